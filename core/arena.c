@@ -1,0 +1,99 @@
+/*
+ * arena.c - a chain of blocks; large requests get a block of their own so a
+ * big constant does not waste the tail of the current block.
+ */
+#include "arena.h"
+
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "util.h"
+
+enum { ARENA_BLOCK_SIZE = 1 << 20, ARENA_ALIGN = 16 };
+
+struct ArenaBlock {
+	ArenaBlock *next;
+	size_t size;
+	size_t used;
+	_Alignas(16) unsigned char data[];
+};
+
+void arena_init(Arena *arena)
+{
+	arena->head = NULL;
+	arena->used_bytes = 0;
+}
+
+void arena_free(Arena *arena)
+{
+	ArenaBlock *b = arena->head;
+	while (b) {
+		ArenaBlock *next = b->next;
+		free(b);
+		b = next;
+	}
+	arena_init(arena);
+}
+
+static ArenaBlock *arena_new_block(size_t size)
+{
+	ArenaBlock *b = xmalloc(sizeof(ArenaBlock) + size);
+	b->next = NULL;
+	b->size = size;
+	b->used = 0;
+	return b;
+}
+
+void *arena_alloc(Arena *arena, size_t size)
+{
+	ArenaBlock *b = arena->head;
+	void *p;
+	size = (size + ARENA_ALIGN - 1) & ~(size_t)(ARENA_ALIGN - 1);
+	if (size == 0)
+		size = ARENA_ALIGN;
+	if (size > ARENA_BLOCK_SIZE / 4) {
+		/* A large request: its own block, kept behind the current one. */
+		ArenaBlock *big = arena_new_block(size);
+		if (b) {
+			big->next = b->next;
+			b->next = big;
+		} else {
+			arena->head = big;
+		}
+		big->used = size;
+		arena->used_bytes += size;
+		memset(big->data, 0, size);
+		return big->data;
+	}
+	if (!b || b->size - b->used < size) {
+		b = arena_new_block(ARENA_BLOCK_SIZE);
+		b->next = arena->head;
+		arena->head = b;
+	}
+	p = b->data + b->used;
+	b->used += size;
+	arena->used_bytes += size;
+	memset(p, 0, size);
+	return p;
+}
+
+void *arena_array(Arena *arena, size_t count, size_t elem_size)
+{
+	if (elem_size && count > SIZE_MAX / elem_size)
+		dp_assert_fail("arena_array size overflow", __FILE__, __LINE__, __func__);
+	return arena_alloc(arena, count * elem_size);
+}
+
+char *arena_strndup(Arena *arena, const char *s, size_t n)
+{
+	char *p = arena_alloc(arena, n + 1);
+	memcpy(p, s, n);
+	p[n] = '\0';
+	return p;
+}
+
+char *arena_strdup(Arena *arena, const char *s)
+{
+	return arena_strndup(arena, s, strlen(s));
+}

@@ -1,0 +1,141 @@
+/*
+ * devices.c - the device table.
+ */
+#include "devices.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+
+static const struct {
+	const char *kind;
+	int device_type;
+	const char *target; /* default target */
+} kinds[] = {
+	{"cpu", DEVICE_TYPE_CPU, "llvm"},   {"llvm", DEVICE_TYPE_CPU, "llvm"},
+	{"cuda", DEVICE_TYPE_CUDA, "cuda"}, {"gpu", DEVICE_TYPE_CUDA, "cuda"},
+	{"opencl", 4, "opencl"},            {"vulkan", 7, "vulkan"},
+	{"metal", 8, "metal"},              {"rocm", 10, "rocm"},
+};
+
+int devices_type_of_kind(const char *kind)
+{
+	for (size_t i = 0; i < DP_COUNT(kinds); i++)
+		if (strcmp(kinds[i].kind, kind) == 0)
+			return kinds[i].device_type;
+	return -1;
+}
+
+const char *devices_kind_of_type(int device_type)
+{
+	for (size_t i = 0; i < DP_COUNT(kinds); i++)
+		if (kinds[i].device_type == device_type)
+			return kinds[i].kind;
+	return NULL;
+}
+
+static const char *default_target(int device_type)
+{
+	for (size_t i = 0; i < DP_COUNT(kinds); i++)
+		if (kinds[i].device_type == device_type)
+			return kinds[i].target;
+	return "llvm";
+}
+
+void devices_init_default(DeviceTable *table)
+{
+	char *err = NULL;
+	memset(table, 0, sizeof *table);
+	if (devices_add(table, "cpu:0", "llvm", &err) != 0 ||
+	    devices_add(table, "cuda:0", "cuda", &err) != 1)
+		DP_ASSERT(!"default device table");
+}
+
+void devices_free(DeviceTable *table)
+{
+	for (uint32_t i = 0; i < table->count; i++) {
+		free(table->items[i].name);
+		free(table->items[i].kind);
+		free(table->items[i].target);
+		free(table->items[i].host_target);
+	}
+	free(table->items);
+	memset(table, 0, sizeof *table);
+}
+
+/* Splits "KIND:ID" (or "KIND", id 0); false when malformed. */
+static bool split_name(const char *name, char *kind, size_t kind_size, int *id)
+{
+	const char *colon = strchr(name, ':');
+	size_t n = colon ? (size_t)(colon - name) : strlen(name);
+	char *end;
+	long v = 0;
+	if (n == 0 || n >= kind_size)
+		return false;
+	memcpy(kind, name, n);
+	kind[n] = '\0';
+	if (colon) {
+		if (!colon[1])
+			return false;
+		v = strtol(colon + 1, &end, 10);
+		if (*end || v < 0 || v > 65535)
+			return false;
+	}
+	*id = (int)v;
+	return true;
+}
+
+int devices_add(DeviceTable *table, const char *name, const char *target, char **err)
+{
+	char kind[32];
+	int id, type;
+	Device *d;
+	if (!split_name(name, kind, sizeof kind, &id)) {
+		*err = xasprintf("malformed device name '%s': expected KIND:ID, e.g. cuda:1", name);
+		return -1;
+	}
+	type = devices_type_of_kind(kind);
+	if (type < 0) {
+		*err = xasprintf("unknown device kind '%s' (known: cpu, cuda, opencl, vulkan, metal, rocm)",
+				 kind);
+		return -1;
+	}
+	if (devices_find(table, type, id) >= 0) {
+		*err = xasprintf("device '%s:%d' is already in the table", devices_kind_of_type(type), id);
+		return -1;
+	}
+	grow_array((void **)&table->items, &table->cap, table->count + 1, sizeof(Device));
+	d = &table->items[table->count];
+	d->kind = xstrdup(devices_kind_of_type(type));
+	d->name = xasprintf("%s:%d", d->kind, id);
+	d->device_type = type;
+	d->device_id = id;
+	d->target = xstrdup(target ? target : default_target(type));
+	d->host_target = type == DEVICE_TYPE_CPU ? NULL : xstrdup("llvm");
+	return (int)table->count++;
+}
+
+int devices_find(const DeviceTable *table, int device_type, int device_id)
+{
+	for (uint32_t i = 0; i < table->count; i++)
+		if (table->items[i].device_type == device_type && table->items[i].device_id == device_id)
+			return (int)i;
+	return -1;
+}
+
+int devices_find_name(const DeviceTable *table, const char *name)
+{
+	char kind[32];
+	int id, type;
+	if (!split_name(name, kind, sizeof kind, &id))
+		return -1;
+	type = devices_type_of_kind(kind);
+	return type < 0 ? -1 : devices_find(table, type, id);
+}
+
+const char *devices_name(const DeviceTable *table, int32_t index)
+{
+	if (index < 0 || (uint32_t)index >= table->count)
+		return "?";
+	return table->items[index].name;
+}

@@ -1,0 +1,33 @@
+/*
+ * infer.h - type inference (the `infer` phase).
+ *
+ * infer_module fills the `type` field of every expression of m in place
+ * (the phase runs it on a fresh clone), checking annotations against what
+ * the op type relations derive. Errors are positioned and name the operand
+ * types; the walk continues past an error where it can. Returns false when
+ * any error was reported.
+ */
+#ifndef DEVPLAN_INFER_H
+#define DEVPLAN_INFER_H
+
+#include <stdbool.h>
+
+#include "diag.h"
+#include "ir.h"
+
+bool infer_module(IrModule *m, DiagList *diags);
+
+/* The context handed to an op's type relation. */
+typedef struct OpTypeContext {
+	IrModule *module;       /* allocate result types in module->arena */
+	const Expr *call;       /* the call: attributes and position */
+	Type *const *arg_types; /* call->u.call.nargs types, none NULL */
+	DiagList *diags;
+} OpTypeContext;
+
+/* An op's type relation returns the result type, or NULL after reporting
+ * an error positioned at the call. */
+typedef Type *(*OpTypeRelation)(OpTypeContext *ctx);
+OpTypeRelation infer_relation(OpKind op);
+
+#endif

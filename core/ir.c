@@ -1,0 +1,511 @@
+/*
+ * ir.c - constructors, cloning and iterative traversal of the IR.
+ *
+ * Cloning maps old nodes to new ones through an array indexed by id, built
+ * in post-order so that children exist before their parents; no recursion,
+ * so depth is bounded only by memory.
+ */
+#include "ir.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+IrModule *ir_module_new(SourceFile *src)
+{
+	IrModule *m = xcalloc(1, sizeof(IrModule));
+	arena_init(&m->arena);
+	m->src = source_retain(src);
+	return m;
+}
+
+void ir_module_free(IrModule *m)
+{
+	if (!m)
+		return;
+	source_release(m->src);
+	free(m->globals);
+	free(m->free_vars);
+	free(m->constants);
+	arena_free(&m->arena);
+	free(m);
+}
+
+int32_t ir_find_global(const IrModule *m, const char *name)
+{
+	for (uint32_t i = 0; i < m->nglobals; i++)
+		if (strcmp(m->globals[i].name, name) == 0)
+			return (int32_t)i;
+	return -1;
+}
+
+Expr *ir_new(IrModule *m, ExprKind kind, Pos pos)
+{
+	Expr *e = arena_alloc(&m->arena, sizeof(Expr));
+	e->kind = kind;
+	e->device = IR_NO_DEVICE;
+	e->id = m->nexprs++;
+	DP_ASSERT(m->nexprs != 0);
+	e->pos = pos;
+	return e;
+}
+
+static Expr **copy_exprs(IrModule *m, Expr *const *items, uint32_t n)
+{
+	Expr **out = arena_array(&m->arena, n, sizeof(Expr *));
+	if (n)
+		memcpy(out, items, n * sizeof(Expr *));
+	return out;
+}
+
+static const char *copy_name(IrModule *m, const char *name)
+{
+	return name ? arena_strdup(&m->arena, name) : NULL;
+}
+
+Expr *ir_var(IrModule *m, Pos pos, const char *name, VarRole role, Type *annotation)
+{
+	Expr *e = ir_new(m, EXPR_VAR, pos);
+	e->name = copy_name(m, name);
+	e->u.var.role = role;
+	e->u.var.annotation = annotation;
+	e->type = annotation;
+	return e;
+}
+
+Expr *ir_global_ref(IrModule *m, Pos pos, const char *name)
+{
+	Expr *e = ir_new(m, EXPR_GLOBAL, pos);
+	e->u.global.name = copy_name(m, name);
+	e->u.global.index = -1;
+	return e;
+}
+
+static AttrValue copy_attr_value(IrModule *m, const AttrValue *v)
+{
+	AttrValue out = *v;
+	if (v->kind == ATTR_STRING)
+		out.u.s = copy_name(m, v->u.s);
+	else if (v->kind == ATTR_LIST) {
+		out.u.list.items = arena_array(&m->arena, v->u.list.n, sizeof(AttrValue));
+		for (uint32_t i = 0; i < v->u.list.n; i++)
+			out.u.list.items[i] = copy_attr_value(m, &v->u.list.items[i]);
+	}
+	return out;
+}
+
+static Attr *copy_attrs(IrModule *m, const Attr *attrs, uint32_t n)
+{
+	Attr *out = arena_array(&m->arena, n, sizeof(Attr));
+	for (uint32_t i = 0; i < n; i++) {
+		out[i].name = copy_name(m, attrs[i].name);
+		out[i].pos = attrs[i].pos;
+		out[i].value = copy_attr_value(m, &attrs[i].value);
+	}
+	return out;
+}
+
+Expr *ir_call_op(IrModule *m, Pos pos, OpKind op, Expr *const *args, uint32_t nargs,
+		 const Attr *attrs, uint32_t nattrs)
+{
+	Expr *e = ir_new(m, EXPR_CALL, pos);
+	e->u.call.op = op;
+	e->u.call.args = copy_exprs(m, args, nargs);
+	e->u.call.nargs = nargs;
+	e->u.call.attrs = copy_attrs(m, attrs, nattrs);
+	e->u.call.nattrs = nattrs;
+	return e;
+}
+
+Expr *ir_call_expr(IrModule *m, Pos pos, Expr *callee, Expr *const *args, uint32_t nargs)
+{
+	Expr *e = ir_new(m, EXPR_CALL, pos);
+	e->u.call.op = OP_NONE;
+	e->u.call.callee = callee;
+	e->u.call.args = copy_exprs(m, args, nargs);
+	e->u.call.nargs = nargs;
+	return e;
+}
+
+Expr *ir_let(IrModule *m, Pos pos, Expr *var, Expr *value, Expr *body)
+{
+	Expr *e = ir_new(m, EXPR_LET, pos);
+	e->u.let.var = var;
+	e->u.let.value = value;
+	e->u.let.body = body;
+	var->u.var.role = VAR_LET;
+	var->u.var.value = value;
+	return e;
+}
+
+Expr *ir_fn(IrModule *m, Pos pos, Expr *const *params, uint32_t nparams, Type *ret_type,
+	    Expr *body)
+{
+	Expr *e = ir_new(m, EXPR_FN, pos);
+	e->u.fn.params = copy_exprs(m, params, nparams);
+	e->u.fn.nparams = nparams;
+	e->u.fn.ret_type = ret_type;
+	e->u.fn.body = body;
+	return e;
+}
+
+Expr *ir_tuple(IrModule *m, Pos pos, Expr *const *fields, uint32_t nfields)
+{
+	Expr *e = ir_new(m, EXPR_TUPLE, pos);
+	e->u.tuple.fields = copy_exprs(m, fields, nfields);
+	e->u.tuple.nfields = nfields;
+	return e;
+}
+
+Expr *ir_proj(IrModule *m, Pos pos, Expr *tuple, uint32_t index)
+{
+	Expr *e = ir_new(m, EXPR_PROJ, pos);
+	e->u.proj.tuple = tuple;
+	e->u.proj.index = index;
+	return e;
+}
+
+Expr *ir_if(IrModule *m, Pos pos, Expr *cond, Expr *then_branch, Expr *else_branch)
+{
+	Expr *e = ir_new(m, EXPR_IF, pos);
+	e->u.if_.cond = cond;
+	e->u.if_.then_branch = then_branch;
+	e->u.if_.else_branch = else_branch;
+	return e;
+}
+
+static void copy_tensor(IrModule *m, Tensor *dst, const Tensor *src)
+{
+	*dst = *src;
+	dst->shape = arena_array(&m->arena, src->ndim, sizeof(int64_t));
+	if (src->ndim)
+		memcpy(dst->shape, src->shape, src->ndim * sizeof(int64_t));
+	dst->data = arena_alloc(&m->arena, src->nbytes);
+	if (src->nbytes)
+		memcpy(dst->data, src->data, src->nbytes);
+}
+
+Expr *ir_constant(IrModule *m, Pos pos, const Tensor *value, int32_t meta_index)
+{
+	Expr *e = ir_new(m, EXPR_CONSTANT, pos);
+	copy_tensor(m, &e->u.constant.tensor, value);
+	e->u.constant.meta_index = meta_index;
+	e->type = type_tensor(&m->arena, value->dtype, value->ndim, value->shape);
+	return e;
+}
+
+uint32_t ir_add_global(IrModule *m, const char *name, Expr *fn, Pos pos)
+{
+	uint32_t n = m->nglobals;
+	/* a plain heap array whose capacity is max(4, the next power of two) */
+	if (n == 0 || (n >= 4 && (n & (n - 1)) == 0))
+		m->globals = xrealloc(m->globals, (n ? 2 * (size_t)n : 4) * sizeof(IrGlobal));
+	m->globals[m->nglobals].name = copy_name(m, name);
+	m->globals[m->nglobals].fn = fn;
+	m->globals[m->nglobals].pos = pos;
+	return m->nglobals++;
+}
+
+const Attr *ir_attr(const Expr *e, const char *name)
+{
+	const Attr *attrs = NULL;
+	uint32_t n = 0;
+	if (e->kind == EXPR_CALL) {
+		attrs = e->u.call.attrs;
+		n = e->u.call.nattrs;
+	} else if (e->kind == EXPR_FN) {
+		attrs = e->u.fn.attrs;
+		n = e->u.fn.nattrs;
+	}
+	for (uint32_t i = 0; i < n; i++)
+		if (strcmp(attrs[i].name, name) == 0)
+			return &attrs[i];
+	return NULL;
+}
+
+static int32_t attr_device(const Expr *e, const char *name)
+{
+	const Attr *a = ir_attr(e, name);
+	return a && a->value.kind == ATTR_DEVICE ? a->value.u.device : IR_NO_DEVICE;
+}
+
+static bool attr_bool(const Expr *e, const char *name, bool dflt)
+{
+	const Attr *a = ir_attr(e, name);
+	if (!a)
+		return dflt;
+	if (a->value.kind == ATTR_BOOL)
+		return a->value.u.b;
+	if (a->value.kind == ATTR_INT)
+		return a->value.u.i != 0;
+	return dflt;
+}
+
+void ir_on_device_props(const Expr *call, int32_t *device, bool *constrain_body,
+			bool *constrain_result)
+{
+	DP_ASSERT(ir_is_op(call, OP_ON_DEVICE));
+	*device = attr_device(call, "virtual_device");
+	*constrain_body = attr_bool(call, "constrain_body", true);
+	*constrain_result = attr_bool(call, "constrain_result", false);
+}
+
+void ir_device_copy_props(const Expr *call, int32_t *src, int32_t *dst)
+{
+	DP_ASSERT(ir_is_op(call, OP_DEVICE_COPY));
+	*src = attr_device(call, "src_virtual_device");
+	*dst = attr_device(call, "dst_virtual_device");
+}
+
+bool ir_is_op(const Expr *e, OpKind op)
+{
+	return e->kind == EXPR_CALL && e->u.call.op == op;
+}
+
+uint32_t ir_child_count(const Expr *e)
+{
+	switch (e->kind) {
+	case EXPR_VAR:
+	case EXPR_GLOBAL:
+	case EXPR_CONSTANT:
+		return 0;
+	case EXPR_CALL:
+		return e->u.call.nargs + (e->u.call.op == OP_NONE ? 1 : 0);
+	case EXPR_LET:
+		return 3;
+	case EXPR_FN:
+		return e->u.fn.nparams + 1;
+	case EXPR_TUPLE:
+		return e->u.tuple.nfields;
+	case EXPR_PROJ:
+		return 1;
+	case EXPR_IF:
+		return 3;
+	}
+	return 0;
+}
+
+Expr *ir_child(const Expr *e, uint32_t i)
+{
+	switch (e->kind) {
+	case EXPR_VAR:
+	case EXPR_GLOBAL:
+	case EXPR_CONSTANT:
+		break;
+	case EXPR_CALL:
+		if (e->u.call.op == OP_NONE)
+			return i == 0 ? e->u.call.callee : e->u.call.args[i - 1];
+		return e->u.call.args[i];
+	case EXPR_LET:
+		return i == 0 ? e->u.let.value : i == 1 ? e->u.let.var : e->u.let.body;
+	case EXPR_FN:
+		return i < e->u.fn.nparams ? e->u.fn.params[i] : e->u.fn.body;
+	case EXPR_TUPLE:
+		return e->u.tuple.fields[i];
+	case EXPR_PROJ:
+		return e->u.proj.tuple;
+	case EXPR_IF:
+		return i == 0 ? e->u.if_.cond : i == 1 ? e->u.if_.then_branch : e->u.if_.else_branch;
+	}
+	DP_ASSERT(!"child of a leaf");
+	return NULL;
+}
+
+void exprvec_push(ExprVec *v, Expr *e)
+{
+	if (v->count == v->cap)
+		grow_array((void **)&v->items, &v->cap, v->count + 1, sizeof(Expr *));
+	v->items[v->count++] = e;
+}
+
+void exprvec_free(ExprVec *v)
+{
+	free(v->items);
+	v->items = NULL;
+	v->count = v->cap = 0;
+}
+
+static bool bit_test_and_set(uint8_t *bits, uint32_t i)
+{
+	bool was = bits[i >> 3] & (1u << (i & 7));
+	bits[i >> 3] |= (uint8_t)(1u << (i & 7));
+	return was;
+}
+
+typedef struct VisitFrame {
+	Expr *e;
+	uint32_t next_child;
+} VisitFrame;
+
+void ir_postorder(const IrModule *m, Expr *root, bool into_functions, uint8_t *seen,
+		  ExprVec *out)
+{
+	VisitFrame *stack = NULL;
+	size_t depth = 0, cap = 0;
+	(void)m;
+	if (!root || bit_test_and_set(seen, root->id))
+		return;
+	grow_array((void **)&stack, &cap, 1, sizeof(VisitFrame));
+	stack[depth++] = (VisitFrame){root, 0};
+	while (depth) {
+		VisitFrame *top = &stack[depth - 1];
+		Expr *e = top->e;
+		uint32_t n = (e->kind == EXPR_FN && !into_functions && e != root) ? 0
+										 : ir_child_count(e);
+		if (top->next_child < n) {
+			Expr *child = ir_child(e, top->next_child++);
+			if (!bit_test_and_set(seen, child->id)) {
+				grow_array((void **)&stack, &cap, depth + 1, sizeof(VisitFrame));
+				stack[depth++] = (VisitFrame){child, 0};
+			}
+			continue;
+		}
+		exprvec_push(out, e);
+		depth--;
+	}
+	free(stack);
+}
+
+/* Clone: every reachable node, in post-order, mapped by id. */
+static Expr *clone_node(IrModule *dst, const Expr *e, Expr **map)
+{
+	Expr *c = arena_alloc(&dst->arena, sizeof(Expr));
+	*c = *e;
+	c->name = copy_name(dst, e->name);
+#define MAP(x) ((x) ? map[(x)->id] : NULL)
+	switch (e->kind) {
+	case EXPR_VAR:
+		c->u.var.value = MAP(e->u.var.value);
+		break;
+	case EXPR_GLOBAL:
+		c->u.global.name = copy_name(dst, e->u.global.name);
+		break;
+	case EXPR_CONSTANT:
+		copy_tensor(dst, &c->u.constant.tensor, &e->u.constant.tensor);
+		break;
+	case EXPR_CALL:
+		c->u.call.callee = MAP(e->u.call.callee);
+		c->u.call.args = arena_array(&dst->arena, e->u.call.nargs, sizeof(Expr *));
+		for (uint32_t i = 0; i < e->u.call.nargs; i++)
+			c->u.call.args[i] = MAP(e->u.call.args[i]);
+		c->u.call.attrs = copy_attrs(dst, e->u.call.attrs, e->u.call.nattrs);
+		break;
+	case EXPR_LET:
+		c->u.let.var = MAP(e->u.let.var);
+		c->u.let.value = MAP(e->u.let.value);
+		c->u.let.body = MAP(e->u.let.body);
+		break;
+	case EXPR_FN:
+		c->u.fn.params = arena_array(&dst->arena, e->u.fn.nparams, sizeof(Expr *));
+		for (uint32_t i = 0; i < e->u.fn.nparams; i++)
+			c->u.fn.params[i] = MAP(e->u.fn.params[i]);
+		c->u.fn.body = MAP(e->u.fn.body);
+		c->u.fn.attrs = copy_attrs(dst, e->u.fn.attrs, e->u.fn.nattrs);
+		break;
+	case EXPR_TUPLE:
+		c->u.tuple.fields = arena_array(&dst->arena, e->u.tuple.nfields, sizeof(Expr *));
+		for (uint32_t i = 0; i < e->u.tuple.nfields; i++)
+			c->u.tuple.fields[i] = MAP(e->u.tuple.fields[i]);
+		break;
+	case EXPR_PROJ:
+		c->u.proj.tuple = MAP(e->u.proj.tuple);
+		break;
+	case EXPR_IF:
+		c->u.if_.cond = MAP(e->u.if_.cond);
+		c->u.if_.then_branch = MAP(e->u.if_.then_branch);
+		c->u.if_.else_branch = MAP(e->u.if_.else_branch);
+		break;
+	}
+#undef MAP
+	return c;
+}
+
+IrModule *ir_module_clone(const IrModule *m)
+{
+	IrModule *c = ir_module_new(m->src);
+	Expr **map = xcalloc(m->nexprs ? m->nexprs : 1, sizeof(Expr *));
+	uint8_t *seen = xcalloc(m->nexprs / 8 + 1, 1);
+	ExprVec order = {0};
+	for (uint32_t i = 0; i < m->nfree_vars; i++)
+		ir_postorder(m, m->free_vars[i], true, seen, &order);
+	for (uint32_t i = 0; i < m->nconstants; i++)
+		if (m->constants[i])
+			ir_postorder(m, m->constants[i], true, seen, &order);
+	for (uint32_t i = 0; i < m->nglobals; i++)
+		ir_postorder(m, m->globals[i].fn, true, seen, &order);
+	/* Let-bound variables point at their values; values precede the var in
+	 * post-order (let children are value, var, body), so MAP is ready. */
+	for (size_t i = 0; i < order.count; i++) {
+		Expr *e = order.items[i];
+		map[e->id] = clone_node(c, e, map);
+	}
+	/* A recursive let (a closure that calls itself) reaches its variable
+	 * before its value is cloned: link those variables now. */
+	for (size_t i = 0; i < order.count; i++) {
+		Expr *e = order.items[i];
+		if (e->kind == EXPR_VAR && e->u.var.value)
+			map[e->id]->u.var.value = map[e->u.var.value->id];
+	}
+	c->nexprs = m->nexprs;
+	for (uint32_t i = 0; i < m->nglobals; i++)
+		ir_add_global(c, m->globals[i].name, map[m->globals[i].fn->id], m->globals[i].pos);
+	if (m->nfree_vars) {
+		c->free_vars = xmalloc(m->nfree_vars * sizeof(Expr *));
+		for (uint32_t i = 0; i < m->nfree_vars; i++)
+			c->free_vars[i] = map[m->free_vars[i]->id];
+		c->nfree_vars = m->nfree_vars;
+	}
+	if (m->nconstants) {
+		c->constants = xcalloc(m->nconstants, sizeof(Expr *));
+		for (uint32_t i = 0; i < m->nconstants; i++)
+			c->constants[i] = m->constants[i] ? map[m->constants[i]->id] : NULL;
+		c->nconstants = m->nconstants;
+	}
+	c->has_metadata = m->has_metadata;
+	c->typed = m->typed;
+	c->version = copy_name(c, m->version);
+	exprvec_free(&order);
+	free(seen);
+	free(map);
+	return c;
+}
+
+void ir_value_name(StrBuf *out, const Expr *e)
+{
+	if (e->name) {
+		strbuf_printf(out, "%%%s", e->name);
+		return;
+	}
+	switch (e->kind) {
+	case EXPR_CALL:
+		if (e->u.call.op != OP_NONE)
+			strbuf_puts(out, op_info(e->u.call.op)->name);
+		else
+			strbuf_puts(out, "call");
+		break;
+	case EXPR_GLOBAL:
+		strbuf_printf(out, "@%s", e->u.global.name);
+		return;
+	case EXPR_CONSTANT:
+		strbuf_puts(out, "const");
+		break;
+	case EXPR_VAR:
+		strbuf_puts(out, "var");
+		break;
+	case EXPR_LET:
+		strbuf_puts(out, "let");
+		break;
+	case EXPR_FN:
+		strbuf_puts(out, "fn");
+		break;
+	case EXPR_TUPLE:
+		strbuf_puts(out, "tuple");
+		break;
+	case EXPR_PROJ:
+		strbuf_puts(out, "proj");
+		break;
+	case EXPR_IF:
+		strbuf_puts(out, "if");
+		break;
+	}
+	strbuf_printf(out, "@%u:%u", e->pos.line, e->pos.col);
+}

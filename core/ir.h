@@ -1,0 +1,240 @@
+/*
+ * ir.h - the Relay IR: modules, global functions and expressions.
+ *
+ * Ownership: every node, type, name, attribute and constant of a module
+ * version lives in that version's arena and is freed with it by
+ * ir_module_free; nothing inside a module is freed separately. Expressions
+ * form a DAG: a graph binding `%0 = e;` and every later use of `%0` are the
+ * same node, and a variable's uses are its binding node.
+ *
+ * A pass never mutates a node that an earlier version still uses: it clones
+ * the module (ir_module_clone) and edits the clone. Every node has a dense id
+ * below module->nexprs, so passes keep side tables in plain arrays, and the
+ * traversal helpers are iterative so that a chain of a million bindings does
+ * not overflow the C stack.
+ */
+#ifndef DEVPLAN_IR_H
+#define DEVPLAN_IR_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "arena.h"
+#include "diag.h"
+#include "ops.h"
+#include "types.h"
+
+/* Device-table index meaning "not constrained yet". */
+#define IR_NO_DEVICE (-1)
+
+typedef enum AttrKind {
+	ATTR_NONE,   /* no member: the literal None */
+	ATTR_INT,    /* i */
+	ATTR_FLOAT,  /* f */
+	ATTR_STRING, /* s */
+	ATTR_BOOL,   /* b */
+	ATTR_LIST,   /* list */
+	ATTR_DEVICE, /* device: a device-table index */
+} AttrKind;
+
+typedef struct AttrValue AttrValue;
+struct AttrValue {
+	AttrKind kind;
+	union {
+		int64_t i;
+		double f;
+		const char *s;
+		bool b;
+		struct {
+			uint32_t n;
+			AttrValue *items;
+		} list;
+		int32_t device;
+	} u;
+};
+
+typedef struct Attr {
+	const char *name;
+	AttrValue value;
+	Pos pos; /* of the attribute name, for diagnostics */
+} Attr;
+
+typedef enum ExprKind {
+	EXPR_VAR,      /* u.var: a parameter, let variable or free variable */
+	EXPR_GLOBAL,   /* u.global: a reference to a global function @name */
+	EXPR_CONSTANT, /* u.constant */
+	EXPR_CALL,     /* u.call: an op call (op != OP_NONE) or a call of u.call.callee */
+	EXPR_LET,      /* u.let */
+	EXPR_FN,       /* u.fn: a closure, or the body of a global */
+	EXPR_TUPLE,    /* u.tuple */
+	EXPR_PROJ,     /* u.proj: tuple.index */
+	EXPR_IF,       /* u.if_ */
+} ExprKind;
+
+typedef enum VarRole {
+	VAR_PARAM, /* a function parameter */
+	VAR_LET,   /* bound by a let; u.var.value is the bound value */
+	VAR_FREE,  /* free_var, or a %name used without a binding */
+} VarRole;
+
+/* A tensor value: shape and dtype, and its bytes in C order. */
+typedef struct Tensor {
+	DType dtype;
+	uint32_t ndim;
+	int64_t *shape;
+	void *data;    /* nbytes bytes in the module arena */
+	size_t nbytes;
+} Tensor;
+
+typedef struct Expr Expr;
+struct Expr {
+	ExprKind kind;
+	/* Device-table index of where this expression's value lives: set from
+	 * the source on parameters (`{virtual_device=D}`) and functions
+	 * (trailing `virtual_device=D`, the result's device), and on every node
+	 * by planning. IR_NO_DEVICE while unconstrained. */
+	int32_t device;
+	uint32_t id;      /* dense per module version: 0 <= id < nexprs */
+	Pos pos;          /* where the expression starts in the source */
+	const char *name; /* source name without '%' (variable or graph
+			     binding `%0 = ...`), or NULL */
+	Type *type;       /* annotated or inferred; NULL until known */
+	union {
+		struct {
+			Type *annotation; /* written type, or NULL */
+			Expr *value;      /* VAR_LET: the bound value */
+			VarRole role;
+		} var;
+		struct {
+			const char *name; /* without '@' */
+			int32_t index;    /* into module->globals; -1 if unknown */
+		} global;
+		struct {
+			Tensor tensor;
+			int32_t meta_index; /* meta[relay.Constant][i], or -1 for a
+					       scalar literal like 1f */
+		} constant;
+		struct {
+			OpKind op;      /* OP_NONE: calls callee */
+			Expr *callee;   /* a global, variable or closure */
+			Expr **args;
+			uint32_t nargs;
+			Attr *attrs;
+			uint32_t nattrs;
+		} call;
+		struct {
+			Expr *var;  /* an EXPR_VAR with role VAR_LET */
+			Expr *value;
+			Expr *body;
+		} let;
+		struct {
+			Expr **params; /* EXPR_VAR nodes with role VAR_PARAM */
+			uint32_t nparams;
+			Type *ret_type; /* written `-> T`, or NULL */
+			Expr *body;
+			Attr *attrs;    /* other than virtual_device (kept in device) */
+			uint32_t nattrs;
+		} fn;
+		struct {
+			Expr **fields;
+			uint32_t nfields;
+		} tuple;
+		struct {
+			Expr *tuple;
+			uint32_t index;
+		} proj;
+		struct {
+			Expr *cond;
+			Expr *then_branch;
+			Expr *else_branch;
+		} if_;
+	} u;
+};
+
+typedef struct IrGlobal {
+	const char *name; /* without '@' */
+	Expr *fn;         /* EXPR_FN */
+	Pos pos;          /* of `def` */
+} IrGlobal;
+
+typedef struct IrModule {
+	Arena arena;
+	SourceFile *src;      /* retained; positions refer to it */
+	IrGlobal *globals;    /* in definition order */
+	uint32_t nglobals;
+	Expr **free_vars;     /* `free_var` declarations and unbound %names */
+	uint32_t nfree_vars;
+	Expr **constants;     /* meta[relay.Constant][i] by index; may hold NULL */
+	uint32_t nconstants;
+	uint32_t nexprs;      /* ids handed out so far */
+	bool has_metadata;    /* the source carried a #[metadata] section */
+	bool typed;           /* every expression has a type (after infer) */
+	const char *version;  /* the #[version] string, or NULL */
+} IrModule;
+
+/* The module owns its arena; src is retained (it may be NULL). */
+IrModule *ir_module_new(SourceFile *src);
+void ir_module_free(IrModule *m);
+/* A deep copy in a fresh arena, keeping sharing, ids, names, positions,
+ * types and devices. */
+IrModule *ir_module_clone(const IrModule *m);
+/* Index into m->globals, or -1. */
+int32_t ir_find_global(const IrModule *m, const char *name);
+
+/* Node constructors: each allocates in m's arena, gives the node the next id
+ * and IR_NO_DEVICE, and copies the arrays it is given. */
+Expr *ir_new(IrModule *m, ExprKind kind, Pos pos);
+Expr *ir_var(IrModule *m, Pos pos, const char *name, VarRole role, Type *annotation);
+Expr *ir_global_ref(IrModule *m, Pos pos, const char *name);
+Expr *ir_call_op(IrModule *m, Pos pos, OpKind op, Expr *const *args, uint32_t nargs,
+		 const Attr *attrs, uint32_t nattrs);
+Expr *ir_call_expr(IrModule *m, Pos pos, Expr *callee, Expr *const *args, uint32_t nargs);
+Expr *ir_let(IrModule *m, Pos pos, Expr *var, Expr *value, Expr *body);
+Expr *ir_fn(IrModule *m, Pos pos, Expr *const *params, uint32_t nparams, Type *ret_type,
+	    Expr *body);
+Expr *ir_tuple(IrModule *m, Pos pos, Expr *const *fields, uint32_t nfields);
+Expr *ir_proj(IrModule *m, Pos pos, Expr *tuple, uint32_t index);
+Expr *ir_if(IrModule *m, Pos pos, Expr *cond, Expr *then_branch, Expr *else_branch);
+/* A constant whose tensor data is copied into the arena. */
+Expr *ir_constant(IrModule *m, Pos pos, const Tensor *value, int32_t meta_index);
+/* Appends a global; returns its index. */
+uint32_t ir_add_global(IrModule *m, const char *name, Expr *fn, Pos pos);
+
+/* Attributes of a call or function. */
+const Attr *ir_attr(const Expr *e, const char *name);
+/* on_device: the device, and the two flags with TVM's defaults (body
+ * constrained, result free). */
+void ir_on_device_props(const Expr *call, int32_t *device, bool *constrain_body,
+			bool *constrain_result);
+/* device_copy: source and destination devices. */
+void ir_device_copy_props(const Expr *call, int32_t *src, int32_t *dst);
+bool ir_is_op(const Expr *e, OpKind op);
+
+/* Children in evaluation order: call (callee, args), let (value, var, body),
+ * fn (params, body), tuple fields, proj tuple, if (cond, then, else). */
+uint32_t ir_child_count(const Expr *e);
+Expr *ir_child(const Expr *e, uint32_t i);
+
+/* A growable vector of expression pointers, owned by its holder. */
+typedef struct ExprVec {
+	Expr **items;
+	size_t count;
+	size_t cap;
+} ExprVec;
+void exprvec_push(ExprVec *v, Expr *e);
+void exprvec_free(ExprVec *v);
+
+/* Appends to out every node reachable from root, each once, children before
+ * parents (post-order), without recursion. With into_functions false, the
+ * body and parameters of nested EXPR_FN nodes are not entered (the fn node
+ * itself is still listed). `seen` is a caller-provided bitmap of
+ * m->nexprs bits (zeroed by the caller), shared across calls to list a
+ * whole module once. */
+void ir_postorder(const IrModule *m, Expr *root, bool into_functions, uint8_t *seen,
+		  ExprVec *out);
+
+/* How a value is named in placement and diagnostics (SPEC §5.1): %name, or
+ * OP@LINE:COL for an unnamed expression. */
+void ir_value_name(StrBuf *out, const Expr *e);
+
+#endif

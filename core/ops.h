@@ -1,0 +1,36 @@
+/*
+ * ops.h - the operator enum and its static table, generated from ops.def.
+ *
+ * The table is read-only and global; nothing here allocates.
+ */
+#ifndef DEVPLAN_OPS_H
+#define DEVPLAN_OPS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+typedef enum OpKind {
+#define OP(id, name, min_args, max_args, schema) OP_##id,
+#include "ops.def"
+#undef OP
+	OP_COUNT,
+	OP_NONE = OP_COUNT /* a call whose callee is an expression, not an op */
+} OpKind;
+
+typedef struct OpInfo {
+	const char *name;   /* Relay spelling, e.g. "nn.conv2d" */
+	int min_args;
+	int max_args;
+	const char *schema; /* see ops.def */
+} OpInfo;
+
+const OpInfo *op_info(OpKind op);
+/* OP_NONE when the name is not an operator. */
+OpKind op_lookup(const char *name, size_t len);
+/* The kind letter of attribute `attr` in op's schema, or 0 if the op does
+ * not accept it. */
+char op_attr_kind(OpKind op, const char *attr);
+/* True for the two annotation ops that are not computations. */
+bool op_is_annotation(OpKind op);
+
+#endif

@@ -1,0 +1,45 @@
+/*
+ * pipeline.h - the planning pipeline as a table of phases (STYLE.md §4).
+ *
+ * Each phase takes the previous module version and returns a new one,
+ * leaving its input untouched, or NULL after reporting errors. `step`,
+ * `phases` and `ir --phase` all read this table; the order here is the
+ * order in which they run.
+ */
+#ifndef DEVPLAN_PIPELINE_H
+#define DEVPLAN_PIPELINE_H
+
+#include <stddef.h>
+
+#include "devices.h"
+#include "diag.h"
+#include "ir.h"
+
+typedef enum PlanPolicy { POLICY_ERROR, POLICY_COPY, POLICY_REPLICATE } PlanPolicy;
+typedef enum PlacementMode { PLACEMENT_DEFAULT, PLACEMENT_MIN_TRANSFER } PlacementMode;
+
+/* What a phase may read besides its input module. */
+typedef struct PhaseContext {
+	const DeviceTable *devices;
+	int32_t fallback;        /* device-table index */
+	PlanPolicy policy;
+	PlacementMode placement;
+	DiagList *diags;         /* where the phase reports */
+	struct PlanTrace *trace; /* planner events and facts, or NULL */
+} PhaseContext;
+
+typedef IrModule *(*PhaseFn)(const IrModule *in, PhaseContext *ctx);
+
+typedef struct Phase {
+	const char *name;
+	const char *summary;
+	PhaseFn run;
+} Phase;
+
+extern const Phase pipeline_phases[];
+extern const size_t pipeline_count;
+
+/* Index of a phase by name (unique prefixes accepted), or -1. */
+int pipeline_find(const char *name);
+
+#endif

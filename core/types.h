@@ -1,0 +1,91 @@
+/*
+ * types.h - Relay types: tensors (dtype and shape, `?` dimensions allowed),
+ * tuples and function types.
+ *
+ * Types are immutable once built and are shared freely between expressions;
+ * they live in the arena of the module version that created them (or of a
+ * later version that copied the pointer, which is safe because a version
+ * never outlives the versions it was derived from; see session.h).
+ */
+#ifndef DEVPLAN_TYPES_H
+#define DEVPLAN_TYPES_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "arena.h"
+#include "util.h"
+
+/* X(ENUM, "name", bytes per element) */
+#define DTYPE_LIST(X)                                                          \
+	X(DT_FLOAT32, "float32", 4)                                            \
+	X(DT_FLOAT64, "float64", 8)                                            \
+	X(DT_FLOAT16, "float16", 2)                                            \
+	X(DT_INT32, "int32", 4)                                                \
+	X(DT_INT64, "int64", 8)                                                \
+	X(DT_BOOL, "bool", 1)
+
+typedef enum DType {
+#define X(e, name, size) e,
+	DTYPE_LIST(X)
+#undef X
+	DT_COUNT
+} DType;
+
+const char *dtype_name(DType dt);
+size_t dtype_size(DType dt);
+/* Returns false when name is not a dtype devplan knows. */
+bool dtype_from_name(const char *name, size_t len, DType *out);
+bool dtype_is_float(DType dt);
+
+/* A dimension that is not known statically (printed `?`). */
+#define DIM_ANY (-1)
+
+typedef enum TypeKind {
+	TYPE_TENSOR, /* u.tensor */
+	TYPE_TUPLE,  /* u.tuple */
+	TYPE_FUNC,   /* u.func */
+} TypeKind;
+
+typedef struct Type Type;
+struct Type {
+	TypeKind kind;
+	union {
+		/* TYPE_TENSOR: ndim dims, each >= 0 or DIM_ANY; ndim 0 is a scalar */
+		struct {
+			DType dtype;
+			uint32_t ndim;
+			int64_t *dims;
+		} tensor;
+		/* TYPE_TUPLE */
+		struct {
+			uint32_t nfields;
+			Type **fields;
+		} tuple;
+		/* TYPE_FUNC */
+		struct {
+			uint32_t nparams;
+			Type **params;
+			Type *ret;
+		} func;
+	} u;
+};
+
+/* Constructors copy the arrays they are given into the arena. */
+Type *type_tensor(Arena *arena, DType dtype, uint32_t ndim, const int64_t *dims);
+Type *type_scalar(Arena *arena, DType dtype);
+Type *type_tuple(Arena *arena, uint32_t nfields, Type *const *fields);
+Type *type_func(Arena *arena, uint32_t nparams, Type *const *params, Type *ret);
+
+bool type_equal(const Type *a, const Type *b);
+/* Appends the Relay spelling: Tensor[(5, 7), float32], (T1, T2), fn (T) -> T. */
+void type_print(StrBuf *out, const Type *t);
+/* Elements of a tensor type; false if a dimension is unknown or the count
+ * overflows int64. */
+bool type_num_elements(const Type *t, int64_t *out);
+/* Bytes of a value of this type summed over tuple fields; false when any
+ * dimension is unknown or the size overflows. */
+bool type_bytes(const Type *t, int64_t *out);
+
+#endif

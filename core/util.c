@@ -1,0 +1,165 @@
+/*
+ * util.c - the aborting allocators, the assertion hook and StrBuf.
+ */
+#include "util.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+void dp_assert_fail(const char *cond, const char *file, int line,
+		    const char *func)
+{
+	fprintf(stderr, "devplan: internal error: %s:%d: %s: assertion '%s' failed\n",
+		file, line, func, cond);
+	abort();
+}
+
+static DP_NORETURN void out_of_memory(size_t size)
+{
+	fprintf(stderr, "devplan: out of memory allocating %zu bytes\n", size);
+	abort();
+}
+
+void *xmalloc(size_t size)
+{
+	void *p = malloc(size ? size : 1);
+	if (!p)
+		out_of_memory(size);
+	return p;
+}
+
+void *xcalloc(size_t count, size_t size)
+{
+	void *p = calloc(count ? count : 1, size ? size : 1);
+	if (!p)
+		out_of_memory(count * size);
+	return p;
+}
+
+void *xrealloc(void *ptr, size_t size)
+{
+	void *p = realloc(ptr, size ? size : 1);
+	if (!p)
+		out_of_memory(size);
+	return p;
+}
+
+char *xstrdup(const char *s)
+{
+	return xstrndup(s, strlen(s));
+}
+
+char *xstrndup(const char *s, size_t n)
+{
+	char *p = xmalloc(n + 1);
+	memcpy(p, s, n);
+	p[n] = '\0';
+	return p;
+}
+
+char *xasprintf(const char *fmt, ...)
+{
+	StrBuf sb;
+	va_list ap;
+	strbuf_init(&sb);
+	va_start(ap, fmt);
+	strbuf_vprintf(&sb, fmt, ap);
+	va_end(ap);
+	return strbuf_detach(&sb);
+}
+
+void grow_array(void **items, size_t *cap, size_t need, size_t elem_size)
+{
+	size_t n = *cap ? *cap : 8;
+	if (need <= *cap)
+		return;
+	while (n < need)
+		n *= 2;
+	if (n > SIZE_MAX / elem_size)
+		out_of_memory(SIZE_MAX);
+	*items = xrealloc(*items, n * elem_size);
+	*cap = n;
+}
+
+void strbuf_init(StrBuf *sb)
+{
+	sb->data = NULL;
+	sb->len = 0;
+	sb->cap = 0;
+}
+
+void strbuf_free(StrBuf *sb)
+{
+	free(sb->data);
+	strbuf_init(sb);
+}
+
+void strbuf_reset(StrBuf *sb)
+{
+	sb->len = 0;
+	if (sb->data)
+		sb->data[0] = '\0';
+}
+
+static void strbuf_reserve(StrBuf *sb, size_t extra)
+{
+	if (sb->len + extra + 1 > sb->cap)
+		grow_array((void **)&sb->data, &sb->cap, sb->len + extra + 1, 1);
+}
+
+void strbuf_append(StrBuf *sb, const char *data, size_t len)
+{
+	strbuf_reserve(sb, len);
+	memcpy(sb->data + sb->len, data, len);
+	sb->len += len;
+	sb->data[sb->len] = '\0';
+}
+
+void strbuf_puts(StrBuf *sb, const char *s)
+{
+	strbuf_append(sb, s, strlen(s));
+}
+
+void strbuf_putc(StrBuf *sb, char c)
+{
+	strbuf_append(sb, &c, 1);
+}
+
+void strbuf_vprintf(StrBuf *sb, const char *fmt, va_list ap)
+{
+	va_list copy;
+	int n;
+	va_copy(copy, ap);
+	n = vsnprintf(NULL, 0, fmt, copy);
+	va_end(copy);
+	DP_ASSERT(n >= 0);
+	strbuf_reserve(sb, (size_t)n);
+	vsnprintf(sb->data + sb->len, (size_t)n + 1, fmt, ap);
+	sb->len += (size_t)n;
+}
+
+void strbuf_printf(StrBuf *sb, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	strbuf_vprintf(sb, fmt, ap);
+	va_end(ap);
+}
+
+char *strbuf_detach(StrBuf *sb)
+{
+	char *p = sb->data ? sb->data : xstrdup("");
+	strbuf_init(sb);
+	return p;
+}
+
+uint64_t hash_bytes(const void *data, size_t n)
+{
+	const unsigned char *p = data;
+	uint64_t h = 1469598103934665603ULL;
+	for (size_t i = 0; i < n; i++) {
+		h ^= p[i];
+		h *= 1099511628211ULL;
+	}
+	return h;
+}

@@ -1,0 +1,67 @@
+/*
+ * util.h - allocation that cannot fail, assertions, and a growable string.
+ *
+ * Every allocation in devplan goes through xmalloc and friends: they abort
+ * with a message on exhaustion, so call sites never check for NULL (the
+ * Redis rule). DP_ASSERT guards internal invariants and prints where it
+ * failed; it stays on in release builds because a wrong placement is worse
+ * than a stopped debugger. StrBuf is the one growable byte buffer used by the
+ * printer, diagnostics and commands; its owner frees it with strbuf_free.
+ */
+#ifndef DEVPLAN_UTIL_H
+#define DEVPLAN_UTIL_H
+
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#define DP_ASSERT(cond)                                                        \
+	((cond) ? (void)0 : dp_assert_fail(#cond, __FILE__, __LINE__, __func__))
+
+#define DP_COUNT(array) (sizeof(array) / sizeof((array)[0]))
+
+#if defined(__GNUC__)
+#define DP_PRINTF(fmt, args) __attribute__((format(printf, fmt, args)))
+#define DP_NORETURN __attribute__((noreturn))
+#else
+#define DP_PRINTF(fmt, args)
+#define DP_NORETURN
+#endif
+
+DP_NORETURN void dp_assert_fail(const char *cond, const char *file, int line,
+				const char *func);
+
+/* The caller owns what these return and releases it with free(). */
+void *xmalloc(size_t size);
+void *xcalloc(size_t count, size_t size);
+void *xrealloc(void *ptr, size_t size);
+char *xstrdup(const char *s);
+char *xstrndup(const char *s, size_t n);
+char *xasprintf(const char *fmt, ...) DP_PRINTF(1, 2);
+
+/* Grows *items (of *cap elements of elem_size bytes) to hold at least need. */
+void grow_array(void **items, size_t *cap, size_t need, size_t elem_size);
+
+/* A growable, always NUL-terminated byte buffer owned by whoever holds it. */
+typedef struct StrBuf {
+	char *data;
+	size_t len;
+	size_t cap;
+} StrBuf;
+
+void strbuf_init(StrBuf *sb);
+void strbuf_free(StrBuf *sb);
+void strbuf_reset(StrBuf *sb);
+void strbuf_append(StrBuf *sb, const char *data, size_t len);
+void strbuf_puts(StrBuf *sb, const char *s);
+void strbuf_putc(StrBuf *sb, char c);
+void strbuf_printf(StrBuf *sb, const char *fmt, ...) DP_PRINTF(2, 3);
+void strbuf_vprintf(StrBuf *sb, const char *fmt, va_list ap);
+/* Hands the buffer to the caller (free() it) and leaves sb empty. */
+char *strbuf_detach(StrBuf *sb);
+
+/* FNV-1a over n bytes; the hash used by every string table in devplan. */
+uint64_t hash_bytes(const void *data, size_t n);
+
+#endif
