@@ -1,0 +1,360 @@
+/*
+ * cmd_plan.c - what the planner decided and why: `placement`, `conflicts`,
+ * `copies`, `regions`, `why`, `constraints` and `verify`.
+ *
+ * Facts come from the planned module itself (every node carries its device
+ * after `core`); explanations come from the analyses the phases left in the
+ * session's PlanTrace. Nothing here changes the session.
+ */
+#include "commands.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "plan.h"
+#include "print.h"
+
+/* The expression named %name (or @name for a global function) in the
+ * analysed module; with several, the first in definition order. */
+static const Expr *find_named(PlanAnalysis *an, const char *word)
+{
+	const char *name = word[0] == '%' ? word + 1 : word;
+	if (word[0] == '@') {
+		int32_t g = ir_find_global(an->module, word + 1);
+		return g >= 0 ? an->module->globals[g].fn : NULL;
+	}
+	for (uint32_t id = 0; id < an->nexprs; id++) {
+		const Expr *e = an->by_id[id];
+		if (e && e->name && strcmp(e->name, name) == 0)
+			return e;
+	}
+	return NULL;
+}
+
+int cmd_placement(CmdContext *ctx, int argc, char **argv)
+{
+	bool json = false;
+	Placement p;
+	StrBuf sb;
+	for (int i = 1; i < argc; i++) {
+		if (strcmp(argv[i], "--json") == 0)
+			json = true;
+		else
+			return cmd_error(ctx, "unknown option '%s'; usage: placement [--json]", argv[i]);
+	}
+	plan_placement(session_current(ctx->session), &p);
+	strbuf_init(&sb);
+	plan_placement_format(&sb, &p, &ctx->session->devices, json);
+	cmd_write(ctx, &sb);
+	strbuf_free(&sb);
+	plan_placement_free(&p);
+	return 0;
+}
+
+static bool check_has_run(CmdContext *ctx)
+{
+	const PlanTrace *t = ctx->session->trace;
+	return t && t->check && pipeline_find("check") >= 0 &&
+	       ctx->session->phases_done > (size_t)pipeline_find("check");
+}
+
+int cmd_conflicts(CmdContext *ctx, int argc, char **argv)
+{
+	const PlanTrace *t = ctx->session->trace;
+	const DeviceTable *devices = &ctx->session->devices;
+	const char *policy = ctx->session->settings.policy == POLICY_ERROR	 ? "error"
+			     : ctx->session->settings.policy == POLICY_COPY	 ? "copy"
+									 : "replicate";
+	if (!t || !t->check)
+		return cmd_error(ctx, "phase 'check' has not run; use 'step' or 'plan'");
+	if (t->nconflicts == 0) {
+		fputs("no conflicts\n", ctx->out);
+		return 0;
+	}
+	for (size_t i = 0; i < t->nconflicts; i++) {
+		const PlanConflict *c = &t->conflicts[i];
+		const char *file = t->check->module->src ? t->check->module->src->name : "?";
+		fprintf(ctx->out, "conflict %zu: %s is needed on %s and on %s\n", i + 1, c->value_name,
+			devices_name(devices, c->devices[0]), devices_name(devices, c->devices[1]));
+		for (int k = 0; k < 2; k++) {
+			fprintf(ctx->out, "  %s: %s", devices_name(devices, c->devices[k]),
+				c->source_text[k]);
+			if (c->sources[k].line)
+				fprintf(ctx->out, " [%s:%u:%u]", file, c->sources[k].line,
+					c->sources[k].col);
+			fputc('\n', ctx->out);
+		}
+		fprintf(ctx->out, "  uses: %s\n", c->chain);
+		if (c->home == IR_NO_DEVICE && c->nconsumers == 0)
+			fputs("  resolution: none: two annotations pin one domain; edit one of them\n",
+			      ctx->out);
+		else if (c->home == IR_NO_DEVICE)
+			fprintf(ctx->out, "  resolution: none under policy %s; 'set policy copy' keeps it "
+					  "on %s and copies it\n",
+				policy, devices_name(devices, c->devices[0]));
+		else
+			for (size_t k = 0; k < c->nconsumers; k++) {
+				const Expr *site = t->check->by_id[c->consumers[k]];
+				StrBuf s;
+				strbuf_init(&s);
+				ir_value_name(&s, site);
+				fprintf(ctx->out, "  resolution (%s): %s stays on %s; %s reads it through a "
+						  "%s to %s\n",
+					policy, c->value_name, devices_name(devices, c->home), s.data,
+					ctx->session->settings.policy == POLICY_REPLICATE &&
+							t->check->by_id[c->value]->kind == EXPR_CONSTANT
+						? "duplicate"
+						: "device_copy",
+					devices_name(devices, c->consumer_devices[k]));
+				strbuf_free(&s);
+			}
+	}
+	return 0;
+}
+
+/* Why a device_copy exists. */
+static const char *copy_reason(const Session *s, const Expr *copy)
+{
+	const PlanTrace *t = s->trace;
+	if (t && t->check && copy->id >= t->check->nexprs)
+		return "inserted for a conflict";
+	if (t)
+		for (size_t i = t->default_end; i < t->nevents; i++)
+			if (t->events[i].kind == EVENT_COPY && t->events[i].expr == copy->id)
+				return "required at an on_device boundary";
+	return "written by the user";
+}
+
+int cmd_copies(CmdContext *ctx, int argc, char **argv)
+{
+	const Session *s = ctx->session;
+	const IrModule *m = session_current(s);
+	Placement p;
+	size_t n = 0;
+	int64_t total = 0;
+	plan_placement(m, &p);
+	{
+		PlanAnalysis lookup;
+		plan_analysis_init(&lookup, m);
+		for (size_t i = 0; i < p.count; i++) {
+			const PlacementFact *f = &p.facts[i];
+			if (f->kind != FACT_COPY)
+				continue;
+			n++;
+			fprintf(ctx->out, "%s %s %s -> %s ", f->function, f->value,
+				devices_name(&s->devices, f->device), devices_name(&s->devices, f->dest));
+			if (f->bytes >= 0) {
+				fprintf(ctx->out, "%lld bytes", (long long)f->bytes);
+				total += f->bytes;
+			} else {
+				fputs("? bytes", ctx->out);
+			}
+			fprintf(ctx->out, " (%s)\n", copy_reason(s, lookup.by_id[f->expr]));
+		}
+		plan_analysis_free(&lookup);
+	}
+	if (n == 0)
+		fputs("no copies\n", ctx->out);
+	else
+		fprintf(ctx->out, "%zu cop%s, %lld bytes\n", n, n == 1 ? "y" : "ies", (long long)total);
+	plan_placement_free(&p);
+	return 0;
+}
+
+/* Prints the device regions of one function body in execution order. */
+static void print_regions(CmdContext *ctx, const IrModule *m, const char *fname, Expr *fn,
+			  uint8_t *seen, ExprVec *closures)
+{
+	const DeviceTable *devices = &ctx->session->devices;
+	ExprVec order = {0};
+	int32_t cur = IR_NO_DEVICE;
+	size_t region = 0, ops = 0;
+	StrBuf names;
+	strbuf_init(&names);
+	fprintf(ctx->out, "%s:\n", fname);
+	ir_postorder(m, fn->u.fn.body, false, seen, &order);
+	for (size_t i = 0; i <= order.count; i++) {
+		Expr *e = i < order.count ? order.items[i] : NULL;
+		bool is_op = e && e->kind == EXPR_CALL && !op_is_annotation(e->u.call.op);
+		bool is_copy = e && ir_is_op(e, OP_DEVICE_COPY);
+		if (e && e->kind == EXPR_FN)
+			exprvec_push(closures, e);
+		if ((!e || is_copy || (is_op && e->device != cur)) && ops) {
+			fprintf(ctx->out, "  region %zu on %s: %zu op%s: %s\n", region,
+				devices_name(devices, cur), ops, ops == 1 ? "" : "s", names.data);
+			ops = 0;
+			strbuf_reset(&names);
+		}
+		if (is_copy) {
+			int32_t src, dst;
+			int64_t bytes = -1;
+			StrBuf v;
+			strbuf_init(&v);
+			ir_device_copy_props(e, &src, &dst);
+			ir_value_name(&v, e->u.call.args[0]);
+			if (e->u.call.args[0]->type)
+				type_bytes(e->u.call.args[0]->type, &bytes);
+			fprintf(ctx->out, "  copy %s %s -> %s", v.data, devices_name(devices, src),
+				devices_name(devices, dst));
+			if (bytes >= 0)
+				fprintf(ctx->out, " %lld bytes", (long long)bytes);
+			fputc('\n', ctx->out);
+			strbuf_free(&v);
+		} else if (is_op) {
+			if (ops == 0) {
+				region++;
+				cur = e->device;
+			}
+			if (ops)
+				strbuf_puts(&names, ", ");
+			ir_value_name(&names, e);
+			ops++;
+		}
+	}
+	if (region == 0)
+		fputs("  no operators\n", ctx->out);
+	strbuf_free(&names);
+	exprvec_free(&order);
+}
+
+int cmd_regions(CmdContext *ctx, int argc, char **argv)
+{
+	const IrModule *m = session_current(ctx->session);
+	uint8_t *seen = xcalloc(m->nexprs / 8 + 1, 1);
+	ExprVec closures = {0};
+	for (uint32_t g = 0; g < m->nglobals; g++) {
+		char *name = xasprintf("@%s", m->globals[g].name);
+		print_regions(ctx, m, name, m->globals[g].fn, seen, &closures);
+		free(name);
+		for (size_t i = 0; i < closures.count; i++) {
+			Expr *fn = closures.items[i];
+			char *cname = fn->name ? xasprintf("%%%s", fn->name)
+					       : xasprintf("fn@%u:%u", fn->pos.line, fn->pos.col);
+			print_regions(ctx, m, cname, fn, seen, &closures);
+			free(cname);
+		}
+		closures.count = 0;
+	}
+	exprvec_free(&closures);
+	free(seen);
+	return 0;
+}
+
+/* The analysis that explains the current state: core's when it ran, else
+ * check's. */
+static PlanAnalysis *current_analysis(CmdContext *ctx)
+{
+	PlanTrace *t = ctx->session->trace;
+	if (t && t->core && session_planned(ctx->session))
+		return t->core;
+	if (t && t->check && check_has_run(ctx))
+		return t->check;
+	return NULL;
+}
+
+int cmd_why(CmdContext *ctx, int argc, char **argv)
+{
+	PlanAnalysis *an = current_analysis(ctx);
+	const Expr *e;
+	StrBuf sb;
+	if (!an)
+		return cmd_error(ctx, "nothing has been planned yet; use 'plan'");
+	e = find_named(an, argv[1]);
+	if (!e)
+		return cmd_error(ctx, "no value named '%s' in the module", argv[1]);
+	strbuf_init(&sb);
+	plan_explain(&sb, an, e, &ctx->session->devices);
+	cmd_write(ctx, &sb);
+	strbuf_free(&sb);
+	return 0;
+}
+
+int cmd_constraints(CmdContext *ctx, int argc, char **argv)
+{
+	PlanAnalysis *an = current_analysis(ctx);
+	const DeviceTable *devices = &ctx->session->devices;
+	uint32_t only = PLAN_NONE;
+	uint32_t *class_of, nclasses = 0;
+	if (!an)
+		return cmd_error(ctx, "nothing has been analysed yet; use 'step' or 'plan'");
+	if (argc > 1) {
+		const Expr *e = find_named(an, argv[1]);
+		if (!e || an->expr_domain[e->id] == PLAN_NONE)
+			return cmd_error(ctx, "no value named '%s' in the module", argv[1]);
+		only = plan_domain_result(an, an->expr_domain[e->id]);
+	}
+	/* classes in order of their first member */
+	class_of = xmalloc((an->ndomains + 1) * sizeof(uint32_t));
+	memset(class_of, 0xff, (an->ndomains + 1) * sizeof(uint32_t));
+	{
+		uint32_t *roots = xmalloc((an->nexprs + 1) * sizeof(uint32_t));
+		uint32_t *order = xmalloc((an->nexprs + 1) * sizeof(uint32_t));
+		for (uint32_t id = 0; id < an->nexprs; id++) {
+			roots[id] = PLAN_NONE;
+			if (!an->by_id[id] || an->expr_domain[id] == PLAN_NONE)
+				continue;
+			roots[id] = plan_domain_result(an, an->expr_domain[id]);
+			if (class_of[roots[id]] == PLAN_NONE) {
+				order[nclasses] = roots[id];
+				class_of[roots[id]] = nclasses++;
+			}
+		}
+		for (uint32_t k = 0; k < nclasses; k++) {
+			uint32_t root = order[k];
+			size_t unnamed = 0, named = 0;
+			if (only != PLAN_NONE && root != only)
+				continue;
+			fprintf(ctx->out, "class %u: %s", k + 1,
+				an->domains[root].device == IR_NO_DEVICE
+					? "free"
+					: devices_name(devices, an->domains[root].device));
+			if (an->domains[root].bound_by != PLAN_NONE) {
+				StrBuf s;
+				strbuf_init(&s);
+				plan_constraint_describe(&s, an, an->domains[root].bound_by, devices);
+				fprintf(ctx->out, " (bound by: %s)", s.data);
+				strbuf_free(&s);
+			}
+			fputs("\n  members:", ctx->out);
+			for (uint32_t id = 0; id < an->nexprs; id++) {
+				if (roots[id] != root)
+					continue;
+				if (an->by_id[id]->name) {
+					fprintf(ctx->out, " %%%s", an->by_id[id]->name);
+					named++;
+				} else {
+					unnamed++;
+				}
+			}
+			if (unnamed)
+				fprintf(ctx->out, "%s(+%zu unnamed)", named ? " " : " ", unnamed);
+			fputc('\n', ctx->out);
+		}
+		free(roots);
+		free(order);
+	}
+	free(class_of);
+	return 0;
+}
+
+int cmd_verify(CmdContext *ctx, int argc, char **argv)
+{
+	const IrModule *m = session_current(ctx->session);
+	DiagList diags;
+	bool ok;
+	diag_init(&diags);
+	ok = plan_verify(m, &ctx->session->devices, &diags);
+	cmd_print_diags(ctx, &diags);
+	diag_free(&diags);
+	if (!ok)
+		return cmd_error(ctx, "verify failed");
+	fputs("verify: every node has a device and every cross-device edge has a copy\n",
+	      ctx->out);
+	return 0;
+}
+
+void cmd_complete_values(const Session *s, int argc, char **argv, const char *word,
+			 CmdCandidates *out)
+{
+	cmd_complete_module_names(s, word, out);
+}

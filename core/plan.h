@@ -1,0 +1,227 @@
+/*
+ * plan.h - device planning: domains, constraints, conflicts and the facts
+ * users inspect (SPEC §3).
+ *
+ * The planner follows TVM's PlanDevices. Every expression has a device
+ * domain: a leaf (one device, bound or free) or a function domain
+ * fn(D1..Dn):Dr. Constraints generated from the program (an op call puts its
+ * arguments and result in one domain, on_device pins its body, ...) are
+ * unified in a union-find. `check` runs the analysis in a recording mode to
+ * collect every conflict and, under the copy and replicate policies, rewrites
+ * the module with explicit device_copy calls; `core` then unifies, defaults
+ * and captures the planned module.
+ *
+ * Ownership: a PlanTrace belongs to the session that passes it in
+ * PhaseContext.trace; phases fill it and plan_trace_free releases it. Its
+ * analyses refer to expressions by id and keep a pointer to the module
+ * version they analysed, which the session keeps alive as long as the trace.
+ */
+#ifndef DEVPLAN_PLAN_H
+#define DEVPLAN_PLAN_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "devices.h"
+#include "diag.h"
+#include "ir.h"
+#include "pipeline.h"
+
+#define PLAN_NONE UINT32_MAX
+
+/* Why two domains were unified or a domain was bound. */
+typedef enum ConstraintKind {
+	CONSTRAINT_OP_ARG,         /* arg `index` of primitive call `site` */
+	CONSTRAINT_ON_DEVICE_BODY, /* on_device `site` pins its body */
+	CONSTRAINT_ON_DEVICE_RESULT, /* fixed on_device `site` pins its result */
+	CONSTRAINT_COPY_SOURCE,    /* device_copy `site`: its body is on the source */
+	CONSTRAINT_COPY_DEST,      /* device_copy `site`: its result is on the destination */
+	CONSTRAINT_CALL_ARG,       /* arg `index` of a function call `site` */
+	CONSTRAINT_CALL_RESULT,    /* result of function call `site` */
+	CONSTRAINT_CALLEE,         /* the callee of call `site` is a function */
+	CONSTRAINT_LET_VAR,        /* let `site` binds its variable to its value */
+	CONSTRAINT_LET_BODY,       /* let `site` is its body's value */
+	CONSTRAINT_FN_BODY,        /* function `site` returns its body */
+	CONSTRAINT_FN_PARAM,       /* parameter `index` of function `site` */
+	CONSTRAINT_PARAM_DEVICE,   /* parameter `site` written with a virtual_device */
+	CONSTRAINT_FN_DEVICE,      /* function `site` written with a virtual_device */
+	CONSTRAINT_TUPLE_FIELD,    /* field `index` of tuple `site` */
+	CONSTRAINT_PROJ,           /* projection `site` of a tuple */
+	CONSTRAINT_IF_COND,        /* condition of if `site` */
+	CONSTRAINT_IF_BRANCH,      /* branch `index` (0 then, 1 else) of if `site` */
+	CONSTRAINT_GLOBAL,         /* reference `site` to a global function */
+	CONSTRAINT_DEFAULT_RESULT, /* function `site`'s free result took the fallback */
+	CONSTRAINT_DEFAULT_PARAM,  /* function `site`'s free parameter took its result's device */
+	CONSTRAINT_DEFAULT_LET,    /* let `site`'s free variable took the let's device */
+	CONSTRAINT_DEFAULT_CALL,   /* primitive call `site`'s free domain took the fallback */
+	CONSTRAINT_DEFAULT_OTHER,  /* a domain nothing constrained took the fallback */
+} ConstraintKind;
+
+typedef struct Constraint {
+	ConstraintKind kind;
+	uint32_t site;   /* expression id of the annotation or consumer */
+	uint32_t value;  /* expression id of the value involved, or PLAN_NONE */
+	uint32_t index;  /* argument, field, branch or parameter index */
+	uint32_t a, b;   /* domains unified (b == PLAN_NONE: a is bound to device) */
+	int32_t device;  /* the device a is bound to, when b == PLAN_NONE */
+	Pos pos;         /* where the constraint comes from */
+} Constraint;
+
+/* One domain of the union-find. */
+typedef struct Domain {
+	uint32_t parent;
+	uint32_t size;
+	int32_t device;     /* root leaf: bound device, or IR_NO_DEVICE */
+	uint32_t bound_by;  /* constraint that bound it, or PLAN_NONE */
+	uint32_t nchildren; /* function domain: params + result; 0 for a leaf */
+	uint32_t children;  /* offset of the children in the child array */
+} Domain;
+
+/* The union-find over domains with the constraints that shaped it. */
+typedef struct PlanAnalysis {
+	const IrModule *module;   /* the version analysed; not owned */
+	Domain *domains;
+	size_t ndomains, cap_domains;
+	uint32_t *children;       /* function domains' children */
+	size_t nchildren, cap_children;
+	uint32_t *expr_domain;    /* by expression id; PLAN_NONE when none */
+	uint32_t nexprs;
+	Constraint *constraints;
+	size_t nconstraints, cap_constraints;
+	uint8_t *applied;         /* constraint i was unified (1) or refused (0) */
+	size_t cap_applied;
+	Expr **by_id;             /* the analysed module's expressions by id */
+} PlanAnalysis;
+
+/* What a refused unification would have joined. */
+typedef struct PlanClash {
+	int32_t devices[2];
+	uint32_t causes[2]; /* the constraints that bound each side */
+} PlanClash;
+
+typedef enum PlanEventKind {
+	EVENT_UNIFY,    /* analyze: a constraint was applied */
+	EVENT_CONFLICT, /* analyze: a constraint joined two different devices */
+	EVENT_DEFAULT,  /* default: a free domain took a device */
+	EVENT_COPY,     /* capture: a device_copy was inserted */
+	EVENT_ANNOTATE, /* capture: an on_device was fixed or removed */
+} PlanEventKind;
+
+/* One solver event, for stepi, breakpoints and watches. */
+typedef struct PlanEvent {
+	PlanEventKind kind;
+	uint32_t constraint; /* for unify, conflict and default */
+	uint32_t expr;       /* the expression the event is about */
+	int32_t device;      /* the device involved, or IR_NO_DEVICE */
+} PlanEvent;
+
+/* A value demanded on two devices. */
+typedef struct PlanConflict {
+	uint32_t value;       /* expression id in the analysed module */
+	char *value_name;     /* %b, or OP@LINE:COL (owned) */
+	int32_t devices[2];   /* the two devices */
+	Pos sources[2];       /* the annotations that forced them */
+	char *source_text[2]; /* descriptions of those annotations (owned) */
+	char *chain;          /* the uses that joined them (owned) */
+	int32_t home;         /* home under copy/replicate; IR_NO_DEVICE when the
+				 conflict cannot be resolved by a copy */
+	uint32_t *consumers;  /* ids of the uses read through a copy */
+	int32_t *consumer_devices;
+	size_t nconsumers;
+} PlanConflict;
+
+/* Frees what a conflict owns (not the record itself). */
+void plan_conflict_free_fields(PlanConflict *c);
+
+typedef struct PlanTrace {
+	PlanConflict *conflicts;
+	size_t nconflicts, cap_conflicts;
+	PlanAnalysis *check;  /* check's analysis, on check's input */
+	PlanAnalysis *core;   /* core's analysis, on core's input */
+	PlanEvent *events;    /* core's events in order */
+	size_t nevents, cap_events;
+	size_t analyze_end;   /* events [0, analyze_end) are analyze's, */
+	size_t default_end;   /* [analyze_end, default_end) default's, the rest capture's */
+} PlanTrace;
+
+PlanTrace *plan_trace_new(void);
+void plan_trace_clear(PlanTrace *trace);
+void plan_trace_free(PlanTrace *trace);
+
+/* Domains (plan_domains.c). */
+void plan_analysis_init(PlanAnalysis *an, const IrModule *m);
+void plan_analysis_free(PlanAnalysis *an);
+uint32_t plan_domain_new(PlanAnalysis *an);
+uint32_t plan_domain_find(PlanAnalysis *an, uint32_t d);
+/* The domain of an expression, created free on first use. */
+uint32_t plan_domain_of(PlanAnalysis *an, const Expr *e);
+/* Makes d (free, or already a function domain of that arity) a function
+ * domain with nparams parameters; returns its root. */
+uint32_t plan_domain_as_function(PlanAnalysis *an, uint32_t d, uint32_t nparams);
+/* The result leaf of a domain (itself for a leaf). */
+uint32_t plan_domain_result(PlanAnalysis *an, uint32_t d);
+/* The device of a domain's result, or IR_NO_DEVICE when free. */
+int32_t plan_domain_device(PlanAnalysis *an, uint32_t d);
+bool plan_domain_fully_bound(PlanAnalysis *an, uint32_t d);
+
+/* Appends a constraint and returns its index. */
+uint32_t plan_constraint_add(PlanAnalysis *an, const Constraint *c);
+/* Applies constraint i. On success returns true. When it would join two
+ * different devices it changes nothing, returns false and fills *clash. */
+bool plan_constraint_apply(PlanAnalysis *an, uint32_t i, PlanClash *clash);
+/* Bound device of the domain of e (result device for functions). */
+int32_t plan_expr_device(PlanAnalysis *an, const Expr *e);
+/* Describes constraint i in one line ("on_device at 5:8 pins %0 to cpu:0"). */
+void plan_constraint_describe(StrBuf *out, PlanAnalysis *an, uint32_t i,
+			      const DeviceTable *devices);
+
+/* Generates the constraints of the whole module (plan_constraints.c), in the
+ * order TVM's DeviceAnalyzer visits; `cuttable`, when not NULL, gets one
+ * flag per constraint: a use of a value where a device_copy could be put. */
+void plan_generate_constraints(PlanAnalysis *an, uint8_t **cuttable);
+
+/* Explains why an expression has its device: the chain of constraints from
+ * it to the one that bound its domain (plan_facts.c). */
+void plan_explain(StrBuf *out, PlanAnalysis *an, const Expr *e, const DeviceTable *devices);
+
+/* One line describing event i of the trace (plan_core.c). */
+void plan_event_describe(StrBuf *out, const PlanTrace *trace, size_t i,
+			 const DeviceTable *devices);
+
+/* Placement facts of a planned module (SPEC §5.1). */
+typedef enum FactKind { FACT_PARAM, FACT_BIND, FACT_RESULT, FACT_COPY } FactKind;
+
+typedef struct PlacementFact {
+	FactKind kind;
+	const char *function; /* @f, %closure or fn@LINE:COL (owned by the Placement) */
+	char *value;          /* %name or OP@LINE:COL (owned); NULL for a result */
+	int32_t device;       /* where it lives; the source for a copy */
+	int32_t dest;         /* copy: the destination */
+	int64_t bytes;        /* copy: bytes moved, -1 when unknown */
+	uint32_t expr;        /* the expression (the device_copy for a copy) */
+	uint32_t value_expr;  /* copy: the copied value */
+} PlacementFact;
+
+typedef struct Placement {
+	PlacementFact *facts;
+	size_t count, cap;
+	char **function_names;
+	size_t nfunctions, cap_functions;
+} Placement;
+
+/* Collects the facts of a planned module, functions in definition order. */
+void plan_placement(const IrModule *m, Placement *out);
+void plan_placement_free(Placement *p);
+/* The SPEC §5.1 lines, or one JSON document. */
+void plan_placement_format(StrBuf *out, const Placement *p, const DeviceTable *devices,
+			   bool json);
+/* Checks that every node has a device and every cross-device edge goes
+ * through a device_copy; reports each violation with its position. */
+bool plan_verify(const IrModule *m, const DeviceTable *devices, DiagList *diags);
+
+/* The phases (plan_rewrite.c, plan_check.c, plan_core.c). */
+IrModule *plan_rewrite_phase(const IrModule *in, PhaseContext *ctx);
+IrModule *plan_check_phase(const IrModule *in, PhaseContext *ctx);
+IrModule *plan_core_phase(const IrModule *in, PhaseContext *ctx);
+
+#endif

@@ -1,0 +1,463 @@
+/*
+ * plan_check.c - the `check` phase: every conflict, and its resolution.
+ *
+ * A conflict is a value whose uses demand two different devices (SPEC
+ * §3.2). The analysis runs in two passes so that the outcome does not depend
+ * on the order in which constraints are met:
+ *   1. unify every constraint except the uses of values used by two or more
+ *      consumers ("shared values"); a clash here joins two annotations
+ *      without any value in between where a copy could go, so it is an error
+ *      under every policy;
+ *   2. for each shared value, consumers before producers, compare the device
+ *      its own definition forces with the devices its consumers' domains
+ *      are bound to. If they agree, unify them all (exactly what TVM does);
+ *      otherwise it is a conflict: the value gets a home device (its own,
+ *      else the fallback if a consumer uses it there, else the
+ *      lowest-numbered consumer device), the consumers on the home device or
+ *      free join it, and every other consumer reads it through one
+ *      device_copy per destination device.
+ * Under the error policy the conflicts are reported and planning stops;
+ * under copy and replicate the phase returns a clone of its input with the
+ * device_copy calls (or, for constants under replicate, duplicates) in
+ * place, so that `core` never meets a conflict a copy could resolve.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "plan.h"
+#include "print.h"
+
+typedef struct Use {
+	uint32_t constraint;
+	uint32_t site;
+} Use;
+
+typedef struct PendingCopy {
+	uint32_t value;     /* expression id */
+	uint32_t site;      /* consumer id */
+	ConstraintKind kind;
+	uint32_t index;
+	int32_t home;
+	int32_t dest;
+} PendingCopy;
+
+typedef struct Checker {
+	PhaseContext *ctx;
+	PlanAnalysis *an;
+	uint8_t *cuttable;
+	uint32_t *use_start; /* uses of value id v: uses[use_start[v] .. use_start[v+1]) */
+	Use *uses;
+	PendingCopy *copies;
+	size_t ncopies, cap_copies;
+	size_t irreducible;
+	size_t conflicts;
+} Checker;
+
+static const char *device_name(Checker *ck, int32_t d)
+{
+	return devices_name(ck->ctx->devices, d);
+}
+
+static void describe_cause(Checker *ck, StrBuf *out, uint32_t cause)
+{
+	if (cause == PLAN_NONE)
+		strbuf_puts(out, "an earlier unification");
+	else
+		plan_constraint_describe(out, ck->an, cause, ck->ctx->devices);
+}
+
+static Pos cause_pos(Checker *ck, uint32_t cause)
+{
+	return cause == PLAN_NONE ? (Pos){0, 0} : ck->an->constraints[cause].pos;
+}
+
+/* Groups the cuttable use constraints by value id (counting sort). */
+static void index_uses(Checker *ck)
+{
+	PlanAnalysis *an = ck->an;
+	uint32_t n = an->nexprs;
+	ck->use_start = xcalloc((size_t)n + 1, sizeof(uint32_t));
+	for (size_t i = 0; i < an->nconstraints; i++)
+		if (ck->cuttable[i])
+			ck->use_start[an->constraints[i].value + 1]++;
+	for (uint32_t v = 0; v < n; v++)
+		ck->use_start[v + 1] += ck->use_start[v];
+	ck->uses = xmalloc((ck->use_start[n] + 1) * sizeof(Use));
+	{
+		uint32_t *fill = xmalloc(((size_t)n + 1) * sizeof(uint32_t));
+		memcpy(fill, ck->use_start, ((size_t)n + 1) * sizeof(uint32_t));
+		for (size_t i = 0; i < an->nconstraints; i++) {
+			if (!ck->cuttable[i])
+				continue;
+			Use *u = &ck->uses[fill[an->constraints[i].value]++];
+			u->constraint = (uint32_t)i;
+			u->site = an->constraints[i].site;
+		}
+		free(fill);
+	}
+}
+
+/* A value is shared when two different consumers use it. */
+static bool is_shared(Checker *ck, uint32_t v)
+{
+	for (uint32_t i = ck->use_start[v] + 1; i < ck->use_start[v + 1]; i++)
+		if (ck->uses[i].site != ck->uses[ck->use_start[v]].site)
+			return true;
+	return false;
+}
+
+static PlanConflict *new_conflict(Checker *ck)
+{
+	PlanTrace *t = ck->ctx->trace;
+	PlanConflict *c;
+	if (!t) /* no trace to keep it in: release_conflict frees it */
+		return xcalloc(1, sizeof(PlanConflict));
+	grow_array((void **)&t->conflicts, &t->cap_conflicts, t->nconflicts + 1,
+		   sizeof(PlanConflict));
+	c = &t->conflicts[t->nconflicts++];
+	memset(c, 0, sizeof *c);
+	return c;
+}
+
+void plan_conflict_free_fields(PlanConflict *c)
+{
+	free(c->value_name);
+	free(c->source_text[0]);
+	free(c->source_text[1]);
+	free(c->chain);
+	free(c->consumers);
+	free(c->consumer_devices);
+}
+
+/* A conflict made without a trace is not kept. */
+static void release_conflict(Checker *ck, PlanConflict *pc)
+{
+	if (ck->ctx->trace)
+		return;
+	plan_conflict_free_fields(pc);
+	free(pc);
+}
+
+/* Reports a clash of pass 1: two annotations meet with no shared value in
+ * between. Always an error. */
+static void report_irreducible(Checker *ck, uint32_t ci, const PlanClash *clash)
+{
+	PlanAnalysis *an = ck->an;
+	const Constraint *c = &an->constraints[ci];
+	const Expr *at = c->value != PLAN_NONE ? an->by_id[c->value]
+						: c->site != PLAN_NONE ? an->by_id[c->site] : NULL;
+	PlanConflict *pc = new_conflict(ck);
+	StrBuf name, s0, s1, chain;
+	strbuf_init(&name);
+	strbuf_init(&s0);
+	strbuf_init(&s1);
+	strbuf_init(&chain);
+	if (at)
+		ir_value_name(&name, at);
+	else
+		strbuf_puts(&name, "?");
+	describe_cause(ck, &s0, clash->causes[0]);
+	describe_cause(ck, &s1, clash->causes[1]);
+	describe_cause(ck, &chain, ci);
+	diag_error(ck->ctx->diags, an->module->src, at ? at->pos : c->pos,
+		   "'%s' is pinned to both %s and %s, and no copy can separate them", name.data,
+		   device_name(ck, clash->devices[0]), device_name(ck, clash->devices[1]));
+	diag_note(ck->ctx->diags, an->module->src, cause_pos(ck, clash->causes[0]), "%s: %s",
+		  device_name(ck, clash->devices[0]), s0.data);
+	diag_note(ck->ctx->diags, an->module->src, cause_pos(ck, clash->causes[1]), "%s: %s",
+		  device_name(ck, clash->devices[1]), s1.data);
+	diag_note(ck->ctx->diags, an->module->src, c->pos, "joined by: %s", chain.data);
+	pc->value = at ? at->id : PLAN_NONE;
+	pc->value_name = strbuf_detach(&name);
+	pc->devices[0] = clash->devices[0];
+	pc->devices[1] = clash->devices[1];
+	pc->sources[0] = cause_pos(ck, clash->causes[0]);
+	pc->sources[1] = cause_pos(ck, clash->causes[1]);
+	pc->source_text[0] = strbuf_detach(&s0);
+	pc->source_text[1] = strbuf_detach(&s1);
+	pc->chain = strbuf_detach(&chain);
+	pc->home = IR_NO_DEVICE;
+	release_conflict(ck, pc);
+	ck->irreducible++;
+}
+
+static void add_copy(Checker *ck, uint32_t value, const Constraint *c, int32_t home,
+		     int32_t dest)
+{
+	PendingCopy *p;
+	grow_array((void **)&ck->copies, &ck->cap_copies, ck->ncopies + 1, sizeof(PendingCopy));
+	p = &ck->copies[ck->ncopies++];
+	p->value = value;
+	p->site = c->site;
+	p->kind = c->kind;
+	p->index = c->index;
+	p->home = home;
+	p->dest = dest;
+}
+
+/* Pass 2 for one shared value. */
+static void resolve_shared(Checker *ck, uint32_t v)
+{
+	PlanAnalysis *an = ck->an;
+	const Expr *value = an->by_id[v];
+	int32_t own = plan_domain_device(an, an->expr_domain[v]);
+	int32_t home = own, other = IR_NO_DEVICE;
+	uint32_t own_cause = own != IR_NO_DEVICE
+				     ? an->domains[plan_domain_result(an, an->expr_domain[v])].bound_by
+				     : PLAN_NONE;
+	bool conflict = false, fallback_used = false;
+	uint32_t begin = ck->use_start[v], end = ck->use_start[v + 1];
+	int32_t lowest = IR_NO_DEVICE, seen = own;
+	for (uint32_t i = begin; i < end; i++) {
+		int32_t d = plan_domain_device(an, an->constraints[ck->uses[i].constraint].a);
+		if (d == IR_NO_DEVICE)
+			continue;
+		if (d == ck->ctx->fallback)
+			fallback_used = true;
+		if (lowest == IR_NO_DEVICE || d < lowest)
+			lowest = d;
+		if (seen == IR_NO_DEVICE)
+			seen = d;
+		else if (d != seen)
+			conflict = true;
+	}
+	if (!conflict) {
+		for (uint32_t i = begin; i < end; i++) {
+			PlanClash clash;
+			if (!plan_constraint_apply(an, ck->uses[i].constraint, &clash))
+				report_irreducible(ck, ck->uses[i].constraint, &clash);
+		}
+		return;
+	}
+	if (home == IR_NO_DEVICE)
+		home = fallback_used ? ck->ctx->fallback : lowest;
+	ck->conflicts++;
+	{
+		PlanConflict *pc = new_conflict(ck);
+		StrBuf name, chain, s0, s1;
+		uint32_t home_cause = own_cause, other_cause = PLAN_NONE;
+		size_t ncons = 0;
+		strbuf_init(&name);
+		strbuf_init(&chain);
+		strbuf_init(&s0);
+		strbuf_init(&s1);
+		ir_value_name(&name, value);
+		pc->consumers = xmalloc((end - begin + 1) * sizeof(uint32_t));
+		pc->consumer_devices = xmalloc((end - begin + 1) * sizeof(int32_t));
+		for (uint32_t i = begin; i < end; i++) {
+			const Constraint *c = &an->constraints[ck->uses[i].constraint];
+			uint32_t root = plan_domain_result(an, c->a);
+			int32_t d = an->domains[root].device;
+			if (chain.len)
+				strbuf_puts(&chain, "; ");
+			describe_cause(ck, &chain, ck->uses[i].constraint);
+			if (d != IR_NO_DEVICE) {
+				strbuf_printf(&chain, ", which is on %s", device_name(ck, d));
+				if (an->domains[root].bound_by != PLAN_NONE) {
+					strbuf_puts(&chain, " because ");
+					describe_cause(ck, &chain, an->domains[root].bound_by);
+				}
+			}
+			if (d == home && home_cause == PLAN_NONE)
+				home_cause = an->domains[root].bound_by;
+			if (d != IR_NO_DEVICE && d != home) {
+				if (other == IR_NO_DEVICE) {
+					other = d;
+					other_cause = an->domains[root].bound_by;
+				}
+				pc->consumers[ncons] = c->site;
+				pc->consumer_devices[ncons++] = d;
+				add_copy(ck, v, c, home, d);
+			} else {
+				PlanClash clash;
+				if (!plan_constraint_apply(an, ck->uses[i].constraint, &clash))
+					report_irreducible(ck, ck->uses[i].constraint, &clash);
+			}
+		}
+		describe_cause(ck, &s0, home_cause);
+		describe_cause(ck, &s1, other_cause);
+		pc->value = v;
+		pc->value_name = strbuf_detach(&name);
+		pc->devices[0] = home;
+		pc->devices[1] = other;
+		pc->sources[0] = cause_pos(ck, home_cause);
+		pc->sources[1] = cause_pos(ck, other_cause);
+		pc->source_text[0] = strbuf_detach(&s0);
+		pc->source_text[1] = strbuf_detach(&s1);
+		pc->chain = strbuf_detach(&chain);
+		pc->home = ck->ctx->policy == POLICY_ERROR ? IR_NO_DEVICE : home;
+		pc->nconsumers = ncons;
+		if (ck->ctx->policy == POLICY_ERROR) {
+			const SourceFile *src = an->module->src;
+			diag_error(ck->ctx->diags, src, value->pos,
+				   "'%s' is needed on %s and on %s", pc->value_name,
+				   device_name(ck, home), device_name(ck, other));
+			diag_note(ck->ctx->diags, src, pc->sources[0], "%s: %s", device_name(ck, home),
+				  pc->source_text[0]);
+			diag_note(ck->ctx->diags, src, pc->sources[1], "%s: %s", device_name(ck, other),
+				  pc->source_text[1]);
+			diag_note(ck->ctx->diags, src, value->pos, "uses: %s", pc->chain);
+			diag_note(ck->ctx->diags, NULL, (Pos){0, 0},
+				  "'set policy copy' would keep '%s' on %s and copy it to %s",
+				  pc->value_name, device_name(ck, home), device_name(ck, other));
+		}
+		release_conflict(ck, pc);
+	}
+	/* the home device sticks even when no consumer there merged it */
+	{
+		Constraint pin = {
+			.kind = CONSTRAINT_COPY_SOURCE,
+			.site = PLAN_NONE,
+			.value = v,
+			.a = an->expr_domain[v],
+			.b = PLAN_NONE,
+			.device = home,
+			.pos = value->pos,
+		};
+		uint32_t ci = plan_constraint_add(an, &pin);
+		PlanClash clash;
+		if (!plan_constraint_apply(an, ci, &clash))
+			report_irreducible(ck, ci, &clash);
+	}
+}
+
+/* Rebuilds the module with the copies in place. */
+static IrModule *insert_copies(Checker *ck, const IrModule *in)
+{
+	IrModule *m = ir_module_clone(in);
+	PlanAnalysis *an = ck->an;
+	Expr **by_id = xcalloc(m->nexprs ? m->nexprs : 1, sizeof(Expr *));
+	uint8_t *seen = xcalloc(m->nexprs / 8 + 1, 1);
+	ExprVec all = {0};
+	Expr **made = xcalloc(ck->ncopies ? ck->ncopies : 1, sizeof(Expr *));
+	uint32_t nexprs_before = m->nexprs;
+	for (uint32_t i = 0; i < m->nglobals; i++)
+		ir_postorder(m, m->globals[i].fn, true, seen, &all);
+	for (size_t i = 0; i < all.count; i++)
+		by_id[all.items[i]->id] = all.items[i];
+	for (size_t i = 0; i < ck->ncopies; i++) {
+		PendingCopy *p = &ck->copies[i];
+		Expr *value = by_id[p->value], *site = by_id[p->site], *copy = NULL;
+		/* one copy per (value, destination), shared by every consumer */
+		for (size_t j = 0; j < i && !copy; j++)
+			if (ck->copies[j].value == p->value && ck->copies[j].dest == p->dest)
+				copy = made[j];
+		if (!copy && ck->ctx->policy == POLICY_REPLICATE && value->kind == EXPR_CONSTANT) {
+			Tensor t = value->u.constant.tensor;
+			int32_t meta = value->u.constant.meta_index;
+			if (meta >= 0) {
+				m->constants = xrealloc(m->constants, (m->nconstants + 1) * sizeof(Expr *));
+				meta = (int32_t)m->nconstants++;
+			}
+			copy = ir_constant(m, value->pos, &t, meta);
+			if (meta >= 0)
+				m->constants[meta] = copy;
+		} else if (!copy) {
+			Attr attrs[2];
+			memset(attrs, 0, sizeof attrs);
+			attrs[0].name = "src_virtual_device";
+			attrs[0].value.kind = ATTR_DEVICE;
+			attrs[0].value.u.device = p->home;
+			attrs[1].name = "dst_virtual_device";
+			attrs[1].value.kind = ATTR_DEVICE;
+			attrs[1].value.u.device = p->dest;
+			copy = ir_call_op(m, site->pos, OP_DEVICE_COPY, &value, 1, attrs, 2);
+			copy->type = value->type;
+		}
+		made[i] = copy;
+		switch (p->kind) {
+		case CONSTRAINT_OP_ARG:
+			site->u.call.args[p->index] = copy;
+			break;
+		case CONSTRAINT_CALL_ARG:
+			site->u.call.args[p->index] = copy;
+			break;
+		case CONSTRAINT_TUPLE_FIELD:
+			site->u.tuple.fields[p->index] = copy;
+			break;
+		case CONSTRAINT_IF_COND:
+			site->u.if_.cond = copy;
+			break;
+		case CONSTRAINT_ON_DEVICE_BODY:
+		case CONSTRAINT_ON_DEVICE_RESULT:
+		case CONSTRAINT_COPY_SOURCE:
+		case CONSTRAINT_COPY_DEST:
+		case CONSTRAINT_CALL_RESULT:
+		case CONSTRAINT_CALLEE:
+		case CONSTRAINT_LET_VAR:
+		case CONSTRAINT_LET_BODY:
+		case CONSTRAINT_FN_BODY:
+		case CONSTRAINT_FN_PARAM:
+		case CONSTRAINT_PARAM_DEVICE:
+		case CONSTRAINT_FN_DEVICE:
+		case CONSTRAINT_PROJ:
+		case CONSTRAINT_IF_BRANCH:
+		case CONSTRAINT_GLOBAL:
+		case CONSTRAINT_DEFAULT_RESULT:
+		case CONSTRAINT_DEFAULT_PARAM:
+		case CONSTRAINT_DEFAULT_LET:
+		case CONSTRAINT_DEFAULT_CALL:
+		case CONSTRAINT_DEFAULT_OTHER:
+			DP_ASSERT(!"copy at a use that cannot take one");
+			break;
+		}
+	}
+	(void)nexprs_before;
+	(void)an;
+	free(made);
+	exprvec_free(&all);
+	free(seen);
+	free(by_id);
+	return m;
+}
+
+IrModule *plan_check_phase(const IrModule *in, PhaseContext *ctx)
+{
+	PlanAnalysis *an = xcalloc(1, sizeof(PlanAnalysis));
+	Checker ck = {0};
+	IrModule *out = NULL;
+	uint8_t *shared;
+	plan_analysis_init(an, in);
+	ck.ctx = ctx;
+	ck.an = an;
+	plan_generate_constraints(an, &ck.cuttable);
+	index_uses(&ck);
+	shared = xcalloc(an->nexprs ? an->nexprs : 1, 1);
+	for (uint32_t v = 0; v < an->nexprs; v++)
+		shared[v] = ck.use_start[v + 1] - ck.use_start[v] > 1 && is_shared(&ck, v);
+	/* Pass 1: everything but the uses of shared values. */
+	{
+		size_t n = an->nconstraints;
+		for (size_t i = 0; i < n; i++) {
+			PlanClash clash;
+			if (ck.cuttable[i] && shared[an->constraints[i].value])
+				continue;
+			if (!plan_constraint_apply(an, (uint32_t)i, &clash))
+				report_irreducible(&ck, (uint32_t)i, &clash);
+		}
+	}
+	/* Pass 2: shared values, consumers before producers. Ids grow with
+	 * the text, so descending ids visit a value after everything that
+	 * the parser built after it. */
+	for (uint32_t v = an->nexprs; v-- > 0;)
+		if (shared[v])
+			resolve_shared(&ck, v);
+	if (ck.irreducible == 0 && !(ctx->policy == POLICY_ERROR && ck.conflicts))
+		out = ck.ncopies ? insert_copies(&ck, in) : ir_module_clone(in);
+	free(shared);
+	free(ck.cuttable);
+	free(ck.use_start);
+	free(ck.uses);
+	free(ck.copies);
+	if (ctx->trace) {
+		if (ctx->trace->check) {
+			plan_analysis_free(ctx->trace->check);
+			free(ctx->trace->check);
+		}
+		ctx->trace->check = an;
+	} else {
+		plan_analysis_free(an);
+		free(an);
+	}
+	return out;
+}

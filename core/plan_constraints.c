@@ -1,0 +1,204 @@
+/*
+ * plan_constraints.c - turns a module into device-domain constraints.
+ *
+ * One walk over every expression of every global, each node once, emitting
+ * the constraints TVM's DeviceAnalyzer would unify (SPEC §3.1):
+ *   op(args)            every arg and the result share one domain
+ *   on_device(e, D)     e is on D; the result too when constrain_result
+ *   device_copy(e,S,D)  fn(S):D
+ *   f(args)             f's function domain fn(args):call
+ *   let x = v; b        x ~ v, let ~ b
+ *   fn(params) { b }    fn(params):b, plus written virtual_devices
+ *   (a, b), t.i, if     all collapse to one domain
+ * Constraints that relate a value to one of its uses record the value's id,
+ * so that `check` can tell a value's uses apart; for those the consumer side
+ * is `a` and the value side is `b`.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "plan.h"
+
+typedef struct Generator {
+	PlanAnalysis *an;
+	uint8_t *cuttable;
+	size_t cap_cuttable;
+} Generator;
+
+static uint32_t emit(Generator *g, ConstraintKind kind, const Expr *site, const Expr *value,
+		     uint32_t index, uint32_t a, uint32_t b, bool cuttable)
+{
+	Constraint c = {
+		.kind = kind,
+		.site = site ? site->id : PLAN_NONE,
+		.value = value ? value->id : PLAN_NONE,
+		.index = index,
+		.a = a,
+		.b = b,
+		.device = IR_NO_DEVICE,
+		.pos = site ? site->pos : (Pos){0, 0},
+	};
+	uint32_t i = plan_constraint_add(g->an, &c);
+	grow_array((void **)&g->cuttable, &g->cap_cuttable, i + 1, 1);
+	g->cuttable[i] = cuttable;
+	return i;
+}
+
+static void emit_bind(Generator *g, ConstraintKind kind, const Expr *site, const Expr *value,
+		      uint32_t a, int32_t device)
+{
+	uint32_t i;
+	if (device == IR_NO_DEVICE)
+		return;
+	i = emit(g, kind, site, value, 0, a, PLAN_NONE, false);
+	g->an->constraints[i].device = device;
+}
+
+/* A value a device_copy can be put around: not a function. */
+static bool copyable(const Expr *e)
+{
+	if (e->kind == EXPR_FN || e->kind == EXPR_GLOBAL)
+		return false;
+	if (e->type && e->type->kind == TYPE_FUNC)
+		return false;
+	return true;
+}
+
+static uint32_t fn_child(PlanAnalysis *an, uint32_t fd, uint32_t i)
+{
+	Domain *d = &an->domains[plan_domain_find(an, fd)];
+	DP_ASSERT(i < d->nchildren);
+	return an->children[d->children + i];
+}
+
+static void generate_call(Generator *g, const IrModule *m, Expr *e)
+{
+	PlanAnalysis *an = g->an;
+	uint32_t self = plan_domain_of(an, e);
+	if (e->u.call.op == OP_ON_DEVICE) {
+		int32_t device;
+		bool body, result;
+		Expr *arg = e->u.call.args[0];
+		ir_on_device_props(e, &device, &body, &result);
+		if (body)
+			emit_bind(g, CONSTRAINT_ON_DEVICE_BODY, e, arg, plan_domain_of(an, arg), device);
+		else
+			plan_domain_of(an, arg);
+		if (result)
+			emit_bind(g, CONSTRAINT_ON_DEVICE_RESULT, e, arg, self, device);
+		return;
+	}
+	if (e->u.call.op == OP_DEVICE_COPY) {
+		int32_t src, dst;
+		Expr *arg = e->u.call.args[0];
+		ir_device_copy_props(e, &src, &dst);
+		emit_bind(g, CONSTRAINT_COPY_SOURCE, e, arg, plan_domain_of(an, arg), src);
+		emit_bind(g, CONSTRAINT_COPY_DEST, e, arg, self, dst);
+		return;
+	}
+	if (e->u.call.op != OP_NONE) {
+		for (uint32_t i = 0; i < e->u.call.nargs; i++) {
+			Expr *arg = e->u.call.args[i];
+			emit(g, CONSTRAINT_OP_ARG, e, arg, i, self, plan_domain_of(an, arg),
+			     copyable(arg));
+		}
+		return;
+	}
+	{
+		/* A call of a function value: its domain is fn(args):call. */
+		uint32_t n = e->u.call.nargs;
+		uint32_t fd = plan_domain_new(an);
+		fd = plan_domain_as_function(an, fd, n);
+		emit(g, CONSTRAINT_CALLEE, e, e->u.call.callee, 0, fd,
+		     plan_domain_of(an, e->u.call.callee), false);
+		for (uint32_t i = 0; i < n; i++) {
+			Expr *arg = e->u.call.args[i];
+			emit(g, CONSTRAINT_CALL_ARG, e, arg, i, fn_child(an, fd, i),
+			     plan_domain_of(an, arg), copyable(arg));
+		}
+		emit(g, CONSTRAINT_CALL_RESULT, e, NULL, n, fn_child(an, fd, n), self, false);
+	}
+	(void)m;
+}
+
+static void generate_node(Generator *g, const IrModule *m, Expr *e)
+{
+	PlanAnalysis *an = g->an;
+	switch (e->kind) {
+	case EXPR_VAR:
+	case EXPR_CONSTANT:
+		plan_domain_of(an, e);
+		return;
+	case EXPR_GLOBAL:
+		if (e->u.global.index >= 0 && (uint32_t)e->u.global.index < m->nglobals)
+			emit(g, CONSTRAINT_GLOBAL, e, NULL, 0, plan_domain_of(an, e),
+			     plan_domain_of(an, m->globals[e->u.global.index].fn), false);
+		return;
+	case EXPR_CALL:
+		generate_call(g, m, e);
+		return;
+	case EXPR_LET:
+		emit(g, CONSTRAINT_LET_VAR, e, e->u.let.value, 0, plan_domain_of(an, e->u.let.var),
+		     plan_domain_of(an, e->u.let.value), false);
+		emit(g, CONSTRAINT_LET_BODY, e, NULL, 0, plan_domain_of(an, e),
+		     plan_domain_of(an, e->u.let.body), false);
+		return;
+	case EXPR_FN: {
+		uint32_t n = e->u.fn.nparams;
+		uint32_t fd = plan_domain_as_function(an, plan_domain_of(an, e), n);
+		emit(g, CONSTRAINT_FN_BODY, e, NULL, n, fn_child(an, fd, n),
+		     plan_domain_of(an, e->u.fn.body), false);
+		for (uint32_t i = 0; i < n; i++) {
+			Expr *p = e->u.fn.params[i];
+			emit(g, CONSTRAINT_FN_PARAM, e, p, i, fn_child(an, fd, i), plan_domain_of(an, p),
+			     false);
+			emit_bind(g, CONSTRAINT_PARAM_DEVICE, p, p, plan_domain_of(an, p), p->device);
+		}
+		emit_bind(g, CONSTRAINT_FN_DEVICE, e, NULL, plan_domain_of(an, e->u.fn.body), e->device);
+		return;
+	}
+	case EXPR_TUPLE:
+		for (uint32_t i = 0; i < e->u.tuple.nfields; i++) {
+			Expr *f = e->u.tuple.fields[i];
+			emit(g, CONSTRAINT_TUPLE_FIELD, e, f, i, plan_domain_of(an, e), plan_domain_of(an, f),
+			     copyable(f));
+		}
+		return;
+	case EXPR_PROJ:
+		emit(g, CONSTRAINT_PROJ, e, e->u.proj.tuple, 0, plan_domain_of(an, e),
+		     plan_domain_of(an, e->u.proj.tuple), false);
+		return;
+	case EXPR_IF:
+		emit(g, CONSTRAINT_IF_COND, e, e->u.if_.cond, 0, plan_domain_of(an, e),
+		     plan_domain_of(an, e->u.if_.cond), copyable(e->u.if_.cond));
+		emit(g, CONSTRAINT_IF_BRANCH, e, NULL, 0, plan_domain_of(an, e),
+		     plan_domain_of(an, e->u.if_.then_branch), false);
+		emit(g, CONSTRAINT_IF_BRANCH, e, NULL, 1, plan_domain_of(an, e),
+		     plan_domain_of(an, e->u.if_.else_branch), false);
+		return;
+	}
+}
+
+void plan_generate_constraints(PlanAnalysis *an, uint8_t **cuttable)
+{
+	const IrModule *m = an->module;
+	Generator g = {an, NULL, 0};
+	uint8_t *seen = xcalloc(m->nexprs / 8 + 1, 1);
+	ExprVec order = {0};
+	for (uint32_t i = 0; i < m->nglobals; i++)
+		ir_postorder(m, m->globals[i].fn, true, seen, &order);
+	/* Function domains first, so that every call site meets a function
+	 * domain of the right arity whatever the order of definitions. */
+	for (size_t i = 0; i < order.count; i++)
+		if (order.items[i]->kind == EXPR_FN)
+			plan_domain_as_function(an, plan_domain_of(an, order.items[i]),
+						order.items[i]->u.fn.nparams);
+	for (size_t i = 0; i < order.count; i++)
+		generate_node(&g, m, order.items[i]);
+	exprvec_free(&order);
+	free(seen);
+	if (cuttable)
+		*cuttable = g.cuttable;
+	else
+		free(g.cuttable);
+}

@@ -1,0 +1,351 @@
+/*
+ * plan_core.c - the `core` phase: analysis, defaulting and capture.
+ *
+ * analyze  unifies every constraint of the module (after `check`, none can
+ *          clash unless check was skipped, and then it is an error);
+ * default  binds what is still free the way TVM's DeviceDefaulter does, in
+ *          pre-order: a function's free result takes the fallback device and
+ *          its free parameters the result's device, a primitive call's free
+ *          domain the fallback, a let's free variable the let's device;
+ * capture  writes the planned module: every node gets its device, an
+ *          on_device whose body and result are on different devices becomes
+ *          a device_copy (keeping its name), the others become fixed
+ *          on_device annotations, and functions and parameters carry their
+ *          devices.
+ * Each step appends events to the trace so the debugger can replay them.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "plan.h"
+#include "print.h"
+
+typedef struct Core {
+	PhaseContext *ctx;
+	PlanAnalysis *an;
+	PlanTrace *trace;
+	bool failed;
+} Core;
+
+static void add_event(Core *core, PlanEventKind kind, uint32_t constraint, uint32_t expr,
+		      int32_t device)
+{
+	PlanTrace *t = core->trace;
+	if (!t)
+		return;
+	grow_array((void **)&t->events, &t->cap_events, t->nevents + 1, sizeof(PlanEvent));
+	t->events[t->nevents].kind = kind;
+	t->events[t->nevents].constraint = constraint;
+	t->events[t->nevents].expr = expr;
+	t->events[t->nevents].device = device;
+	t->nevents++;
+}
+
+static void analyze(Core *core)
+{
+	PlanAnalysis *an = core->an;
+	size_t n;
+	plan_generate_constraints(an, NULL);
+	n = an->nconstraints;
+	for (size_t i = 0; i < n; i++) {
+		PlanClash clash;
+		const Constraint *c = &an->constraints[i];
+		uint32_t expr = c->value != PLAN_NONE ? c->value : c->site;
+		if (plan_constraint_apply(an, (uint32_t)i, &clash)) {
+			add_event(core, EVENT_UNIFY, (uint32_t)i, expr,
+				  plan_domain_device(an, c->a));
+			continue;
+		}
+		add_event(core, EVENT_CONFLICT, (uint32_t)i, expr, clash.devices[1]);
+		{
+			StrBuf s;
+			const Expr *e = expr != PLAN_NONE ? an->by_id[expr] : NULL;
+			strbuf_init(&s);
+			plan_constraint_describe(&s, an, (uint32_t)i, core->ctx->devices);
+			diag_error(core->ctx->diags, an->module->src, c->pos,
+				   "device conflict: %s, but it is on both %s and %s", s.data,
+				   devices_name(core->ctx->devices, clash.devices[0]),
+				   devices_name(core->ctx->devices, clash.devices[1]));
+			strbuf_free(&s);
+			(void)e;
+		}
+		core->failed = true;
+	}
+	if (core->trace)
+		core->trace->analyze_end = core->trace->nevents;
+}
+
+/* Binds every free leaf of domain d to device, as constraints of `kind`. */
+static void default_domain(Core *core, uint32_t d, int32_t device, ConstraintKind kind,
+			   const Expr *site)
+{
+	PlanAnalysis *an = core->an;
+	uint32_t root = plan_domain_find(an, d);
+	Domain *dom = &an->domains[root];
+	if (dom->nchildren) {
+		uint32_t first = dom->children, n = dom->nchildren;
+		for (uint32_t i = 0; i < n; i++)
+			default_domain(core, an->children[first + i], device, kind, site);
+		return;
+	}
+	if (dom->device != IR_NO_DEVICE || device == IR_NO_DEVICE)
+		return;
+	{
+		Constraint c = {
+			.kind = kind,
+			.site = site ? site->id : PLAN_NONE,
+			.value = PLAN_NONE,
+			.a = root,
+			.b = PLAN_NONE,
+			.device = device,
+			.pos = site ? site->pos : (Pos){0, 0},
+		};
+		uint32_t ci = plan_constraint_add(an, &c);
+		bool ok = plan_constraint_apply(an, ci, NULL);
+		DP_ASSERT(ok);
+		add_event(core, EVENT_DEFAULT, ci, site ? site->id : PLAN_NONE, device);
+	}
+}
+
+/* TVM's SetResultDefaultThenParams. */
+static void default_function(Core *core, uint32_t fd, const Expr *site)
+{
+	PlanAnalysis *an = core->an;
+	uint32_t root = plan_domain_find(an, fd);
+	Domain *dom = &an->domains[root];
+	uint32_t first, n, result;
+	int32_t result_device;
+	if (!dom->nchildren) {
+		default_domain(core, root, core->ctx->fallback, CONSTRAINT_DEFAULT_CALL, site);
+		return;
+	}
+	first = dom->children;
+	n = dom->nchildren;
+	result = an->children[first + n - 1];
+	default_domain(core, result, core->ctx->fallback, CONSTRAINT_DEFAULT_RESULT, site);
+	result_device = plan_domain_device(an, result);
+	for (uint32_t i = 0; i + 1 < n; i++)
+		default_domain(core, an->children[first + i], result_device,
+			       CONSTRAINT_DEFAULT_PARAM, site);
+}
+
+static void default_node(Core *core, Expr *e)
+{
+	PlanAnalysis *an = core->an;
+	switch (e->kind) {
+	case EXPR_FN:
+		if (!plan_domain_fully_bound(an, plan_domain_of(an, e)))
+			default_function(core, plan_domain_of(an, e), e);
+		return;
+	case EXPR_CALL:
+		if (e->u.call.op == OP_NONE) {
+			uint32_t callee = plan_domain_of(an, e->u.call.callee);
+			if (!plan_domain_fully_bound(an, callee))
+				default_function(core, callee, e);
+		} else if (e->u.call.op == OP_ON_DEVICE || e->u.call.op == OP_DEVICE_COPY) {
+			default_domain(core, plan_domain_of(an, e), core->ctx->fallback,
+				       CONSTRAINT_DEFAULT_CALL, e);
+			default_domain(core, plan_domain_of(an, e->u.call.args[0]),
+				       plan_domain_device(an, plan_domain_of(an, e)),
+				       CONSTRAINT_DEFAULT_PARAM, e);
+		} else {
+			default_domain(core, plan_domain_of(an, e), core->ctx->fallback,
+				       CONSTRAINT_DEFAULT_CALL, e);
+		}
+		return;
+	case EXPR_LET: {
+		int32_t d = plan_domain_device(an, plan_domain_of(an, e));
+		if (d == IR_NO_DEVICE)
+			d = core->ctx->fallback;
+		default_domain(core, plan_domain_of(an, e->u.let.var), d, CONSTRAINT_DEFAULT_LET, e);
+		return;
+	}
+	case EXPR_VAR:
+	case EXPR_GLOBAL:
+	case EXPR_CONSTANT:
+	case EXPR_TUPLE:
+	case EXPR_PROJ:
+	case EXPR_IF:
+		return;
+	}
+}
+
+/* Pre-order over a DAG, each node once, without recursion. */
+static void default_all(Core *core)
+{
+	PlanAnalysis *an = core->an;
+	const IrModule *m = an->module;
+	uint8_t *seen = xcalloc(m->nexprs / 8 + 1, 1);
+	Expr **stack = NULL;
+	size_t depth = 0, cap = 0;
+	for (uint32_t g = 0; g < m->nglobals; g++) {
+		grow_array((void **)&stack, &cap, depth + 1, sizeof(Expr *));
+		stack[depth++] = m->globals[g].fn;
+		while (depth) {
+			Expr *e = stack[--depth];
+			uint32_t n;
+			if (seen[e->id >> 3] & (1u << (e->id & 7)))
+				continue;
+			seen[e->id >> 3] |= (uint8_t)(1u << (e->id & 7));
+			default_node(core, e);
+			n = ir_child_count(e);
+			grow_array((void **)&stack, &cap, depth + n, sizeof(Expr *));
+			for (uint32_t i = n; i-- > 0;)
+				stack[depth++] = ir_child(e, i);
+		}
+	}
+	/* Whatever nothing reached (an unused constant, say) takes the fallback. */
+	for (uint32_t id = 0; id < an->nexprs; id++)
+		if (an->by_id[id] && an->expr_domain[id] != PLAN_NONE &&
+		    !plan_domain_fully_bound(an, an->expr_domain[id]))
+			default_domain(core, an->expr_domain[id], core->ctx->fallback,
+				       CONSTRAINT_DEFAULT_OTHER, an->by_id[id]);
+	free(stack);
+	free(seen);
+	if (core->trace)
+		core->trace->default_end = core->trace->nevents;
+}
+
+static void set_attrs_copy(IrModule *m, Expr *e, int32_t src, int32_t dst)
+{
+	Attr attrs[2];
+	Expr *tmp;
+	memset(attrs, 0, sizeof attrs);
+	attrs[0].name = "src_virtual_device";
+	attrs[0].value.kind = ATTR_DEVICE;
+	attrs[0].value.u.device = src;
+	attrs[1].name = "dst_virtual_device";
+	attrs[1].value.kind = ATTR_DEVICE;
+	attrs[1].value.u.device = dst;
+	tmp = ir_call_op(m, e->pos, OP_DEVICE_COPY, e->u.call.args, 1, attrs, 2);
+	e->u.call.op = OP_DEVICE_COPY;
+	e->u.call.attrs = tmp->u.call.attrs;
+	e->u.call.nattrs = 2;
+}
+
+static void set_attrs_fixed(IrModule *m, Expr *e, int32_t device)
+{
+	Attr attrs[2];
+	Expr *tmp;
+	memset(attrs, 0, sizeof attrs);
+	attrs[0].name = "virtual_device";
+	attrs[0].value.kind = ATTR_DEVICE;
+	attrs[0].value.u.device = device;
+	attrs[1].name = "constrain_result";
+	attrs[1].value.kind = ATTR_BOOL;
+	attrs[1].value.u.b = true;
+	tmp = ir_call_op(m, e->pos, OP_ON_DEVICE, e->u.call.args, 1, attrs, 2);
+	e->u.call.op = OP_ON_DEVICE;
+	e->u.call.attrs = tmp->u.call.attrs;
+	e->u.call.nattrs = 2;
+}
+
+static IrModule *capture(Core *core, const IrModule *in)
+{
+	PlanAnalysis *an = core->an;
+	IrModule *m = ir_module_clone(in);
+	uint8_t *seen = xcalloc(m->nexprs / 8 + 1, 1);
+	ExprVec all = {0};
+	for (uint32_t i = 0; i < m->nfree_vars; i++)
+		ir_postorder(m, m->free_vars[i], true, seen, &all);
+	for (uint32_t i = 0; i < m->nglobals; i++)
+		ir_postorder(m, m->globals[i].fn, true, seen, &all);
+	for (size_t i = 0; i < all.count; i++) {
+		Expr *e = all.items[i];
+		int32_t d = e->id < an->nexprs ? plan_expr_device(an, e) : IR_NO_DEVICE;
+		e->device = d != IR_NO_DEVICE ? d : core->ctx->fallback;
+	}
+	for (size_t i = 0; i < all.count; i++) {
+		Expr *e = all.items[i];
+		if (ir_is_op(e, OP_ON_DEVICE)) {
+			int32_t device;
+			bool body, result;
+			Expr *arg = e->u.call.args[0];
+			ir_on_device_props(e, &device, &body, &result);
+			if (arg->device != e->device) {
+				set_attrs_copy(m, e, arg->device, e->device);
+				add_event(core, EVENT_COPY, PLAN_NONE, e->id, e->device);
+			} else if (!(body && result && device == e->device)) {
+				set_attrs_fixed(m, e, e->device);
+				add_event(core, EVENT_ANNOTATE, PLAN_NONE, e->id, e->device);
+			}
+		} else if (ir_is_op(e, OP_DEVICE_COPY)) {
+			int32_t src, dst;
+			ir_device_copy_props(e, &src, &dst);
+			if (src == dst) {
+				set_attrs_fixed(m, e, dst);
+				add_event(core, EVENT_ANNOTATE, PLAN_NONE, e->id, dst);
+			}
+		}
+	}
+	exprvec_free(&all);
+	free(seen);
+	return m;
+}
+
+IrModule *plan_core_phase(const IrModule *in, PhaseContext *ctx)
+{
+	Core core = {ctx, xcalloc(1, sizeof(PlanAnalysis)), ctx->trace, false};
+	IrModule *out = NULL;
+	if (ctx->trace) {
+		ctx->trace->nevents = 0;
+		ctx->trace->analyze_end = ctx->trace->default_end = 0;
+	}
+	plan_analysis_init(core.an, in);
+	analyze(&core);
+	if (!core.failed) {
+		default_all(&core);
+		out = capture(&core, in);
+	}
+	if (ctx->trace) {
+		if (ctx->trace->core) {
+			plan_analysis_free(ctx->trace->core);
+			free(ctx->trace->core);
+		}
+		ctx->trace->core = core.an;
+	} else {
+		plan_analysis_free(core.an);
+		free(core.an);
+	}
+	return out;
+}
+
+void plan_event_describe(StrBuf *out, const PlanTrace *trace, size_t i,
+			 const DeviceTable *devices)
+{
+	const PlanEvent *ev = &trace->events[i];
+	PlanAnalysis *an = trace->core;
+	const Expr *e = ev->expr != PLAN_NONE && ev->expr < an->nexprs ? an->by_id[ev->expr] : NULL;
+	switch (ev->kind) {
+	case EVENT_UNIFY:
+		strbuf_puts(out, "unify: ");
+		plan_constraint_describe(out, an, ev->constraint, devices);
+		if (ev->device != IR_NO_DEVICE)
+			strbuf_printf(out, " -> %s", devices_name(devices, ev->device));
+		return;
+	case EVENT_CONFLICT:
+		strbuf_puts(out, "conflict: ");
+		plan_constraint_describe(out, an, ev->constraint, devices);
+		return;
+	case EVENT_DEFAULT:
+		strbuf_puts(out, "default: ");
+		plan_constraint_describe(out, an, ev->constraint, devices);
+		return;
+	case EVENT_COPY:
+		strbuf_puts(out, "capture: device_copy ");
+		if (e && e->kind == EXPR_CALL && e->u.call.nargs)
+			ir_value_name(out, e->u.call.args[0]);
+		strbuf_printf(out, " to %s replaces on_device", devices_name(devices, ev->device));
+		if (e)
+			strbuf_printf(out, " %s%s", e->name ? "%" : "", e->name ? e->name : "");
+		return;
+	case EVENT_ANNOTATE:
+		strbuf_puts(out, "capture: on_device fixed on ");
+		strbuf_puts(out, devices_name(devices, ev->device));
+		if (e) {
+			strbuf_putc(out, ' ');
+			ir_value_name(out, e);
+		}
+		return;
+	}
+}

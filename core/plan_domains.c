@@ -1,0 +1,419 @@
+/*
+ * plan_domains.c - the union-find of device domains.
+ *
+ * A domain is a leaf (bound to a device, or free) or a function domain whose
+ * children are its parameters' domains and its result's domain. Shapes are
+ * found lazily, so the analysis needs no types: a free leaf that meets a
+ * function domain becomes one, and a bound leaf that meets a function domain
+ * is unified with every leaf below it (TVM's "collapse", used for tuples of
+ * closures). Unification of a pair may touch many domains; every change is
+ * written to an undo log first, so a unification that would join two
+ * different devices is rolled back whole and changes nothing.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "plan.h"
+#include "print.h"
+
+typedef struct UndoEntry {
+	uint32_t index;
+	Domain saved;
+} UndoEntry;
+
+typedef struct UnifyState {
+	UndoEntry *undo;
+	size_t nundo, cap_undo;
+	uint32_t *work; /* pairs of domains still to unify */
+	size_t nwork, cap_work;
+} UnifyState;
+
+void plan_analysis_init(PlanAnalysis *an, const IrModule *m)
+{
+	memset(an, 0, sizeof *an);
+	an->module = m;
+	an->nexprs = m->nexprs;
+	an->expr_domain = xmalloc((m->nexprs ? m->nexprs : 1) * sizeof(uint32_t));
+	memset(an->expr_domain, 0xff, (m->nexprs ? m->nexprs : 1) * sizeof(uint32_t));
+	an->by_id = xcalloc(m->nexprs ? m->nexprs : 1, sizeof(Expr *));
+	{
+		uint8_t *seen = xcalloc(m->nexprs / 8 + 1, 1);
+		ExprVec all = {0};
+		for (uint32_t i = 0; i < m->nfree_vars; i++)
+			ir_postorder(m, m->free_vars[i], true, seen, &all);
+		for (uint32_t i = 0; i < m->nglobals; i++)
+			ir_postorder(m, m->globals[i].fn, true, seen, &all);
+		for (size_t i = 0; i < all.count; i++)
+			an->by_id[all.items[i]->id] = all.items[i];
+		exprvec_free(&all);
+		free(seen);
+	}
+}
+
+void plan_analysis_free(PlanAnalysis *an)
+{
+	if (!an)
+		return;
+	free(an->domains);
+	free(an->children);
+	free(an->expr_domain);
+	free(an->constraints);
+	free(an->applied);
+	free(an->by_id);
+	memset(an, 0, sizeof *an);
+}
+
+uint32_t plan_domain_new(PlanAnalysis *an)
+{
+	Domain *d;
+	grow_array((void **)&an->domains, &an->cap_domains, an->ndomains + 1, sizeof(Domain));
+	d = &an->domains[an->ndomains];
+	d->parent = (uint32_t)an->ndomains;
+	d->size = 1;
+	d->device = IR_NO_DEVICE;
+	d->bound_by = PLAN_NONE;
+	d->nchildren = 0;
+	d->children = 0;
+	return (uint32_t)an->ndomains++;
+}
+
+uint32_t plan_domain_find(PlanAnalysis *an, uint32_t d)
+{
+	uint32_t root = d;
+	while (an->domains[root].parent != root)
+		root = an->domains[root].parent;
+	/* Path halving would need undo entries; full compression after the
+	 * fact is safe because it does not change any root. */
+	while (an->domains[d].parent != root) {
+		uint32_t next = an->domains[d].parent;
+		an->domains[d].parent = root;
+		d = next;
+	}
+	return root;
+}
+
+uint32_t plan_domain_of(PlanAnalysis *an, const Expr *e)
+{
+	DP_ASSERT(e->id < an->nexprs);
+	if (an->expr_domain[e->id] == PLAN_NONE)
+		an->expr_domain[e->id] = plan_domain_new(an);
+	return an->expr_domain[e->id];
+}
+
+static void save(UnifyState *st, PlanAnalysis *an, uint32_t i)
+{
+	if (!st)
+		return;
+	grow_array((void **)&st->undo, &st->cap_undo, st->nundo + 1, sizeof(UndoEntry));
+	st->undo[st->nundo].index = i;
+	st->undo[st->nundo].saved = an->domains[i];
+	st->nundo++;
+}
+
+static uint32_t make_function(PlanAnalysis *an, UnifyState *st, uint32_t root, uint32_t nparams)
+{
+	uint32_t first;
+	DP_ASSERT(an->domains[root].nchildren == 0);
+	grow_array((void **)&an->children, &an->cap_children, an->nchildren + nparams + 1,
+		   sizeof(uint32_t));
+	first = (uint32_t)an->nchildren;
+	for (uint32_t i = 0; i <= nparams; i++)
+		an->children[an->nchildren++] = plan_domain_new(an);
+	save(st, an, root);
+	an->domains[root].nchildren = nparams + 1;
+	an->domains[root].children = first;
+	return root;
+}
+
+uint32_t plan_domain_as_function(PlanAnalysis *an, uint32_t d, uint32_t nparams)
+{
+	uint32_t root = plan_domain_find(an, d);
+	if (an->domains[root].nchildren == 0 && an->domains[root].device == IR_NO_DEVICE)
+		return make_function(an, NULL, root, nparams);
+	return root;
+}
+
+uint32_t plan_domain_result(PlanAnalysis *an, uint32_t d)
+{
+	uint32_t root = plan_domain_find(an, d);
+	while (an->domains[root].nchildren) {
+		Domain *dom = &an->domains[root];
+		root = plan_domain_find(an, an->children[dom->children + dom->nchildren - 1]);
+	}
+	return root;
+}
+
+int32_t plan_domain_device(PlanAnalysis *an, uint32_t d)
+{
+	return an->domains[plan_domain_result(an, d)].device;
+}
+
+bool plan_domain_fully_bound(PlanAnalysis *an, uint32_t d)
+{
+	uint32_t root = plan_domain_find(an, d);
+	Domain *dom = &an->domains[root];
+	if (!dom->nchildren)
+		return dom->device != IR_NO_DEVICE;
+	for (uint32_t i = 0; i < dom->nchildren; i++)
+		if (!plan_domain_fully_bound(an, an->children[an->domains[root].children + i]))
+			return false;
+	return true;
+}
+
+uint32_t plan_constraint_add(PlanAnalysis *an, const Constraint *c)
+{
+	grow_array((void **)&an->constraints, &an->cap_constraints, an->nconstraints + 1,
+		   sizeof(Constraint));
+	grow_array((void **)&an->applied, &an->cap_applied, an->nconstraints + 1, 1);
+	an->constraints[an->nconstraints] = *c;
+	an->applied[an->nconstraints] = 0;
+	return (uint32_t)an->nconstraints++;
+}
+
+static void push_pair(UnifyState *st, uint32_t a, uint32_t b)
+{
+	grow_array((void **)&st->work, &st->cap_work, st->nwork + 2, sizeof(uint32_t));
+	st->work[st->nwork++] = a;
+	st->work[st->nwork++] = b;
+}
+
+/* Makes `child` a child of `root` (both roots), keeping the larger tree on top. */
+static uint32_t link_roots(PlanAnalysis *an, UnifyState *st, uint32_t keep, uint32_t other)
+{
+	save(st, an, keep);
+	save(st, an, other);
+	an->domains[other].parent = keep;
+	an->domains[keep].size += an->domains[other].size;
+	return keep;
+}
+
+/* Unifies two leaf roots; false on two different devices. */
+static bool unify_leaves(PlanAnalysis *an, UnifyState *st, uint32_t x, uint32_t y,
+			 PlanClash *clash)
+{
+	Domain *dx = &an->domains[x], *dy = &an->domains[y];
+	uint32_t keep, other;
+	if (dx->device != IR_NO_DEVICE && dy->device != IR_NO_DEVICE && dx->device != dy->device) {
+		clash->devices[0] = dx->device;
+		clash->devices[1] = dy->device;
+		clash->causes[0] = dx->bound_by;
+		clash->causes[1] = dy->bound_by;
+		return false;
+	}
+	keep = dx->size >= dy->size ? x : y;
+	other = keep == x ? y : x;
+	if (an->domains[keep].device == IR_NO_DEVICE && an->domains[other].device != IR_NO_DEVICE) {
+		save(st, an, keep);
+		an->domains[keep].device = an->domains[other].device;
+		an->domains[keep].bound_by = an->domains[other].bound_by;
+	}
+	link_roots(an, st, keep, other);
+	return true;
+}
+
+/* Unifies everything on the work list; false on a conflict. */
+static bool unify_all(PlanAnalysis *an, UnifyState *st, PlanClash *clash)
+{
+	while (st->nwork) {
+		uint32_t y = plan_domain_find(an, st->work[--st->nwork]);
+		uint32_t x = plan_domain_find(an, st->work[--st->nwork]);
+		Domain *dx, *dy;
+		if (x == y)
+			continue;
+		dx = &an->domains[x];
+		dy = &an->domains[y];
+		if (!dx->nchildren && !dy->nchildren) {
+			if (!unify_leaves(an, st, x, y, clash))
+				return false;
+		} else if (dx->nchildren && dy->nchildren && dx->nchildren == dy->nchildren) {
+			uint32_t cx = dx->children, cy = dy->children, n = dx->nchildren;
+			link_roots(an, st, x, y);
+			for (uint32_t i = 0; i < n; i++)
+				push_pair(st, an->children[cx + i], an->children[cy + i]);
+		} else if (!dx->nchildren && dx->device == IR_NO_DEVICE) {
+			link_roots(an, st, y, x); /* a free leaf takes the function's shape */
+		} else if (!dy->nchildren && dy->device == IR_NO_DEVICE) {
+			link_roots(an, st, x, y);
+		} else {
+			/* Collapse: a bound leaf (or a function of another arity)
+			 * meets a function domain: unify with every child. */
+			uint32_t fn = dx->nchildren ? x : y, leaf = fn == x ? y : x;
+			uint32_t c = an->domains[fn].children, n = an->domains[fn].nchildren;
+			for (uint32_t i = 0; i < n; i++)
+				push_pair(st, leaf, an->children[c + i]);
+			if (an->domains[leaf].nchildren) {
+				/* two functions of different arities: unify both
+				 * sides' leaves with one fresh leaf */
+				uint32_t c2 = an->domains[leaf].children;
+				for (uint32_t i = 1; i < an->domains[leaf].nchildren; i++)
+					push_pair(st, an->children[c2], an->children[c2 + i]);
+				push_pair(st, an->children[c2], an->children[c]);
+			}
+		}
+	}
+	return true;
+}
+
+static void rollback(PlanAnalysis *an, UnifyState *st)
+{
+	while (st->nundo) {
+		UndoEntry *u = &st->undo[--st->nundo];
+		an->domains[u->index] = u->saved;
+	}
+}
+
+bool plan_constraint_apply(PlanAnalysis *an, uint32_t i, PlanClash *clash)
+{
+	Constraint *c = &an->constraints[i];
+	UnifyState st = {0};
+	PlanClash ignored;
+	bool ok = true;
+	uint32_t a;
+	DP_ASSERT(i < an->nconstraints);
+	if (!clash)
+		clash = &ignored;
+	if (c->b == PLAN_NONE) {
+		/* Bind: unify the result leaf (or every leaf, for a bound
+		 * function domain) with a fresh leaf bound to the device. */
+		uint32_t pin = plan_domain_new(an);
+		an->domains[pin].device = c->device;
+		an->domains[pin].bound_by = i;
+		c = &an->constraints[i];
+		a = c->a;
+		push_pair(&st, a, pin);
+	} else {
+		push_pair(&st, c->a, c->b);
+	}
+	if (!unify_all(an, &st, clash)) {
+		rollback(an, &st);
+		ok = false;
+	}
+	an->applied[i] = ok;
+	free(st.undo);
+	free(st.work);
+	return ok;
+}
+
+static const char *constraint_verb(ConstraintKind k)
+{
+	switch (k) {
+	case CONSTRAINT_OP_ARG:
+		return "operand of";
+	case CONSTRAINT_ON_DEVICE_BODY:
+		return "body of";
+	case CONSTRAINT_ON_DEVICE_RESULT:
+		return "result of fixed";
+	case CONSTRAINT_COPY_SOURCE:
+		return "source of";
+	case CONSTRAINT_COPY_DEST:
+		return "destination of";
+	case CONSTRAINT_CALL_ARG:
+		return "argument of call";
+	case CONSTRAINT_CALL_RESULT:
+		return "result of call";
+	case CONSTRAINT_CALLEE:
+		return "callee of";
+	case CONSTRAINT_LET_VAR:
+		return "variable bound by";
+	case CONSTRAINT_LET_BODY:
+		return "body of";
+	case CONSTRAINT_FN_BODY:
+		return "result of function";
+	case CONSTRAINT_FN_PARAM:
+		return "parameter of function";
+	case CONSTRAINT_PARAM_DEVICE:
+		return "virtual_device of parameter";
+	case CONSTRAINT_FN_DEVICE:
+		return "virtual_device of function";
+	case CONSTRAINT_TUPLE_FIELD:
+		return "field of";
+	case CONSTRAINT_PROJ:
+		return "tuple of";
+	case CONSTRAINT_IF_COND:
+		return "condition of";
+	case CONSTRAINT_IF_BRANCH:
+		return "branch of";
+	case CONSTRAINT_GLOBAL:
+		return "reference to";
+	case CONSTRAINT_DEFAULT_RESULT:
+		return "result of";
+	case CONSTRAINT_DEFAULT_PARAM:
+		return "parameter of";
+	case CONSTRAINT_DEFAULT_LET:
+		return "variable of";
+	case CONSTRAINT_DEFAULT_CALL:
+		return "domain of";
+	case CONSTRAINT_DEFAULT_OTHER:
+		return "domain of";
+	}
+	return "";
+}
+
+static const Expr *expr_by_id(PlanAnalysis *an, uint32_t id)
+{
+	return id < an->nexprs ? an->by_id[id] : NULL;
+}
+
+int32_t plan_expr_device(PlanAnalysis *an, const Expr *e)
+{
+	if (e->id >= an->nexprs || an->expr_domain[e->id] == PLAN_NONE)
+		return IR_NO_DEVICE;
+	return plan_domain_device(an, an->expr_domain[e->id]);
+}
+
+void plan_constraint_describe(StrBuf *out, PlanAnalysis *an, uint32_t i,
+			      const DeviceTable *devices)
+{
+	const Constraint *c = &an->constraints[i];
+	const Expr *site = c->site != PLAN_NONE ? expr_by_id(an, c->site) : NULL;
+	const Expr *value = c->value != PLAN_NONE ? expr_by_id(an, c->value) : NULL;
+	if (value) {
+		ir_value_name(out, value);
+		strbuf_putc(out, ' ');
+	}
+	strbuf_puts(out, constraint_verb(c->kind));
+	if (site) {
+		strbuf_putc(out, ' ');
+		ir_value_name(out, site);
+	}
+	if (c->b == PLAN_NONE)
+		strbuf_printf(out, " is on %s", devices_name(devices, c->device));
+	switch (c->kind) {
+	case CONSTRAINT_DEFAULT_RESULT:
+	case CONSTRAINT_DEFAULT_CALL:
+	case CONSTRAINT_DEFAULT_OTHER:
+		strbuf_puts(out, " (defaulted to the fallback device)");
+		break;
+	case CONSTRAINT_DEFAULT_PARAM:
+		strbuf_puts(out, " (defaulted to the function's result device)");
+		break;
+	case CONSTRAINT_DEFAULT_LET:
+		strbuf_puts(out, " (defaulted to the let's device)");
+		break;
+	case CONSTRAINT_OP_ARG:
+	case CONSTRAINT_ON_DEVICE_BODY:
+	case CONSTRAINT_ON_DEVICE_RESULT:
+	case CONSTRAINT_COPY_SOURCE:
+	case CONSTRAINT_COPY_DEST:
+	case CONSTRAINT_CALL_ARG:
+	case CONSTRAINT_CALL_RESULT:
+	case CONSTRAINT_CALLEE:
+	case CONSTRAINT_LET_VAR:
+	case CONSTRAINT_LET_BODY:
+	case CONSTRAINT_FN_BODY:
+	case CONSTRAINT_FN_PARAM:
+	case CONSTRAINT_PARAM_DEVICE:
+	case CONSTRAINT_FN_DEVICE:
+	case CONSTRAINT_TUPLE_FIELD:
+	case CONSTRAINT_PROJ:
+	case CONSTRAINT_IF_COND:
+	case CONSTRAINT_IF_BRANCH:
+	case CONSTRAINT_GLOBAL:
+		if (c->pos.line && an->module->src)
+			strbuf_printf(out, " (%s:%u:%u)", an->module->src->name, c->pos.line,
+				      c->pos.col);
+		else if (c->pos.line)
+			strbuf_printf(out, " (%u:%u)", c->pos.line, c->pos.col);
+		break;
+	}
+}

@@ -1,0 +1,555 @@
+/*
+ * plan_facts.c - what users inspect after planning: placement facts, the
+ * verifier, explanations, and the trace's lifetime.
+ *
+ * Facts are read off the planned module itself (every node carries its
+ * device after `core`), so they describe exactly what will run. Functions
+ * are walked without entering nested closures, which are listed after their
+ * parent, so every binding belongs to its innermost function.
+ */
+#include <json-c/json.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "plan.h"
+
+PlanTrace *plan_trace_new(void)
+{
+	return xcalloc(1, sizeof(PlanTrace));
+}
+
+void plan_trace_clear(PlanTrace *t)
+{
+	for (size_t i = 0; i < t->nconflicts; i++)
+		plan_conflict_free_fields(&t->conflicts[i]);
+	free(t->conflicts);
+	if (t->check) {
+		plan_analysis_free(t->check);
+		free(t->check);
+	}
+	if (t->core) {
+		plan_analysis_free(t->core);
+		free(t->core);
+	}
+	free(t->events);
+	memset(t, 0, sizeof *t);
+}
+
+void plan_trace_free(PlanTrace *t)
+{
+	if (!t)
+		return;
+	plan_trace_clear(t);
+	free(t);
+}
+
+/* ---- placement ---- */
+
+static const char *intern_function(Placement *p, char *name)
+{
+	grow_array((void **)&p->function_names, &p->cap_functions, p->nfunctions + 1,
+		   sizeof(char *));
+	p->function_names[p->nfunctions++] = name;
+	return name;
+}
+
+static PlacementFact *add_fact(Placement *p, FactKind kind, const char *function,
+			       const Expr *e, int32_t device)
+{
+	PlacementFact *f;
+	grow_array((void **)&p->facts, &p->cap, p->count + 1, sizeof(PlacementFact));
+	f = &p->facts[p->count++];
+	memset(f, 0, sizeof *f);
+	f->kind = kind;
+	f->function = function;
+	f->device = device;
+	f->dest = IR_NO_DEVICE;
+	f->bytes = -1;
+	f->expr = e ? e->id : PLAN_NONE;
+	f->value_expr = PLAN_NONE;
+	if (e && kind != FACT_RESULT) {
+		StrBuf sb;
+		strbuf_init(&sb);
+		ir_value_name(&sb, e);
+		f->value = strbuf_detach(&sb);
+	}
+	return f;
+}
+
+/* A set of (value, from, to) transfers, so each is listed once. */
+typedef struct TransferSet {
+	uint64_t *keys;
+	size_t cap, count;
+} TransferSet;
+
+static bool transfer_insert(TransferSet *s, uint32_t value, int32_t from, int32_t to)
+{
+	uint64_t key = ((uint64_t)value << 24) ^ ((uint64_t)(uint32_t)from << 12) ^ (uint32_t)to;
+	size_t i;
+	key = key * 2 + 1; /* never zero, zero marks an empty slot */
+	if (s->count * 2 >= s->cap) {
+		size_t ncap = s->cap ? s->cap * 2 : 64;
+		uint64_t *nk = xcalloc(ncap, sizeof(uint64_t));
+		for (size_t j = 0; j < s->cap; j++) {
+			if (!s->keys[j])
+				continue;
+			i = (size_t)(s->keys[j] * 11400714819323198485ULL) & (ncap - 1);
+			while (nk[i])
+				i = (i + 1) & (ncap - 1);
+			nk[i] = s->keys[j];
+		}
+		free(s->keys);
+		s->keys = nk;
+		s->cap = ncap;
+	}
+	i = (size_t)(key * 11400714819323198485ULL) & (s->cap - 1);
+	while (s->keys[i]) {
+		if (s->keys[i] == key)
+			return false;
+		i = (i + 1) & (s->cap - 1);
+	}
+	s->keys[i] = key;
+	s->count++;
+	return true;
+}
+
+/* Names closures by the let variable or graph binding that holds them. */
+static char *function_name(const Expr *fn, const char *global, const char **let_names)
+{
+	if (global)
+		return xasprintf("@%s", global);
+	if (fn->name)
+		return xasprintf("%%%s", fn->name);
+	if (let_names[fn->id])
+		return xasprintf("%%%s", let_names[fn->id]);
+	return xasprintf("fn@%u:%u", fn->pos.line, fn->pos.col);
+}
+
+void plan_placement(const IrModule *m, Placement *p)
+{
+	uint8_t *seen = xcalloc(m->nexprs / 8 + 1, 1);
+	const char **let_names = xcalloc(m->nexprs ? m->nexprs : 1, sizeof(char *));
+	TransferSet transfers = {0};
+	ExprVec pending = {0}; /* functions still to list */
+	ExprVec body = {0};
+	memset(p, 0, sizeof *p);
+	/* let-bound closures are named by their variable */
+	{
+		uint8_t *all_seen = xcalloc(m->nexprs / 8 + 1, 1);
+		ExprVec all = {0};
+		for (uint32_t g = 0; g < m->nglobals; g++)
+			ir_postorder(m, m->globals[g].fn, true, all_seen, &all);
+		for (size_t i = 0; i < all.count; i++) {
+			Expr *e = all.items[i];
+			if (e->kind == EXPR_LET && e->u.let.value->kind == EXPR_FN)
+				let_names[e->u.let.value->id] = e->u.let.var->name;
+		}
+		exprvec_free(&all);
+		free(all_seen);
+	}
+	for (uint32_t g = 0; g < m->nglobals; g++) {
+		exprvec_push(&pending, m->globals[g].fn);
+		for (size_t k = 0; k < pending.count; k++) {
+			Expr *fn = pending.items[k];
+			bool global = k == 0;
+			const char *fname = intern_function(
+				p, function_name(fn, global ? m->globals[g].name : NULL, let_names));
+			seen[fn->id >> 3] |= (uint8_t)(1u << (fn->id & 7));
+			/* A global's parameters and result are its interface; a
+			 * closure's parameters are bindings inside it, and its
+			 * device is that of the binding that holds it. */
+			for (uint32_t i = 0; i < fn->u.fn.nparams; i++) {
+				Expr *param = fn->u.fn.params[i];
+				seen[param->id >> 3] |= (uint8_t)(1u << (param->id & 7));
+				add_fact(p, global ? FACT_PARAM : FACT_BIND, fname, param, param->device);
+			}
+			body.count = 0;
+			ir_postorder(m, fn->u.fn.body, false, seen, &body);
+			for (size_t i = 0; i < body.count; i++) {
+				Expr *e = body.items[i];
+				if (e->kind == EXPR_FN)
+					exprvec_push(&pending, e);
+				if (e->kind == EXPR_VAR && e->u.var.role == VAR_FREE)
+					add_fact(p, FACT_PARAM, fname, e, e->device);
+				else if (e->kind == EXPR_VAR && e->u.var.role == VAR_LET)
+					add_fact(p, FACT_BIND, fname, e, e->device);
+				else if (e->name && e->kind != EXPR_VAR)
+					add_fact(p, FACT_BIND, fname, e, e->device);
+				if (ir_is_op(e, OP_DEVICE_COPY)) {
+					int32_t src, dst;
+					Expr *value = e->u.call.args[0];
+					ir_device_copy_props(e, &src, &dst);
+					if (src != dst && transfer_insert(&transfers, value->id, src, dst)) {
+						PlacementFact *f = add_fact(p, FACT_COPY, fname, value, src);
+						f->dest = dst;
+						f->expr = e->id;
+						f->value_expr = value->id;
+						if (!value->type || !type_bytes(value->type, &f->bytes))
+							f->bytes = -1;
+					}
+				}
+			}
+			if (global)
+				add_fact(p, FACT_RESULT, fname, fn, fn->device);
+		}
+		pending.count = 0;
+	}
+	exprvec_free(&pending);
+	exprvec_free(&body);
+	free(transfers.keys);
+	free(let_names);
+	free(seen);
+}
+
+void plan_placement_free(Placement *p)
+{
+	for (size_t i = 0; i < p->count; i++)
+		free(p->facts[i].value);
+	free(p->facts);
+	for (size_t i = 0; i < p->nfunctions; i++)
+		free(p->function_names[i]);
+	free(p->function_names);
+	memset(p, 0, sizeof *p);
+}
+
+static const char *fact_kind_name(FactKind k)
+{
+	switch (k) {
+	case FACT_PARAM:
+		return "param";
+	case FACT_BIND:
+		return "bind";
+	case FACT_RESULT:
+		return "result";
+	case FACT_COPY:
+		return "copy";
+	}
+	return "?";
+}
+
+void plan_placement_format(StrBuf *out, const Placement *p, const DeviceTable *devices,
+			   bool json)
+{
+	if (!json) {
+		for (size_t i = 0; i < p->count; i++) {
+			const PlacementFact *f = &p->facts[i];
+			strbuf_printf(out, "%s %s", f->function, fact_kind_name(f->kind));
+			if (f->value)
+				strbuf_printf(out, " %s", f->value);
+			strbuf_printf(out, " %s", devices_name(devices, f->device));
+			if (f->kind == FACT_COPY) {
+				strbuf_printf(out, " -> %s", devices_name(devices, f->dest));
+				if (f->bytes >= 0)
+					strbuf_printf(out, " %lld", (long long)f->bytes);
+				else
+					strbuf_puts(out, " ?");
+			}
+			strbuf_putc(out, '\n');
+		}
+		return;
+	}
+	{
+		json_object *root = json_object_new_object();
+		json_object *fns = json_object_new_array();
+		json_object *cur = NULL;
+		const char *cur_name = NULL;
+		for (size_t i = 0; i < p->count; i++) {
+			const PlacementFact *f = &p->facts[i];
+			json_object *item;
+			if (f->function != cur_name) {
+				cur = json_object_new_object();
+				cur_name = f->function;
+				json_object_object_add(cur, "function", json_object_new_string(cur_name));
+				json_object_object_add(cur, "params", json_object_new_array());
+				json_object_object_add(cur, "binds", json_object_new_array());
+				json_object_object_add(cur, "copies", json_object_new_array());
+				json_object_array_add(fns, cur);
+			}
+			switch (f->kind) {
+			case FACT_RESULT:
+				json_object_object_add(
+					cur, "result",
+					json_object_new_string(devices_name(devices, f->device)));
+				break;
+			case FACT_PARAM:
+			case FACT_BIND:
+				item = json_object_new_object();
+				json_object_object_add(item, "value", json_object_new_string(f->value));
+				json_object_object_add(
+					item, "device",
+					json_object_new_string(devices_name(devices, f->device)));
+				json_object_array_add(
+					json_object_object_get(cur, f->kind == FACT_PARAM ? "params" : "binds"),
+					item);
+				break;
+			case FACT_COPY:
+				item = json_object_new_object();
+				json_object_object_add(item, "value", json_object_new_string(f->value));
+				json_object_object_add(
+					item, "from", json_object_new_string(devices_name(devices, f->device)));
+				json_object_object_add(
+					item, "to", json_object_new_string(devices_name(devices, f->dest)));
+				json_object_object_add(item, "bytes",
+						       f->bytes >= 0 ? json_object_new_int64(f->bytes) : NULL);
+				json_object_array_add(json_object_object_get(cur, "copies"), item);
+				break;
+			}
+		}
+		json_object_object_add(root, "functions", fns);
+		strbuf_puts(out, json_object_to_json_string_ext(root, JSON_C_TO_STRING_PRETTY |
+								 JSON_C_TO_STRING_SPACED));
+		strbuf_putc(out, '\n');
+		json_object_put(root);
+	}
+}
+
+/* ---- verify ---- */
+
+typedef struct Verifier {
+	const IrModule *m;
+	const DeviceTable *devices;
+	DiagList *diags;
+	size_t errors;
+} Verifier;
+
+static void edge_error(Verifier *v, const Expr *consumer, const Expr *child, int32_t want,
+		       const char *what)
+{
+	StrBuf a, b;
+	strbuf_init(&a);
+	strbuf_init(&b);
+	ir_value_name(&a, child);
+	ir_value_name(&b, consumer);
+	diag_error(v->diags, v->m->src, consumer->pos,
+		   "cross-device edge without a device_copy: %s on %s is %s %s on %s", a.data,
+		   devices_name(v->devices, child->device), what, b.data,
+		   devices_name(v->devices, want));
+	strbuf_free(&a);
+	strbuf_free(&b);
+	v->errors++;
+}
+
+static void check_edge(Verifier *v, const Expr *consumer, const Expr *child, int32_t want,
+		       const char *what)
+{
+	if (child->kind == EXPR_FN || child->kind == EXPR_GLOBAL)
+		return; /* a closure lives where its result lives; checked at its body */
+	if (child->device != want)
+		edge_error(v, consumer, child, want, what);
+}
+
+static const Expr *callee_function(const IrModule *m, const Expr *callee)
+{
+	if (callee->kind == EXPR_FN)
+		return callee;
+	if (callee->kind == EXPR_GLOBAL && callee->u.global.index >= 0)
+		return m->globals[callee->u.global.index].fn;
+	if (callee->kind == EXPR_VAR && callee->u.var.value && callee->u.var.value->kind == EXPR_FN)
+		return callee->u.var.value;
+	return NULL;
+}
+
+static void verify_node(Verifier *v, const Expr *e)
+{
+	if (e->device == IR_NO_DEVICE) {
+		StrBuf s;
+		strbuf_init(&s);
+		ir_value_name(&s, e);
+		diag_error(v->diags, v->m->src, e->pos, "%s has no device", s.data);
+		strbuf_free(&s);
+		v->errors++;
+		return;
+	}
+	switch (e->kind) {
+	case EXPR_VAR:
+	case EXPR_GLOBAL:
+	case EXPR_CONSTANT:
+		return;
+	case EXPR_CALL:
+		if (e->u.call.op == OP_DEVICE_COPY) {
+			int32_t src, dst;
+			ir_device_copy_props(e, &src, &dst);
+			check_edge(v, e, e->u.call.args[0], src, "the source of");
+			if (e->device != dst)
+				edge_error(v, e, e, dst, "the result of");
+		} else if (e->u.call.op == OP_ON_DEVICE) {
+			int32_t device;
+			bool body, result;
+			ir_on_device_props(e, &device, &body, &result);
+			if (body)
+				check_edge(v, e, e->u.call.args[0], device, "annotated for");
+			check_edge(v, e, e->u.call.args[0], e->device, "the body of");
+		} else if (e->u.call.op != OP_NONE) {
+			for (uint32_t i = 0; i < e->u.call.nargs; i++)
+				check_edge(v, e, e->u.call.args[i], e->device, "an operand of");
+		} else {
+			const Expr *fn = callee_function(v->m, e->u.call.callee);
+			if (fn) {
+				for (uint32_t i = 0; i < e->u.call.nargs && i < fn->u.fn.nparams; i++)
+					check_edge(v, e, e->u.call.args[i], fn->u.fn.params[i]->device,
+						   "an argument of");
+				if (fn->device != e->device)
+					edge_error(v, e, e, fn->device, "the result of");
+			}
+		}
+		return;
+	case EXPR_LET:
+		check_edge(v, e, e->u.let.value, e->u.let.var->device, "bound by");
+		check_edge(v, e, e->u.let.body, e->device, "the body of");
+		return;
+	case EXPR_FN:
+		check_edge(v, e, e->u.fn.body, e->device, "the result of");
+		return;
+	case EXPR_TUPLE:
+		for (uint32_t i = 0; i < e->u.tuple.nfields; i++)
+			check_edge(v, e, e->u.tuple.fields[i], e->device, "a field of");
+		return;
+	case EXPR_PROJ:
+		check_edge(v, e, e->u.proj.tuple, e->device, "projected by");
+		return;
+	case EXPR_IF:
+		check_edge(v, e, e->u.if_.cond, e->device, "the condition of");
+		check_edge(v, e, e->u.if_.then_branch, e->device, "a branch of");
+		check_edge(v, e, e->u.if_.else_branch, e->device, "a branch of");
+		return;
+	}
+}
+
+bool plan_verify(const IrModule *m, const DeviceTable *devices, DiagList *diags)
+{
+	Verifier v = {m, devices, diags, 0};
+	uint8_t *seen = xcalloc(m->nexprs / 8 + 1, 1);
+	ExprVec all = {0};
+	for (uint32_t g = 0; g < m->nglobals; g++)
+		ir_postorder(m, m->globals[g].fn, true, seen, &all);
+	for (size_t i = 0; i < all.count && v.errors < 50; i++)
+		verify_node(&v, all.items[i]);
+	exprvec_free(&all);
+	free(seen);
+	return v.errors == 0;
+}
+
+/* ---- why ---- */
+
+void plan_explain(StrBuf *out, PlanAnalysis *an, const Expr *e, const DeviceTable *devices)
+{
+	size_t nd = an->ndomains;
+	uint32_t start, target_constraint = PLAN_NONE, found = PLAN_NONE;
+	uint32_t *prev_domain, *prev_constraint, *queue, *adj_start, *adj;
+	size_t head = 0, tail = 0, nedges = 0;
+	StrBuf name;
+	if (e->id >= an->nexprs || an->expr_domain[e->id] == PLAN_NONE) {
+		strbuf_puts(out, "no device constraint mentions it\n");
+		return;
+	}
+	start = an->expr_domain[e->id];
+	strbuf_init(&name);
+	ir_value_name(&name, e);
+	/* adjacency over domains from the applied constraints (both ways) and
+	 * the child pairs of unified function domains */
+	adj_start = xcalloc(nd + 1, sizeof(uint32_t));
+	for (size_t i = 0; i < an->nconstraints; i++) {
+		const Constraint *c = &an->constraints[i];
+		if (!an->applied[i] || c->b == PLAN_NONE)
+			continue;
+		adj_start[c->a + 1]++;
+		adj_start[c->b + 1]++;
+		nedges += 2;
+		if (an->domains[c->a].nchildren && an->domains[c->a].nchildren == an->domains[c->b].nchildren)
+			for (uint32_t k = 0; k < an->domains[c->a].nchildren; k++) {
+				adj_start[an->children[an->domains[c->a].children + k] + 1]++;
+				adj_start[an->children[an->domains[c->b].children + k] + 1]++;
+				nedges += 2;
+			}
+	}
+	for (size_t d = 0; d < nd; d++)
+		adj_start[d + 1] += adj_start[d];
+	adj = xmalloc((nedges + 1) * 2 * sizeof(uint32_t));
+	{
+		uint32_t *fill = xmalloc((nd + 1) * sizeof(uint32_t));
+		memcpy(fill, adj_start, (nd + 1) * sizeof(uint32_t));
+#define ADD_EDGE(x, y, ci)                                                                         \
+	do {                                                                                       \
+		adj[2 * fill[x]] = (y);                                                            \
+		adj[2 * fill[x]++ + 1] = (ci);                                                     \
+	} while (0)
+		for (size_t i = 0; i < an->nconstraints; i++) {
+			const Constraint *c = &an->constraints[i];
+			if (!an->applied[i] || c->b == PLAN_NONE)
+				continue;
+			ADD_EDGE(c->a, c->b, (uint32_t)i);
+			ADD_EDGE(c->b, c->a, (uint32_t)i);
+			if (an->domains[c->a].nchildren &&
+			    an->domains[c->a].nchildren == an->domains[c->b].nchildren)
+				for (uint32_t k = 0; k < an->domains[c->a].nchildren; k++) {
+					uint32_t x = an->children[an->domains[c->a].children + k];
+					uint32_t y = an->children[an->domains[c->b].children + k];
+					ADD_EDGE(x, y, (uint32_t)i);
+					ADD_EDGE(y, x, (uint32_t)i);
+				}
+		}
+#undef ADD_EDGE
+		free(fill);
+	}
+	/* which domains a bind constraint touches directly */
+	{
+		uint32_t *bind_of = xmalloc(nd * sizeof(uint32_t));
+		memset(bind_of, 0xff, nd * sizeof(uint32_t));
+		for (size_t i = 0; i < an->nconstraints; i++)
+			if (an->applied[i] && an->constraints[i].b == PLAN_NONE &&
+			    bind_of[an->constraints[i].a] == PLAN_NONE)
+				bind_of[an->constraints[i].a] = (uint32_t)i;
+		prev_domain = xmalloc(nd * sizeof(uint32_t));
+		prev_constraint = xmalloc(nd * sizeof(uint32_t));
+		memset(prev_domain, 0xff, nd * sizeof(uint32_t));
+		queue = xmalloc(nd * sizeof(uint32_t));
+		queue[tail++] = start;
+		prev_domain[start] = start;
+		while (head < tail) {
+			uint32_t d = queue[head++];
+			if (bind_of[d] != PLAN_NONE) {
+				found = d;
+				target_constraint = bind_of[d];
+				break;
+			}
+			for (uint32_t k = adj_start[d]; k < adj_start[d + 1]; k++) {
+				uint32_t y = adj[2 * k];
+				if (prev_domain[y] != PLAN_NONE)
+					continue;
+				prev_domain[y] = d;
+				prev_constraint[y] = adj[2 * k + 1];
+				queue[tail++] = y;
+			}
+		}
+		free(bind_of);
+	}
+	{
+		int32_t dev = plan_domain_device(an, start);
+		strbuf_printf(out, "%s is on %s", name.data, devices_name(devices, dev));
+		if (found == PLAN_NONE) {
+			strbuf_puts(out, " (nothing constrains it)\n");
+		} else {
+			/* walk back from the bind to the start, printing forwards */
+			uint32_t steps[64];
+			size_t nsteps = 0;
+			for (uint32_t d = found; d != start && nsteps < DP_COUNT(steps);
+			     d = prev_domain[d])
+				steps[nsteps++] = prev_constraint[d];
+			strbuf_puts(out, ":\n");
+			for (size_t i = nsteps; i-- > 0;) {
+				strbuf_puts(out, "  ");
+				plan_constraint_describe(out, an, steps[i], devices);
+				strbuf_putc(out, '\n');
+			}
+			strbuf_puts(out, "  ");
+			plan_constraint_describe(out, an, target_constraint, devices);
+			strbuf_putc(out, '\n');
+		}
+	}
+	free(prev_domain);
+	free(prev_constraint);
+	free(queue);
+	free(adj);
+	free(adj_start);
+	strbuf_free(&name);
+}
