@@ -30,4 +30,8 @@ typedef struct OpTypeContext {
 typedef Type *(*OpTypeRelation)(OpTypeContext *ctx);
 OpTypeRelation infer_relation(OpKind op);
 
+/* The Relay spelling of t (`Tensor[(5, 7), float32]`, `?` for NULL) as a
+ * string in m's arena, for diagnostics; it lives as long as m. */
+const char *infer_type_name(IrModule *m, const Type *t);
+
 #endif

@@ -1,0 +1,562 @@
+/*
+ * infer.c - the `infer` phase's walk: a type for every expression.
+ *
+ * Like chibicc's add_type, inference is its own pass that fills the `type`
+ * field of each node, but it walks a flat post-order list instead of
+ * recursing, so a chain of a million bindings costs one loop and no C stack.
+ * ir_postorder lists children before parents; for a let the order is value,
+ * var, body, so a let variable meets its value already typed. The only
+ * exception is a closure that calls itself through its let variable: the
+ * variable is listed inside the closure's body, before the closure, so it
+ * takes its annotation or the closure's written signature instead, and the
+ * let checks the two against each other afterwards. A bitmap of processed
+ * nodes tells "not typed yet" from "failed".
+ *
+ * Globals may call each other. A global whose parameters and result are all
+ * written down has its function type before any body is looked at; one
+ * without `-> T` must have its body inferred before its callers, so globals
+ * are processed in dependency order (Kahn's algorithm over references to
+ * such globals) and a reference to one that is still pending, which only a
+ * recursion can cause, is an error asking for the declared return type.
+ *
+ * Errors do not stop the walk: the failing node keeps no type, and any node
+ * whose input has no type is skipped silently, so independent mistakes are
+ * all reported once each. Op calls are typed by the relations of
+ * infer_ops.c. Result types reuse an input's Type pointer whenever they are
+ * equal to it, so a long chain of same-shaped ops allocates nothing.
+ */
+#include "infer.h"
+
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+typedef enum InferGlobalState {
+	INFER_GLOBAL_PENDING, /* no written signature, body not inferred yet */
+	INFER_GLOBAL_TYPED,   /* global_types[i] holds its function type */
+	INFER_GLOBAL_FAILED,  /* its signature could not be determined */
+} InferGlobalState;
+
+typedef struct InferState {
+	IrModule *m;
+	DiagList *diags;
+	uint8_t *done;            /* bit per node id: processed in this walk */
+	Type **global_types;      /* per global, when INFER_GLOBAL_TYPED */
+	uint8_t *global_state;    /* InferGlobalState per global */
+	uint8_t *recursion_noted; /* per global: the recursion error was given */
+	int32_t current_global;   /* whose range is being processed, or -1 */
+	Type **arg_types;         /* scratch for op calls */
+	size_t arg_cap;
+} InferState;
+
+const char *infer_type_name(IrModule *m, const Type *t)
+{
+	StrBuf sb;
+	const char *out;
+	strbuf_init(&sb);
+	type_print(&sb, t);
+	out = arena_strndup(&m->arena, sb.data ? sb.data : "", sb.len);
+	strbuf_free(&sb);
+	return out;
+}
+
+static void infer_error(InferState *st, Pos pos, const char *fmt, ...) DP_PRINTF(3, 4);
+
+static void infer_error(InferState *st, Pos pos, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	diag_vadd(st->diags, DIAG_ERROR, st->m->src, pos, fmt, ap);
+	va_end(ap);
+}
+
+static const char *infer_tname(InferState *st, const Type *t)
+{
+	return infer_type_name(st->m, t);
+}
+
+/* How an expression is named in messages: %x, @f, or KIND@LINE:COL. */
+static const char *infer_value_name(InferState *st, const Expr *e)
+{
+	StrBuf sb;
+	const char *out;
+	strbuf_init(&sb);
+	ir_value_name(&sb, e);
+	out = arena_strndup(&st->m->arena, sb.data ? sb.data : "", sb.len);
+	strbuf_free(&sb);
+	return out;
+}
+
+static bool infer_is_done(const InferState *st, const Expr *e)
+{
+	return st->done[e->id >> 3] & (1u << (e->id & 7));
+}
+
+static void infer_mark_done(InferState *st, const Expr *e)
+{
+	st->done[e->id >> 3] |= (uint8_t)(1u << (e->id & 7));
+}
+
+/* The function type a fn's written annotations determine, or NULL when a
+ * parameter annotation or the return type is missing. */
+static Type *infer_fn_signature(IrModule *m, const Expr *fn)
+{
+	Type **params;
+	Type *t;
+	if (!fn->u.fn.ret_type)
+		return NULL;
+	for (uint32_t i = 0; i < fn->u.fn.nparams; i++)
+		if (!fn->u.fn.params[i]->u.var.annotation)
+			return NULL;
+	params = xmalloc((fn->u.fn.nparams ? fn->u.fn.nparams : 1) * sizeof(Type *));
+	for (uint32_t i = 0; i < fn->u.fn.nparams; i++)
+		params[i] = fn->u.fn.params[i]->u.var.annotation;
+	t = type_func(&m->arena, fn->u.fn.nparams, params, fn->u.fn.ret_type);
+	free(params);
+	return t;
+}
+
+static Type *infer_var(InferState *st, Expr *e)
+{
+	Type *ann = e->u.var.annotation;
+	Expr *value = e->u.var.value;
+	switch (e->u.var.role) {
+	case VAR_PARAM:
+		if (!ann)
+			infer_error(st, e->pos, "parameter '%%%s' has no type annotation",
+				    e->name ? e->name : "");
+		return ann;
+	case VAR_FREE:
+		if (!ann)
+			infer_error(st, e->pos, "free variable '%%%s' has no type annotation",
+				    e->name ? e->name : "");
+		return ann;
+	case VAR_LET:
+		break;
+	}
+	if (value && infer_is_done(st, value)) {
+		if (!value->type)
+			return NULL;
+		if (ann && !type_equal(ann, value->type)) {
+			infer_error(st, e->pos, "'%%%s' is annotated %s but its value has type %s",
+				    e->name ? e->name : "", infer_tname(st, ann),
+				    infer_tname(st, value->type));
+			return NULL;
+		}
+		return value->type;
+	}
+	/* Used inside its own value: a recursive closure. The let compares
+	 * this type with the value's once the value is typed. */
+	if (ann)
+		return ann;
+	if (value && value->kind == EXPR_FN) {
+		Type *sig = infer_fn_signature(st->m, value);
+		if (sig)
+			return sig;
+	}
+	infer_error(st, e->pos, "'%%%s' is used in its own definition and needs a type annotation",
+		    e->name ? e->name : "");
+	return NULL;
+}
+
+static Type *infer_global_ref(InferState *st, Expr *e)
+{
+	int32_t g = e->u.global.index;
+	if (g < 0 || (uint32_t)g >= st->m->nglobals) {
+		infer_error(st, e->pos, "unknown global '@%s'",
+			    e->u.global.name ? e->u.global.name : "");
+		return NULL;
+	}
+	switch ((InferGlobalState)st->global_state[g]) {
+	case INFER_GLOBAL_TYPED:
+		return st->global_types[g];
+	case INFER_GLOBAL_FAILED:
+		return NULL;
+	case INFER_GLOBAL_PENDING:
+		break;
+	}
+	if (!st->recursion_noted[g]) {
+		st->recursion_noted[g] = 1;
+		infer_error(st, e->pos,
+			    "cannot infer the type of recursive '@%s': declare its return type",
+			    st->m->globals[g].name);
+	}
+	return NULL;
+}
+
+static Type *infer_op_call(InferState *st, Expr *e)
+{
+	OpKind op = e->u.call.op;
+	const OpInfo *info = op_info(op);
+	uint32_t n = e->u.call.nargs;
+	OpTypeContext ctx;
+	if ((int64_t)n < info->min_args || (int64_t)n > info->max_args) {
+		if (info->min_args == info->max_args)
+			infer_error(st, e->pos, "'%s' expects %d argument%s, got %u", info->name,
+				    info->min_args, info->min_args == 1 ? "" : "s", n);
+		else
+			infer_error(st, e->pos, "'%s' expects %d to %d arguments, got %u",
+				    info->name, info->min_args, info->max_args, n);
+		return NULL;
+	}
+	if (n > st->arg_cap)
+		grow_array((void **)&st->arg_types, &st->arg_cap, n, sizeof(Type *));
+	for (uint32_t i = 0; i < n; i++) {
+		Type *t = e->u.call.args[i]->type;
+		if (!t)
+			return NULL;
+		st->arg_types[i] = t;
+	}
+	ctx.module = st->m;
+	ctx.call = e;
+	ctx.arg_types = st->arg_types;
+	ctx.diags = st->diags;
+	return infer_relation(op)(&ctx);
+}
+
+static Type *infer_fn_call(InferState *st, Expr *e)
+{
+	Expr *callee = e->u.call.callee;
+	Type *ft = callee ? callee->type : NULL;
+	uint32_t n = e->u.call.nargs;
+	if (!ft)
+		return NULL;
+	for (uint32_t i = 0; i < n; i++)
+		if (!e->u.call.args[i]->type)
+			return NULL;
+	if (ft->kind != TYPE_FUNC) {
+		infer_error(st, e->pos, "cannot call '%s' of type %s: it is not a function",
+			    infer_value_name(st, callee), infer_tname(st, ft));
+		return NULL;
+	}
+	if (ft->u.func.nparams != n) {
+		infer_error(st, e->pos, "'%s' expects %u argument%s, got %u",
+			    infer_value_name(st, callee), ft->u.func.nparams,
+			    ft->u.func.nparams == 1 ? "" : "s", n);
+		return NULL;
+	}
+	for (uint32_t i = 0; i < n; i++) {
+		Type *want = ft->u.func.params[i], *got = e->u.call.args[i]->type;
+		if (!type_equal(want, got)) {
+			infer_error(st,
+				    e->u.call.args[i]->pos.line ? e->u.call.args[i]->pos : e->pos,
+				    "argument %u of '%s' has type %s, expected %s", i + 1,
+				    infer_value_name(st, callee), infer_tname(st, got),
+				    infer_tname(st, want));
+			return NULL;
+		}
+	}
+	return ft->u.func.ret;
+}
+
+static Type *infer_fn(InferState *st, Expr *e)
+{
+	Expr *body = e->u.fn.body;
+	Type *ret = e->u.fn.ret_type;
+	Type **params;
+	Type *t;
+	bool params_typed = true;
+	for (uint32_t i = 0; i < e->u.fn.nparams; i++)
+		if (!e->u.fn.params[i]->type)
+			params_typed = false;
+	if (ret && body->type && !type_equal(ret, body->type)) {
+		bool is_global =
+			st->current_global >= 0 && st->m->globals[st->current_global].fn == e;
+		infer_error(st, e->pos, "'%s%s' is declared to return %s but its body has type %s",
+			    is_global ? "@" : "",
+			    is_global ? st->m->globals[st->current_global].name
+				      : infer_value_name(st, e),
+			    infer_tname(st, ret), infer_tname(st, body->type));
+	}
+	/* A written signature stands even when the body fails, so that callers
+	 * are still checked against it. */
+	if (!ret)
+		ret = body->type;
+	if (!params_typed || !ret)
+		return NULL;
+	params = xmalloc((e->u.fn.nparams ? e->u.fn.nparams : 1) * sizeof(Type *));
+	for (uint32_t i = 0; i < e->u.fn.nparams; i++)
+		params[i] = e->u.fn.params[i]->type;
+	t = type_func(&st->m->arena, e->u.fn.nparams, params, ret);
+	free(params);
+	return t;
+}
+
+static Type *infer_proj(InferState *st, Expr *e)
+{
+	Type *tt = e->u.proj.tuple->type;
+	if (!tt)
+		return NULL;
+	if (tt->kind != TYPE_TUPLE) {
+		infer_error(st, e->pos, "cannot take field %u of %s: it is not a tuple",
+			    e->u.proj.index, infer_tname(st, tt));
+		return NULL;
+	}
+	if (e->u.proj.index >= tt->u.tuple.nfields) {
+		infer_error(st, e->pos, "tuple index %u is out of range for %s (%u field%s)",
+			    e->u.proj.index, infer_tname(st, tt), tt->u.tuple.nfields,
+			    tt->u.tuple.nfields == 1 ? "" : "s");
+		return NULL;
+	}
+	return tt->u.tuple.fields[e->u.proj.index];
+}
+
+static Type *infer_tuple(InferState *st, Expr *e)
+{
+	Type **fields;
+	Type *t;
+	uint32_t n = e->u.tuple.nfields;
+	for (uint32_t i = 0; i < n; i++)
+		if (!e->u.tuple.fields[i]->type)
+			return NULL;
+	fields = xmalloc((n ? n : 1) * sizeof(Type *));
+	for (uint32_t i = 0; i < n; i++)
+		fields[i] = e->u.tuple.fields[i]->type;
+	t = type_tuple(&st->m->arena, n, fields);
+	free(fields);
+	return t;
+}
+
+static Type *infer_if(InferState *st, Expr *e)
+{
+	Type *c = e->u.if_.cond->type;
+	Type *a = e->u.if_.then_branch->type, *b = e->u.if_.else_branch->type;
+	bool ok = true;
+	if (c &&
+	    !(c->kind == TYPE_TENSOR && c->u.tensor.ndim == 0 && c->u.tensor.dtype == DT_BOOL)) {
+		infer_error(st, e->u.if_.cond->pos.line ? e->u.if_.cond->pos : e->pos,
+			    "if condition must be Tensor[(), bool], got %s", infer_tname(st, c));
+		ok = false;
+	}
+	if (a && b && !type_equal(a, b)) {
+		infer_error(st, e->pos, "if branches have different types: %s and %s",
+			    infer_tname(st, a), infer_tname(st, b));
+		ok = false;
+	}
+	if (!ok || !c || !a || !b)
+		return NULL;
+	return a;
+}
+
+static Type *infer_let(InferState *st, Expr *e)
+{
+	Expr *var = e->u.let.var, *value = e->u.let.value;
+	/* Only a recursive closure can get here with the variable typed from
+	 * its annotation or signature before its value was inferred. */
+	if (var->type && value->type && !type_equal(var->type, value->type)) {
+		infer_error(st, var->pos, "'%%%s' is annotated %s but its value has type %s",
+			    var->name ? var->name : "", infer_tname(st, var->type),
+			    infer_tname(st, value->type));
+		return NULL;
+	}
+	if (!var->type)
+		return NULL;
+	return e->u.let.body->type;
+}
+
+static Type *infer_node(InferState *st, Expr *e)
+{
+	switch (e->kind) {
+	case EXPR_VAR:
+		return infer_var(st, e);
+	case EXPR_GLOBAL:
+		return infer_global_ref(st, e);
+	case EXPR_CONSTANT:
+		if (e->type)
+			return e->type;
+		return type_tensor(&st->m->arena, e->u.constant.tensor.dtype,
+				   e->u.constant.tensor.ndim, e->u.constant.tensor.shape);
+	case EXPR_CALL:
+		if (e->u.call.op != OP_NONE)
+			return infer_op_call(st, e);
+		return infer_fn_call(st, e);
+	case EXPR_LET:
+		return infer_let(st, e);
+	case EXPR_FN:
+		return infer_fn(st, e);
+	case EXPR_TUPLE:
+		return infer_tuple(st, e);
+	case EXPR_PROJ:
+		return infer_proj(st, e);
+	case EXPR_IF:
+		return infer_if(st, e);
+	}
+	return NULL;
+}
+
+static void infer_range(InferState *st, Expr **items, size_t count)
+{
+	for (size_t i = 0; i < count; i++) {
+		Expr *e = items[i];
+		e->type = infer_node(st, e);
+		infer_mark_done(st, e);
+	}
+}
+
+/*
+ * The order in which globals are inferred: a global comes after every
+ * global it references that has no written signature (Kahn's algorithm);
+ * those caught in a recursion come last, in definition order, and meet
+ * the pending-reference error. deps[g] lists g's distinct such callees.
+ */
+static void infer_global_order(const InferState *st, uint32_t *const *deps, const uint32_t *ndeps,
+			       uint32_t *order)
+{
+	uint32_t n = st->m->nglobals, head = 0, tail = 0;
+	uint32_t *indeg = xcalloc(n ? n : 1, sizeof(uint32_t));
+	uint32_t *rev_start = xcalloc((size_t)n + 1, sizeof(uint32_t));
+	uint32_t *rev, *fill;
+	uint8_t *placed = xcalloc(n ? n : 1, 1);
+	size_t nedges = 0;
+	for (uint32_t g = 0; g < n; g++) {
+		indeg[g] = ndeps[g];
+		nedges += ndeps[g];
+		for (uint32_t k = 0; k < ndeps[g]; k++)
+			rev_start[deps[g][k] + 1]++;
+	}
+	for (uint32_t g = 0; g < n; g++)
+		rev_start[g + 1] += rev_start[g];
+	rev = xmalloc((nedges ? nedges : 1) * sizeof(uint32_t));
+	fill = xmalloc(((size_t)n + 1) * sizeof(uint32_t));
+	memcpy(fill, rev_start, ((size_t)n + 1) * sizeof(uint32_t));
+	for (uint32_t g = 0; g < n; g++)
+		for (uint32_t k = 0; k < ndeps[g]; k++)
+			rev[fill[deps[g][k]]++] = g;
+	for (uint32_t g = 0; g < n; g++)
+		if (indeg[g] == 0) {
+			order[tail++] = g;
+			placed[g] = 1;
+		}
+	while (head < tail) {
+		uint32_t h = order[head++];
+		for (uint32_t k = rev_start[h]; k < rev_start[h + 1]; k++) {
+			uint32_t g = rev[k];
+			if (--indeg[g] == 0) {
+				order[tail++] = g;
+				placed[g] = 1;
+			}
+		}
+	}
+	for (uint32_t g = 0; g < n; g++)
+		if (!placed[g])
+			order[tail++] = g;
+	DP_ASSERT(tail == n);
+	free(indeg);
+	free(rev_start);
+	free(rev);
+	free(fill);
+	free(placed);
+}
+
+/* Lists every node of the module: free variables and constants first, then
+ * each global in `global_order`, recording where each global's nodes start
+ * (starts has nglobals + 1 entries). */
+static void infer_list_nodes(InferState *st, const uint32_t *global_order, uint8_t *seen,
+			     ExprVec *out, size_t *starts)
+{
+	IrModule *m = st->m;
+	for (uint32_t i = 0; i < m->nfree_vars; i++)
+		ir_postorder(m, m->free_vars[i], true, seen, out);
+	for (uint32_t i = 0; i < m->nconstants; i++)
+		if (m->constants[i])
+			ir_postorder(m, m->constants[i], true, seen, out);
+	for (uint32_t k = 0; k < m->nglobals; k++) {
+		starts[k] = out->count;
+		ir_postorder(m, m->globals[global_order[k]].fn, true, seen, out);
+	}
+	starts[m->nglobals] = out->count;
+}
+
+bool infer_module(IrModule *m, DiagList *diags)
+{
+	InferState st = {0};
+	uint32_t n = m->nglobals;
+	size_t errors_before = diags->errors;
+	size_t bitmap_bytes = (size_t)m->nexprs / 8 + 1;
+	uint8_t *seen = xcalloc(bitmap_bytes, 1);
+	uint32_t *order = xmalloc((n ? n : 1) * sizeof(uint32_t));
+	uint32_t **deps = xcalloc(n ? n : 1, sizeof(uint32_t *));
+	uint32_t *ndeps = xcalloc(n ? n : 1, sizeof(uint32_t));
+	uint32_t *mark = xcalloc(n ? n : 1, sizeof(uint32_t));
+	size_t *starts = xmalloc(((size_t)n + 1) * sizeof(size_t));
+	ExprVec nodes = {0};
+	bool identity = true;
+	size_t prefix;
+
+	st.m = m;
+	st.diags = diags;
+	st.done = xcalloc(bitmap_bytes, 1);
+	st.global_types = xcalloc(n ? n : 1, sizeof(Type *));
+	st.global_state = xcalloc(n ? n : 1, 1);
+	st.recursion_noted = xcalloc(n ? n : 1, 1);
+	st.current_global = -1;
+
+	/* Globals with a written signature are typed up front. */
+	for (uint32_t g = 0; g < n; g++) {
+		Type *sig = infer_fn_signature(m, m->globals[g].fn);
+		st.global_types[g] = sig;
+		st.global_state[g] = sig ? INFER_GLOBAL_TYPED : INFER_GLOBAL_PENDING;
+		order[g] = g;
+	}
+
+	/* List the nodes in definition order and collect, per global, the
+	 * pending globals it references. Reserving room for every node up
+	 * front spares the list its doubling copies on a big module. */
+	grow_array((void **)&nodes.items, &nodes.cap, m->nexprs ? m->nexprs : 1, sizeof(Expr *));
+	infer_list_nodes(&st, order, seen, &nodes, starts);
+	for (uint32_t g = 0; g < n; g++) {
+		size_t cap = 0;
+		for (size_t i = starts[g]; i < starts[g + 1]; i++) {
+			Expr *e = nodes.items[i];
+			int32_t h = e->kind == EXPR_GLOBAL ? e->u.global.index : -1;
+			if (h < 0 || (uint32_t)h >= n ||
+			    st.global_state[h] != INFER_GLOBAL_PENDING || mark[h] == g + 1)
+				continue;
+			mark[h] = g + 1;
+			if (ndeps[g] == cap)
+				grow_array((void **)&deps[g], &cap, ndeps[g] + 1, sizeof(uint32_t));
+			deps[g][ndeps[g]++] = (uint32_t)h;
+		}
+	}
+	infer_global_order(&st, deps, ndeps, order);
+	for (uint32_t k = 0; k < n; k++)
+		if (order[k] != k)
+			identity = false;
+	if (!identity) {
+		/* Re-list so that a node shared between globals is typed before
+		 * whichever global is now inferred first needs it. */
+		nodes.count = 0;
+		memset(seen, 0, bitmap_bytes);
+		infer_list_nodes(&st, order, seen, &nodes, starts);
+	}
+
+	prefix = n ? starts[0] : nodes.count;
+	infer_range(&st, nodes.items, prefix);
+	for (uint32_t k = 0; k < n; k++) {
+		uint32_t g = order[k];
+		Expr *fn = m->globals[g].fn;
+		st.current_global = (int32_t)g;
+		infer_range(&st, nodes.items + starts[k], starts[k + 1] - starts[k]);
+		if (st.global_state[g] == INFER_GLOBAL_PENDING) {
+			st.global_types[g] = fn->type;
+			st.global_state[g] = fn->type ? INFER_GLOBAL_TYPED : INFER_GLOBAL_FAILED;
+		}
+	}
+
+	m->typed = diags->errors == errors_before;
+	exprvec_free(&nodes);
+	for (uint32_t g = 0; g < n; g++)
+		free(deps[g]);
+	free(deps);
+	free(ndeps);
+	free(mark);
+	free(starts);
+	free(order);
+	free(seen);
+	free(st.done);
+	free(st.global_types);
+	free(st.global_state);
+	free(st.recursion_noted);
+	free(st.arg_types);
+	return m->typed;
+}
