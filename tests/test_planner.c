@@ -1,0 +1,340 @@
+/*
+ * test_planner.c - properties of the planner over every planning case.
+ *
+ * Each case (../shared/cases and tests/plan_cases) is a NAME.dp script and
+ * the module it loads; the script's `set` lines give the settings. For
+ * every case that plans, the tests check:
+ *   validity     plan_verify accepts the planned module [P5, structure];
+ *   idempotence  printing the planned module, parsing it and planning it
+ *                again gives the same text and keeps every fact [P3];
+ *   round trip   the planned module prints to text that reparses to the
+ *                same text [P1];
+ * plus order independence on the shared-input module with its operands and
+ * independent bindings swapped [P4], and a 100,000-binding chain that must
+ * plan without exhausting the stack.
+ */
+#include <dirent.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <cmocka.h>
+
+#include "parse.h"
+#include "plan.h"
+#include "print.h"
+#include "session.h"
+
+/* Applies the `set NAME VALUE` lines of a case script; returns the module
+ * file it loads (caller frees) or NULL. */
+static char *apply_script_settings(Session *s, const char *dir, const char *dp)
+{
+	char path[4096], line[1024], *module = NULL;
+	FILE *f;
+	snprintf(path, sizeof path, "%s/%s", dir, dp);
+	f = fopen(path, "r");
+	assert_non_null(f);
+	while (fgets(line, sizeof line, f)) {
+		char name[128], value[512];
+		if (sscanf(line, "set %127s %511s", name, value) == 2) {
+			bool reset;
+			char *err = NULL;
+			int i = session_setting_find(name);
+			assert_true(i >= 0);
+			if (!session_setting_set(s, i, value, &reset, &err)) {
+				fprintf(stderr, "%s: %s\n", dp, err);
+				fail();
+			}
+		} else if (sscanf(line, "load %511s", value) == 1) {
+			free(module);
+			module = xasprintf("%s/%s", dir, value);
+		}
+	}
+	fclose(f);
+	return module;
+}
+
+static char *print_text(const IrModule *m, const DeviceTable *devices)
+{
+	StrBuf sb;
+	PrintOptions opts = {.devices = devices, .show_metadata = true};
+	strbuf_init(&sb);
+	print_module(&sb, m, &opts);
+	return strbuf_detach(&sb);
+}
+
+static char *placement_text(const IrModule *m, const DeviceTable *devices)
+{
+	StrBuf sb;
+	Placement p;
+	strbuf_init(&sb);
+	plan_placement(m, &p);
+	plan_placement_format(&sb, &p, devices, false);
+	plan_placement_free(&p);
+	return strbuf_detach(&sb);
+}
+
+/* Plans text under the session's settings; NULL when planning fails. */
+static IrModule *plan_text(Session *s, const char *name, const char *text)
+{
+	char path[] = "/tmp/devplan-test-XXXXXX";
+	int fd = mkstemp(path);
+	FILE *f;
+	IrModule *out = NULL;
+	assert_true(fd >= 0);
+	f = fdopen(fd, "w");
+	fputs(text, f);
+	fclose(f);
+	if (session_load(s, path) && session_step(s, pipeline_count))
+		out = session_current(s);
+	unlink(path);
+	(void)name;
+	return out;
+}
+
+/* Every fact of the first plan holds in the second. The second may name
+ * more bindings: printing gives the planner's unnamed nodes (its copies)
+ * names, and those come back as `bind` facts. */
+/* Whether text holds the line [line, line + len) as a whole line. */
+static bool has_line(const char *text, const char *line, size_t len)
+{
+	while (*text) {
+		const char *end = strchr(text, '\n');
+		size_t n = end ? (size_t)(end - text) : strlen(text);
+		if (n == len && memcmp(text, line, len) == 0)
+			return true;
+		text += n + (end ? 1 : 0);
+	}
+	return false;
+}
+
+static bool facts_preserved(const char *first, const char *second)
+{
+	for (const char *p = first; *p;) {
+		const char *end = strchr(p, '\n');
+		size_t n = end ? (size_t)(end - p) : strlen(p);
+		if (!has_line(second, p, n))
+			return false;
+		p += n + (end ? 1 : 0);
+	}
+	for (const char *p = second; *p;) {
+		const char *end = strchr(p, '\n');
+		size_t n = end ? (size_t)(end - p) : strlen(p);
+		char *line = xstrndup(p, n);
+		bool ok = has_line(first, p, n) || strstr(line, " bind ");
+		free(line);
+		if (!ok)
+			return false;
+		p += n + (end ? 1 : 0);
+	}
+	return true;
+}
+
+static void check_case(const char *dir, const char *dp)
+{
+	Session s;
+	char *module;
+	session_init(&s);
+	module = apply_script_settings(&s, dir, dp);
+	if (module && session_load(&s, module) && session_step(&s, pipeline_count)) {
+		IrModule *planned = session_current(&s);
+		DiagList diags;
+		char *text = print_text(planned, &s.devices);
+		char *facts = placement_text(planned, &s.devices);
+		diag_init(&diags);
+		if (!plan_verify(planned, &s.devices, &diags)) {
+			diag_print_all(stderr, &diags);
+			fprintf(stderr, "%s: the plan does not verify\n", dp);
+			fail();
+		}
+		diag_free(&diags);
+		{
+			/* plan the printed plan again */
+			Session again;
+			IrModule *replanned;
+			session_init(&again);
+			again.settings = s.settings;
+			replanned = plan_text(&again, dp, text);
+			if (!replanned) {
+				diag_print_all(stderr, &again.diags);
+				fprintf(stderr, "%s: the planned module does not plan again:\n%s", dp, text);
+				fail();
+			}
+			{
+				char *text2 = print_text(replanned, &again.devices);
+				char *facts2 = placement_text(replanned, &again.devices);
+				if (strcmp(text, text2) != 0) {
+					fprintf(stderr, "%s: not idempotent\n--- first\n%s--- second\n%s", dp,
+						text, text2);
+					fail();
+				}
+				if (!facts_preserved(facts, facts2)) {
+					fprintf(stderr, "%s: placement changed\n--- first\n%s--- second\n%s", dp,
+						facts, facts2);
+					fail();
+				}
+				free(text2);
+				free(facts2);
+			}
+			session_free(&again);
+		}
+		free(text);
+		free(facts);
+	}
+	free(module);
+	session_free(&s);
+}
+
+static void check_dir(const char *dir)
+{
+	DIR *d = opendir(dir);
+	struct dirent *ent;
+	size_t n = 0;
+	assert_non_null(d);
+	while ((ent = readdir(d))) {
+		size_t len = strlen(ent->d_name);
+		if (len > 3 && strcmp(ent->d_name + len - 3, ".dp") == 0) {
+			check_case(dir, ent->d_name);
+			n++;
+		}
+	}
+	closedir(d);
+	assert_true(n > 0);
+}
+
+static void test_shared_cases(void **state)
+{
+	(void)state;
+	check_dir(DEVPLAN_SHARED_DIR "/cases");
+}
+
+static void test_own_cases(void **state)
+{
+	(void)state;
+	check_dir(DEVPLAN_SOURCE_DIR "/tests/plan_cases");
+}
+
+#define T "Tensor[(5, 7), float32]"
+
+static char *plan_facts(const char *text, const char *fallback)
+{
+	Session s;
+	bool reset;
+	char *err = NULL, *facts;
+	IrModule *planned;
+	session_init(&s);
+	assert_true(session_setting_set(&s, session_setting_find("fallback"), fallback, &reset, &err));
+	planned = plan_text(&s, "order", text);
+	assert_non_null(planned);
+	facts = placement_text(planned, &s.devices);
+	session_free(&s);
+	return facts;
+}
+
+/* Sorts the lines of text in place so that placements compare as sets. */
+static int compare_lines(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+static char *sorted_lines(char *text)
+{
+	char *lines[256];
+	size_t n = 0;
+	StrBuf sb;
+	for (char *tok = strtok(text, "\n"); tok && n < 256; tok = strtok(NULL, "\n"))
+		lines[n++] = tok;
+	qsort(lines, n, sizeof(char *), compare_lines);
+	strbuf_init(&sb);
+	for (size_t i = 0; i < n; i++) {
+		strbuf_puts(&sb, lines[i]);
+		strbuf_putc(&sb, '\n');
+	}
+	return strbuf_detach(&sb);
+}
+
+static void test_order_independence(void **state)
+{
+	static const char *const fallbacks[] = {"cpu:0", "cuda:0"};
+	const char *text = "def @main(%a: " T ", %b: " T ", %c: " T ") {\n"
+			   "  %0 = add(%a, %b);\n"
+			   "  %1 = on_device(%0, virtual_device=meta[VirtualDevice][0]);\n"
+			   "  %2 = add(%b, %c);\n"
+			   "  %3 = on_device(%2, virtual_device=meta[VirtualDevice][1]);\n"
+			   "  subtract(%1, %3)\n"
+			   "}\n";
+	/* operands swapped and the independent bindings in the other order,
+	 * keeping the names so the facts compare */
+	const char *swapped = "def @main(%a: " T ", %b: " T ", %c: " T ") {\n"
+			      "  %2 = add(%c, %b);\n"
+			      "  %3 = on_device(%2, virtual_device=meta[VirtualDevice][1]);\n"
+			      "  %0 = add(%b, %a);\n"
+			      "  %1 = on_device(%0, virtual_device=meta[VirtualDevice][0]);\n"
+			      "  subtract(%1, %3)\n"
+			      "}\n";
+	(void)state;
+	for (size_t i = 0; i < 2; i++) {
+		char *a = plan_facts(text, fallbacks[i]);
+		char *b = plan_facts(swapped, fallbacks[i]);
+		char *sa = sorted_lines(a), *sb = sorted_lines(b);
+		if (strcmp(sa, sb) != 0) {
+			fprintf(stderr, "fallback %s: order changed the plan\n--- text order\n%s--- swapped\n%s",
+				fallbacks[i], sa, sb);
+			fail();
+		}
+		free(a);
+		free(b);
+		free(sa);
+		free(sb);
+	}
+}
+
+static void test_long_chain(void **state)
+{
+	enum { N = 100000 };
+	StrBuf sb;
+	char *facts;
+	(void)state;
+	strbuf_init(&sb);
+	strbuf_puts(&sb, "def @main(%x: " T ") {\n  %0 = add(%x, %x);\n");
+	for (int i = 1; i < N; i++) {
+		if (i % 1000 == 0)
+			strbuf_printf(&sb,
+				      "  %%%d = on_device(%%%d, virtual_device=meta[VirtualDevice][%d]);\n",
+				      i, i - 1, (i / 1000 - 1) % 2);
+		else
+			strbuf_printf(&sb, "  %%%d = add(%%%d, %%x);\n", i, i - 1);
+	}
+	strbuf_printf(&sb, "  %%%d\n}\n", N - 1);
+	facts = plan_facts(sb.data, "cpu:0");
+	/* Segments between annotations alternate cpu, cuda, ...; each
+	 * on_device whose next segment is on the other device becomes a copy
+	 * (98 of them; the last segment is free and joins %x on the cpu), and
+	 * %x, used on both devices, is copied once to the gpu. */
+	{
+		size_t copies = 0;
+		for (const char *p = facts; (p = strstr(p, " copy ")); p++)
+			copies++;
+		assert_int_equal(copies, 99);
+		assert_non_null(strstr(facts, "@main copy %x cpu:0 -> cuda:0 140\n"));
+		assert_non_null(strstr(facts, "@main result cpu:0\n"));
+	}
+	free(facts);
+	strbuf_free(&sb);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_shared_cases),
+		cmocka_unit_test(test_own_cases),
+		cmocka_unit_test(test_order_independence),
+		cmocka_unit_test(test_long_chain),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
