@@ -73,18 +73,15 @@ int cmd_conflicts(CmdContext *ctx, int argc, char **argv)
 	}
 	for (size_t i = 0; i < t->nconflicts; i++) {
 		const PlanConflict *c = &t->conflicts[i];
-		const char *file = t->check->module->src ? t->check->module->src->name : "?";
 		fprintf(ctx->out, "conflict %zu: %s is needed on %s and on %s\n", i + 1, c->value_name,
 			devices_name(devices, c->devices[0]), devices_name(devices, c->devices[1]));
-		for (int k = 0; k < 2; k++) {
-			fprintf(ctx->out, "  %s: %s", devices_name(devices, c->devices[k]),
+		for (int k = 0; k < 2; k++)
+			fprintf(ctx->out, "  %s: %s\n", devices_name(devices, c->devices[k]),
 				c->source_text[k]);
-			if (c->sources[k].line)
-				fprintf(ctx->out, " [%s:%u:%u]", file, c->sources[k].line,
-					c->sources[k].col);
-			fputc('\n', ctx->out);
-		}
 		fprintf(ctx->out, "  uses: %s\n", c->chain);
+		if (c->home_reason)
+			fprintf(ctx->out, "  home: %s, %s\n", devices_name(devices, c->devices[0]),
+				c->home_reason);
 		if (c->home == IR_NO_DEVICE && c->nconsumers == 0)
 			fputs("  resolution: none: two annotations pin one domain; edit one of them\n",
 			      ctx->out);
@@ -264,6 +261,23 @@ int cmd_why(CmdContext *ctx, int argc, char **argv)
 		return cmd_error(ctx, "no value named '%s' in the module", argv[1]);
 	strbuf_init(&sb);
 	plan_explain(&sb, an, e, &ctx->session->devices);
+	{
+		/* a home chosen by check for a conflict explains the copy's source */
+		const PlanTrace *t = ctx->session->trace;
+		StrBuf name;
+		strbuf_init(&name);
+		ir_value_name(&name, e);
+		for (size_t i = 0; t && i < t->nconflicts; i++) {
+			const PlanConflict *c = &t->conflicts[i];
+			if (c->home == IR_NO_DEVICE || strcmp(c->value_name, name.data) != 0)
+				continue;
+			strbuf_printf(&sb, "  check: %s is needed on %s and on %s; it stays on %s, %s\n",
+				      c->value_name, devices_name(&ctx->session->devices, c->devices[0]),
+				      devices_name(&ctx->session->devices, c->devices[1]),
+				      devices_name(&ctx->session->devices, c->home), c->home_reason);
+		}
+		strbuf_free(&name);
+	}
 	cmd_write(ctx, &sb);
 	strbuf_free(&sb);
 	return 0;

@@ -125,6 +125,7 @@ typedef struct PlanConflict {
 	char *chain;          /* the uses that joined them (owned) */
 	int32_t home;         /* home under copy/replicate; IR_NO_DEVICE when the
 				 conflict cannot be resolved by a copy */
+	const char *home_reason; /* which rule of SPEC §3.2 chose devices[0] (static) */
 	uint32_t *consumers;  /* ids of the uses read through a copy */
 	int32_t *consumer_devices;
 	size_t nconsumers;

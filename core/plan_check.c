@@ -229,8 +229,12 @@ static void resolve_shared(Checker *ck, uint32_t v)
 		}
 		return;
 	}
-	if (home == IR_NO_DEVICE)
+	const char *home_reason = "its own definition forces it there";
+	if (home == IR_NO_DEVICE) {
 		home = fallback_used ? ck->ctx->fallback : lowest;
+		home_reason = fallback_used ? "the fallback device, where a consumer uses it"
+					    : "the lowest-numbered device among its consumers";
+	}
 	ck->conflicts++;
 	{
 		PlanConflict *pc = new_conflict(ck);
@@ -286,6 +290,7 @@ static void resolve_shared(Checker *ck, uint32_t v)
 		pc->source_text[1] = strbuf_detach(&s1);
 		pc->chain = strbuf_detach(&chain);
 		pc->home = ck->ctx->policy == POLICY_ERROR ? IR_NO_DEVICE : home;
+		pc->home_reason = home_reason;
 		pc->nconsumers = ncons;
 		if (ck->ctx->policy == POLICY_ERROR) {
 			const SourceFile *src = an->module->src;

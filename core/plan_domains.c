@@ -374,6 +374,8 @@ void plan_constraint_describe(StrBuf *out, PlanAnalysis *an, uint32_t i,
 	strbuf_puts(out, constraint_verb(c->kind));
 	if (site) {
 		strbuf_putc(out, ' ');
+		if (site->kind == EXPR_CALL && site->u.call.op != OP_NONE && site->name)
+			strbuf_printf(out, "%s ", op_info(site->u.call.op)->name);
 		ir_value_name(out, site);
 	}
 	if (c->b == PLAN_NONE)
