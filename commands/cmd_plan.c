@@ -54,8 +54,44 @@ int cmd_placement(CmdContext *ctx, int argc, char **argv)
 static bool check_has_run(CmdContext *ctx)
 {
 	const PlanTrace *t = ctx->session->trace;
-	return t && t->check && pipeline_find("check") >= 0 &&
+	return t && pipeline_find("check") >= 0 &&
 	       ctx->session->phases_done > (size_t)pipeline_find("check");
+}
+
+/* One line per destination device: which consumers read the value there. */
+static void print_resolution(CmdContext *ctx, const PlanConflict *c, const char *policy)
+{
+	const DeviceTable *devices = &ctx->session->devices;
+	const IrModule *m = session_current(ctx->session);
+	Expr **by_id = ir_index_by_id(m);
+	bool replicate = ctx->session->settings.policy == POLICY_REPLICATE && c->value < m->nexprs &&
+			 by_id[c->value] && by_id[c->value]->kind == EXPR_CONSTANT;
+	for (uint32_t d = 0; d < devices->count; d++) {
+		size_t n = 0;
+		StrBuf names;
+		strbuf_init(&names);
+		for (size_t k = 0; k < c->nconsumers; k++) {
+			if (c->consumer_devices[k] != (int32_t)d)
+				continue;
+			if (n < 4) {
+				const Expr *site = c->consumers[k] < m->nexprs ? by_id[c->consumers[k]] : NULL;
+				if (n)
+					strbuf_puts(&names, ", ");
+				if (site)
+					ir_value_name(&names, site);
+			}
+			n++;
+		}
+		if (n > 4)
+			strbuf_printf(&names, " and %zu more", n - 4);
+		if (n)
+			fprintf(ctx->out, "  resolution (%s): %s stays on %s; %s read%s it through %s on %s\n",
+				policy, c->value_name, devices_name(devices, c->home), names.data,
+				n == 1 ? "s" : "", replicate ? "a duplicate" : "one device_copy",
+				devices_name(devices, d));
+		strbuf_free(&names);
+	}
+	free(by_id);
 }
 
 int cmd_conflicts(CmdContext *ctx, int argc, char **argv)
@@ -65,7 +101,7 @@ int cmd_conflicts(CmdContext *ctx, int argc, char **argv)
 	const char *policy = ctx->session->settings.policy == POLICY_ERROR	 ? "error"
 			     : ctx->session->settings.policy == POLICY_COPY	 ? "copy"
 									 : "replicate";
-	if (!t || !t->check)
+	if (!check_has_run(ctx))
 		return cmd_error(ctx, "phase 'check' has not run; use 'step' or 'plan'");
 	if (t->nconflicts == 0) {
 		fputs("no conflicts\n", ctx->out);
@@ -90,21 +126,7 @@ int cmd_conflicts(CmdContext *ctx, int argc, char **argv)
 					  "on %s and copies it\n",
 				policy, devices_name(devices, c->devices[0]));
 		else
-			for (size_t k = 0; k < c->nconsumers; k++) {
-				const Expr *site = t->check->by_id[c->consumers[k]];
-				StrBuf s;
-				strbuf_init(&s);
-				ir_value_name(&s, site);
-				fprintf(ctx->out, "  resolution (%s): %s stays on %s; %s reads it through a "
-						  "%s to %s\n",
-					policy, c->value_name, devices_name(devices, c->home), s.data,
-					ctx->session->settings.policy == POLICY_REPLICATE &&
-							t->check->by_id[c->value]->kind == EXPR_CONSTANT
-						? "duplicate"
-						: "device_copy",
-					devices_name(devices, c->consumer_devices[k]));
-				strbuf_free(&s);
-			}
+			print_resolution(ctx, c, policy);
 	}
 	return 0;
 }
@@ -113,7 +135,7 @@ int cmd_conflicts(CmdContext *ctx, int argc, char **argv)
 static const char *copy_reason(const Session *s, const Expr *copy)
 {
 	const PlanTrace *t = s->trace;
-	if (t && t->check && copy->id >= t->check->nexprs)
+	if (t && t->check_nexprs && copy->id >= t->check_nexprs)
 		return "inserted for a conflict";
 	if (t)
 		for (size_t i = t->default_end; i < t->nevents; i++)

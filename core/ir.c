@@ -365,29 +365,27 @@ void ir_postorder(const IrModule *m, Expr *root, bool into_functions, uint8_t *s
 	free(stack);
 }
 
-/* Clone: every reachable node, in post-order, mapped by id. */
+/* Clone: every reachable node, in post-order, mapped by id. Names,
+ * strings, types and constant data are immutable and shared with the
+ * source version, which outlives the clone (see ir_module_clone). */
 static Expr *clone_node(IrModule *dst, const Expr *e, Expr **map)
 {
 	Expr *c = arena_alloc(&dst->arena, sizeof(Expr));
 	*c = *e;
-	c->name = copy_name(dst, e->name);
 #define MAP(x) ((x) ? map[(x)->id] : NULL)
 	switch (e->kind) {
 	case EXPR_VAR:
 		c->u.var.value = MAP(e->u.var.value);
 		break;
 	case EXPR_GLOBAL:
-		c->u.global.name = copy_name(dst, e->u.global.name);
-		break;
 	case EXPR_CONSTANT:
-		copy_tensor(dst, &c->u.constant.tensor, &e->u.constant.tensor);
 		break;
 	case EXPR_CALL:
 		c->u.call.callee = MAP(e->u.call.callee);
 		c->u.call.args = arena_array(&dst->arena, e->u.call.nargs, sizeof(Expr *));
 		for (uint32_t i = 0; i < e->u.call.nargs; i++)
 			c->u.call.args[i] = MAP(e->u.call.args[i]);
-		c->u.call.attrs = copy_attrs(dst, e->u.call.attrs, e->u.call.nattrs);
+		/* attributes are rewritten by replacing the array, never in place */
 		break;
 	case EXPR_LET:
 		c->u.let.var = MAP(e->u.let.var);
@@ -399,7 +397,6 @@ static Expr *clone_node(IrModule *dst, const Expr *e, Expr **map)
 		for (uint32_t i = 0; i < e->u.fn.nparams; i++)
 			c->u.fn.params[i] = MAP(e->u.fn.params[i]);
 		c->u.fn.body = MAP(e->u.fn.body);
-		c->u.fn.attrs = copy_attrs(dst, e->u.fn.attrs, e->u.fn.nattrs);
 		break;
 	case EXPR_TUPLE:
 		c->u.tuple.fields = arena_array(&dst->arena, e->u.tuple.nfields, sizeof(Expr *));
@@ -462,11 +459,27 @@ IrModule *ir_module_clone(const IrModule *m)
 	}
 	c->has_metadata = m->has_metadata;
 	c->typed = m->typed;
-	c->version = copy_name(c, m->version);
+	c->version = m->version;
 	exprvec_free(&order);
 	free(seen);
 	free(map);
 	return c;
+}
+
+Expr **ir_index_by_id(const IrModule *m)
+{
+	Expr **by_id = xcalloc(m->nexprs ? m->nexprs : 1, sizeof(Expr *));
+	uint8_t *seen = xcalloc(m->nexprs / 8 + 1, 1);
+	ExprVec all = {0};
+	for (uint32_t i = 0; i < m->nfree_vars; i++)
+		ir_postorder(m, m->free_vars[i], true, seen, &all);
+	for (uint32_t i = 0; i < m->nglobals; i++)
+		ir_postorder(m, m->globals[i].fn, true, seen, &all);
+	for (size_t i = 0; i < all.count; i++)
+		by_id[all.items[i]->id] = all.items[i];
+	exprvec_free(&all);
+	free(seen);
+	return by_id;
 }
 
 void ir_value_name(StrBuf *out, const Expr *e)

@@ -175,8 +175,11 @@ typedef struct IrModule {
 /* The module owns its arena; src is retained (it may be NULL). */
 IrModule *ir_module_new(SourceFile *src);
 void ir_module_free(IrModule *m);
-/* A deep copy in a fresh arena, keeping sharing, ids, names, positions,
- * types and devices. */
+/* A copy of every node in a fresh arena, keeping sharing, ids, positions
+ * and devices. Immutable parts (names, attribute arrays, types, constant
+ * data) are shared with m, so m must outlive the clone: the session frees
+ * versions newest first. A pass that changes attributes gives the node a
+ * new array rather than editing the shared one. */
 IrModule *ir_module_clone(const IrModule *m);
 /* Index into m->globals, or -1. */
 int32_t ir_find_global(const IrModule *m, const char *name);
@@ -232,6 +235,10 @@ void exprvec_free(ExprVec *v);
  * whole module once. */
 void ir_postorder(const IrModule *m, Expr *root, bool into_functions, uint8_t *seen,
 		  ExprVec *out);
+
+/* Every node of the module reachable from its globals and free variables,
+ * by id (NULL where an id is unused). The caller frees the array. */
+Expr **ir_index_by_id(const IrModule *m);
 
 /* How a value is named in placement and diagnostics (SPEC §5.1): %name, or
  * OP@LINE:COL for an unnamed expression. */

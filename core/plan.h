@@ -137,7 +137,9 @@ void plan_conflict_free_fields(PlanConflict *c);
 typedef struct PlanTrace {
 	PlanConflict *conflicts;
 	size_t nconflicts, cap_conflicts;
-	PlanAnalysis *check;  /* check's analysis, on check's input */
+	PlanAnalysis *check;  /* check's analysis, on check's input; dropped
+				 once core has run, to keep memory flat */
+	uint32_t check_nexprs; /* ids at or above it were made by check */
 	PlanAnalysis *core;   /* core's analysis, on core's input */
 	PlanEvent *events;    /* core's events in order */
 	size_t nevents, cap_events;

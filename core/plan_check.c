@@ -27,6 +27,9 @@
 #include "plan.h"
 #include "print.h"
 
+/* Uses described in a conflict's chain before "and N more uses". */
+enum { CHAIN_USES_SHOWN = 8 };
+
 typedef struct Use {
 	uint32_t constraint;
 	uint32_t site;
@@ -195,6 +198,23 @@ static void add_copy(Checker *ck, uint32_t value, const Constraint *c, int32_t h
 	p->dest = dest;
 }
 
+/* Appends one use to a conflict's chain: the use, its device and why. */
+static void describe_use(Checker *ck, StrBuf *chain, uint32_t constraint, uint32_t root)
+{
+	PlanAnalysis *an = ck->an;
+	int32_t d = an->domains[root].device;
+	if (chain->len)
+		strbuf_puts(chain, "; ");
+	describe_cause(ck, chain, constraint);
+	if (d == IR_NO_DEVICE)
+		return;
+	strbuf_printf(chain, ", which is on %s", device_name(ck, d));
+	if (an->domains[root].bound_by != PLAN_NONE) {
+		strbuf_puts(chain, " because ");
+		describe_cause(ck, chain, an->domains[root].bound_by);
+	}
+}
+
 /* Pass 2 for one shared value. */
 static void resolve_shared(Checker *ck, uint32_t v)
 {
@@ -252,16 +272,10 @@ static void resolve_shared(Checker *ck, uint32_t v)
 			const Constraint *c = &an->constraints[ck->uses[i].constraint];
 			uint32_t root = plan_domain_result(an, c->a);
 			int32_t d = an->domains[root].device;
-			if (chain.len)
-				strbuf_puts(&chain, "; ");
-			describe_cause(ck, &chain, ck->uses[i].constraint);
-			if (d != IR_NO_DEVICE) {
-				strbuf_printf(&chain, ", which is on %s", device_name(ck, d));
-				if (an->domains[root].bound_by != PLAN_NONE) {
-					strbuf_puts(&chain, " because ");
-					describe_cause(ck, &chain, an->domains[root].bound_by);
-				}
-			}
+			if (i - begin < CHAIN_USES_SHOWN)
+				describe_use(ck, &chain, ck->uses[i].constraint, root);
+			else if (i - begin == CHAIN_USES_SHOWN)
+				strbuf_printf(&chain, "; and %u more uses", end - i);
 			if (d == home && home_cause == PLAN_NONE)
 				home_cause = an->domains[root].bound_by;
 			if (d != IR_NO_DEVICE && d != home) {
@@ -334,19 +348,23 @@ static IrModule *insert_copies(Checker *ck, const IrModule *in)
 	Expr **by_id = xcalloc(m->nexprs ? m->nexprs : 1, sizeof(Expr *));
 	uint8_t *seen = xcalloc(m->nexprs / 8 + 1, 1);
 	ExprVec all = {0};
-	Expr **made = xcalloc(ck->ncopies ? ck->ncopies : 1, sizeof(Expr *));
-	uint32_t nexprs_before = m->nexprs;
+	/* copies arrive grouped by value: the copies made for the current
+	 * value, by destination device */
+	Expr **made = xcalloc(ck->ctx->devices->count + 1, sizeof(Expr *));
+	uint32_t current = PLAN_NONE;
 	for (uint32_t i = 0; i < m->nglobals; i++)
 		ir_postorder(m, m->globals[i].fn, true, seen, &all);
 	for (size_t i = 0; i < all.count; i++)
 		by_id[all.items[i]->id] = all.items[i];
 	for (size_t i = 0; i < ck->ncopies; i++) {
 		PendingCopy *p = &ck->copies[i];
-		Expr *value = by_id[p->value], *site = by_id[p->site], *copy = NULL;
+		Expr *value = by_id[p->value], *site = by_id[p->site], *copy;
+		if (p->value != current) {
+			memset(made, 0, (ck->ctx->devices->count + 1) * sizeof(Expr *));
+			current = p->value;
+		}
 		/* one copy per (value, destination), shared by every consumer */
-		for (size_t j = 0; j < i && !copy; j++)
-			if (ck->copies[j].value == p->value && ck->copies[j].dest == p->dest)
-				copy = made[j];
+		copy = made[p->dest];
 		if (!copy && ck->ctx->policy == POLICY_REPLICATE && value->kind == EXPR_CONSTANT) {
 			Tensor t = value->u.constant.tensor;
 			int32_t meta = value->u.constant.meta_index;
@@ -369,7 +387,7 @@ static IrModule *insert_copies(Checker *ck, const IrModule *in)
 			copy = ir_call_op(m, site->pos, OP_DEVICE_COPY, &value, 1, attrs, 2);
 			copy->type = value->type;
 		}
-		made[i] = copy;
+		made[p->dest] = copy;
 		switch (p->kind) {
 		case CONSTRAINT_OP_ARG:
 			site->u.call.args[p->index] = copy;
@@ -407,7 +425,6 @@ static IrModule *insert_copies(Checker *ck, const IrModule *in)
 			break;
 		}
 	}
-	(void)nexprs_before;
 	(void)an;
 	free(made);
 	exprvec_free(&all);
@@ -455,6 +472,7 @@ IrModule *plan_check_phase(const IrModule *in, PhaseContext *ctx)
 	free(ck.uses);
 	free(ck.copies);
 	if (ctx->trace) {
+		ctx->trace->check_nexprs = in->nexprs;
 		if (ctx->trace->check) {
 			plan_analysis_free(ctx->trace->check);
 			free(ctx->trace->check);

@@ -290,6 +290,12 @@ IrModule *plan_core_phase(const IrModule *in, PhaseContext *ctx)
 	if (ctx->trace) {
 		ctx->trace->nevents = 0;
 		ctx->trace->analyze_end = ctx->trace->default_end = 0;
+		/* core's analysis explains everything from here on */
+		if (ctx->trace->check) {
+			plan_analysis_free(ctx->trace->check);
+			free(ctx->trace->check);
+			ctx->trace->check = NULL;
+		}
 	}
 	plan_analysis_init(core.an, in);
 	analyze(&core);

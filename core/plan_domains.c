@@ -35,19 +35,7 @@ void plan_analysis_init(PlanAnalysis *an, const IrModule *m)
 	an->nexprs = m->nexprs;
 	an->expr_domain = xmalloc((m->nexprs ? m->nexprs : 1) * sizeof(uint32_t));
 	memset(an->expr_domain, 0xff, (m->nexprs ? m->nexprs : 1) * sizeof(uint32_t));
-	an->by_id = xcalloc(m->nexprs ? m->nexprs : 1, sizeof(Expr *));
-	{
-		uint8_t *seen = xcalloc(m->nexprs / 8 + 1, 1);
-		ExprVec all = {0};
-		for (uint32_t i = 0; i < m->nfree_vars; i++)
-			ir_postorder(m, m->free_vars[i], true, seen, &all);
-		for (uint32_t i = 0; i < m->nglobals; i++)
-			ir_postorder(m, m->globals[i].fn, true, seen, &all);
-		for (size_t i = 0; i < all.count; i++)
-			an->by_id[all.items[i]->id] = all.items[i];
-		exprvec_free(&all);
-		free(seen);
-	}
+	an->by_id = ir_index_by_id(m);
 }
 
 void plan_analysis_free(PlanAnalysis *an)

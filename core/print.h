@@ -17,18 +17,41 @@
 #include "ir.h"
 
 typedef struct PrintOptions {
-	const DeviceTable *devices; /* for --devices comments; may be NULL */
-	const char *only_global;    /* print just this @global, or NULL */
-	bool show_devices;          /* `/* cuda:0 *\/` after each binding */
-	bool show_types;            /* `/* ty=... *\/` after typed bindings */
-	bool show_metadata;         /* append the #[metadata] section when the
-				       module has constants */
+	const DeviceTable *devices; /* names for show_devices and the table that
+				       show_metadata writes; NULL: the default
+				       table (cpu:0, cuda:0) */
+	const char *only_global;    /* print just this @global (after the header
+				       and free_var lines), or NULL */
+	bool show_devices;          /* a `cuda:0` comment, see print_module */
+	bool show_types;            /* a `ty=...` comment, see print_module */
+	bool show_metadata;         /* append a blank line and the #[metadata]
+				       section when m->nconstants > 0 */
 } PrintOptions;
 
+/*
+ * Appends the module: `#[version = "0.0.5"]`, a `free_var %x: T;` line per
+ * free variable (m->free_vars, then any other VAR_FREE variable the printed
+ * globals use), then the globals in definition order, separated by blank
+ * lines, ending with a newline.
+ *
+ * Comments: with show_types and/or show_devices, every parameter, binding
+ * line, let line and scope result printed in full (not a bare reference)
+ * carries one TVM-style block comment just before its `;` or end of line,
+ *     %0 = add(%a, %b) <comment ty=Tensor[(5, 7), float32] cuda:0>;
+ * where <comment ...> stands for the slash-star delimiters. It holds `ty=T`
+ * (show_types, type known) and the device-table name (show_devices, device
+ * set), separated by a space, and is omitted when neither applies. A
+ * binding's comment describes the bound expression, a let line's the let
+ * variable; a closure's or an if's follows its closing brace. With
+ * show_types a function without a written `-> T` shows its inferred result
+ * type. The parser skips comments, so annotated output still reads back.
+ */
 void print_module(StrBuf *out, const IrModule *m, const PrintOptions *opts);
-/* One expression on one line (nested, no bindings), for messages. */
+/* One expression on one line, nested, without bindings, for messages;
+ * subexpressions deeper than 8 levels or past 64 nodes print as `...`. */
 void print_expr_inline(StrBuf *out, const Expr *e);
-/* `meta[VirtualDevice][i]` for a device index. */
+/* `meta[VirtualDevice][i]` for a device index; `VirtualDevice()` (TVM's
+ * spelling of the unconstrained device) for IR_NO_DEVICE. */
 void print_device(StrBuf *out, int32_t device);
 
 #endif

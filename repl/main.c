@@ -1,7 +1,184 @@
-/* Placeholder until the shell lands. */
+/*
+ * main.c - the devplan binary: options, the init file, the module, the -x
+ * scripts and -c commands in command-line order, then the prompt or
+ * standard input.
+ *
+ *   devplan [-n] [-q] [-b] [-x SCRIPT]... [-c CMD]... [MODULE]
+ *
+ * Everything runs through the command table, so a script, a -c string and
+ * a line typed at the prompt behave alike. Exit status: 0 when every
+ * scripted command succeeded, 1 when one failed (with -b the first failure
+ * stops the run), 2 for a usage error. Commands typed at the prompt do not
+ * change the status, as in gdb. This is the only file that calls exit paths
+ * (by returning from main).
+ */
+#include <getopt.h>
 #include <stdio.h>
-int main(void)
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "commands.h"
+#include "repl.h"
+
+#ifndef DEVPLAN_VERSION
+#define DEVPLAN_VERSION "0.1.0"
+#endif
+
+typedef struct Action {
+	char kind;       /* 'x': run a script, 'c': run a command */
+	const char *arg; /* borrowed from argv */
+} Action;
+
+static void print_usage(FILE *f)
 {
-	puts("devplan");
-	return 0;
+	fputs("usage: devplan [-n] [-q] [-b] [-x SCRIPT]... [-c CMD]... [MODULE]\n"
+	      "  -b         batch: run MODULE, the scripts and the commands, then exit;\n"
+	      "             stop with status 1 at the first failing command\n"
+	      "  -c CMD     run the command CMD (repeatable; in order with -x)\n"
+	      "  -x SCRIPT  run the commands in SCRIPT (repeatable)\n"
+	      "  -n         do not run ~/.devplanrc\n"
+	      "  -q         do not print the banner\n"
+	      "  -h, --help print this help; --version prints the version\n"
+	      "Without -b, the prompt follows when standard input is a terminal;\n"
+	      "otherwise commands are read from standard input.\n",
+	      f);
+}
+
+static int usage_error(const char *fmt, const char *what)
+{
+	fputs("devplan: ", stderr);
+	fprintf(stderr, fmt, what);
+	fputc('\n', stderr);
+	print_usage(stderr);
+	return 2;
+}
+
+/* Runs ~/.devplanrc when it exists. */
+static int run_init_file(CmdContext *ctx)
+{
+	const char *home = getenv("HOME");
+	char *path;
+	int status = 0;
+	if (!home || !*home)
+		return 0;
+	path = xasprintf("%s/.devplanrc", home);
+	if (access(path, F_OK) == 0)
+		status = commands_run_script(ctx, path);
+	free(path);
+	return status;
+}
+
+int main(int argc, char **argv)
+{
+	static const struct option long_options[] = {
+		{"help", no_argument, NULL, 'h'},
+		{"version", no_argument, NULL, 'V'},
+		{NULL, 0, NULL, 0},
+	};
+	bool no_init = false, quiet = false, batch = false;
+	bool stdin_tty = isatty(STDIN_FILENO);
+	bool failed = false;
+	Action *actions = NULL;
+	size_t nactions = 0, cap = 0;
+	const char *module = NULL;
+	Session session;
+	CmdContext ctx;
+	int opt;
+
+	opterr = 0;
+	while ((opt = getopt_long(argc, argv, ":nqbx:c:h", long_options, NULL)) != -1) {
+		switch (opt) {
+		case 'n':
+			no_init = true;
+			break;
+		case 'q':
+			quiet = true;
+			break;
+		case 'b':
+			batch = true;
+			break;
+		case 'x':
+		case 'c':
+			grow_array((void **)&actions, &cap, nactions + 1, sizeof(Action));
+			actions[nactions].kind = (char)opt;
+			actions[nactions++].arg = optarg;
+			break;
+		case 'h':
+			print_usage(stdout);
+			free(actions);
+			return 0;
+		case 'V':
+			printf("devplan %s\n", DEVPLAN_VERSION);
+			free(actions);
+			return 0;
+		case ':': {
+			char name[3] = {'-', (char)optopt, '\0'};
+			free(actions);
+			return usage_error("option '%s' needs an argument", name);
+		}
+		default: {
+			char name[3] = {'-', (char)optopt, '\0'};
+			free(actions);
+			return usage_error("unknown option '%s'", optopt ? name : argv[optind - 1]);
+		}
+		}
+	}
+	if (argc - optind > 1) {
+		free(actions);
+		return usage_error("too many arguments, starting at '%s'", argv[optind + 1]);
+	}
+	if (optind < argc)
+		module = argv[optind];
+
+	session_init(&session);
+	cmd_context_init(&ctx, &session, stdout, stderr);
+	ctx.batch = batch;
+	if (!batch && stdin_tty) {
+		repl_install_sigint();
+		if (!quiet)
+			printf("devplan %s, a debugger for heterogeneous device planning.\n"
+			       "Type 'help' for the commands, 'quit' or Ctrl-D to leave.\n",
+			       DEVPLAN_VERSION);
+	}
+
+	if (!no_init && run_init_file(&ctx) != 0) {
+		failed = true;
+		if (batch)
+			goto done;
+	}
+	if (module && !ctx.quit) {
+		char *load[] = {"load", (char *)module, NULL};
+		if (commands_execute_argv(&ctx, 2, load) != 0) {
+			failed = true;
+			if (batch)
+				goto done;
+		}
+	}
+	for (size_t i = 0; i < nactions && !ctx.quit; i++) {
+		int status = actions[i].kind == 'x' ? commands_run_script(&ctx, actions[i].arg)
+						    : commands_execute_line(&ctx, actions[i].arg);
+		if (status != 0) {
+			failed = true;
+			if (batch)
+				goto done;
+		}
+	}
+	if (ctx.quit || (batch && (nactions > 0 || stdin_tty)))
+		goto done;
+	if (stdin_tty) {
+		ctx.interactive = true;
+		repl_open(&session, true);
+		repl_run(&ctx);
+		repl_close();
+	} else if (commands_run_stream(&ctx, stdin, "<stdin>") != 0) {
+		failed = true;
+	}
+
+done:
+	fflush(stdout);
+	fflush(stderr);
+	session_free(&session);
+	free(actions);
+	return failed ? 1 : 0;
 }

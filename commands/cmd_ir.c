@@ -1,0 +1,83 @@
+/*
+ * cmd_ir.c - `ir`: print a module version in the Relay text format.
+ *
+ * Arguments are parsed here (not by getopt) so that options and @f may come
+ * in any order; the printer does the rest. Types are shown by default once
+ * the version is typed, as TVM's printer does after InferType.
+ */
+#include "commands.h"
+
+#include <string.h>
+
+#include "print.h"
+
+int cmd_ir(CmdContext *ctx, int argc, char **argv)
+{
+	const Session *s = ctx->session;
+	const IrModule *m = session_current(s);
+	PrintOptions opts;
+	int types = -1; /* -1: as typed */
+	StrBuf sb;
+	memset(&opts, 0, sizeof opts);
+	opts.devices = &s->devices;
+	for (int i = 1; i < argc; i++) {
+		const char *a = argv[i];
+		if (strcmp(a, "--devices") == 0) {
+			opts.show_devices = true;
+		} else if (strcmp(a, "--types") == 0) {
+			types = 1;
+		} else if (strcmp(a, "--no-types") == 0) {
+			types = 0;
+		} else if (strcmp(a, "--metadata") == 0) {
+			opts.show_metadata = true;
+		} else if (strcmp(a, "--phase") == 0) {
+			int phase;
+			if (i + 1 >= argc)
+				return cmd_error(ctx, "'--phase' needs a phase name");
+			a = argv[++i];
+			if (strcmp(a, "parse") == 0) {
+				m = session_version(s, -1);
+				continue;
+			}
+			phase = pipeline_find(a);
+			if (phase < 0)
+				return cmd_error(ctx, "unknown phase '%s' (see 'phases')", a);
+			m = session_version(s, phase);
+			if (!m)
+				return cmd_error(ctx, "phase '%s' has not run yet; use 'step'",
+						 pipeline_phases[phase].name);
+		} else if (a[0] == '@' && a[1]) {
+			opts.only_global = a + 1;
+		} else if (a[0] == '-') {
+			return cmd_error(ctx, "unknown option '%s' for 'ir'", a);
+		} else {
+			return cmd_error(ctx, "unexpected argument '%s'; a global is named '@%s'",
+					 a, a);
+		}
+	}
+	if (opts.only_global && ir_find_global(m, opts.only_global) < 0)
+		return cmd_error(ctx, "no global function '@%s' in the module", opts.only_global);
+	opts.show_types = types < 0 ? m->typed : types == 1;
+	strbuf_init(&sb);
+	print_module(&sb, m, &opts);
+	cmd_write(ctx, &sb);
+	strbuf_free(&sb);
+	return 0;
+}
+
+void cmd_complete_ir(const Session *s, int argc, char **argv, const char *word, CmdCandidates *out)
+{
+	static const char *const options[] = {"--devices", "--types", "--no-types", "--metadata",
+					      "--phase"};
+	if (argc > 1 && strcmp(argv[argc - 1], "--phase") == 0) {
+		cmd_candidates_add(out, word, "parse");
+		for (size_t i = 0; i < pipeline_count; i++)
+			cmd_candidates_add(out, word, pipeline_phases[i].name);
+		return;
+	}
+	if (word[0] == '-' || word[0] == '\0')
+		for (size_t i = 0; i < DP_COUNT(options); i++)
+			cmd_candidates_add(out, word, options[i]);
+	if (word[0] == '@' || word[0] == '\0')
+		cmd_complete_module_names(s, word[0] ? word : "@", out);
+}

@@ -1,0 +1,782 @@
+/*
+ * commands.c - the command table, dispatch, the script runner, completion
+ * and the message helpers every command uses.
+ *
+ * The table is the single source of truth (STYLE.md §7): a command is one
+ * row here, kept in alphabetical order, plus a handler in its cmd_*.c file
+ * and a `### name` section in USAGE.md (tests/test_commands.c checks all
+ * three agree). Names resolve gdb-style: an exact name or alias first, then
+ * any unique prefix of a name; an ambiguous prefix lists the candidates.
+ */
+#include "commands.h"
+
+#include <errno.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+/* ---- the table ---- */
+
+const Command commands_table[] = {
+	{
+		.name = "conflicts",
+		.min_args = 0,
+		.max_args = 0,
+		.flags = CMD_NEEDS_MODULE,
+		.usage = "conflicts",
+		.summary = "list every value demanded on two devices and its resolution",
+		.help = "After the check phase, lists each conflict: the value, the two devices,\n"
+			"the annotations that forced them (file:line:col), the uses that joined\n"
+			"them, and how the current policy resolves it (set policy error|copy|\n"
+			"replicate).",
+		.handler = cmd_conflicts,
+	},
+	{
+		.name = "constraints",
+		.min_args = 0,
+		.max_args = 1,
+		.flags = CMD_NEEDS_MODULE,
+		.usage = "constraints [%x]",
+		.summary = "show the device equivalence classes and what bound them",
+		.help = "Prints the current equivalence classes of device domains: the device\n"
+			"each is bound to (or free), the constraint that bound it, and its named\n"
+			"members. With %x, only the class holding %x.",
+		.handler = cmd_constraints,
+		.completer = cmd_complete_values,
+	},
+	{
+		.name = "copies",
+		.min_args = 0,
+		.max_args = 0,
+		.flags = CMD_NEEDS_MODULE | CMD_NEEDS_PLAN,
+		.usage = "copies",
+		.summary = "list every device_copy: value, direction, bytes and reason",
+		.help = "Lists each distinct transfer of the planned module with its bytes (from\n"
+			"the static type) and why it exists: written by the user, required at an\n"
+			"on_device boundary, or inserted for a conflict.",
+		.handler = cmd_copies,
+	},
+	{
+		.name = "echo",
+		.min_args = 0,
+		.max_args = -1,
+		.usage = "echo TEXT...",
+		.summary = "print TEXT",
+		.help = "Prints its arguments separated by single spaces, then a newline. Use\n"
+			"\"double quotes\" to keep several blanks or a leading '#'.",
+		.handler = cmd_echo,
+	},
+	{
+		.name = "help",
+		.aliases = {"h"},
+		.min_args = 0,
+		.max_args = 1,
+		.usage = "help [CMD]",
+		.summary = "list the commands, or show one command's usage and help",
+		.help = "Without an argument, lists every command with a one-line summary. With\n"
+			"a command name (or alias, or unique prefix), prints its usage, what it\n"
+			"does and its aliases.",
+		.handler = cmd_help,
+		.completer = cmd_complete_commands,
+	},
+	{
+		.name = "ir",
+		.min_args = 0,
+		.max_args = -1,
+		.flags = CMD_NEEDS_MODULE,
+		.usage = "ir [@f] [--devices] [--types|--no-types] [--metadata] [--phase P]",
+		.summary = "print the module as of the current phase",
+		.help = "Prints the module in the Relay text format as of the last phase that\n"
+			"ran (the parsed module before any `step`). @f prints only that global\n"
+			"function. --devices adds each binding's device as a comment. Types are\n"
+			"shown as /* ty=... */ comments once the module is typed (after\n"
+			"`infer`); --types and --no-types force them on or off. --metadata\n"
+			"appends the #[metadata] section when the module has constants.\n"
+			"--phase P prints the module as of after phase P (which must have run;\n"
+			"`--phase parse` is the module as loaded).",
+		.handler = cmd_ir,
+		.completer = cmd_complete_ir,
+	},
+	{
+		.name = "load",
+		.aliases = {"file"},
+		.min_args = 1,
+		.max_args = 1,
+		.usage = "load FILE",
+		.summary = "load a module in the Relay text format",
+		.help = "Parses FILE and makes it the current module, with planning reset to the\n"
+			"start. Errors are printed with file:line:col and the source line; when\n"
+			"loading fails, the module loaded before (if any) stays loaded.",
+		.handler = cmd_load,
+		.completer = cmd_complete_files,
+	},
+	{
+		.name = "phases",
+		.min_args = 0,
+		.max_args = 0,
+		.usage = "phases",
+		.summary = "list the planning phases and their state",
+		.help = "Lists the phases of the planning pipeline in order, each as done (it\n"
+			"has run), current (the one `step` runs next) or pending.",
+		.handler = cmd_phases,
+	},
+	{
+		.name = "placement",
+		.min_args = 0,
+		.max_args = 1,
+		.flags = CMD_NEEDS_MODULE | CMD_NEEDS_PLAN,
+		.usage = "placement [--json]",
+		.summary = "print the machine-readable placement of the planned module",
+		.help = "One line per fact: `FUNC param %x DEV`, `FUNC bind %x DEV`, `FUNC result\n"
+			"DEV` and `FUNC copy %x SRC -> DST BYTES`, functions in definition order.\n"
+			"With --json, the same facts as one JSON document.",
+		.handler = cmd_placement,
+	},
+	{
+		.name = "plan",
+		.min_args = 0,
+		.max_args = 0,
+		.flags = CMD_NEEDS_MODULE,
+		.usage = "plan",
+		.summary = "run every remaining phase",
+		.help = "Runs the remaining phases of the pipeline in order, like `step` with a\n"
+			"count large enough, stopping at the first one that fails.",
+		.handler = cmd_plan,
+	},
+	{
+		.name = "quit",
+		.aliases = {"q", "exit"},
+		.min_args = 0,
+		.max_args = 0,
+		.usage = "quit",
+		.summary = "leave devplan",
+		.help = "Stops reading commands and exits, from the prompt or from a script.\n"
+			"The exit status is 1 if a scripted command failed, else 0. Ctrl-D at\n"
+			"the prompt does the same.",
+		.handler = cmd_quit,
+	},
+	{
+		.name = "regions",
+		.min_args = 0,
+		.max_args = 0,
+		.flags = CMD_NEEDS_MODULE | CMD_NEEDS_PLAN,
+		.usage = "regions",
+		.summary = "show the device regions in execution order and the copies between",
+		.help = "For each function, the runs of operators on one device in execution\n"
+			"order, with the device_copy calls that move data between them.",
+		.handler = cmd_regions,
+	},
+	{
+		.name = "reload",
+		.min_args = 0,
+		.max_args = 0,
+		.flags = CMD_NEEDS_MODULE,
+		.usage = "reload",
+		.summary = "load the current module's file again",
+		.help = "Parses the loaded file again (after you edited it), with planning reset.\n"
+			"If it no longer parses, the previous version stays loaded.",
+		.handler = cmd_reload,
+	},
+	{
+		.name = "restart",
+		.min_args = 0,
+		.max_args = 0,
+		.flags = CMD_NEEDS_MODULE,
+		.usage = "restart",
+		.summary = "go back to the module as loaded",
+		.help = "Drops the output of every phase that ran, so that `step` starts again\n"
+			"from the first phase. The file is not read again (see `reload`).",
+		.handler = cmd_restart,
+	},
+	{
+		.name = "set",
+		.min_args = 2,
+		.max_args = 2,
+		.flags = CMD_LISTS_SETTINGS,
+		.usage = "set NAME VALUE",
+		.summary = "change a setting",
+		.help = "Changes a setting (see below; `show` prints them). Names and values\n"
+			"accept unique prefixes. Changing fallback, policy or placement after a\n"
+			"phase ran takes planning back to the module as loaded, and says so.",
+		.handler = cmd_set,
+		.completer = cmd_complete_set,
+	},
+	{
+		.name = "show",
+		.min_args = 0,
+		.max_args = 1,
+		.flags = CMD_LISTS_SETTINGS,
+		.usage = "show [NAME]",
+		.summary = "print the settings, or one of them",
+		.help = "Prints every setting with its value, or only the setting NAME.",
+		.handler = cmd_show,
+		.completer = cmd_complete_show,
+	},
+	{
+		.name = "source",
+		.min_args = 1,
+		.max_args = 1,
+		.usage = "source FILE",
+		.summary = "run the commands in a script",
+		.help = "Runs FILE one line at a time as if typed at the prompt; `#` starts a\n"
+			"comment. Errors name FILE:LINE. Scripts may source other scripts. A\n"
+			"failing command stops the script in batch mode (-b) or with `set\n"
+			"errexit on`; otherwise the script goes on and `source` fails at the end.",
+		.handler = cmd_source,
+		.completer = cmd_complete_files,
+	},
+	{
+		.name = "step",
+		.aliases = {"s"},
+		.min_args = 0,
+		.max_args = 1,
+		.flags = CMD_NEEDS_MODULE,
+		.usage = "step [N]",
+		.summary = "run the next phase, or the next N",
+		.help = "Runs the next planning phase (N phases with a count) and prints one\n"
+			"line per phase, with any diagnostics. When a phase fails, its errors\n"
+			"are printed and the session stays before it. After the last phase,\n"
+			"prints `all phases done`.",
+		.handler = cmd_step,
+	},
+	{
+		.name = "target",
+		.min_args = 2,
+		.max_args = 3,
+		.usage = "target add KIND:ID [TARGET]",
+		.summary = "add a device to the device table",
+		.help = "Appends the device KIND:ID (e.g. cuda:1) to the device table, with the\n"
+			"given TVM target or the kind's default (llvm for cpu, cuda for cuda).\n"
+			"The new device gets the next index, so meta[VirtualDevice][i] of a\n"
+			"module without its own #[metadata] can refer to it.",
+		.handler = cmd_target,
+		.completer = cmd_complete_target,
+	},
+	{
+		.name = "targets",
+		.min_args = 0,
+		.max_args = 0,
+		.usage = "targets",
+		.summary = "list the device table",
+		.help = "Lists the device table: the index that meta[VirtualDevice][i] refers\n"
+			"to, the device name, its target and its host target, and marks the\n"
+			"fallback device.",
+		.handler = cmd_targets,
+	},
+	{
+		.name = "verify",
+		.min_args = 0,
+		.max_args = 0,
+		.flags = CMD_NEEDS_MODULE,
+		.usage = "verify",
+		.summary = "check that every node has a device and cross-device edges copy",
+		.help = "Checks the current module version: every expression carries a device,\n"
+			"and every edge between expressions on different devices goes through a\n"
+			"device_copy. Each violation is reported with its position.",
+		.handler = cmd_verify,
+	},
+	{
+		.name = "why",
+		.min_args = 1,
+		.max_args = 1,
+		.flags = CMD_NEEDS_MODULE,
+		.usage = "why %x",
+		.summary = "explain the chain of constraints that decided %x's device",
+		.help = "Prints the constraints, each with its source position, that join %x to\n"
+			"the annotation or default that bound its device.",
+		.handler = cmd_why,
+		.completer = cmd_complete_values,
+	},
+};
+const size_t commands_count = DP_COUNT(commands_table);
+
+const Command *commands_find(const char *name, bool *ambiguous)
+{
+	size_t len = strlen(name);
+	const Command *found = NULL;
+	*ambiguous = false;
+	for (size_t i = 0; i < commands_count; i++) {
+		const Command *c = &commands_table[i];
+		if (strcmp(c->name, name) == 0)
+			return c;
+		for (size_t a = 0; a < DP_COUNT(c->aliases) && c->aliases[a]; a++)
+			if (strcmp(c->aliases[a], name) == 0)
+				return c;
+	}
+	if (len == 0)
+		return NULL;
+	for (size_t i = 0; i < commands_count; i++) {
+		if (strncmp(commands_table[i].name, name, len) == 0) {
+			if (found) {
+				*ambiguous = true;
+				return NULL;
+			}
+			found = &commands_table[i];
+		}
+	}
+	return found;
+}
+
+/* ---- messages ---- */
+
+void cmd_context_init(CmdContext *ctx, Session *session, FILE *out, FILE *err)
+{
+	memset(ctx, 0, sizeof *ctx);
+	ctx->session = session;
+	ctx->out = out;
+	ctx->err = err;
+}
+
+bool cmd_color(const CmdContext *ctx, FILE *stream)
+{
+	const char *no_color = getenv("NO_COLOR");
+	int fd;
+	if (no_color && *no_color)
+		return false;
+	switch (ctx->session->settings.color) {
+	case COLOR_ON:
+		return true;
+	case COLOR_OFF:
+		return false;
+	case COLOR_AUTO:
+		break;
+	}
+	fd = fileno(stream);
+	return fd >= 0 && isatty(fd);
+}
+
+static void cmd_vmessage(CmdContext *ctx, const char *label, const char *color, const char *fmt,
+			 va_list ap)
+{
+	StrBuf sb;
+	bool colored = cmd_color(ctx, ctx->err);
+	strbuf_init(&sb);
+	if (ctx->script)
+		strbuf_printf(&sb, "%s:%lu: ", ctx->script, ctx->line);
+	if (colored)
+		strbuf_printf(&sb, "\033[%sm%s:\033[0m ", color, label);
+	else
+		strbuf_printf(&sb, "%s: ", label);
+	strbuf_vprintf(&sb, fmt, ap);
+	strbuf_putc(&sb, '\n');
+	fflush(ctx->out);
+	fwrite(sb.data, 1, sb.len, ctx->err);
+	fflush(ctx->err);
+	strbuf_free(&sb);
+}
+
+int cmd_error(CmdContext *ctx, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	cmd_vmessage(ctx, "error", "1;31", fmt, ap);
+	va_end(ap);
+	return 1;
+}
+
+void cmd_warning(CmdContext *ctx, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	cmd_vmessage(ctx, "warning", "1;35", fmt, ap);
+	va_end(ap);
+}
+
+void cmd_note(CmdContext *ctx, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	cmd_vmessage(ctx, "note", "1;36", fmt, ap);
+	va_end(ap);
+}
+
+static void cmd_message(CmdContext *ctx, const char *label, const char *color, const char *fmt, ...)
+	DP_PRINTF(4, 5);
+static void cmd_message(CmdContext *ctx, const char *label, const char *color, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	cmd_vmessage(ctx, label, color, fmt, ap);
+	va_end(ap);
+}
+
+/* Diagnostics with a source print compiler-style (file:line:col, the line
+ * and a caret); those without one are plain messages, located in the
+ * script like cmd_error's. */
+void cmd_print_diags(CmdContext *ctx, const DiagList *diags)
+{
+	StrBuf sb;
+	strbuf_init(&sb);
+	fflush(ctx->out);
+	for (size_t i = 0; i < diags->count; i++) {
+		const Diag *d = &diags->items[i];
+		if (d->src) {
+			strbuf_reset(&sb);
+			diag_format(&sb, d);
+			fwrite(sb.data, 1, sb.len, ctx->err);
+			continue;
+		}
+		switch (d->severity) {
+		case DIAG_ERROR:
+			cmd_message(ctx, "error", "1;31", "%s", d->message);
+			break;
+		case DIAG_WARNING:
+			cmd_message(ctx, "warning", "1;35", "%s", d->message);
+			break;
+		case DIAG_NOTE:
+			cmd_message(ctx, "note", "1;36", "%s", d->message);
+			break;
+		}
+	}
+	fflush(ctx->err);
+	strbuf_free(&sb);
+}
+
+void cmd_write(CmdContext *ctx, const StrBuf *sb)
+{
+	if (sb->len)
+		fwrite(sb->data, 1, sb->len, ctx->out);
+}
+
+/* ---- splitting and dispatch ---- */
+
+static bool is_blank(char c)
+{
+	return c == ' ' || c == '\t' || c == '\r' || c == '\n' || c == '\v' || c == '\f';
+}
+
+void commands_free_words(int argc, char **argv)
+{
+	for (int i = 0; i < argc; i++)
+		free(argv[i]);
+	free(argv);
+}
+
+bool commands_split(const char *line, int *argc, char ***argv, char **err)
+{
+	char **words = NULL;
+	size_t n = 0, cap = 0;
+	const char *p = line;
+	StrBuf word;
+	strbuf_init(&word);
+	*err = NULL;
+	for (;;) {
+		while (is_blank(*p))
+			p++;
+		if (!*p || *p == '#')
+			break;
+		strbuf_reset(&word);
+		while (*p && !is_blank(*p)) {
+			if (*p == '"') {
+				p++;
+				while (*p && *p != '"') {
+					if (*p == '\\' && (p[1] == '"' || p[1] == '\\'))
+						p++;
+					strbuf_putc(&word, *p++);
+				}
+				if (!*p) {
+					*err = xstrdup("unterminated quote");
+					strbuf_free(&word);
+					commands_free_words((int)n, words);
+					*argc = 0;
+					*argv = NULL;
+					return false;
+				}
+				p++;
+			} else if (*p == '\\' &&
+				   (p[1] == '"' || p[1] == '\\' || p[1] == ' ' || p[1] == '\t')) {
+				strbuf_putc(&word, p[1]);
+				p += 2;
+			} else {
+				strbuf_putc(&word, *p++);
+			}
+		}
+		grow_array((void **)&words, &cap, n + 2, sizeof(char *));
+		words[n++] = xstrndup(word.data ? word.data : "", word.len);
+	}
+	strbuf_free(&word);
+	if (words)
+		words[n] = NULL;
+	*argc = (int)n;
+	*argv = words;
+	return true;
+}
+
+/* `help`-style list of the commands starting with prefix. */
+static void list_candidates(StrBuf *sb, const char *prefix)
+{
+	size_t len = strlen(prefix);
+	bool first = true;
+	for (size_t i = 0; i < commands_count; i++) {
+		if (strncmp(commands_table[i].name, prefix, len) == 0) {
+			strbuf_printf(sb, "%s%s", first ? "" : ", ", commands_table[i].name);
+			first = false;
+		}
+	}
+}
+
+int cmd_unknown_command(CmdContext *ctx, const char *name, bool ambiguous)
+{
+	StrBuf sb;
+	if (!ambiguous)
+		return cmd_error(ctx, "unknown command '%s'; type 'help' for a list", name);
+	strbuf_init(&sb);
+	list_candidates(&sb, name);
+	cmd_error(ctx, "ambiguous command '%s': %s", name, sb.data);
+	strbuf_free(&sb);
+	return 1;
+}
+
+static int arg_count_error(CmdContext *ctx, const Command *cmd)
+{
+	if (cmd->min_args == cmd->max_args && cmd->min_args == 0)
+		cmd_error(ctx, "'%s' takes no arguments", cmd->name);
+	else if (cmd->min_args == cmd->max_args)
+		cmd_error(ctx, "'%s' takes %d argument%s", cmd->name, cmd->min_args,
+			  cmd->min_args == 1 ? "" : "s");
+	else if (cmd->max_args < 0)
+		cmd_error(ctx, "'%s' takes at least %d argument%s", cmd->name, cmd->min_args,
+			  cmd->min_args == 1 ? "" : "s");
+	else if (cmd->min_args == 0)
+		cmd_error(ctx, "'%s' takes at most %d argument%s", cmd->name, cmd->max_args,
+			  cmd->max_args == 1 ? "" : "s");
+	else
+		cmd_error(ctx, "'%s' takes %d to %d arguments", cmd->name, cmd->min_args,
+			  cmd->max_args);
+	fprintf(ctx->err, "usage: %s\n", cmd->usage);
+	fflush(ctx->err);
+	return 1;
+}
+
+int commands_execute_argv(CmdContext *ctx, int argc, char **argv)
+{
+	bool ambiguous;
+	const Command *cmd;
+	char **args;
+	int nargs = argc - 1;
+	int status;
+	if (argc == 0)
+		return 0;
+	cmd = commands_find(argv[0], &ambiguous);
+	if (!cmd)
+		return cmd_unknown_command(ctx, argv[0], ambiguous);
+	if (nargs < cmd->min_args || (cmd->max_args >= 0 && nargs > cmd->max_args))
+		return arg_count_error(ctx, cmd);
+	if ((cmd->flags & CMD_NEEDS_MODULE) && !session_has_module(ctx->session))
+		return cmd_error(ctx, "no module loaded; use 'load FILE'");
+	if ((cmd->flags & CMD_NEEDS_PLAN) && !session_planned(ctx->session))
+		return cmd_error(ctx, session_has_module(ctx->session)
+					      ? "the module is not planned yet; use 'plan'"
+					      : "no module loaded; use 'load FILE'");
+	/* The handler sees the full name whatever was typed. */
+	args = xmalloc((size_t)(argc + 1) * sizeof(char *));
+	memcpy(args, argv, (size_t)argc * sizeof(char *));
+	args[0] = (char *)cmd->name;
+	args[argc] = NULL;
+	status = cmd->handler(ctx, argc, args);
+	free(args);
+	fflush(ctx->out);
+	fflush(ctx->err);
+	return status ? 1 : 0;
+}
+
+int commands_execute_line(CmdContext *ctx, const char *line)
+{
+	int argc, status;
+	char **argv;
+	char *err;
+	if (!commands_split(line, &argc, &argv, &err)) {
+		cmd_error(ctx, "%s", err);
+		free(err);
+		return 1;
+	}
+	status = commands_execute_argv(ctx, argc, argv);
+	commands_free_words(argc, argv);
+	return status;
+}
+
+/* ---- scripts ---- */
+
+enum { SCRIPT_MAX_DEPTH = 32 };
+
+int commands_run_stream(CmdContext *ctx, FILE *in, const char *name)
+{
+	const char *saved_script = ctx->script;
+	unsigned long saved_line = ctx->line;
+	char *line = NULL;
+	size_t cap = 0;
+	ssize_t len;
+	int failed = 0, status;
+	ctx->script = name;
+	ctx->line = 0;
+	while (!ctx->quit) {
+		errno = 0;
+		len = getline(&line, &cap, in);
+		if (len < 0) {
+			if (errno == EINTR && !session_interrupted()) {
+				clearerr(in);
+				continue;
+			}
+			break;
+		}
+		ctx->line++;
+		while (len > 0 && (line[len - 1] == '\n' || line[len - 1] == '\r'))
+			line[--len] = '\0';
+		if (ctx->session->settings.echo) {
+			const char *p = line;
+			while (is_blank(*p))
+				p++;
+			if (*p) {
+				fprintf(ctx->out, "%s\n", line);
+				fflush(ctx->out);
+			}
+		}
+		status = commands_execute_line(ctx, line);
+		if (status != 0)
+			failed = 1;
+		if (session_interrupted()) {
+			/* A command that noticed the interrupt has said so. */
+			if (status == 0)
+				cmd_error(ctx, "interrupted");
+			failed = 1;
+			break;
+		}
+		if (status != 0 && (ctx->batch || ctx->session->settings.errexit))
+			break;
+	}
+	free(line);
+	ctx->script = saved_script;
+	ctx->line = saved_line;
+	return failed;
+}
+
+int commands_run_script(CmdContext *ctx, const char *path)
+{
+	FILE *f;
+	int status;
+	if (ctx->depth >= SCRIPT_MAX_DEPTH)
+		return cmd_error(ctx, "scripts nested too deeply (%d levels) at '%s'",
+				 SCRIPT_MAX_DEPTH, path);
+	f = fopen(path, "r");
+	if (!f)
+		return cmd_error(ctx, "cannot open '%s': %s", path, strerror(errno));
+	ctx->depth++;
+	status = commands_run_stream(ctx, f, path);
+	ctx->depth--;
+	fclose(f);
+	return status;
+}
+
+/* ---- completion ---- */
+
+void cmd_candidates_add(CmdCandidates *c, const char *word, const char *candidate)
+{
+	if (strncmp(candidate, word, strlen(word)) != 0)
+		return;
+	grow_array((void **)&c->items, &c->cap, c->count + 1, sizeof(char *));
+	c->items[c->count++] = xstrdup(candidate);
+}
+
+void cmd_candidates_free(CmdCandidates *c)
+{
+	for (size_t i = 0; i < c->count; i++)
+		free(c->items[i]);
+	free(c->items);
+	memset(c, 0, sizeof *c);
+}
+
+static int compare_strings(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+void cmd_complete_files(const Session *s, int argc, char **argv, const char *word,
+			CmdCandidates *out)
+{
+	out->files = true;
+}
+
+void cmd_complete_commands(const Session *s, int argc, char **argv, const char *word,
+			   CmdCandidates *out)
+{
+	if (argc > 1)
+		return;
+	for (size_t i = 0; i < commands_count; i++) {
+		const Command *c = &commands_table[i];
+		cmd_candidates_add(out, word, c->name);
+		for (size_t a = 0; a < DP_COUNT(c->aliases) && c->aliases[a]; a++)
+			cmd_candidates_add(out, word, c->aliases[a]);
+	}
+}
+
+void cmd_complete_module_names(const Session *s, const char *word, CmdCandidates *out)
+{
+	const IrModule *m = session_current(s);
+	StrBuf sb;
+	if (!m)
+		return;
+	strbuf_init(&sb);
+	if (word[0] == '@') {
+		for (uint32_t i = 0; i < m->nglobals; i++) {
+			strbuf_reset(&sb);
+			strbuf_printf(&sb, "@%s", m->globals[i].name);
+			cmd_candidates_add(out, word, sb.data);
+		}
+	} else if (word[0] == '%') {
+		uint8_t *seen = xcalloc(m->nexprs / 8 + 1, 1);
+		ExprVec all = {0};
+		for (uint32_t i = 0; i < m->nfree_vars; i++)
+			ir_postorder(m, m->free_vars[i], true, seen, &all);
+		for (uint32_t i = 0; i < m->nglobals; i++)
+			ir_postorder(m, m->globals[i].fn, true, seen, &all);
+		for (size_t i = 0; i < all.count; i++) {
+			if (!all.items[i]->name)
+				continue;
+			strbuf_reset(&sb);
+			strbuf_printf(&sb, "%%%s", all.items[i]->name);
+			cmd_candidates_add(out, word, sb.data);
+		}
+		exprvec_free(&all);
+		free(seen);
+	}
+	strbuf_free(&sb);
+}
+
+void commands_complete(const Session *s, const char *line, size_t start, const char *word,
+		       CmdCandidates *out)
+{
+	char *before = xstrndup(line, start);
+	int argc;
+	char **argv;
+	char *err;
+	memset(out, 0, sizeof *out);
+	if (commands_split(before, &argc, &argv, &err)) {
+		if (argc == 0) {
+			cmd_complete_commands(s, 1, NULL, word, out);
+		} else {
+			bool ambiguous;
+			const Command *cmd = commands_find(argv[0], &ambiguous);
+			if (cmd && cmd->completer) {
+				free(argv[0]);
+				argv[0] = xstrdup(cmd->name);
+				cmd->completer(s, argc, argv, word, out);
+			}
+		}
+		commands_free_words(argc, argv);
+	} else {
+		free(err);
+	}
+	free(before);
+	if (out->count > 1) {
+		size_t n = 1;
+		qsort(out->items, out->count, sizeof(char *), compare_strings);
+		for (size_t i = 1; i < out->count; i++) {
+			if (strcmp(out->items[i], out->items[n - 1]) == 0)
+				free(out->items[i]);
+			else
+				out->items[n++] = out->items[i];
+		}
+		out->count = n;
+	}
+}

@@ -1,0 +1,176 @@
+/*
+ * commands.h - the command table, its dispatcher and the script runner.
+ *
+ * Every command is one row of commands_table (commands.c), in alphabetical
+ * order: {name, aliases, min/max args, flags, usage, summary, help, handler,
+ * completer}. The dispatcher resolves a name (exact name, alias, or unique
+ * prefix of a name), checks the argument count and the flags from the row,
+ * and only then calls the handler, so handlers never repeat those checks.
+ * `help`, tab completion and USAGE.md (checked by tests/test_commands.c) are
+ * generated from or compared with the same table.
+ *
+ * Handlers write only to ctx->out (results) and ctx->err (errors, through
+ * cmd_error and friends, which flush ctx->out first so that the two streams
+ * interleave in order when both go to one file). They return 0 on success
+ * and 1 on failure.
+ *
+ * Ownership: the table is static; argv strings belong to the dispatcher and
+ * live until the handler returns; CmdCandidates own their strings.
+ */
+#ifndef DEVPLAN_COMMANDS_H
+#define DEVPLAN_COMMANDS_H
+
+#include <stdbool.h>
+#include <stdio.h>
+
+#include "session.h"
+#include "util.h"
+
+/* What the shell hands every command. */
+typedef struct CmdContext {
+	Session *session;
+	FILE *out;          /* command output */
+	FILE *err;          /* errors, warnings and diagnostics */
+	bool batch;         /* -b: a failing command stops every script */
+	bool interactive;   /* commands come from a person at a terminal */
+	const char *script; /* the script being run (errors say FILE:LINE:) */
+	unsigned long line; /* the line of script being run */
+	int depth;          /* `source` nesting */
+	bool quit;          /* set by `quit`: stop reading commands */
+} CmdContext;
+
+/* Initialises a context with everything off and no script. */
+void cmd_context_init(CmdContext *ctx, Session *session, FILE *out, FILE *err);
+
+enum {
+	CMD_NEEDS_MODULE = 1 << 0,   /* refuse to run without a loaded module */
+	CMD_NEEDS_PLAN = 1 << 1,     /* refuse to run before every phase ran */
+	CMD_LISTS_SETTINGS = 1 << 2, /* `help CMD` appends the settings list */
+};
+
+/* Completion candidates for the word being typed. */
+typedef struct CmdCandidates {
+	char **items;
+	size_t count;
+	size_t cap;
+	bool files; /* the word is a file name: complete paths instead */
+} CmdCandidates;
+
+/* Adds candidate when it starts with word (a copy is kept). */
+void cmd_candidates_add(CmdCandidates *c, const char *word, const char *candidate);
+void cmd_candidates_free(CmdCandidates *c);
+
+/* argv[0] is the command's full name; argv[1..argc-1] its arguments. */
+typedef int (*CmdHandler)(CmdContext *ctx, int argc, char **argv);
+/* argv[0..argc-1]: the words before the one being completed (argv[0] the
+ * command's full name); word: what has been typed of the current one. */
+typedef void (*CmdCompleter)(const Session *s, int argc, char **argv, const char *word,
+			     CmdCandidates *out);
+
+typedef struct Command {
+	const char *name;
+	const char *aliases[4]; /* exact-match short names; NULL-padded */
+	int min_args;
+	int max_args;        /* -1: no limit */
+	unsigned flags;      /* CMD_* */
+	const char *usage;   /* `load FILE` */
+	const char *summary; /* one line, lowercase, no full stop */
+	const char *help;    /* paragraphs for `help CMD` */
+	CmdHandler handler;
+	CmdCompleter completer; /* NULL: nothing to complete */
+} Command;
+
+extern const Command commands_table[];
+extern const size_t commands_count;
+
+/* A command by exact name or alias, else by unique prefix of a name. NULL
+ * when unknown; *ambiguous is set when several names start with name. */
+const Command *commands_find(const char *name, bool *ambiguous);
+
+/*
+ * Splits a line into words: blanks separate words, "double quotes" group
+ * (with \" and \\ inside), a backslash outside quotes keeps the next quote,
+ * backslash or blank as it is, and `#` at the start of a word begins a
+ * comment.
+ * Returns false with *err (caller frees) on an unterminated quote.
+ * The caller frees the words with commands_free_words.
+ */
+bool commands_split(const char *line, int *argc, char ***argv, char **err);
+void commands_free_words(int argc, char **argv);
+
+/* Runs one command line; blank and comment lines succeed. 0 or 1. */
+int commands_execute_line(CmdContext *ctx, const char *line);
+/* Runs one split command (argv[0] as typed, argv[argc] NULL). 0 or 1. */
+int commands_execute_argv(CmdContext *ctx, int argc, char **argv);
+/* Runs each line of in as a command, naming it `name` in errors. Stops at
+ * `quit`, at an interrupt, and at the first failure when ctx->batch or the
+ * errexit setting is on. Returns 1 if any command failed. */
+int commands_run_stream(CmdContext *ctx, FILE *in, const char *name);
+/* commands_run_stream of a file; failing to open it is an error. */
+int commands_run_script(CmdContext *ctx, const char *path);
+
+/* Completion of the word starting at byte `start` of line (the words before
+ * it decide what is completed). Candidates come sorted and unique. */
+void commands_complete(const Session *s, const char *line, size_t start, const char *word,
+		       CmdCandidates *out);
+
+/* Messages: `error: ...` (with `FILE:LINE: ` inside a script) on ctx->err,
+ * coloured when cmd_color allows. cmd_error returns 1 for `return
+ * cmd_error(...)`. */
+int cmd_error(CmdContext *ctx, const char *fmt, ...) DP_PRINTF(2, 3);
+void cmd_warning(CmdContext *ctx, const char *fmt, ...) DP_PRINTF(2, 3);
+void cmd_note(CmdContext *ctx, const char *fmt, ...) DP_PRINTF(2, 3);
+/* `unknown command 'x'`, or `ambiguous command 'x': a, b` listing the
+ * commands x is a prefix of. Returns 1. */
+int cmd_unknown_command(CmdContext *ctx, const char *name, bool ambiguous);
+/* Prints the session's diagnostics on ctx->err. */
+void cmd_print_diags(CmdContext *ctx, const DiagList *diags);
+/* Whether to colour what goes to stream: never with NO_COLOR or `set color
+ * off`, always with `set color on`, else only on a terminal. */
+bool cmd_color(const CmdContext *ctx, FILE *stream);
+/* Writes a StrBuf to ctx->out. */
+void cmd_write(CmdContext *ctx, const StrBuf *sb);
+
+/* Shared completers. */
+void cmd_complete_files(const Session *s, int argc, char **argv, const char *word,
+			CmdCandidates *out);
+void cmd_complete_commands(const Session *s, int argc, char **argv, const char *word,
+			   CmdCandidates *out);
+/* `@globals` and `%names` of the current module, by the word's first byte. */
+void cmd_complete_module_names(const Session *s, const char *word, CmdCandidates *out);
+
+/* Handlers and completers, one group per commands/cmd_*.c file. */
+int cmd_echo(CmdContext *ctx, int argc, char **argv); /* cmd_script.c */
+int cmd_quit(CmdContext *ctx, int argc, char **argv);
+int cmd_source(CmdContext *ctx, int argc, char **argv);
+int cmd_help(CmdContext *ctx, int argc, char **argv); /* cmd_help.c */
+int cmd_ir(CmdContext *ctx, int argc, char **argv);   /* cmd_ir.c */
+void cmd_complete_ir(const Session *s, int argc, char **argv, const char *word, CmdCandidates *out);
+int cmd_load(CmdContext *ctx, int argc, char **argv); /* cmd_load.c */
+int cmd_reload(CmdContext *ctx, int argc, char **argv);
+int cmd_phases(CmdContext *ctx, int argc, char **argv); /* cmd_step.c */
+int cmd_plan(CmdContext *ctx, int argc, char **argv);
+int cmd_restart(CmdContext *ctx, int argc, char **argv);
+int cmd_step(CmdContext *ctx, int argc, char **argv);
+int cmd_set(CmdContext *ctx, int argc, char **argv); /* cmd_settings.c */
+int cmd_show(CmdContext *ctx, int argc, char **argv);
+void cmd_complete_set(const Session *s, int argc, char **argv, const char *word,
+		      CmdCandidates *out);
+void cmd_complete_show(const Session *s, int argc, char **argv, const char *word,
+		       CmdCandidates *out);
+int cmd_target(CmdContext *ctx, int argc, char **argv); /* cmd_targets.c */
+int cmd_targets(CmdContext *ctx, int argc, char **argv);
+void cmd_complete_target(const Session *s, int argc, char **argv, const char *word,
+			 CmdCandidates *out);
+
+int cmd_conflicts(CmdContext *ctx, int argc, char **argv); /* cmd_plan.c */
+int cmd_constraints(CmdContext *ctx, int argc, char **argv);
+int cmd_copies(CmdContext *ctx, int argc, char **argv);
+int cmd_placement(CmdContext *ctx, int argc, char **argv);
+int cmd_regions(CmdContext *ctx, int argc, char **argv);
+int cmd_verify(CmdContext *ctx, int argc, char **argv);
+int cmd_why(CmdContext *ctx, int argc, char **argv);
+void cmd_complete_values(const Session *s, int argc, char **argv, const char *word,
+			 CmdCandidates *out);
+
+#endif

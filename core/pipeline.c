@@ -1,0 +1,54 @@
+/*
+ * pipeline.c - the planning pipeline: one row per phase, in running order.
+ *
+ * Adding a phase is one row here plus its run function, which takes the
+ * previous module version (never modifying it) and returns a new version,
+ * or NULL after reporting errors into ctx->diags. The session, `step`,
+ * `phases` and `ir --phase` read nothing but this table.
+ */
+#include "pipeline.h"
+
+#include <string.h>
+
+#include "infer.h"
+#include "plan.h"
+
+/* infer: types every expression of a clone of the input. */
+static IrModule *pipeline_run_infer(const IrModule *in, PhaseContext *ctx)
+{
+	IrModule *out = ir_module_clone(in);
+	if (!infer_module(out, ctx->diags)) {
+		ir_module_free(out);
+		return NULL;
+	}
+	return out;
+}
+
+const Phase pipeline_phases[] = {
+	{"rewrite", "normalise annotations: fix on_device values of lets and function bodies",
+	 plan_rewrite_phase},
+	{"check", "resolve devices, collect every conflict and resolve it under the policy",
+	 plan_check_phase},
+	{"infer", "type inference: the shape and dtype of every expression", pipeline_run_infer},
+	{"core", "device analysis, defaulting and capture of device_copy calls", plan_core_phase},
+};
+const size_t pipeline_count = DP_COUNT(pipeline_phases);
+
+int pipeline_find(const char *name)
+{
+	size_t len = strlen(name);
+	int found = -1;
+	for (size_t i = 0; i < pipeline_count; i++)
+		if (strcmp(pipeline_phases[i].name, name) == 0)
+			return (int)i;
+	if (len == 0)
+		return -1;
+	for (size_t i = 0; i < pipeline_count; i++) {
+		if (strncmp(pipeline_phases[i].name, name, len) == 0) {
+			if (found >= 0)
+				return -1;
+			found = (int)i;
+		}
+	}
+	return found;
+}

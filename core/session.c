@@ -1,0 +1,448 @@
+/*
+ * session.c - the session: loading, the chain of module versions, stepping
+ * through the pipeline, and the settings table.
+ *
+ * Every operation first clears the previous diagnostics, then works on the
+ * side (a new parse, a new phase output) and only commits when that
+ * succeeded, so a failure never disturbs what is loaded. Diagnostics may
+ * point into the text of a file that failed to load; diag_source keeps that
+ * text alive until the diagnostics are cleared.
+ */
+#include "session.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "parse.h"
+#include "plan.h"
+
+volatile sig_atomic_t session_interrupt_requested;
+
+bool session_interrupted(void)
+{
+	return session_interrupt_requested != 0;
+}
+
+void session_clear_interrupt(void)
+{
+	session_interrupt_requested = 0;
+}
+
+static void session_clear_diags(Session *s)
+{
+	diag_clear(&s->diags);
+	source_release(s->diag_source);
+	s->diag_source = NULL;
+}
+
+void session_init(Session *s)
+{
+	memset(s, 0, sizeof *s);
+	devices_init_default(&s->devices);
+	s->settings.fallback = 0;
+	s->settings.policy = POLICY_COPY;
+	s->settings.placement = PLACEMENT_DEFAULT;
+	s->settings.color = COLOR_AUTO;
+	s->settings.echo = false;
+	s->settings.errexit = false;
+	s->settings.gpu = GPU_AUTO;
+	s->settings.tolerance = 1e-5;
+	s->versions = xcalloc(pipeline_count + 1, sizeof(IrModule *));
+	s->trace = plan_trace_new();
+	diag_init(&s->diags);
+}
+
+/* Frees versions[from..phases_done], newest first (a later version may
+ * point into an earlier one's arena). */
+static void session_drop_versions(Session *s, size_t from)
+{
+	/* The trace describes planned versions (and what a failed phase
+	 * recorded about the next one): it goes with them. */
+	if (s->trace && (from <= 1 || s->phases_done >= from))
+		plan_trace_clear(s->trace);
+	for (size_t i = pipeline_count + 1; i-- > from;) {
+		if (s->versions[i]) {
+			ir_module_free(s->versions[i]);
+			s->versions[i] = NULL;
+		}
+	}
+	if (from == 0)
+		s->phases_done = 0;
+	else if (s->phases_done >= from)
+		s->phases_done = from - 1;
+}
+
+void session_free(Session *s)
+{
+	session_drop_versions(s, 0);
+	plan_trace_free(s->trace);
+	free(s->versions);
+	session_clear_diags(s);
+	diag_free(&s->diags);
+	source_release(s->source);
+	free(s->path);
+	devices_free(&s->devices);
+	memset(s, 0, sizeof *s);
+}
+
+bool session_has_module(const Session *s)
+{
+	return s->versions[0] != NULL;
+}
+
+bool session_planning_started(const Session *s)
+{
+	return s->phases_done > 0;
+}
+
+bool session_planned(const Session *s)
+{
+	return session_has_module(s) && s->phases_done == pipeline_count;
+}
+
+IrModule *session_current(const Session *s)
+{
+	return s->versions[s->phases_done];
+}
+
+IrModule *session_version(const Session *s, int phase)
+{
+	if (phase < -1 || phase >= (int)pipeline_count)
+		return NULL;
+	return s->versions[phase + 1];
+}
+
+bool session_load(Session *s, const char *path)
+{
+	char *err = NULL;
+	char *new_path;
+	SourceFile *src;
+	IrModule *m;
+
+	session_clear_diags(s);
+	src = source_read(path, &err);
+	if (!src) {
+		diag_error(&s->diags, NULL, (Pos){0, 0}, "%s", err);
+		free(err);
+		return false;
+	}
+	s->diag_source = source_retain(src);
+	m = parse_module(src, &s->devices, &s->diags);
+	if (!m || s->diags.errors > 0) {
+		if (m)
+			ir_module_free(m);
+		if (s->diags.errors == 0)
+			diag_error(&s->diags, src, (Pos){0, 0}, "could not parse the module");
+		source_release(src);
+		return false;
+	}
+	new_path = xstrdup(path);
+	session_drop_versions(s, 0);
+	source_release(s->source);
+	free(s->path);
+	s->source = src;
+	s->path = new_path;
+	s->versions[0] = m;
+	s->phases_done = 0;
+	return true;
+}
+
+bool session_reload(Session *s)
+{
+	char *path;
+	bool ok;
+	if (!s->path) {
+		session_clear_diags(s);
+		diag_error(&s->diags, NULL, (Pos){0, 0}, "no module loaded");
+		return false;
+	}
+	path = xstrdup(s->path);
+	ok = session_load(s, path);
+	free(path);
+	return ok;
+}
+
+void session_restart(Session *s)
+{
+	session_clear_diags(s);
+	session_drop_versions(s, 1);
+}
+
+PhaseContext session_phase_context(Session *s)
+{
+	PhaseContext ctx;
+	memset(&ctx, 0, sizeof ctx);
+	ctx.devices = &s->devices;
+	ctx.fallback = s->settings.fallback;
+	ctx.policy = s->settings.policy;
+	ctx.placement = s->settings.placement;
+	ctx.diags = &s->diags;
+	ctx.trace = s->trace;
+	return ctx;
+}
+
+bool session_step(Session *s, size_t n)
+{
+	session_clear_diags(s);
+	if (!session_has_module(s)) {
+		diag_error(&s->diags, NULL, (Pos){0, 0}, "no module loaded");
+		return false;
+	}
+	for (size_t k = 0; k < n && s->phases_done < pipeline_count; k++) {
+		const Phase *phase = &pipeline_phases[s->phases_done];
+		PhaseContext ctx;
+		size_t errors_before = s->diags.errors;
+		IrModule *out;
+		if (session_interrupted()) {
+			session_clear_interrupt();
+			diag_error(&s->diags, NULL, (Pos){0, 0}, "interrupted before phase '%s'",
+				   phase->name);
+			return false;
+		}
+		ctx = session_phase_context(s);
+		out = phase->run(s->versions[s->phases_done], &ctx);
+		if (!out || s->diags.errors > errors_before) {
+			if (out)
+				ir_module_free(out);
+			if (s->diags.errors == errors_before)
+				diag_error(&s->diags, NULL, (Pos){0, 0}, "phase '%s' failed",
+					   phase->name);
+			return false;
+		}
+		s->versions[++s->phases_done] = out;
+	}
+	return true;
+}
+
+/* ---- settings ---- */
+
+/* The order of session_settings[]. */
+enum {
+	SET_FALLBACK,
+	SET_POLICY,
+	SET_PLACEMENT,
+	SET_GPU,
+	SET_TOLERANCE,
+	SET_COLOR,
+	SET_ECHO,
+	SET_ERREXIT,
+	SET_COUNT
+};
+
+/* Spelled in enum order: index i is the value with numeric value i. */
+static const char *const policy_choices[] = {"error", "copy", "replicate", NULL};
+static const char *const placement_choices[] = {"default", "min-transfer", NULL};
+static const char *const gpu_choices[] = {"auto", "require", "emulate", NULL};
+static const char *const color_choices[] = {"auto", "on", "off", NULL};
+static const char *const bool_choices[] = {"on", "off", NULL};
+
+const SessionSetting session_settings[] = {
+	[SET_FALLBACK] = {"fallback", SETTING_DEVICE, NULL, true,
+			  "the device of values nothing constrains (KIND:ID from 'targets')"},
+	[SET_POLICY] = {"policy", SETTING_CHOICE, policy_choices, true,
+			"what a conflict does: stop planning, copy, or replicate constants"},
+	[SET_PLACEMENT] = {"placement", SETTING_CHOICE, placement_choices, true,
+			   "where unconstrained operators go: TVM's rule or fewest bytes copied"},
+	[SET_GPU] = {"gpu", SETTING_CHOICE, gpu_choices, false,
+		     "run cuda devices on a GPU if present, always, or on the host emulator"},
+	[SET_TOLERANCE] = {"tolerance", SETTING_NUMBER, NULL, false,
+			   "the largest error 'compare' accepts"},
+	[SET_COLOR] = {"color", SETTING_CHOICE, color_choices, false,
+		       "colour the output: on a terminal only (auto), always, never"},
+	[SET_ECHO] = {"echo", SETTING_BOOL, bool_choices, false,
+		      "print each script line before running it"},
+	[SET_ERREXIT] = {"errexit", SETTING_BOOL, bool_choices, false,
+			 "stop a script at its first failing command"},
+};
+const size_t session_setting_count = DP_COUNT(session_settings);
+
+int session_setting_find(const char *name)
+{
+	size_t len = strlen(name);
+	int found = -1;
+	for (size_t i = 0; i < session_setting_count; i++)
+		if (strcmp(session_settings[i].name, name) == 0)
+			return (int)i;
+	if (len == 0)
+		return -1;
+	for (size_t i = 0; i < session_setting_count; i++) {
+		if (strncmp(session_settings[i].name, name, len) == 0) {
+			if (found >= 0)
+				return -1;
+			found = (int)i;
+		}
+	}
+	return found;
+}
+
+void session_setting_format(const Session *s, int i, StrBuf *out)
+{
+	const SessionSettings *v = &s->settings;
+	DP_ASSERT(i >= 0 && (size_t)i < session_setting_count);
+	switch (i) {
+	case SET_FALLBACK:
+		strbuf_puts(out, devices_name(&s->devices, v->fallback));
+		break;
+	case SET_POLICY:
+		strbuf_puts(out, policy_choices[v->policy]);
+		break;
+	case SET_PLACEMENT:
+		strbuf_puts(out, placement_choices[v->placement]);
+		break;
+	case SET_GPU:
+		strbuf_puts(out, gpu_choices[v->gpu]);
+		break;
+	case SET_TOLERANCE:
+		strbuf_printf(out, "%g", v->tolerance);
+		break;
+	case SET_COLOR:
+		strbuf_puts(out, color_choices[v->color]);
+		break;
+	case SET_ECHO:
+		strbuf_puts(out, v->echo ? "on" : "off");
+		break;
+	case SET_ERREXIT:
+		strbuf_puts(out, v->errexit ? "on" : "off");
+		break;
+	default:
+		DP_ASSERT(!"unknown setting");
+	}
+}
+
+/* The index of value among choices: exact, else a unique prefix; -1. */
+static int match_choice(const char *const *choices, const char *value)
+{
+	size_t len = strlen(value);
+	int found = -1;
+	for (int i = 0; choices[i]; i++)
+		if (strcmp(choices[i], value) == 0)
+			return i;
+	if (len == 0)
+		return -1;
+	for (int i = 0; choices[i]; i++) {
+		if (strncmp(choices[i], value, len) == 0) {
+			if (found >= 0)
+				return -1;
+			found = i;
+		}
+	}
+	return found;
+}
+
+static char *choice_error(const SessionSetting *setting, const char *value)
+{
+	StrBuf sb;
+	strbuf_init(&sb);
+	strbuf_printf(&sb, "invalid value '%s' for '%s': expected ", value, setting->name);
+	for (int i = 0; setting->choices[i]; i++)
+		strbuf_printf(&sb, "%s%s",
+			      i == 0                    ? ""
+			      : setting->choices[i + 1] ? ", "
+							: " or ",
+			      setting->choices[i]);
+	return strbuf_detach(&sb);
+}
+
+static bool parse_bool(const char *value, bool *out)
+{
+	static const char *const yes[] = {"on", "yes", "true", "1", NULL};
+	static const char *const no[] = {"off", "no", "false", "0", NULL};
+	for (int i = 0; yes[i]; i++) {
+		if (strcmp(value, yes[i]) == 0) {
+			*out = true;
+			return true;
+		}
+		if (strcmp(value, no[i]) == 0) {
+			*out = false;
+			return true;
+		}
+	}
+	return false;
+}
+
+bool session_setting_set(Session *s, int i, const char *value, bool *reset, char **err)
+{
+	const SessionSetting *setting;
+	SessionSettings next = s->settings;
+	int choice = -1;
+	*reset = false;
+	*err = NULL;
+	DP_ASSERT(i >= 0 && (size_t)i < session_setting_count);
+	setting = &session_settings[i];
+	switch (setting->kind) {
+	case SETTING_CHOICE:
+		choice = match_choice(setting->choices, value);
+		if (choice < 0) {
+			*err = choice_error(setting, value);
+			return false;
+		}
+		break;
+	case SETTING_BOOL: {
+		bool b;
+		if (!parse_bool(value, &b)) {
+			*err = choice_error(setting, value);
+			return false;
+		}
+		choice = b;
+		break;
+	}
+	case SETTING_DEVICE:
+		choice = devices_find_name(&s->devices, value);
+		if (choice < 0) {
+			*err = xasprintf("unknown device '%s' (see 'targets')", value);
+			return false;
+		}
+		break;
+	case SETTING_NUMBER: {
+		char *end;
+		double d;
+		errno = 0;
+		d = strtod(value, &end);
+		if (end == value || *end || errno || !isfinite(d) || d < 0) {
+			*err = xasprintf(
+				"invalid value '%s' for '%s': expected a non-negative number",
+				value, setting->name);
+			return false;
+		}
+		next.tolerance = d;
+		break;
+	}
+	}
+	switch (i) {
+	case SET_FALLBACK:
+		next.fallback = choice;
+		break;
+	case SET_POLICY:
+		next.policy = (PlanPolicy)choice;
+		break;
+	case SET_PLACEMENT:
+		next.placement = (PlacementMode)choice;
+		break;
+	case SET_GPU:
+		next.gpu = (GpuMode)choice;
+		break;
+	case SET_TOLERANCE:
+		break;
+	case SET_COLOR:
+		next.color = (ColorMode)choice;
+		break;
+	case SET_ECHO:
+		next.echo = choice != 0;
+		break;
+	case SET_ERREXIT:
+		next.errexit = choice != 0;
+		break;
+	default:
+		DP_ASSERT(!"unknown setting");
+	}
+	if (setting->resets_planning && session_planning_started(s) &&
+	    (next.fallback != s->settings.fallback || next.policy != s->settings.policy ||
+	     next.placement != s->settings.placement)) {
+		session_restart(s);
+		*reset = true;
+	}
+	s->settings = next;
+	return true;
+}

@@ -1,0 +1,134 @@
+/*
+ * session.h - the debugger's state: devices, settings, the loaded module and
+ * its versions, one per planning phase run so far.
+ *
+ * A Session is what every command works on. It owns the device table, the
+ * settings, the loaded file and the chain of module versions:
+ * versions[0] is the module as parsed, versions[i + 1] is what phase i of
+ * pipeline_phases produced from versions[i], and phases_done counts how many
+ * phases have run. A later version may point into an earlier version's arena
+ * (types are shared, never copied), so versions are only ever freed newest
+ * first and a version never outlives the ones it was derived from.
+ *
+ * Library code never prints: every operation that can fail leaves its
+ * diagnostics in session->diags (cleared at the start of the next operation)
+ * and returns a status; the shell decides where they go. A failed load or
+ * phase leaves the session as it was, so the user's work is never lost.
+ *
+ * Ownership: the Session owns everything it points to and frees it in
+ * session_free; modules returned by session_current and session_version are
+ * borrowed and stay valid until the next load, reload, restart, step or
+ * setting change that resets planning.
+ */
+#ifndef DEVPLAN_SESSION_H
+#define DEVPLAN_SESSION_H
+
+#include <signal.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "devices.h"
+#include "diag.h"
+#include "ir.h"
+#include "pipeline.h"
+
+typedef enum ColorMode { COLOR_AUTO, COLOR_ON, COLOR_OFF } ColorMode;
+typedef enum GpuMode { GPU_AUTO, GPU_REQUIRE, GPU_EMULATE } GpuMode;
+
+typedef struct SessionSettings {
+	int32_t fallback;        /* device-table index; default 0 (cpu:0) */
+	PlanPolicy policy;       /* default POLICY_COPY */
+	PlacementMode placement; /* default PLACEMENT_DEFAULT */
+	ColorMode color;         /* default COLOR_AUTO */
+	bool echo;               /* echo script lines before running them */
+	bool errexit;            /* stop a script at its first failing command */
+	GpuMode gpu;             /* default GPU_AUTO */
+	double tolerance;        /* for `compare`; default 1e-5 */
+} SessionSettings;
+
+typedef struct Session {
+	DeviceTable devices;
+	SessionSettings settings;
+	char *path;              /* the loaded file as the user named it, or NULL */
+	SourceFile *source;      /* its text (retained), or NULL */
+	IrModule **versions;     /* pipeline_count + 1 slots; see the top */
+	size_t phases_done;      /* versions[0..phases_done] are non-NULL */
+	DiagList diags;          /* the last operation's diagnostics */
+	SourceFile *diag_source; /* retained while diags may point into it */
+	struct PlanTrace *trace; /* what the planning phases recorded about the
+				    planned versions (plan.h); cleared with them */
+} Session;
+
+/* Set by the shell's SIGINT handler; long operations poll it through
+ * session_interrupted at safe points and stop with an "interrupted" error.
+ * Core code never installs handlers or includes readline. */
+extern volatile sig_atomic_t session_interrupt_requested;
+bool session_interrupted(void);
+void session_clear_interrupt(void);
+
+void session_init(Session *s);
+void session_free(Session *s);
+
+/* Parses path and makes it the loaded module, with planning reset. On
+ * failure (unreadable file, parse errors) returns false with the errors in
+ * s->diags and keeps the previously loaded module, if any. Warnings of a
+ * successful load are left in s->diags too. */
+bool session_load(Session *s, const char *path);
+/* session_load of the loaded path again; false without a module. */
+bool session_reload(Session *s);
+/* Drops every planned version: back to the module as parsed. */
+void session_restart(Session *s);
+/* True when some phase has run (there is planning to lose). */
+bool session_planning_started(const Session *s);
+bool session_has_module(const Session *s);
+/* True when every phase of the pipeline has run. */
+bool session_planned(const Session *s);
+
+/* The latest module version (NULL without a module). */
+IrModule *session_current(const Session *s);
+/* The module as of after phase `phase` (pipeline index), or versions[0] for
+ * phase -1; NULL if that phase has not run. */
+IrModule *session_version(const Session *s, int phase);
+
+/* Runs up to n of the remaining phases in order, stopping at the end of the
+ * pipeline, at a failing phase (the session stays before it) or when
+ * interrupted. Returns false on failure or interrupt, with the reasons in
+ * s->diags; warnings of successful phases are left there as well. */
+bool session_step(Session *s, size_t n);
+
+/* The PhaseContext that phases run with, built from the settings. */
+PhaseContext session_phase_context(Session *s);
+
+/*
+ * Settings, as a table so that `set`, `show`, `help set` and completion all
+ * read one list. Values are spelled as the user types them.
+ */
+typedef enum SettingKind {
+	SETTING_CHOICE, /* one of choices (unique prefixes accepted) */
+	SETTING_BOOL,   /* on/off (also yes/no, true/false, 1/0) */
+	SETTING_DEVICE, /* a device-table name, KIND:ID */
+	SETTING_NUMBER, /* a finite, non-negative number */
+} SettingKind;
+
+typedef struct SessionSetting {
+	const char *name;
+	SettingKind kind;
+	const char *const *choices; /* NULL-terminated: SETTING_CHOICE, _BOOL */
+	bool resets_planning;       /* changing it drops planned versions */
+	const char *summary;
+} SessionSetting;
+
+extern const SessionSetting session_settings[];
+extern const size_t session_setting_count;
+
+/* Index of a setting by exact name or unique prefix, or -1. */
+int session_setting_find(const char *name);
+/* Appends the current value of setting i as `set` accepts it. */
+void session_setting_format(const Session *s, int i, StrBuf *out);
+/* Parses and applies a value. On a bad value returns false with *err set
+ * (the caller frees it). *reset is set when the change dropped planned
+ * versions; setting a value equal to the current one changes nothing. */
+bool session_setting_set(Session *s, int i, const char *value, bool *reset, char **err);
+
+#endif

@@ -1,0 +1,39 @@
+/*
+ * repl.h - line editing for the interactive shell, behind a few functions.
+ *
+ * Like Lua's lua.c, readline lives behind repl_open / repl_read_line /
+ * repl_add_history / repl_close, with a plain getline fallback when standard
+ * input is not a terminal; nothing outside repl/ includes readline. SIGINT
+ * only sets session_interrupt_requested: at the prompt it discards the line
+ * being typed, during a command the command stops at its next safe point.
+ *
+ * Ownership: repl_read_line returns a line the caller frees; everything else
+ * is released by repl_close.
+ */
+#ifndef DEVPLAN_REPL_H
+#define DEVPLAN_REPL_H
+
+#include <stdbool.h>
+
+#include "commands.h"
+
+/* Starts line editing for session (completion reads it). With use_readline
+ * false, lines are read with getline from stdin and prompts are printed
+ * only when stdin is a terminal. The history file is DEVPLAN_HISTORY if set
+ * (empty: none), else ~/.devplan_history. */
+void repl_open(Session *session, bool use_readline);
+/* The next line without its newline, or NULL at end of input (Ctrl-D). A
+ * Ctrl-C at the prompt discards the line and prompts again. */
+char *repl_read_line(const char *prompt);
+/* Remembers a line in the history (not blank, not a repeat of the last). */
+void repl_add_history(const char *line);
+/* Saves the history and frees readline's state. */
+void repl_close(void);
+
+/* Makes SIGINT set session_interrupt_requested and nothing else. */
+void repl_install_sigint(void);
+
+/* Reads and runs commands until quit or end of input; returns 0. */
+int repl_run(CmdContext *ctx);
+
+#endif

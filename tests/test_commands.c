@@ -1,0 +1,605 @@
+/*
+ * test_commands.c - the command table, dispatch, scripts, settings and
+ * completion, with output captured through open_memstream.
+ *
+ * Each test gets a fresh Session and runs command lines through
+ * commands_execute_line; `run` captures what went to ctx->out and ctx->err
+ * separately. The table is also checked against USAGE.md: every command has
+ * a `### name` section showing its usage, and every such section names a
+ * command.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <ctype.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "commands.h"
+#include "session.h"
+
+typedef struct Fixture {
+	Session session;
+	CmdContext ctx;
+	char *out;
+	char *err;
+	char script[64]; /* a temporary script path, removed in teardown */
+	char script2[64];
+} Fixture;
+
+static int setup(void **state)
+{
+	Fixture *f = xcalloc(1, sizeof *f);
+	session_init(&f->session);
+	cmd_context_init(&f->ctx, &f->session, NULL, NULL);
+	*state = f;
+	return 0;
+}
+
+static int teardown(void **state)
+{
+	Fixture *f = *state;
+	if (f->script[0])
+		unlink(f->script);
+	if (f->script2[0])
+		unlink(f->script2);
+	session_free(&f->session);
+	free(f->out);
+	free(f->err);
+	free(f);
+	return 0;
+}
+
+/* Runs one line; f->out and f->err hold what it printed. */
+static int run(Fixture *f, const char *line)
+{
+	size_t out_len, err_len;
+	int status;
+	free(f->out);
+	free(f->err);
+	f->ctx.out = open_memstream(&f->out, &out_len);
+	f->ctx.err = open_memstream(&f->err, &err_len);
+	assert_non_null(f->ctx.out);
+	assert_non_null(f->ctx.err);
+	status = commands_execute_line(&f->ctx, line);
+	fclose(f->ctx.out);
+	fclose(f->ctx.err);
+	f->ctx.out = f->ctx.err = NULL;
+	return status;
+}
+
+/* Writes text to a fresh temporary file whose name lands in path. */
+static void write_temp(char *path, const char *text)
+{
+	int fd;
+	strcpy(path, "/tmp/devplan-test-XXXXXX");
+	fd = mkstemp(path);
+	assert_true(fd >= 0);
+	assert_int_equal(write(fd, text, strlen(text)), (ssize_t)strlen(text));
+	close(fd);
+}
+
+/* Gives the session a tiny module, as if loaded, without the parser. */
+static void fake_module(Fixture *f)
+{
+	IrModule *m = ir_module_new(NULL);
+	Expr *body = ir_tuple(m, (Pos){1, 1}, NULL, 0);
+	ir_add_global(m, "main", ir_fn(m, (Pos){1, 1}, NULL, 0, NULL, body), (Pos){1, 1});
+	f->session.versions[0] = m;
+	f->session.path = xstrdup("fake.relay");
+}
+
+/* Pretends the first phase ran. */
+static void fake_step(Fixture *f)
+{
+	f->session.versions[1] = ir_module_clone(f->session.versions[0]);
+	f->session.phases_done = 1;
+}
+
+/* ---- the table ---- */
+
+static void test_table_is_sorted_and_complete(void **state)
+{
+	(void)state;
+	for (size_t i = 0; i < commands_count; i++) {
+		const Command *c = &commands_table[i];
+		size_t n = strlen(c->name);
+		if (i > 0)
+			assert_true(strcmp(commands_table[i - 1].name, c->name) < 0);
+		assert_non_null(c->handler);
+		assert_non_null(c->usage);
+		assert_non_null(c->help);
+		assert_true(c->help[0] != '\0');
+		assert_true(c->min_args >= 0);
+		assert_true(c->max_args < 0 || c->max_args >= c->min_args);
+		/* usage starts with the name */
+		assert_int_equal(strncmp(c->usage, c->name, n), 0);
+		assert_true(c->usage[n] == '\0' || c->usage[n] == ' ');
+		/* summary: lowercase start, no full stop */
+		assert_true(islower((unsigned char)c->summary[0]));
+		assert_true(c->summary[strlen(c->summary) - 1] != '.');
+		/* an alias is never another command's name or alias */
+		for (size_t a = 0; a < DP_COUNT(c->aliases) && c->aliases[a]; a++) {
+			bool ambiguous;
+			for (size_t j = 0; j < commands_count; j++)
+				assert_string_not_equal(commands_table[j].name, c->aliases[a]);
+			assert_ptr_equal(commands_find(c->aliases[a], &ambiguous), c);
+		}
+	}
+}
+
+/* The `### name` sections of USAGE.md. */
+static size_t usage_sections(const char *text, char names[][32], size_t max)
+{
+	size_t n = 0;
+	for (const char *p = text; p && *p; p = strchr(p, '\n') ? strchr(p, '\n') + 1 : NULL) {
+		if (strncmp(p, "### ", 4) == 0 && n < max) {
+			size_t len = strcspn(p + 4, " \n");
+			assert_true(len < 32);
+			memcpy(names[n], p + 4, len);
+			names[n][len] = '\0';
+			n++;
+		}
+	}
+	return n;
+}
+
+static void test_usage_md_matches_table(void **state)
+{
+	SourceFile *src;
+	char *err = NULL;
+	char names[128][32];
+	size_t n;
+	StrBuf problems;
+	(void)state;
+	src = source_read(DEVPLAN_SOURCE_DIR "/USAGE.md", &err);
+	if (!src) {
+		print_error("%s\n", err);
+		free(err);
+		fail();
+	}
+	strbuf_init(&problems);
+	n = usage_sections(src->text, names, 128);
+	for (size_t i = 0; i < commands_count; i++) {
+		const Command *c = &commands_table[i];
+		char *usage = xasprintf("`%s`", c->usage);
+		bool found = false;
+		for (size_t k = 0; k < n; k++)
+			found = found || strcmp(names[k], c->name) == 0;
+		if (!found)
+			strbuf_printf(&problems, "USAGE.md has no '### %s' section\n", c->name);
+		if (!strstr(src->text, usage))
+			strbuf_printf(&problems, "USAGE.md does not show the usage %s\n", usage);
+		free(usage);
+	}
+	for (size_t k = 0; k < n; k++) {
+		bool found = false;
+		for (size_t i = 0; i < commands_count; i++)
+			found = found || strcmp(names[k], commands_table[i].name) == 0;
+		if (!found)
+			strbuf_printf(&problems,
+				      "USAGE.md documents '%s', which is not a command\n",
+				      names[k]);
+	}
+	source_release(src);
+	if (problems.len) {
+		print_error("%s", problems.data);
+		strbuf_free(&problems);
+		fail();
+	}
+	strbuf_free(&problems);
+}
+
+/* ---- dispatch ---- */
+
+static void test_exact_alias_and_prefix(void **state)
+{
+	Fixture *f = *state;
+	assert_int_equal(run(f, "echo hi"), 0);
+	assert_string_equal(f->out, "hi\n");
+	assert_string_equal(f->err, "");
+	assert_int_equal(run(f, "ech a b"), 0);
+	assert_string_equal(f->out, "a b\n");
+	assert_int_equal(run(f, "h q"), 0);
+	assert_non_null(strstr(f->out, "usage: quit\n"));
+	assert_false(f->ctx.quit);
+	assert_int_equal(run(f, "exit"), 0);
+	assert_true(f->ctx.quit);
+}
+
+static void test_ambiguous_and_unknown(void **state)
+{
+	Fixture *f = *state;
+	assert_int_equal(run(f, "p"), 1);
+	assert_string_equal(f->out, "");
+	assert_true(strncmp(f->err, "error: ambiguous command 'p': ", 30) == 0);
+	assert_non_null(strstr(f->err, "phases"));
+	assert_non_null(strstr(f->err, "plan"));
+	assert_int_equal(run(f, "frobnicate 1 2"), 1);
+	assert_string_equal(f->err,
+			    "error: unknown command 'frobnicate'; type 'help' for a list\n");
+	/* a name that is also a prefix of another resolves to itself */
+	assert_int_equal(run(f, "target"), 1);
+	assert_non_null(strstr(f->err, "'target' takes 2 to 3 arguments"));
+}
+
+static void test_argument_counts(void **state)
+{
+	Fixture *f = *state;
+	assert_int_equal(run(f, "load"), 1);
+	assert_string_equal(f->err, "error: 'load' takes 1 argument\nusage: load FILE\n");
+	assert_int_equal(run(f, "load a b"), 1);
+	assert_int_equal(run(f, "phases now"), 1);
+	assert_string_equal(f->err, "error: 'phases' takes no arguments\nusage: phases\n");
+	assert_int_equal(run(f, "help a b"), 1);
+	assert_string_equal(f->err, "error: 'help' takes at most 1 argument\nusage: help [CMD]\n");
+	assert_int_equal(run(f, "set policy"), 1);
+	assert_string_equal(f->err, "error: 'set' takes 2 arguments\nusage: set NAME VALUE\n");
+}
+
+static void test_needs_module(void **state)
+{
+	Fixture *f = *state;
+	static const char *const lines[] = {"ir", "step", "plan", "restart", "reload"};
+	for (size_t i = 0; i < DP_COUNT(lines); i++) {
+		assert_int_equal(run(f, lines[i]), 1);
+		assert_string_equal(f->err, "error: no module loaded; use 'load FILE'\n");
+	}
+	/* the argument count is checked first */
+	assert_int_equal(run(f, "step 1 2"), 1);
+	assert_non_null(strstr(f->err, "usage: step [N]"));
+	/* phases works without a module */
+	assert_int_equal(run(f, "phases"), 0);
+	assert_non_null(strstr(f->out, "pending"));
+}
+
+static void test_split_and_quotes(void **state)
+{
+	int argc;
+	char **argv;
+	char *err;
+	(void)state;
+	assert_true(
+		commands_split("  echo \"a  b\" c\\\"d \"x\\\"y\\\\\" # tail", &argc, &argv, &err));
+	assert_int_equal(argc, 4);
+	assert_string_equal(argv[0], "echo");
+	assert_string_equal(argv[1], "a  b");
+	assert_string_equal(argv[2], "c\"d");
+	assert_string_equal(argv[3], "x\"y\\");
+	assert_null(argv[4]);
+	commands_free_words(argc, argv);
+
+	assert_true(commands_split("echo a#b \"#c\" \"\"", &argc, &argv, &err));
+	assert_int_equal(argc, 4);
+	assert_string_equal(argv[1], "a#b");
+	assert_string_equal(argv[2], "#c");
+	assert_string_equal(argv[3], "");
+	commands_free_words(argc, argv);
+
+	assert_true(commands_split("   # only a comment", &argc, &argv, &err));
+	assert_int_equal(argc, 0);
+	commands_free_words(argc, argv);
+
+	assert_false(commands_split("echo \"open", &argc, &argv, &err));
+	assert_string_equal(err, "unterminated quote");
+	free(err);
+}
+
+static void test_quoted_command_line(void **state)
+{
+	Fixture *f = *state;
+	assert_int_equal(run(f, "echo \"two  spaces\" # a comment"), 0);
+	assert_string_equal(f->out, "two  spaces\n");
+	assert_int_equal(run(f, ""), 0);
+	assert_int_equal(run(f, "# nothing"), 0);
+	assert_string_equal(f->out, "");
+	assert_int_equal(run(f, "echo \"oops"), 1);
+	assert_string_equal(f->err, "error: unterminated quote\n");
+}
+
+/* ---- settings ---- */
+
+static void test_set_and_show(void **state)
+{
+	Fixture *f = *state;
+	assert_int_equal(run(f, "show policy"), 0);
+	assert_string_equal(f->out, "policy  copy\n");
+	assert_int_equal(run(f, "set pol rep"), 0);
+	assert_string_equal(f->out, "");
+	assert_int_equal(f->session.settings.policy, POLICY_REPLICATE);
+	assert_int_equal(run(f, "set fallback cuda:0"), 0);
+	assert_int_equal(f->session.settings.fallback, 1);
+	assert_int_equal(run(f, "set fallback tpu:0"), 1);
+	assert_string_equal(f->err, "error: unknown device 'tpu:0' (see 'targets')\n");
+	assert_int_equal(run(f, "set echo maybe"), 1);
+	assert_string_equal(f->err,
+			    "error: invalid value 'maybe' for 'echo': expected on or off\n");
+	assert_int_equal(run(f, "set errexit yes"), 0);
+	assert_true(f->session.settings.errexit);
+	assert_int_equal(run(f, "set tolerance 1e-3"), 0);
+	assert_true(f->session.settings.tolerance == 1e-3);
+	assert_int_equal(run(f, "set tolerance -1"), 1);
+	assert_int_equal(run(f, "set tolerance nan"), 1);
+	assert_int_equal(run(f, "set placement min"), 0);
+	assert_int_equal(f->session.settings.placement, PLACEMENT_MIN_TRANSFER);
+	assert_int_equal(run(f, "set gpu emulate"), 0);
+	assert_int_equal(f->session.settings.gpu, GPU_EMULATE);
+	assert_int_equal(run(f, "set e on"), 1); /* echo or errexit */
+	assert_string_equal(f->err, "error: ambiguous setting 'e': echo, errexit\n");
+	assert_int_equal(run(f, "show colour"), 1);
+	assert_non_null(strstr(f->err, "error: unknown setting 'colour' (settings: fallback, "));
+	assert_int_equal(run(f, "show"), 0);
+	assert_non_null(strstr(f->out, "fallback   cuda:0\n"));
+	assert_non_null(strstr(f->out, "tolerance  0.001\n"));
+	assert_non_null(strstr(f->out, "gpu        emulate\n"));
+}
+
+static void test_planning_setting_resets(void **state)
+{
+	Fixture *f = *state;
+	fake_module(f);
+	fake_step(f);
+	/* the same value changes nothing */
+	assert_int_equal(run(f, "set policy copy"), 0);
+	assert_string_equal(f->out, "");
+	assert_int_equal(f->session.phases_done, 1);
+	/* settings that do not affect planning keep it */
+	assert_int_equal(run(f, "set color off"), 0);
+	assert_int_equal(f->session.phases_done, 1);
+	assert_int_equal(run(f, "set policy error"), 0);
+	assert_string_equal(f->out,
+			    "policy changed: planning restarts from the module as loaded\n");
+	assert_int_equal(f->session.phases_done, 0);
+	assert_null(f->session.versions[1]);
+	assert_non_null(session_current(&f->session));
+}
+
+/* ---- the module and phases (without the parser) ---- */
+
+static void test_phases_and_restart(void **state)
+{
+	Fixture *f = *state;
+	fake_module(f);
+	assert_int_equal(run(f, "phases"), 0);
+	assert_non_null(strstr(f->out, pipeline_phases[0].name));
+	assert_non_null(strstr(f->out, "current"));
+	fake_step(f);
+	assert_int_equal(run(f, "phases"), 0);
+	assert_non_null(strstr(f->out, "done"));
+	assert_ptr_equal(session_current(&f->session), f->session.versions[1]);
+	assert_ptr_equal(session_version(&f->session, -1), f->session.versions[0]);
+	assert_int_equal(run(f, "restart"), 0);
+	assert_string_equal(f->out, "back to the module as loaded\n");
+	assert_int_equal(f->session.phases_done, 0);
+	assert_int_equal(run(f, "step 0"), 1);
+	assert_string_equal(f->err, "error: invalid count '0': expected a positive number\n");
+	assert_int_equal(run(f, "ir @nope"), 1);
+	assert_string_equal(f->err, "error: no global function '@nope' in the module\n");
+	assert_int_equal(run(f, "ir --phase infer"), 1);
+	assert_string_equal(f->err, "error: phase 'infer' has not run yet; use 'step'\n");
+	assert_int_equal(run(f, "ir --bogus"), 1);
+	assert_string_equal(f->err, "error: unknown option '--bogus' for 'ir'\n");
+}
+
+static void test_load_missing_keeps_module(void **state)
+{
+	Fixture *f = *state;
+	fake_module(f);
+	assert_int_equal(run(f, "load /nonexistent/m.relay"), 1);
+	assert_string_equal(f->err, "error: cannot open '/nonexistent/m.relay': No such file or "
+				    "directory\nnote: 'fake.relay' is still loaded\n");
+	assert_true(session_has_module(&f->session));
+	assert_string_equal(f->session.path, "fake.relay");
+}
+
+static void test_pipeline_find(void **state)
+{
+	(void)state;
+	assert_int_equal(pipeline_find(pipeline_phases[0].name), 0);
+	assert_int_equal(pipeline_find("no-such-phase"), -1);
+	assert_int_equal(pipeline_find(""), -1);
+	for (size_t i = 0; i < pipeline_count; i++)
+		assert_int_equal(pipeline_find(pipeline_phases[i].name), (int)i);
+}
+
+/* ---- targets ---- */
+
+static void test_targets(void **state)
+{
+	Fixture *f = *state;
+	assert_int_equal(run(f, "targets"), 0);
+	assert_string_equal(f->out, "index  name    target  host\n"
+				    "    0  cpu:0   llvm    -     (fallback)\n"
+				    "    1  cuda:0  cuda    llvm\n");
+	assert_int_equal(run(f, "target add cuda:1"), 0);
+	assert_string_equal(f->out, "added cuda:1 (target cuda) as device 2\n");
+	assert_int_equal(run(f, "target add cuda:1"), 1);
+	assert_string_equal(f->err, "error: device 'cuda:1' is already in the table\n");
+	assert_int_equal(run(f, "target remove cuda:1"), 1);
+	assert_string_equal(f->err, "error: unknown subcommand 'target remove'\n"
+				    "usage: target add KIND:ID [TARGET]\n");
+	assert_int_equal(run(f, "set fallback cuda:1"), 0);
+	assert_int_equal(f->session.settings.fallback, 2);
+}
+
+/* ---- scripts ---- */
+
+static void test_script_errors_name_file_and_line(void **state)
+{
+	Fixture *f = *state;
+	char *line;
+	write_temp(f->script, "echo one\n\n# comment\nfrobnicate\necho two\n");
+	line = xasprintf("source %s", f->script);
+	assert_int_equal(run(f, line), 1);
+	assert_string_equal(f->out, "one\ntwo\n");
+	{
+		char *want = xasprintf("%s:4: error: unknown command 'frobnicate'; type 'help' for "
+				       "a list\n",
+				       f->script);
+		assert_string_equal(f->err, want);
+		free(want);
+	}
+	/* errexit stops at the failure */
+	assert_int_equal(run(f, "set errexit on"), 0);
+	assert_int_equal(run(f, line), 1);
+	assert_string_equal(f->out, "one\n");
+	/* so does batch mode */
+	f->session.settings.errexit = false;
+	f->ctx.batch = true;
+	assert_int_equal(run(f, line), 1);
+	assert_string_equal(f->out, "one\n");
+	free(line);
+	assert_null(f->ctx.script);
+}
+
+static void test_nested_source_and_quit(void **state)
+{
+	Fixture *f = *state;
+	char *inner, *line;
+	write_temp(f->script2, "echo inner\nquit\necho not reached\n");
+	inner = xasprintf("echo outer\nsource %s\necho not reached either\n", f->script2);
+	write_temp(f->script, inner);
+	line = xasprintf("source %s", f->script);
+	assert_int_equal(run(f, line), 0);
+	assert_string_equal(f->out, "outer\ninner\n");
+	assert_true(f->ctx.quit);
+	free(inner);
+	free(line);
+}
+
+static void test_source_recursion_is_bounded(void **state)
+{
+	Fixture *f = *state;
+	char *text, *line;
+	write_temp(f->script, "");
+	text = xasprintf("source %s\n", f->script);
+	{
+		FILE *fp = fopen(f->script, "w");
+		fputs(text, fp);
+		fclose(fp);
+	}
+	line = xasprintf("source %s", f->script);
+	assert_int_equal(run(f, line), 1);
+	assert_non_null(strstr(f->err, "scripts nested too deeply"));
+	assert_int_equal(f->ctx.depth, 0);
+	free(text);
+	free(line);
+}
+
+static void test_echo_setting(void **state)
+{
+	Fixture *f = *state;
+	char *line;
+	write_temp(f->script, "echo a\n\n# note\n");
+	assert_int_equal(run(f, "set echo on"), 0);
+	line = xasprintf("source %s", f->script);
+	assert_int_equal(run(f, line), 0);
+	assert_string_equal(f->out, "echo a\na\n# note\n");
+	free(line);
+}
+
+/* ---- completion ---- */
+
+static bool has(const CmdCandidates *c, const char *s)
+{
+	for (size_t i = 0; i < c->count; i++)
+		if (strcmp(c->items[i], s) == 0)
+			return true;
+	return false;
+}
+
+static void test_completion(void **state)
+{
+	Fixture *f = *state;
+	CmdCandidates c;
+	commands_complete(&f->session, "", 0, "s", &c);
+	assert_true(has(&c, "set") && has(&c, "show") && has(&c, "step") && has(&c, "source"));
+	assert_true(has(&c, "s")); /* the alias */
+	assert_false(has(&c, "echo"));
+	for (size_t i = 1; i < c.count; i++)
+		assert_true(strcmp(c.items[i - 1], c.items[i]) < 0);
+	cmd_candidates_free(&c);
+
+	commands_complete(&f->session, "set ", 4, "p", &c);
+	assert_int_equal(c.count, 2);
+	assert_true(has(&c, "placement") && has(&c, "policy"));
+	cmd_candidates_free(&c);
+
+	commands_complete(&f->session, "set policy r", 11, "r", &c);
+	assert_int_equal(c.count, 1);
+	assert_string_equal(c.items[0], "replicate");
+	cmd_candidates_free(&c);
+
+	commands_complete(&f->session, "se fallback ", 12, "", &c);
+	assert_true(has(&c, "cpu:0") && has(&c, "cuda:0"));
+	cmd_candidates_free(&c);
+
+	commands_complete(&f->session, "load ", 5, "", &c);
+	assert_true(c.files);
+	cmd_candidates_free(&c);
+
+	commands_complete(&f->session, "help ", 5, "ph", &c);
+	assert_int_equal(c.count, 1);
+	assert_string_equal(c.items[0], "phases");
+	cmd_candidates_free(&c);
+
+	commands_complete(&f->session, "ir --phase ", 11, "", &c);
+	assert_true(has(&c, "parse") && has(&c, pipeline_phases[0].name));
+	cmd_candidates_free(&c);
+
+	fake_module(f);
+	commands_complete(&f->session, "ir ", 3, "@", &c);
+	assert_int_equal(c.count, 1);
+	assert_string_equal(c.items[0], "@main");
+	cmd_candidates_free(&c);
+
+	commands_complete(&f->session, "target ", 7, "", &c);
+	assert_true(has(&c, "add"));
+	cmd_candidates_free(&c);
+}
+
+static void test_interrupt_flag(void **state)
+{
+	Fixture *f = *state;
+	fake_module(f);
+	session_interrupt_requested = 1;
+	assert_true(session_interrupted());
+	assert_int_equal(run(f, "step"), 1);
+	assert_non_null(strstr(f->err, "interrupted"));
+	session_clear_interrupt();
+	assert_false(session_interrupted());
+	assert_int_equal(f->session.phases_done, 0);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_table_is_sorted_and_complete),
+		cmocka_unit_test(test_usage_md_matches_table),
+		cmocka_unit_test(test_split_and_quotes),
+		cmocka_unit_test(test_pipeline_find),
+		cmocka_unit_test_setup_teardown(test_exact_alias_and_prefix, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_ambiguous_and_unknown, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_argument_counts, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_needs_module, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_quoted_command_line, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_set_and_show, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_planning_setting_resets, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_phases_and_restart, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_load_missing_keeps_module, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_targets, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_script_errors_name_file_and_line, setup,
+						teardown),
+		cmocka_unit_test_setup_teardown(test_nested_source_and_quit, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_source_recursion_is_bounded, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_echo_setting, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_completion, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_interrupt_flag, setup, teardown),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
