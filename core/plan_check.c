@@ -439,6 +439,12 @@ IrModule *plan_check_phase(const IrModule *in, PhaseContext *ctx)
 	Checker ck = {0};
 	IrModule *out = NULL;
 	uint8_t *shared;
+	if (ctx->trace) {
+		/* a rerun after a failed check starts from no conflicts */
+		for (size_t i = 0; i < ctx->trace->nconflicts; i++)
+			plan_conflict_free_fields(&ctx->trace->conflicts[i]);
+		ctx->trace->nconflicts = 0;
+	}
 	plan_analysis_init(an, in);
 	ck.ctx = ctx;
 	ck.an = an;
