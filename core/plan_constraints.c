@@ -183,20 +183,17 @@ void plan_generate_constraints(PlanAnalysis *an, uint8_t **cuttable)
 {
 	const IrModule *m = an->module;
 	Generator g = {an, NULL, 0};
-	uint8_t *seen = xcalloc(m->nexprs / 8 + 1, 1);
-	ExprVec order = {0};
-	for (uint32_t i = 0; i < m->nglobals; i++)
-		ir_postorder(m, m->globals[i].fn, true, seen, &order);
-	/* Function domains first, so that every call site meets a function
-	 * domain of the right arity whatever the order of definitions. */
-	for (size_t i = 0; i < order.count; i++)
-		if (order.items[i]->kind == EXPR_FN)
-			plan_domain_as_function(an, plan_domain_of(an, order.items[i]),
-						order.items[i]->u.fn.nparams);
-	for (size_t i = 0; i < order.count; i++)
-		generate_node(&g, m, order.items[i]);
-	exprvec_free(&order);
-	free(seen);
+	/* Unification does not depend on order, so the nodes are visited by
+	 * id, which follows the text; events then read top to bottom.
+	 * Function domains come first, so that every call site meets a
+	 * function domain of the right arity. */
+	for (uint32_t id = 0; id < an->nexprs; id++)
+		if (an->by_id[id] && an->by_id[id]->kind == EXPR_FN)
+			plan_domain_as_function(an, plan_domain_of(an, an->by_id[id]),
+						an->by_id[id]->u.fn.nparams);
+	for (uint32_t id = 0; id < an->nexprs; id++)
+		if (an->by_id[id])
+			generate_node(&g, m, an->by_id[id]);
 	if (cuttable)
 		*cuttable = g.cuttable;
 	else
