@@ -55,6 +55,8 @@ typedef enum ConstraintKind {
 	CONSTRAINT_DEFAULT_LET,    /* let `site`'s free variable took the let's device */
 	CONSTRAINT_DEFAULT_CALL,   /* primitive call `site`'s free domain took the fallback */
 	CONSTRAINT_DEFAULT_OTHER,  /* a domain nothing constrained took the fallback */
+	CONSTRAINT_MIN_TRANSFER,   /* placement min-transfer chose the device of `site`'s
+				      domain to copy fewer bytes */
 } ConstraintKind;
 
 typedef struct Constraint {
@@ -130,6 +132,17 @@ typedef struct PlanConflict {
 	int32_t *consumer_devices;
 	size_t nconsumers;
 } PlanConflict;
+
+/* min-transfer (plan_transfer.c): the free domains at on_device boundaries,
+ * the device each should take to copy the fewest bytes, and an on_device
+ * beside each. Returns how many; the caller frees the three arrays. */
+size_t plan_min_transfer_choose(PlanAnalysis *an, uint32_t ndevices, int32_t fallback,
+				uint32_t **domains, int32_t **devices, uint32_t **sites);
+/* Bytes crossing on_device boundaries under the current bindings. */
+int64_t plan_boundary_bytes(PlanAnalysis *an);
+
+/* Copies an analysis (all arrays), e.g. to try a different defaulting. */
+void plan_analysis_copy(PlanAnalysis *dst, const PlanAnalysis *src);
 
 /* Frees what a conflict owns (not the record itself). */
 void plan_conflict_free_fields(PlanConflict *c);

@@ -26,6 +26,7 @@
 
 #include "plan.h"
 #include "print.h"
+#include "session.h"
 
 /* Uses described in a conflict's chain before "and N more uses". */
 enum { CHAIN_USES_SHOWN = 8 };
@@ -421,6 +422,7 @@ static IrModule *insert_copies(Checker *ck, const IrModule *in)
 		case CONSTRAINT_DEFAULT_LET:
 		case CONSTRAINT_DEFAULT_CALL:
 		case CONSTRAINT_DEFAULT_OTHER:
+		case CONSTRAINT_MIN_TRANSFER:
 			DP_ASSERT(!"copy at a use that cannot take one");
 			break;
 		}
@@ -439,6 +441,7 @@ IrModule *plan_check_phase(const IrModule *in, PhaseContext *ctx)
 	Checker ck = {0};
 	IrModule *out = NULL;
 	uint8_t *shared;
+	bool interrupted = false;
 	if (ctx->trace) {
 		/* a rerun after a failed check starts from no conflicts */
 		for (size_t i = 0; i < ctx->trace->nconflicts; i++)
@@ -453,11 +456,14 @@ IrModule *plan_check_phase(const IrModule *in, PhaseContext *ctx)
 	shared = xcalloc(an->nexprs ? an->nexprs : 1, 1);
 	for (uint32_t v = 0; v < an->nexprs; v++)
 		shared[v] = ck.use_start[v + 1] - ck.use_start[v] > 1 && is_shared(&ck, v);
-	/* Pass 1: everything but the uses of shared values. */
+	/* Pass 1: everything but the uses of shared values. Ctrl-C is polled
+	 * every 65536 steps of either pass. */
 	{
 		size_t n = an->nconstraints;
-		for (size_t i = 0; i < n; i++) {
+		for (size_t i = 0; i < n && !interrupted; i++) {
 			PlanClash clash;
+			if ((i & 0xffff) == 0xffff && session_interrupted())
+				interrupted = true;
 			if (ck.cuttable[i] && shared[an->constraints[i].value])
 				continue;
 			if (!plan_constraint_apply(an, (uint32_t)i, &clash))
@@ -467,10 +473,15 @@ IrModule *plan_check_phase(const IrModule *in, PhaseContext *ctx)
 	/* Pass 2: shared values, consumers before producers. Ids grow with
 	 * the text, so descending ids visit a value after everything that
 	 * the parser built after it. */
-	for (uint32_t v = an->nexprs; v-- > 0;)
-		if (shared[v])
+	for (uint32_t v = an->nexprs; v-- > 0 && !interrupted;) {
+		if ((v & 0xffff) == 0xffff && session_interrupted())
+			interrupted = true;
+		else if (shared[v])
 			resolve_shared(&ck, v);
-	if (ck.irreducible == 0 && !(ctx->policy == POLICY_ERROR && ck.conflicts))
+	}
+	if (interrupted)
+		diag_error(ctx->diags, NULL, (Pos){0, 0}, "interrupted during phase 'check'");
+	else if (ck.irreducible == 0 && !(ctx->policy == POLICY_ERROR && ck.conflicts))
 		out = ck.ncopies ? insert_copies(&ck, in) : ir_module_clone(in);
 	free(shared);
 	free(ck.cuttable);

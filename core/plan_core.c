@@ -19,6 +19,7 @@
 
 #include "plan.h"
 #include "print.h"
+#include "session.h"
 
 typedef struct Core {
 	PhaseContext *ctx;
@@ -26,6 +27,17 @@ typedef struct Core {
 	PlanTrace *trace;
 	bool failed;
 } Core;
+
+/* Ctrl-C, polled every 65536 steps: stops the phase with an error. */
+static bool core_interrupted(Core *core, size_t step)
+{
+	if ((step & 0xffff) != 0xffff || !session_interrupted())
+		return false;
+	if (!core->failed)
+		diag_error(core->ctx->diags, NULL, (Pos){0, 0}, "interrupted during phase 'core'");
+	core->failed = true;
+	return true;
+}
 
 static void add_event(Core *core, PlanEventKind kind, uint32_t constraint, uint32_t expr,
 		      int32_t device)
@@ -51,6 +63,8 @@ static void analyze(Core *core)
 		PlanClash clash;
 		const Constraint *c = &an->constraints[i];
 		uint32_t expr = c->value != PLAN_NONE ? c->value : c->site;
+		if (core_interrupted(core, i))
+			break;
 		if (plan_constraint_apply(an, (uint32_t)i, &clash)) {
 			add_event(core, EVENT_UNIFY, (uint32_t)i, expr,
 				  plan_domain_device(an, c->a));
@@ -95,7 +109,7 @@ static void default_domain(Core *core, uint32_t d, int32_t device, ConstraintKin
 			.kind = kind,
 			.site = site ? site->id : PLAN_NONE,
 			.value = PLAN_NONE,
-			.a = root,
+			.a = d, /* the domain asked for, so why can trace the path to it */
 			.b = PLAN_NONE,
 			.device = device,
 			.pos = site ? site->pos : (Pos){0, 0},
@@ -177,13 +191,15 @@ static void default_all(Core *core)
 	const IrModule *m = an->module;
 	uint8_t *seen = xcalloc(m->nexprs / 8 + 1, 1);
 	Expr **stack = NULL;
-	size_t depth = 0, cap = 0;
-	for (uint32_t g = 0; g < m->nglobals; g++) {
+	size_t depth = 0, cap = 0, visits = 0;
+	for (uint32_t g = 0; g < m->nglobals && !core->failed; g++) {
 		grow_array((void **)&stack, &cap, depth + 1, sizeof(Expr *));
 		stack[depth++] = m->globals[g].fn;
 		while (depth) {
 			Expr *e = stack[--depth];
 			uint32_t n;
+			if (core_interrupted(core, ++visits))
+				break;
 			if (seen[e->id >> 3] & (1u << (e->id & 7)))
 				continue;
 			seen[e->id >> 3] |= (uint8_t)(1u << (e->id & 7));
@@ -195,7 +211,7 @@ static void default_all(Core *core)
 		}
 	}
 	/* Whatever nothing reached (an unused constant, say) takes the fallback. */
-	for (uint32_t id = 0; id < an->nexprs; id++)
+	for (uint32_t id = 0; id < an->nexprs && !core->failed; id++)
 		if (an->by_id[id] && an->expr_domain[id] != PLAN_NONE &&
 		    !plan_domain_fully_bound(an, an->expr_domain[id]))
 			default_domain(core, an->expr_domain[id], core->ctx->fallback,
@@ -255,7 +271,7 @@ static IrModule *capture(Core *core, const IrModule *in)
 		int32_t d = e->id < an->nexprs ? plan_expr_device(an, e) : IR_NO_DEVICE;
 		e->device = d != IR_NO_DEVICE ? d : core->ctx->fallback;
 	}
-	for (size_t i = 0; i < all.count; i++) {
+	for (size_t i = 0; i < all.count && !core_interrupted(core, i); i++) {
 		Expr *e = all.items[i];
 		if (ir_is_op(e, OP_ON_DEVICE)) {
 			int32_t device;
@@ -283,6 +299,37 @@ static IrModule *capture(Core *core, const IrModule *in)
 	return m;
 }
 
+/* min-transfer: binds the free domains at on_device boundaries to the
+ * devices that copy the fewest bytes, and reports the saving against the
+ * plan TVM's defaulting alone would give. */
+static void place_min_transfer(Core *core)
+{
+	PlanAnalysis *an = core->an, scratch;
+	Core trial = {core->ctx, &scratch, NULL, false};
+	uint32_t *domains, *sites;
+	int32_t *devices;
+	int64_t default_bytes, chosen_bytes;
+	size_t n;
+	plan_analysis_copy(&scratch, an);
+	default_all(&trial);
+	default_bytes = plan_boundary_bytes(&scratch);
+	plan_analysis_free(&scratch);
+	n = plan_min_transfer_choose(an, core->ctx->devices->count, core->ctx->fallback, &domains,
+				     &devices, &sites);
+	for (size_t i = 0; i < n; i++)
+		default_domain(core, domains[i], devices[i], CONSTRAINT_MIN_TRANSFER, an->by_id[sites[i]]);
+	free(domains);
+	free(devices);
+	free(sites);
+	default_all(core);
+	chosen_bytes = plan_boundary_bytes(an);
+	diag_note(core->ctx->diags, NULL, (Pos){0, 0},
+		  "min-transfer: %lld bytes cross devices at on_device boundaries, %lld fewer than the "
+		  "default plan (%lld)",
+		  (long long)chosen_bytes, (long long)(default_bytes - chosen_bytes),
+		  (long long)default_bytes);
+}
+
 IrModule *plan_core_phase(const IrModule *in, PhaseContext *ctx)
 {
 	Core core = {ctx, xcalloc(1, sizeof(PlanAnalysis)), ctx->trace, false};
@@ -299,9 +346,15 @@ IrModule *plan_core_phase(const IrModule *in, PhaseContext *ctx)
 	}
 	plan_analysis_init(core.an, in);
 	analyze(&core);
-	if (!core.failed) {
+	if (!core.failed && ctx->placement == PLACEMENT_MIN_TRANSFER)
+		place_min_transfer(&core);
+	else if (!core.failed)
 		default_all(&core);
+	if (!core.failed)
 		out = capture(&core, in);
+	if (out && core.failed) { /* interrupted during capture */
+		ir_module_free(out);
+		out = NULL;
 	}
 	if (ctx->trace) {
 		if (ctx->trace->core) {

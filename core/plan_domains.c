@@ -51,6 +51,25 @@ void plan_analysis_free(PlanAnalysis *an)
 	memset(an, 0, sizeof *an);
 }
 
+#define COPY_ARRAY(field, count, cap)                                                          \
+	do {                                                                                       \
+		dst->field = xmalloc(((src->cap) ? (src->cap) : 1) * sizeof(*src->field));          \
+		if (src->count)                                                                    \
+			memcpy(dst->field, src->field, (src->count) * sizeof(*src->field));        \
+	} while (0)
+
+void plan_analysis_copy(PlanAnalysis *dst, const PlanAnalysis *src)
+{
+	*dst = *src;
+	COPY_ARRAY(domains, ndomains, cap_domains);
+	COPY_ARRAY(children, nchildren, cap_children);
+	COPY_ARRAY(constraints, nconstraints, cap_constraints);
+	COPY_ARRAY(applied, nconstraints, cap_applied);
+	COPY_ARRAY(expr_domain, nexprs, nexprs);
+	COPY_ARRAY(by_id, nexprs, nexprs);
+}
+#undef COPY_ARRAY
+
 uint32_t plan_domain_new(PlanAnalysis *an)
 {
 	Domain *d;
@@ -333,6 +352,8 @@ static const char *constraint_verb(ConstraintKind k)
 		return "domain of";
 	case CONSTRAINT_DEFAULT_OTHER:
 		return "domain of";
+	case CONSTRAINT_MIN_TRANSFER:
+		return "domain of";
 	}
 	return "";
 }
@@ -349,6 +370,20 @@ int32_t plan_expr_device(PlanAnalysis *an, const Expr *e)
 	return plan_domain_device(an, an->expr_domain[e->id]);
 }
 
+/* A site as users know it: `add %0`, `@main` for a global's function. */
+static void name_site(StrBuf *out, PlanAnalysis *an, const Expr *site)
+{
+	if (site->kind == EXPR_FN)
+		for (uint32_t g = 0; g < an->module->nglobals; g++)
+			if (an->module->globals[g].fn == site) {
+				strbuf_printf(out, "@%s", an->module->globals[g].name);
+				return;
+			}
+	if (site->kind == EXPR_CALL && site->u.call.op != OP_NONE && site->name)
+		strbuf_printf(out, "%s ", op_info(site->u.call.op)->name);
+	ir_value_name(out, site);
+}
+
 void plan_constraint_describe(StrBuf *out, PlanAnalysis *an, uint32_t i,
 			      const DeviceTable *devices)
 {
@@ -362,9 +397,7 @@ void plan_constraint_describe(StrBuf *out, PlanAnalysis *an, uint32_t i,
 	strbuf_puts(out, constraint_verb(c->kind));
 	if (site) {
 		strbuf_putc(out, ' ');
-		if (site->kind == EXPR_CALL && site->u.call.op != OP_NONE && site->name)
-			strbuf_printf(out, "%s ", op_info(site->u.call.op)->name);
-		ir_value_name(out, site);
+		name_site(out, an, site);
 	}
 	if (c->b == PLAN_NONE)
 		strbuf_printf(out, " is on %s", devices_name(devices, c->device));
@@ -379,6 +412,9 @@ void plan_constraint_describe(StrBuf *out, PlanAnalysis *an, uint32_t i,
 		break;
 	case CONSTRAINT_DEFAULT_LET:
 		strbuf_puts(out, " (defaulted to the let's device)");
+		break;
+	case CONSTRAINT_MIN_TRANSFER:
+		strbuf_puts(out, " (placed by min-transfer to copy fewer bytes)");
 		break;
 	case CONSTRAINT_OP_ARG:
 	case CONSTRAINT_ON_DEVICE_BODY:
