@@ -154,7 +154,7 @@ static int64_t flow_augment(Flow *f, uint32_t s, uint32_t t, uint32_t *path_edge
  * cost of each label; pairs: (a, b, bytes) charged when labels differ. */
 static void label_two(uint32_t n, const int64_t *unary0, const int64_t *unary1,
 		      const uint32_t *pair_a, const uint32_t *pair_b, const int64_t *pair_w,
-		      size_t npairs, uint8_t *label)
+		      size_t npairs, bool fallback_is_zero, uint8_t *label)
 {
 	Flow f = {0};
 	uint32_t s = n, t = n + 1;
@@ -183,10 +183,32 @@ static void label_two(uint32_t n, const int64_t *unary0, const int64_t *unary1,
 		while (flow_augment(&f, s, t, path) > 0)
 			;
 	}
-	/* the source side of the minimum cut: reachable from s */
-	flow_bfs(&f, s, t, queue);
-	for (uint32_t v = 0; v < n; v++)
-		label[v] = f.level[v] == PLAN_NONE ? 1 : 0;
+	/* Of the minimum cuts, take the one that puts undecided domains on the
+	 * fallback: the smallest sink side (what can still reach t) when the
+	 * fallback is device 0, else the smallest source side. */
+	if (fallback_is_zero) {
+		size_t qh = 0, qt = 0;
+		for (uint32_t i = 0; i < f.nnodes; i++)
+			f.level[i] = PLAN_NONE;
+		f.level[t] = 0;
+		queue[qt++] = t;
+		while (qh < qt) {
+			uint32_t v = queue[qh++];
+			for (uint32_t e = f.head[v]; e != PLAN_NONE; e = f.edges[e].next) {
+				uint32_t w = f.edges[e].to;
+				if (f.edges[e ^ 1].cap > 0 && f.level[w] == PLAN_NONE) {
+					f.level[w] = 0;
+					queue[qt++] = w;
+				}
+			}
+		}
+		for (uint32_t v = 0; v < n; v++)
+			label[v] = f.level[v] == PLAN_NONE ? 0 : 1;
+	} else {
+		flow_bfs(&f, s, t, queue);
+		for (uint32_t v = 0; v < n; v++)
+			label[v] = f.level[v] == PLAN_NONE ? 1 : 0;
+	}
 	free(f.edges);
 	free(f.head);
 	free(f.level);
@@ -254,7 +276,7 @@ size_t plan_min_transfer_choose(PlanAnalysis *an, uint32_t ndevices, int32_t fal
 			u0[v] = unary[(size_t)v * 2];
 			u1[v] = unary[(size_t)v * 2 + 1];
 		}
-		label_two(n, u0, u1, pa, pb, pw, npairs, label);
+		label_two(n, u0, u1, pa, pb, pw, npairs, fallback == 0, label);
 		for (uint32_t v = 0; v < n; v++)
 			choice[v] = label[v];
 		free(u0);
