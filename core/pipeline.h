@@ -18,6 +18,13 @@
 typedef enum PlanPolicy { POLICY_ERROR, POLICY_COPY, POLICY_REPLICATE } PlanPolicy;
 typedef enum PlacementMode { PLACEMENT_DEFAULT, PLACEMENT_MIN_TRANSFER } PlacementMode;
 
+/* A what-if pin (`pin %x cuda:0`): every expression named `name` is on
+ * `device`, as if annotated, without editing the module. */
+typedef struct PlanPin {
+	char *name;     /* without '%' */
+	int32_t device; /* device-table index */
+} PlanPin;
+
 /* What a phase may read besides its input module. */
 typedef struct PhaseContext {
 	const DeviceTable *devices;
@@ -26,6 +33,8 @@ typedef struct PhaseContext {
 	PlacementMode placement;
 	DiagList *diags;         /* where the phase reports */
 	struct PlanTrace *trace; /* planner events and facts, or NULL */
+	const PlanPin *pins;     /* what-if pins, applied by check and core */
+	size_t npins;
 } PhaseContext;
 
 typedef IrModule *(*PhaseFn)(const IrModule *in, PhaseContext *ctx);

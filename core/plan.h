@@ -57,6 +57,7 @@ typedef enum ConstraintKind {
 	CONSTRAINT_DEFAULT_OTHER,  /* a domain nothing constrained took the fallback */
 	CONSTRAINT_MIN_TRANSFER,   /* placement min-transfer chose the device of `site`'s
 				      domain to copy fewer bytes */
+	CONSTRAINT_PIN,            /* `pin %x DEV` put `site` on a device */
 } ConstraintKind;
 
 typedef struct Constraint {
@@ -191,10 +192,11 @@ int32_t plan_expr_device(PlanAnalysis *an, const Expr *e);
 void plan_constraint_describe(StrBuf *out, PlanAnalysis *an, uint32_t i,
 			      const DeviceTable *devices);
 
-/* Generates the constraints of the whole module (plan_constraints.c), in the
- * order TVM's DeviceAnalyzer visits; `cuttable`, when not NULL, gets one
+/* Generates the constraints of the whole module (plan_constraints.c), then
+ * one bind per expression a what-if pin names; `cuttable`, when not NULL, gets one
  * flag per constraint: a use of a value where a device_copy could be put. */
-void plan_generate_constraints(PlanAnalysis *an, uint8_t **cuttable);
+void plan_generate_constraints(PlanAnalysis *an, const PlanPin *pins, size_t npins,
+			       uint8_t **cuttable);
 
 /* Explains why an expression has its device: the chain of constraints from
  * it to the one that bound its domain (plan_facts.c). */

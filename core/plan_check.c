@@ -423,6 +423,7 @@ static IrModule *insert_copies(Checker *ck, const IrModule *in)
 		case CONSTRAINT_DEFAULT_CALL:
 		case CONSTRAINT_DEFAULT_OTHER:
 		case CONSTRAINT_MIN_TRANSFER:
+		case CONSTRAINT_PIN:
 			DP_ASSERT(!"copy at a use that cannot take one");
 			break;
 		}
@@ -451,7 +452,7 @@ IrModule *plan_check_phase(const IrModule *in, PhaseContext *ctx)
 	plan_analysis_init(an, in);
 	ck.ctx = ctx;
 	ck.an = an;
-	plan_generate_constraints(an, &ck.cuttable);
+	plan_generate_constraints(an, ctx->pins, ctx->npins, &ck.cuttable);
 	index_uses(&ck);
 	shared = xcalloc(an->nexprs ? an->nexprs : 1, 1);
 	for (uint32_t v = 0; v < an->nexprs; v++)

@@ -179,7 +179,8 @@ static void generate_node(Generator *g, const IrModule *m, Expr *e)
 	}
 }
 
-void plan_generate_constraints(PlanAnalysis *an, uint8_t **cuttable)
+void plan_generate_constraints(PlanAnalysis *an, const PlanPin *pins, size_t npins,
+			       uint8_t **cuttable)
 {
 	const IrModule *m = an->module;
 	Generator g = {an, NULL, 0};
@@ -194,8 +195,16 @@ void plan_generate_constraints(PlanAnalysis *an, uint8_t **cuttable)
 	for (uint32_t id = 0; id < an->nexprs; id++)
 		if (an->by_id[id])
 			generate_node(&g, m, an->by_id[id]);
+	/* what-if pins last: they read like annotations the user added */
+	for (size_t i = 0; i < npins; i++)
+		for (uint32_t id = 0; id < an->nexprs; id++) {
+			const Expr *e = an->by_id[id];
+			if (e && e->name && strcmp(pins[i].name, e->name) == 0)
+				emit_bind(&g, CONSTRAINT_PIN, e, e, plan_domain_of(an, e), pins[i].device);
+		}
 	if (cuttable)
 		*cuttable = g.cuttable;
 	else
 		free(g.cuttable);
 }
+

@@ -57,7 +57,7 @@ static void analyze(Core *core)
 {
 	PlanAnalysis *an = core->an;
 	size_t n;
-	plan_generate_constraints(an, NULL);
+	plan_generate_constraints(an, core->ctx->pins, core->ctx->npins, NULL);
 	n = an->nconstraints;
 	for (size_t i = 0; i < n; i++) {
 		PlanClash clash;

@@ -354,6 +354,8 @@ static const char *constraint_verb(ConstraintKind k)
 		return "domain of";
 	case CONSTRAINT_MIN_TRANSFER:
 		return "domain of";
+	case CONSTRAINT_PIN:
+		return "what-if pin of";
 	}
 	return "";
 }
@@ -435,6 +437,7 @@ void plan_constraint_describe(StrBuf *out, PlanAnalysis *an, uint32_t i,
 	case CONSTRAINT_IF_COND:
 	case CONSTRAINT_IF_BRANCH:
 	case CONSTRAINT_GLOBAL:
+	case CONSTRAINT_PIN:
 		if (c->pos.line && an->module->src)
 			strbuf_printf(out, " (%s:%u:%u)", an->module->src->name, c->pos.line,
 				      c->pos.col);
