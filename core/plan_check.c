@@ -55,7 +55,11 @@ typedef struct Checker {
 	size_t ncopies, cap_copies;
 	size_t irreducible;
 	size_t conflicts;
+	size_t reported; /* conflicts printed as diagnostics (at most DIAG_CONFLICTS) */
 } Checker;
+
+/* Conflicts reported as diagnostics before the rest are only counted. */
+enum { DIAG_CONFLICTS = 10 };
 
 static const char *device_name(Checker *ck, int32_t d)
 {
@@ -99,15 +103,6 @@ static void index_uses(Checker *ck)
 		}
 		free(fill);
 	}
-}
-
-/* A value is shared when two different consumers use it. */
-static bool is_shared(Checker *ck, uint32_t v)
-{
-	for (uint32_t i = ck->use_start[v] + 1; i < ck->use_start[v + 1]; i++)
-		if (ck->uses[i].site != ck->uses[ck->use_start[v]].site)
-			return true;
-	return false;
 }
 
 static PlanConflict *new_conflict(Checker *ck)
@@ -163,14 +158,16 @@ static void report_irreducible(Checker *ck, uint32_t ci, const PlanClash *clash)
 	describe_cause(ck, &s0, clash->causes[0]);
 	describe_cause(ck, &s1, clash->causes[1]);
 	describe_cause(ck, &chain, ci);
-	diag_error(ck->ctx->diags, an->module->src, at ? at->pos : c->pos,
-		   "'%s' is pinned to both %s and %s, and no copy can separate them", name.data,
-		   device_name(ck, clash->devices[0]), device_name(ck, clash->devices[1]));
-	diag_note(ck->ctx->diags, an->module->src, cause_pos(ck, clash->causes[0]), "%s: %s",
-		  device_name(ck, clash->devices[0]), s0.data);
-	diag_note(ck->ctx->diags, an->module->src, cause_pos(ck, clash->causes[1]), "%s: %s",
-		  device_name(ck, clash->devices[1]), s1.data);
-	diag_note(ck->ctx->diags, an->module->src, c->pos, "joined by: %s", chain.data);
+	if (ck->reported++ < DIAG_CONFLICTS) {
+		diag_error(ck->ctx->diags, an->module->src, at ? at->pos : c->pos,
+			   "'%s' is pinned to both %s and %s, and no copy can separate them", name.data,
+			   device_name(ck, clash->devices[0]), device_name(ck, clash->devices[1]));
+		diag_note(ck->ctx->diags, an->module->src, cause_pos(ck, clash->causes[0]), "%s: %s",
+			  device_name(ck, clash->devices[0]), s0.data);
+		diag_note(ck->ctx->diags, an->module->src, cause_pos(ck, clash->causes[1]), "%s: %s",
+			  device_name(ck, clash->devices[1]), s1.data);
+		diag_note(ck->ctx->diags, an->module->src, c->pos, "joined by: %s", chain.data);
+	}
 	pc->value = at ? at->id : PLAN_NONE;
 	pc->value_name = strbuf_detach(&name);
 	pc->devices[0] = clash->devices[0];
@@ -216,8 +213,8 @@ static void describe_use(Checker *ck, StrBuf *chain, uint32_t constraint, uint32
 	}
 }
 
-/* Pass 2 for one shared value. */
-static void resolve_shared(Checker *ck, uint32_t v)
+/* Pass 2 for one value: unify it with its uses, or resolve a conflict. */
+static void resolve_value(Checker *ck, uint32_t v)
 {
 	PlanAnalysis *an = ck->an;
 	const Expr *value = an->by_id[v];
@@ -307,7 +304,7 @@ static void resolve_shared(Checker *ck, uint32_t v)
 		pc->home = ck->ctx->policy == POLICY_ERROR ? IR_NO_DEVICE : home;
 		pc->home_reason = home_reason;
 		pc->nconsumers = ncons;
-		if (ck->ctx->policy == POLICY_ERROR) {
+		if (ck->ctx->policy == POLICY_ERROR && ck->reported++ < DIAG_CONFLICTS) {
 			const SourceFile *src = an->module->src;
 			diag_error(ck->ctx->diags, src, value->pos,
 				   "'%s' is needed on %s and on %s", pc->value_name,
@@ -441,7 +438,7 @@ IrModule *plan_check_phase(const IrModule *in, PhaseContext *ctx)
 	PlanAnalysis *an = xcalloc(1, sizeof(PlanAnalysis));
 	Checker ck = {0};
 	IrModule *out = NULL;
-	uint8_t *shared;
+	uint8_t *used;
 	bool interrupted = false;
 	if (ctx->trace) {
 		/* a rerun after a failed check starts from no conflicts */
@@ -454,37 +451,44 @@ IrModule *plan_check_phase(const IrModule *in, PhaseContext *ctx)
 	ck.an = an;
 	plan_generate_constraints(an, ctx->pins, ctx->npins, &ck.cuttable);
 	index_uses(&ck);
-	shared = xcalloc(an->nexprs ? an->nexprs : 1, 1);
+	used = xcalloc(an->nexprs ? an->nexprs : 1, 1);
 	for (uint32_t v = 0; v < an->nexprs; v++)
-		shared[v] = ck.use_start[v + 1] - ck.use_start[v] > 1 && is_shared(&ck, v);
-	/* Pass 1: everything but the uses of shared values. Ctrl-C is polled
-	 * every 65536 steps of either pass. */
+		used[v] = ck.use_start[v + 1] > ck.use_start[v];
+	/* Pass 1: everything but the uses of values. Ctrl-C is polled every
+	 * 65536 steps of either pass. */
 	{
 		size_t n = an->nconstraints;
 		for (size_t i = 0; i < n && !interrupted; i++) {
 			PlanClash clash;
 			if ((i & 0xffff) == 0xffff && session_interrupted())
 				interrupted = true;
-			if (ck.cuttable[i] && shared[an->constraints[i].value])
+			if (ck.cuttable[i])
 				continue;
 			if (!plan_constraint_apply(an, (uint32_t)i, &clash))
 				report_irreducible(&ck, (uint32_t)i, &clash);
 		}
 	}
-	/* Pass 2: shared values, consumers before producers. Ids grow with
-	 * the text, so descending ids visit a value after everything that
-	 * the parser built after it. */
+	/* Pass 2: values and their uses, consumers before producers. Ids
+	 * grow with the text, so descending ids visit a value after
+	 * everything the parser built after it: demand flows backwards from
+	 * the annotations, as a reader expects. */
 	for (uint32_t v = an->nexprs; v-- > 0 && !interrupted;) {
 		if ((v & 0xffff) == 0xffff && session_interrupted())
 			interrupted = true;
-		else if (shared[v])
-			resolve_shared(&ck, v);
+		else if (used[v])
+			resolve_value(&ck, v);
+	}
+	{
+		size_t shown = ck.irreducible + (ctx->policy == POLICY_ERROR ? ck.conflicts : 0);
+		if (ck.reported < shown)
+			diag_note(ctx->diags, NULL, (Pos){0, 0},
+				  "%zu more conflicts not shown; see 'conflicts'", shown - ck.reported);
 	}
 	if (interrupted)
 		diag_error(ctx->diags, NULL, (Pos){0, 0}, "interrupted during phase 'check'");
 	else if (ck.irreducible == 0 && !(ctx->policy == POLICY_ERROR && ck.conflicts))
 		out = ck.ncopies ? insert_copies(&ck, in) : ir_module_clone(in);
-	free(shared);
+	free(used);
 	free(ck.cuttable);
 	free(ck.use_start);
 	free(ck.uses);
