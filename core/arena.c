@@ -10,13 +10,13 @@
 
 #include "util.h"
 
-enum { ARENA_BLOCK_SIZE = 1 << 20, ARENA_ALIGN = 16 };
+enum { ARENA_BLOCK_SIZE = 1 << 20, ARENA_ALIGN = 8 };
 
 struct ArenaBlock {
 	ArenaBlock *next;
 	size_t size;
 	size_t used;
-	_Alignas(16) unsigned char data[];
+	_Alignas(16) unsigned char data[]; /* 8-aligned pieces are handed out */
 };
 
 void arena_init(Arena *arena)

@@ -20,7 +20,8 @@ typedef struct Arena {
 
 void arena_init(Arena *arena);
 void arena_free(Arena *arena);
-/* Zeroed, 16-byte aligned memory that lives until arena_free. */
+/* Zeroed, 8-byte aligned memory (enough for every type devplan stores) that
+ * lives until arena_free. */
 void *arena_alloc(Arena *arena, size_t size);
 void *arena_array(Arena *arena, size_t count, size_t elem_size);
 char *arena_strndup(Arena *arena, const char *s, size_t n);

@@ -116,9 +116,9 @@ struct Expr {
 		} constant;
 		struct {
 			OpKind op;      /* OP_NONE: calls callee */
-			Expr *callee;   /* a global, variable or closure */
-			Expr **args;
 			uint32_t nargs;
+			Expr **args;
+			Expr *callee;   /* a global, variable or closure */
 			Attr *attrs;
 			uint32_t nattrs;
 		} call;
@@ -129,10 +129,10 @@ struct Expr {
 		} let;
 		struct {
 			Expr **params; /* EXPR_VAR nodes with role VAR_PARAM */
-			uint32_t nparams;
 			Type *ret_type; /* written `-> T`, or NULL */
 			Expr *body;
 			Attr *attrs;    /* other than virtual_device (kept in device) */
+			uint32_t nparams;
 			uint32_t nattrs;
 		} fn;
 		struct {
