@@ -1,0 +1,2051 @@
+/*
+ * parse.c - the Relay text parser (SPEC §2).
+ *
+ * A recursive-descent parser in the chibicc manner: one function per
+ * grammar rule, the rule written above it. It pulls tokens from the lexer on
+ * demand with a few tokens of lookahead, and builds IR nodes only
+ * through the ir.h constructors, straight into the module's arena.
+ *
+ * Scale: a function body is a loop over statements, not a recursion, and
+ * lets are stacked and folded into nested EXPR_LETs once the body's result
+ * is known, so a million bindings cost a million loop iterations. %names
+ * resolve through an open-addressing hash table with an undo log (a scope
+ * is a mark in the log), so entering and leaving a closure, an if branch or
+ * a function costs only the names bound inside it. Call arguments, tuple
+ * fields, parameters, attributes and dimensions are collected on parser-
+ * owned stacks that are reused, so nothing is malloc'd per token. Recursion
+ * (nested expressions, types, attribute lists) is capped at
+ * PARSE_MAX_DEPTH.
+ *
+ * The #[metadata] section comes after the functions that refer to it, so
+ * parse_module finds it first (a line starting `#[metadata]`), reads it with
+ * metadata_parse, and lexes only the text before it. Global references are
+ * resolved after the whole module is read, so forward references and
+ * recursion work.
+ *
+ * Errors: every syntax error makes the rule return NULL/false; the statement
+ * loop then skips to the next ';' at its nesting level (or to the '}' that
+ * closes it, or to the next 'def'), and parsing goes on, so one run reports
+ * several errors. Semantic errors (an unknown operator or attribute, an
+ * unresolved device or constant) are reported where they are found and a
+ * placeholder keeps the parse going. Errors are never reported on a token
+ * the lexer already complained about, and parsing stops after
+ * PARSE_MAX_ERRORS.
+ */
+#include "parse.h"
+
+#include <float.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "lex.h"
+#include "metadata.h"
+
+enum { PARSE_MAX_DEPTH = 1000, PARSE_LOOKAHEAD = 4 /* a power of two */ };
+
+/* ---- Name tables ------------------------------------------------------ */
+
+/* A name (a slice of the source text) and what it means where it is used:
+ * in a scope or the free variables, a node (NULL when not bound); among the
+ * globals and operators, an index plus one (0 when not defined). */
+typedef struct NameEntry {
+	const char *key; /* NULL: an empty slot */
+	uint32_t len;
+	uint32_t hash;
+	union {
+		Expr *expr;
+		uint32_t index_plus_one;
+	} u;
+} NameEntry;
+
+typedef struct NameTable {
+	NameEntry *slots;
+	size_t cap; /* a power of two, or 0 */
+	size_t count;
+} NameTable;
+
+/* FNV-1a, then a murmur3 finaliser: FNV's low bits cluster for names like
+ * %0..%999999, and the table masks with the low bits. */
+static uint32_t name_hash(const char *key, size_t len)
+{
+	uint64_t h = hash_bytes(key, len);
+	h ^= h >> 33;
+	h *= 0xff51afd7ed558ccdULL;
+	h ^= h >> 33;
+	return (uint32_t)h;
+}
+
+static NameEntry *name_table_probe(const NameTable *t, const char *key, uint32_t len, uint32_t h)
+{
+	size_t mask = t->cap - 1;
+	for (size_t i = h & mask;; i = (i + 1) & mask) {
+		NameEntry *e = &t->slots[i];
+		if (!e->key || (e->hash == h && e->len == len && memcmp(e->key, key, len) == 0))
+			return e;
+	}
+}
+
+/* The entry for key, or NULL when the table has never seen it. */
+static NameEntry *name_table_find(const NameTable *t, const char *key, size_t len)
+{
+	NameEntry *e;
+	if (!t->cap)
+		return NULL;
+	e = name_table_probe(t, key, (uint32_t)len, name_hash(key, len));
+	return e->key ? e : NULL;
+}
+
+/* The entry for key, created (zeroed meaning) when missing. The pointer
+ * stays valid until the next insertion. The table grows at 70% load. */
+static NameEntry *name_table_insert(NameTable *t, const char *key, size_t len)
+{
+	uint32_t h = name_hash(key, len);
+	NameEntry *e;
+	if ((t->count + 1) * 10 > t->cap * 7) {
+		NameTable bigger = {0};
+		bigger.cap = t->cap ? t->cap * 2 : 64;
+		bigger.slots = xcalloc(bigger.cap, sizeof(NameEntry));
+		for (size_t i = 0; i < t->cap; i++)
+			if (t->slots[i].key)
+				*name_table_probe(&bigger, t->slots[i].key, t->slots[i].len,
+						  t->slots[i].hash) = t->slots[i];
+		bigger.count = t->count;
+		free(t->slots);
+		*t = bigger;
+	}
+	e = name_table_probe(t, key, (uint32_t)len, h);
+	if (!e->key) {
+		e->key = key;
+		e->len = (uint32_t)len;
+		e->hash = h;
+		e->u.expr = NULL;
+		t->count++;
+	}
+	return e;
+}
+
+static void name_table_free(NameTable *t)
+{
+	free(t->slots);
+	memset(t, 0, sizeof *t);
+}
+
+/* ---- The parser ------------------------------------------------------- */
+
+/* A scope binding to undo: the name and what it meant before. */
+typedef struct ScopeUndo {
+	const char *key;
+	uint32_t len;
+	Expr *prev;
+} ScopeUndo;
+
+/* `let %var = value;` waiting for the rest of its body. */
+typedef struct LetFrame {
+	Expr *var;
+	Expr *value;
+	Pos pos;
+} LetFrame;
+
+/* A parser-owned stack of T, reused across the parse. */
+#define STACK(T)              \
+	struct {              \
+		T *items;     \
+		size_t count; \
+		size_t cap;   \
+	}
+#define STACK_PUSH(s, v)                                                         \
+	do {                                                                     \
+		if ((s).count == (s).cap)                                        \
+			grow_array((void **)&(s).items, &(s).cap, (s).count + 1, \
+				   sizeof(*(s).items));                          \
+		(s).items[(s).count++] = (v);                                    \
+	} while (0)
+
+/* &s.items[i], also for a stack that never held anything (items NULL). */
+#define STACK_AT(s, i) ((s).items ? (s).items + (i) : NULL)
+
+typedef struct Parser {
+	Lexer lex;
+	Token ahead[PARSE_LOOKAHEAD]; /* a ring: ahead[head] is the next token */
+	unsigned head;
+	unsigned nahead;
+	uint32_t last_line; /* line of the last consumed token */
+	const SourceFile *src;
+	IrModule *m;
+	const DeviceTable *devices;
+	DiagList *diags;
+	size_t errors_at_start;
+	bool stop; /* too many errors or too deep: read nothing more */
+	int depth;
+
+	NameTable scope; /* %name -> node, with an undo log */
+	Expr **numbered; /* %0, %1, ...: node by number, outside the table */
+	size_t numbered_cap;
+	size_t numbered_limit;
+	STACK(ScopeUndo) undo;
+	NameTable free_vars; /* %name -> VAR_FREE node, module-wide */
+	size_t free_vars_cap;
+	NameTable globals;   /* @name -> index in m->globals */
+	NameTable ops;       /* operator name -> OpKind */
+	ExprVec global_refs; /* EXPR_GLOBAL nodes to resolve at the end */
+
+	STACK(Expr *) exprs; /* arguments, fields, parameters */
+	STACK(Type *) types;
+	STACK(int64_t) dims;
+	STACK(Attr) attrs;
+	STACK(AttrValue) values; /* list items */
+	STACK(LetFrame) lets;
+
+	Arena scratch; /* attribute strings and lists, metadata tensors */
+	StrBuf buf;    /* a NUL-terminated copy of the name at hand */
+
+	bool has_meta; /* the source has a #[metadata] section */
+	bool meta_ok;  /* and it was read without errors */
+	MetadataSection meta;
+} Parser;
+
+static Expr *parse_expr(Parser *p);
+static Expr *parse_body(Parser *p);
+static Type *parse_type(Parser *p);
+static bool parse_attr_value(Parser *p, AttrValue *out);
+
+static const DeviceTable empty_device_table;
+
+/* ---- Errors ----------------------------------------------------------- */
+
+static bool too_many_errors(Parser *p)
+{
+	return p->diags->errors - p->errors_at_start >= PARSE_MAX_ERRORS;
+}
+
+static void check_error_limit(Parser *p)
+{
+	if (!p->stop && too_many_errors(p)) {
+		p->stop = true;
+		diag_note(p->diags, p->src, (Pos){0, 0}, "too many errors, stopping");
+	}
+}
+
+static void parse_error(Parser *p, Pos pos, const char *fmt, ...) DP_PRINTF(3, 4);
+
+static void parse_error(Parser *p, Pos pos, const char *fmt, ...)
+{
+	va_list ap;
+	if (p->stop)
+		return;
+	va_start(ap, fmt);
+	diag_vadd(p->diags, DIAG_ERROR, p->src, pos, fmt, ap);
+	va_end(ap);
+	check_error_limit(p);
+}
+
+/* ---- Tokens ----------------------------------------------------------- */
+
+static Token *peek_at(Parser *p, unsigned k)
+{
+	DP_ASSERT(k < PARSE_LOOKAHEAD);
+	while (p->nahead <= k) {
+		Token *t = &p->ahead[(p->head + p->nahead++) % PARSE_LOOKAHEAD];
+		if (p->stop) {
+			memset(t, 0, sizeof *t);
+			t->kind = TK_EOF;
+			t->text = p->src->text + p->lex.end;
+			t->offset = (uint32_t)p->lex.end;
+			t->pos = lex_offset_pos(p->src, p->lex.end);
+			continue;
+		}
+		lex_next(&p->lex, t);
+		if (t->kind == TK_ERROR)
+			check_error_limit(p);
+	}
+	return &p->ahead[(p->head + k) % PARSE_LOOKAHEAD];
+}
+
+static Token *peek(Parser *p)
+{
+	return p->nahead ? &p->ahead[p->head] : peek_at(p, 0);
+}
+
+static Token next(Parser *p)
+{
+	Token t = *peek(p);
+	p->head = (p->head + 1) % PARSE_LOOKAHEAD;
+	p->nahead--;
+	p->last_line = t.pos.line;
+	return t;
+}
+
+static bool accept(Parser *p, TokenKind kind)
+{
+	if (peek(p)->kind != kind)
+		return false;
+	next(p);
+	return true;
+}
+
+/* Reports `expected WHAT, found TOKEN` at the current token, unless the
+ * lexer already reported that token (or an error that ate the input). */
+static void error_expected(Parser *p, const char *what)
+{
+	Token *t = peek(p);
+	StrBuf sb;
+	if (t->kind == TK_ERROR || (t->kind == TK_EOF && p->lex.hit_eof_error))
+		return;
+	strbuf_init(&sb);
+	lex_describe(&sb, t);
+	parse_error(p, t->pos, "expected %s, found %s", what, sb.data);
+	strbuf_free(&sb);
+}
+
+static bool expect(Parser *p, TokenKind kind, const char *what)
+{
+	if (accept(p, kind))
+		return true;
+	error_expected(p, what);
+	return false;
+}
+
+/* A statement's closing ';'. A missing one is reported; when the next token
+ * starts a new line the ';' is taken as written, so the rest of the body
+ * still parses. Before the body's '}' nothing is reported here: the body
+ * then says that its result is missing, which is the actual mistake. */
+static bool expect_semicolon(Parser *p, const char *what)
+{
+	Token *t;
+	if (accept(p, TK_SEMI))
+		return true;
+	t = peek(p);
+	if (t->kind == TK_RBRACE)
+		return true;
+	error_expected(p, what);
+	return t->kind != TK_EOF && t->kind != TK_ERROR && t->kind != TK_DEF &&
+	       t->pos.line > p->last_line;
+}
+
+static bool enter(Parser *p)
+{
+	if (p->depth >= PARSE_MAX_DEPTH) {
+		if (!p->stop)
+			parse_error(p, peek(p)->pos, "nesting too deep (more than %d levels)",
+				    PARSE_MAX_DEPTH);
+		p->stop = true;
+		return false;
+	}
+	p->depth++;
+	return true;
+}
+
+static void leave(Parser *p)
+{
+	p->depth--;
+}
+
+/* Skips the rest of a statement: past the next ';' at this nesting level,
+ * or up to (not past) the '}' that closes the enclosing body, the next
+ * 'def' or the end. Closing brackets of the broken statement are skipped. */
+static void sync_statement(Parser *p)
+{
+	size_t depth = 0;
+	for (;;) {
+		TokenKind k = peek(p)->kind;
+		if (k == TK_EOF || k == TK_DEF)
+			return;
+		if (k == TK_SEMI && depth == 0) {
+			next(p);
+			return;
+		}
+		if (k == TK_RBRACE && depth == 0)
+			return;
+		if (k == TK_LPAREN || k == TK_LBRACKET || k == TK_LBRACE)
+			depth++;
+		else if ((k == TK_RPAREN || k == TK_RBRACKET || k == TK_RBRACE) && depth)
+			depth--;
+		next(p);
+	}
+}
+
+/* Skips to the '}' that closes the current body (not past it). */
+static void sync_close_brace(Parser *p)
+{
+	size_t depth = 0;
+	for (;;) {
+		TokenKind k = peek(p)->kind;
+		if (k == TK_EOF || k == TK_DEF)
+			return;
+		if (k == TK_RBRACE && depth == 0)
+			return;
+		if (k == TK_LPAREN || k == TK_LBRACKET || k == TK_LBRACE)
+			depth++;
+		else if ((k == TK_RPAREN || k == TK_RBRACKET || k == TK_RBRACE) && depth)
+			depth--;
+		next(p);
+	}
+}
+
+static void sync_definition(Parser *p)
+{
+	while (peek(p)->kind != TK_EOF && peek(p)->kind != TK_DEF)
+		next(p);
+}
+
+/* ---- Names and scopes ------------------------------------------------- */
+
+/* A NUL-terminated copy of a %name or @name without its sigil, valid until
+ * the next call. */
+static const char *token_name(Parser *p, const Token *t)
+{
+	strbuf_reset(&p->buf);
+	strbuf_append(&p->buf, t->text + 1, t->len - 1);
+	return p->buf.data;
+}
+
+/* TVM numbers graph bindings %0, %1, ...; such a name (canonical, below a
+ * bound set by the source size) is a slot of a plain array, which is
+ * cache-friendly for a million of them. Other names use the hash table. */
+static Expr **numbered_slot(Parser *p, const char *key, size_t len, bool grow)
+{
+	size_t n = 0;
+	if (len == 0 || len > 9 || (key[0] == '0' && len > 1))
+		return NULL;
+	for (size_t i = 0; i < len; i++) {
+		if (key[i] < '0' || key[i] > '9')
+			return NULL;
+		n = n * 10 + (size_t)(key[i] - '0');
+	}
+	if (n > p->numbered_limit)
+		return NULL;
+	if (n >= p->numbered_cap) {
+		size_t old = p->numbered_cap;
+		if (!grow)
+			return NULL;
+		grow_array((void **)&p->numbered, &p->numbered_cap, n + 1, sizeof(Expr *));
+		memset(p->numbered + old, 0, (p->numbered_cap - old) * sizeof(Expr *));
+	}
+	return &p->numbered[n];
+}
+
+static void scope_bind(Parser *p, const Token *name, Expr *e)
+{
+	const char *key = name->text + 1;
+	size_t len = name->len - 1;
+	Expr **slot = numbered_slot(p, key, len, true);
+	ScopeUndo u = {key, (uint32_t)len, NULL};
+	if (!slot)
+		slot = &name_table_insert(&p->scope, key, len)->u.expr;
+	u.prev = *slot;
+	*slot = e;
+	STACK_PUSH(p->undo, u);
+}
+
+static void scope_restore(Parser *p, size_t mark)
+{
+	while (p->undo.count > mark) {
+		ScopeUndo *u = &p->undo.items[--p->undo.count];
+		Expr **slot = numbered_slot(p, u->key, u->len, false);
+		if (!slot)
+			slot = &name_table_find(&p->scope, u->key, u->len)->u.expr;
+		*slot = u->prev;
+	}
+}
+
+/* What a %name means here, or NULL. */
+static Expr *scope_lookup(Parser *p, const char *key, size_t len)
+{
+	Expr **slot = numbered_slot(p, key, len, false);
+	NameEntry *entry;
+	if (slot)
+		return *slot;
+	entry = name_table_find(&p->scope, key, len);
+	return entry ? entry->u.expr : NULL;
+}
+
+static void add_free_var(Parser *p, Expr *var)
+{
+	IrModule *m = p->m;
+	if (m->nfree_vars == p->free_vars_cap)
+		grow_array((void **)&m->free_vars, &p->free_vars_cap, m->nfree_vars + 1,
+			   sizeof(Expr *));
+	m->free_vars[m->nfree_vars++] = var;
+}
+
+/* The module-wide free variable named by t, created on first use. */
+static Expr *free_var(Parser *p, const Token *t, Type *annotation)
+{
+	NameEntry *entry = name_table_insert(&p->free_vars, t->text + 1, t->len - 1);
+	if (!entry->u.expr) {
+		entry->u.expr = ir_var(p->m, t->pos, token_name(p, t), VAR_FREE, annotation);
+		add_free_var(p, entry->u.expr);
+	}
+	return entry->u.expr;
+}
+
+/* A %name in an expression: the innermost binding, else a free variable. */
+static Expr *lookup_local(Parser *p, const Token *t)
+{
+	Expr *e = scope_lookup(p, t->text + 1, t->len - 1);
+	return e ? e : free_var(p, t, NULL);
+}
+
+/* ---- Devices ---------------------------------------------------------- */
+
+static void describe_table(StrBuf *sb, const DeviceTable *t)
+{
+	if (t->count == 0) {
+		strbuf_puts(sb, "no devices");
+		return;
+	}
+	for (uint32_t i = 0; i < t->count; i++)
+		strbuf_printf(sb, "%s%s", i ? ", " : "", t->items[i].name);
+}
+
+static void describe_device(StrBuf *sb, int64_t type, int64_t id)
+{
+	const char *kind = type >= 0 && type <= INT32_MAX ? devices_kind_of_type((int)type) : NULL;
+	if (kind)
+		strbuf_printf(sb, "%s:%lld", kind, (long long)id);
+	else
+		strbuf_printf(sb, "device type %lld id %lld", (long long)type, (long long)id);
+}
+
+/* The table entry for a DLPack (type, id); id -1 means any id. */
+static int find_device(const DeviceTable *t, int64_t type, int64_t id)
+{
+	if (type < INT32_MIN || type > INT32_MAX || id < -1 || id > INT32_MAX)
+		return -1;
+	if (id >= 0)
+		return devices_find(t, (int)type, (int)id);
+	for (uint32_t i = 0; i < t->count; i++)
+		if (t->items[i].device_type == type)
+			return (int)i;
+	return -1;
+}
+
+/* Resolves (type, id) into out: ATTR_DEVICE, or ATTR_NONE when type is -1
+ * (an unconstrained VirtualDevice) or after reporting a device that is not
+ * in the table. `what` names the reference in the message. */
+static void resolve_device(Parser *p, Pos pos, int64_t type, int64_t id, const char *what,
+			   AttrValue *out)
+{
+	int index;
+	StrBuf dev, table;
+	out->kind = ATTR_NONE;
+	if (type < 0)
+		return;
+	index = find_device(p->devices, type, id);
+	if (index >= 0) {
+		out->kind = ATTR_DEVICE;
+		out->u.device = index;
+		return;
+	}
+	strbuf_init(&dev);
+	strbuf_init(&table);
+	describe_device(&dev, type, id);
+	describe_table(&table, p->devices);
+	parse_error(p, pos, "%s is %s, which is not in the device table (it holds %s)", what,
+		    dev.data, table.data);
+	strbuf_free(&dev);
+	strbuf_free(&table);
+}
+
+/* meta[VirtualDevice][index]: an entry of the module's own #[metadata]
+ * section when that has VirtualDevice entries, else of the device table. */
+static void resolve_meta_device(Parser *p, Pos pos, int64_t index, AttrValue *out)
+{
+	char what[64];
+	out->kind = ATTR_NONE;
+	if (index >= 0 && index < p->devices->count && p->meta.ndevices == 0) {
+		out->kind = ATTR_DEVICE; /* the common case, without formatting `what` */
+		out->u.device = (int32_t)index;
+		return;
+	}
+	snprintf(what, sizeof what, "meta[VirtualDevice][%lld]", (long long)index);
+	if (p->has_meta && !p->meta_ok)
+		return; /* the section's own errors say enough */
+	if (p->meta.ndevices > 0) {
+		const MetadataDevice *d;
+		if (index < 0 || index >= p->meta.ndevices) {
+			StrBuf held;
+			strbuf_init(&held);
+			for (uint32_t i = 0; i < p->meta.ndevices; i++) {
+				strbuf_puts(&held, i ? ", " : "");
+				if (p->meta.devices[i].device_type < 0)
+					strbuf_puts(&held, "unconstrained");
+				else
+					describe_device(&held, p->meta.devices[i].device_type,
+							p->meta.devices[i].device_id);
+			}
+			parse_error(p, pos,
+				    "%s is out of range: the #[metadata] section holds %u virtual "
+				    "device%s (%s)",
+				    what, p->meta.ndevices, p->meta.ndevices == 1 ? "" : "s",
+				    held.data);
+			strbuf_free(&held);
+			return;
+		}
+		d = &p->meta.devices[index];
+		resolve_device(p, pos, d->device_type, d->device_id, what, out);
+		return;
+	}
+	if (index < 0 || index >= p->devices->count) {
+		StrBuf table;
+		strbuf_init(&table);
+		describe_table(&table, p->devices);
+		parse_error(p, pos, "%s is out of range: the device table holds %u device%s (%s)",
+			    what, p->devices->count, p->devices->count == 1 ? "" : "s", table.data);
+		strbuf_free(&table);
+		return;
+	}
+	out->kind = ATTR_DEVICE;
+	out->u.device = (int32_t)index;
+}
+
+/* A device-valued attribute: a device reference, None, or the short form
+ * "cuda:0" (a string, resolved here). Returns false after reporting a value
+ * of another kind or an unknown name. */
+static bool value_to_device(Parser *p, Pos pos, AttrValue *v, const char *what)
+{
+	StrBuf table;
+	int index;
+	switch (v->kind) {
+	case ATTR_DEVICE:
+	case ATTR_NONE:
+		return true;
+	case ATTR_STRING:
+		index = devices_find_name(p->devices, v->u.s);
+		if (index >= 0) {
+			v->kind = ATTR_DEVICE;
+			v->u.device = index;
+			return true;
+		}
+		strbuf_init(&table);
+		describe_table(&table, p->devices);
+		parse_error(p, pos, "unknown device '%s': the device table holds %s", v->u.s,
+			    table.data);
+		strbuf_free(&table);
+		v->kind = ATTR_NONE;
+		return false;
+	case ATTR_INT:
+	case ATTR_FLOAT:
+	case ATTR_BOOL:
+	case ATTR_LIST:
+		break;
+	}
+	parse_error(p, pos,
+		    "%s expects a virtual device (meta[VirtualDevice][i], "
+		    "VirtualDevice(...) or \"KIND:ID\")",
+		    what);
+	v->kind = ATTR_NONE;
+	return false;
+}
+
+/* device_literal := 'VirtualDevice' '(' (IDENT '=' (attr_value | 'Target' group))
+ *                   (',' IDENT '=' ...)* ')'
+ * The form TVM prints in dumps and messages; only device_type and
+ * virtual_device_id are read, the Target(...) part is skipped. */
+static bool parse_device_literal(Parser *p, AttrValue *out)
+{
+	Token kw = next(p);
+	int64_t type = -1, id = -1;
+	char what[96];
+	if (!expect(p, TK_LPAREN, "'(' after 'VirtualDevice'"))
+		return false;
+	if (!accept(p, TK_RPAREN)) {
+		for (;;) {
+			Token name;
+			AttrValue v;
+			Pos vpos;
+			if (peek(p)->kind != TK_IDENT) {
+				error_expected(p, "a field name in 'VirtualDevice(...)'");
+				return false;
+			}
+			name = next(p);
+			if (!expect(p, TK_EQUAL, "'=' after the field name"))
+				return false;
+			vpos = peek(p)->pos;
+			if (lex_is_ident(peek(p), "Target")) {
+				next(p);
+				DP_ASSERT(p->nahead == 0);
+				if (!lex_skip_group(&p->lex, "Target"))
+					return false;
+			} else {
+				if (!parse_attr_value(p, &v))
+					return false;
+				if (lex_is_ident(&name, "device_type") ||
+				    lex_is_ident(&name, "virtual_device_id")) {
+					if (v.kind != ATTR_INT) {
+						parse_error(p, vpos, "'%.*s' expects an integer",
+							    (int)name.len, name.text);
+						return false;
+					}
+					if (lex_is_ident(&name, "device_type"))
+						type = v.u.i;
+					else
+						id = v.u.i;
+				}
+			}
+			if (accept(p, TK_COMMA))
+				continue;
+			if (!expect(p, TK_RPAREN, "')' to close 'VirtualDevice('"))
+				return false;
+			break;
+		}
+	}
+	snprintf(what, sizeof what, "VirtualDevice(device_type=%lld, virtual_device_id=%lld)",
+		 (long long)type, (long long)id);
+	resolve_device(p, kw.pos, type, id, what, out);
+	return true;
+}
+
+/* meta_ref := 'meta' '[' IDENT ']' '[' INT ']' */
+static bool parse_meta_ref(Parser *p, Token *kind, int64_t *index)
+{
+	next(p);
+	if (!expect(p, TK_LBRACKET, "'[' after 'meta'"))
+		return false;
+	if (peek(p)->kind != TK_IDENT) {
+		error_expected(p, "'relay.Constant' or 'VirtualDevice' in 'meta[...]'");
+		return false;
+	}
+	*kind = next(p);
+	if (!expect(p, TK_RBRACKET, "']' after the metadata kind") ||
+	    !expect(p, TK_LBRACKET, "'[' before the metadata index"))
+		return false;
+	if (peek(p)->kind != TK_INT) {
+		error_expected(p, "an index in 'meta[...][i]'");
+		return false;
+	}
+	*index = next(p).num.i;
+	return expect(p, TK_RBRACKET, "']' after the metadata index");
+}
+
+static void unsupported_meta(Parser *p, const Token *kind)
+{
+	parse_error(p, kind->pos,
+		    "unsupported metadata kind '%.*s' (devplan reads relay.Constant and "
+		    "VirtualDevice)",
+		    (int)(kind->len > 40 ? 40 : kind->len), kind->text);
+}
+
+/* ---- Attributes ------------------------------------------------------- */
+
+/* attr_value := INT | FLOAT | STRING | 'True' | 'False' | 'None'
+ *             | '[' (attr_value (',' attr_value)* ','?)? ']'
+ *             | 'meta' '[' 'VirtualDevice' ']' '[' INT ']' | device_literal
+ * Strings and lists live in the scratch arena. */
+static bool parse_attr_value(Parser *p, AttrValue *out)
+{
+	Token *t = peek(p);
+	memset(out, 0, sizeof *out);
+	if (t->kind == TK_INT) {
+		out->kind = ATTR_INT;
+		out->u.i = next(p).num.i;
+		return true;
+	}
+	if (t->kind == TK_FLOAT) {
+		out->kind = ATTR_FLOAT;
+		out->u.f = next(p).num.f;
+		return true;
+	}
+	if (t->kind == TK_STRING) {
+		Token s = next(p);
+		strbuf_reset(&p->buf);
+		lex_string_value(&p->buf, &s);
+		out->kind = ATTR_STRING;
+		out->u.s = arena_strndup(&p->scratch, p->buf.data ? p->buf.data : "", p->buf.len);
+		return true;
+	}
+	if (lex_is_ident(t, "True") || lex_is_ident(t, "False")) {
+		out->kind = ATTR_BOOL;
+		out->u.b = next(p).text[0] == 'T';
+		return true;
+	}
+	if (lex_is_ident(t, "None")) {
+		next(p);
+		out->kind = ATTR_NONE;
+		return true;
+	}
+	if (lex_is_ident(t, "VirtualDevice"))
+		return parse_device_literal(p, out);
+	if (lex_is_ident(t, "meta")) {
+		Token kind;
+		int64_t index;
+		Pos pos = t->pos;
+		if (!parse_meta_ref(p, &kind, &index))
+			return false;
+		if (lex_is_ident(&kind, "VirtualDevice")) {
+			resolve_meta_device(p, pos, index, out);
+			return true;
+		}
+		if (lex_is_ident(&kind, "relay.Constant")) {
+			parse_error(p, pos, "a constant cannot be an attribute value");
+			return true;
+		}
+		unsupported_meta(p, &kind);
+		return true;
+	}
+	if (t->kind == TK_LBRACKET) {
+		size_t mark = p->values.count;
+		bool ok = true;
+		if (!enter(p))
+			return false;
+		next(p);
+		if (!accept(p, TK_RBRACKET)) {
+			for (;;) {
+				AttrValue item;
+				if (!parse_attr_value(p, &item)) {
+					ok = false;
+					break;
+				}
+				STACK_PUSH(p->values, item);
+				if (accept(p, TK_COMMA)) {
+					if (accept(p, TK_RBRACKET))
+						break;
+					continue;
+				}
+				if (!expect(p, TK_RBRACKET, "',' or ']' in the list")) {
+					ok = false;
+					break;
+				}
+				break;
+			}
+		}
+		leave(p);
+		if (ok) {
+			size_t n = p->values.count - mark;
+			out->kind = ATTR_LIST;
+			out->u.list.n = (uint32_t)n;
+			out->u.list.items = arena_array(&p->scratch, n, sizeof(AttrValue));
+			if (n)
+				memcpy(out->u.list.items, &p->values.items[mark],
+				       n * sizeof(AttrValue));
+		}
+		p->values.count = mark;
+		return ok;
+	}
+	error_expected(p, "an attribute value");
+	return false;
+}
+
+static const char *value_kind_name(const AttrValue *v)
+{
+	switch (v->kind) {
+	case ATTR_NONE:
+		return "None";
+	case ATTR_INT:
+		return "an integer";
+	case ATTR_FLOAT:
+		return "a float";
+	case ATTR_STRING:
+		return "a string";
+	case ATTR_BOOL:
+		return "a boolean";
+	case ATTR_LIST:
+		return "a list";
+	case ATTR_DEVICE:
+		return "a virtual device";
+	}
+	return "a value";
+}
+
+static const char *schema_kind_name(char kind)
+{
+	switch (kind) {
+	case 'i':
+		return "an integer";
+	case 'f':
+		return "a number";
+	case 's':
+		return "a string";
+	case 'b':
+		return "a boolean";
+	case 'l':
+		return "a list of integers";
+	case 'L':
+		return "an integer or a list of integers";
+	case 'd':
+		return "a virtual device";
+	default:
+		return "a value";
+	}
+}
+
+/* A list of integers, or of such lists (padding=[[1, 1], [1, 1]]). */
+static bool is_int_list(const AttrValue *v, const AttrValue **bad)
+{
+	for (uint32_t i = 0; i < v->u.list.n; i++) {
+		const AttrValue *item = &v->u.list.items[i];
+		if (item->kind == ATTR_LIST) {
+			if (!is_int_list(item, bad))
+				return false;
+		} else if (item->kind != ATTR_INT) {
+			*bad = item;
+			return false;
+		}
+	}
+	return true;
+}
+
+/* Checks (and normalises: int -> float for 'f', 0/1 -> bool for 'b') a value
+ * against the schema kind of an op attribute. */
+static bool check_attr_kind(Parser *p, OpKind op, const char *name, char kind, AttrValue *v,
+			    Pos pos)
+{
+	const AttrValue *bad = NULL;
+	char what[128];
+	if (v->kind == ATTR_NONE)
+		return true;
+	snprintf(what, sizeof what, "attribute '%s' of '%s'", name, op_info(op)->name);
+	switch (kind) {
+	case 'i':
+		if (v->kind == ATTR_INT)
+			return true;
+		break;
+	case 'f':
+		if (v->kind == ATTR_INT) {
+			v->kind = ATTR_FLOAT;
+			v->u.f = (double)v->u.i;
+		}
+		if (v->kind == ATTR_FLOAT)
+			return true;
+		break;
+	case 's':
+		if (v->kind == ATTR_STRING)
+			return true;
+		break;
+	case 'b':
+		if (v->kind == ATTR_INT && (v->u.i == 0 || v->u.i == 1)) {
+			v->kind = ATTR_BOOL;
+			v->u.b = v->u.i == 1;
+		}
+		if (v->kind == ATTR_BOOL)
+			return true;
+		break;
+	case 'L':
+		if (v->kind == ATTR_INT)
+			return true;
+		/* fall through */
+	case 'l':
+		if (v->kind == ATTR_LIST) {
+			if (is_int_list(v, &bad))
+				return true;
+			parse_error(p, pos, "%s expects %s, found a list holding %s", what,
+				    schema_kind_name(kind), value_kind_name(bad));
+			return false;
+		}
+		break;
+	case 'd':
+		return value_to_device(p, pos, v, what);
+	default:
+		break;
+	}
+	parse_error(p, pos, "%s expects %s, found %s", what, schema_kind_name(kind),
+		    value_kind_name(v));
+	return false;
+}
+
+/* The names an op accepts, for "unknown attribute" messages. */
+static void describe_schema(StrBuf *sb, OpKind op)
+{
+	const char *s = op_info(op)->schema;
+	bool first = true;
+	if (!*s) {
+		strbuf_puts(sb, "it takes no attributes");
+		return;
+	}
+	strbuf_puts(sb, "it accepts ");
+	while (*s) {
+		const char *colon = strchr(s, ':');
+		strbuf_printf(sb, "%s%.*s", first ? "" : ", ", (int)(colon - s), s);
+		first = false;
+		s = colon + 2;
+		while (*s == ' ')
+			s++;
+	}
+}
+
+/* call_attr := IDENT '=' attr_value
+ * Validated against the op's schema (op OP_NONE: an unknown op or a call of
+ * an expression, reported elsewhere) and pushed on the attribute stack. */
+static bool parse_call_attr(Parser *p, OpKind op, bool is_op, size_t attr_mark)
+{
+	Token name = next(p);
+	AttrValue v;
+	Pos vpos;
+	char *cname;
+	char kind;
+	next(p); /* '=' */
+	vpos = peek(p)->pos;
+	if (!parse_attr_value(p, &v))
+		return false;
+	if (!is_op) {
+		parse_error(p, name.pos, "attributes are only allowed in operator calls");
+		return true;
+	}
+	if (op == OP_NONE)
+		return true;
+	cname = arena_strndup(&p->scratch, name.text, name.len);
+	kind = op_attr_kind(op, cname);
+	if (!kind) {
+		StrBuf sb;
+		strbuf_init(&sb);
+		describe_schema(&sb, op);
+		parse_error(p, name.pos, "unknown attribute '%s' for operator '%s' (%s)", cname,
+			    op_info(op)->name, sb.data);
+		strbuf_free(&sb);
+		return true;
+	}
+	for (size_t i = attr_mark; i < p->attrs.count; i++) {
+		if (strcmp(p->attrs.items[i].name, cname) == 0) {
+			parse_error(p, name.pos, "duplicate attribute '%s'", cname);
+			return true;
+		}
+	}
+	if (!check_attr_kind(p, op, cname, kind, &v, vpos))
+		return true;
+	{
+		Attr a = {cname, v, name.pos};
+		STACK_PUSH(p->attrs, a);
+	}
+	return true;
+}
+
+/* A deep copy of a value into the module's arena (ir_call_op copies call
+ * attributes itself; function attributes are set here). */
+static AttrValue copy_value(IrModule *m, const AttrValue *v)
+{
+	AttrValue out = *v;
+	if (v->kind == ATTR_STRING)
+		out.u.s = arena_strdup(&m->arena, v->u.s);
+	else if (v->kind == ATTR_LIST) {
+		out.u.list.items = arena_array(&m->arena, v->u.list.n, sizeof(AttrValue));
+		for (uint32_t i = 0; i < v->u.list.n; i++)
+			out.u.list.items[i] = copy_value(m, &v->u.list.items[i]);
+	}
+	return out;
+}
+
+/* ---- Types ------------------------------------------------------------ */
+
+static Type *parse_dtype_name(Parser *p, const Token *t)
+{
+	DType dt;
+	if (dtype_from_name(t->text, t->len, &dt))
+		return type_scalar(&p->m->arena, dt);
+	parse_error(p, t->pos,
+		    "unknown dtype '%.*s' (devplan knows float32, float64, float16, int32, int64 "
+		    "and bool)",
+		    (int)(t->len > 40 ? 40 : t->len), t->text);
+	return type_scalar(&p->m->arena, DT_FLOAT32);
+}
+
+/* tensor_type := 'Tensor' '[' '(' (dim (',' dim)* ','?)? ')' ',' dtype ']'
+ * dim := INT | '?' */
+static Type *parse_tensor_type(Parser *p)
+{
+	size_t mark = p->dims.count;
+	Type *t = NULL, *dtype;
+	Pos shape_pos;
+	int64_t bytes;
+	bool overflow = false, known_dtype;
+	next(p); /* Tensor */
+	if (!expect(p, TK_LBRACKET, "'[' after 'Tensor'"))
+		return NULL;
+	shape_pos = peek(p)->pos;
+	if (!expect(p, TK_LPAREN, "'(' before the shape"))
+		return NULL;
+	if (!accept(p, TK_RPAREN)) {
+		for (;;) {
+			Token *d = peek(p);
+			if (d->kind == TK_QUESTION) {
+				next(p);
+				STACK_PUSH(p->dims, (int64_t)DIM_ANY);
+			} else if (d->kind == TK_INT) {
+				Token dim = next(p);
+				if (dim.num.i < 0) {
+					parse_error(p, dim.pos,
+						    "negative dimension '%lld' in the shape",
+						    (long long)dim.num.i);
+					dim.num.i = 0;
+				}
+				STACK_PUSH(p->dims, dim.num.i);
+			} else {
+				error_expected(p, "a dimension (an integer or '?')");
+				goto out;
+			}
+			if (accept(p, TK_COMMA)) {
+				if (accept(p, TK_RPAREN))
+					break;
+				continue;
+			}
+			if (!expect(p, TK_RPAREN, "',' or ')' in the shape"))
+				goto out;
+			break;
+		}
+	}
+	if (!expect(p, TK_COMMA, "',' after the shape"))
+		goto out;
+	if (peek(p)->kind != TK_IDENT) {
+		error_expected(p, "a dtype");
+		goto out;
+	}
+	{
+		Token name = next(p);
+		size_t errors = p->diags->errors;
+		dtype = parse_dtype_name(p, &name);
+		known_dtype = p->diags->errors == errors;
+	}
+	if (!expect(p, TK_RBRACKET, "']' to close 'Tensor['"))
+		goto out;
+	/* the size in bytes of the known dimensions must fit in int64 */
+	bytes = (int64_t)dtype_size(dtype->u.tensor.dtype);
+	for (size_t i = mark; known_dtype && i < p->dims.count; i++) {
+		int64_t d = p->dims.items[i];
+		if (d > 0 && bytes > INT64_MAX / d)
+			overflow = true;
+		else if (d > 0)
+			bytes *= d;
+	}
+	if (overflow)
+		parse_error(p, shape_pos, "shape is too large: its size in bytes overflows int64");
+	if (p->dims.count - mark > UINT32_MAX)
+		goto out;
+	t = type_tensor(&p->m->arena, dtype->u.tensor.dtype, (uint32_t)(p->dims.count - mark),
+			STACK_AT(p->dims, mark));
+out:
+	p->dims.count = mark;
+	return t;
+}
+
+/* Parses type (',' type)* ','? up to ')' onto the type stack; the '(' is
+ * already consumed. *trailing_comma tells `(T,)` from `(T)`. */
+static bool parse_type_list(Parser *p, bool *trailing_comma)
+{
+	*trailing_comma = false;
+	if (accept(p, TK_RPAREN))
+		return true;
+	for (;;) {
+		Type *t = parse_type(p);
+		if (!t)
+			return false;
+		STACK_PUSH(p->types, t);
+		if (accept(p, TK_COMMA)) {
+			if (accept(p, TK_RPAREN)) {
+				*trailing_comma = true;
+				return true;
+			}
+			continue;
+		}
+		return expect(p, TK_RPAREN, "',' or ')' in the type list");
+	}
+}
+
+/* type := tensor_type | dtype
+ *       | '(' (type (',' type)* ','?)? ')'
+ *       | 'fn' '(' (type (',' type)*)? ')' '->' type */
+static Type *parse_type(Parser *p)
+{
+	Token *t = peek(p);
+	Type *result = NULL;
+	size_t mark = p->types.count;
+	bool trailing;
+	if (!enter(p))
+		return NULL;
+	if (lex_is_ident(t, "Tensor")) {
+		result = parse_tensor_type(p);
+	} else if (t->kind == TK_IDENT) {
+		Token name = next(p);
+		result = parse_dtype_name(p, &name);
+	} else if (t->kind == TK_LPAREN) {
+		next(p);
+		if (parse_type_list(p, &trailing)) {
+			size_t n = p->types.count - mark;
+			if (n == 1 && !trailing)
+				result = p->types.items[mark];
+			else
+				result = type_tuple(&p->m->arena, (uint32_t)n,
+						    STACK_AT(p->types, mark));
+		}
+	} else if (t->kind == TK_FN) {
+		next(p);
+		if (expect(p, TK_LPAREN, "'(' after 'fn'") && parse_type_list(p, &trailing) &&
+		    expect(p, TK_ARROW, "'->' after the parameter types")) {
+			Type *ret = parse_type(p);
+			if (ret)
+				result = type_func(&p->m->arena, (uint32_t)(p->types.count - mark),
+						   STACK_AT(p->types, mark), ret);
+		}
+	} else {
+		error_expected(p, "a type");
+	}
+	p->types.count = mark;
+	leave(p);
+	return result;
+}
+
+/* ---- Expressions ------------------------------------------------------ */
+
+/* A stand-in for an expression that was reported as wrong, so that the
+ * parse goes on; the module is discarded anyway. */
+static Expr *placeholder(Parser *p, Pos pos)
+{
+	float zero = 0;
+	Tensor t = {DT_FLOAT32, 0, NULL, &zero, sizeof zero};
+	return ir_constant(p->m, pos, &t, -1);
+}
+
+static uint16_t float_to_half(float f)
+{
+	uint32_t x, sign, mant, half, rem;
+	int32_t exp;
+	memcpy(&x, &f, sizeof x);
+	sign = (x >> 16) & 0x8000u;
+	exp = (int32_t)((x >> 23) & 0xffu) - 127 + 15;
+	mant = x & 0x7fffffu;
+	if (((x >> 23) & 0xffu) == 0xffu)
+		return (uint16_t)(sign | 0x7c00u | (mant ? 0x200u : 0));
+	if (exp >= 31)
+		return (uint16_t)(sign | 0x7c00u);
+	if (exp <= 0) {
+		uint32_t shift;
+		if (exp < -10)
+			return (uint16_t)sign;
+		mant |= 0x800000u;
+		shift = (uint32_t)(14 - exp);
+		half = mant >> shift;
+		rem = mant & ((1u << shift) - 1);
+		if (rem > (1u << (shift - 1)) || (rem == (1u << (shift - 1)) && (half & 1)))
+			half++;
+		return (uint16_t)(sign | half);
+	}
+	half = sign | ((uint32_t)exp << 10) | (mant >> 13);
+	rem = mant & 0x1fffu;
+	if (rem > 0x1000u || (rem == 0x1000u && (half & 1)))
+		half++; /* a carry into the exponent rounds up correctly */
+	return (uint16_t)half;
+}
+
+/* scalar := INT | FLOAT | 'True' | 'False'
+ * 3 is int32, 2i64 int64, 1f and 1.5 float32, 1f64 float64, 1f16 float16. */
+static Expr *parse_scalar(Parser *p)
+{
+	Token t = next(p);
+	union {
+		float f32;
+		double f64;
+		uint16_t f16;
+		int32_t i32;
+		int64_t i64;
+		uint8_t b;
+	} v;
+	Tensor tensor = {DT_FLOAT32, 0, NULL, &v, 0};
+	memset(&v, 0, sizeof v);
+	if (t.kind == TK_IDENT) {
+		tensor.dtype = DT_BOOL;
+		v.b = t.text[0] == 'T';
+	} else if (t.kind == TK_INT && t.suffix == NUM_I64) {
+		tensor.dtype = DT_INT64;
+		v.i64 = t.num.i;
+	} else if (t.kind == TK_INT) {
+		tensor.dtype = DT_INT32;
+		if (t.num.i < INT32_MIN || t.num.i > INT32_MAX)
+			parse_error(p, t.pos,
+				    "integer '%.*s' does not fit in int32 (write it as %.*si64)",
+				    (int)t.len, t.text, (int)t.len, t.text);
+		else
+			v.i32 = (int32_t)t.num.i;
+	} else if (t.suffix == NUM_F64) {
+		tensor.dtype = DT_FLOAT64;
+		v.f64 = t.num.f;
+	} else if (t.suffix == NUM_F16) {
+		tensor.dtype = DT_FLOAT16;
+		if (fabs(t.num.f) > 65504.0)
+			parse_error(p, t.pos, "number '%.*s' is out of range for float16",
+				    (int)t.len, t.text);
+		else
+			v.f16 = float_to_half((float)t.num.f);
+	} else {
+		tensor.dtype = DT_FLOAT32;
+		if (fabs(t.num.f) > FLT_MAX)
+			parse_error(p, t.pos, "number '%.*s' is out of range for float32",
+				    (int)t.len, t.text);
+		else
+			v.f32 = (float)t.num.f;
+	}
+	tensor.nbytes = dtype_size(tensor.dtype);
+	return ir_constant(p->m, t.pos, &tensor, -1);
+}
+
+/* meta[relay.Constant][i]: one node per index, shared by every use. */
+static Expr *meta_constant(Parser *p, Pos pos, int64_t index)
+{
+	IrModule *m = p->m;
+	if (!p->has_meta) {
+		parse_error(
+			p, pos,
+			"meta[relay.Constant][%lld] needs a #[metadata] section, and the module "
+			"has none",
+			(long long)index);
+		return placeholder(p, pos);
+	}
+	if (!p->meta_ok)
+		return placeholder(p, pos);
+	if (index < 0 || index >= m->nconstants) {
+		parse_error(p, pos,
+			    "meta[relay.Constant][%lld] is out of range: the #[metadata] section "
+			    "holds %u constant%s",
+			    (long long)index, m->nconstants, m->nconstants == 1 ? "" : "s");
+		return placeholder(p, pos);
+	}
+	if (!m->constants[index])
+		m->constants[index] =
+			ir_constant(m, pos, &p->meta.constants[index], (int32_t)index);
+	return m->constants[index];
+}
+
+/* call_args := (arg (',' arg)* ','?)? ')'     arg := expr | IDENT '=' attr_value
+ * Arguments go on the expression stack, attributes on the attribute stack;
+ * the '(' is already consumed. Attributes come after every argument. */
+static bool parse_call_args(Parser *p, OpKind op, bool is_op)
+{
+	size_t attr_mark = p->attrs.count;
+	bool seen_attr = false;
+	if (accept(p, TK_RPAREN))
+		return true;
+	for (;;) {
+		Token *t = peek(p);
+		if (t->kind == TK_IDENT && peek_at(p, 1)->kind == TK_EQUAL) {
+			if (!parse_call_attr(p, op, is_op, attr_mark))
+				return false;
+			seen_attr = true;
+		} else {
+			Expr *arg;
+			if (seen_attr) {
+				parse_error(p, t->pos,
+					    "argument after the attributes (attributes come last)");
+				return false;
+			}
+			arg = parse_expr(p);
+			if (!arg)
+				return false;
+			STACK_PUSH(p->exprs, arg);
+		}
+		if (accept(p, TK_COMMA)) {
+			if (accept(p, TK_RPAREN))
+				return true;
+			continue;
+		}
+		return expect(p, TK_RPAREN, "')' after arguments");
+	}
+}
+
+/* op_call := OP '(' call_args
+ * Positioned at the operator's name. An unknown operator is reported and
+ * its arguments parsed all the same, to find the errors after it. */
+static Expr *parse_op_call(Parser *p, OpKind op)
+{
+	Token name = next(p);
+	size_t emark = p->exprs.count, amark = p->attrs.count;
+	Expr *e = NULL;
+	if (op == OP_NONE)
+		parse_error(p, name.pos, "unknown operator '%.*s'",
+			    (int)(name.len > 60 ? 60 : name.len), name.text);
+	if (!expect(p, TK_LPAREN, "'(' after the operator name"))
+		return NULL;
+	if (parse_call_args(p, op, true)) {
+		uint32_t nargs = (uint32_t)(p->exprs.count - emark);
+		if (op == OP_NONE) {
+			e = placeholder(p, name.pos);
+		} else {
+			const OpInfo *info = op_info(op);
+			if ((int64_t)nargs < info->min_args || (int64_t)nargs > info->max_args) {
+				if (info->min_args == info->max_args)
+					parse_error(p, name.pos,
+						    "operator '%s' takes %d argument%s, got %u",
+						    info->name, info->min_args,
+						    info->min_args == 1 ? "" : "s", nargs);
+				else
+					parse_error(
+						p, name.pos,
+						"operator '%s' takes %d to %d arguments, got %u",
+						info->name, info->min_args, info->max_args, nargs);
+			}
+			e = ir_call_op(p->m, name.pos, op, STACK_AT(p->exprs, emark), nargs,
+				       STACK_AT(p->attrs, amark),
+				       (uint32_t)(p->attrs.count - amark));
+		}
+	}
+	p->exprs.count = emark;
+	p->attrs.count = amark;
+	return e;
+}
+
+/* tuple := '(' ')' | '(' expr ')' | '(' expr ',' ')'
+ *        | '(' expr (',' expr)+ ','? ')' */
+static Expr *parse_tuple(Parser *p)
+{
+	Token open = next(p);
+	size_t mark = p->exprs.count;
+	bool trailing = false;
+	Expr *result = NULL;
+	if (!accept(p, TK_RPAREN)) {
+		for (;;) {
+			Expr *e = parse_expr(p);
+			if (!e)
+				goto out;
+			STACK_PUSH(p->exprs, e);
+			if (accept(p, TK_COMMA)) {
+				if (accept(p, TK_RPAREN)) {
+					trailing = true;
+					break;
+				}
+				continue;
+			}
+			if (!expect(p, TK_RPAREN, "',' or ')'"))
+				goto out;
+			break;
+		}
+	}
+	if (p->exprs.count - mark == 1 && !trailing)
+		result = p->exprs.items[mark];
+	else
+		result = ir_tuple(p->m, open.pos, STACK_AT(p->exprs, mark),
+				  (uint32_t)(p->exprs.count - mark));
+out:
+	p->exprs.count = mark;
+	return result;
+}
+
+/* Consumes the '}' after a body. When the body failed, first skips to its
+ * '}' without reporting anything new. */
+static bool close_body(Parser *p, bool body_ok, const char *what)
+{
+	if (body_ok) {
+		if (accept(p, TK_RBRACE))
+			return true;
+		error_expected(p, what);
+	}
+	sync_close_brace(p);
+	accept(p, TK_RBRACE);
+	return false;
+}
+
+/* if := 'if' '(' expr ')' '{' body '}' 'else' '{' body '}' */
+static Expr *parse_if(Parser *p)
+{
+	Token kw = next(p);
+	Expr *cond, *then_branch, *else_branch;
+	if (!expect(p, TK_LPAREN, "'(' after 'if'"))
+		return NULL;
+	cond = parse_expr(p);
+	if (!cond || !expect(p, TK_RPAREN, "')' after the condition") ||
+	    !expect(p, TK_LBRACE, "'{' before the then branch"))
+		return NULL;
+	then_branch = parse_body(p);
+	if (!close_body(p, then_branch != NULL, "'}' to close the then branch") ||
+	    !expect(p, TK_ELSE, "'else' after the then branch") ||
+	    !expect(p, TK_LBRACE, "'{' after 'else'"))
+		return NULL;
+	else_branch = parse_body(p);
+	if (!close_body(p, else_branch != NULL, "'}' to close the else branch"))
+		return NULL;
+	return ir_if(p->m, kw.pos, cond, then_branch, else_branch);
+}
+
+/* param := LOCAL ('{' IDENT '=' attr_value (',' ...)* '}')? (':' type)?
+ * The only parameter attribute is virtual_device. */
+static bool parse_param(Parser *p, uint32_t first_param_id)
+{
+	Token name = next(p);
+	int32_t device = IR_NO_DEVICE;
+	Type *annotation = NULL;
+	Expr *var, *prev;
+	if (accept(p, TK_LBRACE)) {
+		for (;;) {
+			Token attr;
+			AttrValue v;
+			Pos vpos;
+			if (peek(p)->kind != TK_IDENT || peek_at(p, 1)->kind != TK_EQUAL) {
+				error_expected(p,
+					       "'virtual_device=' in the parameter's attributes");
+				return false;
+			}
+			attr = next(p);
+			next(p);
+			vpos = peek(p)->pos;
+			if (!parse_attr_value(p, &v))
+				return false;
+			if (!lex_is_ident(&attr, "virtual_device"))
+				parse_error(
+					p, attr.pos,
+					"unknown parameter attribute '%.*s' (only virtual_device)",
+					(int)(attr.len > 40 ? 40 : attr.len), attr.text);
+			else if (value_to_device(p, vpos, &v,
+						 "parameter attribute 'virtual_device'") &&
+				 v.kind == ATTR_DEVICE)
+				device = v.u.device;
+			if (accept(p, TK_COMMA))
+				continue;
+			if (!expect(p, TK_RBRACE, "'}' after the parameter's attributes"))
+				return false;
+			break;
+		}
+	}
+	if (accept(p, TK_COLON)) {
+		annotation = parse_type(p);
+		if (!annotation)
+			return false;
+	}
+	prev = scope_lookup(p, name.text + 1, name.len - 1);
+	if (prev && prev->kind == EXPR_VAR && prev->u.var.role == VAR_PARAM &&
+	    prev->id >= first_param_id)
+		parse_error(p, name.pos, "duplicate parameter '%.*s'", (int)name.len, name.text);
+	var = ir_var(p->m, name.pos, token_name(p, &name), VAR_PARAM, annotation);
+	var->device = device;
+	scope_bind(p, &name, var);
+	STACK_PUSH(p->exprs, var);
+	return true;
+}
+
+/* params := '(' (param (',' param)*)? (',' IDENT '=' attr_value)* ','? ')'
+ * Parameters go on the expression stack and are bound in the current
+ * scope; `virtual_device=D` sets *device, other attributes go on the
+ * attribute stack. The attributes may also stand alone: `fn (Primitive=1)`. */
+static bool parse_params(Parser *p, int32_t *device)
+{
+	bool seen_attr = false;
+	uint32_t first_param_id = p->m->nexprs;
+	if (!expect(p, TK_LPAREN, "'(' before the parameters"))
+		return false;
+	if (accept(p, TK_RPAREN))
+		return true;
+	for (;;) {
+		Token *t = peek(p);
+		if (t->kind == TK_LOCAL && !seen_attr) {
+			if (!parse_param(p, first_param_id))
+				return false;
+		} else if (t->kind == TK_IDENT && peek_at(p, 1)->kind == TK_EQUAL) {
+			Token name = next(p);
+			AttrValue v;
+			Pos vpos;
+			next(p);
+			vpos = peek(p)->pos;
+			if (!parse_attr_value(p, &v))
+				return false;
+			seen_attr = true;
+			if (lex_is_ident(&name, "virtual_device")) {
+				if (value_to_device(p, vpos, &v,
+						    "function attribute 'virtual_device'") &&
+				    v.kind == ATTR_DEVICE)
+					*device = v.u.device;
+			} else {
+				Attr a = {arena_strndup(&p->scratch, name.text, name.len), v,
+					  name.pos};
+				STACK_PUSH(p->attrs, a);
+			}
+		} else {
+			error_expected(p, seen_attr ? "an attribute 'NAME=VALUE'" : "a parameter");
+			return false;
+		}
+		if (accept(p, TK_COMMA)) {
+			if (accept(p, TK_RPAREN))
+				return true;
+			continue;
+		}
+		return expect(p, TK_RPAREN, "',' or ')' after the parameter");
+	}
+}
+
+/* fn_rest := params ('->' type)? '{' body '}'
+ * The rest of a closure (`fn` consumed) or a definition (`def @f`
+ * consumed); `what` names it in messages. The parameters are visible in the
+ * body only. */
+static Expr *parse_fn_rest(Parser *p, Pos pos, const char *what)
+{
+	size_t scope_mark = p->undo.count, emark = p->exprs.count, amark = p->attrs.count;
+	int32_t device = IR_NO_DEVICE;
+	Type *ret = NULL;
+	Expr *body = NULL, *fn = NULL;
+	bool ok = parse_params(p, &device);
+	char msg[128];
+	if (ok && accept(p, TK_ARROW)) {
+		ret = parse_type(p);
+		ok = ret != NULL;
+	}
+	if (ok) {
+		snprintf(msg, sizeof msg, "'{' before the body of %s", what);
+		ok = expect(p, TK_LBRACE, msg);
+	}
+	if (ok) {
+		body = parse_body(p);
+		snprintf(msg, sizeof msg, "'}' to close the body of %s", what);
+		ok = close_body(p, body != NULL, msg);
+	}
+	if (ok) {
+		uint32_t nattrs = (uint32_t)(p->attrs.count - amark);
+		fn = ir_fn(p->m, pos, STACK_AT(p->exprs, emark), (uint32_t)(p->exprs.count - emark),
+			   ret, body);
+		fn->device = device;
+		fn->u.fn.nattrs = nattrs;
+		fn->u.fn.attrs = arena_array(&p->m->arena, nattrs, sizeof(Attr));
+		for (uint32_t i = 0; i < nattrs; i++) {
+			const Attr *a = &p->attrs.items[amark + i];
+			fn->u.fn.attrs[i].name = arena_strdup(&p->m->arena, a->name);
+			fn->u.fn.attrs[i].value = copy_value(p->m, &a->value);
+			fn->u.fn.attrs[i].pos = a->pos;
+		}
+	}
+	scope_restore(p, scope_mark);
+	p->exprs.count = emark;
+	p->attrs.count = amark;
+	return fn;
+}
+
+/* primary := LOCAL | GLOBAL | scalar | meta_ref | tuple | 'fn' fn_rest | if
+ *          | op_call */
+static Expr *parse_primary(Parser *p)
+{
+	Token *t = peek(p);
+	if (t->kind == TK_LOCAL) {
+		Token name = next(p);
+		return lookup_local(p, &name);
+	}
+	if (t->kind == TK_GLOBAL) {
+		Token name = next(p);
+		Expr *e = ir_global_ref(p->m, name.pos, token_name(p, &name));
+		exprvec_push(&p->global_refs, e);
+		return e;
+	}
+	if (t->kind == TK_INT || t->kind == TK_FLOAT || lex_is_ident(t, "True") ||
+	    lex_is_ident(t, "False"))
+		return parse_scalar(p);
+	if (t->kind == TK_LPAREN)
+		return parse_tuple(p);
+	if (t->kind == TK_IF)
+		return parse_if(p);
+	if (t->kind == TK_FN) {
+		Token kw = next(p);
+		return parse_fn_rest(p, kw.pos, "the function");
+	}
+	if (lex_is_ident(t, "meta")) {
+		Token kind;
+		int64_t index;
+		Pos pos = t->pos;
+		if (!parse_meta_ref(p, &kind, &index))
+			return NULL;
+		if (lex_is_ident(&kind, "relay.Constant"))
+			return meta_constant(p, pos, index);
+		if (lex_is_ident(&kind, "VirtualDevice"))
+			parse_error(p, pos,
+				    "meta[VirtualDevice][%lld] is a virtual device, not an "
+				    "expression",
+				    (long long)index);
+		else
+			unsupported_meta(p, &kind);
+		return placeholder(p, pos);
+	}
+	if (t->kind == TK_IDENT) {
+		NameEntry *op = name_table_find(&p->ops, t->text, t->len);
+		if (op || peek_at(p, 1)->kind == TK_LPAREN)
+			return parse_op_call(p, op ? (OpKind)(op->u.index_plus_one - 1) : OP_NONE);
+	}
+	error_expected(p, "an expression");
+	return NULL;
+}
+
+/* expr := primary ('(' call_args | '.' INT)*
+ * A call of an expression or a projection is positioned where the callee
+ * or the tuple starts. */
+static Expr *parse_expr(Parser *p)
+{
+	Pos start;
+	Expr *e;
+	if (!enter(p))
+		return NULL;
+	start = peek(p)->pos;
+	e = parse_primary(p);
+	while (e) {
+		Token *t = peek(p);
+		if (t->kind == TK_LPAREN) {
+			size_t mark = p->exprs.count;
+			next(p);
+			if (parse_call_args(p, OP_NONE, false))
+				e = ir_call_expr(p->m, start, e, STACK_AT(p->exprs, mark),
+						 (uint32_t)(p->exprs.count - mark));
+			else
+				e = NULL;
+			p->exprs.count = mark;
+		} else if (t->kind == TK_DOT) {
+			Token index;
+			next(p);
+			if (peek(p)->kind != TK_INT) {
+				error_expected(p, "a field index after '.'");
+				e = NULL;
+				break;
+			}
+			index = next(p);
+			if (index.num.i < 0 || index.num.i > UINT32_MAX) {
+				parse_error(p, index.pos, "field index '%.*s' is out of range",
+					    (int)index.len, index.text);
+				index.num.i = 0;
+			}
+			e = ir_proj(p->m, start, e, (uint32_t)index.num.i);
+		} else {
+			break;
+		}
+	}
+	leave(p);
+	return e;
+}
+
+/* ---- Statements ------------------------------------------------------- */
+
+/* binding := LOCAL '=' expr ';'
+ * Later uses of the name are the same node (a DAG); the node takes the
+ * name when it has none. */
+static bool parse_binding(Parser *p)
+{
+	Token name = next(p);
+	Expr *e;
+	next(p); /* '=' */
+	e = parse_expr(p);
+	if (!e)
+		return false;
+	if (!e->name)
+		e->name = arena_strndup(&p->m->arena, name.text + 1, name.len - 1);
+	scope_bind(p, &name, e);
+	return expect_semicolon(p, "';' after the binding");
+}
+
+/* let := 'let' LOCAL (':' type)? '=' expr ';'
+ * The variable is visible in the rest of the body, and also in its own
+ * value when that is a function (a recursive closure). */
+static bool parse_let(Parser *p)
+{
+	Token kw = next(p), name;
+	Type *annotation = NULL;
+	Expr *var, *value;
+	bool recursive;
+	if (peek(p)->kind != TK_LOCAL) {
+		error_expected(p, "a variable after 'let'");
+		return false;
+	}
+	name = next(p);
+	if (accept(p, TK_COLON)) {
+		annotation = parse_type(p);
+		if (!annotation)
+			return false;
+	}
+	if (!expect(p, TK_EQUAL, "'=' after the let variable"))
+		return false;
+	var = ir_var(p->m, name.pos, token_name(p, &name), VAR_LET, annotation);
+	recursive = peek(p)->kind == TK_FN;
+	if (recursive)
+		scope_bind(p, &name, var);
+	value = parse_expr(p);
+	if (!recursive)
+		scope_bind(p, &name, var);
+	if (!value)
+		return false;
+	{
+		LetFrame frame = {var, value, kw.pos};
+		STACK_PUSH(p->lets, frame);
+	}
+	return expect_semicolon(p, "';' after the let binding");
+}
+
+/* free_var := 'free_var' LOCAL (':' type)? ';' */
+static bool parse_free_var(Parser *p, bool in_body)
+{
+	Token name;
+	Type *annotation = NULL;
+	Expr *var;
+	next(p);
+	if (peek(p)->kind != TK_LOCAL) {
+		error_expected(p, "a variable after 'free_var'");
+		return false;
+	}
+	name = next(p);
+	if (accept(p, TK_COLON)) {
+		annotation = parse_type(p);
+		if (!annotation)
+			return false;
+	}
+	var = free_var(p, &name, annotation);
+	if (annotation && var->u.var.annotation != annotation) {
+		if (var->u.var.annotation)
+			parse_error(p, name.pos, "free variable '%.*s' is declared twice",
+				    (int)name.len, name.text);
+		var->u.var.annotation = annotation;
+		var->type = annotation;
+	}
+	if (in_body)
+		scope_bind(p, &name, var);
+	return expect_semicolon(p, "';' after the free variable");
+}
+
+/* body := (binding | let | free_var)* expr
+ * A loop, not a recursion: lets are stacked and folded into nested EXPR_LET
+ * nodes once the result is known. Names bound here are forgotten at the
+ * end. Returns NULL when any statement failed (after recovering to the
+ * body's '}'). */
+static Expr *parse_body(Parser *p)
+{
+	size_t scope_mark = p->undo.count, let_mark = p->lets.count;
+	Expr *result = NULL;
+	bool ok = true;
+	if (!enter(p))
+		return NULL;
+	for (;;) {
+		Token *t = peek(p);
+		bool done;
+		if (p->stop) {
+			ok = false;
+			break;
+		}
+		if (t->kind == TK_LET)
+			done = parse_let(p);
+		else if (t->kind == TK_FREE_VAR)
+			done = parse_free_var(p, true);
+		else if (t->kind == TK_LOCAL && peek_at(p, 1)->kind == TK_EQUAL)
+			done = parse_binding(p);
+		else if (t->kind == TK_RBRACE || t->kind == TK_EOF || t->kind == TK_DEF) {
+			if (ok)
+				error_expected(p, "an expression for the result");
+			ok = false;
+			break;
+		} else {
+			result = parse_expr(p);
+			if (result)
+				break;
+			done = false;
+		}
+		if (!done) {
+			ok = false;
+			sync_statement(p);
+		}
+	}
+	if (ok && result) {
+		for (size_t i = p->lets.count; i-- > let_mark;) {
+			LetFrame *f = &p->lets.items[i];
+			result = ir_let(p->m, f->pos, f->var, f->value, result);
+		}
+	} else {
+		result = NULL;
+	}
+	p->lets.count = let_mark;
+	scope_restore(p, scope_mark);
+	leave(p);
+	return result;
+}
+
+/* ---- Module ----------------------------------------------------------- */
+
+/* def := 'def' GLOBAL fn_rest */
+static bool parse_def(Parser *p)
+{
+	Token kw = next(p), name;
+	NameEntry *entry;
+	int32_t index = -1;
+	Expr *fn;
+	char what[96];
+	if (peek(p)->kind != TK_GLOBAL) {
+		error_expected(p, "a global name like '@main' after 'def'");
+		return false;
+	}
+	name = next(p);
+	entry = name_table_insert(&p->globals, name.text + 1, name.len - 1);
+	if (entry->u.index_plus_one) {
+		parse_error(p, name.pos, "duplicate definition of '%.*s'", (int)name.len,
+			    name.text);
+		if (!p->stop)
+			diag_note(p->diags, p->src, p->m->globals[entry->u.index_plus_one - 1].pos,
+				  "'%.*s' was first defined here", (int)name.len, name.text);
+	} else {
+		index = (int32_t)ir_add_global(p->m, token_name(p, &name), NULL, kw.pos);
+		entry->u.index_plus_one = (uint32_t)index + 1;
+	}
+	snprintf(what, sizeof what, "'%.*s'", (int)(name.len > 60 ? 60 : name.len), name.text);
+	fn = parse_fn_rest(p, kw.pos, what);
+	if (fn && index >= 0)
+		p->m->globals[index].fn = fn;
+	return fn != NULL;
+}
+
+/* header := '#[' 'version' '=' STRING ']' */
+static void parse_header(Parser *p)
+{
+	Token hash = next(p), version;
+	StrBuf sb;
+	if (!lex_is_ident(peek(p), "version")) {
+		error_expected(p, "'version' after '#['");
+		sync_definition(p);
+		return;
+	}
+	next(p);
+	if (!expect(p, TK_EQUAL, "'=' after 'version'"))
+		goto fail;
+	if (peek(p)->kind != TK_STRING) {
+		error_expected(p, "a version string like \"0.0.5\"");
+		goto fail;
+	}
+	version = next(p);
+	if (!expect(p, TK_RBRACKET, "']' after the version"))
+		goto fail;
+	strbuf_init(&sb);
+	lex_string_value(&sb, &version);
+	p->m->version = arena_strdup(&p->m->arena, sb.data ? sb.data : "");
+	if (strcmp(p->m->version, "0.0.5") != 0)
+		diag_warning(p->diags, p->src, version.pos,
+			     "version '%s' is not 0.0.5; reading it as 0.0.5", p->m->version);
+	strbuf_free(&sb);
+	(void)hash;
+	return;
+fail:
+	sync_definition(p);
+}
+
+/* module := header? (def | free_var)* EOF */
+static void parse_toplevel(Parser *p)
+{
+	if (peek(p)->kind == TK_HASH)
+		parse_header(p);
+	while (!p->stop) {
+		Token *t = peek(p);
+		if (t->kind == TK_EOF)
+			return;
+		if (t->kind == TK_DEF) {
+			if (!parse_def(p))
+				sync_definition(p);
+		} else if (t->kind == TK_FREE_VAR) {
+			if (!parse_free_var(p, false))
+				sync_statement(p);
+		} else if (t->kind == TK_ERROR) {
+			next(p);
+			sync_definition(p);
+		} else if (t->kind == TK_HASH) {
+			if (lex_is_ident(peek_at(p, 1), "metadata"))
+				parse_error(p, t->pos, "'#[metadata]' must start a line");
+			else
+				parse_error(p, t->pos, "a '#[...]' header must come first");
+			next(p);
+			sync_definition(p);
+		} else {
+			error_expected(p, "'def'");
+			sync_definition(p);
+		}
+	}
+}
+
+static void resolve_globals(Parser *p)
+{
+	for (size_t i = 0; i < p->global_refs.count; i++) {
+		Expr *e = p->global_refs.items[i];
+		const char *name = e->u.global.name;
+		NameEntry *entry = name_table_find(&p->globals, name, strlen(name));
+		if (entry && entry->u.index_plus_one)
+			e->u.global.index = (int32_t)(entry->u.index_plus_one - 1);
+		else
+			parse_error(p, e->pos, "unknown global '@%s'", name);
+	}
+}
+
+/* Offset of the first line that starts with `#[metadata]`, or src->len. */
+static size_t find_metadata(const SourceFile *src)
+{
+	static const char marker[] = "#[metadata]";
+	size_t n = sizeof marker - 1;
+	for (uint32_t i = 0; i < src->nlines; i++) {
+		size_t start = src->line_starts[i];
+		if (start + n <= src->len && memcmp(src->text + start, marker, n) == 0)
+			return start;
+	}
+	return src->len;
+}
+
+static void parser_free(Parser *p)
+{
+	name_table_free(&p->scope);
+	free(p->numbered);
+	name_table_free(&p->free_vars);
+	name_table_free(&p->globals);
+	name_table_free(&p->ops);
+	exprvec_free(&p->global_refs);
+	free(p->undo.items);
+	free(p->exprs.items);
+	free(p->types.items);
+	free(p->dims.items);
+	free(p->attrs.items);
+	free(p->values.items);
+	free(p->lets.items);
+	metadata_free(&p->meta);
+	arena_free(&p->scratch);
+	strbuf_free(&p->buf);
+}
+
+IrModule *parse_module(SourceFile *src, const DeviceTable *devices, DiagList *diags)
+{
+	Parser p;
+	size_t meta_offset;
+	DiagList meta_diags;
+	IrModule *m;
+	bool failed;
+	memset(&p, 0, sizeof p);
+	diag_init(&meta_diags);
+	if (src->len >= UINT32_MAX) {
+		diag_error(diags, src, (Pos){0, 0}, "the source is too large (4 GiB or more)");
+		return NULL;
+	}
+	m = ir_module_new(src);
+	p.src = src;
+	p.m = m;
+	p.devices = devices ? devices : &empty_device_table;
+	p.diags = diags;
+	p.errors_at_start = diags->errors;
+	p.numbered_limit = src->len / 4; /* `%N = x;` takes more than 4 bytes */
+	arena_init(&p.scratch);
+	strbuf_init(&p.buf);
+	for (int op = 0; op < OP_COUNT; op++) {
+		const char *name = op_info((OpKind)op)->name;
+		name_table_insert(&p.ops, name, strlen(name))->u.index_plus_one = (uint32_t)op + 1;
+	}
+
+	meta_offset = find_metadata(src);
+	if (meta_offset < src->len) {
+		size_t json = meta_offset + strlen("#[metadata]");
+		p.has_meta = true;
+		m->has_metadata = true;
+		p.meta_ok =
+			metadata_parse(src->text + json, src->len - json, src,
+				       lex_offset_pos(src, json), &p.scratch, &p.meta, &meta_diags);
+		if (p.meta_ok && p.meta.nconstants) {
+			m->constants = xcalloc(p.meta.nconstants, sizeof(Expr *));
+			m->nconstants = p.meta.nconstants;
+		}
+	}
+
+	lex_init(&p.lex, src, meta_offset, diags);
+	parse_toplevel(&p);
+	resolve_globals(&p);
+
+	/* constants no expression refers to still belong to the module */
+	for (uint32_t i = 0; i < m->nconstants; i++)
+		if (!m->constants[i])
+			m->constants[i] = ir_constant(m, lex_offset_pos(src, meta_offset),
+						      &p.meta.constants[i], (int32_t)i);
+
+	/* the section's diagnostics, in file order after the module's */
+	for (size_t i = 0; i < meta_diags.count; i++) {
+		Diag *d = &meta_diags.items[i];
+		diag_add(diags, d->severity, d->src, d->pos, "%s", d->message);
+	}
+	diag_free(&meta_diags);
+
+	failed = diags->errors > p.errors_at_start;
+	parser_free(&p);
+	if (failed) {
+		ir_module_free(m);
+		return NULL;
+	}
+	return m;
+}
