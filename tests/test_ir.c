@@ -1,0 +1,209 @@
+/*
+ * test_ir.c - unit tests of the arena, types, device table and the IR's
+ * cloning and traversal helpers (core/arena.c, types.c, devices.c, ir.c).
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "arena.h"
+#include "devices.h"
+#include "ir.h"
+#include "types.h"
+
+static void test_arena_zeroed_aligned_and_large(void **state)
+{
+	Arena a;
+	(void)state;
+	arena_init(&a);
+	for (int i = 0; i < 100000; i++) {
+		unsigned char *p = arena_alloc(&a, (size_t)(i % 37) + 1);
+		assert_int_equal((uintptr_t)p % 8, 0);
+		for (int k = 0; k < i % 37 + 1; k++)
+			assert_int_equal(p[k], 0);
+		memset(p, 0xab, (size_t)(i % 37) + 1);
+	}
+	{
+		/* a request larger than a block gets a block of its own */
+		unsigned char *big = arena_alloc(&a, 5u << 20);
+		assert_int_equal(big[0], 0);
+		assert_int_equal(big[(5u << 20) - 1], 0);
+		big[0] = 1;
+	}
+	assert_string_equal(arena_strndup(&a, "hello world", 5), "hello");
+	assert_true(a.used_bytes >= (5u << 20));
+	arena_free(&a);
+	assert_null(a.head);
+}
+
+static void test_types_print_equal_bytes(void **state)
+{
+	Arena a;
+	StrBuf sb;
+	int64_t dims[] = {5, 7}, any[] = {DIM_ANY, 3}, n;
+	Type *t, *u, *q, *tup, *fn;
+	(void)state;
+	arena_init(&a);
+	strbuf_init(&sb);
+	t = type_tensor(&a, DT_FLOAT32, 2, dims);
+	u = type_tensor(&a, DT_FLOAT32, 2, dims);
+	q = type_tensor(&a, DT_INT64, 2, any);
+	assert_true(type_equal(t, u));
+	assert_false(type_equal(t, q));
+	tup = type_tuple(&a, 2, (Type *[]){t, q});
+	fn = type_func(&a, 1, (Type *[]){t}, tup);
+	type_print(&sb, fn);
+	assert_string_equal(sb.data,
+			    "fn (Tensor[(5, 7), float32]) -> (Tensor[(5, 7), float32], Tensor[(?, 3), int64])");
+	strbuf_reset(&sb);
+	type_print(&sb, type_tuple(&a, 1, (Type *[]){type_scalar(&a, DT_BOOL)}));
+	assert_string_equal(sb.data, "(Tensor[(), bool],)");
+	assert_true(type_bytes(t, &n));
+	assert_int_equal(n, 140);
+	assert_false(type_bytes(q, &n)); /* a `?` dimension has no static size */
+	{
+		int64_t huge[] = {INT64_MAX / 2, 4};
+		assert_false(type_num_elements(type_tensor(&a, DT_FLOAT32, 2, huge), &n));
+	}
+	{
+		DType dt;
+		assert_true(dtype_from_name("float16", 7, &dt));
+		assert_int_equal(dt, DT_FLOAT16);
+		assert_int_equal(dtype_size(dt), 2);
+		assert_false(dtype_from_name("float8", 6, &dt));
+	}
+	strbuf_free(&sb);
+	arena_free(&a);
+}
+
+static void test_device_table(void **state)
+{
+	DeviceTable t;
+	char *err = NULL;
+	(void)state;
+	devices_init_default(&t);
+	assert_int_equal(t.count, 2);
+	assert_string_equal(devices_name(&t, 0), "cpu:0");
+	assert_string_equal(devices_name(&t, 1), "cuda:0");
+	assert_string_equal(devices_name(&t, IR_NO_DEVICE), "?");
+	assert_int_equal(devices_find_name(&t, "cuda"), 1);
+	assert_int_equal(devices_find(&t, DEVICE_TYPE_CUDA, 0), 1);
+	assert_int_equal(devices_add(&t, "cuda:1", NULL, &err), 2);
+	assert_string_equal(t.items[2].target, "cuda");
+	assert_string_equal(t.items[2].host_target, "llvm");
+	assert_int_equal(devices_add(&t, "cuda:1", NULL, &err), -1);
+	assert_string_equal(err, "device 'cuda:1' is already in the table");
+	free(err);
+	assert_int_equal(devices_add(&t, "tpu:0", NULL, &err), -1);
+	assert_non_null(strstr(err, "unknown device kind 'tpu'"));
+	free(err);
+	assert_int_equal(devices_add(&t, "cuda:x", NULL, &err), -1);
+	assert_non_null(strstr(err, "malformed device name"));
+	free(err);
+	devices_free(&t);
+}
+
+#define T57(m) type_tensor(&(m)->arena, DT_FLOAT32, 2, (int64_t[]){5, 7})
+
+/* %0 = add(%a, %a); let %x = negative(%0); multiply(%x, %0) */
+static IrModule *small_module(void)
+{
+	IrModule *m = ir_module_new(NULL);
+	Pos p = {1, 1};
+	Expr *a = ir_var(m, p, "a", VAR_PARAM, T57(m));
+	Expr *add = ir_call_op(m, p, OP_ADD, (Expr *[]){a, a}, 2, NULL, 0);
+	Expr *x = ir_var(m, p, "x", VAR_LET, NULL);
+	Expr *neg = ir_call_op(m, p, OP_NEGATIVE, &add, 1, NULL, 0);
+	Expr *mul = ir_call_op(m, p, OP_MULTIPLY, (Expr *[]){x, add}, 2, NULL, 0);
+	Expr *let = ir_let(m, p, x, neg, mul);
+	add->name = "0";
+	a->device = 1;
+	ir_add_global(m, "main", ir_fn(m, p, &a, 1, NULL, let), p);
+	return m;
+}
+
+static void test_clone_keeps_sharing_ids_and_devices(void **state)
+{
+	IrModule *m = small_module(), *c;
+	Expr *let, *mul;
+	(void)state;
+	c = ir_module_clone(m);
+	assert_int_equal(c->nglobals, 1);
+	assert_int_equal(c->nexprs, m->nexprs);
+	assert_ptr_not_equal(c->globals[0].fn, m->globals[0].fn);
+	let = c->globals[0].fn->u.fn.body;
+	mul = let->u.let.body;
+	/* the shared %0 is one node in the clone too */
+	assert_ptr_equal(mul->u.call.args[1], let->u.let.value->u.call.args[0]);
+	assert_string_equal(mul->u.call.args[1]->name, "0");
+	/* the let variable still points at its (cloned) value */
+	assert_ptr_equal(let->u.let.var->u.var.value, let->u.let.value);
+	assert_int_equal(c->globals[0].fn->u.fn.params[0]->device, 1);
+	assert_int_equal(mul->id, m->globals[0].fn->u.fn.body->u.let.body->id);
+	ir_module_free(c);
+	ir_module_free(m);
+}
+
+static void test_postorder_children_first_and_deep(void **state)
+{
+	IrModule *m = ir_module_new(NULL);
+	Pos p = {1, 1};
+	Expr *x = ir_var(m, p, "x", VAR_PARAM, T57(m)), *e = x;
+	ExprVec order = {0};
+	uint8_t *seen;
+	(void)state;
+	/* a chain deep enough to overflow a recursive walk */
+	for (int i = 0; i < 300000; i++)
+		e = ir_call_op(m, p, OP_ADD, (Expr *[]){e, x}, 2, NULL, 0);
+	ir_add_global(m, "main", ir_fn(m, p, &x, 1, NULL, e), p);
+	seen = calloc(m->nexprs / 8 + 1, 1);
+	ir_postorder(m, m->globals[0].fn, true, seen, &order);
+	assert_int_equal(order.count, m->nexprs);
+	assert_ptr_equal(order.items[0], x);
+	assert_ptr_equal(order.items[order.count - 1], m->globals[0].fn);
+	for (size_t i = 1; i + 1 < order.count; i++)
+		assert_int_equal(order.items[i]->kind, EXPR_CALL);
+	exprvec_free(&order);
+	free(seen);
+	{
+		IrModule *c = ir_module_clone(m);
+		assert_int_equal(c->nexprs, m->nexprs);
+		ir_module_free(c);
+	}
+	ir_module_free(m);
+}
+
+static void test_value_names(void **state)
+{
+	IrModule *m = small_module();
+	StrBuf sb;
+	Expr *let = m->globals[0].fn->u.fn.body;
+	(void)state;
+	strbuf_init(&sb);
+	ir_value_name(&sb, let->u.let.value);
+	assert_string_equal(sb.data, "negative@1:1");
+	strbuf_reset(&sb);
+	ir_value_name(&sb, let->u.let.var);
+	assert_string_equal(sb.data, "%x");
+	strbuf_free(&sb);
+	ir_module_free(m);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_arena_zeroed_aligned_and_large),
+		cmocka_unit_test(test_types_print_equal_bytes),
+		cmocka_unit_test(test_device_table),
+		cmocka_unit_test(test_clone_keeps_sharing_ids_and_devices),
+		cmocka_unit_test(test_postorder_children_first_and_deep),
+		cmocka_unit_test(test_value_names),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
