@@ -67,8 +67,7 @@ typedef struct Constraint {
 	uint32_t index;  /* argument, field, branch or parameter index */
 	uint32_t a, b;   /* domains unified (b == PLAN_NONE: a is bound to device) */
 	int32_t device;  /* the device a is bound to, when b == PLAN_NONE */
-	Pos pos;         /* where the constraint comes from */
-} Constraint;
+} Constraint;      /* where it comes from: plan_constraint_pos */
 
 /* One domain of the union-find. */
 typedef struct Domain {
@@ -181,6 +180,8 @@ uint32_t plan_domain_result(PlanAnalysis *an, uint32_t d);
 int32_t plan_domain_device(PlanAnalysis *an, uint32_t d);
 bool plan_domain_fully_bound(PlanAnalysis *an, uint32_t d);
 
+/* Where constraint i comes from: its site, else its value. */
+Pos plan_constraint_pos(const PlanAnalysis *an, uint32_t i);
 /* Appends a constraint and returns its index. */
 uint32_t plan_constraint_add(PlanAnalysis *an, const Constraint *c);
 /* Applies constraint i. On success returns true. When it would join two

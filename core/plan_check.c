@@ -76,7 +76,7 @@ static void describe_cause(Checker *ck, StrBuf *out, uint32_t cause)
 
 static Pos cause_pos(Checker *ck, uint32_t cause)
 {
-	return cause == PLAN_NONE ? (Pos){0, 0} : ck->an->constraints[cause].pos;
+	return cause == PLAN_NONE ? (Pos){0, 0} : plan_constraint_pos(ck->an, cause);
 }
 
 /* Groups the cuttable use constraints by value id (counting sort). */
@@ -159,14 +159,15 @@ static void report_irreducible(Checker *ck, uint32_t ci, const PlanClash *clash)
 	describe_cause(ck, &s1, clash->causes[1]);
 	describe_cause(ck, &chain, ci);
 	if (ck->reported++ < DIAG_CONFLICTS) {
-		diag_error(ck->ctx->diags, an->module->src, at ? at->pos : c->pos,
+		diag_error(ck->ctx->diags, an->module->src, at ? at->pos : plan_constraint_pos(an, ci),
 			   "'%s' is pinned to both %s and %s, and no copy can separate them", name.data,
 			   device_name(ck, clash->devices[0]), device_name(ck, clash->devices[1]));
 		diag_note(ck->ctx->diags, an->module->src, cause_pos(ck, clash->causes[0]), "%s: %s",
 			  device_name(ck, clash->devices[0]), s0.data);
 		diag_note(ck->ctx->diags, an->module->src, cause_pos(ck, clash->causes[1]), "%s: %s",
 			  device_name(ck, clash->devices[1]), s1.data);
-		diag_note(ck->ctx->diags, an->module->src, c->pos, "joined by: %s", chain.data);
+		diag_note(ck->ctx->diags, an->module->src, plan_constraint_pos(an, ci), "joined by: %s",
+			  chain.data);
 	}
 	pc->value = at ? at->id : PLAN_NONE;
 	pc->value_name = strbuf_detach(&name);
@@ -329,7 +330,6 @@ static void resolve_value(Checker *ck, uint32_t v)
 			.a = an->expr_domain[v],
 			.b = PLAN_NONE,
 			.device = home,
-			.pos = value->pos,
 		};
 		uint32_t ci = plan_constraint_add(an, &pin);
 		PlanClash clash;

@@ -36,7 +36,6 @@ static uint32_t emit(Generator *g, ConstraintKind kind, const Expr *site, const 
 		.a = a,
 		.b = b,
 		.device = IR_NO_DEVICE,
-		.pos = site ? site->pos : (Pos){0, 0},
 	};
 	uint32_t i = plan_constraint_add(g->an, &c);
 	grow_array((void **)&g->cuttable, &g->cap_cuttable, i + 1, 1);

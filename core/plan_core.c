@@ -76,7 +76,7 @@ static void analyze(Core *core)
 			const Expr *e = expr != PLAN_NONE ? an->by_id[expr] : NULL;
 			strbuf_init(&s);
 			plan_constraint_describe(&s, an, (uint32_t)i, core->ctx->devices);
-			diag_error(core->ctx->diags, an->module->src, c->pos,
+			diag_error(core->ctx->diags, an->module->src, plan_constraint_pos(an, (uint32_t)i),
 				   "device conflict: %s, but it is on both %s and %s", s.data,
 				   devices_name(core->ctx->devices, clash.devices[0]),
 				   devices_name(core->ctx->devices, clash.devices[1]));
@@ -112,7 +112,6 @@ static void default_domain(Core *core, uint32_t d, int32_t device, ConstraintKin
 			.a = d, /* the domain asked for, so why can trace the path to it */
 			.b = PLAN_NONE,
 			.device = device,
-			.pos = site ? site->pos : (Pos){0, 0},
 		};
 		uint32_t ci = plan_constraint_add(an, &c);
 		bool ok = plan_constraint_apply(an, ci, NULL);

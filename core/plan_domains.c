@@ -167,6 +167,13 @@ bool plan_domain_fully_bound(PlanAnalysis *an, uint32_t d)
 	return true;
 }
 
+Pos plan_constraint_pos(const PlanAnalysis *an, uint32_t i)
+{
+	const Constraint *c = &an->constraints[i];
+	uint32_t id = c->site != PLAN_NONE ? c->site : c->value;
+	return id != PLAN_NONE && id < an->nexprs && an->by_id[id] ? an->by_id[id]->pos : (Pos){0, 0};
+}
+
 uint32_t plan_constraint_add(PlanAnalysis *an, const Constraint *c)
 {
 	grow_array((void **)&an->constraints, &an->cap_constraints, an->nconstraints + 1,
@@ -437,12 +444,13 @@ void plan_constraint_describe(StrBuf *out, PlanAnalysis *an, uint32_t i,
 	case CONSTRAINT_IF_COND:
 	case CONSTRAINT_IF_BRANCH:
 	case CONSTRAINT_GLOBAL:
-	case CONSTRAINT_PIN:
-		if (c->pos.line && an->module->src)
-			strbuf_printf(out, " (%s:%u:%u)", an->module->src->name, c->pos.line,
-				      c->pos.col);
-		else if (c->pos.line)
-			strbuf_printf(out, " (%u:%u)", c->pos.line, c->pos.col);
+	case CONSTRAINT_PIN: {
+		Pos pos = plan_constraint_pos(an, i);
+		if (pos.line && an->module->src)
+			strbuf_printf(out, " (%s:%u:%u)", an->module->src->name, pos.line, pos.col);
+		else if (pos.line)
+			strbuf_printf(out, " (%u:%u)", pos.line, pos.col);
 		break;
+	}
 	}
 }
