@@ -261,6 +261,53 @@ bool ir_is_op(const Expr *e, OpKind op)
 	return e->kind == EXPR_CALL && e->u.call.op == op;
 }
 
+static Attr device_attr(const char *name, int32_t device, Pos pos)
+{
+	Attr a = {.name = name, .pos = pos};
+	a.value.kind = ATTR_DEVICE;
+	a.value.u.device = device;
+	return a;
+}
+
+Expr *ir_device_copy(IrModule *m, Pos pos, Expr *value, int32_t src, int32_t dst)
+{
+	Attr attrs[2] = {device_attr("src_virtual_device", src, pos),
+			 device_attr("dst_virtual_device", dst, pos)};
+	Expr *e = ir_call_op(m, pos, OP_DEVICE_COPY, &value, 1, attrs, 2);
+	e->type = value->type;
+	return e;
+}
+
+Expr *ir_on_device(IrModule *m, Pos pos, Expr *value, int32_t device)
+{
+	Attr attr = device_attr("virtual_device", device, pos);
+	Expr *e = ir_call_op(m, pos, OP_ON_DEVICE, &value, 1, &attr, 1);
+	e->type = value->type;
+	return e;
+}
+
+void ir_set_device_copy(IrModule *m, Expr *call, int32_t src, int32_t dst)
+{
+	Attr attrs[2] = {device_attr("src_virtual_device", src, call->pos),
+			 device_attr("dst_virtual_device", dst, call->pos)};
+	DP_ASSERT(call->kind == EXPR_CALL && call->u.call.nargs == 1);
+	call->u.call.op = OP_DEVICE_COPY;
+	call->u.call.attrs = copy_attrs(m, attrs, 2);
+	call->u.call.nattrs = 2;
+}
+
+void ir_set_on_device_fixed(IrModule *m, Expr *call, int32_t device)
+{
+	Attr attrs[2] = {device_attr("virtual_device", device, call->pos),
+			 {.name = "constrain_result", .pos = call->pos}};
+	DP_ASSERT(call->kind == EXPR_CALL && call->u.call.nargs == 1);
+	attrs[1].value.kind = ATTR_BOOL;
+	attrs[1].value.u.b = true;
+	call->u.call.op = OP_ON_DEVICE;
+	call->u.call.attrs = copy_attrs(m, attrs, 2);
+	call->u.call.nattrs = 2;
+}
+
 uint32_t ir_child_count(const Expr *e)
 {
 	switch (e->kind) {

@@ -213,6 +213,14 @@ void ir_on_device_props(const Expr *call, int32_t *device, bool *constrain_body,
 void ir_device_copy_props(const Expr *call, int32_t *src, int32_t *dst);
 bool ir_is_op(const Expr *e, OpKind op);
 
+/* The annotations the planner writes, built or rewritten in place. A call
+ * rewritten in place keeps its id, name and argument; it gets a new
+ * attribute array (never an edit of one a clone shares). */
+Expr *ir_device_copy(IrModule *m, Pos pos, Expr *value, int32_t src, int32_t dst);
+Expr *ir_on_device(IrModule *m, Pos pos, Expr *value, int32_t device);
+void ir_set_device_copy(IrModule *m, Expr *call, int32_t src, int32_t dst);
+void ir_set_on_device_fixed(IrModule *m, Expr *call, int32_t device);
+
 /* Children in evaluation order: call (callee, args), let (value, var, body),
  * fn (params, body), tuple fields, proj tuple, if (cond, then, else). */
 uint32_t ir_child_count(const Expr *e);

@@ -374,16 +374,7 @@ static IrModule *insert_copies(Checker *ck, const IrModule *in)
 			if (meta >= 0)
 				m->constants[meta] = copy;
 		} else if (!copy) {
-			Attr attrs[2];
-			memset(attrs, 0, sizeof attrs);
-			attrs[0].name = "src_virtual_device";
-			attrs[0].value.kind = ATTR_DEVICE;
-			attrs[0].value.u.device = p->home;
-			attrs[1].name = "dst_virtual_device";
-			attrs[1].value.kind = ATTR_DEVICE;
-			attrs[1].value.u.device = p->dest;
-			copy = ir_call_op(m, site->pos, OP_DEVICE_COPY, &value, 1, attrs, 2);
-			copy->type = value->type;
+			copy = ir_device_copy(m, site->pos, value, p->home, p->dest);
 		}
 		made[p->dest] = copy;
 		switch (p->kind) {

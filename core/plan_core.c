@@ -221,40 +221,6 @@ static void default_all(Core *core)
 		core->trace->default_end = core->trace->nevents;
 }
 
-static void set_attrs_copy(IrModule *m, Expr *e, int32_t src, int32_t dst)
-{
-	Attr attrs[2];
-	Expr *tmp;
-	memset(attrs, 0, sizeof attrs);
-	attrs[0].name = "src_virtual_device";
-	attrs[0].value.kind = ATTR_DEVICE;
-	attrs[0].value.u.device = src;
-	attrs[1].name = "dst_virtual_device";
-	attrs[1].value.kind = ATTR_DEVICE;
-	attrs[1].value.u.device = dst;
-	tmp = ir_call_op(m, e->pos, OP_DEVICE_COPY, e->u.call.args, 1, attrs, 2);
-	e->u.call.op = OP_DEVICE_COPY;
-	e->u.call.attrs = tmp->u.call.attrs;
-	e->u.call.nattrs = 2;
-}
-
-static void set_attrs_fixed(IrModule *m, Expr *e, int32_t device)
-{
-	Attr attrs[2];
-	Expr *tmp;
-	memset(attrs, 0, sizeof attrs);
-	attrs[0].name = "virtual_device";
-	attrs[0].value.kind = ATTR_DEVICE;
-	attrs[0].value.u.device = device;
-	attrs[1].name = "constrain_result";
-	attrs[1].value.kind = ATTR_BOOL;
-	attrs[1].value.u.b = true;
-	tmp = ir_call_op(m, e->pos, OP_ON_DEVICE, e->u.call.args, 1, attrs, 2);
-	e->u.call.op = OP_ON_DEVICE;
-	e->u.call.attrs = tmp->u.call.attrs;
-	e->u.call.nattrs = 2;
-}
-
 static IrModule *capture(Core *core, const IrModule *in)
 {
 	PlanAnalysis *an = core->an;
@@ -278,17 +244,17 @@ static IrModule *capture(Core *core, const IrModule *in)
 			Expr *arg = e->u.call.args[0];
 			ir_on_device_props(e, &device, &body, &result);
 			if (arg->device != e->device) {
-				set_attrs_copy(m, e, arg->device, e->device);
+				ir_set_device_copy(m, e, arg->device, e->device);
 				add_event(core, EVENT_COPY, PLAN_NONE, e->id, e->device);
 			} else if (!(body && result && device == e->device)) {
-				set_attrs_fixed(m, e, e->device);
+				ir_set_on_device_fixed(m, e, e->device);
 				add_event(core, EVENT_ANNOTATE, PLAN_NONE, e->id, e->device);
 			}
 		} else if (ir_is_op(e, OP_DEVICE_COPY)) {
 			int32_t src, dst;
 			ir_device_copy_props(e, &src, &dst);
 			if (src == dst) {
-				set_attrs_fixed(m, e, dst);
+				ir_set_on_device_fixed(m, e, dst);
 				add_event(core, EVENT_ANNOTATE, PLAN_NONE, e->id, dst);
 			}
 		}

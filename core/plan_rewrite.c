@@ -13,6 +13,15 @@
 
 #include "plan.h"
 
+/* Makes on_device `e` (a node of the clone) constrain its result too. */
+static void fix_on_device(IrModule *m, Expr *e)
+{
+	int32_t device;
+	bool body, result;
+	ir_on_device_props(e, &device, &body, &result);
+	ir_set_on_device_fixed(m, e, device);
+}
+
 static bool is_normal_on_device(const Expr *e)
 {
 	int32_t device;
@@ -21,30 +30,6 @@ static bool is_normal_on_device(const Expr *e)
 		return false;
 	ir_on_device_props(e, &device, &body, &result);
 	return body && !result;
-}
-
-/* Rewrites the attributes of on_device `e` (a node of the clone) so that it
- * constrains both its body and its result. */
-static void fix_on_device(IrModule *m, Expr *e)
-{
-	int32_t device;
-	bool body, result;
-	Attr attrs[2];
-	ir_on_device_props(e, &device, &body, &result);
-	memset(attrs, 0, sizeof attrs);
-	attrs[0].name = "virtual_device";
-	attrs[0].value.kind = ATTR_DEVICE;
-	attrs[0].value.u.device = device;
-	attrs[0].pos = e->pos;
-	attrs[1].name = "constrain_result";
-	attrs[1].value.kind = ATTR_BOOL;
-	attrs[1].value.u.b = true;
-	attrs[1].pos = e->pos;
-	{
-		Expr *fresh = ir_call_op(m, e->pos, OP_ON_DEVICE, e->u.call.args, 1, attrs, 2);
-		e->u.call.attrs = fresh->u.call.attrs;
-		e->u.call.nattrs = 2;
-	}
 }
 
 IrModule *plan_rewrite_phase(const IrModule *in, PhaseContext *ctx)
@@ -68,18 +53,11 @@ IrModule *plan_rewrite_phase(const IrModule *in, PhaseContext *ctx)
 			 * the wrapper, which takes over its name. */
 			int32_t device;
 			bool body, result;
-			Attr attr;
 			Expr *proj, *wrapper;
 			ir_on_device_props(e->u.proj.tuple, &device, &body, &result);
-			memset(&attr, 0, sizeof attr);
-			attr.name = "virtual_device";
-			attr.value.kind = ATTR_DEVICE;
-			attr.value.u.device = device;
-			attr.pos = e->pos;
 			proj = ir_proj(m, e->pos, e->u.proj.tuple, e->u.proj.index);
 			proj->type = e->type;
-			wrapper = ir_call_op(m, e->pos, OP_ON_DEVICE, &proj, 1, &attr, 1);
-			wrapper->type = e->type;
+			wrapper = ir_on_device(m, e->pos, proj, device);
 			/* e is reused in place as the wrapper so users need no edit */
 			{
 				const char *name = e->name;
