@@ -13,6 +13,7 @@
 
 #include "plan.h"
 #include "print.h"
+#include "stepper.h"
 
 /* The expression named %name (or @name for a global function) in the
  * analysed module; with several, the first in definition order. */
@@ -259,11 +260,15 @@ int cmd_regions(CmdContext *ctx, int argc, char **argv)
 	return 0;
 }
 
-/* The analysis that explains the current state: core's when it ran, else
- * check's. */
+/* The analysis that explains the current state: the replay of a core in
+ * progress under stepi (the state as of the last replayed event), core's
+ * when it ran, else check's. */
 static PlanAnalysis *current_analysis(CmdContext *ctx)
 {
 	PlanTrace *t = ctx->session->trace;
+	PlanAnalysis *replay = stepper_replay(ctx->session);
+	if (replay)
+		return replay;
 	if (t && t->core && session_planned(ctx->session))
 		return t->core;
 	if (t && t->check && check_has_run(ctx))

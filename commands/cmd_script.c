@@ -1,11 +1,20 @@
 /*
- * cmd_script.c - scripting and housekeeping: `echo`, `source`, `quit`.
+ * cmd_script.c - scripting and housekeeping: `echo`, `source`, `record`,
+ * `history` and `quit`.
  *
  * `source` is the same runner that -x and standard input use
  * (commands_run_stream), so a script behaves the same wherever it comes
  * from; nesting is bounded and errors inside name the inner file and line.
+ * History and recording both see the command lines run at the top level
+ * (typed, -c, -x, standard input), never the lines inside a sourced file:
+ * the `source` line itself stands for them, so a recorded script replays
+ * the same session. commands_execute_line feeds both (commands.c).
  */
 #include "commands.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
 
 int cmd_echo(CmdContext *ctx, int argc, char **argv)
 {
@@ -17,11 +26,98 @@ int cmd_echo(CmdContext *ctx, int argc, char **argv)
 
 int cmd_source(CmdContext *ctx, int argc, char **argv)
 {
-	return commands_run_script(ctx, argv[1]);
+	int status;
+	ctx->sourcing++;
+	status = commands_run_script(ctx, argv[1]);
+	ctx->sourcing--;
+	return status;
 }
 
 int cmd_quit(CmdContext *ctx, int argc, char **argv)
 {
 	ctx->quit = true;
+	return 0;
+}
+
+/* Stops recording; false when closing the file failed (a full disk). */
+static bool stop_recording(CmdContext *ctx)
+{
+	bool ok = fclose(ctx->record) == 0;
+	ctx->record = NULL;
+	free(ctx->record_path);
+	ctx->record_path = NULL;
+	return ok;
+}
+
+int cmd_record(CmdContext *ctx, int argc, char **argv)
+{
+	FILE *f;
+	if (argc == 1) {
+		if (ctx->record)
+			fprintf(ctx->out, "recording to '%s' (%zu command%s so far)\n",
+				ctx->record_path, ctx->recorded, ctx->recorded == 1 ? "" : "s");
+		else
+			fputs("not recording\n", ctx->out);
+		return 0;
+	}
+	if (strcmp(argv[1], "off") == 0) {
+		char *path;
+		size_t n = ctx->recorded;
+		if (!ctx->record)
+			return cmd_error(ctx, "not recording");
+		path = xstrdup(ctx->record_path);
+		if (!stop_recording(ctx)) {
+			cmd_error(ctx, "cannot write '%s': %s", path, strerror(errno));
+			free(path);
+			return 1;
+		}
+		fprintf(ctx->out, "stopped recording to '%s' (%zu command%s)\n", path, n,
+			n == 1 ? "" : "s");
+		free(path);
+		return 0;
+	}
+	if (ctx->record)
+		return cmd_error(ctx, "already recording to '%s'; use 'record off' first",
+				 ctx->record_path);
+	f = fopen(argv[1], "w");
+	if (!f)
+		return cmd_error(ctx, "cannot open '%s': %s", argv[1], strerror(errno));
+	fprintf(f,
+		"# devplan commands recorded with 'record'; replay them with\n"
+		"#     devplan -x %s    (or 'source %s' at the prompt)\n",
+		argv[1], argv[1]);
+	fflush(f);
+	ctx->record = f;
+	ctx->record_path = xstrdup(argv[1]);
+	ctx->recorded = 0;
+	fprintf(ctx->out, "recording commands to '%s'\n", argv[1]);
+	return 0;
+}
+
+void cmd_complete_record(const Session *s, int argc, char **argv, const char *word,
+			 CmdCandidates *out)
+{
+	if (argc != 1)
+		return;
+	cmd_candidates_add(out, word, "off");
+	out->files = true;
+}
+
+int cmd_history(CmdContext *ctx, int argc, char **argv)
+{
+	size_t first = 0;
+	if (argc > 1) {
+		char *end;
+		long v;
+		errno = 0;
+		v = strtol(argv[1], &end, 10);
+		if (end == argv[1] || *end || errno || v <= 0)
+			return cmd_error(ctx, "invalid count '%s': expected a positive number",
+					 argv[1]);
+		if ((size_t)v < ctx->nhistory)
+			first = ctx->nhistory - (size_t)v;
+	}
+	for (size_t i = first; i < ctx->nhistory; i++)
+		fprintf(ctx->out, "%5zu  %s\n", i + 1, ctx->history[i]);
 	return 0;
 }

@@ -20,6 +20,46 @@
 
 const Command commands_table[] = {
 	{
+		.name = "apropos",
+		.min_args = 1,
+		.max_args = -1,
+		.usage = "apropos WORD...",
+		.summary = "list the commands whose name, summary or help mentions WORD",
+		.help = "Searches every command's name, aliases, usage, summary and help text for\n"
+			"WORD (several words are searched as one phrase), ignoring case, and\n"
+			"lists the commands that mention it with their summaries.",
+		.handler = cmd_apropos,
+	},
+	{
+		.name = "break",
+		.aliases = {"b"},
+		.min_args = 1,
+		.max_args = 1,
+		.usage = "break PHASE|%x|@f|conflict|copy",
+		.summary = "stop before a phase, at a domain change, a conflict or a copy",
+		.help = "Sets a breakpoint, numbered like gdb's. `break PHASE` stops before that\n"
+			"phase runs. `break %x` stops after each core event that changes the\n"
+			"domain of %x: its class merges with another or its device is bound.\n"
+			"`break conflict` stops after check when it reports conflicts (under\n"
+			"every policy) and at a conflict event in core. `break copy` stops after\n"
+			"check when it inserts device_copy calls and at each device_copy that\n"
+			"core inserts. `step`, `stepi` and `continue` honour breakpoints; `plan`\n"
+			"ignores them. Locations accept unique prefixes.",
+		.handler = cmd_break,
+		.completer = cmd_complete_break,
+	},
+	{
+		.name = "breaks",
+		.min_args = 0,
+		.max_args = 0,
+		.usage = "breaks",
+		.summary = "list the breakpoints and watchpoints",
+		.help = "Lists every breakpoint and watchpoint: its number, its kind (phase,\n"
+			"value, conflict, copy or watch), what it watches, and how many times it\n"
+			"stopped a run (for a watchpoint: how many changes it reported).",
+		.handler = cmd_breaks,
+	},
+	{
 		.name = "conflicts",
 		.min_args = 0,
 		.max_args = 0,
@@ -46,6 +86,20 @@ const Command commands_table[] = {
 		.completer = cmd_complete_values,
 	},
 	{
+		.name = "continue",
+		.aliases = {"c", "cont"},
+		.min_args = 0,
+		.max_args = 0,
+		.flags = CMD_NEEDS_MODULE,
+		.usage = "continue",
+		.summary = "run to the next breakpoint or to the end of the pipeline",
+		.help = "Runs the remaining phases, and the remaining events of a phase in\n"
+			"progress, until a breakpoint stops it or every phase has run.\n"
+			"Watchpoints report on the way. Events are replayed one by one only\n"
+			"when a breakpoint or watchpoint needs them.",
+		.handler = cmd_continue,
+	},
+	{
 		.name = "copies",
 		.min_args = 0,
 		.max_args = 0,
@@ -56,6 +110,34 @@ const Command commands_table[] = {
 			"the static type) and why it exists: written by the user, required at an\n"
 			"on_device boundary, or inserted for a conflict.",
 		.handler = cmd_copies,
+	},
+	{
+		.name = "delete",
+		.aliases = {"d"},
+		.min_args = 0,
+		.max_args = -1,
+		.usage = "delete [N]...",
+		.summary = "delete breakpoints and watchpoints, all or by number",
+		.help = "Without arguments deletes every breakpoint and watchpoint; with\n"
+			"numbers (see `breaks`), only those. An unknown number deletes nothing.\n"
+			"Numbers are not reused.",
+		.handler = cmd_delete,
+		.completer = cmd_complete_delete,
+	},
+	{
+		.name = "diff",
+		.min_args = 0,
+		.max_args = 2,
+		.flags = CMD_NEEDS_MODULE,
+		.usage = "diff [PHASE] [--devices]",
+		.summary = "show what the last phase (or PHASE) changed, as a unified diff",
+		.help = "Prints the module before and after the last phase that ran (or phase\n"
+			"PHASE, which must have run), as `ir` prints them, and compares the two\n"
+			"as a unified diff with 3 lines of context. --devices prints each\n"
+			"binding's device as a comment on both sides. A phase in progress\n"
+			"under `stepi` has not changed the module yet.",
+		.handler = cmd_diff,
+		.completer = cmd_complete_diff,
 	},
 	{
 		.name = "echo",
@@ -79,6 +161,18 @@ const Command commands_table[] = {
 			"does and its aliases.",
 		.handler = cmd_help,
 		.completer = cmd_complete_commands,
+	},
+	{
+		.name = "history",
+		.min_args = 0,
+		.max_args = 1,
+		.usage = "history [N]",
+		.summary = "list the commands run so far, or the last N",
+		.help = "Lists the command lines of this session, numbered: those typed at the\n"
+			"prompt, given with -c, and read from -x scripts or standard input\n"
+			"(lines of a sourced file are not listed; its `source` line is). The\n"
+			"line-editing history kept across sessions is in DEVPLAN_HISTORY.",
+		.handler = cmd_history,
 	},
 	{
 		.name = "ir",
@@ -122,6 +216,21 @@ const Command commands_table[] = {
 		.handler = cmd_phases,
 	},
 	{
+		.name = "pin",
+		.min_args = 0,
+		.max_args = 2,
+		.flags = CMD_NEEDS_MODULE,
+		.usage = "pin [%x DEVICE]",
+		.summary = "what-if: plan as if %x were annotated on DEVICE",
+		.help = "Pins every value named %x to DEVICE without editing the module, plans\n"
+			"again and shows what changed: devices that moved, copies that appeared\n"
+			"or went away, and the totals of copies and bytes. A pin that makes\n"
+			"planning fail is rolled back. Without arguments, lists the pins. See\n"
+			"also unpin and undo.",
+		.handler = cmd_pin,
+		.completer = cmd_complete_values,
+	},
+	{
 		.name = "placement",
 		.min_args = 0,
 		.max_args = 1,
@@ -139,9 +248,10 @@ const Command commands_table[] = {
 		.max_args = 0,
 		.flags = CMD_NEEDS_MODULE,
 		.usage = "plan",
-		.summary = "run every remaining phase",
-		.help = "Runs the remaining phases of the pipeline in order, like `step` with a\n"
-			"count large enough, stopping at the first one that fails.",
+		.summary = "run every remaining phase, ignoring breakpoints",
+		.help = "Runs the remaining phases of the pipeline in order (and finishes a\n"
+			"phase in progress), stopping at the first one that fails. Unlike\n"
+			"`continue`, it ignores breakpoints and watchpoints.",
 		.handler = cmd_plan,
 	},
 	{
@@ -155,6 +265,20 @@ const Command commands_table[] = {
 			"The exit status is 1 if a scripted command failed, else 0. Ctrl-D at\n"
 			"the prompt does the same.",
 		.handler = cmd_quit,
+	},
+	{
+		.name = "record",
+		.min_args = 0,
+		.max_args = 1,
+		.usage = "record [FILE|off]",
+		.summary = "write the commands that follow to a script, or stop",
+		.help = "Starts writing every command run from now on at the top level (as\n"
+			"`history` lists them; not `record` itself) to FILE, which is replaced,\n"
+			"after a comment that says how to replay it. A command that fails is\n"
+			"written too, followed by a comment. `record off` stops and closes the\n"
+			"file; `record` alone says whether recording is on.",
+		.handler = cmd_record,
+		.completer = cmd_complete_record,
 	},
 	{
 		.name = "regions",
@@ -235,10 +359,29 @@ const Command commands_table[] = {
 		.usage = "step [N]",
 		.summary = "run the next phase, or the next N",
 		.help = "Runs the next planning phase (N phases with a count) and prints one\n"
-			"line per phase, with any diagnostics. When a phase fails, its errors\n"
-			"are printed and the session stays before it. After the last phase,\n"
-			"prints `all phases done`.",
+			"line per phase, with any diagnostics. A phase in progress under\n"
+			"`stepi` counts as the next one: its remaining events run and its\n"
+			"version is committed. When a phase fails, its errors are printed and\n"
+			"the session stays before it. Stops early at a breakpoint. After the\n"
+			"last phase, prints `all phases done`.",
 		.handler = cmd_step,
+	},
+	{
+		.name = "stepi",
+		.aliases = {"si"},
+		.min_args = 0,
+		.max_args = 1,
+		.flags = CMD_NEEDS_MODULE,
+		.usage = "stepi [N]",
+		.summary = "replay the next solver event, or the next N",
+		.help = "Moves by one event of the planner: in `core`, one unification (analyze),\n"
+			"one defaulted domain (default) or one inserted copy or fixed annotation\n"
+			"(capture), printed with its position and its cause; a phase without\n"
+			"events counts as one event. The first stepi into core runs it into a\n"
+			"pending version; `phases` then shows `current (event K of N)`, and\n"
+			"`constraints` and `why` answer for that point. After the last event, or\n"
+			"at `step`, the version is committed. Stops early at a breakpoint.",
+		.handler = cmd_stepi,
 	},
 	{
 		.name = "target",
@@ -265,6 +408,28 @@ const Command commands_table[] = {
 		.handler = cmd_targets,
 	},
 	{
+		.name = "undo",
+		.min_args = 0,
+		.max_args = 0,
+		.flags = CMD_NEEDS_MODULE,
+		.usage = "undo",
+		.summary = "undo the last pin or unpin and show what changed",
+		.help = "Restores the pins as they were before the last pin or unpin, plans\n"
+			"again and shows the change, like pin does.",
+		.handler = cmd_undo,
+	},
+	{
+		.name = "unpin",
+		.min_args = 1,
+		.max_args = 1,
+		.flags = CMD_NEEDS_MODULE,
+		.usage = "unpin %x",
+		.summary = "what-if: remove the pin of %x and show what changed",
+		.help = "Removes a pin made with pin, plans again and shows the change.",
+		.handler = cmd_unpin,
+		.completer = cmd_complete_values,
+	},
+	{
 		.name = "verify",
 		.min_args = 0,
 		.max_args = 0,
@@ -275,6 +440,19 @@ const Command commands_table[] = {
 			"and every edge between expressions on different devices goes through a\n"
 			"device_copy. Each violation is reported with its position.",
 		.handler = cmd_verify,
+	},
+	{
+		.name = "watch",
+		.min_args = 1,
+		.max_args = 1,
+		.usage = "watch %x",
+		.summary = "report each change of %x's domain without stopping",
+		.help = "Sets a watchpoint: while `step`, `stepi` or `continue` replay core's\n"
+			"events, every event that changes the domain of %x (its class merges\n"
+			"with another, or its device is bound) prints a line like\n"
+			"`watch %b: free -> cpu:0 (unify: ...)`. `plan` ignores watchpoints.",
+		.handler = cmd_watch,
+		.completer = cmd_complete_break,
 	},
 	{
 		.name = "why",
@@ -326,6 +504,20 @@ void cmd_context_init(CmdContext *ctx, Session *session, FILE *out, FILE *err)
 	ctx->session = session;
 	ctx->out = out;
 	ctx->err = err;
+}
+
+void cmd_context_free(CmdContext *ctx)
+{
+	if (ctx->record)
+		fclose(ctx->record);
+	free(ctx->record_path);
+	for (size_t i = 0; i < ctx->nhistory; i++)
+		free(ctx->history[i]);
+	free(ctx->history);
+	ctx->record = NULL;
+	ctx->record_path = NULL;
+	ctx->history = NULL;
+	ctx->nhistory = ctx->cap_history = 0;
 }
 
 bool cmd_color(const CmdContext *ctx, FILE *stream)
@@ -581,19 +773,78 @@ int commands_execute_argv(CmdContext *ctx, int argc, char **argv)
 	return status ? 1 : 0;
 }
 
+/* A line worth keeping: not blank, not only a comment. */
+static bool has_command(const char *line)
+{
+	while (is_blank(*line))
+		line++;
+	return *line && *line != '#';
+}
+
+/* The history and the record file see every top-level line. */
+static void remember_line(CmdContext *ctx, const char *line)
+{
+	size_t len = strlen(line);
+	while (len && is_blank(line[len - 1]))
+		len--;
+	grow_array((void **)&ctx->history, &ctx->cap_history, ctx->nhistory + 1, sizeof(char *));
+	ctx->history[ctx->nhistory++] = xstrndup(line, len);
+}
+
+static void record_line(CmdContext *ctx, const char *line, int status)
+{
+	size_t len = strlen(line);
+	while (len && is_blank(line[len - 1]))
+		len--;
+	fprintf(ctx->record, "%.*s\n", (int)len, line);
+	if (status != 0)
+		fputs("# the command above failed\n", ctx->record);
+	fflush(ctx->record);
+	ctx->recorded++;
+}
+
 int commands_execute_line(CmdContext *ctx, const char *line)
 {
 	int argc, status;
 	char **argv;
 	char *err;
+	bool top = ctx->sourcing == 0 && has_command(line);
+	bool is_record = false;
 	if (!commands_split(line, &argc, &argv, &err)) {
 		cmd_error(ctx, "%s", err);
 		free(err);
+		if (top) {
+			remember_line(ctx, line);
+			if (ctx->record)
+				record_line(ctx, line, 1);
+		}
 		return 1;
+	}
+	if (top) {
+		bool ambiguous;
+		const Command *cmd = argc > 0 ? commands_find(argv[0], &ambiguous) : NULL;
+		is_record = cmd && cmd->handler == cmd_record;
+		remember_line(ctx, line);
 	}
 	status = commands_execute_argv(ctx, argc, argv);
 	commands_free_words(argc, argv);
+	/* `record FILE` starts after itself and `record off` ends before */
+	if (top && !is_record && ctx->record)
+		record_line(ctx, line, status);
 	return status;
+}
+
+void commands_echo_line(CmdContext *ctx, const char *line)
+{
+	const char *p = line;
+	if (!ctx->session->settings.echo)
+		return;
+	while (is_blank(*p))
+		p++;
+	if (!*p)
+		return;
+	fprintf(ctx->out, "%s\n", line);
+	fflush(ctx->out);
 }
 
 /* ---- scripts ---- */
@@ -623,15 +874,7 @@ int commands_run_stream(CmdContext *ctx, FILE *in, const char *name)
 		ctx->line++;
 		while (len > 0 && (line[len - 1] == '\n' || line[len - 1] == '\r'))
 			line[--len] = '\0';
-		if (ctx->session->settings.echo) {
-			const char *p = line;
-			while (is_blank(*p))
-				p++;
-			if (*p) {
-				fprintf(ctx->out, "%s\n", line);
-				fflush(ctx->out);
-			}
-		}
+		commands_echo_line(ctx, line);
 		status = commands_execute_line(ctx, line);
 		if (status != 0)
 			failed = 1;

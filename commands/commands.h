@@ -35,12 +35,21 @@ typedef struct CmdContext {
 	bool interactive;   /* commands come from a person at a terminal */
 	const char *script; /* the script being run (errors say FILE:LINE:) */
 	unsigned long line; /* the line of script being run */
-	int depth;          /* `source` nesting */
+	int depth;          /* script nesting (-x, `source`) */
+	int sourcing;       /* `source` nesting: lines run inside a sourced
+			       file are not history and are not recorded */
 	bool quit;          /* set by `quit`: stop reading commands */
+	char **history;     /* command lines run at the top level (owned) */
+	size_t nhistory, cap_history;
+	FILE *record;       /* `record FILE`: where those lines are written */
+	char *record_path;  /* its name (owned), NULL when not recording */
+	size_t recorded;    /* lines written to it */
 } CmdContext;
 
 /* Initialises a context with everything off and no script. */
 void cmd_context_init(CmdContext *ctx, Session *session, FILE *out, FILE *err);
+/* Closes the record file and frees the history. */
+void cmd_context_free(CmdContext *ctx);
 
 enum {
 	CMD_NEEDS_MODULE = 1 << 0,   /* refuse to run without a loaded module */
@@ -98,8 +107,12 @@ const Command *commands_find(const char *name, bool *ambiguous);
 bool commands_split(const char *line, int *argc, char ***argv, char **err);
 void commands_free_words(int argc, char **argv);
 
-/* Runs one command line; blank and comment lines succeed. 0 or 1. */
+/* Runs one command line; blank and comment lines succeed. 0 or 1. Outside
+ * a sourced file, a line with a command is added to the history and, while
+ * recording, written to the record file (except `record` itself). */
 int commands_execute_line(CmdContext *ctx, const char *line);
+/* With `set echo on`, prints a script or -c line that is not blank. */
+void commands_echo_line(CmdContext *ctx, const char *line);
 /* Runs one split command (argv[0] as typed, argv[argc] NULL). 0 or 1. */
 int commands_execute_argv(CmdContext *ctx, int argc, char **argv);
 /* Runs each line of in as a command, naming it `name` in errors. Stops at
@@ -140,18 +153,36 @@ void cmd_complete_commands(const Session *s, int argc, char **argv, const char *
 void cmd_complete_module_names(const Session *s, const char *word, CmdCandidates *out);
 
 /* Handlers and completers, one group per commands/cmd_*.c file. */
+int cmd_break(CmdContext *ctx, int argc, char **argv); /* cmd_break.c */
+int cmd_breaks(CmdContext *ctx, int argc, char **argv);
+int cmd_delete(CmdContext *ctx, int argc, char **argv);
+int cmd_watch(CmdContext *ctx, int argc, char **argv);
+void cmd_complete_break(const Session *s, int argc, char **argv, const char *word,
+			CmdCandidates *out);
+void cmd_complete_delete(const Session *s, int argc, char **argv, const char *word,
+			 CmdCandidates *out);
+int cmd_diff(CmdContext *ctx, int argc, char **argv); /* cmd_diff.c */
+void cmd_complete_diff(const Session *s, int argc, char **argv, const char *word,
+		       CmdCandidates *out);
 int cmd_echo(CmdContext *ctx, int argc, char **argv); /* cmd_script.c */
+int cmd_history(CmdContext *ctx, int argc, char **argv);
 int cmd_quit(CmdContext *ctx, int argc, char **argv);
+int cmd_record(CmdContext *ctx, int argc, char **argv);
+void cmd_complete_record(const Session *s, int argc, char **argv, const char *word,
+			 CmdCandidates *out);
 int cmd_source(CmdContext *ctx, int argc, char **argv);
-int cmd_help(CmdContext *ctx, int argc, char **argv); /* cmd_help.c */
+int cmd_apropos(CmdContext *ctx, int argc, char **argv); /* cmd_help.c */
+int cmd_help(CmdContext *ctx, int argc, char **argv);
 int cmd_ir(CmdContext *ctx, int argc, char **argv);   /* cmd_ir.c */
 void cmd_complete_ir(const Session *s, int argc, char **argv, const char *word, CmdCandidates *out);
 int cmd_load(CmdContext *ctx, int argc, char **argv); /* cmd_load.c */
 int cmd_reload(CmdContext *ctx, int argc, char **argv);
-int cmd_phases(CmdContext *ctx, int argc, char **argv); /* cmd_step.c */
+int cmd_continue(CmdContext *ctx, int argc, char **argv); /* cmd_step.c */
+int cmd_phases(CmdContext *ctx, int argc, char **argv);
 int cmd_plan(CmdContext *ctx, int argc, char **argv);
 int cmd_restart(CmdContext *ctx, int argc, char **argv);
 int cmd_step(CmdContext *ctx, int argc, char **argv);
+int cmd_stepi(CmdContext *ctx, int argc, char **argv);
 int cmd_set(CmdContext *ctx, int argc, char **argv); /* cmd_settings.c */
 int cmd_show(CmdContext *ctx, int argc, char **argv);
 void cmd_complete_set(const Session *s, int argc, char **argv, const char *word,
@@ -172,5 +203,8 @@ int cmd_verify(CmdContext *ctx, int argc, char **argv);
 int cmd_why(CmdContext *ctx, int argc, char **argv);
 void cmd_complete_values(const Session *s, int argc, char **argv, const char *word,
 			 CmdCandidates *out);
+int cmd_pin(CmdContext *ctx, int argc, char **argv); /* cmd_whatif.c */
+int cmd_undo(CmdContext *ctx, int argc, char **argv);
+int cmd_unpin(CmdContext *ctx, int argc, char **argv);
 
 #endif

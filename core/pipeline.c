@@ -12,12 +12,19 @@
 
 #include "infer.h"
 #include "plan.h"
+#include "session.h"
 
-/* infer: types every expression of a clone of the input. */
+/* infer: types every expression of a clone of the input. A Ctrl-C during
+ * the walk (which is linear and does not poll) is noticed when it ends. */
 static IrModule *pipeline_run_infer(const IrModule *in, PhaseContext *ctx)
 {
 	IrModule *out = ir_module_clone(in);
 	if (!infer_module(out, ctx->diags)) {
+		ir_module_free(out);
+		return NULL;
+	}
+	if (session_interrupted()) {
+		diag_error(ctx->diags, NULL, (Pos){0, 0}, "interrupted during phase 'infer'");
 		ir_module_free(out);
 		return NULL;
 	}

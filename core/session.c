@@ -17,6 +17,7 @@
 
 #include "parse.h"
 #include "plan.h"
+#include "stepper.h"
 
 volatile sig_atomic_t session_interrupt_requested;
 
@@ -30,7 +31,7 @@ void session_clear_interrupt(void)
 	session_interrupt_requested = 0;
 }
 
-static void session_clear_diags(Session *s)
+void session_clear_diags(Session *s)
 {
 	diag_clear(&s->diags);
 	source_release(s->diag_source);
@@ -51,6 +52,7 @@ void session_init(Session *s)
 	s->settings.tolerance = 1e-5;
 	s->versions = xcalloc(pipeline_count + 1, sizeof(IrModule *));
 	s->trace = plan_trace_new();
+	s->stepper = stepper_new();
 	diag_init(&s->diags);
 }
 
@@ -58,6 +60,8 @@ void session_init(Session *s)
  * point into an earlier one's arena). */
 static void session_drop_versions(Session *s, size_t from)
 {
+	/* a phase in progress reads versions[phases_done]: it goes first */
+	stepper_cancel(s);
 	/* The trace describes planned versions (and what a failed phase
 	 * recorded about the next one): it goes with them. */
 	if (s->trace && (from <= 1 || s->phases_done >= from))
@@ -76,7 +80,9 @@ static void session_drop_versions(Session *s, size_t from)
 
 void session_free(Session *s)
 {
+	session_pins_free(s);
 	session_drop_versions(s, 0);
+	stepper_free(s->stepper);
 	plan_trace_free(s->trace);
 	free(s->versions);
 	session_clear_diags(s);
@@ -94,7 +100,7 @@ bool session_has_module(const Session *s)
 
 bool session_planning_started(const Session *s)
 {
-	return s->phases_done > 0;
+	return s->phases_done > 0 || stepper_in_progress(s, NULL, NULL);
 }
 
 bool session_planned(const Session *s)
@@ -139,6 +145,8 @@ bool session_load(Session *s, const char *path)
 		return false;
 	}
 	new_path = xstrdup(path);
+	if (!s->path || strcmp(s->path, path) != 0)
+		session_pins_free(s); /* pins name values of the old module */
 	session_drop_versions(s, 0);
 	source_release(s->source);
 	free(s->path);
@@ -180,6 +188,7 @@ PhaseContext session_phase_context(Session *s)
 	ctx.placement = s->settings.placement;
 	ctx.diags = &s->diags;
 	ctx.trace = s->trace;
+	ctx.pins = session_pins(s, &ctx.npins);
 	return ctx;
 }
 
@@ -190,13 +199,19 @@ bool session_step(Session *s, size_t n)
 		diag_error(&s->diags, NULL, (Pos){0, 0}, "no module loaded");
 		return false;
 	}
+	if (n > 0 && stepper_in_progress(s, NULL, NULL)) {
+		/* leaves that phase's diagnostics in s->diags, in order */
+		if (!stepper_finish(s))
+			return false;
+		n--;
+	}
 	for (size_t k = 0; k < n && s->phases_done < pipeline_count; k++) {
 		const Phase *phase = &pipeline_phases[s->phases_done];
 		PhaseContext ctx;
 		size_t errors_before = s->diags.errors;
 		IrModule *out;
 		if (session_interrupted()) {
-			session_clear_interrupt();
+			/* the flag stays set: a script stops, the prompt clears it */
 			diag_error(&s->diags, NULL, (Pos){0, 0}, "interrupted before phase '%s'",
 				   phase->name);
 			return false;
@@ -252,7 +267,7 @@ const SessionSetting session_settings[] = {
 	[SET_COLOR] = {"color", SETTING_CHOICE, color_choices, false,
 		       "colour the output: on a terminal only (auto), always, never"},
 	[SET_ECHO] = {"echo", SETTING_BOOL, bool_choices, false,
-		      "print each script line before running it"},
+		      "print each command of a script or -c before running it"},
 	[SET_ERREXIT] = {"errexit", SETTING_BOOL, bool_choices, false,
 			 "stop a script at its first failing command"},
 };

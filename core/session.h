@@ -58,6 +58,10 @@ typedef struct Session {
 	SourceFile *diag_source; /* retained while diags may point into it */
 	struct PlanTrace *trace; /* what the planning phases recorded about the
 				    planned versions (plan.h); cleared with them */
+	struct Stepper *stepper; /* the phase in progress under stepi, and the
+				    breakpoints (stepper.h) */
+	struct SessionPins *pins; /* what-if pins and their undo stack
+				     (session_pins.c) */
 } Session;
 
 /* Set by the shell's SIGINT handler; long operations poll it through
@@ -79,7 +83,9 @@ bool session_load(Session *s, const char *path);
 bool session_reload(Session *s);
 /* Drops every planned version: back to the module as parsed. */
 void session_restart(Session *s);
-/* True when some phase has run (there is planning to lose). */
+/* Forgets the last operation's diagnostics (operations do it themselves). */
+void session_clear_diags(Session *s);
+/* True when some phase has run or is in progress (there is planning to lose). */
 bool session_planning_started(const Session *s);
 bool session_has_module(const Session *s);
 /* True when every phase of the pipeline has run. */
@@ -93,8 +99,11 @@ IrModule *session_version(const Session *s, int phase);
 
 /* Runs up to n of the remaining phases in order, stopping at the end of the
  * pipeline, at a failing phase (the session stays before it) or when
- * interrupted. Returns false on failure or interrupt, with the reasons in
- * s->diags; warnings of successful phases are left there as well. */
+ * interrupted. A phase in progress under stepi counts as the first: its
+ * output is committed without replaying the rest of its events. Returns
+ * false on failure or interrupt, with the reasons in s->diags; warnings of
+ * successful phases are left there as well. Breakpoints play no part here
+ * (stepper_run honours them). */
 bool session_step(Session *s, size_t n);
 
 /* The PhaseContext that phases run with, built from the settings. */
@@ -130,5 +139,24 @@ void session_setting_format(const Session *s, int i, StrBuf *out);
  * (the caller frees it). *reset is set when the change dropped planned
  * versions; setting a value equal to the current one changes nothing. */
 bool session_setting_set(Session *s, int i, const char *value, bool *reset, char **err);
+
+/*
+ * What-if pins (SPEC §3.3, session_pins.c): `pin %x cuda:0` plans as if %x
+ * were annotated, without editing the module. Every change to the pins
+ * drops the planned versions (the module as loaded stays) and can be
+ * undone. Pins survive `restart` and `reload`; `load` of another file
+ * clears them.
+ */
+/* Pins every expression named `name` (without '%') to a device-table index;
+ * replaces an earlier pin of the same name. */
+void session_pin(Session *s, const char *name, int32_t device);
+/* Removes the pin of `name`; false when it is not pinned. */
+bool session_unpin(Session *s, const char *name);
+/* Restores the pins as they were before the last pin or unpin; false when
+ * there is nothing to undo. */
+bool session_undo_pins(Session *s);
+/* The current pins, for listing and for the phases. */
+const PlanPin *session_pins(const Session *s, size_t *count);
+void session_pins_free(Session *s);
 
 #endif

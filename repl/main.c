@@ -54,7 +54,8 @@ static int usage_error(const char *fmt, const char *what)
 	return 2;
 }
 
-/* Runs ~/.devplanrc when it exists. */
+/* Runs ~/.devplanrc when it exists, like `source` (its lines are not
+ * history and are not recorded). */
 static int run_init_file(CmdContext *ctx)
 {
 	const char *home = getenv("HOME");
@@ -63,8 +64,11 @@ static int run_init_file(CmdContext *ctx)
 	if (!home || !*home)
 		return 0;
 	path = xasprintf("%s/.devplanrc", home);
-	if (access(path, F_OK) == 0)
+	if (access(path, F_OK) == 0) {
+		ctx->sourcing++;
 		status = commands_run_script(ctx, path);
+		ctx->sourcing--;
+	}
 	free(path);
 	return status;
 }
@@ -156,8 +160,11 @@ int main(int argc, char **argv)
 		}
 	}
 	for (size_t i = 0; i < nactions && !ctx.quit; i++) {
-		int status = actions[i].kind == 'x' ? commands_run_script(&ctx, actions[i].arg)
-						    : commands_execute_line(&ctx, actions[i].arg);
+		int status;
+		if (actions[i].kind == 'c')
+			commands_echo_line(&ctx, actions[i].arg);
+		status = actions[i].kind == 'x' ? commands_run_script(&ctx, actions[i].arg)
+						: commands_execute_line(&ctx, actions[i].arg);
 		if (status != 0) {
 			failed = true;
 			if (batch)
@@ -178,6 +185,7 @@ int main(int argc, char **argv)
 done:
 	fflush(stdout);
 	fflush(stderr);
+	cmd_context_free(&ctx);
 	session_free(&session);
 	free(actions);
 	return failed ? 1 : 0;

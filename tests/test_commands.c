@@ -48,6 +48,7 @@ static int teardown(void **state)
 		unlink(f->script);
 	if (f->script2[0])
 		unlink(f->script2);
+	cmd_context_free(&f->ctx);
 	session_free(&f->session);
 	free(f->out);
 	free(f->err);
@@ -563,6 +564,34 @@ static void test_completion(void **state)
 	cmd_candidates_free(&c);
 }
 
+static void test_stepping_completion_and_history(void **state)
+{
+	Fixture *f = *state;
+	CmdCandidates c;
+	commands_complete(&f->session, "break ", 6, "co", &c);
+	assert_int_equal(c.count, 3);
+	assert_true(has(&c, "conflict") && has(&c, "copy") && has(&c, "core"));
+	cmd_candidates_free(&c);
+	commands_complete(&f->session, "diff ", 5, "r", &c);
+	assert_int_equal(c.count, 1);
+	assert_string_equal(c.items[0], "rewrite");
+	cmd_candidates_free(&c);
+	commands_complete(&f->session, "record ", 7, "o", &c);
+	assert_true(has(&c, "off") && c.files);
+	cmd_candidates_free(&c);
+	assert_int_equal(run(f, "break conflict"), 0);
+	assert_string_equal(f->out, "breakpoint 1: at conflicts\n");
+	commands_complete(&f->session, "delete ", 7, "", &c);
+	assert_int_equal(c.count, 1);
+	assert_string_equal(c.items[0], "1");
+	cmd_candidates_free(&c);
+	/* every top-level line with a command is history, numbered */
+	assert_int_equal(run(f, "# a comment"), 0);
+	assert_int_equal(run(f, "history"), 0);
+	assert_string_equal(f->out, "    1  break conflict\n    2  history\n");
+	assert_int_equal(f->ctx.nhistory, 2);
+}
+
 static void test_interrupt_flag(void **state)
 {
 	Fixture *f = *state;
@@ -599,6 +628,8 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_source_recursion_is_bounded, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_echo_setting, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_completion, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_stepping_completion_and_history, setup,
+						teardown),
 		cmocka_unit_test_setup_teardown(test_interrupt_flag, setup, teardown),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -1,0 +1,236 @@
+/*
+ * cmd_break.c - breakpoints and watchpoints: `break`, `watch`, `delete`
+ * and `breaks`.
+ *
+ * The breakpoints themselves live in the session's Stepper (core/stepper.h),
+ * which evaluates them while `step`, `stepi` and `continue` run; these
+ * handlers only parse what the user names and list what is set. Numbers
+ * follow gdb: one sequence for breakpoints and watchpoints, never reused.
+ */
+#include "commands.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "stepper.h"
+
+static const char *const break_keywords[] = {"conflict", "copy"};
+
+/* A %value or @global that exists in the current module (any name goes
+ * while no module is loaded: it is resolved when planning runs). */
+static int check_value(CmdContext *ctx, const char *value)
+{
+	const IrModule *m = session_current(ctx->session);
+	if (!value[1])
+		return cmd_error(ctx, "expected a name after '%c'", value[0]);
+	if (m && !stepper_find_value(m, value))
+		return cmd_error(ctx, "no value named '%s' in the module", value);
+	return 0;
+}
+
+/* Resolves a break location: exact phase or keyword, else a unique prefix
+ * of one. Sets *phase (a pipeline index) or *keyword (an index into
+ * break_keywords); 1 after an error. */
+static int parse_location(CmdContext *ctx, const char *word, int *phase, int *keyword)
+{
+	size_t len = strlen(word), matches = 0;
+	StrBuf names;
+	*phase = *keyword = -1;
+	for (size_t i = 0; i < pipeline_count; i++)
+		if (strcmp(pipeline_phases[i].name, word) == 0)
+			*phase = (int)i;
+	for (size_t k = 0; k < DP_COUNT(break_keywords); k++)
+		if (strcmp(break_keywords[k], word) == 0)
+			*keyword = (int)k;
+	if (*phase >= 0 || *keyword >= 0)
+		return 0;
+	strbuf_init(&names);
+	for (size_t i = 0; i < pipeline_count; i++) {
+		if (len && strncmp(pipeline_phases[i].name, word, len) == 0) {
+			strbuf_printf(&names, "%s%s", matches++ ? ", " : "",
+				      pipeline_phases[i].name);
+			*phase = (int)i;
+		}
+	}
+	for (size_t k = 0; k < DP_COUNT(break_keywords); k++) {
+		if (len && strncmp(break_keywords[k], word, len) == 0) {
+			strbuf_printf(&names, "%s%s", matches++ ? ", " : "", break_keywords[k]);
+			*keyword = (int)k;
+		}
+	}
+	if (matches == 1) {
+		strbuf_free(&names);
+		return 0;
+	}
+	if (matches > 1)
+		cmd_error(ctx, "ambiguous breakpoint location '%s': %s", word, names.data);
+	else
+		cmd_error(ctx,
+			  "unknown breakpoint location '%s': expected a phase (see 'phases'), "
+			  "%%value, @global, conflict or copy",
+			  word);
+	strbuf_free(&names);
+	return 1;
+}
+
+int cmd_break(CmdContext *ctx, int argc, char **argv)
+{
+	Stepper *st = ctx->session->stepper;
+	const char *what = argv[1];
+	int phase, keyword;
+	uint32_t n;
+	if (what[0] == '%' || what[0] == '@') {
+		if (check_value(ctx, what))
+			return 1;
+		n = stepper_break_add(st, BREAK_VALUE, -1, what);
+		fprintf(ctx->out, "breakpoint %u: when the domain of %s changes\n", n, what);
+		return 0;
+	}
+	if (parse_location(ctx, what, &phase, &keyword))
+		return 1;
+	if (phase >= 0) {
+		n = stepper_break_add(st, BREAK_PHASE, phase, NULL);
+		fprintf(ctx->out, "breakpoint %u: before phase '%s'\n", n,
+			pipeline_phases[phase].name);
+	} else if (keyword == 0) {
+		n = stepper_break_add(st, BREAK_CONFLICT, -1, NULL);
+		fprintf(ctx->out, "breakpoint %u: at conflicts\n", n);
+	} else {
+		n = stepper_break_add(st, BREAK_COPY, -1, NULL);
+		fprintf(ctx->out, "breakpoint %u: at inserted copies\n", n);
+	}
+	return 0;
+}
+
+int cmd_watch(CmdContext *ctx, int argc, char **argv)
+{
+	const char *what = argv[1];
+	uint32_t n;
+	if (what[0] != '%' && what[0] != '@')
+		return cmd_error(ctx, "expected a value to watch (%%name or @global), not '%s'",
+				 what);
+	if (check_value(ctx, what))
+		return 1;
+	n = stepper_break_add(ctx->session->stepper, BREAK_WATCH, -1, what);
+	fprintf(ctx->out, "watchpoint %u: %s\n", n, what);
+	return 0;
+}
+
+int cmd_delete(CmdContext *ctx, int argc, char **argv)
+{
+	Stepper *st = ctx->session->stepper;
+	uint32_t *numbers;
+	int status = 0;
+	if (argc == 1) {
+		size_t n = stepper_break_count(st);
+		stepper_break_clear(st);
+		if (n == 0)
+			fputs("no breakpoints or watchpoints to delete\n", ctx->out);
+		else
+			fprintf(ctx->out, "deleted every breakpoint and watchpoint (%zu)\n", n);
+		return 0;
+	}
+	/* check every number first, so that a typo deletes nothing */
+	numbers = xmalloc((size_t)argc * sizeof(uint32_t));
+	for (int i = 1; i < argc && status == 0; i++) {
+		char *end;
+		unsigned long v;
+		bool found = false;
+		errno = 0;
+		v = strtoul(argv[i], &end, 10);
+		if (end == argv[i] || *end || errno || v == 0 || v > UINT32_MAX) {
+			status = cmd_error(ctx, "invalid breakpoint number '%s'", argv[i]);
+			break;
+		}
+		for (size_t k = 0; k < stepper_break_count(st); k++)
+			if (stepper_breakpoint(st, k)->number == v)
+				found = true;
+		if (!found)
+			status = cmd_error(ctx, "no breakpoint number %lu", v);
+		numbers[i] = (uint32_t)v;
+	}
+	for (int i = 1; i < argc && status == 0; i++) {
+		bool watch = false;
+		for (size_t k = 0; k < stepper_break_count(st); k++)
+			if (stepper_breakpoint(st, k)->number == numbers[i])
+				watch = stepper_breakpoint(st, k)->kind == BREAK_WATCH;
+		if (stepper_break_delete(st, numbers[i]))
+			fprintf(ctx->out, "deleted %s %u\n", watch ? "watchpoint" : "breakpoint",
+				numbers[i]);
+	}
+	free(numbers);
+	return status;
+}
+
+int cmd_breaks(CmdContext *ctx, int argc, char **argv)
+{
+	const Stepper *st = ctx->session->stepper;
+	size_t n = stepper_break_count(st);
+	if (n == 0) {
+		fputs("no breakpoints or watchpoints\n", ctx->out);
+		return 0;
+	}
+	fprintf(ctx->out, "%-4s %-9s %-12s %s\n", "num", "kind", "what", "hits");
+	for (size_t i = 0; i < n; i++) {
+		const Breakpoint *bp = stepper_breakpoint(st, i);
+		const char *kind = "", *what = "";
+		switch (bp->kind) {
+		case BREAK_PHASE:
+			kind = "phase";
+			what = pipeline_phases[bp->phase].name;
+			break;
+		case BREAK_VALUE:
+			kind = "value";
+			what = bp->value;
+			break;
+		case BREAK_CONFLICT:
+			kind = "conflict";
+			what = "conflicts";
+			break;
+		case BREAK_COPY:
+			kind = "copy";
+			what = "copies";
+			break;
+		case BREAK_WATCH:
+			kind = "watch";
+			what = bp->value;
+			break;
+		}
+		fprintf(ctx->out, "%-4u %-9s %-12s %zu\n", bp->number, kind, what, bp->hits);
+	}
+	return 0;
+}
+
+void cmd_complete_break(const Session *s, int argc, char **argv, const char *word,
+			CmdCandidates *out)
+{
+	if (argc != 1)
+		return;
+	if (word[0] == '%' || word[0] == '@') {
+		cmd_complete_module_names(s, word, out);
+		return;
+	}
+	if (strcmp(argv[0], "watch") == 0) {
+		if (!word[0])
+			cmd_complete_module_names(s, "%", out);
+		return;
+	}
+	for (size_t i = 0; i < pipeline_count; i++)
+		cmd_candidates_add(out, word, pipeline_phases[i].name);
+	for (size_t k = 0; k < DP_COUNT(break_keywords); k++)
+		cmd_candidates_add(out, word, break_keywords[k]);
+}
+
+void cmd_complete_delete(const Session *s, int argc, char **argv, const char *word,
+			 CmdCandidates *out)
+{
+	StrBuf sb;
+	strbuf_init(&sb);
+	for (size_t i = 0; i < stepper_break_count(s->stepper); i++) {
+		strbuf_reset(&sb);
+		strbuf_printf(&sb, "%u", stepper_breakpoint(s->stepper, i)->number);
+		cmd_candidates_add(out, word, sb.data);
+	}
+	strbuf_free(&sb);
+}

@@ -1,0 +1,626 @@
+/*
+ * stepper.c - the replay cursor over core's events, and breakpoints.
+ *
+ * stepper_run is one loop over "units": the next event of the phase in
+ * progress, the rest of that phase, or the next phase. A phase that records
+ * events runs through the cursor only when someone will look at its events
+ * (stepi, or a breakpoint or watchpoint that needs them); otherwise it runs
+ * whole like any other phase, so `plan` and `step` cost nothing extra.
+ *
+ * Replaying an event applies the same constraint, by index, to the replay
+ * analysis. The replay analysis is built on the same input by the same
+ * generator, and union-find operations are deterministic, so domain ids,
+ * roots and the pin domains made by bind constraints come out exactly as
+ * in core's own analysis: the default events' constraints, which core
+ * appended after the generated ones and which name roots of its analysis,
+ * can be copied over as they are. (tests/test_stepper.c checks that a full
+ * replay ends equal to core's analysis on every case.)
+ *
+ * A value breakpoint compares the value's DomainState (root, class size and
+ * device) before and after each event: the class grew, was absorbed, or got
+ * a device. Everything is polled for Ctrl-C every 65536 events.
+ */
+#include "stepper.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+enum { STEP_POLL_MASK = 0xffff };
+
+struct Stepper {
+	/* The phase in progress, while `active`. */
+	bool active;
+	size_t phase;           /* its pipeline index (== phases_done) */
+	IrModule *pending;      /* its output, or NULL when it failed */
+	DiagList pending_diags; /* what it reported, handed over at commit */
+	size_t next;            /* events [0, next) are replayed */
+	PlanAnalysis replay;    /* on versions[phase], with those events applied */
+	size_t stopped_before;  /* the phase whose breakpoint stopped the last
+				   run, which the next run may leave; SIZE_MAX */
+	/* Breakpoints and watchpoints in number order. */
+	Breakpoint *breaks;
+	size_t nbreaks, cap_breaks;
+	uint32_t last_number;
+};
+
+Stepper *stepper_new(void)
+{
+	Stepper *st = xcalloc(1, sizeof *st);
+	diag_init(&st->pending_diags);
+	st->stopped_before = SIZE_MAX;
+	return st;
+}
+
+static void stepper_drop(Stepper *st)
+{
+	if (!st->active)
+		return;
+	if (st->pending)
+		ir_module_free(st->pending);
+	st->pending = NULL;
+	plan_analysis_free(&st->replay);
+	diag_clear(&st->pending_diags);
+	st->active = false;
+	st->next = 0;
+}
+
+void stepper_free(Stepper *st)
+{
+	if (!st)
+		return;
+	stepper_drop(st);
+	stepper_break_clear(st);
+	free(st->breaks);
+	diag_free(&st->pending_diags);
+	free(st);
+}
+
+void stepper_cancel(Session *s)
+{
+	if (s->stepper)
+		stepper_drop(s->stepper);
+}
+
+bool stepper_in_progress(const Session *s, size_t *applied, size_t *total)
+{
+	const Stepper *st = s->stepper;
+	if (!st || !st->active)
+		return false;
+	if (applied)
+		*applied = st->next;
+	if (total)
+		*total = s->trace ? s->trace->nevents : 0;
+	return true;
+}
+
+PlanAnalysis *stepper_replay(Session *s)
+{
+	return s->stepper && s->stepper->active ? &s->stepper->replay : NULL;
+}
+
+/* Commits the phase in progress: its diagnostics move to s->diags. */
+static bool stepper_commit(Session *s)
+{
+	Stepper *st = s->stepper;
+	IrModule *out = st->pending;
+	size_t phase = st->phase;
+	DiagList tmp;
+	session_clear_diags(s);
+	tmp = s->diags;
+	s->diags = st->pending_diags;
+	st->pending_diags = tmp;
+	st->pending = NULL;
+	stepper_drop(st);
+	if (!out) {
+		if (s->diags.errors == 0)
+			diag_error(&s->diags, NULL, (Pos){0, 0}, "phase '%s' failed",
+				   pipeline_phases[phase].name);
+		return false;
+	}
+	s->versions[++s->phases_done] = out;
+	return true;
+}
+
+bool stepper_finish(Session *s)
+{
+	if (!stepper_in_progress(s, NULL, NULL))
+		return true;
+	return stepper_commit(s);
+}
+
+/* ---- breakpoints ---- */
+
+uint32_t stepper_break_add(Stepper *st, BreakKind kind, int phase, const char *value)
+{
+	Breakpoint *bp;
+	grow_array((void **)&st->breaks, &st->cap_breaks, st->nbreaks + 1, sizeof(Breakpoint));
+	bp = &st->breaks[st->nbreaks++];
+	memset(bp, 0, sizeof *bp);
+	bp->number = ++st->last_number;
+	bp->kind = kind;
+	bp->phase = phase;
+	bp->value = value ? xstrdup(value) : NULL;
+	return bp->number;
+}
+
+bool stepper_break_delete(Stepper *st, uint32_t number)
+{
+	for (size_t i = 0; i < st->nbreaks; i++) {
+		if (st->breaks[i].number != number)
+			continue;
+		free(st->breaks[i].value);
+		memmove(&st->breaks[i], &st->breaks[i + 1],
+			(st->nbreaks - i - 1) * sizeof(Breakpoint));
+		st->nbreaks--;
+		return true;
+	}
+	return false;
+}
+
+void stepper_break_clear(Stepper *st)
+{
+	for (size_t i = 0; i < st->nbreaks; i++)
+		free(st->breaks[i].value);
+	st->nbreaks = 0;
+}
+
+size_t stepper_break_count(const Stepper *st)
+{
+	return st->nbreaks;
+}
+
+const Breakpoint *stepper_breakpoint(const Stepper *st, size_t i)
+{
+	DP_ASSERT(i < st->nbreaks);
+	return &st->breaks[i];
+}
+
+const Expr *stepper_find_value(const IrModule *m, const char *value)
+{
+	Expr **by_id;
+	const Expr *found = NULL;
+	if (value[0] == '@') {
+		int32_t g = ir_find_global(m, value + 1);
+		return g >= 0 ? m->globals[g].fn : NULL;
+	}
+	if (value[0] == '%')
+		value++;
+	by_id = ir_index_by_id(m);
+	for (uint32_t id = 0; id < m->nexprs && !found; id++)
+		if (by_id[id] && by_id[id]->name && strcmp(by_id[id]->name, value) == 0)
+			found = by_id[id];
+	free(by_id);
+	return found;
+}
+
+DomainState stepper_domain_state(PlanAnalysis *an, uint32_t expr)
+{
+	DomainState d = {PLAN_NONE, 0, IR_NO_DEVICE};
+	if (expr == PLAN_NONE || expr >= an->nexprs || an->expr_domain[expr] == PLAN_NONE)
+		return d;
+	d.root = plan_domain_result(an, an->expr_domain[expr]);
+	d.size = an->domains[d.root].size;
+	d.device = an->domains[d.root].device;
+	return d;
+}
+
+static bool domain_changed(DomainState a, DomainState b)
+{
+	return a.root != b.root || a.size != b.size || a.device != b.device;
+}
+
+/* ---- the run loop ---- */
+
+typedef struct Run {
+	Session *s;
+	Stepper *st;
+	const StepSink *sink;
+	bool breakpoints; /* honour breakpoints and watchpoints */
+	bool show_events; /* report every replayed event (stepi) */
+	bool stop;        /* a breakpoint asked to stop */
+	bool resolved;    /* tracked[] is resolved for the replay */
+	size_t *tracked;  /* indices into st->breaks of value breakpoints */
+	uint32_t *exprs;  /* the expression each one names, or PLAN_NONE */
+	DomainState *before;
+	size_t ntracked;
+} Run;
+
+static void emit(Run *r, const StepReport *rep)
+{
+	if (r->sink && r->sink->report)
+		r->sink->report(r->sink->arg, rep);
+}
+
+static void emit_phase(Run *r, StepReportKind kind, size_t phase)
+{
+	StepReport rep;
+	memset(&rep, 0, sizeof rep);
+	rep.kind = kind;
+	rep.phase = phase;
+	rep.event = SIZE_MAX;
+	emit(r, &rep);
+}
+
+/* The phase whose run function records PlanTrace events. */
+static bool phase_has_events(size_t p)
+{
+	return pipeline_phases[p].run == plan_core_phase;
+}
+
+/* Breakpoints that look at events (or at check's result). */
+static bool has_event_breaks(const Stepper *st)
+{
+	for (size_t i = 0; i < st->nbreaks; i++) {
+		switch (st->breaks[i].kind) {
+		case BREAK_VALUE:
+		case BREAK_CONFLICT:
+		case BREAK_COPY:
+		case BREAK_WATCH:
+			return true;
+		case BREAK_PHASE:
+			break;
+		}
+	}
+	return false;
+}
+
+/* Resolves the value breakpoints against the replay's module. */
+static void resolve_tracked(Run *r)
+{
+	Stepper *st = r->st;
+	free(r->tracked);
+	free(r->exprs);
+	free(r->before);
+	r->tracked = xmalloc((st->nbreaks + 1) * sizeof(size_t));
+	r->exprs = xmalloc((st->nbreaks + 1) * sizeof(uint32_t));
+	r->before = xmalloc((st->nbreaks + 1) * sizeof(DomainState));
+	r->ntracked = 0;
+	if (r->breakpoints) {
+		for (size_t i = 0; i < st->nbreaks; i++) {
+			const Expr *e;
+			if (st->breaks[i].kind != BREAK_VALUE && st->breaks[i].kind != BREAK_WATCH)
+				continue;
+			e = stepper_find_value(st->replay.module, st->breaks[i].value);
+			r->tracked[r->ntracked] = i;
+			r->exprs[r->ntracked++] = e ? e->id : PLAN_NONE;
+		}
+	}
+	r->resolved = true;
+}
+
+static void apply_event(Stepper *st, const PlanTrace *t, size_t i)
+{
+	const PlanEvent *ev = &t->events[i];
+	PlanAnalysis *an = &st->replay;
+	switch (ev->kind) {
+	case EVENT_UNIFY:
+	case EVENT_CONFLICT:
+	case EVENT_DEFAULT:
+		if (ev->constraint == PLAN_NONE || ev->constraint >= t->core->nconstraints)
+			return;
+		/* Default constraints were appended by core after the
+		 * generated ones, in event order: copy each one over. */
+		if (ev->constraint == an->nconstraints)
+			plan_constraint_add(an, &t->core->constraints[ev->constraint]);
+		if (ev->constraint >= an->nconstraints)
+			return;
+		{
+			const Constraint *c = &an->constraints[ev->constraint];
+			if (c->a >= an->ndomains || (c->b != PLAN_NONE && c->b >= an->ndomains))
+				return;
+		}
+		plan_constraint_apply(an, ev->constraint, NULL);
+		return;
+	case EVENT_COPY:
+	case EVENT_ANNOTATE:
+		return;
+	}
+}
+
+/* Replays the next event of the phase in progress and evaluates the
+ * breakpoints on it. */
+static void replay_one(Run *r)
+{
+	Session *s = r->s;
+	Stepper *st = r->st;
+	const PlanTrace *t = s->trace;
+	size_t i = st->next;
+	const PlanEvent *ev = &t->events[i];
+	bool stops = false;
+	StepReport rep;
+	if (!r->resolved)
+		resolve_tracked(r);
+	for (size_t k = 0; k < r->ntracked; k++)
+		r->before[k] = stepper_domain_state(&st->replay, r->exprs[k]);
+	apply_event(st, t, i);
+	st->next++;
+	memset(&rep, 0, sizeof rep);
+	rep.phase = st->phase;
+	rep.event = i;
+	/* does anything stop here? (then the event is shown first) */
+	for (size_t k = 0; k < r->ntracked && !stops; k++)
+		if (st->breaks[r->tracked[k]].kind == BREAK_VALUE &&
+		    domain_changed(r->before[k], stepper_domain_state(&st->replay, r->exprs[k])))
+			stops = true;
+	for (size_t b = 0; r->breakpoints && b < st->nbreaks && !stops; b++)
+		if ((st->breaks[b].kind == BREAK_CONFLICT && ev->kind == EVENT_CONFLICT) ||
+		    (st->breaks[b].kind == BREAK_COPY && ev->kind == EVENT_COPY))
+			stops = true;
+	if (r->show_events || stops) {
+		rep.kind = STEP_REPORT_EVENT;
+		emit(r, &rep);
+	}
+	for (size_t k = 0; k < r->ntracked; k++) {
+		DomainState after = stepper_domain_state(&st->replay, r->exprs[k]);
+		Breakpoint *bp = &st->breaks[r->tracked[k]];
+		if (!domain_changed(r->before[k], after))
+			continue;
+		bp->hits++;
+		rep.kind = STEP_REPORT_CHANGE;
+		rep.bp = bp;
+		rep.before = r->before[k];
+		rep.after = after;
+		emit(r, &rep);
+	}
+	for (size_t b = 0; r->breakpoints && b < st->nbreaks; b++) {
+		Breakpoint *bp = &st->breaks[b];
+		if ((bp->kind == BREAK_CONFLICT && ev->kind == EVENT_CONFLICT) ||
+		    (bp->kind == BREAK_COPY && ev->kind == EVENT_COPY)) {
+			bp->hits++;
+			rep.kind = STEP_REPORT_BREAK;
+			rep.bp = bp;
+			rep.count = 1;
+			emit(r, &rep);
+		}
+	}
+	if (stops)
+		r->stop = true;
+}
+
+/* Commits the phase in progress after its last event; false on failure. */
+static bool finish_phase(Run *r)
+{
+	size_t phase = r->st->phase;
+	bool ok = stepper_commit(r->s);
+	emit_phase(r, ok ? STEP_REPORT_PHASE_DONE : STEP_REPORT_PHASE_FAILED, phase);
+	return ok;
+}
+
+static StepOutcome interrupted(Session *s, const char *fmt, const char *phase)
+{
+	diag_error(&s->diags, NULL, (Pos){0, 0}, fmt, phase);
+	return STEP_INTERRUPTED;
+}
+
+/* Runs the next phase (which records events) into a pending version and
+ * starts its replay. With no events it is committed at once. */
+static StepOutcome start_phase(Run *r)
+{
+	Session *s = r->s;
+	Stepper *st = r->st;
+	size_t p = s->phases_done;
+	PhaseContext ctx = session_phase_context(s);
+	IrModule *out;
+	DP_ASSERT(s->trace);
+	diag_clear(&st->pending_diags);
+	ctx.diags = &st->pending_diags;
+	out = pipeline_phases[p].run(s->versions[p], &ctx);
+	if (session_interrupted()) {
+		DiagList tmp = s->diags;
+		if (out)
+			ir_module_free(out);
+		s->diags = st->pending_diags;
+		st->pending_diags = tmp;
+		diag_clear(&st->pending_diags);
+		if (s->diags.errors == 0)
+			return interrupted(s, "interrupted during phase '%s'",
+					   pipeline_phases[p].name);
+		return STEP_INTERRUPTED;
+	}
+	if (out && st->pending_diags.errors) {
+		ir_module_free(out);
+		out = NULL;
+	}
+	st->active = true;
+	st->phase = p;
+	st->pending = out;
+	st->next = 0;
+	plan_analysis_init(&st->replay, s->versions[p]);
+	plan_generate_constraints(&st->replay, NULL, 0, NULL);
+	r->resolved = false;
+	if (s->trace->nevents == 0)
+		return finish_phase(r) ? STEP_DONE : STEP_FAILED;
+	return STEP_DONE;
+}
+
+/* After a phase ran whole: the check-time conflict and copy breakpoints. */
+static void check_breaks(Run *r, size_t p, const IrModule *in, const IrModule *out)
+{
+	Stepper *st = r->st;
+	size_t copies = 0;
+	bool want_copies = false;
+	if (!r->breakpoints || pipeline_phases[p].run != plan_check_phase)
+		return;
+	for (size_t b = 0; b < st->nbreaks; b++)
+		if (st->breaks[b].kind == BREAK_COPY)
+			want_copies = true;
+	if (want_copies && out) {
+		Expr **by_id = ir_index_by_id(out);
+		for (uint32_t id = in->nexprs; id < out->nexprs; id++)
+			if (by_id[id] && ir_is_op(by_id[id], OP_DEVICE_COPY))
+				copies++;
+		free(by_id);
+	}
+	for (size_t b = 0; b < st->nbreaks; b++) {
+		Breakpoint *bp = &st->breaks[b];
+		size_t n = bp->kind == BREAK_CONFLICT ? r->s->trace->nconflicts
+			   : bp->kind == BREAK_COPY   ? copies
+						      : 0;
+		StepReport rep;
+		if (n == 0)
+			continue;
+		bp->hits++;
+		memset(&rep, 0, sizeof rep);
+		rep.kind = STEP_REPORT_BREAK;
+		rep.phase = p;
+		rep.event = SIZE_MAX;
+		rep.bp = bp;
+		rep.count = n;
+		emit(r, &rep);
+		r->stop = true;
+	}
+}
+
+/* Runs the next phase whole. */
+static StepOutcome run_phase(Run *r)
+{
+	Session *s = r->s;
+	size_t p = s->phases_done;
+	const IrModule *in = s->versions[p];
+	bool ok = session_step(s, 1);
+	if (!ok && session_interrupted())
+		return STEP_INTERRUPTED;
+	emit_phase(r, ok ? STEP_REPORT_PHASE_DONE : STEP_REPORT_PHASE_FAILED, p);
+	check_breaks(r, p, in, ok ? s->versions[p + 1] : NULL);
+	return ok ? STEP_DONE : STEP_FAILED;
+}
+
+/* Replays the phase in progress to its end or to a breakpoint. */
+static StepOutcome replay_rest(Run *r)
+{
+	Session *s = r->s;
+	Stepper *st = r->st;
+	size_t n = s->trace->nevents;
+	while (st->next < n && !r->stop) {
+		if ((st->next & STEP_POLL_MASK) == STEP_POLL_MASK && session_interrupted()) {
+			diag_error(&s->diags, NULL, (Pos){0, 0},
+				   "interrupted at event %zu of %zu of phase '%s'", st->next, n,
+				   pipeline_phases[st->phase].name);
+			return STEP_INTERRUPTED;
+		}
+		replay_one(r);
+	}
+	if (st->next == n)
+		return finish_phase(r) ? STEP_DONE : STEP_FAILED;
+	return STEP_DONE;
+}
+
+static StepOutcome run_units(Run *r, StepMode mode, size_t count)
+{
+	Session *s = r->s;
+	Stepper *st = r->st;
+	bool event_breaks = r->breakpoints && has_event_breaks(st);
+	bool first = true;
+	size_t units = 0, resume = st->stopped_before;
+	st->stopped_before = SIZE_MAX;
+	for (;; first = false) {
+		StepOutcome o;
+		if (!st->active && s->phases_done == pipeline_count)
+			return STEP_END;
+		if (mode != STEP_CONTINUE && units >= count)
+			return STEP_DONE;
+		if (session_interrupted())
+			return interrupted(s,
+					   st->active ? "interrupted in phase '%s'"
+						      : "interrupted before phase '%s'",
+					   pipeline_phases[s->phases_done].name);
+		if (st->active) {
+			if (mode == STEP_EVENT) {
+				replay_one(r);
+				o = STEP_DONE;
+				if (st->next == s->trace->nevents)
+					o = finish_phase(r) ? STEP_DONE : STEP_FAILED;
+			} else if (event_breaks) {
+				o = replay_rest(r);
+			} else {
+				o = finish_phase(r) ? STEP_DONE : STEP_FAILED;
+			}
+			units++;
+			if (o != STEP_DONE)
+				return o;
+			if (r->stop)
+				return STEP_STOPPED;
+			continue;
+		}
+		if (r->breakpoints && !(first && resume == s->phases_done)) {
+			for (size_t b = 0; b < st->nbreaks; b++) {
+				Breakpoint *bp = &st->breaks[b];
+				StepReport rep;
+				if (bp->kind != BREAK_PHASE || (size_t)bp->phase != s->phases_done)
+					continue;
+				bp->hits++;
+				memset(&rep, 0, sizeof rep);
+				rep.kind = STEP_REPORT_BREAK;
+				rep.phase = s->phases_done;
+				rep.event = SIZE_MAX;
+				rep.bp = bp;
+				emit(r, &rep);
+				r->stop = true;
+			}
+			if (r->stop) {
+				st->stopped_before = s->phases_done;
+				return STEP_STOPPED;
+			}
+		}
+		if (phase_has_events(s->phases_done) && (mode == STEP_EVENT || event_breaks)) {
+			o = start_phase(r);
+			if (o != STEP_DONE)
+				return o;
+			if (!st->active) /* no events: it ran whole */
+				units++;
+			/* stepi: the first event belongs to this unit; step and
+			 * continue replay the events on the next turn */
+			if (mode == STEP_EVENT && st->active) {
+				replay_one(r);
+				if (st->next == s->trace->nevents && !finish_phase(r))
+					return STEP_FAILED;
+				units++;
+				if (r->stop)
+					return STEP_STOPPED;
+			}
+			continue;
+		}
+		o = run_phase(r);
+		units++;
+		if (o != STEP_DONE)
+			return o;
+		if (r->stop)
+			return STEP_STOPPED;
+	}
+}
+
+StepOutcome stepper_run(Session *s, StepMode mode, size_t count, bool breakpoints,
+			const StepSink *sink)
+{
+	Run r;
+	StepOutcome o;
+	memset(&r, 0, sizeof r);
+	r.s = s;
+	r.st = s->stepper;
+	r.sink = sink;
+	r.breakpoints = breakpoints;
+	r.show_events = mode == STEP_EVENT;
+	session_clear_diags(s);
+	if (!session_has_module(s)) {
+		diag_error(&s->diags, NULL, (Pos){0, 0}, "no module loaded");
+		return STEP_FAILED;
+	}
+	o = run_units(&r, mode, count);
+	free(r.tracked);
+	free(r.exprs);
+	free(r.before);
+	if (o == STEP_DONE && !r.st->active && s->phases_done == pipeline_count)
+		o = STEP_END;
+	return o;
+}
+
+void stepper_event_position(StrBuf *out, const Session *s, size_t i)
+{
+	const PlanTrace *t = s->trace;
+	const char *phase = "core", *part;
+	for (size_t p = 0; p < pipeline_count; p++)
+		if (phase_has_events(p))
+			phase = pipeline_phases[p].name;
+	part = i < t->analyze_end ? "analyze" : i < t->default_end ? "default" : "capture";
+	strbuf_printf(out, "[%s/%s %zu/%zu]", phase, part, i + 1, t->nevents);
+}
