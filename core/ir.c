@@ -13,14 +13,22 @@
 IrModule *ir_module_new(SourceFile *src)
 {
 	IrModule *m = xcalloc(1, sizeof(IrModule));
+	m->refcount = 1;
 	arena_init(&m->arena);
 	m->src = source_retain(src);
 	return m;
 }
 
+IrModule *ir_module_retain(const IrModule *m)
+{
+	IrModule *shared = (IrModule *)m;
+	shared->refcount++;
+	return shared;
+}
+
 void ir_module_free(IrModule *m)
 {
-	if (!m)
+	if (!m || --m->refcount > 0)
 		return;
 	source_release(m->src);
 	free(m->globals);

@@ -167,6 +167,7 @@ typedef struct IrModule {
 	Expr **constants;     /* meta[relay.Constant][i] by index; may hold NULL */
 	uint32_t nconstants;
 	uint32_t nexprs;      /* ids handed out so far */
+	int refcount;         /* versions that share this module (ir_module_retain) */
 	bool has_metadata;    /* the source carried a #[metadata] section */
 	bool typed;           /* every expression has a type (after infer) */
 	const char *version;  /* the #[version] string, or NULL */
@@ -174,7 +175,11 @@ typedef struct IrModule {
 
 /* The module owns its arena; src is retained (it may be NULL). */
 IrModule *ir_module_new(SourceFile *src);
+/* Drops one reference; the last one frees the module. */
 void ir_module_free(IrModule *m);
+/* Another reference to m, for a phase that changed nothing: its output
+ * version is its input, shared. Sharing is not a mutation, hence the const. */
+IrModule *ir_module_retain(const IrModule *m);
 /* A copy of every node in a fresh arena, keeping sharing, ids, positions
  * and devices. Immutable parts (names, attribute arrays, types, constant
  * data) are shared with m, so m must outlive the clone: the session frees

@@ -2,7 +2,9 @@
  * pipeline.h - the planning pipeline as a table of phases (STYLE.md §4).
  *
  * Each phase takes the previous module version and returns a new one,
- * leaving its input untouched, or NULL after reporting errors. `step`,
+ * leaving its input untouched, or NULL after reporting errors. A phase that
+ * changes nothing returns ir_module_retain(input): the two versions share
+ * one module, which saves a copy of a large module. `step`,
  * `phases` and `ir --phase` all read this table; the order here is the
  * order in which they run.
  */

@@ -478,7 +478,7 @@ IrModule *plan_check_phase(const IrModule *in, PhaseContext *ctx)
 	if (interrupted)
 		diag_error(ctx->diags, NULL, (Pos){0, 0}, "interrupted during phase 'check'");
 	else if (ck.irreducible == 0 && !(ctx->policy == POLICY_ERROR && ck.conflicts))
-		out = ck.ncopies ? insert_copies(&ck, in) : ir_module_clone(in);
+		out = ck.ncopies ? insert_copies(&ck, in) : ir_module_retain(in);
 	free(used);
 	free(ck.cuttable);
 	free(ck.use_start);

@@ -32,9 +32,28 @@ static bool is_normal_on_device(const Expr *e)
 	return body && !result;
 }
 
+/* Whether some annotation needs normalising (so the phase changes nothing
+ * and can share its input when none does). */
+static bool needs_rewrite(const IrModule *in)
+{
+	Expr **by_id = ir_index_by_id(in);
+	bool found = false;
+	for (uint32_t id = 0; id < in->nexprs && !found; id++) {
+		const Expr *e = by_id[id];
+		found = e && ((e->kind == EXPR_LET && is_normal_on_device(e->u.let.value)) ||
+			      (e->kind == EXPR_FN && is_normal_on_device(e->u.fn.body)) ||
+			      (e->kind == EXPR_PROJ && is_normal_on_device(e->u.proj.tuple)));
+	}
+	free(by_id);
+	return found;
+}
+
 IrModule *plan_rewrite_phase(const IrModule *in, PhaseContext *ctx)
 {
-	IrModule *m = ir_module_clone(in);
+	IrModule *m;
+	if (!needs_rewrite(in))
+		return ir_module_retain(in);
+	m = ir_module_clone(in);
 	uint8_t *seen = xcalloc(m->nexprs / 8 + 1, 1);
 	ExprVec order = {0};
 	size_t rewrites = 0;
