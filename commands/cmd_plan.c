@@ -132,16 +132,15 @@ int cmd_conflicts(CmdContext *ctx, int argc, char **argv)
 	return 0;
 }
 
-/* Why a device_copy exists. */
-static const char *copy_reason(const Session *s, const Expr *copy)
+/* Why a device_copy exists; `captured` marks the ids of the copies that
+ * capture made from on_device boundaries. */
+static const char *copy_reason(const Session *s, const Expr *copy, const uint8_t *captured)
 {
 	const PlanTrace *t = s->trace;
 	if (t && t->check_nexprs && copy->id >= t->check_nexprs)
 		return "inserted for a conflict";
-	if (t)
-		for (size_t i = t->default_end; i < t->nevents; i++)
-			if (t->events[i].kind == EVENT_COPY && t->events[i].expr == copy->id)
-				return "required at an on_device boundary";
+	if (captured[copy->id >> 3] & (1u << (copy->id & 7)))
+		return "required at an on_device boundary";
 	return "written by the user";
 }
 
@@ -154,8 +153,12 @@ int cmd_copies(CmdContext *ctx, int argc, char **argv)
 	int64_t total = 0;
 	plan_placement(m, &p);
 	{
-		PlanAnalysis lookup;
-		plan_analysis_init(&lookup, m);
+		Expr **by_id = ir_index_by_id(m);
+		uint8_t *captured = xcalloc(m->nexprs / 8 + 1, 1);
+		const PlanTrace *t = s->trace;
+		for (size_t i = t ? t->default_end : 0; t && i < t->nevents; i++)
+			if (t->events[i].kind == EVENT_COPY && t->events[i].expr < m->nexprs)
+				captured[t->events[i].expr >> 3] |= (uint8_t)(1u << (t->events[i].expr & 7));
 		for (size_t i = 0; i < p.count; i++) {
 			const PlacementFact *f = &p.facts[i];
 			if (f->kind != FACT_COPY)
@@ -169,9 +172,10 @@ int cmd_copies(CmdContext *ctx, int argc, char **argv)
 			} else {
 				fputs("? bytes", ctx->out);
 			}
-			fprintf(ctx->out, " (%s)\n", copy_reason(s, lookup.by_id[f->expr]));
+			fprintf(ctx->out, " (%s)\n", copy_reason(s, by_id[f->expr], captured));
 		}
-		plan_analysis_free(&lookup);
+		free(captured);
+		free(by_id);
 	}
 	if (n == 0)
 		fputs("no copies\n", ctx->out);

@@ -67,7 +67,12 @@ static PlacementFact *add_fact(Placement *p, FactKind kind, const char *function
 	f->bytes = -1;
 	f->expr = e ? e->id : PLAN_NONE;
 	f->value_expr = PLAN_NONE;
-	if (e && kind != FACT_RESULT) {
+	if (e && kind != FACT_RESULT && e->name) {
+		size_t n = strlen(e->name);
+		f->value = xmalloc(n + 2);
+		f->value[0] = '%';
+		memcpy(f->value + 1, e->name, n + 1);
+	} else if (e && kind != FACT_RESULT) {
 		StrBuf sb;
 		strbuf_init(&sb);
 		ir_value_name(&sb, e);
@@ -82,18 +87,31 @@ typedef struct TransferSet {
 	size_t cap, count;
 } TransferSet;
 
+/* splitmix64's finaliser: every bit of the key reaches the low bits the
+ * table masks with. */
+static size_t transfer_slot(uint64_t key, size_t cap)
+{
+	key ^= key >> 30;
+	key *= 0xbf58476d1ce4e5b9ULL;
+	key ^= key >> 27;
+	key *= 0x94d049bb133111ebULL;
+	key ^= key >> 31;
+	return (size_t)key & (cap - 1);
+}
+
 static bool transfer_insert(TransferSet *s, uint32_t value, int32_t from, int32_t to)
 {
-	uint64_t key = ((uint64_t)value << 24) ^ ((uint64_t)(uint32_t)from << 12) ^ (uint32_t)to;
+	/* value in the high half, the two devices below; never zero, which
+	 * marks an empty slot */
+	uint64_t key = ((uint64_t)value << 32 | (uint64_t)(uint16_t)from << 16 | (uint16_t)to) + 1;
 	size_t i;
-	key = key * 2 + 1; /* never zero, zero marks an empty slot */
 	if (s->count * 2 >= s->cap) {
 		size_t ncap = s->cap ? s->cap * 2 : 64;
 		uint64_t *nk = xcalloc(ncap, sizeof(uint64_t));
 		for (size_t j = 0; j < s->cap; j++) {
 			if (!s->keys[j])
 				continue;
-			i = (size_t)(s->keys[j] * 11400714819323198485ULL) & (ncap - 1);
+			i = transfer_slot(s->keys[j], ncap);
 			while (nk[i])
 				i = (i + 1) & (ncap - 1);
 			nk[i] = s->keys[j];
@@ -102,7 +120,7 @@ static bool transfer_insert(TransferSet *s, uint32_t value, int32_t from, int32_
 		s->keys = nk;
 		s->cap = ncap;
 	}
-	i = (size_t)(key * 11400714819323198485ULL) & (s->cap - 1);
+	i = transfer_slot(key, s->cap);
 	while (s->keys[i]) {
 		if (s->keys[i] == key)
 			return false;
@@ -227,16 +245,30 @@ static const char *fact_kind_name(FactKind k)
 	return "?";
 }
 
+/* Adds a key that is new to the object and a string literal: json-c then
+ * neither copies nor looks it up. */
+static void add_key(json_object *obj, const char *key, json_object *value)
+{
+	json_object_object_add_ex(obj, key, value,
+				  JSON_C_OBJECT_ADD_KEY_IS_NEW | JSON_C_OBJECT_KEY_IS_CONSTANT);
+}
+
 void plan_placement_format(StrBuf *out, const Placement *p, const DeviceTable *devices,
 			   bool json)
 {
 	if (!json) {
 		for (size_t i = 0; i < p->count; i++) {
 			const PlacementFact *f = &p->facts[i];
-			strbuf_printf(out, "%s %s", f->function, fact_kind_name(f->kind));
-			if (f->value)
-				strbuf_printf(out, " %s", f->value);
-			strbuf_printf(out, " %s", devices_name(devices, f->device));
+			/* plain appends: this runs once per binding of the module */
+			strbuf_puts(out, f->function);
+			strbuf_putc(out, ' ');
+			strbuf_puts(out, fact_kind_name(f->kind));
+			if (f->value) {
+				strbuf_putc(out, ' ');
+				strbuf_puts(out, f->value);
+			}
+			strbuf_putc(out, ' ');
+			strbuf_puts(out, devices_name(devices, f->device));
 			if (f->kind == FACT_COPY) {
 				strbuf_printf(out, " -> %s", devices_name(devices, f->dest));
 				if (f->bytes >= 0)
@@ -251,7 +283,7 @@ void plan_placement_format(StrBuf *out, const Placement *p, const DeviceTable *d
 	{
 		json_object *root = json_object_new_object();
 		json_object *fns = json_object_new_array();
-		json_object *cur = NULL;
+		json_object *cur = NULL, *params = NULL, *binds = NULL, *copies = NULL;
 		const char *cur_name = NULL;
 		for (size_t i = 0; i < p->count; i++) {
 			const PlacementFact *f = &p->facts[i];
@@ -259,43 +291,38 @@ void plan_placement_format(StrBuf *out, const Placement *p, const DeviceTable *d
 			if (f->function != cur_name) {
 				cur = json_object_new_object();
 				cur_name = f->function;
-				json_object_object_add(cur, "function", json_object_new_string(cur_name));
-				json_object_object_add(cur, "params", json_object_new_array());
-				json_object_object_add(cur, "binds", json_object_new_array());
-				json_object_object_add(cur, "copies", json_object_new_array());
+				params = json_object_new_array();
+				binds = json_object_new_array();
+				copies = json_object_new_array();
+				add_key(cur, "function", json_object_new_string(cur_name));
+				add_key(cur, "params", params);
+				add_key(cur, "binds", binds);
+				add_key(cur, "copies", copies);
 				json_object_array_add(fns, cur);
 			}
 			switch (f->kind) {
 			case FACT_RESULT:
-				json_object_object_add(
-					cur, "result",
+				add_key(cur, "result",
 					json_object_new_string(devices_name(devices, f->device)));
 				break;
 			case FACT_PARAM:
 			case FACT_BIND:
 				item = json_object_new_object();
-				json_object_object_add(item, "value", json_object_new_string(f->value));
-				json_object_object_add(
-					item, "device",
-					json_object_new_string(devices_name(devices, f->device)));
-				json_object_array_add(
-					json_object_object_get(cur, f->kind == FACT_PARAM ? "params" : "binds"),
-					item);
+				add_key(item, "value", json_object_new_string(f->value));
+				add_key(item, "device", json_object_new_string(devices_name(devices, f->device)));
+				json_object_array_add(f->kind == FACT_PARAM ? params : binds, item);
 				break;
 			case FACT_COPY:
 				item = json_object_new_object();
-				json_object_object_add(item, "value", json_object_new_string(f->value));
-				json_object_object_add(
-					item, "from", json_object_new_string(devices_name(devices, f->device)));
-				json_object_object_add(
-					item, "to", json_object_new_string(devices_name(devices, f->dest)));
-				json_object_object_add(item, "bytes",
-						       f->bytes >= 0 ? json_object_new_int64(f->bytes) : NULL);
-				json_object_array_add(json_object_object_get(cur, "copies"), item);
+				add_key(item, "value", json_object_new_string(f->value));
+				add_key(item, "from", json_object_new_string(devices_name(devices, f->device)));
+				add_key(item, "to", json_object_new_string(devices_name(devices, f->dest)));
+				add_key(item, "bytes", f->bytes >= 0 ? json_object_new_int64(f->bytes) : NULL);
+				json_object_array_add(copies, item);
 				break;
 			}
 		}
-		json_object_object_add(root, "functions", fns);
+		add_key(root, "functions", fns);
 		strbuf_puts(out, json_object_to_json_string_ext(root, JSON_C_TO_STRING_PRETTY |
 								 JSON_C_TO_STRING_SPACED));
 		strbuf_putc(out, '\n');

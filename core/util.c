@@ -128,13 +128,20 @@ void strbuf_putc(StrBuf *sb, char c)
 void strbuf_vprintf(StrBuf *sb, const char *fmt, va_list ap)
 {
 	va_list copy;
+	size_t room;
 	int n;
+	/* format straight into the free space; only when it does not fit,
+	 * grow and format again */
+	strbuf_reserve(sb, 64);
+	room = sb->cap - sb->len;
 	va_copy(copy, ap);
-	n = vsnprintf(NULL, 0, fmt, copy);
+	n = vsnprintf(sb->data + sb->len, room, fmt, copy);
 	va_end(copy);
 	DP_ASSERT(n >= 0);
-	strbuf_reserve(sb, (size_t)n);
-	vsnprintf(sb->data + sb->len, (size_t)n + 1, fmt, ap);
+	if ((size_t)n >= room) {
+		strbuf_reserve(sb, (size_t)n);
+		vsnprintf(sb->data + sb->len, (size_t)n + 1, fmt, ap);
+	}
 	sb->len += (size_t)n;
 }
 
