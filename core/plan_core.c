@@ -221,12 +221,65 @@ static void default_all(Core *core)
 		core->trace->default_end = core->trace->nevents;
 }
 
+/* ---- one copy per (value, destination) within a scope ---- */
+
+#define SCOPE_NONE UINT32_MAX
+#define SCOPE_MANY (UINT32_MAX - 1)
+
+/* The scope each node is evaluated in: a function body (the function's id)
+ * or an if branch (nexprs + 2 * if id + branch). SCOPE_MANY for a node that
+ * several scopes share. Iterative; each node is visited at most three
+ * times (unset, one scope, many). */
+static uint32_t *compute_scopes(const IrModule *m)
+{
+	typedef struct {
+		Expr *e;
+		uint32_t scope;
+	} Item;
+	uint32_t *scope_of = xmalloc((m->nexprs ? m->nexprs : 1) * sizeof(uint32_t));
+	Item *stack = NULL;
+	size_t depth = 0, cap = 0;
+	memset(scope_of, 0xff, (m->nexprs ? m->nexprs : 1) * sizeof(uint32_t));
+	for (uint32_t g = 0; g < m->nglobals; g++) {
+		grow_array((void **)&stack, &cap, depth + 1, sizeof(Item));
+		stack[depth++] = (Item){m->globals[g].fn, m->globals[g].fn->id};
+		while (depth) {
+			Item it = stack[--depth];
+			uint32_t have = scope_of[it.e->id], n = ir_child_count(it.e);
+			if (have == it.scope || have == SCOPE_MANY)
+				continue;
+			scope_of[it.e->id] = have == SCOPE_NONE ? it.scope : SCOPE_MANY;
+			grow_array((void **)&stack, &cap, depth + n, sizeof(Item));
+			for (uint32_t i = 0; i < n; i++) {
+				uint32_t child_scope = scope_of[it.e->id];
+				if (child_scope != SCOPE_MANY && it.e->kind == EXPR_FN)
+					child_scope = it.e->id;
+				else if (child_scope != SCOPE_MANY && it.e->kind == EXPR_IF && i > 0)
+					child_scope = m->nexprs + 2 * it.e->id + (i - 1);
+				stack[depth++] = (Item){ir_child(it.e, i), child_scope};
+			}
+		}
+	}
+	free(stack);
+	return scope_of;
+}
+
+/* The first device_copy made for (value, destination), per value id; a
+ * value rarely goes to more than one other device, so a short list each. */
+typedef struct MadeCopy {
+	Expr *copy;
+	uint32_t scope;
+	struct MadeCopy *next;
+} MadeCopy;
+
 static IrModule *capture(Core *core, const IrModule *in)
 {
 	PlanAnalysis *an = core->an;
 	IrModule *m = ir_module_clone(in);
 	uint8_t *seen = xcalloc(m->nexprs / 8 + 1, 1);
 	ExprVec all = {0};
+	uint32_t *scope_of;
+	MadeCopy **made;
 	for (uint32_t i = 0; i < m->nfree_vars; i++)
 		ir_postorder(m, m->free_vars[i], true, seen, &all);
 	for (uint32_t i = 0; i < m->nglobals; i++)
@@ -236,6 +289,8 @@ static IrModule *capture(Core *core, const IrModule *in)
 		int32_t d = e->id < an->nexprs ? plan_expr_device(an, e) : IR_NO_DEVICE;
 		e->device = d != IR_NO_DEVICE ? d : core->ctx->fallback;
 	}
+	scope_of = compute_scopes(m);
+	made = xcalloc(m->nexprs ? m->nexprs : 1, sizeof(MadeCopy *));
 	for (size_t i = 0; i < all.count && !core_interrupted(core, i); i++) {
 		Expr *e = all.items[i];
 		if (ir_is_op(e, OP_ON_DEVICE)) {
@@ -244,8 +299,26 @@ static IrModule *capture(Core *core, const IrModule *in)
 			Expr *arg = e->u.call.args[0];
 			ir_on_device_props(e, &device, &body, &result);
 			if (arg->device != e->device) {
+				/* [P2] one copy per (value, destination): a second
+				 * boundary of the same value in the same scope reads
+				 * the first copy, and stays a fixed annotation so its
+				 * name and device remain visible */
+				MadeCopy *mc = made[arg->id];
+				while (mc && !(mc->copy->device == e->device && mc->scope == scope_of[e->id]))
+					mc = mc->next;
+				if (mc && scope_of[e->id] != SCOPE_MANY) {
+					e->u.call.args[0] = mc->copy;
+					ir_set_on_device_fixed(m, e, e->device);
+					add_event(core, EVENT_ANNOTATE, PLAN_NONE, e->id, e->device);
+					continue;
+				}
 				ir_set_device_copy(m, e, arg->device, e->device);
 				add_event(core, EVENT_COPY, PLAN_NONE, e->id, e->device);
+				mc = arena_alloc(&m->arena, sizeof(MadeCopy));
+				mc->copy = e;
+				mc->scope = scope_of[e->id];
+				mc->next = made[arg->id];
+				made[arg->id] = mc;
 			} else if (!(body && result && device == e->device)) {
 				ir_set_on_device_fixed(m, e, e->device);
 				add_event(core, EVENT_ANNOTATE, PLAN_NONE, e->id, e->device);
@@ -259,6 +332,8 @@ static IrModule *capture(Core *core, const IrModule *in)
 			}
 		}
 	}
+	free(made);
+	free(scope_of);
 	exprvec_free(&all);
 	free(seen);
 	return m;

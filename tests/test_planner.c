@@ -328,6 +328,27 @@ static void test_long_chain(void **state)
 	strbuf_free(&sb);
 }
 
+/* [P2] Two on_device wrappers of one value, both read on the cpu: one
+ * device_copy in the planned module, shared. */
+static void test_one_copy_per_destination(void **state)
+{
+	Session s;
+	IrModule *planned;
+	Expr **by_id;
+	size_t copies = 0;
+	(void)state;
+	session_init(&s);
+	assert_true(session_load(&s, DEVPLAN_SOURCE_DIR "/tests/plan_cases/two_wrappers.relay"));
+	assert_true(session_step(&s, pipeline_count));
+	planned = session_current(&s);
+	by_id = ir_index_by_id(planned);
+	for (uint32_t id = 0; id < planned->nexprs; id++)
+		copies += by_id[id] && ir_is_op(by_id[id], OP_DEVICE_COPY);
+	assert_int_equal(copies, 1);
+	free(by_id);
+	session_free(&s);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -335,6 +356,7 @@ int main(void)
 		cmocka_unit_test(test_own_cases),
 		cmocka_unit_test(test_order_independence),
 		cmocka_unit_test(test_long_chain),
+		cmocka_unit_test(test_one_copy_per_destination),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
