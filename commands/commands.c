@@ -60,6 +60,22 @@ const Command commands_table[] = {
 		.handler = cmd_breaks,
 	},
 	{
+		.name = "compare",
+		.min_args = 0,
+		.max_args = -1,
+		.flags = CMD_NEEDS_MODULE | CMD_NEEDS_PLAN,
+		.usage = "compare [NAME=FILE.npy | NAME=random[:SEED]]...",
+		.summary = "run the plan and the same program on the cpu alone and compare results",
+		.help = "Runs the planned @main, then the same program (as typed by `infer`) with\n"
+			"every op on the cpu, on the same inputs (as for `run`; random when not\n"
+			"given), and prints each result's largest absolute and relative error.\n"
+			"An element passes when |planned - cpu| <= tolerance * max(1, |cpu|)\n"
+			"(`set tolerance`, default 1e-05). The last line starts `compare: PASS`\n"
+			"or `compare: FAIL`; a failure fails the command.",
+		.handler = cmd_compare,
+		.completer = cmd_complete_run,
+	},
+	{
 		.name = "conflicts",
 		.min_args = 0,
 		.max_args = 0,
@@ -255,6 +271,21 @@ const Command commands_table[] = {
 		.handler = cmd_plan,
 	},
 	{
+		.name = "profile",
+		.min_args = 0,
+		.max_args = -1,
+		.flags = CMD_NEEDS_MODULE | CMD_NEEDS_PLAN,
+		.usage = "profile [NAME=FILE.npy | NAME=random[:SEED]]...",
+		.summary = "run the planned module and time each op and copy",
+		.help = "Runs the planned @main like `run` (same inputs), waiting for each\n"
+			"device after every op, and prints the time per op kind and device,\n"
+			"then every device_copy of the plan with its count, bytes, time and GB/s\n"
+			"next to the bytes `copies` predicted, the inputs' transfers, each\n"
+			"device's peak memory and the wall time.",
+		.handler = cmd_profile,
+		.completer = cmd_complete_run,
+	},
+	{
 		.name = "quit",
 		.aliases = {"q", "exit"},
 		.min_args = 0,
@@ -303,6 +334,26 @@ const Command commands_table[] = {
 		.handler = cmd_reload,
 	},
 	{
+		.name = "render",
+		.min_args = 1,
+		.max_args = -1,
+		.flags = CMD_NEEDS_MODULE,
+		.usage = "render FILE [--phase P] [--focus %x] [--depth N] [--regions] [--force]",
+		.summary = "draw the module as a device-coloured graph (png, svg, pdf, dot)",
+		.help = "Draws the current module version with Graphviz into FILE, in the format\n"
+			"of its extension: .png, .svg, .pdf, or .dot for the graph source (`-`\n"
+			"writes the source to the output). Nodes are parameters, constants and\n"
+			"calls, filled with their device's colour (see the legend); device_copy\n"
+			"nodes show direction and bytes; nodes without a device are white and\n"
+			"dashed; uses in conflict are red edges. One cluster per function, or\n"
+			"per device region with --regions. --phase P draws the version after P\n"
+			"(`parse`: as loaded). --focus %x draws the values within --depth N\n"
+			"edges of %x (default 2). Graphs over 5000 nodes are refused unless\n"
+			"--force. The file is written whole or not at all.",
+		.handler = cmd_render,
+		.completer = cmd_complete_render,
+	},
+	{
 		.name = "restart",
 		.min_args = 0,
 		.max_args = 0,
@@ -312,6 +363,23 @@ const Command commands_table[] = {
 		.help = "Drops the output of every phase that ran, so that `step` starts again\n"
 			"from the first phase. The file is not read again (see `reload`).",
 		.handler = cmd_restart,
+	},
+	{
+		.name = "run",
+		.min_args = 0,
+		.max_args = -1,
+		.flags = CMD_NEEDS_MODULE | CMD_NEEDS_PLAN,
+		.usage = "run [NAME=FILE.npy | NAME=random[:SEED]]... [--output FILE.npy] [--profile]",
+		.summary = "execute the planned module on its devices",
+		.help = "Executes the planned @main: each op on its device (cuda devices on the GPU,\n"
+			"or on the host emulator without one; see `set gpu`), each device_copy\n"
+			"as a transfer. Inputs are NumPy .npy files (NAME=FILE.npy) or seeded\n"
+			"random values (NAME=random[:SEED]); an input not given is random with\n"
+			"its index as the seed. Prints each result's type, device, first values\n"
+			"and checksum (sum, FNV-1a of the bytes). --output saves the first\n"
+			"result as .npy; --profile adds the `profile` report.",
+		.handler = cmd_run,
+		.completer = cmd_complete_run,
 	},
 	{
 		.name = "set",

@@ -177,6 +177,9 @@ int cmd_ir(CmdContext *ctx, int argc, char **argv);   /* cmd_ir.c */
 void cmd_complete_ir(const Session *s, int argc, char **argv, const char *word, CmdCandidates *out);
 int cmd_load(CmdContext *ctx, int argc, char **argv); /* cmd_load.c */
 int cmd_reload(CmdContext *ctx, int argc, char **argv);
+int cmd_render(CmdContext *ctx, int argc, char **argv); /* cmd_render.c */
+void cmd_complete_render(const Session *s, int argc, char **argv, const char *word,
+			 CmdCandidates *out);
 int cmd_continue(CmdContext *ctx, int argc, char **argv); /* cmd_step.c */
 int cmd_phases(CmdContext *ctx, int argc, char **argv);
 int cmd_plan(CmdContext *ctx, int argc, char **argv);
@@ -206,5 +209,11 @@ void cmd_complete_values(const Session *s, int argc, char **argv, const char *wo
 int cmd_pin(CmdContext *ctx, int argc, char **argv); /* cmd_whatif.c */
 int cmd_undo(CmdContext *ctx, int argc, char **argv);
 int cmd_unpin(CmdContext *ctx, int argc, char **argv);
+
+int cmd_compare(CmdContext *ctx, int argc, char **argv); /* cmd_run.c */
+int cmd_profile(CmdContext *ctx, int argc, char **argv);
+int cmd_run(CmdContext *ctx, int argc, char **argv);
+void cmd_complete_run(const Session *s, int argc, char **argv, const char *word,
+		      CmdCandidates *out);
 
 #endif

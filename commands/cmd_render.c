@@ -1,0 +1,175 @@
+/*
+ * cmd_render.c - `render`: draw a module version as a device-coloured graph
+ * (SPEC §6).
+ *
+ * The handler only reads its options and picks the version; viz_render
+ * does the drawing and the atomic write. Options may come before or after
+ * FILE, like `ir`'s. FILE `-` writes the graph source (the .dot format) to
+ * the command's output, so that scripts and transcripts can read it.
+ */
+#include "commands.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "viz.h"
+
+/* The version `--phase P` names, with its title; NULL after an error. */
+static const IrModule *render_version(CmdContext *ctx, const char *phase_name, StrBuf *title)
+{
+	const Session *s = ctx->session;
+	const IrModule *m;
+	int phase;
+	const char *path = s->path ? s->path : "module";
+	const char *slash = strrchr(path, '/');
+	const char *file = slash ? slash + 1 : path;
+	if (!phase_name) {
+		m = session_current(s);
+		if (s->phases_done == 0)
+			strbuf_printf(title, "%s as loaded", file);
+		else
+			strbuf_printf(title, "%s after %s", file,
+				      pipeline_phases[s->phases_done - 1].name);
+		return m;
+	}
+	if (strcmp(phase_name, "parse") == 0) {
+		strbuf_printf(title, "%s as loaded", file);
+		return session_version(s, -1);
+	}
+	phase = pipeline_find(phase_name);
+	if (phase < 0) {
+		cmd_error(ctx, "unknown phase '%s' (see 'phases')", phase_name);
+		return NULL;
+	}
+	m = session_version(s, phase);
+	if (!m) {
+		cmd_error(ctx, "phase '%s' has not run yet; use 'step'",
+			  pipeline_phases[phase].name);
+		return NULL;
+	}
+	strbuf_printf(title, "%s after %s", file, pipeline_phases[phase].name);
+	return m;
+}
+
+/* A non-negative count; false for anything else. */
+static bool render_parse_depth(const char *text, int *out)
+{
+	char *end;
+	long v;
+	errno = 0;
+	v = strtol(text, &end, 10);
+	if (errno || end == text || *end || v < 0 || v > 1000000)
+		return false;
+	*out = (int)v;
+	return true;
+}
+
+int cmd_render(CmdContext *ctx, int argc, char **argv)
+{
+	Session *s = ctx->session;
+	const char *path = NULL, *phase = NULL;
+	VizOptions opts;
+	VizStats stats;
+	StrBuf title;
+	char *err = NULL;
+	bool ok, depth_given = false;
+	memset(&opts, 0, sizeof opts);
+	opts.depth = -1;
+	for (int i = 1; i < argc; i++) {
+		const char *a = argv[i];
+		if (strcmp(a, "--phase") == 0 || strcmp(a, "--focus") == 0 ||
+		    strcmp(a, "--depth") == 0) {
+			if (i + 1 >= argc)
+				return cmd_error(ctx, "'%s' needs %s", a,
+						 a[2] == 'p'   ? "a phase name"
+						 : a[2] == 'f' ? "a value such as %x"
+							       : "a number of edges");
+			if (a[2] == 'p') {
+				phase = argv[++i];
+			} else if (a[2] == 'f') {
+				opts.focus = argv[++i];
+			} else {
+				if (!render_parse_depth(argv[++i], &opts.depth))
+					return cmd_error(
+						ctx, "'--depth' needs a number of edges, not '%s'",
+						argv[i]);
+				depth_given = true;
+			}
+		} else if (strcmp(a, "--regions") == 0) {
+			opts.regions = true;
+		} else if (strcmp(a, "--force") == 0) {
+			opts.force = true;
+		} else if (a[0] == '-' && a[1]) {
+			return cmd_error(ctx, "unknown option '%s' for 'render'", a);
+		} else if (path) {
+			return cmd_error(ctx, "'render' takes one file; '%s' is a second", a);
+		} else {
+			path = a;
+		}
+	}
+	if (!path)
+		return cmd_error(ctx, "'render' needs a file to write (.png, .svg, .pdf or .dot)");
+	if (depth_given && !opts.focus)
+		return cmd_error(ctx, "'--depth' needs '--focus %%x' to say where to start");
+	strbuf_init(&title);
+	opts.module = render_version(ctx, phase, &title);
+	if (!opts.module) {
+		strbuf_free(&title);
+		return 1;
+	}
+	opts.devices = &s->devices;
+	opts.trace = s->trace;
+	opts.title = title.data;
+	if (strcmp(path, "-") == 0)
+		ok = viz_write_dot(&opts, ctx->out, &stats, &err);
+	else
+		ok = viz_render(&opts, path, &stats, &err);
+	strbuf_free(&title);
+	if (!ok) {
+		cmd_error(ctx, "%s", err);
+		free(err);
+		return 1;
+	}
+	if (strcmp(path, "-") != 0) {
+		VizFormat format = VIZ_FORMAT_DOT;
+		viz_format_of_path(path, &format);
+		fprintf(ctx->out, "wrote '%s' (%s): %zu node%s, %zu edge%s", path,
+			viz_format_name(format), stats.nodes, stats.nodes == 1 ? "" : "s",
+			stats.edges, stats.edges == 1 ? "" : "s");
+		if (stats.copies)
+			fprintf(ctx->out, ", %zu cop%s", stats.copies,
+				stats.copies == 1 ? "y" : "ies");
+		if (stats.conflicts)
+			fprintf(ctx->out, ", %zu conflicting use%s", stats.conflicts,
+				stats.conflicts == 1 ? "" : "s");
+		fputc('\n', ctx->out);
+	}
+	return 0;
+}
+
+void cmd_complete_render(const Session *s, int argc, char **argv, const char *word,
+			 CmdCandidates *out)
+{
+	static const char *const options[] = {"--phase", "--focus", "--depth", "--regions",
+					      "--force"};
+	const char *prev = argc > 1 ? argv[argc - 1] : "";
+	if (strcmp(prev, "--phase") == 0) {
+		cmd_candidates_add(out, word, "parse");
+		for (size_t i = 0; i < pipeline_count; i++)
+			cmd_candidates_add(out, word, pipeline_phases[i].name);
+		return;
+	}
+	if (strcmp(prev, "--focus") == 0) {
+		cmd_complete_module_names(s, word[0] ? word : "%", out);
+		return;
+	}
+	if (strcmp(prev, "--depth") == 0)
+		return;
+	if (word[0] == '-') {
+		for (size_t i = 0; i < DP_COUNT(options); i++)
+			cmd_candidates_add(out, word, options[i]);
+		return;
+	}
+	out->files = true;
+}

@@ -1,0 +1,678 @@
+/*
+ * cmd_run.c - executing the planned module: `run`, `compare` and `profile`.
+ *
+ * All three build @main's inputs the same way: NAME=FILE.npy reads a NumPy
+ * file, NAME=random[:SEED] draws seeded random values (npy.h documents the
+ * generator), and an input not named is random with its index as the seed,
+ * which a note says. Then exec_run (exec.h) does the work and these
+ * handlers only format: `run` a summary per result (type, device, first
+ * values, checksum), `compare` the largest errors against a run of the
+ * same program with every op on the cpu, `profile` times per op and device
+ * and the copies next to the bytes that `copies` predicted.
+ *
+ * The output of `run` and `compare` is deterministic (no timings), so that
+ * transcripts can hold it; only `profile` (and `run --profile`) print
+ * times.
+ */
+#include "commands.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "exec.h"
+#include "plan.h"
+
+enum { RUN_SHOW_VALUES = 8, RUN_LIST_RANDOM = 6 };
+
+typedef struct RunArgs {
+	int first; /* argv index of the first NAME=VALUE */
+	const char *output;
+	bool profile;
+} RunArgs;
+
+/* --output and --profile (when allowed) among the arguments. */
+static bool parse_options(CmdContext *ctx, int argc, char **argv, bool allow_options, RunArgs *args)
+{
+	memset(args, 0, sizeof *args);
+	args->first = 1;
+	for (int i = 1; i < argc; i++) {
+		if (strncmp(argv[i], "--", 2) != 0)
+			continue;
+		if (allow_options && strcmp(argv[i], "--profile") == 0) {
+			args->profile = true;
+		} else if (allow_options && strcmp(argv[i], "--output") == 0) {
+			if (i + 1 >= argc) {
+				cmd_error(ctx, "--output needs a file name");
+				return false;
+			}
+			args->output = argv[++i];
+		} else {
+			cmd_error(ctx, "unknown option '%s'", argv[i]);
+			return false;
+		}
+	}
+	return true;
+}
+
+/* An option or the file name after --output. */
+static bool is_option_word(char **argv, int i)
+{
+	return strncmp(argv[i], "--", 2) == 0 || (i > 1 && strcmp(argv[i - 1], "--output") == 0);
+}
+
+/* Batch-norm variances (%bn0_moving_var, %running_var, %x_variance) feed
+ * sqrt(var + eps): their random values are taken non-negative, or every
+ * model with batch norm would compute NaN from random inputs. */
+static bool is_variance(const char *name)
+{
+	size_t n = strlen(name);
+	return (n >= 3 && strcmp(name + n - 3, "var") == 0) ||
+	       (n >= 8 && strcmp(name + n - 8, "variance") == 0);
+}
+
+/* Clears the sign bit of every float element. */
+static void make_non_negative(NpyArray *a)
+{
+	int64_t n = npy_array_count(a);
+	switch (a->dtype) {
+	case DT_FLOAT32:
+		for (int64_t i = 0; i < n; i++)
+			((float *)a->data)[i] = fabsf(((float *)a->data)[i]);
+		break;
+	case DT_FLOAT64:
+		for (int64_t i = 0; i < n; i++)
+			((double *)a->data)[i] = fabs(((double *)a->data)[i]);
+		break;
+	case DT_FLOAT16:
+		for (int64_t i = 0; i < n; i++)
+			((uint16_t *)a->data)[i] &= 0x7fff;
+		break;
+	case DT_INT32:
+		for (int64_t i = 0; i < n; i++)
+			((int32_t *)a->data)[i] = abs(((int32_t *)a->data)[i]);
+		break;
+	case DT_INT64:
+		for (int64_t i = 0; i < n; i++)
+			((int64_t *)a->data)[i] = llabs(((int64_t *)a->data)[i]);
+		break;
+	case DT_BOOL:
+	case DT_COUNT:
+		break;
+	}
+}
+
+/* Builds one array per input of m. Returns false after reporting. */
+static bool prepare_inputs(CmdContext *ctx, const IrModule *m, int argc, char **argv,
+			   NpyArray **out, size_t *nout)
+{
+	ExecParam *params;
+	size_t n = exec_params(m, &params), nrandom = 0;
+	const char **given = xcalloc(n + 1, sizeof(char *));
+	NpyArray *inputs = xcalloc(n + 1, sizeof(NpyArray));
+	StrBuf note;
+	bool ok = false;
+	size_t done = 0;
+	strbuf_init(&note);
+	for (int i = 1; i < argc; i++) {
+		const char *eq, *name = argv[i];
+		size_t len, k;
+		if (is_option_word(argv, i))
+			continue;
+		eq = strchr(name, '=');
+		if (name[0] == '%')
+			name++;
+		if (!eq || eq == name) {
+			cmd_error(ctx, "'%s' is not NAME=FILE.npy or NAME=random[:SEED]", argv[i]);
+			goto done;
+		}
+		len = (size_t)(eq - name);
+		for (k = 0; k < n; k++)
+			if (strlen(params[k].name) == len &&
+			    strncmp(params[k].name, name, len) == 0)
+				break;
+		if (k == n) {
+			StrBuf names;
+			strbuf_init(&names);
+			for (size_t j = 0; j < n && j < 8; j++)
+				strbuf_printf(&names, "%s%%%s", j ? ", " : "", params[j].name);
+			if (n > 8)
+				strbuf_printf(&names, ", ... (%zu in all)", n);
+			cmd_error(ctx, "@main has no input '%%%.*s'; its inputs are %s", (int)len,
+				  name, n ? names.data : "none");
+			strbuf_free(&names);
+			goto done;
+		}
+		if (given[k]) {
+			cmd_error(ctx, "input '%%%s' is given twice", params[k].name);
+			goto done;
+		}
+		given[k] = eq + 1;
+	}
+	for (size_t k = 0; k < n; k++) {
+		const char *value = given[k];
+		const Type *t = params[k].type;
+		uint64_t seed = k;
+		char *err = NULL;
+		bool random = !value || strncmp(value, "random", 6) == 0;
+		if (value && random && value[6] != '\0') {
+			char *end;
+			if (value[6] != ':' || !value[7]) {
+				cmd_error(ctx, "'%s' for %%%s: expected random or random:SEED",
+					  value, params[k].name);
+				goto done;
+			}
+			errno = 0;
+			seed = strtoull(value + 7, &end, 10);
+			if (errno || *end || value[7] == '-') {
+				cmd_error(ctx,
+					  "'%s' for %%%s: the seed must be a non-negative integer",
+					  value, params[k].name);
+				goto done;
+			}
+		}
+		if (!random) {
+			if (!npy_read(value, &inputs[k], &err)) {
+				cmd_error(ctx, "%s", err);
+				free(err);
+				goto done;
+			}
+			done = k + 1;
+			continue;
+		}
+		if (!t || t->kind != TYPE_TENSOR) {
+			cmd_error(ctx, "input %%%s is not a tensor: give it as NAME=FILE.npy",
+				  params[k].name);
+			goto done;
+		}
+		for (uint32_t d = 0; d < t->u.tensor.ndim; d++)
+			if (t->u.tensor.dims[d] < 0) {
+				cmd_error(ctx,
+					  "input %%%s has unknown dimensions: give it as "
+					  "NAME=FILE.npy",
+					  params[k].name);
+				goto done;
+			}
+		if (!npy_random(&inputs[k], t->u.tensor.dtype, t->u.tensor.ndim, t->u.tensor.dims,
+				seed, &err)) {
+			cmd_error(ctx, "input %%%s: %s", params[k].name, err);
+			free(err);
+			goto done;
+		}
+		done = k + 1;
+		if (is_variance(params[k].name))
+			make_non_negative(&inputs[k]);
+		if (!value) {
+			if (nrandom < RUN_LIST_RANDOM)
+				strbuf_printf(&note, "%s%%%s=random:%zu", nrandom ? ", " : "",
+					      params[k].name, k);
+			nrandom++;
+		}
+	}
+	if (nrandom > RUN_LIST_RANDOM)
+		strbuf_printf(&note, ", and %zu more", nrandom - RUN_LIST_RANDOM);
+	if (nrandom)
+		cmd_note(ctx, "%zu input%s not given take%s random values: %s", nrandom,
+			 nrandom == 1 ? "" : "s", nrandom == 1 ? "s" : "", note.data);
+	ok = true;
+done:
+	if (!ok) {
+		for (size_t k = 0; k < done; k++)
+			npy_array_free(&inputs[k]);
+		free(inputs);
+		inputs = NULL;
+	}
+	*out = inputs;
+	*nout = n;
+	strbuf_free(&note);
+	free(given);
+	free(params);
+	return ok;
+}
+
+static void free_inputs(NpyArray *inputs, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		npy_array_free(&inputs[i]);
+	free(inputs);
+}
+
+/* The memory limit: DEVPLAN_MEMORY_LIMIT in bytes, with an optional K, M or
+ * G suffix; 0 (the machine's memory) when unset or malformed. */
+static uint64_t memory_limit(void)
+{
+	const char *s = getenv("DEVPLAN_MEMORY_LIMIT");
+	char *end;
+	unsigned long long v;
+	if (!s || !*s)
+		return 0;
+	errno = 0;
+	v = strtoull(s, &end, 10);
+	if (errno)
+		return 0;
+	switch (*end) {
+	case 'K':
+	case 'k':
+		v <<= 10;
+		break;
+	case 'M':
+	case 'm':
+		v <<= 20;
+		break;
+	case 'G':
+	case 'g':
+		v <<= 30;
+		break;
+	default:
+		break;
+	}
+	return v;
+}
+
+static ExecOptions run_options(const Session *s, bool all_on_cpu, bool profile)
+{
+	ExecOptions o;
+	memset(&o, 0, sizeof o);
+	o.gpu = s->settings.gpu;
+	o.all_on_cpu = all_on_cpu;
+	o.profile = profile;
+	o.memory_limit = memory_limit();
+	return o;
+}
+
+/* Runs m; prints the diagnostics (notes included) either way. */
+static bool run_module(CmdContext *ctx, const IrModule *m, const ExecOptions *o,
+		       const NpyArray *inputs, size_t n, ExecResult *result)
+{
+	DiagList diags;
+	bool ok;
+	diag_init(&diags);
+	ok = exec_run(m, &ctx->session->devices, o, inputs, n, result, &diags);
+	cmd_print_diags(ctx, &diags);
+	diag_free(&diags);
+	if (!ok)
+		exec_result_free(result);
+	if (!ok && session_interrupted())
+		session_clear_interrupt();
+	return ok;
+}
+
+static void print_shape_type(CmdContext *ctx, const NpyArray *a)
+{
+	fputs("Tensor[(", ctx->out);
+	for (uint32_t i = 0; i < a->ndim; i++)
+		fprintf(ctx->out, "%s%lld", i ? ", " : "", (long long)a->shape[i]);
+	fprintf(ctx->out, "), %s]", dtype_name(a->dtype));
+}
+
+/* `result` or `result.I` when @main returns several tensors. */
+static void print_result_name(CmdContext *ctx, size_t i, size_t n)
+{
+	if (n == 1)
+		fputs("result", ctx->out);
+	else
+		fprintf(ctx->out, "result.%zu", i);
+}
+
+static void print_summary(CmdContext *ctx, const ExecResult *r)
+{
+	for (size_t i = 0; i < r->noutputs; i++) {
+		const NpyArray *a = &r->outputs[i];
+		int64_t count = npy_array_count(a),
+			show = count < RUN_SHOW_VALUES ? count : RUN_SHOW_VALUES;
+		double sum;
+		uint64_t hash;
+		print_result_name(ctx, i, r->noutputs);
+		fputs(": ", ctx->out);
+		print_shape_type(ctx, a);
+		fprintf(ctx->out, " on %s\n",
+			devices_name(&ctx->session->devices, r->output_devices[i]));
+		if (show == count)
+			fprintf(ctx->out, "  values:");
+		else
+			fprintf(ctx->out, "  first %lld of %lld values:", (long long)show,
+				(long long)count);
+		for (int64_t k = 0; k < show; k++)
+			fprintf(ctx->out, " %.6g", exec_element(a, k));
+		fputc('\n', ctx->out);
+		exec_checksum(a, &sum, &hash);
+		fprintf(ctx->out, "  checksum: sum %.9g, fnv1a64 %016llx\n", sum,
+			(unsigned long long)hash);
+	}
+}
+
+/* ---- profile ------------------------------------------------------------- */
+
+static void format_bytes(char *buf, size_t size, double bytes)
+{
+	static const char *const units[] = {"B", "KiB", "MiB", "GiB", "TiB"};
+	size_t u = 0;
+	while (bytes >= 1024 && u + 1 < DP_COUNT(units)) {
+		bytes /= 1024;
+		u++;
+	}
+	if (u == 0)
+		snprintf(buf, size, "%.0f B", bytes);
+	else
+		snprintf(buf, size, "%.1f %s", bytes, units[u]);
+}
+
+/* Seconds as a short fixed-width string: us below a millisecond. */
+static const char *format_seconds(char *buf, size_t size, double seconds)
+{
+	if (seconds < 1e-3)
+		snprintf(buf, size, "%.1f us", seconds * 1e6);
+	else if (seconds < 10)
+		snprintf(buf, size, "%.3f ms", seconds * 1e3);
+	else
+		snprintf(buf, size, "%.2f s", seconds);
+	return buf;
+}
+
+static int compare_op_stats(const void *pa, const void *pb)
+{
+	const ExecOpStat *a = pa, *b = pb;
+	if (a->seconds != b->seconds)
+		return a->seconds < b->seconds ? 1 : -1;
+	if (a->device != b->device)
+		return a->device < b->device ? -1 : 1;
+	return (int)a->op - (int)b->op;
+}
+
+static void print_profile(CmdContext *ctx, const IrModule *m, const ExecResult *r)
+{
+	const ExecProfile *p = &r->profile;
+	const DeviceTable *devices = &ctx->session->devices;
+	ExecOpStat *ops = xmalloc((p->nops + 1) * sizeof(ExecOpStat));
+	double op_total = 0, copy_seconds = 0;
+	uint64_t copy_count = 0, copy_bytes = 0;
+	int64_t predicted_total = 0;
+	Placement placement;
+	size_t ncopy_facts = 0;
+	char buf[32];
+	memcpy(ops, p->ops, p->nops * sizeof(ExecOpStat));
+	qsort(ops, p->nops, sizeof(ExecOpStat), compare_op_stats);
+	for (size_t i = 0; i < p->nops; i++)
+		op_total += ops[i].seconds;
+	fprintf(ctx->out, "ops:\n  %-24s %-8s %7s %12s %7s\n", "op", "device", "calls", "time",
+		"share");
+	for (size_t i = 0; i < p->nops; i++)
+		fprintf(ctx->out, "  %-24s %-8s %7llu %12s %6.1f%%\n", op_info(ops[i].op)->name,
+			devices_name(devices, ops[i].device), (unsigned long long)ops[i].calls,
+			format_seconds(buf, sizeof buf, ops[i].seconds),
+			op_total > 0 ? 100 * ops[i].seconds / op_total : 0.0);
+	fprintf(ctx->out, "  %-24s %-8s %7s %12s\n", "total", "", "",
+		format_seconds(buf, sizeof buf, op_total));
+	free(ops);
+
+	plan_placement(m, &placement);
+	fprintf(ctx->out, "copies:\n  %-32s %6s %12s %12s %12s %10s\n", "copy", "count", "bytes",
+		"predicted", "time", "GB/s");
+	for (size_t i = 0; i < placement.count; i++) {
+		const PlacementFact *f = &placement.facts[i];
+		const ExecCopyStat *c = NULL;
+		char label[256];
+		if (f->kind != FACT_COPY)
+			continue;
+		ncopy_facts++;
+		for (size_t k = 0; k < p->ncopies; k++)
+			if (p->copies[k].expr == f->expr)
+				c = &p->copies[k];
+		snprintf(label, sizeof label, "%s %s %s -> %s", f->function, f->value,
+			 devices_name(devices, f->device), devices_name(devices, f->dest));
+		fprintf(ctx->out, "  %-32s %6llu %12llu %12lld %12s %10.2f\n", label,
+			(unsigned long long)(c ? c->count : 0),
+			(unsigned long long)(c ? c->bytes : 0), (long long)f->bytes,
+			format_seconds(buf, sizeof buf, c ? c->seconds : 0.0),
+			c && c->seconds > 0 ? (double)c->bytes / c->seconds * 1e-9 : 0.0);
+		if (f->bytes > 0)
+			predicted_total += f->bytes;
+	}
+	for (size_t k = 0; k < p->ncopies; k++) {
+		copy_count += p->copies[k].count;
+		copy_bytes += p->copies[k].bytes;
+		copy_seconds += p->copies[k].seconds;
+	}
+	if (ncopy_facts == 0 && p->ncopies == 0)
+		fputs("  (no copies in the plan)\n", ctx->out);
+	fprintf(ctx->out, "  %-32s %6llu %12llu %12lld %12s %10.2f\n", "total",
+		(unsigned long long)copy_count, (unsigned long long)copy_bytes,
+		(long long)predicted_total, format_seconds(buf, sizeof buf, copy_seconds),
+		copy_seconds > 0 ? (double)copy_bytes / copy_seconds * 1e-9 : 0.0);
+	plan_placement_free(&placement);
+
+	fprintf(ctx->out, "inputs: %llu tensor%s, %llu bytes to their devices in %s\n",
+		(unsigned long long)p->input_copies, p->input_copies == 1 ? "" : "s",
+		(unsigned long long)p->input_bytes,
+		format_seconds(buf, sizeof buf, p->input_seconds));
+	fputs("memory peak:", ctx->out);
+	for (size_t i = 0; i < p->ndevices; i++) {
+		format_bytes(buf, sizeof buf, (double)p->devices[i].peak_bytes);
+		fprintf(ctx->out, "%s %s %s (%s)", i ? "," : "",
+			p->devices[i].device < 0 ? "cpu"
+						 : devices_name(devices, p->devices[i].device),
+			buf, p->devices[i].backend);
+	}
+	fprintf(ctx->out, "\nwall: %s\n", format_seconds(buf, sizeof buf, p->run_seconds));
+}
+
+/* ---- commands ------------------------------------------------------------- */
+
+int cmd_run(CmdContext *ctx, int argc, char **argv)
+{
+	const IrModule *m = session_current(ctx->session);
+	RunArgs args;
+	NpyArray *inputs;
+	size_t n;
+	ExecResult result;
+	ExecOptions o;
+	int status = 0;
+	if (!parse_options(ctx, argc, argv, true, &args) ||
+	    !prepare_inputs(ctx, m, argc, argv, &inputs, &n))
+		return 1;
+	o = run_options(ctx->session, false, args.profile);
+	if (!run_module(ctx, m, &o, inputs, n, &result)) {
+		free_inputs(inputs, n);
+		return 1;
+	}
+	print_summary(ctx, &result);
+	if (args.output) {
+		char *err = NULL;
+		if (result.noutputs == 0) {
+			status = cmd_error(ctx, "@main has no tensor result to save");
+		} else if (!npy_write(args.output, &result.outputs[0], &err)) {
+			status = cmd_error(ctx, "%s", err);
+			free(err);
+		} else {
+			fprintf(ctx->out, "saved %s to %s\n",
+				result.noutputs == 1 ? "result" : "result.0", args.output);
+		}
+	}
+	if (args.profile)
+		print_profile(ctx, m, &result);
+	exec_result_free(&result);
+	free_inputs(inputs, n);
+	return status;
+}
+
+int cmd_profile(CmdContext *ctx, int argc, char **argv)
+{
+	const IrModule *m = session_current(ctx->session);
+	RunArgs args;
+	NpyArray *inputs;
+	size_t n;
+	ExecResult result;
+	ExecOptions o;
+	if (!parse_options(ctx, argc, argv, false, &args) ||
+	    !prepare_inputs(ctx, m, argc, argv, &inputs, &n))
+		return 1;
+	o = run_options(ctx->session, false, true);
+	if (!run_module(ctx, m, &o, inputs, n, &result)) {
+		free_inputs(inputs, n);
+		return 1;
+	}
+	print_profile(ctx, m, &result);
+	exec_result_free(&result);
+	free_inputs(inputs, n);
+	return 0;
+}
+
+/* Largest absolute and relative error of a against the reference b, and
+ * whether every element is within tol * max(1, |b|). */
+static bool compare_arrays(const NpyArray *a, const NpyArray *b, double tol, double *max_abs,
+			   double *max_rel)
+{
+	int64_t n = npy_array_count(a);
+	bool pass = true;
+	*max_abs = 0;
+	*max_rel = 0;
+	for (int64_t i = 0; i < n; i++) {
+		double x = exec_element(a, i), y = exec_element(b, i), d, r;
+		if (isnan(x) || isnan(y)) {
+			if (isnan(x) && isnan(y))
+				continue;
+			*max_abs = *max_rel = INFINITY;
+			pass = false;
+			continue;
+		}
+		if (x == y)
+			continue;
+		d = fabs(x - y);
+		r = y != 0 ? d / fabs(y) : INFINITY;
+		if (d > *max_abs)
+			*max_abs = d;
+		if (r > *max_rel)
+			*max_rel = r;
+		if (!(d <= tol * (fabs(y) > 1 ? fabs(y) : 1)))
+			pass = false;
+	}
+	return pass;
+}
+
+static int64_t count_nans(const NpyArray *a)
+{
+	int64_t n = npy_array_count(a), nans = 0;
+	if (!dtype_is_float(a->dtype))
+		return 0;
+	for (int64_t i = 0; i < n; i++)
+		nans += isnan(exec_element(a, i));
+	return nans;
+}
+
+static bool same_layout(const NpyArray *a, const NpyArray *b)
+{
+	if (a->dtype != b->dtype || a->ndim != b->ndim)
+		return false;
+	for (uint32_t i = 0; i < a->ndim; i++)
+		if (a->shape[i] != b->shape[i])
+			return false;
+	return true;
+}
+
+int cmd_compare(CmdContext *ctx, int argc, char **argv)
+{
+	Session *s = ctx->session;
+	const IrModule *planned = session_current(s);
+	int infer = pipeline_find("infer");
+	const IrModule *reference = infer >= 0 ? session_version(s, infer) : NULL;
+	double tol = s->settings.tolerance;
+	RunArgs args;
+	NpyArray *inputs;
+	size_t n, failed = 0;
+	ExecResult got, want;
+	ExecOptions o;
+	int32_t cpu = -1;
+	if (!reference)
+		reference = planned;
+	if (!parse_options(ctx, argc, argv, false, &args) ||
+	    !prepare_inputs(ctx, planned, argc, argv, &inputs, &n))
+		return 1;
+	o = run_options(s, false, false);
+	if (!run_module(ctx, planned, &o, inputs, n, &got)) {
+		free_inputs(inputs, n);
+		return 1;
+	}
+	o = run_options(s, true, false);
+	if (!run_module(ctx, reference, &o, inputs, n, &want)) {
+		exec_result_free(&got);
+		free_inputs(inputs, n);
+		return 1;
+	}
+	for (uint32_t i = 0; i < s->devices.count && cpu < 0; i++)
+		if (s->devices.items[i].device_type == DEVICE_TYPE_CPU)
+			cpu = (int32_t)i;
+	if (got.noutputs != want.noutputs) {
+		fprintf(ctx->out, "the planned program returns %zu tensors, the reference %zu\n",
+			got.noutputs, want.noutputs);
+		failed = got.noutputs > want.noutputs ? got.noutputs : want.noutputs;
+	}
+	for (size_t i = 0; i < got.noutputs && i < want.noutputs; i++) {
+		double max_abs, max_rel;
+		print_result_name(ctx, i, got.noutputs);
+		fputs(": ", ctx->out);
+		print_shape_type(ctx, &got.outputs[i]);
+		if (!same_layout(&got.outputs[i], &want.outputs[i])) {
+			fputs(": differs in shape or dtype from the reference ", ctx->out);
+			print_shape_type(ctx, &want.outputs[i]);
+			fputc('\n', ctx->out);
+			failed++;
+			continue;
+		}
+		if (!compare_arrays(&got.outputs[i], &want.outputs[i], tol, &max_abs, &max_rel))
+			failed++;
+		fprintf(ctx->out, ": max abs error %.3g, max rel error %.3g", max_abs, max_rel);
+		{
+			int64_t nans = count_nans(&want.outputs[i]);
+			if (nans)
+				fprintf(ctx->out, " (%lld NaN in the cpu result)", (long long)nans);
+		}
+		fputc('\n', ctx->out);
+	}
+	if (failed)
+		fprintf(ctx->out,
+			"compare: FAIL: %zu of %zu result%s differ%s from the run on %s alone "
+			"beyond "
+			"tolerance %g\n",
+			failed, got.noutputs, got.noutputs == 1 ? "" : "s", failed == 1 ? "s" : "",
+			cpu >= 0 ? devices_name(&s->devices, cpu) : "the cpu", tol);
+	else
+		fprintf(ctx->out,
+			"compare: PASS: %zu result%s match%s the run on %s alone within tolerance "
+			"%g\n",
+			got.noutputs, got.noutputs == 1 ? "" : "s", got.noutputs == 1 ? "es" : "",
+			cpu >= 0 ? devices_name(&s->devices, cpu) : "the cpu", tol);
+	exec_result_free(&got);
+	exec_result_free(&want);
+	free_inputs(inputs, n);
+	return failed ? 1 : 0;
+}
+
+/* Options, then NAME= and NAME=random for each input of @main; a file
+ * name after --output. */
+void cmd_complete_run(const Session *s, int argc, char **argv, const char *word, CmdCandidates *out)
+{
+	const IrModule *m = session_current(s);
+	ExecParam *params;
+	size_t n;
+	if (argc > 1 && strcmp(argv[argc - 1], "--output") == 0) {
+		out->files = true;
+		return;
+	}
+	if (strcmp(argv[0], "run") == 0) {
+		cmd_candidates_add(out, word, "--output");
+		cmd_candidates_add(out, word, "--profile");
+	}
+	if (!m)
+		return;
+	n = exec_params(m, &params);
+	for (size_t i = 0; i < n; i++) {
+		char *c = xasprintf("%s=", params[i].name);
+		char *r = xasprintf("%s=random", params[i].name);
+		cmd_candidates_add(out, word, c);
+		cmd_candidates_add(out, word, r);
+		free(c);
+		free(r);
+	}
+	free(params);
+}

@@ -1,0 +1,400 @@
+/*
+ * exec.c - the backend registry, the runtime's devices and device memory.
+ *
+ * The registry is one table from a device-table entry's DLPack type to the
+ * backend that runs it natively and the one that stands in for it: cpu
+ * devices run on the cpu backend; cuda devices on the cuda backend when
+ * devplan was built with CUDA and a GPU answers, else on the emulator. The
+ * gpu setting picks among them when a device is first used, and the
+ * emulator's use is announced once per device as a note. Every allocation
+ * and copy goes through the wrappers here so that live and peak bytes are
+ * counted per device and a copy between any two devices takes the
+ * shortest road: a backend's own peer copy, a single copy_in/copy_out when
+ * one side is host memory, else a bounce through a host buffer.
+ */
+#include "exec.h"
+
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#ifdef DEVPLAN_HAVE_CUDA
+/* exec_cuda.cu: whether a GPU answers, and why not. */
+bool exec_cuda_probe(char **why);
+#endif
+
+typedef struct ExecBackendEntry {
+	int device_type;             /* DLPack code */
+	const ExecBackend *native;   /* NULL when not built */
+	const ExecBackend *emulated; /* the stand-in, or NULL */
+} ExecBackendEntry;
+
+static const ExecBackendEntry exec_registry[] = {
+	{DEVICE_TYPE_CPU, &exec_backend_cpu, NULL},
+#ifdef DEVPLAN_HAVE_CUDA
+	{DEVICE_TYPE_CUDA, &exec_backend_cuda, &exec_backend_emulated},
+#else
+	{DEVICE_TYPE_CUDA, NULL, &exec_backend_emulated},
+#endif
+};
+
+static const ExecBackendEntry *registry_find(int device_type)
+{
+	for (size_t i = 0; i < DP_COUNT(exec_registry); i++)
+		if (exec_registry[i].device_type == device_type)
+			return &exec_registry[i];
+	return NULL;
+}
+
+bool exec_gpu_available(char **why)
+{
+#ifdef DEVPLAN_HAVE_CUDA
+	return exec_cuda_probe(why);
+#else
+	*why = xstrdup("devplan was built without CUDA");
+	return false;
+#endif
+}
+
+/* ---- host memory ---------------------------------------------------------- */
+
+void *exec_host_alloc(size_t nbytes)
+{
+	size_t size = (nbytes + 63) / 64 * 64;
+	if (size < nbytes)
+		return NULL;
+	return aligned_alloc(64, size ? size : 64);
+}
+
+void exec_host_free(void *ptr)
+{
+	free(ptr);
+}
+
+uint64_t exec_physical_memory(void)
+{
+	long pages = sysconf(_SC_PHYS_PAGES), size = sysconf(_SC_PAGE_SIZE);
+	if (pages <= 0 || size <= 0)
+		return UINT64_MAX;
+	return (uint64_t)pages * (uint64_t)size;
+}
+
+/* ---- the pageable pool ------------------------------------------------------- */
+
+enum { POOL_HEADER = 64 };
+
+typedef struct PoolBlock {
+	void *raw;
+	size_t size;
+} PoolBlock;
+
+typedef struct HostPool {
+	PoolBlock *cached;
+	size_t ncached, cap;
+	size_t cached_bytes, max_cached;
+} HostPool;
+
+/* The smallest cached block of at least want bytes and at most twice that,
+ * else fresh memory; the block's size sits in its header. */
+static void *pool_alloc(void *ctx, size_t nbytes)
+{
+	HostPool *pool = ctx;
+	size_t want = (nbytes + POOL_HEADER + 4095) / 4096 * 4096, best = SIZE_MAX;
+	char *raw;
+	if (want < nbytes)
+		return NULL;
+	for (size_t i = 0; i < pool->ncached; i++) {
+		size_t s = pool->cached[i].size;
+		if (s >= want && s / 2 <= want && (best == SIZE_MAX || s < pool->cached[best].size))
+			best = i;
+	}
+	if (best != SIZE_MAX) {
+		PoolBlock b = pool->cached[best];
+		pool->cached[best] = pool->cached[--pool->ncached];
+		pool->cached_bytes -= b.size;
+		raw = b.raw;
+		want = b.size;
+	} else {
+		raw = exec_host_alloc(want);
+		if (!raw)
+			return NULL;
+	}
+	*(size_t *)raw = want;
+	return raw + POOL_HEADER;
+}
+
+static void pool_free(void *ctx, void *ptr)
+{
+	HostPool *pool = ctx;
+	char *raw = (char *)ptr - POOL_HEADER;
+	size_t size = *(size_t *)raw;
+	if (pool->cached_bytes + size > pool->max_cached) {
+		exec_host_free(raw);
+		return;
+	}
+	grow_array((void **)&pool->cached, &pool->cap, pool->ncached + 1, sizeof(PoolBlock));
+	pool->cached[pool->ncached++] = (PoolBlock){raw, size};
+	pool->cached_bytes += size;
+}
+
+static void pool_destroy(void *ctx)
+{
+	HostPool *pool = ctx;
+	for (size_t i = 0; i < pool->ncached; i++)
+		exec_host_free(pool->cached[i].raw);
+	free(pool->cached);
+	free(pool);
+}
+
+/* ---- the runtime ------------------------------------------------------------ */
+
+ExecRuntime *exec_runtime_new(const DeviceTable *table, const ExecOptions *opts, DiagList *diags)
+{
+	ExecRuntime *rt = xcalloc(1, sizeof *rt);
+	int32_t cpu = -1;
+	rt->table = table;
+	rt->opts = *opts;
+	rt->diags = diags;
+	rt->devices = xcalloc(table->count ? table->count : 1, sizeof(ExecDevice));
+	for (uint32_t i = 0; i < table->count; i++) {
+		rt->devices[i].index = (int32_t)i;
+		rt->devices[i].name = table->items[i].name;
+		rt->devices[i].device_id = table->items[i].device_id;
+		rt->devices[i].runtime = rt;
+		if (cpu < 0 && table->items[i].device_type == DEVICE_TYPE_CPU)
+			cpu = (int32_t)i;
+	}
+	rt->reference.index = -1;
+	rt->reference.name = cpu >= 0 ? table->items[cpu].name : "cpu";
+	rt->reference.runtime = rt;
+	{
+		HostPool *pool = xcalloc(1, sizeof *pool);
+		uint64_t phys = exec_physical_memory();
+		pool->max_cached =
+			phys / 4 < ((uint64_t)1 << 30) ? (size_t)(phys / 4) : (size_t)1 << 30;
+		rt->pageable =
+			(ExecHostAllocator){pool_alloc, pool_free, pool_destroy, pool, "pageable"};
+		rt->host = rt->pageable;
+	}
+	return rt;
+}
+
+static void device_close(ExecDevice *dev)
+{
+	if (dev->opened && dev->backend->close)
+		dev->backend->close(dev);
+	dev->opened = false;
+}
+
+void exec_runtime_free(ExecRuntime *rt)
+{
+	if (!rt)
+		return;
+	/* the cpu devices first: their memory may come from a GPU's pinned pool */
+	device_close(&rt->reference);
+	for (uint32_t i = 0; i < rt->table->count; i++)
+		if (rt->devices[i].backend == &exec_backend_cpu)
+			device_close(&rt->devices[i]);
+	for (uint32_t i = 0; i < rt->table->count; i++)
+		device_close(&rt->devices[i]);
+	if (rt->host.ctx != rt->pageable.ctx && rt->host.destroy)
+		rt->host.destroy(rt->host.ctx);
+	rt->pageable.destroy(rt->pageable.ctx);
+	free(rt->devices);
+	free(rt);
+}
+
+static bool device_open_with(ExecDevice *dev, const ExecBackend *backend, char **err)
+{
+	dev->backend = backend;
+	if (!backend->open(dev, err)) {
+		dev->backend = NULL;
+		return false;
+	}
+	dev->opened = true;
+	return true;
+}
+
+ExecDevice *exec_runtime_device(ExecRuntime *rt, int32_t index)
+{
+	ExecDevice *dev;
+	const Device *d;
+	const ExecBackendEntry *entry;
+	char *err = NULL;
+	if (rt->opts.all_on_cpu || index < 0) {
+		dev = &rt->reference;
+		if (!dev->opened && !device_open_with(dev, &exec_backend_cpu, &err)) {
+			diag_error(rt->diags, NULL, (Pos){0, 0}, "cpu: %s", err);
+			free(err);
+			return NULL;
+		}
+		return dev;
+	}
+	if ((uint32_t)index >= rt->table->count) {
+		diag_error(rt->diags, NULL, (Pos){0, 0},
+			   "device index %d is not in the device table", index);
+		return NULL;
+	}
+	dev = &rt->devices[index];
+	if (dev->opened)
+		return dev;
+	if (dev->failed)
+		return NULL;
+	d = &rt->table->items[index];
+	entry = registry_find(d->device_type);
+	if (!entry) {
+		diag_error(
+			rt->diags, NULL, (Pos){0, 0},
+			"no executor for device kind '%s' (%s): devplan runs cpu and cuda devices",
+			d->kind, d->name);
+		dev->failed = true;
+		return NULL;
+	}
+	if (!entry->emulated) {
+		if (!device_open_with(dev, entry->native, &err)) {
+			diag_error(rt->diags, NULL, (Pos){0, 0}, "%s: %s", d->name, err);
+			free(err);
+			dev->failed = true;
+			return NULL;
+		}
+		return dev;
+	}
+	switch (rt->opts.gpu) {
+	case GPU_EMULATE:
+		break;
+	case GPU_AUTO:
+	case GPU_REQUIRE:
+		if (entry->native) {
+			if (device_open_with(dev, entry->native, &err))
+				return dev;
+		} else {
+			err = xstrdup("devplan was built without CUDA");
+		}
+		if (rt->opts.gpu == GPU_REQUIRE) {
+			diag_error(rt->diags, NULL, (Pos){0, 0},
+				   "no usable GPU for %s (%s) and the gpu setting is require",
+				   d->name, err);
+			free(err);
+			dev->failed = true;
+			return NULL;
+		}
+		free(err);
+		err = NULL;
+		break;
+	}
+	if (!device_open_with(dev, entry->emulated, &err)) {
+		diag_error(rt->diags, NULL, (Pos){0, 0}, "%s: %s", d->name, err);
+		free(err);
+		dev->failed = true;
+		return NULL;
+	}
+	if (rt->opts.gpu == GPU_EMULATE)
+		diag_note(rt->diags, NULL, (Pos){0, 0},
+			  "%s runs on the host emulator (gpu emulate)", d->name);
+	else
+		diag_note(rt->diags, NULL, (Pos){0, 0},
+			  "no usable GPU: %s runs on the host emulator", d->name);
+	return dev;
+}
+
+/* ---- memory and copies ------------------------------------------------------- */
+
+void *exec_alloc(ExecDevice *dev, size_t nbytes, char **err)
+{
+	void *p = dev->backend->alloc(dev, nbytes, err);
+	if (!p)
+		return NULL;
+	dev->bytes_live += nbytes;
+	if (dev->bytes_live > dev->bytes_peak)
+		dev->bytes_peak = dev->bytes_live;
+	dev->allocations++;
+	return p;
+}
+
+void exec_free(ExecDevice *dev, void *ptr, size_t nbytes)
+{
+	if (!ptr)
+		return;
+	dev->backend->free(dev, ptr);
+	DP_ASSERT(dev->bytes_live >= nbytes);
+	dev->bytes_live -= nbytes;
+}
+
+bool exec_copy_in(ExecDevice *dev, void *dst, const void *host_src, size_t nbytes, char **err)
+{
+	return nbytes == 0 || dev->backend->copy_in(dev, dst, host_src, nbytes, err);
+}
+
+bool exec_copy_out(ExecDevice *dev, void *host_dst, const void *src, size_t nbytes, char **err)
+{
+	return nbytes == 0 || dev->backend->copy_out(dev, host_dst, src, nbytes, err);
+}
+
+bool exec_copy(ExecDevice *dst_dev, void *dst, ExecDevice *src_dev, const void *src, size_t nbytes,
+	       char **err)
+{
+	void *bounce;
+	bool ok;
+	if (nbytes == 0)
+		return true;
+	if (dst_dev->backend == src_dev->backend && dst_dev->backend->copy_peer)
+		return dst_dev->backend->copy_peer(dst_dev, dst, src_dev, src, nbytes, err);
+	if (src_dev->backend->host_memory)
+		return dst_dev->backend->copy_in(dst_dev, dst, src, nbytes, err);
+	if (dst_dev->backend->host_memory)
+		return src_dev->backend->copy_out(src_dev, dst, src, nbytes, err);
+	bounce = exec_host_alloc(nbytes);
+	if (!bounce) {
+		*err = xasprintf("cannot allocate a %zu-byte host buffer to copy from %s to %s",
+				 nbytes, src_dev->name, dst_dev->name);
+		return false;
+	}
+	ok = src_dev->backend->copy_out(src_dev, bounce, src, nbytes, err) &&
+	     dst_dev->backend->copy_in(dst_dev, dst, bounce, nbytes, err);
+	exec_host_free(bounce);
+	return ok;
+}
+
+bool exec_launch(ExecDevice *dev, const KernelCall *kc, char **err)
+{
+	return dev->backend->launch(dev, kc, err);
+}
+
+void exec_sync(ExecDevice *dev)
+{
+	if (dev->backend->sync)
+		dev->backend->sync(dev);
+}
+
+/* ---- host arrays ------------------------------------------------------------- */
+
+double exec_element(const NpyArray *a, int64_t i)
+{
+	switch (a->dtype) {
+	case DT_FLOAT32:
+		return ((const float *)a->data)[i];
+	case DT_FLOAT64:
+		return ((const double *)a->data)[i];
+	case DT_FLOAT16:
+		return npy_half_to_float(((const uint16_t *)a->data)[i]);
+	case DT_INT32:
+		return ((const int32_t *)a->data)[i];
+	case DT_INT64:
+		return (double)((const int64_t *)a->data)[i];
+	case DT_BOOL:
+		return ((const uint8_t *)a->data)[i];
+	case DT_COUNT:
+		break;
+	}
+	return 0;
+}
+
+void exec_checksum(const NpyArray *a, double *sum, uint64_t *hash)
+{
+	int64_t n = npy_array_count(a);
+	double s = 0;
+	for (int64_t i = 0; i < n; i++)
+		s += exec_element(a, i);
+	*sum = s;
+	*hash = hash_bytes(a->data, a->nbytes);
+}

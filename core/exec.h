@@ -1,0 +1,242 @@
+/*
+ * exec.h - executing a planned module (SPEC §7): device backends behind one
+ * interface, device memory, and the interpreter of @main.
+ *
+ * A backend (ExecBackend) is a table of functions: open and close a device,
+ * allocate and free its memory, copy in from and out to host memory, copy
+ * between two devices of the same backend, launch one operator's kernel,
+ * and wait for queued work. There is one backend per device kind: `cpu`
+ * (exec_cpu.c, the C kernels of kernels_cpu.c), `cuda` (exec_cuda.cu, built
+ * only where CMake finds CUDA) and `emulated-cuda` (exec_emulated.c: a
+ * separate host memory space per device running the CPU kernels, so that a
+ * plan's copies still happen and are counted without a GPU). The registry
+ * (exec.c) maps a device-table entry's DLPack type to its backend and to the
+ * emulator standing in for it; the session's gpu setting decides between
+ * them (auto: the GPU when one is usable, else the emulator with a note;
+ * require: the GPU or an error; emulate: always the emulator).
+ *
+ * An ExecRuntime holds one ExecDevice per device-table entry, opened on
+ * first use, and counts each device's live and peak bytes. exec_run
+ * interprets @main of a planned module on it (exec_run.c): each primitive
+ * op on its device's backend after checking that every operand lives in
+ * that device's memory, each device_copy as a transfer, buffers freed as
+ * soon as their last use has run.
+ *
+ * Ownership: the runtime owns its devices and frees every device buffer it
+ * handed out that is still live at exec_runtime_free; an ExecResult owns its
+ * output arrays and profile (exec_result_free). Error strings returned
+ * through `char **err` are the caller's.
+ */
+#ifndef DEVPLAN_EXEC_H
+#define DEVPLAN_EXEC_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "devices.h"
+#include "diag.h"
+#include "ir.h"
+#include "kernels.h"
+#include "npy.h"
+#include "session.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef struct ExecDevice ExecDevice;
+typedef struct ExecRuntime ExecRuntime;
+
+typedef struct ExecBackend {
+	const char *name; /* "cpu", "cuda", "emulated-cuda" */
+	/* Prepares dev->state; false with *err when the device is not usable. */
+	bool (*open)(ExecDevice *dev, char **err);
+	void (*close)(ExecDevice *dev);
+	/* nbytes may be 0; NULL with *err when the memory is not there. */
+	void *(*alloc)(ExecDevice *dev, size_t nbytes, char **err);
+	void (*free)(ExecDevice *dev, void *ptr);
+	/* host -> device and device -> host; host memory may be any memory the
+	 * host can address (pageable or pinned). */
+	bool (*copy_in)(ExecDevice *dev, void *dst, const void *host_src, size_t nbytes,
+			char **err);
+	bool (*copy_out)(ExecDevice *dev, void *host_dst, const void *src, size_t nbytes,
+			 char **err);
+	/* Between two devices of this backend; NULL: exec_copy goes through the
+	 * host. */
+	bool (*copy_peer)(ExecDevice *dst_dev, void *dst, ExecDevice *src_dev, const void *src,
+			  size_t nbytes, char **err);
+	/* Runs one kernel on operands in this device's memory. */
+	bool (*launch)(ExecDevice *dev, const KernelCall *kc, char **err);
+	/* Waits until queued work is done (for timing); NULL when synchronous. */
+	void (*sync)(ExecDevice *dev);
+	/* True when the device's memory is the host's own (the cpu): copies to
+	 * and from it need no staging buffer. */
+	bool host_memory;
+} ExecBackend;
+
+extern const ExecBackend exec_backend_cpu;
+extern const ExecBackend exec_backend_emulated;
+#ifdef DEVPLAN_HAVE_CUDA
+extern const ExecBackend exec_backend_cuda;
+#endif
+
+struct ExecDevice {
+	int32_t index;    /* device-table index; -1 for the reference cpu */
+	const char *name; /* "cuda:0", borrowed from the device table */
+	int device_id;    /* the N of KIND:N */
+	const ExecBackend *backend;
+	ExecRuntime *runtime;
+	void *state; /* the backend's */
+	bool opened;
+	bool failed; /* opening failed once: do not retry */
+	size_t bytes_live, bytes_peak;
+	uint64_t allocations;
+};
+
+/* How host memory is obtained. Every runtime has a pageable pool (freed
+ * blocks are kept for reuse within the run, so that a model's layers do not
+ * pay the kernel's page faults again and again); the cpu backend allocates
+ * from `host`, which is that pool until the cuda backend installs a pinned
+ * pool when a GPU is open (so that copies between the cpu and the GPU run
+ * at full DMA speed). */
+typedef struct ExecHostAllocator {
+	void *(*alloc)(void *ctx, size_t nbytes);
+	void (*free)(void *ctx, void *ptr);
+	void (*destroy)(void *ctx); /* at exec_runtime_free, after every device closed */
+	void *ctx;
+	const char *name; /* "pinned" or "pageable" */
+} ExecHostAllocator;
+
+enum { EXEC_DEFAULT_MAX_DEPTH = 1000 };
+
+typedef struct ExecOptions {
+	GpuMode gpu;           /* auto, require or emulate */
+	bool all_on_cpu;       /* compare's reference: every op on the cpu, device_copy
+				   and on_device pass values through */
+	bool profile;          /* time every op and copy (synchronising devices) */
+	uint64_t memory_limit; /* bytes one tensor may need; 0: physical memory */
+	uint32_t max_depth;    /* nested calls; 0: EXEC_DEFAULT_MAX_DEPTH */
+} ExecOptions;
+
+struct ExecRuntime {
+	const DeviceTable *table;
+	ExecOptions opts;
+	DiagList *diags;            /* notes (emulator) and errors (open failures) */
+	ExecDevice *devices;        /* table->count entries */
+	ExecDevice reference;       /* the cpu of all_on_cpu runs */
+	ExecHostAllocator pageable; /* the emulator's memory, and the cpu's by default */
+	ExecHostAllocator host;     /* the cpu backend's memory */
+};
+
+/* A runtime over the device table; nothing is opened yet. */
+ExecRuntime *exec_runtime_new(const DeviceTable *table, const ExecOptions *opts, DiagList *diags);
+/* Closes every opened device and releases the host allocator. */
+void exec_runtime_free(ExecRuntime *rt);
+/* The device for table entry index, opened on first use with the backend
+ * the registry and the gpu setting choose (with the emulator note); the
+ * reference cpu for index -1 or under all_on_cpu. NULL after reporting
+ * into rt->diags when it cannot be used. */
+ExecDevice *exec_runtime_device(ExecRuntime *rt, int32_t index);
+/* Whether a GPU can be used (devplan built with CUDA and a device
+ * present); *why says why not (caller frees). */
+bool exec_gpu_available(char **why);
+
+/* Device memory with accounting. */
+void *exec_alloc(ExecDevice *dev, size_t nbytes, char **err);
+void exec_free(ExecDevice *dev, void *ptr, size_t nbytes);
+/* Copies nbytes between any two devices: directly within a backend that
+ * has copy_peer, to or from host memory, otherwise through a host buffer. */
+bool exec_copy(ExecDevice *dst_dev, void *dst, ExecDevice *src_dev, const void *src, size_t nbytes,
+	       char **err);
+bool exec_copy_in(ExecDevice *dev, void *dst, const void *host_src, size_t nbytes, char **err);
+bool exec_copy_out(ExecDevice *dev, void *host_dst, const void *src, size_t nbytes, char **err);
+bool exec_launch(ExecDevice *dev, const KernelCall *kc, char **err);
+void exec_sync(ExecDevice *dev);
+
+/* Aligned host memory (64 bytes) that may fail; exec_host_free releases it. */
+void *exec_host_alloc(size_t nbytes);
+void exec_host_free(void *ptr);
+
+/* ---- running a module -------------------------------------------------- */
+
+/* An input of @main: its parameters in order, then the module's free
+ * variables. */
+typedef struct ExecParam {
+	const char *name; /* without '%' */
+	const Expr *var;
+	const Type *type;
+	int32_t device; /* where the plan wants it (IR_NO_DEVICE when unplanned) */
+} ExecParam;
+
+/* The inputs of m's @main (caller frees the array); 0 without @main. */
+size_t exec_params(const IrModule *m, ExecParam **out);
+
+typedef struct ExecOpStat {
+	OpKind op;
+	int32_t device; /* device-table index */
+	uint64_t calls;
+	double seconds;
+} ExecOpStat;
+
+typedef struct ExecCopyStat {
+	uint32_t expr; /* the device_copy's expression id */
+	int32_t src, dst;
+	uint64_t count;
+	uint64_t bytes;
+	double seconds;
+} ExecCopyStat;
+
+typedef struct ExecDeviceStat {
+	int32_t device;
+	const char *backend; /* static */
+	size_t peak_bytes;
+} ExecDeviceStat;
+
+typedef struct ExecProfile {
+	ExecOpStat *ops;
+	size_t nops, cap_ops;
+	ExecCopyStat *copies;
+	size_t ncopies, cap_copies;
+	ExecDeviceStat *devices;
+	size_t ndevices;
+	uint64_t input_copies, input_bytes; /* inputs moved to their devices */
+	double input_seconds;
+	uint64_t output_bytes;
+	double output_seconds;
+	double run_seconds; /* the whole interpretation, inputs to outputs */
+} ExecProfile;
+
+typedef struct ExecResult {
+	NpyArray *outputs;       /* @main's result, tuples flattened in order */
+	int32_t *output_devices; /* where each output lived */
+	size_t noutputs;
+	ExecProfile profile; /* filled with opts.profile (devices always) */
+} ExecResult;
+
+/*
+ * Runs @main of m (every expression typed; planned unless all_on_cpu) with
+ * inputs[i] for exec_params(m)[i]. Shapes must be static; every tensor's
+ * size is checked against the memory limit before anything is allocated.
+ * Polls session_interrupted() between ops. On failure returns false with
+ * the reasons in diags (positioned at the op where one is known) and no
+ * outputs; notes (the emulator announcement) are added to diags as well.
+ * Either way *out holds the profile of what ran (the devices opened and
+ * their peak memory) and the caller releases it with exec_result_free.
+ */
+bool exec_run(const IrModule *m, const DeviceTable *devices, const ExecOptions *opts,
+	      const NpyArray *inputs, size_t ninputs, ExecResult *out, DiagList *diags);
+void exec_result_free(ExecResult *r);
+
+/* The sum of the elements (as double) and FNV-1a of the bytes. */
+void exec_checksum(const NpyArray *a, double *sum, uint64_t *hash);
+/* Element i as a double (any dtype). */
+double exec_element(const NpyArray *a, int64_t i);
+/* The physical memory of the machine in bytes (sysconf). */
+uint64_t exec_physical_memory(void);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

@@ -1,0 +1,1421 @@
+/*
+ * exec_run.c - the interpreter of a planned @main.
+ *
+ * Layout first: every function of the module (globals and closures) gets a
+ * FnInfo, and every expression belongs to exactly one function, the
+ * outermost whose body reaches it (a closure's body may read values of the
+ * function around it). Each node has a slot in its function's frame; a
+ * call of a function makes a new frame, binds the parameters' slots and
+ * evaluates the body in it, so the same body runs once per call and the
+ * DAG's shared bindings run once per frame.
+ *
+ * Evaluation is iterative (an explicit work stack, never C recursion), in
+ * post-order but lazy where it must be: an `if` evaluates its condition and
+ * then one branch, a let binds its variable before its body, a call of a
+ * closure evaluates its arguments and then the callee's body. Calls nest at
+ * most max_depth deep, so unbounded recursion is an error, not a hang.
+ *
+ * Values (tensors in some device's memory, tuples, closures) are reference
+ * counted, and each slot counts the uses its node has left in its function:
+ * when the last consumer has run, the slot lets go and the buffer is freed,
+ * so a model's memory stays near its widest layer rather than its sum.
+ * Slots read from inside a closure are kept for the frame's life. Frames
+ * are counted too (the running call and the closures made in it); a frame
+ * kept alive only by a closure it holds itself is released by the sweep at
+ * the end of the run.
+ *
+ * Before anything is allocated, every tensor the run can create is checked:
+ * a static shape, an element count that does not overflow, and a size
+ * within the memory limit. Every kernel launch then checks that its
+ * operands live in its device's memory, naming the op, its position and
+ * both devices when one does not (a device_copy is missing).
+ */
+#include "exec.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+typedef struct Frame Frame;
+
+typedef enum ValueKind {
+	VALUE_TENSOR,  /* u.tensor */
+	VALUE_TUPLE,   /* u.tuple */
+	VALUE_CLOSURE, /* u.closure */
+} ValueKind;
+
+typedef struct Value Value;
+struct Value {
+	ValueKind kind;
+	uint32_t refs;
+	union {
+		struct {
+			ExecDevice *device; /* whose memory holds data */
+			void *data;
+			size_t nbytes;
+			DType dtype;
+			uint32_t ndim;
+			const int64_t *shape; /* borrowed from the module */
+		} tensor;
+		struct {
+			uint32_t n;
+			Value **items;
+		} tuple;
+		struct {
+			const Expr *fn;
+			Frame *env; /* the frame it was made in; NULL for a global */
+		} closure;
+	} u;
+};
+
+/* Uses of a slot that is never released before its frame ends. */
+#define USES_KEEP UINT32_MAX
+
+typedef struct FnInfo {
+	const Expr *fn;
+	uint32_t nslots;
+	uint32_t *init_uses; /* per slot */
+} FnInfo;
+
+struct Frame {
+	const FnInfo *info;
+	Frame *parent;
+	Value **slots;
+	uint32_t *uses_left;
+	uint32_t refs;
+	Frame *prev, *next; /* every frame of the run, for the final sweep */
+};
+
+typedef struct Work {
+	const Expr *e;
+	Frame *frame; /* e's own frame */
+	uint32_t state;
+	Frame *callee; /* a call in progress */
+} Work;
+
+typedef struct Run {
+	const IrModule *m;
+	const DeviceTable *table;
+	ExecRuntime *rt;
+	const ExecOptions *opts;
+	DiagList *diags;
+	ExecProfile *profile;
+	FnInfo *fns;
+	size_t nfns;
+	int32_t *owner;   /* by expression id: index into fns, or -1 */
+	int32_t *fn_info; /* by id of an EXPR_FN: its index into fns, or -1 */
+	uint32_t *slot;   /* by expression id */
+	Value **fixed;    /* by expression id: constants and free variables */
+	Frame live;       /* sentinel of the list of frames */
+	bool sweeping;
+	uint32_t depth;
+	uint64_t limit;
+} Run;
+
+static double now_seconds(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+static const char *op_name(const Expr *e)
+{
+	return op_info(e->u.call.op)->name;
+}
+
+static const char *device_name(Run *run, const ExecDevice *dev)
+{
+	(void)run;
+	return dev->name;
+}
+
+/* ---- values and frames ---------------------------------------------------- */
+
+static void frame_release(Run *run, Frame *f);
+
+static Value *value_new(ValueKind kind)
+{
+	Value *v = xcalloc(1, sizeof *v);
+	v->kind = kind;
+	v->refs = 1;
+	return v;
+}
+
+static Value *value_ref(Value *v)
+{
+	v->refs++;
+	return v;
+}
+
+static void value_release(Run *run, Value *v)
+{
+	if (!v || --v->refs)
+		return;
+	switch (v->kind) {
+	case VALUE_TENSOR:
+		exec_free(v->u.tensor.device, v->u.tensor.data, v->u.tensor.nbytes);
+		break;
+	case VALUE_TUPLE:
+		for (uint32_t i = 0; i < v->u.tuple.n; i++)
+			value_release(run, v->u.tuple.items[i]);
+		free(v->u.tuple.items);
+		break;
+	case VALUE_CLOSURE:
+		if (v->u.closure.env)
+			frame_release(run, v->u.closure.env);
+		break;
+	}
+	free(v);
+}
+
+static Frame *frame_new(Run *run, const FnInfo *info, Frame *parent)
+{
+	Frame *f = xcalloc(1, sizeof *f);
+	f->info = info;
+	f->parent = parent;
+	if (parent)
+		parent->refs++;
+	f->slots = xcalloc(info->nslots ? info->nslots : 1, sizeof(Value *));
+	f->uses_left = xmalloc((info->nslots ? info->nslots : 1) * sizeof(uint32_t));
+	if (info->nslots)
+		memcpy(f->uses_left, info->init_uses, info->nslots * sizeof(uint32_t));
+	f->refs = 1;
+	f->next = run->live.next;
+	f->prev = &run->live;
+	run->live.next->prev = f;
+	run->live.next = f;
+	return f;
+}
+
+static void frame_clear(Run *run, Frame *f, bool keep_captured)
+{
+	for (uint32_t i = 0; i < f->info->nslots; i++) {
+		if (keep_captured && f->info->init_uses[i] == USES_KEEP)
+			continue;
+		if (f->slots[i]) {
+			Value *v = f->slots[i];
+			f->slots[i] = NULL;
+			value_release(run, v);
+		}
+	}
+}
+
+static void frame_destroy(Frame *f)
+{
+	f->prev->next = f->next;
+	f->next->prev = f->prev;
+	free(f->slots);
+	free(f->uses_left);
+	free(f);
+}
+
+static void frame_release(Run *run, Frame *f)
+{
+	Frame *parent;
+	if (--f->refs || run->sweeping)
+		return;
+	frame_clear(run, f, false);
+	parent = f->parent;
+	frame_destroy(f);
+	if (parent)
+		frame_release(run, parent);
+}
+
+/* A call has returned: what only the call needed goes now. */
+static void frame_return(Run *run, Frame *f)
+{
+	frame_clear(run, f, true);
+	frame_release(run, f);
+}
+
+/* Frees every frame still alive (cycles through closures included). */
+static void frames_sweep(Run *run)
+{
+	run->sweeping = true;
+	for (Frame *f = run->live.next; f != &run->live; f = f->next)
+		frame_clear(run, f, false);
+	while (run->live.next != &run->live)
+		frame_destroy(run->live.next);
+	run->sweeping = false;
+}
+
+/* The frame that holds e's slot, seen from frame `from`. */
+static Frame *frame_for(Run *run, Frame *from, const Expr *e)
+{
+	int32_t o = run->owner[e->id];
+	if (o < 0)
+		return NULL;
+	for (Frame *f = from; f; f = f->parent)
+		if (f->info == &run->fns[o])
+			return f;
+	return NULL;
+}
+
+static Value **slot_of(Run *run, Frame *f, const Expr *e)
+{
+	return &f->slots[run->slot[e->id]];
+}
+
+/* The value of e as seen from `from` (NULL when not computed yet). */
+static Value *lookup(Run *run, Frame *from, const Expr *e)
+{
+	Frame *f;
+	if (run->fixed[e->id])
+		return run->fixed[e->id];
+	f = frame_for(run, from, e);
+	return f ? *slot_of(run, f, e) : NULL;
+}
+
+/* One use of e (read from `from`) has run. */
+static void use_done(Run *run, Frame *from, const Expr *e)
+{
+	Frame *f;
+	uint32_t s;
+	if (run->fixed[e->id] || !(f = frame_for(run, from, e)))
+		return;
+	s = run->slot[e->id];
+	if (f->uses_left[s] == USES_KEEP || f->uses_left[s] == 0)
+		return;
+	if (--f->uses_left[s] == 0 && f->slots[s]) {
+		Value *v = f->slots[s];
+		f->slots[s] = NULL;
+		value_release(run, v);
+	}
+}
+
+/* ---- layout ---------------------------------------------------------------- */
+
+/* Children whose values an expression reads (not a let's variable, not a
+ * closure's body). */
+static uint32_t used_children(const Expr *e, const Expr **out, uint32_t cap)
+{
+	uint32_t n = 0;
+#define USE(c)                        \
+	do {                          \
+		if (n < cap)          \
+			out[n] = (c); \
+		n++;                  \
+	} while (0)
+	switch (e->kind) {
+	case EXPR_VAR:
+	case EXPR_GLOBAL:
+	case EXPR_CONSTANT:
+	case EXPR_FN:
+		break;
+	case EXPR_CALL:
+		if (e->u.call.op == OP_NONE)
+			USE(e->u.call.callee);
+		for (uint32_t i = 0; i < e->u.call.nargs; i++)
+			USE(e->u.call.args[i]);
+		break;
+	case EXPR_LET:
+		USE(e->u.let.value);
+		USE(e->u.let.body);
+		break;
+	case EXPR_TUPLE:
+		for (uint32_t i = 0; i < e->u.tuple.nfields; i++)
+			USE(e->u.tuple.fields[i]);
+		break;
+	case EXPR_PROJ:
+		USE(e->u.proj.tuple);
+		break;
+	case EXPR_IF:
+		USE(e->u.if_.cond);
+		USE(e->u.if_.then_branch);
+		USE(e->u.if_.else_branch);
+		break;
+	}
+#undef USE
+	return n;
+}
+
+static void layout_build(Run *run)
+{
+	const IrModule *m = run->m;
+	uint32_t nexprs = m->nexprs;
+	uint8_t *seen = xcalloc(nexprs / 8 + 1, 1);
+	uint8_t *keep = xcalloc(nexprs / 8 + 1, 1);
+	const Expr **queue = NULL;
+	size_t nqueue = 0, cap_queue = 0;
+	const Expr **children = NULL;
+	uint32_t cap_children = 0;
+	size_t cap_fns = 0;
+	run->owner = xmalloc((nexprs ? nexprs : 1) * sizeof(int32_t));
+	run->fn_info = xmalloc((nexprs ? nexprs : 1) * sizeof(int32_t));
+	run->slot = xcalloc(nexprs ? nexprs : 1, sizeof(uint32_t));
+	for (uint32_t i = 0; i < nexprs; i++)
+		run->owner[i] = run->fn_info[i] = -1;
+	for (uint32_t g = 0; g < m->nglobals; g++) {
+		grow_array((void **)&queue, &cap_queue, nqueue + 1, sizeof(Expr *));
+		queue[nqueue++] = m->globals[g].fn;
+	}
+	for (size_t q = 0; q < nqueue; q++) {
+		const Expr *fn = queue[q];
+		FnInfo *info;
+		ExprVec list = {0};
+		uint32_t nslots = 0;
+		grow_array((void **)&run->fns, &cap_fns, q + 1, sizeof(FnInfo));
+		info = &run->fns[q];
+		memset(info, 0, sizeof *info);
+		info->fn = fn;
+		run->nfns = q + 1;
+		run->fn_info[fn->id] = (int32_t)q;
+		seen[fn->id / 8] |= (uint8_t)(1u << (fn->id % 8));
+		for (uint32_t i = 0; i < fn->u.fn.nparams; i++) {
+			const Expr *p = fn->u.fn.params[i];
+			seen[p->id / 8] |= (uint8_t)(1u << (p->id % 8));
+			run->owner[p->id] = (int32_t)q;
+			run->slot[p->id] = nslots++;
+		}
+		ir_postorder(m, fn->u.fn.body, false, seen, &list);
+		for (size_t i = 0; i < list.count; i++) {
+			Expr *e = list.items[i];
+			run->owner[e->id] = (int32_t)q;
+			run->slot[e->id] = nslots++;
+			if (e->kind == EXPR_FN) {
+				grow_array((void **)&queue, &cap_queue, nqueue + 1, sizeof(Expr *));
+				queue[nqueue++] = e;
+			}
+		}
+		info->nslots = nslots;
+		info->init_uses = xcalloc(nslots ? nslots : 1, sizeof(uint32_t));
+		for (size_t i = 0; i < list.count; i++) {
+			const Expr *e = list.items[i];
+			uint32_t n = used_children(e, children, cap_children);
+			if (n > cap_children) {
+				cap_children = n;
+				children = xrealloc(children, cap_children * sizeof(Expr *));
+				used_children(e, children, cap_children);
+			}
+			for (uint32_t k = 0; k < n; k++) {
+				const Expr *c = children[k];
+				if (run->owner[c->id] == (int32_t)q)
+					info->init_uses[run->slot[c->id]]++;
+				else
+					keep[c->id / 8] |= (uint8_t)(1u << (c->id % 8));
+			}
+		}
+		if (run->owner[fn->u.fn.body->id] == (int32_t)q)
+			info->init_uses[run->slot[fn->u.fn.body->id]]++;
+		else
+			keep[fn->u.fn.body->id / 8] |= (uint8_t)(1u << (fn->u.fn.body->id % 8));
+		exprvec_free(&list);
+	}
+	for (uint32_t id = 0; id < nexprs; id++)
+		if ((keep[id / 8] >> (id % 8) & 1) && run->owner[id] >= 0)
+			run->fns[run->owner[id]].init_uses[run->slot[id]] = USES_KEEP;
+	free(children);
+	free(queue);
+	free(seen);
+	free(keep);
+}
+
+static void layout_free(Run *run)
+{
+	for (size_t i = 0; i < run->nfns; i++)
+		free(run->fns[i].init_uses);
+	free(run->fns);
+	free(run->owner);
+	free(run->fn_info);
+	free(run->slot);
+}
+
+/* ---- the static check: shapes and sizes before any allocation ----------------- */
+
+static void format_bytes(StrBuf *sb, double bytes)
+{
+	static const char *const units[] = {"bytes", "KiB", "MiB", "GiB", "TiB", "PiB", "EiB"};
+	size_t u = 0;
+	while (bytes >= 1024 && u + 1 < DP_COUNT(units)) {
+		bytes /= 1024;
+		u++;
+	}
+	if (u == 0)
+		strbuf_printf(sb, "%.0f bytes", bytes);
+	else
+		strbuf_printf(sb, "%.1f %s", bytes, units[u]);
+}
+
+static void describe_expr(StrBuf *sb, const Expr *e)
+{
+	if (e->kind == EXPR_CALL && e->u.call.op != OP_NONE)
+		strbuf_printf(sb, "'%s'", op_name(e));
+	else
+		ir_value_name(sb, e);
+}
+
+/* A tensor type the run can allocate: static, not overflowing, within the
+ * limit; tuples field by field. */
+static bool check_type(Run *run, const Expr *e, const Type *t)
+{
+	StrBuf what, ty;
+	int64_t count, bytes;
+	bool ok = true;
+	if (!t)
+		return true;
+	switch (t->kind) {
+	case TYPE_FUNC:
+		return true;
+	case TYPE_TUPLE:
+		for (uint32_t i = 0; i < t->u.tuple.nfields; i++)
+			if (!check_type(run, e, t->u.tuple.fields[i]))
+				return false;
+		return true;
+	case TYPE_TENSOR:
+		break;
+	}
+	strbuf_init(&what);
+	strbuf_init(&ty);
+	describe_expr(&what, e);
+	type_print(&ty, t);
+	for (uint32_t i = 0; i < t->u.tensor.ndim; i++)
+		if (t->u.tensor.dims[i] < 0) {
+			diag_error(run->diags, run->m->src, e->pos,
+				   "%s has type %s with unknown dimensions: devplan runs static "
+				   "shapes "
+				   "only",
+				   what.data, ty.data);
+			ok = false;
+			goto done;
+		}
+	if (!type_num_elements(t, &count) ||
+	    __builtin_mul_overflow(count, (int64_t)dtype_size(t->u.tensor.dtype), &bytes)) {
+		diag_error(run->diags, run->m->src, e->pos,
+			   "%s has type %s, whose size in bytes overflows", what.data, ty.data);
+		ok = false;
+		goto done;
+	}
+	if ((uint64_t)bytes > run->limit) {
+		StrBuf need, have;
+		strbuf_init(&need);
+		strbuf_init(&have);
+		format_bytes(&need, (double)bytes);
+		format_bytes(&have, (double)run->limit);
+		if (run->opts->memory_limit && run->opts->memory_limit == run->limit)
+			diag_error(run->diags, run->m->src, e->pos,
+				   "%s needs %s for its %s, more than the %s memory limit",
+				   what.data, need.data, ty.data, have.data);
+		else
+			diag_error(run->diags, run->m->src, e->pos,
+				   "%s needs %s for its %s, more than this machine's %s of memory",
+				   what.data, need.data, ty.data, have.data);
+		strbuf_free(&need);
+		strbuf_free(&have);
+		ok = false;
+	}
+done:
+	strbuf_free(&what);
+	strbuf_free(&ty);
+	return ok;
+}
+
+static bool check_sizes(Run *run)
+{
+	Expr **by_id = ir_index_by_id(run->m);
+	bool ok = true;
+	for (uint32_t id = 0; id < run->m->nexprs && ok; id++) {
+		const Expr *e = by_id[id];
+		if (!e || run->owner[id] < 0)
+			continue;
+		if (!e->type && e->kind != EXPR_FN && e->kind != EXPR_GLOBAL) {
+			diag_error(run->diags, run->m->src, e->pos,
+				   "the module is not typed: run the infer phase first");
+			ok = false;
+			break;
+		}
+		switch (e->kind) {
+		case EXPR_CALL:
+		case EXPR_CONSTANT:
+		case EXPR_VAR:
+			ok = check_type(run, e, e->type);
+			break;
+		case EXPR_GLOBAL:
+		case EXPR_LET:
+		case EXPR_FN:
+		case EXPR_TUPLE:
+		case EXPR_PROJ:
+		case EXPR_IF:
+			break;
+		}
+	}
+	free(by_id);
+	return ok;
+}
+
+/* ---- devices ---------------------------------------------------------------- */
+
+/* The device an expression computes on. */
+static ExecDevice *device_of(Run *run, const Expr *e)
+{
+	if (run->opts->all_on_cpu)
+		return exec_runtime_device(run->rt, -1);
+	if (e->device == IR_NO_DEVICE) {
+		StrBuf what;
+		strbuf_init(&what);
+		describe_expr(&what, e);
+		diag_error(run->diags, run->m->src, e->pos,
+			   "%s has no device: the module is not planned (run `plan`)", what.data);
+		strbuf_free(&what);
+		return NULL;
+	}
+	return exec_runtime_device(run->rt, e->device);
+}
+
+static Value *tensor_new(Run *run, ExecDevice *dev, const Type *t, const Expr *e)
+{
+	Value *v;
+	char *err = NULL;
+	int64_t count = 1;
+	size_t nbytes;
+	void *data;
+	for (uint32_t i = 0; i < t->u.tensor.ndim; i++)
+		count *= t->u.tensor.dims[i];
+	nbytes = (size_t)count * dtype_size(t->u.tensor.dtype);
+	data = exec_alloc(dev, nbytes, &err);
+	if (!data) {
+		StrBuf what;
+		strbuf_init(&what);
+		describe_expr(&what, e);
+		diag_error(run->diags, run->m->src, e->pos, "%s: %s", what.data, err);
+		strbuf_free(&what);
+		free(err);
+		return NULL;
+	}
+	v = value_new(VALUE_TENSOR);
+	v->u.tensor.device = dev;
+	v->u.tensor.data = data;
+	v->u.tensor.nbytes = nbytes;
+	v->u.tensor.dtype = t->u.tensor.dtype;
+	v->u.tensor.ndim = t->u.tensor.ndim;
+	v->u.tensor.shape = t->u.tensor.dims;
+	return v;
+}
+
+static KernelTensor kernel_view(const Value *v)
+{
+	KernelTensor t = kernel_tensor(v->u.tensor.data, v->u.tensor.dtype, v->u.tensor.ndim,
+				       v->u.tensor.shape);
+	return t;
+}
+
+static void profile_op(Run *run, OpKind op, int32_t device, double seconds)
+{
+	ExecProfile *p = run->profile;
+	for (size_t i = 0; i < p->nops; i++)
+		if (p->ops[i].op == op && p->ops[i].device == device) {
+			p->ops[i].calls++;
+			p->ops[i].seconds += seconds;
+			return;
+		}
+	grow_array((void **)&p->ops, &p->cap_ops, p->nops + 1, sizeof(ExecOpStat));
+	p->ops[p->nops++] = (ExecOpStat){op, device, 1, seconds};
+}
+
+static void profile_copy(Run *run, const Expr *e, int32_t src, int32_t dst, uint64_t bytes,
+			 double seconds)
+{
+	ExecProfile *p = run->profile;
+	for (size_t i = 0; i < p->ncopies; i++)
+		if (p->copies[i].expr == e->id) {
+			p->copies[i].count++;
+			p->copies[i].bytes += bytes;
+			p->copies[i].seconds += seconds;
+			return;
+		}
+	grow_array((void **)&p->copies, &p->cap_copies, p->ncopies + 1, sizeof(ExecCopyStat));
+	p->copies[p->ncopies++] = (ExecCopyStat){e->id, src, dst, 1, bytes, seconds};
+}
+
+/* ---- operators ------------------------------------------------------------- */
+
+/* The tensors of an operand (a tuple's fields for concatenate), each checked
+ * to live on dev. */
+static bool gather_operand(Run *run, const Expr *e, uint32_t argi, Value *v, ExecDevice *dev,
+			   KernelTensor **ins, uint32_t *nin, uint32_t *cap)
+{
+	if (v->kind == VALUE_TUPLE) {
+		for (uint32_t i = 0; i < v->u.tuple.n; i++)
+			if (!gather_operand(run, e, argi, v->u.tuple.items[i], dev, ins, nin, cap))
+				return false;
+		return true;
+	}
+	if (v->kind != VALUE_TENSOR) {
+		diag_error(run->diags, run->m->src, e->pos,
+			   "'%s' argument %u is a function, not a tensor", op_name(e), argi + 1);
+		return false;
+	}
+	if (v->u.tensor.device != dev) {
+		StrBuf arg;
+		strbuf_init(&arg);
+		ir_value_name(&arg, e->u.call.args[argi]);
+		diag_error(run->diags, run->m->src, e->pos,
+			   "'%s' runs on %s but its argument %u (%s) lives in %s memory: a "
+			   "device_copy from %s to %s is missing",
+			   op_name(e), device_name(run, dev), argi + 1, arg.data,
+			   device_name(run, v->u.tensor.device),
+			   device_name(run, v->u.tensor.device), device_name(run, dev));
+		strbuf_free(&arg);
+		return false;
+	}
+	if (*nin == *cap) {
+		*cap = *cap ? *cap * 2 : 4;
+		*ins = xrealloc(*ins, *cap * sizeof(KernelTensor));
+	}
+	(*ins)[(*nin)++] = kernel_view(v);
+	return true;
+}
+
+/* A value copied to dst_dev (tuples field by field); checks that it lives
+ * where the device_copy says it comes from. */
+static Value *copy_value(Run *run, const Expr *e, Value *v, int32_t src, ExecDevice *dst_dev,
+			 uint64_t *bytes)
+{
+	Value *out;
+	char *err = NULL;
+	if (v->kind == VALUE_TUPLE) {
+		out = value_new(VALUE_TUPLE);
+		out->u.tuple.items = xcalloc(v->u.tuple.n ? v->u.tuple.n : 1, sizeof(Value *));
+		out->u.tuple.n = v->u.tuple.n;
+		for (uint32_t i = 0; i < v->u.tuple.n; i++) {
+			out->u.tuple.items[i] =
+				copy_value(run, e, v->u.tuple.items[i], src, dst_dev, bytes);
+			if (!out->u.tuple.items[i]) {
+				value_release(run, out);
+				return NULL;
+			}
+		}
+		return out;
+	}
+	if (v->kind != VALUE_TENSOR) {
+		diag_error(run->diags, run->m->src, e->pos, "device_copy of a function value");
+		return NULL;
+	}
+	if (src != IR_NO_DEVICE && v->u.tensor.device->index != src) {
+		StrBuf arg;
+		strbuf_init(&arg);
+		ir_value_name(&arg, e->u.call.args[0]);
+		diag_error(run->diags, run->m->src, e->pos,
+			   "'device_copy' from %s reads %s, which lives in %s memory",
+			   devices_name(run->table, src), arg.data,
+			   device_name(run, v->u.tensor.device));
+		strbuf_free(&arg);
+		return NULL;
+	}
+	out = value_new(VALUE_TENSOR);
+	out->u.tensor = v->u.tensor;
+	out->u.tensor.device = dst_dev;
+	out->u.tensor.data = exec_alloc(dst_dev, v->u.tensor.nbytes, &err);
+	if (!out->u.tensor.data || !exec_copy(dst_dev, out->u.tensor.data, v->u.tensor.device,
+					      v->u.tensor.data, v->u.tensor.nbytes, &err)) {
+		diag_error(run->diags, run->m->src, e->pos, "'device_copy' to %s: %s",
+			   device_name(run, dst_dev), err);
+		free(err);
+		if (!out->u.tensor.data) {
+			free(out);
+			return NULL;
+		}
+		value_release(run, out);
+		return NULL;
+	}
+	*bytes += v->u.tensor.nbytes;
+	return out;
+}
+
+static Value *run_device_copy(Run *run, const Expr *e, Value *arg)
+{
+	int32_t src, dst;
+	ExecDevice *dst_dev;
+	uint64_t bytes = 0;
+	double t0;
+	Value *out;
+	if (run->opts->all_on_cpu)
+		return value_ref(arg);
+	ir_device_copy_props(e, &src, &dst);
+	if (dst == IR_NO_DEVICE)
+		dst = e->device;
+	dst_dev = dst == IR_NO_DEVICE ? device_of(run, e) : exec_runtime_device(run->rt, dst);
+	if (!dst_dev)
+		return NULL;
+	t0 = now_seconds();
+	out = copy_value(run, e, arg, src, dst_dev, &bytes);
+	if (out && run->opts->profile) {
+		exec_sync(dst_dev);
+		profile_copy(run, e, src, dst_dev->index, bytes, now_seconds() - t0);
+	}
+	return out;
+}
+
+static Value *run_op(Run *run, Frame *frame, const Expr *e)
+{
+	OpKind op = e->u.call.op;
+	ExecDevice *dev;
+	KernelTensor *ins = NULL, *outs = NULL;
+	uint32_t nin = 0, cap = 0, nout;
+	const Type *t = e->type;
+	Value *result = NULL;
+	KernelCall kc;
+	char *err = NULL;
+	double t0;
+	if (op == OP_ON_DEVICE)
+		return value_ref(lookup(run, frame, e->u.call.args[0]));
+	if (op == OP_DEVICE_COPY)
+		return run_device_copy(run, e, lookup(run, frame, e->u.call.args[0]));
+	if (!(dev = device_of(run, e)))
+		return NULL;
+	for (uint32_t i = 0; i < e->u.call.nargs; i++)
+		if (!gather_operand(run, e, i, lookup(run, frame, e->u.call.args[i]), dev, &ins,
+				    &nin, &cap))
+			goto done;
+	/* results: one tensor, or a tuple of them (split) */
+	if (t->kind == TYPE_TUPLE) {
+		nout = t->u.tuple.nfields;
+		result = value_new(VALUE_TUPLE);
+		result->u.tuple.n = nout;
+		result->u.tuple.items = xcalloc(nout ? nout : 1, sizeof(Value *));
+		for (uint32_t i = 0; i < nout; i++)
+			if (!(result->u.tuple.items[i] =
+				      tensor_new(run, dev, t->u.tuple.fields[i], e)))
+				goto fail;
+	} else {
+		nout = 1;
+		if (!(result = tensor_new(run, dev, t, e)))
+			goto done;
+	}
+	outs = xmalloc((nout ? nout : 1) * sizeof(KernelTensor));
+	for (uint32_t i = 0; i < nout; i++)
+		outs[i] = kernel_view(t->kind == TYPE_TUPLE ? result->u.tuple.items[i] : result);
+	t0 = run->opts->profile ? now_seconds() : 0;
+	if (!kernel_call_prepare(&kc, e, ins, nin, outs, nout, &err))
+		goto kernel_error;
+	if (!exec_launch(dev, &kc, &err)) {
+		kernel_call_release(&kc);
+		goto kernel_error;
+	}
+	kernel_call_release(&kc);
+	if (run->opts->profile) {
+		exec_sync(dev);
+		profile_op(run, op, dev->index, now_seconds() - t0);
+	}
+	goto done;
+kernel_error:
+	diag_error(run->diags, run->m->src, e->pos, "'%s' on %s: %s", op_name(e),
+		   device_name(run, dev), err);
+	free(err);
+fail:
+	value_release(run, result);
+	result = NULL;
+done:
+	free(ins);
+	free(outs);
+	return result;
+}
+
+/* ---- constants and inputs ------------------------------------------------------ */
+
+static Value *constant_value(Run *run, const Expr *e)
+{
+	const Tensor *c = &e->u.constant.tensor;
+	ExecDevice *dev;
+	Value *v;
+	char *err = NULL;
+	if (run->fixed[e->id])
+		return run->fixed[e->id];
+	if (!(dev = device_of(run, e)))
+		return NULL;
+	v = value_new(VALUE_TENSOR);
+	v->u.tensor.device = dev;
+	v->u.tensor.nbytes = c->nbytes;
+	v->u.tensor.dtype = c->dtype;
+	v->u.tensor.ndim = c->ndim;
+	v->u.tensor.shape = c->shape;
+	v->u.tensor.data = exec_alloc(dev, c->nbytes, &err);
+	if (!v->u.tensor.data || !exec_copy_in(dev, v->u.tensor.data, c->data, c->nbytes, &err)) {
+		diag_error(run->diags, run->m->src, e->pos, "constant on %s: %s", dev->name, err);
+		free(err);
+		if (v->u.tensor.data)
+			exec_free(dev, v->u.tensor.data, v->u.tensor.nbytes);
+		free(v);
+		return NULL;
+	}
+	run->fixed[e->id] = v;
+	return v;
+}
+
+static bool same_shape(const NpyArray *a, const Type *t)
+{
+	if (t->kind != TYPE_TENSOR || a->dtype != t->u.tensor.dtype || a->ndim != t->u.tensor.ndim)
+		return false;
+	for (uint32_t i = 0; i < a->ndim; i++)
+		if (a->shape[i] != t->u.tensor.dims[i])
+			return false;
+	return true;
+}
+
+/* Moves input i to its device and binds it. */
+static bool bind_input(Run *run, Frame *main_frame, const ExecParam *p, const NpyArray *a)
+{
+	ExecDevice *dev;
+	Value *v;
+	char *err = NULL;
+	double t0;
+	if (!p->type || !same_shape(a, p->type)) {
+		StrBuf want, got;
+		strbuf_init(&want);
+		strbuf_init(&got);
+		if (p->type)
+			type_print(&want, p->type);
+		else
+			strbuf_puts(&want, "?");
+		strbuf_printf(&got, "Tensor[(");
+		for (uint32_t i = 0; i < a->ndim; i++)
+			strbuf_printf(&got, "%s%lld", i ? ", " : "", (long long)a->shape[i]);
+		strbuf_printf(&got, "), %s]", dtype_name(a->dtype));
+		diag_error(run->diags, run->m->src, p->var->pos, "input %%%s must be %s, not %s",
+			   p->name, want.data, got.data);
+		strbuf_free(&want);
+		strbuf_free(&got);
+		return false;
+	}
+	if (run->opts->all_on_cpu)
+		dev = exec_runtime_device(run->rt, -1);
+	else if (p->device == IR_NO_DEVICE)
+		dev = device_of(run, p->var);
+	else
+		dev = exec_runtime_device(run->rt, p->device);
+	if (!dev)
+		return false;
+	t0 = now_seconds();
+	v = tensor_new(run, dev, p->type, p->var);
+	if (!v)
+		return false;
+	if (!exec_copy_in(dev, v->u.tensor.data, a->data, a->nbytes, &err)) {
+		diag_error(run->diags, run->m->src, p->var->pos, "input %%%s to %s: %s", p->name,
+			   dev->name, err);
+		free(err);
+		value_release(run, v);
+		return false;
+	}
+	if (run->opts->profile) {
+		exec_sync(dev);
+		run->profile->input_copies++;
+		run->profile->input_bytes += a->nbytes;
+		run->profile->input_seconds += now_seconds() - t0;
+	}
+	if (p->var->u.var.role == VAR_FREE) {
+		run->fixed[p->var->id] = v;
+	} else {
+		Frame *f = frame_for(run, main_frame, p->var);
+		DP_ASSERT(f);
+		*slot_of(run, f, p->var) = v;
+	}
+	return true;
+}
+
+/* ---- evaluation -------------------------------------------------------------- */
+
+typedef struct WorkStack {
+	Work *items;
+	size_t n, cap;
+} WorkStack;
+
+/* Schedules e (as seen from `from`) unless its value is there already. */
+static bool push(Run *run, WorkStack *ws, Frame *from, const Expr *e)
+{
+	Frame *f;
+	if (run->fixed[e->id])
+		return true;
+	f = frame_for(run, from, e);
+	if (!f) {
+		StrBuf what;
+		strbuf_init(&what);
+		ir_value_name(&what, e);
+		diag_error(run->diags, run->m->src, e->pos,
+			   "%s is used outside the function that defines it", what.data);
+		strbuf_free(&what);
+		return false;
+	}
+	if (*slot_of(run, f, e))
+		return true;
+	grow_array((void **)&ws->items, &ws->cap, ws->n + 1, sizeof(Work));
+	ws->items[ws->n++] = (Work){e, f, 0, NULL};
+	return true;
+}
+
+/* Pushes the used children of e, last first, so they run in order. */
+static bool push_children(Run *run, WorkStack *ws, Frame *f, const Expr *e, uint32_t first,
+			  uint32_t count)
+{
+	for (uint32_t k = first + count; k-- > first;) {
+		const Expr *c = NULL;
+		switch (e->kind) {
+		case EXPR_CALL:
+			c = e->u.call.op == OP_NONE
+				    ? (k == 0 ? e->u.call.callee : e->u.call.args[k - 1])
+				    : e->u.call.args[k];
+			break;
+		case EXPR_TUPLE:
+			c = e->u.tuple.fields[k];
+			break;
+		case EXPR_VAR:
+		case EXPR_GLOBAL:
+		case EXPR_CONSTANT:
+		case EXPR_LET:
+		case EXPR_FN:
+		case EXPR_PROJ:
+		case EXPR_IF:
+			return false;
+		}
+		if (!push(run, ws, f, c))
+			return false;
+	}
+	return true;
+}
+
+static void uses_done(Run *run, Frame *f, const Expr *e)
+{
+	if (e->kind == EXPR_CALL) {
+		if (e->u.call.op == OP_NONE)
+			use_done(run, f, e->u.call.callee);
+		for (uint32_t i = 0; i < e->u.call.nargs; i++)
+			use_done(run, f, e->u.call.args[i]);
+	} else if (e->kind == EXPR_TUPLE) {
+		for (uint32_t i = 0; i < e->u.tuple.nfields; i++)
+			use_done(run, f, e->u.tuple.fields[i]);
+	}
+}
+
+/* Reads a scalar condition (any dtype, any device). */
+static bool read_condition(Run *run, const Expr *e, Value *v, bool *out)
+{
+	NpyArray host;
+	char *err = NULL;
+	int64_t zero = 0;
+	if (v->kind != VALUE_TENSOR || !npy_array_alloc(&host, v->u.tensor.dtype, 0, &zero, &err)) {
+		free(err);
+		diag_error(run->diags, run->m->src, e->pos,
+			   "the condition of 'if' is not a tensor");
+		return false;
+	}
+	if (v->u.tensor.nbytes < host.nbytes ||
+	    !exec_copy_out(v->u.tensor.device, host.data, v->u.tensor.data, host.nbytes, &err)) {
+		diag_error(run->diags, run->m->src, e->pos, "reading the condition of 'if': %s",
+			   err ? err : "it has no elements");
+		free(err);
+		npy_array_free(&host);
+		return false;
+	}
+	*out = exec_element(&host, 0) != 0;
+	npy_array_free(&host);
+	return true;
+}
+
+static bool evaluate(Run *run, Frame *main_frame, Value **result)
+{
+	WorkStack ws = {0};
+	const Expr *body = main_frame->info->fn->u.fn.body;
+	bool ok = false;
+	if (!push(run, &ws, main_frame, body))
+		goto out;
+	while (ws.n) {
+		Work *w = &ws.items[ws.n - 1];
+		const Expr *e = w->e;
+		Frame *f = w->frame;
+		Value **slot = slot_of(run, f, e), *v;
+		if (w->state == 0 && *slot) {
+			ws.n--;
+			continue;
+		}
+		if (session_interrupted()) {
+			diag_error(run->diags, NULL, (Pos){0, 0}, "interrupted");
+			goto out;
+		}
+		switch (e->kind) {
+		case EXPR_VAR:
+			if (e->u.var.role == VAR_FREE) {
+				/* inputs are fixed values; push() never schedules them */
+			}
+			{
+				StrBuf what;
+				strbuf_init(&what);
+				ir_value_name(&what, e);
+				diag_error(run->diags, run->m->src, e->pos,
+					   "%s is used before it has a value", what.data);
+				strbuf_free(&what);
+			}
+			goto out;
+		case EXPR_GLOBAL:
+			if (e->u.global.index < 0 ||
+			    (uint32_t)e->u.global.index >= run->m->nglobals) {
+				diag_error(run->diags, run->m->src, e->pos, "unknown global @%s",
+					   e->u.global.name);
+				goto out;
+			}
+			v = value_new(VALUE_CLOSURE);
+			v->u.closure.fn = run->m->globals[e->u.global.index].fn;
+			*slot = v;
+			ws.n--;
+			break;
+		case EXPR_CONSTANT:
+			/* constants are fixed values; push() never schedules them */
+			if (!(v = constant_value(run, e)))
+				goto out;
+			ws.n--;
+			break;
+		case EXPR_FN:
+			v = value_new(VALUE_CLOSURE);
+			v->u.closure.fn = e;
+			v->u.closure.env = f;
+			f->refs++;
+			*slot = v;
+			ws.n--;
+			break;
+		case EXPR_CALL: {
+			uint32_t nchildren = e->u.call.nargs + (e->u.call.op == OP_NONE);
+			if (w->state == 0) {
+				w->state = 1;
+				if (!push_children(run, &ws, f, e, 0, nchildren))
+					goto out;
+				break;
+			}
+			if (w->state == 1 && e->u.call.op != OP_NONE) {
+				if (!(v = run_op(run, f, e)))
+					goto out;
+				*slot = v;
+				uses_done(run, f, e);
+				ws.n--;
+				break;
+			}
+			if (w->state == 1) {
+				Value *callee = lookup(run, f, e->u.call.callee);
+				const Expr *fn;
+				const FnInfo *info;
+				Frame *callee_frame;
+				int32_t fi;
+				if (!callee || callee->kind != VALUE_CLOSURE) {
+					diag_error(run->diags, run->m->src, e->pos,
+						   "the callee is not a function");
+					goto out;
+				}
+				fn = callee->u.closure.fn;
+				if (fn->u.fn.nparams != e->u.call.nargs) {
+					diag_error(run->diags, run->m->src, e->pos,
+						   "a function of %u parameters called with %u "
+						   "arguments",
+						   fn->u.fn.nparams, e->u.call.nargs);
+					goto out;
+				}
+				if (run->depth >= run->opts->max_depth) {
+					diag_error(
+						run->diags, run->m->src, e->pos,
+						"calls nest deeper than %u: unbounded recursion?",
+						run->opts->max_depth);
+					goto out;
+				}
+				fi = run->fn_info[fn->id];
+				DP_ASSERT(fi >= 0);
+				info = &run->fns[fi];
+				callee_frame = frame_new(run, info, callee->u.closure.env);
+				for (uint32_t k = 0; k < fn->u.fn.nparams; k++) {
+					Value *arg = lookup(run, f, e->u.call.args[k]);
+					callee_frame->slots[run->slot[fn->u.fn.params[k]->id]] =
+						value_ref(arg);
+				}
+				run->depth++;
+				w->state = 2;
+				w->callee = callee_frame;
+				if (!push(run, &ws, callee_frame, fn->u.fn.body))
+					goto out;
+				break;
+			}
+			/* state 2: the callee's body is done */
+			{
+				Frame *callee_frame = w->callee;
+				const Expr *fnbody = callee_frame->info->fn->u.fn.body;
+				Value *r = lookup(run, callee_frame, fnbody);
+				DP_ASSERT(r);
+				*slot = value_ref(r);
+				use_done(run, callee_frame, fnbody);
+				w->callee = NULL;
+				run->depth--;
+				frame_return(run, callee_frame);
+				uses_done(run, f, e);
+				ws.n--;
+			}
+			break;
+		}
+		case EXPR_LET:
+			if (w->state == 0) {
+				w->state = 1;
+				if (!push(run, &ws, f, e->u.let.value))
+					goto out;
+				break;
+			}
+			if (w->state == 1) {
+				const Expr *var = e->u.let.var;
+				Frame *vf = frame_for(run, f, var);
+				Value *val = lookup(run, f, e->u.let.value);
+				DP_ASSERT(vf && val);
+				if (!*slot_of(run, vf, var))
+					*slot_of(run, vf, var) = value_ref(val);
+				use_done(run, f, e->u.let.value);
+				w->state = 2;
+				if (!push(run, &ws, f, e->u.let.body))
+					goto out;
+				break;
+			}
+			*slot = value_ref(lookup(run, f, e->u.let.body));
+			use_done(run, f, e->u.let.body);
+			ws.n--;
+			break;
+		case EXPR_TUPLE:
+			if (w->state == 0) {
+				w->state = 1;
+				if (!push_children(run, &ws, f, e, 0, e->u.tuple.nfields))
+					goto out;
+				break;
+			}
+			v = value_new(VALUE_TUPLE);
+			v->u.tuple.n = e->u.tuple.nfields;
+			v->u.tuple.items =
+				xcalloc(v->u.tuple.n ? v->u.tuple.n : 1, sizeof(Value *));
+			for (uint32_t k = 0; k < v->u.tuple.n; k++)
+				v->u.tuple.items[k] =
+					value_ref(lookup(run, f, e->u.tuple.fields[k]));
+			*slot = v;
+			uses_done(run, f, e);
+			ws.n--;
+			break;
+		case EXPR_PROJ:
+			if (w->state == 0) {
+				w->state = 1;
+				if (!push(run, &ws, f, e->u.proj.tuple))
+					goto out;
+				break;
+			}
+			v = lookup(run, f, e->u.proj.tuple);
+			if (v->kind != VALUE_TUPLE || e->u.proj.index >= v->u.tuple.n) {
+				diag_error(run->diags, run->m->src, e->pos,
+					   "projection .%u of a value that has no such field",
+					   e->u.proj.index);
+				goto out;
+			}
+			*slot = value_ref(v->u.tuple.items[e->u.proj.index]);
+			use_done(run, f, e->u.proj.tuple);
+			ws.n--;
+			break;
+		case EXPR_IF:
+			if (w->state == 0) {
+				w->state = 1;
+				if (!push(run, &ws, f, e->u.if_.cond))
+					goto out;
+				break;
+			}
+			if (w->state == 1) {
+				bool cond;
+				if (!read_condition(run, e, lookup(run, f, e->u.if_.cond), &cond))
+					goto out;
+				use_done(run, f, e->u.if_.cond);
+				w->state = cond ? 2 : 3;
+				if (!push(run, &ws, f,
+					  cond ? e->u.if_.then_branch : e->u.if_.else_branch))
+					goto out;
+				break;
+			}
+			{
+				const Expr *branch =
+					w->state == 2 ? e->u.if_.then_branch : e->u.if_.else_branch;
+				*slot = value_ref(lookup(run, f, branch));
+				use_done(run, f, branch);
+				ws.n--;
+			}
+			break;
+		}
+	}
+	*result = value_ref(lookup(run, main_frame, body));
+	use_done(run, main_frame, body);
+	ok = true;
+out:
+	/* calls still in progress after an error: their frames go in the sweep */
+	free(ws.items);
+	return ok;
+}
+
+/* ---- outputs ------------------------------------------------------------------ */
+
+static bool collect_outputs(Run *run, Value *v, ExecResult *out)
+{
+	NpyArray a;
+	char *err = NULL;
+	double t0;
+	if (v->kind == VALUE_TUPLE) {
+		for (uint32_t i = 0; i < v->u.tuple.n; i++)
+			if (!collect_outputs(run, v->u.tuple.items[i], out))
+				return false;
+		return true;
+	}
+	if (v->kind != VALUE_TENSOR) {
+		diag_error(run->diags, NULL, (Pos){0, 0}, "@main returns a function, not tensors");
+		return false;
+	}
+	if (!npy_array_alloc(&a, v->u.tensor.dtype, v->u.tensor.ndim, v->u.tensor.shape, &err)) {
+		diag_error(run->diags, NULL, (Pos){0, 0}, "output: %s", err);
+		free(err);
+		return false;
+	}
+	t0 = now_seconds();
+	if (!exec_copy_out(v->u.tensor.device, a.data, v->u.tensor.data, a.nbytes, &err)) {
+		diag_error(run->diags, NULL, (Pos){0, 0}, "output from %s: %s",
+			   v->u.tensor.device->name, err);
+		free(err);
+		npy_array_free(&a);
+		return false;
+	}
+	out->profile.output_bytes += a.nbytes;
+	out->profile.output_seconds += now_seconds() - t0;
+	out->outputs = xrealloc(out->outputs, (out->noutputs + 1) * sizeof(NpyArray));
+	out->output_devices = xrealloc(out->output_devices, (out->noutputs + 1) * sizeof(int32_t));
+	out->outputs[out->noutputs] = a;
+	out->output_devices[out->noutputs] = v->u.tensor.device->index;
+	out->noutputs++;
+	return true;
+}
+
+/* ---- the entry point ------------------------------------------------------------ */
+
+size_t exec_params(const IrModule *m, ExecParam **out)
+{
+	int32_t main_index = ir_find_global(m, "main");
+	const Expr *fn;
+	size_t n = 0;
+	*out = NULL;
+	if (main_index < 0)
+		return 0;
+	fn = m->globals[main_index].fn;
+	*out = xcalloc(fn->u.fn.nparams + m->nfree_vars + 1, sizeof(ExecParam));
+	for (uint32_t i = 0; i < fn->u.fn.nparams; i++) {
+		const Expr *p = fn->u.fn.params[i];
+		(*out)[n++] = (ExecParam){p->name ? p->name : "?", p,
+					  p->type ? p->type : p->u.var.annotation, p->device};
+	}
+	for (uint32_t i = 0; i < m->nfree_vars; i++) {
+		const Expr *p = m->free_vars[i];
+		(*out)[n++] = (ExecParam){p->name ? p->name : "?", p,
+					  p->type ? p->type : p->u.var.annotation, p->device};
+	}
+	return n;
+}
+
+static void fill_device_stats(Run *run, ExecResult *out)
+{
+	ExecRuntime *rt = run->rt;
+	size_t n = 0;
+	out->profile.devices = xcalloc(rt->table->count + 1, sizeof(ExecDeviceStat));
+	if (rt->reference.opened)
+		out->profile.devices[n++] =
+			(ExecDeviceStat){-1, rt->reference.backend->name, rt->reference.bytes_peak};
+	for (uint32_t i = 0; i < rt->table->count; i++)
+		if (rt->devices[i].opened)
+			out->profile.devices[n++] =
+				(ExecDeviceStat){(int32_t)i, rt->devices[i].backend->name,
+						 rt->devices[i].bytes_peak};
+	out->profile.ndevices = n;
+}
+
+bool exec_run(const IrModule *m, const DeviceTable *devices, const ExecOptions *opts,
+	      const NpyArray *inputs, size_t ninputs, ExecResult *out, DiagList *diags)
+{
+	ExecOptions o = *opts;
+	Run run;
+	ExecParam *params = NULL;
+	size_t nparams;
+	int32_t main_index = ir_find_global(m, "main");
+	Frame *main_frame = NULL;
+	Value *result = NULL;
+	bool ok = false;
+	double t0 = now_seconds();
+	memset(out, 0, sizeof *out);
+	if (main_index < 0) {
+		diag_error(diags, NULL, (Pos){0, 0}, "the module has no @main");
+		return false;
+	}
+	if (!o.max_depth)
+		o.max_depth = EXEC_DEFAULT_MAX_DEPTH;
+	memset(&run, 0, sizeof run);
+	run.m = m;
+	run.table = devices;
+	run.opts = &o;
+	run.diags = diags;
+	run.profile = &out->profile;
+	run.live.next = run.live.prev = &run.live;
+	run.limit = exec_physical_memory();
+	if (o.memory_limit && o.memory_limit < run.limit)
+		run.limit = o.memory_limit;
+	nparams = exec_params(m, &params);
+	if (ninputs != nparams) {
+		diag_error(diags, NULL, (Pos){0, 0}, "@main takes %zu inputs, %zu given", nparams,
+			   ninputs);
+		free(params);
+		return false;
+	}
+	layout_build(&run);
+	run.fixed = xcalloc(m->nexprs ? m->nexprs : 1, sizeof(Value *));
+	run.rt = exec_runtime_new(devices, &o, diags);
+	if (!check_sizes(&run))
+		goto done;
+	/* open every device the plan uses before allocating anything, so that
+	 * the host allocator is settled and the notes come first */
+	if (!o.all_on_cpu) {
+		Expr **by_id = ir_index_by_id(m);
+		bool opened = true;
+		for (uint32_t id = 0; id < m->nexprs && opened; id++)
+			if (by_id[id] && run.owner[id] >= 0 && by_id[id]->device != IR_NO_DEVICE)
+				opened = exec_runtime_device(run.rt, by_id[id]->device) != NULL;
+		free(by_id);
+		if (!opened)
+			goto done;
+	} else if (!exec_runtime_device(run.rt, -1)) {
+		goto done;
+	}
+	main_frame = frame_new(&run, &run.fns[run.fn_info[m->globals[main_index].fn->id]], NULL);
+	for (size_t i = 0; i < nparams; i++)
+		if (!bind_input(&run, main_frame, &params[i], &inputs[i]))
+			goto done;
+	if (!evaluate(&run, main_frame, &result))
+		goto done;
+	ok = collect_outputs(&run, result, out);
+done:
+	value_release(&run, result);
+	frames_sweep(&run);
+	for (uint32_t id = 0; id < m->nexprs; id++)
+		value_release(&run, run.fixed[id]);
+	out->profile.run_seconds = now_seconds() - t0;
+	fill_device_stats(&run, out);
+	exec_runtime_free(run.rt);
+	free(run.fixed);
+	layout_free(&run);
+	free(params);
+	if (!ok) {
+		for (size_t i = 0; i < out->noutputs; i++)
+			npy_array_free(&out->outputs[i]);
+		free(out->outputs);
+		free(out->output_devices);
+		out->outputs = NULL;
+		out->output_devices = NULL;
+		out->noutputs = 0;
+	}
+	return ok;
+}
+
+void exec_result_free(ExecResult *r)
+{
+	for (size_t i = 0; i < r->noutputs; i++)
+		npy_array_free(&r->outputs[i]);
+	free(r->outputs);
+	free(r->output_devices);
+	free(r->profile.ops);
+	free(r->profile.copies);
+	free(r->profile.devices);
+	memset(r, 0, sizeof *r);
+}

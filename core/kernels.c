@@ -1,0 +1,349 @@
+/*
+ * kernels.c - decoding a call's attributes for the kernels.
+ *
+ * The type relations in infer_ops.c have already validated every attribute
+ * and derived the result shapes, so decoding here only reads them, with the
+ * same defaults as the relations (TVM's): strides and dilation 1, padding
+ * 0 given as [p], [ph, pw] or [top, left, bottom, right], softmax and
+ * bias_add axes -1 and 1, transpose_b true. What the kernels cannot honour
+ * (an out_dtype different from the operands) is refused with an error
+ * rather than computed wrongly.
+ */
+#include "kernels.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "ir.h"
+
+KernelTensor kernel_tensor(void *data, DType dtype, uint32_t ndim, const int64_t *shape)
+{
+	KernelTensor t;
+	t.data = data;
+	t.dtype = dtype;
+	t.ndim = ndim;
+	t.shape = shape;
+	t.count = 1;
+	for (uint32_t i = 0; i < ndim; i++)
+		t.count *= shape[i];
+	t.nbytes = (size_t)t.count * dtype_size(dtype);
+	return t;
+}
+
+/* ---- attributes ---------------------------------------------------------- */
+
+static const AttrValue *attr_get(const Expr *call, const char *name)
+{
+	const Attr *a = ir_attr(call, name);
+	return a && a->value.kind != ATTR_NONE ? &a->value : NULL;
+}
+
+static int64_t attr_int(const Expr *call, const char *name, int64_t dflt)
+{
+	const AttrValue *v = attr_get(call, name);
+	if (!v)
+		return dflt;
+	switch (v->kind) {
+	case ATTR_INT:
+		return v->u.i;
+	case ATTR_BOOL:
+		return v->u.b;
+	case ATTR_FLOAT:
+		return (int64_t)v->u.f;
+	case ATTR_LIST:
+		return v->u.list.n == 1 && v->u.list.items[0].kind == ATTR_INT
+			       ? v->u.list.items[0].u.i
+			       : dflt;
+	case ATTR_NONE:
+	case ATTR_STRING:
+	case ATTR_DEVICE:
+		break;
+	}
+	return dflt;
+}
+
+static bool attr_bool(const Expr *call, const char *name, bool dflt)
+{
+	const AttrValue *v = attr_get(call, name);
+	if (v && v->kind == ATTR_BOOL)
+		return v->u.b;
+	if (v && v->kind == ATTR_INT)
+		return v->u.i != 0;
+	return dflt;
+}
+
+static double attr_number(const Expr *call, const char *name, double dflt)
+{
+	const AttrValue *v = attr_get(call, name);
+	if (v && v->kind == ATTR_FLOAT)
+		return v->u.f;
+	if (v && v->kind == ATTR_INT)
+		return (double)v->u.i;
+	return dflt;
+}
+
+/* An int list attribute (a bare int is a list of one): its items and count;
+ * 0 items when absent. */
+static uint32_t attr_list(const Expr *call, const char *name, const AttrValue **items)
+{
+	const AttrValue *v = attr_get(call, name);
+	*items = NULL;
+	if (!v)
+		return 0;
+	if (v->kind == ATTR_INT) {
+		*items = v;
+		return 1;
+	}
+	if (v->kind == ATTR_LIST) {
+		*items = v->u.list.items;
+		return v->u.list.n;
+	}
+	return 0;
+}
+
+static void attr_pair(const Expr *call, const char *name, int64_t dflt, int64_t out[2])
+{
+	const AttrValue *items;
+	uint32_t n = attr_list(call, name, &items);
+	out[0] = out[1] = dflt;
+	if (n >= 1) {
+		out[0] = items[0].u.i;
+		out[1] = items[n - 1].u.i;
+	}
+}
+
+/* padding: top, left, bottom, right. */
+static void attr_padding(const Expr *call, int64_t out[4])
+{
+	const AttrValue *items;
+	uint32_t n = attr_list(call, "padding", &items);
+	out[0] = out[1] = out[2] = out[3] = 0;
+	if (n == 1)
+		out[0] = out[1] = out[2] = out[3] = items[0].u.i;
+	else if (n == 2) {
+		out[0] = out[2] = items[0].u.i;
+		out[1] = out[3] = items[1].u.i;
+	} else if (n == 4)
+		for (int i = 0; i < 4; i++)
+			out[i] = items[i].u.i;
+}
+
+static bool normalize_axis(int64_t axis, uint32_t ndim, int64_t *out)
+{
+	if (axis < -(int64_t)ndim || axis >= (int64_t)ndim)
+		return false;
+	*out = axis < 0 ? axis + ndim : axis;
+	return true;
+}
+
+/* [outer, len, inner] of t around axis. */
+static void split_axis(const KernelTensor *t, int64_t axis, KernelAxis *a)
+{
+	a->axis = axis;
+	a->outer = 1;
+	a->inner = 1;
+	for (int64_t i = 0; i < axis; i++)
+		a->outer *= t->shape[i];
+	a->len = t->shape[axis];
+	for (uint32_t i = (uint32_t)axis + 1; i < t->ndim; i++)
+		a->inner *= t->shape[i];
+}
+
+/* ---- per operator ---------------------------------------------------------- */
+
+static bool same_out_dtype(KernelCall *kc, char **err)
+{
+	if (kc->out[0].dtype == kc->in[0].dtype)
+		return true;
+	*err = xasprintf("'%s' with out_dtype %s on %s operands is not supported", kc->name,
+			 dtype_name(kc->out[0].dtype), dtype_name(kc->in[0].dtype));
+	return false;
+}
+
+static bool prepare_window(KernelCall *kc, const Expr *call, bool transpose, bool pool)
+{
+	KernelWindow *w = &kc->p.window;
+	const KernelTensor *x = &kc->in[0], *y = &kc->out[0];
+	int64_t pad[4];
+	w->n = x->shape[0];
+	w->c = x->shape[1];
+	w->h = x->shape[2];
+	w->w = x->shape[3];
+	w->o = y->shape[1];
+	w->oh = y->shape[2];
+	w->ow = y->shape[3];
+	if (pool) {
+		int64_t size[2];
+		attr_pair(call, "pool_size", 1, size);
+		w->kh = size[0];
+		w->kw = size[1];
+		w->groups = 1;
+	} else {
+		w->kh = kc->in[1].shape[2];
+		w->kw = kc->in[1].shape[3];
+		w->groups = attr_int(call, "groups", 1);
+	}
+	attr_pair(call, "strides", 1, w->stride);
+	attr_pair(call, "dilation", 1, w->dilation);
+	attr_padding(call, pad);
+	w->pad[0] = pad[0];
+	w->pad[1] = pad[1];
+	w->pad_end[0] = pad[2];
+	w->pad_end[1] = pad[3];
+	w->count_include_pad = attr_bool(call, "count_include_pad", false);
+	(void)transpose;
+	return w->groups >= 1 && w->stride[0] >= 1 && w->stride[1] >= 1 && w->dilation[0] >= 1 &&
+	       w->dilation[1] >= 1;
+}
+
+bool kernel_call_prepare(KernelCall *kc, const Expr *call, const KernelTensor *in, uint32_t nin,
+			 const KernelTensor *out, uint32_t nout, char **err)
+{
+	OpKind op = call->u.call.op;
+	memset(kc, 0, sizeof *kc);
+	kc->op = op;
+	kc->name = op_info(op)->name;
+	kc->in = in;
+	kc->nin = nin;
+	kc->out = out;
+	kc->nout = nout;
+	switch (op) {
+	case OP_ADD:
+	case OP_SUBTRACT:
+	case OP_MULTIPLY:
+	case OP_DIVIDE:
+	case OP_MAXIMUM:
+	case OP_MINIMUM:
+	case OP_NEGATIVE:
+	case OP_EXP:
+	case OP_LOG:
+	case OP_SQRT:
+	case OP_TANH:
+	case OP_SIGMOID:
+	case OP_RELU:
+	case OP_RESHAPE:
+	case OP_BATCH_FLATTEN:
+	case OP_EXPAND_DIMS:
+	case OP_SQUEEZE:
+	case OP_CAST:
+	case OP_GLOBAL_AVG_POOL2D:
+	case OP_ON_DEVICE:
+	case OP_DEVICE_COPY:
+		return true;
+	case OP_DENSE: {
+		KernelMatmul *m = &kc->p.matmul;
+		m->batch = m->batch_a = m->batch_b = 1;
+		m->k = in[0].shape[in[0].ndim - 1];
+		m->m = 1;
+		for (uint32_t i = 0; i + 1 < in[0].ndim; i++)
+			m->m *= in[0].shape[i];
+		m->n = in[1].shape[0];
+		m->trans_a = false;
+		m->trans_b = true;
+		return same_out_dtype(kc, err);
+	}
+	case OP_BATCH_MATMUL: {
+		KernelMatmul *m = &kc->p.matmul;
+		m->trans_a = attr_bool(call, "transpose_a", false);
+		m->trans_b = attr_bool(call, "transpose_b", true);
+		m->batch_a = in[0].shape[0];
+		m->batch_b = in[1].shape[0];
+		m->batch = out[0].shape[0];
+		m->m = out[0].shape[1];
+		m->n = out[0].shape[2];
+		m->k = m->trans_a ? in[0].shape[1] : in[0].shape[2];
+		return same_out_dtype(kc, err);
+	}
+	case OP_BIAS_ADD:
+	case OP_SOFTMAX: {
+		int64_t axis;
+		if (!normalize_axis(attr_int(call, "axis", op == OP_BIAS_ADD ? 1 : -1), in[0].ndim,
+				    &axis))
+			break;
+		split_axis(&in[0], axis, &kc->p.axis);
+		return true;
+	}
+	case OP_CONCATENATE:
+	case OP_SPLIT: {
+		int64_t axis;
+		if (!normalize_axis(attr_int(call, "axis", 0), in[0].ndim, &axis))
+			break;
+		split_axis(&in[0], axis, &kc->p.axis);
+		return true;
+	}
+	case OP_SUM:
+	case OP_MEAN:
+	case OP_MAX: {
+		const AttrValue *items;
+		uint32_t n = attr_list(call, "axis", &items), ndim = in[0].ndim;
+		bool present = attr_get(call, "axis") != NULL;
+		kc->axes = xcalloc(ndim ? ndim : 1, sizeof(int64_t));
+		if (!present) {
+			for (uint32_t i = 0; i < ndim; i++)
+				kc->axes[i] = 1;
+			return true;
+		}
+		for (uint32_t i = 0; i < n; i++) {
+			int64_t axis;
+			if (!normalize_axis(items[i].u.i, ndim, &axis))
+				goto bad;
+			kc->axes[axis] = 1;
+		}
+		if (attr_bool(call, "exclude", false))
+			for (uint32_t i = 0; i < ndim; i++)
+				kc->axes[i] = !kc->axes[i];
+		return true;
+	}
+	case OP_TRANSPOSE: {
+		const AttrValue *items;
+		uint32_t n = attr_list(call, "axes", &items), ndim = in[0].ndim;
+		kc->axes = xcalloc(ndim ? ndim : 1, sizeof(int64_t));
+		if (n == 0) {
+			for (uint32_t i = 0; i < ndim; i++)
+				kc->axes[i] = ndim - 1 - i;
+			return true;
+		}
+		if (n != ndim)
+			goto bad;
+		for (uint32_t i = 0; i < n; i++)
+			if (!normalize_axis(items[i].u.i, ndim, &kc->axes[i]))
+				goto bad;
+		return true;
+	}
+	case OP_CONV2D:
+	case OP_CONV2D_TRANSPOSE:
+		if (!prepare_window(kc, call, op == OP_CONV2D_TRANSPOSE, false))
+			break;
+		return same_out_dtype(kc, err);
+	case OP_MAX_POOL2D:
+	case OP_AVG_POOL2D:
+		if (!prepare_window(kc, call, false, true))
+			break;
+		return true;
+	case OP_ZEROS:
+	case OP_ZEROS_LIKE:
+		kc->p.fill = 0;
+		return true;
+	case OP_ONES:
+	case OP_ONES_LIKE:
+		kc->p.fill = 1;
+		return true;
+	case OP_CLIP:
+		kc->p.clip.lo = attr_number(call, "a_min", -INFINITY);
+		kc->p.clip.hi = attr_number(call, "a_max", INFINITY);
+		return true;
+	case OP_COUNT:
+		break;
+	}
+bad:
+	kernel_call_release(kc);
+	*err = xasprintf("'%s' has attributes the kernels cannot decode", op_info(op)->name);
+	return false;
+}
+
+void kernel_call_release(KernelCall *kc)
+{
+	free(kc->axes);
+	kc->axes = NULL;
+}

@@ -1,0 +1,122 @@
+/*
+ * kernels.h - what a kernel launch is given: operand tensors and the
+ * operator's attributes decoded into plain numbers.
+ *
+ * The attributes of a Relay call are decoded once, in C, by
+ * kernel_call_prepare (kernels.c), into a KernelCall that every backend's
+ * kernels read: the CPU kernels (kernels_cpu.c) and the CUDA kernels
+ * (exec_cuda.cu, which is C++ and so never sees the IR). Shapes come from
+ * the operands, which the interpreter built from inferred types, so a
+ * kernel trusts them: prepare has already checked that they agree with the
+ * attributes.
+ *
+ * Each backend has one kernel per operator of ops.def, in a table generated
+ * from that list (a missing kernel does not compile):
+ *     #define OP(id, ...) [OP_##id] = kernel_cpu_##id,
+ *
+ * Ownership: a KernelCall borrows its tensors; kernel_call_release frees
+ * what prepare allocated (the axes array). This header is C and C++.
+ */
+#ifndef DEVPLAN_KERNELS_H
+#define DEVPLAN_KERNELS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "ops.h"
+#include "types.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* One operand: data in the launching device's memory. */
+typedef struct KernelTensor {
+	void *data;
+	DType dtype;
+	uint32_t ndim;
+	const int64_t *shape; /* ndim dimensions, borrowed */
+	int64_t count;        /* elements */
+	size_t nbytes;
+} KernelTensor;
+
+/* Convolutions and pooling, NCHW. For nn.conv2d the weight is
+ * [o, c / groups, kh, kw]; for nn.conv2d_transpose it is
+ * [c, o / groups, kh, kw]. */
+typedef struct KernelWindow {
+	int64_t n, c, h, w; /* input */
+	int64_t o, oh, ow;  /* output channels (pooling: c) and extent */
+	int64_t kh, kw;     /* window */
+	int64_t groups;
+	int64_t stride[2], dilation[2];
+	int64_t pad[2];         /* top, left */
+	int64_t pad_end[2];     /* bottom, right */
+	bool count_include_pad; /* nn.avg_pool2d */
+} KernelWindow;
+
+/* out[b] = op(a[b]) * op(b[b]): a is [m, k] ([k, m] with trans_a), b is
+ * [k, n] ([n, k] with trans_b); a batch of 1 broadcasts. nn.dense is one
+ * batch with trans_b. */
+typedef struct KernelMatmul {
+	int64_t batch, batch_a, batch_b;
+	int64_t m, n, k;
+	bool trans_a, trans_b;
+} KernelMatmul;
+
+/* An axis of the first input seen as [outer, len, inner]. */
+typedef struct KernelAxis {
+	int64_t axis;
+	int64_t outer, len, inner;
+} KernelAxis;
+
+typedef struct KernelCall {
+	OpKind op;
+	const char *name; /* the Relay op name, for messages */
+	const KernelTensor *in;
+	uint32_t nin; /* concatenate: one per tuple field */
+	const KernelTensor *out;
+	uint32_t nout; /* split: one per piece */
+	union {
+		KernelWindow window; /* conv2d, conv2d_transpose, the poolings */
+		KernelMatmul matmul; /* dense, batch_matmul */
+		KernelAxis axis;     /* bias_add, softmax, concatenate, split */
+		struct {
+			double lo, hi;
+		} clip;
+		double fill; /* zeros, ones, zeros_like, ones_like */
+	} p;
+	/* transpose: the permutation (out axis i is input axis axes[i]);
+	 * sum/mean/max: 1 for each input axis reduced, else 0. Owned. */
+	int64_t *axes;
+} KernelCall;
+
+typedef bool (*KernelFn)(const KernelCall *kc, char **err);
+
+struct Expr;
+/* Decodes call's attributes against its operands. On failure (an attribute
+ * the kernels cannot honour) returns false with *err (caller frees). */
+bool kernel_call_prepare(KernelCall *kc, const struct Expr *call, const KernelTensor *in,
+			 uint32_t nin, const KernelTensor *out, uint32_t nout, char **err);
+void kernel_call_release(KernelCall *kc);
+
+/* A tensor view of (data, dtype, shape). */
+KernelTensor kernel_tensor(void *data, DType dtype, uint32_t ndim, const int64_t *shape);
+
+/* The CPU kernels (kernels_cpu.c): runs kc on host memory. */
+bool kernel_cpu_launch(const KernelCall *kc, char **err);
+/* Worker threads the CPU kernels use (DEVPLAN_THREADS overrides the number
+ * of online processors); also sets OpenBLAS to that many threads, once. */
+int kernel_cpu_threads(void);
+
+/* Runs fn over [0, n) split into contiguous ranges on up to
+ * kernel_cpu_threads() threads, each range at least `grain` long; small n
+ * runs on the calling thread. fn must only write what its range owns. */
+typedef void (*KernelRangeFn)(void *ctx, int64_t begin, int64_t end);
+void kernel_parallel_for(int64_t n, int64_t grain, KernelRangeFn fn, void *ctx);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

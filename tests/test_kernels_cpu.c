@@ -1,0 +1,1120 @@
+/*
+ * test_kernels_cpu.c - every operator's CPU kernel against values computed
+ * independently.
+ *
+ * Each test writes a one-op Relay program (`def @main(%x: T, ...) { op }`),
+ * parses and infers it, and runs it with exec_run on the cpu; the result is
+ * compared with small hand-checked fixtures or with naive reference loops
+ * written here from the operator's definition (a 7-loop convolution, a
+ * scatter for the transposed convolution, explicit padded windows for
+ * pooling, triple-loop matrix products, ...), computed in double. Several
+ * shapes per operator are chosen to hit the kernels' special paths
+ * (broadcast patterns, depthwise and 1x1 convolutions, tiles, groups).
+ */
+#include <float.h>
+#include <math.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "exec.h"
+#include "infer.h"
+#include "parse.h"
+
+/* ---- running one program ------------------------------------------------- */
+
+#define MAX_INPUTS 8
+
+typedef struct Input {
+	const char *name;
+	NpyArray a;
+} Input;
+
+static Input inputs[MAX_INPUTS];
+static size_t ninputs;
+static ExecResult result;
+
+static int setup(void **state)
+{
+	(void)state;
+	ninputs = 0;
+	memset(&result, 0, sizeof result);
+	return 0;
+}
+
+static int teardown(void **state)
+{
+	(void)state;
+	for (size_t i = 0; i < ninputs; i++)
+		npy_array_free(&inputs[i].a);
+	exec_result_free(&result);
+	return 0;
+}
+
+static void type_text(StrBuf *sb, const NpyArray *a)
+{
+	strbuf_puts(sb, "Tensor[(");
+	for (uint32_t i = 0; i < a->ndim; i++)
+		strbuf_printf(sb, "%s%lld", i ? ", " : "", (long long)a->shape[i]);
+	strbuf_printf(sb, "), %s]", dtype_name(a->dtype));
+}
+
+/* Adds an input %name of random values (seeded by its position). */
+static NpyArray *in_random(const char *name, DType dt, uint32_t ndim, const int64_t *shape)
+{
+	char *err = NULL;
+	Input *in = &inputs[ninputs];
+	assert_true(ninputs < MAX_INPUTS);
+	in->name = name;
+	assert_true(npy_random(&in->a, dt, ndim, shape, 100 + ninputs, &err));
+	ninputs++;
+	return &in->a;
+}
+
+#define SHAPE(...)                                                                  \
+	(uint32_t)(sizeof((int64_t[]){__VA_ARGS__}) / sizeof(int64_t)), (int64_t[]) \
+	{                                                                           \
+		__VA_ARGS__                                                         \
+	}
+#define RAND(name, dt, ...) in_random(name, dt, SHAPE(__VA_ARGS__))
+
+static NpyArray *in_values(const char *name, DType dt, uint32_t ndim, const int64_t *shape,
+			   const double *values)
+{
+	NpyArray *a = in_random(name, dt, ndim, shape);
+	int64_t n = npy_array_count(a);
+	for (int64_t i = 0; i < n; i++) {
+		switch (dt) {
+		case DT_FLOAT32:
+			((float *)a->data)[i] = (float)values[i];
+			break;
+		case DT_FLOAT64:
+			((double *)a->data)[i] = values[i];
+			break;
+		case DT_FLOAT16:
+			((uint16_t *)a->data)[i] = npy_float_to_half((float)values[i]);
+			break;
+		case DT_INT32:
+			((int32_t *)a->data)[i] = (int32_t)values[i];
+			break;
+		case DT_INT64:
+			((int64_t *)a->data)[i] = (int64_t)values[i];
+			break;
+		case DT_BOOL:
+			((uint8_t *)a->data)[i] = values[i] != 0;
+			break;
+		case DT_COUNT:
+			break;
+		}
+	}
+	return a;
+}
+
+/* Runs `def @main(inputs) { body }` on the cpu; fills `result`. */
+static void run_body(const char *body)
+{
+	StrBuf text;
+	DiagList diags;
+	DeviceTable devices;
+	SourceFile *src;
+	IrModule *m;
+	NpyArray arrays[MAX_INPUTS];
+	ExecOptions o = {.gpu = GPU_EMULATE, .all_on_cpu = true};
+	strbuf_init(&text);
+	strbuf_puts(&text, "def @main(");
+	for (size_t i = 0; i < ninputs; i++) {
+		strbuf_printf(&text, "%s%%%s: ", i ? ", " : "", inputs[i].name);
+		type_text(&text, &inputs[i].a);
+		arrays[i] = inputs[i].a;
+	}
+	strbuf_printf(&text, ") {\n  %s\n}\n", body);
+	diag_init(&diags);
+	devices_init_default(&devices);
+	src = source_from_string("test.relay", text.data, text.len);
+	m = parse_module(src, &devices, &diags);
+	if (!m || !infer_module(m, &diags)) {
+		diag_print_all(stderr, &diags);
+		print_error("program:\n%s", text.data);
+		fail();
+	}
+	exec_result_free(&result);
+	if (!exec_run(m, &devices, &o, arrays, ninputs, &result, &diags)) {
+		diag_print_all(stderr, &diags);
+		print_error("program:\n%s", text.data);
+		fail();
+	}
+	ir_module_free(m);
+	source_release(src);
+	devices_free(&devices);
+	diag_free(&diags);
+	strbuf_free(&text);
+}
+
+/* Runs a program that must fail with a message containing `want`. */
+static void run_body_fails(const char *body, const char *want)
+{
+	StrBuf text, msgs;
+	DiagList diags;
+	DeviceTable devices;
+	SourceFile *src;
+	IrModule *m;
+	NpyArray arrays[MAX_INPUTS];
+	ExecOptions o = {.gpu = GPU_EMULATE, .all_on_cpu = true};
+	ExecResult r;
+	strbuf_init(&text);
+	strbuf_init(&msgs);
+	strbuf_puts(&text, "def @main(");
+	for (size_t i = 0; i < ninputs; i++) {
+		strbuf_printf(&text, "%s%%%s: ", i ? ", " : "", inputs[i].name);
+		type_text(&text, &inputs[i].a);
+		arrays[i] = inputs[i].a;
+	}
+	strbuf_printf(&text, ") {\n  %s\n}\n", body);
+	diag_init(&diags);
+	devices_init_default(&devices);
+	src = source_from_string("test.relay", text.data, text.len);
+	m = parse_module(src, &devices, &diags);
+	assert_non_null(m);
+	assert_true(infer_module(m, &diags));
+	assert_false(exec_run(m, &devices, &o, arrays, ninputs, &r, &diags));
+	exec_result_free(&r);
+	for (size_t i = 0; i < diags.count; i++)
+		diag_format(&msgs, &diags.items[i]);
+	if (!strstr(msgs.data ? msgs.data : "", want)) {
+		print_error("diagnostics:\n%s\nlack '%s'\n", msgs.data ? msgs.data : "", want);
+		fail();
+	}
+	ir_module_free(m);
+	source_release(src);
+	devices_free(&devices);
+	diag_free(&diags);
+	strbuf_free(&text);
+	strbuf_free(&msgs);
+}
+
+static double in_at(size_t i, int64_t k)
+{
+	return exec_element(&inputs[i].a, k);
+}
+
+static double out_at(size_t i, int64_t k)
+{
+	return exec_element(&result.outputs[i], k);
+}
+
+static void expect_shape(size_t out, uint32_t ndim, const int64_t *shape)
+{
+	assert_true(out < result.noutputs);
+	assert_int_equal(result.outputs[out].ndim, ndim);
+	for (uint32_t i = 0; i < ndim; i++)
+		assert_int_equal(result.outputs[out].shape[i], shape[i]);
+}
+#define EXPECT_SHAPE(out, ...) expect_shape(out, SHAPE(__VA_ARGS__))
+
+/* |got - want| <= tol * (1 + |want|) for every element. */
+static void expect_values(size_t out, const double *want, int64_t n, double tol)
+{
+	assert_int_equal(npy_array_count(&result.outputs[out]), n);
+	for (int64_t i = 0; i < n; i++) {
+		double g = out_at(out, i);
+		bool ok = isnan(want[i])
+				  ? isnan(g)
+				  : g == want[i] || fabs(g - want[i]) <= tol * (1 + fabs(want[i]));
+		if (!ok) {
+			print_error("element %lld: got %.9g, want %.9g\n", (long long)i, g,
+				    want[i]);
+			fail();
+		}
+	}
+}
+
+/* ---- elementwise --------------------------------------------------------- */
+
+/* Naive numpy broadcasting: element `flat` of out (shape os, nd dims) read
+ * from an operand of shape s (n dims). */
+static int64_t broadcast_index(const int64_t *os, uint32_t nd, const int64_t *s, uint32_t n,
+			       int64_t flat)
+{
+	int64_t idx = 0, stride = 1;
+	for (uint32_t k = 0; k < nd; k++) {
+		uint32_t axis = nd - 1 - k;
+		int64_t coord = flat % os[axis];
+		flat /= os[axis];
+		if (k < n) {
+			int64_t dim = s[n - 1 - k];
+			idx += (dim == 1 ? 0 : coord) * stride;
+			stride *= dim;
+		}
+	}
+	return idx;
+}
+
+static double apply_binary(const char *op, double x, double y, bool integer)
+{
+	if (!strcmp(op, "add"))
+		return x + y;
+	if (!strcmp(op, "subtract"))
+		return x - y;
+	if (!strcmp(op, "multiply"))
+		return x * y;
+	if (!strcmp(op, "divide"))
+		return integer ? (y == 0 ? 0 : trunc(x / y)) : x / y;
+	if (!strcmp(op, "maximum"))
+		return x > y ? x : y;
+	return x < y ? x : y;
+}
+
+static void check_binary(const char *op, DType dt, uint32_t na, const int64_t *sa, uint32_t nb,
+			 const int64_t *sb, uint32_t no, const int64_t *so)
+{
+	char body[128];
+	int64_t n = 1;
+	double *want;
+	bool integer = !dtype_is_float(dt);
+	teardown(NULL);
+	setup(NULL);
+	in_random("a", dt, na, sa);
+	in_random("b", dt, nb, sb);
+	snprintf(body, sizeof body, "%s(%%a, %%b)", op);
+	run_body(body);
+	expect_shape(0, no, so);
+	for (uint32_t i = 0; i < no; i++)
+		n *= so[i];
+	want = xmalloc((size_t)(n ? n : 1) * sizeof(double));
+	for (int64_t i = 0; i < n; i++) {
+		double x = in_at(0, broadcast_index(so, no, sa, na, i));
+		double y = in_at(1, broadcast_index(so, no, sb, nb, i));
+		want[i] = apply_binary(op, x, y, integer);
+		if (dt == DT_FLOAT16)
+			want[i] = npy_half_to_float(npy_float_to_half((float)want[i]));
+		else if (dt == DT_FLOAT32)
+			want[i] = (float)want[i];
+		else if (dt == DT_BOOL)
+			want[i] = want[i] != 0;
+	}
+	expect_values(0, want, n, dt == DT_FLOAT16 ? 1e-3 : 1e-6);
+	free(want);
+}
+
+static void test_binary_broadcasting(void **state)
+{
+	static const char *const ops[] = {"add",    "subtract", "multiply",
+					  "divide", "maximum",  "minimum"};
+	static const DType dtypes[] = {DT_FLOAT32, DT_FLOAT64, DT_FLOAT16, DT_INT32, DT_INT64};
+	(void)state;
+	for (size_t o = 0; o < DP_COUNT(ops); o++) {
+		for (size_t d = 0; d < DP_COUNT(dtypes); d++) {
+			check_binary(ops[o], dtypes[d], SHAPE(2, 3), SHAPE(2, 3), SHAPE(2, 3));
+			check_binary(ops[o], dtypes[d], SHAPE(2, 3), SHAPE(3), SHAPE(2, 3));
+			check_binary(ops[o], dtypes[d], SHAPE(2, 1, 4), SHAPE(3, 1),
+				     SHAPE(2, 3, 4));
+			check_binary(ops[o], dtypes[d], SHAPE(1), SHAPE(4, 5), SHAPE(4, 5));
+			check_binary(ops[o], dtypes[d], SHAPE(4, 1, 5, 1), SHAPE(1, 3, 1, 6),
+				     SHAPE(4, 3, 5, 6));
+		}
+	}
+	/* scalars and a large, threaded case */
+	check_binary("add", DT_FLOAT32, 0, NULL, SHAPE(3, 2), SHAPE(3, 2));
+	check_binary("multiply", DT_FLOAT32, SHAPE(300, 700), SHAPE(700), SHAPE(300, 700));
+	check_binary("subtract", DT_FLOAT32, SHAPE(400, 1, 300), SHAPE(1, 5, 300),
+		     SHAPE(400, 5, 300));
+	check_binary("add", DT_BOOL, SHAPE(3, 4), SHAPE(4), SHAPE(3, 4));
+}
+
+/* Hand-checked: integer division truncates and never traps. */
+static void test_integer_division(void **state)
+{
+	static const double a[] = {7, -7, 7, 5, -9223372036854775807.0 - 1};
+	static const double b[] = {2, 2, 0, -1, -1};
+	static const double want[] = {3, -3, 0, -5, -9223372036854775807.0 - 1};
+	(void)state;
+	in_values("a", DT_INT64, SHAPE(5), a);
+	in_values("b", DT_INT64, SHAPE(5), b);
+	run_body("divide(%a, %b)");
+	for (int i = 0; i < 5; i++)
+		assert_true(((int64_t *)result.outputs[0].data)[i] == (int64_t)want[i]);
+}
+
+static double apply_unary(const char *op, double x)
+{
+	if (!strcmp(op, "negative"))
+		return -x;
+	if (!strcmp(op, "exp"))
+		return exp(x);
+	if (!strcmp(op, "log"))
+		return log(x);
+	if (!strcmp(op, "sqrt"))
+		return sqrt(x);
+	if (!strcmp(op, "tanh"))
+		return tanh(x);
+	if (!strcmp(op, "sigmoid"))
+		return 1 / (1 + exp(-x));
+	return x > 0 ? x : 0;
+}
+
+static void test_unary(void **state)
+{
+	static const char *const ops[] = {"negative", "exp",     "log",    "sqrt",
+					  "tanh",     "sigmoid", "nn.relu"};
+	static const DType dtypes[] = {DT_FLOAT32, DT_FLOAT64, DT_FLOAT16};
+	(void)state;
+	for (size_t o = 0; o < DP_COUNT(ops); o++) {
+		for (size_t d = 0; d < DP_COUNT(dtypes); d++) {
+			char body[64];
+			double want[200];
+			NpyArray *x;
+			teardown(NULL);
+			setup(NULL);
+			x = RAND("x", dtypes[d], 10, 20);
+			if (!strcmp(ops[o], "log") || !strcmp(ops[o], "sqrt"))
+				for (int i = 0; i < 200; i++) {
+					if (dtypes[d] == DT_FLOAT32)
+						((float *)x->data)[i] =
+							fabsf(((float *)x->data)[i]) + 0.01f;
+					else if (dtypes[d] == DT_FLOAT64)
+						((double *)x->data)[i] =
+							fabs(((double *)x->data)[i]) + 0.01;
+					else
+						((uint16_t *)x->data)[i] = npy_float_to_half(
+							fabsf(npy_half_to_float(
+								((uint16_t *)x->data)[i])) +
+							0.01f);
+				}
+			snprintf(body, sizeof body, "%s(%%x)", ops[o]);
+			run_body(body);
+			for (int i = 0; i < 200; i++)
+				want[i] = apply_unary(ops[o], in_at(0, i));
+			expect_values(0, want, 200, dtypes[d] == DT_FLOAT16 ? 2e-3 : 1e-6);
+		}
+	}
+	/* integer negative and relu */
+	teardown(NULL);
+	setup(NULL);
+	{
+		static const double x[] = {-3, 0, 4, -1};
+		static const double neg[] = {3, 0, -4, 1}, relu[] = {0, 0, 4, 0};
+		in_values("x", DT_INT32, SHAPE(4), x);
+		run_body("(negative(%x), nn.relu(%x))");
+		expect_values(0, neg, 4, 0);
+		expect_values(1, relu, 4, 0);
+	}
+}
+
+static void test_clip_and_fills(void **state)
+{
+	static const double x[] = {-2, -0.25, 0, 0.75, 3, NAN};
+	static const double clipped[] = {-0.5, -0.25, 0, 0.5, 0.5, NAN};
+	static const double zeros[] = {0, 0, 0, 0, 0, 0}, ones[] = {1, 1, 1, 1, 1, 1};
+	static const double ix[] = {-7, 2, 9};
+	static const double iclipped[] = {-1, 2, 5};
+	(void)state;
+	in_values("x", DT_FLOAT32, SHAPE(2, 3), x);
+	in_values("i", DT_INT32, SHAPE(3), ix);
+	run_body("(clip(%x, a_min=-0.5f, a_max=0.5f), zeros(shape=[2, 3], dtype=\"float32\"), "
+		 "ones(shape=[3, 2], dtype=\"int64\"), zeros_like(%x), ones_like(%x), "
+		 "clip(%i, a_min=-1.5f, a_max=5f))");
+	assert_int_equal(result.noutputs, 6);
+	expect_values(0, clipped, 6, 0);
+	expect_values(1, zeros, 6, 0);
+	EXPECT_SHAPE(2, 3, 2);
+	assert_int_equal(result.outputs[2].dtype, DT_INT64);
+	expect_values(2, ones, 6, 0);
+	expect_values(3, zeros, 6, 0);
+	expect_values(4, ones, 6, 0);
+	expect_values(5, iclipped, 3, 0);
+}
+
+static void test_cast(void **state)
+{
+	static const double x[] = {-2.75, -0.5, 0, 0.5, 1.5, 3e10, -3e10, NAN};
+	(void)state;
+	in_values("x", DT_FLOAT32, SHAPE(8), x);
+	run_body("(cast(%x, dtype=\"int32\"), cast(%x, dtype=\"int64\"), cast(%x, dtype=\"bool\"), "
+		 "cast(%x, dtype=\"float16\"), cast(%x, dtype=\"float64\"), "
+		 "cast(cast(%x, dtype=\"int32\"), dtype=\"float32\"))");
+	{
+		static const double i32[] = {-2, 0, 0, 0, 1, 2147483647.0, -2147483648.0, 0};
+		static const double i64[] = {-2, 0, 0, 0, 1, (float)3e10, (float)-3e10, 0};
+		static const double b[] = {1, 1, 0, 1, 1, 1, 1, 1};
+		static const double f16[] = {-2.75, -0.5, 0, 0.5, 1.5, INFINITY, -INFINITY, NAN};
+		static const double back[] = {-2, 0, 0, 0, 1, 2147483647.0, -2147483648.0, 0};
+		expect_values(0, i32, 8, 0);
+		expect_values(1, i64, 8, 0);
+		expect_values(2, b, 8, 0);
+		for (int i = 0; i < 5; i++)
+			assert_true(out_at(3, i) == f16[i]);
+		assert_true(isinf(out_at(3, 5)) && out_at(3, 5) > 0);
+		assert_true(isnan(out_at(3, 7)));
+		for (int i = 0; i < 7; i++)
+			assert_true(out_at(4, i) == (float)x[i]);
+		expect_values(5, back, 8, 1e-7);
+	}
+	teardown(NULL);
+	setup(NULL);
+	{
+		static const double v[] = {-5, 0, 7};
+		static const double b[] = {1, 0, 1};
+		in_values("i", DT_INT64, SHAPE(3), v);
+		run_body("(cast(%i, dtype=\"float16\"), cast(%i, dtype=\"bool\"), "
+			 "cast(cast(%i, dtype=\"bool\"), dtype=\"int32\"))");
+		expect_values(0, v, 3, 0);
+		expect_values(1, b, 3, 0);
+		expect_values(2, b, 3, 0);
+	}
+}
+
+/* ---- matrix products ------------------------------------------------------- */
+
+static void test_dense(void **state)
+{
+	static const int64_t cases[][4] = {
+		{1, 3, 5, 4}, {2, 3, 7, 6}, {1, 1, 64, 10}, {1, 37, 130, 65}};
+	(void)state;
+	for (size_t c = 0; c < DP_COUNT(cases); c++) {
+		int64_t b = cases[c][0], m = cases[c][1], k = cases[c][2], n = cases[c][3];
+		double *want = xmalloc((size_t)(b * m * n) * sizeof(double));
+		teardown(NULL);
+		setup(NULL);
+		RAND("x", DT_FLOAT32, b, m, k);
+		RAND("w", DT_FLOAT32, n, k);
+		run_body("nn.dense(%x, %w)");
+		EXPECT_SHAPE(0, b, m, n);
+		for (int64_t r = 0; r < b * m; r++)
+			for (int64_t j = 0; j < n; j++) {
+				double acc = 0;
+				for (int64_t q = 0; q < k; q++)
+					acc += in_at(0, r * k + q) * in_at(1, j * k + q);
+				want[r * n + j] = acc;
+			}
+		expect_values(0, want, b * m * n, 1e-5);
+		free(want);
+	}
+	/* float64 and a hand-checked fixture */
+	teardown(NULL);
+	setup(NULL);
+	{
+		static const double x[] = {1, 2, 3, 4, 5, 6};
+		static const double w[] = {1, 0, -1, 2, 1, 0};
+		static const double want[] = {-2, 4, -2, 13};
+		in_values("x", DT_FLOAT64, SHAPE(2, 3), x);
+		in_values("w", DT_FLOAT64, SHAPE(2, 3), w);
+		run_body("nn.dense(%x, %w, units=2)");
+		expect_values(0, want, 4, 0);
+	}
+}
+
+static void test_batch_matmul(void **state)
+{
+	(void)state;
+	for (int ta = 0; ta < 2; ta++)
+		for (int tb = 0; tb < 2; tb++)
+			for (int bcast = 0; bcast < 3; bcast++) {
+				int64_t B = 3, M = 4, N = 5, K = 6;
+				int64_t ba = bcast == 1 ? 1 : B, bb = bcast == 2 ? 1 : B;
+				char body[128];
+				double want[3 * 4 * 5];
+				teardown(NULL);
+				setup(NULL);
+				if (ta)
+					RAND("x", DT_FLOAT32, ba, K, M);
+				else
+					RAND("x", DT_FLOAT32, ba, M, K);
+				if (tb)
+					RAND("y", DT_FLOAT32, bb, N, K);
+				else
+					RAND("y", DT_FLOAT32, bb, K, N);
+				snprintf(
+					body, sizeof body,
+					"nn.batch_matmul(%%x, %%y, transpose_a=%s, transpose_b=%s)",
+					ta ? "True" : "False", tb ? "True" : "False");
+				run_body(body);
+				EXPECT_SHAPE(0, B, M, N);
+				for (int64_t b = 0; b < B; b++)
+					for (int64_t i = 0; i < M; i++)
+						for (int64_t j = 0; j < N; j++) {
+							double acc = 0;
+							int64_t xb = ba == 1 ? 0 : b,
+								yb = bb == 1 ? 0 : b;
+							for (int64_t q = 0; q < K; q++) {
+								double xv = in_at(
+									0,
+									xb * M * K +
+										(ta ? q * M + i
+										    : i * K + q));
+								double yv = in_at(
+									1,
+									yb * N * K +
+										(tb ? j * K + q
+										    : q * N + j));
+								acc += xv * yv;
+							}
+							want[(b * M + i) * N + j] = acc;
+						}
+				expect_values(0, want, B * M * N, 1e-5);
+			}
+}
+
+static void test_bias_add(void **state)
+{
+	double want[2 * 3 * 4];
+	(void)state;
+	RAND("x", DT_FLOAT32, 2, 3, 4);
+	RAND("b", DT_FLOAT32, 3);
+	RAND("c", DT_FLOAT32, 4);
+	run_body("(nn.bias_add(%x, %b), nn.bias_add(%x, %c, axis=-1))");
+	for (int i = 0; i < 24; i++)
+		want[i] = (float)(in_at(0, i) + in_at(1, i / 4 % 3));
+	expect_values(0, want, 24, 0);
+	for (int i = 0; i < 24; i++)
+		want[i] = (float)(in_at(0, i) + in_at(2, i % 4));
+	expect_values(1, want, 24, 0);
+}
+
+/* ---- softmax and reductions ---------------------------------------------------- */
+
+static void test_softmax(void **state)
+{
+	double want[2 * 3 * 4];
+	(void)state;
+	RAND("x", DT_FLOAT32, 2, 3, 4);
+	run_body("(nn.softmax(%x), nn.softmax(%x, axis=1))");
+	for (int axis = 0; axis < 2; axis++) {
+		int64_t len = axis == 0 ? 4 : 3, inner = axis == 0 ? 1 : 4;
+		for (int i = 0; i < 24; i++) {
+			int64_t base = i / (len * inner) * len * inner + i % inner;
+			double mx = -INFINITY, sum = 0;
+			for (int64_t k = 0; k < len; k++)
+				mx = fmax(mx, in_at(0, base + k * inner));
+			for (int64_t k = 0; k < len; k++)
+				sum += exp(in_at(0, base + k * inner) - mx);
+			want[i] = exp(in_at(0, i) - mx) / sum;
+		}
+		expect_values(axis, want, 24, 1e-6);
+	}
+	/* hand-checked: equal logits share the mass */
+	teardown(NULL);
+	setup(NULL);
+	{
+		static const double x[] = {1000, 1000, 0, 0};
+		static const double want2[] = {0.5, 0.5, 0.5, 0.5};
+		in_values("x", DT_FLOAT64, SHAPE(2, 2), x);
+		run_body("nn.softmax(%x)");
+		expect_values(0, want2, 4, 1e-12);
+	}
+}
+
+/* Naive reduction over the axes flagged in `reduce`. */
+static void reduce_reference(const char *op, const int64_t *shape, uint32_t nd, const int *reduce,
+			     double *want, int64_t nout)
+{
+	int64_t n = 1;
+	int64_t *counts = xcalloc((size_t)nout, sizeof(int64_t));
+	for (uint32_t i = 0; i < nd; i++)
+		n *= shape[i];
+	for (int64_t o = 0; o < nout; o++)
+		want[o] = !strcmp(op, "max") ? -INFINITY : 0;
+	for (int64_t i = 0; i < n; i++) {
+		int64_t rest = i, o = 0, mult = 1;
+		for (uint32_t a = nd; a-- > 0;) {
+			int64_t coord = rest % shape[a];
+			rest /= shape[a];
+			if (!reduce[a]) {
+				o += coord * mult;
+				mult *= shape[a];
+			}
+		}
+		if (!strcmp(op, "max"))
+			want[o] = fmax(want[o], in_at(0, i));
+		else
+			want[o] += in_at(0, i);
+		counts[o]++;
+	}
+	if (!strcmp(op, "mean"))
+		for (int64_t o = 0; o < nout; o++)
+			want[o] /= (double)counts[o];
+	free(counts);
+}
+
+static void test_reductions(void **state)
+{
+	static const char *const ops[] = {"sum", "mean", "max"};
+	static const struct {
+		const char *attrs;
+		int reduce[4];
+		uint32_t nd;
+		int64_t shape[4];
+	} cases[] = {
+		{"", {1, 1, 1, 1}, 0, {0}},
+		{", axis=[1]", {0, 1, 0, 0}, 3, {2, 4, 5}},
+		{", axis=[1], keepdims=True", {0, 1, 0, 0}, 4, {2, 1, 4, 5}},
+		{", axis=[0, 2]", {1, 0, 1, 0}, 2, {3, 5}},
+		{", axis=[-1]", {0, 0, 0, 1}, 3, {2, 3, 4}},
+		{", axis=[1, 3], exclude=True", {1, 0, 1, 0}, 2, {3, 5}},
+		{", axis=[0], keepdims=True, exclude=True", {0, 1, 1, 1}, 4, {2, 1, 1, 1}},
+	};
+	static const int64_t shape[4] = {2, 3, 4, 5};
+	(void)state;
+	for (size_t o = 0; o < DP_COUNT(ops); o++)
+		for (size_t c = 0; c < DP_COUNT(cases); c++) {
+			char body[128];
+			double want[120];
+			int64_t nout = 1;
+			teardown(NULL);
+			setup(NULL);
+			in_random("x", DT_FLOAT32, 4, shape);
+			snprintf(body, sizeof body, "%s(%%x%s)", ops[o], cases[c].attrs);
+			run_body(body);
+			expect_shape(0, cases[c].nd, cases[c].shape);
+			for (uint32_t i = 0; i < 4; i++)
+				nout *= cases[c].reduce[i] ? 1 : shape[i];
+			reduce_reference(ops[o], shape, 4, cases[c].reduce, want, nout);
+			expect_values(0, want, nout, 1e-6);
+		}
+	/* integers and a hand-checked sum */
+	teardown(NULL);
+	setup(NULL);
+	{
+		static const double x[] = {1, 2, 3, 4, 5, 6};
+		static const double sum[] = {6, 15}, mx[] = {4, 5, 6}, mean[] = {2, 5};
+		in_values("x", DT_INT32, SHAPE(2, 3), x);
+		run_body("(sum(%x, axis=[1]), max(%x, axis=[0]), mean(%x, axis=[1]))");
+		expect_values(0, sum, 2, 0);
+		expect_values(1, mx, 3, 0);
+		expect_values(2, mean, 2, 0);
+	}
+}
+
+/* ---- data movement --------------------------------------------------------------- */
+
+static void test_reshape_family(void **state)
+{
+	static const struct {
+		const char *body;
+		uint32_t nd;
+		int64_t shape[5];
+	} cases[] = {
+		{"reshape(%x, newshape=[6, 20])", 2, {6, 20}},
+		{"reshape(%x, newshape=[0, -1])", 2, {2, 60}},
+		{"reshape(%x, newshape=[-1, 5])", 2, {24, 5}},
+		{"reshape(%x, newshape=[2, -2])", 4, {2, 3, 4, 5}},
+		{"reshape(%x, newshape=[-3, -2])", 3, {6, 4, 5}},
+		{"reshape(%x, newshape=[0, -4, 1, 3, -2])", 5, {2, 1, 3, 4, 5}},
+		{"reshape(%x, newshape=[-4, 2, -1, 0, 0, 5])", 5, {2, 1, 3, 4, 5}},
+		{"nn.batch_flatten(%x)", 2, {2, 60}},
+		{"expand_dims(%x, axis=1, num_newaxis=2)", 0, {0}},
+		{"squeeze(expand_dims(%x, axis=0))", 4, {2, 3, 4, 5}},
+		{"squeeze(reshape(%x, newshape=[2, 1, 60, 1]), axis=[3])", 3, {2, 1, 60}},
+	};
+	(void)state;
+	for (size_t c = 0; c < DP_COUNT(cases); c++) {
+		double want[120];
+		teardown(NULL);
+		setup(NULL);
+		RAND("x", DT_FLOAT32, 2, 3, 4, 5);
+		run_body(cases[c].body);
+		if (cases[c].nd)
+			expect_shape(0, cases[c].nd, cases[c].shape);
+		else
+			EXPECT_SHAPE(0, 2, 1, 1, 3, 4, 5);
+		for (int i = 0; i < 120; i++)
+			want[i] = in_at(0, i);
+		expect_values(0, want, 120, 0);
+	}
+}
+
+static void test_transpose(void **state)
+{
+	static const struct {
+		const char *attrs;
+		int perm[4];
+	} cases[] = {
+		{"", {3, 2, 1, 0}},
+		{", axes=[0, 2, 3, 1]", {0, 2, 3, 1}},
+		{", axes=[1, 0, 2, 3]", {1, 0, 2, 3}},
+		{", axes=[-1, 0, -2, 1]", {3, 0, 2, 1}},
+	};
+	static const int64_t shape[4] = {2, 3, 4, 5};
+	(void)state;
+	for (size_t c = 0; c < DP_COUNT(cases); c++) {
+		char body[64];
+		double want[120];
+		int64_t oshape[4], istride[4], s = 1;
+		teardown(NULL);
+		setup(NULL);
+		in_random("x", DT_INT64, 4, shape);
+		snprintf(body, sizeof body, "transpose(%%x%s)", cases[c].attrs);
+		run_body(body);
+		for (int a = 3; a >= 0; a--) {
+			istride[a] = s;
+			s *= shape[a];
+		}
+		for (int a = 0; a < 4; a++)
+			oshape[a] = shape[cases[c].perm[a]];
+		expect_shape(0, 4, oshape);
+		for (int64_t i = 0; i < 120; i++) {
+			int64_t rest = i, off = 0;
+			for (int a = 3; a >= 0; a--) {
+				off += rest % oshape[a] * istride[cases[c].perm[a]];
+				rest /= oshape[a];
+			}
+			want[i] = in_at(0, off);
+		}
+		expect_values(0, want, 120, 0);
+	}
+}
+
+static void test_concatenate_and_split(void **state)
+{
+	double want[2 * 9 * 2];
+	(void)state;
+	RAND("a", DT_FLOAT32, 2, 2, 2);
+	RAND("b", DT_FLOAT32, 2, 3, 2);
+	RAND("c", DT_FLOAT32, 2, 4, 2);
+	run_body("concatenate((%a, %b, %c), axis=1)");
+	EXPECT_SHAPE(0, 2, 9, 2);
+	for (int n = 0; n < 2; n++)
+		for (int j = 0; j < 9; j++)
+			for (int k = 0; k < 2; k++) {
+				int src = j < 2 ? 0 : j < 5 ? 1 : 2;
+				int jj = j < 2 ? j : j < 5 ? j - 2 : j - 5;
+				int len = src == 0 ? 2 : src == 1 ? 3 : 4;
+				want[(n * 9 + j) * 2 + k] =
+					in_at((size_t)src, (n * len + jj) * 2 + k);
+			}
+	expect_values(0, want, 36, 0);
+
+	teardown(NULL);
+	setup(NULL);
+	RAND("x", DT_FLOAT32, 2, 9, 2);
+	run_body("%0 = split(%x, indices_or_sections=[2, 5], axis=1); (%0.0, %0.1, %0.2)");
+	assert_int_equal(result.noutputs, 3);
+	EXPECT_SHAPE(0, 2, 2, 2);
+	EXPECT_SHAPE(1, 2, 3, 2);
+	EXPECT_SHAPE(2, 2, 4, 2);
+	for (int n = 0; n < 2; n++)
+		for (int j = 0; j < 9; j++)
+			for (int k = 0; k < 2; k++) {
+				int dst = j < 2 ? 0 : j < 5 ? 1 : 2;
+				int jj = j < 2 ? j : j < 5 ? j - 2 : j - 5;
+				int len = dst == 0 ? 2 : dst == 1 ? 3 : 4;
+				assert_true(out_at((size_t)dst, (n * len + jj) * 2 + k) ==
+					    in_at(0, (n * 9 + j) * 2 + k));
+			}
+
+	teardown(NULL);
+	setup(NULL);
+	RAND("x", DT_FLOAT32, 6, 4);
+	run_body("%0 = split(%x, indices_or_sections=3); concatenate((%0.2, %0.0, %0.1))");
+	for (int i = 0; i < 24; i++)
+		want[i] = in_at(0, (i + 16) % 24);
+	expect_values(0, want, 24, 0);
+}
+
+/* ---- convolution -------------------------------------------------------------------- */
+
+typedef struct ConvCase {
+	int64_t n, c, h, w, o, kh, kw;
+	int64_t stride[2], pad[4], dilation[2], groups;
+} ConvCase;
+
+static void conv_attrs(char *buf, size_t size, const ConvCase *k)
+{
+	snprintf(buf, size,
+		 "strides=[%lld, %lld], padding=[%lld, %lld, %lld, %lld], dilation=[%lld, %lld], "
+		 "groups=%lld",
+		 (long long)k->stride[0], (long long)k->stride[1], (long long)k->pad[0],
+		 (long long)k->pad[1], (long long)k->pad[2], (long long)k->pad[3],
+		 (long long)k->dilation[0], (long long)k->dilation[1], (long long)k->groups);
+}
+
+static void test_conv2d(void **state)
+{
+	static const ConvCase cases[] = {
+		{1, 3, 7, 7, 4, 3, 3, {1, 1}, {1, 1, 1, 1}, {1, 1}, 1},
+		{2, 4, 9, 8, 6, 3, 2, {2, 1}, {0, 1, 2, 0}, {1, 2}, 2},
+		{1, 6, 10, 10, 6, 3, 3, {2, 2}, {1, 1, 1, 1}, {1, 1}, 6}, /* depthwise */
+		{2, 8, 5, 6, 4, 1, 1, {1, 1}, {0, 0, 0, 0}, {1, 1}, 1},   /* pointwise */
+		{1, 2, 12, 11, 3, 5, 5, {3, 2}, {2, 2, 2, 2}, {2, 1}, 1},
+		{1, 16, 40, 40, 8, 3, 3, {1, 1}, {1, 1, 1, 1}, {1, 1}, 1}, /* several tiles */
+	};
+	(void)state;
+	for (size_t c = 0; c < DP_COUNT(cases); c++) {
+		const ConvCase *k = &cases[c];
+		int64_t cg = k->c / k->groups, og = k->o / k->groups;
+		int64_t oh = (k->h + k->pad[0] + k->pad[2] - k->dilation[0] * (k->kh - 1) - 1) /
+				     k->stride[0] +
+			     1;
+		int64_t ow = (k->w + k->pad[1] + k->pad[3] - k->dilation[1] * (k->kw - 1) - 1) /
+				     k->stride[1] +
+			     1;
+		char attrs[256], body[320];
+		double *want = xmalloc((size_t)(k->n * k->o * oh * ow) * sizeof(double));
+		teardown(NULL);
+		setup(NULL);
+		RAND("x", DT_FLOAT32, k->n, k->c, k->h, k->w);
+		RAND("w", DT_FLOAT32, k->o, cg, k->kh, k->kw);
+		conv_attrs(attrs, sizeof attrs, k);
+		snprintf(body, sizeof body, "nn.conv2d(%%x, %%w, %s)", attrs);
+		run_body(body);
+		EXPECT_SHAPE(0, k->n, k->o, oh, ow);
+		/* the seven loops */
+		for (int64_t n = 0; n < k->n; n++)
+			for (int64_t o = 0; o < k->o; o++)
+				for (int64_t y = 0; y < oh; y++)
+					for (int64_t x = 0; x < ow; x++) {
+						double acc = 0;
+						int64_t g = o / og;
+						for (int64_t ci = 0; ci < cg; ci++)
+							for (int64_t ky = 0; ky < k->kh; ky++)
+								for (int64_t kx = 0; kx < k->kw;
+								     kx++) {
+									int64_t iy =
+										y * k->stride[0] -
+										k->pad[0] +
+										ky * k->dilation[0];
+									int64_t ix =
+										x * k->stride[1] -
+										k->pad[1] +
+										kx * k->dilation[1];
+									if (iy < 0 || iy >= k->h ||
+									    ix < 0 || ix >= k->w)
+										continue;
+									acc += in_at(0,
+										     ((n * k->c +
+										       g * cg +
+										       ci) * k->h +
+										      iy) * k->w +
+											     ix) *
+									       in_at(1,
+										     ((o * cg +
+										       ci) * k->kh +
+										      ky) * k->kw +
+											     kx);
+								}
+						want[((n * k->o + o) * oh + y) * ow + x] = acc;
+					}
+		expect_values(0, want, k->n * k->o * oh * ow, 1e-5);
+		free(want);
+	}
+	/* hand-checked: a 3x3 box filter over 1..9 with padding 1 */
+	teardown(NULL);
+	setup(NULL);
+	{
+		static const double x[] = {1, 2, 3, 4, 5, 6, 7, 8, 9};
+		static const double w[] = {1, 1, 1, 1, 1, 1, 1, 1, 1};
+		static const double want[] = {12, 21, 16, 27, 45, 33, 24, 39, 28};
+		in_values("x", DT_FLOAT64, SHAPE(1, 1, 3, 3), x);
+		in_values("w", DT_FLOAT64, SHAPE(1, 1, 3, 3), w);
+		run_body("nn.conv2d(%x, %w, padding=[1, 1])");
+		expect_values(0, want, 9, 0);
+	}
+}
+
+static void test_conv2d_transpose(void **state)
+{
+	static const struct {
+		ConvCase k;
+		int64_t out_pad[2];
+	} cases[] = {
+		{{1, 4, 4, 4, 3, 4, 4, {2, 2}, {1, 1, 1, 1}, {1, 1}, 1}, {0, 0}},
+		{{2, 4, 3, 5, 6, 3, 3, {2, 1}, {0, 1, 0, 1}, {1, 1}, 2}, {1, 0}},
+		{{1, 2, 5, 5, 2, 3, 2, {1, 3}, {1, 0, 0, 0}, {2, 1}, 1}, {0, 2}},
+		{{1, 8, 4, 4, 4, 4, 4, {2, 2}, {1, 1, 1, 1}, {1, 1}, 1},
+		 {0, 0}}, /* dcgan's shape */
+	};
+	(void)state;
+	for (size_t c = 0; c < DP_COUNT(cases); c++) {
+		const ConvCase *k = &cases[c].k;
+		const int64_t *op = cases[c].out_pad;
+		int64_t cg = k->c / k->groups, og = k->o / k->groups;
+		int64_t oh = (k->h - 1) * k->stride[0] - k->pad[0] - k->pad[2] +
+			     k->dilation[0] * (k->kh - 1) + op[0] + 1;
+		int64_t ow = (k->w - 1) * k->stride[1] - k->pad[1] - k->pad[3] +
+			     k->dilation[1] * (k->kw - 1) + op[1] + 1;
+		char attrs[256], body[400];
+		double *want = xcalloc((size_t)(k->n * k->o * oh * ow), sizeof(double));
+		teardown(NULL);
+		setup(NULL);
+		RAND("x", DT_FLOAT32, k->n, k->c, k->h, k->w);
+		RAND("w", DT_FLOAT32, k->c, og, k->kh, k->kw);
+		conv_attrs(attrs, sizeof attrs, k);
+		snprintf(body, sizeof body,
+			 "nn.conv2d_transpose(%%x, %%w, %s, output_padding=[%lld, %lld], "
+			 "kernel_layout=\"IOHW\")",
+			 attrs, (long long)op[0], (long long)op[1]);
+		run_body(body);
+		EXPECT_SHAPE(0, k->n, k->o, oh, ow);
+		/* scatter every input pixel through the kernel */
+		for (int64_t n = 0; n < k->n; n++)
+			for (int64_t ci = 0; ci < k->c; ci++)
+				for (int64_t iy = 0; iy < k->h; iy++)
+					for (int64_t ix = 0; ix < k->w; ix++) {
+						int64_t g = ci / cg;
+						double xv = in_at(
+							0,
+							((n * k->c + ci) * k->h + iy) * k->w + ix);
+						for (int64_t oc = 0; oc < og; oc++)
+							for (int64_t ky = 0; ky < k->kh; ky++)
+								for (int64_t kx = 0; kx < k->kw;
+								     kx++) {
+									int64_t y =
+										iy * k->stride[0] -
+										k->pad[0] +
+										ky * k->dilation[0];
+									int64_t x =
+										ix * k->stride[1] -
+										k->pad[1] +
+										kx * k->dilation[1];
+									if (y < 0 || y >= oh ||
+									    x < 0 || x >= ow)
+										continue;
+									want[((n * k->o + g * og +
+									       oc) * oh +
+									      y) * ow +
+									     x] +=
+										xv *
+										in_at(1,
+										      ((ci * og +
+											oc) * k->kh +
+										       ky) * k->kw +
+											      kx);
+								}
+					}
+		expect_values(0, want, k->n * k->o * oh * ow, 1e-5);
+		free(want);
+	}
+}
+
+/* ---- pooling ---------------------------------------------------------------------- */
+
+static void test_pooling(void **state)
+{
+	static const struct {
+		int64_t h, w, kh, kw, stride[2], pad[4], dilation[2];
+		bool ceil, include_pad;
+	} cases[] = {
+		{6, 6, 2, 2, {2, 2}, {0, 0, 0, 0}, {1, 1}, false, false},
+		{7, 7, 3, 3, {2, 2}, {1, 1, 1, 1}, {1, 1}, false, false},
+		{7, 7, 3, 3, {2, 2}, {1, 1, 1, 1}, {1, 1}, false, true},
+		{7, 8, 3, 2, {2, 3}, {0, 1, 2, 0}, {1, 1}, true, false},
+		{7, 8, 3, 2, {2, 3}, {0, 1, 2, 0}, {1, 1}, true, true},
+		{9, 9, 2, 3, {1, 2}, {1, 0, 1, 2}, {2, 1}, false, true},
+	};
+	(void)state;
+	for (size_t c = 0; c < DP_COUNT(cases); c++) {
+		int64_t N = 2, C = 3, H = cases[c].h, W = cases[c].w;
+		int64_t kh = cases[c].kh, kw = cases[c].kw;
+		const int64_t *s = cases[c].stride, *p = cases[c].pad, *d = cases[c].dilation;
+		int64_t spanh = d[0] * (kh - 1) + 1, spanw = d[1] * (kw - 1) + 1;
+		int64_t numh = H + p[0] + p[2] - spanh, numw = W + p[1] + p[3] - spanw;
+		int64_t oh = (cases[c].ceil ? (numh + s[0] - 1) / s[0] : numh / s[0]) + 1;
+		int64_t ow = (cases[c].ceil ? (numw + s[1] - 1) / s[1] : numw / s[1]) + 1;
+		char body[1024], attrs[384];
+		double *mx = xmalloc((size_t)(N * C * oh * ow) * sizeof(double));
+		double *avg = xmalloc((size_t)(N * C * oh * ow) * sizeof(double));
+		teardown(NULL);
+		setup(NULL);
+		RAND("x", DT_FLOAT32, N, C, H, W);
+		snprintf(attrs, sizeof attrs,
+			 "pool_size=[%lld, %lld], strides=[%lld, %lld], padding=[%lld, %lld, %lld, "
+			 "%lld], "
+			 "dilation=[%lld, %lld], ceil_mode=%s",
+			 (long long)kh, (long long)kw, (long long)s[0], (long long)s[1],
+			 (long long)p[0], (long long)p[1], (long long)p[2], (long long)p[3],
+			 (long long)d[0], (long long)d[1], cases[c].ceil ? "True" : "False");
+		snprintf(body, sizeof body,
+			 "(nn.max_pool2d(%%x, %s), nn.avg_pool2d(%%x, %s, count_include_pad=%s))",
+			 attrs, attrs, cases[c].include_pad ? "True" : "False");
+		run_body(body);
+		EXPECT_SHAPE(0, N, C, oh, ow);
+		EXPECT_SHAPE(1, N, C, oh, ow);
+		/* explicit windows over the padded input: a padded cell counts for
+		 * avg with count_include_pad, an input cell always */
+		for (int64_t plane = 0; plane < N * C; plane++)
+			for (int64_t y = 0; y < oh; y++)
+				for (int64_t x = 0; x < ow; x++) {
+					double m = -INFINITY, sum = 0;
+					int64_t count = 0;
+					for (int64_t ky = 0; ky < kh; ky++)
+						for (int64_t kx = 0; kx < kw; kx++) {
+							int64_t py = y * s[0] + ky * d[0],
+								px = x * s[1] + kx * d[1];
+							int64_t iy = py - p[0], ix = px - p[1];
+							bool inside = iy >= 0 && iy < H &&
+								      ix >= 0 && ix < W;
+							bool padded = py < H + p[0] + p[2] &&
+								      px < W + p[1] + p[3];
+							if (inside) {
+								double v = in_at(
+									0,
+									(plane * H + iy) * W + ix);
+								m = fmax(m, v);
+								sum += v;
+							}
+							if (cases[c].include_pad ? padded : inside)
+								count++;
+						}
+					mx[(plane * oh + y) * ow + x] =
+						m == -INFINITY ? -FLT_MAX : m;
+					avg[(plane * oh + y) * ow + x] =
+						count ? sum / (double)count : 0;
+				}
+		expect_values(0, mx, N * C * oh * ow, 0);
+		expect_values(1, avg, N * C * oh * ow, 1e-6);
+		free(mx);
+		free(avg);
+	}
+	/* global average, hand-checked */
+	teardown(NULL);
+	setup(NULL);
+	{
+		static const double x[] = {1, 2, 3, 4, 10, 20, 30, 40};
+		static const double want[] = {2.5, 25};
+		in_values("x", DT_FLOAT32, SHAPE(1, 2, 2, 2), x);
+		run_body("nn.global_avg_pool2d(%x)");
+		EXPECT_SHAPE(0, 1, 2, 1, 1);
+		expect_values(0, want, 2, 0);
+	}
+}
+
+/* ---- what the cpu refuses ----------------------------------------------------------- */
+
+static void test_unsupported_dtype(void **state)
+{
+	(void)state;
+	RAND("x", DT_INT32, 2, 3);
+	RAND("w", DT_INT32, 4, 3);
+	run_body_fails("nn.dense(%x, %w)", "'nn.dense' on the cpu does not support int32");
+}
+
+#define TEST(fn) cmocka_unit_test_setup_teardown(fn, setup, teardown)
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		TEST(test_binary_broadcasting),
+		TEST(test_integer_division),
+		TEST(test_unary),
+		TEST(test_clip_and_fills),
+		TEST(test_cast),
+		TEST(test_dense),
+		TEST(test_batch_matmul),
+		TEST(test_bias_add),
+		TEST(test_softmax),
+		TEST(test_reductions),
+		TEST(test_reshape_family),
+		TEST(test_transpose),
+		TEST(test_concatenate_and_split),
+		TEST(test_conv2d),
+		TEST(test_conv2d_transpose),
+		TEST(test_pooling),
+		TEST(test_unsupported_dtype),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

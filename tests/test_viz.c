@@ -1,0 +1,828 @@
+/*
+ * test_viz.c - the Graphviz drawing (viz/) and the `render` command.
+ *
+ * The graphs are planned through the session API, as the shell does, and
+ * inspected through cgraph itself (this is viz's own test, so it reads the
+ * Agraph_t that viz_build_graph returns; nothing else outside viz/ includes
+ * Graphviz): node and edge counts, fill colour per device, copy nodes,
+ * clusters, the red conflict edge. Golden files in tests/golden/dot hold
+ * the exact .dot of the shared cases before and after planning (NAME.relay
+ * in, NAME.PHASE.dot out); UPDATE=1 in the environment rewrites them. The
+ * image formats are checked by their magic bytes, the writes for leaving no
+ * temporary file behind and an existing file untouched on failure.
+ */
+#include <dirent.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cmocka.h>
+
+#include <graphviz/cgraph.h>
+
+#include "commands.h"
+#include "plan.h"
+#include "session.h"
+#include "viz.h"
+
+#define GOLDEN_DIR DEVPLAN_SOURCE_DIR "/tests/golden/dot"
+
+/* ---- helpers ---- */
+
+/* A session with `file` (in the golden directory) loaded under the given
+ * fallback and policy, after `phases` phases; expect_ok says whether the
+ * last step must succeed. */
+static Session *planned(const char *file, const char *fallback, const char *policy, size_t phases,
+			bool expect_ok)
+{
+	Session *s = xcalloc(1, sizeof *s);
+	char *path = xasprintf("%s/%s", GOLDEN_DIR, file);
+	bool reset;
+	char *err = NULL;
+	session_init(s);
+	assert_true(
+		session_setting_set(s, session_setting_find("fallback"), fallback, &reset, &err));
+	assert_true(session_setting_set(s, session_setting_find("policy"), policy, &reset, &err));
+	if (!session_load(s, path)) {
+		diag_print_all(stderr, &s->diags);
+		fail();
+	}
+	free(path);
+	if (phases)
+		assert_int_equal(session_step(s, phases), expect_ok);
+	return s;
+}
+
+static void release(Session *s)
+{
+	session_free(s);
+	free(s);
+}
+
+static VizOptions options_of(const Session *s)
+{
+	VizOptions o;
+	memset(&o, 0, sizeof o);
+	o.module = session_current(s);
+	o.devices = &s->devices;
+	o.trace = s->trace;
+	o.depth = -1;
+	return o;
+}
+
+static bool is_legend(void *obj)
+{
+	return strncmp(agnameof(obj), "legend_", 7) == 0;
+}
+
+static size_t count_nodes(Agraph_t *g)
+{
+	size_t n = 0;
+	for (Agnode_t *v = agfstnode(g); v; v = agnxtnode(g, v))
+		n += !is_legend(v);
+	return n;
+}
+
+static size_t count_edges(Agraph_t *g)
+{
+	size_t n = 0;
+	for (Agnode_t *v = agfstnode(g); v; v = agnxtnode(g, v))
+		for (Agedge_t *e = agfstout(g, v); e; e = agnxtout(g, e))
+			n += !is_legend(agtail(e));
+	return n;
+}
+
+static const char *attr(void *obj, const char *name)
+{
+	char *v = agget(obj, (char *)name);
+	return v ? v : "";
+}
+
+/* The node whose label starts with prefix (e.g. "%b\n"); fails if none. */
+static Agnode_t *node_labelled(Agraph_t *g, const char *prefix)
+{
+	for (Agnode_t *v = agfstnode(g); v; v = agnxtnode(g, v))
+		if (!is_legend(v) && strncmp(attr(v, "label"), prefix, strlen(prefix)) == 0)
+			return v;
+	print_error("no node labelled '%s...'\n", prefix);
+	fail();
+	return NULL;
+}
+
+static size_t count_shape(Agraph_t *g, const char *shape)
+{
+	size_t n = 0;
+	for (Agnode_t *v = agfstnode(g); v; v = agnxtnode(g, v))
+		n += !is_legend(v) && strcmp(attr(v, "shape"), shape) == 0;
+	return n;
+}
+
+/* The red edges, each checked to carry a label. */
+static size_t count_red_edges(Agraph_t *g, Agedge_t **last)
+{
+	size_t n = 0;
+	for (Agnode_t *v = agfstnode(g); v; v = agnxtnode(g, v))
+		for (Agedge_t *e = agfstout(g, v); e; e = agnxtout(g, e))
+			if (strcmp(attr(e, "color"), "red") == 0) {
+				n++;
+				*last = e;
+			}
+	return n;
+}
+
+static char *read_all(const char *path, size_t *len)
+{
+	FILE *f = fopen(path, "rb");
+	char *data;
+	long size;
+	if (!f)
+		return NULL;
+	fseek(f, 0, SEEK_END);
+	size = ftell(f);
+	fseek(f, 0, SEEK_SET);
+	data = xmalloc((size_t)size + 1);
+	*len = fread(data, 1, (size_t)size, f);
+	data[*len] = '\0';
+	fclose(f);
+	return data;
+}
+
+static char *temp_dir(void)
+{
+	const char *base = getenv("TMPDIR");
+	char *dir = xasprintf("%s/test_viz.XXXXXX", base && *base ? base : "/tmp");
+	assert_non_null(mkdtemp(dir));
+	return dir;
+}
+
+/* Names in dir other than . and .., sorted, joined by spaces. */
+static char *list_dir(const char *dir)
+{
+	struct dirent **names;
+	int n = scandir(dir, &names, NULL, alphasort);
+	StrBuf sb;
+	strbuf_init(&sb);
+	assert_true(n >= 0);
+	for (int i = 0; i < n; i++) {
+		if (strcmp(names[i]->d_name, ".") != 0 && strcmp(names[i]->d_name, "..") != 0)
+			strbuf_printf(&sb, "%s%s", sb.len ? " " : "", names[i]->d_name);
+		free(names[i]);
+	}
+	free(names);
+	return strbuf_detach(&sb);
+}
+
+static void remove_dir(char *dir)
+{
+	struct dirent **names;
+	int n = scandir(dir, &names, NULL, alphasort);
+	for (int i = 0; i < n; i++) {
+		char *path = xasprintf("%s/%s", dir, names[i]->d_name);
+		if (strcmp(names[i]->d_name, ".") != 0 && strcmp(names[i]->d_name, "..") != 0)
+			unlink(path);
+		free(path);
+		free(names[i]);
+	}
+	free(names);
+	rmdir(dir);
+	free(dir);
+}
+
+/* ---- the shared-input case ---- */
+
+static void test_shared_input_after_check(void **state)
+{
+	Session *s = planned("shared_input.relay", "cpu:0", "copy", 2, true);
+	VizOptions o = options_of(s);
+	VizStats st;
+	char *err = NULL;
+	Agraph_t *g = viz_build_graph(&o, &st, &err);
+	Agedge_t *red = NULL;
+	(void)state;
+	assert_non_null(g);
+	/* %a %b %c, add, on_device, the inserted copy, add, on_device, subtract */
+	assert_int_equal(count_nodes(g), 9);
+	assert_int_equal(count_edges(g), 9);
+	assert_int_equal(st.nodes, 9);
+	assert_int_equal(st.edges, 9);
+	assert_int_equal(count_shape(g, "hexagon"), 1);
+	/* the use of %b on cuda:0, through the copy check inserted for it */
+	assert_int_equal(count_red_edges(g, &red), 1);
+	assert_ptr_equal(agtail(red), node_labelled(g, "%b\\n"));
+	assert_string_equal(attr(aghead(red), "shape"), "hexagon");
+	assert_string_equal(attr(red, "label"), "needs %b on cuda:0");
+	assert_string_equal(attr(red, "style"), "bold");
+	assert_int_equal(st.conflicts, 1);
+	/* the copy is shaded from cpu:0 to cuda:0 and says how much it moves */
+	assert_string_equal(attr(aghead(red), "fillcolor"), "#E69F00:#56B4E9");
+	assert_non_null(strstr(attr(aghead(red), "label"), "cpu:0 \xe2\x86\x92 cuda:0"));
+	assert_non_null(strstr(attr(aghead(red), "label"), "140 bytes"));
+	/* before core nothing has a device: white, dashed */
+	assert_string_equal(attr(node_labelled(g, "%0 = add"), "fillcolor"), "#FFFFFF");
+	assert_non_null(strstr(attr(node_labelled(g, "%0 = add"), "style"), "dashed"));
+	assert_non_null(agnode(g, "legend_unplanned", 0));
+	viz_free_graph(g);
+	release(s);
+}
+
+static void test_shared_input_after_core(void **state)
+{
+	Session *s = planned("shared_input.relay", "cpu:0", "copy", pipeline_count, true);
+	VizOptions o = options_of(s);
+	VizStats st;
+	char *err = NULL;
+	Agraph_t *g = viz_build_graph(&o, &st, &err);
+	Agedge_t *red = NULL;
+	Agraph_t *sub;
+	size_t clusters = 0;
+	(void)state;
+	assert_non_null(g);
+	assert_int_equal(count_nodes(g), 9);
+	assert_int_equal(count_edges(g), 9);
+	assert_int_equal(st.unplanned, 0);
+	/* fill colour by device: cpu:0 orange, cuda:0 sky blue */
+	assert_string_equal(viz_device_color(0), "#E69F00");
+	assert_string_equal(viz_device_color(1), "#56B4E9");
+	assert_string_equal(viz_device_color(IR_NO_DEVICE), "#FFFFFF");
+	assert_string_equal(attr(node_labelled(g, "%a\\n"), "fillcolor"), "#E69F00");
+	assert_string_equal(attr(node_labelled(g, "%b\\n"), "fillcolor"), "#E69F00");
+	assert_string_equal(attr(node_labelled(g, "%c\\n"), "fillcolor"), "#56B4E9");
+	assert_string_equal(attr(node_labelled(g, "%0 = add"), "fillcolor"), "#E69F00");
+	assert_string_equal(attr(node_labelled(g, "%2 = add"), "fillcolor"), "#56B4E9");
+	assert_string_equal(attr(node_labelled(g, "subtract"), "fillcolor"), "#E69F00");
+	assert_null(strstr(attr(node_labelled(g, "subtract"), "style"), "dashed"));
+	assert_null(agnode(g, "legend_unplanned", 0));
+	/* both copies: %b to the gpu, %2 back to the cpu */
+	assert_int_equal(count_shape(g, "hexagon"), 2);
+	assert_int_equal(st.copies, 2);
+	assert_non_null(strstr(attr(node_labelled(g, "%3 = device_copy"), "label"),
+			       "cuda:0 \xe2\x86\x92 cpu:0\\n140 bytes"));
+	assert_string_equal(attr(node_labelled(g, "%3 = device_copy"), "penwidth"), "2.5");
+	/* the conflict stays drawn: it is why the first copy exists */
+	assert_int_equal(count_red_edges(g, &red), 1);
+	assert_ptr_equal(agtail(red), node_labelled(g, "%b\\n"));
+	/* one cluster per function, plus the legend with both devices */
+	for (sub = agfstsubg(g); sub; sub = agnxtsubg(sub))
+		clusters += strncmp(agnameof(sub), "cluster_g", 9) == 0;
+	assert_int_equal(clusters, 1);
+	assert_non_null(agsubg(g, "cluster_legend", 0));
+	assert_string_equal(attr(agnode(g, "legend_d0", 0), "label"), "cpu:0");
+	assert_string_equal(attr(agnode(g, "legend_d1", 0), "fillcolor"), "#56B4E9");
+	assert_int_equal(agnnodes(agsubg(g, "cluster_g0", 0)), 9);
+	viz_free_graph(g);
+	release(s);
+}
+
+/* Under the error policy check stops planning: the loaded module is drawn
+ * with the red use straight from %b into the cuda add. */
+static void test_conflict_under_error_policy(void **state)
+{
+	Session *s = planned("shared_input.relay", "cuda:0", "error", pipeline_count, false);
+	VizOptions o = options_of(s);
+	char *err = NULL;
+	Agraph_t *g = viz_build_graph(&o, NULL, &err);
+	Agedge_t *red = NULL;
+	(void)state;
+	assert_non_null(g);
+	assert_int_equal(count_nodes(g), 8);
+	assert_int_equal(count_red_edges(g, &red), 1);
+	assert_ptr_equal(agtail(red), node_labelled(g, "%b\\n"));
+	assert_ptr_equal(aghead(red), node_labelled(g, "%0 = add"));
+	assert_string_equal(attr(red, "label"), "needs %b on cpu:0");
+	viz_free_graph(g);
+	release(s);
+}
+
+static void test_regions(void **state)
+{
+	Session *s = planned("shared_input.relay", "cpu:0", "copy", pipeline_count, true);
+	VizOptions o = options_of(s);
+	VizStats st;
+	char *err = NULL;
+	Agraph_t *g;
+	const char *colors[3] = {"#E69F00", "#56B4E9", "#E69F00"};
+	size_t n = 0;
+	(void)state;
+	o.regions = true;
+	g = viz_build_graph(&o, &st, &err);
+	assert_non_null(g);
+	assert_null(agsubg(g, "cluster_g0", 0));
+	/* cpu (%0 and its on_device), the copy, cuda (%2), the copy back, cpu */
+	for (Agraph_t *sub = agfstsubg(g); sub; sub = agnxtsubg(sub)) {
+		if (strncmp(agnameof(sub), "cluster_r", 9) != 0)
+			continue;
+		assert_true(n < 3);
+		assert_string_equal(attr(sub, "color"), colors[n]);
+		n++;
+	}
+	assert_int_equal(n, 3);
+	assert_int_equal(st.clusters, 3);
+	assert_non_null(
+		agsubnode(agsubg(g, "cluster_r1", 0), node_labelled(g, "%1 = on_device"), 0));
+	assert_null(agsubnode(agsubg(g, "cluster_r2", 0), node_labelled(g, "%1 = on_device"), 0));
+	assert_string_equal(attr(agsubg(g, "cluster_r2", 0), "label"), "@main region 2 on cuda:0");
+	viz_free_graph(g);
+	release(s);
+}
+
+static void test_focus_and_depth(void **state)
+{
+	Session *s = planned("shared_input.relay", "cpu:0", "copy", pipeline_count, true);
+	VizOptions o = options_of(s);
+	VizStats st;
+	char *err = NULL;
+	Agraph_t *g;
+	(void)state;
+	o.focus = "%2";
+	o.depth = 1;
+	g = viz_build_graph(&o, &st, &err);
+	assert_non_null(g);
+	/* %2, what it reads (the copy of %b, %c) and its consumer (the copy back) */
+	assert_int_equal(count_nodes(g), 4);
+	assert_int_equal(count_edges(g), 3);
+	viz_free_graph(g);
+	o.depth = 0;
+	g = viz_build_graph(&o, &st, &err);
+	assert_int_equal(count_nodes(g), 1);
+	viz_free_graph(g);
+	o.focus = "b"; /* the % is optional */
+	o.depth = -1;  /* default: two edges */
+	g = viz_build_graph(&o, &st, &err);
+	/* %b; %0 and the copy; %a, %1 and %2 */
+	assert_int_equal(count_nodes(g), 6);
+	viz_free_graph(g);
+	o.focus = "%nope";
+	assert_null(viz_build_graph(&o, &st, &err));
+	assert_string_equal(err, "no value named '%nope' in the module");
+	free(err);
+	release(s);
+}
+
+static void test_size_limit(void **state)
+{
+	Session *s = planned("shared_input.relay", "cpu:0", "copy", pipeline_count, true);
+	VizOptions o = options_of(s);
+	char *err = NULL;
+	Agraph_t *g;
+	(void)state;
+	o.max_nodes = 5;
+	assert_null(viz_build_graph(&o, NULL, &err));
+	assert_non_null(strstr(err, "9 nodes and 9 edges"));
+	assert_non_null(strstr(err, "--focus %x --depth N"));
+	assert_non_null(strstr(err, "--force"));
+	free(err);
+	o.force = true;
+	g = viz_build_graph(&o, NULL, &err);
+	assert_non_null(g);
+	viz_free_graph(g);
+	o.force = false;
+	o.focus = "%c";
+	o.depth = 1;
+	g = viz_build_graph(&o, NULL, &err);
+	assert_non_null(g);
+	viz_free_graph(g);
+	release(s);
+}
+
+/* A module past VIZ_MAX_NODES is refused before any layout, and one whose
+ * input feeds every step draws the far uses from reference nodes. */
+static void test_large_modules(void **state)
+{
+	char *dir = temp_dir();
+	char *path = xasprintf("%s/big.relay", dir);
+	FILE *f = fopen(path, "w");
+	Session s;
+	VizOptions o;
+	VizStats st;
+	char *err = NULL;
+	Agraph_t *g;
+	(void)state;
+	assert_non_null(f);
+	fputs("def @main(%x: Tensor[(4), float32], %y: Tensor[(4), float32]) {\n  %0 = add(%x, "
+	      "%y);\n",
+	      f);
+	for (int i = 1; i < VIZ_MAX_NODES; i++)
+		fprintf(f, "  %%%d = add(%%%d, %%y);\n", i, i - 1);
+	fprintf(f, "  %%%d\n}\n", VIZ_MAX_NODES - 1);
+	fclose(f);
+	session_init(&s);
+	assert_true(session_load(&s, path));
+	o = options_of(&s);
+	assert_null(viz_build_graph(&o, &st, &err));
+	assert_non_null(strstr(err, "5002 nodes"));
+	free(err);
+	o.focus = "%2500";
+	o.depth = 1;
+	g = viz_build_graph(&o, &st, &err);
+	assert_non_null(g);
+	/* %2499, %y, %2500, %2501 (at depth 2 %y would bring in every add) */
+	assert_int_equal(count_nodes(g), 4);
+	viz_free_graph(g);
+	o.focus = NULL;
+	o.force = true;
+	g = viz_build_graph(&o, &st, &err);
+	assert_non_null(g);
+	assert_int_equal(st.nodes, VIZ_MAX_NODES + 2);
+	/* %y feeds every add: all but the first few uses come from references */
+	assert_true(st.references > VIZ_MAX_NODES - 100);
+	assert_int_equal(count_nodes(g), st.nodes + st.references);
+	assert_string_equal(attr(agnode(g, "n1_9999", 0), "shape"), "ellipse");
+	viz_free_graph(g);
+	session_free(&s);
+	unlink(path);
+	free(path);
+	remove_dir(dir);
+}
+
+static void test_closures_and_globals(void **state)
+{
+	Session *s = planned("closure.relay", "cpu:0", "copy", pipeline_count, true);
+	VizOptions o = options_of(s);
+	char *err = NULL;
+	Agraph_t *g = viz_build_graph(&o, NULL, &err);
+	Agraph_t *main_cluster, *closure = NULL;
+	(void)state;
+	assert_non_null(g);
+	main_cluster = agsubg(g, "cluster_g0", 0);
+	assert_non_null(main_cluster);
+	assert_non_null(agsubg(g, "cluster_g1", 0));
+	assert_string_equal(attr(agsubg(g, "cluster_g1", 0), "label"), "@g, result on cpu:0");
+	/* the closure's cluster sits inside @main's, titled by its let */
+	for (Agraph_t *sub = agfstsubg(main_cluster); sub; sub = agnxtsubg(sub))
+		if (strncmp(agnameof(sub), "cluster_fn", 10) == 0)
+			closure = sub;
+	assert_non_null(closure);
+	assert_string_equal(attr(closure, "label"), "%f, result on cpu:0");
+	assert_int_equal(agnnodes(closure), 2);
+	assert_string_equal(attr(node_labelled(g, "%f = fn"), "shape"), "component");
+	assert_string_equal(attr(node_labelled(g, "%3 = if"), "shape"), "diamond");
+	assert_string_equal(attr(node_labelled(g, "call @g"), "peripheries"), "2");
+	assert_string_equal(attr(node_labelled(g, "2f"), "shape"), "cylinder");
+	viz_free_graph(g);
+	release(s);
+}
+
+/* ---- golden .dot files ---- */
+
+static void check_golden(const Session *s, const VizOptions *o, const char *golden)
+{
+	char *dir = temp_dir();
+	char *out = xasprintf("%s/g.dot", dir);
+	char *want_path = xasprintf("%s/%s", GOLDEN_DIR, golden);
+	char *err = NULL, *got, *want;
+	size_t got_len, want_len;
+	const char *update = getenv("UPDATE");
+	if (!viz_render(o, out, NULL, &err)) {
+		print_error("%s: %s\n", golden, err);
+		fail();
+	}
+	got = read_all(out, &got_len);
+	assert_non_null(got);
+	if (update && strcmp(update, "1") == 0) {
+		FILE *f = fopen(want_path, "wb");
+		assert_non_null(f);
+		fwrite(got, 1, got_len, f);
+		fclose(f);
+	}
+	want = read_all(want_path, &want_len);
+	if (!want) {
+		print_error("%s: missing; run with UPDATE=1 to create it\n", want_path);
+		fail();
+	}
+	if (got_len != want_len || memcmp(got, want, got_len) != 0) {
+		size_t line = 1, i = 0;
+		while (i < got_len && i < want_len && got[i] == want[i])
+			line += got[i++] == '\n';
+		print_error("%s differs from the graph drawn, first at line %zu:\n"
+			    "--- expected ---\n%s\n--- actual ---\n%s\n",
+			    golden, line, want, got);
+		fail();
+	}
+	free(got);
+	free(want);
+	free(want_path);
+	unlink(out);
+	free(out);
+	remove_dir(dir);
+}
+
+typedef struct GoldenCase {
+	const char *relay;
+	const char *fallback;
+	const char *policy;
+	const char *phase; /* "parse" or a phase name */
+	bool regions;
+} GoldenCase;
+
+static const GoldenCase golden_cases[] = {
+	{"shared_input.relay", "cpu:0", "copy", "parse", false},
+	{"shared_input.relay", "cpu:0", "copy", "check", false},
+	{"shared_input.relay", "cpu:0", "copy", "core", false},
+	{"shared_input.relay", "cpu:0", "copy", "core", true},
+	{"shared_input.relay", "cuda:0", "copy", "core", false},
+	{"global_call.relay", "cuda:0", "copy", "parse", false},
+	{"global_call.relay", "cuda:0", "copy", "core", false},
+	{"left_add_on_cpu.relay", "cuda:0", "copy", "parse", false},
+	{"left_add_on_cpu.relay", "cuda:0", "copy", "core", false},
+	{"let_on_cpu.relay", "cuda:0", "copy", "parse", false},
+	{"let_on_cpu.relay", "cuda:0", "copy", "core", false},
+	{"plain.relay", "cuda:0", "copy", "parse", false},
+	{"plain.relay", "cuda:0", "copy", "core", false},
+	{"closure.relay", "cpu:0", "copy", "core", false},
+};
+
+static void test_golden_dot(void **state)
+{
+	(void)state;
+	for (size_t i = 0; i < DP_COUNT(golden_cases); i++) {
+		const GoldenCase *c = &golden_cases[i];
+		int phase = strcmp(c->phase, "parse") == 0 ? -1 : pipeline_find(c->phase);
+		Session *s = planned(c->relay, c->fallback, c->policy, pipeline_count, true);
+		VizOptions o = options_of(s);
+		char base[128], *title, *golden;
+		size_t len = strcspn(c->relay, ".");
+		snprintf(base, sizeof base, "%.*s", (int)len, c->relay);
+		o.module = session_version(s, phase);
+		o.regions = c->regions;
+		title = xasprintf("%s %s%s", c->relay, phase < 0 ? "as loaded" : "after ",
+				  phase < 0 ? "" : c->phase);
+		o.title = title;
+		golden = xasprintf("%s%s.%s%s.dot", base,
+				   strcmp(c->fallback, "cpu:0") == 0 ? "" : "_gpu", c->phase,
+				   c->regions ? "_regions" : "");
+		check_golden(s, &o, golden);
+		free(golden);
+		free(title);
+		release(s);
+	}
+}
+
+/* ---- files ---- */
+
+static void test_formats_and_atomic_writes(void **state)
+{
+	static const struct {
+		const char *name;
+		const char *magic;
+		size_t len;
+	} files[] = {
+		{"g.png", "\x89PNG\r\n\x1a\n", 8},  {"g.svg", "<?xml", 5}, {"g.pdf", "%PDF-", 5},
+		{"g.dot", "digraph devplan {", 17}, {"G.SVG", "<?xml", 5},
+	};
+	Session *s = planned("shared_input.relay", "cpu:0", "copy", pipeline_count, true);
+	VizOptions o = options_of(s);
+	char *dir = temp_dir(), *listing, *err = NULL;
+	(void)state;
+	for (size_t i = 0; i < DP_COUNT(files); i++) {
+		char *path = xasprintf("%s/%s", dir, files[i].name);
+		size_t len;
+		char *data;
+		VizStats st;
+		if (!viz_render(&o, path, &st, &err)) {
+			print_error("%s: %s\n", files[i].name, err);
+			fail();
+		}
+		assert_int_equal(st.nodes, 9);
+		data = read_all(path, &len);
+		assert_non_null(data);
+		assert_true(len > files[i].len);
+		assert_memory_equal(data, files[i].magic, files[i].len);
+		if (strstr(files[i].name, "svg") || strstr(files[i].name, "SVG"))
+			assert_non_null(strstr(data, "<svg"));
+		free(data);
+		free(path);
+	}
+	/* no temporary file is left behind */
+	listing = list_dir(dir);
+	assert_string_equal(listing, "G.SVG g.dot g.pdf g.png g.svg");
+	free(listing);
+	{
+		/* a failing render leaves an existing file as it was */
+		char *path = xasprintf("%s/g.dot", dir), *before, *after;
+		size_t n1, n2;
+		before = read_all(path, &n1);
+		o.focus = "%nope";
+		assert_false(viz_render(&o, path, NULL, &err));
+		free(err);
+		o.focus = NULL;
+		after = read_all(path, &n2);
+		assert_int_equal(n1, n2);
+		assert_memory_equal(before, after, n1);
+		free(before);
+		free(after);
+		free(path);
+		listing = list_dir(dir);
+		assert_string_equal(listing, "G.SVG g.dot g.pdf g.png g.svg");
+		free(listing);
+	}
+	remove_dir(dir);
+	release(s);
+}
+
+static void test_write_errors(void **state)
+{
+	Session *s = planned("shared_input.relay", "cpu:0", "copy", 0, true);
+	VizOptions o = options_of(s);
+	char *dir = temp_dir(), *path, *err = NULL;
+	VizFormat f;
+	(void)state;
+	assert_true(viz_format_of_path("a/b.c/x.Png", &f));
+	assert_int_equal(f, VIZ_FORMAT_PNG);
+	assert_false(viz_format_of_path("a.b/x", &f));
+	assert_false(viz_format_of_path(".svg", &f));
+	assert_false(viz_render(&o, "graph.txt", NULL, &err));
+	assert_string_equal(err,
+			    "unknown format '.txt' of 'graph.txt'; use .png, .svg, .pdf or .dot");
+	free(err);
+	assert_false(viz_render(&o, "graph", NULL, &err));
+	assert_string_equal(err, "'graph' has no extension; name a .png, .svg, .pdf or .dot file");
+	free(err);
+	path = xasprintf("%s/missing/g.svg", dir);
+	assert_false(viz_render(&o, path, NULL, &err));
+	assert_non_null(strstr(err, "No such file or directory"));
+	assert_non_null(strstr(err, "cannot write"));
+	free(err);
+	free(path);
+	{
+		/* a symbolic link stays a link; the file it names gets the graph */
+		char *real = xasprintf("%s/real.dot", dir), *link = xasprintf("%s/link.dot", dir);
+		char *data;
+		size_t len;
+		struct stat st;
+		FILE *f = fopen(real, "w");
+		assert_non_null(f);
+		fclose(f);
+		assert_int_equal(symlink("real.dot", link), 0);
+		assert_true(viz_render(&o, link, NULL, &err));
+		assert_int_equal(lstat(link, &st), 0);
+		assert_true(S_ISLNK(st.st_mode));
+		data = read_all(real, &len);
+		assert_non_null(strstr(data, "digraph devplan {"));
+		free(data);
+		unlink(link);
+		unlink(real);
+		free(link);
+		free(real);
+	}
+	path = xasprintf("%s/sub.svg", dir);
+	assert_int_equal(mkdir(path, 0755), 0);
+	assert_false(viz_render(&o, path, NULL, &err));
+	assert_non_null(strstr(err, "is a directory"));
+	free(err);
+	rmdir(path);
+	free(path);
+	remove_dir(dir);
+	release(s);
+}
+
+/* Same module and options, same bytes: twice, through a stream, and after
+ * a layout has run in the process (gvc keeps global state). */
+static void test_dot_is_deterministic(void **state)
+{
+	Session *s = planned("shared_input.relay", "cpu:0", "copy", pipeline_count, true);
+	VizOptions o = options_of(s);
+	char *dir = temp_dir(), *err = NULL;
+	char *a = xasprintf("%s/a.dot", dir), *b = xasprintf("%s/b.dot", dir);
+	char *png = xasprintf("%s/c.png", dir);
+	char *da, *db, *stream = NULL;
+	size_t la, lb, ls = 0;
+	FILE *f;
+	(void)state;
+	assert_true(viz_render(&o, a, NULL, &err));
+	assert_true(viz_render(&o, png, NULL, &err));
+	assert_true(viz_render(&o, b, NULL, &err));
+	f = open_memstream(&stream, &ls);
+	assert_true(viz_write_dot(&o, f, NULL, &err));
+	fclose(f);
+	da = read_all(a, &la);
+	db = read_all(b, &lb);
+	assert_int_equal(la, lb);
+	assert_memory_equal(da, db, la);
+	assert_int_equal(la, ls);
+	assert_memory_equal(da, stream, la);
+	assert_null(strstr(da, "0x"));
+	free(da);
+	free(db);
+	free(stream);
+	free(a);
+	free(b);
+	free(png);
+	remove_dir(dir);
+	release(s);
+}
+
+/* ---- the command ---- */
+
+static char *complete(const Session *s, const char *line, bool *files)
+{
+	CmdCandidates c;
+	const char *word = strrchr(line, ' ') + 1;
+	StrBuf sb;
+	commands_complete(s, line, (size_t)(word - line), word, &c);
+	strbuf_init(&sb);
+	for (size_t i = 0; i < c.count; i++)
+		strbuf_printf(&sb, "%s%s", i ? " " : "", c.items[i]);
+	*files = c.files;
+	cmd_candidates_free(&c);
+	return strbuf_detach(&sb);
+}
+
+static void test_completion(void **state)
+{
+	Session *s = planned("shared_input.relay", "cpu:0", "copy", 0, true);
+	bool files;
+	char *got;
+	(void)state;
+	got = complete(s, "render g.svg --phase c", &files);
+	assert_string_equal(got, "check core");
+	free(got);
+	got = complete(s, "render g.svg --phase ", &files);
+	assert_string_equal(got, "check core infer parse rewrite");
+	free(got);
+	got = complete(s, "render --f", &files);
+	assert_string_equal(got, "--focus --force");
+	free(got);
+	got = complete(s, "render g.svg --focus %", &files);
+	assert_string_equal(got, "%0 %1 %2 %3 %a %b %c");
+	free(got);
+	got = complete(s, "render ", &files);
+	assert_string_equal(got, "");
+	assert_true(files);
+	free(got);
+	release(s);
+}
+
+static int run_command(Session *s, const char *line, char **out, char **err)
+{
+	CmdContext ctx;
+	size_t lo, le;
+	int status;
+	FILE *o = open_memstream(out, &lo), *e = open_memstream(err, &le);
+	cmd_context_init(&ctx, s, o, e);
+	status = commands_execute_line(&ctx, line);
+	cmd_context_free(&ctx);
+	fclose(o);
+	fclose(e);
+	return status;
+}
+
+static void test_render_command(void **state)
+{
+	Session *s = planned("shared_input.relay", "cpu:0", "copy", 2, true);
+	char *dir = temp_dir(), *line, *out, *err;
+	(void)state;
+	line = xasprintf("render %s/x.svg --phase parse", dir);
+	assert_int_equal(run_command(s, line, &out, &err), 0);
+	assert_non_null(strstr(out, "(svg): 8 nodes, 8 edges"));
+	assert_string_equal(err, "");
+	free(out);
+	free(err);
+	free(line);
+	assert_int_equal(run_command(s, "render - --phase core", &out, &err), 1);
+	assert_string_equal(err, "error: phase 'core' has not run yet; use 'step'\n");
+	free(out);
+	free(err);
+	assert_int_equal(run_command(s, "render - --depth 2", &out, &err), 1);
+	assert_string_equal(err, "error: '--depth' needs '--focus %x' to say where to start\n");
+	free(out);
+	free(err);
+	assert_int_equal(run_command(s, "render - --focus %b --depth x", &out, &err), 1);
+	assert_string_equal(err, "error: '--depth' needs a number of edges, not 'x'\n");
+	free(out);
+	free(err);
+	assert_int_equal(run_command(s, "render - --focus %b --depth 1", &out, &err), 0);
+	assert_non_null(strstr(out, "digraph devplan {"));
+	assert_non_null(
+		strstr(out, "label=\"shared_input.relay after check\\nwithin 1 edge of %b\""));
+	free(out);
+	free(err);
+	remove_dir(dir);
+	release(s);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_shared_input_after_check),
+		cmocka_unit_test(test_shared_input_after_core),
+		cmocka_unit_test(test_conflict_under_error_policy),
+		cmocka_unit_test(test_regions),
+		cmocka_unit_test(test_focus_and_depth),
+		cmocka_unit_test(test_size_limit),
+		cmocka_unit_test(test_large_modules),
+		cmocka_unit_test(test_closures_and_globals),
+		cmocka_unit_test(test_golden_dot),
+		cmocka_unit_test(test_formats_and_atomic_writes),
+		cmocka_unit_test(test_write_errors),
+		cmocka_unit_test(test_dot_is_deterministic),
+		cmocka_unit_test(test_completion),
+		cmocka_unit_test(test_render_command),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

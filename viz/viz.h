@@ -1,0 +1,132 @@
+/*
+ * viz.h - device-coloured graphs of a module version through Graphviz
+ * (SPEC §6).
+ *
+ * viz_render is the one entry point: it builds the graph of a module
+ * version with cgraph, lays it out and renders it with gvc, and writes the
+ * file atomically; the format comes from the file's extension (png, svg,
+ * pdf, dot; `.dot` is the graph source without a layout, so that it does
+ * not depend on fonts or on dot's layout). viz_build_graph returns the
+ * graph before layout so that tests can inspect it, and viz_write_dot
+ * writes that source to a stream (`render -`). Reference node names are
+ * `n<id>_<edge>`.
+ *
+ * The drawing: one node per parameter, free variable, constant, operator
+ * call, function call, closure, tuple, projection and if (a let and its
+ * variable are not nodes: a use of a let variable is an edge from the bound
+ * value, which is labelled with the variable's name); data-flow edges from
+ * each operand to its consumer; fill colour by device from the Okabe-Ito
+ * palette (viz_device_color) and a legend cluster of the devices; device_copy
+ * as a bold hexagon filled from its source colour to its destination
+ * colour and labelled `cpu:0 → cuda:0` with the bytes moved; on_device as a
+ * note; nodes without a device white with a dashed border; conflicting uses
+ * recorded by `check` as red bold edges labelled `needs %b on cuda:0`; one
+ * cluster per function (closures nested in their parent's), or with
+ * `regions` one cluster per device region: a run of operator calls on one
+ * device, consecutive in execution order within one function and not
+ * crossing a device_copy, exactly the regions the `regions` command lists.
+ * In graphs of more than 40 nodes a use far from its value (in execution
+ * order) is drawn from a small reference node beside the consumer, an
+ * ellipse with the value's name, rather than by an edge across the drawing,
+ * which would make dot's layout time quadratic.
+ *
+ * Node names are `n` and the expression id, clusters `cluster_g<global>`,
+ * `cluster_fn<id>`, `cluster_r<n>` and `cluster_legend`; attributes are
+ * declared in one fixed order and objects are created in the module's
+ * definition and execution order, so the same module and options always
+ * give the same dot bytes (no pointers, no timestamps).
+ *
+ * Graphviz headers are included only under viz/; the graph type is exposed
+ * here as the opaque struct Agraph_s, which test_viz inspects through
+ * cgraph directly.
+ *
+ * Ownership: options are borrowed for the call; the graph viz_build_graph
+ * returns belongs to the caller, who frees it with viz_free_graph; error
+ * strings are the caller's to free().
+ */
+#ifndef DEVPLAN_VIZ_H
+#define DEVPLAN_VIZ_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "devices.h"
+#include "ir.h"
+
+struct Agraph_s;
+struct PlanTrace;
+
+/* Above this many nodes render refuses unless forced (SPEC §6: large
+ * graphs say so instead of hanging in the layout). */
+#define VIZ_MAX_NODES 5000
+/* --focus without --depth. */
+#define VIZ_DEFAULT_DEPTH 2
+
+typedef enum VizFormat {
+	VIZ_FORMAT_PNG,
+	VIZ_FORMAT_SVG,
+	VIZ_FORMAT_PDF,
+	VIZ_FORMAT_DOT, /* the graph source, without a layout */
+} VizFormat;
+
+/* What to draw. */
+typedef struct VizOptions {
+	const IrModule *module;        /* the version to draw */
+	const DeviceTable *devices;    /* names and the legend */
+	const struct PlanTrace *trace; /* conflicts to draw as red edges, or NULL;
+					  conflict ids are expression ids, stable
+					  across versions */
+	const char *title;             /* the graph's label, or NULL */
+	const char *focus;             /* `%x` (or `x`): only the nodes within
+					  depth edges of it, either direction */
+	int depth;                     /* with focus; < 0: VIZ_DEFAULT_DEPTH */
+	bool regions;                  /* clusters by device region, not function */
+	bool force;                    /* draw past max_nodes */
+	size_t max_nodes;              /* 0: VIZ_MAX_NODES */
+} VizOptions;
+
+/* What was drawn (nodes and edges exclude the legend). */
+typedef struct VizStats {
+	size_t nodes;
+	size_t edges;
+	size_t copies;     /* device_copy nodes */
+	size_t conflicts;  /* red conflict edges */
+	size_t clusters;   /* function or region clusters */
+	size_t unplanned;  /* nodes without a device */
+	size_t references; /* uses drawn from a reference node, not a long edge */
+} VizStats;
+
+/* The format named by path's extension (case-insensitive). False for a
+ * missing or unknown extension. */
+bool viz_format_of_path(const char *path, VizFormat *out);
+const char *viz_format_name(VizFormat format);
+
+/* The fill colour of a device-table index ("#RRGGBB"), cycling through the
+ * palette; "#FFFFFF" for IR_NO_DEVICE. */
+const char *viz_device_color(int32_t device);
+
+/*
+ * Builds the graph, without a layout. Returns NULL with *err set when focus
+ * names no value or the graph has more than max_nodes nodes (without
+ * force); the message says how big it is and suggests --focus/--depth.
+ * stats may be NULL.
+ */
+struct Agraph_s *viz_build_graph(const VizOptions *opts, VizStats *stats, char **err);
+void viz_free_graph(struct Agraph_s *g);
+
+/*
+ * Draws the graph into path, in the format of its extension: builds it,
+ * lays it out with dot and renders it with gvc (dot format: writes the
+ * source), into a temporary file in path's directory that is then renamed
+ * over path, so that path is never left half-written. An unknown extension,
+ * an unwritable directory, an existing path that is not a regular file, or
+ * a Graphviz error return false with *err set and path untouched.
+ */
+bool viz_render(const VizOptions *opts, const char *path, VizStats *stats, char **err);
+
+/* Writes the graph source (the `.dot` format) to out. */
+bool viz_write_dot(const VizOptions *opts, FILE *out, VizStats *stats, char **err);
+
+#endif
