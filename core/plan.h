@@ -58,6 +58,7 @@ typedef enum ConstraintKind {
 	CONSTRAINT_MIN_TRANSFER,   /* placement min-transfer chose the device of `site`'s
 				      domain to copy fewer bytes */
 	CONSTRAINT_PIN,            /* `pin %x DEV` put `site` on a device */
+	CONSTRAINT_CONFLICT_HOME,  /* check kept conflicting `value` on its home device */
 } ConstraintKind;
 
 typedef struct Constraint {

@@ -324,7 +324,7 @@ static void resolve_value(Checker *ck, uint32_t v)
 	/* the home device sticks even when no consumer there merged it */
 	{
 		Constraint pin = {
-			.kind = CONSTRAINT_COPY_SOURCE,
+			.kind = CONSTRAINT_CONFLICT_HOME,
 			.site = PLAN_NONE,
 			.value = v,
 			.a = an->expr_domain[v],
@@ -412,6 +412,7 @@ static IrModule *insert_copies(Checker *ck, const IrModule *in)
 		case CONSTRAINT_DEFAULT_OTHER:
 		case CONSTRAINT_MIN_TRANSFER:
 		case CONSTRAINT_PIN:
+		case CONSTRAINT_CONFLICT_HOME:
 			DP_ASSERT(!"copy at a use that cannot take one");
 			break;
 		}

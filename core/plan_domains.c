@@ -363,6 +363,8 @@ static const char *constraint_verb(ConstraintKind k)
 		return "domain of";
 	case CONSTRAINT_PIN:
 		return "what-if pin of";
+	case CONSTRAINT_CONFLICT_HOME:
+		return "home device";
 	}
 	return "";
 }
@@ -424,6 +426,9 @@ void plan_constraint_describe(StrBuf *out, PlanAnalysis *an, uint32_t i,
 		break;
 	case CONSTRAINT_MIN_TRANSFER:
 		strbuf_puts(out, " (placed by min-transfer to copy fewer bytes)");
+		break;
+	case CONSTRAINT_CONFLICT_HOME:
+		strbuf_puts(out, " (chosen by check for a conflict; see 'conflicts')");
 		break;
 	case CONSTRAINT_OP_ARG:
 	case CONSTRAINT_ON_DEVICE_BODY:
