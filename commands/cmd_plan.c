@@ -185,9 +185,19 @@ int cmd_copies(CmdContext *ctx, int argc, char **argv)
 	return 0;
 }
 
+/* Names an operator by the let variable it is bound to when it has no
+ * name of its own (`let %i2h = nn.bias_add(...)` reads as %i2h). */
+static void name_op(StrBuf *out, const Expr *e, const char *const *let_names)
+{
+	if (!e->name && let_names[e->id])
+		strbuf_printf(out, "%%%s", let_names[e->id]);
+	else
+		ir_value_name(out, e);
+}
+
 /* Prints the device regions of one function body in execution order. */
 static void print_regions(CmdContext *ctx, const IrModule *m, const char *fname, Expr *fn,
-			  uint8_t *seen, ExprVec *closures)
+			  uint8_t *seen, ExprVec *closures, const char *const *let_names)
 {
 	const DeviceTable *devices = &ctx->session->devices;
 	ExprVec order = {0};
@@ -231,7 +241,7 @@ static void print_regions(CmdContext *ctx, const IrModule *m, const char *fname,
 			}
 			if (ops)
 				strbuf_puts(&names, ", ");
-			ir_value_name(&names, e);
+			name_op(&names, e, let_names);
 			ops++;
 		}
 	}
@@ -246,20 +256,27 @@ int cmd_regions(CmdContext *ctx, int argc, char **argv)
 	const IrModule *m = session_current(ctx->session);
 	uint8_t *seen = xcalloc(m->nexprs / 8 + 1, 1);
 	ExprVec closures = {0};
+	Expr **by_id = ir_index_by_id(m);
+	const char **let_names = xcalloc(m->nexprs ? m->nexprs : 1, sizeof(char *));
+	for (uint32_t id = 0; id < m->nexprs; id++)
+		if (by_id[id] && by_id[id]->kind == EXPR_LET)
+			let_names[by_id[id]->u.let.value->id] = by_id[id]->u.let.var->name;
+	free(by_id);
 	for (uint32_t g = 0; g < m->nglobals; g++) {
 		char *name = xasprintf("@%s", m->globals[g].name);
-		print_regions(ctx, m, name, m->globals[g].fn, seen, &closures);
+		print_regions(ctx, m, name, m->globals[g].fn, seen, &closures, let_names);
 		free(name);
 		for (size_t i = 0; i < closures.count; i++) {
 			Expr *fn = closures.items[i];
 			char *cname = fn->name ? xasprintf("%%%s", fn->name)
 					       : xasprintf("fn@%u:%u", fn->pos.line, fn->pos.col);
-			print_regions(ctx, m, cname, fn, seen, &closures);
+			print_regions(ctx, m, cname, fn, seen, &closures, let_names);
 			free(cname);
 		}
 		closures.count = 0;
 	}
 	exprvec_free(&closures);
+	free(let_names);
 	free(seen);
 	return 0;
 }
