@@ -41,7 +41,8 @@ int cmd_placement(CmdContext *ctx, int argc, char **argv)
 		if (strcmp(argv[i], "--json") == 0)
 			json = true;
 		else
-			return cmd_error(ctx, "unknown option '%s'; usage: placement [--json]", argv[i]);
+			return cmd_error(ctx, "unknown option '%s'; usage: placement [--json]",
+					 argv[i]);
 	}
 	plan_placement(session_current(ctx->session), &p);
 	strbuf_init(&sb);
@@ -65,8 +66,9 @@ static void print_resolution(CmdContext *ctx, const PlanConflict *c, const char 
 	const DeviceTable *devices = &ctx->session->devices;
 	const IrModule *m = session_current(ctx->session);
 	Expr **by_id = ir_index_by_id(m);
-	bool replicate = ctx->session->settings.policy == POLICY_REPLICATE && c->value < m->nexprs &&
-			 by_id[c->value] && by_id[c->value]->kind == EXPR_CONSTANT;
+	bool replicate = ctx->session->settings.policy == POLICY_REPLICATE &&
+			 c->value < m->nexprs && by_id[c->value] &&
+			 by_id[c->value]->kind == EXPR_CONSTANT;
 	for (uint32_t d = 0; d < devices->count; d++) {
 		size_t n = 0;
 		StrBuf names;
@@ -75,7 +77,8 @@ static void print_resolution(CmdContext *ctx, const PlanConflict *c, const char 
 			if (c->consumer_devices[k] != (int32_t)d)
 				continue;
 			if (n < 4) {
-				const Expr *site = c->consumers[k] < m->nexprs ? by_id[c->consumers[k]] : NULL;
+				const Expr *site =
+					c->consumers[k] < m->nexprs ? by_id[c->consumers[k]] : NULL;
 				if (n)
 					strbuf_puts(&names, ", ");
 				if (site)
@@ -86,7 +89,9 @@ static void print_resolution(CmdContext *ctx, const PlanConflict *c, const char 
 		if (n > 4)
 			strbuf_printf(&names, " and %zu more", n - 4);
 		if (n)
-			fprintf(ctx->out, "  resolution (%s): %s stays on %s; %s read%s it through %s on %s\n",
+			fprintf(ctx->out,
+				"  resolution (%s): %s stays on %s; %s read%s it through %s on "
+				"%s\n",
 				policy, c->value_name, devices_name(devices, c->home), names.data,
 				n == 1 ? "s" : "", replicate ? "a duplicate" : "one device_copy",
 				devices_name(devices, d));
@@ -99,9 +104,9 @@ int cmd_conflicts(CmdContext *ctx, int argc, char **argv)
 {
 	const PlanTrace *t = ctx->session->trace;
 	const DeviceTable *devices = &ctx->session->devices;
-	const char *policy = ctx->session->settings.policy == POLICY_ERROR	 ? "error"
-			     : ctx->session->settings.policy == POLICY_COPY	 ? "copy"
-									 : "replicate";
+	const char *policy = ctx->session->settings.policy == POLICY_ERROR  ? "error"
+			     : ctx->session->settings.policy == POLICY_COPY ? "copy"
+									    : "replicate";
 	if (!check_has_run(ctx))
 		return cmd_error(ctx, "phase 'check' has not run; use 'step' or 'plan'");
 	if (t->nconflicts == 0) {
@@ -110,8 +115,9 @@ int cmd_conflicts(CmdContext *ctx, int argc, char **argv)
 	}
 	for (size_t i = 0; i < t->nconflicts; i++) {
 		const PlanConflict *c = &t->conflicts[i];
-		fprintf(ctx->out, "conflict %zu: %s is needed on %s and on %s\n", i + 1, c->value_name,
-			devices_name(devices, c->devices[0]), devices_name(devices, c->devices[1]));
+		fprintf(ctx->out, "conflict %zu: %s is needed on %s and on %s\n", i + 1,
+			c->value_name, devices_name(devices, c->devices[0]),
+			devices_name(devices, c->devices[1]));
 		for (int k = 0; k < 2; k++)
 			fprintf(ctx->out, "  %s: %s\n", devices_name(devices, c->devices[k]),
 				c->source_text[k]);
@@ -120,11 +126,13 @@ int cmd_conflicts(CmdContext *ctx, int argc, char **argv)
 			fprintf(ctx->out, "  home: %s, %s\n", devices_name(devices, c->devices[0]),
 				c->home_reason);
 		if (c->home == IR_NO_DEVICE && c->nconsumers == 0)
-			fputs("  resolution: none: two annotations pin one domain; edit one of them\n",
+			fputs("  resolution: none: two annotations pin one domain; edit one of "
+			      "them\n",
 			      ctx->out);
 		else if (c->home == IR_NO_DEVICE)
-			fprintf(ctx->out, "  resolution: none under policy %s; 'set policy copy' keeps it "
-					  "on %s and copies it\n",
+			fprintf(ctx->out,
+				"  resolution: none under policy %s; 'set policy copy' keeps it "
+				"on %s and copies it\n",
 				policy, devices_name(devices, c->devices[0]));
 		else
 			print_resolution(ctx, c, policy);
@@ -158,14 +166,16 @@ int cmd_copies(CmdContext *ctx, int argc, char **argv)
 		const PlanTrace *t = s->trace;
 		for (size_t i = t ? t->default_end : 0; t && i < t->nevents; i++)
 			if (t->events[i].kind == EVENT_COPY && t->events[i].expr < m->nexprs)
-				captured[t->events[i].expr >> 3] |= (uint8_t)(1u << (t->events[i].expr & 7));
+				captured[t->events[i].expr >> 3] |=
+					(uint8_t)(1u << (t->events[i].expr & 7));
 		for (size_t i = 0; i < p.count; i++) {
 			const PlacementFact *f = &p.facts[i];
 			if (f->kind != FACT_COPY)
 				continue;
 			n++;
 			fprintf(ctx->out, "%s %s %s -> %s ", f->function, f->value,
-				devices_name(&s->devices, f->device), devices_name(&s->devices, f->dest));
+				devices_name(&s->devices, f->device),
+				devices_name(&s->devices, f->dest));
 			if (f->bytes >= 0) {
 				fprintf(ctx->out, "%lld bytes", (long long)f->bytes);
 				total += f->bytes;
@@ -180,7 +190,8 @@ int cmd_copies(CmdContext *ctx, int argc, char **argv)
 	if (n == 0)
 		fputs("no copies\n", ctx->out);
 	else
-		fprintf(ctx->out, "%zu cop%s, %lld bytes\n", n, n == 1 ? "y" : "ies", (long long)total);
+		fprintf(ctx->out, "%zu cop%s, %lld bytes\n", n, n == 1 ? "y" : "ies",
+			(long long)total);
 	plan_placement_free(&p);
 	return 0;
 }
@@ -319,10 +330,11 @@ int cmd_why(CmdContext *ctx, int argc, char **argv)
 			const PlanConflict *c = &t->conflicts[i];
 			if (c->home == IR_NO_DEVICE || strcmp(c->value_name, name.data) != 0)
 				continue;
-			strbuf_printf(&sb, "  check: %s is needed on %s and on %s; it stays on %s, %s\n",
-				      c->value_name, devices_name(&ctx->session->devices, c->devices[0]),
-				      devices_name(&ctx->session->devices, c->devices[1]),
-				      devices_name(&ctx->session->devices, c->home), c->home_reason);
+			strbuf_printf(
+				&sb, "  check: %s is needed on %s and on %s; it stays on %s, %s\n",
+				c->value_name, devices_name(&ctx->session->devices, c->devices[0]),
+				devices_name(&ctx->session->devices, c->devices[1]),
+				devices_name(&ctx->session->devices, c->home), c->home_reason);
 		}
 		strbuf_free(&name);
 	}
@@ -373,7 +385,8 @@ int cmd_constraints(CmdContext *ctx, int argc, char **argv)
 			if (an->domains[root].bound_by != PLAN_NONE) {
 				StrBuf s;
 				strbuf_init(&s);
-				plan_constraint_describe(&s, an, an->domains[root].bound_by, devices);
+				plan_constraint_describe(&s, an, an->domains[root].bound_by,
+							 devices);
 				fprintf(ctx->out, " (bound by: %s)", s.data);
 				strbuf_free(&s);
 			}
@@ -410,8 +423,7 @@ int cmd_verify(CmdContext *ctx, int argc, char **argv)
 	diag_free(&diags);
 	if (!ok)
 		return cmd_error(ctx, "verify failed");
-	fputs("verify: every node has a device and every cross-device edge has a copy\n",
-	      ctx->out);
+	fputs("verify: every node has a device and every cross-device edge has a copy\n", ctx->out);
 	return 0;
 }
 

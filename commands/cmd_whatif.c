@@ -94,23 +94,25 @@ static void print_changes(CmdContext *ctx, const char *before, const char *after
 	parse_facts(before, &a);
 	parse_facts(after, &b);
 	while (i < a.count || j < b.count) {
-		int cmp = i == a.count ? 1 : j == b.count ? -1 : strcmp(a.items[i].key, b.items[j].key);
+		int cmp = i == a.count   ? 1
+			  : j == b.count ? -1
+					 : strcmp(a.items[i].key, b.items[j].key);
 		if (cmp == 0) {
 			if (strcmp(a.items[i].value, b.items[j].value) != 0) {
-				fprintf(ctx->out, "  moved %s: %s -> %s\n", a.items[i].key, a.items[i].value,
-					b.items[j].value);
+				fprintf(ctx->out, "  moved %s: %s -> %s\n", a.items[i].key,
+					a.items[i].value, b.items[j].value);
 				changes++;
 			}
 			i++;
 			j++;
 		} else if (cmp < 0) {
-			fprintf(ctx->out, "  removed %s%s%s\n", a.items[i].key, *a.items[i].value ? " " : "",
-				a.items[i].value);
+			fprintf(ctx->out, "  removed %s%s%s\n", a.items[i].key,
+				*a.items[i].value ? " " : "", a.items[i].value);
 			changes++;
 			i++;
 		} else {
-			fprintf(ctx->out, "  added %s%s%s\n", b.items[j].key, *b.items[j].value ? " " : "",
-				b.items[j].value);
+			fprintf(ctx->out, "  added %s%s%s\n", b.items[j].key,
+				*b.items[j].value ? " " : "", b.items[j].value);
 			changes++;
 			j++;
 		}
@@ -119,8 +121,8 @@ static void print_changes(CmdContext *ctx, const char *before, const char *after
 		fputs("  (there was no plan before to compare with)\n", ctx->out);
 	else if (!changes)
 		fputs("  no change\n", ctx->out);
-	fprintf(ctx->out, "  copies: %zu -> %zu, bytes: %lld -> %lld\n", before ? a.copies : 0, b.copies,
-		(long long)(before ? a.bytes : 0), (long long)b.bytes);
+	fprintf(ctx->out, "  copies: %zu -> %zu, bytes: %lld -> %lld\n", before ? a.copies : 0,
+		b.copies, (long long)(before ? a.bytes : 0), (long long)b.bytes);
 	free_facts(&a);
 	free_facts(&b);
 }
@@ -169,7 +171,8 @@ int cmd_pin(CmdContext *ctx, int argc, char **argv)
 		if (!n)
 			fputs("no pins\n", ctx->out);
 		for (size_t i = 0; i < n; i++)
-			fprintf(ctx->out, "%%%s %s\n", pins[i].name, devices_name(&s->devices, pins[i].device));
+			fprintf(ctx->out, "%%%s %s\n", pins[i].name,
+				devices_name(&s->devices, pins[i].device));
 		return 0;
 	}
 	if (argc != 3)

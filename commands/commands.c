@@ -369,9 +369,11 @@ const Command commands_table[] = {
 		.min_args = 0,
 		.max_args = -1,
 		.flags = CMD_NEEDS_MODULE | CMD_NEEDS_PLAN,
-		.usage = "run [NAME=FILE.npy | NAME=random[:SEED]]... [--output FILE.npy] [--profile]",
+		.usage = "run [NAME=FILE.npy | NAME=random[:SEED]]... [--output FILE.npy] "
+			 "[--profile]",
 		.summary = "execute the planned module on its devices",
-		.help = "Executes the planned @main: each op on its device (cuda devices on the GPU,\n"
+		.help = "Executes the planned @main: each op on its device (cuda devices on the "
+			"GPU,\n"
 			"or on the host emulator without one; see `set gpu`), each device_copy\n"
 			"as a transfer. Inputs are NumPy .npy files (NAME=FILE.npy) or seeded\n"
 			"random values (NAME=random[:SEED]); an input not given is random with\n"

@@ -41,9 +41,9 @@ typedef struct CmdContext {
 	bool quit;          /* set by `quit`: stop reading commands */
 	char **history;     /* command lines run at the top level (owned) */
 	size_t nhistory, cap_history;
-	FILE *record;       /* `record FILE`: where those lines are written */
-	char *record_path;  /* its name (owned), NULL when not recording */
-	size_t recorded;    /* lines written to it */
+	FILE *record;      /* `record FILE`: where those lines are written */
+	char *record_path; /* its name (owned), NULL when not recording */
+	size_t recorded;   /* lines written to it */
 } CmdContext;
 
 /* Initialises a context with everything off and no script. */
@@ -173,7 +173,7 @@ void cmd_complete_record(const Session *s, int argc, char **argv, const char *wo
 int cmd_source(CmdContext *ctx, int argc, char **argv);
 int cmd_apropos(CmdContext *ctx, int argc, char **argv); /* cmd_help.c */
 int cmd_help(CmdContext *ctx, int argc, char **argv);
-int cmd_ir(CmdContext *ctx, int argc, char **argv);   /* cmd_ir.c */
+int cmd_ir(CmdContext *ctx, int argc, char **argv); /* cmd_ir.c */
 void cmd_complete_ir(const Session *s, int argc, char **argv, const char *word, CmdCandidates *out);
 int cmd_load(CmdContext *ctx, int argc, char **argv); /* cmd_load.c */
 int cmd_reload(CmdContext *ctx, int argc, char **argv);

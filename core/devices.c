@@ -6,16 +6,19 @@
 #include <stdlib.h>
 #include <string.h>
 
-
 static const struct {
 	const char *kind;
 	int device_type;
 	const char *target; /* default target */
 } kinds[] = {
-	{"cpu", DEVICE_TYPE_CPU, "llvm"},   {"llvm", DEVICE_TYPE_CPU, "llvm"},
-	{"cuda", DEVICE_TYPE_CUDA, "cuda"}, {"gpu", DEVICE_TYPE_CUDA, "cuda"},
-	{"opencl", 4, "opencl"},            {"vulkan", 7, "vulkan"},
-	{"metal", 8, "metal"},              {"rocm", 10, "rocm"},
+	{"cpu", DEVICE_TYPE_CPU, "llvm"},
+	{"llvm", DEVICE_TYPE_CPU, "llvm"},
+	{"cuda", DEVICE_TYPE_CUDA, "cuda"},
+	{"gpu", DEVICE_TYPE_CUDA, "cuda"},
+	{"opencl", 4, "opencl"},
+	{"vulkan", 7, "vulkan"},
+	{"metal", 8, "metal"},
+	{"rocm", 10, "rocm"},
 };
 
 int devices_type_of_kind(const char *kind)
@@ -96,12 +99,14 @@ int devices_add(DeviceTable *table, const char *name, const char *target, char *
 	}
 	type = devices_type_of_kind(kind);
 	if (type < 0) {
-		*err = xasprintf("unknown device kind '%s' (known: cpu, cuda, opencl, vulkan, metal, rocm)",
-				 kind);
+		*err = xasprintf(
+			"unknown device kind '%s' (known: cpu, cuda, opencl, vulkan, metal, rocm)",
+			kind);
 		return -1;
 	}
 	if (devices_find(table, type, id) >= 0) {
-		*err = xasprintf("device '%s:%d' is already in the table", devices_kind_of_type(type), id);
+		*err = xasprintf("device '%s:%d' is already in the table",
+				 devices_kind_of_type(type), id);
 		return -1;
 	}
 	grow_array((void **)&table->items, &table->cap, table->count + 1, sizeof(Device));
@@ -118,7 +123,8 @@ int devices_add(DeviceTable *table, const char *name, const char *target, char *
 int devices_find(const DeviceTable *table, int device_type, int device_id)
 {
 	for (uint32_t i = 0; i < table->count; i++)
-		if (table->items[i].device_type == device_type && table->items[i].device_id == device_id)
+		if (table->items[i].device_type == device_type &&
+		    table->items[i].device_id == device_id)
 			return (int)i;
 	return -1;
 }

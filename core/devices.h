@@ -18,9 +18,9 @@
 enum { DEVICE_TYPE_CPU = 1, DEVICE_TYPE_CUDA = 2 };
 
 typedef struct Device {
-	char *name;        /* "KIND:ID", e.g. "cuda:0" */
-	char *kind;        /* "cpu", "cuda", ... */
-	int device_type;   /* DLPack code */
+	char *name;      /* "KIND:ID", e.g. "cuda:0" */
+	char *kind;      /* "cpu", "cuda", ... */
+	int device_type; /* DLPack code */
 	int device_id;
 	char *target;      /* "llvm", "cuda", ... */
 	char *host_target; /* "llvm" for accelerators, NULL for the cpu */

@@ -126,8 +126,8 @@ void diag_free(DiagList *list)
 	diag_init(list);
 }
 
-void diag_vadd(DiagList *list, DiagSeverity severity, const SourceFile *src,
-	       Pos pos, const char *fmt, va_list ap)
+void diag_vadd(DiagList *list, DiagSeverity severity, const SourceFile *src, Pos pos,
+	       const char *fmt, va_list ap)
 {
 	StrBuf sb;
 	Diag *d;
@@ -143,8 +143,8 @@ void diag_vadd(DiagList *list, DiagSeverity severity, const SourceFile *src,
 		list->errors++;
 }
 
-void diag_add(DiagList *list, DiagSeverity severity, const SourceFile *src,
-	      Pos pos, const char *fmt, ...)
+void diag_add(DiagList *list, DiagSeverity severity, const SourceFile *src, Pos pos,
+	      const char *fmt, ...)
 {
 	va_list ap;
 	va_start(ap, fmt);

@@ -26,12 +26,12 @@ typedef struct Pos {
 
 /* A loaded source text. The holder frees it with source_free. */
 typedef struct SourceFile {
-	char *name;          /* as the user named it */
-	char *text;          /* NUL-terminated copy of the bytes */
-	size_t len;          /* bytes, excluding the terminating NUL */
+	char *name;            /* as the user named it */
+	char *text;            /* NUL-terminated copy of the bytes */
+	size_t len;            /* bytes, excluding the terminating NUL */
 	uint32_t *line_starts; /* offset of each line's first byte */
 	uint32_t nlines;
-	int refcount;        /* module versions share one source */
+	int refcount; /* module versions share one source */
 } SourceFile;
 
 /* Reads a file; on failure returns NULL and sets *err to a message the
@@ -50,7 +50,7 @@ typedef struct Diag {
 	DiagSeverity severity;
 	const SourceFile *src; /* NULL for diagnostics without a source */
 	Pos pos;
-	char *message;         /* owned */
+	char *message; /* owned */
 } Diag;
 
 typedef struct DiagList {
@@ -63,10 +63,10 @@ typedef struct DiagList {
 void diag_init(DiagList *list);
 void diag_free(DiagList *list);
 void diag_clear(DiagList *list);
-void diag_add(DiagList *list, DiagSeverity severity, const SourceFile *src,
-	      Pos pos, const char *fmt, ...) DP_PRINTF(5, 6);
-void diag_vadd(DiagList *list, DiagSeverity severity, const SourceFile *src,
-	       Pos pos, const char *fmt, va_list ap);
+void diag_add(DiagList *list, DiagSeverity severity, const SourceFile *src, Pos pos,
+	      const char *fmt, ...) DP_PRINTF(5, 6);
+void diag_vadd(DiagList *list, DiagSeverity severity, const SourceFile *src, Pos pos,
+	       const char *fmt, va_list ap);
 #define diag_error(list, src, pos, ...) diag_add(list, DIAG_ERROR, src, pos, __VA_ARGS__)
 #define diag_warning(list, src, pos, ...) diag_add(list, DIAG_WARNING, src, pos, __VA_ARGS__)
 #define diag_note(list, src, pos, ...) diag_add(list, DIAG_NOTE, src, pos, __VA_ARGS__)

@@ -145,8 +145,7 @@ Expr *ir_let(IrModule *m, Pos pos, Expr *var, Expr *value, Expr *body)
 	return e;
 }
 
-Expr *ir_fn(IrModule *m, Pos pos, Expr *const *params, uint32_t nparams, Type *ret_type,
-	    Expr *body)
+Expr *ir_fn(IrModule *m, Pos pos, Expr *const *params, uint32_t nparams, Type *ret_type, Expr *body)
 {
 	Expr *e = ir_new(m, EXPR_FN, pos);
 	e->u.fn.params = copy_exprs(m, params, nparams);
@@ -359,7 +358,9 @@ Expr *ir_child(const Expr *e, uint32_t i)
 	case EXPR_PROJ:
 		return e->u.proj.tuple;
 	case EXPR_IF:
-		return i == 0 ? e->u.if_.cond : i == 1 ? e->u.if_.then_branch : e->u.if_.else_branch;
+		return i == 0   ? e->u.if_.cond
+		       : i == 1 ? e->u.if_.then_branch
+				: e->u.if_.else_branch;
 	}
 	DP_ASSERT(!"child of a leaf");
 	return NULL;
@@ -391,8 +392,7 @@ typedef struct VisitFrame {
 	uint32_t next_child;
 } VisitFrame;
 
-void ir_postorder(const IrModule *m, Expr *root, bool into_functions, uint8_t *seen,
-		  ExprVec *out)
+void ir_postorder(const IrModule *m, Expr *root, bool into_functions, uint8_t *seen, ExprVec *out)
 {
 	VisitFrame *stack = NULL;
 	size_t depth = 0, cap = 0;
@@ -404,8 +404,9 @@ void ir_postorder(const IrModule *m, Expr *root, bool into_functions, uint8_t *s
 	while (depth) {
 		VisitFrame *top = &stack[depth - 1];
 		Expr *e = top->e;
-		uint32_t n = (e->kind == EXPR_FN && !into_functions && e != root) ? 0
-										 : ir_child_count(e);
+		uint32_t n = (e->kind == EXPR_FN && !into_functions && e != root)
+				     ? 0
+				     : ir_child_count(e);
 		if (top->next_child < n) {
 			Expr *child = ir_child(e, top->next_child++);
 			if (!bit_test_and_set(seen, child->id)) {

@@ -82,7 +82,7 @@ typedef struct Tensor {
 	DType dtype;
 	uint32_t ndim;
 	int64_t *shape;
-	void *data;    /* nbytes bytes in the module arena */
+	void *data; /* nbytes bytes in the module arena */
 	size_t nbytes;
 } Tensor;
 
@@ -115,23 +115,23 @@ struct Expr {
 					       scalar literal like 1f */
 		} constant;
 		struct {
-			OpKind op;      /* OP_NONE: calls callee */
+			OpKind op; /* OP_NONE: calls callee */
 			uint32_t nargs;
 			Expr **args;
-			Expr *callee;   /* a global, variable or closure */
+			Expr *callee; /* a global, variable or closure */
 			Attr *attrs;
 			uint32_t nattrs;
 		} call;
 		struct {
-			Expr *var;  /* an EXPR_VAR with role VAR_LET */
+			Expr *var; /* an EXPR_VAR with role VAR_LET */
 			Expr *value;
 			Expr *body;
 		} let;
 		struct {
-			Expr **params; /* EXPR_VAR nodes with role VAR_PARAM */
+			Expr **params;  /* EXPR_VAR nodes with role VAR_PARAM */
 			Type *ret_type; /* written `-> T`, or NULL */
 			Expr *body;
-			Attr *attrs;    /* other than virtual_device (kept in device) */
+			Attr *attrs; /* other than virtual_device (kept in device) */
 			uint32_t nparams;
 			uint32_t nattrs;
 		} fn;
@@ -159,18 +159,18 @@ typedef struct IrGlobal {
 
 typedef struct IrModule {
 	Arena arena;
-	SourceFile *src;      /* retained; positions refer to it */
-	IrGlobal *globals;    /* in definition order */
+	SourceFile *src;   /* retained; positions refer to it */
+	IrGlobal *globals; /* in definition order */
 	uint32_t nglobals;
-	Expr **free_vars;     /* `free_var` declarations and unbound %names */
+	Expr **free_vars; /* `free_var` declarations and unbound %names */
 	uint32_t nfree_vars;
-	Expr **constants;     /* meta[relay.Constant][i] by index; may hold NULL */
+	Expr **constants; /* meta[relay.Constant][i] by index; may hold NULL */
 	uint32_t nconstants;
-	uint32_t nexprs;      /* ids handed out so far */
-	int refcount;         /* versions that share this module (ir_module_retain) */
-	bool has_metadata;    /* the source carried a #[metadata] section */
-	bool typed;           /* every expression has a type (after infer) */
-	const char *version;  /* the #[version] string, or NULL */
+	uint32_t nexprs;     /* ids handed out so far */
+	int refcount;        /* versions that share this module (ir_module_retain) */
+	bool has_metadata;   /* the source carried a #[metadata] section */
+	bool typed;          /* every expression has a type (after infer) */
+	const char *version; /* the #[version] string, or NULL */
 } IrModule;
 
 /* The module owns its arena; src is retained (it may be NULL). */
@@ -246,8 +246,7 @@ void exprvec_free(ExprVec *v);
  * itself is still listed). `seen` is a caller-provided bitmap of
  * m->nexprs bits (zeroed by the caller), shared across calls to list a
  * whole module once. */
-void ir_postorder(const IrModule *m, Expr *root, bool into_functions, uint8_t *seen,
-		  ExprVec *out);
+void ir_postorder(const IrModule *m, Expr *root, bool into_functions, uint8_t *seen, ExprVec *out);
 
 /* Every node of the module reachable from its globals and free variables,
  * by id (NULL where an id is unused). The caller frees the array. */

@@ -29,14 +29,14 @@ typedef struct MetadataDevice {
 typedef struct MetadataSection {
 	MetadataDevice *devices; /* meta[VirtualDevice][i] */
 	uint32_t ndevices;
-	Tensor *constants;       /* meta[relay.Constant][i], data in the arena */
+	Tensor *constants; /* meta[relay.Constant][i], data in the arena */
 	uint32_t nconstants;
 } MetadataSection;
 
 /* Parses the JSON text that follows `#[metadata]`; `pos` is where it starts
  * in src, for diagnostics. Returns false after reporting errors. */
-bool metadata_parse(const char *json, size_t len, const SourceFile *src, Pos pos,
-		    Arena *arena, MetadataSection *out, DiagList *diags);
+bool metadata_parse(const char *json, size_t len, const SourceFile *src, Pos pos, Arena *arena,
+		    MetadataSection *out, DiagList *diags);
 void metadata_free(MetadataSection *section);
 
 /* Appends `#[metadata]` and a JSON section holding every entry of the

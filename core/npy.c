@@ -492,7 +492,8 @@ bool npy_parse(const char *name, const uint8_t *bytes, size_t len, NpyArray *out
 		return false;
 	}
 	data_at = header_at + header_len;
-	if (!parse_header_text(name, bytes, header_at, header_len, len - data_at, &h, &nbytes, err) ||
+	if (!parse_header_text(name, bytes, header_at, header_len, len - data_at, &h, &nbytes,
+			       err) ||
 	    !alloc_for(name, &h, out, err))
 		return false;
 	if (nbytes)

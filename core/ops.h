@@ -18,7 +18,7 @@ typedef enum OpKind {
 } OpKind;
 
 typedef struct OpInfo {
-	const char *name;   /* Relay spelling, e.g. "nn.conv2d" */
+	const char *name; /* Relay spelling, e.g. "nn.conv2d" */
 	int min_args;
 	int max_args;
 	const char *schema; /* see ops.def */

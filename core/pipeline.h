@@ -30,7 +30,7 @@ typedef struct PlanPin {
 /* What a phase may read besides its input module. */
 typedef struct PhaseContext {
 	const DeviceTable *devices;
-	int32_t fallback;        /* device-table index */
+	int32_t fallback; /* device-table index */
 	PlanPolicy policy;
 	PlacementMode placement;
 	DiagList *diags;         /* where the phase reports */

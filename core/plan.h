@@ -31,44 +31,44 @@
 
 /* Why two domains were unified or a domain was bound. */
 typedef enum ConstraintKind {
-	CONSTRAINT_OP_ARG,         /* arg `index` of primitive call `site` */
-	CONSTRAINT_ON_DEVICE_BODY, /* on_device `site` pins its body */
+	CONSTRAINT_OP_ARG,           /* arg `index` of primitive call `site` */
+	CONSTRAINT_ON_DEVICE_BODY,   /* on_device `site` pins its body */
 	CONSTRAINT_ON_DEVICE_RESULT, /* fixed on_device `site` pins its result */
-	CONSTRAINT_COPY_SOURCE,    /* device_copy `site`: its body is on the source */
-	CONSTRAINT_COPY_DEST,      /* device_copy `site`: its result is on the destination */
-	CONSTRAINT_CALL_ARG,       /* arg `index` of a function call `site` */
-	CONSTRAINT_CALL_RESULT,    /* result of function call `site` */
-	CONSTRAINT_CALLEE,         /* the callee of call `site` is a function */
-	CONSTRAINT_LET_VAR,        /* let `site` binds its variable to its value */
-	CONSTRAINT_LET_BODY,       /* let `site` is its body's value */
-	CONSTRAINT_FN_BODY,        /* function `site` returns its body */
-	CONSTRAINT_FN_PARAM,       /* parameter `index` of function `site` */
-	CONSTRAINT_PARAM_DEVICE,   /* parameter `site` written with a virtual_device */
-	CONSTRAINT_FN_DEVICE,      /* function `site` written with a virtual_device */
-	CONSTRAINT_TUPLE_FIELD,    /* field `index` of tuple `site` */
-	CONSTRAINT_PROJ,           /* projection `site` of a tuple */
-	CONSTRAINT_IF_COND,        /* condition of if `site` */
-	CONSTRAINT_IF_BRANCH,      /* branch `index` (0 then, 1 else) of if `site` */
-	CONSTRAINT_GLOBAL,         /* reference `site` to a global function */
-	CONSTRAINT_DEFAULT_RESULT, /* function `site`'s free result took the fallback */
-	CONSTRAINT_DEFAULT_PARAM,  /* function `site`'s free parameter took its result's device */
-	CONSTRAINT_DEFAULT_LET,    /* let `site`'s free variable took the let's device */
-	CONSTRAINT_DEFAULT_CALL,   /* primitive call `site`'s free domain took the fallback */
-	CONSTRAINT_DEFAULT_OTHER,  /* a domain nothing constrained took the fallback */
-	CONSTRAINT_MIN_TRANSFER,   /* placement min-transfer chose the device of `site`'s
+	CONSTRAINT_COPY_SOURCE,      /* device_copy `site`: its body is on the source */
+	CONSTRAINT_COPY_DEST,        /* device_copy `site`: its result is on the destination */
+	CONSTRAINT_CALL_ARG,         /* arg `index` of a function call `site` */
+	CONSTRAINT_CALL_RESULT,      /* result of function call `site` */
+	CONSTRAINT_CALLEE,           /* the callee of call `site` is a function */
+	CONSTRAINT_LET_VAR,          /* let `site` binds its variable to its value */
+	CONSTRAINT_LET_BODY,         /* let `site` is its body's value */
+	CONSTRAINT_FN_BODY,          /* function `site` returns its body */
+	CONSTRAINT_FN_PARAM,         /* parameter `index` of function `site` */
+	CONSTRAINT_PARAM_DEVICE,     /* parameter `site` written with a virtual_device */
+	CONSTRAINT_FN_DEVICE,        /* function `site` written with a virtual_device */
+	CONSTRAINT_TUPLE_FIELD,      /* field `index` of tuple `site` */
+	CONSTRAINT_PROJ,             /* projection `site` of a tuple */
+	CONSTRAINT_IF_COND,          /* condition of if `site` */
+	CONSTRAINT_IF_BRANCH,        /* branch `index` (0 then, 1 else) of if `site` */
+	CONSTRAINT_GLOBAL,           /* reference `site` to a global function */
+	CONSTRAINT_DEFAULT_RESULT,   /* function `site`'s free result took the fallback */
+	CONSTRAINT_DEFAULT_PARAM,    /* function `site`'s free parameter took its result's device */
+	CONSTRAINT_DEFAULT_LET,      /* let `site`'s free variable took the let's device */
+	CONSTRAINT_DEFAULT_CALL,     /* primitive call `site`'s free domain took the fallback */
+	CONSTRAINT_DEFAULT_OTHER,    /* a domain nothing constrained took the fallback */
+	CONSTRAINT_MIN_TRANSFER,     /* placement min-transfer chose the device of `site`'s
 				      domain to copy fewer bytes */
-	CONSTRAINT_PIN,            /* `pin %x DEV` put `site` on a device */
-	CONSTRAINT_CONFLICT_HOME,  /* check kept conflicting `value` on its home device */
+	CONSTRAINT_PIN,              /* `pin %x DEV` put `site` on a device */
+	CONSTRAINT_CONFLICT_HOME,    /* check kept conflicting `value` on its home device */
 } ConstraintKind;
 
 typedef struct Constraint {
 	ConstraintKind kind;
-	uint32_t site;   /* expression id of the annotation or consumer */
-	uint32_t value;  /* expression id of the value involved, or PLAN_NONE */
-	uint32_t index;  /* argument, field, branch or parameter index */
-	uint32_t a, b;   /* domains unified (b == PLAN_NONE: a is bound to device) */
-	int32_t device;  /* the device a is bound to, when b == PLAN_NONE */
-} Constraint;      /* where it comes from: plan_constraint_pos */
+	uint32_t site;  /* expression id of the annotation or consumer */
+	uint32_t value; /* expression id of the value involved, or PLAN_NONE */
+	uint32_t index; /* argument, field, branch or parameter index */
+	uint32_t a, b;  /* domains unified (b == PLAN_NONE: a is bound to device) */
+	int32_t device; /* the device a is bound to, when b == PLAN_NONE */
+} Constraint;           /* where it comes from: plan_constraint_pos */
 
 /* One domain of the union-find. */
 typedef struct Domain {
@@ -82,18 +82,18 @@ typedef struct Domain {
 
 /* The union-find over domains with the constraints that shaped it. */
 typedef struct PlanAnalysis {
-	const IrModule *module;   /* the version analysed; not owned */
+	const IrModule *module; /* the version analysed; not owned */
 	Domain *domains;
 	size_t ndomains, cap_domains;
-	uint32_t *children;       /* function domains' children */
+	uint32_t *children; /* function domains' children */
 	size_t nchildren, cap_children;
-	uint32_t *expr_domain;    /* by expression id; PLAN_NONE when none */
+	uint32_t *expr_domain; /* by expression id; PLAN_NONE when none */
 	uint32_t nexprs;
 	Constraint *constraints;
 	size_t nconstraints, cap_constraints;
-	uint8_t *applied;         /* constraint i was unified (1) or refused (0) */
+	uint8_t *applied; /* constraint i was unified (1) or refused (0) */
 	size_t cap_applied;
-	Expr **by_id;             /* the analysed module's expressions by id */
+	Expr **by_id; /* the analysed module's expressions by id */
 } PlanAnalysis;
 
 /* What a refused unification would have joined. */
@@ -120,16 +120,16 @@ typedef struct PlanEvent {
 
 /* A value demanded on two devices. */
 typedef struct PlanConflict {
-	uint32_t value;       /* expression id in the analysed module */
-	char *value_name;     /* %b, or OP@LINE:COL (owned) */
-	int32_t devices[2];   /* the two devices */
-	Pos sources[2];       /* the annotations that forced them */
-	char *source_text[2]; /* descriptions of those annotations (owned) */
-	char *chain;          /* the uses that joined them (owned) */
-	int32_t home;         /* home under copy/replicate; IR_NO_DEVICE when the
+	uint32_t value;          /* expression id in the analysed module */
+	char *value_name;        /* %b, or OP@LINE:COL (owned) */
+	int32_t devices[2];      /* the two devices */
+	Pos sources[2];          /* the annotations that forced them */
+	char *source_text[2];    /* descriptions of those annotations (owned) */
+	char *chain;             /* the uses that joined them (owned) */
+	int32_t home;            /* home under copy/replicate; IR_NO_DEVICE when the
 				 conflict cannot be resolved by a copy */
 	const char *home_reason; /* which rule of SPEC §3.2 chose devices[0] (static) */
-	uint32_t *consumers;  /* ids of the uses read through a copy */
+	uint32_t *consumers;     /* ids of the uses read through a copy */
 	int32_t *consumer_devices;
 	size_t nconsumers;
 } PlanConflict;
@@ -151,14 +151,14 @@ void plan_conflict_free_fields(PlanConflict *c);
 typedef struct PlanTrace {
 	PlanConflict *conflicts;
 	size_t nconflicts, cap_conflicts;
-	PlanAnalysis *check;  /* check's analysis, on check's input; dropped
+	PlanAnalysis *check;   /* check's analysis, on check's input; dropped
 				 once core has run, to keep memory flat */
 	uint32_t check_nexprs; /* ids at or above it were made by check */
-	PlanAnalysis *core;   /* core's analysis, on core's input */
-	PlanEvent *events;    /* core's events in order */
+	PlanAnalysis *core;    /* core's analysis, on core's input */
+	PlanEvent *events;     /* core's events in order */
 	size_t nevents, cap_events;
-	size_t analyze_end;   /* events [0, analyze_end) are analyze's, */
-	size_t default_end;   /* [analyze_end, default_end) default's, the rest capture's */
+	size_t analyze_end; /* events [0, analyze_end) are analyze's, */
+	size_t default_end; /* [analyze_end, default_end) default's, the rest capture's */
 } PlanTrace;
 
 PlanTrace *plan_trace_new(void);
@@ -205,8 +205,7 @@ void plan_generate_constraints(PlanAnalysis *an, const PlanPin *pins, size_t npi
 void plan_explain(StrBuf *out, PlanAnalysis *an, const Expr *e, const DeviceTable *devices);
 
 /* One line describing event i of the trace (plan_core.c). */
-void plan_event_describe(StrBuf *out, const PlanTrace *trace, size_t i,
-			 const DeviceTable *devices);
+void plan_event_describe(StrBuf *out, const PlanTrace *trace, size_t i, const DeviceTable *devices);
 
 /* Placement facts of a planned module (SPEC §5.1). */
 typedef enum FactKind { FACT_PARAM, FACT_BIND, FACT_RESULT, FACT_COPY } FactKind;
@@ -233,8 +232,7 @@ typedef struct Placement {
 void plan_placement(const IrModule *m, Placement *out);
 void plan_placement_free(Placement *p);
 /* The SPEC §5.1 lines, or one JSON document. */
-void plan_placement_format(StrBuf *out, const Placement *p, const DeviceTable *devices,
-			   bool json);
+void plan_placement_format(StrBuf *out, const Placement *p, const DeviceTable *devices, bool json);
 /* Checks that every node has a device and every cross-device edge goes
  * through a device_copy; reports each violation with its position. */
 bool plan_verify(const IrModule *m, const DeviceTable *devices, DiagList *diags);

@@ -37,8 +37,8 @@ typedef struct Use {
 } Use;
 
 typedef struct PendingCopy {
-	uint32_t value;     /* expression id */
-	uint32_t site;      /* consumer id */
+	uint32_t value; /* expression id */
+	uint32_t site;  /* consumer id */
 	ConstraintKind kind;
 	uint32_t index;
 	int32_t home;
@@ -143,8 +143,9 @@ static void report_irreducible(Checker *ck, uint32_t ci, const PlanClash *clash)
 {
 	PlanAnalysis *an = ck->an;
 	const Constraint *c = &an->constraints[ci];
-	const Expr *at = c->value != PLAN_NONE ? an->by_id[c->value]
-						: c->site != PLAN_NONE ? an->by_id[c->site] : NULL;
+	const Expr *at = c->value != PLAN_NONE  ? an->by_id[c->value]
+			 : c->site != PLAN_NONE ? an->by_id[c->site]
+						: NULL;
 	PlanConflict *pc = new_conflict(ck);
 	StrBuf name, s0, s1, chain;
 	strbuf_init(&name);
@@ -159,15 +160,17 @@ static void report_irreducible(Checker *ck, uint32_t ci, const PlanClash *clash)
 	describe_cause(ck, &s1, clash->causes[1]);
 	describe_cause(ck, &chain, ci);
 	if (ck->reported++ < DIAG_CONFLICTS) {
-		diag_error(ck->ctx->diags, an->module->src, at ? at->pos : plan_constraint_pos(an, ci),
-			   "'%s' is pinned to both %s and %s, and no copy can separate them", name.data,
-			   device_name(ck, clash->devices[0]), device_name(ck, clash->devices[1]));
-		diag_note(ck->ctx->diags, an->module->src, cause_pos(ck, clash->causes[0]), "%s: %s",
-			  device_name(ck, clash->devices[0]), s0.data);
-		diag_note(ck->ctx->diags, an->module->src, cause_pos(ck, clash->causes[1]), "%s: %s",
-			  device_name(ck, clash->devices[1]), s1.data);
-		diag_note(ck->ctx->diags, an->module->src, plan_constraint_pos(an, ci), "joined by: %s",
-			  chain.data);
+		diag_error(ck->ctx->diags, an->module->src,
+			   at ? at->pos : plan_constraint_pos(an, ci),
+			   "'%s' is pinned to both %s and %s, and no copy can separate them",
+			   name.data, device_name(ck, clash->devices[0]),
+			   device_name(ck, clash->devices[1]));
+		diag_note(ck->ctx->diags, an->module->src, cause_pos(ck, clash->causes[0]),
+			  "%s: %s", device_name(ck, clash->devices[0]), s0.data);
+		diag_note(ck->ctx->diags, an->module->src, cause_pos(ck, clash->causes[1]),
+			  "%s: %s", device_name(ck, clash->devices[1]), s1.data);
+		diag_note(ck->ctx->diags, an->module->src, plan_constraint_pos(an, ci),
+			  "joined by: %s", chain.data);
 	}
 	pc->value = at ? at->id : PLAN_NONE;
 	pc->value_name = strbuf_detach(&name);
@@ -183,8 +186,7 @@ static void report_irreducible(Checker *ck, uint32_t ci, const PlanClash *clash)
 	ck->irreducible++;
 }
 
-static void add_copy(Checker *ck, uint32_t value, const Constraint *c, int32_t home,
-		     int32_t dest)
+static void add_copy(Checker *ck, uint32_t value, const Constraint *c, int32_t home, int32_t dest)
 {
 	PendingCopy *p;
 	grow_array((void **)&ck->copies, &ck->cap_copies, ck->ncopies + 1, sizeof(PendingCopy));
@@ -221,9 +223,10 @@ static void resolve_value(Checker *ck, uint32_t v)
 	const Expr *value = an->by_id[v];
 	int32_t own = plan_domain_device(an, an->expr_domain[v]);
 	int32_t home = own, other = IR_NO_DEVICE;
-	uint32_t own_cause = own != IR_NO_DEVICE
-				     ? an->domains[plan_domain_result(an, an->expr_domain[v])].bound_by
-				     : PLAN_NONE;
+	uint32_t own_cause =
+		own != IR_NO_DEVICE
+			? an->domains[plan_domain_result(an, an->expr_domain[v])].bound_by
+			: PLAN_NONE;
 	bool conflict = false, fallback_used = false;
 	uint32_t begin = ck->use_start[v], end = ck->use_start[v + 1];
 	int32_t lowest = IR_NO_DEVICE, seen = own;
@@ -310,10 +313,10 @@ static void resolve_value(Checker *ck, uint32_t v)
 			diag_error(ck->ctx->diags, src, value->pos,
 				   "'%s' is needed on %s and on %s", pc->value_name,
 				   device_name(ck, home), device_name(ck, other));
-			diag_note(ck->ctx->diags, src, pc->sources[0], "%s: %s", device_name(ck, home),
-				  pc->source_text[0]);
-			diag_note(ck->ctx->diags, src, pc->sources[1], "%s: %s", device_name(ck, other),
-				  pc->source_text[1]);
+			diag_note(ck->ctx->diags, src, pc->sources[0], "%s: %s",
+				  device_name(ck, home), pc->source_text[0]);
+			diag_note(ck->ctx->diags, src, pc->sources[1], "%s: %s",
+				  device_name(ck, other), pc->source_text[1]);
 			diag_note(ck->ctx->diags, src, value->pos, "uses: %s", pc->chain);
 			diag_note(ck->ctx->diags, NULL, (Pos){0, 0},
 				  "'set policy copy' would keep '%s' on %s and copy it to %s",
@@ -342,7 +345,6 @@ static void resolve_value(Checker *ck, uint32_t v)
 static IrModule *insert_copies(Checker *ck, const IrModule *in)
 {
 	IrModule *m = ir_module_clone(in);
-	PlanAnalysis *an = ck->an;
 	Expr **by_id = xcalloc(m->nexprs ? m->nexprs : 1, sizeof(Expr *));
 	uint8_t *seen = xcalloc(m->nexprs / 8 + 1, 1);
 	ExprVec all = {0};
@@ -367,7 +369,8 @@ static IrModule *insert_copies(Checker *ck, const IrModule *in)
 			Tensor t = value->u.constant.tensor;
 			int32_t meta = value->u.constant.meta_index;
 			if (meta >= 0) {
-				m->constants = xrealloc(m->constants, (m->nconstants + 1) * sizeof(Expr *));
+				m->constants = xrealloc(m->constants,
+							(m->nconstants + 1) * sizeof(Expr *));
 				meta = (int32_t)m->nconstants++;
 			}
 			copy = ir_constant(m, value->pos, &t, meta);
@@ -417,7 +420,6 @@ static IrModule *insert_copies(Checker *ck, const IrModule *in)
 			break;
 		}
 	}
-	(void)an;
 	free(made);
 	exprvec_free(&all);
 	free(seen);
@@ -474,7 +476,8 @@ IrModule *plan_check_phase(const IrModule *in, PhaseContext *ctx)
 		size_t shown = ck.irreducible + (ctx->policy == POLICY_ERROR ? ck.conflicts : 0);
 		if (ck.reported < shown)
 			diag_note(ctx->diags, NULL, (Pos){0, 0},
-				  "%zu more conflicts not shown; see 'conflicts'", shown - ck.reported);
+				  "%zu more conflicts not shown; see 'conflicts'",
+				  shown - ck.reported);
 	}
 	if (interrupted)
 		diag_error(ctx->diags, NULL, (Pos){0, 0}, "interrupted during phase 'check'");

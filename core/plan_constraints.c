@@ -70,7 +70,7 @@ static uint32_t fn_child(PlanAnalysis *an, uint32_t fd, uint32_t i)
 	return an->children[d->children + i];
 }
 
-static void generate_call(Generator *g, const IrModule *m, Expr *e)
+static void generate_call(Generator *g, Expr *e)
 {
 	PlanAnalysis *an = g->an;
 	uint32_t self = plan_domain_of(an, e);
@@ -80,7 +80,8 @@ static void generate_call(Generator *g, const IrModule *m, Expr *e)
 		Expr *arg = e->u.call.args[0];
 		ir_on_device_props(e, &device, &body, &result);
 		if (body)
-			emit_bind(g, CONSTRAINT_ON_DEVICE_BODY, e, arg, plan_domain_of(an, arg), device);
+			emit_bind(g, CONSTRAINT_ON_DEVICE_BODY, e, arg, plan_domain_of(an, arg),
+				  device);
 		else
 			plan_domain_of(an, arg);
 		if (result)
@@ -117,7 +118,6 @@ static void generate_call(Generator *g, const IrModule *m, Expr *e)
 		}
 		emit(g, CONSTRAINT_CALL_RESULT, e, NULL, n, fn_child(an, fd, n), self, false);
 	}
-	(void)m;
 }
 
 static void generate_node(Generator *g, const IrModule *m, Expr *e)
@@ -134,7 +134,7 @@ static void generate_node(Generator *g, const IrModule *m, Expr *e)
 			     plan_domain_of(an, m->globals[e->u.global.index].fn), false);
 		return;
 	case EXPR_CALL:
-		generate_call(g, m, e);
+		generate_call(g, e);
 		return;
 	case EXPR_LET:
 		emit(g, CONSTRAINT_LET_VAR, e, e->u.let.value, 0, plan_domain_of(an, e->u.let.var),
@@ -149,18 +149,20 @@ static void generate_node(Generator *g, const IrModule *m, Expr *e)
 		     plan_domain_of(an, e->u.fn.body), false);
 		for (uint32_t i = 0; i < n; i++) {
 			Expr *p = e->u.fn.params[i];
-			emit(g, CONSTRAINT_FN_PARAM, e, p, i, fn_child(an, fd, i), plan_domain_of(an, p),
-			     false);
-			emit_bind(g, CONSTRAINT_PARAM_DEVICE, p, p, plan_domain_of(an, p), p->device);
+			emit(g, CONSTRAINT_FN_PARAM, e, p, i, fn_child(an, fd, i),
+			     plan_domain_of(an, p), false);
+			emit_bind(g, CONSTRAINT_PARAM_DEVICE, p, p, plan_domain_of(an, p),
+				  p->device);
 		}
-		emit_bind(g, CONSTRAINT_FN_DEVICE, e, NULL, plan_domain_of(an, e->u.fn.body), e->device);
+		emit_bind(g, CONSTRAINT_FN_DEVICE, e, NULL, plan_domain_of(an, e->u.fn.body),
+			  e->device);
 		return;
 	}
 	case EXPR_TUPLE:
 		for (uint32_t i = 0; i < e->u.tuple.nfields; i++) {
 			Expr *f = e->u.tuple.fields[i];
-			emit(g, CONSTRAINT_TUPLE_FIELD, e, f, i, plan_domain_of(an, e), plan_domain_of(an, f),
-			     copyable(f));
+			emit(g, CONSTRAINT_TUPLE_FIELD, e, f, i, plan_domain_of(an, e),
+			     plan_domain_of(an, f), copyable(f));
 		}
 		return;
 	case EXPR_PROJ:
@@ -199,11 +201,11 @@ void plan_generate_constraints(PlanAnalysis *an, const PlanPin *pins, size_t npi
 		for (uint32_t id = 0; id < an->nexprs; id++) {
 			const Expr *e = an->by_id[id];
 			if (e && e->name && strcmp(pins[i].name, e->name) == 0)
-				emit_bind(&g, CONSTRAINT_PIN, e, e, plan_domain_of(an, e), pins[i].device);
+				emit_bind(&g, CONSTRAINT_PIN, e, e, plan_domain_of(an, e),
+					  pins[i].device);
 		}
 	if (cuttable)
 		*cuttable = g.cuttable;
 	else
 		free(g.cuttable);
 }
-

@@ -73,15 +73,14 @@ static void analyze(Core *core)
 		add_event(core, EVENT_CONFLICT, (uint32_t)i, expr, clash.devices[1]);
 		{
 			StrBuf s;
-			const Expr *e = expr != PLAN_NONE ? an->by_id[expr] : NULL;
 			strbuf_init(&s);
 			plan_constraint_describe(&s, an, (uint32_t)i, core->ctx->devices);
-			diag_error(core->ctx->diags, an->module->src, plan_constraint_pos(an, (uint32_t)i),
+			diag_error(core->ctx->diags, an->module->src,
+				   plan_constraint_pos(an, (uint32_t)i),
 				   "device conflict: %s, but it is on both %s and %s", s.data,
 				   devices_name(core->ctx->devices, clash.devices[0]),
 				   devices_name(core->ctx->devices, clash.devices[1]));
 			strbuf_free(&s);
-			(void)e;
 		}
 		core->failed = true;
 	}
@@ -170,7 +169,8 @@ static void default_node(Core *core, Expr *e)
 		int32_t d = plan_domain_device(an, plan_domain_of(an, e));
 		if (d == IR_NO_DEVICE)
 			d = core->ctx->fallback;
-		default_domain(core, plan_domain_of(an, e->u.let.var), d, CONSTRAINT_DEFAULT_LET, e);
+		default_domain(core, plan_domain_of(an, e->u.let.var), d, CONSTRAINT_DEFAULT_LET,
+			       e);
 		return;
 	}
 	case EXPR_VAR:
@@ -254,7 +254,8 @@ static uint32_t *compute_scopes(const IrModule *m)
 				uint32_t child_scope = scope_of[it.e->id];
 				if (child_scope != SCOPE_MANY && it.e->kind == EXPR_FN)
 					child_scope = it.e->id;
-				else if (child_scope != SCOPE_MANY && it.e->kind == EXPR_IF && i > 0)
+				else if (child_scope != SCOPE_MANY && it.e->kind == EXPR_IF &&
+					 i > 0)
 					child_scope = m->nexprs + 2 * it.e->id + (i - 1);
 				stack[depth++] = (Item){ir_child(it.e, i), child_scope};
 			}
@@ -304,12 +305,14 @@ static IrModule *capture(Core *core, const IrModule *in)
 				 * the first copy, and stays a fixed annotation so its
 				 * name and device remain visible */
 				MadeCopy *mc = made[arg->id];
-				while (mc && !(mc->copy->device == e->device && mc->scope == scope_of[e->id]))
+				while (mc && !(mc->copy->device == e->device &&
+					       mc->scope == scope_of[e->id]))
 					mc = mc->next;
 				if (mc && scope_of[e->id] != SCOPE_MANY) {
 					e->u.call.args[0] = mc->copy;
 					ir_set_on_device_fixed(m, e, e->device);
-					add_event(core, EVENT_ANNOTATE, PLAN_NONE, e->id, e->device);
+					add_event(core, EVENT_ANNOTATE, PLAN_NONE, e->id,
+						  e->device);
 					continue;
 				}
 				ir_set_device_copy(m, e, arg->device, e->device);
@@ -357,14 +360,16 @@ static void place_min_transfer(Core *core)
 	n = plan_min_transfer_choose(an, core->ctx->devices->count, core->ctx->fallback, &domains,
 				     &devices, &sites);
 	for (size_t i = 0; i < n; i++)
-		default_domain(core, domains[i], devices[i], CONSTRAINT_MIN_TRANSFER, an->by_id[sites[i]]);
+		default_domain(core, domains[i], devices[i], CONSTRAINT_MIN_TRANSFER,
+			       an->by_id[sites[i]]);
 	free(domains);
 	free(devices);
 	free(sites);
 	default_all(core);
 	chosen_bytes = plan_boundary_bytes(an);
 	diag_note(core->ctx->diags, NULL, (Pos){0, 0},
-		  "min-transfer: %lld bytes cross devices at on_device boundaries, %lld fewer than the "
+		  "min-transfer: %lld bytes cross devices at on_device boundaries, %lld fewer than "
+		  "the "
 		  "default plan (%lld)",
 		  (long long)chosen_bytes, (long long)(default_bytes - chosen_bytes),
 		  (long long)default_bytes);
@@ -409,8 +414,7 @@ IrModule *plan_core_phase(const IrModule *in, PhaseContext *ctx)
 	return out;
 }
 
-void plan_event_describe(StrBuf *out, const PlanTrace *trace, size_t i,
-			 const DeviceTable *devices)
+void plan_event_describe(StrBuf *out, const PlanTrace *trace, size_t i, const DeviceTable *devices)
 {
 	const PlanEvent *ev = &trace->events[i];
 	PlanAnalysis *an = trace->core;

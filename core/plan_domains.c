@@ -51,11 +51,11 @@ void plan_analysis_free(PlanAnalysis *an)
 	memset(an, 0, sizeof *an);
 }
 
-#define COPY_ARRAY(field, count, cap)                                                          \
-	do {                                                                                       \
-		dst->field = xmalloc(((src->cap) ? (src->cap) : 1) * sizeof(*src->field));          \
-		if (src->count)                                                                    \
-			memcpy(dst->field, src->field, (src->count) * sizeof(*src->field));        \
+#define COPY_ARRAY(field, count, cap)                                                       \
+	do {                                                                                \
+		dst->field = xmalloc(((src->cap) ? (src->cap) : 1) * sizeof(*src->field));  \
+		if (src->count)                                                             \
+			memcpy(dst->field, src->field, (src->count) * sizeof(*src->field)); \
 	} while (0)
 
 void plan_analysis_copy(PlanAnalysis *dst, const PlanAnalysis *src)
@@ -171,7 +171,8 @@ Pos plan_constraint_pos(const PlanAnalysis *an, uint32_t i)
 {
 	const Constraint *c = &an->constraints[i];
 	uint32_t id = c->site != PLAN_NONE ? c->site : c->value;
-	return id != PLAN_NONE && id < an->nexprs && an->by_id[id] ? an->by_id[id]->pos : (Pos){0, 0};
+	return id != PLAN_NONE && id < an->nexprs && an->by_id[id] ? an->by_id[id]->pos
+								   : (Pos){0, 0};
 }
 
 uint32_t plan_constraint_add(PlanAnalysis *an, const Constraint *c)
@@ -202,8 +203,7 @@ static uint32_t link_roots(PlanAnalysis *an, UnifyState *st, uint32_t keep, uint
 }
 
 /* Unifies two leaf roots; false on two different devices. */
-static bool unify_leaves(PlanAnalysis *an, UnifyState *st, uint32_t x, uint32_t y,
-			 PlanClash *clash)
+static bool unify_leaves(PlanAnalysis *an, UnifyState *st, uint32_t x, uint32_t y, PlanClash *clash)
 {
 	Domain *dx = &an->domains[x], *dy = &an->domains[y];
 	uint32_t keep, other;
@@ -395,8 +395,7 @@ static void name_site(StrBuf *out, PlanAnalysis *an, const Expr *site)
 	ir_value_name(out, site);
 }
 
-void plan_constraint_describe(StrBuf *out, PlanAnalysis *an, uint32_t i,
-			      const DeviceTable *devices)
+void plan_constraint_describe(StrBuf *out, PlanAnalysis *an, uint32_t i, const DeviceTable *devices)
 {
 	const Constraint *c = &an->constraints[i];
 	const Expr *site = c->site != PLAN_NONE ? expr_by_id(an, c->site) : NULL;

@@ -53,8 +53,8 @@ static const char *intern_function(Placement *p, char *name)
 	return name;
 }
 
-static PlacementFact *add_fact(Placement *p, FactKind kind, const char *function,
-			       const Expr *e, int32_t device)
+static PlacementFact *add_fact(Placement *p, FactKind kind, const char *function, const Expr *e,
+			       int32_t device)
 {
 	PlacementFact *f;
 	grow_array((void **)&p->facts, &p->cap, p->count + 1, sizeof(PlacementFact));
@@ -171,7 +171,8 @@ void plan_placement(const IrModule *m, Placement *p)
 			Expr *fn = pending.items[k];
 			bool global = k == 0;
 			const char *fname = intern_function(
-				p, function_name(fn, global ? m->globals[g].name : NULL, let_names));
+				p,
+				function_name(fn, global ? m->globals[g].name : NULL, let_names));
 			seen[fn->id >> 3] |= (uint8_t)(1u << (fn->id & 7));
 			/* A global's parameters and result are its interface; a
 			 * closure's parameters are bindings inside it, and its
@@ -179,7 +180,8 @@ void plan_placement(const IrModule *m, Placement *p)
 			for (uint32_t i = 0; i < fn->u.fn.nparams; i++) {
 				Expr *param = fn->u.fn.params[i];
 				seen[param->id >> 3] |= (uint8_t)(1u << (param->id & 7));
-				add_fact(p, global ? FACT_PARAM : FACT_BIND, fname, param, param->device);
+				add_fact(p, global ? FACT_PARAM : FACT_BIND, fname, param,
+					 param->device);
 			}
 			body.count = 0;
 			ir_postorder(m, fn->u.fn.body, false, seen, &body);
@@ -197,12 +199,15 @@ void plan_placement(const IrModule *m, Placement *p)
 					int32_t src, dst;
 					Expr *value = e->u.call.args[0];
 					ir_device_copy_props(e, &src, &dst);
-					if (src != dst && transfer_insert(&transfers, value->id, src, dst)) {
-						PlacementFact *f = add_fact(p, FACT_COPY, fname, value, src);
+					if (src != dst &&
+					    transfer_insert(&transfers, value->id, src, dst)) {
+						PlacementFact *f =
+							add_fact(p, FACT_COPY, fname, value, src);
 						f->dest = dst;
 						f->expr = e->id;
 						f->value_expr = value->id;
-						if (!value->type || !type_bytes(value->type, &f->bytes))
+						if (!value->type ||
+						    !type_bytes(value->type, &f->bytes))
 							f->bytes = -1;
 					}
 				}
@@ -253,8 +258,7 @@ static void add_key(json_object *obj, const char *key, json_object *value)
 				  JSON_C_OBJECT_ADD_KEY_IS_NEW | JSON_C_OBJECT_KEY_IS_CONSTANT);
 }
 
-void plan_placement_format(StrBuf *out, const Placement *p, const DeviceTable *devices,
-			   bool json)
+void plan_placement_format(StrBuf *out, const Placement *p, const DeviceTable *devices, bool json)
 {
 	if (!json) {
 		for (size_t i = 0; i < p->count; i++) {
@@ -309,22 +313,26 @@ void plan_placement_format(StrBuf *out, const Placement *p, const DeviceTable *d
 			case FACT_BIND:
 				item = json_object_new_object();
 				add_key(item, "value", json_object_new_string(f->value));
-				add_key(item, "device", json_object_new_string(devices_name(devices, f->device)));
+				add_key(item, "device",
+					json_object_new_string(devices_name(devices, f->device)));
 				json_object_array_add(f->kind == FACT_PARAM ? params : binds, item);
 				break;
 			case FACT_COPY:
 				item = json_object_new_object();
 				add_key(item, "value", json_object_new_string(f->value));
-				add_key(item, "from", json_object_new_string(devices_name(devices, f->device)));
-				add_key(item, "to", json_object_new_string(devices_name(devices, f->dest)));
-				add_key(item, "bytes", f->bytes >= 0 ? json_object_new_int64(f->bytes) : NULL);
+				add_key(item, "from",
+					json_object_new_string(devices_name(devices, f->device)));
+				add_key(item, "to",
+					json_object_new_string(devices_name(devices, f->dest)));
+				add_key(item, "bytes",
+					f->bytes >= 0 ? json_object_new_int64(f->bytes) : NULL);
 				json_object_array_add(copies, item);
 				break;
 			}
 		}
 		add_key(root, "functions", fns);
-		strbuf_puts(out, json_object_to_json_string_ext(root, JSON_C_TO_STRING_PRETTY |
-								 JSON_C_TO_STRING_SPACED));
+		strbuf_puts(out, json_object_to_json_string_ext(
+					 root, JSON_C_TO_STRING_PRETTY | JSON_C_TO_STRING_SPACED));
 		strbuf_putc(out, '\n');
 		json_object_put(root);
 	}
@@ -412,9 +420,10 @@ static void verify_node(Verifier *v, const Expr *e)
 		} else {
 			const Expr *fn = callee_function(v->m, e->u.call.callee);
 			if (fn) {
-				for (uint32_t i = 0; i < e->u.call.nargs && i < fn->u.fn.nparams; i++)
-					check_edge(v, e, e->u.call.args[i], fn->u.fn.params[i]->device,
-						   "an argument of");
+				for (uint32_t i = 0; i < e->u.call.nargs && i < fn->u.fn.nparams;
+				     i++)
+					check_edge(v, e, e->u.call.args[i],
+						   fn->u.fn.params[i]->device, "an argument of");
 				if (fn->device != e->device)
 					edge_error(v, e, e, fn->device, "the result of");
 			}
@@ -482,7 +491,8 @@ void plan_explain(StrBuf *out, PlanAnalysis *an, const Expr *e, const DeviceTabl
 		adj_start[c->a + 1]++;
 		adj_start[c->b + 1]++;
 		nedges += 2;
-		if (an->domains[c->a].nchildren && an->domains[c->a].nchildren == an->domains[c->b].nchildren)
+		if (an->domains[c->a].nchildren &&
+		    an->domains[c->a].nchildren == an->domains[c->b].nchildren)
 			for (uint32_t k = 0; k < an->domains[c->a].nchildren; k++) {
 				adj_start[an->children[an->domains[c->a].children + k] + 1]++;
 				adj_start[an->children[an->domains[c->b].children + k] + 1]++;
@@ -495,10 +505,10 @@ void plan_explain(StrBuf *out, PlanAnalysis *an, const Expr *e, const DeviceTabl
 	{
 		uint32_t *fill = xmalloc((nd + 1) * sizeof(uint32_t));
 		memcpy(fill, adj_start, (nd + 1) * sizeof(uint32_t));
-#define ADD_EDGE(x, y, ci)                                                                         \
-	do {                                                                                       \
-		adj[2 * fill[x]] = (y);                                                            \
-		adj[2 * fill[x]++ + 1] = (ci);                                                     \
+#define ADD_EDGE(x, y, ci)                     \
+	do {                                   \
+		adj[2 * fill[x]] = (y);        \
+		adj[2 * fill[x]++ + 1] = (ci); \
 	} while (0)
 		for (size_t i = 0; i < an->nconstraints; i++) {
 			const Constraint *c = &an->constraints[i];

@@ -56,17 +56,14 @@ IrModule *plan_rewrite_phase(const IrModule *in, PhaseContext *ctx)
 	m = ir_module_clone(in);
 	uint8_t *seen = xcalloc(m->nexprs / 8 + 1, 1);
 	ExprVec order = {0};
-	size_t rewrites = 0;
 	for (uint32_t i = 0; i < m->nglobals; i++)
 		ir_postorder(m, m->globals[i].fn, true, seen, &order);
 	for (size_t i = 0; i < order.count; i++) {
 		Expr *e = order.items[i];
 		if (e->kind == EXPR_LET && is_normal_on_device(e->u.let.value)) {
 			fix_on_device(m, e->u.let.value);
-			rewrites++;
 		} else if (e->kind == EXPR_FN && is_normal_on_device(e->u.fn.body)) {
 			fix_on_device(m, e->u.fn.body);
-			rewrites++;
 		} else if (e->kind == EXPR_PROJ && is_normal_on_device(e->u.proj.tuple)) {
 			/* Wrap the projection; everything that used it now uses
 			 * the wrapper, which takes over its name. */
@@ -85,12 +82,9 @@ IrModule *plan_rewrite_phase(const IrModule *in, PhaseContext *ctx)
 				e->id = id;
 				e->name = name;
 			}
-			rewrites++;
 		}
 	}
 	exprvec_free(&order);
 	free(seen);
-	(void)rewrites;
-	(void)ctx;
 	return m;
 }

@@ -29,7 +29,7 @@ typedef struct Boundary {
 	uint32_t body;   /* root of the body's domain */
 	uint32_t result; /* root of the result's domain */
 	int64_t bytes;
-	uint32_t site;   /* the on_device */
+	uint32_t site; /* the on_device */
 } Boundary;
 
 /* The boundaries of the analysed module, with their current domain roots. */
@@ -226,7 +226,8 @@ size_t plan_min_transfer_choose(PlanAnalysis *an, uint32_t ndevices, int32_t fal
 	uint32_t *roots = NULL, *sites = NULL, n = 0;
 	size_t cap_roots = 0, cap_sites = 0;
 	int64_t *unary; /* n x ndevices */
-	uint32_t *pa = xmalloc((nb + 1) * sizeof(uint32_t)), *pb = xmalloc((nb + 1) * sizeof(uint32_t));
+	uint32_t *pa = xmalloc((nb + 1) * sizeof(uint32_t)),
+		 *pb = xmalloc((nb + 1) * sizeof(uint32_t));
 	int64_t *pw = xmalloc((nb + 1) * sizeof(int64_t));
 	size_t npairs = 0;
 	int32_t *choice;
@@ -234,7 +235,8 @@ size_t plan_min_transfer_choose(PlanAnalysis *an, uint32_t ndevices, int32_t fal
 	for (size_t i = 0; i < nb; i++) {
 		uint32_t ends[2] = {b[i].body, b[i].result};
 		for (int k = 0; k < 2; k++)
-			if (an->domains[ends[k]].device == IR_NO_DEVICE && index[ends[k]] == PLAN_NONE) {
+			if (an->domains[ends[k]].device == IR_NO_DEVICE &&
+			    index[ends[k]] == PLAN_NONE) {
 				grow_array((void **)&roots, &cap_roots, n + 1, sizeof(uint32_t));
 				grow_array((void **)&sites, &cap_sites, n + 1, sizeof(uint32_t));
 				roots[n] = ends[k];
@@ -248,11 +250,13 @@ size_t plan_min_transfer_choose(PlanAnalysis *an, uint32_t ndevices, int32_t fal
 		if (db != IR_NO_DEVICE && dr == IR_NO_DEVICE) {
 			for (uint32_t d = 0; d < ndevices; d++)
 				if ((int32_t)d != db)
-					unary[(size_t)index[b[i].result] * ndevices + d] += b[i].bytes;
+					unary[(size_t)index[b[i].result] * ndevices + d] +=
+						b[i].bytes;
 		} else if (db == IR_NO_DEVICE && dr != IR_NO_DEVICE) {
 			for (uint32_t d = 0; d < ndevices; d++)
 				if ((int32_t)d != dr)
-					unary[(size_t)index[b[i].body] * ndevices + d] += b[i].bytes;
+					unary[(size_t)index[b[i].body] * ndevices + d] +=
+						b[i].bytes;
 		} else if (db == IR_NO_DEVICE && dr == IR_NO_DEVICE && b[i].body != b[i].result) {
 			pa[npairs] = index[b[i].body];
 			pb[npairs] = index[b[i].result];
@@ -270,7 +274,8 @@ size_t plan_min_transfer_choose(PlanAnalysis *an, uint32_t ndevices, int32_t fal
 		choice[v] = best;
 	}
 	if (ndevices == 2 && npairs) {
-		int64_t *u0 = xmalloc((n + 1) * sizeof(int64_t)), *u1 = xmalloc((n + 1) * sizeof(int64_t));
+		int64_t *u0 = xmalloc((n + 1) * sizeof(int64_t)),
+			*u1 = xmalloc((n + 1) * sizeof(int64_t));
 		uint8_t *label = xmalloc(n + 1);
 		for (uint32_t v = 0; v < n; v++) {
 			u0[v] = unary[(size_t)v * 2];

@@ -50,15 +50,15 @@ typedef struct SessionSettings {
 typedef struct Session {
 	DeviceTable devices;
 	SessionSettings settings;
-	char *path;              /* the loaded file as the user named it, or NULL */
-	SourceFile *source;      /* its text (retained), or NULL */
-	IrModule **versions;     /* pipeline_count + 1 slots; see the top */
-	size_t phases_done;      /* versions[0..phases_done] are non-NULL */
-	DiagList diags;          /* the last operation's diagnostics */
-	SourceFile *diag_source; /* retained while diags may point into it */
-	struct PlanTrace *trace; /* what the planning phases recorded about the
+	char *path;               /* the loaded file as the user named it, or NULL */
+	SourceFile *source;       /* its text (retained), or NULL */
+	IrModule **versions;      /* pipeline_count + 1 slots; see the top */
+	size_t phases_done;       /* versions[0..phases_done] are non-NULL */
+	DiagList diags;           /* the last operation's diagnostics */
+	SourceFile *diag_source;  /* retained while diags may point into it */
+	struct PlanTrace *trace;  /* what the planning phases recorded about the
 				    planned versions (plan.h); cleared with them */
-	struct Stepper *stepper; /* the phase in progress under stepi, and the
+	struct Stepper *stepper;  /* the phase in progress under stepi, and the
 				    breakpoints (stepper.h) */
 	struct SessionPins *pins; /* what-if pins and their undo stack
 				     (session_pins.c) */

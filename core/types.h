@@ -18,19 +18,19 @@
 #include "util.h"
 
 /* X(ENUM, "name", bytes per element) */
-#define DTYPE_LIST(X)                                                          \
-	X(DT_FLOAT32, "float32", 4)                                            \
-	X(DT_FLOAT64, "float64", 8)                                            \
-	X(DT_FLOAT16, "float16", 2)                                            \
-	X(DT_INT32, "int32", 4)                                                \
-	X(DT_INT64, "int64", 8)                                                \
+#define DTYPE_LIST(X)               \
+	X(DT_FLOAT32, "float32", 4) \
+	X(DT_FLOAT64, "float64", 8) \
+	X(DT_FLOAT16, "float16", 2) \
+	X(DT_INT32, "int32", 4)     \
+	X(DT_INT64, "int64", 8)     \
 	X(DT_BOOL, "bool", 1)
 
 typedef enum DType {
 #define X(e, name, size) e,
 	DTYPE_LIST(X)
 #undef X
-	DT_COUNT
+		DT_COUNT
 } DType;
 
 const char *dtype_name(DType dt);

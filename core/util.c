@@ -6,11 +6,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-void dp_assert_fail(const char *cond, const char *file, int line,
-		    const char *func)
+void dp_assert_fail(const char *cond, const char *file, int line, const char *func)
 {
-	fprintf(stderr, "devplan: internal error: %s:%d: %s: assertion '%s' failed\n",
-		file, line, func, cond);
+	fprintf(stderr, "devplan: internal error: %s:%d: %s: assertion '%s' failed\n", file, line,
+		func, cond);
 	abort();
 }
 

@@ -16,8 +16,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#define DP_ASSERT(cond)                                                        \
-	((cond) ? (void)0 : dp_assert_fail(#cond, __FILE__, __LINE__, __func__))
+#define DP_ASSERT(cond) ((cond) ? (void)0 : dp_assert_fail(#cond, __FILE__, __LINE__, __func__))
 
 #define DP_COUNT(array) (sizeof(array) / sizeof((array)[0]))
 
@@ -29,8 +28,7 @@
 #define DP_NORETURN
 #endif
 
-DP_NORETURN void dp_assert_fail(const char *cond, const char *file, int line,
-				const char *func);
+DP_NORETURN void dp_assert_fail(const char *cond, const char *file, int line, const char *func);
 
 /* The caller owns what these return and releases it with free(). */
 void *xmalloc(size_t size);

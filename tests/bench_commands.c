@@ -37,7 +37,9 @@ static char *write_module(long n)
 		   "  %%0 = add(%%x, %%x);\n");
 	for (long i = 1; i < n; i++) {
 		if (i % 8 == 7)
-			fprintf(f, "  %%%ld = on_device(%%%ld, virtual_device=meta[VirtualDevice][%ld]);\n",
+			fprintf(f,
+				"  %%%ld = on_device(%%%ld, "
+				"virtual_device=meta[VirtualDevice][%ld]);\n",
 				i, i - 1, (i / 8) % 2);
 		else
 			fprintf(f, "  %%%ld = add(%%%ld, %%x);\n", i, i - 1);
@@ -58,8 +60,19 @@ int main(int argc, char **argv)
 	/* %{n/2} is in the middle of the chain; the commands that change the
 	 * plan (pin) are followed by their undo, which is timed too */
 	const char *commands[] = {
-		"phases", "why %%%ld", "constraints %%%ld", "conflicts", "copies", "placement",
-		"placement --json", "regions", "verify", "ir", "breaks", "show", "targets",
+		"phases",
+		"why %%%ld",
+		"constraints %%%ld",
+		"conflicts",
+		"copies",
+		"placement",
+		"placement --json",
+		"regions",
+		"verify",
+		"ir",
+		"breaks",
+		"show",
+		"targets",
 	};
 	while ((opt = getopt(argc, argv, "r:")) != -1) {
 		if (opt == 'r')
@@ -84,8 +97,8 @@ int main(int argc, char **argv)
 		fprintf(stderr, "bench_commands: the module did not plan\n");
 		return 2;
 	}
-	printf("%-9s %-10s %-24s %10s  %-16s %s\n", "workload", "size", "command", "time",
-	       "target", "ratio");
+	printf("%-9s %-10s %-24s %10s  %-16s %s\n", "workload", "size", "command", "time", "target",
+	       "ratio");
 	for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++) {
 		double best = 1e30;
 		snprintf(line, sizeof line, commands[i], n / 2);
@@ -114,6 +127,7 @@ int main(int argc, char **argv)
 	unlink(path);
 	free(path);
 	fclose(null);
-	printf("bench_commands: %s\n", missed ? "some commands missed the target" : "every target met");
+	printf("bench_commands: %s\n",
+	       missed ? "some commands missed the target" : "every target met");
 	return missed ? 1 : 0;
 }

@@ -59,8 +59,9 @@ static void test_types_print_equal_bytes(void **state)
 	tup = type_tuple(&a, 2, (Type *[]){t, q});
 	fn = type_func(&a, 1, (Type *[]){t}, tup);
 	type_print(&sb, fn);
-	assert_string_equal(sb.data,
-			    "fn (Tensor[(5, 7), float32]) -> (Tensor[(5, 7), float32], Tensor[(?, 3), int64])");
+	assert_string_equal(
+		sb.data,
+		"fn (Tensor[(5, 7), float32]) -> (Tensor[(5, 7), float32], Tensor[(?, 3), int64])");
 	strbuf_reset(&sb);
 	type_print(&sb, type_tuple(&a, 1, (Type *[]){type_scalar(&a, DT_BOOL)}));
 	assert_string_equal(sb.data, "(Tensor[(), bool],)");

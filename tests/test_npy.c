@@ -327,7 +327,8 @@ static void test_read_files(void **state)
 	}
 	free(bytes);
 	npy_array_free(&a);
-	bytes = image(1, "{'descr': '|b1', 'fortran_order': False, 'shape': (3,), }", data, 3, &len);
+	bytes = image(1, "{'descr': '|b1', 'fortran_order': False, 'shape': (3,), }", data, 3,
+		      &len);
 	{
 		FILE *f = fopen(path, "wb");
 		assert_int_equal(fwrite(bytes, 1, len, f), len);

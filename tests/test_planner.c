@@ -162,20 +162,24 @@ static void check_case(const char *dir, const char *dp)
 			replanned = plan_text(&again, dp, text);
 			if (!replanned) {
 				diag_print_all(stderr, &again.diags);
-				fprintf(stderr, "%s: the planned module does not plan again:\n%s", dp, text);
+				fprintf(stderr, "%s: the planned module does not plan again:\n%s",
+					dp, text);
 				fail();
 			}
 			{
 				char *text2 = print_text(replanned, &again.devices);
 				char *facts2 = placement_text(replanned, &again.devices);
 				if (strcmp(text, text2) != 0) {
-					fprintf(stderr, "%s: not idempotent\n--- first\n%s--- second\n%s", dp,
-						text, text2);
+					fprintf(stderr,
+						"%s: not idempotent\n--- first\n%s--- second\n%s",
+						dp, text, text2);
 					fail();
 				}
 				if (!facts_preserved(facts, facts2)) {
-					fprintf(stderr, "%s: placement changed\n--- first\n%s--- second\n%s", dp,
-						facts, facts2);
+					fprintf(stderr,
+						"%s: placement changed\n--- first\n%s--- "
+						"second\n%s",
+						dp, facts, facts2);
 					fail();
 				}
 				free(text2);
@@ -228,7 +232,8 @@ static char *plan_facts(const char *text, const char *fallback)
 	char *err = NULL, *facts;
 	IrModule *planned;
 	session_init(&s);
-	assert_true(session_setting_set(&s, session_setting_find("fallback"), fallback, &reset, &err));
+	assert_true(
+		session_setting_set(&s, session_setting_find("fallback"), fallback, &reset, &err));
 	planned = plan_text(&s, "order", text);
 	assert_non_null(planned);
 	facts = placement_text(planned, &s.devices);
@@ -283,7 +288,9 @@ static void test_order_independence(void **state)
 		char *b = plan_facts(swapped, fallbacks[i]);
 		char *sa = sorted_lines(a), *sb = sorted_lines(b);
 		if (strcmp(sa, sb) != 0) {
-			fprintf(stderr, "fallback %s: order changed the plan\n--- text order\n%s--- swapped\n%s",
+			fprintf(stderr,
+				"fallback %s: order changed the plan\n--- text order\n%s--- "
+				"swapped\n%s",
 				fallbacks[i], sa, sb);
 			fail();
 		}
@@ -305,7 +312,8 @@ static void test_long_chain(void **state)
 	for (int i = 1; i < N; i++) {
 		if (i % 1000 == 0)
 			strbuf_printf(&sb,
-				      "  %%%d = on_device(%%%d, virtual_device=meta[VirtualDevice][%d]);\n",
+				      "  %%%d = on_device(%%%d, "
+				      "virtual_device=meta[VirtualDevice][%d]);\n",
 				      i, i - 1, (i / 1000 - 1) % 2);
 		else
 			strbuf_printf(&sb, "  %%%d = add(%%%d, %%x);\n", i, i - 1);
