@@ -116,6 +116,13 @@ void kernel_parallel_for(int64_t n, int64_t grain, KernelRangeFn fn, void *ctx)
 /* Work sizes (elements) below which a kernel stays on one thread. */
 enum { GRAIN_ELEMENTWISE = 1 << 16, GRAIN_ROWS = 1 << 14 };
 
+/* Defines kernel_cpu_ID, the table's entry for OP_ID, as a call of the shared DRIVER. */
+#define KERNEL_CPU_VIA(ID, DRIVER)                                    \
+	static bool kernel_cpu_##ID(const KernelCall *kc, char **err) \
+	{                                                             \
+		return DRIVER(kc, err);                               \
+	}
+
 /* ---- messages ---------------------------------------------------------- */
 
 static bool unsupported(const KernelCall *kc, DType dt, char **err)
@@ -517,35 +524,12 @@ static bool binary_kernel(const KernelCall *kc, char **err)
 	return binary_run(kc, kc->op, kc->in[1].shape, kc->in[1].ndim, err);
 }
 
-static bool kernel_cpu_ADD(const KernelCall *kc, char **err)
-{
-	return binary_kernel(kc, err);
-}
-
-static bool kernel_cpu_SUBTRACT(const KernelCall *kc, char **err)
-{
-	return binary_kernel(kc, err);
-}
-
-static bool kernel_cpu_MULTIPLY(const KernelCall *kc, char **err)
-{
-	return binary_kernel(kc, err);
-}
-
-static bool kernel_cpu_DIVIDE(const KernelCall *kc, char **err)
-{
-	return binary_kernel(kc, err);
-}
-
-static bool kernel_cpu_MAXIMUM(const KernelCall *kc, char **err)
-{
-	return binary_kernel(kc, err);
-}
-
-static bool kernel_cpu_MINIMUM(const KernelCall *kc, char **err)
-{
-	return binary_kernel(kc, err);
-}
+KERNEL_CPU_VIA(ADD, binary_kernel)
+KERNEL_CPU_VIA(SUBTRACT, binary_kernel)
+KERNEL_CPU_VIA(MULTIPLY, binary_kernel)
+KERNEL_CPU_VIA(DIVIDE, binary_kernel)
+KERNEL_CPU_VIA(MAXIMUM, binary_kernel)
+KERNEL_CPU_VIA(MINIMUM, binary_kernel)
 
 /* nn.bias_add: the bias broadcast as [len, 1, ..., 1] against the axis. */
 static bool kernel_cpu_BIAS_ADD(const KernelCall *kc, char **err)
@@ -673,45 +657,14 @@ static bool unary_kernel(const KernelCall *kc, char **err)
 	return true;
 }
 
-static bool kernel_cpu_NEGATIVE(const KernelCall *kc, char **err)
-{
-	return unary_kernel(kc, err);
-}
-
-static bool kernel_cpu_EXP(const KernelCall *kc, char **err)
-{
-	return unary_kernel(kc, err);
-}
-
-static bool kernel_cpu_LOG(const KernelCall *kc, char **err)
-{
-	return unary_kernel(kc, err);
-}
-
-static bool kernel_cpu_SQRT(const KernelCall *kc, char **err)
-{
-	return unary_kernel(kc, err);
-}
-
-static bool kernel_cpu_TANH(const KernelCall *kc, char **err)
-{
-	return unary_kernel(kc, err);
-}
-
-static bool kernel_cpu_SIGMOID(const KernelCall *kc, char **err)
-{
-	return unary_kernel(kc, err);
-}
-
-static bool kernel_cpu_RELU(const KernelCall *kc, char **err)
-{
-	return unary_kernel(kc, err);
-}
-
-static bool kernel_cpu_CLIP(const KernelCall *kc, char **err)
-{
-	return unary_kernel(kc, err);
-}
+KERNEL_CPU_VIA(NEGATIVE, unary_kernel)
+KERNEL_CPU_VIA(EXP, unary_kernel)
+KERNEL_CPU_VIA(LOG, unary_kernel)
+KERNEL_CPU_VIA(SQRT, unary_kernel)
+KERNEL_CPU_VIA(TANH, unary_kernel)
+KERNEL_CPU_VIA(SIGMOID, unary_kernel)
+KERNEL_CPU_VIA(RELU, unary_kernel)
+KERNEL_CPU_VIA(CLIP, unary_kernel)
 
 /* ---- fills and casts ----------------------------------------------------- */
 
@@ -728,25 +681,10 @@ static bool fill_kernel(const KernelCall *kc, char **err)
 	return true;
 }
 
-static bool kernel_cpu_ZEROS(const KernelCall *kc, char **err)
-{
-	return fill_kernel(kc, err);
-}
-
-static bool kernel_cpu_ONES(const KernelCall *kc, char **err)
-{
-	return fill_kernel(kc, err);
-}
-
-static bool kernel_cpu_ZEROS_LIKE(const KernelCall *kc, char **err)
-{
-	return fill_kernel(kc, err);
-}
-
-static bool kernel_cpu_ONES_LIKE(const KernelCall *kc, char **err)
-{
-	return fill_kernel(kc, err);
-}
+KERNEL_CPU_VIA(ZEROS, fill_kernel)
+KERNEL_CPU_VIA(ONES, fill_kernel)
+KERNEL_CPU_VIA(ZEROS_LIKE, fill_kernel)
+KERNEL_CPU_VIA(ONES_LIKE, fill_kernel)
 
 /* cast: integers (and bool) travel through int64, everything else through
  * double; float to integer saturates and NaN becomes 0. */
@@ -778,37 +716,15 @@ static bool copy_kernel(const KernelCall *kc, char **err)
 	return true;
 }
 
-static bool kernel_cpu_RESHAPE(const KernelCall *kc, char **err)
-{
-	return copy_kernel(kc, err);
-}
-
-static bool kernel_cpu_BATCH_FLATTEN(const KernelCall *kc, char **err)
-{
-	return copy_kernel(kc, err);
-}
-
-static bool kernel_cpu_EXPAND_DIMS(const KernelCall *kc, char **err)
-{
-	return copy_kernel(kc, err);
-}
-
-static bool kernel_cpu_SQUEEZE(const KernelCall *kc, char **err)
-{
-	return copy_kernel(kc, err);
-}
+KERNEL_CPU_VIA(RESHAPE, copy_kernel)
+KERNEL_CPU_VIA(BATCH_FLATTEN, copy_kernel)
+KERNEL_CPU_VIA(EXPAND_DIMS, copy_kernel)
+KERNEL_CPU_VIA(SQUEEZE, copy_kernel)
 
 /* on_device is a pass-through and device_copy a transfer: the interpreter
  * handles both without launching, but as kernels they are copies. */
-static bool kernel_cpu_ON_DEVICE(const KernelCall *kc, char **err)
-{
-	return copy_kernel(kc, err);
-}
-
-static bool kernel_cpu_DEVICE_COPY(const KernelCall *kc, char **err)
-{
-	return copy_kernel(kc, err);
-}
+KERNEL_CPU_VIA(ON_DEVICE, copy_kernel)
+KERNEL_CPU_VIA(DEVICE_COPY, copy_kernel)
 
 typedef struct TransposeJob {
 	uint32_t ndim;
@@ -1023,22 +939,32 @@ static bool reduce_kernel(const KernelCall *kc, char **err)
 	return true;
 }
 
-static bool kernel_cpu_SUM(const KernelCall *kc, char **err)
-{
-	return reduce_kernel(kc, err);
-}
-
-static bool kernel_cpu_MEAN(const KernelCall *kc, char **err)
-{
-	return reduce_kernel(kc, err);
-}
-
-static bool kernel_cpu_MAX(const KernelCall *kc, char **err)
-{
-	return reduce_kernel(kc, err);
-}
+KERNEL_CPU_VIA(SUM, reduce_kernel)
+KERNEL_CPU_VIA(MEAN, reduce_kernel)
+KERNEL_CPU_VIA(MAX, reduce_kernel)
 
 /* ---- softmax ------------------------------------------------------------- */
+
+/* Runs f32 or f64 over [0, n) by the first input's dtype; other dtypes are unsupported. */
+static bool run_float_kernel(const KernelCall *kc, int64_t n, int64_t grain, KernelRangeFn f32,
+			     KernelRangeFn f64, void *job, char **err)
+{
+	switch (kc->in[0].dtype) {
+	case DT_FLOAT32:
+		kernel_parallel_for(n, grain, f32, job);
+		return true;
+	case DT_FLOAT64:
+		kernel_parallel_for(n, grain, f64, job);
+		return true;
+	case DT_FLOAT16:
+	case DT_INT32:
+	case DT_INT64:
+	case DT_BOOL:
+	case DT_COUNT:
+		break;
+	}
+	return unsupported(kc, kc->in[0].dtype, err);
+}
 
 typedef struct SoftmaxJob {
 	const KernelCall *kc;
@@ -1078,21 +1004,7 @@ static bool kernel_cpu_SOFTMAX(const KernelCall *kc, char **err)
 	SoftmaxJob job = {kc};
 	int64_t rows = kc->p.axis.outer * kc->p.axis.inner;
 	int64_t grain = GRAIN_ELEMENTWISE / (kc->p.axis.len + 1) + 1;
-	switch (kc->in[0].dtype) {
-	case DT_FLOAT32:
-		kernel_parallel_for(rows, grain, softmax_f32, &job);
-		return true;
-	case DT_FLOAT64:
-		kernel_parallel_for(rows, grain, softmax_f64, &job);
-		return true;
-	case DT_FLOAT16:
-	case DT_INT32:
-	case DT_INT64:
-	case DT_BOOL:
-	case DT_COUNT:
-		break;
-	}
-	return unsupported(kc, kc->in[0].dtype, err);
+	return run_float_kernel(kc, rows, grain, softmax_f32, softmax_f64, &job, err);
 }
 
 /* ---- matrix products ----------------------------------------------------- */
@@ -1160,20 +1072,24 @@ static bool matmul_kernel(const KernelCall *kc, char **err)
 	return true;
 }
 
-static bool kernel_cpu_DENSE(const KernelCall *kc, char **err)
-{
-	return matmul_kernel(kc, err);
-}
-
-static bool kernel_cpu_BATCH_MATMUL(const KernelCall *kc, char **err)
-{
-	return matmul_kernel(kc, err);
-}
+KERNEL_CPU_VIA(DENSE, matmul_kernel)
+KERNEL_CPU_VIA(BATCH_MATMUL, matmul_kernel)
 
 /* ---- convolution ----------------------------------------------------------- */
 
 /* im2col workspace per tile, in bytes. */
 enum { IM2COL_TILE_BYTES = 8 << 20 };
+
+/* Columns per im2col/col2im tile of rows rows: IM2COL_TILE_BYTES' worth, in [64, plane]. */
+static int64_t workspace_tile(int64_t rows, int64_t plane, size_t es)
+{
+	int64_t tile = IM2COL_TILE_BYTES / (int64_t)es / (rows ? rows : 1);
+	if (tile < 64)
+		tile = 64;
+	if (tile > plane)
+		tile = plane;
+	return tile;
+}
 
 typedef struct Im2colJob {
 	const KernelWindow *w;
@@ -1274,11 +1190,7 @@ static bool kernel_cpu_CONV2D(const KernelCall *kc, char **err)
 	}
 	if (!fits_int(og) || !fits_int(rows) || !fits_int(plane))
 		return too_large(kc, err);
-	tile = IM2COL_TILE_BYTES / (int64_t)es / (rows ? rows : 1);
-	if (tile < 64)
-		tile = 64;
-	if (tile > plane)
-		tile = plane;
+	tile = workspace_tile(rows, plane, es);
 	if (!pointwise) {
 		col = malloc((size_t)(rows * tile) * es);
 		if (!col) {
@@ -1371,11 +1283,7 @@ static bool kernel_cpu_CONV2D_TRANSPOSE(const KernelCall *kc, char **err)
 		return true;
 	if (!fits_int(rows) || !fits_int(plane) || !fits_int(cg))
 		return too_large(kc, err);
-	tile = IM2COL_TILE_BYTES / (int64_t)es / (rows ? rows : 1);
-	if (tile < 64)
-		tile = 64;
-	if (tile > plane)
-		tile = plane;
+	tile = workspace_tile(rows, plane, es);
 	col = malloc((size_t)(rows * tile) * es);
 	if (!col) {
 		*err = xasprintf("'%s': cannot allocate its col2im workspace", kc->name);
@@ -1471,32 +1379,11 @@ static bool pool_kernel(const KernelCall *kc, char **err)
 	const KernelWindow *w = &kc->p.window;
 	PoolJob job = {kc};
 	int64_t grain = 1 + GRAIN_ROWS / (w->oh * w->ow * w->kh * w->kw + 1);
-	switch (kc->in[0].dtype) {
-	case DT_FLOAT32:
-		kernel_parallel_for(w->n * w->c, grain, pool_f32, &job);
-		return true;
-	case DT_FLOAT64:
-		kernel_parallel_for(w->n * w->c, grain, pool_f64, &job);
-		return true;
-	case DT_FLOAT16:
-	case DT_INT32:
-	case DT_INT64:
-	case DT_BOOL:
-	case DT_COUNT:
-		break;
-	}
-	return unsupported(kc, kc->in[0].dtype, err);
+	return run_float_kernel(kc, w->n * w->c, grain, pool_f32, pool_f64, &job, err);
 }
 
-static bool kernel_cpu_MAX_POOL2D(const KernelCall *kc, char **err)
-{
-	return pool_kernel(kc, err);
-}
-
-static bool kernel_cpu_AVG_POOL2D(const KernelCall *kc, char **err)
-{
-	return pool_kernel(kc, err);
-}
+KERNEL_CPU_VIA(MAX_POOL2D, pool_kernel)
+KERNEL_CPU_VIA(AVG_POOL2D, pool_kernel)
 
 static bool kernel_cpu_GLOBAL_AVG_POOL2D(const KernelCall *kc, char **err)
 {

@@ -341,17 +341,15 @@ static void leave(Parser *p)
 	p->depth--;
 }
 
-/* Skips the rest of a statement: past the next ';' at this nesting level,
- * or up to (not past) the '}' that closes the enclosing body, the next
- * 'def' or the end. Closing brackets of the broken statement are skipped. */
-static void sync_statement(Parser *p)
+/* Skips up to the body's '}', a 'def' or the end; with past_semicolon, past a depth-0 ';'. */
+static void sync_skip(Parser *p, bool past_semicolon)
 {
 	size_t depth = 0;
 	for (;;) {
 		TokenKind k = peek(p)->kind;
 		if (k == TK_EOF || k == TK_DEF)
 			return;
-		if (k == TK_SEMI && depth == 0) {
+		if (past_semicolon && k == TK_SEMI && depth == 0) {
 			next(p);
 			return;
 		}
@@ -365,22 +363,18 @@ static void sync_statement(Parser *p)
 	}
 }
 
+/* Skips the rest of a statement: past the next ';' at this nesting level,
+ * or up to (not past) the '}' that closes the enclosing body, the next
+ * 'def' or the end. Closing brackets of the broken statement are skipped. */
+static void sync_statement(Parser *p)
+{
+	sync_skip(p, true);
+}
+
 /* Skips to the '}' that closes the current body (not past it). */
 static void sync_close_brace(Parser *p)
 {
-	size_t depth = 0;
-	for (;;) {
-		TokenKind k = peek(p)->kind;
-		if (k == TK_EOF || k == TK_DEF)
-			return;
-		if (k == TK_RBRACE && depth == 0)
-			return;
-		if (k == TK_LPAREN || k == TK_LBRACKET || k == TK_LBRACE)
-			depth++;
-		else if ((k == TK_RPAREN || k == TK_RBRACKET || k == TK_RBRACE) && depth)
-			depth--;
-		next(p);
-	}
+	sync_skip(p, false);
 }
 
 static void sync_definition(Parser *p)
