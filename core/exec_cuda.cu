@@ -640,45 +640,11 @@ static bool broadcast_plan(const KernelTensor *out, const int64_t *as, uint32_t 
 			  (int64_t *)xmalloc((n + 1) * sizeof(int64_t))};
 	const int64_t *shapes[2] = {as, bs};
 	uint32_t nds[2] = {an, bn};
-	int k = 0;
-	bool ok = true;
-	for (int j = 0; j < 2; j++) {
-		int64_t s = 1;
-		for (uint32_t i = n; i-- > 0;) {
-			int64_t pos = (int64_t)i - (int64_t)(n - nds[j]);
-			if (pos < 0 || shapes[j][pos] == 1) {
-				st[j][i] = 0;
-			} else {
-				st[j][i] = s;
-				s *= shapes[j][pos];
-			}
-		}
-	}
-	for (uint32_t i = 0; i < n; i++) {
-		if (out->shape[i] == 1)
-			continue;
-		if (k > 0 && st[0][k - 1] == st[0][i] * out->shape[i] &&
-		    st[1][k - 1] == st[1][i] * out->shape[i]) {
-			shape[k - 1] *= out->shape[i];
-			st[0][k - 1] = st[0][i];
-			st[1][k - 1] = st[1][i];
-			continue;
-		}
-		shape[k] = out->shape[i];
-		st[0][k] = st[0][i];
-		st[1][k] = st[1][i];
-		k++;
-	}
-	if (k == 0) {
-		shape[0] = 1;
-		st[0][0] = st[1][0] = 0;
-		k = 1;
-	}
-	if (k > CUDA_MAX_NDIM) {
-		ok = false;
-	} else {
-		bc->ndim = k;
-		for (int i = 0; i < k; i++) {
+	uint32_t k = kernel_broadcast_plan(out->shape, n, shapes, nds, shape, st);
+	bool ok = k <= CUDA_MAX_NDIM;
+	if (ok) {
+		bc->ndim = (int)k;
+		for (uint32_t i = 0; i < k; i++) {
 			bc->shape[i] = shape[i];
 			bc->sa[i] = st[0][i];
 			bc->sb[i] = st[1][i];

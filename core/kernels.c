@@ -197,6 +197,48 @@ static bool prepare_window(KernelCall *kc, const Expr *call, bool transpose, boo
 	       w->dilation[1] >= 1;
 }
 
+uint32_t kernel_broadcast_plan(const int64_t *out_shape, uint32_t out_ndim,
+			       const int64_t *const shapes[2], const uint32_t ndims[2],
+			       int64_t *shape, int64_t *const strides[2])
+{
+	uint32_t n = out_ndim, k = 0;
+	for (int j = 0; j < 2; j++) {
+		int64_t s = 1;
+		/* strides of operand j for every output axis, innermost first */
+		for (uint32_t i = n; i-- > 0;) {
+			int64_t pos = (int64_t)i - (int64_t)(n - ndims[j]);
+			if (pos < 0 || shapes[j][pos] == 1) {
+				strides[j][i] = 0;
+			} else {
+				strides[j][i] = s;
+				s *= shapes[j][pos];
+			}
+		}
+	}
+	/* drop size-1 output dimensions, merge contiguous neighbours */
+	for (uint32_t i = 0; i < n; i++) {
+		if (out_shape[i] == 1)
+			continue;
+		if (k > 0 && strides[0][k - 1] == strides[0][i] * out_shape[i] &&
+		    strides[1][k - 1] == strides[1][i] * out_shape[i]) {
+			shape[k - 1] *= out_shape[i];
+			strides[0][k - 1] = strides[0][i];
+			strides[1][k - 1] = strides[1][i];
+			continue;
+		}
+		shape[k] = out_shape[i];
+		strides[0][k] = strides[0][i];
+		strides[1][k] = strides[1][i];
+		k++;
+	}
+	if (k == 0) {
+		shape[0] = 1;
+		strides[0][0] = strides[1][0] = 0;
+		k = 1;
+	}
+	return k;
+}
+
 bool kernel_call_prepare(KernelCall *kc, const Expr *call, const KernelTensor *in, uint32_t nin,
 			 const KernelTensor *out, uint32_t nout, char **err)
 {

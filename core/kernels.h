@@ -112,6 +112,16 @@ int kernel_cpu_threads(void);
 /* Runs fn over [0, n) split into contiguous ranges on up to
  * kernel_cpu_threads() threads, each range at least `grain` long; small n
  * runs on the calling thread. fn must only write what its range owns. */
+/* The broadcasting plan of a binary elementwise op, shared by the CPU and
+ * CUDA kernels: operand shapes are right-aligned against the output's, an
+ * operand's dimension of 1 broadcasts (stride 0), size-1 output dimensions
+ * are dropped and contiguous neighbours merged. `shape` and both `strides`
+ * arrays have out_ndim + 1 slots, owned by the caller. Returns the number of
+ * dimensions written, at least 1. */
+uint32_t kernel_broadcast_plan(const int64_t *out_shape, uint32_t out_ndim,
+			       const int64_t *const shapes[2], const uint32_t ndims[2],
+			       int64_t *shape, int64_t *const strides[2]);
+
 typedef void (*KernelRangeFn)(void *ctx, int64_t begin, int64_t end);
 void kernel_parallel_for(int64_t n, int64_t grain, KernelRangeFn fn, void *ctx);
 

@@ -392,55 +392,15 @@ typedef struct Broadcast {
 	int64_t *stride[2];
 } Broadcast;
 
-/* Operand shapes are right-aligned against out; an operand's dimension of
- * 1 broadcasts (stride 0). */
-static void broadcast_init(Broadcast *bc, const KernelTensor *out, const KernelTensor *ops[2],
-			   const int64_t *op_shapes[2], const uint32_t op_ndims[2])
+/* The plan for out (kernel_broadcast_plan); broadcast_free releases it. */
+static void broadcast_init(Broadcast *bc, const KernelTensor *out, const int64_t *op_shapes[2],
+			   const uint32_t op_ndims[2])
 {
-	uint32_t n = out->ndim, k = 0;
-	int64_t *shape = xmalloc((n + 1) * sizeof(int64_t));
-	int64_t *strides[2] = {xmalloc((n + 1) * sizeof(int64_t)),
-			       xmalloc((n + 1) * sizeof(int64_t))};
-	(void)ops;
-	for (int j = 0; j < 2; j++) {
-		int64_t s = 1;
-		uint32_t nd = op_ndims[j];
-		/* strides of operand j for every output axis, innermost first */
-		for (uint32_t i = n; i-- > 0;) {
-			int64_t pos = (int64_t)i - (int64_t)(n - nd);
-			if (pos < 0 || op_shapes[j][pos] == 1) {
-				strides[j][i] = 0;
-			} else {
-				strides[j][i] = s;
-				s *= op_shapes[j][pos];
-			}
-		}
-	}
-	/* drop size-1 output dimensions, merge contiguous neighbours */
-	for (uint32_t i = 0; i < n; i++) {
-		if (out->shape[i] == 1)
-			continue;
-		if (k > 0 && strides[0][k - 1] == strides[0][i] * out->shape[i] &&
-		    strides[1][k - 1] == strides[1][i] * out->shape[i]) {
-			shape[k - 1] *= out->shape[i];
-			strides[0][k - 1] = strides[0][i];
-			strides[1][k - 1] = strides[1][i];
-			continue;
-		}
-		shape[k] = out->shape[i];
-		strides[0][k] = strides[0][i];
-		strides[1][k] = strides[1][i];
-		k++;
-	}
-	if (k == 0) {
-		shape[0] = 1;
-		strides[0][0] = strides[1][0] = 0;
-		k = 1;
-	}
-	bc->ndim = k;
-	bc->shape = shape;
-	bc->stride[0] = strides[0];
-	bc->stride[1] = strides[1];
+	uint32_t n = out->ndim;
+	bc->shape = xmalloc((n + 1) * sizeof(int64_t));
+	bc->stride[0] = xmalloc((n + 1) * sizeof(int64_t));
+	bc->stride[1] = xmalloc((n + 1) * sizeof(int64_t));
+	bc->ndim = kernel_broadcast_plan(out->shape, n, op_shapes, op_ndims, bc->shape, bc->stride);
 }
 
 static void broadcast_free(Broadcast *bc)
@@ -500,7 +460,6 @@ static bool binary_run(const KernelCall *kc, OpKind op, const int64_t *b_shape, 
 		       char **err)
 {
 	const KernelTensor *a = &kc->in[0], *b = &kc->in[1], *out = &kc->out[0];
-	const KernelTensor *ops[2] = {a, b};
 	const int64_t *shapes[2] = {a->shape, b_shape};
 	uint32_t ndims[2] = {a->ndim, b_ndim};
 	BinaryJob job;
@@ -509,7 +468,7 @@ static bool binary_run(const KernelCall *kc, OpKind op, const int64_t *b_shape, 
 		return unsupported(kc, out->dtype, err);
 	if (out->count == 0)
 		return true;
-	broadcast_init(&job.bc, out, ops, shapes, ndims);
+	broadcast_init(&job.bc, out, shapes, ndims);
 	job.a = a->data;
 	job.b = b->data;
 	job.out = out->data;
