@@ -225,6 +225,30 @@ static bool unify_leaves(PlanAnalysis *an, UnifyState *st, uint32_t x, uint32_t 
 	return true;
 }
 
+/* Whether root `x` is one of the parts of function domain `fn`, at any
+ * depth. Function domains are small trees, so a plain walk will do. */
+static bool occurs_in(PlanAnalysis *an, uint32_t x, uint32_t fn)
+{
+	uint32_t *stack = NULL;
+	size_t depth = 0, cap = 0, visited = 0;
+	bool found = false;
+	grow_array((void **)&stack, &cap, 1, sizeof(uint32_t));
+	stack[depth++] = fn;
+	while (depth && !found && visited++ < an->ndomains) {
+		uint32_t d = plan_domain_find(an, stack[--depth]);
+		Domain *dom = &an->domains[d];
+		if (d == x) {
+			found = true;
+			break;
+		}
+		grow_array((void **)&stack, &cap, depth + dom->nchildren, sizeof(uint32_t));
+		for (uint32_t i = 0; i < dom->nchildren; i++)
+			stack[depth++] = an->children[dom->children + i];
+	}
+	free(stack);
+	return found;
+}
+
 /* Unifies everything on the work list; false on a conflict. */
 static bool unify_all(PlanAnalysis *an, UnifyState *st, PlanClash *clash)
 {
@@ -241,28 +265,31 @@ static bool unify_all(PlanAnalysis *an, UnifyState *st, PlanClash *clash)
 				return false;
 		} else if (dx->nchildren && dy->nchildren && dx->nchildren == dy->nchildren) {
 			uint32_t cx = dx->children, cy = dy->children, n = dx->nchildren;
+			if (occurs_in(an, x, y) || occurs_in(an, y, x))
+				continue; /* a function and one of its parts: an infinite type */
 			link_roots(an, st, x, y);
 			for (uint32_t i = 0; i < n; i++)
 				push_pair(st, an->children[cx + i], an->children[cy + i]);
+		} else if (dx->nchildren && dy->nchildren) {
+			/* functions of different arities: a type error that infer
+			 * reports; unifying them would tie a function to its own
+			 * parts, so the planner leaves them apart */
+			continue;
 		} else if (!dx->nchildren && dx->device == IR_NO_DEVICE) {
-			link_roots(an, st, y, x); /* a free leaf takes the function's shape */
+			/* a free leaf takes the function's shape, unless it is one
+			 * of the function's own parts (an infinite type) */
+			if (!occurs_in(an, x, y))
+				link_roots(an, st, y, x);
 		} else if (!dy->nchildren && dy->device == IR_NO_DEVICE) {
-			link_roots(an, st, x, y);
+			if (!occurs_in(an, y, x))
+				link_roots(an, st, x, y);
 		} else {
-			/* Collapse: a bound leaf (or a function of another arity)
-			 * meets a function domain: unify with every child. */
+			/* Collapse: a bound leaf meets a function domain: unify it
+			 * with every part of the function (TVM's collapse). */
 			uint32_t fn = dx->nchildren ? x : y, leaf = fn == x ? y : x;
 			uint32_t c = an->domains[fn].children, n = an->domains[fn].nchildren;
 			for (uint32_t i = 0; i < n; i++)
 				push_pair(st, leaf, an->children[c + i]);
-			if (an->domains[leaf].nchildren) {
-				/* two functions of different arities: unify both
-				 * sides' leaves with one fresh leaf */
-				uint32_t c2 = an->domains[leaf].children;
-				for (uint32_t i = 1; i < an->domains[leaf].nchildren; i++)
-					push_pair(st, an->children[c2], an->children[c2 + i]);
-				push_pair(st, an->children[c2], an->children[c]);
-			}
 		}
 	}
 	return true;

@@ -1,9 +1,12 @@
 /*
- * fuzz_parse.c - libFuzzer target for the Relay parser and the #[metadata]
- * reader.
+ * fuzz_parse.c - libFuzzer target for the Relay parser, the #[metadata]
+ * reader and the planning pipeline behind them.
  *
- * Every input is parsed as a module against the default device table and
- * everything is freed again; the sanitizers (the target is built with
+ * Every input is parsed as a module against the default device table; a
+ * module that parses then goes through every phase of the pipeline (under
+ * the copy policy, so that conflicts are resolved rather than reported),
+ * the planned module is verified and printed, and everything is freed
+ * again; the sanitizers (the target is built with
  * -fsanitize=fuzzer,address,undefined when DEVPLAN_FUZZ is on) turn any
  * crash, over-read, leak or undefined behaviour into a finding. The name
  * does not start with test_, so the unit-test glob leaves it alone.
@@ -20,6 +23,9 @@
 #include "diag.h"
 #include "ir.h"
 #include "parse.h"
+#include "pipeline.h"
+#include "plan.h"
+#include "print.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
@@ -37,6 +43,33 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	strbuf_init(&out);
 	for (size_t i = 0; i < diags.count; i++)
 		diag_format(&out, &diags.items[i]);
+	strbuf_reset(&out);
+	if (m) {
+		/* each phase's output becomes the next one's input; versions are
+		 * freed newest first, as the session does */
+		IrModule *versions[16] = {m};
+		size_t n = 1;
+		PlanTrace *trace = plan_trace_new();
+		PhaseContext ctx = {.devices = &devices,
+				    .fallback = 0,
+				    .policy = POLICY_COPY,
+				    .diags = &diags,
+				    .trace = trace};
+		for (size_t i = 0; i < pipeline_count && n < 16; i++) {
+			IrModule *next = pipeline_phases[i].run(versions[n - 1], &ctx);
+			if (!next)
+				break;
+			versions[n++] = next;
+		}
+		if (n == pipeline_count + 1) {
+			PrintOptions opts = {.devices = &devices, .show_metadata = true};
+			plan_verify(versions[n - 1], &devices, &diags);
+			print_module(&out, versions[n - 1], &opts);
+		}
+		while (n > 1)
+			ir_module_free(versions[--n]);
+		plan_trace_free(trace);
+	}
 	strbuf_free(&out);
 	ir_module_free(m);
 	diag_free(&diags);
