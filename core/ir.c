@@ -474,10 +474,19 @@ static Expr *clone_node(IrModule *dst, const Expr *e, Expr **map)
 
 IrModule *ir_module_clone(const IrModule *m)
 {
+	ExprVec order = {0};
+	IrModule *c = ir_module_clone_ordered(m, &order);
+	exprvec_free(&order);
+	return c;
+}
+
+IrModule *ir_module_clone_ordered(const IrModule *m, ExprVec *new_order)
+{
 	IrModule *c = ir_module_new(m->src);
 	Expr **map = xcalloc(m->nexprs ? m->nexprs : 1, sizeof(Expr *));
 	uint8_t *seen = xcalloc(m->nexprs / 8 + 1, 1);
 	ExprVec order = {0};
+	grow_array((void **)&order.items, &order.cap, m->nexprs + 1, sizeof(Expr *));
 	for (uint32_t i = 0; i < m->nfree_vars; i++)
 		ir_postorder(m, m->free_vars[i], true, seen, &order);
 	for (uint32_t i = 0; i < m->nconstants; i++)
@@ -516,6 +525,10 @@ IrModule *ir_module_clone(const IrModule *m)
 	c->has_metadata = m->has_metadata;
 	c->typed = m->typed;
 	c->version = m->version;
+	grow_array((void **)&new_order->items, &new_order->cap, new_order->count + order.count + 1,
+		   sizeof(Expr *));
+	for (size_t i = 0; i < order.count; i++)
+		new_order->items[new_order->count++] = map[order.items[i]->id];
 	exprvec_free(&order);
 	free(seen);
 	free(map);

@@ -240,6 +240,11 @@ typedef struct ExprVec {
 void exprvec_push(ExprVec *v, Expr *e);
 void exprvec_free(ExprVec *v);
 
+/* ir_module_clone, also appending the clone's nodes to `order` in
+ * post-order (free variables, constants, then globals), which saves the
+ * caller a traversal. */
+IrModule *ir_module_clone_ordered(const IrModule *m, ExprVec *order);
+
 /* Appends to out every node reachable from root, each once, children before
  * parents (post-order), without recursion. With into_functions false, the
  * body and parameters of nested EXPR_FN nodes are not entered (the fn node

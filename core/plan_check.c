@@ -344,16 +344,13 @@ static void resolve_value(Checker *ck, uint32_t v)
 /* Rebuilds the module with the copies in place. */
 static IrModule *insert_copies(Checker *ck, const IrModule *in)
 {
-	IrModule *m = ir_module_clone(in);
-	Expr **by_id = xcalloc(m->nexprs ? m->nexprs : 1, sizeof(Expr *));
-	uint8_t *seen = xcalloc(m->nexprs / 8 + 1, 1);
 	ExprVec all = {0};
+	IrModule *m = ir_module_clone_ordered(in, &all);
+	Expr **by_id = xcalloc(m->nexprs ? m->nexprs : 1, sizeof(Expr *));
 	/* copies arrive grouped by value: the copies made for the current
 	 * value, by destination device */
 	Expr **made = xcalloc(ck->ctx->devices->count + 1, sizeof(Expr *));
 	uint32_t current = PLAN_NONE;
-	for (uint32_t i = 0; i < m->nglobals; i++)
-		ir_postorder(m, m->globals[i].fn, true, seen, &all);
 	for (size_t i = 0; i < all.count; i++)
 		by_id[all.items[i]->id] = all.items[i];
 	for (size_t i = 0; i < ck->ncopies; i++) {
@@ -422,7 +419,6 @@ static IrModule *insert_copies(Checker *ck, const IrModule *in)
 	}
 	free(made);
 	exprvec_free(&all);
-	free(seen);
 	free(by_id);
 	return m;
 }

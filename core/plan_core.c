@@ -276,21 +276,15 @@ typedef struct MadeCopy {
 static IrModule *capture(Core *core, const IrModule *in)
 {
 	PlanAnalysis *an = core->an;
-	IrModule *m = ir_module_clone(in);
-	uint8_t *seen = xcalloc(m->nexprs / 8 + 1, 1);
 	ExprVec all = {0};
-	uint32_t *scope_of;
+	IrModule *m = ir_module_clone_ordered(in, &all);
+	uint32_t *scope_of = NULL; /* computed at the first copy: few plans need it */
 	MadeCopy **made;
-	for (uint32_t i = 0; i < m->nfree_vars; i++)
-		ir_postorder(m, m->free_vars[i], true, seen, &all);
-	for (uint32_t i = 0; i < m->nglobals; i++)
-		ir_postorder(m, m->globals[i].fn, true, seen, &all);
 	for (size_t i = 0; i < all.count; i++) {
 		Expr *e = all.items[i];
 		int32_t d = e->id < an->nexprs ? plan_expr_device(an, e) : IR_NO_DEVICE;
 		e->device = d != IR_NO_DEVICE ? d : core->ctx->fallback;
 	}
-	scope_of = compute_scopes(m);
 	made = xcalloc(m->nexprs ? m->nexprs : 1, sizeof(MadeCopy *));
 	for (size_t i = 0; i < all.count && !core_interrupted(core, i); i++) {
 		Expr *e = all.items[i];
@@ -305,6 +299,8 @@ static IrModule *capture(Core *core, const IrModule *in)
 				 * the first copy, and stays a fixed annotation so its
 				 * name and device remain visible */
 				MadeCopy *mc = made[arg->id];
+				if (!scope_of)
+					scope_of = compute_scopes(m);
 				while (mc && !(mc->copy->device == e->device &&
 					       mc->scope == scope_of[e->id]))
 					mc = mc->next;
@@ -338,7 +334,6 @@ static IrModule *capture(Core *core, const IrModule *in)
 	free(made);
 	free(scope_of);
 	exprvec_free(&all);
-	free(seen);
 	return m;
 }
 

@@ -51,13 +51,10 @@ static bool needs_rewrite(const IrModule *in)
 IrModule *plan_rewrite_phase(const IrModule *in, PhaseContext *ctx)
 {
 	IrModule *m;
+	ExprVec order = {0};
 	if (!needs_rewrite(in))
 		return ir_module_retain(in);
-	m = ir_module_clone(in);
-	uint8_t *seen = xcalloc(m->nexprs / 8 + 1, 1);
-	ExprVec order = {0};
-	for (uint32_t i = 0; i < m->nglobals; i++)
-		ir_postorder(m, m->globals[i].fn, true, seen, &order);
+	m = ir_module_clone_ordered(in, &order);
 	for (size_t i = 0; i < order.count; i++) {
 		Expr *e = order.items[i];
 		if (e->kind == EXPR_LET && is_normal_on_device(e->u.let.value)) {
@@ -85,6 +82,5 @@ IrModule *plan_rewrite_phase(const IrModule *in, PhaseContext *ctx)
 		}
 	}
 	exprvec_free(&order);
-	free(seen);
 	return m;
 }
