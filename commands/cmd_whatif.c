@@ -127,9 +127,9 @@ static void print_changes(CmdContext *ctx, const char *before, const char *after
 	free_facts(&b);
 }
 
-/* Plans after a change to the pins; on failure undoes the change and plans
- * again as before. */
-static int replan(CmdContext *ctx, char *before, const char *what)
+/* Plans after a change to the pins; on success says `done` and what
+ * changed, on failure undoes the change and plans again as before. */
+static int replan(CmdContext *ctx, char *before, const char *what, const char *done)
 {
 	Session *s = ctx->session;
 	char *after = plan_and_describe(s);
@@ -141,6 +141,7 @@ static int replan(CmdContext *ctx, char *before, const char *what)
 		return cmd_error(ctx, "%s makes planning fail; the pins are as they were", what);
 	}
 	cmd_print_diags(ctx, &s->diags);
+	fprintf(ctx->out, "%s\n", done);
 	print_changes(ctx, before, after);
 	free(before);
 	free(after);
@@ -163,7 +164,7 @@ int cmd_pin(CmdContext *ctx, int argc, char **argv)
 	Session *s = ctx->session;
 	const char *name;
 	int device;
-	char *before, *what;
+	char *before, *what, *done;
 	int status;
 	if (argc == 1) {
 		size_t n;
@@ -185,10 +186,11 @@ int cmd_pin(CmdContext *ctx, int argc, char **argv)
 		return cmd_error(ctx, "unknown device '%s'; see 'targets'", argv[2]);
 	before = plan_and_describe(s);
 	session_pin(s, name, device);
-	fprintf(ctx->out, "pinned %%%s to %s\n", name, devices_name(&s->devices, device));
 	what = xasprintf("pinning '%%%s' to %s", name, devices_name(&s->devices, device));
-	status = replan(ctx, before, what);
+	done = xasprintf("pinned %%%s to %s", name, devices_name(&s->devices, device));
+	status = replan(ctx, before, what, done);
 	free(what);
+	free(done);
 	return status;
 }
 
@@ -201,8 +203,12 @@ int cmd_unpin(CmdContext *ctx, int argc, char **argv)
 		free(before);
 		return cmd_error(ctx, "'%%%s' is not pinned", name);
 	}
-	fprintf(ctx->out, "unpinned %%%s\n", name);
-	return replan(ctx, before, "unpinning");
+	{
+		char *done = xasprintf("unpinned %%%s", name);
+		int status = replan(ctx, before, "unpinning", done);
+		free(done);
+		return status;
+	}
 }
 
 int cmd_undo(CmdContext *ctx, int argc, char **argv)
@@ -213,6 +219,5 @@ int cmd_undo(CmdContext *ctx, int argc, char **argv)
 		free(before);
 		return cmd_error(ctx, "nothing to undo");
 	}
-	fputs("undid the last pin or unpin\n", ctx->out);
-	return replan(ctx, before, "undoing");
+	return replan(ctx, before, "undoing", "undid the last pin or unpin");
 }
