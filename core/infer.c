@@ -26,6 +26,7 @@
  * equal to it, so a long chain of same-shaped ops allocates nothing.
  */
 #include "infer.h"
+#include "session.h"
 
 #include <stdarg.h>
 #include <stdlib.h>
@@ -384,9 +385,13 @@ static Type *infer_node(InferState *st, Expr *e)
 	return NULL;
 }
 
+/* Types items in order. Ctrl-C is polled every 65536 nodes: an interrupted
+ * walk stops, and the phase (pipeline.c) discards the module. */
 static void infer_range(InferState *st, Expr **items, size_t count)
 {
 	for (size_t i = 0; i < count; i++) {
+		if ((i & 0xffff) == 0xffff && session_interrupted())
+			return;
 		Expr *e = items[i];
 		e->type = infer_node(st, e);
 		infer_mark_done(st, e);

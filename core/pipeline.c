@@ -14,8 +14,8 @@
 #include "plan.h"
 #include "session.h"
 
-/* infer: types every expression of a clone of the input. A Ctrl-C during
- * the walk (which is linear and does not poll) is noticed when it ends. */
+/* infer: types every expression of a clone of the input. The walk stops
+ * early on Ctrl-C, and the partly typed clone is discarded here. */
 static IrModule *pipeline_run_infer(const IrModule *in, PhaseContext *ctx)
 {
 	IrModule *out = ir_module_clone(in);
