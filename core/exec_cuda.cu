@@ -1707,19 +1707,23 @@ __global__ void global_avg_kernel(const T *x, T *y, int64_t planes, int64_t size
 	}
 }
 
-static bool kernel_cuda_CONV2D(CudaState *s, const KernelCall *kc, char **err)
+/* Launches one of the two convolution kernels, whose float32 and float64
+ * instances share a signature, over the output's elements. */
+static bool conv_run(CudaState *s, const KernelCall *kc, char **err,
+		     void (*f32)(const float *, const float *, float *, KernelWindow),
+		     void (*f64)(const double *, const double *, double *, KernelWindow))
 {
 	int64_t n = kc->out[0].count;
 	if (n == 0)
 		return true;
 	switch (kc->in[0].dtype) {
 	case DT_FLOAT32:
-		conv2d_kernel<float, float><<<blocks_for(n), THREADS, 0, s->stream>>>(
+		f32<<<blocks_for(n), THREADS, 0, s->stream>>>(
 			(const float *)kc->in[0].data, (const float *)kc->in[1].data,
 			(float *)kc->out[0].data, kc->p.window);
 		return launched(kc, err);
 	case DT_FLOAT64:
-		conv2d_kernel<double, double><<<blocks_for(n), THREADS, 0, s->stream>>>(
+		f64<<<blocks_for(n), THREADS, 0, s->stream>>>(
 			(const double *)kc->in[0].data, (const double *)kc->in[1].data,
 			(double *)kc->out[0].data, kc->p.window);
 		return launched(kc, err);
@@ -1733,30 +1737,15 @@ static bool kernel_cuda_CONV2D(CudaState *s, const KernelCall *kc, char **err)
 	return unsupported(kc, kc->in[0].dtype, err);
 }
 
+static bool kernel_cuda_CONV2D(CudaState *s, const KernelCall *kc, char **err)
+{
+	return conv_run(s, kc, err, conv2d_kernel<float, float>, conv2d_kernel<double, double>);
+}
+
 static bool kernel_cuda_CONV2D_TRANSPOSE(CudaState *s, const KernelCall *kc, char **err)
 {
-	int64_t n = kc->out[0].count;
-	if (n == 0)
-		return true;
-	switch (kc->in[0].dtype) {
-	case DT_FLOAT32:
-		conv2d_transpose_kernel<float, float><<<blocks_for(n), THREADS, 0, s->stream>>>(
-			(const float *)kc->in[0].data, (const float *)kc->in[1].data,
-			(float *)kc->out[0].data, kc->p.window);
-		return launched(kc, err);
-	case DT_FLOAT64:
-		conv2d_transpose_kernel<double, double><<<blocks_for(n), THREADS, 0, s->stream>>>(
-			(const double *)kc->in[0].data, (const double *)kc->in[1].data,
-			(double *)kc->out[0].data, kc->p.window);
-		return launched(kc, err);
-	case DT_FLOAT16:
-	case DT_INT32:
-	case DT_INT64:
-	case DT_BOOL:
-	case DT_COUNT:
-		break;
-	}
-	return unsupported(kc, kc->in[0].dtype, err);
+	return conv_run(s, kc, err, conv2d_transpose_kernel<float, float>,
+			conv2d_transpose_kernel<double, double>);
 }
 
 static bool pool_run(CudaState *s, const KernelCall *kc, char **err)
