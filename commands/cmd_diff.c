@@ -37,6 +37,7 @@ int cmd_diff(CmdContext *ctx, int argc, char **argv)
 	int phase = -1;
 	size_t applied, total;
 	StrBuf before, after, out;
+	const IrModule *m_before, *m_after;
 	char *label_a, *label_b;
 	for (int i = 1; i < argc; i++) {
 		if (strcmp(argv[i], "--devices") == 0) {
@@ -47,7 +48,7 @@ int cmd_diff(CmdContext *ctx, int argc, char **argv)
 			return cmd_error(ctx, "unexpected argument '%s'", argv[i]);
 		} else if ((phase = pipeline_find(argv[i])) < 0) {
 			return cmd_error(ctx, "unknown phase '%s' (see 'phases')", argv[i]);
-		} else if (!session_version(s, phase)) {
+		} else if (!session_phase_ran(s, phase)) {
 			return cmd_error(ctx, "phase '%s' has not run yet; use 'step'",
 					 pipeline_phases[phase].name);
 		}
@@ -63,11 +64,13 @@ int cmd_diff(CmdContext *ctx, int argc, char **argv)
 				 pipeline_phases[s->phases_done].name, applied, total,
 				 pipeline_phases[phase].name);
 	}
+	if (!(m_before = cmd_version(ctx, phase - 1)) || !(m_after = cmd_version(ctx, phase)))
+		return 1;
 	strbuf_init(&before);
 	strbuf_init(&after);
 	strbuf_init(&out);
-	print_version(&before, s, session_version(s, phase - 1), devices);
-	print_version(&after, s, session_version(s, phase), devices);
+	print_version(&before, s, m_before, devices);
+	print_version(&after, s, m_after, devices);
 	label_a = phase == 0 ? xasprintf("%s (as loaded)", name)
 			     : xasprintf("%s (after %s)", name, pipeline_phases[phase - 1].name);
 	label_b = xasprintf("%s (after %s)", name, pipeline_phases[phase].name);

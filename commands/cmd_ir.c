@@ -13,7 +13,7 @@
 
 int cmd_ir(CmdContext *ctx, int argc, char **argv)
 {
-	const Session *s = ctx->session;
+	Session *s = ctx->session;
 	const IrModule *m = session_current(s);
 	PrintOptions opts;
 	int types = -1; /* -1: as typed */
@@ -36,16 +36,17 @@ int cmd_ir(CmdContext *ctx, int argc, char **argv)
 				return cmd_error(ctx, "'--phase' needs a phase name");
 			a = argv[++i];
 			if (strcmp(a, "parse") == 0) {
-				m = session_version(s, -1);
+				m = cmd_version(ctx, -1);
+				if (!m)
+					return 1;
 				continue;
 			}
 			phase = pipeline_find(a);
 			if (phase < 0)
 				return cmd_error(ctx, "unknown phase '%s' (see 'phases')", a);
-			m = session_version(s, phase);
+			m = cmd_version(ctx, phase);
 			if (!m)
-				return cmd_error(ctx, "phase '%s' has not run yet; use 'step'",
-						 pipeline_phases[phase].name);
+				return 1;
 		} else if (a[0] == '@' && a[1]) {
 			opts.only_global = a + 1;
 		} else if (a[0] == '-') {

@@ -18,7 +18,7 @@
 /* The version `--phase P` names, with its title; NULL after an error. */
 static const IrModule *render_version(CmdContext *ctx, const char *phase_name, StrBuf *title)
 {
-	const Session *s = ctx->session;
+	Session *s = ctx->session;
 	const IrModule *m;
 	int phase;
 	const char *path = s->path ? s->path : "module";
@@ -35,19 +35,16 @@ static const IrModule *render_version(CmdContext *ctx, const char *phase_name, S
 	}
 	if (strcmp(phase_name, "parse") == 0) {
 		strbuf_printf(title, "%s as loaded", file);
-		return session_version(s, -1);
+		return cmd_version(ctx, -1);
 	}
 	phase = pipeline_find(phase_name);
 	if (phase < 0) {
 		cmd_error(ctx, "unknown phase '%s' (see 'phases')", phase_name);
 		return NULL;
 	}
-	m = session_version(s, phase);
-	if (!m) {
-		cmd_error(ctx, "phase '%s' has not run yet; use 'step'",
-			  pipeline_phases[phase].name);
+	m = cmd_version(ctx, phase);
+	if (!m)
 		return NULL;
-	}
 	strbuf_printf(title, "%s after %s", file, pipeline_phases[phase].name);
 	return m;
 }

@@ -575,7 +575,7 @@ int cmd_compare(CmdContext *ctx, int argc, char **argv)
 	Session *s = ctx->session;
 	const IrModule *planned = session_current(s);
 	int infer = pipeline_find("infer");
-	const IrModule *reference = infer >= 0 ? session_version(s, infer) : NULL;
+	const IrModule *reference = NULL;
 	double tol = s->settings.tolerance;
 	RunArgs args;
 	NpyArray *inputs;
@@ -583,6 +583,8 @@ int cmd_compare(CmdContext *ctx, int argc, char **argv)
 	ExecResult got, want;
 	ExecOptions o;
 	int32_t cpu = -1;
+	if (infer >= 0 && session_phase_ran(s, infer) && !(reference = cmd_version(ctx, infer)))
+		return 1;
 	if (!reference)
 		reference = planned;
 	if (!parse_options(ctx, argc, argv, false, &args) ||

@@ -163,6 +163,7 @@ int cmd_pin(CmdContext *ctx, int argc, char **argv)
 {
 	Session *s = ctx->session;
 	const char *name;
+	const IrModule *loaded;
 	int device;
 	char *before, *what, *done;
 	int status;
@@ -179,7 +180,9 @@ int cmd_pin(CmdContext *ctx, int argc, char **argv)
 	if (argc != 3)
 		return cmd_error(ctx, "usage: pin [%%x DEVICE]");
 	name = argv[1][0] == '%' ? argv[1] + 1 : argv[1];
-	if (!module_has_name(session_version(s, -1), name))
+	if (!(loaded = cmd_version(ctx, -1)))
+		return 1;
+	if (!module_has_name(loaded, name))
 		return cmd_error(ctx, "no value named '%%%s' in the module", name);
 	device = devices_find_name(&s->devices, argv[2]);
 	if (device < 0)

@@ -695,6 +695,26 @@ void cmd_print_diags(CmdContext *ctx, const DiagList *diags)
 	strbuf_free(&sb);
 }
 
+IrModule *cmd_version(CmdContext *ctx, int phase)
+{
+	Session *s = ctx->session;
+	IrModule *m;
+	if (!session_phase_ran(s, phase)) {
+		if (phase < 0)
+			cmd_error(ctx, "no module loaded");
+		else
+			cmd_error(ctx, "phase '%s' has not run yet; use 'step'",
+				  pipeline_phases[phase].name);
+		return NULL;
+	}
+	m = session_version(s, phase);
+	if (!m) {
+		cmd_print_diags(ctx, &s->diags);
+		session_clear_diags(s);
+	}
+	return m;
+}
+
 void cmd_write(CmdContext *ctx, const StrBuf *sb)
 {
 	if (sb->len)

@@ -138,6 +138,10 @@ void cmd_note(CmdContext *ctx, const char *fmt, ...) DP_PRINTF(2, 3);
 int cmd_unknown_command(CmdContext *ctx, const char *name, bool ambiguous);
 /* Prints the session's diagnostics on ctx->err. */
 void cmd_print_diags(CmdContext *ctx, const DiagList *diags);
+/* The module as of after pipeline phase `phase` (-1: as loaded), which the
+ * session recomputes if it let that version go; NULL after reporting why
+ * not (the phase has not run, or the recomputation was interrupted). */
+IrModule *cmd_version(CmdContext *ctx, int phase);
 /* Whether to colour what goes to stream: never with NO_COLOR or `set color
  * off`, always with `set color on`, else only on a terminal. */
 bool cmd_color(const CmdContext *ctx, FILE *stream);

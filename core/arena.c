@@ -14,14 +14,13 @@ enum { ARENA_BLOCK_SIZE = 1 << 20, ARENA_ALIGN = 8 };
 
 struct ArenaBlock {
 	ArenaBlock *next;
-	size_t size;
-	size_t used;
 	_Alignas(16) unsigned char data[]; /* 8-aligned pieces are handed out */
 };
 
 void arena_init(Arena *arena)
 {
 	arena->head = NULL;
+	arena->cur = arena->end = NULL;
 	arena->used_bytes = 0;
 }
 
@@ -42,40 +41,40 @@ static ArenaBlock *arena_new_block(size_t size)
 {
 	ArenaBlock *b = xcalloc(1, sizeof(ArenaBlock) + size);
 	b->next = NULL;
-	b->size = size;
-	b->used = 0;
 	return b;
 }
 
-void *arena_alloc(Arena *arena, size_t size)
+/* The inline arena_alloc found no room in the current block. The
+ * request is large (a block of its own, kept behind the current one so a
+ * big constant does not waste the current block's tail) or the current
+ * block is full (a new one). */
+void *arena_alloc_slow(Arena *arena, size_t size)
 {
 	ArenaBlock *b = arena->head;
-	void *p;
 	size = (size + ARENA_ALIGN - 1) & ~(size_t)(ARENA_ALIGN - 1);
 	if (size == 0)
 		size = ARENA_ALIGN;
 	if (size > ARENA_BLOCK_SIZE / 4) {
-		/* A large request: its own block, kept behind the current one. */
 		ArenaBlock *big = arena_new_block(size);
 		if (b) {
 			big->next = b->next;
 			b->next = big;
 		} else {
+			/* the only block: full, so the next small piece starts
+			 * a block of its own */
 			arena->head = big;
+			arena->cur = arena->end = NULL;
 		}
-		big->used = size;
 		arena->used_bytes += size;
 		return big->data;
 	}
-	if (!b || b->size - b->used < size) {
-		b = arena_new_block(ARENA_BLOCK_SIZE);
-		b->next = arena->head;
-		arena->head = b;
-	}
-	p = b->data + b->used;
-	b->used += size;
+	b = arena_new_block(ARENA_BLOCK_SIZE);
+	b->next = arena->head;
+	arena->head = b;
+	arena->cur = b->data + size;
+	arena->end = b->data + ARENA_BLOCK_SIZE;
 	arena->used_bytes += size;
-	return p;
+	return b->data;
 }
 
 void *arena_array(Arena *arena, size_t count, size_t elem_size)

@@ -56,7 +56,7 @@ const char *infer_type_name(IrModule *m, const Type *t)
 	const char *out;
 	strbuf_init(&sb);
 	type_print(&sb, t);
-	out = arena_strndup(&m->arena, sb.data ? sb.data : "", sb.len);
+	out = arena_strndup(ir_data_arena(m), sb.data ? sb.data : "", sb.len);
 	strbuf_free(&sb);
 	return out;
 }
@@ -83,7 +83,7 @@ static const char *infer_value_name(InferState *st, const Expr *e)
 	const char *out;
 	strbuf_init(&sb);
 	ir_value_name(&sb, e);
-	out = arena_strndup(&st->m->arena, sb.data ? sb.data : "", sb.len);
+	out = arena_strndup(ir_data_arena(st->m), sb.data ? sb.data : "", sb.len);
 	strbuf_free(&sb);
 	return out;
 }
@@ -112,7 +112,7 @@ static Type *infer_fn_signature(IrModule *m, const Expr *fn)
 	params = xmalloc((fn->u.fn.nparams ? fn->u.fn.nparams : 1) * sizeof(Type *));
 	for (uint32_t i = 0; i < fn->u.fn.nparams; i++)
 		params[i] = fn->u.fn.params[i]->u.var.annotation;
-	t = type_func(&m->arena, fn->u.fn.nparams, params, fn->u.fn.ret_type);
+	t = type_func(ir_data_arena(m), fn->u.fn.nparams, params, fn->u.fn.ret_type);
 	free(params);
 	return t;
 }
@@ -278,7 +278,7 @@ static Type *infer_fn(InferState *st, Expr *e)
 	params = xmalloc((e->u.fn.nparams ? e->u.fn.nparams : 1) * sizeof(Type *));
 	for (uint32_t i = 0; i < e->u.fn.nparams; i++)
 		params[i] = e->u.fn.params[i]->type;
-	t = type_func(&st->m->arena, e->u.fn.nparams, params, ret);
+	t = type_func(ir_data_arena(st->m), e->u.fn.nparams, params, ret);
 	free(params);
 	return t;
 }
@@ -313,7 +313,7 @@ static Type *infer_tuple(InferState *st, Expr *e)
 	fields = xmalloc((n ? n : 1) * sizeof(Type *));
 	for (uint32_t i = 0; i < n; i++)
 		fields[i] = e->u.tuple.fields[i]->type;
-	t = type_tuple(&st->m->arena, n, fields);
+	t = type_tuple(ir_data_arena(st->m), n, fields);
 	free(fields);
 	return t;
 }
@@ -365,7 +365,7 @@ static Type *infer_node(InferState *st, Expr *e)
 	case EXPR_CONSTANT:
 		if (e->type)
 			return e->type;
-		return type_tensor(&st->m->arena, e->u.constant.tensor.dtype,
+		return type_tensor(ir_data_arena(st->m), e->u.constant.tensor.dtype,
 				   e->u.constant.tensor.ndim, e->u.constant.tensor.shape);
 	case EXPR_CALL:
 		if (e->u.call.op != OP_NONE)

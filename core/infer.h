@@ -19,7 +19,7 @@ bool infer_module(IrModule *m, DiagList *diags);
 
 /* The context handed to an op's type relation. */
 typedef struct OpTypeContext {
-	IrModule *module;       /* allocate result types in module->arena */
+	IrModule *module;       /* allocate result types in its data arena */
 	const Expr *call;       /* the call: attributes and position */
 	Type *const *arg_types; /* call->u.call.nargs types, none NULL */
 	DiagList *diags;

@@ -62,7 +62,7 @@ static const char *list_text(OpTypeContext *ctx, const AttrValue *items, uint32_
 	for (uint32_t i = 0; i < n; i++)
 		strbuf_printf(&sb, "%s%lld", i ? ", " : "", (long long)items[i].u.i);
 	strbuf_putc(&sb, ']');
-	out = arena_strndup(&ctx->module->arena, sb.data, sb.len);
+	out = arena_strndup(ir_data_arena(ctx->module), sb.data, sb.len);
 	strbuf_free(&sb);
 	return out;
 }
@@ -74,7 +74,7 @@ static const char *dim_text(OpTypeContext *ctx, int64_t d)
 	if (d < 0)
 		return "?";
 	snprintf(buf, sizeof buf, "%lld", (long long)d);
-	return arena_strdup(&ctx->module->arena, buf);
+	return arena_strdup(ir_data_arena(ctx->module), buf);
 }
 
 /* ---- dimensions and checked arithmetic --------------------------------- */
@@ -138,7 +138,7 @@ static Type *infer_result(OpTypeContext *ctx, DType dt, uint32_t ndim, const int
 		return a;
 	if (tensor_is(b, dt, ndim, dims))
 		return b;
-	return type_tensor(&ctx->module->arena, dt, ndim, dims);
+	return type_tensor(ir_data_arena(ctx->module), dt, ndim, dims);
 }
 
 /* ---- arguments --------------------------------------------------------- */
@@ -1487,7 +1487,7 @@ static Type *infer_op_SPLIT(OpTypeContext *ctx)
 				    "a list of integers");
 		goto done;
 	}
-	r = type_tuple(&ctx->module->arena, nfields, fields);
+	r = type_tuple(ir_data_arena(ctx->module), nfields, fields);
 done:
 	free(fields);
 	dims_release(&buf);
@@ -1530,7 +1530,7 @@ static Type *infer_filled(OpTypeContext *ctx)
 			goto done;
 		}
 	}
-	r = type_tensor(&ctx->module->arena, dt, n, dims);
+	r = type_tensor(ir_data_arena(ctx->module), dt, n, dims);
 done:
 	dims_release(&buf);
 	return r;

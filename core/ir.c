@@ -10,13 +10,42 @@
 #include <stdlib.h>
 #include <string.h>
 
+static IrData *ir_data_new(IrData *parent)
+{
+	IrData *d = xcalloc(1, sizeof(IrData));
+	arena_init(&d->arena);
+	d->parent = parent;
+	if (parent)
+		parent->refcount++;
+	d->refcount = 1;
+	return d;
+}
+
+/* Drops one reference; the last frees the arena and releases the parent.
+ * A loop, not recursion: a chain can be as long as the versions made. */
+static void ir_data_release(IrData *d)
+{
+	while (d && --d->refcount == 0) {
+		IrData *parent = d->parent;
+		arena_free(&d->arena);
+		free(d);
+		d = parent;
+	}
+}
+
 IrModule *ir_module_new(SourceFile *src)
 {
 	IrModule *m = xcalloc(1, sizeof(IrModule));
 	m->refcount = 1;
-	arena_init(&m->arena);
+	arena_init(&m->nodes);
+	m->data = ir_data_new(NULL);
 	m->src = source_retain(src);
 	return m;
+}
+
+Arena *ir_data_arena(IrModule *m)
+{
+	return &m->data->arena;
 }
 
 IrModule *ir_module_retain(const IrModule *m)
@@ -34,7 +63,8 @@ void ir_module_free(IrModule *m)
 	free(m->globals);
 	free(m->free_vars);
 	free(m->constants);
-	arena_free(&m->arena);
+	arena_free(&m->nodes);
+	ir_data_release(m->data);
 	free(m);
 }
 
@@ -48,7 +78,7 @@ int32_t ir_find_global(const IrModule *m, const char *name)
 
 Expr *ir_new(IrModule *m, ExprKind kind, Pos pos)
 {
-	Expr *e = arena_alloc(&m->arena, sizeof(Expr));
+	Expr *e = arena_alloc(&m->nodes, sizeof(Expr));
 	e->kind = kind;
 	e->device = IR_NO_DEVICE;
 	e->id = m->nexprs++;
@@ -59,7 +89,7 @@ Expr *ir_new(IrModule *m, ExprKind kind, Pos pos)
 
 static Expr **copy_exprs(IrModule *m, Expr *const *items, uint32_t n)
 {
-	Expr **out = arena_array(&m->arena, n, sizeof(Expr *));
+	Expr **out = arena_array(&m->nodes, n, sizeof(Expr *));
 	if (n)
 		memcpy(out, items, n * sizeof(Expr *));
 	return out;
@@ -67,7 +97,7 @@ static Expr **copy_exprs(IrModule *m, Expr *const *items, uint32_t n)
 
 static const char *copy_name(IrModule *m, const char *name)
 {
-	return name ? arena_strdup(&m->arena, name) : NULL;
+	return name ? arena_strdup(ir_data_arena(m), name) : NULL;
 }
 
 Expr *ir_var(IrModule *m, Pos pos, const char *name, VarRole role, Type *annotation)
@@ -94,7 +124,7 @@ static AttrValue copy_attr_value(IrModule *m, const AttrValue *v)
 	if (v->kind == ATTR_STRING)
 		out.u.s = copy_name(m, v->u.s);
 	else if (v->kind == ATTR_LIST) {
-		out.u.list.items = arena_array(&m->arena, v->u.list.n, sizeof(AttrValue));
+		out.u.list.items = arena_array(ir_data_arena(m), v->u.list.n, sizeof(AttrValue));
 		for (uint32_t i = 0; i < v->u.list.n; i++)
 			out.u.list.items[i] = copy_attr_value(m, &v->u.list.items[i]);
 	}
@@ -103,7 +133,7 @@ static AttrValue copy_attr_value(IrModule *m, const AttrValue *v)
 
 static Attr *copy_attrs(IrModule *m, const Attr *attrs, uint32_t n)
 {
-	Attr *out = arena_array(&m->arena, n, sizeof(Attr));
+	Attr *out = arena_array(ir_data_arena(m), n, sizeof(Attr));
 	for (uint32_t i = 0; i < n; i++) {
 		out[i].name = copy_name(m, attrs[i].name);
 		out[i].pos = attrs[i].pos;
@@ -183,10 +213,10 @@ Expr *ir_if(IrModule *m, Pos pos, Expr *cond, Expr *then_branch, Expr *else_bran
 static void copy_tensor(IrModule *m, Tensor *dst, const Tensor *src)
 {
 	*dst = *src;
-	dst->shape = arena_array(&m->arena, src->ndim, sizeof(int64_t));
+	dst->shape = arena_array(ir_data_arena(m), src->ndim, sizeof(int64_t));
 	if (src->ndim)
 		memcpy(dst->shape, src->shape, src->ndim * sizeof(int64_t));
-	dst->data = arena_alloc(&m->arena, src->nbytes);
+	dst->data = arena_alloc(ir_data_arena(m), src->nbytes);
 	if (src->nbytes)
 		memcpy(dst->data, src->data, src->nbytes);
 }
@@ -196,7 +226,7 @@ Expr *ir_constant(IrModule *m, Pos pos, const Tensor *value, int32_t meta_index)
 	Expr *e = ir_new(m, EXPR_CONSTANT, pos);
 	copy_tensor(m, &e->u.constant.tensor, value);
 	e->u.constant.meta_index = meta_index;
-	e->type = type_tensor(&m->arena, value->dtype, value->ndim, value->shape);
+	e->type = type_tensor(ir_data_arena(m), value->dtype, value->ndim, value->shape);
 	return e;
 }
 
@@ -421,14 +451,25 @@ void ir_postorder(const IrModule *m, Expr *root, bool into_functions, uint8_t *s
 	free(stack);
 }
 
-/* Clone: every reachable node, in post-order, mapped by id. Names,
- * strings, types and constant data are immutable and shared with the
- * source version, which outlives the clone (see ir_module_clone). */
-static Expr *clone_node(IrModule *dst, const Expr *e, Expr **map)
+/* Clone: the clone's nodes are laid out by id in chunks of CLONE_CHUNK
+ * (ordinary arena pieces, so the memory of a freed version is reused), and
+ * the copy of any node is at a known address before it is made: no map,
+ * and a variable can point at its value even when a recursive let reaches
+ * the variable first. Names, strings, types and constant data are
+ * immutable and shared with the source version through its retained
+ * IrData (ir_module_clone). */
+enum { CLONE_CHUNK_BITS = 11, CLONE_CHUNK = 1u << CLONE_CHUNK_BITS };
+
+static inline Expr *clone_slot(Expr *const *chunks, uint32_t id)
 {
-	Expr *c = arena_alloc(&dst->arena, sizeof(Expr));
+	return &chunks[id >> CLONE_CHUNK_BITS][id & (CLONE_CHUNK - 1)];
+}
+
+static void clone_node(IrModule *dst, Expr *const *chunks, const Expr *e)
+{
+	Expr *c = clone_slot(chunks, e->id);
 	*c = *e;
-#define MAP(x) ((x) ? map[(x)->id] : NULL)
+#define MAP(x) ((x) ? clone_slot(chunks, (x)->id) : NULL)
 	switch (e->kind) {
 	case EXPR_VAR:
 		c->u.var.value = MAP(e->u.var.value);
@@ -438,7 +479,7 @@ static Expr *clone_node(IrModule *dst, const Expr *e, Expr **map)
 		break;
 	case EXPR_CALL:
 		c->u.call.callee = MAP(e->u.call.callee);
-		c->u.call.args = arena_array(&dst->arena, e->u.call.nargs, sizeof(Expr *));
+		c->u.call.args = arena_array(&dst->nodes, e->u.call.nargs, sizeof(Expr *));
 		for (uint32_t i = 0; i < e->u.call.nargs; i++)
 			c->u.call.args[i] = MAP(e->u.call.args[i]);
 		/* attributes are rewritten by replacing the array, never in place */
@@ -449,13 +490,13 @@ static Expr *clone_node(IrModule *dst, const Expr *e, Expr **map)
 		c->u.let.body = MAP(e->u.let.body);
 		break;
 	case EXPR_FN:
-		c->u.fn.params = arena_array(&dst->arena, e->u.fn.nparams, sizeof(Expr *));
+		c->u.fn.params = arena_array(&dst->nodes, e->u.fn.nparams, sizeof(Expr *));
 		for (uint32_t i = 0; i < e->u.fn.nparams; i++)
 			c->u.fn.params[i] = MAP(e->u.fn.params[i]);
 		c->u.fn.body = MAP(e->u.fn.body);
 		break;
 	case EXPR_TUPLE:
-		c->u.tuple.fields = arena_array(&dst->arena, e->u.tuple.nfields, sizeof(Expr *));
+		c->u.tuple.fields = arena_array(&dst->nodes, e->u.tuple.nfields, sizeof(Expr *));
 		for (uint32_t i = 0; i < e->u.tuple.nfields; i++)
 			c->u.tuple.fields[i] = MAP(e->u.tuple.fields[i]);
 		break;
@@ -469,7 +510,6 @@ static Expr *clone_node(IrModule *dst, const Expr *e, Expr **map)
 		break;
 	}
 #undef MAP
-	return c;
 }
 
 IrModule *ir_module_clone(const IrModule *m)
@@ -483,71 +523,103 @@ IrModule *ir_module_clone(const IrModule *m)
 IrModule *ir_module_clone_ordered(const IrModule *m, ExprVec *new_order)
 {
 	IrModule *c = ir_module_new(m->src);
-	Expr **map = xcalloc(m->nexprs ? m->nexprs : 1, sizeof(Expr *));
+	size_t nchunks = (m->nexprs + CLONE_CHUNK - 1) / CLONE_CHUNK;
+	Expr **chunks = xmalloc((nchunks ? nchunks : 1) * sizeof(Expr *));
 	uint8_t *seen = xcalloc(m->nexprs / 8 + 1, 1);
-	ExprVec order = {0};
-	grow_array((void **)&order.items, &order.cap, m->nexprs + 1, sizeof(Expr *));
+	size_t first = new_order->count;
+	ir_data_release(c->data);
+	c->data = ir_data_new(m->data);
+	/* the source's post-order, in new_order's tail, then mapped in place */
+	grow_array((void **)&new_order->items, &new_order->cap, first + m->nexprs + 1,
+		   sizeof(Expr *));
 	for (uint32_t i = 0; i < m->nfree_vars; i++)
-		ir_postorder(m, m->free_vars[i], true, seen, &order);
+		ir_postorder(m, m->free_vars[i], true, seen, new_order);
 	for (uint32_t i = 0; i < m->nconstants; i++)
 		if (m->constants[i])
-			ir_postorder(m, m->constants[i], true, seen, &order);
+			ir_postorder(m, m->constants[i], true, seen, new_order);
 	for (uint32_t i = 0; i < m->nglobals; i++)
-		ir_postorder(m, m->globals[i].fn, true, seen, &order);
-	/* Let-bound variables point at their values; values precede the var in
-	 * post-order (let children are value, var, body), so MAP is ready. */
-	for (size_t i = 0; i < order.count; i++) {
-		Expr *e = order.items[i];
-		map[e->id] = clone_node(c, e, map);
-	}
-	/* A recursive let (a closure that calls itself) reaches its variable
-	 * before its value is cloned: link those variables now. */
-	for (size_t i = 0; i < order.count; i++) {
-		Expr *e = order.items[i];
-		if (e->kind == EXPR_VAR && e->u.var.value)
-			map[e->id]->u.var.value = map[e->u.var.value->id];
+		ir_postorder(m, m->globals[i].fn, true, seen, new_order);
+	/* ids a phase left unreachable stay zeroed, never referenced */
+	for (size_t k = 0; k < nchunks; k++)
+		chunks[k] = arena_array(&c->nodes, CLONE_CHUNK, sizeof(Expr));
+	for (size_t i = first; i < new_order->count; i++) {
+		const Expr *e = new_order->items[i];
+		clone_node(c, chunks, e);
+		new_order->items[i] = clone_slot(chunks, e->id);
 	}
 	c->nexprs = m->nexprs;
 	for (uint32_t i = 0; i < m->nglobals; i++)
-		ir_add_global(c, m->globals[i].name, map[m->globals[i].fn->id], m->globals[i].pos);
+		ir_add_global(c, m->globals[i].name, clone_slot(chunks, m->globals[i].fn->id),
+			      m->globals[i].pos);
 	if (m->nfree_vars) {
 		c->free_vars = xmalloc(m->nfree_vars * sizeof(Expr *));
 		for (uint32_t i = 0; i < m->nfree_vars; i++)
-			c->free_vars[i] = map[m->free_vars[i]->id];
+			c->free_vars[i] = clone_slot(chunks, m->free_vars[i]->id);
 		c->nfree_vars = m->nfree_vars;
 	}
 	if (m->nconstants) {
 		c->constants = xcalloc(m->nconstants, sizeof(Expr *));
 		for (uint32_t i = 0; i < m->nconstants; i++)
-			c->constants[i] = m->constants[i] ? map[m->constants[i]->id] : NULL;
+			c->constants[i] =
+				m->constants[i] ? clone_slot(chunks, m->constants[i]->id) : NULL;
 		c->nconstants = m->nconstants;
 	}
 	c->has_metadata = m->has_metadata;
 	c->typed = m->typed;
 	c->version = m->version;
-	grow_array((void **)&new_order->items, &new_order->cap, new_order->count + order.count + 1,
-		   sizeof(Expr *));
-	for (size_t i = 0; i < order.count; i++)
-		new_order->items[new_order->count++] = map[order.items[i]->id];
-	exprvec_free(&order);
+	free(chunks);
 	free(seen);
-	free(map);
 	return c;
+}
+
+/* Every node reachable from root not yet in `seen`, each once, passed to
+ * visit in depth-first pre-order, without recursion; stops early when
+ * visit returns false (and then returns false). */
+static bool visit_preorder(Expr *root, uint8_t *seen, bool (*visit)(Expr *e, void *arg), void *arg,
+			   ExprVec *stack)
+{
+	if (!root || bit_test_and_set(seen, root->id))
+		return true;
+	stack->count = 0;
+	exprvec_push(stack, root);
+	while (stack->count) {
+		Expr *e = stack->items[--stack->count];
+		uint32_t n = ir_child_count(e);
+		if (!visit(e, arg))
+			return false;
+		for (uint32_t i = n; i-- > 0;) {
+			Expr *child = ir_child(e, i);
+			if (!bit_test_and_set(seen, child->id))
+				exprvec_push(stack, child);
+		}
+	}
+	return true;
+}
+
+bool ir_module_visit(const IrModule *m, bool (*visit)(Expr *e, void *arg), void *arg)
+{
+	uint8_t *seen = xcalloc(m->nexprs / 8 + 1, 1);
+	ExprVec stack = {0};
+	bool all = true;
+	for (uint32_t i = 0; all && i < m->nfree_vars; i++)
+		all = visit_preorder(m->free_vars[i], seen, visit, arg, &stack);
+	for (uint32_t i = 0; all && i < m->nglobals; i++)
+		all = visit_preorder(m->globals[i].fn, seen, visit, arg, &stack);
+	exprvec_free(&stack);
+	free(seen);
+	return all;
+}
+
+static bool index_node(Expr *e, void *by_id)
+{
+	((Expr **)by_id)[e->id] = e;
+	return true;
 }
 
 Expr **ir_index_by_id(const IrModule *m)
 {
 	Expr **by_id = xcalloc(m->nexprs ? m->nexprs : 1, sizeof(Expr *));
-	uint8_t *seen = xcalloc(m->nexprs / 8 + 1, 1);
-	ExprVec all = {0};
-	for (uint32_t i = 0; i < m->nfree_vars; i++)
-		ir_postorder(m, m->free_vars[i], true, seen, &all);
-	for (uint32_t i = 0; i < m->nglobals; i++)
-		ir_postorder(m, m->globals[i].fn, true, seen, &all);
-	for (size_t i = 0; i < all.count; i++)
-		by_id[all.items[i]->id] = all.items[i];
-	exprvec_free(&all);
-	free(seen);
+	ir_module_visit(m, index_node, by_id);
 	return by_id;
 }
 

@@ -1,9 +1,15 @@
 /*
  * ir.h - the Relay IR: modules, global functions and expressions.
  *
- * Ownership: every node, type, name, attribute and constant of a module
- * version lives in that version's arena and is freed with it by
- * ir_module_free; nothing inside a module is freed separately. Expressions
+ * Ownership: a module version has two arenas. `nodes` holds its expression
+ * nodes and their child arrays, and is freed with the version by
+ * ir_module_free. `data` holds everything immutable that later versions
+ * share rather than copy: names, strings, attribute arrays, types and
+ * constant data. A clone allocates its own data in a new IrData that keeps
+ * its source's data alive, so any version, the oldest included, can be
+ * freed while later ones still use what it made (the session frees old
+ * versions to bound memory). Nothing inside a module is freed separately.
+ * Expressions
  * form a DAG: a graph binding `%0 = e;` and every later use of `%0` are the
  * same node, and a variable's uses are its binding node.
  *
@@ -157,8 +163,17 @@ typedef struct IrGlobal {
 	Pos pos;          /* of `def` */
 } IrGlobal;
 
-typedef struct IrModule {
+/* The shared, immutable part of a chain of versions; see the top. */
+typedef struct IrData IrData;
+struct IrData {
 	Arena arena;
+	IrData *parent; /* the data of the version this one was cloned from */
+	int refcount;   /* versions (and child IrData) that hold it */
+};
+
+typedef struct IrModule {
+	Arena nodes;       /* this version's Expr nodes and child arrays only */
+	IrData *data;      /* retained; data_arena(m) allocates into it */
 	SourceFile *src;   /* retained; positions refer to it */
 	IrGlobal *globals; /* in definition order */
 	uint32_t nglobals;
@@ -173,18 +188,20 @@ typedef struct IrModule {
 	const char *version; /* the #[version] string, or NULL */
 } IrModule;
 
-/* The module owns its arena; src is retained (it may be NULL). */
+/* The module owns its arenas; src is retained (it may be NULL). */
 IrModule *ir_module_new(SourceFile *src);
+/* Where names, attributes, types and constant data of m are allocated. */
+Arena *ir_data_arena(IrModule *m);
 /* Drops one reference; the last one frees the module. */
 void ir_module_free(IrModule *m);
 /* Another reference to m, for a phase that changed nothing: its output
  * version is its input, shared. Sharing is not a mutation, hence the const. */
 IrModule *ir_module_retain(const IrModule *m);
-/* A copy of every node in a fresh arena, keeping sharing, ids, positions
- * and devices. Immutable parts (names, attribute arrays, types, constant
- * data) are shared with m, so m must outlive the clone: the session frees
- * versions newest first. A pass that changes attributes gives the node a
- * new array rather than editing the shared one. */
+/* A copy of every node in a fresh node arena, keeping sharing, ids,
+ * positions and devices. Immutable parts (names, attribute arrays, types,
+ * constant data) are shared with m through its retained IrData, so either
+ * may be freed first. A pass that changes attributes gives the node a new
+ * array rather than editing the shared one. */
 IrModule *ir_module_clone(const IrModule *m);
 /* Index into m->globals, or -1. */
 int32_t ir_find_global(const IrModule *m, const char *name);
@@ -253,8 +270,14 @@ IrModule *ir_module_clone_ordered(const IrModule *m, ExprVec *order);
  * whole module once. */
 void ir_postorder(const IrModule *m, Expr *root, bool into_functions, uint8_t *seen, ExprVec *out);
 
-/* Every node of the module reachable from its globals and free variables,
- * by id (NULL where an id is unused). The caller frees the array. */
+/* Calls visit on every node reachable from the module's free variables
+ * and globals (metadata constants nothing uses are not visited), each once, in no particular order (depth-first,
+ * parents first), without recursion. Stops as soon as visit returns false,
+ * and then returns false. */
+bool ir_module_visit(const IrModule *m, bool (*visit)(Expr *e, void *arg), void *arg);
+
+/* Every node ir_module_visit visits, by id (NULL where an id is unused).
+ * The caller frees the array. */
 Expr **ir_index_by_id(const IrModule *m);
 
 /* How a value is named in placement and diagnostics (SPEC §5.1): %name, or

@@ -4,7 +4,7 @@
  * A recursive-descent parser in the chibicc manner: one function per
  * grammar rule, the rule written above it. It pulls tokens from the lexer on
  * demand with a few tokens of lookahead, and builds IR nodes only
- * through the ir.h constructors, straight into the module's arena.
+ * through the ir.h constructors, straight into the module's arenas.
  *
  * Scale: a function body is a loop over statements, not a recursion, and
  * lets are stacked and folded into nested EXPR_LETs once the body's result
@@ -1010,9 +1010,9 @@ static AttrValue copy_value(IrModule *m, const AttrValue *v)
 {
 	AttrValue out = *v;
 	if (v->kind == ATTR_STRING)
-		out.u.s = arena_strdup(&m->arena, v->u.s);
+		out.u.s = arena_strdup(ir_data_arena(m), v->u.s);
 	else if (v->kind == ATTR_LIST) {
-		out.u.list.items = arena_array(&m->arena, v->u.list.n, sizeof(AttrValue));
+		out.u.list.items = arena_array(ir_data_arena(m), v->u.list.n, sizeof(AttrValue));
 		for (uint32_t i = 0; i < v->u.list.n; i++)
 			out.u.list.items[i] = copy_value(m, &v->u.list.items[i]);
 	}
@@ -1025,12 +1025,12 @@ static Type *parse_dtype_name(Parser *p, const Token *t)
 {
 	DType dt;
 	if (dtype_from_name(t->text, t->len, &dt))
-		return type_scalar(&p->m->arena, dt);
+		return type_scalar(ir_data_arena(p->m), dt);
 	parse_error(p, t->pos,
 		    "unknown dtype '%.*s' (devplan knows float32, float64, float16, int32, int64 "
 		    "and bool)",
 		    (int)(t->len > 40 ? 40 : t->len), t->text);
-	return type_scalar(&p->m->arena, DT_FLOAT32);
+	return type_scalar(ir_data_arena(p->m), DT_FLOAT32);
 }
 
 /* tensor_type := 'Tensor' '[' '(' (dim (',' dim)* ','?)? ')' ',' dtype ']'
@@ -1104,8 +1104,8 @@ static Type *parse_tensor_type(Parser *p)
 		parse_error(p, shape_pos, "shape is too large: its size in bytes overflows int64");
 	if (p->dims.count - mark > UINT32_MAX)
 		goto out;
-	t = type_tensor(&p->m->arena, dtype->u.tensor.dtype, (uint32_t)(p->dims.count - mark),
-			STACK_AT(p->dims, mark));
+	t = type_tensor(ir_data_arena(p->m), dtype->u.tensor.dtype,
+			(uint32_t)(p->dims.count - mark), STACK_AT(p->dims, mark));
 out:
 	p->dims.count = mark;
 	return t;
@@ -1157,7 +1157,7 @@ static Type *parse_type(Parser *p)
 			if (n == 1 && !trailing)
 				result = p->types.items[mark];
 			else
-				result = type_tuple(&p->m->arena, (uint32_t)n,
+				result = type_tuple(ir_data_arena(p->m), (uint32_t)n,
 						    STACK_AT(p->types, mark));
 		}
 	} else if (t->kind == TK_FN) {
@@ -1166,7 +1166,8 @@ static Type *parse_type(Parser *p)
 		    expect(p, TK_ARROW, "'->' after the parameter types")) {
 			Type *ret = parse_type(p);
 			if (ret)
-				result = type_func(&p->m->arena, (uint32_t)(p->types.count - mark),
+				result = type_func(ir_data_arena(p->m),
+						   (uint32_t)(p->types.count - mark),
 						   STACK_AT(p->types, mark), ret);
 		}
 	} else {
@@ -1581,10 +1582,10 @@ static Expr *parse_fn_rest(Parser *p, Pos pos, const char *what)
 			   ret, body);
 		fn->device = device;
 		fn->u.fn.nattrs = nattrs;
-		fn->u.fn.attrs = arena_array(&p->m->arena, nattrs, sizeof(Attr));
+		fn->u.fn.attrs = arena_array(ir_data_arena(p->m), nattrs, sizeof(Attr));
 		for (uint32_t i = 0; i < nattrs; i++) {
 			const Attr *a = &p->attrs.items[amark + i];
-			fn->u.fn.attrs[i].name = arena_strdup(&p->m->arena, a->name);
+			fn->u.fn.attrs[i].name = arena_strdup(ir_data_arena(p->m), a->name);
 			fn->u.fn.attrs[i].value = copy_value(p->m, &a->value);
 			fn->u.fn.attrs[i].pos = a->pos;
 		}
@@ -1706,7 +1707,7 @@ static bool parse_binding(Parser *p)
 	if (!e)
 		return false;
 	if (!e->name)
-		e->name = arena_strndup(&p->m->arena, name.text + 1, name.len - 1);
+		e->name = arena_strndup(ir_data_arena(p->m), name.text + 1, name.len - 1);
 	scope_bind(p, &name, e);
 	return expect_semicolon(p, "';' after the binding");
 }
@@ -1888,7 +1889,7 @@ static void parse_header(Parser *p)
 		goto fail;
 	strbuf_init(&sb);
 	lex_string_value(&sb, &version);
-	p->m->version = arena_strdup(&p->m->arena, sb.data ? sb.data : "");
+	p->m->version = arena_strdup(ir_data_arena(p->m), sb.data ? sb.data : "");
 	if (strcmp(p->m->version, "0.0.5") != 0)
 		diag_warning(p->diags, p->src, version.pos,
 			     "version '%s' is not 0.0.5; reading it as 0.0.5", p->m->version);

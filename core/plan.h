@@ -13,8 +13,8 @@
  *
  * Ownership: a PlanTrace belongs to the session that passes it in
  * PhaseContext.trace; phases fill it and plan_trace_free releases it. Its
- * analyses refer to expressions by id and keep a pointer to the module
- * version they analysed, which the session keeps alive as long as the trace.
+ * analyses refer to expressions by id and retain the module version they
+ * analysed, which so outlives the session's own reference.
  */
 #ifndef DEVPLAN_PLAN_H
 #define DEVPLAN_PLAN_H
@@ -82,7 +82,7 @@ typedef struct Domain {
 
 /* The union-find over domains with the constraints that shaped it. */
 typedef struct PlanAnalysis {
-	const IrModule *module; /* the version analysed; not owned */
+	const IrModule *module; /* the version analysed; retained */
 	Domain *domains;
 	size_t ndomains, cap_domains;
 	uint32_t *children; /* function domains' children */

@@ -280,12 +280,14 @@ static IrModule *capture(Core *core, const IrModule *in)
 	IrModule *m = ir_module_clone_ordered(in, &all);
 	uint32_t *scope_of = NULL; /* computed at the first copy: few plans need it */
 	MadeCopy **made;
+	Arena scratch; /* the MadeCopy lists */
 	for (size_t i = 0; i < all.count; i++) {
 		Expr *e = all.items[i];
 		int32_t d = e->id < an->nexprs ? plan_expr_device(an, e) : IR_NO_DEVICE;
 		e->device = d != IR_NO_DEVICE ? d : core->ctx->fallback;
 	}
 	made = xcalloc(m->nexprs ? m->nexprs : 1, sizeof(MadeCopy *));
+	arena_init(&scratch);
 	for (size_t i = 0; i < all.count && !core_interrupted(core, i); i++) {
 		Expr *e = all.items[i];
 		if (ir_is_op(e, OP_ON_DEVICE)) {
@@ -313,7 +315,7 @@ static IrModule *capture(Core *core, const IrModule *in)
 				}
 				ir_set_device_copy(m, e, arg->device, e->device);
 				add_event(core, EVENT_COPY, PLAN_NONE, e->id, e->device);
-				mc = arena_alloc(&m->arena, sizeof(MadeCopy));
+				mc = arena_alloc(&scratch, sizeof(MadeCopy));
 				mc->copy = e;
 				mc->scope = scope_of[e->id];
 				mc->next = made[arg->id];
@@ -331,6 +333,7 @@ static IrModule *capture(Core *core, const IrModule *in)
 			}
 		}
 	}
+	arena_free(&scratch);
 	free(made);
 	free(scope_of);
 	exprvec_free(&all);

@@ -31,7 +31,7 @@ typedef struct UnifyState {
 void plan_analysis_init(PlanAnalysis *an, const IrModule *m)
 {
 	memset(an, 0, sizeof *an);
-	an->module = m;
+	an->module = ir_module_retain(m); /* the session may let its version go */
 	an->nexprs = m->nexprs;
 	an->expr_domain = xmalloc((m->nexprs ? m->nexprs : 1) * sizeof(uint32_t));
 	memset(an->expr_domain, 0xff, (m->nexprs ? m->nexprs : 1) * sizeof(uint32_t));
@@ -48,6 +48,7 @@ void plan_analysis_free(PlanAnalysis *an)
 	free(an->constraints);
 	free(an->applied);
 	free(an->by_id);
+	ir_module_free((IrModule *)an->module);
 	memset(an, 0, sizeof *an);
 }
 
@@ -61,6 +62,7 @@ void plan_analysis_free(PlanAnalysis *an)
 void plan_analysis_copy(PlanAnalysis *dst, const PlanAnalysis *src)
 {
 	*dst = *src;
+	dst->module = ir_module_retain(src->module);
 	COPY_ARRAY(domains, ndomains, cap_domains);
 	COPY_ARRAY(children, nchildren, cap_children);
 	COPY_ARRAY(constraints, nconstraints, cap_constraints);

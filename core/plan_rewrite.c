@@ -32,27 +32,26 @@ static bool is_normal_on_device(const Expr *e)
 	return body && !result;
 }
 
-/* Whether some annotation needs normalising (so the phase changes nothing
- * and can share its input when none does). */
-static bool needs_rewrite(const IrModule *in)
+/* Whether e is an annotation that needs normalising. */
+static bool needs_rewrite(const Expr *e)
 {
-	Expr **by_id = ir_index_by_id(in);
-	bool found = false;
-	for (uint32_t id = 0; id < in->nexprs && !found; id++) {
-		const Expr *e = by_id[id];
-		found = e && ((e->kind == EXPR_LET && is_normal_on_device(e->u.let.value)) ||
-			      (e->kind == EXPR_FN && is_normal_on_device(e->u.fn.body)) ||
-			      (e->kind == EXPR_PROJ && is_normal_on_device(e->u.proj.tuple)));
-	}
-	free(by_id);
-	return found;
+	return (e->kind == EXPR_LET && is_normal_on_device(e->u.let.value)) ||
+	       (e->kind == EXPR_FN && is_normal_on_device(e->u.fn.body)) ||
+	       (e->kind == EXPR_PROJ && is_normal_on_device(e->u.proj.tuple));
+}
+
+static bool keep_looking(Expr *e, void *unused)
+{
+	(void)unused;
+	return !needs_rewrite(e);
 }
 
 IrModule *plan_rewrite_phase(const IrModule *in, PhaseContext *ctx)
 {
 	IrModule *m;
 	ExprVec order = {0};
-	if (!needs_rewrite(in))
+	/* nothing to normalise: the phase shares its input */
+	if (ir_module_visit(in, keep_looking, NULL))
 		return ir_module_retain(in);
 	m = ir_module_clone_ordered(in, &order);
 	for (size_t i = 0; i < order.count; i++) {

@@ -50,14 +50,17 @@ void session_init(Session *s)
 	s->settings.errexit = false;
 	s->settings.gpu = GPU_AUTO;
 	s->settings.tolerance = 1e-5;
+	s->settings.cache_mib = SESSION_CACHE_MIB;
 	s->versions = xcalloc(pipeline_count + 1, sizeof(IrModule *));
 	s->trace = plan_trace_new();
 	s->stepper = stepper_new();
 	diag_init(&s->diags);
 }
 
-/* Frees versions[from..phases_done], newest first (a later version may
- * point into an earlier one's arena). */
+static IrModule *session_materialize(Session *s, size_t slot);
+
+/* Frees versions[from..phases_done]. With from >= 1 the version before
+ * them becomes current again, recomputed if it had been let go. */
 static void session_drop_versions(Session *s, size_t from)
 {
 	/* a phase in progress reads versions[phases_done]: it goes first */
@@ -76,6 +79,40 @@ static void session_drop_versions(Session *s, size_t from)
 		s->phases_done = 0;
 	else if (s->phases_done >= from)
 		s->phases_done = from - 1;
+	if (from > 0 && s->source)
+		session_materialize(s, s->phases_done);
+}
+
+/* Bytes of expression nodes held by the version slots, each module once
+ * (a phase that changed nothing shares its input). */
+static size_t session_version_bytes(const Session *s)
+{
+	size_t total = 0;
+	for (size_t i = 0; i <= s->phases_done; i++)
+		if (s->versions[i] && (i == 0 || s->versions[i] != s->versions[i - 1]))
+			total += s->versions[i]->nodes.used_bytes;
+	return total;
+}
+
+/* Lets go of the oldest earlier versions while the kept ones exceed the
+ * cache setting. The current version always stays; one let go is
+ * recomputed when a command asks for it (session_version). */
+static void session_trim_versions(Session *s)
+{
+	double budget = s->settings.cache_mib * 1024.0 * 1024.0;
+	for (size_t i = 0; i < s->phases_done && (double)session_version_bytes(s) > budget; i++) {
+		if (s->versions[i]) {
+			ir_module_free(s->versions[i]);
+			s->versions[i] = NULL;
+		}
+	}
+}
+
+void session_commit_version(Session *s, IrModule *out)
+{
+	DP_ASSERT(s->phases_done < pipeline_count);
+	s->versions[++s->phases_done] = out;
+	session_trim_versions(s);
 }
 
 void session_free(Session *s)
@@ -95,7 +132,7 @@ void session_free(Session *s)
 
 bool session_has_module(const Session *s)
 {
-	return s->versions[0] != NULL;
+	return s->versions[s->phases_done] != NULL;
 }
 
 bool session_planning_started(const Session *s)
@@ -113,11 +150,66 @@ IrModule *session_current(const Session *s)
 	return s->versions[s->phases_done];
 }
 
-IrModule *session_version(const Session *s, int phase)
+/* Recomputes versions[slot] from the nearest earlier version still kept,
+ * or from the source text, with the current settings and pins (planning is
+ * deterministic, and every change to those drops the planned versions, so
+ * this is the version that was let go). Nothing is recorded in the trace,
+ * and the phases' warnings, already reported once, are dropped. On failure
+ * (an interrupt) returns NULL with an error in s->diags. */
+static IrModule *session_materialize(Session *s, size_t slot)
 {
-	if (phase < -1 || phase >= (int)pipeline_count)
+	DiagList scratch;
+	IrModule *m = NULL;
+	size_t from = slot;
+	if (s->versions[slot])
+		return s->versions[slot];
+	while (from > 0 && !s->versions[from])
+		from--;
+	diag_init(&scratch);
+	if (s->versions[from])
+		m = ir_module_retain(s->versions[from]);
+	else if (s->source)
+		m = parse_module(s->source, &s->devices, &scratch);
+	for (size_t i = from; m && scratch.errors == 0 && i < slot; i++) {
+		PhaseContext ctx = session_phase_context(s);
+		IrModule *out;
+		ctx.diags = &scratch;
+		ctx.trace = NULL;
+		out = pipeline_phases[i].run(m, &ctx);
+		ir_module_free(m);
+		m = out;
+	}
+	if (!m || scratch.errors > 0) {
+		const char *why = "it failed";
+		for (size_t i = 0; i < scratch.count; i++)
+			if (scratch.items[i].severity == DIAG_ERROR) {
+				why = scratch.items[i].message;
+				break;
+			}
+		diag_error(&s->diags, NULL, (Pos){0, 0}, "cannot recompute the module %s%s: %s",
+			   slot ? "after phase " : "as loaded",
+			   slot ? pipeline_phases[slot - 1].name : "", why);
+		ir_module_free(m);
+		diag_free(&scratch);
 		return NULL;
-	return s->versions[phase + 1];
+	}
+	diag_free(&scratch);
+	s->versions[slot] = m;
+	return m;
+}
+
+IrModule *session_version(Session *s, int phase)
+{
+	if (phase < -1 || phase >= (int)pipeline_count || (size_t)(phase + 1) > s->phases_done ||
+	    !session_has_module(s))
+		return NULL;
+	return session_materialize(s, (size_t)(phase + 1));
+}
+
+bool session_phase_ran(const Session *s, int phase)
+{
+	return phase >= -1 && phase < (int)pipeline_count &&
+	       (size_t)(phase + 1) <= s->phases_done && session_has_module(s);
 }
 
 bool session_load(Session *s, const char *path)
@@ -226,7 +318,7 @@ bool session_step(Session *s, size_t n)
 					   phase->name);
 			return false;
 		}
-		s->versions[++s->phases_done] = out;
+		session_commit_version(s, out);
 	}
 	return true;
 }
@@ -240,6 +332,7 @@ enum {
 	SET_PLACEMENT,
 	SET_GPU,
 	SET_TOLERANCE,
+	SET_CACHE,
 	SET_COLOR,
 	SET_ECHO,
 	SET_ERREXIT,
@@ -264,6 +357,8 @@ const SessionSetting session_settings[] = {
 		     "run cuda devices on a GPU if present, always, or on the host emulator"},
 	[SET_TOLERANCE] = {"tolerance", SETTING_NUMBER, NULL, false,
 			   "the largest error 'compare' accepts"},
+	[SET_CACHE] = {"cache", SETTING_NUMBER, NULL, false,
+		       "MiB of earlier module versions kept; the rest are recomputed"},
 	[SET_COLOR] = {"color", SETTING_CHOICE, color_choices, false,
 		       "colour the output: on a terminal only (auto), always, never"},
 	[SET_ECHO] = {"echo", SETTING_BOOL, bool_choices, false,
@@ -311,6 +406,9 @@ void session_setting_format(const Session *s, int i, StrBuf *out)
 		break;
 	case SET_TOLERANCE:
 		strbuf_printf(out, "%g", v->tolerance);
+		break;
+	case SET_CACHE:
+		strbuf_printf(out, "%g", v->cache_mib);
 		break;
 	case SET_COLOR:
 		strbuf_puts(out, color_choices[v->color]);
@@ -382,6 +480,7 @@ bool session_setting_set(Session *s, int i, const char *value, bool *reset, char
 	const SessionSetting *setting;
 	SessionSettings next = s->settings;
 	int choice = -1;
+	double number = 0;
 	*reset = false;
 	*err = NULL;
 	DP_ASSERT(i >= 0 && (size_t)i < session_setting_count);
@@ -421,7 +520,7 @@ bool session_setting_set(Session *s, int i, const char *value, bool *reset, char
 				value, setting->name);
 			return false;
 		}
-		next.tolerance = d;
+		number = d;
 		break;
 	}
 	}
@@ -439,6 +538,10 @@ bool session_setting_set(Session *s, int i, const char *value, bool *reset, char
 		next.gpu = (GpuMode)choice;
 		break;
 	case SET_TOLERANCE:
+		next.tolerance = number;
+		break;
+	case SET_CACHE:
+		next.cache_mib = number;
 		break;
 	case SET_COLOR:
 		next.color = (ColorMode)choice;
@@ -459,5 +562,7 @@ bool session_setting_set(Session *s, int i, const char *value, bool *reset, char
 		*reset = true;
 	}
 	s->settings = next;
+	if (i == SET_CACHE)
+		session_trim_versions(s);
 	return true;
 }

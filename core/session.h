@@ -6,9 +6,13 @@
  * settings, the loaded file and the chain of module versions:
  * versions[0] is the module as parsed, versions[i + 1] is what phase i of
  * pipeline_phases produced from versions[i], and phases_done counts how many
- * phases have run. A later version may point into an earlier version's arena
- * (types are shared, never copied), so versions are only ever freed newest
- * first and a version never outlives the ones it was derived from.
+ * phases have run. versions[phases_done], the current version, is always
+ * there. Earlier ones are kept while their nodes fit in the cache
+ * setting; beyond it the oldest are let go after each phase, and
+ * session_version recomputes one when a command asks for it (planning is
+ * deterministic). A million-binding module so plans holding about two
+ * versions, not five. Versions share their immutable data (ir.h), so any
+ * of them can be freed first.
  *
  * Library code never prints: every operation that can fail leaves its
  * diagnostics in session->diags (cleared at the start of the next operation)
@@ -45,7 +49,12 @@ typedef struct SessionSettings {
 	bool errexit;            /* stop a script at its first failing command */
 	GpuMode gpu;             /* default GPU_AUTO */
 	double tolerance;        /* for `compare`; default 1e-5 */
+	double cache_mib;        /* MiB of earlier versions kept (see the top) */
 } SessionSettings;
+
+/* The default of cache: a 100,000-binding module keeps every
+ * version; a 1,000,000-binding one keeps little more than the current. */
+#define SESSION_CACHE_MIB 256.0
 
 typedef struct Session {
 	DeviceTable devices;
@@ -94,8 +103,15 @@ bool session_planned(const Session *s);
 /* The latest module version (NULL without a module). */
 IrModule *session_current(const Session *s);
 /* The module as of after phase `phase` (pipeline index), or versions[0] for
- * phase -1; NULL if that phase has not run. */
-IrModule *session_version(const Session *s, int phase);
+ * phase -1; NULL if that phase has not run, or if recomputing a version
+ * that was let go failed (interrupted), with the error in s->diags. A
+ * recomputed version is kept until planning next moves. */
+IrModule *session_version(Session *s, int phase);
+/* Whether session_version(s, phase) names a version (kept or not). */
+bool session_phase_ran(const Session *s, int phase);
+/* Makes out (a phase's output) the current version and lets go of
+ * earlier ones beyond the cache setting. */
+void session_commit_version(Session *s, IrModule *out);
 
 /* Runs up to n of the remaining phases in order, stopping at the end of the
  * pipeline, at a failing phase (the session stays before it) or when

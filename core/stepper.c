@@ -117,7 +117,7 @@ static bool stepper_commit(Session *s)
 				   pipeline_phases[phase].name);
 		return false;
 	}
-	s->versions[++s->phases_done] = out;
+	session_commit_version(s, out);
 	return true;
 }
 

@@ -56,8 +56,8 @@ static int teardown(void **state)
 
 #define ANY DIM_ANY
 #define NDIMS(...) ((uint32_t)(sizeof((int64_t[]){__VA_ARGS__}) / sizeof(int64_t)))
-#define T(dt, ...) type_tensor(&m->arena, dt, NDIMS(__VA_ARGS__), (int64_t[]){__VA_ARGS__})
-#define S(dt) type_scalar(&m->arena, dt)
+#define T(dt, ...) type_tensor(ir_data_arena(m), dt, NDIMS(__VA_ARGS__), (int64_t[]){__VA_ARGS__})
+#define S(dt) type_scalar(ir_data_arena(m), dt)
 #define ARGS(...) \
 	(Expr *[]){__VA_ARGS__}, (uint32_t)(sizeof((Expr *[]){__VA_ARGS__}) / sizeof(Expr *))
 #define ATTRS(...) (Attr[]){__VA_ARGS__}, (uint32_t)(sizeof((Attr[]){__VA_ARGS__}) / sizeof(Attr))
@@ -111,7 +111,7 @@ static Attr attr_none(const char *name)
 static Attr attr_list_of(const char *name, uint32_t n, const int64_t *vals)
 {
 	Attr a = {.name = name, .value = {.kind = ATTR_LIST}};
-	AttrValue *items = arena_array(&m->arena, n, sizeof(AttrValue));
+	AttrValue *items = arena_array(ir_data_arena(m), n, sizeof(AttrValue));
 	for (uint32_t i = 0; i < n; i++) {
 		items[i].kind = ATTR_INT;
 		items[i].u.i = vals[i];
@@ -252,7 +252,8 @@ static void test_dtype_mismatch(void **state)
 
 static void test_binary_on_tuple(void **state)
 {
-	Expr *a = prm("a", T(DT_FLOAT32, 5)), *t = prm("t", type_tuple(&m->arena, 1, &a->type));
+	Expr *a = prm("a", T(DT_FLOAT32, 5)),
+	     *t = prm("t", type_tuple(ir_data_arena(m), 1, &a->type));
 	Expr *e = FAIL(OP_MAXIMUM, ARGS(a, t), NOATTRS);
 	check_error(e, "'maximum' expects tensor operands, got Tensor[(5), float32] and "
 		       "(Tensor[(5), float32],)");
@@ -1248,9 +1249,9 @@ static void test_positioned_diagnostic(void **state)
 	SourceFile *src = source_from_string("t.relay", text, strlen(text));
 	IrModule *mod = ir_module_new(src);
 	Expr *a = ir_var(mod, (Pos){1, 11}, "a", VAR_PARAM,
-			 type_tensor(&mod->arena, DT_FLOAT32, 2, (int64_t[]){5, 7}));
+			 type_tensor(ir_data_arena(mod), DT_FLOAT32, 2, (int64_t[]){5, 7}));
 	Expr *b = ir_var(mod, (Pos){1, 40}, "b", VAR_PARAM,
-			 type_tensor(&mod->arena, DT_FLOAT32, 2, (int64_t[]){3, 7}));
+			 type_tensor(ir_data_arena(mod), DT_FLOAT32, 2, (int64_t[]){3, 7}));
 	Expr *e = ir_call_op(mod, (Pos){2, 3}, OP_ADD, ARGS(a, b), NULL, 0);
 	StrBuf sb;
 	ir_add_global(mod, "main", ir_fn(mod, (Pos){1, 1}, ARGS(a, b), NULL, e), (Pos){1, 1});
@@ -1292,7 +1293,7 @@ static void test_million_bindings(void **state)
 	double secs;
 	for (uint32_t i = 0; i < N; i++)
 		prev = ir_call_op(m, (Pos){i + 2, 3}, OP_ADD, ARGS(prev, b), NULL, 0);
-	before = m->arena.used_bytes;
+	before = m->nodes.used_bytes + ir_data_arena(m)->used_bytes;
 	clock_gettime(CLOCK_MONOTONIC, &t0);
 	assert_true(run_main(prev));
 	clock_gettime(CLOCK_MONOTONIC, &t1);
@@ -1300,7 +1301,7 @@ static void test_million_bindings(void **state)
 	print_message("infer of %d bindings: %.3f s\n", N, secs);
 	assert_ptr_equal(prev->type, a->type);
 	/* the fn node and its type are all infer allocated */
-	assert_true(m->arena.used_bytes - before < 4096);
+	assert_true(m->nodes.used_bytes + ir_data_arena(m)->used_bytes - before < 4096);
 }
 
 /* ---- the shared models and cases, parsed ------------------------------ */

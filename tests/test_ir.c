@@ -110,7 +110,7 @@ static void test_device_table(void **state)
 	devices_free(&t);
 }
 
-#define T57(m) type_tensor(&(m)->arena, DT_FLOAT32, 2, (int64_t[]){5, 7})
+#define T57(m) type_tensor(ir_data_arena(m), DT_FLOAT32, 2, (int64_t[]){5, 7})
 
 /* %0 = add(%a, %a); let %x = negative(%0); multiply(%x, %0) */
 static IrModule *small_module(void)

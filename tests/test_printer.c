@@ -51,7 +51,8 @@ static int teardown(void **state)
 /* ---- builders ---------------------------------------------------------- */
 
 #define NDIMS(...) ((uint32_t)(sizeof((int64_t[]){__VA_ARGS__}) / sizeof(int64_t)))
-#define TENSOR(dt, ...) type_tensor(&m->arena, dt, NDIMS(__VA_ARGS__), (int64_t[]){__VA_ARGS__})
+#define TENSOR(dt, ...) \
+	type_tensor(ir_data_arena(m), dt, NDIMS(__VA_ARGS__), (int64_t[]){__VA_ARGS__})
 #define T57 TENSOR(DT_FLOAT32, 5, 7)
 #define LIST(...) \
 	(Expr *[]){__VA_ARGS__}, (uint32_t)(sizeof((Expr *[]){__VA_ARGS__}) / sizeof(Expr *))
@@ -325,12 +326,12 @@ static void test_recursive_let(void **state)
 static void test_if_scopes(void **state)
 {
 	Expr *a = prm("a"), *b = prm("b");
-	Expr *c = ir_var(m, P0, "c", VAR_PARAM, type_scalar(&m->arena, DT_BOOL));
+	Expr *c = ir_var(m, P0, "c", VAR_PARAM, type_scalar(ir_data_arena(m), DT_BOOL));
 	Expr *sum = add(a, b);
 	Expr *then_only = neg(sum);
 	Expr *branch = ir_if(m, P0, c, mul(then_only, sum), call(OP_SUBTRACT, LIST(sum, b)));
 	Expr *a2 = prm("a"), *b2 = prm("b");
-	Expr *c2 = ir_var(m, P0, "c", VAR_PARAM, type_scalar(&m->arena, DT_BOOL));
+	Expr *c2 = ir_var(m, P0, "c", VAR_PARAM, type_scalar(ir_data_arena(m), DT_BOOL));
 	Expr *cond = call(OP_MAX, LIST(c2));
 	Expr *shared = ir_if(m, P0, cond, a2, neg(b2));
 	(void)state;
@@ -366,7 +367,7 @@ static void test_if_scopes(void **state)
 static void test_if_branch_and_after(void **state)
 {
 	Expr *a = prm("a");
-	Expr *c = ir_var(m, P0, "c", VAR_PARAM, type_scalar(&m->arena, DT_BOOL));
+	Expr *c = ir_var(m, P0, "c", VAR_PARAM, type_scalar(ir_data_arena(m), DT_BOOL));
 	Expr *v = neg(a);
 	Expr *branch = ir_if(m, P0, c, v, a);
 	(void)state;
@@ -744,7 +745,7 @@ static void test_show_types_and_devices(void **state)
 	Expr *f = closure(LIST(y), NULL, neg(y));
 	Expr *applied = ir_call_expr(m, P0, f, LIST(x));
 	Type *t = T57;
-	Type *ft = type_func(&m->arena, 1, &t, t);
+	Type *ft = type_func(ir_data_arena(m), 1, &t, t);
 	PrintOptions types = {.show_types = true};
 	PrintOptions devs = {.show_devices = true, .devices = &devices};
 	PrintOptions both = {.show_types = true, .show_devices = true, .devices = &devices};
@@ -906,7 +907,7 @@ static void test_deep_nesting(void **state)
 {
 	enum { N = 20000 };
 	Expr *a = prm("a");
-	Expr *c = ir_var(m, P0, "c", VAR_PARAM, type_scalar(&m->arena, DT_BOOL));
+	Expr *c = ir_var(m, P0, "c", VAR_PARAM, type_scalar(ir_data_arena(m), DT_BOOL));
 	Expr *e = neg(a);
 	char *text;
 	(void)state;

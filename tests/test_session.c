@@ -1,0 +1,189 @@
+/*
+ * test_session.c - the session's module versions under the cache setting
+ * (core/session.c): versions let go to bound memory are recomputed exactly,
+ * and what the trace keeps outlives them.
+ *
+ * Every planning case (../shared/cases and tests/plan_cases) runs twice,
+ * once keeping every version and once with `set cache 0`, which lets go of
+ * every version but the current one after each phase. Both sessions then
+ * answer the same commands, the ones that read earlier versions included,
+ * and must print exactly the same.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <dirent.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "commands.h"
+#include "pipeline.h"
+#include "session.h"
+
+/* Commands that read every version, the trace and the planned module. */
+static const char *const probe_commands[] = {
+	"ir --phase parse",
+	"ir --phase rewrite --devices",
+	"ir --phase check --devices",
+	"ir --phase infer",
+	"ir --devices",
+	"diff rewrite",
+	"diff check",
+	"diff",
+	"placement",
+	"conflicts",
+	"copies",
+	"verify",
+	"restart",
+	"ir",
+	"plan",
+	"ir --devices",
+};
+
+typedef struct Run {
+	Session session;
+	CmdContext ctx;
+	char *out;
+	size_t out_len;
+} Run;
+
+static void run_begin(Run *r, bool keep_nothing)
+{
+	session_init(&r->session);
+	if (keep_nothing)
+		r->session.settings.cache_mib = 0;
+	r->out = NULL;
+	r->out_len = 0;
+	cmd_context_init(&r->ctx, &r->session, NULL, NULL);
+	r->ctx.out = open_memstream(&r->out, &r->out_len);
+	assert_non_null(r->ctx.out);
+	r->ctx.err = r->ctx.out;
+}
+
+static void run_line(Run *r, const char *line)
+{
+	fprintf(r->ctx.out, "> %s\n", line);
+	commands_execute_line(&r->ctx, line);
+	fflush(r->ctx.out);
+}
+
+static void run_end(Run *r)
+{
+	fclose(r->ctx.out);
+	r->ctx.out = r->ctx.err = NULL;
+	cmd_context_free(&r->ctx);
+	session_free(&r->session);
+	free(r->out);
+}
+
+/* How many earlier versions the session still holds. */
+static size_t kept_earlier(const Session *s)
+{
+	size_t n = 0;
+	for (size_t i = 0; i < s->phases_done; i++)
+		n += s->versions[i] != NULL;
+	return n;
+}
+
+static void check_case(const char *dir, const char *script)
+{
+	Run keep, lean;
+	run_begin(&keep, false);
+	run_begin(&lean, true);
+	commands_run_script(&keep.ctx, script);
+	commands_run_script(&lean.ctx, script);
+	fflush(keep.ctx.out);
+	fflush(lean.ctx.out);
+	/* the lean session really let go of its earlier versions */
+	assert_int_equal(kept_earlier(&lean.session), 0);
+	if (keep.session.phases_done > 0)
+		assert_int_equal(kept_earlier(&keep.session), keep.session.phases_done);
+	for (size_t i = 0; i < DP_COUNT(probe_commands); i++) {
+		run_line(&keep, probe_commands[i]);
+		run_line(&lean, probe_commands[i]);
+	}
+	if (strcmp(keep.out, lean.out) != 0) {
+		print_error("%s/%s prints differently with 'set cache 0':\n--- keep\n%s\n--- cache 0\n%s\n",
+			    dir, script, keep.out, lean.out);
+		fail();
+	}
+	run_end(&keep);
+	run_end(&lean);
+}
+
+static size_t check_dir(const char *dir)
+{
+	char cwd[4096];
+	struct dirent **names;
+	size_t checked = 0;
+	int n;
+	assert_non_null(getcwd(cwd, sizeof cwd));
+	n = scandir(dir, &names, NULL, alphasort);
+	if (n < 0)
+		return 0;
+	assert_int_equal(chdir(dir), 0);
+	for (int i = 0; i < n; i++) {
+		const char *name = names[i]->d_name;
+		size_t len = strlen(name);
+		if (len > 3 && strcmp(name + len - 3, ".dp") == 0) {
+			check_case(dir, name);
+			checked++;
+		}
+		free(names[i]);
+	}
+	free(names);
+	assert_int_equal(chdir(cwd), 0);
+	return checked;
+}
+
+static void test_let_go_versions_recompute_exactly(void **state)
+{
+	(void)state;
+	assert_true(check_dir(DEVPLAN_SOURCE_DIR "/tests/plan_cases") > 0);
+	check_dir(DEVPLAN_SHARED_DIR "/cases");
+}
+
+/* The setting: a positive budget keeps the versions that fit, newest
+ * first being the current; lowering it lets go at once; `set` rejects
+ * nonsense. */
+static void test_cache_setting(void **state)
+{
+	Run r;
+	int i = session_setting_find("cache");
+	bool reset;
+	char *err;
+	(void)state;
+	assert_true(i >= 0);
+	run_begin(&r, false);
+	assert_int_equal(chdir(DEVPLAN_SOURCE_DIR "/tests/plan_cases"), 0);
+	run_line(&r, "load two_wrappers.relay");
+	run_line(&r, "plan");
+	assert_true(session_planned(&r.session));
+	assert_int_equal(kept_earlier(&r.session), pipeline_count);
+	assert_true(session_setting_set(&r.session, i, "0", &reset, &err));
+	assert_false(reset);
+	assert_int_equal(kept_earlier(&r.session), 0);
+	/* asked for, a version comes back and stays until planning moves */
+	assert_non_null(session_version(&r.session, 0));
+	assert_non_null(r.session.versions[1]);
+	assert_false(session_setting_set(&r.session, i, "-1", &reset, &err));
+	assert_non_null(strstr(err, "non-negative"));
+	free(err);
+	assert_false(session_setting_set(&r.session, i, "lots", &reset, &err));
+	free(err);
+	run_end(&r);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_let_go_versions_recompute_exactly),
+		cmocka_unit_test(test_cache_setting),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
