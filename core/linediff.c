@@ -11,6 +11,11 @@
  * steps it settles, like GNU diff, for the furthest point reached, which
  * bounds the time on inputs that share little.
  *
+ * Before the search, lines that occur nowhere in the other text are marked
+ * changed and left out (GNU diff's discard_confusing_lines, in its simple
+ * form): they are changes under any alignment, and a module whose planning
+ * touched every eighth line leaves the search nothing but equal lines.
+ *
  * The edit script then becomes hunks: runs of changes closer than twice the
  * context are merged, and each hunk shows `context` equal lines around.
  */
@@ -192,6 +197,111 @@ static void compare_lines(Differ *df, long xoff, long xlim, long yoff, long ylim
 	compare_lines(df, xmid, xlim, ymid, ylim);
 }
 
+/* The hashes of a text's lines: open addressing, 0 marking a free slot. */
+typedef struct HashSet {
+	uint64_t *slots;
+	size_t mask;
+} HashSet;
+
+static uint64_t hashset_key(uint64_t hash)
+{
+	return hash ? hash : 1;
+}
+
+static void hashset_build(HashSet *set, const Lines *lines)
+{
+	size_t cap = 16;
+	while (cap < 2 * (size_t)lines->count)
+		cap <<= 1;
+	set->slots = xcalloc(cap, sizeof(uint64_t));
+	set->mask = cap - 1;
+	for (long i = 0; i < lines->count; i++) {
+		uint64_t key = hashset_key(lines->items[i].hash);
+		size_t at = (size_t)key & set->mask;
+		while (set->slots[at] && set->slots[at] != key)
+			at = (at + 1) & set->mask;
+		set->slots[at] = key;
+	}
+}
+
+/* False only when no line of the set's text hashes to hash (and so none
+ * is equal to a line with that hash). */
+static bool hashset_may_have(const HashSet *set, uint64_t hash)
+{
+	uint64_t key = hashset_key(hash);
+	for (size_t at = (size_t)key & set->mask; set->slots[at]; at = (at + 1) & set->mask)
+		if (set->slots[at] == key)
+			return true;
+	return false;
+}
+
+/* Copies to kept the lines of from that may occur in other, with their
+ * index in origin, and marks the others in changed; returns how many were
+ * kept. */
+static long keep_matchable(const Lines *from, const Lines *other, uint8_t *changed, Line *kept,
+			   long *origin)
+{
+	HashSet set;
+	long n = 0;
+	hashset_build(&set, other);
+	for (long i = 0; i < from->count; i++) {
+		if (hashset_may_have(&set, from->items[i].hash)) {
+			kept[n] = from->items[i];
+			origin[n++] = i;
+		} else {
+			changed[i] = 1;
+		}
+	}
+	free(set.slots);
+	return n;
+}
+
+/* Runs the search on a[0, n) and b[0, m), marking df->deleted and
+ * df->inserted. */
+static void diff_search(Differ *df, long n, long m)
+{
+	long diags = n + m + 3;
+	long *diag_space = xmalloc(2 * (size_t)diags * sizeof(long));
+	df->fd = diag_space + m + 1;
+	df->bd = diag_space + diags + m + 1;
+	/* about the square root of the input size, as GNU diff does */
+	df->too_expensive = 1;
+	for (long k = diags; k != 0; k >>= 2)
+		df->too_expensive <<= 1;
+	if (df->too_expensive < 256)
+		df->too_expensive = 256;
+	compare_lines(df, 0, n, 0, m);
+	free(diag_space);
+}
+
+/* Marks deleted lines of a and inserted lines of b. */
+static void diff_lines(const Lines *a, const Lines *b, uint8_t *deleted, uint8_t *inserted)
+{
+	Line *ka = xmalloc(((size_t)a->count + 1) * sizeof(Line));
+	Line *kb = xmalloc(((size_t)b->count + 1) * sizeof(Line));
+	long *oa = xmalloc(((size_t)a->count + 1) * sizeof(long));
+	long *ob = xmalloc(((size_t)b->count + 1) * sizeof(long));
+	long n = keep_matchable(a, b, deleted, ka, oa);
+	long m = keep_matchable(b, a, inserted, kb, ob);
+	Differ df;
+	memset(&df, 0, sizeof df);
+	df.a = ka;
+	df.b = kb;
+	df.deleted = xcalloc((size_t)n + 1, 1);
+	df.inserted = xcalloc((size_t)m + 1, 1);
+	diff_search(&df, n, m);
+	for (long i = 0; i < n; i++)
+		deleted[oa[i]] |= df.deleted[i];
+	for (long i = 0; i < m; i++)
+		inserted[ob[i]] |= df.inserted[i];
+	free(df.deleted);
+	free(df.inserted);
+	free(ka);
+	free(kb);
+	free(oa);
+	free(ob);
+}
+
 /* One step of the edit script. */
 typedef enum EditKind { EDIT_SAME, EDIT_DELETE, EDIT_INSERT } EditKind;
 
@@ -220,38 +330,23 @@ size_t linediff_unified(StrBuf *out, const char *a, size_t alen, const char *b, 
 			const char *label_a, const char *label_b, unsigned context)
 {
 	Lines la, lb;
-	Differ df;
+	uint8_t *deleted, *inserted;
 	Edit *edits;
 	size_t nedits = 0, hunks = 0;
-	long n, m, diags, x = 0, y = 0;
-	long *diag_space;
+	long n, m, x = 0, y = 0;
 	split_lines(&la, a, alen);
 	split_lines(&lb, b, blen);
 	n = la.count;
 	m = lb.count;
-	memset(&df, 0, sizeof df);
-	df.a = la.items;
-	df.b = lb.items;
-	df.deleted = xcalloc((size_t)n + 1, 1);
-	df.inserted = xcalloc((size_t)m + 1, 1);
-	diags = n + m + 3;
-	diag_space = xmalloc(2 * (size_t)diags * sizeof(long));
-	df.fd = diag_space + m + 1;
-	df.bd = diag_space + diags + m + 1;
-	/* about the square root of the input size, as GNU diff does */
-	df.too_expensive = 1;
-	for (long k = diags; k != 0; k >>= 2)
-		df.too_expensive <<= 1;
-	if (df.too_expensive < 256)
-		df.too_expensive = 256;
-	compare_lines(&df, 0, n, 0, m);
-	free(diag_space);
+	deleted = xcalloc((size_t)n + 1, 1);
+	inserted = xcalloc((size_t)m + 1, 1);
+	diff_lines(&la, &lb, deleted, inserted);
 
 	edits = xmalloc(((size_t)n + (size_t)m + 1) * sizeof(Edit));
 	while (x < n || y < m) {
-		if (x < n && df.deleted[x])
+		if (x < n && deleted[x])
 			edits[nedits++] = (Edit){EDIT_DELETE, x++, y};
-		else if (y < m && df.inserted[y])
+		else if (y < m && inserted[y])
 			edits[nedits++] = (Edit){EDIT_INSERT, x, y++};
 		else
 			edits[nedits++] = (Edit){EDIT_SAME, x++, y++};
@@ -302,8 +397,8 @@ size_t linediff_unified(StrBuf *out, const char *a, size_t alen, const char *b, 
 		i = end;
 	}
 	free(edits);
-	free(df.deleted);
-	free(df.inserted);
+	free(deleted);
+	free(inserted);
 	free(la.items);
 	free(lb.items);
 	return hunks;

@@ -130,9 +130,11 @@ void type_print(StrBuf *out, const Type *t)
 			if (t->u.tensor.dims[i] == DIM_ANY)
 				strbuf_putc(out, '?');
 			else
-				strbuf_printf(out, "%lld", (long long)t->u.tensor.dims[i]);
+				strbuf_put_int(out, (long long)t->u.tensor.dims[i]);
 		}
-		strbuf_printf(out, "), %s]", dtype_name(t->u.tensor.dtype));
+		strbuf_puts(out, "), ");
+		strbuf_puts(out, dtype_name(t->u.tensor.dtype));
+		strbuf_putc(out, ']');
 		return;
 	case TYPE_TUPLE:
 		strbuf_putc(out, '(');

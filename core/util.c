@@ -144,6 +144,21 @@ void strbuf_vprintf(StrBuf *sb, const char *fmt, va_list ap)
 	sb->len += (size_t)n;
 }
 
+void strbuf_put_int(StrBuf *sb, long long v)
+{
+	char digits[24];
+	size_t n = 0;
+	/* negate as unsigned: LLONG_MIN has no positive counterpart */
+	unsigned long long u = v < 0 ? 0ULL - (unsigned long long)v : (unsigned long long)v;
+	do {
+		digits[sizeof digits - ++n] = (char)('0' + u % 10);
+		u /= 10;
+	} while (u);
+	if (v < 0)
+		digits[sizeof digits - ++n] = '-';
+	strbuf_append(sb, digits + sizeof digits - n, n);
+}
+
 void strbuf_printf(StrBuf *sb, const char *fmt, ...)
 {
 	va_list ap;

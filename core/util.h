@@ -54,6 +54,8 @@ void strbuf_reset(StrBuf *sb);
 void strbuf_append(StrBuf *sb, const char *data, size_t len);
 void strbuf_puts(StrBuf *sb, const char *s);
 void strbuf_putc(StrBuf *sb, char c);
+/* Appends v in decimal, as "%lld" would, without the cost of a format. */
+void strbuf_put_int(StrBuf *sb, long long v);
 void strbuf_printf(StrBuf *sb, const char *fmt, ...) DP_PRINTF(2, 3);
 void strbuf_vprintf(StrBuf *sb, const char *fmt, va_list ap);
 /* Hands the buffer to the caller (free() it) and leaves sb empty. */

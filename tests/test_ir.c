@@ -2,6 +2,7 @@
  * test_ir.c - unit tests of the arena, types, device table and the IR's
  * cloning and traversal helpers (core/arena.c, types.c, devices.c, ir.c).
  */
+#include <limits.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -16,6 +17,23 @@
 #include "devices.h"
 #include "ir.h"
 #include "types.h"
+
+/* strbuf_put_int prints what "%lld" prints, at both ends of the range. */
+static void test_strbuf_put_int(void **state)
+{
+	const long long values[] = {0, 7, -1, 10, -10, 1234567890123LL, LLONG_MAX, LLONG_MIN};
+	(void)state;
+	for (size_t i = 0; i < sizeof values / sizeof values[0]; i++) {
+		StrBuf sb;
+		char want[32];
+		strbuf_init(&sb);
+		strbuf_puts(&sb, "x");
+		strbuf_put_int(&sb, values[i]);
+		snprintf(want, sizeof want, "x%lld", values[i]);
+		assert_string_equal(sb.data, want);
+		strbuf_free(&sb);
+	}
+}
 
 static void test_arena_zeroed_aligned_and_large(void **state)
 {
@@ -199,6 +217,7 @@ static void test_value_names(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_strbuf_put_int),
 		cmocka_unit_test(test_arena_zeroed_aligned_and_large),
 		cmocka_unit_test(test_types_print_equal_bytes),
 		cmocka_unit_test(test_device_table),

@@ -24,6 +24,7 @@
 #include <unistd.h>
 
 #include <cmocka.h>
+#include <json-c/json.h>
 
 #include "parse.h"
 #include "plan.h"
@@ -135,6 +136,39 @@ static bool facts_preserved(const char *first, const char *second)
 	return true;
 }
 
+/* `placement --json` is exactly what json-c prints for the same document
+ * (plan_facts.c writes it without building json-c objects). */
+static void check_placement_json(const char *dp, const IrModule *m, const DeviceTable *devices)
+{
+	Placement p;
+	StrBuf sb;
+	json_object *doc;
+	plan_placement(m, &p);
+	strbuf_init(&sb);
+	plan_placement_format(&sb, &p, devices, true);
+	doc = json_tokener_parse(sb.data);
+	if (!doc) {
+		fprintf(stderr, "%s: placement --json is not JSON:\n%s", dp, sb.data);
+		fail();
+	}
+	{
+		char *reprinted = xasprintf(
+			"%s\n", json_object_to_json_string_ext(
+					doc, JSON_C_TO_STRING_PRETTY | JSON_C_TO_STRING_SPACED));
+		if (strcmp(reprinted, sb.data) != 0) {
+			fprintf(stderr,
+				"%s: placement --json differs from json-c's layout\n--- "
+				"ours\n%s--- json-c\n%s",
+				dp, sb.data, reprinted);
+			fail();
+		}
+		free(reprinted);
+	}
+	json_object_put(doc);
+	strbuf_free(&sb);
+	plan_placement_free(&p);
+}
+
 static void check_case(const char *dir, const char *dp)
 {
 	Session s;
@@ -146,6 +180,7 @@ static void check_case(const char *dir, const char *dp)
 		DiagList diags;
 		char *text = print_text(planned, &s.devices);
 		char *facts = placement_text(planned, &s.devices);
+		check_placement_json(dp, planned, &s.devices);
 		diag_init(&diags);
 		if (!plan_verify(planned, &s.devices, &diags)) {
 			diag_print_all(stderr, &diags);

@@ -108,7 +108,8 @@ static void check_case(const char *dir, const char *script)
 		run_line(&lean, probe_commands[i]);
 	}
 	if (strcmp(keep.out, lean.out) != 0) {
-		print_error("%s/%s prints differently with 'set cache 0':\n--- keep\n%s\n--- cache 0\n%s\n",
+		print_error("%s/%s prints differently with 'set cache 0':\n--- keep\n%s\n--- cache "
+			    "0\n%s\n",
 			    dir, script, keep.out, lean.out);
 		fail();
 	}
