@@ -109,6 +109,10 @@ int devices_add(DeviceTable *table, const char *name, const char *target, char *
 				 devices_kind_of_type(type), id);
 		return -1;
 	}
+	if (table->count >= DEVICES_MAX) {
+		*err = xasprintf("the device table is full (at most %d devices)", DEVICES_MAX);
+		return -1;
+	}
 	grow_array((void **)&table->items, &table->cap, table->count + 1, sizeof(Device));
 	d = &table->items[table->count];
 	d->kind = xstrdup(devices_kind_of_type(type));

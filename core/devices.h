@@ -14,6 +14,10 @@
 
 #include "util.h"
 
+/* The most entries a table holds: an expression stores its device index in
+ * 16 bits (ir.h). */
+#define DEVICES_MAX 4096
+
 /* DLPack device type codes, as TVM prints them in device_type=N. */
 enum { DEVICE_TYPE_CPU = 1, DEVICE_TYPE_CUDA = 2 };
 
@@ -37,7 +41,7 @@ void devices_init_default(DeviceTable *table);
 void devices_free(DeviceTable *table);
 /* Appends KIND:ID with a target (NULL: the kind's default target). Returns
  * the new index, or -1 with *err set (caller frees) for an unknown kind, a
- * malformed name or a duplicate. */
+ * malformed name, a duplicate or a full table (DEVICES_MAX). */
 int devices_add(DeviceTable *table, const char *name, const char *target, char **err);
 /* Index of the entry named "KIND:ID" (also accepts "KIND" for id 0), or -1. */
 int devices_find_name(const DeviceTable *table, const char *name);

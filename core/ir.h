@@ -94,12 +94,15 @@ typedef struct Tensor {
 
 typedef struct Expr Expr;
 struct Expr {
-	ExprKind kind;
+	/* Packed with device into 4 bytes: every phase copies every node,
+	 * so the node's size is most of devplan's time and memory. */
+	ExprKind kind : 8;
 	/* Device-table index of where this expression's value lives: set from
 	 * the source on parameters (`{virtual_device=D}`) and functions
 	 * (trailing `virtual_device=D`, the result's device), and on every node
-	 * by planning. IR_NO_DEVICE while unconstrained. */
-	int32_t device;
+	 * by planning. IR_NO_DEVICE while unconstrained. The table holds at
+	 * most DEVICES_MAX entries, so 16 bits suffice. */
+	int16_t device;
 	uint32_t id;      /* dense per module version: 0 <= id < nexprs */
 	Pos pos;          /* where the expression starts in the source */
 	const char *name; /* source name without '%' (variable or graph
@@ -156,6 +159,10 @@ struct Expr {
 		} if_;
 	} u;
 };
+
+#ifndef __cplusplus /* exec_cuda.cu includes this as C++ */
+_Static_assert(sizeof(Expr) <= 72, "an Expr is copied by every phase: keep it small");
+#endif
 
 typedef struct IrGlobal {
 	const char *name; /* without '@' */

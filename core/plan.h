@@ -94,6 +94,10 @@ typedef struct PlanAnalysis {
 	uint8_t *applied; /* constraint i was unified (1) or refused (0) */
 	size_t cap_applied;
 	Expr **by_id; /* the analysed module's expressions by id */
+	/* plan_constraint_apply's work list and undo log, kept between
+	 * calls (one per constraint: allocating them each time was a
+	 * quarter of applying); never copied */
+	struct UnifyState *unify;
 } PlanAnalysis;
 
 /* What a refused unification would have joined. */

@@ -36,6 +36,7 @@ void plan_analysis_init(PlanAnalysis *an, const IrModule *m)
 	an->expr_domain = xmalloc((m->nexprs ? m->nexprs : 1) * sizeof(uint32_t));
 	memset(an->expr_domain, 0xff, (m->nexprs ? m->nexprs : 1) * sizeof(uint32_t));
 	an->by_id = ir_index_by_id(m);
+	an->unify = xcalloc(1, sizeof(UnifyState));
 }
 
 void plan_analysis_free(PlanAnalysis *an)
@@ -48,6 +49,11 @@ void plan_analysis_free(PlanAnalysis *an)
 	free(an->constraints);
 	free(an->applied);
 	free(an->by_id);
+	if (an->unify) {
+		free(an->unify->undo);
+		free(an->unify->work);
+		free(an->unify);
+	}
 	ir_module_free((IrModule *)an->module);
 	memset(an, 0, sizeof *an);
 }
@@ -69,6 +75,7 @@ void plan_analysis_copy(PlanAnalysis *dst, const PlanAnalysis *src)
 	COPY_ARRAY(applied, nconstraints, cap_applied);
 	COPY_ARRAY(expr_domain, nexprs, nexprs);
 	COPY_ARRAY(by_id, nexprs, nexprs);
+	dst->unify = xcalloc(1, sizeof(UnifyState));
 }
 #undef COPY_ARRAY
 
@@ -308,7 +315,7 @@ static void rollback(PlanAnalysis *an, UnifyState *st)
 bool plan_constraint_apply(PlanAnalysis *an, uint32_t i, PlanClash *clash)
 {
 	Constraint *c = &an->constraints[i];
-	UnifyState st = {0};
+	UnifyState *st = an->unify ? an->unify : (an->unify = xcalloc(1, sizeof(UnifyState)));
 	PlanClash ignored;
 	bool ok = true;
 	uint32_t a;
@@ -323,17 +330,16 @@ bool plan_constraint_apply(PlanAnalysis *an, uint32_t i, PlanClash *clash)
 		an->domains[pin].bound_by = i;
 		c = &an->constraints[i];
 		a = c->a;
-		push_pair(&st, a, pin);
+		push_pair(st, a, pin);
 	} else {
-		push_pair(&st, c->a, c->b);
+		push_pair(st, c->a, c->b);
 	}
-	if (!unify_all(an, &st, clash)) {
-		rollback(an, &st);
+	if (!unify_all(an, st, clash)) {
+		rollback(an, st);
 		ok = false;
 	}
 	an->applied[i] = ok;
-	free(st.undo);
-	free(st.work);
+	st->nundo = st->nwork = 0;
 	return ok;
 }
 

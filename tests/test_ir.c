@@ -125,6 +125,17 @@ static void test_device_table(void **state)
 	assert_int_equal(devices_add(&t, "cuda:x", NULL, &err), -1);
 	assert_non_null(strstr(err, "malformed device name"));
 	free(err);
+	/* an expression keeps its device in 16 bits: the table stops at
+	 * DEVICES_MAX */
+	for (int id = 2; t.count < DEVICES_MAX; id++) {
+		char name[32];
+		int next = (int)t.count;
+		snprintf(name, sizeof name, "cuda:%d", id);
+		assert_int_equal(devices_add(&t, name, NULL, &err), next);
+	}
+	assert_int_equal(devices_add(&t, "cpu:1", NULL, &err), -1);
+	assert_non_null(strstr(err, "the device table is full"));
+	free(err);
 	devices_free(&t);
 }
 
