@@ -183,6 +183,9 @@ typedef struct Parser {
 	Expr **numbered; /* %0, %1, ...: node by number, outside the table */
 	size_t numbered_cap;
 	size_t numbered_limit;
+	/* set by a definition just before its body: the body leaves its
+	 * bindings for the definition to drop all at once (scope_restore) */
+	bool body_restore_deferred;
 	STACK(ScopeUndo) undo;
 	NameTable free_vars; /* %name -> VAR_FREE node, module-wide */
 	size_t free_vars_cap;
@@ -434,6 +437,18 @@ static void scope_bind(Parser *p, const Token *name, Expr *e)
 
 static void scope_restore(Parser *p, size_t mark)
 {
+	if (mark == 0 && 2 * p->undo.count >= p->scope.count) {
+		/* Everything goes, and most of the table with it: clearing
+		 * it whole is sequential, while undoing a million bindings one
+		 * by one is a million hash lookups. */
+		if (p->numbered)
+			memset(p->numbered, 0, p->numbered_cap * sizeof(Expr *));
+		if (p->scope.count)
+			memset(p->scope.slots, 0, p->scope.cap * sizeof(NameEntry));
+		p->scope.count = 0;
+		p->undo.count = 0;
+		return;
+	}
 	while (p->undo.count > mark) {
 		ScopeUndo *u = &p->undo.items[--p->undo.count];
 		Expr **slot = numbered_slot(p, u->key, u->len, false);
@@ -1572,6 +1587,9 @@ static Expr *parse_fn_rest(Parser *p, Pos pos, const char *what)
 		ok = expect(p, TK_LBRACE, msg);
 	}
 	if (ok) {
+		/* a definition's scope ends with its body: the restore below
+		 * drops the body's bindings too */
+		p->body_restore_deferred = scope_mark == 0;
 		body = parse_body(p);
 		snprintf(msg, sizeof msg, "'}' to close the body of %s", what);
 		ok = close_body(p, body != NULL, msg);
@@ -1788,7 +1806,8 @@ static Expr *parse_body(Parser *p)
 {
 	size_t scope_mark = p->undo.count, let_mark = p->lets.count;
 	Expr *result = NULL;
-	bool ok = true;
+	bool ok = true, deferred = p->body_restore_deferred;
+	p->body_restore_deferred = false;
 	if (!enter(p))
 		return NULL;
 	for (;;) {
@@ -1829,7 +1848,8 @@ static Expr *parse_body(Parser *p)
 		result = NULL;
 	}
 	p->lets.count = let_mark;
-	scope_restore(p, scope_mark);
+	if (!deferred)
+		scope_restore(p, scope_mark);
 	leave(p);
 	return result;
 }
