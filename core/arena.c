@@ -77,11 +77,9 @@ void *arena_alloc_slow(Arena *arena, size_t size)
 	return b->data;
 }
 
-void *arena_array(Arena *arena, size_t count, size_t elem_size)
+void arena_array_overflow(void)
 {
-	if (elem_size && count > SIZE_MAX / elem_size)
-		dp_assert_fail("arena_array size overflow", __FILE__, __LINE__, __func__);
-	return arena_alloc(arena, count * elem_size);
+	dp_assert_fail("arena_array size overflow", __FILE__, __LINE__, __func__);
 }
 
 char *arena_strndup(Arena *arena, const char *s, size_t n)

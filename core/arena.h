@@ -10,6 +10,7 @@
 #define DEVPLAN_ARENA_H
 
 #include <stddef.h>
+#include <stdint.h>
 
 typedef struct ArenaBlock ArenaBlock;
 
@@ -38,7 +39,19 @@ static inline void *arena_alloc(Arena *arena, size_t size)
 	}
 	return arena_alloc_slow(arena, size);
 }
-void *arena_array(Arena *arena, size_t count, size_t elem_size);
+
+/* arena_array's overflow failure (aborts, like running out of memory). */
+void arena_array_overflow(void);
+
+/* count elements of elem_size bytes, zeroed; aborts when the size
+ * overflows. */
+static inline void *arena_array(Arena *arena, size_t count, size_t elem_size)
+{
+	if (elem_size && count > SIZE_MAX / elem_size)
+		arena_array_overflow();
+	return arena_alloc(arena, count * elem_size);
+}
+
 char *arena_strndup(Arena *arena, const char *s, size_t n);
 char *arena_strdup(Arena *arena, const char *s);
 

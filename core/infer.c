@@ -472,7 +472,31 @@ static void infer_list_nodes(InferState *st, const uint32_t *global_order, uint8
 	starts[m->nglobals] = out->count;
 }
 
+/* The per-global segments of a listing made by ir_module_clone_ordered,
+ * which lists like infer_list_nodes in definition order: free variables
+ * and constants (one node each), then each global up to its fn node. False
+ * when the listing does not have that shape. */
+static bool infer_starts_of_listing(const IrModule *m, const ExprVec *nodes, size_t *starts)
+{
+	size_t prefix = m->nfree_vars;
+	uint32_t k = 0;
+	for (uint32_t i = 0; i < m->nconstants; i++)
+		prefix += m->constants[i] != NULL;
+	if (prefix > nodes->count)
+		return false;
+	starts[0] = prefix;
+	for (size_t i = prefix; i < nodes->count && k < m->nglobals; i++)
+		if (nodes->items[i] == m->globals[k].fn)
+			starts[++k] = i + 1;
+	return k == m->nglobals && starts[k] == nodes->count;
+}
+
 bool infer_module(IrModule *m, DiagList *diags)
+{
+	return infer_module_listed(m, NULL, diags);
+}
+
+bool infer_module_listed(IrModule *m, ExprVec *listed, DiagList *diags)
 {
 	InferState st = {0};
 	uint32_t n = m->nglobals;
@@ -507,8 +531,16 @@ bool infer_module(IrModule *m, DiagList *diags)
 	/* List the nodes in definition order and collect, per global, the
 	 * pending globals it references. Reserving room for every node up
 	 * front spares the list its doubling copies on a big module. */
-	grow_array((void **)&nodes.items, &nodes.cap, m->nexprs ? m->nexprs : 1, sizeof(Expr *));
-	infer_list_nodes(&st, order, seen, &nodes, starts);
+	if (listed) {
+		nodes = *listed;
+		*listed = (ExprVec){0};
+	}
+	if (!listed || !infer_starts_of_listing(m, &nodes, starts)) {
+		nodes.count = 0;
+		grow_array((void **)&nodes.items, &nodes.cap, m->nexprs ? m->nexprs : 1,
+			   sizeof(Expr *));
+		infer_list_nodes(&st, order, seen, &nodes, starts);
+	}
 	for (uint32_t g = 0; g < n; g++) {
 		size_t cap = 0;
 		for (size_t i = starts[g]; i < starts[g + 1]; i++) {

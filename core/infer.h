@@ -16,6 +16,9 @@
 #include "ir.h"
 
 bool infer_module(IrModule *m, DiagList *diags);
+/* infer_module given m's nodes as ir_module_clone_ordered listed them,
+ * which spares listing them again; takes the list (leaving *listed empty). */
+bool infer_module_listed(IrModule *m, ExprVec *listed, DiagList *diags);
 
 /* The context handed to an op's type relation. */
 typedef struct OpTypeContext {

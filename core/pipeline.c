@@ -18,8 +18,9 @@
  * early on Ctrl-C, and the partly typed clone is discarded here. */
 static IrModule *pipeline_run_infer(const IrModule *in, PhaseContext *ctx)
 {
-	IrModule *out = ir_module_clone(in);
-	if (!infer_module(out, ctx->diags)) {
+	ExprVec listed = {0};
+	IrModule *out = ir_module_clone_ordered(in, &listed);
+	if (!infer_module_listed(out, &listed, ctx->diags)) {
 		ir_module_free(out);
 		return NULL;
 	}
