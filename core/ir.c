@@ -420,6 +420,7 @@ static bool bit_test_and_set(uint8_t *bits, uint32_t i)
 typedef struct VisitFrame {
 	Expr *e;
 	uint32_t next_child;
+	uint32_t nchildren; /* counted once, when the frame is pushed */
 } VisitFrame;
 
 void ir_postorder(const IrModule *m, Expr *root, bool into_functions, uint8_t *seen, ExprVec *out)
@@ -429,23 +430,23 @@ void ir_postorder(const IrModule *m, Expr *root, bool into_functions, uint8_t *s
 	(void)m;
 	if (!root || bit_test_and_set(seen, root->id))
 		return;
-	grow_array((void **)&stack, &cap, 1, sizeof(VisitFrame));
-	stack[depth++] = (VisitFrame){root, 0};
+	grow_array((void **)&stack, &cap, 64, sizeof(VisitFrame));
+	stack[depth++] = (VisitFrame){root, 0, ir_child_count(root)};
 	while (depth) {
 		VisitFrame *top = &stack[depth - 1];
-		Expr *e = top->e;
-		uint32_t n = (e->kind == EXPR_FN && !into_functions && e != root)
-				     ? 0
-				     : ir_child_count(e);
-		if (top->next_child < n) {
-			Expr *child = ir_child(e, top->next_child++);
+		if (top->next_child < top->nchildren) {
+			Expr *child = ir_child(top->e, top->next_child++);
 			if (!bit_test_and_set(seen, child->id)) {
-				grow_array((void **)&stack, &cap, depth + 1, sizeof(VisitFrame));
-				stack[depth++] = (VisitFrame){child, 0};
+				uint32_t n = child->kind == EXPR_FN && !into_functions
+						     ? 0
+						     : ir_child_count(child);
+				if (depth == cap)
+					grow_array((void **)&stack, &cap, depth + 1, sizeof(VisitFrame));
+				stack[depth++] = (VisitFrame){child, 0, n};
 			}
 			continue;
 		}
-		exprvec_push(out, e);
+		exprvec_push(out, top->e);
 		depth--;
 	}
 	free(stack);
