@@ -441,7 +441,8 @@ void ir_postorder(const IrModule *m, Expr *root, bool into_functions, uint8_t *s
 						     ? 0
 						     : ir_child_count(child);
 				if (depth == cap)
-					grow_array((void **)&stack, &cap, depth + 1, sizeof(VisitFrame));
+					grow_array((void **)&stack, &cap, depth + 1,
+						   sizeof(VisitFrame));
 				stack[depth++] = (VisitFrame){child, 0, n};
 			}
 			continue;
