@@ -67,7 +67,7 @@ char *xasprintf(const char *fmt, ...)
 	return strbuf_detach(&sb);
 }
 
-void grow_array(void **items, size_t *cap, size_t need, size_t elem_size)
+void grow_array_slow(void **items, size_t *cap, size_t need, size_t elem_size)
 {
 	size_t n = *cap ? *cap : 8;
 	if (need <= *cap)

@@ -38,8 +38,15 @@ char *xstrdup(const char *s);
 char *xstrndup(const char *s, size_t n);
 char *xasprintf(const char *fmt, ...) DP_PRINTF(1, 2);
 
-/* Grows *items (of *cap elements of elem_size bytes) to hold at least need. */
-void grow_array(void **items, size_t *cap, size_t need, size_t elem_size);
+/* Grows *items (of *cap elements of elem_size bytes) to hold at least need,
+ * doubling; grow_array_slow does the growing when *cap is short. */
+void grow_array_slow(void **items, size_t *cap, size_t need, size_t elem_size);
+static inline void grow_array(void **items, size_t *cap, size_t need, size_t elem_size)
+{
+	/* inline: called once per element on the planner's hottest paths */
+	if (need > *cap)
+		grow_array_slow(items, cap, need, elem_size);
+}
 
 /* A growable, always NUL-terminated byte buffer owned by whoever holds it. */
 typedef struct StrBuf {
