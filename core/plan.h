@@ -174,8 +174,15 @@ void plan_analysis_init(PlanAnalysis *an, const IrModule *m);
 void plan_analysis_free(PlanAnalysis *an);
 uint32_t plan_domain_new(PlanAnalysis *an);
 uint32_t plan_domain_find(PlanAnalysis *an, uint32_t d);
-/* The domain of an expression, created free on first use. */
-uint32_t plan_domain_of(PlanAnalysis *an, const Expr *e);
+/* The domain of an expression, created free on first use. Inline, like
+ * plan_constraint_add: both run once per node for every analysis. */
+static inline uint32_t plan_domain_of(PlanAnalysis *an, const Expr *e)
+{
+	DP_ASSERT(e->id < an->nexprs);
+	if (an->expr_domain[e->id] == PLAN_NONE)
+		an->expr_domain[e->id] = plan_domain_new(an);
+	return an->expr_domain[e->id];
+}
 /* Makes d (free, or already a function domain of that arity) a function
  * domain with nparams parameters; returns its root. */
 uint32_t plan_domain_as_function(PlanAnalysis *an, uint32_t d, uint32_t nparams);
@@ -188,7 +195,15 @@ bool plan_domain_fully_bound(PlanAnalysis *an, uint32_t d);
 /* Where constraint i comes from: its site, else its value. */
 Pos plan_constraint_pos(const PlanAnalysis *an, uint32_t i);
 /* Appends a constraint and returns its index. */
-uint32_t plan_constraint_add(PlanAnalysis *an, const Constraint *c);
+static inline uint32_t plan_constraint_add(PlanAnalysis *an, const Constraint *c)
+{
+	grow_array((void **)&an->constraints, &an->cap_constraints, an->nconstraints + 1,
+		   sizeof(Constraint));
+	grow_array((void **)&an->applied, &an->cap_applied, an->nconstraints + 1, 1);
+	an->constraints[an->nconstraints] = *c;
+	an->applied[an->nconstraints] = 0;
+	return (uint32_t)an->nconstraints++;
+}
 /* Applies constraint i. On success returns true. When it would join two
  * different devices it changes nothing, returns false and fills *clash. */
 bool plan_constraint_apply(PlanAnalysis *an, uint32_t i, PlanClash *clash);

@@ -108,14 +108,6 @@ uint32_t plan_domain_find(PlanAnalysis *an, uint32_t d)
 	return root;
 }
 
-uint32_t plan_domain_of(PlanAnalysis *an, const Expr *e)
-{
-	DP_ASSERT(e->id < an->nexprs);
-	if (an->expr_domain[e->id] == PLAN_NONE)
-		an->expr_domain[e->id] = plan_domain_new(an);
-	return an->expr_domain[e->id];
-}
-
 static void save(UnifyState *st, PlanAnalysis *an, uint32_t i)
 {
 	if (!st)
@@ -182,16 +174,6 @@ Pos plan_constraint_pos(const PlanAnalysis *an, uint32_t i)
 	uint32_t id = c->site != PLAN_NONE ? c->site : c->value;
 	return id != PLAN_NONE && id < an->nexprs && an->by_id[id] ? an->by_id[id]->pos
 								   : (Pos){0, 0};
-}
-
-uint32_t plan_constraint_add(PlanAnalysis *an, const Constraint *c)
-{
-	grow_array((void **)&an->constraints, &an->cap_constraints, an->nconstraints + 1,
-		   sizeof(Constraint));
-	grow_array((void **)&an->applied, &an->cap_applied, an->nconstraints + 1, 1);
-	an->constraints[an->nconstraints] = *c;
-	an->applied[an->nconstraints] = 0;
-	return (uint32_t)an->nconstraints++;
 }
 
 static void push_pair(UnifyState *st, uint32_t a, uint32_t b)
