@@ -308,6 +308,18 @@ static PlanAnalysis *current_analysis(CmdContext *ctx)
 	return NULL;
 }
 
+/* The error for a name the analysis lacks: a copy check inserted exists
+ * only from check's output on, which core analyses. */
+static int unknown_value(CmdContext *ctx, const char *word)
+{
+	if (stepper_find_value(session_current(ctx->session), word))
+		return cmd_error(ctx,
+				 "'%s' was inserted by check, after the analysis shown now; core "
+				 "analyses it (use 'plan', or 'step' on to core)",
+				 word);
+	return cmd_error(ctx, "no value named '%s' in the module", word);
+}
+
 int cmd_why(CmdContext *ctx, int argc, char **argv)
 {
 	PlanAnalysis *an = current_analysis(ctx);
@@ -317,7 +329,7 @@ int cmd_why(CmdContext *ctx, int argc, char **argv)
 		return cmd_error(ctx, "nothing has been planned yet; use 'plan'");
 	e = find_named(an, argv[1]);
 	if (!e)
-		return cmd_error(ctx, "no value named '%s' in the module", argv[1]);
+		return unknown_value(ctx, argv[1]);
 	strbuf_init(&sb);
 	plan_explain(&sb, an, e, &ctx->session->devices);
 	{
@@ -353,7 +365,9 @@ int cmd_constraints(CmdContext *ctx, int argc, char **argv)
 		return cmd_error(ctx, "nothing has been analysed yet; use 'step' or 'plan'");
 	if (argc > 1) {
 		const Expr *e = find_named(an, argv[1]);
-		if (!e || an->expr_domain[e->id] == PLAN_NONE)
+		if (!e)
+			return unknown_value(ctx, argv[1]);
+		if (an->expr_domain[e->id] == PLAN_NONE)
 			return cmd_error(ctx, "no value named '%s' in the module", argv[1]);
 		only = plan_domain_result(an, an->expr_domain[e->id]);
 	}

@@ -97,6 +97,10 @@ struct Expr {
 	/* Packed with device into 4 bytes: every phase copies every node,
 	 * so the node's size is most of devplan's time and memory. */
 	ExprKind kind : 8;
+	/* name was made up by a phase (a copy check inserted), not written
+	 * in the source: it can be typed, but is not a binding of the
+	 * user's program (placement lists no `bind` fact for it) */
+	bool name_generated : 1;
 	/* Device-table index of where this expression's value lives: set from
 	 * the source on parameters (`{virtual_device=D}`) and functions
 	 * (trailing `virtual_device=D`, the result's device), and on every node
@@ -106,7 +110,8 @@ struct Expr {
 	uint32_t id;      /* dense per module version: 0 <= id < nexprs */
 	Pos pos;          /* where the expression starts in the source */
 	const char *name; /* source name without '%' (variable or graph
-			     binding `%0 = ...`), or NULL */
+			     binding `%0 = ...`), a generated one (see
+			     name_generated), or NULL */
 	Type *type;       /* annotated or inferred; NULL until known */
 	union {
 		struct {

@@ -341,6 +341,46 @@ static void resolve_value(Checker *ck, uint32_t v)
 	}
 }
 
+/* Hands out the numbers no node of a module is named, lowest first: the
+ * names of the copies check inserts. The printer would show an unnamed
+ * copy as the lowest free %N anyway; naming it so in the IR lets the user
+ * type what `ir` shows (`break %4`, `why %4`), and keeps the name through
+ * the later phases. */
+typedef struct FreshNumbers {
+	uint8_t *taken; /* by number, below limit */
+	uint32_t limit;
+	uint32_t next;
+} FreshNumbers;
+
+static void fresh_numbers_init(FreshNumbers *f, const ExprVec *all, uint32_t ncopies)
+{
+	/* the first ncopies free numbers are below count + ncopies */
+	f->limit = (uint32_t)all->count + ncopies + 1;
+	f->taken = xcalloc(f->limit, 1);
+	f->next = 0;
+	for (size_t i = 0; i < all->count; i++) {
+		const char *name = all->items[i]->name;
+		uint64_t n = 0;
+		if (!name || !*name || (name[0] == '0' && name[1]))
+			continue;
+		for (; *name >= '0' && *name <= '9' && n < f->limit; name++)
+			n = n * 10 + (uint64_t)(*name - '0');
+		if (!*name && n < f->limit)
+			f->taken[n] = 1;
+	}
+}
+
+static const char *fresh_number(FreshNumbers *f, IrModule *m)
+{
+	char buf[16];
+	while (f->next < f->limit && f->taken[f->next])
+		f->next++;
+	DP_ASSERT(f->next < f->limit);
+	f->taken[f->next] = 1;
+	snprintf(buf, sizeof buf, "%u", f->next);
+	return arena_strdup(ir_data_arena(m), buf);
+}
+
 /* Rebuilds the module with the copies in place. */
 static IrModule *insert_copies(Checker *ck, const IrModule *in)
 {
@@ -351,8 +391,10 @@ static IrModule *insert_copies(Checker *ck, const IrModule *in)
 	 * value, by destination device */
 	Expr **made = xcalloc(ck->ctx->devices->count + 1, sizeof(Expr *));
 	uint32_t current = PLAN_NONE;
+	FreshNumbers names;
 	for (size_t i = 0; i < all.count; i++)
 		by_id[all.items[i]->id] = all.items[i];
+	fresh_numbers_init(&names, &all, (uint32_t)ck->ncopies);
 	for (size_t i = 0; i < ck->ncopies; i++) {
 		PendingCopy *p = &ck->copies[i];
 		Expr *value = by_id[p->value], *site = by_id[p->site], *copy;
@@ -375,6 +417,8 @@ static IrModule *insert_copies(Checker *ck, const IrModule *in)
 				m->constants[meta] = copy;
 		} else if (!copy) {
 			copy = ir_device_copy(m, site->pos, value, p->home, p->dest);
+			copy->name = fresh_number(&names, m);
+			copy->name_generated = true;
 		}
 		made[p->dest] = copy;
 		switch (p->kind) {
@@ -418,6 +462,7 @@ static IrModule *insert_copies(Checker *ck, const IrModule *in)
 		}
 	}
 	free(made);
+	free(names.taken);
 	exprvec_free(&all);
 	free(by_id);
 	return m;

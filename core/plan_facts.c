@@ -193,7 +193,7 @@ void plan_placement(const IrModule *m, Placement *p)
 					add_fact(p, FACT_PARAM, fname, e, e->device);
 				else if (e->kind == EXPR_VAR && e->u.var.role == VAR_LET)
 					add_fact(p, FACT_BIND, fname, e, e->device);
-				else if (e->name && e->kind != EXPR_VAR)
+				else if (e->name && !e->name_generated && e->kind != EXPR_VAR)
 					add_fact(p, FACT_BIND, fname, e, e->device);
 				if (ir_is_op(e, OP_DEVICE_COPY)) {
 					int32_t src, dst;
