@@ -109,6 +109,17 @@ extern "C" bool exec_cuda_probe(char **why)
 enum { PINNED_HEADER = 64 };
 static const size_t PINNED_CACHE_MAX = (size_t)1 << 30;
 
+/* What sits at the start of every block: its size, and whether
+ * cudaMallocHost made it. When the host cannot pin any more (pinned
+ * memory is a fraction of RAM), the pool hands out pageable memory
+ * instead of failing an allocation the host could satisfy; copies of it
+ * go through the staging buffers like any other pageable memory. */
+struct PinnedHeader {
+	size_t size;
+	bool pinned;
+};
+static_assert(sizeof(PinnedHeader) <= PINNED_HEADER, "the header fits its slot");
+
 struct PinnedBlock {
 	void *raw;
 	size_t size;
@@ -148,10 +159,16 @@ static void *pinned_alloc(void *ctx, size_t nbytes)
 		pool->cached_bytes = 0;
 		if (cudaMallocHost(&raw, want) != cudaSuccess) {
 			cudaGetLastError();
-			return NULL;
+			raw = exec_host_alloc(want);
+			if (!raw)
+				return NULL;
+			((PinnedHeader *)raw)->size = want;
+			((PinnedHeader *)raw)->pinned = false;
+			return (char *)raw + PINNED_HEADER;
 		}
 	}
-	*(size_t *)raw = want;
+	((PinnedHeader *)raw)->size = want;
+	((PinnedHeader *)raw)->pinned = true;
 	return (char *)raw + PINNED_HEADER;
 }
 
@@ -159,7 +176,11 @@ static void pinned_free(void *ctx, void *ptr)
 {
 	PinnedPool *pool = (PinnedPool *)ctx;
 	void *raw = (char *)ptr - PINNED_HEADER;
-	size_t size = *(size_t *)raw;
+	size_t size = ((PinnedHeader *)raw)->size;
+	if (!((PinnedHeader *)raw)->pinned) {
+		exec_host_free(raw);
+		return;
+	}
 	if (pool->cached_bytes + size > PINNED_CACHE_MAX) {
 		cudaFreeHost(raw);
 		return;
@@ -190,6 +211,8 @@ struct CudaState {
 	cublasHandle_t blas;
 	void *staging[2];      /* pinned, STAGING_BYTES each, made on first use */
 	cudaEvent_t staged[2]; /* the DMA that last used each */
+	size_t max_pitch;      /* the largest pitch cudaMemcpy2D accepts (2^31 - 1 bytes
+				  on current GPUs, less than one row of a big tensor) */
 };
 
 static CudaState *state_of(ExecDevice *dev)
@@ -216,6 +239,15 @@ static bool cuda_open(ExecDevice *dev, char **err)
 		return false;
 	s = (CudaState *)xcalloc(1, sizeof *s);
 	s->id = dev->device_id;
+	{
+		int pitch = 0;
+		if (!cuda_ok(cudaDeviceGetAttribute(&pitch, cudaDevAttrMaxPitch, s->id),
+			     "cudaDeviceGetAttribute", err)) {
+			free(s);
+			return false;
+		}
+		s->max_pitch = pitch > 0 ? (size_t)pitch : 0;
+	}
 	if (!cuda_ok(cudaStreamCreateWithFlags(&s->stream, cudaStreamNonBlocking),
 		     "cudaStreamCreate", err)) {
 		free(s);
@@ -226,7 +258,15 @@ static bool cuda_open(ExecDevice *dev, char **err)
 		free(s);
 		return false;
 	}
-	cublasSetStream(s->blas, s->stream);
+	/* unbound, cuBLAS would run on the legacy default stream, which does not
+	 * order with a non-blocking stream: a gemm could read its operands
+	 * before the kernels that write them have run */
+	if (!cublas_ok(cublasSetStream(s->blas, s->stream), "cublasSetStream", err)) {
+		cublasDestroy(s->blas);
+		cudaStreamDestroy(s->stream);
+		free(s);
+		return false;
+	}
 	dev->state = s;
 	if (dev->runtime->host.ctx == dev->runtime->pageable.ctx) {
 		ExecHostAllocator *h = &dev->runtime->host;
@@ -288,6 +328,34 @@ static bool is_pinned(const void *p)
 	return attr.type == cudaMemoryTypeHost;
 }
 
+/* Whether p is memory cudaMalloc'd on s's GPU. The interpreter checks
+ * placement first; this is the second line, as in the emulator: a host
+ * pointer given to a kernel would be a fault that poisons the whole CUDA
+ * context (or, pinned, a silent read of host memory over the bus), and
+ * another GPU's pointer a wrong answer or a fault. */
+static bool on_device(const CudaState *s, const void *p, char **why)
+{
+	cudaPointerAttributes attr;
+	cudaError_t e = cudaPointerGetAttributes(&attr, p);
+	*why = NULL;
+	if (e != cudaSuccess) {
+		/* after a kernel's fault every call fails: say that, not "elsewhere" */
+		*why = xasprintf("cudaPointerGetAttributes: %s", cudaGetErrorString(e));
+		cudaGetLastError();
+		return false;
+	}
+	return attr.type == cudaMemoryTypeDevice && attr.device == s->id;
+}
+
+/* A transfer failed half way: wait for what it queued, so that the staging
+ * buffers are never refilled under a DMA still reading them. */
+static bool abandon(CudaState *s)
+{
+	cudaStreamSynchronize(s->stream);
+	cudaGetLastError();
+	return false;
+}
+
 static bool staging_ready(CudaState *s, char **err)
 {
 	for (int i = 0; i < 2; i++) {
@@ -308,7 +376,14 @@ static bool staging_ready(CudaState *s, char **err)
 static bool cuda_copy_in(ExecDevice *dev, void *dst, const void *src, size_t nbytes, char **err)
 {
 	CudaState *s = state_of(dev);
+	char *why;
 	cudaSetDevice(s->id);
+	if (!on_device(s, dst, &why)) {
+		*err = why ? why
+			   : xasprintf("copy into %s targets memory that is not the device's",
+				       dev->name);
+		return false;
+	}
 	if (is_pinned(src)) {
 		return cuda_ok(cudaMemcpyAsync(dst, src, nbytes, cudaMemcpyHostToDevice, s->stream),
 			       "cudaMemcpyAsync to the device", err) &&
@@ -321,13 +396,13 @@ static bool cuda_copy_in(ExecDevice *dev, void *dst, const void *src, size_t nby
 		size_t len = nbytes - off < STAGING_BYTES ? nbytes - off : STAGING_BYTES;
 		int b = (int)(k % 2);
 		if (k >= 2 && !cuda_ok(cudaEventSynchronize(s->staged[b]), "staging", err))
-			return false;
+			return abandon(s);
 		memcpy(s->staging[b], (const char *)src + off, len);
 		if (!cuda_ok(cudaMemcpyAsync((char *)dst + off, s->staging[b], len,
 					     cudaMemcpyHostToDevice, s->stream),
 			     "cudaMemcpyAsync to the device", err) ||
 		    !cuda_ok(cudaEventRecord(s->staged[b], s->stream), "cudaEventRecord", err))
-			return false;
+			return abandon(s);
 	}
 	return cuda_ok(cudaStreamSynchronize(s->stream), "copy to the device", err);
 }
@@ -336,7 +411,14 @@ static bool cuda_copy_out(ExecDevice *dev, void *dst, const void *src, size_t nb
 {
 	CudaState *s = state_of(dev);
 	size_t nchunks = (nbytes + STAGING_BYTES - 1) / STAGING_BYTES;
+	char *why;
 	cudaSetDevice(s->id);
+	if (!on_device(s, src, &why)) {
+		*err = why ? why
+			   : xasprintf("copy out of %s reads memory that is not the device's",
+				       dev->name);
+		return false;
+	}
 	if (is_pinned(dst)) {
 		return cuda_ok(cudaMemcpyAsync(dst, src, nbytes, cudaMemcpyDeviceToHost, s->stream),
 			       "cudaMemcpyAsync from the device", err) &&
@@ -354,13 +436,13 @@ static bool cuda_copy_out(ExecDevice *dev, void *dst, const void *src, size_t nb
 				     "cudaMemcpyAsync from the device", err) ||
 			    !cuda_ok(cudaEventRecord(s->staged[k % 2], s->stream),
 				     "cudaEventRecord", err))
-				return false;
+				return abandon(s);
 		}
 		if (k > 0) {
 			size_t j = k - 1, off = j * STAGING_BYTES;
 			size_t len = nbytes - off < STAGING_BYTES ? nbytes - off : STAGING_BYTES;
 			if (!cuda_ok(cudaEventSynchronize(s->staged[j % 2]), "staging", err))
-				return false;
+				return abandon(s);
 			memcpy((char *)dst + off, s->staging[j % 2], len);
 		}
 	}
@@ -371,8 +453,18 @@ static bool cuda_copy_peer(ExecDevice *dst_dev, void *dst, ExecDevice *src_dev, 
 			   size_t nbytes, char **err)
 {
 	CudaState *d = state_of(dst_dev), *s = state_of(src_dev);
+	char *why;
+	if (!on_device(s, src, &why) || !on_device(d, dst, &why)) {
+		*err = why ? why
+			   : xasprintf("copy from %s to %s uses memory outside their spaces",
+				       src_dev->name, dst_dev->name);
+		return false;
+	}
 	cudaSetDevice(d->id);
-	if (d->id == s->id)
+	/* within one device its stream orders the copy after the kernels; two
+	 * entries of the table on one GPU still have a stream each, so they
+	 * take the path below, which waits for the source's stream first */
+	if (d == s)
 		return cuda_ok(cudaMemcpyAsync(dst, src, nbytes, cudaMemcpyDeviceToDevice,
 					       d->stream),
 			       "cudaMemcpyAsync between buffers", err) &&
@@ -1294,6 +1386,38 @@ static bool kernel_cuda_TRANSPOSE(CudaState *s, const KernelCall *kc, char **err
 	return launched(kc, err);
 }
 
+/* rows of width bytes, pitch apart in the whole and packed in the piece.
+ * cudaMemcpy2D refuses a pitch over the device's maximum (2^31 - 1 bytes),
+ * which one row of a concatenation along axis 0 of tensors over 2 GiB
+ * exceeds: a single row (or rows that are contiguous anyway) is one plain
+ * copy, and over-long pitches go row by row (each row then being over
+ * 2 GiB, there are few). */
+static bool rows_copy(CudaState *s, char *whole, size_t pitch, char *piece, size_t width,
+		      size_t rows, bool into_whole, char **err)
+{
+	if (rows == 1 || width == pitch)
+		return cuda_ok(cudaMemcpyAsync(into_whole ? whole : piece,
+					       into_whole ? piece : whole, width * rows,
+					       cudaMemcpyDeviceToDevice, s->stream),
+			       "cudaMemcpyAsync", err);
+	if (pitch <= s->max_pitch)
+		return into_whole
+			       ? cuda_ok(cudaMemcpy2DAsync(whole, pitch, piece, width, width, rows,
+							   cudaMemcpyDeviceToDevice, s->stream),
+					 "cudaMemcpy2DAsync", err)
+			       : cuda_ok(cudaMemcpy2DAsync(piece, width, whole, pitch, width, rows,
+							   cudaMemcpyDeviceToDevice, s->stream),
+					 "cudaMemcpy2DAsync", err);
+	for (size_t r = 0; r < rows; r++) {
+		char *w = whole + r * pitch, *q = piece + r * width;
+		if (!cuda_ok(cudaMemcpyAsync(into_whole ? w : q, into_whole ? q : w, width,
+					     cudaMemcpyDeviceToDevice, s->stream),
+			     "cudaMemcpyAsync", err))
+			return false;
+	}
+	return true;
+}
+
 /* concatenate/split: each piece is rows of len_i * inner elements inside
  * the whole's rows of total * inner, one 2-D copy per piece. */
 static bool pieces_copy(CudaState *s, const KernelCall *kc, const KernelTensor *whole,
@@ -1309,14 +1433,8 @@ static bool pieces_copy(CudaState *s, const KernelCall *kc, const KernelTensor *
 		offset += pieces[p].shape[axis];
 		if (width == 0 || outer == 0)
 			continue;
-		if (into_whole ? !cuda_ok(cudaMemcpy2DAsync(w, pitch, pieces[p].data, width, width,
-							    (size_t)outer, cudaMemcpyDeviceToDevice,
-							    s->stream),
-					  "cudaMemcpy2DAsync", err)
-			       : !cuda_ok(cudaMemcpy2DAsync(pieces[p].data, width, w, pitch, width,
-							    (size_t)outer, cudaMemcpyDeviceToDevice,
-							    s->stream),
-					  "cudaMemcpy2DAsync", err))
+		if (!rows_copy(s, w, pitch, (char *)pieces[p].data, width, (size_t)outer,
+			       into_whole, err))
 			return false;
 	}
 	return true;
@@ -1408,8 +1526,7 @@ static bool reduce_run(CudaState *s, const KernelCall *kc, int op, char **err)
 	p.red_count = 1;
 	p.op = op;
 	if (in->ndim > 64) {
-		*err = xasprintf("'%s' on cuda supports at most %d reduced or kept dimensions",
-				 kc->name, CUDA_MAX_NDIM);
+		*err = xasprintf("'%s' on cuda supports at most 64 dimensions", kc->name);
 		return false;
 	}
 	for (uint32_t i = in->ndim; i-- > 0;) {
@@ -1702,8 +1819,8 @@ __global__ void global_avg_kernel(const T *x, T *y, int64_t planes, int64_t size
 	{
 		double sum = 0;
 		for (int64_t i = 0; i < size; i++)
-			sum += (double)x[p * size + i];
-		y[p] = (T)(size ? sum / (double)size : NAN);
+			sum += (double)Elem<T>::load(x[p * size + i]);
+		y[p] = from_double<T>(size ? sum / (double)size : NAN);
 	}
 }
 
@@ -1800,7 +1917,10 @@ static bool kernel_cuda_GLOBAL_AVG_POOL2D(CudaState *s, const KernelCall *kc, ch
 		global_avg_kernel<double><<<blocks_for(planes), THREADS, 0, s->stream>>>(
 			(const double *)in->data, (double *)kc->out[0].data, planes, size);
 		return launched(kc, err);
-	case DT_FLOAT16:
+	case DT_FLOAT16: /* the cpu kernel takes every float type */
+		global_avg_kernel<__half><<<blocks_for(planes), THREADS, 0, s->stream>>>(
+			(const __half *)in->data, (__half *)kc->out[0].data, planes, size);
+		return launched(kc, err);
 	case DT_INT32:
 	case DT_INT64:
 	case DT_BOOL:
@@ -1826,7 +1946,22 @@ static const CudaKernelFn cuda_kernels[OP_COUNT] = {
 static bool cuda_launch(ExecDevice *dev, const KernelCall *kc, char **err)
 {
 	CudaState *s = state_of(dev);
+	char *why;
 	cudaSetDevice(s->id);
+	for (uint32_t i = 0; i < kc->nin; i++)
+		if (!on_device(s, kc->in[i].data, &why)) {
+			*err = why ? why
+				   : xasprintf("operand %u of '%s' is not in %s's memory", i + 1,
+					       kc->name, dev->name);
+			return false;
+		}
+	for (uint32_t i = 0; i < kc->nout; i++)
+		if (!on_device(s, kc->out[i].data, &why)) {
+			*err = why ? why
+				   : xasprintf("result %u of '%s' is not in %s's memory", i + 1,
+					       kc->name, dev->name);
+			return false;
+		}
 	return cuda_kernels[kc->op](s, kc, err);
 }
 

@@ -357,8 +357,15 @@ int main(void)
 		cmocka_unit_test(test_programs),
 	};
 	char *why = NULL;
-	bool gpu = exec_gpu_available(&why);
-	int failed = cmocka_run_group_tests(tests, NULL, NULL);
+	bool gpu;
+	int failed;
+	/* scripts/gpu-check sends stdout to a file, where it would be block
+	 * buffered: a crash or its timeout would then lose the lines that say
+	 * which check was running, and cmocka's results (stdout) would land
+	 * out of order with the failures (stderr) */
+	setvbuf(stdout, NULL, _IOLBF, 0);
+	gpu = exec_gpu_available(&why);
+	failed = cmocka_run_group_tests(tests, NULL, NULL);
 	free(why);
 	/* every test skipped: tell CTest (SKIP_RETURN_CODE) */
 	return failed == 0 && !gpu ? 77 : failed;
