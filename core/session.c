@@ -186,9 +186,13 @@ static IrModule *session_materialize(Session *s, size_t slot)
 				why = scratch.items[i].message;
 				break;
 			}
-		diag_error(&s->diags, NULL, (Pos){0, 0}, "cannot recompute the module %s%s: %s",
-			   slot ? "after phase " : "as loaded",
-			   slot ? pipeline_phases[slot - 1].name : "", why);
+		if (slot)
+			diag_error(&s->diags, NULL, (Pos){0, 0},
+				   "cannot recompute the module after phase '%s': %s",
+				   pipeline_phases[slot - 1].name, why);
+		else
+			diag_error(&s->diags, NULL, (Pos){0, 0},
+				   "cannot recompute the module as loaded: %s", why);
 		ir_module_free(m);
 		diag_free(&scratch);
 		return NULL;

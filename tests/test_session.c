@@ -180,11 +180,38 @@ static void test_cache_setting(void **state)
 	run_end(&r);
 }
 
+/* Ctrl-C while a version is recomputed: no version, an error that says
+ * which, and the session as it was (the next request recomputes). */
+static void test_recompute_interrupted(void **state)
+{
+	Run r;
+	(void)state;
+	run_begin(&r, true);
+	assert_int_equal(chdir(DEVPLAN_SOURCE_DIR "/tests/plan_cases"), 0);
+	run_line(&r, "load two_wrappers.relay");
+	run_line(&r, "plan");
+	assert_true(session_planned(&r.session));
+	assert_null(r.session.versions[3]);
+	session_clear_diags(&r.session);
+	session_interrupt_requested = 1;
+	/* infer polls the flag when it finishes */
+	assert_null(session_version(&r.session, pipeline_find("infer")));
+	assert_true(r.session.diags.errors > 0);
+	assert_non_null(strstr(r.session.diags.items[r.session.diags.count - 1].message,
+			       "cannot recompute the module after phase 'infer'"));
+	session_clear_interrupt();
+	assert_null(r.session.versions[3]);
+	assert_true(session_planned(&r.session));
+	assert_non_null(session_version(&r.session, pipeline_find("infer")));
+	run_end(&r);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_let_go_versions_recompute_exactly),
 		cmocka_unit_test(test_cache_setting),
+		cmocka_unit_test(test_recompute_interrupted),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
