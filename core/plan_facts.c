@@ -627,22 +627,34 @@ void plan_explain(StrBuf *out, PlanAnalysis *an, const Expr *e, const DeviceTabl
 	}
 	{
 		int32_t dev = plan_domain_device(an, start);
-		strbuf_printf(out, "%s is on %s", name.data, devices_name(devices, dev));
-		if (found == PLAN_NONE) {
-			strbuf_puts(out, " (nothing constrains it)\n");
+		if (found == PLAN_NONE && dev == IR_NO_DEVICE) {
+			strbuf_printf(out, "%s is free (nothing constrains it yet)\n", name.data);
+		} else if (found == PLAN_NONE) {
+			strbuf_printf(out, "%s is on %s (nothing constrains it)\n", name.data,
+				      devices_name(devices, dev));
 		} else {
-			/* walk back from the bind to the start, printing forwards */
-			uint32_t steps[64];
-			size_t nsteps = 0;
-			for (uint32_t d = found; d != start && nsteps < DP_COUNT(steps);
-			     d = prev_domain[d])
+			/* walk back from the bind to the start; print forwards, the
+			 * middle of a very long chain elided (and said so) */
+			enum { EXPLAIN_ENDS = 32 };
+			uint32_t *steps = NULL;
+			size_t nsteps = 0, cap = 0;
+			for (uint32_t d = found; d != start; d = prev_domain[d]) {
+				grow_array((void **)&steps, &cap, nsteps + 1, sizeof(uint32_t));
 				steps[nsteps++] = prev_constraint[d];
-			strbuf_puts(out, ":\n");
+			}
+			strbuf_printf(out, "%s is on %s:\n", name.data, devices_name(devices, dev));
 			for (size_t i = nsteps; i-- > 0;) {
+				if (nsteps > 2 * EXPLAIN_ENDS && i == nsteps - EXPLAIN_ENDS - 1) {
+					strbuf_printf(out, "  ... %zu more steps ...\n",
+						      nsteps - 2 * EXPLAIN_ENDS);
+					i = EXPLAIN_ENDS;
+					continue;
+				}
 				strbuf_puts(out, "  ");
 				plan_constraint_describe(out, an, steps[i], devices);
 				strbuf_putc(out, '\n');
 			}
+			free(steps);
 			strbuf_puts(out, "  ");
 			plan_constraint_describe(out, an, target_constraint, devices);
 			strbuf_putc(out, '\n');

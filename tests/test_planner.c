@@ -336,6 +336,48 @@ static void test_order_independence(void **state)
 	}
 }
 
+/* `why` at the far end of a long chain (%1, bound through 98 negatives
+ * to the defaulted result): the steps nearest the value and nearest the
+ * bind, and how many in between were left out. */
+static void test_why_long_chain(void **state)
+{
+	enum { N = 100 };
+	StrBuf sb, why;
+	Session s;
+	IrModule *planned;
+	const Expr *last = NULL;
+	Expr **by_id;
+	size_t lines = 0;
+	(void)state;
+	strbuf_init(&sb);
+	strbuf_puts(&sb, "def @main(%x: " T ") {\n"
+			 "  %0 = on_device(%x, virtual_device=meta[VirtualDevice][1]);\n");
+	for (int i = 1; i < N; i++)
+		strbuf_printf(&sb, "  %%%d = negative(%%%d);\n", i, i - 1);
+	strbuf_printf(&sb, "  %%%d\n}\n", N - 1);
+	session_init(&s);
+	planned = plan_text(&s, "why_long_chain", sb.data);
+	assert_non_null(planned);
+	by_id = ir_index_by_id(s.trace->core->module);
+	for (uint32_t id = 0; id < s.trace->core->nexprs; id++)
+		if (by_id[id] && by_id[id]->name && strcmp(by_id[id]->name, "1") == 0)
+			last = by_id[id];
+	free(by_id);
+	assert_non_null(last);
+	strbuf_init(&why);
+	plan_explain(&why, s.trace->core, last, &s.devices);
+	for (const char *p = why.data; *p; p++)
+		lines += *p == '\n';
+	/* the header, 32 steps, the gap, 32 steps, the bind */
+	assert_int_equal(lines, 1 + 32 + 1 + 32 + 1);
+	assert_non_null(strstr(why.data, "%1 is on cpu:0:\n  %1 operand of negative %2"));
+	assert_non_null(strstr(why.data, "  ... 35 more steps ...\n"));
+	assert_non_null(strstr(why.data, "defaulted to the fallback device)\n"));
+	strbuf_free(&why);
+	strbuf_free(&sb);
+	session_free(&s);
+}
+
 static void test_long_chain(void **state)
 {
 	enum { N = 100000 };
@@ -398,6 +440,7 @@ int main(void)
 		cmocka_unit_test(test_shared_cases),
 		cmocka_unit_test(test_own_cases),
 		cmocka_unit_test(test_order_independence),
+		cmocka_unit_test(test_why_long_chain),
 		cmocka_unit_test(test_long_chain),
 		cmocka_unit_test(test_one_copy_per_destination),
 	};
