@@ -83,6 +83,8 @@ static void print_resolution(CmdContext *ctx, const PlanConflict *c, const char 
 					strbuf_puts(&names, ", ");
 				if (site)
 					ir_value_name(&names, site);
+				else
+					strbuf_printf(&names, "expression #%u", c->consumers[k]);
 			}
 			n++;
 		}
