@@ -631,6 +631,15 @@ void ir_value_name(StrBuf *out, const Expr *e)
 		strbuf_printf(out, "%%%s", e->name);
 		return;
 	}
+	ir_value_source_name(out, e);
+}
+
+void ir_value_source_name(StrBuf *out, const Expr *e)
+{
+	if (e->name && !e->name_generated) {
+		strbuf_printf(out, "%%%s", e->name);
+		return;
+	}
 	switch (e->kind) {
 	case EXPR_CALL:
 		if (e->u.call.op != OP_NONE)

@@ -292,8 +292,12 @@ bool ir_module_visit(const IrModule *m, bool (*visit)(Expr *e, void *arg), void 
  * The caller frees the array. */
 Expr **ir_index_by_id(const IrModule *m);
 
-/* How a value is named in placement and diagnostics (SPEC §5.1): %name, or
- * OP@LINE:COL for an unnamed expression. */
+/* How a value is named in diagnostics and the inspection commands: %name
+ * (a generated one too, as `ir` shows it), or OP@LINE:COL for an unnamed
+ * expression. */
 void ir_value_name(StrBuf *out, const Expr *e);
+/* How placement names a value (SPEC §5.1): the source name, else
+ * OP@LINE:COL; a name a phase made up does not count. */
+void ir_value_source_name(StrBuf *out, const Expr *e);
 
 #endif

@@ -67,7 +67,7 @@ static PlacementFact *add_fact(Placement *p, FactKind kind, const char *function
 	f->bytes = -1;
 	f->expr = e ? e->id : PLAN_NONE;
 	f->value_expr = PLAN_NONE;
-	if (e && kind != FACT_RESULT && e->name) {
+	if (e && kind != FACT_RESULT && e->name && !e->name_generated) {
 		size_t n = strlen(e->name);
 		f->value = xmalloc(n + 2);
 		f->value[0] = '%';
@@ -75,7 +75,7 @@ static PlacementFact *add_fact(Placement *p, FactKind kind, const char *function
 	} else if (e && kind != FACT_RESULT) {
 		StrBuf sb;
 		strbuf_init(&sb);
-		ir_value_name(&sb, e);
+		ir_value_source_name(&sb, e);
 		f->value = strbuf_detach(&sb);
 	}
 	return f;

@@ -221,6 +221,18 @@ static void test_value_names(void **state)
 	strbuf_reset(&sb);
 	ir_value_name(&sb, let->u.let.var);
 	assert_string_equal(sb.data, "%x");
+	/* a name a phase made up: the commands show it, placement does not */
+	let->u.let.value->name = "4";
+	let->u.let.value->name_generated = true;
+	strbuf_reset(&sb);
+	ir_value_name(&sb, let->u.let.value);
+	assert_string_equal(sb.data, "%4");
+	strbuf_reset(&sb);
+	ir_value_source_name(&sb, let->u.let.value);
+	assert_string_equal(sb.data, "negative@1:1");
+	strbuf_reset(&sb);
+	ir_value_source_name(&sb, let->u.let.var);
+	assert_string_equal(sb.data, "%x");
 	strbuf_free(&sb);
 	ir_module_free(m);
 }
