@@ -2,9 +2,11 @@
  * fuzz_commands.c - libFuzzer target for the command layer: dispatch, the
  * handlers, settings, breakpoints, what-if pins, stepping and execution.
  *
- * At start-up the module below (shared_input.relay's conflict, plus a let
- * and a call of a second global) is written to a temporary file. Every
- * input then gets a fresh Session with that module loaded and a fresh
+ * At start-up the two modules below are written to temporary files: the
+ * first (shared_input.relay's conflict, plus a let and a call of a second
+ * global) serves every input, the second (scalar constants, a let-bound
+ * closure, a tuple and its projection, an if) inputs whose first line is
+ * `# module 2`. Every input gets a fresh Session with its module loaded and a fresh
  * CmdContext, and each of its lines (at most MAX_LINES lines of at most
  * MAX_LINE bytes; the rest is ignored, a longer line is cut) goes through
  * commands_execute_line with both output streams on /dev/null, then is
@@ -83,28 +85,56 @@ static const char module_text[] =
 	"  @f(%l, %c)\n"
 	"}\n";
 
-static char module_path[64];
+static const char module2_text[] = "#[version = \"0.0.5\"]\n"
+				   "def @main(%x: Tensor[(2, 3), float32], %p: bool) {\n"
+				   "  %0 = add(%x, 1f);\n"
+				   "  %1 = on_device(%0, virtual_device=meta[VirtualDevice][1]);\n"
+				   "  let %g = fn (%y: Tensor[(2, 3), float32]) {\n"
+				   "    multiply(%y, 2f)\n"
+				   "  };\n"
+				   "  %2 = %g(%1);\n"
+				   "  %3 = (%2, %x);\n"
+				   "  %4 = %3.0;\n"
+				   "  if (%p) {\n"
+				   "    %4\n"
+				   "  } else {\n"
+				   "    %x\n"
+				   "  }\n"
+				   "}\n";
+
+/* The first line that selects the second module. */
+static const char module2_line[] = "# module 2";
+
+static char module_path[64], module2_path[64];
 static FILE *devnull;
 
-static void remove_module(void)
+static void remove_modules(void)
 {
 	if (module_path[0])
 		unlink(module_path);
+	if (module2_path[0])
+		unlink(module2_path);
+}
+
+static void write_module(char *path, const char *text)
+{
+	size_t len = strlen(text);
+	int fd;
+	strcpy(path, "/tmp/devplan-fuzz-XXXXXX.relay");
+	fd = mkstemps(path, 6);
+	if (fd < 0 || write(fd, text, len) != (ssize_t)len || close(fd) != 0) {
+		perror("fuzz_commands: cannot write a module");
+		abort();
+	}
 }
 
 int LLVMFuzzerInitialize(int *argc, char ***argv)
 {
-	int fd;
-	size_t len = strlen(module_text);
 	(void)argc;
 	(void)argv;
-	strcpy(module_path, "/tmp/devplan-fuzz-XXXXXX.relay");
-	fd = mkstemps(module_path, 6);
-	if (fd < 0 || write(fd, module_text, len) != (ssize_t)len || close(fd) != 0) {
-		perror("fuzz_commands: cannot write the module");
-		abort();
-	}
-	atexit(remove_module);
+	write_module(module_path, module_text);
+	write_module(module2_path, module2_text);
+	atexit(remove_modules);
 	devnull = fopen("/dev/null", "w");
 	if (!devnull) {
 		perror("fuzz_commands: /dev/null");
@@ -189,9 +219,12 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	CmdContext ctx;
 	char line[MAX_LINE + 1];
 	size_t pos = 0;
+	size_t select = sizeof module2_line - 1;
+	const char *path = size >= select && memcmp(data, module2_line, select) == 0 ? module2_path
+										     : module_path;
 	session_init(&session);
-	if (!session_load(&session, module_path)) {
-		fprintf(stderr, "fuzz_commands: cannot load %s\n", module_path);
+	if (!session_load(&session, path)) {
+		fprintf(stderr, "fuzz_commands: cannot load %s\n", path);
 		abort();
 	}
 	cmd_context_init(&ctx, &session, devnull, devnull);
