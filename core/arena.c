@@ -35,11 +35,12 @@ void arena_free(Arena *arena)
 	arena_init(arena);
 }
 
-/* Blocks come from calloc: large ones are fresh zero pages from the
- * kernel, so handing out zeroed memory costs no memset. */
+/* Blocks come from malloc, not zeroed: each piece is zeroed as it is
+ * handed out (arena_alloc), except those the caller overwrites whole
+ * (arena_alloc_uninit), so a clone's nodes are not written twice. */
 static ArenaBlock *arena_new_block(size_t size)
 {
-	ArenaBlock *b = xcalloc(1, sizeof(ArenaBlock) + size);
+	ArenaBlock *b = xmalloc(sizeof(ArenaBlock) + size);
 	b->next = NULL;
 	return b;
 }
@@ -48,7 +49,7 @@ static ArenaBlock *arena_new_block(size_t size)
  * request is large (a block of its own, kept behind the current one so a
  * big constant does not waste the current block's tail) or the current
  * block is full (a new one). */
-void *arena_alloc_slow(Arena *arena, size_t size)
+void *arena_alloc_slow(Arena *arena, size_t size, bool zero)
 {
 	ArenaBlock *b = arena->head;
 	size = (size + ARENA_ALIGN - 1) & ~(size_t)(ARENA_ALIGN - 1);
@@ -66,6 +67,8 @@ void *arena_alloc_slow(Arena *arena, size_t size)
 			arena->cur = arena->end = NULL;
 		}
 		arena->used_bytes += size;
+		if (zero)
+			memset(big->data, 0, size);
 		return big->data;
 	}
 	b = arena_new_block(ARENA_BLOCK_SIZE);
@@ -74,6 +77,8 @@ void *arena_alloc_slow(Arena *arena, size_t size)
 	arena->cur = b->data + size;
 	arena->end = b->data + ARENA_BLOCK_SIZE;
 	arena->used_bytes += size;
+	if (zero)
+		memset(b->data, 0, size);
 	return b->data;
 }
 

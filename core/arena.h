@@ -9,8 +9,10 @@
 #ifndef DEVPLAN_ARENA_H
 #define DEVPLAN_ARENA_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 
 typedef struct ArenaBlock ArenaBlock;
 
@@ -23,12 +25,14 @@ typedef struct Arena {
 
 void arena_init(Arena *arena);
 void arena_free(Arena *arena);
-/* arena_alloc when the current block cannot serve the request. */
-void *arena_alloc_slow(Arena *arena, size_t size);
+/* arena_alloc when the current block cannot serve the request; zeroes
+ * the piece when zero is set. */
+void *arena_alloc_slow(Arena *arena, size_t size, bool zero);
 
-/* Zeroed, 8-byte aligned memory (enough for every type devplan stores) that
- * lives until arena_free. Inline: a module allocates once per node. */
-static inline void *arena_alloc(Arena *arena, size_t size)
+/* 8-byte aligned memory (enough for every type devplan stores) that lives
+ * until arena_free, NOT zeroed: for a caller that writes all of it (a
+ * clone's nodes). Inline: a module allocates once per node. */
+static inline void *arena_alloc_uninit(Arena *arena, size_t size)
 {
 	size_t rounded = size ? (size + 7) & ~(size_t)7 : 8;
 	if (rounded <= (size_t)(arena->end - arena->cur)) {
@@ -37,7 +41,20 @@ static inline void *arena_alloc(Arena *arena, size_t size)
 		arena->used_bytes += rounded;
 		return p;
 	}
-	return arena_alloc_slow(arena, size);
+	return arena_alloc_slow(arena, size, false);
+}
+
+/* Zeroed arena_alloc_uninit. */
+static inline void *arena_alloc(Arena *arena, size_t size)
+{
+	size_t rounded = size ? (size + 7) & ~(size_t)7 : 8;
+	if (rounded <= (size_t)(arena->end - arena->cur)) {
+		void *p = arena->cur;
+		arena->cur += rounded;
+		arena->used_bytes += rounded;
+		return memset(p, 0, rounded);
+	}
+	return arena_alloc_slow(arena, size, true);
 }
 
 /* arena_array's overflow failure (aborts, like running out of memory). */

@@ -541,14 +541,19 @@ IrModule *ir_module_clone_ordered(const IrModule *m, ExprVec *new_order)
 			ir_postorder(m, m->constants[i], true, seen, new_order);
 	for (uint32_t i = 0; i < m->nglobals; i++)
 		ir_postorder(m, m->globals[i].fn, true, seen, new_order);
-	/* ids a phase left unreachable stay zeroed, never referenced */
+	/* written below: every slot a node lands in, then the rest zeroed */
 	for (size_t k = 0; k < nchunks; k++)
-		chunks[k] = arena_array(&c->nodes, CLONE_CHUNK, sizeof(Expr));
+		chunks[k] = arena_alloc_uninit(&c->nodes, CLONE_CHUNK * sizeof(Expr));
 	for (size_t i = first; i < new_order->count; i++) {
 		const Expr *e = new_order->items[i];
 		clone_node(c, chunks, e);
 		new_order->items[i] = clone_slot(chunks, e->id);
 	}
+	/* the slots of ids no root reaches (a phase left them unreachable)
+	 * and the last chunk's tail: zeroed, never referenced */
+	for (size_t id = 0; id < nchunks * CLONE_CHUNK; id++)
+		if (id >= m->nexprs || !(seen[id >> 3] & (1u << (id & 7))))
+			memset(clone_slot(chunks, (uint32_t)id), 0, sizeof(Expr));
 	c->nexprs = m->nexprs;
 	for (uint32_t i = 0; i < m->nglobals; i++)
 		ir_add_global(c, m->globals[i].name, clone_slot(chunks, m->globals[i].fn->id),
