@@ -60,7 +60,7 @@ static void split_lines(Lines *out, const char *text, size_t len)
 		l = &out->items[out->count++];
 		l->text = text + start;
 		l->len = end - start;
-		l->hash = hash_bytes(l->text, l->len);
+		l->hash = hash_words(l->text, l->len);
 		start = end + 1;
 	}
 }

@@ -598,6 +598,12 @@ typedef struct Printer {
 	StrBuf scratch;
 	Arena arena;        /* generated names, freed with the printer */
 	ExprVec extra_free; /* unlisted free variables met in the globals */
+	/* printed types by Type pointer, direct-mapped: a module's nodes
+	 * share few types, and `ty=` follows every binding */
+	struct {
+		const Type *type;
+		StrBuf text;
+	} type_cache[64];
 } Printer;
 
 static void print_init(Printer *p, StrBuf *out, const IrModule *m, const PrintOptions *opts,
@@ -628,6 +634,8 @@ static void print_init(Printer *p, StrBuf *out, const IrModule *m, const PrintOp
 
 static void print_release(Printer *p)
 {
+	for (size_t i = 0; i < DP_COUNT(p->type_cache); i++)
+		strbuf_free(&p->type_cache[i].text);
 	free(p->stamp);
 	free(p->uses);
 	free(p->scope);
@@ -1298,8 +1306,14 @@ static void print_comment(Printer *p, const Expr *e)
 		return;
 	strbuf_puts(p->out, " /* ");
 	if (ty) {
+		size_t slot = ((uintptr_t)e->type >> 4) % DP_COUNT(p->type_cache);
 		strbuf_puts(p->out, "ty=");
-		type_print(p->out, e->type);
+		if (p->type_cache[slot].type != e->type) {
+			strbuf_reset(&p->type_cache[slot].text);
+			type_print(&p->type_cache[slot].text, e->type);
+			p->type_cache[slot].type = e->type;
+		}
+		strbuf_append(p->out, p->type_cache[slot].text.data, p->type_cache[slot].text.len);
 	}
 	if (ty && dev)
 		strbuf_putc(p->out, ' ');

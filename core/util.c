@@ -184,3 +184,23 @@ uint64_t hash_bytes(const void *data, size_t n)
 	}
 	return h;
 }
+
+/* Each word is mixed in with a multiply and a shift (as in the murmur3
+ * finaliser), the tail likewise, and the length too, so that a key and the
+ * same key with trailing zero bytes differ. */
+uint64_t hash_words(const void *data, size_t n)
+{
+	const unsigned char *p = data;
+	uint64_t h = 0x9e3779b97f4a7c15ULL ^ (uint64_t)n;
+	uint64_t w;
+	for (; n >= 8; p += 8, n -= 8) {
+		memcpy(&w, p, 8);
+		h = (h ^ w) * 0xff51afd7ed558ccdULL;
+		h ^= h >> 32;
+	}
+	w = 0;
+	memcpy(&w, p, n);
+	h = (h ^ w) * 0xc4ceb9fe1a85ec53ULL;
+	h ^= h >> 33;
+	return h;
+}

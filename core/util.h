@@ -68,7 +68,11 @@ void strbuf_vprintf(StrBuf *sb, const char *fmt, va_list ap);
 /* Hands the buffer to the caller (free() it) and leaves sb empty. */
 char *strbuf_detach(StrBuf *sb);
 
-/* FNV-1a over n bytes; the hash used by every string table in devplan. */
+/* FNV-1a over n bytes: the hash of devplan's string tables, and the
+ * checksum `run` prints (fnv1a64). */
 uint64_t hash_bytes(const void *data, size_t n);
+/* A hash for long keys (lines of a diff), eight bytes a step; not FNV and
+ * not stable across byte orders: never print it. */
+uint64_t hash_words(const void *data, size_t n);
 
 #endif
