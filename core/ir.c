@@ -522,6 +522,29 @@ IrModule *ir_module_clone(const IrModule *m)
 	return c;
 }
 
+/* Lists m's nodes in post-order from its roots (free variables,
+ * constants, then globals) into order, with seen (m->nexprs bits) marking
+ * them. */
+static void list_roots(const IrModule *m, uint8_t *seen, ExprVec *order)
+{
+	for (uint32_t i = 0; i < m->nfree_vars; i++)
+		ir_postorder(m, m->free_vars[i], true, seen, order);
+	for (uint32_t i = 0; i < m->nconstants; i++)
+		if (m->constants[i])
+			ir_postorder(m, m->constants[i], true, seen, order);
+	for (uint32_t i = 0; i < m->nglobals; i++)
+		ir_postorder(m, m->globals[i].fn, true, seen, order);
+}
+
+void ir_module_list(const IrModule *m, ExprVec *order)
+{
+	uint8_t *seen = xcalloc(m->nexprs / 8 + 1, 1);
+	grow_array((void **)&order->items, &order->cap, order->count + m->nexprs + 1,
+		   sizeof(Expr *));
+	list_roots(m, seen, order);
+	free(seen);
+}
+
 IrModule *ir_module_clone_ordered(const IrModule *m, ExprVec *new_order)
 {
 	IrModule *c = ir_module_new(m->src);
@@ -534,13 +557,7 @@ IrModule *ir_module_clone_ordered(const IrModule *m, ExprVec *new_order)
 	/* the source's post-order, in new_order's tail, then mapped in place */
 	grow_array((void **)&new_order->items, &new_order->cap, first + m->nexprs + 1,
 		   sizeof(Expr *));
-	for (uint32_t i = 0; i < m->nfree_vars; i++)
-		ir_postorder(m, m->free_vars[i], true, seen, new_order);
-	for (uint32_t i = 0; i < m->nconstants; i++)
-		if (m->constants[i])
-			ir_postorder(m, m->constants[i], true, seen, new_order);
-	for (uint32_t i = 0; i < m->nglobals; i++)
-		ir_postorder(m, m->globals[i].fn, true, seen, new_order);
+	list_roots(m, seen, new_order);
 	/* written below: every slot a node lands in, then the rest zeroed */
 	for (size_t k = 0; k < nchunks; k++)
 		chunks[k] = arena_alloc_uninit(&c->nodes, CLONE_CHUNK * sizeof(Expr));

@@ -273,6 +273,9 @@ void exprvec_free(ExprVec *v);
  * post-order (free variables, constants, then globals), which saves the
  * caller a traversal. */
 IrModule *ir_module_clone_ordered(const IrModule *m, ExprVec *order);
+/* Appends m's own nodes to `order` in the order ir_module_clone_ordered
+ * lists a clone's. */
+void ir_module_list(const IrModule *m, ExprVec *order);
 
 /* Appends to out every node reachable from root, each once, children before
  * parents (post-order), without recursion. With into_functions false, the

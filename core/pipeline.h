@@ -37,6 +37,12 @@ typedef struct PhaseContext {
 	struct PlanTrace *trace; /* planner events and facts, or NULL */
 	const PlanPin *pins;     /* what-if pins, applied by check and core */
 	size_t npins;
+	/* When non-NULL it is the phase's input, which the session lets go of
+	 * once the phase is done (a module too big to keep two versions of):
+	 * a phase may then edit it and return it instead of a clone, and sets
+	 * consumed. Phases that cannot, ignore it. */
+	IrModule *consumable;
+	bool consumed;
 } PhaseContext;
 
 typedef IrModule *(*PhaseFn)(const IrModule *in, PhaseContext *ctx);

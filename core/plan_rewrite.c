@@ -53,7 +53,14 @@ IrModule *plan_rewrite_phase(const IrModule *in, PhaseContext *ctx)
 	/* nothing to normalise: the phase shares its input */
 	if (ir_module_visit(in, keep_looking, NULL))
 		return ir_module_retain(in);
-	m = ir_module_clone_ordered(in, &order);
+	if (ctx->consumable == in) {
+		/* the session lets go of the input: edit it, no copy */
+		m = ir_module_retain(in);
+		ir_module_list(m, &order);
+		ctx->consumed = true;
+	} else {
+		m = ir_module_clone_ordered(in, &order);
+	}
 	for (size_t i = 0; i < order.count; i++) {
 		Expr *e = order.items[i];
 		if (e->kind == EXPR_LET && is_normal_on_device(e->u.let.value)) {

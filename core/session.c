@@ -108,6 +108,16 @@ static void session_trim_versions(Session *s)
 	}
 }
 
+/* Whether the version `in`, the input of the next phase, would be let go
+ * as soon as that phase commits (its nodes and a copy of them exceed the
+ * cache), and nothing else holds it: the phase may then edit it in place
+ * rather than copy it (PhaseContext.consumable). */
+static bool session_lets_go(const Session *s, const IrModule *in)
+{
+	double budget = s->settings.cache_mib * 1024.0 * 1024.0;
+	return in->refcount == 1 && 2.0 * (double)in->nodes.used_bytes > budget;
+}
+
 void session_commit_version(Session *s, IrModule *out)
 {
 	DP_ASSERT(s->phases_done < pipeline_count);
@@ -305,7 +315,7 @@ bool session_step(Session *s, size_t n)
 		const Phase *phase = &pipeline_phases[s->phases_done];
 		PhaseContext ctx;
 		size_t errors_before = s->diags.errors;
-		IrModule *out;
+		IrModule *in, *out;
 		if (session_interrupted()) {
 			/* the flag stays set: a script stops, the prompt clears it */
 			diag_error(&s->diags, NULL, (Pos){0, 0}, "interrupted before phase '%s'",
@@ -313,13 +323,25 @@ bool session_step(Session *s, size_t n)
 			return false;
 		}
 		ctx = session_phase_context(s);
-		out = phase->run(s->versions[s->phases_done], &ctx);
+		in = s->versions[s->phases_done];
+		if (session_lets_go(s, in))
+			ctx.consumable = in;
+		out = phase->run(in, &ctx);
+		if (ctx.consumed) {
+			/* the phase edited its input: that version is gone from
+			 * its slot (recomputed if asked for), and on failure the
+			 * current one is recomputed at once */
+			s->versions[s->phases_done] = NULL;
+			ir_module_free(in);
+		}
 		if (!out || s->diags.errors > errors_before) {
 			if (out)
 				ir_module_free(out);
 			if (s->diags.errors == errors_before)
 				diag_error(&s->diags, NULL, (Pos){0, 0}, "phase '%s' failed",
 					   phase->name);
+			if (ctx.consumed)
+				session_materialize(s, s->phases_done);
 			return false;
 		}
 		session_commit_version(s, out);
