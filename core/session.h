@@ -11,9 +11,9 @@
  * setting; beyond it the oldest are let go after each phase, and
  * session_version recomputes one when a command asks for it (planning is
  * deterministic). A million-binding module so plans holding about two
- * versions, not five; and a phase whose input is let go anyway may edit it
- * rather than copy it (PhaseContext.consumable). Versions share their immutable data (ir.h), so any
- * of them can be freed first.
+ * versions, not five; and a phase whose input is let go anyway may edit
+ * it rather than copy it (PhaseContext.consumable). Versions share their
+ * immutable data (ir.h), so any of them can be freed first.
  *
  * Library code never prints: every operation that can fail leaves its
  * diagnostics in session->diags (cleared at the start of the next operation)
