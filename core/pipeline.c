@@ -14,12 +14,20 @@
 #include "plan.h"
 #include "session.h"
 
-/* infer: types every expression of a clone of the input. The walk stops
- * early on Ctrl-C, and the partly typed clone is discarded here. */
+/* infer: types every expression of a clone of the input (or of the input
+ * itself, when the session lets it go: ctx->consumable). The walk stops
+ * early on Ctrl-C, and the partly typed module is discarded here. */
 static IrModule *pipeline_run_infer(const IrModule *in, PhaseContext *ctx)
 {
 	ExprVec listed = {0};
-	IrModule *out = ir_module_clone_ordered(in, &listed);
+	IrModule *out;
+	if (ctx->consumable == in) {
+		out = ir_module_retain(in);
+		ir_module_list(out, &listed);
+		ctx->consumed = true;
+	} else {
+		out = ir_module_clone_ordered(in, &listed);
+	}
 	if (!infer_module_listed(out, &listed, ctx->diags)) {
 		ir_module_free(out);
 		return NULL;

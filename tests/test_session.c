@@ -214,12 +214,59 @@ static void test_recompute_interrupted(void **state)
 	run_end(&r);
 }
 
+/* A phase that edits its input in place and then fails (infer, on a type
+ * error, after check inserted a copy): the session recomputes the version
+ * it was given, stays before the phase, and prints what a session that
+ * keeps every version prints. */
+static void test_consumed_input_restored(void **state)
+{
+	static const char text[] =
+		"def @main(%a: Tensor[(5, 7), float32], %b: Tensor[(5, 7), float32],\n"
+		"          %c: Tensor[(3, 2), float32]) {\n"
+		"  %0 = add(%a, %b);\n"
+		"  %1 = on_device(%0, virtual_device=meta[VirtualDevice][0]);\n"
+		"  %2 = add(%b, %c);\n"
+		"  %3 = on_device(%2, virtual_device=meta[VirtualDevice][1]);\n"
+		"  subtract(%1, %3)\n"
+		"}\n";
+	char path[] = "/tmp/devplan-test-XXXXXX.relay";
+	char line[128];
+	int fd = mkstemps(path, 6);
+	Run keep, lean;
+	(void)state;
+	assert_true(fd >= 0);
+	assert_int_equal(write(fd, text, sizeof text - 1), (ssize_t)(sizeof text - 1));
+	close(fd);
+	run_begin(&keep, false);
+	run_begin(&lean, true);
+	snprintf(line, sizeof line, "load %s", path);
+	run_line(&keep, line);
+	run_line(&lean, line);
+	for (int i = 0; i < 2; i++) {
+		Run *r = i ? &lean : &keep;
+		run_line(r, "step 2");
+		run_line(r, "step");
+		assert_int_equal(r->session.phases_done, 2);
+		assert_non_null(session_current(&r->session));
+		run_line(r, "ir");
+		run_line(r, "phases");
+	}
+	fflush(keep.ctx.out);
+	fflush(lean.ctx.out);
+	assert_non_null(strstr(keep.out, "%4 = device_copy"));
+	assert_string_equal(keep.out, lean.out);
+	run_end(&keep);
+	run_end(&lean);
+	unlink(path);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_let_go_versions_recompute_exactly),
 		cmocka_unit_test(test_cache_setting),
 		cmocka_unit_test(test_recompute_interrupted),
+		cmocka_unit_test(test_consumed_input_restored),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
