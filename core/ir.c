@@ -647,6 +647,11 @@ Expr **ir_index_by_id(const IrModule *m)
 	return by_id;
 }
 
+void ir_index_by_id_into(const IrModule *m, Expr **by_id)
+{
+	ir_module_visit(m, index_node, by_id);
+}
+
 void ir_value_name(StrBuf *out, const Expr *e)
 {
 	if (e->name) {

@@ -294,6 +294,8 @@ bool ir_module_visit(const IrModule *m, bool (*visit)(Expr *e, void *arg), void 
 /* Every node ir_module_visit visits, by id (NULL where an id is unused).
  * The caller frees the array. */
 Expr **ir_index_by_id(const IrModule *m);
+/* ir_index_by_id into by_id: m->nexprs entries, all NULL. */
+void ir_index_by_id_into(const IrModule *m, Expr **by_id);
 
 /* How a value is named in diagnostics and the inspection commands: %name
  * (a generated one too, as `ir` shows it), or OP@LINE:COL for an unnamed

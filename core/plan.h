@@ -171,6 +171,9 @@ void plan_trace_free(PlanTrace *trace);
 
 /* Domains (plan_domains.c). */
 void plan_analysis_init(PlanAnalysis *an, const IrModule *m);
+/* plan_analysis_init reusing the arrays of an analysis no longer wanted
+ * (spare, which is freed; NULL for none). */
+void plan_analysis_init_reusing(PlanAnalysis *an, const IrModule *m, PlanAnalysis *spare);
 void plan_analysis_free(PlanAnalysis *an);
 uint32_t plan_domain_new(PlanAnalysis *an);
 uint32_t plan_domain_find(PlanAnalysis *an, uint32_t d);

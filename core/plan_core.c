@@ -377,17 +377,17 @@ IrModule *plan_core_phase(const IrModule *in, PhaseContext *ctx)
 {
 	Core core = {ctx, xcalloc(1, sizeof(PlanAnalysis)), ctx->trace, false};
 	IrModule *out = NULL;
+	PlanAnalysis *spare = NULL;
 	if (ctx->trace) {
 		ctx->trace->nevents = 0;
 		ctx->trace->analyze_end = ctx->trace->default_end = 0;
-		/* core's analysis explains everything from here on */
-		if (ctx->trace->check) {
-			plan_analysis_free(ctx->trace->check);
-			free(ctx->trace->check);
-			ctx->trace->check = NULL;
-		}
+		/* core's analysis explains everything from here on, in the
+		 * memory of check's */
+		spare = ctx->trace->check;
+		ctx->trace->check = NULL;
 	}
-	plan_analysis_init(core.an, in);
+	plan_analysis_init_reusing(core.an, in, spare);
+	free(spare);
 	analyze(&core);
 	if (!core.failed && ctx->placement == PLACEMENT_MIN_TRANSFER)
 		place_min_transfer(&core);

@@ -30,14 +30,54 @@ typedef struct UnifyState {
 
 void plan_analysis_init(PlanAnalysis *an, const IrModule *m)
 {
+	plan_analysis_init_reusing(an, m, NULL);
+}
+
+/* Takes *field (of *cap elements) from the spare analysis when it exists,
+ * leaving the spare without it. */
+#define TAKE(field, cap)                  \
+	do {                              \
+		an->field = spare->field; \
+		an->cap = spare->cap;     \
+		spare->field = NULL;      \
+		spare->cap = 0;           \
+	} while (0)
+
+void plan_analysis_init_reusing(PlanAnalysis *an, const IrModule *m, PlanAnalysis *spare)
+{
+	size_t n = m->nexprs ? m->nexprs : 1;
 	memset(an, 0, sizeof *an);
 	an->module = ir_module_retain(m); /* the session may let its version go */
 	an->nexprs = m->nexprs;
-	an->expr_domain = xmalloc((m->nexprs ? m->nexprs : 1) * sizeof(uint32_t));
-	memset(an->expr_domain, 0xff, (m->nexprs ? m->nexprs : 1) * sizeof(uint32_t));
-	an->by_id = ir_index_by_id(m);
-	an->unify = xcalloc(1, sizeof(UnifyState));
+	if (spare) {
+		/* its pages are already in memory: a million-node analysis
+		 * would otherwise fault in hundreds of MiB afresh */
+		TAKE(domains, cap_domains);
+		TAKE(children, cap_children);
+		TAKE(constraints, cap_constraints);
+		TAKE(applied, cap_applied);
+		if (spare->nexprs >= n) {
+			an->expr_domain = spare->expr_domain;
+			an->by_id = spare->by_id;
+			spare->expr_domain = NULL;
+			spare->by_id = NULL;
+			memset(an->by_id, 0, n * sizeof(Expr *));
+		}
+		an->unify = spare->unify;
+		spare->unify = NULL;
+		plan_analysis_free(spare);
+	}
+	if (!an->expr_domain)
+		an->expr_domain = xmalloc(n * sizeof(uint32_t));
+	memset(an->expr_domain, 0xff, n * sizeof(uint32_t));
+	if (an->by_id)
+		ir_index_by_id_into(m, an->by_id);
+	else
+		an->by_id = ir_index_by_id(m);
+	if (!an->unify)
+		an->unify = xcalloc(1, sizeof(UnifyState));
 }
+#undef TAKE
 
 void plan_analysis_free(PlanAnalysis *an)
 {
