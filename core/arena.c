@@ -45,11 +45,11 @@ static ArenaBlock *arena_new_block(size_t size)
 	return b;
 }
 
-/* The inline arena_alloc found no room in the current block. The
+/* The inline arena_alloc_uninit found no room in the current block. The
  * request is large (a block of its own, kept behind the current one so a
  * big constant does not waste the current block's tail) or the current
  * block is full (a new one). */
-void *arena_alloc_slow(Arena *arena, size_t size, bool zero)
+void *arena_alloc_slow(Arena *arena, size_t size)
 {
 	ArenaBlock *b = arena->head;
 	size = (size + ARENA_ALIGN - 1) & ~(size_t)(ARENA_ALIGN - 1);
@@ -67,8 +67,6 @@ void *arena_alloc_slow(Arena *arena, size_t size, bool zero)
 			arena->cur = arena->end = NULL;
 		}
 		arena->used_bytes += size;
-		if (zero)
-			memset(big->data, 0, size);
 		return big->data;
 	}
 	b = arena_new_block(ARENA_BLOCK_SIZE);
@@ -77,8 +75,6 @@ void *arena_alloc_slow(Arena *arena, size_t size, bool zero)
 	arena->cur = b->data + size;
 	arena->end = b->data + ARENA_BLOCK_SIZE;
 	arena->used_bytes += size;
-	if (zero)
-		memset(b->data, 0, size);
 	return b->data;
 }
 

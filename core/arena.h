@@ -9,7 +9,6 @@
 #ifndef DEVPLAN_ARENA_H
 #define DEVPLAN_ARENA_H
 
-#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <string.h>
@@ -25,9 +24,8 @@ typedef struct Arena {
 
 void arena_init(Arena *arena);
 void arena_free(Arena *arena);
-/* arena_alloc when the current block cannot serve the request; zeroes
- * the piece when zero is set. */
-void *arena_alloc_slow(Arena *arena, size_t size, bool zero);
+/* arena_alloc_uninit when the current block cannot serve the request. */
+void *arena_alloc_slow(Arena *arena, size_t size);
 
 /* 8-byte aligned memory (enough for every type devplan stores) that lives
  * until arena_free, NOT zeroed: for a caller that writes all of it (a
@@ -41,20 +39,13 @@ static inline void *arena_alloc_uninit(Arena *arena, size_t size)
 		arena->used_bytes += rounded;
 		return p;
 	}
-	return arena_alloc_slow(arena, size, false);
+	return arena_alloc_slow(arena, size);
 }
 
 /* Zeroed arena_alloc_uninit. */
 static inline void *arena_alloc(Arena *arena, size_t size)
 {
-	size_t rounded = size ? (size + 7) & ~(size_t)7 : 8;
-	if (rounded <= (size_t)(arena->end - arena->cur)) {
-		void *p = arena->cur;
-		arena->cur += rounded;
-		arena->used_bytes += rounded;
-		return memset(p, 0, rounded);
-	}
-	return arena_alloc_slow(arena, size, true);
+	return memset(arena_alloc_uninit(arena, size), 0, size);
 }
 
 /* arena_array's overflow failure (aborts, like running out of memory). */

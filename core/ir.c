@@ -33,14 +33,21 @@ static void ir_data_release(IrData *d)
 	}
 }
 
-IrModule *ir_module_new(SourceFile *src)
+/* A module with no nodes whose data extends parent's (NULL: a first
+ * version). */
+static IrModule *ir_module_alloc(SourceFile *src, IrData *parent)
 {
 	IrModule *m = xcalloc(1, sizeof(IrModule));
 	m->refcount = 1;
 	arena_init(&m->nodes);
-	m->data = ir_data_new(NULL);
+	m->data = ir_data_new(parent);
 	m->src = source_retain(src);
 	return m;
+}
+
+IrModule *ir_module_new(SourceFile *src)
+{
+	return ir_module_alloc(src, NULL);
 }
 
 Arena *ir_data_arena(IrModule *m)
@@ -410,6 +417,11 @@ void exprvec_free(ExprVec *v)
 	v->count = v->cap = 0;
 }
 
+static bool bit_test(const uint8_t *bits, uint32_t i)
+{
+	return bits[i >> 3] & (1u << (i & 7));
+}
+
 static bool bit_test_and_set(uint8_t *bits, uint32_t i)
 {
 	bool was = bits[i >> 3] & (1u << (i & 7));
@@ -547,13 +559,11 @@ void ir_module_list(const IrModule *m, ExprVec *order)
 
 IrModule *ir_module_clone_ordered(const IrModule *m, ExprVec *new_order)
 {
-	IrModule *c = ir_module_new(m->src);
+	IrModule *c = ir_module_alloc(m->src, m->data);
 	size_t nchunks = (m->nexprs + CLONE_CHUNK - 1) / CLONE_CHUNK;
 	Expr **chunks = xmalloc((nchunks ? nchunks : 1) * sizeof(Expr *));
 	uint8_t *seen = xcalloc(m->nexprs / 8 + 1, 1);
 	size_t first = new_order->count;
-	ir_data_release(c->data);
-	c->data = ir_data_new(m->data);
 	/* the source's post-order, in new_order's tail, then mapped in place */
 	grow_array((void **)&new_order->items, &new_order->cap, first + m->nexprs + 1,
 		   sizeof(Expr *));
@@ -569,7 +579,7 @@ IrModule *ir_module_clone_ordered(const IrModule *m, ExprVec *new_order)
 	/* the slots of ids no root reaches (a phase left them unreachable)
 	 * and the last chunk's tail: zeroed, never referenced */
 	for (size_t id = 0; id < nchunks * CLONE_CHUNK; id++)
-		if (id >= m->nexprs || !(seen[id >> 3] & (1u << (id & 7))))
+		if (id >= m->nexprs || !bit_test(seen, (uint32_t)id))
 			memset(clone_slot(chunks, (uint32_t)id), 0, sizeof(Expr));
 	c->nexprs = m->nexprs;
 	for (uint32_t i = 0; i < m->nglobals; i++)

@@ -94,12 +94,18 @@ static size_t session_version_bytes(const Session *s)
 	return total;
 }
 
+/* The cache setting in bytes. */
+static double session_cache_bytes(const Session *s)
+{
+	return s->settings.cache_mib * 1024.0 * 1024.0;
+}
+
 /* Lets go of the oldest earlier versions while the kept ones exceed the
  * cache setting. The current version always stays; one let go is
  * recomputed when a command asks for it (session_version). */
 static void session_trim_versions(Session *s)
 {
-	double budget = s->settings.cache_mib * 1024.0 * 1024.0;
+	double budget = session_cache_bytes(s);
 	for (size_t i = 0; i < s->phases_done && (double)session_version_bytes(s) > budget; i++) {
 		if (s->versions[i]) {
 			ir_module_free(s->versions[i]);
@@ -114,8 +120,7 @@ static void session_trim_versions(Session *s)
  * rather than copy it (PhaseContext.consumable). */
 static bool session_lets_go(const Session *s, const IrModule *in)
 {
-	double budget = s->settings.cache_mib * 1024.0 * 1024.0;
-	return in->refcount == 1 && 2.0 * (double)in->nodes.used_bytes > budget;
+	return in->refcount == 1 && 2.0 * (double)in->nodes.used_bytes > session_cache_bytes(s);
 }
 
 void session_commit_version(Session *s, IrModule *out)
@@ -214,8 +219,7 @@ static IrModule *session_materialize(Session *s, size_t slot)
 
 IrModule *session_version(Session *s, int phase)
 {
-	if (phase < -1 || phase >= (int)pipeline_count || (size_t)(phase + 1) > s->phases_done ||
-	    !session_has_module(s))
+	if (!session_phase_ran(s, phase))
 		return NULL;
 	return session_materialize(s, (size_t)(phase + 1));
 }
