@@ -117,12 +117,17 @@ int cmd_conflicts(CmdContext *ctx, int argc, char **argv)
 	}
 	for (size_t i = 0; i < t->nconflicts; i++) {
 		const PlanConflict *c = &t->conflicts[i];
-		fprintf(ctx->out, "conflict %zu: %s is needed on %s and on %s\n", i + 1,
-			c->value_name, devices_name(devices, c->devices[0]),
-			devices_name(devices, c->devices[1]));
-		for (int k = 0; k < 2; k++)
-			fprintf(ctx->out, "  %s: %s\n", devices_name(devices, c->devices[k]),
-				c->source_text[k]);
+		fprintf(ctx->out, "conflict %zu: %s is needed on ", i + 1, c->value_name);
+		for (size_t k = 0; k < c->ndemands; k++)
+			fprintf(ctx->out, "%s%s",
+				k == 0                 ? ""
+				: k + 1 == c->ndemands ? " and "
+						       : ", ",
+				devices_name(devices, c->demands[k].device));
+		fputc('\n', ctx->out);
+		for (size_t k = 0; k < c->ndemands; k++)
+			fprintf(ctx->out, "  %s: %s\n", devices_name(devices, c->demands[k].device),
+				c->demands[k].source_text);
 		fprintf(ctx->out, "  uses: %s\n", c->chain);
 		if (c->home_reason)
 			fprintf(ctx->out, "  home: %s, %s\n", devices_name(devices, c->devices[0]),

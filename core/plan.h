@@ -59,6 +59,8 @@ typedef enum ConstraintKind {
 				      domain to copy fewer bytes */
 	CONSTRAINT_PIN,              /* `pin %x DEV` put `site` on a device */
 	CONSTRAINT_CONFLICT_HOME,    /* check kept conflicting `value` on its home device */
+	CONSTRAINT_CONFLICT_MEET,    /* check put `value`, whose inputs come from several
+				      devices and whose consumers need none, on a device */
 } ConstraintKind;
 
 typedef struct Constraint {
@@ -122,13 +124,22 @@ typedef struct PlanEvent {
 	int32_t device;      /* the device involved, or IR_NO_DEVICE */
 } PlanEvent;
 
-/* A value demanded on two devices. */
+/* One device a conflicting value is needed on, and what put it there. */
+typedef struct PlanDemand {
+	int32_t device;
+	Pos source;        /* the annotation behind it; line 0 when none */
+	char *source_text; /* a description of that annotation (owned) */
+} PlanDemand;
+
+/* A value demanded on two or more devices. */
 typedef struct PlanConflict {
-	uint32_t value;          /* expression id in the analysed module */
-	char *value_name;        /* %b, or OP@LINE:COL (owned) */
-	int32_t devices[2];      /* the two devices */
-	Pos sources[2];          /* the annotations that forced them */
-	char *source_text[2];    /* descriptions of those annotations (owned) */
+	uint32_t value;       /* expression id in the analysed module */
+	char *value_name;     /* %b, or OP@LINE:COL (owned) */
+	int32_t devices[2];   /* the home device and the lowest-numbered other */
+	Pos sources[2];       /* the annotations that forced them */
+	char *source_text[2]; /* descriptions of those annotations (owned) */
+	PlanDemand *demands;  /* every device it is needed on, ascending (owned) */
+	size_t ndemands;
 	char *chain;             /* the uses that joined them (owned) */
 	int32_t home;            /* home under copy/replicate; IR_NO_DEVICE when the
 				 conflict cannot be resolved by a copy */

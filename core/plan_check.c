@@ -2,20 +2,31 @@
  * plan_check.c - the `check` phase: every conflict, and its resolution.
  *
  * A conflict is a value whose uses demand two different devices (SPEC
- * §3.2). The analysis runs in two passes so that the outcome does not depend
- * on the order in which constraints are met:
- *   1. unify every constraint except the uses of values used by two or more
- *      consumers ("shared values"); a clash here joins two annotations
- *      without any value in between where a copy could go, so it is an error
- *      under every policy;
- *   2. for each shared value, consumers before producers, compare the device
- *      its own definition forces with the devices its consumers' domains
- *      are bound to. If they agree, unify them all (exactly what TVM does);
- *      otherwise it is a conflict: the value gets a home device (its own,
- *      else the fallback if a consumer uses it there, else the
- *      lowest-numbered consumer device), the consumers on the home device or
- *      free join it, and every other consumer reads it through one
- *      device_copy per destination device.
+ * §3.2). The resolution is a function of the dataflow graph alone, never of
+ * the order of the text [P4]:
+ *   1. Unify every constraint except the uses of values (an operand, a call
+ *      argument, a tuple field, an if condition: the places a device_copy
+ *      can go). What is joined now forms the classes; a clash here joins
+ *      two annotations with no use in between, which no copy can separate:
+ *      an error under every policy.
+ *   2. The uses are edges from a value's class to its consumer's. A
+ *      connected component of classes bound to at most one device is
+ *      unified whole, which is TVM's own answer. A component with two or
+ *      more devices is resolved by three rules:
+ *      demand  consumers first (strongly connected components in reverse
+ *              topological order; a cycle, from recursion, is one unit): a
+ *              free class takes the device of its placed consumers; when
+ *              they are on several, the fallback device if it is one of
+ *              them, else the lowest-numbered (the home rule of SPEC §3.2).
+ *              A chain between two pins so follows the pin downstream, and
+ *              the copy sits right after the upstream pin;
+ *      supply  a class that demand left free has nothing placed downstream;
+ *              each connected piece of such classes takes the device of the
+ *              values it reads, and when they come from several devices, the
+ *              fallback if it is one of them, else the lowest-numbered;
+ *      copy    a use whose value and consumer are now on different devices
+ *              reads the value through one device_copy per destination,
+ *              from the value's device, its home.
  * Under the error policy the conflicts are reported and planning stops;
  * under copy and replicate the phase returns a clone of its input with the
  * device_copy calls (or, for constants under replicate, duplicates) in
@@ -60,6 +71,9 @@ typedef struct Checker {
 
 /* Conflicts reported as diagnostics before the rest are only counted. */
 enum { DIAG_CONFLICTS = 10 };
+
+/* Ctrl-C is polled once every POLL_MASK + 1 steps of a loop. */
+enum { POLL_MASK = 0xffff };
 
 static const char *device_name(Checker *ck, int32_t d)
 {
@@ -123,6 +137,9 @@ void plan_conflict_free_fields(PlanConflict *c)
 	free(c->value_name);
 	free(c->source_text[0]);
 	free(c->source_text[1]);
+	for (size_t k = 0; k < c->ndemands; k++)
+		free(c->demands[k].source_text);
+	free(c->demands);
 	free(c->chain);
 	free(c->consumers);
 	free(c->consumer_devices);
@@ -182,6 +199,15 @@ static void report_irreducible(Checker *ck, uint32_t ci, const PlanClash *clash)
 	pc->source_text[1] = strbuf_detach(&s1);
 	pc->chain = strbuf_detach(&chain);
 	pc->home = IR_NO_DEVICE;
+	pc->demands = xcalloc(2, sizeof(PlanDemand));
+	pc->ndemands = 2;
+	for (int k = 0; k < 2; k++) {
+		/* ascending, like the demands of a conflict a copy resolves */
+		int j = clash->devices[0] < clash->devices[1] ? k : 1 - k;
+		pc->demands[k].device = pc->devices[j];
+		pc->demands[k].source = pc->sources[j];
+		pc->demands[k].source_text = xstrdup(pc->source_text[j]);
+	}
 	release_conflict(ck, pc);
 	ck->irreducible++;
 }
@@ -199,146 +225,570 @@ static void add_copy(Checker *ck, uint32_t value, const Constraint *c, int32_t h
 	p->dest = dest;
 }
 
-/* Appends one use to a conflict's chain: the use, its device and why. */
-static void describe_use(Checker *ck, StrBuf *chain, uint32_t constraint, uint32_t root)
+/* ---- pass 2: a resolution that reads only the dataflow graph ---- */
+
+/* Which rule of the resolution gave a class its device. */
+typedef enum HomeRule {
+	RULE_FREE,            /* nothing decided it: core defaults it */
+	RULE_OWN,             /* bound by pass 1: its own definition */
+	RULE_DEMAND,          /* its placed consumers are all on one device */
+	RULE_DEMAND_FALLBACK, /* they are on several; the fallback is one of them */
+	RULE_DEMAND_LOWEST,   /* they are on several; the lowest-numbered of them */
+	RULE_SUPPLY,          /* no consumer is placed; its inputs are on one device */
+	RULE_SUPPLY_FALLBACK, /* its inputs are on several; the fallback is one of them */
+	RULE_SUPPLY_LOWEST,   /* its inputs are on several; the lowest-numbered of them */
+} HomeRule;
+
+static const char *const rule_reason[] = {
+	[RULE_FREE] = NULL,
+	[RULE_OWN] = "its own definition forces it there",
+	[RULE_DEMAND] = "the one device its placed consumers are on",
+	[RULE_DEMAND_FALLBACK] = "the fallback device, where a consumer uses it",
+	[RULE_DEMAND_LOWEST] = "the lowest-numbered device among its consumers",
+	[RULE_SUPPLY] = "the device of the values it reads (nothing downstream is placed)",
+	[RULE_SUPPLY_FALLBACK] = "the fallback device, where some of the values it reads are",
+	[RULE_SUPPLY_LOWEST] = "the lowest-numbered device among the values it reads",
+};
+
+/* The devices seen among a class's neighbours, with a constraint that
+ * explains each of the ones a rule can pick. */
+typedef struct DeviceSet {
+	int32_t first, lowest; /* IR_NO_DEVICE while empty */
+	bool many, has_fallback;
+	uint32_t first_cause, lowest_cause, fallback_cause;
+} DeviceSet;
+
+static const DeviceSet empty_set = {IR_NO_DEVICE, IR_NO_DEVICE, false,    false,
+				    PLAN_NONE,    PLAN_NONE,    PLAN_NONE};
+
+static void set_add(DeviceSet *s, int32_t d, uint32_t cause, int32_t fallback)
 {
-	PlanAnalysis *an = ck->an;
-	int32_t d = an->domains[root].device;
-	if (chain->len)
-		strbuf_puts(chain, "; ");
-	describe_cause(ck, chain, constraint);
 	if (d == IR_NO_DEVICE)
 		return;
-	strbuf_printf(chain, ", which is on %s", device_name(ck, d));
-	if (an->domains[root].bound_by != PLAN_NONE) {
-		strbuf_puts(chain, " because ");
-		describe_cause(ck, chain, an->domains[root].bound_by);
+	if (s->first == IR_NO_DEVICE) {
+		s->first = d;
+		s->first_cause = cause;
+	} else if (d != s->first) {
+		s->many = true;
+	}
+	if (s->lowest == IR_NO_DEVICE || d < s->lowest) {
+		s->lowest = d;
+		s->lowest_cause = cause;
+	}
+	if (d == fallback && !s->has_fallback) {
+		s->has_fallback = true;
+		s->fallback_cause = cause;
 	}
 }
 
-/* Pass 2 for one value: unify it with its uses, or resolve a conflict. */
-static void resolve_value(Checker *ck, uint32_t v)
+/* The device a free class takes from a set: the one device, else the
+ * fallback when it is among them, else the lowest-numbered. `single` is
+ * the rule for one device; the two that follow it in HomeRule are the
+ * rules for several. */
+static HomeRule set_choose(const DeviceSet *s, HomeRule single, int32_t fallback, int32_t *device,
+			   uint32_t *cause)
+{
+	if (s->first == IR_NO_DEVICE)
+		return RULE_FREE;
+	if (!s->many) {
+		*device = s->first;
+		*cause = s->first_cause;
+		return single;
+	}
+	if (s->has_fallback) {
+		*device = fallback;
+		*cause = s->fallback_cause;
+		return (HomeRule)(single + 1);
+	}
+	*device = s->lowest;
+	*cause = s->lowest_cause;
+	return (HomeRule)(single + 2);
+}
+
+/* The graph of a mixed component: its classes are nodes, the uses of
+ * values between them edges from the value's class to the consumer's. */
+typedef struct Resolver {
+	uint32_t nnodes;
+	uint32_t *root;  /* node -> class (a result root of pass 1) */
+	int32_t *device; /* node -> decided device, IR_NO_DEVICE while free */
+	uint8_t *rule;   /* node -> HomeRule */
+	uint32_t *cause; /* node -> the constraint behind its device */
+	uint32_t *rep;   /* node -> an expression of the class, to name it */
+	uint32_t nedges;
+	uint32_t *from, *to;       /* edge -> nodes */
+	uint32_t *out_start, *out; /* edges by source node */
+} Resolver;
+
+/* Builds one edge list sorted by `key` (counting sort). */
+static void index_edges(uint32_t n, uint32_t nedges, const uint32_t *key, uint32_t **start_out,
+			uint32_t **list_out)
+{
+	uint32_t *start = xcalloc((size_t)n + 1, sizeof(uint32_t));
+	uint32_t *list = xmalloc(((size_t)nedges + 1) * sizeof(uint32_t));
+	uint32_t *fill = xmalloc(((size_t)n + 1) * sizeof(uint32_t));
+	for (uint32_t e = 0; e < nedges; e++)
+		start[key[e] + 1]++;
+	for (uint32_t v = 0; v < n; v++)
+		start[v + 1] += start[v];
+	memcpy(fill, start, ((size_t)n + 1) * sizeof(uint32_t));
+	for (uint32_t e = 0; e < nedges; e++)
+		list[fill[key[e]]++] = e;
+	free(fill);
+	*start_out = start;
+	*list_out = list;
+}
+
+/* Demand for one strongly connected component (members[0..n)), whose
+ * consumers outside it are all decided: bound members keep their device;
+ * free ones take what the component's consumers and bound members need. */
+static void decide_component(Resolver *r, const uint32_t *members, uint32_t n,
+			     const uint32_t *component, int32_t fallback)
+{
+	DeviceSet set = empty_set;
+	uint32_t self = component[members[0]];
+	int32_t device = IR_NO_DEVICE;
+	uint32_t cause = PLAN_NONE;
+	HomeRule rule;
+	for (uint32_t k = 0; k < n; k++) {
+		uint32_t x = members[k];
+		if (r->rule[x] == RULE_OWN) {
+			set_add(&set, r->device[x], r->cause[x], fallback);
+			continue;
+		}
+		for (uint32_t j = r->out_start[x]; j < r->out_start[x + 1]; j++) {
+			uint32_t c = r->to[r->out[j]];
+			if (component[c] != self)
+				set_add(&set, r->device[c], r->cause[c], fallback);
+		}
+	}
+	rule = set_choose(&set, RULE_DEMAND, fallback, &device, &cause);
+	for (uint32_t k = 0; k < n; k++) {
+		uint32_t x = members[k];
+		if (r->rule[x] == RULE_OWN)
+			continue;
+		r->rule[x] = (uint8_t)rule;
+		r->device[x] = device;
+		r->cause[x] = cause;
+	}
+}
+
+/* Demand, consumers first: Tarjan's algorithm (iteratively) emits each
+ * strongly connected component after every component it reaches, and the
+ * edges run from values to their consumers. */
+static void resolve_demand(Resolver *r, int32_t fallback)
+{
+	uint32_t n = r->nnodes, counter = 0, sp = 0, cp = 0;
+	uint32_t *index = xmalloc(((size_t)n + 1) * sizeof(uint32_t));
+	uint32_t *low = xmalloc(((size_t)n + 1) * sizeof(uint32_t));
+	uint32_t *iter = xmalloc(((size_t)n + 1) * sizeof(uint32_t));
+	uint32_t *stack = xmalloc(((size_t)n + 1) * sizeof(uint32_t));
+	uint32_t *calls = xmalloc(((size_t)n + 1) * sizeof(uint32_t));
+	uint32_t *component = xmalloc(((size_t)n + 1) * sizeof(uint32_t));
+	memset(index, 0xff, ((size_t)n + 1) * sizeof(uint32_t));
+	memset(component, 0xff, ((size_t)n + 1) * sizeof(uint32_t));
+	for (uint32_t s = 0; s < n; s++) {
+		if (index[s] != PLAN_NONE)
+			continue;
+		index[s] = low[s] = counter++;
+		stack[sp++] = s;
+		iter[s] = r->out_start[s];
+		calls[cp++] = s;
+		while (cp) {
+			uint32_t v = calls[cp - 1];
+			if (iter[v] < r->out_start[v + 1]) {
+				uint32_t w = r->to[r->out[iter[v]++]];
+				if (index[w] == PLAN_NONE) {
+					index[w] = low[w] = counter++;
+					stack[sp++] = w;
+					iter[w] = r->out_start[w];
+					calls[cp++] = w;
+				} else if (component[w] == PLAN_NONE && index[w] < low[v]) {
+					low[v] = index[w]; /* w is still on the stack */
+				}
+				continue;
+			}
+			cp--;
+			if (cp && low[v] < low[calls[cp - 1]])
+				low[calls[cp - 1]] = low[v];
+			if (low[v] == index[v]) {
+				uint32_t top = sp;
+				do
+					component[stack[--sp]] = v;
+				while (stack[sp] != v);
+				decide_component(r, stack + sp, top - sp, component, fallback);
+			}
+		}
+	}
+	free(index);
+	free(low);
+	free(iter);
+	free(stack);
+	free(calls);
+	free(component);
+}
+
+static uint32_t piece_find(uint32_t *parent, uint32_t x)
+{
+	while (parent[x] != x) {
+		parent[x] = parent[parent[x]];
+		x = parent[x];
+	}
+	return x;
+}
+
+/* Supply: what demand left free has nothing placed downstream. Each
+ * connected piece of it takes the device of the values it reads. */
+static void resolve_supply(Resolver *r, int32_t fallback)
+{
+	uint32_t n = r->nnodes;
+	uint32_t *piece = xmalloc(((size_t)n + 1) * sizeof(uint32_t));
+	DeviceSet *sets = xmalloc(((size_t)n + 1) * sizeof(DeviceSet));
+	for (uint32_t x = 0; x < n; x++) {
+		piece[x] = x;
+		sets[x] = empty_set;
+	}
+	for (uint32_t e = 0; e < r->nedges; e++)
+		if (r->rule[r->from[e]] == RULE_FREE && r->rule[r->to[e]] == RULE_FREE)
+			piece[piece_find(piece, r->from[e])] = piece_find(piece, r->to[e]);
+	for (uint32_t e = 0; e < r->nedges; e++) {
+		uint32_t a = r->from[e], b = r->to[e];
+		if (r->rule[a] != RULE_FREE && r->rule[b] == RULE_FREE)
+			set_add(&sets[piece_find(piece, b)], r->device[a], r->cause[a], fallback);
+		else if (r->rule[a] == RULE_FREE && r->rule[b] != RULE_FREE)
+			set_add(&sets[piece_find(piece, a)], r->device[b], r->cause[b], fallback);
+	}
+	for (uint32_t x = 0; x < n; x++) {
+		int32_t device = IR_NO_DEVICE;
+		uint32_t cause = PLAN_NONE;
+		HomeRule rule;
+		if (r->rule[x] != RULE_FREE)
+			continue;
+		rule = set_choose(&sets[piece_find(piece, x)], RULE_SUPPLY, fallback, &device,
+				  &cause);
+		r->rule[x] = (uint8_t)rule;
+		r->device[x] = device;
+		r->cause[x] = cause;
+	}
+	free(piece);
+	free(sets);
+}
+
+/* Appends one use to a conflict's chain: the use, its device and why. */
+static void describe_use(Checker *ck, StrBuf *chain, uint32_t constraint, int32_t device,
+			 HomeRule rule, uint32_t cause)
+{
+	if (chain->len)
+		strbuf_puts(chain, "; ");
+	describe_cause(ck, chain, constraint);
+	if (device == IR_NO_DEVICE)
+		return;
+	strbuf_printf(chain, ", which is on %s", device_name(ck, device));
+	if (rule != RULE_OWN && rule_reason[rule])
+		strbuf_printf(chain, " (check: %s)", rule_reason[rule]);
+	if (cause != PLAN_NONE) {
+		strbuf_puts(chain, " because ");
+		describe_cause(ck, chain, cause);
+	}
+}
+
+static int compare_demands(const void *a, const void *b)
+{
+	const PlanDemand *x = a, *y = b;
+	return (x->device > y->device) - (x->device < y->device);
+}
+
+/* Adds device d (explained by `cause`) to a conflict's demands once. */
+static void add_demand(Checker *ck, PlanConflict *pc, int32_t d, uint32_t cause)
+{
+	for (size_t k = 0; k < pc->ndemands; k++)
+		if (pc->demands[k].device == d)
+			return;
+	pc->demands[pc->ndemands].device = d;
+	pc->demands[pc->ndemands].source = cause_pos(ck, cause);
+	{
+		StrBuf s;
+		strbuf_init(&s);
+		describe_cause(ck, &s, cause);
+		pc->demands[pc->ndemands].source_text = strbuf_detach(&s);
+	}
+	pc->ndemands++;
+}
+
+/* "cpu:0 and cuda:0", "cpu:0, cuda:0 and cuda:1": the demanded devices,
+ * but `except` (IR_NO_DEVICE for none). */
+static void list_devices(Checker *ck, StrBuf *out, const PlanConflict *pc, int32_t except)
+{
+	size_t n = 0, total = 0;
+	for (size_t k = 0; k < pc->ndemands; k++)
+		total += pc->demands[k].device != except;
+	for (size_t k = 0; k < pc->ndemands; k++) {
+		if (pc->demands[k].device == except)
+			continue;
+		if (n++)
+			strbuf_puts(out, n == total ? " and " : ", ");
+		strbuf_puts(out, device_name(ck, pc->demands[k].device));
+	}
+}
+
+/* Records (and under the error policy reports) value v, whose uses
+ * [begin, end) are on `devices` of the resolution and some of which read it
+ * through a copy from `home`. */
+static void record_conflict(Checker *ck, Resolver *r, uint32_t v, uint32_t home_node,
+			    const uint32_t *use_nodes, uint32_t begin, uint32_t end)
 {
 	PlanAnalysis *an = ck->an;
 	const Expr *value = an->by_id[v];
-	int32_t own = plan_domain_device(an, an->expr_domain[v]);
-	int32_t home = own, other = IR_NO_DEVICE;
-	uint32_t own_cause =
-		own != IR_NO_DEVICE
-			? an->domains[plan_domain_result(an, an->expr_domain[v])].bound_by
-			: PLAN_NONE;
-	bool conflict = false, fallback_used = false;
-	uint32_t begin = ck->use_start[v], end = ck->use_start[v + 1];
-	int32_t lowest = IR_NO_DEVICE, seen = own;
-	for (uint32_t i = begin; i < end; i++) {
-		int32_t d = plan_domain_device(an, an->constraints[ck->uses[i].constraint].a);
-		if (d == IR_NO_DEVICE)
-			continue;
-		if (d == ck->ctx->fallback)
-			fallback_used = true;
-		if (lowest == IR_NO_DEVICE || d < lowest)
-			lowest = d;
-		if (seen == IR_NO_DEVICE)
-			seen = d;
-		else if (d != seen)
-			conflict = true;
-	}
-	if (!conflict) {
-		for (uint32_t i = begin; i < end; i++) {
-			PlanClash clash;
-			if (!plan_constraint_apply(an, ck->uses[i].constraint, &clash))
-				report_irreducible(ck, ck->uses[i].constraint, &clash);
-		}
-		return;
-	}
-	const char *home_reason = "its own definition forces it there";
-	if (home == IR_NO_DEVICE) {
-		home = fallback_used ? ck->ctx->fallback : lowest;
-		home_reason = fallback_used ? "the fallback device, where a consumer uses it"
-					    : "the lowest-numbered device among its consumers";
-	}
+	int32_t home = r->device[home_node];
+	PlanConflict *pc = new_conflict(ck);
+	StrBuf name, chain, s0, s1;
+	uint32_t other_cause = PLAN_NONE;
+	int32_t other = IR_NO_DEVICE;
+	size_t ncons = 0;
 	ck->conflicts++;
-	{
-		PlanConflict *pc = new_conflict(ck);
-		StrBuf name, chain, s0, s1;
-		uint32_t home_cause = own_cause, other_cause = PLAN_NONE;
-		size_t ncons = 0;
-		strbuf_init(&name);
-		strbuf_init(&chain);
-		strbuf_init(&s0);
-		strbuf_init(&s1);
-		ir_value_name(&name, value);
-		pc->consumers = xmalloc((end - begin + 1) * sizeof(uint32_t));
-		pc->consumer_devices = xmalloc((end - begin + 1) * sizeof(int32_t));
-		for (uint32_t i = begin; i < end; i++) {
+	strbuf_init(&name);
+	strbuf_init(&chain);
+	strbuf_init(&s0);
+	strbuf_init(&s1);
+	ir_value_name(&name, value);
+	pc->consumers = xmalloc((end - begin + 1) * sizeof(uint32_t));
+	pc->consumer_devices = xmalloc((end - begin + 1) * sizeof(int32_t));
+	pc->demands = xcalloc(end - begin + 2, sizeof(PlanDemand));
+	add_demand(ck, pc, home, r->cause[home_node]);
+	for (uint32_t i = begin; i < end; i++) {
+		const Constraint *c = &an->constraints[ck->uses[i].constraint];
+		uint32_t to = use_nodes[i - begin];
+		int32_t d = to == PLAN_NONE ? IR_NO_DEVICE : r->device[to];
+		uint32_t cause = to == PLAN_NONE ? PLAN_NONE : r->cause[to];
+		if (i - begin < CHAIN_USES_SHOWN)
+			describe_use(ck, &chain, ck->uses[i].constraint, d,
+				     to == PLAN_NONE ? RULE_FREE : (HomeRule)r->rule[to], cause);
+		else if (i - begin == CHAIN_USES_SHOWN)
+			strbuf_printf(&chain, "; and %u more uses", end - i);
+		if (d == IR_NO_DEVICE || d == home)
+			continue;
+		if (other == IR_NO_DEVICE || d < other) {
+			other = d;
+			other_cause = cause;
+		}
+		add_demand(ck, pc, d, cause);
+		pc->consumers[ncons] = c->site;
+		pc->consumer_devices[ncons++] = d;
+		add_copy(ck, v, c, home, d);
+	}
+	qsort(pc->demands, pc->ndemands, sizeof(PlanDemand), compare_demands);
+	describe_cause(ck, &s0, r->cause[home_node]);
+	describe_cause(ck, &s1, other_cause);
+	pc->value = v;
+	pc->value_name = strbuf_detach(&name);
+	pc->devices[0] = home;
+	pc->devices[1] = other;
+	pc->sources[0] = cause_pos(ck, r->cause[home_node]);
+	pc->sources[1] = cause_pos(ck, other_cause);
+	pc->source_text[0] = strbuf_detach(&s0);
+	pc->source_text[1] = strbuf_detach(&s1);
+	pc->chain = strbuf_detach(&chain);
+	pc->home = ck->ctx->policy == POLICY_ERROR ? IR_NO_DEVICE : home;
+	pc->home_reason = rule_reason[r->rule[home_node]];
+	pc->nconsumers = ncons;
+	if (ck->ctx->policy == POLICY_ERROR && ck->reported++ < DIAG_CONFLICTS) {
+		const SourceFile *src = an->module->src;
+		StrBuf list, others;
+		strbuf_init(&list);
+		strbuf_init(&others);
+		list_devices(ck, &list, pc, IR_NO_DEVICE);
+		list_devices(ck, &others, pc, home);
+		diag_error(ck->ctx->diags, src, value->pos, "'%s' is needed on %s", pc->value_name,
+			   list.data);
+		for (size_t k = 0; k < pc->ndemands; k++)
+			diag_note(ck->ctx->diags, src, pc->demands[k].source, "%s: %s",
+				  device_name(ck, pc->demands[k].device),
+				  pc->demands[k].source_text);
+		diag_note(ck->ctx->diags, src, value->pos, "uses: %s", pc->chain);
+		diag_note(ck->ctx->diags, NULL, (Pos){0, 0},
+			  "'set policy copy' would keep '%s' on %s and copy it to %s",
+			  pc->value_name, device_name(ck, home), others.data);
+		strbuf_free(&list);
+		strbuf_free(&others);
+	}
+	release_conflict(ck, pc);
+}
+
+/* Applies use constraint i, reporting a clash (none is expected). */
+static void apply_use(Checker *ck, uint32_t i)
+{
+	PlanClash clash;
+	if (!plan_constraint_apply(ck->an, i, &clash))
+		report_irreducible(ck, i, &clash);
+}
+
+/* Binds a class that a rule for several devices placed, so that `why`
+ * names the rule. */
+static void bind_choice(Checker *ck, Resolver *r, uint32_t x)
+{
+	HomeRule rule = (HomeRule)r->rule[x];
+	Constraint c = {
+		.kind = rule == RULE_SUPPLY_FALLBACK || rule == RULE_SUPPLY_LOWEST
+				? CONSTRAINT_CONFLICT_MEET
+				: CONSTRAINT_CONFLICT_HOME,
+		.site = PLAN_NONE,
+		.value = r->rep[x],
+		.a = r->root[x],
+		.b = PLAN_NONE,
+		.device = r->device[x],
+	};
+	apply_use(ck, plan_constraint_add(ck->an, &c));
+}
+
+static uint32_t comp_find(uint32_t *parent, uint32_t x)
+{
+	return piece_find(parent, x);
+}
+
+/* Pass 2 (see the top of the file). Returns false when interrupted. */
+static bool resolve_uses(Checker *ck)
+{
+	PlanAnalysis *an = ck->an;
+	uint32_t nd = (uint32_t)an->ndomains, nuses = ck->use_start[an->nexprs];
+	uint32_t *from = xmalloc(((size_t)nuses + 1) * sizeof(uint32_t));
+	uint32_t *to = xmalloc(((size_t)nuses + 1) * sizeof(uint32_t));
+	uint32_t *comp = xmalloc(((size_t)nd + 1) * sizeof(uint32_t));
+	int32_t *comp_device = xmalloc(((size_t)nd + 1) * sizeof(int32_t));
+	uint32_t *node_of = NULL, *use_node = NULL;
+	Resolver r = {0};
+	bool interrupted = false;
+	enum { MIXED = -2 };
+	/* classes at the end of pass 1, and the components the uses join */
+	for (uint32_t d = 0; d < nd; d++) {
+		comp[d] = d;
+		comp_device[d] = IR_NO_DEVICE;
+	}
+	for (uint32_t i = 0; i < nuses; i++) {
+		const Constraint *c = &an->constraints[ck->uses[i].constraint];
+		from[i] = plan_domain_result(an, c->b);
+		to[i] = plan_domain_result(an, c->a);
+		comp[comp_find(comp, from[i])] = comp_find(comp, to[i]);
+		if ((i & POLL_MASK) == POLL_MASK && session_interrupted()) {
+			interrupted = true;
+			goto done;
+		}
+	}
+	for (uint32_t i = 0; i < nuses; i++) {
+		uint32_t ends[2] = {from[i], to[i]};
+		for (int k = 0; k < 2; k++) {
+			uint32_t c = comp_find(comp, ends[k]);
+			int32_t d = an->domains[ends[k]].device;
+			if (d == IR_NO_DEVICE || comp_device[c] == MIXED)
+				continue;
+			comp_device[c] =
+				comp_device[c] == IR_NO_DEVICE || comp_device[c] == d ? d : MIXED;
+		}
+	}
+	/* the graph of the mixed components */
+	node_of = xmalloc(((size_t)nd + 1) * sizeof(uint32_t));
+	use_node = xmalloc(((size_t)nuses + 1) * 2 * sizeof(uint32_t));
+	memset(node_of, 0xff, ((size_t)nd + 1) * sizeof(uint32_t));
+	for (uint32_t i = 0; i < nuses; i++) {
+		uint32_t ends[2] = {from[i], to[i]};
+		use_node[2 * i] = use_node[2 * i + 1] = PLAN_NONE;
+		if (comp_device[comp_find(comp, from[i])] != MIXED)
+			continue;
+		for (int k = 0; k < 2; k++) {
+			if (node_of[ends[k]] == PLAN_NONE)
+				node_of[ends[k]] = r.nnodes++;
+			use_node[2 * i + k] = node_of[ends[k]];
+		}
+		r.nedges++;
+	}
+	if (r.nnodes) {
+		uint32_t e = 0;
+		r.root = xmalloc(r.nnodes * sizeof(uint32_t));
+		r.device = xmalloc(r.nnodes * sizeof(int32_t));
+		r.rule = xcalloc(r.nnodes, 1);
+		r.cause = xmalloc(r.nnodes * sizeof(uint32_t));
+		r.rep = xmalloc(r.nnodes * sizeof(uint32_t));
+		r.from = xmalloc(r.nedges * sizeof(uint32_t));
+		r.to = xmalloc(r.nedges * sizeof(uint32_t));
+		memset(r.rep, 0xff, r.nnodes * sizeof(uint32_t));
+		for (uint32_t i = 0; i < nuses; i++) {
 			const Constraint *c = &an->constraints[ck->uses[i].constraint];
-			uint32_t root = plan_domain_result(an, c->a);
-			int32_t d = an->domains[root].device;
-			if (i - begin < CHAIN_USES_SHOWN)
-				describe_use(ck, &chain, ck->uses[i].constraint, root);
-			else if (i - begin == CHAIN_USES_SHOWN)
-				strbuf_printf(&chain, "; and %u more uses", end - i);
-			if (d == home && home_cause == PLAN_NONE)
-				home_cause = an->domains[root].bound_by;
-			if (d != IR_NO_DEVICE && d != home) {
-				if (other == IR_NO_DEVICE) {
-					other = d;
-					other_cause = an->domains[root].bound_by;
-				}
-				pc->consumers[ncons] = c->site;
-				pc->consumer_devices[ncons++] = d;
-				add_copy(ck, v, c, home, d);
-			} else {
-				PlanClash clash;
-				if (!plan_constraint_apply(an, ck->uses[i].constraint, &clash))
-					report_irreducible(ck, ck->uses[i].constraint, &clash);
+			uint32_t a = use_node[2 * i], b = use_node[2 * i + 1];
+			if (a == PLAN_NONE)
+				continue;
+			r.root[a] = from[i];
+			r.root[b] = to[i];
+			if (r.rep[a] == PLAN_NONE)
+				r.rep[a] = c->value;
+			r.from[e] = a;
+			r.to[e++] = b;
+		}
+		for (uint32_t i = 0; i < nuses; i++) {
+			uint32_t b = use_node[2 * i + 1];
+			if (b != PLAN_NONE && r.rep[b] == PLAN_NONE)
+				r.rep[b] = an->constraints[ck->uses[i].constraint].site;
+		}
+		for (uint32_t x = 0; x < r.nnodes; x++) {
+			const Domain *dom = &an->domains[r.root[x]];
+			r.device[x] = dom->device;
+			r.cause[x] = dom->device == IR_NO_DEVICE ? PLAN_NONE : dom->bound_by;
+			r.rule[x] = dom->device == IR_NO_DEVICE ? RULE_FREE : RULE_OWN;
+		}
+		index_edges(r.nnodes, r.nedges, r.from, &r.out_start, &r.out);
+		resolve_demand(&r, ck->ctx->fallback);
+		resolve_supply(&r, ck->ctx->fallback);
+		for (uint32_t x = 0; x < r.nnodes; x++)
+			if (r.rule[x] != RULE_FREE && r.rule[x] != RULE_OWN &&
+			    r.rule[x] != RULE_DEMAND && r.rule[x] != RULE_SUPPLY)
+				bind_choice(ck, &r, x);
+	}
+	/* every use, value by value: unified, or read through a copy */
+	for (uint32_t v = 0; v < an->nexprs; v++) {
+		uint32_t begin = ck->use_start[v], end = ck->use_start[v + 1];
+		uint32_t home = PLAN_NONE;
+		bool copies = false;
+		if ((v & POLL_MASK) == POLL_MASK && session_interrupted()) {
+			interrupted = true;
+			break;
+		}
+		for (uint32_t i = begin; i < end && !copies; i++) {
+			uint32_t a = use_node[2 * i], b = use_node[2 * i + 1];
+			home = a;
+			copies = a != PLAN_NONE && r.device[a] != IR_NO_DEVICE &&
+				 r.device[b] != IR_NO_DEVICE && r.device[a] != r.device[b];
+		}
+		if (!copies) {
+			for (uint32_t i = begin; i < end; i++)
+				apply_use(ck, ck->uses[i].constraint);
+			continue;
+		}
+		{
+			uint32_t *targets = xmalloc((end - begin) * sizeof(uint32_t));
+			for (uint32_t i = begin; i < end; i++) {
+				uint32_t b = use_node[2 * i + 1];
+				targets[i - begin] = b;
+				if (r.device[b] == r.device[home] || r.device[b] == IR_NO_DEVICE)
+					apply_use(ck, ck->uses[i].constraint);
 			}
+			record_conflict(ck, &r, v, home, targets, begin, end);
+			free(targets);
 		}
-		describe_cause(ck, &s0, home_cause);
-		describe_cause(ck, &s1, other_cause);
-		pc->value = v;
-		pc->value_name = strbuf_detach(&name);
-		pc->devices[0] = home;
-		pc->devices[1] = other;
-		pc->sources[0] = cause_pos(ck, home_cause);
-		pc->sources[1] = cause_pos(ck, other_cause);
-		pc->source_text[0] = strbuf_detach(&s0);
-		pc->source_text[1] = strbuf_detach(&s1);
-		pc->chain = strbuf_detach(&chain);
-		pc->home = ck->ctx->policy == POLICY_ERROR ? IR_NO_DEVICE : home;
-		pc->home_reason = home_reason;
-		pc->nconsumers = ncons;
-		if (ck->ctx->policy == POLICY_ERROR && ck->reported++ < DIAG_CONFLICTS) {
-			const SourceFile *src = an->module->src;
-			diag_error(ck->ctx->diags, src, value->pos,
-				   "'%s' is needed on %s and on %s", pc->value_name,
-				   device_name(ck, home), device_name(ck, other));
-			diag_note(ck->ctx->diags, src, pc->sources[0], "%s: %s",
-				  device_name(ck, home), pc->source_text[0]);
-			diag_note(ck->ctx->diags, src, pc->sources[1], "%s: %s",
-				  device_name(ck, other), pc->source_text[1]);
-			diag_note(ck->ctx->diags, src, value->pos, "uses: %s", pc->chain);
-			diag_note(ck->ctx->diags, NULL, (Pos){0, 0},
-				  "'set policy copy' would keep '%s' on %s and copy it to %s",
-				  pc->value_name, device_name(ck, home), device_name(ck, other));
-		}
-		release_conflict(ck, pc);
 	}
-	/* the home device sticks even when no consumer there merged it */
-	{
-		Constraint pin = {
-			.kind = CONSTRAINT_CONFLICT_HOME,
-			.site = PLAN_NONE,
-			.value = v,
-			.a = an->expr_domain[v],
-			.b = PLAN_NONE,
-			.device = home,
-		};
-		uint32_t ci = plan_constraint_add(an, &pin);
-		PlanClash clash;
-		if (!plan_constraint_apply(an, ci, &clash))
-			report_irreducible(ck, ci, &clash);
-	}
+done:
+	free(from);
+	free(to);
+	free(comp);
+	free(comp_device);
+	free(node_of);
+	free(use_node);
+	free(r.root);
+	free(r.device);
+	free(r.rule);
+	free(r.cause);
+	free(r.rep);
+	free(r.from);
+	free(r.to);
+	free(r.out_start);
+	free(r.out);
+	return !interrupted;
 }
 
 /* Hands out the numbers no node of a module is named, lowest first: the
@@ -457,6 +907,7 @@ static IrModule *insert_copies(Checker *ck, const IrModule *in)
 		case CONSTRAINT_MIN_TRANSFER:
 		case CONSTRAINT_PIN:
 		case CONSTRAINT_CONFLICT_HOME:
+		case CONSTRAINT_CONFLICT_MEET:
 			DP_ASSERT(!"copy at a use that cannot take one");
 			break;
 		}
@@ -473,7 +924,6 @@ IrModule *plan_check_phase(const IrModule *in, PhaseContext *ctx)
 	PlanAnalysis *an = xcalloc(1, sizeof(PlanAnalysis));
 	Checker ck = {0};
 	IrModule *out = NULL;
-	uint8_t *used;
 	bool interrupted = false;
 	if (ctx->trace) {
 		/* a rerun after a failed check starts from no conflicts */
@@ -486,16 +936,13 @@ IrModule *plan_check_phase(const IrModule *in, PhaseContext *ctx)
 	ck.an = an;
 	plan_generate_constraints(an, ctx->pins, ctx->npins, &ck.cuttable);
 	index_uses(&ck);
-	used = xcalloc(an->nexprs ? an->nexprs : 1, 1);
-	for (uint32_t v = 0; v < an->nexprs; v++)
-		used[v] = ck.use_start[v + 1] > ck.use_start[v];
 	/* Pass 1: everything but the uses of values. Ctrl-C is polled every
 	 * 65536 steps of either pass. */
 	{
 		size_t n = an->nconstraints;
 		for (size_t i = 0; i < n && !interrupted; i++) {
 			PlanClash clash;
-			if ((i & 0xffff) == 0xffff && session_interrupted())
+			if ((i & POLL_MASK) == POLL_MASK && session_interrupted())
 				interrupted = true;
 			if (ck.cuttable[i])
 				continue;
@@ -503,16 +950,9 @@ IrModule *plan_check_phase(const IrModule *in, PhaseContext *ctx)
 				report_irreducible(&ck, (uint32_t)i, &clash);
 		}
 	}
-	/* Pass 2: values and their uses, consumers before producers. Ids
-	 * grow with the text, so descending ids visit a value after
-	 * everything the parser built after it: demand flows backwards from
-	 * the annotations, as a reader expects. */
-	for (uint32_t v = an->nexprs; v-- > 0 && !interrupted;) {
-		if ((v & 0xffff) == 0xffff && session_interrupted())
-			interrupted = true;
-		else if (used[v])
-			resolve_value(&ck, v);
-	}
+	/* Pass 2: the uses of values, resolved on the graph they form. */
+	if (!interrupted && !resolve_uses(&ck))
+		interrupted = true;
 	{
 		size_t shown = ck.irreducible + (ctx->policy == POLICY_ERROR ? ck.conflicts : 0);
 		if (ck.reported < shown)
@@ -524,7 +964,6 @@ IrModule *plan_check_phase(const IrModule *in, PhaseContext *ctx)
 		diag_error(ctx->diags, NULL, (Pos){0, 0}, "interrupted during phase 'check'");
 	else if (ck.irreducible == 0 && !(ctx->policy == POLICY_ERROR && ck.conflicts))
 		out = ck.ncopies ? insert_copies(&ck, in) : ir_module_retain(in);
-	free(used);
 	free(ck.cuttable);
 	free(ck.use_start);
 	free(ck.uses);

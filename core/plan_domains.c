@@ -422,6 +422,8 @@ static const char *constraint_verb(ConstraintKind k)
 		return "what-if pin of";
 	case CONSTRAINT_CONFLICT_HOME:
 		return "home device";
+	case CONSTRAINT_CONFLICT_MEET:
+		return "where inputs from several devices meet";
 	}
 	return "";
 }
@@ -484,6 +486,7 @@ void plan_constraint_describe(StrBuf *out, PlanAnalysis *an, uint32_t i, const D
 		strbuf_puts(out, " (placed by min-transfer to copy fewer bytes)");
 		break;
 	case CONSTRAINT_CONFLICT_HOME:
+	case CONSTRAINT_CONFLICT_MEET:
 		strbuf_puts(out, " (chosen by check for a conflict; see 'conflicts')");
 		break;
 	case CONSTRAINT_OP_ARG:
