@@ -3,7 +3,9 @@
  *
  * Arguments are parsed here (not by getopt) so that options and @f may come
  * in any order; the printer does the rest. Types are shown by default once
- * the version is typed, as TVM's printer does after InferType.
+ * the version is typed, as TVM's printer does after InferType. `--phase P`
+ * for the phase where planning stopped, which made no module, prints the
+ * module it analysed (cmd_version_analysed).
  */
 #include "commands.h"
 
@@ -17,6 +19,7 @@ int cmd_ir(CmdContext *ctx, int argc, char **argv)
 	const IrModule *m = session_current(s);
 	PrintOptions opts;
 	int types = -1; /* -1: as typed */
+	bool input;     /* --phase named the phase that failed: its input */
 	StrBuf sb;
 	memset(&opts, 0, sizeof opts);
 	opts.devices = &s->devices;
@@ -44,7 +47,7 @@ int cmd_ir(CmdContext *ctx, int argc, char **argv)
 			phase = pipeline_find(a);
 			if (phase < 0)
 				return cmd_error(ctx, "unknown phase '%s' (see 'phases')", a);
-			m = cmd_version(ctx, phase);
+			m = cmd_version_analysed(ctx, phase, &input);
 			if (!m)
 				return 1;
 		} else if (a[0] == '@' && a[1]) {

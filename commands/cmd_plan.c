@@ -4,7 +4,11 @@
  *
  * Facts come from the planned module itself (every node carries its device
  * after `core`); explanations come from the analyses the phases left in the
- * session's PlanTrace. Nothing here changes the session.
+ * session's PlanTrace. When a phase failed (planning stopped there, e.g.
+ * `check` under `set policy error`), `conflicts`, `constraints`, `why` and
+ * `copies` answer from what that phase recorded, after a note saying where
+ * planning stopped: that is when a user needs them most. Nothing here
+ * changes the session.
  */
 #include "commands.h"
 
@@ -53,11 +57,22 @@ int cmd_placement(CmdContext *ctx, int argc, char **argv)
 	return 0;
 }
 
+/* Whether check's conflicts are in the trace: check ran, or planning
+ * stopped in it. */
 static bool check_has_run(CmdContext *ctx)
 {
 	const PlanTrace *t = ctx->session->trace;
-	return t && pipeline_find("check") >= 0 &&
-	       ctx->session->phases_done > (size_t)pipeline_find("check");
+	int check = pipeline_find("check");
+	return t && check >= 0 &&
+	       (ctx->session->phases_done > (size_t)check ||
+		session_failed_phase(ctx->session, NULL) == check);
+}
+
+/* Whether planning stopped in core (its analysis is in the trace). */
+static bool core_failed(CmdContext *ctx)
+{
+	int failed = session_failed_phase(ctx->session, NULL);
+	return failed >= 0 && pipeline_phases[failed].run == plan_core_phase;
 }
 
 /* One line per destination device: which consumers read the value there. */
@@ -111,6 +126,7 @@ int cmd_conflicts(CmdContext *ctx, int argc, char **argv)
 									    : "replicate";
 	if (!check_has_run(ctx))
 		return cmd_error(ctx, "phase 'check' has not run; use 'step' or 'plan'");
+	cmd_note_stopped(ctx);
 	if (t->nconflicts == 0) {
 		fputs("no conflicts\n", ctx->out);
 		return 0;
@@ -159,13 +175,136 @@ static const char *copy_reason(const Session *s, const Expr *copy, const uint8_t
 	return "written by the user";
 }
 
+/* The function each expression belongs to, named as `placement` names
+ * them: @global, the %var a closure is let-bound to, or fn@LINE:COL. */
+typedef struct FunctionMap {
+	uint32_t *of; /* by expression id: index into names, or PLAN_NONE */
+	char **names;
+	size_t count, cap;
+} FunctionMap;
+
+static void function_map_build(FunctionMap *fm, const IrModule *m)
+{
+	uint8_t *seen = xcalloc(m->nexprs / 8 + 1, 1);
+	const char **let_names = xcalloc(m->nexprs ? m->nexprs : 1, sizeof(char *));
+	Expr **by_id = ir_index_by_id(m);
+	ExprVec pending = {0}, body = {0};
+	memset(fm, 0, sizeof *fm);
+	fm->of = xmalloc((m->nexprs + 1) * sizeof(uint32_t));
+	memset(fm->of, 0xff, (m->nexprs + 1) * sizeof(uint32_t));
+	for (uint32_t id = 0; id < m->nexprs; id++)
+		if (by_id[id] && by_id[id]->kind == EXPR_LET &&
+		    by_id[id]->u.let.value->kind == EXPR_FN)
+			let_names[by_id[id]->u.let.value->id] = by_id[id]->u.let.var->name;
+	free(by_id);
+	for (uint32_t g = 0; g < m->nglobals; g++) {
+		exprvec_push(&pending, m->globals[g].fn);
+		for (size_t k = 0; k < pending.count; k++) {
+			Expr *fn = pending.items[k];
+			uint32_t index = (uint32_t)fm->count;
+			grow_array((void **)&fm->names, &fm->cap, fm->count + 1, sizeof(char *));
+			fm->names[fm->count++] =
+				k == 0     ? xasprintf("@%s", m->globals[g].name)
+				: fn->name ? xasprintf("%%%s", fn->name)
+				: let_names[fn->id]
+					? xasprintf("%%%s", let_names[fn->id])
+					: xasprintf("fn@%u:%u", fn->pos.line, fn->pos.col);
+			for (uint32_t i = 0; i < fn->u.fn.nparams; i++) {
+				Expr *param = fn->u.fn.params[i];
+				seen[param->id >> 3] |= (uint8_t)(1u << (param->id & 7));
+				fm->of[param->id] = index;
+			}
+			body.count = 0;
+			ir_postorder(m, fn->u.fn.body, false, seen, &body);
+			for (size_t i = 0; i < body.count; i++) {
+				fm->of[body.items[i]->id] = index;
+				if (body.items[i]->kind == EXPR_FN)
+					exprvec_push(&pending, body.items[i]);
+			}
+		}
+		pending.count = 0;
+	}
+	exprvec_free(&pending);
+	exprvec_free(&body);
+	free(let_names);
+	free(seen);
+}
+
+static void function_map_free(FunctionMap *fm)
+{
+	for (size_t i = 0; i < fm->count; i++)
+		free(fm->names[i]);
+	free(fm->names);
+	free(fm->of);
+}
+
+/* After check stopped planning: the copies it would have inserted, one per
+ * (conflict, destination device), as the copy policy (or replicate, when
+ * that is the policy) places them. Conflicts no copy can resolve have none.
+ * Adds what it lists to *n and *total. */
+static void print_would_copy(CmdContext *ctx, size_t *n, int64_t *total)
+{
+	const Session *s = ctx->session;
+	const PlanTrace *t = s->trace;
+	PlanAnalysis *an = t->check;
+	const char *policy = s->settings.policy == POLICY_REPLICATE ? "replicate" : "copy";
+	FunctionMap fm;
+	function_map_build(&fm, an->module);
+	for (size_t i = 0; i < t->nconflicts; i++) {
+		const PlanConflict *c = &t->conflicts[i];
+		const Expr *value = c->value < an->nexprs ? an->by_id[c->value] : NULL;
+		bool duplicate = s->settings.policy == POLICY_REPLICATE && value &&
+				 value->kind == EXPR_CONSTANT;
+		int64_t bytes = -1;
+		/* a conflict no copy resolves has no home (nor home_reason) */
+		if (!c->home_reason || !value)
+			continue;
+		if (!value->type || !type_bytes(value->type, &bytes))
+			bytes = -1;
+		for (uint32_t d = 0; d < s->devices.count; d++) {
+			uint32_t site = PLAN_NONE;
+			const char *fname = "?";
+			for (size_t k = 0; k < c->nconsumers && site == PLAN_NONE; k++)
+				if (c->consumer_devices[k] == (int32_t)d)
+					site = c->consumers[k];
+			if (site == PLAN_NONE)
+				continue;
+			if (site < an->nexprs && fm.of[site] != PLAN_NONE)
+				fname = fm.names[fm.of[site]];
+			fprintf(ctx->out, "%s %s %s -> %s ", fname, c->value_name,
+				devices_name(&s->devices, c->devices[0]),
+				devices_name(&s->devices, d));
+			if (bytes >= 0)
+				fprintf(ctx->out, "%lld bytes", (long long)bytes);
+			else
+				fputs("? bytes", ctx->out);
+			if (duplicate) {
+				fprintf(ctx->out,
+					" (policy %s would duplicate it for a conflict)\n", policy);
+				continue;
+			}
+			fprintf(ctx->out, " (policy %s would insert it for a conflict)\n", policy);
+			(*n)++;
+			if (bytes >= 0)
+				*total += bytes;
+		}
+	}
+	function_map_free(&fm);
+}
+
 int cmd_copies(CmdContext *ctx, int argc, char **argv)
 {
 	const Session *s = ctx->session;
 	const IrModule *m = session_current(s);
+	bool planned = session_planned(s);
+	int failed = session_failed_phase(s, NULL);
 	Placement p;
 	size_t n = 0;
 	int64_t total = 0;
+	if (!planned && failed < 0)
+		return cmd_error(ctx, "the module is not planned yet; use 'plan'");
+	if (!planned)
+		cmd_note_stopped(ctx);
 	plan_placement(m, &p);
 	{
 		Expr **by_id = ir_index_by_id(m);
@@ -194,11 +333,19 @@ int cmd_copies(CmdContext *ctx, int argc, char **argv)
 		free(captured);
 		free(by_id);
 	}
-	if (n == 0)
+	if (!planned && failed == pipeline_find("check") && s->trace && s->trace->check)
+		print_would_copy(ctx, &n, &total);
+	if (planned && n == 0)
 		fputs("no copies\n", ctx->out);
-	else
+	else if (planned)
 		fprintf(ctx->out, "%zu cop%s, %lld bytes\n", n, n == 1 ? "y" : "ies",
 			(long long)total);
+	else if (n == 0)
+		fputs("no copies so far (core adds those at on_device boundaries)\n", ctx->out);
+	else
+		fprintf(ctx->out,
+			"%zu cop%s, %lld bytes so far (core adds those at on_device boundaries)\n",
+			n, n == 1 ? "y" : "ies", (long long)total);
 	plan_placement_free(&p);
 	return 0;
 }
@@ -301,18 +448,23 @@ int cmd_regions(CmdContext *ctx, int argc, char **argv)
 
 /* The analysis that explains the current state: the replay of a core in
  * progress under stepi (the state as of the last replayed event), core's
- * when it ran, else check's. */
+ * when it ran or planning stopped in it, else check's (which a failed
+ * check leaves too). After a failed phase, the note saying so comes
+ * first. */
 static PlanAnalysis *current_analysis(CmdContext *ctx)
 {
 	PlanTrace *t = ctx->session->trace;
 	PlanAnalysis *replay = stepper_replay(ctx->session);
+	PlanAnalysis *an = NULL;
 	if (replay)
 		return replay;
-	if (t && t->core && session_planned(ctx->session))
-		return t->core;
-	if (t && t->check && check_has_run(ctx))
-		return t->check;
-	return NULL;
+	if (t && t->core && (session_planned(ctx->session) || core_failed(ctx)))
+		an = t->core;
+	else if (t && t->check && check_has_run(ctx))
+		an = t->check;
+	if (an)
+		cmd_note_stopped(ctx);
+	return an;
 }
 
 /* The error for a name the analysis lacks: a copy check inserted exists
@@ -345,15 +497,38 @@ int cmd_why(CmdContext *ctx, int argc, char **argv)
 		StrBuf name;
 		strbuf_init(&name);
 		ir_value_name(&name, e);
+		const DeviceTable *devices = &ctx->session->devices;
 		for (size_t i = 0; t && i < t->nconflicts; i++) {
 			const PlanConflict *c = &t->conflicts[i];
-			if (c->home == IR_NO_DEVICE || strcmp(c->value_name, name.data) != 0)
+			if (strcmp(c->value_name, name.data) != 0)
 				continue;
-			strbuf_printf(
-				&sb, "  check: %s is needed on %s and on %s; it stays on %s, %s\n",
-				c->value_name, devices_name(&ctx->session->devices, c->devices[0]),
-				devices_name(&ctx->session->devices, c->devices[1]),
-				devices_name(&ctx->session->devices, c->home), c->home_reason);
+			if (c->home != IR_NO_DEVICE)
+				strbuf_printf(&sb,
+					      "  check: %s is needed on %s and on %s; it stays on "
+					      "%s, %s\n",
+					      c->value_name, devices_name(devices, c->devices[0]),
+					      devices_name(devices, c->devices[1]),
+					      devices_name(devices, c->home), c->home_reason);
+			else if (c->home_reason) /* policy error: no home taken */
+				strbuf_printf(
+					&sb,
+					"  check: %s is needed on %s and on %s; policy error stops "
+					"planning; 'set policy copy' would keep it on %s, %s\n",
+					c->value_name, devices_name(devices, c->devices[0]),
+					devices_name(devices, c->devices[1]),
+					devices_name(devices, c->devices[0]), c->home_reason);
+			else
+				strbuf_printf(
+					&sb,
+					"  check: %s is pinned to both %s and %s, and no copy can "
+					"separate them\n",
+					c->value_name, devices_name(devices, c->devices[0]),
+					devices_name(devices, c->devices[1]));
+			/* unresolved: what demands each device */
+			for (int k = 0; k < 2 && c->home == IR_NO_DEVICE; k++)
+				strbuf_printf(&sb, "    %s: %s\n",
+					      devices_name(devices, c->devices[k]),
+					      c->source_text[k]);
 		}
 		strbuf_free(&name);
 	}

@@ -15,12 +15,15 @@
 
 #include "viz.h"
 
-/* The version `--phase P` names, with its title; NULL after an error. */
+/* The version `--phase P` names, with its title; NULL after an error.
+ * After a failed phase the title says where planning stopped; the
+ * conflicts check recorded are drawn either way (they are in the trace). */
 static const IrModule *render_version(CmdContext *ctx, const char *phase_name, StrBuf *title)
 {
 	Session *s = ctx->session;
 	const IrModule *m;
-	int phase;
+	int phase, failed = session_failed_phase(s, NULL);
+	bool input;
 	const char *path = s->path ? s->path : "module";
 	const char *slash = strrchr(path, '/');
 	const char *file = slash ? slash + 1 : path;
@@ -31,6 +34,9 @@ static const IrModule *render_version(CmdContext *ctx, const char *phase_name, S
 		else
 			strbuf_printf(title, "%s after %s", file,
 				      pipeline_phases[s->phases_done - 1].name);
+		if (cmd_note_stopped(ctx))
+			strbuf_printf(title, "; planning stopped in %s",
+				      pipeline_phases[failed].name);
 		return m;
 	}
 	if (strcmp(phase_name, "parse") == 0) {
@@ -42,10 +48,14 @@ static const IrModule *render_version(CmdContext *ctx, const char *phase_name, S
 		cmd_error(ctx, "unknown phase '%s' (see 'phases')", phase_name);
 		return NULL;
 	}
-	m = cmd_version(ctx, phase);
+	m = cmd_version_analysed(ctx, phase, &input);
 	if (!m)
 		return NULL;
-	strbuf_printf(title, "%s after %s", file, pipeline_phases[phase].name);
+	if (input)
+		strbuf_printf(title, "%s as %s analysed it; planning stopped there", file,
+			      pipeline_phases[phase].name);
+	else
+		strbuf_printf(title, "%s after %s", file, pipeline_phases[phase].name);
 	return m;
 }
 

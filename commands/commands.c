@@ -16,6 +16,8 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "plan.h"
+
 /* ---- the table ---- */
 
 const Command commands_table[] = {
@@ -85,7 +87,8 @@ const Command commands_table[] = {
 		.help = "After the check phase, lists each conflict: the value, the two devices,\n"
 			"the annotations that forced them (file:line:col), the uses that joined\n"
 			"them, and how the current policy resolves it (set policy error|copy|\n"
-			"replicate).",
+			"replicate). When check stopped planning (policy error, or a value\n"
+			"pinned to two devices), it lists what check found, after a note.",
 		.handler = cmd_conflicts,
 	},
 	{
@@ -97,7 +100,8 @@ const Command commands_table[] = {
 		.summary = "show the device equivalence classes and what bound them",
 		.help = "Prints the current equivalence classes of device domains: the device\n"
 			"each is bound to (or free), the constraint that bound it, and its named\n"
-			"members. With %x, only the class holding %x.",
+			"members. With %x, only the class holding %x. After a phase failed, the\n"
+			"classes of the last analysis, check's or core's, after a note.",
 		.handler = cmd_constraints,
 		.completer = cmd_complete_values,
 	},
@@ -119,12 +123,14 @@ const Command commands_table[] = {
 		.name = "copies",
 		.min_args = 0,
 		.max_args = 0,
-		.flags = CMD_NEEDS_MODULE | CMD_NEEDS_PLAN,
+		.flags = CMD_NEEDS_MODULE,
 		.usage = "copies",
 		.summary = "list every device_copy: value, direction, bytes and reason",
 		.help = "Lists each distinct transfer of the planned module with its bytes (from\n"
 			"the static type) and why it exists: written by the user, required at an\n"
-			"on_device boundary, or inserted for a conflict.",
+			"on_device boundary, or inserted for a conflict. After a phase failed,\n"
+			"the copies so far, and when check stopped planning the ones the copy\n"
+			"policy would insert for its conflicts.",
 		.handler = cmd_copies,
 	},
 	{
@@ -204,7 +210,8 @@ const Command commands_table[] = {
 			"`infer`); --types and --no-types force them on or off. --metadata\n"
 			"appends the #[metadata] section when the module has constants.\n"
 			"--phase P prints the module as of after phase P (which must have run;\n"
-			"`--phase parse` is the module as loaded).",
+			"`--phase parse` is the module as loaded); for the phase where planning\n"
+			"stopped, the module it analysed, after a note.",
 		.handler = cmd_ir,
 		.completer = cmd_complete_ir,
 	},
@@ -347,7 +354,8 @@ const Command commands_table[] = {
 			"nodes show direction and bytes; nodes without a device are white and\n"
 			"dashed; uses in conflict are red edges. One cluster per function, or\n"
 			"per device region with --regions. --phase P draws the version after P\n"
-			"(`parse`: as loaded). --focus %x draws the values within --depth N\n"
+			"(`parse`: as loaded; the phase where planning stopped: the module it\n"
+			"analysed). --focus %x draws the values within --depth N\n"
 			"edges of %x (default 2). Graphs over 5000 nodes are refused unless\n"
 			"--force. The file is written whole or not at all.",
 		.handler = cmd_render,
@@ -532,7 +540,8 @@ const Command commands_table[] = {
 		.usage = "why %x",
 		.summary = "explain the chain of constraints that decided %x's device",
 		.help = "Prints the constraints, each with its source position, that join %x to\n"
-			"the annotation or default that bound its device.",
+			"the annotation or default that bound its device. After a phase failed,\n"
+			"from the last analysis, check's or core's, after a note.",
 		.handler = cmd_why,
 		.completer = cmd_complete_values,
 	},
@@ -712,6 +721,55 @@ IrModule *cmd_version(CmdContext *ctx, int phase)
 		cmd_print_diags(ctx, &s->diags);
 		session_clear_diags(s);
 	}
+	return m;
+}
+
+bool cmd_note_stopped(CmdContext *ctx)
+{
+	Session *s = ctx->session;
+	const char *reason;
+	int phase = session_failed_phase(s, &reason);
+	bool check;
+	StrBuf sb;
+	if (phase < 0)
+		return false;
+	/* check's outcome depends on the policy: say which */
+	check = pipeline_phases[phase].run == plan_check_phase;
+	strbuf_init(&sb);
+	strbuf_printf(&sb, "planning stopped in phase '%s'", pipeline_phases[phase].name);
+	if (check) {
+		strbuf_puts(&sb, " (policy ");
+		session_setting_format(s, session_setting_find("policy"), &sb);
+		strbuf_putc(&sb, ')');
+	}
+	if (reason)
+		strbuf_printf(&sb, ": %s", reason);
+	if (check && s->trace && s->trace->nconflicts > 1)
+		strbuf_printf(&sb, " (%zu conflicts in all)", s->trace->nconflicts);
+	cmd_note(ctx, "%s", sb.data);
+	strbuf_free(&sb);
+	return true;
+}
+
+IrModule *cmd_version_analysed(CmdContext *ctx, int phase, bool *input)
+{
+	const char *name = phase >= 0 ? pipeline_phases[phase].name : "";
+	IrModule *m;
+	*input = false;
+	if (phase < 0 || phase != session_failed_phase(ctx->session, NULL))
+		return cmd_version(ctx, phase);
+	if (!(m = cmd_version(ctx, phase - 1)))
+		return NULL;
+	*input = true;
+	cmd_note_stopped(ctx);
+	if (phase == 0)
+		cmd_note(ctx,
+			 "phase '%s' produced no module; this is the one it analysed, as loaded",
+			 name);
+	else
+		cmd_note(ctx,
+			 "phase '%s' produced no module; this is the one it analysed, after '%s'",
+			 name, pipeline_phases[phase - 1].name);
 	return m;
 }
 

@@ -142,6 +142,15 @@ void cmd_print_diags(CmdContext *ctx, const DiagList *diags);
  * session recomputes if it let that version go; NULL after reporting why
  * not (the phase has not run, or the recomputation was interrupted). */
 IrModule *cmd_version(CmdContext *ctx, int phase);
+/* After a phase failed (session_failed_phase), one note: planning stopped
+ * in that phase, under which policy for check, and its first error. The
+ * commands that answer from what the failed phase recorded print it first.
+ * Returns false, printing nothing, when no phase failed. */
+bool cmd_note_stopped(CmdContext *ctx);
+/* cmd_version, except for the phase where planning stopped, which made no
+ * module: then its input, the module its analysis is about, after
+ * cmd_note_stopped and a note saying so, with *input set. */
+IrModule *cmd_version_analysed(CmdContext *ctx, int phase, bool *input);
 /* Whether to colour what goes to stream: never with NO_COLOR or `set color
  * off`, always with `set color on`, else only on a terminal. */
 bool cmd_color(const CmdContext *ctx, FILE *stream);

@@ -54,7 +54,36 @@ void session_init(Session *s)
 	s->versions = xcalloc(pipeline_count + 1, sizeof(IrModule *));
 	s->trace = plan_trace_new();
 	s->stepper = stepper_new();
+	s->failed_phase = -1;
 	diag_init(&s->diags);
+}
+
+/* Planning moved on or was reset: no phase has failed since. */
+static void session_forget_failure(Session *s)
+{
+	free(s->failed_reason);
+	s->failed_reason = NULL;
+	s->failed_phase = -1;
+}
+
+void session_record_failure(Session *s, size_t phase)
+{
+	session_forget_failure(s);
+	if (session_interrupted())
+		return;
+	s->failed_phase = (int)phase;
+	for (size_t i = 0; i < s->diags.count; i++)
+		if (s->diags.items[i].severity == DIAG_ERROR) {
+			s->failed_reason = xstrdup(s->diags.items[i].message);
+			break;
+		}
+}
+
+int session_failed_phase(const Session *s, const char **reason)
+{
+	if (reason)
+		*reason = s->failed_reason;
+	return s->failed_phase;
 }
 
 static IrModule *session_materialize(Session *s, size_t slot);
@@ -65,6 +94,7 @@ static void session_drop_versions(Session *s, size_t from)
 {
 	/* a phase in progress reads versions[phases_done]: it goes first */
 	stepper_cancel(s);
+	session_forget_failure(s);
 	/* The trace describes planned versions (and what a failed phase
 	 * recorded about the next one): it goes with them. */
 	if (s->trace && (from <= 1 || s->phases_done >= from))
@@ -126,6 +156,7 @@ static bool session_lets_go(const Session *s, const IrModule *in)
 void session_commit_version(Session *s, IrModule *out)
 {
 	DP_ASSERT(s->phases_done < pipeline_count);
+	session_forget_failure(s);
 	s->versions[++s->phases_done] = out;
 	session_trim_versions(s);
 }
@@ -346,6 +377,7 @@ bool session_step(Session *s, size_t n)
 					   phase->name);
 			if (ctx.consumed)
 				session_materialize(s, s->phases_done);
+			session_record_failure(s, s->phases_done);
 			return false;
 		}
 		session_commit_version(s, out);

@@ -18,7 +18,9 @@
  * Library code never prints: every operation that can fail leaves its
  * diagnostics in session->diags (cleared at the start of the next operation)
  * and returns a status; the shell decides where they go. A failed load or
- * phase leaves the session as it was, so the user's work is never lost.
+ * phase leaves the session as it was, so the user's work is never lost; a
+ * failed phase is remembered (session_failed_phase), so that what it
+ * recorded in the trace can be inspected until planning moves on.
  *
  * Ownership: the Session owns everything it points to and frees it in
  * session_free; modules returned by session_current and session_version are
@@ -72,6 +74,11 @@ typedef struct Session {
 				    breakpoints (stepper.h) */
 	struct SessionPins *pins; /* what-if pins and their undo stack
 				     (session_pins.c) */
+	int failed_phase;         /* pipeline index of the phase whose last run
+				     failed (an interrupt is not a failure), or
+				     -1; what it recorded stays in trace */
+	char *failed_reason;      /* that run's first error message (owned), or
+				     NULL */
 } Session;
 
 /* Set by the shell's SIGINT handler; long operations poll it through
@@ -100,6 +107,16 @@ bool session_planning_started(const Session *s);
 bool session_has_module(const Session *s);
 /* True when every phase of the pipeline has run. */
 bool session_planned(const Session *s);
+/* The phase where planning stopped: the pipeline index of the phase whose
+ * last run failed, so that the inspection commands answer from what it
+ * recorded (its analysis, its conflicts); -1 when none did. It is
+ * versions[phases_done]'s successor, and is forgotten when planning moves
+ * on or is reset. *reason (when not NULL) gets its first error message. */
+int session_failed_phase(const Session *s, const char **reason);
+/* Records that phase `phase` failed, with the first error in s->diags as
+ * the reason; nothing when the failure was an interrupt (what the phase
+ * recorded is then incomplete). session_step and the stepper call it. */
+void session_record_failure(Session *s, size_t phase);
 
 /* The latest module version (NULL without a module). */
 IrModule *session_current(const Session *s);

@@ -115,6 +115,7 @@ static bool stepper_commit(Session *s)
 		if (s->diags.errors == 0)
 			diag_error(&s->diags, NULL, (Pos){0, 0}, "phase '%s' failed",
 				   pipeline_phases[phase].name);
+		session_record_failure(s, phase);
 		return false;
 	}
 	session_commit_version(s, out);

@@ -7,7 +7,8 @@
  * once keeping every version and once with `set cache 0`, which lets go of
  * every version but the current one after each phase. Both sessions then
  * answer the same commands, the ones that read earlier versions included,
- * and must print exactly the same.
+ * and must print exactly the same. A plan that fails stays inspectable:
+ * the session remembers where planning stopped until it moves on.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -260,6 +261,72 @@ static void test_consumed_input_restored(void **state)
 	unlink(path);
 }
 
+/* Output of one command line, and its status. */
+static int run_status(Run *r, const char *line)
+{
+	int status;
+	fprintf(r->ctx.out, "> %s\n", line);
+	status = commands_execute_line(&r->ctx, line);
+	fflush(r->ctx.out);
+	return status;
+}
+
+/* Planning stops in check under the error policy: the session remembers
+ * where and why, the inspection commands answer from check's analysis
+ * (after a note saying planning stopped), the same whether the versions
+ * are kept or let go, and anything that moves planning forgets it. */
+static void test_failed_plan_stays_inspectable(void **state)
+{
+	static const char *const inspect[] = {
+		"conflicts", "why %b", "constraints %b", "copies", "ir --phase check", "render -",
+	};
+	int check = pipeline_find("check");
+	Run keep, lean;
+	(void)state;
+	assert_int_equal(chdir(DEVPLAN_SHARED_DIR "/cases"), 0);
+	run_begin(&keep, false);
+	run_begin(&lean, true);
+	for (int i = 0; i < 2; i++) {
+		Run *r = i ? &lean : &keep;
+		const char *reason = NULL;
+		assert_int_equal(session_failed_phase(&r->session, NULL), -1);
+		assert_int_equal(run_status(r, "set policy error"), 0);
+		assert_int_equal(run_status(r, "load shared_input.relay"), 0);
+		assert_int_equal(run_status(r, "plan"), 1);
+		assert_int_equal(session_failed_phase(&r->session, &reason), check);
+		assert_non_null(reason);
+		assert_non_null(strstr(reason, "'%b' is needed on cpu:0 and on cuda:0"));
+		for (size_t k = 0; k < DP_COUNT(inspect); k++)
+			assert_int_equal(run_status(r, inspect[k]), 0);
+		/* trying again fails again, in the same place */
+		assert_int_equal(run_status(r, "step"), 1);
+		assert_int_equal(session_failed_phase(&r->session, NULL), check);
+		assert_int_equal(run_status(r, "restart"), 0);
+		assert_int_equal(session_failed_phase(&r->session, &reason), -1);
+		assert_null(reason);
+		assert_int_equal(run_status(r, "conflicts"), 1);
+		/* a phase that succeeds forgets the failure too */
+		assert_int_equal(run_status(r, "plan"), 1);
+		assert_int_equal(run_status(r, "set policy copy"), 0);
+		assert_int_equal(session_failed_phase(&r->session, NULL), -1);
+		assert_int_equal(run_status(r, "plan"), 0);
+		assert_int_equal(run_status(r, "copies"), 0);
+	}
+	assert_non_null(strstr(keep.out, "note: planning stopped in phase 'check' (policy error): "
+					 "'%b' is needed on cpu:0 and on cuda:0\n"));
+	assert_non_null(strstr(keep.out, "resolution: none under policy error"));
+	assert_non_null(
+		strstr(keep.out, "check: %b is needed on cpu:0 and on cuda:0; policy error"));
+	assert_non_null(strstr(keep.out, "@main %b cpu:0 -> cuda:0 140 bytes (policy copy would "
+					 "insert it for a conflict)\n"));
+	assert_non_null(strstr(keep.out, "phase 'check' produced no module"));
+	assert_non_null(strstr(keep.out, "planning stopped in check\""));
+	assert_non_null(strstr(keep.out, "color=red"));
+	assert_string_equal(keep.out, lean.out);
+	run_end(&keep);
+	run_end(&lean);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -267,6 +334,7 @@ int main(void)
 		cmocka_unit_test(test_cache_setting),
 		cmocka_unit_test(test_recompute_interrupted),
 		cmocka_unit_test(test_consumed_input_restored),
+		cmocka_unit_test(test_failed_plan_stays_inspectable),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
