@@ -632,7 +632,9 @@ static void bind_choice(Checker *ck, Resolver *r, uint32_t x)
 				: CONSTRAINT_CONFLICT_HOME,
 		.site = PLAN_NONE,
 		.value = r->rep[x],
-		.a = r->root[x],
+		/* the expression's own domain, so that `why` on it meets the
+		 * rule first */
+		.a = ck->an->expr_domain[r->rep[x]],
 		.b = PLAN_NONE,
 		.device = r->device[x],
 	};

@@ -295,7 +295,7 @@ static void test_failed_plan_stays_inspectable(void **state)
 		assert_int_equal(run_status(r, "plan"), 1);
 		assert_int_equal(session_failed_phase(&r->session, &reason), check);
 		assert_non_null(reason);
-		assert_non_null(strstr(reason, "'%b' is needed on cpu:0 and on cuda:0"));
+		assert_non_null(strstr(reason, "'%b' is needed on cpu:0 and cuda:0"));
 		for (size_t k = 0; k < DP_COUNT(inspect); k++)
 			assert_int_equal(run_status(r, inspect[k]), 0);
 		/* trying again fails again, in the same place */
@@ -313,7 +313,7 @@ static void test_failed_plan_stays_inspectable(void **state)
 		assert_int_equal(run_status(r, "copies"), 0);
 	}
 	assert_non_null(strstr(keep.out, "note: planning stopped in phase 'check' (policy error): "
-					 "'%b' is needed on cpu:0 and on cuda:0\n"));
+					 "'%b' is needed on cpu:0 and cuda:0\n"));
 	assert_non_null(strstr(keep.out, "resolution: none under policy error"));
 	assert_non_null(
 		strstr(keep.out, "check: %b is needed on cpu:0 and on cuda:0; policy error"));
