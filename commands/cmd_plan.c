@@ -479,6 +479,101 @@ static int unknown_value(CmdContext *ctx, const char *word)
 	return cmd_error(ctx, "no value named '%s' in the module", word);
 }
 
+/* What check found for a conflicting value: every device it is needed on
+ * with the annotation behind each, each use with its position, and the
+ * resolution. */
+static void explain_conflict(CmdContext *ctx, StrBuf *sb, const Expr *e)
+{
+	const PlanTrace *t = ctx->session->trace;
+	const DeviceTable *devices = &ctx->session->devices;
+	StrBuf name;
+	strbuf_init(&name);
+	ir_value_name(&name, e);
+	for (size_t i = 0; t && i < t->nconflicts; i++) {
+		const PlanConflict *c = &t->conflicts[i];
+		if (strcmp(c->value_name, name.data) != 0)
+			continue;
+		strbuf_printf(sb, "  check: %s is %s ", c->value_name,
+			      c->home_reason ? "needed on" : "pinned to both");
+		for (size_t k = 0; k < c->ndemands; k++)
+			strbuf_printf(sb, "%s%s",
+				      k == 0                 ? ""
+				      : k + 1 == c->ndemands ? " and "
+							     : ", ",
+				      devices_name(devices, c->demands[k].device));
+		if (c->home != IR_NO_DEVICE)
+			strbuf_printf(sb, "; it stays on %s, %s\n", devices_name(devices, c->home),
+				      c->home_reason);
+		else if (c->home_reason) /* policy error: no home taken */
+			strbuf_printf(sb,
+				      "; policy error stops planning; 'set policy copy' would keep "
+				      "it on %s, %s\n",
+				      devices_name(devices, c->devices[0]), c->home_reason);
+		else
+			strbuf_puts(sb, ", and no copy can separate them\n");
+		for (size_t k = 0; k < c->ndemands; k++)
+			strbuf_printf(sb, "    %s: %s\n",
+				      devices_name(devices, c->demands[k].device),
+				      c->demands[k].source_text);
+		/* the uses, one a line (the chain joins them with "; ") */
+		for (const char *p = c->chain; p && *p;) {
+			const char *end = strstr(p, "; ");
+			size_t n = end ? (size_t)(end - p) : strlen(p);
+			strbuf_printf(sb, "    %s: %.*s\n", c->home_reason ? "use" : "joined by",
+				      (int)n, p);
+			p += n + (end ? 2 : 0);
+		}
+	}
+	strbuf_free(&name);
+}
+
+/* Why a device_copy exists, when e is one (or an on_device that capture
+ * turned into one). */
+static void explain_copy(CmdContext *ctx, StrBuf *sb, PlanAnalysis *an, const Expr *e)
+{
+	const Session *s = ctx->session;
+	const PlanTrace *t = s->trace;
+	const DeviceTable *devices = &s->devices;
+	const IrModule *m = session_current(ctx->session);
+	const Expr *now = NULL;
+	int32_t src, dst;
+	StrBuf value;
+	if (e->kind != EXPR_CALL || e->u.call.nargs == 0)
+		return;
+	if (e->id < m->nexprs) {
+		Expr **by_id = ir_index_by_id(m);
+		now = by_id[e->id];
+		free(by_id);
+	}
+	if (!ir_is_op(e, OP_DEVICE_COPY) &&
+	    !(now && ir_is_op(now, OP_DEVICE_COPY) && ir_is_op(e, OP_ON_DEVICE)))
+		return;
+	strbuf_init(&value);
+	ir_value_name(&value, e->u.call.args[0]);
+	if (ir_is_op(e, OP_ON_DEVICE)) {
+		ir_device_copy_props(now, &src, &dst);
+		strbuf_printf(sb,
+			      "  copy: capture turned this on_device into a device_copy of %s from "
+			      "%s to %s: its body is on %s and its result is read on %s\n",
+			      value.data, devices_name(devices, src), devices_name(devices, dst),
+			      devices_name(devices, src), devices_name(devices, dst));
+	} else if (t && t->check_nexprs && e->id >= t->check_nexprs) {
+		ir_device_copy_props(e, &src, &dst);
+		strbuf_printf(sb,
+			      "  copy: check inserted this device_copy of %s from %s to %s: %s is "
+			      "needed on both (see 'why %s' and 'conflicts')\n",
+			      value.data, devices_name(devices, src), devices_name(devices, dst),
+			      value.data, value.data);
+	} else {
+		ir_device_copy_props(e, &src, &dst);
+		strbuf_printf(sb,
+			      "  copy: a device_copy of %s from %s to %s, written in the module\n",
+			      value.data, devices_name(devices, src), devices_name(devices, dst));
+	}
+	(void)an;
+	strbuf_free(&value);
+}
+
 int cmd_why(CmdContext *ctx, int argc, char **argv)
 {
 	PlanAnalysis *an = current_analysis(ctx);
@@ -491,47 +586,8 @@ int cmd_why(CmdContext *ctx, int argc, char **argv)
 		return unknown_value(ctx, argv[1]);
 	strbuf_init(&sb);
 	plan_explain(&sb, an, e, &ctx->session->devices);
-	{
-		/* a home chosen by check for a conflict explains the copy's source */
-		const PlanTrace *t = ctx->session->trace;
-		StrBuf name;
-		strbuf_init(&name);
-		ir_value_name(&name, e);
-		const DeviceTable *devices = &ctx->session->devices;
-		for (size_t i = 0; t && i < t->nconflicts; i++) {
-			const PlanConflict *c = &t->conflicts[i];
-			if (strcmp(c->value_name, name.data) != 0)
-				continue;
-			if (c->home != IR_NO_DEVICE)
-				strbuf_printf(&sb,
-					      "  check: %s is needed on %s and on %s; it stays on "
-					      "%s, %s\n",
-					      c->value_name, devices_name(devices, c->devices[0]),
-					      devices_name(devices, c->devices[1]),
-					      devices_name(devices, c->home), c->home_reason);
-			else if (c->home_reason) /* policy error: no home taken */
-				strbuf_printf(
-					&sb,
-					"  check: %s is needed on %s and on %s; policy error stops "
-					"planning; 'set policy copy' would keep it on %s, %s\n",
-					c->value_name, devices_name(devices, c->devices[0]),
-					devices_name(devices, c->devices[1]),
-					devices_name(devices, c->devices[0]), c->home_reason);
-			else
-				strbuf_printf(
-					&sb,
-					"  check: %s is pinned to both %s and %s, and no copy can "
-					"separate them\n",
-					c->value_name, devices_name(devices, c->devices[0]),
-					devices_name(devices, c->devices[1]));
-			/* unresolved: what demands each device */
-			for (int k = 0; k < 2 && c->home == IR_NO_DEVICE; k++)
-				strbuf_printf(&sb, "    %s: %s\n",
-					      devices_name(devices, c->devices[k]),
-					      c->source_text[k]);
-		}
-		strbuf_free(&name);
-	}
+	explain_conflict(ctx, &sb, e);
+	explain_copy(ctx, &sb, an, e);
 	cmd_write(ctx, &sb);
 	strbuf_free(&sb);
 	return 0;
