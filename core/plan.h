@@ -55,6 +55,8 @@ typedef enum ConstraintKind {
 	CONSTRAINT_DEFAULT_LET,      /* let `site`'s free variable took the let's device */
 	CONSTRAINT_DEFAULT_CALL,     /* primitive call `site`'s free domain took the fallback */
 	CONSTRAINT_DEFAULT_OTHER,    /* a domain nothing constrained took the fallback */
+	CONSTRAINT_DEFAULT_SHARED,   /* the free body of several unconstrained on_devices
+				      (`site` one of them) took their results' device */
 	CONSTRAINT_MIN_TRANSFER,     /* placement min-transfer chose the device of `site`'s
 				      domain to copy fewer bytes */
 	CONSTRAINT_PIN,              /* `pin %x DEV` put `site` on a device */

@@ -26,6 +26,11 @@ typedef struct Core {
 	PlanAnalysis *an;
 	PlanTrace *trace;
 	bool failed;
+	/* by domain root, below nshared: a free body shared by several
+	 * unconstrained on_device calls, which the pre-order walk leaves alone
+	 * (default_shared decides it); NULL when there is none */
+	uint8_t *shared;
+	size_t nshared;
 } Core;
 
 /* Ctrl-C, polled every 65536 steps: stops the phase with an error. */
@@ -102,6 +107,9 @@ static void default_domain(Core *core, uint32_t d, int32_t device, ConstraintKin
 		return;
 	}
 	if (dom->device != IR_NO_DEVICE || device == IR_NO_DEVICE)
+		return;
+	if (core->shared && root < core->nshared && core->shared[root] &&
+	    kind != CONSTRAINT_DEFAULT_SHARED && kind != CONSTRAINT_MIN_TRANSFER)
 		return;
 	{
 		Constraint c = {
@@ -184,7 +192,7 @@ static void default_node(Core *core, Expr *e)
 }
 
 /* Pre-order over a DAG, each node once, without recursion. */
-static void default_all(Core *core)
+static void default_walk(Core *core)
 {
 	PlanAnalysis *an = core->an;
 	const IrModule *m = an->module;
@@ -209,14 +217,141 @@ static void default_all(Core *core)
 				stack[depth++] = ir_child(e, i);
 		}
 	}
+	free(stack);
+	free(seen);
+}
+
+/* The on_device calls that do not constrain their body, with the root of
+ * that body's domain when it is a free leaf. */
+typedef struct LooseBoundary {
+	uint32_t body; /* domain root */
+	const Expr *site;
+} LooseBoundary;
+
+static int compare_boundaries(const void *a, const void *b)
+{
+	const LooseBoundary *x = a, *y = b;
+	if (x->body != y->body)
+		return x->body < y->body ? -1 : 1;
+	return x->site->id < y->site->id ? -1 : x->site->id > y->site->id;
+}
+
+/* Finds the free bodies shared by two or more unconstrained on_device
+ * calls. TVM's pre-order defaulting gives such a body the device of the
+ * first of them it visits, which the order of operands decides; devplan
+ * decides it after the walk, from all of them [P4]. Returns the boundaries
+ * sorted by body (n in *count) and marks the shared bodies in core. */
+static LooseBoundary *find_shared_bodies(Core *core, size_t *count)
+{
+	PlanAnalysis *an = core->an;
+	LooseBoundary *b = NULL;
+	size_t n = 0, cap = 0;
+	for (uint32_t id = 0; id < an->nexprs; id++) {
+		const Expr *e = an->by_id[id];
+		int32_t device;
+		bool body, result;
+		uint32_t root;
+		if (!e || !ir_is_op(e, OP_ON_DEVICE))
+			continue;
+		ir_on_device_props(e, &device, &body, &result);
+		if (body)
+			continue;
+		root = plan_domain_find(an, plan_domain_of(an, e->u.call.args[0]));
+		if (an->domains[root].nchildren || an->domains[root].device != IR_NO_DEVICE)
+			continue;
+		grow_array((void **)&b, &cap, n + 1, sizeof(LooseBoundary));
+		b[n].body = root;
+		b[n++].site = e;
+	}
+	if (n > 1)
+		qsort(b, n, sizeof(LooseBoundary), compare_boundaries);
+	for (size_t i = 1; i < n; i++)
+		if (b[i].body == b[i - 1].body) {
+			if (!core->shared) {
+				core->nshared = an->ndomains;
+				core->shared = xcalloc(core->nshared, 1);
+			}
+			core->shared[b[i].body] = 1;
+		}
+	*count = n;
+	return b;
+}
+
+/* Decides the shared bodies, consumers first: a body whose on_device
+ * results are all bound takes their device, or, when they differ, the
+ * fallback if it is one of them, else the lowest-numbered (the home rule
+ * of SPEC §3.2). Rounds until none is left that can be decided; a body
+ * whose results stay free (a cycle of them) takes what is bound, if any. */
+static void default_shared(Core *core, const LooseBoundary *b, size_t n)
+{
+	PlanAnalysis *an = core->an;
+	int32_t fallback = core->ctx->fallback;
+	for (int pass = 0; pass < 2; pass++) {
+		bool changed = true;
+		while (changed) {
+			changed = false;
+			for (size_t i = 0; i < n;) {
+				size_t j = i;
+				int32_t chosen = IR_NO_DEVICE;
+				const Expr *site = NULL;
+				bool all_bound = true, fallback_seen = false;
+				while (j < n && b[j].body == b[i].body)
+					j++;
+				if (!core->shared[b[i].body] ||
+				    an->domains[plan_domain_find(an, b[i].body)].device !=
+					    IR_NO_DEVICE) {
+					i = j;
+					continue;
+				}
+				for (size_t k = i; k < j; k++) {
+					int32_t d = plan_domain_device(
+						an, plan_domain_of(an, b[k].site));
+					all_bound = all_bound && d != IR_NO_DEVICE;
+					fallback_seen = fallback_seen || d == fallback;
+					if (d != IR_NO_DEVICE &&
+					    (chosen == IR_NO_DEVICE || d < chosen))
+						chosen = d;
+				}
+				if (fallback_seen)
+					chosen = fallback;
+				for (size_t k = i; k < j && !site; k++)
+					if (plan_domain_device(an, plan_domain_of(an, b[k].site)) ==
+					    chosen)
+						site = b[k].site;
+				if (chosen != IR_NO_DEVICE && (all_bound || pass == 1)) {
+					core->shared[b[i].body] = 0;
+					default_domain(core, b[i].body, chosen,
+						       CONSTRAINT_DEFAULT_SHARED, site);
+					changed = true;
+				}
+				i = j;
+			}
+		}
+	}
+}
+
+static void default_all(Core *core)
+{
+	PlanAnalysis *an = core->an;
+	size_t nloose;
+	LooseBoundary *loose = find_shared_bodies(core, &nloose);
+	default_walk(core);
+	if (core->shared && !core->failed) {
+		default_shared(core, loose, nloose);
+		free(core->shared);
+		core->shared = NULL;
+		/* what hangs off the shared bodies, now bound */
+		default_walk(core);
+	}
+	free(core->shared);
+	core->shared = NULL;
+	free(loose);
 	/* Whatever nothing reached (an unused constant, say) takes the fallback. */
 	for (uint32_t id = 0; id < an->nexprs && !core->failed; id++)
 		if (an->by_id[id] && an->expr_domain[id] != PLAN_NONE &&
 		    !plan_domain_fully_bound(an, an->expr_domain[id]))
 			default_domain(core, an->expr_domain[id], core->ctx->fallback,
 				       CONSTRAINT_DEFAULT_OTHER, an->by_id[id]);
-	free(stack);
-	free(seen);
 	if (core->trace)
 		core->trace->default_end = core->trace->nevents;
 }
@@ -346,7 +481,7 @@ static IrModule *capture(Core *core, const IrModule *in)
 static void place_min_transfer(Core *core)
 {
 	PlanAnalysis *an = core->an, scratch;
-	Core trial = {core->ctx, &scratch, NULL, false};
+	Core trial = {.ctx = core->ctx, .an = &scratch};
 	uint32_t *domains, *sites;
 	int32_t *devices;
 	int64_t default_bytes, chosen_bytes;
@@ -375,7 +510,7 @@ static void place_min_transfer(Core *core)
 
 IrModule *plan_core_phase(const IrModule *in, PhaseContext *ctx)
 {
-	Core core = {ctx, xcalloc(1, sizeof(PlanAnalysis)), ctx->trace, false};
+	Core core = {.ctx = ctx, .an = xcalloc(1, sizeof(PlanAnalysis)), .trace = ctx->trace};
 	IrModule *out = NULL;
 	PlanAnalysis *spare = NULL;
 	if (ctx->trace) {

@@ -416,6 +416,8 @@ static const char *constraint_verb(ConstraintKind k)
 		return "domain of";
 	case CONSTRAINT_DEFAULT_OTHER:
 		return "domain of";
+	case CONSTRAINT_DEFAULT_SHARED:
+		return "body of";
 	case CONSTRAINT_MIN_TRANSFER:
 		return "domain of";
 	case CONSTRAINT_PIN:
@@ -481,6 +483,10 @@ void plan_constraint_describe(StrBuf *out, PlanAnalysis *an, uint32_t i, const D
 		break;
 	case CONSTRAINT_DEFAULT_LET:
 		strbuf_puts(out, " (defaulted to the let's device)");
+		break;
+	case CONSTRAINT_DEFAULT_SHARED:
+		strbuf_puts(out, " (defaulted to where the on_device calls that share it are: "
+				 "the fallback device if one is there, else the lowest-numbered)");
 		break;
 	case CONSTRAINT_MIN_TRANSFER:
 		strbuf_puts(out, " (placed by min-transfer to copy fewer bytes)");

@@ -14,11 +14,16 @@
  * With two devices the labelling is an exact minimum s-t cut (Dinic's
  * algorithm on a graph whose unary terms are pre-cancelled, so the common
  * case needs no augmenting path at all). With more devices it is a
- * documented heuristic: each domain starts on its cheapest device and
- * domains move one at a time to a cheaper device until none improves
- * (iterated conditional modes), at most 32 rounds. Domains no boundary
- * touches are left to TVM's defaulting, so min-transfer never changes a
- * placement that would not save bytes.
+ * documented heuristic, alpha-expansion (Boykov, Veksler and Zabih): each
+ * domain starts on its cheapest device, then for each device in table
+ * order one exact cut decides which domains move to it, until a whole
+ * round moves none (at most 32 rounds); for these costs (bytes paid when
+ * two sides differ) the result is within twice the optimum. Every cut
+ * takes, among the minimum ones, the one that moves the fewest domains
+ * (that set is unique), and the rounds follow device numbers, so the
+ * result depends on the graph alone, never on the order of the text [P4].
+ * Domains no boundary touches are left to TVM's defaulting, so min-transfer
+ * never changes a placement that would not save bytes.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -150,11 +155,13 @@ static int64_t flow_augment(Flow *f, uint32_t s, uint32_t t, uint32_t *path_edge
 	}
 }
 
-/* Labels nodes 0..n-1 with device 0 (source side) or 1. unary0/unary1: the
- * cost of each label; pairs: (a, b, bytes) charged when labels differ. */
+/* Labels nodes 0..n-1 with 0 (source side) or 1. unary0/unary1: the cost
+ * of each label; pairs: pair_ab[i] is charged when a is 0 and b is 1,
+ * pair_ba[i] when a is 1 and b is 0. Of the minimum cuts it takes the one
+ * with the fewest 1s when fewest_ones, else the one with the fewest 0s. */
 static void label_two(uint32_t n, const int64_t *unary0, const int64_t *unary1,
-		      const uint32_t *pair_a, const uint32_t *pair_b, const int64_t *pair_w,
-		      size_t npairs, bool fallback_is_zero, uint8_t *label)
+		      const uint32_t *pair_a, const uint32_t *pair_b, const int64_t *pair_ab,
+		      const int64_t *pair_ba, size_t npairs, bool fewest_ones, uint8_t *label)
 {
 	Flow f = {0};
 	uint32_t s = n, t = n + 1;
@@ -177,16 +184,16 @@ static void label_two(uint32_t n, const int64_t *unary0, const int64_t *unary1,
 			flow_add(&f, v, t, unary0[v] - common, 0);
 	}
 	for (size_t i = 0; i < npairs; i++)
-		flow_add(&f, pair_a[i], pair_b[i], pair_w[i], pair_w[i]);
+		if (pair_ab[i] > 0 || pair_ba[i] > 0)
+			flow_add(&f, pair_a[i], pair_b[i], pair_ab[i], pair_ba[i]);
 	while (flow_bfs(&f, s, t, queue)) {
 		memcpy(f.iter, f.head, f.nnodes * sizeof(uint32_t));
 		while (flow_augment(&f, s, t, path) > 0)
 			;
 	}
-	/* Of the minimum cuts, take the one that puts undecided domains on the
-	 * fallback: the smallest sink side (what can still reach t) when the
-	 * fallback is device 0, else the smallest source side. */
-	if (fallback_is_zero) {
+	/* Of the minimum cuts: the smallest sink side (what can still reach t)
+	 * or the smallest source side (what s still reaches). */
+	if (fewest_ones) {
 		size_t qh = 0, qt = 0;
 		for (uint32_t i = 0; i < f.nnodes; i++)
 			f.level[i] = PLAN_NONE;
@@ -215,6 +222,64 @@ static void label_two(uint32_t n, const int64_t *unary0, const int64_t *unary1,
 	free(f.iter);
 	free(queue);
 	free(path);
+}
+
+/* Alpha-expansion over Potts costs (see the top of the file): for each
+ * device alpha in table order, one exact binary cut between "keep" (0) and
+ * "move to alpha" (1), until a round moves nothing. `choice` holds the
+ * starting labels and receives the result. */
+static void expand(uint32_t n, uint32_t ndevices, const int64_t *unary, const uint32_t *pa,
+		   const uint32_t *pb, const int64_t *pw, size_t npairs, int32_t *choice)
+{
+	int64_t *u0 = xmalloc((n + 1) * sizeof(int64_t)), *u1 = xmalloc((n + 1) * sizeof(int64_t));
+	int64_t *ab = xmalloc((npairs + 1) * sizeof(int64_t));
+	int64_t *ba = xmalloc((npairs + 1) * sizeof(int64_t));
+	uint8_t *label = xmalloc(n + 1);
+	for (int round = 0; round < 32; round++) {
+		bool changed = false;
+		for (uint32_t alpha = 0; alpha < ndevices; alpha++) {
+			for (uint32_t v = 0; v < n; v++) {
+				u0[v] = unary[(size_t)v * ndevices + (uint32_t)choice[v]];
+				u1[v] = unary[(size_t)v * ndevices + alpha];
+			}
+			/* E(x_a, x_b) = w when the labels differ: with A = E(0,0),
+			 * B = E(0,1), C = E(1,0), D = E(1,1) = 0, it is A plus
+			 * (C - A) on a's 1, (D - C) on b's 1 and (B + C - A - D)
+			 * when a is 0 and b is 1 (submodular for this metric) */
+			for (size_t k = 0; k < npairs; k++) {
+				int64_t w = pw[k];
+				int32_t la = choice[pa[k]], lb = choice[pb[k]];
+				int64_t A = la != lb ? w : 0;
+				int64_t B = lb != (int32_t)alpha ? w : 0;
+				int64_t C = la != (int32_t)alpha ? w : 0;
+				u1[pa[k]] += C - A;
+				u1[pb[k]] += -C;
+				ab[k] = B + C - A;
+				ba[k] = 0;
+			}
+			/* negative unary terms: shift both labels of that node */
+			for (uint32_t v = 0; v < n; v++) {
+				int64_t low = u0[v] < u1[v] ? u0[v] : u1[v];
+				if (low < 0) {
+					u0[v] -= low;
+					u1[v] -= low;
+				}
+			}
+			label_two(n, u0, u1, pa, pb, ab, ba, npairs, true, label);
+			for (uint32_t v = 0; v < n; v++)
+				if (label[v] && choice[v] != (int32_t)alpha) {
+					choice[v] = (int32_t)alpha;
+					changed = true;
+				}
+		}
+		if (!changed)
+			break;
+	}
+	free(u0);
+	free(u1);
+	free(ab);
+	free(ba);
+	free(label);
 }
 
 size_t plan_min_transfer_choose(PlanAnalysis *an, uint32_t ndevices, int32_t fallback,
@@ -281,40 +346,15 @@ size_t plan_min_transfer_choose(PlanAnalysis *an, uint32_t ndevices, int32_t fal
 			u0[v] = unary[(size_t)v * 2];
 			u1[v] = unary[(size_t)v * 2 + 1];
 		}
-		label_two(n, u0, u1, pa, pb, pw, npairs, fallback == 0, label);
+		/* ties: the undecided domains go to the fallback */
+		label_two(n, u0, u1, pa, pb, pw, pw, npairs, fallback == 0, label);
 		for (uint32_t v = 0; v < n; v++)
 			choice[v] = label[v];
 		free(u0);
 		free(u1);
 		free(label);
 	} else if (npairs) {
-		/* iterated conditional modes over the pairwise terms */
-		for (int round = 0; round < 32; round++) {
-			bool changed = false;
-			for (uint32_t v = 0; v < n; v++) {
-				int32_t best = choice[v];
-				int64_t best_cost = INT64_MAX;
-				for (uint32_t d = 0; d < ndevices; d++) {
-					int64_t cost = unary[(size_t)v * ndevices + d];
-					for (size_t k = 0; k < npairs; k++) {
-						if (pa[k] == v && choice[pb[k]] != (int32_t)d)
-							cost += pw[k];
-						else if (pb[k] == v && choice[pa[k]] != (int32_t)d)
-							cost += pw[k];
-					}
-					if (cost < best_cost) {
-						best_cost = cost;
-						best = (int32_t)d;
-					}
-				}
-				if (best != choice[v]) {
-					choice[v] = best;
-					changed = true;
-				}
-			}
-			if (!changed)
-				break;
-		}
+		expand(n, ndevices, unary, pa, pb, pw, npairs, choice);
 	}
 	*domains_out = roots;
 	*devices_out = choice;

@@ -1093,11 +1093,16 @@ static void gen_op(Gen *g, int32_t c)
 		if (r >= 25 && r < (g->let_form ? 45u : 70u)) {
 			/* a separate annotation of it */
 			bool fixed = rng_percent(g->rng, 35);
+			/* constrain_body=False pins nothing: a pure boundary, free on
+			 * both sides (min-transfer's pairwise choices) */
+			bool loose = !fixed && !g->let_form && rng_percent(g->rng, 30);
 			strbuf_reset(&expr);
 			strbuf_printf(&expr, "on_device(%%%s, ", g->names[v]);
 			gen_device(&expr, c);
 			if (fixed)
 				strbuf_puts(&expr, ", constrain_result=True");
+			if (loose)
+				strbuf_puts(&expr, ", constrain_body=False");
 			strbuf_putc(&expr, ')');
 			g->uses[v]++;
 			/* a let's on_device is fixed whatever it says */
