@@ -326,7 +326,10 @@ const Command commands_table[] = {
 		.usage = "regions",
 		.summary = "show the device regions in execution order and the copies between",
 		.help = "For each function, the runs of operators on one device in execution\n"
-			"order, with the device_copy calls that move data between them.",
+			"order, with the device_copy calls that move data between them. Only a\n"
+			"call on another device ends a region; a copy between two calls of a\n"
+			"region is listed before it when it brings data to the region's device,\n"
+			"else after it.",
 		.handler = cmd_regions,
 	},
 	{

@@ -331,6 +331,52 @@ static void test_regions(void **state)
 	release(s);
 }
 
+/* The region subgraph (cluster_r...) that holds node v, or NULL. */
+static Agraph_t *region_of(Agraph_t *g, Agnode_t *v)
+{
+	for (Agraph_t *sub = agfstsubg(g); sub; sub = agnxtsubg(sub))
+		if (strncmp(agnameof(sub), "cluster_r", 9) == 0 && agsubnode(sub, v, 0))
+			return sub;
+	return NULL;
+}
+
+/* A device_copy between two calls of one region does not split it, whichever
+ * way it moves data: one written by the user to another device (@side),
+ * one bringing a parameter in (@incoming), one check inserted (@inserted).
+ * The same regions as the `regions` transcript region_copies. */
+static void test_regions_across_copies(void **state)
+{
+	Session *s = planned("region_copies.relay", "cpu:0", "copy", pipeline_count, true);
+	VizOptions o = options_of(s);
+	VizStats st;
+	char *err = NULL;
+	Agraph_t *g;
+	(void)state;
+	o.regions = true;
+	g = viz_build_graph(&o, &st, &err);
+	assert_non_null(g);
+	/* @side cpu, cuda, cpu; @incoming cpu; @inserted cpu, cuda, cpu */
+	assert_int_equal(st.clusters, 7);
+	assert_non_null(region_of(g, node_labelled(g, "%x = add")));
+	assert_ptr_equal(region_of(g, node_labelled(g, "%x = add")),
+			 region_of(g, node_labelled(g, "%z = multiply")));
+	assert_ptr_equal(region_of(g, node_labelled(g, "%0 = add")),
+			 region_of(g, node_labelled(g, "multiply\\n")));
+	assert_string_equal(attr(region_of(g, node_labelled(g, "multiply\\n")), "label"),
+			    "@incoming region 1 on cpu:0");
+	assert_ptr_equal(region_of(g, node_labelled(g, "%2 = negative")),
+			 region_of(g, node_labelled(g, "%4 = add")));
+	assert_string_equal(attr(region_of(g, node_labelled(g, "%4 = add")), "label"),
+			    "@inserted region 2 on cuda:0");
+	/* the copies stay outside every region */
+	assert_int_equal(st.copies, 5);
+	for (Agnode_t *v = agfstnode(g); v; v = agnxtnode(g, v))
+		if (!is_legend(v) && strcmp(attr(v, "shape"), "hexagon") == 0)
+			assert_null(region_of(g, v));
+	viz_free_graph(g);
+	release(s);
+}
+
 static void test_focus_and_depth(void **state)
 {
 	Session *s = planned("shared_input.relay", "cpu:0", "copy", pipeline_count, true);
@@ -525,6 +571,7 @@ static const GoldenCase golden_cases[] = {
 	{"shared_input.relay", "cpu:0", "copy", "check", false},
 	{"shared_input.relay", "cpu:0", "copy", "core", false},
 	{"shared_input.relay", "cpu:0", "copy", "core", true},
+	{"region_copies.relay", "cpu:0", "copy", "core", true},
 	{"shared_input.relay", "cuda:0", "copy", "core", false},
 	{"global_call.relay", "cuda:0", "copy", "parse", false},
 	{"global_call.relay", "cuda:0", "copy", "core", false},
@@ -813,6 +860,7 @@ int main(void)
 		cmocka_unit_test(test_shared_input_after_core),
 		cmocka_unit_test(test_conflict_under_error_policy),
 		cmocka_unit_test(test_regions),
+		cmocka_unit_test(test_regions_across_copies),
 		cmocka_unit_test(test_focus_and_depth),
 		cmocka_unit_test(test_size_limit),
 		cmocka_unit_test(test_large_modules),

@@ -480,9 +480,12 @@ static void viz_conflicts(VizModel *vm)
 	free(by_id);
 }
 
-/* --regions: the runs the `regions` command lists. Within one function, in
+/* --regions: the runs the `regions` command lists (print_regions in
+ * commands/cmd_plan.c; keep the two in step). Within one function, in
  * execution order, a region is a maximal run of operator calls on one
- * device; a device_copy ends it. Parameters, constants, tuples and the like
+ * device: only an operator call on another device ends it, a device_copy
+ * between two of its calls does not (whichever way it moves data, it is
+ * drawn outside every region). Parameters, constants, tuples and the like
  * stay outside; an on_device joins the region of what it annotates. */
 static void viz_regions(VizModel *vm)
 {
@@ -499,9 +502,7 @@ static void viz_regions(VizModel *vm)
 			region = VIZ_NONE;
 			number = 0;
 		}
-		if (ir_is_op(e, OP_DEVICE_COPY)) {
-			region = VIZ_NONE;
-		} else if (is_op) {
+		if (is_op) {
 			if (region == VIZ_NONE || vm->clusters[region].device != e->device) {
 				const char *fname = function == VIZ_NONE
 							    ? "top level"
