@@ -361,7 +361,8 @@ static void name_op(StrBuf *out, const Expr *e, const char *const *let_names)
 }
 
 /* A call that runs on a device and so belongs to a region: an operator or
- * a function call, not on_device or device_copy. */
+ * a function call, not on_device or device_copy. viz_regions counts the
+ * same calls. */
 static bool region_call(const Expr *e)
 {
 	return e->kind == EXPR_CALL && !op_is_annotation(e->u.call.op);
@@ -480,8 +481,11 @@ int cmd_regions(CmdContext *ctx, int argc, char **argv)
 		free(name);
 		for (size_t i = 0; i < closures.count; i++) {
 			Expr *fn = closures.items[i];
+			/* named as `placement` and render --regions name it */
 			char *cname = fn->name ? xasprintf("%%%s", fn->name)
-					       : xasprintf("fn@%u:%u", fn->pos.line, fn->pos.col);
+				      : let_names[fn->id]
+					      ? xasprintf("%%%s", let_names[fn->id])
+					      : xasprintf("fn@%u:%u", fn->pos.line, fn->pos.col);
 			print_regions(ctx, m, cname, fn, seen, &closures, let_names);
 			free(cname);
 		}

@@ -511,6 +511,20 @@ static void test_closures_and_globals(void **state)
 	assert_string_equal(attr(node_labelled(g, "call @g"), "peripheries"), "2");
 	assert_string_equal(attr(node_labelled(g, "2f"), "shape"), "cylinder");
 	viz_free_graph(g);
+	/* by region, function calls belong to regions as the `regions` command
+	 * counts them: @main's one cpu:0 run is %0 (a call of %f), the negative
+	 * and the call of @g */
+	o.regions = true;
+	g = viz_build_graph(&o, NULL, &err);
+	assert_non_null(g);
+	assert_non_null(region_of(g, node_labelled(g, "call @g")));
+	assert_string_equal(attr(region_of(g, node_labelled(g, "call @g")), "label"),
+			    "@main region 1 on cpu:0");
+	assert_ptr_equal(region_of(g, node_labelled(g, "%0 = call %f")),
+			 region_of(g, node_labelled(g, "call @g")));
+	assert_ptr_equal(region_of(g, node_labelled(g, "negative")),
+			 region_of(g, node_labelled(g, "call @g")));
+	viz_free_graph(g);
 	release(s);
 }
 

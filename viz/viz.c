@@ -482,11 +482,12 @@ static void viz_conflicts(VizModel *vm)
 
 /* --regions: the runs the `regions` command lists (print_regions in
  * commands/cmd_plan.c; keep the two in step). Within one function, in
- * execution order, a region is a maximal run of operator calls on one
- * device: only an operator call on another device ends it, a device_copy
- * between two of its calls does not (whichever way it moves data, it is
- * drawn outside every region). Parameters, constants, tuples and the like
- * stay outside; an on_device joins the region of what it annotates. */
+ * execution order, a region is a maximal run of calls (operators and
+ * function calls, not on_device or device_copy) on one device: only a call
+ * on another device ends it, a device_copy between two of its calls does
+ * not (whichever way it moves data, it is drawn outside every region).
+ * Parameters, constants, tuples and the like stay outside; an on_device
+ * joins the region of what it annotates. */
 static void viz_regions(VizModel *vm)
 {
 	uint32_t function = VIZ_NONE, region = VIZ_NONE;
@@ -494,15 +495,14 @@ static void viz_regions(VizModel *vm)
 	for (size_t i = 0; i < vm->nnodes; i++) {
 		VizNode *n = &vm->nodes[i];
 		Expr *e = n->e;
-		bool is_op = e->kind == EXPR_CALL && e->u.call.op != OP_NONE &&
-			     !op_is_annotation(e->u.call.op);
+		bool is_call = e->kind == EXPR_CALL && !op_is_annotation(e->u.call.op);
 		n->cluster = VIZ_NONE;
 		if (n->function != function) {
 			function = n->function;
 			region = VIZ_NONE;
 			number = 0;
 		}
-		if (is_op) {
+		if (is_call) {
 			if (region == VIZ_NONE || vm->clusters[region].device != e->device) {
 				const char *fname = function == VIZ_NONE
 							    ? "top level"

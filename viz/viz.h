@@ -22,8 +22,8 @@
  * note; nodes without a device white with a dashed border; conflicting uses
  * recorded by `check` as red bold edges labelled `needs %b on cuda:0`; one
  * cluster per function (closures nested in their parent's), or with
- * `regions` one cluster per device region: a maximal run of operator calls
- * on one device, consecutive in execution order within one function (a
+ * `regions` one cluster per device region: a maximal run of calls
+ * (operators and function calls) on one device, consecutive in execution order within one function (a
  * device_copy between two of them does not end it; copies are drawn outside
  * every region), exactly the regions the `regions` command lists.
  * In graphs of more than 40 nodes a use far from its value (in execution
