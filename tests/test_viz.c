@@ -29,6 +29,7 @@
 #include "commands.h"
 #include "plan.h"
 #include "session.h"
+#include "stepper.h"
 #include "viz.h"
 
 #define GOLDEN_DIR DEVPLAN_SOURCE_DIR "/tests/golden/dot"
@@ -624,6 +625,52 @@ static void test_golden_dot(void **state)
 	}
 }
 
+/* While core is stepped with stepi, render draws the devices its replay
+ * has bound so far: after event 3 (the on_device at 5:8 binds %0's class
+ * to cpu:0) %a, %b and %0 are cpu:0 and the rest is white and dashed;
+ * after event 6 the cuda:0 add is too. */
+static void test_core_in_progress(void **state)
+{
+	Session *s = planned("shared_input.relay", "cpu:0", "copy", 3, true);
+	VizOptions o;
+	VizStats st;
+	char *err = NULL;
+	int32_t *devices;
+	Agraph_t *g;
+	(void)state;
+	assert_null(stepper_replay_devices(s));
+	assert_int_equal(stepper_run(s, STEP_EVENT, 3, false, NULL), STEP_DONE);
+	devices = stepper_replay_devices(s);
+	assert_non_null(devices);
+	o = options_of(s);
+	o.device_of = devices;
+	o.title = "shared_input.relay after infer; core in progress, devices as of event 3 of 17";
+	g = viz_build_graph(&o, &st, &err);
+	assert_non_null(g);
+	assert_string_equal(attr(node_labelled(g, "%a\\n"), "fillcolor"), "#E69F00");
+	assert_string_equal(attr(node_labelled(g, "%0 = add"), "fillcolor"), "#E69F00");
+	assert_null(strstr(attr(node_labelled(g, "%0 = add"), "style"), "dashed"));
+	assert_non_null(strstr(attr(node_labelled(g, "%0 = add"), "label"), "\\ncpu:0"));
+	assert_string_equal(attr(node_labelled(g, "%2 = add"), "fillcolor"), "#FFFFFF");
+	assert_non_null(strstr(attr(node_labelled(g, "%2 = add"), "style"), "dashed"));
+	assert_string_equal(attr(node_labelled(g, "%c\\n"), "fillcolor"), "#FFFFFF");
+	assert_int_equal(st.unplanned, 6); /* %c, %1, the copy, %2, %3, subtract */
+	assert_non_null(agnode(g, "legend_unplanned", 0));
+	viz_free_graph(g);
+	check_golden(s, &o, "shared_input.core_event3.dot");
+	free(devices);
+	assert_int_equal(stepper_run(s, STEP_EVENT, 3, false, NULL), STEP_DONE);
+	devices = stepper_replay_devices(s);
+	o.device_of = devices;
+	g = viz_build_graph(&o, &st, &err);
+	assert_non_null(g);
+	assert_string_equal(attr(node_labelled(g, "%2 = add"), "fillcolor"), "#56B4E9");
+	assert_string_equal(attr(node_labelled(g, "%c\\n"), "fillcolor"), "#56B4E9");
+	viz_free_graph(g);
+	free(devices);
+	release(s);
+}
+
 /* ---- files ---- */
 
 static void test_formats_and_atomic_writes(void **state)
@@ -880,6 +927,7 @@ int main(void)
 		cmocka_unit_test(test_large_modules),
 		cmocka_unit_test(test_closures_and_globals),
 		cmocka_unit_test(test_golden_dot),
+		cmocka_unit_test(test_core_in_progress),
 		cmocka_unit_test(test_formats_and_atomic_writes),
 		cmocka_unit_test(test_write_errors),
 		cmocka_unit_test(test_dot_is_deterministic),

@@ -79,6 +79,11 @@ typedef struct VizOptions {
 	const struct PlanTrace *trace; /* conflicts to draw as red edges, or NULL;
 					  conflict ids are expression ids, stable
 					  across versions */
+	const int32_t *device_of;      /* by expression id of module: the device
+					  to draw each node on instead of its own,
+					  IR_NO_DEVICE drawn as unplanned (the
+					  devices a phase in progress has bound so
+					  far); NULL: each node's own */
 	const char *title;             /* the graph's label, or NULL */
 	const char *focus;             /* `%x` (or `x`): only the nodes within
 					  depth edges of it, either direction */
