@@ -5,10 +5,13 @@
  * in any order; the printer does the rest. Types are shown by default once
  * the version is typed, as TVM's printer does after InferType. `--phase P`
  * for the phase where planning stopped, which made no module, prints the
- * module it analysed (cmd_version_analysed).
+ * module it analysed (cmd_version_analysed). While core is stepped with
+ * stepi, `--devices` on the current version shows the devices its replay
+ * has bound so far (cmd_replay_devices), `free` for the rest.
  */
 #include "commands.h"
 
+#include <stdlib.h>
 #include <string.h>
 
 #include "print.h"
@@ -18,8 +21,10 @@ int cmd_ir(CmdContext *ctx, int argc, char **argv)
 	Session *s = ctx->session;
 	const IrModule *m = session_current(s);
 	PrintOptions opts;
-	int types = -1; /* -1: as typed */
-	bool input;     /* --phase named the phase that failed: its input */
+	int types = -1;      /* -1: as typed */
+	bool input;          /* --phase named the phase that failed: its input */
+	bool current = true; /* no --phase: the current version */
+	int32_t *replay = NULL;
 	StrBuf sb;
 	memset(&opts, 0, sizeof opts);
 	opts.devices = &s->devices;
@@ -38,6 +43,7 @@ int cmd_ir(CmdContext *ctx, int argc, char **argv)
 			if (i + 1 >= argc)
 				return cmd_error(ctx, "'--phase' needs a phase name");
 			a = argv[++i];
+			current = false;
 			if (strcmp(a, "parse") == 0) {
 				m = cmd_version(ctx, -1);
 				if (!m)
@@ -62,10 +68,14 @@ int cmd_ir(CmdContext *ctx, int argc, char **argv)
 	if (opts.only_global && ir_find_global(m, opts.only_global) < 0)
 		return cmd_error(ctx, "no global function '@%s' in the module", opts.only_global);
 	opts.show_types = types < 0 ? m->typed : types == 1;
+	/* core in progress under stepi: the devices its replay bound so far */
+	if (opts.show_devices && current)
+		opts.device_of = replay = cmd_replay_devices(ctx);
 	strbuf_init(&sb);
 	print_module(&sb, m, &opts);
 	cmd_write(ctx, &sb);
 	strbuf_free(&sb);
+	free(replay);
 	return 0;
 }
 

@@ -360,55 +360,103 @@ static void name_op(StrBuf *out, const Expr *e, const char *const *let_names)
 		ir_value_name(out, e);
 }
 
-/* Prints the device regions of one function body in execution order. */
+/* A call that runs on a device and so belongs to a region: an operator or
+ * a function call, not on_device or device_copy. viz_regions counts the
+ * same calls. */
+static bool region_call(const Expr *e)
+{
+	return e->kind == EXPR_CALL && !op_is_annotation(e->u.call.op);
+}
+
+static void print_region_copy(CmdContext *ctx, const Expr *copy)
+{
+	const DeviceTable *devices = &ctx->session->devices;
+	int32_t src, dst;
+	int64_t bytes = -1;
+	StrBuf v;
+	strbuf_init(&v);
+	ir_device_copy_props(copy, &src, &dst);
+	ir_value_name(&v, copy->u.call.args[0]);
+	if (copy->u.call.args[0]->type)
+		type_bytes(copy->u.call.args[0]->type, &bytes);
+	fprintf(ctx->out, "  copy %s %s -> %s", v.data, devices_name(devices, src),
+		devices_name(devices, dst));
+	if (bytes >= 0)
+		fprintf(ctx->out, " %lld bytes", (long long)bytes);
+	fputc('\n', ctx->out);
+	strbuf_free(&v);
+}
+
+/*
+ * Prints the device regions of one function body in execution order (its
+ * postorder). A region is a maximal run of calls (region_call) on one
+ * device: only a call on another device ends it; a device_copy never does.
+ * Each copy is listed at a region boundary. One between two regions (or
+ * before the first, after the last) stays where it is. One that sits
+ * between two calls of a region is listed just before that region when
+ * its destination is the region's device (it brings data in: its source
+ * ran before the region, since every call inside is on that device), else
+ * just after it (its consumers run after the region, for the same reason).
+ * viz_regions (viz/viz.c) draws the same regions.
+ */
 static void print_regions(CmdContext *ctx, const IrModule *m, const char *fname, Expr *fn,
 			  uint8_t *seen, ExprVec *closures, const char *const *let_names)
 {
 	const DeviceTable *devices = &ctx->session->devices;
 	ExprVec order = {0};
-	int32_t cur = IR_NO_DEVICE;
-	size_t region = 0, ops = 0;
+	size_t region = 0, i = 0;
 	StrBuf names;
 	strbuf_init(&names);
 	fprintf(ctx->out, "%s:\n", fname);
 	ir_postorder(m, fn->u.fn.body, false, seen, &order);
-	for (size_t i = 0; i <= order.count; i++) {
-		Expr *e = i < order.count ? order.items[i] : NULL;
-		bool is_op = e && e->kind == EXPR_CALL && !op_is_annotation(e->u.call.op);
-		bool is_copy = e && ir_is_op(e, OP_DEVICE_COPY);
-		if (e && e->kind == EXPR_FN)
-			exprvec_push(closures, e);
-		if ((!e || is_copy || (is_op && e->device != cur)) && ops) {
-			fprintf(ctx->out, "  region %zu on %s: %zu op%s: %s\n", region,
-				devices_name(devices, cur), ops, ops == 1 ? "" : "s", names.data);
-			ops = 0;
-			strbuf_reset(&names);
+	for (size_t k = 0; k < order.count; k++)
+		if (order.items[k]->kind == EXPR_FN)
+			exprvec_push(closures, order.items[k]);
+	while (i < order.count) {
+		size_t first = i, last, ops = 0;
+		int32_t device;
+		/* the copies before the next region, in order */
+		for (; first < order.count && !region_call(order.items[first]); first++)
+			if (ir_is_op(order.items[first], OP_DEVICE_COPY))
+				print_region_copy(ctx, order.items[first]);
+		if (first == order.count)
+			break;
+		/* the region: to its last call before a call on another device */
+		device = order.items[first]->device;
+		last = first;
+		for (size_t k = first + 1; k < order.count; k++) {
+			if (!region_call(order.items[k]))
+				continue;
+			if (order.items[k]->device != device)
+				break;
+			last = k;
 		}
-		if (is_copy) {
+		for (size_t k = first; k <= last; k++) {
+			Expr *e = order.items[k];
 			int32_t src, dst;
-			int64_t bytes = -1;
-			StrBuf v;
-			strbuf_init(&v);
-			ir_device_copy_props(e, &src, &dst);
-			ir_value_name(&v, e->u.call.args[0]);
-			if (e->u.call.args[0]->type)
-				type_bytes(e->u.call.args[0]->type, &bytes);
-			fprintf(ctx->out, "  copy %s %s -> %s", v.data, devices_name(devices, src),
-				devices_name(devices, dst));
-			if (bytes >= 0)
-				fprintf(ctx->out, " %lld bytes", (long long)bytes);
-			fputc('\n', ctx->out);
-			strbuf_free(&v);
-		} else if (is_op) {
-			if (ops == 0) {
-				region++;
-				cur = e->device;
+			if (region_call(e)) {
+				if (ops++)
+					strbuf_puts(&names, ", ");
+				name_op(&names, e, let_names);
+			} else if (ir_is_op(e, OP_DEVICE_COPY)) {
+				ir_device_copy_props(e, &src, &dst);
+				if (dst == device)
+					print_region_copy(ctx, e);
 			}
-			if (ops)
-				strbuf_puts(&names, ", ");
-			name_op(&names, e, let_names);
-			ops++;
 		}
+		fprintf(ctx->out, "  region %zu on %s: %zu op%s: %s\n", ++region,
+			devices_name(devices, device), ops, ops == 1 ? "" : "s", names.data);
+		strbuf_reset(&names);
+		for (size_t k = first + 1; k < last; k++) {
+			Expr *e = order.items[k];
+			int32_t src, dst;
+			if (!ir_is_op(e, OP_DEVICE_COPY))
+				continue;
+			ir_device_copy_props(e, &src, &dst);
+			if (dst != device)
+				print_region_copy(ctx, e);
+		}
+		i = last + 1;
 	}
 	if (region == 0)
 		fputs("  no operators\n", ctx->out);
@@ -433,8 +481,11 @@ int cmd_regions(CmdContext *ctx, int argc, char **argv)
 		free(name);
 		for (size_t i = 0; i < closures.count; i++) {
 			Expr *fn = closures.items[i];
+			/* named as `placement` and render --regions name it */
 			char *cname = fn->name ? xasprintf("%%%s", fn->name)
-					       : xasprintf("fn@%u:%u", fn->pos.line, fn->pos.col);
+				      : let_names[fn->id]
+					      ? xasprintf("%%%s", let_names[fn->id])
+					      : xasprintf("fn@%u:%u", fn->pos.line, fn->pos.col);
 			print_regions(ctx, m, cname, fn, seen, &closures, let_names);
 			free(cname);
 		}

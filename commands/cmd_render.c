@@ -5,7 +5,10 @@
  * The handler only reads its options and picks the version; viz_render
  * does the drawing and the atomic write. Options may come before or after
  * FILE, like `ir`'s. FILE `-` writes the graph source (the .dot format) to
- * the command's output, so that scripts and transcripts can read it.
+ * the command's output, so that scripts and transcripts can read it. While
+ * core is stepped with stepi, the current version is drawn with the devices
+ * its replay has bound so far (cmd_replay_devices); free ones are drawn
+ * unplanned, white and dashed.
  */
 #include "commands.h"
 
@@ -13,6 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "stepper.h"
 #include "viz.h"
 
 /* The version `--phase P` names, with its title; NULL after an error.
@@ -23,6 +27,7 @@ static const IrModule *render_version(CmdContext *ctx, const char *phase_name, S
 	Session *s = ctx->session;
 	const IrModule *m;
 	int phase, failed = session_failed_phase(s, NULL);
+	size_t applied, total;
 	bool input;
 	const char *path = s->path ? s->path : "module";
 	const char *slash = strrchr(path, '/');
@@ -34,6 +39,9 @@ static const IrModule *render_version(CmdContext *ctx, const char *phase_name, S
 		else
 			strbuf_printf(title, "%s after %s", file,
 				      pipeline_phases[s->phases_done - 1].name);
+		if (stepper_in_progress(s, &applied, &total))
+			strbuf_printf(title, "; %s in progress, devices as of event %zu of %zu",
+				      pipeline_phases[s->phases_done].name, applied, total);
 		if (cmd_note_stopped(ctx))
 			strbuf_printf(title, "; planning stopped in %s",
 				      pipeline_phases[failed].name);
@@ -78,6 +86,7 @@ int cmd_render(CmdContext *ctx, int argc, char **argv)
 	const char *path = NULL, *phase = NULL;
 	VizOptions opts;
 	VizStats stats;
+	int32_t *replay = NULL;
 	StrBuf title;
 	char *err = NULL;
 	bool ok, depth_given = false;
@@ -128,11 +137,15 @@ int cmd_render(CmdContext *ctx, int argc, char **argv)
 	opts.devices = &s->devices;
 	opts.trace = s->trace;
 	opts.title = title.data;
+	/* core in progress under stepi: the devices its replay bound so far */
+	if (!phase)
+		opts.device_of = replay = cmd_replay_devices(ctx);
 	if (strcmp(path, "-") == 0)
 		ok = viz_write_dot(&opts, ctx->out, &stats, &err);
 	else
 		ok = viz_render(&opts, path, &stats, &err);
 	strbuf_free(&title);
+	free(replay);
 	if (!ok) {
 		cmd_error(ctx, "%s", err);
 		free(err);

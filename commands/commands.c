@@ -17,6 +17,7 @@
 #include <unistd.h>
 
 #include "plan.h"
+#include "stepper.h"
 
 /* ---- the table ---- */
 
@@ -211,7 +212,8 @@ const Command commands_table[] = {
 			"appends the #[metadata] section when the module has constants.\n"
 			"--phase P prints the module as of after phase P (which must have run;\n"
 			"`--phase parse` is the module as loaded); for the phase where planning\n"
-			"stopped, the module it analysed, after a note.",
+			"stopped, the module it analysed, after a note. While core is stepped\n"
+			"with `stepi`, --devices shows the devices bound so far, or `free`.",
 		.handler = cmd_ir,
 		.completer = cmd_complete_ir,
 	},
@@ -326,7 +328,10 @@ const Command commands_table[] = {
 		.usage = "regions",
 		.summary = "show the device regions in execution order and the copies between",
 		.help = "For each function, the runs of operators on one device in execution\n"
-			"order, with the device_copy calls that move data between them.",
+			"order, with the device_copy calls that move data between them. Only a\n"
+			"call on another device ends a region; a copy between two calls of a\n"
+			"region is listed before it when it brings data to the region's device,\n"
+			"else after it.",
 		.handler = cmd_regions,
 	},
 	{
@@ -355,7 +360,8 @@ const Command commands_table[] = {
 			"dashed; uses in conflict are red edges. One cluster per function, or\n"
 			"per device region with --regions. --phase P draws the version after P\n"
 			"(`parse`: as loaded; the phase where planning stopped: the module it\n"
-			"analysed). --focus %x draws the values within --depth N\n"
+			"analysed). While core is stepped with `stepi`, nodes show the devices\n"
+			"bound so far. --focus %x draws the values within --depth N\n"
 			"edges of %x (default 2). Graphs over 5000 nodes are refused unless\n"
 			"--force. The file is written whole or not at all.",
 		.handler = cmd_render,
@@ -771,6 +777,20 @@ IrModule *cmd_version_analysed(CmdContext *ctx, int phase, bool *input)
 			 "phase '%s' produced no module; this is the one it analysed, after '%s'",
 			 name, pipeline_phases[phase - 1].name);
 	return m;
+}
+
+int32_t *cmd_replay_devices(CmdContext *ctx)
+{
+	Session *s = ctx->session;
+	size_t applied, total;
+	if (!stepper_in_progress(s, &applied, &total))
+		return NULL;
+	cmd_note(ctx,
+		 "phase '%s' is in progress (event %zu of %zu): devices as bound so far, on "
+		 "the module after '%s'",
+		 pipeline_phases[s->phases_done].name, applied, total,
+		 s->phases_done ? pipeline_phases[s->phases_done - 1].name : "parse");
+	return stepper_replay_devices(s);
 }
 
 void cmd_write(CmdContext *ctx, const StrBuf *sb)

@@ -151,6 +151,12 @@ bool cmd_note_stopped(CmdContext *ctx);
  * module: then its input, the module its analysis is about, after
  * cmd_note_stopped and a note saying so, with *input set. */
 IrModule *cmd_version_analysed(CmdContext *ctx, int phase, bool *input);
+/* While a phase is in progress under stepi: a note saying so, and the
+ * devices its replay has bound so far (stepper_replay_devices), which
+ * `ir --devices` and `render` show on the current module, the phase's
+ * input. NULL, printing nothing, when no phase is in progress. The caller
+ * frees the array. */
+int32_t *cmd_replay_devices(CmdContext *ctx);
 /* Whether to colour what goes to stream: never with NO_COLOR or `set color
  * off`, always with `set color on`, else only on a terminal. */
 bool cmd_color(const CmdContext *ctx, FILE *stream);

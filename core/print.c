@@ -1301,7 +1301,10 @@ static void print_sort(Printer *p)
 static void print_comment(Printer *p, const Expr *e)
 {
 	bool ty = p->opts->show_types && e && e->type;
-	bool dev = p->opts->show_devices && e && e->device != IR_NO_DEVICE;
+	int32_t device = !e                   ? IR_NO_DEVICE
+			 : p->opts->device_of ? p->opts->device_of[e->id]
+					      : e->device;
+	bool dev = p->opts->show_devices && e && (p->opts->device_of || device != IR_NO_DEVICE);
 	if (!ty && !dev)
 		return;
 	strbuf_puts(p->out, " /* ");
@@ -1318,7 +1321,8 @@ static void print_comment(Printer *p, const Expr *e)
 	if (ty && dev)
 		strbuf_putc(p->out, ' ');
 	if (dev)
-		strbuf_puts(p->out, devices_name(p->devices, e->device));
+		strbuf_puts(p->out,
+			    device == IR_NO_DEVICE ? "free" : devices_name(p->devices, device));
 	strbuf_puts(p->out, " */");
 }
 

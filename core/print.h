@@ -23,6 +23,11 @@ typedef struct PrintOptions {
 	const char *only_global;    /* print just this @global (after the header
 				       and free_var lines), or NULL */
 	bool show_devices;          /* a `cuda:0` comment, see print_module */
+	const int32_t *device_of;   /* with show_devices: by expression id, the
+				       device to show instead of each node's own,
+				       IR_NO_DEVICE shown as `free` (the devices a
+				       phase in progress has bound so far); NULL:
+				       the node's own */
 	bool show_types;            /* a `ty=...` comment, see print_module */
 	bool show_metadata;         /* append a blank line and the #[metadata]
 				       section when m->nconstants > 0 */
@@ -40,7 +45,8 @@ typedef struct PrintOptions {
  *     %0 = add(%a, %b) <comment ty=Tensor[(5, 7), float32] cuda:0>;
  * where <comment ...> stands for the slash-star delimiters. It holds `ty=T`
  * (show_types, type known) and the device-table name (show_devices, device
- * set), separated by a space, and is omitted when neither applies. A
+ * set; with device_of, its entry, or `free`), separated by a space, and is
+ * omitted when neither applies. A
  * binding's comment describes the bound expression, a let line's the let
  * variable; a closure's or an if's follows its closing brace. With
  * show_types a function without a written `-> T` shows its inferred result

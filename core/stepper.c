@@ -98,6 +98,19 @@ PlanAnalysis *stepper_replay(Session *s)
 	return s->stepper && s->stepper->active ? &s->stepper->replay : NULL;
 }
 
+int32_t *stepper_replay_devices(Session *s)
+{
+	PlanAnalysis *an = stepper_replay(s);
+	int32_t *devices;
+	if (!an)
+		return NULL;
+	DP_ASSERT(an->module == session_current(s));
+	devices = xmalloc((an->nexprs + 1) * sizeof(int32_t));
+	for (uint32_t id = 0; id < an->nexprs; id++)
+		devices[id] = an->by_id[id] ? plan_expr_device(an, an->by_id[id]) : IR_NO_DEVICE;
+	return devices;
+}
+
 /* Commits the phase in progress: its diagnostics move to s->diags. */
 static bool stepper_commit(Session *s)
 {

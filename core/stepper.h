@@ -7,7 +7,8 @@
  * back as a pending version while the user replays the events one by one
  * (`stepi`). The replay is a second union-find on the phase's input, the
  * "replay analysis", to which each stepped event's constraint is applied in
- * order, so that `constraints` and `why` answer for the state at that point;
+ * order, so that `constraints` and `why` answer for the state at that point
+ * and `ir --devices` and `render` show the devices bound so far;
  * events are deterministic, so the replay reaches exactly the analysis that
  * `core` left in the trace. When the last event has been replayed, or when
  * `step` finishes the phase, the pending version is committed like any
@@ -114,6 +115,12 @@ void stepper_cancel(Session *s);
 bool stepper_in_progress(const Session *s, size_t *applied, size_t *total);
 /* The replay analysis of the phase in progress, or NULL. */
 PlanAnalysis *stepper_replay(Session *s);
+/* The devices the replay has bound so far, for showing the module the
+ * phase in progress analyses (session_current) as planned up to there: by
+ * expression id of that module, the device of each expression's domain (a
+ * function's: its result's), IR_NO_DEVICE while free or without a domain.
+ * NULL when no phase is in progress. The caller frees the array. */
+int32_t *stepper_replay_devices(Session *s);
 /* Commits the phase in progress without replaying the rest of its events.
  * Clears s->diags and leaves the phase's own diagnostics there; false when
  * the phase failed (the session then stays before it). */

@@ -29,6 +29,7 @@
 #include "commands.h"
 #include "plan.h"
 #include "session.h"
+#include "stepper.h"
 #include "viz.h"
 
 #define GOLDEN_DIR DEVPLAN_SOURCE_DIR "/tests/golden/dot"
@@ -331,6 +332,52 @@ static void test_regions(void **state)
 	release(s);
 }
 
+/* The region subgraph (cluster_r...) that holds node v, or NULL. */
+static Agraph_t *region_of(Agraph_t *g, Agnode_t *v)
+{
+	for (Agraph_t *sub = agfstsubg(g); sub; sub = agnxtsubg(sub))
+		if (strncmp(agnameof(sub), "cluster_r", 9) == 0 && agsubnode(sub, v, 0))
+			return sub;
+	return NULL;
+}
+
+/* A device_copy between two calls of one region does not split it, whichever
+ * way it moves data: one written by the user to another device (@side),
+ * one bringing a parameter in (@incoming), one check inserted (@inserted).
+ * The same regions as the `regions` transcript region_copies. */
+static void test_regions_across_copies(void **state)
+{
+	Session *s = planned("region_copies.relay", "cpu:0", "copy", pipeline_count, true);
+	VizOptions o = options_of(s);
+	VizStats st;
+	char *err = NULL;
+	Agraph_t *g;
+	(void)state;
+	o.regions = true;
+	g = viz_build_graph(&o, &st, &err);
+	assert_non_null(g);
+	/* @side cpu, cuda, cpu; @incoming cpu; @inserted cpu, cuda, cpu */
+	assert_int_equal(st.clusters, 7);
+	assert_non_null(region_of(g, node_labelled(g, "%x = add")));
+	assert_ptr_equal(region_of(g, node_labelled(g, "%x = add")),
+			 region_of(g, node_labelled(g, "%z = multiply")));
+	assert_ptr_equal(region_of(g, node_labelled(g, "%0 = add")),
+			 region_of(g, node_labelled(g, "multiply\\n")));
+	assert_string_equal(attr(region_of(g, node_labelled(g, "multiply\\n")), "label"),
+			    "@incoming region 1 on cpu:0");
+	assert_ptr_equal(region_of(g, node_labelled(g, "%2 = negative")),
+			 region_of(g, node_labelled(g, "%4 = add")));
+	assert_string_equal(attr(region_of(g, node_labelled(g, "%4 = add")), "label"),
+			    "@inserted region 2 on cuda:0");
+	/* the copies stay outside every region */
+	assert_int_equal(st.copies, 5);
+	for (Agnode_t *v = agfstnode(g); v; v = agnxtnode(g, v))
+		if (!is_legend(v) && strcmp(attr(v, "shape"), "hexagon") == 0)
+			assert_null(region_of(g, v));
+	viz_free_graph(g);
+	release(s);
+}
+
 static void test_focus_and_depth(void **state)
 {
 	Session *s = planned("shared_input.relay", "cpu:0", "copy", pipeline_count, true);
@@ -465,6 +512,20 @@ static void test_closures_and_globals(void **state)
 	assert_string_equal(attr(node_labelled(g, "call @g"), "peripheries"), "2");
 	assert_string_equal(attr(node_labelled(g, "2f"), "shape"), "cylinder");
 	viz_free_graph(g);
+	/* by region, function calls belong to regions as the `regions` command
+	 * counts them: @main's one cpu:0 run is %0 (a call of %f), the negative
+	 * and the call of @g */
+	o.regions = true;
+	g = viz_build_graph(&o, NULL, &err);
+	assert_non_null(g);
+	assert_non_null(region_of(g, node_labelled(g, "call @g")));
+	assert_string_equal(attr(region_of(g, node_labelled(g, "call @g")), "label"),
+			    "@main region 1 on cpu:0");
+	assert_ptr_equal(region_of(g, node_labelled(g, "%0 = call %f")),
+			 region_of(g, node_labelled(g, "call @g")));
+	assert_ptr_equal(region_of(g, node_labelled(g, "negative")),
+			 region_of(g, node_labelled(g, "call @g")));
+	viz_free_graph(g);
 	release(s);
 }
 
@@ -525,6 +586,7 @@ static const GoldenCase golden_cases[] = {
 	{"shared_input.relay", "cpu:0", "copy", "check", false},
 	{"shared_input.relay", "cpu:0", "copy", "core", false},
 	{"shared_input.relay", "cpu:0", "copy", "core", true},
+	{"region_copies.relay", "cpu:0", "copy", "core", true},
 	{"shared_input.relay", "cuda:0", "copy", "core", false},
 	{"global_call.relay", "cuda:0", "copy", "parse", false},
 	{"global_call.relay", "cuda:0", "copy", "core", false},
@@ -561,6 +623,52 @@ static void test_golden_dot(void **state)
 		free(title);
 		release(s);
 	}
+}
+
+/* While core is stepped with stepi, render draws the devices its replay
+ * has bound so far: after event 3 (the on_device at 5:8 binds %0's class
+ * to cpu:0) %a, %b and %0 are cpu:0 and the rest is white and dashed;
+ * after event 6 the cuda:0 add is too. */
+static void test_core_in_progress(void **state)
+{
+	Session *s = planned("shared_input.relay", "cpu:0", "copy", 3, true);
+	VizOptions o;
+	VizStats st;
+	char *err = NULL;
+	int32_t *devices;
+	Agraph_t *g;
+	(void)state;
+	assert_null(stepper_replay_devices(s));
+	assert_int_equal(stepper_run(s, STEP_EVENT, 3, false, NULL), STEP_DONE);
+	devices = stepper_replay_devices(s);
+	assert_non_null(devices);
+	o = options_of(s);
+	o.device_of = devices;
+	o.title = "shared_input.relay after infer; core in progress, devices as of event 3 of 17";
+	g = viz_build_graph(&o, &st, &err);
+	assert_non_null(g);
+	assert_string_equal(attr(node_labelled(g, "%a\\n"), "fillcolor"), "#E69F00");
+	assert_string_equal(attr(node_labelled(g, "%0 = add"), "fillcolor"), "#E69F00");
+	assert_null(strstr(attr(node_labelled(g, "%0 = add"), "style"), "dashed"));
+	assert_non_null(strstr(attr(node_labelled(g, "%0 = add"), "label"), "\\ncpu:0"));
+	assert_string_equal(attr(node_labelled(g, "%2 = add"), "fillcolor"), "#FFFFFF");
+	assert_non_null(strstr(attr(node_labelled(g, "%2 = add"), "style"), "dashed"));
+	assert_string_equal(attr(node_labelled(g, "%c\\n"), "fillcolor"), "#FFFFFF");
+	assert_int_equal(st.unplanned, 6); /* %c, %1, the copy, %2, %3, subtract */
+	assert_non_null(agnode(g, "legend_unplanned", 0));
+	viz_free_graph(g);
+	check_golden(s, &o, "shared_input.core_event3.dot");
+	free(devices);
+	assert_int_equal(stepper_run(s, STEP_EVENT, 3, false, NULL), STEP_DONE);
+	devices = stepper_replay_devices(s);
+	o.device_of = devices;
+	g = viz_build_graph(&o, &st, &err);
+	assert_non_null(g);
+	assert_string_equal(attr(node_labelled(g, "%2 = add"), "fillcolor"), "#56B4E9");
+	assert_string_equal(attr(node_labelled(g, "%c\\n"), "fillcolor"), "#56B4E9");
+	viz_free_graph(g);
+	free(devices);
+	release(s);
 }
 
 /* ---- files ---- */
@@ -813,11 +921,13 @@ int main(void)
 		cmocka_unit_test(test_shared_input_after_core),
 		cmocka_unit_test(test_conflict_under_error_policy),
 		cmocka_unit_test(test_regions),
+		cmocka_unit_test(test_regions_across_copies),
 		cmocka_unit_test(test_focus_and_depth),
 		cmocka_unit_test(test_size_limit),
 		cmocka_unit_test(test_large_modules),
 		cmocka_unit_test(test_closures_and_globals),
 		cmocka_unit_test(test_golden_dot),
+		cmocka_unit_test(test_core_in_progress),
 		cmocka_unit_test(test_formats_and_atomic_writes),
 		cmocka_unit_test(test_write_errors),
 		cmocka_unit_test(test_dot_is_deterministic),

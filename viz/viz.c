@@ -208,6 +208,13 @@ static uint32_t viz_node_of(const VizModel *vm, Expr *e)
 	return e && e->id < vm->m->nexprs ? vm->node_of[e->id] : VIZ_NONE;
 }
 
+/* The device e is drawn on: its entry in opts->device_of (the devices a
+ * phase in progress has bound so far), else its own. */
+static int32_t viz_device(const VizModel *vm, const Expr *e)
+{
+	return vm->opts->device_of ? vm->opts->device_of[e->id] : e->device;
+}
+
 static uint32_t viz_add_cluster(VizModel *vm, VizClusterKind kind, uint32_t parent, char *name,
 				char *title, int32_t device)
 {
@@ -281,7 +288,7 @@ static void viz_collect_function(VizModel *vm, Expr *fn, uint32_t cluster, uint8
 		if (e->kind != EXPR_FN)
 			continue;
 		sub = viz_add_cluster(vm, VIZ_CLUSTER_CLOSURE, cluster,
-				      xasprintf("cluster_fn%u", e->id), NULL, e->device);
+				      xasprintf("cluster_fn%u", e->id), NULL, viz_device(vm, e));
 		vm->clusters[sub].fn = e;
 		grow_array((void **)queue, cap_queue, *nqueue + 1, sizeof(VizPending));
 		(*queue)[(*nqueue)++] = (VizPending){e, sub};
@@ -305,9 +312,9 @@ static void viz_collect(VizModel *vm)
 	exprvec_free(&order);
 	for (uint32_t g = 0; g < m->nglobals; g++) {
 		Expr *fn = m->globals[g].fn;
-		uint32_t c = viz_add_cluster(vm, VIZ_CLUSTER_GLOBAL, VIZ_NONE,
-					     xasprintf("cluster_g%u", g),
-					     xasprintf("@%s", m->globals[g].name), fn->device);
+		uint32_t c = viz_add_cluster(
+			vm, VIZ_CLUSTER_GLOBAL, VIZ_NONE, xasprintf("cluster_g%u", g),
+			xasprintf("@%s", m->globals[g].name), viz_device(vm, fn));
 		viz_collect_function(vm, fn, c, seen, &queue, &nqueue, &cap_queue);
 		for (size_t q = 0; q < nqueue; q++)
 			viz_collect_function(vm, queue[q].fn, queue[q].cluster, seen, &queue,
@@ -480,10 +487,14 @@ static void viz_conflicts(VizModel *vm)
 	free(by_id);
 }
 
-/* --regions: the runs the `regions` command lists. Within one function, in
- * execution order, a region is a maximal run of operator calls on one
- * device; a device_copy ends it. Parameters, constants, tuples and the like
- * stay outside; an on_device joins the region of what it annotates. */
+/* --regions: the runs the `regions` command lists (print_regions in
+ * commands/cmd_plan.c; keep the two in step). Within one function, in
+ * execution order, a region is a maximal run of calls (operators and
+ * function calls, not on_device or device_copy) on one device: only a call
+ * on another device ends it, a device_copy between two of its calls does
+ * not (whichever way it moves data, it is drawn outside every region).
+ * Parameters, constants, tuples and the like stay outside; an on_device
+ * joins the region of what it annotates. */
 static void viz_regions(VizModel *vm)
 {
 	uint32_t function = VIZ_NONE, region = VIZ_NONE;
@@ -491,18 +502,16 @@ static void viz_regions(VizModel *vm)
 	for (size_t i = 0; i < vm->nnodes; i++) {
 		VizNode *n = &vm->nodes[i];
 		Expr *e = n->e;
-		bool is_op = e->kind == EXPR_CALL && e->u.call.op != OP_NONE &&
-			     !op_is_annotation(e->u.call.op);
+		bool is_call = e->kind == EXPR_CALL && !op_is_annotation(e->u.call.op);
+		int32_t device = viz_device(vm, e);
 		n->cluster = VIZ_NONE;
 		if (n->function != function) {
 			function = n->function;
 			region = VIZ_NONE;
 			number = 0;
 		}
-		if (ir_is_op(e, OP_DEVICE_COPY)) {
-			region = VIZ_NONE;
-		} else if (is_op) {
-			if (region == VIZ_NONE || vm->clusters[region].device != e->device) {
+		if (is_call) {
+			if (region == VIZ_NONE || vm->clusters[region].device != device) {
 				const char *fname = function == VIZ_NONE
 							    ? "top level"
 							    : vm->clusters[function].title;
@@ -511,8 +520,8 @@ static void viz_regions(VizModel *vm)
 					vm, VIZ_CLUSTER_REGION, VIZ_NONE,
 					xasprintf("cluster_r%u", ++total),
 					xasprintf("%s region %u on %s", fname, number,
-						  devices_name(vm->opts->devices, e->device)),
-					e->device);
+						  devices_name(vm->opts->devices, device)),
+					device);
 			}
 			n->cluster = region;
 		}
@@ -671,7 +680,7 @@ static bool viz_model_build(VizModel *vm, const VizOptions *opts, VizStats *stat
 			continue;
 		stats->nodes++;
 		stats->copies += ir_is_op(n->e, OP_DEVICE_COPY);
-		stats->unplanned += n->e->device == IR_NO_DEVICE;
+		stats->unplanned += viz_device(vm, n->e) == IR_NO_DEVICE;
 	}
 	for (size_t i = 0; i < vm->nedges; i++) {
 		const VizEdge *e = &vm->edges[i];
@@ -946,7 +955,8 @@ static void viz_draw_node(VizModel *vm, Agraph_t *root, const VizSyms *s, VizNod
 {
 	const DeviceTable *devices = vm->opts->devices;
 	Expr *e = n->e;
-	bool planned = e->device != IR_NO_DEVICE;
+	int32_t device = viz_device(vm, e);
+	bool planned = device != IR_NO_DEVICE;
 	const char *shape = "box";
 	const char *style = planned ? "filled" : "filled,dashed";
 	bool device_line = planned;
@@ -1039,7 +1049,7 @@ static void viz_draw_node(VizModel *vm, Agraph_t *root, const VizSyms *s, VizNod
 		break; /* never a node */
 	}
 	if (device_line)
-		strbuf_printf(&label, "\\n%s", devices_name(devices, e->device));
+		strbuf_printf(&label, "\\n%s", devices_name(devices, device));
 	viz_set(node, s->n_label, label.data);
 	viz_set(node, s->n_shape, shape);
 	viz_set(node, s->n_style, style);
@@ -1054,12 +1064,12 @@ static void viz_draw_node(VizModel *vm, Agraph_t *root, const VizSyms *s, VizNod
 			viz_set(node, s->n_gradientangle, "0");
 			free(fill);
 		} else {
-			viz_set(node, s->n_fillcolor, viz_device_color(e->device));
+			viz_set(node, s->n_fillcolor, viz_device_color(device));
 		}
 	} else {
-		viz_set(node, s->n_fillcolor, viz_device_color(e->device));
+		viz_set(node, s->n_fillcolor, viz_device_color(device));
 	}
-	viz_set(node, s->n_fontcolor, viz_font_color(e->device));
+	viz_set(node, s->n_fontcolor, viz_font_color(device));
 	if (e->pos.line) {
 		char pos[32];
 		snprintf(pos, sizeof pos, "%u:%u", e->pos.line, e->pos.col);
@@ -1074,6 +1084,7 @@ static Agnode_t *viz_draw_reference(VizModel *vm, Agraph_t *root, const VizSyms 
 {
 	const VizEdge *edge = &vm->edges[index];
 	const VizNode *from = &vm->nodes[edge->from], *to = &vm->nodes[edge->to];
+	int32_t device = viz_device(vm, from->e);
 	char id[48];
 	StrBuf label;
 	Agnode_t *n;
@@ -1086,9 +1097,9 @@ static Agnode_t *viz_draw_reference(VizModel *vm, Agraph_t *root, const VizSyms 
 		ir_value_name(&label, from->e);
 	viz_set(n, s->n_label, label.data);
 	viz_set(n, s->n_shape, "ellipse");
-	viz_set(n, s->n_style, from->e->device == IR_NO_DEVICE ? "filled,dashed" : "filled");
-	viz_set(n, s->n_fillcolor, viz_device_color(from->e->device));
-	viz_set(n, s->n_fontcolor, viz_font_color(from->e->device));
+	viz_set(n, s->n_style, device == IR_NO_DEVICE ? "filled,dashed" : "filled");
+	viz_set(n, s->n_fillcolor, viz_device_color(device));
+	viz_set(n, s->n_fontcolor, viz_font_color(device));
 	if (from->e->pos.line) {
 		char pos[32];
 		snprintf(pos, sizeof pos, "%u:%u", from->e->pos.line, from->e->pos.col);

@@ -22,9 +22,10 @@
  * note; nodes without a device white with a dashed border; conflicting uses
  * recorded by `check` as red bold edges labelled `needs %b on cuda:0`; one
  * cluster per function (closures nested in their parent's), or with
- * `regions` one cluster per device region: a run of operator calls on one
- * device, consecutive in execution order within one function and not
- * crossing a device_copy, exactly the regions the `regions` command lists.
+ * `regions` one cluster per device region: a maximal run of calls
+ * (operators and function calls) on one device, consecutive in execution order within one function (a
+ * device_copy between two of them does not end it; copies are drawn outside
+ * every region), exactly the regions the `regions` command lists.
  * In graphs of more than 40 nodes a use far from its value (in execution
  * order) is drawn from a small reference node beside the consumer, an
  * ellipse with the value's name, rather than by an edge across the drawing,
@@ -78,6 +79,11 @@ typedef struct VizOptions {
 	const struct PlanTrace *trace; /* conflicts to draw as red edges, or NULL;
 					  conflict ids are expression ids, stable
 					  across versions */
+	const int32_t *device_of;      /* by expression id of module: the device
+					  to draw each node on instead of its own,
+					  IR_NO_DEVICE drawn as unplanned (the
+					  devices a phase in progress has bound so
+					  far); NULL: each node's own */
 	const char *title;             /* the graph's label, or NULL */
 	const char *focus;             /* `%x` (or `x`): only the nodes within
 					  depth edges of it, either direction */
