@@ -589,6 +589,9 @@ static void explain_copy(CmdContext *ctx, StrBuf *sb, PlanAnalysis *an, const Ex
 	const Expr *now = NULL;
 	int32_t src, dst;
 	StrBuf value;
+	if (e->kind == EXPR_VAR && e->u.var.role == VAR_LET && e->u.var.value &&
+	    ir_is_op(e->u.var.value, OP_DEVICE_COPY))
+		e = e->u.var.value; /* a copy bound by a let (replicate) */
 	if (e->kind != EXPR_CALL || e->u.call.nargs == 0)
 		return;
 	if (e->id < m->nexprs) {

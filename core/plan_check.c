@@ -833,6 +833,67 @@ static const char *fresh_number(FreshNumbers *f, IrModule *m)
 	return arena_strdup(ir_data_arena(m), buf);
 }
 
+/* Under replicate, a copy of a parameter or of a let-bound value, bound
+ * by a let right after the definition (SPEC §3.2): at function entry for a
+ * parameter. A graph binding's copy stays a shared node, which the printer
+ * puts before its first use. */
+typedef struct EagerCopy {
+	Expr *value; /* the parameter or let variable copied */
+	Expr *var;   /* the let variable consumers read instead */
+	Expr *copy;  /* its device_copy */
+	int32_t dest;
+} EagerCopy;
+
+static int compare_eager(const void *a, const void *b)
+{
+	const EagerCopy *x = a, *y = b;
+	if (x->value->id != y->value->id)
+		return x->value->id < y->value->id ? -1 : 1;
+	return (x->dest > y->dest) - (x->dest < y->dest);
+}
+
+/* `%b_cuda0`: the copy of %b on cuda:0 (the printer makes it unique). */
+static const char *eager_name(Checker *ck, IrModule *m, const Expr *value, int32_t dest)
+{
+	StrBuf sb;
+	const char *name;
+	strbuf_init(&sb);
+	strbuf_printf(&sb, "%s_", value->name ? value->name : "copy");
+	for (const char *c = device_name(ck, dest); *c; c++)
+		if (*c != ':')
+			strbuf_putc(&sb, *c);
+	name = arena_strdup(ir_data_arena(m), sb.data);
+	strbuf_free(&sb);
+	return name;
+}
+
+/* Wraps each eager copy in a let where its value is defined: a function's
+ * body for a parameter, a let's body for a let variable. In value order,
+ * then destination order, so the text does not depend on which use came
+ * first. */
+static void bind_eager_copies(IrModule *m, const ExprVec *all, EagerCopy *ec, size_t n)
+{
+	/* where each parameter's and let variable's scope begins, by id */
+	Expr ***body_of = xcalloc(m->nexprs ? m->nexprs : 1, sizeof(Expr **));
+	for (size_t i = 0; i < all->count; i++) {
+		Expr *e = all->items[i];
+		if (e->kind == EXPR_FN)
+			for (uint32_t j = 0; j < e->u.fn.nparams; j++)
+				if (e->u.fn.params[j]->id < m->nexprs)
+					body_of[e->u.fn.params[j]->id] = &e->u.fn.body;
+		if (e->kind == EXPR_LET && e->u.let.var->id < m->nexprs)
+			body_of[e->u.let.var->id] = &e->u.let.body;
+	}
+	qsort(ec, n, sizeof(EagerCopy), compare_eager);
+	/* wrapping from the last puts the first outermost */
+	for (size_t k = n; k-- > 0;) {
+		Expr **body = ec[k].value->id < m->nexprs ? body_of[ec[k].value->id] : NULL;
+		DP_ASSERT(body);
+		*body = ir_let(m, ec[k].value->pos, ec[k].var, ec[k].copy, *body);
+	}
+	free(body_of);
+}
+
 /* Rebuilds the module with the copies in place. */
 static IrModule *insert_copies(Checker *ck, const IrModule *in)
 {
@@ -844,6 +905,9 @@ static IrModule *insert_copies(Checker *ck, const IrModule *in)
 	Expr **made = xcalloc(ck->ctx->devices->count + 1, sizeof(Expr *));
 	uint32_t current = PLAN_NONE;
 	FreshNumbers names;
+	bool eager = ck->ctx->policy == POLICY_REPLICATE;
+	EagerCopy *eager_copies = NULL;
+	size_t neager = 0, cap_eager = 0;
 	for (size_t i = 0; i < all.count; i++)
 		by_id[all.items[i]->id] = all.items[i];
 	fresh_numbers_init(&names, &all, (uint32_t)ck->ncopies);
@@ -867,6 +931,20 @@ static IrModule *insert_copies(Checker *ck, const IrModule *in)
 			copy = ir_constant(m, value->pos, &t, meta);
 			if (meta >= 0)
 				m->constants[meta] = copy;
+		} else if (!copy && eager && value->kind == EXPR_VAR &&
+			   value->u.var.role != VAR_FREE) {
+			/* replicate: bound by a let right after the definition */
+			EagerCopy *ec;
+			grow_array((void **)&eager_copies, &cap_eager, neager + 1,
+				   sizeof(EagerCopy));
+			ec = &eager_copies[neager++];
+			ec->value = value;
+			ec->dest = p->dest;
+			ec->copy = ir_device_copy(m, value->pos, value, p->home, p->dest);
+			ec->var = ir_var(m, value->pos, eager_name(ck, m, value, p->dest), VAR_LET,
+					 NULL);
+			ec->var->name_generated = true;
+			copy = ec->var;
 		} else if (!copy) {
 			copy = ir_device_copy(m, site->pos, value, p->home, p->dest);
 			copy->name = fresh_number(&names, m);
@@ -915,6 +993,9 @@ static IrModule *insert_copies(Checker *ck, const IrModule *in)
 			break;
 		}
 	}
+	if (neager)
+		bind_eager_copies(m, &all, eager_copies, neager);
+	free(eager_copies);
 	free(made);
 	free(names.taken);
 	exprvec_free(&all);
