@@ -102,6 +102,9 @@ typedef struct PlanAnalysis {
 	 * calls (one per constraint: allocating them each time was a
 	 * quarter of applying); never copied */
 	struct UnifyState *unify;
+	/* plan_generate_constraints met an on_device that constrains not its
+	 * body (a boundary both of whose sides may be free) */
+	bool has_loose_boundary;
 } PlanAnalysis;
 
 /* What a refused unification would have joined. */

@@ -646,6 +646,36 @@ static uint32_t comp_find(uint32_t *parent, uint32_t x)
 	return piece_find(parent, x);
 }
 
+/* Whether the classes of pass 1 are bound to two or more devices: only
+ * then can a group of them be mixed. One pass over the domains, which
+ * spares a module on one device (the common case) every other array. */
+static bool several_devices(const PlanAnalysis *an)
+{
+	int32_t seen = IR_NO_DEVICE;
+	for (size_t d = 0; d < an->ndomains; d++) {
+		int32_t dev = an->domains[d].device;
+		if (dev == IR_NO_DEVICE || an->domains[d].parent != d)
+			continue;
+		if (seen == IR_NO_DEVICE)
+			seen = dev;
+		else if (dev != seen)
+			return true;
+	}
+	return false;
+}
+
+/* Pass 2 with no mixed group: every use unifies. */
+static bool unify_uses(Checker *ck)
+{
+	uint32_t nuses = ck->use_start[ck->an->nexprs];
+	for (uint32_t i = 0; i < nuses; i++) {
+		if ((i & POLL_MASK) == POLL_MASK && session_interrupted())
+			return false;
+		apply_use(ck, ck->uses[i].constraint);
+	}
+	return true;
+}
+
 /* Pass 2 (see the top of the file). Returns false when interrupted. */
 static bool resolve_uses(Checker *ck)
 {
@@ -1035,7 +1065,7 @@ IrModule *plan_check_phase(const IrModule *in, PhaseContext *ctx)
 		}
 	}
 	/* Pass 2: the uses of values, resolved on the graph they form. */
-	if (!interrupted && !resolve_uses(&ck))
+	if (!interrupted && !(several_devices(an) ? resolve_uses(&ck) : unify_uses(&ck)))
 		interrupted = true;
 	{
 		size_t shown = ck.irreducible + (ctx->policy == POLICY_ERROR ? ck.conflicts : 0);

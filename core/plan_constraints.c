@@ -79,11 +79,13 @@ static void generate_call(Generator *g, Expr *e)
 		bool body, result;
 		Expr *arg = e->u.call.args[0];
 		ir_on_device_props(e, &device, &body, &result);
-		if (body)
+		if (body) {
 			emit_bind(g, CONSTRAINT_ON_DEVICE_BODY, e, arg, plan_domain_of(an, arg),
 				  device);
-		else
+		} else {
 			plan_domain_of(an, arg);
+			an->has_loose_boundary = true;
+		}
 		if (result)
 			emit_bind(g, CONSTRAINT_ON_DEVICE_RESULT, e, arg, self, device);
 		return;

@@ -246,7 +246,7 @@ static LooseBoundary *find_shared_bodies(Core *core, size_t *count)
 	PlanAnalysis *an = core->an;
 	LooseBoundary *b = NULL;
 	size_t n = 0, cap = 0;
-	for (uint32_t id = 0; id < an->nexprs; id++) {
+	for (uint32_t id = 0; id < an->nexprs && an->has_loose_boundary; id++) {
 		const Expr *e = an->by_id[id];
 		int32_t device;
 		bool body, result;
