@@ -2,7 +2,7 @@
  * cmd_break.c - breakpoints and watchpoints: `break`, `watch`, `delete`
  * and `breaks`.
  *
- * The breakpoints themselves live in the session's Stepper (core/stepper.h),
+ * The breakpoints themselves live in the session's Stepper (core/session/stepper.h),
  * which evaluates them while `step`, `stepi` and `continue` run; these
  * handlers only parse what the user names and list what is set. Numbers
  * follow gdb: one sequence for breakpoints and watchpoints, never reused.

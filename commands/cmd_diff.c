@@ -4,7 +4,7 @@
  *
  * Every phase leaves its input version untouched (STYLE.md §3), so the
  * module before and after any phase that ran are both at hand: print each
- * as `ir` would and compare the texts line by line (core/linediff.h). A
+ * as `ir` would and compare the texts line by line (core/session/linediff.h). A
  * phase in progress under stepi has not changed the module yet; `diff`
  * says so and shows the last phase that completed.
  */

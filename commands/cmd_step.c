@@ -2,7 +2,7 @@
  * cmd_step.c - moving through the pipeline: `step`, `stepi`, `continue`,
  * `plan`, `restart` and `phases`.
  *
- * All four movers are one call to stepper_run (core/stepper.h) with a
+ * All four movers are one call to stepper_run (core/session/stepper.h) with a
  * different unit: `stepi` an event (or a phase without events), `step` a
  * phase, `continue` and `plan` everything; `plan` alone ignores breakpoints
  * and watchpoints, like running a program outside the debugger. What

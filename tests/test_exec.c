@@ -1,6 +1,6 @@
 /*
  * test_exec.c - the interpreter and the `run`, `compare` and `profile`
- * commands (core/exec_run.c, core/exec.c, commands/cmd_run.c).
+ * commands (core/exec/exec_run.c, core/exec/exec.c, commands/cmd_run.c).
  *
  * [P5] `compare` passes on every planning case of ../shared/cases (planned
  * with the settings its .dp script sets) and on the models of

@@ -1,6 +1,6 @@
 /*
  * test_ir.c - unit tests of the arena, types, device table and the IR's
- * cloning and traversal helpers (core/arena.c, types.c, devices.c, ir.c).
+ * cloning and traversal helpers (core/ir/arena.c, types.c, devices.c, ir.c).
  */
 #include <limits.h>
 #include <setjmp.h>

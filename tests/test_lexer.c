@@ -1,5 +1,5 @@
 /*
- * test_lexer.c - unit tests of the Relay lexer (core/lex.c).
+ * test_lexer.c - unit tests of the Relay lexer (core/ir/lex.c).
  *
  * Each test lexes a short text and checks the token kinds, their text,
  * positions and values, and the diagnostics for malformed input (one error

@@ -1,5 +1,5 @@
 /*
- * test_npy.c - NumPy .npy reading and writing (core/npy.c).
+ * test_npy.c - NumPy .npy reading and writing (core/exec/npy.c).
  *
  * Round trips of every dtype through npy_encode/npy_parse and through
  * files, version 1.0, 2.0 and 3.0 headers written by hand the way NumPy

@@ -1,6 +1,6 @@
 /*
- * test_parser.c - unit tests of the Relay parser (core/parse.c) and the
- * #[metadata] reader and writer (core/metadata.c).
+ * test_parser.c - unit tests of the Relay parser (core/ir/parse.c) and the
+ * #[metadata] reader and writer (core/ir/metadata.c).
  *
  * Each construct of SPEC §2 is parsed from a small text and the IR built
  * for it is checked node by node: sharing of graph bindings, let links,

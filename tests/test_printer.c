@@ -1,5 +1,5 @@
 /*
- * test_printer.c - unit tests of the Relay text printer (core/print.c).
+ * test_printer.c - unit tests of the Relay text printer (core/ir/print.c).
  *
  * Modules are built by hand with the ir.h constructors and their printed
  * text is compared exactly, so a failure shows both texts. Where the text

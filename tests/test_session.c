@@ -1,6 +1,6 @@
 /*
  * test_session.c - the session's module versions under the cache setting
- * (core/session.c): versions let go to bound memory are recomputed exactly,
+ * (core/session/session.c): versions let go to bound memory are recomputed exactly,
  * and what the trace keeps outlives them.
  *
  * Every planning case (../shared/cases and tests/plan_cases) runs twice,

@@ -1,6 +1,6 @@
 /*
  * test_stepper.c - the replay cursor, breakpoints, interrupts and the line
- * diff (core/stepper.c, core/linediff.c).
+ * diff (core/session/stepper.c, core/session/linediff.c).
  *
  * The replay is checked against the analysis `core` itself leaves in the
  * trace, on every planning case and model: after the analyze and default
