@@ -24,7 +24,7 @@ static int check_value(CmdContext *ctx, const char *value)
 	const IrModule *m = session_current(ctx->session);
 	if (!value[1])
 		return cmd_error(ctx, "expected a name after '%c'", value[0]);
-	if (m && !stepper_find_value(m, value))
+	if (m && !ir_find_named(m, value))
 		return cmd_error(ctx, "no value named '%s' in the module", value);
 	return 0;
 }

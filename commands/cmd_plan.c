@@ -19,23 +19,6 @@
 #include "print.h"
 #include "stepper.h"
 
-/* The expression named %name (or @name for a global function) in the
- * analysed module; with several, the first in definition order. */
-static const Expr *find_named(PlanAnalysis *an, const char *word)
-{
-	const char *name = word[0] == '%' ? word + 1 : word;
-	if (word[0] == '@') {
-		int32_t g = ir_find_global(an->module, word + 1);
-		return g >= 0 ? an->module->globals[g].fn : NULL;
-	}
-	for (uint32_t id = 0; id < an->nexprs; id++) {
-		const Expr *e = an->by_id[id];
-		if (e && e->name && strcmp(e->name, name) == 0)
-			return e;
-	}
-	return NULL;
-}
-
 int cmd_placement(CmdContext *ctx, int argc, char **argv)
 {
 	bool json = false;
@@ -522,7 +505,7 @@ static PlanAnalysis *current_analysis(CmdContext *ctx)
  * only from check's output on, which core analyses. */
 static int unknown_value(CmdContext *ctx, const char *word)
 {
-	if (stepper_find_value(session_current(ctx->session), word))
+	if (ir_find_named(session_current(ctx->session), word))
 		return cmd_error(ctx,
 				 "'%s' was inserted by check, after the analysis shown now; core "
 				 "analyses it (use 'plan', or 'step' on to core)",
@@ -635,7 +618,7 @@ int cmd_why(CmdContext *ctx, int argc, char **argv)
 	StrBuf sb;
 	if (!an)
 		return cmd_error(ctx, "nothing has been planned yet; use 'plan'");
-	e = find_named(an, argv[1]);
+	e = ir_find_named(an->module, argv[1]);
 	if (!e)
 		return unknown_value(ctx, argv[1]);
 	strbuf_init(&sb);
@@ -656,7 +639,7 @@ int cmd_constraints(CmdContext *ctx, int argc, char **argv)
 	if (!an)
 		return cmd_error(ctx, "nothing has been analysed yet; use 'step' or 'plan'");
 	if (argc > 1) {
-		const Expr *e = find_named(an, argv[1]);
+		const Expr *e = ir_find_named(an->module, argv[1]);
 		if (!e)
 			return unknown_value(ctx, argv[1]);
 		if (an->expr_domain[e->id] == PLAN_NONE)

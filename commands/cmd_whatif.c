@@ -148,17 +148,6 @@ static int replan(CmdContext *ctx, char *before, const char *what, const char *d
 	return 0;
 }
 
-/* Whether some expression of the loaded module is named `name`. */
-static bool module_has_name(const IrModule *m, const char *name)
-{
-	Expr **by_id = ir_index_by_id(m);
-	bool found = false;
-	for (uint32_t id = 0; id < m->nexprs && !found; id++)
-		found = by_id[id] && by_id[id]->name && strcmp(by_id[id]->name, name) == 0;
-	free(by_id);
-	return found;
-}
-
 int cmd_pin(CmdContext *ctx, int argc, char **argv)
 {
 	Session *s = ctx->session;
@@ -182,7 +171,7 @@ int cmd_pin(CmdContext *ctx, int argc, char **argv)
 	name = argv[1][0] == '%' ? argv[1] + 1 : argv[1];
 	if (!(loaded = cmd_version(ctx, -1)))
 		return 1;
-	if (!module_has_name(loaded, name))
+	if (!ir_find_value(loaded, argv[1]))
 		return cmd_error(ctx, "no value named '%%%s' in the module", name);
 	device = devices_find_name(&s->devices, argv[2]);
 	if (device < 0)

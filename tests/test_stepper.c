@@ -256,7 +256,7 @@ static void test_breakpoints(void **state)
 	assert_string_equal(log.text.data, "done infer\nevent 2\nchange 2 -1->-1\n");
 	replay = stepper_replay(&s);
 	assert_non_null(replay);
-	b = stepper_find_value(replay->module, "%b");
+	b = ir_find_named(replay->module, "%b");
 	assert_non_null(b);
 	assert_int_equal(stepper_domain_state(replay, b->id).device, IR_NO_DEVICE);
 	/* and gets the cpu at event 3 */

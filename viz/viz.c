@@ -189,7 +189,7 @@ typedef struct VizModel {
 } VizModel;
 
 /* What a use of e reads: a let variable reads its value, a let its body. */
-static Expr *viz_resolve(const IrModule *m, Expr *e)
+static const Expr *viz_resolve(const IrModule *m, const Expr *e)
 {
 	for (uint32_t steps = 0; e && steps <= m->nexprs; steps++) {
 		if (e->kind == EXPR_VAR && e->u.var.role == VAR_LET && e->u.var.value)
@@ -202,7 +202,7 @@ static Expr *viz_resolve(const IrModule *m, Expr *e)
 	return e;
 }
 
-static uint32_t viz_node_of(const VizModel *vm, Expr *e)
+static uint32_t viz_node_of(const VizModel *vm, const Expr *e)
 {
 	e = viz_resolve(vm->m, e);
 	return e && e->id < vm->m->nexprs ? vm->node_of[e->id] : VIZ_NONE;
@@ -536,23 +536,12 @@ static void viz_regions(VizModel *vm)
 	}
 }
 
-/* The node --focus names: %x or x, as a value's own name or the name of
- * the let that binds it; the first in definition order. */
+/* The node --focus names: %x or x (ir_find_value), a value's own name or
+ * that of the let variable bound to it, which draws as its value. */
 static uint32_t viz_find_focus(const VizModel *vm, const char *focus)
 {
-	const char *name = focus[0] == '%' ? focus + 1 : focus;
-	for (size_t i = 0; i < vm->nnodes; i++) {
-		const VizNode *n = &vm->nodes[i];
-		if ((n->e->name && strcmp(n->e->name, name) == 0) ||
-		    (n->let_name && strcmp(n->let_name, name) == 0))
-			return (uint32_t)i;
-	}
-	for (size_t i = 0; i < vm->lets.count; i++) {
-		Expr *var = vm->lets.items[i]->u.let.var;
-		if (var->name && strcmp(var->name, name) == 0)
-			return viz_node_of(vm, var);
-	}
-	return VIZ_NONE;
+	const Expr *e = ir_find_value(vm->m, focus);
+	return e ? viz_node_of(vm, e) : VIZ_NONE;
 }
 
 /* Keeps the nodes within depth edges of start, either direction. */

@@ -83,6 +83,36 @@ int32_t ir_find_global(const IrModule *m, const char *name)
 	return -1;
 }
 
+typedef struct NameSearch {
+	const char *name;
+	const Expr *found; /* the match with the lowest id so far */
+} NameSearch;
+
+static bool match_name(Expr *e, void *arg)
+{
+	NameSearch *search = arg;
+	if (e->name && strcmp(e->name, search->name) == 0 &&
+	    (!search->found || e->id < search->found->id))
+		search->found = e;
+	return true;
+}
+
+const Expr *ir_find_value(const IrModule *m, const char *name)
+{
+	NameSearch search = {name[0] == '%' ? name + 1 : name, NULL};
+	ir_module_visit(m, match_name, &search);
+	return search.found;
+}
+
+const Expr *ir_find_named(const IrModule *m, const char *word)
+{
+	if (word[0] == '@') {
+		int32_t g = ir_find_global(m, word + 1);
+		return g >= 0 ? m->globals[g].fn : NULL;
+	}
+	return ir_find_value(m, word);
+}
+
 Expr *ir_new(IrModule *m, ExprKind kind, Pos pos)
 {
 	Expr *e = arena_alloc(&m->nodes, sizeof(Expr));

@@ -217,6 +217,14 @@ IrModule *ir_module_retain(const IrModule *m);
 IrModule *ir_module_clone(const IrModule *m);
 /* Index into m->globals, or -1. */
 int32_t ir_find_global(const IrModule *m, const char *name);
+/* The expression a user names with `%x` or `x`: the one whose own name is
+ * x (a generated name too), the first by id when several share it, or
+ * NULL. Never a global function: `@f` names nothing here. */
+const Expr *ir_find_value(const IrModule *m, const char *name);
+/* What a command's argument names: `@f` the function of global f, else
+ * ir_find_value. Every command, breakpoint and option that takes a name
+ * looks it up here, so that all agree on which expression it is. */
+const Expr *ir_find_named(const IrModule *m, const char *word);
 
 /* Node constructors: each allocates in m's arena, gives the node the next id
  * and IR_NO_DEVICE, and copies the arrays it is given. */

@@ -189,24 +189,6 @@ const Breakpoint *stepper_breakpoint(const Stepper *st, size_t i)
 	return &st->breaks[i];
 }
 
-const Expr *stepper_find_value(const IrModule *m, const char *value)
-{
-	Expr **by_id;
-	const Expr *found = NULL;
-	if (value[0] == '@') {
-		int32_t g = ir_find_global(m, value + 1);
-		return g >= 0 ? m->globals[g].fn : NULL;
-	}
-	if (value[0] == '%')
-		value++;
-	by_id = ir_index_by_id(m);
-	for (uint32_t id = 0; id < m->nexprs && !found; id++)
-		if (by_id[id] && by_id[id]->name && strcmp(by_id[id]->name, value) == 0)
-			found = by_id[id];
-	free(by_id);
-	return found;
-}
-
 DomainState stepper_domain_state(PlanAnalysis *an, uint32_t expr)
 {
 	DomainState d = {PLAN_NONE, 0, IR_NO_DEVICE};
@@ -294,7 +276,7 @@ static void resolve_tracked(Run *r)
 			const Expr *e;
 			if (st->breaks[i].kind != BREAK_VALUE && st->breaks[i].kind != BREAK_WATCH)
 				continue;
-			e = stepper_find_value(st->replay.module, st->breaks[i].value);
+			e = ir_find_named(st->replay.module, st->breaks[i].value);
 			r->tracked[r->ntracked] = i;
 			r->exprs[r->ntracked++] = e ? e->id : PLAN_NONE;
 		}

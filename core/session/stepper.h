@@ -147,9 +147,6 @@ size_t stepper_break_count(const Stepper *st);
 /* The i-th breakpoint in number order. */
 const Breakpoint *stepper_breakpoint(const Stepper *st, size_t i);
 
-/* The expression a breakpoint's value names in m (%name: the first such
- * name by id; @f: the global's function), or NULL. */
-const Expr *stepper_find_value(const IrModule *m, const char *value);
 /* The domain of expression id `expr` in an analysis right now. */
 DomainState stepper_domain_state(PlanAnalysis *an, uint32_t expr);
 
