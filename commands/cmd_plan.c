@@ -158,69 +158,6 @@ static const char *copy_reason(const Session *s, const Expr *copy, const uint8_t
 	return "written by the user";
 }
 
-/* The function each expression belongs to, named as `placement` names
- * them: @global, the %var a closure is let-bound to, or fn@LINE:COL. */
-typedef struct FunctionMap {
-	uint32_t *of; /* by expression id: index into names, or PLAN_NONE */
-	char **names;
-	size_t count, cap;
-} FunctionMap;
-
-static void function_map_build(FunctionMap *fm, const IrModule *m)
-{
-	uint8_t *seen = xcalloc(m->nexprs / 8 + 1, 1);
-	const char **let_names = xcalloc(m->nexprs ? m->nexprs : 1, sizeof(char *));
-	Expr **by_id = ir_index_by_id(m);
-	ExprVec pending = {0}, body = {0};
-	memset(fm, 0, sizeof *fm);
-	fm->of = xmalloc((m->nexprs + 1) * sizeof(uint32_t));
-	memset(fm->of, 0xff, (m->nexprs + 1) * sizeof(uint32_t));
-	for (uint32_t id = 0; id < m->nexprs; id++)
-		if (by_id[id] && by_id[id]->kind == EXPR_LET &&
-		    by_id[id]->u.let.value->kind == EXPR_FN)
-			let_names[by_id[id]->u.let.value->id] = by_id[id]->u.let.var->name;
-	free(by_id);
-	for (uint32_t g = 0; g < m->nglobals; g++) {
-		exprvec_push(&pending, m->globals[g].fn);
-		for (size_t k = 0; k < pending.count; k++) {
-			Expr *fn = pending.items[k];
-			uint32_t index = (uint32_t)fm->count;
-			grow_array((void **)&fm->names, &fm->cap, fm->count + 1, sizeof(char *));
-			fm->names[fm->count++] =
-				k == 0     ? xasprintf("@%s", m->globals[g].name)
-				: fn->name ? xasprintf("%%%s", fn->name)
-				: let_names[fn->id]
-					? xasprintf("%%%s", let_names[fn->id])
-					: xasprintf("fn@%u:%u", fn->pos.line, fn->pos.col);
-			for (uint32_t i = 0; i < fn->u.fn.nparams; i++) {
-				Expr *param = fn->u.fn.params[i];
-				seen[param->id >> 3] |= (uint8_t)(1u << (param->id & 7));
-				fm->of[param->id] = index;
-			}
-			body.count = 0;
-			ir_postorder(m, fn->u.fn.body, false, seen, &body);
-			for (size_t i = 0; i < body.count; i++) {
-				fm->of[body.items[i]->id] = index;
-				if (body.items[i]->kind == EXPR_FN)
-					exprvec_push(&pending, body.items[i]);
-			}
-		}
-		pending.count = 0;
-	}
-	exprvec_free(&pending);
-	exprvec_free(&body);
-	free(let_names);
-	free(seen);
-}
-
-static void function_map_free(FunctionMap *fm)
-{
-	for (size_t i = 0; i < fm->count; i++)
-		free(fm->names[i]);
-	free(fm->names);
-	free(fm->of);
-}
-
 /* After check stopped planning: the copies it would have inserted, one per
  * (conflict, destination device), as the copy policy (or replicate, when
  * that is the policy) places them. Conflicts no copy can resolve have none.
@@ -231,8 +168,8 @@ static void print_would_copy(CmdContext *ctx, size_t *n, int64_t *total)
 	const PlanTrace *t = s->trace;
 	PlanAnalysis *an = t->check;
 	const char *policy = s->settings.policy == POLICY_REPLICATE ? "replicate" : "copy";
-	FunctionMap fm;
-	function_map_build(&fm, an->module);
+	PlanFunctions functions;
+	plan_functions(an->module, &functions);
 	for (size_t i = 0; i < t->nconflicts; i++) {
 		const PlanConflict *c = &t->conflicts[i];
 		const Expr *value = c->value < an->nexprs ? an->by_id[c->value] : NULL;
@@ -252,8 +189,8 @@ static void print_would_copy(CmdContext *ctx, size_t *n, int64_t *total)
 					site = c->consumers[k];
 			if (site == PLAN_NONE)
 				continue;
-			if (site < an->nexprs && fm.of[site] != PLAN_NONE)
-				fname = fm.names[fm.of[site]];
+			if (site < an->module->nexprs && functions.of[site] != PLAN_NONE)
+				fname = functions.items[functions.of[site]].name;
 			fprintf(ctx->out, "%s %s %s -> %s ", fname, c->value_name,
 				devices_name(&s->devices, c->devices[0]),
 				devices_name(&s->devices, d));
@@ -272,7 +209,7 @@ static void print_would_copy(CmdContext *ctx, size_t *n, int64_t *total)
 				*total += bytes;
 		}
 	}
-	function_map_free(&fm);
+	plan_functions_free(&functions);
 }
 
 int cmd_copies(CmdContext *ctx, int argc, char **argv)

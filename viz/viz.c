@@ -142,7 +142,6 @@ typedef struct VizCluster {
 	char *name;      /* cluster_... (owned) */
 	char *title;     /* @main, %f, fn@3:5, or a region's label (owned) */
 	int32_t device;  /* a function's result device, or a region's device */
-	const Expr *fn;  /* a closure's EXPR_FN */
 	Agraph_t *graph; /* created when its first node is drawn */
 } VizCluster;
 
@@ -185,7 +184,8 @@ typedef struct VizModel {
 	uint32_t *in_list;
 	uint32_t *out_start;
 	uint32_t *out_list;
-	ExprVec lets; /* every let, to name the values they bind */
+	ExprVec lets;            /* every let, to name the values they bind */
+	PlanFunctions functions; /* the module's functions, walked and named once */
 } VizModel;
 
 /* What a use of e reads: a let variable reads its value, a let its body. */
@@ -267,84 +267,50 @@ static uint32_t viz_add_node(VizModel *vm, Expr *e, uint32_t function)
 	return (uint32_t)vm->nnodes++;
 }
 
-typedef struct VizPending {
-	Expr *fn;
-	uint32_t cluster;
-} VizPending;
-
-/* Adds the parameters and body of fn (not entering closures, which are
- * queued with a cluster nested in this one) to the model. */
-static void viz_collect_function(VizModel *vm, Expr *fn, uint32_t cluster, uint8_t *seen,
-				 VizPending **queue, size_t *nqueue, size_t *cap_queue)
-{
-	ExprVec order = {0};
-	for (uint32_t i = 0; i < fn->u.fn.nparams; i++)
-		ir_postorder(vm->m, fn->u.fn.params[i], false, seen, &order);
-	ir_postorder(vm->m, fn->u.fn.body, false, seen, &order);
-	for (size_t i = 0; i < order.count; i++) {
-		Expr *e = order.items[i];
-		uint32_t sub;
-		viz_add_node(vm, e, cluster);
-		if (e->kind != EXPR_FN)
-			continue;
-		sub = viz_add_cluster(vm, VIZ_CLUSTER_CLOSURE, cluster,
-				      xasprintf("cluster_fn%u", e->id), NULL, viz_device(vm, e));
-		vm->clusters[sub].fn = e;
-		grow_array((void **)queue, cap_queue, *nqueue + 1, sizeof(VizPending));
-		(*queue)[(*nqueue)++] = (VizPending){e, sub};
-	}
-	exprvec_free(&order);
-}
-
-/* Free variables first (outside every cluster), then each global with the
- * closures it contains, in definition order. */
+/* Free variables first (outside every cluster), then each function as
+ * plan_functions lists them (each global followed by its closures): its
+ * cluster, a closure's nested in its parent's, then its parameters and its
+ * body in execution order. */
 static void viz_collect(VizModel *vm)
 {
 	const IrModule *m = vm->m;
-	uint8_t *seen = xcalloc(m->nexprs / 8 + 1, 1);
-	VizPending *queue = NULL;
-	size_t nqueue = 0, cap_queue = 0;
-	ExprVec order = {0};
+	const PlanFunctions *functions = &vm->functions;
+	uint32_t *cluster_of = xmalloc((functions->count + 1) * sizeof(uint32_t));
 	for (uint32_t i = 0; i < m->nfree_vars; i++)
-		ir_postorder(m, m->free_vars[i], false, seen, &order);
-	for (size_t i = 0; i < order.count; i++)
-		viz_add_node(vm, order.items[i], VIZ_NONE);
-	exprvec_free(&order);
-	for (uint32_t g = 0; g < m->nglobals; g++) {
-		Expr *fn = m->globals[g].fn;
-		uint32_t c = viz_add_cluster(
-			vm, VIZ_CLUSTER_GLOBAL, VIZ_NONE, xasprintf("cluster_g%u", g),
-			xasprintf("@%s", m->globals[g].name), viz_device(vm, fn));
-		viz_collect_function(vm, fn, c, seen, &queue, &nqueue, &cap_queue);
-		for (size_t q = 0; q < nqueue; q++)
-			viz_collect_function(vm, queue[q].fn, queue[q].cluster, seen, &queue,
-					     &nqueue, &cap_queue);
-		nqueue = 0;
+		viz_add_node(vm, m->free_vars[i], VIZ_NONE);
+	for (size_t k = 0; k < functions->count; k++) {
+		const PlanFunction *f = &functions->items[k];
+		Expr *fn = f->fn;
+		uint32_t c;
+		if (f->global >= 0)
+			c = viz_add_cluster(vm, VIZ_CLUSTER_GLOBAL, VIZ_NONE,
+					    xasprintf("cluster_g%d", f->global), xstrdup(f->name),
+					    viz_device(vm, fn));
+		else
+			c = viz_add_cluster(vm, VIZ_CLUSTER_CLOSURE,
+					    cluster_of[functions->of[fn->id]],
+					    xasprintf("cluster_fn%u", fn->id), xstrdup(f->name),
+					    viz_device(vm, fn));
+		cluster_of[k] = c;
+		for (uint32_t i = 0; i < fn->u.fn.nparams; i++)
+			viz_add_node(vm, fn->u.fn.params[i], c);
+		for (size_t i = 0; i < f->nbody; i++)
+			viz_add_node(vm, functions->order.items[f->body + i], c);
 	}
-	free(queue);
-	free(seen);
-	/* A value bound by a let and named by nothing else takes its name. */
+	free(cluster_of);
+	/* A value bound by a let and named by nothing else takes its name. The
+	 * value is what the let itself binds (through nested lets to their
+	 * body), not what a variable it binds is bound to: `let %b = %a`
+	 * leaves %a's value named %a, as placement and regions name it. */
 	for (size_t i = 0; i < vm->lets.count; i++) {
 		Expr *var = vm->lets.items[i]->u.let.var;
-		uint32_t n = viz_node_of(vm, var);
+		const Expr *value = vm->lets.items[i]->u.let.value;
+		uint32_t n;
+		for (uint32_t steps = 0; value->kind == EXPR_LET && steps <= m->nexprs; steps++)
+			value = value->u.let.body;
+		n = value->id < m->nexprs ? vm->node_of[value->id] : VIZ_NONE;
 		if (n != VIZ_NONE && !vm->nodes[n].e->name && !vm->nodes[n].let_name && var->name)
 			vm->nodes[n].let_name = var->name;
-	}
-	/* Closures are titled by their name, the let that binds them, or where
-	 * they start. */
-	for (size_t i = 0; i < vm->nclusters; i++) {
-		VizCluster *c = &vm->clusters[i];
-		const Expr *fn = c->fn;
-		const VizNode *n;
-		if (c->kind != VIZ_CLUSTER_CLOSURE)
-			continue;
-		n = &vm->nodes[vm->node_of[fn->id]];
-		if (fn->name)
-			c->title = xasprintf("%%%s", fn->name);
-		else if (n->let_name)
-			c->title = xasprintf("%%%s", n->let_name);
-		else
-			c->title = xasprintf("fn@%u:%u", fn->pos.line, fn->pos.col);
 	}
 }
 
@@ -636,6 +602,7 @@ static void viz_model_free(VizModel *vm)
 	free(vm->out_start);
 	free(vm->out_list);
 	exprvec_free(&vm->lets);
+	plan_functions_free(&vm->functions);
 }
 
 static bool viz_model_build(VizModel *vm, const VizOptions *opts, VizStats *stats, char **err)
@@ -648,6 +615,7 @@ static bool viz_model_build(VizModel *vm, const VizOptions *opts, VizStats *stat
 	vm->node_of = xmalloc((vm->m->nexprs + 1) * sizeof(uint32_t));
 	for (uint32_t i = 0; i <= vm->m->nexprs; i++)
 		vm->node_of[i] = VIZ_NONE;
+	plan_functions(vm->m, &vm->functions);
 	viz_collect(vm);
 	viz_connect(vm);
 	viz_index_edges(vm);

@@ -245,6 +245,33 @@ void plan_explain(StrBuf *out, PlanAnalysis *an, const Expr *e, const DeviceTabl
 /* One line describing event i of the trace (plan_core.c). */
 void plan_event_describe(StrBuf *out, const PlanTrace *trace, size_t i, const DeviceTable *devices);
 
+/* The functions of a module (plan_functions.c): each global in definition
+ * order, followed by the closures inside it, breadth-first, each listed
+ * under its innermost function. Placement, regions, copies and render all
+ * walk and name functions through it. */
+typedef struct PlanFunction {
+	Expr *fn;       /* its EXPR_FN */
+	int32_t global; /* index into the module's globals, or -1 for a closure */
+	char *name;     /* @global; a closure's %name, or the %var of the let that
+			   binds it, or fn@LINE:COL (owned) */
+	size_t body;    /* its body in execution order (post-order, not entering
+			   closures, parameters left out):
+			   order.items[body, body + nbody) */
+	size_t nbody;
+} PlanFunction;
+
+typedef struct PlanFunctions {
+	const IrModule *module;
+	PlanFunction *items;
+	size_t count, cap;
+	ExprVec order; /* the bodies, one after another */
+	uint32_t *of;  /* by expression id: the function a parameter or body node
+			  belongs to (index into items), or PLAN_NONE */
+} PlanFunctions;
+
+void plan_functions(const IrModule *m, PlanFunctions *out);
+void plan_functions_free(PlanFunctions *f);
+
 /* Placement facts of a planned module (SPEC §5.1). */
 typedef enum FactKind { FACT_PARAM, FACT_BIND, FACT_RESULT, FACT_COPY } FactKind;
 

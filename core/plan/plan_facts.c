@@ -4,8 +4,8 @@
  *
  * Facts are read off the planned module itself (every node carries its
  * device after `core`), so they describe exactly what will run. Functions
- * are walked without entering nested closures, which are listed after their
- * parent, so every binding belongs to its innermost function.
+ * come from plan_functions, which lists nested closures after their parent,
+ * so every binding belongs to its innermost function.
  */
 #include <json-c/json.h>
 #include <stdlib.h>
@@ -131,98 +131,54 @@ static bool transfer_insert(TransferSet *s, uint32_t value, int32_t from, int32_
 	return true;
 }
 
-/* Names closures by the let variable or graph binding that holds them. */
-static char *function_name(const Expr *fn, const char *global, const char **let_names)
-{
-	if (global)
-		return xasprintf("@%s", global);
-	if (fn->name)
-		return xasprintf("%%%s", fn->name);
-	if (let_names[fn->id])
-		return xasprintf("%%%s", let_names[fn->id]);
-	return xasprintf("fn@%u:%u", fn->pos.line, fn->pos.col);
-}
-
 void plan_placement(const IrModule *m, Placement *p)
 {
-	uint8_t *seen = xcalloc(m->nexprs / 8 + 1, 1);
-	const char **let_names = xcalloc(m->nexprs ? m->nexprs : 1, sizeof(char *));
+	PlanFunctions functions;
 	TransferSet transfers = {0};
-	ExprVec pending = {0}; /* functions still to list */
-	ExprVec body = {0};
 	memset(p, 0, sizeof *p);
-	/* let-bound closures are named by their variable */
-	{
-		uint8_t *all_seen = xcalloc(m->nexprs / 8 + 1, 1);
-		ExprVec all = {0};
-		for (uint32_t g = 0; g < m->nglobals; g++)
-			ir_postorder(m, m->globals[g].fn, true, all_seen, &all);
-		for (size_t i = 0; i < all.count; i++) {
-			Expr *e = all.items[i];
-			if (e->kind == EXPR_LET && e->u.let.value->kind == EXPR_FN)
-				let_names[e->u.let.value->id] = e->u.let.var->name;
+	plan_functions(m, &functions);
+	for (size_t k = 0; k < functions.count; k++) {
+		const PlanFunction *function = &functions.items[k];
+		Expr *fn = function->fn;
+		bool global = function->global >= 0;
+		const char *fname = intern_function(p, xstrdup(function->name));
+		/* A global's parameters and result are its interface; a closure's
+		 * parameters are bindings inside it, and its device is that of
+		 * the binding that holds it. */
+		for (uint32_t i = 0; i < fn->u.fn.nparams; i++) {
+			Expr *param = fn->u.fn.params[i];
+			add_fact(p, global ? FACT_PARAM : FACT_BIND, fname, param, param->device);
 		}
-		exprvec_free(&all);
-		free(all_seen);
-	}
-	for (uint32_t g = 0; g < m->nglobals; g++) {
-		exprvec_push(&pending, m->globals[g].fn);
-		for (size_t k = 0; k < pending.count; k++) {
-			Expr *fn = pending.items[k];
-			bool global = k == 0;
-			const char *fname = intern_function(
-				p,
-				function_name(fn, global ? m->globals[g].name : NULL, let_names));
-			seen[fn->id >> 3] |= (uint8_t)(1u << (fn->id & 7));
-			/* A global's parameters and result are its interface; a
-			 * closure's parameters are bindings inside it, and its
-			 * device is that of the binding that holds it. */
-			for (uint32_t i = 0; i < fn->u.fn.nparams; i++) {
-				Expr *param = fn->u.fn.params[i];
-				seen[param->id >> 3] |= (uint8_t)(1u << (param->id & 7));
-				add_fact(p, global ? FACT_PARAM : FACT_BIND, fname, param,
-					 param->device);
-			}
-			body.count = 0;
-			ir_postorder(m, fn->u.fn.body, false, seen, &body);
-			for (size_t i = 0; i < body.count; i++) {
-				Expr *e = body.items[i];
-				if (e->kind == EXPR_FN)
-					exprvec_push(&pending, e);
-				if (e->kind == EXPR_VAR && e->u.var.role == VAR_FREE)
-					add_fact(p, FACT_PARAM, fname, e, e->device);
-				else if (e->kind == EXPR_VAR && e->u.var.role == VAR_LET &&
-					 !e->name_generated) /* not a copy check bound */
-					add_fact(p, FACT_BIND, fname, e, e->device);
-				else if (e->name && !e->name_generated && e->kind != EXPR_VAR)
-					add_fact(p, FACT_BIND, fname, e, e->device);
-				if (ir_is_op(e, OP_DEVICE_COPY)) {
-					int32_t src, dst;
-					Expr *value = e->u.call.args[0];
-					ir_device_copy_props(e, &src, &dst);
-					if (src != dst &&
-					    transfer_insert(&transfers, value->id, src, dst)) {
-						PlacementFact *f =
-							add_fact(p, FACT_COPY, fname, value, src);
-						f->dest = dst;
-						f->expr = e->id;
-						f->value_expr = value->id;
-						if (!value->type ||
-						    !type_bytes(value->type, &f->bytes))
-							f->bytes = -1;
-					}
+		for (size_t i = 0; i < function->nbody; i++) {
+			Expr *e = functions.order.items[function->body + i];
+			if (e->kind == EXPR_VAR && e->u.var.role == VAR_FREE)
+				add_fact(p, FACT_PARAM, fname, e, e->device);
+			else if (e->kind == EXPR_VAR && e->u.var.role == VAR_LET &&
+				 !e->name_generated) /* not a copy check bound */
+				add_fact(p, FACT_BIND, fname, e, e->device);
+			else if (e->name && !e->name_generated && e->kind != EXPR_VAR)
+				add_fact(p, FACT_BIND, fname, e, e->device);
+			if (ir_is_op(e, OP_DEVICE_COPY)) {
+				int32_t src, dst;
+				Expr *value = e->u.call.args[0];
+				ir_device_copy_props(e, &src, &dst);
+				if (src != dst &&
+				    transfer_insert(&transfers, value->id, src, dst)) {
+					PlacementFact *f =
+						add_fact(p, FACT_COPY, fname, value, src);
+					f->dest = dst;
+					f->expr = e->id;
+					f->value_expr = value->id;
+					if (!value->type || !type_bytes(value->type, &f->bytes))
+						f->bytes = -1;
 				}
 			}
-			if (global)
-				add_fact(p, FACT_RESULT, fname, fn, fn->device);
 		}
-		pending.count = 0;
+		if (global)
+			add_fact(p, FACT_RESULT, fname, fn, fn->device);
 	}
-	exprvec_free(&pending);
-	exprvec_free(&body);
+	plan_functions_free(&functions);
 	free(transfers.keys);
-	free(let_names);
-	free(seen);
 }
 
 void plan_placement_free(Placement *p)
