@@ -280,14 +280,6 @@ static void name_op(StrBuf *out, const Expr *e, const char *const *let_names)
 		ir_value_name(out, e);
 }
 
-/* A call that runs on a device and so belongs to a region: an operator or
- * a function call, not on_device or device_copy. viz_regions counts the
- * same calls. */
-static bool region_call(const Expr *e)
-{
-	return e->kind == EXPR_CALL && !op_is_annotation(e->u.call.op);
-}
-
 static void print_region_copy(CmdContext *ctx, const Expr *copy)
 {
 	const DeviceTable *devices = &ctx->session->devices;
@@ -307,113 +299,56 @@ static void print_region_copy(CmdContext *ctx, const Expr *copy)
 	strbuf_free(&v);
 }
 
-/*
- * Prints the device regions of one function body in execution order (its
- * postorder). A region is a maximal run of calls (region_call) on one
- * device: only a call on another device ends it; a device_copy never does.
- * Each copy is listed at a region boundary. One between two regions (or
- * before the first, after the last) stays where it is. One that sits
- * between two calls of a region is listed just before that region when
- * its destination is the region's device (it brings data in: its source
- * ran before the region, since every call inside is on that device), else
- * just after it (its consumers run after the region, for the same reason).
- * viz_regions (viz/viz.c) draws the same regions.
- */
-static void print_regions(CmdContext *ctx, const IrModule *m, const char *fname, Expr *fn,
-			  uint8_t *seen, ExprVec *closures, const char *const *let_names)
+static void print_region_copies(CmdContext *ctx, Expr *const *by_id, const uint32_t *ids, size_t n)
 {
-	const DeviceTable *devices = &ctx->session->devices;
-	ExprVec order = {0};
-	size_t region = 0, i = 0;
-	StrBuf names;
-	strbuf_init(&names);
-	fprintf(ctx->out, "%s:\n", fname);
-	ir_postorder(m, fn->u.fn.body, false, seen, &order);
-	for (size_t k = 0; k < order.count; k++)
-		if (order.items[k]->kind == EXPR_FN)
-			exprvec_push(closures, order.items[k]);
-	while (i < order.count) {
-		size_t first = i, last, ops = 0;
-		int32_t device;
-		/* the copies before the next region, in order */
-		for (; first < order.count && !region_call(order.items[first]); first++)
-			if (ir_is_op(order.items[first], OP_DEVICE_COPY))
-				print_region_copy(ctx, order.items[first]);
-		if (first == order.count)
-			break;
-		/* the region: to its last call before a call on another device */
-		device = order.items[first]->device;
-		last = first;
-		for (size_t k = first + 1; k < order.count; k++) {
-			if (!region_call(order.items[k]))
-				continue;
-			if (order.items[k]->device != device)
-				break;
-			last = k;
-		}
-		for (size_t k = first; k <= last; k++) {
-			Expr *e = order.items[k];
-			int32_t src, dst;
-			if (region_call(e)) {
-				if (ops++)
-					strbuf_puts(&names, ", ");
-				name_op(&names, e, let_names);
-			} else if (ir_is_op(e, OP_DEVICE_COPY)) {
-				ir_device_copy_props(e, &src, &dst);
-				if (dst == device)
-					print_region_copy(ctx, e);
-			}
-		}
-		fprintf(ctx->out, "  region %zu on %s: %zu op%s: %s\n", ++region,
-			devices_name(devices, device), ops, ops == 1 ? "" : "s", names.data);
-		strbuf_reset(&names);
-		for (size_t k = first + 1; k < last; k++) {
-			Expr *e = order.items[k];
-			int32_t src, dst;
-			if (!ir_is_op(e, OP_DEVICE_COPY))
-				continue;
-			ir_device_copy_props(e, &src, &dst);
-			if (dst != device)
-				print_region_copy(ctx, e);
-		}
-		i = last + 1;
-	}
-	if (region == 0)
-		fputs("  no operators\n", ctx->out);
-	strbuf_free(&names);
-	exprvec_free(&order);
+	for (size_t i = 0; i < n; i++)
+		print_region_copy(ctx, by_id[ids[i]]);
 }
 
+/* The device regions of every function (plan_regions), each with the
+ * copies at its boundaries; an operator without a name of its own is
+ * called by the let variable bound to it. */
 int cmd_regions(CmdContext *ctx, int argc, char **argv)
 {
 	const IrModule *m = session_current(ctx->session);
-	uint8_t *seen = xcalloc(m->nexprs / 8 + 1, 1);
-	ExprVec closures = {0};
+	const DeviceTable *devices = &ctx->session->devices;
 	Expr **by_id = ir_index_by_id(m);
 	const char **let_names = xcalloc(m->nexprs ? m->nexprs : 1, sizeof(char *));
+	PlanFunctions functions;
+	PlanRegions regions;
+	StrBuf names;
 	for (uint32_t id = 0; id < m->nexprs; id++)
 		if (by_id[id] && by_id[id]->kind == EXPR_LET)
 			let_names[by_id[id]->u.let.value->id] = by_id[id]->u.let.var->name;
-	free(by_id);
-	for (uint32_t g = 0; g < m->nglobals; g++) {
-		char *name = xasprintf("@%s", m->globals[g].name);
-		print_regions(ctx, m, name, m->globals[g].fn, seen, &closures, let_names);
-		free(name);
-		for (size_t i = 0; i < closures.count; i++) {
-			Expr *fn = closures.items[i];
-			/* named as `placement` and render --regions name it */
-			char *cname = fn->name ? xasprintf("%%%s", fn->name)
-				      : let_names[fn->id]
-					      ? xasprintf("%%%s", let_names[fn->id])
-					      : xasprintf("fn@%u:%u", fn->pos.line, fn->pos.col);
-			print_regions(ctx, m, cname, fn, seen, &closures, let_names);
-			free(cname);
+	plan_functions(m, &functions);
+	plan_regions(&functions, NULL, &regions);
+	strbuf_init(&names);
+	for (size_t f = 0; f < regions.count; f++) {
+		const PlanFunctionRegions *fr = &regions.functions[f];
+		fprintf(ctx->out, "%s:\n", fr->function->name);
+		for (size_t k = 0; k < fr->count; k++) {
+			const PlanRegion *r = &fr->regions[k];
+			print_region_copies(ctx, by_id, r->before, r->nbefore);
+			for (size_t i = 0; i < r->ncalls; i++) {
+				if (i)
+					strbuf_puts(&names, ", ");
+				name_op(&names, by_id[r->calls[i]], let_names);
+			}
+			fprintf(ctx->out, "  region %zu on %s: %zu op%s: %s\n", k + 1,
+				devices_name(devices, r->device), r->ncalls,
+				r->ncalls == 1 ? "" : "s", names.data);
+			strbuf_reset(&names);
+			print_region_copies(ctx, by_id, r->after, r->nafter);
 		}
-		closures.count = 0;
+		print_region_copies(ctx, by_id, fr->trailing, fr->ntrailing);
+		if (fr->count == 0)
+			fputs("  no operators\n", ctx->out);
 	}
-	exprvec_free(&closures);
+	strbuf_free(&names);
+	plan_regions_free(&regions);
+	plan_functions_free(&functions);
 	free(let_names);
-	free(seen);
+	free(by_id);
 	return 0;
 }
 

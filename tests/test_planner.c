@@ -10,8 +10,9 @@
  *   round trip   the planned module prints to text that reparses to the
  *                same text [P1];
  * plus order independence on the shared-input module with its operands and
- * independent bindings swapped [P4], and a 100,000-binding chain that must
- * plan without exhausting the stack.
+ * independent bindings swapped [P4], a 100,000-binding chain that must
+ * plan without exhausting the stack, and the typed device regions
+ * (plan_regions) that `regions` and `render --regions` both show.
  */
 #include <dirent.h>
 #include <setjmp.h>
@@ -422,6 +423,109 @@ static void test_one_copy_per_destination(void **state)
 	session_free(&s);
 }
 
+/* The regions of m in one line per function: `NAME: ` then, in listing
+ * order, each region as DEVICE[CALL ...] with the copies listed before it
+ * as <VALUE, after it as >VALUE, and after the last region as |VALUE. */
+static char *regions_text(const IrModule *m, const DeviceTable *devices, const int32_t *device_of)
+{
+	PlanFunctions functions;
+	PlanRegions regions;
+	Expr **by_id = ir_index_by_id(m);
+	StrBuf sb;
+	strbuf_init(&sb);
+	plan_functions(m, &functions);
+	plan_regions(&functions, device_of, &regions);
+	assert_int_equal(regions.count, functions.count);
+	for (size_t f = 0; f < regions.count; f++) {
+		const PlanFunctionRegions *fr = &regions.functions[f];
+		assert_ptr_equal(fr->function, &functions.items[f]);
+		strbuf_printf(&sb, "%s:", fr->function->name);
+		for (size_t k = 0; k < fr->count; k++) {
+			const PlanRegion *r = &fr->regions[k];
+			for (size_t i = 0; i < r->nbefore; i++) {
+				strbuf_puts(&sb, " <");
+				ir_value_name(&sb, by_id[r->before[i]]->u.call.args[0]);
+			}
+			strbuf_printf(&sb, " %s[", devices_name(devices, r->device));
+			for (size_t i = 0; i < r->ncalls; i++) {
+				if (i)
+					strbuf_putc(&sb, ' ');
+				ir_value_name(&sb, by_id[r->calls[i]]);
+			}
+			strbuf_putc(&sb, ']');
+			for (size_t i = 0; i < r->nafter; i++) {
+				strbuf_puts(&sb, " >");
+				ir_value_name(&sb, by_id[r->after[i]]->u.call.args[0]);
+			}
+		}
+		for (size_t i = 0; i < fr->ntrailing; i++) {
+			strbuf_puts(&sb, " |");
+			ir_value_name(&sb, by_id[fr->trailing[i]]->u.call.args[0]);
+		}
+		strbuf_putc(&sb, '\n');
+	}
+	plan_regions_free(&regions);
+	plan_functions_free(&functions);
+	free(by_id);
+	return strbuf_detach(&sb);
+}
+
+/* plan_regions: a copy between two calls of a region is listed before it
+ * when it brings data to the region's device, else after it (@side's copy
+ * of %b); one between two regions is listed before the second; devices
+ * given by device_of win over the module's own. */
+static void test_regions(void **state)
+{
+	Session s;
+	IrModule *planned;
+	int32_t *free_devices;
+	char *text;
+	bool reset;
+	char *err = NULL;
+	(void)state;
+	session_init(&s);
+	assert_true(session_setting_set(&s, session_setting_find("policy"), "copy", &reset, &err));
+	assert_true(session_load(&s, DEVPLAN_SOURCE_DIR "/tests/golden/dot/region_copies.relay"));
+	assert_true(session_step(&s, pipeline_count));
+	planned = session_current(&s);
+	text = regions_text(planned, &s.devices, NULL);
+	assert_string_equal(text,
+			    "@side: cpu:0[add@3:12 multiply@5:12] >%b "
+			    "cuda:0[negative@6:12] <%w cpu:0[add@8:3]\n"
+			    "@incoming: <%c cpu:0[%0 multiply@14:3]\n"
+			    "@inserted: cpu:0[%0] <%b cuda:0[%2 %4] <%4 cpu:0[subtract@24:3]\n");
+	free(text);
+	/* with every device free (a core in progress before its first event),
+	 * one region per function; no copy brings data to no device, so every
+	 * copy between its calls is listed after it */
+	free_devices = xmalloc(planned->nexprs * sizeof(int32_t));
+	for (uint32_t id = 0; id < planned->nexprs; id++)
+		free_devices[id] = IR_NO_DEVICE;
+	text = regions_text(planned, &s.devices, free_devices);
+	assert_string_equal(text, "@side: ?[add@3:12 multiply@5:12 negative@6:12 add@8:3] >%b >%w\n"
+				  "@incoming: ?[%0 multiply@14:3] >%c\n"
+				  "@inserted: ?[%0 %2 %4 subtract@24:3] >%b >%4\n");
+	free(text);
+	free(free_devices);
+	/* copies after the last call, or in a function without calls */
+	planned = plan_text(&s, "trailing",
+			    "#[version = \"0.0.5\"]\n"
+			    "def @main(%a: Tensor[(2), float32]) {\n"
+			    "  %0 = negative(%a);\n"
+			    "  device_copy(%0, src_virtual_device=meta[VirtualDevice][0],"
+			    " dst_virtual_device=meta[VirtualDevice][1])\n"
+			    "}\n"
+			    "def @only_copy(%b: Tensor[(2), float32]) {\n"
+			    "  device_copy(%b, src_virtual_device=meta[VirtualDevice][1],"
+			    " dst_virtual_device=meta[VirtualDevice][0])\n"
+			    "}\n");
+	assert_non_null(planned);
+	text = regions_text(planned, &s.devices, NULL);
+	assert_string_equal(text, "@main: cpu:0[%0] |%0\n@only_copy: |%b\n");
+	free(text);
+	session_free(&s);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -431,6 +535,7 @@ int main(void)
 		cmocka_unit_test(test_why_long_chain),
 		cmocka_unit_test(test_long_chain),
 		cmocka_unit_test(test_one_copy_per_destination),
+		cmocka_unit_test(test_regions),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

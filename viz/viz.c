@@ -453,45 +453,32 @@ static void viz_conflicts(VizModel *vm)
 	free(by_id);
 }
 
-/* --regions: the runs the `regions` command lists (print_regions in
- * commands/cmd_plan.c; keep the two in step). Within one function, in
- * execution order, a region is a maximal run of calls (operators and
- * function calls, not on_device or device_copy) on one device: only a call
- * on another device ends it, a device_copy between two of its calls does
- * not (whichever way it moves data, it is drawn outside every region).
- * Parameters, constants, tuples and the like stay outside; an on_device
- * joins the region of what it annotates. */
+/* --regions: one cluster per region plan_regions finds (the runs the
+ * `regions` command lists), titled by its function and number, holding
+ * the region's calls. Everything else is drawn outside every region
+ * (parameters, constants, tuples, a device_copy whichever way it moves
+ * data), but an on_device joins the region of what it annotates. */
 static void viz_regions(VizModel *vm)
 {
-	uint32_t function = VIZ_NONE, region = VIZ_NONE;
-	unsigned number = 0, total = 0;
-	for (size_t i = 0; i < vm->nnodes; i++) {
-		VizNode *n = &vm->nodes[i];
-		Expr *e = n->e;
-		bool is_call = e->kind == EXPR_CALL && !op_is_annotation(e->u.call.op);
-		int32_t device = viz_device(vm, e);
-		n->cluster = VIZ_NONE;
-		if (n->function != function) {
-			function = n->function;
-			region = VIZ_NONE;
-			number = 0;
-		}
-		if (is_call) {
-			if (region == VIZ_NONE || vm->clusters[region].device != device) {
-				const char *fname = function == VIZ_NONE
-							    ? "top level"
-							    : vm->clusters[function].title;
-				number++;
-				region = viz_add_cluster(
-					vm, VIZ_CLUSTER_REGION, VIZ_NONE,
-					xasprintf("cluster_r%u", ++total),
-					xasprintf("%s region %u on %s", fname, number,
-						  devices_name(vm->opts->devices, device)),
-					device);
-			}
-			n->cluster = region;
+	PlanRegions regions;
+	unsigned total = 0;
+	plan_regions(&vm->functions, vm->opts->device_of, &regions);
+	for (size_t i = 0; i < vm->nnodes; i++)
+		vm->nodes[i].cluster = VIZ_NONE;
+	for (size_t f = 0; f < regions.count; f++) {
+		const PlanFunctionRegions *fr = &regions.functions[f];
+		for (size_t k = 0; k < fr->count; k++) {
+			const PlanRegion *r = &fr->regions[k];
+			uint32_t cluster = viz_add_cluster(
+				vm, VIZ_CLUSTER_REGION, VIZ_NONE, xasprintf("cluster_r%u", ++total),
+				xasprintf("%s region %zu on %s", fr->function->name, k + 1,
+					  devices_name(vm->opts->devices, r->device)),
+				r->device);
+			for (size_t i = 0; i < r->ncalls; i++)
+				vm->nodes[vm->node_of[r->calls[i]]].cluster = cluster;
 		}
 	}
+	plan_regions_free(&regions);
 	for (size_t i = 0; i < vm->nnodes; i++) {
 		VizNode *n = &vm->nodes[i];
 		if (ir_is_op(n->e, OP_ON_DEVICE) && n->e->u.call.nargs == 1) {

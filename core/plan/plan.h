@@ -272,6 +272,52 @@ typedef struct PlanFunctions {
 void plan_functions(const IrModule *m, PlanFunctions *out);
 void plan_functions_free(PlanFunctions *f);
 
+/*
+ * Device regions (plan_regions.c), what `regions` lists and `render
+ * --regions` draws. Within one function, in execution order, a region is
+ * a maximal run of calls (operators and function calls, not on_device or
+ * device_copy) on one device: only a call on another device ends it; a
+ * device_copy never does. Each copy is listed at a region boundary. One
+ * between two regions (or before the first, after the last) stays where it
+ * is. One between two calls of a region is listed just before that region
+ * when its destination is the region's device (it brings data in: its
+ * source ran before the region, since every call inside is on that
+ * device), else just after it (its consumers run after the region).
+ */
+typedef struct PlanRegion {
+	int32_t device;        /* where its calls run; IR_NO_DEVICE before core */
+	const uint32_t *calls; /* ids of its calls, in execution order */
+	size_t ncalls;
+	const uint32_t *before; /* ids of the device_copy calls listed before it */
+	size_t nbefore;
+	const uint32_t *after; /* ... and after it */
+	size_t nafter;
+} PlanRegion;
+
+typedef struct PlanFunctionRegions {
+	const PlanFunction *function;
+	const PlanRegion *regions; /* in execution order */
+	size_t count;
+	const uint32_t *trailing; /* copies after the last region; all of the
+				     function's copies when it has no region */
+	size_t ntrailing;
+} PlanFunctionRegions;
+
+/* Ownership: a PlanRegions owns its arrays and borrows the PlanFunctions it
+ * was made from, which must outlive it. */
+typedef struct PlanRegions {
+	PlanFunctionRegions *functions; /* one per function, in its order */
+	size_t count;
+	PlanRegion *regions; /* storage behind functions[i].regions */
+	uint32_t *ids;       /* storage behind the id lists */
+} PlanRegions;
+
+/* The regions of every function; device_of (by expression id, NULL for
+ * each expression's own device) gives the devices to group by, e.g. those
+ * a core in progress has bound so far. */
+void plan_regions(const PlanFunctions *functions, const int32_t *device_of, PlanRegions *out);
+void plan_regions_free(PlanRegions *r);
+
 /* Placement facts of a planned module (SPEC §5.1). */
 typedef enum FactKind { FACT_PARAM, FACT_BIND, FACT_RESULT, FACT_COPY } FactKind;
 
