@@ -15,136 +15,88 @@
 
 #include "plan.h"
 
-/* The placement lines of the current plan, or NULL when planning fails. */
-static char *plan_and_describe(Session *s)
+/* The facts of the current plan, planning first when needed; NULL when
+ * planning fails. The caller frees it with free_placement. */
+static Placement *plan_and_place(Session *s)
 {
-	Placement p;
-	StrBuf sb;
+	Placement *p;
 	if (!session_planned(s) && !session_step(s, pipeline_count))
 		return NULL;
-	plan_placement(session_current(s), &p);
-	strbuf_init(&sb);
-	plan_placement_format(&sb, &p, &s->devices, false);
-	plan_placement_free(&p);
-	return strbuf_detach(&sb);
+	p = xmalloc(sizeof *p);
+	plan_placement(session_current(s), p);
+	return p;
 }
 
-typedef struct Fact {
-	char *key;   /* "FUNC KIND VALUE" (a copy: the whole line) */
-	char *value; /* the device (a copy: "") */
-	int64_t bytes;
-} Fact;
-
-typedef struct Facts {
-	Fact *items;
-	size_t count, cap;
-	size_t copies;
-	int64_t bytes;
-} Facts;
-
-static int compare_facts(const void *a, const void *b)
+static void free_placement(Placement *p)
 {
-	return strcmp(((const Fact *)a)->key, ((const Fact *)b)->key);
+	if (p)
+		plan_placement_free(p);
+	free(p);
 }
 
-static void parse_facts(const char *text, Facts *out)
+/* `@main bind %x` or `@main result`: what names a fact that moved. */
+static void print_fact_key(CmdContext *ctx, const PlacementFact *f)
 {
-	memset(out, 0, sizeof *out);
-	while (text && *text) {
-		const char *end = strchr(text, '\n');
-		size_t n = end ? (size_t)(end - text) : strlen(text);
-		char *line = xstrndup(text, n);
-		Fact f = {0};
-		if (strstr(line, " copy ")) {
-			char *last = strrchr(line, ' ');
-			f.key = line;
-			f.value = xstrdup("");
-			f.bytes = last ? strtoll(last + 1, NULL, 10) : 0;
-			out->copies++;
-			out->bytes += f.bytes;
-		} else {
-			char *last = strrchr(line, ' ');
-			f.value = xstrdup(last ? last + 1 : "");
-			if (last)
-				*last = '\0';
-			f.key = line;
-		}
-		grow_array((void **)&out->items, &out->cap, out->count + 1, sizeof(Fact));
-		out->items[out->count++] = f;
-		text += n + (end ? 1 : 0);
-	}
-	if (out->count)
-		qsort(out->items, out->count, sizeof(Fact), compare_facts);
+	fprintf(ctx->out, "%s %s", f->function, plan_fact_kind_name(f->kind));
+	if (f->value)
+		fprintf(ctx->out, " %s", f->value);
 }
 
-static void free_facts(Facts *f)
+/* Prints what changed between two plans (plan_placement_diff): each fact
+ * that moved, was removed or added, then the copies and bytes. */
+static void print_changes(CmdContext *ctx, const Placement *before, const Placement *after)
 {
-	for (size_t i = 0; i < f->count; i++) {
-		free(f->items[i].key);
-		free(f->items[i].value);
-	}
-	free(f->items);
-}
-
-/* Prints what changed between two placements (sorted merge). */
-static void print_changes(CmdContext *ctx, const char *before, const char *after)
-{
-	Facts a, b;
-	size_t i = 0, j = 0, changes = 0;
-	parse_facts(before, &a);
-	parse_facts(after, &b);
-	while (i < a.count || j < b.count) {
-		int cmp = i == a.count   ? 1
-			  : j == b.count ? -1
-					 : strcmp(a.items[i].key, b.items[j].key);
-		if (cmp == 0) {
-			if (strcmp(a.items[i].value, b.items[j].value) != 0) {
-				fprintf(ctx->out, "  moved %s: %s -> %s\n", a.items[i].key,
-					a.items[i].value, b.items[j].value);
-				changes++;
-			}
-			i++;
-			j++;
-		} else if (cmp < 0) {
-			fprintf(ctx->out, "  removed %s%s%s\n", a.items[i].key,
-				*a.items[i].value ? " " : "", a.items[i].value);
-			changes++;
-			i++;
-		} else {
-			fprintf(ctx->out, "  added %s%s%s\n", b.items[j].key,
-				*b.items[j].value ? " " : "", b.items[j].value);
-			changes++;
-			j++;
+	const DeviceTable *devices = &ctx->session->devices;
+	PlacementDiff d;
+	StrBuf line;
+	plan_placement_diff(before, after, devices, &d);
+	strbuf_init(&line);
+	for (size_t i = 0; i < d.count; i++) {
+		const PlacementChange *c = &d.changes[i];
+		switch (c->kind) {
+		case PLACEMENT_MOVED:
+			fputs("  moved ", ctx->out);
+			print_fact_key(ctx, c->before);
+			fprintf(ctx->out, ": %s -> %s\n", devices_name(devices, c->before->device),
+				devices_name(devices, c->after->device));
+			break;
+		case PLACEMENT_REMOVED:
+		case PLACEMENT_ADDED:
+			strbuf_reset(&line);
+			plan_fact_format(&line, c->before ? c->before : c->after, devices);
+			fprintf(ctx->out, "  %s %s\n",
+				c->kind == PLACEMENT_ADDED ? "added" : "removed", line.data);
+			break;
 		}
 	}
 	if (!before)
 		fputs("  (there was no plan before to compare with)\n", ctx->out);
-	else if (!changes)
+	else if (!d.count)
 		fputs("  no change\n", ctx->out);
-	fprintf(ctx->out, "  copies: %zu -> %zu, bytes: %lld -> %lld\n", before ? a.copies : 0,
-		b.copies, (long long)(before ? a.bytes : 0), (long long)b.bytes);
-	free_facts(&a);
-	free_facts(&b);
+	fprintf(ctx->out, "  copies: %zu -> %zu, bytes: %lld -> %lld\n", d.copies[0], d.copies[1],
+		(long long)d.bytes[0], (long long)d.bytes[1]);
+	strbuf_free(&line);
+	plan_placement_diff_free(&d);
 }
 
 /* Plans after a change to the pins; on success says `done` and what
  * changed, on failure undoes the change and plans again as before. */
-static int replan(CmdContext *ctx, char *before, const char *what, const char *done)
+static int replan(CmdContext *ctx, Placement *before, const char *what, const char *done)
 {
 	Session *s = ctx->session;
-	char *after = plan_and_describe(s);
+	Placement *after = plan_and_place(s);
 	if (!after) {
 		cmd_print_diags(ctx, &s->diags);
 		session_undo_pins(s);
-		free(plan_and_describe(s));
-		free(before);
+		free_placement(plan_and_place(s));
+		free_placement(before);
 		return cmd_error(ctx, "%s makes planning fail; the pins are as they were", what);
 	}
 	cmd_print_diags(ctx, &s->diags);
 	fprintf(ctx->out, "%s\n", done);
 	print_changes(ctx, before, after);
-	free(before);
-	free(after);
+	free_placement(before);
+	free_placement(after);
 	return 0;
 }
 
@@ -154,7 +106,8 @@ int cmd_pin(CmdContext *ctx, int argc, char **argv)
 	const char *name;
 	const IrModule *loaded;
 	int device;
-	char *before, *what, *done;
+	Placement *before;
+	char *what, *done;
 	int status;
 	if (argc == 1) {
 		size_t n;
@@ -176,7 +129,7 @@ int cmd_pin(CmdContext *ctx, int argc, char **argv)
 	device = devices_find_name(&s->devices, argv[2]);
 	if (device < 0)
 		return cmd_error(ctx, "unknown device '%s'; see 'targets'", argv[2]);
-	before = plan_and_describe(s);
+	before = plan_and_place(s);
 	session_pin(s, name, device);
 	what = xasprintf("pinning '%%%s' to %s", name, devices_name(&s->devices, device));
 	done = xasprintf("pinned %%%s to %s", name, devices_name(&s->devices, device));
@@ -190,9 +143,9 @@ int cmd_unpin(CmdContext *ctx, int argc, char **argv)
 {
 	Session *s = ctx->session;
 	const char *name = argv[1][0] == '%' ? argv[1] + 1 : argv[1];
-	char *before = plan_and_describe(s);
+	Placement *before = plan_and_place(s);
 	if (!session_unpin(s, name)) {
-		free(before);
+		free_placement(before);
 		return cmd_error(ctx, "'%%%s' is not pinned", name);
 	}
 	{
@@ -206,9 +159,9 @@ int cmd_unpin(CmdContext *ctx, int argc, char **argv)
 int cmd_undo(CmdContext *ctx, int argc, char **argv)
 {
 	Session *s = ctx->session;
-	char *before = plan_and_describe(s);
+	Placement *before = plan_and_place(s);
 	if (!session_undo_pins(s)) {
-		free(before);
+		free_placement(before);
 		return cmd_error(ctx, "nothing to undo");
 	}
 	return replan(ctx, before, "undoing", "undid the last pin or unpin");

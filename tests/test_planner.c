@@ -11,8 +11,9 @@
  *                same text [P1];
  * plus order independence on the shared-input module with its operands and
  * independent bindings swapped [P4], a 100,000-binding chain that must
- * plan without exhausting the stack, and the typed device regions
- * (plan_regions) that `regions` and `render --regions` both show.
+ * plan without exhausting the stack, the typed device regions
+ * (plan_regions) that `regions` and `render --regions` both show, and the
+ * comparison of two plans' facts (plan_placement_diff) that `pin` shows.
  */
 #include <dirent.h>
 #include <setjmp.h>
@@ -526,6 +527,92 @@ static void test_regions(void **state)
 	session_free(&s);
 }
 
+static PlacementFact fact(FactKind kind, const char *value, int32_t device, int32_t dest,
+			  int64_t bytes)
+{
+	PlacementFact f = {kind, "@main", (char *)value, device, dest, bytes, PLAN_NONE, PLAN_NONE};
+	return f;
+}
+
+/* A diff as text: a line per change, `moved`, `added` or `removed` and the
+ * fact's line (a moved fact's line before and after), then the totals. */
+static char *diff_text(const Placement *before, const Placement *after, const DeviceTable *devices)
+{
+	PlacementDiff d;
+	StrBuf sb;
+	strbuf_init(&sb);
+	plan_placement_diff(before, after, devices, &d);
+	for (size_t i = 0; i < d.count; i++) {
+		const PlacementChange *c = &d.changes[i];
+		strbuf_puts(&sb, c->kind == PLACEMENT_MOVED   ? "moved "
+				 : c->kind == PLACEMENT_ADDED ? "added "
+							      : "removed ");
+		if (c->before)
+			plan_fact_format(&sb, c->before, devices);
+		if (c->before && c->after)
+			strbuf_puts(&sb, " => ");
+		if (c->after)
+			plan_fact_format(&sb, c->after, devices);
+		strbuf_putc(&sb, '\n');
+	}
+	strbuf_printf(&sb, "copies %zu -> %zu, bytes %lld -> %lld\n", d.copies[0], d.copies[1],
+		      (long long)d.bytes[0], (long long)d.bytes[1]);
+	plan_placement_diff_free(&d);
+	return strbuf_detach(&sb);
+}
+
+/* plan_placement_diff: a param, bind or result moves (the second %y) or is
+ * removed (%x); a copy that differs in anything (devices, bytes) is
+ * removed and another added; a name bound twice pairs in order; changes come in the order of their lines sorted
+ * as text, device names and bytes included (cpu:1, added after cuda:0,
+ * sorts before it; 8 before ?). */
+static void test_placement_diff(void **state)
+{
+	DeviceTable devices;
+	char *err = NULL;
+	int32_t cpu1;
+	PlacementFact first[] = {
+		fact(FACT_PARAM, "%x", 0, IR_NO_DEVICE, -1),
+		fact(FACT_BIND, "%y", 0, IR_NO_DEVICE, -1),
+		fact(FACT_BIND, "%y", 1, IR_NO_DEVICE, -1),
+		fact(FACT_COPY, "%x", 0, 1, 140),
+		fact(FACT_COPY, "%y", 0, 1, 8),
+		fact(FACT_RESULT, NULL, 0, IR_NO_DEVICE, -1),
+	};
+	PlacementFact second[6];
+	Placement before = {first, DP_COUNT(first), DP_COUNT(first), NULL, 0, 0};
+	Placement after = {second, DP_COUNT(second), DP_COUNT(second), NULL, 0, 0};
+	char *text;
+	(void)state;
+	devices_init_default(&devices);
+	cpu1 = devices_add(&devices, "cpu:1", NULL, &err);
+	assert_int_equal(cpu1, 2);
+	second[0] = fact(FACT_RESULT, NULL, 0, IR_NO_DEVICE, -1);
+	second[1] = fact(FACT_COPY, "%x", 1, 0, 140);
+	second[2] = fact(FACT_COPY, "%x", cpu1, 1, 140);
+	second[3] = fact(FACT_BIND, "%y", 0, IR_NO_DEVICE, -1);
+	second[4] = fact(FACT_BIND, "%y", 0, IR_NO_DEVICE, -1);
+	second[5] = fact(FACT_COPY, "%y", 0, 1, -1);
+	text = diff_text(&before, &after, &devices);
+	assert_string_equal(text, "moved @main bind %y cuda:0 => @main bind %y cpu:0\n"
+				  "removed @main copy %x cpu:0 -> cuda:0 140\n"
+				  "added @main copy %x cpu:1 -> cuda:0 140\n"
+				  "added @main copy %x cuda:0 -> cpu:0 140\n"
+				  "removed @main copy %y cpu:0 -> cuda:0 8\n"
+				  "added @main copy %y cpu:0 -> cuda:0 ?\n"
+				  "removed @main param %x cpu:0\n"
+				  "copies 2 -> 3, bytes 148 -> 280\n");
+	free(text);
+	/* no plan before: every fact is added */
+	after.count = 2;
+	text = diff_text(NULL, &after, &devices);
+	assert_string_equal(text, "added @main copy %x cuda:0 -> cpu:0 140\n"
+				  "added @main result cpu:0\n"
+				  "copies 0 -> 1, bytes 0 -> 140\n");
+	free(text);
+	devices_free(&devices);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -536,6 +623,7 @@ int main(void)
 		cmocka_unit_test(test_long_chain),
 		cmocka_unit_test(test_one_copy_per_destination),
 		cmocka_unit_test(test_regions),
+		cmocka_unit_test(test_placement_diff),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

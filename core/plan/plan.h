@@ -344,6 +344,41 @@ void plan_placement(const IrModule *m, Placement *out);
 void plan_placement_free(Placement *p);
 /* The SPEC §5.1 lines, or one JSON document. */
 void plan_placement_format(StrBuf *out, const Placement *p, const DeviceTable *devices, bool json);
+/* One fact's line, without its newline (`@main copy %b cpu:0 -> cuda:0 140`). */
+void plan_fact_format(StrBuf *out, const PlacementFact *f, const DeviceTable *devices);
+/* param, bind, result or copy. */
+const char *plan_fact_kind_name(FactKind kind);
+
+/* How a placement fact changed from one plan to another (plan_diff.c). */
+typedef enum PlacementChangeKind {
+	PLACEMENT_MOVED,   /* a param, bind or result now on another device */
+	PLACEMENT_ADDED,   /* a fact only the second plan has */
+	PLACEMENT_REMOVED, /* a fact only the first plan has */
+} PlacementChangeKind;
+
+typedef struct PlacementChange {
+	PlacementChangeKind kind;
+	const PlacementFact *before; /* the first plan's fact; NULL when added */
+	const PlacementFact *after;  /* the second plan's fact; NULL when removed */
+} PlacementChange;
+
+typedef struct PlacementDiff {
+	PlacementChange *changes; /* in the order of their facts' lines sorted as text */
+	size_t count;
+	size_t copies[2]; /* copy facts of the first plan and of the second */
+	int64_t bytes[2]; /* the bytes those copy (an unknown size counts 0) */
+} PlacementDiff;
+
+/* Compares two plans' facts (before NULL: no plan, no facts). A param,
+ * bind or result is one fact in both when its function, kind and value
+ * match, and moved when its device differs; a copy is one fact in both
+ * only when all of it matches (value, devices and bytes), else it was
+ * removed and another added. Changes are ordered as the facts' lines sort
+ * as text, which is why the device names are needed. The changes point
+ * into both placements, which must outlive the diff. */
+void plan_placement_diff(const Placement *before, const Placement *after,
+			 const DeviceTable *devices, PlacementDiff *out);
+void plan_placement_diff_free(PlacementDiff *d);
 /* Checks that every node has a device and every cross-device edge goes
  * through a device_copy; reports each violation with its position. */
 bool plan_verify(const IrModule *m, const DeviceTable *devices, DiagList *diags);

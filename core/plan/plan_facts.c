@@ -192,7 +192,7 @@ void plan_placement_free(Placement *p)
 	memset(p, 0, sizeof *p);
 }
 
-static const char *fact_kind_name(FactKind k)
+const char *plan_fact_kind_name(FactKind k)
 {
 	switch (k) {
 	case FACT_PARAM:
@@ -338,25 +338,29 @@ void plan_placement_format(StrBuf *out, const Placement *p, const DeviceTable *d
 		return;
 	}
 	for (size_t i = 0; i < p->count; i++) {
-		const PlacementFact *f = &p->facts[i];
-		/* plain appends: this runs once per binding of the module */
-		strbuf_puts(out, f->function);
-		strbuf_putc(out, ' ');
-		strbuf_puts(out, fact_kind_name(f->kind));
-		if (f->value) {
-			strbuf_putc(out, ' ');
-			strbuf_puts(out, f->value);
-		}
-		strbuf_putc(out, ' ');
-		strbuf_puts(out, devices_name(devices, f->device));
-		if (f->kind == FACT_COPY) {
-			strbuf_printf(out, " -> %s", devices_name(devices, f->dest));
-			if (f->bytes >= 0)
-				strbuf_printf(out, " %lld", (long long)f->bytes);
-			else
-				strbuf_puts(out, " ?");
-		}
+		plan_fact_format(out, &p->facts[i], devices);
 		strbuf_putc(out, '\n');
+	}
+}
+
+void plan_fact_format(StrBuf *out, const PlacementFact *f, const DeviceTable *devices)
+{
+	/* plain appends: this runs once per binding of the module */
+	strbuf_puts(out, f->function);
+	strbuf_putc(out, ' ');
+	strbuf_puts(out, plan_fact_kind_name(f->kind));
+	if (f->value) {
+		strbuf_putc(out, ' ');
+		strbuf_puts(out, f->value);
+	}
+	strbuf_putc(out, ' ');
+	strbuf_puts(out, devices_name(devices, f->device));
+	if (f->kind == FACT_COPY) {
+		strbuf_printf(out, " -> %s", devices_name(devices, f->dest));
+		if (f->bytes >= 0)
+			strbuf_printf(out, " %lld", (long long)f->bytes);
+		else
+			strbuf_puts(out, " ?");
 	}
 }
 
