@@ -6,7 +6,7 @@
  * allocate and free its memory, copy in from and out to host memory, copy
  * between two devices of the same backend, launch one operator's kernel,
  * and wait for queued work. There is one backend per device kind: `cpu`
- * (exec_cpu.c, the C kernels of kernels_cpu.c), `cuda` (exec_cuda.cu, built
+ * (exec_cpu.c, the C kernels of cpu/), `cuda` (exec_cuda.cu, built
  * only where CMake finds CUDA) and `emulated-cuda` (exec_emulated.c: a
  * separate host memory space per device running the CPU kernels, so that a
  * plan's copies still happen and are counted without a GPU). The registry
