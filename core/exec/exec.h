@@ -158,6 +158,25 @@ void exec_sync(ExecDevice *dev);
 void *exec_host_alloc(size_t nbytes);
 void exec_host_free(void *ptr);
 
+/* Where a host pool's blocks come from: exec_host_alloc for the pageable
+ * pool, cudaMallocHost for the pinned one. alloc returns NULL when the
+ * memory is not there; a fall_back source's pool then gives its cache back,
+ * tries once more and hands out pageable memory instead (pinned memory is
+ * a fraction of RAM, and a copy of pageable memory still works). */
+typedef struct ExecHostSource {
+	void *(*alloc)(size_t nbytes);
+	void (*free)(void *raw);
+	bool fall_back;
+	const char *name; /* the allocator's name */
+} ExecHostSource;
+
+/* The host pool (exec.c), the one cache of host blocks behind the runtime's
+ * pageable allocator and the cuda backend's pinned one: freed blocks are
+ * kept, up to max_cached bytes, and the smallest that fits and is at most
+ * twice the size asked for is reused. src must outlive the allocator;
+ * destroy releases the pool and its cached blocks. */
+ExecHostAllocator exec_host_pool(const ExecHostSource *src, size_t max_cached);
+
 /* ---- running a module -------------------------------------------------- */
 
 /* An input of @main: its parameters in order, then the module's free

@@ -92,100 +92,29 @@ extern "C" bool exec_cuda_probe(char **why)
 
 /* ---- the pinned host allocator -------------------------------------------------- */
 
-enum { PINNED_HEADER = 64 };
 static const size_t PINNED_CACHE_MAX = (size_t)1 << 30;
 
-/* What sits at the start of every block: its size, and whether
- * cudaMallocHost made it. When the host cannot pin any more (pinned
- * memory is a fraction of RAM), the pool hands out pageable memory
- * instead of failing an allocation the host could satisfy; copies of it
- * go through the staging buffers like any other pageable memory. */
-struct PinnedHeader {
-	size_t size;
-	bool pinned;
-};
-static_assert(sizeof(PinnedHeader) <= PINNED_HEADER, "the header fits its slot");
-
-struct PinnedBlock {
-	void *raw;
-	size_t size;
-};
-
-struct PinnedPool {
-	PinnedBlock *cached;
-	size_t ncached, cap;
-	size_t cached_bytes;
-};
-
-static void *pinned_alloc(void *ctx, size_t nbytes)
+/* The pinned pool is the runtime's host pool (exec_host_pool) over
+ * cudaMallocHost. When the host cannot pin any more, the pool hands out
+ * pageable memory instead of failing an allocation the host could satisfy;
+ * copies of it go through the staging buffers like any other pageable
+ * memory. */
+static void *pinned_alloc(size_t nbytes)
 {
-	PinnedPool *pool = (PinnedPool *)ctx;
-	size_t want = (nbytes + PINNED_HEADER + 4095) / 4096 * 4096, best = SIZE_MAX;
 	void *raw = NULL;
-	if (want < nbytes)
-		return NULL;
-	/* the smallest cached block that fits and is at most twice the size */
-	for (size_t i = 0; i < pool->ncached; i++) {
-		size_t s = pool->cached[i].size;
-		if (s >= want && s / 2 <= want && (best == SIZE_MAX || s < pool->cached[best].size))
-			best = i;
-	}
-	if (best != SIZE_MAX) {
-		PinnedBlock b = pool->cached[best];
-		pool->cached[best] = pool->cached[--pool->ncached];
-		pool->cached_bytes -= b.size;
-		raw = b.raw;
-		want = b.size;
-	} else if (cudaMallocHost(&raw, want) != cudaSuccess) {
+	if (cudaMallocHost(&raw, nbytes) != cudaSuccess) {
 		cudaGetLastError();
-		/* give the cache back and try once more */
-		for (size_t i = 0; i < pool->ncached; i++)
-			cudaFreeHost(pool->cached[i].raw);
-		pool->ncached = 0;
-		pool->cached_bytes = 0;
-		if (cudaMallocHost(&raw, want) != cudaSuccess) {
-			cudaGetLastError();
-			raw = exec_host_alloc(want);
-			if (!raw)
-				return NULL;
-			((PinnedHeader *)raw)->size = want;
-			((PinnedHeader *)raw)->pinned = false;
-			return (char *)raw + PINNED_HEADER;
-		}
+		return NULL;
 	}
-	((PinnedHeader *)raw)->size = want;
-	((PinnedHeader *)raw)->pinned = true;
-	return (char *)raw + PINNED_HEADER;
+	return raw;
 }
 
-static void pinned_free(void *ctx, void *ptr)
+static void pinned_free(void *raw)
 {
-	PinnedPool *pool = (PinnedPool *)ctx;
-	void *raw = (char *)ptr - PINNED_HEADER;
-	size_t size = ((PinnedHeader *)raw)->size;
-	if (!((PinnedHeader *)raw)->pinned) {
-		exec_host_free(raw);
-		return;
-	}
-	if (pool->cached_bytes + size > PINNED_CACHE_MAX) {
-		cudaFreeHost(raw);
-		return;
-	}
-	grow_array((void **)&pool->cached, &pool->cap, pool->ncached + 1, sizeof(PinnedBlock));
-	pool->cached[pool->ncached].raw = raw;
-	pool->cached[pool->ncached].size = size;
-	pool->ncached++;
-	pool->cached_bytes += size;
+	cudaFreeHost(raw);
 }
 
-static void pinned_destroy(void *ctx)
-{
-	PinnedPool *pool = (PinnedPool *)ctx;
-	for (size_t i = 0; i < pool->ncached; i++)
-		cudaFreeHost(pool->cached[i].raw);
-	free(pool->cached);
-	free(pool);
-}
+static const ExecHostSource pinned_source = {pinned_alloc, pinned_free, true, "pinned"};
 
 /* ---- the device ------------------------------------------------------------------ */
 
@@ -244,14 +173,8 @@ static bool cuda_open(ExecDevice *dev, char **err)
 		return false;
 	}
 	dev->state = s;
-	if (dev->runtime->host.ctx == dev->runtime->pageable.ctx) {
-		ExecHostAllocator *h = &dev->runtime->host;
-		h->alloc = pinned_alloc;
-		h->free = pinned_free;
-		h->destroy = pinned_destroy;
-		h->ctx = xcalloc(1, sizeof(PinnedPool));
-		h->name = "pinned";
-	}
+	if (dev->runtime->host.ctx == dev->runtime->pageable.ctx)
+		dev->runtime->host = exec_host_pool(&pinned_source, PINNED_CACHE_MAX);
 	return true;
 }
 
