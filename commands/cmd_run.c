@@ -103,18 +103,13 @@ static void make_non_negative(NpyArray *a)
 	}
 }
 
-/* Builds one array per input of m. Returns false after reporting. */
-static bool prepare_inputs(CmdContext *ctx, const IrModule *m, int argc, char **argv,
-			   NpyArray **out, size_t *nout)
+/* The NAME=VALUE arguments matched with the inputs of @main: given[k] is
+ * the VALUE named for params[k], NULL when none is. Returns false after
+ * reporting a malformed argument, a name @main has no input for, or an
+ * input named twice. */
+static bool match_inputs(CmdContext *ctx, int argc, char **argv, const ExecParam *params, size_t n,
+			 const char **given)
 {
-	ExecParam *params;
-	size_t n = exec_params(m, &params), nrandom = 0;
-	const char **given = xcalloc(n + 1, sizeof(char *));
-	NpyArray *inputs = xcalloc(n + 1, sizeof(NpyArray));
-	StrBuf note;
-	bool ok = false;
-	size_t done = 0;
-	strbuf_init(&note);
 	for (int i = 1; i < argc; i++) {
 		const char *eq, *name = argv[i];
 		size_t len, k;
@@ -125,7 +120,7 @@ static bool prepare_inputs(CmdContext *ctx, const IrModule *m, int argc, char **
 			name++;
 		if (!eq || eq == name) {
 			cmd_error(ctx, "'%s' is not NAME=FILE.npy or NAME=random[:SEED]", argv[i]);
-			goto done;
+			return false;
 		}
 		len = (size_t)(eq - name);
 		for (k = 0; k < n; k++)
@@ -142,68 +137,112 @@ static bool prepare_inputs(CmdContext *ctx, const IrModule *m, int argc, char **
 			cmd_error(ctx, "@main has no input '%%%.*s'; its inputs are %s", (int)len,
 				  name, n ? names.data : "none");
 			strbuf_free(&names);
-			goto done;
+			return false;
 		}
 		if (given[k]) {
 			cmd_error(ctx, "input '%%%s' is given twice", params[k].name);
-			goto done;
+			return false;
 		}
 		given[k] = eq + 1;
 	}
-	for (size_t k = 0; k < n; k++) {
-		const char *value = given[k];
-		const Type *t = params[k].type;
-		uint64_t seed = k;
-		char *err = NULL;
-		bool random = !value || strncmp(value, "random", 6) == 0;
-		if (value && random && value[6] != '\0') {
-			char *end;
-			if (value[6] != ':' || !value[7]) {
-				cmd_error(ctx, "'%s' for %%%s: expected random or random:SEED",
-					  value, params[k].name);
-				goto done;
-			}
-			errno = 0;
-			seed = strtoull(value + 7, &end, 10);
-			if (errno || *end || value[7] == '-') {
-				cmd_error(ctx,
-					  "'%s' for %%%s: the seed must be a non-negative integer",
-					  value, params[k].name);
-				goto done;
-			}
+	return true;
+}
+
+/* How one input is made: read from a file, or drawn at random with a
+ * seed. */
+typedef struct InputSpec {
+	const char *file; /* NAME=FILE.npy; NULL: random values */
+	uint64_t seed;
+} InputSpec;
+
+/* The VALUE given for input k: FILE.npy, random or random:SEED; NULL (not
+ * named) is random with k as the seed. Returns false after reporting. */
+static bool parse_input_value(CmdContext *ctx, const ExecParam *p, const char *value, size_t k,
+			      InputSpec *spec)
+{
+	bool random = !value || strncmp(value, "random", 6) == 0;
+	spec->file = random ? NULL : value;
+	spec->seed = k;
+	if (value && random && value[6] != '\0') {
+		char *end;
+		if (value[6] != ':' || !value[7]) {
+			cmd_error(ctx, "'%s' for %%%s: expected random or random:SEED", value,
+				  p->name);
+			return false;
 		}
-		if (!random) {
-			if (!npy_read(value, &inputs[k], &err)) {
-				cmd_error(ctx, "%s", err);
-				free(err);
-				goto done;
-			}
-			done = k + 1;
-			continue;
+		errno = 0;
+		spec->seed = strtoull(value + 7, &end, 10);
+		if (errno || *end || value[7] == '-') {
+			cmd_error(ctx, "'%s' for %%%s: the seed must be a non-negative integer",
+				  value, p->name);
+			return false;
 		}
-		if (!t || t->kind != TYPE_TENSOR) {
-			cmd_error(ctx, "input %%%s is not a tensor: give it as NAME=FILE.npy",
-				  params[k].name);
-			goto done;
-		}
-		for (uint32_t d = 0; d < t->u.tensor.ndim; d++)
-			if (t->u.tensor.dims[d] < 0) {
-				cmd_error(ctx,
-					  "input %%%s has unknown dimensions: give it as "
-					  "NAME=FILE.npy",
-					  params[k].name);
-				goto done;
-			}
-		if (!npy_random(&inputs[k], t->u.tensor.dtype, t->u.tensor.ndim, t->u.tensor.dims,
-				seed, &err)) {
-			cmd_error(ctx, "input %%%s: %s", params[k].name, err);
+	}
+	return true;
+}
+
+/* Input p's array as spec says: the file's, or seeded random values of
+ * p's static tensor type (non-negative for a batch-norm variance). Returns
+ * false after reporting, with nothing in *out. */
+static bool generate_input(CmdContext *ctx, const ExecParam *p, const InputSpec *spec,
+			   NpyArray *out)
+{
+	const Type *t = p->type;
+	char *err = NULL;
+	if (spec->file) {
+		if (!npy_read(spec->file, out, &err)) {
+			cmd_error(ctx, "%s", err);
 			free(err);
-			goto done;
+			return false;
 		}
+		return true;
+	}
+	if (!t || t->kind != TYPE_TENSOR) {
+		cmd_error(ctx, "input %%%s is not a tensor: give it as NAME=FILE.npy", p->name);
+		return false;
+	}
+	for (uint32_t d = 0; d < t->u.tensor.ndim; d++)
+		if (t->u.tensor.dims[d] < 0) {
+			cmd_error(ctx,
+				  "input %%%s has unknown dimensions: give it as "
+				  "NAME=FILE.npy",
+				  p->name);
+			return false;
+		}
+	if (!npy_random(out, t->u.tensor.dtype, t->u.tensor.ndim, t->u.tensor.dims, spec->seed,
+			&err)) {
+		cmd_error(ctx, "input %%%s: %s", p->name, err);
+		free(err);
+		return false;
+	}
+	if (is_variance(p->name))
+		make_non_negative(out);
+	return true;
+}
+
+/* Builds one array per input of m: the arguments matched with the inputs,
+ * then each input parsed and made in order, and a note naming the inputs
+ * not given, which take random values. Returns false after reporting. */
+static bool prepare_inputs(CmdContext *ctx, const IrModule *m, int argc, char **argv,
+			   NpyArray **out, size_t *nout)
+{
+	ExecParam *params;
+	size_t n = exec_params(m, &params), nrandom = 0;
+	const char **given = xcalloc(n + 1, sizeof(char *));
+	NpyArray *inputs = xcalloc(n + 1, sizeof(NpyArray));
+	StrBuf note;
+	bool ok = false;
+	size_t done = 0;
+	strbuf_init(&note);
+	if (!match_inputs(ctx, argc, argv, params, n, given))
+		goto done;
+	for (size_t k = 0; k < n; k++) {
+		InputSpec spec;
+		if (!parse_input_value(ctx, &params[k], given[k], k, &spec) ||
+		    !generate_input(ctx, &params[k], &spec, &inputs[k]))
+			goto done;
 		done = k + 1;
-		if (is_variance(params[k].name))
-			make_non_negative(&inputs[k]);
-		if (!value) {
+		if (!given[k]) {
 			if (nrandom < RUN_LIST_RANDOM)
 				strbuf_printf(&note, "%s%%%s=random:%zu", nrandom ? ", " : "",
 					      params[k].name, k);

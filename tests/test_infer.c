@@ -1,6 +1,6 @@
 /*
  * test_infer.c - unit tests of the `infer` phase: the walk (core/plan/infer.c)
- * and every operator's type relation (core/plan/infer_ops.c).
+ * and every operator's type relation (core/plan/infer/).
  *
  * Modules are built by hand with the ir.h constructors, so these tests do
  * not depend on the parser: each test declares parameters with prm(),

@@ -11,6 +11,11 @@
  * counted per device and a copy between any two devices takes the
  * shortest road: a backend's own peer copy, a single copy_in/copy_out when
  * one side is host memory, else a bounce through a host buffer.
+ *
+ * Host memory comes from one pool written once here (exec_host_pool),
+ * over a source of blocks: aligned memory for the pageable pool every
+ * runtime has, cudaMallocHost for the pinned one the cuda backend installs
+ * (exec_cuda.cu).
  */
 #include "exec.h"
 
@@ -79,9 +84,18 @@ uint64_t exec_physical_memory(void)
 	return (uint64_t)pages * (uint64_t)size;
 }
 
-/* ---- the pageable pool ------------------------------------------------------- */
+/* ---- the host pool ------------------------------------------------------------ */
 
 enum { POOL_HEADER = 64 };
+
+/* What sits at the start of every block: its size, and whether the
+ * source made it (false: the pageable memory a fall_back source's pool
+ * handed out when the source had none left). */
+typedef struct PoolHeader {
+	size_t size;
+	bool from_source;
+} PoolHeader;
+_Static_assert(sizeof(PoolHeader) <= POOL_HEADER, "the header fits its slot");
 
 typedef struct PoolBlock {
 	void *raw;
@@ -89,18 +103,23 @@ typedef struct PoolBlock {
 } PoolBlock;
 
 typedef struct HostPool {
+	const ExecHostSource *src;
 	PoolBlock *cached;
 	size_t ncached, cap;
 	size_t cached_bytes, max_cached;
 } HostPool;
 
 /* The smallest cached block of at least want bytes and at most twice that,
- * else fresh memory; the block's size sits in its header. */
+ * else fresh memory from the source; the block's size sits in its header.
+ * When the source has none, a fall_back source's pool gives its cache back
+ * and tries once more, then hands out pageable memory instead of failing an
+ * allocation the host could satisfy. */
 static void *pool_alloc(void *ctx, size_t nbytes)
 {
 	HostPool *pool = ctx;
 	size_t want = (nbytes + POOL_HEADER + 4095) / 4096 * 4096, best = SIZE_MAX;
 	char *raw;
+	bool from_source = true;
 	if (want < nbytes)
 		return NULL;
 	for (size_t i = 0; i < pool->ncached; i++) {
@@ -115,11 +134,23 @@ static void *pool_alloc(void *ctx, size_t nbytes)
 		raw = b.raw;
 		want = b.size;
 	} else {
-		raw = exec_host_alloc(want);
+		raw = pool->src->alloc(want);
+		if (!raw && pool->src->fall_back) {
+			for (size_t i = 0; i < pool->ncached; i++)
+				pool->src->free(pool->cached[i].raw);
+			pool->ncached = 0;
+			pool->cached_bytes = 0;
+			raw = pool->src->alloc(want);
+			if (!raw) {
+				raw = exec_host_alloc(want);
+				from_source = false;
+			}
+		}
 		if (!raw)
 			return NULL;
 	}
-	*(size_t *)raw = want;
+	((PoolHeader *)raw)->size = want;
+	((PoolHeader *)raw)->from_source = from_source;
 	return raw + POOL_HEADER;
 }
 
@@ -127,9 +158,13 @@ static void pool_free(void *ctx, void *ptr)
 {
 	HostPool *pool = ctx;
 	char *raw = (char *)ptr - POOL_HEADER;
-	size_t size = *(size_t *)raw;
-	if (pool->cached_bytes + size > pool->max_cached) {
+	size_t size = ((PoolHeader *)raw)->size;
+	if (!((PoolHeader *)raw)->from_source) {
 		exec_host_free(raw);
+		return;
+	}
+	if (pool->cached_bytes + size > pool->max_cached) {
+		pool->src->free(raw);
 		return;
 	}
 	grow_array((void **)&pool->cached, &pool->cap, pool->ncached + 1, sizeof(PoolBlock));
@@ -141,10 +176,20 @@ static void pool_destroy(void *ctx)
 {
 	HostPool *pool = ctx;
 	for (size_t i = 0; i < pool->ncached; i++)
-		exec_host_free(pool->cached[i].raw);
+		pool->src->free(pool->cached[i].raw);
 	free(pool->cached);
 	free(pool);
 }
+
+ExecHostAllocator exec_host_pool(const ExecHostSource *src, size_t max_cached)
+{
+	HostPool *pool = xcalloc(1, sizeof *pool);
+	pool->src = src;
+	pool->max_cached = max_cached;
+	return (ExecHostAllocator){pool_alloc, pool_free, pool_destroy, pool, src->name};
+}
+
+static const ExecHostSource pageable_source = {exec_host_alloc, exec_host_free, false, "pageable"};
 
 /* ---- the runtime ------------------------------------------------------------ */
 
@@ -168,12 +213,10 @@ ExecRuntime *exec_runtime_new(const DeviceTable *table, const ExecOptions *opts,
 	rt->reference.name = cpu >= 0 ? table->items[cpu].name : "cpu";
 	rt->reference.runtime = rt;
 	{
-		HostPool *pool = xcalloc(1, sizeof *pool);
 		uint64_t phys = exec_physical_memory();
-		pool->max_cached =
+		size_t max_cached =
 			phys / 4 < ((uint64_t)1 << 30) ? (size_t)(phys / 4) : (size_t)1 << 30;
-		rt->pageable =
-			(ExecHostAllocator){pool_alloc, pool_free, pool_destroy, pool, "pageable"};
+		rt->pageable = exec_host_pool(&pageable_source, max_cached);
 		rt->host = rt->pageable;
 	}
 	return rt;

@@ -6,7 +6,7 @@
  * allocate and free its memory, copy in from and out to host memory, copy
  * between two devices of the same backend, launch one operator's kernel,
  * and wait for queued work. There is one backend per device kind: `cpu`
- * (exec_cpu.c, the C kernels of kernels_cpu.c), `cuda` (exec_cuda.cu, built
+ * (exec_cpu.c, the C kernels of cpu/), `cuda` (exec_cuda.cu, built
  * only where CMake finds CUDA) and `emulated-cuda` (exec_emulated.c: a
  * separate host memory space per device running the CPU kernels, so that a
  * plan's copies still happen and are counted without a GPU). The registry
@@ -157,6 +157,25 @@ void exec_sync(ExecDevice *dev);
 /* Aligned host memory (64 bytes) that may fail; exec_host_free releases it. */
 void *exec_host_alloc(size_t nbytes);
 void exec_host_free(void *ptr);
+
+/* Where a host pool's blocks come from: exec_host_alloc for the pageable
+ * pool, cudaMallocHost for the pinned one. alloc returns NULL when the
+ * memory is not there; a fall_back source's pool then gives its cache back,
+ * tries once more and hands out pageable memory instead (pinned memory is
+ * a fraction of RAM, and a copy of pageable memory still works). */
+typedef struct ExecHostSource {
+	void *(*alloc)(size_t nbytes);
+	void (*free)(void *raw);
+	bool fall_back;
+	const char *name; /* the allocator's name */
+} ExecHostSource;
+
+/* The host pool (exec.c), the one cache of host blocks behind the runtime's
+ * pageable allocator and the cuda backend's pinned one: freed blocks are
+ * kept, up to max_cached bytes, and the smallest that fits and is at most
+ * twice the size asked for is reused. src must outlive the allocator;
+ * destroy releases the pool and its cached blocks. */
+ExecHostAllocator exec_host_pool(const ExecHostSource *src, size_t max_cached);
 
 /* ---- running a module -------------------------------------------------- */
 

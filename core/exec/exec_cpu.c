@@ -7,7 +7,7 @@
  * block starts with a 64-byte header recording which allocator produced
  * it, so a block is always released by the allocator that made it even if
  * a GPU was opened in between. Copies are memcpy; launches run the kernels
- * of kernels_cpu.c on the calling thread (which may fan out to workers).
+ * of cpu/ on the calling thread (which may fan out to workers).
  *
  * Tensor memory is the one allocation in devplan that may fail without
  * aborting: its size comes from the user's model, so running out is an

@@ -87,11 +87,22 @@ struct Frame {
 	Frame *prev, *next; /* every frame of the run, for the final sweep */
 };
 
+/* How far the evaluation of a scheduled expression has gone. What it reads
+ * first is a call's callee and arguments, a let's value, a tuple's fields,
+ * a projection's tuple or an if's condition. */
+typedef enum WorkState {
+	WORK_NEW,    /* nothing done: schedule what it reads first */
+	WORK_INPUTS, /* what it reads first is done */
+	WORK_BODY,   /* a called closure's body, or a let's body, is done */
+	WORK_THEN,   /* an if's then branch is done */
+	WORK_ELSE,   /* an if's else branch is done */
+} WorkState;
+
 typedef struct Work {
 	const Expr *e;
 	Frame *frame; /* e's own frame */
-	uint32_t state;
-	Frame *callee; /* a call in progress */
+	WorkState state;
+	Frame *callee; /* a call in progress (WORK_BODY) */
 } Work;
 
 typedef struct Run {
@@ -939,7 +950,7 @@ static bool push(Run *run, WorkStack *ws, Frame *from, const Expr *e)
 	if (*slot_of(run, f, e))
 		return true;
 	grow_array((void **)&ws->items, &ws->cap, ws->n + 1, sizeof(Work));
-	ws->items[ws->n++] = (Work){e, f, 0, NULL};
+	ws->items[ws->n++] = (Work){e, f, WORK_NEW, NULL};
 	return true;
 }
 
@@ -1011,6 +1022,284 @@ static bool read_condition(Run *run, const Expr *e, Value *v, bool *out)
 	return true;
 }
 
+/*
+ * One step of the work item w on top of the stack, one function per kind
+ * of expression: each either schedules what w needs next (a push may move
+ * the stack, so w is not used after one) and records how far w has gone,
+ * or fills w's slot, lets go of what it read and pops w. Each returns
+ * false after reporting an error.
+ */
+
+/* A variable is never scheduled once it has a value: a free variable (an
+ * input) is a fixed value, which push() never schedules, and a bound one
+ * has its value before anything reads it. */
+static bool step_var(Run *run, Work *w)
+{
+	StrBuf what;
+	strbuf_init(&what);
+	ir_value_name(&what, w->e);
+	diag_error(run->diags, run->m->src, w->e->pos, "%s is used before it has a value",
+		   what.data);
+	strbuf_free(&what);
+	return false;
+}
+
+static bool step_global(Run *run, WorkStack *ws, Work *w)
+{
+	const Expr *e = w->e;
+	Value *v;
+	if (e->u.global.index < 0 || (uint32_t)e->u.global.index >= run->m->nglobals) {
+		diag_error(run->diags, run->m->src, e->pos, "unknown global @%s", e->u.global.name);
+		return false;
+	}
+	v = value_new(VALUE_CLOSURE);
+	v->u.closure.fn = run->m->globals[e->u.global.index].fn;
+	*slot_of(run, w->frame, e) = v;
+	ws->n--;
+	return true;
+}
+
+/* constants are fixed values; push() never schedules them */
+static bool step_constant(Run *run, WorkStack *ws, Work *w)
+{
+	if (!constant_value(run, w->e))
+		return false;
+	ws->n--;
+	return true;
+}
+
+static bool step_fn(Run *run, WorkStack *ws, Work *w)
+{
+	Value *v = value_new(VALUE_CLOSURE);
+	v->u.closure.fn = w->e;
+	v->u.closure.env = w->frame;
+	w->frame->refs++;
+	*slot_of(run, w->frame, w->e) = v;
+	ws->n--;
+	return true;
+}
+
+/* A closure called with the values of the call's arguments: a new frame
+ * binding its parameters, and its body scheduled in it. */
+static bool call_enter(Run *run, WorkStack *ws, Work *w)
+{
+	const Expr *e = w->e;
+	Frame *f = w->frame;
+	Value *callee = lookup(run, f, e->u.call.callee);
+	const Expr *fn;
+	const FnInfo *info;
+	Frame *callee_frame;
+	int32_t fi;
+	if (!callee || callee->kind != VALUE_CLOSURE) {
+		diag_error(run->diags, run->m->src, e->pos, "the callee is not a function");
+		return false;
+	}
+	fn = callee->u.closure.fn;
+	if (fn->u.fn.nparams != e->u.call.nargs) {
+		diag_error(run->diags, run->m->src, e->pos,
+			   "a function of %u parameters called with %u "
+			   "arguments",
+			   fn->u.fn.nparams, e->u.call.nargs);
+		return false;
+	}
+	if (run->depth >= run->opts->max_depth) {
+		diag_error(run->diags, run->m->src, e->pos,
+			   "calls nest deeper than %u: unbounded recursion?", run->opts->max_depth);
+		return false;
+	}
+	fi = run->fn_info[fn->id];
+	DP_ASSERT(fi >= 0);
+	info = &run->fns[fi];
+	callee_frame = frame_new(run, info, callee->u.closure.env);
+	for (uint32_t k = 0; k < fn->u.fn.nparams; k++) {
+		Value *arg = lookup(run, f, e->u.call.args[k]);
+		callee_frame->slots[run->slot[fn->u.fn.params[k]->id]] = value_ref(arg);
+	}
+	run->depth++;
+	w->state = WORK_BODY;
+	w->callee = callee_frame;
+	return push(run, ws, callee_frame, fn->u.fn.body);
+}
+
+/* The called closure's body is done: its value is the call's. */
+static void call_return(Run *run, WorkStack *ws, Work *w)
+{
+	Frame *callee_frame = w->callee;
+	const Expr *fnbody = callee_frame->info->fn->u.fn.body;
+	Value *r = lookup(run, callee_frame, fnbody);
+	DP_ASSERT(r);
+	*slot_of(run, w->frame, w->e) = value_ref(r);
+	use_done(run, callee_frame, fnbody);
+	w->callee = NULL;
+	run->depth--;
+	frame_return(run, callee_frame);
+	uses_done(run, w->frame, w->e);
+	ws->n--;
+}
+
+/* An operator runs its kernel once its operands are there; a call of a
+ * closure also runs the closure's body. */
+static bool step_call(Run *run, WorkStack *ws, Work *w)
+{
+	const Expr *e = w->e;
+	Frame *f = w->frame;
+	Value *v;
+	switch (w->state) {
+	case WORK_NEW:
+		w->state = WORK_INPUTS;
+		return push_children(run, ws, f, e, 0, e->u.call.nargs + (e->u.call.op == OP_NONE));
+	case WORK_INPUTS:
+		if (e->u.call.op == OP_NONE)
+			return call_enter(run, ws, w);
+		if (!(v = run_op(run, f, e)))
+			return false;
+		*slot_of(run, f, e) = v;
+		uses_done(run, f, e);
+		ws->n--;
+		return true;
+	case WORK_BODY:
+		call_return(run, ws, w);
+		return true;
+	case WORK_THEN:
+	case WORK_ELSE:
+		break;
+	}
+	DP_ASSERT(!"a call's work in an if's state");
+	return false;
+}
+
+/* The value first, bound to the variable before the body runs. */
+static bool step_let(Run *run, WorkStack *ws, Work *w)
+{
+	const Expr *e = w->e;
+	Frame *f = w->frame;
+	switch (w->state) {
+	case WORK_NEW:
+		w->state = WORK_INPUTS;
+		return push(run, ws, f, e->u.let.value);
+	case WORK_INPUTS: {
+		const Expr *var = e->u.let.var;
+		Frame *vf = frame_for(run, f, var);
+		Value *val = lookup(run, f, e->u.let.value);
+		DP_ASSERT(vf && val);
+		if (!*slot_of(run, vf, var))
+			*slot_of(run, vf, var) = value_ref(val);
+		use_done(run, f, e->u.let.value);
+		w->state = WORK_BODY;
+		return push(run, ws, f, e->u.let.body);
+	}
+	case WORK_BODY:
+		*slot_of(run, f, e) = value_ref(lookup(run, f, e->u.let.body));
+		use_done(run, f, e->u.let.body);
+		ws->n--;
+		return true;
+	case WORK_THEN:
+	case WORK_ELSE:
+		break;
+	}
+	DP_ASSERT(!"a let's work in an if's state");
+	return false;
+}
+
+static bool step_tuple(Run *run, WorkStack *ws, Work *w)
+{
+	const Expr *e = w->e;
+	Frame *f = w->frame;
+	Value *v;
+	if (w->state == WORK_NEW) {
+		w->state = WORK_INPUTS;
+		return push_children(run, ws, f, e, 0, e->u.tuple.nfields);
+	}
+	v = value_new(VALUE_TUPLE);
+	v->u.tuple.n = e->u.tuple.nfields;
+	v->u.tuple.items = xcalloc(v->u.tuple.n ? v->u.tuple.n : 1, sizeof(Value *));
+	for (uint32_t k = 0; k < v->u.tuple.n; k++)
+		v->u.tuple.items[k] = value_ref(lookup(run, f, e->u.tuple.fields[k]));
+	*slot_of(run, f, e) = v;
+	uses_done(run, f, e);
+	ws->n--;
+	return true;
+}
+
+static bool step_proj(Run *run, WorkStack *ws, Work *w)
+{
+	const Expr *e = w->e;
+	Frame *f = w->frame;
+	Value *v;
+	if (w->state == WORK_NEW) {
+		w->state = WORK_INPUTS;
+		return push(run, ws, f, e->u.proj.tuple);
+	}
+	v = lookup(run, f, e->u.proj.tuple);
+	if (v->kind != VALUE_TUPLE || e->u.proj.index >= v->u.tuple.n) {
+		diag_error(run->diags, run->m->src, e->pos,
+			   "projection .%u of a value that has no such field", e->u.proj.index);
+		return false;
+	}
+	*slot_of(run, f, e) = value_ref(v->u.tuple.items[e->u.proj.index]);
+	use_done(run, f, e->u.proj.tuple);
+	ws->n--;
+	return true;
+}
+
+/* The condition, then one branch. */
+static bool step_if(Run *run, WorkStack *ws, Work *w)
+{
+	const Expr *e = w->e;
+	Frame *f = w->frame;
+	const Expr *branch;
+	bool cond;
+	switch (w->state) {
+	case WORK_NEW:
+		w->state = WORK_INPUTS;
+		return push(run, ws, f, e->u.if_.cond);
+	case WORK_INPUTS:
+		if (!read_condition(run, e, lookup(run, f, e->u.if_.cond), &cond))
+			return false;
+		use_done(run, f, e->u.if_.cond);
+		w->state = cond ? WORK_THEN : WORK_ELSE;
+		return push(run, ws, f, cond ? e->u.if_.then_branch : e->u.if_.else_branch);
+	case WORK_THEN:
+	case WORK_ELSE:
+		branch = w->state == WORK_THEN ? e->u.if_.then_branch : e->u.if_.else_branch;
+		*slot_of(run, f, e) = value_ref(lookup(run, f, branch));
+		use_done(run, f, branch);
+		ws->n--;
+		return true;
+	case WORK_BODY:
+		break;
+	}
+	DP_ASSERT(!"an if's work in a body's state");
+	return false;
+}
+
+static bool step(Run *run, WorkStack *ws, Work *w)
+{
+	switch (w->e->kind) {
+	case EXPR_VAR:
+		return step_var(run, w);
+	case EXPR_GLOBAL:
+		return step_global(run, ws, w);
+	case EXPR_CONSTANT:
+		return step_constant(run, ws, w);
+	case EXPR_FN:
+		return step_fn(run, ws, w);
+	case EXPR_CALL:
+		return step_call(run, ws, w);
+	case EXPR_LET:
+		return step_let(run, ws, w);
+	case EXPR_TUPLE:
+		return step_tuple(run, ws, w);
+	case EXPR_PROJ:
+		return step_proj(run, ws, w);
+	case EXPR_IF:
+		return step_if(run, ws, w);
+	}
+	return false;
+}
+
+/* Evaluates main_frame's body, the work stack standing in for recursion:
+ * the item on top steps until it pops, its inputs running before it. */
 static bool evaluate(Run *run, Frame *main_frame, Value **result)
 {
 	WorkStack ws = {0};
@@ -1020,10 +1309,7 @@ static bool evaluate(Run *run, Frame *main_frame, Value **result)
 		goto out;
 	while (ws.n) {
 		Work *w = &ws.items[ws.n - 1];
-		const Expr *e = w->e;
-		Frame *f = w->frame;
-		Value **slot = slot_of(run, f, e), *v;
-		if (w->state == 0 && *slot) {
+		if (w->state == WORK_NEW && *slot_of(run, w->frame, w->e)) {
 			ws.n--;
 			continue;
 		}
@@ -1031,207 +1317,8 @@ static bool evaluate(Run *run, Frame *main_frame, Value **result)
 			diag_error(run->diags, NULL, (Pos){0, 0}, "interrupted");
 			goto out;
 		}
-		switch (e->kind) {
-		case EXPR_VAR:
-			if (e->u.var.role == VAR_FREE) {
-				/* inputs are fixed values; push() never schedules them */
-			}
-			{
-				StrBuf what;
-				strbuf_init(&what);
-				ir_value_name(&what, e);
-				diag_error(run->diags, run->m->src, e->pos,
-					   "%s is used before it has a value", what.data);
-				strbuf_free(&what);
-			}
+		if (!step(run, &ws, w))
 			goto out;
-		case EXPR_GLOBAL:
-			if (e->u.global.index < 0 ||
-			    (uint32_t)e->u.global.index >= run->m->nglobals) {
-				diag_error(run->diags, run->m->src, e->pos, "unknown global @%s",
-					   e->u.global.name);
-				goto out;
-			}
-			v = value_new(VALUE_CLOSURE);
-			v->u.closure.fn = run->m->globals[e->u.global.index].fn;
-			*slot = v;
-			ws.n--;
-			break;
-		case EXPR_CONSTANT:
-			/* constants are fixed values; push() never schedules them */
-			if (!(v = constant_value(run, e)))
-				goto out;
-			ws.n--;
-			break;
-		case EXPR_FN:
-			v = value_new(VALUE_CLOSURE);
-			v->u.closure.fn = e;
-			v->u.closure.env = f;
-			f->refs++;
-			*slot = v;
-			ws.n--;
-			break;
-		case EXPR_CALL: {
-			uint32_t nchildren = e->u.call.nargs + (e->u.call.op == OP_NONE);
-			if (w->state == 0) {
-				w->state = 1;
-				if (!push_children(run, &ws, f, e, 0, nchildren))
-					goto out;
-				break;
-			}
-			if (w->state == 1 && e->u.call.op != OP_NONE) {
-				if (!(v = run_op(run, f, e)))
-					goto out;
-				*slot = v;
-				uses_done(run, f, e);
-				ws.n--;
-				break;
-			}
-			if (w->state == 1) {
-				Value *callee = lookup(run, f, e->u.call.callee);
-				const Expr *fn;
-				const FnInfo *info;
-				Frame *callee_frame;
-				int32_t fi;
-				if (!callee || callee->kind != VALUE_CLOSURE) {
-					diag_error(run->diags, run->m->src, e->pos,
-						   "the callee is not a function");
-					goto out;
-				}
-				fn = callee->u.closure.fn;
-				if (fn->u.fn.nparams != e->u.call.nargs) {
-					diag_error(run->diags, run->m->src, e->pos,
-						   "a function of %u parameters called with %u "
-						   "arguments",
-						   fn->u.fn.nparams, e->u.call.nargs);
-					goto out;
-				}
-				if (run->depth >= run->opts->max_depth) {
-					diag_error(
-						run->diags, run->m->src, e->pos,
-						"calls nest deeper than %u: unbounded recursion?",
-						run->opts->max_depth);
-					goto out;
-				}
-				fi = run->fn_info[fn->id];
-				DP_ASSERT(fi >= 0);
-				info = &run->fns[fi];
-				callee_frame = frame_new(run, info, callee->u.closure.env);
-				for (uint32_t k = 0; k < fn->u.fn.nparams; k++) {
-					Value *arg = lookup(run, f, e->u.call.args[k]);
-					callee_frame->slots[run->slot[fn->u.fn.params[k]->id]] =
-						value_ref(arg);
-				}
-				run->depth++;
-				w->state = 2;
-				w->callee = callee_frame;
-				if (!push(run, &ws, callee_frame, fn->u.fn.body))
-					goto out;
-				break;
-			}
-			/* state 2: the callee's body is done */
-			{
-				Frame *callee_frame = w->callee;
-				const Expr *fnbody = callee_frame->info->fn->u.fn.body;
-				Value *r = lookup(run, callee_frame, fnbody);
-				DP_ASSERT(r);
-				*slot = value_ref(r);
-				use_done(run, callee_frame, fnbody);
-				w->callee = NULL;
-				run->depth--;
-				frame_return(run, callee_frame);
-				uses_done(run, f, e);
-				ws.n--;
-			}
-			break;
-		}
-		case EXPR_LET:
-			if (w->state == 0) {
-				w->state = 1;
-				if (!push(run, &ws, f, e->u.let.value))
-					goto out;
-				break;
-			}
-			if (w->state == 1) {
-				const Expr *var = e->u.let.var;
-				Frame *vf = frame_for(run, f, var);
-				Value *val = lookup(run, f, e->u.let.value);
-				DP_ASSERT(vf && val);
-				if (!*slot_of(run, vf, var))
-					*slot_of(run, vf, var) = value_ref(val);
-				use_done(run, f, e->u.let.value);
-				w->state = 2;
-				if (!push(run, &ws, f, e->u.let.body))
-					goto out;
-				break;
-			}
-			*slot = value_ref(lookup(run, f, e->u.let.body));
-			use_done(run, f, e->u.let.body);
-			ws.n--;
-			break;
-		case EXPR_TUPLE:
-			if (w->state == 0) {
-				w->state = 1;
-				if (!push_children(run, &ws, f, e, 0, e->u.tuple.nfields))
-					goto out;
-				break;
-			}
-			v = value_new(VALUE_TUPLE);
-			v->u.tuple.n = e->u.tuple.nfields;
-			v->u.tuple.items =
-				xcalloc(v->u.tuple.n ? v->u.tuple.n : 1, sizeof(Value *));
-			for (uint32_t k = 0; k < v->u.tuple.n; k++)
-				v->u.tuple.items[k] =
-					value_ref(lookup(run, f, e->u.tuple.fields[k]));
-			*slot = v;
-			uses_done(run, f, e);
-			ws.n--;
-			break;
-		case EXPR_PROJ:
-			if (w->state == 0) {
-				w->state = 1;
-				if (!push(run, &ws, f, e->u.proj.tuple))
-					goto out;
-				break;
-			}
-			v = lookup(run, f, e->u.proj.tuple);
-			if (v->kind != VALUE_TUPLE || e->u.proj.index >= v->u.tuple.n) {
-				diag_error(run->diags, run->m->src, e->pos,
-					   "projection .%u of a value that has no such field",
-					   e->u.proj.index);
-				goto out;
-			}
-			*slot = value_ref(v->u.tuple.items[e->u.proj.index]);
-			use_done(run, f, e->u.proj.tuple);
-			ws.n--;
-			break;
-		case EXPR_IF:
-			if (w->state == 0) {
-				w->state = 1;
-				if (!push(run, &ws, f, e->u.if_.cond))
-					goto out;
-				break;
-			}
-			if (w->state == 1) {
-				bool cond;
-				if (!read_condition(run, e, lookup(run, f, e->u.if_.cond), &cond))
-					goto out;
-				use_done(run, f, e->u.if_.cond);
-				w->state = cond ? 2 : 3;
-				if (!push(run, &ws, f,
-					  cond ? e->u.if_.then_branch : e->u.if_.else_branch))
-					goto out;
-				break;
-			}
-			{
-				const Expr *branch =
-					w->state == 2 ? e->u.if_.then_branch : e->u.if_.else_branch;
-				*slot = value_ref(lookup(run, f, branch));
-				use_done(run, f, branch);
-				ws.n--;
-			}
-			break;
-		}
 	}
 	*result = value_ref(lookup(run, main_frame, body));
 	use_done(run, main_frame, body);

@@ -1,13 +1,13 @@
 /*
  * kernels.c - decoding a call's attributes for the kernels.
  *
- * The type relations in infer_ops.c have already validated every attribute
- * and derived the result shapes, so decoding here only reads them, with the
- * same defaults as the relations (TVM's): strides and dilation 1, padding
- * 0 given as [p], [ph, pw] or [top, left, bottom, right], softmax and
- * bias_add axes -1 and 1, transpose_b true. What the kernels cannot honour
- * (an out_dtype different from the operands) is refused with an error
- * rather than computed wrongly.
+ * The type relations (core/plan/infer/) have already validated every
+ * attribute and derived the result shapes, so decoding here only reads
+ * them, with the same defaults as the relations (TVM's): strides and
+ * dilation 1, padding 0 given as [p], [ph, pw] or [top, left, bottom,
+ * right], softmax and bias_add axes -1 and 1, transpose_b true. What the
+ * kernels cannot honour (an out_dtype different from the operands) is
+ * refused with an error rather than computed wrongly.
  */
 #include "kernels.h"
 

@@ -4,14 +4,14 @@
  *
  * The attributes of a Relay call are decoded once, in C, by
  * kernel_call_prepare (kernels.c), into a KernelCall that every backend's
- * kernels read: the CPU kernels (kernels_cpu.c) and the CUDA kernels
- * (exec_cuda.cu, which is C++ and so never sees the IR). Shapes come from
- * the operands, which the interpreter built from inferred types, so a
- * kernel trusts them: prepare has already checked that they agree with the
- * attributes.
+ * kernels read: the CPU kernels (cpu/) and the CUDA kernels (cuda/, which
+ * are C++ and so never see the IR). Shapes come from the operands, which
+ * the interpreter built from inferred types, so a kernel trusts them:
+ * prepare has already checked that they agree with the attributes.
  *
- * Each backend has one kernel per operator of ops.def, in a table generated
- * from that list (a missing kernel does not compile):
+ * Each backend has one kernel per operator of ops.def, in the file of the
+ * operator's family (cpu/cpu_FAMILY.c, cuda/cuda_FAMILY.cu), and a table
+ * generated from that list (a missing kernel does not link):
  *     #define OP(id, ...) [OP_##id] = kernel_cpu_##id,
  *
  * Ownership: a KernelCall borrows its tensors; kernel_call_release frees
@@ -103,7 +103,7 @@ void kernel_call_release(KernelCall *kc);
 /* A tensor view of (data, dtype, shape). */
 KernelTensor kernel_tensor(void *data, DType dtype, uint32_t ndim, const int64_t *shape);
 
-/* The CPU kernels (kernels_cpu.c): runs kc on host memory. */
+/* The CPU kernels (cpu/kernels_cpu.c): runs kc on host memory. */
 bool kernel_cpu_launch(const KernelCall *kc, char **err);
 /* Worker threads the CPU kernels use (DEVPLAN_THREADS overrides the number
  * of online processors); also sets OpenBLAS to that many threads, once. */

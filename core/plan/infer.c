@@ -21,9 +21,10 @@
  *
  * Errors do not stop the walk: the failing node keeps no type, and any node
  * whose input has no type is skipped silently, so independent mistakes are
- * all reported once each. Op calls are typed by the relations of
- * infer_ops.c. Result types reuse an input's Type pointer whenever they are
- * equal to it, so a long chain of same-shaped ops allocates nothing.
+ * all reported once each. Op calls are typed by the relations of infer/
+ * (one file per operator family). Result types reuse an input's Type
+ * pointer whenever they are equal to it, so a long chain of same-shaped ops
+ * allocates nothing.
  */
 #include "infer.h"
 #include "session.h"

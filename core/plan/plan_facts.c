@@ -493,12 +493,179 @@ bool plan_verify(const IrModule *m, const DeviceTable *devices, DiagList *diags)
 
 /* ---- why ---- */
 
+/* The domains as a graph: an edge both ways for each applied constraint
+ * between two domains, and for each pair of matching children of two
+ * unified function domains, labelled with the constraint. The edges of
+ * domain d are adj[2k] (the other domain) and adj[2k + 1] (the constraint)
+ * for k in [start[d], start[d + 1]). */
+typedef struct DomainGraph {
+	uint32_t *start; /* ndomains + 1 */
+	uint32_t *adj;
+} DomainGraph;
+
+/* Whether constraint c unifies two function domains child by child. */
+static bool unifies_children(const PlanAnalysis *an, const Constraint *c)
+{
+	return an->domains[c->a].nchildren &&
+	       an->domains[c->a].nchildren == an->domains[c->b].nchildren;
+}
+
+static void domain_graph_build(const PlanAnalysis *an, DomainGraph *g)
+{
+	size_t nd = an->ndomains, nedges = 0;
+	uint32_t *fill;
+	/* count each domain's edges, then place them */
+	g->start = xcalloc(nd + 1, sizeof(uint32_t));
+	for (size_t i = 0; i < an->nconstraints; i++) {
+		const Constraint *c = &an->constraints[i];
+		if (!an->applied[i] || c->b == PLAN_NONE)
+			continue;
+		g->start[c->a + 1]++;
+		g->start[c->b + 1]++;
+		nedges += 2;
+		if (unifies_children(an, c))
+			for (uint32_t k = 0; k < an->domains[c->a].nchildren; k++) {
+				g->start[an->children[an->domains[c->a].children + k] + 1]++;
+				g->start[an->children[an->domains[c->b].children + k] + 1]++;
+				nedges += 2;
+			}
+	}
+	for (size_t d = 0; d < nd; d++)
+		g->start[d + 1] += g->start[d];
+	g->adj = xmalloc((nedges + 1) * 2 * sizeof(uint32_t));
+	fill = xmalloc((nd + 1) * sizeof(uint32_t));
+	memcpy(fill, g->start, (nd + 1) * sizeof(uint32_t));
+#define ADD_EDGE(x, y, ci)                        \
+	do {                                      \
+		g->adj[2 * fill[x]] = (y);        \
+		g->adj[2 * fill[x]++ + 1] = (ci); \
+	} while (0)
+	for (size_t i = 0; i < an->nconstraints; i++) {
+		const Constraint *c = &an->constraints[i];
+		if (!an->applied[i] || c->b == PLAN_NONE)
+			continue;
+		ADD_EDGE(c->a, c->b, (uint32_t)i);
+		ADD_EDGE(c->b, c->a, (uint32_t)i);
+		if (unifies_children(an, c))
+			for (uint32_t k = 0; k < an->domains[c->a].nchildren; k++) {
+				uint32_t x = an->children[an->domains[c->a].children + k];
+				uint32_t y = an->children[an->domains[c->b].children + k];
+				ADD_EDGE(x, y, (uint32_t)i);
+				ADD_EDGE(y, x, (uint32_t)i);
+			}
+	}
+#undef ADD_EDGE
+	free(fill);
+}
+
+static void domain_graph_free(DomainGraph *g)
+{
+	free(g->start);
+	free(g->adj);
+}
+
+/* Where the search from a domain ended: `found`, the nearest domain that a
+ * bind constraint touches directly, and `bind`, that constraint (both
+ * PLAN_NONE when no bind is reachable); prev_domain and prev_constraint
+ * lead back from each domain reached to the start. */
+typedef struct ExplainPath {
+	uint32_t found, bind;
+	uint32_t *prev_domain, *prev_constraint;
+} ExplainPath;
+
+/* Breadth first from start, so the chain found is a shortest one. */
+static void explain_search(const PlanAnalysis *an, const DomainGraph *g, uint32_t start,
+			   ExplainPath *p)
+{
+	size_t nd = an->ndomains, head = 0, tail = 0;
+	uint32_t *bind_of = xmalloc(nd * sizeof(uint32_t));
+	uint32_t *queue = xmalloc(nd * sizeof(uint32_t));
+	/* which domains a bind constraint touches directly */
+	memset(bind_of, 0xff, nd * sizeof(uint32_t));
+	for (size_t i = 0; i < an->nconstraints; i++)
+		if (an->applied[i] && an->constraints[i].b == PLAN_NONE &&
+		    bind_of[an->constraints[i].a] == PLAN_NONE)
+			bind_of[an->constraints[i].a] = (uint32_t)i;
+	p->found = p->bind = PLAN_NONE;
+	p->prev_domain = xmalloc(nd * sizeof(uint32_t));
+	p->prev_constraint = xmalloc(nd * sizeof(uint32_t));
+	memset(p->prev_domain, 0xff, nd * sizeof(uint32_t));
+	queue[tail++] = start;
+	p->prev_domain[start] = start;
+	while (head < tail) {
+		uint32_t d = queue[head++];
+		if (bind_of[d] != PLAN_NONE) {
+			p->found = d;
+			p->bind = bind_of[d];
+			break;
+		}
+		for (uint32_t k = g->start[d]; k < g->start[d + 1]; k++) {
+			uint32_t y = g->adj[2 * k];
+			if (p->prev_domain[y] != PLAN_NONE)
+				continue;
+			p->prev_domain[y] = d;
+			p->prev_constraint[y] = g->adj[2 * k + 1];
+			queue[tail++] = y;
+		}
+	}
+	free(queue);
+	free(bind_of);
+}
+
+static void explain_path_free(ExplainPath *p)
+{
+	free(p->prev_domain);
+	free(p->prev_constraint);
+}
+
+/* "NAME is on DEVICE:" and the chain from the start to the bind, one
+ * constraint a line; the middle of a very long chain is elided (and said
+ * so). */
+static void explain_print(StrBuf *out, PlanAnalysis *an, const DeviceTable *devices,
+			  const char *name, uint32_t start, const ExplainPath *p)
+{
+	enum { EXPLAIN_ENDS = 32 };
+	int32_t dev = plan_domain_device(an, start);
+	uint32_t *steps = NULL;
+	size_t nsteps = 0, cap = 0;
+	if (p->found == PLAN_NONE && dev == IR_NO_DEVICE) {
+		strbuf_printf(out, "%s is free (nothing constrains it yet)\n", name);
+		return;
+	}
+	if (p->found == PLAN_NONE) {
+		strbuf_printf(out, "%s is on %s (nothing constrains it)\n", name,
+			      devices_name(devices, dev));
+		return;
+	}
+	/* walk back from the bind to the start; print forwards */
+	for (uint32_t d = p->found; d != start; d = p->prev_domain[d]) {
+		grow_array((void **)&steps, &cap, nsteps + 1, sizeof(uint32_t));
+		steps[nsteps++] = p->prev_constraint[d];
+	}
+	strbuf_printf(out, "%s is on %s:\n", name, devices_name(devices, dev));
+	for (size_t i = nsteps; i-- > 0;) {
+		if (nsteps > 2 * EXPLAIN_ENDS && i == nsteps - EXPLAIN_ENDS - 1) {
+			strbuf_printf(out, "  ... %zu more steps ...\n", nsteps - 2 * EXPLAIN_ENDS);
+			i = EXPLAIN_ENDS;
+			continue;
+		}
+		strbuf_puts(out, "  ");
+		plan_constraint_describe(out, an, steps[i], devices);
+		strbuf_putc(out, '\n');
+	}
+	free(steps);
+	strbuf_puts(out, "  ");
+	plan_constraint_describe(out, an, p->bind, devices);
+	strbuf_putc(out, '\n');
+}
+
+/* The chain of constraints from e's domain to the nearest bind, found
+ * breadth first over the graph of the applied constraints. */
 void plan_explain(StrBuf *out, PlanAnalysis *an, const Expr *e, const DeviceTable *devices)
 {
-	size_t nd = an->ndomains;
-	uint32_t start, target_constraint = PLAN_NONE, found = PLAN_NONE;
-	uint32_t *prev_domain, *prev_constraint, *queue, *adj_start, *adj;
-	size_t head = 0, tail = 0, nedges = 0;
+	uint32_t start;
+	DomainGraph g;
+	ExplainPath path;
 	StrBuf name;
 	if (e->id >= an->nexprs || an->expr_domain[e->id] == PLAN_NONE) {
 		strbuf_puts(out, "no device constraint mentions it\n");
@@ -507,124 +674,10 @@ void plan_explain(StrBuf *out, PlanAnalysis *an, const Expr *e, const DeviceTabl
 	start = an->expr_domain[e->id];
 	strbuf_init(&name);
 	ir_value_name(&name, e);
-	/* adjacency over domains from the applied constraints (both ways) and
-	 * the child pairs of unified function domains */
-	adj_start = xcalloc(nd + 1, sizeof(uint32_t));
-	for (size_t i = 0; i < an->nconstraints; i++) {
-		const Constraint *c = &an->constraints[i];
-		if (!an->applied[i] || c->b == PLAN_NONE)
-			continue;
-		adj_start[c->a + 1]++;
-		adj_start[c->b + 1]++;
-		nedges += 2;
-		if (an->domains[c->a].nchildren &&
-		    an->domains[c->a].nchildren == an->domains[c->b].nchildren)
-			for (uint32_t k = 0; k < an->domains[c->a].nchildren; k++) {
-				adj_start[an->children[an->domains[c->a].children + k] + 1]++;
-				adj_start[an->children[an->domains[c->b].children + k] + 1]++;
-				nedges += 2;
-			}
-	}
-	for (size_t d = 0; d < nd; d++)
-		adj_start[d + 1] += adj_start[d];
-	adj = xmalloc((nedges + 1) * 2 * sizeof(uint32_t));
-	{
-		uint32_t *fill = xmalloc((nd + 1) * sizeof(uint32_t));
-		memcpy(fill, adj_start, (nd + 1) * sizeof(uint32_t));
-#define ADD_EDGE(x, y, ci)                     \
-	do {                                   \
-		adj[2 * fill[x]] = (y);        \
-		adj[2 * fill[x]++ + 1] = (ci); \
-	} while (0)
-		for (size_t i = 0; i < an->nconstraints; i++) {
-			const Constraint *c = &an->constraints[i];
-			if (!an->applied[i] || c->b == PLAN_NONE)
-				continue;
-			ADD_EDGE(c->a, c->b, (uint32_t)i);
-			ADD_EDGE(c->b, c->a, (uint32_t)i);
-			if (an->domains[c->a].nchildren &&
-			    an->domains[c->a].nchildren == an->domains[c->b].nchildren)
-				for (uint32_t k = 0; k < an->domains[c->a].nchildren; k++) {
-					uint32_t x = an->children[an->domains[c->a].children + k];
-					uint32_t y = an->children[an->domains[c->b].children + k];
-					ADD_EDGE(x, y, (uint32_t)i);
-					ADD_EDGE(y, x, (uint32_t)i);
-				}
-		}
-#undef ADD_EDGE
-		free(fill);
-	}
-	/* which domains a bind constraint touches directly */
-	{
-		uint32_t *bind_of = xmalloc(nd * sizeof(uint32_t));
-		memset(bind_of, 0xff, nd * sizeof(uint32_t));
-		for (size_t i = 0; i < an->nconstraints; i++)
-			if (an->applied[i] && an->constraints[i].b == PLAN_NONE &&
-			    bind_of[an->constraints[i].a] == PLAN_NONE)
-				bind_of[an->constraints[i].a] = (uint32_t)i;
-		prev_domain = xmalloc(nd * sizeof(uint32_t));
-		prev_constraint = xmalloc(nd * sizeof(uint32_t));
-		memset(prev_domain, 0xff, nd * sizeof(uint32_t));
-		queue = xmalloc(nd * sizeof(uint32_t));
-		queue[tail++] = start;
-		prev_domain[start] = start;
-		while (head < tail) {
-			uint32_t d = queue[head++];
-			if (bind_of[d] != PLAN_NONE) {
-				found = d;
-				target_constraint = bind_of[d];
-				break;
-			}
-			for (uint32_t k = adj_start[d]; k < adj_start[d + 1]; k++) {
-				uint32_t y = adj[2 * k];
-				if (prev_domain[y] != PLAN_NONE)
-					continue;
-				prev_domain[y] = d;
-				prev_constraint[y] = adj[2 * k + 1];
-				queue[tail++] = y;
-			}
-		}
-		free(bind_of);
-	}
-	{
-		int32_t dev = plan_domain_device(an, start);
-		if (found == PLAN_NONE && dev == IR_NO_DEVICE) {
-			strbuf_printf(out, "%s is free (nothing constrains it yet)\n", name.data);
-		} else if (found == PLAN_NONE) {
-			strbuf_printf(out, "%s is on %s (nothing constrains it)\n", name.data,
-				      devices_name(devices, dev));
-		} else {
-			/* walk back from the bind to the start; print forwards, the
-			 * middle of a very long chain elided (and said so) */
-			enum { EXPLAIN_ENDS = 32 };
-			uint32_t *steps = NULL;
-			size_t nsteps = 0, cap = 0;
-			for (uint32_t d = found; d != start; d = prev_domain[d]) {
-				grow_array((void **)&steps, &cap, nsteps + 1, sizeof(uint32_t));
-				steps[nsteps++] = prev_constraint[d];
-			}
-			strbuf_printf(out, "%s is on %s:\n", name.data, devices_name(devices, dev));
-			for (size_t i = nsteps; i-- > 0;) {
-				if (nsteps > 2 * EXPLAIN_ENDS && i == nsteps - EXPLAIN_ENDS - 1) {
-					strbuf_printf(out, "  ... %zu more steps ...\n",
-						      nsteps - 2 * EXPLAIN_ENDS);
-					i = EXPLAIN_ENDS;
-					continue;
-				}
-				strbuf_puts(out, "  ");
-				plan_constraint_describe(out, an, steps[i], devices);
-				strbuf_putc(out, '\n');
-			}
-			free(steps);
-			strbuf_puts(out, "  ");
-			plan_constraint_describe(out, an, target_constraint, devices);
-			strbuf_putc(out, '\n');
-		}
-	}
-	free(prev_domain);
-	free(prev_constraint);
-	free(queue);
-	free(adj);
-	free(adj_start);
+	domain_graph_build(an, &g);
+	explain_search(an, &g, start, &path);
+	explain_print(out, an, devices, name.data, start, &path);
+	explain_path_free(&path);
+	domain_graph_free(&g);
 	strbuf_free(&name);
 }

@@ -1,0 +1,374 @@
+/*
+ * cpu_elementwise.c - the CPU kernels of the elementwise operators: the
+ * binary ops and nn.bias_add, the unary ops and clip, and cast.
+ *
+ * Binary operators share one broadcasting driver: operand shapes are
+ * right-aligned against the output (numpy's rule), dimensions of size 1
+ * are dropped and adjacent dimensions that stay contiguous in every operand
+ * are merged, so the usual cases (same shapes, a scalar, a bias along one
+ * axis) become a few long inner loops. Those loops are generated per
+ * operator and dtype by macros: float32, float64 and float16 (computed in
+ * float) and int32, int64 and bool (computed in wrapping 64-bit integer
+ * arithmetic, division by zero giving 0, so that no input is undefined
+ * behaviour). Large outputs are split across threads.
+ */
+#include "kernels_cpu.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* ---- binary: the broadcasting driver ----------------------------------- */
+
+/* Inner loop over n output elements; sa/sb are element strides (0 or 1
+ * after merging, or any for a general layout). */
+typedef void (*BinaryLoop)(const void *a, int64_t sa, const void *b, int64_t sb, void *out,
+			   int64_t n);
+
+#define F32_LOAD(x) (x)
+#define F32_STORE(v) (v)
+#define F16_LOAD(x) npy_half_to_float(x)
+#define F16_STORE(v) npy_float_to_half(v)
+#define I32_STORE(v) i64_to_i32(v)
+#define I64_STORE(v) (v)
+#define BOOL_STORE(v) ((uint8_t)((v) != 0))
+#define PLAIN_LOAD(x) (x)
+
+#define DEFINE_BINARY_LOOP(NAME, T, C, LOAD, STORE, EXPR)                                  \
+	static void NAME(const void *pa, int64_t sa, const void *pb, int64_t sb, void *po, \
+			 int64_t n)                                                        \
+	{                                                                                  \
+		const T *restrict a = pa;                                                  \
+		const T *restrict b = pb;                                                  \
+		T *restrict o = po;                                                        \
+		if (sa == 1 && sb == 1) {                                                  \
+			for (int64_t i = 0; i < n; i++) {                                  \
+				C x = LOAD(a[i]), y = LOAD(b[i]);                          \
+				o[i] = STORE(EXPR);                                        \
+			}                                                                  \
+		} else if (sa == 1 && sb == 0) {                                           \
+			C y = LOAD(b[0]);                                                  \
+			for (int64_t i = 0; i < n; i++) {                                  \
+				C x = LOAD(a[i]);                                          \
+				o[i] = STORE(EXPR);                                        \
+			}                                                                  \
+		} else if (sa == 0 && sb == 1) {                                           \
+			C x = LOAD(a[0]);                                                  \
+			for (int64_t i = 0; i < n; i++) {                                  \
+				C y = LOAD(b[i]);                                          \
+				o[i] = STORE(EXPR);                                        \
+			}                                                                  \
+		} else {                                                                   \
+			for (int64_t i = 0; i < n; i++) {                                  \
+				C x = LOAD(a[i * sa]), y = LOAD(b[i * sb]);                \
+				o[i] = STORE(EXPR);                                        \
+			}                                                                  \
+		}                                                                          \
+	}
+
+/* X(OP, float expression, integer expression) over x and y */
+#define BINARY_OPS(X)                                        \
+	X(ADD, x + y, iadd(x, y))                            \
+	X(SUBTRACT, x - y, isub(x, y))                       \
+	X(MULTIPLY, x *y, imul(x, y))                        \
+	X(DIVIDE, x / y, idiv(x, y))                         \
+	X(MAXIMUM, (x > y || x != x) ? x : y, x > y ? x : y) \
+	X(MINIMUM, (x < y || x != x) ? x : y, x < y ? x : y)
+
+#define DEFINE_BINARY_LOOPS(OP, FEXPR, IEXPR)                                                 \
+	DEFINE_BINARY_LOOP(binary_##OP##_f32, float, float, F32_LOAD, F32_STORE, FEXPR)       \
+	DEFINE_BINARY_LOOP(binary_##OP##_f64, double, double, F32_LOAD, F32_STORE, FEXPR)     \
+	DEFINE_BINARY_LOOP(binary_##OP##_f16, uint16_t, float, F16_LOAD, F16_STORE, FEXPR)    \
+	DEFINE_BINARY_LOOP(binary_##OP##_i32, int32_t, int64_t, PLAIN_LOAD, I32_STORE, IEXPR) \
+	DEFINE_BINARY_LOOP(binary_##OP##_i64, int64_t, int64_t, PLAIN_LOAD, I64_STORE, IEXPR) \
+	DEFINE_BINARY_LOOP(binary_##OP##_bool, uint8_t, int64_t, PLAIN_LOAD, BOOL_STORE, IEXPR)
+BINARY_OPS(DEFINE_BINARY_LOOPS)
+
+static BinaryLoop binary_loop(OpKind op, DType dt)
+{
+#define PICK(OP, FEXPR, IEXPR)                     \
+	if (op == OP_##OP) {                       \
+		switch (dt) {                      \
+		case DT_FLOAT32:                   \
+			return binary_##OP##_f32;  \
+		case DT_FLOAT64:                   \
+			return binary_##OP##_f64;  \
+		case DT_FLOAT16:                   \
+			return binary_##OP##_f16;  \
+		case DT_INT32:                     \
+			return binary_##OP##_i32;  \
+		case DT_INT64:                     \
+			return binary_##OP##_i64;  \
+		case DT_BOOL:                      \
+			return binary_##OP##_bool; \
+		case DT_COUNT:                     \
+			break;                     \
+		}                                  \
+	}
+	BINARY_OPS(PICK)
+#undef PICK
+	return NULL;
+}
+
+/* The output's dimensions with per-operand element strides, after
+ * dropping size-1 dimensions and merging contiguous neighbours. */
+typedef struct Broadcast {
+	uint32_t ndim;
+	int64_t *shape;
+	int64_t *stride[2];
+} Broadcast;
+
+/* The plan for out (kernel_broadcast_plan); broadcast_free releases it. */
+static void broadcast_init(Broadcast *bc, const KernelTensor *out, const int64_t *op_shapes[2],
+			   const uint32_t op_ndims[2])
+{
+	uint32_t n = out->ndim;
+	bc->shape = xmalloc((n + 1) * sizeof(int64_t));
+	bc->stride[0] = xmalloc((n + 1) * sizeof(int64_t));
+	bc->stride[1] = xmalloc((n + 1) * sizeof(int64_t));
+	bc->ndim = kernel_broadcast_plan(out->shape, n, op_shapes, op_ndims, bc->shape, bc->stride);
+}
+
+static void broadcast_free(Broadcast *bc)
+{
+	free(bc->shape);
+	free(bc->stride[0]);
+	free(bc->stride[1]);
+}
+
+typedef struct BinaryJob {
+	Broadcast bc;
+	BinaryLoop loop;
+	const char *a, *b;
+	char *out;
+	size_t esize;
+} BinaryJob;
+
+static void binary_range(void *vjob, int64_t begin, int64_t end)
+{
+	BinaryJob *job = vjob;
+	const Broadcast *bc = &job->bc;
+	uint32_t nd = bc->ndim, last = nd - 1;
+	int64_t small[8], *idx = nd <= 8 ? small : xmalloc(nd * sizeof(int64_t));
+	int64_t offa = 0, offb = 0, rest = begin, pos = begin;
+	for (uint32_t i = nd; i-- > 0;) {
+		idx[i] = rest % bc->shape[i];
+		rest /= bc->shape[i];
+		offa += idx[i] * bc->stride[0][i];
+		offb += idx[i] * bc->stride[1][i];
+	}
+	while (pos < end) {
+		int64_t len = bc->shape[last] - idx[last];
+		if (len > end - pos)
+			len = end - pos;
+		job->loop(job->a + offa * job->esize, bc->stride[0][last],
+			  job->b + offb * job->esize, bc->stride[1][last],
+			  job->out + pos * job->esize, len);
+		pos += len;
+		idx[last] += len;
+		offa += len * bc->stride[0][last];
+		offb += len * bc->stride[1][last];
+		for (uint32_t i = last; i > 0 && idx[i] == bc->shape[i]; i--) {
+			offa -= idx[i] * bc->stride[0][i];
+			offb -= idx[i] * bc->stride[1][i];
+			idx[i] = 0;
+			idx[i - 1]++;
+			offa += bc->stride[0][i - 1];
+			offb += bc->stride[1][i - 1];
+		}
+	}
+	if (idx != small)
+		free(idx);
+}
+
+/* out = a OP b with b seen through (b_shape, b_ndim). */
+static bool binary_run(const KernelCall *kc, OpKind op, const int64_t *b_shape, uint32_t b_ndim,
+		       char **err)
+{
+	const KernelTensor *a = &kc->in[0], *b = &kc->in[1], *out = &kc->out[0];
+	const int64_t *shapes[2] = {a->shape, b_shape};
+	uint32_t ndims[2] = {a->ndim, b_ndim};
+	BinaryJob job;
+	job.loop = binary_loop(op, out->dtype);
+	if (!job.loop)
+		return cpu_unsupported(kc, out->dtype, err);
+	if (out->count == 0)
+		return true;
+	broadcast_init(&job.bc, out, shapes, ndims);
+	job.a = a->data;
+	job.b = b->data;
+	job.out = out->data;
+	job.esize = dtype_size(out->dtype);
+	kernel_parallel_for(out->count, GRAIN_ELEMENTWISE, binary_range, &job);
+	broadcast_free(&job.bc);
+	return true;
+}
+
+static bool binary_kernel(const KernelCall *kc, char **err)
+{
+	return binary_run(kc, kc->op, kc->in[1].shape, kc->in[1].ndim, err);
+}
+
+KERNEL_CPU_VIA(ADD, binary_kernel)
+KERNEL_CPU_VIA(SUBTRACT, binary_kernel)
+KERNEL_CPU_VIA(MULTIPLY, binary_kernel)
+KERNEL_CPU_VIA(DIVIDE, binary_kernel)
+KERNEL_CPU_VIA(MAXIMUM, binary_kernel)
+KERNEL_CPU_VIA(MINIMUM, binary_kernel)
+
+/* nn.bias_add: the bias broadcast as [len, 1, ..., 1] against the axis. */
+bool kernel_cpu_BIAS_ADD(const KernelCall *kc, char **err)
+{
+	uint32_t nd = kc->in[0].ndim - (uint32_t)kc->p.axis.axis;
+	int64_t *shape = xmalloc(nd * sizeof(int64_t));
+	bool ok;
+	shape[0] = kc->p.axis.len;
+	for (uint32_t i = 1; i < nd; i++)
+		shape[i] = 1;
+	ok = binary_run(kc, OP_ADD, shape, nd, err);
+	free(shape);
+	return ok;
+}
+
+/* ---- unary -------------------------------------------------------------- */
+
+typedef void (*UnaryLoop)(const void *in, void *out, int64_t n, const KernelCall *kc);
+
+#define DEFINE_UNARY_LOOP(NAME, T, C, LOAD, STORE, EXPR)                               \
+	static void NAME(const void *pin, void *pout, int64_t n, const KernelCall *kc) \
+	{                                                                              \
+		const T *restrict in = pin;                                            \
+		T *restrict o = pout;                                                  \
+		(void)kc;                                                              \
+		for (int64_t i = 0; i < n; i++) {                                      \
+			C x = LOAD(in[i]);                                             \
+			o[i] = STORE(EXPR);                                            \
+		}                                                                      \
+	}
+
+/* X(OP, float32 expression, float64 expression, integer expression or 0
+ * when the op is float-only) */
+#define UNARY_OPS(X)                                                                          \
+	X(NEGATIVE, -x, -x, ineg(x), 1)                                                       \
+	X(EXP, expf(x), exp(x), ((void)x, 0), 0)                                              \
+	X(LOG, logf(x), log(x), ((void)x, 0), 0)                                              \
+	X(SQRT, sqrtf(x), sqrt(x), ((void)x, 0), 0)                                           \
+	X(TANH, tanhf(x), tanh(x), ((void)x, 0), 0)                                           \
+	X(SIGMOID, 1.0f / (1.0f + expf(-x)), 1.0 / (1.0 + exp(-x)), ((void)x, 0), 0)          \
+	X(RELU, x > 0 ? x : (x != x ? x : 0), x > 0 ? x : (x != x ? x : 0), x > 0 ? x : 0, 1) \
+	X(CLIP, clip_f(x, kc), clip_f(x, kc), clip_i(x, kc), 1)
+
+static inline float clip_ff(float x, const KernelCall *kc)
+{
+	return x < kc->p.clip.lo   ? (float)kc->p.clip.lo
+	       : x > kc->p.clip.hi ? (float)kc->p.clip.hi
+				   : x;
+}
+static inline double clip_fd(double x, const KernelCall *kc)
+{
+	return x < kc->p.clip.lo ? kc->p.clip.lo : x > kc->p.clip.hi ? kc->p.clip.hi : x;
+}
+#define clip_f(x, kc) _Generic((x), float : clip_ff, default : clip_fd)(x, kc)
+static inline int64_t clip_i(int64_t x, const KernelCall *kc)
+{
+	if ((double)x < kc->p.clip.lo)
+		return double_to_i64(ceil(kc->p.clip.lo));
+	if ((double)x > kc->p.clip.hi)
+		return double_to_i64(floor(kc->p.clip.hi));
+	return x;
+}
+
+#define DEFINE_UNARY_LOOPS(OP, F32EXPR, F64EXPR, IEXPR, HAS_INT)                            \
+	DEFINE_UNARY_LOOP(unary_##OP##_f32, float, float, F32_LOAD, F32_STORE, F32EXPR)     \
+	DEFINE_UNARY_LOOP(unary_##OP##_f64, double, double, F32_LOAD, F32_STORE, F64EXPR)   \
+	DEFINE_UNARY_LOOP(unary_##OP##_f16, uint16_t, float, F16_LOAD, F16_STORE, F32EXPR)  \
+	DEFINE_UNARY_LOOP(unary_##OP##_i32, int32_t, int64_t, PLAIN_LOAD, I32_STORE, IEXPR) \
+	DEFINE_UNARY_LOOP(unary_##OP##_i64, int64_t, int64_t, PLAIN_LOAD, I64_STORE, IEXPR) \
+	DEFINE_UNARY_LOOP(unary_##OP##_bool, uint8_t, int64_t, PLAIN_LOAD, BOOL_STORE, IEXPR)
+UNARY_OPS(DEFINE_UNARY_LOOPS)
+
+static UnaryLoop unary_loop(OpKind op, DType dt)
+{
+#define PICK(OP, F32EXPR, F64EXPR, IEXPR, HAS_INT)                 \
+	if (op == OP_##OP) {                                       \
+		switch (dt) {                                      \
+		case DT_FLOAT32:                                   \
+			return unary_##OP##_f32;                   \
+		case DT_FLOAT64:                                   \
+			return unary_##OP##_f64;                   \
+		case DT_FLOAT16:                                   \
+			return unary_##OP##_f16;                   \
+		case DT_INT32:                                     \
+			return HAS_INT ? unary_##OP##_i32 : NULL;  \
+		case DT_INT64:                                     \
+			return HAS_INT ? unary_##OP##_i64 : NULL;  \
+		case DT_BOOL:                                      \
+			return HAS_INT ? unary_##OP##_bool : NULL; \
+		case DT_COUNT:                                     \
+			break;                                     \
+		}                                                  \
+	}
+	UNARY_OPS(PICK)
+#undef PICK
+	return NULL;
+}
+
+typedef struct UnaryJob {
+	UnaryLoop loop;
+	const char *in;
+	char *out;
+	size_t esize;
+	const KernelCall *kc;
+} UnaryJob;
+
+static void unary_range(void *vjob, int64_t begin, int64_t end)
+{
+	UnaryJob *job = vjob;
+	job->loop(job->in + begin * job->esize, job->out + begin * job->esize, end - begin,
+		  job->kc);
+}
+
+static bool unary_kernel(const KernelCall *kc, char **err)
+{
+	UnaryJob job;
+	job.loop = unary_loop(kc->op, kc->out[0].dtype);
+	if (!job.loop)
+		return cpu_unsupported(kc, kc->out[0].dtype, err);
+	job.in = kc->in[0].data;
+	job.out = kc->out[0].data;
+	job.esize = dtype_size(kc->out[0].dtype);
+	job.kc = kc;
+	kernel_parallel_for(kc->out[0].count, GRAIN_ELEMENTWISE, unary_range, &job);
+	return true;
+}
+
+KERNEL_CPU_VIA(NEGATIVE, unary_kernel)
+KERNEL_CPU_VIA(EXP, unary_kernel)
+KERNEL_CPU_VIA(LOG, unary_kernel)
+KERNEL_CPU_VIA(SQRT, unary_kernel)
+KERNEL_CPU_VIA(TANH, unary_kernel)
+KERNEL_CPU_VIA(SIGMOID, unary_kernel)
+KERNEL_CPU_VIA(RELU, unary_kernel)
+KERNEL_CPU_VIA(CLIP, unary_kernel)
+
+/* ---- cast -------------------------------------------------------------- */
+
+/* cast: integers (and bool) travel through int64, everything else through
+ * double; float to integer saturates and NaN becomes 0. */
+bool kernel_cpu_CAST(const KernelCall *kc, char **err)
+{
+	const KernelTensor *in = &kc->in[0], *out = &kc->out[0];
+	bool int_path = !dtype_is_float(in->dtype) && !dtype_is_float(out->dtype);
+	(void)err;
+	if (in->dtype == out->dtype) {
+		memcpy(out->data, in->data, out->nbytes);
+		return true;
+	}
+	for (int64_t i = 0; i < out->count; i++) {
+		if (int_path)
+			store_int(out->data, out->dtype, i, load_int(in->data, in->dtype, i));
+		else
+			store_double(out->data, out->dtype, i, load_double(in->data, in->dtype, i));
+	}
+	return true;
+}

@@ -1,0 +1,77 @@
+/*
+ * cpu_nn.c - the CPU kernels of nn.softmax and the matrix products.
+ *
+ * nn.dense and nn.batch_matmul go to OpenBLAS (cpu_gemm, in kernels_cpu.c);
+ * softmax shifts each row by its maximum and sums in double.
+ */
+#include "kernels_cpu.h"
+
+#include <math.h>
+
+/* ---- softmax ----------------------------------------------------------- */
+
+typedef struct SoftmaxJob {
+	const KernelCall *kc;
+} SoftmaxJob;
+
+/* Rows are (outer, inner) pairs; each is max-shifted, exponentiated and
+ * normalised, with the sum in double. */
+#define DEFINE_SOFTMAX(NAME, T, EXPF)                                      \
+	static void NAME(void *vjob, int64_t begin, int64_t end)           \
+	{                                                                  \
+		const KernelCall *kc = ((SoftmaxJob *)vjob)->kc;           \
+		const T *x = kc->in[0].data;                               \
+		T *y = kc->out[0].data;                                    \
+		int64_t len = kc->p.axis.len, inner = kc->p.axis.inner;    \
+		for (int64_t row = begin; row < end; row++) {              \
+			int64_t o = row / inner, i = row % inner;          \
+			const T *xr = x + o * len * inner + i;             \
+			T *yr = y + o * len * inner + i;                   \
+			T m = -INFINITY;                                   \
+			double sum = 0;                                    \
+			for (int64_t k = 0; k < len; k++)                  \
+				m = xr[k * inner] > m ? xr[k * inner] : m; \
+			for (int64_t k = 0; k < len; k++) {                \
+				T e = EXPF(xr[k * inner] - m);             \
+				yr[k * inner] = e;                         \
+				sum += e;                                  \
+			}                                                  \
+			for (int64_t k = 0; k < len; k++)                  \
+				yr[k * inner] = (T)(yr[k * inner] / sum);  \
+		}                                                          \
+	}
+DEFINE_SOFTMAX(softmax_f32, float, expf)
+DEFINE_SOFTMAX(softmax_f64, double, exp)
+
+bool kernel_cpu_SOFTMAX(const KernelCall *kc, char **err)
+{
+	SoftmaxJob job = {kc};
+	int64_t rows = kc->p.axis.outer * kc->p.axis.inner;
+	int64_t grain = GRAIN_ELEMENTWISE / (kc->p.axis.len + 1) + 1;
+	return cpu_run_float(kc, rows, grain, softmax_f32, softmax_f64, &job, err);
+}
+
+/* ---- matrix products ----------------------------------------------------- */
+
+static bool matmul_kernel(const KernelCall *kc, char **err)
+{
+	const KernelMatmul *mm = &kc->p.matmul;
+	size_t es = dtype_size(kc->in[0].dtype);
+	if (!cpu_blas_dtype(kc, err))
+		return false;
+	if (!fits_int(mm->m) || !fits_int(mm->n) || !fits_int(mm->k))
+		return cpu_too_large(kc, err);
+	for (int64_t b = 0; b < mm->batch; b++) {
+		const char *a = (const char *)kc->in[0].data +
+				(size_t)((mm->batch_a == 1 ? 0 : b) * mm->m * mm->k) * es;
+		const char *w = (const char *)kc->in[1].data +
+				(size_t)((mm->batch_b == 1 ? 0 : b) * mm->k * mm->n) * es;
+		char *c = (char *)kc->out[0].data + (size_t)(b * mm->m * mm->n) * es;
+		cpu_gemm(kc->in[0].dtype, mm->trans_a, mm->trans_b, mm->m, mm->n, mm->k, a,
+			 mm->trans_a ? mm->m : mm->k, w, mm->trans_b ? mm->k : mm->n, c, mm->n);
+	}
+	return true;
+}
+
+KERNEL_CPU_VIA(DENSE, matmul_kernel)
+KERNEL_CPU_VIA(BATCH_MATMUL, matmul_kernel)

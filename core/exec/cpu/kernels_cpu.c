@@ -1,0 +1,202 @@
+/*
+ * kernels_cpu.c - the CPU kernels' threads, what their families share, and
+ * their table.
+ *
+ * There is one C kernel per operator of ops.def, on host memory, in the
+ * file of its family beside this one: cpu_elementwise.c, cpu_fill.c,
+ * cpu_reduce.c, cpu_nn.c, cpu_window.c and cpu_transform.c. The table at
+ * the bottom is generated from ops.def, so an operator without a kernel
+ * does not link.
+ *
+ * Large outputs are split across threads (kernel_parallel_for: plain
+ * pthreads created per call, which costs tens of microseconds and so is
+ * only used above a grain of work that takes far longer). Matrix products
+ * go to OpenBLAS (cpu_gemm below, for nn.dense, nn.batch_matmul and the
+ * convolutions), which does its own threading and is only ever called from
+ * the thread that launched the kernel, never from our workers, so the two
+ * pools never nest.
+ */
+#include "kernels_cpu.h"
+
+#include <cblas.h>
+#include <limits.h>
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+/* ---- threads ----------------------------------------------------------- */
+
+enum { KERNEL_MAX_THREADS = 64 };
+
+static int cpu_threads = 1;
+static pthread_once_t cpu_threads_once = PTHREAD_ONCE_INIT;
+
+static void cpu_threads_init(void)
+{
+	long n = sysconf(_SC_NPROCESSORS_ONLN);
+	const char *env = getenv("DEVPLAN_THREADS");
+	if (env && *env) {
+		char *end;
+		long v = strtol(env, &end, 10);
+		if (*end == '\0' && v >= 1)
+			n = v;
+	}
+	if (n < 1)
+		n = 1;
+	if (n > KERNEL_MAX_THREADS)
+		n = KERNEL_MAX_THREADS;
+	cpu_threads = (int)n;
+	openblas_set_num_threads(cpu_threads);
+}
+
+int kernel_cpu_threads(void)
+{
+	pthread_once(&cpu_threads_once, cpu_threads_init);
+	return cpu_threads;
+}
+
+typedef struct RangeJob {
+	KernelRangeFn fn;
+	void *ctx;
+	int64_t begin, end;
+} RangeJob;
+
+static void *range_job_run(void *arg)
+{
+	RangeJob *job = arg;
+	job->fn(job->ctx, job->begin, job->end);
+	return NULL;
+}
+
+void kernel_parallel_for(int64_t n, int64_t grain, KernelRangeFn fn, void *ctx)
+{
+	pthread_t threads[KERNEL_MAX_THREADS];
+	RangeJob jobs[KERNEL_MAX_THREADS];
+	bool started[KERNEL_MAX_THREADS];
+	int64_t chunks;
+	if (n <= 0)
+		return;
+	if (grain < 1)
+		grain = 1;
+	chunks = n / grain;
+	if (chunks > kernel_cpu_threads())
+		chunks = kernel_cpu_threads();
+	if (chunks <= 1) {
+		fn(ctx, 0, n);
+		return;
+	}
+	for (int64_t i = 0; i < chunks; i++) {
+		jobs[i] =
+			(RangeJob){fn, ctx, n / chunks * i + (i < n % chunks ? i : n % chunks), 0};
+		jobs[i].end = jobs[i].begin + n / chunks + (i < n % chunks);
+		started[i] = false;
+	}
+	for (int64_t i = 1; i < chunks; i++)
+		started[i] = pthread_create(&threads[i], NULL, range_job_run, &jobs[i]) == 0;
+	range_job_run(&jobs[0]);
+	for (int64_t i = 1; i < chunks; i++) {
+		if (started[i])
+			pthread_join(threads[i], NULL);
+		else
+			range_job_run(&jobs[i]);
+	}
+}
+
+/* ---- messages ---------------------------------------------------------- */
+
+bool cpu_unsupported(const KernelCall *kc, DType dt, char **err)
+{
+	*err = xasprintf("'%s' on the cpu does not support %s", kc->name, dtype_name(dt));
+	return false;
+}
+
+bool cpu_too_large(const KernelCall *kc, char **err)
+{
+	*err = xasprintf("'%s' has a dimension too large for BLAS (more than %d)", kc->name,
+			 INT_MAX);
+	return false;
+}
+
+/* ---- dtypes ------------------------------------------------------------ */
+
+/* Runs f32 or f64 over [0, n) by the first input's dtype; other dtypes are unsupported. */
+bool cpu_run_float(const KernelCall *kc, int64_t n, int64_t grain, KernelRangeFn f32,
+		   KernelRangeFn f64, void *job, char **err)
+{
+	switch (kc->in[0].dtype) {
+	case DT_FLOAT32:
+		kernel_parallel_for(n, grain, f32, job);
+		return true;
+	case DT_FLOAT64:
+		kernel_parallel_for(n, grain, f64, job);
+		return true;
+	case DT_FLOAT16:
+	case DT_INT32:
+	case DT_INT64:
+	case DT_BOOL:
+	case DT_COUNT:
+		break;
+	}
+	return cpu_unsupported(kc, kc->in[0].dtype, err);
+}
+
+/* ---- matrix products (nn and window) ----------------------------------- */
+
+/* c[m, n] = op(a) * op(b) with row-major leading dimensions. */
+void cpu_gemm(DType dt, bool ta, bool tb, int64_t m, int64_t n, int64_t k, const void *a,
+	      int64_t lda, const void *b, int64_t ldb, void *c, int64_t ldc)
+{
+	if (m == 0 || n == 0)
+		return;
+	if (k == 0) {
+		for (int64_t i = 0; i < m; i++)
+			memset((char *)c + (size_t)(i * ldc) * dtype_size(dt), 0,
+			       (size_t)n * dtype_size(dt));
+		return;
+	}
+	if (m == 1 && !ta) {
+		/* a row vector times op(b): a matrix-vector product, which streams b
+		 * once instead of packing it as gemm would */
+		if (dt == DT_FLOAT32)
+			cblas_sgemv(CblasRowMajor, tb ? CblasNoTrans : CblasTrans,
+				    tb ? (int)n : (int)k, tb ? (int)k : (int)n, 1.0f, b, (int)ldb,
+				    a, 1, 0.0f, c, 1);
+		else
+			cblas_dgemv(CblasRowMajor, tb ? CblasNoTrans : CblasTrans,
+				    tb ? (int)n : (int)k, tb ? (int)k : (int)n, 1.0, b, (int)ldb, a,
+				    1, 0.0, c, 1);
+		return;
+	}
+	if (dt == DT_FLOAT32)
+		cblas_sgemm(CblasRowMajor, ta ? CblasTrans : CblasNoTrans,
+			    tb ? CblasTrans : CblasNoTrans, (int)m, (int)n, (int)k, 1.0f, a,
+			    (int)lda, b, (int)ldb, 0.0f, c, (int)ldc);
+	else
+		cblas_dgemm(CblasRowMajor, ta ? CblasTrans : CblasNoTrans,
+			    tb ? CblasTrans : CblasNoTrans, (int)m, (int)n, (int)k, 1.0, a,
+			    (int)lda, b, (int)ldb, 0.0, c, (int)ldc);
+}
+
+bool cpu_blas_dtype(const KernelCall *kc, char **err)
+{
+	DType dt = kc->in[0].dtype;
+	if (dt == DT_FLOAT32 || dt == DT_FLOAT64)
+		return true;
+	return cpu_unsupported(kc, dt, err);
+}
+
+/* ---- the table ------------------------------------------------------------- */
+
+static const KernelFn kernel_cpu_table[OP_COUNT] = {
+#define OP(id, name, min_args, max_args, schema) [OP_##id] = kernel_cpu_##id,
+#include "ops.def"
+#undef OP
+};
+
+bool kernel_cpu_launch(const KernelCall *kc, char **err)
+{
+	DP_ASSERT(kc->op < OP_COUNT && kernel_cpu_table[kc->op]);
+	kernel_cpu_threads();
+	return kernel_cpu_table[kc->op](kc, err);
+}

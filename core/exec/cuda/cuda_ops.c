@@ -1,0 +1,27 @@
+/*
+ * cuda_ops.c - checks, in every build, that cuda_ops.h gives each operator
+ * of ops.def exactly one CUDA entry.
+ *
+ * The CUDA kernels compile only where CMake finds nvcc, so on a machine
+ * without it nothing would notice an operator added to ops.def with no CUDA
+ * kernel until a GPU build. The lists of cuda_ops.h are C, and this file,
+ * compiled everywhere, makes that a build error naming the operator:
+ * "'cuda_entry_ID' undeclared". It defines nothing.
+ */
+#include "cuda_ops.h"
+#include "ops.h"
+
+/* One constant per entry: an entry given twice is a redeclaration, one for
+ * an operator that ops.def does not have an undeclared OP_ID. */
+enum CudaEntry {
+#define CUDA_ENTRY(id) cuda_entry_##id = OP_##id,
+	CUDA_OPS(CUDA_ENTRY)
+#undef CUDA_ENTRY
+};
+
+/* One check per operator of ops.def: an operator without an entry is an
+ * undeclared cuda_entry_ID here. */
+#define OP(id, name, min_args, max_args, schema) \
+	_Static_assert((int)cuda_entry_##id == (int)OP_##id, "the CUDA entry of " #id);
+#include "ops.def"
+#undef OP

@@ -1,0 +1,68 @@
+/*
+ * cuda_ops.h - which file of core/exec/cuda/ holds each operator's CUDA
+ * kernel: one list per family file, CUDA_OPS_FAMILY(X) naming the
+ * operators whose kernel_cuda_ID cuda_FAMILY.cu defines.
+ *
+ * The lists are C and C++. kernels_cuda.h declares the kernels from them
+ * and the backend's table (exec_cuda.cu) takes one per operator in ops.def
+ * order, so where nvcc builds the backend an operator without an entry
+ * does not compile. cuda_ops.c compiles in every build and checks the lists
+ * against ops.def, so a build without CUDA rejects it as well: adding an
+ * operator means adding its kernel to a family file and its ID here.
+ */
+#ifndef DEVPLAN_CUDA_OPS_H
+#define DEVPLAN_CUDA_OPS_H
+
+#define CUDA_OPS_ELEMENTWISE(X) \
+	X(ADD)                  \
+	X(SUBTRACT)             \
+	X(MULTIPLY)             \
+	X(DIVIDE)               \
+	X(MAXIMUM)              \
+	X(MINIMUM)              \
+	X(BIAS_ADD)             \
+	X(NEGATIVE)             \
+	X(EXP)                  \
+	X(LOG)                  \
+	X(SQRT)                 \
+	X(TANH)                 \
+	X(SIGMOID)              \
+	X(RELU)                 \
+	X(CLIP)                 \
+	X(CAST)
+#define CUDA_OPS_FILL(X) \
+	X(ZEROS)         \
+	X(ONES)          \
+	X(ZEROS_LIKE)    \
+	X(ONES_LIKE)
+#define CUDA_OPS_REDUCE(X) \
+	X(SUM)             \
+	X(MEAN)            \
+	X(MAX)
+#define CUDA_OPS_NN(X) \
+	X(SOFTMAX)     \
+	X(DENSE)       \
+	X(BATCH_MATMUL)
+#define CUDA_OPS_WINDOW(X)  \
+	X(CONV2D)           \
+	X(CONV2D_TRANSPOSE) \
+	X(MAX_POOL2D)       \
+	X(AVG_POOL2D)       \
+	X(GLOBAL_AVG_POOL2D)
+#define CUDA_OPS_TRANSFORM(X) \
+	X(RESHAPE)            \
+	X(BATCH_FLATTEN)      \
+	X(EXPAND_DIMS)        \
+	X(SQUEEZE)            \
+	X(ON_DEVICE)          \
+	X(DEVICE_COPY)        \
+	X(TRANSPOSE)          \
+	X(CONCATENATE)        \
+	X(SPLIT)
+
+/* Every entry, family by family. */
+#define CUDA_OPS(X)             \
+	CUDA_OPS_ELEMENTWISE(X) \
+	CUDA_OPS_FILL(X) CUDA_OPS_REDUCE(X) CUDA_OPS_NN(X) CUDA_OPS_WINDOW(X) CUDA_OPS_TRANSFORM(X)
+
+#endif

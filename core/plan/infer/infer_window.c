@@ -1,0 +1,299 @@
+/*
+ * infer_window.c - the type relations of the operators that slide a window
+ * over NCHW data: nn.conv2d (weight OIHW), nn.conv2d_transpose (weight
+ * IOHW) and the poolings.
+ *
+ * Every output extent goes through the checked arithmetic of infer_ops.h,
+ * so absurd padding, strides or dilation are errors, never overflow; an
+ * unknown input extent gives an unknown output extent.
+ */
+#include "infer_ops.h"
+
+/* One spatial extent of a convolution or pooling window:
+ * (in + pad_before + pad_after - dilation * (kernel - 1) - 1) / stride + 1,
+ * rounding up with ceil_mode. `?` in, `?` out. */
+static bool window_extent(OpTypeContext *ctx, const char *which, int64_t in, int64_t pad_a,
+			  int64_t pad_b, int64_t kernel, int64_t dilation, int64_t stride,
+			  bool ceil_mode, int64_t *out)
+{
+	int64_t padded, span, num;
+	if (!dim_known(in) || !dim_known(kernel)) {
+		*out = DIM_ANY;
+		return true;
+	}
+	if (kernel == 0) {
+		infer_op_error(ctx, "'%s' has an empty window in %s", infer_op_name(ctx), which);
+		return false;
+	}
+	if (!checked_add(in, pad_a, &padded) || !checked_add(padded, pad_b, &padded) ||
+	    !checked_mul(dilation, kernel - 1, &span) || !checked_add(span, 1, &span)) {
+		infer_op_error(ctx, "'%s' output %s overflows", infer_op_name(ctx), which);
+		return false;
+	}
+	if (span > padded) {
+		infer_op_error(ctx,
+			       "'%s' window of %lld (dilated) is larger than the padded input "
+			       "%s of %lld",
+			       infer_op_name(ctx), (long long)span, which, (long long)padded);
+		return false;
+	}
+	num = padded - span;
+	if (ceil_mode)
+		num = num / stride + (num % stride != 0);
+	else
+		num = num / stride;
+	*out = num + 1;
+	return true;
+}
+
+/* The 4-D data and weight of a convolution. */
+static bool conv_operands(OpTypeContext *ctx, const char *layouts, Type **d, Type **w)
+{
+	if (!infer_tensor_pair(ctx, d, w))
+		return false;
+	if ((*d)->u.tensor.ndim == 4 && (*w)->u.tensor.ndim == 4)
+		return true;
+	infer_op_error(ctx, "'%s' expects 4-D data and weight (%s), got %s and %s",
+		       infer_op_name(ctx), layouts, infer_tname(ctx, *d), infer_tname(ctx, *w));
+	return false;
+}
+
+/* channels and kernel_size, when given, must agree with the weight. */
+static bool conv_check_attrs(OpTypeContext *ctx, const Type *w, int64_t *out_channels, int64_t kh,
+			     int64_t kw)
+{
+	int64_t channels, ks[2];
+	bool has_channels, has_ks;
+	if (!infer_attr_int(ctx, "channels", 0, &channels, &has_channels) ||
+	    !infer_attr_pair(ctx, "kernel_size", 0, 0, ks, &has_ks))
+		return false;
+	if (has_channels) {
+		if (channels < 0 || !dim_match(channels, *out_channels)) {
+			infer_op_error(ctx, "'%s' attribute channels=%lld does not match weight %s",
+				       infer_op_name(ctx), (long long)channels,
+				       infer_tname(ctx, w));
+			return false;
+		}
+		*out_channels = channels;
+	}
+	if (has_ks && (!dim_match(ks[0], kh) || !dim_match(ks[1], kw))) {
+		infer_op_error(ctx,
+			       "'%s' attribute kernel_size=[%lld, %lld] does not match weight %s",
+			       infer_op_name(ctx), (long long)ks[0], (long long)ks[1],
+			       infer_tname(ctx, w));
+		return false;
+	}
+	return true;
+}
+
+/* nn.conv2d: data NCHW, weight OIHW with I = C / groups. */
+Type *infer_op_CONV2D(OpTypeContext *ctx)
+{
+	Type *d, *w;
+	int64_t strides[2], dilation[2], pad[4], groups, dims[4], c, o, i_per_group;
+	DType out_dt;
+	if (!conv_operands(ctx, "NCHW and OIHW", &d, &w) ||
+	    !infer_attr_layout(ctx, "data_layout", "NCHW", NULL) ||
+	    !infer_attr_layout(ctx, "kernel_layout", "OIHW", NULL) ||
+	    !infer_attr_layout(ctx, "out_layout", "NCHW", NULL) ||
+	    !infer_attr_pair(ctx, "strides", 1, 1, strides, NULL) ||
+	    !infer_attr_pair(ctx, "dilation", 1, 1, dilation, NULL) ||
+	    !infer_attr_padding(ctx, pad) || !infer_attr_int(ctx, "groups", 1, &groups, NULL))
+		return NULL;
+	if (groups < 1) {
+		infer_op_error(ctx, "'nn.conv2d' attribute groups=%lld must be positive",
+			       (long long)groups);
+		return NULL;
+	}
+	c = d->u.tensor.dims[1];
+	o = w->u.tensor.dims[0];
+	i_per_group = w->u.tensor.dims[1];
+	if (dim_known(c) && c % groups != 0) {
+		infer_op_error(
+			ctx, "'nn.conv2d' data %s has %lld channels, not divisible by groups=%lld",
+			infer_tname(ctx, d), (long long)c, (long long)groups);
+		return NULL;
+	}
+	if (dim_known(c) && dim_known(i_per_group) && i_per_group != c / groups) {
+		int64_t expects;
+		if (!checked_mul(i_per_group, groups, &expects))
+			expects = INT64_MAX;
+		infer_op_error(ctx,
+			       "'nn.conv2d' channel mismatch: data %s has %lld channels, "
+			       "weight %s expects %lld (groups=%lld)",
+			       infer_tname(ctx, d), (long long)c, infer_tname(ctx, w),
+			       (long long)expects, (long long)groups);
+		return NULL;
+	}
+	if (dim_known(o) && o % groups != 0) {
+		infer_op_error(ctx,
+			       "'nn.conv2d' weight %s has %lld output channels, not divisible by "
+			       "groups=%lld",
+			       infer_tname(ctx, w), (long long)o, (long long)groups);
+		return NULL;
+	}
+	if (!conv_check_attrs(ctx, w, &o, w->u.tensor.dims[2], w->u.tensor.dims[3]))
+		return NULL;
+	dims[0] = d->u.tensor.dims[0];
+	dims[1] = o;
+	if (!window_extent(ctx, "height", d->u.tensor.dims[2], pad[0], pad[2], w->u.tensor.dims[2],
+			   dilation[0], strides[0], false, &dims[2]) ||
+	    !window_extent(ctx, "width", d->u.tensor.dims[3], pad[1], pad[3], w->u.tensor.dims[3],
+			   dilation[1], strides[1], false, &dims[3]))
+		return NULL;
+	if (!infer_same_dtype(ctx, d, w) ||
+	    !infer_attr_dtype(ctx, "out_dtype", d->u.tensor.dtype, &out_dt))
+		return NULL;
+	return infer_result(ctx, out_dt, 4, dims, d, NULL);
+}
+
+/* One spatial extent of a transposed convolution:
+ * (in - 1) * stride - pad_before - pad_after + dilation * (kernel - 1)
+ * + output_padding + 1. */
+static bool transpose_extent(OpTypeContext *ctx, const char *which, int64_t in, int64_t pad_a,
+			     int64_t pad_b, int64_t kernel, int64_t dilation, int64_t stride,
+			     int64_t out_pad, int64_t *out)
+{
+	int64_t v, span;
+	if (!dim_known(in) || !dim_known(kernel)) {
+		*out = DIM_ANY;
+		return true;
+	}
+	if (!checked_mul(in - 1, stride, &v) || !checked_sub(v, pad_a, &v) ||
+	    !checked_sub(v, pad_b, &v) || !checked_mul(dilation, kernel - 1, &span) ||
+	    !checked_add(v, span, &v) || !checked_add(v, out_pad, &v) || !checked_add(v, 1, &v)) {
+		infer_op_error(ctx, "'%s' output %s overflows", infer_op_name(ctx), which);
+		return false;
+	}
+	if (v < 0) {
+		infer_op_error(ctx, "'%s' output %s would be %lld", infer_op_name(ctx), which,
+			       (long long)v);
+		return false;
+	}
+	*out = v;
+	return true;
+}
+
+/* nn.conv2d_transpose: data NCHW, weight (in_channels, out_channels /
+ * groups, kh, kw) as TVM lays it out (IOHW; older TVM printed that shape as
+ * kernel_layout="OIHW", which is accepted too). */
+Type *infer_op_CONV2D_TRANSPOSE(OpTypeContext *ctx)
+{
+	Type *d, *w;
+	int64_t strides[2], dilation[2], out_pad[2], pad[4], groups, dims[4], c, o;
+	DType out_dt;
+	if (!conv_operands(ctx, "NCHW and IOHW", &d, &w) ||
+	    !infer_attr_layout(ctx, "data_layout", "NCHW", NULL) ||
+	    !infer_attr_layout(ctx, "kernel_layout", "IOHW", "OIHW") ||
+	    !infer_attr_layout(ctx, "out_layout", "NCHW", NULL) ||
+	    !infer_attr_pair(ctx, "strides", 1, 1, strides, NULL) ||
+	    !infer_attr_pair(ctx, "dilation", 1, 1, dilation, NULL) ||
+	    !infer_attr_pair(ctx, "output_padding", 0, 0, out_pad, NULL) ||
+	    !infer_attr_padding(ctx, pad) || !infer_attr_int(ctx, "groups", 1, &groups, NULL))
+		return NULL;
+	if (groups < 1) {
+		infer_op_error(ctx, "'nn.conv2d_transpose' attribute groups=%lld must be positive",
+			       (long long)groups);
+		return NULL;
+	}
+	c = d->u.tensor.dims[1];
+	if (!dim_match(c, w->u.tensor.dims[0])) {
+		infer_op_error(ctx,
+			       "'nn.conv2d_transpose' channel mismatch: data %s has %lld "
+			       "channels, weight %s expects %lld",
+			       infer_tname(ctx, d), (long long)c, infer_tname(ctx, w),
+			       (long long)w->u.tensor.dims[0]);
+		return NULL;
+	}
+	if (dim_known(c) && c % groups != 0) {
+		infer_op_error(ctx,
+			       "'nn.conv2d_transpose' data %s has %lld channels, not divisible "
+			       "by groups=%lld",
+			       infer_tname(ctx, d), (long long)c, (long long)groups);
+		return NULL;
+	}
+	o = w->u.tensor.dims[1];
+	if (dim_known(o) && !checked_mul(o, groups, &o)) {
+		infer_op_error(ctx, "'nn.conv2d_transpose' output channels overflow");
+		return NULL;
+	}
+	if (!conv_check_attrs(ctx, w, &o, w->u.tensor.dims[2], w->u.tensor.dims[3]))
+		return NULL;
+	dims[0] = d->u.tensor.dims[0];
+	dims[1] = o;
+	if (!transpose_extent(ctx, "height", d->u.tensor.dims[2], pad[0], pad[2],
+			      w->u.tensor.dims[2], dilation[0], strides[0], out_pad[0], &dims[2]) ||
+	    !transpose_extent(ctx, "width", d->u.tensor.dims[3], pad[1], pad[3],
+			      w->u.tensor.dims[3], dilation[1], strides[1], out_pad[1], &dims[3]))
+		return NULL;
+	if (!infer_same_dtype(ctx, d, w) ||
+	    !infer_attr_dtype(ctx, "out_dtype", d->u.tensor.dtype, &out_dt))
+		return NULL;
+	return infer_result(ctx, out_dt, 4, dims, d, NULL);
+}
+
+/* The 4-D NCHW input of a pooling op. */
+static Type *pool_input(OpTypeContext *ctx)
+{
+	Type *x = infer_tensor_arg(ctx, 0);
+	if (!x)
+		return NULL;
+	if (x->u.tensor.ndim != 4) {
+		infer_op_error(ctx, "'%s' expects 4-D NCHW data, got %s", infer_op_name(ctx),
+			       infer_tname(ctx, x));
+		return NULL;
+	}
+	if (!infer_attr_layout(ctx, "layout", "NCHW", NULL) ||
+	    !infer_attr_layout(ctx, "out_layout", "NCHW", NULL))
+		return NULL;
+	return x;
+}
+
+static Type *infer_pool(OpTypeContext *ctx)
+{
+	Type *x = pool_input(ctx);
+	int64_t pool[2], strides[2], dilation[2], pad[4], dims[4];
+	bool has_pool, ceil_mode;
+	if (!x || !infer_attr_pair(ctx, "pool_size", 1, 1, pool, &has_pool) ||
+	    !infer_attr_pair(ctx, "strides", 1, 1, strides, NULL) ||
+	    !infer_attr_pair(ctx, "dilation", 1, 1, dilation, NULL) ||
+	    !infer_attr_padding(ctx, pad) || !infer_attr_bool(ctx, "ceil_mode", false, &ceil_mode))
+		return NULL;
+	if (!has_pool) {
+		infer_op_error(ctx, "'%s' needs a pool_size attribute", infer_op_name(ctx));
+		return NULL;
+	}
+	dims[0] = x->u.tensor.dims[0];
+	dims[1] = x->u.tensor.dims[1];
+	if (!window_extent(ctx, "height", x->u.tensor.dims[2], pad[0], pad[2], pool[0], dilation[0],
+			   strides[0], ceil_mode, &dims[2]) ||
+	    !window_extent(ctx, "width", x->u.tensor.dims[3], pad[1], pad[3], pool[1], dilation[1],
+			   strides[1], ceil_mode, &dims[3]))
+		return NULL;
+	return infer_result(ctx, x->u.tensor.dtype, 4, dims, x, NULL);
+}
+
+Type *infer_op_MAX_POOL2D(OpTypeContext *ctx)
+{
+	return infer_pool(ctx);
+}
+
+Type *infer_op_AVG_POOL2D(OpTypeContext *ctx)
+{
+	bool count_include_pad;
+	if (!infer_attr_bool(ctx, "count_include_pad", false, &count_include_pad))
+		return NULL;
+	return infer_pool(ctx);
+}
+
+Type *infer_op_GLOBAL_AVG_POOL2D(OpTypeContext *ctx)
+{
+	Type *x = pool_input(ctx);
+	int64_t dims[4];
+	if (!x)
+		return NULL;
+	dims[0] = x->u.tensor.dims[0];
+	dims[1] = x->u.tensor.dims[1];
+	dims[2] = dims[3] = 1;
+	return infer_result(ctx, x->u.tensor.dtype, 4, dims, x, NULL);
+}
