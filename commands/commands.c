@@ -16,6 +16,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "interrupt.h"
 #include "plan.h"
 #include "stepper.h"
 
@@ -1033,7 +1034,7 @@ int commands_run_stream(CmdContext *ctx, FILE *in, const char *name)
 		errno = 0;
 		len = getline(&line, &cap, in);
 		if (len < 0) {
-			if (errno == EINTR && !session_interrupted()) {
+			if (errno == EINTR && !interrupt_pending()) {
 				clearerr(in);
 				continue;
 			}
@@ -1046,7 +1047,7 @@ int commands_run_stream(CmdContext *ctx, FILE *in, const char *name)
 		status = commands_execute_line(ctx, line);
 		if (status != 0)
 			failed = 1;
-		if (session_interrupted()) {
+		if (interrupt_pending()) {
 			/* A command that noticed the interrupt has said so. */
 			if (status == 0)
 				cmd_error(ctx, "interrupted");

@@ -218,7 +218,7 @@ typedef struct ExecResult {
  * Runs @main of m (every expression typed; planned unless all_on_cpu) with
  * inputs[i] for exec_params(m)[i]. Shapes must be static; every tensor's
  * size is checked against the memory limit before anything is allocated.
- * Polls session_interrupted() between ops. On failure returns false with
+ * Polls interrupt_pending() (interrupt.h) between ops. On failure returns false with
  * the reasons in diags (positioned at the op where one is known) and no
  * outputs; notes (the emulator announcement) are added to diags as well.
  * Either way *out holds the profile of what ran (the devices opened and

@@ -26,11 +26,12 @@
  * equal to it, so a long chain of same-shaped ops allocates nothing.
  */
 #include "infer.h"
-#include "session.h"
 
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+
+#include "interrupt.h"
 
 typedef enum InferGlobalState {
 	INFER_GLOBAL_PENDING, /* no written signature, body not inferred yet */
@@ -385,12 +386,12 @@ static Type *infer_node(InferState *st, Expr *e)
 	return NULL;
 }
 
-/* Types items in order. Ctrl-C is polled every 65536 nodes: an interrupted
+/* Types items in order. Ctrl-C is polled (interrupt_poll): an interrupted
  * walk stops, and the phase (pipeline.c) discards the module. */
 static void infer_range(InferState *st, Expr **items, size_t count)
 {
 	for (size_t i = 0; i < count; i++) {
-		if ((i & 0xffff) == 0xffff && session_interrupted())
+		if (interrupt_poll(i))
 			return;
 		Expr *e = items[i];
 		e->type = infer_node(st, e);

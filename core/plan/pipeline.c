@@ -32,7 +32,7 @@ static IrModule *pipeline_run_infer(const IrModule *in, PhaseContext *ctx)
 		ir_module_free(out);
 		return NULL;
 	}
-	if (session_interrupted()) {
+	if (interrupt_pending()) {
 		diag_error(ctx->diags, NULL, (Pos){0, 0}, "interrupted during phase 'infer'");
 		ir_module_free(out);
 		return NULL;

@@ -19,18 +19,6 @@
 #include "plan.h"
 #include "stepper.h"
 
-volatile sig_atomic_t session_interrupt_requested;
-
-bool session_interrupted(void)
-{
-	return session_interrupt_requested != 0;
-}
-
-void session_clear_interrupt(void)
-{
-	session_interrupt_requested = 0;
-}
-
 void session_clear_diags(Session *s)
 {
 	diag_clear(&s->diags);
@@ -69,7 +57,7 @@ static void session_forget_failure(Session *s)
 void session_record_failure(Session *s, size_t phase)
 {
 	session_forget_failure(s);
-	if (session_interrupted())
+	if (interrupt_pending())
 		return;
 	s->failed_phase = (int)phase;
 	for (size_t i = 0; i < s->diags.count; i++)
@@ -351,7 +339,7 @@ bool session_step(Session *s, size_t n)
 		PhaseContext ctx;
 		size_t errors_before = s->diags.errors;
 		IrModule *in, *out;
-		if (session_interrupted()) {
+		if (interrupt_pending()) {
 			/* the flag stays set: a script stops, the prompt clears it */
 			diag_error(&s->diags, NULL, (Pos){0, 0}, "interrupted before phase '%s'",
 				   phase->name);

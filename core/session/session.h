@@ -30,13 +30,13 @@
 #ifndef DEVPLAN_SESSION_H
 #define DEVPLAN_SESSION_H
 
-#include <signal.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
 #include "devices.h"
 #include "diag.h"
+#include "interrupt.h"
 #include "ir.h"
 #include "pipeline.h"
 
@@ -80,13 +80,6 @@ typedef struct Session {
 	char *failed_reason;      /* that run's first error message (owned), or
 				     NULL */
 } Session;
-
-/* Set by the shell's SIGINT handler; long operations poll it through
- * session_interrupted at safe points and stop with an "interrupted" error.
- * Core code never installs handlers or includes readline. */
-extern volatile sig_atomic_t session_interrupt_requested;
-bool session_interrupted(void);
-void session_clear_interrupt(void);
 
 void session_init(Session *s);
 void session_free(Session *s);

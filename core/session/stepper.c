@@ -18,14 +18,12 @@
  *
  * A value breakpoint compares the value's DomainState (root, class size and
  * device) before and after each event: the class grew, was absorbed, or got
- * a device. Everything is polled for Ctrl-C every 65536 events.
+ * a device. A long replay is polled for Ctrl-C (interrupt_poll).
  */
 #include "stepper.h"
 
 #include <stdlib.h>
 #include <string.h>
-
-enum { STEP_POLL_MASK = 0xffff };
 
 struct Stepper {
 	/* The phase in progress, while `active`. */
@@ -419,7 +417,7 @@ static StepOutcome start_phase(Run *r)
 	diag_clear(&st->pending_diags);
 	ctx.diags = &st->pending_diags;
 	out = pipeline_phases[p].run(s->versions[p], &ctx);
-	if (session_interrupted()) {
+	if (interrupt_pending()) {
 		DiagList tmp = s->diags;
 		if (out)
 			ir_module_free(out);
@@ -492,7 +490,7 @@ static StepOutcome run_phase(Run *r)
 	size_t p = s->phases_done;
 	const IrModule *in = s->versions[p];
 	bool ok = session_step(s, 1);
-	if (!ok && session_interrupted())
+	if (!ok && interrupt_pending())
 		return STEP_INTERRUPTED;
 	emit_phase(r, ok ? STEP_REPORT_PHASE_DONE : STEP_REPORT_PHASE_FAILED, p);
 	check_breaks(r, p, in, ok ? s->versions[p + 1] : NULL);
@@ -506,7 +504,7 @@ static StepOutcome replay_rest(Run *r)
 	Stepper *st = r->st;
 	size_t n = s->trace->nevents;
 	while (st->next < n && !r->stop) {
-		if ((st->next & STEP_POLL_MASK) == STEP_POLL_MASK && session_interrupted()) {
+		if (interrupt_poll(st->next)) {
 			diag_error(&s->diags, NULL, (Pos){0, 0},
 				   "interrupted at event %zu of %zu of phase '%s'", st->next, n,
 				   pipeline_phases[st->phase].name);
@@ -533,7 +531,7 @@ static StepOutcome run_units(Run *r, StepMode mode, size_t count)
 			return STEP_END;
 		if (mode != STEP_CONTINUE && units >= count)
 			return STEP_DONE;
-		if (session_interrupted())
+		if (interrupt_pending())
 			return interrupted(s,
 					   st->active ? "interrupted in phase '%s'"
 						      : "interrupted before phase '%s'",
