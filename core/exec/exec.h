@@ -39,7 +39,6 @@
 #include "ir.h"
 #include "kernels.h"
 #include "npy.h"
-#include "session.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -109,6 +108,11 @@ typedef struct ExecHostAllocator {
 } ExecHostAllocator;
 
 enum { EXEC_DEFAULT_MAX_DEPTH = 1000 };
+
+/* Where a cuda device runs (the session's gpu setting): on a GPU when one is
+ * usable, else on the emulator with a note; on a GPU or not at all; always
+ * on the emulator. */
+typedef enum GpuMode { GPU_AUTO, GPU_REQUIRE, GPU_EMULATE } GpuMode;
 
 typedef struct ExecOptions {
 	GpuMode gpu;           /* auto, require or emulate */

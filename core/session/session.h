@@ -36,12 +36,12 @@
 
 #include "devices.h"
 #include "diag.h"
+#include "exec.h"
 #include "interrupt.h"
 #include "ir.h"
 #include "pipeline.h"
 
 typedef enum ColorMode { COLOR_AUTO, COLOR_ON, COLOR_OFF } ColorMode;
-typedef enum GpuMode { GPU_AUTO, GPU_REQUIRE, GPU_EMULATE } GpuMode;
 
 typedef struct SessionSettings {
 	int32_t fallback;        /* device-table index; default 0 (cpu:0) */
@@ -50,7 +50,7 @@ typedef struct SessionSettings {
 	ColorMode color;         /* default COLOR_AUTO */
 	bool echo;               /* echo script lines before running them */
 	bool errexit;            /* stop a script at its first failing command */
-	GpuMode gpu;             /* default GPU_AUTO */
+	GpuMode gpu;             /* default GPU_AUTO (exec.h) */
 	double tolerance;        /* for `compare`; default 1e-5 */
 	double cache_mib;        /* MiB of earlier versions kept (see the top) */
 } SessionSettings;
