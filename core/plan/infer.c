@@ -387,7 +387,7 @@ static Type *infer_node(InferState *st, Expr *e)
 }
 
 /* Types items in order. Ctrl-C is polled (interrupt_poll): an interrupted
- * walk stops, and the phase (pipeline.c) discards the module. */
+ * walk stops, and the phase (infer_phase) discards the module. */
 static void infer_range(InferState *st, Expr **items, size_t count)
 {
 	for (size_t i = 0; i < count; i++) {
@@ -597,4 +597,30 @@ bool infer_module_listed(IrModule *m, ExprVec *listed, DiagList *diags)
 	free(st.recursion_noted);
 	free(st.arg_types);
 	return m->typed;
+}
+
+/* The phase: a clone of the input (or the input itself, when the session
+ * lets it go: ctx->consumable) typed by infer_module_listed. The walk stops
+ * early on Ctrl-C, and the partly typed module is discarded here. */
+IrModule *infer_phase(const IrModule *in, PhaseContext *ctx)
+{
+	ExprVec listed = {0};
+	IrModule *out;
+	if (ctx->consumable == in) {
+		out = ir_module_retain(in);
+		ir_module_list(out, &listed);
+		ctx->consumed = true;
+	} else {
+		out = ir_module_clone_ordered(in, &listed);
+	}
+	if (!infer_module_listed(out, &listed, ctx->diags)) {
+		ir_module_free(out);
+		return NULL;
+	}
+	if (interrupt_pending()) {
+		diag_error(ctx->diags, NULL, (Pos){0, 0}, "interrupted during phase 'infer'");
+		ir_module_free(out);
+		return NULL;
+	}
+	return out;
 }

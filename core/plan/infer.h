@@ -2,7 +2,7 @@
  * infer.h - type inference (the `infer` phase).
  *
  * infer_module fills the `type` field of every expression of m in place
- * (the phase runs it on a fresh clone), checking annotations against what
+ * (infer_phase runs it on a fresh clone), checking annotations against what
  * the op type relations derive. Errors are positioned and name the operand
  * types; the walk continues past an error where it can. Returns false when
  * any error was reported.
@@ -14,6 +14,11 @@
 
 #include "diag.h"
 #include "ir.h"
+#include "pipeline.h"
+
+/* The `infer` phase (pipeline.h): a typed copy of in, or NULL after
+ * reporting errors (an interrupt too) into ctx->diags. */
+IrModule *infer_phase(const IrModule *in, PhaseContext *ctx);
 
 bool infer_module(IrModule *m, DiagList *diags);
 /* infer_module given m's nodes as ir_module_clone_ordered listed them,

@@ -12,40 +12,13 @@
 
 #include "infer.h"
 #include "plan.h"
-#include "session.h"
-
-/* infer: types every expression of a clone of the input (or of the input
- * itself, when the session lets it go: ctx->consumable). The walk stops
- * early on Ctrl-C, and the partly typed module is discarded here. */
-static IrModule *pipeline_run_infer(const IrModule *in, PhaseContext *ctx)
-{
-	ExprVec listed = {0};
-	IrModule *out;
-	if (ctx->consumable == in) {
-		out = ir_module_retain(in);
-		ir_module_list(out, &listed);
-		ctx->consumed = true;
-	} else {
-		out = ir_module_clone_ordered(in, &listed);
-	}
-	if (!infer_module_listed(out, &listed, ctx->diags)) {
-		ir_module_free(out);
-		return NULL;
-	}
-	if (interrupt_pending()) {
-		diag_error(ctx->diags, NULL, (Pos){0, 0}, "interrupted during phase 'infer'");
-		ir_module_free(out);
-		return NULL;
-	}
-	return out;
-}
 
 const Phase pipeline_phases[] = {
 	{"rewrite", "normalise annotations: fix on_device values of lets and function bodies",
 	 plan_rewrite_phase},
 	{"check", "resolve devices, collect every conflict and resolve it under the policy",
 	 plan_check_phase},
-	{"infer", "type inference: the shape and dtype of every expression", pipeline_run_infer},
+	{"infer", "type inference: the shape and dtype of every expression", infer_phase},
 	{"core", "device analysis, defaulting and capture of device_copy calls", plan_core_phase},
 };
 const size_t pipeline_count = DP_COUNT(pipeline_phases);
