@@ -1,6 +1,7 @@
 /*
  * session.c - the session: loading, the chain of module versions, stepping
- * through the pipeline, and the settings table.
+ * through the pipeline, the what-if pins (whose list is pins.c's) and the
+ * settings table.
  *
  * Every operation first clears the previous diagnostics, then works on the
  * side (a new parse, a new phase output) and only commits when that
@@ -151,7 +152,7 @@ void session_commit_version(Session *s, IrModule *out)
 
 void session_free(Session *s)
 {
-	session_pins_free(s);
+	pins_clear(&s->pins);
 	session_drop_versions(s, 0);
 	stepper_free(s->stepper);
 	plan_trace_free(s->trace);
@@ -275,7 +276,7 @@ bool session_load(Session *s, const char *path)
 	}
 	new_path = xstrdup(path);
 	if (!s->path || strcmp(s->path, path) != 0)
-		session_pins_free(s); /* pins name values of the old module */
+		pins_clear(&s->pins); /* pins name values of the old module */
 	session_drop_versions(s, 0);
 	source_release(s->source);
 	free(s->path);
@@ -371,6 +372,36 @@ bool session_step(Session *s, size_t n)
 		session_commit_version(s, out);
 	}
 	return true;
+}
+
+/* ---- what-if pins ---- */
+
+void session_pin(Session *s, const char *name, int32_t device)
+{
+	pins_set(&s->pins, name, device);
+	session_restart(s);
+}
+
+bool session_unpin(Session *s, const char *name)
+{
+	if (!pins_remove(&s->pins, name))
+		return false;
+	session_restart(s);
+	return true;
+}
+
+bool session_undo_pins(Session *s)
+{
+	if (!pins_undo(&s->pins))
+		return false;
+	session_restart(s);
+	return true;
+}
+
+const PlanPin *session_pins(const Session *s, size_t *count)
+{
+	*count = s->pins.current.count;
+	return s->pins.current.items;
 }
 
 /* ---- settings ---- */

@@ -39,6 +39,7 @@
 #include "exec.h"
 #include "interrupt.h"
 #include "ir.h"
+#include "pins.h"
 #include "pipeline.h"
 
 typedef enum ColorMode { COLOR_AUTO, COLOR_ON, COLOR_OFF } ColorMode;
@@ -62,22 +63,21 @@ typedef struct SessionSettings {
 typedef struct Session {
 	DeviceTable devices;
 	SessionSettings settings;
-	char *path;               /* the loaded file as the user named it, or NULL */
-	SourceFile *source;       /* its text (retained), or NULL */
-	IrModule **versions;      /* pipeline_count + 1 slots; see the top */
-	size_t phases_done;       /* versions[0..phases_done] are non-NULL */
-	DiagList diags;           /* the last operation's diagnostics */
-	SourceFile *diag_source;  /* retained while diags may point into it */
-	struct PlanTrace *trace;  /* what the planning phases recorded about the
+	char *path;              /* the loaded file as the user named it, or NULL */
+	SourceFile *source;      /* its text (retained), or NULL */
+	IrModule **versions;     /* pipeline_count + 1 slots; see the top */
+	size_t phases_done;      /* versions[0..phases_done] are non-NULL */
+	DiagList diags;          /* the last operation's diagnostics */
+	SourceFile *diag_source; /* retained while diags may point into it */
+	struct PlanTrace *trace; /* what the planning phases recorded about the
 				    planned versions (plan.h); cleared with them */
-	struct Stepper *stepper;  /* the phase in progress under stepi, and the
+	struct Stepper *stepper; /* the phase in progress under stepi, and the
 				    breakpoints (stepper.h) */
-	struct SessionPins *pins; /* what-if pins and their undo stack
-				     (session_pins.c) */
-	int failed_phase;         /* pipeline index of the phase whose last run
+	PinSet pins;             /* what-if pins and their undo stack (pins.h) */
+	int failed_phase;        /* pipeline index of the phase whose last run
 				     failed (an interrupt is not a failure), or
 				     -1; what it recorded stays in trace */
-	char *failed_reason;      /* that run's first error message (owned), or
+	char *failed_reason;     /* that run's first error message (owned), or
 				     NULL */
 } Session;
 
@@ -168,7 +168,7 @@ void session_setting_format(const Session *s, int i, StrBuf *out);
 bool session_setting_set(Session *s, int i, const char *value, bool *reset, char **err);
 
 /*
- * What-if pins (SPEC §3.3, session_pins.c): `pin %x cuda:0` plans as if %x
+ * What-if pins (SPEC §3.3, pins.h): `pin %x cuda:0` plans as if %x
  * were annotated, without editing the module. Every change to the pins
  * drops the planned versions (the module as loaded stays) and can be
  * undone. Pins survive `restart` and `reload`; `load` of another file
@@ -184,6 +184,5 @@ bool session_unpin(Session *s, const char *name);
 bool session_undo_pins(Session *s);
 /* The current pins, for listing and for the phases. */
 const PlanPin *session_pins(const Session *s, size_t *count);
-void session_pins_free(Session *s);
 
 #endif
