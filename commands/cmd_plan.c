@@ -62,7 +62,7 @@ int cmd_placement(CmdContext *ctx, int argc, char **argv)
 static bool check_has_run(CmdContext *ctx)
 {
 	const PlanTrace *t = ctx->session->trace;
-	int check = pipeline_find("check");
+	int check = pipeline_find_flags(PHASE_REPORTS_CONFLICTS);
 	return t && check >= 0 &&
 	       (ctx->session->phases_done > (size_t)check ||
 		session_failed_phase(ctx->session, NULL) == check);
@@ -72,7 +72,7 @@ static bool check_has_run(CmdContext *ctx)
 static bool core_failed(CmdContext *ctx)
 {
 	int failed = session_failed_phase(ctx->session, NULL);
-	return failed >= 0 && pipeline_phases[failed].run == plan_core_phase;
+	return failed >= 0 && (pipeline_phases[failed].flags & PHASE_RECORDS_EVENTS);
 }
 
 /* One line per destination device: which consumers read the value there. */
@@ -333,7 +333,8 @@ int cmd_copies(CmdContext *ctx, int argc, char **argv)
 		free(captured);
 		free(by_id);
 	}
-	if (!planned && failed == pipeline_find("check") && s->trace && s->trace->check)
+	if (!planned && failed == pipeline_find_flags(PHASE_REPORTS_CONFLICTS) && s->trace &&
+	    s->trace->check)
 		print_would_copy(ctx, &n, &total);
 	if (planned && n == 0)
 		fputs("no copies\n", ctx->out);

@@ -575,7 +575,7 @@ int cmd_compare(CmdContext *ctx, int argc, char **argv)
 {
 	Session *s = ctx->session;
 	const IrModule *planned = session_current(s);
-	int infer = pipeline_find("infer");
+	int infer = pipeline_find_flags(PHASE_PRODUCES_TYPES);
 	const IrModule *reference = NULL;
 	double tol = s->settings.tolerance;
 	RunArgs args;

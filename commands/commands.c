@@ -741,7 +741,7 @@ bool cmd_note_stopped(CmdContext *ctx)
 	if (phase < 0)
 		return false;
 	/* check's outcome depends on the policy: say which */
-	check = pipeline_phases[phase].run == plan_check_phase;
+	check = (pipeline_phases[phase].flags & PHASE_REPORTS_CONFLICTS) != 0;
 	strbuf_init(&sb);
 	strbuf_printf(&sb, "planning stopped in phase '%s'", pipeline_phases[phase].name);
 	if (check) {

@@ -15,11 +15,13 @@
 
 const Phase pipeline_phases[] = {
 	{"rewrite", "normalise annotations: fix on_device values of lets and function bodies",
-	 plan_rewrite_phase},
+	 plan_rewrite_phase, 0},
 	{"check", "resolve devices, collect every conflict and resolve it under the policy",
-	 plan_check_phase},
-	{"infer", "type inference: the shape and dtype of every expression", infer_phase},
-	{"core", "device analysis, defaulting and capture of device_copy calls", plan_core_phase},
+	 plan_check_phase, PHASE_REPORTS_CONFLICTS},
+	{"infer", "type inference: the shape and dtype of every expression", infer_phase,
+	 PHASE_PRODUCES_TYPES},
+	{"core", "device analysis, defaulting and capture of device_copy calls", plan_core_phase,
+	 PHASE_RECORDS_EVENTS | PHASE_PLACES_DEVICES},
 };
 const size_t pipeline_count = DP_COUNT(pipeline_phases);
 
@@ -40,4 +42,12 @@ int pipeline_find(const char *name)
 		}
 	}
 	return found;
+}
+
+int pipeline_find_flags(unsigned flags)
+{
+	for (size_t i = 0; i < pipeline_count; i++)
+		if ((pipeline_phases[i].flags & flags) == flags)
+			return (int)i;
+	return -1;
 }

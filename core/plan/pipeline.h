@@ -47,10 +47,29 @@ typedef struct PhaseContext {
 
 typedef IrModule *(*PhaseFn)(const IrModule *in, PhaseContext *ctx);
 
+/* What a phase does besides making the next version, for the callers that
+ * must know it without naming the phase: the stepper, the inspection
+ * commands and the verifier. */
+enum {
+	/* collects every conflict into the trace (trace->conflicts, its
+	 * analysis trace->check) and inserts the copies that resolve them:
+	 * its outcome depends on the policy (check) */
+	PHASE_REPORTS_CONFLICTS = 1 << 0,
+	/* types every expression; the versions after it stay typed (infer) */
+	PHASE_PRODUCES_TYPES = 1 << 1,
+	/* records solver events and its analysis (trace->events, trace->core),
+	 * which stepi replays (core) */
+	PHASE_RECORDS_EVENTS = 1 << 2,
+	/* gives every expression a device; the versions after it keep them
+	 * (core) */
+	PHASE_PLACES_DEVICES = 1 << 3,
+};
+
 typedef struct Phase {
 	const char *name;
 	const char *summary;
 	PhaseFn run;
+	unsigned flags; /* PHASE_* */
 } Phase;
 
 extern const Phase pipeline_phases[];
@@ -58,5 +77,7 @@ extern const size_t pipeline_count;
 
 /* Index of a phase by name (unique prefixes accepted), or -1. */
 int pipeline_find(const char *name);
+/* Index of the first phase whose flags include all of `flags`, or -1. */
+int pipeline_find_flags(unsigned flags);
 
 #endif

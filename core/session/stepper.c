@@ -253,10 +253,10 @@ static void emit_phase(Run *r, StepReportKind kind, size_t phase)
 	emit(r, &rep);
 }
 
-/* The phase whose run function records PlanTrace events. */
+/* Whether phase p records PlanTrace events. */
 static bool phase_has_events(size_t p)
 {
-	return pipeline_phases[p].run == plan_core_phase;
+	return (pipeline_phases[p].flags & PHASE_RECORDS_EVENTS) != 0;
 }
 
 /* Breakpoints that look at events (or at check's result). */
@@ -451,7 +451,7 @@ static void check_breaks(Run *r, size_t p, const IrModule *in, const IrModule *o
 	Stepper *st = r->st;
 	size_t copies = 0;
 	bool want_copies = false;
-	if (!r->breakpoints || pipeline_phases[p].run != plan_check_phase)
+	if (!r->breakpoints || !(pipeline_phases[p].flags & PHASE_REPORTS_CONFLICTS))
 		return;
 	for (size_t b = 0; b < st->nbreaks; b++)
 		if (st->breaks[b].kind == BREAK_COPY)
