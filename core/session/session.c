@@ -18,7 +18,6 @@
 
 #include "parse.h"
 #include "plan.h"
-#include "stepper.h"
 
 void session_clear_diags(Session *s)
 {
@@ -42,7 +41,9 @@ void session_init(Session *s)
 	s->settings.cache_mib = SESSION_CACHE_MIB;
 	s->versions = xcalloc(pipeline_count + 1, sizeof(IrModule *));
 	s->trace = plan_trace_new();
-	s->stepper = stepper_new();
+	s->stepper = xcalloc(1, sizeof(Stepper));
+	s->stepper->stopped_before = SIZE_MAX;
+	diag_init(&s->progress.diags);
 	s->failed_phase = -1;
 	diag_init(&s->diags);
 }
@@ -55,7 +56,10 @@ static void session_forget_failure(Session *s)
 	s->failed_phase = -1;
 }
 
-void session_record_failure(Session *s, size_t phase)
+/* Records that phase `phase` failed, with the first error in s->diags as
+ * the reason; nothing when the failure was an interrupt (what the phase
+ * recorded is then incomplete). */
+static void session_record_failure(Session *s, size_t phase)
 {
 	session_forget_failure(s);
 	if (interrupt_pending())
@@ -77,12 +81,27 @@ int session_failed_phase(const Session *s, const char **reason)
 
 static IrModule *session_materialize(Session *s, size_t slot);
 
+/* Drops the phase in progress, if any, its pending output too. */
+static void session_drop_progress(Session *s)
+{
+	PhaseProgress *pr = &s->progress;
+	if (!pr->active)
+		return;
+	if (pr->pending)
+		ir_module_free(pr->pending);
+	pr->pending = NULL;
+	plan_analysis_free(&pr->replay);
+	diag_clear(&pr->diags);
+	pr->active = false;
+	pr->next = 0;
+}
+
 /* Frees versions[from..phases_done]. With from >= 1 the version before
  * them becomes current again, recomputed if it had been let go. */
 static void session_drop_versions(Session *s, size_t from)
 {
 	/* a phase in progress reads versions[phases_done]: it goes first */
-	stepper_cancel(s);
+	session_drop_progress(s);
 	session_forget_failure(s);
 	/* The trace describes planned versions (and what a failed phase
 	 * recorded about the next one): it goes with them. */
@@ -142,7 +161,9 @@ static bool session_lets_go(const Session *s, const IrModule *in)
 	return in->refcount == 1 && 2.0 * (double)in->nodes.used_bytes > session_cache_bytes(s);
 }
 
-void session_commit_version(Session *s, IrModule *out)
+/* Makes out (a phase's output) the current version and lets go of
+ * earlier ones beyond the cache setting. */
+static void session_commit_version(Session *s, IrModule *out)
 {
 	DP_ASSERT(s->phases_done < pipeline_count);
 	session_forget_failure(s);
@@ -154,7 +175,11 @@ void session_free(Session *s)
 {
 	pins_clear(&s->pins);
 	session_drop_versions(s, 0);
-	stepper_free(s->stepper);
+	for (size_t i = 0; i < s->stepper->nbreaks; i++)
+		free(s->stepper->breaks[i].value);
+	free(s->stepper->breaks);
+	free(s->stepper);
+	diag_free(&s->progress.diags);
 	plan_trace_free(s->trace);
 	free(s->versions);
 	session_clear_diags(s);
@@ -172,7 +197,7 @@ bool session_has_module(const Session *s)
 
 bool session_planning_started(const Session *s)
 {
-	return s->phases_done > 0 || stepper_in_progress(s, NULL, NULL);
+	return s->phases_done > 0 || s->progress.active;
 }
 
 bool session_planned(const Session *s)
@@ -329,9 +354,9 @@ bool session_step(Session *s, size_t n)
 		diag_error(&s->diags, NULL, (Pos){0, 0}, "no module loaded");
 		return false;
 	}
-	if (n > 0 && stepper_in_progress(s, NULL, NULL)) {
+	if (n > 0 && s->progress.active) {
 		/* leaves that phase's diagnostics in s->diags, in order */
-		if (!stepper_finish(s))
+		if (!session_finish_phase(s))
 			return false;
 		n--;
 	}
@@ -371,6 +396,32 @@ bool session_step(Session *s, size_t n)
 		}
 		session_commit_version(s, out);
 	}
+	return true;
+}
+
+bool session_finish_phase(Session *s)
+{
+	PhaseProgress *pr = &s->progress;
+	IrModule *out = pr->pending;
+	size_t phase = pr->phase;
+	DiagList tmp;
+	if (!pr->active)
+		return true;
+	/* its diagnostics move to s->diags */
+	session_clear_diags(s);
+	tmp = s->diags;
+	s->diags = pr->diags;
+	pr->diags = tmp;
+	pr->pending = NULL;
+	session_drop_progress(s);
+	if (!out) {
+		if (s->diags.errors == 0)
+			diag_error(&s->diags, NULL, (Pos){0, 0}, "phase '%s' failed",
+				   pipeline_phases[phase].name);
+		session_record_failure(s, phase);
+		return false;
+	}
+	session_commit_version(s, out);
 	return true;
 }
 
