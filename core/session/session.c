@@ -231,11 +231,7 @@ static IrModule *session_materialize(Session *s, size_t slot)
 	else if (s->source)
 		m = parse_module(s->source, &s->devices, &scratch);
 	for (size_t i = from; m && scratch.errors == 0 && i < slot; i++) {
-		PhaseContext ctx = session_phase_context(s);
-		IrModule *out;
-		ctx.diags = &scratch;
-		ctx.trace = NULL;
-		out = pipeline_phases[i].run(m, &ctx);
+		IrModule *out = session_run_phase(s, i, m, &scratch, false, NULL);
 		ir_module_free(m);
 		m = out;
 	}
@@ -361,35 +357,24 @@ bool session_step(Session *s, size_t n)
 		n--;
 	}
 	for (size_t k = 0; k < n && s->phases_done < pipeline_count; k++) {
-		const Phase *phase = &pipeline_phases[s->phases_done];
-		PhaseContext ctx;
-		size_t errors_before = s->diags.errors;
-		IrModule *in, *out;
+		IrModule *in = s->versions[s->phases_done], *out;
+		bool consumed = false;
 		if (interrupt_pending()) {
 			/* the flag stays set: a script stops, the prompt clears it */
 			diag_error(&s->diags, NULL, (Pos){0, 0}, "interrupted before phase '%s'",
-				   phase->name);
+				   pipeline_phases[s->phases_done].name);
 			return false;
 		}
-		ctx = session_phase_context(s);
-		in = s->versions[s->phases_done];
-		if (session_lets_go(s, in))
-			ctx.consumable = in;
-		out = phase->run(in, &ctx);
-		if (ctx.consumed) {
+		out = session_run_phase(s, s->phases_done, in, &s->diags, true, &consumed);
+		if (consumed) {
 			/* the phase edited its input: that version is gone from
 			 * its slot (recomputed if asked for), and on failure the
 			 * current one is recomputed at once */
 			s->versions[s->phases_done] = NULL;
 			ir_module_free(in);
 		}
-		if (!out || s->diags.errors > errors_before) {
-			if (out)
-				ir_module_free(out);
-			if (s->diags.errors == errors_before)
-				diag_error(&s->diags, NULL, (Pos){0, 0}, "phase '%s' failed",
-					   phase->name);
-			if (ctx.consumed)
+		if (!out) {
+			if (consumed)
 				session_materialize(s, s->phases_done);
 			session_record_failure(s, s->phases_done);
 			return false;
@@ -397,6 +382,35 @@ bool session_step(Session *s, size_t n)
 		session_commit_version(s, out);
 	}
 	return true;
+}
+
+IrModule *session_run_phase(Session *s, size_t p, IrModule *in, DiagList *diags, bool record,
+			    bool *consumed)
+{
+	const Phase *phase = &pipeline_phases[p];
+	PhaseContext ctx = session_phase_context(s);
+	size_t errors_before = diags->errors;
+	IrModule *out;
+	DP_ASSERT(p < pipeline_count);
+	ctx.diags = diags;
+	if (!record)
+		ctx.trace = NULL;
+	if (consumed && session_lets_go(s, in))
+		ctx.consumable = in;
+	out = phase->run(in, &ctx);
+	if (consumed)
+		*consumed = ctx.consumed;
+	if (out && diags->errors == errors_before)
+		return out;
+	/* failed: the phase returned nothing, or reported an error */
+	if (out)
+		ir_module_free(out);
+	if (diags->errors == errors_before)
+		diag_error(diags, NULL, (Pos){0, 0},
+			   interrupt_pending() ? "interrupted during phase '%s'"
+					       : "phase '%s' failed",
+			   phase->name);
+	return NULL;
 }
 
 bool session_finish_phase(Session *s)

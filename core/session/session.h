@@ -172,6 +172,21 @@ bool session_phase_ran(const Session *s, int phase);
  * successful phases are left there as well. Breakpoints play no part here
  * (stepper_run honours them). */
 bool session_step(Session *s, size_t n);
+/* Runs pipeline phase p on `in`, the one way a phase runs: session_step,
+ * the recomputation of a version that was let go and the stepper's start of
+ * a phase it replays all come here. The phase gets the session's context
+ * (session_phase_context), reports into `diags`, and records into the trace
+ * when `record` is set. With `consumed` not NULL, a phase whose input the
+ * session lets go anyway may edit it (PhaseContext.consumable); *consumed
+ * then says whether it did, and the caller drops that version.
+ * One error path for every phase: on failure (the phase returned nothing
+ * or reported an error) its output is discarded and NULL returned, with an
+ * error in diags: the phase's own, else "interrupted during phase 'P'" when
+ * Ctrl-C is pending, else "phase 'P' failed". A Ctrl-C that the phase did
+ * not notice leaves its output good; the caller stops at its next safe
+ * point. */
+IrModule *session_run_phase(Session *s, size_t p, IrModule *in, DiagList *diags, bool record,
+			    bool *consumed);
 /* Commits the phase in progress (s->progress) as it stands, whatever is
  * left of its events; true when none is in progress. Clears s->diags and
  * leaves the phase's own diagnostics there; false when the phase failed

@@ -327,27 +327,17 @@ static StepOutcome start_phase(Run *r)
 	Session *s = r->s;
 	PhaseProgress *pr = r->pr;
 	size_t p = s->phases_done;
-	PhaseContext ctx = session_phase_context(s);
 	IrModule *out;
 	DP_ASSERT(s->trace);
 	diag_clear(&pr->diags);
-	ctx.diags = &pr->diags;
-	out = pipeline_phases[p].run(s->versions[p], &ctx);
-	if (interrupt_pending()) {
+	out = session_run_phase(s, p, s->versions[p], &pr->diags, true, NULL);
+	if (!out && interrupt_pending()) {
+		/* the phase's diagnostics say so; the session stays before it */
 		DiagList tmp = s->diags;
-		if (out)
-			ir_module_free(out);
 		s->diags = pr->diags;
 		pr->diags = tmp;
 		diag_clear(&pr->diags);
-		if (s->diags.errors == 0)
-			return interrupted(s, "interrupted during phase '%s'",
-					   pipeline_phases[p].name);
 		return STEP_INTERRUPTED;
-	}
-	if (out && pr->diags.errors) {
-		ir_module_free(out);
-		out = NULL;
 	}
 	pr->active = true;
 	pr->phase = p;
