@@ -18,6 +18,7 @@
 
 #include "parse.h"
 #include "plan.h"
+#include "verify.h"
 
 void session_clear_diags(Session *s)
 {
@@ -384,6 +385,31 @@ bool session_step(Session *s, size_t n)
 	return true;
 }
 
+#ifdef DEVPLAN_VERIFY
+/* The verifier after phase p (STYLE.md §4, verify.h): a violation is a bug
+ * in the phase, an internal error like a failed DP_ASSERT. Types are
+ * required from the phase that produces them on, devices likewise. */
+static void session_verify_output(const Session *s, size_t p, const IrModule *out)
+{
+	DiagList found;
+	unsigned require = 0;
+	for (size_t i = 0; i <= p; i++) {
+		if (pipeline_phases[i].flags & PHASE_PRODUCES_TYPES)
+			require |= VERIFY_TYPES;
+		if (pipeline_phases[i].flags & PHASE_PLACES_DEVICES)
+			require |= VERIFY_DEVICES;
+	}
+	diag_init(&found);
+	if (!ir_verify(out, require, s->devices.count, &found)) {
+		fprintf(stderr, "devplan: internal error: phase '%s' broke the module:\n",
+			pipeline_phases[p].name);
+		diag_print_all(stderr, &found);
+		abort();
+	}
+	diag_free(&found);
+}
+#endif
+
 IrModule *session_run_phase(Session *s, size_t p, IrModule *in, DiagList *diags, bool record,
 			    bool *consumed)
 {
@@ -400,8 +426,12 @@ IrModule *session_run_phase(Session *s, size_t p, IrModule *in, DiagList *diags,
 	out = phase->run(in, &ctx);
 	if (consumed)
 		*consumed = ctx.consumed;
-	if (out && diags->errors == errors_before)
+	if (out && diags->errors == errors_before) {
+#ifdef DEVPLAN_VERIFY
+		session_verify_output(s, p, out);
+#endif
 		return out;
+	}
 	/* failed: the phase returned nothing, or reported an error */
 	if (out)
 		ir_module_free(out);
