@@ -557,29 +557,19 @@ const size_t commands_count = DP_COUNT(commands_table);
 
 const Command *commands_find(const char *name, bool *ambiguous)
 {
-	size_t len = strlen(name);
-	const Command *found = NULL;
+	int i = prefix_match(name, &commands_table[0].name, commands_count, sizeof(Command));
 	*ambiguous = false;
-	for (size_t i = 0; i < commands_count; i++) {
-		const Command *c = &commands_table[i];
-		if (strcmp(c->name, name) == 0)
-			return c;
+	if (i >= 0 && strcmp(commands_table[i].name, name) == 0)
+		return &commands_table[i];
+	/* an alias is exact and beats a prefix of a name */
+	for (size_t k = 0; k < commands_count; k++) {
+		const Command *c = &commands_table[k];
 		for (size_t a = 0; a < DP_COUNT(c->aliases) && c->aliases[a]; a++)
 			if (strcmp(c->aliases[a], name) == 0)
 				return c;
 	}
-	if (len == 0)
-		return NULL;
-	for (size_t i = 0; i < commands_count; i++) {
-		if (strncmp(commands_table[i].name, name, len) == 0) {
-			if (found) {
-				*ambiguous = true;
-				return NULL;
-			}
-			found = &commands_table[i];
-		}
-	}
-	return found;
+	*ambiguous = i == PREFIX_AMBIGUOUS;
+	return i >= 0 ? &commands_table[i] : NULL;
 }
 
 /* ---- messages ---- */
@@ -864,26 +854,13 @@ bool commands_split(const char *line, int *argc, char ***argv, char **err)
 	return true;
 }
 
-/* `help`-style list of the commands starting with prefix. */
-static void list_candidates(StrBuf *sb, const char *prefix)
-{
-	size_t len = strlen(prefix);
-	bool first = true;
-	for (size_t i = 0; i < commands_count; i++) {
-		if (strncmp(commands_table[i].name, prefix, len) == 0) {
-			strbuf_printf(sb, "%s%s", first ? "" : ", ", commands_table[i].name);
-			first = false;
-		}
-	}
-}
-
 int cmd_unknown_command(CmdContext *ctx, const char *name, bool ambiguous)
 {
 	StrBuf sb;
 	if (!ambiguous)
 		return cmd_error(ctx, "unknown command '%s'; type 'help' for a list", name);
 	strbuf_init(&sb);
-	list_candidates(&sb, name);
+	prefix_candidates(&sb, name, &commands_table[0].name, commands_count, sizeof(Command));
 	cmd_error(ctx, "ambiguous command '%s': %s", name, sb.data);
 	strbuf_free(&sb);
 	return 1;

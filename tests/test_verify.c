@@ -307,10 +307,8 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_pipeline_versions_verify),
-		cmocka_unit_test_setup_teardown(test_clone_verifies, damage_setup,
-						damage_teardown),
-		cmocka_unit_test_setup_teardown(test_missing_device, damage_setup,
-						damage_teardown),
+		cmocka_unit_test_setup_teardown(test_clone_verifies, damage_setup, damage_teardown),
+		cmocka_unit_test_setup_teardown(test_missing_device, damage_setup, damage_teardown),
 		cmocka_unit_test_setup_teardown(test_device_outside_table, damage_setup,
 						damage_teardown),
 		cmocka_unit_test_setup_teardown(test_missing_type, damage_setup, damage_teardown),

@@ -194,8 +194,8 @@ static void leave_scope(Verifier *v, size_t mark)
 /* An edge from user to a bound variable must lie inside its binder. */
 static void check_use(Verifier *v, const Expr *user, const Expr *child)
 {
-	if (child->kind != EXPR_VAR || child->u.var.role == VAR_FREE ||
-	    child->id >= v->m->nexprs || v->in_scope[child->id])
+	if (child->kind != EXPR_VAR || child->u.var.role == VAR_FREE || child->id >= v->m->nexprs ||
+	    v->in_scope[child->id])
 		return;
 	violation(v, child, "used by id %u outside the %s that binds it", user->id,
 		  child->u.var.role == VAR_LET ? "let" : "function");

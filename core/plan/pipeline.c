@@ -8,8 +8,6 @@
  */
 #include "pipeline.h"
 
-#include <string.h>
-
 #include "infer.h"
 #include "plan.h"
 
@@ -27,21 +25,8 @@ const size_t pipeline_count = DP_COUNT(pipeline_phases);
 
 int pipeline_find(const char *name)
 {
-	size_t len = strlen(name);
-	int found = -1;
-	for (size_t i = 0; i < pipeline_count; i++)
-		if (strcmp(pipeline_phases[i].name, name) == 0)
-			return (int)i;
-	if (len == 0)
-		return -1;
-	for (size_t i = 0; i < pipeline_count; i++) {
-		if (strncmp(pipeline_phases[i].name, name, len) == 0) {
-			if (found >= 0)
-				return -1;
-			found = (int)i;
-		}
-	}
-	return found;
+	int i = prefix_match(name, &pipeline_phases[0].name, pipeline_count, sizeof(Phase));
+	return i >= 0 ? i : -1;
 }
 
 int pipeline_find_flags(unsigned flags)

@@ -546,21 +546,9 @@ const size_t session_setting_count = DP_COUNT(session_settings);
 
 int session_setting_find(const char *name)
 {
-	size_t len = strlen(name);
-	int found = -1;
-	for (size_t i = 0; i < session_setting_count; i++)
-		if (strcmp(session_settings[i].name, name) == 0)
-			return (int)i;
-	if (len == 0)
-		return -1;
-	for (size_t i = 0; i < session_setting_count; i++) {
-		if (strncmp(session_settings[i].name, name, len) == 0) {
-			if (found >= 0)
-				return -1;
-			found = (int)i;
-		}
-	}
-	return found;
+	int i = prefix_match(name, &session_settings[0].name, session_setting_count,
+			     sizeof(SessionSetting));
+	return i >= 0 ? i : -1;
 }
 
 void session_setting_format(const Session *s, int i, StrBuf *out)
@@ -600,24 +588,16 @@ void session_setting_format(const Session *s, int i, StrBuf *out)
 	}
 }
 
-/* The index of value among choices: exact, else a unique prefix; -1. */
+/* The index of value among choices (NULL-terminated): exact, else a
+ * unique prefix; -1. */
 static int match_choice(const char *const *choices, const char *value)
 {
-	size_t len = strlen(value);
-	int found = -1;
-	for (int i = 0; choices[i]; i++)
-		if (strcmp(choices[i], value) == 0)
-			return i;
-	if (len == 0)
-		return -1;
-	for (int i = 0; choices[i]; i++) {
-		if (strncmp(choices[i], value, len) == 0) {
-			if (found >= 0)
-				return -1;
-			found = i;
-		}
-	}
-	return found;
+	size_t n = 0;
+	int i;
+	while (choices[n])
+		n++;
+	i = prefix_match(value, choices, n, sizeof(char *));
+	return i >= 0 ? i : -1;
 }
 
 static char *choice_error(const SessionSetting *setting, const char *value)
