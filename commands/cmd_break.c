@@ -210,8 +210,7 @@ void cmd_complete_break(const Session *s, int argc, char **argv, const char *wor
 			cmd_complete_module_names(s, "%", out);
 		return;
 	}
-	for (size_t i = 0; i < pipeline_count; i++)
-		cmd_candidates_add(out, word, pipeline_phases[i].name);
+	cmd_complete_phases(word, false, out);
 	for (size_t k = 0; k < DP_COUNT(break_keywords); k++)
 		cmd_candidates_add(out, word, break_keywords[k]);
 }

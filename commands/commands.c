@@ -770,6 +770,36 @@ IrModule *cmd_version_analysed(CmdContext *ctx, int phase, bool *input)
 	return m;
 }
 
+int cmd_find_phase(CmdContext *ctx, const char *name, bool parse_ok)
+{
+	int phase;
+	if (parse_ok && strcmp(name, "parse") == 0)
+		return CMD_PHASE_PARSE;
+	phase = pipeline_find(name);
+	if (phase < 0) {
+		cmd_error(ctx, "unknown phase '%s' (see 'phases')", name);
+		return CMD_PHASE_UNKNOWN;
+	}
+	return phase;
+}
+
+IrModule *cmd_phase_version(CmdContext *ctx, const char *name, int *phase, bool *input)
+{
+	*input = false;
+	*phase = cmd_find_phase(ctx, name, true);
+	if (*phase == CMD_PHASE_UNKNOWN)
+		return NULL;
+	return cmd_version_analysed(ctx, *phase, input);
+}
+
+void cmd_complete_phases(const char *word, bool parse_ok, CmdCandidates *out)
+{
+	if (parse_ok)
+		cmd_candidates_add(out, word, "parse");
+	for (size_t i = 0; i < pipeline_count; i++)
+		cmd_candidates_add(out, word, pipeline_phases[i].name);
+}
+
 int32_t *cmd_replay_devices(CmdContext *ctx)
 {
 	Session *s = ctx->session;
