@@ -121,9 +121,7 @@ int cmd_conflicts(CmdContext *ctx, int argc, char **argv)
 {
 	const PlanTrace *t = ctx->session->trace;
 	const DeviceTable *devices = &ctx->session->devices;
-	const char *policy = ctx->session->settings.policy == POLICY_ERROR  ? "error"
-			     : ctx->session->settings.policy == POLICY_COPY ? "copy"
-									    : "replicate";
+	const char *policy = plan_policy_names[ctx->session->settings.policy];
 	if (!check_has_run(ctx))
 		return cmd_error(ctx, "phase 'check' has not run; use 'step' or 'plan'");
 	cmd_note_stopped(ctx);
@@ -247,7 +245,10 @@ static void print_would_copy(CmdContext *ctx, size_t *n, int64_t *total)
 	const Session *s = ctx->session;
 	const PlanTrace *t = s->trace;
 	PlanAnalysis *an = t->check;
-	const char *policy = s->settings.policy == POLICY_REPLICATE ? "replicate" : "copy";
+	/* what check would do under copy, or replicate when that is the policy */
+	const char *policy =
+		plan_policy_names[s->settings.policy == POLICY_REPLICATE ? POLICY_REPLICATE
+									 : POLICY_COPY];
 	FunctionMap fm;
 	function_map_build(&fm, an->module);
 	for (size_t i = 0; i < t->nconflicts; i++) {

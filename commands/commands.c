@@ -735,9 +735,7 @@ bool cmd_note_stopped(CmdContext *ctx)
 	strbuf_init(&sb);
 	strbuf_printf(&sb, "planning stopped in phase '%s'", pipeline_phases[phase].name);
 	if (check) {
-		strbuf_puts(&sb, " (policy ");
-		session_setting_format(s, session_setting_find("policy"), &sb);
-		strbuf_putc(&sb, ')');
+		strbuf_printf(&sb, " (policy %s)", plan_policy_names[s->settings.policy]);
 	}
 	if (reason)
 		strbuf_printf(&sb, ": %s", reason);

@@ -11,6 +11,18 @@
 #include "infer.h"
 #include "plan.h"
 
+const char *const plan_policy_names[] = {
+	[POLICY_ERROR] = "error",
+	[POLICY_COPY] = "copy",
+	[POLICY_REPLICATE] = "replicate",
+	NULL,
+};
+const char *const plan_placement_names[] = {
+	[PLACEMENT_DEFAULT] = "default",
+	[PLACEMENT_MIN_TRANSFER] = "min-transfer",
+	NULL,
+};
+
 const Phase pipeline_phases[] = {
 	{"rewrite", "normalise annotations: fix on_device values of lets and function bodies",
 	 plan_rewrite_phase, 0},

@@ -20,6 +20,12 @@
 typedef enum PlanPolicy { POLICY_ERROR, POLICY_COPY, POLICY_REPLICATE } PlanPolicy;
 typedef enum PlacementMode { PLACEMENT_DEFAULT, PLACEMENT_MIN_TRANSFER } PlacementMode;
 
+/* Their names, as `set policy` and `set placement` take them and every
+ * message spells them: index i names the value i; NULL-terminated, for the
+ * settings table. */
+extern const char *const plan_policy_names[];
+extern const char *const plan_placement_names[];
+
 /* A what-if pin (`pin %x cuda:0`): every expression named `name` is on
  * `device`, as if annotated, without editing the module. */
 typedef struct PlanPin {

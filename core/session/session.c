@@ -516,8 +516,6 @@ enum {
 };
 
 /* Spelled in enum order: index i is the value with numeric value i. */
-static const char *const policy_choices[] = {"error", "copy", "replicate", NULL};
-static const char *const placement_choices[] = {"default", "min-transfer", NULL};
 static const char *const gpu_choices[] = {"auto", "require", "emulate", NULL};
 static const char *const color_choices[] = {"auto", "on", "off", NULL};
 static const char *const bool_choices[] = {"on", "off", NULL};
@@ -525,9 +523,9 @@ static const char *const bool_choices[] = {"on", "off", NULL};
 const SessionSetting session_settings[] = {
 	[SET_FALLBACK] = {"fallback", SETTING_DEVICE, NULL, true,
 			  "the device of values nothing constrains (KIND:ID from 'targets')"},
-	[SET_POLICY] = {"policy", SETTING_CHOICE, policy_choices, true,
+	[SET_POLICY] = {"policy", SETTING_CHOICE, plan_policy_names, true,
 			"what a conflict does: stop planning, copy, or replicate constants"},
-	[SET_PLACEMENT] = {"placement", SETTING_CHOICE, placement_choices, true,
+	[SET_PLACEMENT] = {"placement", SETTING_CHOICE, plan_placement_names, true,
 			   "where unconstrained operators go: TVM's rule or fewest bytes copied"},
 	[SET_GPU] = {"gpu", SETTING_CHOICE, gpu_choices, false,
 		     "run cuda devices on a GPU if present, always, or on the host emulator"},
@@ -560,10 +558,10 @@ void session_setting_format(const Session *s, int i, StrBuf *out)
 		strbuf_puts(out, devices_name(&s->devices, v->fallback));
 		break;
 	case SET_POLICY:
-		strbuf_puts(out, policy_choices[v->policy]);
+		strbuf_puts(out, plan_policy_names[v->policy]);
 		break;
 	case SET_PLACEMENT:
-		strbuf_puts(out, placement_choices[v->placement]);
+		strbuf_puts(out, plan_placement_names[v->placement]);
 		break;
 	case SET_GPU:
 		strbuf_puts(out, gpu_choices[v->gpu]);
