@@ -51,17 +51,6 @@ typedef struct InferState {
 	size_t arg_cap;
 } InferState;
 
-const char *infer_type_name(IrModule *m, const Type *t)
-{
-	StrBuf sb;
-	const char *out;
-	strbuf_init(&sb);
-	type_print(&sb, t);
-	out = arena_strndup(ir_data_arena(m), sb.data ? sb.data : "", sb.len);
-	strbuf_free(&sb);
-	return out;
-}
-
 static void infer_error(InferState *st, Pos pos, const char *fmt, ...) DP_PRINTF(3, 4);
 
 static void infer_error(InferState *st, Pos pos, const char *fmt, ...)

@@ -14,7 +14,7 @@
 
 #include "diag.h"
 #include "ir.h"
-#include "pipeline.h"
+#include "phase.h"
 
 /* The `infer` phase (pipeline.h): a typed copy of in, or NULL after
  * reporting errors (an interrupt too) into ctx->diags. */
@@ -39,7 +39,11 @@ typedef Type *(*OpTypeRelation)(OpTypeContext *ctx);
 OpTypeRelation infer_relation(OpKind op);
 
 /* The Relay spelling of t (`Tensor[(5, 7), float32]`, `?` for NULL) as a
- * string in m's arena, for diagnostics; it lives as long as m. */
-const char *infer_type_name(IrModule *m, const Type *t);
+ * string in m's arena, for diagnostics; it lives as long as m. Inline, so
+ * that the type relations (infer_ops.c) need nothing back from infer.c. */
+static inline const char *infer_type_name(IrModule *m, const Type *t)
+{
+	return type_string(ir_data_arena(m), t);
+}
 
 #endif

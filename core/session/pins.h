@@ -16,7 +16,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "pipeline.h"
+#include "phase.h"
 
 typedef struct PinList {
 	PlanPin *items;
