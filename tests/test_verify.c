@@ -1,10 +1,11 @@
 /*
  * test_verify.c - the IR verifier (core/ir/verify.c).
  *
- * Two sides. Every version the pipeline makes of every planning case and
- * model verifies clean, with types required from infer on and devices from
- * core on, as session_run_phase requires them in builds with
- * DEVPLAN_VERIFY (checked here directly, so that it holds in any build).
+ * Two sides. Every version the pipeline makes of every planning case
+ * verifies clean, with types required from infer on and devices from core
+ * on (and the plan passing plan_verify), as session_run_phase requires in
+ * builds with DEVPLAN_VERIFY (checked here directly, so that it holds in
+ * any build).
  * And each kind of damage a phase could do to a module is found: a planned
  * module is cloned, one node of the clone is broken, and the verifier must
  * say what and where.
@@ -21,6 +22,7 @@
 
 #include <cmocka.h>
 
+#include "plan.h"
 #include "session.h"
 #include "verify.h"
 
@@ -59,10 +61,12 @@ static void verify_versions(Session *s, const char *name)
 	for (size_t v = 0; v <= s->phases_done; v++) {
 		DiagList diags;
 		const IrModule *m = s->versions[v];
+		unsigned require = v ? required_after(v - 1) : 0;
 		if (!m)
 			continue;
 		diag_init(&diags);
-		if (!ir_verify(m, v ? required_after(v - 1) : 0, s->devices.count, &diags)) {
+		if (!ir_verify(m, require, s->devices.count, &diags) ||
+		    ((require & VERIFY_DEVICES) && !plan_verify(m, &s->devices, &diags))) {
 			fprintf(stderr, "%s, %s:\n", name,
 				v ? pipeline_phases[v - 1].name : "as loaded");
 			diag_print_all(stderr, &diags);

@@ -388,11 +388,14 @@ bool session_step(Session *s, size_t n)
 #ifdef DEVPLAN_VERIFY
 /* The verifier after phase p (STYLE.md §4, verify.h): a violation is a bug
  * in the phase, an internal error like a failed DP_ASSERT. Types are
- * required from the phase that produces them on, devices likewise. */
+ * required from the phase that produces them on, devices likewise; once
+ * every node has a device, the planner's own check of a plan (plan_verify:
+ * every cross-device edge goes through a device_copy) must pass too. */
 static void session_verify_output(const Session *s, size_t p, const IrModule *out)
 {
 	DiagList found;
 	unsigned require = 0;
+	bool ok;
 	for (size_t i = 0; i <= p; i++) {
 		if (pipeline_phases[i].flags & PHASE_PRODUCES_TYPES)
 			require |= VERIFY_TYPES;
@@ -400,7 +403,10 @@ static void session_verify_output(const Session *s, size_t p, const IrModule *ou
 			require |= VERIFY_DEVICES;
 	}
 	diag_init(&found);
-	if (!ir_verify(out, require, s->devices.count, &found)) {
+	ok = ir_verify(out, require, s->devices.count, &found);
+	if (ok && (require & VERIFY_DEVICES))
+		ok = plan_verify(out, &s->devices, &found);
+	if (!ok) {
 		fprintf(stderr, "devplan: internal error: phase '%s' broke the module:\n",
 			pipeline_phases[p].name);
 		diag_print_all(stderr, &found);

@@ -184,8 +184,9 @@ bool session_step(Session *s, size_t n);
  * error in diags: the phase's own, else "interrupted during phase 'P'" when
  * Ctrl-C is pending, else "phase 'P' failed". A Ctrl-C that the phase did
  * not notice leaves its output good; the caller stops at its next safe
- * point. Built with DEVPLAN_VERIFY, every output is verified (verify.h),
- * and a violation is an internal error that stops devplan. */
+ * point. Built with DEVPLAN_VERIFY, every output is verified (verify.h; a
+ * planned one by plan_verify as well), and a violation is an internal
+ * error that stops devplan. */
 IrModule *session_run_phase(Session *s, size_t p, IrModule *in, DiagList *diags, bool record,
 			    bool *consumed);
 /* Commits the phase in progress (s->progress) as it stands, whatever is
