@@ -6,6 +6,9 @@
  * events runs through the cursor only when someone will look at its events
  * (stepi, or a breakpoint or watchpoint that needs them); otherwise it runs
  * whole like any other phase, so `plan` and `step` cost nothing extra.
+ * Either way it runs through session_run_phase, as every phase does; the
+ * phase in progress is the session's state (Session.progress), which the
+ * stepper starts and advances and the session commits or drops.
  *
  * Replaying an event applies the same constraint, by index, to the replay
  * analysis. The replay analysis is built on the same input by the same
