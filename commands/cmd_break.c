@@ -34,43 +34,37 @@ static int check_value(CmdContext *ctx, const char *value)
  * break_keywords); 1 after an error. */
 static int parse_location(CmdContext *ctx, const char *word, int *phase, int *keyword)
 {
-	size_t len = strlen(word), matches = 0;
-	StrBuf names;
-	*phase = *keyword = -1;
+	/* the locations: the phases, then the keywords */
+	size_t count = pipeline_count + DP_COUNT(break_keywords);
+	const char **names = xmalloc(count * sizeof(char *));
+	int found;
+	StrBuf list;
 	for (size_t i = 0; i < pipeline_count; i++)
-		if (strcmp(pipeline_phases[i].name, word) == 0)
-			*phase = (int)i;
+		names[i] = pipeline_phases[i].name;
 	for (size_t k = 0; k < DP_COUNT(break_keywords); k++)
-		if (strcmp(break_keywords[k], word) == 0)
-			*keyword = (int)k;
-	if (*phase >= 0 || *keyword >= 0)
-		return 0;
-	strbuf_init(&names);
-	for (size_t i = 0; i < pipeline_count; i++) {
-		if (len && strncmp(pipeline_phases[i].name, word, len) == 0) {
-			strbuf_printf(&names, "%s%s", matches++ ? ", " : "",
-				      pipeline_phases[i].name);
-			*phase = (int)i;
-		}
-	}
-	for (size_t k = 0; k < DP_COUNT(break_keywords); k++) {
-		if (len && strncmp(break_keywords[k], word, len) == 0) {
-			strbuf_printf(&names, "%s%s", matches++ ? ", " : "", break_keywords[k]);
-			*keyword = (int)k;
-		}
-	}
-	if (matches == 1) {
-		strbuf_free(&names);
+		names[pipeline_count + k] = break_keywords[k];
+	found = prefix_match(word, names, count, sizeof(char *));
+	*phase = *keyword = -1;
+	if (found >= 0) {
+		if ((size_t)found < pipeline_count)
+			*phase = found;
+		else
+			*keyword = found - (int)pipeline_count;
+		free(names);
 		return 0;
 	}
-	if (matches > 1)
-		cmd_error(ctx, "ambiguous breakpoint location '%s': %s", word, names.data);
-	else
+	strbuf_init(&list);
+	if (found == PREFIX_AMBIGUOUS) {
+		prefix_candidates(&list, word, names, count, sizeof(char *));
+		cmd_error(ctx, "ambiguous breakpoint location '%s': %s", word, list.data);
+	} else {
 		cmd_error(ctx,
 			  "unknown breakpoint location '%s': expected a phase (see 'phases'), "
 			  "%%value, @global, conflict or copy",
 			  word);
-	strbuf_free(&names);
+	}
+	strbuf_free(&list);
+	free(names);
 	return 1;
 }
 
@@ -216,8 +210,7 @@ void cmd_complete_break(const Session *s, int argc, char **argv, const char *wor
 			cmd_complete_module_names(s, "%", out);
 		return;
 	}
-	for (size_t i = 0; i < pipeline_count; i++)
-		cmd_candidates_add(out, word, pipeline_phases[i].name);
+	cmd_complete_phases(word, false, out);
 	for (size_t k = 0; k < DP_COUNT(break_keywords); k++)
 		cmd_candidates_add(out, word, break_keywords[k]);
 }

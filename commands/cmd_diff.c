@@ -46,8 +46,8 @@ int cmd_diff(CmdContext *ctx, int argc, char **argv)
 			return cmd_error(ctx, "unknown option '%s' for 'diff'", argv[i]);
 		} else if (phase >= 0) {
 			return cmd_error(ctx, "unexpected argument '%s'", argv[i]);
-		} else if ((phase = pipeline_find(argv[i])) < 0) {
-			return cmd_error(ctx, "unknown phase '%s' (see 'phases')", argv[i]);
+		} else if ((phase = cmd_find_phase(ctx, argv[i], false)) < 0) {
+			return 1;
 		} else if (!session_phase_ran(s, phase)) {
 			return cmd_error(ctx, "phase '%s' has not run yet; use 'step'",
 					 pipeline_phases[phase].name);
@@ -95,6 +95,5 @@ void cmd_complete_diff(const Session *s, int argc, char **argv, const char *word
 		cmd_candidates_add(out, word, "--devices");
 		return;
 	}
-	for (size_t i = 0; i < pipeline_count; i++)
-		cmd_candidates_add(out, word, pipeline_phases[i].name);
+	cmd_complete_phases(word, false, out);
 }

@@ -42,18 +42,8 @@ int cmd_ir(CmdContext *ctx, int argc, char **argv)
 			int phase;
 			if (i + 1 >= argc)
 				return cmd_error(ctx, "'--phase' needs a phase name");
-			a = argv[++i];
 			current = false;
-			if (strcmp(a, "parse") == 0) {
-				m = cmd_version(ctx, -1);
-				if (!m)
-					return 1;
-				continue;
-			}
-			phase = pipeline_find(a);
-			if (phase < 0)
-				return cmd_error(ctx, "unknown phase '%s' (see 'phases')", a);
-			m = cmd_version_analysed(ctx, phase, &input);
+			m = cmd_phase_version(ctx, argv[++i], &phase, &input);
 			if (!m)
 				return 1;
 		} else if (a[0] == '@' && a[1]) {
@@ -84,9 +74,7 @@ void cmd_complete_ir(const Session *s, int argc, char **argv, const char *word, 
 	static const char *const options[] = {"--devices", "--types", "--no-types", "--metadata",
 					      "--phase"};
 	if (argc > 1 && strcmp(argv[argc - 1], "--phase") == 0) {
-		cmd_candidates_add(out, word, "parse");
-		for (size_t i = 0; i < pipeline_count; i++)
-			cmd_candidates_add(out, word, pipeline_phases[i].name);
+		cmd_complete_phases(word, true, out);
 		return;
 	}
 	if (word[0] == '-' || word[0] == '\0')

@@ -45,7 +45,7 @@ int cmd_placement(CmdContext *ctx, int argc, char **argv)
 static bool check_has_run(CmdContext *ctx)
 {
 	const PlanTrace *t = ctx->session->trace;
-	int check = pipeline_find("check");
+	int check = pipeline_find_flags(PHASE_REPORTS_CONFLICTS);
 	return t && check >= 0 &&
 	       (ctx->session->phases_done > (size_t)check ||
 		session_failed_phase(ctx->session, NULL) == check);
@@ -55,7 +55,7 @@ static bool check_has_run(CmdContext *ctx)
 static bool core_failed(CmdContext *ctx)
 {
 	int failed = session_failed_phase(ctx->session, NULL);
-	return failed >= 0 && pipeline_phases[failed].run == plan_core_phase;
+	return failed >= 0 && (pipeline_phases[failed].flags & PHASE_RECORDS_EVENTS);
 }
 
 /* One line per destination device: which consumers read the value there. */
@@ -104,9 +104,7 @@ int cmd_conflicts(CmdContext *ctx, int argc, char **argv)
 {
 	const PlanTrace *t = ctx->session->trace;
 	const DeviceTable *devices = &ctx->session->devices;
-	const char *policy = ctx->session->settings.policy == POLICY_ERROR  ? "error"
-			     : ctx->session->settings.policy == POLICY_COPY ? "copy"
-									    : "replicate";
+	const char *policy = plan_policy_names[ctx->session->settings.policy];
 	if (!check_has_run(ctx))
 		return cmd_error(ctx, "phase 'check' has not run; use 'step' or 'plan'");
 	cmd_note_stopped(ctx);
@@ -167,7 +165,10 @@ static void print_would_copy(CmdContext *ctx, size_t *n, int64_t *total)
 	const Session *s = ctx->session;
 	const PlanTrace *t = s->trace;
 	PlanAnalysis *an = t->check;
-	const char *policy = s->settings.policy == POLICY_REPLICATE ? "replicate" : "copy";
+	/* what check would do under copy, or replicate when that is the policy */
+	const char *policy =
+		plan_policy_names[s->settings.policy == POLICY_REPLICATE ? POLICY_REPLICATE
+									 : POLICY_COPY];
 	PlanFunctions functions;
 	plan_functions(an->module, &functions);
 	for (size_t i = 0; i < t->nconflicts; i++) {
@@ -253,7 +254,8 @@ int cmd_copies(CmdContext *ctx, int argc, char **argv)
 		free(captured);
 		free(by_id);
 	}
-	if (!planned && failed == pipeline_find("check") && s->trace && s->trace->check)
+	if (!planned && failed == pipeline_find_flags(PHASE_REPORTS_CONFLICTS) && s->trace &&
+	    s->trace->check)
 		print_would_copy(ctx, &n, &total);
 	if (planned && n == 0)
 		fputs("no copies\n", ctx->out);

@@ -47,19 +47,12 @@ static const IrModule *render_version(CmdContext *ctx, const char *phase_name, S
 				      pipeline_phases[failed].name);
 		return m;
 	}
-	if (strcmp(phase_name, "parse") == 0) {
-		strbuf_printf(title, "%s as loaded", file);
-		return cmd_version(ctx, -1);
-	}
-	phase = pipeline_find(phase_name);
-	if (phase < 0) {
-		cmd_error(ctx, "unknown phase '%s' (see 'phases')", phase_name);
-		return NULL;
-	}
-	m = cmd_version_analysed(ctx, phase, &input);
+	m = cmd_phase_version(ctx, phase_name, &phase, &input);
 	if (!m)
 		return NULL;
-	if (input)
+	if (phase == CMD_PHASE_PARSE)
+		strbuf_printf(title, "%s as loaded", file);
+	else if (input)
 		strbuf_printf(title, "%s as %s analysed it; planning stopped there", file,
 			      pipeline_phases[phase].name);
 	else
@@ -175,9 +168,7 @@ void cmd_complete_render(const Session *s, int argc, char **argv, const char *wo
 					      "--force"};
 	const char *prev = argc > 1 ? argv[argc - 1] : "";
 	if (strcmp(prev, "--phase") == 0) {
-		cmd_candidates_add(out, word, "parse");
-		for (size_t i = 0; i < pipeline_count; i++)
-			cmd_candidates_add(out, word, pipeline_phases[i].name);
+		cmd_complete_phases(word, true, out);
 		return;
 	}
 	if (strcmp(prev, "--focus") == 0) {

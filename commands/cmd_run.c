@@ -22,6 +22,7 @@
 #include <string.h>
 
 #include "exec.h"
+#include "interrupt.h"
 #include "plan.h"
 
 enum { RUN_SHOW_VALUES = 8, RUN_LIST_RANDOM = 6 };
@@ -332,8 +333,8 @@ static bool run_module(CmdContext *ctx, const IrModule *m, const ExecOptions *o,
 	diag_free(&diags);
 	if (!ok)
 		exec_result_free(result);
-	if (!ok && session_interrupted())
-		session_clear_interrupt();
+	if (!ok && interrupt_pending())
+		interrupt_clear();
 	return ok;
 }
 
@@ -613,7 +614,7 @@ int cmd_compare(CmdContext *ctx, int argc, char **argv)
 {
 	Session *s = ctx->session;
 	const IrModule *planned = session_current(s);
-	int infer = pipeline_find("infer");
+	int infer = pipeline_find_flags(PHASE_PRODUCES_TYPES);
 	const IrModule *reference = NULL;
 	double tol = s->settings.tolerance;
 	RunArgs args;

@@ -14,15 +14,14 @@
 static int find_setting(CmdContext *ctx, const char *name)
 {
 	int i = session_setting_find(name);
-	size_t len = strlen(name), matches = 0;
+	size_t matches = 0;
 	StrBuf sb;
 	if (i >= 0)
 		return i;
 	strbuf_init(&sb);
-	for (size_t k = 0; k < session_setting_count; k++) {
-		if (len && strncmp(session_settings[k].name, name, len) == 0)
-			strbuf_printf(&sb, "%s%s", matches++ ? ", " : "", session_settings[k].name);
-	}
+	if (name[0])
+		matches = prefix_candidates(&sb, name, &session_settings[0].name,
+					    session_setting_count, sizeof(SessionSetting));
 	if (matches > 1) {
 		cmd_error(ctx, "ambiguous setting '%s': %s", name, sb.data);
 	} else {

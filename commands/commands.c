@@ -16,6 +16,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "interrupt.h"
 #include "plan.h"
 #include "stepper.h"
 
@@ -556,29 +557,19 @@ const size_t commands_count = DP_COUNT(commands_table);
 
 const Command *commands_find(const char *name, bool *ambiguous)
 {
-	size_t len = strlen(name);
-	const Command *found = NULL;
+	int i = prefix_match(name, &commands_table[0].name, commands_count, sizeof(Command));
 	*ambiguous = false;
-	for (size_t i = 0; i < commands_count; i++) {
-		const Command *c = &commands_table[i];
-		if (strcmp(c->name, name) == 0)
-			return c;
+	if (i >= 0 && strcmp(commands_table[i].name, name) == 0)
+		return &commands_table[i];
+	/* an alias is exact and beats a prefix of a name */
+	for (size_t k = 0; k < commands_count; k++) {
+		const Command *c = &commands_table[k];
 		for (size_t a = 0; a < DP_COUNT(c->aliases) && c->aliases[a]; a++)
 			if (strcmp(c->aliases[a], name) == 0)
 				return c;
 	}
-	if (len == 0)
-		return NULL;
-	for (size_t i = 0; i < commands_count; i++) {
-		if (strncmp(commands_table[i].name, name, len) == 0) {
-			if (found) {
-				*ambiguous = true;
-				return NULL;
-			}
-			found = &commands_table[i];
-		}
-	}
-	return found;
+	*ambiguous = i == PREFIX_AMBIGUOUS;
+	return i >= 0 ? &commands_table[i] : NULL;
 }
 
 /* ---- messages ---- */
@@ -740,13 +731,11 @@ bool cmd_note_stopped(CmdContext *ctx)
 	if (phase < 0)
 		return false;
 	/* check's outcome depends on the policy: say which */
-	check = pipeline_phases[phase].run == plan_check_phase;
+	check = (pipeline_phases[phase].flags & PHASE_REPORTS_CONFLICTS) != 0;
 	strbuf_init(&sb);
 	strbuf_printf(&sb, "planning stopped in phase '%s'", pipeline_phases[phase].name);
 	if (check) {
-		strbuf_puts(&sb, " (policy ");
-		session_setting_format(s, session_setting_find("policy"), &sb);
-		strbuf_putc(&sb, ')');
+		strbuf_printf(&sb, " (policy %s)", plan_policy_names[s->settings.policy]);
 	}
 	if (reason)
 		strbuf_printf(&sb, ": %s", reason);
@@ -777,6 +766,36 @@ IrModule *cmd_version_analysed(CmdContext *ctx, int phase, bool *input)
 			 "phase '%s' produced no module; this is the one it analysed, after '%s'",
 			 name, pipeline_phases[phase - 1].name);
 	return m;
+}
+
+int cmd_find_phase(CmdContext *ctx, const char *name, bool parse_ok)
+{
+	int phase;
+	if (parse_ok && strcmp(name, "parse") == 0)
+		return CMD_PHASE_PARSE;
+	phase = pipeline_find(name);
+	if (phase < 0) {
+		cmd_error(ctx, "unknown phase '%s' (see 'phases')", name);
+		return CMD_PHASE_UNKNOWN;
+	}
+	return phase;
+}
+
+IrModule *cmd_phase_version(CmdContext *ctx, const char *name, int *phase, bool *input)
+{
+	*input = false;
+	*phase = cmd_find_phase(ctx, name, true);
+	if (*phase == CMD_PHASE_UNKNOWN)
+		return NULL;
+	return cmd_version_analysed(ctx, *phase, input);
+}
+
+void cmd_complete_phases(const char *word, bool parse_ok, CmdCandidates *out)
+{
+	if (parse_ok)
+		cmd_candidates_add(out, word, "parse");
+	for (size_t i = 0; i < pipeline_count; i++)
+		cmd_candidates_add(out, word, pipeline_phases[i].name);
 }
 
 int32_t *cmd_replay_devices(CmdContext *ctx)
@@ -863,26 +882,13 @@ bool commands_split(const char *line, int *argc, char ***argv, char **err)
 	return true;
 }
 
-/* `help`-style list of the commands starting with prefix. */
-static void list_candidates(StrBuf *sb, const char *prefix)
-{
-	size_t len = strlen(prefix);
-	bool first = true;
-	for (size_t i = 0; i < commands_count; i++) {
-		if (strncmp(commands_table[i].name, prefix, len) == 0) {
-			strbuf_printf(sb, "%s%s", first ? "" : ", ", commands_table[i].name);
-			first = false;
-		}
-	}
-}
-
 int cmd_unknown_command(CmdContext *ctx, const char *name, bool ambiguous)
 {
 	StrBuf sb;
 	if (!ambiguous)
 		return cmd_error(ctx, "unknown command '%s'; type 'help' for a list", name);
 	strbuf_init(&sb);
-	list_candidates(&sb, name);
+	prefix_candidates(&sb, name, &commands_table[0].name, commands_count, sizeof(Command));
 	cmd_error(ctx, "ambiguous command '%s': %s", name, sb.data);
 	strbuf_free(&sb);
 	return 1;
@@ -1033,7 +1039,7 @@ int commands_run_stream(CmdContext *ctx, FILE *in, const char *name)
 		errno = 0;
 		len = getline(&line, &cap, in);
 		if (len < 0) {
-			if (errno == EINTR && !session_interrupted()) {
+			if (errno == EINTR && !interrupt_pending()) {
 				clearerr(in);
 				continue;
 			}
@@ -1046,7 +1052,7 @@ int commands_run_stream(CmdContext *ctx, FILE *in, const char *name)
 		status = commands_execute_line(ctx, line);
 		if (status != 0)
 			failed = 1;
-		if (session_interrupted()) {
+		if (interrupt_pending()) {
 			/* A command that noticed the interrupt has said so. */
 			if (status == 0)
 				cmd_error(ctx, "interrupted");

@@ -151,6 +151,17 @@ bool cmd_note_stopped(CmdContext *ctx);
  * module: then its input, the module its analysis is about, after
  * cmd_note_stopped and a note saying so, with *input set. */
 IrModule *cmd_version_analysed(CmdContext *ctx, int phase, bool *input);
+/* The phase a command's argument names: a phase of the pipeline by name or
+ * unique prefix, or, with parse_ok, `parse` for the module as loaded
+ * (CMD_PHASE_PARSE). CMD_PHASE_UNKNOWN after reporting an unknown phase. */
+enum { CMD_PHASE_PARSE = -1, CMD_PHASE_UNKNOWN = -2 };
+int cmd_find_phase(CmdContext *ctx, const char *name, bool parse_ok);
+/* The version `--phase NAME` names (`parse` included), as
+ * cmd_version_analysed gives it; *phase gets the phase (CMD_PHASE_PARSE for
+ * the module as loaded). NULL after reporting why there is none. */
+IrModule *cmd_phase_version(CmdContext *ctx, const char *name, int *phase, bool *input);
+/* Completion of a phase name, and of `parse` too when parse_ok. */
+void cmd_complete_phases(const char *word, bool parse_ok, CmdCandidates *out);
 /* While a phase is in progress under stepi: a note saying so, and the
  * devices its replay has bound so far (stepper_replay_devices), which
  * `ir --devices` and `render` show on the current module, the phase's

@@ -3,8 +3,8 @@
  *
  * readline runs through its callback interface: we poll standard input
  * ourselves and feed readline one character at a time, so that a SIGINT
- * (whose handler only sets session_interrupt_requested; readline's own
- * handlers are off) interrupts poll() and we discard the half-typed line
+ * (whose handler only sets the interrupt flag of interrupt.h; readline's
+ * own handlers are off) interrupts poll() and we discard the half-typed line
  * at a safe point instead of longjmp-ing out of a signal handler.
  *
  * Completion asks the command table (commands_complete) for candidates; a
@@ -25,6 +25,8 @@
 #include <readline/history.h>
 #include <readline/readline.h>
 
+#include "interrupt.h"
+
 enum { REPL_HISTORY_SIZE = 1000 };
 
 static struct {
@@ -43,7 +45,7 @@ static volatile sig_atomic_t repl_resized;
 static void repl_on_sigint(int sig)
 {
 	(void)sig;
-	session_interrupt_requested = 1;
+	interrupt_request();
 }
 
 static void repl_on_sigwinch(int sig)
@@ -165,7 +167,7 @@ static void repl_on_line(char *line)
 /* Ctrl-C at the prompt: forget the line, start a fresh prompt. */
 static void repl_discard_line(void)
 {
-	session_clear_interrupt();
+	interrupt_clear();
 	rl_callback_sigcleanup();
 	rl_replace_line("", 1);
 	fputs("^C", rl_outstream ? rl_outstream : stdout);
@@ -194,7 +196,7 @@ static char *repl_read_plain(const char *prompt)
 			return NULL;
 		}
 		clearerr(stdin);
-		session_clear_interrupt();
+		interrupt_clear();
 		fputc('\n', stdout);
 	}
 	while (len > 0 && (line[len - 1] == '\n' || line[len - 1] == '\r'))
@@ -211,7 +213,7 @@ char *repl_read_line(const char *prompt)
 	rl_callback_handler_install(prompt, repl_on_line);
 	while (!repl.line_done) {
 		struct pollfd pfd;
-		if (session_interrupted()) {
+		if (interrupt_pending()) {
 			repl_discard_line();
 			continue;
 		}
@@ -237,7 +239,7 @@ int repl_run(CmdContext *ctx)
 {
 	while (!ctx->quit) {
 		char *line;
-		session_clear_interrupt();
+		interrupt_clear();
 		line = repl_read_line("(devplan) ");
 		if (!line) {
 			if (ctx->interactive)

@@ -4,8 +4,9 @@
  * Like Lua's lua.c, readline lives behind repl_open / repl_read_line /
  * repl_add_history / repl_close, with a plain getline fallback when standard
  * input is not a terminal; nothing outside repl/ includes readline. SIGINT
- * only sets session_interrupt_requested: at the prompt it discards the line
- * being typed, during a command the command stops at its next safe point.
+ * only sets the interrupt flag (interrupt.h): at the prompt it discards the
+ * line being typed, during a command the command stops at its next safe
+ * point.
  *
  * Ownership: repl_read_line returns a line the caller frees; everything else
  * is released by repl_close.
@@ -30,7 +31,7 @@ void repl_add_history(const char *line);
 /* Saves the history and frees readline's state. */
 void repl_close(void);
 
-/* Makes SIGINT set session_interrupt_requested and nothing else. */
+/* Makes SIGINT set the interrupt flag (interrupt_request) and nothing else. */
 void repl_install_sigint(void);
 
 /* Reads and runs commands until quit or end of input; returns 0. */

@@ -242,6 +242,6 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	}
 	cmd_context_free(&ctx);
 	session_free(&session);
-	session_clear_interrupt();
+	interrupt_clear();
 	return 0;
 }

@@ -596,12 +596,12 @@ static void test_interrupt_flag(void **state)
 {
 	Fixture *f = *state;
 	fake_module(f);
-	session_interrupt_requested = 1;
-	assert_true(session_interrupted());
+	interrupt_request();
+	assert_true(interrupt_pending());
 	assert_int_equal(run(f, "step"), 1);
 	assert_non_null(strstr(f->err, "interrupted"));
-	session_clear_interrupt();
-	assert_false(session_interrupted());
+	interrupt_clear();
+	assert_false(interrupt_pending());
 	assert_int_equal(f->session.phases_done, 0);
 }
 

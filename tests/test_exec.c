@@ -483,10 +483,10 @@ static void test_interrupt(void **state)
 	ExecResult r;
 	(void)state;
 	program_load(&p, "def @main(%a: Tensor[(4), float32]) {\n  negative(exp(%a))\n}\n");
-	session_interrupt_requested = 1;
+	interrupt_request();
 	assert_false(exec_run(p.m, &p.devices, &o, &in, 1, &r, &p.diags));
 	exec_result_free(&r);
-	session_clear_interrupt();
+	interrupt_clear();
 	expect_diag(&p.diags, "interrupted");
 	npy_array_free(&in);
 	program_free(&p);

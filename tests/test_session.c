@@ -202,13 +202,13 @@ static void test_recompute_interrupted(void **state)
 	assert_true(session_planned(&r.session));
 	assert_null(r.session.versions[3]);
 	session_clear_diags(&r.session);
-	session_interrupt_requested = 1;
+	interrupt_request();
 	/* infer polls the flag when it finishes */
 	assert_null(session_version(&r.session, pipeline_find("infer")));
 	assert_true(r.session.diags.errors > 0);
 	assert_non_null(strstr(r.session.diags.items[r.session.diags.count - 1].message,
 			       "cannot recompute the module after phase 'infer'"));
-	session_clear_interrupt();
+	interrupt_clear();
 	assert_null(r.session.versions[3]);
 	assert_true(session_planned(&r.session));
 	assert_non_null(session_version(&r.session, pipeline_find("infer")));

@@ -334,7 +334,7 @@ static void interrupt_report(void *arg, const StepReport *r)
 {
 	(void)arg;
 	(void)r;
-	session_interrupt_requested = 1;
+	interrupt_request();
 }
 
 static void test_interrupts(void **state)
@@ -357,32 +357,32 @@ static void test_interrupts(void **state)
 	strbuf_free(&sb);
 
 	/* between phases: nothing runs */
-	session_interrupt_requested = 1;
+	interrupt_request();
 	assert_int_equal(stepper_run(&s, STEP_CONTINUE, 0, true, NULL), STEP_INTERRUPTED);
 	assert_true(has_message(&s.diags, "interrupted before phase 'rewrite'"));
 	assert_int_equal(s.phases_done, 0);
-	session_clear_interrupt();
+	interrupt_clear();
 
 	/* inside check, infer and core, called directly */
 	assert_true(session_step(&s, 1));
 	diag_init(&diags);
 	ctx = session_phase_context(&s);
 	ctx.diags = &diags;
-	session_interrupt_requested = 1;
+	interrupt_request();
 	out = plan_check_phase(session_current(&s), &ctx);
 	assert_null(out);
 	assert_true(has_message(&diags, "interrupted during phase 'check'"));
-	session_clear_interrupt();
+	interrupt_clear();
 	assert_true(session_step(&s, 1));
 	diag_clear(&diags);
-	session_interrupt_requested = 1;
+	interrupt_request();
 	out = pipeline_phases[pipeline_find("infer")].run(session_current(&s), &ctx);
 	assert_null(out);
 	assert_true(has_message(&diags, "interrupted during phase 'infer'"));
-	session_clear_interrupt();
+	interrupt_clear();
 	assert_true(session_step(&s, 1));
 	assert_int_equal(s.phases_done, 3);
-	session_interrupt_requested = 1;
+	interrupt_request();
 	assert_false(session_step(&s, 1));
 	assert_true(has_message(&s.diags, "interrupted"));
 	assert_int_equal(s.phases_done, 3);
@@ -390,7 +390,7 @@ static void test_interrupts(void **state)
 	out = plan_core_phase(session_current(&s), &ctx);
 	assert_null(out);
 	assert_true(has_message(&diags, "interrupted during phase 'core'"));
-	session_clear_interrupt();
+	interrupt_clear();
 	diag_free(&diags);
 
 	/* inside a replay (Ctrl-C at the first watch report): the cursor
@@ -405,7 +405,7 @@ static void test_interrupts(void **state)
 		assert_true(stepper_in_progress(&s, &applied, NULL));
 		assert_int_equal(applied, 0xffff);
 	}
-	session_clear_interrupt();
+	interrupt_clear();
 	stepper_break_clear(s.stepper);
 	assert_int_equal(stepper_run(&s, STEP_CONTINUE, 0, true, NULL), STEP_END);
 	assert_true(session_planned(&s));

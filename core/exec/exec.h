@@ -39,7 +39,6 @@
 #include "ir.h"
 #include "kernels.h"
 #include "npy.h"
-#include "session.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -109,6 +108,11 @@ typedef struct ExecHostAllocator {
 } ExecHostAllocator;
 
 enum { EXEC_DEFAULT_MAX_DEPTH = 1000 };
+
+/* Where a cuda device runs (the session's gpu setting): on a GPU when one is
+ * usable, else on the emulator with a note; on a GPU or not at all; always
+ * on the emulator. */
+typedef enum GpuMode { GPU_AUTO, GPU_REQUIRE, GPU_EMULATE } GpuMode;
 
 typedef struct ExecOptions {
 	GpuMode gpu;           /* auto, require or emulate */
@@ -237,7 +241,7 @@ typedef struct ExecResult {
  * Runs @main of m (every expression typed; planned unless all_on_cpu) with
  * inputs[i] for exec_params(m)[i]. Shapes must be static; every tensor's
  * size is checked against the memory limit before anything is allocated.
- * Polls session_interrupted() between ops. On failure returns false with
+ * Polls interrupt_pending() (interrupt.h) between ops. On failure returns false with
  * the reasons in diags (positioned at the op where one is known) and no
  * outputs; notes (the emulator announcement) are added to diags as well.
  * Either way *out holds the profile of what ran (the devices opened and

@@ -37,6 +37,8 @@
 #include <string.h>
 #include <time.h>
 
+#include "interrupt.h"
+
 typedef struct Frame Frame;
 
 typedef enum ValueKind {
@@ -1313,7 +1315,7 @@ static bool evaluate(Run *run, Frame *main_frame, Value **result)
 			ws.n--;
 			continue;
 		}
-		if (session_interrupted()) {
+		if (interrupt_pending()) {
 			diag_error(run->diags, NULL, (Pos){0, 0}, "interrupted");
 			goto out;
 		}

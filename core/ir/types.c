@@ -160,6 +160,17 @@ void type_print(StrBuf *out, const Type *t)
 	}
 }
 
+const char *type_string(Arena *arena, const Type *t)
+{
+	StrBuf sb;
+	const char *out;
+	strbuf_init(&sb);
+	type_print(&sb, t);
+	out = arena_strndup(arena, sb.data ? sb.data : "", sb.len);
+	strbuf_free(&sb);
+	return out;
+}
+
 bool type_num_elements(const Type *t, int64_t *out)
 {
 	int64_t n = 1;

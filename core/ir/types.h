@@ -79,8 +79,12 @@ Type *type_tuple(Arena *arena, uint32_t nfields, Type *const *fields);
 Type *type_func(Arena *arena, uint32_t nparams, Type *const *params, Type *ret);
 
 bool type_equal(const Type *a, const Type *b);
-/* Appends the Relay spelling: Tensor[(5, 7), float32], (T1, T2), fn (T) -> T. */
+/* Appends the Relay spelling: Tensor[(5, 7), float32], (T1, T2), fn (T) -> T;
+ * `?` for NULL. */
 void type_print(StrBuf *out, const Type *t);
+/* type_print's spelling as a string in arena, for diagnostics; it lives as
+ * long as the arena. */
+const char *type_string(Arena *arena, const Type *t);
 /* Elements of a tensor type; false if a dimension is unknown or the count
  * overflows int64. */
 bool type_num_elements(const Type *t, int64_t *out);

@@ -204,3 +204,39 @@ uint64_t hash_words(const void *data, size_t n)
 	h ^= h >> 33;
 	return h;
 }
+
+static const char *name_at(const void *first_name, size_t i, size_t stride)
+{
+	return *(const char *const *)((const char *)first_name + i * stride);
+}
+
+int prefix_match(const char *word, const void *first_name, size_t count, size_t stride)
+{
+	size_t len = strlen(word);
+	int found = PREFIX_NONE;
+	for (size_t i = 0; i < count; i++)
+		if (strcmp(name_at(first_name, i, stride), word) == 0)
+			return (int)i;
+	if (len == 0)
+		return PREFIX_NONE;
+	for (size_t i = 0; i < count; i++) {
+		if (strncmp(name_at(first_name, i, stride), word, len) != 0)
+			continue;
+		if (found != PREFIX_NONE)
+			return PREFIX_AMBIGUOUS;
+		found = (int)i;
+	}
+	return found;
+}
+
+size_t prefix_candidates(StrBuf *out, const char *word, const void *first_name, size_t count,
+			 size_t stride)
+{
+	size_t len = strlen(word), n = 0;
+	for (size_t i = 0; i < count; i++) {
+		const char *name = name_at(first_name, i, stride);
+		if (strncmp(name, word, len) == 0)
+			strbuf_printf(out, "%s%s", n++ ? ", " : "", name);
+	}
+	return n;
+}

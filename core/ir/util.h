@@ -7,6 +7,8 @@
  * failed; it stays on in release builds because a wrong placement is worse
  * than a stopped debugger. StrBuf is the one growable byte buffer used by the
  * printer, diagnostics and commands; its owner frees it with strbuf_free.
+ * prefix_match is the one rule by which a typed word names an entry of a
+ * table (commands, phases, settings, choices).
  */
 #ifndef DEVPLAN_UTIL_H
 #define DEVPLAN_UTIL_H
@@ -74,5 +76,21 @@ uint64_t hash_bytes(const void *data, size_t n);
 /* A hash for long keys (lines of a diff), eight bytes a step; not FNV and
  * not stable across byte orders: never print it. */
 uint64_t hash_words(const void *data, size_t n);
+
+/*
+ * Names in tables, the sqlite3 shell's rule: a word names the entry whose
+ * name it equals, else the one entry whose name it is a non-empty prefix of.
+ * A table is `count` entries of `stride` bytes; `first_name` points to the
+ * `const char *` name field of entry 0 (for a plain array of names, the
+ * array itself and sizeof(char *)).
+ */
+enum { PREFIX_NONE = -1, PREFIX_AMBIGUOUS = -2 };
+/* The index of the entry `word` names; PREFIX_NONE when it names none,
+ * PREFIX_AMBIGUOUS when it is a prefix of several names and equals none. */
+int prefix_match(const char *word, const void *first_name, size_t count, size_t stride);
+/* Appends the names that start with `word`, in table order, separated by
+ * ", "; returns how many. */
+size_t prefix_candidates(StrBuf *out, const char *word, const void *first_name, size_t count,
+			 size_t stride);
 
 #endif

@@ -27,11 +27,12 @@
  * allocates nothing.
  */
 #include "infer.h"
-#include "session.h"
 
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+
+#include "interrupt.h"
 
 typedef enum InferGlobalState {
 	INFER_GLOBAL_PENDING, /* no written signature, body not inferred yet */
@@ -50,17 +51,6 @@ typedef struct InferState {
 	Type **arg_types;         /* scratch for op calls */
 	size_t arg_cap;
 } InferState;
-
-const char *infer_type_name(IrModule *m, const Type *t)
-{
-	StrBuf sb;
-	const char *out;
-	strbuf_init(&sb);
-	type_print(&sb, t);
-	out = arena_strndup(ir_data_arena(m), sb.data ? sb.data : "", sb.len);
-	strbuf_free(&sb);
-	return out;
-}
 
 static void infer_error(InferState *st, Pos pos, const char *fmt, ...) DP_PRINTF(3, 4);
 
@@ -386,12 +376,12 @@ static Type *infer_node(InferState *st, Expr *e)
 	return NULL;
 }
 
-/* Types items in order. Ctrl-C is polled every 65536 nodes: an interrupted
- * walk stops, and the phase (pipeline.c) discards the module. */
+/* Types items in order. Ctrl-C is polled (interrupt_poll): an interrupted
+ * walk stops, and the phase (infer_phase) discards the module. */
 static void infer_range(InferState *st, Expr **items, size_t count)
 {
 	for (size_t i = 0; i < count; i++) {
-		if ((i & 0xffff) == 0xffff && session_interrupted())
+		if (interrupt_poll(i))
 			return;
 		Expr *e = items[i];
 		e->type = infer_node(st, e);
@@ -597,4 +587,30 @@ bool infer_module_listed(IrModule *m, ExprVec *listed, DiagList *diags)
 	free(st.recursion_noted);
 	free(st.arg_types);
 	return m->typed;
+}
+
+/* The phase: a clone of the input (or the input itself, when the session
+ * lets it go: ctx->consumable) typed by infer_module_listed. The walk stops
+ * early on Ctrl-C, and the partly typed module is discarded here. */
+IrModule *infer_phase(const IrModule *in, PhaseContext *ctx)
+{
+	ExprVec listed = {0};
+	IrModule *out;
+	if (ctx->consumable == in) {
+		out = ir_module_retain(in);
+		ir_module_list(out, &listed);
+		ctx->consumed = true;
+	} else {
+		out = ir_module_clone_ordered(in, &listed);
+	}
+	if (!infer_module_listed(out, &listed, ctx->diags)) {
+		ir_module_free(out);
+		return NULL;
+	}
+	if (interrupt_pending()) {
+		diag_error(ctx->diags, NULL, (Pos){0, 0}, "interrupted during phase 'infer'");
+		ir_module_free(out);
+		return NULL;
+	}
+	return out;
 }

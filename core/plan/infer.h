@@ -2,7 +2,7 @@
  * infer.h - type inference (the `infer` phase).
  *
  * infer_module fills the `type` field of every expression of m in place
- * (the phase runs it on a fresh clone), checking annotations against what
+ * (infer_phase runs it on a fresh clone), checking annotations against what
  * the op type relations derive. Errors are positioned and name the operand
  * types; the walk continues past an error where it can. Returns false when
  * any error was reported.
@@ -14,6 +14,11 @@
 
 #include "diag.h"
 #include "ir.h"
+#include "phase.h"
+
+/* The `infer` phase (pipeline.h): a typed copy of in, or NULL after
+ * reporting errors (an interrupt too) into ctx->diags. */
+IrModule *infer_phase(const IrModule *in, PhaseContext *ctx);
 
 bool infer_module(IrModule *m, DiagList *diags);
 /* infer_module given m's nodes as ir_module_clone_ordered listed them,
@@ -34,7 +39,11 @@ typedef Type *(*OpTypeRelation)(OpTypeContext *ctx);
 OpTypeRelation infer_relation(OpKind op);
 
 /* The Relay spelling of t (`Tensor[(5, 7), float32]`, `?` for NULL) as a
- * string in m's arena, for diagnostics; it lives as long as m. */
-const char *infer_type_name(IrModule *m, const Type *t);
+ * string in m's arena, for diagnostics; it lives as long as m. Inline, so
+ * that the type relations (infer_ops.c) need nothing back from infer.c. */
+static inline const char *infer_type_name(IrModule *m, const Type *t)
+{
+	return type_string(ir_data_arena(m), t);
+}
 
 #endif

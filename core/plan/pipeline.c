@@ -8,63 +8,43 @@
  */
 #include "pipeline.h"
 
-#include <string.h>
-
 #include "infer.h"
 #include "plan.h"
-#include "session.h"
 
-/* infer: types every expression of a clone of the input (or of the input
- * itself, when the session lets it go: ctx->consumable). The walk stops
- * early on Ctrl-C, and the partly typed module is discarded here. */
-static IrModule *pipeline_run_infer(const IrModule *in, PhaseContext *ctx)
-{
-	ExprVec listed = {0};
-	IrModule *out;
-	if (ctx->consumable == in) {
-		out = ir_module_retain(in);
-		ir_module_list(out, &listed);
-		ctx->consumed = true;
-	} else {
-		out = ir_module_clone_ordered(in, &listed);
-	}
-	if (!infer_module_listed(out, &listed, ctx->diags)) {
-		ir_module_free(out);
-		return NULL;
-	}
-	if (session_interrupted()) {
-		diag_error(ctx->diags, NULL, (Pos){0, 0}, "interrupted during phase 'infer'");
-		ir_module_free(out);
-		return NULL;
-	}
-	return out;
-}
+const char *const plan_policy_names[] = {
+	[POLICY_ERROR] = "error",
+	[POLICY_COPY] = "copy",
+	[POLICY_REPLICATE] = "replicate",
+	NULL,
+};
+const char *const plan_placement_names[] = {
+	[PLACEMENT_DEFAULT] = "default",
+	[PLACEMENT_MIN_TRANSFER] = "min-transfer",
+	NULL,
+};
 
 const Phase pipeline_phases[] = {
 	{"rewrite", "normalise annotations: fix on_device values of lets and function bodies",
-	 plan_rewrite_phase},
+	 plan_rewrite_phase, 0},
 	{"check", "resolve devices, collect every conflict and resolve it under the policy",
-	 plan_check_phase},
-	{"infer", "type inference: the shape and dtype of every expression", pipeline_run_infer},
-	{"core", "device analysis, defaulting and capture of device_copy calls", plan_core_phase},
+	 plan_check_phase, PHASE_REPORTS_CONFLICTS},
+	{"infer", "type inference: the shape and dtype of every expression", infer_phase,
+	 PHASE_PRODUCES_TYPES},
+	{"core", "device analysis, defaulting and capture of device_copy calls", plan_core_phase,
+	 PHASE_RECORDS_EVENTS | PHASE_PLACES_DEVICES},
 };
 const size_t pipeline_count = DP_COUNT(pipeline_phases);
 
 int pipeline_find(const char *name)
 {
-	size_t len = strlen(name);
-	int found = -1;
+	int i = prefix_match(name, &pipeline_phases[0].name, pipeline_count, sizeof(Phase));
+	return i >= 0 ? i : -1;
+}
+
+int pipeline_find_flags(unsigned flags)
+{
 	for (size_t i = 0; i < pipeline_count; i++)
-		if (strcmp(pipeline_phases[i].name, name) == 0)
+		if ((pipeline_phases[i].flags & flags) == flags)
 			return (int)i;
-	if (len == 0)
-		return -1;
-	for (size_t i = 0; i < pipeline_count; i++) {
-		if (strncmp(pipeline_phases[i].name, name, len) == 0) {
-			if (found >= 0)
-				return -1;
-			found = (int)i;
-		}
-	}
-	return found;
+	return -1;
 }

@@ -2,9 +2,10 @@
  * pipeline.h - the planning pipeline as a table of phases (STYLE.md §4).
  *
  * Each phase takes the previous module version and returns a new one,
- * leaving its input untouched, or NULL after reporting errors. A phase that
- * changes nothing returns ir_module_retain(input): the two versions share
- * one module, which saves a copy of a large module. `step`,
+ * leaving its input untouched, or NULL after reporting errors (phase.h, the
+ * interface the phases include rather than this table that lists them). A
+ * phase that changes nothing returns ir_module_retain(input): the two
+ * versions share one module, which saves a copy of a large module. `step`,
  * `phases` and `ir --phase` all read this table; the order here is the
  * order in which they run.
  */
@@ -16,41 +17,37 @@
 #include "devices.h"
 #include "diag.h"
 #include "ir.h"
+#include "phase.h"
 
-typedef enum PlanPolicy { POLICY_ERROR, POLICY_COPY, POLICY_REPLICATE } PlanPolicy;
-typedef enum PlacementMode { PLACEMENT_DEFAULT, PLACEMENT_MIN_TRANSFER } PlacementMode;
+/* Their names, as `set policy` and `set placement` take them and every
+ * message spells them: index i names the value i; NULL-terminated, for the
+ * settings table. */
+extern const char *const plan_policy_names[];
+extern const char *const plan_placement_names[];
 
-/* A what-if pin (`pin %x cuda:0`): every expression named `name` is on
- * `device`, as if annotated, without editing the module. */
-typedef struct PlanPin {
-	char *name;     /* without '%' */
-	int32_t device; /* device-table index */
-} PlanPin;
-
-/* What a phase may read besides its input module. */
-typedef struct PhaseContext {
-	const DeviceTable *devices;
-	int32_t fallback; /* device-table index */
-	PlanPolicy policy;
-	PlacementMode placement;
-	DiagList *diags;         /* where the phase reports */
-	struct PlanTrace *trace; /* planner events and facts, or NULL */
-	const PlanPin *pins;     /* what-if pins, applied by check and core */
-	size_t npins;
-	/* When non-NULL it is the phase's input, which the session lets go of
-	 * once the phase is done (a module too big to keep two versions of):
-	 * a phase may then edit it and return it instead of a clone, and sets
-	 * consumed. Phases that cannot, ignore it. */
-	IrModule *consumable;
-	bool consumed;
-} PhaseContext;
-
-typedef IrModule *(*PhaseFn)(const IrModule *in, PhaseContext *ctx);
+/* What a phase does besides making the next version, for the callers that
+ * must know it without naming the phase: the stepper, the inspection
+ * commands and the verifier. */
+enum {
+	/* collects every conflict into the trace (trace->conflicts, its
+	 * analysis trace->check) and inserts the copies that resolve them:
+	 * its outcome depends on the policy (check) */
+	PHASE_REPORTS_CONFLICTS = 1 << 0,
+	/* types every expression; the versions after it stay typed (infer) */
+	PHASE_PRODUCES_TYPES = 1 << 1,
+	/* records solver events and its analysis (trace->events, trace->core),
+	 * which stepi replays (core) */
+	PHASE_RECORDS_EVENTS = 1 << 2,
+	/* gives every expression a device; the versions after it keep them
+	 * (core) */
+	PHASE_PLACES_DEVICES = 1 << 3,
+};
 
 typedef struct Phase {
 	const char *name;
 	const char *summary;
 	PhaseFn run;
+	unsigned flags; /* PHASE_* */
 } Phase;
 
 extern const Phase pipeline_phases[];
@@ -58,5 +55,7 @@ extern const size_t pipeline_count;
 
 /* Index of a phase by name (unique prefixes accepted), or -1. */
 int pipeline_find(const char *name);
+/* Index of the first phase whose flags include all of `flags`, or -1. */
+int pipeline_find_flags(unsigned flags);
 
 #endif

@@ -25,7 +25,7 @@
 #include "devices.h"
 #include "diag.h"
 #include "ir.h"
-#include "pipeline.h"
+#include "phase.h"
 
 #define PLAN_NONE UINT32_MAX
 

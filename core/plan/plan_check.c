@@ -35,9 +35,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "interrupt.h"
 #include "plan.h"
 #include "print.h"
-#include "session.h"
 
 /* Uses described in a conflict's chain before "and N more uses". */
 enum { CHAIN_USES_SHOWN = 8 };
@@ -71,9 +71,6 @@ typedef struct Checker {
 
 /* Conflicts reported as diagnostics before the rest are only counted. */
 enum { DIAG_CONFLICTS = 10 };
-
-/* Ctrl-C is polled once every POLL_MASK + 1 steps of a loop. */
-enum { POLL_MASK = 0xffff };
 
 static const char *device_name(Checker *ck, int32_t d)
 {
@@ -669,7 +666,7 @@ static bool unify_uses(Checker *ck)
 {
 	uint32_t nuses = ck->use_start[ck->an->nexprs];
 	for (uint32_t i = 0; i < nuses; i++) {
-		if ((i & POLL_MASK) == POLL_MASK && session_interrupted())
+		if (interrupt_poll(i))
 			return false;
 		apply_use(ck, ck->uses[i].constraint);
 	}
@@ -699,7 +696,7 @@ static bool resolve_uses(Checker *ck)
 		from[i] = plan_domain_result(an, c->b);
 		to[i] = plan_domain_result(an, c->a);
 		comp[comp_find(comp, from[i])] = comp_find(comp, to[i]);
-		if ((i & POLL_MASK) == POLL_MASK && session_interrupted()) {
+		if (interrupt_poll(i)) {
 			interrupted = true;
 			goto done;
 		}
@@ -777,7 +774,7 @@ static bool resolve_uses(Checker *ck)
 		uint32_t begin = ck->use_start[v], end = ck->use_start[v + 1];
 		uint32_t home = PLAN_NONE;
 		bool copies = false;
-		if ((v & POLL_MASK) == POLL_MASK && session_interrupted()) {
+		if (interrupt_poll(v)) {
 			interrupted = true;
 			break;
 		}
@@ -1050,13 +1047,13 @@ IrModule *plan_check_phase(const IrModule *in, PhaseContext *ctx)
 	ck.an = an;
 	plan_generate_constraints(an, ctx->pins, ctx->npins, &ck.cuttable);
 	index_uses(&ck);
-	/* Pass 1: everything but the uses of values. Ctrl-C is polled every
-	 * 65536 steps of either pass. */
+	/* Pass 1: everything but the uses of values. Ctrl-C is polled
+	 * (interrupt_poll) in either pass. */
 	{
 		size_t n = an->nconstraints;
 		for (size_t i = 0; i < n && !interrupted; i++) {
 			PlanClash clash;
-			if ((i & POLL_MASK) == POLL_MASK && session_interrupted())
+			if (interrupt_poll(i))
 				interrupted = true;
 			if (ck.cuttable[i])
 				continue;

@@ -17,9 +17,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "interrupt.h"
 #include "plan.h"
 #include "print.h"
-#include "session.h"
 
 typedef struct Core {
 	PhaseContext *ctx;
@@ -33,10 +33,11 @@ typedef struct Core {
 	size_t nshared;
 } Core;
 
-/* Ctrl-C, polled every 65536 steps: stops the phase with an error. */
+/* Ctrl-C, polled at step `step` (interrupt_poll): stops the phase with an
+ * error. */
 static bool core_interrupted(Core *core, size_t step)
 {
-	if ((step & 0xffff) != 0xffff || !session_interrupted())
+	if (!interrupt_poll(step))
 		return false;
 	if (!core->failed)
 		diag_error(core->ctx->diags, NULL, (Pos){0, 0}, "interrupted during phase 'core'");

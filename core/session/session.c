@@ -1,6 +1,7 @@
 /*
  * session.c - the session: loading, the chain of module versions, stepping
- * through the pipeline, and the settings table.
+ * through the pipeline, the what-if pins (whose list is pins.c's) and the
+ * settings table.
  *
  * Every operation first clears the previous diagnostics, then works on the
  * side (a new parse, a new phase output) and only commits when that
@@ -17,19 +18,7 @@
 
 #include "parse.h"
 #include "plan.h"
-#include "stepper.h"
-
-volatile sig_atomic_t session_interrupt_requested;
-
-bool session_interrupted(void)
-{
-	return session_interrupt_requested != 0;
-}
-
-void session_clear_interrupt(void)
-{
-	session_interrupt_requested = 0;
-}
+#include "verify.h"
 
 void session_clear_diags(Session *s)
 {
@@ -53,7 +42,9 @@ void session_init(Session *s)
 	s->settings.cache_mib = SESSION_CACHE_MIB;
 	s->versions = xcalloc(pipeline_count + 1, sizeof(IrModule *));
 	s->trace = plan_trace_new();
-	s->stepper = stepper_new();
+	s->stepper = xcalloc(1, sizeof(Stepper));
+	s->stepper->stopped_before = SIZE_MAX;
+	diag_init(&s->progress.diags);
 	s->failed_phase = -1;
 	diag_init(&s->diags);
 }
@@ -66,10 +57,13 @@ static void session_forget_failure(Session *s)
 	s->failed_phase = -1;
 }
 
-void session_record_failure(Session *s, size_t phase)
+/* Records that phase `phase` failed, with the first error in s->diags as
+ * the reason; nothing when the failure was an interrupt (what the phase
+ * recorded is then incomplete). */
+static void session_record_failure(Session *s, size_t phase)
 {
 	session_forget_failure(s);
-	if (session_interrupted())
+	if (interrupt_pending())
 		return;
 	s->failed_phase = (int)phase;
 	for (size_t i = 0; i < s->diags.count; i++)
@@ -88,12 +82,27 @@ int session_failed_phase(const Session *s, const char **reason)
 
 static IrModule *session_materialize(Session *s, size_t slot);
 
+/* Drops the phase in progress, if any, its pending output too. */
+static void session_drop_progress(Session *s)
+{
+	PhaseProgress *pr = &s->progress;
+	if (!pr->active)
+		return;
+	if (pr->pending)
+		ir_module_free(pr->pending);
+	pr->pending = NULL;
+	plan_analysis_free(&pr->replay);
+	diag_clear(&pr->diags);
+	pr->active = false;
+	pr->next = 0;
+}
+
 /* Frees versions[from..phases_done]. With from >= 1 the version before
  * them becomes current again, recomputed if it had been let go. */
 static void session_drop_versions(Session *s, size_t from)
 {
 	/* a phase in progress reads versions[phases_done]: it goes first */
-	stepper_cancel(s);
+	session_drop_progress(s);
 	session_forget_failure(s);
 	/* The trace describes planned versions (and what a failed phase
 	 * recorded about the next one): it goes with them. */
@@ -153,7 +162,9 @@ static bool session_lets_go(const Session *s, const IrModule *in)
 	return in->refcount == 1 && 2.0 * (double)in->nodes.used_bytes > session_cache_bytes(s);
 }
 
-void session_commit_version(Session *s, IrModule *out)
+/* Makes out (a phase's output) the current version and lets go of
+ * earlier ones beyond the cache setting. */
+static void session_commit_version(Session *s, IrModule *out)
 {
 	DP_ASSERT(s->phases_done < pipeline_count);
 	session_forget_failure(s);
@@ -163,9 +174,13 @@ void session_commit_version(Session *s, IrModule *out)
 
 void session_free(Session *s)
 {
-	session_pins_free(s);
+	pins_clear(&s->pins);
 	session_drop_versions(s, 0);
-	stepper_free(s->stepper);
+	for (size_t i = 0; i < s->stepper->nbreaks; i++)
+		free(s->stepper->breaks[i].value);
+	free(s->stepper->breaks);
+	free(s->stepper);
+	diag_free(&s->progress.diags);
 	plan_trace_free(s->trace);
 	free(s->versions);
 	session_clear_diags(s);
@@ -183,7 +198,7 @@ bool session_has_module(const Session *s)
 
 bool session_planning_started(const Session *s)
 {
-	return s->phases_done > 0 || stepper_in_progress(s, NULL, NULL);
+	return s->phases_done > 0 || s->progress.active;
 }
 
 bool session_planned(const Session *s)
@@ -217,11 +232,7 @@ static IrModule *session_materialize(Session *s, size_t slot)
 	else if (s->source)
 		m = parse_module(s->source, &s->devices, &scratch);
 	for (size_t i = from; m && scratch.errors == 0 && i < slot; i++) {
-		PhaseContext ctx = session_phase_context(s);
-		IrModule *out;
-		ctx.diags = &scratch;
-		ctx.trace = NULL;
-		out = pipeline_phases[i].run(m, &ctx);
+		IrModule *out = session_run_phase(s, i, m, &scratch, false, NULL);
 		ir_module_free(m);
 		m = out;
 	}
@@ -287,7 +298,7 @@ bool session_load(Session *s, const char *path)
 	}
 	new_path = xstrdup(path);
 	if (!s->path || strcmp(s->path, path) != 0)
-		session_pins_free(s); /* pins name values of the old module */
+		pins_clear(&s->pins); /* pins name values of the old module */
 	session_drop_versions(s, 0);
 	source_release(s->source);
 	free(s->path);
@@ -340,42 +351,31 @@ bool session_step(Session *s, size_t n)
 		diag_error(&s->diags, NULL, (Pos){0, 0}, "no module loaded");
 		return false;
 	}
-	if (n > 0 && stepper_in_progress(s, NULL, NULL)) {
+	if (n > 0 && s->progress.active) {
 		/* leaves that phase's diagnostics in s->diags, in order */
-		if (!stepper_finish(s))
+		if (!session_finish_phase(s))
 			return false;
 		n--;
 	}
 	for (size_t k = 0; k < n && s->phases_done < pipeline_count; k++) {
-		const Phase *phase = &pipeline_phases[s->phases_done];
-		PhaseContext ctx;
-		size_t errors_before = s->diags.errors;
-		IrModule *in, *out;
-		if (session_interrupted()) {
+		IrModule *in = s->versions[s->phases_done], *out;
+		bool consumed = false;
+		if (interrupt_pending()) {
 			/* the flag stays set: a script stops, the prompt clears it */
 			diag_error(&s->diags, NULL, (Pos){0, 0}, "interrupted before phase '%s'",
-				   phase->name);
+				   pipeline_phases[s->phases_done].name);
 			return false;
 		}
-		ctx = session_phase_context(s);
-		in = s->versions[s->phases_done];
-		if (session_lets_go(s, in))
-			ctx.consumable = in;
-		out = phase->run(in, &ctx);
-		if (ctx.consumed) {
+		out = session_run_phase(s, s->phases_done, in, &s->diags, true, &consumed);
+		if (consumed) {
 			/* the phase edited its input: that version is gone from
 			 * its slot (recomputed if asked for), and on failure the
 			 * current one is recomputed at once */
 			s->versions[s->phases_done] = NULL;
 			ir_module_free(in);
 		}
-		if (!out || s->diags.errors > errors_before) {
-			if (out)
-				ir_module_free(out);
-			if (s->diags.errors == errors_before)
-				diag_error(&s->diags, NULL, (Pos){0, 0}, "phase '%s' failed",
-					   phase->name);
-			if (ctx.consumed)
+		if (!out) {
+			if (consumed)
 				session_materialize(s, s->phases_done);
 			session_record_failure(s, s->phases_done);
 			return false;
@@ -383,6 +383,126 @@ bool session_step(Session *s, size_t n)
 		session_commit_version(s, out);
 	}
 	return true;
+}
+
+#ifdef DEVPLAN_VERIFY
+/* The verifier after phase p (STYLE.md §4, verify.h): a violation is a bug
+ * in the phase, an internal error like a failed DP_ASSERT. Types are
+ * required from the phase that produces them on, devices likewise; once
+ * every node has a device, the planner's own check of a plan (plan_verify:
+ * every cross-device edge goes through a device_copy) must pass too. */
+static void session_verify_output(const Session *s, size_t p, const IrModule *out)
+{
+	DiagList found;
+	unsigned require = 0;
+	bool ok;
+	for (size_t i = 0; i <= p; i++) {
+		if (pipeline_phases[i].flags & PHASE_PRODUCES_TYPES)
+			require |= VERIFY_TYPES;
+		if (pipeline_phases[i].flags & PHASE_PLACES_DEVICES)
+			require |= VERIFY_DEVICES;
+	}
+	diag_init(&found);
+	ok = ir_verify(out, require, s->devices.count, &found);
+	if (ok && (require & VERIFY_DEVICES))
+		ok = plan_verify(out, &s->devices, &found);
+	if (!ok) {
+		fprintf(stderr, "devplan: internal error: phase '%s' broke the module:\n",
+			pipeline_phases[p].name);
+		diag_print_all(stderr, &found);
+		abort();
+	}
+	diag_free(&found);
+}
+#endif
+
+IrModule *session_run_phase(Session *s, size_t p, IrModule *in, DiagList *diags, bool record,
+			    bool *consumed)
+{
+	const Phase *phase = &pipeline_phases[p];
+	PhaseContext ctx = session_phase_context(s);
+	size_t errors_before = diags->errors;
+	IrModule *out;
+	DP_ASSERT(p < pipeline_count);
+	ctx.diags = diags;
+	if (!record)
+		ctx.trace = NULL;
+	if (consumed && session_lets_go(s, in))
+		ctx.consumable = in;
+	out = phase->run(in, &ctx);
+	if (consumed)
+		*consumed = ctx.consumed;
+	if (out && diags->errors == errors_before) {
+#ifdef DEVPLAN_VERIFY
+		session_verify_output(s, p, out);
+#endif
+		return out;
+	}
+	/* failed: the phase returned nothing, or reported an error */
+	if (out)
+		ir_module_free(out);
+	if (diags->errors == errors_before)
+		diag_error(diags, NULL, (Pos){0, 0},
+			   interrupt_pending() ? "interrupted during phase '%s'"
+					       : "phase '%s' failed",
+			   phase->name);
+	return NULL;
+}
+
+bool session_finish_phase(Session *s)
+{
+	PhaseProgress *pr = &s->progress;
+	IrModule *out = pr->pending;
+	size_t phase = pr->phase;
+	DiagList tmp;
+	if (!pr->active)
+		return true;
+	/* its diagnostics move to s->diags */
+	session_clear_diags(s);
+	tmp = s->diags;
+	s->diags = pr->diags;
+	pr->diags = tmp;
+	pr->pending = NULL;
+	session_drop_progress(s);
+	if (!out) {
+		if (s->diags.errors == 0)
+			diag_error(&s->diags, NULL, (Pos){0, 0}, "phase '%s' failed",
+				   pipeline_phases[phase].name);
+		session_record_failure(s, phase);
+		return false;
+	}
+	session_commit_version(s, out);
+	return true;
+}
+
+/* ---- what-if pins ---- */
+
+void session_pin(Session *s, const char *name, int32_t device)
+{
+	pins_set(&s->pins, name, device);
+	session_restart(s);
+}
+
+bool session_unpin(Session *s, const char *name)
+{
+	if (!pins_remove(&s->pins, name))
+		return false;
+	session_restart(s);
+	return true;
+}
+
+bool session_undo_pins(Session *s)
+{
+	if (!pins_undo(&s->pins))
+		return false;
+	session_restart(s);
+	return true;
+}
+
+const PlanPin *session_pins(const Session *s, size_t *count)
+{
+	*count = s->pins.current.count;
+	return s->pins.current.items;
 }
 
 /* ---- settings ---- */
@@ -402,8 +522,6 @@ enum {
 };
 
 /* Spelled in enum order: index i is the value with numeric value i. */
-static const char *const policy_choices[] = {"error", "copy", "replicate", NULL};
-static const char *const placement_choices[] = {"default", "min-transfer", NULL};
 static const char *const gpu_choices[] = {"auto", "require", "emulate", NULL};
 static const char *const color_choices[] = {"auto", "on", "off", NULL};
 static const char *const bool_choices[] = {"on", "off", NULL};
@@ -411,9 +529,9 @@ static const char *const bool_choices[] = {"on", "off", NULL};
 const SessionSetting session_settings[] = {
 	[SET_FALLBACK] = {"fallback", SETTING_DEVICE, NULL, true,
 			  "the device of values nothing constrains (KIND:ID from 'targets')"},
-	[SET_POLICY] = {"policy", SETTING_CHOICE, policy_choices, true,
+	[SET_POLICY] = {"policy", SETTING_CHOICE, plan_policy_names, true,
 			"what a conflict does: stop planning, copy, or replicate constants"},
-	[SET_PLACEMENT] = {"placement", SETTING_CHOICE, placement_choices, true,
+	[SET_PLACEMENT] = {"placement", SETTING_CHOICE, plan_placement_names, true,
 			   "where unconstrained operators go: TVM's rule or fewest bytes copied"},
 	[SET_GPU] = {"gpu", SETTING_CHOICE, gpu_choices, false,
 		     "run cuda devices on a GPU if present, always, or on the host emulator"},
@@ -432,21 +550,9 @@ const size_t session_setting_count = DP_COUNT(session_settings);
 
 int session_setting_find(const char *name)
 {
-	size_t len = strlen(name);
-	int found = -1;
-	for (size_t i = 0; i < session_setting_count; i++)
-		if (strcmp(session_settings[i].name, name) == 0)
-			return (int)i;
-	if (len == 0)
-		return -1;
-	for (size_t i = 0; i < session_setting_count; i++) {
-		if (strncmp(session_settings[i].name, name, len) == 0) {
-			if (found >= 0)
-				return -1;
-			found = (int)i;
-		}
-	}
-	return found;
+	int i = prefix_match(name, &session_settings[0].name, session_setting_count,
+			     sizeof(SessionSetting));
+	return i >= 0 ? i : -1;
 }
 
 void session_setting_format(const Session *s, int i, StrBuf *out)
@@ -458,10 +564,10 @@ void session_setting_format(const Session *s, int i, StrBuf *out)
 		strbuf_puts(out, devices_name(&s->devices, v->fallback));
 		break;
 	case SET_POLICY:
-		strbuf_puts(out, policy_choices[v->policy]);
+		strbuf_puts(out, plan_policy_names[v->policy]);
 		break;
 	case SET_PLACEMENT:
-		strbuf_puts(out, placement_choices[v->placement]);
+		strbuf_puts(out, plan_placement_names[v->placement]);
 		break;
 	case SET_GPU:
 		strbuf_puts(out, gpu_choices[v->gpu]);
@@ -486,24 +592,16 @@ void session_setting_format(const Session *s, int i, StrBuf *out)
 	}
 }
 
-/* The index of value among choices: exact, else a unique prefix; -1. */
+/* The index of value among choices (NULL-terminated): exact, else a
+ * unique prefix; -1. */
 static int match_choice(const char *const *choices, const char *value)
 {
-	size_t len = strlen(value);
-	int found = -1;
-	for (int i = 0; choices[i]; i++)
-		if (strcmp(choices[i], value) == 0)
-			return i;
-	if (len == 0)
-		return -1;
-	for (int i = 0; choices[i]; i++) {
-		if (strncmp(choices[i], value, len) == 0) {
-			if (found >= 0)
-				return -1;
-			found = i;
-		}
-	}
-	return found;
+	size_t n = 0;
+	int i;
+	while (choices[n])
+		n++;
+	i = prefix_match(value, choices, n, sizeof(char *));
+	return i >= 0 ? i : -1;
 }
 
 static char *choice_error(const SessionSetting *setting, const char *value)

@@ -13,7 +13,9 @@
  * deterministic). A million-binding module so plans holding about two
  * versions, not five; and a phase whose input is let go anyway may edit
  * it rather than copy it (PhaseContext.consumable). Versions share their
- * immutable data (ir.h), so any of them can be freed first.
+ * immutable data (ir.h), so any of them can be freed first. Under stepi the
+ * next phase may be in progress (progress): its output is held back until
+ * it is committed as versions[phases_done + 1].
  *
  * Library code never prints: every operation that can fail leaves its
  * diagnostics in session->diags (cleared at the start of the next operation)
@@ -30,18 +32,20 @@
 #ifndef DEVPLAN_SESSION_H
 #define DEVPLAN_SESSION_H
 
-#include <signal.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
 #include "devices.h"
 #include "diag.h"
+#include "exec.h"
+#include "interrupt.h"
 #include "ir.h"
+#include "pins.h"
 #include "pipeline.h"
+#include "plan.h"
 
 typedef enum ColorMode { COLOR_AUTO, COLOR_ON, COLOR_OFF } ColorMode;
-typedef enum GpuMode { GPU_AUTO, GPU_REQUIRE, GPU_EMULATE } GpuMode;
 
 typedef struct SessionSettings {
 	int32_t fallback;        /* device-table index; default 0 (cpu:0) */
@@ -50,7 +54,7 @@ typedef struct SessionSettings {
 	ColorMode color;         /* default COLOR_AUTO */
 	bool echo;               /* echo script lines before running them */
 	bool errexit;            /* stop a script at its first failing command */
-	GpuMode gpu;             /* default GPU_AUTO */
+	GpuMode gpu;             /* default GPU_AUTO (exec.h) */
 	double tolerance;        /* for `compare`; default 1e-5 */
 	double cache_mib;        /* MiB of earlier versions kept (see the top) */
 } SessionSettings;
@@ -59,34 +63,70 @@ typedef struct SessionSettings {
  * version; a 1,000,000-binding one keeps little more than the current. */
 #define SESSION_CACHE_MIB 256.0
 
+/*
+ * Stepping state. The session owns it and frees it; the stepper
+ * (stepper.h) runs it: it starts a phase in progress, replays its events
+ * and evaluates the breakpoints.
+ */
+typedef enum BreakKind {
+	BREAK_PHASE,    /* phase: stop before it runs */
+	BREAK_VALUE,    /* value: stop when its domain changes */
+	BREAK_CONFLICT, /* stop when check reports conflicts, and at a core conflict */
+	BREAK_COPY,     /* stop when check inserts copies, and at a core device_copy */
+	BREAK_WATCH,    /* value: report each change of its domain, never stop */
+} BreakKind;
+
+typedef struct Breakpoint {
+	uint32_t number; /* 1, 2, ... in order of creation, never reused */
+	BreakKind kind;
+	int phase;   /* BREAK_PHASE: pipeline index */
+	char *value; /* BREAK_VALUE, BREAK_WATCH: `%b` or `@f` as typed (owned) */
+	size_t hits; /* times it stopped a run (watch: changes reported) */
+} Breakpoint;
+
+/* The breakpoints and watchpoints, which survive load and restart, and
+ * where the last run stopped. */
+typedef struct Stepper {
+	Breakpoint *breaks; /* in number order */
+	size_t nbreaks, cap_breaks;
+	uint32_t last_number;
+	size_t stopped_before; /* the phase whose breakpoint stopped the last
+				  run, which the next run may leave; SIZE_MAX */
+} Stepper;
+
+/* A phase in progress under stepi: its run function has produced its
+ * output, which is held back while the stepper replays the phase's events
+ * one by one on a second analysis of its input (the replay). Only a phase
+ * that records events (PHASE_RECORDS_EVENTS) is ever in progress. */
+typedef struct PhaseProgress {
+	bool active;         /* a phase is in progress; the rest is unset when not */
+	size_t phase;        /* its pipeline index (== phases_done) */
+	IrModule *pending;   /* its output, or NULL when it failed */
+	DiagList diags;      /* what it reported, handed over at commit */
+	size_t next;         /* events [0, next) of the trace are replayed */
+	PlanAnalysis replay; /* on versions[phase], with those events applied */
+} PhaseProgress;
+
 typedef struct Session {
 	DeviceTable devices;
 	SessionSettings settings;
-	char *path;               /* the loaded file as the user named it, or NULL */
-	SourceFile *source;       /* its text (retained), or NULL */
-	IrModule **versions;      /* pipeline_count + 1 slots; see the top */
-	size_t phases_done;       /* versions[0..phases_done] are non-NULL */
-	DiagList diags;           /* the last operation's diagnostics */
-	SourceFile *diag_source;  /* retained while diags may point into it */
-	struct PlanTrace *trace;  /* what the planning phases recorded about the
+	char *path;              /* the loaded file as the user named it, or NULL */
+	SourceFile *source;      /* its text (retained), or NULL */
+	IrModule **versions;     /* pipeline_count + 1 slots; see the top */
+	size_t phases_done;      /* versions[0..phases_done] are non-NULL */
+	DiagList diags;          /* the last operation's diagnostics */
+	SourceFile *diag_source; /* retained while diags may point into it */
+	struct PlanTrace *trace; /* what the planning phases recorded about the
 				    planned versions (plan.h); cleared with them */
-	struct Stepper *stepper;  /* the phase in progress under stepi, and the
-				    breakpoints (stepper.h) */
-	struct SessionPins *pins; /* what-if pins and their undo stack
-				     (session_pins.c) */
-	int failed_phase;         /* pipeline index of the phase whose last run
+	Stepper *stepper;        /* breakpoints and watchpoints (stepper.h) */
+	PhaseProgress progress;  /* the phase in progress under stepi */
+	PinSet pins;             /* what-if pins and their undo stack (pins.h) */
+	int failed_phase;        /* pipeline index of the phase whose last run
 				     failed (an interrupt is not a failure), or
 				     -1; what it recorded stays in trace */
-	char *failed_reason;      /* that run's first error message (owned), or
+	char *failed_reason;     /* that run's first error message (owned), or
 				     NULL */
 } Session;
-
-/* Set by the shell's SIGINT handler; long operations poll it through
- * session_interrupted at safe points and stop with an "interrupted" error.
- * Core code never installs handlers or includes readline. */
-extern volatile sig_atomic_t session_interrupt_requested;
-bool session_interrupted(void);
-void session_clear_interrupt(void);
 
 void session_init(Session *s);
 void session_free(Session *s);
@@ -113,10 +153,6 @@ bool session_planned(const Session *s);
  * versions[phases_done]'s successor, and is forgotten when planning moves
  * on or is reset. *reason (when not NULL) gets its first error message. */
 int session_failed_phase(const Session *s, const char **reason);
-/* Records that phase `phase` failed, with the first error in s->diags as
- * the reason; nothing when the failure was an interrupt (what the phase
- * recorded is then incomplete). session_step and the stepper call it. */
-void session_record_failure(Session *s, size_t phase);
 
 /* The latest module version (NULL without a module). */
 IrModule *session_current(const Session *s);
@@ -127,9 +163,6 @@ IrModule *session_current(const Session *s);
 IrModule *session_version(Session *s, int phase);
 /* Whether session_version(s, phase) names a version (kept or not). */
 bool session_phase_ran(const Session *s, int phase);
-/* Makes out (a phase's output) the current version and lets go of
- * earlier ones beyond the cache setting. */
-void session_commit_version(Session *s, IrModule *out);
 
 /* Runs up to n of the remaining phases in order, stopping at the end of the
  * pipeline, at a failing phase (the session stays before it) or when
@@ -139,6 +172,28 @@ void session_commit_version(Session *s, IrModule *out);
  * successful phases are left there as well. Breakpoints play no part here
  * (stepper_run honours them). */
 bool session_step(Session *s, size_t n);
+/* Runs pipeline phase p on `in`, the one way a phase runs: session_step,
+ * the recomputation of a version that was let go and the stepper's start of
+ * a phase it replays all come here. The phase gets the session's context
+ * (session_phase_context), reports into `diags`, and records into the trace
+ * when `record` is set. With `consumed` not NULL, a phase whose input the
+ * session lets go anyway may edit it (PhaseContext.consumable); *consumed
+ * then says whether it did, and the caller drops that version.
+ * One error path for every phase: on failure (the phase returned nothing
+ * or reported an error) its output is discarded and NULL returned, with an
+ * error in diags: the phase's own, else "interrupted during phase 'P'" when
+ * Ctrl-C is pending, else "phase 'P' failed". A Ctrl-C that the phase did
+ * not notice leaves its output good; the caller stops at its next safe
+ * point. Built with DEVPLAN_VERIFY, every output is verified (verify.h; a
+ * planned one by plan_verify as well), and a violation is an internal
+ * error that stops devplan. */
+IrModule *session_run_phase(Session *s, size_t p, IrModule *in, DiagList *diags, bool record,
+			    bool *consumed);
+/* Commits the phase in progress (s->progress) as it stands, whatever is
+ * left of its events; true when none is in progress. Clears s->diags and
+ * leaves the phase's own diagnostics there; false when the phase failed
+ * (the session then stays before it, and remembers the failure). */
+bool session_finish_phase(Session *s);
 
 /* The PhaseContext that phases run with, built from the settings. */
 PhaseContext session_phase_context(Session *s);
@@ -175,7 +230,7 @@ void session_setting_format(const Session *s, int i, StrBuf *out);
 bool session_setting_set(Session *s, int i, const char *value, bool *reset, char **err);
 
 /*
- * What-if pins (SPEC §3.3, session_pins.c): `pin %x cuda:0` plans as if %x
+ * What-if pins (SPEC §3.3, pins.h): `pin %x cuda:0` plans as if %x
  * were annotated, without editing the module. Every change to the pins
  * drops the planned versions (the module as loaded stays) and can be
  * undone. Pins survive `restart` and `reload`; `load` of another file
@@ -191,6 +246,5 @@ bool session_unpin(Session *s, const char *name);
 bool session_undo_pins(Session *s);
 /* The current pins, for listing and for the phases. */
 const PlanPin *session_pins(const Session *s, size_t *count);
-void session_pins_free(Session *s);
 
 #endif

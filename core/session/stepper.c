@@ -6,6 +6,9 @@
  * events runs through the cursor only when someone will look at its events
  * (stepi, or a breakpoint or watchpoint that needs them); otherwise it runs
  * whole like any other phase, so `plan` and `step` cost nothing extra.
+ * Either way it runs through session_run_phase, as every phase does; the
+ * phase in progress is the session's state (Session.progress), which the
+ * stepper starts and advances and the session commits or drops.
  *
  * Replaying an event applies the same constraint, by index, to the replay
  * analysis. The replay analysis is built on the same input by the same
@@ -18,76 +21,19 @@
  *
  * A value breakpoint compares the value's DomainState (root, class size and
  * device) before and after each event: the class grew, was absorbed, or got
- * a device. Everything is polled for Ctrl-C every 65536 events.
+ * a device. A long replay is polled for Ctrl-C (interrupt_poll).
  */
 #include "stepper.h"
 
 #include <stdlib.h>
 #include <string.h>
 
-enum { STEP_POLL_MASK = 0xffff };
-
-struct Stepper {
-	/* The phase in progress, while `active`. */
-	bool active;
-	size_t phase;           /* its pipeline index (== phases_done) */
-	IrModule *pending;      /* its output, or NULL when it failed */
-	DiagList pending_diags; /* what it reported, handed over at commit */
-	size_t next;            /* events [0, next) are replayed */
-	PlanAnalysis replay;    /* on versions[phase], with those events applied */
-	size_t stopped_before;  /* the phase whose breakpoint stopped the last
-				   run, which the next run may leave; SIZE_MAX */
-	/* Breakpoints and watchpoints in number order. */
-	Breakpoint *breaks;
-	size_t nbreaks, cap_breaks;
-	uint32_t last_number;
-};
-
-Stepper *stepper_new(void)
-{
-	Stepper *st = xcalloc(1, sizeof *st);
-	diag_init(&st->pending_diags);
-	st->stopped_before = SIZE_MAX;
-	return st;
-}
-
-static void stepper_drop(Stepper *st)
-{
-	if (!st->active)
-		return;
-	if (st->pending)
-		ir_module_free(st->pending);
-	st->pending = NULL;
-	plan_analysis_free(&st->replay);
-	diag_clear(&st->pending_diags);
-	st->active = false;
-	st->next = 0;
-}
-
-void stepper_free(Stepper *st)
-{
-	if (!st)
-		return;
-	stepper_drop(st);
-	stepper_break_clear(st);
-	free(st->breaks);
-	diag_free(&st->pending_diags);
-	free(st);
-}
-
-void stepper_cancel(Session *s)
-{
-	if (s->stepper)
-		stepper_drop(s->stepper);
-}
-
 bool stepper_in_progress(const Session *s, size_t *applied, size_t *total)
 {
-	const Stepper *st = s->stepper;
-	if (!st || !st->active)
+	if (!s->progress.active)
 		return false;
 	if (applied)
-		*applied = st->next;
+		*applied = s->progress.next;
 	if (total)
 		*total = s->trace ? s->trace->nevents : 0;
 	return true;
@@ -95,7 +41,7 @@ bool stepper_in_progress(const Session *s, size_t *applied, size_t *total)
 
 PlanAnalysis *stepper_replay(Session *s)
 {
-	return s->stepper && s->stepper->active ? &s->stepper->replay : NULL;
+	return s->progress.active ? &s->progress.replay : NULL;
 }
 
 int32_t *stepper_replay_devices(Session *s)
@@ -109,37 +55,6 @@ int32_t *stepper_replay_devices(Session *s)
 	for (uint32_t id = 0; id < an->nexprs; id++)
 		devices[id] = an->by_id[id] ? plan_expr_device(an, an->by_id[id]) : IR_NO_DEVICE;
 	return devices;
-}
-
-/* Commits the phase in progress: its diagnostics move to s->diags. */
-static bool stepper_commit(Session *s)
-{
-	Stepper *st = s->stepper;
-	IrModule *out = st->pending;
-	size_t phase = st->phase;
-	DiagList tmp;
-	session_clear_diags(s);
-	tmp = s->diags;
-	s->diags = st->pending_diags;
-	st->pending_diags = tmp;
-	st->pending = NULL;
-	stepper_drop(st);
-	if (!out) {
-		if (s->diags.errors == 0)
-			diag_error(&s->diags, NULL, (Pos){0, 0}, "phase '%s' failed",
-				   pipeline_phases[phase].name);
-		session_record_failure(s, phase);
-		return false;
-	}
-	session_commit_version(s, out);
-	return true;
-}
-
-bool stepper_finish(Session *s)
-{
-	if (!stepper_in_progress(s, NULL, NULL))
-		return true;
-	return stepper_commit(s);
 }
 
 /* ---- breakpoints ---- */
@@ -210,6 +125,7 @@ static bool domain_changed(DomainState a, DomainState b)
 typedef struct Run {
 	Session *s;
 	Stepper *st;
+	PhaseProgress *pr; /* &s->progress */
 	const StepSink *sink;
 	bool breakpoints; /* honour breakpoints and watchpoints */
 	bool show_events; /* report every replayed event (stepi) */
@@ -237,10 +153,10 @@ static void emit_phase(Run *r, StepReportKind kind, size_t phase)
 	emit(r, &rep);
 }
 
-/* The phase whose run function records PlanTrace events. */
+/* Whether phase p records PlanTrace events. */
 static bool phase_has_events(size_t p)
 {
-	return pipeline_phases[p].run == plan_core_phase;
+	return (pipeline_phases[p].flags & PHASE_RECORDS_EVENTS) != 0;
 }
 
 /* Breakpoints that look at events (or at check's result). */
@@ -276,7 +192,7 @@ static void resolve_tracked(Run *r)
 			const Expr *e;
 			if (st->breaks[i].kind != BREAK_VALUE && st->breaks[i].kind != BREAK_WATCH)
 				continue;
-			e = ir_find_named(st->replay.module, st->breaks[i].value);
+			e = ir_find_named(r->pr->replay.module, st->breaks[i].value);
 			r->tracked[r->ntracked] = i;
 			r->exprs[r->ntracked++] = e ? e->id : PLAN_NONE;
 		}
@@ -284,10 +200,10 @@ static void resolve_tracked(Run *r)
 	r->resolved = true;
 }
 
-static void apply_event(Stepper *st, const PlanTrace *t, size_t i)
+static void apply_event(PhaseProgress *pr, const PlanTrace *t, size_t i)
 {
 	const PlanEvent *ev = &t->events[i];
-	PlanAnalysis *an = &st->replay;
+	PlanAnalysis *an = &pr->replay;
 	switch (ev->kind) {
 	case EVENT_UNIFY:
 	case EVENT_CONFLICT:
@@ -319,24 +235,25 @@ static void replay_one(Run *r)
 {
 	Session *s = r->s;
 	Stepper *st = r->st;
+	PhaseProgress *pr = r->pr;
 	const PlanTrace *t = s->trace;
-	size_t i = st->next;
+	size_t i = pr->next;
 	const PlanEvent *ev = &t->events[i];
 	bool stops = false;
 	StepReport rep;
 	if (!r->resolved)
 		resolve_tracked(r);
 	for (size_t k = 0; k < r->ntracked; k++)
-		r->before[k] = stepper_domain_state(&st->replay, r->exprs[k]);
-	apply_event(st, t, i);
-	st->next++;
+		r->before[k] = stepper_domain_state(&pr->replay, r->exprs[k]);
+	apply_event(pr, t, i);
+	pr->next++;
 	memset(&rep, 0, sizeof rep);
-	rep.phase = st->phase;
+	rep.phase = pr->phase;
 	rep.event = i;
 	/* does anything stop here? (then the event is shown first) */
 	for (size_t k = 0; k < r->ntracked && !stops; k++)
 		if (st->breaks[r->tracked[k]].kind == BREAK_VALUE &&
-		    domain_changed(r->before[k], stepper_domain_state(&st->replay, r->exprs[k])))
+		    domain_changed(r->before[k], stepper_domain_state(&pr->replay, r->exprs[k])))
 			stops = true;
 	for (size_t b = 0; r->breakpoints && b < st->nbreaks && !stops; b++)
 		if ((st->breaks[b].kind == BREAK_CONFLICT && ev->kind == EVENT_CONFLICT) ||
@@ -347,7 +264,7 @@ static void replay_one(Run *r)
 		emit(r, &rep);
 	}
 	for (size_t k = 0; k < r->ntracked; k++) {
-		DomainState after = stepper_domain_state(&st->replay, r->exprs[k]);
+		DomainState after = stepper_domain_state(&pr->replay, r->exprs[k]);
 		Breakpoint *bp = &st->breaks[r->tracked[k]];
 		if (!domain_changed(r->before[k], after))
 			continue;
@@ -376,8 +293,8 @@ static void replay_one(Run *r)
 /* Commits the phase in progress after its last event; false on failure. */
 static bool finish_phase(Run *r)
 {
-	size_t phase = r->st->phase;
-	bool ok = stepper_commit(r->s);
+	size_t phase = r->pr->phase;
+	bool ok = session_finish_phase(r->s);
 	emit_phase(r, ok ? STEP_REPORT_PHASE_DONE : STEP_REPORT_PHASE_FAILED, phase);
 	return ok;
 }
@@ -393,36 +310,26 @@ static StepOutcome interrupted(Session *s, const char *fmt, const char *phase)
 static StepOutcome start_phase(Run *r)
 {
 	Session *s = r->s;
-	Stepper *st = r->st;
+	PhaseProgress *pr = r->pr;
 	size_t p = s->phases_done;
-	PhaseContext ctx = session_phase_context(s);
 	IrModule *out;
 	DP_ASSERT(s->trace);
-	diag_clear(&st->pending_diags);
-	ctx.diags = &st->pending_diags;
-	out = pipeline_phases[p].run(s->versions[p], &ctx);
-	if (session_interrupted()) {
+	diag_clear(&pr->diags);
+	out = session_run_phase(s, p, s->versions[p], &pr->diags, true, NULL);
+	if (!out && interrupt_pending()) {
+		/* the phase's diagnostics say so; the session stays before it */
 		DiagList tmp = s->diags;
-		if (out)
-			ir_module_free(out);
-		s->diags = st->pending_diags;
-		st->pending_diags = tmp;
-		diag_clear(&st->pending_diags);
-		if (s->diags.errors == 0)
-			return interrupted(s, "interrupted during phase '%s'",
-					   pipeline_phases[p].name);
+		s->diags = pr->diags;
+		pr->diags = tmp;
+		diag_clear(&pr->diags);
 		return STEP_INTERRUPTED;
 	}
-	if (out && st->pending_diags.errors) {
-		ir_module_free(out);
-		out = NULL;
-	}
-	st->active = true;
-	st->phase = p;
-	st->pending = out;
-	st->next = 0;
-	plan_analysis_init(&st->replay, s->versions[p]);
-	plan_generate_constraints(&st->replay, NULL, 0, NULL);
+	pr->active = true;
+	pr->phase = p;
+	pr->pending = out;
+	pr->next = 0;
+	plan_analysis_init(&pr->replay, s->versions[p]);
+	plan_generate_constraints(&pr->replay, NULL, 0, NULL);
 	r->resolved = false;
 	if (s->trace->nevents == 0)
 		return finish_phase(r) ? STEP_DONE : STEP_FAILED;
@@ -435,7 +342,7 @@ static void check_breaks(Run *r, size_t p, const IrModule *in, const IrModule *o
 	Stepper *st = r->st;
 	size_t copies = 0;
 	bool want_copies = false;
-	if (!r->breakpoints || pipeline_phases[p].run != plan_check_phase)
+	if (!r->breakpoints || !(pipeline_phases[p].flags & PHASE_REPORTS_CONFLICTS))
 		return;
 	for (size_t b = 0; b < st->nbreaks; b++)
 		if (st->breaks[b].kind == BREAK_COPY)
@@ -474,7 +381,7 @@ static StepOutcome run_phase(Run *r)
 	size_t p = s->phases_done;
 	const IrModule *in = s->versions[p];
 	bool ok = session_step(s, 1);
-	if (!ok && session_interrupted())
+	if (!ok && interrupt_pending())
 		return STEP_INTERRUPTED;
 	emit_phase(r, ok ? STEP_REPORT_PHASE_DONE : STEP_REPORT_PHASE_FAILED, p);
 	check_breaks(r, p, in, ok ? s->versions[p + 1] : NULL);
@@ -485,18 +392,18 @@ static StepOutcome run_phase(Run *r)
 static StepOutcome replay_rest(Run *r)
 {
 	Session *s = r->s;
-	Stepper *st = r->st;
+	PhaseProgress *pr = r->pr;
 	size_t n = s->trace->nevents;
-	while (st->next < n && !r->stop) {
-		if ((st->next & STEP_POLL_MASK) == STEP_POLL_MASK && session_interrupted()) {
+	while (pr->next < n && !r->stop) {
+		if (interrupt_poll(pr->next)) {
 			diag_error(&s->diags, NULL, (Pos){0, 0},
-				   "interrupted at event %zu of %zu of phase '%s'", st->next, n,
-				   pipeline_phases[st->phase].name);
+				   "interrupted at event %zu of %zu of phase '%s'", pr->next, n,
+				   pipeline_phases[pr->phase].name);
 			return STEP_INTERRUPTED;
 		}
 		replay_one(r);
 	}
-	if (st->next == n)
+	if (pr->next == n)
 		return finish_phase(r) ? STEP_DONE : STEP_FAILED;
 	return STEP_DONE;
 }
@@ -505,26 +412,27 @@ static StepOutcome run_units(Run *r, StepMode mode, size_t count)
 {
 	Session *s = r->s;
 	Stepper *st = r->st;
+	PhaseProgress *pr = r->pr;
 	bool event_breaks = r->breakpoints && has_event_breaks(st);
 	bool first = true;
 	size_t units = 0, resume = st->stopped_before;
 	st->stopped_before = SIZE_MAX;
 	for (;; first = false) {
 		StepOutcome o;
-		if (!st->active && s->phases_done == pipeline_count)
+		if (!pr->active && s->phases_done == pipeline_count)
 			return STEP_END;
 		if (mode != STEP_CONTINUE && units >= count)
 			return STEP_DONE;
-		if (session_interrupted())
+		if (interrupt_pending())
 			return interrupted(s,
-					   st->active ? "interrupted in phase '%s'"
+					   pr->active ? "interrupted in phase '%s'"
 						      : "interrupted before phase '%s'",
 					   pipeline_phases[s->phases_done].name);
-		if (st->active) {
+		if (pr->active) {
 			if (mode == STEP_EVENT) {
 				replay_one(r);
 				o = STEP_DONE;
-				if (st->next == s->trace->nevents)
+				if (pr->next == s->trace->nevents)
 					o = finish_phase(r) ? STEP_DONE : STEP_FAILED;
 			} else if (event_breaks) {
 				o = replay_rest(r);
@@ -562,13 +470,13 @@ static StepOutcome run_units(Run *r, StepMode mode, size_t count)
 			o = start_phase(r);
 			if (o != STEP_DONE)
 				return o;
-			if (!st->active) /* no events: it ran whole */
+			if (!pr->active) /* no events: it ran whole */
 				units++;
 			/* stepi: the first event belongs to this unit; step and
 			 * continue replay the events on the next turn */
-			if (mode == STEP_EVENT && st->active) {
+			if (mode == STEP_EVENT && pr->active) {
 				replay_one(r);
-				if (st->next == s->trace->nevents && !finish_phase(r))
+				if (pr->next == s->trace->nevents && !finish_phase(r))
 					return STEP_FAILED;
 				units++;
 				if (r->stop)
@@ -593,6 +501,7 @@ StepOutcome stepper_run(Session *s, StepMode mode, size_t count, bool breakpoint
 	memset(&r, 0, sizeof r);
 	r.s = s;
 	r.st = s->stepper;
+	r.pr = &s->progress;
 	r.sink = sink;
 	r.breakpoints = breakpoints;
 	r.show_events = mode == STEP_EVENT;
@@ -605,7 +514,7 @@ StepOutcome stepper_run(Session *s, StepMode mode, size_t count, bool breakpoint
 	free(r.tracked);
 	free(r.exprs);
 	free(r.before);
-	if (o == STEP_DONE && !r.st->active && s->phases_done == pipeline_count)
+	if (o == STEP_DONE && !r.pr->active && s->phases_done == pipeline_count)
 		o = STEP_END;
 	return o;
 }

@@ -5,11 +5,13 @@
  * A phase that records PlanTrace events (`core`) can be in progress: its
  * run function has already produced its output, but that output is held
  * back as a pending version while the user replays the events one by one
- * (`stepi`). The replay is a second union-find on the phase's input, the
- * "replay analysis", to which each stepped event's constraint is applied in
- * order, so that `constraints` and `why` answer for the state at that point
- * and `ir --devices` and `render` show the devices bound so far;
- * events are deterministic, so the replay reaches exactly the analysis that
+ * (`stepi`). That state is the session's (Session.progress, which
+ * session_step and session_finish_phase commit and any reset drops); the
+ * stepper starts it and advances it. The replay is a second union-find on
+ * the phase's input, the "replay analysis", to which each stepped event's
+ * constraint is applied in order, so that `constraints` and `why` answer
+ * for the state at that point and `ir --devices` and `render` show the
+ * devices bound so far; events are deterministic, so the replay reaches exactly the analysis that
  * `core` left in the trace. When the last event has been replayed, or when
  * `step` finishes the phase, the pending version is committed like any
  * other phase output.
@@ -24,9 +26,10 @@
  * Library code never prints: stepper_run tells its caller what happened
  * through a StepSink callback, in order, and returns why it stopped.
  *
- * Ownership: the Session owns its Stepper (session_init creates it,
- * session_free frees it); breakpoints returned by stepper_breakpoint are
- * borrowed until the next stepper_break_add or stepper_break_delete.
+ * Ownership: the Session owns its Stepper, the breakpoints (session.h;
+ * session_init creates it, session_free frees it); breakpoints returned by
+ * stepper_breakpoint are borrowed until the next stepper_break_add or
+ * stepper_break_delete.
  */
 #ifndef DEVPLAN_STEPPER_H
 #define DEVPLAN_STEPPER_H
@@ -38,30 +41,12 @@
 #include "plan.h"
 #include "session.h"
 
-typedef enum BreakKind {
-	BREAK_PHASE,    /* phase: stop before it runs */
-	BREAK_VALUE,    /* value: stop when its domain changes */
-	BREAK_CONFLICT, /* stop when check reports conflicts, and at a core conflict */
-	BREAK_COPY,     /* stop when check inserts copies, and at a core device_copy */
-	BREAK_WATCH,    /* value: report each change of its domain, never stop */
-} BreakKind;
-
-typedef struct Breakpoint {
-	uint32_t number; /* 1, 2, ... in order of creation, never reused */
-	BreakKind kind;
-	int phase;   /* BREAK_PHASE: pipeline index */
-	char *value; /* BREAK_VALUE, BREAK_WATCH: `%b` or `@f` as typed (owned) */
-	size_t hits; /* times it stopped a run (watch: changes reported) */
-} Breakpoint;
-
 /* The domain of a value at one point of the replay. */
 typedef struct DomainState {
 	uint32_t root;  /* union-find root of its result leaf; PLAN_NONE: no domain */
 	uint32_t size;  /* domains in that class */
 	int32_t device; /* bound device, or IR_NO_DEVICE when free */
 } DomainState;
-
-typedef struct Stepper Stepper;
 
 typedef enum StepMode {
 	STEP_EVENT,    /* stepi: a unit is one event, or one phase without events */
@@ -104,13 +89,7 @@ typedef struct StepSink {
 	void *arg;
 } StepSink;
 
-Stepper *stepper_new(void);
-void stepper_free(Stepper *st);
-
-/* Drops the phase in progress, if any (its pending output too). The
- * session calls it whenever it drops versions. */
-void stepper_cancel(Session *s);
-/* Whether a phase is in progress; *applied and *total (when not NULL) get
+/* Whether a phase is in progress (s->progress); *applied and *total (when not NULL) get
  * how many of its events have been replayed, out of how many. */
 bool stepper_in_progress(const Session *s, size_t *applied, size_t *total);
 /* The replay analysis of the phase in progress, or NULL. */
@@ -121,11 +100,6 @@ PlanAnalysis *stepper_replay(Session *s);
  * function's: its result's), IR_NO_DEVICE while free or without a domain.
  * NULL when no phase is in progress. The caller frees the array. */
 int32_t *stepper_replay_devices(Session *s);
-/* Commits the phase in progress without replaying the rest of its events.
- * Clears s->diags and leaves the phase's own diagnostics there; false when
- * the phase failed (the session then stays before it). */
-bool stepper_finish(Session *s);
-
 /* Runs up to `count` units of `mode` (count is ignored for STEP_CONTINUE),
  * reporting to sink as it goes. With breakpoints false nothing stops the
  * run and nothing is reported but phases (`plan`). A run that a phase

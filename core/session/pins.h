@@ -1,0 +1,44 @@
+/*
+ * pins.h - the what-if pins (SPEC §3.3) as a list, with an undo stack.
+ *
+ * A PinSet is plain data: the pins in the order they were made, and a
+ * snapshot of the list before every change. It knows nothing of planning;
+ * the session (session_pin and friends) changes it and then drops the
+ * planned versions, and hands the list to the phases in PhaseContext.
+ *
+ * Ownership: a PinSet owns its names and snapshots; pins_clear frees them.
+ * A zeroed PinSet is empty.
+ */
+#ifndef DEVPLAN_PINS_H
+#define DEVPLAN_PINS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "phase.h"
+
+typedef struct PinList {
+	PlanPin *items;
+	size_t count, cap;
+} PinList;
+
+typedef struct PinSet {
+	PinList current;
+	PinList *undo; /* snapshots, newest last */
+	size_t nundo, cap_undo;
+} PinSet;
+
+/* Pins every expression named `name` (without '%') to a device-table index,
+ * replacing an earlier pin of the same name; undoable. */
+void pins_set(PinSet *p, const char *name, int32_t device);
+/* Removes the pin of `name`, undoably; false (and nothing to undo) when it
+ * is not pinned. */
+bool pins_remove(PinSet *p, const char *name);
+/* Restores the list as it was before the last change; false when there is
+ * nothing to undo. */
+bool pins_undo(PinSet *p);
+/* Empties the list and forgets its undo history. */
+void pins_clear(PinSet *p);
+
+#endif

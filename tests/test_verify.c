@@ -1,0 +1,331 @@
+/*
+ * test_verify.c - the IR verifier (core/ir/verify.c).
+ *
+ * Two sides. Every version the pipeline makes of every planning case
+ * verifies clean, with types required from infer on and devices from core
+ * on (and the plan passing plan_verify), as session_run_phase requires in
+ * builds with DEVPLAN_VERIFY (checked here directly, so that it holds in
+ * any build).
+ * And each kind of damage a phase could do to a module is found: a planned
+ * module is cloned, one node of the clone is broken, and the verifier must
+ * say what and where.
+ */
+#include <dirent.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <cmocka.h>
+
+#include "plan.h"
+#include "session.h"
+#include "verify.h"
+
+#include "plan_case.h"
+
+#define T "Tensor[(5, 7), float32]"
+
+/* A let, a closure with a parameter, a call of it and an annotation. */
+static const char *const module_text =
+	"def @main(%a: " T ", %b: " T ") {\n"
+	"  let %x = add(%a, %b);\n"
+	"  let %f = fn (%y: " T ") {\n"
+	"    negative(%y)\n"
+	"  };\n"
+	"  %0 = %f(%x);\n"
+	"  %1 = on_device(%0, virtual_device=meta[VirtualDevice][1]);\n"
+	"  multiply(%1, %a)\n"
+	"}\n";
+
+/* What session_run_phase requires after phase p. */
+static unsigned required_after(size_t p)
+{
+	unsigned require = 0;
+	for (size_t i = 0; i <= p; i++) {
+		if (pipeline_phases[i].flags & PHASE_PRODUCES_TYPES)
+			require |= VERIFY_TYPES;
+		if (pipeline_phases[i].flags & PHASE_PLACES_DEVICES)
+			require |= VERIFY_DEVICES;
+	}
+	return require;
+}
+
+/* Every version s holds verifies clean; name says which in a failure. */
+static void verify_versions(Session *s, const char *name)
+{
+	for (size_t v = 0; v <= s->phases_done; v++) {
+		DiagList diags;
+		const IrModule *m = s->versions[v];
+		unsigned require = v ? required_after(v - 1) : 0;
+		if (!m)
+			continue;
+		diag_init(&diags);
+		if (!ir_verify(m, require, s->devices.count, &diags) ||
+		    ((require & VERIFY_DEVICES) && !plan_verify(m, &s->devices, &diags))) {
+			fprintf(stderr, "%s, %s:\n", name,
+				v ? pipeline_phases[v - 1].name : "as loaded");
+			diag_print_all(stderr, &diags);
+			fail();
+		}
+		diag_free(&diags);
+	}
+}
+
+static void load_text(Session *s, const char *text)
+{
+	char path[] = "/tmp/devplan-verify-XXXXXX";
+	int fd = mkstemp(path);
+	FILE *f;
+	assert_true(fd >= 0);
+	f = fdopen(fd, "w");
+	fputs(text, f);
+	fclose(f);
+	if (!session_load(s, path))
+		diag_print_all(stderr, &s->diags);
+	unlink(path);
+	assert_true(session_has_module(s));
+}
+
+/* Plans every case of dir and verifies each version it makes (all of
+ * them, or those before the phase a failing case stops in); returns how
+ * many cases were planned. */
+static size_t verify_dir(const char *dir)
+{
+	DIR *d = opendir(dir);
+	struct dirent *ent;
+	size_t planned = 0;
+	assert_non_null(d);
+	while ((ent = readdir(d))) {
+		size_t len = strlen(ent->d_name);
+		Session s;
+		char *module;
+		if (len < 4 || strcmp(ent->d_name + len - 3, ".dp") != 0)
+			continue;
+		session_init(&s);
+		s.settings.cache_mib = 1e9; /* keep every version */
+		module = plan_case_setup(&s, dir, ent->d_name);
+		if (module && session_load(&s, module)) {
+			bool ok = session_step(&s, pipeline_count);
+			if (!ok && !plan_case_expects_failure(dir, ent->d_name)) {
+				diag_print_all(stderr, &s.diags);
+				fail_msg("%s did not plan", ent->d_name);
+			}
+			verify_versions(&s, ent->d_name);
+			planned += ok;
+		}
+		free(module);
+		session_free(&s);
+	}
+	closedir(d);
+	return planned;
+}
+
+static void test_pipeline_versions_verify(void **state)
+{
+	Session s;
+	(void)state;
+	session_init(&s);
+	load_text(&s, module_text);
+	assert_true(session_step(&s, pipeline_count));
+	verify_versions(&s, "the closure module");
+	session_free(&s);
+	assert_true(verify_dir(DEVPLAN_SOURCE_DIR "/tests/plan_cases") > 0);
+	assert_true(verify_dir(DEVPLAN_SHARED_DIR "/cases") > 0);
+}
+
+/* ---- damage ---- */
+
+typedef struct Damage {
+	Session s;
+	IrModule *m;  /* a clone of the planned module, to break */
+	Expr **by_id; /* its nodes */
+	DiagList diags;
+} Damage;
+
+static int damage_setup(void **state)
+{
+	Damage *d = calloc(1, sizeof *d);
+	session_init(&d->s);
+	load_text(&d->s, module_text);
+	assert_true(session_step(&d->s, pipeline_count));
+	d->m = ir_module_clone(session_current(&d->s));
+	d->by_id = ir_index_by_id(d->m);
+	diag_init(&d->diags);
+	*state = d;
+	return 0;
+}
+
+static int damage_teardown(void **state)
+{
+	Damage *d = *state;
+	diag_free(&d->diags);
+	free(d->by_id);
+	ir_module_free(d->m);
+	session_free(&d->s);
+	free(d);
+	return 0;
+}
+
+/* The first node of kind `kind` (with op `op` for a call, or named `name`
+ * when not NULL). */
+static Expr *find(Damage *d, ExprKind kind, OpKind op, const char *name)
+{
+	for (uint32_t id = 0; id < d->m->nexprs; id++) {
+		Expr *e = d->by_id[id];
+		if (!e || e->kind != kind || (kind == EXPR_CALL && e->u.call.op != op))
+			continue;
+		if (!name || (e->name && strcmp(e->name, name) == 0))
+			return e;
+	}
+	fail_msg("no such node");
+	return NULL;
+}
+
+/* The clone fails to verify with an error containing `text`. */
+static void expect_violation(Damage *d, const char *text)
+{
+	bool found = false;
+	assert_false(ir_verify(d->m, VERIFY_TYPES | VERIFY_DEVICES, d->s.devices.count, &d->diags));
+	for (size_t i = 0; i < d->diags.count; i++)
+		if (strstr(d->diags.items[i].message, text))
+			found = true;
+	if (!found) {
+		diag_print_all(stderr, &d->diags);
+		fail_msg("expected a violation saying '%s'", text);
+	}
+}
+
+static void test_clone_verifies(void **state)
+{
+	Damage *d = *state;
+	assert_true(ir_verify(d->m, VERIFY_TYPES | VERIFY_DEVICES, d->s.devices.count, &d->diags));
+	assert_int_equal(d->diags.count, 0);
+}
+
+static void test_missing_device(void **state)
+{
+	Damage *d = *state;
+	Expr *e = find(d, EXPR_CALL, OP_MULTIPLY, NULL);
+	e->device = IR_NO_DEVICE;
+	expect_violation(d, "no device after planning");
+	/* before core, a free device is fine */
+	diag_clear(&d->diags);
+	assert_true(ir_verify(d->m, VERIFY_TYPES, d->s.devices.count, &d->diags));
+}
+
+static void test_device_outside_table(void **state)
+{
+	Damage *d = *state;
+	find(d, EXPR_CALL, OP_ADD, NULL)->device = 7;
+	expect_violation(d, "device 7, which the device table");
+}
+
+static void test_missing_type(void **state)
+{
+	Damage *d = *state;
+	find(d, EXPR_CALL, OP_NEGATIVE, NULL)->type = NULL;
+	expect_violation(d, "no type after type inference");
+	diag_clear(&d->diags);
+	assert_true(ir_verify(d->m, VERIFY_DEVICES, d->s.devices.count, &d->diags));
+	d->m->typed = false;
+	expect_violation(d, "not marked typed");
+}
+
+static void test_bad_ids(void **state)
+{
+	Damage *d = *state;
+	Expr *add = find(d, EXPR_CALL, OP_ADD, NULL);
+	Expr *neg = find(d, EXPR_CALL, OP_NEGATIVE, NULL);
+	neg->id = add->id;
+	expect_violation(d, "an id another node has too");
+	diag_clear(&d->diags);
+	neg->id = d->m->nexprs + 5;
+	expect_violation(d, "an id at or above the module's count");
+}
+
+static void test_missing_child(void **state)
+{
+	Damage *d = *state;
+	find(d, EXPR_CALL, OP_MULTIPLY, NULL)->u.call.args[1] = NULL;
+	expect_violation(d, "child 1 missing");
+}
+
+static void test_arity(void **state)
+{
+	Damage *d = *state;
+	find(d, EXPR_CALL, OP_MULTIPLY, NULL)->u.call.nargs = 1;
+	expect_violation(d, "'multiply' called with 1 arguments");
+}
+
+static void test_let_value(void **state)
+{
+	Damage *d = *state;
+	Expr *x = find(d, EXPR_VAR, OP_NONE, "x");
+	x->u.var.value = find(d, EXPR_CALL, OP_MULTIPLY, NULL);
+	expect_violation(d, "a let whose variable stands for another value");
+}
+
+static void test_parameter_out_of_scope(void **state)
+{
+	Damage *d = *state;
+	/* multiply(%1, %a) reads the closure's %y instead of %a */
+	find(d, EXPR_CALL, OP_MULTIPLY, NULL)->u.call.args[1] = find(d, EXPR_VAR, OP_NONE, "y");
+	expect_violation(d, "%y (id ");
+	expect_violation(d, "outside the function that binds it");
+}
+
+static void test_variable_bound_twice(void **state)
+{
+	Damage *d = *state;
+	/* the let of %x binds %f's variable, which %f's let binds too; %x is
+	 * then bound by nothing where it is used */
+	Expr *x = find(d, EXPR_VAR, OP_NONE, "x");
+	Expr *f = find(d, EXPR_VAR, OP_NONE, "f");
+	for (uint32_t id = 0; id < d->m->nexprs; id++)
+		if (d->by_id[id] && d->by_id[id]->kind == EXPR_LET && d->by_id[id]->u.let.var == x)
+			d->by_id[id]->u.let.var = f;
+	expect_violation(d, "a let whose variable stands for another value");
+	expect_violation(d, "a variable bound by two binders");
+	expect_violation(d, "%x (id ");
+	expect_violation(d, "outside the let that binds it");
+}
+
+static void test_global_reference(void **state)
+{
+	Damage *d = *state;
+	Expr *add = find(d, EXPR_CALL, OP_ADD, NULL);
+	Expr *g = ir_global_ref(d->m, add->pos, "nowhere");
+	g->u.global.index = 0;
+	g->device = add->device;
+	g->type = add->type;
+	add->u.call.args[0] = g;
+	expect_violation(d, "a reference to no global of that name");
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_pipeline_versions_verify),
+		cmocka_unit_test_setup_teardown(test_clone_verifies, damage_setup, damage_teardown),
+		cmocka_unit_test_setup_teardown(test_missing_device, damage_setup, damage_teardown),
+		cmocka_unit_test_setup_teardown(test_device_outside_table, damage_setup,
+						damage_teardown),
+		cmocka_unit_test_setup_teardown(test_missing_type, damage_setup, damage_teardown),
+		cmocka_unit_test_setup_teardown(test_bad_ids, damage_setup, damage_teardown),
+		cmocka_unit_test_setup_teardown(test_missing_child, damage_setup, damage_teardown),
+		cmocka_unit_test_setup_teardown(test_arity, damage_setup, damage_teardown),
+		cmocka_unit_test_setup_teardown(test_let_value, damage_setup, damage_teardown),
+		cmocka_unit_test_setup_teardown(test_parameter_out_of_scope, damage_setup,
+						damage_teardown),
+		cmocka_unit_test_setup_teardown(test_variable_bound_twice, damage_setup,
+						damage_teardown),
+		cmocka_unit_test_setup_teardown(test_global_reference, damage_setup,
+						damage_teardown),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
