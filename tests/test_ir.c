@@ -16,6 +16,7 @@
 #include "arena.h"
 #include "devices.h"
 #include "ir.h"
+#include "ops.h"
 #include "types.h"
 
 /* strbuf_put_int prints what "%lld" prints, at both ends of the range. */
@@ -237,9 +238,26 @@ static void test_value_names(void **state)
 	ir_module_free(m);
 }
 
+/* op_lookup finds every operator of the registry by its name, and nothing
+ * for a name that is not one (or only a prefix of one). */
+static void test_op_lookup(void **state)
+{
+	(void)state;
+	for (int i = 0; i < OP_COUNT; i++) {
+		const char *name = op_info((OpKind)i)->name;
+		assert_int_equal(op_lookup(name, strlen(name)), i);
+		assert_int_equal(op_lookup(name, strlen(name) - 1) == (OpKind)i, false);
+	}
+	assert_int_equal(op_lookup("no_such_op", 10), OP_NONE);
+	assert_int_equal(op_lookup("", 0), OP_NONE);
+	assert_false(op_info(OP_ERF)->has_kernel);
+	assert_true(op_info(OP_ADD)->has_kernel);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_op_lookup),
 		cmocka_unit_test(test_strbuf_put_int),
 		cmocka_unit_test(test_arena_zeroed_aligned_and_large),
 		cmocka_unit_test(test_types_print_equal_bytes),

@@ -394,7 +394,9 @@ typedef bool (*CudaKernelFn)(CudaState *s, const KernelCall *kc, char **err);
  * compile; one listed that no family file defines does not link. */
 static const CudaKernelFn cuda_kernels[OP_COUNT] = {
 #define OP(id, name, min_args, max_args, schema) kernel_cuda_##id,
+#define OP_PLAN(id, name, min_args, max_args, schema) nullptr, /* no kernel */
 #include "ops.def"
+#undef OP_PLAN
 #undef OP
 };
 

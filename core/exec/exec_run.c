@@ -524,6 +524,34 @@ done:
 	return ok;
 }
 
+/* Every operator the module calls has a kernel (ops.def's OP_PLAN ones
+ * are typed and planned but not run): checked before anything runs, each
+ * missing operator reported once, where it is first called. */
+static bool check_kernels(Run *run)
+{
+	const IrModule *m = run->m;
+	Expr **by_id = ir_index_by_id(m);
+	uint8_t reported[OP_COUNT] = {0};
+	bool ok = true;
+	for (uint32_t id = 0; id < m->nexprs; id++) {
+		const Expr *e = by_id[id];
+		OpKind op;
+		if (!e || e->kind != EXPR_CALL || e->u.call.op == OP_NONE)
+			continue;
+		op = e->u.call.op;
+		if (op_info(op)->has_kernel || reported[op])
+			continue;
+		reported[op] = 1;
+		ok = false;
+		diag_error(run->diags, m->src, e->pos,
+			   "devplan has no kernel for '%s' yet: it types and plans it, but cannot "
+			   "run it",
+			   op_info(op)->name);
+	}
+	free(by_id);
+	return ok;
+}
+
 static bool check_sizes(Run *run)
 {
 	Expr **by_id = ir_index_by_id(run->m);
@@ -1451,7 +1479,7 @@ bool exec_run(const IrModule *m, const DeviceTable *devices, const ExecOptions *
 	layout_build(&run);
 	run.fixed = xcalloc(m->nexprs ? m->nexprs : 1, sizeof(Value *));
 	run.rt = exec_runtime_new(devices, &o, diags);
-	if (!check_sizes(&run))
+	if (!check_kernels(&run) || !check_sizes(&run))
 		goto done;
 	/* open every device the plan uses before allocating anything, so that
 	 * the host allocator is settled and the notes come first */

@@ -3,13 +3,18 @@
  */
 #include "ops.h"
 
+#include <stdint.h>
 #include <string.h>
 
 #include "util.h"
 
 static const OpInfo op_table[] = {
-#define OP(id, name, min_args, max_args, schema) [OP_##id] = {name, min_args, max_args, schema},
+#define OP(id, name, min_args, max_args, schema) \
+	[OP_##id] = {name, min_args, max_args, schema, true},
+#define OP_PLAN(id, name, min_args, max_args, schema) \
+	[OP_##id] = {name, min_args, max_args, schema, false},
 #include "ops.def"
+#undef OP_PLAN
 #undef OP
 };
 
@@ -19,11 +24,39 @@ const OpInfo *op_info(OpKind op)
 	return &op_table[op];
 }
 
+/* op_lookup's open-addressing table of op numbers plus one (0: empty),
+ * built at the first call: the parser asks once per call site, and a
+ * linear search over the whole registry would dominate a large module's
+ * parse. */
+enum { OP_SLOTS = 1024 };
+_Static_assert(OP_SLOTS >= 2 * OP_COUNT, "op_lookup's table is at most half full");
+static uint16_t op_slots[OP_SLOTS];
+
+static uint32_t op_hash(const char *name, size_t len)
+{
+	uint32_t h = 2166136261u; /* FNV-1a */
+	for (size_t i = 0; i < len; i++)
+		h = (h ^ (uint8_t)name[i]) * 16777619u;
+	return h;
+}
+
 OpKind op_lookup(const char *name, size_t len)
 {
-	for (int i = 0; i < OP_COUNT; i++)
-		if (strlen(op_table[i].name) == len && memcmp(op_table[i].name, name, len) == 0)
-			return (OpKind)i;
+	uint32_t slot;
+	if (!op_slots[op_hash(op_table[0].name, strlen(op_table[0].name)) & (OP_SLOTS - 1)])
+		for (int i = 0; i < OP_COUNT; i++) {
+			const char *n = op_table[i].name;
+			uint32_t k = op_hash(n, strlen(n)) & (OP_SLOTS - 1);
+			while (op_slots[k])
+				k = (k + 1) & (OP_SLOTS - 1);
+			op_slots[k] = (uint16_t)(i + 1);
+		}
+	for (slot = op_hash(name, len) & (OP_SLOTS - 1); op_slots[slot];
+	     slot = (slot + 1) & (OP_SLOTS - 1)) {
+		const char *n = op_table[op_slots[slot] - 1].name;
+		if (strlen(n) == len && memcmp(n, name, len) == 0)
+			return (OpKind)(op_slots[slot] - 1);
+	}
 	return OP_NONE;
 }
 

@@ -22,6 +22,7 @@ typedef struct OpInfo {
 	int min_args;
 	int max_args;
 	const char *schema; /* see ops.def */
+	bool has_kernel;    /* OP in ops.def; false for OP_PLAN */
 } OpInfo;
 
 const OpInfo *op_info(OpKind op);

@@ -190,7 +190,9 @@ bool cpu_blas_dtype(const KernelCall *kc, char **err)
 
 static const KernelFn kernel_cpu_table[OP_COUNT] = {
 #define OP(id, name, min_args, max_args, schema) [OP_##id] = kernel_cpu_##id,
+#define OP_PLAN(id, name, min_args, max_args, schema) /* no kernel */
 #include "ops.def"
+#undef OP_PLAN
 #undef OP
 };
 

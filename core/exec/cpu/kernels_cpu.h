@@ -23,7 +23,9 @@
 /* One kernel per operator, in the file of its family. */
 #define OP(id, name, min_args, max_args, schema) \
 	bool kernel_cpu_##id(const KernelCall *kc, char **err);
+#define OP_PLAN(id, name, min_args, max_args, schema) /* no kernel */
 #include "ops.def"
+#undef OP_PLAN
 #undef OP
 
 /* Work sizes (elements) below which a kernel stays on one thread. */

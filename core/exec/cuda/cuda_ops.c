@@ -23,5 +23,7 @@ enum CudaEntry {
  * undeclared cuda_entry_ID here. */
 #define OP(id, name, min_args, max_args, schema) \
 	_Static_assert((int)cuda_entry_##id == (int)OP_##id, "the CUDA entry of " #id);
+#define OP_PLAN(id, name, min_args, max_args, schema) /* no kernel */
 #include "ops.def"
+#undef OP_PLAN
 #undef OP

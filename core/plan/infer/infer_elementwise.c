@@ -78,6 +78,11 @@ Type *infer_op_EXP(OpTypeContext *ctx)
 	return infer_unary(ctx, true);
 }
 
+Type *infer_op_ERF(OpTypeContext *ctx)
+{
+	return infer_unary(ctx, true);
+}
+
 Type *infer_op_LOG(OpTypeContext *ctx)
 {
 	return infer_unary(ctx, true);
