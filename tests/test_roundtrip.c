@@ -1,0 +1,382 @@
+/*
+ * test_roundtrip.c - [P1] in meaning, not only in text: parse(print(m))
+ * equals m.
+ *
+ * test_printer checks print(parse(print(m))) == print(m), which a printer
+ * that always drops the same attribute passes. Here every module devplan's
+ * tests and ../shared hold (models, cases, planning cases, golden and
+ * transcript modules, and tests/golden/roundtrip/, one module per operator
+ * family with every attribute away from its default) is
+ *   - loaded and inferred (m), printed, the text loaded and inferred again
+ *     (m'), and m and m' compared node by node: the same kinds, operators,
+ *     attribute names and values in order, constants' bytes, written and
+ *     inferred types, devices on parameters and functions, and the same
+ *     sharing (a node used twice in m is one node used twice in m');
+ *   - planned, printed, and the planned text loaded again and compared the
+ *     same way (without types, which the parser does not read back).
+ * Names are not compared: the printer names what the source left unnamed.
+ * A module that does not load is skipped with a line saying so (the
+ * transcripts hold broken modules on purpose); the test fails when too few
+ * load, so it cannot pass vacuously.
+ */
+#include <dirent.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <cmocka.h>
+
+#include "parse.h"
+#include "print.h"
+#include "session.h"
+
+/* Pairs of nodes found equal so far, to follow sharing: a's id -> b. */
+typedef struct Matcher {
+	const Expr **b_of;  /* by a's id */
+	const Expr **a_of;  /* by b's id */
+	bool types;         /* compare inferred types too */
+	const char *where;  /* the module, for messages */
+	char why[512];      /* the first difference */
+} Matcher;
+
+static bool differ(Matcher *mt, const Expr *a, const char *fmt, const char *detail)
+{
+	snprintf(mt->why, sizeof mt->why, "%s:%u:%u: %s: %s", mt->where, a ? a->pos.line : 0,
+		 a ? a->pos.col : 0, fmt, detail ? detail : "");
+	return false;
+}
+
+static bool same_type(const Type *a, const Type *b)
+{
+	if (!a || !b)
+		return a == b;
+	return type_equal(a, b);
+}
+
+static bool same_attr_value(const AttrValue *a, const AttrValue *b)
+{
+	if (a->kind != b->kind)
+		return false;
+	switch (a->kind) {
+	case ATTR_NONE:
+		return true;
+	case ATTR_INT:
+		return a->u.i == b->u.i;
+	case ATTR_FLOAT:
+		return a->u.f == b->u.f || (a->u.f != a->u.f && b->u.f != b->u.f);
+	case ATTR_STRING:
+		return strcmp(a->u.s, b->u.s) == 0;
+	case ATTR_BOOL:
+		return a->u.b == b->u.b;
+	case ATTR_LIST:
+		if (a->u.list.n != b->u.list.n)
+			return false;
+		for (uint32_t i = 0; i < a->u.list.n; i++)
+			if (!same_attr_value(&a->u.list.items[i], &b->u.list.items[i]))
+				return false;
+		return true;
+	case ATTR_DEVICE:
+		return a->u.device == b->u.device;
+	}
+	return false;
+}
+
+static bool same_attrs(Matcher *mt, const Expr *at, const Attr *a, uint32_t na, const Attr *b,
+		       uint32_t nb)
+{
+	if (na != nb)
+		return differ(mt, at, "a different number of attributes", NULL);
+	for (uint32_t i = 0; i < na; i++) {
+		if (strcmp(a[i].name, b[i].name) != 0)
+			return differ(mt, at, "attribute names differ", a[i].name);
+		if (!same_attr_value(&a[i].value, &b[i].value))
+			return differ(mt, at, "attribute values differ", a[i].name);
+	}
+	return true;
+}
+
+static bool same_expr(Matcher *mt, const Expr *a, const Expr *b);
+
+static bool same_list(Matcher *mt, Expr *const *a, Expr *const *b, uint32_t n)
+{
+	for (uint32_t i = 0; i < n; i++)
+		if (!same_expr(mt, a[i], b[i]))
+			return false;
+	return true;
+}
+
+static bool same_node(Matcher *mt, const Expr *a, const Expr *b)
+{
+	if (a->kind != b->kind)
+		return differ(mt, a, "different kinds of expression", NULL);
+	if (mt->types && !same_type(a->type, b->type))
+		return differ(mt, a, "different types", a->name);
+	switch (a->kind) {
+	case EXPR_VAR:
+		if (a->u.var.role != b->u.var.role)
+			return differ(mt, a, "a variable of another role", a->name);
+		if (!same_type(a->u.var.annotation, b->u.var.annotation))
+			return differ(mt, a, "a different type annotation", a->name);
+		if (a->u.var.role == VAR_PARAM && a->device != b->device)
+			return differ(mt, a, "a parameter on another device", a->name);
+		/* a free variable is known by its name */
+		if (a->u.var.role == VAR_FREE && strcmp(a->name, b->name) != 0)
+			return differ(mt, a, "another free variable", a->name);
+		return true;
+	case EXPR_GLOBAL:
+		if (strcmp(a->u.global.name, b->u.global.name) != 0)
+			return differ(mt, a, "another global", a->u.global.name);
+		return true;
+	case EXPR_CONSTANT: {
+		const Tensor *x = &a->u.constant.tensor, *y = &b->u.constant.tensor;
+		if (x->dtype != y->dtype || x->ndim != y->ndim || x->nbytes != y->nbytes ||
+		    (x->ndim && memcmp(x->shape, y->shape, x->ndim * sizeof(int64_t)) != 0) ||
+		    (x->nbytes && memcmp(x->data, y->data, x->nbytes) != 0))
+			return differ(mt, a, "a different constant", NULL);
+		return true;
+	}
+	case EXPR_CALL:
+		if (a->u.call.op != b->u.call.op)
+			return differ(mt, a, "a call of another operator", NULL);
+		if (a->u.call.nargs != b->u.call.nargs)
+			return differ(mt, a, "a different number of arguments", NULL);
+		if (!same_attrs(mt, a, a->u.call.attrs, a->u.call.nattrs, b->u.call.attrs,
+				b->u.call.nattrs))
+			return false;
+		if ((a->u.call.callee == NULL) != (b->u.call.callee == NULL) ||
+		    (a->u.call.callee && !same_expr(mt, a->u.call.callee, b->u.call.callee)))
+			return differ(mt, a, "another callee", NULL);
+		return same_list(mt, a->u.call.args, b->u.call.args, a->u.call.nargs);
+	case EXPR_LET:
+		return same_expr(mt, a->u.let.var, b->u.let.var) &&
+		       same_expr(mt, a->u.let.value, b->u.let.value) &&
+		       same_expr(mt, a->u.let.body, b->u.let.body);
+	case EXPR_FN:
+		if (a->u.fn.nparams != b->u.fn.nparams)
+			return differ(mt, a, "a different number of parameters", NULL);
+		if (a->device != b->device)
+			return differ(mt, a, "a function on another device", NULL);
+		if (!same_type(a->u.fn.ret_type, b->u.fn.ret_type))
+			return differ(mt, a, "a different result type", NULL);
+		if (!same_attrs(mt, a, a->u.fn.attrs, a->u.fn.nattrs, b->u.fn.attrs,
+				b->u.fn.nattrs))
+			return false;
+		return same_list(mt, a->u.fn.params, b->u.fn.params, a->u.fn.nparams) &&
+		       same_expr(mt, a->u.fn.body, b->u.fn.body);
+	case EXPR_TUPLE:
+		if (a->u.tuple.nfields != b->u.tuple.nfields)
+			return differ(mt, a, "a tuple of another size", NULL);
+		return same_list(mt, a->u.tuple.fields, b->u.tuple.fields, a->u.tuple.nfields);
+	case EXPR_PROJ:
+		if (a->u.proj.index != b->u.proj.index)
+			return differ(mt, a, "another tuple field", NULL);
+		return same_expr(mt, a->u.proj.tuple, b->u.proj.tuple);
+	case EXPR_IF:
+		return same_expr(mt, a->u.if_.cond, b->u.if_.cond) &&
+		       same_expr(mt, a->u.if_.then_branch, b->u.if_.then_branch) &&
+		       same_expr(mt, a->u.if_.else_branch, b->u.if_.else_branch);
+	}
+	return differ(mt, a, "an unknown kind of expression", NULL);
+}
+
+/* a and b are the same expression: equal nodes, shared alike. */
+static bool same_expr(Matcher *mt, const Expr *a, const Expr *b)
+{
+	if (mt->b_of[a->id] || mt->a_of[b->id])
+		return mt->b_of[a->id] == b && mt->a_of[b->id] == a
+			       ? true
+			       : differ(mt, a, "shared differently", a->name);
+	mt->b_of[a->id] = b;
+	mt->a_of[b->id] = a;
+	return same_node(mt, a, b);
+}
+
+static bool same_module(const IrModule *a, const IrModule *b, bool types, const char *where,
+			char *why, size_t why_len)
+{
+	Matcher mt = {.types = types, .where = where};
+	bool ok = a->nglobals == b->nglobals;
+	mt.b_of = xcalloc(a->nexprs + 1, sizeof(Expr *));
+	mt.a_of = xcalloc(b->nexprs + 1, sizeof(Expr *));
+	if (!ok)
+		snprintf(mt.why, sizeof mt.why, "%s: a different number of globals", where);
+	for (uint32_t g = 0; ok && g < a->nglobals; g++) {
+		ok = strcmp(a->globals[g].name, b->globals[g].name) == 0;
+		if (!ok)
+			snprintf(mt.why, sizeof mt.why, "%s: global %u is @%s, then @%s", where, g,
+				 a->globals[g].name, b->globals[g].name);
+		ok = ok && same_expr(&mt, a->globals[g].fn, b->globals[g].fn);
+	}
+	snprintf(why, why_len, "%s", mt.why);
+	free(mt.b_of);
+	free(mt.a_of);
+	return ok;
+}
+
+static char *print_text(const IrModule *m, const DeviceTable *devices)
+{
+	StrBuf sb;
+	PrintOptions opts = {.devices = devices, .show_metadata = true};
+	strbuf_init(&sb);
+	print_module(&sb, m, &opts);
+	return strbuf_detach(&sb);
+}
+
+/* Loads text into s (through a temporary file, as a user would) and runs
+ * `phases` phases; the module then, or NULL. */
+static IrModule *load_text(Session *s, const char *text, size_t phases)
+{
+	char path[] = "/tmp/devplan-roundtrip-XXXXXX";
+	int fd = mkstemp(path);
+	FILE *f;
+	IrModule *m = NULL;
+	assert_true(fd >= 0);
+	f = fdopen(fd, "w");
+	fputs(text, f);
+	fclose(f);
+	if (session_load(s, path) && session_step(s, phases))
+		m = session_current(s);
+	unlink(path);
+	return m;
+}
+
+typedef struct Tally {
+	size_t checked, skipped;
+} Tally;
+
+/* m (after `phases` phases, types compared when infer ran) against its
+ * printed text loaded again and taken as far. */
+static void check_stage(const char *file, Session *s, size_t phases, bool types)
+{
+	IrModule *m;
+	char *text, why[600];
+	Session again;
+	if (!session_step(s, phases))
+		return;
+	m = session_current(s);
+	text = print_text(m, &s->devices);
+	session_init(&again);
+	again.settings = s->settings;
+	for (uint32_t d = again.devices.count; d < s->devices.count; d++) {
+		char *err = NULL;
+		assert_true(devices_add(&again.devices, s->devices.items[d].name,
+					s->devices.items[d].target, &err) >= 0);
+	}
+	{
+		/* a planned module is read back as written: no phase again */
+		IrModule *back = load_text(&again, text, types ? phases : 0);
+		if (!back) {
+			diag_print_all(stderr, &again.diags);
+			fprintf(stderr, "%s: the printed module does not load again:\n%s", file,
+				text);
+			fail();
+		}
+		if (!same_module(m, back, types, file, why, sizeof why)) {
+			fprintf(stderr, "%s: parse(print(m)) differs from m after %zu phases: %s\n",
+				file, phases, why);
+			fail();
+		}
+	}
+	session_free(&again);
+	free(text);
+}
+
+static void check_file(const char *path, Tally *t)
+{
+	Session s;
+	size_t infer = (size_t)pipeline_find("infer") + 1;
+	session_init(&s);
+	if (!session_load(&s, path) || !session_step(&s, infer)) {
+		t->skipped++;
+		session_free(&s);
+		return;
+	}
+	check_stage(path, &s, infer, true);
+	check_stage(path, &s, pipeline_count, false);
+	t->checked++;
+	session_free(&s);
+}
+
+static void check_dir(const char *dir, Tally *t)
+{
+	DIR *d = opendir(dir);
+	struct dirent *ent;
+	if (!d)
+		return;
+	while ((ent = readdir(d))) {
+		size_t len = strlen(ent->d_name);
+		if (len > 6 && strcmp(ent->d_name + len - 6, ".relay") == 0) {
+			char *path = xasprintf("%s/%s", dir, ent->d_name);
+			check_file(path, t);
+			free(path);
+		}
+	}
+	closedir(d);
+}
+
+static void test_every_module(void **state)
+{
+	static const char *const dirs[] = {
+		DEVPLAN_SHARED_DIR "/models",
+		DEVPLAN_SHARED_DIR "/models/realworld",
+		DEVPLAN_SHARED_DIR "/cases",
+		DEVPLAN_SOURCE_DIR "/tests/plan_cases",
+		DEVPLAN_SOURCE_DIR "/tests/golden/dot",
+		DEVPLAN_SOURCE_DIR "/tests/golden/roundtrip",
+		DEVPLAN_SOURCE_DIR "/tests/transcripts",
+		DEVPLAN_SOURCE_DIR "/scripts/examples",
+	};
+	Tally t = {0};
+	(void)state;
+	for (size_t i = 0; i < sizeof dirs / sizeof dirs[0]; i++)
+		check_dir(dirs[i], &t);
+	printf("round trip in meaning: %zu modules checked, %zu that do not load or infer "
+	       "skipped\n",
+	       t.checked, t.skipped);
+	assert_true(t.checked >= 30);
+}
+
+/* The comparison itself finds a dropped attribute, which a text round
+ * trip of the printed module cannot. */
+static void test_detects_a_dropped_attribute(void **state)
+{
+	const char *text = "def @main(%x: Tensor[(1, 3, 8, 8), float32], %w: Tensor[(4, 3, 3, "
+			   "3), float32]) {\n"
+			   "  nn.conv2d(%x, %w, padding=[2, 2, 2, 2], dilation=[2, 2])\n"
+			   "}\n";
+	Session a, b;
+	IrModule *ma, *mb;
+	char why[600];
+	Expr **by_id;
+	(void)state;
+	session_init(&a);
+	session_init(&b);
+	ma = load_text(&a, text, 0);
+	mb = load_text(&b, text, 0);
+	assert_non_null(ma);
+	assert_non_null(mb);
+	assert_true(same_module(ma, mb, false, "conv2d", why, sizeof why));
+	by_id = ir_index_by_id(mb);
+	for (uint32_t id = 0; id < mb->nexprs; id++)
+		if (by_id[id] && ir_is_op(by_id[id], OP_CONV2D))
+			by_id[id]->u.call.nattrs--; /* drop dilation */
+	free(by_id);
+	assert_false(same_module(ma, mb, false, "conv2d", why, sizeof why));
+	assert_non_null(strstr(why, "attributes"));
+	session_free(&a);
+	session_free(&b);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_every_module),
+		cmocka_unit_test(test_detects_a_dropped_attribute),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
