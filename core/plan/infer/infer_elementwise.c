@@ -1,25 +1,26 @@
 /*
  * infer_elementwise.c - the type relations of the elementwise operators:
- * the binary ops with numpy broadcasting, nn.bias_add (a broadcast add
- * along one axis), the unary ops, clip and cast.
+ * the binary ops with numpy broadcasting (arithmetic of one dtype, and the
+ * comparisons, whose result is bool), where (a three-way broadcast),
+ * nn.bias_add (a broadcast add along one axis), the unary ops, clip and
+ * cast.
  *
  * A result equal to an operand's type is that operand's Type pointer, so a
  * chain of a million elementwise ops allocates no types at all.
  */
 #include "infer_ops.h"
 
-static Type *infer_broadcast(OpTypeContext *ctx)
+/* The numpy broadcast of a's and b's shapes, of dtype dt: a or b when it is
+ * that type, else a new one. A mismatch is reported naming the op and both
+ * types. */
+static Type *broadcast_types(OpTypeContext *ctx, Type *a, Type *b, DType dt)
 {
-	Type *a, *b, *r;
+	Type *r;
 	DimBuf buf;
 	int64_t *dims;
-	uint32_t na, nb, n;
-	if (!infer_tensor_pair(ctx, &a, &b) || !infer_same_dtype(ctx, a, b))
-		return NULL;
-	if (type_equal(a, b))
+	uint32_t na = a->u.tensor.ndim, nb = b->u.tensor.ndim, n;
+	if (type_equal(a, b) && a->u.tensor.dtype == dt)
 		return a;
-	na = a->u.tensor.ndim;
-	nb = b->u.tensor.ndim;
 	n = na > nb ? na : nb;
 	dims = dims_alloc(&buf, n);
 	for (uint32_t k = 1; k <= n; k++) {
@@ -33,9 +34,27 @@ static Type *infer_broadcast(OpTypeContext *ctx)
 			return NULL;
 		}
 	}
-	r = infer_result(ctx, a->u.tensor.dtype, n, dims, a, b);
+	r = infer_result(ctx, dt, n, dims, a, b);
 	dims_release(&buf);
 	return r;
+}
+
+/* add, power, floor_mod...: two tensors of one dtype, broadcast. */
+static Type *infer_broadcast(OpTypeContext *ctx)
+{
+	Type *a, *b;
+	if (!infer_tensor_pair(ctx, &a, &b) || !infer_same_dtype(ctx, a, b))
+		return NULL;
+	return broadcast_types(ctx, a, b, a->u.tensor.dtype);
+}
+
+/* equal, less...: TVM's BroadcastCompRel, the broadcast shape as bool. */
+static Type *infer_compare(OpTypeContext *ctx)
+{
+	Type *a, *b;
+	if (!infer_tensor_pair(ctx, &a, &b) || !infer_same_dtype(ctx, a, b))
+		return NULL;
+	return broadcast_types(ctx, a, b, DT_BOOL);
 }
 
 Type *infer_op_ADD(OpTypeContext *ctx)
@@ -68,6 +87,53 @@ Type *infer_op_MINIMUM(OpTypeContext *ctx)
 	return infer_broadcast(ctx);
 }
 
+Type *infer_op_POWER(OpTypeContext *ctx)
+{
+	return infer_broadcast(ctx);
+}
+
+Type *infer_op_EQUAL(OpTypeContext *ctx)
+{
+	return infer_compare(ctx);
+}
+
+Type *infer_op_NOT_EQUAL(OpTypeContext *ctx)
+{
+	return infer_compare(ctx);
+}
+
+Type *infer_op_LESS(OpTypeContext *ctx)
+{
+	return infer_compare(ctx);
+}
+
+Type *infer_op_LESS_EQUAL(OpTypeContext *ctx)
+{
+	return infer_compare(ctx);
+}
+
+Type *infer_op_GREATER(OpTypeContext *ctx)
+{
+	return infer_compare(ctx);
+}
+
+Type *infer_op_GREATER_EQUAL(OpTypeContext *ctx)
+{
+	return infer_compare(ctx);
+}
+
+/* where(condition, x, y): TVM's WhereRel. x and y share a dtype and
+ * broadcast together, then with the condition; the condition may be of any
+ * dtype (a non-zero element selects x). */
+Type *infer_op_WHERE(OpTypeContext *ctx)
+{
+	Type *c = infer_tensor_arg(ctx, 0), *x, *y, *xy;
+	if (!c || !(x = infer_tensor_arg(ctx, 1)) || !(y = infer_tensor_arg(ctx, 2)) ||
+	    !infer_same_dtype(ctx, x, y) || !(xy = broadcast_types(ctx, x, y, x->u.tensor.dtype)))
+		return NULL;
+	return broadcast_types(ctx, c, xy, xy->u.tensor.dtype);
+}
+
 Type *infer_op_NEGATIVE(OpTypeContext *ctx)
 {
 	return infer_unary(ctx, false);
@@ -81,6 +147,12 @@ Type *infer_op_EXP(OpTypeContext *ctx)
 Type *infer_op_ERF(OpTypeContext *ctx)
 {
 	return infer_unary(ctx, true);
+}
+
+/* copy: TVM's IdentityRel, any dtype. */
+Type *infer_op_COPY(OpTypeContext *ctx)
+{
+	return infer_unary(ctx, false);
 }
 
 Type *infer_op_LOG(OpTypeContext *ctx)

