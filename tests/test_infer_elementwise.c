@@ -142,12 +142,129 @@ static void test_copy(void **state)
 		    "Tensor[(2), float32])");
 }
 
+static void test_unary_float(void **state)
+{
+	static const char *const ops[] = {"acos",      "acosh",   "asin", "asinh", "atan",
+					  "atanh",     "cos",     "cosh", "sin",   "sinh",
+					  "tan",       "rsqrt",   "log2", "log10", "fast_exp",
+					  "fast_tanh", "fast_erf"};
+	char body[64], want[128];
+	(void)state;
+	for (size_t i = 0; i < DP_COUNT(ops); i++) {
+		snprintf(body, sizeof body, "%s(%%a)", ops[i]);
+		check_type(F23, body, "Tensor[(2, 3), float32]");
+		check_type("%a: Tensor[(?, 1, 8), float16]", body, "Tensor[(?, 1, 8), float16]");
+		check_type("%a: float64", body, "Tensor[(), float64]");
+		snprintf(want, sizeof want,
+			 "'%s' expects a floating-point tensor, got Tensor[(4), int32]", ops[i]);
+		check_error("%a: Tensor[(4), int32]", body, want);
+	}
+}
+
+static void test_unary_any_dtype(void **state)
+{
+	static const char *const ops[] = {"abs", "ceil", "floor", "round", "sign", "trunc"};
+	char body[64];
+	(void)state;
+	for (size_t i = 0; i < DP_COUNT(ops); i++) {
+		snprintf(body, sizeof body, "%s(%%a)", ops[i]);
+		check_type(F23, body, "Tensor[(2, 3), float32]");
+		check_type("%a: Tensor[(7), int64]", body, "Tensor[(7), int64]");
+	}
+}
+
+/* isnan, isinf, isfinite: x's shape, bool */
+static void test_unary_tests(void **state)
+{
+	static const char *const ops[] = {"isnan", "isinf", "isfinite"};
+	char body[64], want[160];
+	(void)state;
+	for (size_t i = 0; i < DP_COUNT(ops); i++) {
+		snprintf(body, sizeof body, "%s(%%a)", ops[i]);
+		check_type(F23, body, "Tensor[(2, 3), bool]");
+		check_type("%a: Tensor[(?), float16]", body, "Tensor[(?), bool]");
+		check_type("%a: Tensor[(3), bool]", body, "Tensor[(3), bool]");
+		snprintf(want, sizeof want,
+			 "'%s' expects a tensor for argument 1, got fn (Tensor[(2), float32]) -> "
+			 "Tensor[(2), float32]",
+			 ops[i]);
+		check_error("%a: fn (Tensor[(2), float32]) -> Tensor[(2), float32]", body, want);
+	}
+}
+
+static void test_binary_arithmetic(void **state)
+{
+	static const char *const ops[] = {"mod", "floor_divide", "floor_mod", "trunc_divide",
+					  "trunc_mod"};
+	char body[64], want[160];
+	(void)state;
+	for (size_t i = 0; i < DP_COUNT(ops); i++) {
+		snprintf(body, sizeof body, "%s(%%a, %%b)", ops[i]);
+		check_type(AB_BCAST, body, "Tensor[(4, 5, 3), float32]");
+		check_type("%a: Tensor[(6), int64], %b: int64", body, "Tensor[(6), int64]");
+		snprintf(want, sizeof want,
+			 "operands of '%s' have different dtypes: Tensor[(6), int64] and "
+			 "Tensor[(6), int32]",
+			 ops[i]);
+		check_error("%a: Tensor[(6), int64], %b: Tensor[(6), int32]", body, want);
+		snprintf(want, sizeof want,
+			 "cannot broadcast operands of '%s': Tensor[(6), int64] and Tensor[(5), "
+			 "int64]",
+			 ops[i]);
+		check_error("%a: Tensor[(6), int64], %b: Tensor[(5), int64]", body, want);
+	}
+}
+
+static void test_logical(void **state)
+{
+	static const char *const ops[] = {"logical_and", "logical_or", "logical_xor"};
+	char body[64], want[160];
+	(void)state;
+	for (size_t i = 0; i < DP_COUNT(ops); i++) {
+		snprintf(body, sizeof body, "%s(%%a, %%b)", ops[i]);
+		check_type("%a: Tensor[(2, 1), bool], %b: Tensor[(3), bool]", body,
+			   "Tensor[(2, 3), bool]");
+		snprintf(want, sizeof want,
+			 "'%s' expects bool operands, got Tensor[(3), int32] and Tensor[(3), "
+			 "int32]",
+			 ops[i]);
+		check_error("%a: Tensor[(3), int32], %b: Tensor[(3), int32]", body, want);
+	}
+	check_type("%a: Tensor[(2, ?), bool]", "logical_not(%a)", "Tensor[(2, ?), bool]");
+	check_error(F23, "logical_not(%a)",
+		    "'logical_not' expects bool operands, got Tensor[(2, 3), float32]");
+}
+
+static void test_bitwise(void **state)
+{
+	static const char *const ops[] = {"bitwise_and", "bitwise_or", "bitwise_xor", "left_shift",
+					  "right_shift"};
+	char body[64], want[160];
+	(void)state;
+	for (size_t i = 0; i < DP_COUNT(ops); i++) {
+		snprintf(body, sizeof body, "%s(%%a, %%b)", ops[i]);
+		check_type("%a: Tensor[(2, 1), int32], %b: Tensor[(4), int32]", body,
+			   "Tensor[(2, 4), int32]");
+		check_type("%a: Tensor[(3), int64], %b: int64", body, "Tensor[(3), int64]");
+		check_type("%a: Tensor[(3), bool], %b: Tensor[(3), bool]", body,
+			   "Tensor[(3), bool]");
+		snprintf(want, sizeof want,
+			 "'%s' expects integer or bool operands, got Tensor[(2, 3), float32] and "
+			 "Tensor[(2, 3), float32]",
+			 ops[i]);
+		check_error(F23 ", %b: Tensor[(2, 3), float32]", body, want);
+	}
+	check_type("%a: Tensor[(5), int64]", "bitwise_not(%a)", "Tensor[(5), int64]");
+	check_error("%a: Tensor[(5), float16]", "bitwise_not(%a)",
+		    "'bitwise_not' expects integer or bool operands, got Tensor[(5), float16]");
+}
+
 /* ---- comparisons ------------------------------------------------------- */
 
 static void test_comparisons(void **state)
 {
-	static const char *const ops[] = {"equal",   "not_equal", "less",
-					  "less_equal", "greater", "greater_equal"};
+	static const char *const ops[] = {"equal",      "not_equal", "less",
+					  "less_equal", "greater",   "greater_equal"};
 	char body[64], want[128];
 	(void)state;
 	for (size_t i = 0; i < DP_COUNT(ops); i++) {
@@ -237,7 +354,48 @@ static void test_round_trip(void **state)
 		"  %6 = greater(%1, %b);\n"
 		"  %7 = greater_equal(%1, %b);\n"
 		"  %8 = where(%2, %a, %b);\n"
-		"  (%3, %4, %5, %6, %7, %8)\n"
+		"  %9 = acos(%8);\n"
+		"  %10 = acosh(%9);\n"
+		"  %11 = asin(%10);\n"
+		"  %12 = asinh(%11);\n"
+		"  %13 = atan(%12);\n"
+		"  %14 = atanh(%13);\n"
+		"  %15 = cos(%14);\n"
+		"  %16 = cosh(%15);\n"
+		"  %17 = sin(%16);\n"
+		"  %18 = sinh(%17);\n"
+		"  %19 = tan(%18);\n"
+		"  %20 = rsqrt(%19);\n"
+		"  %21 = log2(%20);\n"
+		"  %22 = log10(%21);\n"
+		"  %23 = fast_exp(%22);\n"
+		"  %24 = fast_tanh(%23);\n"
+		"  %25 = fast_erf(%24);\n"
+		"  %26 = abs(%25);\n"
+		"  %27 = ceil(%26);\n"
+		"  %28 = floor(%27);\n"
+		"  %29 = round(%28);\n"
+		"  %30 = sign(%29);\n"
+		"  %31 = trunc(%30);\n"
+		"  %32 = mod(%31, %b);\n"
+		"  %33 = floor_divide(%32, %b);\n"
+		"  %34 = floor_mod(%33, %b);\n"
+		"  %35 = trunc_divide(%34, %b);\n"
+		"  %36 = trunc_mod(%35, %b);\n"
+		"  %37 = isnan(%36);\n"
+		"  %38 = isinf(%36);\n"
+		"  %39 = isfinite(%36);\n"
+		"  %40 = logical_and(%37, %38);\n"
+		"  %41 = logical_or(%40, %39);\n"
+		"  %42 = logical_xor(%41, %2);\n"
+		"  %43 = logical_not(%42);\n"
+		"  %44 = bitwise_and(%43, %3);\n"
+		"  %45 = bitwise_or(%44, %4);\n"
+		"  %46 = bitwise_xor(%45, %5);\n"
+		"  %47 = bitwise_not(%46);\n"
+		"  %48 = left_shift(%47, %6);\n"
+		"  %49 = right_shift(%48, %7);\n"
+		"  (%49, %36)\n"
 		"}\n";
 	StrBuf sb;
 	(void)state;
@@ -259,8 +417,10 @@ static void test_round_trip(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		TEST(test_copy),   TEST(test_comparisons), TEST(test_power),
-		TEST(test_where),  TEST(test_round_trip),
+		TEST(test_copy),        TEST(test_unary_float),       TEST(test_unary_any_dtype),
+		TEST(test_unary_tests), TEST(test_binary_arithmetic), TEST(test_logical),
+		TEST(test_bitwise),     TEST(test_comparisons),       TEST(test_power),
+		TEST(test_where),       TEST(test_round_trip),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -48,6 +48,54 @@ static Type *infer_broadcast(OpTypeContext *ctx)
 	return broadcast_types(ctx, a, b, a->u.tensor.dtype);
 }
 
+/* Which dtypes a logical or bitwise op takes (TVM's tir: logical ops want
+ * bool, bitwise ops and shifts integers, bool counting as a one-bit
+ * unsigned integer). */
+static bool dtype_logical(DType dt)
+{
+	return dt == DT_BOOL;
+}
+
+static bool dtype_bitwise(DType dt)
+{
+	return dt == DT_BOOL || dt == DT_INT32 || dt == DT_INT64;
+}
+
+/* A broadcasting op whose operands must satisfy ok(dtype), named `what`. */
+static Type *infer_broadcast_of(OpTypeContext *ctx, bool (*ok)(DType), const char *what)
+{
+	Type *a, *b;
+	if (!infer_tensor_pair(ctx, &a, &b) || !infer_same_dtype(ctx, a, b))
+		return NULL;
+	if (!ok(a->u.tensor.dtype)) {
+		infer_op_error(ctx, "'%s' expects %s operands, got %s and %s", infer_op_name(ctx),
+			       what, infer_tname(ctx, a), infer_tname(ctx, b));
+		return NULL;
+	}
+	return broadcast_types(ctx, a, b, a->u.tensor.dtype);
+}
+
+/* A unary op whose operand must satisfy ok(dtype), named `what`. */
+static Type *infer_unary_of(OpTypeContext *ctx, bool (*ok)(DType), const char *what)
+{
+	Type *x = infer_tensor_arg(ctx, 0);
+	if (x && !ok(x->u.tensor.dtype)) {
+		infer_op_error(ctx, "'%s' expects %s operands, got %s", infer_op_name(ctx), what,
+			       infer_tname(ctx, x));
+		return NULL;
+	}
+	return x;
+}
+
+/* isnan, isinf, isfinite: TVM's IdentityCompRel, x's shape as bool. */
+static Type *infer_unary_test(OpTypeContext *ctx)
+{
+	Type *x = infer_tensor_arg(ctx, 0);
+	if (!x)
+		return NULL;
+	return infer_result(ctx, DT_BOOL, x->u.tensor.ndim, x->u.tensor.dims, x, NULL);
+}
+
 /* equal, less...: TVM's BroadcastCompRel, the broadcast shape as bool. */
 static Type *infer_compare(OpTypeContext *ctx)
 {
@@ -120,6 +168,211 @@ Type *infer_op_GREATER(OpTypeContext *ctx)
 Type *infer_op_GREATER_EQUAL(OpTypeContext *ctx)
 {
 	return infer_compare(ctx);
+}
+
+Type *infer_op_MOD(OpTypeContext *ctx)
+{
+	return infer_broadcast(ctx);
+}
+
+Type *infer_op_FLOOR_DIVIDE(OpTypeContext *ctx)
+{
+	return infer_broadcast(ctx);
+}
+
+Type *infer_op_FLOOR_MOD(OpTypeContext *ctx)
+{
+	return infer_broadcast(ctx);
+}
+
+Type *infer_op_TRUNC_DIVIDE(OpTypeContext *ctx)
+{
+	return infer_broadcast(ctx);
+}
+
+Type *infer_op_TRUNC_MOD(OpTypeContext *ctx)
+{
+	return infer_broadcast(ctx);
+}
+
+Type *infer_op_LOGICAL_AND(OpTypeContext *ctx)
+{
+	return infer_broadcast_of(ctx, dtype_logical, "bool");
+}
+
+Type *infer_op_LOGICAL_OR(OpTypeContext *ctx)
+{
+	return infer_broadcast_of(ctx, dtype_logical, "bool");
+}
+
+Type *infer_op_LOGICAL_XOR(OpTypeContext *ctx)
+{
+	return infer_broadcast_of(ctx, dtype_logical, "bool");
+}
+
+Type *infer_op_BITWISE_AND(OpTypeContext *ctx)
+{
+	return infer_broadcast_of(ctx, dtype_bitwise, "integer or bool");
+}
+
+Type *infer_op_BITWISE_OR(OpTypeContext *ctx)
+{
+	return infer_broadcast_of(ctx, dtype_bitwise, "integer or bool");
+}
+
+Type *infer_op_BITWISE_XOR(OpTypeContext *ctx)
+{
+	return infer_broadcast_of(ctx, dtype_bitwise, "integer or bool");
+}
+
+Type *infer_op_LEFT_SHIFT(OpTypeContext *ctx)
+{
+	return infer_broadcast_of(ctx, dtype_bitwise, "integer or bool");
+}
+
+Type *infer_op_RIGHT_SHIFT(OpTypeContext *ctx)
+{
+	return infer_broadcast_of(ctx, dtype_bitwise, "integer or bool");
+}
+
+Type *infer_op_LOGICAL_NOT(OpTypeContext *ctx)
+{
+	return infer_unary_of(ctx, dtype_logical, "bool");
+}
+
+Type *infer_op_BITWISE_NOT(OpTypeContext *ctx)
+{
+	return infer_unary_of(ctx, dtype_bitwise, "integer or bool");
+}
+
+Type *infer_op_ACOS(OpTypeContext *ctx)
+{
+	return infer_unary(ctx, true);
+}
+
+Type *infer_op_ACOSH(OpTypeContext *ctx)
+{
+	return infer_unary(ctx, true);
+}
+
+Type *infer_op_ASIN(OpTypeContext *ctx)
+{
+	return infer_unary(ctx, true);
+}
+
+Type *infer_op_ASINH(OpTypeContext *ctx)
+{
+	return infer_unary(ctx, true);
+}
+
+Type *infer_op_ATAN(OpTypeContext *ctx)
+{
+	return infer_unary(ctx, true);
+}
+
+Type *infer_op_ATANH(OpTypeContext *ctx)
+{
+	return infer_unary(ctx, true);
+}
+
+Type *infer_op_COS(OpTypeContext *ctx)
+{
+	return infer_unary(ctx, true);
+}
+
+Type *infer_op_COSH(OpTypeContext *ctx)
+{
+	return infer_unary(ctx, true);
+}
+
+Type *infer_op_SIN(OpTypeContext *ctx)
+{
+	return infer_unary(ctx, true);
+}
+
+Type *infer_op_SINH(OpTypeContext *ctx)
+{
+	return infer_unary(ctx, true);
+}
+
+Type *infer_op_TAN(OpTypeContext *ctx)
+{
+	return infer_unary(ctx, true);
+}
+
+Type *infer_op_RSQRT(OpTypeContext *ctx)
+{
+	return infer_unary(ctx, true);
+}
+
+Type *infer_op_LOG2(OpTypeContext *ctx)
+{
+	return infer_unary(ctx, true);
+}
+
+Type *infer_op_LOG10(OpTypeContext *ctx)
+{
+	return infer_unary(ctx, true);
+}
+
+Type *infer_op_FAST_EXP(OpTypeContext *ctx)
+{
+	return infer_unary(ctx, true);
+}
+
+Type *infer_op_FAST_TANH(OpTypeContext *ctx)
+{
+	return infer_unary(ctx, true);
+}
+
+Type *infer_op_FAST_ERF(OpTypeContext *ctx)
+{
+	return infer_unary(ctx, true);
+}
+
+Type *infer_op_ABS(OpTypeContext *ctx)
+{
+	return infer_unary(ctx, false);
+}
+
+Type *infer_op_CEIL(OpTypeContext *ctx)
+{
+	return infer_unary(ctx, false);
+}
+
+Type *infer_op_FLOOR(OpTypeContext *ctx)
+{
+	return infer_unary(ctx, false);
+}
+
+Type *infer_op_ROUND(OpTypeContext *ctx)
+{
+	return infer_unary(ctx, false);
+}
+
+Type *infer_op_SIGN(OpTypeContext *ctx)
+{
+	return infer_unary(ctx, false);
+}
+
+Type *infer_op_TRUNC(OpTypeContext *ctx)
+{
+	return infer_unary(ctx, false);
+}
+
+Type *infer_op_ISNAN(OpTypeContext *ctx)
+{
+	return infer_unary_test(ctx);
+}
+
+Type *infer_op_ISINF(OpTypeContext *ctx)
+{
+	return infer_unary_test(ctx);
+}
+
+Type *infer_op_ISFINITE(OpTypeContext *ctx)
+{
+	return infer_unary_test(ctx);
 }
 
 /* where(condition, x, y): TVM's WhereRel. x and y share a dtype and
