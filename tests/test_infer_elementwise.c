@@ -126,6 +126,29 @@ static void check_error_at(const char *params, const char *body, int col, const 
 
 #define check_error(params, body, want) check_error_at(params, body, 3, want)
 
+/* The body does not parse: the first diagnostic is `want` at line 3,
+ * column col. */
+static void check_parse_error(const char *params, const char *body, int col, const char *want)
+{
+	StrBuf sb;
+	char *got, expected[512];
+	ir_module_free(mod);
+	source_release(src);
+	diag_clear(&diags);
+	strbuf_init(&sb);
+	strbuf_printf(&sb, "#[version = \"0.0.5\"]\ndef @main(%s) {\n  %s\n}\n", params, body);
+	src = source_from_string("t.relay", sb.data, sb.len);
+	strbuf_free(&sb);
+	mod = parse_module(src, &devices, &diags);
+	assert_null(mod);
+	got = format_diags();
+	snprintf(expected, sizeof expected, "t.relay:3:%d: error: %s\n", col, want);
+	if (strncmp(got, expected, strlen(expected)) != 0)
+		print_error("%s:\ngot:  %swant: %s", body, got, expected);
+	assert_true(strncmp(got, expected, strlen(expected)) == 0);
+	free(got);
+}
+
 #define F23 "%a: Tensor[(2, 3), float32]"
 #define AB_BCAST "%a: Tensor[(4, 1, 3), float32], %b: Tensor[(5, 1), float32]"
 
@@ -338,6 +361,176 @@ static void test_where(void **state)
 		    "'where' expects a tensor for argument 1, got (Tensor[(), bool],)");
 }
 
+/* ---- reductions -------------------------------------------------------- */
+
+#define X234 "%x: Tensor[(2, 3, 4), float32]"
+
+static void test_min_prod(void **state)
+{
+	static const char *const ops[] = {"min", "prod"};
+	char body[96], want[160];
+	(void)state;
+	for (size_t i = 0; i < DP_COUNT(ops); i++) {
+		/* no axis: every axis, a scalar */
+		snprintf(body, sizeof body, "%s(%%x)", ops[i]);
+		check_type(X234, body, "Tensor[(), float32]");
+		snprintf(body, sizeof body, "%s(%%x, axis=[1])", ops[i]);
+		check_type(X234, body, "Tensor[(2, 4), float32]");
+		snprintf(body, sizeof body, "%s(%%x, axis=-1)", ops[i]);
+		check_type("%x: Tensor[(2, ?, 4), int64]", body, "Tensor[(2, ?), int64]");
+		snprintf(body, sizeof body, "%s(%%x, axis=[0, 2], keepdims=True)", ops[i]);
+		check_type(X234, body, "Tensor[(1, 3, 1), float32]");
+		snprintf(body, sizeof body, "%s(%%x, axis=[1], exclude=True)", ops[i]);
+		check_type(X234, body, "Tensor[(3), float32]");
+		snprintf(body, sizeof body, "%s(%%x, axis=[1], keepdims=True, exclude=True)",
+			 ops[i]);
+		check_type(X234, body, "Tensor[(1, 3, 1), float32]");
+		snprintf(body, sizeof body, "%s(%%x, axis=[3])", ops[i]);
+		snprintf(want, sizeof want,
+			 "'%s' axis 3 is out of range for Tensor[(2, 3, 4), float32]", ops[i]);
+		check_error(X234, body, want);
+		snprintf(body, sizeof body, "%s(%%x, axis=[1, -2])", ops[i]);
+		snprintf(want, sizeof want, "'%s' axis=[1, -2] names axis 1 twice", ops[i]);
+		check_error(X234, body, want);
+	}
+	check_parse_error(X234, "prod(%x, keepdims=\"yes\")", 21,
+			  "attribute 'keepdims' of 'prod' expects a boolean, found a string");
+	check_parse_error(X234, "min(%x, axis=1.5f)", 16,
+			  "attribute 'axis' of 'min' expects an integer or a list of integers, "
+			  "found a float");
+}
+
+static void test_all_any(void **state)
+{
+	static const char *const ops[] = {"all", "any"};
+	char body[96], want[160];
+	(void)state;
+	for (size_t i = 0; i < DP_COUNT(ops); i++) {
+		snprintf(body, sizeof body, "%s(%%b)", ops[i]);
+		check_type("%b: Tensor[(2, 3), bool]", body, "Tensor[(), bool]");
+		snprintf(body, sizeof body, "%s(%%b, axis=1, keepdims=True)", ops[i]);
+		check_type("%b: Tensor[(2, 3), bool]", body, "Tensor[(2, 1), bool]");
+		snprintf(body, sizeof body, "%s(%%b, axis=[0])", ops[i]);
+		check_type("%b: Tensor[(2, 3), bool]", body, "Tensor[(3), bool]");
+		snprintf(body, sizeof body, "%s(%%x)", ops[i]);
+		snprintf(want, sizeof want,
+			 "'%s' expects a bool tensor, got Tensor[(2, 3, 4), float32]", ops[i]);
+		check_error(X234, body, want);
+	}
+}
+
+static void test_argmax_argmin(void **state)
+{
+	static const char *const ops[] = {"argmax", "argmin"};
+	char body[128], want[160];
+	(void)state;
+	for (size_t i = 0; i < DP_COUNT(ops); i++) {
+		/* the indices are int32, whatever the data's dtype */
+		snprintf(body, sizeof body, "%s(%%x)", ops[i]);
+		check_type(X234, body, "Tensor[(), int32]");
+		snprintf(body, sizeof body, "%s(%%x, axis=[1])", ops[i]);
+		check_type(X234, body, "Tensor[(2, 4), int32]");
+		check_type("%x: Tensor[(5, 6), int64]", body, "Tensor[(5), int32]");
+		snprintf(body, sizeof body,
+			 "%s(%%x, axis=[2], keepdims=True, select_last_index=True)", ops[i]);
+		check_type(X234, body, "Tensor[(2, 3, 1), int32]");
+		snprintf(body, sizeof body, "%s(%%x, axis=[2], exclude=True)", ops[i]);
+		check_type(X234, body, "Tensor[(4), int32]");
+		snprintf(body, sizeof body, "%s(%%s)", ops[i]);
+		snprintf(want, sizeof want,
+			 "'%s' expects a tensor of rank 1 or more, got Tensor[(), float32]",
+			 ops[i]);
+		check_error("%s: float32", body, want);
+		snprintf(body, sizeof body, "%s(%%x, axis=[-4])", ops[i]);
+		snprintf(want, sizeof want,
+			 "'%s' axis -4 is out of range for Tensor[(2, 3, 4), float32]", ops[i]);
+		check_error(X234, body, want);
+	}
+	check_parse_error(X234, "argmax(%x, select_last_index=[1])", 32,
+			  "attribute 'select_last_index' of 'argmax' expects a boolean, found a "
+			  "list");
+}
+
+static void test_variance(void **state)
+{
+	(void)state;
+	check_type(X234 ", %m: Tensor[(2, 1, 4), float32]",
+		   "variance(%x, %m, axis=[1], keepdims=True)", "Tensor[(2, 1, 4), float32]");
+	check_type(X234 ", %m: Tensor[(2, 1, 4), float32]",
+		   "variance(%x, %m, axis=[1], unbiased=True)", "Tensor[(2, 4), float32]");
+	check_type(X234 ", %m: Tensor[(1, 1, 1), float32]", "variance(%x, %m)",
+		   "Tensor[(), float32]");
+	check_type(X234 ", %m: Tensor[(1, 3, 1), float32]",
+		   "variance(%x, %m, axis=[1], exclude=True)", "Tensor[(3), float32]");
+	check_error(X234 ", %m: Tensor[(4), float32]", "variance(%x, %m, axis=[0, 1])",
+		    "'variance' mean Tensor[(4), float32] does not have the rank of "
+		    "Tensor[(2, 3, 4), float32]");
+	check_error(X234 ", %m: Tensor[(2, 1, 4), float64]", "variance(%x, %m, axis=[1])",
+		    "operands of 'variance' have different dtypes: Tensor[(2, 3, 4), float32] and "
+		    "Tensor[(2, 1, 4), float64]");
+	check_error("%s: float32, %m: float32", "variance(%s, %m)",
+		    "'variance' expects a tensor of rank 1 or more, got Tensor[(), float32]");
+	check_error(X234 ", %m: Tensor[(2, 1, 4), float32]", "variance(%x, %m, axis=[5])",
+		    "'variance' axis 5 is out of range for Tensor[(2, 3, 4), float32]");
+}
+
+/* ---- casts and fixed-point arithmetic ---------------------------------- */
+
+static void test_cast_like(void **state)
+{
+	(void)state;
+	check_type(F23 ", %b: Tensor[(7), int64]", "cast_like(%a, %b)", "Tensor[(2, 3), int64]");
+	check_type(F23 ", %b: float16", "cast_like(%a, %b)", "Tensor[(2, 3), float16]");
+	check_type(F23 ", %b: Tensor[(9, 9), float32]", "cast_like(%a, %b)",
+		   "Tensor[(2, 3), float32]");
+	check_error(F23 ", %b: (int32,)", "cast_like(%a, %b)",
+		    "'cast_like' expects tensor operands, got Tensor[(2, 3), float32] and "
+		    "(Tensor[(), int32],)");
+}
+
+static void test_reinterpret(void **state)
+{
+	(void)state;
+	check_type(F23, "reinterpret(%a, dtype=\"int32\")", "Tensor[(2, 3), int32]");
+	check_type("%a: Tensor[(?), int64]", "reinterpret(%a, dtype=\"float64\")",
+		   "Tensor[(?), float64]");
+	check_error(F23, "reinterpret(%a, dtype=\"int64\")",
+		    "'reinterpret' cannot reinterpret Tensor[(2, 3), float32] as int64: "
+		    "elements of 4 and 8 bytes");
+	check_error(F23, "reinterpret(%a)", "'reinterpret' needs a dtype attribute");
+	check_error(F23, "reinterpret(%a, dtype=\"uint8\")",
+		    "'reinterpret' has unknown dtype \"uint8\"");
+	check_parse_error(F23, "reinterpret(%a, dtype=4)", 25,
+			  "attribute 'dtype' of 'reinterpret' expects a string, found an integer");
+}
+
+static void test_fixed_point_multiply(void **state)
+{
+	(void)state;
+	check_type("%i: Tensor[(4), int32]",
+		   "fixed_point_multiply(%i, multiplier=1073741824, shift=-1)",
+		   "Tensor[(4), int32]");
+	check_error("%i: Tensor[(4), int32]", "fixed_point_multiply(%i, multiplier=5)",
+		    "'fixed_point_multiply' needs a shift attribute");
+	check_error("%i: Tensor[(4), int32]",
+		    "fixed_point_multiply(%i, multiplier=4294967296, shift=0)",
+		    "'fixed_point_multiply' attribute multiplier=4294967296 does not fit in int32");
+	check_type("%x: Tensor[(1, 8, 4, 4), int32], %m: Tensor[(8), int32], %l: Tensor[(8), "
+		   "int32], %r: Tensor[(8), int32]",
+		   "fixed_point_multiply_per_axis(%x, %m, %l, %r, is_lshift_required=True, "
+		   "axes=[1])",
+		   "Tensor[(1, 8, 4, 4), int32]");
+	check_error("%x: Tensor[(1, 8, 4, 4), int32], %m: Tensor[(8), int32], %l: Tensor[(8), "
+		    "int32], %r: Tensor[(8), int32]",
+		    "fixed_point_multiply_per_axis(%x, %m, %l, %r, axes=[4])",
+		    "'fixed_point_multiply_per_axis' axis 4 is out of range for Tensor[(1, 8, 4, "
+		    "4), int32]");
+	check_error("%x: Tensor[(8), int32], %m: (Tensor[(8), int32],)",
+		    "fixed_point_multiply_per_axis(%x, %m, %m, %m, axes=[0])",
+		    "'fixed_point_multiply_per_axis' expects a tensor for argument 2, got "
+		    "(Tensor[(8), int32],)");
+}
+
 /* ---- print(parse(text)) == text ---------------------------------------- */
 
 static void test_round_trip(void **state)
@@ -396,6 +589,25 @@ static void test_round_trip(void **state)
 		"  %48 = left_shift(%47, %6);\n"
 		"  %49 = right_shift(%48, %7);\n"
 		"  (%49, %36)\n"
+		"}\n"
+		"\n"
+		"def @reductions(%x: Tensor[(2, 3, 4), float32], %m: Tensor[(2, 1, 4), float32], "
+		"%i: Tensor[(8, 4), int32]) {\n"
+		"  %0 = min(%x, axis=[1], keepdims=True);\n"
+		"  %1 = prod(%x, axis=[0, 2], exclude=True);\n"
+		"  %2 = argmax(%x, axis=[2], keepdims=True, select_last_index=True, "
+		"exclude=False);\n"
+		"  %3 = argmin(%x, axis=-1, select_last_index=True);\n"
+		"  %4 = variance(%x, %m, axis=[1], keepdims=True, exclude=False, unbiased=True);\n"
+		"  %5 = greater(%x, %4);\n"
+		"  %6 = all(%5, axis=[0], keepdims=True);\n"
+		"  %7 = any(%5, axis=1, exclude=True);\n"
+		"  %8 = cast_like(%3, %1);\n"
+		"  %9 = reinterpret(%i, dtype=\"float32\");\n"
+		"  %10 = fixed_point_multiply(%i, multiplier=1073741824, shift=-1);\n"
+		"  %11 = fixed_point_multiply_per_axis(%i, %10, %10, %10, is_lshift_required=True, "
+		"is_rshift_required=False, axes=[1]);\n"
+		"  (%0, %2, %6, %7, %8, %9, %11)\n"
 		"}\n";
 	StrBuf sb;
 	(void)state;
@@ -417,10 +629,24 @@ static void test_round_trip(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		TEST(test_copy),        TEST(test_unary_float),       TEST(test_unary_any_dtype),
-		TEST(test_unary_tests), TEST(test_binary_arithmetic), TEST(test_logical),
-		TEST(test_bitwise),     TEST(test_comparisons),       TEST(test_power),
-		TEST(test_where),       TEST(test_round_trip),
+		TEST(test_copy),
+		TEST(test_unary_float),
+		TEST(test_unary_any_dtype),
+		TEST(test_unary_tests),
+		TEST(test_binary_arithmetic),
+		TEST(test_logical),
+		TEST(test_bitwise),
+		TEST(test_comparisons),
+		TEST(test_power),
+		TEST(test_where),
+		TEST(test_min_prod),
+		TEST(test_all_any),
+		TEST(test_argmax_argmin),
+		TEST(test_variance),
+		TEST(test_cast_like),
+		TEST(test_reinterpret),
+		TEST(test_fixed_point_multiply),
+		TEST(test_round_trip),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

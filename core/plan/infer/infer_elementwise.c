@@ -2,8 +2,8 @@
  * infer_elementwise.c - the type relations of the elementwise operators:
  * the binary ops with numpy broadcasting (arithmetic of one dtype, and the
  * comparisons, whose result is bool), where (a three-way broadcast),
- * nn.bias_add (a broadcast add along one axis), the unary ops, clip and
- * cast.
+ * nn.bias_add (a broadcast add along one axis), the unary ops, clip, the
+ * casts (cast, cast_like, reinterpret) and the fixed-point multiplications.
  *
  * A result equal to an operand's type is that operand's Type pointer, so a
  * chain of a million elementwise ops allocates no types at all.
@@ -480,4 +480,94 @@ Type *infer_op_CAST(OpTypeContext *ctx)
 	if (!infer_attr_dtype(ctx, "dtype", x->u.tensor.dtype, &dt))
 		return NULL;
 	return infer_result(ctx, dt, x->u.tensor.ndim, x->u.tensor.dims, x, NULL);
+}
+
+/* cast_like(data, dtype_like): TVM's CastLikeRel, data's shape in
+ * dtype_like's dtype. */
+Type *infer_op_CAST_LIKE(OpTypeContext *ctx)
+{
+	Type *x, *like;
+	if (!infer_tensor_pair(ctx, &x, &like))
+		return NULL;
+	return infer_result(ctx, like->u.tensor.dtype, x->u.tensor.ndim, x->u.tensor.dims, x, like);
+}
+
+/* reinterpret(x, dtype): TVM's CastRel; the bits are kept, so both dtypes
+ * must have one element size (tir's reinterpret checks it). */
+Type *infer_op_REINTERPRET(OpTypeContext *ctx)
+{
+	Type *x = infer_tensor_arg(ctx, 0);
+	const char *s;
+	DType dt;
+	if (!x || !infer_attr_string(ctx, "dtype", &s))
+		return NULL;
+	if (!s || !*s) {
+		infer_op_error(ctx, "'reinterpret' needs a dtype attribute");
+		return NULL;
+	}
+	if (!infer_attr_dtype(ctx, "dtype", x->u.tensor.dtype, &dt))
+		return NULL;
+	if (dtype_size(dt) != dtype_size(x->u.tensor.dtype)) {
+		infer_op_error(ctx,
+			       "'reinterpret' cannot reinterpret %s as %s: elements of %zu and "
+			       "%zu bytes",
+			       infer_tname(ctx, x), dtype_name(dt), dtype_size(x->u.tensor.dtype),
+			       dtype_size(dt));
+		return NULL;
+	}
+	return infer_result(ctx, dt, x->u.tensor.ndim, x->u.tensor.dims, x, NULL);
+}
+
+/* fixed_point_multiply(x, multiplier, shift): TVM's IdentityRel; both
+ * attributes are required (FixedPointMultiplyAttrs has no defaults). */
+Type *infer_op_FIXED_POINT_MULTIPLY(OpTypeContext *ctx)
+{
+	static const char *const names[] = {"multiplier", "shift"};
+	for (size_t i = 0; i < DP_COUNT(names); i++) {
+		int64_t v;
+		bool present;
+		if (!infer_attr_int(ctx, names[i], 0, &v, &present))
+			return NULL;
+		if (!present) {
+			infer_op_error(ctx, "'fixed_point_multiply' needs a %s attribute",
+				       names[i]);
+			return NULL;
+		}
+		if (v < INT32_MIN || v > INT32_MAX) {
+			infer_op_error(ctx,
+				       "'fixed_point_multiply' attribute %s=%lld does not fit in "
+				       "int32",
+				       names[i], (long long)v);
+			return NULL;
+		}
+	}
+	return infer_unary(ctx, false);
+}
+
+/* fixed_point_multiply_per_axis(x, fp_multiplier, left_shift, right_shift):
+ * TVM's FixedPointMultiplyPerAxisRel, x's type once all four are tensors;
+ * axes, the axes of x the multipliers run along, must be axes of x. */
+Type *infer_op_FIXED_POINT_MULTIPLY_PER_AXIS(OpTypeContext *ctx)
+{
+	Type *x = NULL;
+	const AttrValue *items;
+	uint32_t n;
+	bool present, flag;
+	for (uint32_t i = 0; i < 4; i++) {
+		Type *t = infer_tensor_arg(ctx, i);
+		if (!t)
+			return NULL;
+		if (i == 0)
+			x = t;
+	}
+	if (!infer_attr_bool(ctx, "is_lshift_required", false, &flag) ||
+	    !infer_attr_bool(ctx, "is_rshift_required", false, &flag) ||
+	    !infer_attr_list(ctx, "axes", &items, &n, &present))
+		return NULL;
+	for (uint32_t i = 0; i < n; i++) {
+		int64_t axis;
+		if (!infer_normalize_axis(ctx, items[i].u.i, x, &axis))
+			return NULL;
+	}
+	return x;
 }
