@@ -531,6 +531,19 @@ static void test_fixed_point_multiply(void **state)
 		    "(Tensor[(8), int32],)");
 }
 
+/* The calls of rw_bert_base.relay (../shared/models/realworld) that use
+ * this family, with the types TVM printed for them. */
+static void test_bert_calls(void **state)
+{
+	static const char params[] = "%input_1: Tensor[(1, 128), int64], %c: Tensor[(1, 128), "
+				     "int64], %x: Tensor[(1, 128, 768), float32]";
+	(void)state;
+	check_type(params, "less(%input_1, 0i64)", "Tensor[(1, 128), bool]");
+	check_type(params, "where(less(%input_1, 0i64), %c, %input_1)", "Tensor[(1, 128), int64]");
+	check_type(params, "power(%x, 2f)", "Tensor[(1, 128, 768), float32]");
+	check_type(params, "copy(%x)", "Tensor[(1, 128, 768), float32]");
+}
+
 /* ---- print(parse(text)) == text ---------------------------------------- */
 
 static void test_round_trip(void **state)
@@ -639,6 +652,7 @@ int main(void)
 		TEST(test_comparisons),
 		TEST(test_power),
 		TEST(test_where),
+		TEST(test_bert_calls),
 		TEST(test_min_prod),
 		TEST(test_all_any),
 		TEST(test_argmax_argmin),
