@@ -1,25 +1,26 @@
 /*
  * infer_elementwise.c - the type relations of the elementwise operators:
- * the binary ops with numpy broadcasting, nn.bias_add (a broadcast add
- * along one axis), the unary ops, clip and cast.
+ * the binary ops with numpy broadcasting (arithmetic of one dtype, and the
+ * comparisons, whose result is bool), where (a three-way broadcast),
+ * nn.bias_add (a broadcast add along one axis), the unary ops, clip, the
+ * casts (cast, cast_like, reinterpret) and the fixed-point multiplications.
  *
  * A result equal to an operand's type is that operand's Type pointer, so a
  * chain of a million elementwise ops allocates no types at all.
  */
 #include "infer_ops.h"
 
-static Type *infer_broadcast(OpTypeContext *ctx)
+/* The numpy broadcast of a's and b's shapes, of dtype dt: a or b when it is
+ * that type, else a new one. A mismatch is reported naming the op and both
+ * types. */
+static Type *broadcast_types(OpTypeContext *ctx, Type *a, Type *b, DType dt)
 {
-	Type *a, *b, *r;
+	Type *r;
 	DimBuf buf;
 	int64_t *dims;
-	uint32_t na, nb, n;
-	if (!infer_tensor_pair(ctx, &a, &b) || !infer_same_dtype(ctx, a, b))
-		return NULL;
-	if (type_equal(a, b))
+	uint32_t na = a->u.tensor.ndim, nb = b->u.tensor.ndim, n;
+	if (type_equal(a, b) && a->u.tensor.dtype == dt)
 		return a;
-	na = a->u.tensor.ndim;
-	nb = b->u.tensor.ndim;
 	n = na > nb ? na : nb;
 	dims = dims_alloc(&buf, n);
 	for (uint32_t k = 1; k <= n; k++) {
@@ -33,9 +34,75 @@ static Type *infer_broadcast(OpTypeContext *ctx)
 			return NULL;
 		}
 	}
-	r = infer_result(ctx, a->u.tensor.dtype, n, dims, a, b);
+	r = infer_result(ctx, dt, n, dims, a, b);
 	dims_release(&buf);
 	return r;
+}
+
+/* add, power, floor_mod...: two tensors of one dtype, broadcast. */
+static Type *infer_broadcast(OpTypeContext *ctx)
+{
+	Type *a, *b;
+	if (!infer_tensor_pair(ctx, &a, &b) || !infer_same_dtype(ctx, a, b))
+		return NULL;
+	return broadcast_types(ctx, a, b, a->u.tensor.dtype);
+}
+
+/* Which dtypes a logical or bitwise op takes (TVM's tir: logical ops want
+ * bool, bitwise ops and shifts integers, bool counting as a one-bit
+ * unsigned integer). */
+static bool dtype_logical(DType dt)
+{
+	return dt == DT_BOOL;
+}
+
+static bool dtype_bitwise(DType dt)
+{
+	return dt == DT_BOOL || dt == DT_INT32 || dt == DT_INT64;
+}
+
+/* A broadcasting op whose operands must satisfy ok(dtype), named `what`. */
+static Type *infer_broadcast_of(OpTypeContext *ctx, bool (*ok)(DType), const char *what)
+{
+	Type *a, *b;
+	if (!infer_tensor_pair(ctx, &a, &b) || !infer_same_dtype(ctx, a, b))
+		return NULL;
+	if (!ok(a->u.tensor.dtype)) {
+		infer_op_error(ctx, "'%s' expects %s operands, got %s and %s", infer_op_name(ctx),
+			       what, infer_tname(ctx, a), infer_tname(ctx, b));
+		return NULL;
+	}
+	return broadcast_types(ctx, a, b, a->u.tensor.dtype);
+}
+
+/* A unary op whose operand must satisfy ok(dtype), named `what`. */
+static Type *infer_unary_of(OpTypeContext *ctx, bool (*ok)(DType), const char *what)
+{
+	Type *x = infer_tensor_arg(ctx, 0);
+	if (x && !ok(x->u.tensor.dtype)) {
+		infer_op_error(ctx, "'%s' expects %s operands, got %s", infer_op_name(ctx), what,
+			       infer_tname(ctx, x));
+		return NULL;
+	}
+	return x;
+}
+
+/* isnan, isinf, isfinite: TVM's IdentityCompRel, x's shape as bool. */
+static Type *infer_unary_test(OpTypeContext *ctx)
+{
+	Type *x = infer_tensor_arg(ctx, 0);
+	if (!x)
+		return NULL;
+	return infer_result(ctx, DT_BOOL, x->u.tensor.ndim, x->u.tensor.dims, x, NULL);
+}
+
+/* equal, less...: TVM's BroadcastCompRel, the broadcast shape as bool. */
+static Type *infer_compare(OpTypeContext *ctx)
+{
+	Type *a, *b;
+	if (!infer_tensor_pair(ctx, &a, &b) || !infer_same_dtype(ctx, a, b))
+		return NULL;
+	return broadcast_types(ctx, a, b, DT_BOOL);
 }
 
 Type *infer_op_ADD(OpTypeContext *ctx)
@@ -68,6 +135,258 @@ Type *infer_op_MINIMUM(OpTypeContext *ctx)
 	return infer_broadcast(ctx);
 }
 
+Type *infer_op_POWER(OpTypeContext *ctx)
+{
+	return infer_broadcast(ctx);
+}
+
+Type *infer_op_EQUAL(OpTypeContext *ctx)
+{
+	return infer_compare(ctx);
+}
+
+Type *infer_op_NOT_EQUAL(OpTypeContext *ctx)
+{
+	return infer_compare(ctx);
+}
+
+Type *infer_op_LESS(OpTypeContext *ctx)
+{
+	return infer_compare(ctx);
+}
+
+Type *infer_op_LESS_EQUAL(OpTypeContext *ctx)
+{
+	return infer_compare(ctx);
+}
+
+Type *infer_op_GREATER(OpTypeContext *ctx)
+{
+	return infer_compare(ctx);
+}
+
+Type *infer_op_GREATER_EQUAL(OpTypeContext *ctx)
+{
+	return infer_compare(ctx);
+}
+
+Type *infer_op_MOD(OpTypeContext *ctx)
+{
+	return infer_broadcast(ctx);
+}
+
+Type *infer_op_FLOOR_DIVIDE(OpTypeContext *ctx)
+{
+	return infer_broadcast(ctx);
+}
+
+Type *infer_op_FLOOR_MOD(OpTypeContext *ctx)
+{
+	return infer_broadcast(ctx);
+}
+
+Type *infer_op_TRUNC_DIVIDE(OpTypeContext *ctx)
+{
+	return infer_broadcast(ctx);
+}
+
+Type *infer_op_TRUNC_MOD(OpTypeContext *ctx)
+{
+	return infer_broadcast(ctx);
+}
+
+Type *infer_op_LOGICAL_AND(OpTypeContext *ctx)
+{
+	return infer_broadcast_of(ctx, dtype_logical, "bool");
+}
+
+Type *infer_op_LOGICAL_OR(OpTypeContext *ctx)
+{
+	return infer_broadcast_of(ctx, dtype_logical, "bool");
+}
+
+Type *infer_op_LOGICAL_XOR(OpTypeContext *ctx)
+{
+	return infer_broadcast_of(ctx, dtype_logical, "bool");
+}
+
+Type *infer_op_BITWISE_AND(OpTypeContext *ctx)
+{
+	return infer_broadcast_of(ctx, dtype_bitwise, "integer or bool");
+}
+
+Type *infer_op_BITWISE_OR(OpTypeContext *ctx)
+{
+	return infer_broadcast_of(ctx, dtype_bitwise, "integer or bool");
+}
+
+Type *infer_op_BITWISE_XOR(OpTypeContext *ctx)
+{
+	return infer_broadcast_of(ctx, dtype_bitwise, "integer or bool");
+}
+
+Type *infer_op_LEFT_SHIFT(OpTypeContext *ctx)
+{
+	return infer_broadcast_of(ctx, dtype_bitwise, "integer or bool");
+}
+
+Type *infer_op_RIGHT_SHIFT(OpTypeContext *ctx)
+{
+	return infer_broadcast_of(ctx, dtype_bitwise, "integer or bool");
+}
+
+Type *infer_op_LOGICAL_NOT(OpTypeContext *ctx)
+{
+	return infer_unary_of(ctx, dtype_logical, "bool");
+}
+
+Type *infer_op_BITWISE_NOT(OpTypeContext *ctx)
+{
+	return infer_unary_of(ctx, dtype_bitwise, "integer or bool");
+}
+
+Type *infer_op_ACOS(OpTypeContext *ctx)
+{
+	return infer_unary(ctx, true);
+}
+
+Type *infer_op_ACOSH(OpTypeContext *ctx)
+{
+	return infer_unary(ctx, true);
+}
+
+Type *infer_op_ASIN(OpTypeContext *ctx)
+{
+	return infer_unary(ctx, true);
+}
+
+Type *infer_op_ASINH(OpTypeContext *ctx)
+{
+	return infer_unary(ctx, true);
+}
+
+Type *infer_op_ATAN(OpTypeContext *ctx)
+{
+	return infer_unary(ctx, true);
+}
+
+Type *infer_op_ATANH(OpTypeContext *ctx)
+{
+	return infer_unary(ctx, true);
+}
+
+Type *infer_op_COS(OpTypeContext *ctx)
+{
+	return infer_unary(ctx, true);
+}
+
+Type *infer_op_COSH(OpTypeContext *ctx)
+{
+	return infer_unary(ctx, true);
+}
+
+Type *infer_op_SIN(OpTypeContext *ctx)
+{
+	return infer_unary(ctx, true);
+}
+
+Type *infer_op_SINH(OpTypeContext *ctx)
+{
+	return infer_unary(ctx, true);
+}
+
+Type *infer_op_TAN(OpTypeContext *ctx)
+{
+	return infer_unary(ctx, true);
+}
+
+Type *infer_op_RSQRT(OpTypeContext *ctx)
+{
+	return infer_unary(ctx, true);
+}
+
+Type *infer_op_LOG2(OpTypeContext *ctx)
+{
+	return infer_unary(ctx, true);
+}
+
+Type *infer_op_LOG10(OpTypeContext *ctx)
+{
+	return infer_unary(ctx, true);
+}
+
+Type *infer_op_FAST_EXP(OpTypeContext *ctx)
+{
+	return infer_unary(ctx, true);
+}
+
+Type *infer_op_FAST_TANH(OpTypeContext *ctx)
+{
+	return infer_unary(ctx, true);
+}
+
+Type *infer_op_FAST_ERF(OpTypeContext *ctx)
+{
+	return infer_unary(ctx, true);
+}
+
+Type *infer_op_ABS(OpTypeContext *ctx)
+{
+	return infer_unary(ctx, false);
+}
+
+Type *infer_op_CEIL(OpTypeContext *ctx)
+{
+	return infer_unary(ctx, false);
+}
+
+Type *infer_op_FLOOR(OpTypeContext *ctx)
+{
+	return infer_unary(ctx, false);
+}
+
+Type *infer_op_ROUND(OpTypeContext *ctx)
+{
+	return infer_unary(ctx, false);
+}
+
+Type *infer_op_SIGN(OpTypeContext *ctx)
+{
+	return infer_unary(ctx, false);
+}
+
+Type *infer_op_TRUNC(OpTypeContext *ctx)
+{
+	return infer_unary(ctx, false);
+}
+
+Type *infer_op_ISNAN(OpTypeContext *ctx)
+{
+	return infer_unary_test(ctx);
+}
+
+Type *infer_op_ISINF(OpTypeContext *ctx)
+{
+	return infer_unary_test(ctx);
+}
+
+Type *infer_op_ISFINITE(OpTypeContext *ctx)
+{
+	return infer_unary_test(ctx);
+}
+
+/* where(condition, x, y): TVM's WhereRel. x and y share a dtype and
+ * broadcast together, then with the condition; the condition may be of any
+ * dtype (a non-zero element selects x). */
+Type *infer_op_WHERE(OpTypeContext *ctx)
+{
+	Type *c = infer_tensor_arg(ctx, 0), *x, *y, *xy;
+	if (!c || !(x = infer_tensor_arg(ctx, 1)) || !(y = infer_tensor_arg(ctx, 2)) ||
+	    !infer_same_dtype(ctx, x, y) || !(xy = broadcast_types(ctx, x, y, x->u.tensor.dtype)))
+		return NULL;
+	return broadcast_types(ctx, c, xy, xy->u.tensor.dtype);
+}
+
 Type *infer_op_NEGATIVE(OpTypeContext *ctx)
 {
 	return infer_unary(ctx, false);
@@ -81,6 +400,12 @@ Type *infer_op_EXP(OpTypeContext *ctx)
 Type *infer_op_ERF(OpTypeContext *ctx)
 {
 	return infer_unary(ctx, true);
+}
+
+/* copy: TVM's IdentityRel, any dtype. */
+Type *infer_op_COPY(OpTypeContext *ctx)
+{
+	return infer_unary(ctx, false);
 }
 
 Type *infer_op_LOG(OpTypeContext *ctx)
@@ -155,4 +480,94 @@ Type *infer_op_CAST(OpTypeContext *ctx)
 	if (!infer_attr_dtype(ctx, "dtype", x->u.tensor.dtype, &dt))
 		return NULL;
 	return infer_result(ctx, dt, x->u.tensor.ndim, x->u.tensor.dims, x, NULL);
+}
+
+/* cast_like(data, dtype_like): TVM's CastLikeRel, data's shape in
+ * dtype_like's dtype. */
+Type *infer_op_CAST_LIKE(OpTypeContext *ctx)
+{
+	Type *x, *like;
+	if (!infer_tensor_pair(ctx, &x, &like))
+		return NULL;
+	return infer_result(ctx, like->u.tensor.dtype, x->u.tensor.ndim, x->u.tensor.dims, x, like);
+}
+
+/* reinterpret(x, dtype): TVM's CastRel; the bits are kept, so both dtypes
+ * must have one element size (tir's reinterpret checks it). */
+Type *infer_op_REINTERPRET(OpTypeContext *ctx)
+{
+	Type *x = infer_tensor_arg(ctx, 0);
+	const char *s;
+	DType dt;
+	if (!x || !infer_attr_string(ctx, "dtype", &s))
+		return NULL;
+	if (!s || !*s) {
+		infer_op_error(ctx, "'reinterpret' needs a dtype attribute");
+		return NULL;
+	}
+	if (!infer_attr_dtype(ctx, "dtype", x->u.tensor.dtype, &dt))
+		return NULL;
+	if (dtype_size(dt) != dtype_size(x->u.tensor.dtype)) {
+		infer_op_error(ctx,
+			       "'reinterpret' cannot reinterpret %s as %s: elements of %zu and "
+			       "%zu bytes",
+			       infer_tname(ctx, x), dtype_name(dt), dtype_size(x->u.tensor.dtype),
+			       dtype_size(dt));
+		return NULL;
+	}
+	return infer_result(ctx, dt, x->u.tensor.ndim, x->u.tensor.dims, x, NULL);
+}
+
+/* fixed_point_multiply(x, multiplier, shift): TVM's IdentityRel; both
+ * attributes are required (FixedPointMultiplyAttrs has no defaults). */
+Type *infer_op_FIXED_POINT_MULTIPLY(OpTypeContext *ctx)
+{
+	static const char *const names[] = {"multiplier", "shift"};
+	for (size_t i = 0; i < DP_COUNT(names); i++) {
+		int64_t v;
+		bool present;
+		if (!infer_attr_int(ctx, names[i], 0, &v, &present))
+			return NULL;
+		if (!present) {
+			infer_op_error(ctx, "'fixed_point_multiply' needs a %s attribute",
+				       names[i]);
+			return NULL;
+		}
+		if (v < INT32_MIN || v > INT32_MAX) {
+			infer_op_error(ctx,
+				       "'fixed_point_multiply' attribute %s=%lld does not fit in "
+				       "int32",
+				       names[i], (long long)v);
+			return NULL;
+		}
+	}
+	return infer_unary(ctx, false);
+}
+
+/* fixed_point_multiply_per_axis(x, fp_multiplier, left_shift, right_shift):
+ * TVM's FixedPointMultiplyPerAxisRel, x's type once all four are tensors;
+ * axes, the axes of x the multipliers run along, must be axes of x. */
+Type *infer_op_FIXED_POINT_MULTIPLY_PER_AXIS(OpTypeContext *ctx)
+{
+	Type *x = NULL;
+	const AttrValue *items;
+	uint32_t n;
+	bool present, flag;
+	for (uint32_t i = 0; i < 4; i++) {
+		Type *t = infer_tensor_arg(ctx, i);
+		if (!t)
+			return NULL;
+		if (i == 0)
+			x = t;
+	}
+	if (!infer_attr_bool(ctx, "is_lshift_required", false, &flag) ||
+	    !infer_attr_bool(ctx, "is_rshift_required", false, &flag) ||
+	    !infer_attr_list(ctx, "axes", &items, &n, &present))
+		return NULL;
+	for (uint32_t i = 0; i < n; i++) {
+		int64_t axis;
+		if (!infer_normalize_axis(ctx, items[i].u.i, x, &axis))
+			return NULL;
+	}
+	return x;
 }

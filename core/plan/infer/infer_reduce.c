@@ -1,24 +1,31 @@
 /*
- * infer_reduce.c - the type relations of the reductions sum, mean and max
- * (TVM's axis, keepdims and exclude).
+ * infer_reduce.c - the type relations of the reductions (TVM's axis,
+ * keepdims and exclude): sum, mean, max, min and prod keep the dtype, all
+ * and any reduce bool, argmax and argmin give int32 indices, and variance
+ * reduces its data around a mean of the same rank.
+ *
+ * An empty axis list reduces no axis here, as the kernels of sum, mean and
+ * max do; TVM reduces every axis then (GetReduceAxes), a difference that
+ * matters only to a module that spells `axis=[]`.
  */
 #include "infer_ops.h"
 
 #include <stdlib.h>
 #include <string.h>
 
-/* sum/mean/max: axis absent or None reduces every axis (TVM ignores
- * exclude then); otherwise the listed axes, or all others with exclude. */
-static Type *infer_reduce(OpTypeContext *ctx)
+/* x reduced as the call's axis, keepdims and exclude say, of dtype dt: axis
+ * absent or None reduces every axis (TVM ignores exclude then); otherwise
+ * the listed axes, or all others with exclude. */
+static Type *reduce_type(OpTypeContext *ctx, Type *x, DType dt)
 {
-	Type *x = infer_tensor_arg(ctx, 0), *r;
+	Type *r;
 	const AttrValue *items;
 	uint32_t n, ndim, nout = 0;
 	bool present, keepdims, exclude;
 	uint8_t *reduce;
 	DimBuf buf;
 	int64_t *dims;
-	if (!x || !infer_attr_list(ctx, "axis", &items, &n, &present) ||
+	if (!infer_attr_list(ctx, "axis", &items, &n, &present) ||
 	    !infer_attr_bool(ctx, "keepdims", false, &keepdims) ||
 	    !infer_attr_bool(ctx, "exclude", false, &exclude))
 		return NULL;
@@ -53,10 +60,54 @@ static Type *infer_reduce(OpTypeContext *ctx)
 		else if (keepdims)
 			dims[nout++] = 1;
 	}
-	r = infer_result(ctx, x->u.tensor.dtype, nout, dims, x, NULL);
+	r = infer_result(ctx, dt, nout, dims, x, NULL);
 	dims_release(&buf);
 	free(reduce);
 	return r;
+}
+
+/* sum, mean, max, min, prod: TVM's ReduceRel, x's dtype. */
+static Type *infer_reduce(OpTypeContext *ctx)
+{
+	Type *x = infer_tensor_arg(ctx, 0);
+	return x ? reduce_type(ctx, x, x->u.tensor.dtype) : NULL;
+}
+
+/* all, any: a reduction of bool (TVM's tir reducers all and any want it). */
+static Type *infer_reduce_bool(OpTypeContext *ctx)
+{
+	Type *x = infer_tensor_arg(ctx, 0);
+	if (!x)
+		return NULL;
+	if (x->u.tensor.dtype != DT_BOOL) {
+		infer_op_error(ctx, "'%s' expects a bool tensor, got %s", infer_op_name(ctx),
+			       infer_tname(ctx, x));
+		return NULL;
+	}
+	return reduce_type(ctx, x, DT_BOOL);
+}
+
+/* A tensor of rank 1 or more (argmax, argmin and variance check it, as
+ * TVM's relations do). */
+static bool has_rank(OpTypeContext *ctx, const Type *x)
+{
+	if (x->u.tensor.ndim > 0)
+		return true;
+	infer_op_error(ctx, "'%s' expects a tensor of rank 1 or more, got %s", infer_op_name(ctx),
+		       infer_tname(ctx, x));
+	return false;
+}
+
+/* argmax, argmin: TVM's GenericReduceRel with ArgReduceAttrs; the indices
+ * have the dtype of the shape's dimensions, int32 in modules TVM prints.
+ * select_last_index only chooses among equal elements. */
+static Type *infer_arg_reduce(OpTypeContext *ctx)
+{
+	Type *x = infer_tensor_arg(ctx, 0);
+	bool last;
+	if (!x || !has_rank(ctx, x) || !infer_attr_bool(ctx, "select_last_index", false, &last))
+		return NULL;
+	return reduce_type(ctx, x, DT_INT32);
 }
 
 Type *infer_op_SUM(OpTypeContext *ctx)
@@ -72,4 +123,52 @@ Type *infer_op_MEAN(OpTypeContext *ctx)
 Type *infer_op_MAX(OpTypeContext *ctx)
 {
 	return infer_reduce(ctx);
+}
+
+Type *infer_op_MIN(OpTypeContext *ctx)
+{
+	return infer_reduce(ctx);
+}
+
+Type *infer_op_PROD(OpTypeContext *ctx)
+{
+	return infer_reduce(ctx);
+}
+
+Type *infer_op_ALL(OpTypeContext *ctx)
+{
+	return infer_reduce_bool(ctx);
+}
+
+Type *infer_op_ANY(OpTypeContext *ctx)
+{
+	return infer_reduce_bool(ctx);
+}
+
+Type *infer_op_ARGMAX(OpTypeContext *ctx)
+{
+	return infer_arg_reduce(ctx);
+}
+
+Type *infer_op_ARGMIN(OpTypeContext *ctx)
+{
+	return infer_arg_reduce(ctx);
+}
+
+/* variance(data, mean): TVM's VarianceRel. mean (data's mean over the same
+ * axes, usually with keepdims) has data's rank; the result is data reduced,
+ * of data's dtype. unbiased only changes the divisor. */
+Type *infer_op_VARIANCE(OpTypeContext *ctx)
+{
+	Type *x, *mean;
+	bool unbiased;
+	if (!infer_tensor_pair(ctx, &x, &mean) || !has_rank(ctx, x) ||
+	    !infer_same_dtype(ctx, x, mean) || !infer_attr_bool(ctx, "unbiased", false, &unbiased))
+		return NULL;
+	if (mean->u.tensor.ndim != x->u.tensor.ndim) {
+		infer_op_error(ctx, "'variance' mean %s does not have the rank of %s",
+			       infer_tname(ctx, mean), infer_tname(ctx, x));
+		return NULL;
+	}
+	return reduce_type(ctx, x, x->u.tensor.dtype);
 }

@@ -1,0 +1,666 @@
+/*
+ * test_infer_elementwise.c - unit tests of the type relations of the
+ * element-wise family (core/plan/infer/infer_elementwise.c and
+ * infer_reduce.c) for the operators ops.def lists as OP_PLAN: unary math,
+ * comparisons, binary broadcasting, where, reductions and casts.
+ *
+ * Each test parses a small Relay module, infers it and compares the
+ * result type of @main, printed, with a type written by hand from TVM's
+ * documented semantics; error cases compare the formatted diagnostic,
+ * file:line:col included. A last test prints a module that calls every one
+ * of these operators with non-default attributes and reads it back
+ * unchanged [P1].
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "devices.h"
+#include "diag.h"
+#include "infer.h"
+#include "ir.h"
+#include "parse.h"
+#include "print.h"
+
+/* ---- fixture ----------------------------------------------------------- */
+
+static DeviceTable devices;
+static DiagList diags;
+static SourceFile *src;
+static IrModule *mod;
+
+static int setup(void **state)
+{
+	(void)state;
+	devices_init_default(&devices);
+	diag_init(&diags);
+	src = NULL;
+	mod = NULL;
+	return 0;
+}
+
+static int teardown(void **state)
+{
+	(void)state;
+	ir_module_free(mod);
+	source_release(src);
+	diag_free(&diags);
+	devices_free(&devices);
+	return 0;
+}
+
+static char *format_diags(void)
+{
+	StrBuf sb;
+	strbuf_init(&sb);
+	for (size_t i = 0; i < diags.count; i++)
+		diag_format(&sb, &diags.items[i]);
+	return strbuf_detach(&sb);
+}
+
+/* Parses `def @main(params) {\n  body\n}` (the body on line 3, column 3)
+ * and infers it; returns whether inference succeeded. Parse errors fail
+ * the test. */
+static bool infer_main(const char *params, const char *body)
+{
+	StrBuf sb;
+	bool ok;
+	ir_module_free(mod);
+	source_release(src);
+	diag_clear(&diags);
+	strbuf_init(&sb);
+	strbuf_printf(&sb, "#[version = \"0.0.5\"]\ndef @main(%s) {\n  %s\n}\n", params, body);
+	src = source_from_string("t.relay", sb.data, sb.len);
+	strbuf_free(&sb);
+	mod = parse_module(src, &devices, &diags);
+	if (!mod || diags.errors) {
+		char *s = format_diags();
+		print_error("unexpected parse diagnostics:\n%s", s);
+		free(s);
+		fail();
+	}
+	ok = infer_module(mod, &diags);
+	return ok;
+}
+
+/* The body infers to the type `want`. */
+static void check_type(const char *params, const char *body, const char *want)
+{
+	int32_t g;
+	StrBuf sb;
+	if (!infer_main(params, body)) {
+		char *s = format_diags();
+		print_error("unexpected diagnostics for %s:\n%s", body, s);
+		free(s);
+		fail();
+	}
+	g = ir_find_global(mod, "main");
+	assert_true(g >= 0);
+	strbuf_init(&sb);
+	type_print(&sb, mod->globals[g].fn->u.fn.body->type);
+	if (strcmp(sb.data, want) != 0)
+		print_error("%s: got %s, want %s\n", body, sb.data, want);
+	assert_string_equal(sb.data, want);
+	strbuf_free(&sb);
+}
+
+/* The body fails with exactly one error, `want`, at line 3 column `col`. */
+static void check_error_at(const char *params, const char *body, int col, const char *want)
+{
+	char *got, expected[512];
+	assert_false(infer_main(params, body));
+	got = format_diags();
+	snprintf(expected, sizeof expected, "t.relay:3:%d: error: %s\n", col, want);
+	if (diags.count != 1 || strncmp(got, expected, strlen(expected)) != 0)
+		print_error("%s:\ngot:  %swant: %s", body, got, expected);
+	assert_int_equal(diags.count, 1);
+	assert_true(strncmp(got, expected, strlen(expected)) == 0);
+	free(got);
+}
+
+#define check_error(params, body, want) check_error_at(params, body, 3, want)
+
+/* The body does not parse: the first diagnostic is `want` at line 3,
+ * column col. */
+static void check_parse_error(const char *params, const char *body, int col, const char *want)
+{
+	StrBuf sb;
+	char *got, expected[512];
+	ir_module_free(mod);
+	source_release(src);
+	diag_clear(&diags);
+	strbuf_init(&sb);
+	strbuf_printf(&sb, "#[version = \"0.0.5\"]\ndef @main(%s) {\n  %s\n}\n", params, body);
+	src = source_from_string("t.relay", sb.data, sb.len);
+	strbuf_free(&sb);
+	mod = parse_module(src, &devices, &diags);
+	assert_null(mod);
+	got = format_diags();
+	snprintf(expected, sizeof expected, "t.relay:3:%d: error: %s\n", col, want);
+	if (strncmp(got, expected, strlen(expected)) != 0)
+		print_error("%s:\ngot:  %swant: %s", body, got, expected);
+	assert_true(strncmp(got, expected, strlen(expected)) == 0);
+	free(got);
+}
+
+#define F23 "%a: Tensor[(2, 3), float32]"
+#define AB_BCAST "%a: Tensor[(4, 1, 3), float32], %b: Tensor[(5, 1), float32]"
+
+/* ---- unary ------------------------------------------------------------- */
+
+static void test_copy(void **state)
+{
+	(void)state;
+	check_type(F23, "copy(%a)", "Tensor[(2, 3), float32]");
+	check_type("%a: Tensor[(?, 4), int64]", "copy(%a)", "Tensor[(?, 4), int64]");
+	check_type("%a: bool", "copy(%a)", "Tensor[(), bool]");
+	check_error("%a: (Tensor[(2), float32], Tensor[(2), float32])", "copy(%a)",
+		    "'copy' expects a tensor for argument 1, got (Tensor[(2), float32], "
+		    "Tensor[(2), float32])");
+}
+
+static void test_unary_float(void **state)
+{
+	static const char *const ops[] = {"acos",      "acosh",   "asin", "asinh", "atan",
+					  "atanh",     "cos",     "cosh", "sin",   "sinh",
+					  "tan",       "rsqrt",   "log2", "log10", "fast_exp",
+					  "fast_tanh", "fast_erf"};
+	char body[64], want[128];
+	(void)state;
+	for (size_t i = 0; i < DP_COUNT(ops); i++) {
+		snprintf(body, sizeof body, "%s(%%a)", ops[i]);
+		check_type(F23, body, "Tensor[(2, 3), float32]");
+		check_type("%a: Tensor[(?, 1, 8), float16]", body, "Tensor[(?, 1, 8), float16]");
+		check_type("%a: float64", body, "Tensor[(), float64]");
+		snprintf(want, sizeof want,
+			 "'%s' expects a floating-point tensor, got Tensor[(4), int32]", ops[i]);
+		check_error("%a: Tensor[(4), int32]", body, want);
+	}
+}
+
+static void test_unary_any_dtype(void **state)
+{
+	static const char *const ops[] = {"abs", "ceil", "floor", "round", "sign", "trunc"};
+	char body[64];
+	(void)state;
+	for (size_t i = 0; i < DP_COUNT(ops); i++) {
+		snprintf(body, sizeof body, "%s(%%a)", ops[i]);
+		check_type(F23, body, "Tensor[(2, 3), float32]");
+		check_type("%a: Tensor[(7), int64]", body, "Tensor[(7), int64]");
+	}
+}
+
+/* isnan, isinf, isfinite: x's shape, bool */
+static void test_unary_tests(void **state)
+{
+	static const char *const ops[] = {"isnan", "isinf", "isfinite"};
+	char body[64], want[160];
+	(void)state;
+	for (size_t i = 0; i < DP_COUNT(ops); i++) {
+		snprintf(body, sizeof body, "%s(%%a)", ops[i]);
+		check_type(F23, body, "Tensor[(2, 3), bool]");
+		check_type("%a: Tensor[(?), float16]", body, "Tensor[(?), bool]");
+		check_type("%a: Tensor[(3), bool]", body, "Tensor[(3), bool]");
+		snprintf(want, sizeof want,
+			 "'%s' expects a tensor for argument 1, got fn (Tensor[(2), float32]) -> "
+			 "Tensor[(2), float32]",
+			 ops[i]);
+		check_error("%a: fn (Tensor[(2), float32]) -> Tensor[(2), float32]", body, want);
+	}
+}
+
+static void test_binary_arithmetic(void **state)
+{
+	static const char *const ops[] = {"mod", "floor_divide", "floor_mod", "trunc_divide",
+					  "trunc_mod"};
+	char body[64], want[160];
+	(void)state;
+	for (size_t i = 0; i < DP_COUNT(ops); i++) {
+		snprintf(body, sizeof body, "%s(%%a, %%b)", ops[i]);
+		check_type(AB_BCAST, body, "Tensor[(4, 5, 3), float32]");
+		check_type("%a: Tensor[(6), int64], %b: int64", body, "Tensor[(6), int64]");
+		snprintf(want, sizeof want,
+			 "operands of '%s' have different dtypes: Tensor[(6), int64] and "
+			 "Tensor[(6), int32]",
+			 ops[i]);
+		check_error("%a: Tensor[(6), int64], %b: Tensor[(6), int32]", body, want);
+		snprintf(want, sizeof want,
+			 "cannot broadcast operands of '%s': Tensor[(6), int64] and Tensor[(5), "
+			 "int64]",
+			 ops[i]);
+		check_error("%a: Tensor[(6), int64], %b: Tensor[(5), int64]", body, want);
+	}
+}
+
+static void test_logical(void **state)
+{
+	static const char *const ops[] = {"logical_and", "logical_or", "logical_xor"};
+	char body[64], want[160];
+	(void)state;
+	for (size_t i = 0; i < DP_COUNT(ops); i++) {
+		snprintf(body, sizeof body, "%s(%%a, %%b)", ops[i]);
+		check_type("%a: Tensor[(2, 1), bool], %b: Tensor[(3), bool]", body,
+			   "Tensor[(2, 3), bool]");
+		snprintf(want, sizeof want,
+			 "'%s' expects bool operands, got Tensor[(3), int32] and Tensor[(3), "
+			 "int32]",
+			 ops[i]);
+		check_error("%a: Tensor[(3), int32], %b: Tensor[(3), int32]", body, want);
+	}
+	check_type("%a: Tensor[(2, ?), bool]", "logical_not(%a)", "Tensor[(2, ?), bool]");
+	check_error(F23, "logical_not(%a)",
+		    "'logical_not' expects bool operands, got Tensor[(2, 3), float32]");
+}
+
+static void test_bitwise(void **state)
+{
+	static const char *const ops[] = {"bitwise_and", "bitwise_or", "bitwise_xor", "left_shift",
+					  "right_shift"};
+	char body[64], want[160];
+	(void)state;
+	for (size_t i = 0; i < DP_COUNT(ops); i++) {
+		snprintf(body, sizeof body, "%s(%%a, %%b)", ops[i]);
+		check_type("%a: Tensor[(2, 1), int32], %b: Tensor[(4), int32]", body,
+			   "Tensor[(2, 4), int32]");
+		check_type("%a: Tensor[(3), int64], %b: int64", body, "Tensor[(3), int64]");
+		check_type("%a: Tensor[(3), bool], %b: Tensor[(3), bool]", body,
+			   "Tensor[(3), bool]");
+		snprintf(want, sizeof want,
+			 "'%s' expects integer or bool operands, got Tensor[(2, 3), float32] and "
+			 "Tensor[(2, 3), float32]",
+			 ops[i]);
+		check_error(F23 ", %b: Tensor[(2, 3), float32]", body, want);
+	}
+	check_type("%a: Tensor[(5), int64]", "bitwise_not(%a)", "Tensor[(5), int64]");
+	check_error("%a: Tensor[(5), float16]", "bitwise_not(%a)",
+		    "'bitwise_not' expects integer or bool operands, got Tensor[(5), float16]");
+}
+
+/* ---- comparisons ------------------------------------------------------- */
+
+static void test_comparisons(void **state)
+{
+	static const char *const ops[] = {"equal",      "not_equal", "less",
+					  "less_equal", "greater",   "greater_equal"};
+	char body[64], want[128];
+	(void)state;
+	for (size_t i = 0; i < DP_COUNT(ops); i++) {
+		snprintf(body, sizeof body, "%s(%%a, %%b)", ops[i]);
+		check_type(AB_BCAST, body, "Tensor[(4, 5, 3), bool]");
+		check_type("%a: Tensor[(2, 3), int64], %b: Tensor[(2, 3), int64]", body,
+			   "Tensor[(2, 3), bool]");
+		check_type("%a: Tensor[(?, 3), int32], %b: int32", body, "Tensor[(?, 3), bool]");
+		snprintf(want, sizeof want,
+			 "cannot broadcast operands of '%s': Tensor[(2, 3), float32] and "
+			 "Tensor[(4), float32]",
+			 ops[i]);
+		check_error(F23 ", %b: Tensor[(4), float32]", body, want);
+		snprintf(want, sizeof want,
+			 "operands of '%s' have different dtypes: Tensor[(2, 3), float32] and "
+			 "Tensor[(2, 3), int32]",
+			 ops[i]);
+		check_error(F23 ", %b: Tensor[(2, 3), int32]", body, want);
+	}
+	/* a comparison of bools is a bool of the same shape */
+	check_type("%a: Tensor[(3), bool], %b: Tensor[(3), bool]", "equal(%a, %b)",
+		   "Tensor[(3), bool]");
+}
+
+/* ---- binary arithmetic ------------------------------------------------- */
+
+static void test_power(void **state)
+{
+	(void)state;
+	check_type(AB_BCAST, "power(%a, %b)", "Tensor[(4, 5, 3), float32]");
+	check_type("%a: Tensor[(1, 3), float16], %b: float16", "power(%a, %b)",
+		   "Tensor[(1, 3), float16]");
+	check_error(F23 ", %b: Tensor[(3), float64]", "power(%a, %b)",
+		    "operands of 'power' have different dtypes: Tensor[(2, 3), float32] and "
+		    "Tensor[(3), float64]");
+	check_error(F23 ", %b: Tensor[(2, 2), float32]", "power(%a, %b)",
+		    "cannot broadcast operands of 'power': Tensor[(2, 3), float32] and "
+		    "Tensor[(2, 2), float32]");
+}
+
+/* ---- where ------------------------------------------------------------- */
+
+static void test_where(void **state)
+{
+	(void)state;
+	check_type("%c: Tensor[(2, 3), bool], %x: Tensor[(2, 3), float32], %y: "
+		   "Tensor[(2, 3), float32]",
+		   "where(%c, %x, %y)", "Tensor[(2, 3), float32]");
+	/* three-way broadcast: the condition's shape joins x's and y's */
+	check_type("%c: Tensor[(4, 1, 1), bool], %x: Tensor[(3), int64], %y: Tensor[(5, 1), "
+		   "int64]",
+		   "where(%c, %x, %y)", "Tensor[(4, 5, 3), int64]");
+	check_type("%c: bool, %x: Tensor[(?, 2), float32], %y: float32", "where(%c, %x, %y)",
+		   "Tensor[(?, 2), float32]");
+	/* TVM: a non-zero condition element selects x, whatever its dtype */
+	check_type("%c: Tensor[(2, 1), int32], %x: Tensor[(3), float32], %y: float32",
+		   "where(%c, %x, %y)", "Tensor[(2, 3), float32]");
+	check_error("%c: bool, %x: Tensor[(3), float32], %y: Tensor[(3), int32]",
+		    "where(%c, %x, %y)",
+		    "operands of 'where' have different dtypes: Tensor[(3), float32] and "
+		    "Tensor[(3), int32]");
+	check_error("%c: bool, %x: Tensor[(3), float32], %y: Tensor[(2), float32]",
+		    "where(%c, %x, %y)",
+		    "cannot broadcast operands of 'where': Tensor[(3), float32] and "
+		    "Tensor[(2), float32]");
+	check_error("%c: Tensor[(4), bool], %x: Tensor[(3), float32], %y: float32",
+		    "where(%c, %x, %y)",
+		    "cannot broadcast operands of 'where': Tensor[(4), bool] and "
+		    "Tensor[(3), float32]");
+	check_error("%c: (bool,), %x: float32, %y: float32", "where(%c, %x, %y)",
+		    "'where' expects a tensor for argument 1, got (Tensor[(), bool],)");
+}
+
+/* ---- reductions -------------------------------------------------------- */
+
+#define X234 "%x: Tensor[(2, 3, 4), float32]"
+
+static void test_min_prod(void **state)
+{
+	static const char *const ops[] = {"min", "prod"};
+	char body[96], want[160];
+	(void)state;
+	for (size_t i = 0; i < DP_COUNT(ops); i++) {
+		/* no axis: every axis, a scalar */
+		snprintf(body, sizeof body, "%s(%%x)", ops[i]);
+		check_type(X234, body, "Tensor[(), float32]");
+		snprintf(body, sizeof body, "%s(%%x, axis=[1])", ops[i]);
+		check_type(X234, body, "Tensor[(2, 4), float32]");
+		snprintf(body, sizeof body, "%s(%%x, axis=-1)", ops[i]);
+		check_type("%x: Tensor[(2, ?, 4), int64]", body, "Tensor[(2, ?), int64]");
+		snprintf(body, sizeof body, "%s(%%x, axis=[0, 2], keepdims=True)", ops[i]);
+		check_type(X234, body, "Tensor[(1, 3, 1), float32]");
+		snprintf(body, sizeof body, "%s(%%x, axis=[1], exclude=True)", ops[i]);
+		check_type(X234, body, "Tensor[(3), float32]");
+		snprintf(body, sizeof body, "%s(%%x, axis=[1], keepdims=True, exclude=True)",
+			 ops[i]);
+		check_type(X234, body, "Tensor[(1, 3, 1), float32]");
+		snprintf(body, sizeof body, "%s(%%x, axis=[3])", ops[i]);
+		snprintf(want, sizeof want,
+			 "'%s' axis 3 is out of range for Tensor[(2, 3, 4), float32]", ops[i]);
+		check_error(X234, body, want);
+		snprintf(body, sizeof body, "%s(%%x, axis=[1, -2])", ops[i]);
+		snprintf(want, sizeof want, "'%s' axis=[1, -2] names axis 1 twice", ops[i]);
+		check_error(X234, body, want);
+	}
+	check_parse_error(X234, "prod(%x, keepdims=\"yes\")", 21,
+			  "attribute 'keepdims' of 'prod' expects a boolean, found a string");
+	check_parse_error(X234, "min(%x, axis=1.5f)", 16,
+			  "attribute 'axis' of 'min' expects an integer or a list of integers, "
+			  "found a float");
+}
+
+static void test_all_any(void **state)
+{
+	static const char *const ops[] = {"all", "any"};
+	char body[96], want[160];
+	(void)state;
+	for (size_t i = 0; i < DP_COUNT(ops); i++) {
+		snprintf(body, sizeof body, "%s(%%b)", ops[i]);
+		check_type("%b: Tensor[(2, 3), bool]", body, "Tensor[(), bool]");
+		snprintf(body, sizeof body, "%s(%%b, axis=1, keepdims=True)", ops[i]);
+		check_type("%b: Tensor[(2, 3), bool]", body, "Tensor[(2, 1), bool]");
+		snprintf(body, sizeof body, "%s(%%b, axis=[0])", ops[i]);
+		check_type("%b: Tensor[(2, 3), bool]", body, "Tensor[(3), bool]");
+		snprintf(body, sizeof body, "%s(%%x)", ops[i]);
+		snprintf(want, sizeof want,
+			 "'%s' expects a bool tensor, got Tensor[(2, 3, 4), float32]", ops[i]);
+		check_error(X234, body, want);
+	}
+}
+
+static void test_argmax_argmin(void **state)
+{
+	static const char *const ops[] = {"argmax", "argmin"};
+	char body[128], want[160];
+	(void)state;
+	for (size_t i = 0; i < DP_COUNT(ops); i++) {
+		/* the indices are int32, whatever the data's dtype */
+		snprintf(body, sizeof body, "%s(%%x)", ops[i]);
+		check_type(X234, body, "Tensor[(), int32]");
+		snprintf(body, sizeof body, "%s(%%x, axis=[1])", ops[i]);
+		check_type(X234, body, "Tensor[(2, 4), int32]");
+		check_type("%x: Tensor[(5, 6), int64]", body, "Tensor[(5), int32]");
+		snprintf(body, sizeof body,
+			 "%s(%%x, axis=[2], keepdims=True, select_last_index=True)", ops[i]);
+		check_type(X234, body, "Tensor[(2, 3, 1), int32]");
+		snprintf(body, sizeof body, "%s(%%x, axis=[2], exclude=True)", ops[i]);
+		check_type(X234, body, "Tensor[(4), int32]");
+		snprintf(body, sizeof body, "%s(%%s)", ops[i]);
+		snprintf(want, sizeof want,
+			 "'%s' expects a tensor of rank 1 or more, got Tensor[(), float32]",
+			 ops[i]);
+		check_error("%s: float32", body, want);
+		snprintf(body, sizeof body, "%s(%%x, axis=[-4])", ops[i]);
+		snprintf(want, sizeof want,
+			 "'%s' axis -4 is out of range for Tensor[(2, 3, 4), float32]", ops[i]);
+		check_error(X234, body, want);
+	}
+	check_parse_error(X234, "argmax(%x, select_last_index=[1])", 32,
+			  "attribute 'select_last_index' of 'argmax' expects a boolean, found a "
+			  "list");
+}
+
+static void test_variance(void **state)
+{
+	(void)state;
+	check_type(X234 ", %m: Tensor[(2, 1, 4), float32]",
+		   "variance(%x, %m, axis=[1], keepdims=True)", "Tensor[(2, 1, 4), float32]");
+	check_type(X234 ", %m: Tensor[(2, 1, 4), float32]",
+		   "variance(%x, %m, axis=[1], unbiased=True)", "Tensor[(2, 4), float32]");
+	check_type(X234 ", %m: Tensor[(1, 1, 1), float32]", "variance(%x, %m)",
+		   "Tensor[(), float32]");
+	check_type(X234 ", %m: Tensor[(1, 3, 1), float32]",
+		   "variance(%x, %m, axis=[1], exclude=True)", "Tensor[(3), float32]");
+	check_error(X234 ", %m: Tensor[(4), float32]", "variance(%x, %m, axis=[0, 1])",
+		    "'variance' mean Tensor[(4), float32] does not have the rank of "
+		    "Tensor[(2, 3, 4), float32]");
+	check_error(X234 ", %m: Tensor[(2, 1, 4), float64]", "variance(%x, %m, axis=[1])",
+		    "operands of 'variance' have different dtypes: Tensor[(2, 3, 4), float32] and "
+		    "Tensor[(2, 1, 4), float64]");
+	check_error("%s: float32, %m: float32", "variance(%s, %m)",
+		    "'variance' expects a tensor of rank 1 or more, got Tensor[(), float32]");
+	check_error(X234 ", %m: Tensor[(2, 1, 4), float32]", "variance(%x, %m, axis=[5])",
+		    "'variance' axis 5 is out of range for Tensor[(2, 3, 4), float32]");
+}
+
+/* ---- casts and fixed-point arithmetic ---------------------------------- */
+
+static void test_cast_like(void **state)
+{
+	(void)state;
+	check_type(F23 ", %b: Tensor[(7), int64]", "cast_like(%a, %b)", "Tensor[(2, 3), int64]");
+	check_type(F23 ", %b: float16", "cast_like(%a, %b)", "Tensor[(2, 3), float16]");
+	check_type(F23 ", %b: Tensor[(9, 9), float32]", "cast_like(%a, %b)",
+		   "Tensor[(2, 3), float32]");
+	check_error(F23 ", %b: (int32,)", "cast_like(%a, %b)",
+		    "'cast_like' expects tensor operands, got Tensor[(2, 3), float32] and "
+		    "(Tensor[(), int32],)");
+}
+
+static void test_reinterpret(void **state)
+{
+	(void)state;
+	check_type(F23, "reinterpret(%a, dtype=\"int32\")", "Tensor[(2, 3), int32]");
+	check_type("%a: Tensor[(?), int64]", "reinterpret(%a, dtype=\"float64\")",
+		   "Tensor[(?), float64]");
+	check_error(F23, "reinterpret(%a, dtype=\"int64\")",
+		    "'reinterpret' cannot reinterpret Tensor[(2, 3), float32] as int64: "
+		    "elements of 4 and 8 bytes");
+	check_error(F23, "reinterpret(%a)", "'reinterpret' needs a dtype attribute");
+	check_error(F23, "reinterpret(%a, dtype=\"uint8\")",
+		    "'reinterpret' has unknown dtype \"uint8\"");
+	check_parse_error(F23, "reinterpret(%a, dtype=4)", 25,
+			  "attribute 'dtype' of 'reinterpret' expects a string, found an integer");
+}
+
+static void test_fixed_point_multiply(void **state)
+{
+	(void)state;
+	check_type("%i: Tensor[(4), int32]",
+		   "fixed_point_multiply(%i, multiplier=1073741824, shift=-1)",
+		   "Tensor[(4), int32]");
+	check_error("%i: Tensor[(4), int32]", "fixed_point_multiply(%i, multiplier=5)",
+		    "'fixed_point_multiply' needs a shift attribute");
+	check_error("%i: Tensor[(4), int32]",
+		    "fixed_point_multiply(%i, multiplier=4294967296, shift=0)",
+		    "'fixed_point_multiply' attribute multiplier=4294967296 does not fit in int32");
+	check_type("%x: Tensor[(1, 8, 4, 4), int32], %m: Tensor[(8), int32], %l: Tensor[(8), "
+		   "int32], %r: Tensor[(8), int32]",
+		   "fixed_point_multiply_per_axis(%x, %m, %l, %r, is_lshift_required=True, "
+		   "axes=[1])",
+		   "Tensor[(1, 8, 4, 4), int32]");
+	check_error("%x: Tensor[(1, 8, 4, 4), int32], %m: Tensor[(8), int32], %l: Tensor[(8), "
+		    "int32], %r: Tensor[(8), int32]",
+		    "fixed_point_multiply_per_axis(%x, %m, %l, %r, axes=[4])",
+		    "'fixed_point_multiply_per_axis' axis 4 is out of range for Tensor[(1, 8, 4, "
+		    "4), int32]");
+	check_error("%x: Tensor[(8), int32], %m: (Tensor[(8), int32],)",
+		    "fixed_point_multiply_per_axis(%x, %m, %m, %m, axes=[0])",
+		    "'fixed_point_multiply_per_axis' expects a tensor for argument 2, got "
+		    "(Tensor[(8), int32],)");
+}
+
+/* The calls of rw_bert_base.relay (../shared/models/realworld) that use
+ * this family, with the types TVM printed for them. */
+static void test_bert_calls(void **state)
+{
+	static const char params[] = "%input_1: Tensor[(1, 128), int64], %c: Tensor[(1, 128), "
+				     "int64], %x: Tensor[(1, 128, 768), float32]";
+	(void)state;
+	check_type(params, "less(%input_1, 0i64)", "Tensor[(1, 128), bool]");
+	check_type(params, "where(less(%input_1, 0i64), %c, %input_1)", "Tensor[(1, 128), int64]");
+	check_type(params, "power(%x, 2f)", "Tensor[(1, 128, 768), float32]");
+	check_type(params, "copy(%x)", "Tensor[(1, 128, 768), float32]");
+}
+
+/* ---- print(parse(text)) == text ---------------------------------------- */
+
+static void test_round_trip(void **state)
+{
+	static const char text[] =
+		"#[version = \"0.0.5\"]\n"
+		"def @main(%a: Tensor[(2, 3), float32], %b: Tensor[(3), float32]) {\n"
+		"  %0 = copy(%a);\n"
+		"  %1 = power(%0, %b);\n"
+		"  %2 = equal(%1, %b);\n"
+		"  %3 = not_equal(%1, %b);\n"
+		"  %4 = less(%1, %b);\n"
+		"  %5 = less_equal(%1, %b);\n"
+		"  %6 = greater(%1, %b);\n"
+		"  %7 = greater_equal(%1, %b);\n"
+		"  %8 = where(%2, %a, %b);\n"
+		"  %9 = acos(%8);\n"
+		"  %10 = acosh(%9);\n"
+		"  %11 = asin(%10);\n"
+		"  %12 = asinh(%11);\n"
+		"  %13 = atan(%12);\n"
+		"  %14 = atanh(%13);\n"
+		"  %15 = cos(%14);\n"
+		"  %16 = cosh(%15);\n"
+		"  %17 = sin(%16);\n"
+		"  %18 = sinh(%17);\n"
+		"  %19 = tan(%18);\n"
+		"  %20 = rsqrt(%19);\n"
+		"  %21 = log2(%20);\n"
+		"  %22 = log10(%21);\n"
+		"  %23 = fast_exp(%22);\n"
+		"  %24 = fast_tanh(%23);\n"
+		"  %25 = fast_erf(%24);\n"
+		"  %26 = abs(%25);\n"
+		"  %27 = ceil(%26);\n"
+		"  %28 = floor(%27);\n"
+		"  %29 = round(%28);\n"
+		"  %30 = sign(%29);\n"
+		"  %31 = trunc(%30);\n"
+		"  %32 = mod(%31, %b);\n"
+		"  %33 = floor_divide(%32, %b);\n"
+		"  %34 = floor_mod(%33, %b);\n"
+		"  %35 = trunc_divide(%34, %b);\n"
+		"  %36 = trunc_mod(%35, %b);\n"
+		"  %37 = isnan(%36);\n"
+		"  %38 = isinf(%36);\n"
+		"  %39 = isfinite(%36);\n"
+		"  %40 = logical_and(%37, %38);\n"
+		"  %41 = logical_or(%40, %39);\n"
+		"  %42 = logical_xor(%41, %2);\n"
+		"  %43 = logical_not(%42);\n"
+		"  %44 = bitwise_and(%43, %3);\n"
+		"  %45 = bitwise_or(%44, %4);\n"
+		"  %46 = bitwise_xor(%45, %5);\n"
+		"  %47 = bitwise_not(%46);\n"
+		"  %48 = left_shift(%47, %6);\n"
+		"  %49 = right_shift(%48, %7);\n"
+		"  (%49, %36)\n"
+		"}\n"
+		"\n"
+		"def @reductions(%x: Tensor[(2, 3, 4), float32], %m: Tensor[(2, 1, 4), float32], "
+		"%i: Tensor[(8, 4), int32]) {\n"
+		"  %0 = min(%x, axis=[1], keepdims=True);\n"
+		"  %1 = prod(%x, axis=[0, 2], exclude=True);\n"
+		"  %2 = argmax(%x, axis=[2], keepdims=True, select_last_index=True, "
+		"exclude=False);\n"
+		"  %3 = argmin(%x, axis=-1, select_last_index=True);\n"
+		"  %4 = variance(%x, %m, axis=[1], keepdims=True, exclude=False, unbiased=True);\n"
+		"  %5 = greater(%x, %4);\n"
+		"  %6 = all(%5, axis=[0], keepdims=True);\n"
+		"  %7 = any(%5, axis=1, exclude=True);\n"
+		"  %8 = cast_like(%3, %1);\n"
+		"  %9 = reinterpret(%i, dtype=\"float32\");\n"
+		"  %10 = fixed_point_multiply(%i, multiplier=1073741824, shift=-1);\n"
+		"  %11 = fixed_point_multiply_per_axis(%i, %10, %10, %10, is_lshift_required=True, "
+		"is_rshift_required=False, axes=[1]);\n"
+		"  (%0, %2, %6, %7, %8, %9, %11)\n"
+		"}\n";
+	StrBuf sb;
+	(void)state;
+	src = source_from_string("t.relay", text, strlen(text));
+	mod = parse_module(src, &devices, &diags);
+	assert_non_null(mod);
+	assert_int_equal(diags.count, 0);
+	assert_true(infer_module(mod, &diags));
+	strbuf_init(&sb);
+	print_module(&sb, mod, NULL);
+	assert_string_equal(sb.data, text);
+	strbuf_free(&sb);
+}
+
+/* ---- runner ------------------------------------------------------------ */
+
+#define TEST(fn) cmocka_unit_test_setup_teardown(fn, setup, teardown)
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		TEST(test_copy),
+		TEST(test_unary_float),
+		TEST(test_unary_any_dtype),
+		TEST(test_unary_tests),
+		TEST(test_binary_arithmetic),
+		TEST(test_logical),
+		TEST(test_bitwise),
+		TEST(test_comparisons),
+		TEST(test_power),
+		TEST(test_where),
+		TEST(test_bert_calls),
+		TEST(test_min_prod),
+		TEST(test_all_any),
+		TEST(test_argmax_argmin),
+		TEST(test_variance),
+		TEST(test_cast_like),
+		TEST(test_reinterpret),
+		TEST(test_fixed_point_multiply),
+		TEST(test_round_trip),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
