@@ -37,11 +37,11 @@
 
 /* Pairs of nodes found equal so far, to follow sharing: a's id -> b. */
 typedef struct Matcher {
-	const Expr **b_of;  /* by a's id */
-	const Expr **a_of;  /* by b's id */
-	bool types;         /* compare inferred types too */
-	const char *where;  /* the module, for messages */
-	char why[512];      /* the first difference */
+	const Expr **b_of; /* by a's id */
+	const Expr **a_of; /* by b's id */
+	bool types;        /* compare inferred types too */
+	const char *where; /* the module, for messages */
+	char why[512];     /* the first difference */
 } Matcher;
 
 static bool differ(Matcher *mt, const Expr *a, const char *fmt, const char *detail)
