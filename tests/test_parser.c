@@ -26,6 +26,7 @@
 #include "ir.h"
 #include "metadata.h"
 #include "parse.h"
+#include "print.h"
 
 static DeviceTable devices;
 static DiagList diags;
@@ -1003,6 +1004,62 @@ static void test_free_vars(void **state)
 	ir_module_free(m);
 }
 
+/* The whole module as print_module writes it (the caller frees it). */
+static char *print_plain(const IrModule *m)
+{
+	StrBuf sb;
+	PrintOptions opts = {0};
+	strbuf_init(&sb);
+	print_module(&sb, m, &opts);
+	return strbuf_detach(&sb);
+}
+
+/* A bare `fn` or expression as the whole input is @main (TVM's
+ * IRModule.from_expr), with a note, and prints back as a `def` that reads
+ * back to the same text [P1]. */
+static void test_bare_function_and_expression(void **state)
+{
+	static const char *const inputs[] = {
+		"fn (%a: Tensor[(5, 7), float32], %b: Tensor[(5, 7), float32]) {\n"
+		"  %0 = add(%a, %b);\n"
+		"  subtract(%0, %b)\n"
+		"}\n",
+		"#[version = \"0.0.5\"]\n"
+		"free_var %a: Tensor[(5, 7), float32];\n"
+		"free_var %b: Tensor[(5, 7), float32];\n"
+		"%0 = add(%a, %b);\n"
+		"subtract(%0, %b)\n",
+		"subtract(add(%a, %b), %b)",
+	};
+	(void)state;
+	for (size_t i = 0; i < sizeof inputs / sizeof inputs[0]; i++) {
+		IrModule *m = parse_ok(inputs[i]), *again;
+		Expr *fn;
+		char *text, *text2;
+		assert_int_equal(m->nglobals, 1);
+		assert_string_equal(m->globals[0].name, "main");
+		assert_int_equal(m->nfree_vars, 0);
+		fn = m->globals[0].fn;
+		assert_int_equal(fn->kind, EXPR_FN);
+		assert_int_equal(fn->u.fn.nparams, 2);
+		assert_string_equal(fn->u.fn.params[0]->name, "a");
+		assert_string_equal(fn->u.fn.params[1]->name, "b");
+		for (uint32_t k = 0; k < 2; k++)
+			assert_int_equal(fn->u.fn.params[k]->u.var.role, VAR_PARAM);
+		assert_int_equal(diags.count, 1);
+		assert_int_equal(diags.items[0].severity, DIAG_NOTE);
+		text = print_plain(m);
+		assert_non_null(strstr(text, "def @main(%a"));
+		again = parse_ok(text);
+		text2 = print_plain(again);
+		assert_string_equal(text, text2);
+		free(text);
+		free(text2);
+		ir_module_free(again);
+		ir_module_free(m);
+	}
+}
+
 static void test_scoping(void **state)
 {
 	IrModule *m = parse_ok("def @main(%x: int32) {\n"
@@ -1260,6 +1317,7 @@ int main(void)
 		cmocka_unit_test(test_types),
 		cmocka_unit_test(test_globals_forward_and_recursive),
 		cmocka_unit_test(test_free_vars),
+		cmocka_unit_test(test_bare_function_and_expression),
 		cmocka_unit_test(test_scoping),
 		cmocka_unit_test(test_positions),
 		cmocka_unit_test(test_version),

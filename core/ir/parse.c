@@ -1920,16 +1920,101 @@ fail:
 	sync_definition(p);
 }
 
-/* module := header? (def | free_var)* EOF */
+/* bare := body EOF
+ * A bare expression or `fn` as the whole input, as Python's print(expr)
+ * writes it, loaded as @main the way TVM's IRModule.from_expr does: a
+ * function is @main itself; any other expression becomes @main's body, its
+ * free variables @main's parameters (in the order they were first seen).
+ * A note says so, since @main prints back as a `def`. */
+static void parse_bare(Parser *p)
+{
+	Pos pos = peek(p)->pos;
+	Expr *body, *fn;
+	IrModule *m = p->m;
+	NameEntry *entry;
+	body = parse_body(p);
+	if (!body)
+		return;
+	if (peek(p)->kind != TK_EOF) {
+		error_expected(p, "the end of the input after the bare expression");
+		return;
+	}
+	if (body->kind == EXPR_FN && !body->name) {
+		fn = body;
+		diag_note(p->diags, p->src, pos, "the input is a bare function: loaded as '@main'");
+	} else {
+		for (uint32_t i = 0; i < m->nfree_vars; i++)
+			m->free_vars[i]->u.var.role = VAR_PARAM;
+		fn = ir_fn(m, pos, m->free_vars, m->nfree_vars, NULL, body);
+		fn->u.fn.attrs = NULL;
+		fn->u.fn.nattrs = 0;
+		m->nfree_vars = 0;
+		diag_note(p->diags, p->src, pos,
+			  "the input is a bare expression: loaded as '@main', its free "
+			  "variables as parameters");
+	}
+	entry = name_table_insert(&p->globals, "main", 4);
+	entry->u.index_plus_one = ir_add_global(m, "main", fn, pos) + 1;
+}
+
+/* Can the next token start a bare expression (rather than be stray text
+ * where a `def` belongs)? */
+static bool starts_bare(Parser *p)
+{
+	Token *t = peek(p);
+	switch (t->kind) {
+	case TK_FN:
+	case TK_LOCAL:
+	case TK_LPAREN:
+	case TK_INT:
+	case TK_FLOAT:
+	case TK_IF:
+	case TK_LET:
+		return true;
+	case TK_IDENT:
+		return lex_is_ident(t, "True") || lex_is_ident(t, "False") ||
+		       lex_is_ident(t, "meta") || peek_at(p, 1)->kind == TK_LPAREN;
+	case TK_EOF:
+	case TK_ERROR:
+	case TK_GLOBAL:
+	case TK_STRING:
+	case TK_RPAREN:
+	case TK_LBRACKET:
+	case TK_RBRACKET:
+	case TK_LBRACE:
+	case TK_RBRACE:
+	case TK_COMMA:
+	case TK_SEMI:
+	case TK_COLON:
+	case TK_EQUAL:
+	case TK_DOT:
+	case TK_ARROW:
+	case TK_QUESTION:
+	case TK_HASH:
+	case TK_DEF:
+	case TK_ELSE:
+	case TK_FREE_VAR:
+		return false;
+	}
+	return false;
+}
+
+/* module := header? free_var* (def (def | free_var)* | bare)? EOF */
 static void parse_toplevel(Parser *p)
 {
+	bool seen_def = false;
 	if (peek(p)->kind == TK_HASH)
 		parse_header(p);
 	while (!p->stop) {
 		Token *t = peek(p);
 		if (t->kind == TK_EOF)
 			return;
+		if (!seen_def && starts_bare(p)) {
+			parse_bare(p);
+			return;
+		}
 		if (t->kind == TK_DEF) {
+			seen_def = true;
 			if (!parse_def(p))
 				sync_definition(p);
 		} else if (t->kind == TK_FREE_VAR) {
