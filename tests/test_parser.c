@@ -1060,6 +1060,53 @@ static void test_bare_function_and_expression(void **state)
 	}
 }
 
+/* An operator not in ops.def is an OP_UNKNOWN call when TVM printed its
+ * result type after it: its name, attributes as written and type are kept,
+ * and it prints back with its type, even without types shown [P1]. */
+static void test_unknown_operator_with_printed_type(void **state)
+{
+	IrModule *m = parse_ok("def @main(%x: Tensor[(1, 8), float32]) {\n"
+			       "  %0 = contrib.my_op(%x, axis=1, k=[2, 3], s=\"a b\",) /* "
+			       "ty=Tensor[(1, 8), float32] */;\n"
+			       "  %1 = my_fused(%0) /* ty=(Tensor[(1, 8), float32], int32) */;\n"
+			       "  %1.0\n"
+			       "}\n"),
+		 *again, *clone;
+	Expr *proj = body_of(m, "main"), *fused = proj->u.proj.tuple, *op = fused->u.call.args[0];
+	char *text, *text2;
+	(void)state;
+	assert_int_equal(op->u.call.op, OP_UNKNOWN);
+	assert_string_equal(op->u.call.unknown->name, "contrib.my_op");
+	assert_string_equal(op->u.call.unknown->attrs, "axis=1, k=[2, 3], s=\"a b\"");
+	assert_int_equal(op->u.call.nattrs, 0);
+	assert_ptr_equal(op->type, op->u.call.unknown->type);
+	assert_string_equal(ir_call_op_name(op), "contrib.my_op");
+	assert_int_equal(fused->u.call.op, OP_UNKNOWN);
+	assert_string_equal(fused->u.call.unknown->attrs, "");
+	assert_int_equal(fused->type->kind, TYPE_TUPLE);
+	/* one note naming both */
+	assert_int_equal(diags.count, 1);
+	assert_int_equal(diags.items[0].severity, DIAG_NOTE);
+	assert_non_null(strstr(diags.items[0].message, "'contrib.my_op' (1 call)"));
+	assert_non_null(strstr(diags.items[0].message, "'my_fused' (1 call)"));
+	text = print_plain(m);
+	assert_non_null(strstr(text, "contrib.my_op(%x, axis=1, k=[2, 3], s=\"a b\") /* "
+				     "ty=Tensor[(1, 8), float32] */;"));
+	again = parse_ok(text);
+	text2 = print_plain(again);
+	assert_string_equal(text, text2);
+	free(text2);
+	/* a clone keeps the call as it is */
+	clone = ir_module_clone(m);
+	text2 = print_plain(clone);
+	assert_string_equal(text, text2);
+	free(text);
+	free(text2);
+	ir_module_free(clone);
+	ir_module_free(again);
+	ir_module_free(m);
+}
+
 static void test_scoping(void **state)
 {
 	IrModule *m = parse_ok("def @main(%x: int32) {\n"
@@ -1318,6 +1365,7 @@ int main(void)
 		cmocka_unit_test(test_globals_forward_and_recursive),
 		cmocka_unit_test(test_free_vars),
 		cmocka_unit_test(test_bare_function_and_expression),
+		cmocka_unit_test(test_unknown_operator_with_printed_type),
 		cmocka_unit_test(test_scoping),
 		cmocka_unit_test(test_positions),
 		cmocka_unit_test(test_version),

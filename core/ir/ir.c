@@ -191,6 +191,25 @@ Expr *ir_call_op(IrModule *m, Pos pos, OpKind op, Expr *const *args, uint32_t na
 	return e;
 }
 
+Expr *ir_call_unknown(IrModule *m, Pos pos, const UnknownOp *unknown, Expr *const *args,
+		      uint32_t nargs)
+{
+	Expr *e = ir_new(m, EXPR_CALL, pos);
+	e->u.call.op = OP_UNKNOWN;
+	e->u.call.unknown = unknown;
+	e->u.call.args = copy_exprs(m, args, nargs);
+	e->u.call.nargs = nargs;
+	return e;
+}
+
+const char *ir_call_op_name(const Expr *call)
+{
+	DP_ASSERT(call->kind == EXPR_CALL && call->u.call.op != OP_NONE);
+	if (call->u.call.op == OP_UNKNOWN)
+		return call->u.call.unknown->name;
+	return op_info(call->u.call.op)->name;
+}
+
 Expr *ir_call_expr(IrModule *m, Pos pos, Expr *callee, Expr *const *args, uint32_t nargs)
 {
 	Expr *e = ir_new(m, EXPR_CALL, pos);
@@ -522,7 +541,8 @@ static void clone_node(IrModule *dst, Expr *const *chunks, const Expr *e)
 	case EXPR_CONSTANT:
 		break;
 	case EXPR_CALL:
-		c->u.call.callee = MAP(e->u.call.callee);
+		if (e->u.call.op == OP_NONE)
+			c->u.call.callee = MAP(e->u.call.callee);
 		c->u.call.args = arena_array(&dst->nodes, e->u.call.nargs, sizeof(Expr *));
 		for (uint32_t i = 0; i < e->u.call.nargs; i++)
 			c->u.call.args[i] = MAP(e->u.call.args[i]);
@@ -710,7 +730,7 @@ void ir_value_source_name(StrBuf *out, const Expr *e)
 	switch (e->kind) {
 	case EXPR_CALL:
 		if (e->u.call.op != OP_NONE)
-			strbuf_puts(out, op_info(e->u.call.op)->name);
+			strbuf_puts(out, ir_call_op_name(e));
 		else
 			strbuf_puts(out, "call");
 		break;

@@ -452,7 +452,7 @@ static void name_site(StrBuf *out, PlanAnalysis *an, const Expr *site)
 				return;
 			}
 	if (site->kind == EXPR_CALL && site->u.call.op != OP_NONE && site->name)
-		strbuf_printf(out, "%s ", op_info(site->u.call.op)->name);
+		strbuf_printf(out, "%s ", ir_call_op_name(site));
 	ir_value_name(out, site);
 }
 
