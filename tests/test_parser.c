@@ -1107,6 +1107,48 @@ static void test_unknown_operator_with_printed_type(void **state)
 	ir_module_free(m);
 }
 
+/* TVM's function attributes are kept, in order, and printed back [P1];
+ * ir_fn_is_primitive reads Primitive. */
+static void test_function_attributes(void **state)
+{
+	IrModule *
+		m = parse_ok(
+		       "def @main(%x: Tensor[(2), float32]) {\n"
+		       "  %0 = fn (%p0: Tensor[(2), float32], Primitive=1, Compiler=\"ccompiler\", "
+		       "global_symbol=\"fused_negative\", Inline=1) -> Tensor[(2), float32] {\n"
+		       "    negative(%p0)\n"
+		       "  };\n"
+		       "  %1 = fn (%p1: Tensor[(2), float32], Primitive=0) { %p1 };\n"
+		       "  %2 = %0(%x);\n"
+		       "  %1(%2)\n"
+		       "}\n"),
+	       *again;
+	Expr *body = body_of(m, "main"), *fused = body->u.call.args[0]->u.call.callee,
+	     *plain = body->u.call.callee;
+	char *text, *text2;
+	(void)state;
+	assert_int_equal(fused->kind, EXPR_FN);
+	assert_int_equal(fused->u.fn.nattrs, 4);
+	assert_string_equal(fused->u.fn.attrs[0].name, "Primitive");
+	assert_string_equal(fused->u.fn.attrs[1].name, "Compiler");
+	assert_string_equal(fused->u.fn.attrs[1].value.u.s, "ccompiler");
+	assert_string_equal(fused->u.fn.attrs[2].name, "global_symbol");
+	assert_string_equal(fused->u.fn.attrs[3].name, "Inline");
+	assert_true(ir_fn_is_primitive(fused));
+	assert_false(ir_fn_is_primitive(plain));
+	assert_false(ir_fn_is_primitive(body));
+	text = print_plain(m);
+	assert_non_null(strstr(text, ", Primitive=1, Compiler=\"ccompiler\", "
+				     "global_symbol=\"fused_negative\", Inline=1) -> "));
+	again = parse_ok(text);
+	text2 = print_plain(again);
+	assert_string_equal(text, text2);
+	free(text);
+	free(text2);
+	ir_module_free(again);
+	ir_module_free(m);
+}
+
 static void test_scoping(void **state)
 {
 	IrModule *m = parse_ok("def @main(%x: int32) {\n"
@@ -1366,6 +1408,7 @@ int main(void)
 		cmocka_unit_test(test_free_vars),
 		cmocka_unit_test(test_bare_function_and_expression),
 		cmocka_unit_test(test_unknown_operator_with_printed_type),
+		cmocka_unit_test(test_function_attributes),
 		cmocka_unit_test(test_scoping),
 		cmocka_unit_test(test_positions),
 		cmocka_unit_test(test_version),

@@ -315,6 +315,15 @@ const Attr *ir_attr(const Expr *e, const char *name)
 	return NULL;
 }
 
+bool ir_fn_is_primitive(const Expr *fn)
+{
+	const Attr *a = fn->kind == EXPR_FN ? ir_attr(fn, "Primitive") : NULL;
+	if (!a)
+		return false;
+	return (a->value.kind == ATTR_INT && a->value.u.i != 0) ||
+	       (a->value.kind == ATTR_BOOL && a->value.u.b);
+}
+
 static int32_t attr_device(const Expr *e, const char *name)
 {
 	const Attr *a = ir_attr(e, name);

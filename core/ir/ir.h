@@ -274,6 +274,8 @@ void ir_on_device_props(const Expr *call, int32_t *device, bool *constrain_body,
 /* device_copy: source and destination devices. */
 void ir_device_copy_props(const Expr *call, int32_t *src, int32_t *dst);
 bool ir_is_op(const Expr *e, OpKind op);
+/* A function TVM marked `Primitive=1` (a fused kernel). */
+bool ir_fn_is_primitive(const Expr *fn);
 
 /* The annotations the planner writes, built or rewritten in place. A call
  * rewritten in place keeps its id, name and argument; it gets a new

@@ -392,6 +392,8 @@ static const char *constraint_verb(ConstraintKind k)
 		return "result of function";
 	case CONSTRAINT_FN_PARAM:
 		return "parameter of function";
+	case CONSTRAINT_PRIMITIVE_PARAM:
+		return "parameter, on its result's device, of primitive function";
 	case CONSTRAINT_PARAM_DEVICE:
 		return "virtual_device of parameter";
 	case CONSTRAINT_FN_DEVICE:
@@ -507,6 +509,7 @@ void plan_constraint_describe(StrBuf *out, PlanAnalysis *an, uint32_t i, const D
 	case CONSTRAINT_LET_BODY:
 	case CONSTRAINT_FN_BODY:
 	case CONSTRAINT_FN_PARAM:
+	case CONSTRAINT_PRIMITIVE_PARAM:
 	case CONSTRAINT_PARAM_DEVICE:
 	case CONSTRAINT_FN_DEVICE:
 	case CONSTRAINT_TUPLE_FIELD:
