@@ -205,8 +205,8 @@ Expr *ir_call_unknown(IrModule *m, Pos pos, const UnknownOp *unknown, Expr *cons
 const char *ir_call_op_name(const Expr *call)
 {
 	DP_ASSERT(call->kind == EXPR_CALL && call->u.call.op != OP_NONE);
-	if (call->u.call.op == OP_UNKNOWN)
-		return call->u.call.unknown->name;
+	if (call->u.call.op == OP_UNKNOWN) /* NULL only in damaged IR the verifier names */
+		return call->u.call.unknown ? call->u.call.unknown->name : "unknown-op";
 	return op_info(call->u.call.op)->name;
 }
 

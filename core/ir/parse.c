@@ -1445,10 +1445,16 @@ static void note_unknown_ops(Parser *p)
 					   : ", ",
 			      u->first->u.call.unknown->name, u->calls, u->calls == 1 ? "" : "s");
 	}
-	diag_note(p->diags, p->src, p->unknown_ops.items[0].first->pos,
-		  "devplan does not know %s: planned from the types printed after the calls, "
-		  "like any primitive operator; they cannot run",
-		  sb.data);
+	if (n == 1 && p->unknown_ops.items[0].calls == 1)
+		diag_note(p->diags, p->src, p->unknown_ops.items[0].first->pos,
+			  "devplan does not know %s: planned from the type printed after the "
+			  "call, like any primitive operator; it cannot run",
+			  sb.data);
+	else
+		diag_note(p->diags, p->src, p->unknown_ops.items[0].first->pos,
+			  "devplan does not know %s: planned from the types printed after the "
+			  "calls, like any primitive operator; they cannot run",
+			  sb.data);
 	strbuf_free(&sb);
 }
 
