@@ -1392,14 +1392,14 @@ static void print_fn_head(Printer *p, const Expr *fn)
 			strbuf_puts(out, ", ");
 		print_param(p, fn->u.fn.params[i]);
 	}
+	/* TVM's order: the attributes, then the device */
+	print_attrs(out, fn->u.fn.attrs, fn->u.fn.nattrs, fn->u.fn.nparams == 0);
 	if (fn->device != IR_NO_DEVICE) {
-		if (fn->u.fn.nparams)
+		if (fn->u.fn.nparams || fn->u.fn.nattrs)
 			strbuf_puts(out, ", ");
 		strbuf_puts(out, "virtual_device=");
 		print_device(out, fn->device);
 	}
-	print_attrs(out, fn->u.fn.attrs, fn->u.fn.nattrs,
-		    fn->u.fn.nparams == 0 && fn->device == IR_NO_DEVICE);
 	strbuf_putc(out, ')');
 	if (!ret && p->opts->show_types && fn->type && fn->type->kind == TYPE_FUNC)
 		ret = fn->type->u.func.ret; /* may stay NULL */
