@@ -26,6 +26,7 @@
 #include "ir.h"
 #include "metadata.h"
 #include "parse.h"
+#include "print.h"
 
 static DeviceTable devices;
 static DiagList diags;
@@ -1003,6 +1004,151 @@ static void test_free_vars(void **state)
 	ir_module_free(m);
 }
 
+/* The whole module as print_module writes it (the caller frees it). */
+static char *print_plain(const IrModule *m)
+{
+	StrBuf sb;
+	PrintOptions opts = {0};
+	strbuf_init(&sb);
+	print_module(&sb, m, &opts);
+	return strbuf_detach(&sb);
+}
+
+/* A bare `fn` or expression as the whole input is @main (TVM's
+ * IRModule.from_expr), with a note, and prints back as a `def` that reads
+ * back to the same text [P1]. */
+static void test_bare_function_and_expression(void **state)
+{
+	static const char *const inputs[] = {
+		"fn (%a: Tensor[(5, 7), float32], %b: Tensor[(5, 7), float32]) {\n"
+		"  %0 = add(%a, %b);\n"
+		"  subtract(%0, %b)\n"
+		"}\n",
+		"#[version = \"0.0.5\"]\n"
+		"free_var %a: Tensor[(5, 7), float32];\n"
+		"free_var %b: Tensor[(5, 7), float32];\n"
+		"%0 = add(%a, %b);\n"
+		"subtract(%0, %b)\n",
+		"subtract(add(%a, %b), %b)",
+	};
+	(void)state;
+	for (size_t i = 0; i < sizeof inputs / sizeof inputs[0]; i++) {
+		IrModule *m = parse_ok(inputs[i]), *again;
+		Expr *fn;
+		char *text, *text2;
+		assert_int_equal(m->nglobals, 1);
+		assert_string_equal(m->globals[0].name, "main");
+		assert_int_equal(m->nfree_vars, 0);
+		fn = m->globals[0].fn;
+		assert_int_equal(fn->kind, EXPR_FN);
+		assert_int_equal(fn->u.fn.nparams, 2);
+		assert_string_equal(fn->u.fn.params[0]->name, "a");
+		assert_string_equal(fn->u.fn.params[1]->name, "b");
+		for (uint32_t k = 0; k < 2; k++)
+			assert_int_equal(fn->u.fn.params[k]->u.var.role, VAR_PARAM);
+		assert_int_equal(diags.count, 1);
+		assert_int_equal(diags.items[0].severity, DIAG_NOTE);
+		text = print_plain(m);
+		assert_non_null(strstr(text, "def @main(%a"));
+		again = parse_ok(text);
+		text2 = print_plain(again);
+		assert_string_equal(text, text2);
+		free(text);
+		free(text2);
+		ir_module_free(again);
+		ir_module_free(m);
+	}
+}
+
+/* An operator not in ops.def is an OP_UNKNOWN call when TVM printed its
+ * result type after it: its name, attributes as written and type are kept,
+ * and it prints back with its type, even without types shown [P1]. */
+static void test_unknown_operator_with_printed_type(void **state)
+{
+	IrModule *m = parse_ok("def @main(%x: Tensor[(1, 8), float32]) {\n"
+			       "  %0 = contrib.my_op(%x, axis=1, k=[2, 3], s=\"a b\",) /* "
+			       "ty=Tensor[(1, 8), float32] */;\n"
+			       "  %1 = my_fused(%0) /* ty=(Tensor[(1, 8), float32], int32) */;\n"
+			       "  %1.0\n"
+			       "}\n"),
+		 *again, *clone;
+	Expr *proj = body_of(m, "main"), *fused = proj->u.proj.tuple, *op = fused->u.call.args[0];
+	char *text, *text2;
+	(void)state;
+	assert_int_equal(op->u.call.op, OP_UNKNOWN);
+	assert_string_equal(op->u.call.unknown->name, "contrib.my_op");
+	assert_string_equal(op->u.call.unknown->attrs, "axis=1, k=[2, 3], s=\"a b\"");
+	assert_int_equal(op->u.call.nattrs, 0);
+	assert_ptr_equal(op->type, op->u.call.unknown->type);
+	assert_string_equal(ir_call_op_name(op), "contrib.my_op");
+	assert_int_equal(fused->u.call.op, OP_UNKNOWN);
+	assert_string_equal(fused->u.call.unknown->attrs, "");
+	assert_int_equal(fused->type->kind, TYPE_TUPLE);
+	/* one note naming both */
+	assert_int_equal(diags.count, 1);
+	assert_int_equal(diags.items[0].severity, DIAG_NOTE);
+	assert_non_null(strstr(diags.items[0].message, "'contrib.my_op' (1 call)"));
+	assert_non_null(strstr(diags.items[0].message, "'my_fused' (1 call)"));
+	text = print_plain(m);
+	assert_non_null(strstr(text, "contrib.my_op(%x, axis=1, k=[2, 3], s=\"a b\") /* "
+				     "ty=Tensor[(1, 8), float32] */;"));
+	again = parse_ok(text);
+	text2 = print_plain(again);
+	assert_string_equal(text, text2);
+	free(text2);
+	/* a clone keeps the call as it is */
+	clone = ir_module_clone(m);
+	text2 = print_plain(clone);
+	assert_string_equal(text, text2);
+	free(text);
+	free(text2);
+	ir_module_free(clone);
+	ir_module_free(again);
+	ir_module_free(m);
+}
+
+/* TVM's function attributes are kept, in order, and printed back [P1];
+ * ir_fn_is_primitive reads Primitive. */
+static void test_function_attributes(void **state)
+{
+	IrModule *
+		m = parse_ok(
+		       "def @main(%x: Tensor[(2), float32]) {\n"
+		       "  %0 = fn (%p0: Tensor[(2), float32], Primitive=1, Compiler=\"ccompiler\", "
+		       "global_symbol=\"fused_negative\", Inline=1) -> Tensor[(2), float32] {\n"
+		       "    negative(%p0)\n"
+		       "  };\n"
+		       "  %1 = fn (%p1: Tensor[(2), float32], Primitive=0) { %p1 };\n"
+		       "  %2 = %0(%x);\n"
+		       "  %1(%2)\n"
+		       "}\n"),
+	       *again;
+	Expr *body = body_of(m, "main"), *fused = body->u.call.args[0]->u.call.callee,
+	     *plain = body->u.call.callee;
+	char *text, *text2;
+	(void)state;
+	assert_int_equal(fused->kind, EXPR_FN);
+	assert_int_equal(fused->u.fn.nattrs, 4);
+	assert_string_equal(fused->u.fn.attrs[0].name, "Primitive");
+	assert_string_equal(fused->u.fn.attrs[1].name, "Compiler");
+	assert_string_equal(fused->u.fn.attrs[1].value.u.s, "ccompiler");
+	assert_string_equal(fused->u.fn.attrs[2].name, "global_symbol");
+	assert_string_equal(fused->u.fn.attrs[3].name, "Inline");
+	assert_true(ir_fn_is_primitive(fused));
+	assert_false(ir_fn_is_primitive(plain));
+	assert_false(ir_fn_is_primitive(body));
+	text = print_plain(m);
+	assert_non_null(strstr(text, ", Primitive=1, Compiler=\"ccompiler\", "
+				     "global_symbol=\"fused_negative\", Inline=1) -> "));
+	again = parse_ok(text);
+	text2 = print_plain(again);
+	assert_string_equal(text, text2);
+	free(text);
+	free(text2);
+	ir_module_free(again);
+	ir_module_free(m);
+}
+
 static void test_scoping(void **state)
 {
 	IrModule *m = parse_ok("def @main(%x: int32) {\n"
@@ -1260,6 +1406,9 @@ int main(void)
 		cmocka_unit_test(test_types),
 		cmocka_unit_test(test_globals_forward_and_recursive),
 		cmocka_unit_test(test_free_vars),
+		cmocka_unit_test(test_bare_function_and_expression),
+		cmocka_unit_test(test_unknown_operator_with_printed_type),
+		cmocka_unit_test(test_function_attributes),
 		cmocka_unit_test(test_scoping),
 		cmocka_unit_test(test_positions),
 		cmocka_unit_test(test_version),

@@ -262,6 +262,21 @@ static void test_arity(void **state)
 	expect_violation(d, "'multiply' called with 1 arguments");
 }
 
+/* A call of an operator not in ops.def needs its name, attributes' text
+ * and printed type; with them it verifies like any call. */
+static void test_unknown_operator(void **state)
+{
+	Damage *d = *state;
+	Expr *neg = find(d, EXPR_CALL, OP_NEGATIVE, NULL);
+	UnknownOp known = {"contrib.my_op", "", neg->type};
+	neg->u.call.op = OP_UNKNOWN;
+	neg->u.call.unknown = NULL;
+	expect_violation(d, "a call of an unknown operator without its name or type");
+	diag_clear(&d->diags);
+	neg->u.call.unknown = &known;
+	assert_true(ir_verify(d->m, VERIFY_TYPES | VERIFY_DEVICES, d->s.devices.count, &d->diags));
+}
+
 static void test_let_value(void **state)
 {
 	Damage *d = *state;
@@ -319,6 +334,8 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_bad_ids, damage_setup, damage_teardown),
 		cmocka_unit_test_setup_teardown(test_missing_child, damage_setup, damage_teardown),
 		cmocka_unit_test_setup_teardown(test_arity, damage_setup, damage_teardown),
+		cmocka_unit_test_setup_teardown(test_unknown_operator, damage_setup,
+						damage_teardown),
 		cmocka_unit_test_setup_teardown(test_let_value, damage_setup, damage_teardown),
 		cmocka_unit_test_setup_teardown(test_parameter_out_of_scope, damage_setup,
 						damage_teardown),

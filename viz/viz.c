@@ -954,7 +954,7 @@ static void viz_draw_node(VizModel *vm, Agraph_t *root, const VizSyms *s, VizNod
 			viz_type_line(&label, e);
 		} else if (e->u.call.op != OP_NONE) {
 			style = planned ? "rounded,filled" : "rounded,filled,dashed";
-			strbuf_puts(&label, op_info(e->u.call.op)->name);
+			strbuf_puts(&label, ir_call_op_name(e));
 			viz_type_line(&label, e);
 		} else {
 			const Expr *callee = e->u.call.callee;

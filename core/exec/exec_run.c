@@ -135,7 +135,7 @@ static double now_seconds(void)
 
 static const char *op_name(const Expr *e)
 {
-	return op_info(e->u.call.op)->name;
+	return ir_call_op_name(e);
 }
 
 static const char *device_name(Run *run, const ExecDevice *dev)
@@ -525,20 +525,32 @@ done:
 }
 
 /* Every operator the module calls has a kernel (ops.def's OP_PLAN ones
- * are typed and planned but not run): checked before anything runs, each
+ * are typed and planned but not run, and an operator devplan does not
+ * know, OP_UNKNOWN, has none): checked before anything runs, each
  * missing operator reported once, where it is first called. */
 static bool check_kernels(Run *run)
 {
 	const IrModule *m = run->m;
 	Expr **by_id = ir_index_by_id(m);
 	uint8_t reported[OP_COUNT] = {0};
-	bool ok = true;
+	bool ok = true, unknown_reported = false;
 	for (uint32_t id = 0; id < m->nexprs; id++) {
 		const Expr *e = by_id[id];
 		OpKind op;
 		if (!e || e->kind != EXPR_CALL || e->u.call.op == OP_NONE)
 			continue;
 		op = e->u.call.op;
+		if (op == OP_UNKNOWN) {
+			/* one error for all of them: the load's note named them */
+			if (!unknown_reported)
+				diag_error(run->diags, m->src, e->pos,
+					   "devplan has no kernel for '%s': it does not know the "
+					   "operator, and only planned it from its printed type",
+					   e->u.call.unknown->name);
+			unknown_reported = true;
+			ok = false;
+			continue;
+		}
 		if (op_info(op)->has_kernel || reported[op])
 			continue;
 		reported[op] = 1;

@@ -385,6 +385,7 @@ bool kernel_call_prepare(KernelCall *kc, const Expr *call, const KernelTensor *i
 		kc->p.clip.hi = attr_number(call, "a_max", INFINITY);
 		return true;
 	case OP_COUNT:
+	case OP_UNKNOWN: /* refused before the run starts (exec_run.c) */
 		break;
 	}
 bad:

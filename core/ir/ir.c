@@ -191,6 +191,25 @@ Expr *ir_call_op(IrModule *m, Pos pos, OpKind op, Expr *const *args, uint32_t na
 	return e;
 }
 
+Expr *ir_call_unknown(IrModule *m, Pos pos, const UnknownOp *unknown, Expr *const *args,
+		      uint32_t nargs)
+{
+	Expr *e = ir_new(m, EXPR_CALL, pos);
+	e->u.call.op = OP_UNKNOWN;
+	e->u.call.unknown = unknown;
+	e->u.call.args = copy_exprs(m, args, nargs);
+	e->u.call.nargs = nargs;
+	return e;
+}
+
+const char *ir_call_op_name(const Expr *call)
+{
+	DP_ASSERT(call->kind == EXPR_CALL && call->u.call.op != OP_NONE);
+	if (call->u.call.op == OP_UNKNOWN) /* NULL only in damaged IR the verifier names */
+		return call->u.call.unknown ? call->u.call.unknown->name : "unknown-op";
+	return op_info(call->u.call.op)->name;
+}
+
 Expr *ir_call_expr(IrModule *m, Pos pos, Expr *callee, Expr *const *args, uint32_t nargs)
 {
 	Expr *e = ir_new(m, EXPR_CALL, pos);
@@ -294,6 +313,15 @@ const Attr *ir_attr(const Expr *e, const char *name)
 		if (strcmp(attrs[i].name, name) == 0)
 			return &attrs[i];
 	return NULL;
+}
+
+bool ir_fn_is_primitive(const Expr *fn)
+{
+	const Attr *a = fn->kind == EXPR_FN ? ir_attr(fn, "Primitive") : NULL;
+	if (!a)
+		return false;
+	return (a->value.kind == ATTR_INT && a->value.u.i != 0) ||
+	       (a->value.kind == ATTR_BOOL && a->value.u.b);
 }
 
 static int32_t attr_device(const Expr *e, const char *name)
@@ -522,7 +550,8 @@ static void clone_node(IrModule *dst, Expr *const *chunks, const Expr *e)
 	case EXPR_CONSTANT:
 		break;
 	case EXPR_CALL:
-		c->u.call.callee = MAP(e->u.call.callee);
+		if (e->u.call.op == OP_NONE)
+			c->u.call.callee = MAP(e->u.call.callee);
 		c->u.call.args = arena_array(&dst->nodes, e->u.call.nargs, sizeof(Expr *));
 		for (uint32_t i = 0; i < e->u.call.nargs; i++)
 			c->u.call.args[i] = MAP(e->u.call.args[i]);
@@ -710,7 +739,7 @@ void ir_value_source_name(StrBuf *out, const Expr *e)
 	switch (e->kind) {
 	case EXPR_CALL:
 		if (e->u.call.op != OP_NONE)
-			strbuf_puts(out, op_info(e->u.call.op)->name);
+			strbuf_puts(out, ir_call_op_name(e));
 		else
 			strbuf_puts(out, "call");
 		break;

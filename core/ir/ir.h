@@ -92,6 +92,17 @@ typedef struct Tensor {
 	size_t nbytes;
 } Tensor;
 
+/* A call of an operator devplan does not know (a custom or BYOC op, or one
+ * of a newer TVM), accepted because TVM printed its result type after it
+ * (the `ty=T` comment): planned as a primitive op (arguments and result in one
+ * domain), typed with T, printed back as written, never run. */
+typedef struct UnknownOp {
+	const char *name;  /* as written: "contrib.my_op" */
+	const char *attrs; /* the attributes as written ("axis=1, k=[2, 3]"),
+			      or "" */
+	Type *type;        /* the printed result type */
+} UnknownOp;
+
 typedef struct Expr Expr;
 struct Expr {
 	/* Packed with device into 4 bytes: every phase copies every node,
@@ -129,10 +140,14 @@ struct Expr {
 					       scalar literal like 1f */
 		} constant;
 		struct {
-			OpKind op; /* OP_NONE: calls callee */
+			OpKind op; /* OP_NONE: calls callee; OP_UNKNOWN: unknown */
 			uint32_t nargs;
 			Expr **args;
-			Expr *callee; /* a global, variable or closure */
+			union {
+				Expr *callee;             /* OP_NONE: a global, variable or
+						 closure; NULL for an op */
+				const UnknownOp *unknown; /* OP_UNKNOWN */
+			};
 			Attr *attrs;
 			uint32_t nattrs;
 		} call;
@@ -234,6 +249,11 @@ Expr *ir_global_ref(IrModule *m, Pos pos, const char *name);
 Expr *ir_call_op(IrModule *m, Pos pos, OpKind op, Expr *const *args, uint32_t nargs,
 		 const Attr *attrs, uint32_t nattrs);
 Expr *ir_call_expr(IrModule *m, Pos pos, Expr *callee, Expr *const *args, uint32_t nargs);
+/* A call of an operator not in ops.def; `unknown` lives in m's data arena. */
+Expr *ir_call_unknown(IrModule *m, Pos pos, const UnknownOp *unknown, Expr *const *args,
+		      uint32_t nargs);
+/* The operator's name of an op call (OP_UNKNOWN's as written). */
+const char *ir_call_op_name(const Expr *call);
 Expr *ir_let(IrModule *m, Pos pos, Expr *var, Expr *value, Expr *body);
 Expr *ir_fn(IrModule *m, Pos pos, Expr *const *params, uint32_t nparams, Type *ret_type,
 	    Expr *body);
@@ -254,6 +274,8 @@ void ir_on_device_props(const Expr *call, int32_t *device, bool *constrain_body,
 /* device_copy: source and destination devices. */
 void ir_device_copy_props(const Expr *call, int32_t *src, int32_t *dst);
 bool ir_is_op(const Expr *e, OpKind op);
+/* A function TVM marked `Primitive=1` (a fused kernel). */
+bool ir_fn_is_primitive(const Expr *fn);
 
 /* The annotations the planner writes, built or rewritten in place. A call
  * rewritten in place keeps its id, name and argument; it gets a new

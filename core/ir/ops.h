@@ -14,7 +14,10 @@ typedef enum OpKind {
 #include "ops.def"
 #undef OP
 	OP_COUNT,
-	OP_NONE = OP_COUNT /* a call whose callee is an expression, not an op */
+	OP_NONE = OP_COUNT, /* a call whose callee is an expression, not an op */
+	OP_UNKNOWN,         /* an operator not in ops.def, taken on trust from
+			       the result type printed after the call (the
+			       call's u.call.unknown); op_info has no entry */
 } OpKind;
 
 typedef struct OpInfo {

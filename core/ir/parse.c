@@ -140,6 +140,13 @@ typedef struct ScopeUndo {
 	Expr *prev;
 } ScopeUndo;
 
+/* An operator not in ops.def that the module calls: its first call, and
+ * how many there are (for the note that names them). */
+typedef struct UnknownUse {
+	const Expr *first;
+	uint32_t calls;
+} UnknownUse;
+
 /* `let %var = value;` waiting for the rest of its body. */
 typedef struct LetFrame {
 	Expr *var;
@@ -170,7 +177,8 @@ typedef struct Parser {
 	Token ahead[PARSE_LOOKAHEAD]; /* a ring: ahead[head] is the next token */
 	unsigned head;
 	unsigned nahead;
-	uint32_t last_line; /* line of the last consumed token */
+	uint32_t last_line;   /* line of the last consumed token */
+	uint32_t last_offset; /* where the last consumed token starts */
 	const SourceFile *src;
 	IrModule *m;
 	const DeviceTable *devices;
@@ -198,6 +206,7 @@ typedef struct Parser {
 	STACK(int64_t) dims;
 	STACK(Attr) attrs;
 	STACK(AttrValue) values; /* list items */
+	STACK(UnknownUse) unknown_ops;
 	STACK(LetFrame) lets;
 
 	Arena scratch; /* attribute strings and lists, metadata tensors */
@@ -276,6 +285,7 @@ static Token next(Parser *p)
 	p->head = (p->head + 1) % PARSE_LOOKAHEAD;
 	p->nahead--;
 	p->last_line = t.pos.line;
+	p->last_offset = t.offset;
 	return t;
 }
 
@@ -1315,16 +1325,21 @@ static Expr *meta_constant(Parser *p, Pos pos, int64_t index)
 
 /* call_args := (arg (',' arg)* ','?)? ')'     arg := expr | IDENT '=' attr_value
  * Arguments go on the expression stack, attributes on the attribute stack;
- * the '(' is already consumed. Attributes come after every argument. */
-static bool parse_call_args(Parser *p, OpKind op, bool is_op)
+ * the '(' is already consumed. Attributes come after every argument; where
+ * the first one starts goes to *attrs_offset (UINT32_MAX when there is
+ * none), and p->last_offset is the ')' on success. */
+static bool parse_call_args(Parser *p, OpKind op, bool is_op, uint32_t *attrs_offset)
 {
 	size_t attr_mark = p->attrs.count;
 	bool seen_attr = false;
+	*attrs_offset = UINT32_MAX;
 	if (accept(p, TK_RPAREN))
 		return true;
 	for (;;) {
 		Token *t = peek(p);
 		if (t->kind == TK_IDENT && peek_at(p, 1)->kind == TK_EQUAL) {
+			if (!seen_attr)
+				*attrs_offset = t->offset;
 			if (!parse_call_attr(p, op, is_op, attr_mark))
 				return false;
 			seen_attr = true;
@@ -1349,22 +1364,142 @@ static bool parse_call_args(Parser *p, OpKind op, bool is_op)
 	}
 }
 
-/* op_call := OP '(' call_args
- * Positioned at the operator's name. An unknown operator is reported and
- * its arguments parsed all the same, to find the errors after it. */
+/* printed_type := '/' '*' 'ty=' type ... '*' '/'
+ * The result type TVM prints in a comment right after a call, read from
+ * the source text at `offset` (just past the call's ')'; the lexer skips
+ * comments, so this reads the bytes itself and lexes the type with a
+ * lexer of its own). NULL when no such comment follows; an error in the
+ * type is reported where it is. */
+static Type *parse_printed_type(Parser *p, size_t offset)
+{
+	const char *text = p->src->text;
+	size_t end = p->lex.end, start, close;
+	Lexer saved_lex = p->lex;
+	Token saved_ahead[PARSE_LOOKAHEAD];
+	unsigned saved_head = p->head, saved_nahead = p->nahead;
+	uint32_t saved_line = p->last_line, saved_offset = p->last_offset;
+	Pos pos;
+	Type *t;
+	while (offset < end && (text[offset] == ' ' || text[offset] == '\t'))
+		offset++;
+	if (end - offset < 5 || memcmp(text + offset, "/*", 2) != 0)
+		return NULL;
+	start = offset + 2;
+	while (start < end && text[start] == ' ')
+		start++;
+	if (end - start < 3 || memcmp(text + start, "ty=", 3) != 0)
+		return NULL;
+	start += 3;
+	for (close = start; close + 1 < end; close++)
+		if (text[close] == '*' && text[close + 1] == '/')
+			break;
+	if (close + 1 >= end)
+		return NULL; /* unterminated: the lexer reports it */
+	memcpy(saved_ahead, p->ahead, sizeof saved_ahead);
+	pos = lex_offset_pos(p->src, start);
+	lex_init(&p->lex, p->src, close, p->diags);
+	p->lex.cursor = start;
+	p->lex.line = pos.line;
+	p->lex.line_start = start - (pos.col - 1);
+	p->head = 0;
+	p->nahead = 0;
+	t = parse_type(p);
+	p->lex = saved_lex;
+	memcpy(p->ahead, saved_ahead, sizeof saved_ahead);
+	p->head = saved_head;
+	p->nahead = saved_nahead;
+	p->last_line = saved_line;
+	p->last_offset = saved_offset;
+	return t;
+}
+
+/* Notes an unknown operator's call for the note parse_module ends with. */
+static void count_unknown(Parser *p, const Expr *call)
+{
+	const char *name = call->u.call.unknown->name;
+	for (size_t i = 0; i < p->unknown_ops.count; i++)
+		if (strcmp(p->unknown_ops.items[i].first->u.call.unknown->name, name) == 0) {
+			p->unknown_ops.items[i].calls++;
+			return;
+		}
+	{
+		UnknownUse use = {call, 1};
+		STACK_PUSH(p->unknown_ops, use);
+	}
+}
+
+/* One note for the whole module, at the first unknown call: which
+ * operators were taken on trust from their printed types. */
+static void note_unknown_ops(Parser *p)
+{
+	StrBuf sb;
+	size_t n = p->unknown_ops.count;
+	if (!n)
+		return;
+	strbuf_init(&sb);
+	for (size_t i = 0; i < n; i++) {
+		const UnknownUse *u = &p->unknown_ops.items[i];
+		strbuf_printf(&sb, "%s'%s' (%u call%s)",
+			      i == 0       ? ""
+			      : i + 1 == n ? " and "
+					   : ", ",
+			      u->first->u.call.unknown->name, u->calls, u->calls == 1 ? "" : "s");
+	}
+	if (n == 1 && p->unknown_ops.items[0].calls == 1)
+		diag_note(p->diags, p->src, p->unknown_ops.items[0].first->pos,
+			  "devplan does not know %s: planned from the type printed after the "
+			  "call, like any primitive operator; it cannot run",
+			  sb.data);
+	else
+		diag_note(p->diags, p->src, p->unknown_ops.items[0].first->pos,
+			  "devplan does not know %s: planned from the types printed after the "
+			  "calls, like any primitive operator; they cannot run",
+			  sb.data);
+	strbuf_free(&sb);
+}
+
+/* op_call := OP '(' call_args printed_type?
+ * Positioned at the operator's name. An operator not in ops.def is taken
+ * on trust when its result type is printed after the call (an OP_UNKNOWN
+ * call keeping its name and attributes as written); without one it is
+ * reported, and its arguments parsed all the same, to find the errors
+ * after it. */
 static Expr *parse_op_call(Parser *p, OpKind op)
 {
 	Token name = next(p);
 	size_t emark = p->exprs.count, amark = p->attrs.count;
+	uint32_t attrs_offset;
 	Expr *e = NULL;
-	if (op == OP_NONE)
-		parse_error(p, name.pos, "unknown operator '%.*s'",
-			    (int)(name.len > 60 ? 60 : name.len), name.text);
-	if (!expect(p, TK_LPAREN, "'(' after the operator name"))
+	if (!expect(p, TK_LPAREN, "'(' after the operator name")) {
+		if (op == OP_NONE)
+			parse_error(p, name.pos, "unknown operator '%.*s'",
+				    (int)(name.len > 60 ? 60 : name.len), name.text);
 		return NULL;
-	if (parse_call_args(p, op, true)) {
+	}
+	if (parse_call_args(p, op, true, &attrs_offset)) {
 		uint32_t nargs = (uint32_t)(p->exprs.count - emark);
-		if (op == OP_NONE) {
+		Type *printed = op == OP_NONE ? parse_printed_type(p, p->last_offset + 1) : NULL;
+		if (op == OP_NONE && printed) {
+			Arena *a = ir_data_arena(p->m);
+			UnknownOp *u = arena_alloc(a, sizeof *u);
+			size_t attrs_end = p->last_offset;
+			const char *text = p->src->text;
+			if (attrs_offset == UINT32_MAX)
+				attrs_offset = (uint32_t)attrs_end;
+			while (attrs_end > attrs_offset &&
+			       (text[attrs_end - 1] == ',' || text[attrs_end - 1] == ' ' ||
+				text[attrs_end - 1] == '\t' || text[attrs_end - 1] == '\n' ||
+				text[attrs_end - 1] == '\r'))
+				attrs_end--;
+			u->name = arena_strndup(a, name.text, name.len);
+			u->attrs = arena_strndup(a, text + attrs_offset, attrs_end - attrs_offset);
+			u->type = printed;
+			e = ir_call_unknown(p->m, name.pos, u, STACK_AT(p->exprs, emark), nargs);
+			e->type = printed;
+			count_unknown(p, e);
+		} else if (op == OP_NONE) {
+			parse_error(p, name.pos, "unknown operator '%.*s'",
+				    (int)(name.len > 60 ? 60 : name.len), name.text);
 			e = placeholder(p, name.pos);
 		} else {
 			const OpInfo *info = op_info(op);
@@ -1682,7 +1817,8 @@ static Expr *parse_expr(Parser *p)
 		if (t->kind == TK_LPAREN) {
 			size_t mark = p->exprs.count;
 			next(p);
-			if (parse_call_args(p, OP_NONE, false))
+			uint32_t attrs_offset;
+			if (parse_call_args(p, OP_NONE, false, &attrs_offset))
 				e = ir_call_expr(p->m, start, e, STACK_AT(p->exprs, mark),
 						 (uint32_t)(p->exprs.count - mark));
 			else
@@ -1920,16 +2056,101 @@ fail:
 	sync_definition(p);
 }
 
-/* module := header? (def | free_var)* EOF */
+/* bare := body EOF
+ * A bare expression or `fn` as the whole input, as Python's print(expr)
+ * writes it, loaded as @main the way TVM's IRModule.from_expr does: a
+ * function is @main itself; any other expression becomes @main's body, its
+ * free variables @main's parameters (in the order they were first seen).
+ * A note says so, since @main prints back as a `def`. */
+static void parse_bare(Parser *p)
+{
+	Pos pos = peek(p)->pos;
+	Expr *body, *fn;
+	IrModule *m = p->m;
+	NameEntry *entry;
+	body = parse_body(p);
+	if (!body)
+		return;
+	if (peek(p)->kind != TK_EOF) {
+		error_expected(p, "the end of the input after the bare expression");
+		return;
+	}
+	if (body->kind == EXPR_FN && !body->name) {
+		fn = body;
+		diag_note(p->diags, p->src, pos, "the input is a bare function: loaded as '@main'");
+	} else {
+		for (uint32_t i = 0; i < m->nfree_vars; i++)
+			m->free_vars[i]->u.var.role = VAR_PARAM;
+		fn = ir_fn(m, pos, m->free_vars, m->nfree_vars, NULL, body);
+		fn->u.fn.attrs = NULL;
+		fn->u.fn.nattrs = 0;
+		m->nfree_vars = 0;
+		diag_note(p->diags, p->src, pos,
+			  "the input is a bare expression: loaded as '@main', its free "
+			  "variables as parameters");
+	}
+	entry = name_table_insert(&p->globals, "main", 4);
+	entry->u.index_plus_one = ir_add_global(m, "main", fn, pos) + 1;
+}
+
+/* Can the next token start a bare expression (rather than be stray text
+ * where a `def` belongs)? */
+static bool starts_bare(Parser *p)
+{
+	Token *t = peek(p);
+	switch (t->kind) {
+	case TK_FN:
+	case TK_LOCAL:
+	case TK_LPAREN:
+	case TK_INT:
+	case TK_FLOAT:
+	case TK_IF:
+	case TK_LET:
+		return true;
+	case TK_IDENT:
+		return lex_is_ident(t, "True") || lex_is_ident(t, "False") ||
+		       lex_is_ident(t, "meta") || peek_at(p, 1)->kind == TK_LPAREN;
+	case TK_EOF:
+	case TK_ERROR:
+	case TK_GLOBAL:
+	case TK_STRING:
+	case TK_RPAREN:
+	case TK_LBRACKET:
+	case TK_RBRACKET:
+	case TK_LBRACE:
+	case TK_RBRACE:
+	case TK_COMMA:
+	case TK_SEMI:
+	case TK_COLON:
+	case TK_EQUAL:
+	case TK_DOT:
+	case TK_ARROW:
+	case TK_QUESTION:
+	case TK_HASH:
+	case TK_DEF:
+	case TK_ELSE:
+	case TK_FREE_VAR:
+		return false;
+	}
+	return false;
+}
+
+/* module := header? free_var* (def (def | free_var)* | bare)? EOF */
 static void parse_toplevel(Parser *p)
 {
+	bool seen_def = false;
 	if (peek(p)->kind == TK_HASH)
 		parse_header(p);
 	while (!p->stop) {
 		Token *t = peek(p);
 		if (t->kind == TK_EOF)
 			return;
+		if (!seen_def && starts_bare(p)) {
+			parse_bare(p);
+			return;
+		}
 		if (t->kind == TK_DEF) {
+			seen_def = true;
 			if (!parse_def(p))
 				sync_definition(p);
 		} else if (t->kind == TK_FREE_VAR) {
@@ -1992,6 +2213,7 @@ static void parser_free(Parser *p)
 	free(p->dims.items);
 	free(p->attrs.items);
 	free(p->values.items);
+	free(p->unknown_ops.items);
 	free(p->lets.items);
 	metadata_free(&p->meta);
 	arena_free(&p->scratch);
@@ -2042,6 +2264,8 @@ IrModule *parse_module(SourceFile *src, const DeviceTable *devices, DiagList *di
 	lex_init(&p.lex, src, meta_offset, diags);
 	parse_toplevel(&p);
 	resolve_globals(&p);
+	if (diags->errors == p.errors_at_start)
+		note_unknown_ops(&p);
 
 	/* constants no expression refers to still belong to the module */
 	for (uint32_t i = 0; i < m->nconstants; i++)

@@ -1392,14 +1392,14 @@ static void print_fn_head(Printer *p, const Expr *fn)
 			strbuf_puts(out, ", ");
 		print_param(p, fn->u.fn.params[i]);
 	}
+	/* TVM's order: the attributes, then the device */
+	print_attrs(out, fn->u.fn.attrs, fn->u.fn.nattrs, fn->u.fn.nparams == 0);
 	if (fn->device != IR_NO_DEVICE) {
-		if (fn->u.fn.nparams)
+		if (fn->u.fn.nparams || fn->u.fn.nattrs)
 			strbuf_puts(out, ", ");
 		strbuf_puts(out, "virtual_device=");
 		print_device(out, fn->device);
 	}
-	print_attrs(out, fn->u.fn.attrs, fn->u.fn.nattrs,
-		    fn->u.fn.nparams == 0 && fn->device == IR_NO_DEVICE);
 	strbuf_putc(out, ')');
 	if (!ret && p->opts->show_types && fn->type && fn->type->kind == TYPE_FUNC)
 		ret = fn->type->u.func.ret; /* may stay NULL */
@@ -1424,6 +1424,25 @@ static void print_push_scope(Printer *p, int32_t scope, uint32_t indent)
 				       .item = p->scopes[scope].items});
 }
 
+/* The end of an unknown operator's call: its attributes as written, the
+ * ')', and the printed type the parser needs to read it back, unless the
+ * line's comment will carry it. */
+static void print_unknown_op_rest(Printer *p, const Expr *e, const Expr *annotated)
+{
+	const UnknownOp *u = e->u.call.unknown;
+	if (*u->attrs) {
+		if (e->u.call.nargs)
+			strbuf_puts(p->out, ", ");
+		strbuf_puts(p->out, u->attrs);
+	}
+	strbuf_putc(p->out, ')');
+	if (annotated == e && p->opts->show_types && e->type == u->type)
+		return;
+	strbuf_puts(p->out, " /* ty=");
+	type_print(p->out, u->type);
+	strbuf_puts(p->out, " */");
+}
+
 /* e in full on the current line. A call, tuple or projection ends the line
  * (comment describing `annotated`, then `;` if semicolon); a closure or an
  * if opens its braces and pushes the frames that print and close them. */
@@ -1434,7 +1453,7 @@ static void print_full(Printer *p, const Expr *e, uint32_t indent, const Expr *a
 	switch (e->kind) {
 	case EXPR_CALL:
 		if (e->u.call.op != OP_NONE)
-			strbuf_puts(out, op_info(e->u.call.op)->name);
+			strbuf_puts(out, ir_call_op_name(e));
 		else if (e->u.call.callee)
 			print_atom(p, e->u.call.callee);
 		else
@@ -1446,7 +1465,10 @@ static void print_full(Printer *p, const Expr *e, uint32_t indent, const Expr *a
 			print_atom(p, e->u.call.args[i]);
 		}
 		print_attrs(out, e->u.call.attrs, e->u.call.nattrs, e->u.call.nargs == 0);
-		strbuf_putc(out, ')');
+		if (e->u.call.op == OP_UNKNOWN)
+			print_unknown_op_rest(p, e, annotated);
+		else
+			strbuf_putc(out, ')');
 		break;
 	case EXPR_TUPLE:
 		strbuf_putc(out, '(');
@@ -1696,7 +1718,7 @@ static void print_inline_node(StrBuf *out, const Expr *e, int depth, int *budget
 		return;
 	case EXPR_CALL:
 		if (e->u.call.op != OP_NONE)
-			strbuf_puts(out, op_info(e->u.call.op)->name);
+			strbuf_puts(out, ir_call_op_name(e));
 		else
 			print_inline_node(out, e->u.call.callee, depth + 1, budget);
 		strbuf_putc(out, '(');
@@ -1706,6 +1728,9 @@ static void print_inline_node(StrBuf *out, const Expr *e, int depth, int *budget
 			print_inline_node(out, e->u.call.args[i], depth + 1, budget);
 		}
 		print_attrs(out, e->u.call.attrs, e->u.call.nattrs, e->u.call.nargs == 0);
+		if (e->u.call.op == OP_UNKNOWN && *e->u.call.unknown->attrs)
+			strbuf_printf(out, "%s%s", e->u.call.nargs ? ", " : "",
+				      e->u.call.unknown->attrs);
 		strbuf_putc(out, ')');
 		return;
 	case EXPR_LET:

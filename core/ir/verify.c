@@ -91,6 +91,15 @@ static void check_call(Verifier *v, const Expr *e)
 	OpKind op = e->u.call.op;
 	if (op == OP_NONE)
 		return;
+	if (op == OP_UNKNOWN) {
+		if (!e->u.call.unknown || !e->u.call.unknown->name || !e->u.call.unknown->attrs ||
+		    !e->u.call.unknown->type)
+			violation(v, e, "a call of an unknown operator without its name or type");
+		else if (e->u.call.nattrs)
+			violation(v, e, "unknown operator '%s' with parsed attributes",
+				  e->u.call.unknown->name);
+		return;
+	}
 	if ((unsigned)op >= OP_COUNT) {
 		violation(v, e, "a call of no known operator (%d)", (int)op);
 		return;

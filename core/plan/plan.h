@@ -43,6 +43,8 @@ typedef enum ConstraintKind {
 	CONSTRAINT_LET_BODY,         /* let `site` is its body's value */
 	CONSTRAINT_FN_BODY,          /* function `site` returns its body */
 	CONSTRAINT_FN_PARAM,         /* parameter `index` of function `site` */
+	CONSTRAINT_PRIMITIVE_PARAM,  /* parameter `index` of primitive function `site`
+					(Primitive=1) shares its result's domain */
 	CONSTRAINT_PARAM_DEVICE,     /* parameter `site` written with a virtual_device */
 	CONSTRAINT_FN_DEVICE,        /* function `site` written with a virtual_device */
 	CONSTRAINT_TUPLE_FIELD,      /* field `index` of tuple `site` */

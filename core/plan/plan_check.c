@@ -1001,6 +1001,7 @@ static IrModule *insert_copies(Checker *ck, const IrModule *in)
 		case CONSTRAINT_LET_BODY:
 		case CONSTRAINT_FN_BODY:
 		case CONSTRAINT_FN_PARAM:
+		case CONSTRAINT_PRIMITIVE_PARAM:
 		case CONSTRAINT_PARAM_DEVICE:
 		case CONSTRAINT_FN_DEVICE:
 		case CONSTRAINT_PROJ:

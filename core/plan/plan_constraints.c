@@ -9,6 +9,10 @@
  *   f(args)             f's function domain fn(args):call
  *   let x = v; b        x ~ v, let ~ b
  *   fn(params) { b }    fn(params):b, plus written virtual_devices
+ *   fn(params, Primitive=1) { b }
+ *                       fn(D..D):D, as TVM's PlanDevices treats a fused
+ *                       kernel (one device for its operands and result),
+ *                       unless b is a device_copy (a fused copy: fn(S):D)
  *   (a, b), t.i, if     all collapse to one domain
  * Constraints that relate a value to one of its uses record the value's id,
  * so that `check` can tell a value's uses apart; for those the consumer side
@@ -23,6 +27,8 @@ typedef struct Generator {
 	PlanAnalysis *an;
 	uint8_t *cuttable;
 	size_t cap_cuttable;
+	uint8_t *in_primitive; /* by id: inside a Primitive=1 function's body;
+				  NULL when the module has none */
 } Generator;
 
 static uint32_t emit(Generator *g, ConstraintKind kind, const Expr *site, const Expr *value,
@@ -79,6 +85,8 @@ static void generate_call(Generator *g, Expr *e)
 		bool body, result;
 		Expr *arg = e->u.call.args[0];
 		ir_on_device_props(e, &device, &body, &result);
+		if (g->in_primitive && g->in_primitive[e->id])
+			return; /* TVM does not look inside a fused kernel */
 		if (body) {
 			emit_bind(g, CONSTRAINT_ON_DEVICE_BODY, e, arg, plan_domain_of(an, arg),
 				  device);
@@ -155,6 +163,9 @@ static void generate_node(Generator *g, const IrModule *m, Expr *e)
 			     plan_domain_of(an, p), false);
 			emit_bind(g, CONSTRAINT_PARAM_DEVICE, p, p, plan_domain_of(an, p),
 				  p->device);
+			if (ir_fn_is_primitive(e) && !ir_is_op(e->u.fn.body, OP_DEVICE_COPY))
+				emit(g, CONSTRAINT_PRIMITIVE_PARAM, e, p, i, fn_child(an, fd, i),
+				     fn_child(an, fd, n), false);
 		}
 		emit_bind(g, CONSTRAINT_FN_DEVICE, e, NULL, plan_domain_of(an, e->u.fn.body),
 			  e->device);
@@ -182,11 +193,38 @@ static void generate_node(Generator *g, const IrModule *m, Expr *e)
 	}
 }
 
+/* Marks the nodes of primitive function fn's body in g->in_primitive. The
+ * walk stops at nodes older than fn's first parameter: those were written
+ * before the function, so they are outside it (TVM's primitive functions
+ * capture nothing, but a hand-written one might). */
+static void mark_primitive_body(Generator *g, const Expr *fn)
+{
+	PlanAnalysis *an = g->an;
+	uint32_t lo = fn->u.fn.nparams ? fn->u.fn.params[0]->id : 0;
+	ExprVec stack = {0};
+	if (!g->in_primitive)
+		g->in_primitive = xcalloc(an->nexprs, 1);
+	exprvec_push(&stack, fn->u.fn.body);
+	while (stack.count) {
+		Expr *e = stack.items[--stack.count];
+		if (e->id < lo || e->id >= an->nexprs || g->in_primitive[e->id])
+			continue;
+		g->in_primitive[e->id] = 1;
+		for (uint32_t i = 0; i < ir_child_count(e); i++)
+			if (ir_child(e, i))
+				exprvec_push(&stack, ir_child(e, i));
+	}
+	exprvec_free(&stack);
+}
+
 void plan_generate_constraints(PlanAnalysis *an, const PlanPin *pins, size_t npins,
 			       uint8_t **cuttable)
 {
 	const IrModule *m = an->module;
-	Generator g = {an, NULL, 0};
+	Generator g = {an, NULL, 0, NULL};
+	for (uint32_t id = 0; id < an->nexprs; id++)
+		if (an->by_id[id] && ir_fn_is_primitive(an->by_id[id]))
+			mark_primitive_body(&g, an->by_id[id]);
 	/* Unification does not depend on order, so the nodes are visited by
 	 * id, which follows the text; events then read top to bottom.
 	 * Function domains come first, so that every call site meets a
@@ -210,4 +248,5 @@ void plan_generate_constraints(PlanAnalysis *an, const PlanPin *pins, size_t npi
 		*cuttable = g.cuttable;
 	else
 		free(g.cuttable);
+	free(g.in_primitive);
 }

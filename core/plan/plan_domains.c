@@ -392,6 +392,8 @@ static const char *constraint_verb(ConstraintKind k)
 		return "result of function";
 	case CONSTRAINT_FN_PARAM:
 		return "parameter of function";
+	case CONSTRAINT_PRIMITIVE_PARAM:
+		return "parameter, on its result's device, of primitive function";
 	case CONSTRAINT_PARAM_DEVICE:
 		return "virtual_device of parameter";
 	case CONSTRAINT_FN_DEVICE:
@@ -452,7 +454,7 @@ static void name_site(StrBuf *out, PlanAnalysis *an, const Expr *site)
 				return;
 			}
 	if (site->kind == EXPR_CALL && site->u.call.op != OP_NONE && site->name)
-		strbuf_printf(out, "%s ", op_info(site->u.call.op)->name);
+		strbuf_printf(out, "%s ", ir_call_op_name(site));
 	ir_value_name(out, site);
 }
 
@@ -507,6 +509,7 @@ void plan_constraint_describe(StrBuf *out, PlanAnalysis *an, uint32_t i, const D
 	case CONSTRAINT_LET_BODY:
 	case CONSTRAINT_FN_BODY:
 	case CONSTRAINT_FN_PARAM:
+	case CONSTRAINT_PRIMITIVE_PARAM:
 	case CONSTRAINT_PARAM_DEVICE:
 	case CONSTRAINT_FN_DEVICE:
 	case CONSTRAINT_TUPLE_FIELD:
