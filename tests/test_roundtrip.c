@@ -148,9 +148,16 @@ static bool same_node(Matcher *mt, const Expr *a, const Expr *b)
 		if (!same_attrs(mt, a, a->u.call.attrs, a->u.call.nattrs, b->u.call.attrs,
 				b->u.call.nattrs))
 			return false;
-		if ((a->u.call.callee == NULL) != (b->u.call.callee == NULL) ||
-		    (a->u.call.callee && !same_expr(mt, a->u.call.callee, b->u.call.callee)))
+		if (a->u.call.op == OP_UNKNOWN) {
+			/* an operator taken on trust: as written, with its type */
+			const UnknownOp *x = a->u.call.unknown, *y = b->u.call.unknown;
+			if (strcmp(x->name, y->name) != 0 || strcmp(x->attrs, y->attrs) != 0 ||
+			    !same_type(x->type, y->type))
+				return differ(mt, a, "another unknown operator", x->name);
+		} else if (a->u.call.op == OP_NONE &&
+			   !same_expr(mt, a->u.call.callee, b->u.call.callee)) {
 			return differ(mt, a, "another callee", NULL);
+		}
 		return same_list(mt, a->u.call.args, b->u.call.args, a->u.call.nargs);
 	case EXPR_LET:
 		return same_expr(mt, a->u.let.var, b->u.let.var) &&
