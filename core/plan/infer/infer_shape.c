@@ -10,16 +10,10 @@
  * error instead. Unknown (`?`) dimensions pass every check and give `?`
  * where the result depends on them.
  */
-#include "infer_ops.h"
+#include "infer_transforms.h"
 
 #include <stdlib.h>
 #include <string.h>
-
-/* A tensor of an integer dtype, as indices must be. */
-static bool is_int_tensor(const Type *t)
-{
-	return t->u.tensor.dtype == DT_INT32 || t->u.tensor.dtype == DT_INT64;
-}
 
 /* Whether broadcasting `from` against (ndim, dims) gives (ndim, dims)
  * itself: `from` has no more dimensions and each of them, right-aligned,
@@ -63,7 +57,8 @@ Type *infer_op_TAKE(OpTypeContext *ctx)
 	}
 	if (mode && strcmp(mode, "clip") != 0 && strcmp(mode, "wrap") != 0 &&
 	    strcmp(mode, "fast") != 0) {
-		infer_op_error(ctx, "'take' mode must be \"clip\", \"wrap\" or \"fast\", got \"%s\"",
+		infer_op_error(ctx,
+			       "'take' mode must be \"clip\", \"wrap\" or \"fast\", got \"%s\"",
 			       mode);
 		return NULL;
 	}
@@ -165,15 +160,17 @@ Type *infer_op_STRIDED_SLICE(OpTypeContext *ctx)
 	if (mode && strcmp(mode, "size") == 0)
 		size_mode = true;
 	else if (mode && strcmp(mode, "end") != 0) {
-		infer_op_error(ctx, "'strided_slice' slice_mode must be \"end\" or \"size\", got \"%s\"",
+		infer_op_error(ctx,
+			       "'strided_slice' slice_mode must be \"end\" or \"size\", got \"%s\"",
 			       mode);
 		return NULL;
 	}
 	ndim = x->u.tensor.ndim;
 	if (has_axes) {
 		if (nb != na || ne != na || (has_strides && ns != na)) {
-			infer_op_error(ctx, "'strided_slice' axes, begin, end and strides must have "
-					    "the same length");
+			infer_op_error(ctx,
+				       "'strided_slice' axes, begin, end and strides must have "
+				       "the same length");
 			return NULL;
 		}
 		n = na;
@@ -204,7 +201,7 @@ Type *infer_op_STRIDED_SLICE(OpTypeContext *ctx)
 		if (i >= ne)
 			e = stride < 0 ? 0 : INT64_MAX;
 		else if (size_mode)
-			e = end[i].u.i < 0 ? INT64_MAX
+			e = end[i].u.i < 0                   ? INT64_MAX
 			    : checked_add(b, end[i].u.i, &e) ? e
 							     : INT64_MAX;
 		else
@@ -301,8 +298,7 @@ static Type *broadcast_result(OpTypeContext *ctx, const Type *x, DType dt, uint3
 }
 
 /* A `shape` attribute's dims; false after reporting a negative one. */
-static bool shape_attr_dims(OpTypeContext *ctx, const AttrValue *items, uint32_t n,
-			    int64_t *dims)
+static bool shape_attr_dims(OpTypeContext *ctx, const AttrValue *items, uint32_t n, int64_t *dims)
 {
 	for (uint32_t i = 0; i < n; i++) {
 		dims[i] = items[i].u.i;
