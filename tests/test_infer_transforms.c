@@ -504,6 +504,47 @@ static void test_create(void **state)
 		     "'meshgrid' indexing must be \"ij\" or \"xy\", got \"yx\"");
 }
 
+/* ---- sorting ----------------------------------------------------------- */
+
+#define X35 "%x: Tensor[(3, 5), float32]"
+
+static void test_sort(void **state)
+{
+	(void)state;
+	expect_type(X35, "sort(%x)", "Tensor[(3, 5), float32]");
+	expect_type(X35, "argsort(%x, axis=0, is_ascend=False)", "Tensor[(3, 5), int32]");
+	expect_type(X35, "argsort(%x, dtype=\"int64\")", "Tensor[(3, 5), int64]");
+	expect_error(X35, "sort(%x, axis=2)",
+		     "'sort' axis 2 is out of range for Tensor[(3, 5), float32]");
+	/* topk: a (values, indices) tuple by default */
+	expect_type(X35, "topk(%x, k=2)", "(Tensor[(3, 2), float32], Tensor[(3, 2), int32])");
+	expect_type(X35, "topk(%x, k=2, axis=0, ret_type=\"values\")", "Tensor[(2, 5), float32]");
+	expect_type(X35, "topk(%x, k=0, ret_type=\"indices\", dtype=\"int64\")",
+		    "Tensor[(3, 5), int64]");
+	expect_error(X35, "topk(%x, k=2, ret_type=\"all\")",
+		     "'topk' ret_type must be \"both\", \"values\" or \"indices\", got \"all\"");
+	expect_type("%x: Tensor[(7), int64]", "unique(%x)",
+		    "(Tensor[(7), int64], Tensor[(7), int32], Tensor[(7), int32], Tensor[(1), "
+		    "int32])");
+	expect_type("%x: Tensor[(7), float32]", "unique(%x, sorted=False, return_counts=True)",
+		    "(Tensor[(7), float32], Tensor[(7), int32], Tensor[(7), int32], Tensor[(1), "
+		    "int32], Tensor[(7), int32])");
+	expect_error(X35, "unique(%x)",
+		     "'unique' expects a 1-D tensor, got Tensor[(3, 5), float32]");
+	expect_type("%s: Tensor[(3, 5), float32], %v: Tensor[(3, 2), float32]",
+		    "searchsorted(%s, %v)", "Tensor[(3, 2), int32]");
+	expect_type("%s: Tensor[(5), float32], %v: Tensor[(4, 2), float32]",
+		    "searchsorted(%s, %v, right=True, dtype=\"int64\")", "Tensor[(4, 2), int64]");
+	expect_error("%s: Tensor[(3, 5), float32], %v: Tensor[(4, 2), float32]",
+		     "searchsorted(%s, %v)",
+		     "'searchsorted' values Tensor[(4, 2), float32] do not match the sorted "
+		     "sequence Tensor[(3, 5), float32]");
+	expect_type("%x: Tensor[(6), int32]", "invert_permutation(%x)", "Tensor[(6), int32]");
+	expect_type(X35 ", %k: int64", "trilu(%x, %k, upper=False)", "Tensor[(3, 5), float32]");
+	expect_error(X35 ", %k: Tensor[(1), int64]", "trilu(%x, %k)",
+		     "'trilu' k must be a scalar, got Tensor[(1), int64]");
+}
+
 /* ---- round trip -------------------------------------------------------- */
 
 /* Every operator of the family with non-default attributes prints as it
@@ -546,7 +587,15 @@ static const char round_trip_text[] =
 	"  %28 = arange(0f, 10f, 2f, start=0f, stop=10f, step=2f, dtype=\"float32\");\n"
 	"  %29 = (%28, %28);\n"
 	"  %30 = meshgrid(%29, indexing=\"xy\");\n"
-	"  (%15, %19, %20, %22, %23, %24, %25, %26, %27, %30)\n"
+	"  %31 = (%15, %19, %20, %22, %23, %24, %25, %26, %27, %30);\n"
+	"  %32 = sort(%x, axis=1, is_ascend=False);\n"
+	"  %33 = argsort(%x, axis=0, is_ascend=False, dtype=\"int64\");\n"
+	"  %34 = topk(%x, k=2, axis=1, ret_type=\"values\", is_ascend=True, dtype=\"int64\");\n"
+	"  %35 = unique(%l, sorted=False, return_counts=True);\n"
+	"  %36 = searchsorted(%x, %x, right=True, dtype=\"int64\");\n"
+	"  %37 = invert_permutation(%l);\n"
+	"  %38 = trilu(%x, 1i64, upper=False);\n"
+	"  (%31, %32, %33, %34, %35, %36, %37, %38)\n"
 	"}\n";
 
 static void test_round_trip(void **state)
@@ -592,6 +641,7 @@ int main(void)
 		TEST(test_adv_index),
 		TEST(test_one_hot_masks),
 		TEST(test_create),
+		TEST(test_sort),
 		TEST(test_round_trip),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

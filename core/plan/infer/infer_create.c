@@ -105,8 +105,9 @@ Type *infer_op_ARANGE(OpTypeContext *ctx)
 		if (!t)
 			return NULL;
 		if (t->u.tensor.ndim != 0 || t->u.tensor.dtype != dt) {
-			infer_op_error(ctx, "'arange' expects %s scalars for start, stop and step, "
-					    "got %s",
+			infer_op_error(ctx,
+				       "'arange' expects %s scalars for start, stop and step, "
+				       "got %s",
 				       dtype_name(dt), infer_tname(ctx, t));
 			return NULL;
 		}

@@ -86,7 +86,8 @@ Type *infer_op_GATHER_ND(OpTypeContext *ctx)
 	nd = data->u.tensor.ndim;
 	ni = idx->u.tensor.ndim;
 	if (ni == 0 || !dim_known(idx->u.tensor.dims[0])) {
-		infer_op_error(ctx, "'gather_nd' needs indices with a known first dimension, got %s",
+		infer_op_error(ctx,
+			       "'gather_nd' needs indices with a known first dimension, got %s",
 			       infer_tname(ctx, idx));
 		return NULL;
 	}
@@ -97,8 +98,7 @@ Type *infer_op_GATHER_ND(OpTypeContext *ctx)
 		return NULL;
 	}
 	if (batch_dims < 0 || batch_dims >= ni || m > nd - batch_dims) {
-		infer_op_error(ctx,
-			       "'gather_nd' indices %s with batch_dims %lld do not fit %s",
+		infer_op_error(ctx, "'gather_nd' indices %s with batch_dims %lld do not fit %s",
 			       infer_tname(ctx, idx), (long long)batch_dims,
 			       infer_tname(ctx, data));
 		return NULL;
@@ -178,7 +178,8 @@ Type *infer_op_ADV_INDEX(OpTypeContext *ctx)
 	DimBuf buf;
 	int64_t *dims;
 	if (!is_tensor_tuple(t) || t->u.tuple.nfields < 2) {
-		infer_op_error(ctx, "'adv_index' expects a tuple of a tensor and its indices, got %s",
+		infer_op_error(ctx,
+			       "'adv_index' expects a tuple of a tensor and its indices, got %s",
 			       infer_tname(ctx, t));
 		return NULL;
 	}
@@ -235,7 +236,8 @@ Type *infer_op_ONE_HOT(OpTypeContext *ctx)
 		return NULL;
 	nd = idx->u.tensor.ndim;
 	if (on->u.tensor.ndim != 0 || off->u.tensor.ndim != 0) {
-		infer_op_error(ctx, "'one_hot' on_value and off_value must be scalars, got %s and %s",
+		infer_op_error(ctx,
+			       "'one_hot' on_value and off_value must be scalars, got %s and %s",
 			       infer_tname(ctx, on), infer_tname(ctx, off));
 		return NULL;
 	}
@@ -283,12 +285,13 @@ Type *infer_op_SEQUENCE_MASK(OpTypeContext *ctx)
 			       infer_tname(ctx, data));
 		return NULL;
 	}
-	if (len->u.tensor.ndim != 1 || !dim_match(len->u.tensor.dims[0],
-						  data->u.tensor.dims[1 - axis])) {
+	if (len->u.tensor.ndim != 1 ||
+	    !dim_match(len->u.tensor.dims[0], data->u.tensor.dims[1 - axis])) {
 		infer_op_error(ctx,
 			       "'sequence_mask' valid_length must be 1-D as long as axis %lld of "
 			       "%s, got %s",
-			       (long long)(1 - axis), infer_tname(ctx, data), infer_tname(ctx, len));
+			       (long long)(1 - axis), infer_tname(ctx, data),
+			       infer_tname(ctx, len));
 		return NULL;
 	}
 	return data;
@@ -309,8 +312,8 @@ Type *infer_op_MATRIX_SET_DIAG(OpTypeContext *ctx)
 	    !infer_attr_bool(ctx, "sub_diag_right_align", false, &b))
 		return NULL;
 	if (k2 < k1) {
-		infer_op_error(ctx, "'matrix_set_diag' k2 %lld is less than k1 %lld",
-			       (long long)k2, (long long)k1);
+		infer_op_error(ctx, "'matrix_set_diag' k2 %lld is less than k1 %lld", (long long)k2,
+			       (long long)k1);
 		return NULL;
 	}
 	in_n = in->u.tensor.ndim;
