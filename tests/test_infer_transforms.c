@@ -545,6 +545,67 @@ static void test_sort(void **state)
 		     "'trilu' k must be a scalar, got Tensor[(1), int64]");
 }
 
+/* ---- dyn.* and sparse_to_dense ----------------------------------------- */
+
+#define DX "%x: Tensor[(2, 3, 4), float32], %s3: Tensor[(3), int64], %s2: Tensor[(2), int32]"
+
+static void test_dyn(void **state)
+{
+	(void)state;
+	expect_type(DX, "dyn.reshape(%x, %s2)", "Tensor[(?, ?), float32]");
+	expect_error(DX ", %q: Tensor[(?), int64]", "dyn.reshape(%x, %q)",
+		     "'dyn.reshape' newshape must be a 1-D integer tensor of known length, got "
+		     "Tensor[(?), int64]");
+	expect_type(DX ", %s4: Tensor[(4), int64]", "dyn.broadcast_to(%x, %s4)",
+		    "Tensor[(?, ?, ?, ?), float32]");
+	expect_error(DX, "dyn.broadcast_to(%x, %s2)",
+		     "'dyn.broadcast_to' cannot broadcast Tensor[(2, 3, 4), float32] to rank 2");
+	/* the sliced leading axes are unknown, the rest kept */
+	expect_type(DX, "dyn.strided_slice(%x, %s2, %s2, %s2)", "Tensor[(?, ?, 4), float32]");
+	expect_type(DX, "dyn.tile(%x, %s2)", "Tensor[(?, ?, ?), float32]");
+	expect_type("%x: Tensor[(2), float32], %s3: Tensor[(3), int64]", "dyn.tile(%x, %s3)",
+		    "Tensor[(?, ?, ?), float32]");
+	expect_type(DX ", %k: int32", "dyn.topk(%x, %k, axis=1)",
+		    "(Tensor[(2, ?, 4), float32], Tensor[(2, ?, 4), int32])");
+	expect_type(DX ", %k: Tensor[(1), int64]",
+		    "dyn.topk(%x, %k, ret_type=\"indices\", dtype=\"int64\")",
+		    "Tensor[(2, 3, ?), int64]");
+	expect_error(DX ", %k: Tensor[(2), int64]", "dyn.topk(%x, %k)",
+		     "'dyn.topk' k must be a scalar or a tensor of shape (1), got Tensor[(2), "
+		     "int64]");
+	expect_type(DX ", %v: int32", "dyn.full(%v, %s3)", "Tensor[(?, ?, ?), int32]");
+	expect_type(DX ", %v: int32", "dyn.full(%v, %s2, dtype=\"float16\")",
+		    "Tensor[(?, ?), float16]");
+	expect_type(DX, "dyn.zeros(%s3)", "Tensor[(?, ?, ?), float32]");
+	expect_type(DX, "dyn.ones(%s2, dtype=\"int64\")", "Tensor[(?, ?), int64]");
+	expect_error(DX ", %f: Tensor[(3), float32]", "dyn.zeros(%f)",
+		     "'dyn.zeros' shape must be a 1-D integer tensor of known length, got "
+		     "Tensor[(3), float32]");
+	expect_type(DX, "dyn.squeeze(%x, %s2)", "Tensor[(?), float32]");
+	expect_error(DX ", %s4: Tensor[(4), int64]", "dyn.squeeze(%x, %s4)",
+		     "'dyn.squeeze' cannot squeeze 4 axes of Tensor[(2, 3, 4), float32]");
+	expect_type(DX ", %a: int64", "dyn.expand_dims(%x, %a)", "Tensor[(?, ?, ?, ?), float32]");
+	expect_type(DX ", %a: int64", "dyn.expand_dims(%x, %a, num_newaxis=2)",
+		    "Tensor[(?, ?, ?, ?, ?), float32]");
+	expect_error(DX, "dyn.expand_dims(%x, %s2)",
+		     "'dyn.expand_dims' axis must be a scalar, got Tensor[(2), int32]");
+	expect_type("%i: Tensor[(2, 3), int32], %on: float32, %off: float32, %d: int32",
+		    "dyn.one_hot(%i, %on, %off, %d, axis=1)", "Tensor[(2, ?, 3), float32]");
+	expect_type("%i: Tensor[(2, 3), int32], %on: float32, %off: float32, %d: int32",
+		    "dyn.one_hot(%i, %on, %off, %d, dtype=\"int32\")", "Tensor[(2, 3, ?), int32]");
+	expect_type("%i: Tensor[(5, 2), int64], %v: Tensor[(5), float32], %d: float32, %o: "
+		    "Tensor[(2), int64]",
+		    "dyn.sparse_to_dense(%i, %v, %d, %o)", "Tensor[(?, ?), float32]");
+	expect_type("%i: Tensor[(5, 2), int64], %v: Tensor[(5), float32], %d: float32",
+		    "sparse_to_dense(%i, %v, %d, output_shape=[3, 4])", "Tensor[(3, 4), float32]");
+	expect_error("%i: Tensor[(5, 2), int64], %v: Tensor[(5), float32], %d: Tensor[(1), "
+		     "float32]",
+		     "sparse_to_dense(%i, %v, %d, output_shape=[3, 4])",
+		     "'sparse_to_dense' expects integer indices of rank at most 3, values of rank "
+		     "at most 2 and a scalar default, got Tensor[(5, 2), int64], Tensor[(5), "
+		     "float32] and Tensor[(1), float32]");
+}
+
 /* ---- round trip -------------------------------------------------------- */
 
 /* Every operator of the family with non-default attributes prints as it
@@ -595,7 +656,21 @@ static const char round_trip_text[] =
 	"  %36 = searchsorted(%x, %x, right=True, dtype=\"int64\");\n"
 	"  %37 = invert_permutation(%l);\n"
 	"  %38 = trilu(%x, 1i64, upper=False);\n"
-	"  (%31, %32, %33, %34, %35, %36, %37, %38)\n"
+	"  %39 = (%31, %32, %33, %34, %35, %36, %37, %38);\n"
+	"  %40 = dyn.reshape(%x, %s, allowzero=True);\n"
+	"  %41 = dyn.broadcast_to(%x, %1, shape=None, dtype=\"\");\n"
+	"  %42 = dyn.strided_slice(%x, %s, %s, %s, slice_mode=\"size\");\n"
+	"  %43 = dyn.tile(%x, %s, reps=None);\n"
+	"  %44 = dyn.topk(%x, 2i64, axis=0, ret_type=\"values\", is_ascend=True);\n"
+	"  %45 = dyn.full(1f, %s, dtype=\"float16\");\n"
+	"  %46 = dyn.zeros(%s, dtype=\"int32\");\n"
+	"  %47 = dyn.ones(%s, dtype=\"bool\");\n"
+	"  %48 = dyn.squeeze(%x, %s, axis=None);\n"
+	"  %49 = dyn.expand_dims(%x, 0i64, num_newaxis=2);\n"
+	"  %50 = dyn.one_hot(%i, 1f, 0f, 3i64, axis=0, dtype=\"int64\");\n"
+	"  %51 = dyn.sparse_to_dense(%i, %l, 0, %s);\n"
+	"  %52 = sparse_to_dense(%i, %l, 0, output_shape=[7, 8]);\n"
+	"  (%39, %40, %41, %42, %43, %44, %45, %46, %47, %48, %49, %50, %51, %52)\n"
 	"}\n";
 
 static void test_round_trip(void **state)
@@ -642,6 +717,7 @@ int main(void)
 		TEST(test_one_hot_masks),
 		TEST(test_create),
 		TEST(test_sort),
+		TEST(test_dyn),
 		TEST(test_round_trip),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

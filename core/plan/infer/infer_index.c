@@ -1,7 +1,8 @@
 /*
  * infer_index.c - the type relations of the transforms that read or write
  * a tensor at computed positions: gather, gather_nd, scatter_elements,
- * scatter_nd, adv_index, one_hot, sequence_mask and matrix_set_diag.
+ * scatter_nd, adv_index, one_hot, sequence_mask, matrix_set_diag and
+ * sparse_to_dense.
  *
  * They follow TVM 0.14's relations (src/relay/op/tensor/transform.cc) with
  * its attribute defaults; an ICHECK there is a positioned error here.
@@ -347,4 +348,49 @@ mismatch:
 	infer_op_error(ctx, "'matrix_set_diag' diagonal %s does not fit %s with k1=%lld, k2=%lld",
 		       infer_tname(ctx, diag), infer_tname(ctx, in), (long long)k1, (long long)k2);
 	return NULL;
+}
+
+/* sparse_to_dense(indices, values, default_value, output_shape): the
+ * output_shape, of values' dtype; integer indices of rank at most 3, values
+ * of rank at most 2, a scalar default (TVM's checks). */
+Type *infer_op_SPARSE_TO_DENSE(OpTypeContext *ctx)
+{
+	Type *idx = infer_tensor_arg(ctx, 0), *values, *dflt, *r = NULL;
+	const AttrValue *items;
+	uint32_t n;
+	bool present;
+	DimBuf buf;
+	int64_t *dims;
+	if (!idx || !(values = infer_tensor_arg(ctx, 1)) || !(dflt = infer_tensor_arg(ctx, 2)) ||
+	    !infer_attr_list(ctx, "output_shape", &items, &n, &present))
+		return NULL;
+	if (!is_int_tensor(idx) || idx->u.tensor.ndim > 3 || values->u.tensor.ndim > 2 ||
+	    dflt->u.tensor.ndim != 0) {
+		infer_op_error(
+			ctx,
+			"'sparse_to_dense' expects integer indices of rank at most 3, values "
+			"of rank at most 2 and a scalar default, got %s, %s and %s",
+			infer_tname(ctx, idx), infer_tname(ctx, values), infer_tname(ctx, dflt));
+		return NULL;
+	}
+	if (!present || n > INFER_MAX_NDIM) {
+		infer_op_error(ctx, "'sparse_to_dense' needs an output_shape of at most %d values",
+			       INFER_MAX_NDIM);
+		return NULL;
+	}
+	dims = dims_alloc(&buf, n);
+	for (uint32_t i = 0; i < n; i++) {
+		dims[i] = items[i].u.i;
+		if (dims[i] < 0) {
+			infer_op_error(ctx,
+				       "'sparse_to_dense' output_shape %s has a negative "
+				       "dimension",
+				       infer_list_text(ctx, items, n));
+			goto done;
+		}
+	}
+	r = infer_result(ctx, values->u.tensor.dtype, n, dims, NULL, NULL);
+done:
+	dims_release(&buf);
+	return r;
 }

@@ -146,8 +146,7 @@ Type *infer_op_TRILU(OpTypeContext *ctx)
 {
 	Type *x = infer_tensor_arg(ctx, 0), *k;
 	bool upper;
-	if (!x || !(k = infer_tensor_arg(ctx, 1)) ||
-	    !infer_attr_bool(ctx, "upper", true, &upper))
+	if (!x || !(k = infer_tensor_arg(ctx, 1)) || !infer_attr_bool(ctx, "upper", true, &upper))
 		return NULL;
 	if (k->u.tensor.ndim != 0) {
 		infer_op_error(ctx, "'trilu' k must be a scalar, got %s", infer_tname(ctx, k));
