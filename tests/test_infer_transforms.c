@@ -606,6 +606,45 @@ static void test_dyn(void **state)
 		     "float32] and Tensor[(1), float32]");
 }
 
+/* ---- reshape's special values, TVM's documented examples --------------- */
+
+static void test_reshape_special_values(void **state)
+{
+	static const struct {
+		const char *x, *newshape, *want;
+	} cases[] = {
+		{"(2, 3, 4)", "[4, 0, 2]", "Tensor[(4, 3, 2), float32]"},
+		{"(2, 3, 4)", "[2, 0, 0]", "Tensor[(2, 3, 4), float32]"},
+		{"(2, 3, 4)", "[6, 1, -1]", "Tensor[(6, 1, 4), float32]"},
+		{"(2, 3, 4)", "[3, -1, 8]", "Tensor[(3, 1, 8), float32]"},
+		{"(2, 3, 4)", "[-1]", "Tensor[(24), float32]"},
+		{"(2, 3, 4)", "[-2]", "Tensor[(2, 3, 4), float32]"},
+		{"(2, 3, 4)", "[2, -2]", "Tensor[(2, 3, 4), float32]"},
+		{"(2, 3, 4)", "[-2, 1, 1]", "Tensor[(2, 3, 4, 1, 1), float32]"},
+		{"(2, 3, 4)", "[-3, 4]", "Tensor[(6, 4), float32]"},
+		{"(2, 3, 4, 5)", "[-3, -3]", "Tensor[(6, 20), float32]"},
+		{"(2, 3, 4)", "[0, -3]", "Tensor[(2, 12), float32]"},
+		{"(2, 3, 4)", "[-3, -2]", "Tensor[(6, 4), float32]"},
+		{"(2, 3, 4)", "[-4, 1, 2, -2]", "Tensor[(1, 2, 3, 4), float32]"},
+		{"(2, 3, 4)", "[2, -4, -1, 3, -2]", "Tensor[(2, 1, 3, 4), float32]"},
+		{"(?, 3, 4)", "[-1, 4]", "Tensor[(?, 4), float32]"},
+	};
+	(void)state;
+	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+		char params[128], call[128];
+		snprintf(params, sizeof params, "%%x: Tensor[%s, float32]", cases[i].x);
+		snprintf(call, sizeof call, "reshape(%%x, newshape=%s)", cases[i].newshape);
+		expect_type(params, call, cases[i].want);
+	}
+	expect_error("%x: Tensor[(2, 3, 4), float32]", "reshape(%x, newshape=[-4, 5, -1, -2])",
+		     "'reshape' newshape [-4, 5, -1, -2] cannot split dimension 2 of "
+		     "Tensor[(2, 3, 4), float32]");
+	expect_error("%x: Tensor[(2, 3, 4), float32]", "reshape(%x, newshape=[-1, -1])",
+		     "'reshape' newshape [-1, -1] has more than one -1");
+	expect_error("%x: Tensor[(2, 3, 4), float32]", "reshape(%x, newshape=[-5])",
+		     "'reshape' newshape [-5] has invalid value -5");
+}
+
 /* ---- round trip -------------------------------------------------------- */
 
 /* Every operator of the family with non-default attributes prints as it
@@ -718,6 +757,7 @@ int main(void)
 		TEST(test_create),
 		TEST(test_sort),
 		TEST(test_dyn),
+		TEST(test_reshape_special_values),
 		TEST(test_round_trip),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

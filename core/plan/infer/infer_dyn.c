@@ -111,7 +111,8 @@ Type *infer_op_DYN_TOPK(OpTypeContext *ctx)
 	    !infer_attr_string(ctx, "ret_type", &ret))
 		return NULL;
 	if (k->u.tensor.ndim > 1 || (k->u.tensor.ndim == 1 && !dim_match(k->u.tensor.dims[0], 1))) {
-		infer_op_error(ctx, "'dyn.topk' k must be a scalar or a tensor of shape (1), got %s",
+		infer_op_error(ctx,
+			       "'dyn.topk' k must be a scalar or a tensor of shape (1), got %s",
 			       infer_tname(ctx, k));
 		return NULL;
 	}
@@ -161,8 +162,7 @@ static Type *dyn_filled(OpTypeContext *ctx)
 {
 	uint32_t n;
 	DType dt;
-	if (!infer_attr_dtype(ctx, "dtype", DT_FLOAT32, &dt) ||
-	    !static_length(ctx, 0, "shape", &n))
+	if (!infer_attr_dtype(ctx, "dtype", DT_FLOAT32, &dt) || !static_length(ctx, 0, "shape", &n))
 		return NULL;
 	return unknown_tensor(ctx, dt, n);
 }
