@@ -645,6 +645,62 @@ static void test_reshape_special_values(void **state)
 		     "'reshape' newshape [-5] has invalid value -5");
 }
 
+/* ---- layouts and slice_like -------------------------------------------- */
+
+#define NCHW "%x: Tensor[(1, 32, 7, 7), float32]"
+
+static void test_layout_transform(void **state)
+{
+	(void)state;
+	expect_type(NCHW, "layout_transform(%x, src_layout=\"NCHW\", dst_layout=\"NCHW16c\")",
+		    "Tensor[(1, 2, 7, 7, 16), float32]");
+	expect_type("%x: Tensor[(1, 2, 7, 7, 16), float32]",
+		    "layout_transform(%x, src_layout=\"NCHW16c\", dst_layout=\"NCHW\")",
+		    "Tensor[(1, 32, 7, 7), float32]");
+	expect_type("%x: Tensor[(1, 2, 7, 7, 16), float32]",
+		    "layout_transform(%x, src_layout=\"NCHW16c\", dst_layout=\"NCHW8c\")",
+		    "Tensor[(1, 4, 7, 7, 8), float32]");
+	expect_type(NCHW, "layout_transform(%x, src_layout=\"NCHW\", dst_layout=\"NHWC\")",
+		    "Tensor[(1, 7, 7, 32), float32]");
+	expect_type("%w: Tensor[(8, 16, 3, 3), float32]",
+		    "layout_transform(%w, src_layout=\"OIHW\", dst_layout=\"OIHW4i4o\")",
+		    "Tensor[(2, 4, 3, 3, 4, 4), float32]");
+	expect_type("%x: Tensor[(?, 32, 7, 7), float32]",
+		    "layout_transform(%x, src_layout=\"NCHW\", dst_layout=\"NHWC\")",
+		    "Tensor[(?, 7, 7, 32), float32]");
+	expect_error("%x: Tensor[(1, 3, 7, 7), float32]",
+		     "layout_transform(%x, src_layout=\"NCHW\", dst_layout=\"NCHW16c\")",
+		     "'layout_transform' cannot split axis C of Tensor[(1, 3, 7, 7), float32] (3) "
+		     "by 16");
+	expect_error(NCHW, "layout_transform(%x, src_layout=\"NCH\", dst_layout=\"NHC\")",
+		     "'layout_transform' src_layout \"NCH\" does not match Tensor[(1, 32, 7, 7), "
+		     "float32]");
+	expect_error(NCHW, "layout_transform(%x, src_layout=\"NCHW\", dst_layout=\"NCDHW\")",
+		     "'layout_transform' cannot convert from \"NCHW\" to \"NCDHW\"");
+	expect_error(NCHW, "layout_transform(%x, src_layout=\"NCHW\", dst_layout=\"NCHWc\")",
+		     "'layout_transform' dst_layout \"NCHWc\" is not a layout");
+	expect_error(NCHW, "layout_transform(%x, src_layout=\"NCHW\", dst_layout=\"NHW4c\")",
+		     "'layout_transform' dst_layout \"NHW4c\" is not a layout");
+	expect_error(NCHW, "layout_transform(%x, src_layout=\"NCHW\")",
+		     "'layout_transform' needs src_layout and dst_layout attributes");
+}
+
+static void test_slice_like(void **state)
+{
+	(void)state;
+	expect_type("%x: Tensor[(5, 6, 7), float32], %y: Tensor[(3, 4), int32]",
+		    "slice_like(%x, %y)", "Tensor[(3, 4, 7), float32]");
+	expect_type("%x: Tensor[(5, 6, 7), float32], %y: Tensor[(1, 2, 3), float32]",
+		    "slice_like(%x, %y, axes=[-1])", "Tensor[(5, 6, 3), float32]");
+	expect_error("%x: Tensor[(5, 6, 7), float32], %y: Tensor[(6, 4), float32]",
+		     "slice_like(%x, %y)",
+		     "'slice_like' axis 0 of Tensor[(6, 4), float32] exceeds Tensor[(5, 6, 7), "
+		     "float32]");
+	expect_error("%x: Tensor[(5, 6, 7), float32], %y: Tensor[(5, 6), float32]",
+		     "slice_like(%x, %y, axes=[2])",
+		     "'slice_like' axis 2 exceeds the rank of Tensor[(5, 6), float32]");
+}
+
 /* ---- round trip -------------------------------------------------------- */
 
 /* Every operator of the family with non-default attributes prints as it
@@ -709,7 +765,10 @@ static const char round_trip_text[] =
 	"  %50 = dyn.one_hot(%i, 1f, 0f, 3i64, axis=0, dtype=\"int64\");\n"
 	"  %51 = dyn.sparse_to_dense(%i, %l, 0, %s);\n"
 	"  %52 = sparse_to_dense(%i, %l, 0, output_shape=[7, 8]);\n"
-	"  (%39, %40, %41, %42, %43, %44, %45, %46, %47, %48, %49, %50, %51, %52)\n"
+	"  %53 = (%39, %40, %41, %42, %43, %44, %45, %46, %47, %48, %49, %50, %51, %52);\n"
+	"  %54 = layout_transform(%dg, src_layout=\"NCW\", dst_layout=\"NWC3c\");\n"
+	"  %55 = slice_like(%x, %dg, axes=[0, 1]);\n"
+	"  (%53, %54, %55)\n"
 	"}\n";
 
 static void test_round_trip(void **state)
@@ -758,6 +817,8 @@ int main(void)
 		TEST(test_sort),
 		TEST(test_dyn),
 		TEST(test_reshape_special_values),
+		TEST(test_layout_transform),
+		TEST(test_slice_like),
 		TEST(test_round_trip),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

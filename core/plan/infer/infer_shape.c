@@ -2,7 +2,7 @@
  * infer_shape.c - the type relations of the transforms that index, slice,
  * measure, broadcast or repeat a tensor: take, shape_of, ndarray_size,
  * strided_slice, reshape_like, broadcast_to(_like), collapse_sum_like/_to,
- * stack, tile, repeat, reverse and reverse_sequence.
+ * stack, tile, repeat, reverse, reverse_sequence and slice_like.
  *
  * Each follows TVM 0.14's relation (src/relay/op/tensor/transform.c and
  * unary.cc) and its attribute defaults (include/tvm/relay/attrs/
@@ -585,4 +585,49 @@ Type *infer_op_REVERSE_SEQUENCE(OpTypeContext *ctx)
 		return NULL;
 	}
 	return x;
+}
+
+/* slice_like(x, like, axes=None): x cut to like's dims on the given axes
+ * (every axis like has, when absent); like may not be larger. */
+Type *infer_op_SLICE_LIKE(OpTypeContext *ctx)
+{
+	Type *x = infer_tensor_arg(ctx, 0), *like, *r = NULL;
+	const AttrValue *axes;
+	uint32_t n, ndim, ln;
+	bool present;
+	DimBuf buf;
+	int64_t *dims;
+	if (!x || !(like = infer_tensor_arg(ctx, 1)) ||
+	    !infer_attr_list(ctx, "axes", &axes, &n, &present))
+		return NULL;
+	ndim = x->u.tensor.ndim;
+	ln = like->u.tensor.ndim;
+	if (present && n == 0) {
+		infer_op_error(ctx, "'slice_like' axes cannot be empty");
+		return NULL;
+	}
+	dims = dims_alloc(&buf, ndim);
+	memcpy(dims, x->u.tensor.dims, ndim * sizeof(int64_t));
+	for (uint32_t i = 0; i < (present ? n : ndim < ln ? ndim : ln); i++) {
+		int64_t axis = i, d;
+		if (present && !infer_normalize_axis(ctx, axes[i].u.i, x, &axis))
+			goto done;
+		if (axis >= ln) {
+			infer_op_error(ctx, "'slice_like' axis %lld exceeds the rank of %s",
+				       (long long)axis, infer_tname(ctx, like));
+			goto done;
+		}
+		d = like->u.tensor.dims[axis];
+		if (dim_known(d) && dim_known(dims[axis]) && d > dims[axis]) {
+			infer_op_error(ctx, "'slice_like' axis %lld of %s exceeds %s",
+				       (long long)axis, infer_tname(ctx, like),
+				       infer_tname(ctx, x));
+			goto done;
+		}
+		dims[axis] = d;
+	}
+	r = infer_result(ctx, x->u.tensor.dtype, ndim, dims, x, NULL);
+done:
+	dims_release(&buf);
+	return r;
 }
