@@ -701,6 +701,50 @@ static void test_slice_like(void **state)
 		     "'slice_like' axis 2 exceeds the rank of Tensor[(5, 6), float32]");
 }
 
+/* ---- argwhere, unravel_index, strided_set, sparse, sliding_window ------ */
+
+static void test_misc_indexing(void **state)
+{
+	(void)state;
+	expect_type("%x: Tensor[(3, 4), bool]", "argwhere(%x)", "Tensor[(?, 2), int32]");
+	expect_type("%i: Tensor[(5), int64], %s: Tensor[(3), int64]", "unravel_index(%i, %s)",
+		    "Tensor[(3, 5), int64]");
+	expect_type("%i: int32, %s: Tensor[(3), int32]", "unravel_index(%i, %s)",
+		    "Tensor[(3), int32]");
+	expect_error("%i: Tensor[(5, 2), int64], %s: Tensor[(3), int64]", "unravel_index(%i, %s)",
+		     "'unravel_index' expects indices of rank at most 1 and a 1-D integer shape, "
+		     "got Tensor[(5, 2), int64] and Tensor[(3), int64]");
+	expect_type("%x: Tensor[(3, 4), float32], %v: Tensor[(1, 4), float32], %b: Tensor[(2), "
+		    "int64]",
+		    "strided_set(%x, %v, %b, %b, %b)", "Tensor[(3, 4), float32]");
+	expect_type("%i: Tensor[(5, 2), int64], %v: Tensor[(5), float32], %d: Tensor[(2), int64], "
+		    "%f: float32",
+		    "sparse_fill_empty_rows(%i, %v, %d, %f)",
+		    "(Tensor[(?, 2), int64], Tensor[(?), int64], Tensor[(?), int64])");
+	expect_type("%i: Tensor[(5, 2), int64], %p: Tensor[(2), int64], %n: Tensor[(3), int64]",
+		    "sparse_reshape(%i, %p, %n)", "(Tensor[(5, 3), int64], Tensor[(3), int64])");
+	expect_error("%i: Tensor[(5), int64], %p: Tensor[(2), int64], %n: Tensor[(3), int64]",
+		     "sparse_reshape(%i, %p, %n)",
+		     "'sparse_reshape' expects 2-D integer indices and 1-D integer shapes, got "
+		     "Tensor[(5), int64], Tensor[(2), int64] and Tensor[(3), int64]");
+	/* TVM's documented example, and strides that do not divide */
+	expect_type("%x: Tensor[(3, 4, 5), float32]",
+		    "sliding_window(%x, axis=1, window_shape=[2, 3], strides=[1, 1])",
+		    "Tensor[(3, 3, 3, 2, 3), float32]");
+	expect_type("%x: Tensor[(2, 10, 8), float32]",
+		    "sliding_window(%x, axis=1, window_shape=[3, 4], strides=[2, 2])",
+		    "Tensor[(2, 4, 3, 3, 4), float32]");
+	expect_error("%x: Tensor[(2, 10, 8), float32]",
+		     "sliding_window(%x, axis=2, window_shape=[3, 4], strides=[2, 2])",
+		     "'sliding_window' window [3, 4] from axis 2 does not fit Tensor[(2, 10, 8), "
+		     "float32]");
+	expect_error(
+		"%x: Tensor[(2, 10, 8), float32]",
+		"sliding_window(%x, axis=1, window_shape=[11], strides=[1])",
+		"'sliding_window' window [11] with strides [1] does not fit Tensor[(2, 10, 8), "
+		"float32]");
+}
+
 /* ---- round trip -------------------------------------------------------- */
 
 /* Every operator of the family with non-default attributes prints as it
@@ -768,7 +812,13 @@ static const char round_trip_text[] =
 	"  %53 = (%39, %40, %41, %42, %43, %44, %45, %46, %47, %48, %49, %50, %51, %52);\n"
 	"  %54 = layout_transform(%dg, src_layout=\"NCW\", dst_layout=\"NWC3c\");\n"
 	"  %55 = slice_like(%x, %dg, axes=[0, 1]);\n"
-	"  (%53, %54, %55)\n"
+	"  %56 = argwhere(%x);\n"
+	"  %57 = unravel_index(%s, %s);\n"
+	"  %58 = strided_set(%x, %x, %s, %s, %s);\n"
+	"  %59 = sparse_fill_empty_rows(%i, %l, %s, 0);\n"
+	"  %60 = sparse_reshape(%i, %s, %s);\n"
+	"  %61 = sliding_window(%x, axis=1, window_shape=[2, 3], strides=[1, 2]);\n"
+	"  (%53, %54, %55, %56, %57, %58, %59, %60, %61)\n"
 	"}\n";
 
 static void test_round_trip(void **state)
@@ -819,6 +869,7 @@ int main(void)
 		TEST(test_reshape_special_values),
 		TEST(test_layout_transform),
 		TEST(test_slice_like),
+		TEST(test_misc_indexing),
 		TEST(test_round_trip),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -1,8 +1,9 @@
 /*
  * infer_index.c - the type relations of the transforms that read or write
  * a tensor at computed positions: gather, gather_nd, scatter_elements,
- * scatter_nd, adv_index, one_hot, sequence_mask, matrix_set_diag and
- * sparse_to_dense.
+ * scatter_nd, adv_index, one_hot, sequence_mask, matrix_set_diag,
+ * sparse_to_dense, argwhere, unravel_index, strided_set and the sparse
+ * helpers sparse_fill_empty_rows and sparse_reshape.
  *
  * They follow TVM 0.14's relations (src/relay/op/tensor/transform.cc) with
  * its attribute defaults; an ICHECK there is a positioned error here.
@@ -393,4 +394,95 @@ Type *infer_op_SPARSE_TO_DENSE(OpTypeContext *ctx)
 done:
 	dims_release(&buf);
 	return r;
+}
+
+/* argwhere(x): the coordinates of the non-zero elements, (?, ndim) int32. */
+Type *infer_op_ARGWHERE(OpTypeContext *ctx)
+{
+	Type *x = infer_tensor_arg(ctx, 0);
+	int64_t dims[2];
+	if (!x)
+		return NULL;
+	dims[0] = DIM_ANY;
+	dims[1] = x->u.tensor.ndim;
+	return type_tensor(ir_data_arena(ctx->module), DT_INT32, 2, dims);
+}
+
+/* unravel_index(indices, shape): (len(shape), len(indices)) of indices'
+ * dtype, the second dimension dropped for a scalar index. */
+Type *infer_op_UNRAVEL_INDEX(OpTypeContext *ctx)
+{
+	Type *idx = infer_tensor_arg(ctx, 0), *shape;
+	int64_t dims[2];
+	if (!idx || !(shape = infer_tensor_arg(ctx, 1)) || !need_int_indices(ctx, idx))
+		return NULL;
+	if (!is_int_tensor(shape) || shape->u.tensor.ndim != 1 || idx->u.tensor.ndim > 1) {
+		infer_op_error(ctx,
+			       "'unravel_index' expects indices of rank at most 1 and a 1-D "
+			       "integer shape, got %s and %s",
+			       infer_tname(ctx, idx), infer_tname(ctx, shape));
+		return NULL;
+	}
+	dims[0] = shape->u.tensor.dims[0];
+	dims[1] = idx->u.tensor.ndim ? idx->u.tensor.dims[0] : 0;
+	return infer_result(ctx, idx->u.tensor.dtype, idx->u.tensor.ndim ? 2 : 1, dims, NULL, NULL);
+}
+
+/* strided_set(data, v, begin, end, strides): data's type. */
+Type *infer_op_STRIDED_SET(OpTypeContext *ctx)
+{
+	Type *data = infer_tensor_arg(ctx, 0);
+	for (uint32_t i = 1; data && i < 5; i++)
+		if (!infer_tensor_arg(ctx, i))
+			return NULL;
+	return data;
+}
+
+/* sparse_fill_empty_rows(sparse_indices, sparse_values, dense_shape,
+ * default_value): (new indices (?, ndims), new values (?), empty-row
+ * indicator (?)), all int64 as TVM types them. */
+Type *infer_op_SPARSE_FILL_EMPTY_ROWS(OpTypeContext *ctx)
+{
+	Type *idx = infer_tensor_arg(ctx, 0), *fields[3];
+	int64_t dims[2];
+	for (uint32_t i = 1; idx && i < 4; i++)
+		if (!infer_tensor_arg(ctx, i))
+			return NULL;
+	if (!idx)
+		return NULL;
+	if (idx->u.tensor.ndim != 2) {
+		infer_op_error(ctx, "'sparse_fill_empty_rows' expects 2-D sparse indices, got %s",
+			       infer_tname(ctx, idx));
+		return NULL;
+	}
+	dims[0] = DIM_ANY;
+	dims[1] = idx->u.tensor.dims[1];
+	fields[0] = type_tensor(ir_data_arena(ctx->module), DT_INT64, 2, dims);
+	fields[1] = unknown_tensor(ctx, DT_INT64, 1);
+	fields[2] = fields[1];
+	return type_tuple(ir_data_arena(ctx->module), 3, fields);
+}
+
+/* sparse_reshape(sparse_indices, prev_shape, new_shape): (indices
+ * (N, len(new_shape)) of their dtype, new_shape's type). */
+Type *infer_op_SPARSE_RESHAPE(OpTypeContext *ctx)
+{
+	Type *idx = infer_tensor_arg(ctx, 0), *prev, *next, *fields[2];
+	int64_t dims[2];
+	if (!idx || !(prev = infer_tensor_arg(ctx, 1)) || !(next = infer_tensor_arg(ctx, 2)))
+		return NULL;
+	if (!is_int_tensor(idx) || !is_int_tensor(prev) || !is_int_tensor(next) ||
+	    idx->u.tensor.ndim != 2 || prev->u.tensor.ndim != 1 || next->u.tensor.ndim != 1) {
+		infer_op_error(ctx,
+			       "'sparse_reshape' expects 2-D integer indices and 1-D integer "
+			       "shapes, got %s, %s and %s",
+			       infer_tname(ctx, idx), infer_tname(ctx, prev),
+			       infer_tname(ctx, next));
+		return NULL;
+	}
+	dims[0] = idx->u.tensor.dims[0];
+	dims[1] = next->u.tensor.dims[0];
+	fields[0] = infer_result(ctx, idx->u.tensor.dtype, 2, dims, idx, NULL);
+	fields[1] = next;
+	return type_tuple(ir_data_arena(ctx->module), 2, fields);
 }

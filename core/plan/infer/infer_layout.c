@@ -19,10 +19,10 @@
 enum { LAYOUT_AXES = 26 };
 
 typedef struct Layout {
-	uint32_t n;                      /* axes in the string */
-	char axis[INFER_MAX_NDIM];       /* each axis's letter as written */
-	int64_t factor[INFER_MAX_NDIM];  /* a subordinate's factor; 0 primal */
-	int64_t split[LAYOUT_AXES];      /* per primal letter: its subordinate's
+	uint32_t n;                     /* axes in the string */
+	char axis[INFER_MAX_NDIM];      /* each axis's letter as written */
+	int64_t factor[INFER_MAX_NDIM]; /* a subordinate's factor; 0 primal */
+	int64_t split[LAYOUT_AXES];     /* per primal letter: its subordinate's
 					    factor, 1 when it has none */
 	bool has_primal[LAYOUT_AXES];
 } Layout;
@@ -84,7 +84,8 @@ Type *infer_op_LAYOUT_TRANSFORM(OpTypeContext *ctx)
 	    !infer_attr_string(ctx, "dst_layout", &dst_name))
 		return NULL;
 	if (!src_name || !dst_name) {
-		infer_op_error(ctx, "'layout_transform' needs src_layout and dst_layout attributes");
+		infer_op_error(ctx,
+			       "'layout_transform' needs src_layout and dst_layout attributes");
 		return NULL;
 	}
 	src = xmalloc(2 * sizeof(Layout));
@@ -131,9 +132,9 @@ Type *infer_op_LAYOUT_TRANSFORM(OpTypeContext *ctx)
 		else if (!dim_known(e))
 			dims[i] = DIM_ANY;
 		else if (e % f != 0) {
-			infer_op_error(ctx,
-				       "'layout_transform' cannot split axis %c of %s (%lld) by %lld",
-				       a, infer_tname(ctx, x), (long long)e, (long long)f);
+			infer_op_error(
+				ctx, "'layout_transform' cannot split axis %c of %s (%lld) by %lld",
+				a, infer_tname(ctx, x), (long long)e, (long long)f);
 			goto done;
 		} else
 			dims[i] = e / f;

@@ -2,7 +2,8 @@
  * infer_shape.c - the type relations of the transforms that index, slice,
  * measure, broadcast or repeat a tensor: take, shape_of, ndarray_size,
  * strided_slice, reshape_like, broadcast_to(_like), collapse_sum_like/_to,
- * stack, tile, repeat, reverse, reverse_sequence and slice_like.
+ * stack, tile, repeat, reverse, reverse_sequence, slice_like and
+ * sliding_window.
  *
  * Each follows TVM 0.14's relation (src/relay/op/tensor/transform.c and
  * unary.cc) and its attribute defaults (include/tvm/relay/attrs/
@@ -627,6 +628,58 @@ Type *infer_op_SLICE_LIKE(OpTypeContext *ctx)
 		dims[axis] = d;
 	}
 	r = infer_result(ctx, x->u.tensor.dtype, ndim, dims, x, NULL);
+done:
+	dims_release(&buf);
+	return r;
+}
+
+/* sliding_window(x, axis, window_shape, strides): x's dims before axis,
+ * then per windowed dim the window count (d - w + s) / s, then the
+ * window shape. */
+Type *infer_op_SLIDING_WINDOW(OpTypeContext *ctx)
+{
+	Type *x = infer_tensor_arg(ctx, 0), *r = NULL;
+	const AttrValue *win, *strides;
+	uint32_t nw, ns, k = 0;
+	int64_t axis, ndim;
+	bool has_win, has_strides, has_axis;
+	DimBuf buf;
+	int64_t *dims;
+	if (!x || !infer_attr_int(ctx, "axis", 0, &axis, &has_axis) ||
+	    !infer_attr_list(ctx, "window_shape", &win, &nw, &has_win) ||
+	    !infer_attr_list(ctx, "strides", &strides, &ns, &has_strides))
+		return NULL;
+	ndim = x->u.tensor.ndim;
+	if (!has_axis || !has_win || !has_strides || nw != ns) {
+		infer_op_error(ctx,
+			       "'sliding_window' needs an axis and window_shape and strides of "
+			       "one length");
+		return NULL;
+	}
+	if (!infer_normalize_axis(ctx, axis, x, &axis))
+		return NULL;
+	if (axis + nw > ndim) {
+		infer_op_error(ctx, "'sliding_window' window %s from axis %lld does not fit %s",
+			       infer_list_text(ctx, win, nw), (long long)axis, infer_tname(ctx, x));
+		return NULL;
+	}
+	dims = dims_alloc(&buf, (size_t)axis + 2 * nw);
+	for (int64_t i = 0; i < axis; i++)
+		dims[k++] = x->u.tensor.dims[i];
+	for (uint32_t i = 0; i < nw; i++) {
+		int64_t d = x->u.tensor.dims[axis + i], w = win[i].u.i, s = strides[i].u.i;
+		if (w < 1 || s < 1 || (dim_known(d) && w > d)) {
+			infer_op_error(ctx,
+				       "'sliding_window' window %s with strides %s does not fit %s",
+				       infer_list_text(ctx, win, nw),
+				       infer_list_text(ctx, strides, ns), infer_tname(ctx, x));
+			goto done;
+		}
+		dims[k++] = dim_known(d) ? (d - w + s) / s : DIM_ANY;
+	}
+	for (uint32_t i = 0; i < nw; i++)
+		dims[k++] = win[i].u.i;
+	r = infer_result(ctx, x->u.tensor.dtype, k, dims, x, NULL);
 done:
 	dims_release(&buf);
 	return r;
