@@ -636,6 +636,21 @@ static void test_reshape_special_values(void **state)
 		snprintf(call, sizeof call, "reshape(%%x, newshape=%s)", cases[i].newshape);
 		expect_type(params, call, cases[i].want);
 	}
+	/* TVM's documented contrib_reverse_reshape example (the Python
+	 * docstring; the C++ one has a typo): the special values read from
+	 * the right */
+	expect_type("%x: Tensor[(10, 5, 4), float32]", "reshape(%x, newshape=[-1, 0])",
+		    "Tensor[(40, 5), float32]");
+	expect_type("%x: Tensor[(10, 5, 4), float32]",
+		    "contrib_reverse_reshape(%x, newshape=[-1, 0])", "Tensor[(50, 4), float32]");
+	expect_type("%x: Tensor[(2, 3, 4), float32]",
+		    "contrib_reverse_reshape(%x, newshape=[0, -1])", "Tensor[(3, 8), float32]");
+	expect_type("%x: Tensor[(2, 3, 4), float32]",
+		    "contrib_reverse_reshape(%x, newshape=[-3, 0])", "Tensor[(6, 4), float32]");
+	expect_error("%x: Tensor[(2, 3, 4), float32]",
+		     "contrib_reverse_reshape(%x, newshape=[5, -1])",
+		     "'contrib_reverse_reshape' cannot reshape Tensor[(2, 3, 4), float32] (24 "
+		     "elements) to newshape [5, -1]");
 	expect_error("%x: Tensor[(2, 3, 4), float32]", "reshape(%x, newshape=[-4, 5, -1, -2])",
 		     "'reshape' newshape [-4, 5, -1, -2] cannot split dimension 2 of "
 		     "Tensor[(2, 3, 4), float32]");
@@ -818,7 +833,8 @@ static const char round_trip_text[] =
 	"  %59 = sparse_fill_empty_rows(%i, %l, %s, 0);\n"
 	"  %60 = sparse_reshape(%i, %s, %s);\n"
 	"  %61 = sliding_window(%x, axis=1, window_shape=[2, 3], strides=[1, 2]);\n"
-	"  (%53, %54, %55, %56, %57, %58, %59, %60, %61)\n"
+	"  %62 = contrib_reverse_reshape(%x, newshape=[-1, 0], allowzero=False);\n"
+	"  (%53, %54, %55, %56, %57, %58, %59, %60, %61, %62)\n"
 	"}\n";
 
 static void test_round_trip(void **state)
