@@ -760,6 +760,60 @@ static void test_misc_indexing(void **state)
 		"float32]");
 }
 
+/* ---- einsum, stft, dft ------------------------------------------------- */
+
+#define AB "%a: Tensor[(2, 3), float32], %b: Tensor[(3, 4), float32]"
+
+static void test_einsum(void **state)
+{
+	(void)state;
+	expect_type(AB, "einsum((%a, %b), equation=\"ij,jk->ik\")", "Tensor[(2, 4), float32]");
+	/* implicit output: the letters used once, in alphabetical order */
+	expect_type(AB, "einsum((%a, %b), equation=\"ij,jk\")", "Tensor[(2, 4), float32]");
+	expect_type(AB, "einsum((%a,), equation=\"ij->ji\")", "Tensor[(3, 2), float32]");
+	expect_type("%s: Tensor[(3, 3), float32]", "einsum((%s,), equation=\"ii->i\")",
+		    "Tensor[(3), float32]");
+	expect_type("%s: Tensor[(3, 3), float32]", "einsum((%s,), equation=\"ii\")",
+		    "Tensor[(), float32]");
+	expect_type("%a: Tensor[(5, 2, 3), float32], %b: Tensor[(5, 3, 4), float32]",
+		    "einsum((%a, %b), equation=\"bij,bjk->bik\")", "Tensor[(5, 2, 4), float32]");
+	/* the ellipsis broadcasts the unnamed dimensions */
+	expect_type("%a: Tensor[(5, 2, 3), float32], %b: Tensor[(3, 4), float32]",
+		    "einsum((%a, %b), equation=\"...ij,...jk->...ik\")",
+		    "Tensor[(5, 2, 4), float32]");
+	expect_type("%a: Tensor[(5, 1, 2, 3), float32], %b: Tensor[(6, 3, 4), float32]",
+		    "einsum((%a, %b), equation=\"...ij,...jk\")", "Tensor[(5, 6, 2, 4), float32]");
+	expect_error("%a: Tensor[(2, 3), float32], %b: Tensor[(4, 5), float32]",
+		     "einsum((%a, %b), equation=\"ij,jk->ik\")",
+		     "'einsum' equation \"ij,jk->ik\" does not match the operands (Tensor[(2, 3), "
+		     "float32], Tensor[(4, 5), float32])");
+	expect_error(AB, "einsum((%a,), equation=\"ij->ik\")",
+		     "'einsum' equation \"ij->ik\" is malformed for 1 operands");
+	expect_error(AB, "einsum((%a,), equation=\"ij,jk->ik\")",
+		     "'einsum' equation \"ij,jk->ik\" is malformed for 1 operands");
+	expect_error(AB, "einsum((%a, %b), equation=\"ijk,jk->ik\")",
+		     "'einsum' equation \"ijk,jk->ik\" does not match the operands (Tensor[(2, 3), "
+		     "float32], Tensor[(3, 4), float32])");
+}
+
+static void test_stft_dft(void **state)
+{
+	(void)state;
+	/* n_fft / 2 + 1 frequencies, (100 - 16) / 4 + 1 frames */
+	expect_type("%x: Tensor[(1, 100), float32], %w: Tensor[(16), float32]",
+		    "stft(%x, %w, n_fft=16, hop_length=4, win_length=16)",
+		    "Tensor[(1, 9, 22, 2), float32]");
+	expect_type("%x: Tensor[(100), float32], %w: Tensor[(16), float32]",
+		    "stft(%x, %w, n_fft=16, hop_length=4, win_length=16, onesided=False)",
+		    "Tensor[(16, 22, 2), float32]");
+	expect_error("%x: Tensor[(10), float32], %w: Tensor[(16), float32]",
+		     "stft(%x, %w, n_fft=16, hop_length=4, win_length=16)",
+		     "'stft' signal Tensor[(10), float32] is shorter than n_fft 16");
+	expect_type("%r: Tensor[(4, 8), float32], %i: Tensor[(4, 8), float32]",
+		    "dft(%r, %i, inverse=True)",
+		    "(Tensor[(4, 8), float32], Tensor[(4, 8), float32])");
+}
+
 /* ---- round trip -------------------------------------------------------- */
 
 /* Every operator of the family with non-default attributes prints as it
@@ -834,7 +888,12 @@ static const char round_trip_text[] =
 	"  %60 = sparse_reshape(%i, %s, %s);\n"
 	"  %61 = sliding_window(%x, axis=1, window_shape=[2, 3], strides=[1, 2]);\n"
 	"  %62 = contrib_reverse_reshape(%x, newshape=[-1, 0], allowzero=False);\n"
-	"  (%53, %54, %55, %56, %57, %58, %59, %60, %61, %62)\n"
+	"  %63 = (%x, %dg);\n"
+	"  %64 = einsum(%63, equation=\"abc,ade->bcde\");\n"
+	"  %65 = stft(%i, %l, n_fft=2, hop_length=1, win_length=2, normalized=True, "
+	"onesided=False);\n"
+	"  %66 = dft(%x, %x, inverse=True);\n"
+	"  (%53, %54, %55, %56, %57, %58, %59, %60, %61, %62, %64, %65, %66)\n"
 	"}\n";
 
 static void test_round_trip(void **state)
@@ -886,6 +945,8 @@ int main(void)
 		TEST(test_layout_transform),
 		TEST(test_slice_like),
 		TEST(test_misc_indexing),
+		TEST(test_einsum),
+		TEST(test_stft_dft),
 		TEST(test_round_trip),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
