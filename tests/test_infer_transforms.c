@@ -696,6 +696,14 @@ static void test_layout_transform(void **state)
 		     "'layout_transform' dst_layout \"NCHWc\" is not a layout");
 	expect_error(NCHW, "layout_transform(%x, src_layout=\"NCHW\", dst_layout=\"NHW4c\")",
 		     "'layout_transform' dst_layout \"NHW4c\" is not a layout");
+	expect_type(NCHW,
+		    "auto_scheduler_layout_transform(%x, src_layout=\"1N32C7H7W\", "
+		    "dst_layout=\"1N2C7H7W16c\")",
+		    "Tensor[(1, 2, 7, 7, 16), float32]");
+	expect_error(NCHW,
+		     "auto_scheduler_layout_transform(%x, src_layout=\"1N32C7H7W\", "
+		     "dst_layout=\"N2C\")",
+		     "'auto_scheduler_layout_transform' dst_layout \"N2C\" is not a layout");
 	expect_error(NCHW, "layout_transform(%x, src_layout=\"NCHW\")",
 		     "'layout_transform' needs src_layout and dst_layout attributes");
 }
@@ -814,6 +822,20 @@ static void test_stft_dft(void **state)
 		    "(Tensor[(4, 8), float32], Tensor[(4, 8), float32])");
 }
 
+static void test_scan(void **state)
+{
+	(void)state;
+	expect_type("%x: Tensor[(2, 3), int32]", "cumsum(%x, axis=1)", "Tensor[(2, 3), int32]");
+	expect_type("%x: Tensor[(2, 3), int32]", "cumsum(%x)", "Tensor[(6), int32]");
+	expect_type("%x: Tensor[(2, 3), int32]",
+		    "cumprod(%x, axis=0, dtype=\"int64\", "
+		    "exclusive=True)",
+		    "Tensor[(2, 3), int64]");
+	expect_type("%x: Tensor[(?, 3), float32]", "cumprod(%x)", "Tensor[(?), float32]");
+	expect_error("%x: Tensor[(2, 3), int32]", "cumsum(%x, axis=-3)",
+		     "'cumsum' axis -3 is out of range for Tensor[(2, 3), int32]");
+}
+
 /* ---- round trip -------------------------------------------------------- */
 
 /* Every operator of the family with non-default attributes prints as it
@@ -893,7 +915,12 @@ static const char round_trip_text[] =
 	"  %65 = stft(%i, %l, n_fft=2, hop_length=1, win_length=2, normalized=True, "
 	"onesided=False);\n"
 	"  %66 = dft(%x, %x, inverse=True);\n"
-	"  (%53, %54, %55, %56, %57, %58, %59, %60, %61, %62, %64, %65, %66)\n"
+	"  %67 = (%53, %54, %55, %56, %57, %58, %59, %60, %61, %62, %64, %65, %66);\n"
+	"  %68 = auto_scheduler_layout_transform(%x, src_layout=\"4N5C6W\", "
+	"dst_layout=\"2N5C6W2n\");\n"
+	"  %69 = cumsum(%x, axis=1, dtype=\"float64\", exclusive=True);\n"
+	"  %70 = cumprod(%i, axis=None, exclusive=False);\n"
+	"  (%67, %68, %69, %70)\n"
 	"}\n";
 
 static void test_round_trip(void **state)
@@ -947,6 +974,7 @@ int main(void)
 		TEST(test_misc_indexing),
 		TEST(test_einsum),
 		TEST(test_stft_dft),
+		TEST(test_scan),
 		TEST(test_round_trip),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

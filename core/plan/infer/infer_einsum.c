@@ -94,7 +94,8 @@ Type *infer_op_EINSUM(OpTypeContext *ctx)
 				nell = term_ell;
 			}
 			for (uint32_t i = 0; i < term_ell; i++)
-				if (!einsum_join(&ell[nell - term_ell + i], f->u.tensor.dims[start + i]))
+				if (!einsum_join(&ell[nell - term_ell + i],
+						 f->u.tensor.dims[start + i]))
 					goto mismatch;
 			ell_seen = true;
 		}

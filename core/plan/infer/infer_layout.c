@@ -1,6 +1,7 @@
 /*
- * infer_layout.c - the type relation of layout_transform, and the small
- * parser of TVM's layout strings it needs.
+ * infer_layout.c - the type relations of layout_transform, with the small
+ * parser of TVM's layout strings it needs, and of
+ * auto_scheduler_layout_transform.
  *
  * A layout is a sequence of axes, each an upper-case letter (a primal axis:
  * N, C, H, W...) or a factor and a lower-case letter (a subordinate axis:
@@ -145,4 +146,46 @@ done:
 		dims_release(&buf);
 	free(src);
 	return r;
+}
+
+/* auto_scheduler_layout_transform(x, src_layout, dst_layout): the extents
+ * written in dst_layout, an auto-scheduler layout of extents each followed
+ * by an axis name ("1N2C112H112W16c" is (1, 2, 112, 112, 16)). */
+Type *infer_op_AUTO_SCHEDULER_LAYOUT_TRANSFORM(OpTypeContext *ctx)
+{
+	Type *x = infer_tensor_arg(ctx, 0), *r;
+	const char *src, *dst;
+	DimBuf buf;
+	int64_t *dims;
+	uint32_t n = 0;
+	if (!x || !infer_attr_string(ctx, "src_layout", &src) ||
+	    !infer_attr_string(ctx, "dst_layout", &dst))
+		return NULL;
+	if (!dst) {
+		infer_op_error(ctx,
+			       "'auto_scheduler_layout_transform' needs a dst_layout attribute");
+		return NULL;
+	}
+	dims = dims_alloc(&buf, strlen(dst) / 2 + 1);
+	for (const char *p = dst; *p;) {
+		int64_t f = 0;
+		const char *q = p;
+		while (*q >= '0' && *q <= '9')
+			if (!checked_mul(f, 10, &f) || !checked_add(f, *q++ - '0', &f))
+				goto bad;
+		if (q == p || !((*q >= 'A' && *q <= 'Z') || (*q >= 'a' && *q <= 'z')))
+			goto bad;
+		while ((*q >= 'A' && *q <= 'Z') || (*q >= 'a' && *q <= 'z'))
+			q++;
+		dims[n++] = f;
+		p = q;
+	}
+	r = infer_result(ctx, x->u.tensor.dtype, n, dims, x, NULL);
+	dims_release(&buf);
+	return r;
+bad:
+	infer_op_error(ctx, "'auto_scheduler_layout_transform' dst_layout \"%s\" is not a layout",
+		       dst);
+	dims_release(&buf);
+	return NULL;
 }

@@ -2,8 +2,9 @@
  * infer_shape.c - the type relations of the transforms that index, slice,
  * measure, broadcast or repeat a tensor: take, shape_of, ndarray_size,
  * strided_slice, reshape_like, broadcast_to(_like), collapse_sum_like/_to,
- * stack, tile, repeat, reverse, reverse_sequence, slice_like and
- * sliding_window.
+ * stack, tile, repeat, reverse, reverse_sequence, slice_like,
+ * sliding_window and the scans cumsum and cumprod (whose relation TVM keeps
+ * with the transforms).
  *
  * Each follows TVM 0.14's relation (src/relay/op/tensor/transform.c and
  * unary.cc) and its attribute defaults (include/tvm/relay/attrs/
@@ -683,4 +684,36 @@ Type *infer_op_SLIDING_WINDOW(OpTypeContext *ctx)
 done:
 	dims_release(&buf);
 	return r;
+}
+
+/* cumsum/cumprod(x, axis=None, dtype=None, exclusive=False): x's shape, or
+ * the flattened length without an axis; dtype or x's. */
+static Type *scan_relation(OpTypeContext *ctx)
+{
+	Type *x = infer_tensor_arg(ctx, 0);
+	int64_t axis, count;
+	bool has_axis, exclusive;
+	DType dt;
+	if (!x || !infer_attr_int(ctx, "axis", 0, &axis, &has_axis) ||
+	    !infer_attr_dtype(ctx, "dtype", x->u.tensor.dtype, &dt) ||
+	    !infer_attr_bool(ctx, "exclusive", false, &exclusive))
+		return NULL;
+	if (has_axis) {
+		if (!infer_normalize_axis(ctx, axis, x, &axis))
+			return NULL;
+		return infer_result(ctx, dt, x->u.tensor.ndim, x->u.tensor.dims, x, NULL);
+	}
+	if (!type_num_elements(x, &count))
+		count = DIM_ANY;
+	return infer_result(ctx, dt, 1, &count, x, NULL);
+}
+
+Type *infer_op_CUMSUM(OpTypeContext *ctx)
+{
+	return scan_relation(ctx);
+}
+
+Type *infer_op_CUMPROD(OpTypeContext *ctx)
+{
+	return scan_relation(ctx);
 }
