@@ -477,6 +477,8 @@ static void test_create(void **state)
 	expect_error("%v: Tensor[(2), float32]", "full(%v, shape=[2])",
 		     "'full' fill value must be a scalar, got Tensor[(2), float32]");
 	expect_error("%v: float32", "full(%v)", "'full' needs a shape attribute");
+	expect_error("%v: float32", "full(%v, shape=[4294967296, 4294967296])",
+		     "'full' result has more elements than int64 can count");
 	expect_type("%x: Tensor[(2, 3), int64], %v: int64", "full_like(%x, %v)",
 		    "Tensor[(2, 3), int64]");
 	expect_error("%x: Tensor[(2, 3), int64], %v: Tensor[(1), int64]", "full_like(%x, %v)",

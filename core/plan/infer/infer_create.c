@@ -53,7 +53,8 @@ Type *infer_op_FULL(OpTypeContext *ctx)
 			goto done;
 		}
 	}
-	r = infer_result(ctx, dt, n, dims, NULL, NULL);
+	if (dims_countable(ctx, n, dims))
+		r = infer_result(ctx, dt, n, dims, NULL, NULL);
 done:
 	dims_release(&buf);
 	return r;

@@ -390,7 +390,8 @@ Type *infer_op_SPARSE_TO_DENSE(OpTypeContext *ctx)
 			goto done;
 		}
 	}
-	r = infer_result(ctx, values->u.tensor.dtype, n, dims, NULL, NULL);
+	if (dims_countable(ctx, n, dims))
+		r = infer_result(ctx, values->u.tensor.dtype, n, dims, NULL, NULL);
 done:
 	dims_release(&buf);
 	return r;

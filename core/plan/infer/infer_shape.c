@@ -334,7 +334,7 @@ Type *infer_op_BROADCAST_TO(OpTypeContext *ctx)
 		return NULL;
 	}
 	dims = dims_alloc(&buf, n);
-	if (shape_attr_dims(ctx, items, n, dims))
+	if (shape_attr_dims(ctx, items, n, dims) && dims_countable(ctx, n, dims))
 		r = broadcast_result(ctx, x, x->u.tensor.dtype, n, dims, x);
 	dims_release(&buf);
 	return r;

@@ -39,4 +39,18 @@ static inline Type *unknown_tensor(OpTypeContext *ctx, DType dt, uint32_t ndim)
 	return r;
 }
 
+/* Whether the known dims multiply within int64 (so that an absurd shape
+ * attribute is an error, as zeros and ones make it); reports otherwise. */
+static inline bool dims_countable(OpTypeContext *ctx, uint32_t n, const int64_t *dims)
+{
+	int64_t count = 1;
+	for (uint32_t i = 0; i < n; i++)
+		if (dim_known(dims[i]) && !checked_mul(count, dims[i], &count)) {
+			infer_op_error(ctx, "'%s' result has more elements than int64 can count",
+				       infer_op_name(ctx));
+			return false;
+		}
+	return true;
+}
+
 #endif
