@@ -119,6 +119,24 @@ static void expect_error(const char *params, const char *call, const char *want)
 	assert_int_equal(diags.items[0].pos.col, 3);
 }
 
+/* The call does not parse: its first error has this text and column. */
+static void expect_parse_error(const char *params, const char *call, const char *want, uint32_t col)
+{
+	char text[2048];
+	ir_module_free(m);
+	source_release(src);
+	diag_clear(&diags);
+	snprintf(text, sizeof text, "def @main(%s) {\n  %s\n}\n", params, call);
+	src = source_from_string("t.relay", text, strlen(text));
+	m = parse_module(src, &devices, &diags);
+	if (m && !diags.errors)
+		fail_msg("parses: %s", call);
+	assert_true(diags.count >= 1);
+	assert_string_equal(diags.items[0].message, want);
+	assert_int_equal(diags.items[0].pos.line, 2);
+	assert_int_equal(diags.items[0].pos.col, col);
+}
+
 /* ---- take, shape_of, ndarray_size -------------------------------------- */
 
 #define EMB "%w: Tensor[(30522, 768), float32], %i: Tensor[(1, 128), int64]"
@@ -838,6 +856,27 @@ static void test_scan(void **state)
 		     "'cumsum' axis -3 is out of range for Tensor[(2, 3), int32]");
 }
 
+/* Attributes of the wrong kind, unknown ones and wrong operand counts are
+ * the parser's errors, from the schemas and arities of ops.def. */
+static void test_schema_errors(void **state)
+{
+	(void)state;
+	expect_parse_error(D456, "take(%x, %i, axis=\"a\")",
+			   "attribute 'axis' of 'take' expects an integer, found a string", 21);
+	expect_parse_error(D456, "take(%x, %i, axis=1.5)",
+			   "attribute 'axis' of 'take' expects an integer, found a float", 21);
+	expect_parse_error(D456, "take(%x, %i, foo=1)",
+			   "unknown attribute 'foo' for operator 'take' (it accepts batch_dims, "
+			   "axis, mode)",
+			   16);
+	expect_parse_error(X1020, "strided_slice(%x, begin=1.5, end=[2])",
+			   "attribute 'begin' of 'strided_slice' expects a list of integers, "
+			   "found a float",
+			   27);
+	expect_parse_error(X1020, "topk(%x, k=2, is_ascend=\"yes\")",
+			   "attribute 'is_ascend' of 'topk' expects a boolean, found a string", 27);
+}
+
 /* ---- round trip -------------------------------------------------------- */
 
 /* Every operator of the family with non-default attributes prints as it
@@ -977,6 +1016,7 @@ int main(void)
 		TEST(test_einsum),
 		TEST(test_stft_dft),
 		TEST(test_scan),
+		TEST(test_schema_errors),
 		TEST(test_round_trip),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
