@@ -1,8 +1,10 @@
 /*
  * test_infer_transforms.c - unit tests of the type relations of the
- * transforms section of ops.def (core/plan/infer/infer_shape.c and its
- * neighbours): take, shape_of, strided_slice, broadcasting, stacking,
- * tiling, gathering, scattering, sorting and creation.
+ * transforms section of ops.def (core/plan/infer/infer_shape.c,
+ * infer_index.c, infer_create.c, infer_sort.c, infer_dyn.c,
+ * infer_layout.c, infer_einsum.c, and reshape's in infer_transform.c):
+ * take, shape_of, strided_slice, broadcasting, stacking, tiling, gathering,
+ * scattering, sorting, creation, layouts, einsum and the dyn.* variants.
  *
  * Each test parses a one-call module `def @main(PARAMS) { CALL }`, infers
  * it and compares the body's type, printed in Relay syntax, with the type
