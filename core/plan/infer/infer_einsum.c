@@ -78,7 +78,8 @@ Type *infer_op_EINSUM(OpTypeContext *ctx)
 			else if (*q != ' ')
 				goto bad;
 		}
-		if (letters > f->u.tensor.ndim || (!has_ell && letters != f->u.tensor.ndim))
+		if (letters > f->u.tensor.ndim || (!has_ell && letters != f->u.tensor.ndim) ||
+		    f->u.tensor.ndim - letters > INFER_MAX_NDIM)
 			goto mismatch;
 		term_ell = f->u.tensor.ndim - letters;
 		if (has_ell) {
