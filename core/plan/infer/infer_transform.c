@@ -15,7 +15,7 @@
  * count, -2 copies all remaining dimensions, -3 merges the next two, and
  * -4 splits the next one into the two values that follow it (one may be -1).
  */
-Type *infer_op_RESHAPE(OpTypeContext *ctx)
+static Type *reshape_relation(OpTypeContext *ctx, bool reverse)
 {
 	Type *x = infer_tensor_arg(ctx, 0), *r = NULL;
 	const AttrValue *items;
@@ -26,21 +26,37 @@ Type *infer_op_RESHAPE(OpTypeContext *ctx)
 	DimBuf buf;
 	int64_t *out;
 	const char *shape_text;
+	int64_t *reversed_dims = NULL;
+	AttrValue *reversed_items = NULL;
 	if (!x || !infer_attr_list(ctx, "newshape", &items, &n, &present) ||
 	    !infer_attr_bool(ctx, "allowzero", false, &allowzero))
 		return NULL;
 	if (!present) {
-		infer_op_error(ctx, "'reshape' needs a newshape attribute");
+		infer_op_error(ctx, "'%s' needs a newshape attribute", infer_op_name(ctx));
 		return NULL;
 	}
 	ndim = x->u.tensor.ndim;
 	xd = x->u.tensor.dims;
 	shape_text = NULL;
 	out = dims_alloc(&buf, (size_t)n + ndim + 1);
-#define RESHAPE_FAIL(...)                         \
-	do {                                      \
-		infer_op_error(ctx, __VA_ARGS__); \
-		goto done;                        \
+	if (reverse) {
+		/* contrib_reverse_reshape: the same rules from the right */
+		int64_t *rx = xmalloc((ndim + 1) * sizeof(int64_t));
+		AttrValue *ri = xmalloc((n + 1) * sizeof(AttrValue));
+		for (uint32_t i = 0; i < ndim; i++)
+			rx[i] = xd[ndim - 1 - i];
+		for (uint32_t i = 0; i < n; i++)
+			ri[i] = items[n - 1 - i];
+		shape_text = infer_list_text(ctx, items, n);
+		reversed_dims = rx;
+		reversed_items = ri;
+		xd = rx;
+		items = ri;
+	}
+#define RESHAPE_FAIL(fmt, ...)                                                     \
+	do {                                                                       \
+		infer_op_error(ctx, "'%s' " fmt, infer_op_name(ctx), __VA_ARGS__); \
+		goto done;                                                         \
 	} while (0)
 #define SHAPE_TEXT() (shape_text ? shape_text : (shape_text = infer_list_text(ctx, items, n)))
 	for (uint32_t i = 0; i < n; i++) {
@@ -53,17 +69,15 @@ Type *infer_op_RESHAPE(OpTypeContext *ctx)
 				out[nout++] = 0;
 			} else {
 				if (src >= ndim)
-					RESHAPE_FAIL(
-						"'reshape' newshape %s copies dimension %u of %s, "
-						"which has only %u",
-						SHAPE_TEXT(), src, infer_tname(ctx, x), ndim);
+					RESHAPE_FAIL("newshape %s copies dimension %u of %s, "
+						     "which has only %u",
+						     SHAPE_TEXT(), src, infer_tname(ctx, x), ndim);
 				out[nout++] = xd[src];
 			}
 			src++;
 		} else if (v == -1) {
 			if (infer_at >= 0)
-				RESHAPE_FAIL("'reshape' newshape %s has more than one -1",
-					     SHAPE_TEXT());
+				RESHAPE_FAIL("newshape %s has more than one -1", SHAPE_TEXT());
 			infer_at = nout;
 			out[nout++] = DIM_ANY;
 			src++;
@@ -72,35 +86,33 @@ Type *infer_op_RESHAPE(OpTypeContext *ctx)
 				out[nout++] = xd[src++];
 		} else if (v == -3) {
 			if (src + 1 >= ndim)
-				RESHAPE_FAIL("'reshape' newshape %s merges dimensions past the end "
+				RESHAPE_FAIL("newshape %s merges dimensions past the end "
 					     "of %s",
 					     SHAPE_TEXT(), infer_tname(ctx, x));
 			if (!dim_known(xd[src]) || !dim_known(xd[src + 1]))
 				out[nout] = DIM_ANY;
 			else if (!checked_mul(xd[src], xd[src + 1], &out[nout]))
-				RESHAPE_FAIL("'reshape' merged dimension of %s overflows",
+				RESHAPE_FAIL("merged dimension of %s overflows",
 					     infer_tname(ctx, x));
 			nout++;
 			src += 2;
 		} else if (v == -4) {
 			int64_t d, d1, d2, prod;
 			if (i + 2 >= n)
-				RESHAPE_FAIL("'reshape' newshape %s: -4 must be followed by two "
+				RESHAPE_FAIL("newshape %s: -4 must be followed by two "
 					     "values",
 					     SHAPE_TEXT());
 			if (src >= ndim)
-				RESHAPE_FAIL(
-					"'reshape' newshape %s splits a dimension past the end "
-					"of %s",
-					SHAPE_TEXT(), infer_tname(ctx, x));
+				RESHAPE_FAIL("newshape %s splits a dimension past the end "
+					     "of %s",
+					     SHAPE_TEXT(), infer_tname(ctx, x));
 			d = xd[src++];
 			d1 = items[i + 1].u.i;
 			d2 = items[i + 2].u.i;
 			i += 2;
 			if (d1 < -1 || d2 < -1 || d1 == 0 || d2 == 0 || (d1 == -1 && d2 == -1))
-				RESHAPE_FAIL(
-					"'reshape' newshape %s has an invalid split %lld, %lld",
-					SHAPE_TEXT(), (long long)d1, (long long)d2);
+				RESHAPE_FAIL("newshape %s has an invalid split %lld, %lld",
+					     SHAPE_TEXT(), (long long)d1, (long long)d2);
 			if (!dim_known(d)) {
 				out[nout++] = d1 == -1 ? DIM_ANY : d1;
 				out[nout++] = d2 == -1 ? DIM_ANY : d2;
@@ -111,13 +123,12 @@ Type *infer_op_RESHAPE(OpTypeContext *ctx)
 			if (d2 == -1)
 				d2 = d % d1 == 0 ? d / d1 : -1;
 			if (d1 < 0 || d2 < 0 || !checked_mul(d1, d2, &prod) || prod != d)
-				RESHAPE_FAIL(
-					"'reshape' newshape %s cannot split dimension %lld of %s",
-					SHAPE_TEXT(), (long long)d, infer_tname(ctx, x));
+				RESHAPE_FAIL("newshape %s cannot split dimension %lld of %s",
+					     SHAPE_TEXT(), (long long)d, infer_tname(ctx, x));
 			out[nout++] = d1;
 			out[nout++] = d2;
 		} else {
-			RESHAPE_FAIL("'reshape' newshape %s has invalid value %lld", SHAPE_TEXT(),
+			RESHAPE_FAIL("newshape %s has invalid value %lld", SHAPE_TEXT(),
 				     (long long)v);
 		}
 	}
@@ -127,7 +138,7 @@ Type *infer_op_RESHAPE(OpTypeContext *ctx)
 		if (!dim_known(out[i]))
 			unknown = true;
 		else if (!checked_mul(product, out[i], &product))
-			RESHAPE_FAIL("'reshape' newshape %s has more elements than int64 can count",
+			RESHAPE_FAIL("newshape %s has more elements than int64 can count",
 				     SHAPE_TEXT());
 	}
 	total_known = type_num_elements(x, &total);
@@ -135,26 +146,46 @@ Type *infer_op_RESHAPE(OpTypeContext *ctx)
 		if (unknown || !total_known) {
 			out[infer_at] = DIM_ANY;
 		} else if (product == 0 || total % product != 0) {
-			RESHAPE_FAIL("'reshape' cannot reshape %s (%lld elements) to newshape %s",
+			RESHAPE_FAIL("cannot reshape %s (%lld elements) to newshape %s",
 				     infer_tname(ctx, x), (long long)total, SHAPE_TEXT());
 		} else {
 			out[infer_at] = total / product;
 		}
 	} else if (!unknown && total_known && product != total) {
-		RESHAPE_FAIL("'reshape' cannot reshape %s (%lld elements) to newshape %s (%lld "
+		RESHAPE_FAIL("cannot reshape %s (%lld elements) to newshape %s (%lld "
 			     "elements)",
 			     infer_tname(ctx, x), (long long)total, SHAPE_TEXT(),
 			     (long long)product);
 	}
 	if (nout > INFER_MAX_NDIM)
-		RESHAPE_FAIL("'reshape' result has %u dimensions, more than %d", nout,
-			     INFER_MAX_NDIM);
+		RESHAPE_FAIL("result has %u dimensions, more than %d", nout, INFER_MAX_NDIM);
+	if (reverse)
+		for (uint32_t i = 0; i < nout / 2; i++) {
+			int64_t d = out[i];
+			out[i] = out[nout - 1 - i];
+			out[nout - 1 - i] = d;
+		}
 	r = infer_result(ctx, x->u.tensor.dtype, nout, out, x, NULL);
 done:
 #undef RESHAPE_FAIL
 #undef SHAPE_TEXT
+	free(reversed_dims);
+	free(reversed_items);
 	dims_release(&buf);
 	return r;
+}
+
+Type *infer_op_RESHAPE(OpTypeContext *ctx)
+{
+	return reshape_relation(ctx, false);
+}
+
+/* contrib_reverse_reshape(x, newshape): reshape's special values applied
+ * from the right (x's dims and newshape reversed, the result reversed
+ * back), as TVM's InferNewShape with reverse. */
+Type *infer_op_CONTRIB_REVERSE_RESHAPE(OpTypeContext *ctx)
+{
+	return reshape_relation(ctx, true);
 }
 
 /* transpose(x, axes): a permutation of the axes; absent or [] reverses. */

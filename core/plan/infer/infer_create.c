@@ -1,0 +1,183 @@
+/*
+ * infer_create.c - the type relations of the transforms that create a
+ * tensor from attributes and scalars: full, full_like, arange and
+ * meshgrid (zeros and ones live in infer_fill.c).
+ *
+ * They follow TVM 0.14's relations (src/relay/op/tensor/transform.cc).
+ */
+#include "infer_transforms.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+static bool need_scalar(OpTypeContext *ctx, const Type *t, const char *what)
+{
+	if (t->u.tensor.ndim == 0)
+		return true;
+	infer_op_error(ctx, "'%s' %s must be a scalar, got %s", infer_op_name(ctx), what,
+		       infer_tname(ctx, t));
+	return false;
+}
+
+/* full(fill_value, shape, dtype=None): the shape, of dtype or else the
+ * fill value's. */
+Type *infer_op_FULL(OpTypeContext *ctx)
+{
+	Type *fill = infer_tensor_arg(ctx, 0), *r = NULL;
+	const AttrValue *items;
+	uint32_t n;
+	bool present;
+	DType dt;
+	DimBuf buf;
+	int64_t *dims;
+	if (!fill || !infer_attr_list(ctx, "shape", &items, &n, &present) ||
+	    !infer_attr_dtype(ctx, "dtype", fill->u.tensor.dtype, &dt) ||
+	    !need_scalar(ctx, fill, "fill value"))
+		return NULL;
+	if (!present) {
+		infer_op_error(ctx, "'full' needs a shape attribute");
+		return NULL;
+	}
+	if (n > INFER_MAX_NDIM) {
+		infer_op_error(ctx, "'full' shape has %u dimensions, more than %d", n,
+			       INFER_MAX_NDIM);
+		return NULL;
+	}
+	dims = dims_alloc(&buf, n);
+	for (uint32_t i = 0; i < n; i++) {
+		dims[i] = items[i].u.i;
+		if (dims[i] < 0) {
+			infer_op_error(ctx, "'full' shape %s has a negative dimension",
+				       infer_list_text(ctx, items, n));
+			goto done;
+		}
+	}
+	if (dims_countable(ctx, n, dims))
+		r = infer_result(ctx, dt, n, dims, NULL, NULL);
+done:
+	dims_release(&buf);
+	return r;
+}
+
+/* full_like(data, fill_value): data's type; the fill value a scalar. */
+Type *infer_op_FULL_LIKE(OpTypeContext *ctx)
+{
+	Type *data = infer_tensor_arg(ctx, 0), *fill;
+	if (!data || !(fill = infer_tensor_arg(ctx, 1)) || !need_scalar(ctx, fill, "fill value"))
+		return NULL;
+	return data;
+}
+
+/* A number attribute: *known false when absent or None. */
+static bool attr_number(OpTypeContext *ctx, const char *name, double *out, bool *known)
+{
+	const AttrValue *v = infer_attr_value(ctx, name);
+	*known = v != NULL;
+	if (!v)
+		return true;
+	if (v->kind == ATTR_FLOAT) {
+		*out = v->u.f;
+		return true;
+	}
+	if (v->kind == ATTR_INT) {
+		*out = (double)v->u.i;
+		return true;
+	}
+	infer_op_error(ctx, "'%s' attribute '%s' must be a number", infer_op_name(ctx), name);
+	return false;
+}
+
+/* arange(start, stop, step, dtype="float32"): three scalars of the dtype;
+ * ceil((stop - start) / step) elements when the start, stop and step
+ * attributes hold the constants, else `?`. */
+Type *infer_op_ARANGE(OpTypeContext *ctx)
+{
+	double start, stop, step, count;
+	bool k0, k1, k2;
+	DType dt;
+	int64_t n;
+	if (!infer_attr_dtype(ctx, "dtype", DT_FLOAT32, &dt) ||
+	    !attr_number(ctx, "start", &start, &k0) || !attr_number(ctx, "stop", &stop, &k1) ||
+	    !attr_number(ctx, "step", &step, &k2))
+		return NULL;
+	for (uint32_t i = 0; i < 3; i++) {
+		Type *t = infer_tensor_arg(ctx, i);
+		if (!t)
+			return NULL;
+		if (t->u.tensor.ndim != 0 || t->u.tensor.dtype != dt) {
+			infer_op_error(ctx,
+				       "'arange' expects %s scalars for start, stop and step, "
+				       "got %s",
+				       dtype_name(dt), infer_tname(ctx, t));
+			return NULL;
+		}
+	}
+	if (!k0 || !k1 || !k2)
+		return unknown_tensor(ctx, dt, 1);
+	count = step != 0 ? ceil((stop - start) / step) : 0;
+	if (!(count > 0) || count > 9.2e18) {
+		infer_op_error(ctx, "'arange' has an invalid start, stop and step: %g, %g, %g",
+			       start, stop, step);
+		return NULL;
+	}
+	n = (int64_t)count;
+	return type_tensor(ir_data_arena(ctx->module), dt, 1, &n);
+}
+
+/* meshgrid((t0, t1, ...), indexing="ij"): scalars or 1-D tensors of one
+ * dtype; a tuple of as many grids, each shaped by their lengths (the first
+ * two swapped for "xy"). */
+Type *infer_op_MESHGRID(OpTypeContext *ctx)
+{
+	Type *t = ctx->arg_types[0], *grid, *r;
+	const char *indexing;
+	uint32_t nf;
+	DimBuf buf;
+	int64_t *dims;
+	Type **fields;
+	if (!is_tensor_tuple(t)) {
+		infer_op_error(ctx, "'meshgrid' expects a non-empty tuple of tensors, got %s",
+			       infer_tname(ctx, t));
+		return NULL;
+	}
+	if (!infer_attr_string(ctx, "indexing", &indexing))
+		return NULL;
+	if (indexing && strcmp(indexing, "ij") != 0 && strcmp(indexing, "xy") != 0) {
+		infer_op_error(ctx, "'meshgrid' indexing must be \"ij\" or \"xy\", got \"%s\"",
+			       indexing);
+		return NULL;
+	}
+	nf = t->u.tuple.nfields;
+	if (nf > INFER_MAX_NDIM) {
+		infer_op_error(ctx, "'meshgrid' of more than %d tensors", INFER_MAX_NDIM);
+		return NULL;
+	}
+	dims = dims_alloc(&buf, nf);
+	for (uint32_t j = 0; j < nf; j++) {
+		const Type *f = t->u.tuple.fields[j];
+		if (f->u.tensor.dtype != t->u.tuple.fields[0]->u.tensor.dtype ||
+		    f->u.tensor.ndim > 1) {
+			infer_op_error(ctx,
+				       "'meshgrid' expects scalars or 1-D tensors of one dtype, "
+				       "got %s",
+				       infer_tname(ctx, t));
+			dims_release(&buf);
+			return NULL;
+		}
+		dims[j] = f->u.tensor.ndim ? f->u.tensor.dims[0] : 1;
+	}
+	if (indexing && strcmp(indexing, "xy") == 0 && nf >= 2) {
+		int64_t d = dims[0];
+		dims[0] = dims[1];
+		dims[1] = d;
+	}
+	grid = infer_result(ctx, t->u.tuple.fields[0]->u.tensor.dtype, nf, dims, NULL, NULL);
+	dims_release(&buf);
+	fields = xmalloc(nf * sizeof(Type *));
+	for (uint32_t j = 0; j < nf; j++)
+		fields[j] = grid;
+	r = type_tuple(ir_data_arena(ctx->module), nf, fields);
+	free(fields);
+	return r;
+}
