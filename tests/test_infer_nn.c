@@ -1,0 +1,417 @@
+/*
+ * test_infer_nn.c - the type relations of the nn.*, image.*, vision.* and
+ * random.* operators that devplan plans without kernels (ops.def's
+ * OP_PLAN lines of that family, core/plan/infer/infer_nn_norm.c and
+ * infer_window_nd.c).
+ *
+ * Every case is a module in Relay text, parsed and inferred: the expected
+ * result types are written by hand from TVM 0.14's documented semantics,
+ * errors as exact message text at the call's position. A module calling
+ * every operator with non-default attributes prints back as it was read.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "devices.h"
+#include "infer.h"
+#include "ir.h"
+#include "parse.h"
+#include "print.h"
+
+/* ---- fixture ----------------------------------------------------------- */
+
+static DeviceTable devices;
+static DiagList diags;
+static IrModule *m;
+
+static int setup(void **state)
+{
+	(void)state;
+	devices_init_default(&devices);
+	diag_init(&diags);
+	m = NULL;
+	return 0;
+}
+
+static int teardown(void **state)
+{
+	(void)state;
+	ir_module_free(m);
+	diag_free(&diags);
+	devices_free(&devices);
+	return 0;
+}
+
+/* ---- helpers ----------------------------------------------------------- */
+
+static IrModule *parse_text(const char *text)
+{
+	SourceFile *src = source_from_string("nn.relay", text, strlen(text));
+	IrModule *mod = parse_module(src, &devices, &diags);
+	if (!mod || diags.errors) {
+		diag_print_all(stderr, &diags);
+		fprintf(stderr, "--- text that did not parse:\n%s", text);
+	}
+	source_release(src);
+	assert_non_null(mod);
+	assert_int_equal(diags.errors, 0);
+	return mod;
+}
+
+/* Parses `def @main(PARAMS) { BODY }` (the body's call on line 2, column
+ * 3) and infers it; returns whether inference succeeded. */
+static bool infer_main(const char *params, const char *body)
+{
+	char text[4096];
+	bool ok;
+	snprintf(text, sizeof text, "def @main(%s) {\n  %s\n}\n", params, body);
+	m = parse_text(text);
+	ok = infer_module(m, &diags);
+	return ok;
+}
+
+/* @main's result has type `want`. */
+static void expect_type(const char *params, const char *body, const char *want)
+{
+	int32_t g;
+	if (!infer_main(params, body))
+		diag_print_all(stderr, &diags);
+	assert_int_equal(diags.errors, 0);
+	g = ir_find_global(m, "main");
+	assert_true(g >= 0);
+	assert_string_equal(infer_type_name(m, m->globals[g].fn->u.fn.body->type), want);
+	ir_module_free(m);
+	m = NULL;
+}
+
+/* Inference fails with exactly this one error, at the call. */
+static void expect_error(const char *params, const char *body, const char *want)
+{
+	bool ok = infer_main(params, body);
+	if (ok || diags.count != 1)
+		diag_print_all(stderr, &diags);
+	assert_false(ok);
+	assert_int_equal(diags.count, 1);
+	assert_string_equal(diags.items[0].message, want);
+	assert_int_equal(diags.items[0].pos.line, 2);
+	assert_int_equal(diags.items[0].pos.col, 3);
+	ir_module_free(m);
+	m = NULL;
+	diag_free(&diags);
+	diag_init(&diags);
+}
+
+/* The parser rejects the module with this first error (an attribute of
+ * the wrong kind for the operator's schema). */
+static void expect_parse_error(const char *params, const char *body, const char *want)
+{
+	char text[4096];
+	SourceFile *src;
+	snprintf(text, sizeof text, "def @main(%s) {\n  %s\n}\n", params, body);
+	src = source_from_string("nn.relay", text, strlen(text));
+	m = parse_module(src, &devices, &diags);
+	source_release(src);
+	assert_true(diags.errors > 0);
+	assert_string_equal(diags.items[0].message, want);
+	ir_module_free(m);
+	m = NULL;
+	diag_free(&diags);
+	diag_init(&diags);
+}
+
+/* print(parse(text)) == text, and the module infers. */
+static void expect_round_trip(const char *text)
+{
+	StrBuf sb;
+	m = parse_text(text);
+	strbuf_init(&sb);
+	print_module(&sb, m, NULL);
+	assert_string_equal(sb.data, text);
+	strbuf_free(&sb);
+	if (!infer_module(m, &diags))
+		diag_print_all(stderr, &diags);
+	assert_int_equal(diags.errors, 0);
+}
+
+#define F32(...) "Tensor[(" #__VA_ARGS__ "), float32]"
+
+/* ---- normalisations ------------------------------------------------------ */
+
+#define BN_PARAMS(shape, c)                                                                 \
+	"%x: " shape ", %g: " c ", %b: " c ", %m: " c ", %v: " c
+
+static void test_batch_norm(void **state)
+{
+	(void)state;
+	expect_type(BN_PARAMS(F32(2, 3, 4, 5), F32(3)), "nn.batch_norm(%x, %g, %b, %m, %v)",
+		    "(" F32(2, 3, 4, 5) ", " F32(3) ", " F32(3) ")");
+	expect_type(BN_PARAMS(F32(2, 3, 4, 5), F32(5)),
+		    "nn.batch_norm(%x, %g, %b, %m, %v, axis=-1, epsilon=0.001f, center=False)",
+		    "(" F32(2, 3, 4, 5) ", " F32(5) ", " F32(5) ")");
+	expect_type(BN_PARAMS(F32(?, 3, 4, 4), F32(3)), "nn.batch_norm(%x, %g, %b, %m, %v)",
+		    "(" F32(?, 3, 4, 4) ", " F32(3) ", " F32(3) ")");
+}
+
+static void test_batch_norm_errors(void **state)
+{
+	(void)state;
+	expect_error("%x: " F32(2, 3, 4, 5) ", %g: " F32(4) ", %b: " F32(3) ", %m: " F32(3)
+		     ", %v: " F32(3),
+		     "nn.batch_norm(%x, %g, %b, %m, %v)",
+		     "'nn.batch_norm' expects argument 2 of type Tensor[(3), float32] (the channel "
+		     "axis of Tensor[(2, 3, 4, 5), float32]), got Tensor[(4), float32]");
+	expect_error("%x: " F32(2, 3, 4, 5) ", %g: " F32(3) ", %b: " F32(3) ", %m: " F32(3)
+		     ", %v: Tensor[(3), float64]",
+		     "nn.batch_norm(%x, %g, %b, %m, %v)",
+		     "'nn.batch_norm' expects argument 5 of type Tensor[(3), float32] (the channel "
+		     "axis of Tensor[(2, 3, 4, 5), float32]), got Tensor[(3), float64]");
+	expect_error(BN_PARAMS(F32(2, 3, 4, 5), F32(3)), "nn.batch_norm(%x, %g, %b, %m, %v, axis=4)",
+		     "'nn.batch_norm' axis 4 is out of range for Tensor[(2, 3, 4, 5), float32]");
+}
+
+static void test_layer_instance_group_norm(void **state)
+{
+	(void)state;
+	expect_type("%x: " F32(2, 7, 16) ", %g: " F32(16) ", %b: " F32(16),
+		    "nn.layer_norm(%x, %g, %b)", F32(2, 7, 16));
+	expect_type("%x: " F32(2, 7, 16) ", %g: " F32(7) ", %b: " F32(7),
+		    "nn.layer_norm(%x, %g, %b, axis=1, epsilon=1e-06f, scale=False)", F32(2, 7, 16));
+	expect_type("%x: " F32(2, 3, 5) ", %g: " F32(3) ", %b: " F32(3),
+		    "nn.instance_norm(%x, %g, %b)", F32(2, 3, 5));
+	expect_type("%x: " F32(2, 6, 4, 4) ", %g: " F32(6) ", %b: " F32(6),
+		    "nn.group_norm(%x, %g, %b, num_groups=3)", F32(2, 6, 4, 4));
+	expect_type("%x: " F32(2, 4, 4, 6) ", %g: " F32(6) ", %b: " F32(6),
+		    "nn.group_norm(%x, %g, %b, num_groups=2, axis=-1)", F32(2, 4, 4, 6));
+}
+
+static void test_norm_errors(void **state)
+{
+	(void)state;
+	expect_error("%x: " F32(2, 7, 16) ", %g: " F32(7) ", %b: " F32(16),
+		     "nn.layer_norm(%x, %g, %b)",
+		     "'nn.layer_norm' expects argument 2 of type Tensor[(16), float32] (the channel "
+		     "axis of Tensor[(2, 7, 16), float32]), got Tensor[(7), float32]");
+	expect_error("%x: " F32(2, 3) ", %g: " F32(3) ", %b: " F32(3),
+		     "nn.instance_norm(%x, %g, %b)",
+		     "'nn.instance_norm' expects data of at least 3 dimensions, got "
+		     "Tensor[(2, 3), float32]");
+	expect_error("%x: " F32(2, 6, 4, 4) ", %g: " F32(6) ", %b: " F32(6),
+		     "nn.group_norm(%x, %g, %b, num_groups=4)",
+		     "'nn.group_norm' data Tensor[(2, 6, 4, 4), float32] has 6 channels, not "
+		     "divisible by num_groups=4");
+	expect_error("%x: " F32(2, 6, 4, 4) ", %g: " F32(6) ", %b: " F32(6),
+		     "nn.group_norm(%x, %g, %b)",
+		     "'nn.group_norm' attribute num_groups=0 must be positive");
+	expect_parse_error("%x: " F32(2, 6, 4, 4) ", %g: " F32(6) ", %b: " F32(6),
+			   "nn.group_norm(%x, %g, %b, num_groups=2, epsilon=\"small\")",
+			   "attribute 'epsilon' of 'nn.group_norm' expects a number, found a "
+			   "string");
+}
+
+static void test_l2_normalize_lrn(void **state)
+{
+	(void)state;
+	expect_type("%x: " F32(2, 3, 4), "nn.l2_normalize(%x, eps=1e-10f, axis=[1, 2])",
+		    F32(2, 3, 4));
+	expect_type("%x: " F32(1, 8, 5, 5), "nn.lrn(%x, size=3, axis=1, bias=1f, beta=0.5f)",
+		    F32(1, 8, 5, 5));
+	expect_error("%x: " F32(2, 3, 4), "nn.l2_normalize(%x, eps=1e-10f, axis=[3])",
+		     "'nn.l2_normalize' axis 3 is out of range for Tensor[(2, 3, 4), float32]");
+	expect_error("%x: " F32(1, 8, 5, 5), "nn.lrn(%x, size=0)",
+		     "'nn.lrn' attribute size=0 must be positive");
+	expect_error("%x: " F32(1, 8, 5, 5), "nn.lrn(%x, axis=-5)",
+		     "'nn.lrn' axis -5 is out of range for Tensor[(1, 8, 5, 5), float32]");
+}
+
+/* ---- activations, dropout, softmax ---------------------------------------- */
+
+static void test_activations(void **state)
+{
+	(void)state;
+	expect_type("%x: " F32(4, 5), "nn.dropout(%x, rate=0.2f)",
+		    "(" F32(4, 5) ", " F32(4, 5) ")");
+	expect_type("%x: " F32(4, 5), "nn.leaky_relu(%x, alpha=0.1f)", F32(4, 5));
+	expect_type("%x: " F32(1, 4, 6, 6) ", %a: " F32(4), "nn.prelu(%x, %a)", F32(1, 4, 6, 6));
+	expect_type("%x: " F32(1, 4, 6, 7) ", %a: " F32(7), "nn.prelu(%x, %a, axis=3)",
+		    F32(1, 4, 6, 7));
+	expect_type("%x: " F32(2, 10), "nn.log_softmax(%x)", F32(2, 10));
+	expect_type("%x: " F32(2, 10), "nn.fast_softmax(%x, axis=0)", F32(2, 10));
+}
+
+static void test_activation_errors(void **state)
+{
+	(void)state;
+	expect_error("%x: " F32(4, 5), "nn.dropout(%x, rate=1.5f)",
+		     "'nn.dropout' attribute rate=1.5 must be between 0 and 1");
+	expect_error("%x: " F32(4, 5), "nn.leaky_relu(%x, alpha=-1f)",
+		     "'nn.leaky_relu' attribute alpha=-1 must not be negative");
+	expect_error("%x: " F32(1, 4, 6, 6) ", %a: " F32(5), "nn.prelu(%x, %a)",
+		     "'nn.prelu' expects argument 2 of type Tensor[(4), float32] (the channel axis "
+		     "of Tensor[(1, 4, 6, 6), float32]), got Tensor[(5), float32]");
+	expect_error("%x: " F32(2, 10), "nn.log_softmax(%x, axis=2)",
+		     "'nn.log_softmax' axis 2 is out of range for Tensor[(2, 10), float32]");
+	expect_error("%x: " F32(2, 10), "nn.fast_softmax(%x, axis=-3)",
+		     "'nn.fast_softmax' axis -3 is out of range for Tensor[(2, 10), float32]");
+}
+
+/* ---- nn.matmul ------------------------------------------------------------- */
+
+static void test_matmul(void **state)
+{
+	(void)state;
+	expect_type("%a: " F32(2, 5, 8) ", %b: " F32(8, 3), "nn.matmul(%a, %b)", F32(2, 5, 3));
+	expect_type("%a: " F32(2, 5, 8) ", %b: " F32(3, 8), "nn.matmul(%a, %b, transpose_b=True)",
+		    F32(2, 5, 3));
+	expect_type("%a: " F32(2, 8, 5) ", %b: " F32(8, 3),
+		    "nn.matmul(%a, %b, units=3, out_dtype=\"float64\", transpose_a=True)",
+		    "Tensor[(2, 5, 3), float64]");
+	expect_type("%a: " F32(?, 8) ", %b: " F32(8, ?), "nn.matmul(%a, %b)", F32(?, ?));
+	expect_error("%a: " F32(2, 5, 8) ", %b: " F32(7, 3), "nn.matmul(%a, %b)",
+		     "'nn.matmul' reduction dimensions do not match: Tensor[(2, 5, 8), float32] "
+		     "and Tensor[(7, 3), float32] (transpose_a=False, transpose_b=False)");
+	expect_error("%a: " F32(2, 5, 8) ", %b: " F32(2, 8, 3), "nn.matmul(%a, %b)",
+		     "'nn.matmul' expects a 2-D second operand, got Tensor[(2, 8, 3), float32]");
+	expect_error("%a: " F32(5, 8) ", %b: " F32(8, 3), "nn.matmul(%a, %b, units=4)",
+		     "'nn.matmul' attribute units=4 does not match Tensor[(8, 3), float32]");
+}
+
+/* ---- nn.pad ---------------------------------------------------------------- */
+
+static void test_pad(void **state)
+{
+	(void)state;
+	expect_type("%x: " F32(1, 3, 4, 4),
+		    "nn.pad(%x, 0f, pad_width=[[0, 0], [0, 0], [1, 2], [3, 4]])", F32(1, 3, 7, 11));
+	expect_type("%x: " F32(2, 5), "nn.pad(%x, 1f, pad_width=[[0, 0], [-1, 0]], pad_mode=\"edge\")",
+		    F32(2, 4));
+	expect_type("%x: " F32(?, 5), "nn.pad(%x, 0f, pad_width=[[1, 1], [2, 2]])", F32(?, 9));
+	expect_error("%x: " F32(1, 3, 4, 4), "nn.pad(%x, 0f, pad_width=[[0, 0], [1, 1], [1, 1]])",
+		     "'nn.pad' needs a pad_width of 4 [before, after] pairs for "
+		     "Tensor[(1, 3, 4, 4), float32]");
+	expect_error("%x: " F32(2, 5), "nn.pad(%x, 0f, pad_width=[[0, 0], [1, 1, 1]])",
+		     "'nn.pad' pad_width item 1 must be a pair [before, after] of integers");
+	expect_error("%x: " F32(2, 5), "nn.pad(%x, 0f, pad_width=[[0, 0], [1, 1]], pad_mode=\"wrap\")",
+		     "'nn.pad' attribute pad_mode=\"wrap\" must be \"constant\", \"edge\" or "
+		     "\"reflect\"");
+	expect_error("%x: " F32(2, 5), "nn.pad(%x, 0f, pad_width=[[0, 0], [-3, -3]])",
+		     "'nn.pad' pads dimension 1 of Tensor[(2, 5), float32] to an invalid extent");
+	expect_error("%x: " F32(2, 5) ", %v: " F32(1),
+		     "nn.pad(%x, %v, pad_width=[[0, 0], [1, 1]])",
+		     "'nn.pad' expects a scalar pad value, got Tensor[(1), float32]");
+}
+
+/* ---- resampling -------------------------------------------------------------- */
+
+static void test_resampling(void **state)
+{
+	(void)state;
+	expect_type("%x: " F32(1, 3, 4, 6), "nn.upsampling(%x, scale_h=2f, scale_w=1.5f)",
+		    F32(1, 3, 8, 9));
+	expect_type("%x: " F32(1, 4, 6, 3),
+		    "nn.upsampling(%x, scale_h=2f, scale_w=2f, layout=\"NHWC\", method=\"bilinear\", "
+		    "align_corners=True)",
+		    F32(1, 8, 12, 3));
+	expect_type("%x: " F32(1, 2, 3, 4, 5),
+		    "nn.upsampling3d(%x, scale_d=2f, scale_h=2f, scale_w=0.6f, method=\"trilinear\")",
+		    F32(1, 2, 6, 8, 3));
+	expect_type("%x: " F32(1, 8, 2, 3), "nn.depth_to_space(%x, block_size=2)", F32(1, 2, 4, 6));
+	expect_type("%x: " F32(1, 2, 3, 8),
+		    "nn.depth_to_space(%x, block_size=2, layout=\"NHWC\", mode=\"CDR\")",
+		    F32(1, 4, 6, 2));
+	expect_type("%x: " F32(1, 2, 4, 6), "nn.space_to_depth(%x, block_size=2)", F32(1, 8, 2, 3));
+}
+
+static void test_resampling_errors(void **state)
+{
+	(void)state;
+	expect_error("%x: " F32(1, 3, 4, 6), "nn.upsampling(%x, layout=\"NCH\")",
+		     "'nn.upsampling' does not support layout=\"NCH\" (a permutation of NCHW is "
+		     "expected)");
+	expect_error("%x: " F32(1, 3, 4), "nn.upsampling(%x)",
+		     "'nn.upsampling' expects 4-D data (NCHW), got Tensor[(1, 3, 4), float32]");
+	expect_error("%x: " F32(1, 3, 4, 6), "nn.upsampling(%x, method=\"linear\")",
+		     "'nn.upsampling' attribute method=\"linear\" must be \"nearest_neighbor\", "
+		     "\"bilinear\" or \"bicubic\"");
+	expect_error("%x: " F32(1, 3, 4, 6), "nn.upsampling(%x, scale_h=0f)",
+		     "'nn.upsampling' attribute scale_h=0 must be positive");
+	expect_error("%x: " F32(1, 2, 3, 4, 5), "nn.upsampling3d(%x, method=\"bilinear\")",
+		     "'nn.upsampling3d' attribute method=\"bilinear\" must be \"nearest_neighbor\" "
+		     "or \"trilinear\"");
+	expect_error("%x: " F32(1, 6, 2, 3), "nn.depth_to_space(%x, block_size=2)",
+		     "'nn.depth_to_space' data Tensor[(1, 6, 2, 3), float32] has 6 channels, not "
+		     "divisible by block_size^2=4");
+	expect_error("%x: " F32(1, 2, 4, 6), "nn.space_to_depth(%x, block_size=0)",
+		     "'nn.space_to_depth' attribute block_size=0 must be positive");
+}
+
+/* ---- printing ------------------------------------------------------------- */
+
+/* Every operator of the family with non-default attributes reads back as
+ * printed [P1]. */
+static void test_round_trip(void **state)
+{
+	(void)state;
+	expect_round_trip(
+		"#[version = \"0.0.5\"]\n"
+		"def @main(%x: Tensor[(2, 4, 6, 6), float32], %c: Tensor[(4), float32], "
+		"%w: Tensor[(8, 5), float32]) {\n"
+		"  %0 = nn.batch_norm(%x, %c, %c, %c, %c, axis=1, epsilon=0.001f, center=False, "
+		"scale=False);\n"
+		"  %1 = %0.0;\n"
+		"  %2 = nn.instance_norm(%1, %c, %c, axis=1, epsilon=0.001f, center=False, "
+		"scale=False);\n"
+		"  %3 = nn.group_norm(%2, %c, %c, num_groups=2, axis=1, epsilon=0.001f, "
+		"center=False, scale=False);\n"
+		"  %4 = nn.l2_normalize(%3, eps=1e-10f, axis=[1]);\n"
+		"  %5 = nn.lrn(%4, size=3, axis=1, bias=1f, alpha=0.001f, beta=0.5f);\n"
+		"  %6 = nn.pad(%5, 1f, pad_width=[[0, 0], [0, 0], [1, 1], [1, 1]], "
+		"pad_mode=\"reflect\");\n"
+		"  %7 = nn.dropout(%6, rate=0.25f);\n"
+		"  %8 = %7.0;\n"
+		"  %9 = nn.leaky_relu(%8, alpha=0.2f);\n"
+		"  %10 = nn.prelu(%9, %c, axis=1);\n"
+		"  %11 = nn.log_softmax(%10, axis=1);\n"
+		"  %12 = nn.fast_softmax(%11, axis=1);\n"
+		"  %13 = nn.upsampling(%12, scale_h=2f, scale_w=2f, layout=\"NCHW\", "
+		"method=\"bilinear\", align_corners=True);\n"
+		"  %14 = nn.space_to_depth(%13, block_size=2, layout=\"NCHW\", mode=\"CDR\");\n"
+		"  %15 = nn.depth_to_space(%14, block_size=2, layout=\"NCHW\", mode=\"CDR\");\n"
+		"  %16 = expand_dims(%15, axis=2);\n"
+		"  %17 = nn.upsampling3d(%16, scale_d=2f, scale_h=0.5f, scale_w=0.5f, "
+		"layout=\"NCDHW\", method=\"trilinear\", "
+		"coordinate_transformation_mode=\"asymmetric\");\n"
+		"  %18 = nn.layer_norm(%17, %c, %c, axis=1, epsilon=0.001f, center=False, "
+		"scale=False);\n"
+		"  %19 = nn.matmul(%18, %w, units=5, out_dtype=\"float32\", transpose_a=True, "
+		"transpose_b=False);\n"
+		"  nn.relu(%19)\n"
+		"}\n");
+}
+
+#define TEST(f) cmocka_unit_test_setup_teardown(f, setup, teardown)
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		TEST(test_batch_norm),
+		TEST(test_batch_norm_errors),
+		TEST(test_layer_instance_group_norm),
+		TEST(test_norm_errors),
+		TEST(test_l2_normalize_lrn),
+		TEST(test_activations),
+		TEST(test_activation_errors),
+		TEST(test_matmul),
+		TEST(test_pad),
+		TEST(test_resampling),
+		TEST(test_resampling_errors),
+		TEST(test_round_trip),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
