@@ -144,8 +144,7 @@ static void expect_round_trip(const char *text)
 
 /* ---- normalisations ------------------------------------------------------ */
 
-#define BN_PARAMS(shape, c)                                                                 \
-	"%x: " shape ", %g: " c ", %b: " c ", %m: " c ", %v: " c
+#define BN_PARAMS(shape, c) "%x: " shape ", %g: " c ", %b: " c ", %m: " c ", %v: " c
 
 static void test_batch_norm(void **state)
 {
@@ -162,17 +161,18 @@ static void test_batch_norm(void **state)
 static void test_batch_norm_errors(void **state)
 {
 	(void)state;
-	expect_error("%x: " F32(2, 3, 4, 5) ", %g: " F32(4) ", %b: " F32(3) ", %m: " F32(3)
-		     ", %v: " F32(3),
+	expect_error("%x: " F32(2, 3, 4,
+				5) ", %g: " F32(4) ", %b: " F32(3) ", %m: " F32(3) ", %v: " F32(3),
 		     "nn.batch_norm(%x, %g, %b, %m, %v)",
 		     "'nn.batch_norm' expects argument 2 of type Tensor[(3), float32] (the channel "
 		     "axis of Tensor[(2, 3, 4, 5), float32]), got Tensor[(4), float32]");
-	expect_error("%x: " F32(2, 3, 4, 5) ", %g: " F32(3) ", %b: " F32(3) ", %m: " F32(3)
-		     ", %v: Tensor[(3), float64]",
+	expect_error("%x: " F32(2, 3, 4, 5) ", %g: " F32(3) ", %b: " F32(3) ", %m: " F32(
+			     3) ", %v: Tensor[(3), float64]",
 		     "nn.batch_norm(%x, %g, %b, %m, %v)",
 		     "'nn.batch_norm' expects argument 5 of type Tensor[(3), float32] (the channel "
 		     "axis of Tensor[(2, 3, 4, 5), float32]), got Tensor[(3), float64]");
-	expect_error(BN_PARAMS(F32(2, 3, 4, 5), F32(3)), "nn.batch_norm(%x, %g, %b, %m, %v, axis=4)",
+	expect_error(BN_PARAMS(F32(2, 3, 4, 5), F32(3)),
+		     "nn.batch_norm(%x, %g, %b, %m, %v, axis=4)",
 		     "'nn.batch_norm' axis 4 is out of range for Tensor[(2, 3, 4, 5), float32]");
 }
 
@@ -182,7 +182,8 @@ static void test_layer_instance_group_norm(void **state)
 	expect_type("%x: " F32(2, 7, 16) ", %g: " F32(16) ", %b: " F32(16),
 		    "nn.layer_norm(%x, %g, %b)", F32(2, 7, 16));
 	expect_type("%x: " F32(2, 7, 16) ", %g: " F32(7) ", %b: " F32(7),
-		    "nn.layer_norm(%x, %g, %b, axis=1, epsilon=1e-06f, scale=False)", F32(2, 7, 16));
+		    "nn.layer_norm(%x, %g, %b, axis=1, epsilon=1e-06f, scale=False)",
+		    F32(2, 7, 16));
 	expect_type("%x: " F32(2, 3, 5) ", %g: " F32(3) ", %b: " F32(3),
 		    "nn.instance_norm(%x, %g, %b)", F32(2, 3, 5));
 	expect_type("%x: " F32(2, 6, 4, 4) ", %g: " F32(6) ", %b: " F32(6),
@@ -194,10 +195,10 @@ static void test_layer_instance_group_norm(void **state)
 static void test_norm_errors(void **state)
 {
 	(void)state;
-	expect_error("%x: " F32(2, 7, 16) ", %g: " F32(7) ", %b: " F32(16),
-		     "nn.layer_norm(%x, %g, %b)",
-		     "'nn.layer_norm' expects argument 2 of type Tensor[(16), float32] (the channel "
-		     "axis of Tensor[(2, 7, 16), float32]), got Tensor[(7), float32]");
+	expect_error(
+		"%x: " F32(2, 7, 16) ", %g: " F32(7) ", %b: " F32(16), "nn.layer_norm(%x, %g, %b)",
+		"'nn.layer_norm' expects argument 2 of type Tensor[(16), float32] (the channel "
+		"axis of Tensor[(2, 7, 16), float32]), got Tensor[(7), float32]");
 	expect_error("%x: " F32(2, 3) ", %g: " F32(3) ", %b: " F32(3),
 		     "nn.instance_norm(%x, %g, %b)",
 		     "'nn.instance_norm' expects data of at least 3 dimensions, got "
@@ -289,21 +290,21 @@ static void test_pad(void **state)
 	(void)state;
 	expect_type("%x: " F32(1, 3, 4, 4),
 		    "nn.pad(%x, 0f, pad_width=[[0, 0], [0, 0], [1, 2], [3, 4]])", F32(1, 3, 7, 11));
-	expect_type("%x: " F32(2, 5), "nn.pad(%x, 1f, pad_width=[[0, 0], [-1, 0]], pad_mode=\"edge\")",
-		    F32(2, 4));
+	expect_type("%x: " F32(2, 5),
+		    "nn.pad(%x, 1f, pad_width=[[0, 0], [-1, 0]], pad_mode=\"edge\")", F32(2, 4));
 	expect_type("%x: " F32(?, 5), "nn.pad(%x, 0f, pad_width=[[1, 1], [2, 2]])", F32(?, 9));
 	expect_error("%x: " F32(1, 3, 4, 4), "nn.pad(%x, 0f, pad_width=[[0, 0], [1, 1], [1, 1]])",
 		     "'nn.pad' needs a pad_width of 4 [before, after] pairs for "
 		     "Tensor[(1, 3, 4, 4), float32]");
 	expect_error("%x: " F32(2, 5), "nn.pad(%x, 0f, pad_width=[[0, 0], [1, 1, 1]])",
 		     "'nn.pad' pad_width item 1 must be a pair [before, after] of integers");
-	expect_error("%x: " F32(2, 5), "nn.pad(%x, 0f, pad_width=[[0, 0], [1, 1]], pad_mode=\"wrap\")",
+	expect_error("%x: " F32(2, 5),
+		     "nn.pad(%x, 0f, pad_width=[[0, 0], [1, 1]], pad_mode=\"wrap\")",
 		     "'nn.pad' attribute pad_mode=\"wrap\" must be \"constant\", \"edge\" or "
 		     "\"reflect\"");
 	expect_error("%x: " F32(2, 5), "nn.pad(%x, 0f, pad_width=[[0, 0], [-3, -3]])",
 		     "'nn.pad' pads dimension 1 of Tensor[(2, 5), float32] to an invalid extent");
-	expect_error("%x: " F32(2, 5) ", %v: " F32(1),
-		     "nn.pad(%x, %v, pad_width=[[0, 0], [1, 1]])",
+	expect_error("%x: " F32(2, 5) ", %v: " F32(1), "nn.pad(%x, %v, pad_width=[[0, 0], [1, 1]])",
 		     "'nn.pad' expects a scalar pad value, got Tensor[(1), float32]");
 }
 
@@ -314,13 +315,15 @@ static void test_resampling(void **state)
 	(void)state;
 	expect_type("%x: " F32(1, 3, 4, 6), "nn.upsampling(%x, scale_h=2f, scale_w=1.5f)",
 		    F32(1, 3, 8, 9));
-	expect_type("%x: " F32(1, 4, 6, 3),
-		    "nn.upsampling(%x, scale_h=2f, scale_w=2f, layout=\"NHWC\", method=\"bilinear\", "
-		    "align_corners=True)",
-		    F32(1, 8, 12, 3));
-	expect_type("%x: " F32(1, 2, 3, 4, 5),
-		    "nn.upsampling3d(%x, scale_d=2f, scale_h=2f, scale_w=0.6f, method=\"trilinear\")",
-		    F32(1, 2, 6, 8, 3));
+	expect_type(
+		"%x: " F32(1, 4, 6, 3),
+		"nn.upsampling(%x, scale_h=2f, scale_w=2f, layout=\"NHWC\", method=\"bilinear\", "
+		"align_corners=True)",
+		F32(1, 8, 12, 3));
+	expect_type(
+		"%x: " F32(1, 2, 3, 4, 5),
+		"nn.upsampling3d(%x, scale_d=2f, scale_h=2f, scale_w=0.6f, method=\"trilinear\")",
+		F32(1, 2, 6, 8, 3));
 	expect_type("%x: " F32(1, 8, 2, 3), "nn.depth_to_space(%x, block_size=2)", F32(1, 2, 4, 6));
 	expect_type("%x: " F32(1, 2, 3, 8),
 		    "nn.depth_to_space(%x, block_size=2, layout=\"NHWC\", mode=\"CDR\")",
@@ -349,6 +352,131 @@ static void test_resampling_errors(void **state)
 		     "divisible by block_size^2=4");
 	expect_error("%x: " F32(1, 2, 4, 6), "nn.space_to_depth(%x, block_size=0)",
 		     "'nn.space_to_depth' attribute block_size=0 must be positive");
+}
+
+/* ---- convolutions and poolings of rank 1 and 3 ----------------------------- */
+
+static void test_conv_nd(void **state)
+{
+	(void)state;
+	expect_type("%d: " F32(1, 4, 10) ", %w: " F32(8, 4, 3), "nn.conv1d(%d, %w)", F32(1, 8, 8));
+	expect_type("%d: " F32(1, 4, 10) ", %w: " F32(8, 4, 3),
+		    "nn.conv1d(%d, %w, strides=[2], padding=[1, 2], dilation=[2])", F32(1, 8, 5));
+	expect_type("%d: " F32(1, 4, 10) ", %w: " F32(8, 2, 3), "nn.conv1d(%d, %w, groups=2)",
+		    F32(1, 8, 8));
+	expect_type("%d: " F32(?, 4, ?) ", %w: " F32(8, 4, 3), "nn.conv1d(%d, %w)", F32(?, 8, ?));
+	expect_type("%d: " F32(1, 2, 8, 8, 8) ", %w: " F32(4, 2, 3, 3, 3),
+		    "nn.conv3d(%d, %w, padding=[1])", F32(1, 4, 8, 8, 8));
+	expect_type("%d: " F32(1, 2, 8, 8, 8) ", %w: " F32(4, 2, 3, 3, 3),
+		    "nn.conv3d(%d, %w, strides=[1, 2, 2], padding=[0, 1, 1])", F32(1, 4, 6, 4, 4));
+	expect_type("%d: " F32(1, 4, 5) ", %w: " F32(4, 3, 3),
+		    "nn.conv1d_transpose(%d, %w, strides=[2], padding=[1], output_padding=[1])",
+		    F32(1, 3, 10));
+	expect_type("%d: " F32(1, 4, 5) ", %w: " F32(4, 3, 3),
+		    "nn.conv1d_transpose(%d, %w, groups=2)", F32(1, 6, 7));
+	expect_type("%d: " F32(1, 2, 4, 4, 4) ", %w: " F32(2, 5, 2, 2, 2),
+		    "nn.conv3d_transpose(%d, %w, strides=[2])", F32(1, 5, 8, 8, 8));
+}
+
+static void test_conv_nd_errors(void **state)
+{
+	(void)state;
+	expect_error("%d: " F32(1, 4, 10) ", %w: " F32(8, 4, 3, 3), "nn.conv1d(%d, %w)",
+		     "'nn.conv1d' expects 3-D data and weight (NCW and OIW), got "
+		     "Tensor[(1, 4, 10), float32] and Tensor[(8, 4, 3, 3), float32]");
+	expect_error("%d: " F32(1, 4, 10) ", %w: " F32(8, 4, 3),
+		     "nn.conv1d(%d, %w, data_layout=\"NWC\")",
+		     "'nn.conv1d' supports only data_layout=\"NCW\", got \"NWC\"");
+	expect_error("%d: " F32(1, 4, 10) ", %w: " F32(8, 3, 3), "nn.conv1d(%d, %w)",
+		     "'nn.conv1d' channel mismatch: data Tensor[(1, 4, 10), float32] has 4 "
+		     "channels, weight Tensor[(8, 3, 3), float32] expects 3 per group (groups=1)");
+	expect_error("%d: " F32(1, 4, 2) ", %w: " F32(8, 4, 3), "nn.conv1d(%d, %w)",
+		     "'nn.conv1d' window of 3 (dilated) is larger than the padded input width "
+		     "of 2");
+	expect_error("%d: " F32(1, 2, 8, 8, 8) ", %w: " F32(4, 2, 3, 3, 3),
+		     "nn.conv3d(%d, %w, padding=[1, 1, 1, 1])",
+		     "'nn.conv3d' attribute padding=[1, 1, 1, 1] must have 1, 3 or 6 values");
+	expect_error("%d: " F32(1, 2, 8, 8, 8) ", %w: " F32(4, 2, 3, 3, 3),
+		     "nn.conv3d(%d, %w, channels=5)",
+		     "'nn.conv3d' attribute channels=5 does not match weight "
+		     "Tensor[(4, 2, 3, 3, 3), float32]");
+	expect_error(
+		"%d: " F32(1, 3, 4, 4, 4) ", %w: " F32(2, 5, 2, 2, 2),
+		"nn.conv3d_transpose(%d, %w)",
+		"'nn.conv3d_transpose' channel mismatch: data Tensor[(1, 3, 4, 4, 4), float32] "
+		"has 3 channels, weight Tensor[(2, 5, 2, 2, 2), float32] expects 2");
+	expect_error("%d: " F32(1, 4, 5) ", %w: " F32(4, 3, 3),
+		     "nn.conv1d_transpose(%d, %w, groups=3)",
+		     "'nn.conv1d_transpose' data Tensor[(1, 4, 5), float32] has 4 channels, not "
+		     "divisible by groups=3");
+}
+
+static void test_pool_nd(void **state)
+{
+	(void)state;
+	expect_type("%x: " F32(1, 3, 10), "nn.max_pool1d(%x, pool_size=[3], strides=[2])",
+		    F32(1, 3, 4));
+	expect_type("%x: " F32(1, 3, 10),
+		    "nn.max_pool1d(%x, pool_size=[3], strides=[2], ceil_mode=True)", F32(1, 3, 5));
+	expect_type("%x: " F32(1, 10, 3), "nn.max_pool1d(%x, pool_size=[2], layout=\"NWC\")",
+		    F32(1, 9, 3));
+	expect_type("%x: " F32(1, 3, 10), "nn.avg_pool1d(%x, pool_size=[2], padding=[1])",
+		    F32(1, 3, 11));
+	expect_type("%x: " F32(1, 2, 8, 8, 8), "nn.max_pool3d(%x, pool_size=[3])",
+		    F32(1, 2, 6, 6, 6));
+	expect_type("%x: " F32(1, 2, 8, 8, 8),
+		    "nn.avg_pool3d(%x, pool_size=[2, 2, 2], strides=[2, 2, 2], "
+		    "padding=[0, 0, 0, 1, 1, 1], count_include_pad=True)",
+		    F32(1, 2, 4, 4, 4));
+	expect_type("%x: " F32(1, 3, 7, 7), "nn.global_max_pool2d(%x)", F32(1, 3, 1, 1));
+	expect_type("%x: " F32(1, 7, 7, 3), "nn.global_max_pool2d(%x, layout=\"NHWC\")",
+		    F32(1, 1, 1, 3));
+}
+
+static void test_pool_nd_errors(void **state)
+{
+	(void)state;
+	expect_error("%x: " F32(1, 3, 10), "nn.max_pool1d(%x)",
+		     "'nn.max_pool1d' needs a pool_size attribute");
+	expect_error("%x: " F32(1, 2, 8, 8, 8), "nn.max_pool3d(%x, pool_size=[2, 2])",
+		     "'nn.max_pool3d' attribute pool_size=[2, 2] must have 1 or 3 values");
+	expect_error("%x: " F32(1, 3, 10), "nn.max_pool1d(%x, pool_size=[2], out_layout=\"NWC\")",
+		     "'nn.max_pool1d' supports only out_layout=\"NCW\", got \"NWC\"");
+	expect_error("%x: " F32(1, 2, 8, 8), "nn.avg_pool3d(%x, pool_size=[2])",
+		     "'nn.avg_pool3d' expects 5-D data (NCDHW), got Tensor[(1, 2, 8, 8), float32]");
+	expect_error("%x: " F32(1, 3, 10), "nn.avg_pool1d(%x, pool_size=[2], layout=\"NCHW\")",
+		     "'nn.avg_pool1d' does not support layout=\"NCHW\" (a permutation of NCW is "
+		     "expected)");
+	expect_error("%x: " F32(1, 3, 2), "nn.avg_pool1d(%x, pool_size=[3])",
+		     "'nn.avg_pool1d' window of 3 (dilated) is larger than the padded input width "
+		     "of 2");
+}
+
+static void test_adaptive_pool(void **state)
+{
+	(void)state;
+	expect_type("%x: " F32(1, 3, 10), "nn.adaptive_avg_pool1d(%x, output_size=[5])",
+		    F32(1, 3, 5));
+	expect_type("%x: " F32(1, 3, 10), "nn.adaptive_max_pool1d(%x)", F32(1, 3, 10));
+	expect_type("%x: " F32(1, 3, 7, 9), "nn.adaptive_avg_pool2d(%x, output_size=[1])",
+		    F32(1, 3, 1, 1));
+	expect_type("%x: " F32(1, 3, 7, 9), "nn.adaptive_avg_pool2d(%x, output_size=[2, 3])",
+		    F32(1, 3, 2, 3));
+	expect_type("%x: " F32(1, 7, 9, 3),
+		    "nn.adaptive_max_pool2d(%x, output_size=[3, 3], layout=\"NHWC\")",
+		    F32(1, 3, 3, 3));
+	expect_type("%x: " F32(1, 2, 4, 6, 8), "nn.adaptive_max_pool3d(%x, output_size=[2, 3, 4])",
+		    F32(1, 2, 2, 3, 4));
+	expect_type("%x: " F32(1, 2, 4, 6, 8), "nn.adaptive_avg_pool3d(%x, output_size=[1])",
+		    F32(1, 2, 1, 1, 1));
+	expect_error("%x: " F32(1, 3, 7, 9), "nn.adaptive_avg_pool2d(%x, output_size=[1, 2, 3])",
+		     "'nn.adaptive_avg_pool2d' attribute output_size=[1, 2, 3] must have 0, 1 or 2 "
+		     "values");
+	expect_error("%x: " F32(1, 3, 10), "nn.adaptive_max_pool1d(%x, output_size=[0])",
+		     "'nn.adaptive_max_pool1d' attribute output_size=[0] must be positive");
+	expect_error("%x: " F32(1, 3, 10), "nn.adaptive_avg_pool3d(%x)",
+		     "'nn.adaptive_avg_pool3d' expects 5-D data (NCDHW), got "
+		     "Tensor[(1, 3, 10), float32]");
 }
 
 /* ---- printing ------------------------------------------------------------- */
@@ -395,6 +523,61 @@ static void test_round_trip(void **state)
 		"}\n");
 }
 
+/* The convolutions and poolings of every rank, every attribute given. */
+static void test_round_trip_windows(void **state)
+{
+	(void)state;
+	expect_round_trip(
+		"#[version = \"0.0.5\"]\n"
+		"def @main(%x: Tensor[(1, 4, 10), float32], %w1: Tensor[(8, 2, 3), float32], "
+		"%v: Tensor[(1, 2, 8, 8, 8), float32], %w3: Tensor[(4, 2, 3, 3, 3), float32], "
+		"%t1: Tensor[(8, 3, 2), float32], %t3: Tensor[(4, 2, 2, 2, 2), float32], "
+		"%y: Tensor[(1, 3, 7, 7), float32]) {\n"
+		"  %0 = nn.conv1d(%x, %w1, strides=[2], padding=[1, 1], dilation=[1], groups=2, "
+		"channels=8, kernel_size=[3], data_layout=\"NCW\", kernel_layout=\"OIW\", "
+		"out_layout=\"NCW\", out_dtype=\"float32\");\n"
+		"  %1 = nn.conv1d_transpose(%0, %t1, channels=6, kernel_size=[2], strides=[2], "
+		"padding=[0, 0], output_padding=[1], dilation=[1], groups=2, data_layout=\"NCW\", "
+		"kernel_layout=\"IOW\", out_layout=\"\", out_dtype=\"float32\");\n"
+		"  %2 = nn.max_pool1d(%1, pool_size=[2], strides=[2], dilation=[1], padding=[0, "
+		"1], "
+		"layout=\"NCW\", out_layout=\"NCW\", ceil_mode=True);\n"
+		"  %3 = nn.avg_pool1d(%2, pool_size=[2], strides=[1], dilation=[2], padding=[1], "
+		"layout=\"NCW\", out_layout=\"\", ceil_mode=False, count_include_pad=True);\n"
+		"  %4 = nn.adaptive_avg_pool1d(%3, output_size=[3], layout=\"NCW\", "
+		"out_layout=\"NCW\");\n"
+		"  %5 = nn.adaptive_max_pool1d(%4, output_size=[1], layout=\"NCW\", "
+		"out_layout=\"NCW\");\n"
+		"  %6 = nn.conv3d(%v, %w3, strides=[1, 2, 2], padding=[1, 1, 1], "
+		"dilation=[1, 1, 1], groups=1, channels=4, kernel_size=[3, 3, 3], "
+		"data_layout=\"NCDHW\", kernel_layout=\"OIDHW\", out_layout=\"\", "
+		"out_dtype=\"float32\");\n"
+		"  %7 = nn.conv3d_transpose(%6, %t3, channels=2, kernel_size=[2, 2, 2], "
+		"strides=[1, 2, 2], padding=[0, 0, 0], output_padding=[0, 1, 1], "
+		"dilation=[1, 1, 1], groups=1, data_layout=\"NCDHW\", kernel_layout=\"IODHW\", "
+		"out_layout=\"NCDHW\", out_dtype=\"float32\");\n"
+		"  %8 = nn.max_pool3d(%7, pool_size=[3, 3, 3], strides=[2, 2, 2], "
+		"dilation=[1, 1, 1], padding=[1, 1, 1], layout=\"NCDHW\", out_layout=\"NCDHW\", "
+		"ceil_mode=True);\n"
+		"  %9 = nn.avg_pool3d(%8, pool_size=[2, 2, 2], strides=[1, 1, 1], "
+		"dilation=[1, 1, 1], padding=[0, 0, 0, 1, 1, 1], layout=\"NCDHW\", "
+		"out_layout=\"NCDHW\", ceil_mode=False, count_include_pad=True);\n"
+		"  %10 = nn.adaptive_avg_pool3d(%9, output_size=[2, 3, 4], layout=\"NCDHW\", "
+		"out_layout=\"NCDHW\");\n"
+		"  %11 = nn.adaptive_max_pool3d(%10, output_size=[1], layout=\"NCDHW\", "
+		"out_layout=\"\");\n"
+		"  %12 = nn.global_max_pool2d(%y, layout=\"NCHW\", out_layout=\"NCHW\");\n"
+		"  %13 = nn.adaptive_avg_pool2d(%y, output_size=[2, 2], layout=\"NCHW\", "
+		"out_layout=\"NCHW\");\n"
+		"  %14 = nn.adaptive_max_pool2d(%13, output_size=[1], layout=\"NCHW\", "
+		"out_layout=\"NCHW\");\n"
+		"  (%5, %11, %12, %14)\n"
+		"}\n");
+	assert_string_equal(infer_type_name(m, m->globals[0].fn->u.fn.body->type),
+			    "(" F32(1, 6, 1) ", " F32(1, 2, 1, 1, 1) ", " F32(1, 3, 1, 1) ", " F32(
+				    1, 3, 1, 1) ")");
+}
+
 #define TEST(f) cmocka_unit_test_setup_teardown(f, setup, teardown)
 
 int main(void)
@@ -411,7 +594,13 @@ int main(void)
 		TEST(test_pad),
 		TEST(test_resampling),
 		TEST(test_resampling_errors),
+		TEST(test_conv_nd),
+		TEST(test_conv_nd_errors),
+		TEST(test_pool_nd),
+		TEST(test_pool_nd_errors),
+		TEST(test_adaptive_pool),
 		TEST(test_round_trip),
+		TEST(test_round_trip_windows),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

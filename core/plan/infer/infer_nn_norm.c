@@ -28,12 +28,11 @@ static bool channel_vector(OpTypeContext *ctx, uint32_t i, const Type *x, int64_
 	if (v->u.tensor.ndim == 1 && dim_match(v->u.tensor.dims[0], c) &&
 	    v->u.tensor.dtype == x->u.tensor.dtype)
 		return true;
-	infer_op_error(ctx,
-		       "'%s' expects argument %u of type %s (the channel axis of %s), got %s",
-		       infer_op_name(ctx), i + 1,
-		       infer_tname(ctx, type_tensor(ir_data_arena(ctx->module), x->u.tensor.dtype,
-						    1, &c)),
-		       infer_tname(ctx, x), infer_tname(ctx, v));
+	infer_op_error(
+		ctx, "'%s' expects argument %u of type %s (the channel axis of %s), got %s",
+		infer_op_name(ctx), i + 1,
+		infer_tname(ctx, type_tensor(ir_data_arena(ctx->module), x->u.tensor.dtype, 1, &c)),
+		infer_tname(ctx, x), infer_tname(ctx, v));
 	return false;
 }
 
@@ -75,8 +74,8 @@ Type *infer_op_BATCH_NORM(OpTypeContext *ctx)
 	if (!x)
 		return NULL;
 	fields[0] = x;
-	fields[1] = fields[2] = infer_result(ctx, x->u.tensor.dtype, 1, &c, ctx->arg_types[3],
-					     ctx->arg_types[1]);
+	fields[1] = fields[2] =
+		infer_result(ctx, x->u.tensor.dtype, 1, &c, ctx->arg_types[3], ctx->arg_types[1]);
 	return type_tuple(ir_data_arena(ctx->module), 3, fields);
 }
 
@@ -93,7 +92,8 @@ Type *infer_op_INSTANCE_NORM(OpTypeContext *ctx)
 	int64_t c;
 	Type *x = norm_operands(ctx, 1, 2, &c);
 	if (x && x->u.tensor.ndim < 3) {
-		infer_op_error(ctx, "'nn.instance_norm' expects data of at least 3 dimensions, got %s",
+		infer_op_error(ctx,
+			       "'nn.instance_norm' expects data of at least 3 dimensions, got %s",
 			       infer_tname(ctx, x));
 		return NULL;
 	}
@@ -250,13 +250,15 @@ Type *infer_op_MATMUL(OpTypeContext *ctx)
 	    !infer_attr_list(ctx, "meta_schedule_original_shape", &ms, &nms, &has_ms))
 		return NULL;
 	if (nms != 0) {
-		infer_op_error(ctx, "'nn.matmul' with meta_schedule_original_shape is not supported");
+		infer_op_error(ctx,
+			       "'nn.matmul' with meta_schedule_original_shape is not supported");
 		return NULL;
 	}
 	nd = a->u.tensor.ndim;
 	if (nd < (ta ? 2u : 1u)) {
-		infer_op_error(ctx, "'nn.matmul' expects a first operand of at least %u dimensions, "
-				    "got %s",
+		infer_op_error(ctx,
+			       "'nn.matmul' expects a first operand of at least %u dimensions, "
+			       "got %s",
 			       ta ? 2u : 1u, infer_tname(ctx, a));
 		return NULL;
 	}
