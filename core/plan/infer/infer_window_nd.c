@@ -30,7 +30,8 @@ static const char *const conv_transpose_layouts[] = {NULL, "IOW", "IOHW", "IODHW
 static bool same_out_layout(OpTypeContext *ctx, const char *data_attr, const char *dflt)
 {
 	const char *data, *out;
-	if (!infer_attr_string(ctx, data_attr, &data) || !infer_attr_string(ctx, "out_layout", &out))
+	if (!infer_attr_string(ctx, data_attr, &data) ||
+	    !infer_attr_string(ctx, "out_layout", &out))
 		return false;
 	if (!data || !*data)
 		data = dflt;
@@ -77,8 +78,8 @@ static Type *infer_conv_nd(OpTypeContext *ctx, uint32_t rank, bool transposed)
 	    !infer_attr_int(ctx, "channels", 0, &channels, &has_channels))
 		return NULL;
 	if (groups < 1) {
-		infer_op_error(ctx, "'%s' attribute groups=%lld must be positive", infer_op_name(ctx),
-			       (long long)groups);
+		infer_op_error(ctx, "'%s' attribute groups=%lld must be positive",
+			       infer_op_name(ctx), (long long)groups);
 		return NULL;
 	}
 	c = d->u.tensor.dims[1];
@@ -90,11 +91,12 @@ static Type *infer_conv_nd(OpTypeContext *ctx, uint32_t rank, bool transposed)
 	}
 	if (transposed) {
 		if (!dim_match(c, w->u.tensor.dims[0])) {
-			infer_op_error(ctx,
-				       "'%s' channel mismatch: data %s has %lld channels, weight %s "
-				       "expects %lld",
-				       infer_op_name(ctx), infer_tname(ctx, d), (long long)c,
-				       infer_tname(ctx, w), (long long)w->u.tensor.dims[0]);
+			infer_op_error(
+				ctx,
+				"'%s' channel mismatch: data %s has %lld channels, weight %s "
+				"expects %lld",
+				infer_op_name(ctx), infer_tname(ctx, d), (long long)c,
+				infer_tname(ctx, w), (long long)w->u.tensor.dims[0]);
 			return NULL;
 		}
 		o = w->u.tensor.dims[1];
@@ -106,11 +108,12 @@ static Type *infer_conv_nd(OpTypeContext *ctx, uint32_t rank, bool transposed)
 		int64_t per_group = w->u.tensor.dims[1];
 		o = w->u.tensor.dims[0];
 		if (dim_known(c) && dim_known(per_group) && per_group != c / groups) {
-			infer_op_error(ctx,
-				       "'%s' channel mismatch: data %s has %lld channels, weight %s "
-				       "expects %lld per group (groups=%lld)",
-				       infer_op_name(ctx), infer_tname(ctx, d), (long long)c,
-				       infer_tname(ctx, w), (long long)per_group, (long long)groups);
+			infer_op_error(
+				ctx,
+				"'%s' channel mismatch: data %s has %lld channels, weight %s "
+				"expects %lld per group (groups=%lld)",
+				infer_op_name(ctx), infer_tname(ctx, d), (long long)c,
+				infer_tname(ctx, w), (long long)per_group, (long long)groups);
 			return NULL;
 		}
 		if (dim_known(o) && o % groups != 0) {
@@ -125,7 +128,8 @@ static Type *infer_conv_nd(OpTypeContext *ctx, uint32_t rank, bool transposed)
 	if (has_channels) {
 		if (channels < 0 || !dim_match(channels, o)) {
 			infer_op_error(ctx, "'%s' attribute channels=%lld does not match weight %s",
-				       infer_op_name(ctx), (long long)channels, infer_tname(ctx, w));
+				       infer_op_name(ctx), (long long)channels,
+				       infer_tname(ctx, w));
 			return NULL;
 		}
 		o = channels;
