@@ -45,19 +45,17 @@ static const char *const resize_layouts[] = {NULL, "NCW", "NCHW", "NCDHW"};
 static Type *infer_resize(OpTypeContext *ctx, uint32_t rank)
 {
 	static const char *const methods[] = {"nearest_neighbor", "linear", "cubic", NULL};
-	static const char *const modes[] = {"half_pixel",
-					    "align_corners",
-					    "asymmetric",
-					    "pytorch_half_pixel",
-					    "tf_half_pixel_for_nn",
-					    "tf_crop_and_resize",
-					    NULL};
-	static const char *const roundings[] = {"round", "floor", "ceil", "round_prefer_floor",
-						"round_prefer_ceil", NULL};
+	static const char *const modes[] = {
+		"half_pixel",           "align_corners",      "asymmetric", "pytorch_half_pixel",
+		"tf_half_pixel_for_nn", "tf_crop_and_resize", NULL};
+	static const char *const roundings[] = {
+		"round", "floor", "ceil", "round_prefer_floor", "round_prefer_ceil", NULL};
 	Type *x = infer_tensor_arg(ctx, 0);
 	int pos[5];
 	int64_t size[3], dims[5], exclude;
-	const AttrValue *roi = infer_attr_value(ctx, "roi");
+	const AttrValue *roi;
+	uint32_t nroi;
+	bool has_roi;
 	const char *method, *mode, *rounding;
 	double alpha, extrapolation;
 	DType out_dt;
@@ -69,9 +67,10 @@ static Type *infer_resize(OpTypeContext *ctx, uint32_t rank)
 	    !infer_attr_number(ctx, "cubic_alpha", -0.5, &alpha) ||
 	    !infer_attr_int(ctx, "cubic_exclude", 0, &exclude, NULL) ||
 	    !infer_attr_number(ctx, "extrapolation_value", 0, &extrapolation) ||
-	    !infer_attr_dtype(ctx, "out_dtype", x->u.tensor.dtype, &out_dt))
+	    !infer_attr_dtype(ctx, "out_dtype", x->u.tensor.dtype, &out_dt) ||
+	    !infer_attr_numbers(ctx, "roi", &roi, &nroi, &has_roi))
 		return NULL;
-	if (roi && (roi->kind != ATTR_LIST || roi->u.list.n != 2 * rank)) {
+	if (has_roi && nroi != 2 * rank) {
 		infer_op_error(ctx, "'%s' attribute roi must have %u values", infer_op_name(ctx),
 			       2 * rank);
 		return NULL;
@@ -224,8 +223,9 @@ Type *infer_op_GRID_SAMPLE(OpTypeContext *ctx)
 		return NULL;
 	if (g->u.tensor.ndim != nd || !dim_match(g->u.tensor.dims[1], rank) ||
 	    !dim_match(g->u.tensor.dims[0], x->u.tensor.dims[pos[0]])) {
-		infer_op_error(ctx, "'image.grid_sample' expects a grid of shape (%s, %u, ...) for %s, "
-				    "got %s",
+		infer_op_error(ctx,
+			       "'image.grid_sample' expects a grid of shape (%s, %u, ...) for %s, "
+			       "got %s",
 			       infer_dim_text(ctx, x->u.tensor.dims[pos[0]]), rank,
 			       infer_tname(ctx, x), infer_tname(ctx, g));
 		return NULL;

@@ -413,6 +413,30 @@ bool infer_attr_number(OpTypeContext *ctx, const char *name, double dflt, double
 	return false;
 }
 
+bool infer_attr_numbers(OpTypeContext *ctx, const char *name, const AttrValue **items, uint32_t *n,
+			bool *present)
+{
+	const AttrValue *v = infer_attr_value(ctx, name);
+	*items = NULL;
+	*n = 0;
+	*present = v != NULL;
+	if (!v)
+		return true;
+	if (v->kind == ATTR_LIST) {
+		for (uint32_t i = 0; i < v->u.list.n; i++)
+			if (v->u.list.items[i].kind != ATTR_INT &&
+			    v->u.list.items[i].kind != ATTR_FLOAT)
+				goto bad;
+		*items = v->u.list.items;
+		*n = v->u.list.n;
+		return true;
+	}
+bad:
+	infer_op_error(ctx, "'%s' attribute '%s' must be a list of numbers", infer_op_name(ctx),
+		       name);
+	return false;
+}
+
 bool infer_attr_choice(OpTypeContext *ctx, const char *name, const char *dflt,
 		       const char *const *allowed, const char **out)
 {

@@ -152,6 +152,9 @@ bool infer_broadcast_dim(int64_t a, int64_t b, int64_t *out);
 
 /* A number attribute (an int counts); dflt when absent or None. */
 bool infer_attr_number(OpTypeContext *ctx, const char *name, double dflt, double *out);
+/* A list of numbers (kind F: ints and floats); *n is 0 when absent. */
+bool infer_attr_numbers(OpTypeContext *ctx, const char *name, const AttrValue **items, uint32_t *n,
+			bool *present);
 /* A string attribute that must be one of the NULL-terminated `allowed`;
  * dflt when absent, None or "". */
 bool infer_attr_choice(OpTypeContext *ctx, const char *name, const char *dflt,
