@@ -634,6 +634,47 @@ static void test_vision_errors(void **state)
 		     "Tensor[(1, 4), float32]");
 }
 
+/* ---- random.* ------------------------------------------------------------- */
+
+#define KEY I64(10)
+
+static void test_random(void **state)
+{
+	(void)state;
+	expect_type("%k: " KEY, "random.threefry_generate(%k, out_shape=[3, 4])",
+		    "(" KEY ", " I64(3, 4) ")");
+	expect_type("%k: " KEY, "random.threefry_split(%k)", "(" KEY ", " KEY ")");
+	expect_type("%k: " KEY, "random.uniform(%k, 0f, 1f, out_shape=[2, 5])",
+		    "(" KEY ", " F32(2, 5) ")");
+	expect_type("%k: " KEY,
+		    "random.normal(%k, 0f64, 1f64, out_shape=[7], out_dtype=\"float64\")",
+		    "(" KEY ", Tensor[(7), float64])");
+	expect_type("%k: " KEY ", %p: " F32(4, 6), "random.multinomial(%k, %p, num_samples=3)",
+		    "(" KEY ", " I32(4, 3) ")");
+	expect_type("%k: " KEY ", %p: " F32(6), "random.multinomial(%k, %p)",
+		    "(" KEY ", " I32(1) ")");
+}
+
+static void test_random_errors(void **state)
+{
+	(void)state;
+	expect_error("%k: " I64(8), "random.threefry_split(%k)",
+		     "'random.threefry_split' expects a Threefry key Tensor[(10), int64], got "
+		     "Tensor[(8), int64]");
+	expect_error("%k: " F32(10), "random.threefry_generate(%k, out_shape=[3])",
+		     "'random.threefry_generate' expects a Threefry key Tensor[(10), int64], got "
+		     "Tensor[(10), float32]");
+	expect_error("%k: " KEY, "random.threefry_generate(%k)",
+		     "'random.threefry_generate' needs an out_shape attribute");
+	expect_error("%k: " KEY, "random.uniform(%k, 0f, 1f, out_shape=[2], out_dtype=\"int32\")",
+		     "'random.uniform' generates only float32 or float64 values");
+	expect_error("%k: " KEY, "random.normal(%k, 0f, 1f64, out_shape=[2])",
+		     "'random.normal' expects a float32 scalar for argument 3, got "
+		     "Tensor[(), float64]");
+	expect_error("%k: " KEY ", %p: " F32(4, 6), "random.multinomial(%k, %p, num_samples=-1)",
+		     "'random.multinomial' attribute num_samples=-1 must not be negative");
+}
+
 /* ---- printing ------------------------------------------------------------- */
 
 /* Every operator of the family with non-default attributes reads back as
@@ -822,6 +863,28 @@ static void test_round_trip_vision(void **state)
 												 5) ")");
 }
 
+/* The random.* operators threading one key, every attribute given. */
+static void test_round_trip_random(void **state)
+{
+	(void)state;
+	expect_round_trip(
+		"#[version = \"0.0.5\"]\n"
+		"def @main(%k: Tensor[(10), int64], %p: Tensor[(2, 3), float32]) {\n"
+		"  %0 = random.threefry_split(%k);\n"
+		"  %1 = %0.0;\n"
+		"  %2 = random.threefry_generate(%1, out_shape=[4]);\n"
+		"  %3 = %2.0;\n"
+		"  %4 = random.uniform(%3, -1f64, 1f64, out_shape=[2, 2], "
+		"out_dtype=\"float64\");\n"
+		"  %5 = %4.0;\n"
+		"  %6 = random.normal(%5, 0f, 2f, out_shape=[3], out_dtype=\"float32\");\n"
+		"  %7 = %6.0;\n"
+		"  random.multinomial(%7, %p, num_samples=5)\n"
+		"}\n");
+	assert_string_equal(infer_type_name(m, m->globals[0].fn->u.fn.body->type),
+			    "(" KEY ", " I32(2, 5) ")");
+}
+
 #define TEST(f) cmocka_unit_test_setup_teardown(f, setup, teardown)
 
 int main(void)
@@ -847,7 +910,10 @@ int main(void)
 		TEST(test_image_errors),
 		TEST(test_vision),
 		TEST(test_vision_errors),
+		TEST(test_random),
+		TEST(test_random_errors),
 		TEST(test_round_trip),
+		TEST(test_round_trip_random),
 		TEST(test_round_trip_vision),
 		TEST(test_round_trip_image),
 		TEST(test_round_trip_windows),

@@ -53,7 +53,8 @@ static bool numbers_of_length(OpTypeContext *ctx, const char *name, uint32_t wan
 		*n = dflt;
 	if (!want || *n == want)
 		return true;
-	infer_op_error(ctx, "'%s' attribute %s must have %u values", infer_op_name(ctx), name, want);
+	infer_op_error(ctx, "'%s' attribute %s must have %u values", infer_op_name(ctx), name,
+		       want);
 	return false;
 }
 
@@ -73,7 +74,8 @@ Type *infer_op_MULTIBOX_PRIOR(OpTypeContext *ctx)
 	    !infer_attr_bool(ctx, "clip", false, &clip))
 		return NULL;
 	if (nsizes == 0 || nratios == 0) {
-		infer_op_error(ctx, "'vision.multibox_prior' needs at least one size and one ratio");
+		infer_op_error(ctx,
+			       "'vision.multibox_prior' needs at least one size and one ratio");
 		return NULL;
 	}
 	dims[0] = 1;
@@ -326,9 +328,9 @@ Type *infer_op_PROPOSAL(OpTypeContext *ctx)
 		return NULL;
 	}
 	if (post_n < 1) {
-		infer_op_error(ctx,
-			       "'vision.proposal' attribute rpn_post_nms_top_n=%lld must be positive",
-			       (long long)post_n);
+		infer_op_error(
+			ctx, "'vision.proposal' attribute rpn_post_nms_top_n=%lld must be positive",
+			(long long)post_n);
 		return NULL;
 	}
 	dims[0] = dim_product(cls->u.tensor.dims[0], post_n);
