@@ -675,6 +675,114 @@ static void test_random_errors(void **state)
 		     "'random.multinomial' attribute num_samples=-1 must not be negative");
 }
 
+/* ---- the rest of nn.* ------------------------------------------------------- */
+
+static void test_nn_misc(void **state)
+{
+	(void)state;
+	expect_type("%x: " F32(2, 3),
+		    "nn.mirror_pad(%x, mode=\"REFLECT\", pad_width=[[1, 1], [2, 0]])", F32(4, 5));
+	expect_type("%x: " F32(3, 4), "nn.dilate(%x, strides=[2, 3])", F32(5, 10));
+	expect_type("%x: " F32(3, 4), "nn.dilate(%x)", F32(3, 4));
+	expect_type("%x: " F32(2, 3, 4), "nn.dilate(%x, strides=[1, 2, 1], dilation_value=1f)",
+		    F32(2, 5, 4));
+	expect_type("%x: " F32(4, 10) ", %y: " F32(4, 10), "nn.cross_entropy(%x, %y)",
+		    "Tensor[(), float32]");
+	expect_type("%x: " F32(4, 10) ", %y: " F32(4, 10), "nn.cross_entropy_with_logits(%x, %y)",
+		    "Tensor[(), float32]");
+	expect_type("%p: " F32(4, 10) ", %t: " I64(4) ", %w: " F32(10), "nn.nll_loss(%p, %t, %w)",
+		    "Tensor[(), float32]");
+	expect_type("%p: " F32(4, 10, 5) ", %t: " I64(4, 5) ", %w: " F32(10),
+		    "nn.nll_loss(%p, %t, %w, reduction=\"none\", ignore_index=0)", F32(4, 5));
+	expect_type("%i: " F32(1, 2, 3) ", %b: " F32(1, 10, 3), "nn.fifo_buffer(%i, %b, axis=1)",
+		    F32(1, 10, 3));
+	expect_type("%x: " F32(1, 4, 4, 3),
+		    "nn.space_to_batch_nd(%x, block_shape=[2, 2], paddings=[[0, 0], [0, 0]])",
+		    F32(4, 2, 2, 3));
+	expect_type("%x: " F32(1, 4, 4, 3),
+		    "nn.space_to_batch_nd(%x, block_shape=[2, 2], paddings=[[1, 1], [0, 2]], "
+		    "pad_value=1f)",
+		    F32(4, 3, 3, 3));
+	expect_type("%x: " F32(4, 2, 2, 3),
+		    "nn.batch_to_space_nd(%x, block_shape=[2, 2], crops=[[0, 0], [0, 1]])",
+		    F32(1, 4, 3, 3));
+	expect_type("%g: " F32(1, 3, 2, 2) ", %x: " F32(1, 3, 4, 4),
+		    "nn.max_pool2d_grad(%g, %x, pool_size=[2, 2], strides=[2, 2])",
+		    F32(1, 3, 4, 4));
+	expect_type("%g: " F32(1, 3, 2, 2) ", %x: " F32(1, 3, 4, 4),
+		    "nn.avg_pool2d_grad(%g, %x, pool_size=[2, 2], strides=[2, 2], "
+		    "count_include_pad=True)",
+		    F32(1, 3, 4, 4));
+	expect_type("%g: " F32(1, 8, 6, 6) ", %x: " F32(1, 4, 8, 8),
+		    "nn.conv2d_backward_weight(%g, %x, kernel_size=[3, 3])", F32(8, 4, 3, 3));
+	expect_type("%g: " F32(1, 8, 6, 6) ", %x: " F32(1, 4, 8, 8),
+		    "nn.conv2d_backward_weight(%g, %x, groups=2, kernel_size=[3, 3])",
+		    F32(8, 2, 3, 3));
+	expect_type("%g: " F32(1, 4, 6, 6) ", %x: " F32(1, 4, 8, 8),
+		    "nn.conv2d_backward_weight(%g, %x, groups=4, channels=4, kernel_size=[3, 3])",
+		    F32(4, 1, 3, 3));
+	expect_type("%a: " F32(1, 3, 10, 10) ", %b: " F32(1, 3, 10, 10),
+		    "nn.correlation(%a, %b, kernel_size=1, max_displacement=2, stride1=1, "
+		    "stride2=1, padding=[2, 2])",
+		    F32(1, 25, 10, 10));
+	expect_type("%a: " F32(1, 3, 10, 10) ", %b: " F32(1, 3, 10, 10), "nn.correlation(%a, %b)",
+		    F32(1, 9, 8, 8));
+	expect_type("%d: " F32(1, 4, 8, 8) ", %o: " F32(1, 18, 6, 6) ", %w: " F32(6, 4, 3, 3),
+		    "nn.deformable_conv2d(%d, %o, %w)", F32(1, 6, 6, 6));
+	expect_type("%d: " F32(1, 4, 8, 8) ", %o: " F32(1, 36, 8, 8) ", %w: " F32(6, 4, 3, 3),
+		    "nn.deformable_conv2d(%d, %o, %w, padding=[1, 1], deformable_groups=2)",
+		    F32(1, 6, 8, 8));
+	expect_type("%d: " F32(2, 16) ", %w: " F32(4, 16, 8), "nn.contrib_dense_pack(%d, %w)",
+		    F32(2, 32));
+}
+
+static void test_nn_misc_errors(void **state)
+{
+	(void)state;
+	expect_error("%x: " F32(2, 3), "nn.mirror_pad(%x, pad_width=[[1, 1], [-1, 0]])",
+		     "'nn.mirror_pad' pad_width item 1 must not be negative");
+	expect_error("%x: " F32(2, 3), "nn.mirror_pad(%x, pad_width=[[1, 1]])",
+		     "'nn.mirror_pad' needs a pad_width of 2 [before, after] pairs");
+	expect_error("%x: " F32(2, 3, 4), "nn.dilate(%x)",
+		     "'nn.dilate' attribute strides=[1, 1] needs one value per dimension of "
+		     "Tensor[(2, 3, 4), float32]");
+	expect_error("%x: " F32(4, 10) ", %y: " F32(4, 9), "nn.cross_entropy(%x, %y)",
+		     "'nn.cross_entropy' expects predictions and targets of one 2-D shape, got "
+		     "Tensor[(4, 10), float32] and Tensor[(4, 9), float32]");
+	expect_error("%p: " F32(4, 10) ", %t: " F32(4) ", %w: " F32(10), "nn.nll_loss(%p, %t, %w)",
+		     "'nn.nll_loss' expects integer targets, got Tensor[(4), float32]");
+	expect_error("%p: " F32(4, 10) ", %t: " I64(4) ", %w: " F32(9), "nn.nll_loss(%p, %t, %w)",
+		     "'nn.nll_loss' expects weights as long as the classes of "
+		     "Tensor[(4, 10), float32], got Tensor[(9), float32]");
+	expect_error("%i: " F32(1, 10, 3) ", %b: " F32(1, 10, 3), "nn.fifo_buffer(%i, %b, axis=1)",
+		     "'nn.fifo_buffer' expects an input like the buffer but shorter along axis 1, "
+		     "got Tensor[(1, 10, 3), float32] and Tensor[(1, 10, 3), float32]");
+	expect_error(
+		"%x: " F32(1, 5, 4, 3),
+		"nn.space_to_batch_nd(%x, block_shape=[2, 2], paddings=[[0, 0], [0, 0]])",
+		"'nn.space_to_batch_nd' padded dimension 1 of Tensor[(1, 5, 4, 3), float32] is "
+		"not a multiple of block 2");
+	expect_error("%x: " F32(3, 2, 2, 3),
+		     "nn.batch_to_space_nd(%x, block_shape=[2, 2], crops=[[0, 0], [0, 0]])",
+		     "'nn.batch_to_space_nd' batch of Tensor[(3, 2, 2, 3), float32] is not a "
+		     "multiple of the block size 4");
+	expect_error("%g: " F32(1, 8, 6, 6) ", %x: " F32(1, 4, 8, 8),
+		     "nn.conv2d_backward_weight(%g, %x)",
+		     "'nn.conv2d_backward_weight' needs a kernel_size attribute");
+	expect_error(
+		"%a: " F32(1, 3, 10, 10) ", %b: " F32(1, 3, 10, 10),
+		"nn.correlation(%a, %b, kernel_size=2)",
+		"'nn.correlation' needs an odd kernel_size, a non-negative max_displacement and "
+		"positive strides");
+	expect_error("%d: " F32(1, 4, 8, 8) ", %o: " F32(1, 18, 8, 8) ", %w: " F32(6, 4, 3, 3),
+		     "nn.deformable_conv2d(%d, %o, %w)",
+		     "'nn.deformable_conv2d' expects offsets of shape (1, 18, 6, 6), got "
+		     "Tensor[(1, 18, 8, 8), float32]");
+	expect_error("%d: " F32(2, 16) ", %w: " F32(4, 15, 8), "nn.contrib_dense_pack(%d, %w)",
+		     "'nn.contrib_dense_pack' expects data [M, K] and packed weight [N / n, K, n], "
+		     "got Tensor[(2, 16), float32] and Tensor[(4, 15, 8), float32]");
+}
+
 /* ---- printing ------------------------------------------------------------- */
 
 /* Every operator of the family with non-default attributes reads back as
@@ -885,6 +993,54 @@ static void test_round_trip_random(void **state)
 			    "(" KEY ", " I32(2, 5) ")");
 }
 
+/* The rest of nn.*, every attribute given. */
+static void test_round_trip_nn_misc(void **state)
+{
+	(void)state;
+	expect_round_trip(
+		"#[version = \"0.0.5\"]\n"
+		"def @main(%x: Tensor[(1, 4, 8, 8), float32], %o: Tensor[(1, 18, 6, 8), float32], "
+		"%w: Tensor[(4, 4, 3, 3), float32], %t: Tensor[(1, 8, 8), int64], "
+		"%c: Tensor[(4), float32], %p: Tensor[(2, 16, 8), float32]) {\n"
+		"  %0 = nn.mirror_pad(%x, mode=\"REFLECT\", pad_width=[[0, 0], [0, 0], [0, 0], [1, "
+		"1]]);\n"
+		"  %1 = nn.deformable_conv2d(%0, %o, %w, strides=[1, 1], padding=[0, 0], "
+		"dilation=[1, 1], deformable_groups=1, groups=1, channels=4, kernel_size=[3, 3], "
+		"data_layout=\"NCHW\", kernel_layout=\"OIHW\", out_layout=\"\", "
+		"out_dtype=\"float32\");\n"
+		"  %2 = nn.correlation(%1, %x, kernel_size=3, max_displacement=1, stride1=1, "
+		"stride2=1, padding=[2, 2], is_multiply=False, layout=\"NCHW\");\n"
+		"  %3 = nn.max_pool2d_grad(%x, %x, pool_size=[1, 1], strides=[1, 1], "
+		"dilation=[1, 1], padding=[0, 0], layout=\"NCHW\", out_layout=\"\", "
+		"ceil_mode=False);\n"
+		"  %4 = nn.avg_pool2d_grad(%3, %x, pool_size=[1, 1], strides=[1, 1], "
+		"dilation=[1, 1], padding=[0, 0], layout=\"NCHW\", out_layout=\"\", "
+		"ceil_mode=False, "
+		"count_include_pad=True);\n"
+		"  %5 = nn.conv2d_backward_weight(%4, %x, strides=[1, 1], padding=[1, 1], "
+		"dilation=[1, 1], groups=1, channels=4, kernel_size=[3, 3], data_layout=\"NCHW\", "
+		"kernel_layout=\"NCHW\", out_layout=\"OIHW\", out_dtype=\"float32\");\n"
+		"  %6 = nn.space_to_batch_nd(%x, block_shape=[2, 2], paddings=[[0, 0], [0, 0]], "
+		"pad_value=0f);\n"
+		"  %7 = nn.batch_to_space_nd(%6, block_shape=[2, 2], crops=[[0, 0], [0, 0]]);\n"
+		"  %8 = nn.dilate(%7, strides=[1, 1, 2, 2], dilation_value=1f);\n"
+		"  %9 = nn.nll_loss(%x, %t, %c, reduction=\"sum\", ignore_index=-1);\n"
+		"  %10 = reshape(%x, newshape=[32, 8]);\n"
+		"  %11 = nn.cross_entropy(%10, %10);\n"
+		"  %12 = nn.cross_entropy_with_logits(%10, %10);\n"
+		"  %13 = nn.fifo_buffer(%x, %0, axis=3);\n"
+		"  %14 = reshape(%x, newshape=[16, 16]);\n"
+		"  %15 = nn.contrib_dense_pack(%14, %p, units=16, out_dtype=\"float32\", "
+		"weight_layout=\"NC4n\");\n"
+		"  (%2, %5, %8, %9, %11, %12, %13, %15)\n"
+		"}\n");
+	assert_string_equal(
+		infer_type_name(m, m->globals[0].fn->u.fn.body->type),
+		"(" F32(1, 9, 6, 8) ", " F32(4, 4, 3, 3) ", " F32(
+			1, 4, 15, 15) ", Tensor[(), float32], Tensor[(), float32], Tensor[(), "
+				      "float32], " F32(1, 4, 8, 10) ", " F32(16, 16) ")");
+}
+
 #define TEST(f) cmocka_unit_test_setup_teardown(f, setup, teardown)
 
 int main(void)
@@ -912,7 +1068,10 @@ int main(void)
 		TEST(test_vision_errors),
 		TEST(test_random),
 		TEST(test_random_errors),
+		TEST(test_nn_misc),
+		TEST(test_nn_misc_errors),
 		TEST(test_round_trip),
+		TEST(test_round_trip_nn_misc),
 		TEST(test_round_trip_random),
 		TEST(test_round_trip_vision),
 		TEST(test_round_trip_image),

@@ -437,6 +437,31 @@ bad:
 	return false;
 }
 
+bool infer_attr_pairs(OpTypeContext *ctx, const char *name, uint32_t n, int64_t *before,
+		      int64_t *after)
+{
+	const AttrValue *v = infer_attr_value(ctx, name);
+	if (!v || v->kind != ATTR_LIST || v->u.list.n != n) {
+		infer_op_error(ctx, "'%s' needs a %s of %u [before, after] pairs",
+			       infer_op_name(ctx), name, n);
+		return false;
+	}
+	for (uint32_t i = 0; i < n; i++) {
+		const AttrValue *pair = &v->u.list.items[i];
+		if (pair->kind != ATTR_LIST || pair->u.list.n != 2 ||
+		    pair->u.list.items[0].kind != ATTR_INT ||
+		    pair->u.list.items[1].kind != ATTR_INT) {
+			infer_op_error(ctx,
+				       "'%s' %s item %u must be a pair [before, after] of integers",
+				       infer_op_name(ctx), name, i);
+			return false;
+		}
+		before[i] = pair->u.list.items[0].u.i;
+		after[i] = pair->u.list.items[1].u.i;
+	}
+	return true;
+}
+
 bool infer_attr_choice(OpTypeContext *ctx, const char *name, const char *dflt,
 		       const char *const *allowed, const char **out)
 {

@@ -155,6 +155,10 @@ bool infer_attr_number(OpTypeContext *ctx, const char *name, double dflt, double
 /* A list of numbers (kind F: ints and floats); *n is 0 when absent. */
 bool infer_attr_numbers(OpTypeContext *ctx, const char *name, const AttrValue **items, uint32_t *n,
 			bool *present);
+/* A list of n [before, after] int pairs (nn.pad's pad_width, the paddings
+ * and crops of space_to_batch_nd...): required; before[i], after[i]. */
+bool infer_attr_pairs(OpTypeContext *ctx, const char *name, uint32_t n, int64_t *before,
+		      int64_t *after);
 /* A string attribute that must be one of the NULL-terminated `allowed`;
  * dflt when absent, None or "". */
 bool infer_attr_choice(OpTypeContext *ctx, const char *name, const char *dflt,

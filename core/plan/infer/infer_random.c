@@ -136,14 +136,16 @@ Type *infer_op_MULTINOMIAL(OpTypeContext *ctx)
 		return NULL;
 	nd = probs->u.tensor.ndim;
 	if (nd == 0) {
-		infer_op_error(ctx, "'random.multinomial' expects probabilities of at least one "
-				    "dimension, got %s",
+		infer_op_error(ctx,
+			       "'random.multinomial' expects probabilities of at least one "
+			       "dimension, got %s",
 			       infer_tname(ctx, probs));
 		return NULL;
 	}
 	if (samples < 0) {
-		infer_op_error(ctx, "'random.multinomial' attribute num_samples=%lld must not be "
-				    "negative",
+		infer_op_error(ctx,
+			       "'random.multinomial' attribute num_samples=%lld must not be "
+			       "negative",
 			       (long long)samples);
 		return NULL;
 	}
