@@ -783,6 +783,47 @@ static void test_nn_misc_errors(void **state)
 		     "got Tensor[(2, 16), float32] and Tensor[(4, 15, 8), float32]");
 }
 
+/* ---- sparse ------------------------------------------------------------------ */
+
+#define CSR(nnz, rows) "Tensor[(" #nnz "), float32], %i: " I32(nnz) ", %p: " I32(rows)
+
+static void test_sparse(void **state)
+{
+	(void)state;
+	expect_type("%x: " F32(3, 8) ", %d: " CSR(10, 5), "nn.sparse_dense(%x, %d, %i, %p)",
+		    F32(3, 4));
+	expect_type("%x: " F32(3, 8) ", %d: " F32(6, 2, 4) ", %i: " I32(6) ", %p: " I32(3),
+		    "nn.sparse_dense(%x, %d, %i, %p)", F32(3, 4));
+	expect_type("%x: " F32(5, 8) ", %d: " CSR(10, 5),
+		    "nn.sparse_dense(%x, %d, %i, %p, sparse_lhs=True)", F32(4, 5));
+	expect_type("%x: " F32(3, 8) ", %d: " CSR(10, 5),
+		    "nn.internal.sparse_dense_padded(%x, %d, %i, %p)", F32(3, 4));
+	expect_type("%d: " CSR(10, 5), "nn.sparse_transpose(%d, %i, %p)",
+		    "(" F32(10) ", " I32(10) ", " I32(5) ")");
+	expect_type("%x: " F32(4, 6) ", %d: " CSR(5, 5), "nn.sparse_add(%x, %d, %i, %p)",
+		    F32(4, 6));
+	expect_type("%x: " F32(1, 8, 8, 16) ", %d: " F32(6, 4, 1) ", %i: " I32(6) ", %p: " I32(9),
+		    "nn.sparse_conv2d(%x, %d, %i, %p)", F32(1, 8, 8, 32));
+	expect_type("%x: " F32(1, 16, 8, 8) ", %d: " F32(6, 2) ", %i: " I32(6) ", %p: " I32(5),
+		    "nn.sparse_conv2d(%x, %d, %i, %p, layout=\"NCHW\", kernel_size=[1, 1])",
+		    F32(1, 8, 8, 8));
+	expect_error("%x: " F32(3, 8) ", %d: " F32(10, 2) ", %i: " I32(10) ", %p: " I32(5),
+		     "nn.sparse_dense(%x, %d, %i, %p)",
+		     "'nn.sparse_dense' expects a sparse matrix as 1-D or 3-D data with 1-D "
+		     "indices and index pointers, got Tensor[(10, 2), float32], "
+		     "Tensor[(10), int32] and Tensor[(5), int32]");
+	expect_error("%x: Tensor[(4, 6), float64], %d: " CSR(5, 5), "nn.sparse_add(%x, %d, %i, %p)",
+		     "operands of 'nn.sparse_add' have different dtypes: Tensor[(4, 6), float64] "
+		     "and Tensor[(5), float32]");
+	expect_error(
+		"%x: " F32(3, 6) ", %d: " CSR(5, 5), "nn.sparse_add(%x, %d, %i, %p)",
+		"'nn.sparse_add' expects a 2-D dense operand and a CSR matrix of its rows, got "
+		"Tensor[(3, 6), float32] and Tensor[(5), float32]");
+	expect_error("%x: " F32(1, 8, 8, 16) ", %d: " CSR(10, 5),
+		     "nn.sparse_conv2d(%x, %d, %i, %p, layout=\"HWCN\")",
+		     "'nn.sparse_conv2d' attribute layout=\"HWCN\" must be \"NHWC\" or \"NCHW\"");
+}
+
 /* ---- printing ------------------------------------------------------------- */
 
 /* Every operator of the family with non-default attributes reads back as
@@ -1001,7 +1042,9 @@ static void test_round_trip_nn_misc(void **state)
 		"#[version = \"0.0.5\"]\n"
 		"def @main(%x: Tensor[(1, 4, 8, 8), float32], %o: Tensor[(1, 18, 6, 8), float32], "
 		"%w: Tensor[(4, 4, 3, 3), float32], %t: Tensor[(1, 8, 8), int64], "
-		"%c: Tensor[(4), float32], %p: Tensor[(2, 16, 8), float32]) {\n"
+		"%c: Tensor[(4), float32], %p: Tensor[(2, 16, 8), float32], "
+		"%d: Tensor[(20), float32], %i: Tensor[(20), int32], %r: Tensor[(17), int32], "
+		"%e: Tensor[(20, 1), float32]) {\n"
 		"  %0 = nn.mirror_pad(%x, mode=\"REFLECT\", pad_width=[[0, 0], [0, 0], [0, 0], [1, "
 		"1]]);\n"
 		"  %1 = nn.deformable_conv2d(%0, %o, %w, strides=[1, 1], padding=[0, 0], "
@@ -1032,13 +1075,24 @@ static void test_round_trip_nn_misc(void **state)
 		"  %14 = reshape(%x, newshape=[16, 16]);\n"
 		"  %15 = nn.contrib_dense_pack(%14, %p, units=16, out_dtype=\"float32\", "
 		"weight_layout=\"NC4n\");\n"
-		"  (%2, %5, %8, %9, %11, %12, %13, %15)\n"
+		"  %16 = nn.sparse_dense(%14, %d, %i, %r, sparse_lhs=False);\n"
+		"  %17 = nn.internal.sparse_dense_padded(%14, %d, %i, %r, sparse_lhs=True);\n"
+		"  %18 = nn.sparse_transpose(%d, %i, %r);\n"
+		"  %19 = nn.sparse_add(%14, %d, %i, %r);\n"
+		"  %20 = nn.sparse_conv2d(%x, %e, %i, %r, layout=\"NCHW\", kernel_size=[1, 1]);\n"
+		"  (%2, %5, %8, %9, %11, %12, %13, %15, %16, %17, %18, %19, %20)\n"
 		"}\n");
 	assert_string_equal(
 		infer_type_name(m, m->globals[0].fn->u.fn.body->type),
 		"(" F32(1, 9, 6, 8) ", " F32(4, 4, 3, 3) ", " F32(
-			1, 4, 15, 15) ", Tensor[(), float32], Tensor[(), float32], Tensor[(), "
-				      "float32], " F32(1, 4, 8, 10) ", " F32(16, 16) ")");
+			1,
+			4, 15, 15) ", Tensor[(), float32], Tensor[(), float32], Tensor[(), "
+				   "float32], " F32(1, 4, 8, 10) ", " F32(16, 16) ", " F32(16, 16) ", " F32(16, 16) ", (" F32(
+					   20) ", " I32(20) ", " I32(17) "), " F32(16,
+										   16) ", " F32(1,
+												16,
+												8,
+												8) ")");
 }
 
 #define TEST(f) cmocka_unit_test_setup_teardown(f, setup, teardown)
@@ -1070,6 +1124,7 @@ int main(void)
 		TEST(test_random_errors),
 		TEST(test_nn_misc),
 		TEST(test_nn_misc_errors),
+		TEST(test_sparse),
 		TEST(test_round_trip),
 		TEST(test_round_trip_nn_misc),
 		TEST(test_round_trip_random),

@@ -32,8 +32,8 @@ Type *infer_op_MIRROR_PAD(OpTypeContext *ctx)
 	for (uint32_t i = 0; i < nd; i++) {
 		int64_t d = x->u.tensor.dims[i];
 		if (b[i] < 0 || a[i] < 0) {
-			infer_op_error(ctx, "'nn.mirror_pad' pad_width item %u must not be negative",
-				       i);
+			infer_op_error(ctx,
+				       "'nn.mirror_pad' pad_width item %u must not be negative", i);
 			goto done;
 		}
 		dims[i] = d;
@@ -72,8 +72,9 @@ Type *infer_op_DILATE(OpTypeContext *ctx)
 		n = 2;
 	}
 	if (n != x->u.tensor.ndim) {
-		infer_op_error(ctx, "'nn.dilate' attribute strides=%s needs one value per dimension "
-				    "of %s",
+		infer_op_error(ctx,
+			       "'nn.dilate' attribute strides=%s needs one value per dimension "
+			       "of %s",
 			       infer_list_text(ctx, strides, n), infer_tname(ctx, x));
 		return NULL;
 	}
@@ -156,10 +157,11 @@ Type *infer_op_NLL_LOSS(OpTypeContext *ctx)
 		return NULL;
 	}
 	if (!dtype_is_float(p->u.tensor.dtype) || p->u.tensor.dtype != w->u.tensor.dtype) {
-		infer_op_error(ctx,
-			       "'nn.nll_loss' expects predictions and weights of one floating-point "
-			       "dtype, got %s and %s",
-			       infer_tname(ctx, p), infer_tname(ctx, w));
+		infer_op_error(
+			ctx,
+			"'nn.nll_loss' expects predictions and weights of one floating-point "
+			"dtype, got %s and %s",
+			infer_tname(ctx, p), infer_tname(ctx, w));
 		return NULL;
 	}
 	if (t->u.tensor.dtype != DT_INT32 && t->u.tensor.dtype != DT_INT64) {
@@ -168,8 +170,8 @@ Type *infer_op_NLL_LOSS(OpTypeContext *ctx)
 		return NULL;
 	}
 	if (strcmp(reduction, "none") == 0)
-		return infer_result(ctx, p->u.tensor.dtype, t->u.tensor.ndim, t->u.tensor.dims, NULL,
-				    NULL);
+		return infer_result(ctx, p->u.tensor.dtype, t->u.tensor.ndim, t->u.tensor.dims,
+				    NULL, NULL);
 	return type_scalar(ir_data_arena(ctx->module), p->u.tensor.dtype);
 }
 
@@ -188,7 +190,8 @@ Type *infer_op_FIFO_BUFFER(OpTypeContext *ctx)
 		goto bad;
 	for (uint32_t i = 0; i < in->u.tensor.ndim; i++) {
 		int64_t a = in->u.tensor.dims[i], b = buf->u.tensor.dims[i];
-		if ((int64_t)i == axis ? (dim_known(a) && dim_known(b) && a >= b) : !dim_match(a, b))
+		if ((int64_t)i == axis ? (dim_known(a) && dim_known(b) && a >= b)
+				       : !dim_match(a, b))
 			goto bad;
 	}
 	if (!infer_same_dtype(ctx, in, buf))
@@ -218,8 +221,9 @@ static uint32_t block_shape(OpTypeContext *ctx, const Type *x, const AttrValue *
 		n = 2;
 	}
 	if (n == 0 || n >= x->u.tensor.ndim) {
-		infer_op_error(ctx, "'%s' attribute block_shape=%s needs fewer values than %s has "
-				    "dimensions",
+		infer_op_error(ctx,
+			       "'%s' attribute block_shape=%s needs fewer values than %s has "
+			       "dimensions",
 			       infer_op_name(ctx), infer_list_text(ctx, *blocks, n),
 			       infer_tname(ctx, x));
 		return 0;
@@ -293,10 +297,11 @@ Type *infer_op_BATCH_TO_SPACE_ND(OpTypeContext *ctx)
 	memcpy(dims, x->u.tensor.dims, nd * sizeof(int64_t));
 	if (dim_known(dims[0])) {
 		if (dims[0] % product != 0) {
-			infer_op_error(ctx,
-				       "'nn.batch_to_space_nd' batch of %s is not a multiple of the "
-				       "block size %lld",
-				       infer_tname(ctx, x), (long long)product);
+			infer_op_error(
+				ctx,
+				"'nn.batch_to_space_nd' batch of %s is not a multiple of the "
+				"block size %lld",
+				infer_tname(ctx, x), (long long)product);
 			goto done;
 		}
 		dims[0] /= product;
@@ -335,12 +340,12 @@ static Type *infer_pool_grad(OpTypeContext *ctx)
 	    !infer_attr_pair(ctx, "pool_size", 1, 1, pool, NULL) ||
 	    !infer_attr_pair(ctx, "strides", 1, 1, strides, NULL) ||
 	    !infer_attr_pair(ctx, "dilation", 1, 1, dilation, NULL) ||
-	    !infer_attr_padding(ctx, pad) || !infer_attr_bool(ctx, "ceil_mode", false, &ceil_mode) ||
-	    !infer_same_dtype(ctx, g, x))
+	    !infer_attr_padding(ctx, pad) ||
+	    !infer_attr_bool(ctx, "ceil_mode", false, &ceil_mode) || !infer_same_dtype(ctx, g, x))
 		return NULL;
 	if (g->u.tensor.ndim != 4) {
-		infer_op_error(ctx, "'%s' expects a 4-D output gradient, got %s", infer_op_name(ctx),
-			       infer_tname(ctx, g));
+		infer_op_error(ctx, "'%s' expects a 4-D output gradient, got %s",
+			       infer_op_name(ctx), infer_tname(ctx, g));
 		return NULL;
 	}
 	return x;
@@ -403,8 +408,9 @@ Type *infer_op_CONV2D_BACKWARD_WEIGHT(OpTypeContext *ctx)
 	c = x->u.tensor.dims[1];
 	if (dim_known(c) && c == o && c == groups) {
 		if (!has_channels) {
-			infer_op_error(ctx, "'nn.conv2d_backward_weight' needs a channels attribute "
-					    "for a depthwise convolution");
+			infer_op_error(ctx,
+				       "'nn.conv2d_backward_weight' needs a channels attribute "
+				       "for a depthwise convolution");
 			return NULL;
 		}
 		c = channels;
@@ -441,9 +447,8 @@ Type *infer_op_CORRELATION(OpTypeContext *ctx)
 	}
 	if (k < 1 || k % 2 == 0 || disp < 0 || s1 < 1 || s2 < 1 || disp > (1 << 20) ||
 	    k > (1 << 20)) {
-		infer_op_error(ctx,
-			       "'nn.correlation' needs an odd kernel_size, a non-negative "
-			       "max_displacement and positive strides");
+		infer_op_error(ctx, "'nn.correlation' needs an odd kernel_size, a non-negative "
+				    "max_displacement and positive strides");
 		return NULL;
 	}
 	border = disp + (k - 1) / 2;
@@ -534,7 +539,8 @@ Type *infer_op_DEFORMABLE_CONV2D(OpTypeContext *ctx)
 	     !checked_mul(want, dgroups, &want)))
 		want = DIM_ANY;
 	if (!dim_match(off->u.tensor.dims[0], dims[0]) || !dim_match(off->u.tensor.dims[1], want) ||
-	    !dim_match(off->u.tensor.dims[2], dims[2]) || !dim_match(off->u.tensor.dims[3], dims[3])) {
+	    !dim_match(off->u.tensor.dims[2], dims[2]) ||
+	    !dim_match(off->u.tensor.dims[3], dims[3])) {
 		infer_op_error(ctx,
 			       "'nn.deformable_conv2d' expects offsets of shape (%s, %s, %s, %s), "
 			       "got %s",
@@ -577,10 +583,147 @@ Type *infer_op_CONTRIB_DENSE_PACK(OpTypeContext *ctx)
 		return NULL;
 	}
 	if (has_units && !dim_match(units, dims[1])) {
-		infer_op_error(ctx, "'nn.contrib_dense_pack' attribute units=%lld does not match "
-				    "weight %s",
+		infer_op_error(ctx,
+			       "'nn.contrib_dense_pack' attribute units=%lld does not match "
+			       "weight %s",
 			       (long long)units, infer_tname(ctx, w));
 		return NULL;
 	}
 	return infer_result(ctx, out_dt, 2, dims, d, NULL);
+}
+
+/* ---- sparse ------------------------------------------------------------------ */
+
+/* The sparse matrix of a sparse op in CSR (data 1-D) or BSR (data 3-D
+ * blocks [nnz, bs_r, bs_c]) form: arguments first..first+2 as data,
+ * indices and indptr. *rows is the matrix's row count:
+ * (len(indptr) - 1) times the block rows. */
+static Type *sparse_matrix(OpTypeContext *ctx, uint32_t first, bool blocks_2d, int64_t *rows)
+{
+	Type *data = infer_tensor_arg(ctx, first), *indices, *indptr;
+	uint32_t nd;
+	int64_t n;
+	if (!data || !(indices = infer_tensor_arg(ctx, first + 1)) ||
+	    !(indptr = infer_tensor_arg(ctx, first + 2)))
+		return NULL;
+	nd = data->u.tensor.ndim;
+	if (!(nd == 1 || nd == 3 || (blocks_2d && nd == 2)) || indices->u.tensor.ndim != 1 ||
+	    indptr->u.tensor.ndim != 1) {
+		infer_op_error(ctx,
+			       "'%s' expects a sparse matrix as 1-D%s or 3-D data with 1-D indices "
+			       "and index pointers, got %s, %s and %s",
+			       infer_op_name(ctx), blocks_2d ? ", 2-D" : "", infer_tname(ctx, data),
+			       infer_tname(ctx, indices), infer_tname(ctx, indptr));
+		return NULL;
+	}
+	n = indptr->u.tensor.dims[0];
+	if (dim_known(n) && n < 1) {
+		infer_op_error(ctx, "'%s' expects a non-empty index pointer, got %s",
+			       infer_op_name(ctx), infer_tname(ctx, indptr));
+		return NULL;
+	}
+	*rows = dim_known(n) ? n - 1 : DIM_ANY;
+	if (nd > 1)
+		*rows = dim_known(*rows) && dim_known(data->u.tensor.dims[1])
+				? *rows * data->u.tensor.dims[1]
+				: DIM_ANY;
+	return data;
+}
+
+/* nn.sparse_dense(dense, sparse data, indices, indptr): dense [M, K] times
+ * the sparse [N, K] transposed gives [M, N]; with sparse_lhs the sparse
+ * [M, K] times the dense [N, K] transposed gives [M, N]. */
+static Type *infer_sparse_dense(OpTypeContext *ctx)
+{
+	Type *dense = infer_tensor_arg(ctx, 0), *sparse;
+	bool lhs;
+	int64_t rows, dims[2];
+	if (!dense || !infer_attr_bool(ctx, "sparse_lhs", false, &lhs) ||
+	    !(sparse = sparse_matrix(ctx, 1, false, &rows)))
+		return NULL;
+	if (dense->u.tensor.ndim != 2) {
+		infer_op_error(ctx, "'%s' expects 2-D dense data, got %s", infer_op_name(ctx),
+			       infer_tname(ctx, dense));
+		return NULL;
+	}
+	dims[0] = lhs ? rows : dense->u.tensor.dims[0];
+	dims[1] = lhs ? dense->u.tensor.dims[0] : rows;
+	return infer_result(ctx, dense->u.tensor.dtype, 2, dims, dense, NULL);
+}
+
+Type *infer_op_SPARSE_DENSE(OpTypeContext *ctx)
+{
+	return infer_sparse_dense(ctx);
+}
+
+Type *infer_op_INTERNAL_SPARSE_DENSE_PADDED(OpTypeContext *ctx)
+{
+	return infer_sparse_dense(ctx);
+}
+
+/* nn.sparse_transpose(data, indices, indptr) -> the three types, as a
+ * square CSR matrix keeps its shape. */
+Type *infer_op_SPARSE_TRANSPOSE(OpTypeContext *ctx)
+{
+	Type *fields[3];
+	int64_t rows;
+	if (!sparse_matrix(ctx, 0, false, &rows))
+		return NULL;
+	if (ctx->arg_types[0]->u.tensor.ndim != 1) {
+		infer_op_error(ctx, "'nn.sparse_transpose' expects CSR data (1-D), got %s",
+			       infer_tname(ctx, ctx->arg_types[0]));
+		return NULL;
+	}
+	for (int i = 0; i < 3; i++)
+		fields[i] = ctx->arg_types[i];
+	return type_tuple(ir_data_arena(ctx->module), 3, fields);
+}
+
+/* nn.sparse_add(dense, data, indices, indptr): the dense operand's type;
+ * the sparse values share its dtype. */
+Type *infer_op_SPARSE_ADD(OpTypeContext *ctx)
+{
+	Type *dense = infer_tensor_arg(ctx, 0), *data;
+	int64_t rows;
+	if (!dense || !(data = sparse_matrix(ctx, 1, false, &rows)) ||
+	    !infer_same_dtype(ctx, dense, data))
+		return NULL;
+	if (dense->u.tensor.ndim != 2 || data->u.tensor.ndim != 1 ||
+	    !dim_match(dense->u.tensor.dims[0], rows)) {
+		infer_op_error(ctx,
+			       "'nn.sparse_add' expects a 2-D dense operand and a CSR matrix of "
+			       "its rows, got %s and %s",
+			       infer_tname(ctx, dense), infer_tname(ctx, data));
+		return NULL;
+	}
+	return dense;
+}
+
+/* nn.sparse_conv2d(data, weight data, indices, indptr): a 1x1 (or 3x3)
+ * convolution by a sparse weight of 2-D or 3-D blocks; the channel axis
+ * (last for NHWC, the default, or second for NCHW) becomes the weight's
+ * rows. */
+Type *infer_op_SPARSE_CONV2D(OpTypeContext *ctx)
+{
+	static const char *const layouts[] = {"NHWC", "NCHW", NULL};
+	Type *x = infer_tensor_arg(ctx, 0), *w;
+	const char *layout;
+	const AttrValue *ks;
+	uint32_t nks;
+	bool has_ks;
+	int64_t rows, dims[4];
+	if (!x || !infer_attr_choice(ctx, "layout", "NHWC", layouts, &layout) ||
+	    !infer_attr_list(ctx, "kernel_size", &ks, &nks, &has_ks) ||
+	    !(w = sparse_matrix(ctx, 1, true, &rows)))
+		return NULL;
+	if (x->u.tensor.ndim != 4 || w->u.tensor.ndim == 1) {
+		infer_op_error(ctx,
+			       "'nn.sparse_conv2d' expects 4-D data and block weights, got %s "
+			       "and %s",
+			       infer_tname(ctx, x), infer_tname(ctx, w));
+		return NULL;
+	}
+	memcpy(dims, x->u.tensor.dims, sizeof dims);
+	dims[strcmp(layout, "NHWC") == 0 ? 3 : 1] = rows;
+	return infer_result(ctx, x->u.tensor.dtype, 4, dims, x, NULL);
 }
