@@ -824,6 +824,53 @@ static void test_sparse(void **state)
 		     "'nn.sparse_conv2d' attribute layout=\"HWCN\" must be \"NHWC\" or \"NCHW\"");
 }
 
+/* ---- nn.contrib_* ------------------------------------------------------------ */
+
+static void test_contrib(void **state)
+{
+	(void)state;
+	expect_type("%w: " F32(8, 4, 3, 3),
+		    "nn.contrib_conv2d_winograd_weight_transform(%w, tile_size=4)",
+		    F32(6, 6, 8, 4));
+	expect_type("%w: " F32(8, 4, 3, 3, 3),
+		    "nn.contrib_conv3d_winograd_weight_transform(%w, tile_size=4)",
+		    F32(6, 6, 6, 8, 4));
+	expect_type("%w: " F32(8, 4, 1, 3, 3),
+		    "nn.contrib_conv3d_winograd_weight_transform(%w, tile_size=4)",
+		    F32(6, 6, 1, 8, 4));
+	expect_type("%w: " F32(8, 4, 3, 3),
+		    "nn.contrib_conv2d_winograd_nnpack_weight_transform(%w, "
+		    "convolution_algorithm=0, out_dtype=\"float64\")",
+		    "Tensor[(8, 4, 8, 8), float64]");
+	expect_type("%w: " F32(3, 3, 4, 8),
+		    "nn.contrib_conv2d_gemm_weight_transform(%w, tile_rows=4, tile_cols=16)",
+		    F32(2, 4, 4, 16));
+	expect_type("%d: " F32(1, 4, 8, 8) ", %w: " F32(6, 6, 8, 4),
+		    "nn.contrib_conv2d_winograd_without_weight_transform(%d, %w, tile_size=4, "
+		    "padding=[1, 1], channels=8, kernel_size=[3, 3])",
+		    F32(1, 8, 8, 8));
+	expect_type("%d: " F32(1, 4, 8, 8, 8) ", %w: " F32(6, 6, 6, 8, 4),
+		    "nn.contrib_conv3d_winograd_without_weight_transform(%d, %w, tile_size=4, "
+		    "channels=8, kernel_size=[3, 3, 3])",
+		    F32(1, 8, 6, 6, 6));
+	expect_type("%d: " F32(1, 8, 8, 4) ", %w: " F32(2, 4, 4, 16),
+		    "nn.contrib_conv2d_gemm_without_weight_transform(%d, %w, channels=8, "
+		    "kernel_size=[3, 3], data_layout=\"NHWC\", kernel_layout=\"HWIO\")",
+		    F32(1, 6, 6, 8));
+	expect_error("%w: " F32(8, 4, 3, 3), "nn.contrib_conv2d_winograd_weight_transform(%w)",
+		     "'nn.contrib_conv2d_winograd_weight_transform' needs a positive tile_size "
+		     "attribute");
+	expect_error("%d: " F32(1, 4, 8, 8) ", %w: " F32(6, 6, 8, 4),
+		     "nn.contrib_conv2d_winograd_without_weight_transform(%d, %w, tile_size=4, "
+		     "kernel_size=[3, 3])",
+		     "'nn.contrib_conv2d_winograd_without_weight_transform' needs kernel_size and "
+		     "channels attributes");
+	expect_error("%w: " F32(3, 4, 8),
+		     "nn.contrib_conv2d_gemm_weight_transform(%w, tile_rows=4, tile_cols=16)",
+		     "'nn.contrib_conv2d_gemm_weight_transform' expects a 4-D HWIO weight, got "
+		     "Tensor[(3, 4, 8), float32]");
+}
+
 /* ---- printing ------------------------------------------------------------- */
 
 /* Every operator of the family with non-default attributes reads back as
@@ -1095,6 +1142,41 @@ static void test_round_trip_nn_misc(void **state)
 												8) ")");
 }
 
+/* The nn.contrib_* operators, every attribute given. */
+static void test_round_trip_contrib(void **state)
+{
+	(void)state;
+	expect_round_trip(
+		"#[version = \"0.0.5\"]\n"
+		"def @main(%d: Tensor[(1, 4, 8, 8), float32], %w: Tensor[(8, 4, 3, 3), float32], "
+		"%v: Tensor[(1, 4, 8, 8, 8), float32], %u: Tensor[(8, 4, 3, 3, 3), float32], "
+		"%h: Tensor[(3, 3, 4, 8), float32]) {\n"
+		"  %0 = nn.contrib_conv2d_winograd_weight_transform(%w, tile_size=2);\n"
+		"  %1 = nn.contrib_conv2d_winograd_without_weight_transform(%d, %0, tile_size=2, "
+		"strides=[1, 1], padding=[1, 1], dilation=[1, 1], groups=1, channels=8, "
+		"kernel_size=[3, 3], data_layout=\"NCHW\", kernel_layout=\"OIHW\", "
+		"out_layout=\"\", "
+		"out_dtype=\"float32\");\n"
+		"  %2 = nn.contrib_conv3d_winograd_weight_transform(%u, tile_size=2);\n"
+		"  %3 = nn.contrib_conv3d_winograd_without_weight_transform(%v, %2, tile_size=2, "
+		"strides=[1, 1, 1], padding=[0, 0, 0], dilation=[1, 1, 1], groups=1, channels=8, "
+		"kernel_size=[3, 3, 3], data_layout=\"NCDHW\", kernel_layout=\"OIDHW\", "
+		"out_layout=\"NCDHW\", out_dtype=\"float32\");\n"
+		"  %4 = nn.contrib_conv2d_winograd_nnpack_weight_transform(%w, "
+		"convolution_algorithm=1, out_dtype=\"float32\");\n"
+		"  %5 = nn.contrib_conv2d_gemm_weight_transform(%h, tile_rows=4, tile_cols=16);\n"
+		"  %6 = transpose(%d, axes=[0, 2, 3, 1]);\n"
+		"  %7 = nn.contrib_conv2d_gemm_without_weight_transform(%6, %5, strides=[1, 1], "
+		"padding=[0, 0], dilation=[1, 1], groups=1, channels=8, kernel_size=[3, 3], "
+		"data_layout=\"NHWC\", kernel_layout=\"HWIO\", out_layout=\"NHWC\", "
+		"out_dtype=\"float32\");\n"
+		"  (%1, %3, %4, %7)\n"
+		"}\n");
+	assert_string_equal(infer_type_name(m, m->globals[0].fn->u.fn.body->type),
+			    "(" F32(1, 8, 8, 8) ", " F32(1, 8, 6, 6, 6) ", " F32(
+				    8, 4, 8, 8) ", " F32(1, 6, 6, 8) ")");
+}
+
 #define TEST(f) cmocka_unit_test_setup_teardown(f, setup, teardown)
 
 int main(void)
@@ -1125,7 +1207,9 @@ int main(void)
 		TEST(test_nn_misc),
 		TEST(test_nn_misc_errors),
 		TEST(test_sparse),
+		TEST(test_contrib),
 		TEST(test_round_trip),
+		TEST(test_round_trip_contrib),
 		TEST(test_round_trip_nn_misc),
 		TEST(test_round_trip_random),
 		TEST(test_round_trip_vision),
