@@ -220,7 +220,7 @@ static uint32_t block_shape(OpTypeContext *ctx, const Type *x, const AttrValue *
 		*blocks = two_ones;
 		n = 2;
 	}
-	if (n == 0 || n >= x->u.tensor.ndim) {
+	if (n == 0 || n >= x->u.tensor.ndim || n > INFER_MAX_NDIM) {
 		infer_op_error(ctx,
 			       "'%s' attribute block_shape=%s needs fewer values than %s has "
 			       "dimensions",
