@@ -390,10 +390,11 @@ OpTypeRelation infer_relation(OpKind op)
 
 /* ---- nn.*, image.*, vision.*, random.* ----------------------------------
  *
- * What the relations of infer_nn_norm.c, infer_window_nd.c and their
- * neighbours share: number and choice attributes, per-dimension lists and
- * padding of any rank, and layouts given as permutations of NCHW-like
- * letters. */
+ * What the relations of infer_nn_norm.c, infer_nn_misc.c,
+ * infer_nn_contrib.c, infer_window_nd.c, infer_image.c, infer_vision.c and
+ * infer_random.c share: number, number-list, choice and pair-list
+ * attributes, per-dimension lists and padding of any rank, and layouts
+ * given as permutations of NCHW-like letters. */
 
 bool infer_attr_number(OpTypeContext *ctx, const char *name, double dflt, double *out)
 {

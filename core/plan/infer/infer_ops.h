@@ -147,8 +147,9 @@ bool infer_normalize_axis(OpTypeContext *ctx, int64_t axis, const Type *t, int64
  * batch). */
 bool infer_broadcast_dim(int64_t a, int64_t b, int64_t *out);
 
-/* ---- nn.*, image.*, vision.*, random.* (infer_nn_norm.c,
- * infer_window_nd.c and their neighbours) ------------------------------- */
+/* ---- nn.*, image.*, vision.*, random.* --------------------------------
+ * Shared by infer_nn_norm.c, infer_nn_misc.c, infer_nn_contrib.c,
+ * infer_window_nd.c, infer_image.c, infer_vision.c and infer_random.c. */
 
 /* A number attribute (an int counts); dflt when absent or None. */
 bool infer_attr_number(OpTypeContext *ctx, const char *name, double dflt, double *out);
