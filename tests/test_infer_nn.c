@@ -923,6 +923,27 @@ static void test_blocked_and_bitserial(void **state)
 		     "dimension");
 }
 
+/* Unknown extents stay unknown where the result depends on them, and a
+ * tuple where a tensor belongs is a positioned error. */
+static void test_unknown_dims_and_tuples(void **state)
+{
+	(void)state;
+	expect_type("%d: " F32(?, 2, ?, 8, 8) ", %w: " F32(4, 2, 3, 3, 3), "nn.conv3d(%d, %w)",
+		    F32(?, 4, ?, 6, 6));
+	expect_type("%x: " F32(1, 3, ?, 6), "nn.upsampling(%x, scale_h=2f, scale_w=2f)",
+		    F32(1, 3, ?, 12));
+	expect_type("%x: " F32(?, 3, ?, ?), "image.resize2d(%x, size=[4, 4])", F32(?, 3, 4, 4));
+	expect_type("%x: " F32(1, 3, ?, 5), "vision.multibox_prior(%x)", F32(1, ?, 4));
+	expect_type("%x: " F32(1, ?, 10), "nn.max_pool1d(%x, pool_size=[2], strides=[2])",
+		    F32(1, ?, 5));
+	expect_error("%x: " F32(2, 5), "nn.pad((%x, %x), 0f, pad_width=[[0, 0], [1, 1]])",
+		     "'nn.pad' expects a tensor for argument 1, got (Tensor[(2, 5), float32], "
+		     "Tensor[(2, 5), float32])");
+	expect_error("%x: " F32(2, 5), "nn.batch_norm(%x, (%x,), %x, %x, %x, axis=0)",
+		     "'nn.batch_norm' expects a tensor for argument 2, got "
+		     "(Tensor[(2, 5), float32],)");
+}
+
 /* ---- printing ------------------------------------------------------------- */
 
 /* Every operator of the family with non-default attributes reads back as
@@ -1284,6 +1305,7 @@ int main(void)
 		TEST(test_sparse),
 		TEST(test_contrib),
 		TEST(test_blocked_and_bitserial),
+		TEST(test_unknown_dims_and_tuples),
 		TEST(test_round_trip),
 		TEST(test_round_trip_contrib),
 		TEST(test_round_trip_nn_misc),
