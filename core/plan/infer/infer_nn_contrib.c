@@ -312,8 +312,11 @@ static Type *infer_conv_nchwc(OpTypeContext *ctx)
 				       infer_op_name(ctx), infer_tname(ctx, x), in_text);
 			return NULL;
 		}
-		if (b >= 0 && dim_known(nchw[k]))
-			nchw[k] *= in.factor[b];
+		if (b >= 0 && dim_known(nchw[k]) && !checked_mul(nchw[k], in.factor[b], &nchw[k])) {
+			infer_op_error(ctx, "'%s' data %s is too large", infer_op_name(ctx),
+				       infer_tname(ctx, x));
+			return NULL;
+		}
 	}
 	nchw[1] = channels;
 	if (!infer_window_extent(ctx, "height", nchw[2], pad[0], pad[2], ks[0], dilation[0],

@@ -462,13 +462,14 @@ Type *infer_op_CORRELATION(OpTypeContext *ctx)
 			dims[2 + i] = DIM_ANY;
 			continue;
 		}
-		if (!checked_add(d, pad[i] + pad[i + 2], &v) || v - 2 * border < 1) {
+		if (!checked_add(d, pad[i], &v) || !checked_add(v, pad[i + 2], &v) ||
+		    v - 2 * border < 1) {
 			infer_op_error(ctx, "'nn.correlation' input %s is smaller than its border",
 				       infer_tname(ctx, a));
 			return NULL;
 		}
 		v -= 2 * border;
-		dims[2 + i] = (v + s1 - 1) / s1;
+		dims[2 + i] = (v - 1) / s1 + 1;
 	}
 	return infer_result(ctx, a->u.tensor.dtype, 4, dims, a, NULL);
 }
@@ -535,8 +536,8 @@ Type *infer_op_DEFORMABLE_CONV2D(OpTypeContext *ctx)
 		return NULL;
 	want = DIM_ANY;
 	if (dim_known(w->u.tensor.dims[2]) && dim_known(w->u.tensor.dims[3]) &&
-	    (!checked_mul(2 * w->u.tensor.dims[2], w->u.tensor.dims[3], &want) ||
-	     !checked_mul(want, dgroups, &want)))
+	    (!checked_mul(2, w->u.tensor.dims[2], &want) ||
+	     !checked_mul(want, w->u.tensor.dims[3], &want) || !checked_mul(want, dgroups, &want)))
 		want = DIM_ANY;
 	if (!dim_match(off->u.tensor.dims[0], dims[0]) || !dim_match(off->u.tensor.dims[1], want) ||
 	    !dim_match(off->u.tensor.dims[2], dims[2]) ||
@@ -623,10 +624,9 @@ static Type *sparse_matrix(OpTypeContext *ctx, uint32_t first, bool blocks_2d, i
 		return NULL;
 	}
 	*rows = dim_known(n) ? n - 1 : DIM_ANY;
-	if (nd > 1)
-		*rows = dim_known(*rows) && dim_known(data->u.tensor.dims[1])
-				? *rows * data->u.tensor.dims[1]
-				: DIM_ANY;
+	if (nd > 1 && (!dim_known(*rows) || !dim_known(data->u.tensor.dims[1]) ||
+		       !checked_mul(*rows, data->u.tensor.dims[1], rows)))
+		*rows = DIM_ANY;
 	return data;
 }
 
