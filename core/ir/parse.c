@@ -882,6 +882,8 @@ static const char *schema_kind_name(char kind)
 		return "a list of integers";
 	case 'L':
 		return "an integer or a list of integers";
+	case 'F':
+		return "a list of numbers";
 	case 'd':
 		return "a virtual device";
 	default:
@@ -898,6 +900,19 @@ static bool is_int_list(const AttrValue *v, const AttrValue **bad)
 			if (!is_int_list(item, bad))
 				return false;
 		} else if (item->kind != ATTR_INT) {
+			*bad = item;
+			return false;
+		}
+	}
+	return true;
+}
+
+/* A flat list of ints and floats (kind 'F'). */
+static bool is_number_list(const AttrValue *v, const AttrValue **bad)
+{
+	for (uint32_t i = 0; i < v->u.list.n; i++) {
+		const AttrValue *item = &v->u.list.items[i];
+		if (item->kind != ATTR_INT && item->kind != ATTR_FLOAT) {
 			*bad = item;
 			return false;
 		}
@@ -947,6 +962,15 @@ static bool check_attr_kind(Parser *p, OpKind op, const char *name, char kind, A
 	case 'l':
 		if (v->kind == ATTR_LIST) {
 			if (is_int_list(v, &bad))
+				return true;
+			parse_error(p, pos, "%s expects %s, found a list holding %s", what,
+				    schema_kind_name(kind), value_kind_name(bad));
+			return false;
+		}
+		break;
+	case 'F':
+		if (v->kind == ATTR_LIST) {
+			if (is_number_list(v, &bad))
 				return true;
 			parse_error(p, pos, "%s expects %s, found a list holding %s", what,
 				    schema_kind_name(kind), value_kind_name(bad));

@@ -387,3 +387,193 @@ OpTypeRelation infer_relation(OpKind op)
 	DP_ASSERT(op < OP_COUNT && infer_relations[op]);
 	return infer_relations[op];
 }
+
+/* ---- nn.*, image.*, vision.*, random.* ----------------------------------
+ *
+ * What the relations of infer_nn_norm.c, infer_nn_misc.c,
+ * infer_nn_contrib.c, infer_window_nd.c, infer_image.c, infer_vision.c and
+ * infer_random.c share: number, number-list, choice and pair-list
+ * attributes, per-dimension lists and padding of any rank, and layouts
+ * given as permutations of NCHW-like letters. */
+
+bool infer_attr_number(OpTypeContext *ctx, const char *name, double dflt, double *out)
+{
+	const AttrValue *v = infer_attr_value(ctx, name);
+	*out = dflt;
+	if (!v)
+		return true;
+	if (v->kind == ATTR_FLOAT) {
+		*out = v->u.f;
+		return true;
+	}
+	if (v->kind == ATTR_INT) {
+		*out = (double)v->u.i;
+		return true;
+	}
+	infer_op_error(ctx, "'%s' attribute '%s' must be a number", infer_op_name(ctx), name);
+	return false;
+}
+
+bool infer_attr_numbers(OpTypeContext *ctx, const char *name, const AttrValue **items, uint32_t *n,
+			bool *present)
+{
+	const AttrValue *v = infer_attr_value(ctx, name);
+	*items = NULL;
+	*n = 0;
+	*present = v != NULL;
+	if (!v)
+		return true;
+	if (v->kind == ATTR_LIST) {
+		for (uint32_t i = 0; i < v->u.list.n; i++)
+			if (v->u.list.items[i].kind != ATTR_INT &&
+			    v->u.list.items[i].kind != ATTR_FLOAT)
+				goto bad;
+		*items = v->u.list.items;
+		*n = v->u.list.n;
+		return true;
+	}
+bad:
+	infer_op_error(ctx, "'%s' attribute '%s' must be a list of numbers", infer_op_name(ctx),
+		       name);
+	return false;
+}
+
+bool infer_attr_pairs(OpTypeContext *ctx, const char *name, uint32_t n, int64_t *before,
+		      int64_t *after)
+{
+	const AttrValue *v = infer_attr_value(ctx, name);
+	if (!v || v->kind != ATTR_LIST || v->u.list.n != n) {
+		infer_op_error(ctx, "'%s' needs a %s of %u [before, after] pairs",
+			       infer_op_name(ctx), name, n);
+		return false;
+	}
+	for (uint32_t i = 0; i < n; i++) {
+		const AttrValue *pair = &v->u.list.items[i];
+		if (pair->kind != ATTR_LIST || pair->u.list.n != 2 ||
+		    pair->u.list.items[0].kind != ATTR_INT ||
+		    pair->u.list.items[1].kind != ATTR_INT) {
+			infer_op_error(ctx,
+				       "'%s' %s item %u must be a pair [before, after] of integers",
+				       infer_op_name(ctx), name, i);
+			return false;
+		}
+		before[i] = pair->u.list.items[0].u.i;
+		after[i] = pair->u.list.items[1].u.i;
+	}
+	return true;
+}
+
+bool infer_attr_choice(OpTypeContext *ctx, const char *name, const char *dflt,
+		       const char *const *allowed, const char **out)
+{
+	const char *s;
+	StrBuf sb;
+	*out = dflt;
+	if (!infer_attr_string(ctx, name, &s))
+		return false;
+	if (!s || !*s)
+		return true;
+	for (const char *const *a = allowed; *a; a++)
+		if (strcmp(s, *a) == 0) {
+			*out = *a;
+			return true;
+		}
+	strbuf_init(&sb);
+	for (const char *const *a = allowed; *a; a++)
+		strbuf_printf(&sb, "%s\"%s\"", a == allowed ? "" : a[1] ? ", " : " or ", *a);
+	infer_op_error(ctx, "'%s' attribute %s=\"%s\" must be %s", infer_op_name(ctx), name, s,
+		       sb.data);
+	strbuf_free(&sb);
+	return false;
+}
+
+bool infer_attr_dims(OpTypeContext *ctx, const char *name, uint32_t rank, int64_t dflt, int64_t min,
+		     int64_t *out, bool *present)
+{
+	const AttrValue *items;
+	uint32_t n;
+	bool given;
+	for (uint32_t i = 0; i < rank; i++)
+		out[i] = dflt;
+	if (!infer_attr_list(ctx, name, &items, &n, &given))
+		return false;
+	if (present)
+		*present = given;
+	if (!given)
+		return true;
+	if (n != 1 && n != rank) {
+		infer_op_error(ctx, "'%s' attribute %s=%s must have 1 or %u values",
+			       infer_op_name(ctx), name, infer_list_text(ctx, items, n), rank);
+		return false;
+	}
+	for (uint32_t i = 0; i < rank; i++) {
+		out[i] = items[n == 1 ? 0 : i].u.i;
+		if (out[i] < min) {
+			infer_op_error(ctx, "'%s' attribute %s=%s must be at least %lld",
+				       infer_op_name(ctx), name, infer_list_text(ctx, items, n),
+				       (long long)min);
+			return false;
+		}
+	}
+	return true;
+}
+
+bool infer_attr_padding_nd(OpTypeContext *ctx, uint32_t rank, int64_t *out)
+{
+	const AttrValue *items;
+	uint32_t n;
+	bool given;
+	for (uint32_t i = 0; i < 2 * rank; i++)
+		out[i] = 0;
+	if (!infer_attr_list(ctx, "padding", &items, &n, &given))
+		return false;
+	if (!given)
+		return true;
+	if (n == 1 || n == rank) {
+		for (uint32_t i = 0; i < rank; i++)
+			out[i] = out[rank + i] = items[n == 1 ? 0 : i].u.i;
+	} else if (n == 2 * rank) {
+		for (uint32_t i = 0; i < 2 * rank; i++)
+			out[i] = items[i].u.i;
+	} else {
+		infer_op_error(ctx, "'%s' attribute padding=%s must have 1, %u or %u values",
+			       infer_op_name(ctx), infer_list_text(ctx, items, n), rank, 2 * rank);
+		return false;
+	}
+	for (uint32_t i = 0; i < 2 * rank; i++)
+		if (out[i] < 0) {
+			infer_op_error(ctx, "'%s' attribute padding=%s must not be negative",
+				       infer_op_name(ctx), infer_list_text(ctx, items, n));
+			return false;
+		}
+	return true;
+}
+
+bool infer_layout_axes(OpTypeContext *ctx, const char *name, const char *dflt, const Type *x,
+		       int *pos)
+{
+	const char *s;
+	size_t n = strlen(dflt);
+	if (!infer_attr_string(ctx, name, &s))
+		return false;
+	if (!s || !*s)
+		s = dflt;
+	if (strlen(s) != n)
+		goto bad;
+	for (size_t k = 0; k < n; k++) {
+		const char *at = strchr(s, dflt[k]);
+		if (!at || strchr(at + 1, dflt[k]))
+			goto bad;
+		pos[k] = (int)(at - s);
+	}
+	if (x->u.tensor.ndim != n) {
+		infer_op_error(ctx, "'%s' expects %zu-D data (%s), got %s", infer_op_name(ctx), n,
+			       s, infer_tname(ctx, x));
+		return false;
+	}
+	return true;
+bad:
+	infer_op_error(ctx, "'%s' does not support %s=\"%s\" (a permutation of %s is expected)",
+		       infer_op_name(ctx), name, s, dflt);
+	return false;
+}

@@ -147,4 +147,47 @@ bool infer_normalize_axis(OpTypeContext *ctx, int64_t axis, const Type *t, int64
  * batch). */
 bool infer_broadcast_dim(int64_t a, int64_t b, int64_t *out);
 
+/* ---- nn.*, image.*, vision.*, random.* --------------------------------
+ * Shared by infer_nn_norm.c, infer_nn_misc.c, infer_nn_contrib.c,
+ * infer_window_nd.c, infer_image.c, infer_vision.c and infer_random.c. */
+
+/* A number attribute (an int counts); dflt when absent or None. */
+bool infer_attr_number(OpTypeContext *ctx, const char *name, double dflt, double *out);
+/* A list of numbers (kind F: ints and floats); *n is 0 when absent. */
+bool infer_attr_numbers(OpTypeContext *ctx, const char *name, const AttrValue **items, uint32_t *n,
+			bool *present);
+/* A list of n [before, after] int pairs (nn.pad's pad_width, the paddings
+ * and crops of space_to_batch_nd...): required; before[i], after[i]. */
+bool infer_attr_pairs(OpTypeContext *ctx, const char *name, uint32_t n, int64_t *before,
+		      int64_t *after);
+/* A string attribute that must be one of the NULL-terminated `allowed`;
+ * dflt when absent, None or "". */
+bool infer_attr_choice(OpTypeContext *ctx, const char *name, const char *dflt,
+		       const char *const *allowed, const char **out);
+/* One value per spatial dimension (strides, dilation, pool_size...): one
+ * value for all `rank` or `rank` values; each at least `min`. */
+bool infer_attr_dims(OpTypeContext *ctx, const char *name, uint32_t rank, int64_t dflt, int64_t min,
+		     int64_t *out, bool *present);
+/* padding of a rank-`rank` window as TVM spells it: [p], one per dimension
+ * or all befores then all afters; out[i] and out[rank + i] are dimension
+ * i's before and after. */
+bool infer_attr_padding_nd(OpTypeContext *ctx, uint32_t rank, int64_t *out);
+/* A layout attribute (dflt when absent or "") that must be a permutation of
+ * dflt's letters; x must have as many dimensions. pos[k] is the axis of x
+ * that letter dflt[k] names. */
+bool infer_layout_axes(OpTypeContext *ctx, const char *name, const char *dflt, const Type *x,
+		       int *pos);
+/* One extent of a sliding window:
+ * (in + pad_a + pad_b - dilation * (kernel - 1) - 1) / stride + 1, rounding
+ * up with ceil_mode; `?` in, `?` out (infer_window.c). */
+bool infer_window_extent(OpTypeContext *ctx, const char *which, int64_t in, int64_t pad_a,
+			 int64_t pad_b, int64_t kernel, int64_t dilation, int64_t stride,
+			 bool ceil_mode, int64_t *out);
+/* One extent of a transposed convolution:
+ * (in - 1) * stride - pad_a - pad_b + dilation * (kernel - 1) + out_pad + 1
+ * (infer_window.c). */
+bool infer_transpose_extent(OpTypeContext *ctx, const char *which, int64_t in, int64_t pad_a,
+			    int64_t pad_b, int64_t kernel, int64_t dilation, int64_t stride,
+			    int64_t out_pad, int64_t *out);
+
 #endif

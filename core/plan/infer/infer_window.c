@@ -12,9 +12,9 @@
 /* One spatial extent of a convolution or pooling window:
  * (in + pad_before + pad_after - dilation * (kernel - 1) - 1) / stride + 1,
  * rounding up with ceil_mode. `?` in, `?` out. */
-static bool window_extent(OpTypeContext *ctx, const char *which, int64_t in, int64_t pad_a,
-			  int64_t pad_b, int64_t kernel, int64_t dilation, int64_t stride,
-			  bool ceil_mode, int64_t *out)
+bool infer_window_extent(OpTypeContext *ctx, const char *which, int64_t in, int64_t pad_a,
+			 int64_t pad_b, int64_t kernel, int64_t dilation, int64_t stride,
+			 bool ceil_mode, int64_t *out)
 {
 	int64_t padded, span, num;
 	if (!dim_known(in) || !dim_known(kernel)) {
@@ -136,10 +136,10 @@ Type *infer_op_CONV2D(OpTypeContext *ctx)
 		return NULL;
 	dims[0] = d->u.tensor.dims[0];
 	dims[1] = o;
-	if (!window_extent(ctx, "height", d->u.tensor.dims[2], pad[0], pad[2], w->u.tensor.dims[2],
-			   dilation[0], strides[0], false, &dims[2]) ||
-	    !window_extent(ctx, "width", d->u.tensor.dims[3], pad[1], pad[3], w->u.tensor.dims[3],
-			   dilation[1], strides[1], false, &dims[3]))
+	if (!infer_window_extent(ctx, "height", d->u.tensor.dims[2], pad[0], pad[2],
+				 w->u.tensor.dims[2], dilation[0], strides[0], false, &dims[2]) ||
+	    !infer_window_extent(ctx, "width", d->u.tensor.dims[3], pad[1], pad[3],
+				 w->u.tensor.dims[3], dilation[1], strides[1], false, &dims[3]))
 		return NULL;
 	if (!infer_same_dtype(ctx, d, w) ||
 	    !infer_attr_dtype(ctx, "out_dtype", d->u.tensor.dtype, &out_dt))
@@ -150,9 +150,9 @@ Type *infer_op_CONV2D(OpTypeContext *ctx)
 /* One spatial extent of a transposed convolution:
  * (in - 1) * stride - pad_before - pad_after + dilation * (kernel - 1)
  * + output_padding + 1. */
-static bool transpose_extent(OpTypeContext *ctx, const char *which, int64_t in, int64_t pad_a,
-			     int64_t pad_b, int64_t kernel, int64_t dilation, int64_t stride,
-			     int64_t out_pad, int64_t *out)
+bool infer_transpose_extent(OpTypeContext *ctx, const char *which, int64_t in, int64_t pad_a,
+			    int64_t pad_b, int64_t kernel, int64_t dilation, int64_t stride,
+			    int64_t out_pad, int64_t *out)
 {
 	int64_t v, span;
 	if (!dim_known(in) || !dim_known(kernel)) {
@@ -221,10 +221,12 @@ Type *infer_op_CONV2D_TRANSPOSE(OpTypeContext *ctx)
 		return NULL;
 	dims[0] = d->u.tensor.dims[0];
 	dims[1] = o;
-	if (!transpose_extent(ctx, "height", d->u.tensor.dims[2], pad[0], pad[2],
-			      w->u.tensor.dims[2], dilation[0], strides[0], out_pad[0], &dims[2]) ||
-	    !transpose_extent(ctx, "width", d->u.tensor.dims[3], pad[1], pad[3],
-			      w->u.tensor.dims[3], dilation[1], strides[1], out_pad[1], &dims[3]))
+	if (!infer_transpose_extent(ctx, "height", d->u.tensor.dims[2], pad[0], pad[2],
+				    w->u.tensor.dims[2], dilation[0], strides[0], out_pad[0],
+				    &dims[2]) ||
+	    !infer_transpose_extent(ctx, "width", d->u.tensor.dims[3], pad[1], pad[3],
+				    w->u.tensor.dims[3], dilation[1], strides[1], out_pad[1],
+				    &dims[3]))
 		return NULL;
 	if (!infer_same_dtype(ctx, d, w) ||
 	    !infer_attr_dtype(ctx, "out_dtype", d->u.tensor.dtype, &out_dt))
@@ -265,10 +267,10 @@ static Type *infer_pool(OpTypeContext *ctx)
 	}
 	dims[0] = x->u.tensor.dims[0];
 	dims[1] = x->u.tensor.dims[1];
-	if (!window_extent(ctx, "height", x->u.tensor.dims[2], pad[0], pad[2], pool[0], dilation[0],
-			   strides[0], ceil_mode, &dims[2]) ||
-	    !window_extent(ctx, "width", x->u.tensor.dims[3], pad[1], pad[3], pool[1], dilation[1],
-			   strides[1], ceil_mode, &dims[3]))
+	if (!infer_window_extent(ctx, "height", x->u.tensor.dims[2], pad[0], pad[2], pool[0],
+				 dilation[0], strides[0], ceil_mode, &dims[2]) ||
+	    !infer_window_extent(ctx, "width", x->u.tensor.dims[3], pad[1], pad[3], pool[1],
+				 dilation[1], strides[1], ceil_mode, &dims[3]))
 		return NULL;
 	return infer_result(ctx, x->u.tensor.dtype, 4, dims, x, NULL);
 }
