@@ -331,6 +331,45 @@ static void test_resampling(void **state)
 	expect_type("%x: " F32(1, 2, 4, 6), "nn.space_to_depth(%x, block_size=2)", F32(1, 8, 2, 3));
 }
 
+/* The dyn.* forms: the run-time operands decide the spatial dimensions
+ * (every one for pad), which are unknown; the rest are the data's. */
+static void test_dyn_nn(void **state)
+{
+	(void)state;
+	expect_type("%x: " F32(1, 3, 4, 6) ", %w: Tensor[(4, 2), int64], %v: Tensor[(), float32]",
+		    "dyn.nn.pad(%x, %w, %v)", "Tensor[(?, ?, ?, ?), float32]");
+	expect_type("%x: " F32(2, 3, 4, 6) ", %h: Tensor[(), float32], %s: Tensor[(), float32]",
+		    "dyn.nn.upsampling(%x, %h, %s, layout=\"NHWC\", method=\"bilinear\")",
+		    "Tensor[(2, ?, ?, 6), float32]");
+	expect_type("%x: " F32(1, 2, 3, 4, 5) ", %d: Tensor[(), float32], %h: Tensor[(), "
+					      "float32], %w: Tensor[(), float32]",
+		    "dyn.nn.upsampling3d(%x, %d, %h, %w)", "Tensor[(1, 2, ?, ?, ?), float32]");
+	expect_type("%x: " F32(1, 3, 4, 6) ", %s: Tensor[(2), int64], %r: Tensor[(4), float32]",
+		    "dyn.image.resize2d(%x, %s, %r, out_dtype=\"float16\")",
+		    "Tensor[(1, 3, ?, ?), float16]");
+	expect_error("%x: " F32(1, 3, 4, 6) ", %w: Tensor[(3, 2), int64], %v: Tensor[(), float32]",
+		     "dyn.nn.pad(%x, %w, %v)",
+		     "'dyn.nn.pad' pad_width must be an integer tensor of shape (4, 2), got "
+		     "Tensor[(3, 2), int64]");
+	expect_error("%x: " F32(1, 3, 4, 6) ", %s: Tensor[(3), int64], %r: Tensor[(4), float32]",
+		     "dyn.image.resize2d(%x, %s, %r)",
+		     "'dyn.image.resize2d' size must be a 2-element integer tensor, got "
+		     "Tensor[(3), int64]");
+	expect_error("%x: " F32(2, 3, 4, 6) ", %h: Tensor[(2), float32], %s: Tensor[(), float32]",
+		     "dyn.nn.upsampling(%x, %h, %s)",
+		     "'dyn.nn.upsampling' scale_h must be a scalar, got Tensor[(2), float32]");
+	expect_round_trip("#[version = \"0.0.5\"]\n"
+			  "def @main(%x: Tensor[(1, 3, 4, 6), float32], %w: Tensor[(4, 2), int64], "
+			  "%v: Tensor[(), float32], %s: Tensor[(2), int64], %r: Tensor[(4), "
+			  "float32]) {\n"
+			  "  %0 = dyn.nn.pad(%x, %w, %v, pad_mode=\"edge\");\n"
+			  "  dyn.image.resize2d(%0, %s, %r, layout=\"NCHW\", method=\"cubic\", "
+			  "coordinate_transformation_mode=\"align_corners\", "
+			  "rounding_method=\"round\", cubic_alpha=-0.5f, cubic_exclude=1, "
+			  "extrapolation_value=1f, out_dtype=\"float32\")\n"
+			  "}\n");
+}
+
 static void test_resampling_errors(void **state)
 {
 	(void)state;
@@ -1289,6 +1328,7 @@ int main(void)
 		TEST(test_pad),
 		TEST(test_resampling),
 		TEST(test_resampling_errors),
+		TEST(test_dyn_nn),
 		TEST(test_conv_nd),
 		TEST(test_conv_nd_errors),
 		TEST(test_pool_nd),
