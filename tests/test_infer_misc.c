@@ -291,6 +291,265 @@ static void test_memory_kill(void **state)
 	check_type("%a: (Tensor[(2), float32],)", "memory.kill(%a)", "()");
 }
 
+/* ---- qnn.* ------------------------------------------------------------------ */
+
+#define QP "%s: float32, %z: int32"
+#define Q23 "%x: Tensor[(2, 3), int32], " QP
+#define F23Q "%f: Tensor[(2, 3), float32], " QP
+#define V3 ", %sv: Tensor[(3), float32], %zv: Tensor[(3), int32]"
+
+static void test_qnn_quantize(void **state)
+{
+	(void)state;
+	check_type(F23Q, "qnn.quantize(%f, %s, %z, out_dtype=\"int32\")", "Tensor[(2, 3), int32]");
+	/* per channel, along the last axis by default */
+	check_type(F23Q V3, "qnn.quantize(%f, %sv, %zv, out_dtype=\"int32\")",
+		   "Tensor[(2, 3), int32]");
+	check_type(F23Q V3, "qnn.quantize(%f, %sv, %zv, out_dtype=\"int32\", axis=1)",
+		   "Tensor[(2, 3), int32]");
+	/* scalar parameters: any axis */
+	check_type(F23Q, "qnn.quantize(%f, %s, %z, out_dtype=\"int32\", axis=7)",
+		   "Tensor[(2, 3), int32]");
+	check_error(F23Q V3, "qnn.quantize(%f, %sv, %zv, out_dtype=\"int32\", axis=0)",
+		    "'qnn.quantize' expects the scale (argument 2) to be a float32 scalar or a "
+		    "vector of 2, got Tensor[(3), float32]");
+	check_error(F23Q V3, "qnn.quantize(%f, %sv, %zv, out_dtype=\"int32\", axis=2)",
+		    "'qnn.quantize' axis 2 is out of range for Tensor[(2, 3), float32]");
+	check_error(F23Q, "qnn.quantize(%f, %s, %z)", "'qnn.quantize' needs out_dtype");
+	check_error(F23Q, "qnn.quantize(%f, %s, %z, out_dtype=\"float32\")",
+		    "'qnn.quantize' does not support out_dtype \"float32\"");
+	check_error(Q23, "qnn.quantize(%x, %s, %z, out_dtype=\"int32\")",
+		    "'qnn.quantize' expects a float32 tensor, got Tensor[(2, 3), int32]");
+	check_error(F23Q, "qnn.quantize(%f, %z, %z, out_dtype=\"int32\")",
+		    "'qnn.quantize' expects the scale (argument 2) to be a float32 scalar or a "
+		    "vector of 3, got Tensor[(), int32]");
+	check_parse_error(F23Q, "qnn.quantize(%f, %s)", 3,
+			  "operator 'qnn.quantize' takes 3 arguments, got 2");
+}
+
+static void test_qnn_dequantize(void **state)
+{
+	(void)state;
+	check_type(Q23, "qnn.dequantize(%x, %s, %z)", "Tensor[(2, 3), float32]");
+	check_type(Q23, "qnn.dequantize(%x, %s, %z, out_dtype=\"float16\")",
+		   "Tensor[(2, 3), float16]");
+	check_type("%x: Tensor[(4), int64], " QP, "qnn.dequantize(%x, %s, %z, axis=0)",
+		   "Tensor[(4), float32]");
+	/* parameters of one element count as scalars */
+	check_type(Q23 ", %s1: Tensor[(1), float32], %z1: Tensor[(1), int32]",
+		   "qnn.dequantize(%x, %s1, %z1, axis=5)", "Tensor[(2, 3), float32]");
+	check_type(Q23 V3, "qnn.dequantize(%x, %sv, %zv)", "Tensor[(2, 3), float32]");
+	check_error(Q23, "qnn.dequantize(%x, %s, %z, out_dtype=\"int32\")",
+		    "'qnn.dequantize' does not support out_dtype \"int32\"");
+	check_error(F23Q, "qnn.dequantize(%f, %s, %z)",
+		    "'qnn.dequantize' expects a quantized (integer) tensor for data, got "
+		    "Tensor[(2, 3), float32]");
+	/* TVM's AssignType lets a scalar stand beside a vector */
+	check_type(Q23 V3, "qnn.dequantize(%x, %sv, %z)", "Tensor[(2, 3), float32]");
+	check_error(Q23 V3 ", %z2: Tensor[(2), int32]", "qnn.dequantize(%x, %sv, %z2)",
+		    "'qnn.dequantize' expects the zero point (argument 3) to be an int32 scalar "
+		    "or a vector of 3, got Tensor[(2), int32]");
+}
+
+static void test_qnn_requantize(void **state)
+{
+	(void)state;
+	check_type(Q23, "qnn.requantize(%x, %s, %z, %s, %z, out_dtype=\"int32\")",
+		   "Tensor[(2, 3), int32]");
+	check_type("%x: Tensor[(2, 3), int64], " QP,
+		   "qnn.requantize(%x, %s, %z, %s, %z, axis=0, rounding=\"UPWARD\", "
+		   "compute_dtype=\"int64\", out_dtype=\"int32\")",
+		   "Tensor[(2, 3), int32]");
+	check_type(Q23 V3, "qnn.requantize(%x, %sv, %zv, %s, %z, out_dtype=\"int32\")",
+		   "Tensor[(2, 3), int32]");
+	/* requantize checks its axis even with scalar parameters */
+	check_error(Q23, "qnn.requantize(%x, %s, %z, %s, %z, axis=2, out_dtype=\"int32\")",
+		    "'qnn.requantize' axis 2 is out of range for Tensor[(2, 3), int32]");
+	check_error(Q23 V3, "qnn.requantize(%x, %s, %z, %sv, %z, out_dtype=\"int32\")",
+		    "'qnn.requantize' expects output_scale (argument 4) to be a float32 scalar, "
+		    "got Tensor[(3), float32]");
+	check_error(Q23, "qnn.requantize(%x, %s, %z, %s, %s, out_dtype=\"int32\")",
+		    "'qnn.requantize' expects output_zero_point (argument 5) to be an int32 "
+		    "scalar, got Tensor[(), float32]");
+	check_error(Q23,
+		    "qnn.requantize(%x, %s, %z, %s, %z, rounding=\"DOWN\", out_dtype=\"int32\")",
+		    "'qnn.requantize' rounding must be \"UPWARD\" or \"TONEAREST\", got \"DOWN\"");
+	check_error(Q23, "qnn.requantize(%x, %s, %z, %s, %z)", "'qnn.requantize' needs out_dtype");
+}
+
+static void test_qnn_simulated(void **state)
+{
+	(void)state;
+	check_type(F23Q ", %dt: int32", "qnn.simulated_quantize(%f, %dt, %s, %z, axis=1)",
+		   "Tensor[(2, 3), float32]");
+	check_type(F23Q ", %dt: int32",
+		   "qnn.simulated_dequantize(%f, %dt, %s, %z, out_dtype=\"float32\", axis=0)",
+		   "Tensor[(2, 3), float32]");
+	check_error(F23Q ", %dt: (int32,)", "qnn.simulated_quantize(%f, %dt, %s, %z)",
+		    "'qnn.simulated_quantize' expects a tensor for argument 2, got "
+		    "(Tensor[(), int32],)");
+}
+
+static void test_qnn_binary(void **state)
+{
+	static const char *const ops[] = {"qnn.add", "qnn.mul", "qnn.subtract"};
+	char body[160], want[200];
+	(void)state;
+	for (size_t i = 0; i < DP_COUNT(ops); i++) {
+		snprintf(body, sizeof body, "%s(%%x, %%y, %%s, %%z, %%s, %%z, %%s, %%z)", ops[i]);
+		check_type(Q23 ", %y: Tensor[(3), int32]", body, "Tensor[(2, 3), int32]");
+		check_type("%x: Tensor[(4, 1, 3), int32], %y: Tensor[(5, 1), int32], " QP, body,
+			   "Tensor[(4, 5, 3), int32]");
+		snprintf(want, sizeof want,
+			 "operands of '%s' have different dtypes: Tensor[(2, 3), int32] and "
+			 "Tensor[(3), int64]",
+			 ops[i]);
+		check_error(Q23 ", %y: Tensor[(3), int64]", body, want);
+		snprintf(want, sizeof want,
+			 "'%s' cannot broadcast Tensor[(2, 3), int32] and "
+			 "Tensor[(2), int32]",
+			 ops[i]);
+		check_error(Q23 ", %y: Tensor[(2), int32]", body, want);
+		snprintf(body, sizeof body,
+			 "%s(%%x, %%y, %%sv, %%zv, %%s, %%z, %%s, %%z, lhs_axis=1, rhs_axis=0)",
+			 ops[i]);
+		check_type(Q23 V3 ", %y: Tensor[(3), int32]", body, "Tensor[(2, 3), int32]");
+		snprintf(body, sizeof body,
+			 "%s(%%x, %%y, %%sv, %%zv, %%s, %%z, %%s, %%z, lhs_axis=0)", ops[i]);
+		snprintf(want, sizeof want,
+			 "'%s' expects the scale (argument 3) to be a float32 scalar or a vector "
+			 "of 2, got Tensor[(3), float32]",
+			 ops[i]);
+		check_error(Q23 V3 ", %y: Tensor[(3), int32]", body, want);
+		snprintf(body, sizeof body, "%s(%%x, %%y, %%s, %%z, %%s, %%z, %%sv, %%z)", ops[i]);
+		snprintf(want, sizeof want,
+			 "'%s' expects output_scale (argument 7) to be a float32 scalar, got "
+			 "Tensor[(3), float32]",
+			 ops[i]);
+		check_error(Q23 V3 ", %y: Tensor[(3), int32]", body, want);
+	}
+}
+
+static void test_qnn_unary(void **state)
+{
+	static const char *const ops[] = {"qnn.tanh", "qnn.exp",     "qnn.sqrt",      "qnn.rsqrt",
+					  "qnn.erf",  "qnn.sigmoid", "qnn.hardswish", "qnn.log",
+					  "qnn.abs",  "qnn.softmax", "qnn.leaky_relu"};
+	char body[96], want[200];
+	(void)state;
+	for (size_t i = 0; i < DP_COUNT(ops); i++) {
+		snprintf(body, sizeof body, "%s(%%x, %%s, %%z, %%s, %%z)", ops[i]);
+		check_type(Q23, body, "Tensor[(2, 3), int32]");
+		check_type("%x: int64, " QP, body, "Tensor[(), int64]");
+		snprintf(want, sizeof want,
+			 "'%s' expects a quantized (integer) tensor for data, got Tensor[(2, 3), "
+			 "float32]",
+			 ops[i]);
+		check_error("%x: Tensor[(2, 3), float32], " QP, body, want);
+		snprintf(body, sizeof body, "%s(%%x, %%sv, %%z, %%s, %%z)", ops[i]);
+		snprintf(want, sizeof want,
+			 "'%s' expects the scale (argument 2) to be a float32 scalar, got "
+			 "Tensor[(3), float32]",
+			 ops[i]);
+		check_error(Q23 V3, body, want);
+	}
+	check_type(Q23, "qnn.softmax(%x, %s, %z, %s, %z, axis=0)", "Tensor[(2, 3), int32]");
+	check_error(Q23, "qnn.softmax(%x, %s, %z, %s, %z, axis=2)",
+		    "'qnn.softmax' axis 2 is out of range for Tensor[(2, 3), int32]");
+	check_type(Q23, "qnn.leaky_relu(%x, %s, %z, %s, %z, alpha=0.1f)", "Tensor[(2, 3), int32]");
+}
+
+static void test_qnn_avg_pool2d(void **state)
+{
+	(void)state;
+	check_type("%p: Tensor[(1, 3, 8, 8), int32], " QP,
+		   "qnn.avg_pool2d(%p, %s, %z, %s, %z, pool_size=[2, 2], strides=[2, 2], "
+		   "padding=[0, 0])",
+		   "Tensor[(1, 3, 4, 4), int32]");
+	check_type("%p: Tensor[(1, 3, 8, 8), int32], " QP,
+		   "qnn.avg_pool2d(%p, %s, %z, %s, %z, pool_size=[3, 3], strides=[1, 1], "
+		   "padding=[1, 1], count_include_pad=True)",
+		   "Tensor[(1, 3, 8, 8), int32]");
+	check_error("%p: Tensor[(1, 3, 8, 8), float32], " QP,
+		    "qnn.avg_pool2d(%p, %s, %z, %s, %z, pool_size=[2, 2])",
+		    "'qnn.avg_pool2d' expects a quantized (integer) tensor for data, got "
+		    "Tensor[(1, 3, 8, 8), float32]");
+}
+
+static void test_qnn_concatenate(void **state)
+{
+	(void)state;
+	check_type(Q23 ", %y: Tensor[(2, 5), int32]",
+		   "qnn.concatenate((%x, %y), (%s, %s), (%z, %z), %s, %z, axis=1)",
+		   "Tensor[(2, 8), int32]");
+	check_type(Q23, "qnn.concatenate((%x, %x), (%s, %s), (%z, %z), %s, %z, axis=0)",
+		   "Tensor[(4, 3), int32]");
+	check_error(Q23, "qnn.concatenate((%x, %x), %s, (%z, %z), %s, %z, axis=0)",
+		    "'qnn.concatenate' expects a tuple of input_scales, got Tensor[(), float32]");
+	check_error(Q23, "qnn.concatenate((%x, %x), (%s, %s), (%z, %s), %s, %z, axis=0)",
+		    "'qnn.concatenate' expects input_zero_points of int32 scalars, got "
+		    "(Tensor[(), int32], Tensor[(), float32])");
+	check_error(Q23, "qnn.concatenate((%x, %x), (%s, %s), (%z, %z), %z, %z, axis=0)",
+		    "'qnn.concatenate' expects output_scale (argument 4) to be a float32 scalar, "
+		    "got Tensor[(), int32]");
+}
+
+#define DENSE_ARGS "%d: Tensor[(4, 8), int32], %w: Tensor[(16, 8), int32], " QP
+#define BMM_ARGS "%a: Tensor[(2, 4, 8), int32], %b: Tensor[(2, 16, 8), int32], " QP
+
+static void test_qnn_dense_batch_matmul(void **state)
+{
+	(void)state;
+	check_type(DENSE_ARGS, "qnn.dense(%d, %w, %z, %z, %s, %s, units=16, out_dtype=\"int32\")",
+		   "Tensor[(4, 16), int32]");
+	check_type(DENSE_ARGS ", %ws: Tensor[(16), float32]",
+		   "qnn.dense(%d, %w, %z, %z, %s, %ws, out_dtype=\"int64\")",
+		   "Tensor[(4, 16), int64]");
+	check_error(DENSE_ARGS, "qnn.dense(%d, %w, %z, %z, %s, %s, units=16)",
+		    "'qnn.dense' needs out_dtype");
+	check_error(DENSE_ARGS, "qnn.dense(%d, %w, %s, %z, %s, %s, out_dtype=\"int32\")",
+		    "'qnn.dense' expects input_zero_point (argument 3) to be an int32 scalar, got "
+		    "Tensor[(), float32]");
+	check_error("%d: Tensor[(4, 8), float32], %w: Tensor[(16, 8), float32], " QP,
+		    "qnn.dense(%d, %w, %z, %z, %s, %s, out_dtype=\"int32\")",
+		    "'qnn.dense' expects a quantized (integer) tensor for data, got "
+		    "Tensor[(4, 8), float32]");
+	check_type(BMM_ARGS, "qnn.batch_matmul(%a, %b, %z, %z, %s, %s, out_dtype=\"int32\")",
+		   "Tensor[(2, 4, 16), int32]");
+	check_type("%a: Tensor[(2, 4, 8), int32], %b: Tensor[(2, 8, 16), int32], " QP,
+		   "qnn.batch_matmul(%a, %b, %z, %z, %s, %s, out_dtype=\"int32\", "
+		   "transpose_a=False, transpose_b=False)",
+		   "Tensor[(2, 4, 16), int32]");
+	check_error(BMM_ARGS, "qnn.batch_matmul(%a, %b, %z, %z, %s, %s, out_dtype=\"int64\")",
+		    "'qnn.batch_matmul' does not support out_dtype \"int64\"");
+	check_error(BMM_ARGS ", %ws: Tensor[(16), float32]",
+		    "qnn.batch_matmul(%a, %b, %z, %z, %s, %ws, out_dtype=\"int32\")",
+		    "'qnn.batch_matmul' expects weight_scale (argument 6) to be a float32 scalar, "
+		    "got Tensor[(16), float32]");
+}
+
+static void test_qnn_conv2d(void **state)
+{
+	(void)state;
+	check_type("%d: Tensor[(1, 3, 8, 8), int32], %w: Tensor[(16, 3, 3, 3), int32], " QP,
+		   "qnn.conv2d(%d, %w, %z, %z, %s, %s, padding=[1, 1], channels=16, "
+		   "kernel_size=[3, 3], out_dtype=\"int32\")",
+		   "Tensor[(1, 16, 8, 8), int32]");
+	check_type("%d: Tensor[(1, 3, 8, 8), int32], %w: Tensor[(16, 3, 3, 3), int32], " QP
+		   ", %ws: Tensor[(16), float32]",
+		   "qnn.conv2d(%d, %w, %z, %z, %s, %ws, strides=[2, 2], out_dtype=\"int64\")",
+		   "Tensor[(1, 16, 3, 3), int64]");
+	check_error("%d: Tensor[(1, 3, 8, 8), int32], %w: Tensor[(16, 3, 3, 3), int32], " QP,
+		    "qnn.conv2d(%d, %w, %z, %z, %s, %s)", "'qnn.conv2d' needs out_dtype");
+	check_type("%d: Tensor[(1, 16, 4, 4), int32], %w: Tensor[(16, 8, 3, 3), int32], " QP,
+		   "qnn.conv2d_transpose(%d, %w, %z, %z, %s, %s, strides=[2, 2], padding=[1, 1], "
+		   "output_padding=[1, 1], channels=8, kernel_size=[3, 3], out_dtype=\"int32\")",
+		   "Tensor[(1, 8, 8, 8), int32]");
+	check_error("%d: Tensor[(1, 16, 4, 4), int32], %w: Tensor[(16, 8, 3, 3), int32], " QP,
+		    "qnn.conv2d_transpose(%d, %w, %z, %z, %s, %s, out_dtype=\"float32\")",
+		    "'qnn.conv2d_transpose' does not support out_dtype \"float32\"");
+}
+
 /* ---- round trip ------------------------------------------------------------ */
 
 static void test_round_trip(void **state)
@@ -317,6 +576,52 @@ static void test_round_trip(void **state)
 		"  %14 = vm.invoke_tvm_op(%12, %13, %13);\n"
 		"  %15 = memory.kill(%10);\n"
 		"  (%0, %14, %15)\n"
+		"}\n"
+		"\n"
+		"def @qnn(%f: Tensor[(1, 3, 4, 4), float32], %s: Tensor[(), float32], %z: "
+		"Tensor[(), int32], "
+		"%v: Tensor[(3), float32], %w: Tensor[(3, 3, 1, 1), int32], %t: Tensor[(3, 3, 1, "
+		"1), "
+		"int32], %d: Tensor[(2, 3), int32], %e: Tensor[(1, 2, 3), int32]) {\n"
+		"  %0 = qnn.quantize(%f, %v, %z, out_dtype=\"int32\", axis=1);\n"
+		"  %1 = qnn.requantize(%0, %v, %z, %s, %z, axis=1, rounding=\"TONEAREST\", "
+		"compute_dtype=\"int64\", out_dtype=\"int32\");\n"
+		"  %2 = qnn.add(%1, %1, %v, %z, %s, %z, %s, %z, lhs_axis=1, rhs_axis=-1);\n"
+		"  %3 = qnn.mul(%2, %2, %s, %z, %s, %z, %s, %z, lhs_axis=0, rhs_axis=0);\n"
+		"  %4 = qnn.subtract(%3, %3, %s, %z, %s, %z, %s, %z, lhs_axis=2, rhs_axis=2);\n"
+		"  %5 = qnn.tanh(%4, %s, %z, %s, %z);\n"
+		"  %6 = qnn.exp(%5, %s, %z, %s, %z);\n"
+		"  %7 = qnn.sqrt(%6, %s, %z, %s, %z);\n"
+		"  %8 = qnn.rsqrt(%7, %s, %z, %s, %z);\n"
+		"  %9 = qnn.erf(%8, %s, %z, %s, %z);\n"
+		"  %10 = qnn.sigmoid(%9, %s, %z, %s, %z);\n"
+		"  %11 = qnn.hardswish(%10, %s, %z, %s, %z);\n"
+		"  %12 = qnn.log(%11, %s, %z, %s, %z);\n"
+		"  %13 = qnn.abs(%12, %s, %z, %s, %z);\n"
+		"  %14 = qnn.softmax(%13, %s, %z, %s, %z, axis=1);\n"
+		"  %15 = qnn.leaky_relu(%14, %s, %z, %s, %z, alpha=0.2f);\n"
+		"  %16 = qnn.avg_pool2d(%15, %s, %z, %s, %z, pool_size=[2, 2], strides=[2, 2], "
+		"dilation=[1, 1], padding=[0, 0, 0, 0], layout=\"NCHW\", out_layout=\"\", "
+		"ceil_mode=True, count_include_pad=True);\n"
+		"  %17 = qnn.conv2d(%15, %w, %z, %z, %s, %v, strides=[1, 1], padding=[0, 0, 0, 0], "
+		"dilation=[1, 1], groups=1, channels=3, kernel_size=[1, 1], data_layout=\"NCHW\", "
+		"kernel_layout=\"OIHW\", out_layout=\"\", out_dtype=\"int64\");\n"
+		"  %18 = qnn.conv2d_transpose(%15, %t, %z, %z, %s, %s, strides=[1, 1], "
+		"padding=[0, 0, 0, 0], output_padding=[0, 0], dilation=[1, 1], groups=1, "
+		"channels=3, kernel_size=[1, 1], data_layout=\"NCHW\", kernel_layout=\"IOHW\", "
+		"out_layout=\"\", out_dtype=\"int32\");\n"
+		"  %19 = (%15, %18);\n"
+		"  %20 = (%s, %s);\n"
+		"  %21 = (%z, %z);\n"
+		"  %22 = qnn.concatenate(%19, %20, %21, %s, %z, axis=1);\n"
+		"  %23 = qnn.dense(%d, %d, %z, %z, %s, %s, units=2, out_dtype=\"int64\");\n"
+		"  %24 = qnn.batch_matmul(%e, %e, %z, %z, %s, %s, out_dtype=\"int32\", "
+		"transpose_a=False, transpose_b=True);\n"
+		"  %25 = qnn.dequantize(%22, %s, %z, out_dtype=\"float16\", axis=0);\n"
+		"  %26 = qnn.simulated_quantize(%f, %z, %s, %z, axis=1);\n"
+		"  %27 = qnn.simulated_dequantize(%26, %z, %s, %z, out_dtype=\"float32\", "
+		"axis=1);\n"
+		"  (%16, %17, %23, %24, %25, %27)\n"
 		"}\n";
 	StrBuf sb;
 	src = source_from_string("t.relay", text, strlen(text));
@@ -339,8 +644,22 @@ static void test_round_trip(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		TEST(test_cumsum_cumprod),    TEST(test_identities),       TEST(test_vm_shape_of),
-		TEST(test_vm_reshape_tensor), TEST(test_vm_invoke_tvm_op), TEST(test_memory_kill),
+		TEST(test_cumsum_cumprod),
+		TEST(test_identities),
+		TEST(test_vm_shape_of),
+		TEST(test_vm_reshape_tensor),
+		TEST(test_vm_invoke_tvm_op),
+		TEST(test_memory_kill),
+		TEST(test_qnn_quantize),
+		TEST(test_qnn_dequantize),
+		TEST(test_qnn_requantize),
+		TEST(test_qnn_simulated),
+		TEST(test_qnn_binary),
+		TEST(test_qnn_unary),
+		TEST(test_qnn_avg_pool2d),
+		TEST(test_qnn_concatenate),
+		TEST(test_qnn_dense_batch_matmul),
+		TEST(test_qnn_conv2d),
 		TEST(test_round_trip),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
