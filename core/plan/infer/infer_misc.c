@@ -1,60 +1,16 @@
 /*
  * infer_misc.c - the type relations of the operators of the registry that
- * belong to no family of their own: the scans cumsum and cumprod (TVM's
- * ScanopRel), debug and the annotation.* markers (TVM's IdentityRel: the
- * argument's type, tensor or not), and the operators the VM's memory
- * planning introduces: vm.shape_of, vm.reshape_tensor, vm.invoke_tvm_op and
- * memory.kill.
+ * belong to no family of their own: debug and the annotation.* markers
+ * (TVM's IdentityRel: the argument's type, tensor or not), and the
+ * operators the VM's memory planning introduces: vm.shape_of,
+ * vm.reshape_tensor, vm.invoke_tvm_op and memory.kill. (cumsum and
+ * cumprod, TVM's ScanopRel, live with the transforms.)
  *
  * memory.alloc_storage and memory.alloc_tensor are not here: their
  * storage argument and result have TVM's Storage type, which devplan's
  * types (tensors, tuples, functions) cannot spell yet.
  */
 #include "infer_ops.h"
-
-/* cumsum, cumprod: TVM's ScanopRel. With an axis the result has data's
- * shape; without one (absent or None) the scan runs over data flattened,
- * a vector of all its elements. dtype (absent, None or "") is data's. */
-static Type *infer_scan(OpTypeContext *ctx)
-{
-	Type *x = infer_tensor_arg(ctx, 0);
-	int64_t axis, n = 1;
-	bool present, exclusive;
-	DType dt;
-	if (!x || !infer_attr_int(ctx, "axis", 0, &axis, &present) ||
-	    !infer_attr_dtype(ctx, "dtype", x->u.tensor.dtype, &dt) ||
-	    !infer_attr_bool(ctx, "exclusive", false, &exclusive))
-		return NULL;
-	if (present) {
-		int64_t normalized;
-		/* TVM checks the axis only when it lowers the scan; a rank-0
-		 * data has no axis to name. */
-		if (!infer_normalize_axis(ctx, axis, x, &normalized))
-			return NULL;
-		return infer_result(ctx, dt, x->u.tensor.ndim, x->u.tensor.dims, x, NULL);
-	}
-	for (uint32_t i = 0; i < x->u.tensor.ndim; i++) {
-		int64_t d = x->u.tensor.dims[i];
-		if (!dim_known(d) || !dim_known(n)) {
-			n = DIM_ANY;
-		} else if (!checked_mul(n, d, &n)) {
-			infer_op_error(ctx, "'%s' of %s has too many elements", infer_op_name(ctx),
-				       infer_tname(ctx, x));
-			return NULL;
-		}
-	}
-	return infer_result(ctx, dt, 1, &n, NULL, NULL);
-}
-
-Type *infer_op_CUMSUM(OpTypeContext *ctx)
-{
-	return infer_scan(ctx);
-}
-
-Type *infer_op_CUMPROD(OpTypeContext *ctx)
-{
-	return infer_scan(ctx);
-}
 
 /* TVM's IdentityRel: the result is the argument's type, whatever it is. */
 static Type *infer_identity(OpTypeContext *ctx)
