@@ -488,6 +488,26 @@ static void test_qnn_dense_batch_matmul(void **state)
 		    "got Tensor[(16), float32]");
 }
 
+static void test_qnn_contrib_dense_pack(void **state)
+{
+	(void)state;
+	/* weight [N / n, K / k, n, k]: 64 units packed by 8 */
+	check_type("%d: Tensor[(4, 32), int32], %w: Tensor[(8, 8, 8, 4), int32], " QP,
+		   "qnn.contrib_dense_pack(%d, %w, %z, %z, %s, %s, units=64, out_dtype=\"int32\", "
+		   "weight_layout=\"NC8n4c\")",
+		   "Tensor[(4, 64), int32]");
+	check_type("%d: Tensor[(?, 32), int32], %w: Tensor[(?, 8, 8, 4), int32], " QP,
+		   "qnn.contrib_dense_pack(%d, %w, %z, %z, %s, %s, out_dtype=\"int64\")",
+		   "Tensor[(?, ?), int64]");
+	check_error("%d: Tensor[(4, 32), int32], %w: Tensor[(64, 32), int32], " QP,
+		    "qnn.contrib_dense_pack(%d, %w, %z, %z, %s, %s, out_dtype=\"int32\")",
+		    "'qnn.contrib_dense_pack' expects 2-D data and a 4-D weight, got "
+		    "Tensor[(4, 32), int32] and Tensor[(64, 32), int32]");
+	check_error("%d: Tensor[(4, 32), int32], %w: Tensor[(8, 8, 8, 4), int32], " QP,
+		    "qnn.contrib_dense_pack(%d, %w, %z, %z, %s, %s)",
+		    "'qnn.contrib_dense_pack' needs out_dtype");
+}
+
 static void test_qnn_conv2d(void **state)
 {
 	(void)state;
@@ -581,7 +601,10 @@ static void test_round_trip(void **state)
 		"  %26 = qnn.simulated_quantize(%f, %z, %s, %z, axis=1);\n"
 		"  %27 = qnn.simulated_dequantize(%26, %z, %s, %z, out_dtype=\"float32\", "
 		"axis=1);\n"
-		"  (%16, %17, %23, %24, %25, %27)\n"
+		"  %28 = reshape(%e, newshape=[1, 1, 2, 3]);\n"
+		"  %29 = qnn.contrib_dense_pack(%d, %28, %z, %z, %s, %s, units=2, "
+		"out_dtype=\"int32\", weight_layout=\"NC2n3c\");\n"
+		"  (%16, %17, %23, %24, %25, %27, %29)\n"
 		"}\n";
 	StrBuf sb;
 	src = source_from_string("t.relay", text, strlen(text));
@@ -604,14 +627,23 @@ static void test_round_trip(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		TEST(test_identities),        TEST(test_vm_shape_of),
-		TEST(test_vm_reshape_tensor), TEST(test_vm_invoke_tvm_op),
-		TEST(test_memory_kill),       TEST(test_qnn_quantize),
-		TEST(test_qnn_dequantize),    TEST(test_qnn_requantize),
-		TEST(test_qnn_simulated),     TEST(test_qnn_binary),
-		TEST(test_qnn_unary),         TEST(test_qnn_avg_pool2d),
-		TEST(test_qnn_concatenate),   TEST(test_qnn_dense_batch_matmul),
-		TEST(test_qnn_conv2d),        TEST(test_round_trip),
+		TEST(test_identities),
+		TEST(test_vm_shape_of),
+		TEST(test_vm_reshape_tensor),
+		TEST(test_vm_invoke_tvm_op),
+		TEST(test_memory_kill),
+		TEST(test_qnn_quantize),
+		TEST(test_qnn_dequantize),
+		TEST(test_qnn_requantize),
+		TEST(test_qnn_simulated),
+		TEST(test_qnn_binary),
+		TEST(test_qnn_unary),
+		TEST(test_qnn_avg_pool2d),
+		TEST(test_qnn_concatenate),
+		TEST(test_qnn_dense_batch_matmul),
+		TEST(test_qnn_contrib_dense_pack),
+		TEST(test_qnn_conv2d),
+		TEST(test_round_trip),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

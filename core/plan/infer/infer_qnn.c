@@ -408,6 +408,38 @@ Type *infer_op_QNN_DENSE(OpTypeContext *ctx)
 		       : NULL;
 }
 
+/* qnn.contrib_dense_pack(data, weight, ...): TVM's QnnDensePackRel, the
+ * dense of 2-D data by a weight packed as [N / n, K / k, n, k] (weight_layout
+ * "NC8n" and the like), of out_dtype; TVM checks neither the dtypes nor the
+ * parameters here. */
+Type *infer_op_QNN_CONTRIB_DENSE_PACK(OpTypeContext *ctx)
+{
+	Type *d, *w;
+	const char *layout;
+	int64_t units, n;
+	bool present;
+	DType dt;
+	if (!infer_tensor_pair(ctx, &d, &w) || !infer_attr_int(ctx, "units", 0, &units, &present) ||
+	    !infer_attr_string(ctx, "weight_layout", &layout) ||
+	    !qnn_out_dtype(ctx, "out_dtype", accumulator_dtypes, DP_COUNT(accumulator_dtypes), &dt))
+		return NULL;
+	if (d->u.tensor.ndim != 2 || w->u.tensor.ndim != 4) {
+		infer_op_error(ctx,
+			       "'qnn.contrib_dense_pack' expects 2-D data and a 4-D weight, got %s "
+			       "and %s",
+			       infer_tname(ctx, d), infer_tname(ctx, w));
+		return NULL;
+	}
+	n = DIM_ANY;
+	if (dim_known(w->u.tensor.dims[0]) && dim_known(w->u.tensor.dims[2]) &&
+	    !checked_mul(w->u.tensor.dims[0], w->u.tensor.dims[2], &n)) {
+		infer_op_error(ctx, "'qnn.contrib_dense_pack' weight %s is too large",
+			       infer_tname(ctx, w));
+		return NULL;
+	}
+	return infer_result(ctx, dt, 2, (int64_t[]){d->u.tensor.dims[0], n}, NULL, NULL);
+}
+
 Type *infer_op_QNN_BATCH_MATMUL(OpTypeContext *ctx)
 {
 	return qnn_product(ctx, false, accumulator_dtypes, 1) ? infer_op_BATCH_MATMUL(ctx) : NULL;
