@@ -530,6 +530,112 @@ static void test_qnn_conv2d(void **state)
 		    "'qnn.conv2d_transpose' does not support out_dtype \"float32\"");
 }
 
+/* ---- contrib.ethosu.* ------------------------------------------------------- */
+
+#define IFM "%i: Tensor[(1, 8, 8, 3), int32], %l: Tensor[(256), int32]"
+
+static void test_ethosu_identity(void **state)
+{
+	(void)state;
+	check_type(IFM,
+		   "contrib.ethosu.identity(%i, %l, ifm_scale=0.5f, ifm_zero_point=1, "
+		   "ofm_scale=0.25f, ofm_zero_point=2)",
+		   "Tensor[(1, 8, 8, 3), int32]");
+	check_type("%i: Tensor[(5), int64], %l: Tensor[(256), int64]",
+		   "contrib.ethosu.identity(%i, %l)", "Tensor[(5), int64]");
+	check_error("%i: Tensor[(1, 1, 8, 8, 3), int32], %l: Tensor[(256), int32]",
+		    "contrib.ethosu.identity(%i, %l)",
+		    "'contrib.ethosu.identity' expects an ifm of at most 4 dimensions, got "
+		    "Tensor[(1, 1, 8, 8, 3), int32]");
+	check_error("%i: Tensor[(1, 8, 8, 3), float32], %l: Tensor[(256), int32]",
+		    "contrib.ethosu.identity(%i, %l)",
+		    "'contrib.ethosu.identity' expects a quantized (integer) tensor for ifm, got "
+		    "Tensor[(1, 8, 8, 3), float32]");
+}
+
+static void test_ethosu_unary_elementwise(void **state)
+{
+	(void)state;
+	check_type(IFM,
+		   "contrib.ethosu.unary_elementwise(%i, %l, operator_type=\"ABS\", "
+		   "ofm_channels=3)",
+		   "Tensor[(1, 8, 8, 3), int32]");
+	check_type(IFM,
+		   "contrib.ethosu.unary_elementwise(%i, %l, operator_type=\"CLZ\", "
+		   "ofm_channels=20, ofm_layout=\"NHCWB16\")",
+		   "Tensor[(1, 8, 2, 8, 16), int32]");
+	check_type("%i: Tensor[(1, 8, 1, 8, 16), int32], %l: Tensor[(256), int32]",
+		   "contrib.ethosu.unary_elementwise(%i, %l, operator_type=\"ABS\", "
+		   "ofm_channels=16, ifm_layout=\"NHCWB16\", ofm_layout=\"NHWC\")",
+		   "Tensor[(1, 8, 8, 16), int32]");
+	check_error("%i: Tensor[(1, 8, 8, 3), int64], %l: Tensor[(256), int32]",
+		    "contrib.ethosu.unary_elementwise(%i, %l, operator_type=\"CLZ\", "
+		    "ofm_channels=3)",
+		    "'contrib.ethosu.unary_elementwise' CLZ expects an int32 ifm, got "
+		    "Tensor[(1, 8, 8, 3), int64]");
+	check_error(IFM,
+		    "contrib.ethosu.unary_elementwise(%i, %l, operator_type=\"NEG\", "
+		    "ofm_channels=3)",
+		    "'contrib.ethosu.unary_elementwise' operator_type must be \"ABS\" or \"CLZ\", "
+		    "got \"NEG\"");
+	check_error(IFM, "contrib.ethosu.unary_elementwise(%i, %l, operator_type=\"ABS\")",
+		    "'contrib.ethosu.unary_elementwise' needs ofm_channels");
+	check_error(IFM, "contrib.ethosu.unary_elementwise(%i, %l, ofm_channels=3)",
+		    "'contrib.ethosu.unary_elementwise' needs operator_type");
+	check_error(IFM,
+		    "contrib.ethosu.unary_elementwise(%i, %l, operator_type=\"ABS\", "
+		    "ofm_channels=3, ifm_layout=\"NCHW\")",
+		    "'contrib.ethosu.unary_elementwise' ifm_layout must be \"NHWC\" or "
+		    "\"NHCWB16\", got \"NCHW\"");
+	check_error(IFM,
+		    "contrib.ethosu.unary_elementwise(%i, %l, operator_type=\"ABS\", "
+		    "ofm_channels=3, ifm_layout=\"NHCWB16\")",
+		    "'contrib.ethosu.unary_elementwise' expects a 5-D NHCWB16 ifm, got "
+		    "Tensor[(1, 8, 8, 3), int32]");
+}
+
+#define IFM2 IFM ", %j: Tensor[(1, 8, 8, 3), int32]"
+
+static void test_ethosu_binary_elementwise(void **state)
+{
+	(void)state;
+	check_type(IFM2,
+		   "contrib.ethosu.binary_elementwise(%i, %j, %l, operator_type=\"ADD\", "
+		   "ifm_channels=3, ifm2_channels=3, ofm_dtype=\"int32\")",
+		   "Tensor[(1, 8, 8, 3), int32]");
+	check_type(IFM2,
+		   "contrib.ethosu.binary_elementwise(%i, %j, %l, operator_type=\"MUL\", "
+		   "ifm_channels=3, ofm_dtype=\"int64\", ofm_layout=\"NHCWB16\")",
+		   "Tensor[(1, 8, 1, 8, 16), int64]");
+	check_type(IFM2,
+		   "contrib.ethosu.binary_elementwise(%i, %j, %l, operator_type=\"SHL\", "
+		   "ifm_channels=3, ofm_dtype=\"int32\")",
+		   "Tensor[(1, 8, 8, 3), int32]");
+	check_type(IFM2,
+		   "contrib.ethosu.binary_elementwise(%i, %j, %l, operator_type=\"MIN\", "
+		   "ifm_channels=3, ofm_dtype=\"int32\")",
+		   "Tensor[(1, 8, 8, 3), int32]");
+	check_error(IFM2,
+		    "contrib.ethosu.binary_elementwise(%i, %j, %l, operator_type=\"MAX\", "
+		    "ifm_channels=3, ofm_dtype=\"int64\")",
+		    "'contrib.ethosu.binary_elementwise' MAX does not support ofm_dtype \"int64\" "
+		    "for Tensor[(1, 8, 8, 3), int32]");
+	check_error(IFM2,
+		    "contrib.ethosu.binary_elementwise(%i, %j, %l, operator_type=\"ADD\", "
+		    "ifm_channels=3)",
+		    "'contrib.ethosu.binary_elementwise' needs ofm_dtype");
+	check_error(IFM ", %j: Tensor[(1, 8, 8, 3), int64]",
+		    "contrib.ethosu.binary_elementwise(%i, %j, %l, operator_type=\"ADD\", "
+		    "ifm_channels=3, ofm_dtype=\"int32\")",
+		    "operands of 'contrib.ethosu.binary_elementwise' have different dtypes: "
+		    "Tensor[(1, 8, 8, 3), int32] and Tensor[(1, 8, 8, 3), int64]");
+	check_error(IFM2,
+		    "contrib.ethosu.binary_elementwise(%i, %j, %l, operator_type=\"DIV\", "
+		    "ifm_channels=3, ofm_dtype=\"int32\")",
+		    "'contrib.ethosu.binary_elementwise' operator_type must be \"ADD\", \"SUB\", "
+		    "\"MUL\", \"MIN\", \"MAX\", \"SHR\" or \"SHL\", got \"DIV\"");
+}
+
 /* ---- round trip ------------------------------------------------------------ */
 
 static void test_round_trip(void **state)
@@ -605,6 +711,23 @@ static void test_round_trip(void **state)
 		"  %29 = qnn.contrib_dense_pack(%d, %28, %z, %z, %s, %s, units=2, "
 		"out_dtype=\"int32\", weight_layout=\"NC2n3c\");\n"
 		"  (%16, %17, %23, %24, %25, %27, %29)\n"
+		"}\n"
+		"\n"
+		"def @ethosu(%i: Tensor[(1, 8, 8, 3), int32], %j: Tensor[(1, 8, 8, 3), int32], "
+		"%l: Tensor[(256), int32]) {\n"
+		"  %0 = contrib.ethosu.identity(%i, %l, ifm_scale=0.5f, ifm_zero_point=1, "
+		"ofm_scale=0.25f, ofm_zero_point=2, activation=\"LUT\", "
+		"rounding_mode=\"NATURAL\");\n"
+		"  %1 = contrib.ethosu.unary_elementwise(%0, %l, operator_type=\"ABS\", "
+		"ifm_scale=1f, ifm_zero_point=0, ofm_scale=1f, ofm_zero_point=0, ofm_channels=3, "
+		"activation=\"CLIP\", clip_min=-10, clip_max=10, rounding_mode=\"TRUNCATE\", "
+		"ifm_layout=\"NHWC\", ofm_layout=\"NHWC\");\n"
+		"  contrib.ethosu.binary_elementwise(%1, %j, %l, operator_type=\"SUB\", "
+		"ifm_scale=1f, ifm_zero_point=0, ifm2_scale=1f, ifm2_zero_point=0, ofm_scale=1f, "
+		"ofm_zero_point=0, ifm_channels=3, ifm2_channels=3, reversed_operands=True, "
+		"activation=\"NONE\", clip_min=0, clip_max=0, rounding_mode=\"TFL\", "
+		"ifm_layout=\"NHWC\", ifm2_layout=\"NHWC\", ofm_layout=\"NHCWB16\", "
+		"ofm_dtype=\"int32\", use_rescale=True, rescale_scale=3, rescale_shift=1)\n"
 		"}\n";
 	StrBuf sb;
 	src = source_from_string("t.relay", text, strlen(text));
@@ -643,6 +766,9 @@ int main(void)
 		TEST(test_qnn_dense_batch_matmul),
 		TEST(test_qnn_contrib_dense_pack),
 		TEST(test_qnn_conv2d),
+		TEST(test_ethosu_identity),
+		TEST(test_ethosu_unary_elementwise),
+		TEST(test_ethosu_binary_elementwise),
 		TEST(test_round_trip),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
