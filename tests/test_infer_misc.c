@@ -636,6 +636,85 @@ static void test_ethosu_binary_elementwise(void **state)
 		    "\"MUL\", \"MIN\", \"MAX\", \"SHR\" or \"SHL\", got \"DIV\"");
 }
 
+#define CONV IFM ", %w: Tensor[(16, 3, 3, 3), int32], %b: Tensor[(16, 10), int32]"
+#define CONV_CALL "contrib.ethosu.conv2d(%i, %w, %b, %l, kernel_shape=[3, 3], ofm_channels=16"
+
+static void test_ethosu_conv2d(void **state)
+{
+	(void)state;
+	check_type(CONV, CONV_CALL ", padding=[1, 1, 1, 1])", "Tensor[(1, 8, 8, 16), int32]");
+	check_type(CONV, CONV_CALL ", strides=[2, 2])", "Tensor[(1, 3, 3, 16), int32]");
+	check_type(CONV, CONV_CALL ", dilation=[2, 2])", "Tensor[(1, 4, 4, 16), int32]");
+	check_type(CONV, CONV_CALL ", upscale=\"NEAREST\")", "Tensor[(1, 14, 14, 16), int32]");
+	check_type(CONV, CONV_CALL ", padding=[1, 1, 1, 1], ofm_layout=\"NHCWB16\")",
+		   "Tensor[(1, 8, 1, 8, 16), int32]");
+	check_type("%i: Tensor[(1, 8, 1, 8, 16), int32], %l: Tensor[(256), int32], "
+		   "%w: Tensor[(16, 3, 3, 3), int32], %b: Tensor[(16, 10), int32]",
+		   CONV_CALL ", ifm_layout=\"NHCWB16\")", "Tensor[(1, 6, 6, 16), int32]");
+	check_error(IFM ", %w: Tensor[(8, 3, 3, 3), int32], %b: Tensor[(8, 10), int32]",
+		    CONV_CALL ")",
+		    "'contrib.ethosu.conv2d' expects a weight of shape (16, 3, 3, _), got "
+		    "Tensor[(8, 3, 3, 3), int32]");
+	check_error(IFM ", %w: Tensor[(16, 3, 3, 3), int32], %b: Tensor[(16, 5), int32]",
+		    CONV_CALL ")",
+		    "'contrib.ethosu.conv2d' expects a scale_bias of shape (16, 10), got "
+		    "Tensor[(16, 5), int32]");
+	check_error(CONV, "contrib.ethosu.conv2d(%i, %w, %b, %l, ofm_channels=16)",
+		    "'contrib.ethosu.conv2d' needs kernel_shape");
+	check_error(CONV, CONV_CALL ", upscale=\"BILINEAR\")",
+		    "'contrib.ethosu.conv2d' upscale must be \"NONE\", \"ZEROS\" or \"NEAREST\", "
+		    "got \"BILINEAR\"");
+	check_error(CONV, CONV_CALL ", dilation=[5, 5])",
+		    "'contrib.ethosu.conv2d' kernel_shape 3x3 is larger than the padded ifm "
+		    "Tensor[(1, 8, 8, 3), int32]");
+}
+
+static void test_ethosu_depthwise_conv2d(void **state)
+{
+	(void)state;
+	check_type(IFM ", %w: Tensor[(3, 3, 3, 1), int32], %b: Tensor[(3, 10), int32]",
+		   "contrib.ethosu.depthwise_conv2d(%i, %w, %b, %l, kernel_shape=[3, 3], "
+		   "ofm_channels=3, ofm_dtype=\"int32\")",
+		   "Tensor[(1, 6, 6, 3), int32]");
+	check_error(IFM ", %w: Tensor[(3, 3, 3, 1), int32], %b: Tensor[(3, 10), int32]",
+		    "contrib.ethosu.depthwise_conv2d(%i, %w, %b, %l, kernel_shape=[3, 3], "
+		    "ofm_channels=3)",
+		    "'contrib.ethosu.depthwise_conv2d' needs ofm_dtype");
+	check_error(IFM ", %w: Tensor[(3, 3, 3, 1), int32], %b: Tensor[(3, 10), int32]",
+		    "contrib.ethosu.depthwise_conv2d(%i, %w, %b, %l, kernel_shape=[3, 3], "
+		    "ofm_channels=3, ofm_dtype=\"float32\")",
+		    "'contrib.ethosu.depthwise_conv2d' does not support ofm_dtype \"float32\"");
+}
+
+static void test_ethosu_pooling(void **state)
+{
+	(void)state;
+	check_type(IFM,
+		   "contrib.ethosu.pooling(%i, %l, pooling_type=\"MAX\", pool_shape=[2, 2], "
+		   "strides=[2, 2], ofm_channels=3, ofm_dtype=\"int32\")",
+		   "Tensor[(1, 4, 4, 3), int32]");
+	check_type("%i: Tensor[(1, 8, 8, 3), int64], %l: Tensor[(256), int32]",
+		   "contrib.ethosu.pooling(%i, %l, pooling_type=\"SUM\", pool_shape=[1, 1], "
+		   "ofm_channels=1, ofm_dtype=\"int32\")",
+		   "Tensor[(1, 8, 8, 1), int32]");
+	check_error(IFM,
+		    "contrib.ethosu.pooling(%i, %l, pooling_type=\"AVG\", pool_shape=[2, 2], "
+		    "ofm_channels=3, ofm_dtype=\"int64\")",
+		    "'contrib.ethosu.pooling' AVG does not support ofm_dtype \"int64\" for "
+		    "Tensor[(1, 8, 8, 3), int32]");
+	check_error(
+		IFM,
+		"contrib.ethosu.pooling(%i, %l, pool_shape=[2, 2], ofm_channels=3, "
+		"ofm_dtype=\"int32\")",
+		"'contrib.ethosu.pooling' pooling_type must be \"AVG\", \"MAX\" or \"SUM\", got "
+		"none");
+	check_error(IFM,
+		    "contrib.ethosu.pooling(%i, %l, pooling_type=\"MAX\", pool_shape=[9, 9], "
+		    "ofm_channels=3, ofm_dtype=\"int32\")",
+		    "'contrib.ethosu.pooling' pool_shape 9x9 is larger than the padded ifm "
+		    "Tensor[(1, 8, 8, 3), int32]");
+}
+
 /* ---- round trip ------------------------------------------------------------ */
 
 static void test_round_trip(void **state)
@@ -728,6 +807,29 @@ static void test_round_trip(void **state)
 		"activation=\"NONE\", clip_min=0, clip_max=0, rounding_mode=\"TFL\", "
 		"ifm_layout=\"NHWC\", ifm2_layout=\"NHWC\", ofm_layout=\"NHCWB16\", "
 		"ofm_dtype=\"int32\", use_rescale=True, rescale_scale=3, rescale_shift=1)\n"
+		"}\n"
+		"\n"
+		"def @ethosu_window(%i: Tensor[(1, 8, 8, 3), int32], %w: Tensor[(16, 3, 3, 3), "
+		"int32], "
+		"%b: Tensor[(16, 10), int32], %dw: Tensor[(3, 3, 3, 1), int32], %l: Tensor[(256), "
+		"int32]) {\n"
+		"  %0 = contrib.ethosu.conv2d(%i, %w, %b, %l, ifm_scale=0.5f, ifm_zero_point=1, "
+		"weight_zero_point=2, ofm_scale=0.25f, ofm_zero_point=3, kernel_shape=[3, 3], "
+		"ofm_channels=16, strides=[1, 1], padding=[1, 1, 1, 1], dilation=[1, 1], "
+		"activation=\"CLIP\", clip_min=-5, clip_max=5, rounding_mode=\"NATURAL\", "
+		"upscale=\"ZEROS\", ifm_layout=\"NHWC\", ofm_layout=\"NHWC\");\n"
+		"  %1 = contrib.ethosu.depthwise_conv2d(%i, %dw, %b, %l, ifm_scale=1f, "
+		"ifm_zero_point=0, weight_zero_point=0, ofm_scale=1f, ofm_zero_point=0, "
+		"kernel_shape=[3, 3], ofm_channels=3, strides=[2, 2], padding=[0, 0, 0, 0], "
+		"dilation=[1, 1], activation=\"NONE\", clip_min=0, clip_max=0, "
+		"rounding_mode=\"TFL\", upscale=\"NONE\", ifm_layout=\"NHWC\", "
+		"ofm_layout=\"NHCWB16\", ofm_dtype=\"int32\");\n"
+		"  %2 = contrib.ethosu.pooling(%i, %l, pooling_type=\"AVG\", ifm_scale=1f, "
+		"ifm_zero_point=0, ofm_scale=1f, ofm_zero_point=0, pool_shape=[2, 2], "
+		"ofm_channels=3, ofm_dtype=\"int32\", strides=[2, 2], padding=[0, 0, 0, 0], "
+		"activation=\"NONE\", clip_min=0, clip_max=0, rounding_mode=\"TFL\", "
+		"upscale=\"NEAREST\", ifm_layout=\"NHWC\", ofm_layout=\"NHWC\");\n"
+		"  (%0, %1, %2)\n"
 		"}\n";
 	StrBuf sb;
 	src = source_from_string("t.relay", text, strlen(text));
@@ -769,6 +871,9 @@ int main(void)
 		TEST(test_ethosu_identity),
 		TEST(test_ethosu_unary_elementwise),
 		TEST(test_ethosu_binary_elementwise),
+		TEST(test_ethosu_conv2d),
+		TEST(test_ethosu_depthwise_conv2d),
+		TEST(test_ethosu_pooling),
 		TEST(test_round_trip),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -1,15 +1,16 @@
 /*
  * infer_ethosu.c - the type relations of the Arm Ethos-U operators
  * (contrib.ethosu.*) that TVM's microNPU backend puts in a Relay graph,
- * from src/relay/op/contrib/ethosu: identity, unary_elementwise and
- * binary_elementwise. Each takes its input feature maps (ifm, ifm2) and a
- * look-up table (lut, used when activation="LUT"); the quantization is in
- * the attributes. A feature map is NHWC, or NHCWB16 (channels in bricks
+ * from src/relay/op/contrib/ethosu: identity, unary_elementwise,
+ * binary_elementwise, conv2d, depthwise_conv2d and pooling. Each takes its
+ * input feature maps (ifm, ifm2), the convolutions a weight (OHWI) and a
+ * packed scale and bias, and a look-up table (lut, used when
+ * activation="LUT"); the quantization is in the attributes. A feature map is NHWC, or NHCWB16 (channels in bricks
  * of 16: N, H, C / 16, W, 16).
  *
  * As in infer_qnn.c, devplan has no int8, uint8 or int16 yet: the integer
- * dtypes it has (int32, int64) stand in for them where TVM wants one.
- * The convolutions and the pooling are still to come.
+ * dtypes it has (int32, int64) stand in for them where TVM wants one
+ * (the scale and bias's uint8 too).
  */
 #include "infer_ops.h"
 
@@ -186,4 +187,194 @@ Type *infer_op_CONTRIB_ETHOSU_BINARY_ELEMENTWISE(OpTypeContext *ctx)
 		return NULL;
 	}
 	return ethosu_elementwise(ctx, ifm, "ifm_channels", out);
+}
+
+/* TVM's EthosuInferKernelOutput (after EthosuInferUpscaledInput when
+ * upscale is "ZEROS" or "NEAREST", which doubles the height and width):
+ * the ifm's N and its H and W through a window of the attribute
+ * window_attr (required) with strides, padding and, when has_dilation,
+ * dilation; ofm_channels (required) channels, laid out as ofm_layout
+ * says, of dtype dt. */
+static Type *ethosu_window(OpTypeContext *ctx, const Type *ifm, const char *window_attr,
+			   bool has_dilation, DType dt, int64_t *kernel)
+{
+	bool in_brick, out_brick, present;
+	const char *upscale;
+	int64_t c, strides[2], dilation[2] = {1, 1}, pad[4], h, w, dims[5];
+	const int64_t *d = ifm->u.tensor.dims;
+	if (!ethosu_layout(ctx, "ifm_layout", &in_brick) ||
+	    !ethosu_layout(ctx, "ofm_layout", &out_brick) ||
+	    !infer_attr_int(ctx, "ofm_channels", 0, &c, &present))
+		return NULL;
+	if (!present) {
+		infer_op_error(ctx, "'%s' needs ofm_channels", infer_op_name(ctx));
+		return NULL;
+	}
+	if (c <= 0) {
+		infer_op_error(ctx, "'%s' ofm_channels=%lld must be positive", infer_op_name(ctx),
+			       (long long)c);
+		return NULL;
+	}
+	if (!infer_attr_pair(ctx, window_attr, 1, 1, kernel, &present))
+		return NULL;
+	if (!present) {
+		infer_op_error(ctx, "'%s' needs %s", infer_op_name(ctx), window_attr);
+		return NULL;
+	}
+	if (!infer_attr_pair(ctx, "strides", 1, 1, strides, &present) ||
+	    (has_dilation && !infer_attr_pair(ctx, "dilation", 1, 1, dilation, &present)) ||
+	    !infer_attr_padding(ctx, pad) || !infer_attr_string(ctx, "upscale", &upscale))
+		return NULL;
+	if (upscale && strcmp(upscale, "NONE") != 0 && strcmp(upscale, "ZEROS") != 0 &&
+	    strcmp(upscale, "NEAREST") != 0) {
+		infer_op_error(ctx,
+			       "'%s' upscale must be \"NONE\", \"ZEROS\" or \"NEAREST\", got "
+			       "\"%s\"",
+			       infer_op_name(ctx), upscale);
+		return NULL;
+	}
+	if (ifm->u.tensor.ndim != (in_brick ? 5u : 4u)) {
+		infer_op_error(ctx, "'%s' expects a %s ifm, got %s", infer_op_name(ctx),
+			       in_brick ? "5-D NHCWB16" : "4-D NHWC", infer_tname(ctx, ifm));
+		return NULL;
+	}
+	h = d[1];
+	w = in_brick ? d[3] : d[2];
+	if (upscale && strcmp(upscale, "NONE") != 0) {
+		h = dim_known(h) ? h * 2 : h;
+		w = dim_known(w) ? w * 2 : w;
+	}
+	for (int i = 0; i < 2; i++) {
+		int64_t *x = i == 0 ? &h : &w, extent, span;
+		if (!dim_known(*x))
+			continue;
+		span = 1 + (kernel[i] - 1) * dilation[i];
+		extent = *x + pad[i] + pad[i + 2];
+		if (extent < span) {
+			infer_op_error(ctx, "'%s' %s %lldx%lld is larger than the padded ifm %s",
+				       infer_op_name(ctx), window_attr, (long long)kernel[0],
+				       (long long)kernel[1], infer_tname(ctx, ifm));
+			return NULL;
+		}
+		*x = (extent - span) / strides[i] + 1;
+	}
+	dims[0] = d[0];
+	dims[1] = h;
+	if (!out_brick) {
+		dims[2] = w;
+		dims[3] = c;
+		return infer_result(ctx, dt, 4, dims, (Type *)ifm, NULL);
+	}
+	dims[2] = 1 + (c - 1) / 16;
+	dims[3] = w;
+	dims[4] = 16;
+	return infer_result(ctx, dt, 5, dims, (Type *)ifm, NULL);
+}
+
+/* The weight of a convolution: quantized, OHWI with O = ofm_channels and
+ * H, W = kernel_shape (TVM assigns it that shape). */
+static bool ethosu_weight(OpTypeContext *ctx, const Type *weight, const int64_t kernel[2])
+{
+	int64_t c;
+	bool present;
+	if (!ethosu_quantized(ctx, weight, "weight") ||
+	    !infer_attr_int(ctx, "ofm_channels", 0, &c, &present))
+		return false;
+	if (weight->u.tensor.ndim == 4 && dim_match(weight->u.tensor.dims[0], c) &&
+	    dim_match(weight->u.tensor.dims[1], kernel[0]) &&
+	    dim_match(weight->u.tensor.dims[2], kernel[1]))
+		return true;
+	infer_op_error(ctx, "'%s' expects a weight of shape (%lld, %lld, %lld, _), got %s",
+		       infer_op_name(ctx), (long long)c, (long long)kernel[0], (long long)kernel[1],
+		       infer_tname(ctx, weight));
+	return false;
+}
+
+/* contrib.ethosu.conv2d(ifm, weight, scale_bias, lut): a quantized ifm
+ * through an OHWI weight; scale_bias is (O, 10); the ofm has the ifm's
+ * dtype. */
+Type *infer_op_CONTRIB_ETHOSU_CONV2D(OpTypeContext *ctx)
+{
+	Type *ifm, *weight, *bias, *r;
+	int64_t kernel[2];
+	if (!infer_tensor_pair(ctx, &ifm, &weight) || !(bias = infer_tensor_arg(ctx, 2)) ||
+	    !ethosu_quantized(ctx, ifm, "ifm") || !ethosu_quantized(ctx, bias, "scale_bias") ||
+	    !(r = ethosu_window(ctx, ifm, "kernel_shape", true, ifm->u.tensor.dtype, kernel)) ||
+	    !ethosu_weight(ctx, weight, kernel))
+		return NULL;
+	if (bias->u.tensor.ndim != 2 ||
+	    !dim_match(bias->u.tensor.dims[0], weight->u.tensor.dims[0]) ||
+	    !dim_match(bias->u.tensor.dims[1], 10)) {
+		infer_op_error(ctx,
+			       "'contrib.ethosu.conv2d' expects a scale_bias of shape (%s, 10), "
+			       "got %s",
+			       infer_dim_text(ctx, weight->u.tensor.dims[0]),
+			       infer_tname(ctx, bias));
+		return NULL;
+	}
+	return r;
+}
+
+/* contrib.ethosu.depthwise_conv2d(ifm, weight, scale_bias, lut): as
+ * conv2d, one filter per channel, giving ofm_dtype (required). */
+Type *infer_op_CONTRIB_ETHOSU_DEPTHWISE_CONV2D(OpTypeContext *ctx)
+{
+	Type *ifm, *weight, *bias, *r;
+	int64_t kernel[2];
+	DType out;
+	if (!infer_tensor_pair(ctx, &ifm, &weight) || !(bias = infer_tensor_arg(ctx, 2)) ||
+	    !ethosu_quantized(ctx, ifm, "ifm") || !ethosu_quantized(ctx, bias, "scale_bias") ||
+	    !infer_attr_dtype(ctx, "ofm_dtype", DT_COUNT, &out))
+		return NULL;
+	if (out != DT_INT32 && out != DT_INT64) {
+		if (out == DT_COUNT)
+			infer_op_error(ctx, "'contrib.ethosu.depthwise_conv2d' needs ofm_dtype");
+		else
+			infer_op_error(
+				ctx,
+				"'contrib.ethosu.depthwise_conv2d' does not support ofm_dtype "
+				"\"%s\"",
+				dtype_name(out));
+		return NULL;
+	}
+	if (!(r = ethosu_window(ctx, ifm, "kernel_shape", true, out, kernel)) ||
+	    !ethosu_weight(ctx, weight, kernel))
+		return NULL;
+	return r;
+}
+
+/* contrib.ethosu.pooling(ifm, lut): AVG, MAX or SUM over pool_shape,
+ * giving ofm_dtype (required): the ifm's for AVG and MAX, int32 for SUM. */
+Type *infer_op_CONTRIB_ETHOSU_POOLING(OpTypeContext *ctx)
+{
+	Type *ifm = infer_tensor_arg(ctx, 0);
+	const char *type;
+	int64_t pool[2];
+	DType out;
+	bool sum;
+	if (!ifm || !infer_attr_string(ctx, "pooling_type", &type) ||
+	    !infer_attr_dtype(ctx, "ofm_dtype", DT_COUNT, &out))
+		return NULL;
+	if (!type ||
+	    (strcmp(type, "AVG") != 0 && strcmp(type, "MAX") != 0 && strcmp(type, "SUM") != 0)) {
+		infer_op_error(ctx,
+			       "'contrib.ethosu.pooling' pooling_type must be \"AVG\", \"MAX\" "
+			       "or \"SUM\", got %s%s%s",
+			       type ? "\"" : "", type ? type : "none", type ? "\"" : "");
+		return NULL;
+	}
+	sum = strcmp(type, "SUM") == 0;
+	if (!ethosu_quantized(ctx, ifm, "ifm"))
+		return NULL;
+	if (out == DT_COUNT) {
+		infer_op_error(ctx, "'contrib.ethosu.pooling' needs ofm_dtype");
+		return NULL;
+	}
+	if (sum ? out != DT_INT32 : out != ifm->u.tensor.dtype) {
+		infer_op_error(
+			ctx, "'contrib.ethosu.pooling' %s does not support ofm_dtype \"%s\" for %s",
+			type, dtype_name(out), infer_tname(ctx, ifm));
+		return NULL;
+	}
+	return ethosu_window(ctx, ifm, "pool_shape", false, out, pool);
 }
