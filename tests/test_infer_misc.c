@@ -465,6 +465,16 @@ static void test_qnn_dense_batch_matmul(void **state)
 	check_type(DENSE_ARGS ", %ws: Tensor[(16), float32]",
 		   "qnn.dense(%d, %w, %z, %z, %s, %ws, out_dtype=\"int64\")",
 		   "Tensor[(4, 16), int64]");
+	check_error(DENSE_ARGS ", %ws: Tensor[(8), float32]",
+		    "qnn.dense(%d, %w, %z, %z, %s, %ws, out_dtype=\"int32\")",
+		    "'qnn.dense' expects weight_scale (argument 6) to be a float32 scalar or a "
+		    "vector of 16, got Tensor[(8), float32]");
+	check_error(
+		"%d: Tensor[(1, 3, 8, 8), int32], %w: Tensor[(16, 3, 3, 3), int32], " QP
+		", %wz: Tensor[(3), int32]",
+		"qnn.conv2d(%d, %w, %z, %wz, %s, %s, out_dtype=\"int32\")",
+		"'qnn.conv2d' expects weight_zero_point (argument 4) to be an int32 scalar or a "
+		"vector of 16, got Tensor[(3), int32]");
 	check_error(DENSE_ARGS, "qnn.dense(%d, %w, %z, %z, %s, %s, units=16)",
 		    "'qnn.dense' needs out_dtype");
 	check_error(DENSE_ARGS, "qnn.dense(%d, %w, %s, %z, %s, %s, out_dtype=\"int32\")",

@@ -382,28 +382,41 @@ Type *infer_op_QNN_CONCATENATE(OpTypeContext *ctx)
 
 /* ---- products and convolutions -------------------------------------------- */
 
+/* How a product's weight scale and zero point may come per channel. */
+typedef enum QnnChannels {
+	QNN_SCALAR,       /* scalars only (batch_matmul) */
+	QNN_WEIGHT_DIM_0, /* a vector of the weight's first dimension (dense, conv2d OIHW) */
+	QNN_ANY_LENGTH,   /* a vector (conv2d_transpose, whose channels TVM counts by layout) */
+} QnnChannels;
+
 /* The common arguments of dense, batch_matmul, conv2d and
  * conv2d_transpose (data, weight, input_zero_point, weight_zero_point,
  * input_scale, weight_scale): quantized operands of one dtype, a scalar
- * input zero point and scale, a weight scale (and for batch_matmul, zero
- * point) per output channel when per_channel, and out_dtype, int32 or
- * int64 (batch_matmul: int32). */
-static bool qnn_product(OpTypeContext *ctx, bool per_channel, const DType *out, size_t nout)
+ * input zero point and scale, a weight scale and zero point per output
+ * channel as `channels` says, and out_dtype, one of out. */
+static bool qnn_product(OpTypeContext *ctx, QnnChannels channels, const DType *out, size_t nout)
 {
 	Type *d, *w;
 	DType dt;
+	int64_t len = 0;
 	if (!infer_tensor_pair(ctx, &d, &w) || !infer_same_dtype(ctx, d, w) ||
-	    !qnn_quantized(ctx, d, "data") || !qnn_param(ctx, 2, "input_zero_point", DT_INT32, 0) ||
+	    !qnn_quantized(ctx, d, "data"))
+		return false;
+	if (channels == QNN_WEIGHT_DIM_0)
+		len = w->u.tensor.ndim > 0 ? w->u.tensor.dims[0] : DIM_ANY;
+	else if (channels == QNN_ANY_LENGTH)
+		len = DIM_ANY;
+	if (!qnn_param(ctx, 2, "input_zero_point", DT_INT32, 0) ||
 	    !qnn_param(ctx, 4, "input_scale", DT_FLOAT32, 0) ||
-	    !qnn_param(ctx, 3, "weight_zero_point", DT_INT32, per_channel ? DIM_ANY : 0) ||
-	    !qnn_param(ctx, 5, "weight_scale", DT_FLOAT32, per_channel ? DIM_ANY : 0))
+	    !qnn_param(ctx, 3, "weight_zero_point", DT_INT32, len) ||
+	    !qnn_param(ctx, 5, "weight_scale", DT_FLOAT32, len))
 		return false;
 	return qnn_out_dtype(ctx, "out_dtype", out, nout, &dt);
 }
 
 Type *infer_op_QNN_DENSE(OpTypeContext *ctx)
 {
-	return qnn_product(ctx, true, accumulator_dtypes, DP_COUNT(accumulator_dtypes))
+	return qnn_product(ctx, QNN_WEIGHT_DIM_0, accumulator_dtypes, DP_COUNT(accumulator_dtypes))
 		       ? infer_op_DENSE(ctx)
 		       : NULL;
 }
@@ -442,19 +455,20 @@ Type *infer_op_QNN_CONTRIB_DENSE_PACK(OpTypeContext *ctx)
 
 Type *infer_op_QNN_BATCH_MATMUL(OpTypeContext *ctx)
 {
-	return qnn_product(ctx, false, accumulator_dtypes, 1) ? infer_op_BATCH_MATMUL(ctx) : NULL;
+	return qnn_product(ctx, QNN_SCALAR, accumulator_dtypes, 1) ? infer_op_BATCH_MATMUL(ctx)
+								   : NULL;
 }
 
 Type *infer_op_QNN_CONV2D(OpTypeContext *ctx)
 {
-	return qnn_product(ctx, true, accumulator_dtypes, DP_COUNT(accumulator_dtypes))
+	return qnn_product(ctx, QNN_WEIGHT_DIM_0, accumulator_dtypes, DP_COUNT(accumulator_dtypes))
 		       ? infer_op_CONV2D(ctx)
 		       : NULL;
 }
 
 Type *infer_op_QNN_CONV2D_TRANSPOSE(OpTypeContext *ctx)
 {
-	return qnn_product(ctx, true, accumulator_dtypes, DP_COUNT(accumulator_dtypes))
+	return qnn_product(ctx, QNN_ANY_LENGTH, accumulator_dtypes, DP_COUNT(accumulator_dtypes))
 		       ? infer_op_CONV2D_TRANSPOSE(ctx)
 		       : NULL;
 }
