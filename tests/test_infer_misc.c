@@ -1,8 +1,9 @@
 /*
  * test_infer_misc.c - unit tests of the type relations of the operators
- * that belong to no family of their own (core/plan/infer/infer_misc.c and
- * infer_qnn.c), which ops.def lists as OP_PLAN: debug and the annotation.* markers, the VM's vm.* and memory.*
- * operators and the quantized qnn.* operators.
+ * that belong to no family of their own (core/plan/infer/infer_misc.c,
+ * infer_qnn.c and infer_ethosu.c), which ops.def lists as OP_PLAN: debug
+ * and the annotation.* markers, the VM's vm.* and memory.* operators, the
+ * quantized qnn.* operators and the Arm Ethos-U contrib.ethosu.* ones.
  *
  * Each test parses a small Relay module, infers it and compares the
  * result type of @main, printed, with a type written by hand from TVM's

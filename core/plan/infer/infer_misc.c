@@ -18,7 +18,9 @@ static Type *infer_identity(OpTypeContext *ctx)
 	return ctx->arg_types[0];
 }
 
-/* debug(x) calls a host function on x and gives x back. */
+/* debug(x) calls a host function on x and gives x back. That function,
+ * TVM's attribute debug_func, is a packed function with no text form, so
+ * the schema lists no attribute. */
 Type *infer_op_DEBUG(OpTypeContext *ctx)
 {
 	return infer_identity(ctx);
