@@ -675,6 +675,8 @@ static void test_ethosu_conv2d(void **state)
 	check_error(CONV, CONV_CALL ", upscale=\"BILINEAR\")",
 		    "'contrib.ethosu.conv2d' upscale must be \"NONE\", \"ZEROS\" or \"NEAREST\", "
 		    "got \"BILINEAR\"");
+	check_error(CONV, CONV_CALL ", padding=[9223372036854775807, 0, 0, 0])",
+		    "'contrib.ethosu.conv2d' window of Tensor[(1, 8, 8, 3), int32] is too large");
 	check_error(CONV, CONV_CALL ", dilation=[5, 5])",
 		    "'contrib.ethosu.conv2d' kernel_shape 3x3 is larger than the padded ifm "
 		    "Tensor[(1, 8, 8, 3), int32]");

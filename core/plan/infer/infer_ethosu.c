@@ -240,16 +240,18 @@ static Type *ethosu_window(OpTypeContext *ctx, const Type *ifm, const char *wind
 	}
 	h = d[1];
 	w = in_brick ? d[3] : d[2];
-	if (upscale && strcmp(upscale, "NONE") != 0) {
-		h = dim_known(h) ? h * 2 : h;
-		w = dim_known(w) ? w * 2 : w;
-	}
 	for (int i = 0; i < 2; i++) {
 		int64_t *x = i == 0 ? &h : &w, extent, span;
 		if (!dim_known(*x))
 			continue;
-		span = 1 + (kernel[i] - 1) * dilation[i];
-		extent = *x + pad[i] + pad[i + 2];
+		if ((upscale && strcmp(upscale, "NONE") != 0 && !checked_mul(*x, 2, x)) ||
+		    !checked_mul(kernel[i] - 1, dilation[i], &span) ||
+		    !checked_add(span, 1, &span) || !checked_add(*x, pad[i], &extent) ||
+		    !checked_add(extent, pad[i + 2], &extent)) {
+			infer_op_error(ctx, "'%s' window of %s is too large", infer_op_name(ctx),
+				       infer_tname(ctx, ifm));
+			return NULL;
+		}
 		if (extent < span) {
 			infer_op_error(ctx, "'%s' %s %lldx%lld is larger than the padded ifm %s",
 				       infer_op_name(ctx), window_attr, (long long)kernel[0],
