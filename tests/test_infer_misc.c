@@ -271,6 +271,11 @@ static void test_qnn_quantize(void **state)
 	/* scalar parameters: any axis */
 	check_type(F23Q, "qnn.quantize(%f, %s, %z, out_dtype=\"int32\", axis=7)",
 		   "Tensor[(2, 3), int32]");
+	check_type(F23Q, "qnn.quantize(%f, %s, %z, out_dtype=\"int32\", axis=-9)",
+		   "Tensor[(2, 3), int32]");
+	check_error(F23Q, "qnn.quantize(%f, %z, %z, out_dtype=\"int32\", axis=9)",
+		    "'qnn.quantize' expects the scale (argument 2) to be a float32 scalar or a "
+		    "vector of 1, got Tensor[(), int32]");
 	check_error(F23Q V3, "qnn.quantize(%f, %sv, %zv, out_dtype=\"int32\", axis=0)",
 		    "'qnn.quantize' expects the scale (argument 2) to be a float32 scalar or a "
 		    "vector of 2, got Tensor[(3), float32]");

@@ -96,7 +96,9 @@ static bool qnn_channel_params(OpTypeContext *ctx, const Type *x, uint32_t i, co
 			       axis_name, (long long)(v ? v->u.i : -1), infer_tname(ctx, x));
 		return false;
 	}
-	if (rank > 0 && !(single_is_scalar && scalar))
+	/* scalar parameters fit any axis, even one out of range (then the
+	 * length is 1, as for single ones) */
+	if (axis >= 0 && axis < rank && !(single_is_scalar && scalar))
 		len = x->u.tensor.dims[axis];
 	return qnn_param(ctx, i, "the scale", DT_FLOAT32, len) &&
 	       qnn_param(ctx, i + 1, "the zero point", DT_INT32, len);
