@@ -1,0 +1,898 @@
+/*
+ * test_infer_misc.c - unit tests of the type relations of the operators
+ * that belong to no family of their own (core/plan/infer/infer_misc.c,
+ * infer_qnn.c and infer_ethosu.c), which ops.def lists as OP_PLAN: debug
+ * and the annotation.* markers, the VM's vm.* and memory.* operators, the
+ * quantized qnn.* operators and the Arm Ethos-U contrib.ethosu.* ones.
+ *
+ * Each test parses a small Relay module, infers it and compares the
+ * result type of @main, printed, with a type written by hand from TVM's
+ * semantics (its relations in src/relay/op and src/relay/qnn/op); error
+ * cases compare the formatted diagnostic, file:line:col included. A last
+ * test prints a module that calls every one of these operators with
+ * non-default attributes and reads it back unchanged [P1].
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "devices.h"
+#include "diag.h"
+#include "infer.h"
+#include "ir.h"
+#include "parse.h"
+#include "print.h"
+
+/* ---- fixture ----------------------------------------------------------- */
+
+static DeviceTable devices;
+static DiagList diags;
+static SourceFile *src;
+static IrModule *mod;
+
+static int setup(void **state)
+{
+	(void)state;
+	devices_init_default(&devices);
+	diag_init(&diags);
+	src = NULL;
+	mod = NULL;
+	return 0;
+}
+
+static int teardown(void **state)
+{
+	(void)state;
+	ir_module_free(mod);
+	source_release(src);
+	diag_free(&diags);
+	devices_free(&devices);
+	return 0;
+}
+
+static char *format_diags(void)
+{
+	StrBuf sb;
+	strbuf_init(&sb);
+	for (size_t i = 0; i < diags.count; i++)
+		diag_format(&sb, &diags.items[i]);
+	return strbuf_detach(&sb);
+}
+
+/* Parses `def @main(params) {\n  body\n}` (the body on line 3, column 3)
+ * and infers it; returns whether inference succeeded. Parse errors fail
+ * the test. */
+static bool infer_main(const char *params, const char *body)
+{
+	StrBuf sb;
+	bool ok;
+	ir_module_free(mod);
+	source_release(src);
+	diag_clear(&diags);
+	strbuf_init(&sb);
+	strbuf_printf(&sb, "#[version = \"0.0.5\"]\ndef @main(%s) {\n  %s\n}\n", params, body);
+	src = source_from_string("t.relay", sb.data, sb.len);
+	strbuf_free(&sb);
+	mod = parse_module(src, &devices, &diags);
+	if (!mod || diags.errors) {
+		char *s = format_diags();
+		print_error("unexpected parse diagnostics:\n%s", s);
+		free(s);
+		fail();
+	}
+	ok = infer_module(mod, &diags);
+	return ok;
+}
+
+/* The body infers to the type `want`. */
+static void check_type(const char *params, const char *body, const char *want)
+{
+	int32_t g;
+	StrBuf sb;
+	if (!infer_main(params, body)) {
+		char *s = format_diags();
+		print_error("unexpected diagnostics for %s:\n%s", body, s);
+		free(s);
+		fail();
+	}
+	g = ir_find_global(mod, "main");
+	assert_true(g >= 0);
+	strbuf_init(&sb);
+	type_print(&sb, mod->globals[g].fn->u.fn.body->type);
+	if (strcmp(sb.data, want) != 0)
+		print_error("%s: got %s, want %s\n", body, sb.data, want);
+	assert_string_equal(sb.data, want);
+	strbuf_free(&sb);
+}
+
+/* The body fails with exactly one error, `want`, at line 3 column `col`. */
+static void check_error_at(const char *params, const char *body, int col, const char *want)
+{
+	char *got, expected[512];
+	assert_false(infer_main(params, body));
+	got = format_diags();
+	snprintf(expected, sizeof expected, "t.relay:3:%d: error: %s\n", col, want);
+	if (diags.count != 1 || strncmp(got, expected, strlen(expected)) != 0)
+		print_error("%s:\ngot:  %swant: %s", body, got, expected);
+	assert_int_equal(diags.count, 1);
+	assert_true(strncmp(got, expected, strlen(expected)) == 0);
+	free(got);
+}
+
+#define check_error(params, body, want) check_error_at(params, body, 3, want)
+
+/* The body does not parse: the first diagnostic is `want` at line 3,
+ * column col. */
+static void check_parse_error(const char *params, const char *body, int col, const char *want)
+{
+	StrBuf sb;
+	char *got, expected[512];
+	ir_module_free(mod);
+	source_release(src);
+	diag_clear(&diags);
+	strbuf_init(&sb);
+	strbuf_printf(&sb, "#[version = \"0.0.5\"]\ndef @main(%s) {\n  %s\n}\n", params, body);
+	src = source_from_string("t.relay", sb.data, sb.len);
+	strbuf_free(&sb);
+	mod = parse_module(src, &devices, &diags);
+	assert_null(mod);
+	got = format_diags();
+	snprintf(expected, sizeof expected, "t.relay:3:%d: error: %s\n", col, want);
+	if (strncmp(got, expected, strlen(expected)) != 0)
+		print_error("%s:\ngot:  %swant: %s", body, got, expected);
+	assert_true(strncmp(got, expected, strlen(expected)) == 0);
+	free(got);
+}
+
+#define F234 "%a: Tensor[(2, 3, 4), float32]"
+
+/* ---- identities ---------------------------------------------------------- */
+
+static void test_identities(void **state)
+{
+	static const char *const ops[] = {"debug",
+					  "annotation.stop_fusion",
+					  "annotation.checkpoint",
+					  "annotation.bitpack_start",
+					  "annotation.bitpack_end",
+					  "annotation.cast_hint",
+					  "annotation.compiler_begin",
+					  "annotation.compiler_end"};
+	char body[96];
+	(void)state;
+	for (size_t i = 0; i < DP_COUNT(ops); i++) {
+		snprintf(body, sizeof body, "%s(%%a)", ops[i]);
+		check_type(F234, body, "Tensor[(2, 3, 4), float32]");
+		check_type("%a: Tensor[(?), int64]", body, "Tensor[(?), int64]");
+		/* IdentityRel takes any type, a tuple too */
+		check_type("%a: (Tensor[(2), float32], bool)", body,
+			   "(Tensor[(2), float32], Tensor[(), bool])");
+	}
+	check_type(F234, "annotation.cast_hint(%a, dtype=\"float16\")",
+		   "Tensor[(2, 3, 4), float32]");
+	check_type(F234, "annotation.compiler_begin(%a, compiler=\"ccompiler\")",
+		   "Tensor[(2, 3, 4), float32]");
+	check_type(F234, "annotation.compiler_end(%a, compiler=\"ccompiler\")",
+		   "Tensor[(2, 3, 4), float32]");
+	check_error(F234, "annotation.cast_hint(%a, dtype=\"int3\")",
+		    "'annotation.cast_hint' has unknown dtype \"int3\"");
+	check_parse_error(F234, "annotation.checkpoint(%a, %a)", 3,
+			  "operator 'annotation.checkpoint' takes 1 argument, got 2");
+}
+
+/* ---- vm.* and memory.* --------------------------------------------------- */
+
+static void test_vm_shape_of(void **state)
+{
+	(void)state;
+	check_type(F234, "vm.shape_of(%a, dtype=\"int64\")", "Tensor[(3), int64]");
+	check_type(F234, "vm.shape_of(%a)", "Tensor[(3), int32]");
+	check_type("%a: Tensor[(?, ?), float16]", "vm.shape_of(%a, dtype=\"int64\")",
+		   "Tensor[(2), int64]");
+	check_type("%a: int32", "vm.shape_of(%a, dtype=\"int64\")", "Tensor[(0), int64]");
+	check_error("%a: (Tensor[(2), float32],)", "vm.shape_of(%a)",
+		    "'vm.shape_of' expects a tensor for argument 1, got (Tensor[(2), float32],)");
+}
+
+static void test_vm_reshape_tensor(void **state)
+{
+	(void)state;
+	check_type(F234 ", %s: Tensor[(2), int64]", "vm.reshape_tensor(%a, %s, newshape=[6, 4])",
+		   "Tensor[(6, 4), float32]");
+	check_type(F234 ", %s: Tensor[(1), int64]", "vm.reshape_tensor(%a, %s, newshape=[24])",
+		   "Tensor[(24), float32]");
+	check_type(F234 ", %s: Tensor[(3), int64]",
+		   "vm.reshape_tensor(%a, %s, newshape=[-1, 2, 2])", "Tensor[(?, 2, 2), float32]");
+	check_error(F234 ", %s: Tensor[(2), int64]", "vm.reshape_tensor(%a, %s)",
+		    "'vm.reshape_tensor' needs newshape");
+	check_error(F234 ", %s: Tensor[(2), int64]", "vm.reshape_tensor(%a, %s, newshape=[-2, 4])",
+		    "'vm.reshape_tensor' newshape=[-2, 4] has a negative size");
+}
+
+static void test_vm_invoke_tvm_op(void **state)
+{
+	(void)state;
+	check_type("%x: Tensor[(3), float32], %y: Tensor[(3), float32]",
+		   "vm.invoke_tvm_op(fn (%p: Tensor[(3), float32]) -> Tensor[(3), float32] "
+		   "{ negative(%p) }, (%x,), (%y,))",
+		   "()");
+	check_type("%x: Tensor[(3), float32], %y: Tensor[(3), float32], %z: Tensor[(3), int32]",
+		   "vm.invoke_tvm_op(fn (%p: Tensor[(3), float32], %q: Tensor[(3), int32]) "
+		   "{ (%p, %q) }, (%x, %z), (%y, %z))",
+		   "()");
+	check_error("%x: Tensor[(3), float32], %y: Tensor[(3), float32]",
+		    "vm.invoke_tvm_op(fn (%p: Tensor[(3), float32]) { negative(%p) }, (%y,), %x)",
+		    "'vm.invoke_tvm_op' expects a tuple for argument 3, got Tensor[(3), float32]");
+	check_error("%x: Tensor[(3), float32], %y: Tensor[(3), float32]",
+		    "vm.invoke_tvm_op(%x, (%x,), (%y,))",
+		    "'vm.invoke_tvm_op' expects a function for argument 1, got "
+		    "Tensor[(3), float32]");
+	check_error(
+		"%x: Tensor[(3), float32], %y: Tensor[(4), float32]",
+		"vm.invoke_tvm_op(fn (%p: Tensor[(3), float32]) { negative(%p) }, (%x,), (%y,))",
+		"'vm.invoke_tvm_op' outputs (Tensor[(4), float32],) do not match the results "
+		"(Tensor[(3), float32],)");
+	check_error(
+		"%x: Tensor[(3), int32], %y: Tensor[(3), float32]",
+		"vm.invoke_tvm_op(fn (%p: Tensor[(3), float32]) { negative(%p) }, (%x,), (%y,))",
+		"'vm.invoke_tvm_op' inputs (Tensor[(3), int32],) do not match the parameters "
+		"(Tensor[(3), float32],)");
+}
+
+static void test_memory_kill(void **state)
+{
+	(void)state;
+	check_type(F234, "memory.kill(%a)", "()");
+	check_type("%a: (Tensor[(2), float32],)", "memory.kill(%a)", "()");
+}
+
+/* ---- qnn.* ------------------------------------------------------------------ */
+
+#define QP "%s: float32, %z: int32"
+#define Q23 "%x: Tensor[(2, 3), int32], " QP
+#define F23Q "%f: Tensor[(2, 3), float32], " QP
+#define V3 ", %sv: Tensor[(3), float32], %zv: Tensor[(3), int32]"
+
+static void test_qnn_quantize(void **state)
+{
+	(void)state;
+	check_type(F23Q, "qnn.quantize(%f, %s, %z, out_dtype=\"int32\")", "Tensor[(2, 3), int32]");
+	/* per channel, along the last axis by default */
+	check_type(F23Q V3, "qnn.quantize(%f, %sv, %zv, out_dtype=\"int32\")",
+		   "Tensor[(2, 3), int32]");
+	check_type(F23Q V3, "qnn.quantize(%f, %sv, %zv, out_dtype=\"int32\", axis=1)",
+		   "Tensor[(2, 3), int32]");
+	/* scalar parameters: any axis */
+	check_type(F23Q, "qnn.quantize(%f, %s, %z, out_dtype=\"int32\", axis=7)",
+		   "Tensor[(2, 3), int32]");
+	check_type(F23Q, "qnn.quantize(%f, %s, %z, out_dtype=\"int32\", axis=-9)",
+		   "Tensor[(2, 3), int32]");
+	check_error(F23Q, "qnn.quantize(%f, %z, %z, out_dtype=\"int32\", axis=9)",
+		    "'qnn.quantize' expects the scale (argument 2) to be a float32 scalar or a "
+		    "vector of 1, got Tensor[(), int32]");
+	check_error(F23Q V3, "qnn.quantize(%f, %sv, %zv, out_dtype=\"int32\", axis=0)",
+		    "'qnn.quantize' expects the scale (argument 2) to be a float32 scalar or a "
+		    "vector of 2, got Tensor[(3), float32]");
+	check_error(F23Q V3, "qnn.quantize(%f, %sv, %zv, out_dtype=\"int32\", axis=2)",
+		    "'qnn.quantize' axis 2 is out of range for Tensor[(2, 3), float32]");
+	check_error(F23Q, "qnn.quantize(%f, %s, %z)", "'qnn.quantize' needs out_dtype");
+	check_error(F23Q, "qnn.quantize(%f, %s, %z, out_dtype=\"float32\")",
+		    "'qnn.quantize' does not support out_dtype \"float32\"");
+	check_error(Q23, "qnn.quantize(%x, %s, %z, out_dtype=\"int32\")",
+		    "'qnn.quantize' expects a float32 tensor, got Tensor[(2, 3), int32]");
+	check_error(F23Q, "qnn.quantize(%f, %z, %z, out_dtype=\"int32\")",
+		    "'qnn.quantize' expects the scale (argument 2) to be a float32 scalar or a "
+		    "vector of 3, got Tensor[(), int32]");
+	check_parse_error(F23Q, "qnn.quantize(%f, %s)", 3,
+			  "operator 'qnn.quantize' takes 3 arguments, got 2");
+}
+
+static void test_qnn_dequantize(void **state)
+{
+	(void)state;
+	check_type(Q23, "qnn.dequantize(%x, %s, %z)", "Tensor[(2, 3), float32]");
+	check_type(Q23, "qnn.dequantize(%x, %s, %z, out_dtype=\"float16\")",
+		   "Tensor[(2, 3), float16]");
+	check_type("%x: Tensor[(4), int64], " QP, "qnn.dequantize(%x, %s, %z, axis=0)",
+		   "Tensor[(4), float32]");
+	/* parameters of one element count as scalars */
+	check_type(Q23 ", %s1: Tensor[(1), float32], %z1: Tensor[(1), int32]",
+		   "qnn.dequantize(%x, %s1, %z1, axis=5)", "Tensor[(2, 3), float32]");
+	check_type(Q23 V3, "qnn.dequantize(%x, %sv, %zv)", "Tensor[(2, 3), float32]");
+	check_error(Q23, "qnn.dequantize(%x, %s, %z, out_dtype=\"int32\")",
+		    "'qnn.dequantize' does not support out_dtype \"int32\"");
+	check_error(F23Q, "qnn.dequantize(%f, %s, %z)",
+		    "'qnn.dequantize' expects a quantized (integer) tensor for data, got "
+		    "Tensor[(2, 3), float32]");
+	/* TVM's AssignType lets a scalar stand beside a vector */
+	check_type(Q23 V3, "qnn.dequantize(%x, %sv, %z)", "Tensor[(2, 3), float32]");
+	check_error(Q23 V3 ", %z2: Tensor[(2), int32]", "qnn.dequantize(%x, %sv, %z2)",
+		    "'qnn.dequantize' expects the zero point (argument 3) to be an int32 scalar "
+		    "or a vector of 3, got Tensor[(2), int32]");
+}
+
+static void test_qnn_requantize(void **state)
+{
+	(void)state;
+	check_type(Q23, "qnn.requantize(%x, %s, %z, %s, %z, out_dtype=\"int32\")",
+		   "Tensor[(2, 3), int32]");
+	check_type("%x: Tensor[(2, 3), int64], " QP,
+		   "qnn.requantize(%x, %s, %z, %s, %z, axis=0, rounding=\"UPWARD\", "
+		   "compute_dtype=\"int64\", out_dtype=\"int32\")",
+		   "Tensor[(2, 3), int32]");
+	check_type(Q23 V3, "qnn.requantize(%x, %sv, %zv, %s, %z, out_dtype=\"int32\")",
+		   "Tensor[(2, 3), int32]");
+	/* requantize checks its axis even with scalar parameters */
+	check_error(Q23, "qnn.requantize(%x, %s, %z, %s, %z, axis=2, out_dtype=\"int32\")",
+		    "'qnn.requantize' axis 2 is out of range for Tensor[(2, 3), int32]");
+	check_error(Q23 V3, "qnn.requantize(%x, %s, %z, %sv, %z, out_dtype=\"int32\")",
+		    "'qnn.requantize' expects output_scale (argument 4) to be a float32 scalar, "
+		    "got Tensor[(3), float32]");
+	check_error(Q23, "qnn.requantize(%x, %s, %z, %s, %s, out_dtype=\"int32\")",
+		    "'qnn.requantize' expects output_zero_point (argument 5) to be an int32 "
+		    "scalar, got Tensor[(), float32]");
+	check_error(Q23,
+		    "qnn.requantize(%x, %s, %z, %s, %z, rounding=\"DOWN\", out_dtype=\"int32\")",
+		    "'qnn.requantize' rounding must be \"UPWARD\" or \"TONEAREST\", got \"DOWN\"");
+	check_error(Q23, "qnn.requantize(%x, %s, %z, %s, %z)", "'qnn.requantize' needs out_dtype");
+}
+
+static void test_qnn_simulated(void **state)
+{
+	(void)state;
+	check_type(F23Q ", %dt: int32", "qnn.simulated_quantize(%f, %dt, %s, %z, axis=1)",
+		   "Tensor[(2, 3), float32]");
+	check_type(F23Q ", %dt: int32",
+		   "qnn.simulated_dequantize(%f, %dt, %s, %z, out_dtype=\"float32\", axis=0)",
+		   "Tensor[(2, 3), float32]");
+	check_error(F23Q ", %dt: (int32,)", "qnn.simulated_quantize(%f, %dt, %s, %z)",
+		    "'qnn.simulated_quantize' expects a tensor for argument 2, got "
+		    "(Tensor[(), int32],)");
+}
+
+static void test_qnn_binary(void **state)
+{
+	static const char *const ops[] = {"qnn.add", "qnn.mul", "qnn.subtract"};
+	char body[160], want[200];
+	(void)state;
+	for (size_t i = 0; i < DP_COUNT(ops); i++) {
+		snprintf(body, sizeof body, "%s(%%x, %%y, %%s, %%z, %%s, %%z, %%s, %%z)", ops[i]);
+		check_type(Q23 ", %y: Tensor[(3), int32]", body, "Tensor[(2, 3), int32]");
+		check_type("%x: Tensor[(4, 1, 3), int32], %y: Tensor[(5, 1), int32], " QP, body,
+			   "Tensor[(4, 5, 3), int32]");
+		snprintf(want, sizeof want,
+			 "operands of '%s' have different dtypes: Tensor[(2, 3), int32] and "
+			 "Tensor[(3), int64]",
+			 ops[i]);
+		check_error(Q23 ", %y: Tensor[(3), int64]", body, want);
+		snprintf(want, sizeof want,
+			 "'%s' cannot broadcast Tensor[(2, 3), int32] and "
+			 "Tensor[(2), int32]",
+			 ops[i]);
+		check_error(Q23 ", %y: Tensor[(2), int32]", body, want);
+		snprintf(body, sizeof body,
+			 "%s(%%x, %%y, %%sv, %%zv, %%s, %%z, %%s, %%z, lhs_axis=1, rhs_axis=0)",
+			 ops[i]);
+		check_type(Q23 V3 ", %y: Tensor[(3), int32]", body, "Tensor[(2, 3), int32]");
+		snprintf(body, sizeof body,
+			 "%s(%%x, %%y, %%sv, %%zv, %%s, %%z, %%s, %%z, lhs_axis=0)", ops[i]);
+		snprintf(want, sizeof want,
+			 "'%s' expects the scale (argument 3) to be a float32 scalar or a vector "
+			 "of 2, got Tensor[(3), float32]",
+			 ops[i]);
+		check_error(Q23 V3 ", %y: Tensor[(3), int32]", body, want);
+		snprintf(body, sizeof body, "%s(%%x, %%y, %%s, %%z, %%s, %%z, %%sv, %%z)", ops[i]);
+		snprintf(want, sizeof want,
+			 "'%s' expects output_scale (argument 7) to be a float32 scalar, got "
+			 "Tensor[(3), float32]",
+			 ops[i]);
+		check_error(Q23 V3 ", %y: Tensor[(3), int32]", body, want);
+	}
+}
+
+static void test_qnn_unary(void **state)
+{
+	static const char *const ops[] = {"qnn.tanh", "qnn.exp",     "qnn.sqrt",      "qnn.rsqrt",
+					  "qnn.erf",  "qnn.sigmoid", "qnn.hardswish", "qnn.log",
+					  "qnn.abs",  "qnn.softmax", "qnn.leaky_relu"};
+	char body[96], want[200];
+	(void)state;
+	for (size_t i = 0; i < DP_COUNT(ops); i++) {
+		snprintf(body, sizeof body, "%s(%%x, %%s, %%z, %%s, %%z)", ops[i]);
+		check_type(Q23, body, "Tensor[(2, 3), int32]");
+		check_type("%x: int64, " QP, body, "Tensor[(), int64]");
+		snprintf(want, sizeof want,
+			 "'%s' expects a quantized (integer) tensor for data, got Tensor[(2, 3), "
+			 "float32]",
+			 ops[i]);
+		check_error("%x: Tensor[(2, 3), float32], " QP, body, want);
+		snprintf(body, sizeof body, "%s(%%x, %%sv, %%z, %%s, %%z)", ops[i]);
+		snprintf(want, sizeof want,
+			 "'%s' expects the scale (argument 2) to be a float32 scalar, got "
+			 "Tensor[(3), float32]",
+			 ops[i]);
+		check_error(Q23 V3, body, want);
+	}
+	check_type(Q23, "qnn.softmax(%x, %s, %z, %s, %z, axis=0)", "Tensor[(2, 3), int32]");
+	check_error(Q23, "qnn.softmax(%x, %s, %z, %s, %z, axis=2)",
+		    "'qnn.softmax' axis 2 is out of range for Tensor[(2, 3), int32]");
+	check_type(Q23, "qnn.leaky_relu(%x, %s, %z, %s, %z, alpha=0.1f)", "Tensor[(2, 3), int32]");
+}
+
+static void test_qnn_avg_pool2d(void **state)
+{
+	(void)state;
+	check_type("%p: Tensor[(1, 3, 8, 8), int32], " QP,
+		   "qnn.avg_pool2d(%p, %s, %z, %s, %z, pool_size=[2, 2], strides=[2, 2], "
+		   "padding=[0, 0])",
+		   "Tensor[(1, 3, 4, 4), int32]");
+	check_type("%p: Tensor[(1, 3, 8, 8), int32], " QP,
+		   "qnn.avg_pool2d(%p, %s, %z, %s, %z, pool_size=[3, 3], strides=[1, 1], "
+		   "padding=[1, 1], count_include_pad=True)",
+		   "Tensor[(1, 3, 8, 8), int32]");
+	check_error("%p: Tensor[(1, 3, 8, 8), float32], " QP,
+		    "qnn.avg_pool2d(%p, %s, %z, %s, %z, pool_size=[2, 2])",
+		    "'qnn.avg_pool2d' expects a quantized (integer) tensor for data, got "
+		    "Tensor[(1, 3, 8, 8), float32]");
+}
+
+static void test_qnn_concatenate(void **state)
+{
+	(void)state;
+	check_type(Q23 ", %y: Tensor[(2, 5), int32]",
+		   "qnn.concatenate((%x, %y), (%s, %s), (%z, %z), %s, %z, axis=1)",
+		   "Tensor[(2, 8), int32]");
+	check_type(Q23, "qnn.concatenate((%x, %x), (%s, %s), (%z, %z), %s, %z, axis=0)",
+		   "Tensor[(4, 3), int32]");
+	check_error(Q23, "qnn.concatenate((%x, %x), %s, (%z, %z), %s, %z, axis=0)",
+		    "'qnn.concatenate' expects a tuple of input_scales, got Tensor[(), float32]");
+	check_error(Q23, "qnn.concatenate((%x, %x), (%s, %s), (%z, %s), %s, %z, axis=0)",
+		    "'qnn.concatenate' expects input_zero_points of int32 scalars, got "
+		    "(Tensor[(), int32], Tensor[(), float32])");
+	check_error(Q23, "qnn.concatenate((%x, %x), (%s, %s), (%z, %z), %z, %z, axis=0)",
+		    "'qnn.concatenate' expects output_scale (argument 4) to be a float32 scalar, "
+		    "got Tensor[(), int32]");
+}
+
+#define DENSE_ARGS "%d: Tensor[(4, 8), int32], %w: Tensor[(16, 8), int32], " QP
+#define BMM_ARGS "%a: Tensor[(2, 4, 8), int32], %b: Tensor[(2, 16, 8), int32], " QP
+
+static void test_qnn_dense_batch_matmul(void **state)
+{
+	(void)state;
+	check_type(DENSE_ARGS, "qnn.dense(%d, %w, %z, %z, %s, %s, units=16, out_dtype=\"int32\")",
+		   "Tensor[(4, 16), int32]");
+	check_type(DENSE_ARGS ", %ws: Tensor[(16), float32]",
+		   "qnn.dense(%d, %w, %z, %z, %s, %ws, out_dtype=\"int64\")",
+		   "Tensor[(4, 16), int64]");
+	check_error(DENSE_ARGS ", %ws: Tensor[(8), float32]",
+		    "qnn.dense(%d, %w, %z, %z, %s, %ws, out_dtype=\"int32\")",
+		    "'qnn.dense' expects weight_scale (argument 6) to be a float32 scalar or a "
+		    "vector of 16, got Tensor[(8), float32]");
+	check_error(
+		"%d: Tensor[(1, 3, 8, 8), int32], %w: Tensor[(16, 3, 3, 3), int32], " QP
+		", %wz: Tensor[(3), int32]",
+		"qnn.conv2d(%d, %w, %z, %wz, %s, %s, out_dtype=\"int32\")",
+		"'qnn.conv2d' expects weight_zero_point (argument 4) to be an int32 scalar or a "
+		"vector of 16, got Tensor[(3), int32]");
+	check_error(DENSE_ARGS, "qnn.dense(%d, %w, %z, %z, %s, %s, units=16)",
+		    "'qnn.dense' needs out_dtype");
+	check_error(DENSE_ARGS, "qnn.dense(%d, %w, %s, %z, %s, %s, out_dtype=\"int32\")",
+		    "'qnn.dense' expects input_zero_point (argument 3) to be an int32 scalar, got "
+		    "Tensor[(), float32]");
+	check_error("%d: Tensor[(4, 8), float32], %w: Tensor[(16, 8), float32], " QP,
+		    "qnn.dense(%d, %w, %z, %z, %s, %s, out_dtype=\"int32\")",
+		    "'qnn.dense' expects a quantized (integer) tensor for data, got "
+		    "Tensor[(4, 8), float32]");
+	check_type(BMM_ARGS, "qnn.batch_matmul(%a, %b, %z, %z, %s, %s, out_dtype=\"int32\")",
+		   "Tensor[(2, 4, 16), int32]");
+	check_type("%a: Tensor[(2, 4, 8), int32], %b: Tensor[(2, 8, 16), int32], " QP,
+		   "qnn.batch_matmul(%a, %b, %z, %z, %s, %s, out_dtype=\"int32\", "
+		   "transpose_a=False, transpose_b=False)",
+		   "Tensor[(2, 4, 16), int32]");
+	check_error(BMM_ARGS, "qnn.batch_matmul(%a, %b, %z, %z, %s, %s, out_dtype=\"int64\")",
+		    "'qnn.batch_matmul' does not support out_dtype \"int64\"");
+	check_error(BMM_ARGS ", %ws: Tensor[(16), float32]",
+		    "qnn.batch_matmul(%a, %b, %z, %z, %s, %ws, out_dtype=\"int32\")",
+		    "'qnn.batch_matmul' expects weight_scale (argument 6) to be a float32 scalar, "
+		    "got Tensor[(16), float32]");
+}
+
+static void test_qnn_contrib_dense_pack(void **state)
+{
+	(void)state;
+	/* weight [N / n, K / k, n, k]: 64 units packed by 8 */
+	check_type("%d: Tensor[(4, 32), int32], %w: Tensor[(8, 8, 8, 4), int32], " QP,
+		   "qnn.contrib_dense_pack(%d, %w, %z, %z, %s, %s, units=64, out_dtype=\"int32\", "
+		   "weight_layout=\"NC8n4c\")",
+		   "Tensor[(4, 64), int32]");
+	check_type("%d: Tensor[(?, 32), int32], %w: Tensor[(?, 8, 8, 4), int32], " QP,
+		   "qnn.contrib_dense_pack(%d, %w, %z, %z, %s, %s, out_dtype=\"int64\")",
+		   "Tensor[(?, ?), int64]");
+	check_error("%d: Tensor[(4, 32), int32], %w: Tensor[(64, 32), int32], " QP,
+		    "qnn.contrib_dense_pack(%d, %w, %z, %z, %s, %s, out_dtype=\"int32\")",
+		    "'qnn.contrib_dense_pack' expects 2-D data and a 4-D weight, got "
+		    "Tensor[(4, 32), int32] and Tensor[(64, 32), int32]");
+	check_error("%d: Tensor[(4, 32), int32], %w: Tensor[(8, 8, 8, 4), int32], " QP,
+		    "qnn.contrib_dense_pack(%d, %w, %z, %z, %s, %s)",
+		    "'qnn.contrib_dense_pack' needs out_dtype");
+}
+
+static void test_qnn_conv2d(void **state)
+{
+	(void)state;
+	check_type("%d: Tensor[(1, 3, 8, 8), int32], %w: Tensor[(16, 3, 3, 3), int32], " QP,
+		   "qnn.conv2d(%d, %w, %z, %z, %s, %s, padding=[1, 1], channels=16, "
+		   "kernel_size=[3, 3], out_dtype=\"int32\")",
+		   "Tensor[(1, 16, 8, 8), int32]");
+	check_type("%d: Tensor[(1, 3, 8, 8), int32], %w: Tensor[(16, 3, 3, 3), int32], " QP
+		   ", %ws: Tensor[(16), float32]",
+		   "qnn.conv2d(%d, %w, %z, %z, %s, %ws, strides=[2, 2], out_dtype=\"int64\")",
+		   "Tensor[(1, 16, 3, 3), int64]");
+	check_error("%d: Tensor[(1, 3, 8, 8), int32], %w: Tensor[(16, 3, 3, 3), int32], " QP,
+		    "qnn.conv2d(%d, %w, %z, %z, %s, %s)", "'qnn.conv2d' needs out_dtype");
+	check_type("%d: Tensor[(1, 16, 4, 4), int32], %w: Tensor[(16, 8, 3, 3), int32], " QP,
+		   "qnn.conv2d_transpose(%d, %w, %z, %z, %s, %s, strides=[2, 2], padding=[1, 1], "
+		   "output_padding=[1, 1], channels=8, kernel_size=[3, 3], out_dtype=\"int32\")",
+		   "Tensor[(1, 8, 8, 8), int32]");
+	check_error("%d: Tensor[(1, 16, 4, 4), int32], %w: Tensor[(16, 8, 3, 3), int32], " QP,
+		    "qnn.conv2d_transpose(%d, %w, %z, %z, %s, %s, out_dtype=\"float32\")",
+		    "'qnn.conv2d_transpose' does not support out_dtype \"float32\"");
+}
+
+/* ---- contrib.ethosu.* ------------------------------------------------------- */
+
+#define IFM "%i: Tensor[(1, 8, 8, 3), int32], %l: Tensor[(256), int32]"
+
+static void test_ethosu_identity(void **state)
+{
+	(void)state;
+	check_type(IFM,
+		   "contrib.ethosu.identity(%i, %l, ifm_scale=0.5f, ifm_zero_point=1, "
+		   "ofm_scale=0.25f, ofm_zero_point=2)",
+		   "Tensor[(1, 8, 8, 3), int32]");
+	check_type("%i: Tensor[(5), int64], %l: Tensor[(256), int64]",
+		   "contrib.ethosu.identity(%i, %l)", "Tensor[(5), int64]");
+	check_error("%i: Tensor[(1, 1, 8, 8, 3), int32], %l: Tensor[(256), int32]",
+		    "contrib.ethosu.identity(%i, %l)",
+		    "'contrib.ethosu.identity' expects an ifm of at most 4 dimensions, got "
+		    "Tensor[(1, 1, 8, 8, 3), int32]");
+	check_error("%i: Tensor[(1, 8, 8, 3), float32], %l: Tensor[(256), int32]",
+		    "contrib.ethosu.identity(%i, %l)",
+		    "'contrib.ethosu.identity' expects a quantized (integer) tensor for ifm, got "
+		    "Tensor[(1, 8, 8, 3), float32]");
+}
+
+static void test_ethosu_unary_elementwise(void **state)
+{
+	(void)state;
+	check_type(IFM,
+		   "contrib.ethosu.unary_elementwise(%i, %l, operator_type=\"ABS\", "
+		   "ofm_channels=3)",
+		   "Tensor[(1, 8, 8, 3), int32]");
+	check_type(IFM,
+		   "contrib.ethosu.unary_elementwise(%i, %l, operator_type=\"CLZ\", "
+		   "ofm_channels=20, ofm_layout=\"NHCWB16\")",
+		   "Tensor[(1, 8, 2, 8, 16), int32]");
+	check_type("%i: Tensor[(1, 8, 1, 8, 16), int32], %l: Tensor[(256), int32]",
+		   "contrib.ethosu.unary_elementwise(%i, %l, operator_type=\"ABS\", "
+		   "ofm_channels=16, ifm_layout=\"NHCWB16\", ofm_layout=\"NHWC\")",
+		   "Tensor[(1, 8, 8, 16), int32]");
+	check_error("%i: Tensor[(1, 8, 8, 3), int64], %l: Tensor[(256), int32]",
+		    "contrib.ethosu.unary_elementwise(%i, %l, operator_type=\"CLZ\", "
+		    "ofm_channels=3)",
+		    "'contrib.ethosu.unary_elementwise' CLZ expects an int32 ifm, got "
+		    "Tensor[(1, 8, 8, 3), int64]");
+	check_error(IFM,
+		    "contrib.ethosu.unary_elementwise(%i, %l, operator_type=\"NEG\", "
+		    "ofm_channels=3)",
+		    "'contrib.ethosu.unary_elementwise' operator_type must be \"ABS\" or \"CLZ\", "
+		    "got \"NEG\"");
+	check_error(IFM, "contrib.ethosu.unary_elementwise(%i, %l, operator_type=\"ABS\")",
+		    "'contrib.ethosu.unary_elementwise' needs ofm_channels");
+	check_error(IFM, "contrib.ethosu.unary_elementwise(%i, %l, ofm_channels=3)",
+		    "'contrib.ethosu.unary_elementwise' needs operator_type");
+	check_error(IFM,
+		    "contrib.ethosu.unary_elementwise(%i, %l, operator_type=\"ABS\", "
+		    "ofm_channels=3, ifm_layout=\"NCHW\")",
+		    "'contrib.ethosu.unary_elementwise' ifm_layout must be \"NHWC\" or "
+		    "\"NHCWB16\", got \"NCHW\"");
+	check_error(IFM,
+		    "contrib.ethosu.unary_elementwise(%i, %l, operator_type=\"ABS\", "
+		    "ofm_channels=3, ifm_layout=\"NHCWB16\")",
+		    "'contrib.ethosu.unary_elementwise' expects a 5-D NHCWB16 ifm, got "
+		    "Tensor[(1, 8, 8, 3), int32]");
+}
+
+#define IFM2 IFM ", %j: Tensor[(1, 8, 8, 3), int32]"
+
+static void test_ethosu_binary_elementwise(void **state)
+{
+	(void)state;
+	check_type(IFM2,
+		   "contrib.ethosu.binary_elementwise(%i, %j, %l, operator_type=\"ADD\", "
+		   "ifm_channels=3, ifm2_channels=3, ofm_dtype=\"int32\")",
+		   "Tensor[(1, 8, 8, 3), int32]");
+	check_type(IFM2,
+		   "contrib.ethosu.binary_elementwise(%i, %j, %l, operator_type=\"MUL\", "
+		   "ifm_channels=3, ofm_dtype=\"int64\", ofm_layout=\"NHCWB16\")",
+		   "Tensor[(1, 8, 1, 8, 16), int64]");
+	check_type(IFM2,
+		   "contrib.ethosu.binary_elementwise(%i, %j, %l, operator_type=\"SHL\", "
+		   "ifm_channels=3, ofm_dtype=\"int32\")",
+		   "Tensor[(1, 8, 8, 3), int32]");
+	check_type(IFM2,
+		   "contrib.ethosu.binary_elementwise(%i, %j, %l, operator_type=\"MIN\", "
+		   "ifm_channels=3, ofm_dtype=\"int32\")",
+		   "Tensor[(1, 8, 8, 3), int32]");
+	check_error(IFM2,
+		    "contrib.ethosu.binary_elementwise(%i, %j, %l, operator_type=\"MAX\", "
+		    "ifm_channels=3, ofm_dtype=\"int64\")",
+		    "'contrib.ethosu.binary_elementwise' MAX does not support ofm_dtype \"int64\" "
+		    "for Tensor[(1, 8, 8, 3), int32]");
+	check_error(IFM2,
+		    "contrib.ethosu.binary_elementwise(%i, %j, %l, operator_type=\"ADD\", "
+		    "ifm_channels=3)",
+		    "'contrib.ethosu.binary_elementwise' needs ofm_dtype");
+	check_error(IFM ", %j: Tensor[(1, 8, 8, 3), int64]",
+		    "contrib.ethosu.binary_elementwise(%i, %j, %l, operator_type=\"ADD\", "
+		    "ifm_channels=3, ofm_dtype=\"int32\")",
+		    "operands of 'contrib.ethosu.binary_elementwise' have different dtypes: "
+		    "Tensor[(1, 8, 8, 3), int32] and Tensor[(1, 8, 8, 3), int64]");
+	check_error(IFM2,
+		    "contrib.ethosu.binary_elementwise(%i, %j, %l, operator_type=\"DIV\", "
+		    "ifm_channels=3, ofm_dtype=\"int32\")",
+		    "'contrib.ethosu.binary_elementwise' operator_type must be \"ADD\", \"SUB\", "
+		    "\"MUL\", \"MIN\", \"MAX\", \"SHR\" or \"SHL\", got \"DIV\"");
+}
+
+#define CONV IFM ", %w: Tensor[(16, 3, 3, 3), int32], %b: Tensor[(16, 10), int32]"
+#define CONV_CALL "contrib.ethosu.conv2d(%i, %w, %b, %l, kernel_shape=[3, 3], ofm_channels=16"
+
+static void test_ethosu_conv2d(void **state)
+{
+	(void)state;
+	check_type(CONV, CONV_CALL ", padding=[1, 1, 1, 1])", "Tensor[(1, 8, 8, 16), int32]");
+	check_type(CONV, CONV_CALL ", strides=[2, 2])", "Tensor[(1, 3, 3, 16), int32]");
+	check_type(CONV, CONV_CALL ", dilation=[2, 2])", "Tensor[(1, 4, 4, 16), int32]");
+	check_type(CONV, CONV_CALL ", upscale=\"NEAREST\")", "Tensor[(1, 14, 14, 16), int32]");
+	check_type(CONV, CONV_CALL ", padding=[1, 1, 1, 1], ofm_layout=\"NHCWB16\")",
+		   "Tensor[(1, 8, 1, 8, 16), int32]");
+	check_type("%i: Tensor[(1, 8, 1, 8, 16), int32], %l: Tensor[(256), int32], "
+		   "%w: Tensor[(16, 3, 3, 3), int32], %b: Tensor[(16, 10), int32]",
+		   CONV_CALL ", ifm_layout=\"NHCWB16\")", "Tensor[(1, 6, 6, 16), int32]");
+	check_error(IFM ", %w: Tensor[(8, 3, 3, 3), int32], %b: Tensor[(8, 10), int32]",
+		    CONV_CALL ")",
+		    "'contrib.ethosu.conv2d' expects a weight of shape (16, 3, 3, _), got "
+		    "Tensor[(8, 3, 3, 3), int32]");
+	check_error(IFM ", %w: Tensor[(16, 3, 3, 3), int32], %b: Tensor[(16, 5), int32]",
+		    CONV_CALL ")",
+		    "'contrib.ethosu.conv2d' expects a scale_bias of shape (16, 10), got "
+		    "Tensor[(16, 5), int32]");
+	check_error(CONV, "contrib.ethosu.conv2d(%i, %w, %b, %l, ofm_channels=16)",
+		    "'contrib.ethosu.conv2d' needs kernel_shape");
+	check_error(CONV, CONV_CALL ", upscale=\"BILINEAR\")",
+		    "'contrib.ethosu.conv2d' upscale must be \"NONE\", \"ZEROS\" or \"NEAREST\", "
+		    "got \"BILINEAR\"");
+	check_error(CONV, CONV_CALL ", padding=[9223372036854775807, 0, 0, 0])",
+		    "'contrib.ethosu.conv2d' window of Tensor[(1, 8, 8, 3), int32] is too large");
+	check_error(CONV, CONV_CALL ", dilation=[5, 5])",
+		    "'contrib.ethosu.conv2d' kernel_shape 3x3 is larger than the padded ifm "
+		    "Tensor[(1, 8, 8, 3), int32]");
+}
+
+static void test_ethosu_depthwise_conv2d(void **state)
+{
+	(void)state;
+	check_type(IFM ", %w: Tensor[(3, 3, 3, 1), int32], %b: Tensor[(3, 10), int32]",
+		   "contrib.ethosu.depthwise_conv2d(%i, %w, %b, %l, kernel_shape=[3, 3], "
+		   "ofm_channels=3, ofm_dtype=\"int32\")",
+		   "Tensor[(1, 6, 6, 3), int32]");
+	check_error(IFM ", %w: Tensor[(3, 3, 3, 1), int32], %b: Tensor[(3, 10), int32]",
+		    "contrib.ethosu.depthwise_conv2d(%i, %w, %b, %l, kernel_shape=[3, 3], "
+		    "ofm_channels=3)",
+		    "'contrib.ethosu.depthwise_conv2d' needs ofm_dtype");
+	check_error(IFM ", %w: Tensor[(3, 3, 3, 1), int32], %b: Tensor[(3, 10), int32]",
+		    "contrib.ethosu.depthwise_conv2d(%i, %w, %b, %l, kernel_shape=[3, 3], "
+		    "ofm_channels=3, ofm_dtype=\"float32\")",
+		    "'contrib.ethosu.depthwise_conv2d' does not support ofm_dtype \"float32\"");
+}
+
+static void test_ethosu_pooling(void **state)
+{
+	(void)state;
+	check_type(IFM,
+		   "contrib.ethosu.pooling(%i, %l, pooling_type=\"MAX\", pool_shape=[2, 2], "
+		   "strides=[2, 2], ofm_channels=3, ofm_dtype=\"int32\")",
+		   "Tensor[(1, 4, 4, 3), int32]");
+	check_type("%i: Tensor[(1, 8, 8, 3), int64], %l: Tensor[(256), int32]",
+		   "contrib.ethosu.pooling(%i, %l, pooling_type=\"SUM\", pool_shape=[1, 1], "
+		   "ofm_channels=1, ofm_dtype=\"int32\")",
+		   "Tensor[(1, 8, 8, 1), int32]");
+	check_error(IFM,
+		    "contrib.ethosu.pooling(%i, %l, pooling_type=\"AVG\", pool_shape=[2, 2], "
+		    "ofm_channels=3, ofm_dtype=\"int64\")",
+		    "'contrib.ethosu.pooling' AVG does not support ofm_dtype \"int64\" for "
+		    "Tensor[(1, 8, 8, 3), int32]");
+	check_error(
+		IFM,
+		"contrib.ethosu.pooling(%i, %l, pool_shape=[2, 2], ofm_channels=3, "
+		"ofm_dtype=\"int32\")",
+		"'contrib.ethosu.pooling' pooling_type must be \"AVG\", \"MAX\" or \"SUM\", got "
+		"none");
+	check_error(IFM,
+		    "contrib.ethosu.pooling(%i, %l, pooling_type=\"MAX\", pool_shape=[9, 9], "
+		    "ofm_channels=3, ofm_dtype=\"int32\")",
+		    "'contrib.ethosu.pooling' pool_shape 9x9 is larger than the padded ifm "
+		    "Tensor[(1, 8, 8, 3), int32]");
+}
+
+/* ---- round trip ------------------------------------------------------------ */
+
+static void test_round_trip(void **state)
+{
+	static const char text[] =
+		"#[version = \"0.0.5\"]\n"
+		"def @main(%a: Tensor[(2, 3), float32], %s: Tensor[(1), int64]) {\n"
+		"  %0 = vm.shape_of(%a, dtype=\"int32\");\n"
+		"  %1 = annotation.checkpoint(%a);\n"
+		"  %2 = debug(%1);\n"
+		"  %3 = annotation.stop_fusion(%2);\n"
+		"  %4 = annotation.checkpoint(%3);\n"
+		"  %5 = annotation.cast_hint(%4, dtype=\"float16\");\n"
+		"  %6 = annotation.bitpack_start(%5);\n"
+		"  %7 = annotation.bitpack_end(%6);\n"
+		"  %8 = annotation.compiler_begin(%7, compiler=\"ccompiler\");\n"
+		"  %9 = annotation.compiler_end(%8, compiler=\"ccompiler\");\n"
+		"  %10 = vm.shape_of(%9, dtype=\"int64\");\n"
+		"  %11 = vm.reshape_tensor(%9, %s, newshape=[6]);\n"
+		"  %12 = fn (%p: Tensor[(6), float32]) {\n"
+		"    negative(%p)\n"
+		"  };\n"
+		"  %13 = (%11,);\n"
+		"  %14 = vm.invoke_tvm_op(%12, %13, %13);\n"
+		"  %15 = memory.kill(%10);\n"
+		"  (%0, %14, %15)\n"
+		"}\n"
+		"\n"
+		"def @qnn(%f: Tensor[(1, 3, 4, 4), float32], %s: Tensor[(), float32], %z: "
+		"Tensor[(), int32], "
+		"%v: Tensor[(3), float32], %w: Tensor[(3, 3, 1, 1), int32], %t: Tensor[(3, 3, 1, "
+		"1), "
+		"int32], %d: Tensor[(2, 3), int32], %e: Tensor[(1, 2, 3), int32]) {\n"
+		"  %0 = qnn.quantize(%f, %v, %z, out_dtype=\"int32\", axis=1);\n"
+		"  %1 = qnn.requantize(%0, %v, %z, %s, %z, axis=1, rounding=\"TONEAREST\", "
+		"compute_dtype=\"int64\", out_dtype=\"int32\");\n"
+		"  %2 = qnn.add(%1, %1, %v, %z, %s, %z, %s, %z, lhs_axis=1, rhs_axis=-1);\n"
+		"  %3 = qnn.mul(%2, %2, %s, %z, %s, %z, %s, %z, lhs_axis=0, rhs_axis=0);\n"
+		"  %4 = qnn.subtract(%3, %3, %s, %z, %s, %z, %s, %z, lhs_axis=2, rhs_axis=2);\n"
+		"  %5 = qnn.tanh(%4, %s, %z, %s, %z);\n"
+		"  %6 = qnn.exp(%5, %s, %z, %s, %z);\n"
+		"  %7 = qnn.sqrt(%6, %s, %z, %s, %z);\n"
+		"  %8 = qnn.rsqrt(%7, %s, %z, %s, %z);\n"
+		"  %9 = qnn.erf(%8, %s, %z, %s, %z);\n"
+		"  %10 = qnn.sigmoid(%9, %s, %z, %s, %z);\n"
+		"  %11 = qnn.hardswish(%10, %s, %z, %s, %z);\n"
+		"  %12 = qnn.log(%11, %s, %z, %s, %z);\n"
+		"  %13 = qnn.abs(%12, %s, %z, %s, %z);\n"
+		"  %14 = qnn.softmax(%13, %s, %z, %s, %z, axis=1);\n"
+		"  %15 = qnn.leaky_relu(%14, %s, %z, %s, %z, alpha=0.2f);\n"
+		"  %16 = qnn.avg_pool2d(%15, %s, %z, %s, %z, pool_size=[2, 2], strides=[2, 2], "
+		"dilation=[1, 1], padding=[0, 0, 0, 0], layout=\"NCHW\", out_layout=\"\", "
+		"ceil_mode=True, count_include_pad=True);\n"
+		"  %17 = qnn.conv2d(%15, %w, %z, %z, %s, %v, strides=[1, 1], padding=[0, 0, 0, 0], "
+		"dilation=[1, 1], groups=1, channels=3, kernel_size=[1, 1], data_layout=\"NCHW\", "
+		"kernel_layout=\"OIHW\", out_layout=\"\", out_dtype=\"int64\");\n"
+		"  %18 = qnn.conv2d_transpose(%15, %t, %z, %z, %s, %s, strides=[1, 1], "
+		"padding=[0, 0, 0, 0], output_padding=[0, 0], dilation=[1, 1], groups=1, "
+		"channels=3, kernel_size=[1, 1], data_layout=\"NCHW\", kernel_layout=\"IOHW\", "
+		"out_layout=\"\", out_dtype=\"int32\");\n"
+		"  %19 = (%15, %18);\n"
+		"  %20 = (%s, %s);\n"
+		"  %21 = (%z, %z);\n"
+		"  %22 = qnn.concatenate(%19, %20, %21, %s, %z, axis=1);\n"
+		"  %23 = qnn.dense(%d, %d, %z, %z, %s, %s, units=2, out_dtype=\"int64\");\n"
+		"  %24 = qnn.batch_matmul(%e, %e, %z, %z, %s, %s, out_dtype=\"int32\", "
+		"transpose_a=False, transpose_b=True);\n"
+		"  %25 = qnn.dequantize(%22, %s, %z, out_dtype=\"float16\", axis=0);\n"
+		"  %26 = qnn.simulated_quantize(%f, %z, %s, %z, axis=1);\n"
+		"  %27 = qnn.simulated_dequantize(%26, %z, %s, %z, out_dtype=\"float32\", "
+		"axis=1);\n"
+		"  %28 = reshape(%e, newshape=[1, 1, 2, 3]);\n"
+		"  %29 = qnn.contrib_dense_pack(%d, %28, %z, %z, %s, %s, units=2, "
+		"out_dtype=\"int32\", weight_layout=\"NC2n3c\");\n"
+		"  (%16, %17, %23, %24, %25, %27, %29)\n"
+		"}\n"
+		"\n"
+		"def @ethosu(%i: Tensor[(1, 8, 8, 3), int32], %j: Tensor[(1, 8, 8, 3), int32], "
+		"%l: Tensor[(256), int32]) {\n"
+		"  %0 = contrib.ethosu.identity(%i, %l, ifm_scale=0.5f, ifm_zero_point=1, "
+		"ofm_scale=0.25f, ofm_zero_point=2, activation=\"LUT\", "
+		"rounding_mode=\"NATURAL\");\n"
+		"  %1 = contrib.ethosu.unary_elementwise(%0, %l, operator_type=\"ABS\", "
+		"ifm_scale=1f, ifm_zero_point=0, ofm_scale=1f, ofm_zero_point=0, ofm_channels=3, "
+		"activation=\"CLIP\", clip_min=-10, clip_max=10, rounding_mode=\"TRUNCATE\", "
+		"ifm_layout=\"NHWC\", ofm_layout=\"NHWC\");\n"
+		"  contrib.ethosu.binary_elementwise(%1, %j, %l, operator_type=\"SUB\", "
+		"ifm_scale=1f, ifm_zero_point=0, ifm2_scale=1f, ifm2_zero_point=0, ofm_scale=1f, "
+		"ofm_zero_point=0, ifm_channels=3, ifm2_channels=3, reversed_operands=True, "
+		"activation=\"NONE\", clip_min=0, clip_max=0, rounding_mode=\"TFL\", "
+		"ifm_layout=\"NHWC\", ifm2_layout=\"NHWC\", ofm_layout=\"NHCWB16\", "
+		"ofm_dtype=\"int32\", use_rescale=True, rescale_scale=3, rescale_shift=1)\n"
+		"}\n"
+		"\n"
+		"def @ethosu_window(%i: Tensor[(1, 8, 8, 3), int32], %w: Tensor[(16, 3, 3, 3), "
+		"int32], "
+		"%b: Tensor[(16, 10), int32], %dw: Tensor[(3, 3, 3, 1), int32], %l: Tensor[(256), "
+		"int32]) {\n"
+		"  %0 = contrib.ethosu.conv2d(%i, %w, %b, %l, ifm_scale=0.5f, ifm_zero_point=1, "
+		"weight_zero_point=2, ofm_scale=0.25f, ofm_zero_point=3, kernel_shape=[3, 3], "
+		"ofm_channels=16, strides=[1, 1], padding=[1, 1, 1, 1], dilation=[1, 1], "
+		"activation=\"CLIP\", clip_min=-5, clip_max=5, rounding_mode=\"NATURAL\", "
+		"upscale=\"ZEROS\", ifm_layout=\"NHWC\", ofm_layout=\"NHWC\");\n"
+		"  %1 = contrib.ethosu.depthwise_conv2d(%i, %dw, %b, %l, ifm_scale=1f, "
+		"ifm_zero_point=0, weight_zero_point=0, ofm_scale=1f, ofm_zero_point=0, "
+		"kernel_shape=[3, 3], ofm_channels=3, strides=[2, 2], padding=[0, 0, 0, 0], "
+		"dilation=[1, 1], activation=\"NONE\", clip_min=0, clip_max=0, "
+		"rounding_mode=\"TFL\", upscale=\"NONE\", ifm_layout=\"NHWC\", "
+		"ofm_layout=\"NHCWB16\", ofm_dtype=\"int32\");\n"
+		"  %2 = contrib.ethosu.pooling(%i, %l, pooling_type=\"AVG\", ifm_scale=1f, "
+		"ifm_zero_point=0, ofm_scale=1f, ofm_zero_point=0, pool_shape=[2, 2], "
+		"ofm_channels=3, ofm_dtype=\"int32\", strides=[2, 2], padding=[0, 0, 0, 0], "
+		"activation=\"NONE\", clip_min=0, clip_max=0, rounding_mode=\"TFL\", "
+		"upscale=\"NEAREST\", ifm_layout=\"NHWC\", ofm_layout=\"NHWC\");\n"
+		"  (%0, %1, %2)\n"
+		"}\n";
+	StrBuf sb;
+	src = source_from_string("t.relay", text, strlen(text));
+	mod = parse_module(src, &devices, &diags);
+	assert_non_null(mod);
+	assert_int_equal(diags.count, 0);
+	assert_true(infer_module(mod, &diags));
+	strbuf_init(&sb);
+	print_module(&sb, mod, NULL);
+	if (strcmp(sb.data, text) != 0)
+		print_error("printed:\n%s", sb.data);
+	assert_string_equal(sb.data, text);
+	strbuf_free(&sb);
+}
+
+/* ---- runner ------------------------------------------------------------ */
+
+#define TEST(fn) cmocka_unit_test_setup_teardown(fn, setup, teardown)
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		TEST(test_identities),
+		TEST(test_vm_shape_of),
+		TEST(test_vm_reshape_tensor),
+		TEST(test_vm_invoke_tvm_op),
+		TEST(test_memory_kill),
+		TEST(test_qnn_quantize),
+		TEST(test_qnn_dequantize),
+		TEST(test_qnn_requantize),
+		TEST(test_qnn_simulated),
+		TEST(test_qnn_binary),
+		TEST(test_qnn_unary),
+		TEST(test_qnn_avg_pool2d),
+		TEST(test_qnn_concatenate),
+		TEST(test_qnn_dense_batch_matmul),
+		TEST(test_qnn_contrib_dense_pack),
+		TEST(test_qnn_conv2d),
+		TEST(test_ethosu_identity),
+		TEST(test_ethosu_unary_elementwise),
+		TEST(test_ethosu_binary_elementwise),
+		TEST(test_ethosu_conv2d),
+		TEST(test_ethosu_depthwise_conv2d),
+		TEST(test_ethosu_pooling),
+		TEST(test_round_trip),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
