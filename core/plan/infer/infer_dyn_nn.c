@@ -114,8 +114,9 @@ Type *infer_op_DYN_RESIZE2D(OpTypeContext *ctx)
 		return NULL;
 	if (size->u.tensor.ndim != 1 || !is_int_tensor(size) ||
 	    (dim_known(size->u.tensor.dims[0]) && size->u.tensor.dims[0] != 2)) {
-		infer_op_error(ctx, "'dyn.image.resize2d' size must be a 2-element integer tensor, "
-				    "got %s",
+		infer_op_error(ctx,
+			       "'dyn.image.resize2d' size must be a 2-element integer tensor, "
+			       "got %s",
 			       infer_tname(ctx, size));
 		return NULL;
 	}
