@@ -63,8 +63,9 @@ typedef enum ConstraintKind {
 				      domain to copy fewer bytes */
 	CONSTRAINT_PIN,              /* `pin %x DEV` put `site` on a device */
 	CONSTRAINT_HOST_RESULT,      /* vm.shape_of `site`'s result is on the host */
-	CONSTRAINT_HOST_OPERAND,     /* shape operand `index` of vm.reshape_tensor `site`
-				      is on the host */
+	CONSTRAINT_HOST_OPERAND,     /* shape operand `index` of vm.reshape_tensor `site`:
+				      a domain bound to the host (b == PLAN_NONE),
+				      and the operand's use of it (cuttable) */
 	CONSTRAINT_CONFLICT_HOME,    /* check kept conflicting `value` on its home device */
 	CONSTRAINT_CONFLICT_MEET,    /* check put `value`, whose inputs come from several
 				      devices and whose consumers need none, on a device */

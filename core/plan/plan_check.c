@@ -980,6 +980,7 @@ static IrModule *insert_copies(Checker *ck, const IrModule *in)
 		made[p->dest] = copy;
 		switch (p->kind) {
 		case CONSTRAINT_OP_ARG:
+		case CONSTRAINT_HOST_OPERAND:
 			site->u.call.args[p->index] = copy;
 			break;
 		case CONSTRAINT_CALL_ARG:
@@ -1016,7 +1017,6 @@ static IrModule *insert_copies(Checker *ck, const IrModule *in)
 		case CONSTRAINT_MIN_TRANSFER:
 		case CONSTRAINT_PIN:
 		case CONSTRAINT_HOST_RESULT:
-		case CONSTRAINT_HOST_OPERAND:
 		case CONSTRAINT_CONFLICT_HOME:
 		case CONSTRAINT_CONFLICT_MEET:
 			DP_ASSERT(!"copy at a use that cannot take one");

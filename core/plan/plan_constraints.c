@@ -142,9 +142,14 @@ static void generate_call(Generator *g, Expr *e)
 		emit(g, CONSTRAINT_OP_ARG, e, data, 0, self, plan_domain_of(an, data),
 		     copyable(data));
 		if (g->host != IR_NO_DEVICE) {
-			uint32_t i = emit(g, CONSTRAINT_HOST_OPERAND, e, shape, 1,
-					  plan_domain_of(an, shape), PLAN_NONE, false);
+			/* the operand's own domain, bound to the host, then the
+			 * shape's use of it: a use check can put a copy on */
+			uint32_t h = plan_domain_new(an);
+			uint32_t i =
+				emit(g, CONSTRAINT_HOST_OPERAND, e, NULL, 1, h, PLAN_NONE, false);
 			an->constraints[i].device = g->host;
+			emit(g, CONSTRAINT_HOST_OPERAND, e, shape, 1, h, plan_domain_of(an, shape),
+			     copyable(shape));
 		} else {
 			plan_domain_of(an, shape);
 		}
