@@ -62,6 +62,10 @@ typedef enum ConstraintKind {
 	CONSTRAINT_MIN_TRANSFER,     /* placement min-transfer chose the device of `site`'s
 				      domain to copy fewer bytes */
 	CONSTRAINT_PIN,              /* `pin %x DEV` put `site` on a device */
+	CONSTRAINT_HOST_RESULT,      /* vm.shape_of `site`'s result is on the host */
+	CONSTRAINT_HOST_OPERAND,     /* shape operand `index` of vm.reshape_tensor `site`:
+				      a domain bound to the host (b == PLAN_NONE),
+				      and the operand's use of it (cuttable) */
 	CONSTRAINT_CONFLICT_HOME,    /* check kept conflicting `value` on its home device */
 	CONSTRAINT_CONFLICT_MEET,    /* check put `value`, whose inputs come from several
 				      devices and whose consumers need none, on a device */
@@ -237,8 +241,17 @@ void plan_constraint_describe(StrBuf *out, PlanAnalysis *an, uint32_t i,
 /* Generates the constraints of the whole module (plan_constraints.c), then
  * one bind per expression a what-if pin names; `cuttable`, when not NULL, gets one
  * flag per constraint: a use of a value where a device_copy could be put. */
-void plan_generate_constraints(PlanAnalysis *an, const PlanPin *pins, size_t npins,
+void plan_generate_constraints(PlanAnalysis *an, const PlanPin *pins, size_t npins, int32_t host,
 			       uint8_t **cuttable);
+/* The host device TVM keeps shapes on (vm.shape_of's result,
+ * vm.reshape_tensor's shape): the table's cpu:0, or IR_NO_DEVICE when the
+ * table has none (then those stay free). */
+int32_t plan_host_device(const DeviceTable *devices);
+/* The device operand i of primitive op call e is on once planned, by
+ * TVM's rules: e's own device for an ordinary op, the host for
+ * vm.reshape_tensor's shape, IR_NO_DEVICE (any) for vm.shape_of's tensor
+ * and vm.invoke_tvm_op's function. */
+int32_t plan_op_operand_device(const Expr *e, uint32_t i, int32_t host);
 
 /* Explains why an expression has its device: the chain of constraints from
  * it to the one that bound its domain (plan_facts.c). */

@@ -980,6 +980,7 @@ static IrModule *insert_copies(Checker *ck, const IrModule *in)
 		made[p->dest] = copy;
 		switch (p->kind) {
 		case CONSTRAINT_OP_ARG:
+		case CONSTRAINT_HOST_OPERAND:
 			site->u.call.args[p->index] = copy;
 			break;
 		case CONSTRAINT_CALL_ARG:
@@ -1015,6 +1016,7 @@ static IrModule *insert_copies(Checker *ck, const IrModule *in)
 		case CONSTRAINT_DEFAULT_SHARED:
 		case CONSTRAINT_MIN_TRANSFER:
 		case CONSTRAINT_PIN:
+		case CONSTRAINT_HOST_RESULT:
 		case CONSTRAINT_CONFLICT_HOME:
 		case CONSTRAINT_CONFLICT_MEET:
 			DP_ASSERT(!"copy at a use that cannot take one");
@@ -1046,7 +1048,8 @@ IrModule *plan_check_phase(const IrModule *in, PhaseContext *ctx)
 	plan_analysis_init(an, in);
 	ck.ctx = ctx;
 	ck.an = an;
-	plan_generate_constraints(an, ctx->pins, ctx->npins, &ck.cuttable);
+	plan_generate_constraints(an, ctx->pins, ctx->npins, plan_host_device(ctx->devices),
+				  &ck.cuttable);
 	index_uses(&ck);
 	/* Pass 1: everything but the uses of values. Ctrl-C is polled
 	 * (interrupt_poll) in either pass. */

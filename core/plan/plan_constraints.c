@@ -14,6 +14,12 @@
  *                       kernel (one device for its operands and result),
  *                       unless b is a device_copy (a fused copy: fn(S):D)
  *   (a, b), t.i, if     all collapse to one domain
+ * and, as TVM's DeviceDomains::DomainForCallee, shapes on the host (the
+ * table's cpu:0) while the data lives where it lives:
+ *   vm.shape_of(x)              fn(?x?):host (x free)
+ *   vm.reshape_tensor(d, s)     fn(?x?, host):?x?
+ *   vm.invoke_tvm_op(f, i, o)   fn(?f?, ?x?, ?x?):?x? (f free)
+ * (memory.kill is an ordinary primitive op there too.)
  * Constraints that relate a value to one of its uses record the value's id,
  * so that `check` can tell a value's uses apart; for those the consumer side
  * is `a` and the value side is `b`.
@@ -29,7 +35,25 @@ typedef struct Generator {
 	size_t cap_cuttable;
 	uint8_t *in_primitive; /* by id: inside a Primitive=1 function's body;
 				  NULL when the module has none */
+	int32_t host;          /* device-table index of the host, or IR_NO_DEVICE */
 } Generator;
+
+int32_t plan_host_device(const DeviceTable *devices)
+{
+	int d = devices ? devices_find(devices, DEVICE_TYPE_CPU, 0) : -1;
+	return d < 0 ? IR_NO_DEVICE : (int32_t)d;
+}
+
+int32_t plan_op_operand_device(const Expr *e, uint32_t i, int32_t host)
+{
+	if (e->u.call.op == OP_VM_SHAPE_OF && e->u.call.nargs == 1)
+		return IR_NO_DEVICE;
+	if (e->u.call.op == OP_VM_RESHAPE_TENSOR && e->u.call.nargs == 2 && i == 1)
+		return host;
+	if (e->u.call.op == OP_VM_INVOKE_TVM_OP && e->u.call.nargs == 3 && i == 0)
+		return IR_NO_DEVICE;
+	return e->device;
+}
 
 static uint32_t emit(Generator *g, ConstraintKind kind, const Expr *site, const Expr *value,
 		     uint32_t index, uint32_t a, uint32_t b, bool cuttable)
@@ -104,6 +128,41 @@ static void generate_call(Generator *g, Expr *e)
 		ir_device_copy_props(e, &src, &dst);
 		emit_bind(g, CONSTRAINT_COPY_SOURCE, e, arg, plan_domain_of(an, arg), src);
 		emit_bind(g, CONSTRAINT_COPY_DEST, e, arg, self, dst);
+		return;
+	}
+	if (e->u.call.op == OP_VM_SHAPE_OF && e->u.call.nargs == 1) {
+		/* fn(?x?):host: the tensor anywhere, its shape on the host */
+		plan_domain_of(an, e->u.call.args[0]);
+		emit_bind(g, CONSTRAINT_HOST_RESULT, e, NULL, self, g->host);
+		return;
+	}
+	if (e->u.call.op == OP_VM_RESHAPE_TENSOR && e->u.call.nargs == 2) {
+		/* fn(?x?, host):?x? */
+		Expr *data = e->u.call.args[0], *shape = e->u.call.args[1];
+		emit(g, CONSTRAINT_OP_ARG, e, data, 0, self, plan_domain_of(an, data),
+		     copyable(data));
+		if (g->host != IR_NO_DEVICE) {
+			/* the operand's own domain, bound to the host, then the
+			 * shape's use of it: a use check can put a copy on */
+			uint32_t h = plan_domain_new(an);
+			uint32_t i =
+				emit(g, CONSTRAINT_HOST_OPERAND, e, NULL, 1, h, PLAN_NONE, false);
+			an->constraints[i].device = g->host;
+			emit(g, CONSTRAINT_HOST_OPERAND, e, shape, 1, h, plan_domain_of(an, shape),
+			     copyable(shape));
+		} else {
+			plan_domain_of(an, shape);
+		}
+		return;
+	}
+	if (e->u.call.op == OP_VM_INVOKE_TVM_OP && e->u.call.nargs == 3) {
+		/* fn(?f?, ?x?, ?x?):?x?: the callee in its own domain */
+		plan_domain_of(an, e->u.call.args[0]);
+		for (uint32_t i = 1; i < 3; i++) {
+			Expr *arg = e->u.call.args[i];
+			emit(g, CONSTRAINT_OP_ARG, e, arg, i, self, plan_domain_of(an, arg),
+			     copyable(arg));
+		}
 		return;
 	}
 	if (e->u.call.op != OP_NONE) {
@@ -217,11 +276,11 @@ static void mark_primitive_body(Generator *g, const Expr *fn)
 	exprvec_free(&stack);
 }
 
-void plan_generate_constraints(PlanAnalysis *an, const PlanPin *pins, size_t npins,
+void plan_generate_constraints(PlanAnalysis *an, const PlanPin *pins, size_t npins, int32_t host,
 			       uint8_t **cuttable)
 {
 	const IrModule *m = an->module;
-	Generator g = {an, NULL, 0, NULL};
+	Generator g = {an, NULL, 0, NULL, host};
 	for (uint32_t id = 0; id < an->nexprs; id++)
 		if (an->by_id[id] && ir_fn_is_primitive(an->by_id[id]))
 			mark_primitive_body(&g, an->by_id[id]);

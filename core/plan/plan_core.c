@@ -63,7 +63,8 @@ static void analyze(Core *core)
 {
 	PlanAnalysis *an = core->an;
 	size_t n;
-	plan_generate_constraints(an, core->ctx->pins, core->ctx->npins, NULL);
+	plan_generate_constraints(an, core->ctx->pins, core->ctx->npins,
+				  plan_host_device(core->ctx->devices), NULL);
 	n = an->nconstraints;
 	for (size_t i = 0; i < n; i++) {
 		PlanClash clash;

@@ -424,6 +424,10 @@ static const char *constraint_verb(ConstraintKind k)
 		return "domain of";
 	case CONSTRAINT_PIN:
 		return "what-if pin of";
+	case CONSTRAINT_HOST_RESULT:
+		return "result of";
+	case CONSTRAINT_HOST_OPERAND:
+		return "shape operand of";
 	case CONSTRAINT_CONFLICT_HOME:
 		return "home device";
 	case CONSTRAINT_CONFLICT_MEET:
@@ -473,7 +477,12 @@ void plan_constraint_describe(StrBuf *out, PlanAnalysis *an, uint32_t i, const D
 		name_site(out, an, site);
 	}
 	if (c->b == PLAN_NONE)
-		strbuf_printf(out, " is on %s", devices_name(devices, c->device));
+		strbuf_printf(out, " is on %s%s",
+			      c->kind == CONSTRAINT_HOST_RESULT ||
+					      c->kind == CONSTRAINT_HOST_OPERAND
+				      ? "the host "
+				      : "",
+			      devices_name(devices, c->device));
 	switch (c->kind) {
 	case CONSTRAINT_DEFAULT_RESULT:
 	case CONSTRAINT_DEFAULT_CALL:
@@ -517,7 +526,9 @@ void plan_constraint_describe(StrBuf *out, PlanAnalysis *an, uint32_t i, const D
 	case CONSTRAINT_IF_COND:
 	case CONSTRAINT_IF_BRANCH:
 	case CONSTRAINT_GLOBAL:
-	case CONSTRAINT_PIN: {
+	case CONSTRAINT_PIN:
+	case CONSTRAINT_HOST_RESULT:
+	case CONSTRAINT_HOST_OPERAND: {
 		Pos pos = plan_constraint_pos(an, i);
 		if (pos.line && an->module->src)
 			strbuf_printf(out, " (%s:%u:%u)", an->module->src->name, pos.line, pos.col);

@@ -441,8 +441,15 @@ static void verify_node(Verifier *v, const Expr *e)
 				check_edge(v, e, e->u.call.args[0], device, "annotated for");
 			check_edge(v, e, e->u.call.args[0], e->device, "the body of");
 		} else if (e->u.call.op != OP_NONE) {
-			for (uint32_t i = 0; i < e->u.call.nargs; i++)
-				check_edge(v, e, e->u.call.args[i], e->device, "an operand of");
+			int32_t host = plan_host_device(v->devices);
+			for (uint32_t i = 0; i < e->u.call.nargs; i++) {
+				int32_t want = plan_op_operand_device(e, i, host);
+				if (want != IR_NO_DEVICE)
+					check_edge(v, e, e->u.call.args[i], want, "an operand of");
+			}
+			if (e->u.call.op == OP_VM_SHAPE_OF && host != IR_NO_DEVICE &&
+			    e->device != host)
+				edge_error(v, e, e, host, "the result of");
 		} else {
 			const Expr *fn = callee_function(v->m, e->u.call.callee);
 			if (fn) {
