@@ -222,6 +222,10 @@ int cmd_phases(CmdContext *ctx, int argc, char **argv)
 		if (loaded && i < s->phases_done) {
 			state = "done";
 			color = "32";
+		} else if (loaded && i == s->phases_done && !in_progress &&
+			   session_failed_phase(s, NULL) == (int)i) {
+			state = "failed"; /* `step` runs it again */
+			color = "1;31";
 		} else if (loaded && i == s->phases_done) {
 			state = current;
 			color = "1;33";

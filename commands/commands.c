@@ -238,7 +238,8 @@ const Command commands_table[] = {
 		.usage = "phases",
 		.summary = "list the planning phases and their state",
 		.help = "Lists the phases of the planning pipeline in order, each as done (it\n"
-			"has run), current (the one `step` runs next) or pending.",
+			"has run), current (the one `step` runs next), failed (it ran and\n"
+			"failed: planning stopped there, and `step` runs it again) or pending.",
 		.handler = cmd_phases,
 	},
 	{
