@@ -424,7 +424,9 @@ static void resolve_demand(Resolver *r, int32_t fallback)
 	free(component);
 }
 
-static uint32_t piece_find(uint32_t *parent, uint32_t x)
+/* The root of x in a plain union-find over parent[] (path halving): the
+ * pieces of resolve_supply and the components of resolve_uses. */
+static uint32_t dsu_find(uint32_t *parent, uint32_t x)
 {
 	while (parent[x] != x) {
 		parent[x] = parent[parent[x]];
@@ -446,13 +448,13 @@ static void resolve_supply(Resolver *r, int32_t fallback)
 	}
 	for (uint32_t e = 0; e < r->nedges; e++)
 		if (r->rule[r->from[e]] == RULE_FREE && r->rule[r->to[e]] == RULE_FREE)
-			piece[piece_find(piece, r->from[e])] = piece_find(piece, r->to[e]);
+			piece[dsu_find(piece, r->from[e])] = dsu_find(piece, r->to[e]);
 	for (uint32_t e = 0; e < r->nedges; e++) {
 		uint32_t a = r->from[e], b = r->to[e];
 		if (r->rule[a] != RULE_FREE && r->rule[b] == RULE_FREE)
-			set_add(&sets[piece_find(piece, b)], r->device[a], r->cause[a], fallback);
+			set_add(&sets[dsu_find(piece, b)], r->device[a], r->cause[a], fallback);
 		else if (r->rule[a] == RULE_FREE && r->rule[b] != RULE_FREE)
-			set_add(&sets[piece_find(piece, a)], r->device[b], r->cause[b], fallback);
+			set_add(&sets[dsu_find(piece, a)], r->device[b], r->cause[b], fallback);
 	}
 	for (uint32_t x = 0; x < n; x++) {
 		int32_t device = IR_NO_DEVICE;
@@ -460,7 +462,7 @@ static void resolve_supply(Resolver *r, int32_t fallback)
 		HomeRule rule;
 		if (r->rule[x] != RULE_FREE)
 			continue;
-		rule = set_choose(&sets[piece_find(piece, x)], RULE_SUPPLY, fallback, &device,
+		rule = set_choose(&sets[dsu_find(piece, x)], RULE_SUPPLY, fallback, &device,
 				  &cause);
 		r->rule[x] = (uint8_t)rule;
 		r->device[x] = device;
@@ -638,11 +640,6 @@ static void bind_choice(Checker *ck, Resolver *r, uint32_t x)
 	apply_use(ck, plan_constraint_add(ck->an, &c));
 }
 
-static uint32_t comp_find(uint32_t *parent, uint32_t x)
-{
-	return piece_find(parent, x);
-}
-
 /* Whether the classes of pass 1 are bound to two or more devices: only
  * then can a group of them be mixed. One pass over the domains, which
  * spares a module on one device (the common case) every other array. */
@@ -695,7 +692,7 @@ static bool resolve_uses(Checker *ck)
 		const Constraint *c = &an->constraints[ck->uses[i].constraint];
 		from[i] = plan_domain_result(an, c->b);
 		to[i] = plan_domain_result(an, c->a);
-		comp[comp_find(comp, from[i])] = comp_find(comp, to[i]);
+		comp[dsu_find(comp, from[i])] = dsu_find(comp, to[i]);
 		if (interrupt_poll(i)) {
 			interrupted = true;
 			goto done;
@@ -704,7 +701,7 @@ static bool resolve_uses(Checker *ck)
 	for (uint32_t i = 0; i < nuses; i++) {
 		uint32_t ends[2] = {from[i], to[i]};
 		for (int k = 0; k < 2; k++) {
-			uint32_t c = comp_find(comp, ends[k]);
+			uint32_t c = dsu_find(comp, ends[k]);
 			int32_t d = an->domains[ends[k]].device;
 			if (d == IR_NO_DEVICE || comp_device[c] == MIXED)
 				continue;
@@ -719,7 +716,7 @@ static bool resolve_uses(Checker *ck)
 	for (uint32_t i = 0; i < nuses; i++) {
 		uint32_t ends[2] = {from[i], to[i]};
 		use_node[2 * i] = use_node[2 * i + 1] = PLAN_NONE;
-		if (comp_device[comp_find(comp, from[i])] != MIXED)
+		if (comp_device[dsu_find(comp, from[i])] != MIXED)
 			continue;
 		for (int k = 0; k < 2; k++) {
 			if (node_of[ends[k]] == PLAN_NONE)
