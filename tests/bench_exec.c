@@ -283,7 +283,11 @@ typedef struct CudaCopyJob {
 static void cuda_copy(void *ctx)
 {
 	CudaCopyJob *job = ctx;
-	if (cudaMemcpy(job->dst, job->src, job->bytes, job->kind) != cudaSuccess) {
+	/* cudaMemcpy returns before a device-to-device copy is done: wait for
+	 * it, or the reference reads an impossible bandwidth and every GPU row
+	 * measured against it is judged against nothing. */
+	if (cudaMemcpy(job->dst, job->src, job->bytes, job->kind) != cudaSuccess ||
+	    cudaDeviceSynchronize() != cudaSuccess) {
 		fprintf(stderr, "bench_exec: cudaMemcpy failed\n");
 		exit(2);
 	}
