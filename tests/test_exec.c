@@ -12,7 +12,9 @@
  * also perform every transfer the placement lists, with the bytes it
  * predicts.
  *
- * Models: mlp, lstm, dcgan, squeezenet, mobilenet and resnet18 run; vgg11
+ * Models: mlp, lstm, dcgan, squeezenet, mobilenet, resnet18 and the
+ * real-world resnet50 and mobilenet_v3_large run (bert_base once, with
+ * cuda:0 as the fallback, for its 440 MB of weights); vgg11
  * (138M parameters, 7.6 GFLOP) runs once, as the shared case model_vgg11
  * with its convolutions on the GPU, and ../shared/models/vgg11.relay itself
  * only with DEVPLAN_TEST_BIG=1, to keep the suite within a minute on two
@@ -222,11 +224,15 @@ static void test_compare_shared_cases(void **state)
 	assert_true(tested >= 8);
 }
 
-static void compare_model(const char *name)
+/* Plans the model with each fallback of `fallbacks` (both when NULL) and
+ * compares. */
+static void compare_model_with(const char *name, const char *only_fallback)
 {
-	static const char *const fallbacks[] = {"cpu:0", "cuda:0"};
+	static const char *const both[] = {"cpu:0", "cuda:0"};
+	const char *const *fallbacks = only_fallback ? &only_fallback : both;
+	size_t nfallbacks = only_fallback ? 1 : DP_COUNT(both);
 	char *module = xasprintf("%s/models/%s.relay", DEVPLAN_SHARED_DIR, name);
-	for (size_t k = 0; k < DP_COUNT(fallbacks); k++) {
+	for (size_t k = 0; k < nfallbacks; k++) {
 		void *fs;
 		Fixture *f;
 		char *line = xasprintf("set fallback %s", fallbacks[k]);
@@ -243,13 +249,27 @@ static void compare_model(const char *name)
 	free(module);
 }
 
+static void compare_model(const char *name)
+{
+	compare_model_with(name, NULL);
+}
+
 static void test_compare_models(void **state)
 {
-	static const char *const models[] = {"mlp",       "lstm",     "dcgan",         "squeezenet",
-					     "mobilenet", "resnet18", "metadata_small"};
+	static const char *const models[] = {"mlp",
+					     "lstm",
+					     "dcgan",
+					     "squeezenet",
+					     "mobilenet",
+					     "resnet18",
+					     "metadata_small",
+					     "realworld/rw_resnet50",
+					     "realworld/rw_mobilenet_v3_large"};
 	(void)state;
 	for (size_t i = 0; i < DP_COUNT(models); i++)
 		compare_model(models[i]);
+	/* bert_base (110M parameters): once, everything in the emulator */
+	compare_model_with("realworld/rw_bert_base", "cuda:0");
 	if (getenv("DEVPLAN_TEST_BIG") && *getenv("DEVPLAN_TEST_BIG") == '1')
 		compare_model("vgg11");
 }

@@ -214,6 +214,50 @@ static void test_elementwise(void **state)
 	      "(nn.bias_add(%x, %b), nn.bias_add(%x, %c, axis=-1))", 1e-6);
 }
 
+/* The rest of the elementwise family: math, rounding, classes, logical,
+ * bitwise, comparisons, where. */
+static void test_elementwise_family(void **state)
+{
+	static const char *const binary[] = {
+		"power", "mod",       "trunc_mod", "floor_mod",  "trunc_divide", "floor_divide",
+		"equal", "not_equal", "less",      "less_equal", "greater",      "greater_equal"};
+	static const char *const dtypes[] = {"float32", "float64", "float16", "int32", "int64"};
+	(void)state;
+	REQUIRE_GPU();
+	for (size_t o = 0; o < DP_COUNT(binary); o++)
+		for (size_t d = 0; d < DP_COUNT(dtypes); d++) {
+			char params[256], body[64];
+			snprintf(params, sizeof params,
+				 "%%a: Tensor[(4, 1, 5, 3), %s], %%b: Tensor[(6, 1, 3), %s]",
+				 dtypes[d], dtypes[d]);
+			snprintf(body, sizeof body, "%s(%%a, %%b)", binary[o]);
+			check(params, body, 1e-5);
+		}
+	check("%x: " F32("64, 33"),
+	      "(erf(%x), fast_erf(%x), fast_exp(%x), fast_tanh(%x), rsqrt(exp(%x)), "
+	      "log2(exp(%x)), log10(exp(%x)), sin(%x), cos(%x), tan(%x), asin(tanh(%x)), "
+	      "acos(tanh(%x)), atan(%x), sinh(%x), cosh(%x), asinh(%x), acosh(exp(%x)), "
+	      "atanh(tanh(%x)))",
+	      1e-5);
+	check("%x: Tensor[(70, 3), float16]", "(erf(%x), sin(%x), rsqrt(exp(%x)))", 2e-3);
+	check("%x: " F32("9, 7"),
+	      "(abs(%x), ceil(%x), floor(%x), round(%x), trunc(%x), sign(%x), isnan(log(%x)), "
+	      "isinf(log(abs(%x))), isfinite(log(%x)))",
+	      0);
+	check("%i: Tensor[(9, 7), int32], %j: Tensor[(9, 7), int32]",
+	      "(abs(%i), sign(%i), bitwise_and(%i, %j), bitwise_or(%i, %j), bitwise_xor(%i, %j), "
+	      "left_shift(%i, %j), right_shift(%i, %j), bitwise_not(%i), isfinite(%i))",
+	      0);
+	check("%p: Tensor[(5, 4), bool], %q: Tensor[(4), bool]",
+	      "(logical_and(%p, %q), logical_or(%p, %q), logical_xor(%p, %q), logical_not(%p), "
+	      "bitwise_not(%p))",
+	      0);
+	check("%c: Tensor[(2, 1, 3), bool], %x: " F32("4, 3") ", %y: " F32(""), "where(%c, %x, %y)",
+	      0);
+	check("%c: Tensor[(2, 4, 3), int32], %x: Tensor[(4, 3), int64], %y: Tensor[(3), int64]",
+	      "where(%c, %x, %y)", 0);
+}
+
 static void test_matrix_products(void **state)
 {
 	(void)state;
@@ -267,6 +311,12 @@ static void test_data_movement(void **state)
 	      "%0 = split(%x, indices_or_sections=[2, 5], axis=1); (%0.0, %0.1, %0.2)", 0);
 	check("%x: " F32("6, 4"),
 	      "%0 = split(%x, indices_or_sections=3); concatenate((%0.2, %0.0))", 0);
+	check("%d: " F32("2, 3, 4") ", %i: Tensor[(2, 2), int32]",
+	      "(take(%d, %i, axis=1), take(%d, %i, axis=1, mode=\"wrap\"), take(%d, %i), "
+	      "take(%d, %i, axis=-1, mode=\"fast\"), take(%d, %i, axis=1, batch_dims=1), "
+	      "shape_of(%d), shape_of(%d, dtype=\"int64\"), copy(%d))",
+	      0);
+	check("%d: Tensor[(30, 8), float16], %i: Tensor[(5), int64]", "take(%d, %i, axis=0)", 0);
 }
 
 static void test_convolution_and_pooling(void **state)
@@ -311,8 +361,15 @@ static void test_programs(void **state)
 					    "let_on_cpu",
 					    "global_call",
 					    "model_lstm"};
-	static const char *const models[] = {"mlp",        "lstm",      "dcgan",
-					     "squeezenet", "mobilenet", "resnet18"};
+	static const char *const models[] = {"mlp",
+					     "lstm",
+					     "dcgan",
+					     "squeezenet",
+					     "mobilenet",
+					     "resnet18",
+					     "realworld/rw_resnet50",
+					     "realworld/rw_mobilenet_v3_large",
+					     "realworld/rw_bert_base"};
 	(void)state;
 	REQUIRE_GPU();
 	for (size_t i = 0; i < DP_COUNT(cases); i++) {
@@ -350,6 +407,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_elementwise),
+		cmocka_unit_test(test_elementwise_family),
 		cmocka_unit_test(test_matrix_products),
 		cmocka_unit_test(test_softmax_and_reductions),
 		cmocka_unit_test(test_data_movement),

@@ -1083,6 +1083,305 @@ static void test_pooling(void **state)
 	}
 }
 
+/* ---- the rest of the elementwise family ---------------------------------- */
+
+/* The float binary operators against the C library, on broadcast operands. */
+static double apply_float_binary(const char *op, double x, double y)
+{
+	if (!strcmp(op, "power"))
+		return pow(x, y);
+	if (!strcmp(op, "mod") || !strcmp(op, "trunc_mod"))
+		return fmod(x, y);
+	if (!strcmp(op, "trunc_divide"))
+		return trunc(x / y);
+	if (!strcmp(op, "floor_divide"))
+		return floor(x / y);
+	if (!strcmp(op, "floor_mod"))
+		return x - floor(x / y) * y;
+	if (!strcmp(op, "logical_and"))
+		return x != 0 && y != 0;
+	if (!strcmp(op, "logical_or"))
+		return x != 0 || y != 0;
+	if (!strcmp(op, "logical_xor"))
+		return (x != 0) != (y != 0);
+	if (!strcmp(op, "equal"))
+		return x == y;
+	if (!strcmp(op, "not_equal"))
+		return x != y;
+	if (!strcmp(op, "less"))
+		return x < y;
+	if (!strcmp(op, "less_equal"))
+		return x <= y;
+	if (!strcmp(op, "greater"))
+		return x > y;
+	return x >= y; /* greater_equal */
+}
+
+static void check_float_binary(const char *op, DType dt, bool compare)
+{
+	static const int64_t sa[] = {2, 1, 4}, sb[] = {3, 1}, so[] = {2, 3, 4};
+	double want[24];
+	char body[64];
+	teardown(NULL);
+	setup(NULL);
+	in_random("a", dt, 3, sa);
+	in_random("b", dt, 2, sb);
+	snprintf(body, sizeof body, "%s(%%a, %%b)", op);
+	run_body(body);
+	expect_shape(0, 3, so);
+	assert_int_equal(result.outputs[0].dtype, compare ? DT_BOOL : dt);
+	for (int64_t i = 0; i < 24; i++) {
+		double x = in_at(0, broadcast_index(so, 3, sa, 3, i));
+		double y = in_at(1, broadcast_index(so, 3, sb, 2, i));
+		want[i] = apply_float_binary(op, x, y);
+		if (!compare && dt == DT_FLOAT32)
+			want[i] = (float)want[i];
+	}
+	expect_values(0, want, 24, dt == DT_FLOAT16 ? 2e-3 : 1e-6);
+}
+
+static void test_binary_math_and_comparisons(void **state)
+{
+	static const char *const arith[] = {"power",     "mod",          "trunc_mod",
+					    "floor_mod", "trunc_divide", "floor_divide"};
+	static const char *const logical[] = {"logical_and", "logical_or", "logical_xor"};
+	static const char *const cmp[] = {"equal",      "not_equal", "less",
+					  "less_equal", "greater",   "greater_equal"};
+	static const DType dtypes[] = {DT_FLOAT32, DT_FLOAT64, DT_FLOAT16};
+	(void)state;
+	for (size_t o = 0; o < DP_COUNT(arith); o++)
+		for (size_t d = 0; d < DP_COUNT(dtypes); d++)
+			check_float_binary(arith[o], dtypes[d], false);
+	for (size_t o = 0; o < DP_COUNT(cmp); o++) {
+		for (size_t d = 0; d < DP_COUNT(dtypes); d++)
+			check_float_binary(cmp[o], dtypes[d], true);
+		check_float_binary(cmp[o], DT_INT64, true);
+		check_float_binary(cmp[o], DT_BOOL, true);
+	}
+	for (size_t o = 0; o < DP_COUNT(logical); o++)
+		check_float_binary(logical[o], DT_BOOL, false);
+}
+
+/* Hand-checked: the signs of integer division and modulo, by zero too. */
+static void test_integer_division_family(void **state)
+{
+	static const double a[] = {7, -7, 7, -7, 5};
+	static const double b[] = {2, 2, -2, -2, 0};
+	static const double floordiv[] = {3, -4, -4, 3, 0}, floormod[] = {1, 1, -1, -1, 0};
+	static const double truncdiv[] = {3, -3, -3, 3, 0}, truncmod[] = {1, -1, 1, -1, 0};
+	static const double pw[] = {49, 49, 0, 0, 1};
+	static const double fa[] = {-7.5, 7.5}, fb[] = {2, -2};
+	static const double ffloormod[] = {0.5, -0.5}, fmod_[] = {-1.5, 1.5};
+	(void)state;
+	in_values("a", DT_INT32, SHAPE(5), a);
+	in_values("b", DT_INT32, SHAPE(5), b);
+	in_values("x", DT_FLOAT32, SHAPE(2), fa);
+	in_values("y", DT_FLOAT32, SHAPE(2), fb);
+	run_body("(floor_divide(%a, %b), floor_mod(%a, %b), trunc_divide(%a, %b), "
+		 "trunc_mod(%a, %b), mod(%a, %b), power(%a, %b), floor_mod(%x, %y), mod(%x, %y))");
+	expect_values(0, floordiv, 5, 0);
+	expect_values(1, floormod, 5, 0);
+	expect_values(2, truncdiv, 5, 0);
+	expect_values(3, truncmod, 5, 0);
+	expect_values(4, truncmod, 5, 0);
+	expect_values(5, pw, 5, 0);
+	expect_values(6, ffloormod, 2, 0);
+	expect_values(7, fmod_, 2, 0);
+}
+
+/* Hand-checked: bitwise operators and shifts, out-of-range shifts included. */
+static void test_bitwise(void **state)
+{
+	static const double a[] = {12, -8, 5}, b[] = {10, 1, 70};
+	static const double and_[] = {8, 0, 4}, or_[] = {14, -7, 71}, xor_[] = {6, -7, 67};
+	static const double shl[] = {12288, -16, 0}, shr[] = {0, -4, 0};
+	static const double not_[] = {-13, 7, -6};
+	static const double p[] = {1, 0, 1}, q[] = {1, 1, 0};
+	static const double pnot[] = {0, 1, 0}, pand[] = {1, 0, 0};
+	(void)state;
+	in_values("a", DT_INT32, SHAPE(3), a);
+	in_values("b", DT_INT32, SHAPE(3), b);
+	in_values("p", DT_BOOL, SHAPE(3), p);
+	in_values("q", DT_BOOL, SHAPE(3), q);
+	run_body("(bitwise_and(%a, %b), bitwise_or(%a, %b), bitwise_xor(%a, %b), "
+		 "left_shift(%a, %b), right_shift(%a, %b), bitwise_not(%a), bitwise_not(%p), "
+		 "logical_not(%p), bitwise_and(%p, %q))");
+	expect_values(0, and_, 3, 0);
+	expect_values(1, or_, 3, 0);
+	expect_values(2, xor_, 3, 0);
+	expect_values(3, shl, 3, 0);
+	expect_values(4, shr, 3, 0);
+	expect_values(5, not_, 3, 0);
+	expect_values(6, pnot, 3, 0);
+	expect_values(7, pnot, 3, 0);
+	expect_values(8, pand, 3, 0);
+}
+
+static double apply_math(const char *op, double x)
+{
+	static const struct {
+		const char *name;
+		double (*fn)(double);
+	} fns[] = {{"erf", erf},    {"fast_erf", erf}, {"fast_exp", exp}, {"fast_tanh", tanh},
+		   {"log2", log2},  {"log10", log10},  {"sin", sin},      {"cos", cos},
+		   {"tan", tan},    {"asin", asin},    {"acos", acos},    {"atan", atan},
+		   {"sinh", sinh},  {"cosh", cosh},    {"asinh", asinh},  {"acosh", acosh},
+		   {"atanh", atanh}};
+	for (size_t i = 0; i < DP_COUNT(fns); i++)
+		if (!strcmp(op, fns[i].name))
+			return fns[i].fn(x);
+	return 1 / sqrt(x); /* rsqrt */
+}
+
+static void test_unary_math(void **state)
+{
+	static const char *const ops[] = {"erf",   "fast_erf", "fast_exp", "fast_tanh", "rsqrt",
+					  "log2",  "log10",    "sin",      "cos",       "tan",
+					  "asin",  "acos",     "atan",     "sinh",      "cosh",
+					  "asinh", "acosh",    "atanh"};
+	static const DType dtypes[] = {DT_FLOAT32, DT_FLOAT64, DT_FLOAT16};
+	(void)state;
+	for (size_t o = 0; o < DP_COUNT(ops); o++)
+		for (size_t d = 0; d < DP_COUNT(dtypes); d++) {
+			char body[64];
+			double want[60];
+			teardown(NULL);
+			setup(NULL);
+			RAND("x", dtypes[d], 6, 10);
+			snprintf(body, sizeof body, "%s(%%x)", ops[o]);
+			run_body(body);
+			for (int i = 0; i < 60; i++)
+				want[i] = apply_math(ops[o], in_at(0, i));
+			expect_values(0, want, 60, dtypes[d] == DT_FLOAT16 ? 2e-3 : 1e-6);
+		}
+}
+
+/* Hand-checked: rounding (half to even, as TVM's round), sign, and the
+ * classification of NaN and infinities. */
+static void test_rounding_and_classes(void **state)
+{
+	static const double x[] = {-2.5, -0.5, 0.5, 1.5, 2.5, -1.25};
+	static const double round_[] = {-2, -0, 0, 2, 2, -1};
+	static const double ceil_[] = {-2, -0, 1, 2, 3, -1};
+	static const double floor_[] = {-3, -1, 0, 1, 2, -2};
+	static const double trunc_[] = {-2, -0, 0, 1, 2, -1};
+	static const double abs_[] = {2.5, 0.5, 0.5, 1.5, 2.5, 1.25};
+	static const double sign_[] = {-1, -1, 1, 1, 1, -1};
+	static const double c[] = {NAN, INFINITY, -INFINITY, 1};
+	static const double isnan_[] = {1, 0, 0, 0}, isinf_[] = {0, 1, 1, 0},
+			    isfinite_[] = {0, 0, 0, 1};
+	static const double i[] = {-3, 0, 7}, iabs[] = {3, 0, 7}, isign[] = {-1, 0, 1},
+			    ones[] = {1, 1, 1};
+	(void)state;
+	in_values("x", DT_FLOAT32, SHAPE(6), x);
+	in_values("c", DT_FLOAT64, SHAPE(4), c);
+	in_values("i", DT_INT64, SHAPE(3), i);
+	run_body("(round(%x), ceil(%x), floor(%x), trunc(%x), abs(%x), sign(%x), isnan(%c), "
+		 "isinf(%c), isfinite(%c), abs(%i), sign(%i), floor(%i), isfinite(%i))");
+	expect_values(0, round_, 6, 0);
+	expect_values(1, ceil_, 6, 0);
+	expect_values(2, floor_, 6, 0);
+	expect_values(3, trunc_, 6, 0);
+	expect_values(4, abs_, 6, 0);
+	expect_values(5, sign_, 6, 0);
+	expect_values(6, isnan_, 4, 0);
+	assert_int_equal(result.outputs[6].dtype, DT_BOOL);
+	expect_values(7, isinf_, 4, 0);
+	expect_values(8, isfinite_, 4, 0);
+	expect_values(9, iabs, 3, 0);
+	expect_values(10, isign, 3, 0);
+	expect_values(11, i, 3, 0);
+	expect_values(12, ones, 3, 0);
+}
+
+/* where against a naive three-way broadcast. */
+static void test_where(void **state)
+{
+	static const int64_t sc[] = {2, 1, 3}, sx[] = {4, 3}, so[] = {2, 4, 3};
+	static const DType conds[] = {DT_BOOL, DT_INT32, DT_FLOAT32};
+	static const DType values[] = {DT_FLOAT32, DT_INT64, DT_FLOAT16, DT_BOOL};
+	(void)state;
+	for (size_t c = 0; c < DP_COUNT(conds); c++)
+		for (size_t v = 0; v < DP_COUNT(values); v++) {
+			double want[24];
+			teardown(NULL);
+			setup(NULL);
+			in_random("c", conds[c], 3, sc);
+			in_random("x", values[v], 2, sx);
+			in_random("y", values[v], 0, NULL);
+			run_body("where(%c, %x, %y)");
+			expect_shape(0, 3, so);
+			for (int64_t i = 0; i < 24; i++)
+				want[i] = in_at(0, broadcast_index(so, 3, sc, 3, i)) != 0
+						  ? in_at(1, broadcast_index(so, 3, sx, 2, i))
+						  : in_at(2, 0);
+			expect_values(0, want, 24, 0);
+		}
+}
+
+/* take against a naive gather: every mode, with and without an axis, with
+ * batch_dims; shape_of and copy. */
+static void test_take_shape_of_copy(void **state)
+{
+	static const double idx[] = {0, 2, -1, 5};
+	static const double clip_ax1[] = {0, 2, 0, 2}, wrap_ax1[] = {0, 2, 2, 2};
+	static const double shape[] = {2, 3, 4};
+	const int64_t n = 2 * 3 * 4;
+	(void)state;
+	in_random("d", DT_FLOAT32, 3, (int64_t[]){2, 3, 4});
+	in_values("i", DT_INT32, SHAPE(2, 2), idx);
+	run_body("(take(%d, %i, axis=1), take(%d, %i, axis=1, mode=\"wrap\"), take(%d, %i), "
+		 "take(%d, %i, axis=-1, mode=\"fast\"), take(%d, %i, axis=1, batch_dims=1), "
+		 "shape_of(%d), shape_of(%d, dtype=\"int64\"), copy(%d))");
+	/* axis 1: out [2, 2, 2, 4] = d[a, k(i[p, q]), c] */
+	for (int mode = 0; mode < 2; mode++) {
+		double want[32];
+		const double *k = mode ? wrap_ax1 : clip_ax1;
+		EXPECT_SHAPE(mode, 2, 2, 2, 4);
+		for (int a = 0; a < 2; a++)
+			for (int j = 0; j < 4; j++)
+				for (int c = 0; c < 4; c++)
+					want[(a * 4 + j) * 4 + c] =
+						in_at(0, (a * 3 + (int64_t)k[j]) * 4 + c);
+		expect_values(mode, want, 32, 0);
+	}
+	{ /* no axis: the flat data, indices clipped to [0, 23] */
+		double want[4] = {in_at(0, 0), in_at(0, 2), in_at(0, 0), in_at(0, 5)};
+		EXPECT_SHAPE(2, 2, 2);
+		expect_values(2, want, 4, 0);
+	}
+	{ /* the last axis, fast mode clamped like clip */
+		double want[24 / 4 * 4];
+		EXPECT_SHAPE(3, 2, 3, 2, 2);
+		for (int r = 0; r < 6; r++)
+			for (int j = 0; j < 4; j++)
+				want[r * 4 + j] = in_at(0, r * 4 + (j == 2   ? 0
+								    : j == 3 ? 3
+									     : (int)idx[j]));
+		expect_values(3, want, 24, 0);
+	}
+	{ /* batch_dims=1: out[b, q, c] = d[b, k(i[b, q]), c] */
+		double want[16];
+		EXPECT_SHAPE(4, 2, 2, 4);
+		for (int b = 0; b < 2; b++)
+			for (int q = 0; q < 2; q++)
+				for (int c = 0; c < 4; c++)
+					want[(b * 2 + q) * 4 + c] = in_at(
+						0, (b * 3 + (int64_t)clip_ax1[b * 2 + q]) * 4 + c);
+		expect_values(4, want, 16, 0);
+	}
+	assert_int_equal(result.outputs[5].dtype, DT_INT32); /* TVM's default */
+	expect_values(5, shape, 3, 0);
+	assert_int_equal(result.outputs[6].dtype, DT_INT64);
+	expect_values(6, shape, 3, 0);
+	{
+		double want[24];
+		for (int64_t i = 0; i < n; i++)
+			want[i] = in_at(0, i);
+		expect_values(7, want, n, 0);
+	}
+}
+
 /* ---- what the cpu refuses ----------------------------------------------------------- */
 
 static void test_unsupported_dtype(void **state)
@@ -1114,6 +1413,13 @@ int main(void)
 		TEST(test_conv2d),
 		TEST(test_conv2d_transpose),
 		TEST(test_pooling),
+		TEST(test_binary_math_and_comparisons),
+		TEST(test_integer_division_family),
+		TEST(test_bitwise),
+		TEST(test_unary_math),
+		TEST(test_rounding_and_classes),
+		TEST(test_where),
+		TEST(test_take_shape_of_copy),
 		TEST(test_unsupported_dtype),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -556,9 +556,12 @@ static bool check_kernels(Run *run)
 		reported[op] = 1;
 		ok = false;
 		diag_error(run->diags, m->src, e->pos,
-			   "devplan has no kernel for '%s' yet: it types and plans it, but cannot "
-			   "run it",
-			   op_info(op)->name);
+			   "devplan has no kernel for '%s' yet, on %s or any device: it types and "
+			   "plans it, but cannot run it",
+			   op_info(op)->name,
+			   run->opts->all_on_cpu       ? "the cpu"
+			   : e->device == IR_NO_DEVICE ? "its device"
+						       : devices_name(run->table, e->device));
 	}
 	free(by_id);
 	return ok;

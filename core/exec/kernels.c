@@ -239,6 +239,56 @@ uint32_t kernel_broadcast_plan(const int64_t *out_shape, uint32_t out_ndim,
 	return k;
 }
 
+static bool prepare_take(KernelCall *kc, const Expr *call, char **err)
+{
+	const KernelTensor *data = &kc->in[0], *indices = &kc->in[1];
+	const AttrValue *axis_attr = attr_get(call, "axis");
+	const char *mode = NULL;
+	const AttrValue *mode_attr = attr_get(call, "mode");
+	KernelTake *t = &kc->p.take;
+	int64_t axis, batch_dims = attr_int(call, "batch_dims", 0);
+	if (mode_attr && mode_attr->kind == ATTR_STRING)
+		mode = mode_attr->u.s;
+	t->mode = !mode || strcmp(mode, "clip") == 0 ? TAKE_CLIP
+		  : strcmp(mode, "wrap") == 0        ? TAKE_WRAP
+						     : TAKE_FAST;
+	t->batch = t->outer = t->inner = 1;
+	if (!axis_attr || axis_attr->kind == ATTR_NONE) {
+		t->len = data->count;
+		t->count = indices->count;
+	} else {
+		if (!normalize_axis(axis_attr->u.i, data->ndim, &axis))
+			goto bad;
+		if (batch_dims < 0)
+			batch_dims += indices->ndim;
+		if (batch_dims < 0 || batch_dims > axis || batch_dims > (int64_t)indices->ndim)
+			goto bad;
+		for (int64_t i = 0; i < batch_dims; i++)
+			t->batch *= data->shape[i];
+		for (int64_t i = batch_dims; i < axis; i++)
+			t->outer *= data->shape[i];
+		t->len = data->shape[axis];
+		for (uint32_t i = (uint32_t)axis + 1; i < data->ndim; i++)
+			t->inner *= data->shape[i];
+		t->count = 1;
+		for (uint32_t i = (uint32_t)batch_dims; i < indices->ndim; i++)
+			t->count *= indices->shape[i];
+	}
+	if (dtype_is_float(indices->dtype)) {
+		*err = xasprintf("'take' needs integer indices, not %s",
+				 dtype_name(indices->dtype));
+		return false;
+	}
+	if (t->len == 0 && kc->out[0].count > 0) {
+		*err = xasprintf("'take' from an empty axis");
+		return false;
+	}
+	return true;
+bad:
+	*err = xasprintf("'take' has an axis or batch_dims outside its operands");
+	return false;
+}
+
 bool kernel_call_prepare(KernelCall *kc, const Expr *call, const KernelTensor *in, uint32_t nin,
 			 const KernelTensor *out, uint32_t nout, char **err)
 {
@@ -251,19 +301,6 @@ bool kernel_call_prepare(KernelCall *kc, const Expr *call, const KernelTensor *i
 	kc->out = out;
 	kc->nout = nout;
 	switch (op) {
-	case OP_ADD:
-	case OP_SUBTRACT:
-	case OP_MULTIPLY:
-	case OP_DIVIDE:
-	case OP_MAXIMUM:
-	case OP_MINIMUM:
-	case OP_NEGATIVE:
-	case OP_EXP:
-	case OP_LOG:
-	case OP_SQRT:
-	case OP_TANH:
-	case OP_SIGMOID:
-	case OP_RELU:
 	case OP_RESHAPE:
 	case OP_BATCH_FLATTEN:
 	case OP_EXPAND_DIMS:
@@ -272,6 +309,15 @@ bool kernel_call_prepare(KernelCall *kc, const Expr *call, const KernelTensor *i
 	case OP_GLOBAL_AVG_POOL2D:
 	case OP_ON_DEVICE:
 	case OP_DEVICE_COPY:
+	case OP_COPY:
+	case OP_SHAPE_OF:
+	case OP_WHERE:
+	case OP_ISNAN:
+	case OP_ISINF:
+	case OP_ISFINITE:
+#define ELEMENTWISE_CASE(id) case OP_##id:
+		KERNEL_ELEMENTWISE_OPS(ELEMENTWISE_CASE)
+#undef ELEMENTWISE_CASE
 		return true;
 		/* operators planned but without kernels: exec_run refuses them
 		 * before anything runs, so this is only a second line */
@@ -379,6 +425,10 @@ bool kernel_call_prepare(KernelCall *kc, const Expr *call, const KernelTensor *i
 	case OP_ONES:
 	case OP_ONES_LIKE:
 		kc->p.fill = 1;
+		return true;
+	case OP_TAKE:
+		if (!prepare_take(kc, call, err))
+			return false;
 		return true;
 	case OP_CLIP:
 		kc->p.clip.lo = attr_number(call, "a_min", -INFINITY);

@@ -70,6 +70,83 @@ typedef struct KernelAxis {
 	int64_t outer, len, inner;
 } KernelAxis;
 
+/* The elementwise operators whose kernels need nothing but their operands:
+ * unary math (same dtype out), binary broadcasting arithmetic, logical and
+ * bitwise operators, and comparisons (bool out). */
+#define KERNEL_UNARY_OPS(X) \
+	X(NEGATIVE)         \
+	X(EXP)              \
+	X(LOG)              \
+	X(SQRT)             \
+	X(TANH)             \
+	X(SIGMOID)          \
+	X(RELU)             \
+	X(ERF)              \
+	X(FAST_ERF)         \
+	X(FAST_EXP)         \
+	X(FAST_TANH)        \
+	X(RSQRT)            \
+	X(LOG2)             \
+	X(LOG10)            \
+	X(SIN)              \
+	X(COS)              \
+	X(TAN)              \
+	X(ASIN)             \
+	X(ACOS)             \
+	X(ATAN)             \
+	X(SINH)             \
+	X(COSH)             \
+	X(ASINH)            \
+	X(ACOSH)            \
+	X(ATANH)            \
+	X(ABS)              \
+	X(CEIL)             \
+	X(FLOOR)            \
+	X(ROUND)            \
+	X(TRUNC)            \
+	X(SIGN)             \
+	X(LOGICAL_NOT)      \
+	X(BITWISE_NOT)
+#define KERNEL_BINARY_OPS(X) \
+	X(ADD)               \
+	X(SUBTRACT)          \
+	X(MULTIPLY)          \
+	X(DIVIDE)            \
+	X(MAXIMUM)           \
+	X(MINIMUM)           \
+	X(POWER)             \
+	X(MOD)               \
+	X(TRUNC_MOD)         \
+	X(TRUNC_DIVIDE)      \
+	X(FLOOR_DIVIDE)      \
+	X(FLOOR_MOD)         \
+	X(LOGICAL_AND)       \
+	X(LOGICAL_OR)        \
+	X(LOGICAL_XOR)       \
+	X(BITWISE_AND)       \
+	X(BITWISE_OR)        \
+	X(BITWISE_XOR)       \
+	X(LEFT_SHIFT)        \
+	X(RIGHT_SHIFT)
+#define KERNEL_COMPARE_OPS(X) \
+	X(EQUAL)              \
+	X(NOT_EQUAL)          \
+	X(LESS)               \
+	X(LESS_EQUAL)         \
+	X(GREATER)            \
+	X(GREATER_EQUAL)
+#define KERNEL_ELEMENTWISE_OPS(X) KERNEL_UNARY_OPS(X) KERNEL_BINARY_OPS(X) KERNEL_COMPARE_OPS(X)
+
+/* take: data seen as [batch, outer, len, inner] and indices as [batch,
+ * count]; out[b, o, q, i] = data[b, o, index(indices[b, q]), i]. Without
+ * an axis the data is flat: batch, outer and inner are 1. */
+typedef enum KernelTakeMode { TAKE_CLIP, TAKE_WRAP, TAKE_FAST } KernelTakeMode;
+typedef struct KernelTake {
+	int64_t batch, outer, len, inner;
+	int64_t count;       /* indices per batch */
+	KernelTakeMode mode; /* out-of-range indices: clamped, wrapped, or (fast) clamped too */
+} KernelTake;
+
 typedef struct KernelCall {
 	OpKind op;
 	const char *name; /* the Relay op name, for messages */
@@ -81,6 +158,7 @@ typedef struct KernelCall {
 		KernelWindow window; /* conv2d, conv2d_transpose, the poolings */
 		KernelMatmul matmul; /* dense, batch_matmul */
 		KernelAxis axis;     /* bias_add, softmax, concatenate, split */
+		KernelTake take;
 		struct {
 			double lo, hi;
 		} clip;

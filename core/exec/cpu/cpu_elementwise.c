@@ -66,16 +66,83 @@ typedef void (*BinaryLoop)(const void *a, int64_t sa, const void *b, int64_t sb,
 		}                                                                          \
 	}
 
-/* X(OP, float expression, integer expression) over x and y */
-#define BINARY_OPS(X)                                        \
-	X(ADD, x + y, iadd(x, y))                            \
-	X(SUBTRACT, x - y, isub(x, y))                       \
-	X(MULTIPLY, x *y, imul(x, y))                        \
-	X(DIVIDE, x / y, idiv(x, y))                         \
-	X(MAXIMUM, (x > y || x != x) ? x : y, x > y ? x : y) \
-	X(MINIMUM, (x < y || x != x) ? x : y, x < y ? x : y)
+/* X(OP, float expression, integer expression, has float, has integer)
+ * over x and y; an operator without one of the two has a placeholder there
+ * and refuses those dtypes. Logical operators treat nonzero as true;
+ * integer division and modulo by zero give 0; shifts by a negative amount
+ * or by 64 or more shift everything out. */
+#define BINARY_OPS(X)                                                    \
+	X(ADD, x + y, iadd(x, y), 1, 1)                                  \
+	X(SUBTRACT, x - y, isub(x, y), 1, 1)                             \
+	X(MULTIPLY, x *y, imul(x, y), 1, 1)                              \
+	X(DIVIDE, x / y, idiv(x, y), 1, 1)                               \
+	X(MAXIMUM, (x > y || x != x) ? x : y, x > y ? x : y, 1, 1)       \
+	X(MINIMUM, (x < y || x != x) ? x : y, x < y ? x : y, 1, 1)       \
+	X(POWER, fpow(x, y), ipow(x, y), 1, 1)                           \
+	X(MOD, ffmod(x, y), imod(x, y), 1, 1)                            \
+	X(TRUNC_MOD, ffmod(x, y), imod(x, y), 1, 1)                      \
+	X(TRUNC_DIVIDE, ftrunc(x / y), idiv(x, y), 1, 1)                 \
+	X(FLOOR_DIVIDE, ffloor(x / y), ifloordiv(x, y), 1, 1)            \
+	X(FLOOR_MOD, x - ffloor(x / y) * y, ifloormod(x, y), 1, 1)       \
+	X(LOGICAL_AND, (x != 0) && (y != 0), (x != 0) && (y != 0), 0, 1) \
+	X(LOGICAL_OR, (x != 0) || (y != 0), (x != 0) || (y != 0), 0, 1)  \
+	X(LOGICAL_XOR, (x != 0) != (y != 0), (x != 0) != (y != 0), 0, 1) \
+	X(BITWISE_AND, ((void)y, x), x &y, 0, 1)                         \
+	X(BITWISE_OR, ((void)y, x), x | y, 0, 1)                         \
+	X(BITWISE_XOR, ((void)y, x), x ^ y, 0, 1)                        \
+	X(LEFT_SHIFT, ((void)y, x), ishl(x, y), 0, 1)                    \
+	X(RIGHT_SHIFT, ((void)y, x), ishr(x, y), 0, 1)
 
-#define DEFINE_BINARY_LOOPS(OP, FEXPR, IEXPR)                                                 \
+#define fpow(x, y) _Generic((x), float : powf, default : pow)(x, y)
+#define ffmod(x, y) _Generic((x), float : fmodf, default : fmod)(x, y)
+#define ftrunc(x) _Generic((x), float : truncf, default : trunc)(x)
+#define ffloor(x) _Generic((x), float : floorf, default : floor)(x)
+
+/* x to the power y in wrapping arithmetic; a negative power is the
+ * truncated 1 / x^-y. */
+static inline int64_t ipow(int64_t x, int64_t y)
+{
+	uint64_t r = 1, b = (uint64_t)x;
+	if (y < 0)
+		return x == 1 ? 1 : x == -1 ? ((y & 1) ? -1 : 1) : 0;
+	for (; y; y >>= 1) {
+		if (y & 1)
+			r *= b;
+		b *= b;
+	}
+	return (int64_t)r;
+}
+
+static inline int64_t imod(int64_t x, int64_t y)
+{
+	return y == 0 || y == -1 ? 0 : x % y;
+}
+
+static inline int64_t ifloordiv(int64_t x, int64_t y)
+{
+	int64_t q = idiv(x, y);
+	return (y != 0 && y != -1 && (x % y != 0) && ((x < 0) != (y < 0))) ? q - 1 : q;
+}
+
+static inline int64_t ifloormod(int64_t x, int64_t y)
+{
+	int64_t r = imod(x, y);
+	return (r != 0 && ((r < 0) != (y < 0))) ? r + y : r;
+}
+
+static inline int64_t ishl(int64_t x, int64_t y)
+{
+	return y < 0 || y >= 64 ? 0 : (int64_t)((uint64_t)x << y);
+}
+
+static inline int64_t ishr(int64_t x, int64_t y)
+{
+	if (y < 0 || y >= 64)
+		return x < 0 ? -1 : 0;
+	return x < 0 ? ~(~x >> y) : x >> y;
+}
+
+#define DEFINE_BINARY_LOOPS(OP, FEXPR, IEXPR, HAS_FLOAT, HAS_INT)                             \
 	DEFINE_BINARY_LOOP(binary_##OP##_f32, float, float, F32_LOAD, F32_STORE, FEXPR)       \
 	DEFINE_BINARY_LOOP(binary_##OP##_f64, double, double, F32_LOAD, F32_STORE, FEXPR)     \
 	DEFINE_BINARY_LOOP(binary_##OP##_f16, uint16_t, float, F16_LOAD, F16_STORE, FEXPR)    \
@@ -86,26 +153,84 @@ BINARY_OPS(DEFINE_BINARY_LOOPS)
 
 static BinaryLoop binary_loop(OpKind op, DType dt)
 {
-#define PICK(OP, FEXPR, IEXPR)                     \
-	if (op == OP_##OP) {                       \
-		switch (dt) {                      \
-		case DT_FLOAT32:                   \
-			return binary_##OP##_f32;  \
-		case DT_FLOAT64:                   \
-			return binary_##OP##_f64;  \
-		case DT_FLOAT16:                   \
-			return binary_##OP##_f16;  \
-		case DT_INT32:                     \
-			return binary_##OP##_i32;  \
-		case DT_INT64:                     \
-			return binary_##OP##_i64;  \
-		case DT_BOOL:                      \
-			return binary_##OP##_bool; \
-		case DT_COUNT:                     \
-			break;                     \
-		}                                  \
+#define PICK(OP, FEXPR, IEXPR, HAS_FLOAT, HAS_INT)                   \
+	if (op == OP_##OP) {                                         \
+		switch (dt) {                                        \
+		case DT_FLOAT32:                                     \
+			return HAS_FLOAT ? binary_##OP##_f32 : NULL; \
+		case DT_FLOAT64:                                     \
+			return HAS_FLOAT ? binary_##OP##_f64 : NULL; \
+		case DT_FLOAT16:                                     \
+			return HAS_FLOAT ? binary_##OP##_f16 : NULL; \
+		case DT_INT32:                                       \
+			return HAS_INT ? binary_##OP##_i32 : NULL;   \
+		case DT_INT64:                                       \
+			return HAS_INT ? binary_##OP##_i64 : NULL;   \
+		case DT_BOOL:                                        \
+			return HAS_INT ? binary_##OP##_bool : NULL;  \
+		case DT_COUNT:                                       \
+			break;                                       \
+		}                                                    \
 	}
 	BINARY_OPS(PICK)
+#undef PICK
+	return NULL;
+}
+
+/* ---- comparisons: any dtype in, bool out --------------------------------- */
+
+#define DEFINE_COMPARE_LOOP(NAME, T, C, LOAD, EXPR)                                        \
+	static void NAME(const void *pa, int64_t sa, const void *pb, int64_t sb, void *po, \
+			 int64_t n)                                                        \
+	{                                                                                  \
+		const T *restrict a = pa;                                                  \
+		const T *restrict b = pb;                                                  \
+		uint8_t *restrict o = po;                                                  \
+		for (int64_t i = 0; i < n; i++) {                                          \
+			C x = LOAD(a[i * sa]), y = LOAD(b[i * sb]);                        \
+			o[i] = (EXPR) ? 1 : 0;                                             \
+		}                                                                          \
+	}
+
+#define COMPARE_OPS(X)        \
+	X(EQUAL, x == y)      \
+	X(NOT_EQUAL, x != y)  \
+	X(LESS, x < y)        \
+	X(LESS_EQUAL, x <= y) \
+	X(GREATER, x > y)     \
+	X(GREATER_EQUAL, x >= y)
+
+#define DEFINE_COMPARE_LOOPS(OP, EXPR)                                              \
+	DEFINE_COMPARE_LOOP(compare_##OP##_f32, float, float, F32_LOAD, EXPR)       \
+	DEFINE_COMPARE_LOOP(compare_##OP##_f64, double, double, F32_LOAD, EXPR)     \
+	DEFINE_COMPARE_LOOP(compare_##OP##_f16, uint16_t, float, F16_LOAD, EXPR)    \
+	DEFINE_COMPARE_LOOP(compare_##OP##_i32, int32_t, int64_t, PLAIN_LOAD, EXPR) \
+	DEFINE_COMPARE_LOOP(compare_##OP##_i64, int64_t, int64_t, PLAIN_LOAD, EXPR) \
+	DEFINE_COMPARE_LOOP(compare_##OP##_bool, uint8_t, int64_t, PLAIN_LOAD, EXPR)
+COMPARE_OPS(DEFINE_COMPARE_LOOPS)
+
+static BinaryLoop compare_loop(OpKind op, DType dt)
+{
+#define PICK(OP, EXPR)                              \
+	if (op == OP_##OP) {                        \
+		switch (dt) {                       \
+		case DT_FLOAT32:                    \
+			return compare_##OP##_f32;  \
+		case DT_FLOAT64:                    \
+			return compare_##OP##_f64;  \
+		case DT_FLOAT16:                    \
+			return compare_##OP##_f16;  \
+		case DT_INT32:                      \
+			return compare_##OP##_i32;  \
+		case DT_INT64:                      \
+			return compare_##OP##_i64;  \
+		case DT_BOOL:                       \
+			return compare_##OP##_bool; \
+		case DT_COUNT:                      \
+			break;                      \
+		}                                   \
+	}
+	COMPARE_OPS(PICK)
 #undef PICK
 	return NULL;
 }
@@ -141,7 +266,7 @@ typedef struct BinaryJob {
 	BinaryLoop loop;
 	const char *a, *b;
 	char *out;
-	size_t esize;
+	size_t in_esize, out_esize; /* the operands' element size, the result's */
 } BinaryJob;
 
 static void binary_range(void *vjob, int64_t begin, int64_t end)
@@ -161,9 +286,9 @@ static void binary_range(void *vjob, int64_t begin, int64_t end)
 		int64_t len = bc->shape[last] - idx[last];
 		if (len > end - pos)
 			len = end - pos;
-		job->loop(job->a + offa * job->esize, bc->stride[0][last],
-			  job->b + offb * job->esize, bc->stride[1][last],
-			  job->out + pos * job->esize, len);
+		job->loop(job->a + offa * job->in_esize, bc->stride[0][last],
+			  job->b + offb * job->in_esize, bc->stride[1][last],
+			  job->out + pos * job->out_esize, len);
 		pos += len;
 		idx[last] += len;
 		offa += len * bc->stride[0][last];
@@ -181,27 +306,37 @@ static void binary_range(void *vjob, int64_t begin, int64_t end)
 		free(idx);
 }
 
-/* out = a OP b with b seen through (b_shape, b_ndim). */
-static bool binary_run(const KernelCall *kc, OpKind op, const int64_t *b_shape, uint32_t b_ndim,
-		       char **err)
+/* out = loop(a, b) with b seen through (b_shape, b_ndim); the operands
+ * have one dtype, the result may have another (a comparison's bool). */
+static bool binary_drive(const KernelCall *kc, BinaryLoop loop, const int64_t *b_shape,
+			 uint32_t b_ndim)
 {
 	const KernelTensor *a = &kc->in[0], *b = &kc->in[1], *out = &kc->out[0];
 	const int64_t *shapes[2] = {a->shape, b_shape};
 	uint32_t ndims[2] = {a->ndim, b_ndim};
 	BinaryJob job;
-	job.loop = binary_loop(op, out->dtype);
-	if (!job.loop)
-		return cpu_unsupported(kc, out->dtype, err);
 	if (out->count == 0)
 		return true;
+	job.loop = loop;
 	broadcast_init(&job.bc, out, shapes, ndims);
 	job.a = a->data;
 	job.b = b->data;
 	job.out = out->data;
-	job.esize = dtype_size(out->dtype);
+	job.in_esize = dtype_size(a->dtype);
+	job.out_esize = dtype_size(out->dtype);
 	kernel_parallel_for(out->count, GRAIN_ELEMENTWISE, binary_range, &job);
 	broadcast_free(&job.bc);
 	return true;
+}
+
+/* out = a OP b with b seen through (b_shape, b_ndim). */
+static bool binary_run(const KernelCall *kc, OpKind op, const int64_t *b_shape, uint32_t b_ndim,
+		       char **err)
+{
+	BinaryLoop loop = binary_loop(op, kc->out[0].dtype);
+	if (!loop)
+		return cpu_unsupported(kc, kc->out[0].dtype, err);
+	return binary_drive(kc, loop, b_shape, b_ndim);
 }
 
 static bool binary_kernel(const KernelCall *kc, char **err)
@@ -209,12 +344,21 @@ static bool binary_kernel(const KernelCall *kc, char **err)
 	return binary_run(kc, kc->op, kc->in[1].shape, kc->in[1].ndim, err);
 }
 
-KERNEL_CPU_VIA(ADD, binary_kernel)
-KERNEL_CPU_VIA(SUBTRACT, binary_kernel)
-KERNEL_CPU_VIA(MULTIPLY, binary_kernel)
-KERNEL_CPU_VIA(DIVIDE, binary_kernel)
-KERNEL_CPU_VIA(MAXIMUM, binary_kernel)
-KERNEL_CPU_VIA(MINIMUM, binary_kernel)
+#define BINARY_KERNEL(OP, FEXPR, IEXPR, HAS_FLOAT, HAS_INT) KERNEL_CPU_VIA(OP, binary_kernel)
+BINARY_OPS(BINARY_KERNEL)
+#undef BINARY_KERNEL
+
+static bool compare_kernel(const KernelCall *kc, char **err)
+{
+	BinaryLoop loop = compare_loop(kc->op, kc->in[0].dtype);
+	if (!loop)
+		return cpu_unsupported(kc, kc->in[0].dtype, err);
+	return binary_drive(kc, loop, kc->in[1].shape, kc->in[1].ndim);
+}
+
+#define COMPARE_KERNEL(OP, EXPR) KERNEL_CPU_VIA(OP, compare_kernel)
+COMPARE_OPS(COMPARE_KERNEL)
+#undef COMPARE_KERNEL
 
 /* nn.bias_add: the bias broadcast as [len, 1, ..., 1] against the axis. */
 bool kernel_cpu_BIAS_ADD(const KernelCall *kc, char **err)
@@ -246,17 +390,55 @@ typedef void (*UnaryLoop)(const void *in, void *out, int64_t n, const KernelCall
 		}                                                                      \
 	}
 
-/* X(OP, float32 expression, float64 expression, integer expression or 0
- * when the op is float-only) */
-#define UNARY_OPS(X)                                                                          \
-	X(NEGATIVE, -x, -x, ineg(x), 1)                                                       \
-	X(EXP, expf(x), exp(x), ((void)x, 0), 0)                                              \
-	X(LOG, logf(x), log(x), ((void)x, 0), 0)                                              \
-	X(SQRT, sqrtf(x), sqrt(x), ((void)x, 0), 0)                                           \
-	X(TANH, tanhf(x), tanh(x), ((void)x, 0), 0)                                           \
-	X(SIGMOID, 1.0f / (1.0f + expf(-x)), 1.0 / (1.0 + exp(-x)), ((void)x, 0), 0)          \
-	X(RELU, x > 0 ? x : (x != x ? x : 0), x > 0 ? x : (x != x ? x : 0), x > 0 ? x : 0, 1) \
-	X(CLIP, clip_f(x, kc), clip_f(x, kc), clip_i(x, kc), 1)
+/* X(OP, float32 expression, float64 expression, integer expression, has
+ * float, has integer) over x; a placeholder where the op has no such form,
+ * and those dtypes are refused. The fast_ approximations are computed
+ * exactly, which is within their tolerance. */
+#define UNARY_OPS(X)                                                                             \
+	X(NEGATIVE, -x, -x, ineg(x), 1, 1)                                                       \
+	X(EXP, expf(x), exp(x), ((void)x, 0), 1, 0)                                              \
+	X(LOG, logf(x), log(x), ((void)x, 0), 1, 0)                                              \
+	X(SQRT, sqrtf(x), sqrt(x), ((void)x, 0), 1, 0)                                           \
+	X(TANH, tanhf(x), tanh(x), ((void)x, 0), 1, 0)                                           \
+	X(SIGMOID, 1.0f / (1.0f + expf(-x)), 1.0 / (1.0 + exp(-x)), ((void)x, 0), 1, 0)          \
+	X(RELU, x > 0 ? x : (x != x ? x : 0), x > 0 ? x : (x != x ? x : 0), x > 0 ? x : 0, 1, 1) \
+	X(CLIP, clip_f(x, kc), clip_f(x, kc), clip_i(x, kc), 1, 1)                               \
+	X(ERF, erff(x), erf(x), ((void)x, 0), 1, 0)                                              \
+	X(FAST_ERF, erff(x), erf(x), ((void)x, 0), 1, 0)                                         \
+	X(FAST_EXP, expf(x), exp(x), ((void)x, 0), 1, 0)                                         \
+	X(FAST_TANH, tanhf(x), tanh(x), ((void)x, 0), 1, 0)                                      \
+	X(RSQRT, 1.0f / sqrtf(x), 1.0 / sqrt(x), ((void)x, 0), 1, 0)                             \
+	X(LOG2, log2f(x), log2(x), ((void)x, 0), 1, 0)                                           \
+	X(LOG10, log10f(x), log10(x), ((void)x, 0), 1, 0)                                        \
+	X(SIN, sinf(x), sin(x), ((void)x, 0), 1, 0)                                              \
+	X(COS, cosf(x), cos(x), ((void)x, 0), 1, 0)                                              \
+	X(TAN, tanf(x), tan(x), ((void)x, 0), 1, 0)                                              \
+	X(ASIN, asinf(x), asin(x), ((void)x, 0), 1, 0)                                           \
+	X(ACOS, acosf(x), acos(x), ((void)x, 0), 1, 0)                                           \
+	X(ATAN, atanf(x), atan(x), ((void)x, 0), 1, 0)                                           \
+	X(SINH, sinhf(x), sinh(x), ((void)x, 0), 1, 0)                                           \
+	X(COSH, coshf(x), cosh(x), ((void)x, 0), 1, 0)                                           \
+	X(ASINH, asinhf(x), asinh(x), ((void)x, 0), 1, 0)                                        \
+	X(ACOSH, acoshf(x), acosh(x), ((void)x, 0), 1, 0)                                        \
+	X(ATANH, atanhf(x), atanh(x), ((void)x, 0), 1, 0)                                        \
+	X(ABS, fabsf(x), fabs(x), x < 0 ? ineg(x) : x, 1, 1)                                     \
+	X(CEIL, ceilf(x), ceil(x), x, 1, 1)                                                      \
+	X(FLOOR, floorf(x), floor(x), x, 1, 1)                                                   \
+	X(ROUND, nearbyintf(x), nearbyint(x), x, 1, 1)                                           \
+	X(TRUNC, truncf(x), trunc(x), x, 1, 1)                                                   \
+	X(SIGN,                                                                                  \
+	  x > 0   ? 1.0f                                                                         \
+	  : x < 0 ? -1.0f                                                                        \
+		  : 0.0f,                                                                        \
+	  x > 0   ? 1.0                                                                          \
+	  : x < 0 ? -1.0                                                                         \
+		  : 0.0,                                                                         \
+	  x > 0   ? 1                                                                            \
+	  : x < 0 ? -1                                                                           \
+		  : 0,                                                                           \
+	  1, 1)                                                                                  \
+	X(LOGICAL_NOT, x == 0, x == 0, x == 0, 1, 1)                                             \
+	X(BITWISE_NOT, x, x, ~x, 0, 1)
 
 static inline float clip_ff(float x, const KernelCall *kc)
 {
@@ -278,7 +460,7 @@ static inline int64_t clip_i(int64_t x, const KernelCall *kc)
 	return x;
 }
 
-#define DEFINE_UNARY_LOOPS(OP, F32EXPR, F64EXPR, IEXPR, HAS_INT)                            \
+#define DEFINE_UNARY_LOOPS(OP, F32EXPR, F64EXPR, IEXPR, HAS_FLOAT, HAS_INT)                 \
 	DEFINE_UNARY_LOOP(unary_##OP##_f32, float, float, F32_LOAD, F32_STORE, F32EXPR)     \
 	DEFINE_UNARY_LOOP(unary_##OP##_f64, double, double, F32_LOAD, F32_STORE, F64EXPR)   \
 	DEFINE_UNARY_LOOP(unary_##OP##_f16, uint16_t, float, F16_LOAD, F16_STORE, F32EXPR)  \
@@ -289,24 +471,27 @@ UNARY_OPS(DEFINE_UNARY_LOOPS)
 
 static UnaryLoop unary_loop(OpKind op, DType dt)
 {
-#define PICK(OP, F32EXPR, F64EXPR, IEXPR, HAS_INT)                 \
-	if (op == OP_##OP) {                                       \
-		switch (dt) {                                      \
-		case DT_FLOAT32:                                   \
-			return unary_##OP##_f32;                   \
-		case DT_FLOAT64:                                   \
-			return unary_##OP##_f64;                   \
-		case DT_FLOAT16:                                   \
-			return unary_##OP##_f16;                   \
-		case DT_INT32:                                     \
-			return HAS_INT ? unary_##OP##_i32 : NULL;  \
-		case DT_INT64:                                     \
-			return HAS_INT ? unary_##OP##_i64 : NULL;  \
-		case DT_BOOL:                                      \
-			return HAS_INT ? unary_##OP##_bool : NULL; \
-		case DT_COUNT:                                     \
-			break;                                     \
-		}                                                  \
+	/* on a bool, ~x is its negation (~1 is -2, nonzero, true) */
+	if (op == OP_BITWISE_NOT && dt == DT_BOOL)
+		return unary_LOGICAL_NOT_bool;
+#define PICK(OP, F32EXPR, F64EXPR, IEXPR, HAS_FLOAT, HAS_INT)       \
+	if (op == OP_##OP) {                                        \
+		switch (dt) {                                       \
+		case DT_FLOAT32:                                    \
+			return HAS_FLOAT ? unary_##OP##_f32 : NULL; \
+		case DT_FLOAT64:                                    \
+			return HAS_FLOAT ? unary_##OP##_f64 : NULL; \
+		case DT_FLOAT16:                                    \
+			return HAS_FLOAT ? unary_##OP##_f16 : NULL; \
+		case DT_INT32:                                      \
+			return HAS_INT ? unary_##OP##_i32 : NULL;   \
+		case DT_INT64:                                      \
+			return HAS_INT ? unary_##OP##_i64 : NULL;   \
+		case DT_BOOL:                                       \
+			return HAS_INT ? unary_##OP##_bool : NULL;  \
+		case DT_COUNT:                                      \
+			break;                                      \
+		}                                                   \
 	}
 	UNARY_OPS(PICK)
 #undef PICK
@@ -342,14 +527,32 @@ static bool unary_kernel(const KernelCall *kc, char **err)
 	return true;
 }
 
-KERNEL_CPU_VIA(NEGATIVE, unary_kernel)
-KERNEL_CPU_VIA(EXP, unary_kernel)
-KERNEL_CPU_VIA(LOG, unary_kernel)
-KERNEL_CPU_VIA(SQRT, unary_kernel)
-KERNEL_CPU_VIA(TANH, unary_kernel)
-KERNEL_CPU_VIA(SIGMOID, unary_kernel)
-KERNEL_CPU_VIA(RELU, unary_kernel)
-KERNEL_CPU_VIA(CLIP, unary_kernel)
+#define UNARY_KERNEL(OP, F32EXPR, F64EXPR, IEXPR, HAS_FLOAT, HAS_INT) \
+	KERNEL_CPU_VIA(OP, unary_kernel)
+UNARY_OPS(UNARY_KERNEL)
+#undef UNARY_KERNEL
+
+/* isnan, isinf, isfinite: a bool per element; an integer is finite. */
+static bool float_class(OpKind op, double x)
+{
+	return op == OP_ISNAN ? isnan(x) : op == OP_ISINF ? isinf(x) : isfinite(x);
+}
+
+static bool classify_kernel(const KernelCall *kc, char **err)
+{
+	const KernelTensor *in = &kc->in[0];
+	uint8_t *out = kc->out[0].data;
+	(void)err;
+	for (int64_t i = 0; i < in->count; i++)
+		out[i] = dtype_is_float(in->dtype)
+				 ? float_class(kc->op, load_double(in->data, in->dtype, i))
+				 : kc->op == OP_ISFINITE;
+	return true;
+}
+
+KERNEL_CPU_VIA(ISNAN, classify_kernel)
+KERNEL_CPU_VIA(ISINF, classify_kernel)
+KERNEL_CPU_VIA(ISFINITE, classify_kernel)
 
 /* ---- cast -------------------------------------------------------------- */
 
@@ -370,5 +573,79 @@ bool kernel_cpu_CAST(const KernelCall *kc, char **err)
 		else
 			store_double(out->data, out->dtype, i, load_double(in->data, in->dtype, i));
 	}
+	return true;
+}
+
+/* ---- where ---------------------------------------------------------------- */
+
+/* where(cond, x, y): the three operands broadcast against the result
+ * (numpy's rule); each element copies x's or y's bytes, so every dtype
+ * runs, and cond counts as true when nonzero. */
+typedef struct WhereJob {
+	const KernelTensor *out;
+	const KernelTensor *op[3];
+	int64_t *stride[3]; /* element stride of each operand per output axis */
+	size_t esize;
+} WhereJob;
+
+static void where_range(void *vjob, int64_t begin, int64_t end)
+{
+	WhereJob *job = vjob;
+	uint32_t nd = job->out->ndim;
+	int64_t small[8], *idx = nd <= 8 ? small : xmalloc((nd ? nd : 1) * sizeof(int64_t));
+	int64_t off[3] = {0, 0, 0}, rest = begin;
+	const KernelTensor *c = job->op[0];
+	const char *x = job->op[1]->data, *y = job->op[2]->data;
+	char *out = job->out->data;
+	for (uint32_t i = nd; i-- > 0;) {
+		idx[i] = rest % job->out->shape[i];
+		rest /= job->out->shape[i];
+		for (int k = 0; k < 3; k++)
+			off[k] += idx[i] * job->stride[k][i];
+	}
+	for (int64_t pos = begin; pos < end; pos++) {
+		bool take_x = dtype_is_float(c->dtype) ? load_double(c->data, c->dtype, off[0]) != 0
+						       : load_int(c->data, c->dtype, off[0]) != 0;
+		memcpy(out + pos * job->esize,
+		       take_x ? x + off[1] * job->esize : y + off[2] * job->esize, job->esize);
+		for (uint32_t i = nd; i-- > 0;) {
+			for (int k = 0; k < 3; k++)
+				off[k] += job->stride[k][i];
+			if (++idx[i] < job->out->shape[i])
+				break;
+			for (int k = 0; k < 3; k++)
+				off[k] -= idx[i] * job->stride[k][i];
+			idx[i] = 0;
+		}
+	}
+	if (idx != small)
+		free(idx);
+}
+
+bool kernel_cpu_WHERE(const KernelCall *kc, char **err)
+{
+	const KernelTensor *out = &kc->out[0];
+	uint32_t nd = out->ndim;
+	WhereJob job;
+	(void)err;
+	if (out->count == 0)
+		return true;
+	job.out = out;
+	job.esize = dtype_size(out->dtype);
+	for (int k = 0; k < 3; k++) {
+		const KernelTensor *t = &kc->in[k];
+		int64_t stride = 1;
+		job.op[k] = t;
+		job.stride[k] = xcalloc(nd ? nd : 1, sizeof(int64_t));
+		/* right-aligned: operand axis j is output axis j + nd - t->ndim */
+		for (uint32_t j = t->ndim; j-- > 0;) {
+			uint32_t axis = j + nd - t->ndim;
+			job.stride[k][axis] = t->shape[j] == 1 ? 0 : stride;
+			stride *= t->shape[j];
+		}
+	}
+	kernel_parallel_for(out->count, GRAIN_ELEMENTWISE, where_range, &job);
+	for (int k = 0; k < 3; k++)
+		free(job.stride[k]);
 	return true;
 }

@@ -1,8 +1,9 @@
 /*
  * cpu_transform.c - the CPU kernels of the operators that move data
  * without computing: the reshapes (reshape, nn.batch_flatten, expand_dims,
- * squeeze) and the annotations are copies of the bytes, transpose walks the
- * input with permuted strides, concatenate and split copy rows.
+ * squeeze), copy and the annotations are copies of the bytes, transpose
+ * walks the input with permuted strides, concatenate, split and take copy
+ * rows, and shape_of writes its operand's shape.
  */
 #include "kernels_cpu.h"
 
@@ -21,6 +22,7 @@ KERNEL_CPU_VIA(RESHAPE, copy_kernel)
 KERNEL_CPU_VIA(BATCH_FLATTEN, copy_kernel)
 KERNEL_CPU_VIA(EXPAND_DIMS, copy_kernel)
 KERNEL_CPU_VIA(SQUEEZE, copy_kernel)
+KERNEL_CPU_VIA(COPY, copy_kernel)
 
 /* on_device is a pass-through and device_copy a transfer: the interpreter
  * handles both without launching, but as kernels they are copies. */
@@ -137,4 +139,45 @@ bool kernel_cpu_SPLIT(const KernelCall *kc, char **err)
 {
 	(void)err;
 	return pieces_copy(kc, &kc->in[0], kc->out, kc->nout, false);
+}
+
+/* An index into [0, len) per take's mode; len > 0. */
+static int64_t take_index(int64_t i, int64_t len, KernelTakeMode mode)
+{
+	if (mode == TAKE_WRAP) {
+		i %= len;
+		return i < 0 ? i + len : i;
+	}
+	/* clip, and fast (which TVM leaves unchecked) clamped to stay in bounds */
+	return i < 0 ? 0 : i >= len ? len - 1 : i;
+}
+
+bool kernel_cpu_TAKE(const KernelCall *kc, char **err)
+{
+	const KernelTake *t = &kc->p.take;
+	const KernelTensor *data = &kc->in[0], *indices = &kc->in[1];
+	size_t row = (size_t)t->inner * dtype_size(data->dtype);
+	const char *src = data->data;
+	char *dst = kc->out[0].data;
+	(void)err;
+	if (kc->out[0].count == 0)
+		return true;
+	for (int64_t b = 0; b < t->batch; b++)
+		for (int64_t o = 0; o < t->outer; o++)
+			for (int64_t q = 0; q < t->count; q++) {
+				int64_t i = take_index(
+					load_int(indices->data, indices->dtype, b * t->count + q),
+					t->len, t->mode);
+				memcpy(dst, src + ((b * t->outer + o) * t->len + i) * row, row);
+				dst += row;
+			}
+	return true;
+}
+
+bool kernel_cpu_SHAPE_OF(const KernelCall *kc, char **err)
+{
+	(void)err;
+	for (uint32_t i = 0; i < kc->in[0].ndim; i++)
+		store_int(kc->out[0].data, kc->out[0].dtype, i, kc->in[0].shape[i]);
+	return true;
 }

@@ -29,7 +29,56 @@
 	X(SIGMOID)              \
 	X(RELU)                 \
 	X(CLIP)                 \
-	X(CAST)
+	X(CAST)                 \
+	X(ERF)                  \
+	X(FAST_ERF)             \
+	X(FAST_EXP)             \
+	X(FAST_TANH)            \
+	X(RSQRT)                \
+	X(LOG2)                 \
+	X(LOG10)                \
+	X(SIN)                  \
+	X(COS)                  \
+	X(TAN)                  \
+	X(ASIN)                 \
+	X(ACOS)                 \
+	X(ATAN)                 \
+	X(SINH)                 \
+	X(COSH)                 \
+	X(ASINH)                \
+	X(ACOSH)                \
+	X(ATANH)                \
+	X(ABS)                  \
+	X(CEIL)                 \
+	X(FLOOR)                \
+	X(ROUND)                \
+	X(TRUNC)                \
+	X(SIGN)                 \
+	X(LOGICAL_NOT)          \
+	X(BITWISE_NOT)          \
+	X(ISNAN)                \
+	X(ISINF)                \
+	X(ISFINITE)             \
+	X(POWER)                \
+	X(MOD)                  \
+	X(TRUNC_MOD)            \
+	X(TRUNC_DIVIDE)         \
+	X(FLOOR_DIVIDE)         \
+	X(FLOOR_MOD)            \
+	X(LOGICAL_AND)          \
+	X(LOGICAL_OR)           \
+	X(LOGICAL_XOR)          \
+	X(BITWISE_AND)          \
+	X(BITWISE_OR)           \
+	X(BITWISE_XOR)          \
+	X(LEFT_SHIFT)           \
+	X(RIGHT_SHIFT)          \
+	X(EQUAL)                \
+	X(NOT_EQUAL)            \
+	X(LESS)                 \
+	X(LESS_EQUAL)           \
+	X(GREATER)              \
+	X(GREATER_EQUAL)
 #define CUDA_OPS_FILL(X) \
 	X(ZEROS)         \
 	X(ONES)          \
@@ -58,7 +107,11 @@
 	X(DEVICE_COPY)        \
 	X(TRANSPOSE)          \
 	X(CONCATENATE)        \
-	X(SPLIT)
+	X(SPLIT)              \
+	X(COPY)               \
+	X(WHERE)              \
+	X(TAKE)               \
+	X(SHAPE_OF)
 
 /* Every entry, family by family. */
 #define CUDA_OPS(X)             \

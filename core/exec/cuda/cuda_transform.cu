@@ -1,9 +1,11 @@
 /*
  * cuda_transform.cu - the CUDA kernels of the operators that move data
  * without computing: the reshapes (reshape, nn.batch_flatten, expand_dims,
- * squeeze) and the annotations are device-to-device copies, transpose a
- * kernel reading the input with permuted strides, concatenate and split
- * 2-D copies of rows.
+ * squeeze), copy and the annotations are device-to-device copies, transpose
+ * a kernel reading the input with permuted strides, concatenate and split
+ * 2-D copies of rows; where, take and shape_of are kernels of their own.
+ * Those that only move elements move them as 1-, 2-, 4- or 8-byte words,
+ * so every dtype runs.
  */
 #include "kernels_cuda.h"
 
@@ -32,6 +34,11 @@ bool kernel_cuda_EXPAND_DIMS(CudaState *s, const KernelCall *kc, char **err)
 }
 
 bool kernel_cuda_SQUEEZE(CudaState *s, const KernelCall *kc, char **err)
+{
+	return copy_run(s, kc, err);
+}
+
+bool kernel_cuda_COPY(CudaState *s, const KernelCall *kc, char **err)
 {
 	return copy_run(s, kc, err);
 }
@@ -171,4 +178,211 @@ bool kernel_cuda_CONCATENATE(CudaState *s, const KernelCall *kc, char **err)
 bool kernel_cuda_SPLIT(CudaState *s, const KernelCall *kc, char **err)
 {
 	return pieces_copy(s, kc, &kc->in[0], kc->out, kc->nout, false, err);
+}
+
+/* ---- where, take, shape_of --------------------------------------------- */
+
+/* The unsigned word of a dtype's size, for kernels that only move elements. */
+template <size_t N> struct Word;
+template <> struct Word<1> {
+	typedef uint8_t T;
+};
+template <> struct Word<2> {
+	typedef uint16_t T;
+};
+template <> struct Word<4> {
+	typedef uint32_t T;
+};
+template <> struct Word<8> {
+	typedef uint64_t T;
+};
+
+/* where's operands against the result: element strides per output axis
+ * (0 where an operand broadcasts). */
+struct WherePlan {
+	int ndim;
+	int64_t shape[CUDA_MAX_NDIM];
+	int64_t stride[3][CUDA_MAX_NDIM];
+};
+
+template <typename C, typename W>
+__global__ void where_kernel(const C *cond, const W *x, const W *y, W *out, int64_t n, WherePlan p)
+{
+	GRID_LOOP(i, n)
+	{
+		int64_t rest = i, off[3] = {0, 0, 0};
+		for (int d = p.ndim - 1; d >= 0; d--) {
+			int64_t c = rest % p.shape[d];
+			rest /= p.shape[d];
+			for (int k = 0; k < 3; k++)
+				off[k] += c * p.stride[k][d];
+		}
+		out[i] = Elem<C>::load(cond[off[0]]) != 0 ? x[off[1]] : y[off[2]];
+	}
+}
+
+template <typename C>
+static bool where_cond(CudaState *s, const KernelCall *kc, const WherePlan &p, char **err)
+{
+	int64_t n = kc->out[0].count;
+	const C *cond = (const C *)kc->in[0].data;
+	switch (dtype_size(kc->out[0].dtype)) {
+#define WHERE_SIZE(N)                                                                             \
+	case N:                                                                                   \
+		where_kernel<C, Word<N>::T><<<blocks_for(n), THREADS, 0, s->stream>>>(            \
+			cond, (const Word<N>::T *)kc->in[1].data,                                 \
+			(const Word<N>::T *)kc->in[2].data, (Word<N>::T *)kc->out[0].data, n, p); \
+		return launched(kc, err);
+		WHERE_SIZE(1)
+		WHERE_SIZE(2)
+		WHERE_SIZE(4)
+		WHERE_SIZE(8)
+#undef WHERE_SIZE
+	}
+	return unsupported(kc, kc->out[0].dtype, err);
+}
+
+bool kernel_cuda_WHERE(CudaState *s, const KernelCall *kc, char **err)
+{
+	const KernelTensor *out = &kc->out[0];
+	WherePlan p;
+	if (out->count == 0)
+		return true;
+	if (out->ndim > CUDA_MAX_NDIM) {
+		*err = xasprintf("'where' on cuda takes at most %d dimensions", CUDA_MAX_NDIM);
+		return false;
+	}
+	memset(&p, 0, sizeof p);
+	p.ndim = (int)out->ndim;
+	for (uint32_t d = 0; d < out->ndim; d++)
+		p.shape[d] = out->shape[d];
+	for (int k = 0; k < 3; k++) {
+		const KernelTensor *t = &kc->in[k];
+		int64_t stride = 1;
+		for (uint32_t j = t->ndim; j-- > 0;) {
+			uint32_t axis = j + out->ndim - t->ndim;
+			p.stride[k][axis] = t->shape[j] == 1 ? 0 : stride;
+			stride *= t->shape[j];
+		}
+	}
+	switch (kc->in[0].dtype) {
+	case DT_BOOL:
+		return where_cond<uint8_t>(s, kc, p, err);
+	case DT_INT32:
+		return where_cond<int32_t>(s, kc, p, err);
+	case DT_INT64:
+		return where_cond<int64_t>(s, kc, p, err);
+	case DT_FLOAT32:
+		return where_cond<float>(s, kc, p, err);
+	case DT_FLOAT64:
+		return where_cond<double>(s, kc, p, err);
+	case DT_FLOAT16:
+		return where_cond<__half>(s, kc, p, err);
+	case DT_COUNT:
+		break;
+	}
+	return unsupported(kc, kc->in[0].dtype, err);
+}
+
+/* out[b, o, q, i] = data[b, o, index(indices[b, q]), i] (KernelTake) */
+template <typename I, typename W>
+__global__ void take_kernel(const W *data, const I *indices, W *out, int64_t n, KernelTake t)
+{
+	GRID_LOOP(e, n)
+	{
+		int64_t i = e % t.inner, rest = e / t.inner;
+		int64_t q = rest % t.count;
+		rest /= t.count;
+		int64_t o = rest % t.outer, b = rest / t.outer;
+		long long k = (long long)indices[b * t.count + q];
+		if (t.mode == TAKE_WRAP) {
+			k %= t.len;
+			if (k < 0)
+				k += t.len;
+		} else {
+			k = k < 0 ? 0 : k >= t.len ? t.len - 1 : k;
+		}
+		out[e] = data[((b * t.outer + o) * t.len + k) * t.inner + i];
+	}
+}
+
+template <typename I> static bool take_indices(CudaState *s, const KernelCall *kc, char **err)
+{
+	int64_t n = kc->out[0].count;
+	const I *indices = (const I *)kc->in[1].data;
+	switch (dtype_size(kc->out[0].dtype)) {
+#define TAKE_SIZE(N)                                                                  \
+	case N:                                                                       \
+		take_kernel<I, Word<N>::T><<<blocks_for(n), THREADS, 0, s->stream>>>( \
+			(const Word<N>::T *)kc->in[0].data, indices,                  \
+			(Word<N>::T *)kc->out[0].data, n, kc->p.take);                \
+		return launched(kc, err);
+		TAKE_SIZE(1)
+		TAKE_SIZE(2)
+		TAKE_SIZE(4)
+		TAKE_SIZE(8)
+#undef TAKE_SIZE
+	}
+	return unsupported(kc, kc->out[0].dtype, err);
+}
+
+bool kernel_cuda_TAKE(CudaState *s, const KernelCall *kc, char **err)
+{
+	if (kc->out[0].count == 0)
+		return true;
+	switch (kc->in[1].dtype) {
+	case DT_INT32:
+		return take_indices<int32_t>(s, kc, err);
+	case DT_INT64:
+		return take_indices<int64_t>(s, kc, err);
+	case DT_BOOL:
+		return take_indices<uint8_t>(s, kc, err);
+	case DT_FLOAT32:
+	case DT_FLOAT64:
+	case DT_FLOAT16:
+	case DT_COUNT:
+		break;
+	}
+	return unsupported(kc, kc->in[1].dtype, err);
+}
+
+struct ShapeArg {
+	int64_t dims[CUDA_MAX_NDIM];
+};
+
+template <typename T> __global__ void shape_kernel(T *out, int n, ShapeArg a)
+{
+	GRID_LOOP(i, n)
+	out[i] = (T)a.dims[i];
+}
+
+bool kernel_cuda_SHAPE_OF(CudaState *s, const KernelCall *kc, char **err)
+{
+	ShapeArg a;
+	int n = (int)kc->in[0].ndim;
+	if (n == 0)
+		return true;
+	if (n > CUDA_MAX_NDIM) {
+		*err = xasprintf("'shape_of' on cuda takes at most %d dimensions", CUDA_MAX_NDIM);
+		return false;
+	}
+	for (int i = 0; i < n; i++)
+		a.dims[i] = kc->in[0].shape[i];
+	switch (kc->out[0].dtype) {
+	case DT_INT32:
+		shape_kernel<int32_t>
+			<<<1, THREADS, 0, s->stream>>>((int32_t *)kc->out[0].data, n, a);
+		return launched(kc, err);
+	case DT_INT64:
+		shape_kernel<int64_t>
+			<<<1, THREADS, 0, s->stream>>>((int64_t *)kc->out[0].data, n, a);
+		return launched(kc, err);
+	case DT_FLOAT32:
+	case DT_FLOAT64:
+	case DT_FLOAT16:
+	case DT_BOOL:
+	case DT_COUNT:
+		break;
+	}
+	return unsupported(kc, kc->out[0].dtype, err);
 }
