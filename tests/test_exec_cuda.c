@@ -276,13 +276,22 @@ static void test_matrix_products(void **state)
 
 static void test_softmax_and_reductions(void **state)
 {
-	static const char *const reductions[] = {"sum", "mean", "max"};
+	static const char *const reductions[] = {"sum",  "mean",   "max",   "min",
+						 "prod", "argmax", "argmin"};
 	static const char *const attrs[] = {"", ", axis=[1]", ", axis=[1], keepdims=True",
 					    ", axis=[0, 2]", ", axis=[1, 3], exclude=True"};
 	(void)state;
 	REQUIRE_GPU();
 	check("%x: " F32("2, 3, 40"), "(nn.softmax(%x), nn.softmax(%x, axis=1))", 1e-6);
 	check("%x: " F32("1, 1000"), "nn.softmax(%x)", 1e-6);
+	check("%x: " F32("2, 3, 40"), "(nn.log_softmax(%x), nn.log_softmax(%x, axis=1))", 1e-6);
+	check("%x: " F32("4, 128, 768") ", %g: " F32("768") ", %b: " F32("768"),
+	      "nn.layer_norm(%x, %g, %b, epsilon=1e-12f)", 1e-4);
+	check("%x: " F32("2, 6, 9, 7") ", %g: " F32("6") ", %b: " F32("6") ", %m: " F32("6"),
+	      "%0 = nn.batch_norm(%x, %g, %b, %m, exp(%m)); "
+	      "(%0.0, %0.1, %0.2, nn.instance_norm(%x, %g, %b), "
+	      "nn.group_norm(%x, %g, %b, num_groups=3), nn.layer_norm(%x, %m, %b, axis=1))",
+	      1e-4);
 	for (size_t r = 0; r < DP_COUNT(reductions); r++)
 		for (size_t a = 0; a < DP_COUNT(attrs); a++) {
 			char body[128];
@@ -290,6 +299,14 @@ static void test_softmax_and_reductions(void **state)
 			check("%x: " F32("2, 3, 4, 5"), body, 1e-6);
 			check("%x: Tensor[(2, 3, 4, 5), int32]", body, 0);
 		}
+	check("%p: Tensor[(3, 70, 5), bool]",
+	      "(all(%p, axis=[1]), any(%p, axis=[1]), all(%p), any(%p, axis=[0, 2]))", 0);
+	check("%x: " F32("4, 700, 3"),
+	      "(variance(%x, mean(%x, axis=[1], keepdims=True), axis=[1]), "
+	      "variance(%x, mean(%x, axis=[0, 2], keepdims=True), axis=[0, 2], unbiased=True), "
+	      "argmax(%x, axis=[1], select_last_index=True), sum(%x, axis=[1]))",
+	      1e-5);
+	check("%x: " F32("3, 100000"), "(sum(%x, axis=[1]), max(%x), mean(%x, axis=[0]))", 1e-5);
 }
 
 static void test_data_movement(void **state)

@@ -610,40 +610,82 @@ static void test_softmax(void **state)
 }
 
 /* Naive reduction over the axes flagged in `reduce`. */
+/* The reduction `op` of input 0 (shape, nd) over the axes marked in
+ * `reduce`, by a naive walk; argmax and argmin give the first extreme's
+ * flattened position among the reduced axes, variance the mean square
+ * deviation from the row's own mean (over n - 1 when unbiased). */
 static void reduce_reference(const char *op, const int64_t *shape, uint32_t nd, const int *reduce,
 			     double *want, int64_t nout)
 {
 	int64_t n = 1;
 	int64_t *counts = xcalloc((size_t)nout, sizeof(int64_t));
+	double *best = xcalloc((size_t)nout, sizeof(double));
+	double *sum = xcalloc((size_t)nout, sizeof(double));
+	bool is_var = !strncmp(op, "variance", 8), unbiased = !strcmp(op, "variance_unbiased");
 	for (uint32_t i = 0; i < nd; i++)
 		n *= shape[i];
 	for (int64_t o = 0; o < nout; o++)
-		want[o] = !strcmp(op, "max") ? -INFINITY : 0;
-	for (int64_t i = 0; i < n; i++) {
-		int64_t rest = i, o = 0, mult = 1;
-		for (uint32_t a = nd; a-- > 0;) {
-			int64_t coord = rest % shape[a];
-			rest /= shape[a];
-			if (!reduce[a]) {
-				o += coord * mult;
-				mult *= shape[a];
+		want[o] = !strcmp(op, "max")                          ? -INFINITY
+			  : !strcmp(op, "min")                        ? INFINITY
+			  : !strcmp(op, "prod") || !strcmp(op, "all") ? 1
+								      : 0;
+	for (int pass = 0; pass < (is_var ? 2 : 1); pass++)
+		for (int64_t i = 0; i < n; i++) {
+			int64_t rest = i, o = 0, mult = 1, r = 0, rmult = 1;
+			double v = in_at(0, i);
+			for (uint32_t a = nd; a-- > 0;) {
+				int64_t coord = rest % shape[a];
+				rest /= shape[a];
+				if (!reduce[a]) {
+					o += coord * mult;
+					mult *= shape[a];
+				} else {
+					r += coord * rmult;
+					rmult *= shape[a];
+				}
 			}
+			if (is_var && pass == 0) {
+				sum[o] += v;
+				counts[o]++;
+			} else if (is_var) {
+				double m = sum[o] / (double)counts[o];
+				want[o] += (v - m) * (v - m);
+			} else if (!strcmp(op, "max")) {
+				want[o] = fmax(want[o], v);
+			} else if (!strcmp(op, "min")) {
+				want[o] = fmin(want[o], v);
+			} else if (!strcmp(op, "prod")) {
+				want[o] *= v;
+			} else if (!strcmp(op, "all")) {
+				want[o] = want[o] && v != 0;
+			} else if (!strcmp(op, "any")) {
+				want[o] = want[o] || v != 0;
+			} else if (!strcmp(op, "argmax") || !strcmp(op, "argmin")) {
+				bool better = !strcmp(op, "argmax") ? v > best[o] : v < best[o];
+				if (counts[o] == 0 || better) {
+					best[o] = v;
+					want[o] = (double)r;
+				}
+			} else {
+				want[o] += v;
+			}
+			if (!is_var)
+				counts[o]++;
 		}
-		if (!strcmp(op, "max"))
-			want[o] = fmax(want[o], in_at(0, i));
-		else
-			want[o] += in_at(0, i);
-		counts[o]++;
-	}
-	if (!strcmp(op, "mean"))
-		for (int64_t o = 0; o < nout; o++)
+	for (int64_t o = 0; o < nout; o++) {
+		if (!strcmp(op, "mean"))
 			want[o] /= (double)counts[o];
+		else if (is_var)
+			want[o] /= (double)(counts[o] - (unbiased ? 1 : 0));
+	}
 	free(counts);
+	free(best);
+	free(sum);
 }
 
 static void test_reductions(void **state)
 {
-	static const char *const ops[] = {"sum", "mean", "max"};
+	static const char *const ops[] = {"sum", "mean", "max", "min", "prod", "argmax", "argmin"};
 	static const struct {
 		const char *attrs;
 		int reduce[4];
@@ -671,6 +713,8 @@ static void test_reductions(void **state)
 			snprintf(body, sizeof body, "%s(%%x%s)", ops[o], cases[c].attrs);
 			run_body(body);
 			expect_shape(0, cases[c].nd, cases[c].shape);
+			if (!strncmp(ops[o], "arg", 3))
+				assert_int_equal(result.outputs[0].dtype, DT_INT32);
 			for (uint32_t i = 0; i < 4; i++)
 				nout *= cases[c].reduce[i] ? 1 : shape[i];
 			reduce_reference(ops[o], shape, 4, cases[c].reduce, want, nout);
@@ -688,6 +732,65 @@ static void test_reductions(void **state)
 		expect_values(1, mx, 3, 0);
 		expect_values(2, mean, 2, 0);
 	}
+}
+
+/* variance against its definition, all/any on bool, NaN in max/min, ties
+ * in argmax, and integer products. */
+static void test_more_reductions(void **state)
+{
+	static const int64_t shape[3] = {3, 4, 5};
+	static const struct {
+		const char *body;
+		const char *ref;
+		int reduce[3];
+		int64_t nout;
+	} cases[] = {
+		{"variance(%x, mean(%x, axis=[1], keepdims=True), axis=[1])",
+		 "variance",
+		 {0, 1, 0},
+		 15},
+		{"variance(%x, mean(%x, axis=[0, 2], keepdims=True), axis=[0, 2], unbiased=True)",
+		 "variance_unbiased",
+		 {1, 0, 1},
+		 4},
+		{"variance(%x, mean(%x, keepdims=True))", "variance", {1, 1, 1}, 1},
+	};
+	static const double p[] = {1, 0, 1, 1, 1, 1};
+	static const double all_[] = {0, 1}, any_[] = {1, 1}, all_cols[] = {1, 0, 1};
+	static const double nanx[] = {1, NAN, 3, 4, 2, 0};
+	static const double mx[] = {NAN, 4}, mn[] = {NAN, 0};
+	static const double ties[] = {5, 1, 5, 5, 0, 0};
+	static const double first[] = {0, 0}, amin[] = {1, 1}, lastmax[] = {2, 0};
+	static const double ix[] = {3, -2, 7, 100000, 100000, 100000};
+	static const double iprod[] = {-42, 1000000000000000.0};
+	(void)state;
+	for (size_t c = 0; c < DP_COUNT(cases); c++) {
+		double want[15];
+		teardown(NULL);
+		setup(NULL);
+		in_random("x", DT_FLOAT32, 3, shape);
+		run_body(cases[c].body);
+		reduce_reference(cases[c].ref, shape, 3, cases[c].reduce, want, cases[c].nout);
+		expect_values(0, want, cases[c].nout, 1e-5);
+	}
+	teardown(NULL);
+	setup(NULL);
+	in_values("p", DT_BOOL, SHAPE(2, 3), p);
+	in_values("n", DT_FLOAT32, SHAPE(2, 3), nanx);
+	in_values("t", DT_FLOAT32, SHAPE(2, 3), ties);
+	in_values("i", DT_INT64, SHAPE(2, 3), ix);
+	run_body("(all(%p, axis=[1]), any(%p, axis=[1]), all(%p, axis=[0]), max(%n, axis=[1]), "
+		 "min(%n, axis=[1]), argmax(%t, axis=[1]), argmin(%t, axis=[1]), "
+		 "argmax(%t, axis=[1], select_last_index=True), prod(%i, axis=[1]))");
+	expect_values(0, all_, 2, 0);
+	expect_values(1, any_, 2, 0);
+	expect_values(2, all_cols, 3, 0);
+	expect_values(3, mx, 2, 0);
+	expect_values(4, mn, 2, 0);
+	expect_values(5, first, 2, 0);
+	expect_values(6, amin, 2, 0);
+	expect_values(7, lastmax, 2, 0);
+	expect_values(8, iprod, 2, 0);
 }
 
 /* ---- data movement --------------------------------------------------------------- */
@@ -1382,6 +1485,149 @@ static void test_take_shape_of_copy(void **state)
 	}
 }
 
+/* ---- normalisations --------------------------------------------------------- */
+
+/* Normalises input 0 seen as [outer, mid, c, inner]: the statistics of
+ * each (outer, group) over its channels' mid and inner elements (layer
+ * norm: of each (outer, inner) over c), then gamma and beta (inputs 1 and
+ * 2) per channel. */
+static void norm_reference(int64_t outer, int64_t mid, int64_t c, int64_t inner, int64_t groups,
+			   bool layer, double eps, bool center, bool scale, double *want)
+{
+	int64_t per = c / groups;
+	int64_t nstat = layer ? outer * inner : outer * groups;
+	for (int64_t st = 0; st < nstat; st++) {
+		double mean = 0, var = 0, count = 0;
+		for (int pass = 0; pass < 3; pass++)
+			for (int64_t m = 0; m < mid; m++)
+				for (int64_t ch = 0; ch < c; ch++)
+					for (int64_t i = 0; i < inner; i++) {
+						int64_t o = layer ? st / inner : st / groups;
+						int64_t k = ((o * mid + m) * c + ch) * inner + i;
+						double v;
+						if (layer ? i != st % inner
+							  : ch / per != st % groups)
+							continue;
+						v = in_at(0, k);
+						if (pass == 0) {
+							mean += v;
+							count++;
+						} else if (pass == 1) {
+							var += (v - mean / count) *
+							       (v - mean / count);
+						} else {
+							double y = (v - mean / count) /
+								   sqrt(var / count + eps);
+							want[k] = y * (scale ? in_at(1, ch) : 1) +
+								  (center ? in_at(2, ch) : 0);
+						}
+					}
+	}
+}
+
+static void test_norms(void **state)
+{
+	double want[240];
+	(void)state;
+	/* layer_norm over the last axis and over a middle one, with and
+	 * without gamma and beta */
+	RAND("x", DT_FLOAT32, 2, 3, 5);
+	RAND("g", DT_FLOAT32, 5);
+	RAND("b", DT_FLOAT32, 5);
+	run_body("(nn.layer_norm(%x, %g, %b), nn.layer_norm(%x, %g, %b, epsilon=0.5f, "
+		 "center=False), "
+		 "nn.layer_norm(%x, %g, %b, scale=False))");
+	norm_reference(6, 1, 5, 1, 1, true, 1e-5, true, true, want);
+	expect_values(0, want, 30, 1e-5);
+	norm_reference(6, 1, 5, 1, 1, true, 0.5, false, true, want);
+	expect_values(1, want, 30, 1e-5);
+	norm_reference(6, 1, 5, 1, 1, true, 1e-5, true, false, want);
+	expect_values(2, want, 30, 1e-5);
+	teardown(NULL);
+	setup(NULL);
+	RAND("x", DT_FLOAT64, 2, 3, 5);
+	RAND("g", DT_FLOAT64, 3);
+	RAND("b", DT_FLOAT64, 3);
+	run_body("(nn.layer_norm(%x, %g, %b, axis=1), nn.instance_norm(%x, %g, %b), "
+		 "nn.group_norm(%x, %g, %b, num_groups=1))");
+	norm_reference(2, 1, 3, 5, 1, true, 1e-5, true, true, want);
+	expect_values(0, want, 30, 1e-9);
+	norm_reference(2, 1, 3, 5, 3, false, 1e-5, true, true, want);
+	expect_values(1, want, 30, 1e-9);
+	norm_reference(2, 1, 3, 5, 1, false, 1e-5, true, true, want);
+	expect_values(2, want, 30, 1e-9);
+	/* group norm of 3 groups of 2 channels; instance norm with the
+	 * channels last (NHWC: mid is H) */
+	teardown(NULL);
+	setup(NULL);
+	RAND("x", DT_FLOAT32, 2, 6, 4, 5);
+	RAND("g", DT_FLOAT32, 6);
+	RAND("b", DT_FLOAT32, 6);
+	RAND("y", DT_FLOAT32, 2, 4, 5, 6);
+	run_body("(nn.group_norm(%x, %g, %b, num_groups=3), nn.instance_norm(%y, %g, %b, axis=3))");
+	norm_reference(2, 1, 6, 20, 3, false, 1e-5, true, true, want);
+	expect_values(0, want, 240, 1e-5);
+	{
+		/* the reference reads input 0: make %y input 0 */
+		Input keep = inputs[0];
+		inputs[0] = inputs[3];
+		norm_reference(2, 20, 6, 1, 6, false, 1e-5, true, true, want);
+		inputs[0] = keep;
+		expect_values(1, want, 240, 1e-5);
+	}
+	/* batch_norm with moving statistics; they pass through */
+	teardown(NULL);
+	setup(NULL);
+	{
+		static const double var[] = {0.5, 2, 1};
+		NpyArray *x = RAND("x", DT_FLOAT32, 2, 3, 4);
+		RAND("g", DT_FLOAT32, 3);
+		RAND("b", DT_FLOAT32, 3);
+		RAND("m", DT_FLOAT32, 3);
+		in_values("v", DT_FLOAT32, SHAPE(3), var);
+		run_body("%0 = nn.batch_norm(%x, %g, %b, %m, %v, epsilon=0.001f); (%0.0, %0.1, "
+			 "%0.2)");
+		for (int64_t k = 0; k < 24; k++) {
+			int64_t ch = k / 4 % 3;
+			want[k] = (in_at(0, k) - in_at(3, ch)) / sqrt(var[ch] + 0.001) *
+					  in_at(1, ch) +
+				  in_at(2, ch);
+		}
+		(void)x;
+		expect_values(0, want, 24, 1e-5);
+		for (int64_t ch = 0; ch < 3; ch++)
+			want[ch] = in_at(3, ch);
+		expect_values(1, want, 3, 0);
+		expect_values(2, var, 3, 0);
+	}
+}
+
+static void test_log_softmax(void **state)
+{
+	double want[21];
+	(void)state;
+	RAND("x", DT_FLOAT32, 3, 7);
+	run_body("(nn.log_softmax(%x), nn.log_softmax(%x, axis=0))");
+	for (int r = 0; r < 3; r++) {
+		double m = -INFINITY, sum = 0;
+		for (int k = 0; k < 7; k++)
+			m = fmax(m, in_at(0, r * 7 + k));
+		for (int k = 0; k < 7; k++)
+			sum += exp(in_at(0, r * 7 + k) - m);
+		for (int k = 0; k < 7; k++)
+			want[r * 7 + k] = in_at(0, r * 7 + k) - m - log(sum);
+	}
+	expect_values(0, want, 21, 1e-5);
+	for (int k = 0; k < 7; k++) {
+		double sum = 0;
+		for (int r = 0; r < 3; r++)
+			sum += exp(in_at(0, r * 7 + k));
+		for (int r = 0; r < 3; r++)
+			want[r * 7 + k] = in_at(0, r * 7 + k) - log(sum);
+	}
+	expect_values(1, want, 21, 1e-5);
+}
+
 /* ---- what the cpu refuses ----------------------------------------------------------- */
 
 static void test_unsupported_dtype(void **state)
@@ -1406,7 +1652,10 @@ int main(void)
 		TEST(test_batch_matmul),
 		TEST(test_bias_add),
 		TEST(test_softmax),
+		TEST(test_log_softmax),
+		TEST(test_norms),
 		TEST(test_reductions),
+		TEST(test_more_reductions),
 		TEST(test_reshape_family),
 		TEST(test_transpose),
 		TEST(test_concatenate_and_split),

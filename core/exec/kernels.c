@@ -239,6 +239,54 @@ uint32_t kernel_broadcast_plan(const int64_t *out_shape, uint32_t out_ndim,
 	return k;
 }
 
+/* KernelNorm of a normalisation; false when its axis or groups do not fit
+ * the data. */
+static bool prepare_norm(KernelCall *kc, const Expr *call)
+{
+	const KernelTensor *x = &kc->in[0];
+	KernelNorm *kn = &kc->p.norm;
+	OpKind op = kc->op;
+	bool grouped = op == OP_INSTANCE_NORM || op == OP_GROUP_NORM;
+	int64_t axis;
+	if (!normalize_axis(attr_int(call, "axis", op == OP_LAYER_NORM ? -1 : 1), x->ndim, &axis))
+		return false;
+	if (grouped && axis == 0)
+		return false;
+	kn->outer = kn->mid = kn->inner = 1;
+	for (int64_t i = 0; i < axis; i++) {
+		if (grouped && i > 0)
+			kn->mid *= x->shape[i];
+		else
+			kn->outer *= x->shape[i];
+	}
+	kn->c = x->shape[axis];
+	for (uint32_t i = (uint32_t)axis + 1; i < x->ndim; i++)
+		kn->inner *= x->shape[i];
+	kn->groups = op == OP_GROUP_NORM ? attr_int(call, "num_groups", 0) : kn->c;
+	if (kn->groups <= 0 || kn->c % kn->groups != 0)
+		return false;
+	kn->eps = attr_number(call, "epsilon", 1e-5);
+	kn->center = attr_bool(call, "center", true);
+	kn->scale = attr_bool(call, "scale", true);
+	return true;
+}
+
+static KernelReduce reduce_kind(OpKind op)
+{
+	static const struct {
+		OpKind op;
+		KernelReduce kind;
+	} kinds[] = {{OP_SUM, REDUCE_SUM},       {OP_MEAN, REDUCE_MEAN},
+		     {OP_PROD, REDUCE_PROD},     {OP_MAX, REDUCE_MAX},
+		     {OP_MIN, REDUCE_MIN},       {OP_ALL, REDUCE_ALL},
+		     {OP_ANY, REDUCE_ANY},       {OP_ARGMAX, REDUCE_ARGMAX},
+		     {OP_ARGMIN, REDUCE_ARGMIN}, {OP_VARIANCE, REDUCE_VARIANCE}};
+	for (size_t i = 0; i < sizeof kinds / sizeof kinds[0]; i++)
+		if (kinds[i].op == op)
+			return kinds[i].kind;
+	return REDUCE_SUM;
+}
+
 static bool prepare_take(KernelCall *kc, const Expr *call, char **err)
 {
 	const KernelTensor *data = &kc->in[0], *indices = &kc->in[1];
@@ -352,7 +400,15 @@ bool kernel_call_prepare(KernelCall *kc, const Expr *call, const KernelTensor *i
 		m->k = m->trans_a ? in[0].shape[1] : in[0].shape[2];
 		return same_out_dtype(kc, err);
 	}
+	case OP_BATCH_NORM:
+	case OP_LAYER_NORM:
+	case OP_INSTANCE_NORM:
+	case OP_GROUP_NORM:
+		if (!prepare_norm(kc, call))
+			break;
+		return true;
 	case OP_BIAS_ADD:
+	case OP_LOG_SOFTMAX:
 	case OP_SOFTMAX: {
 		int64_t axis;
 		if (!normalize_axis(attr_int(call, "axis", op == OP_BIAS_ADD ? 1 : -1), in[0].ndim,
@@ -371,12 +427,23 @@ bool kernel_call_prepare(KernelCall *kc, const Expr *call, const KernelTensor *i
 	}
 	case OP_SUM:
 	case OP_MEAN:
-	case OP_MAX: {
+	case OP_MAX:
+	case OP_MIN:
+	case OP_PROD:
+	case OP_ALL:
+	case OP_ANY:
+	case OP_ARGMAX:
+	case OP_ARGMIN:
+	case OP_VARIANCE: {
 		const AttrValue *items;
 		uint32_t n = attr_list(call, "axis", &items), ndim = in[0].ndim;
-		bool present = attr_get(call, "axis") != NULL;
+		kc->p.reduce.kind = reduce_kind(op);
+		kc->p.reduce.select_last_index = attr_bool(call, "select_last_index", false);
+		kc->p.reduce.unbiased = attr_bool(call, "unbiased", false);
 		kc->axes = xcalloc(ndim ? ndim : 1, sizeof(int64_t));
-		if (!present) {
+		/* TVM's GetReduceAxes: no axis, or an empty list, reduces every
+		 * axis (exclude or not) */
+		if (n == 0) {
 			for (uint32_t i = 0; i < ndim; i++)
 				kc->axes[i] = 1;
 			return true;

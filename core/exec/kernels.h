@@ -147,6 +147,31 @@ typedef struct KernelTake {
 	KernelTakeMode mode; /* out-of-range indices: clamped, wrapped, or (fast) clamped too */
 } KernelTake;
 
+/* The normalisations: the data seen as [outer, mid, c, inner] around the
+ * channel axis (batch_norm, layer_norm: mid 1; instance_norm, group_norm:
+ * outer is the batch, mid the axes between it and the channels), groups of
+ * c / groups channels (instance_norm: c groups). */
+typedef struct KernelNorm {
+	int64_t outer, mid, c, inner;
+	int64_t groups;
+	double eps;
+	bool center, scale; /* add beta, multiply by gamma */
+} KernelNorm;
+
+/* Which reduction a reduction operator computes (KernelCall.p.reduce). */
+typedef enum KernelReduce {
+	REDUCE_SUM,
+	REDUCE_MEAN,
+	REDUCE_PROD,
+	REDUCE_MAX,
+	REDUCE_MIN,
+	REDUCE_ALL,
+	REDUCE_ANY,
+	REDUCE_ARGMAX,
+	REDUCE_ARGMIN,
+	REDUCE_VARIANCE,
+} KernelReduce;
+
 typedef struct KernelCall {
 	OpKind op;
 	const char *name; /* the Relay op name, for messages */
@@ -157,15 +182,21 @@ typedef struct KernelCall {
 	union {
 		KernelWindow window; /* conv2d, conv2d_transpose, the poolings */
 		KernelMatmul matmul; /* dense, batch_matmul */
-		KernelAxis axis;     /* bias_add, softmax, concatenate, split */
+		KernelAxis axis;     /* bias_add, softmax, log_softmax, concatenate, split */
 		KernelTake take;
+		KernelNorm norm;
+		struct {
+			KernelReduce kind;
+			bool select_last_index; /* argmax, argmin */
+			bool unbiased;          /* variance: divide by n - 1 */
+		} reduce;
 		struct {
 			double lo, hi;
 		} clip;
 		double fill; /* zeros, ones, zeros_like, ones_like */
 	} p;
 	/* transpose: the permutation (out axis i is input axis axes[i]);
-	 * sum/mean/max: 1 for each input axis reduced, else 0. Owned. */
+	 * the reductions: 1 for each input axis reduced, else 0. Owned. */
 	int64_t *axes;
 } KernelCall;
 

@@ -1,113 +1,311 @@
 /*
- * cpu_reduce.c - the CPU kernels of the reductions sum, mean and max: one
- * output element per step of a thread's range, walking the reduced axes
- * with their input strides; floats accumulate in double, integers in
- * wrapping 64-bit arithmetic.
+ * cpu_reduce.c - the CPU kernels of the reductions: sum, mean, prod, max,
+ * min, all, any, argmax, argmin and variance.
+ *
+ * The input is seen as kept axes and reduced axes (KernelCall.axes marks
+ * the reduced ones; size-1 axes are dropped, and neighbours that stay
+ * contiguous merged), and every output element is one walk over the
+ * reduced positions: a contiguous run when the reduced axes are innermost
+ * (softmax-like rows, the common case), an odometer over their strides
+ * otherwise. The operator is chosen once per output row, outside the inner
+ * loop. Floats accumulate in double and integers in wrapping 64-bit
+ * arithmetic; max and min propagate NaN; argmax and argmin give the
+ * flattened position among the reduced axes of the first extreme (the last
+ * with select_last_index) as int32, TVM's output dtype; variance reads its
+ * second operand, the mean, broadcast against the input.
  */
 #include "kernels_cpu.h"
 
 #include <math.h>
 #include <stdlib.h>
 
+/* The reduction's geometry: kept and reduced axes with their strides in the
+ * input (and, for the kept ones, in variance's mean). */
+typedef struct ReducePlan {
+	uint32_t nkept, nred;
+	int64_t kept_shape[64], kept_stride[64], kept_mean_stride[64];
+	int64_t red_shape[64], red_stride[64];
+	int64_t red_count;
+	bool contiguous; /* the reduced positions of a row are one run */
+} ReducePlan;
+
 typedef struct ReduceJob {
 	const KernelCall *kc;
-	uint32_t nkept, nred;
-	int64_t *kept_shape, *kept_stride; /* input strides of the kept axes */
-	int64_t *red_shape, *red_stride;
-	int64_t red_count;
+	const ReducePlan *p;
 } ReduceJob;
+
+/* What one row accumulates. */
+typedef struct Acc {
+	double d;    /* float operands */
+	int64_t i;   /* integer operands */
+	int64_t arg; /* argmax, argmin: position of the best so far */
+	bool is_float;
+} Acc;
+
+static void acc_init(Acc *a, KernelReduce op, bool is_float)
+{
+	a->is_float = is_float;
+	a->arg = 0;
+	switch (op) {
+	case REDUCE_PROD:
+	case REDUCE_ALL:
+		a->d = 1;
+		a->i = 1;
+		break;
+	case REDUCE_MAX:
+		a->d = -INFINITY;
+		a->i = INT64_MIN;
+		break;
+	case REDUCE_MIN:
+		a->d = INFINITY;
+		a->i = INT64_MAX;
+		break;
+	case REDUCE_SUM:
+	case REDUCE_MEAN:
+	case REDUCE_ANY:
+	case REDUCE_ARGMAX:
+	case REDUCE_ARGMIN:
+	case REDUCE_VARIANCE:
+		a->d = 0;
+		a->i = 0;
+		break;
+	}
+}
+
+/* The inner loops: UPDATE sees the element's value as `v` (double or
+ * int64_t) and its position among the reduced ones as `r`. */
+#define REDUCE_WALK(T, LOAD, UPDATE)                                      \
+	do {                                                              \
+		const T *src = (const T *)in->data;                       \
+		if (p->contiguous) {                                      \
+			for (int64_t r = 0; r < p->red_count; r++) {      \
+				T_VALUE v = LOAD(src[base + r]);          \
+				UPDATE;                                   \
+			}                                                 \
+		} else {                                                  \
+			int64_t idx[64] = {0}, off = base;                \
+			for (int64_t r = 0; r < p->red_count; r++) {      \
+				T_VALUE v = LOAD(src[off]);               \
+				UPDATE;                                   \
+				for (uint32_t k = p->nred; k-- > 0;) {    \
+					off += p->red_stride[k];          \
+					if (++idx[k] < p->red_shape[k])   \
+						break;                    \
+					off -= idx[k] * p->red_stride[k]; \
+					idx[k] = 0;                       \
+				}                                         \
+			}                                                 \
+		}                                                         \
+	} while (0)
+
+/* One reduction over a row, for operands stored as T and computed as
+ * T_VALUE. MEAN and VARIANCE sum here; the caller divides. */
+#define REDUCE_ROW(NAME, T, T_VALUE_, LOAD, ACC, ADD, MUL)                                     \
+	static void NAME(const KernelTensor *in, const ReducePlan *p, int64_t base,            \
+			 KernelReduce op, bool last, double mean, Acc *a)                      \
+	{                                                                                      \
+		typedef T_VALUE_ T_VALUE;                                                      \
+		T_VALUE best = 0;                                                              \
+		(void)mean;                                                                    \
+		switch (op) {                                                                  \
+		case REDUCE_SUM:                                                               \
+		case REDUCE_MEAN:                                                              \
+			REDUCE_WALK(T, LOAD, ACC = ADD(ACC, v));                               \
+			break;                                                                 \
+		case REDUCE_PROD:                                                              \
+			REDUCE_WALK(T, LOAD, ACC = MUL(ACC, v));                               \
+			break;                                                                 \
+		case REDUCE_MAX:                                                               \
+			REDUCE_WALK(T, LOAD,                                                   \
+				    ACC = (ACC != ACC || v > ACC || v != v)                    \
+						  ? (ACC != ACC ? ACC : v)                     \
+						  : ACC);                                      \
+			break;                                                                 \
+		case REDUCE_MIN:                                                               \
+			REDUCE_WALK(T, LOAD,                                                   \
+				    ACC = (ACC != ACC || v < ACC || v != v)                    \
+						  ? (ACC != ACC ? ACC : v)                     \
+						  : ACC);                                      \
+			break;                                                                 \
+		case REDUCE_ALL:                                                               \
+			REDUCE_WALK(T, LOAD, ACC = ACC && v != 0);                             \
+			break;                                                                 \
+		case REDUCE_ANY:                                                               \
+			REDUCE_WALK(T, LOAD, ACC = ACC || v != 0);                             \
+			break;                                                                 \
+		case REDUCE_ARGMAX:                                                            \
+			REDUCE_WALK(                                                           \
+				T, LOAD, if (r == 0 || v > best || (last && v == best)) {      \
+					best = v;                                              \
+					a->arg = r;                                            \
+				});                                                            \
+			break;                                                                 \
+		case REDUCE_ARGMIN:                                                            \
+			REDUCE_WALK(                                                           \
+				T, LOAD, if (r == 0 || v < best || (last && v == best)) {      \
+					best = v;                                              \
+					a->arg = r;                                            \
+				});                                                            \
+			break;                                                                 \
+		case REDUCE_VARIANCE:                                                          \
+			REDUCE_WALK(T, LOAD, a->d += ((double)v - mean) * ((double)v - mean)); \
+			break;                                                                 \
+		}                                                                              \
+	}
+
+#define LOAD_PLAIN(x) (x)
+#define LOAD_HALF(x) npy_half_to_float(x)
+#define FADD(x, y) ((x) + (y))
+#define FMUL(x, y) ((x) * (y))
+REDUCE_ROW(row_f32, float, double, LOAD_PLAIN, a->d, FADD, FMUL)
+REDUCE_ROW(row_f64, double, double, LOAD_PLAIN, a->d, FADD, FMUL)
+REDUCE_ROW(row_f16, uint16_t, double, LOAD_HALF, a->d, FADD, FMUL)
+REDUCE_ROW(row_i32, int32_t, int64_t, LOAD_PLAIN, a->i, iadd, imul)
+REDUCE_ROW(row_i64, int64_t, int64_t, LOAD_PLAIN, a->i, iadd, imul)
+REDUCE_ROW(row_bool, uint8_t, int64_t, LOAD_PLAIN, a->i, iadd, imul)
+
+typedef void (*RowFn)(const KernelTensor *in, const ReducePlan *p, int64_t base, KernelReduce op,
+		      bool last, double mean, Acc *a);
+
+static RowFn row_fn(DType dt)
+{
+	switch (dt) {
+	case DT_FLOAT32:
+		return row_f32;
+	case DT_FLOAT64:
+		return row_f64;
+	case DT_FLOAT16:
+		return row_f16;
+	case DT_INT32:
+		return row_i32;
+	case DT_INT64:
+		return row_i64;
+	case DT_BOOL:
+		return row_bool;
+	case DT_COUNT:
+		break;
+	}
+	return NULL;
+}
 
 static void reduce_range(void *vjob, int64_t begin, int64_t end)
 {
 	ReduceJob *job = vjob;
 	const KernelCall *kc = job->kc;
+	const ReducePlan *p = job->p;
 	const KernelTensor *in = &kc->in[0], *out = &kc->out[0];
+	RowFn row = row_fn(in->dtype);
 	bool is_float = dtype_is_float(in->dtype);
-	uint32_t nr = job->nred;
-	int64_t small[8], *idx = nr <= 8 ? small : xmalloc((nr ? nr : 1) * sizeof(int64_t));
+	int64_t n = p->red_count;
 	for (int64_t o = begin; o < end; o++) {
-		int64_t base = 0, rest = o, off;
-		double dacc = kc->op == OP_MAX ? -INFINITY : 0;
-		int64_t iacc = kc->op == OP_MAX ? INT64_MIN : 0;
-		for (uint32_t i = job->nkept; i-- > 0;) {
-			base += rest % job->kept_shape[i] * job->kept_stride[i];
-			rest /= job->kept_shape[i];
+		int64_t base = 0, mean_off = 0, rest = o;
+		double mean = 0;
+		Acc a;
+		for (uint32_t i = p->nkept; i-- > 0;) {
+			int64_t c = rest % p->kept_shape[i];
+			rest /= p->kept_shape[i];
+			base += c * p->kept_stride[i];
+			mean_off += c * p->kept_mean_stride[i];
 		}
-		for (uint32_t i = 0; i < nr; i++)
-			idx[i] = 0;
-		off = base;
-		for (int64_t r = 0; r < job->red_count; r++) {
-			if (is_float) {
-				double v = load_double(in->data, in->dtype, off);
-				if (kc->op != OP_MAX)
-					dacc += v;
-				else if (v != v || dacc != dacc)
-					dacc = NAN;
-				else if (v > dacc)
-					dacc = v;
-			} else {
-				int64_t v = load_int(in->data, in->dtype, off);
-				if (kc->op == OP_MAX)
-					iacc = v > iacc ? v : iacc;
-				else
-					iacc = iadd(iacc, v);
-			}
-			for (uint32_t i = nr; i-- > 0;) {
-				off += job->red_stride[i];
-				if (++idx[i] < job->red_shape[i])
-					break;
-				off -= idx[i] * job->red_stride[i];
-				idx[i] = 0;
-			}
+		if (kc->p.reduce.kind == REDUCE_VARIANCE)
+			mean = load_double(kc->in[1].data, kc->in[1].dtype, mean_off);
+		acc_init(&a, kc->p.reduce.kind, is_float);
+		row(in, p, base, kc->p.reduce.kind, kc->p.reduce.select_last_index, mean, &a);
+		switch (kc->p.reduce.kind) {
+		case REDUCE_ARGMAX:
+		case REDUCE_ARGMIN:
+			store_int(out->data, out->dtype, o, a.arg);
+			continue;
+		case REDUCE_MEAN:
+			a.d = n ? a.d / (double)n : NAN;
+			a.i = n ? a.i / n : 0;
+			break;
+		case REDUCE_VARIANCE: {
+			int64_t div = n - (kc->p.reduce.unbiased ? 1 : 0);
+			a.d = div > 0 ? a.d / (double)div : NAN;
+			break;
 		}
-		if (kc->op == OP_MEAN) {
-			dacc = job->red_count ? dacc / (double)job->red_count : NAN;
-			iacc = job->red_count ? iacc / job->red_count : 0;
+		case REDUCE_SUM:
+		case REDUCE_PROD:
+		case REDUCE_MAX:
+		case REDUCE_MIN:
+		case REDUCE_ALL:
+		case REDUCE_ANY:
+			break;
 		}
-		if (is_float)
-			store_double(out->data, out->dtype, o, dacc);
+		if (is_float || kc->p.reduce.kind == REDUCE_VARIANCE)
+			store_double(out->data, out->dtype, o, a.d);
 		else
-			store_int(out->data, out->dtype, o, iacc);
+			store_int(out->data, out->dtype, o, a.i);
 	}
-	if (idx != small)
-		free(idx);
+}
+
+/* The plan of kc: size-1 axes dropped, adjacent reduced (or kept) axes
+ * that are contiguous merged. */
+static void reduce_plan(const KernelCall *kc, ReducePlan *p)
+{
+	const KernelTensor *in = &kc->in[0];
+	const KernelTensor *mean = kc->p.reduce.kind == REDUCE_VARIANCE ? &kc->in[1] : NULL;
+	int64_t stride = 1, mean_stride = 1;
+	int64_t strides[64], mean_strides[64];
+	int last_kind = -1; /* 0 kept, 1 reduced: of the axis merged last */
+	p->nkept = p->nred = 0;
+	p->red_count = 1;
+	for (uint32_t i = in->ndim; i-- > 0;) {
+		strides[i] = stride;
+		stride *= in->shape[i];
+		mean_strides[i] = mean && mean->shape[i] != 1 ? mean_stride : 0;
+		if (mean)
+			mean_stride *= mean->shape[i];
+	}
+	for (uint32_t i = 0; i < in->ndim; i++) {
+		int kind = kc->axes[i] ? 1 : 0;
+		if (in->shape[i] == 1)
+			continue;
+		if (kind == 1) {
+			p->red_count *= in->shape[i];
+			if (last_kind == 1 &&
+			    p->red_stride[p->nred - 1] == strides[i] * in->shape[i]) {
+				p->red_shape[p->nred - 1] *= in->shape[i];
+				p->red_stride[p->nred - 1] = strides[i];
+			} else {
+				p->red_shape[p->nred] = in->shape[i];
+				p->red_stride[p->nred++] = strides[i];
+			}
+		} else {
+			p->kept_shape[p->nkept] = in->shape[i];
+			p->kept_stride[p->nkept] = strides[i];
+			p->kept_mean_stride[p->nkept++] = mean_strides[i];
+		}
+		last_kind = kind;
+	}
+	p->contiguous = p->nred == 0 || (p->nred == 1 && p->red_stride[0] == 1);
 }
 
 static bool reduce_kernel(const KernelCall *kc, char **err)
 {
 	const KernelTensor *in = &kc->in[0], *out = &kc->out[0];
-	uint32_t nd = in->ndim;
-	int64_t s = 1, *strides = xmalloc((nd ? nd : 1) * sizeof(int64_t));
-	ReduceJob job = {.kc = kc, .red_count = 1};
-	(void)err;
-	job.kept_shape = xmalloc((nd ? nd : 1) * sizeof(int64_t));
-	job.kept_stride = xmalloc((nd ? nd : 1) * sizeof(int64_t));
-	job.red_shape = xmalloc((nd ? nd : 1) * sizeof(int64_t));
-	job.red_stride = xmalloc((nd ? nd : 1) * sizeof(int64_t));
-	for (uint32_t i = nd; i-- > 0;) {
-		strides[i] = s;
-		s *= in->shape[i];
+	ReducePlan p;
+	ReduceJob job = {.kc = kc, .p = &p};
+	if (!row_fn(in->dtype))
+		return cpu_unsupported(kc, in->dtype, err);
+	if (in->ndim > 64) {
+		*err = xasprintf("'%s' on the cpu takes at most 64 dimensions", kc->name);
+		return false;
 	}
-	for (uint32_t i = 0; i < nd; i++) {
-		if (kc->axes[i]) {
-			job.red_shape[job.nred] = in->shape[i];
-			job.red_stride[job.nred++] = strides[i];
-			job.red_count *= in->shape[i];
-		} else {
-			job.kept_shape[job.nkept] = in->shape[i];
-			job.kept_stride[job.nkept++] = strides[i];
-		}
-	}
-	kernel_parallel_for(out->count, job.red_count ? GRAIN_ELEMENTWISE / job.red_count + 1 : 1,
+	reduce_plan(kc, &p);
+	kernel_parallel_for(out->count, p.red_count ? GRAIN_ELEMENTWISE / p.red_count + 1 : 1,
 			    reduce_range, &job);
-	free(strides);
-	free(job.kept_shape);
-	free(job.kept_stride);
-	free(job.red_shape);
-	free(job.red_stride);
 	return true;
 }
 
 KERNEL_CPU_VIA(SUM, reduce_kernel)
 KERNEL_CPU_VIA(MEAN, reduce_kernel)
 KERNEL_CPU_VIA(MAX, reduce_kernel)
+KERNEL_CPU_VIA(MIN, reduce_kernel)
+KERNEL_CPU_VIA(PROD, reduce_kernel)
+KERNEL_CPU_VIA(ALL, reduce_kernel)
+KERNEL_CPU_VIA(ANY, reduce_kernel)
+KERNEL_CPU_VIA(ARGMAX, reduce_kernel)
+KERNEL_CPU_VIA(ARGMIN, reduce_kernel)
+KERNEL_CPU_VIA(VARIANCE, reduce_kernel)

@@ -87,11 +87,24 @@
 #define CUDA_OPS_REDUCE(X) \
 	X(SUM)             \
 	X(MEAN)            \
-	X(MAX)
+	X(MAX)             \
+	X(MIN)             \
+	X(PROD)            \
+	X(ALL)             \
+	X(ANY)             \
+	X(ARGMAX)          \
+	X(ARGMIN)          \
+	X(VARIANCE)
 #define CUDA_OPS_NN(X) \
 	X(SOFTMAX)     \
 	X(DENSE)       \
 	X(BATCH_MATMUL)
+#define CUDA_OPS_NORM(X) \
+	X(BATCH_NORM)    \
+	X(LAYER_NORM)    \
+	X(INSTANCE_NORM) \
+	X(GROUP_NORM)    \
+	X(LOG_SOFTMAX)
 #define CUDA_OPS_WINDOW(X)  \
 	X(CONV2D)           \
 	X(CONV2D_TRANSPOSE) \
@@ -116,6 +129,7 @@
 /* Every entry, family by family. */
 #define CUDA_OPS(X)             \
 	CUDA_OPS_ELEMENTWISE(X) \
-	CUDA_OPS_FILL(X) CUDA_OPS_REDUCE(X) CUDA_OPS_NN(X) CUDA_OPS_WINDOW(X) CUDA_OPS_TRANSFORM(X)
+	CUDA_OPS_FILL(X)        \
+	CUDA_OPS_REDUCE(X) CUDA_OPS_NN(X) CUDA_OPS_NORM(X) CUDA_OPS_WINDOW(X) CUDA_OPS_TRANSFORM(X)
 
 #endif

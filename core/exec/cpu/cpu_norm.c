@@ -1,0 +1,186 @@
+/*
+ * cpu_norm.c - the CPU kernels of the normalisations: nn.batch_norm
+ * (inference form), nn.layer_norm, nn.instance_norm, nn.group_norm, and
+ * nn.log_softmax.
+ *
+ * The data is seen as [outer, mid, c, inner] around the channel axis
+ * (KernelNorm). batch_norm scales each channel by its moving statistics;
+ * layer_norm normalises each (outer, inner) row along the axis; instance
+ * and group norm normalise each (outer, group) over its channels, mid and
+ * inner. Statistics are two-pass (mean, then the mean square deviation) in
+ * double; gamma and beta run along the channel axis unless scale or
+ * center is off. float32 and float64.
+ */
+#include "kernels_cpu.h"
+
+#include <math.h>
+#include <string.h>
+
+typedef struct NormJob {
+	const KernelCall *kc;
+} NormJob;
+
+/* gamma * (x - mean) / sqrt(var + eps) + beta for channel c */
+#define NORM_OUT(x, mean, inv, c)                                        \
+	(((x) - (mean)) * (inv) * (kn->scale ? (double)gamma[c] : 1.0) + \
+	 (kn->center ? (double)beta[c] : 0.0))
+
+/* batch_norm: rows are (outer, mid, c) triples of inner elements. */
+#define DEFINE_BATCH_NORM(NAME, T)                                                            \
+	static void NAME(void *vjob, int64_t begin, int64_t end)                              \
+	{                                                                                     \
+		const KernelCall *kc = ((NormJob *)vjob)->kc;                                 \
+		const KernelNorm *kn = &kc->p.norm;                                           \
+		const T *x = kc->in[0].data, *gamma = kc->in[1].data, *beta = kc->in[2].data; \
+		const T *mean = kc->in[3].data, *var = kc->in[4].data;                        \
+		T *y = kc->out[0].data;                                                       \
+		for (int64_t row = begin; row < end; row++) {                                 \
+			int64_t c = row % kn->c;                                              \
+			double inv = 1.0 / sqrt((double)var[c] + kn->eps);                    \
+			for (int64_t i = 0; i < kn->inner; i++) {                             \
+				int64_t k = row * kn->inner + i;                              \
+				y[k] = (T)NORM_OUT((double)x[k], (double)mean[c], inv, c);    \
+			}                                                                     \
+		}                                                                             \
+	}
+DEFINE_BATCH_NORM(batch_norm_f32, float)
+DEFINE_BATCH_NORM(batch_norm_f64, double)
+
+/* layer_norm: rows are (outer, inner) pairs of c elements, stride inner. */
+#define DEFINE_LAYER_NORM(NAME, T)                                                            \
+	static void NAME(void *vjob, int64_t begin, int64_t end)                              \
+	{                                                                                     \
+		const KernelCall *kc = ((NormJob *)vjob)->kc;                                 \
+		const KernelNorm *kn = &kc->p.norm;                                           \
+		const T *x = kc->in[0].data, *gamma = kc->in[1].data, *beta = kc->in[2].data; \
+		T *y = kc->out[0].data;                                                       \
+		for (int64_t row = begin; row < end; row++) {                                 \
+			int64_t o = row / kn->inner, i = row % kn->inner;                     \
+			const T *xr = x + o * kn->c * kn->inner + i;                          \
+			T *yr = y + o * kn->c * kn->inner + i;                                \
+			double mean = 0, var = 0, inv;                                        \
+			for (int64_t c = 0; c < kn->c; c++)                                   \
+				mean += xr[c * kn->inner];                                    \
+			mean /= (double)kn->c;                                                \
+			for (int64_t c = 0; c < kn->c; c++) {                                 \
+				double d = xr[c * kn->inner] - mean;                          \
+				var += d * d;                                                 \
+			}                                                                     \
+			inv = 1.0 / sqrt(var / (double)kn->c + kn->eps);                      \
+			for (int64_t c = 0; c < kn->c; c++)                                   \
+				yr[c * kn->inner] =                                           \
+					(T)NORM_OUT((double)xr[c * kn->inner], mean, inv, c); \
+		}                                                                             \
+	}
+DEFINE_LAYER_NORM(layer_norm_f32, float)
+DEFINE_LAYER_NORM(layer_norm_f64, double)
+
+/* instance and group norm: rows are (outer, group) pairs; a group is its
+ * channels' elements over mid and inner. */
+#define DEFINE_GROUP_NORM(NAME, T)                                                                 \
+	static void NAME(void *vjob, int64_t begin, int64_t end)                                   \
+	{                                                                                          \
+		const KernelCall *kc = ((NormJob *)vjob)->kc;                                      \
+		const KernelNorm *kn = &kc->p.norm;                                                \
+		const T *x = kc->in[0].data, *gamma = kc->in[1].data, *beta = kc->in[2].data;      \
+		T *y = kc->out[0].data;                                                            \
+		int64_t per = kn->c / kn->groups;                                                  \
+		double count = (double)(kn->mid * per * kn->inner);                                \
+		for (int64_t row = begin; row < end; row++) {                                      \
+			int64_t o = row / kn->groups, g = row % kn->groups;                        \
+			double mean = 0, var = 0, inv = 0;                                         \
+			for (int pass = 0; pass < 3; pass++) {                                     \
+				for (int64_t m = 0; m < kn->mid; m++)                              \
+					for (int64_t c = g * per; c < (g + 1) * per; c++) {        \
+						int64_t base = ((o * kn->mid + m) * kn->c + c) *   \
+							       kn->inner;                          \
+						for (int64_t i = 0; i < kn->inner; i++) {          \
+							double v = x[base + i];                    \
+							if (pass == 0)                             \
+								mean += v;                         \
+							else if (pass == 1)                        \
+								var += (v - mean) * (v - mean);    \
+							else                                       \
+								y[base + i] = (T)NORM_OUT(v, mean, \
+											  inv, c); \
+						}                                                  \
+					}                                                          \
+				if (pass == 0)                                                     \
+					mean /= count;                                             \
+				else if (pass == 1)                                                \
+					inv = 1.0 / sqrt(var / count + kn->eps);                   \
+			}                                                                          \
+		}                                                                                  \
+	}
+DEFINE_GROUP_NORM(group_norm_f32, float)
+DEFINE_GROUP_NORM(group_norm_f64, double)
+
+static bool norm_run(const KernelCall *kc, int64_t rows, KernelRangeFn f32, KernelRangeFn f64,
+		     char **err)
+{
+	NormJob job = {kc};
+	int64_t per_row = kc->out[0].count / (rows ? rows : 1);
+	return cpu_run_float(kc, rows, GRAIN_ELEMENTWISE / (per_row + 1) + 1, f32, f64, &job, err);
+}
+
+/* The moving mean and variance pass through as the second and third
+ * results (TVM's inference form). */
+bool kernel_cpu_BATCH_NORM(const KernelCall *kc, char **err)
+{
+	const KernelNorm *kn = &kc->p.norm;
+	if (!norm_run(kc, kn->outer * kn->mid * kn->c, batch_norm_f32, batch_norm_f64, err))
+		return false;
+	memcpy(kc->out[1].data, kc->in[3].data, kc->out[1].nbytes);
+	memcpy(kc->out[2].data, kc->in[4].data, kc->out[2].nbytes);
+	return true;
+}
+
+bool kernel_cpu_LAYER_NORM(const KernelCall *kc, char **err)
+{
+	const KernelNorm *kn = &kc->p.norm;
+	return norm_run(kc, kn->outer * kn->inner, layer_norm_f32, layer_norm_f64, err);
+}
+
+static bool group_kernel(const KernelCall *kc, char **err)
+{
+	const KernelNorm *kn = &kc->p.norm;
+	return norm_run(kc, kn->outer * kn->groups, group_norm_f32, group_norm_f64, err);
+}
+
+KERNEL_CPU_VIA(INSTANCE_NORM, group_kernel)
+KERNEL_CPU_VIA(GROUP_NORM, group_kernel)
+
+/* ---- log_softmax ---------------------------------------------------------- */
+
+/* x - max - log(sum(exp(x - max))) along the axis, the sum in double. */
+#define DEFINE_LOG_SOFTMAX(NAME, T)                                               \
+	static void NAME(void *vjob, int64_t begin, int64_t end)                  \
+	{                                                                         \
+		const KernelCall *kc = ((NormJob *)vjob)->kc;                     \
+		const T *x = kc->in[0].data;                                      \
+		T *y = kc->out[0].data;                                           \
+		int64_t len = kc->p.axis.len, inner = kc->p.axis.inner;           \
+		for (int64_t row = begin; row < end; row++) {                     \
+			int64_t o = row / inner, i = row % inner;                 \
+			const T *xr = x + o * len * inner + i;                    \
+			T *yr = y + o * len * inner + i;                          \
+			double m = -INFINITY, sum = 0, lse;                       \
+			for (int64_t k = 0; k < len; k++)                         \
+				m = xr[k * inner] > m ? xr[k * inner] : m;        \
+			for (int64_t k = 0; k < len; k++)                         \
+				sum += exp((double)xr[k * inner] - m);            \
+			lse = m + log(sum);                                       \
+			for (int64_t k = 0; k < len; k++)                         \
+				yr[k * inner] = (T)((double)xr[k * inner] - lse); \
+		}                                                                 \
+	}
+DEFINE_LOG_SOFTMAX(log_softmax_f32, float)
+DEFINE_LOG_SOFTMAX(log_softmax_f64, double)
+
+bool kernel_cpu_LOG_SOFTMAX(const KernelCall *kc, char **err)
+{
+	NormJob job = {kc};
+	int64_t rows = kc->p.axis.outer * kc->p.axis.inner;
+	int64_t grain = GRAIN_ELEMENTWISE / (kc->p.axis.len + 1) + 1;
+	return cpu_run_float(kc, rows, grain, log_softmax_f32, log_softmax_f64, &job, err);
+}
