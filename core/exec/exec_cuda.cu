@@ -190,10 +190,28 @@ static void cuda_close(ExecDevice *dev)
 			cudaEventDestroy(s->staged[i]);
 			cudaFreeHost(s->staging[i]);
 		}
+	cudaFree(s->scratch);
 	cublasDestroy(s->blas);
 	cudaStreamDestroy(s->stream);
 	free(s);
 	dev->state = NULL;
+}
+
+bool cuda_scratch(CudaState *s, size_t bytes, void **out, char **err)
+{
+	if (bytes > s->scratch_bytes) {
+		size_t grown = bytes + bytes / 4;
+		if (!cuda_ok(cudaStreamSynchronize(s->stream), "cudaStreamSynchronize", err))
+			return false;
+		cudaFree(s->scratch);
+		s->scratch = NULL;
+		s->scratch_bytes = 0;
+		if (!cuda_ok(cudaMalloc(&s->scratch, grown), "cudaMalloc (workspace)", err))
+			return false;
+		s->scratch_bytes = grown;
+	}
+	*out = s->scratch;
+	return true;
 }
 
 static void *cuda_alloc(ExecDevice *dev, size_t nbytes, char **err)

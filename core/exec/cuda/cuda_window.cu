@@ -1,7 +1,16 @@
 /*
  * cuda_window.cu - the CUDA kernels of the operators that slide a window
- * over NCHW data: the convolutions and the poolings, direct kernels with
- * one thread per output element.
+ * over NCHW data: the convolutions and the poolings.
+ *
+ * nn.conv2d is a matrix product on cuBLAS: for each image, the input's
+ * windows are unrolled into a [c / groups * kh * kw, oh * ow] matrix
+ * (im2col, skipped for a 1x1 convolution with unit stride and no padding,
+ * whose input already is that matrix) and multiplied by the weights seen
+ * as [groups][o / groups, c / groups * kh * kw], one strided-batched GEMM
+ * over the groups. A depthwise convolution (one input and one output
+ * channel per group) would be thousands of 1-row products, so it, the
+ * transposed convolution and the poolings are direct kernels with one
+ * thread per output element.
  */
 #include "kernels_cuda.h"
 
@@ -147,8 +156,88 @@ static bool conv_run(CudaState *s, const KernelCall *kc, char **err,
 	return unsupported(kc, kc->in[0].dtype, err);
 }
 
+/* col[(ci * kh + ky) * kw + kx][oy * ow + ox] for every channel of the
+ * image's groups: ncol = c * kh * kw rows of oh * ow, 0 where the window
+ * hangs over the padding. */
+template <typename T> __global__ void im2col_kernel(const T *x, T *col, KernelWindow p)
+{
+	int64_t npix = p.oh * p.ow, n = p.c * p.kh * p.kw * npix;
+	GRID_LOOP(i, n)
+	{
+		int64_t pix = i % npix, row = i / npix;
+		int64_t ox = pix % p.ow, oy = pix / p.ow;
+		int64_t kx = row % p.kw, ky = row / p.kw % p.kh, ci = row / (p.kw * p.kh);
+		int64_t iy = oy * p.stride[0] - p.pad[0] + ky * p.dilation[0];
+		int64_t ix = ox * p.stride[1] - p.pad[1] + kx * p.dilation[1];
+		col[i] = (iy >= 0 && iy < p.h && ix >= 0 && ix < p.w)
+				 ? x[(ci * p.h + iy) * p.w + ix]
+				 : (T)0;
+	}
+}
+
+static cublasStatus_t gemm_batched(cublasHandle_t h, int m, int n, int k, const float *a, int lda,
+				   long long sa, const float *b, int ldb, long long sb, float *c,
+				   int ldc, long long sc, int batch)
+{
+	const float one = 1, zero = 0;
+	return cublasSgemmStridedBatched(h, CUBLAS_OP_N, CUBLAS_OP_N, m, n, k, &one, a, lda, sa, b,
+					 ldb, sb, &zero, c, ldc, sc, batch);
+}
+
+static cublasStatus_t gemm_batched(cublasHandle_t h, int m, int n, int k, const double *a, int lda,
+				   long long sa, const double *b, int ldb, long long sb, double *c,
+				   int ldc, long long sc, int batch)
+{
+	const double one = 1, zero = 0;
+	return cublasDgemmStridedBatched(h, CUBLAS_OP_N, CUBLAS_OP_N, m, n, k, &one, a, lda, sa, b,
+					 ldb, sb, &zero, c, ldc, sc, batch);
+}
+
+/* y[b][g] = w[g] * col(x[b])[g] per image: in cuBLAS's column-major terms
+ * y^T (npix x og) = col^T (npix x kg) * w^T (kg x og). */
+template <typename T> static bool conv2d_gemm(CudaState *s, const KernelCall *kc, char **err)
+{
+	const KernelWindow &p = kc->p.window;
+	int64_t npix = p.oh * p.ow, cg = p.c / p.groups, og = p.o / p.groups;
+	int64_t kg = cg * p.kh * p.kw; /* one group's unrolled window */
+	bool direct = p.kh == 1 && p.kw == 1 && p.stride[0] == 1 && p.stride[1] == 1 &&
+		      p.pad[0] == 0 && p.pad[1] == 0 && p.pad_end[0] == 0 && p.pad_end[1] == 0;
+	const T *x = (const T *)kc->in[0].data, *w = (const T *)kc->in[1].data;
+	T *y = (T *)kc->out[0].data, *col = NULL;
+	if (npix > INT_MAX || kg > INT_MAX || og > INT_MAX || p.groups > INT_MAX)
+		return cuda_ok(cudaErrorInvalidValue, "nn.conv2d: a dimension over 2^31", err);
+	if (!direct &&
+	    !cuda_scratch(s, (size_t)(p.c * p.kh * p.kw * npix) * sizeof(T), (void **)&col, err))
+		return false;
+	for (int64_t b = 0; b < p.n; b++) {
+		const T *xb = x + b * p.c * p.h * p.w;
+		if (!direct) {
+			im2col_kernel<T>
+				<<<blocks_for(p.c * p.kh * p.kw * npix), THREADS, 0, s->stream>>>(
+					xb, col, p);
+			if (!launched(kc, err))
+				return false;
+		}
+		if (!cublas_ok(gemm_batched(s->blas, (int)npix, (int)og, (int)kg, direct ? xb : col,
+					    (int)npix, (long long)(kg * npix), w, (int)kg,
+					    (long long)(og * kg), y + b * p.o * npix, (int)npix,
+					    (long long)(og * npix), (int)p.groups),
+			       kc->name, err))
+			return false;
+	}
+	return true;
+}
+
 bool kernel_cuda_CONV2D(CudaState *s, const KernelCall *kc, char **err)
 {
+	const KernelWindow &p = kc->p.window;
+	bool depthwise = p.c == p.groups && p.o == p.groups;
+	if (kc->out[0].count == 0)
+		return true;
+	if (!depthwise && kc->in[0].dtype == DT_FLOAT32)
+		return conv2d_gemm<float>(s, kc, err);
+	if (!depthwise && kc->in[0].dtype == DT_FLOAT64)
+		return conv2d_gemm<double>(s, kc, err);
 	return conv_run(s, kc, err, conv2d_kernel<float, float>, conv2d_kernel<double, double>);
 }
 

@@ -38,6 +38,9 @@ struct CudaState {
 	cudaEvent_t staged[2]; /* the DMA that last used each */
 	size_t max_pitch;      /* the largest pitch cudaMemcpy2D accepts (2^31 - 1 bytes
 				  on current GPUs, less than one row of a big tensor) */
+	void *scratch;         /* kernels' workspace (the convolutions' im2col), grown on
+				  demand by cuda_scratch, freed at close */
+	size_t scratch_bytes;
 };
 
 /* One kernel per operator, in the file its cuda_ops.h list names. */
@@ -52,6 +55,11 @@ CUDA_OPS(CUDA_DECLARE_KERNEL)
 bool cuda_ok(cudaError_t e, const char *what, char **err);
 /* False with "WHAT: cuBLAS STATUS" in *err unless s is success. */
 bool cublas_ok(cublasStatus_t s, const char *what, char **err);
+
+/* A device workspace of at least `bytes` for the next kernels on s's
+ * stream, valid until the next call (exec_cuda.cu). Growing it waits for
+ * the stream, so that no queued kernel still reads the old one. */
+bool cuda_scratch(CudaState *s, size_t bytes, void **out, char **err);
 
 /* ---- element types --------------------------------------------------------------- */
 
