@@ -87,8 +87,17 @@ static void make_non_negative(NpyArray *a)
 			((double *)a->data)[i] = fabs(((double *)a->data)[i]);
 		break;
 	case DT_FLOAT16:
+	case DT_BFLOAT16:
 		for (int64_t i = 0; i < n; i++)
 			((uint16_t *)a->data)[i] &= 0x7fff;
+		break;
+	case DT_INT8:
+		for (int64_t i = 0; i < n; i++)
+			((int8_t *)a->data)[i] = (int8_t)abs(((int8_t *)a->data)[i]);
+		break;
+	case DT_INT16:
+		for (int64_t i = 0; i < n; i++)
+			((int16_t *)a->data)[i] = (int16_t)abs(((int16_t *)a->data)[i]);
 		break;
 	case DT_INT32:
 		for (int64_t i = 0; i < n; i++)
@@ -98,6 +107,10 @@ static void make_non_negative(NpyArray *a)
 		for (int64_t i = 0; i < n; i++)
 			((int64_t *)a->data)[i] = llabs(((int64_t *)a->data)[i]);
 		break;
+	case DT_UINT8:
+	case DT_UINT16:
+	case DT_UINT32:
+	case DT_UINT64:
 	case DT_BOOL:
 	case DT_COUNT:
 		break;
@@ -196,6 +209,11 @@ static bool generate_input(CmdContext *ctx, const ExecParam *p, const InputSpec 
 			free(err);
 			return false;
 		}
+		/* NumPy has no bfloat16: a uint16 file holds its bit patterns,
+		 * as TVM's NDArray.copyfrom takes them */
+		if (out->dtype == DT_UINT16 && t && t->kind == TYPE_TENSOR &&
+		    t->u.tensor.dtype == DT_BFLOAT16)
+			out->dtype = DT_BFLOAT16;
 		return true;
 	}
 	if (!t || t->kind != TYPE_TENSOR) {

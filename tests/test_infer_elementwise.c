@@ -359,6 +359,22 @@ static void test_variance(void **state)
 
 /* ---- casts and fixed-point arithmetic ---------------------------------- */
 
+/* cast and its Python alias astype take every dtype TVM programs use */
+static void test_cast_dtypes(void **state)
+{
+	static const char *const names[] = {"int8",   "uint8",    "int16",   "uint16", "uint32",
+					    "uint64", "bfloat16", "float16", "bool"};
+	(void)state;
+	for (size_t i = 0; i < sizeof names / sizeof names[0]; i++) {
+		char call[64], want[64];
+		snprintf(call, sizeof call, "cast(%%a, dtype=\"%s\")", names[i]);
+		snprintf(want, sizeof want, "Tensor[(2, 3), %s]", names[i]);
+		check_type(F23, call, want);
+	}
+	check_type("%a: Tensor[(4), int8]", "cast(%a, dtype=\"int32\")", "Tensor[(4), int32]");
+	check_error(F23, "cast(%a, dtype=\"int4\")", "'cast' has unknown dtype \"int4\"");
+}
+
 static void test_cast_like(void **state)
 {
 	(void)state;
@@ -381,8 +397,16 @@ static void test_reinterpret(void **state)
 		    "'reinterpret' cannot reinterpret Tensor[(2, 3), float32] as int64: "
 		    "elements of 4 and 8 bytes");
 	check_error(F23, "reinterpret(%a)", "'reinterpret' needs a dtype attribute");
+	check_type(F23, "reinterpret(%a, dtype=\"uint32\")", "Tensor[(2, 3), uint32]");
+	check_type("%a: Tensor[(4), int8]", "reinterpret(%a, dtype=\"uint8\")",
+		   "Tensor[(4), uint8]");
+	check_type("%a: Tensor[(4), float16]", "reinterpret(%a, dtype=\"bfloat16\")",
+		   "Tensor[(4), bfloat16]");
 	check_error(F23, "reinterpret(%a, dtype=\"uint8\")",
-		    "'reinterpret' has unknown dtype \"uint8\"");
+		    "'reinterpret' cannot reinterpret Tensor[(2, 3), float32] as uint8: "
+		    "elements of 4 and 1 bytes");
+	check_error(F23, "reinterpret(%a, dtype=\"uint4\")",
+		    "'reinterpret' has unknown dtype \"uint4\"");
 	check_parse_error(F23, "reinterpret(%a, dtype=4)", 25,
 			  "attribute 'dtype' of 'reinterpret' expects a string, found an integer");
 }
@@ -540,6 +564,7 @@ int main(void)
 		TEST(test_all_any),
 		TEST(test_argmax_argmin),
 		TEST(test_variance),
+		TEST(test_cast_dtypes),
 		TEST(test_cast_like),
 		TEST(test_reinterpret),
 		TEST(test_fixed_point_multiply),

@@ -951,10 +951,19 @@ static void test_blocked_and_bitserial(void **state)
 		     "nn.contrib_conv2d_NCHWc(%d, %w, channels=16, kernel_size=[3, 3], "
 		     "data_layout=\"NCHW4c\", out_layout=\"NCHW3c\")",
 		     "'nn.contrib_conv2d_NCHWc' output C of 16 does not split by 3");
-	expect_error("%x: " F32(4, 64), "nn.bitpack(%x, pack_type=\"uint32\")",
-		     "'nn.bitpack' has unknown pack_type \"uint32\"");
-	expect_error("%x: " F32(4, 64), "nn.bitpack(%x)",
-		     "'nn.bitpack' needs an integer pack_type (int32 or int64)");
+	/* TVM's usual pack types: 64 channels are 8 uint8 words, 2 uint32 */
+	expect_type("%x: " F32(4, 64), "nn.bitpack(%x, bits=2, pack_type=\"uint8\")",
+		    "Tensor[(4, 8, 2), uint8]");
+	expect_type("%x: " F32(4, 64), "nn.bitpack(%x, pack_type=\"uint32\")",
+		    "Tensor[(4, 2, 1), uint32]");
+	expect_type("%x: " F32(4, 64), "nn.bitpack(%x, pack_type=\"int16\")",
+		    "Tensor[(4, 4, 1), int16]");
+	expect_error("%x: " F32(4, 64), "nn.bitpack(%x, pack_type=\"uint4\")",
+		     "'nn.bitpack' has unknown pack_type \"uint4\"");
+	expect_error("%x: " F32(4, 64), "nn.bitpack(%x, pack_type=\"bfloat16\")",
+		     "'nn.bitpack' needs an integer pack_type (such as uint8 or uint32), not "
+		     "bfloat16");
+	expect_error("%x: " F32(4, 64), "nn.bitpack(%x)", "'nn.bitpack' needs a pack_type");
 	expect_error("%x: " F32(1, 4, 8, 8) ", %w: " F32(8, 4, 3, 3), "nn.bitserial_conv2d(%x, %w)",
 		     "'nn.bitserial_conv2d' needs a channels attribute");
 	expect_error("%x: " F32(2, 64) ", %w: " F32(16, 2), "nn.bitserial_dense(%x, %w)",

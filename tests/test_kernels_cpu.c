@@ -100,11 +100,32 @@ static NpyArray *in_values(const char *name, DType dt, uint32_t ndim, const int6
 		case DT_FLOAT16:
 			((uint16_t *)a->data)[i] = npy_float_to_half((float)values[i]);
 			break;
+		case DT_BFLOAT16:
+			((uint16_t *)a->data)[i] = npy_float_to_bfloat16((float)values[i]);
+			break;
+		case DT_INT8:
+			((int8_t *)a->data)[i] = (int8_t)values[i];
+			break;
+		case DT_UINT8:
+			((uint8_t *)a->data)[i] = (uint8_t)values[i];
+			break;
+		case DT_INT16:
+			((int16_t *)a->data)[i] = (int16_t)values[i];
+			break;
+		case DT_UINT16:
+			((uint16_t *)a->data)[i] = (uint16_t)values[i];
+			break;
 		case DT_INT32:
 			((int32_t *)a->data)[i] = (int32_t)values[i];
 			break;
+		case DT_UINT32:
+			((uint32_t *)a->data)[i] = (uint32_t)values[i];
+			break;
 		case DT_INT64:
 			((int64_t *)a->data)[i] = (int64_t)values[i];
+			break;
+		case DT_UINT64:
+			((uint64_t *)a->data)[i] = (uint64_t)values[i];
 			break;
 		case DT_BOOL:
 			((uint8_t *)a->data)[i] = values[i] != 0;

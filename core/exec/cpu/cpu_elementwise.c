@@ -8,9 +8,9 @@
  * are merged, so the usual cases (same shapes, a scalar, a bias along one
  * axis) become a few long inner loops. Those loops are generated per
  * operator and dtype by macros: float32, float64 and float16 (computed in
- * float) and int32, int64 and bool (computed in wrapping 64-bit integer
- * arithmetic, division by zero giving 0, so that no input is undefined
- * behaviour). Large outputs are split across threads.
+ * float), bfloat16 (computed in float) and the integer dtypes and bool
+ * (computed in wrapping 64-bit integer arithmetic, uint64 unsigned,
+ * division by zero giving 0, so that no input is undefined behaviour). Large outputs are split across threads.
  */
 #include "kernels_cpu.h"
 
@@ -29,6 +29,11 @@ typedef void (*BinaryLoop)(const void *a, int64_t sa, const void *b, int64_t sb,
 #define F32_STORE(v) (v)
 #define F16_LOAD(x) npy_half_to_float(x)
 #define F16_STORE(v) npy_float_to_half(v)
+#define BF16_LOAD(x) npy_bfloat16_to_float(x)
+#define BF16_STORE(v) npy_float_to_bfloat16(v)
+#define WRAP_STORE(v) (v) /* the C conversion to a narrower unsigned type wraps */
+#define I8_STORE(v) ((int8_t)(uint8_t)(uint64_t)(v))
+#define I16_STORE(v) ((int16_t)(uint16_t)(uint64_t)(v))
 #define I32_STORE(v) i64_to_i32(v)
 #define I64_STORE(v) (v)
 #define BOOL_STORE(v) ((uint8_t)((v) != 0))
@@ -66,21 +71,36 @@ typedef void (*BinaryLoop)(const void *a, int64_t sa, const void *b, int64_t sb,
 		}                                                                          \
 	}
 
+/* Integer division by the operands' type: uint64 ones stay unsigned (the
+ * loops of the other integer dtypes compute in int64). */
+static inline uint64_t udiv(uint64_t x, uint64_t y)
+{
+	return y == 0 ? 0 : x / y;
+}
+#define IDIV(x, y) _Generic((x), uint64_t : udiv, default : idiv)(x, y)
+
 /* X(OP, float expression, integer expression) over x and y */
 #define BINARY_OPS(X)                                        \
 	X(ADD, x + y, iadd(x, y))                            \
 	X(SUBTRACT, x - y, isub(x, y))                       \
 	X(MULTIPLY, x *y, imul(x, y))                        \
-	X(DIVIDE, x / y, idiv(x, y))                         \
+	X(DIVIDE, x / y, IDIV(x, y))                         \
 	X(MAXIMUM, (x > y || x != x) ? x : y, x > y ? x : y) \
 	X(MINIMUM, (x < y || x != x) ? x : y, x < y ? x : y)
 
-#define DEFINE_BINARY_LOOPS(OP, FEXPR, IEXPR)                                                 \
-	DEFINE_BINARY_LOOP(binary_##OP##_f32, float, float, F32_LOAD, F32_STORE, FEXPR)       \
-	DEFINE_BINARY_LOOP(binary_##OP##_f64, double, double, F32_LOAD, F32_STORE, FEXPR)     \
-	DEFINE_BINARY_LOOP(binary_##OP##_f16, uint16_t, float, F16_LOAD, F16_STORE, FEXPR)    \
-	DEFINE_BINARY_LOOP(binary_##OP##_i32, int32_t, int64_t, PLAIN_LOAD, I32_STORE, IEXPR) \
-	DEFINE_BINARY_LOOP(binary_##OP##_i64, int64_t, int64_t, PLAIN_LOAD, I64_STORE, IEXPR) \
+#define DEFINE_BINARY_LOOPS(OP, FEXPR, IEXPR)                                                    \
+	DEFINE_BINARY_LOOP(binary_##OP##_f32, float, float, F32_LOAD, F32_STORE, FEXPR)          \
+	DEFINE_BINARY_LOOP(binary_##OP##_f64, double, double, F32_LOAD, F32_STORE, FEXPR)        \
+	DEFINE_BINARY_LOOP(binary_##OP##_f16, uint16_t, float, F16_LOAD, F16_STORE, FEXPR)       \
+	DEFINE_BINARY_LOOP(binary_##OP##_bf16, uint16_t, float, BF16_LOAD, BF16_STORE, FEXPR)    \
+	DEFINE_BINARY_LOOP(binary_##OP##_i8, int8_t, int64_t, PLAIN_LOAD, I8_STORE, IEXPR)       \
+	DEFINE_BINARY_LOOP(binary_##OP##_u8, uint8_t, int64_t, PLAIN_LOAD, WRAP_STORE, IEXPR)    \
+	DEFINE_BINARY_LOOP(binary_##OP##_i16, int16_t, int64_t, PLAIN_LOAD, I16_STORE, IEXPR)    \
+	DEFINE_BINARY_LOOP(binary_##OP##_u16, uint16_t, int64_t, PLAIN_LOAD, WRAP_STORE, IEXPR)  \
+	DEFINE_BINARY_LOOP(binary_##OP##_u32, uint32_t, int64_t, PLAIN_LOAD, WRAP_STORE, IEXPR)  \
+	DEFINE_BINARY_LOOP(binary_##OP##_u64, uint64_t, uint64_t, PLAIN_LOAD, WRAP_STORE, IEXPR) \
+	DEFINE_BINARY_LOOP(binary_##OP##_i32, int32_t, int64_t, PLAIN_LOAD, I32_STORE, IEXPR)    \
+	DEFINE_BINARY_LOOP(binary_##OP##_i64, int64_t, int64_t, PLAIN_LOAD, I64_STORE, IEXPR)    \
 	DEFINE_BINARY_LOOP(binary_##OP##_bool, uint8_t, int64_t, PLAIN_LOAD, BOOL_STORE, IEXPR)
 BINARY_OPS(DEFINE_BINARY_LOOPS)
 
@@ -95,6 +115,20 @@ static BinaryLoop binary_loop(OpKind op, DType dt)
 			return binary_##OP##_f64;  \
 		case DT_FLOAT16:                   \
 			return binary_##OP##_f16;  \
+		case DT_BFLOAT16:                  \
+			return binary_##OP##_bf16; \
+		case DT_INT8:                      \
+			return binary_##OP##_i8;   \
+		case DT_UINT8:                     \
+			return binary_##OP##_u8;   \
+		case DT_INT16:                     \
+			return binary_##OP##_i16;  \
+		case DT_UINT16:                    \
+			return binary_##OP##_u16;  \
+		case DT_UINT32:                    \
+			return binary_##OP##_u32;  \
+		case DT_UINT64:                    \
+			return binary_##OP##_u64;  \
 		case DT_INT32:                     \
 			return binary_##OP##_i32;  \
 		case DT_INT64:                     \
@@ -278,12 +312,19 @@ static inline int64_t clip_i(int64_t x, const KernelCall *kc)
 	return x;
 }
 
-#define DEFINE_UNARY_LOOPS(OP, F32EXPR, F64EXPR, IEXPR, HAS_INT)                            \
-	DEFINE_UNARY_LOOP(unary_##OP##_f32, float, float, F32_LOAD, F32_STORE, F32EXPR)     \
-	DEFINE_UNARY_LOOP(unary_##OP##_f64, double, double, F32_LOAD, F32_STORE, F64EXPR)   \
-	DEFINE_UNARY_LOOP(unary_##OP##_f16, uint16_t, float, F16_LOAD, F16_STORE, F32EXPR)  \
-	DEFINE_UNARY_LOOP(unary_##OP##_i32, int32_t, int64_t, PLAIN_LOAD, I32_STORE, IEXPR) \
-	DEFINE_UNARY_LOOP(unary_##OP##_i64, int64_t, int64_t, PLAIN_LOAD, I64_STORE, IEXPR) \
+#define DEFINE_UNARY_LOOPS(OP, F32EXPR, F64EXPR, IEXPR, HAS_INT)                               \
+	DEFINE_UNARY_LOOP(unary_##OP##_f32, float, float, F32_LOAD, F32_STORE, F32EXPR)        \
+	DEFINE_UNARY_LOOP(unary_##OP##_f64, double, double, F32_LOAD, F32_STORE, F64EXPR)      \
+	DEFINE_UNARY_LOOP(unary_##OP##_f16, uint16_t, float, F16_LOAD, F16_STORE, F32EXPR)     \
+	DEFINE_UNARY_LOOP(unary_##OP##_bf16, uint16_t, float, BF16_LOAD, BF16_STORE, F32EXPR)  \
+	DEFINE_UNARY_LOOP(unary_##OP##_i8, int8_t, int64_t, PLAIN_LOAD, I8_STORE, IEXPR)       \
+	DEFINE_UNARY_LOOP(unary_##OP##_u8, uint8_t, int64_t, PLAIN_LOAD, WRAP_STORE, IEXPR)    \
+	DEFINE_UNARY_LOOP(unary_##OP##_i16, int16_t, int64_t, PLAIN_LOAD, I16_STORE, IEXPR)    \
+	DEFINE_UNARY_LOOP(unary_##OP##_u16, uint16_t, int64_t, PLAIN_LOAD, WRAP_STORE, IEXPR)  \
+	DEFINE_UNARY_LOOP(unary_##OP##_u32, uint32_t, int64_t, PLAIN_LOAD, WRAP_STORE, IEXPR)  \
+	DEFINE_UNARY_LOOP(unary_##OP##_u64, uint64_t, uint64_t, PLAIN_LOAD, WRAP_STORE, IEXPR) \
+	DEFINE_UNARY_LOOP(unary_##OP##_i32, int32_t, int64_t, PLAIN_LOAD, I32_STORE, IEXPR)    \
+	DEFINE_UNARY_LOOP(unary_##OP##_i64, int64_t, int64_t, PLAIN_LOAD, I64_STORE, IEXPR)    \
 	DEFINE_UNARY_LOOP(unary_##OP##_bool, uint8_t, int64_t, PLAIN_LOAD, BOOL_STORE, IEXPR)
 UNARY_OPS(DEFINE_UNARY_LOOPS)
 
@@ -298,6 +339,20 @@ static UnaryLoop unary_loop(OpKind op, DType dt)
 			return unary_##OP##_f64;                   \
 		case DT_FLOAT16:                                   \
 			return unary_##OP##_f16;                   \
+		case DT_BFLOAT16:                                  \
+			return unary_##OP##_bf16;                  \
+		case DT_INT8:                                      \
+			return HAS_INT ? unary_##OP##_i8 : NULL;   \
+		case DT_UINT8:                                     \
+			return HAS_INT ? unary_##OP##_u8 : NULL;   \
+		case DT_INT16:                                     \
+			return HAS_INT ? unary_##OP##_i16 : NULL;  \
+		case DT_UINT16:                                    \
+			return HAS_INT ? unary_##OP##_u16 : NULL;  \
+		case DT_UINT32:                                    \
+			return HAS_INT ? unary_##OP##_u32 : NULL;  \
+		case DT_UINT64:                                    \
+			return HAS_INT ? unary_##OP##_u64 : NULL;  \
 		case DT_INT32:                                     \
 			return HAS_INT ? unary_##OP##_i32 : NULL;  \
 		case DT_INT64:                                     \

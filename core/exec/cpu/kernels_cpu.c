@@ -132,8 +132,15 @@ bool cpu_run_float(const KernelCall *kc, int64_t n, int64_t grain, KernelRangeFn
 		kernel_parallel_for(n, grain, f64, job);
 		return true;
 	case DT_FLOAT16:
+	case DT_BFLOAT16:
+	case DT_INT8:
+	case DT_UINT8:
+	case DT_INT16:
+	case DT_UINT16:
 	case DT_INT32:
+	case DT_UINT32:
 	case DT_INT64:
+	case DT_UINT64:
 	case DT_BOOL:
 	case DT_COUNT:
 		break;
