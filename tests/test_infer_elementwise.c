@@ -161,6 +161,13 @@ static void test_bitwise(void **state)
 		check_error(F23 ", %b: Tensor[(2, 3), float32]", body, want);
 	}
 	check_type("%a: Tensor[(5), int64]", "bitwise_not(%a)", "Tensor[(5), int64]");
+	/* every integer dtype: TVM packs bits into uint8 and uint32 */
+	check_type("%a: Tensor[(5), uint8]", "bitwise_not(%a)", "Tensor[(5), uint8]");
+	check_type("%a: Tensor[(5), uint32], %b: Tensor[(5), uint32]", "bitwise_and(%a, %b)",
+		   "Tensor[(5), uint32]");
+	check_type("%a: Tensor[(5), int8], %b: int8", "right_shift(%a, %b)", "Tensor[(5), int8]");
+	check_error("%a: Tensor[(5), bfloat16]", "bitwise_not(%a)",
+		    "'bitwise_not' expects integer or bool operands, got Tensor[(5), bfloat16]");
 	check_error("%a: Tensor[(5), float16]", "bitwise_not(%a)",
 		    "'bitwise_not' expects integer or bool operands, got Tensor[(5), float16]");
 }
