@@ -33,45 +33,18 @@ static const DType int32_only[] = {DT_INT32};
 static const DType any_integer[] = {DT_INT8,  DT_UINT8,  DT_INT16, DT_UINT16,
 				    DT_INT32, DT_UINT32, DT_INT64, DT_UINT64};
 
-#define DTYPES(set) set, DP_COUNT(set)
-
-static bool dtype_in(DType dt, const DType *set, size_t n)
-{
-	for (size_t i = 0; i < n; i++)
-		if (set[i] == dt)
-			return true;
-	return false;
-}
-
-/* "int8, uint8 or int16" in the module's arena, for messages. */
-static const char *dtype_set_text(OpTypeContext *ctx, const DType *set, size_t n)
-{
-	StrBuf sb;
-	const char *text;
-	strbuf_init(&sb);
-	for (size_t i = 0; i < n; i++)
-		strbuf_printf(&sb, "%s%s",
-			      i == 0       ? ""
-			      : i + 1 == n ? " or "
-					   : ", ",
-			      dtype_name(set[i]));
-	text = arena_strndup(ir_data_arena(ctx->module), sb.data, sb.len);
-	strbuf_free(&sb);
-	return text;
-}
-
 /* x, the tensor `what`, is of one of the n dtypes of set. */
 static bool qnn_dtype(OpTypeContext *ctx, const Type *x, const char *what, const DType *set,
 		      size_t n)
 {
-	if (dtype_in(x->u.tensor.dtype, set, n))
+	if (infer_dtype_in(x->u.tensor.dtype, set, n))
 		return true;
 	if (set == any_integer)
 		infer_op_error(ctx, "'%s' expects a quantized (integer) tensor for %s, got %s",
 			       infer_op_name(ctx), what, infer_tname(ctx, x));
 	else
 		infer_op_error(ctx, "'%s' expects %s of %s, got %s", infer_op_name(ctx), what,
-			       dtype_set_text(ctx, set, n), infer_tname(ctx, x));
+			       infer_dtype_set_text(ctx, set, n), infer_tname(ctx, x));
 	return false;
 }
 
@@ -158,14 +131,14 @@ static bool qnn_out_dtype(OpTypeContext *ctx, const char *name, const DType *wan
 {
 	if (!infer_attr_dtype(ctx, name, DT_COUNT, out))
 		return false;
-	if (dtype_in(*out, want, n))
+	if (infer_dtype_in(*out, want, n))
 		return true;
 	if (*out == DT_COUNT)
 		infer_op_error(ctx, "'%s' needs %s", infer_op_name(ctx), name);
 	else
 		infer_op_error(ctx, "'%s' does not support %s \"%s\" (TVM takes %s)",
 			       infer_op_name(ctx), name, dtype_name(*out),
-			       dtype_set_text(ctx, want, n));
+			       infer_dtype_set_text(ctx, want, n));
 	return false;
 }
 
@@ -185,7 +158,7 @@ Type *infer_op_QNN_QUANTIZE(OpTypeContext *ctx)
 		return NULL;
 	}
 	if (!qnn_channel_params(ctx, x, 1, "axis", false) ||
-	    !qnn_out_dtype(ctx, "out_dtype", DTYPES(quantize_out), &dt))
+	    !qnn_out_dtype(ctx, "out_dtype", INFER_DTYPES(quantize_out), &dt))
 		return NULL;
 	return infer_result(ctx, dt, x->u.tensor.ndim, x->u.tensor.dims, NULL, NULL);
 }
@@ -196,7 +169,7 @@ Type *infer_op_QNN_DEQUANTIZE(OpTypeContext *ctx)
 {
 	Type *x = infer_tensor_arg(ctx, 0);
 	DType dt;
-	if (!x || !qnn_dtype(ctx, x, "data", DTYPES(quantize_out)) ||
+	if (!x || !qnn_dtype(ctx, x, "data", INFER_DTYPES(quantize_out)) ||
 	    !qnn_channel_params(ctx, x, 1, "axis", true) ||
 	    !infer_attr_dtype(ctx, "out_dtype", DT_FLOAT32, &dt))
 		return NULL;
@@ -220,7 +193,7 @@ Type *infer_op_QNN_REQUANTIZE(OpTypeContext *ctx)
 	int64_t axis, rank;
 	bool present;
 	DType dt;
-	if (!x || !qnn_dtype(ctx, x, "data", DTYPES(requantize_in)) ||
+	if (!x || !qnn_dtype(ctx, x, "data", INFER_DTYPES(requantize_in)) ||
 	    !infer_attr_int(ctx, "axis", -1, &axis, &present) ||
 	    !infer_attr_string(ctx, "rounding", &rounding) ||
 	    !infer_attr_string(ctx, "compute_dtype", &compute))
@@ -240,7 +213,7 @@ Type *infer_op_QNN_REQUANTIZE(OpTypeContext *ctx)
 		return NULL;
 	}
 	if (!qnn_channel_params(ctx, x, 1, "axis", false) || !qnn_output_params(ctx, 3) ||
-	    !qnn_out_dtype(ctx, "out_dtype", DTYPES(requantize_out), &dt))
+	    !qnn_out_dtype(ctx, "out_dtype", INFER_DTYPES(requantize_out), &dt))
 		return NULL;
 	return infer_result(ctx, dt, x->u.tensor.ndim, x->u.tensor.dims, x, NULL);
 }
@@ -285,7 +258,7 @@ static Type *infer_qnn_binary(OpTypeContext *ctx)
 	DimBuf buf;
 	int64_t *dims;
 	if (!infer_tensor_pair(ctx, &a, &b) || !infer_same_dtype(ctx, a, b) ||
-	    !qnn_dtype(ctx, a, "lhs", DTYPES(any_integer)) ||
+	    !qnn_dtype(ctx, a, "lhs", INFER_DTYPES(any_integer)) ||
 	    !qnn_channel_params(ctx, a, 2, "lhs_axis", false) ||
 	    !qnn_channel_params(ctx, b, 4, "rhs_axis", false) || !qnn_output_params(ctx, 6))
 		return NULL;
@@ -339,7 +312,7 @@ static Type *infer_qnn_unary_of(OpTypeContext *ctx, const DType *set, size_t n)
 /* TVM's QnnElementwiseUnaryFuncRel: int8 or uint8. */
 static Type *infer_qnn_unary(OpTypeContext *ctx)
 {
-	return infer_qnn_unary_of(ctx, DTYPES(int8_or_uint8));
+	return infer_qnn_unary_of(ctx, INFER_DTYPES(int8_or_uint8));
 }
 
 Type *infer_op_QNN_TANH(OpTypeContext *ctx)
@@ -390,7 +363,7 @@ Type *infer_op_QNN_ABS(OpTypeContext *ctx)
 /* qnn.softmax: int8 data only. */
 Type *infer_op_QNN_SOFTMAX(OpTypeContext *ctx)
 {
-	Type *x = infer_qnn_unary_of(ctx, DTYPES(int8_only));
+	Type *x = infer_qnn_unary_of(ctx, INFER_DTYPES(int8_only));
 	int64_t axis, normalized;
 	bool present;
 	if (!x || !infer_attr_int(ctx, "axis", -1, &axis, &present) ||
@@ -500,8 +473,8 @@ static Type *qnn_product(OpTypeContext *ctx, const QnnProduct *q, OpTypeRelation
  * int32 or int64 out. */
 Type *infer_op_QNN_DENSE(OpTypeContext *ctx)
 {
-	static const QnnProduct q = {QNN_WEIGHT_DIM_0, DTYPES(wide_in), DTYPES(int8_or_uint8),
-				     DTYPES(dense_out)};
+	static const QnnProduct q = {QNN_WEIGHT_DIM_0, INFER_DTYPES(wide_in),
+				     INFER_DTYPES(int8_or_uint8), INFER_DTYPES(dense_out)};
 	return qnn_product(ctx, &q, infer_op_DENSE);
 }
 
@@ -518,7 +491,7 @@ Type *infer_op_QNN_CONTRIB_DENSE_PACK(OpTypeContext *ctx)
 	DType dt;
 	if (!infer_tensor_pair(ctx, &d, &w) || !infer_attr_int(ctx, "units", 0, &units, &present) ||
 	    !infer_attr_string(ctx, "weight_layout", &layout) ||
-	    !qnn_out_dtype(ctx, "out_dtype", DTYPES(dense_out), &dt))
+	    !qnn_out_dtype(ctx, "out_dtype", INFER_DTYPES(dense_out), &dt))
 		return NULL;
 	if (d->u.tensor.ndim != 2 || w->u.tensor.ndim != 4) {
 		infer_op_error(ctx,
@@ -540,8 +513,8 @@ Type *infer_op_QNN_CONTRIB_DENSE_PACK(OpTypeContext *ctx)
 /* qnn.batch_matmul: int8 or uint8 operands, int32 out. */
 Type *infer_op_QNN_BATCH_MATMUL(OpTypeContext *ctx)
 {
-	static const QnnProduct q = {QNN_SCALAR, DTYPES(int8_or_uint8), DTYPES(int8_or_uint8),
-				     DTYPES(int32_only)};
+	static const QnnProduct q = {QNN_SCALAR, INFER_DTYPES(int8_or_uint8),
+				     INFER_DTYPES(int8_or_uint8), INFER_DTYPES(int32_only)};
 	return qnn_product(ctx, &q, infer_op_BATCH_MATMUL);
 }
 
@@ -549,8 +522,8 @@ Type *infer_op_QNN_BATCH_MATMUL(OpTypeContext *ctx)
  * out. */
 Type *infer_op_QNN_CONV2D(OpTypeContext *ctx)
 {
-	static const QnnProduct q = {QNN_WEIGHT_DIM_0, DTYPES(conv_in), DTYPES(conv_in),
-				     DTYPES(conv_out)};
+	static const QnnProduct q = {QNN_WEIGHT_DIM_0, INFER_DTYPES(conv_in), INFER_DTYPES(conv_in),
+				     INFER_DTYPES(conv_out)};
 	return qnn_product(ctx, &q, infer_op_CONV2D);
 }
 
@@ -558,7 +531,7 @@ Type *infer_op_QNN_CONV2D(OpTypeContext *ctx)
  * weight, int16, int32 or int64 out. */
 Type *infer_op_QNN_CONV2D_TRANSPOSE(OpTypeContext *ctx)
 {
-	static const QnnProduct q = {QNN_ANY_LENGTH, DTYPES(wide_in), DTYPES(int8_or_uint8),
-				     DTYPES(conv_out)};
+	static const QnnProduct q = {QNN_ANY_LENGTH, INFER_DTYPES(wide_in),
+				     INFER_DTYPES(int8_or_uint8), INFER_DTYPES(conv_out)};
 	return qnn_product(ctx, &q, infer_op_CONV2D_TRANSPOSE);
 }
