@@ -193,6 +193,49 @@ bool cpu_blas_dtype(const KernelCall *kc, char **err)
 	return cpu_unsupported(kc, dt, err);
 }
 
+/* ---- the dtypes the kernels take --------------------------------------------- */
+
+/* Which of the dtypes that kernel_dtype_checked_at_launch leaves to
+ * kernel_cpu_supports an operator's kernel takes. */
+typedef enum CpuDtypes {
+	CPU_NONE,       /* none: BLAS and the float-only drivers (cpu_run_float) */
+	CPU_ALL,        /* every one: moving bytes, casts, fills, integer arithmetic */
+	CPU_FLOAT,      /* bfloat16 only: the transcendental functions */
+	CPU_NOT_UINT64, /* all but uint64: reductions compare and divide in int64 */
+} CpuDtypes;
+
+static const uint8_t cpu_dtypes[OP_COUNT] = {
+	[OP_RESHAPE] = CPU_ALL,     [OP_BATCH_FLATTEN] = CPU_ALL, [OP_EXPAND_DIMS] = CPU_ALL,
+	[OP_SQUEEZE] = CPU_ALL,     [OP_ON_DEVICE] = CPU_ALL,     [OP_DEVICE_COPY] = CPU_ALL,
+	[OP_TRANSPOSE] = CPU_ALL,   [OP_CONCATENATE] = CPU_ALL,   [OP_SPLIT] = CPU_ALL,
+	[OP_ZEROS] = CPU_ALL,       [OP_ONES] = CPU_ALL,          [OP_ZEROS_LIKE] = CPU_ALL,
+	[OP_ONES_LIKE] = CPU_ALL,   [OP_CAST] = CPU_ALL,          [OP_ADD] = CPU_ALL,
+	[OP_SUBTRACT] = CPU_ALL,    [OP_MULTIPLY] = CPU_ALL,      [OP_DIVIDE] = CPU_ALL,
+	[OP_MAXIMUM] = CPU_ALL,     [OP_MINIMUM] = CPU_ALL,       [OP_BIAS_ADD] = CPU_ALL,
+	[OP_NEGATIVE] = CPU_ALL,    [OP_RELU] = CPU_ALL,          [OP_CLIP] = CPU_ALL,
+	[OP_EXP] = CPU_FLOAT,       [OP_LOG] = CPU_FLOAT,         [OP_SQRT] = CPU_FLOAT,
+	[OP_TANH] = CPU_FLOAT,      [OP_SIGMOID] = CPU_FLOAT,     [OP_SUM] = CPU_NOT_UINT64,
+	[OP_MEAN] = CPU_NOT_UINT64, [OP_MAX] = CPU_NOT_UINT64,
+};
+
+bool kernel_cpu_supports(OpKind op, DType dtype)
+{
+	DP_ASSERT(op < OP_COUNT);
+	if (kernel_dtype_checked_at_launch(dtype))
+		return true;
+	switch ((CpuDtypes)cpu_dtypes[op]) {
+	case CPU_NONE:
+		return false;
+	case CPU_ALL:
+		return true;
+	case CPU_FLOAT:
+		return dtype_is_float(dtype);
+	case CPU_NOT_UINT64:
+		return dtype != DT_UINT64;
+	}
+	return false;
+}
+
 /* ---- the table ------------------------------------------------------------- */
 
 static const KernelFn kernel_cpu_table[OP_COUNT] = {
