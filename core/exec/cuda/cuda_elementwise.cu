@@ -221,6 +221,13 @@ static bool binary_run(CudaState *s, const KernelCall *kc, const int64_t *bshape
 		return binary_typed<int64_t>(s, kc, bc, op, err);
 	case DT_BOOL:
 		return binary_typed<uint8_t>(s, kc, bc, op, err);
+	case DT_INT8:
+	case DT_UINT8:
+	case DT_INT16:
+	case DT_UINT16:
+	case DT_UINT32:
+	case DT_UINT64:
+	case DT_BFLOAT16:
 	case DT_COUNT:
 		break;
 	}
@@ -404,6 +411,13 @@ static bool unary_float(CudaState *s, const KernelCall *kc, Op op, char **err)
 	case DT_INT32:
 	case DT_INT64:
 	case DT_BOOL:
+	case DT_INT8:
+	case DT_UINT8:
+	case DT_INT16:
+	case DT_UINT16:
+	case DT_UINT32:
+	case DT_UINT64:
+	case DT_BFLOAT16:
 	case DT_COUNT:
 		break;
 	}
@@ -426,6 +440,13 @@ template <typename Op> static bool unary_any(CudaState *s, const KernelCall *kc,
 		return unary_typed<int64_t>(s, kc, op, err);
 	case DT_BOOL:
 		return unary_typed<uint8_t>(s, kc, op, err);
+	case DT_INT8:
+	case DT_UINT8:
+	case DT_INT16:
+	case DT_UINT16:
+	case DT_UINT32:
+	case DT_UINT64:
+	case DT_BFLOAT16:
 	case DT_COUNT:
 		break;
 	}
@@ -523,6 +544,13 @@ template <typename Tin> static bool cast_from(CudaState *s, const KernelCall *kc
 		return cast_typed<Tin, int64_t>(s, kc, err);
 	case DT_BOOL:
 		return cast_typed<Tin, uint8_t>(s, kc, err);
+	case DT_INT8:
+	case DT_UINT8:
+	case DT_INT16:
+	case DT_UINT16:
+	case DT_UINT32:
+	case DT_UINT64:
+	case DT_BFLOAT16:
 	case DT_COUNT:
 		break;
 	}
@@ -548,6 +576,13 @@ bool kernel_cuda_CAST(CudaState *s, const KernelCall *kc, char **err)
 		return cast_from<int64_t>(s, kc, err);
 	case DT_BOOL:
 		return cast_from<uint8_t>(s, kc, err);
+	case DT_INT8:
+	case DT_UINT8:
+	case DT_INT16:
+	case DT_UINT16:
+	case DT_UINT32:
+	case DT_UINT64:
+	case DT_BFLOAT16:
 	case DT_COUNT:
 		break;
 	}

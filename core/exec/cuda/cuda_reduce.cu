@@ -115,6 +115,13 @@ static bool reduce_run(CudaState *s, const KernelCall *kc, int op, char **err)
 		return reduce_typed<int64_t, false>(s, kc, p, err);
 	case DT_BOOL:
 		return reduce_typed<uint8_t, false>(s, kc, p, err);
+	case DT_INT8:
+	case DT_UINT8:
+	case DT_INT16:
+	case DT_UINT16:
+	case DT_UINT32:
+	case DT_UINT64:
+	case DT_BFLOAT16:
 	case DT_COUNT:
 		break;
 	}
