@@ -373,6 +373,20 @@ static void print_result_name(CmdContext *ctx, size_t i, size_t n)
 		fprintf(ctx->out, "result.%zu", i);
 }
 
+/* One value after a space: an integer exactly (a uint64 Threefry key
+ * included), anything else to 6 digits. */
+static void print_element(CmdContext *ctx, const NpyArray *a, int64_t k)
+{
+	if (a->dtype == DT_UINT64)
+		fprintf(ctx->out, " %llu", (unsigned long long)((const uint64_t *)a->data)[k]);
+	else if (a->dtype == DT_INT64)
+		fprintf(ctx->out, " %lld", (long long)((const int64_t *)a->data)[k]);
+	else if (dtype_is_integer(a->dtype))
+		fprintf(ctx->out, " %lld", (long long)exec_element(a, k));
+	else
+		fprintf(ctx->out, " %.6g", exec_element(a, k));
+}
+
 static void print_summary(CmdContext *ctx, const ExecResult *r)
 {
 	for (size_t i = 0; i < r->noutputs; i++) {
@@ -392,7 +406,7 @@ static void print_summary(CmdContext *ctx, const ExecResult *r)
 			fprintf(ctx->out, "  first %lld of %lld values:", (long long)show,
 				(long long)count);
 		for (int64_t k = 0; k < show; k++)
-			fprintf(ctx->out, " %.6g", exec_element(a, k));
+			print_element(ctx, a, k);
 		fputc('\n', ctx->out);
 		exec_checksum(a, &sum, &hash);
 		fprintf(ctx->out, "  checksum: sum %.9g, fnv1a64 %016llx\n", sum,
