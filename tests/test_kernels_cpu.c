@@ -1241,6 +1241,16 @@ static void test_other_dtypes_move_fill_reduce(void **state)
 		assert_memory_equal(result.outputs[6].data, &wrapped, 1);
 		assert_memory_equal(result.outputs[7].data, &mean, sizeof mean);
 	}
+	teardown(NULL);
+	setup(NULL);
+	in_values("a", DT_INT16, SHAPE(2, 3), a);
+	run_body("%0 = split(%a, indices_or_sections=3, axis=1); (%0.0, %0.1, %0.2)");
+	{
+		static const int16_t p0[] = {1, -4}, p1[] = {-2, 5}, p2[] = {3, -6};
+		assert_memory_equal(result.outputs[0].data, p0, sizeof p0);
+		assert_memory_equal(result.outputs[1].data, p1, sizeof p1);
+		assert_memory_equal(result.outputs[2].data, p2, sizeof p2);
+	}
 }
 
 /* bfloat16's float-only kernels compute in float and round. */
