@@ -459,6 +459,7 @@ static Type *qnn_product(OpTypeContext *ctx, const QnnProduct *q, OpTypeRelation
 	    !qnn_param(ctx, 5, "weight_scale", DT_FLOAT32, len) ||
 	    !qnn_out_dtype(ctx, "out_dtype", q->out, q->nout, &dt))
 		return NULL;
+	DP_ASSERT(ctx->call->u.call.nargs == 6); /* ops.def: exactly six arguments */
 	inner = *ctx;
 	for (uint32_t i = 0; i < 6; i++)
 		args[i] = ctx->arg_types[i];
