@@ -670,8 +670,7 @@ static bool check_dtypes(Run *run)
 		ok = false;
 		diag_error(run->diags, m->src, e->pos,
 			   "devplan has no kernel for '%s' on %s tensors on %s (%s)",
-			   op_info(op)->name, dtype_name(bad), dev->name ? dev->name : "the cpu",
-			   dev->backend->name);
+			   op_info(op)->name, dtype_name(bad), dev->name, dev->backend->name);
 	}
 	free(reported);
 	free(by_id);
