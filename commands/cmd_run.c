@@ -87,8 +87,17 @@ static void make_non_negative(NpyArray *a)
 			((double *)a->data)[i] = fabs(((double *)a->data)[i]);
 		break;
 	case DT_FLOAT16:
+	case DT_BFLOAT16:
 		for (int64_t i = 0; i < n; i++)
 			((uint16_t *)a->data)[i] &= 0x7fff;
+		break;
+	case DT_INT8:
+		for (int64_t i = 0; i < n; i++)
+			((int8_t *)a->data)[i] = (int8_t)abs(((int8_t *)a->data)[i]);
+		break;
+	case DT_INT16:
+		for (int64_t i = 0; i < n; i++)
+			((int16_t *)a->data)[i] = (int16_t)abs(((int16_t *)a->data)[i]);
 		break;
 	case DT_INT32:
 		for (int64_t i = 0; i < n; i++)
@@ -98,6 +107,10 @@ static void make_non_negative(NpyArray *a)
 		for (int64_t i = 0; i < n; i++)
 			((int64_t *)a->data)[i] = llabs(((int64_t *)a->data)[i]);
 		break;
+	case DT_UINT8:
+	case DT_UINT16:
+	case DT_UINT32:
+	case DT_UINT64:
 	case DT_BOOL:
 	case DT_COUNT:
 		break;
@@ -196,6 +209,11 @@ static bool generate_input(CmdContext *ctx, const ExecParam *p, const InputSpec 
 			free(err);
 			return false;
 		}
+		/* NumPy has no bfloat16: a uint16 file holds its bit patterns,
+		 * as TVM's NDArray.copyfrom takes them */
+		if (out->dtype == DT_UINT16 && t && t->kind == TYPE_TENSOR &&
+		    t->u.tensor.dtype == DT_BFLOAT16)
+			out->dtype = DT_BFLOAT16;
 		return true;
 	}
 	if (!t || t->kind != TYPE_TENSOR) {
@@ -355,6 +373,20 @@ static void print_result_name(CmdContext *ctx, size_t i, size_t n)
 		fprintf(ctx->out, "result.%zu", i);
 }
 
+/* One value after a space: an integer exactly (a uint64 Threefry key
+ * included), anything else to 6 digits. */
+static void print_element(CmdContext *ctx, const NpyArray *a, int64_t k)
+{
+	if (a->dtype == DT_UINT64)
+		fprintf(ctx->out, " %llu", (unsigned long long)((const uint64_t *)a->data)[k]);
+	else if (a->dtype == DT_INT64)
+		fprintf(ctx->out, " %lld", (long long)((const int64_t *)a->data)[k]);
+	else if (dtype_is_integer(a->dtype))
+		fprintf(ctx->out, " %lld", (long long)exec_element(a, k));
+	else
+		fprintf(ctx->out, " %.6g", exec_element(a, k));
+}
+
 static void print_summary(CmdContext *ctx, const ExecResult *r)
 {
 	for (size_t i = 0; i < r->noutputs; i++) {
@@ -374,7 +406,7 @@ static void print_summary(CmdContext *ctx, const ExecResult *r)
 			fprintf(ctx->out, "  first %lld of %lld values:", (long long)show,
 				(long long)count);
 		for (int64_t k = 0; k < show; k++)
-			fprintf(ctx->out, " %.6g", exec_element(a, k));
+			print_element(ctx, a, k);
 		fputc('\n', ctx->out);
 		exec_checksum(a, &sum, &hash);
 		fprintf(ctx->out, "  checksum: sum %.9g, fnv1a64 %016llx\n", sum,

@@ -322,6 +322,15 @@ static void test_data_movement(void **state)
 	      "(transpose(%x), transpose(%x, axes=[0, 2, 3, 1]), transpose(%x, axes=[1, 0, 2, 3]))",
 	      0);
 	check("%x: Tensor[(2, 3, 4), int64]", "transpose(%x, axes=[2, 0, 1])", 0);
+	/* the other dtypes move by their size: 1, 2, 4 and 8 bytes */
+	check("%x: Tensor[(2, 3, 4), int8]", "transpose(%x, axes=[2, 0, 1])", 0);
+	check("%x: Tensor[(3, 5), bfloat16], %y: Tensor[(3, 2), bfloat16]",
+	      "(transpose(%x), concatenate((%x, %y), axis=1))", 0);
+	check("%x: Tensor[(2, 6), uint16]",
+	      "%0 = split(%x, indices_or_sections=2, axis=1); (%0.1, reshape(%0.0, newshape=[-1]))",
+	      0);
+	check("%x: Tensor[(4, 3), uint32], %k: Tensor[(10), uint64]",
+	      "(transpose(%x), expand_dims(%k, axis=0))", 0);
 	check("%a: " F32("2, 2, 2") ", %b: " F32("2, 3, 2") ", %c: " F32("2, 4, 2"),
 	      "concatenate((%a, %b, %c), axis=1)", 0);
 	check("%x: " F32("2, 9, 2"),

@@ -161,6 +161,13 @@ static void test_bitwise(void **state)
 		check_error(F23 ", %b: Tensor[(2, 3), float32]", body, want);
 	}
 	check_type("%a: Tensor[(5), int64]", "bitwise_not(%a)", "Tensor[(5), int64]");
+	/* every integer dtype: TVM packs bits into uint8 and uint32 */
+	check_type("%a: Tensor[(5), uint8]", "bitwise_not(%a)", "Tensor[(5), uint8]");
+	check_type("%a: Tensor[(5), uint32], %b: Tensor[(5), uint32]", "bitwise_and(%a, %b)",
+		   "Tensor[(5), uint32]");
+	check_type("%a: Tensor[(5), int8], %b: int8", "right_shift(%a, %b)", "Tensor[(5), int8]");
+	check_error("%a: Tensor[(5), bfloat16]", "bitwise_not(%a)",
+		    "'bitwise_not' expects integer or bool operands, got Tensor[(5), bfloat16]");
 	check_error("%a: Tensor[(5), float16]", "bitwise_not(%a)",
 		    "'bitwise_not' expects integer or bool operands, got Tensor[(5), float16]");
 }
@@ -359,6 +366,22 @@ static void test_variance(void **state)
 
 /* ---- casts and fixed-point arithmetic ---------------------------------- */
 
+/* cast and its Python alias astype take every dtype TVM programs use */
+static void test_cast_dtypes(void **state)
+{
+	static const char *const names[] = {"int8",   "uint8",    "int16",   "uint16", "uint32",
+					    "uint64", "bfloat16", "float16", "bool"};
+	(void)state;
+	for (size_t i = 0; i < sizeof names / sizeof names[0]; i++) {
+		char call[64], want[64];
+		snprintf(call, sizeof call, "cast(%%a, dtype=\"%s\")", names[i]);
+		snprintf(want, sizeof want, "Tensor[(2, 3), %s]", names[i]);
+		check_type(F23, call, want);
+	}
+	check_type("%a: Tensor[(4), int8]", "cast(%a, dtype=\"int32\")", "Tensor[(4), int32]");
+	check_error(F23, "cast(%a, dtype=\"int4\")", "'cast' has unknown dtype \"int4\"");
+}
+
 static void test_cast_like(void **state)
 {
 	(void)state;
@@ -381,8 +404,16 @@ static void test_reinterpret(void **state)
 		    "'reinterpret' cannot reinterpret Tensor[(2, 3), float32] as int64: "
 		    "elements of 4 and 8 bytes");
 	check_error(F23, "reinterpret(%a)", "'reinterpret' needs a dtype attribute");
+	check_type(F23, "reinterpret(%a, dtype=\"uint32\")", "Tensor[(2, 3), uint32]");
+	check_type("%a: Tensor[(4), int8]", "reinterpret(%a, dtype=\"uint8\")",
+		   "Tensor[(4), uint8]");
+	check_type("%a: Tensor[(4), float16]", "reinterpret(%a, dtype=\"bfloat16\")",
+		   "Tensor[(4), bfloat16]");
 	check_error(F23, "reinterpret(%a, dtype=\"uint8\")",
-		    "'reinterpret' has unknown dtype \"uint8\"");
+		    "'reinterpret' cannot reinterpret Tensor[(2, 3), float32] as uint8: "
+		    "elements of 4 and 1 bytes");
+	check_error(F23, "reinterpret(%a, dtype=\"uint4\")",
+		    "'reinterpret' has unknown dtype \"uint4\"");
 	check_parse_error(F23, "reinterpret(%a, dtype=4)", 25,
 			  "attribute 'dtype' of 'reinterpret' expects a string, found an integer");
 }
@@ -540,6 +571,7 @@ int main(void)
 		TEST(test_all_any),
 		TEST(test_argmax_argmin),
 		TEST(test_variance),
+		TEST(test_cast_dtypes),
 		TEST(test_cast_like),
 		TEST(test_reinterpret),
 		TEST(test_fixed_point_multiply),

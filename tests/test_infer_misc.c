@@ -138,7 +138,7 @@ static void test_memory_kill(void **state)
 /* ---- qnn.* ------------------------------------------------------------------ */
 
 #define QP "%s: float32, %z: int32"
-#define Q23 "%x: Tensor[(2, 3), int32], " QP
+#define Q23 "%x: Tensor[(2, 3), int8], " QP
 #define F23Q "%f: Tensor[(2, 3), float32], " QP
 #define V3 ", %sv: Tensor[(3), float32], %zv: Tensor[(3), int32]"
 
@@ -146,6 +146,12 @@ static void test_qnn_quantize(void **state)
 {
 	(void)state;
 	check_type(F23Q, "qnn.quantize(%f, %s, %z, out_dtype=\"int32\")", "Tensor[(2, 3), int32]");
+	/* TVM's storage dtypes */
+	check_type(F23Q, "qnn.quantize(%f, %s, %z, out_dtype=\"int8\")", "Tensor[(2, 3), int8]");
+	check_type(F23Q, "qnn.quantize(%f, %s, %z, out_dtype=\"uint8\")", "Tensor[(2, 3), uint8]");
+	check_type(F23Q, "qnn.quantize(%f, %s, %z, out_dtype=\"int16\")", "Tensor[(2, 3), int16]");
+	check_type(F23Q, "qnn.quantize(%f, %s, %z, out_dtype=\"uint16\")",
+		   "Tensor[(2, 3), uint16]");
 	/* per channel, along the last axis by default */
 	check_type(F23Q V3, "qnn.quantize(%f, %sv, %zv, out_dtype=\"int32\")",
 		   "Tensor[(2, 3), int32]");
@@ -166,9 +172,13 @@ static void test_qnn_quantize(void **state)
 		    "'qnn.quantize' axis 2 is out of range for Tensor[(2, 3), float32]");
 	check_error(F23Q, "qnn.quantize(%f, %s, %z)", "'qnn.quantize' needs out_dtype");
 	check_error(F23Q, "qnn.quantize(%f, %s, %z, out_dtype=\"float32\")",
-		    "'qnn.quantize' does not support out_dtype \"float32\"");
+		    "'qnn.quantize' does not support out_dtype \"float32\" (TVM takes int8, "
+		    "uint8, int16, uint16 or int32)");
+	check_error(F23Q, "qnn.quantize(%f, %s, %z, out_dtype=\"uint32\")",
+		    "'qnn.quantize' does not support out_dtype \"uint32\" (TVM takes int8, "
+		    "uint8, int16, uint16 or int32)");
 	check_error(Q23, "qnn.quantize(%x, %s, %z, out_dtype=\"int32\")",
-		    "'qnn.quantize' expects a float32 tensor, got Tensor[(2, 3), int32]");
+		    "'qnn.quantize' expects a float32 tensor, got Tensor[(2, 3), int8]");
 	check_error(F23Q, "qnn.quantize(%f, %z, %z, out_dtype=\"int32\")",
 		    "'qnn.quantize' expects the scale (argument 2) to be a float32 scalar or a "
 		    "vector of 3, got Tensor[(), int32]");
@@ -182,8 +192,13 @@ static void test_qnn_dequantize(void **state)
 	check_type(Q23, "qnn.dequantize(%x, %s, %z)", "Tensor[(2, 3), float32]");
 	check_type(Q23, "qnn.dequantize(%x, %s, %z, out_dtype=\"float16\")",
 		   "Tensor[(2, 3), float16]");
-	check_type("%x: Tensor[(4), int64], " QP, "qnn.dequantize(%x, %s, %z, axis=0)",
+	check_type("%x: Tensor[(4), uint16], " QP, "qnn.dequantize(%x, %s, %z, axis=0)",
 		   "Tensor[(4), float32]");
+	check_type("%x: Tensor[(4), int32], " QP, "qnn.dequantize(%x, %s, %z)",
+		   "Tensor[(4), float32]");
+	check_error("%x: Tensor[(4), int64], " QP, "qnn.dequantize(%x, %s, %z, axis=0)",
+		    "'qnn.dequantize' expects data of int8, uint8, int16, uint16 or int32, got "
+		    "Tensor[(4), int64]");
 	/* parameters of one element count as scalars */
 	check_type(Q23 ", %s1: Tensor[(1), float32], %z1: Tensor[(1), int32]",
 		   "qnn.dequantize(%x, %s1, %z1, axis=5)", "Tensor[(2, 3), float32]");
@@ -191,7 +206,7 @@ static void test_qnn_dequantize(void **state)
 	check_error(Q23, "qnn.dequantize(%x, %s, %z, out_dtype=\"int32\")",
 		    "'qnn.dequantize' does not support out_dtype \"int32\"");
 	check_error(F23Q, "qnn.dequantize(%f, %s, %z)",
-		    "'qnn.dequantize' expects a quantized (integer) tensor for data, got "
+		    "'qnn.dequantize' expects data of int8, uint8, int16, uint16 or int32, got "
 		    "Tensor[(2, 3), float32]");
 	/* TVM's AssignType lets a scalar stand beside a vector */
 	check_type(Q23 V3, "qnn.dequantize(%x, %sv, %z)", "Tensor[(2, 3), float32]");
@@ -205,6 +220,20 @@ static void test_qnn_requantize(void **state)
 	(void)state;
 	check_type(Q23, "qnn.requantize(%x, %s, %z, %s, %z, out_dtype=\"int32\")",
 		   "Tensor[(2, 3), int32]");
+	/* the usual: an int32 accumulator back to int8 or uint8 */
+	check_type("%x: Tensor[(2, 3), int32], " QP,
+		   "qnn.requantize(%x, %s, %z, %s, %z, out_dtype=\"uint8\")",
+		   "Tensor[(2, 3), uint8]");
+	check_type("%x: Tensor[(2, 3), int16], " QP,
+		   "qnn.requantize(%x, %s, %z, %s, %z, out_dtype=\"int8\")",
+		   "Tensor[(2, 3), int8]");
+	check_error("%x: Tensor[(2, 3), uint16], " QP,
+		    "qnn.requantize(%x, %s, %z, %s, %z, out_dtype=\"int8\")",
+		    "'qnn.requantize' expects data of int8, uint8, int16, int32 or int64, got "
+		    "Tensor[(2, 3), uint16]");
+	check_error(Q23, "qnn.requantize(%x, %s, %z, %s, %z, out_dtype=\"uint16\")",
+		    "'qnn.requantize' does not support out_dtype \"uint16\" (TVM takes int8, "
+		    "uint8, int16 or int32)");
 	check_type("%x: Tensor[(2, 3), int64], " QP,
 		   "qnn.requantize(%x, %s, %z, %s, %z, axis=0, rounding=\"UPWARD\", "
 		   "compute_dtype=\"int64\", out_dtype=\"int32\")",
@@ -213,7 +242,7 @@ static void test_qnn_requantize(void **state)
 		   "Tensor[(2, 3), int32]");
 	/* requantize checks its axis even with scalar parameters */
 	check_error(Q23, "qnn.requantize(%x, %s, %z, %s, %z, axis=2, out_dtype=\"int32\")",
-		    "'qnn.requantize' axis 2 is out of range for Tensor[(2, 3), int32]");
+		    "'qnn.requantize' axis 2 is out of range for Tensor[(2, 3), int8]");
 	check_error(Q23 V3, "qnn.requantize(%x, %s, %z, %sv, %z, out_dtype=\"int32\")",
 		    "'qnn.requantize' expects output_scale (argument 4) to be a float32 scalar, "
 		    "got Tensor[(3), float32]");
@@ -246,55 +275,56 @@ static void test_qnn_binary(void **state)
 	(void)state;
 	for (size_t i = 0; i < DP_COUNT(ops); i++) {
 		snprintf(body, sizeof body, "%s(%%x, %%y, %%s, %%z, %%s, %%z, %%s, %%z)", ops[i]);
-		check_type(Q23 ", %y: Tensor[(3), int32]", body, "Tensor[(2, 3), int32]");
-		check_type("%x: Tensor[(4, 1, 3), int32], %y: Tensor[(5, 1), int32], " QP, body,
-			   "Tensor[(4, 5, 3), int32]");
+		check_type(Q23 ", %y: Tensor[(3), int8]", body, "Tensor[(2, 3), int8]");
+		check_type("%x: Tensor[(4, 1, 3), int8], %y: Tensor[(5, 1), int8], " QP, body,
+			   "Tensor[(4, 5, 3), int8]");
 		snprintf(want, sizeof want,
-			 "operands of '%s' have different dtypes: Tensor[(2, 3), int32] and "
+			 "operands of '%s' have different dtypes: Tensor[(2, 3), int8] and "
 			 "Tensor[(3), int64]",
 			 ops[i]);
 		check_error(Q23 ", %y: Tensor[(3), int64]", body, want);
 		snprintf(want, sizeof want,
-			 "'%s' cannot broadcast Tensor[(2, 3), int32] and "
-			 "Tensor[(2), int32]",
+			 "'%s' cannot broadcast Tensor[(2, 3), int8] and "
+			 "Tensor[(2), int8]",
 			 ops[i]);
-		check_error(Q23 ", %y: Tensor[(2), int32]", body, want);
+		check_error(Q23 ", %y: Tensor[(2), int8]", body, want);
 		snprintf(body, sizeof body,
 			 "%s(%%x, %%y, %%sv, %%zv, %%s, %%z, %%s, %%z, lhs_axis=1, rhs_axis=0)",
 			 ops[i]);
-		check_type(Q23 V3 ", %y: Tensor[(3), int32]", body, "Tensor[(2, 3), int32]");
+		check_type(Q23 V3 ", %y: Tensor[(3), int8]", body, "Tensor[(2, 3), int8]");
 		snprintf(body, sizeof body,
 			 "%s(%%x, %%y, %%sv, %%zv, %%s, %%z, %%s, %%z, lhs_axis=0)", ops[i]);
 		snprintf(want, sizeof want,
 			 "'%s' expects the scale (argument 3) to be a float32 scalar or a vector "
 			 "of 2, got Tensor[(3), float32]",
 			 ops[i]);
-		check_error(Q23 V3 ", %y: Tensor[(3), int32]", body, want);
+		check_error(Q23 V3 ", %y: Tensor[(3), int8]", body, want);
 		snprintf(body, sizeof body, "%s(%%x, %%y, %%s, %%z, %%s, %%z, %%sv, %%z)", ops[i]);
 		snprintf(want, sizeof want,
 			 "'%s' expects output_scale (argument 7) to be a float32 scalar, got "
 			 "Tensor[(3), float32]",
 			 ops[i]);
-		check_error(Q23 V3 ", %y: Tensor[(3), int32]", body, want);
+		check_error(Q23 V3 ", %y: Tensor[(3), int8]", body, want);
 	}
 }
 
 static void test_qnn_unary(void **state)
 {
-	static const char *const ops[] = {"qnn.tanh", "qnn.exp",     "qnn.sqrt",      "qnn.rsqrt",
-					  "qnn.erf",  "qnn.sigmoid", "qnn.hardswish", "qnn.log",
-					  "qnn.abs",  "qnn.softmax", "qnn.leaky_relu"};
+	static const char *const ops[] = {"qnn.tanh", "qnn.exp",       "qnn.sqrt",      "qnn.rsqrt",
+					  "qnn.erf",  "qnn.sigmoid",   "qnn.hardswish", "qnn.log",
+					  "qnn.abs",  "qnn.leaky_relu"};
 	char body[96], want[200];
 	(void)state;
 	for (size_t i = 0; i < DP_COUNT(ops); i++) {
 		snprintf(body, sizeof body, "%s(%%x, %%s, %%z, %%s, %%z)", ops[i]);
-		check_type(Q23, body, "Tensor[(2, 3), int32]");
-		check_type("%x: int64, " QP, body, "Tensor[(), int64]");
+		check_type(Q23, body, "Tensor[(2, 3), int8]");
+		check_type("%x: uint8, " QP, body, "Tensor[(), uint8]");
 		snprintf(want, sizeof want,
-			 "'%s' expects a quantized (integer) tensor for data, got Tensor[(2, 3), "
-			 "float32]",
-			 ops[i]);
+			 "'%s' expects data of int8 or uint8, got Tensor[(2, 3), float32]", ops[i]);
 		check_error("%x: Tensor[(2, 3), float32], " QP, body, want);
+		snprintf(want, sizeof want,
+			 "'%s' expects data of int8 or uint8, got Tensor[(2, 3), int32]", ops[i]);
+		check_error("%x: Tensor[(2, 3), int32], " QP, body, want);
 		snprintf(body, sizeof body, "%s(%%x, %%sv, %%z, %%s, %%z)", ops[i]);
 		snprintf(want, sizeof want,
 			 "'%s' expects the scale (argument 2) to be a float32 scalar, got "
@@ -302,37 +332,41 @@ static void test_qnn_unary(void **state)
 			 ops[i]);
 		check_error(Q23 V3, body, want);
 	}
-	check_type(Q23, "qnn.softmax(%x, %s, %z, %s, %z, axis=0)", "Tensor[(2, 3), int32]");
+	/* softmax takes int8 only */
+	check_type(Q23, "qnn.softmax(%x, %s, %z, %s, %z)", "Tensor[(2, 3), int8]");
+	check_type(Q23, "qnn.softmax(%x, %s, %z, %s, %z, axis=0)", "Tensor[(2, 3), int8]");
 	check_error(Q23, "qnn.softmax(%x, %s, %z, %s, %z, axis=2)",
-		    "'qnn.softmax' axis 2 is out of range for Tensor[(2, 3), int32]");
-	check_type(Q23, "qnn.leaky_relu(%x, %s, %z, %s, %z, alpha=0.1f)", "Tensor[(2, 3), int32]");
+		    "'qnn.softmax' axis 2 is out of range for Tensor[(2, 3), int8]");
+	check_error("%x: Tensor[(2, 3), uint8], " QP, "qnn.softmax(%x, %s, %z, %s, %z)",
+		    "'qnn.softmax' expects data of int8, got Tensor[(2, 3), uint8]");
+	check_type(Q23, "qnn.leaky_relu(%x, %s, %z, %s, %z, alpha=0.1f)", "Tensor[(2, 3), int8]");
 }
 
 static void test_qnn_avg_pool2d(void **state)
 {
 	(void)state;
-	check_type("%p: Tensor[(1, 3, 8, 8), int32], " QP,
+	check_type("%p: Tensor[(1, 3, 8, 8), int8], " QP,
 		   "qnn.avg_pool2d(%p, %s, %z, %s, %z, pool_size=[2, 2], strides=[2, 2], "
 		   "padding=[0, 0])",
-		   "Tensor[(1, 3, 4, 4), int32]");
-	check_type("%p: Tensor[(1, 3, 8, 8), int32], " QP,
+		   "Tensor[(1, 3, 4, 4), int8]");
+	check_type("%p: Tensor[(1, 3, 8, 8), int8], " QP,
 		   "qnn.avg_pool2d(%p, %s, %z, %s, %z, pool_size=[3, 3], strides=[1, 1], "
 		   "padding=[1, 1], count_include_pad=True)",
-		   "Tensor[(1, 3, 8, 8), int32]");
+		   "Tensor[(1, 3, 8, 8), int8]");
 	check_error("%p: Tensor[(1, 3, 8, 8), float32], " QP,
 		    "qnn.avg_pool2d(%p, %s, %z, %s, %z, pool_size=[2, 2])",
-		    "'qnn.avg_pool2d' expects a quantized (integer) tensor for data, got "
-		    "Tensor[(1, 3, 8, 8), float32]");
+		    "'qnn.avg_pool2d' expects data of int8 or uint8, got Tensor[(1, 3, 8, 8), "
+		    "float32]");
 }
 
 static void test_qnn_concatenate(void **state)
 {
 	(void)state;
-	check_type(Q23 ", %y: Tensor[(2, 5), int32]",
+	check_type(Q23 ", %y: Tensor[(2, 5), int8]",
 		   "qnn.concatenate((%x, %y), (%s, %s), (%z, %z), %s, %z, axis=1)",
-		   "Tensor[(2, 8), int32]");
+		   "Tensor[(2, 8), int8]");
 	check_type(Q23, "qnn.concatenate((%x, %x), (%s, %s), (%z, %z), %s, %z, axis=0)",
-		   "Tensor[(4, 3), int32]");
+		   "Tensor[(4, 3), int8]");
 	check_error(Q23, "qnn.concatenate((%x, %x), %s, (%z, %z), %s, %z, axis=0)",
 		    "'qnn.concatenate' expects a tuple of input_scales, got Tensor[(), float32]");
 	check_error(Q23, "qnn.concatenate((%x, %x), (%s, %s), (%z, %s), %s, %z, axis=0)",
@@ -343,8 +377,8 @@ static void test_qnn_concatenate(void **state)
 		    "got Tensor[(), int32]");
 }
 
-#define DENSE_ARGS "%d: Tensor[(4, 8), int32], %w: Tensor[(16, 8), int32], " QP
-#define BMM_ARGS "%a: Tensor[(2, 4, 8), int32], %b: Tensor[(2, 16, 8), int32], " QP
+#define DENSE_ARGS "%d: Tensor[(4, 8), int8], %w: Tensor[(16, 8), int8], " QP
+#define BMM_ARGS "%a: Tensor[(2, 4, 8), int8], %b: Tensor[(2, 16, 8), int8], " QP
 
 static void test_qnn_dense_batch_matmul(void **state)
 {
@@ -359,7 +393,7 @@ static void test_qnn_dense_batch_matmul(void **state)
 		    "'qnn.dense' expects weight_scale (argument 6) to be a float32 scalar or a "
 		    "vector of 16, got Tensor[(8), float32]");
 	check_error(
-		"%d: Tensor[(1, 3, 8, 8), int32], %w: Tensor[(16, 3, 3, 3), int32], " QP
+		"%d: Tensor[(1, 3, 8, 8), int8], %w: Tensor[(16, 3, 3, 3), int8], " QP
 		", %wz: Tensor[(3), int32]",
 		"qnn.conv2d(%d, %w, %z, %wz, %s, %s, out_dtype=\"int32\")",
 		"'qnn.conv2d' expects weight_zero_point (argument 4) to be an int32 scalar or a "
@@ -371,16 +405,32 @@ static void test_qnn_dense_batch_matmul(void **state)
 		    "Tensor[(), float32]");
 	check_error("%d: Tensor[(4, 8), float32], %w: Tensor[(16, 8), float32], " QP,
 		    "qnn.dense(%d, %w, %z, %z, %s, %s, out_dtype=\"int32\")",
-		    "'qnn.dense' expects a quantized (integer) tensor for data, got "
-		    "Tensor[(4, 8), float32]");
+		    "'qnn.dense' expects data of int8, uint8, int16 or uint16, got Tensor[(4, 8), "
+		    "float32]");
+	/* uint8 data by an int8 weight, as PyTorch quantizes */
+	check_type("%d: Tensor[(4, 8), uint8], %w: Tensor[(16, 8), int8], " QP,
+		   "qnn.dense(%d, %w, %z, %z, %s, %s, out_dtype=\"int32\")",
+		   "Tensor[(4, 16), int32]");
+	check_type("%d: Tensor[(4, 8), int16], %w: Tensor[(16, 8), uint8], " QP,
+		   "qnn.dense(%d, %w, %z, %z, %s, %s, out_dtype=\"int64\")",
+		   "Tensor[(4, 16), int64]");
+	check_error("%d: Tensor[(4, 8), int8], %w: Tensor[(16, 8), int16], " QP,
+		    "qnn.dense(%d, %w, %z, %z, %s, %s, out_dtype=\"int32\")",
+		    "'qnn.dense' expects the weight of int8 or uint8, got Tensor[(16, 8), int16]");
+	check_error(DENSE_ARGS, "qnn.dense(%d, %w, %z, %z, %s, %s, out_dtype=\"int16\")",
+		    "'qnn.dense' does not support out_dtype \"int16\" (TVM takes int32 or int64)");
 	check_type(BMM_ARGS, "qnn.batch_matmul(%a, %b, %z, %z, %s, %s, out_dtype=\"int32\")",
 		   "Tensor[(2, 4, 16), int32]");
-	check_type("%a: Tensor[(2, 4, 8), int32], %b: Tensor[(2, 8, 16), int32], " QP,
+	check_type("%a: Tensor[(2, 4, 8), uint8], %b: Tensor[(2, 8, 16), int8], " QP,
 		   "qnn.batch_matmul(%a, %b, %z, %z, %s, %s, out_dtype=\"int32\", "
 		   "transpose_a=False, transpose_b=False)",
 		   "Tensor[(2, 4, 16), int32]");
 	check_error(BMM_ARGS, "qnn.batch_matmul(%a, %b, %z, %z, %s, %s, out_dtype=\"int64\")",
-		    "'qnn.batch_matmul' does not support out_dtype \"int64\"");
+		    "'qnn.batch_matmul' does not support out_dtype \"int64\" (TVM takes int32)");
+	check_error(
+		"%a: Tensor[(2, 4, 8), int16], %b: Tensor[(2, 16, 8), int16], " QP,
+		"qnn.batch_matmul(%a, %b, %z, %z, %s, %s, out_dtype=\"int32\")",
+		"'qnn.batch_matmul' expects data of int8 or uint8, got Tensor[(2, 4, 8), int16]");
 	check_error(BMM_ARGS ", %ws: Tensor[(16), float32]",
 		    "qnn.batch_matmul(%a, %b, %z, %z, %s, %ws, out_dtype=\"int32\")",
 		    "'qnn.batch_matmul' expects weight_scale (argument 6) to be a float32 scalar, "
@@ -410,28 +460,45 @@ static void test_qnn_contrib_dense_pack(void **state)
 static void test_qnn_conv2d(void **state)
 {
 	(void)state;
-	check_type("%d: Tensor[(1, 3, 8, 8), int32], %w: Tensor[(16, 3, 3, 3), int32], " QP,
+	check_type("%d: Tensor[(1, 3, 8, 8), int8], %w: Tensor[(16, 3, 3, 3), int8], " QP,
 		   "qnn.conv2d(%d, %w, %z, %z, %s, %s, padding=[1, 1], channels=16, "
 		   "kernel_size=[3, 3], out_dtype=\"int32\")",
 		   "Tensor[(1, 16, 8, 8), int32]");
-	check_type("%d: Tensor[(1, 3, 8, 8), int32], %w: Tensor[(16, 3, 3, 3), int32], " QP
+	check_type("%d: Tensor[(1, 3, 8, 8), int8], %w: Tensor[(16, 3, 3, 3), int8], " QP
 		   ", %ws: Tensor[(16), float32]",
 		   "qnn.conv2d(%d, %w, %z, %z, %s, %ws, strides=[2, 2], out_dtype=\"int64\")",
 		   "Tensor[(1, 16, 3, 3), int64]");
-	check_error("%d: Tensor[(1, 3, 8, 8), int32], %w: Tensor[(16, 3, 3, 3), int32], " QP,
+	check_error("%d: Tensor[(1, 3, 8, 8), int8], %w: Tensor[(16, 3, 3, 3), int8], " QP,
 		    "qnn.conv2d(%d, %w, %z, %z, %s, %s)", "'qnn.conv2d' needs out_dtype");
-	check_type("%d: Tensor[(1, 16, 4, 4), int32], %w: Tensor[(16, 8, 3, 3), int32], " QP,
+	check_type("%d: Tensor[(1, 16, 4, 4), uint8], %w: Tensor[(16, 8, 3, 3), int8], " QP,
 		   "qnn.conv2d_transpose(%d, %w, %z, %z, %s, %s, strides=[2, 2], padding=[1, 1], "
 		   "output_padding=[1, 1], channels=8, kernel_size=[3, 3], out_dtype=\"int32\")",
 		   "Tensor[(1, 8, 8, 8), int32]");
-	check_error("%d: Tensor[(1, 16, 4, 4), int32], %w: Tensor[(16, 8, 3, 3), int32], " QP,
+	check_error("%d: Tensor[(1, 16, 4, 4), uint8], %w: Tensor[(16, 8, 3, 3), int8], " QP,
 		    "qnn.conv2d_transpose(%d, %w, %z, %z, %s, %s, out_dtype=\"float32\")",
-		    "'qnn.conv2d_transpose' does not support out_dtype \"float32\"");
+		    "'qnn.conv2d_transpose' does not support out_dtype \"float32\" (TVM takes "
+		    "int16, int32 or int64)");
+	/* int8 by int8 accumulates in int32; uint8 data, int8 weight too */
+	check_type("%d: Tensor[(1, 3, 8, 8), uint8], %w: Tensor[(16, 3, 3, 3), int8], " QP,
+		   "qnn.conv2d(%d, %w, %z, %z, %s, %s, out_dtype=\"int16\")",
+		   "Tensor[(1, 16, 6, 6), int16]");
+	check_error("%d: Tensor[(1, 3, 8, 8), int32], %w: Tensor[(16, 3, 3, 3), int8], " QP,
+		    "qnn.conv2d(%d, %w, %z, %z, %s, %s, out_dtype=\"int32\")",
+		    "'qnn.conv2d' expects data of int8, uint8 or int16, got Tensor[(1, 3, 8, 8), "
+		    "int32]");
+	check_error("%d: Tensor[(1, 3, 8, 8), int8], %w: Tensor[(16, 3, 3, 3), uint16], " QP,
+		    "qnn.conv2d(%d, %w, %z, %z, %s, %s, out_dtype=\"int32\")",
+		    "'qnn.conv2d' expects the weight of int8, uint8 or int16, got "
+		    "Tensor[(16, 3, 3, 3), uint16]");
+	check_error("%d: Tensor[(1, 3, 8, 8), int8], %w: Tensor[(16, 3, 3, 3), int8], " QP,
+		    "qnn.conv2d(%d, %w, %z, %z, %s, %s, out_dtype=\"uint8\")",
+		    "'qnn.conv2d' does not support out_dtype \"uint8\" (TVM takes int16, int32 or "
+		    "int64)");
 }
 
 /* ---- contrib.ethosu.* ------------------------------------------------------- */
 
-#define IFM "%i: Tensor[(1, 8, 8, 3), int32], %l: Tensor[(256), int32]"
+#define IFM "%i: Tensor[(1, 8, 8, 3), int8], %l: Tensor[(256), int8]"
 
 static void test_ethosu_identity(void **state)
 {
@@ -439,17 +506,21 @@ static void test_ethosu_identity(void **state)
 	check_type(IFM,
 		   "contrib.ethosu.identity(%i, %l, ifm_scale=0.5f, ifm_zero_point=1, "
 		   "ofm_scale=0.25f, ofm_zero_point=2)",
-		   "Tensor[(1, 8, 8, 3), int32]");
-	check_type("%i: Tensor[(5), int64], %l: Tensor[(256), int64]",
-		   "contrib.ethosu.identity(%i, %l)", "Tensor[(5), int64]");
-	check_error("%i: Tensor[(1, 1, 8, 8, 3), int32], %l: Tensor[(256), int32]",
+		   "Tensor[(1, 8, 8, 3), int8]");
+	check_type("%i: Tensor[(5), uint8], %l: Tensor[(256), uint8]",
+		   "contrib.ethosu.identity(%i, %l)", "Tensor[(5), uint8]");
+	check_error("%i: Tensor[(1, 1, 8, 8, 3), int8], %l: Tensor[(256), int8]",
 		    "contrib.ethosu.identity(%i, %l)",
 		    "'contrib.ethosu.identity' expects an ifm of at most 4 dimensions, got "
-		    "Tensor[(1, 1, 8, 8, 3), int32]");
-	check_error("%i: Tensor[(1, 8, 8, 3), float32], %l: Tensor[(256), int32]",
+		    "Tensor[(1, 1, 8, 8, 3), int8]");
+	check_error("%i: Tensor[(1, 8, 8, 3), float32], %l: Tensor[(256), int8]",
 		    "contrib.ethosu.identity(%i, %l)",
-		    "'contrib.ethosu.identity' expects a quantized (integer) tensor for ifm, got "
+		    "'contrib.ethosu.identity' expects an ifm of int8 or uint8, got "
 		    "Tensor[(1, 8, 8, 3), float32]");
+	check_error("%i: Tensor[(1, 8, 8, 3), int32], %l: Tensor[(256), int32]",
+		    "contrib.ethosu.identity(%i, %l)",
+		    "'contrib.ethosu.identity' expects an ifm of int8 or uint8, got "
+		    "Tensor[(1, 8, 8, 3), int32]");
 }
 
 static void test_ethosu_unary_elementwise(void **state)
@@ -458,20 +529,25 @@ static void test_ethosu_unary_elementwise(void **state)
 	check_type(IFM,
 		   "contrib.ethosu.unary_elementwise(%i, %l, operator_type=\"ABS\", "
 		   "ofm_channels=3)",
-		   "Tensor[(1, 8, 8, 3), int32]");
-	check_type(IFM,
+		   "Tensor[(1, 8, 8, 3), int8]");
+	check_type("%i: Tensor[(1, 8, 8, 3), int32], %l: Tensor[(256), int8]",
 		   "contrib.ethosu.unary_elementwise(%i, %l, operator_type=\"CLZ\", "
 		   "ofm_channels=20, ofm_layout=\"NHCWB16\")",
 		   "Tensor[(1, 8, 2, 8, 16), int32]");
-	check_type("%i: Tensor[(1, 8, 1, 8, 16), int32], %l: Tensor[(256), int32]",
+	check_type("%i: Tensor[(1, 8, 1, 8, 16), int8], %l: Tensor[(256), int8]",
 		   "contrib.ethosu.unary_elementwise(%i, %l, operator_type=\"ABS\", "
 		   "ofm_channels=16, ifm_layout=\"NHCWB16\", ofm_layout=\"NHWC\")",
-		   "Tensor[(1, 8, 8, 16), int32]");
-	check_error("%i: Tensor[(1, 8, 8, 3), int64], %l: Tensor[(256), int32]",
+		   "Tensor[(1, 8, 8, 16), int8]");
+	check_error("%i: Tensor[(1, 8, 8, 3), int8], %l: Tensor[(256), int8]",
 		    "contrib.ethosu.unary_elementwise(%i, %l, operator_type=\"CLZ\", "
 		    "ofm_channels=3)",
-		    "'contrib.ethosu.unary_elementwise' CLZ expects an int32 ifm, got "
-		    "Tensor[(1, 8, 8, 3), int64]");
+		    "'contrib.ethosu.unary_elementwise' CLZ expects an ifm of int32, got "
+		    "Tensor[(1, 8, 8, 3), int8]");
+	check_error("%i: Tensor[(1, 8, 8, 3), int32], %l: Tensor[(256), int8]",
+		    "contrib.ethosu.unary_elementwise(%i, %l, operator_type=\"ABS\", "
+		    "ofm_channels=3)",
+		    "'contrib.ethosu.unary_elementwise' ABS expects an ifm of int8 or uint8, got "
+		    "Tensor[(1, 8, 8, 3), int32]");
 	check_error(IFM,
 		    "contrib.ethosu.unary_elementwise(%i, %l, operator_type=\"NEG\", "
 		    "ofm_channels=3)",
@@ -490,10 +566,10 @@ static void test_ethosu_unary_elementwise(void **state)
 		    "contrib.ethosu.unary_elementwise(%i, %l, operator_type=\"ABS\", "
 		    "ofm_channels=3, ifm_layout=\"NHCWB16\")",
 		    "'contrib.ethosu.unary_elementwise' expects a 5-D NHCWB16 ifm, got "
-		    "Tensor[(1, 8, 8, 3), int32]");
+		    "Tensor[(1, 8, 8, 3), int8]");
 }
 
-#define IFM2 IFM ", %j: Tensor[(1, 8, 8, 3), int32]"
+#define IFM2 IFM ", %j: Tensor[(1, 8, 8, 3), int8]"
 
 static void test_ethosu_binary_elementwise(void **state)
 {
@@ -504,30 +580,52 @@ static void test_ethosu_binary_elementwise(void **state)
 		   "Tensor[(1, 8, 8, 3), int32]");
 	check_type(IFM2,
 		   "contrib.ethosu.binary_elementwise(%i, %j, %l, operator_type=\"MUL\", "
-		   "ifm_channels=3, ofm_dtype=\"int64\", ofm_layout=\"NHCWB16\")",
-		   "Tensor[(1, 8, 1, 8, 16), int64]");
-	check_type(IFM2,
+		   "ifm_channels=3, ofm_dtype=\"int16\", ofm_layout=\"NHCWB16\")",
+		   "Tensor[(1, 8, 1, 8, 16), int16]");
+	check_type("%i: Tensor[(1, 8, 8, 3), int32], %j: Tensor[(1, 8, 8, 3), int32], "
+		   "%l: Tensor[(256), int8]",
 		   "contrib.ethosu.binary_elementwise(%i, %j, %l, operator_type=\"SHL\", "
 		   "ifm_channels=3, ofm_dtype=\"int32\")",
 		   "Tensor[(1, 8, 8, 3), int32]");
+	check_type("%i: Tensor[(1, 8, 8, 3), int32], %j: Tensor[(1, 8, 8, 3), int32], "
+		   "%l: Tensor[(256), int8]",
+		   "contrib.ethosu.binary_elementwise(%i, %j, %l, operator_type=\"SHR\", "
+		   "ifm_channels=3, ofm_dtype=\"uint8\")",
+		   "Tensor[(1, 8, 8, 3), uint8]");
 	check_type(IFM2,
 		   "contrib.ethosu.binary_elementwise(%i, %j, %l, operator_type=\"MIN\", "
-		   "ifm_channels=3, ofm_dtype=\"int32\")",
-		   "Tensor[(1, 8, 8, 3), int32]");
+		   "ifm_channels=3, ofm_dtype=\"int8\")",
+		   "Tensor[(1, 8, 8, 3), int8]");
+	check_error(IFM2,
+		    "contrib.ethosu.binary_elementwise(%i, %j, %l, operator_type=\"SHR\", "
+		    "ifm_channels=3, ofm_dtype=\"int32\")",
+		    "'contrib.ethosu.binary_elementwise' SHR expects an ifm of int32, got "
+		    "Tensor[(1, 8, 8, 3), int8]");
+	check_error("%i: Tensor[(1, 8, 8, 3), uint16], %j: Tensor[(1, 8, 8, 3), uint16], "
+		    "%l: Tensor[(256), int8]",
+		    "contrib.ethosu.binary_elementwise(%i, %j, %l, operator_type=\"ADD\", "
+		    "ifm_channels=3, ofm_dtype=\"int32\")",
+		    "'contrib.ethosu.binary_elementwise' ADD expects an ifm of int8, uint8, int16 "
+		    "or int32, got Tensor[(1, 8, 8, 3), uint16]");
+	check_error(IFM2,
+		    "contrib.ethosu.binary_elementwise(%i, %j, %l, operator_type=\"ADD\", "
+		    "ifm_channels=3, ofm_dtype=\"int64\")",
+		    "'contrib.ethosu.binary_elementwise' ADD does not support ofm_dtype \"int64\" "
+		    "for Tensor[(1, 8, 8, 3), int8]");
 	check_error(IFM2,
 		    "contrib.ethosu.binary_elementwise(%i, %j, %l, operator_type=\"MAX\", "
 		    "ifm_channels=3, ofm_dtype=\"int64\")",
 		    "'contrib.ethosu.binary_elementwise' MAX does not support ofm_dtype \"int64\" "
-		    "for Tensor[(1, 8, 8, 3), int32]");
+		    "for Tensor[(1, 8, 8, 3), int8]");
 	check_error(IFM2,
 		    "contrib.ethosu.binary_elementwise(%i, %j, %l, operator_type=\"ADD\", "
 		    "ifm_channels=3)",
 		    "'contrib.ethosu.binary_elementwise' needs ofm_dtype");
-	check_error(IFM ", %j: Tensor[(1, 8, 8, 3), int64]",
+	check_error(IFM ", %j: Tensor[(1, 8, 8, 3), uint8]",
 		    "contrib.ethosu.binary_elementwise(%i, %j, %l, operator_type=\"ADD\", "
 		    "ifm_channels=3, ofm_dtype=\"int32\")",
 		    "operands of 'contrib.ethosu.binary_elementwise' have different dtypes: "
-		    "Tensor[(1, 8, 8, 3), int32] and Tensor[(1, 8, 8, 3), int64]");
+		    "Tensor[(1, 8, 8, 3), int8] and Tensor[(1, 8, 8, 3), uint8]");
 	check_error(IFM2,
 		    "contrib.ethosu.binary_elementwise(%i, %j, %l, operator_type=\"DIV\", "
 		    "ifm_channels=3, ofm_dtype=\"int32\")",
@@ -535,53 +633,65 @@ static void test_ethosu_binary_elementwise(void **state)
 		    "\"MUL\", \"MIN\", \"MAX\", \"SHR\" or \"SHL\", got \"DIV\"");
 }
 
-#define CONV IFM ", %w: Tensor[(16, 3, 3, 3), int32], %b: Tensor[(16, 10), int32]"
+#define CONV IFM ", %w: Tensor[(16, 3, 3, 3), int8], %b: Tensor[(16, 10), uint8]"
 #define CONV_CALL "contrib.ethosu.conv2d(%i, %w, %b, %l, kernel_shape=[3, 3], ofm_channels=16"
 
 static void test_ethosu_conv2d(void **state)
 {
 	(void)state;
-	check_type(CONV, CONV_CALL ", padding=[1, 1, 1, 1])", "Tensor[(1, 8, 8, 16), int32]");
-	check_type(CONV, CONV_CALL ", strides=[2, 2])", "Tensor[(1, 3, 3, 16), int32]");
-	check_type(CONV, CONV_CALL ", dilation=[2, 2])", "Tensor[(1, 4, 4, 16), int32]");
-	check_type(CONV, CONV_CALL ", upscale=\"NEAREST\")", "Tensor[(1, 14, 14, 16), int32]");
+	check_type(CONV, CONV_CALL ", padding=[1, 1, 1, 1])", "Tensor[(1, 8, 8, 16), int8]");
+	check_type(CONV, CONV_CALL ", strides=[2, 2])", "Tensor[(1, 3, 3, 16), int8]");
+	check_type(CONV, CONV_CALL ", dilation=[2, 2])", "Tensor[(1, 4, 4, 16), int8]");
+	check_type(CONV, CONV_CALL ", upscale=\"NEAREST\")", "Tensor[(1, 14, 14, 16), int8]");
 	check_type(CONV, CONV_CALL ", padding=[1, 1, 1, 1], ofm_layout=\"NHCWB16\")",
-		   "Tensor[(1, 8, 1, 8, 16), int32]");
-	check_type("%i: Tensor[(1, 8, 1, 8, 16), int32], %l: Tensor[(256), int32], "
-		   "%w: Tensor[(16, 3, 3, 3), int32], %b: Tensor[(16, 10), int32]",
-		   CONV_CALL ", ifm_layout=\"NHCWB16\")", "Tensor[(1, 6, 6, 16), int32]");
-	check_error(IFM ", %w: Tensor[(8, 3, 3, 3), int32], %b: Tensor[(8, 10), int32]",
+		   "Tensor[(1, 8, 1, 8, 16), int8]");
+	check_type("%i: Tensor[(1, 8, 1, 8, 16), int8], %l: Tensor[(256), int8], "
+		   "%w: Tensor[(16, 3, 3, 3), uint8], %b: Tensor[(16, 10), uint8]",
+		   CONV_CALL ", ifm_layout=\"NHCWB16\")", "Tensor[(1, 6, 6, 16), int8]");
+	check_error(IFM ", %w: Tensor[(8, 3, 3, 3), int8], %b: Tensor[(8, 10), uint8]",
 		    CONV_CALL ")",
 		    "'contrib.ethosu.conv2d' expects a weight of shape (16, 3, 3, _), got "
-		    "Tensor[(8, 3, 3, 3), int32]");
-	check_error(IFM ", %w: Tensor[(16, 3, 3, 3), int32], %b: Tensor[(16, 5), int32]",
+		    "Tensor[(8, 3, 3, 3), int8]");
+	check_error(IFM ", %w: Tensor[(16, 3, 3, 3), int8], %b: Tensor[(16, 5), uint8]",
 		    CONV_CALL ")",
 		    "'contrib.ethosu.conv2d' expects a scale_bias of shape (16, 10), got "
-		    "Tensor[(16, 5), int32]");
+		    "Tensor[(16, 5), uint8]");
+	check_error(IFM ", %w: Tensor[(16, 3, 3, 3), int8], %b: Tensor[(16, 10), int8]",
+		    CONV_CALL ")",
+		    "'contrib.ethosu.conv2d' expects a scale_bias of uint8, got "
+		    "Tensor[(16, 10), int8]");
+	check_error(IFM ", %w: Tensor[(16, 3, 3, 3), int16], %b: Tensor[(16, 10), uint8]",
+		    CONV_CALL ")",
+		    "'contrib.ethosu.conv2d' expects a weight of int8 or uint8, got "
+		    "Tensor[(16, 3, 3, 3), int16]");
 	check_error(CONV, "contrib.ethosu.conv2d(%i, %w, %b, %l, ofm_channels=16)",
 		    "'contrib.ethosu.conv2d' needs kernel_shape");
 	check_error(CONV, CONV_CALL ", upscale=\"BILINEAR\")",
 		    "'contrib.ethosu.conv2d' upscale must be \"NONE\", \"ZEROS\" or \"NEAREST\", "
 		    "got \"BILINEAR\"");
 	check_error(CONV, CONV_CALL ", padding=[9223372036854775807, 0, 0, 0])",
-		    "'contrib.ethosu.conv2d' window of Tensor[(1, 8, 8, 3), int32] is too large");
+		    "'contrib.ethosu.conv2d' window of Tensor[(1, 8, 8, 3), int8] is too large");
 	check_error(CONV, CONV_CALL ", dilation=[5, 5])",
 		    "'contrib.ethosu.conv2d' kernel_shape 3x3 is larger than the padded ifm "
-		    "Tensor[(1, 8, 8, 3), int32]");
+		    "Tensor[(1, 8, 8, 3), int8]");
 }
 
 static void test_ethosu_depthwise_conv2d(void **state)
 {
 	(void)state;
-	check_type(IFM ", %w: Tensor[(3, 3, 3, 1), int32], %b: Tensor[(3, 10), int32]",
+	check_type(IFM ", %w: Tensor[(3, 3, 3, 1), int8], %b: Tensor[(3, 10), uint8]",
 		   "contrib.ethosu.depthwise_conv2d(%i, %w, %b, %l, kernel_shape=[3, 3], "
 		   "ofm_channels=3, ofm_dtype=\"int32\")",
 		   "Tensor[(1, 6, 6, 3), int32]");
-	check_error(IFM ", %w: Tensor[(3, 3, 3, 1), int32], %b: Tensor[(3, 10), int32]",
+	check_type(IFM ", %w: Tensor[(3, 3, 3, 1), uint8], %b: Tensor[(3, 10), uint8]",
+		   "contrib.ethosu.depthwise_conv2d(%i, %w, %b, %l, kernel_shape=[3, 3], "
+		   "ofm_channels=3, ofm_dtype=\"int16\")",
+		   "Tensor[(1, 6, 6, 3), int16]");
+	check_error(IFM ", %w: Tensor[(3, 3, 3, 1), int8], %b: Tensor[(3, 10), uint8]",
 		    "contrib.ethosu.depthwise_conv2d(%i, %w, %b, %l, kernel_shape=[3, 3], "
 		    "ofm_channels=3)",
 		    "'contrib.ethosu.depthwise_conv2d' needs ofm_dtype");
-	check_error(IFM ", %w: Tensor[(3, 3, 3, 1), int32], %b: Tensor[(3, 10), int32]",
+	check_error(IFM ", %w: Tensor[(3, 3, 3, 1), int8], %b: Tensor[(3, 10), uint8]",
 		    "contrib.ethosu.depthwise_conv2d(%i, %w, %b, %l, kernel_shape=[3, 3], "
 		    "ofm_channels=3, ofm_dtype=\"float32\")",
 		    "'contrib.ethosu.depthwise_conv2d' does not support ofm_dtype \"float32\"");
@@ -592,9 +702,19 @@ static void test_ethosu_pooling(void **state)
 	(void)state;
 	check_type(IFM,
 		   "contrib.ethosu.pooling(%i, %l, pooling_type=\"MAX\", pool_shape=[2, 2], "
-		   "strides=[2, 2], ofm_channels=3, ofm_dtype=\"int32\")",
-		   "Tensor[(1, 4, 4, 3), int32]");
-	check_type("%i: Tensor[(1, 8, 8, 3), int64], %l: Tensor[(256), int32]",
+		   "strides=[2, 2], ofm_channels=3, ofm_dtype=\"int8\")",
+		   "Tensor[(1, 4, 4, 3), int8]");
+	check_error(IFM,
+		    "contrib.ethosu.pooling(%i, %l, pooling_type=\"MAX\", pool_shape=[2, 2], "
+		    "strides=[2, 2], ofm_channels=3, ofm_dtype=\"int32\")",
+		    "'contrib.ethosu.pooling' MAX does not support ofm_dtype \"int32\" for "
+		    "Tensor[(1, 8, 8, 3), int8]");
+	check_error("%i: Tensor[(1, 8, 8, 3), int32], %l: Tensor[(256), int8]",
+		    "contrib.ethosu.pooling(%i, %l, pooling_type=\"MAX\", pool_shape=[2, 2], "
+		    "ofm_channels=3, ofm_dtype=\"int32\")",
+		    "'contrib.ethosu.pooling' MAX expects an ifm of uint8, int8 or int16, got "
+		    "Tensor[(1, 8, 8, 3), int32]");
+	check_type("%i: Tensor[(1, 8, 8, 3), int32], %l: Tensor[(256), int8]",
 		   "contrib.ethosu.pooling(%i, %l, pooling_type=\"SUM\", pool_shape=[1, 1], "
 		   "ofm_channels=1, ofm_dtype=\"int32\")",
 		   "Tensor[(1, 8, 8, 1), int32]");
@@ -602,7 +722,7 @@ static void test_ethosu_pooling(void **state)
 		    "contrib.ethosu.pooling(%i, %l, pooling_type=\"AVG\", pool_shape=[2, 2], "
 		    "ofm_channels=3, ofm_dtype=\"int64\")",
 		    "'contrib.ethosu.pooling' AVG does not support ofm_dtype \"int64\" for "
-		    "Tensor[(1, 8, 8, 3), int32]");
+		    "Tensor[(1, 8, 8, 3), int8]");
 	check_error(
 		IFM,
 		"contrib.ethosu.pooling(%i, %l, pool_shape=[2, 2], ofm_channels=3, "
@@ -611,9 +731,9 @@ static void test_ethosu_pooling(void **state)
 		"none");
 	check_error(IFM,
 		    "contrib.ethosu.pooling(%i, %l, pooling_type=\"MAX\", pool_shape=[9, 9], "
-		    "ofm_channels=3, ofm_dtype=\"int32\")",
+		    "ofm_channels=3, ofm_dtype=\"int8\")",
 		    "'contrib.ethosu.pooling' pool_shape 9x9 is larger than the padded ifm "
-		    "Tensor[(1, 8, 8, 3), int32]");
+		    "Tensor[(1, 8, 8, 3), int8]");
 }
 
 /* ---- round trip ------------------------------------------------------------ */
@@ -646,12 +766,12 @@ static void test_round_trip(void **state)
 		"\n"
 		"def @qnn(%f: Tensor[(1, 3, 4, 4), float32], %s: Tensor[(), float32], %z: "
 		"Tensor[(), int32], "
-		"%v: Tensor[(3), float32], %w: Tensor[(3, 3, 1, 1), int32], %t: Tensor[(3, 3, 1, "
+		"%v: Tensor[(3), float32], %w: Tensor[(3, 3, 1, 1), int8], %t: Tensor[(3, 3, 1, "
 		"1), "
-		"int32], %d: Tensor[(2, 3), int32], %e: Tensor[(1, 2, 3), int32]) {\n"
+		"uint8], %d: Tensor[(2, 3), uint8], %e: Tensor[(1, 2, 3), int8]) {\n"
 		"  %0 = qnn.quantize(%f, %v, %z, out_dtype=\"int32\", axis=1);\n"
 		"  %1 = qnn.requantize(%0, %v, %z, %s, %z, axis=1, rounding=\"TONEAREST\", "
-		"compute_dtype=\"int64\", out_dtype=\"int32\");\n"
+		"compute_dtype=\"int64\", out_dtype=\"int8\");\n"
 		"  %2 = qnn.add(%1, %1, %v, %z, %s, %z, %s, %z, lhs_axis=1, rhs_axis=-1);\n"
 		"  %3 = qnn.mul(%2, %2, %s, %z, %s, %z, %s, %z, lhs_axis=0, rhs_axis=0);\n"
 		"  %4 = qnn.subtract(%3, %3, %s, %z, %s, %z, %s, %z, lhs_axis=2, rhs_axis=2);\n"
@@ -676,7 +796,7 @@ static void test_round_trip(void **state)
 		"padding=[0, 0, 0, 0], output_padding=[0, 0], dilation=[1, 1], groups=1, "
 		"channels=3, kernel_size=[1, 1], data_layout=\"NCHW\", kernel_layout=\"IOHW\", "
 		"out_layout=\"\", out_dtype=\"int32\");\n"
-		"  %19 = (%15, %18);\n"
+		"  %19 = (%15, %15);\n"
 		"  %20 = (%s, %s);\n"
 		"  %21 = (%z, %z);\n"
 		"  %22 = qnn.concatenate(%19, %20, %21, %s, %z, axis=1);\n"
@@ -690,11 +810,11 @@ static void test_round_trip(void **state)
 		"  %28 = reshape(%e, newshape=[1, 1, 2, 3]);\n"
 		"  %29 = qnn.contrib_dense_pack(%d, %28, %z, %z, %s, %s, units=2, "
 		"out_dtype=\"int32\", weight_layout=\"NC2n3c\");\n"
-		"  (%16, %17, %23, %24, %25, %27, %29)\n"
+		"  (%16, %17, %18, %23, %24, %25, %27, %29)\n"
 		"}\n"
 		"\n"
-		"def @ethosu(%i: Tensor[(1, 8, 8, 3), int32], %j: Tensor[(1, 8, 8, 3), int32], "
-		"%l: Tensor[(256), int32]) {\n"
+		"def @ethosu(%i: Tensor[(1, 8, 8, 3), int8], %j: Tensor[(1, 8, 8, 3), int8], "
+		"%l: Tensor[(256), int8]) {\n"
 		"  %0 = contrib.ethosu.identity(%i, %l, ifm_scale=0.5f, ifm_zero_point=1, "
 		"ofm_scale=0.25f, ofm_zero_point=2, activation=\"LUT\", "
 		"rounding_mode=\"NATURAL\");\n"
@@ -710,10 +830,10 @@ static void test_round_trip(void **state)
 		"ofm_dtype=\"int32\", use_rescale=True, rescale_scale=3, rescale_shift=1)\n"
 		"}\n"
 		"\n"
-		"def @ethosu_window(%i: Tensor[(1, 8, 8, 3), int32], %w: Tensor[(16, 3, 3, 3), "
-		"int32], "
-		"%b: Tensor[(16, 10), int32], %dw: Tensor[(3, 3, 3, 1), int32], %l: Tensor[(256), "
-		"int32]) {\n"
+		"def @ethosu_window(%i: Tensor[(1, 8, 8, 3), uint8], %w: Tensor[(16, 3, 3, 3), "
+		"uint8], "
+		"%b: Tensor[(16, 10), uint8], %dw: Tensor[(3, 3, 3, 1), int8], %l: Tensor[(256), "
+		"uint8]) {\n"
 		"  %0 = contrib.ethosu.conv2d(%i, %w, %b, %l, ifm_scale=0.5f, ifm_zero_point=1, "
 		"weight_zero_point=2, ofm_scale=0.25f, ofm_zero_point=3, kernel_shape=[3, 3], "
 		"ofm_channels=16, strides=[1, 1], padding=[1, 1, 1, 1], dilation=[1, 1], "
@@ -727,7 +847,7 @@ static void test_round_trip(void **state)
 		"ofm_layout=\"NHCWB16\", ofm_dtype=\"int32\");\n"
 		"  %2 = contrib.ethosu.pooling(%i, %l, pooling_type=\"AVG\", ifm_scale=1f, "
 		"ifm_zero_point=0, ofm_scale=1f, ofm_zero_point=0, pool_shape=[2, 2], "
-		"ofm_channels=3, ofm_dtype=\"int32\", strides=[2, 2], padding=[0, 0, 0, 0], "
+		"ofm_channels=3, ofm_dtype=\"uint8\", strides=[2, 2], padding=[0, 0, 0, 0], "
 		"activation=\"NONE\", clip_min=0, clip_max=0, rounding_mode=\"TFL\", "
 		"upscale=\"NEAREST\", ifm_layout=\"NHWC\", ofm_layout=\"NHWC\");\n"
 		"  (%0, %1, %2)\n"

@@ -675,13 +675,15 @@ static void test_vision_errors(void **state)
 
 /* ---- random.* ------------------------------------------------------------- */
 
-#define KEY I64(10)
+#define KEY "Tensor[(10), uint64]"
 
 static void test_random(void **state)
 {
 	(void)state;
 	expect_type("%k: " KEY, "random.threefry_generate(%k, out_shape=[3, 4])",
-		    "(" KEY ", " I64(3, 4) ")");
+		    "(" KEY ", Tensor[(3, 4), uint64])");
+	/* TVM's relation assigns the key its type */
+	expect_type("%k: Tensor[(?), uint64]", "random.threefry_split(%k)", "(" KEY ", " KEY ")");
 	expect_type("%k: " KEY, "random.threefry_split(%k)", "(" KEY ", " KEY ")");
 	expect_type("%k: " KEY, "random.uniform(%k, 0f, 1f, out_shape=[2, 5])",
 		    "(" KEY ", " F32(2, 5) ")");
@@ -697,11 +699,14 @@ static void test_random(void **state)
 static void test_random_errors(void **state)
 {
 	(void)state;
-	expect_error("%k: " I64(8), "random.threefry_split(%k)",
-		     "'random.threefry_split' expects a Threefry key Tensor[(10), int64], got "
-		     "Tensor[(8), int64]");
+	expect_error("%k: Tensor[(8), uint64]", "random.threefry_split(%k)",
+		     "'random.threefry_split' expects a Threefry key Tensor[(10), uint64], got "
+		     "Tensor[(8), uint64]");
+	expect_error("%k: " I64(10), "random.threefry_split(%k)",
+		     "'random.threefry_split' expects a Threefry key Tensor[(10), uint64], got "
+		     "Tensor[(10), int64]");
 	expect_error("%k: " F32(10), "random.threefry_generate(%k, out_shape=[3])",
-		     "'random.threefry_generate' expects a Threefry key Tensor[(10), int64], got "
+		     "'random.threefry_generate' expects a Threefry key Tensor[(10), uint64], got "
 		     "Tensor[(10), float32]");
 	expect_error("%k: " KEY, "random.threefry_generate(%k)",
 		     "'random.threefry_generate' needs an out_shape attribute");
@@ -729,6 +734,8 @@ static void test_nn_misc(void **state)
 		    "Tensor[(), float32]");
 	expect_type("%x: " F32(4, 10) ", %y: " F32(4, 10), "nn.cross_entropy_with_logits(%x, %y)",
 		    "Tensor[(), float32]");
+	expect_type("%p: " F32(4, 10) ", %t: Tensor[(4), uint8], %w: " F32(10),
+		    "nn.nll_loss(%p, %t, %w)", "Tensor[(), float32]");
 	expect_type("%p: " F32(4, 10) ", %t: " I64(4) ", %w: " F32(10), "nn.nll_loss(%p, %t, %w)",
 		    "Tensor[(), float32]");
 	expect_type("%p: " F32(4, 10, 5) ", %t: " I64(4, 5) ", %w: " F32(10),
@@ -790,6 +797,9 @@ static void test_nn_misc_errors(void **state)
 		     "Tensor[(4, 10), float32] and Tensor[(4, 9), float32]");
 	expect_error("%p: " F32(4, 10) ", %t: " F32(4) ", %w: " F32(10), "nn.nll_loss(%p, %t, %w)",
 		     "'nn.nll_loss' expects integer targets, got Tensor[(4), float32]");
+	expect_error("%p: " F32(4, 10) ", %t: Tensor[(4), bool], %w: " F32(10),
+		     "nn.nll_loss(%p, %t, %w)",
+		     "'nn.nll_loss' expects integer targets, got Tensor[(4), bool]");
 	expect_error("%p: " F32(4, 10) ", %t: " I64(4) ", %w: " F32(9), "nn.nll_loss(%p, %t, %w)",
 		     "'nn.nll_loss' expects weights as long as the classes of "
 		     "Tensor[(4, 10), float32], got Tensor[(9), float32]");
@@ -951,10 +961,19 @@ static void test_blocked_and_bitserial(void **state)
 		     "nn.contrib_conv2d_NCHWc(%d, %w, channels=16, kernel_size=[3, 3], "
 		     "data_layout=\"NCHW4c\", out_layout=\"NCHW3c\")",
 		     "'nn.contrib_conv2d_NCHWc' output C of 16 does not split by 3");
-	expect_error("%x: " F32(4, 64), "nn.bitpack(%x, pack_type=\"uint32\")",
-		     "'nn.bitpack' has unknown pack_type \"uint32\"");
-	expect_error("%x: " F32(4, 64), "nn.bitpack(%x)",
-		     "'nn.bitpack' needs an integer pack_type (int32 or int64)");
+	/* TVM's usual pack types: 64 channels are 8 uint8 words, 2 uint32 */
+	expect_type("%x: " F32(4, 64), "nn.bitpack(%x, bits=2, pack_type=\"uint8\")",
+		    "Tensor[(4, 8, 2), uint8]");
+	expect_type("%x: " F32(4, 64), "nn.bitpack(%x, pack_type=\"uint32\")",
+		    "Tensor[(4, 2, 1), uint32]");
+	expect_type("%x: " F32(4, 64), "nn.bitpack(%x, pack_type=\"int16\")",
+		    "Tensor[(4, 4, 1), int16]");
+	expect_error("%x: " F32(4, 64), "nn.bitpack(%x, pack_type=\"uint4\")",
+		     "'nn.bitpack' has unknown pack_type \"uint4\"");
+	expect_error("%x: " F32(4, 64), "nn.bitpack(%x, pack_type=\"bfloat16\")",
+		     "'nn.bitpack' needs an integer pack_type (such as uint8 or uint32), not "
+		     "bfloat16");
+	expect_error("%x: " F32(4, 64), "nn.bitpack(%x)", "'nn.bitpack' needs a pack_type");
 	expect_error("%x: " F32(1, 4, 8, 8) ", %w: " F32(8, 4, 3, 3), "nn.bitserial_conv2d(%x, %w)",
 		     "'nn.bitserial_conv2d' needs a channels attribute");
 	expect_error("%x: " F32(2, 64) ", %w: " F32(16, 2), "nn.bitserial_dense(%x, %w)",
@@ -1177,7 +1196,7 @@ static void test_round_trip_random(void **state)
 	(void)state;
 	expect_round_trip(
 		"#[version = \"0.0.5\"]\n"
-		"def @main(%k: Tensor[(10), int64], %p: Tensor[(2, 3), float32]) {\n"
+		"def @main(%k: Tensor[(10), uint64], %p: Tensor[(2, 3), float32]) {\n"
 		"  %0 = random.threefry_split(%k);\n"
 		"  %1 = %0.0;\n"
 		"  %2 = random.threefry_generate(%1, out_shape=[4]);\n"

@@ -170,6 +170,11 @@ static void test_take_errors(void **state)
 		     "'take' mode must be \"clip\", \"wrap\" or \"fast\", got \"nearest\"");
 	expect_error("%x: Tensor[(4, 5), float32], %i: Tensor[(2), float32]", "take(%x, %i)",
 		     "'take' indices must be integers, got Tensor[(2), float32]");
+	expect_error("%x: Tensor[(4, 5), float32], %i: Tensor[(2), bool]", "take(%x, %i)",
+		     "'take' indices must be integers, got Tensor[(2), bool]");
+	/* TVM takes unsigned and narrow indices too */
+	expect_type("%x: Tensor[(4, 5), float32], %i: Tensor[(2), uint8]", "take(%x, %i)",
+		    "Tensor[(2), float32]");
 	expect_error(D456, "take(%x, %i, axis=1, batch_dims=2)",
 		     "'take' batch_dims 2 must be between 0 and the axis 1 and at most the rank "
 		     "of Tensor[(2, 3), int32]");
@@ -394,6 +399,8 @@ static void test_gather(void **state)
 		     "'gather' needs an axis attribute");
 	expect_error(D34 ", %i: Tensor[(3, 2), float32]", "gather(%x, %i, axis=0)",
 		     "'gather' indices must be integers, got Tensor[(3, 2), float32]");
+	expect_type(D34 ", %i: Tensor[(3, 2), int16]", "gather(%x, %i, axis=1)",
+		    "Tensor[(3, 2), float32]");
 	/* indices (M, Y...) pick the first M dimensions */
 	expect_type("%x: Tensor[(2, 3, 4), float32], %i: Tensor[(2, 5), int64]",
 		    "gather_nd(%x, %i)", "Tensor[(5, 4), float32]");

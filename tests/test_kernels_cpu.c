@@ -100,11 +100,32 @@ static NpyArray *in_values(const char *name, DType dt, uint32_t ndim, const int6
 		case DT_FLOAT16:
 			((uint16_t *)a->data)[i] = npy_float_to_half((float)values[i]);
 			break;
+		case DT_BFLOAT16:
+			((uint16_t *)a->data)[i] = npy_float_to_bfloat16((float)values[i]);
+			break;
+		case DT_INT8:
+			((int8_t *)a->data)[i] = (int8_t)values[i];
+			break;
+		case DT_UINT8:
+			((uint8_t *)a->data)[i] = (uint8_t)values[i];
+			break;
+		case DT_INT16:
+			((int16_t *)a->data)[i] = (int16_t)values[i];
+			break;
+		case DT_UINT16:
+			((uint16_t *)a->data)[i] = (uint16_t)values[i];
+			break;
 		case DT_INT32:
 			((int32_t *)a->data)[i] = (int32_t)values[i];
 			break;
+		case DT_UINT32:
+			((uint32_t *)a->data)[i] = (uint32_t)values[i];
+			break;
 		case DT_INT64:
 			((int64_t *)a->data)[i] = (int64_t)values[i];
+			break;
+		case DT_UINT64:
+			((uint64_t *)a->data)[i] = (uint64_t)values[i];
 			break;
 		case DT_BOOL:
 			((uint8_t *)a->data)[i] = values[i] != 0;
@@ -270,6 +291,18 @@ static double apply_binary(const char *op, double x, double y, bool integer)
 	return x < y ? x : y;
 }
 
+/* v (a whole number) reduced modulo 2^bits into dt's range, as C's
+ * conversions to a narrower integer type keep the low bits. */
+static double wrap_integer(double v, DType dt)
+{
+	double span = ldexp(1, (int)dtype_size(dt) * 8), r = fmod(v, span);
+	if (r < 0)
+		r += span;
+	if (!dtype_is_unsigned(dt) && r >= span / 2)
+		r -= span;
+	return r;
+}
+
 static void check_binary(const char *op, DType dt, uint32_t na, const int64_t *sa, uint32_t nb,
 			 const int64_t *sb, uint32_t no, const int64_t *so)
 {
@@ -293,12 +326,16 @@ static void check_binary(const char *op, DType dt, uint32_t na, const int64_t *s
 		want[i] = apply_binary(op, x, y, integer);
 		if (dt == DT_FLOAT16)
 			want[i] = npy_half_to_float(npy_float_to_half((float)want[i]));
+		else if (dt == DT_BFLOAT16)
+			want[i] = npy_bfloat16_to_float(npy_float_to_bfloat16((float)want[i]));
+		else if (dtype_is_integer(dt) && dtype_size(dt) < 8)
+			want[i] = wrap_integer(want[i], dt);
 		else if (dt == DT_FLOAT32)
 			want[i] = (float)want[i];
 		else if (dt == DT_BOOL)
 			want[i] = want[i] != 0;
 	}
-	expect_values(0, want, n, dt == DT_FLOAT16 ? 1e-3 : 1e-6);
+	expect_values(0, want, n, dt == DT_FLOAT16 ? 1e-3 : dt == DT_BFLOAT16 ? 1e-2 : 1e-6);
 	free(want);
 }
 
@@ -325,6 +362,55 @@ static void test_binary_broadcasting(void **state)
 	check_binary("subtract", DT_FLOAT32, SHAPE(400, 1, 300), SHAPE(1, 5, 300),
 		     SHAPE(400, 5, 300));
 	check_binary("add", DT_BOOL, SHAPE(3, 4), SHAPE(4), SHAPE(3, 4));
+}
+
+/* The dtypes beyond float32 and int32: every binary op broadcasting, the
+ * integers wrapping (unsigned subtraction goes round), bfloat16 computed
+ * in float and rounded. */
+static void test_binary_other_dtypes(void **state)
+{
+	static const char *const ops[] = {"add",    "subtract", "multiply",
+					  "divide", "maximum",  "minimum"};
+	static const DType dtypes[] = {DT_INT8,   DT_UINT8,  DT_INT16,
+				       DT_UINT16, DT_UINT32, DT_BFLOAT16};
+	(void)state;
+	for (size_t o = 0; o < DP_COUNT(ops); o++)
+		for (size_t d = 0; d < DP_COUNT(dtypes); d++) {
+			check_binary(ops[o], dtypes[d], SHAPE(2, 3), SHAPE(2, 3), SHAPE(2, 3));
+			check_binary(ops[o], dtypes[d], SHAPE(2, 1, 4), SHAPE(3, 1),
+				     SHAPE(2, 3, 4));
+		}
+}
+
+/* Hand-checked: int8 and uint8 wrap; uint64 divides and compares unsigned
+ * above 2^63. */
+static void test_integer_wrap_and_uint64(void **state)
+{
+	static const double a8[] = {100, -128, 127}, b8[] = {100, -1, 1};
+	static const double u8a[] = {3, 255, 16}, u8b[] = {5, 1, 16};
+	static const double big[] = {9223372036854777856.0, 7}, two[] = {2, 0};
+	(void)state;
+	in_values("a", DT_INT8, SHAPE(3), a8);
+	in_values("b", DT_INT8, SHAPE(3), b8);
+	in_values("c", DT_UINT8, SHAPE(3), u8a);
+	in_values("d", DT_UINT8, SHAPE(3), u8b);
+	in_values("e", DT_UINT64, SHAPE(2), big);
+	in_values("f", DT_UINT64, SHAPE(2), two);
+	run_body("(add(%a, %b), subtract(%c, %d), multiply(%c, %d), divide(%e, %f), "
+		 "maximum(%e, %f), negative(%a), nn.relu(%e))");
+	{
+		static const int8_t sum8[] = {-56, 127, -128}, neg8[] = {-100, -128, -127};
+		static const uint8_t diff[] = {254, 254, 0}, prod[] = {15, 255, 0};
+		const uint64_t *q = result.outputs[3].data, *mx = result.outputs[4].data,
+			       *relu = result.outputs[6].data;
+		assert_memory_equal(result.outputs[0].data, sum8, 3);
+		assert_memory_equal(result.outputs[1].data, diff, 3);
+		assert_memory_equal(result.outputs[2].data, prod, 3);
+		assert_true(q[0] == 4611686018427388928ull && q[1] == 0);
+		assert_true(mx[0] == 9223372036854777856ull && mx[1] == 7);
+		assert_memory_equal(result.outputs[5].data, neg8, 3);
+		assert_true(relu[0] == 9223372036854777856ull && relu[1] == 7);
+	}
 }
 
 /* Hand-checked: integer division truncates and never traps. */
@@ -1638,6 +1724,116 @@ static void test_unsupported_dtype(void **state)
 	run_body_fails("nn.dense(%x, %w)", "'nn.dense' on the cpu does not support int32");
 }
 
+/* Casts between the other dtypes: float to integer saturates, integer to
+ * integer wraps, bfloat16 rounds to nearest even. */
+static void test_cast_other_dtypes(void **state)
+{
+	static const double x[] = {-3.5, 300.7, 3.14159, -70000, NAN};
+	static const double i[] = {-3, 200, 65535, -1};
+	(void)state;
+	in_values("x", DT_FLOAT32, SHAPE(5), x);
+	in_values("i", DT_INT32, SHAPE(4), i);
+	run_body("(cast(%x, dtype=\"int8\"), cast(%x, dtype=\"uint8\"), cast(%x, "
+		 "dtype=\"int16\"), cast(%x, dtype=\"uint16\"), cast(%x, dtype=\"bfloat16\"), "
+		 "cast(%i, dtype=\"int8\"), cast(%i, dtype=\"uint8\"), cast(%i, dtype=\"uint64\"), "
+		 "cast(cast(%i, dtype=\"uint32\"), dtype=\"float64\"))");
+	{
+		static const int8_t f_i8[] = {-3, 127, 3, -128, 0}, i_i8[] = {-3, -56, -1, -1};
+		static const uint8_t f_u8[] = {0, 255, 3, 0, 0}, i_u8[] = {253, 200, 255, 255};
+		static const int16_t f_i16[] = {-3, 300, 3, -32768, 0};
+		static const uint16_t f_u16[] = {0, 300, 3, 0, 0};
+		static const uint64_t i_u64[] = {18446744073709551613ull, 200, 65535,
+						 18446744073709551615ull};
+		static const double back[] = {4294967293.0, 200, 65535, 4294967295.0};
+		static const double bf16[] = {-3.5, 300, 3.140625, -70144};
+		assert_memory_equal(result.outputs[0].data, f_i8, 5);
+		assert_memory_equal(result.outputs[1].data, f_u8, 5);
+		assert_memory_equal(result.outputs[2].data, f_i16, sizeof f_i16);
+		assert_memory_equal(result.outputs[3].data, f_u16, sizeof f_u16);
+		for (int k = 0; k < 4; k++)
+			assert_true(out_at(4, k) == bf16[k]);
+		assert_true(isnan(out_at(4, 4)));
+		assert_memory_equal(result.outputs[5].data, i_i8, 4);
+		assert_memory_equal(result.outputs[6].data, i_u8, 4);
+		assert_memory_equal(result.outputs[7].data, i_u64, sizeof i_u64);
+		expect_values(8, back, 4, 0);
+	}
+}
+
+/* Data movement, fills and reductions take the other dtypes too. */
+static void test_other_dtypes_move_fill_reduce(void **state)
+{
+	static const double a[] = {1, -2, 3, -4, 5, -6}, b[] = {250, 251, 252};
+	static const double u[] = {5, 4000000000.0, 7};
+	(void)state;
+	in_values("a", DT_INT16, SHAPE(2, 3), a);
+	in_values("b", DT_UINT8, SHAPE(3), b);
+	in_values("u", DT_UINT32, SHAPE(3), u);
+	run_body("(transpose(%a), concatenate((%b, %b)), reshape(%a, newshape=[3, 2]), "
+		 "ones_like(%b), sum(%a, axis=[1]), max(%u), sum(%b), mean(%a))");
+	{
+		static const int16_t t[] = {1, -4, -2, 5, 3, -6}, rows[] = {2, -5};
+		static const uint8_t cat[] = {250, 251, 252, 250, 251, 252}, one[] = {1, 1, 1};
+		static const uint32_t big = 4000000000u;
+		static const uint8_t wrapped = (uint8_t)(250 + 251 + 252);
+		static const int16_t mean = 0; /* (1 - 2 + 3 - 4 + 5 - 6) / 6 truncates */
+		assert_memory_equal(result.outputs[0].data, t, sizeof t);
+		assert_memory_equal(result.outputs[1].data, cat, sizeof cat);
+		assert_memory_equal(result.outputs[2].data, inputs[0].a.data, sizeof t);
+		assert_memory_equal(result.outputs[3].data, one, sizeof one);
+		assert_memory_equal(result.outputs[4].data, rows, sizeof rows);
+		assert_memory_equal(result.outputs[5].data, &big, sizeof big);
+		assert_memory_equal(result.outputs[6].data, &wrapped, 1);
+		assert_memory_equal(result.outputs[7].data, &mean, sizeof mean);
+	}
+	teardown(NULL);
+	setup(NULL);
+	in_values("a", DT_INT16, SHAPE(2, 3), a);
+	run_body("%0 = split(%a, indices_or_sections=3, axis=1); (%0.0, %0.1, %0.2)");
+	{
+		static const int16_t p0[] = {1, -4}, p1[] = {-2, 5}, p2[] = {3, -6};
+		assert_memory_equal(result.outputs[0].data, p0, sizeof p0);
+		assert_memory_equal(result.outputs[1].data, p1, sizeof p1);
+		assert_memory_equal(result.outputs[2].data, p2, sizeof p2);
+	}
+}
+
+/* bfloat16's float-only kernels compute in float and round. */
+static void test_bfloat16_unary(void **state)
+{
+	static const double x[] = {1, 0, -2};
+	(void)state;
+	in_values("x", DT_BFLOAT16, SHAPE(3), x);
+	run_body("(exp(%x), sigmoid(%x), sqrt(%x))");
+	{
+		static const double e[] = {2.71875, 1, 0.1357421875};
+		static const double sig[] = {0.73046875, 0.5, 0.119140625};
+		expect_values(0, e, 3, 0);
+		expect_values(1, sig, 3, 0);
+		assert_true(out_at(2, 0) == 1 && out_at(2, 1) == 0 && isnan(out_at(2, 2)));
+	}
+}
+
+/* A kernel that does not take a dtype is refused before the run, naming
+ * the operator, the dtype and the device. */
+static void test_other_dtypes_refused(void **state)
+{
+	(void)state;
+	RAND("x", DT_INT8, 2, 3);
+	RAND("w", DT_INT8, 4, 3);
+	run_body_fails("nn.dense(%x, %w, out_dtype=\"int32\")",
+		       "devplan has no kernel for 'nn.dense' on int8 tensors on ");
+	teardown(NULL);
+	setup(NULL);
+	RAND("k", DT_UINT64, 4);
+	run_body_fails("max(%k)", "devplan has no kernel for 'max' on uint64 tensors on ");
+	teardown(NULL);
+	setup(NULL);
+	RAND("h", DT_BFLOAT16, 2, 3);
+	run_body_fails("nn.softmax(%h)",
+		       "devplan has no kernel for 'nn.softmax' on bfloat16 tensors on ");
+}
+
 #define TEST(fn) cmocka_unit_test_setup_teardown(fn, setup, teardown)
 
 int main(void)
@@ -1645,9 +1841,15 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		TEST(test_binary_broadcasting),
 		TEST(test_integer_division),
+		TEST(test_binary_other_dtypes),
+		TEST(test_integer_wrap_and_uint64),
 		TEST(test_unary),
 		TEST(test_clip_and_fills),
 		TEST(test_cast),
+		TEST(test_cast_other_dtypes),
+		TEST(test_other_dtypes_move_fill_reduce),
+		TEST(test_bfloat16_unary),
+		TEST(test_other_dtypes_refused),
 		TEST(test_dense),
 		TEST(test_batch_matmul),
 		TEST(test_bias_add),

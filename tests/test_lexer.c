@@ -110,7 +110,7 @@ static void test_keywords_and_dotted_names(void **state)
 static void test_numbers(void **state)
 {
 	Lexed *l = LEX("1f 1.5f 1e-05f 2i64 3 -1f 1f64 1f16 0.1 -3 7i32 2.5e3 "
-		       "9223372036854775807 -9223372036854775808");
+		       "9223372036854775807 -9223372036854775808 -4i16 5i");
 	const Token *t = l->toks;
 	(void)state;
 	assert_int_equal(t[0].kind, TK_FLOAT);
@@ -129,7 +129,9 @@ static void test_numbers(void **state)
 	assert_true(t[11].kind == TK_FLOAT && t[11].num.f == 2500.0);
 	assert_true(t[12].kind == TK_INT && t[12].num.i == INT64_MAX);
 	assert_true(t[13].kind == TK_INT && t[13].num.i == INT64_MIN);
-	assert_int_equal(t[14].kind, TK_EOF);
+	assert_true(t[14].kind == TK_INT && t[14].num.i == -4 && t[14].suffix == NUM_I16);
+	assert_true(t[15].kind == TK_INT && t[15].num.i == 5 && t[15].suffix == NUM_I32);
+	assert_int_equal(t[16].kind, TK_EOF);
 	assert_int_equal(l->diags.count, 0);
 	lexed_free(l);
 }
@@ -152,20 +154,26 @@ static void test_numbers_in_another_locale(void **state)
 
 static void test_bad_numbers(void **state)
 {
-	Lexed *l = LEX("1q 2.5i64 99999999999999999999 1e999f x");
+	Lexed *l = LEX("1q 2.5i64 99999999999999999999 1e999f 3i8 1.5i16 x");
 	(void)state;
 	assert_int_equal(l->toks[0].kind, TK_ERROR);
 	assert_int_equal(l->toks[1].kind, TK_ERROR);
 	assert_int_equal(l->toks[2].kind, TK_ERROR);
 	assert_int_equal(l->toks[3].kind, TK_ERROR);
-	assert_token(&l->toks[4], TK_IDENT, "x", 1, 39);
-	assert_int_equal(l->diags.count, 4);
+	assert_int_equal(l->toks[4].kind, TK_ERROR);
+	assert_int_equal(l->toks[5].kind, TK_ERROR);
+	assert_token(&l->toks[6], TK_IDENT, "x", 1, 50);
+	assert_int_equal(l->diags.count, 6);
 	assert_string_equal(l->diags.items[0].message, "invalid suffix 'q' on number '1'");
 	assert_string_equal(l->diags.items[1].message,
 			    "integer suffix 'i64' on the floating-point number '2.5'");
 	assert_string_equal(l->diags.items[2].message,
 			    "integer '99999999999999999999' is out of range");
 	assert_string_equal(l->diags.items[3].message, "number '1e999' is out of range");
+	/* TVM has literals for int16, int32 and int64 only */
+	assert_string_equal(l->diags.items[4].message, "invalid suffix 'i8' on number '3'");
+	assert_string_equal(l->diags.items[5].message,
+			    "integer suffix 'i16' on the floating-point number '1.5'");
 	lexed_free(l);
 }
 

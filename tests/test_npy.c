@@ -8,6 +8,7 @@
  * crash. The seeded generator is checked for its documented ranges and for
  * giving the same bytes for the same seed.
  */
+#include <math.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -83,12 +84,15 @@ static void expect_header_error(unsigned major, const char *header, size_t ndata
 	free(bytes);
 }
 
+/* Every dtype comes back as itself, bfloat16 (which NumPy lacks) as its
+ * uint16 bit patterns, as TVM's NDArray.numpy() gives it. */
 static void test_round_trip_every_dtype(void **state)
 {
-	static const DType dtypes[] = {DT_FLOAT32, DT_FLOAT64, DT_FLOAT16,
-				       DT_INT32,   DT_INT64,   DT_BOOL};
 	static const int64_t shapes[][3] = {{2, 3, 4}, {5, 0, 2}, {1, 1, 7}};
+	DType dtypes[DT_COUNT];
 	(void)state;
+	for (int d = 0; d < DT_COUNT; d++)
+		dtypes[d] = (DType)d;
 	for (size_t d = 0; d < DP_COUNT(dtypes); d++) {
 		for (size_t s = 0; s < DP_COUNT(shapes); s++) {
 			for (uint32_t ndim = 0; ndim <= 3; ndim++) {
@@ -101,7 +105,8 @@ static void test_round_trip_every_dtype(void **state)
 				/* NumPy's alignment: header and prefix a multiple of 64 */
 				assert_int_equal((len - a.nbytes) % 64, 0);
 				assert_true(npy_parse("t.npy", bytes, len, &b, &err));
-				assert_int_equal(b.dtype, a.dtype);
+				assert_int_equal(b.dtype,
+						 a.dtype == DT_BFLOAT16 ? DT_UINT16 : a.dtype);
 				assert_int_equal(b.ndim, a.ndim);
 				if (ndim)
 					assert_memory_equal(b.shape, a.shape,
@@ -115,6 +120,43 @@ static void test_round_trip_every_dtype(void **state)
 			}
 		}
 	}
+}
+
+/* NumPy's descrs for the dtypes TVM's quantized programs use, written and
+ * read back. */
+static void test_descrs(void **state)
+{
+	static const struct {
+		const char *descr;
+		DType dtype;
+	} cases[] = {
+		{"|i1", DT_INT8},   {"|u1", DT_UINT8},  {"<i2", DT_INT16},
+		{"<u2", DT_UINT16}, {"<u4", DT_UINT32}, {"<u8", DT_UINT64},
+	};
+	(void)state;
+	assert_string_equal(npy_descr(DT_BFLOAT16), "<u2");
+	for (size_t i = 0; i < DP_COUNT(cases); i++) {
+		char header[96];
+		uint8_t data[8] = {1, 2, 3, 4, 5, 6, 7, 8};
+		size_t len;
+		uint8_t *bytes;
+		NpyArray a;
+		char *err = NULL;
+		assert_string_equal(npy_descr(cases[i].dtype), cases[i].descr);
+		snprintf(header, sizeof header,
+			 "{'descr': '%s', 'fortran_order': False, 'shape': (), }", cases[i].descr);
+		bytes = image(1, header, data, dtype_size(cases[i].dtype), &len);
+		assert_true(npy_parse("x.npy", bytes, len, &a, &err));
+		assert_int_equal(a.dtype, cases[i].dtype);
+		assert_memory_equal(a.data, data, dtype_size(cases[i].dtype));
+		npy_array_free(&a);
+		free(bytes);
+	}
+	expect_header_error(1, "{'descr': '>u2', 'fortran_order': False, 'shape': (), }", 2,
+			    "unsupported dtype '>u2': devplan reads little-endian arrays");
+	expect_header_error(1, "{'descr': '<V2', 'fortran_order': False, 'shape': (), }", 2,
+			    "unsupported dtype '<V2': devplan reads '<f4', '<f8', '<f2', '|i1', "
+			    "'|u1', '<i2', '<u2', '<i4', '<u4', '<i8', '<u8' and '|b1'");
 }
 
 static void test_file_round_trip(void **state)
@@ -342,6 +384,20 @@ static void test_read_files(void **state)
 	unlink(path);
 }
 
+/* Element i of an integer array of at most 32 bits. */
+static double small_int_at(const NpyArray *a, int i)
+{
+	const uint8_t *p = (const uint8_t *)a->data + (size_t)i * dtype_size(a->dtype);
+	switch (dtype_size(a->dtype)) {
+	case 1:
+		return dtype_is_unsigned(a->dtype) ? *p : *(const int8_t *)p;
+	case 2:
+		return dtype_is_unsigned(a->dtype) ? *(const uint16_t *)p : *(const int16_t *)p;
+	default:
+		return *(const uint32_t *)p;
+	}
+}
+
 static void test_random(void **state)
 {
 	int64_t shape[1] = {10000};
@@ -378,6 +434,52 @@ static void test_random(void **state)
 	for (int i = 0; i < 10000; i++)
 		assert_true(((uint8_t *)a.data)[i] <= 1);
 	npy_array_free(&a);
+	/* the other integers: signed ones in [-8, 8), unsigned in [0, 16), each
+	 * value drawn; uint64 (Threefry keys) over the whole range */
+	{
+		static const DType small[] = {DT_INT8, DT_UINT8, DT_INT16, DT_UINT16, DT_UINT32};
+		for (size_t d = 0; d < DP_COUNT(small); d++) {
+			bool seen[16] = {false};
+			NpyArray c;
+			int64_t lo = dtype_is_unsigned(small[d]) ? 0 : -8;
+			assert_true(npy_random(&a, small[d], 1, shape, 5, &err));
+			assert_true(npy_random(&c, small[d], 1, shape, 5, &err));
+			assert_memory_equal(a.data, c.data, a.nbytes);
+			for (int i = 0; i < 10000; i++) {
+				double v = small_int_at(&a, i);
+				assert_true(v >= (double)lo && v < (double)(lo + 16));
+				seen[(int)v - lo] = true;
+			}
+			for (int k = 0; k < 16; k++)
+				assert_true(seen[k]);
+			npy_array_free(&a);
+			npy_array_free(&c);
+		}
+	}
+	assert_true(npy_random(&a, DT_UINT64, 1, shape, 0, &err));
+	assert_true(((uint64_t *)a.data)[0] == 0xe220a8397b1dcdafull);
+	npy_array_free(&a);
+	assert_true(npy_random(&a, DT_BFLOAT16, 1, shape, 42, &err));
+	for (int i = 0; i < 10000; i++) {
+		float v = npy_bfloat16_to_float(((uint16_t *)a.data)[i]);
+		assert_true(v >= -1.0f && v <= 1.0f);
+	}
+	npy_array_free(&a);
+}
+
+static void test_bfloat16(void **state)
+{
+	(void)state;
+	assert_int_equal(npy_float_to_bfloat16(1.0f), 0x3f80);
+	assert_true(npy_bfloat16_to_float(0x3f80) == 1.0f);
+	assert_true(npy_bfloat16_to_float(0xc060) == -3.5f);
+	/* round to nearest, ties to even */
+	assert_int_equal(npy_float_to_bfloat16(1.0f + 0x1p-8f), 0x3f80);
+	assert_int_equal(npy_float_to_bfloat16(1.0f + 0x1p-8f + 0x1p-20f), 0x3f81);
+	assert_int_equal(npy_float_to_bfloat16(1.0f + 3 * 0x1p-8f), 0x3f82);
+	/* the largest float rounds up to infinity; a NaN stays a NaN */
+	assert_int_equal(npy_float_to_bfloat16(3.4028235e38f), 0x7f80);
+	assert_true(isnan(npy_bfloat16_to_float(npy_float_to_bfloat16(NAN))));
 }
 
 static void test_half(void **state)
@@ -398,6 +500,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_round_trip_every_dtype),
+		cmocka_unit_test(test_descrs),
 		cmocka_unit_test(test_file_round_trip),
 		cmocka_unit_test(test_versions),
 		cmocka_unit_test(test_scalar_and_one_dim),
@@ -406,6 +509,7 @@ int main(void)
 		cmocka_unit_test(test_read_files),
 		cmocka_unit_test(test_random),
 		cmocka_unit_test(test_half),
+		cmocka_unit_test(test_bfloat16),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -417,6 +417,7 @@ static void test_scalar_constants(void **state)
 	uint16_t h_one = 0x3c00, h_tenth = 0x2e66, h_max = 0x7bff, h_tiny = 0x0001;
 	int64_t i64 = 2, i64_min = INT64_MIN;
 	int32_t i32 = 3, i32_neg = -4;
+	int16_t i16 = -7;
 	uint8_t yes = 1, no = 0;
 	(void)state;
 	def("main", NULL, 0, NULL,
@@ -429,14 +430,31 @@ static void test_scalar_constants(void **state)
 			  scalar(DT_FLOAT16, &h_tenth), scalar(DT_FLOAT16, &h_max),
 			  scalar(DT_FLOAT16, &h_tiny), scalar(DT_INT64, &i64),
 			  scalar(DT_INT64, &i64_min), scalar(DT_INT32, &i32),
-			  scalar(DT_INT32, &i32_neg), scalar(DT_BOOL, &yes),
-			  scalar(DT_BOOL, &no))));
+			  scalar(DT_INT32, &i32_neg), scalar(DT_BOOL, &yes), scalar(DT_BOOL, &no),
+			  scalar(DT_INT16, &i16))));
 	expect_text(NULL, true,
 		    "#[version = \"0.0.5\"]\n"
 		    "def @main() {\n"
 		    "  (1f, 0.1f, -2.5f, 1e-05f, 1e+20f, 123456792f, -0f, 1.5f64, 0.1f64, 1f16, "
 		    "0.1f16, "
-		    "65504f16, 6e-08f16, 2i64, -9223372036854775808i64, 3, -4, True, False)\n"
+		    "65504f16, 6e-08f16, 2i64, -9223372036854775808i64, 3, -4, True, False, "
+		    "-7i16)\n"
+		    "}\n");
+}
+
+/* TVM has no literal for an int8, uint8 or bfloat16 scalar (support/
+ * scalars.cc): one a pass builds without a metadata index prints as such. */
+static void test_scalar_without_literal(void **state)
+{
+	int8_t i8 = 5;
+	uint64_t u64 = 1;
+	(void)state;
+	def("main", NULL, 0, NULL,
+	    ir_tuple(m, P0, LIST(scalar(DT_INT8, &i8), scalar(DT_UINT64, &u64))));
+	expect_text(NULL, false,
+		    "#[version = \"0.0.5\"]\n"
+		    "def @main() {\n"
+		    "  (meta[relay.Constant][?], meta[relay.Constant][?])\n"
 		    "}\n");
 }
 
@@ -1161,6 +1179,7 @@ int main(void)
 		T(test_if_branch_and_after),
 		T(test_tuples_and_projections),
 		T(test_scalar_constants),
+		T(test_scalar_without_literal),
 		T(test_float_extremes),
 		T(test_meta_constant_and_metadata),
 		T(test_attributes),

@@ -878,9 +878,18 @@ static void viz_constant_text(StrBuf *label, const Expr *e)
 	case DT_INT64:
 		strbuf_printf(label, "%lldi64", (long long)*(const int64_t *)t->data);
 		break;
+	case DT_INT16:
+		strbuf_printf(label, "%di16", (int)*(const int16_t *)t->data);
+		break;
 	case DT_BOOL:
 		strbuf_puts(label, *(const uint8_t *)t->data ? "True" : "False");
 		break;
+	case DT_INT8:
+	case DT_UINT8:
+	case DT_UINT16:
+	case DT_UINT32:
+	case DT_UINT64:
+	case DT_BFLOAT16:
 	case DT_COUNT:
 		strbuf_puts(label, "constant");
 		break;

@@ -420,10 +420,24 @@ double exec_element(const NpyArray *a, int64_t i)
 		return ((const double *)a->data)[i];
 	case DT_FLOAT16:
 		return npy_half_to_float(((const uint16_t *)a->data)[i]);
+	case DT_BFLOAT16:
+		return npy_bfloat16_to_float(((const uint16_t *)a->data)[i]);
+	case DT_INT8:
+		return ((const int8_t *)a->data)[i];
+	case DT_UINT8:
+		return ((const uint8_t *)a->data)[i];
+	case DT_INT16:
+		return ((const int16_t *)a->data)[i];
+	case DT_UINT16:
+		return ((const uint16_t *)a->data)[i];
 	case DT_INT32:
 		return ((const int32_t *)a->data)[i];
+	case DT_UINT32:
+		return ((const uint32_t *)a->data)[i];
 	case DT_INT64:
 		return (double)((const int64_t *)a->data)[i];
+	case DT_UINT64:
+		return (double)((const uint64_t *)a->data)[i];
 	case DT_BOOL:
 		return ((const uint8_t *)a->data)[i];
 	case DT_COUNT:

@@ -67,6 +67,10 @@ typedef struct ExecBackend {
 			  size_t nbytes, char **err);
 	/* Runs one kernel on operands in this device's memory. */
 	bool (*launch)(ExecDevice *dev, const KernelCall *kc, char **err);
+	/* Whether launch has a kernel for op on tensors of dtype; exec_run
+	 * asks it for every dtype a call's operands and result have before
+	 * anything runs (see kernel_dtype_checked_at_launch). */
+	bool (*supports)(OpKind op, DType dtype);
 	/* Waits until queued work is done (for timing); NULL when synchronous. */
 	void (*sync)(ExecDevice *dev);
 	/* True when the device's memory is the host's own (the cpu): copies to

@@ -111,6 +111,7 @@ const ExecBackend exec_backend_cpu = {
 	.copy_out = cpu_copy,
 	.copy_peer = cpu_copy_peer,
 	.launch = cpu_launch,
+	.supports = kernel_cpu_supports,
 	.sync = NULL,
 	.host_memory = true,
 };

@@ -134,6 +134,7 @@ const ExecBackend exec_backend_emulated = {
 	.copy_out = emulated_copy_out,
 	.copy_peer = emulated_copy_peer,
 	.launch = emulated_launch,
+	.supports = kernel_cpu_supports,
 	.sync = NULL,
 	.host_memory = false,
 };

@@ -619,6 +619,67 @@ static ExecDevice *device_of(Run *run, const Expr *e)
 	return exec_runtime_device(run->rt, e->device);
 }
 
+/* Whether dev's backend takes every tensor dtype within t (tuple fields
+ * included); *bad is the first it does not. */
+static bool backend_takes(const ExecDevice *dev, OpKind op, const Type *t, DType *bad)
+{
+	if (!t)
+		return true;
+	switch (t->kind) {
+	case TYPE_TENSOR:
+		*bad = t->u.tensor.dtype;
+		return dev->backend->supports(op, t->u.tensor.dtype);
+	case TYPE_TUPLE:
+		for (uint32_t i = 0; i < t->u.tuple.nfields; i++)
+			if (!backend_takes(dev, op, t->u.tuple.fields[i], bad))
+				return false;
+		return true;
+	case TYPE_FUNC:
+		break;
+	}
+	return true;
+}
+
+/* Every call that runs has a kernel on its device's backend for the dtypes
+ * of its operands and result (ExecBackend.supports): checked once the
+ * devices are open, before anything is allocated or run; each operator and
+ * dtype reported once, where first called. */
+static bool check_dtypes(Run *run)
+{
+	const IrModule *m = run->m;
+	Expr **by_id = ir_index_by_id(m);
+	uint8_t *reported = xcalloc((size_t)OP_COUNT * DT_COUNT, 1);
+	bool ok = true;
+	for (uint32_t id = 0; id < m->nexprs; id++) {
+		const Expr *e = by_id[id];
+		ExecDevice *dev;
+		OpKind op;
+		DType bad = DT_COUNT;
+		bool takes;
+		if (!e || run->owner[id] < 0 || e->kind != EXPR_CALL || e->u.call.op == OP_NONE ||
+		    e->u.call.op == OP_UNKNOWN || !op_info(e->u.call.op)->has_kernel)
+			continue;
+		op = e->u.call.op;
+		if (!(dev = device_of(run, e))) {
+			ok = false;
+			break;
+		}
+		takes = backend_takes(dev, op, e->type, &bad);
+		for (uint32_t i = 0; takes && i < e->u.call.nargs; i++)
+			takes = backend_takes(dev, op, e->u.call.args[i]->type, &bad);
+		if (takes || reported[(size_t)op * DT_COUNT + bad])
+			continue;
+		reported[(size_t)op * DT_COUNT + bad] = 1;
+		ok = false;
+		diag_error(run->diags, m->src, e->pos,
+			   "devplan has no kernel for '%s' on %s tensors on %s (%s)",
+			   op_info(op)->name, dtype_name(bad), dev->name, dev->backend->name);
+	}
+	free(reported);
+	free(by_id);
+	return ok;
+}
+
 static Value *tensor_new(Run *run, ExecDevice *dev, const Type *t, const Expr *e)
 {
 	Value *v;
@@ -1510,6 +1571,8 @@ bool exec_run(const IrModule *m, const DeviceTable *devices, const ExecOptions *
 	} else if (!exec_runtime_device(run.rt, -1)) {
 		goto done;
 	}
+	if (!check_dtypes(&run))
+		goto done;
 	main_frame = frame_new(&run, &run.fns[run.fn_info[m->globals[main_index].fn->id]], NULL);
 	for (size_t i = 0; i < nparams; i++)
 		if (!bind_input(&run, main_frame, &params[i], &inputs[i]))

@@ -337,6 +337,29 @@ bad:
 	return false;
 }
 
+bool kernel_dtype_checked_at_launch(DType dtype)
+{
+	switch (dtype) {
+	case DT_FLOAT32:
+	case DT_FLOAT64:
+	case DT_FLOAT16:
+	case DT_INT32:
+	case DT_INT64:
+	case DT_BOOL:
+		return true;
+	case DT_INT8:
+	case DT_UINT8:
+	case DT_INT16:
+	case DT_UINT16:
+	case DT_UINT32:
+	case DT_UINT64:
+	case DT_BFLOAT16:
+	case DT_COUNT:
+		break;
+	}
+	return false;
+}
+
 bool kernel_call_prepare(KernelCall *kc, const Expr *call, const KernelTensor *in, uint32_t nin,
 			 const KernelTensor *out, uint32_t nout, char **err)
 {

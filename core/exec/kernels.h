@@ -214,6 +214,17 @@ KernelTensor kernel_tensor(void *data, DType dtype, uint32_t ndim, const int64_t
 
 /* The CPU kernels (cpu/kernels_cpu.c): runs kc on host memory. */
 bool kernel_cpu_launch(const KernelCall *kc, char **err);
+/* The backends' supports (ExecBackend): whether the CPU kernels
+ * (cpu/kernels_cpu.c) and the CUDA ones (cuda/cuda_ops.c) run op on
+ * tensors of dtype. */
+bool kernel_cpu_supports(OpKind op, DType dtype);
+bool kernel_cuda_supports(OpKind op, DType dtype);
+/* float32, float64, float16, int32, int64 and bool, the dtypes each kernel
+ * takes or refuses itself when launched ("'OP' on the cpu does not support
+ * DTYPE"); a backend's supports answers true for them. For the others
+ * (int8 ... uint64, bfloat16) it says which kernels take them, so that a
+ * run is refused before it starts. */
+bool kernel_dtype_checked_at_launch(DType dtype);
 /* Worker threads the CPU kernels use (DEVPLAN_THREADS overrides the number
  * of online processors); also sets OpenBLAS to that many threads, once. */
 int kernel_cpu_threads(void);

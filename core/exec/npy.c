@@ -89,11 +89,17 @@ static const struct {
 	DType dtype;
 } npy_dtypes[] = {
 	{"<f4", DT_FLOAT32}, {"<f8", DT_FLOAT64}, {"<f2", DT_FLOAT16}, {"<i4", DT_INT32},
-	{"<i8", DT_INT64},   {"|b1", DT_BOOL},    {"<b1", DT_BOOL},
+	{"<i8", DT_INT64},   {"|b1", DT_BOOL},    {"<b1", DT_BOOL},    {"|i1", DT_INT8},
+	{"<i1", DT_INT8},    {"|u1", DT_UINT8},   {"<u1", DT_UINT8},   {"<i2", DT_INT16},
+	{"<u2", DT_UINT16},  {"<u4", DT_UINT32},  {"<u8", DT_UINT64},
 };
 
+/* bfloat16 has no NumPy dtype: as TVM's NDArray.numpy() does, its arrays
+ * are written as uint16 bit patterns ('<u2'). */
 const char *npy_descr(DType dtype)
 {
+	if (dtype == DT_BFLOAT16)
+		dtype = DT_UINT16;
 	for (size_t i = 0; i < DP_COUNT(npy_dtypes); i++)
 		if (npy_dtypes[i].dtype == dtype)
 			return npy_dtypes[i].descr;
@@ -360,8 +366,8 @@ static bool header_parse(HeaderReader *r, NpyHeader *h)
 			    (int)descr_len, descr, (int)(descr_len - 1), descr + 1);
 	else
 		header_fail(r, descr_at,
-			    "unsupported dtype '%.*s': devplan reads '<f4', '<f8', '<f2', '<i4', "
-			    "'<i8' and '|b1'",
+			    "unsupported dtype '%.*s': devplan reads '<f4', '<f8', '<f2', '|i1', "
+			    "'|u1', '<i2', '<u2', '<i4', '<u4', '<i8', '<u8' and '|b1'",
 			    (int)descr_len, descr);
 fail:
 	free(h->shape);
@@ -683,6 +689,26 @@ uint16_t npy_float_to_half(float f)
 	}
 }
 
+/* bfloat16 is float32's top half: widening is exact, narrowing rounds to
+ * nearest even and keeps a NaN a NaN. */
+float npy_bfloat16_to_float(uint16_t b)
+{
+	uint32_t bits = (uint32_t)b << 16;
+	float f;
+	memcpy(&f, &bits, sizeof f);
+	return f;
+}
+
+uint16_t npy_float_to_bfloat16(float f)
+{
+	uint32_t x;
+	memcpy(&x, &f, sizeof x);
+	if ((x & 0x7fffffffu) > 0x7f800000u)
+		return (uint16_t)((x >> 16) | 0x40);
+	x += 0x7fffu + ((x >> 16) & 1);
+	return (uint16_t)(x >> 16);
+}
+
 /* ---- random tensors -------------------------------------------------------- */
 
 static uint64_t splitmix64(uint64_t *state)
@@ -731,6 +757,49 @@ bool npy_random(NpyArray *out, DType dtype, uint32_t ndim, const int64_t *shape,
 		int64_t *p = out->data;
 		for (int64_t i = 0; i < n; i++)
 			p[i] = (int64_t)(splitmix64(&state) >> 60) - 8;
+		break;
+	}
+	case DT_BFLOAT16: {
+		uint16_t *p = out->data;
+		for (int64_t i = 0; i < n; i++)
+			p[i] = npy_float_to_bfloat16((float)(splitmix64(&state) >> 40) * 0x1p-23f -
+						     1.0f);
+		break;
+	}
+	case DT_INT8: {
+		int8_t *p = out->data;
+		for (int64_t i = 0; i < n; i++)
+			p[i] = (int8_t)((int)(splitmix64(&state) >> 60) - 8);
+		break;
+	}
+	case DT_INT16: {
+		int16_t *p = out->data;
+		for (int64_t i = 0; i < n; i++)
+			p[i] = (int16_t)((int)(splitmix64(&state) >> 60) - 8);
+		break;
+	}
+	case DT_UINT8: {
+		uint8_t *p = out->data;
+		for (int64_t i = 0; i < n; i++)
+			p[i] = (uint8_t)(splitmix64(&state) >> 60);
+		break;
+	}
+	case DT_UINT16: {
+		uint16_t *p = out->data;
+		for (int64_t i = 0; i < n; i++)
+			p[i] = (uint16_t)(splitmix64(&state) >> 60);
+		break;
+	}
+	case DT_UINT32: {
+		uint32_t *p = out->data;
+		for (int64_t i = 0; i < n; i++)
+			p[i] = (uint32_t)(splitmix64(&state) >> 60);
+		break;
+	}
+	case DT_UINT64: {
+		uint64_t *p = out->data;
+		for (int64_t i = 0; i < n; i++)
+			p[i] = splitmix64(&state);
 		break;
 	}
 	case DT_BOOL: {

@@ -226,8 +226,9 @@ static bool parse_suffix(const char *s, size_t n, NumSuffix *out)
 		const char *text;
 		NumSuffix suffix;
 	} suffixes[] = {
-		{"", NUM_NONE},   {"f", NUM_F32},   {"f32", NUM_F32}, {"f16", NUM_F16},
-		{"f64", NUM_F64}, {"i32", NUM_I32}, {"i64", NUM_I64},
+		{"", NUM_NONE},   {"f", NUM_F32},   {"f32", NUM_F32},
+		{"f16", NUM_F16}, {"f64", NUM_F64}, {"i", NUM_I32},
+		{"i16", NUM_I16}, {"i32", NUM_I32}, {"i64", NUM_I64},
 	};
 	for (size_t i = 0; i < DP_COUNT(suffixes); i++) {
 		if (strlen(suffixes[i].text) == n && memcmp(suffixes[i].text, s, n) == 0) {
@@ -281,7 +282,7 @@ static void lex_number(Lexer *lx, Token *out, size_t start)
 			  (int)(num_end - start > 32 ? 32 : num_end - start), t + start);
 		return;
 	}
-	if (is_float && (suffix == NUM_I32 || suffix == NUM_I64)) {
+	if (is_float && (suffix == NUM_I16 || suffix == NUM_I32 || suffix == NUM_I64)) {
 		lex_error(lx, out, start, i,
 			  "integer suffix '%.*s' on the floating-point number '%.*s'",
 			  (int)(i - sfx_start), t + sfx_start,

@@ -29,7 +29,7 @@ typedef enum TokenKind {
 	TK_IDENT,    /* add, nn.conv2d, relay.Constant, float32, True */
 	TK_GLOBAL,   /* @name: text includes the '@' */
 	TK_LOCAL,    /* %name or %0: text includes the '%' */
-	TK_INT,      /* num.i; suffix NUM_NONE, NUM_I32 or NUM_I64 */
+	TK_INT,      /* num.i; suffix NUM_NONE or NUM_I16/I32/I64 */
 	TK_FLOAT,    /* num.f; suffix NUM_NONE or NUM_F16/F32/F64 */
 	TK_STRING,   /* "...": text is the raw bytes between the quotes */
 	TK_LPAREN,   /* ( */
@@ -54,9 +54,11 @@ typedef enum TokenKind {
 	TK_FREE_VAR, /* free_var */
 } TokenKind;
 
-/* The type suffix written after a number: 1f, 2i64, 1f16. */
+/* The type suffix written after a number: 1f, 2i64, 3i16, 1f16 (TVM's
+ * tokenizer: i or f and a width; i alone is i32, f alone f32). */
 typedef enum NumSuffix {
 	NUM_NONE,
+	NUM_I16,
 	NUM_I32,
 	NUM_I64,
 	NUM_F16,

@@ -10,7 +10,7 @@
  *
  *   uint64 magic 0xDD5E40F096B4A13F, uint64 reserved,
  *   int32 device_type, int32 device_id, int32 ndim,
- *   uint8 code (0 int, 1 uint, 2 float), uint8 bits, uint16 lanes,
+ *   uint8 code (0 int, 1 uint, 2 float, 4 bfloat), uint8 bits, uint16 lanes,
  *   int64 shape[ndim], int64 data_byte_size, data.
  *
  * All of it is untrusted: every index is range-checked, every length is
@@ -276,54 +276,6 @@ static bool read_le(ByteReader *br, size_t n, uint64_t *out)
 	return true;
 }
 
-static bool dtype_of(unsigned code, unsigned bits, unsigned lanes, DType *out)
-{
-	if (lanes != 1)
-		return false;
-	if (code == 0 && bits == 32)
-		*out = DT_INT32;
-	else if (code == 0 && bits == 64)
-		*out = DT_INT64;
-	else if (code == 1 && bits == 1)
-		*out = DT_BOOL;
-	else if (code == 2 && bits == 16)
-		*out = DT_FLOAT16;
-	else if (code == 2 && bits == 32)
-		*out = DT_FLOAT32;
-	else if (code == 2 && bits == 64)
-		*out = DT_FLOAT64;
-	else
-		return false;
-	return true;
-}
-
-static void dtype_code(DType dt, unsigned *code, unsigned *bits)
-{
-	switch (dt) {
-	case DT_FLOAT32:
-		*code = 2, *bits = 32;
-		return;
-	case DT_FLOAT64:
-		*code = 2, *bits = 64;
-		return;
-	case DT_FLOAT16:
-		*code = 2, *bits = 16;
-		return;
-	case DT_INT32:
-		*code = 0, *bits = 32;
-		return;
-	case DT_INT64:
-		*code = 0, *bits = 64;
-		return;
-	case DT_BOOL:
-		*code = 1, *bits = 1;
-		return;
-	case DT_COUNT:
-		break;
-	}
-	DP_ASSERT(!"dtype");
-}
-
 /* Decodes b64ndarrays[which] into out (shape and data in the arena). */
 static bool read_ndarray(MetaReader *r, size_t which, Tensor *out)
 {
@@ -375,7 +327,7 @@ static bool read_ndarray(MetaReader *r, size_t which, Tensor *out)
 			   which, (unsigned long long)(int32_t)ndim, NDARRAY_MAX_DIMS);
 		goto out;
 	}
-	if (!dtype_of((unsigned)code, (unsigned)bits, (unsigned)lanes, &dt)) {
+	if (lanes != 1 || !dtype_from_dlpack((unsigned)code, (unsigned)bits, &dt)) {
 		meta_error(
 			r, at,
 			"metadata: b64ndarrays[%zu] has an unsupported dtype (code %u, %u bits, %u "
@@ -714,7 +666,7 @@ static void write_ndarray(StrBuf *out, const Tensor *t)
 	StrBuf bytes;
 	unsigned code, bits;
 	strbuf_init(&bytes);
-	dtype_code(t->dtype, &code, &bits);
+	dtype_dlpack(t->dtype, &code, &bits);
 	put_le(&bytes, ndarray_magic, 8);
 	put_le(&bytes, 0, 8);               /* reserved */
 	put_le(&bytes, DEVICE_TYPE_CPU, 4); /* saved from the host */

@@ -1075,10 +1075,8 @@ static Type *parse_dtype_name(Parser *p, const Token *t)
 	DType dt;
 	if (dtype_from_name(t->text, t->len, &dt))
 		return type_scalar(ir_data_arena(p->m), dt);
-	parse_error(p, t->pos,
-		    "unknown dtype '%.*s' (devplan knows float32, float64, float16, int32, int64 "
-		    "and bool)",
-		    (int)(t->len > 40 ? 40 : t->len), t->text);
+	parse_error(p, t->pos, "unknown dtype '%.*s' (devplan knows %s)",
+		    (int)(t->len > 40 ? 40 : t->len), t->text, dtype_known_names());
 	return type_scalar(ir_data_arena(p->m), DT_FLOAT32);
 }
 
@@ -1270,7 +1268,9 @@ static uint16_t float_to_half(float f)
 }
 
 /* scalar := INT | FLOAT | 'True' | 'False'
- * 3 is int32, 2i64 int64, 1f and 1.5 float32, 1f64 float64, 1f16 float16. */
+ * 3 is int32, 2i64 int64, 4i16 int16, 1f and 1.5 float32, 1f64 float64,
+ * 1f16 float16 (TVM's support/scalars.cc: the other dtypes have no literal
+ * and come as meta[relay.Constant][i]). */
 static Expr *parse_scalar(Parser *p)
 {
 	Token t = next(p);
@@ -1278,6 +1278,7 @@ static Expr *parse_scalar(Parser *p)
 		float f32;
 		double f64;
 		uint16_t f16;
+		int16_t i16;
 		int32_t i32;
 		int64_t i64;
 		uint8_t b;
@@ -1290,6 +1291,13 @@ static Expr *parse_scalar(Parser *p)
 	} else if (t.kind == TK_INT && t.suffix == NUM_I64) {
 		tensor.dtype = DT_INT64;
 		v.i64 = t.num.i;
+	} else if (t.kind == TK_INT && t.suffix == NUM_I16) {
+		tensor.dtype = DT_INT16;
+		if (t.num.i < INT16_MIN || t.num.i > INT16_MAX)
+			parse_error(p, t.pos, "integer '%.*s' does not fit in int16", (int)t.len,
+				    t.text);
+		else
+			v.i16 = (int16_t)t.num.i;
 	} else if (t.kind == TK_INT) {
 		tensor.dtype = DT_INT32;
 		if (t.num.i < INT32_MIN || t.num.i > INT32_MAX)

@@ -194,9 +194,10 @@ static void print_half(StrBuf *out, uint16_t h)
 	strbuf_puts(out, buf);
 }
 
-/* A scalar literal in TVM's spelling (1f, 2i64, 3, True, 1f64, 1f16), or
- * meta[relay.Constant][i]. A tensor that is in neither form (a pass built
- * it without a metadata index) prints as meta[relay.Constant][?]. */
+/* A scalar literal in TVM's spelling (1f, 2i64, 3i16, 3, True, 1f64,
+ * 1f16), or meta[relay.Constant][i]. A tensor that is in neither form (a
+ * pass built it without a metadata index, or a scalar of a dtype TVM has
+ * no literal for, such as int8) prints as meta[relay.Constant][?]. */
 static void print_constant(StrBuf *out, const Expr *e)
 {
 	const Tensor *t = &e->u.constant.tensor;
@@ -245,8 +246,23 @@ static void print_constant(StrBuf *out, const Expr *e)
 		strbuf_puts(out, "i64");
 		return;
 	}
+	case DT_INT16: {
+		int16_t i;
+		memcpy(&i, t->data, sizeof i);
+		print_i64(out, i);
+		strbuf_puts(out, "i16");
+		return;
+	}
 	case DT_BOOL:
 		strbuf_puts(out, *(const uint8_t *)t->data ? "True" : "False");
+		return;
+	case DT_INT8:
+	case DT_UINT8:
+	case DT_UINT16:
+	case DT_UINT32:
+	case DT_UINT64:
+	case DT_BFLOAT16:
+		strbuf_puts(out, "meta[relay.Constant][?]");
 		return;
 	case DT_COUNT:
 		break;

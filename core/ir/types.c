@@ -8,8 +8,9 @@
 static const struct {
 	const char *name;
 	size_t size;
+	unsigned code, bits;
 } dtype_table[] = {
-#define X(e, name, size) [e] = {name, size},
+#define X(e, name, size, code, bits) [e] = {name, size, code, bits},
 	DTYPE_LIST(X)
 #undef X
 };
@@ -38,9 +39,47 @@ bool dtype_from_name(const char *name, size_t len, DType *out)
 	return false;
 }
 
+const char *dtype_known_names(void)
+{
+#define X(e, name, size, code, bits) ", " name
+	static const char text[] = DTYPE_LIST(X);
+#undef X
+	return text + 2;
+}
+
 bool dtype_is_float(DType dt)
 {
-	return dt == DT_FLOAT32 || dt == DT_FLOAT64 || dt == DT_FLOAT16;
+	DP_ASSERT(dt < DT_COUNT);
+	return dtype_table[dt].code == 2 || dtype_table[dt].code == 4;
+}
+
+bool dtype_is_integer(DType dt)
+{
+	DP_ASSERT(dt < DT_COUNT);
+	return dt != DT_BOOL && dtype_table[dt].code <= 1;
+}
+
+bool dtype_is_unsigned(DType dt)
+{
+	DP_ASSERT(dt < DT_COUNT);
+	return dt != DT_BOOL && dtype_table[dt].code == 1;
+}
+
+void dtype_dlpack(DType dt, unsigned *code, unsigned *bits)
+{
+	DP_ASSERT(dt < DT_COUNT);
+	*code = dtype_table[dt].code;
+	*bits = dtype_table[dt].bits;
+}
+
+bool dtype_from_dlpack(unsigned code, unsigned bits, DType *out)
+{
+	for (int i = 0; i < DT_COUNT; i++)
+		if (dtype_table[i].code == code && dtype_table[i].bits == bits) {
+			*out = (DType)i;
+			return true;
+		}
+	return false;
 }
 
 Type *type_tensor(Arena *arena, DType dtype, uint32_t ndim, const int64_t *dims)

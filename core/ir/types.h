@@ -17,17 +17,26 @@
 #include "arena.h"
 #include "util.h"
 
-/* X(ENUM, "name", bytes per element) */
-#define DTYPE_LIST(X)               \
-	X(DT_FLOAT32, "float32", 4) \
-	X(DT_FLOAT64, "float64", 8) \
-	X(DT_FLOAT16, "float16", 2) \
-	X(DT_INT32, "int32", 4)     \
-	X(DT_INT64, "int64", 8)     \
-	X(DT_BOOL, "bool", 1)
+/* X(ENUM, "name", bytes per element, DLPack type code, bits): TVM's
+ * spelling of each dtype and its DLDataType (code 0 int, 1 uint, 2 float,
+ * 4 bfloat; bool is TVM's uint1, stored in a byte). */
+#define DTYPE_LIST(X)                      \
+	X(DT_FLOAT32, "float32", 4, 2, 32) \
+	X(DT_FLOAT64, "float64", 8, 2, 64) \
+	X(DT_FLOAT16, "float16", 2, 2, 16) \
+	X(DT_INT32, "int32", 4, 0, 32)     \
+	X(DT_INT64, "int64", 8, 0, 64)     \
+	X(DT_BOOL, "bool", 1, 1, 1)        \
+	X(DT_INT8, "int8", 1, 0, 8)        \
+	X(DT_UINT8, "uint8", 1, 1, 8)      \
+	X(DT_INT16, "int16", 2, 0, 16)     \
+	X(DT_UINT16, "uint16", 2, 1, 16)   \
+	X(DT_UINT32, "uint32", 4, 1, 32)   \
+	X(DT_UINT64, "uint64", 8, 1, 64)   \
+	X(DT_BFLOAT16, "bfloat16", 2, 4, 16)
 
 typedef enum DType {
-#define X(e, name, size) e,
+#define X(e, name, size, code, bits) e,
 	DTYPE_LIST(X)
 #undef X
 		DT_COUNT
@@ -37,7 +46,17 @@ const char *dtype_name(DType dt);
 size_t dtype_size(DType dt);
 /* Returns false when name is not a dtype devplan knows. */
 bool dtype_from_name(const char *name, size_t len, DType *out);
+/* "float32, float64, ..., bfloat16": every dtype name, for messages. */
+const char *dtype_known_names(void);
+/* float16, bfloat16, float32 or float64. */
 bool dtype_is_float(DType dt);
+/* A signed or unsigned integer dtype (bool is neither). */
+bool dtype_is_integer(DType dt);
+bool dtype_is_unsigned(DType dt);
+/* The DLPack DLDataType of dt (lanes 1), and back; dtype_from_dlpack
+ * returns false for one devplan does not know. */
+void dtype_dlpack(DType dt, unsigned *code, unsigned *bits);
+bool dtype_from_dlpack(unsigned code, unsigned bits, DType *out);
 
 /* A dimension that is not known statically (printed `?`). */
 #define DIM_ANY (-1)

@@ -8,9 +8,9 @@
  * are merged, so the usual cases (same shapes, a scalar, a bias along one
  * axis) become a few long inner loops. Those loops are generated per
  * operator and dtype by macros: float32, float64 and float16 (computed in
- * float) and int32, int64 and bool (computed in wrapping 64-bit integer
- * arithmetic, division by zero giving 0, so that no input is undefined
- * behaviour). Large outputs are split across threads.
+ * float), bfloat16 (computed in float) and the integer dtypes and bool
+ * (computed in wrapping 64-bit integer arithmetic, uint64 unsigned,
+ * division by zero giving 0, so that no input is undefined behaviour). Large outputs are split across threads.
  */
 #include "kernels_cpu.h"
 
@@ -29,6 +29,11 @@ typedef void (*BinaryLoop)(const void *a, int64_t sa, const void *b, int64_t sb,
 #define F32_STORE(v) (v)
 #define F16_LOAD(x) npy_half_to_float(x)
 #define F16_STORE(v) npy_float_to_half(v)
+#define BF16_LOAD(x) npy_bfloat16_to_float(x)
+#define BF16_STORE(v) npy_float_to_bfloat16(v)
+#define WRAP_STORE(v) (v) /* the C conversion to a narrower unsigned type wraps */
+#define I8_STORE(v) ((int8_t)(uint8_t)(uint64_t)(v))
+#define I16_STORE(v) ((int16_t)(uint16_t)(uint64_t)(v))
 #define I32_STORE(v) i64_to_i32(v)
 #define I64_STORE(v) (v)
 #define BOOL_STORE(v) ((uint8_t)((v) != 0))
@@ -66,6 +71,14 @@ typedef void (*BinaryLoop)(const void *a, int64_t sa, const void *b, int64_t sb,
 		}                                                                          \
 	}
 
+/* Integer division by the operands' type: uint64 ones stay unsigned (the
+ * loops of the other integer dtypes compute in int64). */
+static inline uint64_t udiv(uint64_t x, uint64_t y)
+{
+	return y == 0 ? 0 : x / y;
+}
+#define IDIV(x, y) _Generic((x), uint64_t : udiv, default : idiv)(x, y)
+
 /* X(OP, float expression, integer expression, has float, has integer)
  * over x and y; an operator without one of the two has a placeholder there
  * and refuses those dtypes. Logical operators treat nonzero as true;
@@ -75,7 +88,7 @@ typedef void (*BinaryLoop)(const void *a, int64_t sa, const void *b, int64_t sb,
 	X(ADD, x + y, iadd(x, y), 1, 1)                                  \
 	X(SUBTRACT, x - y, isub(x, y), 1, 1)                             \
 	X(MULTIPLY, x *y, imul(x, y), 1, 1)                              \
-	X(DIVIDE, x / y, idiv(x, y), 1, 1)                               \
+	X(DIVIDE, x / y, IDIV(x, y), 1, 1)                               \
 	X(MAXIMUM, (x > y || x != x) ? x : y, x > y ? x : y, 1, 1)       \
 	X(MINIMUM, (x < y || x != x) ? x : y, x < y ? x : y, 1, 1)       \
 	X(POWER, fpow(x, y), ipow(x, y), 1, 1)                           \
@@ -142,35 +155,56 @@ static inline int64_t ishr(int64_t x, int64_t y)
 	return x < 0 ? ~(~x >> y) : x >> y;
 }
 
-#define DEFINE_BINARY_LOOPS(OP, FEXPR, IEXPR, HAS_FLOAT, HAS_INT)                             \
-	DEFINE_BINARY_LOOP(binary_##OP##_f32, float, float, F32_LOAD, F32_STORE, FEXPR)       \
-	DEFINE_BINARY_LOOP(binary_##OP##_f64, double, double, F32_LOAD, F32_STORE, FEXPR)     \
-	DEFINE_BINARY_LOOP(binary_##OP##_f16, uint16_t, float, F16_LOAD, F16_STORE, FEXPR)    \
-	DEFINE_BINARY_LOOP(binary_##OP##_i32, int32_t, int64_t, PLAIN_LOAD, I32_STORE, IEXPR) \
-	DEFINE_BINARY_LOOP(binary_##OP##_i64, int64_t, int64_t, PLAIN_LOAD, I64_STORE, IEXPR) \
+#define DEFINE_BINARY_LOOPS(OP, FEXPR, IEXPR, HAS_FLOAT, HAS_INT)                                \
+	DEFINE_BINARY_LOOP(binary_##OP##_f32, float, float, F32_LOAD, F32_STORE, FEXPR)          \
+	DEFINE_BINARY_LOOP(binary_##OP##_f64, double, double, F32_LOAD, F32_STORE, FEXPR)        \
+	DEFINE_BINARY_LOOP(binary_##OP##_f16, uint16_t, float, F16_LOAD, F16_STORE, FEXPR)       \
+	DEFINE_BINARY_LOOP(binary_##OP##_bf16, uint16_t, float, BF16_LOAD, BF16_STORE, FEXPR)    \
+	DEFINE_BINARY_LOOP(binary_##OP##_i8, int8_t, int64_t, PLAIN_LOAD, I8_STORE, IEXPR)       \
+	DEFINE_BINARY_LOOP(binary_##OP##_u8, uint8_t, int64_t, PLAIN_LOAD, WRAP_STORE, IEXPR)    \
+	DEFINE_BINARY_LOOP(binary_##OP##_i16, int16_t, int64_t, PLAIN_LOAD, I16_STORE, IEXPR)    \
+	DEFINE_BINARY_LOOP(binary_##OP##_u16, uint16_t, int64_t, PLAIN_LOAD, WRAP_STORE, IEXPR)  \
+	DEFINE_BINARY_LOOP(binary_##OP##_u32, uint32_t, int64_t, PLAIN_LOAD, WRAP_STORE, IEXPR)  \
+	DEFINE_BINARY_LOOP(binary_##OP##_u64, uint64_t, uint64_t, PLAIN_LOAD, WRAP_STORE, IEXPR) \
+	DEFINE_BINARY_LOOP(binary_##OP##_i32, int32_t, int64_t, PLAIN_LOAD, I32_STORE, IEXPR)    \
+	DEFINE_BINARY_LOOP(binary_##OP##_i64, int64_t, int64_t, PLAIN_LOAD, I64_STORE, IEXPR)    \
 	DEFINE_BINARY_LOOP(binary_##OP##_bool, uint8_t, int64_t, PLAIN_LOAD, BOOL_STORE, IEXPR)
 BINARY_OPS(DEFINE_BINARY_LOOPS)
 
 static BinaryLoop binary_loop(OpKind op, DType dt)
 {
-#define PICK(OP, FEXPR, IEXPR, HAS_FLOAT, HAS_INT)                   \
-	if (op == OP_##OP) {                                         \
-		switch (dt) {                                        \
-		case DT_FLOAT32:                                     \
-			return HAS_FLOAT ? binary_##OP##_f32 : NULL; \
-		case DT_FLOAT64:                                     \
-			return HAS_FLOAT ? binary_##OP##_f64 : NULL; \
-		case DT_FLOAT16:                                     \
-			return HAS_FLOAT ? binary_##OP##_f16 : NULL; \
-		case DT_INT32:                                       \
-			return HAS_INT ? binary_##OP##_i32 : NULL;   \
-		case DT_INT64:                                       \
-			return HAS_INT ? binary_##OP##_i64 : NULL;   \
-		case DT_BOOL:                                        \
-			return HAS_INT ? binary_##OP##_bool : NULL;  \
-		case DT_COUNT:                                       \
-			break;                                       \
-		}                                                    \
+#define PICK(OP, FEXPR, IEXPR, HAS_FLOAT, HAS_INT)                    \
+	if (op == OP_##OP) {                                          \
+		switch (dt) {                                         \
+		case DT_FLOAT32:                                      \
+			return HAS_FLOAT ? binary_##OP##_f32 : NULL;  \
+		case DT_FLOAT64:                                      \
+			return HAS_FLOAT ? binary_##OP##_f64 : NULL;  \
+		case DT_FLOAT16:                                      \
+			return HAS_FLOAT ? binary_##OP##_f16 : NULL;  \
+		case DT_BFLOAT16:                                     \
+			return HAS_FLOAT ? binary_##OP##_bf16 : NULL; \
+		case DT_INT8:                                         \
+			return HAS_INT ? binary_##OP##_i8 : NULL;     \
+		case DT_UINT8:                                        \
+			return HAS_INT ? binary_##OP##_u8 : NULL;     \
+		case DT_INT16:                                        \
+			return HAS_INT ? binary_##OP##_i16 : NULL;    \
+		case DT_UINT16:                                       \
+			return HAS_INT ? binary_##OP##_u16 : NULL;    \
+		case DT_UINT32:                                       \
+			return HAS_INT ? binary_##OP##_u32 : NULL;    \
+		case DT_UINT64:                                       \
+			return HAS_INT ? binary_##OP##_u64 : NULL;    \
+		case DT_INT32:                                        \
+			return HAS_INT ? binary_##OP##_i32 : NULL;    \
+		case DT_INT64:                                        \
+			return HAS_INT ? binary_##OP##_i64 : NULL;    \
+		case DT_BOOL:                                         \
+			return HAS_INT ? binary_##OP##_bool : NULL;   \
+		case DT_COUNT:                                        \
+			break;                                        \
+		}                                                     \
 	}
 	BINARY_OPS(PICK)
 #undef PICK
@@ -200,12 +234,19 @@ static BinaryLoop binary_loop(OpKind op, DType dt)
 	X(GREATER, x > y)     \
 	X(GREATER_EQUAL, x >= y)
 
-#define DEFINE_COMPARE_LOOPS(OP, EXPR)                                              \
-	DEFINE_COMPARE_LOOP(compare_##OP##_f32, float, float, F32_LOAD, EXPR)       \
-	DEFINE_COMPARE_LOOP(compare_##OP##_f64, double, double, F32_LOAD, EXPR)     \
-	DEFINE_COMPARE_LOOP(compare_##OP##_f16, uint16_t, float, F16_LOAD, EXPR)    \
-	DEFINE_COMPARE_LOOP(compare_##OP##_i32, int32_t, int64_t, PLAIN_LOAD, EXPR) \
-	DEFINE_COMPARE_LOOP(compare_##OP##_i64, int64_t, int64_t, PLAIN_LOAD, EXPR) \
+#define DEFINE_COMPARE_LOOPS(OP, EXPR)                                                \
+	DEFINE_COMPARE_LOOP(compare_##OP##_f32, float, float, F32_LOAD, EXPR)         \
+	DEFINE_COMPARE_LOOP(compare_##OP##_f64, double, double, F32_LOAD, EXPR)       \
+	DEFINE_COMPARE_LOOP(compare_##OP##_f16, uint16_t, float, F16_LOAD, EXPR)      \
+	DEFINE_COMPARE_LOOP(compare_##OP##_bf16, uint16_t, float, BF16_LOAD, EXPR)    \
+	DEFINE_COMPARE_LOOP(compare_##OP##_i8, int8_t, int64_t, PLAIN_LOAD, EXPR)     \
+	DEFINE_COMPARE_LOOP(compare_##OP##_u8, uint8_t, int64_t, PLAIN_LOAD, EXPR)    \
+	DEFINE_COMPARE_LOOP(compare_##OP##_i16, int16_t, int64_t, PLAIN_LOAD, EXPR)   \
+	DEFINE_COMPARE_LOOP(compare_##OP##_u16, uint16_t, int64_t, PLAIN_LOAD, EXPR)  \
+	DEFINE_COMPARE_LOOP(compare_##OP##_u32, uint32_t, int64_t, PLAIN_LOAD, EXPR)  \
+	DEFINE_COMPARE_LOOP(compare_##OP##_u64, uint64_t, uint64_t, PLAIN_LOAD, EXPR) \
+	DEFINE_COMPARE_LOOP(compare_##OP##_i32, int32_t, int64_t, PLAIN_LOAD, EXPR)   \
+	DEFINE_COMPARE_LOOP(compare_##OP##_i64, int64_t, int64_t, PLAIN_LOAD, EXPR)   \
 	DEFINE_COMPARE_LOOP(compare_##OP##_bool, uint8_t, int64_t, PLAIN_LOAD, EXPR)
 COMPARE_OPS(DEFINE_COMPARE_LOOPS)
 
@@ -220,6 +261,20 @@ static BinaryLoop compare_loop(OpKind op, DType dt)
 			return compare_##OP##_f64;  \
 		case DT_FLOAT16:                    \
 			return compare_##OP##_f16;  \
+		case DT_BFLOAT16:                   \
+			return compare_##OP##_bf16; \
+		case DT_INT8:                       \
+			return compare_##OP##_i8;   \
+		case DT_UINT8:                      \
+			return compare_##OP##_u8;   \
+		case DT_INT16:                      \
+			return compare_##OP##_i16;  \
+		case DT_UINT16:                     \
+			return compare_##OP##_u16;  \
+		case DT_UINT32:                     \
+			return compare_##OP##_u32;  \
+		case DT_UINT64:                     \
+			return compare_##OP##_u64;  \
 		case DT_INT32:                      \
 			return compare_##OP##_i32;  \
 		case DT_INT64:                      \
@@ -460,12 +515,19 @@ static inline int64_t clip_i(int64_t x, const KernelCall *kc)
 	return x;
 }
 
-#define DEFINE_UNARY_LOOPS(OP, F32EXPR, F64EXPR, IEXPR, HAS_FLOAT, HAS_INT)                 \
-	DEFINE_UNARY_LOOP(unary_##OP##_f32, float, float, F32_LOAD, F32_STORE, F32EXPR)     \
-	DEFINE_UNARY_LOOP(unary_##OP##_f64, double, double, F32_LOAD, F32_STORE, F64EXPR)   \
-	DEFINE_UNARY_LOOP(unary_##OP##_f16, uint16_t, float, F16_LOAD, F16_STORE, F32EXPR)  \
-	DEFINE_UNARY_LOOP(unary_##OP##_i32, int32_t, int64_t, PLAIN_LOAD, I32_STORE, IEXPR) \
-	DEFINE_UNARY_LOOP(unary_##OP##_i64, int64_t, int64_t, PLAIN_LOAD, I64_STORE, IEXPR) \
+#define DEFINE_UNARY_LOOPS(OP, F32EXPR, F64EXPR, IEXPR, HAS_FLOAT, HAS_INT)                    \
+	DEFINE_UNARY_LOOP(unary_##OP##_f32, float, float, F32_LOAD, F32_STORE, F32EXPR)        \
+	DEFINE_UNARY_LOOP(unary_##OP##_f64, double, double, F32_LOAD, F32_STORE, F64EXPR)      \
+	DEFINE_UNARY_LOOP(unary_##OP##_f16, uint16_t, float, F16_LOAD, F16_STORE, F32EXPR)     \
+	DEFINE_UNARY_LOOP(unary_##OP##_bf16, uint16_t, float, BF16_LOAD, BF16_STORE, F32EXPR)  \
+	DEFINE_UNARY_LOOP(unary_##OP##_i8, int8_t, int64_t, PLAIN_LOAD, I8_STORE, IEXPR)       \
+	DEFINE_UNARY_LOOP(unary_##OP##_u8, uint8_t, int64_t, PLAIN_LOAD, WRAP_STORE, IEXPR)    \
+	DEFINE_UNARY_LOOP(unary_##OP##_i16, int16_t, int64_t, PLAIN_LOAD, I16_STORE, IEXPR)    \
+	DEFINE_UNARY_LOOP(unary_##OP##_u16, uint16_t, int64_t, PLAIN_LOAD, WRAP_STORE, IEXPR)  \
+	DEFINE_UNARY_LOOP(unary_##OP##_u32, uint32_t, int64_t, PLAIN_LOAD, WRAP_STORE, IEXPR)  \
+	DEFINE_UNARY_LOOP(unary_##OP##_u64, uint64_t, uint64_t, PLAIN_LOAD, WRAP_STORE, IEXPR) \
+	DEFINE_UNARY_LOOP(unary_##OP##_i32, int32_t, int64_t, PLAIN_LOAD, I32_STORE, IEXPR)    \
+	DEFINE_UNARY_LOOP(unary_##OP##_i64, int64_t, int64_t, PLAIN_LOAD, I64_STORE, IEXPR)    \
 	DEFINE_UNARY_LOOP(unary_##OP##_bool, uint8_t, int64_t, PLAIN_LOAD, BOOL_STORE, IEXPR)
 UNARY_OPS(DEFINE_UNARY_LOOPS)
 
@@ -474,24 +536,38 @@ static UnaryLoop unary_loop(OpKind op, DType dt)
 	/* on a bool, ~x is its negation (~1 is -2, nonzero, true) */
 	if (op == OP_BITWISE_NOT && dt == DT_BOOL)
 		return unary_LOGICAL_NOT_bool;
-#define PICK(OP, F32EXPR, F64EXPR, IEXPR, HAS_FLOAT, HAS_INT)       \
-	if (op == OP_##OP) {                                        \
-		switch (dt) {                                       \
-		case DT_FLOAT32:                                    \
-			return HAS_FLOAT ? unary_##OP##_f32 : NULL; \
-		case DT_FLOAT64:                                    \
-			return HAS_FLOAT ? unary_##OP##_f64 : NULL; \
-		case DT_FLOAT16:                                    \
-			return HAS_FLOAT ? unary_##OP##_f16 : NULL; \
-		case DT_INT32:                                      \
-			return HAS_INT ? unary_##OP##_i32 : NULL;   \
-		case DT_INT64:                                      \
-			return HAS_INT ? unary_##OP##_i64 : NULL;   \
-		case DT_BOOL:                                       \
-			return HAS_INT ? unary_##OP##_bool : NULL;  \
-		case DT_COUNT:                                      \
-			break;                                      \
-		}                                                   \
+#define PICK(OP, F32EXPR, F64EXPR, IEXPR, HAS_FLOAT, HAS_INT)        \
+	if (op == OP_##OP) {                                         \
+		switch (dt) {                                        \
+		case DT_FLOAT32:                                     \
+			return HAS_FLOAT ? unary_##OP##_f32 : NULL;  \
+		case DT_FLOAT64:                                     \
+			return HAS_FLOAT ? unary_##OP##_f64 : NULL;  \
+		case DT_FLOAT16:                                     \
+			return HAS_FLOAT ? unary_##OP##_f16 : NULL;  \
+		case DT_BFLOAT16:                                    \
+			return HAS_FLOAT ? unary_##OP##_bf16 : NULL; \
+		case DT_INT8:                                        \
+			return HAS_INT ? unary_##OP##_i8 : NULL;     \
+		case DT_UINT8:                                       \
+			return HAS_INT ? unary_##OP##_u8 : NULL;     \
+		case DT_INT16:                                       \
+			return HAS_INT ? unary_##OP##_i16 : NULL;    \
+		case DT_UINT16:                                      \
+			return HAS_INT ? unary_##OP##_u16 : NULL;    \
+		case DT_UINT32:                                      \
+			return HAS_INT ? unary_##OP##_u32 : NULL;    \
+		case DT_UINT64:                                      \
+			return HAS_INT ? unary_##OP##_u64 : NULL;    \
+		case DT_INT32:                                       \
+			return HAS_INT ? unary_##OP##_i32 : NULL;    \
+		case DT_INT64:                                       \
+			return HAS_INT ? unary_##OP##_i64 : NULL;    \
+		case DT_BOOL:                                        \
+			return HAS_INT ? unary_##OP##_bool : NULL;   \
+		case DT_COUNT:                                       \
+			break;                                       \
+		}                                                    \
 	}
 	UNARY_OPS(PICK)
 #undef PICK

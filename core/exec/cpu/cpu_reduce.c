@@ -9,7 +9,7 @@
  * (softmax-like rows, the common case), an odometer over their strides
  * otherwise. The operator is chosen once per output row, outside the inner
  * loop. Floats accumulate in double and integers in wrapping 64-bit
- * arithmetic; max and min propagate NaN; argmax and argmin give the
+ * arithmetic (uint64 is refused); max and min propagate NaN; argmax and argmin give the
  * flattened position among the reduced axes of the first extreme (the last
  * with select_last_index) as int32, TVM's output dtype; variance reads its
  * second operand, the mean, broadcast against the input.
@@ -163,6 +163,13 @@ REDUCE_ROW(row_f16, uint16_t, double, LOAD_HALF, a->d, FADD, FMUL)
 REDUCE_ROW(row_i32, int32_t, int64_t, LOAD_PLAIN, a->i, iadd, imul)
 REDUCE_ROW(row_i64, int64_t, int64_t, LOAD_PLAIN, a->i, iadd, imul)
 REDUCE_ROW(row_bool, uint8_t, int64_t, LOAD_PLAIN, a->i, iadd, imul)
+#define LOAD_BF16(x) npy_bfloat16_to_float(x)
+REDUCE_ROW(row_bf16, uint16_t, double, LOAD_BF16, a->d, FADD, FMUL)
+REDUCE_ROW(row_i8, int8_t, int64_t, LOAD_PLAIN, a->i, iadd, imul)
+REDUCE_ROW(row_u8, uint8_t, int64_t, LOAD_PLAIN, a->i, iadd, imul)
+REDUCE_ROW(row_i16, int16_t, int64_t, LOAD_PLAIN, a->i, iadd, imul)
+REDUCE_ROW(row_u16, uint16_t, int64_t, LOAD_PLAIN, a->i, iadd, imul)
+REDUCE_ROW(row_u32, uint32_t, int64_t, LOAD_PLAIN, a->i, iadd, imul)
 
 typedef void (*RowFn)(const KernelTensor *in, const ReducePlan *p, int64_t base, KernelReduce op,
 		      bool last, double mean, Acc *a);
@@ -182,6 +189,19 @@ static RowFn row_fn(DType dt)
 		return row_i64;
 	case DT_BOOL:
 		return row_bool;
+	case DT_BFLOAT16:
+		return row_bf16;
+	case DT_INT8:
+		return row_i8;
+	case DT_UINT8:
+		return row_u8;
+	case DT_INT16:
+		return row_i16;
+	case DT_UINT16:
+		return row_u16;
+	case DT_UINT32:
+		return row_u32;
+	case DT_UINT64: /* would need unsigned accumulation */
 	case DT_COUNT:
 		break;
 	}

@@ -132,8 +132,15 @@ bool cpu_run_float(const KernelCall *kc, int64_t n, int64_t grain, KernelRangeFn
 		kernel_parallel_for(n, grain, f64, job);
 		return true;
 	case DT_FLOAT16:
+	case DT_BFLOAT16:
+	case DT_INT8:
+	case DT_UINT8:
+	case DT_INT16:
+	case DT_UINT16:
 	case DT_INT32:
+	case DT_UINT32:
 	case DT_INT64:
+	case DT_UINT64:
 	case DT_BOOL:
 	case DT_COUNT:
 		break;
@@ -184,6 +191,133 @@ bool cpu_blas_dtype(const KernelCall *kc, char **err)
 	if (dt == DT_FLOAT32 || dt == DT_FLOAT64)
 		return true;
 	return cpu_unsupported(kc, dt, err);
+}
+
+/* ---- the dtypes the kernels take --------------------------------------------- */
+
+/* Which of the dtypes that kernel_dtype_checked_at_launch leaves to
+ * kernel_cpu_supports an operator's kernel takes. */
+typedef enum CpuDtypes {
+	CPU_NONE,       /* none: BLAS and the float-only drivers (cpu_run_float) */
+	CPU_ALL,        /* every one: moving bytes, casts, fills, integer arithmetic */
+	CPU_FLOAT,      /* bfloat16 only: the transcendental functions */
+	CPU_NOT_UINT64, /* all but uint64: reductions compare and divide in int64 */
+} CpuDtypes;
+
+static const uint8_t cpu_dtypes[OP_COUNT] = {
+	[OP_RESHAPE] = CPU_ALL,
+	[OP_BATCH_FLATTEN] = CPU_ALL,
+	[OP_EXPAND_DIMS] = CPU_ALL,
+	[OP_SQUEEZE] = CPU_ALL,
+	[OP_ON_DEVICE] = CPU_ALL,
+	[OP_DEVICE_COPY] = CPU_ALL,
+	[OP_TRANSPOSE] = CPU_ALL,
+	[OP_CONCATENATE] = CPU_ALL,
+	[OP_SPLIT] = CPU_ALL,
+	[OP_ZEROS] = CPU_ALL,
+	[OP_ONES] = CPU_ALL,
+	[OP_ZEROS_LIKE] = CPU_ALL,
+	[OP_ONES_LIKE] = CPU_ALL,
+	[OP_CAST] = CPU_ALL,
+	[OP_ADD] = CPU_ALL,
+	[OP_SUBTRACT] = CPU_ALL,
+	[OP_MULTIPLY] = CPU_ALL,
+	[OP_DIVIDE] = CPU_ALL,
+	[OP_MAXIMUM] = CPU_ALL,
+	[OP_MINIMUM] = CPU_ALL,
+	[OP_BIAS_ADD] = CPU_ALL,
+	[OP_NEGATIVE] = CPU_ALL,
+	[OP_RELU] = CPU_ALL,
+	[OP_CLIP] = CPU_ALL,
+	[OP_EXP] = CPU_FLOAT,
+	[OP_LOG] = CPU_FLOAT,
+	[OP_SQRT] = CPU_FLOAT,
+	[OP_TANH] = CPU_FLOAT,
+	[OP_SIGMOID] = CPU_FLOAT,
+	[OP_SUM] = CPU_NOT_UINT64,
+	[OP_MEAN] = CPU_NOT_UINT64,
+	[OP_MAX] = CPU_NOT_UINT64,
+	/* the rest of the elementwise family, by the loops cpu_elementwise.c
+	 * generates: the float math on floats, the others on every dtype */
+	[OP_ERF] = CPU_FLOAT,
+	[OP_FAST_ERF] = CPU_FLOAT,
+	[OP_FAST_EXP] = CPU_FLOAT,
+	[OP_FAST_TANH] = CPU_FLOAT,
+	[OP_RSQRT] = CPU_FLOAT,
+	[OP_LOG2] = CPU_FLOAT,
+	[OP_LOG10] = CPU_FLOAT,
+	[OP_SIN] = CPU_FLOAT,
+	[OP_COS] = CPU_FLOAT,
+	[OP_TAN] = CPU_FLOAT,
+	[OP_ASIN] = CPU_FLOAT,
+	[OP_ACOS] = CPU_FLOAT,
+	[OP_ATAN] = CPU_FLOAT,
+	[OP_SINH] = CPU_FLOAT,
+	[OP_COSH] = CPU_FLOAT,
+	[OP_ASINH] = CPU_FLOAT,
+	[OP_ACOSH] = CPU_FLOAT,
+	[OP_ATANH] = CPU_FLOAT,
+	[OP_ABS] = CPU_ALL,
+	[OP_CEIL] = CPU_ALL,
+	[OP_FLOOR] = CPU_ALL,
+	[OP_ROUND] = CPU_ALL,
+	[OP_TRUNC] = CPU_ALL,
+	[OP_SIGN] = CPU_ALL,
+	[OP_LOGICAL_NOT] = CPU_ALL,
+	[OP_BITWISE_NOT] = CPU_ALL,
+	[OP_ISNAN] = CPU_ALL,
+	[OP_ISINF] = CPU_ALL,
+	[OP_ISFINITE] = CPU_ALL,
+	[OP_POWER] = CPU_ALL,
+	[OP_MOD] = CPU_ALL,
+	[OP_TRUNC_MOD] = CPU_ALL,
+	[OP_TRUNC_DIVIDE] = CPU_ALL,
+	[OP_FLOOR_DIVIDE] = CPU_ALL,
+	[OP_FLOOR_MOD] = CPU_ALL,
+	[OP_LOGICAL_AND] = CPU_ALL,
+	[OP_LOGICAL_OR] = CPU_ALL,
+	[OP_LOGICAL_XOR] = CPU_ALL,
+	[OP_BITWISE_AND] = CPU_ALL,
+	[OP_BITWISE_OR] = CPU_ALL,
+	[OP_BITWISE_XOR] = CPU_ALL,
+	[OP_LEFT_SHIFT] = CPU_ALL,
+	[OP_RIGHT_SHIFT] = CPU_ALL,
+	[OP_EQUAL] = CPU_ALL,
+	[OP_NOT_EQUAL] = CPU_ALL,
+	[OP_LESS] = CPU_ALL,
+	[OP_LESS_EQUAL] = CPU_ALL,
+	[OP_GREATER] = CPU_ALL,
+	[OP_GREATER_EQUAL] = CPU_ALL,
+	[OP_WHERE] = CPU_ALL,
+	[OP_TAKE] = CPU_ALL,
+	[OP_SHAPE_OF] = CPU_ALL,
+	[OP_COPY] = CPU_ALL,
+	/* the reductions compare and divide in int64 */
+	[OP_MIN] = CPU_NOT_UINT64,
+	[OP_PROD] = CPU_NOT_UINT64,
+	[OP_ALL] = CPU_NOT_UINT64,
+	[OP_ANY] = CPU_NOT_UINT64,
+	[OP_ARGMAX] = CPU_NOT_UINT64,
+	[OP_ARGMIN] = CPU_NOT_UINT64,
+	[OP_VARIANCE] = CPU_NOT_UINT64,
+};
+
+bool kernel_cpu_supports(OpKind op, DType dtype)
+{
+	DP_ASSERT(op < OP_COUNT);
+	if (kernel_dtype_checked_at_launch(dtype))
+		return true;
+	switch ((CpuDtypes)cpu_dtypes[op]) {
+	case CPU_NONE:
+		return false;
+	case CPU_ALL:
+		return true;
+	case CPU_FLOAT:
+		return dtype_is_float(dtype);
+	case CPU_NOT_UINT64:
+		return dtype != DT_UINT64;
+	}
+	return false;
 }
 
 /* ---- the table ------------------------------------------------------------- */

@@ -222,6 +222,13 @@ static bool binary_run(CudaState *s, const KernelCall *kc, const int64_t *bshape
 		return binary_typed<int64_t>(s, kc, bc, op, err);
 	case DT_BOOL:
 		return binary_typed<uint8_t>(s, kc, bc, op, err);
+	case DT_INT8:
+	case DT_UINT8:
+	case DT_INT16:
+	case DT_UINT16:
+	case DT_UINT32:
+	case DT_UINT64:
+	case DT_BFLOAT16:
 	case DT_COUNT:
 		break;
 	}
@@ -389,6 +396,13 @@ template <typename Op> static bool binary_int(CudaState *s, const KernelCall *kc
 	case DT_FLOAT32:
 	case DT_FLOAT64:
 	case DT_FLOAT16:
+	case DT_INT8:
+	case DT_UINT8:
+	case DT_INT16:
+	case DT_UINT16:
+	case DT_UINT32:
+	case DT_UINT64:
+	case DT_BFLOAT16:
 	case DT_COUNT:
 		break;
 	}
@@ -494,6 +508,13 @@ static bool compare_run(CudaState *s, const KernelCall *kc, const int64_t *bshap
 		return compare_typed<int64_t>(s, kc, bc, op, err);
 	case DT_BOOL:
 		return compare_typed<uint8_t>(s, kc, bc, op, err);
+	case DT_INT8:
+	case DT_UINT8:
+	case DT_INT16:
+	case DT_UINT16:
+	case DT_UINT32:
+	case DT_UINT64:
+	case DT_BFLOAT16:
 	case DT_COUNT:
 		break;
 	}
@@ -655,6 +676,13 @@ static bool unary_float(CudaState *s, const KernelCall *kc, Op op, char **err)
 	case DT_INT32:
 	case DT_INT64:
 	case DT_BOOL:
+	case DT_INT8:
+	case DT_UINT8:
+	case DT_INT16:
+	case DT_UINT16:
+	case DT_UINT32:
+	case DT_UINT64:
+	case DT_BFLOAT16:
 	case DT_COUNT:
 		break;
 	}
@@ -677,6 +705,13 @@ template <typename Op> static bool unary_any(CudaState *s, const KernelCall *kc,
 		return unary_typed<int64_t>(s, kc, op, err);
 	case DT_BOOL:
 		return unary_typed<uint8_t>(s, kc, op, err);
+	case DT_INT8:
+	case DT_UINT8:
+	case DT_INT16:
+	case DT_UINT16:
+	case DT_UINT32:
+	case DT_UINT64:
+	case DT_BFLOAT16:
 	case DT_COUNT:
 		break;
 	}
@@ -841,6 +876,13 @@ bool kernel_cuda_BITWISE_NOT(CudaState *s, const KernelCall *kc, char **err)
 	case DT_FLOAT32:
 	case DT_FLOAT64:
 	case DT_FLOAT16:
+	case DT_INT8:
+	case DT_UINT8:
+	case DT_INT16:
+	case DT_UINT16:
+	case DT_UINT32:
+	case DT_UINT64:
+	case DT_BFLOAT16:
 	case DT_COUNT:
 		break;
 	}
@@ -883,6 +925,13 @@ static bool classify_run(CudaState *s, const KernelCall *kc, int what, char **er
 	case DT_BOOL:
 		return cuda_ok(cudaMemsetAsync(out, what == 2 ? 1 : 0, (size_t)n, s->stream),
 			       "cudaMemsetAsync", err);
+	case DT_INT8:
+	case DT_UINT8:
+	case DT_INT16:
+	case DT_UINT16:
+	case DT_UINT32:
+	case DT_UINT64:
+	case DT_BFLOAT16:
 	case DT_COUNT:
 		break;
 	}
@@ -952,6 +1001,13 @@ template <typename Tin> static bool cast_from(CudaState *s, const KernelCall *kc
 		return cast_typed<Tin, int64_t>(s, kc, err);
 	case DT_BOOL:
 		return cast_typed<Tin, uint8_t>(s, kc, err);
+	case DT_INT8:
+	case DT_UINT8:
+	case DT_INT16:
+	case DT_UINT16:
+	case DT_UINT32:
+	case DT_UINT64:
+	case DT_BFLOAT16:
 	case DT_COUNT:
 		break;
 	}
@@ -977,6 +1033,13 @@ bool kernel_cuda_CAST(CudaState *s, const KernelCall *kc, char **err)
 		return cast_from<int64_t>(s, kc, err);
 	case DT_BOOL:
 		return cast_from<uint8_t>(s, kc, err);
+	case DT_INT8:
+	case DT_UINT8:
+	case DT_INT16:
+	case DT_UINT16:
+	case DT_UINT32:
+	case DT_UINT64:
+	case DT_BFLOAT16:
 	case DT_COUNT:
 		break;
 	}

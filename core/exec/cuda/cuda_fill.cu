@@ -67,6 +67,13 @@ static bool fill_run(CudaState *s, const KernelCall *kc, char **err)
 		return fill_typed<int64_t>(s, kc, err);
 	case DT_BOOL:
 		return fill_typed<uint8_t>(s, kc, err);
+	case DT_INT8:
+	case DT_UINT8:
+	case DT_INT16:
+	case DT_UINT16:
+	case DT_UINT32:
+	case DT_UINT64:
+	case DT_BFLOAT16:
 	case DT_COUNT:
 		break;
 	}

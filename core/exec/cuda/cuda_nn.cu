@@ -61,6 +61,13 @@ bool kernel_cuda_SOFTMAX(CudaState *s, const KernelCall *kc, char **err)
 	case DT_INT32:
 	case DT_INT64:
 	case DT_BOOL:
+	case DT_INT8:
+	case DT_UINT8:
+	case DT_INT16:
+	case DT_UINT16:
+	case DT_UINT32:
+	case DT_UINT64:
+	case DT_BFLOAT16:
 	case DT_COUNT:
 		break;
 	}
@@ -114,6 +121,13 @@ static bool matmul_run(CudaState *s, const KernelCall *kc, char **err)
 	case DT_INT32:
 	case DT_INT64:
 	case DT_BOOL:
+	case DT_INT8:
+	case DT_UINT8:
+	case DT_INT16:
+	case DT_UINT16:
+	case DT_UINT32:
+	case DT_UINT64:
+	case DT_BFLOAT16:
 	case DT_COUNT:
 		break;
 	}

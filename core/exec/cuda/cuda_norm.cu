@@ -160,6 +160,13 @@ static bool norm_run(CudaState *s, const KernelCall *kc, char **err)
 	case DT_INT32:
 	case DT_INT64:
 	case DT_BOOL:
+	case DT_INT8:
+	case DT_UINT8:
+	case DT_INT16:
+	case DT_UINT16:
+	case DT_UINT32:
+	case DT_UINT64:
+	case DT_BFLOAT16:
 	case DT_COUNT:
 		break;
 	}
@@ -227,6 +234,13 @@ bool kernel_cuda_LOG_SOFTMAX(CudaState *s, const KernelCall *kc, char **err)
 	case DT_INT32:
 	case DT_INT64:
 	case DT_BOOL:
+	case DT_INT8:
+	case DT_UINT8:
+	case DT_INT16:
+	case DT_UINT16:
+	case DT_UINT32:
+	case DT_UINT64:
+	case DT_BFLOAT16:
 	case DT_COUNT:
 		break;
 	}

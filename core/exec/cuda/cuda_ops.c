@@ -1,14 +1,16 @@
 /*
  * cuda_ops.c - checks, in every build, that cuda_ops.h gives each operator
- * of ops.def exactly one CUDA entry.
+ * of ops.def exactly one CUDA entry; and says which dtypes the CUDA kernels
+ * take (kernel_cuda_supports, which a build without nvcc links too).
  *
  * The CUDA kernels compile only where CMake finds nvcc, so on a machine
  * without it nothing would notice an operator added to ops.def with no CUDA
  * kernel until a GPU build. The lists of cuda_ops.h are C, and this file,
  * compiled everywhere, makes that a build error naming the operator:
- * "'cuda_entry_ID' undeclared". It defines nothing.
+ * "'cuda_entry_ID' undeclared".
  */
 #include "cuda_ops.h"
+#include "kernels.h"
 #include "ops.h"
 
 /* One constant per entry: an entry given twice is a redeclaration, one for
@@ -27,3 +29,16 @@ enum CudaEntry {
 #include "ops.def"
 #undef OP_PLAN
 #undef OP
+
+/* The transform family moves elements by their size in bytes, so it takes
+ * every dtype; the other CUDA kernels take only the dtypes
+ * kernel_dtype_checked_at_launch names. */
+bool kernel_cuda_supports(OpKind op, DType dtype)
+{
+	static const bool moves_bytes[OP_COUNT] = {
+#define CUDA_MOVER(id) [OP_##id] = true,
+		CUDA_OPS_TRANSFORM(CUDA_MOVER)
+#undef CUDA_MOVER
+	};
+	return kernel_dtype_checked_at_launch(dtype) || moves_bytes[op];
+}

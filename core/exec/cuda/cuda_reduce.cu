@@ -247,6 +247,13 @@ static bool reduce_typed(CudaState *s, const KernelCall *kc, const ReducePlan &p
 		return reduce_launch<T, double, FLOAT>(s, kc, p, err);
 	case DT_FLOAT16:
 		return reduce_launch<T, __half, FLOAT>(s, kc, p, err);
+	case DT_INT8:
+	case DT_UINT8:
+	case DT_INT16:
+	case DT_UINT16:
+	case DT_UINT32:
+	case DT_UINT64:
+	case DT_BFLOAT16:
 	case DT_COUNT:
 		break;
 	}
@@ -313,6 +320,13 @@ static bool reduce_run(CudaState *s, const KernelCall *kc, char **err)
 		return reduce_typed<int64_t, false>(s, kc, p, err);
 	case DT_BOOL:
 		return reduce_typed<uint8_t, false>(s, kc, p, err);
+	case DT_INT8:
+	case DT_UINT8:
+	case DT_INT16:
+	case DT_UINT16:
+	case DT_UINT32:
+	case DT_UINT64:
+	case DT_BFLOAT16:
 	case DT_COUNT:
 		break;
 	}

@@ -205,6 +205,16 @@ struct WherePlan {
 	int64_t stride[3][CUDA_MAX_NDIM];
 };
 
+/* where's condition: nonzero is true, in every dtype where takes one. */
+template <typename C> __device__ static inline bool truthy(C v)
+{
+	return v != 0;
+}
+__device__ static inline bool truthy(__half v)
+{
+	return __half2float(v) != 0.0f;
+}
+
 template <typename C, typename W>
 __global__ void where_kernel(const C *cond, const W *x, const W *y, W *out, int64_t n, WherePlan p)
 {
@@ -217,7 +227,7 @@ __global__ void where_kernel(const C *cond, const W *x, const W *y, W *out, int6
 			for (int k = 0; k < 3; k++)
 				off[k] += c * p.stride[k][d];
 		}
-		out[i] = Elem<C>::load(cond[off[0]]) != 0 ? x[off[1]] : y[off[2]];
+		out[i] = truthy(cond[off[0]]) ? x[off[1]] : y[off[2]];
 	}
 }
 
@@ -267,7 +277,18 @@ bool kernel_cuda_WHERE(CudaState *s, const KernelCall *kc, char **err)
 	}
 	switch (kc->in[0].dtype) {
 	case DT_BOOL:
+	case DT_UINT8:
 		return where_cond<uint8_t>(s, kc, p, err);
+	case DT_INT8:
+		return where_cond<int8_t>(s, kc, p, err);
+	case DT_INT16:
+		return where_cond<int16_t>(s, kc, p, err);
+	case DT_UINT16:
+		return where_cond<uint16_t>(s, kc, p, err);
+	case DT_UINT32:
+		return where_cond<uint32_t>(s, kc, p, err);
+	case DT_UINT64:
+		return where_cond<uint64_t>(s, kc, p, err);
 	case DT_INT32:
 		return where_cond<int32_t>(s, kc, p, err);
 	case DT_INT64:
@@ -278,6 +299,8 @@ bool kernel_cuda_WHERE(CudaState *s, const KernelCall *kc, char **err)
 		return where_cond<double>(s, kc, p, err);
 	case DT_FLOAT16:
 		return where_cond<__half>(s, kc, p, err);
+	case DT_BFLOAT16: /* its bits as uint16: nonzero unless +0 or -0 */
+		return where_cond<uint16_t>(s, kc, p, err);
 	case DT_COUNT:
 		break;
 	}
@@ -336,10 +359,22 @@ bool kernel_cuda_TAKE(CudaState *s, const KernelCall *kc, char **err)
 	case DT_INT64:
 		return take_indices<int64_t>(s, kc, err);
 	case DT_BOOL:
+	case DT_UINT8:
 		return take_indices<uint8_t>(s, kc, err);
+	case DT_INT8:
+		return take_indices<int8_t>(s, kc, err);
+	case DT_INT16:
+		return take_indices<int16_t>(s, kc, err);
+	case DT_UINT16:
+		return take_indices<uint16_t>(s, kc, err);
+	case DT_UINT32:
+		return take_indices<uint32_t>(s, kc, err);
+	case DT_UINT64:
+		return take_indices<uint64_t>(s, kc, err);
 	case DT_FLOAT32:
 	case DT_FLOAT64:
 	case DT_FLOAT16:
+	case DT_BFLOAT16:
 	case DT_COUNT:
 		break;
 	}
@@ -381,6 +416,13 @@ bool kernel_cuda_SHAPE_OF(CudaState *s, const KernelCall *kc, char **err)
 	case DT_FLOAT64:
 	case DT_FLOAT16:
 	case DT_BOOL:
+	case DT_INT8:
+	case DT_UINT8:
+	case DT_INT16:
+	case DT_UINT16:
+	case DT_UINT32:
+	case DT_UINT64:
+	case DT_BFLOAT16:
 	case DT_COUNT:
 		break;
 	}

@@ -150,6 +150,13 @@ static bool conv_run(CudaState *s, const KernelCall *kc, char **err,
 	case DT_INT32:
 	case DT_INT64:
 	case DT_BOOL:
+	case DT_INT8:
+	case DT_UINT8:
+	case DT_INT16:
+	case DT_UINT16:
+	case DT_UINT32:
+	case DT_UINT64:
+	case DT_BFLOAT16:
 	case DT_COUNT:
 		break;
 	}
@@ -268,6 +275,13 @@ static bool pool_run(CudaState *s, const KernelCall *kc, char **err)
 	case DT_INT32:
 	case DT_INT64:
 	case DT_BOOL:
+	case DT_INT8:
+	case DT_UINT8:
+	case DT_INT16:
+	case DT_UINT16:
+	case DT_UINT32:
+	case DT_UINT64:
+	case DT_BFLOAT16:
 	case DT_COUNT:
 		break;
 	}
@@ -306,6 +320,13 @@ bool kernel_cuda_GLOBAL_AVG_POOL2D(CudaState *s, const KernelCall *kc, char **er
 	case DT_INT32:
 	case DT_INT64:
 	case DT_BOOL:
+	case DT_INT8:
+	case DT_UINT8:
+	case DT_INT16:
+	case DT_UINT16:
+	case DT_UINT32:
+	case DT_UINT64:
+	case DT_BFLOAT16:
 	case DT_COUNT:
 		break;
 	}

@@ -58,7 +58,7 @@ static bool dtype_logical(DType dt)
 
 static bool dtype_bitwise(DType dt)
 {
-	return dt == DT_BOOL || dt == DT_INT32 || dt == DT_INT64;
+	return dt == DT_BOOL || dtype_is_integer(dt);
 }
 
 /* A broadcasting op whose operands must satisfy ok(dtype), named `what`. */

@@ -8,19 +8,30 @@
  * activation="LUT"); the quantization is in the attributes. A feature map is NHWC, or NHCWB16 (channels in bricks
  * of 16: N, H, C / 16, W, 16).
  *
- * As in infer_qnn.c, devplan has no int8, uint8 or int16 yet: the integer
- * dtypes it has (int32, int64) stand in for them where TVM wants one
- * (the scale and bias's uint8 too).
+ * The dtypes are those of TVM's CheckDataType calls: feature maps and
+ * weights of int8 or uint8 (int16 and int32 where an operator takes them),
+ * a scale_bias of uint8.
  */
 #include "infer_ops.h"
 
-/* A quantized feature map: int32 or int64 standing in for int8 and uint8. */
-static bool ethosu_quantized(OpTypeContext *ctx, const Type *t, const char *what)
+static const DType int8_or_uint8[] = {DT_INT8, DT_UINT8};
+static const DType uint8_only[] = {DT_UINT8};
+static const DType int32_only[] = {DT_INT32};
+static const DType arithmetic[] = {DT_INT8, DT_UINT8, DT_INT16, DT_INT32};
+static const DType shift_right_out[] = {DT_UINT8, DT_INT8, DT_INT32};
+static const DType depthwise_out[] = {DT_UINT8, DT_INT8, DT_INT16, DT_INT32};
+static const DType pool_in[] = {DT_UINT8, DT_INT8, DT_INT16};
+static const DType sum_pool_in[] = {DT_UINT8, DT_INT8, DT_INT16, DT_INT32};
+
+/* t, the tensor `what` (prefixed by the operator_type when there is one),
+ * is of one of the n dtypes of set. */
+static bool ethosu_dtype(OpTypeContext *ctx, const Type *t, const char *op, const char *what,
+			 const DType *set, size_t n)
 {
-	if (t->u.tensor.dtype == DT_INT32 || t->u.tensor.dtype == DT_INT64)
+	if (infer_dtype_in(t->u.tensor.dtype, set, n))
 		return true;
-	infer_op_error(ctx, "'%s' expects a quantized (integer) tensor for %s, got %s",
-		       infer_op_name(ctx), what, infer_tname(ctx, t));
+	infer_op_error(ctx, "'%s' %s%sexpects %s of %s, got %s", infer_op_name(ctx), op ? op : "",
+		       op ? " " : "", what, infer_dtype_set_text(ctx, set, n), infer_tname(ctx, t));
 	return false;
 }
 
@@ -83,7 +94,7 @@ static Type *ethosu_elementwise(OpTypeContext *ctx, const Type *ifm, const char 
 Type *infer_op_CONTRIB_ETHOSU_IDENTITY(OpTypeContext *ctx)
 {
 	Type *ifm = infer_tensor_arg(ctx, 0);
-	if (!ifm || !ethosu_quantized(ctx, ifm, "ifm"))
+	if (!ifm || !ethosu_dtype(ctx, ifm, NULL, "an ifm", INFER_DTYPES(int8_or_uint8)))
 		return NULL;
 	if (ifm->u.tensor.ndim > 4) {
 		infer_op_error(ctx,
@@ -106,8 +117,8 @@ static const char *ethosu_operator_type(OpTypeContext *ctx)
 	return s;
 }
 
-/* contrib.ethosu.unary_elementwise(ifm, lut): ABS of a quantized ifm or
- * CLZ (count leading zeros) of an int32 one, ofm_channels channels. */
+/* contrib.ethosu.unary_elementwise(ifm, lut): ABS of an int8 or uint8 ifm
+ * or CLZ (count leading zeros) of an int32 one, ofm_channels channels. */
 Type *infer_op_CONTRIB_ETHOSU_UNARY_ELEMENTWISE(OpTypeContext *ctx)
 {
 	Type *ifm = infer_tensor_arg(ctx, 0);
@@ -115,16 +126,10 @@ Type *infer_op_CONTRIB_ETHOSU_UNARY_ELEMENTWISE(OpTypeContext *ctx)
 	if (!ifm || !(op = ethosu_operator_type(ctx)))
 		return NULL;
 	if (strcmp(op, "CLZ") == 0) {
-		if (ifm->u.tensor.dtype != DT_INT32) {
-			infer_op_error(
-				ctx,
-				"'contrib.ethosu.unary_elementwise' CLZ expects an int32 ifm, "
-				"got %s",
-				infer_tname(ctx, ifm));
+		if (!ethosu_dtype(ctx, ifm, op, "an ifm", INFER_DTYPES(int32_only)))
 			return NULL;
-		}
 	} else if (strcmp(op, "ABS") == 0) {
-		if (!ethosu_quantized(ctx, ifm, "ifm"))
+		if (!ethosu_dtype(ctx, ifm, op, "an ifm", INFER_DTYPES(int8_or_uint8)))
 			return NULL;
 	} else {
 		infer_op_error(
@@ -139,14 +144,17 @@ Type *infer_op_CONTRIB_ETHOSU_UNARY_ELEMENTWISE(OpTypeContext *ctx)
 
 /* contrib.ethosu.binary_elementwise(ifm, ifm2, lut): ADD, SUB, MUL, MIN,
  * MAX, SHR or SHL of two feature maps of one dtype, giving ofm_dtype
- * (which must be given; MIN and MAX keep the ifm's, the shifts work on
- * int32), ifm_channels channels. */
+ * (which must be given), ifm_channels channels. ADD, SUB and MUL take and
+ * give int8, uint8, int16 or int32; MIN and MAX int8 or uint8, ofm_dtype
+ * the ifm's; the shifts an int32 ifm, SHR giving int8, uint8 or int32 and
+ * SHL int32. */
 Type *infer_op_CONTRIB_ETHOSU_BINARY_ELEMENTWISE(OpTypeContext *ctx)
 {
 	Type *ifm, *ifm2;
 	const char *op;
+	const DType *in, *out_set;
+	size_t nin, nout;
 	DType out;
-	bool ok;
 	if (!infer_tensor_pair(ctx, &ifm, &ifm2) || !infer_same_dtype(ctx, ifm, ifm2) ||
 	    !(op = ethosu_operator_type(ctx)) ||
 	    !infer_attr_dtype(ctx, "ofm_dtype", DT_COUNT, &out))
@@ -155,23 +163,20 @@ Type *infer_op_CONTRIB_ETHOSU_BINARY_ELEMENTWISE(OpTypeContext *ctx)
 		infer_op_error(ctx, "'contrib.ethosu.binary_elementwise' needs ofm_dtype");
 		return NULL;
 	}
-	if (strcmp(op, "ADD") == 0 || strcmp(op, "SUB") == 0 || strcmp(op, "MUL") == 0 ||
-	    strcmp(op, "MIN") == 0 || strcmp(op, "MAX") == 0) {
-		bool minmax = strcmp(op, "MIN") == 0 || strcmp(op, "MAX") == 0;
-		if (!ethosu_quantized(ctx, ifm, "ifm"))
-			return NULL;
-		ok = minmax ? out == ifm->u.tensor.dtype : (out == DT_INT32 || out == DT_INT64);
+	if (strcmp(op, "ADD") == 0 || strcmp(op, "SUB") == 0 || strcmp(op, "MUL") == 0) {
+		in = out_set = arithmetic;
+		nin = nout = DP_COUNT(arithmetic);
+	} else if (strcmp(op, "MIN") == 0 || strcmp(op, "MAX") == 0) {
+		in = int8_or_uint8;
+		nin = DP_COUNT(int8_or_uint8);
+		out_set = &ifm->u.tensor.dtype;
+		nout = 1;
 	} else if (strcmp(op, "SHR") == 0 || strcmp(op, "SHL") == 0) {
-		if (ifm->u.tensor.dtype != DT_INT32) {
-			infer_op_error(
-				ctx,
-				"'contrib.ethosu.binary_elementwise' %s expects an int32 ifm, "
-				"got %s",
-				op, infer_tname(ctx, ifm));
-			return NULL;
-		}
-		ok = strcmp(op, "SHR") == 0 ? (out == DT_INT32 || out == DT_INT64)
-					    : out == DT_INT32;
+		bool right = strcmp(op, "SHR") == 0;
+		in = int32_only;
+		nin = 1;
+		out_set = right ? shift_right_out : int32_only;
+		nout = right ? DP_COUNT(shift_right_out) : 1;
 	} else {
 		infer_op_error(ctx,
 			       "'contrib.ethosu.binary_elementwise' operator_type must be \"ADD\", "
@@ -179,7 +184,9 @@ Type *infer_op_CONTRIB_ETHOSU_BINARY_ELEMENTWISE(OpTypeContext *ctx)
 			       op);
 		return NULL;
 	}
-	if (!ok) {
+	if (!ethosu_dtype(ctx, ifm, op, "an ifm", in, nin))
+		return NULL;
+	if (!infer_dtype_in(out, out_set, nout)) {
 		infer_op_error(ctx,
 			       "'contrib.ethosu.binary_elementwise' %s does not support ofm_dtype "
 			       "\"%s\" for %s",
@@ -273,13 +280,13 @@ static Type *ethosu_window(OpTypeContext *ctx, const Type *ifm, const char *wind
 	return infer_result(ctx, dt, 5, dims, (Type *)ifm, NULL);
 }
 
-/* The weight of a convolution: quantized, OHWI with O = ofm_channels and
- * H, W = kernel_shape (TVM assigns it that shape). */
+/* The weight of a convolution: int8 or uint8, OHWI with O = ofm_channels
+ * and H, W = kernel_shape (TVM assigns it that shape). */
 static bool ethosu_weight(OpTypeContext *ctx, const Type *weight, const int64_t kernel[2])
 {
 	int64_t c;
 	bool present;
-	if (!ethosu_quantized(ctx, weight, "weight") ||
+	if (!ethosu_dtype(ctx, weight, NULL, "a weight", INFER_DTYPES(int8_or_uint8)) ||
 	    !infer_attr_int(ctx, "ofm_channels", 0, &c, &present))
 		return false;
 	if (weight->u.tensor.ndim == 4 && dim_match(weight->u.tensor.dims[0], c) &&
@@ -292,15 +299,16 @@ static bool ethosu_weight(OpTypeContext *ctx, const Type *weight, const int64_t 
 	return false;
 }
 
-/* contrib.ethosu.conv2d(ifm, weight, scale_bias, lut): a quantized ifm
- * through an OHWI weight; scale_bias is (O, 10); the ofm has the ifm's
- * dtype. */
+/* contrib.ethosu.conv2d(ifm, weight, scale_bias, lut): an int8 or uint8
+ * ifm through an OHWI weight; scale_bias is uint8 (O, 10); the ofm has the
+ * ifm's dtype. */
 Type *infer_op_CONTRIB_ETHOSU_CONV2D(OpTypeContext *ctx)
 {
 	Type *ifm, *weight, *bias, *r;
 	int64_t kernel[2];
 	if (!infer_tensor_pair(ctx, &ifm, &weight) || !(bias = infer_tensor_arg(ctx, 2)) ||
-	    !ethosu_quantized(ctx, ifm, "ifm") || !ethosu_quantized(ctx, bias, "scale_bias") ||
+	    !ethosu_dtype(ctx, ifm, NULL, "an ifm", INFER_DTYPES(int8_or_uint8)) ||
+	    !ethosu_dtype(ctx, bias, NULL, "a scale_bias", INFER_DTYPES(uint8_only)) ||
 	    !(r = ethosu_window(ctx, ifm, "kernel_shape", true, ifm->u.tensor.dtype, kernel)) ||
 	    !ethosu_weight(ctx, weight, kernel))
 		return NULL;
@@ -318,17 +326,19 @@ Type *infer_op_CONTRIB_ETHOSU_CONV2D(OpTypeContext *ctx)
 }
 
 /* contrib.ethosu.depthwise_conv2d(ifm, weight, scale_bias, lut): as
- * conv2d, one filter per channel, giving ofm_dtype (required). */
+ * conv2d, one filter per channel, giving ofm_dtype (required: int8, uint8,
+ * int16 or int32). */
 Type *infer_op_CONTRIB_ETHOSU_DEPTHWISE_CONV2D(OpTypeContext *ctx)
 {
 	Type *ifm, *weight, *bias, *r;
 	int64_t kernel[2];
 	DType out;
 	if (!infer_tensor_pair(ctx, &ifm, &weight) || !(bias = infer_tensor_arg(ctx, 2)) ||
-	    !ethosu_quantized(ctx, ifm, "ifm") || !ethosu_quantized(ctx, bias, "scale_bias") ||
+	    !ethosu_dtype(ctx, ifm, NULL, "an ifm", INFER_DTYPES(int8_or_uint8)) ||
+	    !ethosu_dtype(ctx, bias, NULL, "a scale_bias", INFER_DTYPES(uint8_only)) ||
 	    !infer_attr_dtype(ctx, "ofm_dtype", DT_COUNT, &out))
 		return NULL;
-	if (out != DT_INT32 && out != DT_INT64) {
+	if (!infer_dtype_in(out, INFER_DTYPES(depthwise_out))) {
 		if (out == DT_COUNT)
 			infer_op_error(ctx, "'contrib.ethosu.depthwise_conv2d' needs ofm_dtype");
 		else
@@ -345,8 +355,9 @@ Type *infer_op_CONTRIB_ETHOSU_DEPTHWISE_CONV2D(OpTypeContext *ctx)
 	return r;
 }
 
-/* contrib.ethosu.pooling(ifm, lut): AVG, MAX or SUM over pool_shape,
- * giving ofm_dtype (required): the ifm's for AVG and MAX, int32 for SUM. */
+/* contrib.ethosu.pooling(ifm, lut): AVG or MAX over pool_shape of an int8,
+ * uint8 or int16 ifm, SUM of one of those or int32, giving ofm_dtype
+ * (required): the ifm's for AVG and MAX, int32 for SUM. */
 Type *infer_op_CONTRIB_ETHOSU_POOLING(OpTypeContext *ctx)
 {
 	Type *ifm = infer_tensor_arg(ctx, 0);
@@ -366,7 +377,8 @@ Type *infer_op_CONTRIB_ETHOSU_POOLING(OpTypeContext *ctx)
 		return NULL;
 	}
 	sum = strcmp(type, "SUM") == 0;
-	if (!ethosu_quantized(ctx, ifm, "ifm"))
+	if (!(sum ? ethosu_dtype(ctx, ifm, type, "an ifm", INFER_DTYPES(sum_pool_in))
+		  : ethosu_dtype(ctx, ifm, type, "an ifm", INFER_DTYPES(pool_in))))
 		return NULL;
 	if (out == DT_COUNT) {
 		infer_op_error(ctx, "'contrib.ethosu.pooling' needs ofm_dtype");

@@ -359,8 +359,8 @@ Type *infer_op_CONTRIB_DEPTHWISE_CONV2D_NCHWC(OpTypeContext *ctx)
 
 /* nn.bitpack(data): pack_axis shrinks by the bits of pack_type and a new
  * axis of `bits` is inserted at bit_axis (-1: last); the result is of
- * pack_type, which must be an integer dtype devplan has (TVM's usual
- * uint8/uint32 are not among them yet). */
+ * pack_type, which must be given and be an integer dtype (TVM's topi packs
+ * into uint8 or uint32 usually). */
 Type *infer_op_BITPACK(OpTypeContext *ctx)
 {
 	Type *x = infer_tensor_arg(ctx, 0), *r;
@@ -375,12 +375,19 @@ Type *infer_op_BITPACK(OpTypeContext *ctx)
 	    !infer_attr_string(ctx, "name", &name) ||
 	    !infer_attr_dtype(ctx, "pack_type", DT_BOOL, &pt))
 		return NULL;
-	if (pt != DT_INT32 && pt != DT_INT64) {
-		infer_op_error(ctx, "'nn.bitpack' needs an integer pack_type (int32 or int64)");
+	if (pt == DT_BOOL) {
+		infer_op_error(ctx, "'nn.bitpack' needs a pack_type");
+		return NULL;
+	}
+	if (!dtype_is_integer(pt)) {
+		infer_op_error(ctx,
+			       "'nn.bitpack' needs an integer pack_type (such as uint8 or uint32), "
+			       "not %s",
+			       dtype_name(pt));
 		return NULL;
 	}
 	nd = x->u.tensor.ndim;
-	pack_bits = pt == DT_INT32 ? 32 : 64;
+	pack_bits = (int64_t)dtype_size(pt) * 8;
 	if (bit_axis < 0)
 		bit_axis += nd + 1;
 	if (bits < 1 || pack_axis < 0 || pack_axis >= nd || bit_axis < 0 || bit_axis > nd) {

@@ -164,7 +164,7 @@ Type *infer_op_NLL_LOSS(OpTypeContext *ctx)
 			infer_tname(ctx, p), infer_tname(ctx, w));
 		return NULL;
 	}
-	if (t->u.tensor.dtype != DT_INT32 && t->u.tensor.dtype != DT_INT64) {
+	if (!dtype_is_integer(t->u.tensor.dtype)) {
 		infer_op_error(ctx, "'nn.nll_loss' expects integer targets, got %s",
 			       infer_tname(ctx, t));
 		return NULL;

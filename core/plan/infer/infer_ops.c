@@ -127,6 +127,30 @@ bool infer_same_dtype(OpTypeContext *ctx, const Type *a, const Type *b)
 	return false;
 }
 
+bool infer_dtype_in(DType dt, const DType *set, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		if (set[i] == dt)
+			return true;
+	return false;
+}
+
+const char *infer_dtype_set_text(OpTypeContext *ctx, const DType *set, size_t n)
+{
+	StrBuf sb;
+	const char *text;
+	strbuf_init(&sb);
+	for (size_t i = 0; i < n; i++)
+		strbuf_printf(&sb, "%s%s",
+			      i == 0       ? ""
+			      : i + 1 == n ? " or "
+					   : ", ",
+			      dtype_name(set[i]));
+	text = arena_strndup(ir_data_arena(ctx->module), sb.data ? sb.data : "", sb.len);
+	strbuf_free(&sb);
+	return text;
+}
+
 /* ---- attributes -------------------------------------------------------- */
 
 /* The attribute's value, or NULL when it is absent or None. */

@@ -105,6 +105,12 @@ Type *infer_tensor_arg(OpTypeContext *ctx, uint32_t i);
 /* Both arguments of a binary op as tensors of one dtype. */
 bool infer_tensor_pair(OpTypeContext *ctx, Type **a, Type **b);
 bool infer_same_dtype(OpTypeContext *ctx, const Type *a, const Type *b);
+/* Whether dt is one of the n dtypes of set, and "int8, uint8 or int16"
+ * for messages (in the module arena). */
+bool infer_dtype_in(DType dt, const DType *set, size_t n);
+const char *infer_dtype_set_text(OpTypeContext *ctx, const DType *set, size_t n);
+/* A dtype set and its length, for the two above. */
+#define INFER_DTYPES(set) set, DP_COUNT(set)
 /* The only argument as a tensor, of a float dtype when need_float (the
  * relation of the unary ops). */
 Type *infer_unary(OpTypeContext *ctx, bool need_float);

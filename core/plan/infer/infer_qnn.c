@@ -6,24 +6,45 @@
  * the data's dimension `axis`. The result is the float operator's type with
  * the quantized dtype (or out_dtype).
  *
- * devplan's dtypes have no int8, uint8 or int16 yet, the storage dtypes
- * TVM's quantized tensors use; until they come, the integer dtypes devplan
- * has (int32, int64) stand in for them wherever TVM wants a quantized
- * tensor, so that the shapes, the parameters and the planning of a qnn
- * graph can be checked. The relations that are a float operator's once the
- * parameters are checked (dense, batch_matmul, conv2d, conv2d_transpose,
- * avg_pool2d, concatenate) call that operator's relation, whose messages
- * name the float operator.
+ * The dtypes are TVM's: each relation takes the storage dtypes its
+ * ICHECKs name (int8 and uint8 mostly; int16, uint16, int32 where TVM
+ * allows them) and gives the out_dtype TVM allows (int32 accumulators for
+ * the products). Where TVM checks no dtype (the binary ops, concatenate,
+ * contrib_dense_pack's inputs) any integer dtype is taken. The relations
+ * that are a float operator's once the parameters are checked (dense,
+ * batch_matmul, conv2d, conv2d_transpose, avg_pool2d, concatenate) call
+ * that operator's relation, whose messages name the float operator; the
+ * products show it a weight of the data's dtype, as TVM's data and weight
+ * may differ (uint8 data and an int8 weight).
  */
 #include "infer_ops.h"
 
-/* A quantized tensor: an integer dtype (see above). */
-static bool qnn_quantized(OpTypeContext *ctx, const Type *x, const char *what)
+/* TVM's dtype sets (the ICHECKs of src/relay/qnn/op) */
+static const DType quantize_out[] = {DT_INT8, DT_UINT8, DT_INT16, DT_UINT16, DT_INT32};
+static const DType requantize_in[] = {DT_INT8, DT_UINT8, DT_INT16, DT_INT32, DT_INT64};
+static const DType requantize_out[] = {DT_INT8, DT_UINT8, DT_INT16, DT_INT32};
+static const DType int8_or_uint8[] = {DT_INT8, DT_UINT8};
+static const DType int8_only[] = {DT_INT8};
+static const DType conv_in[] = {DT_INT8, DT_UINT8, DT_INT16};
+static const DType wide_in[] = {DT_INT8, DT_UINT8, DT_INT16, DT_UINT16};
+static const DType conv_out[] = {DT_INT16, DT_INT32, DT_INT64};
+static const DType dense_out[] = {DT_INT32, DT_INT64};
+static const DType int32_only[] = {DT_INT32};
+static const DType any_integer[] = {DT_INT8,  DT_UINT8,  DT_INT16, DT_UINT16,
+				    DT_INT32, DT_UINT32, DT_INT64, DT_UINT64};
+
+/* x, the tensor `what`, is of one of the n dtypes of set. */
+static bool qnn_dtype(OpTypeContext *ctx, const Type *x, const char *what, const DType *set,
+		      size_t n)
 {
-	if (x->u.tensor.dtype == DT_INT32 || x->u.tensor.dtype == DT_INT64)
+	if (infer_dtype_in(x->u.tensor.dtype, set, n))
 		return true;
-	infer_op_error(ctx, "'%s' expects a quantized (integer) tensor for %s, got %s",
-		       infer_op_name(ctx), what, infer_tname(ctx, x));
+	if (set == any_integer)
+		infer_op_error(ctx, "'%s' expects a quantized (integer) tensor for %s, got %s",
+			       infer_op_name(ctx), what, infer_tname(ctx, x));
+	else
+		infer_op_error(ctx, "'%s' expects %s of %s, got %s", infer_op_name(ctx), what,
+			       infer_dtype_set_text(ctx, set, n), infer_tname(ctx, x));
 	return false;
 }
 
@@ -110,24 +131,21 @@ static bool qnn_out_dtype(OpTypeContext *ctx, const char *name, const DType *wan
 {
 	if (!infer_attr_dtype(ctx, name, DT_COUNT, out))
 		return false;
-	for (size_t i = 0; i < n; i++)
-		if (*out == want[i])
-			return true;
+	if (infer_dtype_in(*out, want, n))
+		return true;
 	if (*out == DT_COUNT)
 		infer_op_error(ctx, "'%s' needs %s", infer_op_name(ctx), name);
 	else
-		infer_op_error(ctx, "'%s' does not support %s \"%s\"", infer_op_name(ctx), name,
-			       dtype_name(*out));
+		infer_op_error(ctx, "'%s' does not support %s \"%s\" (TVM takes %s)",
+			       infer_op_name(ctx), name, dtype_name(*out),
+			       infer_dtype_set_text(ctx, want, n));
 	return false;
 }
-
-static const DType quantized_dtypes[] = {DT_INT32};
-static const DType accumulator_dtypes[] = {DT_INT32, DT_INT64};
 
 /* ---- quantize, dequantize, requantize ------------------------------------ */
 
 /* qnn.quantize(data, output_scale, output_zero_point): float32 data to
- * out_dtype (TVM: int8, uint8, int16, uint16 or int32). */
+ * out_dtype, int8, uint8, int16, uint16 or int32. */
 Type *infer_op_QNN_QUANTIZE(OpTypeContext *ctx)
 {
 	Type *x = infer_tensor_arg(ctx, 0);
@@ -140,18 +158,19 @@ Type *infer_op_QNN_QUANTIZE(OpTypeContext *ctx)
 		return NULL;
 	}
 	if (!qnn_channel_params(ctx, x, 1, "axis", false) ||
-	    !qnn_out_dtype(ctx, "out_dtype", quantized_dtypes, DP_COUNT(quantized_dtypes), &dt))
+	    !qnn_out_dtype(ctx, "out_dtype", INFER_DTYPES(quantize_out), &dt))
 		return NULL;
 	return infer_result(ctx, dt, x->u.tensor.ndim, x->u.tensor.dims, NULL, NULL);
 }
 
-/* qnn.dequantize(data, input_scale, input_zero_point): quantized data to
- * out_dtype, float32 (TVM's Python default) or float16. */
+/* qnn.dequantize(data, input_scale, input_zero_point): data of a dtype
+ * quantize makes to out_dtype, float32 (TVM's Python default) or float16. */
 Type *infer_op_QNN_DEQUANTIZE(OpTypeContext *ctx)
 {
 	Type *x = infer_tensor_arg(ctx, 0);
 	DType dt;
-	if (!x || !qnn_quantized(ctx, x, "data") || !qnn_channel_params(ctx, x, 1, "axis", true) ||
+	if (!x || !qnn_dtype(ctx, x, "data", INFER_DTYPES(quantize_out)) ||
+	    !qnn_channel_params(ctx, x, 1, "axis", true) ||
 	    !infer_attr_dtype(ctx, "out_dtype", DT_FLOAT32, &dt))
 		return NULL;
 	if (dt != DT_FLOAT32 && dt != DT_FLOAT16) {
@@ -163,8 +182,10 @@ Type *infer_op_QNN_DEQUANTIZE(OpTypeContext *ctx)
 }
 
 /* qnn.requantize(data, input_scale, input_zero_point, output_scale,
- * output_zero_point): data to out_dtype; the input parameters may be per
- * channel, and axis must name a dimension of data even when they are not. */
+ * output_zero_point): int8, uint8, int16, int32 or int64 data (an
+ * accumulator, usually) to out_dtype, int8, uint8, int16 or int32; the
+ * input parameters may be per channel, and axis must name a dimension of
+ * data even when they are not. */
 Type *infer_op_QNN_REQUANTIZE(OpTypeContext *ctx)
 {
 	Type *x = infer_tensor_arg(ctx, 0);
@@ -172,7 +193,7 @@ Type *infer_op_QNN_REQUANTIZE(OpTypeContext *ctx)
 	int64_t axis, rank;
 	bool present;
 	DType dt;
-	if (!x || !qnn_quantized(ctx, x, "data") ||
+	if (!x || !qnn_dtype(ctx, x, "data", INFER_DTYPES(requantize_in)) ||
 	    !infer_attr_int(ctx, "axis", -1, &axis, &present) ||
 	    !infer_attr_string(ctx, "rounding", &rounding) ||
 	    !infer_attr_string(ctx, "compute_dtype", &compute))
@@ -192,7 +213,7 @@ Type *infer_op_QNN_REQUANTIZE(OpTypeContext *ctx)
 		return NULL;
 	}
 	if (!qnn_channel_params(ctx, x, 1, "axis", false) || !qnn_output_params(ctx, 3) ||
-	    !qnn_out_dtype(ctx, "out_dtype", quantized_dtypes, DP_COUNT(quantized_dtypes), &dt))
+	    !qnn_out_dtype(ctx, "out_dtype", INFER_DTYPES(requantize_out), &dt))
 		return NULL;
 	return infer_result(ctx, dt, x->u.tensor.ndim, x->u.tensor.dims, x, NULL);
 }
@@ -237,7 +258,8 @@ static Type *infer_qnn_binary(OpTypeContext *ctx)
 	DimBuf buf;
 	int64_t *dims;
 	if (!infer_tensor_pair(ctx, &a, &b) || !infer_same_dtype(ctx, a, b) ||
-	    !qnn_quantized(ctx, a, "lhs") || !qnn_channel_params(ctx, a, 2, "lhs_axis", false) ||
+	    !qnn_dtype(ctx, a, "lhs", INFER_DTYPES(any_integer)) ||
+	    !qnn_channel_params(ctx, a, 2, "lhs_axis", false) ||
 	    !qnn_channel_params(ctx, b, 4, "rhs_axis", false) || !qnn_output_params(ctx, 6))
 		return NULL;
 	na = a->u.tensor.ndim;
@@ -275,15 +297,22 @@ Type *infer_op_QNN_SUBTRACT(OpTypeContext *ctx)
 }
 
 /* The unary ops, qnn.softmax and qnn.leaky_relu (data, scale, zero_point,
- * output_scale, output_zero_point): scalar parameters, data's type. */
-static Type *infer_qnn_unary(OpTypeContext *ctx)
+ * output_scale, output_zero_point): data of one of the n dtypes of set,
+ * scalar parameters, data's type. */
+static Type *infer_qnn_unary_of(OpTypeContext *ctx, const DType *set, size_t n)
 {
 	Type *x = infer_tensor_arg(ctx, 0);
-	if (!x || !qnn_quantized(ctx, x, "data") ||
+	if (!x || !qnn_dtype(ctx, x, "data", set, n) ||
 	    !qnn_param(ctx, 1, "the scale", DT_FLOAT32, 0) ||
 	    !qnn_param(ctx, 2, "the zero point", DT_INT32, 0) || !qnn_output_params(ctx, 3))
 		return NULL;
 	return x;
+}
+
+/* TVM's QnnElementwiseUnaryFuncRel: int8 or uint8. */
+static Type *infer_qnn_unary(OpTypeContext *ctx)
+{
+	return infer_qnn_unary_of(ctx, INFER_DTYPES(int8_or_uint8));
 }
 
 Type *infer_op_QNN_TANH(OpTypeContext *ctx)
@@ -331,9 +360,10 @@ Type *infer_op_QNN_ABS(OpTypeContext *ctx)
 	return infer_qnn_unary(ctx);
 }
 
+/* qnn.softmax: int8 data only. */
 Type *infer_op_QNN_SOFTMAX(OpTypeContext *ctx)
 {
-	Type *x = infer_qnn_unary(ctx);
+	Type *x = infer_qnn_unary_of(ctx, INFER_DTYPES(int8_only));
 	int64_t axis, normalized;
 	bool present;
 	if (!x || !infer_attr_int(ctx, "axis", -1, &axis, &present) ||
@@ -348,7 +378,7 @@ Type *infer_op_QNN_LEAKY_RELU(OpTypeContext *ctx)
 }
 
 /* qnn.avg_pool2d(data, input_scale, input_zero_point, output_scale,
- * output_zero_point): nn.avg_pool2d's window of a quantized tensor. */
+ * output_zero_point): nn.avg_pool2d's window of int8 or uint8 data. */
 Type *infer_op_QNN_AVG_POOL2D(OpTypeContext *ctx)
 {
 	return infer_qnn_unary(ctx) ? infer_op_AVG_POOL2D(ctx) : NULL;
@@ -391,36 +421,62 @@ typedef enum QnnChannels {
 	QNN_ANY_LENGTH,   /* a vector (conv2d_transpose, whose channels TVM counts by layout) */
 } QnnChannels;
 
+/* What a product takes and gives: TVM's dtype sets for its data, its
+ * weight and its out_dtype. */
+typedef struct QnnProduct {
+	QnnChannels channels;
+	const DType *data;
+	size_t ndata;
+	const DType *weight;
+	size_t nweight;
+	const DType *out;
+	size_t nout;
+} QnnProduct;
+
 /* The common arguments of dense, batch_matmul, conv2d and
  * conv2d_transpose (data, weight, input_zero_point, weight_zero_point,
- * input_scale, weight_scale): quantized operands of one dtype, a scalar
- * input zero point and scale, a weight scale and zero point per output
- * channel as `channels` says, and out_dtype, one of out. */
-static bool qnn_product(OpTypeContext *ctx, QnnChannels channels, const DType *out, size_t nout)
+ * input_scale, weight_scale): data and weight of the dtypes of q (not
+ * necessarily one), a scalar input zero point and scale, a weight scale and
+ * zero point per output channel as q->channels says, and out_dtype, one of
+ * q->out. Then the float operator's relation types the call, shown a weight
+ * of data's dtype (it wants them alike, TVM's qnn ops do not). */
+static Type *qnn_product(OpTypeContext *ctx, const QnnProduct *q, OpTypeRelation relation)
 {
-	Type *d, *w;
+	Type *d, *w, *args[6];
+	OpTypeContext inner;
 	DType dt;
 	int64_t len = 0;
-	if (!infer_tensor_pair(ctx, &d, &w) || !infer_same_dtype(ctx, d, w) ||
-	    !qnn_quantized(ctx, d, "data"))
-		return false;
-	if (channels == QNN_WEIGHT_DIM_0)
+	if (!infer_tensor_pair(ctx, &d, &w) || !qnn_dtype(ctx, d, "data", q->data, q->ndata) ||
+	    !qnn_dtype(ctx, w, "the weight", q->weight, q->nweight))
+		return NULL;
+	if (q->channels == QNN_WEIGHT_DIM_0)
 		len = w->u.tensor.ndim > 0 ? w->u.tensor.dims[0] : DIM_ANY;
-	else if (channels == QNN_ANY_LENGTH)
+	else if (q->channels == QNN_ANY_LENGTH)
 		len = DIM_ANY;
 	if (!qnn_param(ctx, 2, "input_zero_point", DT_INT32, 0) ||
 	    !qnn_param(ctx, 4, "input_scale", DT_FLOAT32, 0) ||
 	    !qnn_param(ctx, 3, "weight_zero_point", DT_INT32, len) ||
-	    !qnn_param(ctx, 5, "weight_scale", DT_FLOAT32, len))
-		return false;
-	return qnn_out_dtype(ctx, "out_dtype", out, nout, &dt);
+	    !qnn_param(ctx, 5, "weight_scale", DT_FLOAT32, len) ||
+	    !qnn_out_dtype(ctx, "out_dtype", q->out, q->nout, &dt))
+		return NULL;
+	DP_ASSERT(ctx->call->u.call.nargs == 6); /* ops.def: exactly six arguments */
+	inner = *ctx;
+	for (uint32_t i = 0; i < 6; i++)
+		args[i] = ctx->arg_types[i];
+	if (w->u.tensor.dtype != d->u.tensor.dtype)
+		args[1] = type_tensor(ir_data_arena(ctx->module), d->u.tensor.dtype,
+				      w->u.tensor.ndim, w->u.tensor.dims);
+	inner.arg_types = args;
+	return relation(&inner);
 }
 
+/* qnn.dense: int8, uint8, int16 or uint16 data, an int8 or uint8 weight,
+ * int32 or int64 out. */
 Type *infer_op_QNN_DENSE(OpTypeContext *ctx)
 {
-	return qnn_product(ctx, QNN_WEIGHT_DIM_0, accumulator_dtypes, DP_COUNT(accumulator_dtypes))
-		       ? infer_op_DENSE(ctx)
-		       : NULL;
+	static const QnnProduct q = {QNN_WEIGHT_DIM_0, INFER_DTYPES(wide_in),
+				     INFER_DTYPES(int8_or_uint8), INFER_DTYPES(dense_out)};
+	return qnn_product(ctx, &q, infer_op_DENSE);
 }
 
 /* qnn.contrib_dense_pack(data, weight, ...): TVM's QnnDensePackRel, the
@@ -436,7 +492,7 @@ Type *infer_op_QNN_CONTRIB_DENSE_PACK(OpTypeContext *ctx)
 	DType dt;
 	if (!infer_tensor_pair(ctx, &d, &w) || !infer_attr_int(ctx, "units", 0, &units, &present) ||
 	    !infer_attr_string(ctx, "weight_layout", &layout) ||
-	    !qnn_out_dtype(ctx, "out_dtype", accumulator_dtypes, DP_COUNT(accumulator_dtypes), &dt))
+	    !qnn_out_dtype(ctx, "out_dtype", INFER_DTYPES(dense_out), &dt))
 		return NULL;
 	if (d->u.tensor.ndim != 2 || w->u.tensor.ndim != 4) {
 		infer_op_error(ctx,
@@ -455,22 +511,28 @@ Type *infer_op_QNN_CONTRIB_DENSE_PACK(OpTypeContext *ctx)
 	return infer_result(ctx, dt, 2, (int64_t[]){d->u.tensor.dims[0], n}, NULL, NULL);
 }
 
+/* qnn.batch_matmul: int8 or uint8 operands, int32 out. */
 Type *infer_op_QNN_BATCH_MATMUL(OpTypeContext *ctx)
 {
-	return qnn_product(ctx, QNN_SCALAR, accumulator_dtypes, 1) ? infer_op_BATCH_MATMUL(ctx)
-								   : NULL;
+	static const QnnProduct q = {QNN_SCALAR, INFER_DTYPES(int8_or_uint8),
+				     INFER_DTYPES(int8_or_uint8), INFER_DTYPES(int32_only)};
+	return qnn_product(ctx, &q, infer_op_BATCH_MATMUL);
 }
 
+/* qnn.conv2d: int8, uint8 or int16 data and weight, int16, int32 or int64
+ * out. */
 Type *infer_op_QNN_CONV2D(OpTypeContext *ctx)
 {
-	return qnn_product(ctx, QNN_WEIGHT_DIM_0, accumulator_dtypes, DP_COUNT(accumulator_dtypes))
-		       ? infer_op_CONV2D(ctx)
-		       : NULL;
+	static const QnnProduct q = {QNN_WEIGHT_DIM_0, INFER_DTYPES(conv_in), INFER_DTYPES(conv_in),
+				     INFER_DTYPES(conv_out)};
+	return qnn_product(ctx, &q, infer_op_CONV2D);
 }
 
+/* qnn.conv2d_transpose: int8, uint8, int16 or uint16 data, an int8 or uint8
+ * weight, int16, int32 or int64 out. */
 Type *infer_op_QNN_CONV2D_TRANSPOSE(OpTypeContext *ctx)
 {
-	return qnn_product(ctx, QNN_ANY_LENGTH, accumulator_dtypes, DP_COUNT(accumulator_dtypes))
-		       ? infer_op_CONV2D_TRANSPOSE(ctx)
-		       : NULL;
+	static const QnnProduct q = {QNN_ANY_LENGTH, INFER_DTYPES(wide_in),
+				     INFER_DTYPES(int8_or_uint8), INFER_DTYPES(conv_out)};
+	return qnn_product(ctx, &q, infer_op_CONV2D_TRANSPOSE);
 }

@@ -3,11 +3,8 @@
  * TVM 0.14's src/relay/op/random/kernel.cc: each takes a Threefry key and
  * returns the next key with its random values.
  *
- * TVM's key is Tensor[(10), uint64], and devplan has no unsigned dtypes:
- * a key here is any 10-element vector of an integer dtype (int64 stands in
- * for uint64), and the relations hand that same key type back, so that a
- * key threads through a program unchanged. threefry_generate's random bits
- * take the key's dtype for the same reason (uint64 in TVM).
+ * A key is TVM's ThreefryKeyType, Tensor[(10), uint64], and
+ * threefry_generate's random bits are uint64 too.
  */
 #include "infer_ops.h"
 
@@ -15,14 +12,12 @@
 static Type *key_arg(OpTypeContext *ctx, uint32_t i)
 {
 	Type *k = infer_tensor_arg(ctx, i);
-	DType dt;
 	if (!k)
 		return NULL;
-	dt = k->u.tensor.dtype;
 	if (k->u.tensor.ndim == 1 && dim_match(k->u.tensor.dims[0], 10) &&
-	    (dt == DT_INT64 || dt == DT_INT32))
-		return k;
-	infer_op_error(ctx, "'%s' expects a Threefry key Tensor[(10), int64], got %s",
+	    k->u.tensor.dtype == DT_UINT64)
+		return type_tensor(ir_data_arena(ctx->module), DT_UINT64, 1, (int64_t[]){10});
+	infer_op_error(ctx, "'%s' expects a Threefry key Tensor[(10), uint64], got %s",
 		       infer_op_name(ctx), infer_tname(ctx, k));
 	return NULL;
 }
@@ -72,7 +67,7 @@ static Type *pair(OpTypeContext *ctx, Type *a, Type *b)
 Type *infer_op_THREEFRY_GENERATE(OpTypeContext *ctx)
 {
 	Type *k = key_arg(ctx, 0), *bits;
-	if (!k || !(bits = out_shape_tensor(ctx, k->u.tensor.dtype)))
+	if (!k || !(bits = out_shape_tensor(ctx, DT_UINT64)))
 		return NULL;
 	return pair(ctx, k, bits);
 }

@@ -9,10 +9,11 @@
 
 #include "infer_ops.h"
 
-/* A tensor of an integer dtype, as indices must be. */
+/* A tensor of an integer dtype, signed or not, as indices must be (TVM's
+ * is_int() || is_uint(); bool, TVM's uint1, is left out). */
 static inline bool is_int_tensor(const Type *t)
 {
-	return t->u.tensor.dtype == DT_INT32 || t->u.tensor.dtype == DT_INT64;
+	return dtype_is_integer(t->u.tensor.dtype);
 }
 
 /* Whether t is a non-empty tuple of tensors. */
