@@ -1001,9 +1001,7 @@ static void describe_schema(StrBuf *sb, OpKind op)
 		const char *colon = strchr(s, ':');
 		strbuf_printf(sb, "%s%.*s", first ? "" : ", ", (int)(colon - s), s);
 		first = false;
-		s = colon + 2;
-		while (*s == ' ')
-			s++;
+		s = op_schema_next(s);
 	}
 }
 
