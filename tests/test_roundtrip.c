@@ -24,7 +24,10 @@
  * test_every_operator_and_attribute checks that those modules call every
  * operator of ops.def (but the families listed in not_covered_yet) with
  * every attribute of its schema away from TVM's default at least once, so
- * a new operator or attribute fails it until a module uses it.
+ * a new operator or attribute fails it until a module uses it, and with
+ * the attributes in the schema's order (TVM's field order, as TVM prints
+ * them); test_modules_print_back_as_written that each module prints back
+ * byte for byte.
  */
 #include <dirent.h>
 #include <setjmp.h>
@@ -495,19 +498,39 @@ typedef struct Coverage {
 	StrBuf seen[OP_COUNT];
 } Coverage;
 
-static void cover_module(Coverage *cov, const IrModule *m)
+/* The place of attribute `name` in op's schema. */
+static int schema_index(OpKind op, const char *name)
+{
+	int i = 0;
+	for (const char *s = op_info(op)->schema; *s; s = op_schema_next(s), i++)
+		if (strcspn(s, ":") == strlen(name) && strncmp(s, name, strlen(name)) == 0)
+			return i;
+	return -1;
+}
+
+/* Marks m's calls in cov; a call whose attributes are not in the schema's
+ * order (TVM's field order, in which TVM prints them) goes to misordered. */
+static void cover_module(Coverage *cov, const IrModule *m, const char *path, StrBuf *misordered)
 {
 	Expr **by_id = ir_index_by_id(m);
 	for (uint32_t id = 0; id < m->nexprs; id++) {
 		const Expr *e = by_id[id];
 		OpKind op;
+		int last = -1;
 		if (!e || e->kind != EXPR_CALL || e->u.call.op >= OP_COUNT)
 			continue;
 		op = e->u.call.op;
 		cov->called[op] = true;
-		for (uint32_t i = 0; i < e->u.call.nattrs; i++)
+		for (uint32_t i = 0; i < e->u.call.nattrs; i++) {
+			int at = schema_index(op, e->u.call.attrs[i].name);
+			if (at < last)
+				strbuf_printf(misordered, "  %s:%u:%u: %s: %s after %s\n", path,
+					      e->pos.line, e->pos.col, op_info(op)->name,
+					      e->u.call.attrs[i].name, e->u.call.attrs[i - 1].name);
+			last = at;
 			if (is_non_default(op, &e->u.call.attrs[i]))
 				strbuf_printf(&cov->seen[op], " %s ", e->u.call.attrs[i].name);
+		}
 	}
 	free(by_id);
 }
@@ -539,7 +562,7 @@ static void list_uncovered(Coverage *cov, StrBuf *missing)
  * tests/golden/roundtrip/ (or its untyped/), and every attribute of its
  * schema appears there at a value other than TVM's default (the `=default`
  * of ops.def), so that test_every_module round-trips each one. */
-static size_t cover_dir(Coverage *cov, const char *dir)
+static size_t cover_dir(Coverage *cov, const char *dir, StrBuf *misordered)
 {
 	DIR *d = opendir(dir);
 	struct dirent *ent;
@@ -555,7 +578,7 @@ static size_t cover_dir(Coverage *cov, const char *dir)
 				diag_print_all(stderr, &s.diags);
 				fail_msg("%s does not load", path);
 			}
-			cover_module(cov, session_current(&s));
+			cover_module(cov, session_current(&s), path, misordered);
 			session_free(&s);
 			free(path);
 			modules++;
@@ -568,14 +591,20 @@ static size_t cover_dir(Coverage *cov, const char *dir)
 static void test_every_operator_and_attribute(void **state)
 {
 	Coverage *cov = xcalloc(1, sizeof *cov);
-	StrBuf missing;
+	StrBuf missing, misordered;
 	size_t modules;
 	(void)state;
 	for (int op = 0; op < OP_COUNT; op++)
 		strbuf_init(&cov->seen[op]);
-	modules = cover_dir(cov, DEVPLAN_SOURCE_DIR "/tests/golden/roundtrip") +
-		  cover_dir(cov, DEVPLAN_SOURCE_DIR "/tests/golden/roundtrip/untyped");
 	strbuf_init(&missing);
+	strbuf_init(&misordered);
+	modules = cover_dir(cov, DEVPLAN_SOURCE_DIR "/tests/golden/roundtrip", &misordered) +
+		  cover_dir(cov, DEVPLAN_SOURCE_DIR "/tests/golden/roundtrip/untyped", &misordered);
+	if (misordered.len)
+		fprintf(stderr,
+			"attributes out of TVM's field order (ops.def's schema order, in which "
+			"TVM prints them):\n%s",
+			misordered.data);
 	list_uncovered(cov, &missing);
 	if (missing.len)
 		fprintf(stderr,
@@ -585,10 +614,83 @@ static void test_every_operator_and_attribute(void **state)
 			modules, missing.data);
 	assert_true(modules > 0);
 	assert_int_equal(missing.len, 0);
+	assert_int_equal(misordered.len, 0);
 	strbuf_free(&missing);
+	strbuf_free(&misordered);
 	for (int op = 0; op < OP_COUNT; op++)
 		strbuf_free(&cov->seen[op]);
 	free(cov);
+}
+
+/* ---- the modules print back as written -------------------------------------- */
+
+/* text without its comments (each with the newline after it). */
+static char *strip_comments(const char *text)
+{
+	StrBuf sb;
+	strbuf_init(&sb);
+	while (*text) {
+		if (text[0] == '/' && text[1] == '*') {
+			const char *end = strstr(text + 2, "*/");
+			assert_non_null(end);
+			text = end + 2;
+			if (*text == '\n')
+				text++;
+			continue;
+		}
+		strbuf_append(&sb, text, 1);
+		text++;
+	}
+	return strbuf_detach(&sb);
+}
+
+static size_t print_back_dir(const char *dir)
+{
+	DIR *d = opendir(dir);
+	struct dirent *ent;
+	size_t modules = 0;
+	assert_non_null(d);
+	while ((ent = readdir(d))) {
+		size_t len = strlen(ent->d_name);
+		char *path, *want, *got, *err = NULL;
+		SourceFile *src;
+		Session s;
+		if (len <= 6 || strcmp(ent->d_name + len - 6, ".relay") != 0)
+			continue;
+		path = xasprintf("%s/%s", dir, ent->d_name);
+		src = source_read(path, &err);
+		assert_non_null(src);
+		want = strip_comments(src->text);
+		session_init(&s);
+		assert_true(session_load(&s, path));
+		got = print_text(session_current(&s), &s.devices);
+		if (strcmp(want, got) != 0) {
+			fprintf(stderr,
+				"%s does not print back as written:\n---- written ----\n%s"
+				"---- printed ----\n%s",
+				path, want, got);
+			fail();
+		}
+		free(got);
+		free(want);
+		session_free(&s);
+		source_release(src);
+		free(path);
+		modules++;
+	}
+	closedir(d);
+	return modules;
+}
+
+/* The per-family modules are written as devplan (and TVM) print them, so
+ * every operator and attribute there prints back byte for byte: printing
+ * what was loaded gives the file without its comments. */
+static void test_modules_print_back_as_written(void **state)
+{
+	(void)state;
+	assert_true(print_back_dir(DEVPLAN_SOURCE_DIR "/tests/golden/roundtrip") +
+			    print_back_dir(DEVPLAN_SOURCE_DIR "/tests/golden/roundtrip/untyped") >
+		    1);
 }
 
 int main(void)
@@ -597,6 +699,7 @@ int main(void)
 		cmocka_unit_test(test_every_module),
 		cmocka_unit_test(test_detects_a_dropped_attribute),
 		cmocka_unit_test(test_every_operator_and_attribute),
+		cmocka_unit_test(test_modules_print_back_as_written),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
