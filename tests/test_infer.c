@@ -323,9 +323,10 @@ static void test_batch_matmul(void **state)
 	Expr *x = prm("x", T(DT_FLOAT32, 2, 3, 4)), *y = prm("y", T(DT_FLOAT32, 2, 5, 4));
 	Expr *x1 = prm("x1", T(DT_FLOAT32, 1, 3, 4)), *y6 = prm("y6", T(DT_FLOAT32, 6, 5, 4));
 	Expr *yn = prm("yn", T(DT_FLOAT32, 2, 4, 5)), *xt = prm("xt", T(DT_FLOAT32, 2, 4, 3));
-	Expr *e1 = call(OP_BATCH_MATMUL, ARGS(x, y), NOATTRS);
-	Expr *e2 = call(OP_BATCH_MATMUL, ARGS(x1, y6), NOATTRS);
-	Expr *e3 = call(OP_BATCH_MATMUL, ARGS(x, yn), ATTRS(attr_bool("transpose_b", false)));
+	/* transpose_b defaults to false, as BatchMatmulAttrs has it */
+	Expr *e1 = call(OP_BATCH_MATMUL, ARGS(x, y), ATTRS(attr_bool("transpose_b", true)));
+	Expr *e2 = call(OP_BATCH_MATMUL, ARGS(x1, y6), ATTRS(attr_bool("transpose_b", true)));
+	Expr *e3 = call(OP_BATCH_MATMUL, ARGS(x, yn), NOATTRS);
 	Expr *e4 = call(OP_BATCH_MATMUL, ARGS(xt, y),
 			ATTRS(attr_bool("transpose_a", true), attr_bool("transpose_b", true)));
 	assert_true(run_main(ir_tuple(m, next_pos(), ARGS(e1, e2, e3, e4))));
@@ -337,19 +338,19 @@ static void test_batch_matmul(void **state)
 
 static void test_batch_matmul_mismatch(void **state)
 {
-	Expr *x = prm("x", T(DT_FLOAT32, 2, 3, 4)), *y = prm("y", T(DT_FLOAT32, 2, 4, 5));
+	Expr *x = prm("x", T(DT_FLOAT32, 2, 3, 4)), *y = prm("y", T(DT_FLOAT32, 2, 5, 4));
 	Expr *e = FAIL(OP_BATCH_MATMUL, ARGS(x, y), NOATTRS);
 	check_error(e, "'nn.batch_matmul' reduction dimensions do not match: "
-		       "Tensor[(2, 3, 4), float32] and Tensor[(2, 4, 5), float32] "
-		       "(transpose_a=False, transpose_b=True)");
+		       "Tensor[(2, 3, 4), float32] and Tensor[(2, 5, 4), float32] "
+		       "(transpose_a=False, transpose_b=False)");
 }
 
 static void test_batch_matmul_batch(void **state)
 {
-	Expr *x = prm("x", T(DT_FLOAT32, 2, 3, 4)), *y = prm("y", T(DT_FLOAT32, 3, 5, 4));
+	Expr *x = prm("x", T(DT_FLOAT32, 2, 3, 4)), *y = prm("y", T(DT_FLOAT32, 3, 4, 5));
 	Expr *e = FAIL(OP_BATCH_MATMUL, ARGS(x, y), NOATTRS);
 	check_error(e, "batch dimensions of 'nn.batch_matmul' do not broadcast: "
-		       "Tensor[(2, 3, 4), float32] and Tensor[(3, 5, 4), float32]");
+		       "Tensor[(2, 3, 4), float32] and Tensor[(3, 4, 5), float32]");
 }
 
 /* ---- bias_add, softmax, reductions ------------------------------------- */

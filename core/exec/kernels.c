@@ -5,7 +5,7 @@
  * attribute and derived the result shapes, so decoding here only reads
  * them, with the same defaults as the relations (TVM's): strides and
  * dilation 1, padding 0 given as [p], [ph, pw] or [top, left, bottom,
- * right], softmax and bias_add axes -1 and 1, transpose_b true. What the
+ * right], softmax and bias_add axes -1 and 1, transpose_a and transpose_b false. What the
  * kernels cannot honour (an out_dtype different from the operands) is
  * refused with an error rather than computed wrongly.
  */
@@ -297,7 +297,7 @@ bool kernel_call_prepare(KernelCall *kc, const Expr *call, const KernelTensor *i
 	case OP_BATCH_MATMUL: {
 		KernelMatmul *m = &kc->p.matmul;
 		m->trans_a = attr_bool(call, "transpose_a", false);
-		m->trans_b = attr_bool(call, "transpose_b", true);
+		m->trans_b = attr_bool(call, "transpose_b", false);
 		m->batch_a = in[0].shape[0];
 		m->batch_b = in[1].shape[0];
 		m->batch = out[0].shape[0];
