@@ -92,6 +92,8 @@ static bool same_attr_value(const AttrValue *a, const AttrValue *b)
 		return true;
 	case ATTR_DEVICE:
 		return a->u.device == b->u.device;
+	case ATTR_CONSTANT:
+		return a->u.constant == b->u.constant;
 	}
 	return false;
 }
@@ -469,6 +471,9 @@ static void compact_value(StrBuf *sb, const AttrValue *v)
 		return;
 	case ATTR_DEVICE:
 		strbuf_printf(sb, "device %d", v->u.device);
+		return;
+	case ATTR_CONSTANT:
+		strbuf_printf(sb, "meta[relay.Constant][%d]", v->u.constant);
 		return;
 	}
 }
