@@ -6,8 +6,9 @@
  * them, with the same defaults as the relations (TVM's): strides and
  * dilation 1, padding 0 given as [p], [ph, pw] or [top, left, bottom,
  * right], softmax and bias_add axes -1 and 1, transpose_a and transpose_b false. What the
- * kernels cannot honour (an out_dtype different from the operands) is
- * refused with an error rather than computed wrongly.
+ * kernels cannot honour (an out_dtype different from the operands, a
+ * layout other than NCHW with OIHW or IOHW weights, which the relations
+ * type) is refused with an error rather than computed wrongly.
  */
 #include "kernels.h"
 
@@ -153,6 +154,33 @@ static void split_axis(const KernelTensor *t, int64_t axis, KernelAxis *a)
 
 /* ---- per operator ---------------------------------------------------------- */
 
+/* Layout attribute `name` of call is absent, empty, want or also. */
+static bool layout_is(const Expr *call, const char *name, const char *want, const char *also)
+{
+	const AttrValue *v = attr_get(call, name);
+	return !v || v->kind != ATTR_STRING || !*v->u.s || strcmp(v->u.s, want) == 0 ||
+	       (also && strcmp(v->u.s, also) == 0);
+}
+
+/* The window kernels compute NCHW data (and OIHW, or IOHW, weights). */
+static bool nchw_only(KernelCall *kc, const Expr *call, char **err)
+{
+	bool ok;
+	if (kc->op == OP_CONV2D || kc->op == OP_CONV2D_TRANSPOSE)
+		ok = layout_is(call, "data_layout", "NCHW", NULL) &&
+		     layout_is(call, "out_layout", "NCHW", NULL) &&
+		     (kc->op == OP_CONV2D ? layout_is(call, "kernel_layout", "OIHW", NULL)
+					  : layout_is(call, "kernel_layout", "IOHW", "OIHW"));
+	else
+		ok = layout_is(call, "layout", "NCHW", NULL) &&
+		     layout_is(call, "out_layout", "NCHW", NULL);
+	if (!ok)
+		*err = xasprintf("the kernels of '%s' compute only NCHW data with OIHW or IOHW "
+				 "weights, not the layouts this call names",
+				 kc->name);
+	return ok;
+}
+
 static bool same_out_dtype(KernelCall *kc, char **err)
 {
 	if (kc->out[0].dtype == kc->in[0].dtype)
@@ -270,10 +298,11 @@ bool kernel_call_prepare(KernelCall *kc, const Expr *call, const KernelTensor *i
 	case OP_EXPAND_DIMS:
 	case OP_SQUEEZE:
 	case OP_CAST:
-	case OP_GLOBAL_AVG_POOL2D:
 	case OP_ON_DEVICE:
 	case OP_DEVICE_COPY:
 		return true;
+	case OP_GLOBAL_AVG_POOL2D:
+		return nchw_only(kc, call, err);
 		/* operators planned but without kernels: exec_run refuses them
 		 * before anything runs, so this is only a second line */
 #define OP(id, name, min_args, max_args, schema)
@@ -365,11 +394,15 @@ bool kernel_call_prepare(KernelCall *kc, const Expr *call, const KernelTensor *i
 	}
 	case OP_CONV2D:
 	case OP_CONV2D_TRANSPOSE:
+		if (!nchw_only(kc, call, err))
+			return false;
 		if (!prepare_window(kc, call, op == OP_CONV2D_TRANSPOSE, false))
 			break;
 		return same_out_dtype(kc, err);
 	case OP_MAX_POOL2D:
 	case OP_AVG_POOL2D:
+		if (!nchw_only(kc, call, err))
+			return false;
 		if (!prepare_window(kc, call, false, true))
 			break;
 		return true;
