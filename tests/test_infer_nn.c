@@ -539,6 +539,10 @@ static void test_image(void **state)
 	expect_type("%d: " F32(1, 3, 8, 8) ", %w: " F32(3, 3, 3),
 		    "image.dilation2d(%d, %w, strides=[2, 2], padding=[1, 1], dilations=[2, 2])",
 		    F32(1, 3, 3, 3));
+	/* channels last, as TVM's relation converts the layouts */
+	expect_type("%d: " F32(1, 8, 8, 3) ", %w: " F32(3, 2, 3),
+		    "image.dilation2d(%d, %w, data_layout=\"NHWC\", kernel_layout=\"HWI\")",
+		    F32(1, 6, 7, 3));
 	expect_type("%x: " F32(4, 2, 3), "image.affine_grid(%x, target_shape=[16, 32])",
 		    F32(4, 2, 16, 32));
 	expect_type("%x: " F32(1, 3, 8, 8) ", %g: " F32(1, 2, 5, 6), "image.grid_sample(%x, %g)",
@@ -771,6 +775,16 @@ static void test_nn_misc(void **state)
 	expect_type("%d: " F32(1, 4, 8, 8) ", %o: " F32(1, 36, 8, 8) ", %w: " F32(6, 4, 3, 3),
 		    "nn.deformable_conv2d(%d, %o, %w, padding=[1, 1], deformable_groups=2)",
 		    F32(1, 6, 8, 8));
+	/* channels last: the offsets in the data's layout, the result in
+	 * out_layout or the data's */
+	expect_type("%d: " F32(1, 8, 8, 4) ", %o: " F32(1, 6, 6, 18) ", %w: " F32(3, 3, 4, 5),
+		    "nn.deformable_conv2d(%d, %o, %w, data_layout=\"NHWC\", "
+		    "kernel_layout=\"HWIO\")",
+		    F32(1, 6, 6, 5));
+	expect_type("%d: " F32(1, 8, 8, 4) ", %o: " F32(1, 6, 6, 18) ", %w: " F32(3, 3, 4, 5),
+		    "nn.deformable_conv2d(%d, %o, %w, data_layout=\"NHWC\", "
+		    "kernel_layout=\"HWIO\", out_layout=\"NCHW\")",
+		    F32(1, 5, 6, 6));
 	expect_type("%d: " F32(2, 16) ", %w: " F32(4, 16, 8), "nn.contrib_dense_pack(%d, %w)",
 		    F32(2, 32));
 }
