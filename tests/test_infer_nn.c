@@ -764,6 +764,12 @@ static void test_nn_misc(void **state)
 	expect_type("%g: " F32(1, 4, 6, 6) ", %x: " F32(1, 4, 8, 8),
 		    "nn.conv2d_backward_weight(%g, %x, groups=4, channels=4, kernel_size=[3, 3])",
 		    F32(4, 1, 3, 3));
+	/* channels last: the gradient's and the data's layouts, the weight in
+	 * out_layout */
+	expect_type("%g: " F32(1, 6, 6, 8) ", %x: " F32(1, 8, 8, 4),
+		    "nn.conv2d_backward_weight(%g, %x, kernel_size=[3, 2], data_layout=\"NHWC\", "
+		    "kernel_layout=\"NHWC\", out_layout=\"HWIO\")",
+		    F32(3, 2, 4, 8));
 	expect_type("%a: " F32(1, 3, 10, 10) ", %b: " F32(1, 3, 10, 10),
 		    "nn.correlation(%a, %b, kernel_size=1, max_displacement=2, stride1=1, "
 		    "stride2=1, padding=[2, 2])",

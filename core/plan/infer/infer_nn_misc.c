@@ -368,11 +368,14 @@ Type *infer_op_AVG_POOL2D_GRAD(OpTypeContext *ctx)
  * weight[O, C / groups, kh, kw] with kernel_size required; a depthwise
  * convolution (O = C = groups) takes I from channels / groups. As TVM's
  * frontend prints it, data_layout is the gradient's layout, kernel_layout
- * the data's and out_layout the weight's. */
+ * the data's (OIHW, the default, read as NCHW) and out_layout the
+ * weight's, each a permutation of NCHW (OIHW). */
 Type *infer_op_CONV2D_BACKWARD_WEIGHT(OpTypeContext *ctx)
 {
 	Type *g, *x;
 	int64_t ks[2], strides[2], dilation[2], pad[4], groups, channels, dims[4], o, c;
+	int pg[4], px[4], pw[4];
+	const char *data_layout, *weight_layout;
 	bool has_ks, has_channels;
 	DType out_dt;
 	if (!infer_tensor_pair(ctx, &g, &x))
@@ -384,10 +387,19 @@ Type *infer_op_CONV2D_BACKWARD_WEIGHT(OpTypeContext *ctx)
 			       infer_tname(ctx, g), infer_tname(ctx, x));
 		return NULL;
 	}
-	if (!infer_attr_layout(ctx, "data_layout", "NCHW", NULL) ||
-	    !infer_attr_layout(ctx, "kernel_layout", "NCHW", "OIHW") ||
-	    !infer_attr_layout(ctx, "out_layout", "OIHW", NULL) ||
-	    !infer_attr_pair(ctx, "kernel_size", 0, 1, ks, &has_ks) ||
+	if (!infer_layout_axes(ctx, "data_layout", "NCHW", g, pg) ||
+	    !infer_attr_string(ctx, "kernel_layout", &data_layout) ||
+	    !infer_attr_string(ctx, "out_layout", &weight_layout))
+		return NULL;
+	if (data_layout && strcmp(data_layout, "OIHW") == 0)
+		memcpy(px, (const int[4]){0, 1, 2, 3}, sizeof px);
+	else if (!infer_layout_axes(ctx, "kernel_layout", "NCHW", x, px))
+		return NULL;
+	if (!weight_layout || !*weight_layout)
+		memcpy(pw, (const int[4]){0, 1, 2, 3}, sizeof pw);
+	else if (!infer_layout_axes(ctx, "out_layout", "OIHW", x, pw))
+		return NULL;
+	if (!infer_attr_pair(ctx, "kernel_size", 0, 1, ks, &has_ks) ||
 	    !infer_attr_pair(ctx, "strides", 1, 1, strides, NULL) ||
 	    !infer_attr_pair(ctx, "dilation", 1, 1, dilation, NULL) ||
 	    !infer_attr_padding(ctx, pad) || !infer_attr_int(ctx, "groups", 1, &groups, NULL) ||
@@ -404,8 +416,8 @@ Type *infer_op_CONV2D_BACKWARD_WEIGHT(OpTypeContext *ctx)
 			       (long long)groups);
 		return NULL;
 	}
-	o = g->u.tensor.dims[1];
-	c = x->u.tensor.dims[1];
+	o = g->u.tensor.dims[pg[1]];
+	c = x->u.tensor.dims[px[1]];
 	if (dim_known(c) && c == o && c == groups) {
 		if (!has_channels) {
 			infer_op_error(ctx,
@@ -415,10 +427,10 @@ Type *infer_op_CONV2D_BACKWARD_WEIGHT(OpTypeContext *ctx)
 		}
 		c = channels;
 	}
-	dims[0] = o;
-	dims[1] = dim_known(c) ? c / groups : DIM_ANY;
-	dims[2] = ks[0];
-	dims[3] = ks[1];
+	dims[pw[0]] = o;
+	dims[pw[1]] = dim_known(c) ? c / groups : DIM_ANY;
+	dims[pw[2]] = ks[0];
+	dims[pw[3]] = ks[1];
 	return type_tensor(ir_data_arena(ctx->module), out_dt, 4, dims);
 }
 
