@@ -265,7 +265,8 @@ static void test_matrix_products(void **state)
 	check("%x: " F32("2, 37, 130") ", %w: " F32("65, 130"), "nn.dense(%x, %w)", 1e-4);
 	check("%x: Tensor[(5, 17), float64], %w: Tensor[(9, 17), float64]", "nn.dense(%x, %w)",
 	      1e-10);
-	check("%x: " F32("3, 4, 6") ", %y: " F32("3, 5, 6"), "nn.batch_matmul(%x, %y)", 1e-4);
+	check("%x: " F32("3, 4, 6") ", %y: " F32("3, 5, 6"),
+	      "nn.batch_matmul(%x, %y, transpose_b=True)", 1e-4);
 	check("%x: " F32("3, 6, 4") ", %y: " F32("1, 6, 5"),
 	      "nn.batch_matmul(%x, %y, transpose_a=True, transpose_b=False)", 1e-4);
 	check("%x: " F32("1, 4, 6") ", %y: " F32("3, 5, 6"),

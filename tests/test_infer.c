@@ -323,9 +323,10 @@ static void test_batch_matmul(void **state)
 	Expr *x = prm("x", T(DT_FLOAT32, 2, 3, 4)), *y = prm("y", T(DT_FLOAT32, 2, 5, 4));
 	Expr *x1 = prm("x1", T(DT_FLOAT32, 1, 3, 4)), *y6 = prm("y6", T(DT_FLOAT32, 6, 5, 4));
 	Expr *yn = prm("yn", T(DT_FLOAT32, 2, 4, 5)), *xt = prm("xt", T(DT_FLOAT32, 2, 4, 3));
-	Expr *e1 = call(OP_BATCH_MATMUL, ARGS(x, y), NOATTRS);
-	Expr *e2 = call(OP_BATCH_MATMUL, ARGS(x1, y6), NOATTRS);
-	Expr *e3 = call(OP_BATCH_MATMUL, ARGS(x, yn), ATTRS(attr_bool("transpose_b", false)));
+	/* transpose_b defaults to false, as BatchMatmulAttrs has it */
+	Expr *e1 = call(OP_BATCH_MATMUL, ARGS(x, y), ATTRS(attr_bool("transpose_b", true)));
+	Expr *e2 = call(OP_BATCH_MATMUL, ARGS(x1, y6), ATTRS(attr_bool("transpose_b", true)));
+	Expr *e3 = call(OP_BATCH_MATMUL, ARGS(x, yn), NOATTRS);
 	Expr *e4 = call(OP_BATCH_MATMUL, ARGS(xt, y),
 			ATTRS(attr_bool("transpose_a", true), attr_bool("transpose_b", true)));
 	assert_true(run_main(ir_tuple(m, next_pos(), ARGS(e1, e2, e3, e4))));
@@ -337,19 +338,19 @@ static void test_batch_matmul(void **state)
 
 static void test_batch_matmul_mismatch(void **state)
 {
-	Expr *x = prm("x", T(DT_FLOAT32, 2, 3, 4)), *y = prm("y", T(DT_FLOAT32, 2, 4, 5));
+	Expr *x = prm("x", T(DT_FLOAT32, 2, 3, 4)), *y = prm("y", T(DT_FLOAT32, 2, 5, 4));
 	Expr *e = FAIL(OP_BATCH_MATMUL, ARGS(x, y), NOATTRS);
 	check_error(e, "'nn.batch_matmul' reduction dimensions do not match: "
-		       "Tensor[(2, 3, 4), float32] and Tensor[(2, 4, 5), float32] "
-		       "(transpose_a=False, transpose_b=True)");
+		       "Tensor[(2, 3, 4), float32] and Tensor[(2, 5, 4), float32] "
+		       "(transpose_a=False, transpose_b=False)");
 }
 
 static void test_batch_matmul_batch(void **state)
 {
-	Expr *x = prm("x", T(DT_FLOAT32, 2, 3, 4)), *y = prm("y", T(DT_FLOAT32, 3, 5, 4));
+	Expr *x = prm("x", T(DT_FLOAT32, 2, 3, 4)), *y = prm("y", T(DT_FLOAT32, 3, 4, 5));
 	Expr *e = FAIL(OP_BATCH_MATMUL, ARGS(x, y), NOATTRS);
 	check_error(e, "batch dimensions of 'nn.batch_matmul' do not broadcast: "
-		       "Tensor[(2, 3, 4), float32] and Tensor[(3, 5, 4), float32]");
+		       "Tensor[(2, 3, 4), float32] and Tensor[(3, 4, 5), float32]");
 }
 
 /* ---- bias_add, softmax, reductions ------------------------------------- */
@@ -595,7 +596,7 @@ static void test_conv2d_errors(void **state)
 	Expr *e2 = call(OP_CONV2D, ARGS(x, w), ATTRS(LIST("kernel_size", 5, 5)));
 	Expr *e3 = call(OP_CONV2D, ARGS(x, big), NOATTRS);
 	Expr *e4 = call(OP_CONV2D, ARGS(x, w), ATTRS(LIST("strides", 0, 1)));
-	Expr *e5 = call(OP_CONV2D, ARGS(x, w), ATTRS(attr_str("data_layout", "NHWC")));
+	Expr *e5 = call(OP_CONV2D, ARGS(x, w), ATTRS(attr_str("data_layout", "NCHW4c")));
 	Expr *e6 = call(OP_CONV2D, ARGS(x, w), ATTRS(attr_int("groups", 2)));
 	Expr *e7 = call(OP_CONV2D, ARGS(v, w), NOATTRS);
 	Expr *e8 = call(OP_CONV2D, ARGS(x, w), ATTRS(LIST("padding", INT64_MAX, 0)));
@@ -614,7 +615,8 @@ static void test_conv2d_errors(void **state)
 	assert_string_equal(diags.items[3].message,
 			    "'nn.conv2d' attribute strides=[0, 1] must be at least 1");
 	assert_string_equal(diags.items[4].message,
-			    "'nn.conv2d' supports only data_layout=\"NCHW\", got \"NHWC\"");
+			    "'nn.conv2d' does not support data_layout=\"NCHW4c\" (a permutation "
+			    "of NCHW is expected)");
 	assert_string_equal(diags.items[5].message,
 			    "'nn.conv2d' data Tensor[(1, 3, 8, 8), float32] has 3 channels, not "
 			    "divisible by groups=2");
@@ -694,6 +696,47 @@ static void test_pooling(void **state)
 	assert_ptr_equal(e7->type, x->type);
 }
 
+/* Other layouts than NCHW (and OIHW, IOHW), as TVM's relations convert
+ * them: the extents are read where the layout puts them and the output is
+ * in out_layout, or the data's layout when it is empty. */
+static void test_window_layouts(void **state)
+{
+	Expr *x = prm("x", T(DT_FLOAT32, 1, 8, 8, 3)),
+	     *hwio = prm("hwio", T(DT_FLOAT32, 3, 3, 3, 16));
+	Expr *t = prm("t", T(DT_FLOAT32, 3, 3, 6, 3));
+	Expr *e1 = call(OP_CONV2D, ARGS(x, hwio),
+			ATTRS(LIST("strides", 2, 1), LIST("padding", 1, 1),
+			      attr_str("data_layout", "NHWC"), attr_str("kernel_layout", "HWIO")));
+	Expr *e2 = call(OP_CONV2D, ARGS(x, hwio),
+			ATTRS(attr_str("data_layout", "NHWC"), attr_str("kernel_layout", "HWIO"),
+			      attr_str("out_layout", "NCHW")));
+	Expr *e3 = call(OP_CONV2D_TRANSPOSE, ARGS(x, t),
+			ATTRS(LIST("strides", 2, 2), attr_str("data_layout", "NHWC"),
+			      attr_str("kernel_layout", "HWOI")));
+	Expr *e4 = call(
+		OP_MAX_POOL2D, ARGS(x),
+		ATTRS(LIST("pool_size", 2, 2), LIST("strides", 2, 2), attr_str("layout", "NHWC")));
+	Expr *e5 = call(OP_AVG_POOL2D, ARGS(x),
+			ATTRS(LIST("pool_size", 3, 1), attr_str("layout", "NHWC"),
+			      attr_str("out_layout", "NCHW")));
+	Expr *e6 = call(OP_GLOBAL_AVG_POOL2D, ARGS(x), ATTRS(attr_str("layout", "NHWC")));
+	Expr *e7 = call(OP_CONV2D, ARGS(x, hwio),
+			ATTRS(attr_str("data_layout", "NHWC"), attr_str("kernel_layout", "OIHW")));
+	(void)state;
+	assert_false(run_main(ir_tuple(m, next_pos(), ARGS(e1, e2, e3, e4, e5, e6, e7))));
+	check_type(e1, "Tensor[(1, 4, 8, 16), float32]");
+	check_type(e2, "Tensor[(1, 16, 6, 6), float32]");
+	check_type(e3, "Tensor[(1, 17, 17, 6), float32]");
+	check_type(e4, "Tensor[(1, 4, 4, 3), float32]");
+	check_type(e5, "Tensor[(1, 3, 6, 8), float32]");
+	check_type(e6, "Tensor[(1, 1, 1, 3), float32]");
+	/* an HWIO weight read as OIHW: a 3x16 kernel */
+	assert_int_equal(diags.count, 1);
+	assert_string_equal(diags.items[0].message,
+			    "'nn.conv2d' window of 16 (dilated) is larger than the padded input "
+			    "width of 8");
+}
+
 static void test_pooling_errors(void **state)
 {
 	Expr *x = prm("x", T(DT_FLOAT32, 1, 64, 4, 4)), *v = prm("v", T(DT_FLOAT32, 64, 4, 4));
@@ -701,7 +744,7 @@ static void test_pooling_errors(void **state)
 	Expr *e2 = call(OP_AVG_POOL2D, ARGS(x), ATTRS(LIST("pool_size", 5, 5)));
 	Expr *e3 = call(OP_GLOBAL_AVG_POOL2D, ARGS(v), NOATTRS);
 	Expr *e4 = call(OP_MAX_POOL2D, ARGS(x),
-			ATTRS(LIST("pool_size", 2, 2), attr_str("layout", "NHWC")));
+			ATTRS(LIST("pool_size", 2, 2), attr_str("layout", "NCHW4c")));
 	assert_false(run_main(ir_tuple(m, next_pos(), ARGS(e1, e2, e3, e4))));
 	assert_int_equal(diags.count, 4);
 	assert_string_equal(diags.items[0].message, "'nn.max_pool2d' needs a pool_size attribute");
@@ -712,7 +755,8 @@ static void test_pooling_errors(void **state)
 			    "'nn.global_avg_pool2d' expects 4-D NCHW data, got "
 			    "Tensor[(64, 4, 4), float32]");
 	assert_string_equal(diags.items[3].message,
-			    "'nn.max_pool2d' supports only layout=\"NCHW\", got \"NHWC\"");
+			    "'nn.max_pool2d' does not support layout=\"NCHW4c\" (a permutation of "
+			    "NCHW is expected)");
 }
 
 /* ---- flatten, expand_dims, squeeze, split ------------------------------ */
@@ -1576,6 +1620,7 @@ int main(void)
 		TEST(test_conv2d_transpose),
 		TEST(test_conv2d_transpose_errors),
 		TEST(test_pooling),
+		TEST(test_window_layouts),
 		TEST(test_pooling_errors),
 		TEST(test_batch_flatten),
 		TEST(test_expand_dims),

@@ -419,7 +419,11 @@ static void test_qnn_dense_batch_matmul(void **state)
 		    "'qnn.dense' expects the weight of int8 or uint8, got Tensor[(16, 8), int16]");
 	check_error(DENSE_ARGS, "qnn.dense(%d, %w, %z, %z, %s, %s, out_dtype=\"int16\")",
 		    "'qnn.dense' does not support out_dtype \"int16\" (TVM takes int32 or int64)");
-	check_type(BMM_ARGS, "qnn.batch_matmul(%a, %b, %z, %z, %s, %s, out_dtype=\"int32\")",
+	/* TVM makes qnn.batch_matmul with transpose_b=True, which BatchMatmulAttrs'
+	 * default (false) makes it print */
+	check_type(BMM_ARGS,
+		   "qnn.batch_matmul(%a, %b, %z, %z, %s, %s, out_dtype=\"int32\", "
+		   "transpose_b=True)",
 		   "Tensor[(2, 4, 16), int32]");
 	check_type("%a: Tensor[(2, 4, 8), uint8], %b: Tensor[(2, 8, 16), int8], " QP,
 		   "qnn.batch_matmul(%a, %b, %z, %z, %s, %s, out_dtype=\"int32\", "

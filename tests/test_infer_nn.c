@@ -404,6 +404,24 @@ static void test_conv_nd(void **state)
 	expect_type("%d: " F32(1, 4, 10) ", %w: " F32(8, 2, 3), "nn.conv1d(%d, %w, groups=2)",
 		    F32(1, 8, 8));
 	expect_type("%d: " F32(?, 4, ?) ", %w: " F32(8, 4, 3), "nn.conv1d(%d, %w)", F32(?, 8, ?));
+	/* channels last, as TVM's relations convert the layouts; the output in
+	 * out_layout, or the data's */
+	expect_type("%d: " F32(1, 10, 4) ", %w: " F32(3, 4, 8),
+		    "nn.conv1d(%d, %w, data_layout=\"NWC\", kernel_layout=\"WIO\")", F32(1, 8, 8));
+	expect_type("%d: " F32(1, 10, 4) ", %w: " F32(3, 4, 6),
+		    "nn.conv1d(%d, %w, data_layout=\"NWC\", kernel_layout=\"WIO\", "
+		    "out_layout=\"NCW\")",
+		    F32(1, 6, 8));
+	expect_type("%d: " F32(1, 8, 8, 6, 2) ", %w: " F32(3, 3, 1, 2, 4),
+		    "nn.conv3d(%d, %w, data_layout=\"NDHWC\", kernel_layout=\"DHWIO\")",
+		    F32(1, 6, 6, 6, 4));
+	expect_type("%d: " F32(1, 10, 4) ", %w: " F32(3, 6, 4),
+		    "nn.conv1d_transpose(%d, %w, strides=[2], data_layout=\"NWC\", "
+		    "kernel_layout=\"WOI\")",
+		    F32(1, 21, 6));
+	expect_type("%d: " F32(1, 4, 4, 3, 2) ", %w: " F32(2, 2, 2, 5, 2),
+		    "nn.conv3d_transpose(%d, %w, data_layout=\"NDHWC\", kernel_layout=\"DHWOI\")",
+		    F32(1, 5, 5, 4, 5));
 	expect_type("%d: " F32(1, 2, 8, 8, 8) ", %w: " F32(4, 2, 3, 3, 3),
 		    "nn.conv3d(%d, %w, padding=[1])", F32(1, 4, 8, 8, 8));
 	expect_type("%d: " F32(1, 2, 8, 8, 8) ", %w: " F32(4, 2, 3, 3, 3),
@@ -424,8 +442,9 @@ static void test_conv_nd_errors(void **state)
 		     "'nn.conv1d' expects 3-D data and weight (NCW and OIW), got "
 		     "Tensor[(1, 4, 10), float32] and Tensor[(8, 4, 3, 3), float32]");
 	expect_error("%d: " F32(1, 4, 10) ", %w: " F32(8, 4, 3),
-		     "nn.conv1d(%d, %w, data_layout=\"NWC\")",
-		     "'nn.conv1d' supports only data_layout=\"NCW\", got \"NWC\"");
+		     "nn.conv1d(%d, %w, data_layout=\"NCW4c\")",
+		     "'nn.conv1d' does not support data_layout=\"NCW4c\" (a permutation of NCW "
+		     "is expected)");
 	expect_error("%d: " F32(1, 4, 10) ", %w: " F32(8, 3, 3), "nn.conv1d(%d, %w)",
 		     "'nn.conv1d' channel mismatch: data Tensor[(1, 4, 10), float32] has 4 "
 		     "channels, weight Tensor[(8, 3, 3), float32] expects 3 per group (groups=1)");
@@ -539,6 +558,10 @@ static void test_image(void **state)
 	expect_type("%d: " F32(1, 3, 8, 8) ", %w: " F32(3, 3, 3),
 		    "image.dilation2d(%d, %w, strides=[2, 2], padding=[1, 1], dilations=[2, 2])",
 		    F32(1, 3, 3, 3));
+	/* channels last, as TVM's relation converts the layouts */
+	expect_type("%d: " F32(1, 8, 8, 3) ", %w: " F32(3, 2, 3),
+		    "image.dilation2d(%d, %w, data_layout=\"NHWC\", kernel_layout=\"HWI\")",
+		    F32(1, 6, 7, 3));
 	expect_type("%x: " F32(4, 2, 3), "image.affine_grid(%x, target_shape=[16, 32])",
 		    F32(4, 2, 16, 32));
 	expect_type("%x: " F32(1, 3, 8, 8) ", %g: " F32(1, 2, 5, 6), "image.grid_sample(%x, %g)",
@@ -767,6 +790,12 @@ static void test_nn_misc(void **state)
 	expect_type("%g: " F32(1, 4, 6, 6) ", %x: " F32(1, 4, 8, 8),
 		    "nn.conv2d_backward_weight(%g, %x, groups=4, channels=4, kernel_size=[3, 3])",
 		    F32(4, 1, 3, 3));
+	/* channels last: the gradient's and the data's layouts, the weight in
+	 * out_layout */
+	expect_type("%g: " F32(1, 6, 6, 8) ", %x: " F32(1, 8, 8, 4),
+		    "nn.conv2d_backward_weight(%g, %x, kernel_size=[3, 2], data_layout=\"NHWC\", "
+		    "kernel_layout=\"NHWC\", out_layout=\"HWIO\")",
+		    F32(3, 2, 4, 8));
 	expect_type("%a: " F32(1, 3, 10, 10) ", %b: " F32(1, 3, 10, 10),
 		    "nn.correlation(%a, %b, kernel_size=1, max_displacement=2, stride1=1, "
 		    "stride2=1, padding=[2, 2])",
@@ -778,6 +807,16 @@ static void test_nn_misc(void **state)
 	expect_type("%d: " F32(1, 4, 8, 8) ", %o: " F32(1, 36, 8, 8) ", %w: " F32(6, 4, 3, 3),
 		    "nn.deformable_conv2d(%d, %o, %w, padding=[1, 1], deformable_groups=2)",
 		    F32(1, 6, 8, 8));
+	/* channels last: the offsets in the data's layout, the result in
+	 * out_layout or the data's */
+	expect_type("%d: " F32(1, 8, 8, 4) ", %o: " F32(1, 6, 6, 18) ", %w: " F32(3, 3, 4, 5),
+		    "nn.deformable_conv2d(%d, %o, %w, data_layout=\"NHWC\", "
+		    "kernel_layout=\"HWIO\")",
+		    F32(1, 6, 6, 5));
+	expect_type("%d: " F32(1, 8, 8, 4) ", %o: " F32(1, 6, 6, 18) ", %w: " F32(3, 3, 4, 5),
+		    "nn.deformable_conv2d(%d, %o, %w, data_layout=\"NHWC\", "
+		    "kernel_layout=\"HWIO\", out_layout=\"NCHW\")",
+		    F32(1, 5, 6, 6));
 	expect_type("%d: " F32(2, 16) ", %w: " F32(4, 16, 8), "nn.contrib_dense_pack(%d, %w)",
 		    F32(2, 32));
 }

@@ -254,10 +254,49 @@ static void test_op_lookup(void **state)
 	assert_true(op_info(OP_ADD)->has_kernel);
 }
 
+/* op_attr_kind and op_attr_default read ops.def's `name:kind=default`
+ * entries; every schema is well formed: each entry a name, a colon, a known
+ * kind, then nothing or `=` and a default without spaces. */
+static void test_op_schemas(void **state)
+{
+	size_t len = 99;
+	const char *d;
+	(void)state;
+	assert_int_equal(op_attr_kind(OP_CONV2D, "strides"), 'l');
+	assert_int_equal(op_attr_kind(OP_CONV2D, "out_dtype"), 's');
+	assert_int_equal(op_attr_kind(OP_CONV2D, "stride"), 0);
+	assert_int_equal(op_attr_kind(OP_ADD, "axis"), 0);
+	d = op_attr_default(OP_CONV2D, "strides", &len);
+	assert_non_null(d);
+	assert_int_equal(len, 5);
+	assert_memory_equal(d, "[1,1]", 5);
+	d = op_attr_default(OP_CONV2D, "out_layout", &len); /* "" */
+	assert_non_null(d);
+	assert_int_equal(len, 0);
+	d = op_attr_default(OP_CONV2D, "data_layout", &len);
+	assert_int_equal(len, 4);
+	assert_memory_equal(d, "NCHW", 4);
+	d = op_attr_default(OP_LAYER_NORM, "epsilon", &len);
+	assert_int_equal(len, 5);
+	assert_memory_equal(d, "1e-05", 5);
+	assert_null(op_attr_default(OP_CONV2D, "channels", &len)); /* no default */
+	assert_null(op_attr_default(OP_CONV2D, "no_such", &len));
+	for (int op = 0; op < OP_COUNT; op++)
+		for (const char *s = op_info((OpKind)op)->schema; *s; s = op_schema_next(s)) {
+			size_t name = strspn(s, "abcdefghijklmnopqrstuvwxyz0123456789_");
+			assert_true(name > 0);
+			assert_int_equal(s[name], ':');
+			assert_non_null(strchr("ifsblLFde", s[name + 1]));
+			assert_true(s[name + 2] == '\0' || s[name + 2] == ' ' ||
+				    s[name + 2] == '=');
+		}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_op_lookup),
+		cmocka_unit_test(test_op_schemas),
 		cmocka_unit_test(test_strbuf_put_int),
 		cmocka_unit_test(test_arena_zeroed_aligned_and_large),
 		cmocka_unit_test(test_types_print_equal_bytes),

@@ -1834,6 +1834,32 @@ static void test_other_dtypes_refused(void **state)
 		       "devplan has no kernel for 'nn.softmax' on bfloat16 tensors on ");
 }
 
+/* The relations type NHWC windows; the kernels, NCHW only, refuse them. */
+static void test_unsupported_layout(void **state)
+{
+	static const char *const bodies[][2] = {
+		{"nn.conv2d(%x, %w, data_layout=\"NHWC\", kernel_layout=\"HWIO\")", "nn.conv2d"},
+		{"nn.conv2d(%x, %w, out_layout=\"NHWC\")", "nn.conv2d"},
+		{"nn.conv2d_transpose(%x, %w, data_layout=\"NHWC\", kernel_layout=\"HWOI\")",
+		 "nn.conv2d_transpose"},
+		{"nn.max_pool2d(%x, pool_size=[2, 2], layout=\"NHWC\")", "nn.max_pool2d"},
+		{"nn.avg_pool2d(%x, pool_size=[2, 2], out_layout=\"NHWC\")", "nn.avg_pool2d"},
+		{"nn.global_avg_pool2d(%x, layout=\"NHWC\")", "nn.global_avg_pool2d"},
+	};
+	(void)state;
+	for (size_t i = 0; i < DP_COUNT(bodies); i++) {
+		char want[160];
+		teardown(NULL);
+		setup(NULL);
+		RAND("x", DT_FLOAT32, 1, 4, 4, 4);
+		RAND("w", DT_FLOAT32, 4, 4, 4, 4);
+		snprintf(want, sizeof want,
+			 "the kernels of '%s' compute only NCHW data with OIHW or IOHW weights",
+			 bodies[i][1]);
+		run_body_fails(bodies[i][0], want);
+	}
+}
+
 #define TEST(fn) cmocka_unit_test_setup_teardown(fn, setup, teardown)
 
 int main(void)
@@ -1872,6 +1898,7 @@ int main(void)
 		TEST(test_where),
 		TEST(test_take_shape_of_copy),
 		TEST(test_unsupported_dtype),
+		TEST(test_unsupported_layout),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

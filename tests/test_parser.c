@@ -343,7 +343,7 @@ static void test_op_attributes(void **state)
 		"kernel_size=[3, 3], out_dtype=\"\", data_layout=None);\n"
 		"  %1 = clip(%0, a_min=0, a_max=6.5f);\n"
 		"  %2 = sum(%1, axis=[1, -1], keepdims=True);\n"
-		"  %3 = mean(%2, axis=1, exclude=0);\n"
+		"  %3 = mean(%2, axis=[1], exclude=0);\n"
 		"  %4 = nn.max_pool2d(%3, pool_size=[2, 2], padding=[[0, 0], [1, 1]]);\n"
 		"  cast(%4, dtype=\"float16\")\n"
 		"}\n");
@@ -359,7 +359,8 @@ static void test_op_attributes(void **state)
 	assert_int_equal(a->value.u.list.items[1].kind, ATTR_LIST);
 	assert_int_equal(a->value.u.list.items[1].u.list.items[0].u.i, 1);
 	mean = pool->u.call.args[0];
-	assert_int_equal(ir_attr(mean, "axis")->value.kind, ATTR_INT);
+	assert_int_equal(ir_attr(mean, "axis")->value.kind, ATTR_LIST);
+	assert_int_equal(ir_attr(mean, "axis")->value.u.list.n, 1);
 	/* 0/1 for a boolean attribute becomes a boolean */
 	assert_int_equal(ir_attr(mean, "exclude")->value.kind, ATTR_BOOL);
 	assert_false(ir_attr(mean, "exclude")->value.u.b);

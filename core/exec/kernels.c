@@ -5,9 +5,10 @@
  * attribute and derived the result shapes, so decoding here only reads
  * them, with the same defaults as the relations (TVM's): strides and
  * dilation 1, padding 0 given as [p], [ph, pw] or [top, left, bottom,
- * right], softmax and bias_add axes -1 and 1, transpose_b true. What the
- * kernels cannot honour (an out_dtype different from the operands) is
- * refused with an error rather than computed wrongly.
+ * right], softmax and bias_add axes -1 and 1, transpose_a and transpose_b false. What the
+ * kernels cannot honour (an out_dtype different from the operands, a
+ * layout other than NCHW with OIHW or IOHW weights, which the relations
+ * type) is refused with an error rather than computed wrongly.
  */
 #include "kernels.h"
 
@@ -58,6 +59,7 @@ static int64_t attr_int(const Expr *call, const char *name, int64_t dflt)
 	case ATTR_NONE:
 	case ATTR_STRING:
 	case ATTR_DEVICE:
+	case ATTR_CONSTANT:
 		break;
 	}
 	return dflt;
@@ -151,6 +153,33 @@ static void split_axis(const KernelTensor *t, int64_t axis, KernelAxis *a)
 }
 
 /* ---- per operator ---------------------------------------------------------- */
+
+/* Layout attribute `name` of call is absent, empty, want or also. */
+static bool layout_is(const Expr *call, const char *name, const char *want, const char *also)
+{
+	const AttrValue *v = attr_get(call, name);
+	return !v || v->kind != ATTR_STRING || !*v->u.s || strcmp(v->u.s, want) == 0 ||
+	       (also && strcmp(v->u.s, also) == 0);
+}
+
+/* The window kernels compute NCHW data (and OIHW, or IOHW, weights). */
+static bool nchw_only(KernelCall *kc, const Expr *call, char **err)
+{
+	bool ok;
+	if (kc->op == OP_CONV2D || kc->op == OP_CONV2D_TRANSPOSE)
+		ok = layout_is(call, "data_layout", "NCHW", NULL) &&
+		     layout_is(call, "out_layout", "NCHW", NULL) &&
+		     (kc->op == OP_CONV2D ? layout_is(call, "kernel_layout", "OIHW", NULL)
+					  : layout_is(call, "kernel_layout", "IOHW", "OIHW"));
+	else
+		ok = layout_is(call, "layout", "NCHW", NULL) &&
+		     layout_is(call, "out_layout", "NCHW", NULL);
+	if (!ok)
+		*err = xasprintf("the kernels of '%s' compute only NCHW data with OIHW or IOHW "
+				 "weights, not the layouts this call names",
+				 kc->name);
+	return ok;
+}
 
 static bool same_out_dtype(KernelCall *kc, char **err)
 {
@@ -377,7 +406,6 @@ bool kernel_call_prepare(KernelCall *kc, const Expr *call, const KernelTensor *i
 	case OP_EXPAND_DIMS:
 	case OP_SQUEEZE:
 	case OP_CAST:
-	case OP_GLOBAL_AVG_POOL2D:
 	case OP_ON_DEVICE:
 	case OP_DEVICE_COPY:
 	case OP_COPY:
@@ -390,6 +418,8 @@ bool kernel_call_prepare(KernelCall *kc, const Expr *call, const KernelTensor *i
 		KERNEL_ELEMENTWISE_OPS(ELEMENTWISE_CASE)
 #undef ELEMENTWISE_CASE
 		return true;
+	case OP_GLOBAL_AVG_POOL2D:
+		return nchw_only(kc, call, err);
 		/* operators planned but without kernels: exec_run refuses them
 		 * before anything runs, so this is only a second line */
 #define OP(id, name, min_args, max_args, schema)
@@ -414,7 +444,7 @@ bool kernel_call_prepare(KernelCall *kc, const Expr *call, const KernelTensor *i
 	case OP_BATCH_MATMUL: {
 		KernelMatmul *m = &kc->p.matmul;
 		m->trans_a = attr_bool(call, "transpose_a", false);
-		m->trans_b = attr_bool(call, "transpose_b", true);
+		m->trans_b = attr_bool(call, "transpose_b", false);
 		m->batch_a = in[0].shape[0];
 		m->batch_b = in[1].shape[0];
 		m->batch = out[0].shape[0];
@@ -500,11 +530,15 @@ bool kernel_call_prepare(KernelCall *kc, const Expr *call, const KernelTensor *i
 	}
 	case OP_CONV2D:
 	case OP_CONV2D_TRANSPOSE:
+		if (!nchw_only(kc, call, err))
+			return false;
 		if (!prepare_window(kc, call, op == OP_CONV2D_TRANSPOSE, false))
 			break;
 		return same_out_dtype(kc, err);
 	case OP_MAX_POOL2D:
 	case OP_AVG_POOL2D:
+		if (!nchw_only(kc, call, err))
+			return false;
 		if (!prepare_window(kc, call, false, true))
 			break;
 		return true;

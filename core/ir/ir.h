@@ -34,13 +34,16 @@
 #define IR_NO_DEVICE (-1)
 
 typedef enum AttrKind {
-	ATTR_NONE,   /* no member: the literal None */
-	ATTR_INT,    /* i */
-	ATTR_FLOAT,  /* f */
-	ATTR_STRING, /* s */
-	ATTR_BOOL,   /* b */
-	ATTR_LIST,   /* list */
-	ATTR_DEVICE, /* device: a device-table index */
+	ATTR_NONE,     /* no member: the literal None */
+	ATTR_INT,      /* i */
+	ATTR_FLOAT,    /* f */
+	ATTR_STRING,   /* s */
+	ATTR_BOOL,     /* b */
+	ATTR_LIST,     /* list */
+	ATTR_DEVICE,   /* device: a device-table index */
+	ATTR_CONSTANT, /* constant: a meta[relay.Constant] index into the
+			  module's constants, the value of an Expr-typed
+			  field of TVM's (arange's start, stop and step) */
 } AttrKind;
 
 typedef struct AttrValue AttrValue;
@@ -56,6 +59,7 @@ struct AttrValue {
 			AttrValue *items;
 		} list;
 		int32_t device;
+		int32_t constant;
 	} u;
 };
 

@@ -60,7 +60,9 @@ OpKind op_lookup(const char *name, size_t len)
 	return OP_NONE;
 }
 
-char op_attr_kind(OpKind op, const char *attr)
+/* The entry of `attr` in op's schema ("name:kind" or "name:kind=default"),
+ * or NULL. */
+static const char *schema_entry(OpKind op, const char *attr)
 {
 	const char *s = op_info(op)->schema;
 	size_t n = strlen(attr);
@@ -68,12 +70,35 @@ char op_attr_kind(OpKind op, const char *attr)
 		const char *colon = strchr(s, ':');
 		DP_ASSERT(colon);
 		if ((size_t)(colon - s) == n && memcmp(s, attr, n) == 0)
-			return colon[1];
-		s = colon + 2;
-		while (*s == ' ')
-			s++;
+			return s;
+		s = op_schema_next(s);
 	}
-	return 0;
+	return NULL;
+}
+
+const char *op_schema_next(const char *entry)
+{
+	entry += strcspn(entry, " ");
+	return entry + strspn(entry, " ");
+}
+
+char op_attr_kind(OpKind op, const char *attr)
+{
+	const char *e = schema_entry(op, attr);
+	return e ? strchr(e, ':')[1] : 0;
+}
+
+const char *op_attr_default(OpKind op, const char *attr, size_t *len)
+{
+	const char *e = schema_entry(op, attr);
+	const char *eq;
+	if (!e)
+		return NULL;
+	eq = strchr(e, ':') + 2;
+	if (*eq != '=')
+		return NULL;
+	*len = strcspn(eq + 1, " ");
+	return eq + 1;
 }
 
 bool op_is_annotation(OpKind op)

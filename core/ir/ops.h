@@ -34,6 +34,12 @@ OpKind op_lookup(const char *name, size_t len);
 /* The kind letter of attribute `attr` in op's schema, or 0 if the op does
  * not accept it. */
 char op_attr_kind(OpKind op, const char *attr);
+/* TVM's default of attribute `attr` as ops.def writes it (len bytes, not
+ * terminated), or NULL when the op does not accept it or TVM gives it no
+ * default (a required attribute, or one that is None unless set). */
+const char *op_attr_default(OpKind op, const char *attr, size_t *len);
+/* The schema entry after `entry` (the terminating NUL after the last). */
+const char *op_schema_next(const char *entry);
 /* True for the two annotation ops that are not computations. */
 bool op_is_annotation(OpKind op);
 

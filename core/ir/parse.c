@@ -221,6 +221,7 @@ static Expr *parse_expr(Parser *p);
 static Expr *parse_body(Parser *p);
 static Type *parse_type(Parser *p);
 static bool parse_attr_value(Parser *p, AttrValue *out);
+static Expr *meta_constant(Parser *p, Pos pos, int64_t index);
 
 static const DeviceTable empty_device_table;
 
@@ -648,6 +649,7 @@ static bool value_to_device(Parser *p, Pos pos, AttrValue *v, const char *what)
 	case ATTR_FLOAT:
 	case ATTR_BOOL:
 	case ATTR_LIST:
+	case ATTR_CONSTANT:
 		break;
 	}
 	parse_error(p, pos,
@@ -797,7 +799,12 @@ static bool parse_attr_value(Parser *p, AttrValue *out)
 			return true;
 		}
 		if (lex_is_ident(&kind, "relay.Constant")) {
-			parse_error(p, pos, "a constant cannot be an attribute value");
+			/* TVM prints an Expr-typed field so (arange's start...) */
+			Expr *c = meta_constant(p, pos, index);
+			if (c->u.constant.meta_index == index) { /* not a placeholder */
+				out->kind = ATTR_CONSTANT;
+				out->u.constant = (int32_t)index;
+			}
 			return true;
 		}
 		unsupported_meta(p, &kind);
@@ -863,6 +870,8 @@ static const char *value_kind_name(const AttrValue *v)
 		return "a list";
 	case ATTR_DEVICE:
 		return "a virtual device";
+	case ATTR_CONSTANT:
+		return "a constant";
 	}
 	return "a value";
 }
@@ -886,6 +895,8 @@ static const char *schema_kind_name(char kind)
 		return "a list of numbers";
 	case 'd':
 		return "a virtual device";
+	case 'e':
+		return "a number or a constant (meta[relay.Constant][i])";
 	default:
 		return "a value";
 	}
@@ -979,6 +990,14 @@ static bool check_attr_kind(Parser *p, OpKind op, const char *name, char kind, A
 		break;
 	case 'd':
 		return value_to_device(p, pos, v, what);
+	case 'e':
+		if (v->kind == ATTR_INT) {
+			v->kind = ATTR_FLOAT;
+			v->u.f = (double)v->u.i;
+		}
+		if (v->kind == ATTR_FLOAT || v->kind == ATTR_CONSTANT)
+			return true;
+		break;
 	default:
 		break;
 	}
@@ -1001,9 +1020,7 @@ static void describe_schema(StrBuf *sb, OpKind op)
 		const char *colon = strchr(s, ':');
 		strbuf_printf(sb, "%s%.*s", first ? "" : ", ", (int)(colon - s), s);
 		first = false;
-		s = colon + 2;
-		while (*s == ' ')
-			s++;
+		s = op_schema_next(s);
 	}
 }
 

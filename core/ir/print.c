@@ -343,6 +343,11 @@ static void print_attr_value(StrBuf *out, const AttrValue *value)
 				else
 					print_device(out, v->u.device);
 				break;
+			case ATTR_CONSTANT:
+				strbuf_puts(out, "meta[relay.Constant][");
+				print_i64(out, v->u.constant);
+				strbuf_putc(out, ']');
+				break;
 			case ATTR_LIST:
 				strbuf_putc(out, '[');
 				grow_array((void **)&stack, &cap, depth + 1, sizeof *stack);

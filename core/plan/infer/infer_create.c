@@ -69,13 +69,44 @@ Type *infer_op_FULL_LIKE(OpTypeContext *ctx)
 	return data;
 }
 
-/* A number attribute: *known false when absent or None. */
+/* The value of a scalar constant of a float or integer dtype devplan
+ * reads; false when it is not one. */
+static bool constant_scalar(const Expr *c, double *out)
+{
+	const Tensor *t = &c->u.constant.tensor;
+	if (t->ndim != 0 || !t->data)
+		return false;
+	if (t->dtype == DT_FLOAT32)
+		*out = *(const float *)t->data;
+	else if (t->dtype == DT_FLOAT64)
+		*out = *(const double *)t->data;
+	else if (t->dtype == DT_INT32)
+		*out = *(const int32_t *)t->data;
+	else if (t->dtype == DT_INT64)
+		*out = (double)*(const int64_t *)t->data;
+	else
+		return false;
+	return true;
+}
+
+/* A number attribute, or a constant (TVM prints arange's Expr fields as
+ * meta[relay.Constant][i]): *known false when absent or None. */
 static bool attr_number(OpTypeContext *ctx, const char *name, double *out, bool *known)
 {
 	const AttrValue *v = infer_attr_value(ctx, name);
 	*known = v != NULL;
 	if (!v)
 		return true;
+	if (v->kind == ATTR_CONSTANT) {
+		const IrModule *m = ctx->module;
+		if (v->u.constant >= 0 && (uint32_t)v->u.constant < m->nconstants &&
+		    m->constants[v->u.constant] &&
+		    constant_scalar(m->constants[v->u.constant], out))
+			return true;
+		infer_op_error(ctx, "'%s' attribute '%s' must be a scalar constant",
+			       infer_op_name(ctx), name);
+		return false;
+	}
 	if (v->kind == ATTR_FLOAT) {
 		*out = v->u.f;
 		return true;

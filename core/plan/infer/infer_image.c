@@ -134,11 +134,13 @@ Type *infer_op_CROP_AND_RESIZE(OpTypeContext *ctx)
 }
 
 /* image.dilation2d(data NCHW, weight IHW) -> (N, I, H', W'), a window of
- * the weight's extents over each channel. */
+ * the weight's extents over each channel; data_layout and kernel_layout
+ * may permute those letters (NHWC and HWI), the output in the data's. */
 Type *infer_op_DILATION2D(OpTypeContext *ctx)
 {
 	Type *d, *w;
 	int64_t strides[2], dilations[2], pad[4], dims[4];
+	int pd[4], pw[3];
 	DType out_dt;
 	if (!infer_tensor_pair(ctx, &d, &w))
 		return NULL;
@@ -149,23 +151,26 @@ Type *infer_op_DILATION2D(OpTypeContext *ctx)
 			       infer_tname(ctx, d), infer_tname(ctx, w));
 		return NULL;
 	}
-	if (!infer_attr_layout(ctx, "data_layout", "NCHW", NULL) ||
-	    !infer_attr_layout(ctx, "kernel_layout", "IHW", NULL) ||
+	if (!infer_layout_axes(ctx, "data_layout", "NCHW", d, pd) ||
+	    !infer_layout_axes(ctx, "kernel_layout", "IHW", w, pw) ||
 	    !infer_attr_pair(ctx, "strides", 1, 1, strides, NULL) ||
 	    !infer_attr_pair(ctx, "dilations", 1, 1, dilations, NULL) ||
 	    !infer_attr_padding(ctx, pad))
 		return NULL;
-	if (!dim_match(d->u.tensor.dims[1], w->u.tensor.dims[0])) {
+	if (!dim_match(d->u.tensor.dims[pd[1]], w->u.tensor.dims[pw[0]])) {
 		infer_op_error(ctx, "'image.dilation2d' channel mismatch: data %s and weight %s",
 			       infer_tname(ctx, d), infer_tname(ctx, w));
 		return NULL;
 	}
-	dims[0] = d->u.tensor.dims[0];
-	dims[1] = dim_known(w->u.tensor.dims[0]) ? w->u.tensor.dims[0] : d->u.tensor.dims[1];
-	if (!infer_window_extent(ctx, "height", d->u.tensor.dims[2], pad[0], pad[2],
-				 w->u.tensor.dims[1], dilations[0], strides[0], false, &dims[2]) ||
-	    !infer_window_extent(ctx, "width", d->u.tensor.dims[3], pad[1], pad[3],
-				 w->u.tensor.dims[2], dilations[1], strides[1], false, &dims[3]) ||
+	dims[pd[0]] = d->u.tensor.dims[pd[0]];
+	dims[pd[1]] = dim_known(w->u.tensor.dims[pw[0]]) ? w->u.tensor.dims[pw[0]]
+							 : d->u.tensor.dims[pd[1]];
+	if (!infer_window_extent(ctx, "height", d->u.tensor.dims[pd[2]], pad[0], pad[2],
+				 w->u.tensor.dims[pw[1]], dilations[0], strides[0], false,
+				 &dims[pd[2]]) ||
+	    !infer_window_extent(ctx, "width", d->u.tensor.dims[pd[3]], pad[1], pad[3],
+				 w->u.tensor.dims[pw[2]], dilations[1], strides[1], false,
+				 &dims[pd[3]]) ||
 	    !infer_same_dtype(ctx, d, w) ||
 	    !infer_attr_dtype(ctx, "out_dtype", d->u.tensor.dtype, &out_dt))
 		return NULL;

@@ -53,9 +53,11 @@ Type *infer_op_DENSE(OpTypeContext *ctx)
 	return r;
 }
 
-/* nn.batch_matmul(x[B, M, K], y[B, N, K]) -> [B, M, N], with transpose_a
- * (default false) and transpose_b (default true) and a batch of 1
- * broadcasting. */
+/* nn.batch_matmul(x[B, M, K], y[B, K, N]) -> [B, M, N], with transpose_a
+ * reading x as [B, K, M] and transpose_b y as [B, N, K], and a batch of 1
+ * broadcasting. Both default to false, BatchMatmulAttrs' defaults: Python's
+ * relay.nn.batch_matmul passes transpose_b=True, so TVM prints it, and text
+ * without it means false. */
 Type *infer_op_BATCH_MATMUL(OpTypeContext *ctx)
 {
 	Type *x, *y;
@@ -71,7 +73,7 @@ Type *infer_op_BATCH_MATMUL(OpTypeContext *ctx)
 		return NULL;
 	}
 	if (!infer_attr_bool(ctx, "transpose_a", false, &ta) ||
-	    !infer_attr_bool(ctx, "transpose_b", true, &tb))
+	    !infer_attr_bool(ctx, "transpose_b", false, &tb))
 		return NULL;
 	xd = x->u.tensor.dims;
 	yd = y->u.tensor.dims;

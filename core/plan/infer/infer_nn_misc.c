@@ -368,11 +368,14 @@ Type *infer_op_AVG_POOL2D_GRAD(OpTypeContext *ctx)
  * weight[O, C / groups, kh, kw] with kernel_size required; a depthwise
  * convolution (O = C = groups) takes I from channels / groups. As TVM's
  * frontend prints it, data_layout is the gradient's layout, kernel_layout
- * the data's and out_layout the weight's. */
+ * the data's (OIHW, the default, read as NCHW) and out_layout the
+ * weight's, each a permutation of NCHW (OIHW). */
 Type *infer_op_CONV2D_BACKWARD_WEIGHT(OpTypeContext *ctx)
 {
 	Type *g, *x;
 	int64_t ks[2], strides[2], dilation[2], pad[4], groups, channels, dims[4], o, c;
+	int pg[4], px[4], pw[4];
+	const char *data_layout, *weight_layout;
 	bool has_ks, has_channels;
 	DType out_dt;
 	if (!infer_tensor_pair(ctx, &g, &x))
@@ -384,10 +387,19 @@ Type *infer_op_CONV2D_BACKWARD_WEIGHT(OpTypeContext *ctx)
 			       infer_tname(ctx, g), infer_tname(ctx, x));
 		return NULL;
 	}
-	if (!infer_attr_layout(ctx, "data_layout", "NCHW", NULL) ||
-	    !infer_attr_layout(ctx, "kernel_layout", "NCHW", "OIHW") ||
-	    !infer_attr_layout(ctx, "out_layout", "OIHW", NULL) ||
-	    !infer_attr_pair(ctx, "kernel_size", 0, 1, ks, &has_ks) ||
+	if (!infer_layout_axes(ctx, "data_layout", "NCHW", g, pg) ||
+	    !infer_attr_string(ctx, "kernel_layout", &data_layout) ||
+	    !infer_attr_string(ctx, "out_layout", &weight_layout))
+		return NULL;
+	if (data_layout && strcmp(data_layout, "OIHW") == 0)
+		memcpy(px, (const int[4]){0, 1, 2, 3}, sizeof px);
+	else if (!infer_layout_axes(ctx, "kernel_layout", "NCHW", x, px))
+		return NULL;
+	if (!weight_layout || !*weight_layout)
+		memcpy(pw, (const int[4]){0, 1, 2, 3}, sizeof pw);
+	else if (!infer_layout_axes(ctx, "out_layout", "OIHW", x, pw))
+		return NULL;
+	if (!infer_attr_pair(ctx, "kernel_size", 0, 1, ks, &has_ks) ||
 	    !infer_attr_pair(ctx, "strides", 1, 1, strides, NULL) ||
 	    !infer_attr_pair(ctx, "dilation", 1, 1, dilation, NULL) ||
 	    !infer_attr_padding(ctx, pad) || !infer_attr_int(ctx, "groups", 1, &groups, NULL) ||
@@ -404,8 +416,8 @@ Type *infer_op_CONV2D_BACKWARD_WEIGHT(OpTypeContext *ctx)
 			       (long long)groups);
 		return NULL;
 	}
-	o = g->u.tensor.dims[1];
-	c = x->u.tensor.dims[1];
+	o = g->u.tensor.dims[pg[1]];
+	c = x->u.tensor.dims[px[1]];
 	if (dim_known(c) && c == o && c == groups) {
 		if (!has_channels) {
 			infer_op_error(ctx,
@@ -415,10 +427,10 @@ Type *infer_op_CONV2D_BACKWARD_WEIGHT(OpTypeContext *ctx)
 		}
 		c = channels;
 	}
-	dims[0] = o;
-	dims[1] = dim_known(c) ? c / groups : DIM_ANY;
-	dims[2] = ks[0];
-	dims[3] = ks[1];
+	dims[pw[0]] = o;
+	dims[pw[1]] = dim_known(c) ? c / groups : DIM_ANY;
+	dims[pw[2]] = ks[0];
+	dims[pw[3]] = ks[1];
 	return type_tensor(ir_data_arena(ctx->module), out_dt, 4, dims);
 }
 
@@ -475,11 +487,16 @@ Type *infer_op_CORRELATION(OpTypeContext *ctx)
 }
 
 /* nn.deformable_conv2d(data NCHW, offset, weight OIHW) -> as nn.conv2d;
- * offset is [N, 2 * kh * kw * deformable_groups, H', W']. */
+ * offset is [N, 2 * kh * kw * deformable_groups, H', W']. The layouts may
+ * permute those letters (NHWC, HWIO), the offset in the data's and the
+ * output in out_layout, or the data's when that is empty. */
 Type *infer_op_DEFORMABLE_CONV2D(OpTypeContext *ctx)
 {
 	Type *d = infer_tensor_arg(ctx, 0), *off, *w;
-	int64_t strides[2], dilation[2], pad[4], groups, dgroups, channels, dims[4], c, o, want;
+	int64_t strides[2], dilation[2], pad[4], groups, dgroups, channels, nchw[4], dims[4], c, o,
+		want, kh, kw;
+	int pd[4], pw[4], po[4];
+	const char *out_layout;
 	bool has_channels;
 	DType out_dt;
 	if (!d || !(off = infer_tensor_arg(ctx, 1)) || !(w = infer_tensor_arg(ctx, 2)))
@@ -491,10 +508,15 @@ Type *infer_op_DEFORMABLE_CONV2D(OpTypeContext *ctx)
 			       infer_tname(ctx, d), infer_tname(ctx, off), infer_tname(ctx, w));
 		return NULL;
 	}
-	if (!infer_attr_layout(ctx, "data_layout", "NCHW", NULL) ||
-	    !infer_attr_layout(ctx, "kernel_layout", "OIHW", NULL) ||
-	    !infer_attr_layout(ctx, "out_layout", "NCHW", NULL) ||
-	    !infer_attr_pair(ctx, "strides", 1, 1, strides, NULL) ||
+	if (!infer_layout_axes(ctx, "data_layout", "NCHW", d, pd) ||
+	    !infer_layout_axes(ctx, "kernel_layout", "OIHW", w, pw) ||
+	    !infer_attr_string(ctx, "out_layout", &out_layout))
+		return NULL;
+	if (!out_layout || !*out_layout)
+		memcpy(po, pd, sizeof po);
+	else if (!infer_layout_axes(ctx, "out_layout", "NCHW", d, po))
+		return NULL;
+	if (!infer_attr_pair(ctx, "strides", 1, 1, strides, NULL) ||
 	    !infer_attr_pair(ctx, "dilation", 1, 1, dilation, NULL) ||
 	    !infer_attr_padding(ctx, pad) || !infer_attr_int(ctx, "groups", 1, &groups, NULL) ||
 	    !infer_attr_int(ctx, "deformable_groups", 1, &dgroups, NULL) ||
@@ -507,10 +529,12 @@ Type *infer_op_DEFORMABLE_CONV2D(OpTypeContext *ctx)
 				    "positive");
 		return NULL;
 	}
-	c = d->u.tensor.dims[1];
-	o = w->u.tensor.dims[0];
-	if (dim_known(c) && dim_known(w->u.tensor.dims[1]) &&
-	    (c % groups != 0 || w->u.tensor.dims[1] != c / groups)) {
+	c = d->u.tensor.dims[pd[1]];
+	o = w->u.tensor.dims[pw[0]];
+	kh = w->u.tensor.dims[pw[2]];
+	kw = w->u.tensor.dims[pw[3]];
+	if (dim_known(c) && dim_known(w->u.tensor.dims[pw[1]]) &&
+	    (c % groups != 0 || w->u.tensor.dims[pw[1]] != c / groups)) {
 		infer_op_error(ctx,
 			       "'nn.deformable_conv2d' channel mismatch: data %s, weight %s "
 			       "(groups=%lld)",
@@ -527,29 +551,39 @@ Type *infer_op_DEFORMABLE_CONV2D(OpTypeContext *ctx)
 		}
 		o = channels;
 	}
-	dims[0] = d->u.tensor.dims[0];
-	dims[1] = o;
-	if (!infer_window_extent(ctx, "height", d->u.tensor.dims[2], pad[0], pad[2],
-				 w->u.tensor.dims[2], dilation[0], strides[0], false, &dims[2]) ||
-	    !infer_window_extent(ctx, "width", d->u.tensor.dims[3], pad[1], pad[3],
-				 w->u.tensor.dims[3], dilation[1], strides[1], false, &dims[3]))
+	/* the output in NCHW order first */
+	nchw[0] = d->u.tensor.dims[pd[0]];
+	nchw[1] = o;
+	if (!infer_window_extent(ctx, "height", d->u.tensor.dims[pd[2]], pad[0], pad[2], kh,
+				 dilation[0], strides[0], false, &nchw[2]) ||
+	    !infer_window_extent(ctx, "width", d->u.tensor.dims[pd[3]], pad[1], pad[3], kw,
+				 dilation[1], strides[1], false, &nchw[3]))
 		return NULL;
 	want = DIM_ANY;
-	if (dim_known(w->u.tensor.dims[2]) && dim_known(w->u.tensor.dims[3]) &&
-	    (!checked_mul(2, w->u.tensor.dims[2], &want) ||
-	     !checked_mul(want, w->u.tensor.dims[3], &want) || !checked_mul(want, dgroups, &want)))
+	if (dim_known(kh) && dim_known(kw) &&
+	    (!checked_mul(2, kh, &want) || !checked_mul(want, kw, &want) ||
+	     !checked_mul(want, dgroups, &want)))
 		want = DIM_ANY;
-	if (!dim_match(off->u.tensor.dims[0], dims[0]) || !dim_match(off->u.tensor.dims[1], want) ||
-	    !dim_match(off->u.tensor.dims[2], dims[2]) ||
-	    !dim_match(off->u.tensor.dims[3], dims[3])) {
+	/* the offsets in the data's layout */
+	if (!dim_match(off->u.tensor.dims[pd[0]], nchw[0]) ||
+	    !dim_match(off->u.tensor.dims[pd[1]], want) ||
+	    !dim_match(off->u.tensor.dims[pd[2]], nchw[2]) ||
+	    !dim_match(off->u.tensor.dims[pd[3]], nchw[3])) {
+		int64_t shown[4];
+		shown[pd[0]] = nchw[0];
+		shown[pd[1]] = want;
+		shown[pd[2]] = nchw[2];
+		shown[pd[3]] = nchw[3];
 		infer_op_error(ctx,
 			       "'nn.deformable_conv2d' expects offsets of shape (%s, %s, %s, %s), "
 			       "got %s",
-			       infer_dim_text(ctx, dims[0]), infer_dim_text(ctx, want),
-			       infer_dim_text(ctx, dims[2]), infer_dim_text(ctx, dims[3]),
+			       infer_dim_text(ctx, shown[0]), infer_dim_text(ctx, shown[1]),
+			       infer_dim_text(ctx, shown[2]), infer_dim_text(ctx, shown[3]),
 			       infer_tname(ctx, off));
 		return NULL;
 	}
+	for (int k = 0; k < 4; k++)
+		dims[po[k]] = nchw[k];
 	return infer_result(ctx, out_dt, 4, dims, d, NULL);
 }
 

@@ -234,26 +234,21 @@ Type *infer_op_FAST_SOFTMAX(OpTypeContext *ctx)
 
 /* nn.matmul(a[..., M, K], b[K, N]) -> [..., M, N]; transpose_a reads a as
  * [..., K, M], transpose_b b as [N, K] (both default false, unlike
- * nn.dense); units, when given, is N. */
+ * nn.dense); units, when given, is N. MatmulAttrs' auto_scheduler_rewritten_layout
+ * and meta_schedule_original_shape are members but not TVM_ATTR_FIELDs, so
+ * no text can set them. */
 Type *infer_op_MATMUL(OpTypeContext *ctx)
 {
 	Type *a, *b, *r;
-	bool ta, tb, has_units, has_ms;
+	bool ta, tb, has_units;
 	int64_t units, k, kb, n, *dims;
-	const AttrValue *ms;
-	uint32_t nms, nd;
+	uint32_t nd;
 	DType out_dt;
 	DimBuf buf;
 	if (!infer_tensor_pair(ctx, &a, &b) || !infer_attr_bool(ctx, "transpose_a", false, &ta) ||
 	    !infer_attr_bool(ctx, "transpose_b", false, &tb) ||
-	    !infer_attr_int(ctx, "units", 0, &units, &has_units) ||
-	    !infer_attr_list(ctx, "meta_schedule_original_shape", &ms, &nms, &has_ms))
+	    !infer_attr_int(ctx, "units", 0, &units, &has_units))
 		return NULL;
-	if (nms != 0) {
-		infer_op_error(ctx,
-			       "'nn.matmul' with meta_schedule_original_shape is not supported");
-		return NULL;
-	}
 	nd = a->u.tensor.ndim;
 	if (nd < (ta ? 2u : 1u)) {
 		infer_op_error(ctx,

@@ -1,7 +1,9 @@
 /*
  * infer_window.c - the type relations of the operators that slide a window
- * over NCHW data: nn.conv2d (weight OIHW), nn.conv2d_transpose (weight
- * IOHW) and the poolings.
+ * over 2-D data: nn.conv2d (weight OIHW), nn.conv2d_transpose (weight
+ * IOHW) and the poolings, in any layout that permutes those letters (NHWC,
+ * HWIO...), as TVM's relations convert it; the output in out_layout, or
+ * the data's layout when that is empty.
  *
  * Every output extent goes through the checked arithmetic of infer_ops.h,
  * so absurd padding, strides or dilation are errors, never overflow; an
@@ -46,6 +48,25 @@ bool infer_window_extent(OpTypeContext *ctx, const char *which, int64_t in, int6
 	return true;
 }
 
+/* Where N, C, H and W (or O, I, H and W) sit in the layout attribute
+ * `name` of the 4-D x: pos[k] is the axis of dflt[k]. An absent or empty
+ * attribute is `fallback` (the default, or the data's layout for an
+ * out_layout). */
+static bool layout_axes(OpTypeContext *ctx, const char *name, const char *dflt, const int *fallback,
+			const Type *x, int pos[4])
+{
+	const char *s;
+	if (!infer_attr_string(ctx, name, &s))
+		return false;
+	if (fallback && (!s || !*s)) {
+		memcpy(pos, fallback, 4 * sizeof(int));
+		return true;
+	}
+	return infer_layout_axes(ctx, name, dflt, x, pos);
+}
+
+static const int nchw_axes[4] = {0, 1, 2, 3};
+
 /* The 4-D data and weight of a convolution. */
 static bool conv_operands(OpTypeContext *ctx, const char *layouts, Type **d, Type **w)
 {
@@ -86,16 +107,18 @@ static bool conv_check_attrs(OpTypeContext *ctx, const Type *w, int64_t *out_cha
 	return true;
 }
 
-/* nn.conv2d: data NCHW, weight OIHW with I = C / groups. */
+/* nn.conv2d: data NCHW, weight OIHW with I = C / groups (or their
+ * permutations). */
 Type *infer_op_CONV2D(OpTypeContext *ctx)
 {
 	Type *d, *w;
-	int64_t strides[2], dilation[2], pad[4], groups, dims[4], c, o, i_per_group;
+	int64_t strides[2], dilation[2], pad[4], groups, dims[4], c, o, i_per_group, h, wd, kh, kw;
+	int pd[4], pw[4], po[4];
 	DType out_dt;
 	if (!conv_operands(ctx, "NCHW and OIHW", &d, &w) ||
-	    !infer_attr_layout(ctx, "data_layout", "NCHW", NULL) ||
-	    !infer_attr_layout(ctx, "kernel_layout", "OIHW", NULL) ||
-	    !infer_attr_layout(ctx, "out_layout", "NCHW", NULL) ||
+	    !layout_axes(ctx, "data_layout", "NCHW", nchw_axes, d, pd) ||
+	    !layout_axes(ctx, "kernel_layout", "OIHW", nchw_axes, w, pw) ||
+	    !layout_axes(ctx, "out_layout", "NCHW", pd, d, po) ||
 	    !infer_attr_pair(ctx, "strides", 1, 1, strides, NULL) ||
 	    !infer_attr_pair(ctx, "dilation", 1, 1, dilation, NULL) ||
 	    !infer_attr_padding(ctx, pad) || !infer_attr_int(ctx, "groups", 1, &groups, NULL))
@@ -105,9 +128,13 @@ Type *infer_op_CONV2D(OpTypeContext *ctx)
 			       (long long)groups);
 		return NULL;
 	}
-	c = d->u.tensor.dims[1];
-	o = w->u.tensor.dims[0];
-	i_per_group = w->u.tensor.dims[1];
+	c = d->u.tensor.dims[pd[1]];
+	h = d->u.tensor.dims[pd[2]];
+	wd = d->u.tensor.dims[pd[3]];
+	o = w->u.tensor.dims[pw[0]];
+	i_per_group = w->u.tensor.dims[pw[1]];
+	kh = w->u.tensor.dims[pw[2]];
+	kw = w->u.tensor.dims[pw[3]];
 	if (dim_known(c) && c % groups != 0) {
 		infer_op_error(
 			ctx, "'nn.conv2d' data %s has %lld channels, not divisible by groups=%lld",
@@ -132,14 +159,14 @@ Type *infer_op_CONV2D(OpTypeContext *ctx)
 			       infer_tname(ctx, w), (long long)o, (long long)groups);
 		return NULL;
 	}
-	if (!conv_check_attrs(ctx, w, &o, w->u.tensor.dims[2], w->u.tensor.dims[3]))
+	if (!conv_check_attrs(ctx, w, &o, kh, kw))
 		return NULL;
-	dims[0] = d->u.tensor.dims[0];
-	dims[1] = o;
-	if (!infer_window_extent(ctx, "height", d->u.tensor.dims[2], pad[0], pad[2],
-				 w->u.tensor.dims[2], dilation[0], strides[0], false, &dims[2]) ||
-	    !infer_window_extent(ctx, "width", d->u.tensor.dims[3], pad[1], pad[3],
-				 w->u.tensor.dims[3], dilation[1], strides[1], false, &dims[3]))
+	dims[po[0]] = d->u.tensor.dims[pd[0]];
+	dims[po[1]] = o;
+	if (!infer_window_extent(ctx, "height", h, pad[0], pad[2], kh, dilation[0], strides[0],
+				 false, &dims[po[2]]) ||
+	    !infer_window_extent(ctx, "width", wd, pad[1], pad[3], kw, dilation[1], strides[1],
+				 false, &dims[po[3]]))
 		return NULL;
 	if (!infer_same_dtype(ctx, d, w) ||
 	    !infer_attr_dtype(ctx, "out_dtype", d->u.tensor.dtype, &out_dt))
@@ -176,16 +203,23 @@ bool infer_transpose_extent(OpTypeContext *ctx, const char *which, int64_t in, i
 
 /* nn.conv2d_transpose: data NCHW, weight (in_channels, out_channels /
  * groups, kh, kw) as TVM lays it out (IOHW; older TVM printed that shape as
- * kernel_layout="OIHW", which is accepted too). */
+ * kernel_layout="OIHW", which is read as IOHW too), or their permutations. */
 Type *infer_op_CONV2D_TRANSPOSE(OpTypeContext *ctx)
 {
 	Type *d, *w;
-	int64_t strides[2], dilation[2], out_pad[2], pad[4], groups, dims[4], c, o;
+	int64_t strides[2], dilation[2], out_pad[2], pad[4], groups, dims[4], c, o, kh, kw;
+	int pd[4], pw[4], po[4];
+	const char *kl;
 	DType out_dt;
 	if (!conv_operands(ctx, "NCHW and IOHW", &d, &w) ||
-	    !infer_attr_layout(ctx, "data_layout", "NCHW", NULL) ||
-	    !infer_attr_layout(ctx, "kernel_layout", "IOHW", "OIHW") ||
-	    !infer_attr_layout(ctx, "out_layout", "NCHW", NULL) ||
+	    !layout_axes(ctx, "data_layout", "NCHW", nchw_axes, d, pd) ||
+	    !infer_attr_string(ctx, "kernel_layout", &kl))
+		return NULL;
+	if (kl && strcmp(kl, "OIHW") == 0)
+		memcpy(pw, nchw_axes, sizeof pw);
+	else if (!layout_axes(ctx, "kernel_layout", "IOHW", nchw_axes, w, pw))
+		return NULL;
+	if (!layout_axes(ctx, "out_layout", "NCHW", pd, d, po) ||
 	    !infer_attr_pair(ctx, "strides", 1, 1, strides, NULL) ||
 	    !infer_attr_pair(ctx, "dilation", 1, 1, dilation, NULL) ||
 	    !infer_attr_pair(ctx, "output_padding", 0, 0, out_pad, NULL) ||
@@ -196,13 +230,15 @@ Type *infer_op_CONV2D_TRANSPOSE(OpTypeContext *ctx)
 			       (long long)groups);
 		return NULL;
 	}
-	c = d->u.tensor.dims[1];
-	if (!dim_match(c, w->u.tensor.dims[0])) {
+	c = d->u.tensor.dims[pd[1]];
+	kh = w->u.tensor.dims[pw[2]];
+	kw = w->u.tensor.dims[pw[3]];
+	if (!dim_match(c, w->u.tensor.dims[pw[0]])) {
 		infer_op_error(ctx,
 			       "'nn.conv2d_transpose' channel mismatch: data %s has %lld "
 			       "channels, weight %s expects %lld",
 			       infer_tname(ctx, d), (long long)c, infer_tname(ctx, w),
-			       (long long)w->u.tensor.dims[0]);
+			       (long long)w->u.tensor.dims[pw[0]]);
 		return NULL;
 	}
 	if (dim_known(c) && c % groups != 0) {
@@ -212,21 +248,19 @@ Type *infer_op_CONV2D_TRANSPOSE(OpTypeContext *ctx)
 			       infer_tname(ctx, d), (long long)c, (long long)groups);
 		return NULL;
 	}
-	o = w->u.tensor.dims[1];
+	o = w->u.tensor.dims[pw[1]];
 	if (dim_known(o) && !checked_mul(o, groups, &o)) {
 		infer_op_error(ctx, "'nn.conv2d_transpose' output channels overflow");
 		return NULL;
 	}
-	if (!conv_check_attrs(ctx, w, &o, w->u.tensor.dims[2], w->u.tensor.dims[3]))
+	if (!conv_check_attrs(ctx, w, &o, kh, kw))
 		return NULL;
-	dims[0] = d->u.tensor.dims[0];
-	dims[1] = o;
-	if (!infer_transpose_extent(ctx, "height", d->u.tensor.dims[2], pad[0], pad[2],
-				    w->u.tensor.dims[2], dilation[0], strides[0], out_pad[0],
-				    &dims[2]) ||
-	    !infer_transpose_extent(ctx, "width", d->u.tensor.dims[3], pad[1], pad[3],
-				    w->u.tensor.dims[3], dilation[1], strides[1], out_pad[1],
-				    &dims[3]))
+	dims[po[0]] = d->u.tensor.dims[pd[0]];
+	dims[po[1]] = o;
+	if (!infer_transpose_extent(ctx, "height", d->u.tensor.dims[pd[2]], pad[0], pad[2], kh,
+				    dilation[0], strides[0], out_pad[0], &dims[po[2]]) ||
+	    !infer_transpose_extent(ctx, "width", d->u.tensor.dims[pd[3]], pad[1], pad[3], kw,
+				    dilation[1], strides[1], out_pad[1], &dims[po[3]]))
 		return NULL;
 	if (!infer_same_dtype(ctx, d, w) ||
 	    !infer_attr_dtype(ctx, "out_dtype", d->u.tensor.dtype, &out_dt))
@@ -234,8 +268,10 @@ Type *infer_op_CONV2D_TRANSPOSE(OpTypeContext *ctx)
 	return infer_result(ctx, out_dt, 4, dims, d, NULL);
 }
 
-/* The 4-D NCHW input of a pooling op. */
-static Type *pool_input(OpTypeContext *ctx)
+/* The 4-D input of a pooling op and where N, C, H and W sit in it
+ * (`layout`); the output is in out_layout, or the input's layout when
+ * that is empty (pos_out). */
+static Type *pool_input(OpTypeContext *ctx, int pos[4], int pos_out[4])
 {
 	Type *x = infer_tensor_arg(ctx, 0);
 	if (!x)
@@ -245,15 +281,16 @@ static Type *pool_input(OpTypeContext *ctx)
 			       infer_tname(ctx, x));
 		return NULL;
 	}
-	if (!infer_attr_layout(ctx, "layout", "NCHW", NULL) ||
-	    !infer_attr_layout(ctx, "out_layout", "NCHW", NULL))
+	if (!layout_axes(ctx, "layout", "NCHW", nchw_axes, x, pos) ||
+	    !layout_axes(ctx, "out_layout", "NCHW", pos, x, pos_out))
 		return NULL;
 	return x;
 }
 
 static Type *infer_pool(OpTypeContext *ctx)
 {
-	Type *x = pool_input(ctx);
+	int p[4], po[4];
+	Type *x = pool_input(ctx, p, po);
 	int64_t pool[2], strides[2], dilation[2], pad[4], dims[4];
 	bool has_pool, ceil_mode;
 	if (!x || !infer_attr_pair(ctx, "pool_size", 1, 1, pool, &has_pool) ||
@@ -265,12 +302,12 @@ static Type *infer_pool(OpTypeContext *ctx)
 		infer_op_error(ctx, "'%s' needs a pool_size attribute", infer_op_name(ctx));
 		return NULL;
 	}
-	dims[0] = x->u.tensor.dims[0];
-	dims[1] = x->u.tensor.dims[1];
-	if (!infer_window_extent(ctx, "height", x->u.tensor.dims[2], pad[0], pad[2], pool[0],
-				 dilation[0], strides[0], ceil_mode, &dims[2]) ||
-	    !infer_window_extent(ctx, "width", x->u.tensor.dims[3], pad[1], pad[3], pool[1],
-				 dilation[1], strides[1], ceil_mode, &dims[3]))
+	dims[po[0]] = x->u.tensor.dims[p[0]];
+	dims[po[1]] = x->u.tensor.dims[p[1]];
+	if (!infer_window_extent(ctx, "height", x->u.tensor.dims[p[2]], pad[0], pad[2], pool[0],
+				 dilation[0], strides[0], ceil_mode, &dims[po[2]]) ||
+	    !infer_window_extent(ctx, "width", x->u.tensor.dims[p[3]], pad[1], pad[3], pool[1],
+				 dilation[1], strides[1], ceil_mode, &dims[po[3]]))
 		return NULL;
 	return infer_result(ctx, x->u.tensor.dtype, 4, dims, x, NULL);
 }
@@ -290,12 +327,13 @@ Type *infer_op_AVG_POOL2D(OpTypeContext *ctx)
 
 Type *infer_op_GLOBAL_AVG_POOL2D(OpTypeContext *ctx)
 {
-	Type *x = pool_input(ctx);
+	int p[4], po[4];
+	Type *x = pool_input(ctx, p, po);
 	int64_t dims[4];
 	if (!x)
 		return NULL;
-	dims[0] = x->u.tensor.dims[0];
-	dims[1] = x->u.tensor.dims[1];
-	dims[2] = dims[3] = 1;
+	dims[po[0]] = x->u.tensor.dims[p[0]];
+	dims[po[1]] = x->u.tensor.dims[p[1]];
+	dims[po[2]] = dims[po[3]] = 1;
 	return infer_result(ctx, x->u.tensor.dtype, 4, dims, x, NULL);
 }

@@ -6,9 +6,10 @@
  * One relation per kind serves every rank, with the extents of
  * infer_window.c (infer_window_extent, infer_transpose_extent), so that
  * rank 1, 2 and 3 agree on padding, dilation and ceil_mode. Convolutions
- * take TVM's default layouts only (NCW/OIW, NCDHW/OIDHW, IOW and IODHW for
- * the transposes); poolings any permutation of NCW, NCHW or NCDHW, as
- * TVM's relations find the spatial axes by letter.
+ * take any permutation of their default layouts (NCW/OIW, NCDHW/OIDHW,
+ * IOW and IODHW for the transposes), the output in out_layout or the
+ * data's; poolings any permutation of NCW, NCHW or NCDHW, as TVM's
+ * relations find the spatial axes by letter.
  */
 #include "infer_ops.h"
 
@@ -46,16 +47,20 @@ static bool same_out_layout(OpTypeContext *ctx, const char *data_attr, const cha
 
 /* A convolution of rank 1 or 3, plain or transposed: data N, C, spatial...;
  * weight O, I / groups, kernel... (plain) or I, O / groups, kernel...
- * (transposed). */
+ * (transposed), in the order data_layout and kernel_layout give (a
+ * transposed one's kernel_layout may also be the plain default, read as
+ * its own); the output in out_layout, or the data's when that is empty. */
 static Type *infer_conv_nd(OpTypeContext *ctx, uint32_t rank, bool transposed)
 {
 	Type *d, *w;
 	int64_t strides[WINDOW_MAX_RANK], dilation[WINDOW_MAX_RANK], out_pad[WINDOW_MAX_RANK],
 		ks[WINDOW_MAX_RANK], pad[2 * WINDOW_MAX_RANK], groups, channels, c, o,
 		dims[WINDOW_MAX_RANK + 2];
+	int pd[WINDOW_MAX_RANK + 2], pw[WINDOW_MAX_RANK + 2], po[WINDOW_MAX_RANK + 2];
 	bool has_channels, has_ks;
 	const char *kernel_layout =
 		transposed ? conv_transpose_layouts[rank] : conv_kernel_layouts[rank];
+	const char *kl, *ol;
 	DType out_dt;
 	if (!infer_tensor_pair(ctx, &d, &w))
 		return NULL;
@@ -65,11 +70,21 @@ static Type *infer_conv_nd(OpTypeContext *ctx, uint32_t rank, bool transposed)
 			       infer_tname(ctx, d), infer_tname(ctx, w));
 		return NULL;
 	}
-	if (!infer_attr_layout(ctx, "data_layout", conv_data_layouts[rank], NULL) ||
-	    !infer_attr_layout(ctx, "kernel_layout", kernel_layout,
-			       transposed ? conv_kernel_layouts[rank] : NULL) ||
-	    !same_out_layout(ctx, "data_layout", conv_data_layouts[rank]) ||
-	    !infer_attr_dims(ctx, "strides", rank, 1, 1, strides, NULL) ||
+	if (!infer_layout_axes(ctx, "data_layout", conv_data_layouts[rank], d, pd) ||
+	    !infer_attr_string(ctx, "kernel_layout", &kl) ||
+	    !infer_attr_string(ctx, "out_layout", &ol))
+		return NULL;
+	if (transposed && kl && strcmp(kl, conv_kernel_layouts[rank]) == 0) {
+		for (uint32_t i = 0; i < rank + 2; i++)
+			pw[i] = (int)i;
+	} else if (!infer_layout_axes(ctx, "kernel_layout", kernel_layout, w, pw)) {
+		return NULL;
+	}
+	if (!ol || !*ol)
+		memcpy(po, pd, sizeof po);
+	else if (!infer_layout_axes(ctx, "out_layout", conv_data_layouts[rank], d, po))
+		return NULL;
+	if (!infer_attr_dims(ctx, "strides", rank, 1, 1, strides, NULL) ||
 	    !infer_attr_dims(ctx, "dilation", rank, 1, 1, dilation, NULL) ||
 	    !infer_attr_dims(ctx, "output_padding", rank, 0, 0, out_pad, NULL) ||
 	    !infer_attr_dims(ctx, "kernel_size", rank, 0, 0, ks, &has_ks) ||
@@ -82,7 +97,7 @@ static Type *infer_conv_nd(OpTypeContext *ctx, uint32_t rank, bool transposed)
 			       infer_op_name(ctx), (long long)groups);
 		return NULL;
 	}
-	c = d->u.tensor.dims[1];
+	c = d->u.tensor.dims[pd[1]];
 	if (dim_known(c) && c % groups != 0) {
 		infer_op_error(ctx, "'%s' data %s has %lld channels, not divisible by groups=%lld",
 			       infer_op_name(ctx), infer_tname(ctx, d), (long long)c,
@@ -90,23 +105,23 @@ static Type *infer_conv_nd(OpTypeContext *ctx, uint32_t rank, bool transposed)
 		return NULL;
 	}
 	if (transposed) {
-		if (!dim_match(c, w->u.tensor.dims[0])) {
+		if (!dim_match(c, w->u.tensor.dims[pw[0]])) {
 			infer_op_error(
 				ctx,
 				"'%s' channel mismatch: data %s has %lld channels, weight %s "
 				"expects %lld",
 				infer_op_name(ctx), infer_tname(ctx, d), (long long)c,
-				infer_tname(ctx, w), (long long)w->u.tensor.dims[0]);
+				infer_tname(ctx, w), (long long)w->u.tensor.dims[pw[0]]);
 			return NULL;
 		}
-		o = w->u.tensor.dims[1];
+		o = w->u.tensor.dims[pw[1]];
 		if (dim_known(o) && !checked_mul(o, groups, &o)) {
 			infer_op_error(ctx, "'%s' output channels overflow", infer_op_name(ctx));
 			return NULL;
 		}
 	} else {
-		int64_t per_group = w->u.tensor.dims[1];
-		o = w->u.tensor.dims[0];
+		int64_t per_group = w->u.tensor.dims[pw[1]];
+		o = w->u.tensor.dims[pw[0]];
 		if (dim_known(c) && dim_known(per_group) && per_group != c / groups) {
 			infer_op_error(
 				ctx,
@@ -135,21 +150,22 @@ static Type *infer_conv_nd(OpTypeContext *ctx, uint32_t rank, bool transposed)
 		o = channels;
 	}
 	for (uint32_t i = 0; has_ks && i < rank; i++)
-		if (!dim_match(ks[i], w->u.tensor.dims[2 + i])) {
+		if (!dim_match(ks[i], w->u.tensor.dims[pw[2 + i]])) {
 			infer_op_error(ctx, "'%s' attribute kernel_size does not match weight %s",
 				       infer_op_name(ctx), infer_tname(ctx, w));
 			return NULL;
 		}
-	dims[0] = d->u.tensor.dims[0];
-	dims[1] = o;
+	dims[po[0]] = d->u.tensor.dims[pd[0]];
+	dims[po[1]] = o;
 	for (uint32_t i = 0; i < rank; i++) {
 		const char *which = spatial_name(rank, i);
-		int64_t in = d->u.tensor.dims[2 + i], k = w->u.tensor.dims[2 + i];
+		int64_t in = d->u.tensor.dims[pd[2 + i]], k = w->u.tensor.dims[pw[2 + i]];
 		if (transposed ? !infer_transpose_extent(ctx, which, in, pad[i], pad[rank + i], k,
 							 dilation[i], strides[i], out_pad[i],
-							 &dims[2 + i])
+							 &dims[po[2 + i]])
 			       : !infer_window_extent(ctx, which, in, pad[i], pad[rank + i], k,
-						      dilation[i], strides[i], false, &dims[2 + i]))
+						      dilation[i], strides[i], false,
+						      &dims[po[2 + i]]))
 			return NULL;
 	}
 	if (!infer_same_dtype(ctx, d, w) ||
