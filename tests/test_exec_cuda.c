@@ -344,6 +344,15 @@ static void test_data_movement(void **state)
 	      "shape_of(%d), shape_of(%d, dtype=\"int64\"), copy(%d))",
 	      0);
 	check("%d: Tensor[(30, 8), float16], %i: Tensor[(5), int64]", "take(%d, %i, axis=0)", 0);
+	check("%x: " F32("2, 3, 5, 7") ", %v: " F32(""),
+	      "(nn.pad(%x, %v, pad_width=[[0, 0], [1, 0], [2, 1], [3, 3]]), "
+	      "nn.pad(%x, %v, pad_width=[[0, 0], [0, 0], [2, 2], [1, 1]], pad_mode=\"edge\"), "
+	      "nn.pad(%x, %v, pad_width=[[0, 0], [0, 0], [2, 2], [1, 1]], pad_mode=\"reflect\"), "
+	      "strided_slice(%x, begin=[1, -1, 0], end=[2, 0, 5], strides=[1, -1, 2]), "
+	      "strided_slice(%x, begin=[2], end=[6], axes=[3]), tile(%x, reps=[2, 1, 1, 1, 2]), "
+	      "repeat(%x, repeats=3, axis=2), reverse(%x, axis=3))",
+	      0);
+	check("%x: Tensor[(3, 1), int8]", "broadcast_to(%x, shape=[2, 3, 4])", 0);
 }
 
 static void test_convolution_and_pooling(void **state)

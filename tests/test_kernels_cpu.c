@@ -1571,6 +1571,95 @@ static void test_take_shape_of_copy(void **state)
 	}
 }
 
+/* ---- index views --------------------------------------------------------------- */
+
+/* Hand-checked: nn.pad in its three modes. */
+static void test_pad(void **state)
+{
+	static const double x[] = {1, 2, 3, 4, 5, 6}, nine[] = {9};
+	static const double constant[] = {9, 9, 9, 9, 9, 9, 9, 9, 1, 2, 3, 9, 9, 9, 4, 5, 6, 9};
+	static const double edge[] = {1, 1, 1, 2, 3, 3, 1, 1, 1, 2, 3, 3, 4, 4, 4, 5, 6, 6};
+	static const double reflect[] = {6, 5, 4, 5, 6, 5, 3, 2, 1, 2, 3, 2, 6, 5, 4, 5, 6, 5};
+	(void)state;
+	in_values("x", DT_FLOAT32, SHAPE(2, 3), x);
+	in_values("v", DT_FLOAT32, 0, NULL, nine);
+	run_body("(nn.pad(%x, %v, pad_width=[[1, 0], [2, 1]]), "
+		 "nn.pad(%x, %v, pad_width=[[1, 0], [2, 1]], pad_mode=\"edge\"), "
+		 "nn.pad(%x, %v, pad_width=[[1, 0], [2, 1]], pad_mode=\"reflect\"))");
+	EXPECT_SHAPE(0, 3, 6);
+	expect_values(0, constant, 18, 0);
+	expect_values(1, edge, 18, 0);
+	expect_values(2, reflect, 18, 0);
+}
+
+/* strided_slice (negative strides, axes, size mode), tile, repeat,
+ * broadcast_to and reverse on values equal to their flat index. */
+static void test_views(void **state)
+{
+	double x[24], y[6], want[24];
+	static const double z[] = {0, 1, 2};
+	int k = 0;
+	(void)state;
+	for (int i = 0; i < 24; i++)
+		x[i] = i;
+	for (int i = 0; i < 6; i++)
+		y[i] = i;
+	in_values("x", DT_INT64, SHAPE(2, 3, 4), x);
+	in_values("y", DT_FLOAT32, SHAPE(2, 3), y);
+	in_values("z", DT_INT32, SHAPE(3, 1), z);
+	run_body("(strided_slice(%x, begin=[0, 2], end=[2, 0], strides=[1, -1]), "
+		 "strided_slice(%x, begin=[1], end=[4], strides=[2], axes=[2]), "
+		 "strided_slice(%x, begin=[0, 1, 1], end=[1, -1, 2], slice_mode=\"size\"), "
+		 "tile(%y, reps=[2, 1, 2]), repeat(%y, repeats=2, axis=1), "
+		 "broadcast_to(%z, shape=[2, 3, 4]), reverse(%y, axis=1), "
+		 "strided_slice(%x, begin=[10, -1], end=[-10, 0], strides=[-1, -2]))");
+	EXPECT_SHAPE(0, 2, 2, 4);
+	for (int a = 0; a < 2; a++)
+		for (int j = 0; j < 2; j++)
+			for (int c = 0; c < 4; c++)
+				want[k++] = a * 12 + (2 - j) * 4 + c;
+	expect_values(0, want, 16, 0);
+	EXPECT_SHAPE(1, 2, 3, 2);
+	k = 0;
+	for (int a = 0; a < 2; a++)
+		for (int b = 0; b < 3; b++)
+			for (int c = 1; c < 4; c += 2)
+				want[k++] = a * 12 + b * 4 + c;
+	expect_values(1, want, 12, 0);
+	EXPECT_SHAPE(2, 1, 2, 2);
+	k = 0;
+	for (int b = 1; b < 3; b++)
+		for (int c = 1; c < 3; c++)
+			want[k++] = b * 4 + c;
+	expect_values(2, want, 4, 0);
+	EXPECT_SHAPE(3, 2, 2, 6);
+	k = 0;
+	for (int t = 0; t < 2; t++)
+		for (int r = 0; r < 2; r++)
+			for (int c = 0; c < 6; c++)
+				want[k++] = r * 3 + c % 3;
+	expect_values(3, want, 24, 0);
+	EXPECT_SHAPE(4, 2, 6);
+	for (int r = 0; r < 2; r++)
+		for (int c = 0; c < 6; c++)
+			want[r * 6 + c] = r * 3 + c / 2;
+	expect_values(4, want, 12, 0);
+	EXPECT_SHAPE(5, 2, 3, 4);
+	for (int i = 0; i < 24; i++)
+		want[i] = i / 4 % 3;
+	expect_values(5, want, 24, 0);
+	for (int r = 0; r < 2; r++)
+		for (int c = 0; c < 3; c++)
+			want[r * 3 + c] = r * 3 + 2 - c;
+	expect_values(6, want, 6, 0);
+	/* begins out of range and negative: clamped, counted from the end */
+	EXPECT_SHAPE(7, 2, 1, 4);
+	for (int a = 0; a < 2; a++)
+		for (int c = 0; c < 4; c++)
+			want[a * 4 + c] = (1 - a) * 12 + 8 + c;
+	expect_values(7, want, 8, 0);
+}
+
 /* ---- normalisations --------------------------------------------------------- */
 
 /* Normalises input 0 seen as [outer, mid, c, inner]: the statistics of
@@ -1897,6 +1986,8 @@ int main(void)
 		TEST(test_rounding_and_classes),
 		TEST(test_where),
 		TEST(test_take_shape_of_copy),
+		TEST(test_pad),
+		TEST(test_views),
 		TEST(test_unsupported_dtype),
 		TEST(test_unsupported_layout),
 	};

@@ -300,6 +300,109 @@ static bool prepare_norm(KernelCall *kc, const Expr *call)
 	return true;
 }
 
+/* The identity view of in[0] (the output has its rank), arrays in
+ * kc->axes; callers then edit what their operator changes. */
+static KernelView *view_init(KernelCall *kc, uint32_t ndim)
+{
+	const KernelTensor *in = &kc->in[0];
+	KernelView *v = &kc->p.view;
+	int64_t stride = 1;
+	uint32_t n = ndim ? ndim : 1;
+	kc->axes = xcalloc(6 * (size_t)n, sizeof(int64_t));
+	v->ndim = ndim;
+	v->begin = kc->axes;
+	v->step = v->begin + n;
+	v->div = v->step + n;
+	v->mod = v->div + n;
+	v->extent = v->mod + n;
+	v->in_stride = v->extent + n;
+	v->mode = PAD_CONSTANT;
+	/* input axis j sits at output axis j + ndim - in->ndim (right-aligned) */
+	for (uint32_t d = ndim; d-- > 0;) {
+		int64_t j = (int64_t)d - (int64_t)(ndim - in->ndim);
+		v->step[d] = 1;
+		v->div[d] = 1;
+		v->extent[d] = j >= 0 ? in->shape[j] : 1;
+		v->in_stride[d] = j >= 0 ? stride : 0;
+		if (j >= 0)
+			stride *= in->shape[j];
+	}
+	return v;
+}
+
+static bool prepare_view(KernelCall *kc, const Expr *call)
+{
+	const KernelTensor *in = &kc->in[0], *out = &kc->out[0];
+	KernelView *v;
+	const AttrValue *items;
+	uint32_t n;
+	int64_t axis;
+	if (out->ndim < in->ndim)
+		return false;
+	v = view_init(kc, out->ndim);
+	if (kc->op == OP_PAD) {
+		const AttrValue *mode = attr_get(call, "pad_mode");
+		const char *m = mode && mode->kind == ATTR_STRING ? mode->u.s : "constant";
+		v->mode = strcmp(m, "edge") == 0      ? PAD_EDGE
+			  : strcmp(m, "reflect") == 0 ? PAD_REFLECT
+						      : PAD_CONSTANT;
+		n = attr_list(call, "pad_width", &items);
+		if (n != in->ndim)
+			return false;
+		for (uint32_t d = 0; d < n; d++) {
+			if (items[d].kind != ATTR_LIST || items[d].u.list.n != 2)
+				return false;
+			v->begin[d] = -items[d].u.list.items[0].u.i;
+		}
+		return true;
+	}
+	if (kc->op == OP_STRIDED_SLICE) {
+		const AttrValue *begin, *strides, *axes;
+		uint32_t nb = attr_list(call, "begin", &begin),
+			 ns = attr_list(call, "strides", &strides);
+		uint32_t na = attr_list(call, "axes", &axes);
+		const AttrValue *mode = attr_get(call, "slice_mode");
+		bool size_mode =
+			mode && mode->kind == ATTR_STRING && strcmp(mode->u.s, "size") == 0;
+		/* without axes, the lists cover the leading axes */
+		uint32_t count = na ? na : in->ndim;
+		for (uint32_t i = 0; i < count; i++) {
+			int64_t stride = size_mode || i >= ns ? 1 : strides[i].u.i, b;
+			axis = i;
+			if (na && !normalize_axis(axes[i].u.i, in->ndim, &axis))
+				return false;
+			if (stride == 0)
+				return false;
+			b = i < nb ? begin[i].u.i : stride > 0 ? 0 : INT64_MAX;
+			v->begin[axis] = op_slice_canonical(b, in->shape[axis], stride);
+			v->step[axis] = stride;
+		}
+		return true;
+	}
+	if (kc->op == OP_REPEAT || kc->op == OP_REVERSE) {
+		if (!normalize_axis(attr_int(call, "axis", 0), in->ndim, &axis))
+			return false;
+		if (kc->op == OP_REVERSE) {
+			v->begin[axis] = in->shape[axis] - 1;
+			v->step[axis] = -1;
+			return true;
+		}
+		v->div[axis] = attr_int(call, "repeats", 1);
+		return v->div[axis] > 0;
+	}
+	if (kc->op == OP_TILE) {
+		/* an axis tiles its input's extent; the new leading ones read it once */
+		for (uint32_t d = 0; d < out->ndim; d++)
+			v->mod[d] = v->extent[d];
+		return true;
+	}
+	/* broadcast_to: an axis of extent 1 reads its one element throughout */
+	for (uint32_t d = 0; d < out->ndim; d++)
+		if (v->extent[d] == 1)
+			v->step[d] = 0;
+	return true;
+}
+
 static KernelReduce reduce_kind(OpKind op)
 {
 	static const struct {
@@ -549,6 +652,15 @@ bool kernel_call_prepare(KernelCall *kc, const Expr *call, const KernelTensor *i
 	case OP_ONES:
 	case OP_ONES_LIKE:
 		kc->p.fill = 1;
+		return true;
+	case OP_PAD:
+	case OP_STRIDED_SLICE:
+	case OP_REPEAT:
+	case OP_REVERSE:
+	case OP_TILE:
+	case OP_BROADCAST_TO:
+		if (!prepare_view(kc, call))
+			break;
 		return true;
 	case OP_TAKE:
 		if (!prepare_take(kc, call, err))

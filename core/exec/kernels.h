@@ -147,6 +147,20 @@ typedef struct KernelTake {
 	KernelTakeMode mode; /* out-of-range indices: clamped, wrapped, or (fast) clamped too */
 } KernelTake;
 
+/* The index-mapping operators (nn.pad, strided_slice, tile, repeat,
+ * broadcast_to, reverse): output axis d reads input position
+ * begin[d] + ((o / div[d]) % mod[d]) * step[d] of its coordinate o (no
+ * modulo when mod[d] is 0), in_stride[d] elements apart; a position
+ * outside [0, extent[d]) reads nn.pad's value (constant), the nearest
+ * edge (edge) or its mirror image (reflect). The arrays, ndim (the
+ * output's rank) each, live in KernelCall.axes. */
+typedef enum KernelPadMode { PAD_CONSTANT, PAD_EDGE, PAD_REFLECT } KernelPadMode;
+typedef struct KernelView {
+	uint32_t ndim;
+	int64_t *begin, *step, *div, *mod, *extent, *in_stride;
+	KernelPadMode mode;
+} KernelView;
+
 /* The normalisations: the data seen as [outer, mid, c, inner] around the
  * channel axis (batch_norm, layer_norm: mid 1; instance_norm, group_norm:
  * outer is the batch, mid the axes between it and the channels), groups of
@@ -185,6 +199,7 @@ typedef struct KernelCall {
 		KernelAxis axis;     /* bias_add, softmax, log_softmax, concatenate, split */
 		KernelTake take;
 		KernelNorm norm;
+		KernelView view;
 		struct {
 			KernelReduce kind;
 			bool select_last_index; /* argmax, argmin */
@@ -196,7 +211,8 @@ typedef struct KernelCall {
 		double fill; /* zeros, ones, zeros_like, ones_like */
 	} p;
 	/* transpose: the permutation (out axis i is input axis axes[i]);
-	 * the reductions: 1 for each input axis reduced, else 0. Owned. */
+	 * the reductions: 1 for each input axis reduced, else 0; the index
+	 * views: KernelView's arrays. Owned. */
 	int64_t *axes;
 } KernelCall;
 

@@ -105,3 +105,11 @@ bool op_is_annotation(OpKind op)
 {
 	return op == OP_ON_DEVICE || op == OP_DEVICE_COPY;
 }
+
+int64_t op_slice_canonical(int64_t index, int64_t extent, int64_t stride)
+{
+	int64_t lo = stride < 0 ? -1 : 0, hi = stride < 0 ? extent - 1 : extent;
+	if (index < 0)
+		index = index < INT64_MIN + extent ? lo : index + extent;
+	return index < lo ? lo : index > hi ? hi : index;
+}

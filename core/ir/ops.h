@@ -8,6 +8,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
 typedef enum OpKind {
 #define OP(id, name, min_args, max_args, schema) OP_##id,
@@ -40,6 +41,11 @@ char op_attr_kind(OpKind op, const char *attr);
 const char *op_attr_default(OpKind op, const char *attr, size_t *len);
 /* The schema entry after `entry` (the terminating NUL after the last). */
 const char *op_schema_next(const char *entry);
+/* strided_slice's index canonicalisation (topi's CanonicalizeIndex), which
+ * the type relation and the kernel share: negative counts from the end,
+ * then clamped to [0, extent] for a positive stride and [-1, extent - 1]
+ * for a negative one. */
+int64_t op_slice_canonical(int64_t index, int64_t extent, int64_t stride);
 /* True for the two annotation ops that are not computations. */
 bool op_is_annotation(OpKind op);
 

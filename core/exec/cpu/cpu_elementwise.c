@@ -445,6 +445,28 @@ typedef void (*UnaryLoop)(const void *in, void *out, int64_t n, const KernelCall
 		}                                                                      \
 	}
 
+/* abs and sign of an integer loop's value: uint64 loops compute unsigned */
+static inline int64_t iabs_signed(int64_t x)
+{
+	return x < 0 ? ineg(x) : x;
+}
+static inline uint64_t iabs_unsigned(uint64_t x)
+{
+	return x;
+}
+static inline int64_t isign_signed(int64_t x)
+{
+	return x > 0 ? 1 : x < 0 ? -1 : 0;
+}
+static inline uint64_t isign_unsigned(uint64_t x)
+{
+	return x > 0;
+}
+#define IABS(x) _Generic((x), uint64_t : iabs_unsigned, default : iabs_signed)(x)
+#define ISIGN(x) _Generic((x), uint64_t : isign_unsigned, default : isign_signed)(x)
+/* TVM's sign: NaN and both zeros give 0 */
+#define fsign(x) ((x) > 0 ? 1 : (x) < 0 ? -1 : 0)
+
 /* X(OP, float32 expression, float64 expression, integer expression, has
  * float, has integer) over x; a placeholder where the op has no such form,
  * and those dtypes are refused. The fast_ approximations are computed
@@ -476,22 +498,12 @@ typedef void (*UnaryLoop)(const void *in, void *out, int64_t n, const KernelCall
 	X(ASINH, asinhf(x), asinh(x), ((void)x, 0), 1, 0)                                        \
 	X(ACOSH, acoshf(x), acosh(x), ((void)x, 0), 1, 0)                                        \
 	X(ATANH, atanhf(x), atanh(x), ((void)x, 0), 1, 0)                                        \
-	X(ABS, fabsf(x), fabs(x), x < 0 ? ineg(x) : x, 1, 1)                                     \
+	X(ABS, fabsf(x), fabs(x), IABS(x), 1, 1)                                                 \
 	X(CEIL, ceilf(x), ceil(x), x, 1, 1)                                                      \
 	X(FLOOR, floorf(x), floor(x), x, 1, 1)                                                   \
 	X(ROUND, nearbyintf(x), nearbyint(x), x, 1, 1)                                           \
 	X(TRUNC, truncf(x), trunc(x), x, 1, 1)                                                   \
-	X(SIGN,                                                                                  \
-	  x > 0   ? 1.0f                                                                         \
-	  : x < 0 ? -1.0f                                                                        \
-		  : 0.0f,                                                                        \
-	  x > 0   ? 1.0                                                                          \
-	  : x < 0 ? -1.0                                                                         \
-		  : 0.0,                                                                         \
-	  x > 0   ? 1                                                                            \
-	  : x < 0 ? -1                                                                           \
-		  : 0,                                                                           \
-	  1, 1)                                                                                  \
+	X(SIGN, fsign(x), fsign(x), ISIGN(x), 1, 1)                                              \
 	X(LOGICAL_NOT, x == 0, x == 0, x == 0, 1, 1)                                             \
 	X(BITWISE_NOT, x, x, ~x, 0, 1)
 

@@ -181,3 +181,77 @@ bool kernel_cpu_SHAPE_OF(const KernelCall *kc, char **err)
 		store_int(kc->out[0].data, kc->out[0].dtype, i, kc->in[0].shape[i]);
 	return true;
 }
+
+/* ---- the index views: nn.pad, strided_slice, tile, repeat, broadcast_to,
+ * reverse ------------------------------------------------------------------ */
+
+typedef struct ViewJob {
+	const KernelCall *kc;
+	size_t esize;
+} ViewJob;
+
+/* Input position of output coordinate o along axis d, or -1 for nn.pad's
+ * constant. */
+static int64_t view_position(const KernelView *v, uint32_t d, int64_t o)
+{
+	int64_t q = v->div[d] > 1 ? o / v->div[d] : o, i, n = v->extent[d];
+	if (v->mod[d])
+		q %= v->mod[d];
+	i = v->begin[d] + q * v->step[d];
+	if (i >= 0 && i < n)
+		return i;
+	switch (v->mode) {
+	case PAD_EDGE:
+		return i < 0 ? 0 : n - 1;
+	case PAD_REFLECT:
+		/* numpy's reflect: -1 reads 1, n reads n - 2 */
+		if (n == 1)
+			return 0;
+		while (i < 0 || i >= n)
+			i = i < 0 ? -i : 2 * (n - 1) - i;
+		return i;
+	case PAD_CONSTANT:
+		break;
+	}
+	return -1;
+}
+
+static void view_range(void *vjob, int64_t begin, int64_t end)
+{
+	const ViewJob *job = vjob;
+	const KernelCall *kc = job->kc;
+	const KernelView *v = &kc->p.view;
+	const KernelTensor *out = &kc->out[0];
+	const char *in = kc->in[0].data;
+	const char *pad = kc->op == OP_PAD ? kc->in[1].data : NULL;
+	char *dst = out->data;
+	for (int64_t e = begin; e < end; e++) {
+		int64_t rest = e, off = 0;
+		bool inside = true;
+		for (uint32_t d = v->ndim; d-- > 0;) {
+			int64_t o = rest % out->shape[d], i;
+			rest /= out->shape[d];
+			i = view_position(v, d, o);
+			if (i < 0)
+				inside = false;
+			else
+				off += i * v->in_stride[d];
+		}
+		memcpy(dst + e * job->esize, inside ? in + off * job->esize : pad, job->esize);
+	}
+}
+
+static bool view_kernel(const KernelCall *kc, char **err)
+{
+	ViewJob job = {kc, dtype_size(kc->out[0].dtype)};
+	(void)err;
+	kernel_parallel_for(kc->out[0].count, GRAIN_ELEMENTWISE, view_range, &job);
+	return true;
+}
+
+KERNEL_CPU_VIA(PAD, view_kernel)
+KERNEL_CPU_VIA(STRIDED_SLICE, view_kernel)
+KERNEL_CPU_VIA(TILE, view_kernel)
+KERNEL_CPU_VIA(REPEAT, view_kernel)
+KERNEL_CPU_VIA(BROADCAST_TO, view_kernel)
+KERNEL_CPU_VIA(REVERSE, view_kernel)

@@ -124,7 +124,13 @@
 	X(COPY)               \
 	X(WHERE)              \
 	X(TAKE)               \
-	X(SHAPE_OF)
+	X(SHAPE_OF)           \
+	X(PAD)                \
+	X(STRIDED_SLICE)      \
+	X(TILE)               \
+	X(REPEAT)             \
+	X(BROADCAST_TO)       \
+	X(REVERSE)
 
 /* Every entry, family by family. */
 #define CUDA_OPS(X)             \

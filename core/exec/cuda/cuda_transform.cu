@@ -428,3 +428,102 @@ bool kernel_cuda_SHAPE_OF(CudaState *s, const KernelCall *kc, char **err)
 	}
 	return unsupported(kc, kc->out[0].dtype, err);
 }
+
+/* ---- the index views: nn.pad, strided_slice, tile, repeat, broadcast_to,
+ * reverse (KernelView, as the CPU kernel reads it) ------------------------- */
+
+struct ViewPlan {
+	int ndim;
+	int64_t shape[CUDA_MAX_NDIM];
+	int64_t begin[CUDA_MAX_NDIM], step[CUDA_MAX_NDIM], div[CUDA_MAX_NDIM];
+	int64_t mod[CUDA_MAX_NDIM], extent[CUDA_MAX_NDIM], in_stride[CUDA_MAX_NDIM];
+	KernelPadMode mode;
+};
+
+template <typename W>
+__global__ void view_kernel(const W *in, const W *pad, W *out, int64_t n, ViewPlan p)
+{
+	GRID_LOOP(e, n)
+	{
+		int64_t rest = e, off = 0;
+		bool inside = true;
+		for (int d = p.ndim - 1; d >= 0; d--) {
+			int64_t o = rest % p.shape[d], q, i, m = p.extent[d];
+			rest /= p.shape[d];
+			q = p.div[d] > 1 ? o / p.div[d] : o;
+			if (p.mod[d])
+				q %= p.mod[d];
+			i = p.begin[d] + q * p.step[d];
+			if (i < 0 || i >= m) {
+				if (p.mode == PAD_EDGE) {
+					i = i < 0 ? 0 : m - 1;
+				} else if (p.mode == PAD_REFLECT) {
+					if (m == 1)
+						i = 0;
+					while (i < 0 || i >= m)
+						i = i < 0 ? -i : 2 * (m - 1) - i;
+				} else {
+					inside = false;
+					continue;
+				}
+			}
+			off += i * p.in_stride[d];
+		}
+		out[e] = inside ? in[off] : *pad;
+	}
+}
+
+static bool view_run(CudaState *s, const KernelCall *kc, char **err)
+{
+	const KernelView &v = kc->p.view;
+	const KernelTensor *out = &kc->out[0];
+	int64_t n = out->count;
+	ViewPlan p;
+	if (n == 0)
+		return true;
+	if (v.ndim > CUDA_MAX_NDIM) {
+		*err = xasprintf("'%s' on cuda takes at most %d dimensions", kc->name,
+				 CUDA_MAX_NDIM);
+		return false;
+	}
+	memset(&p, 0, sizeof p);
+	p.ndim = (int)v.ndim;
+	p.mode = v.mode;
+	for (uint32_t d = 0; d < v.ndim; d++) {
+		p.shape[d] = out->shape[d];
+		p.begin[d] = v.begin[d];
+		p.step[d] = v.step[d];
+		p.div[d] = v.div[d];
+		p.mod[d] = v.mod[d];
+		p.extent[d] = v.extent[d];
+		p.in_stride[d] = v.in_stride[d];
+	}
+	switch (dtype_size(out->dtype)) {
+#define VIEW_SIZE(N)                                                                  \
+	case N:                                                                       \
+		view_kernel<Word<N>::T><<<blocks_for(n), THREADS, 0, s->stream>>>(    \
+			(const Word<N>::T *)kc->in[0].data,                           \
+			kc->op == OP_PAD ? (const Word<N>::T *)kc->in[1].data : NULL, \
+			(Word<N>::T *)out->data, n, p);                               \
+		return launched(kc, err);
+		VIEW_SIZE(1)
+		VIEW_SIZE(2)
+		VIEW_SIZE(4)
+		VIEW_SIZE(8)
+#undef VIEW_SIZE
+	}
+	return unsupported(kc, out->dtype, err);
+}
+
+#define VIEW_ENTRY(ID)                                                        \
+	bool kernel_cuda_##ID(CudaState *s, const KernelCall *kc, char **err) \
+	{                                                                     \
+		return view_run(s, kc, err);                                  \
+	}
+VIEW_ENTRY(PAD)
+VIEW_ENTRY(STRIDED_SLICE)
+VIEW_ENTRY(TILE)
+VIEW_ENTRY(REPEAT)
+VIEW_ENTRY(BROADCAST_TO)
+VIEW_ENTRY(REVERSE)
+#undef VIEW_ENTRY

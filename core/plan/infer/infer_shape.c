@@ -123,20 +123,10 @@ Type *infer_op_NDARRAY_SIZE(OpTypeContext *ctx)
 	return type_scalar(ir_data_arena(ctx->module), dt);
 }
 
-/* topi's CanonicalizeIndex: negative counts from the end, then clamped to
- * [0, extent] for a positive stride and [-1, extent - 1] for a negative. */
-static int64_t slice_canonical(int64_t index, int64_t extent, int64_t stride)
-{
-	int64_t lo = stride < 0 ? -1 : 0, hi = stride < 0 ? extent - 1 : extent;
-	if (index < 0)
-		index = index < INT64_MIN + extent ? lo : index + extent;
-	return index < lo ? lo : index > hi ? hi : index;
-}
-
 /*
  * strided_slice(x, begin, end, strides=[1], axes=None, slice_mode="end"):
  * per sliced axis ceil(|end - begin| / |stride|) after canonicalising both
- * ends (slice_canonical). Without axes the lists cover the leading axes and
+ * ends (op_slice_canonical). Without axes the lists cover the leading axes and
  * the rest are taken whole; with axes the four lists match. In "size" mode
  * end is a size from begin (negative: to the end) and strides are ignored.
  */
@@ -213,8 +203,8 @@ Type *infer_op_STRIDED_SLICE(OpTypeContext *ctx)
 			dims[axis] = DIM_ANY;
 			continue;
 		}
-		b = slice_canonical(b, d, stride);
-		e = slice_canonical(e, d, stride);
+		b = op_slice_canonical(b, d, stride);
+		e = op_slice_canonical(e, d, stride);
 		if (stride < 0 ? e > b : b > e) {
 			infer_op_error(ctx,
 				       "'strided_slice' begin %lld and end %lld are invalid for "
