@@ -135,6 +135,33 @@ static void test_memory_kill(void **state)
 	check_type("%a: (Tensor[(2), float32],)", "memory.kill(%a)", "()");
 }
 
+/* ---- references ------------------------------------------------------------ */
+
+static void test_references(void **state)
+{
+	(void)state;
+	check_type(F234, "ref(%a)", "ref(Tensor[(2, 3, 4), float32])");
+	/* a cell holds any value: a tuple, a closure */
+	check_type("%a: (Tensor[(2), float32], bool)", "ref(%a)",
+		   "ref((Tensor[(2), float32], Tensor[(), bool]))");
+	check_type(F234, "ref(fn (%x: Tensor[(2), float32]) { %x })",
+		   "ref(fn (Tensor[(2), float32]) -> Tensor[(2), float32])");
+	check_type("%r: ref(Tensor[(2), int64])", "ref_read(%r)", "Tensor[(2), int64]");
+	check_type("%r: ref(ref(Tensor[(2), int64]))", "ref_read(%r)", "ref(Tensor[(2), int64])");
+	check_type("%r: ref(Tensor[(2), int64]), %v: Tensor[(2), int64]", "ref_write(%r, %v)",
+		   "()");
+	check_type(F234, "ref_read(ref(%a))", "Tensor[(2, 3, 4), float32]");
+	check_error(F234, "ref_read(%a)",
+		    "'ref_read' expects a reference, got Tensor[(2, 3, 4), float32]");
+	check_error(F234, "ref_write(%a, %a)",
+		    "'ref_write' expects a reference, got Tensor[(2, 3, 4), float32]");
+	check_error("%r: ref(Tensor[(2), int64]), %v: Tensor[(3), int64]", "ref_write(%r, %v)",
+		    "'ref_write' cannot store Tensor[(3), int64] in ref(Tensor[(2), int64])");
+	check_parse_error(F234, "ref(%a, %a)", 3, "operator 'ref' takes 1 argument, got 2");
+	check_parse_error(F234, "ref_write(%a)", 3,
+			  "operator 'ref_write' takes 2 arguments, got 1");
+}
+
 /* ---- qnn.* ------------------------------------------------------------------ */
 
 #define QP "%s: float32, %z: int32"
@@ -758,6 +785,7 @@ int main(void)
 		TEST(test_vm_reshape_tensor),
 		TEST(test_vm_invoke_tvm_op),
 		TEST(test_memory_kill),
+		TEST(test_references),
 		TEST(test_qnn_quantize),
 		TEST(test_qnn_dequantize),
 		TEST(test_qnn_requantize),

@@ -1183,7 +1183,21 @@ static bool parse_type_list(Parser *p, bool *trailing_comma)
 	}
 }
 
-/* type := tensor_type | dtype
+/* ref_type := 'ref' '(' type ')'
+ * TVM's RelayRefType, as its printer spells it. */
+static Type *parse_ref_type(Parser *p)
+{
+	Type *value;
+	next(p);
+	if (!expect(p, TK_LPAREN, "'(' after 'ref'"))
+		return NULL;
+	value = parse_type(p);
+	if (!value || !expect(p, TK_RPAREN, "')' after the referenced type"))
+		return NULL;
+	return type_ref(ir_data_arena(p->m), value);
+}
+
+/* type := tensor_type | dtype | ref_type
  *       | '(' (type (',' type)* ','?)? ')'
  *       | 'fn' '(' (type (',' type)*)? ')' '->' type */
 static Type *parse_type(Parser *p)
@@ -1196,6 +1210,8 @@ static Type *parse_type(Parser *p)
 		return NULL;
 	if (lex_is_ident(t, "Tensor")) {
 		result = parse_tensor_type(p);
+	} else if (lex_is_ident(t, "ref")) {
+		result = parse_ref_type(p);
 	} else if (t->kind == TK_IDENT) {
 		Token name = next(p);
 		result = parse_dtype_name(p, &name);

@@ -3,7 +3,10 @@
  *
  * One walk over every expression of every global, each node once, emitting
  * the constraints TVM's DeviceAnalyzer would unify (SPEC §3.1):
- *   op(args)            every arg and the result share one domain
+ *   op(args)            every arg and the result share one domain (the
+ *                       references ref, ref_read and ref_write too: TVM's
+ *                       collapses, which plan_domains.c's unification
+ *                       makes of a leaf meeting a function domain)
  *   on_device(e, D)     e is on D; the result too when constrain_result
  *   device_copy(e,S,D)  fn(S):D
  *   f(args)             f's function domain fn(args):call
@@ -83,12 +86,13 @@ static void emit_bind(Generator *g, ConstraintKind kind, const Expr *site, const
 	g->an->constraints[i].device = device;
 }
 
-/* A value a device_copy can be put around: not a function. */
+/* A value a device_copy can be put around: not a function, and not a
+ * reference (a copy would be a second cell, which writes would miss). */
 static bool copyable(const Expr *e)
 {
 	if (e->kind == EXPR_FN || e->kind == EXPR_GLOBAL)
 		return false;
-	if (e->type && e->type->kind == TYPE_FUNC)
+	if (e->type && (e->type->kind == TYPE_FUNC || e->type->kind == TYPE_REF))
 		return false;
 	return true;
 }
