@@ -135,6 +135,76 @@ static void test_memory_kill(void **state)
 	check_type("%a: (Tensor[(2), float32],)", "memory.kill(%a)", "()");
 }
 
+/* ---- call_lowered ---------------------------------------------------------- */
+
+/* @main's result type, or the diagnostics of parsing or inferring, for
+ * `def @f F_SIG` followed by a @main of params and body (on line 7). */
+static char *infer_with_callee(const char *f_sig, const char *params, const char *body)
+{
+	StrBuf sb;
+	char *out;
+	ir_module_free(mod);
+	source_release(src);
+	diag_clear(&diags);
+	strbuf_init(&sb);
+	strbuf_printf(&sb, "#[version = \"0.0.5\"]\ndef @f%s\n\ndef @main(%s) {\n  %s\n}\n", f_sig,
+		      params, body);
+	src = source_from_string("t.relay", sb.data, sb.len);
+	strbuf_free(&sb);
+	mod = parse_module(src, &devices, &diags);
+	if (!mod || !infer_module(mod, &diags))
+		return format_diags();
+	strbuf_init(&sb);
+	type_print(&sb, mod->globals[ir_find_global(mod, "main")].fn->u.fn.body->type);
+	out = strbuf_detach(&sb);
+	return out;
+}
+
+static void check_lowered(const char *params, const char *body, const char *want)
+{
+	static const char f_sig[] = "(%x: Tensor[(2), float32], %n: Tensor[(), int64]) -> "
+				    "(Tensor[(2), float32], bool) {\n  (%x, equal(%n, %n))\n}";
+	char *got = infer_with_callee(f_sig, params, body);
+	if (strcmp(got, want) != 0)
+		print_error("%s:\ngot:  %s\nwant: %s\n", body, got, want);
+	assert_string_equal(got, want);
+	free(got);
+}
+
+static void test_call_lowered(void **state)
+{
+	(void)state;
+	check_lowered("%a: Tensor[(2), float32], %k: int64", "call_lowered(@f, (%a, %k))",
+		      "(Tensor[(2), float32], Tensor[(), bool])");
+	check_lowered("%a: Tensor[(2), float32], %k: int64",
+		      "%0 = (%a, %k);\n  %1 = call_lowered(@f, %0);\n  %1.1", "Tensor[(), bool]");
+	check_lowered("%a: Tensor[(2), float32]", "call_lowered(@f, (%a,))",
+		      "t.relay:7:3: error: 'call_lowered' passes 1 argument to @f, which takes "
+		      "2\n"
+		      "    call_lowered(@f, (%a,))\n"
+		      "    ^\n");
+	check_lowered("%a: Tensor[(2), float32], %k: int32", "call_lowered(@f, (%a, %k))",
+		      "t.relay:7:3: error: 'call_lowered' passes Tensor[(), int32] as argument 2 "
+		      "of @f, which expects Tensor[(), int64]\n"
+		      "    call_lowered(@f, (%a, %k))\n"
+		      "    ^\n");
+	check_lowered("%t: (Tensor[(2), float32], int64)", "call_lowered(@f, %t)",
+		      "t.relay:7:3: error: 'call_lowered' expects a tuple of @f's arguments "
+		      "second, got a variable of (Tensor[(2), float32], Tensor[(), int64])\n"
+		      "    call_lowered(@f, %t)\n"
+		      "    ^\n");
+	check_lowered("%a: Tensor[(2), float32], %k: int64",
+		      "call_lowered(fn (%x: int64) { %x }, (%k,))",
+		      "t.relay:7:3: error: 'call_lowered' expects a global function first, got fn "
+		      "(Tensor[(), int64]) -> Tensor[(), int64]\n"
+		      "    call_lowered(fn (%x: int64) { %x }, (%k,))\n"
+		      "    ^\n");
+	check_lowered("%a: Tensor[(2), float32], %k: int64", "call_lowered(@f)",
+		      "t.relay:7:3: error: operator 'call_lowered' takes 2 arguments, got 1\n"
+		      "    call_lowered(@f)\n"
+		      "    ^\n");
+}
+
 /* ---- references ------------------------------------------------------------ */
 
 static void test_references(void **state)
@@ -786,6 +856,7 @@ int main(void)
 		TEST(test_vm_invoke_tvm_op),
 		TEST(test_memory_kill),
 		TEST(test_references),
+		TEST(test_call_lowered),
 		TEST(test_qnn_quantize),
 		TEST(test_qnn_dequantize),
 		TEST(test_qnn_requantize),

@@ -22,6 +22,12 @@
  *   vm.shape_of(x)              fn(?x?):host (x free)
  *   vm.reshape_tensor(d, s)     fn(?x?, host):?x?
  *   vm.invoke_tvm_op(f, i, o)   fn(?f?, ?x?, ?x?):?x? (f free)
+ * and, as DomainForCallee and GetAnyCall read LowerTE's calls:
+ *   call_lowered(@f, (a, b))    @f's function domain fn(a, b):call, like
+ *                               @f(a, b) (the tuple collapses as any
+ *                               tuple does: a lowered function's
+ *                               arguments share one device, as the
+ *                               primitive function it came from did)
  * (memory.kill is an ordinary primitive op there too.)
  * Constraints that relate a value to one of its uses record the value's id,
  * so that `check` can tell a value's uses apart; for those the consumer side
@@ -55,6 +61,8 @@ int32_t plan_op_operand_device(const Expr *e, uint32_t i, int32_t host)
 		return host;
 	if (e->u.call.op == OP_VM_INVOKE_TVM_OP && e->u.call.nargs == 3 && i == 0)
 		return IR_NO_DEVICE;
+	if (e->u.call.op == OP_CALL_LOWERED)
+		return IR_NO_DEVICE; /* the callee's parameters say: plan_verify */
 	return e->device;
 }
 
@@ -167,6 +175,23 @@ static void generate_call(Generator *g, Expr *e)
 			emit(g, CONSTRAINT_OP_ARG, e, arg, i, self, plan_domain_of(an, arg),
 			     copyable(arg));
 		}
+		return;
+	}
+	if (e->u.call.op == OP_CALL_LOWERED && e->u.call.nargs == 2 &&
+	    e->u.call.args[1]->kind == EXPR_TUPLE) {
+		/* @f(fields): @f's domain fn(fields):call. Not cuttable: a copy
+		 * goes on a call's operand, and the fields are the tuple's. */
+		Expr *tuple = e->u.call.args[1];
+		uint32_t n = tuple->u.tuple.nfields;
+		uint32_t fd = plan_domain_as_function(an, plan_domain_new(an), n);
+		emit(g, CONSTRAINT_CALLEE, e, e->u.call.args[0], 0, fd,
+		     plan_domain_of(an, e->u.call.args[0]), false);
+		for (uint32_t i = 0; i < n; i++) {
+			Expr *arg = tuple->u.tuple.fields[i];
+			emit(g, CONSTRAINT_CALL_ARG, e, arg, i, fn_child(an, fd, i),
+			     plan_domain_of(an, arg), false);
+		}
+		emit(g, CONSTRAINT_CALL_RESULT, e, NULL, n, fn_child(an, fd, n), self, false);
 		return;
 	}
 	if (e->u.call.op != OP_NONE) {
