@@ -82,6 +82,9 @@ static bool same_attr_value(const AttrValue *a, const AttrValue *b)
 		return true;
 	case ATTR_DEVICE:
 		return a->u.device == b->u.device;
+	case ATTR_META:
+		return strcmp(a->u.meta.kind, b->u.meta.kind) == 0 &&
+		       a->u.meta.index == b->u.meta.index;
 	}
 	return false;
 }

@@ -41,6 +41,7 @@ typedef enum AttrKind {
 	ATTR_BOOL,   /* b */
 	ATTR_LIST,   /* list */
 	ATTR_DEVICE, /* device: a device-table index */
+	ATTR_META,   /* meta: a metadata object devplan does not read */
 } AttrKind;
 
 typedef struct AttrValue AttrValue;
@@ -56,6 +57,10 @@ struct AttrValue {
 			AttrValue *items;
 		} list;
 		int32_t device;
+		struct {
+			const char *kind; /* "IndexMap" of meta[IndexMap][3] */
+			int64_t index;
+		} meta;
 	} u;
 };
 

@@ -76,6 +76,12 @@ char op_attr_kind(OpKind op, const char *attr)
 	return 0;
 }
 
+bool op_type_is_printed(OpKind op)
+{
+	const char *s = op < OP_COUNT ? op_info(op)->schema : "";
+	return strstr(s, ":m") != NULL;
+}
+
 bool op_is_annotation(OpKind op)
 {
 	return op == OP_ON_DEVICE || op == OP_DEVICE_COPY;

@@ -34,6 +34,10 @@ OpKind op_lookup(const char *name, size_t len);
 /* The kind letter of attribute `attr` in op's schema, or 0 if the op does
  * not accept it. */
 char op_attr_kind(OpKind op, const char *attr);
+/* True for an operator whose result type depends on an attribute devplan
+ * cannot evaluate (a metadata object, kind 'm'): the type TVM printed after
+ * the call is read with it, kept as the call's type and printed back. */
+bool op_type_is_printed(OpKind op);
 /* True for the two annotation ops that are not computations. */
 bool op_is_annotation(OpKind op);
 

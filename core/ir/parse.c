@@ -648,6 +648,7 @@ static bool value_to_device(Parser *p, Pos pos, AttrValue *v, const char *what)
 	case ATTR_FLOAT:
 	case ATTR_BOOL:
 	case ATTR_LIST:
+	case ATTR_META:
 		break;
 	}
 	parse_error(p, pos,
@@ -747,6 +748,23 @@ static void unsupported_meta(Parser *p, const Token *kind)
 }
 
 /* ---- Attributes ------------------------------------------------------- */
+
+/* meta_object := meta_ref
+ * An attribute of kind 'm': a reference into the #[metadata] section that
+ * devplan keeps as written and does not read (an IndexMap); the kind and
+ * index live in the scratch arena until the call copies them. */
+static bool parse_meta_object(Parser *p, AttrValue *out)
+{
+	Token kind;
+	int64_t index;
+	if (!parse_meta_ref(p, &kind, &index))
+		return false;
+	memset(out, 0, sizeof *out);
+	out->kind = ATTR_META;
+	out->u.meta.kind = arena_strndup(&p->scratch, kind.text, kind.len);
+	out->u.meta.index = index;
+	return true;
+}
 
 /* attr_value := INT | FLOAT | STRING | 'True' | 'False' | 'None'
  *             | '[' (attr_value (',' attr_value)* ','?)? ']'
@@ -863,6 +881,8 @@ static const char *value_kind_name(const AttrValue *v)
 		return "a list";
 	case ATTR_DEVICE:
 		return "a virtual device";
+	case ATTR_META:
+		return "a metadata object";
 	}
 	return "a value";
 }
@@ -886,6 +906,8 @@ static const char *schema_kind_name(char kind)
 		return "a list of numbers";
 	case 'd':
 		return "a virtual device";
+	case 'm':
+		return "a metadata object (meta[KIND][i])";
 	default:
 		return "a value";
 	}
@@ -979,6 +1001,10 @@ static bool check_attr_kind(Parser *p, OpKind op, const char *name, char kind, A
 		break;
 	case 'd':
 		return value_to_device(p, pos, v, what);
+	case 'm':
+		if (v->kind == ATTR_META)
+			return true;
+		break;
 	default:
 		break;
 	}
@@ -1019,8 +1045,13 @@ static bool parse_call_attr(Parser *p, OpKind op, bool is_op, size_t attr_mark)
 	char kind;
 	next(p); /* '=' */
 	vpos = peek(p)->pos;
-	if (!parse_attr_value(p, &v))
+	if (is_op && op != OP_NONE && lex_is_ident(peek(p), "meta") &&
+	    op_attr_kind(op, arena_strndup(&p->scratch, name.text, name.len)) == 'm') {
+		if (!parse_meta_object(p, &v))
+			return false;
+	} else if (!parse_attr_value(p, &v)) {
 		return false;
+	}
 	if (!is_op) {
 		parse_error(p, name.pos, "attributes are only allowed in operator calls");
 		return true;
@@ -1060,6 +1091,8 @@ static AttrValue copy_value(IrModule *m, const AttrValue *v)
 	AttrValue out = *v;
 	if (v->kind == ATTR_STRING)
 		out.u.s = arena_strdup(ir_data_arena(m), v->u.s);
+	else if (v->kind == ATTR_META)
+		out.u.meta.kind = arena_strdup(ir_data_arena(m), v->u.meta.kind);
 	else if (v->kind == ATTR_LIST) {
 		out.u.list.items = arena_array(ir_data_arena(m), v->u.list.n, sizeof(AttrValue));
 		for (uint32_t i = 0; i < v->u.list.n; i++)
@@ -1518,7 +1551,9 @@ static Expr *parse_op_call(Parser *p, OpKind op)
 	}
 	if (parse_call_args(p, op, true, &attrs_offset)) {
 		uint32_t nargs = (uint32_t)(p->exprs.count - emark);
-		Type *printed = op == OP_NONE ? parse_printed_type(p, p->last_offset + 1) : NULL;
+		Type *printed = op == OP_NONE || op_type_is_printed(op)
+					? parse_printed_type(p, p->last_offset + 1)
+					: NULL;
 		if (op == OP_NONE && printed) {
 			Arena *a = ir_data_arena(p->m);
 			UnknownOp *u = arena_alloc(a, sizeof *u);
@@ -1558,6 +1593,7 @@ static Expr *parse_op_call(Parser *p, OpKind op)
 			e = ir_call_op(p->m, name.pos, op, STACK_AT(p->exprs, emark), nargs,
 				       STACK_AT(p->attrs, amark),
 				       (uint32_t)(p->attrs.count - amark));
+			e->type = printed; /* op_type_is_printed: its relation reads it */
 		}
 	}
 	p->exprs.count = emark;
