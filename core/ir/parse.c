@@ -1728,7 +1728,19 @@ static bool parse_param(Parser *p, uint32_t first_param_id)
 	return true;
 }
 
-/* params := '(' (param (',' param)*)? (',' IDENT '=' attr_value)* ','? ')'
+/* Whether a function attribute's value is a metadata object devplan keeps
+ * as written (meta[Target][0], meta[Map][1]): a meta reference to anything
+ * but a device or a constant, which mean something here. */
+static bool is_meta_object(Parser *p)
+{
+	Token *kind = peek_at(p, 2);
+	return lex_is_ident(peek(p), "meta") && peek_at(p, 1)->kind == TK_LBRACKET &&
+	       kind->kind == TK_IDENT && !lex_is_ident(kind, "VirtualDevice") &&
+	       !lex_is_ident(kind, "relay.Constant");
+}
+
+/* params := '(' (param (',' param)*)? (',' IDENT '=' fn_attr_value)* ','? ')'
+ * fn_attr_value := attr_value | meta_object
  * Parameters go on the expression stack and are bound in the current
  * scope; `virtual_device=D` sets *device, other attributes go on the
  * attribute stack. The attributes may also stand alone: `fn (Primitive=1)`. */
@@ -1751,8 +1763,12 @@ static bool parse_params(Parser *p, int32_t *device)
 			Pos vpos;
 			next(p);
 			vpos = peek(p)->pos;
-			if (!parse_attr_value(p, &v))
+			if (is_meta_object(p)) {
+				if (!parse_meta_object(p, &v))
+					return false;
+			} else if (!parse_attr_value(p, &v)) {
 				return false;
+			}
 			seen_attr = true;
 			if (lex_is_ident(&name, "virtual_device")) {
 				if (value_to_device(p, vpos, &v,
