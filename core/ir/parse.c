@@ -1438,7 +1438,8 @@ static bool parse_call_args(Parser *p, OpKind op, bool is_op, uint32_t *attrs_of
 }
 
 /* printed_type := '/' '*' 'ty=' type ... '*' '/'
- * The result type TVM prints in a comment right after a call, read from
+ * The result type TVM prints in a comment after a call (on the call's
+ * line or, where the printer broke it, a following one), read from
  * the source text at `offset` (just past the call's ')'; the lexer skips
  * comments, so this reads the bytes itself and lexes the type with a
  * lexer of its own). NULL when no such comment follows; an error in the
@@ -1453,7 +1454,9 @@ static Type *parse_printed_type(Parser *p, size_t offset)
 	uint32_t saved_line = p->last_line, saved_offset = p->last_offset;
 	Pos pos;
 	Type *t;
-	while (offset < end && (text[offset] == ' ' || text[offset] == '\t'))
+	/* TVM's printer may break a long line before the comment */
+	while (offset < end && (text[offset] == ' ' || text[offset] == '\t' ||
+				text[offset] == '\n' || text[offset] == '\r'))
 		offset++;
 	if (end - offset < 5 || memcmp(text + offset, "/*", 2) != 0)
 		return NULL;
