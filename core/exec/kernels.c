@@ -331,7 +331,8 @@ bool kernel_call_prepare(KernelCall *kc, const Expr *call, const KernelTensor *i
 		uint32_t n = attr_list(call, "axis", &items), ndim = in[0].ndim;
 		bool present = attr_get(call, "axis") != NULL;
 		kc->axes = xcalloc(ndim ? ndim : 1, sizeof(int64_t));
-		if (!present) {
+		if (!present || n == 0) {
+			/* TVM's GetReduceAxes: no axis or [] is every axis, exclude or not */
 			for (uint32_t i = 0; i < ndim; i++)
 				kc->axes[i] = 1;
 			return true;
