@@ -3,10 +3,10 @@
  *
  * One walk over every expression of every global, each node once, emitting
  * the constraints TVM's DeviceAnalyzer would unify (SPEC §3.1):
- *   op(args)            every arg and the result share one domain (the
- *                       references ref, ref_read and ref_write too: TVM's
- *                       collapses, which plan_domains.c's unification
- *                       makes of a leaf meeting a function domain)
+ *   op(args)            every arg and the result share one domain; for
+ *                       ref, ref_read and ref_write a first-order one, so
+ *                       that a closure in a cell collapses onto the
+ *                       cell's device (TVM's UnifyExprCollapsed)
  *   on_device(e, D)     e is on D; the result too when constrain_result
  *   device_copy(e,S,D)  fn(S):D
  *   f(args)             f's function domain fn(args):call
@@ -194,6 +194,13 @@ static void generate_call(Generator *g, Expr *e)
 		emit(g, CONSTRAINT_CALL_RESULT, e, NULL, n, fn_child(an, fd, n), self, false);
 		return;
 	}
+	/* TVM's references are first-order: the cell (ref's result, the ref
+	 * operand of ref_read and ref_write) and the write collapse onto what
+	 * they meet, a closure included */
+	if (e->u.call.op == OP_REF_CREATE || e->u.call.op == OP_REF_WRITE)
+		plan_domain_set_first_order(an, self);
+	if ((e->u.call.op == OP_REF_READ || e->u.call.op == OP_REF_WRITE) && e->u.call.nargs)
+		plan_domain_set_first_order(an, plan_domain_of(an, e->u.call.args[0]));
 	if (e->u.call.op != OP_NONE) {
 		for (uint32_t i = 0; i < e->u.call.nargs; i++) {
 			Expr *arg = e->u.call.args[i];
