@@ -1041,12 +1041,11 @@ static bool parse_call_attr(Parser *p, OpKind op, bool is_op, size_t attr_mark)
 	Token name = next(p);
 	AttrValue v;
 	Pos vpos;
-	char *cname;
-	char kind;
+	char *cname = arena_strndup(&p->scratch, name.text, name.len);
+	char kind = is_op && op != OP_NONE ? op_attr_kind(op, cname) : 0;
 	next(p); /* '=' */
 	vpos = peek(p)->pos;
-	if (is_op && op != OP_NONE && lex_is_ident(peek(p), "meta") &&
-	    op_attr_kind(op, arena_strndup(&p->scratch, name.text, name.len)) == 'm') {
+	if (kind == 'm' && lex_is_ident(peek(p), "meta")) {
 		if (!parse_meta_object(p, &v))
 			return false;
 	} else if (!parse_attr_value(p, &v)) {
@@ -1058,8 +1057,6 @@ static bool parse_call_attr(Parser *p, OpKind op, bool is_op, size_t attr_mark)
 	}
 	if (op == OP_NONE)
 		return true;
-	cname = arena_strndup(&p->scratch, name.text, name.len);
-	kind = op_attr_kind(op, cname);
 	if (!kind) {
 		StrBuf sb;
 		strbuf_init(&sb);
