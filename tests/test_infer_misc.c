@@ -178,6 +178,16 @@ static void test_call_lowered(void **state)
 		      "(Tensor[(2), float32], Tensor[(), bool])");
 	check_lowered("%a: Tensor[(2), float32], %k: int64",
 		      "%0 = (%a, %k);\n  %1 = call_lowered(@f, %0);\n  %1.1", "Tensor[(), bool]");
+	/* CallLoweredAttrs' metadata map, as TVM prints it, is kept as written */
+	check_lowered("%a: Tensor[(2), float32], %k: int64",
+		      "call_lowered(@f, (%a, %k), metadata=meta[Map][0])",
+		      "(Tensor[(2), float32], Tensor[(), bool])");
+	check_lowered(
+		"%a: Tensor[(2), float32], %k: int64", "call_lowered(@f, (%a, %k), metadata=\"x\")",
+		"t.relay:7:39: error: attribute 'metadata' of 'call_lowered' expects a metadata "
+		"object (meta[KIND][i]), found a string\n"
+		"    call_lowered(@f, (%a, %k), metadata=\"x\")\n"
+		"                                        ^\n");
 	check_lowered("%a: Tensor[(2), float32]", "call_lowered(@f, (%a,))",
 		      "t.relay:7:3: error: 'call_lowered' passes 1 argument to @f, which takes "
 		      "2\n"

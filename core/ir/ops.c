@@ -78,8 +78,8 @@ char op_attr_kind(OpKind op, const char *attr)
 
 bool op_type_is_printed(OpKind op)
 {
-	const char *s = op < OP_COUNT ? op_info(op)->schema : "";
-	return strstr(s, ":m") != NULL;
+	/* its index_map, TIR in the metadata, gives the result's shape */
+	return op == OP_META_SCHEDULE_LAYOUT_TRANSFORM;
 }
 
 bool op_is_annotation(OpKind op)

@@ -35,8 +35,9 @@ OpKind op_lookup(const char *name, size_t len);
  * not accept it. */
 char op_attr_kind(OpKind op, const char *attr);
 /* True for an operator whose result type depends on an attribute devplan
- * cannot evaluate (a metadata object, kind 'm'): the type TVM printed after
- * the call is read with it, kept as the call's type and printed back. */
+ * cannot evaluate (a metadata object, kind 'm', such as an IndexMap): the
+ * type TVM printed after the call is read with it, kept as the call's type
+ * and printed back. */
 bool op_type_is_printed(OpKind op);
 /* True for the two annotation ops that are not computations. */
 bool op_is_annotation(OpKind op);
