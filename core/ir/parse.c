@@ -750,9 +750,10 @@ static void unsupported_meta(Parser *p, const Token *kind)
 /* ---- Attributes ------------------------------------------------------- */
 
 /* meta_object := meta_ref
- * An attribute of kind 'm': a reference into the #[metadata] section that
- * devplan keeps as written and does not read (an IndexMap); the kind and
- * index live in the scratch arena until the call copies them. */
+ * An attribute of kind 'm', or a function attribute: a reference into the
+ * #[metadata] section that devplan keeps as written and does not read (an
+ * IndexMap, a Map, a Target); the kind lives in the scratch arena until the
+ * call or function copies it. */
 static bool parse_meta_object(Parser *p, AttrValue *out)
 {
 	Token kind;
