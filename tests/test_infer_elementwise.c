@@ -275,6 +275,13 @@ static void test_min_prod(void **state)
 		snprintf(body, sizeof body, "%s(%%x, axis=[1], keepdims=True, exclude=True)",
 			 ops[i]);
 		check_type(X234, body, "Tensor[(1, 3, 1), float32]");
+		/* TVM's GetReduceAxes: an empty list is every axis, and exclude
+		 * is then ignored */
+		snprintf(body, sizeof body, "%s(%%x, axis=[])", ops[i]);
+		check_type(X234, body, "Tensor[(), float32]");
+		snprintf(body, sizeof body, "%s(%%x, axis=[], keepdims=True, exclude=True)",
+			 ops[i]);
+		check_type(X234, body, "Tensor[(1, 1, 1), float32]");
 		snprintf(body, sizeof body, "%s(%%x, axis=[3])", ops[i]);
 		snprintf(want, sizeof want,
 			 "'%s' axis 3 is out of range for Tensor[(2, 3, 4), float32]", ops[i]);
@@ -328,6 +335,8 @@ static void test_argmax_argmin(void **state)
 		check_type(X234, body, "Tensor[(2, 3, 1), int32]");
 		snprintf(body, sizeof body, "%s(%%x, axis=[2], exclude=True)", ops[i]);
 		check_type(X234, body, "Tensor[(4), int32]");
+		snprintf(body, sizeof body, "%s(%%x, axis=[], exclude=True)", ops[i]);
+		check_type(X234, body, "Tensor[(), int32]");
 		snprintf(body, sizeof body, "%s(%%s)", ops[i]);
 		snprintf(want, sizeof want,
 			 "'%s' expects a tensor of rank 1 or more, got Tensor[(), float32]",
@@ -351,6 +360,8 @@ static void test_variance(void **state)
 	check_type(X234 ", %m: Tensor[(2, 1, 4), float32]",
 		   "variance(%x, %m, axis=[1], unbiased=True)", "Tensor[(2, 4), float32]");
 	check_type(X234 ", %m: Tensor[(1, 1, 1), float32]", "variance(%x, %m)",
+		   "Tensor[(), float32]");
+	check_type(X234 ", %m: Tensor[(1, 1, 1), float32]", "variance(%x, %m, axis=[])",
 		   "Tensor[(), float32]");
 	check_type(X234 ", %m: Tensor[(1, 3, 1), float32]",
 		   "variance(%x, %m, axis=[1], exclude=True)", "Tensor[(3), float32]");

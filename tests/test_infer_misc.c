@@ -135,6 +135,113 @@ static void test_memory_kill(void **state)
 	check_type("%a: (Tensor[(2), float32],)", "memory.kill(%a)", "()");
 }
 
+/* ---- call_lowered ---------------------------------------------------------- */
+
+/* @main's result type, or the diagnostics of parsing or inferring, for
+ * `def @f F_SIG` followed by a @main of params and body (on line 7). */
+static char *infer_with_callee(const char *f_sig, const char *params, const char *body)
+{
+	StrBuf sb;
+	char *out;
+	ir_module_free(mod);
+	source_release(src);
+	diag_clear(&diags);
+	strbuf_init(&sb);
+	strbuf_printf(&sb, "#[version = \"0.0.5\"]\ndef @f%s\n\ndef @main(%s) {\n  %s\n}\n", f_sig,
+		      params, body);
+	src = source_from_string("t.relay", sb.data, sb.len);
+	strbuf_free(&sb);
+	mod = parse_module(src, &devices, &diags);
+	if (!mod || !infer_module(mod, &diags))
+		return format_diags();
+	strbuf_init(&sb);
+	type_print(&sb, mod->globals[ir_find_global(mod, "main")].fn->u.fn.body->type);
+	out = strbuf_detach(&sb);
+	return out;
+}
+
+static void check_lowered(const char *params, const char *body, const char *want)
+{
+	static const char f_sig[] = "(%x: Tensor[(2), float32], %n: Tensor[(), int64]) -> "
+				    "(Tensor[(2), float32], bool) {\n  (%x, equal(%n, %n))\n}";
+	char *got = infer_with_callee(f_sig, params, body);
+	if (strcmp(got, want) != 0)
+		print_error("%s:\ngot:  %s\nwant: %s\n", body, got, want);
+	assert_string_equal(got, want);
+	free(got);
+}
+
+static void test_call_lowered(void **state)
+{
+	(void)state;
+	check_lowered("%a: Tensor[(2), float32], %k: int64", "call_lowered(@f, (%a, %k))",
+		      "(Tensor[(2), float32], Tensor[(), bool])");
+	check_lowered("%a: Tensor[(2), float32], %k: int64",
+		      "%0 = (%a, %k);\n  %1 = call_lowered(@f, %0);\n  %1.1", "Tensor[(), bool]");
+	/* CallLoweredAttrs' metadata map, as TVM prints it, is kept as written */
+	check_lowered("%a: Tensor[(2), float32], %k: int64",
+		      "call_lowered(@f, (%a, %k), metadata=meta[Map][0])",
+		      "(Tensor[(2), float32], Tensor[(), bool])");
+	check_lowered(
+		"%a: Tensor[(2), float32], %k: int64", "call_lowered(@f, (%a, %k), metadata=\"x\")",
+		"t.relay:7:39: error: attribute 'metadata' of 'call_lowered' expects a metadata "
+		"object (meta[KIND][i]), found a string\n"
+		"    call_lowered(@f, (%a, %k), metadata=\"x\")\n"
+		"                                        ^\n");
+	check_lowered("%a: Tensor[(2), float32]", "call_lowered(@f, (%a,))",
+		      "t.relay:7:3: error: 'call_lowered' passes 1 argument to @f, which takes "
+		      "2\n"
+		      "    call_lowered(@f, (%a,))\n"
+		      "    ^\n");
+	check_lowered("%a: Tensor[(2), float32], %k: int32", "call_lowered(@f, (%a, %k))",
+		      "t.relay:7:3: error: 'call_lowered' passes Tensor[(), int32] as argument 2 "
+		      "of @f, which expects Tensor[(), int64]\n"
+		      "    call_lowered(@f, (%a, %k))\n"
+		      "    ^\n");
+	check_lowered("%t: (Tensor[(2), float32], int64)", "call_lowered(@f, %t)",
+		      "t.relay:7:3: error: 'call_lowered' expects a tuple of @f's arguments "
+		      "second, got a variable of (Tensor[(2), float32], Tensor[(), int64])\n"
+		      "    call_lowered(@f, %t)\n"
+		      "    ^\n");
+	check_lowered("%a: Tensor[(2), float32], %k: int64",
+		      "call_lowered(fn (%x: int64) { %x }, (%k,))",
+		      "t.relay:7:3: error: 'call_lowered' expects a global function first, got fn "
+		      "(Tensor[(), int64]) -> Tensor[(), int64]\n"
+		      "    call_lowered(fn (%x: int64) { %x }, (%k,))\n"
+		      "    ^\n");
+	check_lowered("%a: Tensor[(2), float32], %k: int64", "call_lowered(@f)",
+		      "t.relay:7:3: error: operator 'call_lowered' takes 2 arguments, got 1\n"
+		      "    call_lowered(@f)\n"
+		      "    ^\n");
+}
+
+/* ---- references ------------------------------------------------------------ */
+
+static void test_references(void **state)
+{
+	(void)state;
+	check_type(F234, "ref(%a)", "ref(Tensor[(2, 3, 4), float32])");
+	/* a cell holds any value: a tuple, a closure */
+	check_type("%a: (Tensor[(2), float32], bool)", "ref(%a)",
+		   "ref((Tensor[(2), float32], Tensor[(), bool]))");
+	check_type(F234, "ref(fn (%x: Tensor[(2), float32]) { %x })",
+		   "ref(fn (Tensor[(2), float32]) -> Tensor[(2), float32])");
+	check_type("%r: ref(Tensor[(2), int64])", "ref_read(%r)", "Tensor[(2), int64]");
+	check_type("%r: ref(ref(Tensor[(2), int64]))", "ref_read(%r)", "ref(Tensor[(2), int64])");
+	check_type("%r: ref(Tensor[(2), int64]), %v: Tensor[(2), int64]", "ref_write(%r, %v)",
+		   "()");
+	check_type(F234, "ref_read(ref(%a))", "Tensor[(2, 3, 4), float32]");
+	check_error(F234, "ref_read(%a)",
+		    "'ref_read' expects a reference, got Tensor[(2, 3, 4), float32]");
+	check_error(F234, "ref_write(%a, %a)",
+		    "'ref_write' expects a reference, got Tensor[(2, 3, 4), float32]");
+	check_error("%r: ref(Tensor[(2), int64]), %v: Tensor[(3), int64]", "ref_write(%r, %v)",
+		    "'ref_write' cannot store Tensor[(3), int64] in ref(Tensor[(2), int64])");
+	check_parse_error(F234, "ref(%a, %a)", 3, "operator 'ref' takes 1 argument, got 2");
+	check_parse_error(F234, "ref_write(%a)", 3,
+			  "operator 'ref_write' takes 2 arguments, got 1");
+}
+
 /* ---- qnn.* ------------------------------------------------------------------ */
 
 #define QP "%s: float32, %z: int32"
@@ -882,6 +989,8 @@ int main(void)
 		TEST(test_vm_reshape_tensor),
 		TEST(test_vm_invoke_tvm_op),
 		TEST(test_memory_kill),
+		TEST(test_references),
+		TEST(test_call_lowered),
 		TEST(test_qnn_quantize),
 		TEST(test_qnn_dequantize),
 		TEST(test_qnn_requantize),

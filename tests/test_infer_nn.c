@@ -530,6 +530,20 @@ static void test_adaptive_pool(void **state)
 	expect_error("%x: " F32(1, 3, 7, 9), "nn.adaptive_avg_pool2d(%x, output_size=[1, 2, 3])",
 		     "'nn.adaptive_avg_pool2d' attribute output_size=[1, 2, 3] must have 0, 1 or 2 "
 		     "values");
+	/* TVM's AdaptivePool*Rel: no output_size (absent, None or []) keeps
+	 * the input's spatial extents */
+	expect_type("%x: " F32(1, 3, 7, 9), "nn.adaptive_avg_pool2d(%x, output_size=None)",
+		    F32(1, 3, 7, 9));
+	expect_type("%x: " F32(1, 7, 9, 3),
+		    "nn.adaptive_max_pool2d(%x, output_size=[], layout=\"NHWC\")", F32(1, 7, 9, 3));
+	expect_type("%x: " F32(1, 2, 4, 6, 8), "nn.adaptive_avg_pool3d(%x, output_size=None)",
+		    F32(1, 2, 4, 6, 8));
+	expect_type("%x: " F32(1, 2, 4, 6, 8), "nn.adaptive_max_pool3d(%x)", F32(1, 2, 4, 6, 8));
+	expect_type("%x: " F32(1, 3, 10), "nn.adaptive_avg_pool1d(%x, output_size=[])",
+		    F32(1, 3, 10));
+	expect_error(
+		"%x: " F32(1, 3, 10), "nn.adaptive_avg_pool1d(%x, output_size=[2, 3])",
+		"'nn.adaptive_avg_pool1d' attribute output_size=[2, 3] must have 0 or 1 values");
 	expect_error("%x: " F32(1, 3, 10), "nn.adaptive_max_pool1d(%x, output_size=[0])",
 		     "'nn.adaptive_max_pool1d' attribute output_size=[0] must be positive");
 	expect_error("%x: " F32(1, 3, 10), "nn.adaptive_avg_pool3d(%x)",

@@ -737,6 +737,38 @@ static void test_layout_transform(void **state)
 		     "'layout_transform' needs src_layout and dst_layout attributes");
 }
 
+/* meta_schedule_layout_transform's index map is TIR in the metadata: the
+ * type comes from the printed one, checked against the data's dtype. */
+static void test_meta_schedule_layout_transform(void **state)
+{
+	(void)state;
+	expect_type(NCHW,
+		    "meta_schedule_layout_transform(%x, index_map=meta[IndexMap][0]) "
+		    "/* ty=Tensor[(1, 8, 7, 7, 4), float32] */",
+		    "Tensor[(1, 8, 7, 7, 4), float32]");
+	/* the type comment may carry devices too, as `ir --devices` prints */
+	expect_type(NCHW,
+		    "meta_schedule_layout_transform(%x, index_map=meta[IndexMap][2]) "
+		    "/* ty=Tensor[(32, 49), float32] cpu:0 */",
+		    "Tensor[(32, 49), float32]");
+	expect_error(NCHW, "meta_schedule_layout_transform(%x, index_map=meta[IndexMap][0])",
+		     "'meta_schedule_layout_transform' needs its result type printed after the "
+		     "call (/* ty=... */): devplan cannot apply the index map");
+	expect_error(NCHW, "meta_schedule_layout_transform(%x) /* ty=Tensor[(32, 49), float32] */",
+		     "'meta_schedule_layout_transform' needs an index_map (meta[IndexMap][i])");
+	expect_error(NCHW,
+		     "meta_schedule_layout_transform(%x, index_map=meta[IndexMap][0]) "
+		     "/* ty=Tensor[(32, 49), int64] */",
+		     "'meta_schedule_layout_transform' is printed to give Tensor[(32, 49), int64], "
+		     "not a tensor of its data's dtype float32");
+	expect_parse_error(NCHW, "meta_schedule_layout_transform(%x, index_map=[0, 1])",
+			   "attribute 'index_map' of 'meta_schedule_layout_transform' expects a "
+			   "metadata object (meta[KIND][i]), found a list",
+			   48);
+	expect_parse_error(NCHW, "meta_schedule_layout_transform(%x, index_map=meta[IndexMap])",
+			   "expected '[' before the metadata index, found ')'", 62);
+}
+
 static void test_slice_like(void **state)
 {
 	(void)state;
@@ -1020,6 +1052,7 @@ int main(void)
 		TEST(test_dyn),
 		TEST(test_reshape_special_values),
 		TEST(test_layout_transform),
+		TEST(test_meta_schedule_layout_transform),
 		TEST(test_slice_like),
 		TEST(test_misc_indexing),
 		TEST(test_einsum),

@@ -785,6 +785,9 @@ static void test_reductions(void **state)
 		{", axis=[-1]", {0, 0, 0, 1}, 3, {2, 3, 4}},
 		{", axis=[1, 3], exclude=True", {1, 0, 1, 0}, 2, {3, 5}},
 		{", axis=[0], keepdims=True, exclude=True", {0, 1, 1, 1}, 4, {2, 1, 1, 1}},
+		/* TVM's GetReduceAxes: an empty list is every axis, exclude or not */
+		{", axis=[]", {1, 1, 1, 1}, 0, {0}},
+		{", axis=[], keepdims=True, exclude=True", {1, 1, 1, 1}, 4, {1, 1, 1, 1}},
 	};
 	static const int64_t shape[4] = {2, 3, 4, 5};
 	(void)state;

@@ -1121,6 +1121,63 @@ static void test_unknown_operator_with_printed_type(void **state)
 	ir_module_free(m);
 }
 
+/* TVM's printer may break a long line before the type comment: the
+ * printed type is read on a following line too, a type spanning lines
+ * too, up to the ';' (and only a ty= comment counts). */
+static void test_unknown_operator_type_on_next_line(void **state)
+{
+	IrModule *m = parse_ok("def @main(%x: Tensor[(1, 8), float32]) {\n"
+			       "  %0 = contrib.my_op(%x, axis=1)\n"
+			       "    /* ty=Tensor[(1, 8), float32] */;\n"
+			       "  %1 = my_fused(%0)\r\n"
+			       "\t/* ty=(Tensor[(1, 8), float32],\n"
+			       "         int32) */;\n"
+			       "  %2 = %1.0;\n"
+			       "  contrib.my_op(%2)\n"
+			       "  /* ty=Tensor[(1, 8), float32] */\n"
+			       "}\n");
+	Expr *last = body_of(m, "main"), *proj = last->u.call.args[0];
+	Expr *fused = proj->u.proj.tuple, *op = fused->u.call.args[0];
+	char *text, *errors;
+	(void)state;
+	assert_int_equal(op->u.call.op, OP_UNKNOWN);
+	assert_int_equal(op->type->kind, TYPE_TENSOR);
+	assert_int_equal(fused->u.call.op, OP_UNKNOWN);
+	assert_int_equal(fused->type->kind, TYPE_TUPLE);
+	assert_int_equal(fused->type->u.tuple.nfields, 2);
+	assert_int_equal(last->u.call.op, OP_UNKNOWN);
+	assert_int_equal(last->type->kind, TYPE_TENSOR);
+	text = print_plain(m);
+	assert_non_null(
+		strstr(text, "contrib.my_op(%x, axis=1) /* ty=Tensor[(1, 8), float32] */;"));
+	free(text);
+	ir_module_free(m);
+	/* a comment that is not a type does not stand in for one */
+	errors = parse_fails("def @main(%x: Tensor[(1, 8), float32]) {\n"
+			     "  %0 = contrib.my_op(%x)\n"
+			     "    /* span=x.py:3 */;\n"
+			     "  %0\n"
+			     "}\n");
+	assert_non_null(strstr(errors, "t.relay:2:8: error: unknown operator 'contrib.my_op'"));
+	free(errors);
+	/* nor one after the ';' */
+	errors = parse_fails("def @main(%x: Tensor[(1, 8), float32]) {\n"
+			     "  %0 = contrib.my_op(%x);\n"
+			     "  /* ty=Tensor[(1, 8), float32] */\n"
+			     "  %0\n"
+			     "}\n");
+	assert_non_null(strstr(errors, "t.relay:2:8: error: unknown operator 'contrib.my_op'"));
+	free(errors);
+	/* an error in a type on a following line is reported where it is */
+	errors = parse_fails("def @main(%x: Tensor[(1, 8), float32]) {\n"
+			     "  %0 = contrib.my_op(%x)\n"
+			     "    /* ty=Tensor[(1, 8), flot32] */;\n"
+			     "  %0\n"
+			     "}\n");
+	assert_non_null(strstr(errors, "t.relay:3:26: error: unknown dtype 'flot32'"));
+	free(errors);
+}
+
 /* TVM's function attributes are kept, in order, and printed back [P1];
  * ir_fn_is_primitive reads Primitive. */
 static void test_function_attributes(void **state)
@@ -1422,6 +1479,7 @@ int main(void)
 		cmocka_unit_test(test_free_vars),
 		cmocka_unit_test(test_bare_function_and_expression),
 		cmocka_unit_test(test_unknown_operator_with_printed_type),
+		cmocka_unit_test(test_unknown_operator_type_on_next_line),
 		cmocka_unit_test(test_function_attributes),
 		cmocka_unit_test(test_scoping),
 		cmocka_unit_test(test_positions),

@@ -470,6 +470,7 @@ static bool check_type(Run *run, const Expr *e, const Type *t)
 		return true;
 	switch (t->kind) {
 	case TYPE_FUNC:
+	case TYPE_REF: /* never reached: run refuses the ref operators */
 		return true;
 	case TYPE_TUPLE:
 		for (uint32_t i = 0; i < t->u.tuple.nfields; i++)
@@ -635,6 +636,7 @@ static bool backend_takes(const ExecDevice *dev, OpKind op, const Type *t, DType
 				return false;
 		return true;
 	case TYPE_FUNC:
+	case TYPE_REF: /* the ref ops have no kernel: refused before this */
 		break;
 	}
 	return true;

@@ -60,6 +60,7 @@ static int64_t attr_int(const Expr *call, const char *name, int64_t dflt)
 	case ATTR_STRING:
 	case ATTR_DEVICE:
 	case ATTR_CONSTANT:
+	case ATTR_META:
 		break;
 	}
 	return dflt;

@@ -160,6 +160,8 @@ static AttrValue copy_attr_value(IrModule *m, const AttrValue *v)
 	AttrValue out = *v;
 	if (v->kind == ATTR_STRING)
 		out.u.s = copy_name(m, v->u.s);
+	else if (v->kind == ATTR_META)
+		out.u.meta.kind = copy_name(m, v->u.meta.kind);
 	else if (v->kind == ATTR_LIST) {
 		out.u.list.items = arena_array(ir_data_arena(m), v->u.list.n, sizeof(AttrValue));
 		for (uint32_t i = 0; i < v->u.list.n; i++)

@@ -44,6 +44,7 @@ typedef enum AttrKind {
 	ATTR_CONSTANT, /* constant: a meta[relay.Constant] index into the
 			  module's constants, the value of an Expr-typed
 			  field of TVM's (arange's start, stop and step) */
+	ATTR_META,     /* meta: a metadata object devplan does not read */
 } AttrKind;
 
 typedef struct AttrValue AttrValue;
@@ -60,6 +61,10 @@ struct AttrValue {
 		} list;
 		int32_t device;
 		int32_t constant;
+		struct {
+			const char *kind; /* "IndexMap" of meta[IndexMap][3] */
+			int64_t index;
+		} meta;
 	} u;
 };
 

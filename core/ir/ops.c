@@ -101,6 +101,12 @@ const char *op_attr_default(OpKind op, const char *attr, size_t *len)
 	return eq + 1;
 }
 
+bool op_type_is_printed(OpKind op)
+{
+	/* its index_map, TIR in the metadata, gives the result's shape */
+	return op == OP_META_SCHEDULE_LAYOUT_TRANSFORM;
+}
+
 bool op_is_annotation(OpKind op)
 {
 	return op == OP_ON_DEVICE || op == OP_DEVICE_COPY;

@@ -46,6 +46,11 @@ const char *op_schema_next(const char *entry);
  * then clamped to [0, extent] for a positive stride and [-1, extent - 1]
  * for a negative one. */
 int64_t op_slice_canonical(int64_t index, int64_t extent, int64_t stride);
+/* True for an operator whose result type depends on an attribute devplan
+ * cannot evaluate (a metadata object, kind 'm', such as an IndexMap): the
+ * type TVM printed after the call is read with it, kept as the call's type
+ * and printed back. */
+bool op_type_is_printed(OpKind op);
 /* True for the two annotation ops that are not computations. */
 bool op_is_annotation(OpKind op);
 

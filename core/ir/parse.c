@@ -650,6 +650,7 @@ static bool value_to_device(Parser *p, Pos pos, AttrValue *v, const char *what)
 	case ATTR_BOOL:
 	case ATTR_LIST:
 	case ATTR_CONSTANT:
+	case ATTR_META:
 		break;
 	}
 	parse_error(p, pos,
@@ -749,6 +750,24 @@ static void unsupported_meta(Parser *p, const Token *kind)
 }
 
 /* ---- Attributes ------------------------------------------------------- */
+
+/* meta_object := meta_ref
+ * An attribute of kind 'm', or a function attribute: a reference into the
+ * #[metadata] section that devplan keeps as written and does not read (an
+ * IndexMap, a Map, a Target); the kind lives in the scratch arena until the
+ * call or function copies it. */
+static bool parse_meta_object(Parser *p, AttrValue *out)
+{
+	Token kind;
+	int64_t index;
+	if (!parse_meta_ref(p, &kind, &index))
+		return false;
+	memset(out, 0, sizeof *out);
+	out->kind = ATTR_META;
+	out->u.meta.kind = arena_strndup(&p->scratch, kind.text, kind.len);
+	out->u.meta.index = index;
+	return true;
+}
 
 /* attr_value := INT | FLOAT | STRING | 'True' | 'False' | 'None'
  *             | '[' (attr_value (',' attr_value)* ','?)? ']'
@@ -872,6 +891,8 @@ static const char *value_kind_name(const AttrValue *v)
 		return "a virtual device";
 	case ATTR_CONSTANT:
 		return "a constant";
+	case ATTR_META:
+		return "a metadata object";
 	}
 	return "a value";
 }
@@ -897,6 +918,8 @@ static const char *schema_kind_name(char kind)
 		return "a virtual device";
 	case 'e':
 		return "a number or a constant (meta[relay.Constant][i])";
+	case 'm':
+		return "a metadata object (meta[KIND][i])";
 	default:
 		return "a value";
 	}
@@ -998,6 +1021,10 @@ static bool check_attr_kind(Parser *p, OpKind op, const char *name, char kind, A
 		if (v->kind == ATTR_FLOAT || v->kind == ATTR_CONSTANT)
 			return true;
 		break;
+	case 'm':
+		if (v->kind == ATTR_META)
+			return true;
+		break;
 	default:
 		break;
 	}
@@ -1032,20 +1059,22 @@ static bool parse_call_attr(Parser *p, OpKind op, bool is_op, size_t attr_mark)
 	Token name = next(p);
 	AttrValue v;
 	Pos vpos;
-	char *cname;
-	char kind;
+	char *cname = arena_strndup(&p->scratch, name.text, name.len);
+	char kind = is_op && op != OP_NONE ? op_attr_kind(op, cname) : 0;
 	next(p); /* '=' */
 	vpos = peek(p)->pos;
-	if (!parse_attr_value(p, &v))
+	if (kind == 'm' && lex_is_ident(peek(p), "meta")) {
+		if (!parse_meta_object(p, &v))
+			return false;
+	} else if (!parse_attr_value(p, &v)) {
 		return false;
+	}
 	if (!is_op) {
 		parse_error(p, name.pos, "attributes are only allowed in operator calls");
 		return true;
 	}
 	if (op == OP_NONE)
 		return true;
-	cname = arena_strndup(&p->scratch, name.text, name.len);
-	kind = op_attr_kind(op, cname);
 	if (!kind) {
 		StrBuf sb;
 		strbuf_init(&sb);
@@ -1077,6 +1106,8 @@ static AttrValue copy_value(IrModule *m, const AttrValue *v)
 	AttrValue out = *v;
 	if (v->kind == ATTR_STRING)
 		out.u.s = arena_strdup(ir_data_arena(m), v->u.s);
+	else if (v->kind == ATTR_META)
+		out.u.meta.kind = arena_strdup(ir_data_arena(m), v->u.meta.kind);
 	else if (v->kind == ATTR_LIST) {
 		out.u.list.items = arena_array(ir_data_arena(m), v->u.list.n, sizeof(AttrValue));
 		for (uint32_t i = 0; i < v->u.list.n; i++)
@@ -1198,7 +1229,21 @@ static bool parse_type_list(Parser *p, bool *trailing_comma)
 	}
 }
 
-/* type := tensor_type | dtype
+/* ref_type := 'ref' '(' type ')'
+ * TVM's RelayRefType, as its printer spells it. */
+static Type *parse_ref_type(Parser *p)
+{
+	Type *value;
+	next(p);
+	if (!expect(p, TK_LPAREN, "'(' after 'ref'"))
+		return NULL;
+	value = parse_type(p);
+	if (!value || !expect(p, TK_RPAREN, "')' after the referenced type"))
+		return NULL;
+	return type_ref(ir_data_arena(p->m), value);
+}
+
+/* type := tensor_type | dtype | ref_type
  *       | '(' (type (',' type)* ','?)? ')'
  *       | 'fn' '(' (type (',' type)*)? ')' '->' type */
 static Type *parse_type(Parser *p)
@@ -1211,6 +1256,8 @@ static Type *parse_type(Parser *p)
 		return NULL;
 	if (lex_is_ident(t, "Tensor")) {
 		result = parse_tensor_type(p);
+	} else if (lex_is_ident(t, "ref")) {
+		result = parse_ref_type(p);
 	} else if (t->kind == TK_IDENT) {
 		Token name = next(p);
 		result = parse_dtype_name(p, &name);
@@ -1414,7 +1461,8 @@ static bool parse_call_args(Parser *p, OpKind op, bool is_op, uint32_t *attrs_of
 }
 
 /* printed_type := '/' '*' 'ty=' type ... '*' '/'
- * The result type TVM prints in a comment right after a call, read from
+ * The result type TVM prints in a comment after a call (on the call's
+ * line or, where the printer broke it, a following one), read from
  * the source text at `offset` (just past the call's ')'; the lexer skips
  * comments, so this reads the bytes itself and lexes the type with a
  * lexer of its own). NULL when no such comment follows; an error in the
@@ -1429,7 +1477,9 @@ static Type *parse_printed_type(Parser *p, size_t offset)
 	uint32_t saved_line = p->last_line, saved_offset = p->last_offset;
 	Pos pos;
 	Type *t;
-	while (offset < end && (text[offset] == ' ' || text[offset] == '\t'))
+	/* TVM's printer may break a long line before the comment */
+	while (offset < end && (text[offset] == ' ' || text[offset] == '\t' ||
+				text[offset] == '\n' || text[offset] == '\r'))
 		offset++;
 	if (end - offset < 5 || memcmp(text + offset, "/*", 2) != 0)
 		return NULL;
@@ -1527,7 +1577,9 @@ static Expr *parse_op_call(Parser *p, OpKind op)
 	}
 	if (parse_call_args(p, op, true, &attrs_offset)) {
 		uint32_t nargs = (uint32_t)(p->exprs.count - emark);
-		Type *printed = op == OP_NONE ? parse_printed_type(p, p->last_offset + 1) : NULL;
+		Type *printed = op == OP_NONE || op_type_is_printed(op)
+					? parse_printed_type(p, p->last_offset + 1)
+					: NULL;
 		if (op == OP_NONE && printed) {
 			Arena *a = ir_data_arena(p->m);
 			UnknownOp *u = arena_alloc(a, sizeof *u);
@@ -1567,6 +1619,7 @@ static Expr *parse_op_call(Parser *p, OpKind op)
 			e = ir_call_op(p->m, name.pos, op, STACK_AT(p->exprs, emark), nargs,
 				       STACK_AT(p->attrs, amark),
 				       (uint32_t)(p->attrs.count - amark));
+			e->type = printed; /* op_type_is_printed: its relation reads it */
 		}
 	}
 	p->exprs.count = emark;
@@ -1701,7 +1754,19 @@ static bool parse_param(Parser *p, uint32_t first_param_id)
 	return true;
 }
 
-/* params := '(' (param (',' param)*)? (',' IDENT '=' attr_value)* ','? ')'
+/* Whether a function attribute's value is a metadata object devplan keeps
+ * as written (meta[Target][0], meta[Map][1]): a meta reference to anything
+ * but a device or a constant, which mean something here. */
+static bool is_meta_object(Parser *p)
+{
+	Token *kind = peek_at(p, 2);
+	return lex_is_ident(peek(p), "meta") && peek_at(p, 1)->kind == TK_LBRACKET &&
+	       kind->kind == TK_IDENT && !lex_is_ident(kind, "VirtualDevice") &&
+	       !lex_is_ident(kind, "relay.Constant");
+}
+
+/* params := '(' (param (',' param)*)? (',' IDENT '=' fn_attr_value)* ','? ')'
+ * fn_attr_value := attr_value | meta_object
  * Parameters go on the expression stack and are bound in the current
  * scope; `virtual_device=D` sets *device, other attributes go on the
  * attribute stack. The attributes may also stand alone: `fn (Primitive=1)`. */
@@ -1724,8 +1789,12 @@ static bool parse_params(Parser *p, int32_t *device)
 			Pos vpos;
 			next(p);
 			vpos = peek(p)->pos;
-			if (!parse_attr_value(p, &v))
+			if (is_meta_object(p)) {
+				if (!parse_meta_object(p, &v))
+					return false;
+			} else if (!parse_attr_value(p, &v)) {
 				return false;
+			}
 			seen_attr = true;
 			if (lex_is_ident(&name, "virtual_device")) {
 				if (value_to_device(p, vpos, &v,

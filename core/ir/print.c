@@ -336,6 +336,14 @@ static void print_attr_value(StrBuf *out, const AttrValue *value)
 			case ATTR_BOOL:
 				strbuf_puts(out, v->u.b ? "True" : "False");
 				break;
+			case ATTR_META:
+				strbuf_puts(out, "meta[");
+				strbuf_puts(out, v->u.meta.kind);
+				strbuf_putc(out, ']');
+				strbuf_putc(out, '[');
+				print_i64(out, v->u.meta.index);
+				strbuf_putc(out, ']');
+				break;
 			case ATTR_DEVICE:
 				/* the parser reads an unconstrained device as None */
 				if (v->u.device < 0)
@@ -1464,6 +1472,17 @@ static void print_unknown_op_rest(Printer *p, const Expr *e, const Expr *annotat
 	strbuf_puts(p->out, " */");
 }
 
+/* The type of a call whose operator's relation reads it back
+ * (op_type_is_printed), unless the line's comment will carry it. */
+static void print_type_after_call(Printer *p, const Expr *e, const Expr *annotated)
+{
+	if (!e->type || (annotated == e && p->opts->show_types))
+		return;
+	strbuf_puts(p->out, " /* ty=");
+	type_print(p->out, e->type);
+	strbuf_puts(p->out, " */");
+}
+
 /* e in full on the current line. A call, tuple or projection ends the line
  * (comment describing `annotated`, then `;` if semicolon); a closure or an
  * if opens its braces and pushes the frames that print and close them. */
@@ -1486,10 +1505,13 @@ static void print_full(Printer *p, const Expr *e, uint32_t indent, const Expr *a
 			print_atom(p, e->u.call.args[i]);
 		}
 		print_attrs(out, e->u.call.attrs, e->u.call.nattrs, e->u.call.nargs == 0);
-		if (e->u.call.op == OP_UNKNOWN)
+		if (e->u.call.op == OP_UNKNOWN) {
 			print_unknown_op_rest(p, e, annotated);
-		else
+		} else {
 			strbuf_putc(out, ')');
+			if (op_type_is_printed(e->u.call.op))
+				print_type_after_call(p, e, annotated);
+		}
 		break;
 	case EXPR_TUPLE:
 		strbuf_putc(out, '(');

@@ -122,6 +122,14 @@ Type *type_func(Arena *arena, uint32_t nparams, Type *const *params, Type *ret)
 	return t;
 }
 
+Type *type_ref(Arena *arena, Type *value)
+{
+	Type *t = arena_alloc(arena, sizeof(Type));
+	t->kind = TYPE_REF;
+	t->u.ref.value = value;
+	return t;
+}
+
 bool type_equal(const Type *a, const Type *b)
 {
 	if (a == b)
@@ -150,6 +158,8 @@ bool type_equal(const Type *a, const Type *b)
 			if (!type_equal(a->u.func.params[i], b->u.func.params[i]))
 				return false;
 		return type_equal(a->u.func.ret, b->u.func.ret);
+	case TYPE_REF:
+		return type_equal(a->u.ref.value, b->u.ref.value);
 	}
 	return false;
 }
@@ -195,6 +205,11 @@ void type_print(StrBuf *out, const Type *t)
 		}
 		strbuf_puts(out, ") -> ");
 		type_print(out, t->u.func.ret);
+		return;
+	case TYPE_REF:
+		strbuf_puts(out, "ref(");
+		type_print(out, t->u.ref.value);
+		strbuf_putc(out, ')');
 		return;
 	}
 }
@@ -249,6 +264,7 @@ bool type_bytes(const Type *t, int64_t *out)
 		*out = total;
 		return true;
 	case TYPE_FUNC:
+	case TYPE_REF: /* a cell's size is the runtime's business */
 		return false;
 	}
 	return false;

@@ -1,6 +1,6 @@
 /*
  * types.h - Relay types: tensors (dtype and shape, `?` dimensions allowed),
- * tuples and function types.
+ * tuples, function types and reference types.
  *
  * Types are immutable once built and are shared freely between expressions;
  * they live in the arena of the module version that created them (or of a
@@ -65,6 +65,7 @@ typedef enum TypeKind {
 	TYPE_TENSOR, /* u.tensor */
 	TYPE_TUPLE,  /* u.tuple */
 	TYPE_FUNC,   /* u.func */
+	TYPE_REF,    /* u.ref: a mutable cell, TVM's RelayRefType `ref(T)` */
 } TypeKind;
 
 typedef struct Type Type;
@@ -88,6 +89,10 @@ struct Type {
 			Type **params;
 			Type *ret;
 		} func;
+		/* TYPE_REF: the type of the value the cell holds */
+		struct {
+			Type *value;
+		} ref;
 	} u;
 };
 
@@ -96,10 +101,11 @@ Type *type_tensor(Arena *arena, DType dtype, uint32_t ndim, const int64_t *dims)
 Type *type_scalar(Arena *arena, DType dtype);
 Type *type_tuple(Arena *arena, uint32_t nfields, Type *const *fields);
 Type *type_func(Arena *arena, uint32_t nparams, Type *const *params, Type *ret);
+Type *type_ref(Arena *arena, Type *value);
 
 bool type_equal(const Type *a, const Type *b);
-/* Appends the Relay spelling: Tensor[(5, 7), float32], (T1, T2), fn (T) -> T;
- * `?` for NULL. */
+/* Appends the Relay spelling: Tensor[(5, 7), float32], (T1, T2), fn (T) -> T,
+ * ref(T); `?` for NULL. */
 void type_print(StrBuf *out, const Type *t);
 /* type_print's spelling as a string in arena, for diagnostics; it lives as
  * long as the arena. */

@@ -88,6 +88,10 @@ typedef struct Domain {
 	uint32_t bound_by;  /* constraint that bound it, or PLAN_NONE */
 	uint32_t nchildren; /* function domain: params + result; 0 for a leaf */
 	uint32_t children;  /* offset of the children in the child array */
+	/* a leaf that stays one (TVM's first-order domain of a reference):
+	 * meeting a function domain collapses onto it rather than take its
+	 * shape; kept on the root as leaves unify */
+	bool first_order;
 } Domain;
 
 /* The union-find over domains with the constraints that shaped it. */
@@ -211,6 +215,10 @@ static inline uint32_t plan_domain_of(PlanAnalysis *an, const Expr *e)
 /* Makes d (free, or already a function domain of that arity) a function
  * domain with nparams parameters; returns its root. */
 uint32_t plan_domain_as_function(PlanAnalysis *an, uint32_t d, uint32_t nparams);
+/* Marks d's root, a leaf, first-order (Domain.first_order): from then on
+ * it is unified with every part of a function domain it meets, as TVM's
+ * UnifyExprCollapsed does for the references. */
+void plan_domain_set_first_order(PlanAnalysis *an, uint32_t d);
 /* The result leaf of a domain (itself for a leaf). */
 uint32_t plan_domain_result(PlanAnalysis *an, uint32_t d);
 /* The device of a domain's result, or IR_NO_DEVICE when free. */

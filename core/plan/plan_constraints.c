@@ -3,7 +3,10 @@
  *
  * One walk over every expression of every global, each node once, emitting
  * the constraints TVM's DeviceAnalyzer would unify (SPEC §3.1):
- *   op(args)            every arg and the result share one domain
+ *   op(args)            every arg and the result share one domain; for
+ *                       ref, ref_read and ref_write a first-order one, so
+ *                       that a closure in a cell collapses onto the
+ *                       cell's device (TVM's UnifyExprCollapsed)
  *   on_device(e, D)     e is on D; the result too when constrain_result
  *   device_copy(e,S,D)  fn(S):D
  *   f(args)             f's function domain fn(args):call
@@ -19,6 +22,12 @@
  *   vm.shape_of(x)              fn(?x?):host (x free)
  *   vm.reshape_tensor(d, s)     fn(?x?, host):?x?
  *   vm.invoke_tvm_op(f, i, o)   fn(?f?, ?x?, ?x?):?x? (f free)
+ * and, as DomainForCallee and GetAnyCall read LowerTE's calls:
+ *   call_lowered(@f, (a, b))    @f's function domain fn(a, b):call, like
+ *                               @f(a, b) (the tuple collapses as any
+ *                               tuple does: a lowered function's
+ *                               arguments share one device, as the
+ *                               primitive function it came from did)
  * (memory.kill is an ordinary primitive op there too.)
  * Constraints that relate a value to one of its uses record the value's id,
  * so that `check` can tell a value's uses apart; for those the consumer side
@@ -52,6 +61,8 @@ int32_t plan_op_operand_device(const Expr *e, uint32_t i, int32_t host)
 		return host;
 	if (e->u.call.op == OP_VM_INVOKE_TVM_OP && e->u.call.nargs == 3 && i == 0)
 		return IR_NO_DEVICE;
+	if (e->u.call.op == OP_CALL_LOWERED)
+		return IR_NO_DEVICE; /* the callee's parameters say: plan_verify */
 	return e->device;
 }
 
@@ -83,12 +94,13 @@ static void emit_bind(Generator *g, ConstraintKind kind, const Expr *site, const
 	g->an->constraints[i].device = device;
 }
 
-/* A value a device_copy can be put around: not a function. */
+/* A value a device_copy can be put around: not a function, and not a
+ * reference (a copy would be a second cell, which writes would miss). */
 static bool copyable(const Expr *e)
 {
 	if (e->kind == EXPR_FN || e->kind == EXPR_GLOBAL)
 		return false;
-	if (e->type && e->type->kind == TYPE_FUNC)
+	if (e->type && (e->type->kind == TYPE_FUNC || e->type->kind == TYPE_REF))
 		return false;
 	return true;
 }
@@ -165,6 +177,30 @@ static void generate_call(Generator *g, Expr *e)
 		}
 		return;
 	}
+	if (e->u.call.op == OP_CALL_LOWERED && e->u.call.nargs == 2 &&
+	    e->u.call.args[1]->kind == EXPR_TUPLE) {
+		/* @f(fields): @f's domain fn(fields):call. Not cuttable: a copy
+		 * goes on a call's operand, and the fields are the tuple's. */
+		Expr *tuple = e->u.call.args[1];
+		uint32_t n = tuple->u.tuple.nfields;
+		uint32_t fd = plan_domain_as_function(an, plan_domain_new(an), n);
+		emit(g, CONSTRAINT_CALLEE, e, e->u.call.args[0], 0, fd,
+		     plan_domain_of(an, e->u.call.args[0]), false);
+		for (uint32_t i = 0; i < n; i++) {
+			Expr *arg = tuple->u.tuple.fields[i];
+			emit(g, CONSTRAINT_CALL_ARG, e, arg, i, fn_child(an, fd, i),
+			     plan_domain_of(an, arg), false);
+		}
+		emit(g, CONSTRAINT_CALL_RESULT, e, NULL, n, fn_child(an, fd, n), self, false);
+		return;
+	}
+	/* TVM's references are first-order: the cell (ref's result, the ref
+	 * operand of ref_read and ref_write) and the write collapse onto what
+	 * they meet, a closure included */
+	if (e->u.call.op == OP_REF_CREATE || e->u.call.op == OP_REF_WRITE)
+		plan_domain_set_first_order(an, self);
+	if ((e->u.call.op == OP_REF_READ || e->u.call.op == OP_REF_WRITE) && e->u.call.nargs)
+		plan_domain_set_first_order(an, plan_domain_of(an, e->u.call.args[0]));
 	if (e->u.call.op != OP_NONE) {
 		for (uint32_t i = 0; i < e->u.call.nargs; i++) {
 			Expr *arg = e->u.call.args[i];

@@ -6,7 +6,8 @@
  * found lazily, so the analysis needs no types: a free leaf that meets a
  * function domain becomes one, and a bound leaf that meets a function domain
  * is unified with every leaf below it (TVM's "collapse", used for tuples of
- * closures). Unification of a pair may touch many domains; every change is
+ * closures), as is a free leaf marked first-order (a reference, which TVM
+ * types first-order: a cell holding a closure lives on one device). Unification of a pair may touch many domains; every change is
  * written to an undo log first, so a unification that would join two
  * different devices is rolled back whole and changes nothing.
  */
@@ -130,7 +131,15 @@ uint32_t plan_domain_new(PlanAnalysis *an)
 	d->bound_by = PLAN_NONE;
 	d->nchildren = 0;
 	d->children = 0;
+	d->first_order = false;
 	return (uint32_t)an->ndomains++;
+}
+
+void plan_domain_set_first_order(PlanAnalysis *an, uint32_t d)
+{
+	uint32_t root = plan_domain_find(an, d);
+	DP_ASSERT(an->domains[root].nchildren == 0);
+	an->domains[root].first_order = true;
 }
 
 uint32_t plan_domain_find(PlanAnalysis *an, uint32_t d)
@@ -247,6 +256,10 @@ static bool unify_leaves(PlanAnalysis *an, UnifyState *st, uint32_t x, uint32_t 
 	}
 	keep = dx->size >= dy->size ? x : y;
 	other = keep == x ? y : x;
+	if (an->domains[other].first_order && !an->domains[keep].first_order) {
+		save(st, an, keep);
+		an->domains[keep].first_order = true;
+	}
 	if (an->domains[keep].device == IR_NO_DEVICE && an->domains[other].device != IR_NO_DEVICE) {
 		save(st, an, keep);
 		an->domains[keep].device = an->domains[other].device;
@@ -306,17 +319,18 @@ static bool unify_all(PlanAnalysis *an, UnifyState *st, PlanClash *clash)
 			 * reports; unifying them would tie a function to its own
 			 * parts, so the planner leaves them apart */
 			continue;
-		} else if (!dx->nchildren && dx->device == IR_NO_DEVICE) {
+		} else if (!dx->nchildren && dx->device == IR_NO_DEVICE && !dx->first_order) {
 			/* a free leaf takes the function's shape, unless it is one
 			 * of the function's own parts (an infinite type) */
 			if (!occurs_in(an, x, y))
 				link_roots(an, st, y, x);
-		} else if (!dy->nchildren && dy->device == IR_NO_DEVICE) {
+		} else if (!dy->nchildren && dy->device == IR_NO_DEVICE && !dy->first_order) {
 			if (!occurs_in(an, y, x))
 				link_roots(an, st, x, y);
 		} else {
-			/* Collapse: a bound leaf meets a function domain: unify it
-			 * with every part of the function (TVM's collapse). */
+			/* Collapse: a bound or first-order leaf meets a function
+			 * domain: unify it with every part of the function (TVM's
+			 * collapse). */
 			uint32_t fn = dx->nchildren ? x : y, leaf = fn == x ? y : x;
 			uint32_t c = an->domains[fn].children, n = an->domains[fn].nchildren;
 			for (uint32_t i = 0; i < n; i++)

@@ -410,6 +410,24 @@ static const Expr *callee_function(const IrModule *m, const Expr *callee)
 	return NULL;
 }
 
+/* call_lowered(@f, (args)): each field on its parameter's device, the
+ * result on @f's, as a call of @f. */
+static void verify_call_lowered(Verifier *v, const Expr *e)
+{
+	const Expr *fn, *tuple;
+	if (e->u.call.nargs != 2 || e->u.call.args[1]->kind != EXPR_TUPLE)
+		return;
+	fn = callee_function(v->m, e->u.call.args[0]);
+	tuple = e->u.call.args[1];
+	if (!fn)
+		return;
+	for (uint32_t i = 0; i < tuple->u.tuple.nfields && i < fn->u.fn.nparams; i++)
+		check_edge(v, e, tuple->u.tuple.fields[i], fn->u.fn.params[i]->device,
+			   "an argument of");
+	if (fn->device != e->device)
+		edge_error(v, e, e, fn->device, "the result of");
+}
+
 static void verify_node(Verifier *v, const Expr *e)
 {
 	if (e->device == IR_NO_DEVICE) {
@@ -450,6 +468,8 @@ static void verify_node(Verifier *v, const Expr *e)
 			if (e->u.call.op == OP_VM_SHAPE_OF && host != IR_NO_DEVICE &&
 			    e->device != host)
 				edge_error(v, e, e, host, "the result of");
+			if (e->u.call.op == OP_CALL_LOWERED)
+				verify_call_lowered(v, e);
 		} else {
 			const Expr *fn = callee_function(v->m, e->u.call.callee);
 			if (fn) {

@@ -1,7 +1,7 @@
 /*
  * infer_layout.c - the type relations of layout_transform, with the small
  * parser of TVM's layout strings it needs, and of
- * auto_scheduler_layout_transform.
+ * auto_scheduler_layout_transform and meta_schedule_layout_transform.
  *
  * A layout is a sequence of axes, each an upper-case letter (a primal axis:
  * N, C, H, W...) or a factor and a lower-case letter (a subordinate axis:
@@ -188,4 +188,38 @@ bad:
 		       dst);
 	dims_release(&buf);
 	return NULL;
+}
+
+/* meta_schedule_layout_transform(x, index_map=meta[IndexMap][i]): TVM's
+ * MetaScheduleLayoutTransformRel maps x's shape through a TIR index map,
+ * which lives in the #[metadata] section as TIR expressions devplan does
+ * not evaluate. The result type is the one TVM printed after the call
+ * (op_type_is_printed); the relation checks what it can: a tensor of x's
+ * dtype, and an index map given. */
+Type *infer_op_META_SCHEDULE_LAYOUT_TRANSFORM(OpTypeContext *ctx)
+{
+	Type *x = infer_tensor_arg(ctx, 0);
+	Type *printed = ctx->call->type;
+	if (!x)
+		return NULL;
+	if (!ir_attr(ctx->call, "index_map") ||
+	    ir_attr(ctx->call, "index_map")->value.kind != ATTR_META) {
+		infer_op_error(ctx, "'meta_schedule_layout_transform' needs an index_map "
+				    "(meta[IndexMap][i])");
+		return NULL;
+	}
+	if (!printed) {
+		infer_op_error(ctx,
+			       "'meta_schedule_layout_transform' needs its result type printed "
+			       "after the call (/* ty=... */): devplan cannot apply the index map");
+		return NULL;
+	}
+	if (printed->kind != TYPE_TENSOR || printed->u.tensor.dtype != x->u.tensor.dtype) {
+		infer_op_error(ctx,
+			       "'meta_schedule_layout_transform' is printed to give %s, not a "
+			       "tensor of its data's dtype %s",
+			       infer_tname(ctx, printed), dtype_name(x->u.tensor.dtype));
+		return NULL;
+	}
+	return printed;
 }

@@ -3,7 +3,8 @@
  * belong to no family of their own: debug and the annotation.* markers
  * (TVM's IdentityRel: the argument's type, tensor or not), and the
  * operators the VM's memory planning introduces: vm.shape_of,
- * vm.reshape_tensor, vm.invoke_tvm_op and memory.kill. (cumsum and
+ * vm.reshape_tensor, vm.invoke_tvm_op and memory.kill, and LowerTE's
+ * call_lowered. (cumsum and
  * cumprod, TVM's ScanopRel, live with the transforms.)
  *
  * memory.alloc_storage and memory.alloc_tensor are not here: their
@@ -117,6 +118,46 @@ Type *infer_op_VM_RESHAPE_TENSOR(OpTypeContext *ctx)
 	r = infer_result(ctx, x->u.tensor.dtype, n, dims, x, NULL);
 	dims_release(&buf);
 	return r;
+}
+
+/* call_lowered(@f, (a, b)): TVM's CallLoweredRel, the result type of @f
+ * applied to the tuple's fields, which must have @f's parameter types.
+ * TVM's GetCallLoweredProps insists on a global function and a tuple
+ * expression (a variable holding a tuple will not do): the planner reads
+ * the arguments off the tuple, as TVM's GetAnyCall does. */
+Type *infer_op_CALL_LOWERED(OpTypeContext *ctx)
+{
+	const Expr *callee = ctx->call->u.call.args[0], *args = ctx->call->u.call.args[1];
+	const Type *ft = ctx->arg_types[0], *tt = ctx->arg_types[1];
+	if (callee->kind != EXPR_GLOBAL || ft->kind != TYPE_FUNC) {
+		infer_op_error(ctx, "'call_lowered' expects a global function first, got %s",
+			       infer_tname(ctx, ft));
+		return NULL;
+	}
+	if (args->kind != EXPR_TUPLE) {
+		infer_op_error(
+			ctx, "'call_lowered' expects a tuple of @%s's arguments second, got %s%s",
+			callee->u.global.name, tt->kind == TYPE_TUPLE ? "a variable of " : "",
+			infer_tname(ctx, tt));
+		return NULL;
+	}
+	if (tt->u.tuple.nfields != ft->u.func.nparams) {
+		infer_op_error(ctx, "'call_lowered' passes %u argument%s to @%s, which takes %u",
+			       tt->u.tuple.nfields, tt->u.tuple.nfields == 1 ? "" : "s",
+			       callee->u.global.name, ft->u.func.nparams);
+		return NULL;
+	}
+	for (uint32_t i = 0; i < ft->u.func.nparams; i++)
+		if (!type_equal(tt->u.tuple.fields[i], ft->u.func.params[i])) {
+			infer_op_error(ctx,
+				       "'call_lowered' passes %s as argument %u of @%s, which "
+				       "expects %s",
+				       infer_tname(ctx, tt->u.tuple.fields[i]), i + 1,
+				       callee->u.global.name,
+				       infer_tname(ctx, ft->u.func.params[i]));
+			return NULL;
+		}
+	return ft->u.func.ret;
 }
 
 static Type *empty_tuple(OpTypeContext *ctx)

@@ -4,9 +4,8 @@
  * and any reduce bool, argmax and argmin give int32 indices, and variance
  * reduces its data around a mean of the same rank.
  *
- * An empty axis list reduces no axis here, as the kernels of sum, mean and
- * max do; TVM reduces every axis then (GetReduceAxes), a difference that
- * matters only to a module that spells `axis=[]`.
+ * An empty axis list reduces every axis, as TVM's GetReduceAxes (and the
+ * kernels of sum, mean and max) do.
  */
 #include "infer_ops.h"
 
@@ -14,7 +13,7 @@
 #include <string.h>
 
 /* x reduced as the call's axis, keepdims and exclude say, of dtype dt: axis
- * absent or None reduces every axis (TVM ignores exclude then); otherwise
+ * absent, None or [] reduces every axis (TVM ignores exclude then); otherwise
  * the listed axes, or all others with exclude. */
 static Type *reduce_type(OpTypeContext *ctx, Type *x, DType dt)
 {
@@ -31,7 +30,7 @@ static Type *reduce_type(OpTypeContext *ctx, Type *x, DType dt)
 		return NULL;
 	ndim = x->u.tensor.ndim;
 	reduce = xcalloc(ndim ? ndim : 1, 1);
-	if (!present) {
+	if (!present || n == 0) {
 		memset(reduce, 1, ndim);
 	} else {
 		for (uint32_t i = 0; i < n; i++) {

@@ -272,7 +272,8 @@ Type *infer_op_GLOBAL_MAX_POOL2D(OpTypeContext *ctx)
 }
 
 /* An adaptive pooling of rank 1, 2 or 3: output_size gives the spatial
- * extents (one for all or one each); empty or absent keeps the input's. */
+ * extents (one for all or one each); absent, None or [] keeps the input's,
+ * as TVM's AdaptivePool{1,2,3}DRel do with an empty output_size. */
 static Type *infer_adaptive_pool(OpTypeContext *ctx, uint32_t rank)
 {
 	Type *x = infer_tensor_arg(ctx, 0);
@@ -286,8 +287,13 @@ static Type *infer_adaptive_pool(OpTypeContext *ctx, uint32_t rank)
 	    !infer_attr_list(ctx, "output_size", &size, &n, &given))
 		return NULL;
 	if (n > 1 && n != rank) {
-		infer_op_error(ctx, "'%s' attribute output_size=%s must have 0, 1 or %u values",
-			       infer_op_name(ctx), infer_list_text(ctx, size, n), rank);
+		if (rank == 1)
+			infer_op_error(ctx, "'%s' attribute output_size=%s must have 0 or 1 values",
+				       infer_op_name(ctx), infer_list_text(ctx, size, n));
+		else
+			infer_op_error(ctx,
+				       "'%s' attribute output_size=%s must have 0, 1 or %u values",
+				       infer_op_name(ctx), infer_list_text(ctx, size, n), rank);
 		return NULL;
 	}
 	memcpy(dims, x->u.tensor.dims, (rank + 2) * sizeof(int64_t));
