@@ -253,6 +253,8 @@ static uint32_t viz_add_node(VizModel *vm, Expr *e, uint32_t function)
 	case EXPR_TUPLE:
 	case EXPR_PROJ:
 	case EXPR_IF:
+	case EXPR_CONSTRUCT:
+	case EXPR_MATCH:
 		break;
 	}
 	grow_array((void **)&vm->nodes, &vm->cap_nodes, vm->nnodes + 1, sizeof(VizNode));
@@ -352,7 +354,22 @@ static void viz_connect(VizModel *vm)
 		case EXPR_FN:
 			viz_add_edge(vm, e->u.fn.body, to, VIZ_EDGE_RESULT);
 			break;
+		case EXPR_CONSTRUCT:
+			for (uint32_t a = 0; a < e->u.construct.nargs; a++)
+				viz_add_edge(vm, e->u.construct.args[a], to, VIZ_EDGE_DATA);
+			break;
+		case EXPR_MATCH:
+			/* drawn like an if: the value taken apart as its
+			 * condition, the clause bodies as its branches */
+			viz_add_edge(vm, e->u.match.scrutinee, to, VIZ_EDGE_COND);
+			for (uint32_t k = 0; k < e->u.match.nclauses; k++)
+				viz_add_edge(vm, e->u.match.bodies[k], to, VIZ_EDGE_THEN);
+			break;
 		case EXPR_VAR:
+			if (e->u.var.role == VAR_PATTERN && e->u.var.value)
+				viz_add_edge(vm, e->u.var.value->u.match.scrutinee, to,
+					     VIZ_EDGE_DATA);
+			break;
 		case EXPR_GLOBAL:
 		case EXPR_CONSTANT:
 		case EXPR_LET:
@@ -988,6 +1005,18 @@ static void viz_draw_node(VizModel *vm, Agraph_t *root, const VizSyms *s, VizNod
 		shape = "diamond";
 		viz_name_prefix(&label, n);
 		strbuf_puts(&label, "if");
+		break;
+	case EXPR_MATCH:
+		shape = "diamond";
+		viz_name_prefix(&label, n);
+		strbuf_printf(&label, "%s, %u clause%s", e->u.match.complete ? "match" : "match?",
+			      e->u.match.nclauses, e->u.match.nclauses == 1 ? "" : "s");
+		viz_type_line(&label, e);
+		break;
+	case EXPR_CONSTRUCT:
+		viz_name_prefix(&label, n);
+		strbuf_puts(&label, e->u.construct.name);
+		viz_type_line(&label, e);
 		break;
 	case EXPR_LET:
 		break; /* never a node */

@@ -123,6 +123,8 @@ static Type *infer_var(InferState *st, Expr *e)
 			infer_error(st, e->pos, "free variable '%%%s' has no type annotation",
 				    e->name ? e->name : "");
 		return ann;
+	case VAR_PATTERN:
+		return infer_pattern_var(st->m, e);
 	case VAR_LET:
 		break;
 	}
@@ -135,7 +137,9 @@ static Type *infer_var(InferState *st, Expr *e)
 				    infer_tname(st, value->type));
 			return NULL;
 		}
-		return value->type;
+		/* the annotation, which may say more than a value with a hole
+		 * (`let %l: List[float32] = Nil`) */
+		return ann ? ann : value->type;
 	}
 	/* Used inside its own value: a recursive closure. The let compares
 	 * this type with the value's once the value is typed. */
@@ -206,6 +210,23 @@ static Type *infer_op_call(InferState *st, Expr *e)
 	return infer_relation(op)(&ctx);
 }
 
+/* A call of a polymorphic global: its type parameters solved from the
+ * arguments (infer_instantiate). */
+static Type *infer_polymorphic_call(InferState *st, Expr *e, const IrGlobal *g, const Type *ft)
+{
+	uint32_t n = e->u.call.nargs, bad = 0;
+	Type **args = xmalloc((n ? n : 1) * sizeof(Type *));
+	Type *ret = NULL, *want = NULL;
+	for (uint32_t i = 0; i < n; i++)
+		args[i] = e->u.call.args[i]->type;
+	if (!infer_instantiate(st->m, g, ft, args, n, &ret, &bad, &want))
+		infer_error(st, e->u.call.args[bad]->pos.line ? e->u.call.args[bad]->pos : e->pos,
+			    "argument %u of '@%s' has type %s, expected %s", bad + 1, g->name,
+			    infer_tname(st, args[bad]), infer_tname(st, want));
+	free(args);
+	return ret;
+}
+
 static Type *infer_fn_call(InferState *st, Expr *e)
 {
 	Expr *callee = e->u.call.callee;
@@ -227,6 +248,9 @@ static Type *infer_fn_call(InferState *st, Expr *e)
 			    ft->u.func.nparams == 1 ? "" : "s", n);
 		return NULL;
 	}
+	if (callee->kind == EXPR_GLOBAL && callee->u.global.index >= 0 &&
+	    st->m->globals[callee->u.global.index].ntype_params)
+		return infer_polymorphic_call(st, e, &st->m->globals[callee->u.global.index], ft);
 	for (uint32_t i = 0; i < n; i++) {
 		Type *want = ft->u.func.params[i], *got = e->u.call.args[i]->type;
 		if (!type_equal(want, got)) {
@@ -374,6 +398,10 @@ static Type *infer_node(InferState *st, Expr *e)
 		return infer_proj(st, e);
 	case EXPR_IF:
 		return infer_if(st, e);
+	case EXPR_CONSTRUCT:
+		return infer_construct(st->m, st->diags, e);
+	case EXPR_MATCH:
+		return infer_match(st->m, st->diags, e);
 	}
 	return NULL;
 }

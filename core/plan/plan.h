@@ -66,6 +66,11 @@ typedef enum ConstraintKind {
 	CONSTRAINT_HOST_OPERAND,     /* shape operand `index` of vm.reshape_tensor `site`:
 				      a domain bound to the host (b == PLAN_NONE),
 				      and the operand's use of it (cuttable) */
+	CONSTRAINT_CONSTRUCT_ARG,    /* field `index` of constructor application `site` */
+	CONSTRAINT_MATCH_SCRUTINEE,  /* the value match `site` takes apart */
+	CONSTRAINT_PATTERN_VAR,      /* pattern variable `value` of match `site`: on the
+				      scrutinee's domain */
+	CONSTRAINT_MATCH_CLAUSE,     /* the body of clause `index` of match `site` */
 	CONSTRAINT_CONFLICT_HOME,    /* check kept conflicting `value` on its home device */
 	CONSTRAINT_CONFLICT_MEET,    /* check put `value`, whose inputs come from several
 				      devices and whose consumers need none, on a device */

@@ -989,6 +989,12 @@ static IrModule *insert_copies(Checker *ck, const IrModule *in)
 		case CONSTRAINT_IF_COND:
 			site->u.if_.cond = copy;
 			break;
+		case CONSTRAINT_CONSTRUCT_ARG:
+			site->u.construct.args[p->index] = copy;
+			break;
+		case CONSTRAINT_MATCH_SCRUTINEE:
+			site->u.match.scrutinee = copy;
+			break;
 		case CONSTRAINT_ON_DEVICE_BODY:
 		case CONSTRAINT_ON_DEVICE_RESULT:
 		case CONSTRAINT_COPY_SOURCE:
@@ -1014,6 +1020,8 @@ static IrModule *insert_copies(Checker *ck, const IrModule *in)
 		case CONSTRAINT_MIN_TRANSFER:
 		case CONSTRAINT_PIN:
 		case CONSTRAINT_HOST_RESULT:
+		case CONSTRAINT_PATTERN_VAR:
+		case CONSTRAINT_MATCH_CLAUSE:
 		case CONSTRAINT_CONFLICT_HOME:
 		case CONSTRAINT_CONFLICT_MEET:
 			DP_ASSERT(!"copy at a use that cannot take one");

@@ -14,6 +14,15 @@
  *                       kernel (one device for its operands and result),
  *                       unless b is a device_copy (a fused copy: fn(S):D)
  *   (a, b), t.i, if     all collapse to one domain
+ *   Ctor(a, b)          every field and the result share one domain, as
+ *                       TVM's DomainForCallee gives a constructor
+ *                       fn(?r?, ..., ?r?):?r?; a conflict there is one
+ *                       like an op's operand's (a copy can go on a field)
+ *   match (s) { p => b, ... }
+ *                       as TVM's DeviceAnalyzer: s is collapsed onto the
+ *                       match's domain (a copy can go on it), every
+ *                       pattern variable onto s's, and every clause body
+ *                       unified exactly with the match
  * and, as TVM's DeviceDomains::DomainForCallee, shapes on the host (the
  * table's cpu:0) while the data lives where it lives:
  *   vm.shape_of(x)              fn(?x?):host (x free)
@@ -241,6 +250,27 @@ static void generate_node(Generator *g, const IrModule *m, Expr *e)
 		emit(g, CONSTRAINT_PROJ, e, e->u.proj.tuple, 0, plan_domain_of(an, e),
 		     plan_domain_of(an, e->u.proj.tuple), false);
 		return;
+	case EXPR_CONSTRUCT:
+		for (uint32_t i = 0; i < e->u.construct.nargs; i++) {
+			Expr *f = e->u.construct.args[i];
+			emit(g, CONSTRAINT_CONSTRUCT_ARG, e, f, i, plan_domain_of(an, e),
+			     plan_domain_of(an, f), copyable(f));
+		}
+		return;
+	case EXPR_MATCH: {
+		Expr *s = e->u.match.scrutinee;
+		emit(g, CONSTRAINT_MATCH_SCRUTINEE, e, s, 0, plan_domain_of(an, e),
+		     plan_domain_of(an, s), copyable(s));
+		for (uint32_t i = 0; i < e->u.match.nvars; i++) {
+			Expr *v = e->u.match.vars[i];
+			emit(g, CONSTRAINT_PATTERN_VAR, e, v, i, plan_domain_of(an, s),
+			     plan_domain_of(an, v), false);
+		}
+		for (uint32_t k = 0; k < e->u.match.nclauses; k++)
+			emit(g, CONSTRAINT_MATCH_CLAUSE, e, NULL, k, plan_domain_of(an, e),
+			     plan_domain_of(an, e->u.match.bodies[k]), false);
+		return;
+	}
 	case EXPR_IF:
 		emit(g, CONSTRAINT_IF_COND, e, e->u.if_.cond, 0, plan_domain_of(an, e),
 		     plan_domain_of(an, e->u.if_.cond), copyable(e->u.if_.cond));
