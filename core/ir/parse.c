@@ -1837,11 +1837,18 @@ static Expr *parse_primary(Parser *p)
 			unsupported_meta(p, &kind);
 		return placeholder(p, pos);
 	}
-	if (lex_is_ident(t, "match") &&
-	    (peek_at(p, 1)->kind == TK_LPAREN || peek_at(p, 1)->kind == TK_QUESTION))
+	if (lex_is_ident(t, "match")) /* no operator has that name */
 		return parse_match(p);
 	if (t->kind == TK_IDENT && name_table_find(&p->ctor_names, t->text, t->len))
 		return parse_construct(p);
+	if (t->kind == TK_IDENT && t->text[0] >= 'A' && t->text[0] <= 'Z' &&
+	    !name_table_find(&p->ops, t->text, t->len)) {
+		/* operators are lowercase; a capitalised name is a constructor */
+		parse_error(p, t->pos, "unknown constructor '%.*s'",
+			    (int)(t->len > 40 ? 40 : t->len), t->text);
+		next(p);
+		return NULL;
+	}
 	if (t->kind == TK_IDENT) {
 		NameEntry *op = name_table_find(&p->ops, t->text, t->len);
 		if (op || peek_at(p, 1)->kind == TK_LPAREN)
@@ -2411,7 +2418,7 @@ out:
 static Expr *parse_match(Parser *p)
 {
 	Token kw = next(p);
-	bool complete = !accept(p, TK_QUESTION);
+	bool complete = !accept(p, TK_QUESTION), opened = false;
 	Expr *scrutinee, *e = NULL;
 	ExprVec bodies = {0};
 	STACK(MatchClause) clauses = {0};
@@ -2422,6 +2429,7 @@ static Expr *parse_match(Parser *p)
 	if (!scrutinee || !expect(p, TK_RPAREN, "')' after the matched value") ||
 	    !expect(p, TK_LBRACE, "'{' before the match clauses"))
 		goto out;
+	opened = true;
 	while (!accept(p, TK_RBRACE)) {
 		size_t scope_mark = p->undo.count;
 		MatchClause c = {0};
@@ -2462,6 +2470,12 @@ static Expr *parse_match(Parser *p)
 			     (uint32_t)(p->pattern_vars.count - var_mark), complete);
 	}
 out:
+	if (!e && opened) {
+		/* past the match's '}', so that its clauses are not taken for
+		 * statements of the body around it */
+		sync_close_brace(p);
+		accept(p, TK_RBRACE);
+	}
 	p->pattern_vars.count = var_mark;
 	exprvec_free(&bodies);
 	free(clauses.items);
@@ -2628,12 +2642,13 @@ static bool starts_bare(Parser *p)
 }
 
 /* Skips the rest of a broken type definition: past its '}', or up to
- * the next 'def' or the end. */
+ * the next type definition, 'def' or the end. */
 static void sync_typedef(Parser *p)
 {
 	for (;;) {
 		TokenKind k = peek(p)->kind;
-		if (k == TK_EOF || k == TK_DEF)
+		if (k == TK_EOF || k == TK_DEF ||
+		    (lex_is_ident(peek(p), "type") && peek_at(p, 1)->kind == TK_IDENT))
 			return;
 		next(p);
 		if (k == TK_RBRACE)
