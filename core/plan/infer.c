@@ -220,9 +220,8 @@ static Type *infer_polymorphic_call(InferState *st, Expr *e, const IrGlobal *g, 
 	for (uint32_t i = 0; i < n; i++)
 		args[i] = e->u.call.args[i]->type;
 	if (!infer_instantiate(st->m, g, ft, args, n, &ret, &bad, &want))
-		infer_error(st, e->u.call.args[bad]->pos.line ? e->u.call.args[bad]->pos : e->pos,
-			    "argument %u of '@%s' has type %s, expected %s", bad + 1, g->name,
-			    infer_tname(st, args[bad]), infer_tname(st, want));
+		infer_error(st, e->pos, "argument %u of '@%s' has type %s, expected %s", bad + 1,
+			    g->name, infer_tname(st, args[bad]), infer_tname(st, want));
 	free(args);
 	return ret;
 }

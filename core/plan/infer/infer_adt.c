@@ -25,6 +25,35 @@
 
 #include "infer_ops.h"
 
+/* Does t contain a hole? */
+static bool has_hole(const Type *t)
+{
+	if (!t)
+		return false;
+	switch (t->kind) {
+	case TYPE_TENSOR:
+		return false;
+	case TYPE_VAR:
+		return t->u.var.hole;
+	case TYPE_TUPLE:
+		for (uint32_t i = 0; i < t->u.tuple.nfields; i++)
+			if (has_hole(t->u.tuple.fields[i]))
+				return true;
+		return false;
+	case TYPE_FUNC:
+		for (uint32_t i = 0; i < t->u.func.nparams; i++)
+			if (has_hole(t->u.func.params[i]))
+				return true;
+		return has_hole(t->u.func.ret);
+	case TYPE_CALL:
+		for (uint32_t i = 0; i < t->u.call.nargs; i++)
+			if (has_hole(t->u.call.args[i]))
+				return true;
+		return false;
+	}
+	return false;
+}
+
 /* Solving `written` against `actual` for the n parameters: bound[i]
  * is what parameter i stands for so far (NULL: nothing yet). False when
  * the two cannot be made equal. */
@@ -38,12 +67,13 @@ static bool unify(Type *written, const Type *actual, uint32_t n, const char *con
 	if (written->kind == TYPE_VAR && !written->u.var.hole)
 		for (uint32_t i = 0; i < n; i++)
 			if (strcmp(written->u.var.name, params[i]) == 0) {
-				if (!bound[i] ||
-				    (bound[i]->kind == TYPE_VAR && bound[i]->u.var.hole)) {
+				if (bound[i] && !type_equal(bound[i], actual))
+					return false;
+				/* the first binding, or one that says more
+				 * (List[Tensor] after List[?]) */
+				if (!bound[i] || (has_hole(bound[i]) && !has_hole(actual)))
 					bound[i] = (Type *)actual;
-					return true;
-				}
-				return type_equal(bound[i], actual);
+				return true;
 			}
 	if (written->kind != actual->kind)
 		return type_equal(written, actual);
@@ -88,35 +118,6 @@ static void fill_holes(IrModule *m, uint32_t n, Type **bound)
 			bound[i] = type_var(ir_data_arena(m), "?", true);
 }
 
-/* Does t contain a hole? */
-static bool has_hole(const Type *t)
-{
-	if (!t)
-		return false;
-	switch (t->kind) {
-	case TYPE_TENSOR:
-		return false;
-	case TYPE_VAR:
-		return t->u.var.hole;
-	case TYPE_TUPLE:
-		for (uint32_t i = 0; i < t->u.tuple.nfields; i++)
-			if (has_hole(t->u.tuple.fields[i]))
-				return true;
-		return false;
-	case TYPE_FUNC:
-		for (uint32_t i = 0; i < t->u.func.nparams; i++)
-			if (has_hole(t->u.func.params[i]))
-				return true;
-		return has_hole(t->u.func.ret);
-	case TYPE_CALL:
-		for (uint32_t i = 0; i < t->u.call.nargs; i++)
-			if (has_hole(t->u.call.args[i]))
-				return true;
-		return false;
-	}
-	return false;
-}
-
 /* The type `def` gives the ADT applied to its arguments. */
 static Type *adt_type(IrModule *m, const IrTypeDef *def, Type *const *args)
 {
@@ -139,7 +140,9 @@ Type *infer_construct(IrModule *m, DiagList *diags, Expr *e)
 			fill_holes(m, def->nparams, bound);
 			want = type_substitute(ir_data_arena(m), c->fields[i], def->nparams,
 					       def->params, bound);
-			diag_error(diags, m->src, arg->pos.line ? arg->pos : e->pos,
+			/* at the constructor: a variable argument's own
+			 * position is where it was bound */
+			diag_error(diags, m->src, e->pos,
 				   "field %u of constructor '%s' has type %s, expected %s", i + 1,
 				   c->name, infer_type_name(m, arg->type),
 				   infer_type_name(m, want));
