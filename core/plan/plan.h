@@ -69,7 +69,7 @@ typedef enum ConstraintKind {
 	CONSTRAINT_CONSTRUCT_ARG,    /* field `index` of constructor application `site` */
 	CONSTRAINT_MATCH_SCRUTINEE,  /* the value match `site` takes apart */
 	CONSTRAINT_PATTERN_VAR,      /* pattern variable `value` of match `site`: on the
-				      scrutinee's domain */
+				      scrutinee's domain as the match reads it */
 	CONSTRAINT_MATCH_CLAUSE,     /* the body of clause `index` of match `site` */
 	CONSTRAINT_CONFLICT_HOME,    /* check kept conflicting `value` on its home device */
 	CONSTRAINT_CONFLICT_MEET,    /* check put `value`, whose inputs come from several

@@ -21,8 +21,10 @@
  *   match (s) { p => b, ... }
  *                       as TVM's DeviceAnalyzer: s is collapsed onto the
  *                       match's domain (a copy can go on it), every
- *                       pattern variable onto s's, and every clause body
- *                       unified exactly with the match
+ *                       pattern variable onto s's (the match's side of
+ *                       that use, so a copy check puts on s feeds them),
+ *                       and every clause body unified exactly with the
+ *                       match
  * and, as TVM's DeviceDomains::DomainForCallee, shapes on the host (the
  * table's cpu:0) while the data lives where it lives:
  *   vm.shape_of(x)              fn(?x?):host (x free)
@@ -261,9 +263,12 @@ static void generate_node(Generator *g, const IrModule *m, Expr *e)
 		Expr *s = e->u.match.scrutinee;
 		emit(g, CONSTRAINT_MATCH_SCRUTINEE, e, s, 0, plan_domain_of(an, e),
 		     plan_domain_of(an, s), copyable(s));
+		/* the variables join the match's side of the scrutinee's use:
+		 * the same domain as s's in TVM (s is collapsed onto the
+		 * match), and where they are when check puts a copy on s */
 		for (uint32_t i = 0; i < e->u.match.nvars; i++) {
 			Expr *v = e->u.match.vars[i];
-			emit(g, CONSTRAINT_PATTERN_VAR, e, v, i, plan_domain_of(an, s),
+			emit(g, CONSTRAINT_PATTERN_VAR, e, v, i, plan_domain_of(an, e),
 			     plan_domain_of(an, v), false);
 		}
 		for (uint32_t k = 0; k < e->u.match.nclauses; k++)
