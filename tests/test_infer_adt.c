@@ -6,8 +6,9 @@
  * polymorphic globals instantiated at their calls, and the positioned
  * errors of each.
  *
- * Every module starts with the same type definitions (PRELUDE, 11 lines),
- * so @main's body starts on line 13.
+ * Every module starts with the same type definitions (PRELUDE, 12 lines),
+ * so @main's body starts on line 14. memory.alloc_storage and
+ * memory.alloc_tensor, whose storage is an ADT, are here too.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -35,7 +36,8 @@
 	"}\n"                                       \
 	"def @first[A, B](%p: Pair[A, B]) -> A {\n" \
 	"  match (%p) { MkPair(%a, _) => %a }\n"    \
-	"}\n"
+	"}\n"                                       \
+	"type Storage {}\n"
 #define F2 "Tensor[(2), float32]"
 #define I3 "Tensor[(3), int32]"
 
@@ -115,13 +117,13 @@ static void check_type(const char *params, const char *body, const char *want)
 	strbuf_free(&sb);
 }
 
-/* Exactly one error, `want`, on @main's body line (13) at column col. */
+/* Exactly one error, `want`, on @main's body line (14) at column col. */
 static void check_error(const char *params, const char *body, int col, const char *want)
 {
 	char *got, expected[512];
 	assert_false(infer_main(params, body));
 	got = format_diags();
-	snprintf(expected, sizeof expected, "t.relay:13:%d: error: %s\n", col, want);
+	snprintf(expected, sizeof expected, "t.relay:14:%d: error: %s\n", col, want);
 	if (diags.count != 1 || strncmp(got, expected, strlen(expected)) != 0)
 		print_error("%s:\ngot:  %swant: %s", body, got, expected);
 	assert_int_equal(diags.count, 1);
@@ -188,14 +190,40 @@ static void test_match_errors(void **state)
 		    "argument 1 of '@first' has type " F2 ", expected Pair[?, ?]");
 }
 
+#define I64 "Tensor[(), int64]"
+#define ALLOC_PARAMS "%n: " I64 ", %a: " I64 ", %s: Tensor[(2), int64]"
+
+static void test_memory_alloc(void **state)
+{
+	(void)state;
+	check_type(ALLOC_PARAMS, "memory.alloc_storage(%n, %s, %a, dtype=\"float32\")",
+		   "Storage[]");
+	check_type(ALLOC_PARAMS ", %st: Storage[]",
+		   "memory.alloc_tensor(%st, 0i64, %s, const_shape=[4, 5], dtype=\"float16\")",
+		   "Tensor[(4, 5), float16]");
+	check_type(ALLOC_PARAMS ", %st: Storage",
+		   "memory.alloc_tensor(%st, 0i64, %s, assert_shape=[-1, 5])",
+		   "Tensor[(?, 5), float32]");
+	check_error(ALLOC_PARAMS, "memory.alloc_storage(%s, %s, %a)", 3,
+		    "'memory.alloc_storage' expects its size to be Tensor[(), int64], got "
+		    "Tensor[(2), int64]");
+	check_error(ALLOC_PARAMS ", %st: Storage[]", "memory.alloc_tensor(%st, 0i64, %s)", 3,
+		    "'memory.alloc_tensor' needs const_shape or assert_shape");
+	check_error(ALLOC_PARAMS ", %st: Storage[]",
+		    "memory.alloc_tensor(%st, 0i64, %s, const_shape=[4])", 3,
+		    "'memory.alloc_tensor' const_shape=[4] has 1 sizes, but the shape vector "
+		    "Tensor[(2), int64] has 2");
+	check_error(ALLOC_PARAMS ", %l: List[" F2 "]",
+		    "memory.alloc_tensor(%l, 0i64, %s, const_shape=[4, 5])", 3,
+		    "'memory.alloc_tensor' expects Storage[] for argument 1, got List[" F2 "]");
+}
+
 int main(void)
 {
 #define TEST(name) cmocka_unit_test_setup_teardown(name, setup, teardown)
 	const struct CMUnitTest tests[] = {
-		TEST(test_constructors),
-		TEST(test_constructor_errors),
-		TEST(test_match),
-		TEST(test_match_errors),
+		TEST(test_constructors), TEST(test_constructor_errors), TEST(test_match),
+		TEST(test_match_errors), TEST(test_memory_alloc),
 	};
 #undef TEST
 	return cmocka_run_group_tests(tests, NULL, NULL);

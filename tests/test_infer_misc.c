@@ -135,6 +135,17 @@ static void test_memory_kill(void **state)
 	check_type("%a: (Tensor[(2), float32],)", "memory.kill(%a)", "()");
 }
 
+/* Their storage is the module's Storage ADT (tests/test_infer_adt.c types
+ * them); without the definition, a clear error. */
+static void test_memory_alloc_needs_storage(void **state)
+{
+	(void)state;
+	check_error("%n: Tensor[(), int64], %s: Tensor[(2), int64]",
+		    "memory.alloc_storage(%n, %s, %n)",
+		    "'memory.alloc_storage' needs the module's 'type Storage' definition (TVM's "
+		    "prelude has it)");
+}
+
 /* ---- qnn.* ------------------------------------------------------------------ */
 
 #define QP "%s: float32, %z: int32"
@@ -758,6 +769,7 @@ int main(void)
 		TEST(test_vm_reshape_tensor),
 		TEST(test_vm_invoke_tvm_op),
 		TEST(test_memory_kill),
+		TEST(test_memory_alloc_needs_storage),
 		TEST(test_qnn_quantize),
 		TEST(test_qnn_dequantize),
 		TEST(test_qnn_requantize),

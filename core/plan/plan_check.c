@@ -1022,6 +1022,7 @@ static IrModule *insert_copies(Checker *ck, const IrModule *in)
 		case CONSTRAINT_HOST_RESULT:
 		case CONSTRAINT_PATTERN_VAR:
 		case CONSTRAINT_MATCH_CLAUSE:
+		case CONSTRAINT_ALLOC_DEVICE:
 		case CONSTRAINT_CONFLICT_HOME:
 		case CONSTRAINT_CONFLICT_MEET:
 			DP_ASSERT(!"copy at a use that cannot take one");

@@ -427,7 +427,9 @@ static const char *constraint_verb(ConstraintKind k)
 	case CONSTRAINT_HOST_RESULT:
 		return "result of";
 	case CONSTRAINT_HOST_OPERAND:
-		return "shape operand of";
+		return "host operand of";
+	case CONSTRAINT_ALLOC_DEVICE:
+		return "storage allocated by";
 	case CONSTRAINT_CONSTRUCT_ARG:
 		return "field of";
 	case CONSTRAINT_MATCH_SCRUTINEE:
@@ -537,6 +539,7 @@ void plan_constraint_describe(StrBuf *out, PlanAnalysis *an, uint32_t i, const D
 	case CONSTRAINT_PIN:
 	case CONSTRAINT_HOST_RESULT:
 	case CONSTRAINT_HOST_OPERAND:
+	case CONSTRAINT_ALLOC_DEVICE:
 	case CONSTRAINT_CONSTRUCT_ARG:
 	case CONSTRAINT_MATCH_SCRUTINEE:
 	case CONSTRAINT_PATTERN_VAR:

@@ -450,6 +450,12 @@ static void verify_node(Verifier *v, const Expr *e)
 			if (e->u.call.op == OP_VM_SHAPE_OF && host != IR_NO_DEVICE &&
 			    e->device != host)
 				edge_error(v, e, e, host, "the result of");
+			if (e->u.call.op == OP_MEMORY_ALLOC_STORAGE) {
+				const Attr *a = ir_attr(e, "virtual_device");
+				if (a && a->value.kind == ATTR_DEVICE &&
+				    e->device != a->value.u.device)
+					edge_error(v, e, e, a->value.u.device, "the result of");
+			}
 		} else {
 			const Expr *fn = callee_function(v->m, e->u.call.callee);
 			if (fn) {
