@@ -2069,7 +2069,8 @@ static const char *find_type_var(Parser *p, const Token *t)
 /* type_name := dtype | type_var | IDENT ('[' (type (',' type)*)? ']')?
  * A name that is neither a dtype nor a type variable in scope is a type
  * call, checked against the type definitions at the end (resolve_types),
- * except a lowercase one without brackets, which is a misspelt dtype. */
+ * except a lowercase one without brackets that names no type defined so
+ * far, which is a misspelt dtype. */
 static Type *parse_type_name(Parser *p)
 {
 	Token name = next(p);
@@ -2083,7 +2084,8 @@ static Type *parse_type_name(Parser *p)
 		return type_scalar(data, dt);
 	if ((var = find_type_var(p, &name)) != NULL && bare)
 		return type_var(data, var, false);
-	if (bare && !(name.text[0] >= 'A' && name.text[0] <= 'Z'))
+	if (bare && !(name.text[0] >= 'A' && name.text[0] <= 'Z') &&
+	    !name_table_find(&p->type_names, name.text, name.len))
 		return parse_dtype_name(p, &name);
 	if (!bare) {
 		next(p);
@@ -2229,6 +2231,14 @@ static bool parse_typedef(Parser *p)
 		parse_error(p, name.pos, "too many type definitions (at most 65535)");
 		return false;
 	}
+	/* the name is known from here on, so that a constructor can refer
+	 * to its own type by a bare lowercase name too */
+	entry = name_table_insert(&p->type_names, name.text, name.len);
+	if (entry->u.index_plus_one)
+		parse_error(p, name.pos, "duplicate type definition '%.*s'", (int)name.len,
+			    name.text);
+	else
+		entry->u.index_plus_one = adt + 1;
 	if (peek(p)->kind == TK_LBRACKET && !parse_type_params(p, tmark))
 		goto out;
 	if (!expect(p, TK_LBRACE, "'{' before the constructors"))
@@ -2242,6 +2252,11 @@ static bool parse_typedef(Parser *p)
 			break;
 		}
 	}
+	ok = true;
+out:
+	/* kept even when broken (the module is dropped then): the names
+	 * entered above refer to index adt, which no other definition may
+	 * take */
 	def.name = arena_strndup(ir_data_arena(p->m), name.text, name.len);
 	def.params = take_type_params(p, tmark, &def.nparams);
 	def.nctors = (uint32_t)ctors.count;
@@ -2249,29 +2264,23 @@ static bool parse_typedef(Parser *p)
 	if (def.nctors)
 		memcpy(def.ctors, ctors.items, def.nctors * sizeof(IrConstructor));
 	def.pos = kw.pos;
-	entry = name_table_insert(&p->type_names, name.text, name.len);
-	if (entry->u.index_plus_one) {
-		parse_error(p, name.pos, "duplicate type definition '%.*s'", (int)name.len,
-			    name.text);
-	} else {
-		entry->u.index_plus_one = adt + 1;
-	}
 	STACK_PUSH(p->typedefs, def);
 	p->m->typedefs = p->typedefs.items;
 	p->m->ntypedefs = (uint32_t)p->typedefs.count;
-	ok = true;
-out:
 	p->tvars.count = tmark;
 	free(ctors.items);
 	return ok;
 }
 
-/* The constructor the identifier t names (it is in ctor_names). */
+/* The constructor the identifier t names (it is in ctor_names). Every
+ * entry names a definition kept in typedefs, a broken one too
+ * (parse_typedef), and one of its constructors. */
 static void find_constructor(Parser *p, const Token *t, uint32_t *adt, uint32_t *ctor)
 {
 	uint32_t packed = name_table_find(&p->ctor_names, t->text, t->len)->u.index_plus_one - 1;
 	*adt = packed >> 16;
 	*ctor = packed & 0xffff;
+	DP_ASSERT(*adt < p->typedefs.count && *ctor < p->typedefs.items[*adt].nctors);
 }
 
 /* construct := CTOR ('(' (expr (',' expr)*)? ')')?
@@ -2283,10 +2292,6 @@ static Expr *parse_construct(Parser *p)
 	size_t mark = p->exprs.count;
 	Expr *e = NULL;
 	find_constructor(p, &name, &adt, &ctor);
-	if (adt >= p->typedefs.count) { /* its definition failed */
-		parse_error(p, name.pos, "unknown constructor '%.*s'", (int)name.len, name.text);
-		return NULL;
-	}
 	want = p->typedefs.items[adt].ctors[ctor].nfields;
 	if (accept(p, TK_LPAREN) && !accept(p, TK_RPAREN)) {
 		for (;;) {
@@ -2371,11 +2376,6 @@ static const Pattern *parse_pattern(Parser *p, size_t var_mark)
 		Token name = next(p);
 		uint32_t want;
 		find_constructor(p, &name, &pat->adt, &pat->ctor);
-		if (pat->adt >= p->typedefs.count) {
-			parse_error(p, name.pos, "unknown constructor '%.*s'", (int)name.len,
-				    name.text);
-			goto out;
-		}
 		want = p->typedefs.items[pat->adt].ctors[pat->ctor].nfields;
 		if (peek(p)->kind == TK_LPAREN && !parse_pattern_list(p, var_mark))
 			goto out;
