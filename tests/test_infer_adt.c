@@ -138,6 +138,10 @@ static void test_constructors(void **state)
 	check_type("%x: " F2 ", %i: " I3, "MkPair(%x, %i)", "Pair[" F2 ", " I3 "]");
 	/* nothing says what a bare Nil holds: a hole, printed ? */
 	check_type("", "Nil", "List[?]");
+	/* unless TVM printed its type after it */
+	check_type("", "Nil /* ty=List[" F2 "] */", "List[" F2 "]");
+	check_type("%x: " F2, "MkPair(Nil /* ty=List[" I3 "] */, %x)",
+		   "Pair[List[" I3 "], " F2 "]");
 	/* the annotation says more than the value */
 	check_type("", "let %l: List[" F2 "] = Nil;\n  %l", "List[" F2 "]");
 	check_type("%x: " F2, "MkPair(Nil, Cons(%x, Nil))", "Pair[List[?], List[" F2 "]]");

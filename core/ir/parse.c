@@ -2284,7 +2284,8 @@ static void find_constructor(Parser *p, const Token *t, uint32_t *adt, uint32_t 
 }
 
 /* construct := CTOR ('(' (expr (',' expr)*)? ')')?
- * A constructor without fields is written bare, as TVM prints it. */
+ * A constructor without fields is written bare, as TVM prints it, with
+ * perhaps its type printed after it. */
 static Expr *parse_construct(Parser *p)
 {
 	Token name = next(p);
@@ -2313,6 +2314,10 @@ static Expr *parse_construct(Parser *p)
 		goto out;
 	}
 	e = ir_construct(p->m, name.pos, adt, ctor, STACK_AT(p->exprs, mark), want);
+	if (!want && p->last_offset == name.offset)
+		/* a bare `Nil` followed by a `ty=List[float32]` comment: the
+		 * printed type says what no argument can (infer_construct) */
+		e->type = parse_printed_type(p, name.offset + name.len);
 out:
 	p->exprs.count = mark;
 	return e;

@@ -11,8 +11,10 @@
  * That is enough for the programs TVM prints, where every value's type
  * is known bottom-up; no constraint flows back into an argument.
  *
- * A parameter nothing binds (`Nil`, a constructor whose fields do not
- * mention it) becomes a hole: a TYPE_VAR with `hole` set, printed `?`,
+ * A constructor without fields takes the type TVM printed after it (a
+ * `ty=List[float32]` comment) when there is one. Otherwise a parameter
+ * nothing binds (`Nil`, a constructor whose fields do not mention it)
+ * becomes a hole: a TYPE_VAR with `hole` set, printed `?`,
  * which type_equal lets equal anything. So `Nil` has type `List[?]` and
  * meets a `List[Tensor[(2), float32]]` annotation, a clause body or a
  * constructor field of any list type. Where the hole meets a written
@@ -128,8 +130,13 @@ Type *infer_construct(IrModule *m, DiagList *diags, Expr *e)
 {
 	const IrTypeDef *def = &m->typedefs[e->u.construct.adt];
 	const IrConstructor *c = &def->ctors[e->u.construct.ctor];
-	Type **bound = xcalloc(def->nparams + 1, sizeof(Type *));
-	Type *result = NULL;
+	Type **bound, *result = NULL;
+	/* a constructor without fields printed with its type (a bare `Nil`
+	 * and a `ty=List[float32]` comment, read by the parser) */
+	if (!c->nfields && e->type && e->type->kind == TYPE_CALL &&
+	    strcmp(e->type->u.call.name, def->name) == 0 && e->type->u.call.nargs == def->nparams)
+		return e->type;
+	bound = xcalloc(def->nparams + 1, sizeof(Type *));
 	for (uint32_t i = 0; i < e->u.construct.nargs; i++)
 		if (!e->u.construct.args[i]->type)
 			goto out;
