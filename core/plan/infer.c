@@ -9,8 +9,12 @@
  * exception is a closure that calls itself through its let variable: the
  * variable is listed inside the closure's body, before the closure, so it
  * takes its annotation or the closure's written signature instead, and the
- * let checks the two against each other afterwards. A bitmap of processed
- * nodes tells "not typed yet" from "failed".
+ * let checks the two against each other afterwards. A match lists its
+ * scrutinee first, then each clause's pattern variables before its body,
+ * so a pattern variable meets the scrutinee typed and takes its type from
+ * the pattern (infer/infer_adt.c); the match checks the patterns once all
+ * its clauses are typed. A bitmap of processed nodes tells "not typed yet"
+ * from "failed".
  *
  * Globals may call each other. A global whose parameters and result are all
  * written down has its function type before any body is looked at; one
