@@ -172,6 +172,12 @@ static void test_match(void **state)
 		   "List[" F2 "]");
 	check_type("%l: List[" F2 "]", "match (%l) { Nil => Nil, Cons(%h, %t) => %t }",
 		   "List[" F2 "]");
+	/* a match in a clause: its variables are its own, the outer
+	 * clause's still in scope */
+	check_type("%l: List[" F2 "], %i: " I3 ", %x: " F2,
+		   "match (%l) { Cons(%h, %t) => match (%t) { Cons(%h2, _) => (%h2, %i), "
+		   "Nil => (%h, %i) }, Nil => (%x, %i) }",
+		   "(" F2 ", " I3 ")");
 	check_type("%x: " F2 ", %i: " I3, "@first(MkPair(%x, %i))", F2);
 	check_type("%x: " F2, "@first(MkPair(Cons(%x, Nil), %x))", "List[" F2 "]");
 }
@@ -179,6 +185,9 @@ static void test_match(void **state)
 static void test_match_errors(void **state)
 {
 	(void)state;
+	/* a pattern variable is bound in its own clause only */
+	check_error("%l: List[" F2 "]", "match (%l) { Cons(%h, _) => %h, Nil => %h }", 42,
+		    "free variable '%h' has no type annotation");
 	check_error("%l: List[" F2 "]", "match (%l) { Cons(%h, _) => %h, Nil => %l }", 35,
 		    "match clauses have different types: " F2 " and List[" F2 "] (clause 2)");
 	check_error("%x: " F2, "match (%x) { Cons(%h, _) => %h }", 16,

@@ -225,7 +225,9 @@ typedef struct Parser {
 	STACK(const char *) tvars;       /* type variables in scope, innermost last */
 	STACK(TypeRef) type_refs;        /* type calls to check once all are defined */
 	STACK(const Pattern *) patterns; /* sub-patterns being collected */
-	ExprVec pattern_vars;            /* the variables of the match being read */
+	ExprVec pattern_vars;            /* the variables of the matches being read,
+					    the innermost's from match_vars on */
+	size_t match_vars;
 
 	Arena scratch; /* attribute strings and lists, metadata tensors */
 	StrBuf buf;    /* a NUL-terminated copy of the name at hand */
@@ -2345,7 +2347,8 @@ static bool parse_pattern_list(Parser *p, size_t var_mark)
 /* pattern := '_' | LOCAL (':' type)? | CTOR ('(' pattern (',' pattern)* ')')?
  *          | '(' (pattern (',' pattern)*)? ')'
  * A variable is bound in the current scope (its clause's) and listed in
- * pattern_vars; var_mark is where the clause's variables start. */
+ * pattern_vars, numbered from the match's first (match_vars); var_mark is
+ * where the clause's variables start. */
 static const Pattern *parse_pattern(Parser *p, size_t var_mark)
 {
 	Token *t = peek(p);
@@ -2374,7 +2377,7 @@ static const Pattern *parse_pattern(Parser *p, size_t var_mark)
 		var = ir_var(p->m, name.pos, token_name(p, &name), VAR_PATTERN, annotation);
 		scope_bind(p, &name, var);
 		pat->kind = PATTERN_VAR;
-		pat->var = (uint32_t)p->pattern_vars.count;
+		pat->var = (uint32_t)(p->pattern_vars.count - p->match_vars);
 		exprvec_push(&p->pattern_vars, var);
 		result = pat;
 	} else if (t->kind == TK_IDENT && name_table_find(&p->ctor_names, t->text, t->len)) {
@@ -2441,6 +2444,7 @@ static Expr *parse_match(Parser *p)
 		Expr *body;
 		c.pos = peek(p)->pos;
 		c.first_var = (uint32_t)(p->pattern_vars.count - var_mark);
+		p->match_vars = var_mark; /* a match in an earlier body moved it */
 		c.pattern = parse_pattern(p, p->pattern_vars.count);
 		c.nvars = (uint32_t)(p->pattern_vars.count - var_mark) - c.first_var;
 		if (!c.pattern || !expect(p, TK_FAT_ARROW, "'=>' after the pattern")) {
