@@ -160,7 +160,9 @@ typedef enum VizEdgeKind {
 	VIZ_EDGE_COND,   /* an if's condition */
 	VIZ_EDGE_THEN,   /* an if's branches */
 	VIZ_EDGE_ELSE,
-	VIZ_EDGE_RESULT, /* a closure's body into the closure */
+	VIZ_EDGE_RESULT,  /* a closure's body into the closure */
+	VIZ_EDGE_MATCHED, /* the value a match takes apart */
+	VIZ_EDGE_CLAUSE,  /* a match clause's body */
 } VizEdgeKind;
 
 typedef struct VizEdge {
@@ -359,11 +361,9 @@ static void viz_connect(VizModel *vm)
 				viz_add_edge(vm, e->u.construct.args[a], to, VIZ_EDGE_DATA);
 			break;
 		case EXPR_MATCH:
-			/* drawn like an if: the value taken apart as its
-			 * condition, the clause bodies as its branches */
-			viz_add_edge(vm, e->u.match.scrutinee, to, VIZ_EDGE_COND);
+			viz_add_edge(vm, e->u.match.scrutinee, to, VIZ_EDGE_MATCHED);
 			for (uint32_t k = 0; k < e->u.match.nclauses; k++)
-				viz_add_edge(vm, e->u.match.bodies[k], to, VIZ_EDGE_THEN);
+				viz_add_edge(vm, e->u.match.bodies[k], to, VIZ_EDGE_CLAUSE);
 			break;
 		case EXPR_VAR:
 			if (e->u.var.role == VAR_PATTERN && e->u.var.value)
@@ -419,7 +419,9 @@ static void viz_mark_conflict(VizModel *vm, uint32_t v, uint32_t c, const char *
 		uint32_t edge = vm->in_list[k];
 		uint32_t cur = vm->edges[edge].from;
 		size_t steps = 0;
-		if (vm->edges[edge].kind != VIZ_EDGE_DATA)
+		/* the uses a copy can go on */
+		if (vm->edges[edge].kind != VIZ_EDGE_DATA &&
+		    vm->edges[edge].kind != VIZ_EDGE_MATCHED)
 			continue;
 		while (cur != v && viz_is_wrapper(vm->nodes[cur].e) &&
 		       vm->in_start[cur + 1] > vm->in_start[cur] && steps++ < vm->nnodes) {
@@ -1108,6 +1110,12 @@ static void viz_draw_edge(VizModel *vm, Agraph_t *g, const VizSyms *s, size_t in
 	case VIZ_EDGE_RESULT:
 		viz_set(e, s->e_style, "dashed");
 		viz_set(e, label, "result");
+		break;
+	case VIZ_EDGE_MATCHED:
+		viz_set(e, label, "matched");
+		break;
+	case VIZ_EDGE_CLAUSE:
+		viz_set(e, label, "clause");
 		break;
 	}
 	if (edge->conflict) {
