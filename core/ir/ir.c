@@ -310,31 +310,49 @@ Expr *ir_match(IrModule *m, Pos pos, Expr *scrutinee, const MatchClause *clauses
 	return e;
 }
 
-/* Child i >= 1 of a match: clause k's variables, then its body. */
-static Expr *match_child(const Expr *e, uint32_t i, int32_t *clause)
+/* Child i >= 1 of a match: clause k's variables, then its body. Clause k
+ * starts at child 1 + first_var + k, which grows with k, so the clause is
+ * found by halving: a match of many clauses costs log n per child. */
+static Expr *match_child(const Expr *e, uint32_t i, int32_t *clause, bool *is_body)
 {
-	uint32_t k = 1;
-	for (uint32_t c = 0; c < e->u.match.nclauses; c++) {
-		const MatchClause *cl = &e->u.match.clauses[c];
-		*clause = (int32_t)c;
-		if (i < k + cl->nvars)
-			return e->u.match.vars[cl->first_var + (i - k)];
-		k += cl->nvars;
-		if (i == k)
-			return e->u.match.bodies[c];
-		k++;
+	uint32_t lo = 0, hi = e->u.match.nclauses, off;
+	const MatchClause *c;
+	while (lo < hi) { /* the first clause starting after i */
+		uint32_t mid = lo + (hi - lo) / 2;
+		if (1 + e->u.match.clauses[mid].first_var + mid <= i)
+			lo = mid + 1;
+		else
+			hi = mid;
 	}
-	DP_ASSERT(!"match child out of range");
-	return NULL;
+	DP_ASSERT(lo > 0);
+	c = &e->u.match.clauses[lo - 1];
+	off = i - (1 + c->first_var + (lo - 1));
+	*clause = (int32_t)(lo - 1);
+	*is_body = off >= c->nvars;
+	if (off < c->nvars)
+		return e->u.match.vars[c->first_var + off];
+	DP_ASSERT(off == c->nvars);
+	return e->u.match.bodies[lo - 1];
 }
 
 int32_t ir_match_clause_of_child(const Expr *match, uint32_t i)
 {
 	int32_t clause = -1;
-	if (i == 0)
+	bool is_body;
+	if (i == 0 || i >= ir_child_count(match))
 		return -1;
-	match_child(match, i, &clause);
+	match_child(match, i, &clause, &is_body);
 	return clause;
+}
+
+int32_t ir_match_body_of_child(const Expr *match, uint32_t i)
+{
+	int32_t clause = -1;
+	bool is_body = false;
+	if (i == 0 || i >= ir_child_count(match))
+		return -1;
+	match_child(match, i, &clause, &is_body);
+	return is_body ? clause : -1;
 }
 
 static void copy_tensor(IrModule *m, Tensor *dst, const Tensor *src)
@@ -537,7 +555,8 @@ Expr *ir_child(const Expr *e, uint32_t i)
 		return e->u.construct.args[i];
 	case EXPR_MATCH: {
 		int32_t clause;
-		return i == 0 ? e->u.match.scrutinee : match_child(e, i, &clause);
+		bool is_body;
+		return i == 0 ? e->u.match.scrutinee : match_child(e, i, &clause, &is_body);
 	}
 	}
 	DP_ASSERT(!"child of a leaf");

@@ -347,8 +347,11 @@ Expr *ir_match(IrModule *m, Pos pos, Expr *scrutinee, const MatchClause *clauses
 	       Expr *const *bodies, uint32_t nclauses, Expr *const *vars, uint32_t nvars,
 	       bool complete);
 /* The clause whose body or variables child i of a match is, or -1 for the
- * scrutinee. */
+ * scrutinee (and past the last child); the clause whose body child i is,
+ * or -1. (A body may be one
+ * of the clause's variables: the index tells them apart.) */
 int32_t ir_match_clause_of_child(const Expr *match, uint32_t i);
+int32_t ir_match_body_of_child(const Expr *match, uint32_t i);
 /* A constant whose tensor data is copied into the arena. */
 Expr *ir_constant(IrModule *m, Pos pos, const Tensor *value, int32_t meta_index);
 /* Appends a global; returns its index. */

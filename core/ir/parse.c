@@ -2368,12 +2368,16 @@ static const Pattern *parse_pattern(Parser *p, size_t var_mark)
 		Expr *var;
 		if (accept(p, TK_COLON) && !(annotation = parse_type(p)))
 			goto out;
-		for (size_t i = var_mark; i < p->pattern_vars.count; i++)
-			if (strlen(p->pattern_vars.items[i]->name) == name.len - 1 &&
-			    memcmp(p->pattern_vars.items[i]->name, name.text + 1, name.len - 1) ==
-				    0)
+		{
+			/* bound already by this clause's pattern: the scope
+			 * holds it, with an id from the clause's first on */
+			Expr *prev = scope_lookup(p, name.text + 1, name.len - 1);
+			if (prev && var_mark < p->pattern_vars.count && prev->kind == EXPR_VAR &&
+			    prev->u.var.role == VAR_PATTERN &&
+			    prev->id >= p->pattern_vars.items[var_mark]->id)
 				parse_error(p, name.pos, "'%.*s' is bound twice in the pattern",
 					    (int)name.len, name.text);
+		}
 		var = ir_var(p->m, name.pos, token_name(p, &name), VAR_PATTERN, annotation);
 		scope_bind(p, &name, var);
 		pat->kind = PATTERN_VAR;

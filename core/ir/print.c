@@ -1076,22 +1076,6 @@ static void print_finish(Printer *p, Expr *e, Expr *root)
 	print_link_item(p, &s->items, &s->items_tail, e, false);
 }
 
-/* The clause whose body child i of match e is, or -1 (the scrutinee or a
- * pattern variable). */
-static int32_t print_match_body_at(const Expr *e, uint32_t i)
-{
-	uint32_t k = 1;
-	for (uint32_t c = 0; c < e->u.match.nclauses; c++) {
-		k += e->u.match.clauses[c].nvars;
-		if (i == k)
-			return (int32_t)c;
-		if (i < k)
-			return -1;
-		k++;
-	}
-	return -1;
-}
-
 /* Pushes e (a let: the node it stands for) unless the walk has met it. */
 static void print_visit(Printer *p, size_t *depth, const Expr *e)
 {
@@ -1141,8 +1125,8 @@ static void print_order(Printer *p, Expr *root)
 				scope = p->owned[e->id];
 			else if (e->kind == EXPR_IF && (top->next == 1 || top->next == 2))
 				scope = p->owned[e->id] + (int32_t)top->next - 1;
-			else if (e->kind == EXPR_MATCH && print_match_body_at(e, top->next) >= 0)
-				scope = p->owned[e->id] + print_match_body_at(e, top->next);
+			else if (e->kind == EXPR_MATCH && ir_match_body_of_child(e, top->next) >= 0)
+				scope = p->owned[e->id] + ir_match_body_of_child(e, top->next);
 			if (scope >= 0) {
 				top->next++;
 				print_push_walk(p, &depth,

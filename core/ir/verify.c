@@ -147,6 +147,9 @@ static void check_match(Verifier *v, const Expr *e)
 	for (uint32_t i = 0; i < e->u.match.nvars; i++)
 		if (!is_var(e->u.match.vars[i], VAR_PATTERN))
 			violation(v, e, "pattern variable %u not a pattern variable", i);
+		else if (i && e->u.match.vars[i]->id <= e->u.match.vars[i - 1]->id)
+			/* inference finds a variable's clause by halving */
+			violation(v, e, "pattern variable %u out of id order", i);
 	for (uint32_t k = 0; k < e->u.match.nclauses; k++) {
 		const MatchClause *c = &e->u.match.clauses[k];
 		if (c->first_var != next || c->nvars > e->u.match.nvars - next) {

@@ -54,6 +54,8 @@ typedef struct InferState {
 	int32_t current_global;   /* whose range is being processed, or -1 */
 	Type **arg_types;         /* scratch for op calls */
 	size_t arg_cap;
+	Type **pattern_types; /* by id, for infer_pattern_var; NULL until a
+				 match is met */
 } InferState;
 
 static void infer_error(InferState *st, Pos pos, const char *fmt, ...) DP_PRINTF(3, 4);
@@ -112,6 +114,15 @@ static Type *infer_fn_signature(IrModule *m, const Expr *fn)
 	return t;
 }
 
+/* The pattern variables' types by id (infer_pattern_var), made when the
+ * walk meets the first match. */
+static Type **infer_pattern_memo(InferState *st)
+{
+	if (!st->pattern_types)
+		st->pattern_types = xcalloc(st->m->nexprs + 1, sizeof(Type *));
+	return st->pattern_types;
+}
+
 static Type *infer_var(InferState *st, Expr *e)
 {
 	Type *ann = e->u.var.annotation;
@@ -128,7 +139,7 @@ static Type *infer_var(InferState *st, Expr *e)
 				    e->name ? e->name : "");
 		return ann;
 	case VAR_PATTERN:
-		return infer_pattern_var(st->m, e);
+		return infer_pattern_var(st->m, e, infer_pattern_memo(st));
 	case VAR_LET:
 		break;
 	}
@@ -404,7 +415,7 @@ static Type *infer_node(InferState *st, Expr *e)
 	case EXPR_CONSTRUCT:
 		return infer_construct(st->m, st->diags, e);
 	case EXPR_MATCH:
-		return infer_match(st->m, st->diags, e);
+		return infer_match(st->m, st->diags, e, infer_pattern_memo(st));
 	}
 	return NULL;
 }
@@ -619,6 +630,7 @@ bool infer_module_listed(IrModule *m, ExprVec *listed, DiagList *diags)
 	free(st.global_state);
 	free(st.recursion_noted);
 	free(st.arg_types);
+	free(st.pattern_types);
 	return m->typed;
 }
 

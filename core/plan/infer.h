@@ -46,8 +46,10 @@ OpTypeRelation infer_relation(OpKind op);
  * every pattern against the scrutinee and requires one type of all the
  * clause bodies. */
 Type *infer_construct(IrModule *m, DiagList *diags, Expr *e);
-Type *infer_pattern_var(IrModule *m, Expr *var);
-Type *infer_match(IrModule *m, DiagList *diags, Expr *e);
+/* memo: m->nexprs entries, zeroed, kept by the caller for the whole walk:
+ * the pattern variables' types by id, a clause's all at once. */
+Type *infer_pattern_var(IrModule *m, Expr *var, Type **memo);
+Type *infer_match(IrModule *m, DiagList *diags, Expr *e, Type **memo);
 /* A call of polymorphic global g (function type ft) with argument types
  * args: *ret the result with g's type parameters solved; false when
  * argument *bad_arg cannot have the type *want. */

@@ -164,7 +164,7 @@ out:
 }
 
 /* The type each variable of pattern `pat` gets when it is matched against
- * a value of type t: types[i] for the match's vars[i]. False after
+ * a value of type t, into types by the variable's id. False after
  * reporting (when diags is given) a pattern that cannot match t. */
 static bool type_pattern(IrModule *m, DiagList *diags, const Expr *match, const Pattern *pat,
 			 Type *t, Type **types)
@@ -187,7 +187,7 @@ static bool type_pattern(IrModule *m, DiagList *diags, const Expr *match, const 
 					   infer_type_name(m, t));
 			return false;
 		}
-		types[pat->var] = var->u.var.annotation ? var->u.var.annotation : t;
+		types[var->id] = var->u.var.annotation ? var->u.var.annotation : t;
 		return true;
 	case PATTERN_TUPLE:
 		if (t->kind == TYPE_VAR && t->u.var.hole) {
@@ -229,47 +229,61 @@ static bool type_pattern(IrModule *m, DiagList *diags, const Expr *match, const 
 	return ok;
 }
 
-/* The clause of match whose pattern binds vars[i]. */
-static const MatchClause *clause_of_var(const Expr *match, uint32_t i)
+/* The clause of match whose pattern binds var, or NULL. The variables
+ * are in id order (the verifier checks it), so both searches halve. */
+static const MatchClause *clause_of_var(const Expr *match, const Expr *var)
 {
-	for (uint32_t k = 0; k < match->u.match.nclauses; k++) {
-		const MatchClause *c = &match->u.match.clauses[k];
+	uint32_t lo = 0, hi = match->u.match.nvars, i;
+	while (lo < hi) {
+		uint32_t mid = lo + (hi - lo) / 2;
+		if (match->u.match.vars[mid]->id < var->id)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	if (lo == match->u.match.nvars || match->u.match.vars[lo] != var)
+		return NULL;
+	i = lo;
+	lo = 0;
+	hi = match->u.match.nclauses;
+	while (lo < hi) { /* the last clause starting at or before i */
+		uint32_t mid = lo + (hi - lo) / 2;
+		if (match->u.match.clauses[mid].first_var <= i)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	while (lo > 0) { /* clauses without variables share a start */
+		const MatchClause *c = &match->u.match.clauses[--lo];
 		if (i >= c->first_var && i < c->first_var + c->nvars)
 			return c;
+		if (c->first_var + c->nvars <= i)
+			break;
 	}
 	return NULL;
 }
 
-Type *infer_pattern_var(IrModule *m, Expr *var)
+Type *infer_pattern_var(IrModule *m, Expr *var, Type **memo)
 {
 	const Expr *match = var->u.var.value;
 	Type *scrutinee = match ? match->u.match.scrutinee->type : NULL;
-	Type **types, *result = NULL;
 	const MatchClause *c;
-	uint32_t i = 0;
-	if (!scrutinee)
-		return NULL;
-	while (i < match->u.match.nvars && match->u.match.vars[i] != var)
-		i++;
-	c = clause_of_var(match, i);
-	if (!c)
-		return NULL;
-	/* errors are the match's to report, once, when it is typed */
-	types = xcalloc(match->u.match.nvars + 1, sizeof(Type *));
-	if (type_pattern(m, NULL, match, c->pattern, scrutinee, types))
-		result = types[i];
-	free(types);
-	return result;
+	if (memo[var->id] || !scrutinee)
+		return memo[var->id];
+	c = clause_of_var(match, var);
+	/* the whole clause at once, so a pattern of n variables costs n;
+	 * errors are the match's to report, once, when it is typed */
+	if (c)
+		type_pattern(m, NULL, match, c->pattern, scrutinee, memo);
+	return memo[var->id];
 }
 
-Type *infer_match(IrModule *m, DiagList *diags, Expr *e)
+Type *infer_match(IrModule *m, DiagList *diags, Expr *e, Type **memo)
 {
 	Type *scrutinee = e->u.match.scrutinee->type, *result = NULL;
-	Type **types = xcalloc(e->u.match.nvars + 1, sizeof(Type *));
 	bool ok = scrutinee != NULL;
 	for (uint32_t k = 0; k < e->u.match.nclauses && scrutinee; k++)
-		ok &= type_pattern(m, diags, e, e->u.match.clauses[k].pattern, scrutinee, types);
-	free(types);
+		ok &= type_pattern(m, diags, e, e->u.match.clauses[k].pattern, scrutinee, memo);
 	for (uint32_t k = 0; k < e->u.match.nclauses; k++) {
 		Type *b = e->u.match.bodies[k]->type;
 		if (!b) {
