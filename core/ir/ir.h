@@ -66,24 +66,27 @@ typedef struct Attr {
 } Attr;
 
 typedef enum ExprKind {
-	EXPR_VAR,       /* u.var: a parameter, let variable or free variable */
-	EXPR_GLOBAL,    /* u.global: a reference to a global function @name */
-	EXPR_CONSTANT,  /* u.constant */
-	EXPR_CALL,      /* u.call: an op call (op != OP_NONE) or a call of u.call.callee */
-	EXPR_LET,       /* u.let */
-	EXPR_FN,        /* u.fn: a closure, or the body of a global */
-	EXPR_TUPLE,     /* u.tuple */
-	EXPR_PROJ,      /* u.proj: tuple.index */
-	EXPR_IF,        /* u.if_ */
-	EXPR_CONSTRUCT, /* u.construct: an ADT constructor applied, `Cons(%x, %l)`, `Nil` */
+	EXPR_VAR,      /* u.var: a parameter, let variable or free variable */
+	EXPR_GLOBAL,   /* u.global: a reference to a global function @name */
+	EXPR_CONSTANT, /* u.constant */
+	EXPR_CALL,     /* u.call: an op call (op != OP_NONE) or a call of u.call.callee */
+	EXPR_LET,      /* u.let */
+	EXPR_FN,       /* u.fn: a closure, or the body of a global */
+	EXPR_TUPLE,    /* u.tuple */
+	EXPR_PROJ,     /* u.proj: tuple.index */
+	EXPR_IF,       /* u.if_ */
+
+	/* algebraic data types */
+	EXPR_CONSTRUCT, /* u.construct: a constructor applied, `Cons(%x, %l)`, `Nil` */
 	EXPR_MATCH,     /* u.match: `match (e) { pattern => body, ... }` */
 } ExprKind;
 
 typedef enum VarRole {
-	VAR_PARAM,   /* a function parameter */
-	VAR_LET,     /* bound by a let; u.var.value is the bound value */
-	VAR_FREE,    /* free_var, or a %name used without a binding */
-	VAR_PATTERN, /* bound by a pattern of a match clause */
+	VAR_PARAM, /* a function parameter */
+	VAR_LET,   /* bound by a let; u.var.value is the bound value */
+	VAR_FREE,  /* free_var, or a %name used without a binding */
+
+	VAR_PATTERN, /* bound by a pattern of a match clause; u.var.value is the match */
 } VarRole;
 
 /* A pattern of a match clause. Patterns are immutable and live in the
@@ -236,10 +239,12 @@ _Static_assert(sizeof(Expr) <= 72, "an Expr is copied by every phase: keep it sm
 #endif
 
 typedef struct IrGlobal {
-	const char *name;         /* without '@' */
-	Expr *fn;                 /* EXPR_FN */
-	Pos pos;                  /* of `def` */
-	const char **type_params; /* `def @f[A, B]`: the names, in the data arena */
+	const char *name; /* without '@' */
+	Expr *fn;         /* EXPR_FN */
+	Pos pos;          /* of `def` */
+
+	/* `def @f[A, B]`: the type parameters' names, in the data arena */
+	const char **type_params;
 	uint32_t ntype_params;
 } IrGlobal;
 

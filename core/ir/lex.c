@@ -451,7 +451,7 @@ void lex_next(Lexer *lx, Token *out)
 		return;
 	case '=':
 		if (next == '>') { /* a match clause's `=>` */
-			set_token(lx, out, TK_FAT_ARROW, start, i + 1);
+			set_token(lx, out, TK_FATARROW, start, i + 1);
 			return;
 		}
 		set_token(lx, out, TK_EQUAL, start, i);

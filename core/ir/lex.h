@@ -25,34 +25,34 @@
 
 typedef enum TokenKind {
 	TK_EOF,
-	TK_ERROR,     /* malformed input, already reported */
-	TK_IDENT,     /* add, nn.conv2d, relay.Constant, float32, True */
-	TK_GLOBAL,    /* @name: text includes the '@' */
-	TK_LOCAL,     /* %name or %0: text includes the '%' */
-	TK_INT,       /* num.i; suffix NUM_NONE, NUM_I32 or NUM_I64 */
-	TK_FLOAT,     /* num.f; suffix NUM_NONE or NUM_F16/F32/F64 */
-	TK_STRING,    /* "...": text is the raw bytes between the quotes */
-	TK_LPAREN,    /* ( */
-	TK_RPAREN,    /* ) */
-	TK_LBRACKET,  /* [ */
-	TK_RBRACKET,  /* ] */
-	TK_LBRACE,    /* { */
-	TK_RBRACE,    /* } */
-	TK_COMMA,     /* , */
-	TK_SEMI,      /* ; */
-	TK_COLON,     /* : */
-	TK_EQUAL,     /* = */
-	TK_DOT,       /* . */
-	TK_ARROW,     /* -> */
-	TK_FAT_ARROW, /* => (a match clause) */
-	TK_QUESTION,  /* ? */
-	TK_HASH,      /* #[ */
-	TK_DEF,       /* def */
-	TK_FN,        /* fn */
-	TK_LET,       /* let */
-	TK_IF,        /* if */
-	TK_ELSE,      /* else */
-	TK_FREE_VAR,  /* free_var */
+	TK_ERROR,    /* malformed input, already reported */
+	TK_IDENT,    /* add, nn.conv2d, relay.Constant, float32, True */
+	TK_GLOBAL,   /* @name: text includes the '@' */
+	TK_LOCAL,    /* %name or %0: text includes the '%' */
+	TK_INT,      /* num.i; suffix NUM_NONE, NUM_I32 or NUM_I64 */
+	TK_FLOAT,    /* num.f; suffix NUM_NONE or NUM_F16/F32/F64 */
+	TK_STRING,   /* "...": text is the raw bytes between the quotes */
+	TK_LPAREN,   /* ( */
+	TK_RPAREN,   /* ) */
+	TK_LBRACKET, /* [ */
+	TK_RBRACKET, /* ] */
+	TK_LBRACE,   /* { */
+	TK_RBRACE,   /* } */
+	TK_COMMA,    /* , */
+	TK_SEMI,     /* ; */
+	TK_COLON,    /* : */
+	TK_EQUAL,    /* = */
+	TK_DOT,      /* . */
+	TK_ARROW,    /* -> */
+	TK_FATARROW, /* => (a match clause) */
+	TK_QUESTION, /* ? */
+	TK_HASH,     /* #[ */
+	TK_DEF,      /* def */
+	TK_FN,       /* fn */
+	TK_LET,      /* let */
+	TK_IF,       /* if */
+	TK_ELSE,     /* else */
+	TK_FREE_VAR, /* free_var */
 } TokenKind;
 
 /* The type suffix written after a number: 1f, 2i64, 1f16. */

@@ -2451,7 +2451,7 @@ static Expr *parse_match(Parser *p)
 		p->match_vars = var_mark; /* a match in an earlier body moved it */
 		c.pattern = parse_pattern(p, p->pattern_vars.count);
 		c.nvars = (uint32_t)(p->pattern_vars.count - var_mark) - c.first_var;
-		if (!c.pattern || !expect(p, TK_FAT_ARROW, "'=>' after the pattern")) {
+		if (!c.pattern || !expect(p, TK_FATARROW, "'=>' after the pattern")) {
 			scope_restore(p, scope_mark);
 			goto out;
 		}
@@ -2643,7 +2643,7 @@ static bool starts_bare(Parser *p)
 	case TK_EQUAL:
 	case TK_DOT:
 	case TK_ARROW:
-	case TK_FAT_ARROW:
+	case TK_FATARROW:
 	case TK_QUESTION:
 	case TK_HASH:
 	case TK_DEF:
