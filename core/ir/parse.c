@@ -1207,7 +1207,7 @@ static bool parse_type_list(Parser *p, bool *trailing_comma)
 	}
 }
 
-/* type := tensor_type | dtype | type_var | type_call
+/* type := tensor_type | dtype | type_var | type_call | '?'
  *       | '(' (type (',' type)* ','?)? ')'
  *       | 'fn' '(' (type (',' type)*)? ')' '->' type */
 static Type *parse_type(Parser *p)
@@ -1222,6 +1222,10 @@ static Type *parse_type(Parser *p)
 		result = parse_tensor_type(p);
 	} else if (t->kind == TK_IDENT) {
 		result = parse_type_name(p);
+	} else if (t->kind == TK_QUESTION) {
+		/* a type inference left open (printed `List[?]`), read back */
+		next(p);
+		result = type_var(ir_data_arena(p->m), "?", true);
 	} else if (t->kind == TK_LPAREN) {
 		next(p);
 		if (parse_type_list(p, &trailing)) {
