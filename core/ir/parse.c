@@ -17,6 +17,12 @@
  * (nested expressions, types, attribute lists) is capped at
  * PARSE_MAX_DEPTH.
  *
+ * Type definitions are read in order; a type may be named before its
+ * definition (type calls are checked at the end, resolve_types), a
+ * constructor only after its type's. Their constructors, the type
+ * variables in scope and the pattern variables of the matches being read
+ * have tables and stacks of their own (see Parser).
+ *
  * The #[metadata] section comes after the functions that refer to it, so
  * parse_module finds it first (a line starting `#[metadata]`), reads it with
  * metadata_parse, and lexes only the text before it. Global references are

@@ -10,8 +10,8 @@
  *     value and its variable; it counts each node's uses (parent edges) and
  *     reserves every source name of the global.
  *  2. place, in reverse post-order (every parent before its children): a
- *     non-atomic node goes to the innermost scope (function body or if
- *     branch) that encloses all its uses: the least common ancestor in the
+ *     non-atomic node goes to the innermost scope (function body, if
+ *     branch or match clause) that encloses all its uses: the least common ancestor in the
  *     scope tree, kept O(log depth) by skew-binary jump pointers. A node is
  *     printed inline, without a binding, when its only use is a scope's
  *     result, a let's value, or the body of such an inline let; every other
@@ -34,6 +34,11 @@
  *     kept; an unnamed binding, or a second node with a name already
  *     printed, gets the lowest number no node of the global is named; a
  *     second variable of a name gets the lowest free suffix (%x, %x1).
+ *
+ * Type definitions come first, in definition order, each as TVM prints
+ * it; a constructor without fields is an atom (printed bare where it is
+ * used, as TVM does), and a match prints like an if with one scope per
+ * clause.
  *
  * Indentation is two spaces a level and stops growing after
  * PRINT_MAX_INDENT levels, so that deep nests print in linear space.
