@@ -242,6 +242,17 @@ static void test_references(void **state)
 			  "operator 'ref_write' takes 2 arguments, got 1");
 }
 
+/* Their storage is the module's Storage ADT (tests/test_infer_adt.c types
+ * them); without the definition, a clear error. */
+static void test_memory_alloc_needs_storage(void **state)
+{
+	(void)state;
+	check_error("%n: Tensor[(), int64], %s: Tensor[(2), int64]",
+		    "memory.alloc_storage(%n, %s, %n)",
+		    "'memory.alloc_storage' needs the module's 'type Storage' definition (TVM's "
+		    "prelude has it)");
+}
+
 /* ---- qnn.* ------------------------------------------------------------------ */
 
 #define QP "%s: float32, %z: int32"
@@ -991,6 +1002,7 @@ int main(void)
 		TEST(test_memory_kill),
 		TEST(test_references),
 		TEST(test_call_lowered),
+		TEST(test_memory_alloc_needs_storage),
 		TEST(test_qnn_quantize),
 		TEST(test_qnn_dequantize),
 		TEST(test_qnn_requantize),

@@ -1156,6 +1156,104 @@ static void round_trip_dir(const char *dir, int *files)
 	closedir(d);
 }
 
+/* Algebraic data types in TVM's layout (type definitions, an empty one,
+ * polymorphic globals, constructors bare and applied, match and match?
+ * with nested, tuple, typed-variable and wildcard patterns, a clause
+ * body with a let, Storage and Storage[]) read back byte for byte. */
+static void test_adt_round_trip(void **state)
+{
+	/* adt_hole.relay: a result type inference left open, `List[?]`, as
+	 * `ir` prints it, reads back */
+	static const char *const files[] = {"adt.relay", "adt_hole.relay"};
+	(void)state;
+	for (size_t i = 0; i < DP_COUNT(files); i++) {
+		char *err = NULL, path[512];
+		SourceFile *src;
+		PrintOptions opts = {.devices = &devices};
+		IrModule *back;
+		char *text;
+		snprintf(path, sizeof path, "%s/tests/golden/roundtrip/%s", DEVPLAN_SOURCE_DIR,
+			 files[i]);
+		src = source_read(path, &err);
+		assert_non_null(src);
+		back = parse_text(src->text, true);
+		assert_non_null(back);
+		text = render(back, &opts);
+		assert_string_equal(text, src->text);
+		free(text);
+		ir_module_free(back);
+		source_release(src);
+	}
+}
+
+/* A match built by hand: each clause's body is a scope of its own, a
+ * binding used only inside one clause prints there, and a nullary
+ * constructor prints bare wherever it is used. */
+static void test_match_scopes(void **state)
+{
+	Type *list_a, *fields[2];
+	IrTypeDef *list = arena_alloc(ir_data_arena(m), sizeof *list);
+	IrConstructor *ctors = arena_array(ir_data_arena(m), 2, sizeof *ctors);
+	const char **params = arena_array(ir_data_arena(m), 1, sizeof(char *));
+	Pattern *var_h = arena_alloc(ir_data_arena(m), sizeof(Pattern));
+	Pattern *wild = arena_alloc(ir_data_arena(m), sizeof(Pattern));
+	Pattern *cons = arena_alloc(ir_data_arena(m), sizeof(Pattern));
+	Pattern *nil = arena_alloc(ir_data_arena(m), sizeof(Pattern));
+	const Pattern **subs = arena_array(ir_data_arena(m), 2, sizeof(Pattern *));
+	MatchClause *clauses = arena_array(ir_data_arena(m), 2, sizeof(MatchClause));
+	Expr *x = prm("x"), *h, *empty, *l, *body0, *match;
+	(void)state;
+	params[0] = "A";
+	list_a = type_call(ir_data_arena(m), "List", 1,
+			   (Type *[]){type_var(ir_data_arena(m), "A", false)}, false);
+	fields[0] = list_a->u.call.args[0];
+	fields[1] = list_a;
+	ctors[0] = (IrConstructor){"Cons", fields, 2, P0};
+	ctors[1] = (IrConstructor){"Nil", NULL, 0, P0};
+	*list = (IrTypeDef){"List", params, 1, ctors, 2, P0};
+	m->typedefs = list;
+	m->ntypedefs = 1;
+	empty = ir_construct(m, P0, 0, 1, NULL, 0);
+	l = ir_construct(m, P0, 0, 0, LIST(x, empty));
+	h = ir_var(m, P0, "h", VAR_PATTERN, NULL);
+	*var_h = (Pattern){.kind = PATTERN_VAR, .pos = P0, .var = 0};
+	*wild = (Pattern){.kind = PATTERN_WILDCARD, .pos = P0};
+	subs[0] = var_h;
+	subs[1] = wild;
+	*cons = (Pattern){.kind = PATTERN_CONSTRUCTOR,
+			  .pos = P0,
+			  .adt = 0,
+			  .ctor = 0,
+			  .nsubs = 2,
+			  .subs = subs};
+	*nil = (Pattern){.kind = PATTERN_CONSTRUCTOR, .pos = P0, .adt = 0, .ctor = 1};
+	clauses[0] = (MatchClause){cons, 0, 1, P0};
+	clauses[1] = (MatchClause){nil, 1, 0, P0};
+	body0 = mul(add(h, x), x);
+	match = ir_match(m, P0, l, clauses, LIST(body0, neg(x)), LIST(h), false);
+	def("main", LIST(x), NULL, add(match, match));
+	expect_text(NULL, true,
+		    "#[version = \"0.0.5\"]\n"
+		    "type List[A] {\n"
+		    "  Cons(A, List[A]),\n"
+		    "  Nil,\n"
+		    "}\n"
+		    "\n"
+		    "def @main(%x: Tensor[(5, 7), float32]) {\n"
+		    "  %0 = Cons(%x, Nil);\n"
+		    "  %1 = match? (%0) {\n"
+		    "    Cons(%h, _) => {\n"
+		    "      %2 = add(%h, %x);\n"
+		    "      multiply(%2, %x)\n"
+		    "    },\n"
+		    "    Nil => {\n"
+		    "      negative(%x)\n"
+		    "    },\n"
+		    "  };\n"
+		    "  add(%1, %1)\n"
+		    "}\n");
+}
+
 static void test_round_trip_shared_files(void **state)
 {
 	int files = 0;
@@ -1196,6 +1294,8 @@ int main(void)
 		T(test_deep_lets),
 		T(test_deep_nesting),
 		T(test_round_trip_random),
+		T(test_adt_round_trip),
+		T(test_match_scopes),
 		T(test_round_trip_shared_files),
 #undef T
 	};

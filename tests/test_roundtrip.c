@@ -47,6 +47,7 @@
 
 /* Pairs of nodes found equal so far, to follow sharing: a's id -> b. */
 typedef struct Matcher {
+	const IrModule *ma, *mb;
 	const Expr **b_of; /* by a's id */
 	const Expr **a_of; /* by b's id */
 	bool types;        /* compare inferred types too */
@@ -116,6 +117,32 @@ static bool same_attrs(Matcher *mt, const Expr *at, const Attr *a, uint32_t na, 
 }
 
 static bool same_expr(Matcher *mt, const Expr *a, const Expr *b);
+
+/* Two patterns of matches a and b: the same shape, constructors (by
+ * name) and variable slots, and the same annotations on the variables. */
+static bool same_pattern(const IrModule *ma, const IrModule *mb, const Pattern *a, const Pattern *b)
+{
+	if (a->kind != b->kind || a->nsubs != b->nsubs)
+		return false;
+	switch (a->kind) {
+	case PATTERN_WILDCARD:
+	case PATTERN_TUPLE:
+		break;
+	case PATTERN_VAR:
+		if (a->var != b->var)
+			return false;
+		break;
+	case PATTERN_CONSTRUCTOR:
+		if (strcmp(ir_constructor(ma, a->adt, a->ctor)->name,
+			   ir_constructor(mb, b->adt, b->ctor)->name) != 0)
+			return false;
+		break;
+	}
+	for (uint32_t i = 0; i < a->nsubs; i++)
+		if (!same_pattern(ma, mb, a->subs[i], b->subs[i]))
+			return false;
+	return true;
+}
 
 static bool same_list(Matcher *mt, Expr *const *a, Expr *const *b, uint32_t n)
 {
@@ -202,6 +229,28 @@ static bool same_node(Matcher *mt, const Expr *a, const Expr *b)
 		return same_expr(mt, a->u.if_.cond, b->u.if_.cond) &&
 		       same_expr(mt, a->u.if_.then_branch, b->u.if_.then_branch) &&
 		       same_expr(mt, a->u.if_.else_branch, b->u.if_.else_branch);
+	case EXPR_CONSTRUCT:
+		if (strcmp(a->u.construct.name, b->u.construct.name) != 0 ||
+		    strcmp(mt->ma->typedefs[a->u.construct.adt].name,
+			   mt->mb->typedefs[b->u.construct.adt].name) != 0)
+			return differ(mt, a, "another constructor", a->u.construct.name);
+		if (a->u.construct.nargs != b->u.construct.nargs)
+			return differ(mt, a, "a different number of fields", NULL);
+		return same_list(mt, a->u.construct.args, b->u.construct.args,
+				 a->u.construct.nargs);
+	case EXPR_MATCH:
+		if (a->u.match.complete != b->u.match.complete)
+			return differ(mt, a, "match against match?", NULL);
+		if (a->u.match.nclauses != b->u.match.nclauses ||
+		    a->u.match.nvars != b->u.match.nvars)
+			return differ(mt, a, "a match of another size", NULL);
+		for (uint32_t k = 0; k < a->u.match.nclauses; k++)
+			if (!same_pattern(mt->ma, mt->mb, a->u.match.clauses[k].pattern,
+					  b->u.match.clauses[k].pattern))
+				return differ(mt, a, "another pattern", NULL);
+		return same_expr(mt, a->u.match.scrutinee, b->u.match.scrutinee) &&
+		       same_list(mt, a->u.match.vars, b->u.match.vars, a->u.match.nvars) &&
+		       same_list(mt, a->u.match.bodies, b->u.match.bodies, a->u.match.nclauses);
 	}
 	return differ(mt, a, "an unknown kind of expression", NULL);
 }
@@ -221,12 +270,39 @@ static bool same_expr(Matcher *mt, const Expr *a, const Expr *b)
 static bool same_module(const IrModule *a, const IrModule *b, bool types, const char *where,
 			char *why, size_t why_len)
 {
-	Matcher mt = {.types = types, .where = where};
-	bool ok = a->nglobals == b->nglobals;
+	Matcher mt = {.ma = a, .mb = b, .types = types, .where = where};
+	bool ok = a->nglobals == b->nglobals && a->ntypedefs == b->ntypedefs;
 	mt.b_of = xcalloc(a->nexprs + 1, sizeof(Expr *));
 	mt.a_of = xcalloc(b->nexprs + 1, sizeof(Expr *));
 	if (!ok)
-		snprintf(mt.why, sizeof mt.why, "%s: a different number of globals", where);
+		snprintf(mt.why, sizeof mt.why, "%s: a different number of globals or types",
+			 where);
+	for (uint32_t t = 0; ok && t < a->ntypedefs; t++) {
+		const IrTypeDef *x = &a->typedefs[t], *y = &b->typedefs[t];
+		ok = strcmp(x->name, y->name) == 0 && x->nparams == y->nparams &&
+		     x->nctors == y->nctors;
+		for (uint32_t i = 0; ok && i < x->nparams; i++)
+			ok = strcmp(x->params[i], y->params[i]) == 0;
+		for (uint32_t c = 0; ok && c < x->nctors; c++) {
+			ok = strcmp(x->ctors[c].name, y->ctors[c].name) == 0 &&
+			     x->ctors[c].nfields == y->ctors[c].nfields;
+			for (uint32_t f = 0; ok && f < x->ctors[c].nfields; f++)
+				ok = same_type(x->ctors[c].fields[f], y->ctors[c].fields[f]);
+		}
+		if (!ok)
+			snprintf(mt.why, sizeof mt.why, "%s: type %s differs", where, x->name);
+	}
+	for (uint32_t g = 0; ok && g < a->nglobals; g++) {
+		ok = a->globals[g].ntype_params == b->globals[g].ntype_params;
+		for (uint32_t i = 0; ok && i < a->globals[g].ntype_params; i++)
+			ok = strcmp(a->globals[g].type_params[i], b->globals[g].type_params[i]) ==
+			     0;
+		if (!ok) {
+			snprintf(mt.why, sizeof mt.why, "%s: @%s's type parameters differ", where,
+				 a->globals[g].name);
+			break;
+		}
+	}
 	for (uint32_t g = 0; ok && g < a->nglobals; g++) {
 		ok = strcmp(a->globals[g].name, b->globals[g].name) == 0;
 		if (!ok)

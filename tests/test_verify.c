@@ -138,6 +138,20 @@ static void test_pipeline_versions_verify(void **state)
 	assert_true(verify_dir(DEVPLAN_SHARED_DIR "/cases") > 0);
 }
 
+/* A list built and taken apart by a match of two pattern variables. */
+static const char *const adt_text = "type List[A] {\n"
+				    "  Cons(A, List[A]),\n"
+				    "  Nil,\n"
+				    "}\n"
+				    "def @main(%a: " T ") {\n"
+				    "  %0 = Cons(%a, Nil);\n"
+				    "  %1 = match (%0) {\n"
+				    "    Cons(%h, %t) => { %h },\n"
+				    "    Nil => { %a },\n"
+				    "  };\n"
+				    "  negative(%1)\n"
+				    "}\n";
+
 /* ---- damage ---- */
 
 typedef struct Damage {
@@ -147,17 +161,27 @@ typedef struct Damage {
 	DiagList diags;
 } Damage;
 
-static int damage_setup(void **state)
+static int damage_setup_text(void **state, const char *text)
 {
 	Damage *d = calloc(1, sizeof *d);
 	session_init(&d->s);
-	load_text(&d->s, module_text);
+	load_text(&d->s, text);
 	assert_true(session_step(&d->s, pipeline_count));
 	d->m = ir_module_clone(session_current(&d->s));
 	d->by_id = ir_index_by_id(d->m);
 	diag_init(&d->diags);
 	*state = d;
 	return 0;
+}
+
+static int damage_setup(void **state)
+{
+	return damage_setup_text(state, module_text);
+}
+
+static int adt_damage_setup(void **state)
+{
+	return damage_setup_text(state, adt_text);
 }
 
 static int damage_teardown(void **state)
@@ -322,10 +346,48 @@ static void test_global_reference(void **state)
 	expect_violation(d, "a reference to no global of that name");
 }
 
+static void test_adt_verifies(void **state)
+{
+	Damage *d = *state;
+	assert_true(ir_verify(d->m, VERIFY_TYPES | VERIFY_DEVICES, d->s.devices.count, &d->diags));
+}
+
+static void test_construct_arity(void **state)
+{
+	Damage *d = *state;
+	find(d, EXPR_CONSTRUCT, OP_NONE, "0")->u.construct.nargs = 1;
+	expect_violation(d, "a construction of no known constructor of that arity");
+}
+
+static void test_pattern_variables_in_order(void **state)
+{
+	Damage *d = *state;
+	Expr *match = find(d, EXPR_MATCH, OP_NONE, NULL), *h = match->u.match.vars[0];
+	match->u.match.vars[0] = match->u.match.vars[1];
+	match->u.match.vars[1] = h;
+	expect_violation(d, "pattern variable 1 out of id order");
+}
+
+static void test_pattern_variable_out_of_scope(void **state)
+{
+	Damage *d = *state;
+	/* negative(%1) reads the clause's %h instead */
+	find(d, EXPR_CALL, OP_NEGATIVE, NULL)->u.call.args[0] = find(d, EXPR_VAR, OP_NONE, "h");
+	expect_violation(d, "outside the match that binds it");
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_pipeline_versions_verify),
+		cmocka_unit_test_setup_teardown(test_adt_verifies, adt_damage_setup,
+						damage_teardown),
+		cmocka_unit_test_setup_teardown(test_construct_arity, adt_damage_setup,
+						damage_teardown),
+		cmocka_unit_test_setup_teardown(test_pattern_variables_in_order, adt_damage_setup,
+						damage_teardown),
+		cmocka_unit_test_setup_teardown(test_pattern_variable_out_of_scope,
+						adt_damage_setup, damage_teardown),
 		cmocka_unit_test_setup_teardown(test_clone_verifies, damage_setup, damage_teardown),
 		cmocka_unit_test_setup_teardown(test_missing_device, damage_setup, damage_teardown),
 		cmocka_unit_test_setup_teardown(test_device_outside_table, damage_setup,

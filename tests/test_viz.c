@@ -597,6 +597,9 @@ static const GoldenCase golden_cases[] = {
 	{"plain.relay", "cuda:0", "copy", "parse", false},
 	{"plain.relay", "cuda:0", "copy", "core", false},
 	{"closure.relay", "cpu:0", "copy", "core", false},
+	/* constructors, a match drawn like an if, its pattern variable fed
+	 * by the scrutinee, and the copy of the list */
+	{"adt_list.relay", "cpu:0", "copy", "core", false},
 };
 
 static void test_golden_dot(void **state)

@@ -160,7 +160,9 @@ typedef enum VizEdgeKind {
 	VIZ_EDGE_COND,   /* an if's condition */
 	VIZ_EDGE_THEN,   /* an if's branches */
 	VIZ_EDGE_ELSE,
-	VIZ_EDGE_RESULT, /* a closure's body into the closure */
+	VIZ_EDGE_RESULT,  /* a closure's body into the closure */
+	VIZ_EDGE_MATCHED, /* the value a match takes apart */
+	VIZ_EDGE_CLAUSE,  /* a match clause's body */
 } VizEdgeKind;
 
 typedef struct VizEdge {
@@ -253,6 +255,8 @@ static uint32_t viz_add_node(VizModel *vm, Expr *e, uint32_t function)
 	case EXPR_TUPLE:
 	case EXPR_PROJ:
 	case EXPR_IF:
+	case EXPR_CONSTRUCT:
+	case EXPR_MATCH:
 		break;
 	}
 	grow_array((void **)&vm->nodes, &vm->cap_nodes, vm->nnodes + 1, sizeof(VizNode));
@@ -352,7 +356,20 @@ static void viz_connect(VizModel *vm)
 		case EXPR_FN:
 			viz_add_edge(vm, e->u.fn.body, to, VIZ_EDGE_RESULT);
 			break;
+		case EXPR_CONSTRUCT:
+			for (uint32_t a = 0; a < e->u.construct.nargs; a++)
+				viz_add_edge(vm, e->u.construct.args[a], to, VIZ_EDGE_DATA);
+			break;
+		case EXPR_MATCH:
+			viz_add_edge(vm, e->u.match.scrutinee, to, VIZ_EDGE_MATCHED);
+			for (uint32_t k = 0; k < e->u.match.nclauses; k++)
+				viz_add_edge(vm, e->u.match.bodies[k], to, VIZ_EDGE_CLAUSE);
+			break;
 		case EXPR_VAR:
+			if (e->u.var.role == VAR_PATTERN && e->u.var.value)
+				viz_add_edge(vm, e->u.var.value->u.match.scrutinee, to,
+					     VIZ_EDGE_DATA);
+			break;
 		case EXPR_GLOBAL:
 		case EXPR_CONSTANT:
 		case EXPR_LET:
@@ -402,7 +419,9 @@ static void viz_mark_conflict(VizModel *vm, uint32_t v, uint32_t c, const char *
 		uint32_t edge = vm->in_list[k];
 		uint32_t cur = vm->edges[edge].from;
 		size_t steps = 0;
-		if (vm->edges[edge].kind != VIZ_EDGE_DATA)
+		/* the uses a copy can go on */
+		if (vm->edges[edge].kind != VIZ_EDGE_DATA &&
+		    vm->edges[edge].kind != VIZ_EDGE_MATCHED)
 			continue;
 		while (cur != v && viz_is_wrapper(vm->nodes[cur].e) &&
 		       vm->in_start[cur + 1] > vm->in_start[cur] && steps++ < vm->nnodes) {
@@ -998,6 +1017,18 @@ static void viz_draw_node(VizModel *vm, Agraph_t *root, const VizSyms *s, VizNod
 		viz_name_prefix(&label, n);
 		strbuf_puts(&label, "if");
 		break;
+	case EXPR_MATCH:
+		shape = "diamond";
+		viz_name_prefix(&label, n);
+		strbuf_printf(&label, "%s, %u clause%s", e->u.match.complete ? "match" : "match?",
+			      e->u.match.nclauses, e->u.match.nclauses == 1 ? "" : "s");
+		viz_type_line(&label, e);
+		break;
+	case EXPR_CONSTRUCT:
+		viz_name_prefix(&label, n);
+		strbuf_puts(&label, e->u.construct.name);
+		viz_type_line(&label, e);
+		break;
 	case EXPR_LET:
 		break; /* never a node */
 	}
@@ -1088,6 +1119,12 @@ static void viz_draw_edge(VizModel *vm, Agraph_t *g, const VizSyms *s, size_t in
 	case VIZ_EDGE_RESULT:
 		viz_set(e, s->e_style, "dashed");
 		viz_set(e, label, "result");
+		break;
+	case VIZ_EDGE_MATCHED:
+		viz_set(e, label, "matched");
+		break;
+	case VIZ_EDGE_CLAUSE:
+		viz_set(e, label, "clause");
 		break;
 	}
 	if (edge->conflict) {

@@ -339,6 +339,15 @@ static uint32_t used_children(const Expr *e, const Expr **out, uint32_t cap)
 		USE(e->u.if_.then_branch);
 		USE(e->u.if_.else_branch);
 		break;
+	case EXPR_CONSTRUCT:
+		for (uint32_t i = 0; i < e->u.construct.nargs; i++)
+			USE(e->u.construct.args[i]);
+		break;
+	case EXPR_MATCH: /* never run: check_kernels refuses it */
+		USE(e->u.match.scrutinee);
+		for (uint32_t i = 0; i < e->u.match.nclauses; i++)
+			USE(e->u.match.bodies[i]);
+		break;
 	}
 #undef USE
 	return n;
@@ -470,7 +479,9 @@ static bool check_type(Run *run, const Expr *e, const Type *t)
 		return true;
 	switch (t->kind) {
 	case TYPE_FUNC:
-	case TYPE_REF: /* never reached: run refuses the ref operators */
+	case TYPE_REF:  /* never reached: run refuses the ref operators */
+	case TYPE_VAR:  /* a module with ADTs is refused before this */
+	case TYPE_CALL: /* (check_kernels) */
 		return true;
 	case TYPE_TUPLE:
 		for (uint32_t i = 0; i < t->u.tuple.nfields; i++)
@@ -527,17 +538,35 @@ done:
 
 /* Every operator the module calls has a kernel (ops.def's OP_PLAN ones
  * are typed and planned but not run, and an operator devplan does not
- * know, OP_UNKNOWN, has none): checked before anything runs, each
- * missing operator reported once, where it is first called. */
+ * know, OP_UNKNOWN, has none), and the module builds and matches no
+ * algebraic data type values (planned, never run): checked before
+ * anything runs, each missing operator reported once, where it is first
+ * called, and the first constructor and the first match where they are. */
 static bool check_kernels(Run *run)
 {
 	const IrModule *m = run->m;
 	Expr **by_id = ir_index_by_id(m);
 	uint8_t reported[OP_COUNT] = {0};
-	bool ok = true, unknown_reported = false;
+	bool ok = true, unknown_reported = false, construct_reported = false,
+	     match_reported = false;
 	for (uint32_t id = 0; id < m->nexprs; id++) {
 		const Expr *e = by_id[id];
 		OpKind op;
+		if (e && e->kind == EXPR_CONSTRUCT && !construct_reported) {
+			diag_error(run->diags, m->src, e->pos,
+				   "devplan does not run algebraic data types: constructor '%s' "
+				   "is typed and planned, but cannot be run",
+				   e->u.construct.name);
+			construct_reported = true;
+			ok = false;
+		}
+		if (e && e->kind == EXPR_MATCH && !match_reported) {
+			diag_error(run->diags, m->src, e->pos,
+				   "devplan does not run algebraic data types: this match is "
+				   "typed and planned, but cannot be run");
+			match_reported = true;
+			ok = false;
+		}
 		if (!e || e->kind != EXPR_CALL || e->u.call.op == OP_NONE)
 			continue;
 		op = e->u.call.op;
@@ -594,6 +623,8 @@ static bool check_sizes(Run *run)
 		case EXPR_TUPLE:
 		case EXPR_PROJ:
 		case EXPR_IF:
+		case EXPR_CONSTRUCT: /* refused by check_kernels */
+		case EXPR_MATCH:
 			break;
 		}
 	}
@@ -636,7 +667,9 @@ static bool backend_takes(const ExecDevice *dev, OpKind op, const Type *t, DType
 				return false;
 		return true;
 	case TYPE_FUNC:
-	case TYPE_REF: /* the ref ops have no kernel: refused before this */
+	case TYPE_REF: /* the ref ops have no kernel: refused before this, */
+	case TYPE_VAR: /* and so are ADTs (check_kernels) */
+	case TYPE_CALL:
 		break;
 	}
 	return true;
@@ -1084,6 +1117,8 @@ static bool push_children(Run *run, WorkStack *ws, Frame *f, const Expr *e, uint
 		case EXPR_FN:
 		case EXPR_PROJ:
 		case EXPR_IF:
+		case EXPR_CONSTRUCT: /* refused by check_kernels */
+		case EXPR_MATCH:
 			return false;
 		}
 		if (!push(run, ws, f, c))
@@ -1402,6 +1437,10 @@ static bool step(Run *run, WorkStack *ws, Work *w)
 		return step_proj(run, ws, w);
 	case EXPR_IF:
 		return step_if(run, ws, w);
+	case EXPR_CONSTRUCT: /* refused by check_kernels before anything runs */
+	case EXPR_MATCH:
+		DP_ASSERT(!"an ADT node reached the executor");
+		return false;
 	}
 	return false;
 }

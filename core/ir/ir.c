@@ -83,6 +83,20 @@ int32_t ir_find_global(const IrModule *m, const char *name)
 	return -1;
 }
 
+int32_t ir_find_typedef(const IrModule *m, const char *name)
+{
+	for (uint32_t i = 0; i < m->ntypedefs; i++)
+		if (strcmp(m->typedefs[i].name, name) == 0)
+			return (int32_t)i;
+	return -1;
+}
+
+const IrConstructor *ir_constructor(const IrModule *m, uint32_t adt, uint32_t ctor)
+{
+	DP_ASSERT(adt < m->ntypedefs && ctor < m->typedefs[adt].nctors);
+	return &m->typedefs[adt].ctors[ctor];
+}
+
 typedef struct NameSearch {
 	const char *name;
 	const Expr *found; /* the match with the lowest id so far */
@@ -268,6 +282,81 @@ Expr *ir_if(IrModule *m, Pos pos, Expr *cond, Expr *then_branch, Expr *else_bran
 	return e;
 }
 
+Expr *ir_construct(IrModule *m, Pos pos, uint32_t adt, uint32_t ctor, Expr *const *args,
+		   uint32_t nargs)
+{
+	Expr *e = ir_new(m, EXPR_CONSTRUCT, pos);
+	e->u.construct.adt = adt;
+	e->u.construct.ctor = ctor;
+	e->u.construct.nargs = nargs;
+	e->u.construct.args = copy_exprs(m, args, nargs);
+	e->u.construct.name = ir_constructor(m, adt, ctor)->name;
+	return e;
+}
+
+Expr *ir_match(IrModule *m, Pos pos, Expr *scrutinee, const MatchClause *clauses,
+	       Expr *const *bodies, uint32_t nclauses, Expr *const *vars, uint32_t nvars,
+	       bool complete)
+{
+	Expr *e = ir_new(m, EXPR_MATCH, pos);
+	DP_ASSERT(nvars < (1u << 31));
+	e->u.match.scrutinee = scrutinee;
+	e->u.match.clauses = clauses;
+	e->u.match.bodies = copy_exprs(m, bodies, nclauses);
+	e->u.match.nclauses = nclauses;
+	e->u.match.vars = copy_exprs(m, vars, nvars);
+	e->u.match.nvars = nvars;
+	for (uint32_t i = 0; i < nvars; i++)
+		e->u.match.vars[i]->u.var.value = e;
+	e->u.match.complete = complete;
+	return e;
+}
+
+/* Child i >= 1 of a match: clause k's variables, then its body. Clause k
+ * starts at child 1 + first_var + k, which grows with k, so the clause is
+ * found by halving: a match of many clauses costs log n per child. */
+static Expr *match_child(const Expr *e, uint32_t i, int32_t *clause, bool *is_body)
+{
+	uint32_t lo = 0, hi = e->u.match.nclauses, off;
+	const MatchClause *c;
+	while (lo < hi) { /* the first clause starting after i */
+		uint32_t mid = lo + (hi - lo) / 2;
+		if (1 + e->u.match.clauses[mid].first_var + mid <= i)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	DP_ASSERT(lo > 0);
+	c = &e->u.match.clauses[lo - 1];
+	off = i - (1 + c->first_var + (lo - 1));
+	*clause = (int32_t)(lo - 1);
+	*is_body = off >= c->nvars;
+	if (off < c->nvars)
+		return e->u.match.vars[c->first_var + off];
+	DP_ASSERT(off == c->nvars);
+	return e->u.match.bodies[lo - 1];
+}
+
+int32_t ir_match_clause_of_child(const Expr *match, uint32_t i)
+{
+	int32_t clause = -1;
+	bool is_body;
+	if (i == 0 || i >= ir_child_count(match))
+		return -1;
+	match_child(match, i, &clause, &is_body);
+	return clause;
+}
+
+int32_t ir_match_body_of_child(const Expr *match, uint32_t i)
+{
+	int32_t clause = -1;
+	bool is_body = false;
+	if (i == 0 || i >= ir_child_count(match))
+		return -1;
+	match_child(match, i, &clause, &is_body);
+	return is_body ? clause : -1;
+}
+
 static void copy_tensor(IrModule *m, Tensor *dst, const Tensor *src)
 {
 	*dst = *src;
@@ -297,6 +386,8 @@ uint32_t ir_add_global(IrModule *m, const char *name, Expr *fn, Pos pos)
 	m->globals[m->nglobals].name = copy_name(m, name);
 	m->globals[m->nglobals].fn = fn;
 	m->globals[m->nglobals].pos = pos;
+	m->globals[m->nglobals].type_params = NULL;
+	m->globals[m->nglobals].ntype_params = 0;
 	return m->nglobals++;
 }
 
@@ -431,6 +522,10 @@ uint32_t ir_child_count(const Expr *e)
 		return 1;
 	case EXPR_IF:
 		return 3;
+	case EXPR_CONSTRUCT:
+		return e->u.construct.nargs;
+	case EXPR_MATCH:
+		return 1 + e->u.match.nvars + e->u.match.nclauses;
 	}
 	return 0;
 }
@@ -458,6 +553,13 @@ Expr *ir_child(const Expr *e, uint32_t i)
 		return i == 0   ? e->u.if_.cond
 		       : i == 1 ? e->u.if_.then_branch
 				: e->u.if_.else_branch;
+	case EXPR_CONSTRUCT:
+		return e->u.construct.args[i];
+	case EXPR_MATCH: {
+		int32_t clause;
+		bool is_body;
+		return i == 0 ? e->u.match.scrutinee : match_child(e, i, &clause, &is_body);
+	}
 	}
 	DP_ASSERT(!"child of a leaf");
 	return NULL;
@@ -583,6 +685,21 @@ static void clone_node(IrModule *dst, Expr *const *chunks, const Expr *e)
 		c->u.if_.then_branch = MAP(e->u.if_.then_branch);
 		c->u.if_.else_branch = MAP(e->u.if_.else_branch);
 		break;
+	case EXPR_CONSTRUCT:
+		c->u.construct.args =
+			arena_array(&dst->nodes, e->u.construct.nargs, sizeof(Expr *));
+		for (uint32_t i = 0; i < e->u.construct.nargs; i++)
+			c->u.construct.args[i] = MAP(e->u.construct.args[i]);
+		break;
+	case EXPR_MATCH:
+		c->u.match.scrutinee = MAP(e->u.match.scrutinee);
+		c->u.match.bodies = arena_array(&dst->nodes, e->u.match.nclauses, sizeof(Expr *));
+		for (uint32_t i = 0; i < e->u.match.nclauses; i++)
+			c->u.match.bodies[i] = MAP(e->u.match.bodies[i]);
+		c->u.match.vars = arena_array(&dst->nodes, e->u.match.nvars, sizeof(Expr *));
+		for (uint32_t i = 0; i < e->u.match.nvars; i++)
+			c->u.match.vars[i] = MAP(e->u.match.vars[i]);
+		break;
 	}
 #undef MAP
 }
@@ -643,9 +760,14 @@ IrModule *ir_module_clone_ordered(const IrModule *m, ExprVec *new_order)
 		if (id >= m->nexprs || !bit_test(seen, (uint32_t)id))
 			memset(clone_slot(chunks, (uint32_t)id), 0, sizeof(Expr));
 	c->nexprs = m->nexprs;
-	for (uint32_t i = 0; i < m->nglobals; i++)
+	for (uint32_t i = 0; i < m->nglobals; i++) {
 		ir_add_global(c, m->globals[i].name, clone_slot(chunks, m->globals[i].fn->id),
 			      m->globals[i].pos);
+		c->globals[i].type_params = m->globals[i].type_params;
+		c->globals[i].ntype_params = m->globals[i].ntype_params;
+	}
+	c->typedefs = m->typedefs;
+	c->ntypedefs = m->ntypedefs;
 	if (m->nfree_vars) {
 		c->free_vars = xmalloc(m->nfree_vars * sizeof(Expr *));
 		for (uint32_t i = 0; i < m->nfree_vars; i++)
@@ -768,6 +890,12 @@ void ir_value_source_name(StrBuf *out, const Expr *e)
 		break;
 	case EXPR_IF:
 		strbuf_puts(out, "if");
+		break;
+	case EXPR_CONSTRUCT:
+		strbuf_puts(out, e->u.construct.name);
+		break;
+	case EXPR_MATCH:
+		strbuf_puts(out, "match");
 		break;
 	}
 	strbuf_printf(out, "@%u:%u", e->pos.line, e->pos.col);

@@ -84,13 +84,50 @@ typedef enum ExprKind {
 	EXPR_TUPLE,    /* u.tuple */
 	EXPR_PROJ,     /* u.proj: tuple.index */
 	EXPR_IF,       /* u.if_ */
+
+	/* algebraic data types */
+	EXPR_CONSTRUCT, /* u.construct: a constructor applied, `Cons(%x, %l)`, `Nil` */
+	EXPR_MATCH,     /* u.match: `match (e) { pattern => body, ... }` */
 } ExprKind;
 
 typedef enum VarRole {
 	VAR_PARAM, /* a function parameter */
 	VAR_LET,   /* bound by a let; u.var.value is the bound value */
 	VAR_FREE,  /* free_var, or a %name used without a binding */
+
+	VAR_PATTERN, /* bound by a pattern of a match clause; u.var.value is the match */
 } VarRole;
+
+/* A pattern of a match clause. Patterns are immutable and live in the
+ * module's data arena, shared by every version; the variables they bind
+ * are nodes, so a pattern names its variable by index into the match's
+ * u.match.vars (which each version clones). */
+typedef enum PatternKind {
+	PATTERN_WILDCARD,    /* _ */
+	PATTERN_VAR,         /* %x or %x: T; var */
+	PATTERN_CONSTRUCTOR, /* Ctor or Ctor(p1, ..., pn); adt, ctor, subs */
+	PATTERN_TUPLE,       /* (p1, ..., pn); subs */
+} PatternKind;
+
+typedef struct Pattern Pattern;
+struct Pattern {
+	PatternKind kind;
+	Pos pos;
+	uint32_t var;  /* PATTERN_VAR: index into the match's vars */
+	uint32_t adt;  /* PATTERN_CONSTRUCTOR: index into module->typedefs */
+	uint32_t ctor; /* PATTERN_CONSTRUCTOR: index into its ctors */
+	uint32_t nsubs;
+	const Pattern **subs; /* the fields' patterns (constructor, tuple) */
+};
+
+/* One clause: its pattern and the match's vars it binds, vars
+ * [first_var, first_var + nvars), in the pattern's left-to-right order. */
+typedef struct MatchClause {
+	const Pattern *pattern;
+	uint32_t first_var;
+	uint32_t nvars;
+	Pos pos; /* of the pattern */
+} MatchClause;
 
 /* A tensor value: shape and dtype, and its bytes in C order. */
 typedef struct Tensor {
@@ -136,7 +173,8 @@ struct Expr {
 	union {
 		struct {
 			Type *annotation; /* written type, or NULL */
-			Expr *value;      /* VAR_LET: the bound value */
+			Expr *value;      /* VAR_LET: the bound value; VAR_PATTERN:
+					     the match whose pattern binds it */
 			VarRole role;
 		} var;
 		struct {
@@ -186,6 +224,22 @@ struct Expr {
 			Expr *then_branch;
 			Expr *else_branch;
 		} if_;
+		struct {
+			uint32_t adt;   /* index into module->typedefs */
+			uint32_t ctor;  /* index into its ctors */
+			uint32_t nargs; /* the constructor's field count */
+			Expr **args;
+			const char *name; /* the constructor's, in the data arena */
+		} construct;
+		struct {
+			Expr *scrutinee;
+			Expr **bodies; /* per clause */
+			Expr **vars;   /* EXPR_VAR, role VAR_PATTERN, of every clause */
+			const MatchClause *clauses; /* immutable, in the data arena */
+			uint32_t nclauses;
+			uint32_t nvars : 31;
+			bool complete : 1; /* `match`, not `match?` */
+		} match;
 	} u;
 };
 
@@ -197,7 +251,30 @@ typedef struct IrGlobal {
 	const char *name; /* without '@' */
 	Expr *fn;         /* EXPR_FN */
 	Pos pos;          /* of `def` */
+
+	/* `def @f[A, B]`: the type parameters' names, in the data arena */
+	const char **type_params;
+	uint32_t ntype_params;
 } IrGlobal;
+
+/* A constructor of a `type` definition: `Cons(A, List[A])`. */
+typedef struct IrConstructor {
+	const char *name;
+	Type **fields;
+	uint32_t nfields;
+	Pos pos;
+} IrConstructor;
+
+/* `type NAME[PARAMS] { CTOR, ... }`: immutable, in the data arena, shared
+ * by every version of the module. */
+typedef struct IrTypeDef {
+	const char *name;
+	const char **params; /* type variable names */
+	uint32_t nparams;
+	IrConstructor *ctors;
+	uint32_t nctors;
+	Pos pos; /* of `type` */
+} IrTypeDef;
 
 /* The shared, immutable part of a chain of versions; see the top. */
 typedef struct IrData IrData;
@@ -213,6 +290,8 @@ typedef struct IrModule {
 	SourceFile *src;   /* retained; positions refer to it */
 	IrGlobal *globals; /* in definition order */
 	uint32_t nglobals;
+	const IrTypeDef *typedefs; /* in definition order, in the data arena */
+	uint32_t ntypedefs;
 	Expr **free_vars; /* `free_var` declarations and unbound %names */
 	uint32_t nfree_vars;
 	Expr **constants; /* meta[relay.Constant][i] by index; may hold NULL */
@@ -241,6 +320,10 @@ IrModule *ir_module_retain(const IrModule *m);
 IrModule *ir_module_clone(const IrModule *m);
 /* Index into m->globals, or -1. */
 int32_t ir_find_global(const IrModule *m, const char *name);
+/* Index into m->typedefs of the type named name, or -1. */
+int32_t ir_find_typedef(const IrModule *m, const char *name);
+/* The constructor a construct node or constructor pattern names. */
+const IrConstructor *ir_constructor(const IrModule *m, uint32_t adt, uint32_t ctor);
 /* The expression a user names with `%x` or `x`: the one whose own name is
  * x (a generated name too), the first by id when several share it, or
  * NULL. Never a global function: `@f` names nothing here. */
@@ -269,6 +352,20 @@ Expr *ir_fn(IrModule *m, Pos pos, Expr *const *params, uint32_t nparams, Type *r
 Expr *ir_tuple(IrModule *m, Pos pos, Expr *const *fields, uint32_t nfields);
 Expr *ir_proj(IrModule *m, Pos pos, Expr *tuple, uint32_t index);
 Expr *ir_if(IrModule *m, Pos pos, Expr *cond, Expr *then_branch, Expr *else_branch);
+/* A constructor of m->typedefs[adt] applied to its nargs args. */
+Expr *ir_construct(IrModule *m, Pos pos, uint32_t adt, uint32_t ctor, Expr *const *args,
+		   uint32_t nargs);
+/* clauses are kept (they are immutable, in the data arena); bodies and
+ * vars are copied, and each var's u.var.value set to the match. */
+Expr *ir_match(IrModule *m, Pos pos, Expr *scrutinee, const MatchClause *clauses,
+	       Expr *const *bodies, uint32_t nclauses, Expr *const *vars, uint32_t nvars,
+	       bool complete);
+/* The clause whose body or variables child i of a match is, or -1 for the
+ * scrutinee (and past the last child); the clause whose body child i is,
+ * or -1. (A body may be one
+ * of the clause's variables: the index tells them apart.) */
+int32_t ir_match_clause_of_child(const Expr *match, uint32_t i);
+int32_t ir_match_body_of_child(const Expr *match, uint32_t i);
 /* A constant whose tensor data is copied into the arena. */
 Expr *ir_constant(IrModule *m, Pos pos, const Tensor *value, int32_t meta_index);
 /* Appends a global; returns its index. */
@@ -295,7 +392,10 @@ void ir_set_device_copy(IrModule *m, Expr *call, int32_t src, int32_t dst);
 void ir_set_on_device_fixed(IrModule *m, Expr *call, int32_t device);
 
 /* Children in evaluation order: call (callee, args), let (value, var, body),
- * fn (params, body), tuple fields, proj tuple, if (cond, then, else). */
+ * fn (params, body), tuple fields, proj tuple, if (cond, then, else),
+ * construct args, match (scrutinee, then per clause its pattern variables
+ * and its body, so that a pattern variable comes before its uses as a
+ * parameter does). */
 uint32_t ir_child_count(const Expr *e);
 Expr *ir_child(const Expr *e, uint32_t i);
 

@@ -451,6 +451,10 @@ void lex_next(Lexer *lx, Token *out)
 		set_token(lx, out, TK_COLON, start, i);
 		return;
 	case '=':
+		if (next == '>') { /* a match clause's `=>` */
+			set_token(lx, out, TK_FATARROW, start, i + 1);
+			return;
+		}
 		set_token(lx, out, TK_EQUAL, start, i);
 		return;
 	case '.':

@@ -44,6 +44,7 @@ typedef enum TokenKind {
 	TK_EQUAL,    /* = */
 	TK_DOT,      /* . */
 	TK_ARROW,    /* -> */
+	TK_FATARROW, /* => (a match clause) */
 	TK_QUESTION, /* ? */
 	TK_HASH,     /* #[ */
 	TK_DEF,      /* def */

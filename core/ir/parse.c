@@ -17,6 +17,12 @@
  * (nested expressions, types, attribute lists) is capped at
  * PARSE_MAX_DEPTH.
  *
+ * Type definitions are read in order; a type may be named before its
+ * definition (type calls are checked at the end, resolve_types), a
+ * constructor only after its type's. Their constructors, the type
+ * variables in scope and the pattern variables of the matches being read
+ * have tables and stacks of their own (see Parser).
+ *
  * The #[metadata] section comes after the functions that refer to it, so
  * parse_module finds it first (a line starting `#[metadata]`), reads it with
  * metadata_parse, and lexes only the text before it. Global references are
@@ -147,6 +153,13 @@ typedef struct UnknownUse {
 	uint32_t calls;
 } UnknownUse;
 
+/* A type call `Name[...]` to check against the type definitions once the
+ * module is read (a type may be used before its definition). */
+typedef struct TypeRef {
+	const Type *type;
+	Pos pos;
+} TypeRef;
+
 /* `let %var = value;` waiting for the rest of its body. */
 typedef struct LetFrame {
 	Expr *var;
@@ -171,6 +184,8 @@ typedef struct LetFrame {
 
 /* &s.items[i], also for a stack that never held anything (items NULL). */
 #define STACK_AT(s, i) ((s).items ? (s).items + (i) : NULL)
+
+typedef STACK(IrConstructor) ConstructorStack;
 
 typedef struct Parser {
 	Lexer lex;
@@ -209,6 +224,17 @@ typedef struct Parser {
 	STACK(UnknownUse) unknown_ops;
 	STACK(LetFrame) lets;
 
+	/* algebraic data types (the section "Algebraic data types") */
+	STACK(IrTypeDef) typedefs;       /* m->typedefs points here until the end */
+	NameTable type_names;            /* type name -> index in typedefs */
+	NameTable ctor_names;            /* constructor -> (adt << 16 | ctor) */
+	STACK(const char *) tvars;       /* type variables in scope, innermost last */
+	STACK(TypeRef) type_refs;        /* type calls to check once all are defined */
+	STACK(const Pattern *) patterns; /* sub-patterns being collected */
+	ExprVec pattern_vars;            /* the variables of the matches being read,
+					    the innermost's from match_vars on */
+	size_t match_vars;
+
 	Arena scratch; /* attribute strings and lists, metadata tensors */
 	StrBuf buf;    /* a NUL-terminated copy of the name at hand */
 
@@ -220,6 +246,10 @@ typedef struct Parser {
 static Expr *parse_expr(Parser *p);
 static Expr *parse_body(Parser *p);
 static Type *parse_type(Parser *p);
+static Type *parse_type_name(Parser *p);
+static Expr *parse_construct(Parser *p);
+static Expr *parse_match(Parser *p);
+static bool close_body(Parser *p, bool body_ok, const char *what);
 static bool parse_attr_value(Parser *p, AttrValue *out);
 static Expr *meta_constant(Parser *p, Pos pos, int64_t index);
 
@@ -1243,7 +1273,7 @@ static Type *parse_ref_type(Parser *p)
 	return type_ref(ir_data_arena(p->m), value);
 }
 
-/* type := tensor_type | dtype | ref_type
+/* type := tensor_type | dtype | ref_type | type_var | type_call | '?'
  *       | '(' (type (',' type)* ','?)? ')'
  *       | 'fn' '(' (type (',' type)*)? ')' '->' type */
 static Type *parse_type(Parser *p)
@@ -1259,8 +1289,11 @@ static Type *parse_type(Parser *p)
 	} else if (lex_is_ident(t, "ref")) {
 		result = parse_ref_type(p);
 	} else if (t->kind == TK_IDENT) {
-		Token name = next(p);
-		result = parse_dtype_name(p, &name);
+		result = parse_type_name(p);
+	} else if (t->kind == TK_QUESTION) {
+		/* a type inference left open (printed `List[?]`), read back */
+		next(p);
+		result = type_var(ir_data_arena(p->m), "?", true);
 	} else if (t->kind == TK_LPAREN) {
 		next(p);
 		if (parse_type_list(p, &trailing)) {
@@ -1868,7 +1901,7 @@ static Expr *parse_fn_rest(Parser *p, Pos pos, const char *what)
 }
 
 /* primary := LOCAL | GLOBAL | scalar | meta_ref | tuple | 'fn' fn_rest | if
- *          | op_call */
+ *          | match | construct | op_call */
 static Expr *parse_primary(Parser *p)
 {
 	Token *t = peek(p);
@@ -1910,10 +1943,27 @@ static Expr *parse_primary(Parser *p)
 			unsupported_meta(p, &kind);
 		return placeholder(p, pos);
 	}
+	if (lex_is_ident(t, "match")) /* no operator has that name */
+		return parse_match(p);
+	if (t->kind == TK_IDENT && name_table_find(&p->ctor_names, t->text, t->len))
+		return parse_construct(p);
+	if (t->kind == TK_IDENT && t->text[0] >= 'A' && t->text[0] <= 'Z' &&
+	    !name_table_find(&p->ops, t->text, t->len)) {
+		/* operators are lowercase; a capitalised name is a constructor */
+		parse_error(p, t->pos, "unknown constructor '%.*s'",
+			    (int)(t->len > 40 ? 40 : t->len), t->text);
+		next(p);
+		return NULL;
+	}
 	if (t->kind == TK_IDENT) {
 		NameEntry *op = name_table_find(&p->ops, t->text, t->len);
 		if (op || peek_at(p, 1)->kind == TK_LPAREN)
 			return parse_op_call(p, op ? (OpKind)(op->u.index_plus_one - 1) : OP_NONE);
+	}
+	if (t->kind == TK_IDENT && (t->text[0] >= 'A' && t->text[0] <= 'Z')) {
+		parse_error(p, t->pos, "unknown constructor '%.*s'",
+			    (int)(t->len > 40 ? 40 : t->len), t->text);
+		return NULL;
 	}
 	error_expected(p, "an expression");
 	return NULL;
@@ -2108,9 +2158,452 @@ static Expr *parse_body(Parser *p)
 	return result;
 }
 
+/* ---- Algebraic data types -------------------------------------------- */
+
+/* A type variable in scope (a `type` definition's or a `def`'s
+ * parameter), or NULL. */
+static const char *find_type_var(Parser *p, const Token *t)
+{
+	for (size_t i = p->tvars.count; i-- > 0;) {
+		const char *v = p->tvars.items[i];
+		if (strlen(v) == t->len && memcmp(v, t->text, t->len) == 0)
+			return v;
+	}
+	return NULL;
+}
+
+/* type_name := dtype | type_var | IDENT ('[' (type (',' type)*)? ']')?
+ * A name that is neither a dtype nor a type variable in scope is a type
+ * call, checked against the type definitions at the end (resolve_types),
+ * except a lowercase one without brackets that names no type defined so
+ * far, which is a misspelt dtype. */
+static Type *parse_type_name(Parser *p)
+{
+	Token name = next(p);
+	Arena *data = ir_data_arena(p->m);
+	DType dt;
+	const char *var;
+	size_t mark = p->types.count;
+	bool bare = peek(p)->kind != TK_LBRACKET;
+	Type *t = NULL;
+	if (dtype_from_name(name.text, name.len, &dt))
+		return type_scalar(data, dt);
+	if ((var = find_type_var(p, &name)) != NULL && bare)
+		return type_var(data, var, false);
+	if (bare && !(name.text[0] >= 'A' && name.text[0] <= 'Z') &&
+	    !name_table_find(&p->type_names, name.text, name.len))
+		return parse_dtype_name(p, &name);
+	if (!bare) {
+		next(p);
+		if (!accept(p, TK_RBRACKET)) {
+			for (;;) {
+				Type *arg = parse_type(p);
+				if (!arg)
+					goto out;
+				STACK_PUSH(p->types, arg);
+				if (accept(p, TK_COMMA))
+					continue;
+				if (!expect(p, TK_RBRACKET, "',' or ']' in the type arguments"))
+					goto out;
+				break;
+			}
+		}
+	}
+	strbuf_reset(&p->buf);
+	strbuf_append(&p->buf, name.text, name.len);
+	t = type_call(data, p->buf.data, (uint32_t)(p->types.count - mark),
+		      STACK_AT(p->types, mark), bare);
+	{
+		TypeRef ref = {t, name.pos};
+		STACK_PUSH(p->type_refs, ref);
+	}
+out:
+	p->types.count = mark;
+	return t;
+}
+
+/* Every type call names a defined type, with as many arguments as it has
+ * parameters (a bare name of a type without parameters has none). */
+static void resolve_types(Parser *p)
+{
+	for (size_t i = 0; i < p->type_refs.count && !p->stop; i++) {
+		const Type *t = p->type_refs.items[i].type;
+		Pos pos = p->type_refs.items[i].pos;
+		const char *name = t->u.call.name;
+		NameEntry *entry = name_table_find(&p->type_names, name, strlen(name));
+		const IrTypeDef *def;
+		if (!entry) {
+			parse_error(p, pos, "unknown type '%s'", name);
+			continue;
+		}
+		def = &p->typedefs.items[entry->u.index_plus_one - 1];
+		if (def->nparams != t->u.call.nargs)
+			parse_error(p, pos, "type '%s' takes %u type argument%s, %u given", name,
+				    def->nparams, def->nparams == 1 ? "" : "s", t->u.call.nargs);
+	}
+}
+
+/* Reads '[' IDENT (',' IDENT)* ']' onto the type variable stack: the type
+ * parameters of a `type` definition or a `def`. Returns false on a syntax
+ * error. */
+static bool parse_type_params(Parser *p, size_t mark)
+{
+	next(p); /* [ */
+	for (;;) {
+		Token name;
+		if (peek(p)->kind != TK_IDENT) {
+			error_expected(p, "a type parameter name");
+			return false;
+		}
+		name = next(p);
+		for (size_t i = mark; i < p->tvars.count; i++)
+			if (strlen(p->tvars.items[i]) == name.len &&
+			    memcmp(p->tvars.items[i], name.text, name.len) == 0)
+				parse_error(p, name.pos, "duplicate type parameter '%.*s'",
+					    (int)name.len, name.text);
+		STACK_PUSH(p->tvars, arena_strndup(ir_data_arena(p->m), name.text, name.len));
+		if (accept(p, TK_COMMA))
+			continue;
+		return expect(p, TK_RBRACKET, "',' or ']' after the type parameter");
+	}
+}
+
+/* The type variables from mark on, as an array in the data arena. */
+static const char **take_type_params(Parser *p, size_t mark, uint32_t *n)
+{
+	const char **out;
+	*n = (uint32_t)(p->tvars.count - mark);
+	out = arena_array(ir_data_arena(p->m), *n, sizeof(char *));
+	for (uint32_t i = 0; i < *n; i++)
+		out[i] = p->tvars.items[mark + i];
+	return out;
+}
+
+/* constructor_def := IDENT ('(' type (',' type)* ')')? */
+static bool parse_constructor_def(Parser *p, uint32_t adt, ConstructorStack *ctors)
+{
+	Token name;
+	IrConstructor c = {0};
+	size_t mark = p->types.count;
+	NameEntry *entry;
+	bool trailing;
+	if (peek(p)->kind != TK_IDENT) {
+		error_expected(p, "a constructor name");
+		return false;
+	}
+	name = next(p);
+	if (peek(p)->kind == TK_LPAREN) {
+		next(p);
+		if (!parse_type_list(p, &trailing)) {
+			p->types.count = mark;
+			return false;
+		}
+	}
+	c.name = arena_strndup(ir_data_arena(p->m), name.text, name.len);
+	c.nfields = (uint32_t)(p->types.count - mark);
+	c.fields = arena_array(ir_data_arena(p->m), c.nfields, sizeof(Type *));
+	for (uint32_t i = 0; i < c.nfields; i++)
+		c.fields[i] = p->types.items[mark + i];
+	c.pos = name.pos;
+	p->types.count = mark;
+	entry = name_table_insert(&p->ctor_names, name.text, name.len);
+	if (entry->u.index_plus_one)
+		parse_error(p, name.pos, "duplicate constructor '%.*s'", (int)name.len, name.text);
+	else if (ctors->count >= 0xffff)
+		parse_error(p, name.pos, "too many constructors in one type (at most 65535)");
+	else
+		entry->u.index_plus_one = (adt << 16 | (uint32_t)ctors->count) + 1;
+	STACK_PUSH(*ctors, c);
+	return true;
+}
+
+/* typedef := 'type' IDENT ('[' IDENT (',' IDENT)* ']')?
+ *            '{' (constructor_def (',' constructor_def)* ','?)? '}' */
+static bool parse_typedef(Parser *p)
+{
+	Token kw = next(p), name;
+	size_t tmark = p->tvars.count;
+	ConstructorStack ctors = {0};
+	IrTypeDef def = {0};
+	NameEntry *entry;
+	uint32_t adt = (uint32_t)p->typedefs.count;
+	bool ok = false;
+	if (peek(p)->kind != TK_IDENT) {
+		error_expected(p, "a type name after 'type'");
+		return false;
+	}
+	name = next(p);
+	if (adt >= 0xffff) {
+		parse_error(p, name.pos, "too many type definitions (at most 65535)");
+		return false;
+	}
+	/* the name is known from here on, so that a constructor can refer
+	 * to its own type by a bare lowercase name too */
+	entry = name_table_insert(&p->type_names, name.text, name.len);
+	if (entry->u.index_plus_one)
+		parse_error(p, name.pos, "duplicate type definition '%.*s'", (int)name.len,
+			    name.text);
+	else
+		entry->u.index_plus_one = adt + 1;
+	if (peek(p)->kind == TK_LBRACKET && !parse_type_params(p, tmark))
+		goto out;
+	if (!expect(p, TK_LBRACE, "'{' before the constructors"))
+		goto out;
+	while (!accept(p, TK_RBRACE)) {
+		if (!parse_constructor_def(p, adt, &ctors))
+			goto out;
+		if (!accept(p, TK_COMMA)) {
+			if (!expect(p, TK_RBRACE, "',' or '}' after the constructor"))
+				goto out;
+			break;
+		}
+	}
+	ok = true;
+out:
+	/* kept even when broken (the module is dropped then): the names
+	 * entered above refer to index adt, which no other definition may
+	 * take */
+	def.name = arena_strndup(ir_data_arena(p->m), name.text, name.len);
+	def.params = take_type_params(p, tmark, &def.nparams);
+	def.nctors = (uint32_t)ctors.count;
+	def.ctors = arena_array(ir_data_arena(p->m), def.nctors, sizeof(IrConstructor));
+	if (def.nctors)
+		memcpy(def.ctors, ctors.items, def.nctors * sizeof(IrConstructor));
+	def.pos = kw.pos;
+	STACK_PUSH(p->typedefs, def);
+	p->m->typedefs = p->typedefs.items;
+	p->m->ntypedefs = (uint32_t)p->typedefs.count;
+	p->tvars.count = tmark;
+	free(ctors.items);
+	return ok;
+}
+
+/* The constructor the identifier t names (it is in ctor_names). Every
+ * entry names a definition kept in typedefs, a broken one too
+ * (parse_typedef), and one of its constructors. */
+static void find_constructor(Parser *p, const Token *t, uint32_t *adt, uint32_t *ctor)
+{
+	uint32_t packed = name_table_find(&p->ctor_names, t->text, t->len)->u.index_plus_one - 1;
+	*adt = packed >> 16;
+	*ctor = packed & 0xffff;
+	DP_ASSERT(*adt < p->typedefs.count && *ctor < p->typedefs.items[*adt].nctors);
+}
+
+/* construct := CTOR ('(' (expr (',' expr)*)? ')')?
+ * A constructor without fields is written bare, as TVM prints it, with
+ * perhaps its type printed after it. */
+static Expr *parse_construct(Parser *p)
+{
+	Token name = next(p);
+	uint32_t adt, ctor, want;
+	size_t mark = p->exprs.count;
+	Expr *e = NULL;
+	find_constructor(p, &name, &adt, &ctor);
+	want = p->typedefs.items[adt].ctors[ctor].nfields;
+	if (accept(p, TK_LPAREN) && !accept(p, TK_RPAREN)) {
+		for (;;) {
+			Expr *arg = parse_expr(p);
+			if (!arg)
+				goto out;
+			STACK_PUSH(p->exprs, arg);
+			if (accept(p, TK_COMMA))
+				continue;
+			if (!expect(p, TK_RPAREN, "',' or ')' after the constructor's argument"))
+				goto out;
+			break;
+		}
+	}
+	if (p->exprs.count - mark != want) {
+		parse_error(p, name.pos, "constructor '%.*s' takes %u argument%s, %zu given",
+			    (int)name.len, name.text, want, want == 1 ? "" : "s",
+			    p->exprs.count - mark);
+		goto out;
+	}
+	e = ir_construct(p->m, name.pos, adt, ctor, STACK_AT(p->exprs, mark), want);
+	if (!want && p->last_offset == name.offset)
+		/* a bare `Nil` followed by a `ty=List[float32]` comment: the
+		 * printed type says what no argument can (infer_construct) */
+		e->type = parse_printed_type(p, name.offset + name.len);
+out:
+	p->exprs.count = mark;
+	return e;
+}
+
+static const Pattern *parse_pattern(Parser *p, size_t var_mark);
+
+/* Reads '(' pattern (',' pattern)* ')' onto the pattern stack. */
+static bool parse_pattern_list(Parser *p, size_t var_mark)
+{
+	next(p); /* ( */
+	if (accept(p, TK_RPAREN))
+		return true;
+	for (;;) {
+		const Pattern *sub = parse_pattern(p, var_mark);
+		if (!sub)
+			return false;
+		STACK_PUSH(p->patterns, sub);
+		if (accept(p, TK_COMMA))
+			continue;
+		return expect(p, TK_RPAREN, "',' or ')' in the pattern");
+	}
+}
+
+/* pattern := '_' | LOCAL (':' type)? | CTOR ('(' pattern (',' pattern)* ')')?
+ *          | '(' (pattern (',' pattern)*)? ')'
+ * A variable is bound in the current scope (its clause's) and listed in
+ * pattern_vars, numbered from the match's first (match_vars); var_mark is
+ * where the clause's variables start. */
+static const Pattern *parse_pattern(Parser *p, size_t var_mark)
+{
+	Token *t = peek(p);
+	Pattern *pat = arena_alloc(ir_data_arena(p->m), sizeof(Pattern));
+	size_t mark = p->patterns.count;
+	const Pattern *result = NULL;
+	if (!enter(p))
+		return NULL;
+	pat->pos = t->pos;
+	if (lex_is_ident(t, "_")) {
+		next(p);
+		pat->kind = PATTERN_WILDCARD;
+		result = pat;
+	} else if (t->kind == TK_LOCAL) {
+		Token name = next(p);
+		Type *annotation = NULL;
+		Expr *var;
+		if (accept(p, TK_COLON) && !(annotation = parse_type(p)))
+			goto out;
+		{
+			/* bound already by this clause's pattern: the scope
+			 * holds it, with an id from the clause's first on */
+			Expr *prev = scope_lookup(p, name.text + 1, name.len - 1);
+			if (prev && var_mark < p->pattern_vars.count && prev->kind == EXPR_VAR &&
+			    prev->u.var.role == VAR_PATTERN &&
+			    prev->id >= p->pattern_vars.items[var_mark]->id)
+				parse_error(p, name.pos, "'%.*s' is bound twice in the pattern",
+					    (int)name.len, name.text);
+		}
+		var = ir_var(p->m, name.pos, token_name(p, &name), VAR_PATTERN, annotation);
+		scope_bind(p, &name, var);
+		pat->kind = PATTERN_VAR;
+		pat->var = (uint32_t)(p->pattern_vars.count - p->match_vars);
+		exprvec_push(&p->pattern_vars, var);
+		result = pat;
+	} else if (t->kind == TK_IDENT && name_table_find(&p->ctor_names, t->text, t->len)) {
+		Token name = next(p);
+		uint32_t want;
+		find_constructor(p, &name, &pat->adt, &pat->ctor);
+		want = p->typedefs.items[pat->adt].ctors[pat->ctor].nfields;
+		if (peek(p)->kind == TK_LPAREN && !parse_pattern_list(p, var_mark))
+			goto out;
+		if (p->patterns.count - mark != want) {
+			parse_error(p, name.pos,
+				    "constructor '%.*s' has %u field%s, the pattern gives %zu",
+				    (int)name.len, name.text, want, want == 1 ? "" : "s",
+				    p->patterns.count - mark);
+			goto out;
+		}
+		pat->kind = PATTERN_CONSTRUCTOR;
+		result = pat;
+	} else if (t->kind == TK_LPAREN) {
+		if (!parse_pattern_list(p, var_mark))
+			goto out;
+		pat->kind = PATTERN_TUPLE;
+		result = pat;
+	} else if (t->kind == TK_IDENT) {
+		parse_error(p, t->pos, "unknown constructor '%.*s' in the pattern",
+			    (int)(t->len > 40 ? 40 : t->len), t->text);
+	} else {
+		error_expected(p, "a pattern ('_', a variable, a constructor or a tuple)");
+	}
+	if (result) {
+		pat->nsubs = (uint32_t)(p->patterns.count - mark);
+		pat->subs = arena_array(ir_data_arena(p->m), pat->nsubs, sizeof(Pattern *));
+		for (uint32_t i = 0; i < pat->nsubs; i++)
+			pat->subs[i] = p->patterns.items[mark + i];
+	}
+out:
+	p->patterns.count = mark;
+	leave(p);
+	return result;
+}
+
+/* match := ('match' | 'match' '?') '(' expr ')' '{' (clause (',' clause)* ','?)? '}'
+ * clause := pattern '=>' ('{' body '}' | expr)
+ * TVM prints `match?` for a match that need not be exhaustive. A
+ * clause's pattern variables are visible in its body only. */
+static Expr *parse_match(Parser *p)
+{
+	Token kw = next(p);
+	bool complete = !accept(p, TK_QUESTION), opened = false;
+	Expr *scrutinee, *e = NULL;
+	ExprVec bodies = {0};
+	STACK(MatchClause) clauses = {0};
+	size_t var_mark = p->pattern_vars.count;
+	if (!expect(p, TK_LPAREN, "'(' after 'match'"))
+		return NULL;
+	scrutinee = parse_expr(p);
+	if (!scrutinee || !expect(p, TK_RPAREN, "')' after the matched value") ||
+	    !expect(p, TK_LBRACE, "'{' before the match clauses"))
+		goto out;
+	opened = true;
+	while (!accept(p, TK_RBRACE)) {
+		size_t scope_mark = p->undo.count;
+		MatchClause c = {0};
+		Expr *body;
+		c.pos = peek(p)->pos;
+		c.first_var = (uint32_t)(p->pattern_vars.count - var_mark);
+		p->match_vars = var_mark; /* a match in an earlier body moved it */
+		c.pattern = parse_pattern(p, p->pattern_vars.count);
+		c.nvars = (uint32_t)(p->pattern_vars.count - var_mark) - c.first_var;
+		if (!c.pattern || !expect(p, TK_FATARROW, "'=>' after the pattern")) {
+			scope_restore(p, scope_mark);
+			goto out;
+		}
+		if (accept(p, TK_LBRACE)) {
+			body = parse_body(p);
+			if (!close_body(p, body != NULL, "'}' to close the clause"))
+				body = NULL;
+		} else {
+			body = parse_expr(p);
+		}
+		scope_restore(p, scope_mark);
+		if (!body)
+			goto out;
+		STACK_PUSH(clauses, c);
+		exprvec_push(&bodies, body);
+		if (!accept(p, TK_COMMA)) {
+			if (!expect(p, TK_RBRACE, "',' or '}' after the match clause"))
+				goto out;
+			break;
+		}
+	}
+	{
+		uint32_t n = (uint32_t)clauses.count;
+		MatchClause *kept = arena_array(ir_data_arena(p->m), n, sizeof(MatchClause));
+		if (n)
+			memcpy(kept, clauses.items, n * sizeof(MatchClause));
+		e = ir_match(p->m, kw.pos, scrutinee, kept, bodies.items, n,
+			     p->pattern_vars.items ? p->pattern_vars.items + var_mark : NULL,
+			     (uint32_t)(p->pattern_vars.count - var_mark), complete);
+	}
+out:
+	if (!e && opened) {
+		/* past the match's '}', so that its clauses are not taken for
+		 * statements of the body around it */
+		sync_close_brace(p);
+		accept(p, TK_RBRACE);
+	}
+	p->pattern_vars.count = var_mark;
+	exprvec_free(&bodies);
+	free(clauses.items);
+	return e;
+}
+
 /* ---- Module ----------------------------------------------------------- */
 
-/* def := 'def' GLOBAL fn_rest */
+/* def := 'def' GLOBAL ('[' IDENT (',' IDENT)* ']')? fn_rest
+ * The type parameters of a polymorphic function are in scope in its
+ * parameters, result and body. */
 static bool parse_def(Parser *p)
 {
 	Token kw = next(p), name;
@@ -2118,6 +2611,7 @@ static bool parse_def(Parser *p)
 	int32_t index = -1;
 	Expr *fn;
 	char what[96];
+	size_t tmark = p->tvars.count;
 	if (peek(p)->kind != TK_GLOBAL) {
 		error_expected(p, "a global name like '@main' after 'def'");
 		return false;
@@ -2135,9 +2629,17 @@ static bool parse_def(Parser *p)
 		entry->u.index_plus_one = (uint32_t)index + 1;
 	}
 	snprintf(what, sizeof what, "'%.*s'", (int)(name.len > 60 ? 60 : name.len), name.text);
+	if (peek(p)->kind == TK_LBRACKET && !parse_type_params(p, tmark)) {
+		p->tvars.count = tmark;
+		return false;
+	}
 	fn = parse_fn_rest(p, kw.pos, what);
-	if (fn && index >= 0)
+	if (fn && index >= 0) {
 		p->m->globals[index].fn = fn;
+		p->m->globals[index].type_params =
+			take_type_params(p, tmark, &p->m->globals[index].ntype_params);
+	}
+	p->tvars.count = tmark;
 	return fn != NULL;
 }
 
@@ -2227,7 +2729,9 @@ static bool starts_bare(Parser *p)
 		return true;
 	case TK_IDENT:
 		return lex_is_ident(t, "True") || lex_is_ident(t, "False") ||
-		       lex_is_ident(t, "meta") || peek_at(p, 1)->kind == TK_LPAREN;
+		       lex_is_ident(t, "meta") || lex_is_ident(t, "match") ||
+		       name_table_find(&p->ctor_names, t->text, t->len) ||
+		       peek_at(p, 1)->kind == TK_LPAREN;
 	case TK_EOF:
 	case TK_ERROR:
 	case TK_GLOBAL:
@@ -2243,6 +2747,7 @@ static bool starts_bare(Parser *p)
 	case TK_EQUAL:
 	case TK_DOT:
 	case TK_ARROW:
+	case TK_FATARROW:
 	case TK_QUESTION:
 	case TK_HASH:
 	case TK_DEF:
@@ -2253,7 +2758,22 @@ static bool starts_bare(Parser *p)
 	return false;
 }
 
-/* module := header? free_var* (def (def | free_var)* | bare)? EOF */
+/* Skips the rest of a broken type definition: past its '}', or up to
+ * the next type definition, 'def' or the end. */
+static void sync_typedef(Parser *p)
+{
+	for (;;) {
+		TokenKind k = peek(p)->kind;
+		if (k == TK_EOF || k == TK_DEF ||
+		    (lex_is_ident(peek(p), "type") && peek_at(p, 1)->kind == TK_IDENT))
+			return;
+		next(p);
+		if (k == TK_RBRACE)
+			return;
+	}
+}
+
+/* module := header? typedef* free_var* (def (def | free_var | typedef)* | bare)? EOF */
 static void parse_toplevel(Parser *p)
 {
 	bool seen_def = false;
@@ -2263,6 +2783,11 @@ static void parse_toplevel(Parser *p)
 		Token *t = peek(p);
 		if (t->kind == TK_EOF)
 			return;
+		if (lex_is_ident(t, "type") && peek_at(p, 1)->kind == TK_IDENT) {
+			if (!parse_typedef(p))
+				sync_typedef(p);
+			continue;
+		}
 		if (!seen_def && starts_bare(p)) {
 			parse_bare(p);
 			return;
@@ -2333,6 +2858,13 @@ static void parser_free(Parser *p)
 	free(p->values.items);
 	free(p->unknown_ops.items);
 	free(p->lets.items);
+	free(p->typedefs.items);
+	name_table_free(&p->type_names);
+	name_table_free(&p->ctor_names);
+	free(p->tvars.items);
+	free(p->type_refs.items);
+	free(p->patterns.items);
+	exprvec_free(&p->pattern_vars);
 	metadata_free(&p->meta);
 	arena_free(&p->scratch);
 	strbuf_free(&p->buf);
@@ -2382,6 +2914,14 @@ IrModule *parse_module(SourceFile *src, const DeviceTable *devices, DiagList *di
 	lex_init(&p.lex, src, meta_offset, diags);
 	parse_toplevel(&p);
 	resolve_globals(&p);
+	resolve_types(&p);
+	if (p.typedefs.count) {
+		/* the definitions move into the data arena, shared by versions */
+		IrTypeDef *defs =
+			arena_array(ir_data_arena(m), p.typedefs.count, sizeof(IrTypeDef));
+		memcpy(defs, p.typedefs.items, p.typedefs.count * sizeof(IrTypeDef));
+		m->typedefs = defs;
+	}
 	if (diags->errors == p.errors_at_start)
 		note_unknown_ops(&p);
 

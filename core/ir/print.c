@@ -10,8 +10,8 @@
  *     value and its variable; it counts each node's uses (parent edges) and
  *     reserves every source name of the global.
  *  2. place, in reverse post-order (every parent before its children): a
- *     non-atomic node goes to the innermost scope (function body or if
- *     branch) that encloses all its uses: the least common ancestor in the
+ *     non-atomic node goes to the innermost scope (function body, if
+ *     branch or match clause) that encloses all its uses: the least common ancestor in the
  *     scope tree, kept O(log depth) by skew-binary jump pointers. A node is
  *     printed inline, without a binding, when its only use is a scope's
  *     result, a let's value, or the body of such an inline let; every other
@@ -34,6 +34,11 @@
  *     kept; an unnamed binding, or a second node with a name already
  *     printed, gets the lowest number no node of the global is named; a
  *     second variable of a name gets the lowest free suffix (%x, %x1).
+ *
+ * Type definitions come first, in definition order, each as TVM prints
+ * it; a constructor without fields is an atom (printed bare where it is
+ * used, as TVM does), and a match prints like an if with one scope per
+ * clause.
  *
  * Indentation is two spaces a level and stops growing after
  * PRINT_MAX_INDENT levels, so that deep nests print in linear space.
@@ -399,12 +404,17 @@ static bool print_is_atom(const Expr *e)
 	case EXPR_GLOBAL:
 	case EXPR_CONSTANT:
 		return true;
+	case EXPR_CONSTRUCT:
+		/* a constructor without fields prints bare, in place, as
+		 * TVM prints it (it reads back as a ConstructorNode there) */
+		return e->u.construct.nargs == 0;
 	case EXPR_CALL:
 	case EXPR_LET:
 	case EXPR_FN:
 	case EXPR_TUPLE:
 	case EXPR_PROJ:
 	case EXPR_IF:
+	case EXPR_MATCH:
 		return false;
 	}
 	return false;
@@ -515,7 +525,7 @@ enum {
 	NODE_PENDING = 8,     /* a binding of the segment being sorted, not yet placed */
 };
 
-/* A function body or an if branch. */
+/* A function body, an if branch or a match clause's body. */
 typedef struct PrintScope {
 	int32_t parent; /* -1 for the global's body */
 	int32_t jump;   /* skew-binary jump pointer (itself for the root) */
@@ -556,17 +566,20 @@ typedef struct WalkFrame {
 } WalkFrame;
 
 typedef enum EmitKind {
-	EMIT_SCOPE, /* print items from `item`, then the result */
-	EMIT_ELSE,  /* `} else {` and the else branch of if e */
-	EMIT_CLOSE, /* `}` and the rest of the line that opened the brace */
+	EMIT_SCOPE,        /* print items from `item`, then the result */
+	EMIT_ELSE,         /* `} else {` and the else branch of if e */
+	EMIT_CLOSE,        /* `}` and the rest of the line that opened the brace */
+	EMIT_CLAUSE,       /* clause `item` of match e: `pattern => {` and its body */
+	EMIT_CLAUSE_CLOSE, /* `},` after a clause's body */
 } EmitKind;
 
 typedef struct EmitFrame {
 	EmitKind kind;
 	uint32_t indent;
 	int32_t scope;         /* EMIT_SCOPE */
-	int32_t item;          /* EMIT_SCOPE: next item, -1 at the end */
-	Expr *e;               /* EMIT_ELSE: the if */
+	int32_t item;          /* EMIT_SCOPE: next item, -1 at the end;
+				  EMIT_CLAUSE: the clause */
+	Expr *e;               /* EMIT_ELSE: the if; EMIT_CLAUSE: the match */
 	const Expr *annotated; /* EMIT_CLOSE: node the line's comment describes */
 	bool semicolon;        /* EMIT_CLOSE: the line ends with `;` */
 } EmitFrame;
@@ -594,7 +607,8 @@ typedef struct Printer {
 	uint32_t *stamp;
 	uint32_t *uses;     /* parent edges within the global */
 	int32_t *scope;     /* placement (while placing: common scope of uses) */
-	int32_t *owned;     /* fn: its body scope; if: its then scope (else + 1) */
+	int32_t *owned;     /* fn: its body scope; if: its then scope (else + 1);
+			       match: its first clause's scope (clause k + k) */
 	uint8_t *flags;     /* NODE_* */
 	const char **names; /* printed name without '%' */
 	Expr **target;      /* a let: the non-let end of its body chain; else itself */
@@ -927,6 +941,15 @@ static void print_place(Printer *p, Expr *root)
 			print_use(p, e->u.if_.then_branch, p->owned[id], true);
 			print_use(p, e->u.if_.else_branch, p->owned[id] + 1, true);
 			break;
+		case EXPR_MATCH:
+			print_use(p, e->u.match.scrutinee, s, false);
+			for (uint32_t k = 0; k < e->u.match.nclauses; k++) {
+				int32_t c = print_new_scope(p, s, e, e->u.match.bodies[k]);
+				if (k == 0)
+					p->owned[id] = c;
+				print_use(p, e->u.match.bodies[k], c, true);
+			}
+			break;
 		case EXPR_LET:
 			print_use(p, e->u.let.value, s, true);
 			print_use(p, e->u.let.body, s, (p->flags[id] & NODE_INLINE) != 0);
@@ -934,6 +957,7 @@ static void print_place(Printer *p, Expr *root)
 		case EXPR_CALL:
 		case EXPR_TUPLE:
 		case EXPR_PROJ:
+		case EXPR_CONSTRUCT:
 			for (uint32_t k = 0, n = ir_child_count(e); k < n; k++)
 				print_use(p, ir_child(e, k), s, false);
 			break;
@@ -1068,11 +1092,16 @@ static void print_finish(Printer *p, Expr *e, Expr *root)
 	case EXPR_CONSTANT:
 	case EXPR_LET:
 		return;
+	case EXPR_CONSTRUCT:
+		if (print_is_atom(e))
+			return;
+		break;
 	case EXPR_CALL:
 	case EXPR_FN:
 	case EXPR_TUPLE:
 	case EXPR_PROJ:
 	case EXPR_IF:
+	case EXPR_MATCH:
 		break;
 	}
 	if (e == root || (p->flags[e->id] & NODE_INLINE))
@@ -1130,6 +1159,8 @@ static void print_order(Printer *p, Expr *root)
 				scope = p->owned[e->id];
 			else if (e->kind == EXPR_IF && (top->next == 1 || top->next == 2))
 				scope = p->owned[e->id] + (int32_t)top->next - 1;
+			else if (e->kind == EXPR_MATCH && ir_match_body_of_child(e, top->next) >= 0)
+				scope = p->owned[e->id] + ir_match_body_of_child(e, top->next);
 			if (scope >= 0) {
 				top->next++;
 				print_push_walk(p, &depth,
@@ -1376,6 +1407,12 @@ static void print_atom(Printer *p, const Expr *e)
 	case EXPR_CONSTANT:
 		print_constant(out, e);
 		return;
+	case EXPR_CONSTRUCT:
+		if (print_is_atom(e)) {
+			strbuf_puts(out, e->u.construct.name);
+			return;
+		}
+		break;
 	case EXPR_VAR:
 	case EXPR_CALL:
 	case EXPR_LET:
@@ -1383,6 +1420,7 @@ static void print_atom(Printer *p, const Expr *e)
 	case EXPR_TUPLE:
 	case EXPR_PROJ:
 	case EXPR_IF:
+	case EXPR_MATCH:
 		break;
 	}
 	strbuf_putc(out, '%');
@@ -1550,6 +1588,38 @@ static void print_full(Printer *p, const Expr *e, uint32_t indent, const Expr *a
 				(EmitFrame){.kind = EMIT_ELSE, .indent = indent, .e = (Expr *)e});
 		print_push_scope(p, p->owned[e->id], indent + 1);
 		return;
+	case EXPR_MATCH:
+		/* TVM's layout: `match (x) {`, each clause on its own line
+		 * with its body in braces and a comma, then `}` */
+		strbuf_puts(out, e->u.match.complete ? "match (" : "match? (");
+		print_atom(p, e->u.match.scrutinee);
+		strbuf_puts(out, ") {\n");
+		if (!e->u.match.nclauses) {
+			print_indent(out, indent + 1);
+			strbuf_putc(out, '\n');
+		}
+		print_push_emit(p, (EmitFrame){.kind = EMIT_CLOSE,
+					       .indent = indent,
+					       .annotated = annotated,
+					       .semicolon = semicolon});
+		for (uint32_t k = e->u.match.nclauses; k-- > 0;)
+			print_push_emit(p, (EmitFrame){.kind = EMIT_CLAUSE,
+						       .indent = indent + 1,
+						       .item = (int32_t)k,
+						       .e = (Expr *)e});
+		return;
+	case EXPR_CONSTRUCT:
+		strbuf_puts(out, e->u.construct.name);
+		if (e->u.construct.nargs) {
+			strbuf_putc(out, '(');
+			for (uint32_t i = 0; i < e->u.construct.nargs; i++) {
+				if (i)
+					strbuf_puts(out, ", ");
+				print_atom(p, e->u.construct.args[i]);
+			}
+			strbuf_putc(out, ')');
+		}
+		break;
 	case EXPR_VAR:
 	case EXPR_GLOBAL:
 	case EXPR_CONSTANT:
@@ -1558,6 +1628,43 @@ static void print_full(Printer *p, const Expr *e, uint32_t indent, const Expr *a
 		break;
 	}
 	print_end_line(p, annotated, semicolon);
+}
+
+/* A pattern as TVM prints it: `_`, `%x: T`, `Cons(%h, _)`, `(%a, %b)`.
+ * Recursive: a pattern nests as deep as the parser let it (PARSE_MAX_DEPTH). */
+static void print_pattern(Printer *p, const Expr *match, const Pattern *pat)
+{
+	StrBuf *out = p->out;
+	Expr *var;
+	switch (pat->kind) {
+	case PATTERN_WILDCARD:
+		strbuf_putc(out, '_');
+		return;
+	case PATTERN_VAR:
+		var = match->u.match.vars[pat->var];
+		if (print_reached(p, var))
+			print_name_var(p, var);
+		print_atom(p, var);
+		if (var->u.var.annotation) {
+			strbuf_puts(out, ": ");
+			type_print(out, var->u.var.annotation);
+		}
+		return;
+	case PATTERN_CONSTRUCTOR:
+		strbuf_puts(out, ir_constructor(p->m, pat->adt, pat->ctor)->name);
+		if (!pat->nsubs)
+			return;
+		break;
+	case PATTERN_TUPLE:
+		break;
+	}
+	strbuf_putc(out, '(');
+	for (uint32_t i = 0; i < pat->nsubs; i++) {
+		if (i)
+			strbuf_puts(out, ", ");
+		print_pattern(p, match, pat->subs[i]);
+	}
+	strbuf_putc(out, ')');
 }
 
 /* A let's value or a scope's result: in full when printed in place, else
@@ -1626,6 +1733,23 @@ static void print_emit(Printer *p)
 			print_push_scope(p, p->owned[e->id] + 1, indent + 1);
 			break;
 		}
+		case EMIT_CLAUSE: {
+			const Expr *e = top->e;
+			int32_t k = top->item;
+			p->emit_depth--;
+			print_indent(p->out, indent);
+			print_pattern(p, e, e->u.match.clauses[k].pattern);
+			strbuf_puts(p->out, " => {\n");
+			print_push_emit(p,
+					(EmitFrame){.kind = EMIT_CLAUSE_CLOSE, .indent = indent});
+			print_push_scope(p, p->owned[e->id] + k, indent + 1);
+			break;
+		}
+		case EMIT_CLAUSE_CLOSE:
+			p->emit_depth--;
+			print_indent(p->out, indent);
+			strbuf_puts(p->out, "},\n");
+			break;
 		case EMIT_CLOSE: {
 			const Expr *annotated = top->annotated;
 			bool semicolon = top->semicolon;
@@ -1658,10 +1782,56 @@ static void print_global(Printer *p, const IrGlobal *g)
 	print_sort(p);
 	strbuf_puts(p->out, "def @");
 	strbuf_puts(p->out, g->name);
+	if (g->ntype_params) {
+		strbuf_putc(p->out, '[');
+		for (uint32_t i = 0; i < g->ntype_params; i++) {
+			if (i)
+				strbuf_puts(p->out, ", ");
+			strbuf_puts(p->out, g->type_params[i]);
+		}
+		strbuf_putc(p->out, ']');
+	}
 	print_fn_head(p, fn);
 	print_push_emit(p, (EmitFrame){.kind = EMIT_CLOSE, .indent = 0});
 	print_push_scope(p, p->owned[fn->id], 1);
 	print_emit(p);
+}
+
+/* TVM's VisitType_(TypeDataNode): `type NAME[PARAMS] {`, one
+ * constructor a line, each with a comma, `}` (an empty body keeps TVM's
+ * indented empty line). */
+static void print_typedef(StrBuf *out, const IrTypeDef *def)
+{
+	strbuf_puts(out, "type ");
+	strbuf_puts(out, def->name);
+	if (def->nparams) {
+		strbuf_putc(out, '[');
+		for (uint32_t i = 0; i < def->nparams; i++) {
+			if (i)
+				strbuf_puts(out, ", ");
+			strbuf_puts(out, def->params[i]);
+		}
+		strbuf_putc(out, ']');
+	}
+	strbuf_puts(out, " {\n");
+	if (!def->nctors)
+		strbuf_puts(out, "  \n");
+	for (uint32_t i = 0; i < def->nctors; i++) {
+		const IrConstructor *c = &def->ctors[i];
+		strbuf_puts(out, "  ");
+		strbuf_puts(out, c->name);
+		if (c->nfields) {
+			strbuf_putc(out, '(');
+			for (uint32_t j = 0; j < c->nfields; j++) {
+				if (j)
+					strbuf_puts(out, ", ");
+				type_print(out, c->fields[j]);
+			}
+			strbuf_putc(out, ')');
+		}
+		strbuf_puts(out, ",\n");
+	}
+	strbuf_puts(out, "}\n");
 }
 
 static void print_free_var(Printer *p, StrBuf *out, const Expr *var)
@@ -1696,6 +1866,10 @@ void print_module(StrBuf *out, const IrModule *m, const PrintOptions *opts)
 	}
 	print_init(&p, out, m, opts, devices);
 	strbuf_puts(out, "#[version = \"0.0.5\"]\n");
+	for (uint32_t i = 0; i < m->ntypedefs && !opts->only_global; i++) {
+		print_typedef(out, &m->typedefs[i]);
+		strbuf_putc(out, '\n');
+	}
 	for (uint32_t i = 0; i < m->nfree_vars; i++) {
 		const Expr *var = m->free_vars[i];
 		if (var->id < m->nexprs)
@@ -1819,6 +1993,23 @@ static void print_inline_node(StrBuf *out, const Expr *e, int depth, int *budget
 		strbuf_puts(out, " } else { ");
 		print_inline_node(out, e->u.if_.else_branch, depth + 1, budget);
 		strbuf_puts(out, " }");
+		return;
+	case EXPR_CONSTRUCT:
+		strbuf_puts(out, e->u.construct.name);
+		if (!e->u.construct.nargs)
+			return;
+		strbuf_putc(out, '(');
+		for (uint32_t i = 0; i < e->u.construct.nargs; i++) {
+			if (i)
+				strbuf_puts(out, ", ");
+			print_inline_node(out, e->u.construct.args[i], depth + 1, budget);
+		}
+		strbuf_putc(out, ')');
+		return;
+	case EXPR_MATCH:
+		strbuf_puts(out, e->u.match.complete ? "match (" : "match? (");
+		print_inline_node(out, e->u.match.scrutinee, depth + 1, budget);
+		strbuf_puts(out, ") { ... }");
 		return;
 	}
 }

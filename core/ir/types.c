@@ -130,9 +130,88 @@ Type *type_ref(Arena *arena, Type *value)
 	return t;
 }
 
+Type *type_var(Arena *arena, const char *name, bool hole)
+{
+	Type *t = arena_alloc(arena, sizeof(Type));
+	t->kind = TYPE_VAR;
+	t->u.var.name = arena_strndup(arena, name, strlen(name));
+	t->u.var.hole = hole;
+	return t;
+}
+
+Type *type_call(Arena *arena, const char *name, uint32_t nargs, Type *const *args, bool bare)
+{
+	Type *t = arena_alloc(arena, sizeof(Type));
+	t->kind = TYPE_CALL;
+	t->u.call.name = arena_strndup(arena, name, strlen(name));
+	t->u.call.nargs = nargs;
+	t->u.call.args = arena_array(arena, nargs, sizeof(Type *));
+	if (nargs)
+		memcpy(t->u.call.args, args, nargs * sizeof(Type *));
+	t->u.call.bare = bare && nargs == 0;
+	return t;
+}
+
+/* Substitutes into the n types of in; returns true (and fills out) when
+ * any changed. */
+static bool type_substitute_list(Arena *arena, uint32_t count, Type *const *in, Type **out,
+				 uint32_t n, const char *const *params, Type *const *args)
+{
+	bool changed = false;
+	for (uint32_t i = 0; i < count; i++) {
+		out[i] = type_substitute(arena, in[i], n, params, args);
+		changed |= out[i] != in[i];
+	}
+	return changed;
+}
+
+Type *type_substitute(Arena *arena, Type *t, uint32_t n, const char *const *params,
+		      Type *const *args)
+{
+	Type **items, *ret;
+	if (!t || !n)
+		return t;
+	switch (t->kind) {
+	case TYPE_TENSOR:
+		return t;
+	case TYPE_VAR:
+		for (uint32_t i = 0; i < n && !t->u.var.hole; i++)
+			if (strcmp(t->u.var.name, params[i]) == 0)
+				return args[i];
+		return t;
+	case TYPE_TUPLE:
+		items = arena_array(arena, t->u.tuple.nfields, sizeof(Type *));
+		if (!type_substitute_list(arena, t->u.tuple.nfields, t->u.tuple.fields, items, n,
+					  params, args))
+			return t;
+		return type_tuple(arena, t->u.tuple.nfields, items);
+	case TYPE_FUNC:
+		items = arena_array(arena, t->u.func.nparams, sizeof(Type *));
+		ret = type_substitute(arena, t->u.func.ret, n, params, args);
+		if (!type_substitute_list(arena, t->u.func.nparams, t->u.func.params, items, n,
+					  params, args) &&
+		    ret == t->u.func.ret)
+			return t;
+		return type_func(arena, t->u.func.nparams, items, ret);
+	case TYPE_CALL:
+		items = arena_array(arena, t->u.call.nargs, sizeof(Type *));
+		if (!type_substitute_list(arena, t->u.call.nargs, t->u.call.args, items, n, params,
+					  args))
+			return t;
+		return type_call(arena, t->u.call.name, t->u.call.nargs, items, t->u.call.bare);
+	case TYPE_REF:
+		ret = type_substitute(arena, t->u.ref.value, n, params, args);
+		return ret == t->u.ref.value ? t : type_ref(arena, ret);
+	}
+	return t;
+}
+
 bool type_equal(const Type *a, const Type *b)
 {
 	if (a == b)
+		return true;
+	if ((a && a->kind == TYPE_VAR && a->u.var.hole) ||
+	    (b && b->kind == TYPE_VAR && b->u.var.hole))
 		return true;
 	if (!a || !b || a->kind != b->kind)
 		return false;
@@ -160,6 +239,16 @@ bool type_equal(const Type *a, const Type *b)
 		return type_equal(a->u.func.ret, b->u.func.ret);
 	case TYPE_REF:
 		return type_equal(a->u.ref.value, b->u.ref.value);
+	case TYPE_VAR:
+		return strcmp(a->u.var.name, b->u.var.name) == 0;
+	case TYPE_CALL:
+		if (strcmp(a->u.call.name, b->u.call.name) != 0 ||
+		    a->u.call.nargs != b->u.call.nargs)
+			return false;
+		for (uint32_t i = 0; i < a->u.call.nargs; i++)
+			if (!type_equal(a->u.call.args[i], b->u.call.args[i]))
+				return false;
+		return true;
 	}
 	return false;
 }
@@ -210,6 +299,23 @@ void type_print(StrBuf *out, const Type *t)
 		strbuf_puts(out, "ref(");
 		type_print(out, t->u.ref.value);
 		strbuf_putc(out, ')');
+		return;
+	case TYPE_VAR:
+		strbuf_puts(out, t->u.var.hole ? "?" : t->u.var.name);
+		return;
+	case TYPE_CALL:
+		/* TVM's VisitType_(TypeCallNode): the name, then the
+		 * arguments in brackets, `[]` for none */
+		strbuf_puts(out, t->u.call.name);
+		if (t->u.call.bare)
+			return;
+		strbuf_putc(out, '[');
+		for (uint32_t i = 0; i < t->u.call.nargs; i++) {
+			if (i)
+				strbuf_puts(out, ", ");
+			type_print(out, t->u.call.args[i]);
+		}
+		strbuf_putc(out, ']');
 		return;
 	}
 }
@@ -265,6 +371,8 @@ bool type_bytes(const Type *t, int64_t *out)
 		return true;
 	case TYPE_FUNC:
 	case TYPE_REF: /* a cell's size is the runtime's business */
+	case TYPE_VAR:
+	case TYPE_CALL:
 		return false;
 	}
 	return false;

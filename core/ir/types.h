@@ -66,6 +66,8 @@ typedef enum TypeKind {
 	TYPE_TUPLE,  /* u.tuple */
 	TYPE_FUNC,   /* u.func */
 	TYPE_REF,    /* u.ref: a mutable cell, TVM's RelayRefType `ref(T)` */
+	TYPE_VAR,    /* u.var: a type parameter `A`, or an inference hole */
+	TYPE_CALL,   /* u.call: an ADT applied to its arguments, `List[A]` */
 } TypeKind;
 
 typedef struct Type Type;
@@ -93,6 +95,23 @@ struct Type {
 		struct {
 			Type *value;
 		} ref;
+		/* TYPE_VAR: `hole` marks a type inference could not determine
+		 * (a nullary constructor with nothing to say what its type
+		 * arguments are); type_equal lets a hole equal any type */
+		struct {
+			const char *name;
+			bool hole;
+		} var;
+		/* TYPE_CALL: the ADT's name and its nargs arguments; `bare` is
+		 * TVM's spelling of a reference without brackets (`Storage`,
+		 * a GlobalTypeVar) as against `Storage[]` (a TypeCall with no
+		 * arguments), kept so that both print back as written */
+		struct {
+			const char *name;
+			uint32_t nargs;
+			Type **args;
+			bool bare;
+		} call;
 	} u;
 };
 
@@ -102,10 +121,19 @@ Type *type_scalar(Arena *arena, DType dtype);
 Type *type_tuple(Arena *arena, uint32_t nfields, Type *const *fields);
 Type *type_func(Arena *arena, uint32_t nparams, Type *const *params, Type *ret);
 Type *type_ref(Arena *arena, Type *value);
+/* name is copied into the arena. */
+Type *type_var(Arena *arena, const char *name, bool hole);
+Type *type_call(Arena *arena, const char *name, uint32_t nargs, Type *const *args, bool bare);
+/* t with every type variable named params[i] (not a hole) replaced by
+ * args[i]; t itself when none occurs. */
+Type *type_substitute(Arena *arena, Type *t, uint32_t n, const char *const *params,
+		      Type *const *args);
 
+/* Structural equality; type variables are equal by name, a hole equals
+ * anything, and `bare` does not count. */
 bool type_equal(const Type *a, const Type *b);
 /* Appends the Relay spelling: Tensor[(5, 7), float32], (T1, T2), fn (T) -> T,
- * ref(T); `?` for NULL. */
+ * ref(T), A, List[A], Storage; `?` for NULL and for a hole. */
 void type_print(StrBuf *out, const Type *t);
 /* type_print's spelling as a string in arena, for diagnostics; it lives as
  * long as the arena. */

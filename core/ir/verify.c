@@ -5,7 +5,7 @@
  * without recursion (a chain of a million lets is a million frames deep),
  * entering every node once. A node is checked when first met; every edge
  * to a bound variable is checked against the binders on the current path:
- * entering a let or a function puts the variables it binds in scope,
+ * entering a let, a function or a match puts the variables it binds in scope,
  * leaving it takes them out. A node shared by several parents is walked
  * below its first parent only, so a use of a variable inside a shared node
  * is checked where that node is first met; a direct use is checked at every
@@ -41,7 +41,7 @@ typedef struct Frame {
 
 static bool kind_valid(const Expr *e)
 {
-	return (unsigned)e->kind <= EXPR_IF;
+	return (unsigned)e->kind <= EXPR_MATCH;
 }
 
 /* Reports one violation about e (NULL: about the module). */
@@ -76,6 +76,7 @@ static void check_var(Verifier *v, const Expr *e)
 	switch (e->u.var.role) {
 	case VAR_PARAM:
 	case VAR_FREE:
+	case VAR_PATTERN:
 		return;
 	case VAR_LET:
 		if (!e->u.var.value)
@@ -108,6 +109,60 @@ static void check_call(Verifier *v, const Expr *e)
 	if ((int64_t)e->u.call.nargs < info->min_args || (int64_t)e->u.call.nargs > info->max_args)
 		violation(v, e, "'%s' called with %u arguments (it takes %d to %d)", info->name,
 			  e->u.call.nargs, info->min_args, info->max_args);
+}
+
+/* A pattern's constructors exist with its arity, and its variables are
+ * the match's, each once (seen: by index into vars). Recursive, as deep
+ * as the parser let patterns nest. */
+static void check_pattern(Verifier *v, const Expr *match, const MatchClause *c, const Pattern *pat,
+			  uint8_t *seen)
+{
+	const IrModule *m = v->m;
+	switch (pat->kind) {
+	case PATTERN_WILDCARD:
+		return;
+	case PATTERN_VAR:
+		if (pat->var < c->first_var || pat->var >= c->first_var + c->nvars ||
+		    seen[pat->var]++)
+			violation(v, match, "a pattern variable outside its clause's range");
+		return;
+	case PATTERN_CONSTRUCTOR:
+		if (pat->adt >= m->ntypedefs || pat->ctor >= m->typedefs[pat->adt].nctors ||
+		    m->typedefs[pat->adt].ctors[pat->ctor].nfields != pat->nsubs) {
+			violation(v, match, "a constructor pattern of no known constructor");
+			return;
+		}
+		break;
+	case PATTERN_TUPLE:
+		break;
+	}
+	for (uint32_t i = 0; i < pat->nsubs; i++)
+		check_pattern(v, match, c, pat->subs[i], seen);
+}
+
+static void check_match(Verifier *v, const Expr *e)
+{
+	uint8_t *seen = xcalloc(e->u.match.nvars + 1, 1);
+	uint32_t next = 0;
+	for (uint32_t i = 0; i < e->u.match.nvars; i++)
+		if (!is_var(e->u.match.vars[i], VAR_PATTERN))
+			violation(v, e, "pattern variable %u not a pattern variable", i);
+		else if (i && e->u.match.vars[i]->id <= e->u.match.vars[i - 1]->id)
+			/* inference finds a variable's clause by halving */
+			violation(v, e, "pattern variable %u out of id order", i);
+	for (uint32_t k = 0; k < e->u.match.nclauses; k++) {
+		const MatchClause *c = &e->u.match.clauses[k];
+		if (c->first_var != next || c->nvars > e->u.match.nvars - next) {
+			violation(v, e, "clause %u's variables out of order", k);
+			break;
+		}
+		next += c->nvars;
+		check_pattern(v, e, c, c->pattern, seen);
+	}
+	for (uint32_t i = 0; i < e->u.match.nvars; i++)
+		if (!seen[i])
+			violation(v, e, "pattern variable %u bound by no pattern", i);
+	free(seen);
 }
 
 /* The checks of one node, when first met (used: reachable from a global).
@@ -164,6 +219,16 @@ static bool check_node(Verifier *v, const Expr *e, bool used)
 	case EXPR_PROJ:
 	case EXPR_IF:
 		break;
+	case EXPR_CONSTRUCT:
+		if (e->u.construct.adt >= m->ntypedefs ||
+		    e->u.construct.ctor >= m->typedefs[e->u.construct.adt].nctors ||
+		    m->typedefs[e->u.construct.adt].ctors[e->u.construct.ctor].nfields !=
+			    e->u.construct.nargs)
+			violation(v, e, "a construction of no known constructor of that arity");
+		break;
+	case EXPR_MATCH:
+		check_match(v, e);
+		break;
 	}
 	return true;
 }
@@ -188,6 +253,12 @@ static void enter_scope(Verifier *v, const Expr *e)
 	} else if (e->kind == EXPR_FN) {
 		for (uint32_t i = 0; i < e->u.fn.nparams; i++)
 			bind_var(v, e->u.fn.params[i]);
+	} else if (e->kind == EXPR_MATCH) {
+		/* every clause's variables, for the whole match: coarser than
+		 * the language's scope (one clause), enough to catch a use
+		 * outside the match */
+		for (uint32_t i = 0; i < e->u.match.nvars; i++)
+			bind_var(v, e->u.match.vars[i]);
 	}
 }
 
@@ -207,7 +278,9 @@ static void check_use(Verifier *v, const Expr *user, const Expr *child)
 	    v->in_scope[child->id])
 		return;
 	violation(v, child, "used by id %u outside the %s that binds it", user->id,
-		  child->u.var.role == VAR_LET ? "let" : "function");
+		  child->u.var.role == VAR_LET       ? "let"
+		  : child->u.var.role == VAR_PATTERN ? "match"
+						     : "function");
 }
 
 /* Walks everything reachable from root that was not met yet. */

@@ -9,8 +9,12 @@
  * exception is a closure that calls itself through its let variable: the
  * variable is listed inside the closure's body, before the closure, so it
  * takes its annotation or the closure's written signature instead, and the
- * let checks the two against each other afterwards. A bitmap of processed
- * nodes tells "not typed yet" from "failed".
+ * let checks the two against each other afterwards. A match lists its
+ * scrutinee first, then each clause's pattern variables before its body,
+ * so a pattern variable meets the scrutinee typed and takes its type from
+ * the pattern (infer/infer_adt.c); the match checks the patterns once all
+ * its clauses are typed. A bitmap of processed nodes tells "not typed yet"
+ * from "failed".
  *
  * Globals may call each other. A global whose parameters and result are all
  * written down has its function type before any body is looked at; one
@@ -50,6 +54,8 @@ typedef struct InferState {
 	int32_t current_global;   /* whose range is being processed, or -1 */
 	Type **arg_types;         /* scratch for op calls */
 	size_t arg_cap;
+	Type **pattern_types; /* by id, for infer_pattern_var; NULL until a
+				 match is met */
 } InferState;
 
 static void infer_error(InferState *st, Pos pos, const char *fmt, ...) DP_PRINTF(3, 4);
@@ -108,6 +114,15 @@ static Type *infer_fn_signature(IrModule *m, const Expr *fn)
 	return t;
 }
 
+/* The pattern variables' types by id (infer_pattern_var), made when the
+ * walk meets the first match. */
+static Type **infer_pattern_memo(InferState *st)
+{
+	if (!st->pattern_types)
+		st->pattern_types = xcalloc(st->m->nexprs + 1, sizeof(Type *));
+	return st->pattern_types;
+}
+
 static Type *infer_var(InferState *st, Expr *e)
 {
 	Type *ann = e->u.var.annotation;
@@ -123,6 +138,8 @@ static Type *infer_var(InferState *st, Expr *e)
 			infer_error(st, e->pos, "free variable '%%%s' has no type annotation",
 				    e->name ? e->name : "");
 		return ann;
+	case VAR_PATTERN:
+		return infer_pattern_var(st->m, e, infer_pattern_memo(st));
 	case VAR_LET:
 		break;
 	}
@@ -135,7 +152,9 @@ static Type *infer_var(InferState *st, Expr *e)
 				    infer_tname(st, value->type));
 			return NULL;
 		}
-		return value->type;
+		/* the annotation, which may say more than a value with a hole
+		 * (`let %l: List[float32] = Nil`) */
+		return ann ? ann : value->type;
 	}
 	/* Used inside its own value: a recursive closure. The let compares
 	 * this type with the value's once the value is typed. */
@@ -206,6 +225,22 @@ static Type *infer_op_call(InferState *st, Expr *e)
 	return infer_relation(op)(&ctx);
 }
 
+/* A call of a polymorphic global: its type parameters solved from the
+ * arguments (infer_instantiate). */
+static Type *infer_polymorphic_call(InferState *st, Expr *e, const IrGlobal *g, const Type *ft)
+{
+	uint32_t n = e->u.call.nargs, bad = 0;
+	Type **args = xmalloc((n ? n : 1) * sizeof(Type *));
+	Type *ret = NULL, *want = NULL;
+	for (uint32_t i = 0; i < n; i++)
+		args[i] = e->u.call.args[i]->type;
+	if (!infer_instantiate(st->m, g, ft, args, n, &ret, &bad, &want))
+		infer_error(st, e->pos, "argument %u of '@%s' has type %s, expected %s", bad + 1,
+			    g->name, infer_tname(st, args[bad]), infer_tname(st, want));
+	free(args);
+	return ret;
+}
+
 static Type *infer_fn_call(InferState *st, Expr *e)
 {
 	Expr *callee = e->u.call.callee;
@@ -227,6 +262,9 @@ static Type *infer_fn_call(InferState *st, Expr *e)
 			    ft->u.func.nparams == 1 ? "" : "s", n);
 		return NULL;
 	}
+	if (callee->kind == EXPR_GLOBAL && callee->u.global.index >= 0 &&
+	    st->m->globals[callee->u.global.index].ntype_params)
+		return infer_polymorphic_call(st, e, &st->m->globals[callee->u.global.index], ft);
 	for (uint32_t i = 0; i < n; i++) {
 		Type *want = ft->u.func.params[i], *got = e->u.call.args[i]->type;
 		if (!type_equal(want, got)) {
@@ -374,6 +412,10 @@ static Type *infer_node(InferState *st, Expr *e)
 		return infer_proj(st, e);
 	case EXPR_IF:
 		return infer_if(st, e);
+	case EXPR_CONSTRUCT:
+		return infer_construct(st->m, st->diags, e);
+	case EXPR_MATCH:
+		return infer_match(st->m, st->diags, e, infer_pattern_memo(st));
 	}
 	return NULL;
 }
@@ -588,6 +630,7 @@ bool infer_module_listed(IrModule *m, ExprVec *listed, DiagList *diags)
 	free(st.global_state);
 	free(st.recursion_noted);
 	free(st.arg_types);
+	free(st.pattern_types);
 	return m->typed;
 }
 

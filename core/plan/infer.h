@@ -38,6 +38,24 @@ typedef struct OpTypeContext {
 typedef Type *(*OpTypeRelation)(OpTypeContext *ctx);
 OpTypeRelation infer_relation(OpKind op);
 
+/* Algebraic data types (infer/infer_adt.c). Each returns the node's type,
+ * or NULL when an input has none or after reporting an error at the node:
+ * a constructor's type arguments solved from its arguments (a hole where
+ * none says, see the file's comment); a pattern variable's from its
+ * match's scrutinee (errors are the match's); a match's, which checks
+ * every pattern against the scrutinee and requires one type of all the
+ * clause bodies. */
+Type *infer_construct(IrModule *m, DiagList *diags, Expr *e);
+/* memo: m->nexprs entries, zeroed, kept by the caller for the whole walk:
+ * the pattern variables' types by id, a clause's all at once. */
+Type *infer_pattern_var(IrModule *m, Expr *var, Type **memo);
+Type *infer_match(IrModule *m, DiagList *diags, Expr *e, Type **memo);
+/* A call of polymorphic global g (function type ft) with argument types
+ * args: *ret the result with g's type parameters solved; false when
+ * argument *bad_arg cannot have the type *want. */
+bool infer_instantiate(IrModule *m, const IrGlobal *g, const Type *ft, Type *const *args,
+		       uint32_t nargs, Type **ret, uint32_t *bad_arg, Type **want);
+
 /* The Relay spelling of t (`Tensor[(5, 7), float32]`, `?` for NULL) as a
  * string in m's arena, for diagnostics; it lives as long as m. Inline, so
  * that the type relations (infer_ops.c) need nothing back from infer.c. */

@@ -63,9 +63,18 @@ typedef enum ConstraintKind {
 				      domain to copy fewer bytes */
 	CONSTRAINT_PIN,              /* `pin %x DEV` put `site` on a device */
 	CONSTRAINT_HOST_RESULT,      /* vm.shape_of `site`'s result is on the host */
-	CONSTRAINT_HOST_OPERAND,     /* shape operand `index` of vm.reshape_tensor `site`:
+	CONSTRAINT_HOST_OPERAND,     /* operand `index` of vm.reshape_tensor,
+				      memory.alloc_storage or memory.alloc_tensor `site`
+				      read on the host (a shape, size, alignment or offset):
 				      a domain bound to the host (b == PLAN_NONE),
 				      and the operand's use of it (cuttable) */
+	CONSTRAINT_ALLOC_DEVICE,     /* memory.alloc_storage `site` allocates on its
+				      virtual_device */
+	CONSTRAINT_CONSTRUCT_ARG,    /* field `index` of constructor application `site` */
+	CONSTRAINT_MATCH_SCRUTINEE,  /* the value match `site` takes apart */
+	CONSTRAINT_PATTERN_VAR,      /* pattern variable `value` of match `site`: on the
+				      scrutinee's domain as the match reads it */
+	CONSTRAINT_MATCH_CLAUSE,     /* the body of clause `index` of match `site` */
 	CONSTRAINT_CONFLICT_HOME,    /* check kept conflicting `value` on its home device */
 	CONSTRAINT_CONFLICT_MEET,    /* check put `value`, whose inputs come from several
 				      devices and whose consumers need none, on a device */

@@ -859,7 +859,7 @@ static const char *fresh_number(FreshNumbers *f, IrModule *m)
 
 /* Under replicate, a copy of a parameter or of a let-bound value, bound
  * by a let right after the definition (SPEC §3.2): at function entry for a
- * parameter. A graph binding's copy stays a shared node, which the printer
+ * parameter, at the start of its clause for a pattern variable. A graph binding's copy stays a shared node, which the printer
  * puts before its first use. */
 typedef struct EagerCopy {
 	Expr *value; /* the parameter or let variable copied */
@@ -892,7 +892,8 @@ static const char *eager_name(Checker *ck, IrModule *m, const Expr *value, int32
 }
 
 /* Wraps each eager copy in a let where its value is defined: a function's
- * body for a parameter, a let's body for a let variable. In value order,
+ * body for a parameter, a let's body for a let variable, a clause's body
+ * for a pattern variable. In value order,
  * then destination order, so the text does not depend on which use came
  * first. */
 static void bind_eager_copies(IrModule *m, const ExprVec *all, EagerCopy *ec, size_t n)
@@ -907,6 +908,14 @@ static void bind_eager_copies(IrModule *m, const ExprVec *all, EagerCopy *ec, si
 					body_of[e->u.fn.params[j]->id] = &e->u.fn.body;
 		if (e->kind == EXPR_LET && e->u.let.var->id < m->nexprs)
 			body_of[e->u.let.var->id] = &e->u.let.body;
+		if (e->kind == EXPR_MATCH)
+			for (uint32_t k = 0; k < e->u.match.nclauses; k++) {
+				const MatchClause *c = &e->u.match.clauses[k];
+				for (uint32_t j = c->first_var; j < c->first_var + c->nvars; j++)
+					if (e->u.match.vars[j]->id < m->nexprs)
+						body_of[e->u.match.vars[j]->id] =
+							&e->u.match.bodies[k];
+			}
 	}
 	qsort(ec, n, sizeof(EagerCopy), compare_eager);
 	/* wrapping from the last puts the first outermost */
@@ -989,6 +998,12 @@ static IrModule *insert_copies(Checker *ck, const IrModule *in)
 		case CONSTRAINT_IF_COND:
 			site->u.if_.cond = copy;
 			break;
+		case CONSTRAINT_CONSTRUCT_ARG:
+			site->u.construct.args[p->index] = copy;
+			break;
+		case CONSTRAINT_MATCH_SCRUTINEE:
+			site->u.match.scrutinee = copy;
+			break;
 		case CONSTRAINT_ON_DEVICE_BODY:
 		case CONSTRAINT_ON_DEVICE_RESULT:
 		case CONSTRAINT_COPY_SOURCE:
@@ -1014,6 +1029,9 @@ static IrModule *insert_copies(Checker *ck, const IrModule *in)
 		case CONSTRAINT_MIN_TRANSFER:
 		case CONSTRAINT_PIN:
 		case CONSTRAINT_HOST_RESULT:
+		case CONSTRAINT_PATTERN_VAR:
+		case CONSTRAINT_MATCH_CLAUSE:
+		case CONSTRAINT_ALLOC_DEVICE:
 		case CONSTRAINT_CONFLICT_HOME:
 		case CONSTRAINT_CONFLICT_MEET:
 			DP_ASSERT(!"copy at a use that cannot take one");

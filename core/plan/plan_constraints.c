@@ -17,6 +17,17 @@
  *                       kernel (one device for its operands and result),
  *                       unless b is a device_copy (a fused copy: fn(S):D)
  *   (a, b), t.i, if     all collapse to one domain
+ *   Ctor(a, b)          every field and the result share one domain, as
+ *                       TVM's DomainForCallee gives a constructor
+ *                       fn(?r?, ..., ?r?):?r?; a conflict there is one
+ *                       like an op's operand's (a copy can go on a field)
+ *   match (s) { p => b, ... }
+ *                       as TVM's DeviceAnalyzer: s is collapsed onto the
+ *                       match's domain (a copy can go on it), every
+ *                       pattern variable onto s's (the match's side of
+ *                       that use, so a copy check puts on s feeds them),
+ *                       and every clause body unified exactly with the
+ *                       match
  * and, as TVM's DeviceDomains::DomainForCallee, shapes on the host (the
  * table's cpu:0) while the data lives where it lives:
  *   vm.shape_of(x)              fn(?x?):host (x free)
@@ -28,6 +39,10 @@
  *                               tuple does: a lowered function's
  *                               arguments share one device, as the
  *                               primitive function it came from did)
+ *   memory.alloc_storage(size, shape, alignment, virtual_device=D)
+ *                               fn(host, host, host):D (D free if absent)
+ *   memory.alloc_tensor(storage, offset, shape)
+ *                               fn(?x?, host, host):?x?
  * (memory.kill is an ordinary primitive op there too.)
  * Constraints that relate a value to one of its uses record the value's id,
  * so that `check` can tell a value's uses apart; for those the consumer side
@@ -63,6 +78,10 @@ int32_t plan_op_operand_device(const Expr *e, uint32_t i, int32_t host)
 		return IR_NO_DEVICE;
 	if (e->u.call.op == OP_CALL_LOWERED)
 		return IR_NO_DEVICE; /* the callee's parameters say: plan_verify */
+	if (e->u.call.op == OP_MEMORY_ALLOC_STORAGE && e->u.call.nargs == 3)
+		return host;
+	if (e->u.call.op == OP_MEMORY_ALLOC_TENSOR && e->u.call.nargs == 3 && i > 0)
+		return host;
 	return e->device;
 }
 
@@ -112,6 +131,24 @@ static uint32_t fn_child(PlanAnalysis *an, uint32_t fd, uint32_t i)
 	return an->children[d->children + i];
 }
 
+/* Operand i of op call e is read on the host: the operand's own domain,
+ * bound to the host, then the argument's use of it, on which check can
+ * put a copy. Without a host in the table the argument is left free. */
+static void host_operand(Generator *g, Expr *e, uint32_t i)
+{
+	PlanAnalysis *an = g->an;
+	Expr *arg = e->u.call.args[i];
+	if (g->host != IR_NO_DEVICE) {
+		uint32_t h = plan_domain_new(an);
+		uint32_t k = emit(g, CONSTRAINT_HOST_OPERAND, e, NULL, i, h, PLAN_NONE, false);
+		an->constraints[k].device = g->host;
+		emit(g, CONSTRAINT_HOST_OPERAND, e, arg, i, h, plan_domain_of(an, arg),
+		     copyable(arg));
+	} else {
+		plan_domain_of(an, arg);
+	}
+}
+
 static void generate_call(Generator *g, Expr *e)
 {
 	PlanAnalysis *an = g->an;
@@ -150,21 +187,29 @@ static void generate_call(Generator *g, Expr *e)
 	}
 	if (e->u.call.op == OP_VM_RESHAPE_TENSOR && e->u.call.nargs == 2) {
 		/* fn(?x?, host):?x? */
-		Expr *data = e->u.call.args[0], *shape = e->u.call.args[1];
+		Expr *data = e->u.call.args[0];
 		emit(g, CONSTRAINT_OP_ARG, e, data, 0, self, plan_domain_of(an, data),
 		     copyable(data));
-		if (g->host != IR_NO_DEVICE) {
-			/* the operand's own domain, bound to the host, then the
-			 * shape's use of it: a use check can put a copy on */
-			uint32_t h = plan_domain_new(an);
-			uint32_t i =
-				emit(g, CONSTRAINT_HOST_OPERAND, e, NULL, 1, h, PLAN_NONE, false);
-			an->constraints[i].device = g->host;
-			emit(g, CONSTRAINT_HOST_OPERAND, e, shape, 1, h, plan_domain_of(an, shape),
-			     copyable(shape));
-		} else {
-			plan_domain_of(an, shape);
-		}
+		host_operand(g, e, 1);
+		return;
+	}
+	if (e->u.call.op == OP_MEMORY_ALLOC_STORAGE && e->u.call.nargs == 3) {
+		/* fn(host, host, host):D, D the virtual_device attribute (free
+		 * when it has none) */
+		const Attr *a = ir_attr(e, "virtual_device");
+		for (uint32_t i = 0; i < 3; i++)
+			host_operand(g, e, i);
+		if (a && a->value.kind == ATTR_DEVICE)
+			emit_bind(g, CONSTRAINT_ALLOC_DEVICE, e, NULL, self, a->value.u.device);
+		return;
+	}
+	if (e->u.call.op == OP_MEMORY_ALLOC_TENSOR && e->u.call.nargs == 3) {
+		/* fn(?x?, host, host):?x?: the tensor where its storage is */
+		Expr *storage = e->u.call.args[0];
+		emit(g, CONSTRAINT_OP_ARG, e, storage, 0, self, plan_domain_of(an, storage),
+		     copyable(storage));
+		host_operand(g, e, 1);
+		host_operand(g, e, 2);
 		return;
 	}
 	if (e->u.call.op == OP_VM_INVOKE_TVM_OP && e->u.call.nargs == 3) {
@@ -277,6 +322,30 @@ static void generate_node(Generator *g, const IrModule *m, Expr *e)
 		emit(g, CONSTRAINT_PROJ, e, e->u.proj.tuple, 0, plan_domain_of(an, e),
 		     plan_domain_of(an, e->u.proj.tuple), false);
 		return;
+	case EXPR_CONSTRUCT:
+		for (uint32_t i = 0; i < e->u.construct.nargs; i++) {
+			Expr *f = e->u.construct.args[i];
+			emit(g, CONSTRAINT_CONSTRUCT_ARG, e, f, i, plan_domain_of(an, e),
+			     plan_domain_of(an, f), copyable(f));
+		}
+		return;
+	case EXPR_MATCH: {
+		Expr *s = e->u.match.scrutinee;
+		emit(g, CONSTRAINT_MATCH_SCRUTINEE, e, s, 0, plan_domain_of(an, e),
+		     plan_domain_of(an, s), copyable(s));
+		/* the variables join the match's side of the scrutinee's use:
+		 * the same domain as s's in TVM (s is collapsed onto the
+		 * match), and where they are when check puts a copy on s */
+		for (uint32_t i = 0; i < e->u.match.nvars; i++) {
+			Expr *v = e->u.match.vars[i];
+			emit(g, CONSTRAINT_PATTERN_VAR, e, v, i, plan_domain_of(an, e),
+			     plan_domain_of(an, v), false);
+		}
+		for (uint32_t k = 0; k < e->u.match.nclauses; k++)
+			emit(g, CONSTRAINT_MATCH_CLAUSE, e, NULL, k, plan_domain_of(an, e),
+			     plan_domain_of(an, e->u.match.bodies[k]), false);
+		return;
+	}
 	case EXPR_IF:
 		emit(g, CONSTRAINT_IF_COND, e, e->u.if_.cond, 0, plan_domain_of(an, e),
 		     plan_domain_of(an, e->u.if_.cond), copyable(e->u.if_.cond));

@@ -189,6 +189,8 @@ static void default_node(Core *core, Expr *e)
 	case EXPR_TUPLE:
 	case EXPR_PROJ:
 	case EXPR_IF:
+	case EXPR_CONSTRUCT:
+	case EXPR_MATCH:
 		return;
 	}
 }
@@ -363,8 +365,10 @@ static void default_all(Core *core)
 #define SCOPE_NONE UINT32_MAX
 #define SCOPE_MANY (UINT32_MAX - 1)
 
-/* The scope each node is evaluated in: a function body (the function's id)
- * or an if branch (nexprs + 2 * if id + branch). SCOPE_MANY for a node that
+/* The scope each node is evaluated in: a function body (the function's id),
+ * an if branch (nexprs + 2 * if id + branch) or a match clause (3 * nexprs
+ * + the clause body's id; a module of a billion nodes would not fit in
+ * memory, so this stays below SCOPE_MANY). SCOPE_MANY for a node that
  * several scopes share. Iterative; each node is visited at most three
  * times (unset, one scope, many). */
 static uint32_t *compute_scopes(const IrModule *m)
@@ -394,6 +398,13 @@ static uint32_t *compute_scopes(const IrModule *m)
 				else if (child_scope != SCOPE_MANY && it.e->kind == EXPR_IF &&
 					 i > 0)
 					child_scope = m->nexprs + 2 * it.e->id + (i - 1);
+				else if (child_scope != SCOPE_MANY && it.e->kind == EXPR_MATCH &&
+					 i > 0)
+					child_scope =
+						3 * m->nexprs +
+						it.e->u.match
+							.bodies[ir_match_clause_of_child(it.e, i)]
+							->id;
 				stack[depth++] = (Item){ir_child(it.e, i), child_scope};
 			}
 		}

@@ -441,7 +441,17 @@ static const char *constraint_verb(ConstraintKind k)
 	case CONSTRAINT_HOST_RESULT:
 		return "result of";
 	case CONSTRAINT_HOST_OPERAND:
-		return "shape operand of";
+		return "host operand of";
+	case CONSTRAINT_ALLOC_DEVICE:
+		return "storage allocated by";
+	case CONSTRAINT_CONSTRUCT_ARG:
+		return "field of";
+	case CONSTRAINT_MATCH_SCRUTINEE:
+		return "value matched by";
+	case CONSTRAINT_PATTERN_VAR:
+		return "pattern variable of";
+	case CONSTRAINT_MATCH_CLAUSE:
+		return "clause of";
 	case CONSTRAINT_CONFLICT_HOME:
 		return "home device";
 	case CONSTRAINT_CONFLICT_MEET:
@@ -542,7 +552,12 @@ void plan_constraint_describe(StrBuf *out, PlanAnalysis *an, uint32_t i, const D
 	case CONSTRAINT_GLOBAL:
 	case CONSTRAINT_PIN:
 	case CONSTRAINT_HOST_RESULT:
-	case CONSTRAINT_HOST_OPERAND: {
+	case CONSTRAINT_HOST_OPERAND:
+	case CONSTRAINT_ALLOC_DEVICE:
+	case CONSTRAINT_CONSTRUCT_ARG:
+	case CONSTRAINT_MATCH_SCRUTINEE:
+	case CONSTRAINT_PATTERN_VAR:
+	case CONSTRAINT_MATCH_CLAUSE: {
 		Pos pos = plan_constraint_pos(an, i);
 		if (pos.line && an->module->src)
 			strbuf_printf(out, " (%s:%u:%u)", an->module->src->name, pos.line, pos.col);

@@ -470,6 +470,12 @@ static void verify_node(Verifier *v, const Expr *e)
 				edge_error(v, e, e, host, "the result of");
 			if (e->u.call.op == OP_CALL_LOWERED)
 				verify_call_lowered(v, e);
+			if (e->u.call.op == OP_MEMORY_ALLOC_STORAGE) {
+				const Attr *a = ir_attr(e, "virtual_device");
+				if (a && a->value.kind == ATTR_DEVICE &&
+				    e->device != a->value.u.device)
+					edge_error(v, e, e, a->value.u.device, "the result of");
+			}
 		} else {
 			const Expr *fn = callee_function(v->m, e->u.call.callee);
 			if (fn) {
@@ -500,6 +506,18 @@ static void verify_node(Verifier *v, const Expr *e)
 		check_edge(v, e, e->u.if_.cond, e->device, "the condition of");
 		check_edge(v, e, e->u.if_.then_branch, e->device, "a branch of");
 		check_edge(v, e, e->u.if_.else_branch, e->device, "a branch of");
+		return;
+	case EXPR_CONSTRUCT:
+		for (uint32_t i = 0; i < e->u.construct.nargs; i++)
+			check_edge(v, e, e->u.construct.args[i], e->device, "a field of");
+		return;
+	case EXPR_MATCH:
+		check_edge(v, e, e->u.match.scrutinee, e->device, "matched by");
+		for (uint32_t i = 0; i < e->u.match.nvars; i++)
+			check_edge(v, e, e->u.match.vars[i], e->u.match.scrutinee->device,
+				   "a pattern variable of");
+		for (uint32_t k = 0; k < e->u.match.nclauses; k++)
+			check_edge(v, e, e->u.match.bodies[k], e->device, "a clause of");
 		return;
 	}
 }

@@ -3,13 +3,11 @@
  * belong to no family of their own: debug and the annotation.* markers
  * (TVM's IdentityRel: the argument's type, tensor or not), and the
  * operators the VM's memory planning introduces: vm.shape_of,
- * vm.reshape_tensor, vm.invoke_tvm_op and memory.kill, and LowerTE's
- * call_lowered. (cumsum and
- * cumprod, TVM's ScanopRel, live with the transforms.)
- *
- * memory.alloc_storage and memory.alloc_tensor are not here: their
- * storage argument and result have TVM's Storage type, which devplan's
- * types (tensors, tuples, functions) cannot spell yet.
+ * vm.reshape_tensor, vm.invoke_tvm_op, memory.kill, LowerTE's
+ * call_lowered, memory.alloc_storage and memory.alloc_tensor (whose
+ * storage has the type `Storage[]`, the ADT of that name the module must
+ * define, as TVM's prelude does). (cumsum and cumprod, TVM's ScanopRel,
+ * live with the transforms.)
  */
 #include "infer_ops.h"
 
@@ -206,4 +204,116 @@ Type *infer_op_VM_INVOKE_TVM_OP(OpTypeContext *ctx)
 Type *infer_op_MEMORY_KILL(OpTypeContext *ctx)
 {
 	return empty_tuple(ctx);
+}
+
+/* `Storage[]`, TVM's TypeCall of the module's Storage type; NULL after an
+ * error when the module defines no such type. */
+static Type *storage_type(OpTypeContext *ctx)
+{
+	if (ir_find_typedef(ctx->module, "Storage") < 0) {
+		infer_op_error(ctx,
+			       "'%s' needs the module's 'type Storage' definition (TVM's prelude "
+			       "has it)",
+			       infer_op_name(ctx));
+		return NULL;
+	}
+	return type_call(ir_data_arena(ctx->module), "Storage", 0, NULL, false);
+}
+
+/* Argument i is a scalar int64 tensor (a size or an alignment). */
+static bool int64_scalar_arg(OpTypeContext *ctx, uint32_t i, const char *what)
+{
+	Type *t = infer_tensor_arg(ctx, i);
+	if (!t)
+		return false;
+	if (t->u.tensor.ndim != 0 || t->u.tensor.dtype != DT_INT64) {
+		infer_op_error(ctx, "'%s' expects its %s to be Tensor[(), int64], got %s",
+			       infer_op_name(ctx), what, infer_tname(ctx, t));
+		return false;
+	}
+	return true;
+}
+
+/* memory.alloc_storage(size, shape, alignment): TVM's AllocStorageRel,
+ * Storage[] of a scalar int64 size and alignment (the shape any tensor). */
+Type *infer_op_MEMORY_ALLOC_STORAGE(OpTypeContext *ctx)
+{
+	DType dt;
+	if (!int64_scalar_arg(ctx, 0, "size") || !infer_tensor_arg(ctx, 1) ||
+	    !int64_scalar_arg(ctx, 2, "alignment") ||
+	    !infer_attr_dtype(ctx, "dtype", DT_FLOAT32, &dt))
+		return NULL;
+	return storage_type(ctx);
+}
+
+/* memory.alloc_tensor(storage, offset, shape): TVM's AllocTensorRel, a
+ * tensor of dtype shaped const_shape (as many sizes as the shape vector
+ * has), else assert_shape, which one of them must give; devplan reads
+ * const_shape as a list of sizes (TVM prints a constant there). */
+Type *infer_op_MEMORY_ALLOC_TENSOR(OpTypeContext *ctx)
+{
+	Type *storage = storage_type(ctx), *shape;
+	const AttrValue *items;
+	uint32_t n;
+	bool is_const, is_assert;
+	DimBuf buf;
+	int64_t *dims;
+	DType dt;
+	Type *r;
+	if (!storage)
+		return NULL;
+	if (!type_equal(ctx->arg_types[0], storage)) {
+		infer_op_error(ctx,
+			       "'memory.alloc_tensor' expects Storage[] for argument 1, got %s",
+			       infer_tname(ctx, ctx->arg_types[0]));
+		return NULL;
+	}
+	if (!infer_tensor_arg(ctx, 1) || !(shape = infer_tensor_arg(ctx, 2)) ||
+	    !infer_attr_dtype(ctx, "dtype", DT_FLOAT32, &dt) ||
+	    !infer_attr_list(ctx, "const_shape", &items, &n, &is_const))
+		return NULL;
+	if (shape->u.tensor.ndim > 1 ||
+	    (shape->u.tensor.ndim == 1 && shape->u.tensor.dims[0] == DIM_ANY)) {
+		infer_op_error(
+			ctx, "'memory.alloc_tensor' expects a shape vector of known length, got %s",
+			infer_tname(ctx, shape));
+		return NULL;
+	}
+	if (is_const) {
+		int64_t rank = shape->u.tensor.ndim ? shape->u.tensor.dims[0] : 0;
+		if ((int64_t)n != rank) {
+			infer_op_error(ctx,
+				       "'memory.alloc_tensor' const_shape=%s has %u sizes, but the "
+				       "shape vector %s has %lld",
+				       infer_list_text(ctx, items, n), n, infer_tname(ctx, shape),
+				       (long long)rank);
+			return NULL;
+		}
+	} else {
+		if (!infer_attr_list(ctx, "assert_shape", &items, &n, &is_assert))
+			return NULL;
+		if (!is_assert) {
+			infer_op_error(ctx,
+				       "'memory.alloc_tensor' needs const_shape or assert_shape");
+			return NULL;
+		}
+	}
+	if (n > INFER_MAX_NDIM) {
+		infer_op_error(ctx, "'memory.alloc_tensor' shape has %u dimensions, more than %d",
+			       n, INFER_MAX_NDIM);
+		return NULL;
+	}
+	dims = dims_alloc(&buf, n);
+	for (uint32_t i = 0; i < n; i++) {
+		if (items[i].u.i < -1) {
+			infer_op_error(ctx, "'memory.alloc_tensor' shape %s has a negative size",
+				       infer_list_text(ctx, items, n));
+			dims_release(&buf);
+			return NULL;
+		}
+		dims[i] = items[i].u.i < 0 ? DIM_ANY : items[i].u.i;
+	}
+	r = infer_result(ctx, dt, n, dims, NULL, NULL);
+	dims_release(&buf);
+	return r;
 }

@@ -1,0 +1,243 @@
+/*
+ * test_infer_adt.c - type inference of algebraic data types
+ * (core/plan/infer/infer_adt.c): constructors solving their type
+ * parameters, holes for the ones nothing binds, match typing its pattern
+ * variables from the scrutinee and requiring one type of its clauses,
+ * polymorphic globals instantiated at their calls, and the positioned
+ * errors of each.
+ *
+ * Every module starts with the same type definitions (PRELUDE, 12 lines),
+ * so @main's body starts on line 14. memory.alloc_storage and
+ * memory.alloc_tensor, whose storage is an ADT, are here too.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "devices.h"
+#include "infer.h"
+#include "ir.h"
+#include "parse.h"
+
+#define PRELUDE                                     \
+	"#[version = \"0.0.5\"]\n"                  \
+	"type List[A] {\n"                          \
+	"  Cons(A, List[A]),\n"                     \
+	"  Nil,\n"                                  \
+	"}\n"                                       \
+	"type Pair[A, B] {\n"                       \
+	"  MkPair(A, B),\n"                         \
+	"}\n"                                       \
+	"def @first[A, B](%p: Pair[A, B]) -> A {\n" \
+	"  match (%p) { MkPair(%a, _) => %a }\n"    \
+	"}\n"                                       \
+	"type Storage {}\n"
+#define F2 "Tensor[(2), float32]"
+#define I3 "Tensor[(3), int32]"
+
+static DeviceTable devices;
+static DiagList diags;
+static SourceFile *src;
+static IrModule *mod;
+
+static int setup(void **state)
+{
+	(void)state;
+	devices_init_default(&devices);
+	diag_init(&diags);
+	src = NULL;
+	mod = NULL;
+	return 0;
+}
+
+static int teardown(void **state)
+{
+	(void)state;
+	ir_module_free(mod);
+	source_release(src);
+	diag_free(&diags);
+	devices_free(&devices);
+	return 0;
+}
+
+static char *format_diags(void)
+{
+	StrBuf sb;
+	strbuf_init(&sb);
+	for (size_t i = 0; i < diags.count; i++)
+		diag_format(&sb, &diags.items[i]);
+	return strbuf_detach(&sb);
+}
+
+/* PRELUDE, then `def @main(params) {\n  body\n}`, parsed and inferred. */
+static bool infer_main(const char *params, const char *body)
+{
+	StrBuf sb;
+	ir_module_free(mod);
+	source_release(src);
+	diag_clear(&diags);
+	strbuf_init(&sb);
+	strbuf_puts(&sb, PRELUDE);
+	strbuf_printf(&sb, "def @main(%s) {\n  %s\n}\n", params, body);
+	src = source_from_string("t.relay", sb.data, sb.len);
+	strbuf_free(&sb);
+	mod = parse_module(src, &devices, &diags);
+	if (!mod || diags.errors) {
+		char *s = format_diags();
+		print_error("unexpected parse diagnostics:\n%s", s);
+		free(s);
+		fail();
+	}
+	return infer_module(mod, &diags);
+}
+
+static void check_type(const char *params, const char *body, const char *want)
+{
+	StrBuf sb;
+	int32_t g;
+	if (!infer_main(params, body)) {
+		char *s = format_diags();
+		print_error("unexpected diagnostics for %s:\n%s", body, s);
+		free(s);
+		fail();
+	}
+	g = ir_find_global(mod, "main");
+	assert_true(g >= 0);
+	strbuf_init(&sb);
+	type_print(&sb, mod->globals[g].fn->u.fn.body->type);
+	if (strcmp(sb.data, want) != 0)
+		print_error("%s: got %s, want %s\n", body, sb.data, want);
+	assert_string_equal(sb.data, want);
+	strbuf_free(&sb);
+}
+
+/* Exactly one error, `want`, on @main's body line (14) at column col. */
+static void check_error(const char *params, const char *body, int col, const char *want)
+{
+	char *got, expected[512];
+	assert_false(infer_main(params, body));
+	got = format_diags();
+	snprintf(expected, sizeof expected, "t.relay:14:%d: error: %s\n", col, want);
+	if (diags.count != 1 || strncmp(got, expected, strlen(expected)) != 0)
+		print_error("%s:\ngot:  %swant: %s", body, got, expected);
+	assert_int_equal(diags.count, 1);
+	assert_true(strncmp(got, expected, strlen(expected)) == 0);
+	free(got);
+}
+
+static void test_constructors(void **state)
+{
+	(void)state;
+	check_type("%x: " F2, "Cons(%x, Nil)", "List[" F2 "]");
+	check_type("%x: " F2 ", %i: " I3, "MkPair(%x, %i)", "Pair[" F2 ", " I3 "]");
+	/* nothing says what a bare Nil holds: a hole, printed ? */
+	check_type("", "Nil", "List[?]");
+	/* unless TVM printed its type after it */
+	check_type("", "Nil /* ty=List[" F2 "] */", "List[" F2 "]");
+	check_type("%x: " F2, "MkPair(Nil /* ty=List[" I3 "] */, %x)",
+		   "Pair[List[" I3 "], " F2 "]");
+	/* the annotation says more than the value */
+	check_type("", "let %l: List[" F2 "] = Nil;\n  %l", "List[" F2 "]");
+	check_type("%x: " F2, "MkPair(Nil, Cons(%x, Nil))", "Pair[List[?], List[" F2 "]]");
+	/* a list of lists: the inner hole meets the outer element type */
+	check_type("%x: " F2, "Cons(Nil, Cons(Cons(%x, Nil), Nil))", "List[List[" F2 "]]");
+}
+
+static void test_constructor_errors(void **state)
+{
+	(void)state;
+	check_error("%x: " F2 ", %i: " I3, "Cons(%x, Cons(%i, Nil))", 3,
+		    "field 2 of constructor 'Cons' has type List[" I3 "], expected List[" F2 "]");
+	check_error("%x: " F2, "Cons(%x, %x)", 3,
+		    "field 2 of constructor 'Cons' has type " F2 ", expected List[" F2 "]");
+}
+
+static void test_match(void **state)
+{
+	(void)state;
+	check_type("%l: List[" F2 "]", "match (%l) { Cons(%h, _) => %h, Nil => zeros(shape=[2]) }",
+		   F2);
+	/* nested constructor, tuple and typed-variable patterns */
+	check_type("%l: List[(" F2 ", " I3 ")]",
+		   "match? (%l) { Cons((%a, %b: " I3 "), Cons(_, %t)) => (%b, %t) }",
+		   "(" I3 ", List[(" F2 ", " I3 ")])");
+	/* a clause whose body is a hole takes the type of the others */
+	check_type("%l: List[" F2 "]", "match (%l) { Cons(%h, %t) => %t, Nil => Nil }",
+		   "List[" F2 "]");
+	check_type("%l: List[" F2 "]", "match (%l) { Nil => Nil, Cons(%h, %t) => %t }",
+		   "List[" F2 "]");
+	/* a match in a clause: its variables are its own, the outer
+	 * clause's still in scope */
+	check_type("%l: List[" F2 "], %i: " I3 ", %x: " F2,
+		   "match (%l) { Cons(%h, %t) => match (%t) { Cons(%h2, _) => (%h2, %i), "
+		   "Nil => (%h, %i) }, Nil => (%x, %i) }",
+		   "(" F2 ", " I3 ")");
+	check_type("%x: " F2 ", %i: " I3, "@first(MkPair(%x, %i))", F2);
+	check_type("%x: " F2, "@first(MkPair(Cons(%x, Nil), %x))", "List[" F2 "]");
+}
+
+static void test_match_errors(void **state)
+{
+	(void)state;
+	/* a pattern variable is bound in its own clause only */
+	check_error("%l: List[" F2 "]", "match (%l) { Cons(%h, _) => %h, Nil => %h }", 42,
+		    "free variable '%h' has no type annotation");
+	check_error("%l: List[" F2 "]", "match (%l) { Cons(%h, _) => %h, Nil => %l }", 35,
+		    "match clauses have different types: " F2 " and List[" F2 "] (clause 2)");
+	check_error("%x: " F2, "match (%x) { Cons(%h, _) => %h }", 16,
+		    "constructor 'Cons' of type 'List' cannot match a value of type " F2);
+	check_error("%l: List[" F2 "]", "match (%l) { MkPair(%a, _) => %a }", 16,
+		    "constructor 'MkPair' of type 'Pair' cannot match a value of type List[" F2
+		    "]");
+	check_error("%l: List[" F2 "]", "match (%l) { Cons((%a, %b), _) => %a }", 21,
+		    "a tuple pattern of 2 fields cannot match a value of type " F2);
+	check_error("%l: List[" F2 "]", "match (%l) { Cons(%h: " I3 ", _) => %h }", 21,
+		    "pattern variable '%h' is annotated " I3 " but matches a value of type " F2);
+	check_error("%x: " F2 ", %i: " I3, "@first(%x)", 3,
+		    "argument 1 of '@first' has type " F2 ", expected Pair[?, ?]");
+}
+
+#define I64 "Tensor[(), int64]"
+#define ALLOC_PARAMS "%n: " I64 ", %a: " I64 ", %s: Tensor[(2), int64]"
+
+static void test_memory_alloc(void **state)
+{
+	(void)state;
+	check_type(ALLOC_PARAMS, "memory.alloc_storage(%n, %s, %a, dtype=\"float32\")",
+		   "Storage[]");
+	check_type(ALLOC_PARAMS ", %st: Storage[]",
+		   "memory.alloc_tensor(%st, 0i64, %s, const_shape=[4, 5], dtype=\"float16\")",
+		   "Tensor[(4, 5), float16]");
+	check_type(ALLOC_PARAMS ", %st: Storage",
+		   "memory.alloc_tensor(%st, 0i64, %s, assert_shape=[-1, 5])",
+		   "Tensor[(?, 5), float32]");
+	check_error(ALLOC_PARAMS, "memory.alloc_storage(%s, %s, %a)", 3,
+		    "'memory.alloc_storage' expects its size to be Tensor[(), int64], got "
+		    "Tensor[(2), int64]");
+	check_error(ALLOC_PARAMS ", %st: Storage[]", "memory.alloc_tensor(%st, 0i64, %s)", 3,
+		    "'memory.alloc_tensor' needs const_shape or assert_shape");
+	check_error(ALLOC_PARAMS ", %st: Storage[]",
+		    "memory.alloc_tensor(%st, 0i64, %s, const_shape=[4])", 3,
+		    "'memory.alloc_tensor' const_shape=[4] has 1 sizes, but the shape vector "
+		    "Tensor[(2), int64] has 2");
+	check_error(ALLOC_PARAMS ", %l: List[" F2 "]",
+		    "memory.alloc_tensor(%l, 0i64, %s, const_shape=[4, 5])", 3,
+		    "'memory.alloc_tensor' expects Storage[] for argument 1, got List[" F2 "]");
+}
+
+int main(void)
+{
+#define TEST(name) cmocka_unit_test_setup_teardown(name, setup, teardown)
+	const struct CMUnitTest tests[] = {
+		TEST(test_constructors), TEST(test_constructor_errors), TEST(test_match),
+		TEST(test_match_errors), TEST(test_memory_alloc),
+	};
+#undef TEST
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
