@@ -45,6 +45,8 @@ static DeviceTable devices;
 static DiagList diags;
 static SourceFile *src;
 static IrModule *mod;
+/* appended after @main when set: a #[metadata] section */
+static const char *tail;
 
 static int setup(void **state)
 {
@@ -53,6 +55,7 @@ static int setup(void **state)
 	diag_init(&diags);
 	src = NULL;
 	mod = NULL;
+	tail = NULL;
 	return 0;
 }
 
@@ -75,7 +78,8 @@ static char *format_diags(void)
 	return strbuf_detach(&sb);
 }
 
-/* PRELUDE, then `def @main(params) {\n  body\n}`, parsed and inferred. */
+/* PRELUDE, then `def @main(params) {\n  body\n}` and tail, parsed and
+ * inferred. */
 static bool infer_main(const char *params, const char *body)
 {
 	StrBuf sb;
@@ -84,7 +88,7 @@ static bool infer_main(const char *params, const char *body)
 	diag_clear(&diags);
 	strbuf_init(&sb);
 	strbuf_puts(&sb, PRELUDE);
-	strbuf_printf(&sb, "def @main(%s) {\n  %s\n}\n", params, body);
+	strbuf_printf(&sb, "def @main(%s) {\n  %s\n}\n%s", params, body, tail ? tail : "");
 	src = source_from_string("t.relay", sb.data, sb.len);
 	strbuf_free(&sb);
 	mod = parse_module(src, &devices, &diags);
@@ -212,7 +216,7 @@ static void test_memory_alloc(void **state)
 	check_type(ALLOC_PARAMS, "memory.alloc_storage(%n, %s, %a, dtype=\"float32\")",
 		   "Storage[]");
 	check_type(ALLOC_PARAMS ", %st: Storage[]",
-		   "memory.alloc_tensor(%st, 0i64, %s, const_shape=[4, 5], dtype=\"float16\")",
+		   "memory.alloc_tensor(%st, 0i64, %s, dtype=\"float16\", const_shape=[4, 5])",
 		   "Tensor[(4, 5), float16]");
 	check_type(ALLOC_PARAMS ", %st: Storage",
 		   "memory.alloc_tensor(%st, 0i64, %s, assert_shape=[-1, 5])",
@@ -231,12 +235,44 @@ static void test_memory_alloc(void **state)
 		    "'memory.alloc_tensor' expects Storage[] for argument 1, got List[" F2 "]");
 }
 
+/* A metadata section whose constant 0 is the b64 NDArray b64. */
+#define CONSTANT_SECTION(b64)                                                      \
+	"\n#[metadata]\n{\"root\": 1, \"nodes\": [{\"type_key\": \"\"}, "          \
+	"{\"type_key\": \"Map\", \"keys\": [\"relay.Constant\"], \"data\": [2]}, " \
+	"{\"type_key\": \"Array\", \"data\": [3]}, "                               \
+	"{\"type_key\": \"relay.Constant\", \"attrs\": {\"data\": \"0\"}}], "      \
+	"\"b64ndarrays\": [\"" b64 "\"], \"attrs\": {\"tvm_version\": \"0.14.0\"}}\n"
+
+/* const_shape as TVM prints it: the Constant meta[relay.Constant][i], an
+ * int64 (or int32) vector. */
+static void test_memory_alloc_const_shape_constant(void **state)
+{
+	(void)state;
+	/* int64 [4, 5] */
+	tail = CONSTANT_SECTION(
+		"P6G0lvBAXt0AAAAAAAAAAAEAAAAAAAAAAQAAAABAAQACAAAAAAAAABAAAAAAAAAABAAA"
+		"AAAAAAAFAAAAAAAAAA==");
+	check_type(ALLOC_PARAMS ", %st: Storage[]",
+		   "memory.alloc_tensor(%st, 0i64, %s, dtype=\"float16\", "
+		   "const_shape=meta[relay.Constant][0])",
+		   "Tensor[(4, 5), float16]");
+	/* float32 [4, 5] */
+	tail = CONSTANT_SECTION(
+		"P6G0lvBAXt0AAAAAAAAAAAEAAAAAAAAAAQAAAAIgAQACAAAAAAAAAAgAAAAAAAAAAACA"
+		"QAAAoEA=");
+	check_error(ALLOC_PARAMS ", %st: Storage[]",
+		    "memory.alloc_tensor(%st, 0i64, %s, const_shape=meta[relay.Constant][0])", 3,
+		    "'memory.alloc_tensor' const_shape must be a constant vector of int64 or int32 "
+		    "sizes");
+}
+
 int main(void)
 {
 #define TEST(name) cmocka_unit_test_setup_teardown(name, setup, teardown)
 	const struct CMUnitTest tests[] = {
-		TEST(test_constructors), TEST(test_constructor_errors), TEST(test_match),
-		TEST(test_match_errors), TEST(test_memory_alloc),
+		TEST(test_constructors), TEST(test_constructor_errors),
+		TEST(test_match),        TEST(test_match_errors),
+		TEST(test_memory_alloc), TEST(test_memory_alloc_const_shape_constant),
 	};
 #undef TEST
 	return cmocka_run_group_tests(tests, NULL, NULL);

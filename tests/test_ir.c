@@ -286,7 +286,7 @@ static void test_op_schemas(void **state)
 			size_t name = strspn(s, "abcdefghijklmnopqrstuvwxyz0123456789_");
 			assert_true(name > 0);
 			assert_int_equal(s[name], ':');
-			assert_non_null(strchr("ifsblLFdem", s[name + 1]));
+			assert_non_null(strchr("ifsblLFdecm", s[name + 1]));
 			assert_true(s[name + 2] == '\0' || s[name + 2] == ' ' ||
 				    s[name + 2] == '=');
 		}

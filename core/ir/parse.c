@@ -948,6 +948,8 @@ static const char *schema_kind_name(char kind)
 		return "a virtual device";
 	case 'e':
 		return "a number or a constant (meta[relay.Constant][i])";
+	case 'c':
+		return "a constant (meta[relay.Constant][i]) or a list of integers";
 	case 'm':
 		return "a metadata object (meta[KIND][i])";
 	default:
@@ -1050,6 +1052,19 @@ static bool check_attr_kind(Parser *p, OpKind op, const char *name, char kind, A
 		}
 		if (v->kind == ATTR_FLOAT || v->kind == ATTR_CONSTANT)
 			return true;
+		break;
+	case 'c':
+		/* a Constant field (memory.alloc_tensor's const_shape): the
+		 * constant, or its integers written out as a list */
+		if (v->kind == ATTR_CONSTANT)
+			return true;
+		if (v->kind == ATTR_LIST) {
+			if (is_int_list(v, &bad))
+				return true;
+			parse_error(p, pos, "%s expects %s, found a list holding %s", what,
+				    schema_kind_name(kind), value_kind_name(bad));
+			return false;
+		}
 		break;
 	case 'm':
 		if (v->kind == ATTR_META)

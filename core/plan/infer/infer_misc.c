@@ -246,10 +246,50 @@ Type *infer_op_MEMORY_ALLOC_STORAGE(OpTypeContext *ctx)
 	return storage_type(ctx);
 }
 
+/* memory.alloc_tensor's const_shape: TVM's Constant, printed
+ * meta[relay.Constant][i], a vector of int64 (or int32) sizes; or those
+ * sizes written out as a list. A constant's sizes are copied into the
+ * module's arena as AttrValue ints, so that both forms read alike;
+ * *present is false when it is absent or None. */
+static bool const_shape_attr(OpTypeContext *ctx, const AttrValue **items, uint32_t *n,
+			     bool *present)
+{
+	const AttrValue *v = infer_attr_value(ctx, "const_shape");
+	const IrModule *m = ctx->module;
+	const Tensor *t;
+	AttrValue *buf;
+	if (!v || v->kind != ATTR_CONSTANT)
+		return infer_attr_list(ctx, "const_shape", items, n, present);
+	*present = true;
+	t = v->u.constant >= 0 && (uint32_t)v->u.constant < m->nconstants &&
+			    m->constants[v->u.constant]
+		    ? &m->constants[v->u.constant]->u.constant.tensor
+		    : NULL;
+	if (!t || !t->data || t->ndim != 1 || (t->dtype != DT_INT64 && t->dtype != DT_INT32)) {
+		infer_op_error(ctx,
+			       "'memory.alloc_tensor' const_shape must be a constant vector of "
+			       "int64 or int32 sizes");
+		return false;
+	}
+	if (t->shape[0] > INFER_MAX_NDIM) {
+		infer_op_error(ctx, "'memory.alloc_tensor' shape has %lld dimensions, more than %d",
+			       (long long)t->shape[0], INFER_MAX_NDIM);
+		return false;
+	}
+	*n = (uint32_t)t->shape[0];
+	buf = arena_array(ir_data_arena(ctx->module), *n ? *n : 1, sizeof(AttrValue));
+	for (uint32_t i = 0; i < *n; i++) {
+		buf[i].kind = ATTR_INT;
+		buf[i].u.i = t->dtype == DT_INT64 ? ((const int64_t *)t->data)[i]
+						  : ((const int32_t *)t->data)[i];
+	}
+	*items = buf;
+	return true;
+}
+
 /* memory.alloc_tensor(storage, offset, shape): TVM's AllocTensorRel, a
  * tensor of dtype shaped const_shape (as many sizes as the shape vector
- * has), else assert_shape, which one of them must give; devplan reads
- * const_shape as a list of sizes (TVM prints a constant there). */
+ * has), else assert_shape, which one of them must give. */
 Type *infer_op_MEMORY_ALLOC_TENSOR(OpTypeContext *ctx)
 {
 	Type *storage = storage_type(ctx), *shape;
@@ -270,7 +310,7 @@ Type *infer_op_MEMORY_ALLOC_TENSOR(OpTypeContext *ctx)
 	}
 	if (!infer_tensor_arg(ctx, 1) || !(shape = infer_tensor_arg(ctx, 2)) ||
 	    !infer_attr_dtype(ctx, "dtype", DT_FLOAT32, &dt) ||
-	    !infer_attr_list(ctx, "const_shape", &items, &n, &is_const))
+	    !const_shape_attr(ctx, &items, &n, &is_const))
 		return NULL;
 	if (shape->u.tensor.ndim > 1 ||
 	    (shape->u.tensor.ndim == 1 && shape->u.tensor.dims[0] == DIM_ANY)) {
