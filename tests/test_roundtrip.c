@@ -22,8 +22,8 @@
  * relations do not type yet (layouts): compared as loaded, without types.
  *
  * test_every_operator_and_attribute checks that those modules call every
- * operator of ops.def (but the families listed in not_covered_yet) with
- * every attribute of its schema away from TVM's default at least once, so
+ * operator of ops.def with every attribute of its schema away from TVM's
+ * default at least once, so
  * a new operator or attribute fails it until a module uses it, and with
  * the attributes in the schema's order (TVM's field order, as TVM prints
  * them); test_modules_print_back_as_written that each module prints back
@@ -502,24 +502,6 @@ static void test_detects_a_dropped_attribute(void **state)
 
 /* ---- coverage of the operators and their attributes ------------------------ */
 
-/* The families other work is redoing; their modules come with it. Each
- * entry is an operator name or a prefix ending in '.'; the list only
- * shrinks. */
-static const char *const not_covered_yet[] = {
-	"qnn.", "random.", "memory.", "call_lowered", "meta_schedule_layout_transform",
-};
-
-static bool is_not_covered_yet(const char *name)
-{
-	for (size_t i = 0; i < sizeof not_covered_yet / sizeof not_covered_yet[0]; i++) {
-		const char *x = not_covered_yet[i];
-		size_t n = strlen(x);
-		if (x[n - 1] == '.' ? strncmp(name, x, n) == 0 : strcmp(name, x) == 0)
-			return true;
-	}
-	return false;
-}
-
 /* value written as ops.def writes defaults: 1, 0.5, True, NCHW, [1,1]. */
 static void compact_value(StrBuf *sb, const AttrValue *v)
 {
@@ -628,8 +610,6 @@ static void list_uncovered(Coverage *cov, StrBuf *missing)
 {
 	for (int op = 0; op < OP_COUNT; op++) {
 		const OpInfo *info = op_info((OpKind)op);
-		if (is_not_covered_yet(info->name))
-			continue;
 		if (!cov->called[op]) {
 			strbuf_printf(missing, "  %s: called by no module\n", info->name);
 			continue;
@@ -645,7 +625,7 @@ static void list_uncovered(Coverage *cov, StrBuf *missing)
 	}
 }
 
-/* Every operator outside not_covered_yet is called by a module of
+/* Every operator of ops.def is called by a module of
  * tests/golden/roundtrip/ (or its untyped/), and every attribute of its
  * schema appears there at a value other than TVM's default (the `=default`
  * of ops.def), so that test_every_module round-trips each one. */
