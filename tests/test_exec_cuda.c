@@ -387,6 +387,93 @@ static void test_convolution_and_pooling(void **state)
 	      1e-6);
 }
 
+/* The window operators of rank 1 and 3: the same kernels with unit depth
+ * and height, so these check the extra dimension's indexing. */
+static void test_convolution_and_pooling_nd(void **state)
+{
+	(void)state;
+	REQUIRE_GPU();
+	check("%x: " F32("2, 4, 11") ", %w: " F32("6, 2, 3"),
+	      "nn.conv1d(%x, %w, strides=[2], padding=[1, 2], dilation=[2], groups=2)", 1e-4);
+	check("%x: " F32("1, 4, 10") ", %w: " F32("4, 1, 5"),
+	      "nn.conv1d(%x, %w, padding=[2, 2], groups=4)", 1e-4);
+	check("%x: " F32("2, 4, 6, 5, 7") ", %w: " F32("2, 2, 2, 3, 2"),
+	      "nn.conv3d(%x, %w, strides=[2, 1, 3], padding=[0, 1, 1, 1, 0, 2], "
+	      "dilation=[1, 2, 1], groups=2)",
+	      1e-4);
+	check("%x: " F32("1, 8, 6, 6, 6") ", %w: " F32("8, 8, 1, 1, 1"), "nn.conv3d(%x, %w)", 1e-4);
+	check("%x: " F32("2, 4, 5") ", %w: " F32("4, 3, 3"),
+	      "nn.conv1d_transpose(%x, %w, strides=[2], padding=[1, 0], output_padding=[1], "
+	      "groups=2)",
+	      1e-4);
+	check("%x: " F32("1, 2, 3, 4, 3") ", %w: " F32("2, 3, 2, 3, 2"),
+	      "nn.conv3d_transpose(%x, %w, strides=[2, 1, 2], padding=[0, 1, 1, 0, 1, 0], "
+	      "dilation=[1, 1, 2], output_padding=[1, 0, 0])",
+	      1e-4);
+	check("%x: " F32("2, 3, 10") ", %y: " F32("2, 3, 6, 5, 6"),
+	      "(nn.max_pool1d(%x, pool_size=[2], strides=[3], padding=[1, 2], dilation=[2], "
+	      "ceil_mode=True), "
+	      "nn.avg_pool1d(%x, pool_size=[3], strides=[2], padding=[1], "
+	      "count_include_pad=True), "
+	      "nn.max_pool3d(%y, pool_size=[3, 2, 2], strides=[2, 1, 3], padding=[1, 0, 1, 1, 1, "
+	      "0], dilation=[1, 2, 1], ceil_mode=True), "
+	      "nn.avg_pool3d(%y, pool_size=[2, 2, 3], strides=[2, 2, 2], padding=[0, 1, 1, 1, 0, "
+	      "1]))",
+	      1e-6);
+}
+
+static void test_adaptive_pooling(void **state)
+{
+	(void)state;
+	REQUIRE_GPU();
+	check("%x: " F32("2, 3, 10") ", %y: " F32("2, 3, 7, 9") ", %z: " F32("1, 2, 5, 4, 7"),
+	      "(nn.adaptive_avg_pool1d(%x, output_size=[3]), "
+	      "nn.adaptive_max_pool1d(%x, output_size=[13]), "
+	      "nn.adaptive_avg_pool2d(%y, output_size=[3, 4]), "
+	      "nn.adaptive_max_pool2d(%y, output_size=[1, 1]), nn.global_max_pool2d(%y), "
+	      "nn.adaptive_avg_pool3d(%z, output_size=[2, 3, 3]), "
+	      "nn.adaptive_max_pool3d(%z, output_size=[3, 2, 4]))",
+	      1e-6);
+}
+
+/* The resamplings: every method and coordinate transformation once, the
+ * rounding methods on nearest, NHWC, the other ranks and upsampling. */
+static void test_resize(void **state)
+{
+	(void)state;
+	REQUIRE_GPU();
+	check("%x: " F32("2, 3, 4, 6"),
+	      "(image.resize2d(%x, size=[8, 9]), "
+	      "image.resize2d(%x, size=[3, 4], method=\"cubic\", cubic_alpha=-0.75f, "
+	      "cubic_exclude=1), "
+	      "image.resize2d(%x, size=[7, 5], method=\"cubic\", "
+	      "coordinate_transformation_mode=\"align_corners\"), "
+	      "image.resize2d(%x, size=[8, 9], method=\"nearest_neighbor\", "
+	      "coordinate_transformation_mode=\"asymmetric\", rounding_method=\"floor\"), "
+	      "image.resize2d(%x, size=[5, 13], method=\"nearest_neighbor\", "
+	      "coordinate_transformation_mode=\"tf_half_pixel_for_nn\", "
+	      "rounding_method=\"round_prefer_ceil\"), "
+	      "image.resize2d(%x, size=[5, 13], method=\"nearest_neighbor\", "
+	      "coordinate_transformation_mode=\"pytorch_half_pixel\", "
+	      "rounding_method=\"round_prefer_floor\"), "
+	      "image.resize2d(%x, size=[6, 7], method=\"nearest_neighbor\", "
+	      "coordinate_transformation_mode=\"half_pixel\", rounding_method=\"ceil\"), "
+	      "image.resize2d(%x, size=[6, 7], roi=[-0.2f, 0.1f, 1.1f, 0.8f], "
+	      "coordinate_transformation_mode=\"tf_crop_and_resize\", "
+	      "extrapolation_value=-3.5f))",
+	      1e-5);
+	check("%x: " F32("2, 4, 6, 3") ", %y: " F32("1, 3, 7") ", %z: " F32("1, 2, 3, 4, 5"),
+	      "(image.resize2d(%x, size=[9, 5], layout=\"NHWC\", method=\"cubic\"), "
+	      "nn.upsampling(%x, scale_h=2f, scale_w=1.5f, layout=\"NHWC\", "
+	      "method=\"bilinear\", align_corners=True), "
+	      "image.resize1d(%y, size=[12], method=\"cubic\"), "
+	      "image.resize3d(%z, size=[4, 2, 9], method=\"linear\", "
+	      "coordinate_transformation_mode=\"align_corners\"), "
+	      "nn.upsampling3d(%z, scale_d=2f, scale_h=2f, scale_w=2f, method=\"trilinear\"), "
+	      "nn.upsampling3d(%z, scale_d=2f, scale_h=1f, scale_w=2f))",
+	      1e-5);
+}
+
 /* Whole programs: the planning cases (cpu <-> gpu transfers) and the
  * smaller models, everything on the GPU. */
 static void test_programs(void **state)
@@ -448,6 +535,9 @@ int main(void)
 		cmocka_unit_test(test_softmax_and_reductions),
 		cmocka_unit_test(test_data_movement),
 		cmocka_unit_test(test_convolution_and_pooling),
+		cmocka_unit_test(test_convolution_and_pooling_nd),
+		cmocka_unit_test(test_adaptive_pooling),
+		cmocka_unit_test(test_resize),
 		cmocka_unit_test(test_programs),
 	};
 	char *why = NULL;

@@ -1183,6 +1183,202 @@ static void test_conv2d_transpose(void **state)
 	}
 }
 
+/* A list attribute `name=[v0, v1, ...]` of n values, appended to buf. */
+static void append_list(char *buf, size_t size, const char *name, const int64_t *v, int n)
+{
+	size_t len = strlen(buf);
+	len += (size_t)snprintf(buf + len, size - len, ", %s=[", name);
+	for (int i = 0; i < n; i++)
+		len += (size_t)snprintf(buf + len, size - len, "%s%lld", i ? ", " : "",
+					(long long)v[i]);
+	snprintf(buf + len, size - len, "]");
+}
+
+/* One convolution of rank 1 or 3 (nn.conv1d, nn.conv3d and their
+ * transposes): sizes per spatial dimension, padding as begins then ends. */
+typedef struct ConvNdCase {
+	int rank;
+	bool transpose;
+	int64_t n, c, o, groups;
+	int64_t in[3], k[3], stride[3], pad[6], dilation[3], out_pad[3];
+} ConvNdCase;
+
+static void test_conv_nd(void **state)
+{
+	static const ConvNdCase cases[] = {
+		{1, false, 2, 4, 6, 2, {11}, {3}, {2}, {1, 2}, {2}, {0}},
+		{1, false, 1, 3, 5, 1, {9}, {1}, {1}, {0, 0}, {1}, {0}},  /* pointwise */
+		{1, false, 1, 4, 4, 4, {10}, {5}, {1}, {2, 2}, {1}, {0}}, /* depthwise */
+		{3,
+		 false,
+		 1,
+		 3,
+		 4,
+		 1,
+		 {5, 6, 7},
+		 {3, 3, 3},
+		 {1, 1, 1},
+		 {1, 1, 1, 1, 1, 1},
+		 {1, 1, 1},
+		 {0}},
+		{3,
+		 false,
+		 2,
+		 4,
+		 2,
+		 2,
+		 {6, 5, 7},
+		 {2, 3, 2},
+		 {2, 1, 3},
+		 {0, 1, 1, 1, 0, 2},
+		 {1, 2, 1},
+		 {0}},
+		{1, true, 2, 4, 6, 2, {5}, {3}, {2}, {1, 0}, {1}, {1}},
+		{3,
+		 true,
+		 1,
+		 2,
+		 3,
+		 1,
+		 {3, 4, 3},
+		 {2, 3, 2},
+		 {2, 1, 2},
+		 {0, 1, 1, 0, 1, 0},
+		 {1, 1, 2},
+		 {1, 0, 0}},
+	};
+	static const char *const names[2][4] = {
+		{NULL, "nn.conv1d", NULL, "nn.conv3d"},
+		{NULL, "nn.conv1d_transpose", NULL, "nn.conv3d_transpose"}};
+	(void)state;
+	for (size_t c = 0; c < DP_COUNT(cases); c++) {
+		const ConvNdCase *k = &cases[c];
+		int r = k->rank;
+		int64_t cg = k->c / k->groups, og = k->o / k->groups;
+		int64_t in[3] = {1, 1, 1}, ks[3] = {1, 1, 1}, out[3] = {1, 1, 1};
+		int64_t xshape[5] = {k->n, k->c}, wshape[5], yshape[5] = {k->n, k->o};
+		int64_t in_size = 1, k_size = 1, out_size = 1, total;
+		char body[512];
+		double *want;
+		/* the spatial dimensions right-aligned in [depth, height, width] */
+		for (int i = 0; i < r; i++) {
+			int d = 3 - r + i;
+			in[d] = k->in[i];
+			ks[d] = k->k[i];
+			if (k->transpose)
+				out[d] = (k->in[i] - 1) * k->stride[i] - k->pad[i] - k->pad[r + i] +
+					 k->dilation[i] * (k->k[i] - 1) + k->out_pad[i] + 1;
+			else
+				out[d] = (k->in[i] + k->pad[i] + k->pad[r + i] -
+					  k->dilation[i] * (k->k[i] - 1) - 1) /
+						 k->stride[i] +
+					 1;
+			xshape[2 + i] = in[d];
+			wshape[2 + i] = ks[d];
+			yshape[2 + i] = out[d];
+			in_size *= in[d];
+			k_size *= ks[d];
+			out_size *= out[d];
+		}
+		wshape[0] = k->transpose ? k->c : k->o;
+		wshape[1] = k->transpose ? og : cg;
+		total = k->n * k->o * out_size;
+		want = xcalloc((size_t)total, sizeof(double));
+		teardown(NULL);
+		setup(NULL);
+		in_random("x", DT_FLOAT32, (uint32_t)r + 2, xshape);
+		in_random("w", DT_FLOAT32, (uint32_t)r + 2, wshape);
+		snprintf(body, sizeof body, "%s(%%x, %%w, groups=%lld", names[k->transpose][r],
+			 (long long)k->groups);
+		append_list(body, sizeof body, "strides", k->stride, r);
+		append_list(body, sizeof body, "padding", k->pad, 2 * r);
+		append_list(body, sizeof body, "dilation", k->dilation, r);
+		if (k->transpose)
+			append_list(body, sizeof body, "output_padding", k->out_pad, r);
+		strcat(body, ")");
+		run_body(body);
+		expect_shape(0, (uint32_t)r + 2, yshape);
+		/* every (input position, kernel tap) pair, scattered to the output
+		 * position it reaches: p_out = p_in * stride - pad + tap * dilation
+		 * for the transpose, p_in = p_out * stride - pad + tap * dilation
+		 * for the plain convolution */
+		for (int64_t n = 0; n < k->n; n++)
+			for (int64_t ci = 0; ci < k->c; ci++)
+				for (int64_t oc = 0; oc < og; oc++)
+					for (int64_t t = 0; t < k_size; t++) {
+						int64_t tap[3] = {t / (ks[1] * ks[2]),
+								  t / ks[2] % ks[1], t % ks[2]};
+						int64_t g = ci / cg, o = g * og + oc;
+						double wv = in_at(
+							1,
+							k->transpose
+								? (ci * og + oc) * k_size + t
+								: (o * cg + ci % cg) * k_size + t);
+						int64_t span = k->transpose ? in_size : out_size;
+						for (int64_t q = 0; q < span; q++) {
+							const int64_t *from =
+								k->transpose ? in : out;
+							const int64_t *to = k->transpose ? out : in;
+							int64_t pos[3] = {q / (from[1] * from[2]),
+									  q / from[2] % from[1],
+									  q % from[2]};
+							int64_t other = 0;
+							bool inside = true;
+							for (int d = 0; d < 3; d++) {
+								int i = d - (3 - r);
+								int64_t v = pos[d];
+								if (i >= 0)
+									v = pos[d] * k->stride[i] -
+									    k->pad[i] +
+									    tap[d] * k->dilation[i];
+								inside = inside && v >= 0 &&
+									 v < to[d];
+								other = other * to[d] + v;
+							}
+							if (!inside)
+								continue;
+							if (k->transpose)
+								want[(n * k->o + o) * out_size +
+								     other] +=
+									in_at(0, (n * k->c +
+										  ci) * in_size +
+											 q) *
+									wv;
+							else
+								want[(n * k->o + o) * out_size +
+								     q] += in_at(0, (n * k->c +
+										     ci) * in_size +
+											    other) *
+									   wv;
+						}
+					}
+		expect_values(0, want, total, 1e-5);
+		free(want);
+	}
+	/* hand-checked: a width-3 box filter over 1..5 with padding 1, and a
+	 * 2x2x2 box over a 2x2x2 cube of 1..8 */
+	teardown(NULL);
+	setup(NULL);
+	{
+		static const double x[] = {1, 2, 3, 4, 5}, w[] = {1, 1, 1};
+		static const double want[] = {3, 6, 9, 12, 9};
+		static const double cube[] = {1, 2, 3, 4, 5, 6, 7, 8},
+				    ones[] = {1, 1, 1, 1, 1, 1, 1, 1};
+		static const double sum[] = {36};
+		in_values("x", DT_FLOAT64, SHAPE(1, 1, 5), x);
+		in_values("w", DT_FLOAT64, SHAPE(1, 1, 3), w);
+		run_body("nn.conv1d(%x, %w, padding=[1, 1])");
+		expect_values(0, want, 5, 0);
+		teardown(NULL);
+		setup(NULL);
+		in_values("x", DT_FLOAT64, SHAPE(1, 1, 2, 2, 2), cube);
+		in_values("w", DT_FLOAT64, SHAPE(1, 1, 2, 2, 2), ones);
+		run_body("nn.conv3d(%x, %w)");
+		EXPECT_SHAPE(0, 1, 1, 1, 1, 1);
+		expect_values(0, sum, 1, 0);
+	}
+}
+
 /* ---- pooling ---------------------------------------------------------------------- */
 
 static void test_pooling(void **state)
@@ -1272,6 +1468,487 @@ static void test_pooling(void **state)
 		run_body("nn.global_avg_pool2d(%x)");
 		EXPECT_SHAPE(0, 1, 2, 1, 1);
 		expect_values(0, want, 2, 0);
+	}
+}
+
+/* nn.max_pool1d/3d and nn.avg_pool1d/3d against explicit windows over the
+ * padded input. */
+static void test_pooling_nd(void **state)
+{
+	static const struct {
+		int rank;
+		int64_t in[3], k[3], stride[3], pad[6], dilation[3];
+		bool ceil, include_pad;
+	} cases[] = {
+		{1, {9}, {3}, {2}, {1, 1}, {1}, false, false},
+		{1, {10}, {2}, {3}, {0, 2}, {2}, true, true},
+		{1, {10}, {2}, {3}, {1, 2}, {2}, true, false},
+		{3, {5, 6, 7}, {2, 2, 3}, {2, 2, 2}, {0, 1, 1, 1, 0, 1}, {1, 1, 1}, false, true},
+		{3, {6, 5, 6}, {3, 2, 2}, {2, 1, 3}, {1, 0, 1, 1, 1, 0}, {1, 2, 1}, true, false},
+	};
+	static const char *const names[2][4] = {{NULL, "nn.max_pool1d", NULL, "nn.max_pool3d"},
+						{NULL, "nn.avg_pool1d", NULL, "nn.avg_pool3d"}};
+	(void)state;
+	for (size_t c = 0; c < DP_COUNT(cases); c++) {
+		int r = cases[c].rank;
+		const int64_t *s = cases[c].stride, *p = cases[c].pad, *d = cases[c].dilation;
+		int64_t N = 2, C = 3, in[3] = {1, 1, 1}, ks[3] = {1, 1, 1}, out[3] = {1, 1, 1};
+		int64_t st[3] = {1, 1, 1}, pb[3] = {0, 0, 0}, pe[3] = {0, 0, 0}, dl[3] = {1, 1, 1};
+		int64_t xshape[5] = {N, C}, yshape[5] = {N, C}, in_size = 1, out_size = 1,
+			k_size = 1;
+		char attrs[384], body[1024];
+		double *mx, *avg;
+		for (int i = 0; i < r; i++) {
+			int j = 3 - r + i;
+			int64_t num =
+				cases[c].in[i] + p[i] + p[r + i] - (d[i] * (cases[c].k[i] - 1) + 1);
+			in[j] = cases[c].in[i];
+			ks[j] = cases[c].k[i];
+			st[j] = s[i], pb[j] = p[i], pe[j] = p[r + i], dl[j] = d[i];
+			out[j] = (cases[c].ceil ? (num + s[i] - 1) / s[i] : num / s[i]) + 1;
+			xshape[2 + i] = in[j];
+			yshape[2 + i] = out[j];
+			in_size *= in[j];
+			out_size *= out[j];
+			k_size *= ks[j];
+		}
+		mx = xmalloc((size_t)(N * C * out_size) * sizeof(double));
+		avg = xmalloc((size_t)(N * C * out_size) * sizeof(double));
+		teardown(NULL);
+		setup(NULL);
+		in_random("x", DT_FLOAT32, (uint32_t)r + 2, xshape);
+		snprintf(attrs, sizeof attrs, "ceil_mode=%s", cases[c].ceil ? "True" : "False");
+		append_list(attrs, sizeof attrs, "pool_size", cases[c].k, r);
+		append_list(attrs, sizeof attrs, "strides", s, r);
+		append_list(attrs, sizeof attrs, "padding", p, 2 * r);
+		append_list(attrs, sizeof attrs, "dilation", d, r);
+		snprintf(body, sizeof body, "(%s(%%x, %s), %s(%%x, %s, count_include_pad=%s))",
+			 names[0][r], attrs, names[1][r], attrs,
+			 cases[c].include_pad ? "True" : "False");
+		run_body(body);
+		expect_shape(0, (uint32_t)r + 2, yshape);
+		expect_shape(1, (uint32_t)r + 2, yshape);
+		for (int64_t plane = 0; plane < N * C; plane++)
+			for (int64_t o = 0; o < out_size; o++) {
+				int64_t opos[3] = {o / (out[1] * out[2]), o / out[2] % out[1],
+						   o % out[2]};
+				double m = -INFINITY, sum = 0;
+				int64_t count = 0;
+				for (int64_t t = 0; t < k_size; t++) {
+					int64_t tap[3] = {t / (ks[1] * ks[2]), t / ks[2] % ks[1],
+							  t % ks[2]};
+					bool inside = true, padded = true;
+					int64_t at = 0;
+					for (int j = 0; j < 3; j++) {
+						int64_t pp = opos[j] * st[j] +
+							     tap[j] * dl[j]; /* padded */
+						int64_t ii = pp - pb[j];
+						inside = inside && ii >= 0 && ii < in[j];
+						padded = padded && pp < in[j] + pb[j] + pe[j];
+						at = at * in[j] + ii;
+					}
+					if (inside) {
+						double v = in_at(0, plane * in_size + at);
+						m = fmax(m, v);
+						sum += v;
+					}
+					if (cases[c].include_pad ? padded : inside)
+						count++;
+				}
+				mx[plane * out_size + o] = m == -INFINITY ? -FLT_MAX : m;
+				avg[plane * out_size + o] = count ? sum / (double)count : 0;
+			}
+		expect_values(0, mx, N * C * out_size, 0);
+		expect_values(1, avg, N * C * out_size, 1e-6);
+		free(mx);
+		free(avg);
+	}
+	/* hand-checked: 1..6 in windows of 2, stride 2, one cell of padding each side */
+	teardown(NULL);
+	setup(NULL);
+	{
+		static const double x[] = {1, 2, 3, 4, 5, 6};
+		static const double want_max[] = {1, 3, 5, 6}, want_avg[] = {0.5, 2.5, 4.5, 3};
+		in_values("x", DT_FLOAT32, SHAPE(1, 1, 6), x);
+		run_body("(nn.max_pool1d(%x, pool_size=[2], strides=[2], padding=[1]), "
+			 "nn.avg_pool1d(%x, pool_size=[2], strides=[2], padding=[1], "
+			 "count_include_pad=True))");
+		expect_values(0, want_max, 4, 0);
+		expect_values(1, want_avg, 4, 0);
+	}
+}
+
+/* The adaptive poolings of every rank and nn.global_max_pool2d: output
+ * position i over extent `in` of `out` reads [floor(i * in / out),
+ * ceil((i + 1) * in / out)), computed here in floating point. */
+static void test_adaptive_pooling(void **state)
+{
+	static const struct {
+		int rank;
+		int64_t in[3], out[3];
+	} cases[] = {
+		{1, {10}, {3}},      {1, {3}, {5}},       {2, {7, 9}, {3, 4}},
+		{2, {6, 6}, {1, 1}}, {2, {4, 5}, {4, 5}}, {3, {5, 4, 7}, {2, 3, 3}},
+	};
+	static const char *const names[2][4] = {
+		{NULL, "nn.adaptive_avg_pool1d", "nn.adaptive_avg_pool2d",
+		 "nn.adaptive_avg_pool3d"},
+		{NULL, "nn.adaptive_max_pool1d", "nn.adaptive_max_pool2d",
+		 "nn.adaptive_max_pool3d"}};
+	(void)state;
+	for (size_t c = 0; c < DP_COUNT(cases); c++) {
+		int r = cases[c].rank;
+		int64_t N = 2, C = 3, in[3] = {1, 1, 1}, out[3] = {1, 1, 1};
+		int64_t xshape[5] = {N, C}, yshape[5] = {N, C}, in_size = 1, out_size = 1;
+		char attrs[128] = "", body[512];
+		double *mx, *avg;
+		for (int i = 0; i < r; i++) {
+			in[3 - r + i] = xshape[2 + i] = cases[c].in[i];
+			out[3 - r + i] = yshape[2 + i] = cases[c].out[i];
+			in_size *= cases[c].in[i];
+			out_size *= cases[c].out[i];
+		}
+		append_list(attrs, sizeof attrs, "output_size", cases[c].out, r);
+		mx = xmalloc((size_t)(N * C * out_size) * sizeof(double));
+		avg = xmalloc((size_t)(N * C * out_size) * sizeof(double));
+		teardown(NULL);
+		setup(NULL);
+		in_random("x", DT_FLOAT32, (uint32_t)r + 2, xshape);
+		snprintf(body, sizeof body, "(%s(%%x%s), %s(%%x%s))", names[0][r], attrs,
+			 names[1][r], attrs);
+		run_body(body);
+		expect_shape(0, (uint32_t)r + 2, yshape);
+		expect_shape(1, (uint32_t)r + 2, yshape);
+		for (int64_t plane = 0; plane < N * C; plane++)
+			for (int64_t o = 0; o < out_size; o++) {
+				int64_t pos[3] = {o / (out[1] * out[2]), o / out[2] % out[1],
+						  o % out[2]};
+				int64_t lo[3], hi[3];
+				double m = -INFINITY, sum = 0;
+				int64_t count = 0;
+				for (int j = 0; j < 3; j++) {
+					lo[j] = (int64_t)floor((double)(pos[j] * in[j]) /
+							       (double)out[j]);
+					hi[j] = (int64_t)ceil((double)((pos[j] + 1) * in[j]) /
+							      (double)out[j]);
+				}
+				for (int64_t z = lo[0]; z < hi[0]; z++)
+					for (int64_t y = lo[1]; y < hi[1]; y++)
+						for (int64_t x = lo[2]; x < hi[2]; x++) {
+							double v = in_at(
+								0, plane * in_size +
+									   (z * in[1] + y) * in[2] +
+									   x);
+							m = fmax(m, v);
+							sum += v;
+							count++;
+						}
+				avg[plane * out_size + o] = sum / (double)count;
+				mx[plane * out_size + o] = m;
+			}
+		expect_values(0, avg, N * C * out_size, 1e-6);
+		expect_values(1, mx, N * C * out_size, 0);
+		free(mx);
+		free(avg);
+	}
+	/* hand-checked: 1..5 to 3 positions reads [0, 2), [1, 4), [3, 5); the
+	 * global max of each 2x2 plane */
+	teardown(NULL);
+	setup(NULL);
+	{
+		static const double x[] = {1, 2, 3, 4, 5};
+		static const double want_avg[] = {1.5, 3, 4.5}, want_max[] = {2, 4, 5};
+		static const double planes[] = {1, 7, 3, 4, -1, -2, -8, -3}, peaks[] = {7, -1};
+		in_values("x", DT_FLOAT32, SHAPE(1, 1, 5), x);
+		run_body("(nn.adaptive_avg_pool1d(%x, output_size=[3]), "
+			 "nn.adaptive_max_pool1d(%x, output_size=[3]))");
+		expect_values(0, want_avg, 3, 0);
+		expect_values(1, want_max, 3, 0);
+		teardown(NULL);
+		setup(NULL);
+		in_values("x", DT_FLOAT32, SHAPE(1, 2, 2, 2), planes);
+		run_body("nn.global_max_pool2d(%x)");
+		EXPECT_SHAPE(0, 1, 2, 1, 1);
+		expect_values(0, peaks, 2, 0);
+	}
+}
+
+/* ---- resampling ------------------------------------------------------------------ */
+
+/* topi's resize arithmetic (python/tvm/topi/image/resize.py), written out
+ * here again for one spatial dimension, in float32 as topi computes the
+ * coordinate (a tie such as 1.5 * 6 / 9 - 0.5 rounds differently in
+ * double): the input coordinate of output position x. */
+static float ref_resize_coordinate(const char *mode, int64_t x, int64_t image, int64_t target,
+				   float start, float end)
+{
+	float scale = (float)image / (float)target, fx = (float)x;
+	if (strcmp(mode, "half_pixel") == 0)
+		return (fx + 0.5f) * scale - 0.5f;
+	if (strcmp(mode, "align_corners") == 0)
+		return target > 1 ? (float)(image - 1) / (float)(target - 1) * fx : 0.0f;
+	if (strcmp(mode, "asymmetric") == 0)
+		return scale * fx;
+	if (strcmp(mode, "pytorch_half_pixel") == 0)
+		return target > 1 ? (fx + 0.5f) * scale - 0.5f : 0.0f;
+	if (strcmp(mode, "tf_half_pixel_for_nn") == 0)
+		return (fx + 0.5f) * scale;
+	/* tf_crop_and_resize */
+	return target > 1 ? start * (float)(image - 1) +
+				    fx * (end - start) * (float)(image - 1) / (float)(target - 1)
+			  : 0.5f * (start + end) * (float)(image - 1);
+}
+
+static int64_t ref_resize_nearest(const char *rounding, float v)
+{
+	if (strcmp(rounding, "round") == 0)
+		return (int64_t)roundf(v);
+	if (strcmp(rounding, "round_prefer_floor") == 0)
+		return (int64_t)ceilf(v - 0.5f);
+	if (strcmp(rounding, "round_prefer_ceil") == 0)
+		return (int64_t)floorf(v + 0.5f);
+	if (strcmp(rounding, "floor") == 0)
+		return (int64_t)floorf(v + 1e-5f);
+	return (int64_t)ceilf(v - 1e-5f);
+}
+
+/* Pixel (y, x) of a h x w plane, the position clamped to the plane. */
+static double ref_pixel(size_t input, int64_t base, int64_t h, int64_t w, int64_t y, int64_t x)
+{
+	y = y < 0 ? 0 : y >= h ? h - 1 : y;
+	x = x < 0 ? 0 : x >= w ? w - 1 : x;
+	return in_at(input, base + y * w + x);
+}
+
+static void ref_cubic_weights(double t, double a, double wt[4])
+{
+	wt[0] = a * (t * t * t - 2 * t * t + t);
+	wt[1] = (a + 2) * t * t * t - (3 + a) * t * t + 1;
+	wt[2] = -(a + 2) * t * t * t + (3 + 2 * a) * t * t - a * t;
+	wt[3] = -a * t * t * t + a * t * t;
+}
+
+typedef struct ResizeRef {
+	const char *method, *mode, *rounding;
+	double alpha;
+	int exclude;
+	double roi[4]; /* start_h, start_w, end_h, end_w */
+	double extrapolation;
+} ResizeRef;
+
+/* image.resize2d of the NCHW input 0, planes x h x w, to oh x ow. */
+static void ref_resize2d(const ResizeRef *k, int64_t planes, int64_t h, int64_t w, int64_t oh,
+			 int64_t ow, double *want)
+{
+	for (int64_t p = 0; p < planes; p++)
+		for (int64_t oy = 0; oy < oh; oy++)
+			for (int64_t ox = 0; ox < ow; ox++) {
+				float iy = ref_resize_coordinate(
+					k->mode, oy, h, oh, (float)k->roi[0], (float)k->roi[2]);
+				float ix = ref_resize_coordinate(
+					k->mode, ox, w, ow, (float)k->roi[1], (float)k->roi[3]);
+				int64_t base = p * h * w;
+				double v;
+				if (strcmp(k->method, "nearest_neighbor") == 0) {
+					v = ref_pixel(0, base, h, w,
+						      ref_resize_nearest(k->rounding, iy),
+						      ref_resize_nearest(k->rounding, ix));
+				} else if (strcmp(k->method, "linear") == 0) {
+					int64_t y0 = (int64_t)floor(iy), x0 = (int64_t)floor(ix);
+					double ty = iy - (double)y0, tx = ix - (double)x0;
+					double top = ref_pixel(0, base, h, w, y0, x0) * (1 - tx) +
+						     ref_pixel(0, base, h, w, y0, x0 + 1) * tx;
+					double bottom =
+						ref_pixel(0, base, h, w, y0 + 1, x0) * (1 - tx) +
+						ref_pixel(0, base, h, w, y0 + 1, x0 + 1) * tx;
+					v = top * (1 - ty) + bottom * ty;
+				} else {
+					int64_t y0 = (int64_t)floor(iy), x0 = (int64_t)floor(ix);
+					double wy[4], wx[4], sy = 0, sx = 0;
+					ref_cubic_weights(iy - (double)y0, k->alpha, wy);
+					ref_cubic_weights(ix - (double)x0, k->alpha, wx);
+					for (int i = 0; i < 4; i++) {
+						if (k->exclude && (x0 - 1 + i < 0 || x0 + i > w))
+							wx[i] = 0;
+						if (k->exclude && (y0 - 1 + i < 0 || y0 + i > h))
+							wy[i] = 0;
+						sx += wx[i];
+						sy += wy[i];
+					}
+					v = 0;
+					for (int j = 0; j < 4; j++) {
+						double row = 0;
+						for (int i = 0; i < 4; i++)
+							row += ref_pixel(0, base, h, w, y0 - 1 + j,
+									 x0 - 1 + i) *
+							       (k->exclude ? wx[i] / sx : wx[i]);
+						v += row * (k->exclude ? wy[j] / sy : wy[j]);
+					}
+				}
+				if (strcmp(k->mode, "tf_crop_and_resize") == 0 &&
+				    (iy < 0 || iy > (float)(h - 1) || ix < 0 ||
+				     ix > (float)(w - 1)))
+					v = k->extrapolation;
+				want[(p * oh + oy) * ow + ox] = v;
+			}
+}
+
+/* image.resize2d, every method, coordinate transformation and rounding
+ * method, growing and shrinking, against the reference above; then values
+ * PyTorch's F.interpolate is known to give. */
+static void test_resize2d(void **state)
+{
+	static const char *const modes[] = {"half_pixel",           "align_corners",
+					    "asymmetric",           "pytorch_half_pixel",
+					    "tf_half_pixel_for_nn", "tf_crop_and_resize"};
+	static const char *const roundings[] = {"round", "floor", "ceil", "round_prefer_floor",
+						"round_prefer_ceil"};
+	static const int64_t sizes[][2] = {{8, 9}, {3, 4}, {1, 5}};
+	int64_t N = 2, C = 3, H = 4, W = 6;
+	(void)state;
+	for (size_t z = 0; z < DP_COUNT(sizes); z++)
+		for (int method = 0; method < 3; method++)
+			for (size_t m = 0; m < DP_COUNT(modes); m++)
+				for (size_t r = 0; r < (method == 0 ? DP_COUNT(roundings) : 2);
+				     r++) {
+					static const char *const methods[] = {"nearest_neighbor",
+									      "linear", "cubic"};
+					int64_t oh = sizes[z][0], ow = sizes[z][1];
+					ResizeRef k = {methods[method],
+						       modes[m],
+						       method == 0 ? roundings[r] : "round",
+						       r ? -0.75 : -0.5,
+						       method == 2 && r == 1,
+						       {-0.2, 0.1, 1.1, 0.8},
+						       -3.5};
+					char body[512];
+					double *want =
+						xmalloc((size_t)(N * C * oh * ow) * sizeof(double));
+					teardown(NULL);
+					setup(NULL);
+					RAND("x", DT_FLOAT32, N, C, H, W);
+					snprintf(body, sizeof body,
+						 "image.resize2d(%%x, size=[%lld, %lld], "
+						 "roi=[-0.2f, 0.1f, "
+						 "1.1f, 0.8f], method=\"%s\", "
+						 "coordinate_transformation_mode=\"%s\", "
+						 "rounding_method=\"%s\", cubic_alpha=%gf, "
+						 "cubic_exclude=%d, "
+						 "extrapolation_value=-3.5f)",
+						 (long long)oh, (long long)ow, k.method, k.mode,
+						 k.rounding, k.alpha, k.exclude);
+					run_body(body);
+					EXPECT_SHAPE(0, N, C, oh, ow);
+					ref_resize2d(&k, N * C, H, W, oh, ow, want);
+					expect_values(0, want, N * C * oh * ow, 1e-5);
+					free(want);
+				}
+	teardown(NULL);
+	setup(NULL);
+	{
+		static const double x[] = {1, 2, 3, 4}, row[] = {1, 2, 3, 4};
+		/* F.interpolate(x, size=(4, 4), mode="bilinear", align_corners=False) */
+		static const double bilinear[] = {1.0, 1.25, 1.75, 2.0, 1.5, 1.75, 2.25, 2.5,
+						  2.5, 2.75, 3.25, 3.5, 3.0, 3.25, 3.75, 4.0};
+		/* the same with align_corners=True, to 3 x 3 */
+		static const double corners[] = {1, 1.5, 2, 2, 2.5, 3, 3, 3.5, 4};
+		/* F.interpolate(x, scale_factor=2, mode="nearest") */
+		static const double nearest[] = {1, 1, 2, 2, 1, 1, 2, 2, 3, 3, 4, 4, 3, 3, 4, 4};
+		/* F.interpolate(row, size=(1, 8), mode="bicubic", align_corners=False):
+		 * PyTorch's A = -0.75 */
+		static const double bicubic[] = {0.89453125, 1.19140625, 1.66796875, 2.296875,
+						 2.703125,   3.33203125, 3.80859375, 4.10546875};
+		in_values("x", DT_FLOAT32, SHAPE(1, 1, 2, 2), x);
+		in_values("row", DT_FLOAT32, SHAPE(1, 1, 1, 4), row);
+		run_body("(image.resize2d(%x, size=[4, 4]), "
+			 "image.resize2d(%x, size=[3, 3], "
+			 "coordinate_transformation_mode=\"align_corners\"), "
+			 "nn.upsampling(%x, scale_h=2f, scale_w=2f), "
+			 "image.resize2d(%row, size=[1, 8], method=\"cubic\", cubic_alpha=-0.75f), "
+			 "nn.upsampling(%x, scale_h=1.5f, scale_w=1.5f, method=\"bilinear\", "
+			 "align_corners=True))");
+		expect_values(0, bilinear, 16, 1e-6);
+		expect_values(1, corners, 9, 1e-6);
+		expect_values(2, nearest, 16, 0);
+		expect_values(3, bicubic, 8, 1e-6);
+		expect_values(4, corners, 9, 1e-6);
+	}
+}
+
+/* The other ranks and layouts of the same arithmetic: image.resize1d and
+ * resize3d, NHWC, nn.upsampling's bicubic and nn.upsampling3d, each
+ * against image.resize2d on the same data (which test_resize2d checks)
+ * or hand-checked values. */
+static void test_resize_other_ranks(void **state)
+{
+	(void)state;
+	{
+		/* 1-D linear, half_pixel: 1, 3 to 4 positions at -0.25, 0.25, 0.75, 1.25 */
+		static const double x[] = {1, 3}, want[] = {1, 1.5, 2.5, 3};
+		/* 3-D nearest, asymmetric: each of 2 x 1 x 2 values doubled on every axis */
+		static const double cube[] = {1, 2, 3, 4};
+		double big[32];
+		teardown(NULL);
+		setup(NULL);
+		in_values("x", DT_FLOAT64, SHAPE(1, 1, 2), x);
+		in_values("v", DT_FLOAT64, SHAPE(1, 1, 2, 1, 2), cube);
+		run_body("(image.resize1d(%x, size=[4]), "
+			 "nn.upsampling3d(%v, scale_d=2f, scale_h=2f, scale_w=2f, "
+			 "coordinate_transformation_mode=\"asymmetric\"), "
+			 "image.resize3d(%v, size=[4, 2, 4], method=\"nearest_neighbor\", "
+			 "coordinate_transformation_mode=\"asymmetric\", "
+			 "rounding_method=\"floor\"))");
+		expect_values(0, want, 4, 1e-12);
+		for (int z = 0; z < 4; z++)
+			for (int y = 0; y < 2; y++)
+				for (int xx = 0; xx < 4; xx++)
+					big[(z * 2 + y) * 4 + xx] = cube[(z / 2) * 2 + xx / 2];
+		EXPECT_SHAPE(1, 1, 1, 4, 2, 4);
+		expect_values(1, big, 32, 0);
+		expect_values(2, big, 32, 0);
+	}
+	{
+		/* trilinear on a 2 x 2 x 2 cube with align_corners: the centre of
+		 * a 3 x 3 x 3 output is the mean of the eight corners */
+		static const double cube[] = {1, 2, 3, 4, 5, 6, 7, 8};
+		teardown(NULL);
+		setup(NULL);
+		in_values("v", DT_FLOAT32, SHAPE(1, 1, 2, 2, 2), cube);
+		run_body("nn.upsampling3d(%v, scale_d=1.5f, scale_h=1.5f, scale_w=1.5f, "
+			 "method=\"trilinear\", coordinate_transformation_mode=\"align_corners\")");
+		EXPECT_SHAPE(0, 1, 1, 3, 3, 3);
+		assert_true(fabs(exec_element(&result.outputs[0], 13) - 4.5) < 1e-6);
+		assert_true(fabs(exec_element(&result.outputs[0], 26) - 8) < 1e-6);
+		assert_true(fabs(exec_element(&result.outputs[0], 1) - 1.5) < 1e-6);
+	}
+	{
+		/* NHWC is NCHW with the channels last; bicubic upsampling is cubic
+		 * resize with asymmetric coordinates */
+		int64_t N = 2, C = 3, H = 4, W = 5;
+		const NpyArray *a, *b, *u, *v;
+		teardown(NULL);
+		setup(NULL);
+		RAND("x", DT_FLOAT32, N, H, W, C);
+		run_body("(image.resize2d(%x, size=[7, 3], layout=\"NHWC\", method=\"cubic\"), "
+			 "image.resize2d(transpose(%x, axes=[0, 3, 1, 2]), size=[7, 3], "
+			 "method=\"cubic\"), "
+			 "nn.upsampling(%x, scale_h=2f, scale_w=2f, layout=\"NHWC\", "
+			 "method=\"bicubic\"), "
+			 "image.resize2d(%x, size=[8, 10], layout=\"NHWC\", method=\"cubic\", "
+			 "coordinate_transformation_mode=\"asymmetric\"))");
+		a = &result.outputs[0];
+		b = &result.outputs[1];
+		EXPECT_SHAPE(0, N, 7, 3, C);
+		for (int64_t n = 0; n < N; n++)
+			for (int64_t c = 0; c < C; c++)
+				for (int64_t i = 0; i < 21; i++)
+					assert_true(fabs(exec_element(a, (n * 21 + i) * C + c) -
+							 exec_element(b, (n * C + c) * 21 + i)) <
+						    1e-6);
+		u = &result.outputs[2];
+		v = &result.outputs[3];
+		for (int64_t i = 0; i < N * 8 * 10 * C; i++)
+			assert_true(fabs(exec_element(u, i) - exec_element(v, i)) < 1e-6);
 	}
 }
 
@@ -1926,29 +2603,55 @@ static void test_other_dtypes_refused(void **state)
 		       "devplan has no kernel for 'nn.softmax' on bfloat16 tensors on ");
 }
 
-/* The relations type NHWC windows; the kernels, NCHW only, refuse them. */
+/* The relations type channel-last windows; the kernels, channel-first
+ * only, refuse them (the resamplings take both, and refuse the rest). */
 static void test_unsupported_layout(void **state)
 {
-	static const char *const bodies[][2] = {
-		{"nn.conv2d(%x, %w, data_layout=\"NHWC\", kernel_layout=\"HWIO\")", "nn.conv2d"},
-		{"nn.conv2d(%x, %w, out_layout=\"NHWC\")", "nn.conv2d"},
+	static const struct {
+		const char *body, *want;
+		int rank;
+	} cases[] = {
+		{"nn.conv2d(%x, %w, data_layout=\"NHWC\", kernel_layout=\"HWIO\")",
+		 "the kernels of 'nn.conv2d' compute only NCHW data with OIHW weights", 2},
+		{"nn.conv2d(%x, %w, out_layout=\"NHWC\")",
+		 "the kernels of 'nn.conv2d' compute only NCHW data with OIHW weights", 2},
 		{"nn.conv2d_transpose(%x, %w, data_layout=\"NHWC\", kernel_layout=\"HWOI\")",
-		 "nn.conv2d_transpose"},
-		{"nn.max_pool2d(%x, pool_size=[2, 2], layout=\"NHWC\")", "nn.max_pool2d"},
-		{"nn.avg_pool2d(%x, pool_size=[2, 2], out_layout=\"NHWC\")", "nn.avg_pool2d"},
-		{"nn.global_avg_pool2d(%x, layout=\"NHWC\")", "nn.global_avg_pool2d"},
+		 "the kernels of 'nn.conv2d_transpose' compute only NCHW data with IOHW weights",
+		 2},
+		{"nn.max_pool2d(%x, pool_size=[2, 2], layout=\"NHWC\")",
+		 "the kernels of 'nn.max_pool2d' compute only NCHW data", 2},
+		{"nn.avg_pool2d(%x, pool_size=[2, 2], out_layout=\"NHWC\")",
+		 "the kernels of 'nn.avg_pool2d' compute only NCHW data", 2},
+		{"nn.global_avg_pool2d(%x, layout=\"NHWC\")",
+		 "the kernels of 'nn.global_avg_pool2d' compute only NCHW data", 2},
+		{"nn.global_max_pool2d(%x, layout=\"NHWC\")",
+		 "the kernels of 'nn.global_max_pool2d' compute only NCHW data", 2},
+		{"nn.adaptive_avg_pool2d(%x, output_size=[2, 2], layout=\"NHWC\")",
+		 "the kernels of 'nn.adaptive_avg_pool2d' compute only NCHW data", 2},
+		{"image.resize2d(%x, size=[2, 2], layout=\"HWNC\")",
+		 "the kernels of 'image.resize2d' compute only NCHW or NHWC data, not HWNC", 2},
+		{"nn.conv1d(%x, %w, data_layout=\"NWC\", kernel_layout=\"WIO\")",
+		 "the kernels of 'nn.conv1d' compute only NCW data with OIW weights", 1},
+		{"nn.max_pool1d(%x, pool_size=[2], layout=\"NWC\")",
+		 "the kernels of 'nn.max_pool1d' compute only NCW data", 1},
+		{"nn.conv3d(%x, %w, data_layout=\"NDHWC\", kernel_layout=\"DHWIO\")",
+		 "the kernels of 'nn.conv3d' compute only NCDHW data with OIDHW weights", 3},
+		{"nn.conv3d_transpose(%x, %w, data_layout=\"NDHWC\", kernel_layout=\"DHWOI\")",
+		 "the kernels of 'nn.conv3d_transpose' compute only NCDHW data with IODHW weights",
+		 3},
+		{"nn.avg_pool3d(%x, pool_size=[2, 2, 2], layout=\"NDHWC\")",
+		 "the kernels of 'nn.avg_pool3d' compute only NCDHW data", 3},
+		{"nn.adaptive_max_pool3d(%x, output_size=[2], layout=\"NDHWC\")",
+		 "the kernels of 'nn.adaptive_max_pool3d' compute only NCDHW data", 3},
 	};
 	(void)state;
-	for (size_t i = 0; i < DP_COUNT(bodies); i++) {
-		char want[160];
+	for (size_t i = 0; i < DP_COUNT(cases); i++) {
+		static const int64_t shape[] = {4, 4, 4, 4, 4};
 		teardown(NULL);
 		setup(NULL);
-		RAND("x", DT_FLOAT32, 1, 4, 4, 4);
-		RAND("w", DT_FLOAT32, 4, 4, 4, 4);
-		snprintf(want, sizeof want,
-			 "the kernels of '%s' compute only NCHW data with OIHW or IOHW weights",
-			 bodies[i][1]);
-		run_body_fails(bodies[i][0], want);
+		in_random("x", DT_FLOAT32, (uint32_t)cases[i].rank + 2, shape);
+		in_random("w", DT_FLOAT32, (uint32_t)cases[i].rank + 2, shape);
+		run_body_fails(cases[i].body, cases[i].want);
 	}
 }
 
@@ -1981,7 +2684,12 @@ int main(void)
 		TEST(test_concatenate_and_split),
 		TEST(test_conv2d),
 		TEST(test_conv2d_transpose),
+		TEST(test_conv_nd),
 		TEST(test_pooling),
+		TEST(test_pooling_nd),
+		TEST(test_adaptive_pooling),
+		TEST(test_resize2d),
+		TEST(test_resize_other_ranks),
 		TEST(test_binary_math_and_comparisons),
 		TEST(test_integer_division_family),
 		TEST(test_bitwise),

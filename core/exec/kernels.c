@@ -105,33 +105,6 @@ static uint32_t attr_list(const Expr *call, const char *name, const AttrValue **
 	return 0;
 }
 
-static void attr_pair(const Expr *call, const char *name, int64_t dflt, int64_t out[2])
-{
-	const AttrValue *items;
-	uint32_t n = attr_list(call, name, &items);
-	out[0] = out[1] = dflt;
-	if (n >= 1) {
-		out[0] = items[0].u.i;
-		out[1] = items[n - 1].u.i;
-	}
-}
-
-/* padding: top, left, bottom, right. */
-static void attr_padding(const Expr *call, int64_t out[4])
-{
-	const AttrValue *items;
-	uint32_t n = attr_list(call, "padding", &items);
-	out[0] = out[1] = out[2] = out[3] = 0;
-	if (n == 1)
-		out[0] = out[1] = out[2] = out[3] = items[0].u.i;
-	else if (n == 2) {
-		out[0] = out[2] = items[0].u.i;
-		out[1] = out[3] = items[1].u.i;
-	} else if (n == 4)
-		for (int i = 0; i < 4; i++)
-			out[i] = items[i].u.i;
-}
-
 static bool normalize_axis(int64_t axis, uint32_t ndim, int64_t *out)
 {
 	if (axis < -(int64_t)ndim || axis >= (int64_t)ndim)
@@ -163,22 +136,68 @@ static bool layout_is(const Expr *call, const char *name, const char *want, cons
 	       (also && strcmp(v->u.s, also) == 0);
 }
 
-/* The window kernels compute NCHW data (and OIHW, or IOHW, weights). */
-static bool nchw_only(KernelCall *kc, const Expr *call, char **err)
+/* The window operators: spatial rank, whether a convolution (with a weight
+ * operand) or its transpose, and the layouts the kernels compute. */
+typedef struct WindowOp {
+	int rank;
+	bool conv, transpose;
+	const char *data, *kernel, *kernel_also;
+} WindowOp;
+
+static bool window_op(OpKind op, WindowOp *w)
+{
+	static const char *const data[] = {"NCW", "NCHW", "NCDHW"};
+	static const char *const oi[] = {"OIW", "OIHW", "OIDHW"};
+	static const char *const io[] = {"IOW", "IOHW", "IODHW"};
+	int rank;
+	bool conv = false, transpose = false;
+	if (op == OP_CONV1D || op == OP_CONV2D || op == OP_CONV3D)
+		conv = true;
+	if (op == OP_CONV1D_TRANSPOSE || op == OP_CONV2D_TRANSPOSE || op == OP_CONV3D_TRANSPOSE)
+		conv = transpose = true;
+	if (op == OP_CONV1D || op == OP_CONV1D_TRANSPOSE || op == OP_MAX_POOL1D ||
+	    op == OP_AVG_POOL1D || op == OP_ADAPTIVE_AVG_POOL1D || op == OP_ADAPTIVE_MAX_POOL1D)
+		rank = 1;
+	else if (op == OP_CONV3D || op == OP_CONV3D_TRANSPOSE || op == OP_MAX_POOL3D ||
+		 op == OP_AVG_POOL3D || op == OP_ADAPTIVE_AVG_POOL3D ||
+		 op == OP_ADAPTIVE_MAX_POOL3D)
+		rank = 3;
+	else if (op == OP_CONV2D || op == OP_CONV2D_TRANSPOSE || op == OP_MAX_POOL2D ||
+		 op == OP_AVG_POOL2D || op == OP_GLOBAL_AVG_POOL2D || op == OP_GLOBAL_MAX_POOL2D ||
+		 op == OP_ADAPTIVE_AVG_POOL2D || op == OP_ADAPTIVE_MAX_POOL2D)
+		rank = 2;
+	else
+		return false;
+	w->rank = rank;
+	w->conv = conv;
+	w->transpose = transpose;
+	w->data = data[rank - 1];
+	w->kernel = transpose ? io[rank - 1] : oi[rank - 1];
+	/* TVM's transposed convolutions read an OI* weight as I* O* too */
+	w->kernel_also = transpose ? oi[rank - 1] : NULL;
+	return true;
+}
+
+/* The window kernels compute NC(D)(H)W data with OI* (or IO*) weights. */
+static bool window_layouts_only(KernelCall *kc, const Expr *call, const WindowOp *wo, char **err)
 {
 	bool ok;
-	if (kc->op == OP_CONV2D || kc->op == OP_CONV2D_TRANSPOSE)
-		ok = layout_is(call, "data_layout", "NCHW", NULL) &&
-		     layout_is(call, "out_layout", "NCHW", NULL) &&
-		     (kc->op == OP_CONV2D ? layout_is(call, "kernel_layout", "OIHW", NULL)
-					  : layout_is(call, "kernel_layout", "IOHW", "OIHW"));
+	if (wo->conv)
+		ok = layout_is(call, "data_layout", wo->data, NULL) &&
+		     layout_is(call, "out_layout", wo->data, NULL) &&
+		     layout_is(call, "kernel_layout", wo->kernel, wo->kernel_also);
 	else
-		ok = layout_is(call, "layout", "NCHW", NULL) &&
-		     layout_is(call, "out_layout", "NCHW", NULL);
-	if (!ok)
-		*err = xasprintf("the kernels of '%s' compute only NCHW data with OIHW or IOHW "
-				 "weights, not the layouts this call names",
-				 kc->name);
+		ok = layout_is(call, "layout", wo->data, NULL) &&
+		     layout_is(call, "out_layout", wo->data, NULL);
+	if (!ok && wo->conv)
+		*err = xasprintf(
+			"the kernels of '%s' compute only %s data with %s weights, not the "
+			"layouts this call names",
+			kc->name, wo->data, wo->kernel);
+	else if (!ok)
+		*err = xasprintf("the kernels of '%s' compute only %s data, not the layouts this "
+				 "call names",
+				 kc->name, wo->data);
 	return ok;
 }
 
@@ -191,40 +210,188 @@ static bool same_out_dtype(KernelCall *kc, char **err)
 	return false;
 }
 
-static bool prepare_window(KernelCall *kc, const Expr *call, bool transpose, bool pool)
+/* A per-dimension attribute of a rank-dimensional window into out's last
+ * rank slots (the others stay 1): one value for every dimension, or one
+ * each. */
+static void attr_spatial(const Expr *call, const char *name, int rank, int64_t dflt, int64_t out[3])
+{
+	const AttrValue *items;
+	uint32_t n = attr_list(call, name, &items);
+	for (int s = 0; s < 3; s++)
+		out[s] = 1;
+	for (int s = 0; s < rank; s++)
+		out[3 - rank + s] =
+			n == 0 ? dflt : items[(uint32_t)s < n ? (uint32_t)s : n - 1].u.i;
+}
+
+/* padding: one value for every side, one per dimension for both its sides,
+ * or every dimension's beginning then every dimension's end. */
+static void attr_window_padding(const Expr *call, int rank, int64_t pad[3], int64_t pad_end[3])
+{
+	const AttrValue *items;
+	uint32_t n = attr_list(call, "padding", &items);
+	for (int s = 0; s < 3; s++)
+		pad[s] = pad_end[s] = 0;
+	for (int s = 0; s < rank; s++) {
+		int d = 3 - rank + s;
+		if (n == 1)
+			pad[d] = pad_end[d] = items[0].u.i;
+		else if (n == (uint32_t)rank)
+			pad[d] = pad_end[d] = items[s].u.i;
+		else if (n == 2 * (uint32_t)rank) {
+			pad[d] = items[s].u.i;
+			pad_end[d] = items[rank + s].u.i;
+		}
+	}
+}
+
+static bool prepare_window(KernelCall *kc, const Expr *call, const WindowOp *wo)
 {
 	KernelWindow *w = &kc->p.window;
 	const KernelTensor *x = &kc->in[0], *y = &kc->out[0];
-	int64_t pad[4];
+	int64_t in[3] = {1, 1, 1}, out[3] = {1, 1, 1}, k[3] = {1, 1, 1};
+	int rank = wo->rank;
+	if (x->ndim != (uint32_t)rank + 2 || y->ndim != (uint32_t)rank + 2 ||
+	    (wo->conv && kc->in[1].ndim != (uint32_t)rank + 2))
+		return false;
+	for (int s = 0; s < rank; s++) {
+		in[3 - rank + s] = x->shape[2 + s];
+		out[3 - rank + s] = y->shape[2 + s];
+		if (wo->conv)
+			k[3 - rank + s] = kc->in[1].shape[2 + s];
+	}
 	w->n = x->shape[0];
 	w->c = x->shape[1];
-	w->h = x->shape[2];
-	w->w = x->shape[3];
 	w->o = y->shape[1];
-	w->oh = y->shape[2];
-	w->ow = y->shape[3];
-	if (pool) {
-		int64_t size[2];
-		attr_pair(call, "pool_size", 1, size);
-		w->kh = size[0];
-		w->kw = size[1];
-		w->groups = 1;
-	} else {
-		w->kh = kc->in[1].shape[2];
-		w->kw = kc->in[1].shape[3];
+	w->d = in[0], w->h = in[1], w->w = in[2];
+	w->od = out[0], w->oh = out[1], w->ow = out[2];
+	if (wo->conv) {
 		w->groups = attr_int(call, "groups", 1);
+	} else {
+		attr_spatial(call, "pool_size", rank, 1, k);
+		w->groups = 1;
 	}
-	attr_pair(call, "strides", 1, w->stride);
-	attr_pair(call, "dilation", 1, w->dilation);
-	attr_padding(call, pad);
-	w->pad[0] = pad[0];
-	w->pad[1] = pad[1];
-	w->pad_end[0] = pad[2];
-	w->pad_end[1] = pad[3];
+	w->kd = k[0], w->kh = k[1], w->kw = k[2];
+	attr_spatial(call, "strides", rank, 1, w->stride);
+	attr_spatial(call, "dilation", rank, 1, w->dilation);
+	attr_window_padding(call, rank, w->pad, w->pad_end);
 	w->count_include_pad = attr_bool(call, "count_include_pad", false);
-	(void)transpose;
-	return w->groups >= 1 && w->stride[0] >= 1 && w->stride[1] >= 1 && w->dilation[0] >= 1 &&
-	       w->dilation[1] >= 1;
+	for (int s = 0; s < 3; s++)
+		if (w->stride[s] < 1 || w->dilation[s] < 1)
+			return false;
+	return w->groups >= 1;
+}
+
+/* ---- resampling ---- */
+
+/* A string attribute, or dflt when absent, None or empty. */
+static const char *attr_string(const Expr *call, const char *name, const char *dflt)
+{
+	const AttrValue *v = attr_get(call, name);
+	return v && v->kind == ATTR_STRING && *v->u.s ? v->u.s : dflt;
+}
+
+/* The index of s in the NULL-terminated names, or -1. */
+static int name_index(const char *s, const char *const *names)
+{
+	for (int i = 0; names[i]; i++)
+		if (strcmp(s, names[i]) == 0)
+			return i;
+	return -1;
+}
+
+/* image.resize1d/2d/3d, nn.upsampling and nn.upsampling3d as one topi
+ * resize (on failure *err says why): upsampling is resize with method bilinear/bicubic/trilinear
+ * read as linear/cubic, align_corners or asymmetric coordinates (nn.
+ * upsampling) or its own coordinate_transformation_mode
+ * (nn.upsampling3d), and topi's default rounding. */
+static bool prepare_resize(KernelCall *kc, const Expr *call, char **err)
+{
+	static const char *const first[] = {NULL, "NCW", "NCHW", "NCDHW"};
+	static const char *const last[] = {NULL, "NWC", "NHWC", "NDHWC"};
+	static const char *const methods[] = {"nearest_neighbor", "linear", "cubic", NULL};
+	static const char *const upsampling_methods[] = {"nearest_neighbor", "bilinear", "bicubic",
+							 NULL};
+	static const char *const upsampling3d_methods[] = {"nearest_neighbor", "trilinear", NULL};
+	static const char *const modes[] = {
+		"half_pixel",           "align_corners",      "asymmetric", "pytorch_half_pixel",
+		"tf_half_pixel_for_nn", "tf_crop_and_resize", NULL};
+	static const char *const roundings[] = {
+		"round", "floor", "ceil", "round_prefer_floor", "round_prefer_ceil", NULL};
+	KernelResize *r = &kc->p.resize;
+	OpKind op = kc->op;
+	int rank = op == OP_RESIZE1D ? 1 : op == OP_RESIZE3D || op == OP_UPSAMPLING3D ? 3 : 2;
+	const char *layout = attr_string(call, "layout", first[rank]), *rounding = "";
+	int method, mode;
+	const AttrValue *roi;
+	uint32_t nroi;
+	if (op == OP_UPSAMPLING)
+		method = name_index(attr_string(call, "method", "nearest_neighbor"),
+				    upsampling_methods);
+	else if (op == OP_UPSAMPLING3D)
+		method = name_index(attr_string(call, "method", "nearest_neighbor"),
+				    upsampling3d_methods);
+	else
+		method = name_index(attr_string(call, "method", "linear"), methods);
+	if (op == OP_UPSAMPLING)
+		mode = attr_bool(call, "align_corners", false) ? RESIZE_ALIGN_CORNERS
+							       : RESIZE_ASYMMETRIC;
+	else
+		mode = name_index(attr_string(call, "coordinate_transformation_mode", "half_pixel"),
+				  modes);
+	if (op == OP_RESIZE1D || op == OP_RESIZE2D || op == OP_RESIZE3D)
+		rounding = attr_string(call, "rounding_method", "");
+	if (method < 0 || mode < 0)
+		goto bad;
+	memset(r, 0, sizeof *r);
+	r->rank = rank;
+	r->method = (KernelResizeMethod)method;
+	r->coordinate = (KernelResizeCoordinate)mode;
+	/* topi's default: round for align_corners, else floor */
+	if (!*rounding)
+		rounding = mode == RESIZE_ALIGN_CORNERS ? "round" : "floor";
+	if (name_index(rounding, roundings) < 0)
+		goto bad;
+	r->rounding = (KernelResizeRounding)name_index(rounding, roundings);
+	r->cubic_alpha = (float)attr_number(call, "cubic_alpha", -0.5);
+	r->cubic_exclude = attr_int(call, "cubic_exclude", 0) != 0;
+	r->extrapolation = attr_number(call, "extrapolation_value", 0);
+	if (strcmp(layout, first[rank]) == 0)
+		r->channels_last = false;
+	else if (strcmp(layout, last[rank]) == 0)
+		r->channels_last = true;
+	else {
+		*err = xasprintf("the kernels of '%s' compute only %s or %s data, not %s", kc->name,
+				 first[rank], last[rank], layout);
+		return false;
+	}
+	if (kc->in[0].ndim != (uint32_t)rank + 2 || kc->out[0].ndim != (uint32_t)rank + 2)
+		goto bad;
+	r->n = kc->in[0].shape[0];
+	r->c = kc->in[0].shape[r->channels_last ? rank + 1 : 1];
+	for (int i = 0; i < 3; i++)
+		r->in[i] = r->out[i] = 1;
+	for (int i = 0; i < rank; i++) {
+		int axis = r->channels_last ? 1 + i : 2 + i;
+		r->in[3 - rank + i] = kc->in[0].shape[axis];
+		r->out[3 - rank + i] = kc->out[0].shape[axis];
+	}
+	/* roi: topi reads [start, end] (1-D), [start_h, start_w, end_h,
+	 * end_w] (2-D) and, reversed, [start_w, start_h, start_d, end_w,
+	 * end_h, end_d] (3-D) */
+	nroi = attr_list(call, "roi", &roi);
+	if (nroi == 2 * (uint32_t)rank)
+		for (int i = 0; i < rank; i++) {
+			int dim = rank == 3 ? 2 - i : 3 - rank + i;
+			const AttrValue *b = &roi[i], *e = &roi[rank + i];
+			r->roi_start[dim] =
+				(float)(b->kind == ATTR_FLOAT ? b->u.f : (double)b->u.i);
+			r->roi_end[dim] = (float)(e->kind == ATTR_FLOAT ? e->u.f : (double)e->u.i);
+		}
+	return true;
+bad:
+	*err = xasprintf("'%s' has attributes the kernels cannot decode", kc->name);
+	return false;
 }
 
 uint32_t kernel_broadcast_plan(const int64_t *out_shape, uint32_t out_ndim,
@@ -522,9 +689,12 @@ bool kernel_call_prepare(KernelCall *kc, const Expr *call, const KernelTensor *i
 		KERNEL_ELEMENTWISE_OPS(ELEMENTWISE_CASE)
 #undef ELEMENTWISE_CASE
 		return true;
-	case OP_GLOBAL_AVG_POOL2D:
-		return nchw_only(kc, call, err);
-		/* operators planned but without kernels: exec_run refuses them
+	case OP_GLOBAL_AVG_POOL2D: {
+		WindowOp wo;
+		(void)window_op(op, &wo);
+		return window_layouts_only(kc, call, &wo, err);
+	}
+	/* operators planned but without kernels: exec_run refuses them
 		 * before anything runs, so this is only a second line */
 #define OP(id, name, min_args, max_args, schema)
 #define OP_PLAN(id, name, min_args, max_args, schema) case OP_##id:
@@ -632,20 +802,43 @@ bool kernel_call_prepare(KernelCall *kc, const Expr *call, const KernelTensor *i
 				goto bad;
 		return true;
 	}
+	case OP_CONV1D:
 	case OP_CONV2D:
+	case OP_CONV3D:
+	case OP_CONV1D_TRANSPOSE:
 	case OP_CONV2D_TRANSPOSE:
-		if (!nchw_only(kc, call, err))
-			return false;
-		if (!prepare_window(kc, call, op == OP_CONV2D_TRANSPOSE, false))
-			break;
-		return same_out_dtype(kc, err);
+	case OP_CONV3D_TRANSPOSE:
+	case OP_MAX_POOL1D:
 	case OP_MAX_POOL2D:
+	case OP_MAX_POOL3D:
+	case OP_AVG_POOL1D:
 	case OP_AVG_POOL2D:
-		if (!nchw_only(kc, call, err))
+	case OP_AVG_POOL3D:
+	/* the global and adaptive poolings have no window attributes: only
+	 * the extents, and their windows come from them */
+	case OP_GLOBAL_MAX_POOL2D:
+	case OP_ADAPTIVE_AVG_POOL1D:
+	case OP_ADAPTIVE_AVG_POOL2D:
+	case OP_ADAPTIVE_AVG_POOL3D:
+	case OP_ADAPTIVE_MAX_POOL1D:
+	case OP_ADAPTIVE_MAX_POOL2D:
+	case OP_ADAPTIVE_MAX_POOL3D: {
+		WindowOp wo;
+		(void)window_op(op, &wo);
+		if (!window_layouts_only(kc, call, &wo, err))
 			return false;
-		if (!prepare_window(kc, call, false, true))
+		if (!prepare_window(kc, call, &wo))
 			break;
-		return true;
+		return wo.conv ? same_out_dtype(kc, err) : true;
+	}
+	case OP_RESIZE1D:
+	case OP_RESIZE2D:
+	case OP_RESIZE3D:
+	case OP_UPSAMPLING:
+	case OP_UPSAMPLING3D:
+		if (!prepare_resize(kc, call, err))
+			return false;
+		return same_out_dtype(kc, err);
 	case OP_ZEROS:
 	case OP_ZEROS_LIKE:
 		kc->p.fill = 0;

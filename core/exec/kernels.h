@@ -41,18 +41,21 @@ typedef struct KernelTensor {
 	size_t nbytes;
 } KernelTensor;
 
-/* Convolutions and pooling, NCHW. For nn.conv2d the weight is
- * [o, c / groups, kh, kw]; for nn.conv2d_transpose it is
- * [c, o / groups, kh, kw]. */
+/* Convolutions and pooling over one to three spatial dimensions: NCW,
+ * NCHW or NCDHW data, the dimensions an operator lacks being 1 (nn.conv1d
+ * is a convolution of unit depth and height, a 2-D one of unit depth), so
+ * one set of kernels serves every rank. The spatial arrays are [depth,
+ * height, width]. For a convolution the weight is [o, c / groups, kd, kh,
+ * kw]; for a transposed one it is [c, o / groups, kd, kh, kw]. */
 typedef struct KernelWindow {
-	int64_t n, c, h, w; /* input */
-	int64_t o, oh, ow;  /* output channels (pooling: c) and extent */
-	int64_t kh, kw;     /* window */
+	int64_t n, c, d, h, w; /* input */
+	int64_t o, od, oh, ow; /* output channels (pooling: c) and extent */
+	int64_t kd, kh, kw;    /* window */
 	int64_t groups;
-	int64_t stride[2], dilation[2];
-	int64_t pad[2];         /* top, left */
-	int64_t pad_end[2];     /* bottom, right */
-	bool count_include_pad; /* nn.avg_pool2d */
+	int64_t stride[3], dilation[3];
+	int64_t pad[3];         /* front, top, left */
+	int64_t pad_end[3];     /* back, bottom, right */
+	bool count_include_pad; /* the average poolings */
 } KernelWindow;
 
 /* out[b] = op(a[b]) * op(b[b]): a is [m, k] ([k, m] with trans_a), b is
@@ -172,6 +175,44 @@ typedef struct KernelNorm {
 	bool center, scale; /* add beta, multiply by gamma */
 } KernelNorm;
 
+/* The resamplings (image.resize1d/2d/3d, nn.upsampling, nn.upsampling3d),
+ * TVM's topi resize arithmetic: per spatial dimension an output position
+ * maps to an input coordinate by the coordinate transformation, and the
+ * method reads the nearest input position (rounded by the rounding
+ * method), the two around it (linear) or the four (cubic). The spatial
+ * arrays are [depth, height, width], a missing dimension 1 and never
+ * resized (rank says how many are real); kernel_resize.h holds the
+ * arithmetic both backends share. */
+typedef enum KernelResizeMethod { RESIZE_NEAREST, RESIZE_LINEAR, RESIZE_CUBIC } KernelResizeMethod;
+typedef enum KernelResizeCoordinate {
+	RESIZE_HALF_PIXEL,
+	RESIZE_ALIGN_CORNERS,
+	RESIZE_ASYMMETRIC,
+	RESIZE_PYTORCH_HALF_PIXEL,
+	RESIZE_TF_HALF_PIXEL_FOR_NN,
+	RESIZE_TF_CROP_AND_RESIZE,
+} KernelResizeCoordinate;
+typedef enum KernelResizeRounding {
+	RESIZE_ROUND, /* half away from zero */
+	RESIZE_FLOOR,
+	RESIZE_CEIL,
+	RESIZE_ROUND_PREFER_FLOOR,
+	RESIZE_ROUND_PREFER_CEIL,
+} KernelResizeRounding;
+typedef struct KernelResize {
+	int rank;
+	int64_t n, c;
+	int64_t in[3], out[3];
+	bool channels_last; /* N(D)(H)WC rather than NC(D)(H)W */
+	KernelResizeMethod method;
+	KernelResizeCoordinate coordinate;
+	KernelResizeRounding rounding;
+	float roi_start[3], roi_end[3]; /* tf_crop_and_resize's region, per dimension */
+	float cubic_alpha;
+	bool cubic_exclude;
+	double extrapolation; /* tf_crop_and_resize outside the region */
+} KernelResize;
+
 /* Which reduction a reduction operator computes (KernelCall.p.reduce). */
 typedef enum KernelReduce {
 	REDUCE_SUM,
@@ -194,12 +235,13 @@ typedef struct KernelCall {
 	const KernelTensor *out;
 	uint32_t nout; /* split: one per piece */
 	union {
-		KernelWindow window; /* conv2d, conv2d_transpose, the poolings */
+		KernelWindow window; /* the convolutions and the windowed poolings */
 		KernelMatmul matmul; /* dense, batch_matmul */
 		KernelAxis axis;     /* bias_add, softmax, log_softmax, concatenate, split */
 		KernelTake take;
 		KernelNorm norm;
 		KernelView view;
+		KernelResize resize;
 		struct {
 			KernelReduce kind;
 			bool select_last_index; /* argmax, argmin */

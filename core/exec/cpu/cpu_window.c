@@ -1,6 +1,10 @@
 /*
  * cpu_window.c - the CPU kernels of the operators that slide a window over
- * NCHW data: the convolutions and the poolings.
+ * NCW, NCHW or NCDHW data: the convolutions and the poolings of every rank.
+ *
+ * Every kernel is written for three spatial dimensions (KernelWindow);
+ * a 1-D or 2-D operator is the same computation with unit depth (and
+ * height), so conv1d and conv3d share conv2d's code and its speed.
  *
  * nn.conv2d is im2col tiles of bounded size times the weight, through
  * OpenBLAS (1x1 convolutions use the input as it is, depthwise ones run a
@@ -49,20 +53,28 @@ typedef struct Im2colJob {
 		const KernelWindow *w = job->w;                                                   \
 		const T *x = (const T *)job->x;                                                   \
 		T *col = (T *)job->col;                                                           \
+		int64_t window = w->kd * w->kh * w->kw;                                           \
 		for (int64_t r = begin; r < end; r++) {                                           \
-			int64_t ci = r / (w->kh * w->kw), ky = r / w->kw % w->kh, kx = r % w->kw; \
-			const T *xc = x + ci * w->h * w->w;                                       \
-			int64_t oy = job->p0 / w->ow, ox = job->p0 % w->ow;                       \
+			int64_t ci = r / window, kz = r / (w->kh * w->kw) % w->kd,                \
+				ky = r / w->kw % w->kh, kx = r % w->kw;                           \
+			const T *xc = x + ci * w->d * w->h * w->w;                                \
+			int64_t oz = job->p0 / (w->oh * w->ow), oy = job->p0 / w->ow % w->oh,     \
+				ox = job->p0 % w->ow;                                             \
 			T *dst = col + r * job->ncols;                                            \
 			for (int64_t t = 0; t < job->ncols; t++) {                                \
-				int64_t iy = oy * w->stride[0] - w->pad[0] + ky * w->dilation[0]; \
-				int64_t ix = ox * w->stride[1] - w->pad[1] + kx * w->dilation[1]; \
-				dst[t] = (iy >= 0 && iy < w->h && ix >= 0 && ix < w->w)           \
-						 ? xc[iy * w->w + ix]                             \
+				int64_t iz = oz * w->stride[0] - w->pad[0] + kz * w->dilation[0]; \
+				int64_t iy = oy * w->stride[1] - w->pad[1] + ky * w->dilation[1]; \
+				int64_t ix = ox * w->stride[2] - w->pad[2] + kx * w->dilation[2]; \
+				dst[t] = (iz >= 0 && iz < w->d && iy >= 0 && iy < w->h &&         \
+					  ix >= 0 && ix < w->w)                                   \
+						 ? xc[(iz * w->h + iy) * w->w + ix]               \
 						 : (T)0;                                          \
 				if (++ox == w->ow) {                                              \
 					ox = 0;                                                   \
-					oy++;                                                     \
+					if (++oy == w->oh) {                                      \
+						oy = 0;                                           \
+						oz++;                                             \
+					}                                                         \
 				}                                                                 \
 			}                                                                         \
 		}                                                                                 \
@@ -76,37 +88,52 @@ typedef struct DepthwiseJob {
 	void *y;
 } DepthwiseJob;
 
-/* groups == c == o: one kh x kw filter per channel, a direct loop. */
-#define DEFINE_DEPTHWISE(NAME, T)                                                            \
-	static void NAME(void *vjob, int64_t begin, int64_t end)                             \
-	{                                                                                    \
-		DepthwiseJob *job = vjob;                                                    \
-		const KernelWindow *w = job->w;                                              \
-		for (int64_t plane = begin; plane < end; plane++) {                          \
-			int64_t ch = plane % w->c;                                           \
-			const T *x = (const T *)job->x + plane * w->h * w->w;                \
-			const T *k = (const T *)job->k + ch * w->kh * w->kw;                 \
-			T *y = (T *)job->y + plane * w->oh * w->ow;                          \
-			for (int64_t oy = 0; oy < w->oh; oy++)                               \
-				for (int64_t ox = 0; ox < w->ow; ox++) {                     \
-					T acc = 0;                                           \
-					for (int64_t ky = 0; ky < w->kh; ky++) {             \
-						int64_t iy = oy * w->stride[0] - w->pad[0] + \
-							     ky * w->dilation[0];            \
-						if (iy < 0 || iy >= w->h)                    \
-							continue;                            \
-						for (int64_t kx = 0; kx < w->kw; kx++) {     \
-							int64_t ix = ox * w->stride[1] -     \
-								     w->pad[1] +             \
-								     kx * w->dilation[1];    \
-							if (ix >= 0 && ix < w->w)            \
-								acc += x[iy * w->w + ix] *   \
-								       k[ky * w->kw + kx];   \
-						}                                            \
-					}                                                    \
-					y[oy * w->ow + ox] = acc;                            \
-				}                                                            \
-		}                                                                            \
+/* groups == c == o: one kd x kh x kw filter per channel, a direct loop. */
+#define DEFINE_DEPTHWISE(NAME, T)                                                                       \
+	static void NAME(void *vjob, int64_t begin, int64_t end)                                        \
+	{                                                                                               \
+		DepthwiseJob *job = vjob;                                                               \
+		const KernelWindow *w = job->w;                                                         \
+		for (int64_t plane = begin; plane < end; plane++) {                                     \
+			int64_t ch = plane % w->c;                                                      \
+			const T *x = (const T *)job->x + plane * w->d * w->h * w->w;                    \
+			const T *k = (const T *)job->k + ch * w->kd * w->kh * w->kw;                    \
+			T *y = (T *)job->y + plane * w->od * w->oh * w->ow;                             \
+			for (int64_t oz = 0; oz < w->od; oz++)                                          \
+				for (int64_t oy = 0; oy < w->oh; oy++)                                  \
+					for (int64_t ox = 0; ox < w->ow; ox++) {                        \
+						T acc = 0;                                              \
+						for (int64_t kz = 0; kz < w->kd; kz++) {                \
+							int64_t iz = oz * w->stride[0] -                \
+								     w->pad[0] +                        \
+								     kz * w->dilation[0];               \
+							if (iz < 0 || iz >= w->d)                       \
+								continue;                               \
+							for (int64_t ky = 0; ky < w->kh; ky++) {        \
+								int64_t iy = oy * w->stride[1] -        \
+									     w->pad[1] +                \
+									     ky * w->dilation[1];       \
+								if (iy < 0 || iy >= w->h)               \
+									continue;                       \
+								for (int64_t kx = 0; kx < w->kw;        \
+								     kx++) {                            \
+									int64_t ix =                    \
+										ox * w->stride[2] -     \
+										w->pad[2] +             \
+										kx * w->dilation[2];    \
+									if (ix >= 0 && ix < w->w)       \
+										acc += x[(iz * w->h +   \
+											  iy) * w->w +  \
+											 ix] *          \
+										       k[(kz * w->kh +  \
+											  ky) * w->kw + \
+											 kx];           \
+								}                                       \
+							}                                               \
+						}                                                       \
+						y[(oz * w->oh + oy) * w->ow + ox] = acc;                \
+					}                                                               \
+		}                                                                                       \
 	}
 DEFINE_DEPTHWISE(depthwise_f32, float)
 DEFINE_DEPTHWISE(depthwise_f64, double)
@@ -116,10 +143,12 @@ bool kernel_cpu_CONV2D(const KernelCall *kc, char **err)
 	const KernelWindow *w = &kc->p.window;
 	DType dt = kc->in[0].dtype;
 	size_t es = dtype_size(dt);
-	int64_t cg = w->c / w->groups, og = w->o / w->groups, rows = cg * w->kh * w->kw;
-	int64_t plane = w->oh * w->ow, tile;
-	bool pointwise = w->kh == 1 && w->kw == 1 && w->stride[0] == 1 && w->stride[1] == 1 &&
-			 w->pad[0] == 0 && w->pad[1] == 0 && w->oh == w->h && w->ow == w->w;
+	int64_t window = w->kd * w->kh * w->kw, in_plane = w->d * w->h * w->w;
+	int64_t cg = w->c / w->groups, og = w->o / w->groups, rows = cg * window;
+	int64_t plane = w->od * w->oh * w->ow, tile;
+	bool pointwise = window == 1 && w->stride[0] == 1 && w->stride[1] == 1 &&
+			 w->stride[2] == 1 && w->pad[0] == 0 && w->pad[1] == 0 && w->pad[2] == 0 &&
+			 w->od == w->d && w->oh == w->h && w->ow == w->w;
 	char *col = NULL;
 	if (!cpu_blas_dtype(kc, err))
 		return false;
@@ -127,7 +156,7 @@ bool kernel_cpu_CONV2D(const KernelCall *kc, char **err)
 		return true;
 	if (cg == 1 && og == 1) {
 		DepthwiseJob job = {w, kc->in[0].data, kc->in[1].data, kc->out[0].data};
-		kernel_parallel_for(w->n * w->c, 1 + GRAIN_ROWS / (plane * w->kh * w->kw + 1),
+		kernel_parallel_for(w->n * w->c, 1 + GRAIN_ROWS / (plane * window + 1),
 				    dt == DT_FLOAT32 ? depthwise_f32 : depthwise_f64, &job);
 		return true;
 	}
@@ -144,7 +173,7 @@ bool kernel_cpu_CONV2D(const KernelCall *kc, char **err)
 	for (int64_t n = 0; n < w->n; n++) {
 		for (int64_t g = 0; g < w->groups; g++) {
 			const char *x = (const char *)kc->in[0].data +
-					(size_t)((n * w->c + g * cg) * w->h * w->w) * es;
+					(size_t)((n * w->c + g * cg) * in_plane) * es;
 			const char *k = (const char *)kc->in[1].data + (size_t)(g * og * rows) * es;
 			char *y = (char *)kc->out[0].data +
 				  (size_t)((n * w->o + g * og) * plane) * es;
@@ -170,54 +199,61 @@ bool kernel_cpu_CONV2D(const KernelCall *kc, char **err)
 
 typedef struct Col2imJob {
 	const KernelWindow *w;
-	const char *col; /* [og * kh * kw, ncols] for input positions p0.. */
-	char *y;         /* the output of this batch item and group: [og, oh, ow] */
+	const char *col; /* [og * kd * kh * kw, ncols] for input positions p0.. */
+	char *y;         /* the output of this batch item and group: [og, od, oh, ow] */
 	int64_t p0, ncols;
 } Col2imJob;
 
 /* Scatter-adds the tile into the output channels [begin, end): each
  * channel is written by one thread only. */
-#define DEFINE_COL2IM(NAME, T)                                                                 \
-	static void NAME(void *vjob, int64_t begin, int64_t end)                               \
-	{                                                                                      \
-		Col2imJob *job = vjob;                                                         \
-		const KernelWindow *w = job->w;                                                \
-		for (int64_t oc = begin; oc < end; oc++) {                                     \
-			T *y = (T *)job->y + oc * w->oh * w->ow;                               \
-			for (int64_t ky = 0; ky < w->kh; ky++)                                 \
-				for (int64_t kx = 0; kx < w->kw; kx++) {                       \
-					const T *src =                                         \
-						(const T *)job->col +                          \
-						((oc * w->kh + ky) * w->kw + kx) * job->ncols; \
-					int64_t iy = job->p0 / w->w, ix = job->p0 % w->w;      \
-					for (int64_t t = 0; t < job->ncols; t++) {             \
-						int64_t oy = iy * w->stride[0] - w->pad[0] +   \
-							     ky * w->dilation[0];              \
-						int64_t ox = ix * w->stride[1] - w->pad[1] +   \
-							     kx * w->dilation[1];              \
-						if (oy >= 0 && oy < w->oh && ox >= 0 &&        \
-						    ox < w->ow)                                \
-							y[oy * w->ow + ox] += src[t];          \
-						if (++ix == w->w) {                            \
-							ix = 0;                                \
-							iy++;                                  \
-						}                                              \
-					}                                                      \
-				}                                                              \
-		}                                                                              \
+#define DEFINE_COL2IM(NAME, T)                                                                    \
+	static void NAME(void *vjob, int64_t begin, int64_t end)                                  \
+	{                                                                                         \
+		Col2imJob *job = vjob;                                                            \
+		const KernelWindow *w = job->w;                                                   \
+		for (int64_t oc = begin; oc < end; oc++) {                                        \
+			T *y = (T *)job->y + oc * w->od * w->oh * w->ow;                          \
+			for (int64_t k = 0; k < w->kd * w->kh * w->kw; k++) {                     \
+				int64_t kz = k / (w->kh * w->kw), ky = k / w->kw % w->kh,         \
+					kx = k % w->kw;                                           \
+				const T *src = (const T *)job->col +                              \
+					       (oc * w->kd * w->kh * w->kw + k) * job->ncols;     \
+				int64_t iz = job->p0 / (w->h * w->w), iy = job->p0 / w->w % w->h, \
+					ix = job->p0 % w->w;                                      \
+				for (int64_t t = 0; t < job->ncols; t++) {                        \
+					int64_t oz = iz * w->stride[0] - w->pad[0] +              \
+						     kz * w->dilation[0];                         \
+					int64_t oy = iy * w->stride[1] - w->pad[1] +              \
+						     ky * w->dilation[1];                         \
+					int64_t ox = ix * w->stride[2] - w->pad[2] +              \
+						     kx * w->dilation[2];                         \
+					if (oz >= 0 && oz < w->od && oy >= 0 && oy < w->oh &&     \
+					    ox >= 0 && ox < w->ow)                                \
+						y[(oz * w->oh + oy) * w->ow + ox] += src[t];      \
+					if (++ix == w->w) {                                       \
+						ix = 0;                                           \
+						if (++iy == w->h) {                               \
+							iy = 0;                                   \
+							iz++;                                     \
+						}                                                 \
+					}                                                         \
+				}                                                                 \
+			}                                                                         \
+		}                                                                                 \
 	}
 DEFINE_COL2IM(col2im_f32, float)
 DEFINE_COL2IM(col2im_f64, double)
 
 /* y = sum over input positions of w^T x, scattered: per batch item and
- * group, col = W_g^T [og*kh*kw, cg] x X_g [cg, h*w] in column tiles. */
+ * group, col = W_g^T [og*kd*kh*kw, cg] x X_g [cg, d*h*w] in column tiles. */
 bool kernel_cpu_CONV2D_TRANSPOSE(const KernelCall *kc, char **err)
 {
 	const KernelWindow *w = &kc->p.window;
 	DType dt = kc->in[0].dtype;
 	size_t es = dtype_size(dt);
-	int64_t cg = w->c / w->groups, og = w->o / w->groups, rows = og * w->kh * w->kw;
-	int64_t plane = w->h * w->w, tile;
+	int64_t window = w->kd * w->kh * w->kw;
+	int64_t cg = w->c / w->groups, og = w->o / w->groups, rows = og * window;
+	int64_t plane = w->d * w->h * w->w, out_plane = w->od * w->oh * w->ow, tile;
 	char *col;
 	if (!cpu_blas_dtype(kc, err))
 		return false;
@@ -238,15 +274,15 @@ bool kernel_cpu_CONV2D_TRANSPOSE(const KernelCall *kc, char **err)
 					(size_t)((n * w->c + g * cg) * plane) * es;
 			const char *k = (const char *)kc->in[1].data + (size_t)(g * cg * rows) * es;
 			char *y = (char *)kc->out[0].data +
-				  (size_t)((n * w->o + g * og) * w->oh * w->ow) * es;
+				  (size_t)((n * w->o + g * og) * out_plane) * es;
 			for (int64_t p0 = 0; p0 < plane; p0 += tile) {
 				Col2imJob job = {w, col, y, p0,
 						 plane - p0 < tile ? plane - p0 : tile};
 				cpu_gemm(dt, true, false, rows, job.ncols, cg, k, rows,
 					 x + (size_t)p0 * es, plane, col, job.ncols);
-				kernel_parallel_for(
-					og, 1 + GRAIN_ROWS / (job.ncols * w->kh * w->kw),
-					dt == DT_FLOAT32 ? col2im_f32 : col2im_f64, &job);
+				kernel_parallel_for(og, 1 + GRAIN_ROWS / (job.ncols * window),
+						    dt == DT_FLOAT32 ? col2im_f32 : col2im_f64,
+						    &job);
 			}
 		}
 	}
@@ -254,65 +290,80 @@ bool kernel_cpu_CONV2D_TRANSPOSE(const KernelCall *kc, char **err)
 	return true;
 }
 
+KERNEL_CPU_VIA(CONV1D, kernel_cpu_CONV2D)
+KERNEL_CPU_VIA(CONV3D, kernel_cpu_CONV2D)
+KERNEL_CPU_VIA(CONV1D_TRANSPOSE, kernel_cpu_CONV2D_TRANSPOSE)
+KERNEL_CPU_VIA(CONV3D_TRANSPOSE, kernel_cpu_CONV2D_TRANSPOSE)
+
 /* ---- pooling --------------------------------------------------------------- */
 
 typedef struct PoolJob {
 	const KernelCall *kc;
+	bool is_max;
 } PoolJob;
 
-/* Window rows/columns inside the input add to the value; with
+/* Whether position i of a dimension of extent n, with pad before and
+ * pad_end after, is inside the input (in) and inside the padded input. */
+static inline bool inside(int64_t i, int64_t n)
+{
+	return i >= 0 && i < n;
+}
+static inline bool inside_padded(int64_t i, int64_t n, int64_t pad, int64_t pad_end)
+{
+	return i >= -pad && i < n + pad_end;
+}
+
+/* Window positions inside the input add to the value; with
  * count_include_pad the average divides by the positions inside the padded
  * input, else by those inside the input (TVM's pool semantics). */
-#define DEFINE_POOL(NAME, T, LOWEST)                                                                    \
-	static void NAME(void *vjob, int64_t begin, int64_t end)                                        \
-	{                                                                                               \
-		const KernelCall *kc = ((PoolJob *)vjob)->kc;                                           \
-		const KernelWindow *w = &kc->p.window;                                                  \
-		bool is_max = kc->op == OP_MAX_POOL2D;                                                  \
-		for (int64_t plane = begin; plane < end; plane++) {                                     \
-			const T *x = (const T *)kc->in[0].data + plane * w->h * w->w;                   \
-			T *y = (T *)kc->out[0].data + plane * w->oh * w->ow;                            \
-			for (int64_t oy = 0; oy < w->oh; oy++)                                          \
-				for (int64_t ox = 0; ox < w->ow; ox++) {                                \
-					double acc = is_max ? -INFINITY : 0;                            \
-					int64_t count = 0;                                              \
-					bool any = false;                                               \
-					for (int64_t ky = 0; ky < w->kh; ky++) {                        \
-						int64_t iy = oy * w->stride[0] - w->pad[0] +            \
-							     ky * w->dilation[0];                       \
-						bool row_in = iy >= 0 && iy < w->h;                     \
-						bool row_pad = iy >= -w->pad[0] &&                      \
-							       iy < w->h + w->pad_end[0];               \
-						for (int64_t kx = 0; kx < w->kw; kx++) {                \
-							int64_t ix = ox * w->stride[1] -                \
-								     w->pad[1] +                        \
-								     kx * w->dilation[1];               \
-							bool in = row_in && ix >= 0 && ix < w->w;       \
-							if (in) {                                       \
-								T v = x[iy * w->w + ix];                \
-								any = true;                             \
-								if (is_max)                             \
-									acc = v > acc || v != v         \
-										      ? v               \
-										      : acc;            \
-								else                                    \
-									acc += v;                       \
-							}                                               \
-							if (w->count_include_pad                        \
-								    ? row_pad &&                        \
-									      ix >= -w->pad[1] &&       \
-									      ix < w->w + w->pad_end[1] \
-								    : in)                               \
-								count++;                                \
-						}                                                       \
-					}                                                               \
-					if (is_max && !any)                                             \
-						acc = LOWEST; /* TVM pads with it */                    \
-					y[oy * w->ow + ox] = (T)(is_max  ? acc                          \
-								 : count ? acc / count                  \
-									 : 0);                          \
-				}                                                                       \
-		}                                                                                       \
+#define DEFINE_POOL(NAME, T, LOWEST)                                                             \
+	static void NAME(void *vjob, int64_t begin, int64_t end)                                 \
+	{                                                                                        \
+		const PoolJob *job = vjob;                                                       \
+		const KernelCall *kc = job->kc;                                                  \
+		const KernelWindow *w = &kc->p.window;                                           \
+		int64_t out_plane = w->od * w->oh * w->ow;                                       \
+		for (int64_t plane = begin; plane < end; plane++) {                              \
+			const T *x = (const T *)kc->in[0].data + plane * w->d * w->h * w->w;     \
+			T *y = (T *)kc->out[0].data + plane * out_plane;                         \
+			for (int64_t o = 0; o < out_plane; o++) {                                \
+				int64_t oz = o / (w->oh * w->ow), oy = o / w->ow % w->oh,        \
+					ox = o % w->ow;                                          \
+				double acc = job->is_max ? -INFINITY : 0;                        \
+				int64_t count = 0;                                               \
+				bool any = false;                                                \
+				for (int64_t k = 0; k < w->kd * w->kh * w->kw; k++) {            \
+					int64_t iz = oz * w->stride[0] - w->pad[0] +             \
+						     k / (w->kh * w->kw) * w->dilation[0];       \
+					int64_t iy = oy * w->stride[1] - w->pad[1] +             \
+						     k / w->kw % w->kh * w->dilation[1];         \
+					int64_t ix = ox * w->stride[2] - w->pad[2] +             \
+						     k % w->kw * w->dilation[2];                 \
+					bool in = inside(iz, w->d) && inside(iy, w->h) &&        \
+						  inside(ix, w->w);                              \
+					if (in) {                                                \
+						T v = x[(iz * w->h + iy) * w->w + ix];           \
+						any = true;                                      \
+						if (job->is_max)                                 \
+							acc = v > acc || v != v ? v : acc;       \
+						else                                             \
+							acc += v;                                \
+					}                                                        \
+					if (w->count_include_pad                                 \
+						    ? inside_padded(iz, w->d, w->pad[0],         \
+								    w->pad_end[0]) &&            \
+							      inside_padded(iy, w->h, w->pad[1], \
+									    w->pad_end[1]) &&    \
+							      inside_padded(ix, w->w, w->pad[2], \
+									    w->pad_end[2])       \
+						    : in)                                        \
+						count++;                                         \
+				}                                                                \
+				if (job->is_max && !any)                                         \
+					acc = LOWEST; /* TVM pads with it */                     \
+				y[o] = (T)(job->is_max ? acc : count ? acc / count : 0);         \
+			}                                                                        \
+		}                                                                                \
 	}
 DEFINE_POOL(pool_f32, float, -FLT_MAX)
 DEFINE_POOL(pool_f64, double, -DBL_MAX)
@@ -320,13 +371,92 @@ DEFINE_POOL(pool_f64, double, -DBL_MAX)
 static bool pool_kernel(const KernelCall *kc, char **err)
 {
 	const KernelWindow *w = &kc->p.window;
-	PoolJob job = {kc};
-	int64_t grain = 1 + GRAIN_ROWS / (w->oh * w->ow * w->kh * w->kw + 1);
+	PoolJob job = {kc, kc->op == OP_MAX_POOL1D || kc->op == OP_MAX_POOL2D ||
+				   kc->op == OP_MAX_POOL3D};
+	int64_t grain = 1 + GRAIN_ROWS / (w->od * w->oh * w->ow * w->kd * w->kh * w->kw + 1);
 	return cpu_run_float(kc, w->n * w->c, grain, pool_f32, pool_f64, &job, err);
 }
 
+KERNEL_CPU_VIA(MAX_POOL1D, pool_kernel)
+KERNEL_CPU_VIA(MAX_POOL3D, pool_kernel)
+KERNEL_CPU_VIA(AVG_POOL1D, pool_kernel)
+KERNEL_CPU_VIA(AVG_POOL3D, pool_kernel)
 KERNEL_CPU_VIA(MAX_POOL2D, pool_kernel)
 KERNEL_CPU_VIA(AVG_POOL2D, pool_kernel)
+
+/* ---- adaptive pooling ------------------------------------------------------ */
+
+/* Output position i of out over an input extent of in covers [start, end)
+ * with TVM's start = floor(i * in / out), end = ceil((i + 1) * in / out). */
+static inline int64_t adaptive_start(int64_t i, int64_t in, int64_t out)
+{
+	return i * in / out;
+}
+static inline int64_t adaptive_end(int64_t i, int64_t in, int64_t out)
+{
+	return ((i + 1) * in + out - 1) / out;
+}
+
+/* Max or average over each output position's window; the average divides
+ * by the window's size, the max starts from the dtype's lowest value (TVM's
+ * min_value), a NaN wins. */
+#define DEFINE_ADAPTIVE(NAME, T, LOWEST)                                                       \
+	static void NAME(void *vjob, int64_t begin, int64_t end)                               \
+	{                                                                                      \
+		const PoolJob *job = vjob;                                                     \
+		const KernelCall *kc = job->kc;                                                \
+		const KernelWindow *w = &kc->p.window;                                         \
+		int64_t out_plane = w->od * w->oh * w->ow;                                     \
+		for (int64_t plane = begin; plane < end; plane++) {                            \
+			const T *x = (const T *)kc->in[0].data + plane * w->d * w->h * w->w;   \
+			T *y = (T *)kc->out[0].data + plane * out_plane;                       \
+			for (int64_t o = 0; o < out_plane; o++) {                              \
+				int64_t oz = o / (w->oh * w->ow), oy = o / w->ow % w->oh,      \
+					ox = o % w->ow;                                        \
+				int64_t z0 = adaptive_start(oz, w->d, w->od),                  \
+					z1 = adaptive_end(oz, w->d, w->od);                    \
+				int64_t y0 = adaptive_start(oy, w->h, w->oh),                  \
+					y1 = adaptive_end(oy, w->h, w->oh);                    \
+				int64_t x0 = adaptive_start(ox, w->w, w->ow),                  \
+					x1 = adaptive_end(ox, w->w, w->ow);                    \
+				double acc = job->is_max ? LOWEST : 0;                         \
+				for (int64_t iz = z0; iz < z1; iz++)                           \
+					for (int64_t iy = y0; iy < y1; iy++)                   \
+						for (int64_t ix = x0; ix < x1; ix++) {         \
+							T v = x[(iz * w->h + iy) * w->w + ix]; \
+							if (!job->is_max)                      \
+								acc += v;                      \
+							else if (v > acc || v != v)            \
+								acc = v;                       \
+						}                                              \
+				if (!job->is_max)                                              \
+					acc /= (double)((z1 - z0) * (y1 - y0) * (x1 - x0));    \
+				y[o] = (T)acc;                                                 \
+			}                                                                      \
+		}                                                                              \
+	}
+DEFINE_ADAPTIVE(adaptive_f32, float, -FLT_MAX)
+DEFINE_ADAPTIVE(adaptive_f64, double, -DBL_MAX)
+
+/* The adaptive poolings and nn.global_max_pool2d (an adaptive max pooling
+ * to 1 x 1). */
+static bool adaptive_kernel(const KernelCall *kc, char **err)
+{
+	const KernelWindow *w = &kc->p.window;
+	PoolJob job = {kc, kc->op == OP_ADAPTIVE_MAX_POOL1D || kc->op == OP_ADAPTIVE_MAX_POOL2D ||
+				   kc->op == OP_ADAPTIVE_MAX_POOL3D ||
+				   kc->op == OP_GLOBAL_MAX_POOL2D};
+	int64_t grain = 1 + GRAIN_ROWS / (w->d * w->h * w->w + 1);
+	return cpu_run_float(kc, w->n * w->c, grain, adaptive_f32, adaptive_f64, &job, err);
+}
+
+KERNEL_CPU_VIA(GLOBAL_MAX_POOL2D, adaptive_kernel)
+KERNEL_CPU_VIA(ADAPTIVE_AVG_POOL1D, adaptive_kernel)
+KERNEL_CPU_VIA(ADAPTIVE_AVG_POOL2D, adaptive_kernel)
+KERNEL_CPU_VIA(ADAPTIVE_AVG_POOL3D, adaptive_kernel)
+KERNEL_CPU_VIA(ADAPTIVE_MAX_POOL1D, adaptive_kernel)
+KERNEL_CPU_VIA(ADAPTIVE_MAX_POOL2D, adaptive_kernel)
+KERNEL_CPU_VIA(ADAPTIVE_MAX_POOL3D, adaptive_kernel)
 
 bool kernel_cpu_GLOBAL_AVG_POOL2D(const KernelCall *kc, char **err)
 {
