@@ -2340,6 +2340,22 @@ static void test_views(void **state)
 	expect_values(7, want, 8, 0);
 }
 
+/* The views move bytes, so the dtypes beyond the six run too (the supports
+ * table must say so, or the run is refused before it starts). */
+static void test_views_other_dtypes(void **state)
+{
+	static const double x[] = {-1, 2, -3}, pad[] = {7};
+	static const double bc[] = {-1, -1, 2, 2, -3, -3, -1, -1, 2, 2, -3, -3};
+	static const double padded[] = {7, 255, 2, 253, 7};
+	(void)state;
+	in_values("x", DT_INT8, SHAPE(3, 1), x);
+	in_values("u", DT_UINT8, SHAPE(3), x);
+	in_values("v", DT_UINT8, 0, NULL, pad);
+	run_body("(broadcast_to(%x, shape=[2, 3, 2]), nn.pad(%u, %v, pad_width=[[1, 1]]))");
+	expect_values(0, bc, 12, 0);
+	expect_values(1, padded, 5, 0);
+}
+
 /* ---- normalisations --------------------------------------------------------- */
 
 /* Normalises input 0 seen as [outer, mid, c, inner]: the statistics of
@@ -2699,6 +2715,7 @@ int main(void)
 		TEST(test_take_shape_of_copy),
 		TEST(test_pad),
 		TEST(test_views),
+		TEST(test_views_other_dtypes),
 		TEST(test_unsupported_dtype),
 		TEST(test_unsupported_layout),
 	};
