@@ -3,8 +3,21 @@
  *
  * All three build @main's inputs the same way: NAME=FILE.npy reads a NumPy
  * file, NAME=random[:SEED] draws seeded random values (npy.h documents the
- * generator), and an input not named is random with its index as the seed,
- * which a note says. Then exec_run (exec.h) does the work and these
+ * generator), NAME=random:SEED:(3,4) in the shape given (which an input
+ * whose type has `?` dimensions needs), and an input not named is random
+ * with its index as the seed, which a note says.
+ *
+ * Dynamic shapes: a module with `?` dimensions is run as plan_specialize
+ * (core/plan/plan_specialize.c) makes it for the inputs' actual shapes, a
+ * clone typed again with every shape known, the dyn.* calls whose shapes
+ * come from constants or shape_of turned into their static forms; the
+ * executor then runs it like any static module, allocating per actual
+ * shape. The executor cannot do this itself, as the shape rules are
+ * core/plan's and it may use only core/ir; a static module skips it.
+ * A given shape is checked against the input's static dimensions and the
+ * memory before anything is drawn or read further.
+ *
+ * Then exec_run (exec.h) does the work and these
  * handlers only format: `run` a summary per result (type, device, first
  * values, checksum), `compare` the largest errors against a run of the
  * same program with every op on the cpu, `profile` times per op and device
@@ -136,7 +149,8 @@ static bool match_inputs(CmdContext *ctx, int argc, char **argv, const ExecParam
 		if (name[0] == '%')
 			name++;
 		if (!eq || eq == name) {
-			cmd_error(ctx, "'%s' is not NAME=FILE.npy or NAME=random[:SEED]", argv[i]);
+			cmd_error(ctx, "'%s' is not NAME=FILE.npy or NAME=random[:SEED[:(SHAPE)]]",
+				  argv[i]);
 			return false;
 		}
 		len = (size_t)(eq - name);

@@ -19,7 +19,9 @@
  * type. A dyn.* call gives `?` from its relation because its shape is a
  * value; where that value can be computed on the host before running (a
  * constant, shape_of of a tensor whose type is now static, through
- * device_copy, on_device, cast and let variables), the call is rewritten
+ * device_copy, on_device, cast and let variables, and take, concatenate,
+ * expand_dims, reshape and squeeze of such values, as TVM's ONNX frontend
+ * builds shapes), the call is rewritten
  * in place into its static twin with the value as the attribute
  * (dyn.reshape(x, s) becomes reshape(x, newshape=s), and so on for
  * broadcast_to, tile, zeros, ones, strided_slice, squeeze, expand_dims),
@@ -35,7 +37,7 @@
 
 #include "infer.h"
 
-enum { SPECIALIZE_MAX_ROUNDS = 64, SPECIALIZE_MAX_VALUES = 64 };
+enum { SPECIALIZE_MAX_ROUNDS = 64, SPECIALIZE_MAX_VALUES = 64, SPECIALIZE_MAX_DEPTH = 32 };
 
 static bool has_unknown_dims(const Type *t)
 {
@@ -80,8 +82,10 @@ bool plan_has_unknown_dims(const IrModule *m)
 
 /* The values of a 1-D (or scalar) integer tensor that can be computed on
  * the host before running; false when they depend on the data. */
-static bool host_values(const Expr *e, int64_t *out, uint32_t *n)
+static bool host_values(const Expr *e, int64_t *out, uint32_t *n, int depth)
 {
+	if (depth > SPECIALIZE_MAX_DEPTH)
+		return false;
 	for (;;) {
 		if (e->kind == EXPR_VAR && e->u.var.role == VAR_LET && e->u.var.value) {
 			e = e->u.var.value;
@@ -103,6 +107,50 @@ static bool host_values(const Expr *e, int64_t *out, uint32_t *n)
 			return false;
 		memcpy(out, t->u.tensor.dims, t->u.tensor.ndim * sizeof(int64_t));
 		*n = t->u.tensor.ndim;
+		return true;
+	}
+	if (e->kind == EXPR_CALL &&
+	    !(e->type && e->type->kind == TYPE_TENSOR && e->type->u.tensor.ndim <= 1))
+		return false;
+	/* a scalar made a vector and back: the same values */
+	if (e->kind == EXPR_CALL && e->u.call.nargs == 1 &&
+	    (ir_is_op(e, OP_EXPAND_DIMS) || ir_is_op(e, OP_RESHAPE) || ir_is_op(e, OP_SQUEEZE)))
+		return host_values(e->u.call.args[0], out, n, depth + 1);
+	if (e->kind == EXPR_CALL && ir_is_op(e, OP_CONCATENATE) && e->u.call.nargs == 1) {
+		const Expr *t = e->u.call.args[0];
+		while (t->kind == EXPR_VAR && t->u.var.role == VAR_LET && t->u.var.value)
+			t = t->u.var.value;
+		if (t->kind != EXPR_TUPLE)
+			return false;
+		*n = 0;
+		for (uint32_t i = 0; i < t->u.tuple.nfields; i++) {
+			int64_t part[SPECIALIZE_MAX_VALUES];
+			uint32_t np;
+			if (!host_values(t->u.tuple.fields[i], part, &np, depth + 1) ||
+			    *n + np > SPECIALIZE_MAX_VALUES)
+				return false;
+			memcpy(out + *n, part, np * sizeof(int64_t));
+			*n += np;
+		}
+		return true;
+	}
+	/* take(values, indices) along the only axis */
+	if (e->kind == EXPR_CALL && ir_is_op(e, OP_TAKE) && e->u.call.nargs == 2) {
+		int64_t data[SPECIALIZE_MAX_VALUES], idx[SPECIALIZE_MAX_VALUES];
+		uint32_t nd, ni;
+		const Attr *axis = ir_attr(e, "axis");
+		if ((axis && axis->value.kind == ATTR_INT && axis->value.u.i != 0 &&
+		     axis->value.u.i != -1) ||
+		    !host_values(e->u.call.args[0], data, &nd, depth + 1) ||
+		    !host_values(e->u.call.args[1], idx, &ni, depth + 1))
+			return false;
+		for (uint32_t i = 0; i < ni; i++) {
+			int64_t k = idx[i] < 0 ? idx[i] + nd : idx[i];
+			if (k < 0 || k >= (int64_t)nd)
+				return false;
+			out[i] = data[k];
+		}
+		*n = ni;
 		return true;
 	}
 	if (e->kind == EXPR_CONSTANT) {
@@ -236,7 +284,10 @@ static bool make_static(IrModule *m, Expr *e)
 	if (!static_twin(e, &twin, names, &first, &nvalues))
 		return false;
 	for (uint32_t i = 0; i < nvalues; i++) {
-		if (!host_values(e->u.call.args[first + i], v[i], &n[i]))
+		const Type *at = e->u.call.args[first + i]->type;
+		if (!host_values(e->u.call.args[first + i], v[i], &n[i], 0) ||
+		    (at && at->kind == TYPE_TENSOR && at->u.tensor.ndim == 1 &&
+		     at->u.tensor.dims[0] != (int64_t)n[i]))
 			return false;
 		extra[i] = (Attr){.name = names[i], .pos = e->pos};
 		if (twin == OP_EXPAND_DIMS) {
