@@ -295,7 +295,7 @@ static bool check_input_shape(CmdContext *ctx, const ExecParam *p, uint32_t ndim
 {
 	const Type *t = p->type;
 	StrBuf ty;
-	int64_t count = 1, bytes;
+	double bytes = (double)dtype_size(t->u.tensor.dtype);
 	uint64_t limit = memory_limit() ? memory_limit() : exec_physical_memory();
 	bool ok = true;
 	strbuf_init(&ty);
@@ -316,16 +316,11 @@ static bool check_input_shape(CmdContext *ctx, const ExecParam *p, uint32_t ndim
 			ok = false;
 			goto done;
 		}
-		if (__builtin_mul_overflow(count, shape[d], &count))
-			count = INT64_MAX;
+		bytes *= (double)shape[d]; /* a double cannot overflow here */
 	}
-	if (__builtin_mul_overflow(count, (int64_t)dtype_size(t->u.tensor.dtype), &bytes) ||
-	    (uint64_t)bytes > limit) {
+	if (bytes > (double)limit) {
 		char need[32], have[32];
-		format_bytes(need, sizeof need,
-			     count == INT64_MAX
-				     ? INFINITY
-				     : (double)count * (double)dtype_size(t->u.tensor.dtype));
+		format_bytes(need, sizeof need, bytes);
 		format_bytes(have, sizeof have, (double)limit);
 		if (memory_limit())
 			cmd_error(ctx, "input %%%s: %s asks for %s, more than the %s memory limit",

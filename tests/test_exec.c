@@ -508,11 +508,13 @@ static void test_dynamic_shapes(void **state)
 	const Type *types[2];
 	IrModule *m;
 	(void)state;
-	program_load(&p, "def @main(%x: Tensor[(?, 2), float32], %y: Tensor[(?), int32]) {\n"
-			 "  %0 = shape_of(%x, dtype=\"int64\");\n"
-			 "  (sum(%x, axis=[1]), dyn.reshape(%y, %0), dyn.zeros(%0, "
-			 "dtype=\"float32\"),\n"
-			 "   dyn.expand_dims(%x, 1i64), concatenate((%x, %x)))\n}\n");
+	program_load(&p,
+		     "def @main(%x: Tensor[(?, 2), float32], %y: Tensor[(?), int32]) {\n"
+		     "  %0 = shape_of(%x, dtype=\"int64\");\n"
+		     "  (sum(%x, axis=[1]), dyn.reshape(%y, %0), dyn.zeros(%0, "
+		     "dtype=\"float32\"),\n"
+		     "   dyn.expand_dims(%x, 1i64), concatenate((%x, %x)), dyn.full(2f, %0),\n"
+		     "   dyn.squeeze(dyn.expand_dims(%x, 1i64), expand_dims(1i64, axis=0)))\n}\n");
 	assert_true(plan_has_unknown_dims(p.m));
 	assert_false(exec_run(p.m, &p.devices, &o, in, 2, &r, &p.diags));
 	exec_result_free(&r);
@@ -529,7 +531,7 @@ static void test_dynamic_shapes(void **state)
 		diag_print_all(stderr, &p.diags);
 		fail();
 	}
-	assert_int_equal(r.noutputs, 5);
+	assert_int_equal(r.noutputs, 7);
 	/* sum over 2 of 1.5 per row, for the 3 rows */
 	assert_int_equal(r.outputs[0].ndim, 1);
 	assert_int_equal(r.outputs[0].shape[0], 3);
@@ -546,6 +548,14 @@ static void test_dynamic_shapes(void **state)
 	assert_int_equal(r.outputs[3].ndim, 3);
 	assert_int_equal(r.outputs[3].shape[1], 1);
 	assert_int_equal(r.outputs[4].shape[0], 6);
+	/* dyn.full as broadcast_to of its fill value */
+	assert_int_equal(r.outputs[5].ndim, 2);
+	assert_int_equal(r.outputs[5].shape[0], 3);
+	assert_float_equal(exec_element(&r.outputs[5], 5), 2.0, 0);
+	/* dyn.squeeze undoes dyn.expand_dims */
+	assert_int_equal(r.outputs[6].ndim, 2);
+	assert_int_equal(r.outputs[6].shape[0], 3);
+	assert_float_equal(exec_element(&r.outputs[6], 5), 1.5, 0);
 	exec_result_free(&r);
 	ir_module_free(m);
 	/* the same with 4 rows: memory per actual shape */

@@ -24,7 +24,8 @@
  * builds shapes), the call is rewritten
  * in place into its static twin with the value as the attribute
  * (dyn.reshape(x, s) becomes reshape(x, newshape=s), and so on for
- * broadcast_to, tile, zeros, ones, strided_slice, squeeze, expand_dims),
+ * broadcast_to, tile, zeros, ones, strided_slice, squeeze, expand_dims;
+ * dyn.full becomes broadcast_to of its fill value, full having no kernel),
  * whose kernel then serves, and the clone is inferred again, as long as a
  * rewrite makes progress. The shape_of calls stay and still run. Shapes
  * that depend on the data itself (a shape read from an input's values)
@@ -255,6 +256,17 @@ static bool static_twin(const Expr *e, OpKind *twin, const char **names, uint32_
 	} else if (ir_is_op(e, OP_DYN_EXPAND_DIMS)) {
 		*twin = OP_EXPAND_DIMS;
 		names[0] = "axis";
+	} else if (ir_is_op(e, OP_DYN_FULL)) {
+		/* full has no kernel; broadcast_to of the fill value serves when
+		 * the dtype stays the fill value's */
+		const Attr *dt = ir_attr(e, "dtype");
+		const Type *fill = e->u.call.nargs == 2 ? e->u.call.args[0]->type : NULL;
+		if (!fill || fill->kind != TYPE_TENSOR ||
+		    (dt && dt->value.kind == ATTR_STRING && dt->value.u.s[0] &&
+		     strcmp(dt->value.u.s, dtype_name(fill->u.tensor.dtype)) != 0))
+			return false;
+		*twin = OP_BROADCAST_TO;
+		names[0] = "shape";
 	} else if (ir_is_op(e, OP_DYN_ZEROS) || ir_is_op(e, OP_DYN_ONES)) {
 		*twin = ir_is_op(e, OP_DYN_ZEROS) ? OP_ZEROS : OP_ONES;
 		names[0] = "shape";
