@@ -524,8 +524,21 @@ static IrModule *module_for_inputs(CmdContext *ctx, const IrModule *m, const Npy
 	out = plan_specialize(m, types, np, &diags);
 	cmd_print_diags(ctx, &diags);
 	diag_free(&diags);
-	if (!out)
-		cmd_error(ctx, "@main cannot run with these inputs' shapes");
+	if (!out) {
+		StrBuf given;
+		strbuf_init(&given);
+		for (size_t k = 0; k < np && k < n; k++) {
+			if (!types[k])
+				continue;
+			strbuf_printf(&given, "%s%%%s (", given.len ? ", " : "", params[k].name);
+			for (uint32_t d = 0; d < inputs[k].ndim; d++)
+				strbuf_printf(&given, "%s%lld", d ? ", " : "",
+					      (long long)inputs[k].shape[d]);
+			strbuf_puts(&given, ")");
+		}
+		cmd_error(ctx, "@main cannot run with these inputs' shapes: %s", given.data);
+		strbuf_free(&given);
+	}
 	arena_free(&arena);
 	free(types);
 	free(params);
