@@ -37,6 +37,7 @@
 #include <string.h>
 
 #include "infer.h"
+#include "verify.h"
 
 enum { SPECIALIZE_MAX_ROUNDS = 64, SPECIALIZE_MAX_VALUES = 64, SPECIALIZE_MAX_DEPTH = 32 };
 
@@ -403,5 +404,16 @@ IrModule *plan_specialize(const IrModule *in, const Type *const *input_types, si
 		ir_module_free(m);
 		return NULL;
 	}
+#ifdef DEVPLAN_VERIFY
+	{
+		/* a rewrite that broke the clone is a bug here (verify.h) */
+		DiagList found;
+		diag_init(&found);
+		if (!ir_verify(m, VERIFY_TYPES, DEVICES_MAX, &found))
+			diag_print_all(stderr, &found);
+		DP_ASSERT(found.count == 0);
+		diag_free(&found);
+	}
+#endif
 	return m;
 }
