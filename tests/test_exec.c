@@ -511,10 +511,15 @@ static void test_dynamic_shapes(void **state)
 	program_load(&p,
 		     "def @main(%x: Tensor[(?, 2), float32], %y: Tensor[(?), int32]) {\n"
 		     "  %0 = shape_of(%x, dtype=\"int64\");\n"
+		     "  %1 = strided_slice(%0, begin=[1], end=[2]);\n"
+		     "  %2 = multiply(strided_slice(%0, begin=[-2], end=[-1]), 1i64);\n"
+		     "  %3 = concatenate((%1, %2));\n"
 		     "  (sum(%x, axis=[1]), dyn.reshape(%y, %0), dyn.zeros(%0, "
 		     "dtype=\"float32\"),\n"
 		     "   dyn.expand_dims(%x, 1i64), concatenate((%x, %x)), dyn.full(2f, %0),\n"
-		     "   dyn.squeeze(dyn.expand_dims(%x, 1i64), expand_dims(1i64, axis=0)))\n}\n");
+		     "   dyn.squeeze(dyn.expand_dims(%x, 1i64), expand_dims(1i64, axis=0)),\n"
+		     "   dyn.reshape(%y, %3), dyn.zeros(concatenate((subtract(%2, 1i64), %1))))\n"
+		     "}\n");
 	assert_true(plan_has_unknown_dims(p.m));
 	assert_false(exec_run(p.m, &p.devices, &o, in, 2, &r, &p.diags));
 	exec_result_free(&r);
@@ -531,7 +536,7 @@ static void test_dynamic_shapes(void **state)
 		diag_print_all(stderr, &p.diags);
 		fail();
 	}
-	assert_int_equal(r.noutputs, 7);
+	assert_int_equal(r.noutputs, 9);
 	/* sum over 2 of 1.5 per row, for the 3 rows */
 	assert_int_equal(r.outputs[0].ndim, 1);
 	assert_int_equal(r.outputs[0].shape[0], 3);
@@ -556,6 +561,11 @@ static void test_dynamic_shapes(void **state)
 	assert_int_equal(r.outputs[6].ndim, 2);
 	assert_int_equal(r.outputs[6].shape[0], 3);
 	assert_float_equal(exec_element(&r.outputs[6], 5), 1.5, 0);
+	/* shapes computed from shape_of's (3, 2): [2, 3] and [3 - 1, 2] */
+	assert_int_equal(r.outputs[7].shape[0], 2);
+	assert_int_equal(r.outputs[7].shape[1], 3);
+	assert_int_equal(r.outputs[8].shape[0], 2);
+	assert_int_equal(r.outputs[8].shape[1], 2);
 	exec_result_free(&r);
 	ir_module_free(m);
 	/* the same with 4 rows: memory per actual shape */

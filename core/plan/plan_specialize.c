@@ -20,8 +20,8 @@
  * value; where that value can be computed on the host before running (a
  * constant, shape_of of a tensor whose type is now static, through
  * device_copy, on_device, cast and let variables, and take, concatenate,
- * expand_dims, reshape and squeeze of such values, as TVM's ONNX frontend
- * builds shapes), the call is rewritten
+ * strided_slice, expand_dims, reshape, squeeze, add, subtract and
+ * multiply of such values, as TVM's ONNX frontend builds shapes), the call is rewritten
  * in place into its static twin with the value as the attribute
  * (dyn.reshape(x, s) becomes reshape(x, newshape=s), and so on for
  * broadcast_to, tile, zeros, ones, strided_slice, squeeze, expand_dims;
@@ -80,6 +80,73 @@ bool plan_has_unknown_dims(const IrModule *m)
 	}
 	exprvec_free(&order);
 	return found;
+}
+
+static bool host_values(const Expr *e, int64_t *out, uint32_t *n, int depth);
+
+/* Integer attribute list `name` of a call (at most SPECIALIZE_MAX_VALUES
+ * items): its length, 0 when absent, -1 when not a list of integers. */
+static int attr_ints(const Expr *e, const char *name, int64_t *out)
+{
+	const Attr *a = ir_attr(e, name);
+	if (!a || a->value.kind == ATTR_NONE)
+		return 0;
+	if (a->value.kind != ATTR_LIST || a->value.u.list.n > SPECIALIZE_MAX_VALUES)
+		return -1;
+	for (uint32_t i = 0; i < a->value.u.list.n; i++) {
+		if (a->value.u.list.items[i].kind != ATTR_INT)
+			return -1;
+		out[i] = a->value.u.list.items[i].u.i;
+	}
+	return (int)a->value.u.list.n;
+}
+
+/* strided_slice of a vector of host values, with TVM's canonicalisation
+ * (op_slice_canonical); slice_mode "size" and axes are left to the run. */
+static bool host_slice(const Expr *e, int64_t *out, uint32_t *n, int depth)
+{
+	int64_t data[SPECIALIZE_MAX_VALUES], b[SPECIALIZE_MAX_VALUES], en[SPECIALIZE_MAX_VALUES],
+		st[SPECIALIZE_MAX_VALUES], stride = 1, begin, end;
+	uint32_t nd;
+	int nb = attr_ints(e, "begin", b), ne = attr_ints(e, "end", en),
+	    ns = attr_ints(e, "strides", st);
+	const Attr *mode = ir_attr(e, "slice_mode"), *axes = ir_attr(e, "axes");
+	if (nb != 1 || ne < 0 || ne > 1 || ns < 0 || ns > 1 ||
+	    (mode && mode->value.kind == ATTR_STRING && strcmp(mode->value.u.s, "end") != 0) ||
+	    (axes && axes->value.kind != ATTR_NONE) ||
+	    !host_values(e->u.call.args[0], data, &nd, depth + 1))
+		return false;
+	if (ns == 1)
+		stride = st[0];
+	if (stride == 0)
+		return false;
+	begin = op_slice_canonical(b[0], nd, stride);
+	end = ne == 1 ? op_slice_canonical(en[0], nd, stride) : stride > 0 ? (int64_t)nd : -1;
+	*n = 0;
+	for (int64_t i = begin; stride > 0 ? i < end : i > end; i += stride)
+		out[(*n)++] = data[i];
+	return true;
+}
+
+/* add, subtract or multiply of host values, a scalar (one value)
+ * broadcast against a vector; false on overflow. */
+static bool host_arith(const Expr *e, int64_t *out, uint32_t *n, int depth)
+{
+	int64_t a[SPECIALIZE_MAX_VALUES], b[SPECIALIZE_MAX_VALUES];
+	uint32_t na, nb;
+	if (!host_values(e->u.call.args[0], a, &na, depth + 1) ||
+	    !host_values(e->u.call.args[1], b, &nb, depth + 1) || (na != nb && na != 1 && nb != 1))
+		return false;
+	*n = na > nb ? na : nb;
+	for (uint32_t i = 0; i < *n; i++) {
+		int64_t x = a[na == 1 ? 0 : i], y = b[nb == 1 ? 0 : i];
+		bool overflow = ir_is_op(e, OP_ADD)        ? __builtin_add_overflow(x, y, &out[i])
+				: ir_is_op(e, OP_SUBTRACT) ? __builtin_sub_overflow(x, y, &out[i])
+							   : __builtin_mul_overflow(x, y, &out[i]);
+		if (overflow)
+			return false;
+	}
+	return true;
 }
 
 /* The values of a 1-D (or scalar) integer tensor that can be computed on
@@ -155,6 +222,11 @@ static bool host_values(const Expr *e, int64_t *out, uint32_t *n, int depth)
 		*n = ni;
 		return true;
 	}
+	if (e->kind == EXPR_CALL && ir_is_op(e, OP_STRIDED_SLICE) && e->u.call.nargs == 1)
+		return host_slice(e, out, n, depth);
+	if (e->kind == EXPR_CALL && e->u.call.nargs == 2 &&
+	    (ir_is_op(e, OP_ADD) || ir_is_op(e, OP_SUBTRACT) || ir_is_op(e, OP_MULTIPLY)))
+		return host_arith(e, out, n, depth);
 	if (e->kind == EXPR_CONSTANT) {
 		const Tensor *c = &e->u.constant.tensor;
 		int64_t count = c->ndim == 0 ? 1 : c->shape[0];
