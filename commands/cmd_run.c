@@ -3,8 +3,21 @@
  *
  * All three build @main's inputs the same way: NAME=FILE.npy reads a NumPy
  * file, NAME=random[:SEED] draws seeded random values (npy.h documents the
- * generator), and an input not named is random with its index as the seed,
- * which a note says. Then exec_run (exec.h) does the work and these
+ * generator), NAME=random:SEED:(3,4) in the shape given (which an input
+ * whose type has `?` dimensions needs), and an input not named is random
+ * with its index as the seed, which a note says.
+ *
+ * Dynamic shapes: a module with `?` dimensions is run as plan_specialize
+ * (core/plan/plan_specialize.c) makes it for the inputs' actual shapes, a
+ * clone typed again with every shape known, the dyn.* calls whose shapes
+ * come from constants or shape_of turned into their static forms; the
+ * executor then runs it like any static module, allocating per actual
+ * shape. The executor cannot do this itself, as the shape rules are
+ * core/plan's and it may use only core/ir; a static module skips it.
+ * A given shape is checked against the input's static dimensions and the
+ * memory before anything is drawn or read further.
+ *
+ * Then exec_run (exec.h) does the work and these
  * handlers only format: `run` a summary per result (type, device, first
  * values, checksum), `compare` the largest errors against a run of the
  * same program with every op on the cpu, `profile` times per op and device
@@ -25,7 +38,10 @@
 #include "interrupt.h"
 #include "plan.h"
 
-enum { RUN_SHOW_VALUES = 8, RUN_LIST_RANDOM = 6 };
+enum { RUN_SHOW_VALUES = 8, RUN_LIST_RANDOM = 6, INPUT_MAX_NDIM = 16 };
+
+static uint64_t memory_limit(void);
+static void format_bytes(char *buf, size_t size, double bytes);
 
 typedef struct RunArgs {
 	int first; /* argv index of the first NAME=VALUE */
@@ -133,7 +149,8 @@ static bool match_inputs(CmdContext *ctx, int argc, char **argv, const ExecParam
 		if (name[0] == '%')
 			name++;
 		if (!eq || eq == name) {
-			cmd_error(ctx, "'%s' is not NAME=FILE.npy or NAME=random[:SEED]", argv[i]);
+			cmd_error(ctx, "'%s' is not NAME=FILE.npy or NAME=random[:SEED[:(SHAPE)]]",
+				  argv[i]);
 			return false;
 		}
 		len = (size_t)(eq - name);
@@ -163,45 +180,173 @@ static bool match_inputs(CmdContext *ctx, int argc, char **argv, const ExecParam
 }
 
 /* How one input is made: read from a file, or drawn at random with a
- * seed. */
+ * seed, in the shape its type says or the one given after the seed. */
 typedef struct InputSpec {
 	const char *file; /* NAME=FILE.npy; NULL: random values */
 	uint64_t seed;
+	bool has_shape; /* random:SEED:(D0, D1...) */
+	uint32_t ndim;
+	int64_t shape[INPUT_MAX_NDIM];
 } InputSpec;
 
-/* The VALUE given for input k: FILE.npy, random or random:SEED; NULL (not
- * named) is random with k as the seed. Returns false after reporting. */
+/* "(3,4)", "(5)", "(5,)" or "()" after random:SEED: into spec. Returns
+ * false after reporting. */
+static bool parse_input_shape(CmdContext *ctx, const ExecParam *p, const char *value,
+			      const char *text, InputSpec *spec)
+{
+	const char *c = text;
+	spec->has_shape = true;
+	spec->ndim = 0;
+	if (*c++ != '(')
+		goto malformed;
+	while (*c == ' ')
+		c++;
+	while (*c != ')') {
+		char *end;
+		long long d;
+		if (spec->ndim == INPUT_MAX_NDIM) {
+			cmd_error(ctx, "'%s' for %%%s: a shape has at most %d dimensions", value,
+				  p->name, INPUT_MAX_NDIM);
+			return false;
+		}
+		if (*c == '-') {
+			cmd_error(ctx, "'%s' for %%%s: dimension %u is negative", value, p->name,
+				  spec->ndim);
+			return false;
+		}
+		if (*c < '0' || *c > '9')
+			goto malformed;
+		errno = 0;
+		d = strtoll(c, &end, 10);
+		if (errno) {
+			cmd_error(ctx, "'%s' for %%%s: dimension %u is too large", value, p->name,
+				  spec->ndim);
+			return false;
+		}
+		spec->shape[spec->ndim++] = d;
+		c = end;
+		while (*c == ' ')
+			c++;
+		if (*c == ',') {
+			c++;
+			while (*c == ' ')
+				c++;
+		} else if (*c != ')') {
+			goto malformed;
+		}
+	}
+	if (c[1] == '\0')
+		return true;
+malformed:
+	cmd_error(ctx,
+		  "'%s' for %%%s: expected random:SEED:(D0,D1,...), a shape of non-negative "
+		  "integers",
+		  value, p->name);
+	return false;
+}
+
+/* The VALUE given for input k: FILE.npy, random, random:SEED or
+ * random:SEED:(SHAPE); NULL (not named) is random with k as the seed.
+ * Returns false after reporting. */
 static bool parse_input_value(CmdContext *ctx, const ExecParam *p, const char *value, size_t k,
 			      InputSpec *spec)
 {
 	bool random = !value || strncmp(value, "random", 6) == 0;
+	memset(spec, 0, sizeof *spec);
 	spec->file = random ? NULL : value;
 	spec->seed = k;
 	if (value && random && value[6] != '\0') {
 		char *end;
 		if (value[6] != ':' || !value[7]) {
-			cmd_error(ctx, "'%s' for %%%s: expected random or random:SEED", value,
-				  p->name);
+			cmd_error(ctx,
+				  "'%s' for %%%s: expected random, random:SEED or "
+				  "random:SEED:(D0,D1,...)",
+				  value, p->name);
 			return false;
 		}
 		errno = 0;
 		spec->seed = strtoull(value + 7, &end, 10);
-		if (errno || *end || value[7] == '-') {
+		if (errno || end == value + 7 || (*end && *end != ':') || value[7] == '-') {
 			cmd_error(ctx, "'%s' for %%%s: the seed must be a non-negative integer",
 				  value, p->name);
 			return false;
 		}
+		if (*end == ':' && !parse_input_shape(ctx, p, value, end + 1, spec))
+			return false;
 	}
 	return true;
 }
 
+static bool has_unknown_dims(const Type *t)
+{
+	if (!t || t->kind != TYPE_TENSOR)
+		return false;
+	for (uint32_t d = 0; d < t->u.tensor.ndim; d++)
+		if (t->u.tensor.dims[d] < 0)
+			return true;
+	return false;
+}
+
+/* A shape given for input p (from random:SEED:(...) or a file) agrees with
+ * p's type: the same rank and every static dimension equal; and it fits in
+ * memory. Returns false after reporting. */
+static bool check_input_shape(CmdContext *ctx, const ExecParam *p, uint32_t ndim,
+			      const int64_t *shape, const char *source)
+{
+	const Type *t = p->type;
+	StrBuf ty;
+	double bytes = (double)dtype_size(t->u.tensor.dtype);
+	uint64_t limit = memory_limit() ? memory_limit() : exec_physical_memory();
+	bool ok = true;
+	strbuf_init(&ty);
+	type_print(&ty, t);
+	if (ndim != t->u.tensor.ndim) {
+		cmd_error(ctx, "input %%%s: %s has %u dimensions, but its type %s has %u", p->name,
+			  source, ndim, ty.data, t->u.tensor.ndim);
+		ok = false;
+		goto done;
+	}
+	for (uint32_t d = 0; d < ndim; d++) {
+		if (t->u.tensor.dims[d] >= 0 && t->u.tensor.dims[d] != shape[d]) {
+			cmd_error(ctx,
+				  "input %%%s: %s gives dimension %u as %lld, but its type %s "
+				  "fixes it at %lld",
+				  p->name, source, d, (long long)shape[d], ty.data,
+				  (long long)t->u.tensor.dims[d]);
+			ok = false;
+			goto done;
+		}
+		bytes *= (double)shape[d]; /* a double cannot overflow here */
+	}
+	if (bytes > (double)limit) {
+		char need[32], have[32];
+		format_bytes(need, sizeof need, bytes);
+		format_bytes(have, sizeof have, (double)limit);
+		if (memory_limit())
+			cmd_error(ctx, "input %%%s: %s asks for %s, more than the %s memory limit",
+				  p->name, source, need, have);
+		else
+			cmd_error(ctx,
+				  "input %%%s: %s asks for %s, more than this machine's %s of "
+				  "memory",
+				  p->name, source, need, have);
+		ok = false;
+	}
+done:
+	strbuf_free(&ty);
+	return ok;
+}
+
 /* Input p's array as spec says: the file's, or seeded random values of
- * p's static tensor type (non-negative for a batch-norm variance). Returns
- * false after reporting, with nothing in *out. */
+ * p's tensor type, in the shape given (which must agree with the type's
+ * static dimensions, and is required where it has `?`); non-negative for
+ * a batch-norm variance. Returns false after reporting, with nothing in
+ * *out. */
 static bool generate_input(CmdContext *ctx, const ExecParam *p, const InputSpec *spec,
 			   NpyArray *out)
 {
 	const Type *t = p->type;
+	const int64_t *shape;
 	char *err = NULL;
 	if (spec->file) {
 		if (!npy_read(spec->file, out, &err)) {
@@ -214,22 +359,36 @@ static bool generate_input(CmdContext *ctx, const ExecParam *p, const InputSpec 
 		if (out->dtype == DT_UINT16 && t && t->kind == TYPE_TENSOR &&
 		    t->u.tensor.dtype == DT_BFLOAT16)
 			out->dtype = DT_BFLOAT16;
+		/* a static input's mismatch is the executor's to report */
+		if (has_unknown_dims(t) &&
+		    !check_input_shape(ctx, p, out->ndim, out->shape, spec->file)) {
+			npy_array_free(out);
+			return false;
+		}
 		return true;
 	}
 	if (!t || t->kind != TYPE_TENSOR) {
 		cmd_error(ctx, "input %%%s is not a tensor: give it as NAME=FILE.npy", p->name);
 		return false;
 	}
-	for (uint32_t d = 0; d < t->u.tensor.ndim; d++)
-		if (t->u.tensor.dims[d] < 0) {
-			cmd_error(ctx,
-				  "input %%%s has unknown dimensions: give it as "
-				  "NAME=FILE.npy",
-				  p->name);
+	if (spec->has_shape) {
+		if (!check_input_shape(ctx, p, spec->ndim, spec->shape, "the shape given"))
 			return false;
-		}
-	if (!npy_random(out, t->u.tensor.dtype, t->u.tensor.ndim, t->u.tensor.dims, spec->seed,
-			&err)) {
+		shape = spec->shape;
+	} else if (has_unknown_dims(t)) {
+		StrBuf ty;
+		strbuf_init(&ty);
+		type_print(&ty, t);
+		cmd_error(ctx,
+			  "input %%%s has type %s with unknown dimensions: give its shape, "
+			  "%s=random:SEED:(D0,D1,...), or a file, %s=FILE.npy",
+			  p->name, ty.data, p->name, p->name);
+		strbuf_free(&ty);
+		return false;
+	} else {
+		shape = t->u.tensor.dims;
+	}
+	if (!npy_random(out, t->u.tensor.dtype, t->u.tensor.ndim, shape, spec->seed, &err)) {
 		cmd_error(ctx, "input %%%s: %s", p->name, err);
 		free(err);
 		return false;
@@ -337,6 +496,53 @@ static ExecOptions run_options(const Session *s, bool all_on_cpu, bool profile)
 	o.profile = profile;
 	o.memory_limit = memory_limit();
 	return o;
+}
+
+/* The module a run of m with these inputs executes: m itself (retained)
+ * when its shapes are static, the fast path; else plan_specialize's clone,
+ * whose inputs with `?` dimensions take the actual shapes of the arrays
+ * given. NULL after reporting. The caller frees it (ir_module_free). */
+static IrModule *module_for_inputs(CmdContext *ctx, const IrModule *m, const NpyArray *inputs,
+				   size_t n)
+{
+	ExecParam *params;
+	size_t np;
+	const Type **types;
+	Arena arena;
+	DiagList diags;
+	IrModule *out;
+	if (!plan_has_unknown_dims(m))
+		return ir_module_retain(m);
+	np = exec_params(m, &params);
+	types = xcalloc(np + 1, sizeof *types);
+	arena_init(&arena);
+	for (size_t k = 0; k < np && k < n; k++)
+		if (has_unknown_dims(params[k].type))
+			types[k] = type_tensor(&arena, params[k].type->u.tensor.dtype,
+					       inputs[k].ndim, inputs[k].shape);
+	diag_init(&diags);
+	out = plan_specialize(m, types, np, &diags);
+	cmd_print_diags(ctx, &diags);
+	diag_free(&diags);
+	if (!out) {
+		StrBuf given;
+		strbuf_init(&given);
+		for (size_t k = 0; k < np && k < n; k++) {
+			if (!types[k])
+				continue;
+			strbuf_printf(&given, "%s%%%s (", given.len ? ", " : "", params[k].name);
+			for (uint32_t d = 0; d < inputs[k].ndim; d++)
+				strbuf_printf(&given, "%s%lld", d ? ", " : "",
+					      (long long)inputs[k].shape[d]);
+			strbuf_puts(&given, ")");
+		}
+		cmd_error(ctx, "@main cannot run with these inputs' shapes: %s", given.data);
+		strbuf_free(&given);
+	}
+	arena_free(&arena);
+	free(types);
+	free(params);
+	return out;
 }
 
 /* Runs m; prints the diagnostics (notes included) either way. */
@@ -533,7 +739,8 @@ static void print_profile(CmdContext *ctx, const IrModule *m, const ExecResult *
 
 int cmd_run(CmdContext *ctx, int argc, char **argv)
 {
-	const IrModule *m = session_current(ctx->session);
+	const IrModule *current = session_current(ctx->session);
+	IrModule *m;
 	RunArgs args;
 	NpyArray *inputs;
 	size_t n;
@@ -541,10 +748,15 @@ int cmd_run(CmdContext *ctx, int argc, char **argv)
 	ExecOptions o;
 	int status = 0;
 	if (!parse_options(ctx, argc, argv, true, &args) ||
-	    !prepare_inputs(ctx, m, argc, argv, &inputs, &n))
+	    !prepare_inputs(ctx, current, argc, argv, &inputs, &n))
 		return 1;
+	if (!(m = module_for_inputs(ctx, current, inputs, n))) {
+		free_inputs(inputs, n);
+		return 1;
+	}
 	o = run_options(ctx->session, false, args.profile);
 	if (!run_module(ctx, m, &o, inputs, n, &result)) {
+		ir_module_free(m);
 		free_inputs(inputs, n);
 		return 1;
 	}
@@ -564,28 +776,36 @@ int cmd_run(CmdContext *ctx, int argc, char **argv)
 	if (args.profile)
 		print_profile(ctx, m, &result);
 	exec_result_free(&result);
+	ir_module_free(m);
 	free_inputs(inputs, n);
 	return status;
 }
 
 int cmd_profile(CmdContext *ctx, int argc, char **argv)
 {
-	const IrModule *m = session_current(ctx->session);
+	const IrModule *current = session_current(ctx->session);
+	IrModule *m;
 	RunArgs args;
 	NpyArray *inputs;
 	size_t n;
 	ExecResult result;
 	ExecOptions o;
 	if (!parse_options(ctx, argc, argv, false, &args) ||
-	    !prepare_inputs(ctx, m, argc, argv, &inputs, &n))
+	    !prepare_inputs(ctx, current, argc, argv, &inputs, &n))
 		return 1;
+	if (!(m = module_for_inputs(ctx, current, inputs, n))) {
+		free_inputs(inputs, n);
+		return 1;
+	}
 	o = run_options(ctx->session, false, true);
 	if (!run_module(ctx, m, &o, inputs, n, &result)) {
+		ir_module_free(m);
 		free_inputs(inputs, n);
 		return 1;
 	}
 	print_profile(ctx, m, &result);
 	exec_result_free(&result);
+	ir_module_free(m);
 	free_inputs(inputs, n);
 	return 0;
 }
@@ -648,6 +868,7 @@ int cmd_compare(CmdContext *ctx, int argc, char **argv)
 	const IrModule *planned = session_current(s);
 	int infer = pipeline_find_flags(PHASE_PRODUCES_TYPES);
 	const IrModule *reference = NULL;
+	IrModule *planned_run, *reference_run;
 	double tol = s->settings.tolerance;
 	RunArgs args;
 	NpyArray *inputs;
@@ -662,17 +883,30 @@ int cmd_compare(CmdContext *ctx, int argc, char **argv)
 	if (!parse_options(ctx, argc, argv, false, &args) ||
 	    !prepare_inputs(ctx, planned, argc, argv, &inputs, &n))
 		return 1;
-	o = run_options(s, false, false);
-	if (!run_module(ctx, planned, &o, inputs, n, &got)) {
+	if (!(planned_run = module_for_inputs(ctx, planned, inputs, n))) {
 		free_inputs(inputs, n);
 		return 1;
 	}
-	o = run_options(s, true, false);
-	if (!run_module(ctx, reference, &o, inputs, n, &want)) {
+	o = run_options(s, false, false);
+	if (!run_module(ctx, planned_run, &o, inputs, n, &got)) {
+		ir_module_free(planned_run);
+		free_inputs(inputs, n);
+		return 1;
+	}
+	ir_module_free(planned_run);
+	if (!(reference_run = module_for_inputs(ctx, reference, inputs, n))) {
 		exec_result_free(&got);
 		free_inputs(inputs, n);
 		return 1;
 	}
+	o = run_options(s, true, false);
+	if (!run_module(ctx, reference_run, &o, inputs, n, &want)) {
+		ir_module_free(reference_run);
+		exec_result_free(&got);
+		free_inputs(inputs, n);
+		return 1;
+	}
+	ir_module_free(reference_run);
 	for (uint32_t i = 0; i < s->devices.count && cpu < 0; i++)
 		if (s->devices.items[i].device_type == DEVICE_TYPE_CPU)
 			cpu = (int32_t)i;

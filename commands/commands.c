@@ -68,7 +68,7 @@ const Command commands_table[] = {
 		.min_args = 0,
 		.max_args = -1,
 		.flags = CMD_NEEDS_MODULE | CMD_NEEDS_PLAN,
-		.usage = "compare [NAME=FILE.npy | NAME=random[:SEED]]...",
+		.usage = "compare [NAME=FILE.npy | NAME=random[:SEED[:(SHAPE)]]]...",
 		.summary = "run the plan and the same program on the cpu alone and compare results",
 		.help = "Runs the planned @main, then the same program (as typed by `infer`) with\n"
 			"every op on the cpu, on the same inputs (as for `run`; random when not\n"
@@ -286,7 +286,7 @@ const Command commands_table[] = {
 		.min_args = 0,
 		.max_args = -1,
 		.flags = CMD_NEEDS_MODULE | CMD_NEEDS_PLAN,
-		.usage = "profile [NAME=FILE.npy | NAME=random[:SEED]]...",
+		.usage = "profile [NAME=FILE.npy | NAME=random[:SEED[:(SHAPE)]]]...",
 		.summary = "run the planned module and time each op and copy",
 		.help = "Runs the planned @main like `run` (same inputs), waiting for each\n"
 			"device after every op, and prints the time per op kind and device,\n"
@@ -385,15 +385,18 @@ const Command commands_table[] = {
 		.min_args = 0,
 		.max_args = -1,
 		.flags = CMD_NEEDS_MODULE | CMD_NEEDS_PLAN,
-		.usage = "run [NAME=FILE.npy | NAME=random[:SEED]]... [--output FILE.npy] "
-			 "[--profile]",
+		.usage =
+			"run [NAME=FILE.npy | NAME=random[:SEED[:(SHAPE)]]]... [--output FILE.npy] "
+			"[--profile]",
 		.summary = "execute the planned module on its devices",
 		.help = "Executes the planned @main: each op on its device (cuda devices on the "
 			"GPU,\n"
 			"or on the host emulator without one; see `set gpu`), each device_copy\n"
 			"as a transfer. Inputs are NumPy .npy files (NAME=FILE.npy) or seeded\n"
-			"random values (NAME=random[:SEED]); an input not given is random with\n"
-			"its index as the seed. Prints each result's type, device, first values\n"
+			"random values (NAME=random[:SEED]), in the shape given after the seed\n"
+			"(NAME=random:SEED:(3,4)) where the input's type has `?` dimensions; an\n"
+			"input not given is random with its index as the seed. Prints each "
+			"result's type, device, first values\n"
 			"and checksum (sum, FNV-1a of the bytes). --output saves the first\n"
 			"result as .npy; --profile adds the `profile` report.",
 		.handler = cmd_run,

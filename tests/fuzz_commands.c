@@ -36,7 +36,8 @@
  *                         FILE is written to the disk;
  *   run, profile, compare no `--output` (writes a .npy file) and no
  *                         NAME=VALUE whose VALUE is not random[:SEED]
- *                         (NAME=FILE.npy reads a file).
+ *                         (NAME=FILE.npy reads a file; a shape,
+ *                         random:SEED:(SHAPE), may ask for gigabytes).
  *
  * Everything else runs: it only reads and changes the session and the
  * context (`history` lists lines kept in memory; `target add` extends the
@@ -166,7 +167,7 @@ static bool run_allowed(int argc, char **argv)
 		const char *eq = strchr(argv[i], '=');
 		if (strcmp(argv[i], "--output") == 0)
 			return false;
-		if (eq && strncmp(eq + 1, "random", 6) != 0)
+		if (eq && (strncmp(eq + 1, "random", 6) != 0 || strchr(eq, '(')))
 			return false;
 	}
 	return true;

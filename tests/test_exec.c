@@ -494,6 +494,118 @@ static void test_inputs_checked(void **state)
 	program_free(&p);
 }
 
+/* A module with `?` dimensions: refused as it is, run once specialised
+ * for its inputs' shapes (plan_specialize), with shape_of's values fixing
+ * the dyn.* shapes; a shape read from an input's values is named. */
+static void test_dynamic_shapes(void **state)
+{
+	int64_t xshape[2] = {3, 2}, yshape[1] = {6};
+	Program p;
+	NpyArray in[2] = {filled(DT_FLOAT32, 2, xshape, 1.5), filled(DT_INT32, 1, yshape, 7)};
+	ExecOptions o = {.all_on_cpu = true};
+	ExecResult r;
+	Arena arena;
+	const Type *types[2];
+	IrModule *m;
+	(void)state;
+	program_load(&p,
+		     "def @main(%x: Tensor[(?, 2), float32], %y: Tensor[(?), int32]) {\n"
+		     "  %0 = shape_of(%x, dtype=\"int64\");\n"
+		     "  %1 = strided_slice(%0, begin=[1], end=[2]);\n"
+		     "  %2 = multiply(strided_slice(%0, begin=[-2], end=[-1]), 1i64);\n"
+		     "  %3 = concatenate((%1, %2));\n"
+		     "  (sum(%x, axis=[1]), dyn.reshape(%y, %0), dyn.zeros(%0, "
+		     "dtype=\"float32\"),\n"
+		     "   dyn.expand_dims(%x, 1i64), concatenate((%x, %x)), dyn.full(2f, %0),\n"
+		     "   dyn.squeeze(dyn.expand_dims(%x, 1i64), expand_dims(1i64, axis=0)),\n"
+		     "   dyn.reshape(%y, %3), dyn.zeros(concatenate((subtract(%2, 1i64), %1))))\n"
+		     "}\n");
+	assert_true(plan_has_unknown_dims(p.m));
+	assert_false(exec_run(p.m, &p.devices, &o, in, 2, &r, &p.diags));
+	exec_result_free(&r);
+	expect_diag(&p.diags, "no kernel for 'dyn.reshape'");
+	arena_init(&arena);
+	types[0] = type_tensor(&arena, DT_FLOAT32, 2, xshape);
+	types[1] = type_tensor(&arena, DT_INT32, 1, yshape);
+	m = plan_specialize(p.m, types, 2, &p.diags);
+	assert_non_null(m);
+	assert_false(plan_has_unknown_dims(m));
+	diag_free(&p.diags);
+	diag_init(&p.diags);
+	if (!exec_run(m, &p.devices, &o, in, 2, &r, &p.diags)) {
+		diag_print_all(stderr, &p.diags);
+		fail();
+	}
+	assert_int_equal(r.noutputs, 9);
+	/* sum over 2 of 1.5 per row, for the 3 rows */
+	assert_int_equal(r.outputs[0].ndim, 1);
+	assert_int_equal(r.outputs[0].shape[0], 3);
+	for (int i = 0; i < 3; i++)
+		assert_float_equal(exec_element(&r.outputs[0], i), 3.0, 0);
+	/* y's 6 values in x's shape */
+	assert_int_equal(r.outputs[1].ndim, 2);
+	assert_int_equal(r.outputs[1].shape[0], 3);
+	assert_int_equal(r.outputs[1].shape[1], 2);
+	assert_float_equal(exec_element(&r.outputs[1], 5), 7.0, 0);
+	assert_int_equal(r.outputs[2].shape[0], 3);
+	assert_int_equal(r.outputs[2].shape[1], 2);
+	assert_float_equal(exec_element(&r.outputs[2], 4), 0.0, 0);
+	assert_int_equal(r.outputs[3].ndim, 3);
+	assert_int_equal(r.outputs[3].shape[1], 1);
+	assert_int_equal(r.outputs[4].shape[0], 6);
+	/* dyn.full as broadcast_to of its fill value */
+	assert_int_equal(r.outputs[5].ndim, 2);
+	assert_int_equal(r.outputs[5].shape[0], 3);
+	assert_float_equal(exec_element(&r.outputs[5], 5), 2.0, 0);
+	/* dyn.squeeze undoes dyn.expand_dims */
+	assert_int_equal(r.outputs[6].ndim, 2);
+	assert_int_equal(r.outputs[6].shape[0], 3);
+	assert_float_equal(exec_element(&r.outputs[6], 5), 1.5, 0);
+	/* shapes computed from shape_of's (3, 2): [2, 3] and [3 - 1, 2] */
+	assert_int_equal(r.outputs[7].shape[0], 2);
+	assert_int_equal(r.outputs[7].shape[1], 3);
+	assert_int_equal(r.outputs[8].shape[0], 2);
+	assert_int_equal(r.outputs[8].shape[1], 2);
+	exec_result_free(&r);
+	ir_module_free(m);
+	/* the same with 4 rows: memory per actual shape */
+	xshape[0] = 4;
+	yshape[0] = 8;
+	npy_array_free(&in[0]);
+	npy_array_free(&in[1]);
+	in[0] = filled(DT_FLOAT32, 2, xshape, 1);
+	in[1] = filled(DT_INT32, 1, yshape, 2);
+	types[0] = type_tensor(&arena, DT_FLOAT32, 2, xshape);
+	types[1] = type_tensor(&arena, DT_INT32, 1, yshape);
+	m = plan_specialize(p.m, types, 2, &p.diags);
+	assert_non_null(m);
+	assert_true(exec_run(m, &p.devices, &o, in, 2, &r, &p.diags));
+	assert_int_equal(r.outputs[1].shape[0], 4);
+	assert_int_equal(r.outputs[4].shape[0], 8);
+	exec_result_free(&r);
+	ir_module_free(m);
+	/* 7 values do not make a (4, 2) */
+	yshape[0] = 7;
+	types[1] = type_tensor(&arena, DT_INT32, 1, yshape);
+	assert_null(plan_specialize(p.m, types, 2, &p.diags));
+	npy_array_free(&in[0]);
+	npy_array_free(&in[1]);
+	program_free(&p);
+	/* a shape that is an input's values */
+	program_load(&p, "def @main(%x: Tensor[(?, 2), float32], %s: Tensor[(2), int64]) {\n"
+			 "  dyn.reshape(%x, %s)\n}\n");
+	types[1] = NULL;
+	assert_null(plan_specialize(p.m, types, 2, &p.diags));
+	expect_diag(&p.diags, "prog.relay:2:3: error: 'dyn.reshape' takes its newshape from "
+			      "values known only while running");
+	program_free(&p);
+	/* a static module stays as it is */
+	program_load(&p, "def @main(%a: Tensor[(5, 7), float32]) {\n  negative(%a)\n}\n");
+	assert_false(plan_has_unknown_dims(p.m));
+	program_free(&p);
+	arena_free(&arena);
+}
+
 static void test_interrupt(void **state)
 {
 	int64_t shape[1] = {4};
@@ -701,6 +813,28 @@ static void test_profile_command(void **state)
 	assert_non_null(strstr(f->out, "copies:\n"));
 }
 
+/* profile and run --profile on a module with `?` dimensions: the ops run
+ * in the input's shape (the dyn.* ones as their static forms), and the
+ * bytes moved are the actual ones. */
+static void test_profile_dynamic(void **state)
+{
+	Fixture *f = *state;
+	assert_true(load_and_plan(f, DEVPLAN_SOURCE_DIR "/tests/transcripts/dyn_shape_of.relay"));
+	run_ok(f, "profile x=random:1:(5,3) y=random:2:(15) b=random:3 r=random:4");
+	assert_non_null(strstr(f->out, "ops:\n"));
+	assert_non_null(strstr(f->out, "reshape "));
+	assert_non_null(strstr(f->out, "tile "));
+	/* x 60 bytes, y 60, b 12, r 8 */
+	assert_non_null(strstr(f->out, "inputs: 4 tensors, 140 bytes"));
+	assert_non_null(strstr(f->out, "memory peak:"));
+	run_ok(f, "run --profile x=random:1:(2,3) y=random:2:(6) b=random:3 r=random:4");
+	assert_non_null(strstr(f->out, "result.0: Tensor[(4, 3), float32] on cuda:0"));
+	assert_non_null(strstr(f->out, "inputs: 4 tensors, 68 bytes"));
+	assert_int_equal(run(f, "profile x=random:1 y=random:2:(6)"), 1);
+	assert_non_null(strstr(f->err, "input %x has type Tensor[(?, 3), float32] with unknown "
+				       "dimensions"));
+}
+
 static void test_compare_fails_beyond_tolerance(void **state)
 {
 	Fixture *f = *state;
@@ -726,6 +860,8 @@ int main(void)
 		cmocka_unit_test(test_memory_stays_bounded),
 		cmocka_unit_test(test_sizes_checked_before_allocation),
 		cmocka_unit_test(test_inputs_checked),
+		cmocka_unit_test(test_dynamic_shapes),
+		TEST(test_profile_dynamic),
 		cmocka_unit_test(test_interrupt),
 		TEST(test_missing_copy_is_caught),
 		cmocka_unit_test(test_emulator_checks_operands),

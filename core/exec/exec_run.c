@@ -26,7 +26,10 @@
  *
  * Before anything is allocated, every tensor the run can create is checked:
  * a static shape, an element count that does not overflow, and a size
- * within the memory limit. Every kernel launch then checks that its
+ * within the memory limit. A module with `?` dimensions comes here made
+ * static for its inputs' shapes (plan_specialize, called by the commands:
+ * the shape rules live in core/plan/, which this layer may not call), so
+ * the interpreter itself only ever sees static shapes. Every kernel launch then checks that its
  * operands live in its device's memory, naming the op, its position and
  * both devices when one does not (a device_copy is missing).
  */
@@ -497,11 +500,12 @@ static bool check_type(Run *run, const Expr *e, const Type *t)
 	type_print(&ty, t);
 	for (uint32_t i = 0; i < t->u.tensor.ndim; i++)
 		if (t->u.tensor.dims[i] < 0) {
-			diag_error(run->diags, run->m->src, e->pos,
-				   "%s has type %s with unknown dimensions: devplan runs static "
-				   "shapes "
-				   "only",
-				   what.data, ty.data);
+			diag_error(
+				run->diags, run->m->src, e->pos,
+				"%s has type %s with unknown dimensions: its shape depends on "
+				"values known only while running, and devplan computes shapes "
+				"before running, from the inputs' shapes, constants and shape_of",
+				what.data, ty.data);
 			ok = false;
 			goto done;
 		}

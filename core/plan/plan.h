@@ -415,6 +415,16 @@ void plan_placement_diff_free(PlacementDiff *d);
  * through a device_copy; reports each violation with its position. */
 bool plan_verify(const IrModule *m, const DeviceTable *devices, DiagList *diags);
 
+/* Whether any expression of m (functions aside) has a `?` dimension. */
+bool plan_has_unknown_dims(const IrModule *m);
+/* A clone of the typed module m in which @main's inputs (its parameters,
+ * then the free variables, as exec_params lists them) have the given
+ * tensor types (NULL: as declared), inferred again with the dyn.* calls
+ * whose shapes the host can compute made static (plan_specialize.c says
+ * how); NULL after reporting a type error. The caller frees the clone. */
+IrModule *plan_specialize(const IrModule *m, const Type *const *input_types, size_t ninputs,
+			  DiagList *diags);
+
 /* The phases (plan_rewrite.c, plan_check.c, plan_core.c). */
 IrModule *plan_rewrite_phase(const IrModule *in, PhaseContext *ctx);
 IrModule *plan_check_phase(const IrModule *in, PhaseContext *ctx);
