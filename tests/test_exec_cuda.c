@@ -355,6 +355,51 @@ static void test_data_movement(void **state)
 	check("%x: Tensor[(3, 1), int8]", "broadcast_to(%x, shape=[2, 3, 4])", 0);
 }
 
+/* The gathers move words of every size; the scatters with duplicate
+ * indices (random indices run from -8 to 7, so they clamp and repeat)
+ * apply their updates in the CPU's order, except scatter_nd's atomic add. */
+static void test_gather_scatter(void **state)
+{
+	static const char *const reductions[] = {"update", "add", "mul", "mean", "min", "max"};
+	(void)state;
+	REQUIRE_GPU();
+	check("%d: " F32("4, 5, 6") ", %i: Tensor[(4, 9, 6), int64], %j: Tensor[(4, 5, 2), int32]",
+	      "(gather(%d, %i, axis=1), gather(%d, %j, axis=-1))", 0);
+	check("%d: Tensor[(6, 7), uint16], %i: Tensor[(3, 7), int8]", "gather(%d, %i, axis=0)", 0);
+	check("%d: " F32("5, 6, 7") ", %i: Tensor[(2, 3, 4), int64], %b: Tensor[(1, 5, 3), int32]",
+	      "(gather_nd(%d, %i), gather_nd(%d, %b, batch_dims=1))", 0);
+	check("%d: Tensor[(8, 4), float16], %i: Tensor[(1, 10), int32]", "gather_nd(%d, %i)", 0);
+	for (size_t r = 0; r < DP_COUNT(reductions); r++) {
+		char body[160];
+		snprintf(body, sizeof body,
+			 "(scatter_elements(%%d, %%i, %%u, axis=1, reduction=\"%s\"), "
+			 "scatter_elements(%%e, %%j, %%v, reduction=\"%s\"))",
+			 reductions[r], reductions[r]);
+		check("%d: " F32("5, 6") ", %i: Tensor[(5, 4), int64], %u: " F32(
+			      "5, 4") ", %e: Tensor[(7, 3, 2), int32], %j: Tensor[(9, 2, 2), "
+				      "int32], "
+				      "%v: Tensor[(9, 2, 2), int32]",
+		      body, 1e-6);
+		if (strcmp(reductions[r], "mean") == 0)
+			continue;
+		snprintf(body, sizeof body,
+			 "(scatter_nd(%%d, %%i, %%u, mode=\"%s\"), scatter_nd(%%e, %%j, %%v, "
+			 "mode=\"%s\"), scatter_nd(%%h, %%i, %%w, mode=\"%s\"))",
+			 reductions[r], reductions[r], reductions[r]);
+		check("%d: " F32("6, 5") ", %i: Tensor[(1, 20), int32], %u: " F32(
+			      "20, 5") ", %e: Tensor[(4, 3), int64], %j: Tensor[(2, 50), int64], "
+				       "%v: Tensor[(50), int64], %h: Tensor[(6, 5), float16], "
+				       "%w: Tensor[(20, 5), float16]",
+		      body, 1e-5);
+	}
+	check("%d: Tensor[(6, 5), float64], %i: Tensor[(2, 40), int32], %u: Tensor[(40), float64]",
+	      "scatter_nd(%d, %i, %u, mode=\"add\")", 1e-12);
+	check("%d: Tensor[(3, 4), bool], %i: Tensor[(3, 4), int32], %u: Tensor[(3, 4), bool]",
+	      "(scatter_elements(%d, %i, %u, axis=1, reduction=\"max\"), "
+	      "scatter_elements(%d, %i, %u))",
+	      0);
+}
+
 static void test_convolution_and_pooling(void **state)
 {
 	(void)state;
@@ -447,6 +492,7 @@ int main(void)
 		cmocka_unit_test(test_matrix_products),
 		cmocka_unit_test(test_softmax_and_reductions),
 		cmocka_unit_test(test_data_movement),
+		cmocka_unit_test(test_gather_scatter),
 		cmocka_unit_test(test_convolution_and_pooling),
 		cmocka_unit_test(test_programs),
 	};

@@ -1574,6 +1574,126 @@ static void test_take_shape_of_copy(void **state)
 	}
 }
 
+/* ---- gathers and scatters ------------------------------------------------------ */
+
+/* Hand-checked gather and gather_nd (negative indices count from the end,
+ * larger ones clamp), and gather on random data against a naive loop. */
+static void test_gather(void **state)
+{
+	static const double d[] = {1, 2, 3, 4, 5, 6, 7, 8, 9};
+	static const double i1[] = {0, 0, 1, 0, 2, -1}, w1[] = {1, 1, 5, 4, 9, 9};
+	static const double i0[] = {1, 2, 0, 2, 0, 7}, w0[] = {4, 8, 3, 7, 2, 9};
+	static const double e[] = {0, 1, 2, 3, 4, 5, 6, 7};
+	static const double t2[] = {1, 0, 0, 1}, t1[] = {1, -2}, tb[] = {1, 0};
+	static const double wt1[] = {4, 5, 6, 7, 0, 1, 2, 3}, wtb[] = {2, 3, 4, 5};
+	static const double i3[] = {0, 2, -1, 1, 9, 0,  1, 1, 2, 0, -3, 2, 1, 0, 2,
+				    2, 0, 1,  1, 2, -9, 3, 3, 0, 1, -2, 0, 2, 1, 3};
+	(void)state;
+	in_values("d", DT_FLOAT32, SHAPE(3, 3), d);
+	in_values("a", DT_INT32, SHAPE(3, 2), i1);
+	in_values("b", DT_INT64, SHAPE(2, 3), i0);
+	in_values("e", DT_INT16, SHAPE(2, 2, 2), e);
+	in_values("t", DT_INT32, SHAPE(2, 2), t2);
+	in_values("u", DT_INT64, SHAPE(1, 2), t1);
+	in_values("v", DT_INT32, SHAPE(1, 2), tb);
+	run_body("(gather(%d, %a, axis=1), gather(%d, %b, axis=0), gather_nd(%d, %t), "
+		 "gather_nd(%e, %u), gather_nd(%e, %v, batch_dims=1))");
+	EXPECT_SHAPE(0, 3, 2);
+	expect_values(0, w1, 6, 0);
+	EXPECT_SHAPE(1, 2, 3);
+	expect_values(1, w0, 6, 0);
+	/* tuples (1, 0) and (0, 1) of a 3x3 */
+	EXPECT_SHAPE(2, 2);
+	{
+		double want[2] = {4, 2};
+		expect_values(2, want, 2, 0);
+	}
+	/* rows 1 and -2 (0) of a 2x2x2 */
+	EXPECT_SHAPE(3, 2, 2, 2);
+	expect_values(3, wt1, 8, 0);
+	assert_int_equal(result.outputs[3].dtype, DT_INT16);
+	/* batch_dims=1: e[0][1] and e[1][0] */
+	EXPECT_SHAPE(4, 2, 2);
+	expect_values(4, wtb, 4, 0);
+
+	setup(NULL);
+	RAND("x", DT_FLOAT64, 2, 3, 4);
+	in_values("i", DT_INT32, SHAPE(2, 3, 5), i3);
+	run_body("gather(%x, %i, axis=-1)");
+	EXPECT_SHAPE(0, 2, 3, 5);
+	{
+		double want[30];
+		for (int a = 0; a < 2; a++)
+			for (int b = 0; b < 3; b++)
+				for (int c = 0; c < 5; c++) {
+					int64_t k = (int64_t)i3[(a * 3 + b) * 5 + c];
+					k = k < 0 ? k + 4 : k;
+					k = k < 0 ? 0 : k > 3 ? 3 : k;
+					want[(a * 3 + b) * 5 + c] = in_at(0, (a * 3 + b) * 4 + k);
+				}
+		expect_values(0, want, 30, 0);
+	}
+}
+
+/* Hand-checked scatter_elements (ONNX's examples, every reduction over
+ * duplicate indices, in order) and scatter_nd (update and add with
+ * duplicates, slices, tuples). */
+static void test_scatter(void **state)
+{
+	static const double z[9] = {0}, i0[] = {1, 0, 2, 0, 2, 1};
+	static const double u0[] = {1.0, 1.1, 1.2, 2.0, 2.1, 2.2};
+	static const double w0[] = {2.0, 1.1, 0, 1.0, 0, 2.2, 0, 2.1, 1.2};
+	static const double row[] = {1, 2, 3, 4, 5}, dup[] = {1, -4, 6, -1},
+			    ud[] = {1.1, 2.1, 7, 8};
+	static const double upd_row[] = {1, 2.1, 3, 4, 8}, add_row[] = {1, 5.2, 3, 4, 20};
+	static const double mul_row[] = {1, 4.62, 3, 4, 280}, min_row[] = {1, 1.1, 3, 4, 5};
+	static const double max_row[] = {1, 2.1, 3, 4, 8}, mean_row[] = {1, 1.825, 3, 4, 7};
+	static const double v[] = {1, 2, 3, 4}, iv[] = {1, 3, 1}, uv[] = {10, 20, 30};
+	static const double wu[] = {1, 30, 3, 20}, wa[] = {1, 42, 3, 24};
+	static const double ir[] = {1, 0}, ur[] = {1, 2, 3, 4, 5, 6}, wr[] = {4, 5, 6, 1, 2, 3};
+	static const double it[] = {0, 1, 2, 0}, ut[] = {7, 8}, wt[] = {0, 0, 7, 8, 0, 0};
+	(void)state;
+	in_values("z", DT_FLOAT32, SHAPE(3, 3), z);
+	in_values("i", DT_INT64, SHAPE(2, 3), i0);
+	in_values("u", DT_FLOAT32, SHAPE(2, 3), u0);
+	in_values("r", DT_FLOAT64, SHAPE(1, 5), row);
+	in_values("j", DT_INT32, SHAPE(1, 4), dup);
+	in_values("w", DT_FLOAT64, SHAPE(1, 4), ud);
+	run_body("(scatter_elements(%z, %i, %u), "
+		 "scatter_elements(%r, %j, %w, axis=1), "
+		 "scatter_elements(%r, %j, %w, axis=1, reduction=\"add\"), "
+		 "scatter_elements(%r, %j, %w, axis=-1, reduction=\"mul\"), "
+		 "scatter_elements(%r, %j, %w, axis=1, reduction=\"min\"), "
+		 "scatter_elements(%r, %j, %w, axis=1, reduction=\"max\"), "
+		 "scatter_elements(%r, %j, %w, axis=1, reduction=\"mean\"))");
+	EXPECT_SHAPE(0, 3, 3);
+	expect_values(0, w0, 9, 1e-7);
+	expect_values(1, upd_row, 5, 1e-12);
+	expect_values(2, add_row, 5, 1e-12);
+	expect_values(3, mul_row, 5, 1e-12);
+	expect_values(4, min_row, 5, 1e-12);
+	expect_values(5, max_row, 5, 1e-12);
+	expect_values(6, mean_row, 5, 1e-12);
+
+	setup(NULL);
+	in_values("v", DT_INT32, SHAPE(4), v);
+	in_values("i", DT_INT32, SHAPE(1, 3), iv);
+	in_values("u", DT_INT32, SHAPE(3), uv);
+	in_values("z", DT_FLOAT32, SHAPE(2, 3), z);
+	in_values("r", DT_INT64, SHAPE(1, 2), ir);
+	in_values("s", DT_FLOAT32, SHAPE(2, 3), ur);
+	in_values("t", DT_INT64, SHAPE(2, 2), it);
+	in_values("w", DT_FLOAT32, SHAPE(2), ut);
+	run_body("(scatter_nd(%v, %i, %u), scatter_nd(%v, %i, %u, mode=\"add\"), "
+		 "scatter_nd(%z, %r, %s), scatter_nd(%z, %t, %w))");
+	EXPECT_SHAPE(0, 4);
+	expect_values(0, wu, 4, 0);
+	expect_values(1, wa, 4, 0);
+	EXPECT_SHAPE(2, 2, 3);
+	expect_values(2, wr, 6, 0);
+	expect_values(3, wt, 6, 0);
+}
+
 /* ---- index views --------------------------------------------------------------- */
 
 /* Hand-checked: nn.pad in its three modes. */
@@ -1989,6 +2109,8 @@ int main(void)
 		TEST(test_rounding_and_classes),
 		TEST(test_where),
 		TEST(test_take_shape_of_copy),
+		TEST(test_gather),
+		TEST(test_scatter),
 		TEST(test_pad),
 		TEST(test_views),
 		TEST(test_unsupported_dtype),

@@ -470,6 +470,91 @@ bad:
 	return false;
 }
 
+/* KernelGather of gather, gather_nd, scatter_elements or scatter_nd (the
+ * relations have checked ranks and the nd forms' shapes). */
+static bool prepare_gather(KernelCall *kc, const Expr *call, char **err)
+{
+	const KernelTensor *data = &kc->in[0], *indices = &kc->in[1];
+	KernelGather *g = &kc->p.gather;
+	OpKind op = kc->op;
+	const AttrValue *mode = attr_get(call, op == OP_SCATTER_ND ? "mode" : "reduction");
+	static const char *const modes[] = {
+		[SCATTER_UPDATE] = "update", [SCATTER_ADD] = "add", [SCATTER_MUL] = "mul",
+		[SCATTER_MEAN] = "mean",     [SCATTER_MIN] = "min", [SCATTER_MAX] = "max"};
+	bool empty = false;
+	g->mode = SCATTER_UPDATE;
+	if (mode && mode->kind == ATTR_STRING)
+		for (size_t i = 0; i < sizeof modes / sizeof modes[0]; i++)
+			if (strcmp(mode->u.s, modes[i]) == 0)
+				g->mode = (KernelScatterMode)i;
+	if (dtype_is_float(indices->dtype)) {
+		*err = xasprintf("'%s' needs integer indices, not %s", kc->name,
+				 dtype_name(indices->dtype));
+		return false;
+	}
+	if (op == OP_GATHER || op == OP_SCATTER_ELEMENTS) {
+		int64_t stride = 1;
+		if (data->ndim > KERNEL_GATHER_MAX_NDIM || indices->ndim != data->ndim ||
+		    !normalize_axis(attr_int(call, "axis", 0), data->ndim, &g->axis)) {
+			*err = xasprintf("'%s' runs on indices of its data's rank, at most %d",
+					 kc->name, KERNEL_GATHER_MAX_NDIM);
+			return false;
+		}
+		g->ndim = data->ndim;
+		g->len = data->shape[g->axis];
+		for (uint32_t d = data->ndim; d-- > 0;) {
+			g->shape[d] = indices->shape[d];
+			g->stride[d] = stride;
+			stride *= data->shape[d];
+		}
+		if (op == OP_SCATTER_ELEMENTS) {
+			const KernelTensor *updates = &kc->in[2];
+			bool fits = updates->ndim == indices->ndim;
+			for (uint32_t d = 0; fits && d < data->ndim; d++)
+				fits = updates->shape[d] == indices->shape[d] &&
+				       ((int64_t)d == g->axis ||
+					indices->shape[d] <= data->shape[d]);
+			if (!fits) {
+				*err = xasprintf("'scatter_elements' needs updates shaped like its "
+						 "indices, and indices no larger than the data "
+						 "outside the axis");
+				return false;
+			}
+		}
+		empty = g->len == 0 && indices->count > 0;
+	} else {
+		int64_t batch_dims = op == OP_GATHER_ND ? attr_int(call, "batch_dims", 0) : 0,
+			batch = 1;
+		g->m = indices->shape[0];
+		if (g->m > KERNEL_GATHER_MAX_NDIM || batch_dims < 0 ||
+		    batch_dims + g->m > (int64_t)data->ndim) {
+			*err = xasprintf("'%s' indexes at most %d dimensions of its data", kc->name,
+					 KERNEL_GATHER_MAX_NDIM);
+			return false;
+		}
+		g->tuples = 1;
+		for (uint32_t i = 1; i < indices->ndim; i++) {
+			g->tuples *= indices->shape[i];
+			if ((int64_t)i <= batch_dims)
+				batch *= indices->shape[i];
+		}
+		g->per_batch = batch > 0 ? g->tuples / batch : 1;
+		g->inner = 1;
+		for (int64_t l = 0; l < g->m; l++) {
+			g->extent[l] = data->shape[batch_dims + l];
+			empty |= g->extent[l] == 0;
+		}
+		for (uint32_t d = (uint32_t)(batch_dims + g->m); d < data->ndim; d++)
+			g->inner *= data->shape[d];
+		empty = empty && g->tuples > 0 && g->inner > 0;
+	}
+	if (empty) {
+		*err = xasprintf("'%s' indexes an empty axis", kc->name);
+		return false;
+	}
+	return true;
+}
+
 bool kernel_dtype_checked_at_launch(DType dtype)
 {
 	switch (dtype) {
@@ -667,6 +752,11 @@ bool kernel_call_prepare(KernelCall *kc, const Expr *call, const KernelTensor *i
 		if (!prepare_take(kc, call, err))
 			return false;
 		return true;
+	case OP_GATHER:
+	case OP_GATHER_ND:
+	case OP_SCATTER_ELEMENTS:
+	case OP_SCATTER_ND:
+		return prepare_gather(kc, call, err);
 	case OP_CLIP:
 		kc->p.clip.lo = attr_number(call, "a_min", -INFINITY);
 		kc->p.clip.hi = attr_number(call, "a_max", INFINITY);

@@ -147,6 +147,41 @@ typedef struct KernelTake {
 	KernelTakeMode mode; /* out-of-range indices: clamped, wrapped, or (fast) clamped too */
 } KernelTake;
 
+/* gather, gather_nd, scatter_elements, scatter_nd. An index i into an
+ * extent n counts from the end when negative (i + n) and is then clamped
+ * to [0, n), so no index reads or writes out of bounds.
+ *
+ * gather and scatter_elements (the "elements" form): the indices have
+ * data's rank; element e of indices, at coordinates c, addresses data at
+ * c with c[axis] replaced by the index: the sum of c[d] * stride[d] over
+ * d != axis, plus index * stride[axis]. shape is the indices' shape,
+ * stride data's element strides, len data's extent along axis; updates
+ * are shaped like indices.
+ *
+ * gather_nd and scatter_nd (the "nd" form): indices are (m, Y...), tuples
+ * of m indices; tuple q (of `tuples`) addresses the slice of `inner`
+ * elements of data at batch q / per_batch (gather_nd's batch_dims; one
+ * batch for scatter_nd) and indexed position ravel(tuple) over extent[0..m),
+ * data's extents after the batch dimensions. */
+enum { KERNEL_GATHER_MAX_NDIM = 8 };
+typedef enum KernelScatterMode {
+	SCATTER_UPDATE, /* the update replaces: with duplicate indices the last one wins */
+	SCATTER_ADD,
+	SCATTER_MUL,
+	SCATTER_MEAN, /* scatter_elements: (out + update) / 2, one update at a time */
+	SCATTER_MIN,
+	SCATTER_MAX,
+} KernelScatterMode;
+typedef struct KernelGather {
+	uint32_t ndim;                          /* elements: the indices' rank */
+	int64_t axis, len;                      /* elements */
+	int64_t shape[KERNEL_GATHER_MAX_NDIM];  /* elements: the indices' shape */
+	int64_t stride[KERNEL_GATHER_MAX_NDIM]; /* elements: data's strides */
+	int64_t m, tuples, per_batch, inner;    /* nd */
+	int64_t extent[KERNEL_GATHER_MAX_NDIM]; /* nd: the m indexed extents */
+	KernelScatterMode mode;                 /* the scatters */
+} KernelGather;
+
 /* The index-mapping operators (nn.pad, strided_slice, tile, repeat,
  * broadcast_to, reverse): output axis d reads input position
  * begin[d] + ((o / div[d]) % mod[d]) * step[d] of its coordinate o (no
@@ -198,6 +233,7 @@ typedef struct KernelCall {
 		KernelMatmul matmul; /* dense, batch_matmul */
 		KernelAxis axis;     /* bias_add, softmax, log_softmax, concatenate, split */
 		KernelTake take;
+		KernelGather gather; /* gather, gather_nd, scatter_elements, scatter_nd */
 		KernelNorm norm;
 		KernelView view;
 		struct {

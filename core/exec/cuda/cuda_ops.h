@@ -131,11 +131,17 @@
 	X(REPEAT)             \
 	X(BROADCAST_TO)       \
 	X(REVERSE)
+#define CUDA_OPS_INDEX(X)   \
+	X(GATHER)           \
+	X(GATHER_ND)        \
+	X(SCATTER_ELEMENTS) \
+	X(SCATTER_ND)
 
 /* Every entry, family by family. */
 #define CUDA_OPS(X)             \
 	CUDA_OPS_ELEMENTWISE(X) \
 	CUDA_OPS_FILL(X)        \
-	CUDA_OPS_REDUCE(X) CUDA_OPS_NN(X) CUDA_OPS_NORM(X) CUDA_OPS_WINDOW(X) CUDA_OPS_TRANSFORM(X)
+	CUDA_OPS_REDUCE(X)      \
+	CUDA_OPS_NN(X) CUDA_OPS_NORM(X) CUDA_OPS_WINDOW(X) CUDA_OPS_TRANSFORM(X) CUDA_OPS_INDEX(X)
 
 #endif

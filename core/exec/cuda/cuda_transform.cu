@@ -182,21 +182,6 @@ bool kernel_cuda_SPLIT(CudaState *s, const KernelCall *kc, char **err)
 
 /* ---- where, take, shape_of --------------------------------------------- */
 
-/* The unsigned word of a dtype's size, for kernels that only move elements. */
-template <size_t N> struct Word;
-template <> struct Word<1> {
-	typedef uint8_t T;
-};
-template <> struct Word<2> {
-	typedef uint16_t T;
-};
-template <> struct Word<4> {
-	typedef uint32_t T;
-};
-template <> struct Word<8> {
-	typedef uint64_t T;
-};
-
 /* where's operands against the result: element strides per output axis
  * (0 where an operand broadcasts). */
 struct WherePlan {

@@ -198,6 +198,21 @@ template <> __device__ uint8_t from_double<uint8_t>(double v)
 	return v != 0;
 }
 
+/* The unsigned word of a dtype's size, for kernels that only move elements. */
+template <size_t N> struct Word;
+template <> struct Word<1> {
+	typedef uint8_t T;
+};
+template <> struct Word<2> {
+	typedef uint16_t T;
+};
+template <> struct Word<4> {
+	typedef uint32_t T;
+};
+template <> struct Word<8> {
+	typedef uint64_t T;
+};
+
 /* ---- launch shapes ----------------------------------------------------------------- */
 
 enum { THREADS = 256, CUDA_MAX_NDIM = 8 };
