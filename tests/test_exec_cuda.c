@@ -400,6 +400,37 @@ static void test_gather_scatter(void **state)
 	      0);
 }
 
+/* stack and layout_transform move words; full, full_like, one_hot and arange convert their
+ * scalars on the device. */
+static void test_stack_and_create(void **state)
+{
+	(void)state;
+	REQUIRE_GPU();
+	check("%a: " F32("3, 4, 5") ", %b: " F32("3, 4, 5") ", %c: " F32("3, 4, 5"),
+	      "(stack((%a, %b, %c)), stack((%a, %b, %c), axis=2), stack((%c, %a), axis=-1))", 0);
+	check("%a: Tensor[(7, 3), int8], %b: Tensor[(7, 3), int8]", "stack((%a, %b), axis=1)", 0);
+	check("%i: Tensor[(6, 5), int64], %on: " F32("") ", %off: Tensor[(), int32]",
+	      "(one_hot(%i, %on, %off, depth=8, dtype=\"float32\"), "
+	      "one_hot(%i, %on, %off, depth=4, axis=1, dtype=\"int64\"), "
+	      "one_hot(%i, %on, %off, depth=3, axis=0, dtype=\"float16\"))",
+	      0);
+	check("%x: Tensor[(5, 6), float64], %v: " F32("") ", %w: Tensor[(), int64]",
+	      "(full(%v, shape=[4, 9], dtype=\"int32\"), full(%w, shape=[3], dtype=\"float64\"), "
+	      "full_like(%x, %v), full(%v, shape=[7, 2]), full(%v, shape=[2], dtype=\"bool\"))",
+	      0);
+	check("%x: " F32("2, 8, 5, 3") ", %y: Tensor[(3, 6, 4), float16]",
+	      "%0 = layout_transform(%x, src_layout=\"NCHW\", dst_layout=\"NCHW4c\");\n"
+	      "  (layout_transform(%x, src_layout=\"NCHW\", dst_layout=\"NHWC\"), %0,\n"
+	      "   layout_transform(%0, src_layout=\"NCHW4c\", dst_layout=\"NHWC2c\"),\n"
+	      "   layout_transform(%y, src_layout=\"NCW\", dst_layout=\"NWC2c\"))",
+	      0);
+	check("%x: " F32("2"),
+	      "(%x, arange(1f, 7f, 0.5f, start=1f, stop=7f, step=0.5f), "
+	      "arange(0, 50, 3, start=0, stop=50, step=3, dtype=\"int32\"), "
+	      "arange(3i64, -40i64, -2i64, start=3i64, stop=-40i64, step=-2i64, dtype=\"int64\"))",
+	      1e-6);
+}
+
 static void test_convolution_and_pooling(void **state)
 {
 	(void)state;
@@ -493,6 +524,7 @@ int main(void)
 		cmocka_unit_test(test_softmax_and_reductions),
 		cmocka_unit_test(test_data_movement),
 		cmocka_unit_test(test_gather_scatter),
+		cmocka_unit_test(test_stack_and_create),
 		cmocka_unit_test(test_convolution_and_pooling),
 		cmocka_unit_test(test_programs),
 	};

@@ -1694,6 +1694,111 @@ static void test_scatter(void **state)
 	expect_values(3, wt, 6, 0);
 }
 
+/* ---- creating tensors ------------------------------------------------------------ */
+
+/* Hand-checked stack (first, middle and last axis), one_hot (negative and
+ * too large indices match nothing, as in TVM; either axis; a dtype other
+ * than the values'), full, full_like and arange (float, int, negative
+ * step). */
+static void test_stack_one_hot_full_arange(void **state)
+{
+	static const double a[] = {0, 1, 2, 3, 4, 5}, b[] = {10, 11, 12, 13, 14, 15};
+	static const double s0[] = {0, 1, 2, 3, 4, 5, 10, 11, 12, 13, 14, 15};
+	static const double s1[] = {0, 1, 2, 10, 11, 12, 3, 4, 5, 13, 14, 15};
+	static const double s2[] = {0, 10, 1, 11, 2, 12, 3, 13, 4, 14, 5, 15};
+	static const double idx[] = {0, 2, -1, 5}, on[] = {5}, off[] = {-1}, fill[] = {2.7};
+	static const double last[] = {5, -1, -1, -1, -1, 5, -1, -1, -1, -1, -1, -1};
+	static const double first[] = {5, -1, -1, -1, -1, -1, -1, -1, -1, 5, -1, -1};
+	static const double ints[] = {1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 0, 0};
+	static const double full2[] = {2, 2, 2, 2, 2, 2}, fullf[] = {2.7, 2.7, 2.7, 2.7, 2.7, 2.7};
+	static const double r1[] = {1, 3, 5}, r2[] = {0, 2, 4}, r3[] = {3, 1.5, 0};
+	(void)state;
+	in_values("a", DT_FLOAT32, SHAPE(2, 3), a);
+	in_values("b", DT_FLOAT32, SHAPE(2, 3), b);
+	in_values("i", DT_INT32, SHAPE(4), idx);
+	in_values("on", DT_FLOAT32, 0, NULL, on);
+	in_values("off", DT_FLOAT32, 0, NULL, off);
+	in_values("v", DT_FLOAT64, 0, NULL, fill);
+	run_body("(stack((%a, %b)), stack((%a, %b), axis=1), stack((%a, %b), axis=-1), "
+		 "one_hot(%i, %on, %off, depth=3, dtype=\"float32\"), "
+		 "one_hot(%i, %on, %off, depth=3, axis=0, dtype=\"float32\"), "
+		 "one_hot(%i, 1, 0, depth=3, dtype=\"int64\"), "
+		 "full(%v, shape=[2, 3], dtype=\"int64\"), full_like(%a, %v), "
+		 "arange(1f, 7f, 2f, start=1f, stop=7f, step=2f), "
+		 "arange(0, 5, 2, start=0, stop=5, step=2, dtype=\"int32\"), "
+		 "arange(3f, -1f, -1.5f, start=3f, stop=-1f, step=-1.5f))");
+	EXPECT_SHAPE(0, 2, 2, 3);
+	expect_values(0, s0, 12, 0);
+	EXPECT_SHAPE(1, 2, 2, 3);
+	expect_values(1, s1, 12, 0);
+	EXPECT_SHAPE(2, 2, 3, 2);
+	expect_values(2, s2, 12, 0);
+	EXPECT_SHAPE(3, 4, 3);
+	expect_values(3, last, 12, 0);
+	EXPECT_SHAPE(4, 3, 4);
+	expect_values(4, first, 12, 0);
+	assert_int_equal(result.outputs[5].dtype, DT_INT64);
+	expect_values(5, ints, 12, 0);
+	assert_int_equal(result.outputs[6].dtype, DT_INT64);
+	EXPECT_SHAPE(6, 2, 3);
+	expect_values(6, full2, 6, 0);
+	assert_int_equal(result.outputs[7].dtype, DT_FLOAT32);
+	expect_values(7, fullf, 6, 1e-7);
+	expect_values(8, r1, 3, 0);
+	assert_int_equal(result.outputs[9].dtype, DT_INT32);
+	expect_values(9, r2, 3, 0);
+	expect_values(10, r3, 3, 0);
+}
+
+/* layout_transform against naive loops: a transpose (NCHW to NHWC), a
+ * blocked split (NCHW to NCHW2c), a change of block (NCHW2c to NHWC4c) and
+ * the way back. */
+static void test_layout_transform(void **state)
+{
+	(void)state;
+	RAND("x", DT_FLOAT32, 2, 4, 2, 3);
+	run_body("%0 = layout_transform(%x, src_layout=\"NCHW\", dst_layout=\"NCHW2c\");\n"
+		 "  %1 = layout_transform(%0, src_layout=\"NCHW2c\", dst_layout=\"NHWC4c\");\n"
+		 "  (layout_transform(%x, src_layout=\"NCHW\", dst_layout=\"NHWC\"), %0, %1,\n"
+		 "   layout_transform(%1, src_layout=\"NHWC4c\", dst_layout=\"NCHW\"))");
+	{
+		double want[48];
+		for (int n = 0; n < 2; n++)
+			for (int h = 0; h < 2; h++)
+				for (int w = 0; w < 3; w++)
+					for (int c = 0; c < 4; c++)
+						want[((n * 2 + h) * 3 + w) * 4 + c] =
+							in_at(0, ((n * 4 + c) * 2 + h) * 3 + w);
+		EXPECT_SHAPE(0, 2, 2, 3, 4);
+		expect_values(0, want, 48, 0);
+		for (int n = 0; n < 2; n++)
+			for (int co = 0; co < 2; co++)
+				for (int h = 0; h < 2; h++)
+					for (int w = 0; w < 3; w++)
+						for (int ci = 0; ci < 2; ci++)
+							want[(((n * 2 + co) * 2 + h) * 3 + w) * 2 +
+							     ci] = in_at(0, ((n * 4 + co * 2 + ci) *
+										     2 +
+									     h) * 3 +
+										    w);
+		EXPECT_SHAPE(1, 2, 2, 2, 3, 2);
+		expect_values(1, want, 48, 0);
+		/* NHWC4c with C = 4: one block of 4 */
+		for (int n = 0; n < 2; n++)
+			for (int h = 0; h < 2; h++)
+				for (int w = 0; w < 3; w++)
+					for (int c = 0; c < 4; c++)
+						want[((n * 2 + h) * 3 + w) * 4 + c] =
+							in_at(0, ((n * 4 + c) * 2 + h) * 3 + w);
+		EXPECT_SHAPE(2, 2, 2, 3, 1, 4);
+		expect_values(2, want, 48, 0);
+		for (int i = 0; i < 48; i++)
+			want[i] = in_at(0, i);
+		EXPECT_SHAPE(3, 2, 4, 2, 3);
+		expect_values(3, want, 48, 0);
+	}
+}
+
 /* ---- index views --------------------------------------------------------------- */
 
 /* Hand-checked: nn.pad in its three modes. */
@@ -2111,6 +2216,8 @@ int main(void)
 		TEST(test_take_shape_of_copy),
 		TEST(test_gather),
 		TEST(test_scatter),
+		TEST(test_stack_one_hot_full_arange),
+		TEST(test_layout_transform),
 		TEST(test_pad),
 		TEST(test_views),
 		TEST(test_unsupported_dtype),

@@ -555,6 +555,68 @@ static bool prepare_gather(KernelCall *kc, const Expr *call, char **err)
 	return true;
 }
 
+/* One layout string (the relation has checked it): per axis its letter's
+ * index (0 for a or A) and whether it is subordinate; per letter the
+ * subordinate's factor, 1 without one. */
+typedef struct LayoutAxes {
+	uint32_t n;
+	int letter[KERNEL_GATHER_MAX_NDIM];
+	bool sub[KERNEL_GATHER_MAX_NDIM];
+	int64_t split[26];
+} LayoutAxes;
+
+static bool layout_axes(const char *s, LayoutAxes *l)
+{
+	l->n = 0;
+	for (int i = 0; i < 26; i++)
+		l->split[i] = 1;
+	while (*s) {
+		int64_t f = 0;
+		while (*s >= '0' && *s <= '9')
+			f = f * 10 + (*s++ - '0');
+		if (l->n >= KERNEL_GATHER_MAX_NDIM ||
+		    !((*s >= 'A' && *s <= 'Z') || (*s >= 'a' && *s <= 'z')))
+			return false;
+		l->letter[l->n] = (*s | 0x20) - 'a';
+		l->sub[l->n] = *s >= 'a';
+		if (l->sub[l->n])
+			l->split[l->letter[l->n]] = f;
+		l->n++;
+		s++;
+	}
+	return true;
+}
+
+static bool prepare_layout(KernelCall *kc, const Expr *call, char **err)
+{
+	const AttrValue *src = attr_get(call, "src_layout"), *dst = attr_get(call, "dst_layout");
+	KernelLayout *k = &kc->p.layout;
+	LayoutAxes in, out;
+	int64_t stride = 1;
+	if (!src || !dst || src->kind != ATTR_STRING || dst->kind != ATTR_STRING ||
+	    !layout_axes(src->u.s, &in) || !layout_axes(dst->u.s, &out) || in.n != kc->in[0].ndim ||
+	    out.n != kc->out[0].ndim) {
+		*err = xasprintf("'layout_transform' runs layouts of at most %d axes",
+				 KERNEL_GATHER_MAX_NDIM);
+		return false;
+	}
+	k->in_ndim = in.n;
+	k->out_ndim = out.n;
+	for (uint32_t d = 0; d < out.n; d++) {
+		k->out_shape[d] = kc->out[0].shape[d];
+		k->out_slot[d] = out.letter[d];
+		k->out_mult[d] = out.sub[d] ? 1 : out.split[out.letter[d]];
+	}
+	for (uint32_t j = in.n; j-- > 0;) {
+		k->in_slot[j] = in.letter[j];
+		k->in_div[j] = in.sub[j] ? 1 : in.split[in.letter[j]];
+		k->in_mod[j] = in.sub[j] ? in.split[in.letter[j]] : 0;
+		k->in_stride[j] = stride;
+		stride *= kc->in[0].shape[j];
+	}
+	return true;
+}
+
 bool kernel_dtype_checked_at_launch(DType dtype)
 {
 	switch (dtype) {
@@ -659,6 +721,23 @@ bool kernel_call_prepare(KernelCall *kc, const Expr *call, const KernelTensor *i
 		split_axis(&in[0], axis, &kc->p.axis);
 		return true;
 	}
+	case OP_STACK:
+	case OP_ONE_HOT: {
+		/* the new axis of the output: stack's, or one_hot's (-1 the last) */
+		int64_t axis = attr_int(call, "axis", op == OP_STACK ? 0 : -1);
+		if (op == OP_ONE_HOT && axis == -1)
+			axis = out[0].ndim - 1;
+		if (!normalize_axis(axis, out[0].ndim, &axis))
+			break;
+		split_axis(&out[0], axis, &kc->p.axis);
+		return true;
+	}
+	case OP_FULL:
+	case OP_FULL_LIKE:
+	case OP_ARANGE:
+		return true;
+	case OP_LAYOUT_TRANSFORM:
+		return prepare_layout(kc, call, err);
 	case OP_CONCATENATE:
 	case OP_SPLIT: {
 		int64_t axis;

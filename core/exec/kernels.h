@@ -182,6 +182,20 @@ typedef struct KernelGather {
 	KernelScatterMode mode;                 /* the scatters */
 } KernelGather;
 
+/* layout_transform: each output coordinate c[d] adds c[d] * out_mult[d]
+ * to the full coordinate of its primal axis (slot out_slot[d]: N, C, ...;
+ * out_mult is the destination's split factor for a primal axis, 1 for a
+ * subordinate one like the 4c of NCHW4c); input axis j then sits at
+ * full[in_slot[j]] / in_div[j], taken modulo in_mod[j] when that is not 0
+ * (a subordinate axis), in_stride[j] elements apart. */
+typedef struct KernelLayout {
+	uint32_t out_ndim, in_ndim;
+	int64_t out_shape[KERNEL_GATHER_MAX_NDIM];
+	int64_t out_slot[KERNEL_GATHER_MAX_NDIM], out_mult[KERNEL_GATHER_MAX_NDIM];
+	int64_t in_slot[KERNEL_GATHER_MAX_NDIM], in_div[KERNEL_GATHER_MAX_NDIM];
+	int64_t in_mod[KERNEL_GATHER_MAX_NDIM], in_stride[KERNEL_GATHER_MAX_NDIM];
+} KernelLayout;
+
 /* The index-mapping operators (nn.pad, strided_slice, tile, repeat,
  * broadcast_to, reverse): output axis d reads input position
  * begin[d] + ((o / div[d]) % mod[d]) * step[d] of its coordinate o (no
@@ -234,6 +248,7 @@ typedef struct KernelCall {
 		KernelAxis axis;     /* bias_add, softmax, log_softmax, concatenate, split */
 		KernelTake take;
 		KernelGather gather; /* gather, gather_nd, scatter_elements, scatter_nd */
+		KernelLayout layout; /* layout_transform */
 		KernelNorm norm;
 		KernelView view;
 		struct {

@@ -120,6 +120,8 @@
 	X(DEVICE_COPY)        \
 	X(TRANSPOSE)          \
 	X(CONCATENATE)        \
+	X(STACK)              \
+	X(LAYOUT_TRANSFORM)   \
 	X(SPLIT)              \
 	X(COPY)               \
 	X(WHERE)              \
@@ -136,12 +138,19 @@
 	X(GATHER_ND)        \
 	X(SCATTER_ELEMENTS) \
 	X(SCATTER_ND)
+#define CUDA_OPS_CREATE(X) \
+	X(FULL)            \
+	X(FULL_LIKE)       \
+	X(ONE_HOT)         \
+	X(ARANGE)
 
 /* Every entry, family by family. */
 #define CUDA_OPS(X)             \
 	CUDA_OPS_ELEMENTWISE(X) \
 	CUDA_OPS_FILL(X)        \
 	CUDA_OPS_REDUCE(X)      \
-	CUDA_OPS_NN(X) CUDA_OPS_NORM(X) CUDA_OPS_WINDOW(X) CUDA_OPS_TRANSFORM(X) CUDA_OPS_INDEX(X)
+	CUDA_OPS_NN(X)          \
+	CUDA_OPS_NORM(X)        \
+	CUDA_OPS_WINDOW(X) CUDA_OPS_TRANSFORM(X) CUDA_OPS_INDEX(X) CUDA_OPS_CREATE(X)
 
 #endif
