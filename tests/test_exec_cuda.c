@@ -431,6 +431,23 @@ static void test_stack_and_create(void **state)
 	      1e-6);
 }
 
+/* nn.matmul on cuBLAS, the parametrised activations and dropout. */
+static void test_matmul_and_activations(void **state)
+{
+	(void)state;
+	REQUIRE_GPU();
+	check("%a: " F32("3, 7, 33") ", %b: " F32("33, 20") ", %c: " F32("20, 7") ", %t: " F32(
+		      "4, 33, 9"),
+	      "(nn.matmul(%a, %b), nn.matmul(%t, %b, transpose_a=True), "
+	      "nn.matmul(%a, %c, transpose_a=True, transpose_b=True))",
+	      1e-4);
+	check("%x: " F32("4, 6, 5") ", %al: " F32("6") ", %h: Tensor[(30), float16]",
+	      "%0 = nn.dropout(%x);\n"
+	      "  (nn.leaky_relu(%x, alpha=0.2f), nn.prelu(%x, %al), %0.0, %0.1, "
+	      "nn.leaky_relu(%h))",
+	      1e-6);
+}
+
 static void test_convolution_and_pooling(void **state)
 {
 	(void)state;
@@ -525,6 +542,7 @@ int main(void)
 		cmocka_unit_test(test_data_movement),
 		cmocka_unit_test(test_gather_scatter),
 		cmocka_unit_test(test_stack_and_create),
+		cmocka_unit_test(test_matmul_and_activations),
 		cmocka_unit_test(test_convolution_and_pooling),
 		cmocka_unit_test(test_programs),
 	};

@@ -1799,6 +1799,71 @@ static void test_layout_transform(void **state)
 	}
 }
 
+/* nn.matmul against a triple loop (plain, transpose_a on a batch,
+ * transpose_b with units); hand-checked nn.leaky_relu, nn.prelu and
+ * nn.dropout (the data and a mask of ones). */
+static void test_matmul_and_activations(void **state)
+{
+	static const double x[] = {-2, -0.5, 0, 1.5}, leaky[] = {-0.2, -0.05, 0, 1.5};
+	static const double p[] = {-1, 2, -3, 4, -5, 6}, alpha[] = {0.1, 0.2, 0.3};
+	static const double prelu[] = {-0.1, 2, -0.9, 4, -1, 6}, ones[] = {1, 1, 1, 1};
+	static const double q[] = {-1, -1, -1, -1, 2, -2},
+			    prelu3[] = {-0.1, -0.1, -0.2, -0.2, 2, -0.6};
+	(void)state;
+	RAND("a", DT_FLOAT64, 2, 3);
+	RAND("b", DT_FLOAT64, 3, 4);
+	RAND("t", DT_FLOAT64, 2, 3, 5);
+	RAND("c", DT_FLOAT64, 4, 3);
+	run_body("(nn.matmul(%a, %b), nn.matmul(%t, %b, transpose_a=True), "
+		 "nn.matmul(%a, %c, units=4, transpose_b=True))");
+	{
+		double want[40];
+		EXPECT_SHAPE(0, 2, 4);
+		for (int i = 0; i < 2; i++)
+			for (int j = 0; j < 4; j++) {
+				want[i * 4 + j] = 0;
+				for (int k = 0; k < 3; k++)
+					want[i * 4 + j] +=
+						in_at(0, i * 3 + k) * in_at(1, k * 4 + j);
+			}
+		expect_values(0, want, 8, 1e-12);
+		EXPECT_SHAPE(1, 2, 5, 4);
+		for (int b = 0; b < 2; b++)
+			for (int i = 0; i < 5; i++)
+				for (int j = 0; j < 4; j++) {
+					double acc = 0;
+					for (int k = 0; k < 3; k++)
+						acc += in_at(2, (b * 3 + k) * 5 + i) *
+						       in_at(1, k * 4 + j);
+					want[(b * 5 + i) * 4 + j] = acc;
+				}
+		expect_values(1, want, 40, 1e-12);
+		EXPECT_SHAPE(2, 2, 4);
+		for (int i = 0; i < 2; i++)
+			for (int j = 0; j < 4; j++) {
+				want[i * 4 + j] = 0;
+				for (int k = 0; k < 3; k++)
+					want[i * 4 + j] +=
+						in_at(0, i * 3 + k) * in_at(3, j * 3 + k);
+			}
+		expect_values(2, want, 8, 1e-12);
+	}
+
+	setup(NULL);
+	in_values("x", DT_FLOAT32, SHAPE(4), x);
+	in_values("p", DT_FLOAT64, SHAPE(2, 3), p);
+	in_values("al", DT_FLOAT64, SHAPE(3), alpha);
+	in_values("q", DT_FLOAT64, SHAPE(1, 3, 2), q);
+	run_body("%0 = nn.dropout(%x, rate=0.3);\n"
+		 "  (nn.leaky_relu(%x, alpha=0.1f), nn.prelu(%p, %al), %0.0, %0.1, "
+		 "nn.prelu(%q, %al))");
+	expect_values(0, leaky, 4, 1e-7);
+	expect_values(1, prelu, 6, 1e-12);
+	expect_values(2, x, 4, 0);
+	expect_values(3, ones, 4, 0);
+	expect_values(4, prelu3, 6, 1e-12);
+}
+
 /* ---- index views --------------------------------------------------------------- */
 
 /* Hand-checked: nn.pad in its three modes. */
@@ -2218,6 +2283,7 @@ int main(void)
 		TEST(test_scatter),
 		TEST(test_stack_one_hot_full_arange),
 		TEST(test_layout_transform),
+		TEST(test_matmul_and_activations),
 		TEST(test_pad),
 		TEST(test_views),
 		TEST(test_unsupported_dtype),

@@ -704,6 +704,40 @@ bool kernel_call_prepare(KernelCall *kc, const Expr *call, const KernelTensor *i
 		m->k = m->trans_a ? in[0].shape[1] : in[0].shape[2];
 		return same_out_dtype(kc, err);
 	}
+	case OP_MATMUL: {
+		/* a [..., M, K] (transpose_a: a batch of [K, M]) times b, one matrix */
+		KernelMatmul *m = &kc->p.matmul;
+		uint32_t nd = in[0].ndim;
+		m->trans_a = attr_bool(call, "transpose_a", false);
+		m->trans_b = attr_bool(call, "transpose_b", false);
+		m->batch = m->batch_a = m->batch_b = 1;
+		m->n = out[0].shape[out[0].ndim - 1];
+		if (m->trans_a) {
+			for (uint32_t i = 0; i + 2 < nd; i++)
+				m->batch *= in[0].shape[i];
+			m->batch_a = m->batch;
+			m->k = in[0].shape[nd - 2];
+			m->m = in[0].shape[nd - 1];
+		} else {
+			m->k = in[0].shape[nd - 1];
+			m->m = 1;
+			for (uint32_t i = 0; i + 1 < nd; i++)
+				m->m *= in[0].shape[i];
+		}
+		return same_out_dtype(kc, err);
+	}
+	case OP_LEAKY_RELU:
+		kc->p.alpha = attr_number(call, "alpha", 0.25);
+		return true;
+	case OP_PRELU: {
+		int64_t axis;
+		if (!normalize_axis(attr_int(call, "axis", 1), in[0].ndim, &axis))
+			break;
+		split_axis(&in[0], axis, &kc->p.axis);
+		return true;
+	}
+	case OP_DROPOUT:
+		return true;
 	case OP_BATCH_NORM:
 	case OP_LAYER_NORM:
 	case OP_INSTANCE_NORM:

@@ -244,8 +244,9 @@ typedef struct KernelCall {
 	uint32_t nout; /* split: one per piece */
 	union {
 		KernelWindow window; /* conv2d, conv2d_transpose, the poolings */
-		KernelMatmul matmul; /* dense, batch_matmul */
-		KernelAxis axis;     /* bias_add, softmax, log_softmax, concatenate, split */
+		KernelMatmul matmul; /* dense, batch_matmul, nn.matmul */
+		KernelAxis axis;     /* bias_add, softmax, log_softmax, concatenate, split, stack,
+					one_hot, nn.prelu */
 		KernelTake take;
 		KernelGather gather; /* gather, gather_nd, scatter_elements, scatter_nd */
 		KernelLayout layout; /* layout_transform */
@@ -259,7 +260,8 @@ typedef struct KernelCall {
 		struct {
 			double lo, hi;
 		} clip;
-		double fill; /* zeros, ones, zeros_like, ones_like */
+		double fill;  /* zeros, ones, zeros_like, ones_like */
+		double alpha; /* nn.leaky_relu */
 	} p;
 	/* transpose: the permutation (out axis i is input axis axes[i]);
 	 * the reductions: 1 for each input axis reduced, else 0; the index

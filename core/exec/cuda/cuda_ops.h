@@ -95,10 +95,11 @@
 	X(ARGMAX)          \
 	X(ARGMIN)          \
 	X(VARIANCE)
-#define CUDA_OPS_NN(X) \
-	X(SOFTMAX)     \
-	X(DENSE)       \
-	X(BATCH_MATMUL)
+#define CUDA_OPS_NN(X)  \
+	X(SOFTMAX)      \
+	X(DENSE)        \
+	X(BATCH_MATMUL) \
+	X(MATMUL)
 #define CUDA_OPS_NORM(X) \
 	X(BATCH_NORM)    \
 	X(LAYER_NORM)    \
@@ -143,6 +144,10 @@
 	X(FULL_LIKE)       \
 	X(ONE_HOT)         \
 	X(ARANGE)
+#define CUDA_OPS_ACTIVATION(X) \
+	X(LEAKY_RELU)          \
+	X(PRELU)               \
+	X(DROPOUT)
 
 /* Every entry, family by family. */
 #define CUDA_OPS(X)             \
@@ -151,6 +156,7 @@
 	CUDA_OPS_REDUCE(X)      \
 	CUDA_OPS_NN(X)          \
 	CUDA_OPS_NORM(X)        \
-	CUDA_OPS_WINDOW(X) CUDA_OPS_TRANSFORM(X) CUDA_OPS_INDEX(X) CUDA_OPS_CREATE(X)
+	CUDA_OPS_WINDOW(X)      \
+	CUDA_OPS_TRANSFORM(X) CUDA_OPS_INDEX(X) CUDA_OPS_CREATE(X) CUDA_OPS_ACTIVATION(X)
 
 #endif
