@@ -448,6 +448,18 @@ static void test_matmul_and_activations(void **state)
 	      1e-6);
 }
 
+/* cumsum and cumprod: one thread per line, in the output's dtype. */
+static void test_scans(void **state)
+{
+	(void)state;
+	REQUIRE_GPU();
+	check("%x: " F32("5, 40, 3") ", %i: Tensor[(4, 9), int32]",
+	      "(cumsum(%x, axis=1), cumsum(%x, exclusive=True), cumprod(%x, axis=-1), "
+	      "cumsum(%i, axis=0, dtype=\"int64\"), cumprod(%i, axis=1, exclusive=True), "
+	      "cumsum(%i, dtype=\"float64\"))",
+	      1e-5);
+}
+
 static void test_convolution_and_pooling(void **state)
 {
 	(void)state;
@@ -543,6 +555,7 @@ int main(void)
 		cmocka_unit_test(test_gather_scatter),
 		cmocka_unit_test(test_stack_and_create),
 		cmocka_unit_test(test_matmul_and_activations),
+		cmocka_unit_test(test_scans),
 		cmocka_unit_test(test_convolution_and_pooling),
 		cmocka_unit_test(test_programs),
 	};

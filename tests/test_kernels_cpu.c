@@ -1864,6 +1864,32 @@ static void test_matmul_and_activations(void **state)
 	expect_values(4, prelu3, 6, 1e-12);
 }
 
+/* Hand-checked cumsum and cumprod: an axis, the flat data, exclusive,
+ * and a dtype wider than the data's. */
+static void test_cumsum_cumprod(void **state)
+{
+	static const double x[] = {1, 2, 3, 4, 5, 6};
+	static const double sum1[] = {1, 3, 6, 4, 9, 15}, sum0[] = {1, 2, 3, 5, 7, 9};
+	static const double flat[] = {1, 3, 6, 10, 15, 21}, ex1[] = {0, 1, 3, 0, 4, 9};
+	static const double prod1[] = {1, 2, 6, 4, 20, 120}, exprod[] = {1, 1, 2, 6, 24, 120};
+	(void)state;
+	in_values("x", DT_INT32, SHAPE(2, 3), x);
+	in_values("f", DT_FLOAT32, SHAPE(2, 3), x);
+	run_body("(cumsum(%x, axis=1), cumsum(%f, axis=0), cumsum(%x), "
+		 "cumsum(%f, axis=-1, exclusive=True), cumprod(%x, axis=1, dtype=\"int64\"), "
+		 "cumprod(%f, exclusive=True, dtype=\"float64\"))");
+	expect_values(0, sum1, 6, 0);
+	expect_values(1, sum0, 6, 0);
+	EXPECT_SHAPE(2, 6);
+	expect_values(2, flat, 6, 0);
+	expect_values(3, ex1, 6, 0);
+	assert_int_equal(result.outputs[4].dtype, DT_INT64);
+	expect_values(4, prod1, 6, 0);
+	assert_int_equal(result.outputs[5].dtype, DT_FLOAT64);
+	EXPECT_SHAPE(5, 6);
+	expect_values(5, exprod, 6, 0);
+}
+
 /* ---- index views --------------------------------------------------------------- */
 
 /* Hand-checked: nn.pad in its three modes. */
@@ -2284,6 +2310,7 @@ int main(void)
 		TEST(test_stack_one_hot_full_arange),
 		TEST(test_layout_transform),
 		TEST(test_matmul_and_activations),
+		TEST(test_cumsum_cumprod),
 		TEST(test_pad),
 		TEST(test_views),
 		TEST(test_unsupported_dtype),

@@ -738,6 +738,21 @@ bool kernel_call_prepare(KernelCall *kc, const Expr *call, const KernelTensor *i
 	}
 	case OP_DROPOUT:
 		return true;
+	case OP_CUMSUM:
+	case OP_CUMPROD: {
+		const AttrValue *axis = attr_get(call, "axis");
+		int64_t a;
+		kc->p.scan.exclusive = attr_bool(call, "exclusive", false);
+		if (!axis) {
+			kc->p.scan.line.outer = kc->p.scan.line.inner = 1;
+			kc->p.scan.line.len = in[0].count;
+			return true;
+		}
+		if (!normalize_axis(attr_int(call, "axis", 0), in[0].ndim, &a))
+			break;
+		split_axis(&in[0], a, &kc->p.scan.line);
+		return true;
+	}
 	case OP_BATCH_NORM:
 	case OP_LAYER_NORM:
 	case OP_INSTANCE_NORM:

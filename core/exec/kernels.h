@@ -262,6 +262,10 @@ typedef struct KernelCall {
 		} clip;
 		double fill;  /* zeros, ones, zeros_like, ones_like */
 		double alpha; /* nn.leaky_relu */
+		struct {
+			KernelAxis line; /* the scanned axis; without one the flat data */
+			bool exclusive;  /* out[j] combines the elements before j only */
+		} scan;                  /* cumsum, cumprod */
 	} p;
 	/* transpose: the permutation (out axis i is input axis axes[i]);
 	 * the reductions: 1 for each input axis reduced, else 0; the index

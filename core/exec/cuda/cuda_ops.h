@@ -148,6 +148,9 @@
 	X(LEAKY_RELU)          \
 	X(PRELU)               \
 	X(DROPOUT)
+#define CUDA_OPS_SCAN(X) \
+	X(CUMSUM)        \
+	X(CUMPROD)
 
 /* Every entry, family by family. */
 #define CUDA_OPS(X)             \
@@ -157,6 +160,7 @@
 	CUDA_OPS_NN(X)          \
 	CUDA_OPS_NORM(X)        \
 	CUDA_OPS_WINDOW(X)      \
-	CUDA_OPS_TRANSFORM(X) CUDA_OPS_INDEX(X) CUDA_OPS_CREATE(X) CUDA_OPS_ACTIVATION(X)
+	CUDA_OPS_TRANSFORM(X)   \
+	CUDA_OPS_INDEX(X) CUDA_OPS_CREATE(X) CUDA_OPS_ACTIVATION(X) CUDA_OPS_SCAN(X)
 
 #endif
