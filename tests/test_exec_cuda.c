@@ -400,7 +400,8 @@ static void test_gather_scatter(void **state)
 	      0);
 }
 
-/* stack and layout_transform move words; full, full_like, one_hot and arange convert their
+/* stack, layout_transform, nn.depth_to_space and nn.space_to_depth move
+ * words; full, full_like, one_hot and arange convert their
  * scalars on the device. */
 static void test_stack_and_create(void **state)
 {
@@ -423,6 +424,12 @@ static void test_stack_and_create(void **state)
 	      "  (layout_transform(%x, src_layout=\"NCHW\", dst_layout=\"NHWC\"), %0,\n"
 	      "   layout_transform(%0, src_layout=\"NCHW4c\", dst_layout=\"NHWC2c\"),\n"
 	      "   layout_transform(%y, src_layout=\"NCW\", dst_layout=\"NWC2c\"))",
+	      0);
+	check("%x: " F32("2, 12, 3, 5") ", %y: Tensor[(2, 3, 5, 12), float16]",
+	      "(nn.depth_to_space(%x, block_size=2), "
+	      "nn.depth_to_space(%x, block_size=2, mode=\"CDR\"), "
+	      "nn.space_to_depth(%x, block_size=3), "
+	      "nn.depth_to_space(%y, block_size=2, layout=\"NHWC\", mode=\"CDR\"))",
 	      0);
 	check("%x: " F32("2"),
 	      "(%x, arange(1f, 7f, 0.5f, start=1f, stop=7f, step=0.5f), "

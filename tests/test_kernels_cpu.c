@@ -1890,6 +1890,42 @@ static void test_cumsum_cumprod(void **state)
 	expect_values(5, exprod, 6, 0);
 }
 
+/* Hand-checked nn.depth_to_space (DCR, CDR, NHWC) and nn.space_to_depth,
+ * and the two as each other's inverse on random data. */
+static void test_depth_space(void **state)
+{
+	static const double v[] = {0, 1, 2, 3, 4, 5, 6, 7};
+	static const double dcr[] = {0, 2, 4, 6, 1, 3, 5, 7}, s2d[] = {0, 4, 1, 5, 2, 6, 3, 7};
+	(void)state;
+	in_values("x", DT_FLOAT32, SHAPE(1, 8, 1, 1), v);
+	in_values("y", DT_INT64, SHAPE(1, 2, 2, 2), v);
+	in_values("z", DT_FLOAT32, SHAPE(1, 1, 1, 8), v);
+	RAND("r", DT_FLOAT64, 2, 3, 4, 8);
+	run_body("(nn.depth_to_space(%x, block_size=2), "
+		 "nn.depth_to_space(%x, block_size=2, mode=\"CDR\"), "
+		 "nn.space_to_depth(%y, block_size=2), "
+		 "nn.depth_to_space(%z, block_size=2, layout=\"NHWC\"), "
+		 "nn.depth_to_space(nn.space_to_depth(%r, block_size=2), block_size=2), "
+		 "nn.space_to_depth(nn.depth_to_space(%r, block_size=2, layout=\"NHWC\"), "
+		 "block_size=2, layout=\"NHWC\"))");
+	EXPECT_SHAPE(0, 1, 2, 2, 2);
+	expect_values(0, dcr, 8, 0);
+	expect_values(1, v, 8, 0);
+	EXPECT_SHAPE(2, 1, 8, 1, 1);
+	expect_values(2, s2d, 8, 0);
+	EXPECT_SHAPE(3, 1, 2, 2, 2);
+	expect_values(3, v, 8, 0);
+	{
+		double want[192];
+		for (int i = 0; i < 192; i++)
+			want[i] = in_at(3, i);
+		EXPECT_SHAPE(4, 2, 3, 4, 8);
+		expect_values(4, want, 192, 0);
+		EXPECT_SHAPE(5, 2, 3, 4, 8);
+		expect_values(5, want, 192, 0);
+	}
+}
+
 /* ---- index views --------------------------------------------------------------- */
 
 /* Hand-checked: nn.pad in its three modes. */
@@ -2311,6 +2347,7 @@ int main(void)
 		TEST(test_layout_transform),
 		TEST(test_matmul_and_activations),
 		TEST(test_cumsum_cumprod),
+		TEST(test_depth_space),
 		TEST(test_pad),
 		TEST(test_views),
 		TEST(test_unsupported_dtype),

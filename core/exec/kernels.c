@@ -738,6 +738,33 @@ bool kernel_call_prepare(KernelCall *kc, const Expr *call, const KernelTensor *i
 	}
 	case OP_DROPOUT:
 		return true;
+	case OP_DEPTH_TO_SPACE:
+	case OP_SPACE_TO_DEPTH: {
+		KernelSubpixel *sp = &kc->p.subpixel;
+		const AttrValue *layout = attr_get(call, "layout"), *mode = attr_get(call, "mode");
+		const char *l = layout && layout->kind == ATTR_STRING ? layout->u.s : "NCHW";
+		int c, h, w;
+		if (strcmp(l, "NCHW") == 0)
+			c = 1, h = 2, w = 3;
+		else if (strcmp(l, "NHWC") == 0)
+			c = 3, h = 1, w = 2;
+		else {
+			*err = xasprintf("'%s' runs NCHW and NHWC data only, not %s", kc->name, l);
+			return false;
+		}
+		sp->nhwc = c == 3;
+		sp->in_c = in[0].shape[c];
+		sp->in_h = in[0].shape[h];
+		sp->in_w = in[0].shape[w];
+		sp->out_c = out[0].shape[c];
+		sp->out_h = out[0].shape[h];
+		sp->out_w = out[0].shape[w];
+		sp->block = attr_int(call, "block_size", 1);
+		sp->to_space = op == OP_DEPTH_TO_SPACE;
+		sp->crd = sp->to_space && mode && mode->kind == ATTR_STRING &&
+			  strcmp(mode->u.s, "DCR") != 0;
+		return sp->block >= 1;
+	}
 	case OP_CUMSUM:
 	case OP_CUMPROD: {
 		const AttrValue *axis = attr_get(call, "axis");

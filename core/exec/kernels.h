@@ -196,6 +196,16 @@ typedef struct KernelLayout {
 	int64_t in_mod[KERNEL_GATHER_MAX_NDIM], in_stride[KERNEL_GATHER_MAX_NDIM];
 } KernelLayout;
 
+/* nn.depth_to_space and nn.space_to_depth: the extents in NCHW terms
+ * (input c, h, w; output c) and the block; depth_to_space reads channel
+ * (by * block + bx) * out_c + c (DCR) or c * block^2 + by * block + bx
+ * (CDR) at (y / block, x / block), space_to_depth the inverse (DCR, as
+ * TVM computes it whatever its mode). */
+typedef struct KernelSubpixel {
+	int64_t in_c, in_h, in_w, out_c, out_h, out_w, block;
+	bool to_space, crd, nhwc;
+} KernelSubpixel;
+
 /* The index-mapping operators (nn.pad, strided_slice, tile, repeat,
  * broadcast_to, reverse): output axis d reads input position
  * begin[d] + ((o / div[d]) % mod[d]) * step[d] of its coordinate o (no
@@ -248,8 +258,9 @@ typedef struct KernelCall {
 		KernelAxis axis;     /* bias_add, softmax, log_softmax, concatenate, split, stack,
 					one_hot, nn.prelu */
 		KernelTake take;
-		KernelGather gather; /* gather, gather_nd, scatter_elements, scatter_nd */
-		KernelLayout layout; /* layout_transform */
+		KernelGather gather;     /* gather, gather_nd, scatter_elements, scatter_nd */
+		KernelLayout layout;     /* layout_transform */
+		KernelSubpixel subpixel; /* nn.depth_to_space, nn.space_to_depth */
 		KernelNorm norm;
 		KernelView view;
 		struct {

@@ -298,3 +298,55 @@ bool kernel_cpu_LAYOUT_TRANSFORM(const KernelCall *kc, char **err)
 	kernel_parallel_for(kc->out[0].count, GRAIN_ELEMENTWISE, layout_range, &job);
 	return true;
 }
+
+/* ---- nn.depth_to_space, nn.space_to_depth ------------------------------------ */
+
+/* The input offset of output element e (KernelSubpixel). */
+static int64_t subpixel_offset(const KernelSubpixel *k, int64_t e)
+{
+	int64_t n, c, y, x, ic, iy, ix, b = k->block;
+	if (k->nhwc) {
+		c = e % k->out_c, e /= k->out_c;
+		x = e % k->out_w, e /= k->out_w;
+		y = e % k->out_h, n = e / k->out_h;
+	} else {
+		x = e % k->out_w, e /= k->out_w;
+		y = e % k->out_h, e /= k->out_h;
+		c = e % k->out_c, n = e / k->out_c;
+	}
+	if (k->to_space) {
+		int64_t r = y % b * b + x % b;
+		ic = k->crd ? c * b * b + r : r * k->out_c + c;
+		iy = y / b;
+		ix = x / b;
+	} else {
+		int64_t r = c / k->in_c;
+		ic = c % k->in_c;
+		iy = y * b + r / b;
+		ix = x * b + r % b;
+	}
+	return k->nhwc ? ((n * k->in_h + iy) * k->in_w + ix) * k->in_c + ic
+		       : ((n * k->in_c + ic) * k->in_h + iy) * k->in_w + ix;
+}
+
+static void subpixel_range(void *ctx, int64_t begin, int64_t end)
+{
+	const ViewJob *job = ctx;
+	const KernelCall *kc = job->kc;
+	const char *in = kc->in[0].data;
+	char *out = kc->out[0].data;
+	for (int64_t e = begin; e < end; e++)
+		memcpy(out + e * job->esize, in + subpixel_offset(&kc->p.subpixel, e) * job->esize,
+		       job->esize);
+}
+
+static bool subpixel_kernel(const KernelCall *kc, char **err)
+{
+	ViewJob job = {kc, dtype_size(kc->out[0].dtype)};
+	(void)err;
+	kernel_parallel_for(kc->out[0].count, GRAIN_ELEMENTWISE, subpixel_range, &job);
+	return true;
+}
+
+KERNEL_CPU_VIA(DEPTH_TO_SPACE, subpixel_kernel)
+KERNEL_CPU_VIA(SPACE_TO_DEPTH, subpixel_kernel)

@@ -123,6 +123,8 @@
 	X(CONCATENATE)        \
 	X(STACK)              \
 	X(LAYOUT_TRANSFORM)   \
+	X(DEPTH_TO_SPACE)     \
+	X(SPACE_TO_DEPTH)     \
 	X(SPLIT)              \
 	X(COPY)               \
 	X(WHERE)              \

@@ -562,3 +562,69 @@ bool kernel_cuda_LAYOUT_TRANSFORM(CudaState *s, const KernelCall *kc, char **err
 	}
 	return unsupported(kc, kc->out[0].dtype, err);
 }
+
+/* ---- nn.depth_to_space, nn.space_to_depth ------------------------------------ */
+
+/* out[e] = in[the offset KernelSubpixel gives e] (cpu_transform.c's
+ * subpixel_offset) */
+template <typename W>
+__global__ void subpixel_kernel(const W *in, W *out, int64_t n, KernelSubpixel k)
+{
+	GRID_LOOP(e, n)
+	{
+		int64_t rest = e, bn, c, y, x, ic, iy, ix, b = k.block;
+		if (k.nhwc) {
+			c = rest % k.out_c, rest /= k.out_c;
+			x = rest % k.out_w, rest /= k.out_w;
+			y = rest % k.out_h, bn = rest / k.out_h;
+		} else {
+			x = rest % k.out_w, rest /= k.out_w;
+			y = rest % k.out_h, rest /= k.out_h;
+			c = rest % k.out_c, bn = rest / k.out_c;
+		}
+		if (k.to_space) {
+			int64_t r = y % b * b + x % b;
+			ic = k.crd ? c * b * b + r : r * k.out_c + c;
+			iy = y / b;
+			ix = x / b;
+		} else {
+			int64_t r = c / k.in_c;
+			ic = c % k.in_c;
+			iy = y * b + r / b;
+			ix = x * b + r % b;
+		}
+		out[e] = in[k.nhwc ? ((bn * k.in_h + iy) * k.in_w + ix) * k.in_c + ic
+				   : ((bn * k.in_c + ic) * k.in_h + iy) * k.in_w + ix];
+	}
+}
+
+static bool subpixel_run(CudaState *s, const KernelCall *kc, char **err)
+{
+	int64_t n = kc->out[0].count;
+	if (n == 0)
+		return true;
+	switch (dtype_size(kc->out[0].dtype)) {
+#define SUBPIXEL_SIZE(N)                                                                      \
+	case N:                                                                               \
+		subpixel_kernel<Word<N>::T><<<blocks_for(n), THREADS, 0, s->stream>>>(        \
+			(const Word<N>::T *)kc->in[0].data, (Word<N>::T *)kc->out[0].data, n, \
+			kc->p.subpixel);                                                      \
+		return launched(kc, err);
+		SUBPIXEL_SIZE(1)
+		SUBPIXEL_SIZE(2)
+		SUBPIXEL_SIZE(4)
+		SUBPIXEL_SIZE(8)
+#undef SUBPIXEL_SIZE
+	}
+	return unsupported(kc, kc->out[0].dtype, err);
+}
+
+bool kernel_cuda_DEPTH_TO_SPACE(CudaState *s, const KernelCall *kc, char **err)
+{
+	return subpixel_run(s, kc, err);
+}
+
+bool kernel_cuda_SPACE_TO_DEPTH(CudaState *s, const KernelCall *kc, char **err)
+{
+	return subpixel_run(s, kc, err);
+}
