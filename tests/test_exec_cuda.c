@@ -455,7 +455,8 @@ static void test_matmul_and_activations(void **state)
 	      1e-6);
 }
 
-/* cumsum and cumprod: one thread per line, in the output's dtype. */
+/* cumsum and cumprod (in the output's dtype), sort, argsort and topk: one
+ * thread per line. */
 static void test_scans(void **state)
 {
 	(void)state;
@@ -465,6 +466,13 @@ static void test_scans(void **state)
 	      "cumsum(%i, axis=0, dtype=\"int64\"), cumprod(%i, axis=1, exclusive=True), "
 	      "cumsum(%i, dtype=\"float64\"))",
 	      1e-5);
+	/* random int32 values repeat, so the ties' order is checked too */
+	check("%x: " F32("6, 50") ", %i: Tensor[(7, 5, 3), int32], %h: Tensor[(9, 4), float16]",
+	      "%0 = topk(%x, k=5);\n"
+	      "  (sort(%x), argsort(%x, is_ascend=False), sort(%i, axis=1), argsort(%i, axis=0), "
+	      "%0.0, %0.1, topk(%i, k=2, axis=1, is_ascend=True, ret_type=\"indices\", "
+	      "dtype=\"int64\"), argsort(%h), topk(%h, k=0, ret_type=\"values\"))",
+	      0);
 }
 
 static void test_convolution_and_pooling(void **state)

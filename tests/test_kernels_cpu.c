@@ -1926,6 +1926,38 @@ static void test_depth_space(void **state)
 	}
 }
 
+/* Hand-checked sort, argsort and topk: ties keep their index order in
+ * either direction, both axes, every ret_type, k < 1 the whole axis. */
+static void test_sort_topk(void **state)
+{
+	static const double x[] = {3, 1, 2, 1, 0, -1, 5, -1};
+	static const double sorted[] = {1, 1, 2, 3, -1, -1, 0, 5}, asc[] = {1, 3, 2, 0, 1, 3, 0, 2};
+	static const double desc[] = {0, 2, 1, 3, 2, 0, 1, 3}, col[] = {0, -1, 2, -1, 3, 1, 5, 1};
+	static const double top_v[] = {3, 2, 5, 0}, top_i[] = {0, 2, 2, 0};
+	static const double low_i[] = {1, 3, 2, 1, 3, 0};
+	static const double all_v[] = {3, 2, 1, 1, 5, 0, -1, -1};
+	(void)state;
+	in_values("x", DT_FLOAT32, SHAPE(2, 4), x);
+	in_values("i", DT_INT64, SHAPE(2, 4), x);
+	run_body("%0 = topk(%x, k=2);\n"
+		 "  (sort(%x), argsort(%x), argsort(%i, is_ascend=False, dtype=\"int64\"), "
+		 "sort(%i, axis=0), %0.0, %0.1, topk(%x, k=3, is_ascend=True, "
+		 "ret_type=\"indices\"), "
+		 "topk(%x, k=0, ret_type=\"values\"))");
+	expect_values(0, sorted, 8, 0);
+	assert_int_equal(result.outputs[1].dtype, DT_INT32);
+	expect_values(1, asc, 8, 0);
+	expect_values(2, desc, 8, 0);
+	expect_values(3, col, 8, 0);
+	EXPECT_SHAPE(4, 2, 2);
+	expect_values(4, top_v, 4, 0);
+	expect_values(5, top_i, 4, 0);
+	EXPECT_SHAPE(6, 2, 3);
+	expect_values(6, low_i, 6, 0);
+	EXPECT_SHAPE(7, 2, 4);
+	expect_values(7, all_v, 8, 0);
+}
+
 /* ---- index views --------------------------------------------------------------- */
 
 /* Hand-checked: nn.pad in its three modes. */
@@ -2348,6 +2380,7 @@ int main(void)
 		TEST(test_matmul_and_activations),
 		TEST(test_cumsum_cumprod),
 		TEST(test_depth_space),
+		TEST(test_sort_topk),
 		TEST(test_pad),
 		TEST(test_views),
 		TEST(test_unsupported_dtype),

@@ -738,6 +738,31 @@ bool kernel_call_prepare(KernelCall *kc, const Expr *call, const KernelTensor *i
 	}
 	case OP_DROPOUT:
 		return true;
+	case OP_SORT:
+	case OP_ARGSORT:
+	case OP_TOPK: {
+		KernelSort *so = &kc->p.sort;
+		const AttrValue *ret = attr_get(call, "ret_type");
+		const char *r =
+			op == OP_TOPK && ret && ret->kind == ATTR_STRING ? ret->u.s : "both";
+		int64_t axis;
+		if (!normalize_axis(attr_int(call, "axis", -1), in[0].ndim, &axis))
+			break;
+		split_axis(&in[0], axis, &so->line);
+		so->ascend = attr_bool(call, "is_ascend", op != OP_TOPK);
+		so->k = out[0].ndim == in[0].ndim ? out[0].shape[axis] : so->line.len;
+		so->values_out = op == OP_ARGSORT || strcmp(r, "indices") == 0 ? -1 : 0;
+		so->indices_out = op == OP_SORT || strcmp(r, "values") == 0 ? -1
+				  : so->values_out == 0                     ? 1
+									    : 0;
+		if (so->k > so->line.len || (uint32_t)(so->indices_out + 1) > nout ||
+		    (uint32_t)(so->values_out + 1) > nout) {
+			*err = xasprintf("'%s' asks for more elements than the axis holds",
+					 kc->name);
+			return false;
+		}
+		return true;
+	}
 	case OP_DEPTH_TO_SPACE:
 	case OP_SPACE_TO_DEPTH: {
 		KernelSubpixel *sp = &kc->p.subpixel;

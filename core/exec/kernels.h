@@ -206,6 +206,17 @@ typedef struct KernelSubpixel {
 	bool to_space, crd, nhwc;
 } KernelSubpixel;
 
+/* sort, argsort, topk: each line along the axis of the input (line) is
+ * ordered stably (ties keep their index order; NaN after every number when
+ * ascending), and its first `k` positions written: the values to
+ * out[values_out], the indices to out[indices_out] (-1: not written). */
+typedef struct KernelSort {
+	KernelAxis line;
+	int64_t k;
+	bool ascend;
+	int values_out, indices_out;
+} KernelSort;
+
 /* The index-mapping operators (nn.pad, strided_slice, tile, repeat,
  * broadcast_to, reverse): output axis d reads input position
  * begin[d] + ((o / div[d]) % mod[d]) * step[d] of its coordinate o (no
@@ -261,6 +272,7 @@ typedef struct KernelCall {
 		KernelGather gather;     /* gather, gather_nd, scatter_elements, scatter_nd */
 		KernelLayout layout;     /* layout_transform */
 		KernelSubpixel subpixel; /* nn.depth_to_space, nn.space_to_depth */
+		KernelSort sort;         /* sort, argsort, topk */
 		KernelNorm norm;
 		KernelView view;
 		struct {

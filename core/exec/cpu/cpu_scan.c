@@ -4,9 +4,13 @@
  * output's dtype (float32 rounded at each step as TVM's float32 sum is,
  * other floats in double, integers wrapping in 64 bits, as the dtype
  * attribute's cast makes them); exclusive scans start from 0 (sum)
- * or 1 (product) and leave out the element itself.
+ * or 1 (product) and leave out the element itself. sort, argsort and
+ * topk order each line with a stable merge sort of its indices (KernelSort).
  */
 #include "kernels_cpu.h"
+
+#include <stdlib.h>
+#include <string.h>
 
 typedef struct ScanJob {
 	const KernelCall *kc;
@@ -68,3 +72,74 @@ bool kernel_cpu_CUMPROD(const KernelCall *kc, char **err)
 	(void)err;
 	return scan_kernel(kc, true);
 }
+
+/* ---- sort, argsort, topk ---------------------------------------------------------- */
+
+/* Whether key a goes before key b: NaN after every number ascending. */
+static bool sort_before(double a, double b, bool ascend)
+{
+	if (a != a || b != b)
+		return ascend ? b != b && a == a : a != a && b == b;
+	return ascend ? a < b : a > b;
+}
+
+/* Stable merge sort of idx[0, n) by keys[idx], tmp n long. */
+static void merge_sort(int64_t *idx, int64_t *tmp, int64_t n, const double *keys, bool ascend)
+{
+	int64_t mid = n / 2, i = 0, j = mid, o = 0;
+	if (n < 2)
+		return;
+	merge_sort(idx, tmp, mid, keys, ascend);
+	merge_sort(idx + mid, tmp, n - mid, keys, ascend);
+	while (i < mid && j < n)
+		tmp[o++] = sort_before(keys[idx[j]], keys[idx[i]], ascend) ? idx[j++] : idx[i++];
+	while (i < mid)
+		tmp[o++] = idx[i++];
+	while (j < n)
+		tmp[o++] = idx[j++];
+	memcpy(idx, tmp, (size_t)n * sizeof *idx);
+}
+
+static bool sort_kernel(const KernelCall *kc, char **err)
+{
+	const KernelSort *so = &kc->p.sort;
+	const KernelAxis *a = &so->line;
+	const KernelTensor *x = &kc->in[0];
+	size_t esize = dtype_size(x->dtype);
+	int64_t *idx, *tmp;
+	double *keys;
+	(void)err;
+	if (a->len == 0 || so->k == 0)
+		return true;
+	idx = xmalloc((size_t)a->len * 2 * sizeof *idx);
+	tmp = idx + a->len;
+	keys = xmalloc((size_t)a->len * sizeof *keys);
+	for (int64_t o = 0; o < a->outer; o++)
+		for (int64_t i = 0; i < a->inner; i++) {
+			for (int64_t j = 0; j < a->len; j++) {
+				idx[j] = j;
+				keys[j] = load_double(x->data, x->dtype,
+						      (o * a->len + j) * a->inner + i);
+			}
+			merge_sort(idx, tmp, a->len, keys, so->ascend);
+			for (int64_t j = 0; j < so->k; j++) {
+				int64_t at = (o * so->k + j) * a->inner + i;
+				if (so->values_out >= 0)
+					memcpy((char *)kc->out[so->values_out].data + at * esize,
+					       (const char *)x->data +
+						       ((o * a->len + idx[j]) * a->inner + i) *
+							       esize,
+					       esize);
+				if (so->indices_out >= 0)
+					store_int(kc->out[so->indices_out].data,
+						  kc->out[so->indices_out].dtype, at, idx[j]);
+			}
+		}
+	free(idx);
+	free(keys);
+	return true;
+}
+
+KERNEL_CPU_VIA(SORT, sort_kernel)
+KERNEL_CPU_VIA(ARGSORT, sort_kernel)
+KERNEL_CPU_VIA(TOPK, sort_kernel)

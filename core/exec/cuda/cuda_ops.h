@@ -152,7 +152,10 @@
 	X(DROPOUT)
 #define CUDA_OPS_SCAN(X) \
 	X(CUMSUM)        \
-	X(CUMPROD)
+	X(CUMPROD)       \
+	X(SORT)          \
+	X(ARGSORT)       \
+	X(TOPK)
 
 /* Every entry, family by family. */
 #define CUDA_OPS(X)             \

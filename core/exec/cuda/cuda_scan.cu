@@ -2,7 +2,9 @@
  * cuda_scan.cu - the CUDA kernels of cumsum and cumprod (cpu_scan.c
  * computes the same): one thread per line along the axis, scanning it in
  * order in the output's dtype as Elem<T> computes it, the input converted
- * as casts do.
+ * as casts do. sort, argsort and topk are one thread per line too, a
+ * stable insertion sort of the line's indices in a workspace (correct, if
+ * quadratic in the axis length).
  */
 #include "kernels_cuda.h"
 
@@ -103,4 +105,117 @@ bool kernel_cuda_CUMSUM(CudaState *s, const KernelCall *kc, char **err)
 bool kernel_cuda_CUMPROD(CudaState *s, const KernelCall *kc, char **err)
 {
 	return scan_run(s, kc, err);
+}
+
+/* ---- sort, argsort, topk ---------------------------------------------------------- */
+
+/* Whether key a goes before key b (cpu_scan.c's sort_before). */
+__device__ static bool sort_before(double a, double b, bool ascend)
+{
+	if (a != a || b != b)
+		return ascend ? b != b && a == a : a != a && b == b;
+	return ascend ? a < b : a > b;
+}
+
+__device__ static void store_index(void *p, DType dt, int64_t i, long long v)
+{
+	switch (dt) {
+	case DT_INT32:
+		((int32_t *)p)[i] = (int32_t)v;
+		return;
+	case DT_INT64:
+		((int64_t *)p)[i] = v;
+		return;
+	case DT_FLOAT32:
+		((float *)p)[i] = (float)v;
+		return;
+	case DT_FLOAT64:
+		((double *)p)[i] = (double)v;
+		return;
+	case DT_FLOAT16:
+		((__half *)p)[i] = __float2half_rn((float)v);
+		return;
+	case DT_BOOL:
+	case DT_INT8:
+	case DT_UINT8:
+	case DT_INT16:
+	case DT_UINT16:
+	case DT_UINT32:
+	case DT_UINT64:
+	case DT_BFLOAT16:
+	case DT_COUNT:
+		break;
+	}
+}
+
+__global__ void sort_kernel(const void *x, DType xdt, size_t esize, void *values, void *indices,
+			    DType idt, int64_t *work, int64_t lines, KernelSort so)
+{
+	const KernelAxis a = so.line;
+	GRID_LOOP(f, lines)
+	{
+		int64_t o = f / a.inner, i = f % a.inner, *idx = work + f * a.len;
+		for (int64_t j = 0; j < a.len; j++) {
+			double key = load_as_double(x, xdt, (o * a.len + j) * a.inner + i);
+			int64_t p = j;
+			/* stable: move only past keys this one goes strictly before */
+			while (p > 0 &&
+			       sort_before(key,
+					   load_as_double(x, xdt,
+							  (o * a.len + idx[p - 1]) * a.inner + i),
+					   so.ascend)) {
+				idx[p] = idx[p - 1];
+				p--;
+			}
+			idx[p] = j;
+		}
+		for (int64_t j = 0; j < so.k; j++) {
+			int64_t at = (o * so.k + j) * a.inner + i;
+			if (values) {
+				const char *src = (const char *)x +
+						  ((o * a.len + idx[j]) * a.inner + i) * esize;
+				char *dst = (char *)values + at * esize;
+				for (size_t b = 0; b < esize; b++)
+					dst[b] = src[b];
+			}
+			if (indices)
+				store_index(indices, idt, at, idx[j]);
+		}
+	}
+}
+
+static bool sort_run(CudaState *s, const KernelCall *kc, char **err)
+{
+	const KernelSort &so = kc->p.sort;
+	int64_t lines = so.line.outer * so.line.inner;
+	void *work;
+	const KernelTensor *ind = so.indices_out >= 0 ? &kc->out[so.indices_out] : NULL;
+	if (lines == 0 || so.line.len == 0 || so.k == 0)
+		return true;
+	if (ind && ind->dtype != DT_INT32 && ind->dtype != DT_INT64 && !dtype_is_float(ind->dtype))
+		return unsupported(kc, ind->dtype, err);
+	if (kc->in[0].dtype == DT_BFLOAT16)
+		return unsupported(kc, kc->in[0].dtype, err);
+	if (!cuda_scratch(s, (size_t)(lines * so.line.len) * sizeof(int64_t), &work, err))
+		return false;
+	sort_kernel<<<blocks_for(lines), THREADS, 0, s->stream>>>(
+		kc->in[0].data, kc->in[0].dtype, dtype_size(kc->in[0].dtype),
+		so.values_out >= 0 ? kc->out[so.values_out].data : NULL, ind ? ind->data : NULL,
+		ind ? ind->dtype : DT_INT64, (int64_t *)work, lines, so);
+	return launched(kc, err);
+}
+
+bool kernel_cuda_SORT(CudaState *s, const KernelCall *kc, char **err)
+{
+	return sort_run(s, kc, err);
+}
+
+bool kernel_cuda_ARGSORT(CudaState *s, const KernelCall *kc, char **err)
+{
+	return sort_run(s, kc, err);
+}
+
+bool kernel_cuda_TOPK(CudaState *s, const KernelCall *kc, char **err)
+{
+	return sort_run(s, kc, err);
 }
