@@ -1616,6 +1616,7 @@ static void test_gather(void **state)
 	EXPECT_SHAPE(4, 2, 2);
 	expect_values(4, wtb, 4, 0);
 
+	teardown(NULL);
 	setup(NULL);
 	RAND("x", DT_FLOAT64, 2, 3, 4);
 	in_values("i", DT_INT32, SHAPE(2, 3, 5), i3);
@@ -1675,6 +1676,7 @@ static void test_scatter(void **state)
 	expect_values(5, max_row, 5, 1e-12);
 	expect_values(6, mean_row, 5, 1e-12);
 
+	teardown(NULL);
 	setup(NULL);
 	in_values("v", DT_INT32, SHAPE(4), v);
 	in_values("i", DT_INT32, SHAPE(1, 3), iv);
@@ -1849,6 +1851,7 @@ static void test_matmul_and_activations(void **state)
 		expect_values(2, want, 8, 1e-12);
 	}
 
+	teardown(NULL);
 	setup(NULL);
 	in_values("x", DT_FLOAT32, SHAPE(4), x);
 	in_values("p", DT_FLOAT64, SHAPE(2, 3), p);
