@@ -355,6 +355,126 @@ static void test_data_movement(void **state)
 	check("%x: Tensor[(3, 1), int8]", "broadcast_to(%x, shape=[2, 3, 4])", 0);
 }
 
+/* The gathers move words of every size; the scatters with duplicate
+ * indices (random indices run from -8 to 7, so they clamp and repeat)
+ * apply their updates in the CPU's order, except scatter_nd's atomic add. */
+static void test_gather_scatter(void **state)
+{
+	static const char *const reductions[] = {"update", "add", "mul", "mean", "min", "max"};
+	(void)state;
+	REQUIRE_GPU();
+	check("%d: " F32("4, 5, 6") ", %i: Tensor[(4, 9, 6), int64], %j: Tensor[(4, 5, 2), int32]",
+	      "(gather(%d, %i, axis=1), gather(%d, %j, axis=-1))", 0);
+	check("%d: Tensor[(6, 7), uint16], %i: Tensor[(3, 7), int8]", "gather(%d, %i, axis=0)", 0);
+	check("%d: " F32("5, 6, 7") ", %i: Tensor[(2, 3, 4), int64], %b: Tensor[(1, 5, 3), int32]",
+	      "(gather_nd(%d, %i), gather_nd(%d, %b, batch_dims=1))", 0);
+	check("%d: Tensor[(8, 4), float16], %i: Tensor[(1, 10), int32]", "gather_nd(%d, %i)", 0);
+	for (size_t r = 0; r < DP_COUNT(reductions); r++) {
+		char body[160];
+		snprintf(body, sizeof body,
+			 "(scatter_elements(%%d, %%i, %%u, axis=1, reduction=\"%s\"), "
+			 "scatter_elements(%%e, %%j, %%v, reduction=\"%s\"))",
+			 reductions[r], reductions[r]);
+		check("%d: " F32("5, 6") ", %i: Tensor[(5, 4), int64], %u: " F32(
+			      "5, 4") ", %e: Tensor[(7, 3, 2), int32], %j: Tensor[(9, 2, 2), "
+				      "int32], "
+				      "%v: Tensor[(9, 2, 2), int32]",
+		      body, 1e-6);
+		if (strcmp(reductions[r], "mean") == 0)
+			continue;
+		snprintf(body, sizeof body,
+			 "(scatter_nd(%%d, %%i, %%u, mode=\"%s\"), scatter_nd(%%e, %%j, %%v, "
+			 "mode=\"%s\"), scatter_nd(%%h, %%i, %%w, mode=\"%s\"))",
+			 reductions[r], reductions[r], reductions[r]);
+		check("%d: " F32("6, 5") ", %i: Tensor[(1, 20), int32], %u: " F32(
+			      "20, 5") ", %e: Tensor[(4, 3), int64], %j: Tensor[(2, 50), int64], "
+				       "%v: Tensor[(50), int64], %h: Tensor[(6, 5), float16], "
+				       "%w: Tensor[(20, 5), float16]",
+		      body, 1e-5);
+	}
+	check("%d: Tensor[(6, 5), float64], %i: Tensor[(2, 40), int32], %u: Tensor[(40), float64]",
+	      "scatter_nd(%d, %i, %u, mode=\"add\")", 1e-12);
+	check("%d: Tensor[(3, 4), bool], %i: Tensor[(3, 4), int32], %u: Tensor[(3, 4), bool]",
+	      "(scatter_elements(%d, %i, %u, axis=1, reduction=\"max\"), "
+	      "scatter_elements(%d, %i, %u))",
+	      0);
+}
+
+/* stack, layout_transform, nn.depth_to_space and nn.space_to_depth move
+ * words; full, full_like, one_hot and arange convert their
+ * scalars on the device. */
+static void test_stack_and_create(void **state)
+{
+	(void)state;
+	REQUIRE_GPU();
+	check("%a: " F32("3, 4, 5") ", %b: " F32("3, 4, 5") ", %c: " F32("3, 4, 5"),
+	      "(stack((%a, %b, %c)), stack((%a, %b, %c), axis=2), stack((%c, %a), axis=-1))", 0);
+	check("%a: Tensor[(7, 3), int8], %b: Tensor[(7, 3), int8]", "stack((%a, %b), axis=1)", 0);
+	check("%i: Tensor[(6, 5), int64], %on: " F32("") ", %off: Tensor[(), int32]",
+	      "(one_hot(%i, %on, %off, depth=8, dtype=\"float32\"), "
+	      "one_hot(%i, %on, %off, depth=4, axis=1, dtype=\"int64\"), "
+	      "one_hot(%i, %on, %off, depth=3, axis=0, dtype=\"float16\"))",
+	      0);
+	check("%x: Tensor[(5, 6), float64], %v: " F32("") ", %w: Tensor[(), int64]",
+	      "(full(%v, shape=[4, 9], dtype=\"int32\"), full(%w, shape=[3], dtype=\"float64\"), "
+	      "full_like(%x, %v), full(%v, shape=[7, 2]), full(%v, shape=[2], dtype=\"bool\"))",
+	      0);
+	check("%x: " F32("2, 8, 5, 3") ", %y: Tensor[(3, 6, 4), float16]",
+	      "%0 = layout_transform(%x, src_layout=\"NCHW\", dst_layout=\"NCHW4c\");\n"
+	      "  (layout_transform(%x, src_layout=\"NCHW\", dst_layout=\"NHWC\"), %0,\n"
+	      "   layout_transform(%0, src_layout=\"NCHW4c\", dst_layout=\"NHWC2c\"),\n"
+	      "   layout_transform(%y, src_layout=\"NCW\", dst_layout=\"NWC2c\"))",
+	      0);
+	check("%x: " F32("2, 12, 3, 5") ", %y: Tensor[(2, 3, 5, 12), float16]",
+	      "(nn.depth_to_space(%x, block_size=2), "
+	      "nn.depth_to_space(%x, block_size=2, mode=\"CDR\"), "
+	      "nn.space_to_depth(%x, block_size=3), "
+	      "nn.depth_to_space(%y, block_size=2, layout=\"NHWC\", mode=\"CDR\"))",
+	      0);
+	check("%x: " F32("2"),
+	      "(%x, arange(1f, 7f, 0.5f, start=1f, stop=7f, step=0.5f), "
+	      "arange(0, 50, 3, start=0, stop=50, step=3, dtype=\"int32\"), "
+	      "arange(3i64, -40i64, -2i64, start=3i64, stop=-40i64, step=-2i64, dtype=\"int64\"))",
+	      1e-6);
+}
+
+/* nn.matmul on cuBLAS, the parametrised activations and dropout. */
+static void test_matmul_and_activations(void **state)
+{
+	(void)state;
+	REQUIRE_GPU();
+	check("%a: " F32("3, 7, 33") ", %b: " F32("33, 20") ", %c: " F32("20, 7") ", %t: " F32(
+		      "4, 33, 9"),
+	      "(nn.matmul(%a, %b), nn.matmul(%t, %b, transpose_a=True), "
+	      "nn.matmul(%a, %c, transpose_a=True, transpose_b=True))",
+	      1e-4);
+	check("%x: " F32("4, 6, 5") ", %al: " F32("6") ", %h: Tensor[(30), float16]",
+	      "%0 = nn.dropout(%x);\n"
+	      "  (nn.leaky_relu(%x, alpha=0.2f), nn.prelu(%x, %al), %0.0, %0.1, "
+	      "nn.leaky_relu(%h))",
+	      1e-6);
+}
+
+/* cumsum and cumprod (in the output's dtype), sort, argsort and topk: one
+ * thread per line. */
+static void test_scans(void **state)
+{
+	(void)state;
+	REQUIRE_GPU();
+	check("%x: " F32("5, 40, 3") ", %i: Tensor[(4, 9), int32]",
+	      "(cumsum(%x, axis=1), cumsum(%x, exclusive=True), cumprod(%x, axis=-1), "
+	      "cumsum(%i, axis=0, dtype=\"int64\"), cumprod(%i, axis=1, exclusive=True), "
+	      "cumsum(%i, dtype=\"float64\"))",
+	      1e-5);
+	/* random int32 values repeat, so the ties' order is checked too */
+	check("%x: " F32("6, 50") ", %i: Tensor[(7, 5, 3), int32], %h: Tensor[(9, 4), float16]",
+	      "%0 = topk(%x, k=5);\n"
+	      "  (sort(%x), argsort(%x, is_ascend=False), sort(%i, axis=1), argsort(%i, axis=0), "
+	      "%0.0, %0.1, topk(%i, k=2, axis=1, is_ascend=True, ret_type=\"indices\", "
+	      "dtype=\"int64\"), argsort(%h), topk(%h, k=0, ret_type=\"values\"))",
+	      0);
+}
+
 static void test_convolution_and_pooling(void **state)
 {
 	(void)state;
@@ -534,6 +654,10 @@ int main(void)
 		cmocka_unit_test(test_matrix_products),
 		cmocka_unit_test(test_softmax_and_reductions),
 		cmocka_unit_test(test_data_movement),
+		cmocka_unit_test(test_gather_scatter),
+		cmocka_unit_test(test_stack_and_create),
+		cmocka_unit_test(test_matmul_and_activations),
+		cmocka_unit_test(test_scans),
 		cmocka_unit_test(test_convolution_and_pooling),
 		cmocka_unit_test(test_convolution_and_pooling_nd),
 		cmocka_unit_test(test_adaptive_pooling),

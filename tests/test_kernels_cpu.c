@@ -2251,6 +2251,393 @@ static void test_take_shape_of_copy(void **state)
 	}
 }
 
+/* ---- gathers and scatters ------------------------------------------------------ */
+
+/* Hand-checked gather and gather_nd (negative indices count from the end,
+ * larger ones clamp), and gather on random data against a naive loop. */
+static void test_gather(void **state)
+{
+	static const double d[] = {1, 2, 3, 4, 5, 6, 7, 8, 9};
+	static const double i1[] = {0, 0, 1, 0, 2, -1}, w1[] = {1, 1, 5, 4, 9, 9};
+	static const double i0[] = {1, 2, 0, 2, 0, 7}, w0[] = {4, 8, 3, 7, 2, 9};
+	static const double e[] = {0, 1, 2, 3, 4, 5, 6, 7};
+	static const double t2[] = {1, 0, 0, 1}, t1[] = {1, -2}, tb[] = {1, 0};
+	static const double wt1[] = {4, 5, 6, 7, 0, 1, 2, 3}, wtb[] = {2, 3, 4, 5};
+	static const double i3[] = {0, 2, -1, 1, 9, 0,  1, 1, 2, 0, -3, 2, 1, 0, 2,
+				    2, 0, 1,  1, 2, -9, 3, 3, 0, 1, -2, 0, 2, 1, 3};
+	(void)state;
+	in_values("d", DT_FLOAT32, SHAPE(3, 3), d);
+	in_values("a", DT_INT32, SHAPE(3, 2), i1);
+	in_values("b", DT_INT64, SHAPE(2, 3), i0);
+	in_values("e", DT_INT16, SHAPE(2, 2, 2), e);
+	in_values("t", DT_INT32, SHAPE(2, 2), t2);
+	in_values("u", DT_INT64, SHAPE(1, 2), t1);
+	in_values("v", DT_INT32, SHAPE(1, 2), tb);
+	run_body("(gather(%d, %a, axis=1), gather(%d, %b, axis=0), gather_nd(%d, %t), "
+		 "gather_nd(%e, %u), gather_nd(%e, %v, batch_dims=1))");
+	EXPECT_SHAPE(0, 3, 2);
+	expect_values(0, w1, 6, 0);
+	EXPECT_SHAPE(1, 2, 3);
+	expect_values(1, w0, 6, 0);
+	/* tuples (1, 0) and (0, 1) of a 3x3 */
+	EXPECT_SHAPE(2, 2);
+	{
+		double want[2] = {4, 2};
+		expect_values(2, want, 2, 0);
+	}
+	/* rows 1 and -2 (0) of a 2x2x2 */
+	EXPECT_SHAPE(3, 2, 2, 2);
+	expect_values(3, wt1, 8, 0);
+	assert_int_equal(result.outputs[3].dtype, DT_INT16);
+	/* batch_dims=1: e[0][1] and e[1][0] */
+	EXPECT_SHAPE(4, 2, 2);
+	expect_values(4, wtb, 4, 0);
+
+	teardown(NULL);
+	setup(NULL);
+	RAND("x", DT_FLOAT64, 2, 3, 4);
+	in_values("i", DT_INT32, SHAPE(2, 3, 5), i3);
+	run_body("gather(%x, %i, axis=-1)");
+	EXPECT_SHAPE(0, 2, 3, 5);
+	{
+		double want[30];
+		for (int a = 0; a < 2; a++)
+			for (int b = 0; b < 3; b++)
+				for (int c = 0; c < 5; c++) {
+					int64_t k = (int64_t)i3[(a * 3 + b) * 5 + c];
+					k = k < 0 ? k + 4 : k;
+					k = k < 0 ? 0 : k > 3 ? 3 : k;
+					want[(a * 3 + b) * 5 + c] = in_at(0, (a * 3 + b) * 4 + k);
+				}
+		expect_values(0, want, 30, 0);
+	}
+}
+
+/* Hand-checked scatter_elements (ONNX's examples, every reduction over
+ * duplicate indices, in order) and scatter_nd (update and add with
+ * duplicates, slices, tuples). */
+static void test_scatter(void **state)
+{
+	static const double z[9] = {0}, i0[] = {1, 0, 2, 0, 2, 1};
+	static const double u0[] = {1.0, 1.1, 1.2, 2.0, 2.1, 2.2};
+	static const double w0[] = {2.0, 1.1, 0, 1.0, 0, 2.2, 0, 2.1, 1.2};
+	static const double row[] = {1, 2, 3, 4, 5}, dup[] = {1, -4, 6, -1},
+			    ud[] = {1.1, 2.1, 7, 8};
+	static const double upd_row[] = {1, 2.1, 3, 4, 8}, add_row[] = {1, 5.2, 3, 4, 20};
+	static const double mul_row[] = {1, 4.62, 3, 4, 280}, min_row[] = {1, 1.1, 3, 4, 5};
+	static const double max_row[] = {1, 2.1, 3, 4, 8}, mean_row[] = {1, 1.825, 3, 4, 7};
+	static const double v[] = {1, 2, 3, 4}, iv[] = {1, 3, 1}, uv[] = {10, 20, 30};
+	static const double wu[] = {1, 30, 3, 20}, wa[] = {1, 42, 3, 24};
+	static const double ir[] = {1, 0}, ur[] = {1, 2, 3, 4, 5, 6}, wr[] = {4, 5, 6, 1, 2, 3};
+	static const double it[] = {0, 1, 2, 0}, ut[] = {7, 8}, wt[] = {0, 0, 7, 8, 0, 0};
+	(void)state;
+	in_values("z", DT_FLOAT32, SHAPE(3, 3), z);
+	in_values("i", DT_INT64, SHAPE(2, 3), i0);
+	in_values("u", DT_FLOAT32, SHAPE(2, 3), u0);
+	in_values("r", DT_FLOAT64, SHAPE(1, 5), row);
+	in_values("j", DT_INT32, SHAPE(1, 4), dup);
+	in_values("w", DT_FLOAT64, SHAPE(1, 4), ud);
+	run_body("(scatter_elements(%z, %i, %u), "
+		 "scatter_elements(%r, %j, %w, axis=1), "
+		 "scatter_elements(%r, %j, %w, axis=1, reduction=\"add\"), "
+		 "scatter_elements(%r, %j, %w, axis=-1, reduction=\"mul\"), "
+		 "scatter_elements(%r, %j, %w, axis=1, reduction=\"min\"), "
+		 "scatter_elements(%r, %j, %w, axis=1, reduction=\"max\"), "
+		 "scatter_elements(%r, %j, %w, axis=1, reduction=\"mean\"))");
+	EXPECT_SHAPE(0, 3, 3);
+	expect_values(0, w0, 9, 1e-7);
+	expect_values(1, upd_row, 5, 1e-12);
+	expect_values(2, add_row, 5, 1e-12);
+	expect_values(3, mul_row, 5, 1e-12);
+	expect_values(4, min_row, 5, 1e-12);
+	expect_values(5, max_row, 5, 1e-12);
+	expect_values(6, mean_row, 5, 1e-12);
+
+	teardown(NULL);
+	setup(NULL);
+	in_values("v", DT_INT32, SHAPE(4), v);
+	in_values("i", DT_INT32, SHAPE(1, 3), iv);
+	in_values("u", DT_INT32, SHAPE(3), uv);
+	in_values("z", DT_FLOAT32, SHAPE(2, 3), z);
+	in_values("r", DT_INT64, SHAPE(1, 2), ir);
+	in_values("s", DT_FLOAT32, SHAPE(2, 3), ur);
+	in_values("t", DT_INT64, SHAPE(2, 2), it);
+	in_values("w", DT_FLOAT32, SHAPE(2), ut);
+	run_body("(scatter_nd(%v, %i, %u), scatter_nd(%v, %i, %u, mode=\"add\"), "
+		 "scatter_nd(%z, %r, %s), scatter_nd(%z, %t, %w))");
+	EXPECT_SHAPE(0, 4);
+	expect_values(0, wu, 4, 0);
+	expect_values(1, wa, 4, 0);
+	EXPECT_SHAPE(2, 2, 3);
+	expect_values(2, wr, 6, 0);
+	expect_values(3, wt, 6, 0);
+}
+
+/* ---- creating tensors ------------------------------------------------------------ */
+
+/* Hand-checked stack (first, middle and last axis), one_hot (negative and
+ * too large indices match nothing, as in TVM; either axis; a dtype other
+ * than the values'), full, full_like and arange (float, int, negative
+ * step). */
+static void test_stack_one_hot_full_arange(void **state)
+{
+	static const double a[] = {0, 1, 2, 3, 4, 5}, b[] = {10, 11, 12, 13, 14, 15};
+	static const double s0[] = {0, 1, 2, 3, 4, 5, 10, 11, 12, 13, 14, 15};
+	static const double s1[] = {0, 1, 2, 10, 11, 12, 3, 4, 5, 13, 14, 15};
+	static const double s2[] = {0, 10, 1, 11, 2, 12, 3, 13, 4, 14, 5, 15};
+	static const double idx[] = {0, 2, -1, 5}, on[] = {5}, off[] = {-1}, fill[] = {2.7};
+	static const double last[] = {5, -1, -1, -1, -1, 5, -1, -1, -1, -1, -1, -1};
+	static const double first[] = {5, -1, -1, -1, -1, -1, -1, -1, -1, 5, -1, -1};
+	static const double ints[] = {1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 0, 0};
+	static const double full2[] = {2, 2, 2, 2, 2, 2}, fullf[] = {2.7, 2.7, 2.7, 2.7, 2.7, 2.7};
+	static const double r1[] = {1, 3, 5}, r2[] = {0, 2, 4}, r3[] = {3, 1.5, 0};
+	(void)state;
+	in_values("a", DT_FLOAT32, SHAPE(2, 3), a);
+	in_values("b", DT_FLOAT32, SHAPE(2, 3), b);
+	in_values("i", DT_INT32, SHAPE(4), idx);
+	in_values("on", DT_FLOAT32, 0, NULL, on);
+	in_values("off", DT_FLOAT32, 0, NULL, off);
+	in_values("v", DT_FLOAT64, 0, NULL, fill);
+	run_body("(stack((%a, %b)), stack((%a, %b), axis=1), stack((%a, %b), axis=-1), "
+		 "one_hot(%i, %on, %off, depth=3, dtype=\"float32\"), "
+		 "one_hot(%i, %on, %off, depth=3, axis=0, dtype=\"float32\"), "
+		 "one_hot(%i, 1, 0, depth=3, dtype=\"int64\"), "
+		 "full(%v, shape=[2, 3], dtype=\"int64\"), full_like(%a, %v), "
+		 "arange(1f, 7f, 2f, start=1f, stop=7f, step=2f), "
+		 "arange(0, 5, 2, start=0, stop=5, step=2, dtype=\"int32\"), "
+		 "arange(3f, -1f, -1.5f, start=3f, stop=-1f, step=-1.5f))");
+	EXPECT_SHAPE(0, 2, 2, 3);
+	expect_values(0, s0, 12, 0);
+	EXPECT_SHAPE(1, 2, 2, 3);
+	expect_values(1, s1, 12, 0);
+	EXPECT_SHAPE(2, 2, 3, 2);
+	expect_values(2, s2, 12, 0);
+	EXPECT_SHAPE(3, 4, 3);
+	expect_values(3, last, 12, 0);
+	EXPECT_SHAPE(4, 3, 4);
+	expect_values(4, first, 12, 0);
+	assert_int_equal(result.outputs[5].dtype, DT_INT64);
+	expect_values(5, ints, 12, 0);
+	assert_int_equal(result.outputs[6].dtype, DT_INT64);
+	EXPECT_SHAPE(6, 2, 3);
+	expect_values(6, full2, 6, 0);
+	assert_int_equal(result.outputs[7].dtype, DT_FLOAT32);
+	expect_values(7, fullf, 6, 1e-7);
+	expect_values(8, r1, 3, 0);
+	assert_int_equal(result.outputs[9].dtype, DT_INT32);
+	expect_values(9, r2, 3, 0);
+	expect_values(10, r3, 3, 0);
+}
+
+/* layout_transform against naive loops: a transpose (NCHW to NHWC), a
+ * blocked split (NCHW to NCHW2c), a change of block (NCHW2c to NHWC4c) and
+ * the way back. */
+static void test_layout_transform(void **state)
+{
+	(void)state;
+	RAND("x", DT_FLOAT32, 2, 4, 2, 3);
+	run_body("%0 = layout_transform(%x, src_layout=\"NCHW\", dst_layout=\"NCHW2c\");\n"
+		 "  %1 = layout_transform(%0, src_layout=\"NCHW2c\", dst_layout=\"NHWC4c\");\n"
+		 "  (layout_transform(%x, src_layout=\"NCHW\", dst_layout=\"NHWC\"), %0, %1,\n"
+		 "   layout_transform(%1, src_layout=\"NHWC4c\", dst_layout=\"NCHW\"))");
+	{
+		double want[48];
+		for (int n = 0; n < 2; n++)
+			for (int h = 0; h < 2; h++)
+				for (int w = 0; w < 3; w++)
+					for (int c = 0; c < 4; c++)
+						want[((n * 2 + h) * 3 + w) * 4 + c] =
+							in_at(0, ((n * 4 + c) * 2 + h) * 3 + w);
+		EXPECT_SHAPE(0, 2, 2, 3, 4);
+		expect_values(0, want, 48, 0);
+		for (int n = 0; n < 2; n++)
+			for (int co = 0; co < 2; co++)
+				for (int h = 0; h < 2; h++)
+					for (int w = 0; w < 3; w++)
+						for (int ci = 0; ci < 2; ci++)
+							want[(((n * 2 + co) * 2 + h) * 3 + w) * 2 +
+							     ci] = in_at(0, ((n * 4 + co * 2 + ci) *
+										     2 +
+									     h) * 3 +
+										    w);
+		EXPECT_SHAPE(1, 2, 2, 2, 3, 2);
+		expect_values(1, want, 48, 0);
+		/* NHWC4c with C = 4: one block of 4 */
+		for (int n = 0; n < 2; n++)
+			for (int h = 0; h < 2; h++)
+				for (int w = 0; w < 3; w++)
+					for (int c = 0; c < 4; c++)
+						want[((n * 2 + h) * 3 + w) * 4 + c] =
+							in_at(0, ((n * 4 + c) * 2 + h) * 3 + w);
+		EXPECT_SHAPE(2, 2, 2, 3, 1, 4);
+		expect_values(2, want, 48, 0);
+		for (int i = 0; i < 48; i++)
+			want[i] = in_at(0, i);
+		EXPECT_SHAPE(3, 2, 4, 2, 3);
+		expect_values(3, want, 48, 0);
+	}
+}
+
+/* nn.matmul against a triple loop (plain, transpose_a on a batch,
+ * transpose_b with units); hand-checked nn.leaky_relu, nn.prelu and
+ * nn.dropout (the data and a mask of ones). */
+static void test_matmul_and_activations(void **state)
+{
+	static const double x[] = {-2, -0.5, 0, 1.5}, leaky[] = {-0.2, -0.05, 0, 1.5};
+	static const double p[] = {-1, 2, -3, 4, -5, 6}, alpha[] = {0.1, 0.2, 0.3};
+	static const double prelu[] = {-0.1, 2, -0.9, 4, -1, 6}, ones[] = {1, 1, 1, 1};
+	static const double q[] = {-1, -1, -1, -1, 2, -2},
+			    prelu3[] = {-0.1, -0.1, -0.2, -0.2, 2, -0.6};
+	(void)state;
+	RAND("a", DT_FLOAT64, 2, 3);
+	RAND("b", DT_FLOAT64, 3, 4);
+	RAND("t", DT_FLOAT64, 2, 3, 5);
+	RAND("c", DT_FLOAT64, 4, 3);
+	run_body("(nn.matmul(%a, %b), nn.matmul(%t, %b, transpose_a=True), "
+		 "nn.matmul(%a, %c, units=4, transpose_b=True))");
+	{
+		double want[40];
+		EXPECT_SHAPE(0, 2, 4);
+		for (int i = 0; i < 2; i++)
+			for (int j = 0; j < 4; j++) {
+				want[i * 4 + j] = 0;
+				for (int k = 0; k < 3; k++)
+					want[i * 4 + j] +=
+						in_at(0, i * 3 + k) * in_at(1, k * 4 + j);
+			}
+		expect_values(0, want, 8, 1e-12);
+		EXPECT_SHAPE(1, 2, 5, 4);
+		for (int b = 0; b < 2; b++)
+			for (int i = 0; i < 5; i++)
+				for (int j = 0; j < 4; j++) {
+					double acc = 0;
+					for (int k = 0; k < 3; k++)
+						acc += in_at(2, (b * 3 + k) * 5 + i) *
+						       in_at(1, k * 4 + j);
+					want[(b * 5 + i) * 4 + j] = acc;
+				}
+		expect_values(1, want, 40, 1e-12);
+		EXPECT_SHAPE(2, 2, 4);
+		for (int i = 0; i < 2; i++)
+			for (int j = 0; j < 4; j++) {
+				want[i * 4 + j] = 0;
+				for (int k = 0; k < 3; k++)
+					want[i * 4 + j] +=
+						in_at(0, i * 3 + k) * in_at(3, j * 3 + k);
+			}
+		expect_values(2, want, 8, 1e-12);
+	}
+
+	teardown(NULL);
+	setup(NULL);
+	in_values("x", DT_FLOAT32, SHAPE(4), x);
+	in_values("p", DT_FLOAT64, SHAPE(2, 3), p);
+	in_values("al", DT_FLOAT64, SHAPE(3), alpha);
+	in_values("q", DT_FLOAT64, SHAPE(1, 3, 2), q);
+	run_body("%0 = nn.dropout(%x, rate=0.3);\n"
+		 "  (nn.leaky_relu(%x, alpha=0.1f), nn.prelu(%p, %al), %0.0, %0.1, "
+		 "nn.prelu(%q, %al))");
+	expect_values(0, leaky, 4, 1e-7);
+	expect_values(1, prelu, 6, 1e-12);
+	expect_values(2, x, 4, 0);
+	expect_values(3, ones, 4, 0);
+	expect_values(4, prelu3, 6, 1e-12);
+}
+
+/* Hand-checked cumsum and cumprod: an axis, the flat data, exclusive,
+ * and a dtype wider than the data's. */
+static void test_cumsum_cumprod(void **state)
+{
+	static const double x[] = {1, 2, 3, 4, 5, 6};
+	static const double sum1[] = {1, 3, 6, 4, 9, 15}, sum0[] = {1, 2, 3, 5, 7, 9};
+	static const double flat[] = {1, 3, 6, 10, 15, 21}, ex1[] = {0, 1, 3, 0, 4, 9};
+	static const double prod1[] = {1, 2, 6, 4, 20, 120}, exprod[] = {1, 1, 2, 6, 24, 120};
+	(void)state;
+	in_values("x", DT_INT32, SHAPE(2, 3), x);
+	in_values("f", DT_FLOAT32, SHAPE(2, 3), x);
+	run_body("(cumsum(%x, axis=1), cumsum(%f, axis=0), cumsum(%x), "
+		 "cumsum(%f, axis=-1, exclusive=True), cumprod(%x, axis=1, dtype=\"int64\"), "
+		 "cumprod(%f, exclusive=True, dtype=\"float64\"))");
+	expect_values(0, sum1, 6, 0);
+	expect_values(1, sum0, 6, 0);
+	EXPECT_SHAPE(2, 6);
+	expect_values(2, flat, 6, 0);
+	expect_values(3, ex1, 6, 0);
+	assert_int_equal(result.outputs[4].dtype, DT_INT64);
+	expect_values(4, prod1, 6, 0);
+	assert_int_equal(result.outputs[5].dtype, DT_FLOAT64);
+	EXPECT_SHAPE(5, 6);
+	expect_values(5, exprod, 6, 0);
+}
+
+/* Hand-checked nn.depth_to_space (DCR, CDR, NHWC) and nn.space_to_depth,
+ * and the two as each other's inverse on random data. */
+static void test_depth_space(void **state)
+{
+	static const double v[] = {0, 1, 2, 3, 4, 5, 6, 7};
+	static const double dcr[] = {0, 2, 4, 6, 1, 3, 5, 7}, s2d[] = {0, 4, 1, 5, 2, 6, 3, 7};
+	(void)state;
+	in_values("x", DT_FLOAT32, SHAPE(1, 8, 1, 1), v);
+	in_values("y", DT_INT64, SHAPE(1, 2, 2, 2), v);
+	in_values("z", DT_FLOAT32, SHAPE(1, 1, 1, 8), v);
+	RAND("r", DT_FLOAT64, 2, 3, 4, 8);
+	run_body("(nn.depth_to_space(%x, block_size=2), "
+		 "nn.depth_to_space(%x, block_size=2, mode=\"CDR\"), "
+		 "nn.space_to_depth(%y, block_size=2), "
+		 "nn.depth_to_space(%z, block_size=2, layout=\"NHWC\"), "
+		 "nn.depth_to_space(nn.space_to_depth(%r, block_size=2), block_size=2), "
+		 "nn.space_to_depth(nn.depth_to_space(%r, block_size=2, layout=\"NHWC\"), "
+		 "block_size=2, layout=\"NHWC\"))");
+	EXPECT_SHAPE(0, 1, 2, 2, 2);
+	expect_values(0, dcr, 8, 0);
+	expect_values(1, v, 8, 0);
+	EXPECT_SHAPE(2, 1, 8, 1, 1);
+	expect_values(2, s2d, 8, 0);
+	EXPECT_SHAPE(3, 1, 2, 2, 2);
+	expect_values(3, v, 8, 0);
+	{
+		double want[192];
+		for (int i = 0; i < 192; i++)
+			want[i] = in_at(3, i);
+		EXPECT_SHAPE(4, 2, 3, 4, 8);
+		expect_values(4, want, 192, 0);
+		EXPECT_SHAPE(5, 2, 3, 4, 8);
+		expect_values(5, want, 192, 0);
+	}
+}
+
+/* Hand-checked sort, argsort and topk: ties keep their index order in
+ * either direction, both axes, every ret_type, k < 1 the whole axis. */
+static void test_sort_topk(void **state)
+{
+	static const double x[] = {3, 1, 2, 1, 0, -1, 5, -1};
+	static const double sorted[] = {1, 1, 2, 3, -1, -1, 0, 5}, asc[] = {1, 3, 2, 0, 1, 3, 0, 2};
+	static const double desc[] = {0, 2, 1, 3, 2, 0, 1, 3}, col[] = {0, -1, 2, -1, 3, 1, 5, 1};
+	static const double top_v[] = {3, 2, 5, 0}, top_i[] = {0, 2, 2, 0};
+	static const double low_i[] = {1, 3, 2, 1, 3, 0};
+	static const double all_v[] = {3, 2, 1, 1, 5, 0, -1, -1};
+	(void)state;
+	in_values("x", DT_FLOAT32, SHAPE(2, 4), x);
+	in_values("i", DT_INT64, SHAPE(2, 4), x);
+	run_body("%0 = topk(%x, k=2);\n"
+		 "  (sort(%x), argsort(%x), argsort(%i, is_ascend=False, dtype=\"int64\"), "
+		 "sort(%i, axis=0), %0.0, %0.1, topk(%x, k=3, is_ascend=True, "
+		 "ret_type=\"indices\"), "
+		 "topk(%x, k=0, ret_type=\"values\"))");
+	expect_values(0, sorted, 8, 0);
+	assert_int_equal(result.outputs[1].dtype, DT_INT32);
+	expect_values(1, asc, 8, 0);
+	expect_values(2, desc, 8, 0);
+	expect_values(3, col, 8, 0);
+	EXPECT_SHAPE(4, 2, 2);
+	expect_values(4, top_v, 4, 0);
+	expect_values(5, top_i, 4, 0);
+	EXPECT_SHAPE(6, 2, 3);
+	expect_values(6, low_i, 6, 0);
+	EXPECT_SHAPE(7, 2, 4);
+	expect_values(7, all_v, 8, 0);
+}
+
 /* ---- index views --------------------------------------------------------------- */
 
 /* Hand-checked: nn.pad in its three modes. */
@@ -2713,6 +3100,14 @@ int main(void)
 		TEST(test_rounding_and_classes),
 		TEST(test_where),
 		TEST(test_take_shape_of_copy),
+		TEST(test_gather),
+		TEST(test_scatter),
+		TEST(test_stack_one_hot_full_arange),
+		TEST(test_layout_transform),
+		TEST(test_matmul_and_activations),
+		TEST(test_cumsum_cumprod),
+		TEST(test_depth_space),
+		TEST(test_sort_topk),
 		TEST(test_pad),
 		TEST(test_views),
 		TEST(test_views_other_dtypes),

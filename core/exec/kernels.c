@@ -637,6 +637,153 @@ bad:
 	return false;
 }
 
+/* KernelGather of gather, gather_nd, scatter_elements or scatter_nd (the
+ * relations have checked ranks and the nd forms' shapes). */
+static bool prepare_gather(KernelCall *kc, const Expr *call, char **err)
+{
+	const KernelTensor *data = &kc->in[0], *indices = &kc->in[1];
+	KernelGather *g = &kc->p.gather;
+	OpKind op = kc->op;
+	const AttrValue *mode = attr_get(call, op == OP_SCATTER_ND ? "mode" : "reduction");
+	static const char *const modes[] = {
+		[SCATTER_UPDATE] = "update", [SCATTER_ADD] = "add", [SCATTER_MUL] = "mul",
+		[SCATTER_MEAN] = "mean",     [SCATTER_MIN] = "min", [SCATTER_MAX] = "max"};
+	bool empty = false;
+	g->mode = SCATTER_UPDATE;
+	if (mode && mode->kind == ATTR_STRING)
+		for (size_t i = 0; i < sizeof modes / sizeof modes[0]; i++)
+			if (strcmp(mode->u.s, modes[i]) == 0)
+				g->mode = (KernelScatterMode)i;
+	if (dtype_is_float(indices->dtype)) {
+		*err = xasprintf("'%s' needs integer indices, not %s", kc->name,
+				 dtype_name(indices->dtype));
+		return false;
+	}
+	if (op == OP_GATHER || op == OP_SCATTER_ELEMENTS) {
+		int64_t stride = 1;
+		if (data->ndim > KERNEL_GATHER_MAX_NDIM || indices->ndim != data->ndim ||
+		    !normalize_axis(attr_int(call, "axis", 0), data->ndim, &g->axis)) {
+			*err = xasprintf("'%s' runs on indices of its data's rank, at most %d",
+					 kc->name, KERNEL_GATHER_MAX_NDIM);
+			return false;
+		}
+		g->ndim = data->ndim;
+		g->len = data->shape[g->axis];
+		for (uint32_t d = data->ndim; d-- > 0;) {
+			g->shape[d] = indices->shape[d];
+			g->stride[d] = stride;
+			stride *= data->shape[d];
+		}
+		if (op == OP_SCATTER_ELEMENTS) {
+			const KernelTensor *updates = &kc->in[2];
+			bool fits = updates->ndim == indices->ndim;
+			for (uint32_t d = 0; fits && d < data->ndim; d++)
+				fits = updates->shape[d] == indices->shape[d] &&
+				       ((int64_t)d == g->axis ||
+					indices->shape[d] <= data->shape[d]);
+			if (!fits) {
+				*err = xasprintf("'scatter_elements' needs updates shaped like its "
+						 "indices, and indices no larger than the data "
+						 "outside the axis");
+				return false;
+			}
+		}
+		empty = g->len == 0 && indices->count > 0;
+	} else {
+		int64_t batch_dims = op == OP_GATHER_ND ? attr_int(call, "batch_dims", 0) : 0,
+			batch = 1;
+		g->m = indices->shape[0];
+		if (g->m > KERNEL_GATHER_MAX_NDIM || batch_dims < 0 ||
+		    batch_dims + g->m > (int64_t)data->ndim) {
+			*err = xasprintf("'%s' indexes at most %d dimensions of its data", kc->name,
+					 KERNEL_GATHER_MAX_NDIM);
+			return false;
+		}
+		g->tuples = 1;
+		for (uint32_t i = 1; i < indices->ndim; i++) {
+			g->tuples *= indices->shape[i];
+			if ((int64_t)i <= batch_dims)
+				batch *= indices->shape[i];
+		}
+		g->per_batch = batch > 0 ? g->tuples / batch : 1;
+		g->inner = 1;
+		for (int64_t l = 0; l < g->m; l++) {
+			g->extent[l] = data->shape[batch_dims + l];
+			empty |= g->extent[l] == 0;
+		}
+		for (uint32_t d = (uint32_t)(batch_dims + g->m); d < data->ndim; d++)
+			g->inner *= data->shape[d];
+		empty = empty && g->tuples > 0 && g->inner > 0;
+	}
+	if (empty) {
+		*err = xasprintf("'%s' indexes an empty axis", kc->name);
+		return false;
+	}
+	return true;
+}
+
+/* One layout string (the relation has checked it): per axis its letter's
+ * index (0 for a or A) and whether it is subordinate; per letter the
+ * subordinate's factor, 1 without one. */
+typedef struct LayoutAxes {
+	uint32_t n;
+	int letter[KERNEL_GATHER_MAX_NDIM];
+	bool sub[KERNEL_GATHER_MAX_NDIM];
+	int64_t split[26];
+} LayoutAxes;
+
+static bool layout_axes(const char *s, LayoutAxes *l)
+{
+	l->n = 0;
+	for (int i = 0; i < 26; i++)
+		l->split[i] = 1;
+	while (*s) {
+		int64_t f = 0;
+		while (*s >= '0' && *s <= '9')
+			f = f * 10 + (*s++ - '0');
+		if (l->n >= KERNEL_GATHER_MAX_NDIM ||
+		    !((*s >= 'A' && *s <= 'Z') || (*s >= 'a' && *s <= 'z')))
+			return false;
+		l->letter[l->n] = (*s | 0x20) - 'a';
+		l->sub[l->n] = *s >= 'a';
+		if (l->sub[l->n])
+			l->split[l->letter[l->n]] = f;
+		l->n++;
+		s++;
+	}
+	return true;
+}
+
+static bool prepare_layout(KernelCall *kc, const Expr *call, char **err)
+{
+	const AttrValue *src = attr_get(call, "src_layout"), *dst = attr_get(call, "dst_layout");
+	KernelLayout *k = &kc->p.layout;
+	LayoutAxes in, out;
+	int64_t stride = 1;
+	if (!src || !dst || src->kind != ATTR_STRING || dst->kind != ATTR_STRING ||
+	    !layout_axes(src->u.s, &in) || !layout_axes(dst->u.s, &out) || in.n != kc->in[0].ndim ||
+	    out.n != kc->out[0].ndim) {
+		*err = xasprintf("'layout_transform' runs layouts of at most %d axes",
+				 KERNEL_GATHER_MAX_NDIM);
+		return false;
+	}
+	k->in_ndim = in.n;
+	k->out_ndim = out.n;
+	for (uint32_t d = 0; d < out.n; d++) {
+		k->out_shape[d] = kc->out[0].shape[d];
+		k->out_slot[d] = out.letter[d];
+		k->out_mult[d] = out.sub[d] ? 1 : out.split[out.letter[d]];
+	}
+	for (uint32_t j = in.n; j-- > 0;) {
+		k->in_slot[j] = in.letter[j];
+		k->in_div[j] = in.sub[j] ? 1 : in.split[in.letter[j]];
+		k->in_mod[j] = in.sub[j] ? in.split[in.letter[j]] : 0;
+		k->in_stride[j] = stride;
+		stride *= kc->in[0].shape[j];
+	}
+	return true;
+}
+
 bool kernel_dtype_checked_at_launch(DType dtype)
 {
 	switch (dtype) {
@@ -727,6 +874,107 @@ bool kernel_call_prepare(KernelCall *kc, const Expr *call, const KernelTensor *i
 		m->k = m->trans_a ? in[0].shape[1] : in[0].shape[2];
 		return same_out_dtype(kc, err);
 	}
+	case OP_MATMUL: {
+		/* a [..., M, K] (transpose_a: a batch of [K, M]) times b, one matrix */
+		KernelMatmul *m = &kc->p.matmul;
+		uint32_t nd = in[0].ndim;
+		m->trans_a = attr_bool(call, "transpose_a", false);
+		m->trans_b = attr_bool(call, "transpose_b", false);
+		m->batch = m->batch_a = m->batch_b = 1;
+		m->n = out[0].shape[out[0].ndim - 1];
+		if (m->trans_a) {
+			for (uint32_t i = 0; i + 2 < nd; i++)
+				m->batch *= in[0].shape[i];
+			m->batch_a = m->batch;
+			m->k = in[0].shape[nd - 2];
+			m->m = in[0].shape[nd - 1];
+		} else {
+			m->k = in[0].shape[nd - 1];
+			m->m = 1;
+			for (uint32_t i = 0; i + 1 < nd; i++)
+				m->m *= in[0].shape[i];
+		}
+		return same_out_dtype(kc, err);
+	}
+	case OP_LEAKY_RELU:
+		kc->p.alpha = attr_number(call, "alpha", 0.25);
+		return true;
+	case OP_PRELU: {
+		int64_t axis;
+		if (!normalize_axis(attr_int(call, "axis", 1), in[0].ndim, &axis))
+			break;
+		split_axis(&in[0], axis, &kc->p.axis);
+		return true;
+	}
+	case OP_DROPOUT:
+		return true;
+	case OP_SORT:
+	case OP_ARGSORT:
+	case OP_TOPK: {
+		KernelSort *so = &kc->p.sort;
+		const AttrValue *ret = attr_get(call, "ret_type");
+		const char *r =
+			op == OP_TOPK && ret && ret->kind == ATTR_STRING ? ret->u.s : "both";
+		int64_t axis;
+		if (!normalize_axis(attr_int(call, "axis", -1), in[0].ndim, &axis))
+			break;
+		split_axis(&in[0], axis, &so->line);
+		so->ascend = attr_bool(call, "is_ascend", op != OP_TOPK);
+		so->k = out[0].ndim == in[0].ndim ? out[0].shape[axis] : so->line.len;
+		so->values_out = op == OP_ARGSORT || strcmp(r, "indices") == 0 ? -1 : 0;
+		so->indices_out = op == OP_SORT || strcmp(r, "values") == 0 ? -1
+				  : so->values_out == 0                     ? 1
+									    : 0;
+		if (so->k > so->line.len || (uint32_t)(so->indices_out + 1) > nout ||
+		    (uint32_t)(so->values_out + 1) > nout) {
+			*err = xasprintf("'%s' asks for more elements than the axis holds",
+					 kc->name);
+			return false;
+		}
+		return true;
+	}
+	case OP_DEPTH_TO_SPACE:
+	case OP_SPACE_TO_DEPTH: {
+		KernelSubpixel *sp = &kc->p.subpixel;
+		const AttrValue *layout = attr_get(call, "layout"), *mode = attr_get(call, "mode");
+		const char *l = layout && layout->kind == ATTR_STRING ? layout->u.s : "NCHW";
+		int c, h, w;
+		if (strcmp(l, "NCHW") == 0)
+			c = 1, h = 2, w = 3;
+		else if (strcmp(l, "NHWC") == 0)
+			c = 3, h = 1, w = 2;
+		else {
+			*err = xasprintf("'%s' runs NCHW and NHWC data only, not %s", kc->name, l);
+			return false;
+		}
+		sp->nhwc = c == 3;
+		sp->in_c = in[0].shape[c];
+		sp->in_h = in[0].shape[h];
+		sp->in_w = in[0].shape[w];
+		sp->out_c = out[0].shape[c];
+		sp->out_h = out[0].shape[h];
+		sp->out_w = out[0].shape[w];
+		sp->block = attr_int(call, "block_size", 1);
+		sp->to_space = op == OP_DEPTH_TO_SPACE;
+		sp->crd = sp->to_space && mode && mode->kind == ATTR_STRING &&
+			  strcmp(mode->u.s, "DCR") != 0;
+		return sp->block >= 1;
+	}
+	case OP_CUMSUM:
+	case OP_CUMPROD: {
+		const AttrValue *axis = attr_get(call, "axis");
+		int64_t a;
+		kc->p.scan.exclusive = attr_bool(call, "exclusive", false);
+		if (!axis) {
+			kc->p.scan.line.outer = kc->p.scan.line.inner = 1;
+			kc->p.scan.line.len = in[0].count;
+			return true;
+		}
+		if (!normalize_axis(attr_int(call, "axis", 0), in[0].ndim, &a))
+			break;
+		split_axis(&in[0], a, &kc->p.scan.line);
+		return true;
+	}
 	case OP_BATCH_NORM:
 	case OP_LAYER_NORM:
 	case OP_INSTANCE_NORM:
@@ -744,6 +992,23 @@ bool kernel_call_prepare(KernelCall *kc, const Expr *call, const KernelTensor *i
 		split_axis(&in[0], axis, &kc->p.axis);
 		return true;
 	}
+	case OP_STACK:
+	case OP_ONE_HOT: {
+		/* the new axis of the output: stack's, or one_hot's (-1 the last) */
+		int64_t axis = attr_int(call, "axis", op == OP_STACK ? 0 : -1);
+		if (op == OP_ONE_HOT && axis == -1)
+			axis = out[0].ndim - 1;
+		if (!normalize_axis(axis, out[0].ndim, &axis))
+			break;
+		split_axis(&out[0], axis, &kc->p.axis);
+		return true;
+	}
+	case OP_FULL:
+	case OP_FULL_LIKE:
+	case OP_ARANGE:
+		return true;
+	case OP_LAYOUT_TRANSFORM:
+		return prepare_layout(kc, call, err);
 	case OP_CONCATENATE:
 	case OP_SPLIT: {
 		int64_t axis;
@@ -860,6 +1125,11 @@ bool kernel_call_prepare(KernelCall *kc, const Expr *call, const KernelTensor *i
 		if (!prepare_take(kc, call, err))
 			return false;
 		return true;
+	case OP_GATHER:
+	case OP_GATHER_ND:
+	case OP_SCATTER_ELEMENTS:
+	case OP_SCATTER_ND:
+		return prepare_gather(kc, call, err);
 	case OP_CLIP:
 		kc->p.clip.lo = attr_number(call, "a_min", -INFINITY);
 		kc->p.clip.hi = attr_number(call, "a_max", INFINITY);

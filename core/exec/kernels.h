@@ -150,6 +150,76 @@ typedef struct KernelTake {
 	KernelTakeMode mode; /* out-of-range indices: clamped, wrapped, or (fast) clamped too */
 } KernelTake;
 
+/* gather, gather_nd, scatter_elements, scatter_nd. An index i into an
+ * extent n counts from the end when negative (i + n) and is then clamped
+ * to [0, n), so no index reads or writes out of bounds.
+ *
+ * gather and scatter_elements (the "elements" form): the indices have
+ * data's rank; element e of indices, at coordinates c, addresses data at
+ * c with c[axis] replaced by the index: the sum of c[d] * stride[d] over
+ * d != axis, plus index * stride[axis]. shape is the indices' shape,
+ * stride data's element strides, len data's extent along axis; updates
+ * are shaped like indices.
+ *
+ * gather_nd and scatter_nd (the "nd" form): indices are (m, Y...), tuples
+ * of m indices; tuple q (of `tuples`) addresses the slice of `inner`
+ * elements of data at batch q / per_batch (gather_nd's batch_dims; one
+ * batch for scatter_nd) and indexed position ravel(tuple) over extent[0..m),
+ * data's extents after the batch dimensions. */
+enum { KERNEL_GATHER_MAX_NDIM = 8 };
+typedef enum KernelScatterMode {
+	SCATTER_UPDATE, /* the update replaces: with duplicate indices the last one wins */
+	SCATTER_ADD,
+	SCATTER_MUL,
+	SCATTER_MEAN, /* scatter_elements: (out + update) / 2, one update at a time */
+	SCATTER_MIN,
+	SCATTER_MAX,
+} KernelScatterMode;
+typedef struct KernelGather {
+	uint32_t ndim;                          /* elements: the indices' rank */
+	int64_t axis, len;                      /* elements */
+	int64_t shape[KERNEL_GATHER_MAX_NDIM];  /* elements: the indices' shape */
+	int64_t stride[KERNEL_GATHER_MAX_NDIM]; /* elements: data's strides */
+	int64_t m, tuples, per_batch, inner;    /* nd */
+	int64_t extent[KERNEL_GATHER_MAX_NDIM]; /* nd: the m indexed extents */
+	KernelScatterMode mode;                 /* the scatters */
+} KernelGather;
+
+/* layout_transform: each output coordinate c[d] adds c[d] * out_mult[d]
+ * to the full coordinate of its primal axis (slot out_slot[d]: N, C, ...;
+ * out_mult is the destination's split factor for a primal axis, 1 for a
+ * subordinate one like the 4c of NCHW4c); input axis j then sits at
+ * full[in_slot[j]] / in_div[j], taken modulo in_mod[j] when that is not 0
+ * (a subordinate axis), in_stride[j] elements apart. */
+typedef struct KernelLayout {
+	uint32_t out_ndim, in_ndim;
+	int64_t out_shape[KERNEL_GATHER_MAX_NDIM];
+	int64_t out_slot[KERNEL_GATHER_MAX_NDIM], out_mult[KERNEL_GATHER_MAX_NDIM];
+	int64_t in_slot[KERNEL_GATHER_MAX_NDIM], in_div[KERNEL_GATHER_MAX_NDIM];
+	int64_t in_mod[KERNEL_GATHER_MAX_NDIM], in_stride[KERNEL_GATHER_MAX_NDIM];
+} KernelLayout;
+
+/* nn.depth_to_space and nn.space_to_depth: the extents in NCHW terms
+ * (input c, h, w; output c) and the block; depth_to_space reads channel
+ * (by * block + bx) * out_c + c (DCR) or c * block^2 + by * block + bx
+ * (CDR) at (y / block, x / block), space_to_depth the inverse (DCR, as
+ * TVM computes it whatever its mode). */
+typedef struct KernelSubpixel {
+	int64_t in_c, in_h, in_w, out_c, out_h, out_w, block;
+	bool to_space, crd, nhwc;
+} KernelSubpixel;
+
+/* sort, argsort, topk: each line along the axis of the input (line) is
+ * ordered stably (ties keep their index order; NaN after every number when
+ * ascending), and its first `k` positions written: the values to
+ * out[values_out], the indices to out[indices_out] (-1: not written). */
+typedef struct KernelSort {
+	KernelAxis line;
+	int64_t k;
+	bool ascend;
+	int values_out, indices_out;
+} KernelSort;
+
 /* The index-mapping operators (nn.pad, strided_slice, tile, repeat,
  * broadcast_to, reverse): output axis d reads input position
  * begin[d] + ((o / div[d]) % mod[d]) * step[d] of its coordinate o (no
@@ -236,9 +306,14 @@ typedef struct KernelCall {
 	uint32_t nout; /* split: one per piece */
 	union {
 		KernelWindow window; /* the convolutions and the windowed poolings */
-		KernelMatmul matmul; /* dense, batch_matmul */
-		KernelAxis axis;     /* bias_add, softmax, log_softmax, concatenate, split */
+		KernelMatmul matmul; /* dense, batch_matmul, nn.matmul */
+		KernelAxis axis;     /* bias_add, softmax, log_softmax, concatenate, split, stack,
+					one_hot, nn.prelu */
 		KernelTake take;
+		KernelGather gather;     /* gather, gather_nd, scatter_elements, scatter_nd */
+		KernelLayout layout;     /* layout_transform */
+		KernelSubpixel subpixel; /* nn.depth_to_space, nn.space_to_depth */
+		KernelSort sort;         /* sort, argsort, topk */
 		KernelNorm norm;
 		KernelView view;
 		KernelResize resize;
@@ -250,7 +325,12 @@ typedef struct KernelCall {
 		struct {
 			double lo, hi;
 		} clip;
-		double fill; /* zeros, ones, zeros_like, ones_like */
+		double fill;  /* zeros, ones, zeros_like, ones_like */
+		double alpha; /* nn.leaky_relu */
+		struct {
+			KernelAxis line; /* the scanned axis; without one the flat data */
+			bool exclusive;  /* out[j] combines the elements before j only */
+		} scan;                  /* cumsum, cumprod */
 	} p;
 	/* transpose: the permutation (out axis i is input axis axes[i]);
 	 * the reductions: 1 for each input axis reduced, else 0; the index

@@ -75,3 +75,4 @@ static bool matmul_kernel(const KernelCall *kc, char **err)
 
 KERNEL_CPU_VIA(DENSE, matmul_kernel)
 KERNEL_CPU_VIA(BATCH_MATMUL, matmul_kernel)
+KERNEL_CPU_VIA(MATMUL, matmul_kernel)

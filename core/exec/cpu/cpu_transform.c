@@ -113,7 +113,8 @@ static bool pieces_copy(const KernelCall *kc, const KernelTensor *whole, const K
 	size_t esize = dtype_size(whole->dtype);
 	int64_t total = whole->shape[axis], offset = 0;
 	for (uint32_t p = 0; p < npieces; p++) {
-		int64_t len = pieces[p].shape[axis];
+		/* stack's pieces lack the axis: each is one position along it */
+		int64_t len = outer > 0 && inner > 0 ? pieces[p].count / (outer * inner) : 0;
 		size_t row = (size_t)(len * inner) * esize;
 		for (int64_t o = 0; o < outer && row; o++) {
 			char *w = (char *)whole->data +
@@ -130,6 +131,12 @@ static bool pieces_copy(const KernelCall *kc, const KernelTensor *whole, const K
 }
 
 bool kernel_cpu_CONCATENATE(const KernelCall *kc, char **err)
+{
+	(void)err;
+	return pieces_copy(kc, &kc->out[0], kc->in, kc->nin, true);
+}
+
+bool kernel_cpu_STACK(const KernelCall *kc, char **err)
 {
 	(void)err;
 	return pieces_copy(kc, &kc->out[0], kc->in, kc->nin, true);
@@ -255,3 +262,91 @@ KERNEL_CPU_VIA(TILE, view_kernel)
 KERNEL_CPU_VIA(REPEAT, view_kernel)
 KERNEL_CPU_VIA(BROADCAST_TO, view_kernel)
 KERNEL_CPU_VIA(REVERSE, view_kernel)
+
+/* ---- layout_transform -------------------------------------------------------- */
+
+/* The input offset of output element e (KernelLayout). */
+static int64_t layout_offset(const KernelLayout *k, int64_t e)
+{
+	int64_t full[26] = {0}, off = 0;
+	for (uint32_t d = k->out_ndim; d-- > 0;) {
+		full[k->out_slot[d]] += e % k->out_shape[d] * k->out_mult[d];
+		e /= k->out_shape[d];
+	}
+	for (uint32_t j = 0; j < k->in_ndim; j++) {
+		int64_t c = full[k->in_slot[j]] / k->in_div[j];
+		off += (k->in_mod[j] ? c % k->in_mod[j] : c) * k->in_stride[j];
+	}
+	return off;
+}
+
+static void layout_range(void *ctx, int64_t begin, int64_t end)
+{
+	const ViewJob *job = ctx;
+	const KernelCall *kc = job->kc;
+	const char *in = kc->in[0].data;
+	char *out = kc->out[0].data;
+	for (int64_t e = begin; e < end; e++)
+		memcpy(out + e * job->esize, in + layout_offset(&kc->p.layout, e) * job->esize,
+		       job->esize);
+}
+
+bool kernel_cpu_LAYOUT_TRANSFORM(const KernelCall *kc, char **err)
+{
+	ViewJob job = {kc, dtype_size(kc->out[0].dtype)};
+	(void)err;
+	kernel_parallel_for(kc->out[0].count, GRAIN_ELEMENTWISE, layout_range, &job);
+	return true;
+}
+
+/* ---- nn.depth_to_space, nn.space_to_depth ------------------------------------ */
+
+/* The input offset of output element e (KernelSubpixel). */
+static int64_t subpixel_offset(const KernelSubpixel *k, int64_t e)
+{
+	int64_t n, c, y, x, ic, iy, ix, b = k->block;
+	if (k->nhwc) {
+		c = e % k->out_c, e /= k->out_c;
+		x = e % k->out_w, e /= k->out_w;
+		y = e % k->out_h, n = e / k->out_h;
+	} else {
+		x = e % k->out_w, e /= k->out_w;
+		y = e % k->out_h, e /= k->out_h;
+		c = e % k->out_c, n = e / k->out_c;
+	}
+	if (k->to_space) {
+		int64_t r = y % b * b + x % b;
+		ic = k->crd ? c * b * b + r : r * k->out_c + c;
+		iy = y / b;
+		ix = x / b;
+	} else {
+		int64_t r = c / k->in_c;
+		ic = c % k->in_c;
+		iy = y * b + r / b;
+		ix = x * b + r % b;
+	}
+	return k->nhwc ? ((n * k->in_h + iy) * k->in_w + ix) * k->in_c + ic
+		       : ((n * k->in_c + ic) * k->in_h + iy) * k->in_w + ix;
+}
+
+static void subpixel_range(void *ctx, int64_t begin, int64_t end)
+{
+	const ViewJob *job = ctx;
+	const KernelCall *kc = job->kc;
+	const char *in = kc->in[0].data;
+	char *out = kc->out[0].data;
+	for (int64_t e = begin; e < end; e++)
+		memcpy(out + e * job->esize, in + subpixel_offset(&kc->p.subpixel, e) * job->esize,
+		       job->esize);
+}
+
+static bool subpixel_kernel(const KernelCall *kc, char **err)
+{
+	ViewJob job = {kc, dtype_size(kc->out[0].dtype)};
+	(void)err;
+	kernel_parallel_for(kc->out[0].count, GRAIN_ELEMENTWISE, subpixel_range, &job);
+	return true;
+}
+
+KERNEL_CPU_VIA(DEPTH_TO_SPACE, subpixel_kernel)
+KERNEL_CPU_VIA(SPACE_TO_DEPTH, subpixel_kernel)

@@ -143,3 +143,8 @@ bool kernel_cuda_BATCH_MATMUL(CudaState *s, const KernelCall *kc, char **err)
 {
 	return matmul_run(s, kc, err);
 }
+
+bool kernel_cuda_MATMUL(CudaState *s, const KernelCall *kc, char **err)
+{
+	return matmul_run(s, kc, err);
+}

@@ -30,14 +30,14 @@ enum CudaEntry {
 #undef OP_PLAN
 #undef OP
 
-/* The transform family moves elements by their size in bytes, so it takes
- * every dtype; the other CUDA kernels take only the dtypes
+/* The transform family and the gathers move elements by their size in
+ * bytes, so they take every dtype; the other CUDA kernels take only the dtypes
  * kernel_dtype_checked_at_launch names. */
 bool kernel_cuda_supports(OpKind op, DType dtype)
 {
 	static const bool moves_bytes[OP_COUNT] = {
 #define CUDA_MOVER(id) [OP_##id] = true,
-		CUDA_OPS_TRANSFORM(CUDA_MOVER)
+		CUDA_OPS_TRANSFORM(CUDA_MOVER) CUDA_MOVER(GATHER) CUDA_MOVER(GATHER_ND)
 #undef CUDA_MOVER
 	};
 	return kernel_dtype_checked_at_launch(dtype) || moves_bytes[op];

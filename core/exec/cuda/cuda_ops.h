@@ -95,10 +95,11 @@
 	X(ARGMAX)          \
 	X(ARGMIN)          \
 	X(VARIANCE)
-#define CUDA_OPS_NN(X) \
-	X(SOFTMAX)     \
-	X(DENSE)       \
-	X(BATCH_MATMUL)
+#define CUDA_OPS_NN(X)  \
+	X(SOFTMAX)      \
+	X(DENSE)        \
+	X(BATCH_MATMUL) \
+	X(MATMUL)
 #define CUDA_OPS_NORM(X) \
 	X(BATCH_NORM)    \
 	X(LAYER_NORM)    \
@@ -141,6 +142,10 @@
 	X(DEVICE_COPY)        \
 	X(TRANSPOSE)          \
 	X(CONCATENATE)        \
+	X(STACK)              \
+	X(LAYOUT_TRANSFORM)   \
+	X(DEPTH_TO_SPACE)     \
+	X(SPACE_TO_DEPTH)     \
 	X(SPLIT)              \
 	X(COPY)               \
 	X(WHERE)              \
@@ -152,12 +157,37 @@
 	X(REPEAT)             \
 	X(BROADCAST_TO)       \
 	X(REVERSE)
+#define CUDA_OPS_INDEX(X)   \
+	X(GATHER)           \
+	X(GATHER_ND)        \
+	X(SCATTER_ELEMENTS) \
+	X(SCATTER_ND)
+#define CUDA_OPS_CREATE(X) \
+	X(FULL)            \
+	X(FULL_LIKE)       \
+	X(ONE_HOT)         \
+	X(ARANGE)
+#define CUDA_OPS_ACTIVATION(X) \
+	X(LEAKY_RELU)          \
+	X(PRELU)               \
+	X(DROPOUT)
+#define CUDA_OPS_SCAN(X) \
+	X(CUMSUM)        \
+	X(CUMPROD)       \
+	X(SORT)          \
+	X(ARGSORT)       \
+	X(TOPK)
 
 /* Every entry, family by family. */
 #define CUDA_OPS(X)             \
 	CUDA_OPS_ELEMENTWISE(X) \
 	CUDA_OPS_FILL(X)        \
 	CUDA_OPS_REDUCE(X)      \
-	CUDA_OPS_NN(X) CUDA_OPS_NORM(X) CUDA_OPS_WINDOW(X) CUDA_OPS_IMAGE(X) CUDA_OPS_TRANSFORM(X)
+	CUDA_OPS_NN(X)          \
+	CUDA_OPS_NORM(X)        \
+	CUDA_OPS_WINDOW(X)      \
+	CUDA_OPS_IMAGE(X)       \
+	CUDA_OPS_TRANSFORM(X)   \
+	CUDA_OPS_INDEX(X) CUDA_OPS_CREATE(X) CUDA_OPS_ACTIVATION(X) CUDA_OPS_SCAN(X)
 
 #endif

@@ -158,9 +158,11 @@ static bool pieces_copy(CudaState *s, const KernelCall *kc, const KernelTensor *
 	size_t pitch = (size_t)(whole->shape[axis] * inner) * es;
 	int64_t offset = 0;
 	for (uint32_t p = 0; p < npieces; p++) {
-		size_t width = (size_t)(pieces[p].shape[axis] * inner) * es;
+		/* stack's pieces lack the axis: each is one position along it */
+		int64_t len = outer > 0 && inner > 0 ? pieces[p].count / (outer * inner) : 0;
+		size_t width = (size_t)(len * inner) * es;
 		char *w = (char *)whole->data + (size_t)(offset * inner) * es;
-		offset += pieces[p].shape[axis];
+		offset += len;
 		if (width == 0 || outer == 0)
 			continue;
 		if (!rows_copy(s, w, pitch, (char *)pieces[p].data, width, (size_t)outer,
@@ -175,27 +177,17 @@ bool kernel_cuda_CONCATENATE(CudaState *s, const KernelCall *kc, char **err)
 	return pieces_copy(s, kc, &kc->out[0], kc->in, kc->nin, true, err);
 }
 
+bool kernel_cuda_STACK(CudaState *s, const KernelCall *kc, char **err)
+{
+	return pieces_copy(s, kc, &kc->out[0], kc->in, kc->nin, true, err);
+}
+
 bool kernel_cuda_SPLIT(CudaState *s, const KernelCall *kc, char **err)
 {
 	return pieces_copy(s, kc, &kc->in[0], kc->out, kc->nout, false, err);
 }
 
 /* ---- where, take, shape_of --------------------------------------------- */
-
-/* The unsigned word of a dtype's size, for kernels that only move elements. */
-template <size_t N> struct Word;
-template <> struct Word<1> {
-	typedef uint8_t T;
-};
-template <> struct Word<2> {
-	typedef uint16_t T;
-};
-template <> struct Word<4> {
-	typedef uint32_t T;
-};
-template <> struct Word<8> {
-	typedef uint64_t T;
-};
 
 /* where's operands against the result: element strides per output axis
  * (0 where an operand broadcasts). */
@@ -527,3 +519,112 @@ VIEW_ENTRY(REPEAT)
 VIEW_ENTRY(BROADCAST_TO)
 VIEW_ENTRY(REVERSE)
 #undef VIEW_ENTRY
+
+/* ---- layout_transform -------------------------------------------------------- */
+
+/* out[e] = in[the offset KernelLayout gives e] */
+template <typename W> __global__ void layout_kernel(const W *in, W *out, int64_t n, KernelLayout k)
+{
+	GRID_LOOP(e, n)
+	{
+		int64_t full[26], rest = e, off = 0;
+		for (int i = 0; i < 26; i++)
+			full[i] = 0;
+		for (int d = (int)k.out_ndim - 1; d >= 0; d--) {
+			full[k.out_slot[d]] += rest % k.out_shape[d] * k.out_mult[d];
+			rest /= k.out_shape[d];
+		}
+		for (uint32_t j = 0; j < k.in_ndim; j++) {
+			int64_t c = full[k.in_slot[j]] / k.in_div[j];
+			off += (k.in_mod[j] ? c % k.in_mod[j] : c) * k.in_stride[j];
+		}
+		out[e] = in[off];
+	}
+}
+
+bool kernel_cuda_LAYOUT_TRANSFORM(CudaState *s, const KernelCall *kc, char **err)
+{
+	int64_t n = kc->out[0].count;
+	if (n == 0)
+		return true;
+	switch (dtype_size(kc->out[0].dtype)) {
+#define LAYOUT_SIZE(N)                                                                        \
+	case N:                                                                               \
+		layout_kernel<Word<N>::T><<<blocks_for(n), THREADS, 0, s->stream>>>(          \
+			(const Word<N>::T *)kc->in[0].data, (Word<N>::T *)kc->out[0].data, n, \
+			kc->p.layout);                                                        \
+		return launched(kc, err);
+		LAYOUT_SIZE(1)
+		LAYOUT_SIZE(2)
+		LAYOUT_SIZE(4)
+		LAYOUT_SIZE(8)
+#undef LAYOUT_SIZE
+	}
+	return unsupported(kc, kc->out[0].dtype, err);
+}
+
+/* ---- nn.depth_to_space, nn.space_to_depth ------------------------------------ */
+
+/* out[e] = in[the offset KernelSubpixel gives e] (cpu_transform.c's
+ * subpixel_offset) */
+template <typename W>
+__global__ void subpixel_kernel(const W *in, W *out, int64_t n, KernelSubpixel k)
+{
+	GRID_LOOP(e, n)
+	{
+		int64_t rest = e, bn, c, y, x, ic, iy, ix, b = k.block;
+		if (k.nhwc) {
+			c = rest % k.out_c, rest /= k.out_c;
+			x = rest % k.out_w, rest /= k.out_w;
+			y = rest % k.out_h, bn = rest / k.out_h;
+		} else {
+			x = rest % k.out_w, rest /= k.out_w;
+			y = rest % k.out_h, rest /= k.out_h;
+			c = rest % k.out_c, bn = rest / k.out_c;
+		}
+		if (k.to_space) {
+			int64_t r = y % b * b + x % b;
+			ic = k.crd ? c * b * b + r : r * k.out_c + c;
+			iy = y / b;
+			ix = x / b;
+		} else {
+			int64_t r = c / k.in_c;
+			ic = c % k.in_c;
+			iy = y * b + r / b;
+			ix = x * b + r % b;
+		}
+		out[e] = in[k.nhwc ? ((bn * k.in_h + iy) * k.in_w + ix) * k.in_c + ic
+				   : ((bn * k.in_c + ic) * k.in_h + iy) * k.in_w + ix];
+	}
+}
+
+static bool subpixel_run(CudaState *s, const KernelCall *kc, char **err)
+{
+	int64_t n = kc->out[0].count;
+	if (n == 0)
+		return true;
+	switch (dtype_size(kc->out[0].dtype)) {
+#define SUBPIXEL_SIZE(N)                                                                      \
+	case N:                                                                               \
+		subpixel_kernel<Word<N>::T><<<blocks_for(n), THREADS, 0, s->stream>>>(        \
+			(const Word<N>::T *)kc->in[0].data, (Word<N>::T *)kc->out[0].data, n, \
+			kc->p.subpixel);                                                      \
+		return launched(kc, err);
+		SUBPIXEL_SIZE(1)
+		SUBPIXEL_SIZE(2)
+		SUBPIXEL_SIZE(4)
+		SUBPIXEL_SIZE(8)
+#undef SUBPIXEL_SIZE
+	}
+	return unsupported(kc, kc->out[0].dtype, err);
+}
+
+bool kernel_cuda_DEPTH_TO_SPACE(CudaState *s, const KernelCall *kc, char **err)
+{
+	return subpixel_run(s, kc, err);
+}
+
+bool kernel_cuda_SPACE_TO_DEPTH(CudaState *s, const KernelCall *kc, char **err)
+{
+	return subpixel_run(s, kc, err);
+}

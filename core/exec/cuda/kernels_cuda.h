@@ -198,6 +198,86 @@ template <> __device__ uint8_t from_double<uint8_t>(double v)
 	return v != 0;
 }
 
+/* Element i of (p, dt) as a double and as a 64-bit integer (floats
+ * saturate, NaN gives 0). */
+__device__ static inline double load_as_double(const void *p, DType dt, int64_t i)
+{
+	switch (dt) {
+	case DT_FLOAT32:
+		return ((const float *)p)[i];
+	case DT_FLOAT64:
+		return ((const double *)p)[i];
+	case DT_FLOAT16:
+		return __half2float(((const __half *)p)[i]);
+	case DT_INT8:
+		return ((const int8_t *)p)[i];
+	case DT_UINT8:
+	case DT_BOOL:
+		return ((const uint8_t *)p)[i];
+	case DT_INT16:
+		return ((const int16_t *)p)[i];
+	case DT_UINT16:
+		return ((const uint16_t *)p)[i];
+	case DT_INT32:
+		return ((const int32_t *)p)[i];
+	case DT_UINT32:
+		return ((const uint32_t *)p)[i];
+	case DT_INT64:
+		return (double)((const int64_t *)p)[i];
+	case DT_UINT64:
+		return (double)((const uint64_t *)p)[i];
+	case DT_BFLOAT16:
+	case DT_COUNT:
+		break;
+	}
+	return 0;
+}
+
+__device__ static inline long long load_as_ll(const void *p, DType dt, int64_t i)
+{
+	switch (dt) {
+	case DT_INT8:
+		return ((const int8_t *)p)[i];
+	case DT_UINT8:
+	case DT_BOOL:
+		return ((const uint8_t *)p)[i];
+	case DT_INT16:
+		return ((const int16_t *)p)[i];
+	case DT_UINT16:
+		return ((const uint16_t *)p)[i];
+	case DT_INT32:
+		return ((const int32_t *)p)[i];
+	case DT_UINT32:
+		return ((const uint32_t *)p)[i];
+	case DT_INT64:
+		return ((const int64_t *)p)[i];
+	case DT_UINT64:
+		return (long long)((const uint64_t *)p)[i];
+	case DT_FLOAT32:
+	case DT_FLOAT64:
+	case DT_FLOAT16:
+	case DT_BFLOAT16:
+	case DT_COUNT:
+		break;
+	}
+	return sat_ll(load_as_double(p, dt, i));
+}
+
+/* The unsigned word of a dtype's size, for kernels that only move elements. */
+template <size_t N> struct Word;
+template <> struct Word<1> {
+	typedef uint8_t T;
+};
+template <> struct Word<2> {
+	typedef uint16_t T;
+};
+template <> struct Word<4> {
+	typedef uint32_t T;
+};
+template <> struct Word<8> {
+	typedef uint64_t T;
+};
+
 /* ---- launch shapes ----------------------------------------------------------------- */
 
 enum { THREADS = 256, CUDA_MAX_NDIM = 8 };
