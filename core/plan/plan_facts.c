@@ -153,7 +153,8 @@ void plan_placement(const IrModule *m, Placement *p)
 			Expr *e = functions.order.items[function->body + i];
 			if (e->kind == EXPR_VAR && e->u.var.role == VAR_FREE)
 				add_fact(p, FACT_PARAM, fname, e, e->device);
-			else if (e->kind == EXPR_VAR && e->u.var.role == VAR_LET &&
+			else if (e->kind == EXPR_VAR &&
+				 (e->u.var.role == VAR_LET || e->u.var.role == VAR_PATTERN) &&
 				 !e->name_generated) /* not a copy check bound */
 				add_fact(p, FACT_BIND, fname, e, e->device);
 			else if (e->name && !e->name_generated && e->kind != EXPR_VAR)
