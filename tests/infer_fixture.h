@@ -6,15 +6,26 @@
  * error is checked.
  *
  * Header-only, included once by each suite; the module and diagnostics are
- * the suite's, created in setup and released in teardown.
+ * the suite's, created in setup and released in teardown. A suite whose
+ * modules need more than @main (test_infer_adt.c: type definitions)
+ * defines INFER_FIXTURE_PRELUDE, the text before @main, and
+ * INFER_FIXTURE_BODY_LINE, the line @main's body lands on, before
+ * including it; fixture_tail, when set, follows @main (a #[metadata]
+ * section).
  */
 #ifndef DEVPLAN_TESTS_INFER_FIXTURE_H
 #define DEVPLAN_TESTS_INFER_FIXTURE_H
+
+#ifndef INFER_FIXTURE_PRELUDE
+#define INFER_FIXTURE_PRELUDE "#[version = \"0.0.5\"]\n"
+#define INFER_FIXTURE_BODY_LINE 3
+#endif
 
 static DeviceTable devices;
 static DiagList diags;
 static SourceFile *src;
 static IrModule *mod;
+static const char *fixture_tail;
 
 static int setup(void **state)
 {
@@ -23,6 +34,7 @@ static int setup(void **state)
 	diag_init(&diags);
 	src = NULL;
 	mod = NULL;
+	fixture_tail = NULL;
 	return 0;
 }
 
@@ -36,6 +48,20 @@ static int teardown(void **state)
 	return 0;
 }
 
+/* INFER_FIXTURE_PRELUDE, `def @main(params) {\n  body\n}` and
+ * fixture_tail, as the module source t.relay. */
+static SourceFile *fixture_source(const char *params, const char *body)
+{
+	StrBuf sb;
+	SourceFile *out;
+	strbuf_init(&sb);
+	strbuf_printf(&sb, "%sdef @main(%s) {\n  %s\n}\n%s", INFER_FIXTURE_PRELUDE, params, body,
+		      fixture_tail ? fixture_tail : "");
+	out = source_from_string("t.relay", sb.data, sb.len);
+	strbuf_free(&sb);
+	return out;
+}
+
 static char *format_diags(void)
 {
 	StrBuf sb;
@@ -45,20 +71,16 @@ static char *format_diags(void)
 	return strbuf_detach(&sb);
 }
 
-/* Parses `def @main(params) {\n  body\n}` (the body on line 3, column 3)
- * and infers it; returns whether inference succeeded. Parse errors fail
+/* Parses fixture_source's module (the body at column 3 of line
+ * INFER_FIXTURE_BODY_LINE) and infers it; returns whether inference succeeded. Parse errors fail
  * the test. */
 static bool infer_main(const char *params, const char *body)
 {
-	StrBuf sb;
 	bool ok;
 	ir_module_free(mod);
 	source_release(src);
 	diag_clear(&diags);
-	strbuf_init(&sb);
-	strbuf_printf(&sb, "#[version = \"0.0.5\"]\ndef @main(%s) {\n  %s\n}\n", params, body);
-	src = source_from_string("t.relay", sb.data, sb.len);
-	strbuf_free(&sb);
+	src = fixture_source(params, body);
 	mod = parse_module(src, &devices, &diags);
 	if (!mod || diags.errors) {
 		char *s = format_diags();
@@ -91,13 +113,14 @@ static void check_type(const char *params, const char *body, const char *want)
 	strbuf_free(&sb);
 }
 
-/* The body fails with exactly one error, `want`, at line 3 column `col`. */
+/* The body fails with exactly one error, `want`, on its line at column `col`. */
 static void check_error_at(const char *params, const char *body, int col, const char *want)
 {
 	char *got, expected[512];
 	assert_false(infer_main(params, body));
 	got = format_diags();
-	snprintf(expected, sizeof expected, "t.relay:3:%d: error: %s\n", col, want);
+	snprintf(expected, sizeof expected, "t.relay:%d:%d: error: %s\n", INFER_FIXTURE_BODY_LINE,
+		 col, want);
 	if (diags.count != 1 || strncmp(got, expected, strlen(expected)) != 0)
 		print_error("%s:\ngot:  %swant: %s", body, got, expected);
 	assert_int_equal(diags.count, 1);
@@ -107,23 +130,21 @@ static void check_error_at(const char *params, const char *body, int col, const 
 
 #define check_error(params, body, want) check_error_at(params, body, 3, want)
 
-/* The body does not parse: the first diagnostic is `want` at line 3,
- * column col. */
-static void check_parse_error(const char *params, const char *body, int col, const char *want)
+/* The body does not parse: the first diagnostic is `want` on the body's
+ * line, column col. */
+static inline void check_parse_error(const char *params, const char *body, int col,
+				     const char *want)
 {
-	StrBuf sb;
 	char *got, expected[512];
 	ir_module_free(mod);
 	source_release(src);
 	diag_clear(&diags);
-	strbuf_init(&sb);
-	strbuf_printf(&sb, "#[version = \"0.0.5\"]\ndef @main(%s) {\n  %s\n}\n", params, body);
-	src = source_from_string("t.relay", sb.data, sb.len);
-	strbuf_free(&sb);
+	src = fixture_source(params, body);
 	mod = parse_module(src, &devices, &diags);
 	assert_null(mod);
 	got = format_diags();
-	snprintf(expected, sizeof expected, "t.relay:3:%d: error: %s\n", col, want);
+	snprintf(expected, sizeof expected, "t.relay:%d:%d: error: %s\n", INFER_FIXTURE_BODY_LINE,
+		 col, want);
 	if (strncmp(got, expected, strlen(expected)) != 0)
 		print_error("%s:\ngot:  %swant: %s", body, got, expected);
 	assert_true(strncmp(got, expected, strlen(expected)) == 0);

@@ -38,102 +38,12 @@
 	"  match (%p) { MkPair(%a, _) => %a }\n"    \
 	"}\n"                                       \
 	"type Storage {}\n"
+#define INFER_FIXTURE_PRELUDE PRELUDE
+#define INFER_FIXTURE_BODY_LINE 14
 #define F2 "Tensor[(2), float32]"
 #define I3 "Tensor[(3), int32]"
 
-static DeviceTable devices;
-static DiagList diags;
-static SourceFile *src;
-static IrModule *mod;
-/* appended after @main when set: a #[metadata] section */
-static const char *tail;
-
-static int setup(void **state)
-{
-	(void)state;
-	devices_init_default(&devices);
-	diag_init(&diags);
-	src = NULL;
-	mod = NULL;
-	tail = NULL;
-	return 0;
-}
-
-static int teardown(void **state)
-{
-	(void)state;
-	ir_module_free(mod);
-	source_release(src);
-	diag_free(&diags);
-	devices_free(&devices);
-	return 0;
-}
-
-static char *format_diags(void)
-{
-	StrBuf sb;
-	strbuf_init(&sb);
-	for (size_t i = 0; i < diags.count; i++)
-		diag_format(&sb, &diags.items[i]);
-	return strbuf_detach(&sb);
-}
-
-/* PRELUDE, then `def @main(params) {\n  body\n}` and tail, parsed and
- * inferred. */
-static bool infer_main(const char *params, const char *body)
-{
-	StrBuf sb;
-	ir_module_free(mod);
-	source_release(src);
-	diag_clear(&diags);
-	strbuf_init(&sb);
-	strbuf_puts(&sb, PRELUDE);
-	strbuf_printf(&sb, "def @main(%s) {\n  %s\n}\n%s", params, body, tail ? tail : "");
-	src = source_from_string("t.relay", sb.data, sb.len);
-	strbuf_free(&sb);
-	mod = parse_module(src, &devices, &diags);
-	if (!mod || diags.errors) {
-		char *s = format_diags();
-		print_error("unexpected parse diagnostics:\n%s", s);
-		free(s);
-		fail();
-	}
-	return infer_module(mod, &diags);
-}
-
-static void check_type(const char *params, const char *body, const char *want)
-{
-	StrBuf sb;
-	int32_t g;
-	if (!infer_main(params, body)) {
-		char *s = format_diags();
-		print_error("unexpected diagnostics for %s:\n%s", body, s);
-		free(s);
-		fail();
-	}
-	g = ir_find_global(mod, "main");
-	assert_true(g >= 0);
-	strbuf_init(&sb);
-	type_print(&sb, mod->globals[g].fn->u.fn.body->type);
-	if (strcmp(sb.data, want) != 0)
-		print_error("%s: got %s, want %s\n", body, sb.data, want);
-	assert_string_equal(sb.data, want);
-	strbuf_free(&sb);
-}
-
-/* Exactly one error, `want`, on @main's body line (14) at column col. */
-static void check_error(const char *params, const char *body, int col, const char *want)
-{
-	char *got, expected[512];
-	assert_false(infer_main(params, body));
-	got = format_diags();
-	snprintf(expected, sizeof expected, "t.relay:14:%d: error: %s\n", col, want);
-	if (diags.count != 1 || strncmp(got, expected, strlen(expected)) != 0)
-		print_error("%s:\ngot:  %swant: %s", body, got, expected);
-	assert_int_equal(diags.count, 1);
-	assert_true(strncmp(got, expected, strlen(expected)) == 0);
-	free(got);
-}
+#include "infer_fixture.h"
 
 static void test_constructors(void **state)
 {
@@ -156,10 +66,11 @@ static void test_constructors(void **state)
 static void test_constructor_errors(void **state)
 {
 	(void)state;
-	check_error("%x: " F2 ", %i: " I3, "Cons(%x, Cons(%i, Nil))", 3,
-		    "field 2 of constructor 'Cons' has type List[" I3 "], expected List[" F2 "]");
-	check_error("%x: " F2, "Cons(%x, %x)", 3,
-		    "field 2 of constructor 'Cons' has type " F2 ", expected List[" F2 "]");
+	check_error_at("%x: " F2 ", %i: " I3, "Cons(%x, Cons(%i, Nil))", 3,
+		       "field 2 of constructor 'Cons' has type List[" I3 "], expected List[" F2
+		       "]");
+	check_error_at("%x: " F2, "Cons(%x, %x)", 3,
+		       "field 2 of constructor 'Cons' has type " F2 ", expected List[" F2 "]");
 }
 
 static void test_match(void **state)
@@ -190,21 +101,21 @@ static void test_match_errors(void **state)
 {
 	(void)state;
 	/* a pattern variable is bound in its own clause only */
-	check_error("%l: List[" F2 "]", "match (%l) { Cons(%h, _) => %h, Nil => %h }", 42,
-		    "free variable '%h' has no type annotation");
-	check_error("%l: List[" F2 "]", "match (%l) { Cons(%h, _) => %h, Nil => %l }", 35,
-		    "match clauses have different types: " F2 " and List[" F2 "] (clause 2)");
-	check_error("%x: " F2, "match (%x) { Cons(%h, _) => %h }", 16,
-		    "constructor 'Cons' of type 'List' cannot match a value of type " F2);
-	check_error("%l: List[" F2 "]", "match (%l) { MkPair(%a, _) => %a }", 16,
-		    "constructor 'MkPair' of type 'Pair' cannot match a value of type List[" F2
-		    "]");
-	check_error("%l: List[" F2 "]", "match (%l) { Cons((%a, %b), _) => %a }", 21,
-		    "a tuple pattern of 2 fields cannot match a value of type " F2);
-	check_error("%l: List[" F2 "]", "match (%l) { Cons(%h: " I3 ", _) => %h }", 21,
-		    "pattern variable '%h' is annotated " I3 " but matches a value of type " F2);
-	check_error("%x: " F2 ", %i: " I3, "@first(%x)", 3,
-		    "argument 1 of '@first' has type " F2 ", expected Pair[?, ?]");
+	check_error_at("%l: List[" F2 "]", "match (%l) { Cons(%h, _) => %h, Nil => %h }", 42,
+		       "free variable '%h' has no type annotation");
+	check_error_at("%l: List[" F2 "]", "match (%l) { Cons(%h, _) => %h, Nil => %l }", 35,
+		       "match clauses have different types: " F2 " and List[" F2 "] (clause 2)");
+	check_error_at("%x: " F2, "match (%x) { Cons(%h, _) => %h }", 16,
+		       "constructor 'Cons' of type 'List' cannot match a value of type " F2);
+	check_error_at("%l: List[" F2 "]", "match (%l) { MkPair(%a, _) => %a }", 16,
+		       "constructor 'MkPair' of type 'Pair' cannot match a value of type List[" F2
+		       "]");
+	check_error_at("%l: List[" F2 "]", "match (%l) { Cons((%a, %b), _) => %a }", 21,
+		       "a tuple pattern of 2 fields cannot match a value of type " F2);
+	check_error_at("%l: List[" F2 "]", "match (%l) { Cons(%h: " I3 ", _) => %h }", 21,
+		       "pattern variable '%h' is annotated " I3 " but matches a value of type " F2);
+	check_error_at("%x: " F2 ", %i: " I3, "@first(%x)", 3,
+		       "argument 1 of '@first' has type " F2 ", expected Pair[?, ?]");
 }
 
 #define I64 "Tensor[(), int64]"
@@ -221,18 +132,18 @@ static void test_memory_alloc(void **state)
 	check_type(ALLOC_PARAMS ", %st: Storage",
 		   "memory.alloc_tensor(%st, 0i64, %s, assert_shape=[-1, 5])",
 		   "Tensor[(?, 5), float32]");
-	check_error(ALLOC_PARAMS, "memory.alloc_storage(%s, %s, %a)", 3,
-		    "'memory.alloc_storage' expects its size to be Tensor[(), int64], got "
-		    "Tensor[(2), int64]");
-	check_error(ALLOC_PARAMS ", %st: Storage[]", "memory.alloc_tensor(%st, 0i64, %s)", 3,
-		    "'memory.alloc_tensor' needs const_shape or assert_shape");
-	check_error(ALLOC_PARAMS ", %st: Storage[]",
-		    "memory.alloc_tensor(%st, 0i64, %s, const_shape=[4])", 3,
-		    "'memory.alloc_tensor' const_shape=[4] has 1 sizes, but the shape vector "
-		    "Tensor[(2), int64] has 2");
-	check_error(ALLOC_PARAMS ", %l: List[" F2 "]",
-		    "memory.alloc_tensor(%l, 0i64, %s, const_shape=[4, 5])", 3,
-		    "'memory.alloc_tensor' expects Storage[] for argument 1, got List[" F2 "]");
+	check_error_at(ALLOC_PARAMS, "memory.alloc_storage(%s, %s, %a)", 3,
+		       "'memory.alloc_storage' expects its size to be Tensor[(), int64], got "
+		       "Tensor[(2), int64]");
+	check_error_at(ALLOC_PARAMS ", %st: Storage[]", "memory.alloc_tensor(%st, 0i64, %s)", 3,
+		       "'memory.alloc_tensor' needs const_shape or assert_shape");
+	check_error_at(ALLOC_PARAMS ", %st: Storage[]",
+		       "memory.alloc_tensor(%st, 0i64, %s, const_shape=[4])", 3,
+		       "'memory.alloc_tensor' const_shape=[4] has 1 sizes, but the shape vector "
+		       "Tensor[(2), int64] has 2");
+	check_error_at(ALLOC_PARAMS ", %l: List[" F2 "]",
+		       "memory.alloc_tensor(%l, 0i64, %s, const_shape=[4, 5])", 3,
+		       "'memory.alloc_tensor' expects Storage[] for argument 1, got List[" F2 "]");
 }
 
 /* A metadata section whose constant 0 is the b64 NDArray b64. */
@@ -249,7 +160,7 @@ static void test_memory_alloc_const_shape_constant(void **state)
 {
 	(void)state;
 	/* int64 [4, 5] */
-	tail = CONSTANT_SECTION(
+	fixture_tail = CONSTANT_SECTION(
 		"P6G0lvBAXt0AAAAAAAAAAAEAAAAAAAAAAQAAAABAAQACAAAAAAAAABAAAAAAAAAABAAA"
 		"AAAAAAAFAAAAAAAAAA==");
 	check_type(ALLOC_PARAMS ", %st: Storage[]",
@@ -257,13 +168,14 @@ static void test_memory_alloc_const_shape_constant(void **state)
 		   "const_shape=meta[relay.Constant][0])",
 		   "Tensor[(4, 5), float16]");
 	/* float32 [4, 5] */
-	tail = CONSTANT_SECTION(
+	fixture_tail = CONSTANT_SECTION(
 		"P6G0lvBAXt0AAAAAAAAAAAEAAAAAAAAAAQAAAAIgAQACAAAAAAAAAAgAAAAAAAAAAACA"
 		"QAAAoEA=");
-	check_error(ALLOC_PARAMS ", %st: Storage[]",
-		    "memory.alloc_tensor(%st, 0i64, %s, const_shape=meta[relay.Constant][0])", 3,
-		    "'memory.alloc_tensor' const_shape must be a constant vector of int64 or int32 "
-		    "sizes");
+	check_error_at(
+		ALLOC_PARAMS ", %st: Storage[]",
+		"memory.alloc_tensor(%st, 0i64, %s, const_shape=meta[relay.Constant][0])", 3,
+		"'memory.alloc_tensor' const_shape must be a constant vector of int64 or int32 "
+		"sizes");
 }
 
 int main(void)
