@@ -8,7 +8,13 @@
  * backend exactly as the interpreter launches it; and OpenBLAS cblas_sgemm
  * called directly on 1024 x 1024 x 1024 against the backend's nn.dense on
  * the same sizes. Targets: elementwise at least 70% of the memcpy
- * bandwidth, dense at least 80% of sgemm.
+ * bandwidth, dense at least 80% of sgemm. Then a row per operator family
+ * (cpu_op_benches): a one-call program parsed and typed, its operands
+ * allocated on the cpu and the kernel launched as the interpreter does;
+ * elementwise operators and reductions against memcpy measured just before
+ * the row (so that another job on the machine weighs on both), at least
+ * 50%, and convolutions against sgemm on their own im2col GEMM, at least
+ * 50%.
  *
  * GPU rows (built with CUDA and a GPU present; --gpu makes a missing GPU an
  * error): cudaMemcpy of 256 MiB between pinned host memory and the device,
@@ -41,6 +47,8 @@
 #endif
 
 #include "exec.h"
+#include "infer.h"
+#include "parse.h"
 
 enum { BENCH_MAX_REPS = 101 };
 
@@ -198,6 +206,197 @@ static void sgemm_direct(void *ctx)
 		    g->b, g->n, 0.0f, g->c, g->n);
 }
 
+/* ---- cpu operators ------------------------------------------------------- */
+
+/* What an operator's row is measured against: the machine's memory
+ * bandwidth (for an operator bound by it: every input read once, every
+ * output written once) or OpenBLAS's sgemm on the GEMM that does the same
+ * arithmetic (a convolution as im2col: weights (m x k) times columns
+ * (k x n)). */
+typedef enum OpReference { REF_MEMORY, REF_GEMM } OpReference;
+
+typedef struct OpBench {
+	const char *workload; /* the row's name */
+	const char *size;     /* the row's size column */
+	const char *params;   /* @main's parameter list */
+	const char *body;     /* one call of the operator on them */
+	OpReference reference;
+	int m, n, k;   /* REF_GEMM: the GEMM's shape */
+	double target; /* the least ratio to the reference; 0: for information */
+} OpBench;
+
+/* Targets (issue 13): elementwise operators and reductions at least half
+ * the memcpy bandwidth, convolutions at least half of sgemm's rate on
+ * their own GEMM. Softmax, layer norm and pooling read their data more than
+ * once by nature (a maximum and a sum before the result; a window per
+ * output) and are shown for information. */
+static const OpBench cpu_op_benches[] = {
+	{"erf f32", "4096^2", "%x: Tensor[(4096, 4096), float32]", "erf(%x)", REF_MEMORY, 0, 0, 0,
+	 0.50},
+	{"multiply, row broadcast", "4096^2 x 4096",
+	 "%x: Tensor[(4096, 4096), float32], %y: Tensor[(4096), float32]", "multiply(%x, %y)",
+	 REF_MEMORY, 0, 0, 0, 0.50},
+	{"where f32", "4096^2",
+	 "%c: Tensor[(4096, 4096), bool], %x: Tensor[(4096, 4096), float32], %y: Tensor[(4096, "
+	 "4096), float32]",
+	 "where(%c, %x, %y)", REF_MEMORY, 0, 0, 0, 0.50},
+	{"sum, last axis", "4096^2", "%x: Tensor[(4096, 4096), float32]", "sum(%x, axis=[-1])",
+	 REF_MEMORY, 0, 0, 0, 0.50},
+	{"sum, first axis", "4096^2", "%x: Tensor[(4096, 4096), float32]", "sum(%x, axis=[0])",
+	 REF_MEMORY, 0, 0, 0, 0.50},
+	{"max, keepdims", "4096^2", "%x: Tensor[(4096, 4096), float32]",
+	 "max(%x, axis=[1], keepdims=True)", REF_MEMORY, 0, 0, 0, 0.50},
+	{"argmax, last axis", "4096^2", "%x: Tensor[(4096, 4096), float32]",
+	 "argmax(%x, axis=[-1])", REF_MEMORY, 0, 0, 0, 0.50},
+	{"nn.softmax", "4096^2", "%x: Tensor[(4096, 4096), float32]", "nn.softmax(%x)", REF_MEMORY,
+	 0, 0, 0, 0},
+	{"nn.layer_norm", "4096^2",
+	 "%x: Tensor[(4096, 4096), float32], %g: Tensor[(4096), float32], %b: Tensor[(4096), "
+	 "float32]",
+	 "nn.layer_norm(%x, %g, %b)", REF_MEMORY, 0, 0, 0, 0},
+	{"nn.conv2d 3x3, 64 ch", "1x64x56x56",
+	 "%x: Tensor[(1, 64, 56, 56), float32], %w: Tensor[(64, 64, 3, 3), float32]",
+	 "nn.conv2d(%x, %w, padding=[1, 1, 1, 1], channels=64, kernel_size=[3, 3])", REF_GEMM, 64,
+	 56 * 56, 64 * 9, 0.50},
+	{"nn.conv2d 1x1, 256 -> 64", "1x256x56x56",
+	 "%x: Tensor[(1, 256, 56, 56), float32], %w: Tensor[(64, 256, 1, 1), float32]",
+	 "nn.conv2d(%x, %w, padding=[0, 0, 0, 0], channels=64, kernel_size=[1, 1])", REF_GEMM, 64,
+	 56 * 56, 256, 0.50},
+	{"nn.conv2d 7x7/2, 3 -> 64", "1x3x224x224",
+	 "%x: Tensor[(1, 3, 224, 224), float32], %w: Tensor[(64, 3, 7, 7), float32]",
+	 "nn.conv2d(%x, %w, strides=[2, 2], padding=[3, 3, 3, 3], channels=64, kernel_size=[7, "
+	 "7])",
+	 REF_GEMM, 64, 112 * 112, 3 * 49, 0.50},
+	{"nn.max_pool2d 3x3/2", "1x64x112x112", "%x: Tensor[(1, 64, 112, 112), float32]",
+	 "nn.max_pool2d(%x, pool_size=[3, 3], strides=[2, 2], padding=[1, 1, 1, 1])", REF_MEMORY, 0,
+	 0, 0, 0},
+};
+
+typedef struct SgemmJob {
+	const float *a, *b;
+	float *c;
+	int m, n, k;
+} SgemmJob;
+
+static void sgemm_shape(void *ctx)
+{
+	SgemmJob *g = ctx;
+	cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, g->m, g->n, g->k, 1.0f, g->a, g->k,
+		    g->b, g->n, 0.0f, g->c, g->n);
+}
+
+/* A tensor of type t on dev, every byte set (float32 0.0115, bool true),
+ * its size added to *bytes. */
+static KernelTensor bench_tensor(ExecDevice *dev, const Type *t, size_t *bytes)
+{
+	size_t n = dtype_size(t->u.tensor.dtype);
+	void *p;
+	for (uint32_t i = 0; i < t->u.tensor.ndim; i++)
+		n *= (size_t)t->u.tensor.dims[i];
+	p = touched(dev, n, 0);
+	memset(p, 0x3c, n);
+	*bytes += n;
+	return kernel_tensor(p, t->u.tensor.dtype, t->u.tensor.ndim, t->u.tensor.dims);
+}
+
+/* One row: parses and types the one-call program, allocates its operands
+ * and result on the cpu, and times the kernel as the interpreter launches
+ * it (kernel_call_prepare, exec_launch). */
+/* The best of memcpy's bandwidth on one thread and on the kernels'
+ * threads, over 64 MiB, in GB/s counting the bytes read and written. */
+static double memory_bandwidth(ExecDevice *cpu)
+{
+	const size_t bytes = (size_t)64 << 20;
+	CopyJob copy = {touched(cpu, bytes, 0), touched(cpu, bytes, 1.0f), bytes};
+	double t1 = measure(memcpy_one_thread, &copy), tn = measure(memcpy_threads, &copy);
+	exec_free(cpu, copy.dst, bytes);
+	exec_free(cpu, (void *)copy.src, bytes);
+	return 2.0 * (double)bytes / (t1 < tn ? t1 : tn) * 1e-9;
+}
+
+static void bench_cpu_op(ExecDevice *cpu, const OpBench *b)
+{
+	StrBuf text;
+	DiagList diags;
+	DeviceTable devices;
+	SourceFile *src;
+	IrModule *m;
+	const Expr *call, *fn;
+	KernelTensor in[8], out[1];
+	LaunchJob job;
+	size_t bytes = 0;
+	char *err = NULL;
+	double t, rate, ref;
+	strbuf_init(&text);
+	strbuf_printf(&text, "def @main(%s) {\n  %s\n}\n", b->params, b->body);
+	diag_init(&diags);
+	devices_init_default(&devices);
+	src = source_from_string("bench.relay", text.data, text.len);
+	m = parse_module(src, &devices, &diags);
+	if (!m || !infer_module(m, &diags)) {
+		diag_print_all(stderr, &diags);
+		exit(2);
+	}
+	fn = m->globals[0].fn;
+	call = fn->u.fn.body;
+	if (call->kind != EXPR_CALL || call->u.call.nargs > 8 || call->type->kind != TYPE_TENSOR) {
+		fprintf(stderr, "bench_exec: '%s' is not one call with one result\n", b->body);
+		exit(2);
+	}
+	for (uint32_t i = 0; i < call->u.call.nargs; i++)
+		in[i] = bench_tensor(cpu, call->u.call.args[i]->type, &bytes);
+	out[0] = bench_tensor(cpu, call->type, &bytes);
+	memset(&job, 0, sizeof job);
+	job.dev = cpu;
+	if (!kernel_call_prepare(&job.kc, call, in, call->u.call.nargs, out, 1, &err)) {
+		fprintf(stderr, "bench_exec: %s: %s\n", b->workload, err);
+		exit(2);
+	}
+	t = measure(launch_once, &job);
+	kernel_call_release(&job.kc);
+	if (b->reference == REF_GEMM) {
+		size_t na = (size_t)b->m * (size_t)b->k, nb = (size_t)b->k * (size_t)b->n,
+		       nc = (size_t)b->m * (size_t)b->n;
+		SgemmJob g = {touched(cpu, na * sizeof(float), 0.5f),
+			      touched(cpu, nb * sizeof(float), 0.5f),
+			      touched(cpu, nc * sizeof(float), 0),
+			      b->m,
+			      b->n,
+			      b->k};
+		double flops = 2.0 * b->m * b->n * b->k, tg = measure(sgemm_shape, &g);
+		char reference[64];
+		snprintf(reference, sizeof reference, "sgemm %dx%dx%d", b->m, b->n, b->k);
+		rate = flops / t * 1e-9;
+		ref = flops / tg * 1e-9;
+		row(b->workload, b->size, t, rate, "GFLOP/s", reference, rate / ref, b->target);
+		exec_free(cpu, (void *)g.a, na * sizeof(float));
+		exec_free(cpu, (void *)g.b, nb * sizeof(float));
+		exec_free(cpu, g.c, nc * sizeof(float));
+	} else {
+		/* the bandwidth again, now: another job on the machine changes
+		 * both figures alike */
+		double bw = memory_bandwidth(cpu);
+		rate = (double)bytes / t * 1e-9;
+		row(b->workload, b->size, t, rate, "GB/s", "memcpy just before", rate / bw,
+		    b->target);
+	}
+	for (uint32_t i = 0; i < call->u.call.nargs; i++)
+		exec_free(cpu, in[i].data, in[i].nbytes);
+	exec_free(cpu, out[0].data, out[0].nbytes);
+	free(err);
+	ir_module_free(m);
+	source_release(src);
+	devices_free(&devices);
+	diag_free(&diags);
+	strbuf_free(&text);
+}
+
+static void bench_cpu_ops(ExecDevice *cpu)
+{
+	for (size_t i = 0; i < sizeof cpu_op_benches / sizeof cpu_op_benches[0]; i++)
+		bench_cpu_op(cpu, &cpu_op_benches[i]);
+}
+
 static void bench_cpu(ExecRuntime *rt)
 {
 	ExecDevice *cpu = exec_runtime_device(rt, 0);
@@ -268,6 +467,7 @@ static void bench_cpu(ExecRuntime *rt)
 	exec_free(cpu, a, bytes);
 	exec_free(cpu, b, bytes);
 	exec_free(cpu, c, bytes);
+	bench_cpu_ops(cpu);
 }
 
 /* ---- gpu ---------------------------------------------------------------- */

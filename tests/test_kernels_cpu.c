@@ -825,6 +825,65 @@ static void test_reductions(void **state)
 
 /* variance against its definition, all/any on bool, NaN in max/min, ties
  * in argmax, and integer products. */
+/* Rows long enough for the float32 fast paths' lanes (and a tail), and
+ * reductions outside a contiguous kept axis wider than one tile, against
+ * the reference; then NaN, ties and a NaN in front on long rows. */
+static void test_reductions_long_rows(void **state)
+{
+	static const char *const ops[] = {"sum", "mean", "max", "min", "argmax", "argmin"};
+	static const struct {
+		const char *attrs;
+		int reduce[3];
+	} cases[] = {
+		{", axis=[-1]", {0, 0, 1}},   {", axis=[0]", {1, 0, 0}},
+		{", axis=[1]", {0, 1, 0}},    {", axis=[0, 1]", {1, 1, 0}},
+		{", axis=[0, 2]", {1, 0, 1}}, {"", {1, 1, 1}},
+	};
+	static const int64_t shape[3] = {3, 37, 301};
+	enum { ROW = 101 };
+	double *want = xmalloc(3 * 37 * 301 * sizeof(double));
+	double row[2 * ROW], mx[2], amax[2], amin[2], alast[2];
+	(void)state;
+	for (size_t o = 0; o < DP_COUNT(ops); o++)
+		for (size_t c = 0; c < DP_COUNT(cases); c++) {
+			char body[128];
+			int64_t nout = 1;
+			teardown(NULL);
+			setup(NULL);
+			in_random("x", DT_FLOAT32, 3, shape);
+			snprintf(body, sizeof body, "%s(%%x%s)", ops[o], cases[c].attrs);
+			run_body(body);
+			for (uint32_t i = 0; i < 3; i++)
+				nout *= cases[c].reduce[i] ? 1 : shape[i];
+			reduce_reference(ops[o], shape, 3, cases[c].reduce, want, nout);
+			expect_values(0, want, nout, 1e-5);
+		}
+	/* row 0: a NaN inside a lane, ties at 13 and 77; row 1: a NaN in front */
+	for (int i = 0; i < 2 * ROW; i++)
+		row[i] = (double)(i % 7);
+	row[13] = row[77] = 50;
+	row[40] = NAN;
+	row[ROW] = NAN;
+	row[ROW + 60] = 50;
+	mx[0] = mx[1] = NAN;
+	amax[0] = 13, amax[1] = 0;
+	alast[0] = 77, alast[1] = 0;
+	amin[0] = 0, amin[1] = 0;
+	teardown(NULL);
+	setup(NULL);
+	in_values("x", DT_FLOAT32, SHAPE(2, ROW), row);
+	run_body("(max(%x, axis=[1]), argmax(%x, axis=[1]), argmax(%x, axis=[1], "
+		 "select_last_index=True), argmin(%x, axis=[1]), max(%x, axis=[0]))");
+	expect_values(0, mx, 2, 0);
+	expect_values(1, amax, 2, 0);
+	expect_values(2, alast, 2, 0);
+	expect_values(3, amin, 2, 0);
+	for (int i = 0; i < ROW; i++)
+		want[i] = i == 0 || i == 40 ? NAN : row[i] > row[ROW + i] ? row[i] : row[ROW + i];
+	expect_values(4, want, ROW, 0);
+	free(want);
+}
+
 static void test_more_reductions(void **state)
 {
 	static const int64_t shape[3] = {3, 4, 5};
@@ -2163,29 +2222,46 @@ static void test_rounding_and_classes(void **state)
 	expect_values(12, ones, 3, 0);
 }
 
-/* where against a naive three-way broadcast. */
+/* where against a naive three-way broadcast: cond broadcast along the last
+ * axis or not, a scalar y, and three operands of the result's shape (the
+ * typed loops' contiguous path). */
 static void test_where(void **state)
 {
-	static const int64_t sc[] = {2, 1, 3}, sx[] = {4, 3}, so[] = {2, 4, 3};
+	static const struct {
+		uint32_t nc, nx, ny;
+		int64_t sc[3], sx[3], sy[3];
+	} shapes[] = {
+		{3, 2, 0, {2, 1, 3}, {4, 3}, {0}},
+		{3, 3, 3, {2, 4, 3}, {2, 4, 3}, {2, 4, 3}},
+		{2, 3, 1, {4, 1}, {2, 4, 3}, {3}},
+	};
+	static const int64_t so[] = {2, 4, 3};
 	static const DType conds[] = {DT_BOOL, DT_INT32, DT_FLOAT32};
 	static const DType values[] = {DT_FLOAT32, DT_INT64, DT_FLOAT16, DT_BOOL};
 	(void)state;
-	for (size_t c = 0; c < DP_COUNT(conds); c++)
-		for (size_t v = 0; v < DP_COUNT(values); v++) {
-			double want[24];
-			teardown(NULL);
-			setup(NULL);
-			in_random("c", conds[c], 3, sc);
-			in_random("x", values[v], 2, sx);
-			in_random("y", values[v], 0, NULL);
-			run_body("where(%c, %x, %y)");
-			expect_shape(0, 3, so);
-			for (int64_t i = 0; i < 24; i++)
-				want[i] = in_at(0, broadcast_index(so, 3, sc, 3, i)) != 0
-						  ? in_at(1, broadcast_index(so, 3, sx, 2, i))
-						  : in_at(2, 0);
-			expect_values(0, want, 24, 0);
-		}
+	for (size_t k = 0; k < DP_COUNT(shapes); k++)
+		for (size_t c = 0; c < DP_COUNT(conds); c++)
+			for (size_t v = 0; v < DP_COUNT(values); v++) {
+				double want[24];
+				teardown(NULL);
+				setup(NULL);
+				in_random("c", conds[c], shapes[k].nc, shapes[k].sc);
+				in_random("x", values[v], shapes[k].nx, shapes[k].sx);
+				in_random("y", values[v], shapes[k].ny, shapes[k].sy);
+				run_body("where(%c, %x, %y)");
+				expect_shape(0, 3, so);
+				for (int64_t i = 0; i < 24; i++)
+					want[i] =
+						in_at(0, broadcast_index(so, 3, shapes[k].sc,
+									 shapes[k].nc, i)) != 0
+							? in_at(1,
+								broadcast_index(so, 3, shapes[k].sx,
+										shapes[k].nx, i))
+							: in_at(2,
+								broadcast_index(so, 3, shapes[k].sy,
+										shapes[k].ny, i));
+				expect_values(0, want, 24, 0);
+			}
 }
 
 /* take against a naive gather: every mode, with and without an axis, with
@@ -3081,6 +3157,7 @@ int main(void)
 		TEST(test_log_softmax),
 		TEST(test_norms),
 		TEST(test_reductions),
+		TEST(test_reductions_long_rows),
 		TEST(test_more_reductions),
 		TEST(test_reshape_family),
 		TEST(test_transpose),
