@@ -1452,6 +1452,9 @@ static void test_pooling(void **state)
 		{7, 8, 3, 2, {2, 3}, {0, 1, 2, 0}, {1, 1}, true, false},
 		{7, 8, 3, 2, {2, 3}, {0, 1, 2, 0}, {1, 1}, true, true},
 		{9, 9, 2, 3, {1, 2}, {1, 0, 1, 2}, {2, 1}, false, true},
+		/* ceil_mode: the last column's window holds input cells and one
+		 * past the padded input, which count_include_pad leaves out */
+		{7, 8, 3, 3, {2, 3}, {0, 0, 0, 0}, {1, 1}, true, true},
 	};
 	(void)state;
 	for (size_t c = 0; c < DP_COUNT(cases); c++) {
@@ -2182,6 +2185,27 @@ static void test_unary_math(void **state)
 				want[i] = apply_math(ops[o], in_at(0, i));
 			expect_values(0, want, 60, dtypes[d] == DT_FLOAT16 ? 2e-3 : 1e-6);
 		}
+	/* fast_erf is TVM's rational approximation: clamped far out, NaN kept,
+	 * odd, and within 5e-7 of erf on a fine grid of [-5, 5] */
+	{
+		static const double special[] = {NAN, 10, -10, 0, 4, -4};
+		double grid[1001], want[1001];
+		for (int i = 0; i < 1001; i++)
+			grid[i] = -5 + i * 0.01;
+		for (int d = 0; d < 2; d++) {
+			teardown(NULL);
+			setup(NULL);
+			in_values("s", DT_FLOAT32, SHAPE(6), special);
+			in_values("g", d ? DT_FLOAT16 : DT_FLOAT32, SHAPE(1001), grid);
+			run_body("(fast_erf(%s), fast_erf(%g))");
+			for (int i = 0; i < 6; i++)
+				want[i] = i < 3 ? special[i] / (i ? 10 : 1) : erf(special[i]);
+			expect_values(0, want, 6, 5e-7);
+			for (int i = 0; i < 1001; i++)
+				want[i] = erf(in_at(1, i));
+			expect_values(1, want, 1001, d ? 1e-3 : 5e-7);
+		}
+	}
 }
 
 /* Hand-checked: rounding (half to even, as TVM's round), sign, and the

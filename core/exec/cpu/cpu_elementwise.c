@@ -14,6 +14,8 @@
  */
 #include "kernels_cpu.h"
 
+#include "kernel_fastmath.h"
+
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -469,8 +471,9 @@ static inline uint64_t isign_unsigned(uint64_t x)
 
 /* X(OP, float32 expression, float64 expression, integer expression, has
  * float, has integer) over x; a placeholder where the op has no such form,
- * and those dtypes are refused. The fast_ approximations are computed
- * exactly, which is within their tolerance. */
+ * and those dtypes are refused. fast_erf is TVM's rational approximation
+ * (kernel_fastmath.h); fast_exp and fast_tanh are computed exactly, which
+ * is within their tolerance. */
 #define UNARY_OPS(X)                                                                             \
 	X(NEGATIVE, -x, -x, ineg(x), 1, 1)                                                       \
 	X(EXP, expf(x), exp(x), ((void)x, 0), 1, 0)                                              \
@@ -481,7 +484,7 @@ static inline uint64_t isign_unsigned(uint64_t x)
 	X(RELU, x > 0 ? x : (x != x ? x : 0), x > 0 ? x : (x != x ? x : 0), x > 0 ? x : 0, 1, 1) \
 	X(CLIP, clip_f(x, kc), clip_f(x, kc), clip_i(x, kc), 1, 1)                               \
 	X(ERF, erff(x), erf(x), ((void)x, 0), 1, 0)                                              \
-	X(FAST_ERF, erff(x), erf(x), ((void)x, 0), 1, 0)                                         \
+	X(FAST_ERF, kernel_fast_erf(x), erf(x), ((void)x, 0), 1, 0)                              \
 	X(FAST_EXP, expf(x), exp(x), ((void)x, 0), 1, 0)                                         \
 	X(FAST_TANH, tanhf(x), tanh(x), ((void)x, 0), 1, 0)                                      \
 	X(RSQRT, 1.0f / sqrtf(x), 1.0 / sqrt(x), ((void)x, 0), 1, 0)                             \

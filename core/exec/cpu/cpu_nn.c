@@ -15,30 +15,55 @@ typedef struct SoftmaxJob {
 } SoftmaxJob;
 
 /* Rows are (outer, inner) pairs; each is max-shifted, exponentiated and
- * normalised, with the sum in double. */
-#define DEFINE_SOFTMAX(NAME, T, EXPF)                                      \
-	static void NAME(void *vjob, int64_t begin, int64_t end)           \
-	{                                                                  \
-		const KernelCall *kc = ((SoftmaxJob *)vjob)->kc;           \
-		const T *x = kc->in[0].data;                               \
-		T *y = kc->out[0].data;                                    \
-		int64_t len = kc->p.axis.len, inner = kc->p.axis.inner;    \
-		for (int64_t row = begin; row < end; row++) {              \
-			int64_t o = row / inner, i = row % inner;          \
-			const T *xr = x + o * len * inner + i;             \
-			T *yr = y + o * len * inner + i;                   \
-			T m = -INFINITY;                                   \
-			double sum = 0;                                    \
-			for (int64_t k = 0; k < len; k++)                  \
-				m = xr[k * inner] > m ? xr[k * inner] : m; \
-			for (int64_t k = 0; k < len; k++) {                \
-				T e = EXPF(xr[k * inner] - m);             \
-				yr[k * inner] = e;                         \
-				sum += e;                                  \
-			}                                                  \
-			for (int64_t k = 0; k < len; k++)                  \
-				yr[k * inner] = (T)(yr[k * inner] / sum);  \
-		}                                                          \
+ * normalised (times the reciprocal of the sum), with the sum in double.
+ * A row along the last axis (inner 1, the usual case) is one run: its
+ * sum goes into four accumulators so that it is not one chain of
+ * dependent additions. */
+#define DEFINE_SOFTMAX(NAME, T, EXPF)                                                \
+	static void NAME(void *vjob, int64_t begin, int64_t end)                     \
+	{                                                                            \
+		const KernelCall *kc = ((SoftmaxJob *)vjob)->kc;                     \
+		const T *x = kc->in[0].data;                                         \
+		T *y = kc->out[0].data;                                              \
+		int64_t len = kc->p.axis.len, inner = kc->p.axis.inner;              \
+		for (int64_t row = begin; row < end; row++) {                        \
+			int64_t o = row / inner, i = row % inner;                    \
+			const T *xr = x + o * len * inner + i;                       \
+			T *yr = y + o * len * inner + i;                             \
+			T m = -INFINITY;                                             \
+			double sum = 0, inv;                                         \
+			if (inner == 1) {                                            \
+				double lane[4] = {0, 0, 0, 0};                       \
+				int64_t k = 0;                                       \
+				for (k = 0; k < len; k++)                            \
+					m = xr[k] > m ? xr[k] : m;                   \
+				for (k = 0; k + 4 <= len; k += 4)                    \
+					for (int j = 0; j < 4; j++) {                \
+						T e = EXPF(xr[k + j] - m);           \
+						yr[k + j] = e;                       \
+						lane[j] += e;                        \
+					}                                            \
+				for (; k < len; k++) {                               \
+					T e = EXPF(xr[k] - m);                       \
+					yr[k] = e;                                   \
+					lane[0] += e;                                \
+				}                                                    \
+				inv = 1.0 / (lane[0] + lane[1] + lane[2] + lane[3]); \
+				for (k = 0; k < len; k++)                            \
+					yr[k] = (T)(yr[k] * inv);                    \
+				continue;                                            \
+			}                                                            \
+			for (int64_t k = 0; k < len; k++)                            \
+				m = xr[k * inner] > m ? xr[k * inner] : m;           \
+			for (int64_t k = 0; k < len; k++) {                          \
+				T e = EXPF(xr[k * inner] - m);                       \
+				yr[k * inner] = e;                                   \
+				sum += e;                                            \
+			}                                                            \
+			inv = 1.0 / sum;                                             \
+			for (int64_t k = 0; k < len; k++)                            \
+				yr[k * inner] = (T)(yr[k * inner] * inv);            \
+		}                                                                    \
 	}
 DEFINE_SOFTMAX(softmax_f32, float, expf)
 DEFINE_SOFTMAX(softmax_f64, double, exp)

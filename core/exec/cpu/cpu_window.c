@@ -313,57 +313,92 @@ static inline bool inside_padded(int64_t i, int64_t n, int64_t pad, int64_t pad_
 	return i >= -pad && i < n + pad_end;
 }
 
+/* Of the kernel taps start + k * dilation (k < taps) of one dimension, how
+ * many fall inside the input (*in) and inside the padded input (*padded). */
+static inline void window_counts(int64_t start, int64_t taps, int64_t dilation, int64_t n,
+				 int64_t pad, int64_t pad_end, int64_t *in, int64_t *padded)
+{
+	*in = *padded = 0;
+	for (int64_t k = 0; k < taps; k++) {
+		int64_t i = start + k * dilation;
+		*in += inside(i, n);
+		*padded += inside_padded(i, n, pad, pad_end);
+	}
+}
+
 /* Window positions inside the input add to the value; with
  * count_include_pad the average divides by the positions inside the padded
- * input, else by those inside the input (TVM's pool semantics). */
-#define DEFINE_POOL(NAME, T, LOWEST)                                                             \
-	static void NAME(void *vjob, int64_t begin, int64_t end)                                 \
-	{                                                                                        \
-		const PoolJob *job = vjob;                                                       \
-		const KernelCall *kc = job->kc;                                                  \
-		const KernelWindow *w = &kc->p.window;                                           \
-		int64_t out_plane = w->od * w->oh * w->ow;                                       \
-		for (int64_t plane = begin; plane < end; plane++) {                              \
-			const T *x = (const T *)kc->in[0].data + plane * w->d * w->h * w->w;     \
-			T *y = (T *)kc->out[0].data + plane * out_plane;                         \
-			for (int64_t o = 0; o < out_plane; o++) {                                \
-				int64_t oz = o / (w->oh * w->ow), oy = o / w->ow % w->oh,        \
-					ox = o % w->ow;                                          \
-				double acc = job->is_max ? -INFINITY : 0;                        \
-				int64_t count = 0;                                               \
-				bool any = false;                                                \
-				for (int64_t k = 0; k < w->kd * w->kh * w->kw; k++) {            \
-					int64_t iz = oz * w->stride[0] - w->pad[0] +             \
-						     k / (w->kh * w->kw) * w->dilation[0];       \
-					int64_t iy = oy * w->stride[1] - w->pad[1] +             \
-						     k / w->kw % w->kh * w->dilation[1];         \
-					int64_t ix = ox * w->stride[2] - w->pad[2] +             \
-						     k % w->kw * w->dilation[2];                 \
-					bool in = inside(iz, w->d) && inside(iy, w->h) &&        \
-						  inside(ix, w->w);                              \
-					if (in) {                                                \
-						T v = x[(iz * w->h + iy) * w->w + ix];           \
-						any = true;                                      \
-						if (job->is_max)                                 \
-							acc = v > acc || v != v ? v : acc;       \
-						else                                             \
-							acc += v;                                \
-					}                                                        \
-					if (w->count_include_pad                                 \
-						    ? inside_padded(iz, w->d, w->pad[0],         \
-								    w->pad_end[0]) &&            \
-							      inside_padded(iy, w->h, w->pad[1], \
-									    w->pad_end[1]) &&    \
-							      inside_padded(ix, w->w, w->pad[2], \
-									    w->pad_end[2])       \
-						    : in)                                        \
-						count++;                                         \
-				}                                                                \
-				if (job->is_max && !any)                                         \
-					acc = LOWEST; /* TVM pads with it */                     \
-				y[o] = (T)(job->is_max ? acc : count ? acc / count : 0);         \
-			}                                                                        \
-		}                                                                                \
+ * input, else by those inside the input (TVM's pool semantics). The window
+ * is walked as nested loops per dimension, so no tap costs a division, and
+ * both counts are products of per-dimension counts. */
+#define DEFINE_POOL(NAME, T, LOWEST)                                                                    \
+	static void NAME(void *vjob, int64_t begin, int64_t end)                                        \
+	{                                                                                               \
+		const PoolJob *job = vjob;                                                              \
+		const KernelCall *kc = job->kc;                                                         \
+		const KernelWindow *w = &kc->p.window;                                                  \
+		int64_t out_plane = w->od * w->oh * w->ow;                                              \
+		for (int64_t plane = begin; plane < end; plane++) {                                     \
+			const T *x = (const T *)kc->in[0].data + plane * w->d * w->h * w->w;            \
+			T *y = (T *)kc->out[0].data + plane * out_plane;                                \
+			int64_t o = 0;                                                                  \
+			for (int64_t oz = 0; oz < w->od; oz++)                                          \
+				for (int64_t oy = 0; oy < w->oh; oy++)                                  \
+					for (int64_t ox = 0; ox < w->ow; ox++, o++) {                   \
+						int64_t z0 = oz * w->stride[0] - w->pad[0];             \
+						int64_t y0 = oy * w->stride[1] - w->pad[1];             \
+						int64_t x0 = ox * w->stride[2] - w->pad[2];             \
+						int64_t in[3], padded[3], count;                        \
+						double acc = job->is_max ? -INFINITY : 0;               \
+						window_counts(z0, w->kd, w->dilation[0], w->d,          \
+							      w->pad[0], w->pad_end[0], &in[0],         \
+							      &padded[0]);                              \
+						window_counts(y0, w->kh, w->dilation[1], w->h,          \
+							      w->pad[1], w->pad_end[1], &in[1],         \
+							      &padded[1]);                              \
+						window_counts(x0, w->kw, w->dilation[2], w->w,          \
+							      w->pad[2], w->pad_end[2], &in[2],         \
+							      &padded[2]);                              \
+						for (int64_t kz = 0; kz < w->kd; kz++) {                \
+							int64_t iz = z0 + kz * w->dilation[0];          \
+							if (!inside(iz, w->d))                          \
+								continue;                               \
+							for (int64_t ky = 0; ky < w->kh; ky++) {        \
+								int64_t iy =                            \
+									y0 + ky * w->dilation[1];       \
+								const T *row;                           \
+								if (!inside(iy, w->h))                  \
+									continue;                       \
+								row = x + (iz * w->h + iy) * w->w;      \
+								for (int64_t kx = 0; kx < w->kw;        \
+								     kx++) {                            \
+									int64_t ix =                    \
+										x0 +                    \
+										kx * w->dilation[2];    \
+									T v;                            \
+									if (!inside(ix, w->w))          \
+										continue;               \
+									v = row[ix];                    \
+									if (job->is_max)                \
+										acc = v > acc || v != v \
+											      ? v       \
+											      : acc;    \
+									else                            \
+										acc += v;               \
+								}                                       \
+							}                                               \
+						}                                                       \
+						count = w->count_include_pad                            \
+								? padded[0] * padded[1] *               \
+									  padded[2]                     \
+								: in[0] * in[1] * in[2];                \
+						if (job->is_max && in[0] * in[1] * in[2] == 0)          \
+							acc = LOWEST; /* TVM pads with it */            \
+						y[o] = (T)(job->is_max ? acc                            \
+							   : count     ? acc / (double)count            \
+								       : 0);                                \
+					}                                                               \
+		}                                                                                       \
 	}
 DEFINE_POOL(pool_f32, float, -FLT_MAX)
 DEFINE_POOL(pool_f64, double, -DBL_MAX)

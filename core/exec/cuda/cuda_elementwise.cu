@@ -9,6 +9,7 @@
  * in float and integers in wrapping 64-bit arithmetic as on the CPU, so
  * results agree.
  */
+#include "kernel_fastmath.h"
 #include "kernels_cuda.h"
 
 /* ---- binary ------------------------------------------------------------ */
@@ -761,8 +762,8 @@ bool kernel_cuda_CLIP(CudaState *s, const KernelCall *kc, char **err)
 	return unary_any(s, kc, op, err);
 }
 
-/* Float-only unary math, as the CPU kernels compute it (the fast_
- * approximations exactly). */
+/* Float-only unary math, as the CPU kernels compute it (fast_erf by TVM's
+ * formula in kernel_fastmath.h, fast_exp and fast_tanh exactly). */
 #define FLOAT_UNARY(NAME, FEXPR, DEXPR)                      \
 	struct NAME {                                        \
 		__device__ float operator()(float x) const   \
@@ -775,6 +776,7 @@ bool kernel_cuda_CLIP(CudaState *s, const KernelCall *kc, char **err)
 		}                                            \
 	};
 FLOAT_UNARY(ErfOp, erff(x), erf(x))
+FLOAT_UNARY(FastErfOp, kernel_fast_erf(x), erf(x))
 FLOAT_UNARY(RsqrtOp, 1.0f / sqrtf(x), 1.0 / sqrt(x))
 FLOAT_UNARY(Log2Op, log2f(x), log2(x))
 FLOAT_UNARY(Log10Op, log10f(x), log10(x))
@@ -837,7 +839,7 @@ struct BitNotOp {
 		return RUN(s, kc, OPTYPE(), err);                             \
 	}
 UNARY_ENTRY(ERF, unary_float, ErfOp)
-UNARY_ENTRY(FAST_ERF, unary_float, ErfOp)
+UNARY_ENTRY(FAST_ERF, unary_float, FastErfOp)
 UNARY_ENTRY(FAST_EXP, unary_float, ExpOp)
 UNARY_ENTRY(FAST_TANH, unary_float, TanhOp)
 UNARY_ENTRY(RSQRT, unary_float, RsqrtOp)
