@@ -30,7 +30,10 @@ typedef struct PrintOptions {
 				       the node's own */
 	bool show_types;            /* a `ty=...` comment, see print_module */
 	bool show_metadata;         /* append a blank line and the #[metadata]
-				       section when m->nconstants > 0 */
+				       section when m has constants or was
+				       loaded with one (metadata_write); with
+				       its own section, devices print as that
+				       section numbers them (MetadataSlots) */
 } PrintOptions;
 
 /*
