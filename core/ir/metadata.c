@@ -2,8 +2,9 @@
  * metadata.c - TVM's `#[metadata]` section: reading and writing.
  *
  * Reading: json-c (json_tokener) turns the text into a tree; this file walks
- * TVM's object graph on it. The root node is a Map from "VirtualDevice" and
- * "relay.Constant" (other keys are ignored) to Arrays of node indices;
+ * TVM's object graph on it. The root node is a Map from type keys to Arrays
+ * of node indices; of the other keys than "VirtualDevice" and
+ * "relay.Constant" only the entry counts are read (MetadataKey);
  * VirtualDevice nodes carry device_type_int and virtual_device_id as
  * strings; relay.Constant nodes carry attrs.data, an index into
  * "b64ndarrays", whose strings are base64 of TVM's NDArray save format:
@@ -20,10 +21,19 @@
  * little-endian byte by byte, so the host's byte order and alignment do not
  * matter.
  *
- * Writing emits the same graph by hand (a StrBuf, one node per line) so the
- * output is deterministic: the device table as VirtualDevice entries (each
+ * Writing emits the graph by hand (a StrBuf, one node per line) so the
+ * output is deterministic. A module without a section of its own gets a
+ * fresh one (write_fresh): the device table as VirtualDevice entries (each
  * with a Target and its TargetKind name) and the module's constants as
- * relay.Constant nodes with their b64ndarrays.
+ * relay.Constant nodes with their b64ndarrays. A module loaded with one
+ * (IrModule.metadata, made by metadata_keep) prints its text as written
+ * when nothing devplan owns in it changed; else write_merged reads the kept
+ * text again and writes every node of it at its own index (so no reference
+ * inside an object devplan does not understand needs renumbering), then
+ * appends the devices the printed text added (MetadataSlots), the
+ * constants that differ from those loaded, the Arrays that changed and a
+ * new root Map with the kept keys in their order; the nodes these replace
+ * stay, unreferenced, which TVM's loader accepts.
  */
 #include "metadata.h"
 
@@ -1017,7 +1027,7 @@ static bool write_merged(StrBuf *out, const IrModule *m, const MetadataSlots *sl
 	DiagList diags;
 	MetaReader r = {.json = kept->text + skip, .len = kept->len - skip, .diags = &diags};
 	struct json_tokener *tok = json_tokener_new_ex(METADATA_JSON_DEPTH);
-	json_object *root = NULL, *attrs = NULL, *old_devices = NULL, *old_constants = NULL;
+	json_object *root = NULL, *v, *attrs = NULL, *old_devices = NULL, *old_constants = NULL;
 	int64_t root_index = 0;
 	RootEntry *entries = NULL;
 	size_t nentries = 0, ndevice_items, nconstant_items;
@@ -1034,7 +1044,7 @@ static bool write_merged(StrBuf *out, const IrModule *m, const MetadataSlots *sl
 	json_tokener_free(tok);
 	if (!root || !json_object_object_get_ex(root, "nodes", &r.nodes) ||
 	    !json_object_is_type(r.nodes, json_type_array) ||
-	    !json_object_object_get_ex(root, "root", &attrs) || !get_int(attrs, &root_index))
+	    !json_object_object_get_ex(root, "root", &v) || !get_int(v, &root_index))
 		goto out;
 	r.nnodes = json_object_array_length(r.nodes);
 	if (json_object_object_get_ex(root, "b64ndarrays", &r.arrays) &&
