@@ -4,7 +4,8 @@
  * Writes the format the parser reads, in TVM's layout: `def @f(...) -> T {`,
  * one `%N = expr;` graph binding per non-atomic expression, lets, closures,
  * and devices as `meta[VirtualDevice][i]` indexing the session's device
- * table. A binding keeps its source name when it has one; new nodes get the
+ * table (or, printed with the #[metadata] section the module was loaded
+ * with, that section's entries). A binding keeps its source name when it has one; new nodes get the
  * lowest free number. print(parse(print(m))) == print(m) [P1].
  * The caller owns the StrBuf it passes in.
  */
