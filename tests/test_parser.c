@@ -727,7 +727,7 @@ static void test_metadata_write_round_trip(void **state)
 			 "  %2 = on_device(%1, virtual_device=meta[VirtualDevice][1]);\n"
 			 "  (%0, %2)\n"
 			 "}\n\n");
-	metadata_write(&sb, m, &table);
+	metadata_write(&sb, m, &table, NULL);
 	back = parse_with(sb.data, sb.len, &table);
 	if (!back) {
 		char *s = format_diags();
@@ -759,7 +759,7 @@ static void test_metadata_write_round_trip(void **state)
 		strbuf_init(&again);
 		strbuf_init(&first);
 		strbuf_puts(&first, meta);
-		metadata_write(&again, back, &table);
+		metadata_write(&again, back, &table, NULL);
 		assert_string_equal(again.data, first.data);
 		strbuf_free(&again);
 		strbuf_free(&first);
@@ -792,7 +792,7 @@ static void test_metadata_write_all_dtypes(void **state)
 	}
 	strbuf_init(&sb);
 	strbuf_puts(&sb, "def @main() { meta[relay.Constant][6] }\n");
-	metadata_write(&sb, m, &devices);
+	metadata_write(&sb, m, &devices, NULL);
 	back = parse_with(sb.data, sb.len, &devices);
 	assert_non_null(back);
 	assert_int_equal(back->nconstants, DT_COUNT + 1);

@@ -782,6 +782,7 @@ IrModule *ir_module_clone_ordered(const IrModule *m, ExprVec *new_order)
 		c->nconstants = m->nconstants;
 	}
 	c->has_metadata = m->has_metadata;
+	c->metadata = m->metadata;
 	c->typed = m->typed;
 	c->version = m->version;
 	free(chunks);

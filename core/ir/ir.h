@@ -278,6 +278,8 @@ typedef struct IrTypeDef {
 
 /* The shared, immutable part of a chain of versions; see the top. */
 typedef struct IrData IrData;
+/* The #[metadata] section a module was loaded with (metadata.h). */
+typedef struct IrMetadata IrMetadata;
 struct IrData {
 	Arena arena;
 	IrData *parent; /* the data of the version this one was cloned from */
@@ -296,11 +298,13 @@ typedef struct IrModule {
 	uint32_t nfree_vars;
 	Expr **constants; /* meta[relay.Constant][i] by index; may hold NULL */
 	uint32_t nconstants;
-	uint32_t nexprs;     /* ids handed out so far */
-	int refcount;        /* versions that share this module (ir_module_retain) */
-	bool has_metadata;   /* the source carried a #[metadata] section */
-	bool typed;          /* every expression has a type (after infer) */
-	const char *version; /* the #[version] string, or NULL */
+	uint32_t nexprs;            /* ids handed out so far */
+	int refcount;               /* versions that share this module (ir_module_retain) */
+	bool has_metadata;          /* the source carried a #[metadata] section */
+	const IrMetadata *metadata; /* what was kept of it (metadata_keep), in
+				       the data arena; NULL without one */
+	bool typed;                 /* every expression has a type (after infer) */
+	const char *version;        /* the #[version] string, or NULL */
 } IrModule;
 
 /* The module owns its arenas; src is retained (it may be NULL). */

@@ -2,8 +2,9 @@
  * metadata.c - TVM's `#[metadata]` section: reading and writing.
  *
  * Reading: json-c (json_tokener) turns the text into a tree; this file walks
- * TVM's object graph on it. The root node is a Map from "VirtualDevice" and
- * "relay.Constant" (other keys are ignored) to Arrays of node indices;
+ * TVM's object graph on it. The root node is a Map from type keys to Arrays
+ * of node indices; of the other keys than "VirtualDevice" and
+ * "relay.Constant" only the entry counts are read (MetadataKey);
  * VirtualDevice nodes carry device_type_int and virtual_device_id as
  * strings; relay.Constant nodes carry attrs.data, an index into
  * "b64ndarrays", whose strings are base64 of TVM's NDArray save format:
@@ -20,10 +21,19 @@
  * little-endian byte by byte, so the host's byte order and alignment do not
  * matter.
  *
- * Writing emits the same graph by hand (a StrBuf, one node per line) so the
- * output is deterministic: the device table as VirtualDevice entries (each
+ * Writing emits the graph by hand (a StrBuf, one node per line) so the
+ * output is deterministic. A module without a section of its own gets a
+ * fresh one (write_fresh): the device table as VirtualDevice entries (each
  * with a Target and its TargetKind name) and the module's constants as
- * relay.Constant nodes with their b64ndarrays.
+ * relay.Constant nodes with their b64ndarrays. A module loaded with one
+ * (IrModule.metadata, made by metadata_keep) prints its text as written
+ * when nothing devplan owns in it changed; else write_merged reads the kept
+ * text again and writes every node of it at its own index (so no reference
+ * inside an object devplan does not understand needs renumbering), then
+ * appends the devices the printed text added (MetadataSlots), the
+ * constants that differ from those loaded, the Arrays that changed and a
+ * new root Map with the kept keys in their order; the nodes these replace
+ * stay, unreferenced, which TVM's loader accepts.
  */
 #include "metadata.h"
 
@@ -464,13 +474,22 @@ static bool read_constants(MetaReader *r, int64_t array_index, MetadataSection *
 	return true;
 }
 
-/* The root Map: {"keys": [names], "data": [nodes]}, or without "keys",
- * "data": [key node, value node, ...] with runtime.String keys. */
-static bool read_root(MetaReader *r, int64_t root, MetadataSection *out)
+/* One entry of the root Map: its key and the node it maps to. */
+typedef struct RootEntry {
+	const char *key; /* NULL: a key that is not a string */
+	int64_t value;
+} RootEntry;
+
+/* The root Map's entries into *out (malloc'd, *n of them): {"keys": [names],
+ * "data": [nodes]}, or without "keys", "data": [key node, value node, ...]
+ * with runtime.String keys. Key strings belong to the JSON tree. */
+static bool root_entries(MetaReader *r, int64_t root, RootEntry **out, size_t *count)
 {
 	json_object *map = get_node(r, root, "Map", "the root");
 	json_object *keys = NULL, *data;
 	size_t n;
+	*out = NULL;
+	*count = 0;
 	if (!map)
 		return false;
 	data = node_data(r, map, root);
@@ -490,39 +509,88 @@ static bool read_root(MetaReader *r, int64_t root, MetadataSection *out)
 			   "metadata: the root Map has an odd \"data\" array");
 		return false;
 	}
+	*out = xcalloc(n ? n : 1, sizeof(RootEntry));
 	for (size_t i = 0; i < n; i += keys ? 1 : 2) {
-		const char *key = NULL;
-		int64_t value;
+		RootEntry *e = &(*out)[(*count)++];
 		if (keys) {
 			json_object *k = json_object_array_get_idx(keys, i);
 			if (json_object_is_type(k, json_type_string))
-				key = json_object_get_string(k);
-			if (!array_item_int(r, data, i, root, &value))
+				e->key = json_object_get_string(k);
+			if (!array_item_int(r, data, i, root, &e->value))
 				return false;
 		} else {
 			int64_t key_index;
 			json_object *knode, *repr;
 			if (!array_item_int(r, data, i, root, &key_index) ||
-			    !array_item_int(r, data, i + 1, root, &value))
+			    !array_item_int(r, data, i + 1, root, &e->value))
 				return false;
 			knode = get_node(r, key_index, "runtime.String", "a root Map key");
 			if (!knode)
 				return false;
 			if (json_object_object_get_ex(knode, "repr_str", &repr) &&
 			    json_object_is_type(repr, json_type_string))
-				key = json_object_get_string(repr);
-		}
-		if (!key)
-			continue;
-		if (strcmp(key, "VirtualDevice") == 0 && !out->devices) {
-			if (!read_devices(r, value, out))
-				return false;
-		} else if (strcmp(key, "relay.Constant") == 0 && !out->constants) {
-			if (!read_constants(r, value, out))
-				return false;
+				e->key = json_object_get_string(repr);
 		}
 	}
 	return true;
+}
+
+/* The entry count of a key devplan does not read: its Array's length. */
+static bool count_entries(MetaReader *r, const char *key, int64_t array_index, uint32_t *count)
+{
+	char role[80];
+	json_object *array, *data;
+	size_t n;
+	snprintf(role, sizeof role, "the %.40s entry", key);
+	array = get_node(r, array_index, "Array", role);
+	if (!array)
+		return false;
+	data = node_data(r, array, array_index);
+	if (r->failed)
+		return false;
+	n = data ? json_object_array_length(data) : 0;
+	for (size_t i = 0; i < n; i++) {
+		int64_t index;
+		if (!array_item_int(r, data, i, array_index, &index))
+			return false;
+		if (index < 0 || (uint64_t)index >= r->nnodes) {
+			meta_error(r, node_offset(r, array_index),
+				   "metadata: item %zu of node %lld refers to node %lld, but there "
+				   "are %zu nodes",
+				   i, (long long)array_index, (long long)index, r->nnodes);
+			return false;
+		}
+	}
+	*count = (uint32_t)n;
+	return true;
+}
+
+static bool read_root(MetaReader *r, int64_t root, MetadataSection *out)
+{
+	RootEntry *entries;
+	size_t n;
+	bool ok = root_entries(r, root, &entries, &n);
+	out->keys = xcalloc(n ? n : 1, sizeof(MetadataKey));
+	for (size_t i = 0; ok && i < n; i++) {
+		const char *key = entries[i].key;
+		int64_t value = entries[i].value;
+		MetadataKey *k;
+		if (!key || metadata_find_key(out->keys, out->nkeys, key, strlen(key)))
+			continue; /* TVM's keys are distinct strings */
+		k = &out->keys[out->nkeys++];
+		k->name = arena_strdup(r->arena, key);
+		if (strcmp(key, "VirtualDevice") == 0) {
+			ok = read_devices(r, value, out);
+			k->count = out->ndevices;
+		} else if (strcmp(key, "relay.Constant") == 0) {
+			ok = read_constants(r, value, out);
+			k->count = out->nconstants;
+		} else {
+			ok = count_entries(r, key, value, &k->count);
+		}
+	}
+	free(entries);
+	return ok;
 }
 
 static bool json_space(char c)
@@ -610,6 +678,7 @@ void metadata_free(MetadataSection *section)
 {
 	free(section->devices);
 	free(section->constants);
+	free(section->keys);
 	memset(section, 0, sizeof *section);
 }
 
@@ -708,46 +777,131 @@ static uint32_t write_string_node(NodeWriter *w, const char *s)
 	return index;
 }
 
-/* The fixed nodes every section starts with. */
-enum {
-	NODE_NULL,
-	NODE_ROOT,      /* Map {VirtualDevice: NODE_DEVICES, relay.Constant: ...} */
-	NODE_DEVICES,   /* Array of VirtualDevice */
-	NODE_CONSTANTS, /* Array of relay.Constant */
-	NODE_EMPTY_STRING,
-	NODE_EMPTY_MAP,
-	NODE_EMPTY_ARRAY,
-	NODE_UNCONSTRAINED, /* VirtualDevice(-1, -1), the constants' device */
-	NODE_FIRST_FREE
-};
+/* The nodes the devices and constants devplan writes refer to. */
+typedef struct CommonNodes {
+	uint32_t empty_string, empty_map, empty_array;
+	uint32_t unconstrained; /* VirtualDevice(-1, -1), the constants' device */
+} CommonNodes;
+
+static void write_common_nodes(NodeWriter *w, CommonNodes *c)
+{
+	c->empty_string = write_string_node(w, NULL);
+	c->empty_map = node_begin(w);
+	strbuf_puts(w->out, "{\"type_key\": \"Map\"}");
+	c->empty_array = node_begin(w);
+	strbuf_puts(w->out, "{\"type_key\": \"Array\"}");
+	c->unconstrained = node_begin(w);
+	strbuf_printf(
+		w->out,
+		"{\"type_key\": \"VirtualDevice\", \"attrs\": {\"device_type_int\": \"-1\", "
+		"\"memory_scope\": \"%u\", \"target\": \"0\", \"virtual_device_id\": \"-1\"}}",
+		c->empty_string);
+}
 
 /* A Target and its TargetKind: three nodes (name, kind, target); returns
  * the Target's index. */
-static uint32_t write_target(NodeWriter *w, const char *name, int device_type, uint32_t host)
+static uint32_t write_target(NodeWriter *w, const CommonNodes *c, const char *name, int device_type,
+			     uint32_t host)
 {
 	uint32_t name_node = write_string_node(w, name), kind, index;
 	kind = node_begin(w);
 	strbuf_printf(w->out,
 		      "{\"type_key\": \"TargetKind\", \"attrs\": {\"default_device_type\": \"%d\", "
-		      "\"default_keys\": \"%d\", \"name\": \"%u\"}}",
-		      device_type, NODE_EMPTY_ARRAY, name_node);
+		      "\"default_keys\": \"%u\", \"name\": \"%u\"}}",
+		      device_type, c->empty_array, name_node);
 	index = node_begin(w);
 	strbuf_printf(
 		w->out,
-		"{\"type_key\": \"Target\", \"attrs\": {\"attrs\": \"%d\", \"features\": \"%d\", "
-		"\"host\": \"%u\", \"keys\": \"%d\", \"kind\": \"%u\", \"tag\": \"%d\"}}",
-		NODE_EMPTY_MAP, NODE_EMPTY_MAP, host, NODE_EMPTY_ARRAY, kind, NODE_EMPTY_STRING);
+		"{\"type_key\": \"Target\", \"attrs\": {\"attrs\": \"%u\", \"features\": \"%u\", "
+		"\"host\": \"%u\", \"keys\": \"%u\", \"kind\": \"%u\", \"tag\": \"%u\"}}",
+		c->empty_map, c->empty_map, host, c->empty_array, kind, c->empty_string);
 	return index;
 }
 
-void metadata_write(StrBuf *out, const IrModule *m, const DeviceTable *devices)
+/* A device-table entry as a VirtualDevice with its Target (and its host's):
+ * 4 nodes, 7 with a host; returns the VirtualDevice's index. */
+static uint32_t write_device(NodeWriter *w, const CommonNodes *c, const Device *d)
+{
+	uint32_t host = 0, target, index;
+	if (d->host_target)
+		host = write_target(w, c, d->host_target, DEVICE_TYPE_CPU, 0);
+	target = write_target(w, c, d->target ? d->target : d->kind, d->device_type, host);
+	index = node_begin(w);
+	strbuf_printf(w->out,
+		      "{\"type_key\": \"VirtualDevice\", \"attrs\": {\"device_type_int\": "
+		      "\"%d\", \"memory_scope\": \"%u\", \"target\": \"%u\", "
+		      "\"virtual_device_id\": \"%d\"}}",
+		      d->device_type, c->empty_string, target, d->device_id);
+	return index;
+}
+
+static uint32_t write_constant_node(NodeWriter *w, const CommonNodes *c, size_t ndarray)
+{
+	uint32_t index = node_begin(w);
+	strbuf_printf(w->out,
+		      "{\"type_key\": \"relay.Constant\", \"attrs\": {\"_checked_type_\": "
+		      "\"0\", \"data\": \"%zu\", \"span\": \"0\", \"virtual_device_\": \"%u\"}}",
+		      ndarray, c->unconstrained);
+	return index;
+}
+
+/* A relay.Constant's tensor; a slot no expression filled keeps its index
+ * with a 0-d zero. */
+static const Tensor *constant_tensor(const IrModule *m, uint32_t i)
+{
+	static float zero = 0;
+	static const Tensor placeholder = {DT_FLOAT32, 0, NULL, &zero, sizeof zero};
+	const Expr *c = m->constants[i];
+	return c && c->kind == EXPR_CONSTANT ? &c->u.constant.tensor : &placeholder;
+}
+
+static void write_array_node(NodeWriter *w, const uint32_t *items, size_t n)
+{
+	node_begin(w);
+	strbuf_puts(w->out, "{\"type_key\": \"Array\", \"data\": [");
+	for (size_t i = 0; i < n; i++)
+		strbuf_printf(w->out, "%s%u", i ? ", " : "", items[i]);
+	strbuf_puts(w->out, "]}");
+}
+
+/* The b64ndarrays strings: `kept` (JSON strings as read, or NULL) first,
+ * then the tensors. */
+static void write_ndarrays(StrBuf *out, json_object *kept, const Tensor *const *tensors, size_t n)
+{
+	size_t nkept = kept ? json_object_array_length(kept) : 0;
+	strbuf_puts(out, "\n  ],\n  \"b64ndarrays\": [");
+	for (size_t i = 0; i < nkept + n; i++) {
+		strbuf_puts(out, i ? ",\n    " : "\n    ");
+		if (i < nkept) {
+			json_string(out,
+				    json_object_get_string(json_object_array_get_idx(kept, i)));
+			continue;
+		}
+		strbuf_putc(out, '"');
+		write_ndarray(out, tensors[i - nkept]);
+		strbuf_putc(out, '"');
+	}
+	strbuf_puts(out, nkept + n ? "\n  ],\n" : "],\n");
+}
+
+/* In a fresh section: */
+enum {
+	NODE_ROOT = 1,  /* Map {VirtualDevice: NODE_DEVICES, relay.Constant: ...} */
+	NODE_DEVICES,   /* Array of VirtualDevice */
+	NODE_CONSTANTS, /* Array of relay.Constant */
+	NODE_FIRST_COMMON,
+	NODE_FIRST_FREE = NODE_FIRST_COMMON + 4
+};
+
+/* The device table and m's constants, in a section of their own. */
+static void write_fresh(StrBuf *out, const IrModule *m, const DeviceTable *devices)
 {
 	NodeWriter w = {out, 0};
 	uint32_t ndevices = devices ? devices->count : 0;
 	uint32_t *device_nodes = xcalloc(ndevices + 1, sizeof(uint32_t));
+	const Tensor **tensors = xcalloc(m->nconstants + 1, sizeof(Tensor *));
 	uint32_t next = NODE_FIRST_FREE, first_constant;
-	float zero = 0;
-	Tensor placeholder = {DT_FLOAT32, 0, NULL, &zero, sizeof zero};
+	CommonNodes common;
 
 	/* Number the nodes first: the root's arrays come before their items. */
 	for (uint32_t i = 0; i < ndevices; i++) {
@@ -764,60 +918,345 @@ void metadata_write(StrBuf *out, const IrModule *m, const DeviceTable *devices)
 		      "{\"type_key\": \"Map\", \"keys\": [\"VirtualDevice\", \"relay.Constant\"], "
 		      "\"data\": [%d, %d]}",
 		      NODE_DEVICES, NODE_CONSTANTS);
-	node_begin(&w);
-	strbuf_puts(out, "{\"type_key\": \"Array\", \"data\": [");
-	for (uint32_t i = 0; i < ndevices; i++)
-		strbuf_printf(out, "%s%u", i ? ", " : "", device_nodes[i]);
-	strbuf_puts(out, "]}");
+	write_array_node(&w, device_nodes, ndevices);
 	node_begin(&w);
 	strbuf_puts(out, "{\"type_key\": \"Array\", \"data\": [");
 	for (uint32_t i = 0; i < m->nconstants; i++)
 		strbuf_printf(out, "%s%u", i ? ", " : "", first_constant + i);
 	strbuf_puts(out, "]}");
-	write_string_node(&w, NULL);
-	node_begin(&w);
-	strbuf_puts(out, "{\"type_key\": \"Map\"}");
-	node_begin(&w);
-	strbuf_puts(out, "{\"type_key\": \"Array\"}");
-	node_begin(&w);
-	strbuf_printf(
-		out,
-		"{\"type_key\": \"VirtualDevice\", \"attrs\": {\"device_type_int\": \"-1\", "
-		"\"memory_scope\": \"%d\", \"target\": \"0\", \"virtual_device_id\": \"-1\"}}",
-		NODE_EMPTY_STRING);
+	DP_ASSERT(w.count == NODE_FIRST_COMMON);
+	write_common_nodes(&w, &common);
 	for (uint32_t i = 0; i < ndevices; i++) {
-		const Device *d = &devices->items[i];
-		uint32_t host = 0, target;
-		if (d->host_target)
-			host = write_target(&w, d->host_target, DEVICE_TYPE_CPU, 0);
-		target = write_target(&w, d->target ? d->target : d->kind, d->device_type, host);
-		DP_ASSERT(w.count == device_nodes[i]);
-		node_begin(&w);
-		strbuf_printf(out,
-			      "{\"type_key\": \"VirtualDevice\", \"attrs\": {\"device_type_int\": "
-			      "\"%d\", \"memory_scope\": \"%d\", \"target\": \"%u\", "
-			      "\"virtual_device_id\": \"%d\"}}",
-			      d->device_type, NODE_EMPTY_STRING, target, d->device_id);
+		uint32_t index = write_device(&w, &common, &devices->items[i]);
+		DP_ASSERT(index == device_nodes[i]);
+		(void)index;
 	}
 	DP_ASSERT(w.count == first_constant);
 	for (uint32_t i = 0; i < m->nconstants; i++) {
-		node_begin(&w);
-		strbuf_printf(
-			out,
-			"{\"type_key\": \"relay.Constant\", \"attrs\": {\"_checked_type_\": "
-			"\"0\", \"data\": \"%u\", \"span\": \"0\", \"virtual_device_\": \"%d\"}}",
-			i, NODE_UNCONSTRAINED);
+		write_constant_node(&w, &common, i);
+		tensors[i] = constant_tensor(m, i);
 	}
-	strbuf_puts(out, "\n  ],\n  \"b64ndarrays\": [");
-	for (uint32_t i = 0; i < m->nconstants; i++) {
-		const Expr *c = m->constants[i];
-		strbuf_puts(out, i ? ",\n    \"" : "\n    \"");
-		/* a slot no expression filled keeps its index with a 0-d zero */
-		write_ndarray(out,
-			      c && c->kind == EXPR_CONSTANT ? &c->u.constant.tensor : &placeholder);
-		strbuf_putc(out, '"');
-	}
-	strbuf_puts(out, m->nconstants ? "\n  ],\n" : "],\n");
+	write_ndarrays(out, NULL, tensors, m->nconstants);
 	strbuf_puts(out, "  \"attrs\": {\"tvm_version\": \"0.14.0\"}\n}\n");
+	free(tensors);
 	free(device_nodes);
+}
+
+static bool tensor_same(const Tensor *a, const Tensor *b)
+{
+	if (a->dtype != b->dtype || a->ndim != b->ndim || a->nbytes != b->nbytes)
+		return false;
+	for (uint32_t i = 0; i < a->ndim; i++)
+		if (a->shape[i] != b->shape[i])
+			return false;
+	return a->data == b->data || a->nbytes == 0 || memcmp(a->data, b->data, a->nbytes) == 0;
+}
+
+/* Whether m's constant i is the kept section's constant i. */
+static bool constant_kept(const IrModule *m, const IrMetadata *kept, uint32_t i)
+{
+	return i < kept->nconstants && m->constants[i] && m->constants[i]->kind == EXPR_CONSTANT &&
+	       tensor_same(&m->constants[i]->u.constant.tensor, &kept->constants[i]);
+}
+
+/* A JSON value as read, on one line: {"k": v, ...}, [a, b]. The tree is at
+ * most METADATA_JSON_DEPTH deep (the tokener's limit). */
+static void write_json(StrBuf *out, json_object *v)
+{
+	bool first = true;
+	switch (json_object_get_type(v)) {
+	case json_type_null:
+		strbuf_puts(out, "null");
+		return;
+	case json_type_boolean:
+		strbuf_puts(out, json_object_get_boolean(v) ? "true" : "false");
+		return;
+	case json_type_double:
+		strbuf_printf(out, "%.17g", json_object_get_double(v));
+		return;
+	case json_type_int:
+		strbuf_printf(out, "%lld", (long long)json_object_get_int64(v));
+		return;
+	case json_type_string:
+		json_string(out, json_object_get_string(v));
+		return;
+	case json_type_array:
+		strbuf_putc(out, '[');
+		for (size_t i = 0, n = json_object_array_length(v); i < n; i++) {
+			strbuf_puts(out, i ? ", " : "");
+			write_json(out, json_object_array_get_idx(v, i));
+		}
+		strbuf_putc(out, ']');
+		return;
+	case json_type_object: {
+		json_object_object_foreach(v, key, value)
+		{
+			strbuf_puts(out, first ? "{" : ", ");
+			first = false;
+			json_string(out, key);
+			strbuf_puts(out, ": ");
+			write_json(out, value);
+		}
+		strbuf_puts(out, first ? "{}" : "}");
+		return;
+	}
+	}
+}
+
+/* The items of the Array node `index` (validated when the section was read). */
+static json_object *kept_array_items(MetaReader *r, int64_t index)
+{
+	json_object *array = get_node(r, index, "Array", "an entry");
+	return array ? node_data(r, array, index) : NULL;
+}
+
+static int64_t item_index(json_object *items, size_t i)
+{
+	int64_t v = 0;
+	get_int(json_object_array_get_idx(items, i), &v);
+	return v;
+}
+
+/* The kept graph, every node at its index, then the added devices, the
+ * constants that changed, the arrays that grew and a new root. False when
+ * the kept text does not read (it did when loaded, so never). */
+static bool write_merged(StrBuf *out, const IrModule *m, const MetadataSlots *slots)
+{
+	const IrMetadata *kept = m->metadata;
+	size_t skip = strlen("#[metadata]");
+	DiagList diags;
+	MetaReader r = {.json = kept->text + skip, .len = kept->len - skip, .diags = &diags};
+	struct json_tokener *tok = json_tokener_new_ex(METADATA_JSON_DEPTH);
+	json_object *root = NULL, *v, *attrs = NULL, *old_devices = NULL, *old_constants = NULL;
+	int64_t root_index = 0;
+	RootEntry *entries = NULL;
+	size_t nentries = 0, ndevice_items, nconstant_items;
+	uint32_t *items, devices_node = 0, constants_node = 0, new_root;
+	const Tensor **tensors = xcalloc(m->nconstants + 1, sizeof(Tensor *));
+	size_t ntensors = 0, nold_arrays;
+	bool has_devices = false, has_constants = false, constants_changed = false, ok = false;
+	StrBuf nodes;
+	NodeWriter w = {&nodes, 0};
+	CommonNodes common;
+	diag_init(&diags);
+	strbuf_init(&nodes);
+	root = json_tokener_parse_ex(tok, r.json, (int)r.len);
+	json_tokener_free(tok);
+	if (!root || !json_object_object_get_ex(root, "nodes", &r.nodes) ||
+	    !json_object_is_type(r.nodes, json_type_array) ||
+	    !json_object_object_get_ex(root, "root", &v) || !get_int(v, &root_index))
+		goto out;
+	r.nnodes = json_object_array_length(r.nodes);
+	if (json_object_object_get_ex(root, "b64ndarrays", &r.arrays) &&
+	    !json_object_is_type(r.arrays, json_type_array))
+		goto out;
+	nold_arrays = r.arrays ? json_object_array_length(r.arrays) : 0;
+	if (!json_object_object_get_ex(root, "attrs", &attrs))
+		attrs = NULL;
+	if (!root_entries(&r, root_index, &entries, &nentries))
+		goto out;
+	for (size_t i = 0; i < nentries; i++) {
+		if (!entries[i].key)
+			continue;
+		if (strcmp(entries[i].key, "VirtualDevice") == 0 && !has_devices) {
+			has_devices = true;
+			devices_node = (uint32_t)entries[i].value;
+			old_devices = kept_array_items(&r, entries[i].value);
+		} else if (strcmp(entries[i].key, "relay.Constant") == 0 && !has_constants) {
+			has_constants = true;
+			constants_node = (uint32_t)entries[i].value;
+			old_constants = kept_array_items(&r, entries[i].value);
+		}
+	}
+	if (r.failed)
+		goto out;
+	ndevice_items = old_devices ? json_object_array_length(old_devices) : 0;
+	nconstant_items = old_constants ? json_object_array_length(old_constants) : 0;
+	items = xcalloc(ndevice_items + slots->nadded + m->nconstants + 1, sizeof(uint32_t));
+
+	for (size_t i = 0; i < r.nnodes; i++) {
+		node_begin(&w);
+		write_json(&nodes, json_object_array_get_idx(r.nodes, i));
+	}
+	write_common_nodes(&w, &common);
+	if (slots->nadded) {
+		/* the kept entries, then the added devices */
+		for (size_t i = 0; i < ndevice_items; i++)
+			items[i] = (uint32_t)item_index(old_devices, i);
+		for (uint32_t i = 0; i < slots->nadded; i++)
+			items[ndevice_items + i] =
+				write_device(&w, &common, &slots->devices->items[slots->added[i]]);
+		write_array_node(&w, items, ndevice_items + slots->nadded);
+		devices_node = w.count - 1;
+		has_devices = true;
+	}
+	constants_changed = m->nconstants != nconstant_items;
+	for (uint32_t i = 0; i < m->nconstants; i++) {
+		if (i < nconstant_items && constant_kept(m, kept, i)) {
+			items[i] = (uint32_t)item_index(old_constants, i);
+			continue;
+		}
+		constants_changed = true;
+		tensors[ntensors] = constant_tensor(m, i);
+		items[i] = write_constant_node(&w, &common, nold_arrays + ntensors);
+		ntensors++;
+	}
+	if (constants_changed) {
+		write_array_node(&w, items, m->nconstants);
+		constants_node = w.count - 1;
+		has_constants = true;
+	}
+	free(items);
+
+	/* the root: the kept keys in their order, two of them moved */
+	new_root = node_begin(&w);
+	strbuf_puts(&nodes, "{\"type_key\": \"Map\", \"keys\": [");
+	{
+		bool first = true, put_devices = false, put_constants = false;
+		StrBuf values;
+		strbuf_init(&values);
+		for (size_t i = 0; i < nentries; i++) {
+			int64_t value = entries[i].value;
+			const char *key = entries[i].key;
+			if (!key)
+				continue;
+			if (strcmp(key, "VirtualDevice") == 0) {
+				if (put_devices)
+					continue;
+				put_devices = true;
+				value = devices_node;
+			} else if (strcmp(key, "relay.Constant") == 0) {
+				if (put_constants)
+					continue;
+				put_constants = true;
+				value = constants_node;
+			}
+			strbuf_puts(&nodes, first ? "" : ", ");
+			json_string(&nodes, key);
+			strbuf_printf(&values, "%s%lld", first ? "" : ", ", (long long)value);
+			first = false;
+		}
+		if (has_devices && !put_devices) {
+			strbuf_puts(&nodes, first ? "\"VirtualDevice\"" : ", \"VirtualDevice\"");
+			strbuf_printf(&values, "%s%u", first ? "" : ", ", devices_node);
+			first = false;
+		}
+		if (has_constants && !put_constants) {
+			strbuf_puts(&nodes, first ? "\"relay.Constant\"" : ", \"relay.Constant\"");
+			strbuf_printf(&values, "%s%u", first ? "" : ", ", constants_node);
+		}
+		strbuf_puts(&nodes, "], \"data\": [");
+		strbuf_append(&nodes, values.data ? values.data : "", values.len);
+		strbuf_puts(&nodes, "]}");
+		strbuf_free(&values);
+	}
+
+	strbuf_printf(out, "#[metadata]\n{\n  \"root\": %u,\n  \"nodes\": [\n", new_root);
+	strbuf_append(out, nodes.data, nodes.len);
+	write_ndarrays(out, r.arrays, tensors, ntensors);
+	strbuf_puts(out, "  \"attrs\": ");
+	if (attrs)
+		write_json(out, attrs);
+	else
+		strbuf_puts(out, "{\"tvm_version\": \"0.14.0\"}");
+	strbuf_puts(out, "\n}\n");
+	ok = true;
+out:
+	free(entries);
+	free(tensors);
+	strbuf_free(&nodes);
+	json_object_put(root);
+	diag_free(&diags);
+	return ok;
+}
+
+void metadata_write(StrBuf *out, const IrModule *m, const DeviceTable *devices,
+		    const MetadataSlots *slots)
+{
+	const IrMetadata *kept = m->metadata;
+	bool same = kept && slots && slots->kept == kept && slots->nadded == 0 &&
+		    m->nconstants == kept->nconstants;
+	for (uint32_t i = 0; same && i < m->nconstants; i++)
+		same = constant_kept(m, kept, i);
+	if (same) {
+		strbuf_append(out, kept->text, kept->len);
+		if (kept->len && kept->text[kept->len - 1] != '\n')
+			strbuf_putc(out, '\n');
+		return;
+	}
+	if (kept && slots && slots->kept == kept && write_merged(out, m, slots))
+		return;
+	write_fresh(out, m, devices);
+}
+
+/* ---- Keeping ----------------------------------------------------------- */
+
+const MetadataKey *metadata_find_key(const MetadataKey *keys, uint32_t nkeys, const char *name,
+				     size_t len)
+{
+	for (uint32_t i = 0; i < nkeys; i++)
+		if (strlen(keys[i].name) == len && memcmp(keys[i].name, name, len) == 0)
+			return &keys[i];
+	return NULL;
+}
+
+void metadata_keep(IrModule *m, const char *text, size_t len, const MetadataSection *section)
+{
+	Arena *a = ir_data_arena(m);
+	IrMetadata *k = arena_alloc(a, sizeof *k);
+	char *copy = arena_alloc_uninit(a, len + 1);
+	MetadataDevice *devices = arena_array(a, section->ndevices, sizeof *devices);
+	Tensor *constants = arena_array(a, m->nconstants, sizeof *constants);
+	MetadataKey *keys = arena_array(a, section->nkeys, sizeof *keys);
+	memcpy(copy, text, len);
+	copy[len] = '\0';
+	if (section->ndevices)
+		memcpy(devices, section->devices, section->ndevices * sizeof *devices);
+	for (uint32_t i = 0; i < m->nconstants; i++)
+		constants[i] = m->constants[i]->u.constant.tensor; /* data in the arena */
+	for (uint32_t i = 0; i < section->nkeys; i++) {
+		keys[i].name = arena_strdup(a, section->keys[i].name);
+		keys[i].count = section->keys[i].count;
+	}
+	*k = (IrMetadata){copy,      len,           devices, section->ndevices,
+			  constants, m->nconstants, keys,    section->nkeys};
+	m->metadata = k;
+}
+
+/* ---- Device numbers ---------------------------------------------------- */
+
+void metadata_slots_init(MetadataSlots *s, const IrMetadata *kept, const DeviceTable *devices)
+{
+	uint32_t n = devices->count ? devices->count : 1;
+	memset(s, 0, sizeof *s);
+	s->kept = kept;
+	s->devices = devices;
+	s->slot_of = xmalloc(n * sizeof(int32_t));
+	s->added = xmalloc(n * sizeof(int32_t));
+	for (uint32_t i = 0; i < n; i++)
+		s->slot_of[i] = -1;
+	for (uint32_t i = 0; kept && i < kept->ndevices; i++) {
+		int d = devices_find(devices, kept->devices[i].device_type,
+				     kept->devices[i].device_id);
+		if (d >= 0 && s->slot_of[d] < 0)
+			s->slot_of[d] = (int32_t)i;
+	}
+}
+
+int32_t metadata_slot(MetadataSlots *s, int32_t device)
+{
+	if (!s->kept || device < 0 || (uint32_t)device >= s->devices->count)
+		return device;
+	if (s->slot_of[device] < 0) {
+		s->slot_of[device] = (int32_t)(s->kept->ndevices + s->nadded);
+		s->added[s->nadded++] = device;
+	}
+	return s->slot_of[device];
+}
+
+void metadata_slots_free(MetadataSlots *s)
+{
+	free(s->slot_of);
+	free(s->added);
+	memset(s, 0, sizeof *s);
 }

@@ -790,8 +790,28 @@ static bool parse_meta_object(Parser *p, AttrValue *out)
 {
 	Token kind;
 	int64_t index;
+	Pos pos = peek(p)->pos;
 	if (!parse_meta_ref(p, &kind, &index))
 		return false;
+	if (p->meta_ok) {
+		/* with a section, the entry must be in it; without one, the
+		 * object comes from elsewhere (a metatable handed to TVM) */
+		const MetadataKey *key =
+			metadata_find_key(p->meta.keys, p->meta.nkeys, kind.text, kind.len);
+		if (!key)
+			parse_error(p, pos,
+				    "meta[%.*s][%lld] is not in the #[metadata] section: it has no "
+				    "'%.*s' entries",
+				    (int)(kind.len > 40 ? 40 : kind.len), kind.text,
+				    (long long)index, (int)(kind.len > 40 ? 40 : kind.len),
+				    kind.text);
+		else if (index < 0 || index >= key->count)
+			parse_error(p, pos,
+				    "meta[%s][%lld] is out of range: the #[metadata] section holds "
+				    "%u '%s' entr%s",
+				    key->name, (long long)index, key->count, key->name,
+				    key->count == 1 ? "y" : "ies");
+	}
 	memset(out, 0, sizeof *out);
 	out->kind = ATTR_META;
 	out->u.meta.kind = arena_strndup(&p->scratch, kind.text, kind.len);
@@ -2945,6 +2965,9 @@ IrModule *parse_module(SourceFile *src, const DeviceTable *devices, DiagList *di
 		if (!m->constants[i])
 			m->constants[i] = ir_constant(m, lex_offset_pos(src, meta_offset),
 						      &p.meta.constants[i], (int32_t)i);
+	/* the section as written, for the printer (metadata_write) */
+	if (p.meta_ok)
+		metadata_keep(m, src->text + meta_offset, src->len - meta_offset, &p.meta);
 
 	/* the section's diagnostics, in file order after the module's */
 	for (size_t i = 0; i < meta_diags.count; i++) {

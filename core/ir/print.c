@@ -311,13 +311,20 @@ void print_device(StrBuf *out, int32_t device)
 	strbuf_putc(out, ']');
 }
 
+/* A device as the section printed after the module numbers it (slots), or
+ * by its device-table index (slots NULL). */
+static void print_device_in(StrBuf *out, MetadataSlots *slots, int32_t device)
+{
+	print_device(out, slots && device >= 0 ? metadata_slot(slots, device) : device);
+}
+
 typedef struct PrintListFrame {
 	const AttrValue *list;
 	uint32_t next;
 } PrintListFrame;
 
 /* An attribute value; nested lists use an explicit stack. */
-static void print_attr_value(StrBuf *out, const AttrValue *value)
+static void print_attr_value(StrBuf *out, MetadataSlots *slots, const AttrValue *value)
 {
 	PrintListFrame *stack = NULL;
 	size_t depth = 0, cap = 0;
@@ -354,7 +361,7 @@ static void print_attr_value(StrBuf *out, const AttrValue *value)
 				if (v->u.device < 0)
 					strbuf_puts(out, "None");
 				else
-					print_device(out, v->u.device);
+					print_device_in(out, slots, v->u.device);
 				break;
 			case ATTR_CONSTANT:
 				strbuf_puts(out, "meta[relay.Constant][");
@@ -386,14 +393,15 @@ static void print_attr_value(StrBuf *out, const AttrValue *value)
 
 /* `name=value` for each attribute, each preceded by ", " unless it is the
  * first item of the list being printed. */
-static void print_attrs(StrBuf *out, const Attr *attrs, uint32_t n, bool first)
+static void print_attrs(StrBuf *out, MetadataSlots *slots, const Attr *attrs, uint32_t n,
+			bool first)
 {
 	for (uint32_t i = 0; i < n; i++) {
 		if (!first || i)
 			strbuf_puts(out, ", ");
 		strbuf_puts(out, attrs[i].name);
 		strbuf_putc(out, '=');
-		print_attr_value(out, &attrs[i].value);
+		print_attr_value(out, slots, &attrs[i].value);
 	}
 }
 
@@ -602,6 +610,8 @@ typedef struct Printer {
 	const IrModule *m;
 	const PrintOptions *opts;
 	const DeviceTable *devices;
+	MetadataSlots *slots; /* with the module's own section: its device
+				 numbers; NULL: device-table indices */
 	/* Per node, by id; valid only where stamp[id] == gen. */
 	uint32_t gen;
 	uint32_t *stamp;
@@ -1438,7 +1448,7 @@ static void print_param(Printer *p, Expr *var)
 	print_atom(p, var);
 	if (var->device != IR_NO_DEVICE) {
 		strbuf_puts(out, " {virtual_device=");
-		print_device(out, var->device);
+		print_device_in(out, p->slots, var->device);
 		strbuf_putc(out, '}');
 	}
 	if (var->kind == EXPR_VAR && var->u.var.annotation) {
@@ -1460,12 +1470,12 @@ static void print_fn_head(Printer *p, const Expr *fn)
 		print_param(p, fn->u.fn.params[i]);
 	}
 	/* TVM's order: the attributes, then the device */
-	print_attrs(out, fn->u.fn.attrs, fn->u.fn.nattrs, fn->u.fn.nparams == 0);
+	print_attrs(out, p->slots, fn->u.fn.attrs, fn->u.fn.nattrs, fn->u.fn.nparams == 0);
 	if (fn->device != IR_NO_DEVICE) {
 		if (fn->u.fn.nparams || fn->u.fn.nattrs)
 			strbuf_puts(out, ", ");
 		strbuf_puts(out, "virtual_device=");
-		print_device(out, fn->device);
+		print_device_in(out, p->slots, fn->device);
 	}
 	strbuf_putc(out, ')');
 	if (!ret && p->opts->show_types && fn->type && fn->type->kind == TYPE_FUNC)
@@ -1542,7 +1552,7 @@ static void print_full(Printer *p, const Expr *e, uint32_t indent, const Expr *a
 				strbuf_puts(out, ", ");
 			print_atom(p, e->u.call.args[i]);
 		}
-		print_attrs(out, e->u.call.attrs, e->u.call.nattrs, e->u.call.nargs == 0);
+		print_attrs(out, p->slots, e->u.call.attrs, e->u.call.nattrs, e->u.call.nargs == 0);
 		if (e->u.call.op == OP_UNKNOWN) {
 			print_unknown_op_rest(p, e, annotated);
 		} else {
@@ -1854,6 +1864,7 @@ void print_module(StrBuf *out, const IrModule *m, const PrintOptions *opts)
 	static const PrintOptions defaults = {0};
 	DeviceTable local_devices;
 	const DeviceTable *devices;
+	MetadataSlots slots;
 	Printer p;
 	size_t free_at;
 	bool first = true;
@@ -1865,6 +1876,11 @@ void print_module(StrBuf *out, const IrModule *m, const PrintOptions *opts)
 		devices = &local_devices;
 	}
 	print_init(&p, out, m, opts, devices);
+	if (opts->show_metadata && m->metadata) {
+		/* the section is printed after the text: its device numbers */
+		metadata_slots_init(&slots, m->metadata, devices);
+		p.slots = &slots;
+	}
 	strbuf_puts(out, "#[version = \"0.0.5\"]\n");
 	for (uint32_t i = 0; i < m->ntypedefs && !opts->only_global; i++) {
 		print_typedef(out, &m->typedefs[i]);
@@ -1897,10 +1913,12 @@ void print_module(StrBuf *out, const IrModule *m, const PrintOptions *opts)
 		memcpy(out->data + free_at, decl.data, decl.len);
 		strbuf_free(&decl);
 	}
-	if (opts->show_metadata && m->nconstants > 0) {
+	if (opts->show_metadata && (m->nconstants > 0 || m->metadata)) {
 		strbuf_putc(out, '\n');
-		metadata_write(out, m, devices);
+		metadata_write(out, m, devices, p.slots);
 	}
+	if (p.slots)
+		metadata_slots_free(p.slots);
 	print_release(&p);
 	if (devices == &local_devices)
 		devices_free(&local_devices);
@@ -1944,7 +1962,7 @@ static void print_inline_node(StrBuf *out, const Expr *e, int depth, int *budget
 				strbuf_puts(out, ", ");
 			print_inline_node(out, e->u.call.args[i], depth + 1, budget);
 		}
-		print_attrs(out, e->u.call.attrs, e->u.call.nattrs, e->u.call.nargs == 0);
+		print_attrs(out, NULL, e->u.call.attrs, e->u.call.nattrs, e->u.call.nargs == 0);
 		if (e->u.call.op == OP_UNKNOWN && *e->u.call.unknown->attrs)
 			strbuf_printf(out, "%s%s", e->u.call.nargs ? ", " : "",
 				      e->u.call.unknown->attrs);

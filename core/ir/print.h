@@ -4,7 +4,8 @@
  * Writes the format the parser reads, in TVM's layout: `def @f(...) -> T {`,
  * one `%N = expr;` graph binding per non-atomic expression, lets, closures,
  * and devices as `meta[VirtualDevice][i]` indexing the session's device
- * table. A binding keeps its source name when it has one; new nodes get the
+ * table (or, printed with the #[metadata] section the module was loaded
+ * with, that section's entries). A binding keeps its source name when it has one; new nodes get the
  * lowest free number. print(parse(print(m))) == print(m) [P1].
  * The caller owns the StrBuf it passes in.
  */
@@ -30,7 +31,10 @@ typedef struct PrintOptions {
 				       the node's own */
 	bool show_types;            /* a `ty=...` comment, see print_module */
 	bool show_metadata;         /* append a blank line and the #[metadata]
-				       section when m->nconstants > 0 */
+				       section when m has constants or was
+				       loaded with one (metadata_write); with
+				       its own section, devices print as that
+				       section numbers them (MetadataSlots) */
 } PrintOptions;
 
 /*
