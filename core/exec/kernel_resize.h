@@ -89,6 +89,7 @@ RESIZE_FN void resize_taps(const KernelResize *r, int dim, int64_t x, ResizeTaps
 	int64_t image = r->in[dim], target = r->out[dim], base;
 	float in_x, f;
 	t->outside = false;
+	t->n = 0; /* every method below sets it */
 	if (dim < 3 - r->rank) {
 		t->n = 1;
 		t->index[0] = 0;
