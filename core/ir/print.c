@@ -1444,6 +1444,11 @@ static void print_param(Printer *p, Expr *var)
 	if (var->kind == EXPR_VAR && var->u.var.annotation) {
 		strbuf_puts(out, ": ");
 		type_print(out, var->u.var.annotation);
+	} else if (var->kind == EXPR_VAR && p->opts->show_types && var->type) {
+		/* TVM's inference writes the type it found for an
+		 * unannotated parameter as its annotation */
+		strbuf_puts(out, ": ");
+		type_print(out, var->type);
 	}
 	print_comment(p, var);
 }

@@ -206,6 +206,36 @@ Type *type_substitute(Arena *arena, Type *t, uint32_t n, const char *const *para
 	return t;
 }
 
+bool type_has_hole(const Type *t)
+{
+	if (!t)
+		return false;
+	switch (t->kind) {
+	case TYPE_TENSOR:
+		return false;
+	case TYPE_VAR:
+		return t->u.var.hole;
+	case TYPE_TUPLE:
+		for (uint32_t i = 0; i < t->u.tuple.nfields; i++)
+			if (type_has_hole(t->u.tuple.fields[i]))
+				return true;
+		return false;
+	case TYPE_FUNC:
+		for (uint32_t i = 0; i < t->u.func.nparams; i++)
+			if (type_has_hole(t->u.func.params[i]))
+				return true;
+		return type_has_hole(t->u.func.ret);
+	case TYPE_CALL:
+		for (uint32_t i = 0; i < t->u.call.nargs; i++)
+			if (type_has_hole(t->u.call.args[i]))
+				return true;
+		return false;
+	case TYPE_REF:
+		return type_has_hole(t->u.ref.value);
+	}
+	return false;
+}
+
 bool type_equal(const Type *a, const Type *b)
 {
 	if (a == b)

@@ -129,6 +129,8 @@ Type *type_call(Arena *arena, const char *name, uint32_t nargs, Type *const *arg
 Type *type_substitute(Arena *arena, Type *t, uint32_t n, const char *const *params,
 		      Type *const *args);
 
+/* Does t contain an inference hole anywhere? */
+bool type_has_hole(const Type *t);
 /* Structural equality; type variables are equal by name, a hole equals
  * anything, and `bare` does not count. */
 bool type_equal(const Type *a, const Type *b);

@@ -49,7 +49,9 @@ Type *infer_construct(IrModule *m, DiagList *diags, Expr *e);
 /* memo: m->nexprs entries, zeroed, kept by the caller for the whole walk:
  * the pattern variables' types by id, a clause's all at once. */
 Type *infer_pattern_var(IrModule *m, Expr *var, Type **memo);
-Type *infer_match(IrModule *m, DiagList *diags, Expr *e, Type **memo);
+/* speculative: clauses without a type are passed over (the first pass
+ * over a closure whose result is being found, infer.c). */
+Type *infer_match(IrModule *m, DiagList *diags, Expr *e, Type **memo, bool speculative);
 /* A call of polymorphic global g (function type ft) with argument types
  * args: *ret the result with g's type parameters solved; false when
  * argument *bad_arg cannot have the type *want. */

@@ -27,37 +27,6 @@
 
 #include "infer_ops.h"
 
-/* Does t contain a hole? */
-static bool has_hole(const Type *t)
-{
-	if (!t)
-		return false;
-	switch (t->kind) {
-	case TYPE_TENSOR:
-		return false;
-	case TYPE_VAR:
-		return t->u.var.hole;
-	case TYPE_TUPLE:
-		for (uint32_t i = 0; i < t->u.tuple.nfields; i++)
-			if (has_hole(t->u.tuple.fields[i]))
-				return true;
-		return false;
-	case TYPE_FUNC:
-		for (uint32_t i = 0; i < t->u.func.nparams; i++)
-			if (has_hole(t->u.func.params[i]))
-				return true;
-		return has_hole(t->u.func.ret);
-	case TYPE_CALL:
-		for (uint32_t i = 0; i < t->u.call.nargs; i++)
-			if (has_hole(t->u.call.args[i]))
-				return true;
-		return false;
-	case TYPE_REF:
-		return has_hole(t->u.ref.value);
-	}
-	return false;
-}
-
 /* Solving `written` against `actual` for the n parameters: bound[i]
  * is what parameter i stands for so far (NULL: nothing yet). False when
  * the two cannot be made equal. */
@@ -75,7 +44,8 @@ static bool unify(Type *written, const Type *actual, uint32_t n, const char *con
 					return false;
 				/* the first binding, or one that says more
 				 * (List[Tensor] after List[?]) */
-				if (!bound[i] || (has_hole(bound[i]) && !has_hole(actual)))
+				if (!bound[i] ||
+				    (type_has_hole(bound[i]) && !type_has_hole(actual)))
 					bound[i] = (Type *)actual;
 				return true;
 			}
@@ -282,7 +252,7 @@ Type *infer_pattern_var(IrModule *m, Expr *var, Type **memo)
 	return memo[var->id];
 }
 
-Type *infer_match(IrModule *m, DiagList *diags, Expr *e, Type **memo)
+Type *infer_match(IrModule *m, DiagList *diags, Expr *e, Type **memo, bool speculative)
 {
 	Type *scrutinee = e->u.match.scrutinee->type, *result = NULL;
 	bool ok = scrutinee != NULL;
@@ -291,7 +261,7 @@ Type *infer_match(IrModule *m, DiagList *diags, Expr *e, Type **memo)
 	for (uint32_t k = 0; k < e->u.match.nclauses; k++) {
 		Type *b = e->u.match.bodies[k]->type;
 		if (!b) {
-			ok = false;
+			ok = speculative ? ok : false;
 			continue;
 		}
 		if (result && !type_equal(result, b)) {
@@ -300,7 +270,7 @@ Type *infer_match(IrModule *m, DiagList *diags, Expr *e, Type **memo)
 				   infer_type_name(m, result), infer_type_name(m, b), k + 1);
 			return NULL;
 		}
-		if (!result || (has_hole(result) && !has_hole(b)))
+		if (!result || (type_has_hole(result) && !type_has_hole(b)))
 			result = b;
 	}
 	if (ok && !e->u.match.nclauses)
