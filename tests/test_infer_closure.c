@@ -4,7 +4,8 @@
  * in-place `fn` whose parameters have no annotation takes their types from
  * its first call, and its result from its body, a recursive call (a loop
  * as TVM's frontends build it) taking the type of the branch that ends the
- * recursion. Expected types are TVM's: its inference gives each missing
+ * recursion; and polymorphic closures (`fn [A](%a: A) -> A`), instantiated
+ * at each call. Expected types are TVM's: its inference gives each missing
  * annotation a fresh type variable and solves it by unification.
  *
  * Every module starts with a list type (PRELUDE, 5 lines), so @main's
@@ -105,6 +106,36 @@ static void test_untyped_closure_errors(void **state)
 		       "argument 1 of '%f' has type " F2 ", expected " I3);
 }
 
+/* `fn [A](%a: A) -> A { ... }`: instantiated afresh at each call, as TVM
+ * instantiates a FuncType's type parameters. */
+static void test_polymorphic_closure(void **state)
+{
+	(void)state;
+	check_type("", "fn [A](%a: A) -> A { %a }", "fn [A](A) -> A");
+	check_type("%x: " F2 ", %i: " I3,
+		   "let %id = fn [A](%a: A) -> A { %a };\n  (%id(%x), %id(%i))",
+		   "(" F2 ", " I3 ")");
+	check_type("%x: " F2 ", %i: " I3,
+		   "%0 = fn [A, B](%p: A, %q: B) -> (B, A) { (%q, %p) };\n  %0(%x, %i)",
+		   "(" I3 ", " F2 ")");
+	check_type("%x: " F2,
+		   "let %single = fn [A](%a: A) -> List[A] { Cons(%a, Nil) };\n  %single(%x)",
+		   "List[" F2 "]");
+	/* a polymorphic closure passed as a value keeps its type parameters */
+	check_type("%x: " F2, "let %id = fn [A](%a: A) -> A { %a };\n  (%id, %x)",
+		   "(fn [A](A) -> A, " F2 ")");
+}
+
+static void test_polymorphic_closure_errors(void **state)
+{
+	(void)state;
+	check_error_at("%x: " F2 ", %i: " I3,
+		       "let %f = fn [A](%a: A, %b: A) -> A { %a }; %f(%x, %i)", 46,
+		       "argument 2 of '%f' has type " I3 ", expected " F2);
+	check_error_at("%x: " F2, "fn [A](%a: A) -> A { %x }", 3,
+		       "'fn@7:3' is declared to return A but its body has type " F2);
+}
+
 int main(void)
 {
 #define TEST(name) cmocka_unit_test_setup_teardown(name, setup, teardown)
@@ -112,6 +143,8 @@ int main(void)
 		TEST(test_untyped_closure),
 		TEST(test_untyped_recursive_closure),
 		TEST(test_untyped_closure_errors),
+		TEST(test_polymorphic_closure),
+		TEST(test_polymorphic_closure_errors),
 	};
 #undef TEST
 	return cmocka_run_group_tests(tests, NULL, NULL);

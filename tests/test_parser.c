@@ -241,7 +241,7 @@ static void test_parameter_and_function_devices(void **state)
 	assert_int_equal(fn->u.fn.params[0]->u.var.role, VAR_PARAM);
 	assert_int_equal(fn->device, 0);
 	assert_non_null(fn->u.fn.ret_type);
-	assert_int_equal(fn->u.fn.nattrs, 2);
+	assert_int_equal(fn->u.fn.head->nattrs, 2);
 	a = ir_attr(fn, "Primitive");
 	assert_non_null(a);
 	assert_int_equal(a->value.kind, ATTR_INT);
@@ -1199,12 +1199,12 @@ static void test_function_attributes(void **state)
 	char *text, *text2;
 	(void)state;
 	assert_int_equal(fused->kind, EXPR_FN);
-	assert_int_equal(fused->u.fn.nattrs, 4);
-	assert_string_equal(fused->u.fn.attrs[0].name, "Primitive");
-	assert_string_equal(fused->u.fn.attrs[1].name, "Compiler");
-	assert_string_equal(fused->u.fn.attrs[1].value.u.s, "ccompiler");
-	assert_string_equal(fused->u.fn.attrs[2].name, "global_symbol");
-	assert_string_equal(fused->u.fn.attrs[3].name, "Inline");
+	assert_int_equal(fused->u.fn.head->nattrs, 4);
+	assert_string_equal(fused->u.fn.head->attrs[0].name, "Primitive");
+	assert_string_equal(fused->u.fn.head->attrs[1].name, "Compiler");
+	assert_string_equal(fused->u.fn.head->attrs[1].value.u.s, "ccompiler");
+	assert_string_equal(fused->u.fn.head->attrs[2].name, "global_symbol");
+	assert_string_equal(fused->u.fn.head->attrs[3].name, "Inline");
 	assert_true(ir_fn_is_primitive(fused));
 	assert_false(ir_fn_is_primitive(plain));
 	assert_false(ir_fn_is_primitive(body));

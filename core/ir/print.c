@@ -1453,11 +1453,21 @@ static void print_param(Printer *p, Expr *var)
 	print_comment(p, var);
 }
 
-/* `(params, virtual_device=D, attrs) -> T {` and the newline. */
+/* `[A](params, virtual_device=D, attrs) -> T {` and the newline. */
 static void print_fn_head(Printer *p, const Expr *fn)
 {
 	StrBuf *out = p->out;
 	const Type *ret = fn->u.fn.ret_type;
+	const FnHead *head = fn->u.fn.head;
+	if (head->ntype_params) { /* a polymorphic closure: `fn [A, B](` */
+		strbuf_putc(out, '[');
+		for (uint32_t i = 0; i < head->ntype_params; i++) {
+			if (i)
+				strbuf_puts(out, ", ");
+			strbuf_puts(out, head->type_params[i]);
+		}
+		strbuf_putc(out, ']');
+	}
 	strbuf_putc(out, '(');
 	for (uint32_t i = 0; i < fn->u.fn.nparams; i++) {
 		if (i)
@@ -1465,9 +1475,9 @@ static void print_fn_head(Printer *p, const Expr *fn)
 		print_param(p, fn->u.fn.params[i]);
 	}
 	/* TVM's order: the attributes, then the device */
-	print_attrs(out, fn->u.fn.attrs, fn->u.fn.nattrs, fn->u.fn.nparams == 0);
+	print_attrs(out, fn->u.fn.head->attrs, fn->u.fn.head->nattrs, fn->u.fn.nparams == 0);
 	if (fn->device != IR_NO_DEVICE) {
-		if (fn->u.fn.nparams || fn->u.fn.nattrs)
+		if (fn->u.fn.nparams || fn->u.fn.head->nattrs)
 			strbuf_puts(out, ", ");
 		strbuf_puts(out, "virtual_device=");
 		print_device(out, fn->device);

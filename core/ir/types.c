@@ -192,7 +192,12 @@ Type *type_substitute(Arena *arena, Type *t, uint32_t n, const char *const *para
 					  params, args) &&
 		    ret == t->u.func.ret)
 			return t;
-		return type_func(arena, t->u.func.nparams, items, ret);
+		{
+			Type *f = type_func(arena, t->u.func.nparams, items, ret);
+			f->u.func.ntype_params = t->u.func.ntype_params;
+			f->u.func.type_params = t->u.func.type_params;
+			return f;
+		}
 	case TYPE_CALL:
 		items = arena_array(arena, t->u.call.nargs, sizeof(Type *));
 		if (!type_substitute_list(arena, t->u.call.nargs, t->u.call.args, items, n, params,
@@ -261,7 +266,8 @@ bool type_equal(const Type *a, const Type *b)
 				return false;
 		return true;
 	case TYPE_FUNC:
-		if (a->u.func.nparams != b->u.func.nparams)
+		if (a->u.func.nparams != b->u.func.nparams ||
+		    a->u.func.ntype_params != b->u.func.ntype_params)
 			return false;
 		for (uint32_t i = 0; i < a->u.func.nparams; i++)
 			if (!type_equal(a->u.func.params[i], b->u.func.params[i]))
@@ -316,7 +322,17 @@ void type_print(StrBuf *out, const Type *t)
 		strbuf_putc(out, ')');
 		return;
 	case TYPE_FUNC:
-		strbuf_puts(out, "fn (");
+		strbuf_puts(out, "fn ");
+		if (t->u.func.ntype_params) {
+			strbuf_putc(out, '[');
+			for (uint32_t i = 0; i < t->u.func.ntype_params; i++) {
+				if (i)
+					strbuf_puts(out, ", ");
+				strbuf_puts(out, t->u.func.type_params[i]);
+			}
+			strbuf_putc(out, ']');
+		}
+		strbuf_putc(out, '(');
 		for (uint32_t i = 0; i < t->u.func.nparams; i++) {
 			if (i)
 				strbuf_puts(out, ", ");

@@ -85,11 +85,14 @@ struct Type {
 			uint32_t nfields;
 			Type **fields;
 		} tuple;
-		/* TYPE_FUNC */
+		/* TYPE_FUNC: a polymorphic closure's (`fn [A](A) -> A`) names
+		 * its type parameters, which each call instantiates */
 		struct {
 			uint32_t nparams;
+			uint32_t ntype_params;
 			Type **params;
 			Type *ret;
+			const char **type_params; /* shared, never copied */
 		} func;
 		/* TYPE_REF: the type of the value the cell holds */
 		struct {

@@ -123,6 +123,8 @@ static Type *infer_fn_signature(IrModule *m, const Expr *fn)
 	for (uint32_t i = 0; i < fn->u.fn.nparams; i++)
 		params[i] = fn->u.fn.params[i]->u.var.annotation;
 	t = type_func(ir_data_arena(m), fn->u.fn.nparams, params, fn->u.fn.ret_type);
+	t->u.func.ntype_params = fn->u.fn.head->ntype_params;
+	t->u.func.type_params = fn->u.fn.head->type_params;
 	free(params);
 	return t;
 }
@@ -264,18 +266,21 @@ static Type *infer_op_call(InferState *st, Expr *e)
 	return infer_relation(op)(&ctx);
 }
 
-/* A call of a polymorphic global: its type parameters solved from the
- * arguments (infer_instantiate). */
-static Type *infer_polymorphic_call(InferState *st, Expr *e, const IrGlobal *g, const Type *ft)
+/* A call of a polymorphic global or closure (the ntype_params type
+ * parameters named type_params): its type parameters solved from the
+ * arguments (infer_instantiate), afresh at each call. */
+static Type *infer_polymorphic_call(InferState *st, Expr *e, uint32_t ntype_params,
+				    const char *const *type_params, const Type *ft)
 {
 	uint32_t n = e->u.call.nargs, bad = 0;
 	Type **args = xmalloc((n ? n : 1) * sizeof(Type *));
 	Type *ret = NULL, *want = NULL;
 	for (uint32_t i = 0; i < n; i++)
 		args[i] = e->u.call.args[i]->type;
-	if (!infer_instantiate(st->m, g, ft, args, n, &ret, &bad, &want))
-		infer_error(st, e->pos, "argument %u of '@%s' has type %s, expected %s", bad + 1,
-			    g->name, infer_tname(st, args[bad]), infer_tname(st, want));
+	if (!infer_instantiate(st->m, ntype_params, type_params, ft, args, n, &ret, &bad, &want))
+		infer_error(st, e->pos, "argument %u of '%s' has type %s, expected %s", bad + 1,
+			    infer_value_name(st, e->u.call.callee), infer_tname(st, args[bad]),
+			    infer_tname(st, want));
 	free(args);
 	return ret;
 }
@@ -443,8 +448,13 @@ static Type *infer_fn_call(InferState *st, Expr *e)
 		return NULL;
 	}
 	if (callee->kind == EXPR_GLOBAL && callee->u.global.index >= 0 &&
-	    st->m->globals[callee->u.global.index].ntype_params)
-		return infer_polymorphic_call(st, e, &st->m->globals[callee->u.global.index], ft);
+	    st->m->globals[callee->u.global.index].ntype_params) {
+		const IrGlobal *g = &st->m->globals[callee->u.global.index];
+		return infer_polymorphic_call(st, e, g->ntype_params, g->type_params, ft);
+	}
+	if (ft->u.func.ntype_params)
+		return infer_polymorphic_call(st, e, ft->u.func.ntype_params,
+					      ft->u.func.type_params, ft);
 	for (uint32_t i = 0; i < n; i++) {
 		Type *want = ft->u.func.params[i], *got = e->u.call.args[i]->type;
 		if (!type_equal(want, got)) {
@@ -488,6 +498,8 @@ static Type *infer_fn(InferState *st, Expr *e)
 	for (uint32_t i = 0; i < e->u.fn.nparams; i++)
 		params[i] = e->u.fn.params[i]->type;
 	t = type_func(ir_data_arena(st->m), e->u.fn.nparams, params, ret);
+	t->u.func.ntype_params = e->u.fn.head->ntype_params;
+	t->u.func.type_params = e->u.fn.head->type_params;
 	free(params);
 	return t;
 }

@@ -278,24 +278,25 @@ Type *infer_match(IrModule *m, DiagList *diags, Expr *e, Type **memo, bool specu
 	return ok ? result : NULL;
 }
 
-bool infer_instantiate(IrModule *m, const IrGlobal *g, const Type *ft, Type *const *args,
-		       uint32_t nargs, Type **ret, uint32_t *bad_arg, Type **want)
+bool infer_instantiate(IrModule *m, uint32_t ntype_params, const char *const *type_params,
+		       const Type *ft, Type *const *args, uint32_t nargs, Type **ret,
+		       uint32_t *bad_arg, Type **want)
 {
-	Type **bound = xcalloc(g->ntype_params + 1, sizeof(Type *));
+	Type **bound = xcalloc(ntype_params + 1, sizeof(Type *));
 	bool ok = true;
 	*ret = NULL;
 	for (uint32_t i = 0; i < nargs && ok; i++)
-		if (!unify(ft->u.func.params[i], args[i], g->ntype_params, g->type_params, bound)) {
-			fill_holes(m, g->ntype_params, bound);
+		if (!unify(ft->u.func.params[i], args[i], ntype_params, type_params, bound)) {
+			fill_holes(m, ntype_params, bound);
 			*bad_arg = i;
 			*want = type_substitute(ir_data_arena(m), ft->u.func.params[i],
-						g->ntype_params, g->type_params, bound);
+						ntype_params, type_params, bound);
 			ok = false;
 		}
 	if (ok) {
-		fill_holes(m, g->ntype_params, bound);
-		*ret = type_substitute(ir_data_arena(m), ft->u.func.ret, g->ntype_params,
-				       g->type_params, bound);
+		fill_holes(m, ntype_params, bound);
+		*ret = type_substitute(ir_data_arena(m), ft->u.func.ret, ntype_params, type_params,
+				       bound);
 	}
 	free(bound);
 	return ok;
