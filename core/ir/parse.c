@@ -2356,11 +2356,26 @@ static bool parse_constructor_def(Parser *p, uint32_t adt, ConstructorStack *cto
 	return true;
 }
 
-/* typedef := 'type' IDENT ('[' IDENT (',' IDENT)* ']')?
- *            '{' (constructor_def (',' constructor_def)* ','?)? '}' */
+/* Does the next token start a definition of the module (or end it)? */
+static bool starts_definition(Parser *p)
+{
+	const Token *t = peek(p);
+	return t->kind == TK_EOF || t->kind == TK_DEF || t->kind == TK_HASH ||
+	       t->kind == TK_FREE_VAR || lex_is_ident(t, "type") || lex_is_ident(t, "extern");
+}
+
+/* typedef := 'extern'? 'type' IDENT ('[' IDENT (',' IDENT)* ']')?
+ *            ('{' (constructor_def (',' constructor_def)* ','?)? '}')?
+ * As TVM's ParseTypeDef: the braces may be left out (no constructors), and
+ * an `extern` type (TVM's TypeData, which does not remember the keyword)
+ * may have none. TVM's parser stops reading definitions after an extern
+ * one (a missing `continue`); devplan reads on. */
 static bool parse_typedef(Parser *p)
 {
-	Token kw = next(p), name;
+	Token ext = {0}, kw, name;
+	if (lex_is_ident(peek(p), "extern"))
+		ext = next(p);
+	kw = next(p);
 	size_t tmark = p->tvars.count;
 	ConstructorStack ctors = {0};
 	IrTypeDef def = {0};
@@ -2386,8 +2401,16 @@ static bool parse_typedef(Parser *p)
 		entry->u.index_plus_one = adt + 1;
 	if (peek(p)->kind == TK_LBRACKET && !parse_type_params(p, tmark))
 		goto out;
+	if (peek(p)->kind != TK_LBRACE && starts_definition(p)) {
+		ok = true; /* no braces, no constructors */
+		goto out;
+	}
 	if (!expect(p, TK_LBRACE, "'{' before the constructors"))
 		goto out;
+	if (ext.len && peek(p)->kind != TK_RBRACE) {
+		parse_error(p, ext.pos, "an external type may not have any constructors");
+		goto out;
+	}
 	while (!accept(p, TK_RBRACE)) {
 		if (!parse_constructor_def(p, adt, &ctors))
 			goto out;
@@ -2802,7 +2825,8 @@ static void sync_typedef(Parser *p)
 	for (;;) {
 		TokenKind k = peek(p)->kind;
 		if (k == TK_EOF || k == TK_DEF ||
-		    (lex_is_ident(peek(p), "type") && peek_at(p, 1)->kind == TK_IDENT))
+		    (lex_is_ident(peek(p), "type") && peek_at(p, 1)->kind == TK_IDENT) ||
+		    (lex_is_ident(peek(p), "extern") && lex_is_ident(peek_at(p, 1), "type")))
 			return;
 		next(p);
 		if (k == TK_RBRACE)
@@ -2820,7 +2844,8 @@ static void parse_toplevel(Parser *p)
 		Token *t = peek(p);
 		if (t->kind == TK_EOF)
 			return;
-		if (lex_is_ident(t, "type") && peek_at(p, 1)->kind == TK_IDENT) {
+		if ((lex_is_ident(t, "type") && peek_at(p, 1)->kind == TK_IDENT) ||
+		    (lex_is_ident(t, "extern") && lex_is_ident(peek_at(p, 1), "type"))) {
 			if (!parse_typedef(p))
 				sync_typedef(p);
 			continue;
