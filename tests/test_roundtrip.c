@@ -71,7 +71,7 @@ static bool same_type(const Type *a, const Type *b)
 
 static bool same_attr_value(const AttrValue *a, const AttrValue *b)
 {
-	if (a->kind != b->kind)
+	if (a->kind != b->kind || a->suffix != b->suffix)
 		return false;
 	switch (a->kind) {
 	case ATTR_NONE:

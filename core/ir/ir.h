@@ -50,6 +50,10 @@ typedef enum AttrKind {
 typedef struct AttrValue AttrValue;
 struct AttrValue {
 	AttrKind kind;
+	/* ATTR_INT, ATTR_FLOAT: the literal's width suffix as written
+	 * (NumSuffix of lex.h: 2i64, 1.5f64), printed back as TVM prints an
+	 * IntImm or FloatImm of that dtype; NUM_NONE otherwise */
+	uint8_t suffix;
 	union {
 		int64_t i;
 		double f;

@@ -811,11 +811,13 @@ static bool parse_attr_value(Parser *p, AttrValue *out)
 	memset(out, 0, sizeof *out);
 	if (t->kind == TK_INT) {
 		out->kind = ATTR_INT;
+		out->suffix = (uint8_t)t->suffix;
 		out->u.i = next(p).num.i;
 		return true;
 	}
 	if (t->kind == TK_FLOAT) {
 		out->kind = ATTR_FLOAT;
+		out->suffix = (uint8_t)t->suffix;
 		out->u.f = next(p).num.f;
 		return true;
 	}

@@ -49,6 +49,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "lex.h"
 #include "metadata.h"
 
 enum {
@@ -329,11 +330,19 @@ static void print_attr_value(StrBuf *out, const AttrValue *value)
 				strbuf_puts(out, "None");
 				break;
 			case ATTR_INT:
+				/* TVM's IntImmToString: int32 bare */
 				print_i64(out, v->u.i);
+				if (v->suffix == NUM_I64)
+					strbuf_puts(out, "i64");
+				else if (v->suffix == NUM_I16)
+					strbuf_puts(out, "i16");
 				break;
 			case ATTR_FLOAT:
+				/* FloatImmToString: f32 as `f` */
 				print_double(out, v->u.f);
-				strbuf_putc(out, 'f');
+				strbuf_puts(out, v->suffix == NUM_F64   ? "f64"
+						 : v->suffix == NUM_F16 ? "f16"
+									: "f");
 				break;
 			case ATTR_STRING:
 				print_string(out, v->u.s ? v->u.s : "");
