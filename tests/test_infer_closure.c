@@ -70,6 +70,11 @@ static void test_untyped_recursive_closure(void **state)
 		   "let %loop = fn (%i: int32, %s) { if (greater_equal(%i, 10)) { (%i, %s) } else "
 		   "{ %r = %loop(add(%i, 1), negative(%s)); %r } };\n  %0 = %loop(0, %x);\n  %0.1",
 		   F2);
+	/* typed parameters but no result type: the result found the same way */
+	check_type("%x: " F2,
+		   "let %loop = fn (%i: int32, %s: " F2 ") { if (less(%i, 10)) { %loop(add(%i, "
+		   "1), %s) } else { (%i, %s) } };\n  %loop(0, %x)",
+		   "(" I0 ", " F2 ")");
 	/* a recursion over a list: the match clause that ends it says what it
 	 * returns */
 	check_type("%x: " F2,
