@@ -58,15 +58,17 @@ typedef struct InferState {
 	int32_t current_global;   /* whose range is being processed, or -1 */
 	Type **arg_types;         /* scratch for op calls */
 	size_t arg_cap;
-	Type **pattern_types; /* by id, for infer_pattern_var; NULL until a
+	Type **pattern_types;  /* by id, for infer_pattern_var; NULL until a
 				 match is met */
-	Type **seed_types;    /* by id: what a call gave an unannotated
+	Type **seed_types;     /* by id: what a call gave an unannotated
 				 closure parameter, and the closure's let
 				 variable while its body is inferred again
 				 (infer_seed_closure); NULL until needed */
-	ExprVec deferred;     /* unannotated closure parameters met before
+	ExprVec deferred;      /* unannotated closure parameters met before
 				 any call gave them a type */
-	bool speculative;     /* the silent first pass of infer_seed_closure:
+	uint8_t *closure_seen; /* bit per node id, all clear between uses:
+				  infer_closure_pass's listing */
+	bool speculative;      /* the silent first pass of infer_seed_closure:
 				 an `if` or `match` takes the type of the
 				 branches that have one */
 } InferState;
@@ -313,15 +315,20 @@ static void infer_merge_diags(DiagList *dst, const DiagList *src)
  * st->diags when report is set, and are dropped otherwise. */
 static void infer_closure_pass(InferState *st, Expr *fn, bool report)
 {
-	size_t bitmap_bytes = (size_t)st->m->nexprs / 8 + 1;
-	uint8_t *seen = xcalloc(bitmap_bytes, 1);
 	DiagList scratch, *outer = st->diags;
 	bool was_speculative = st->speculative;
 	ExprVec sub = {0};
-	ir_postorder(st->m, fn, true, seen, &sub);
-	for (size_t i = 0; i < sub.count; i++)
+	/* one bitmap for every pass, cleared behind each: a module with many
+	 * closures costs each its own nodes only */
+	if (!st->closure_seen)
+		st->closure_seen = xcalloc((size_t)st->m->nexprs / 8 + 1, 1);
+	ir_postorder(st->m, fn, true, st->closure_seen, &sub);
+	for (size_t i = 0; i < sub.count; i++) {
+		uint32_t id = sub.items[i]->id;
+		st->closure_seen[id >> 3] &= (uint8_t) ~(1u << (id & 7));
 		if (st->pattern_types && sub.items[i]->kind == EXPR_VAR)
-			st->pattern_types[sub.items[i]->id] = NULL;
+			st->pattern_types[id] = NULL;
+	}
 	diag_init(&scratch);
 	st->diags = &scratch;
 	st->speculative = !report;
@@ -332,7 +339,6 @@ static void infer_closure_pass(InferState *st, Expr *fn, bool report)
 		infer_merge_diags(outer, &scratch);
 	diag_free(&scratch);
 	exprvec_free(&sub);
-	free(seen);
 }
 
 /*
@@ -847,6 +853,7 @@ bool infer_module_listed(IrModule *m, ExprVec *listed, DiagList *diags)
 	exprvec_free(&nodes);
 	exprvec_free(&st.deferred);
 	free(st.seed_types);
+	free(st.closure_seen);
 	for (uint32_t g = 0; g < n; g++)
 		free(deps[g]);
 	free(deps);
