@@ -79,6 +79,24 @@ static void test_unary_any_dtype(void **state)
 	}
 }
 
+/* clip keeps x's type, uint64 too, whatever its bounds (TVM's ClipAttrs
+ * doubles, 2^63 and 2^64 among them); a bound must be a number. */
+static void test_clip_bounds(void **state)
+{
+	(void)state;
+	check_type("%u: Tensor[(4), uint64]",
+		   "clip(%u, a_min=9.223372036854776e+18f, a_max=1.8446744073709552e+19f)",
+		   "Tensor[(4), uint64]");
+	check_type("%u: Tensor[(4), uint64]", "clip(%u, a_min=0, a_max=9223372036854775807)",
+		   "Tensor[(4), uint64]");
+	check_parse_error("%u: Tensor[(4), uint64]", "clip(%u, a_min=0f, a_max=\"big\")", 28,
+			  "attribute 'a_max' of 'clip' expects a number, found a string");
+	/* an integer literal past int64, as TVM's tokenizer refuses it */
+	check_parse_error("%u: Tensor[(4), uint64]",
+			  "clip(%u, a_min=0, a_max=18446744073709551615)", 27,
+			  "integer '18446744073709551615' is out of range");
+}
+
 /* isnan, isinf, isfinite: x's shape, bool */
 static void test_unary_tests(void **state)
 {
@@ -572,6 +590,7 @@ int main(void)
 		TEST(test_copy),
 		TEST(test_unary_float),
 		TEST(test_unary_any_dtype),
+		TEST(test_clip_bounds),
 		TEST(test_unary_tests),
 		TEST(test_binary_arithmetic),
 		TEST(test_logical),

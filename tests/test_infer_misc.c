@@ -397,10 +397,15 @@ static void test_qnn_binary(void **state)
 		check_type("%x: Tensor[(4, 1, 3), int8], %y: Tensor[(5, 1), int8], " QP, body,
 			   "Tensor[(4, 5, 3), int8]");
 		snprintf(want, sizeof want,
-			 "operands of '%s' have different dtypes: Tensor[(2, 3), int8] and "
-			 "Tensor[(3), int64]",
+			 "'%s' expects rhs (argument 2) of the dtype of lhs (argument 1): lhs is "
+			 "int8, rhs is int64",
 			 ops[i]);
 		check_error(Q23 ", %y: Tensor[(3), int64]", body, want);
+		snprintf(want, sizeof want,
+			 "'%s' expects rhs (argument 2) of the dtype of lhs (argument 1): lhs is "
+			 "int8, rhs is uint8",
+			 ops[i]);
+		check_error(Q23 ", %y: Tensor[(3), uint8]", body, want);
 		snprintf(want, sizeof want,
 			 "'%s' cannot broadcast Tensor[(2, 3), int8] and "
 			 "Tensor[(2), int8]",
@@ -493,6 +498,16 @@ static void test_qnn_concatenate(void **state)
 	check_error(Q23, "qnn.concatenate((%x, %x), (%s, %s), (%z, %z), %z, %z, axis=0)",
 		    "'qnn.concatenate' expects output_scale (argument 4) to be a float32 scalar, "
 		    "got Tensor[(), int32]");
+	/* mixed storage dtypes: named field by field, as the qnn operator */
+	check_error(Q23 ", %u: Tensor[(2, 3), uint8]",
+		    "qnn.concatenate((%x, %x, %u), (%s, %s, %s), (%z, %z, %z), %s, %z)",
+		    "'qnn.concatenate' expects every field of data (argument 1) of one dtype: "
+		    "field 0 is int8, field 2 is uint8");
+	/* the float relation's errors are the qnn operator's */
+	check_error(Q23 ", %y: Tensor[(2, 5), int8]",
+		    "qnn.concatenate((%x, %y), (%s, %s), (%z, %z), %s, %z, axis=0)",
+		    "'qnn.concatenate' fields 0 and 1 differ outside axis 0: Tensor[(2, 3), int8] "
+		    "and Tensor[(2, 5), int8]");
 }
 
 #define DENSE_ARGS "%d: Tensor[(4, 8), int8], %w: Tensor[(16, 8), int8], " QP
@@ -557,6 +572,20 @@ static void test_qnn_dense_batch_matmul(void **state)
 		    "qnn.batch_matmul(%a, %b, %z, %z, %s, %ws, out_dtype=\"int32\")",
 		    "'qnn.batch_matmul' expects weight_scale (argument 6) to be a float32 scalar, "
 		    "got Tensor[(16), float32]");
+	/* mixed int8 data and a uint8 weight that do not fit: the qnn operator
+	 * and both operands as written */
+	check_error("%a: Tensor[(2, 4, 8), int8], %b: Tensor[(2, 16, 7), uint8], " QP,
+		    "qnn.batch_matmul(%a, %b, %z, %z, %s, %s, out_dtype=\"int32\", "
+		    "transpose_b=True)",
+		    "'qnn.batch_matmul' reduction dimensions do not match: Tensor[(2, 4, 8), int8] "
+		    "and Tensor[(2, 16, 7), uint8] (transpose_a=False, transpose_b=True)");
+	check_error("%a: Tensor[(2, 4, 8), int8], %b: Tensor[(2, 4, 8), uint8], " QP,
+		    "qnn.batch_matmul(%a, %b, %z, %z, %s, %s, out_dtype=\"int32\")",
+		    "'qnn.batch_matmul' reduction dimensions do not match: Tensor[(2, 4, 8), int8] "
+		    "and Tensor[(2, 4, 8), uint8] (transpose_a=False, transpose_b=False)");
+	check_error("%d: Tensor[(4, 8), uint8], %w: Tensor[(16, 7), int8], " QP,
+		    "qnn.dense(%d, %w, %z, %z, %s, %s, units=16, out_dtype=\"int32\")",
+		    "'qnn.dense' expects weight of shape (units, 8), got Tensor[(16, 7), int8]");
 }
 
 static void test_qnn_contrib_dense_pack(void **state)

@@ -413,6 +413,24 @@ static void test_integer_wrap_and_uint64(void **state)
 	}
 }
 
+/* Hand-checked: clip on uint64 compares unsigned above 2^63 and takes
+ * bounds at and past 2^63 as TVM's topi.clip casts them, saturating. */
+static void test_clip_uint64(void **state)
+{
+	static const double big[] = {9223372036854777856.0, 7, 18446744073709549568.0};
+	(void)state;
+	in_values("u", DT_UINT64, SHAPE(3), big);
+	run_body("(clip(%u, a_min=10f, a_max=1.8446744073709552e+19f), "
+		 "clip(%u, a_min=0f, a_max=9.223372036854776e+18f))");
+	{
+		const uint64_t *wide = result.outputs[0].data, *half = result.outputs[1].data;
+		assert_true(wide[0] == 9223372036854777856ull && wide[1] == 10 &&
+			    wide[2] == 18446744073709549568ull);
+		assert_true(half[0] == 9223372036854775808ull && half[1] == 7 &&
+			    half[2] == 9223372036854775808ull);
+	}
+}
+
 /* Hand-checked: integer division truncates and never traps. */
 static void test_integer_division(void **state)
 {
@@ -3167,6 +3185,7 @@ int main(void)
 		TEST(test_integer_division),
 		TEST(test_binary_other_dtypes),
 		TEST(test_integer_wrap_and_uint64),
+		TEST(test_clip_uint64),
 		TEST(test_unary),
 		TEST(test_clip_and_fills),
 		TEST(test_cast),

@@ -241,7 +241,7 @@ static void test_parameter_and_function_devices(void **state)
 	assert_int_equal(fn->u.fn.params[0]->u.var.role, VAR_PARAM);
 	assert_int_equal(fn->device, 0);
 	assert_non_null(fn->u.fn.ret_type);
-	assert_int_equal(fn->u.fn.nattrs, 2);
+	assert_int_equal(fn->u.fn.head->nattrs, 2);
 	a = ir_attr(fn, "Primitive");
 	assert_non_null(a);
 	assert_int_equal(a->value.kind, ATTR_INT);
@@ -1028,6 +1028,41 @@ static char *print_plain(const IrModule *m)
 	return strbuf_detach(&sb);
 }
 
+/* `extern type NAME` and `type NAME` without braces, as TVM's parser
+ * reads them: type definitions without constructors, which TVM prints
+ * (it does not keep the keyword) as `type NAME {` and an empty body. */
+static void test_extern_and_braceless_types(void **state)
+{
+	IrModule *m = parse_ok("#[version = \"0.0.5\"]\n"
+			       "extern type Handle\n"
+			       "type Opaque[A]\n"
+			       "extern type Box[A] {}\n"
+			       "def @main(%h: Handle, %b: Box[float32]) -> Handle {\n"
+			       "  %h\n"
+			       "}\n"
+			       "extern type Late\n");
+	char *text;
+	(void)state;
+	assert_int_equal(m->ntypedefs, 4);
+	assert_string_equal(m->typedefs[0].name, "Handle");
+	assert_int_equal(m->typedefs[0].nctors, 0);
+	assert_int_equal(m->typedefs[1].nparams, 1);
+	assert_int_equal(m->typedefs[2].nctors, 0);
+	assert_string_equal(m->typedefs[3].name, "Late");
+	text = print_plain(m);
+	assert_string_equal(text,
+			    "#[version = \"0.0.5\"]\n"
+			    "type Handle {\n  \n}\n\n"
+			    "type Opaque[A] {\n  \n}\n\n"
+			    "type Box[A] {\n  \n}\n\n"
+			    "type Late {\n  \n}\n\n"
+			    "def @main(%h: Handle, %b: Box[Tensor[(), float32]]) -> Handle {\n"
+			    "  %h\n"
+			    "}\n");
+	free(text);
+	ir_module_free(m);
+}
+
 /* A bare `fn` or expression as the whole input is @main (TVM's
  * IRModule.from_expr), with a note, and prints back as a `def` that reads
  * back to the same text [P1]. */
@@ -1199,12 +1234,12 @@ static void test_function_attributes(void **state)
 	char *text, *text2;
 	(void)state;
 	assert_int_equal(fused->kind, EXPR_FN);
-	assert_int_equal(fused->u.fn.nattrs, 4);
-	assert_string_equal(fused->u.fn.attrs[0].name, "Primitive");
-	assert_string_equal(fused->u.fn.attrs[1].name, "Compiler");
-	assert_string_equal(fused->u.fn.attrs[1].value.u.s, "ccompiler");
-	assert_string_equal(fused->u.fn.attrs[2].name, "global_symbol");
-	assert_string_equal(fused->u.fn.attrs[3].name, "Inline");
+	assert_int_equal(fused->u.fn.head->nattrs, 4);
+	assert_string_equal(fused->u.fn.head->attrs[0].name, "Primitive");
+	assert_string_equal(fused->u.fn.head->attrs[1].name, "Compiler");
+	assert_string_equal(fused->u.fn.head->attrs[1].value.u.s, "ccompiler");
+	assert_string_equal(fused->u.fn.head->attrs[2].name, "global_symbol");
+	assert_string_equal(fused->u.fn.head->attrs[3].name, "Inline");
 	assert_true(ir_fn_is_primitive(fused));
 	assert_false(ir_fn_is_primitive(plain));
 	assert_false(ir_fn_is_primitive(body));
@@ -1476,6 +1511,7 @@ int main(void)
 		cmocka_unit_test(test_metadata_without_devices_uses_the_table),
 		cmocka_unit_test(test_types),
 		cmocka_unit_test(test_globals_forward_and_recursive),
+		cmocka_unit_test(test_extern_and_braceless_types),
 		cmocka_unit_test(test_free_vars),
 		cmocka_unit_test(test_bare_function_and_expression),
 		cmocka_unit_test(test_unknown_operator_with_printed_type),

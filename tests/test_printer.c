@@ -538,13 +538,12 @@ static void test_attributes(void **state)
 	Expr *zeros_call = call_attrs(OP_ZEROS, NULL, 0, zeros, 2);
 	Expr *prim = closure(LIST(y), NULL, y);
 	Attr fn_attrs[] = {attr_int("Primitive", 1)};
+	FnHead head = {fn_attrs, 1, 0, NULL};
 	Expr *bare;
 	(void)state;
-	prim->u.fn.attrs = fn_attrs;
-	prim->u.fn.nattrs = 1;
+	prim->u.fn.head = &head;
 	bare = closure(NULL, 0, NULL, zeros_call);
-	bare->u.fn.attrs = fn_attrs;
-	bare->u.fn.nattrs = 1;
+	bare->u.fn.head = &head;
 	def("main", LIST(a, b), NULL, ir_tuple(m, P0, LIST(copy_call, prim, bare)));
 	expect_text(NULL, false,
 		    "#[version = \"0.0.5\"]\n"

@@ -71,7 +71,7 @@ static bool same_type(const Type *a, const Type *b)
 
 static bool same_attr_value(const AttrValue *a, const AttrValue *b)
 {
-	if (a->kind != b->kind)
+	if (a->kind != b->kind || a->suffix != b->suffix)
 		return false;
 	switch (a->kind) {
 	case ATTR_NONE:
@@ -212,9 +212,14 @@ static bool same_node(Matcher *mt, const Expr *a, const Expr *b)
 			return differ(mt, a, "a function on another device", NULL);
 		if (!same_type(a->u.fn.ret_type, b->u.fn.ret_type))
 			return differ(mt, a, "a different result type", NULL);
-		if (!same_attrs(mt, a, a->u.fn.attrs, a->u.fn.nattrs, b->u.fn.attrs,
-				b->u.fn.nattrs))
+		if (!same_attrs(mt, a, a->u.fn.head->attrs, a->u.fn.head->nattrs,
+				b->u.fn.head->attrs, b->u.fn.head->nattrs))
 			return false;
+		if (a->u.fn.head->ntype_params != b->u.fn.head->ntype_params)
+			return differ(mt, a, "a different number of type parameters", NULL);
+		for (uint32_t i = 0; i < a->u.fn.head->ntype_params; i++)
+			if (strcmp(a->u.fn.head->type_params[i], b->u.fn.head->type_params[i]) != 0)
+				return differ(mt, a, "a differently named type parameter", NULL);
 		return same_list(mt, a->u.fn.params, b->u.fn.params, a->u.fn.nparams) &&
 		       same_expr(mt, a->u.fn.body, b->u.fn.body);
 	case EXPR_TUPLE:

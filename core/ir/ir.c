@@ -247,6 +247,8 @@ Expr *ir_let(IrModule *m, Pos pos, Expr *var, Expr *value, Expr *body)
 	return e;
 }
 
+const FnHead ir_empty_fn_head = {NULL, 0, 0, NULL};
+
 Expr *ir_fn(IrModule *m, Pos pos, Expr *const *params, uint32_t nparams, Type *ret_type, Expr *body)
 {
 	Expr *e = ir_new(m, EXPR_FN, pos);
@@ -254,6 +256,7 @@ Expr *ir_fn(IrModule *m, Pos pos, Expr *const *params, uint32_t nparams, Type *r
 	e->u.fn.nparams = nparams;
 	e->u.fn.ret_type = ret_type;
 	e->u.fn.body = body;
+	e->u.fn.head = &ir_empty_fn_head;
 	return e;
 }
 
@@ -399,8 +402,8 @@ const Attr *ir_attr(const Expr *e, const char *name)
 		attrs = e->u.call.attrs;
 		n = e->u.call.nattrs;
 	} else if (e->kind == EXPR_FN) {
-		attrs = e->u.fn.attrs;
-		n = e->u.fn.nattrs;
+		attrs = e->u.fn.head->attrs;
+		n = e->u.fn.head->nattrs;
 	}
 	for (uint32_t i = 0; i < n; i++)
 		if (strcmp(attrs[i].name, name) == 0)

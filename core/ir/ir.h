@@ -50,6 +50,10 @@ typedef enum AttrKind {
 typedef struct AttrValue AttrValue;
 struct AttrValue {
 	AttrKind kind;
+	/* ATTR_INT, ATTR_FLOAT: the literal's width suffix as written
+	 * (NumSuffix of lex.h: 2i64, 1.5f64), printed back as TVM prints an
+	 * IntImm or FloatImm of that dtype; NUM_NONE otherwise */
+	uint8_t suffix;
 	union {
 		int64_t i;
 		double f;
@@ -73,6 +77,20 @@ typedef struct Attr {
 	AttrValue value;
 	Pos pos; /* of the attribute name, for diagnostics */
 } Attr;
+
+/* What a function's head writes besides its parameters, device and
+ * result: immutable, in the data arena (or the shared empty one), so a
+ * clone shares it. */
+typedef struct FnHead {
+	Attr *attrs; /* other than virtual_device (kept in Expr.device) */
+	uint32_t nattrs;
+	uint32_t ntype_params;
+	const char **type_params; /* `fn [A, B](...)`: names, in the data arena */
+} FnHead;
+
+/* The head of a function that writes neither attributes nor type
+ * parameters. */
+extern const FnHead ir_empty_fn_head;
 
 typedef enum ExprKind {
 	EXPR_VAR,      /* u.var: a parameter, let variable or free variable */
@@ -207,9 +225,9 @@ struct Expr {
 			Expr **params;  /* EXPR_VAR nodes with role VAR_PARAM */
 			Type *ret_type; /* written `-> T`, or NULL */
 			Expr *body;
-			Attr *attrs; /* other than virtual_device (kept in device) */
+			const FnHead *head; /* attributes and type parameters,
+					       never NULL (ir_empty_fn_head) */
 			uint32_t nparams;
-			uint32_t nattrs;
 		} fn;
 		struct {
 			Expr **fields;

@@ -246,6 +246,8 @@ typedef struct Parser {
 static Expr *parse_expr(Parser *p);
 static Expr *parse_body(Parser *p);
 static Type *parse_type(Parser *p);
+static bool parse_type_params(Parser *p, size_t mark);
+static const char **take_type_params(Parser *p, size_t mark, uint32_t *n);
 static Type *parse_type_name(Parser *p);
 static Expr *parse_construct(Parser *p);
 static Expr *parse_match(Parser *p);
@@ -829,11 +831,13 @@ static bool parse_attr_value(Parser *p, AttrValue *out)
 	memset(out, 0, sizeof *out);
 	if (t->kind == TK_INT) {
 		out->kind = ATTR_INT;
+		out->suffix = (uint8_t)t->suffix;
 		out->u.i = next(p).num.i;
 		return true;
 	}
 	if (t->kind == TK_FLOAT) {
 		out->kind = ATTR_FLOAT;
+		out->suffix = (uint8_t)t->suffix;
 		out->u.f = next(p).num.f;
 		return true;
 	}
@@ -1340,15 +1344,22 @@ static Type *parse_type(Parser *p)
 						    STACK_AT(p->types, mark));
 		}
 	} else if (t->kind == TK_FN) {
+		/* 'fn' ('[' IDENT (',' IDENT)* ']')? '(' types ')' '->' type */
+		size_t tmark = p->tvars.count;
 		next(p);
-		if (expect(p, TK_LPAREN, "'(' after 'fn'") && parse_type_list(p, &trailing) &&
+		if ((peek(p)->kind != TK_LBRACKET || parse_type_params(p, tmark)) &&
+		    expect(p, TK_LPAREN, "'(' after 'fn'") && parse_type_list(p, &trailing) &&
 		    expect(p, TK_ARROW, "'->' after the parameter types")) {
 			Type *ret = parse_type(p);
-			if (ret)
+			if (ret) {
 				result = type_func(ir_data_arena(p->m),
 						   (uint32_t)(p->types.count - mark),
 						   STACK_AT(p->types, mark), ret);
+				result->u.func.type_params =
+					take_type_params(p, tmark, &result->u.func.ntype_params);
+			}
 		}
+		p->tvars.count = tmark;
 	} else {
 		error_expected(p, "a type");
 	}
@@ -1888,10 +1899,12 @@ static bool parse_params(Parser *p, int32_t *device)
 }
 
 /* fn_rest := params ('->' type)? '{' body '}'
- * The rest of a closure (`fn` consumed) or a definition (`def @f`
- * consumed); `what` names it in messages. The parameters are visible in the
- * body only. */
-static Expr *parse_fn_rest(Parser *p, Pos pos, const char *what)
+ * The rest of a closure (`fn` and its type parameters consumed) or a
+ * definition (`def @f` consumed); `what` names it in messages. The
+ * parameters are visible in the body only. The type variables from tmark
+ * on are the closure's own type parameters (a definition keeps its own in
+ * its IrGlobal and passes the stack's count). */
+static Expr *parse_fn_rest(Parser *p, Pos pos, const char *what, size_t tmark)
 {
 	size_t scope_mark = p->undo.count, emark = p->exprs.count, amark = p->attrs.count;
 	int32_t device = IR_NO_DEVICE;
@@ -1916,17 +1929,24 @@ static Expr *parse_fn_rest(Parser *p, Pos pos, const char *what)
 		ok = close_body(p, body != NULL, msg);
 	}
 	if (ok) {
-		uint32_t nattrs = (uint32_t)(p->attrs.count - amark);
+		uint32_t nattrs = (uint32_t)(p->attrs.count - amark), ntype_params;
+		const char **type_params = take_type_params(p, tmark, &ntype_params);
 		fn = ir_fn(p->m, pos, STACK_AT(p->exprs, emark), (uint32_t)(p->exprs.count - emark),
 			   ret, body);
 		fn->device = device;
-		fn->u.fn.nattrs = nattrs;
-		fn->u.fn.attrs = arena_array(ir_data_arena(p->m), nattrs, sizeof(Attr));
-		for (uint32_t i = 0; i < nattrs; i++) {
-			const Attr *a = &p->attrs.items[amark + i];
-			fn->u.fn.attrs[i].name = arena_strdup(ir_data_arena(p->m), a->name);
-			fn->u.fn.attrs[i].value = copy_value(p->m, &a->value);
-			fn->u.fn.attrs[i].pos = a->pos;
+		if (nattrs || ntype_params) {
+			FnHead *head = arena_alloc(ir_data_arena(p->m), sizeof(FnHead));
+			head->nattrs = nattrs;
+			head->attrs = arena_array(ir_data_arena(p->m), nattrs, sizeof(Attr));
+			for (uint32_t i = 0; i < nattrs; i++) {
+				const Attr *a = &p->attrs.items[amark + i];
+				head->attrs[i].name = arena_strdup(ir_data_arena(p->m), a->name);
+				head->attrs[i].value = copy_value(p->m, &a->value);
+				head->attrs[i].pos = a->pos;
+			}
+			head->type_params = type_params;
+			head->ntype_params = ntype_params;
+			fn->u.fn.head = head;
 		}
 	}
 	scope_restore(p, scope_mark);
@@ -1958,8 +1978,14 @@ static Expr *parse_primary(Parser *p)
 	if (t->kind == TK_IF)
 		return parse_if(p);
 	if (t->kind == TK_FN) {
+		/* closure := 'fn' ('[' IDENT (',' IDENT)* ']')? fn_rest */
 		Token kw = next(p);
-		return parse_fn_rest(p, kw.pos, "the function");
+		size_t tmark = p->tvars.count;
+		Expr *fn = NULL;
+		if (peek(p)->kind != TK_LBRACKET || parse_type_params(p, tmark))
+			fn = parse_fn_rest(p, kw.pos, "the function", tmark);
+		p->tvars.count = tmark;
+		return fn;
 	}
 	if (lex_is_ident(t, "meta")) {
 		Token kind;
@@ -2352,11 +2378,26 @@ static bool parse_constructor_def(Parser *p, uint32_t adt, ConstructorStack *cto
 	return true;
 }
 
-/* typedef := 'type' IDENT ('[' IDENT (',' IDENT)* ']')?
- *            '{' (constructor_def (',' constructor_def)* ','?)? '}' */
+/* Does the next token start a definition of the module (or end it)? */
+static bool starts_definition(Parser *p)
+{
+	const Token *t = peek(p);
+	return t->kind == TK_EOF || t->kind == TK_DEF || t->kind == TK_HASH ||
+	       t->kind == TK_FREE_VAR || lex_is_ident(t, "type") || lex_is_ident(t, "extern");
+}
+
+/* typedef := 'extern'? 'type' IDENT ('[' IDENT (',' IDENT)* ']')?
+ *            ('{' (constructor_def (',' constructor_def)* ','?)? '}')?
+ * As TVM's ParseTypeDef: the braces may be left out (no constructors), and
+ * an `extern` type (TVM's TypeData, which does not remember the keyword)
+ * may have none. TVM's parser stops reading definitions after an extern
+ * one (a missing `continue`); devplan reads on. */
 static bool parse_typedef(Parser *p)
 {
-	Token kw = next(p), name;
+	Token ext = {0}, kw, name;
+	if (lex_is_ident(peek(p), "extern"))
+		ext = next(p);
+	kw = next(p);
 	size_t tmark = p->tvars.count;
 	ConstructorStack ctors = {0};
 	IrTypeDef def = {0};
@@ -2382,8 +2423,16 @@ static bool parse_typedef(Parser *p)
 		entry->u.index_plus_one = adt + 1;
 	if (peek(p)->kind == TK_LBRACKET && !parse_type_params(p, tmark))
 		goto out;
+	if (peek(p)->kind != TK_LBRACE && starts_definition(p)) {
+		ok = true; /* no braces, no constructors */
+		goto out;
+	}
 	if (!expect(p, TK_LBRACE, "'{' before the constructors"))
 		goto out;
+	if (ext.len && peek(p)->kind != TK_RBRACE) {
+		parse_error(p, ext.pos, "an external type may not have any constructors");
+		goto out;
+	}
 	while (!accept(p, TK_RBRACE)) {
 		if (!parse_constructor_def(p, adt, &ctors))
 			goto out;
@@ -2668,7 +2717,7 @@ static bool parse_def(Parser *p)
 		p->tvars.count = tmark;
 		return false;
 	}
-	fn = parse_fn_rest(p, kw.pos, what);
+	fn = parse_fn_rest(p, kw.pos, what, p->tvars.count);
 	if (fn && index >= 0) {
 		p->m->globals[index].fn = fn;
 		p->m->globals[index].type_params =
@@ -2737,8 +2786,6 @@ static void parse_bare(Parser *p)
 		for (uint32_t i = 0; i < m->nfree_vars; i++)
 			m->free_vars[i]->u.var.role = VAR_PARAM;
 		fn = ir_fn(m, pos, m->free_vars, m->nfree_vars, NULL, body);
-		fn->u.fn.attrs = NULL;
-		fn->u.fn.nattrs = 0;
 		m->nfree_vars = 0;
 		diag_note(p->diags, p->src, pos,
 			  "the input is a bare expression: loaded as '@main', its free "
@@ -2800,7 +2847,8 @@ static void sync_typedef(Parser *p)
 	for (;;) {
 		TokenKind k = peek(p)->kind;
 		if (k == TK_EOF || k == TK_DEF ||
-		    (lex_is_ident(peek(p), "type") && peek_at(p, 1)->kind == TK_IDENT))
+		    (lex_is_ident(peek(p), "type") && peek_at(p, 1)->kind == TK_IDENT) ||
+		    (lex_is_ident(peek(p), "extern") && lex_is_ident(peek_at(p, 1), "type")))
 			return;
 		next(p);
 		if (k == TK_RBRACE)
@@ -2818,7 +2866,8 @@ static void parse_toplevel(Parser *p)
 		Token *t = peek(p);
 		if (t->kind == TK_EOF)
 			return;
-		if (lex_is_ident(t, "type") && peek_at(p, 1)->kind == TK_IDENT) {
+		if ((lex_is_ident(t, "type") && peek_at(p, 1)->kind == TK_IDENT) ||
+		    (lex_is_ident(t, "extern") && lex_is_ident(peek_at(p, 1), "type"))) {
 			if (!parse_typedef(p))
 				sync_typedef(p);
 			continue;

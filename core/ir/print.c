@@ -49,6 +49,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "lex.h"
 #include "metadata.h"
 
 enum {
@@ -336,11 +337,19 @@ static void print_attr_value(StrBuf *out, MetadataSlots *slots, const AttrValue 
 				strbuf_puts(out, "None");
 				break;
 			case ATTR_INT:
+				/* TVM's IntImmToString: int32 bare */
 				print_i64(out, v->u.i);
+				if (v->suffix == NUM_I64)
+					strbuf_puts(out, "i64");
+				else if (v->suffix == NUM_I16)
+					strbuf_puts(out, "i16");
 				break;
 			case ATTR_FLOAT:
+				/* FloatImmToString: f32 as `f` */
 				print_double(out, v->u.f);
-				strbuf_putc(out, 'f');
+				strbuf_puts(out, v->suffix == NUM_F64   ? "f64"
+						 : v->suffix == NUM_F16 ? "f16"
+									: "f");
 				break;
 			case ATTR_STRING:
 				print_string(out, v->u.s ? v->u.s : "");
@@ -1454,15 +1463,30 @@ static void print_param(Printer *p, Expr *var)
 	if (var->kind == EXPR_VAR && var->u.var.annotation) {
 		strbuf_puts(out, ": ");
 		type_print(out, var->u.var.annotation);
+	} else if (var->kind == EXPR_VAR && p->opts->show_types && var->type) {
+		/* TVM's inference writes the type it found for an
+		 * unannotated parameter as its annotation */
+		strbuf_puts(out, ": ");
+		type_print(out, var->type);
 	}
 	print_comment(p, var);
 }
 
-/* `(params, virtual_device=D, attrs) -> T {` and the newline. */
+/* `[A](params, virtual_device=D, attrs) -> T {` and the newline. */
 static void print_fn_head(Printer *p, const Expr *fn)
 {
 	StrBuf *out = p->out;
 	const Type *ret = fn->u.fn.ret_type;
+	const FnHead *head = fn->u.fn.head;
+	if (head->ntype_params) { /* a polymorphic closure: `fn [A, B](` */
+		strbuf_putc(out, '[');
+		for (uint32_t i = 0; i < head->ntype_params; i++) {
+			if (i)
+				strbuf_puts(out, ", ");
+			strbuf_puts(out, head->type_params[i]);
+		}
+		strbuf_putc(out, ']');
+	}
 	strbuf_putc(out, '(');
 	for (uint32_t i = 0; i < fn->u.fn.nparams; i++) {
 		if (i)
@@ -1470,9 +1494,10 @@ static void print_fn_head(Printer *p, const Expr *fn)
 		print_param(p, fn->u.fn.params[i]);
 	}
 	/* TVM's order: the attributes, then the device */
-	print_attrs(out, p->slots, fn->u.fn.attrs, fn->u.fn.nattrs, fn->u.fn.nparams == 0);
+	print_attrs(out, p->slots, fn->u.fn.head->attrs, fn->u.fn.head->nattrs,
+		    fn->u.fn.nparams == 0);
 	if (fn->device != IR_NO_DEVICE) {
-		if (fn->u.fn.nparams || fn->u.fn.nattrs)
+		if (fn->u.fn.nparams || fn->u.fn.head->nattrs)
 			strbuf_puts(out, ", ");
 		strbuf_puts(out, "virtual_device=");
 		print_device_in(out, p->slots, fn->device);

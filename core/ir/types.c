@@ -192,7 +192,12 @@ Type *type_substitute(Arena *arena, Type *t, uint32_t n, const char *const *para
 					  params, args) &&
 		    ret == t->u.func.ret)
 			return t;
-		return type_func(arena, t->u.func.nparams, items, ret);
+		{
+			Type *f = type_func(arena, t->u.func.nparams, items, ret);
+			f->u.func.ntype_params = t->u.func.ntype_params;
+			f->u.func.type_params = t->u.func.type_params;
+			return f;
+		}
 	case TYPE_CALL:
 		items = arena_array(arena, t->u.call.nargs, sizeof(Type *));
 		if (!type_substitute_list(arena, t->u.call.nargs, t->u.call.args, items, n, params,
@@ -204,6 +209,36 @@ Type *type_substitute(Arena *arena, Type *t, uint32_t n, const char *const *para
 		return ret == t->u.ref.value ? t : type_ref(arena, ret);
 	}
 	return t;
+}
+
+bool type_has_hole(const Type *t)
+{
+	if (!t)
+		return false;
+	switch (t->kind) {
+	case TYPE_TENSOR:
+		return false;
+	case TYPE_VAR:
+		return t->u.var.hole;
+	case TYPE_TUPLE:
+		for (uint32_t i = 0; i < t->u.tuple.nfields; i++)
+			if (type_has_hole(t->u.tuple.fields[i]))
+				return true;
+		return false;
+	case TYPE_FUNC:
+		for (uint32_t i = 0; i < t->u.func.nparams; i++)
+			if (type_has_hole(t->u.func.params[i]))
+				return true;
+		return type_has_hole(t->u.func.ret);
+	case TYPE_CALL:
+		for (uint32_t i = 0; i < t->u.call.nargs; i++)
+			if (type_has_hole(t->u.call.args[i]))
+				return true;
+		return false;
+	case TYPE_REF:
+		return type_has_hole(t->u.ref.value);
+	}
+	return false;
 }
 
 bool type_equal(const Type *a, const Type *b)
@@ -231,7 +266,8 @@ bool type_equal(const Type *a, const Type *b)
 				return false;
 		return true;
 	case TYPE_FUNC:
-		if (a->u.func.nparams != b->u.func.nparams)
+		if (a->u.func.nparams != b->u.func.nparams ||
+		    a->u.func.ntype_params != b->u.func.ntype_params)
 			return false;
 		for (uint32_t i = 0; i < a->u.func.nparams; i++)
 			if (!type_equal(a->u.func.params[i], b->u.func.params[i]))
@@ -286,7 +322,17 @@ void type_print(StrBuf *out, const Type *t)
 		strbuf_putc(out, ')');
 		return;
 	case TYPE_FUNC:
-		strbuf_puts(out, "fn (");
+		strbuf_puts(out, "fn ");
+		if (t->u.func.ntype_params) {
+			strbuf_putc(out, '[');
+			for (uint32_t i = 0; i < t->u.func.ntype_params; i++) {
+				if (i)
+					strbuf_puts(out, ", ");
+				strbuf_puts(out, t->u.func.type_params[i]);
+			}
+			strbuf_putc(out, ']');
+		}
+		strbuf_putc(out, '(');
 		for (uint32_t i = 0; i < t->u.func.nparams; i++) {
 			if (i)
 				strbuf_puts(out, ", ");

@@ -85,11 +85,14 @@ struct Type {
 			uint32_t nfields;
 			Type **fields;
 		} tuple;
-		/* TYPE_FUNC */
+		/* TYPE_FUNC: a polymorphic closure's (`fn [A](A) -> A`) names
+		 * its type parameters, which each call instantiates */
 		struct {
 			uint32_t nparams;
+			uint32_t ntype_params;
 			Type **params;
 			Type *ret;
+			const char **type_params; /* shared, never copied */
 		} func;
 		/* TYPE_REF: the type of the value the cell holds */
 		struct {
@@ -129,6 +132,8 @@ Type *type_call(Arena *arena, const char *name, uint32_t nargs, Type *const *arg
 Type *type_substitute(Arena *arena, Type *t, uint32_t n, const char *const *params,
 		      Type *const *args);
 
+/* Does t contain an inference hole anywhere? */
+bool type_has_hole(const Type *t);
 /* Structural equality; type variables are equal by name, a hole equals
  * anything, and `bare` does not count. */
 bool type_equal(const Type *a, const Type *b);

@@ -9,7 +9,11 @@
  * exception is a closure that calls itself through its let variable: the
  * variable is listed inside the closure's body, before the closure, so it
  * takes its annotation or the closure's written signature instead, and the
- * let checks the two against each other afterwards. A match lists its
+ * let checks the two against each other afterwards. A closure without a
+ * written signature (unannotated parameters, no `-> T`) is left untyped,
+ * silently, until its first call: the call's argument types seed its
+ * parameters and its nodes are inferred again (infer_seed_closure), which
+ * stands in for TVM's type variables and unification. A match lists its
  * scrutinee first, then each clause's pattern variables before its body,
  * so a pattern variable meets the scrutinee typed and takes its type from
  * the pattern (infer/infer_adt.c); the match checks the patterns once all
@@ -54,8 +58,19 @@ typedef struct InferState {
 	int32_t current_global;   /* whose range is being processed, or -1 */
 	Type **arg_types;         /* scratch for op calls */
 	size_t arg_cap;
-	Type **pattern_types; /* by id, for infer_pattern_var; NULL until a
+	Type **pattern_types;  /* by id, for infer_pattern_var; NULL until a
 				 match is met */
+	Type **seed_types;     /* by id: what a call gave an unannotated
+				 closure parameter, and the closure's let
+				 variable while its body is inferred again
+				 (infer_seed_closure); NULL until needed */
+	ExprVec deferred;      /* unannotated closure parameters met before
+				 any call gave them a type */
+	uint8_t *closure_seen; /* bit per node id, all clear between uses:
+				  infer_closure_pass's listing */
+	bool speculative;      /* the silent first pass of infer_seed_closure:
+				 an `if` or `match` takes the type of the
+				 branches that have one */
 } InferState;
 
 static void infer_error(InferState *st, Pos pos, const char *fmt, ...) DP_PRINTF(3, 4);
@@ -110,6 +125,8 @@ static Type *infer_fn_signature(IrModule *m, const Expr *fn)
 	for (uint32_t i = 0; i < fn->u.fn.nparams; i++)
 		params[i] = fn->u.fn.params[i]->u.var.annotation;
 	t = type_func(ir_data_arena(m), fn->u.fn.nparams, params, fn->u.fn.ret_type);
+	t->u.func.ntype_params = fn->u.fn.head->ntype_params;
+	t->u.func.type_params = fn->u.fn.head->type_params;
 	free(params);
 	return t;
 }
@@ -123,16 +140,37 @@ static Type **infer_pattern_memo(InferState *st)
 	return st->pattern_types;
 }
 
+/* Is e a parameter of the global being inferred? */
+static bool infer_is_global_param(const InferState *st, const Expr *e)
+{
+	const Expr *fn;
+	if (st->current_global < 0)
+		return false;
+	fn = st->m->globals[st->current_global].fn;
+	for (uint32_t i = 0; i < fn->u.fn.nparams; i++)
+		if (fn->u.fn.params[i] == e)
+			return true;
+	return false;
+}
+
 static Type *infer_var(InferState *st, Expr *e)
 {
 	Type *ann = e->u.var.annotation;
 	Expr *value = e->u.var.value;
+	if (st->seed_types && st->seed_types[e->id])
+		return st->seed_types[e->id];
 	switch (e->u.var.role) {
 	case VAR_PARAM:
-		if (!ann)
+		if (ann)
+			return ann;
+		/* A closure's parameter may take its type from a call
+		 * (infer_seed_closure); a global's cannot. */
+		if (infer_is_global_param(st, e))
 			infer_error(st, e->pos, "parameter '%%%s' has no type annotation",
 				    e->name ? e->name : "");
-		return ann;
+		else
+			exprvec_push(&st->deferred, e);
+		return NULL;
 	case VAR_FREE:
 		if (!ann)
 			infer_error(st, e->pos, "free variable '%%%s' has no type annotation",
@@ -164,6 +202,11 @@ static Type *infer_var(InferState *st, Expr *e)
 		Type *sig = infer_fn_signature(st->m, value);
 		if (sig)
 			return sig;
+		/* No written signature: the call that gives its parameters
+		 * types infers it again (infer_seed_closure); the walk's end
+		 * reports it if none does. */
+		exprvec_push(&st->deferred, e);
+		return NULL;
 	}
 	infer_error(st, e->pos, "'%%%s' is used in its own definition and needs a type annotation",
 		    e->name ? e->name : "");
@@ -225,20 +268,149 @@ static Type *infer_op_call(InferState *st, Expr *e)
 	return infer_relation(op)(&ctx);
 }
 
-/* A call of a polymorphic global: its type parameters solved from the
- * arguments (infer_instantiate). */
-static Type *infer_polymorphic_call(InferState *st, Expr *e, const IrGlobal *g, const Type *ft)
+/* A call of a polymorphic global or closure (the ntype_params type
+ * parameters named type_params): its type parameters solved from the
+ * arguments (infer_instantiate), afresh at each call. */
+static Type *infer_polymorphic_call(InferState *st, Expr *e, uint32_t ntype_params,
+				    const char *const *type_params, const Type *ft)
 {
 	uint32_t n = e->u.call.nargs, bad = 0;
 	Type **args = xmalloc((n ? n : 1) * sizeof(Type *));
 	Type *ret = NULL, *want = NULL;
 	for (uint32_t i = 0; i < n; i++)
 		args[i] = e->u.call.args[i]->type;
-	if (!infer_instantiate(st->m, g, ft, args, n, &ret, &bad, &want))
-		infer_error(st, e->pos, "argument %u of '@%s' has type %s, expected %s", bad + 1,
-			    g->name, infer_tname(st, args[bad]), infer_tname(st, want));
+	if (!infer_instantiate(st->m, ntype_params, type_params, ft, args, n, &ret, &bad, &want))
+		infer_error(st, e->pos, "argument %u of '%s' has type %s, expected %s", bad + 1,
+			    infer_value_name(st, e->u.call.callee), infer_tname(st, args[bad]),
+			    infer_tname(st, want));
 	free(args);
 	return ret;
+}
+
+static void infer_range(InferState *st, Expr **items, size_t count);
+
+static bool infer_is_bare_hole(const Type *t)
+{
+	return t->kind == TYPE_VAR && t->u.var.hole;
+}
+
+/* Appends to dst each diagnostic of src that dst does not hold yet (same
+ * position and text): a closure inferred again repeats the errors of its
+ * body that do not depend on what the call gave it. */
+static void infer_merge_diags(DiagList *dst, const DiagList *src)
+{
+	for (size_t i = 0; i < src->count; i++) {
+		const Diag *d = &src->items[i];
+		bool seen = false;
+		for (size_t k = 0; k < dst->count && !seen; k++)
+			seen = dst->items[k].pos.line == d->pos.line &&
+			       dst->items[k].pos.col == d->pos.col &&
+			       strcmp(dst->items[k].message, d->message) == 0;
+		if (!seen)
+			diag_add(dst, d->severity, d->src, d->pos, "%s", d->message);
+	}
+}
+
+/* Infers fn's nodes again with the seed types in force; errors go to
+ * st->diags when report is set, and are dropped otherwise. */
+static void infer_closure_pass(InferState *st, Expr *fn, bool report)
+{
+	DiagList scratch, *outer = st->diags;
+	bool was_speculative = st->speculative;
+	ExprVec sub = {0};
+	/* one bitmap for every pass, cleared behind each: a module with many
+	 * closures costs each its own nodes only */
+	if (!st->closure_seen)
+		st->closure_seen = xcalloc((size_t)st->m->nexprs / 8 + 1, 1);
+	ir_postorder(st->m, fn, true, st->closure_seen, &sub);
+	for (size_t i = 0; i < sub.count; i++) {
+		uint32_t id = sub.items[i]->id;
+		st->closure_seen[id >> 3] &= (uint8_t) ~(1u << (id & 7));
+		if (st->pattern_types && sub.items[i]->kind == EXPR_VAR)
+			st->pattern_types[id] = NULL;
+	}
+	diag_init(&scratch);
+	st->diags = &scratch;
+	st->speculative = !report;
+	infer_range(st, sub.items, sub.count);
+	st->speculative = was_speculative;
+	st->diags = outer;
+	if (report)
+		infer_merge_diags(outer, &scratch);
+	diag_free(&scratch);
+	exprvec_free(&sub);
+}
+
+/*
+ * A closure without a written signature, called: TVM gives each
+ * unannotated parameter and the missing result a fresh type variable and
+ * solves them by unification. Here the call's argument types stand for
+ * the parameters (an annotated one keeps its annotation, which the call
+ * is then checked against), and the result is found by inferring the
+ * body twice: once silently with the let variable `var` (NULL for a
+ * closure called in place) typed `fn (params) -> ?`, so that a recursive
+ * call is a hole the other branch of an `if` or `match` fills, and once
+ * more, reporting, with the signature that found. The closure's nodes
+ * are typed by the second pass; its type is fn->type, NULL when it
+ * failed. Each closure is seeded once, by the first call that reaches it.
+ */
+static void infer_seed_closure(InferState *st, Expr *fn, Expr *var, const Expr *call)
+{
+	Arena *arena = ir_data_arena(st->m);
+	uint32_t n = fn->u.fn.nparams;
+	Type **params, *ret = fn->u.fn.ret_type, *seeded;
+	if (!st->seed_types)
+		st->seed_types = xcalloc(st->m->nexprs + 1, sizeof(Type *));
+	params = xmalloc((n ? n : 1) * sizeof(Type *));
+	for (uint32_t i = 0; i < n; i++) {
+		Expr *p = fn->u.fn.params[i];
+		params[i] = p->u.var.annotation ? p->u.var.annotation : call->u.call.args[i]->type;
+		st->seed_types[p->id] = params[i];
+	}
+	if (!ret)
+		ret = type_var(arena, "?", true);
+	if (var)
+		st->seed_types[var->id] = type_func(arena, n, params, ret);
+	infer_closure_pass(st, fn, false);
+	if (var && fn->type && !infer_is_bare_hole(fn->type->u.func.ret))
+		st->seed_types[var->id] = fn->type;
+	seeded = var ? st->seed_types[var->id] : NULL;
+	infer_closure_pass(st, fn, true);
+	free(params);
+	if (!var)
+		return;
+	/* The signature the second pass found must be the one it assumed: a
+	 * result only the recursion determines stays `?`, and one that grows
+	 * with each pass (a closure returning itself) has no finite type. */
+	if (fn->type && (infer_is_bare_hole(fn->type->u.func.ret) ||
+			 strcmp(infer_tname(st, fn->type), infer_tname(st, seeded)) != 0)) {
+		fn->type = NULL;
+		exprvec_push(&st->deferred, var); /* reported at the walk's end */
+	}
+	st->seed_types[var->id] = fn->type;
+	var->type = fn->type;
+}
+
+/* The closure a call of callee would seed (infer_seed_closure): a `fn`
+ * called in place or through its let variable (*var), not typed yet for
+ * want of a written signature, and not seeded before. */
+static Expr *infer_unseeded_closure(InferState *st, Expr *callee, Expr **var)
+{
+	Expr *fn = callee;
+	*var = NULL;
+	if (callee->kind == EXPR_VAR && callee->u.var.role == VAR_LET) {
+		*var = callee;
+		fn = callee->u.var.value;
+	}
+	if (!fn || fn->kind != EXPR_FN || fn->type || !infer_is_done(st, fn) ||
+	    infer_fn_signature(st->m, fn))
+		return NULL;
+	if (st->seed_types && *var && st->seed_types[(*var)->id])
+		return NULL;
+	for (uint32_t i = 0; i < fn->u.fn.nparams; i++)
+		if (st->seed_types && st->seed_types[fn->u.fn.params[i]->id])
+			return NULL;
+	return fn;
 }
 
 static Type *infer_fn_call(InferState *st, Expr *e)
@@ -246,11 +418,30 @@ static Type *infer_fn_call(InferState *st, Expr *e)
 	Expr *callee = e->u.call.callee;
 	Type *ft = callee ? callee->type : NULL;
 	uint32_t n = e->u.call.nargs;
-	if (!ft)
-		return NULL;
 	for (uint32_t i = 0; i < n; i++)
 		if (!e->u.call.args[i]->type)
 			return NULL;
+	if (!ft && callee) {
+		Expr *var, *fn = infer_unseeded_closure(st, callee, &var);
+		if (fn && fn->u.fn.nparams != n) {
+			infer_error(st, e->pos, "'%s' expects %u argument%s, got %u",
+				    infer_value_name(st, callee), fn->u.fn.nparams,
+				    fn->u.fn.nparams == 1 ? "" : "s", n);
+			/* nothing more to say about its parameters */
+			if (!st->seed_types)
+				st->seed_types = xcalloc(st->m->nexprs + 1, sizeof(Type *));
+			for (uint32_t i = 0; i < fn->u.fn.nparams; i++)
+				st->seed_types[fn->u.fn.params[i]->id] =
+					type_var(ir_data_arena(st->m), "?", true);
+			return NULL;
+		}
+		if (fn) {
+			infer_seed_closure(st, fn, var, e);
+			ft = fn->type;
+		}
+	}
+	if (!ft)
+		return NULL;
 	if (ft->kind != TYPE_FUNC) {
 		infer_error(st, e->pos, "cannot call '%s' of type %s: it is not a function",
 			    infer_value_name(st, callee), infer_tname(st, ft));
@@ -263,8 +454,13 @@ static Type *infer_fn_call(InferState *st, Expr *e)
 		return NULL;
 	}
 	if (callee->kind == EXPR_GLOBAL && callee->u.global.index >= 0 &&
-	    st->m->globals[callee->u.global.index].ntype_params)
-		return infer_polymorphic_call(st, e, &st->m->globals[callee->u.global.index], ft);
+	    st->m->globals[callee->u.global.index].ntype_params) {
+		const IrGlobal *g = &st->m->globals[callee->u.global.index];
+		return infer_polymorphic_call(st, e, g->ntype_params, g->type_params, ft);
+	}
+	if (ft->u.func.ntype_params)
+		return infer_polymorphic_call(st, e, ft->u.func.ntype_params,
+					      ft->u.func.type_params, ft);
 	for (uint32_t i = 0; i < n; i++) {
 		Type *want = ft->u.func.params[i], *got = e->u.call.args[i]->type;
 		if (!type_equal(want, got)) {
@@ -308,6 +504,8 @@ static Type *infer_fn(InferState *st, Expr *e)
 	for (uint32_t i = 0; i < e->u.fn.nparams; i++)
 		params[i] = e->u.fn.params[i]->type;
 	t = type_func(ir_data_arena(st->m), e->u.fn.nparams, params, ret);
+	t->u.func.ntype_params = e->u.fn.head->ntype_params;
+	t->u.func.type_params = e->u.fn.head->type_params;
 	free(params);
 	return t;
 }
@@ -317,6 +515,8 @@ static Type *infer_proj(InferState *st, Expr *e)
 	Type *tt = e->u.proj.tuple->type;
 	if (!tt)
 		return NULL;
+	if (tt->kind == TYPE_VAR && tt->u.var.hole)
+		return tt; /* a field of a result not known yet */
 	if (tt->kind != TYPE_TUPLE) {
 		infer_error(st, e->pos, "cannot take field %u of %s: it is not a tuple",
 			    e->u.proj.index, infer_tname(st, tt));
@@ -363,9 +563,13 @@ static Type *infer_if(InferState *st, Expr *e)
 			    infer_tname(st, a), infer_tname(st, b));
 		ok = false;
 	}
+	if (st->speculative && ok && c && (a || b))
+		return !a ? b : !b ? a : type_has_hole(a) && !type_has_hole(b) ? b : a;
 	if (!ok || !c || !a || !b)
 		return NULL;
-	return a;
+	/* a recursive call still typed `?` (infer_seed_closure) takes the
+	 * other branch's type */
+	return type_has_hole(a) && !type_has_hole(b) ? b : a;
 }
 
 static Type *infer_let(InferState *st, Expr *e)
@@ -415,7 +619,7 @@ static Type *infer_node(InferState *st, Expr *e)
 	case EXPR_CONSTRUCT:
 		return infer_construct(st->m, st->diags, e);
 	case EXPR_MATCH:
-		return infer_match(st->m, st->diags, e, infer_pattern_memo(st));
+		return infer_match(st->m, st->diags, e, infer_pattern_memo(st), st->speculative);
 	}
 	return NULL;
 }
@@ -526,6 +730,35 @@ static bool infer_starts_of_listing(const IrModule *m, const ExprVec *nodes, siz
 	return k == m->nglobals && starts[k] == nodes->count;
 }
 
+/* The closure parameters and recursive let variables no call gave a
+ * type, each once. */
+static void infer_report_deferred(InferState *st)
+{
+	uint8_t *reported;
+	if (!st->deferred.count)
+		return;
+	reported = xcalloc((size_t)st->m->nexprs / 8 + 1, 1);
+	for (size_t i = 0; i < st->deferred.count; i++) {
+		Expr *e = st->deferred.items[i];
+		const char *name = e->name ? e->name : "";
+		if (e->type || (st->seed_types && st->seed_types[e->id]) ||
+		    (reported[e->id >> 3] & (1u << (e->id & 7))))
+			continue;
+		reported[e->id >> 3] |= (uint8_t)(1u << (e->id & 7));
+		if (e->u.var.role == VAR_PARAM)
+			infer_error(st, e->pos,
+				    "cannot infer the type of parameter '%%%s': no call of its "
+				    "function gives it one; annotate it",
+				    name);
+		else
+			infer_error(st, e->pos,
+				    "'%%%s' is used in its own definition and needs a type "
+				    "annotation",
+				    name);
+	}
+	free(reported);
+}
+
 bool infer_module(IrModule *m, DiagList *diags)
 {
 	return infer_module_listed(m, NULL, diags);
@@ -615,8 +848,12 @@ bool infer_module_listed(IrModule *m, ExprVec *listed, DiagList *diags)
 		}
 	}
 
+	infer_report_deferred(&st);
 	m->typed = diags->errors == errors_before;
 	exprvec_free(&nodes);
+	exprvec_free(&st.deferred);
+	free(st.seed_types);
+	free(st.closure_seen);
 	for (uint32_t g = 0; g < n; g++)
 		free(deps[g]);
 	free(deps);

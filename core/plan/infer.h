@@ -49,12 +49,16 @@ Type *infer_construct(IrModule *m, DiagList *diags, Expr *e);
 /* memo: m->nexprs entries, zeroed, kept by the caller for the whole walk:
  * the pattern variables' types by id, a clause's all at once. */
 Type *infer_pattern_var(IrModule *m, Expr *var, Type **memo);
-Type *infer_match(IrModule *m, DiagList *diags, Expr *e, Type **memo);
-/* A call of polymorphic global g (function type ft) with argument types
- * args: *ret the result with g's type parameters solved; false when
- * argument *bad_arg cannot have the type *want. */
-bool infer_instantiate(IrModule *m, const IrGlobal *g, const Type *ft, Type *const *args,
-		       uint32_t nargs, Type **ret, uint32_t *bad_arg, Type **want);
+/* speculative: clauses without a type are passed over (the first pass
+ * over a closure whose result is being found, infer.c). */
+Type *infer_match(IrModule *m, DiagList *diags, Expr *e, Type **memo, bool speculative);
+/* A call of a polymorphic global or closure (function type ft, type
+ * parameters type_params) with argument types args: *ret the result with
+ * the type parameters solved; false when argument *bad_arg cannot have the
+ * type *want. */
+bool infer_instantiate(IrModule *m, uint32_t ntype_params, const char *const *type_params,
+		       const Type *ft, Type *const *args, uint32_t nargs, Type **ret,
+		       uint32_t *bad_arg, Type **want);
 
 /* The Relay spelling of t (`Tensor[(5, 7), float32]`, `?` for NULL) as a
  * string in m's arena, for diagnostics; it lives as long as m. Inline, so

@@ -258,6 +258,11 @@ void plan_constraint_describe(StrBuf *out, PlanAnalysis *an, uint32_t i,
 /* Generates the constraints of the whole module (plan_constraints.c), then
  * one bind per expression a what-if pin names; `cuttable`, when not NULL, gets one
  * flag per constraint: a use of a value where a device_copy could be put. */
+/* By id (nexprs entries; count nodes, NULL entries allowed): 1 for a tuple
+ * used only as the arguments of call_lowered, whose fields each meet their
+ * parameter alone (no tuple to collapse); NULL when there is none. The
+ * caller frees it. */
+uint8_t *plan_lowered_argument_tuples(Expr *const *nodes, size_t count, uint32_t nexprs);
 void plan_generate_constraints(PlanAnalysis *an, const PlanPin *pins, size_t npins, int32_t host,
 			       uint8_t **cuttable);
 /* The host device TVM keeps shapes on (vm.shape_of's result,

@@ -35,10 +35,13 @@
  *   vm.invoke_tvm_op(f, i, o)   fn(?f?, ?x?, ?x?):?x? (f free)
  * and, as DomainForCallee and GetAnyCall read LowerTE's calls:
  *   call_lowered(@f, (a, b))    @f's function domain fn(a, b):call, like
- *                               @f(a, b) (the tuple collapses as any
- *                               tuple does: a lowered function's
- *                               arguments share one device, as the
- *                               primitive function it came from did)
+ *                               @f(a, b) (GetAnyCall): each field meets
+ *                               its parameter's domain only, so fields
+ *                               may differ (DomainForCallee leaves a
+ *                               lowered function's arguments free of one
+ *                               another); a tuple used only there is no
+ *                               tuple to collapse, one used elsewhere too
+ *                               still is
  *   memory.alloc_storage(size, shape, alignment, virtual_device=D)
  *                               fn(host, host, host):D (D free if absent)
  *   memory.alloc_tensor(storage, offset, shape)
@@ -60,6 +63,7 @@ typedef struct Generator {
 	uint8_t *in_primitive; /* by id: inside a Primitive=1 function's body;
 				  NULL when the module has none */
 	int32_t host;          /* device-table index of the host, or IR_NO_DEVICE */
+	uint8_t *lowered_args; /* plan_lowered_argument_tuples, or NULL */
 } Generator;
 
 int32_t plan_host_device(const DeviceTable *devices)
@@ -312,6 +316,10 @@ static void generate_node(Generator *g, const IrModule *m, Expr *e)
 		return;
 	}
 	case EXPR_TUPLE:
+		/* call_lowered's arguments: each field meets its parameter's
+		 * domain alone (generate_call), as TVM lets them differ */
+		if (g->lowered_args && g->lowered_args[e->id])
+			return;
 		for (uint32_t i = 0; i < e->u.tuple.nfields; i++) {
 			Expr *f = e->u.tuple.fields[i];
 			emit(g, CONSTRAINT_TUPLE_FIELD, e, f, i, plan_domain_of(an, e),
@@ -381,22 +389,57 @@ static void mark_primitive_body(Generator *g, const Expr *fn)
 	exprvec_free(&stack);
 }
 
+uint8_t *plan_lowered_argument_tuples(Expr *const *nodes, size_t count, uint32_t nexprs)
+{
+	uint8_t *uses = NULL;
+	for (size_t k = 0; k < count && !uses; k++) {
+		const Expr *e = nodes[k];
+		if (e && e->kind == EXPR_CALL && e->u.call.op == OP_CALL_LOWERED &&
+		    e->u.call.nargs == 2 && e->u.call.args[1]->kind == EXPR_TUPLE)
+			uses = xcalloc(nexprs ? nexprs : 1, 1);
+	}
+	if (!uses)
+		return NULL;
+	/* a tuple marked both ways is shared: it stays a tuple */
+	for (size_t k = 0; k < count; k++) {
+		const Expr *e = nodes[k];
+		bool lowered = e && e->kind == EXPR_CALL && e->u.call.op == OP_CALL_LOWERED &&
+			       e->u.call.nargs == 2;
+		for (uint32_t i = 0; e && i < ir_child_count(e); i++) {
+			const Expr *c = ir_child(e, i);
+			if (c && c->kind == EXPR_TUPLE && c->id < nexprs)
+				uses[c->id] |= lowered && c == e->u.call.args[1] ? 1 : 2;
+		}
+	}
+	for (uint32_t id = 0; id < nexprs; id++)
+		uses[id] = uses[id] == 1;
+	return uses;
+}
+
 void plan_generate_constraints(PlanAnalysis *an, const PlanPin *pins, size_t npins, int32_t host,
 			       uint8_t **cuttable)
 {
 	const IrModule *m = an->module;
-	Generator g = {an, NULL, 0, NULL, host};
+	Generator g = {an, NULL, 0, NULL, host, NULL};
 	for (uint32_t id = 0; id < an->nexprs; id++)
 		if (an->by_id[id] && ir_fn_is_primitive(an->by_id[id]))
 			mark_primitive_body(&g, an->by_id[id]);
+	g.lowered_args = plan_lowered_argument_tuples(an->by_id, an->nexprs, an->nexprs);
 	/* Unification does not depend on order, so the nodes are visited by
 	 * id, which follows the text; events then read top to bottom.
 	 * Function domains come first, so that every call site meets a
 	 * function domain of the right arity. */
-	for (uint32_t id = 0; id < an->nexprs; id++)
-		if (an->by_id[id] && an->by_id[id]->kind == EXPR_FN)
-			plan_domain_as_function(an, plan_domain_of(an, an->by_id[id]),
-						an->by_id[id]->u.fn.nparams);
+	for (uint32_t id = 0; id < an->nexprs; id++) {
+		const Expr *e = an->by_id[id];
+		if (e && e->kind == EXPR_FN)
+			plan_domain_as_function(an, plan_domain_of(an, e), e->u.fn.nparams);
+		/* a reference to a global too, so that `why` can follow a
+		 * call's argument through it to the global's parameter */
+		if (e && e->kind == EXPR_GLOBAL && e->u.global.index >= 0 &&
+		    (uint32_t)e->u.global.index < m->nglobals)
+			plan_domain_as_function(an, plan_domain_of(an, e),
+						m->globals[e->u.global.index].fn->u.fn.nparams);
+	}
 	for (uint32_t id = 0; id < an->nexprs; id++)
 		if (an->by_id[id])
 			generate_node(&g, m, an->by_id[id]);
@@ -413,4 +456,5 @@ void plan_generate_constraints(PlanAnalysis *an, const PlanPin *pins, size_t npi
 	else
 		free(g.cuttable);
 	free(g.in_primitive);
+	free(g.lowered_args);
 }

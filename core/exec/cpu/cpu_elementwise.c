@@ -521,7 +521,7 @@ static inline double clip_fd(double x, const KernelCall *kc)
 	return x < kc->p.clip.lo ? kc->p.clip.lo : x > kc->p.clip.hi ? kc->p.clip.hi : x;
 }
 #define clip_f(x, kc) _Generic((x), float : clip_ff, default : clip_fd)(x, kc)
-static inline int64_t clip_i(int64_t x, const KernelCall *kc)
+static inline int64_t clip_i64(int64_t x, const KernelCall *kc)
 {
 	if ((double)x < kc->p.clip.lo)
 		return double_to_i64(ceil(kc->p.clip.lo));
@@ -529,6 +529,18 @@ static inline int64_t clip_i(int64_t x, const KernelCall *kc)
 		return double_to_i64(floor(kc->p.clip.hi));
 	return x;
 }
+/* uint64 is clipped in its own range (as an int64, a value above 2^63
+ * would be negative): the bounds cast to uint64 as topi.clip casts them,
+ * saturating (a_max of 2^64 or more keeps every value). */
+static inline uint64_t clip_u64(uint64_t x, const KernelCall *kc)
+{
+	uint64_t lo = double_to_u64(ceil(kc->p.clip.lo));
+	uint64_t hi = double_to_u64(floor(kc->p.clip.hi));
+	if (kc->p.clip.hi < 0)
+		hi = 0;
+	return x < lo ? lo : x > hi ? hi : x;
+}
+#define clip_i(x, kc) _Generic((x), uint64_t : clip_u64, default : clip_i64)(x, kc)
 
 #define DEFINE_UNARY_LOOPS(OP, F32EXPR, F64EXPR, IEXPR, HAS_FLOAT, HAS_INT)                    \
 	DEFINE_UNARY_LOOP(unary_##OP##_f32, float, float, F32_LOAD, F32_STORE, F32EXPR)        \

@@ -27,37 +27,6 @@
 
 #include "infer_ops.h"
 
-/* Does t contain a hole? */
-static bool has_hole(const Type *t)
-{
-	if (!t)
-		return false;
-	switch (t->kind) {
-	case TYPE_TENSOR:
-		return false;
-	case TYPE_VAR:
-		return t->u.var.hole;
-	case TYPE_TUPLE:
-		for (uint32_t i = 0; i < t->u.tuple.nfields; i++)
-			if (has_hole(t->u.tuple.fields[i]))
-				return true;
-		return false;
-	case TYPE_FUNC:
-		for (uint32_t i = 0; i < t->u.func.nparams; i++)
-			if (has_hole(t->u.func.params[i]))
-				return true;
-		return has_hole(t->u.func.ret);
-	case TYPE_CALL:
-		for (uint32_t i = 0; i < t->u.call.nargs; i++)
-			if (has_hole(t->u.call.args[i]))
-				return true;
-		return false;
-	case TYPE_REF:
-		return has_hole(t->u.ref.value);
-	}
-	return false;
-}
-
 /* Solving `written` against `actual` for the n parameters: bound[i]
  * is what parameter i stands for so far (NULL: nothing yet). False when
  * the two cannot be made equal. */
@@ -75,7 +44,8 @@ static bool unify(Type *written, const Type *actual, uint32_t n, const char *con
 					return false;
 				/* the first binding, or one that says more
 				 * (List[Tensor] after List[?]) */
-				if (!bound[i] || (has_hole(bound[i]) && !has_hole(actual)))
+				if (!bound[i] ||
+				    (type_has_hole(bound[i]) && !type_has_hole(actual)))
 					bound[i] = (Type *)actual;
 				return true;
 			}
@@ -282,7 +252,7 @@ Type *infer_pattern_var(IrModule *m, Expr *var, Type **memo)
 	return memo[var->id];
 }
 
-Type *infer_match(IrModule *m, DiagList *diags, Expr *e, Type **memo)
+Type *infer_match(IrModule *m, DiagList *diags, Expr *e, Type **memo, bool speculative)
 {
 	Type *scrutinee = e->u.match.scrutinee->type, *result = NULL;
 	bool ok = scrutinee != NULL;
@@ -291,7 +261,7 @@ Type *infer_match(IrModule *m, DiagList *diags, Expr *e, Type **memo)
 	for (uint32_t k = 0; k < e->u.match.nclauses; k++) {
 		Type *b = e->u.match.bodies[k]->type;
 		if (!b) {
-			ok = false;
+			ok = speculative ? ok : false;
 			continue;
 		}
 		if (result && !type_equal(result, b)) {
@@ -300,7 +270,7 @@ Type *infer_match(IrModule *m, DiagList *diags, Expr *e, Type **memo)
 				   infer_type_name(m, result), infer_type_name(m, b), k + 1);
 			return NULL;
 		}
-		if (!result || (has_hole(result) && !has_hole(b)))
+		if (!result || (type_has_hole(result) && !type_has_hole(b)))
 			result = b;
 	}
 	if (ok && !e->u.match.nclauses)
@@ -308,24 +278,25 @@ Type *infer_match(IrModule *m, DiagList *diags, Expr *e, Type **memo)
 	return ok ? result : NULL;
 }
 
-bool infer_instantiate(IrModule *m, const IrGlobal *g, const Type *ft, Type *const *args,
-		       uint32_t nargs, Type **ret, uint32_t *bad_arg, Type **want)
+bool infer_instantiate(IrModule *m, uint32_t ntype_params, const char *const *type_params,
+		       const Type *ft, Type *const *args, uint32_t nargs, Type **ret,
+		       uint32_t *bad_arg, Type **want)
 {
-	Type **bound = xcalloc(g->ntype_params + 1, sizeof(Type *));
+	Type **bound = xcalloc(ntype_params + 1, sizeof(Type *));
 	bool ok = true;
 	*ret = NULL;
 	for (uint32_t i = 0; i < nargs && ok; i++)
-		if (!unify(ft->u.func.params[i], args[i], g->ntype_params, g->type_params, bound)) {
-			fill_holes(m, g->ntype_params, bound);
+		if (!unify(ft->u.func.params[i], args[i], ntype_params, type_params, bound)) {
+			fill_holes(m, ntype_params, bound);
 			*bad_arg = i;
 			*want = type_substitute(ir_data_arena(m), ft->u.func.params[i],
-						g->ntype_params, g->type_params, bound);
+						ntype_params, type_params, bound);
 			ok = false;
 		}
 	if (ok) {
-		fill_holes(m, g->ntype_params, bound);
-		*ret = type_substitute(ir_data_arena(m), ft->u.func.ret, g->ntype_params,
-				       g->type_params, bound);
+		fill_holes(m, ntype_params, bound);
+		*ret = type_substitute(ir_data_arena(m), ft->u.func.ret, ntype_params, type_params,
+				       bound);
 	}
 	free(bound);
 	return ok;

@@ -13,11 +13,18 @@
  * contrib_dense_pack's inputs) any integer dtype is taken. The relations
  * that are a float operator's once the parameters are checked (dense,
  * batch_matmul, conv2d, conv2d_transpose, avg_pool2d, concatenate) call
- * that operator's relation, whose messages name the float operator; the
- * products show it a weight of the data's dtype, as TVM's data and weight
- * may differ (uint8 data and an int8 weight).
+ * that operator's relation; the products show it a weight of the data's
+ * dtype, as TVM's data and weight may differ (uint8 data and an int8
+ * weight), and qnn_float_relation tells its errors as the qnn operator's,
+ * with the weight as written. Mixed dtypes where TVM wants one (the binary
+ * ops' lhs and rhs, concatenate's fields) are named argument by argument.
  */
+#include <stdio.h>
+
 #include "infer_ops.h"
+
+static Type *qnn_float_relation(OpTypeContext *ctx, OpTypeContext *inner, OpTypeRelation relation,
+				OpKind float_op, const Type *shown, const Type *real);
 
 /* TVM's dtype sets (the ICHECKs of src/relay/qnn/op) */
 static const DType quantize_out[] = {DT_INT8, DT_UINT8, DT_INT16, DT_UINT16, DT_INT32};
@@ -257,8 +264,19 @@ static Type *infer_qnn_binary(OpTypeContext *ctx)
 	uint32_t na, nb, n;
 	DimBuf buf;
 	int64_t *dims;
-	if (!infer_tensor_pair(ctx, &a, &b) || !infer_same_dtype(ctx, a, b) ||
-	    !qnn_dtype(ctx, a, "lhs", INFER_DTYPES(any_integer)) ||
+	if (!infer_tensor_pair(ctx, &a, &b))
+		return NULL;
+	if (a->u.tensor.dtype != b->u.tensor.dtype) {
+		/* TVM's BroadcastRel wants one dtype of both */
+		infer_op_error(
+			ctx,
+			"'%s' expects rhs (argument 2) of the dtype of lhs (argument 1): lhs "
+			"is %s, rhs is %s",
+			infer_op_name(ctx), dtype_name(a->u.tensor.dtype),
+			dtype_name(b->u.tensor.dtype));
+		return NULL;
+	}
+	if (!qnn_dtype(ctx, a, "lhs", INFER_DTYPES(any_integer)) ||
 	    !qnn_channel_params(ctx, a, 2, "lhs_axis", false) ||
 	    !qnn_channel_params(ctx, b, 4, "rhs_axis", false) || !qnn_output_params(ctx, 6))
 		return NULL;
@@ -381,7 +399,64 @@ Type *infer_op_QNN_LEAKY_RELU(OpTypeContext *ctx)
  * output_zero_point): nn.avg_pool2d's window of int8 or uint8 data. */
 Type *infer_op_QNN_AVG_POOL2D(OpTypeContext *ctx)
 {
-	return infer_qnn_unary(ctx) ? infer_op_AVG_POOL2D(ctx) : NULL;
+	return infer_qnn_unary(ctx) ? qnn_float_relation(ctx, ctx, infer_op_AVG_POOL2D,
+							 OP_AVG_POOL2D, NULL, NULL)
+				    : NULL;
+}
+
+/* Appends to out the text with every occurrence of from but the first
+ * `skip` replaced by to. */
+static void replace_all(StrBuf *out, const char *text, const char *from, const char *to,
+			unsigned skip)
+{
+	size_t n = strlen(from);
+	const char *hit;
+	while (n && (hit = strstr(text, from)) != NULL) {
+		strbuf_append(out, text, (size_t)(hit - text));
+		strbuf_puts(out, skip ? from : to);
+		skip -= skip > 0;
+		text = hit + n;
+	}
+	strbuf_puts(out, text);
+}
+
+/* The float operator's relation on inner (ctx's call, maybe shown other
+ * argument types), its errors told as the qnn operator's: the float
+ * operator's quoted name becomes the qnn one's, and the type shown for an
+ * argument in its place (shown, a weight given the data's dtype) becomes
+ * the argument's own (real). */
+static Type *qnn_float_relation(OpTypeContext *ctx, OpTypeContext *inner, OpTypeRelation relation,
+				OpKind float_op, const Type *shown, const Type *real)
+{
+	DiagList scratch, *outer = ctx->diags;
+	Type *r;
+	char from[96], to[96];
+	snprintf(from, sizeof from, "'%s'", op_info(float_op)->name);
+	snprintf(to, sizeof to, "'%s'", infer_op_name(ctx));
+	diag_init(&scratch);
+	inner->diags = &scratch;
+	r = relation(inner);
+	inner->diags = outer;
+	for (size_t i = 0; i < scratch.count; i++) {
+		const Diag *d = &scratch.items[i];
+		StrBuf named, typed;
+		strbuf_init(&named);
+		strbuf_init(&typed);
+		replace_all(&named, d->message, from, to, 0);
+		if (shown && real && shown != real) {
+			/* data that looks like the shown weight is named first */
+			const char *text = infer_tname(ctx, shown);
+			replace_all(&typed, named.data ? named.data : "", text,
+				    infer_tname(ctx, real),
+				    strcmp(infer_tname(ctx, ctx->arg_types[0]), text) == 0);
+		} else
+			strbuf_puts(&typed, named.data ? named.data : "");
+		diag_add(outer, d->severity, d->src, d->pos, "%s", typed.data);
+		strbuf_free(&named);
+		strbuf_free(&typed);
+	}
+	diag_free(&scratch);
+	return r;
 }
 
 /* qnn.concatenate(data, input_scales, input_zero_points, output_scale,
@@ -409,7 +484,24 @@ Type *infer_op_QNN_CONCATENATE(OpTypeContext *ctx)
 	}
 	if (!qnn_output_params(ctx, 3))
 		return NULL;
-	return infer_op_CONCATENATE(ctx);
+	if (ctx->arg_types[0]->kind == TYPE_TUPLE) {
+		const Type *t = ctx->arg_types[0];
+		for (uint32_t f = 1; f < t->u.tuple.nfields; f++) {
+			const Type *a = t->u.tuple.fields[0], *b = t->u.tuple.fields[f];
+			if (a->kind == TYPE_TENSOR && b->kind == TYPE_TENSOR &&
+			    a->u.tensor.dtype != b->u.tensor.dtype) {
+				infer_op_error(
+					ctx,
+					"'qnn.concatenate' expects every field of data "
+					"(argument 1) of one dtype: field 0 is %s, field %u is "
+					"%s",
+					dtype_name(a->u.tensor.dtype), f,
+					dtype_name(b->u.tensor.dtype));
+				return NULL;
+			}
+		}
+	}
+	return qnn_float_relation(ctx, ctx, infer_op_CONCATENATE, OP_CONCATENATE, NULL, NULL);
 }
 
 /* ---- products and convolutions -------------------------------------------- */
@@ -440,7 +532,8 @@ typedef struct QnnProduct {
  * zero point per output channel as q->channels says, and out_dtype, one of
  * q->out. Then the float operator's relation types the call, shown a weight
  * of data's dtype (it wants them alike, TVM's qnn ops do not). */
-static Type *qnn_product(OpTypeContext *ctx, const QnnProduct *q, OpTypeRelation relation)
+static Type *qnn_product(OpTypeContext *ctx, const QnnProduct *q, OpTypeRelation relation,
+			 OpKind float_op)
 {
 	Type *d, *w, *args[6];
 	OpTypeContext inner;
@@ -467,7 +560,7 @@ static Type *qnn_product(OpTypeContext *ctx, const QnnProduct *q, OpTypeRelation
 		args[1] = type_tensor(ir_data_arena(ctx->module), d->u.tensor.dtype,
 				      w->u.tensor.ndim, w->u.tensor.dims);
 	inner.arg_types = args;
-	return relation(&inner);
+	return qnn_float_relation(ctx, &inner, relation, float_op, args[1], w);
 }
 
 /* qnn.dense: int8, uint8, int16 or uint16 data, an int8 or uint8 weight,
@@ -476,7 +569,7 @@ Type *infer_op_QNN_DENSE(OpTypeContext *ctx)
 {
 	static const QnnProduct q = {QNN_WEIGHT_DIM_0, INFER_DTYPES(wide_in),
 				     INFER_DTYPES(int8_or_uint8), INFER_DTYPES(dense_out)};
-	return qnn_product(ctx, &q, infer_op_DENSE);
+	return qnn_product(ctx, &q, infer_op_DENSE, OP_DENSE);
 }
 
 /* qnn.contrib_dense_pack(data, weight, ...): TVM's QnnDensePackRel, the
@@ -516,7 +609,7 @@ Type *infer_op_QNN_BATCH_MATMUL(OpTypeContext *ctx)
 {
 	static const QnnProduct q = {QNN_SCALAR, INFER_DTYPES(int8_or_uint8),
 				     INFER_DTYPES(int8_or_uint8), INFER_DTYPES(int32_only)};
-	return qnn_product(ctx, &q, infer_op_BATCH_MATMUL);
+	return qnn_product(ctx, &q, infer_op_BATCH_MATMUL, OP_BATCH_MATMUL);
 }
 
 /* qnn.conv2d: int8, uint8 or int16 data and weight, int16, int32 or int64
@@ -525,7 +618,7 @@ Type *infer_op_QNN_CONV2D(OpTypeContext *ctx)
 {
 	static const QnnProduct q = {QNN_WEIGHT_DIM_0, INFER_DTYPES(conv_in), INFER_DTYPES(conv_in),
 				     INFER_DTYPES(conv_out)};
-	return qnn_product(ctx, &q, infer_op_CONV2D);
+	return qnn_product(ctx, &q, infer_op_CONV2D, OP_CONV2D);
 }
 
 /* qnn.conv2d_transpose: int8, uint8, int16 or uint16 data, an int8 or uint8
@@ -534,5 +627,5 @@ Type *infer_op_QNN_CONV2D_TRANSPOSE(OpTypeContext *ctx)
 {
 	static const QnnProduct q = {QNN_ANY_LENGTH, INFER_DTYPES(wide_in),
 				     INFER_DTYPES(int8_or_uint8), INFER_DTYPES(conv_out)};
-	return qnn_product(ctx, &q, infer_op_CONV2D_TRANSPOSE);
+	return qnn_product(ctx, &q, infer_op_CONV2D_TRANSPOSE, OP_CONV2D_TRANSPOSE);
 }
