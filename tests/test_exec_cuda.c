@@ -410,12 +410,12 @@ static void test_stack_and_create(void **state)
 	check("%a: " F32("3, 4, 5") ", %b: " F32("3, 4, 5") ", %c: " F32("3, 4, 5"),
 	      "(stack((%a, %b, %c)), stack((%a, %b, %c), axis=2), stack((%c, %a), axis=-1))", 0);
 	check("%a: Tensor[(7, 3), int8], %b: Tensor[(7, 3), int8]", "stack((%a, %b), axis=1)", 0);
-	check("%i: Tensor[(6, 5), int64], %on: " F32("") ", %off: Tensor[(), int32]",
+	check("%i: Tensor[(6, 5), int64], %on: " F32("") ", %off: int32",
 	      "(one_hot(%i, %on, %off, depth=8, dtype=\"float32\"), "
 	      "one_hot(%i, %on, %off, depth=4, axis=1, dtype=\"int64\"), "
 	      "one_hot(%i, %on, %off, depth=3, axis=0, dtype=\"float16\"))",
 	      0);
-	check("%x: Tensor[(5, 6), float64], %v: " F32("") ", %w: Tensor[(), int64]",
+	check("%x: Tensor[(5, 6), float64], %v: " F32("") ", %w: int64",
 	      "(full(%v, shape=[4, 9], dtype=\"int32\"), full(%w, shape=[3], dtype=\"float64\"), "
 	      "full_like(%x, %v), full(%v, shape=[7, 2]), full(%v, shape=[2], dtype=\"bool\"))",
 	      0);

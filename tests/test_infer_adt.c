@@ -118,7 +118,7 @@ static void test_match_errors(void **state)
 		       "argument 1 of '@first' has type " F2 ", expected Pair[?, ?]");
 }
 
-#define I64 "Tensor[(), int64]"
+#define I64 "int64"
 #define ALLOC_PARAMS "%n: " I64 ", %a: " I64 ", %s: Tensor[(2), int64]"
 
 static void test_memory_alloc(void **state)
@@ -133,7 +133,7 @@ static void test_memory_alloc(void **state)
 		   "memory.alloc_tensor(%st, 0i64, %s, assert_shape=[-1, 5])",
 		   "Tensor[(?, 5), float32]");
 	check_error_at(ALLOC_PARAMS, "memory.alloc_storage(%s, %s, %a)", 3,
-		       "'memory.alloc_storage' expects its size to be Tensor[(), int64], got "
+		       "'memory.alloc_storage' expects its size to be int64, got "
 		       "Tensor[(2), int64]");
 	check_error_at(ALLOC_PARAMS ", %st: Storage[]", "memory.alloc_tensor(%st, 0i64, %s)", 3,
 		       "'memory.alloc_tensor' needs const_shape or assert_shape");

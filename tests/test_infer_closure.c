@@ -36,7 +36,7 @@
 #define INFER_FIXTURE_BODY_LINE 7
 #define F2 "Tensor[(2), float32]"
 #define I3 "Tensor[(3), int32]"
-#define I0 "Tensor[(), int32]"
+#define I0 "int32"
 
 #include "infer_fixture.h"
 

@@ -336,18 +336,17 @@ static void test_resampling(void **state)
 static void test_dyn_nn(void **state)
 {
 	(void)state;
-	expect_type("%x: " F32(1, 3, 4, 6) ", %w: Tensor[(4, 2), int64], %v: Tensor[(), float32]",
+	expect_type("%x: " F32(1, 3, 4, 6) ", %w: Tensor[(4, 2), int64], %v: float32",
 		    "dyn.nn.pad(%x, %w, %v)", "Tensor[(?, ?, ?, ?), float32]");
-	expect_type("%x: " F32(2, 3, 4, 6) ", %h: Tensor[(), float32], %s: Tensor[(), float32]",
+	expect_type("%x: " F32(2, 3, 4, 6) ", %h: float32, %s: float32",
 		    "dyn.nn.upsampling(%x, %h, %s, layout=\"NHWC\", method=\"bilinear\")",
 		    "Tensor[(2, ?, ?, 6), float32]");
-	expect_type("%x: " F32(1, 2, 3, 4, 5) ", %d: Tensor[(), float32], %h: Tensor[(), "
-					      "float32], %w: Tensor[(), float32]",
+	expect_type("%x: " F32(1, 2, 3, 4, 5) ", %d: float32, %h: float32, %w: float32",
 		    "dyn.nn.upsampling3d(%x, %d, %h, %w)", "Tensor[(1, 2, ?, ?, ?), float32]");
 	expect_type("%x: " F32(1, 3, 4, 6) ", %s: Tensor[(2), int64], %r: Tensor[(4), float32]",
 		    "dyn.image.resize2d(%x, %s, %r, out_dtype=\"float16\")",
 		    "Tensor[(1, 3, ?, ?), float16]");
-	expect_error("%x: " F32(1, 3, 4, 6) ", %w: Tensor[(3, 2), int64], %v: Tensor[(), float32]",
+	expect_error("%x: " F32(1, 3, 4, 6) ", %w: Tensor[(3, 2), int64], %v: float32",
 		     "dyn.nn.pad(%x, %w, %v)",
 		     "'dyn.nn.pad' pad_width must be an integer tensor of shape (4, 2), got "
 		     "Tensor[(3, 2), int64]");
@@ -355,12 +354,12 @@ static void test_dyn_nn(void **state)
 		     "dyn.image.resize2d(%x, %s, %r)",
 		     "'dyn.image.resize2d' size must be a 2-element integer tensor, got "
 		     "Tensor[(3), int64]");
-	expect_error("%x: " F32(2, 3, 4, 6) ", %h: Tensor[(2), float32], %s: Tensor[(), float32]",
+	expect_error("%x: " F32(2, 3, 4, 6) ", %h: Tensor[(2), float32], %s: float32",
 		     "dyn.nn.upsampling(%x, %h, %s)",
 		     "'dyn.nn.upsampling' scale_h must be a scalar, got Tensor[(2), float32]");
 	expect_round_trip("#[version = \"0.0.5\"]\n"
 			  "def @main(%x: Tensor[(1, 3, 4, 6), float32], %w: Tensor[(4, 2), int64], "
-			  "%v: Tensor[(), float32], %s: Tensor[(2), int64], %r: Tensor[(4), "
+			  "%v: float32, %s: Tensor[(2), int64], %r: Tensor[(4), "
 			  "float32]) {\n"
 			  "  %0 = dyn.nn.pad(%x, %w, %v, pad_mode=\"edge\");\n"
 			  "  dyn.image.resize2d(%0, %s, %r, layout=\"NCHW\", method=\"cubic\", "
@@ -751,7 +750,7 @@ static void test_random_errors(void **state)
 		     "'random.uniform' generates only float32 or float64 values");
 	expect_error("%k: " KEY, "random.normal(%k, 0f, 1f64, out_shape=[2])",
 		     "'random.normal' expects a float32 scalar for argument 3, got "
-		     "Tensor[(), float64]");
+		     "float64");
 	expect_error("%k: " KEY ", %p: " F32(4, 6), "random.multinomial(%k, %p, num_samples=-1)",
 		     "'random.multinomial' attribute num_samples=-1 must not be negative");
 }
@@ -767,14 +766,13 @@ static void test_nn_misc(void **state)
 	expect_type("%x: " F32(3, 4), "nn.dilate(%x)", F32(3, 4));
 	expect_type("%x: " F32(2, 3, 4), "nn.dilate(%x, strides=[1, 2, 1], dilation_value=1f)",
 		    F32(2, 5, 4));
-	expect_type("%x: " F32(4, 10) ", %y: " F32(4, 10), "nn.cross_entropy(%x, %y)",
-		    "Tensor[(), float32]");
+	expect_type("%x: " F32(4, 10) ", %y: " F32(4, 10), "nn.cross_entropy(%x, %y)", "float32");
 	expect_type("%x: " F32(4, 10) ", %y: " F32(4, 10), "nn.cross_entropy_with_logits(%x, %y)",
-		    "Tensor[(), float32]");
+		    "float32");
 	expect_type("%p: " F32(4, 10) ", %t: Tensor[(4), uint8], %w: " F32(10),
-		    "nn.nll_loss(%p, %t, %w)", "Tensor[(), float32]");
+		    "nn.nll_loss(%p, %t, %w)", "float32");
 	expect_type("%p: " F32(4, 10) ", %t: " I64(4) ", %w: " F32(10), "nn.nll_loss(%p, %t, %w)",
-		    "Tensor[(), float32]");
+		    "float32");
 	expect_type("%p: " F32(4, 10, 5) ", %t: " I64(4, 5) ", %w: " F32(10),
 		    "nn.nll_loss(%p, %t, %w, reduction=\"none\", ignore_index=0)", F32(4, 5));
 	expect_type("%i: " F32(1, 2, 3) ", %b: " F32(1, 10, 3), "nn.fifo_buffer(%i, %b, axis=1)",
@@ -1316,14 +1314,13 @@ static void test_round_trip_nn_misc(void **state)
 	assert_string_equal(
 		infer_type_name(m, m->globals[0].fn->u.fn.body->type),
 		"(" F32(1, 9, 6, 8) ", " F32(4, 4, 3, 3) ", " F32(
-			1,
-			4, 15, 15) ", Tensor[(), float32], Tensor[(), float32], Tensor[(), "
-				   "float32], " F32(1, 4, 8, 10) ", " F32(16, 16) ", " F32(16, 16) ", " F32(16, 16) ", (" F32(
-					   20) ", " I32(20) ", " I32(17) "), " F32(16,
-										   16) ", " F32(1,
-												16,
-												8,
-												8) ")");
+			1, 4, 15,
+			15) ", float32, "
+			    "float32, "
+			    "float32, " F32(1, 4, 8, 10) ", " F32(16, 16) ", " F32(16, 16) ", " F32(
+				    16, 16) ", "
+					    "(" F32(20) ", " I32(20) ", " I32(17) "), " F32(
+						    16, 16) ", " F32(1, 16, 8, 8) ")");
 }
 
 /* The nn.contrib_* operators, every attribute given. */

@@ -341,7 +341,7 @@ static void test_if_scopes(void **state)
 	expect_text(NULL, true,
 		    "#[version = \"0.0.5\"]\n"
 		    "def @main(%a: Tensor[(5, 7), float32], %b: Tensor[(5, 7), float32], "
-		    "%c: Tensor[(), bool]) {\n"
+		    "%c: bool) {\n"
 		    "  %0 = add(%a, %b);\n"
 		    "  if (%c) {\n"
 		    "    %1 = negative(%0);\n"
@@ -352,7 +352,7 @@ static void test_if_scopes(void **state)
 		    "}\n"
 		    "\n"
 		    "def @g(%a: Tensor[(5, 7), float32], %b: Tensor[(5, 7), float32], "
-		    "%c: Tensor[(), bool]) {\n"
+		    "%c: bool) {\n"
 		    "  %0 = max(%c);\n"
 		    "  %1 = if (%0) {\n"
 		    "    %a\n"
@@ -374,7 +374,7 @@ static void test_if_branch_and_after(void **state)
 	def("main", LIST(a, c), NULL, ir_tuple(m, P0, LIST(branch, v)));
 	expect_text(NULL, true,
 		    "#[version = \"0.0.5\"]\n"
-		    "def @main(%a: Tensor[(5, 7), float32], %c: Tensor[(), bool]) {\n"
+		    "def @main(%a: Tensor[(5, 7), float32], %c: bool) {\n"
 		    "  %0 = negative(%a);\n"
 		    "  %1 = if (%c) {\n"
 		    "    %0\n"

@@ -1424,7 +1424,9 @@ static void print_atom(Printer *p, const Expr *e)
 		strbuf_puts(out, e->u.global.name);
 		return;
 	case EXPR_CONSTANT:
+		/* TVM follows a constant with its type where it stands */
 		print_constant(out, e);
+		print_comment(p, e);
 		return;
 	case EXPR_CONSTRUCT:
 		if (print_is_atom(e)) {

@@ -297,6 +297,11 @@ void type_print(StrBuf *out, const Type *t)
 	}
 	switch (t->kind) {
 	case TYPE_TENSOR:
+		/* a scalar is its dtype alone, as TVM prints it */
+		if (t->u.tensor.ndim == 0) {
+			strbuf_puts(out, dtype_name(t->u.tensor.dtype));
+			return;
+		}
 		strbuf_puts(out, "Tensor[(");
 		for (uint32_t i = 0; i < t->u.tensor.ndim; i++) {
 			if (i)

@@ -555,7 +555,7 @@ static Type *infer_if(InferState *st, Expr *e)
 	if (c &&
 	    !(c->kind == TYPE_TENSOR && c->u.tensor.ndim == 0 && c->u.tensor.dtype == DT_BOOL)) {
 		infer_error(st, e->u.if_.cond->pos.line ? e->u.if_.cond->pos : e->pos,
-			    "if condition must be Tensor[(), bool], got %s", infer_tname(st, c));
+			    "if condition must be bool, got %s", infer_tname(st, c));
 		ok = false;
 	}
 	if (a && b && !type_equal(a, b)) {

@@ -227,8 +227,8 @@ static bool int64_scalar_arg(OpTypeContext *ctx, uint32_t i, const char *what)
 	if (!t)
 		return false;
 	if (t->u.tensor.ndim != 0 || t->u.tensor.dtype != DT_INT64) {
-		infer_op_error(ctx, "'%s' expects its %s to be Tensor[(), int64], got %s",
-			       infer_op_name(ctx), what, infer_tname(ctx, t));
+		infer_op_error(ctx, "'%s' expects its %s to be int64, got %s", infer_op_name(ctx),
+			       what, infer_tname(ctx, t));
 		return false;
 	}
 	return true;
