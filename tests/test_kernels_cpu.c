@@ -1110,7 +1110,12 @@ static void test_conv2d(void **state)
 		{1, 6, 10, 10, 6, 3, 3, {2, 2}, {1, 1, 1, 1}, {1, 1}, 6}, /* depthwise */
 		{2, 8, 5, 6, 4, 1, 1, {1, 1}, {0, 0, 0, 0}, {1, 1}, 1},   /* pointwise */
 		{1, 2, 12, 11, 3, 5, 5, {3, 2}, {2, 2, 2, 2}, {2, 1}, 1},
-		{1, 16, 40, 40, 8, 3, 3, {1, 1}, {1, 1, 1, 1}, {1, 1}, 1}, /* several tiles */
+		{1, 16, 40, 40, 8, 3, 3, {1, 1}, {1, 1, 1, 1}, {1, 1}, 1},
+		/* two im2col tiles (8 MiB of 576 rows: 3640 columns), the
+		 * second starting inside an output row */
+		{1, 64, 64, 64, 8, 3, 3, {1, 1}, {1, 1, 1, 1}, {1, 1}, 1},
+		/* strided and padded past the right edge: a zero run after the gather */
+		{1, 2, 9, 10, 3, 3, 4, {2, 3}, {1, 2, 1, 3}, {1, 1}, 1},
 	};
 	(void)state;
 	for (size_t c = 0; c < DP_COUNT(cases); c++) {

@@ -46,38 +46,72 @@ typedef struct Im2colJob {
 	int64_t p0, ncols;
 } Im2colJob;
 
-#define DEFINE_IM2COL(NAME, T)                                                                    \
-	static void NAME(void *vjob, int64_t begin, int64_t end)                                  \
-	{                                                                                         \
-		Im2colJob *job = vjob;                                                            \
-		const KernelWindow *w = job->w;                                                   \
-		const T *x = (const T *)job->x;                                                   \
-		T *col = (T *)job->col;                                                           \
-		int64_t window = w->kd * w->kh * w->kw;                                           \
-		for (int64_t r = begin; r < end; r++) {                                           \
-			int64_t ci = r / window, kz = r / (w->kh * w->kw) % w->kd,                \
-				ky = r / w->kw % w->kh, kx = r % w->kw;                           \
-			const T *xc = x + ci * w->d * w->h * w->w;                                \
-			int64_t oz = job->p0 / (w->oh * w->ow), oy = job->p0 / w->ow % w->oh,     \
-				ox = job->p0 % w->ow;                                             \
-			T *dst = col + r * job->ncols;                                            \
-			for (int64_t t = 0; t < job->ncols; t++) {                                \
-				int64_t iz = oz * w->stride[0] - w->pad[0] + kz * w->dilation[0]; \
-				int64_t iy = oy * w->stride[1] - w->pad[1] + ky * w->dilation[1]; \
-				int64_t ix = ox * w->stride[2] - w->pad[2] + kx * w->dilation[2]; \
-				dst[t] = (iz >= 0 && iz < w->d && iy >= 0 && iy < w->h &&         \
-					  ix >= 0 && ix < w->w)                                   \
-						 ? xc[(iz * w->h + iy) * w->w + ix]               \
-						 : (T)0;                                          \
-				if (++ox == w->ow) {                                              \
-					ox = 0;                                                   \
-					if (++oy == w->oh) {                                      \
-						oy = 0;                                           \
-						oz++;                                             \
-					}                                                         \
-				}                                                                 \
-			}                                                                         \
-		}                                                                                 \
+/* Row r of the tile is one (input channel, kz, ky, kx); its columns are
+ * the output positions p0 .. p0 + ncols, walked as segments of output rows
+ * (oz, oy): a row outside the input is zeros, and along it the columns
+ * whose input position ix falls inside are one run, copied (stride 1) or
+ * gathered (stride s), between zeros for the padding. No column costs a
+ * division or a bounds test. */
+#define DEFINE_IM2COL(NAME, T)                                                                 \
+	static void NAME(void *vjob, int64_t begin, int64_t end)                               \
+	{                                                                                      \
+		Im2colJob *job = vjob;                                                         \
+		const KernelWindow *w = job->w;                                                \
+		const T *x = (const T *)job->x;                                                \
+		T *col = (T *)job->col;                                                        \
+		int64_t window = w->kd * w->kh * w->kw, sx = w->stride[2];                     \
+		for (int64_t r = begin; r < end; r++) {                                        \
+			int64_t ci = r / window, kz = r / (w->kh * w->kw) % w->kd,             \
+				ky = r / w->kw % w->kh, kx = r % w->kw;                        \
+			const T *xc = x + ci * w->d * w->h * w->w;                             \
+			int64_t oz = job->p0 / (w->oh * w->ow), oy = job->p0 / w->ow % w->oh,  \
+				ox = job->p0 % w->ow;                                          \
+			/* ix = ox * sx + x_shift; inside for ox in [lo, hi) */                \
+			int64_t x_shift = kx * w->dilation[2] - w->pad[2];                     \
+			int64_t lo = x_shift >= 0 ? 0 : (-x_shift + sx - 1) / sx;              \
+			int64_t hi = w->w - x_shift <= 0 ? 0 : (w->w - x_shift + sx - 1) / sx; \
+			T *dst = col + r * job->ncols;                                         \
+			if (hi > w->ow)                                                        \
+				hi = w->ow;                                                    \
+			if (lo > hi)                                                           \
+				lo = hi;                                                       \
+			for (int64_t t = 0; t < job->ncols;) {                                 \
+				int64_t run = w->ow - ox, iz, iy, a, b;                        \
+				const T *src;                                                  \
+				if (run > job->ncols - t)                                      \
+					run = job->ncols - t;                                  \
+				iz = oz * w->stride[0] - w->pad[0] + kz * w->dilation[0];      \
+				iy = oy * w->stride[1] - w->pad[1] + ky * w->dilation[1];      \
+				/* the segment's columns ox .. ox + run - 1: zeros, then \
+				 * [a, b) from the input, then zeros */     \
+				a = lo > ox ? lo : ox;                                         \
+				b = hi < ox + run ? hi : ox + run;                             \
+				if (iz < 0 || iz >= w->d || iy < 0 || iy >= w->h || a >= b)    \
+					a = b = ox + run;                                      \
+				for (int64_t c = ox; c < a; c++)                               \
+					dst[t + c - ox] = (T)0;                                \
+				if (a < b) {                                                   \
+					src = xc + (iz * w->h + iy) * w->w + x_shift;          \
+					if (sx == 1)                                           \
+						for (int64_t c = a; c < b; c++)                \
+							dst[t + c - ox] = src[c];              \
+					else                                                   \
+						for (int64_t c = a; c < b; c++)                \
+							dst[t + c - ox] = src[c * sx];         \
+				}                                                              \
+				for (int64_t c = b; c < ox + run; c++)                         \
+					dst[t + c - ox] = (T)0;                                \
+				t += run;                                                      \
+				ox += run;                                                     \
+				if (ox == w->ow) {                                             \
+					ox = 0;                                                \
+					if (++oy == w->oh) {                                   \
+						oy = 0;                                        \
+						oz++;                                          \
+					}                                                      \
+				}                                                              \
+			}                                                                      \
+		}                                                                              \
 	}
 DEFINE_IM2COL(im2col_f32, float)
 DEFINE_IM2COL(im2col_f64, double)
