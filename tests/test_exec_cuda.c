@@ -439,6 +439,28 @@ static void test_stack_and_create(void **state)
 }
 
 /* nn.matmul on cuBLAS, the parametrised activations and dropout. */
+/* The *_like and shape operators: casts, byte copies, index views, the
+ * collapsing sums and ndarray_size. */
+static void test_like_ops(void **state)
+{
+	(void)state;
+	REQUIRE_GPU();
+	check("%x: " F32("2, 3, 4") ", %i: Tensor[(5), int64], %h: Tensor[(1), float16]",
+	      "(cast_like(%x, %i), cast_like(%x, %h), cast_like(%i, %x), "
+	      "reinterpret(%x, dtype=\"int32\"), reinterpret(%i, dtype=\"float64\"))",
+	      0);
+	check("%x: " F32("2, 3, 4") ", %l: Tensor[(3, 2, 2), float64], %b: " F32(
+		      "3, 1") ", %s: "
+			      "Tensor[(1), int64], %k: Tensor[(3, 4, 2, 5), int8]",
+	      "(reshape_like(%x, %l, lhs_begin=1), "
+	      "contrib_reverse_reshape(%x, newshape=[-1, 0]), "
+	      "broadcast_to_like(%b, %x), slice_like(%x, %l, axes=[1, 2]), slice_like(%k, %l), "
+	      "collapse_sum_like(%x, %b), collapse_sum_to(%x, %s, shape=[4]), "
+	      "ndarray_size(%x), ndarray_size(%k, dtype=\"float16\"), "
+	      "ndarray_size(%l, dtype=\"int64\"))",
+	      1e-5);
+}
+
 static void test_matmul_and_activations(void **state)
 {
 	(void)state;
@@ -656,6 +678,7 @@ int main(void)
 		cmocka_unit_test(test_data_movement),
 		cmocka_unit_test(test_gather_scatter),
 		cmocka_unit_test(test_stack_and_create),
+		cmocka_unit_test(test_like_ops),
 		cmocka_unit_test(test_matmul_and_activations),
 		cmocka_unit_test(test_scans),
 		cmocka_unit_test(test_convolution_and_pooling),

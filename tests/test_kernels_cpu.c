@@ -2743,6 +2743,113 @@ static void test_views_other_dtypes(void **state)
 	expect_values(1, padded, 5, 0);
 }
 
+/* The *_like and shape operators, from their definitions: cast_like casts
+ * to the second operand's dtype, reinterpret keeps the bits, reshape_like
+ * and contrib_reverse_reshape keep the elements in order,
+ * broadcast_to_like broadcasts numpy's way, collapse_sum_like and
+ * collapse_sum_to sum the axes the target broadcasts along, slice_like
+ * keeps each axis' leading positions and ndarray_size counts. */
+static void test_like_ops(void **state)
+{
+	static const double f[] = {1.5, -2.75, 3, 1};
+	static const double cast[] = {1, -2, 3, 1},
+			    bits[] = {1069547520, -1070596096, 1077936128, 1065353216};
+	static const double one[] = {0}, size[] = {24};
+	double a[24], want[24];
+	int k = 0;
+	(void)state;
+	for (int i = 0; i < 24; i++)
+		a[i] = i * 3 % 7 - 2;
+	in_values("f", DT_FLOAT32, SHAPE(4), f);
+	in_values("l", DT_INT16, SHAPE(2), one);
+	in_values("a", DT_INT64, SHAPE(2, 3, 4), a);
+	RAND("b", DT_INT64, 3, 1);
+	RAND("c", DT_FLOAT64, 2, 2, 3);
+	RAND("s", DT_INT64, 1);
+	RAND("d", DT_FLOAT64, 3);
+	run_body("(cast_like(%f, %l), reinterpret(%f, dtype=\"int32\"), "
+		 "reshape_like(%a, %c, lhs_begin=1), "
+		 "contrib_reverse_reshape(%a, newshape=[-1, 0]), broadcast_to_like(%d, %c), "
+		 "collapse_sum_like(%a, %b), collapse_sum_to(%a, %s, shape=[4]), "
+		 "slice_like(%a, %c), slice_like(%a, %c, axes=[2]), ndarray_size(%a), "
+		 "ndarray_size(%c, dtype=\"float16\"), "
+		 "reinterpret(reinterpret(%f, dtype=\"uint32\"), dtype=\"float32\"))");
+	/* casts truncate toward zero */
+	EXPECT_SHAPE(0, 4);
+	assert_int_equal(result.outputs[0].dtype, DT_INT16);
+	expect_values(0, cast, 4, 0);
+	/* 1.5f is 0x3fc00000, -2.75f 0xc0300000, 3f 0x40400000, 1f 0x3f800000 */
+	assert_int_equal(result.outputs[1].dtype, DT_INT32);
+	expect_values(1, bits, 4, 0);
+	EXPECT_SHAPE(2, 2, 2, 2, 3);
+	expect_values(2, a, 24, 0);
+	EXPECT_SHAPE(3, 6, 4);
+	expect_values(3, a, 24, 0);
+	EXPECT_SHAPE(4, 2, 2, 3);
+	for (int i = 0; i < 2; i++)
+		for (int j = 0; j < 2; j++)
+			for (int m = 0; m < 3; m++)
+				want[k++] = in_at(6, m);
+	expect_values(4, want, 12, 0);
+	EXPECT_SHAPE(5, 3, 1);
+	for (int j = 0; j < 3; j++) {
+		want[j] = 0;
+		for (int i = 0; i < 2; i++)
+			for (int m = 0; m < 4; m++)
+				want[j] += a[i * 12 + j * 4 + m];
+	}
+	expect_values(5, want, 3, 0);
+	EXPECT_SHAPE(6, 4);
+	for (int m = 0; m < 4; m++) {
+		want[m] = 0;
+		for (int i = 0; i < 6; i++)
+			want[m] += a[i * 4 + m];
+	}
+	expect_values(6, want, 4, 0);
+	EXPECT_SHAPE(7, 2, 2, 3);
+	k = 0;
+	for (int i = 0; i < 2; i++)
+		for (int j = 0; j < 2; j++)
+			for (int m = 0; m < 3; m++)
+				want[k++] = a[i * 12 + j * 4 + m];
+	expect_values(7, want, 12, 0);
+	EXPECT_SHAPE(8, 2, 3, 3);
+	k = 0;
+	for (int i = 0; i < 6; i++)
+		for (int m = 0; m < 3; m++)
+			want[k++] = a[i * 4 + m];
+	expect_values(8, want, 18, 0);
+	assert_int_equal(result.outputs[9].ndim, 0);
+	assert_int_equal(result.outputs[9].dtype, DT_INT32);
+	expect_values(9, size, 1, 0);
+	assert_int_equal(result.outputs[10].dtype, DT_FLOAT16);
+	want[0] = 12;
+	expect_values(10, want, 1, 0);
+	expect_values(11, f, 4, 0);
+}
+
+/* The same operators on dtypes the index views and the reductions take
+ * beyond the common ones. */
+static void test_like_ops_other_dtypes(void **state)
+{
+	static const double x[] = {-1, 2, -3, 4, 5, -6};
+	static const double sums[] = {-2, 3}, sliced[] = {-1, 2, 4, 5},
+			    bc[] = {-1, 2, -3, -1, 2, -3};
+	(void)state;
+	in_values("x", DT_INT8, SHAPE(2, 3), x);
+	in_values("y", DT_UINT16, SHAPE(2, 2), x);
+	in_values("z", DT_INT16, SHAPE(2, 3), x);
+	in_values("r", DT_INT16, SHAPE(2, 1), x);
+	run_body("(slice_like(%x, %y), collapse_sum_like(%z, %r), "
+		 "broadcast_to_like(strided_slice(%x, begin=[0], end=[1]), %x), "
+		 "ndarray_size(%x, dtype=\"uint8\"))");
+	expect_values(0, sliced, 4, 0);
+	expect_values(1, sums, 2, 0);
+	expect_values(2, bc, 6, 0);
+	assert_int_equal(result.outputs[3].dtype, DT_UINT8);
+	assert_int_equal(out_at(3, 0), 6);
+}
+
 /* ---- normalisations --------------------------------------------------------- */
 
 /* Normalises input 0 seen as [outer, mid, c, inner]: the statistics of
@@ -3111,6 +3218,8 @@ int main(void)
 		TEST(test_pad),
 		TEST(test_views),
 		TEST(test_views_other_dtypes),
+		TEST(test_like_ops),
+		TEST(test_like_ops_other_dtypes),
 		TEST(test_unsupported_dtype),
 		TEST(test_unsupported_layout),
 	};

@@ -832,6 +832,13 @@ bool kernel_call_prepare(KernelCall *kc, const Expr *call, const KernelTensor *i
 	case OP_ISNAN:
 	case OP_ISINF:
 	case OP_ISFINITE:
+	/* the *_like twins: cast_like is cast, reinterpret, reshape_like and
+	 * contrib_reverse_reshape copy the bytes */
+	case OP_CAST_LIKE:
+	case OP_REINTERPRET:
+	case OP_RESHAPE_LIKE:
+	case OP_CONTRIB_REVERSE_RESHAPE:
+	case OP_NDARRAY_SIZE:
 #define ELEMENTWISE_CASE(id) case OP_##id:
 		KERNEL_ELEMENTWISE_OPS(ELEMENTWISE_CASE)
 #undef ELEMENTWISE_CASE
@@ -1112,12 +1119,35 @@ bool kernel_call_prepare(KernelCall *kc, const Expr *call, const KernelTensor *i
 	case OP_ONES_LIKE:
 		kc->p.fill = 1;
 		return true;
+	case OP_COLLAPSE_SUM_LIKE:
+	case OP_COLLAPSE_SUM_TO: {
+		/* TVM's topi collapse_sum: sum over x's leading axes that the
+		 * target lacks and those where the target has 1 and x does not
+		 * (the relation has checked that the target broadcasts to x) */
+		uint32_t nd = in[0].ndim, tn = out[0].ndim;
+		if (tn > nd)
+			break;
+		kc->p.reduce.kind = REDUCE_SUM;
+		kc->axes = xcalloc(nd ? nd : 1, sizeof(int64_t));
+		for (uint32_t i = 0; i < nd; i++)
+			kc->axes[i] = i < nd - tn ||
+				      (out[0].shape[i - (nd - tn)] == 1 && in[0].shape[i] != 1);
+		return true;
+	}
+	case OP_SLICE_LIKE:
+		/* the identity view: the output's coordinates read the input's,
+		 * every axis cut from its beginning */
+		if (out[0].ndim != in[0].ndim)
+			break;
+		(void)view_init(kc, out[0].ndim);
+		return true;
 	case OP_PAD:
 	case OP_STRIDED_SLICE:
 	case OP_REPEAT:
 	case OP_REVERSE:
 	case OP_TILE:
 	case OP_BROADCAST_TO:
+	case OP_BROADCAST_TO_LIKE:
 		if (!prepare_view(kc, call))
 			break;
 		return true;

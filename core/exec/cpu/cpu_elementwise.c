@@ -664,6 +664,9 @@ bool kernel_cpu_CAST(const KernelCall *kc, char **err)
 	return true;
 }
 
+/* cast_like: cast to the second operand's dtype */
+KERNEL_CPU_VIA(CAST_LIKE, kernel_cpu_CAST)
+
 /* ---- where ---------------------------------------------------------------- */
 
 /* where(cond, x, y): the three operands broadcast against the result

@@ -23,6 +23,11 @@ KERNEL_CPU_VIA(BATCH_FLATTEN, copy_kernel)
 KERNEL_CPU_VIA(EXPAND_DIMS, copy_kernel)
 KERNEL_CPU_VIA(SQUEEZE, copy_kernel)
 KERNEL_CPU_VIA(COPY, copy_kernel)
+KERNEL_CPU_VIA(RESHAPE_LIKE, copy_kernel)
+KERNEL_CPU_VIA(CONTRIB_REVERSE_RESHAPE, copy_kernel)
+/* reinterpret keeps the bits (the relation has checked that both dtypes
+ * have one element size) */
+KERNEL_CPU_VIA(REINTERPRET, copy_kernel)
 
 /* on_device is a pass-through and device_copy a transfer: the interpreter
  * handles both without launching, but as kernels they are copies. */
@@ -189,6 +194,14 @@ bool kernel_cpu_SHAPE_OF(const KernelCall *kc, char **err)
 	return true;
 }
 
+/* ndarray_size: the operand's element count, a scalar of the dtype asked */
+bool kernel_cpu_NDARRAY_SIZE(const KernelCall *kc, char **err)
+{
+	(void)err;
+	store_int(kc->out[0].data, kc->out[0].dtype, 0, kc->in[0].count);
+	return true;
+}
+
 /* ---- the index views: nn.pad, strided_slice, tile, repeat, broadcast_to,
  * reverse ------------------------------------------------------------------ */
 
@@ -261,6 +274,8 @@ KERNEL_CPU_VIA(STRIDED_SLICE, view_kernel)
 KERNEL_CPU_VIA(TILE, view_kernel)
 KERNEL_CPU_VIA(REPEAT, view_kernel)
 KERNEL_CPU_VIA(BROADCAST_TO, view_kernel)
+KERNEL_CPU_VIA(BROADCAST_TO_LIKE, view_kernel)
+KERNEL_CPU_VIA(SLICE_LIKE, view_kernel)
 KERNEL_CPU_VIA(REVERSE, view_kernel)
 
 /* ---- layout_transform -------------------------------------------------------- */

@@ -1045,3 +1045,9 @@ bool kernel_cuda_CAST(CudaState *s, const KernelCall *kc, char **err)
 	}
 	return unsupported(kc, kc->in[0].dtype, err);
 }
+
+/* cast_like: cast to the second operand's dtype */
+bool kernel_cuda_CAST_LIKE(CudaState *s, const KernelCall *kc, char **err)
+{
+	return kernel_cuda_CAST(s, kc, err);
+}

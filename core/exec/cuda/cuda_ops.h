@@ -30,6 +30,7 @@
 	X(RELU)                 \
 	X(CLIP)                 \
 	X(CAST)                 \
+	X(CAST_LIKE)            \
 	X(ERF)                  \
 	X(FAST_ERF)             \
 	X(FAST_EXP)             \
@@ -84,17 +85,19 @@
 	X(ONES)          \
 	X(ZEROS_LIKE)    \
 	X(ONES_LIKE)
-#define CUDA_OPS_REDUCE(X) \
-	X(SUM)             \
-	X(MEAN)            \
-	X(MAX)             \
-	X(MIN)             \
-	X(PROD)            \
-	X(ALL)             \
-	X(ANY)             \
-	X(ARGMAX)          \
-	X(ARGMIN)          \
-	X(VARIANCE)
+#define CUDA_OPS_REDUCE(X)   \
+	X(SUM)               \
+	X(MEAN)              \
+	X(MAX)               \
+	X(MIN)               \
+	X(PROD)              \
+	X(ALL)               \
+	X(ANY)               \
+	X(ARGMAX)            \
+	X(ARGMIN)            \
+	X(VARIANCE)          \
+	X(COLLAPSE_SUM_LIKE) \
+	X(COLLAPSE_SUM_TO)
 #define CUDA_OPS_NN(X)  \
 	X(SOFTMAX)      \
 	X(DENSE)        \
@@ -133,30 +136,36 @@
 	X(RESIZE3D)       \
 	X(UPSAMPLING)     \
 	X(UPSAMPLING3D)
-#define CUDA_OPS_TRANSFORM(X) \
-	X(RESHAPE)            \
-	X(BATCH_FLATTEN)      \
-	X(EXPAND_DIMS)        \
-	X(SQUEEZE)            \
-	X(ON_DEVICE)          \
-	X(DEVICE_COPY)        \
-	X(TRANSPOSE)          \
-	X(CONCATENATE)        \
-	X(STACK)              \
-	X(LAYOUT_TRANSFORM)   \
-	X(DEPTH_TO_SPACE)     \
-	X(SPACE_TO_DEPTH)     \
-	X(SPLIT)              \
-	X(COPY)               \
-	X(WHERE)              \
-	X(TAKE)               \
-	X(SHAPE_OF)           \
-	X(PAD)                \
-	X(STRIDED_SLICE)      \
-	X(TILE)               \
-	X(REPEAT)             \
-	X(BROADCAST_TO)       \
-	X(REVERSE)
+#define CUDA_OPS_TRANSFORM(X)      \
+	X(RESHAPE)                 \
+	X(BATCH_FLATTEN)           \
+	X(EXPAND_DIMS)             \
+	X(SQUEEZE)                 \
+	X(ON_DEVICE)               \
+	X(DEVICE_COPY)             \
+	X(TRANSPOSE)               \
+	X(CONCATENATE)             \
+	X(STACK)                   \
+	X(LAYOUT_TRANSFORM)        \
+	X(DEPTH_TO_SPACE)          \
+	X(SPACE_TO_DEPTH)          \
+	X(SPLIT)                   \
+	X(COPY)                    \
+	X(WHERE)                   \
+	X(TAKE)                    \
+	X(SHAPE_OF)                \
+	X(PAD)                     \
+	X(STRIDED_SLICE)           \
+	X(TILE)                    \
+	X(REPEAT)                  \
+	X(BROADCAST_TO)            \
+	X(REVERSE)                 \
+	X(BROADCAST_TO_LIKE)       \
+	X(SLICE_LIKE)              \
+	X(RESHAPE_LIKE)            \
+	X(CONTRIB_REVERSE_RESHAPE) \
+	X(REINTERPRET)             \
+	X(NDARRAY_SIZE)
 #define CUDA_OPS_INDEX(X)   \
 	X(GATHER)           \
 	X(GATHER_ND)        \
