@@ -461,6 +461,44 @@ static void test_like_ops(void **state)
 	      1e-5);
 }
 
+/* nn.fast_softmax, nn.l2_normalize and nn.lrn compute in double; the
+ * arrange family moves words and reads its integer operands on the device. */
+static void test_norm_and_arrange(void **state)
+{
+	(void)state;
+	REQUIRE_GPU();
+	check("%x: " F32("2, 5, 3, 4") ", %y: Tensor[(3, 4, 5), float64]",
+	      "(nn.fast_softmax(%x, axis=1), nn.l2_normalize(%x, eps=0.001f, axis=[1, 3]), "
+	      "nn.l2_normalize(%y, eps=1e-08f, axis=[2]), nn.lrn(%x, size=3, axis=1), "
+	      "nn.lrn(%y, size=5, axis=2, bias=1.5f, alpha=0.2f, beta=0.5f))",
+	      1e-5);
+	check("%x: " F32("2, 3, 4") ", %i: Tensor[(3, 4), int8], %h: Tensor[(5), float16]",
+	      "(nn.mirror_pad(%x, pad_width=[[1, 1], [2, 0], [0, 3]]), "
+	      "nn.mirror_pad(%i, mode=\"REFLECT\", pad_width=[[2, 2], [1, 3]]), "
+	      "nn.dilate(%x, strides=[1, 2, 3], dilation_value=-2f), "
+	      "nn.dilate(%h, strides=[4], dilation_value=0.5f), "
+	      "trilu(%x, 1), trilu(%i, -1, upper=False), trilu(%i, 2))",
+	      0);
+	check("%x: " F32("4, 3, 2") ", %l: Tensor[(3), int32], %r: Tensor[(3, 6), int64], "
+				    "%n: Tensor[(3), int64], %d0: Tensor[(4, 2), float32], %d: "
+				    "Tensor[(4, 2, 3), float32]",
+	      "(sequence_mask(%x, %l, mask_value=-3f), sequence_mask(%r, %n, axis=1), "
+	      "reverse_sequence(%r, %n), reverse_sequence(%x, %l, seq_axis=0, batch_axis=1), "
+	      "matrix_set_diag(%x, %d0), matrix_set_diag(%x, %d, k1=-1, k2=0), "
+	      "matrix_set_diag(%x, %d, k1=-1, k2=0, super_diag_right_align=False, "
+	      "sub_diag_right_align=True))",
+	      0);
+	check("%a: Tensor[(3), int8], %b: Tensor[(4), int8], %c: Tensor[(2), int8], "
+	      "%p: Tensor[(5), int64], %s: " F32("7") ", %v: " F32("2, 3"),
+	      "(meshgrid((%a, %b, %c)), meshgrid((%a, %b), indexing=\"xy\"), "
+	      "invert_permutation(argsort(%p, dtype=\"int64\")), "
+	      "unravel_index(cast(abs(%p), dtype=\"int32\"), shape_of(%v)), "
+	      "searchsorted(sort(%s), %v), searchsorted(sort(%s), %v, right=True, "
+	      "dtype=\"int64\"), "
+	      "searchsorted(sort(%v), %v))",
+	      0);
+}
+
 static void test_matmul_and_activations(void **state)
 {
 	(void)state;
@@ -679,6 +717,7 @@ int main(void)
 		cmocka_unit_test(test_gather_scatter),
 		cmocka_unit_test(test_stack_and_create),
 		cmocka_unit_test(test_like_ops),
+		cmocka_unit_test(test_norm_and_arrange),
 		cmocka_unit_test(test_matmul_and_activations),
 		cmocka_unit_test(test_scans),
 		cmocka_unit_test(test_convolution_and_pooling),

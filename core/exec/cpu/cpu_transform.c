@@ -202,8 +202,8 @@ bool kernel_cpu_NDARRAY_SIZE(const KernelCall *kc, char **err)
 	return true;
 }
 
-/* ---- the index views: nn.pad, strided_slice, tile, repeat, broadcast_to,
- * reverse ------------------------------------------------------------------ */
+/* ---- the index views: nn.pad, nn.mirror_pad, strided_slice, tile, repeat,
+ * broadcast_to, reverse ------------------------------------------------------------------ */
 
 typedef struct ViewJob {
 	const KernelCall *kc;
@@ -229,6 +229,11 @@ static int64_t view_position(const KernelView *v, uint32_t d, int64_t o)
 			return 0;
 		while (i < 0 || i >= n)
 			i = i < 0 ? -i : 2 * (n - 1) - i;
+		return i;
+	case PAD_SYMMETRIC:
+		/* numpy's symmetric: -1 reads 0, n reads n - 1 */
+		while (i < 0 || i >= n)
+			i = i < 0 ? -i - 1 : 2 * n - 1 - i;
 		return i;
 	case PAD_CONSTANT:
 		break;
@@ -270,6 +275,7 @@ static bool view_kernel(const KernelCall *kc, char **err)
 }
 
 KERNEL_CPU_VIA(PAD, view_kernel)
+KERNEL_CPU_VIA(MIRROR_PAD, view_kernel)
 KERNEL_CPU_VIA(STRIDED_SLICE, view_kernel)
 KERNEL_CPU_VIA(TILE, view_kernel)
 KERNEL_CPU_VIA(REPEAT, view_kernel)

@@ -319,6 +319,18 @@ static const uint8_t cpu_dtypes[OP_COUNT] = {
 	[OP_GREATER_EQUAL] = CPU_ALL,
 	[OP_WHERE] = CPU_ALL,
 	[OP_PAD] = CPU_ALL,
+	[OP_MIRROR_PAD] = CPU_ALL,
+	/* the arrange family (cpu_arrange.c) moves bytes or computes integers
+	 * through int64 and double */
+	[OP_DILATE] = CPU_ALL,
+	[OP_SEQUENCE_MASK] = CPU_ALL,
+	[OP_REVERSE_SEQUENCE] = CPU_ALL,
+	[OP_TRILU] = CPU_ALL,
+	[OP_MATRIX_SET_DIAG] = CPU_ALL,
+	[OP_MESHGRID] = CPU_ALL,
+	[OP_INVERT_PERMUTATION] = CPU_ALL,
+	[OP_UNRAVEL_INDEX] = CPU_ALL,
+	[OP_SEARCHSORTED] = CPU_ALL,
 	[OP_STRIDED_SLICE] = CPU_ALL,
 	[OP_TILE] = CPU_ALL,
 	[OP_REPEAT] = CPU_ALL,

@@ -100,6 +100,7 @@
 	X(COLLAPSE_SUM_TO)
 #define CUDA_OPS_NN(X)  \
 	X(SOFTMAX)      \
+	X(FAST_SOFTMAX) \
 	X(DENSE)        \
 	X(BATCH_MATMUL) \
 	X(MATMUL)
@@ -108,7 +109,9 @@
 	X(LAYER_NORM)    \
 	X(INSTANCE_NORM) \
 	X(GROUP_NORM)    \
-	X(LOG_SOFTMAX)
+	X(LOG_SOFTMAX)   \
+	X(L2_NORMALIZE)  \
+	X(LRN)
 #define CUDA_OPS_WINDOW(X)     \
 	X(CONV1D)              \
 	X(CONV2D)              \
@@ -155,6 +158,7 @@
 	X(TAKE)                    \
 	X(SHAPE_OF)                \
 	X(PAD)                     \
+	X(MIRROR_PAD)              \
 	X(STRIDED_SLICE)           \
 	X(TILE)                    \
 	X(REPEAT)                  \
@@ -187,6 +191,17 @@
 	X(ARGSORT)       \
 	X(TOPK)
 
+#define CUDA_OPS_ARRANGE(X)   \
+	X(DILATE)             \
+	X(SEQUENCE_MASK)      \
+	X(REVERSE_SEQUENCE)   \
+	X(TRILU)              \
+	X(MATRIX_SET_DIAG)    \
+	X(MESHGRID)           \
+	X(INVERT_PERMUTATION) \
+	X(UNRAVEL_INDEX)      \
+	X(SEARCHSORTED)
+
 /* Every entry, family by family. */
 #define CUDA_OPS(X)             \
 	CUDA_OPS_ELEMENTWISE(X) \
@@ -197,6 +212,7 @@
 	CUDA_OPS_WINDOW(X)      \
 	CUDA_OPS_IMAGE(X)       \
 	CUDA_OPS_TRANSFORM(X)   \
-	CUDA_OPS_INDEX(X) CUDA_OPS_CREATE(X) CUDA_OPS_ACTIVATION(X) CUDA_OPS_SCAN(X)
+	CUDA_OPS_INDEX(X)       \
+	CUDA_OPS_CREATE(X) CUDA_OPS_ACTIVATION(X) CUDA_OPS_SCAN(X) CUDA_OPS_ARRANGE(X)
 
 #endif

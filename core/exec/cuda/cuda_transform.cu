@@ -521,6 +521,9 @@ __global__ void view_kernel(const W *in, const W *pad, W *out, int64_t n, ViewPl
 						i = 0;
 					while (i < 0 || i >= m)
 						i = i < 0 ? -i : 2 * (m - 1) - i;
+				} else if (p.mode == PAD_SYMMETRIC) {
+					while (i < 0 || i >= m)
+						i = i < 0 ? -i - 1 : 2 * m - 1 - i;
 				} else {
 					inside = false;
 					continue;
@@ -580,6 +583,7 @@ static bool view_run(CudaState *s, const KernelCall *kc, char **err)
 		return view_run(s, kc, err);                                  \
 	}
 VIEW_ENTRY(PAD)
+VIEW_ENTRY(MIRROR_PAD)
 VIEW_ENTRY(STRIDED_SLICE)
 VIEW_ENTRY(TILE)
 VIEW_ENTRY(REPEAT)
