@@ -499,6 +499,29 @@ static void test_norm_and_arrange(void **state)
 	      0);
 }
 
+/* fixed_point_multiply's int64 arithmetic and TVM's one-half shortcut;
+ * nn.space_to_batch_nd and nn.batch_to_space_nd move words. */
+static void test_fixed_point_and_space_batch(void **state)
+{
+	(void)state;
+	REQUIRE_GPU();
+	check("%x: Tensor[(7, 9), int32]",
+	      "(fixed_point_multiply(%x, multiplier=1073741824, shift=-3), "
+	      "fixed_point_multiply(%x, multiplier=1073741824, shift=4), "
+	      "fixed_point_multiply(%x, multiplier=1518500250, shift=2), "
+	      "fixed_point_multiply(%x, multiplier=-1518500250, shift=-5))",
+	      0);
+	check("%x: " F32("2, 4, 6, 3") ", %h: Tensor[(1, 3, 5), float16], %b: Tensor[(12, 2, 3), "
+				       "int8]",
+	      "(nn.space_to_batch_nd(%x, block_shape=[3, 2], paddings=[[1, 1], [2, 0]], "
+	      "pad_value=-7f), nn.space_to_batch_nd(%h, block_shape=[2], paddings=[[0, 1]]), "
+	      "nn.space_to_batch_nd(%h, block_shape=[2, 3], paddings=[[1, 0], [0, 1]], "
+	      "pad_value=0.5f), nn.batch_to_space_nd(%x, block_shape=[2, 1], "
+	      "crops=[[1, 2], [0, 3]]), nn.batch_to_space_nd(%b, block_shape=[3, 4], "
+	      "crops=[[0, 1], [2, 3]]))",
+	      0);
+}
+
 static void test_matmul_and_activations(void **state)
 {
 	(void)state;
@@ -718,6 +741,7 @@ int main(void)
 		cmocka_unit_test(test_stack_and_create),
 		cmocka_unit_test(test_like_ops),
 		cmocka_unit_test(test_norm_and_arrange),
+		cmocka_unit_test(test_fixed_point_and_space_batch),
 		cmocka_unit_test(test_matmul_and_activations),
 		cmocka_unit_test(test_scans),
 		cmocka_unit_test(test_convolution_and_pooling),

@@ -3074,6 +3074,84 @@ static void test_grids_and_searches(void **state)
 	expect_values(10, b2r, 2, 0);
 }
 
+/* fixed_point_multiply against TVM's legalised q_multiply_shift worked out
+ * by hand: in int64, (x << max(shift, 0)) * multiplier + 2^(30 + rs),
+ * shifted right by 31 + rs (rs = max(-shift, 0)), wrapped to int32; a
+ * multiplier of 2^30 takes TVM's int32 shortcut (x << (shift - 1), or
+ * (x + 2^(e - 1)) >> e with e = 1 - shift). */
+static void test_fixed_point_multiply(void **state)
+{
+	static const double x[] = {1000, -1000, 7, -7, 2147483647, -2147483648.0};
+	/* one half, shift 0: (x + 1) >> 1, the largest x wrapping first */
+	static const double half[] = {500, -500, 4, -3, -1073741824, -1073741824};
+	/* one half, shift 3: x << 2, wrapping */
+	static const double half3[] = {4000, -4000, 28, -28, -4, 0};
+	/* 1518500250 / 2^31 (about 0.7071) times 2 (shift 1) and times 1/4
+	 * (shift -2), rounded half up; 2147483647 * 1.414 wraps */
+	static const double r2[] = {1414, -1414, 10, -10, -1257966797, 1257966796};
+	static const double r2q[] = {177, -177, 1, -1, 379625062, -379625062};
+	(void)state;
+	in_values("x", DT_INT32, SHAPE(6), x);
+	run_body("(fixed_point_multiply(%x, multiplier=1073741824, shift=0), "
+		 "fixed_point_multiply(%x, multiplier=1073741824, shift=3), "
+		 "fixed_point_multiply(%x, multiplier=1518500250, shift=1), "
+		 "fixed_point_multiply(%x, multiplier=1518500250, shift=-2))");
+	expect_values(0, half, 6, 0);
+	expect_values(1, half3, 6, 0);
+	expect_values(2, r2, 6, 0);
+	expect_values(3, r2q, 6, 0);
+}
+
+/* Hand-checked nn.space_to_batch_nd (TF's example layout: the block
+ * offsets outermost in the new batch, padding read as pad_value) and
+ * nn.batch_to_space_nd, and the two as each other's inverse. */
+static void test_space_batch(void **state)
+{
+	static const double x[] = {1, 2, 3, 4},
+			    sq[16] = {0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15};
+	/* [1, 2, 2, 1] padded to [1, 4, 2, 1] (a row of 9 above and below),
+	 * blocks of 2 x 2: batch (0, 0) reads rows 0 and 2 of column 0, ... */
+	static const double s2b[] = {9, 3, 9, 4, 1, 9, 2, 9};
+	/* [1, 4, 4] in 2 x 2 blocks: batch (oy, ox) reads (2j + oy, 2i + ox) */
+	static const double s2b4[] = {0, 2, 8, 10, 1, 3, 9, 11, 4, 6, 12, 14, 5, 7, 13, 15};
+	(void)state;
+	in_values("x", DT_FLOAT32, SHAPE(1, 2, 2, 1), x);
+	in_values("q", DT_INT8, SHAPE(1, 4, 4), sq);
+	RAND("r", DT_FLOAT64, 2, 4, 6, 3);
+	run_body("(nn.space_to_batch_nd(%x, block_shape=[2, 2], paddings=[[1, 1], [0, 0]], "
+		 "pad_value=9f), nn.space_to_batch_nd(%q, block_shape=[2, 2], paddings=[[0, 0], "
+		 "[0, 0]]), nn.batch_to_space_nd(nn.space_to_batch_nd(%x, block_shape=[2, 2], "
+		 "paddings=[[1, 1], [0, 0]]), block_shape=[2, 2], crops=[[1, 1], [0, 0]]), "
+		 "nn.batch_to_space_nd(nn.space_to_batch_nd(%r, block_shape=[3, 2], "
+		 "paddings=[[1, 1], [2, 0]]), block_shape=[3, 2], crops=[[1, 1], [2, 0]]), "
+		 "nn.batch_to_space_nd(reshape(%q, newshape=[4, 2, 2]), block_shape=[2, 2], "
+		 "crops=[[0, 0], [0, 1]]))");
+	EXPECT_SHAPE(0, 4, 2, 1, 1);
+	expect_values(0, s2b, 8, 0);
+	EXPECT_SHAPE(1, 4, 2, 2);
+	expect_values(1, s2b4, 16, 0);
+	EXPECT_SHAPE(2, 1, 2, 2, 1);
+	expect_values(2, x, 4, 0);
+	{
+		double want[144];
+		for (int i = 0; i < 144; i++)
+			want[i] = in_at(2, i);
+		EXPECT_SHAPE(3, 2, 4, 6, 3);
+		expect_values(3, want, 144, 0);
+	}
+	{
+		/* batch b = 2 * oy + ox of [4, 2, 2] (element 4b + 2sy + sx)
+		 * lands at (2sy + oy, 2sx + ox) of [1, 4, 4], the last column
+		 * cropped */
+		double want[12];
+		for (int y = 0; y < 4; y++)
+			for (int c = 0; c < 3; c++)
+				want[y * 3 + c] = 4 * (2 * (y % 2) + c % 2) + 2 * (y / 2) + c / 2;
+		EXPECT_SHAPE(4, 1, 4, 3);
+		expect_values(4, want, 12, 0);
+	}
+}
+
 /* ---- normalisations --------------------------------------------------------- */
 
 /* Normalises input 0 seen as [outer, mid, c, inner]: the statistics of
@@ -3449,6 +3527,8 @@ int main(void)
 		TEST(test_masks),
 		TEST(test_matrix_set_diag),
 		TEST(test_grids_and_searches),
+		TEST(test_fixed_point_multiply),
+		TEST(test_space_batch),
 		TEST(test_unsupported_dtype),
 		TEST(test_unsupported_layout),
 	};

@@ -975,6 +975,40 @@ static bool prepare_arrange(KernelCall *kc, const Expr *call, char **err)
 		a->flag = attr_bool(call, "right", false);
 		return true;
 	}
+	if (kc->op == OP_SPACE_TO_BATCH_ND || kc->op == OP_BATCH_TO_SPACE_ND) {
+		static const AttrValue one = {.kind = ATTR_INT, .u.i = 1};
+		bool to_batch = kc->op == OP_SPACE_TO_BATCH_ND;
+		const AttrValue *block, *pads;
+		uint32_t m = attr_list(call, "block_shape", &block),
+			 np = attr_list(call, to_batch ? "paddings" : "crops", &pads);
+		if (m == 0) {
+			/* TVM's default block_shape [1, 1] */
+			block = NULL;
+			m = 2;
+		}
+		if (m > KERNEL_GATHER_MAX_NDIM || x->ndim < m + 1 || y->ndim != x->ndim)
+			return false;
+		a->ndim = m;
+		a->batch = to_batch ? x->shape[0] : y->shape[0];
+		a->n = 1;
+		for (uint32_t d = m + 1; d < x->ndim; d++)
+			a->n *= x->shape[d];
+		for (uint32_t k = 0; k < m; k++) {
+			const AttrValue *b = block ? &block[k] : &one;
+			a->block[k] = b->u.i;
+			a->in_space[k] = x->shape[1 + k];
+			a->out_shape[k] = y->shape[1 + k];
+			a->before[k] = k < np && pads[k].kind == ATTR_LIST && pads[k].u.list.n == 2
+					       ? pads[k].u.list.items[0].u.i
+					       : 0;
+			if (a->block[k] < 1)
+				return false;
+		}
+		if (to_batch)
+			a->fill_bits =
+				kernel_scalar_bits(y->dtype, attr_number(call, "pad_value", 0));
+		return true;
+	}
 	/* invert_permutation and unravel_index read their operands only */
 	return kc->op == OP_INVERT_PERMUTATION || kc->op == OP_UNRAVEL_INDEX;
 }
@@ -1100,6 +1134,10 @@ bool kernel_call_prepare(KernelCall *kc, const Expr *call, const KernelTensor *i
 	}
 	case OP_LEAKY_RELU:
 		kc->p.alpha = attr_number(call, "alpha", 0.25);
+		return true;
+	case OP_FIXED_POINT_MULTIPLY:
+		kc->p.fpm.multiplier = (int32_t)attr_int(call, "multiplier", 0);
+		kc->p.fpm.shift = (int32_t)attr_int(call, "shift", 0);
 		return true;
 	case OP_PRELU: {
 		int64_t axis;
@@ -1364,6 +1402,8 @@ bool kernel_call_prepare(KernelCall *kc, const Expr *call, const KernelTensor *i
 	case OP_SEARCHSORTED:
 	case OP_INVERT_PERMUTATION:
 	case OP_UNRAVEL_INDEX:
+	case OP_SPACE_TO_BATCH_ND:
+	case OP_BATCH_TO_SPACE_ND:
 		if (!prepare_arrange(kc, call, err)) {
 			if (*err)
 				return false;

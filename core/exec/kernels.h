@@ -276,6 +276,14 @@ typedef struct KernelLrn {
  *   meshgrid: flag is xy indexing.
  *   searchsorted: outer sequences of len each (one shared when 1-D:
  *     outer 0), n values per sequence; flag is right.
+ *   nn.space_to_batch_nd, nn.batch_to_space_nd: ndim block dimensions of
+ *     extent block[k], the input's spatial extents in_space[k] and the
+ *     output's out_shape[k], the padding before them (or the crop at
+ *     their start) before[k], batch the smaller batch and n the elements
+ *     after the spatial axes. As TF lays them out (and topi's reshapes
+ *     and transposes), the larger batch is (block offsets, batch)
+ *     row-major, a spatial coordinate of the padded (uncropped) data
+ *     being j * block[k] + its block offset; padding reads the fill.
  * fill_bits is the fill value (nn.dilate, sequence_mask) as the output
  * dtype's bytes (kernel_scalar_bits). */
 typedef struct KernelArrange {
@@ -285,6 +293,8 @@ typedef struct KernelArrange {
 	int64_t len, len_stride, batch, batch_stride;
 	int64_t rows, cols, k1, k2, diag_len;
 	int64_t outer, n;
+	int64_t block[KERNEL_GATHER_MAX_NDIM], before[KERNEL_GATHER_MAX_NDIM];
+	int64_t in_space[KERNEL_GATHER_MAX_NDIM];
 	bool flag, flag2;
 	uint64_t fill_bits;
 } KernelArrange;
@@ -387,7 +397,10 @@ typedef struct KernelCall {
 		struct {
 			double lo, hi;
 		} clip;
-		double fill;  /* zeros, ones, zeros_like, ones_like */
+		double fill; /* zeros, ones, zeros_like, ones_like */
+		struct {
+			int32_t multiplier, shift;
+		} fpm;        /* fixed_point_multiply */
 		double alpha; /* nn.leaky_relu */
 		struct {
 			KernelAxis line; /* the scanned axis; without one the flat data */

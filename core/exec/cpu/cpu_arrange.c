@@ -2,7 +2,8 @@
  * cpu_arrange.c - the CPU kernels of the arrange family, the operators
  * that place each output element by index arithmetic (KernelArrange):
  * nn.dilate, sequence_mask, reverse_sequence, trilu, matrix_set_diag and
- * meshgrid copy element bytes (or write a fill value's), so they take
+ * meshgrid, nn.space_to_batch_nd and nn.batch_to_space_nd copy element
+ * bytes (or write a fill value's), so they take
  * every dtype; invert_permutation, unravel_index and searchsorted compute
  * integers. Integer operands (trilu's k, the lengths, the indices, the
  * shapes) are read as int64 whatever their dtype, values compared as
@@ -259,4 +260,65 @@ bool kernel_cpu_SEARCHSORTED(const KernelCall *kc, char **err)
 {
 	(void)err;
 	return arrange_run(kc, searchsorted_range);
+}
+
+/* ---- nn.space_to_batch_nd, nn.batch_to_space_nd ----------------------------- */
+
+/* The input offset of output element e (kernels.h's KernelArrange), or
+ * -1 for space_to_batch's padding. */
+static int64_t space_batch_offset(const KernelArrange *a, bool to_batch, int64_t e)
+{
+	int64_t r = e % a->n, rest = e / a->n, coord[KERNEL_GATHER_MAX_NDIM];
+	int64_t blk = 0, off;
+	for (uint32_t k = a->ndim; k-- > 0;) {
+		coord[k] = rest % a->out_shape[k];
+		rest /= a->out_shape[k];
+	}
+	if (to_batch) {
+		/* rest is (block offsets, batch) row-major */
+		off = rest % a->batch;
+		blk = rest / a->batch;
+		for (uint32_t k = a->ndim; k-- > 0;) {
+			coord[k] = coord[k] * a->block[k] + blk % a->block[k] - a->before[k];
+			blk /= a->block[k];
+			if (coord[k] < 0 || coord[k] >= a->in_space[k])
+				return -1;
+		}
+	} else {
+		for (uint32_t k = 0; k < a->ndim; k++) {
+			int64_t full = coord[k] + a->before[k];
+			blk = blk * a->block[k] + full % a->block[k];
+			coord[k] = full / a->block[k];
+		}
+		off = blk * a->batch + rest;
+	}
+	for (uint32_t k = 0; k < a->ndim; k++)
+		off = off * a->in_space[k] + coord[k];
+	return off * a->n + r;
+}
+
+static void space_batch_range(void *ctx, int64_t begin, int64_t end)
+{
+	const ArrangeJob *job = ctx;
+	const KernelCall *kc = job->kc;
+	bool to_batch = kc->op == OP_SPACE_TO_BATCH_ND;
+	for (int64_t e = begin; e < end; e++) {
+		int64_t i = space_batch_offset(&kc->p.arrange, to_batch, e);
+		if (i < 0)
+			fill(job, e, kc->p.arrange.fill_bits);
+		else
+			put(job, e, kc->in[0].data, i);
+	}
+}
+
+bool kernel_cpu_SPACE_TO_BATCH_ND(const KernelCall *kc, char **err)
+{
+	(void)err;
+	return arrange_run(kc, space_batch_range);
+}
+
+bool kernel_cpu_BATCH_TO_SPACE_ND(const KernelCall *kc, char **err)
+{
+	(void)err;
+	return arrange_run(kc, space_batch_range);
 }

@@ -1,7 +1,8 @@
 /*
  * cuda_arrange.cu - the CUDA kernels of the arrange family (KernelArrange,
  * as cpu_arrange.c computes it): one output element per thread. nn.dilate,
- * sequence_mask, reverse_sequence, trilu, matrix_set_diag and meshgrid move
+ * sequence_mask, reverse_sequence, trilu, matrix_set_diag, meshgrid,
+ * nn.space_to_batch_nd and nn.batch_to_space_nd move
  * 1-, 2-, 4- or 8-byte words (the fill values converted on the host,
  * kernel_scalar_bits), so every dtype runs; invert_permutation,
  * unravel_index and searchsorted read and write integers of any dtype.
@@ -374,4 +375,77 @@ bool kernel_cuda_SEARCHSORTED(CudaState *s, const KernelCall *kc, char **err)
 		kc->in[0].data, kc->in[0].dtype, kc->in[1].data, kc->in[1].dtype, kc->out[0].data,
 		kc->out[0].dtype, n, kc->p.arrange);
 	return launched(kc, err);
+}
+
+/* ---- nn.space_to_batch_nd, nn.batch_to_space_nd (cpu_arrange.c's
+ * space_batch_offset) ------------------------------------------------------- */
+
+template <typename W>
+__global__ void space_batch_kernel(const W *in, W *out, int64_t count, KernelArrange a,
+				   bool to_batch)
+{
+	GRID_LOOP(e, count)
+	{
+		int64_t r = e % a.n, rest = e / a.n, coord[KERNEL_GATHER_MAX_NDIM];
+		int64_t blk = 0, off;
+		bool inside = true;
+		for (int k = (int)a.ndim - 1; k >= 0; k--) {
+			coord[k] = rest % a.out_shape[k];
+			rest /= a.out_shape[k];
+		}
+		if (to_batch) {
+			off = rest % a.batch;
+			blk = rest / a.batch;
+			for (int k = (int)a.ndim - 1; k >= 0; k--) {
+				coord[k] = coord[k] * a.block[k] + blk % a.block[k] - a.before[k];
+				blk /= a.block[k];
+				inside = inside && coord[k] >= 0 && coord[k] < a.in_space[k];
+			}
+		} else {
+			for (uint32_t k = 0; k < a.ndim; k++) {
+				int64_t full = coord[k] + a.before[k];
+				blk = blk * a.block[k] + full % a.block[k];
+				coord[k] = full / a.block[k];
+			}
+			off = blk * a.batch + rest;
+		}
+		if (!inside) {
+			out[e] = (W)a.fill_bits;
+			continue;
+		}
+		for (uint32_t k = 0; k < a.ndim; k++)
+			off = off * a.in_space[k] + coord[k];
+		out[e] = in[off * a.n + r];
+	}
+}
+
+static bool space_batch_run(CudaState *s, const KernelCall *kc, bool to_batch, char **err)
+{
+	int64_t n = kc->out[0].count;
+	if (n == 0)
+		return true;
+	switch (dtype_size(kc->out[0].dtype)) {
+#define SPACE_BATCH_SIZE(N)                                                                   \
+	case N:                                                                               \
+		space_batch_kernel<Word<N>::T><<<blocks_for(n), THREADS, 0, s->stream>>>(     \
+			(const Word<N>::T *)kc->in[0].data, (Word<N>::T *)kc->out[0].data, n, \
+			kc->p.arrange, to_batch);                                             \
+		return launched(kc, err);
+		SPACE_BATCH_SIZE(1)
+		SPACE_BATCH_SIZE(2)
+		SPACE_BATCH_SIZE(4)
+		SPACE_BATCH_SIZE(8)
+#undef SPACE_BATCH_SIZE
+	}
+	return unsupported(kc, kc->out[0].dtype, err);
+}
+
+bool kernel_cuda_SPACE_TO_BATCH_ND(CudaState *s, const KernelCall *kc, char **err)
+{
+	return space_batch_run(s, kc, true, err);
+}
+
+bool kernel_cuda_BATCH_TO_SPACE_ND(CudaState *s, const KernelCall *kc, char **err)
+{
+	return space_batch_run(s, kc, false, err);
 }

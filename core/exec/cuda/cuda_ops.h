@@ -31,6 +31,7 @@
 	X(CLIP)                 \
 	X(CAST)                 \
 	X(CAST_LIKE)            \
+	X(FIXED_POINT_MULTIPLY) \
 	X(ERF)                  \
 	X(FAST_ERF)             \
 	X(FAST_EXP)             \
@@ -200,7 +201,9 @@
 	X(MESHGRID)           \
 	X(INVERT_PERMUTATION) \
 	X(UNRAVEL_INDEX)      \
-	X(SEARCHSORTED)
+	X(SEARCHSORTED)       \
+	X(SPACE_TO_BATCH_ND)  \
+	X(BATCH_TO_SPACE_ND)
 
 /* Every entry, family by family. */
 #define CUDA_OPS(X)             \
