@@ -522,6 +522,24 @@ static void test_fixed_point_and_space_batch(void **state)
 	      0);
 }
 
+/* image.crop_and_resize: the taps of kernel_resize.h per box, the region
+ * and image read on the device (random boxes reach past the image and
+ * random indices past the batch, which read extrapolation_value). */
+static void test_crop_and_resize(void **state)
+{
+	(void)state;
+	REQUIRE_GPU();
+	check("%x: " F32("3, 2, 5, 6") ", %b: " F32(
+		      "4, 4") ", %i: Tensor[(4), int32], "
+			      "%y: Tensor[(2, 4, 4, 3), float64], %c: Tensor[(3, 4), float64], "
+			      "%j: Tensor[(3), int64]",
+	      "(image.crop_and_resize(%x, %b, %i, crop_size=[3, 4]), "
+	      "image.crop_and_resize(%x, %b, %i, crop_size=[4, 3], method=\"nearest_neighbor\", "
+	      "extrapolation_value=0.5f), "
+	      "image.crop_and_resize(%y, %c, %j, crop_size=[2, 5], layout=\"NHWC\"))",
+	      1e-5);
+}
+
 static void test_matmul_and_activations(void **state)
 {
 	(void)state;
@@ -742,6 +760,7 @@ int main(void)
 		cmocka_unit_test(test_like_ops),
 		cmocka_unit_test(test_norm_and_arrange),
 		cmocka_unit_test(test_fixed_point_and_space_batch),
+		cmocka_unit_test(test_crop_and_resize),
 		cmocka_unit_test(test_matmul_and_activations),
 		cmocka_unit_test(test_scans),
 		cmocka_unit_test(test_convolution_and_pooling),

@@ -2862,7 +2862,7 @@ static void test_norm_extras(void **state)
 	run_body("(nn.fast_softmax(%x, axis=1), nn.l2_normalize(%x, eps=0.001f, axis=[1]), "
 		 "nn.l2_normalize(%y, eps=1e-10f, axis=[1, 3]), nn.l2_normalize(%x, eps=400f, "
 		 "axis=[2]), nn.lrn(%y, size=3, axis=1, bias=1.5f, alpha=0.3f, beta=0.6f), "
-		 "nn.lrn(%x, size=5, axis=2))");
+		 "nn.lrn(%x, size=5, axis=2), nn.l2_normalize(%x, eps=0.25f, axis=[]))");
 	/* softmax along axis 1 of [2, 3, 4] */
 	for (int o = 0; o < 2; o++)
 		for (int i = 0; i < 4; i++) {
@@ -2923,6 +2923,13 @@ static void test_norm_extras(void **state)
 			want[r * 4 + c] = in_at(0, r * 4 + c) / pow(2 + 1e-4 * sum / 5, 0.75);
 		}
 	expect_values(5, want, 24, 1e-6);
+	/* an empty axis list reduces nothing (topi's sum over no axis):
+	 * x / sqrt(max(x^2, 0.25)) */
+	for (int k = 0; k < 24; k++) {
+		double v = in_at(0, k);
+		want[k] = v / sqrt(v * v > 0.25 ? v * v : 0.25);
+	}
+	expect_values(6, want, 24, 1e-6);
 }
 
 /* Hand-checked nn.mirror_pad (numpy's symmetric and reflect) and nn.dilate. */
@@ -3150,6 +3157,54 @@ static void test_space_batch(void **state)
 		EXPECT_SHAPE(4, 1, 4, 3);
 		expect_values(4, want, 12, 0);
 	}
+}
+
+/* Hand-checked image.crop_and_resize: topi's in_y = y1 * (H - 1) + (H - 1)
+ * * (y2 - y1) / (crop_h - 1) * y (and x alike) over an image whose values
+ * are linear in the position (3y + x), so bilinear reads 3 in_y + in_x
+ * exactly; positions off the image read extrapolation_value; nearest
+ * rounds half away from zero; NHWC reads the box index's image. */
+static void test_crop_and_resize(void **state)
+{
+	static const double img[] = {0, 1, 2, 3, 4, 5, 6, 7, 8};
+	/* the whole image, and y in [0, 0.5], x in [0, 0.25] */
+	static const double ba[] = {0, 0, 1, 1, 0, 0, 0.5, 0.25}, ia[] = {0, 0};
+	static const double wa[] = {0, 1,    2,   3,   4,    5, 6, 7,    8,
+				    0, 0.25, 0.5, 1.5, 1.75, 2, 3, 3.25, 3.5};
+	/* y, x in [0.5, 1] (positions 1 and 2), and y in [-0.5, 0.5] (rows -1
+	 * and 1), x in [0.5, 1.5] (columns 1 and 3): only (1, 1) is on the
+	 * image */
+	static const double bb[] = {0.5, 0.5, 1, 1, -0.5, 0.5, 0.5, 1.5};
+	static const double wb[] = {4, 5, 7, 8, -9, -9, 4, -9};
+	/* nearest: rows round(0, 0.5, 1) = 0, 1, 1; columns round(0, 0.25,
+	 * 0.5) = 0, 0, 1 */
+	static const double wn[] = {0, 0, 1, 3, 3, 4, 3, 3, 4};
+	static const double bc[] = {0, 0, 1, 1}, ic[] = {1};
+	double e[16];
+	(void)state;
+	for (int i = 0; i < 16; i++)
+		e[i] = i;
+	in_values("d", DT_FLOAT32, SHAPE(1, 1, 3, 3), img);
+	in_values("ba", DT_FLOAT32, SHAPE(2, 4), ba);
+	in_values("ia", DT_INT32, SHAPE(2), ia);
+	in_values("bb", DT_FLOAT32, SHAPE(2, 4), bb);
+	in_values("e", DT_FLOAT64, SHAPE(2, 2, 2, 2), e);
+	in_values("bc", DT_FLOAT64, SHAPE(1, 4), bc);
+	in_values("ic", DT_INT64, SHAPE(1), ic);
+	run_body("(image.crop_and_resize(%d, %ba, %ia, crop_size=[3, 3]), "
+		 "image.crop_and_resize(%d, %bb, %ia, crop_size=[2, 2], extrapolation_value=-9f), "
+		 "image.crop_and_resize(%d, strided_slice(%ba, begin=[1], end=[2]), "
+		 "strided_slice(%ia, begin=[1], end=[2]), crop_size=[3, 3], "
+		 "method=\"nearest_neighbor\"), "
+		 "image.crop_and_resize(%e, %bc, %ic, crop_size=[2, 2], layout=\"NHWC\"))");
+	EXPECT_SHAPE(0, 2, 1, 3, 3);
+	expect_values(0, wa, 18, 1e-6);
+	EXPECT_SHAPE(1, 2, 1, 2, 2);
+	expect_values(1, wb, 8, 1e-6);
+	EXPECT_SHAPE(2, 1, 1, 3, 3);
+	expect_values(2, wn, 9, 0);
+	EXPECT_SHAPE(3, 1, 2, 2, 2);
+	expect_values(3, e + 8, 8, 1e-12);
 }
 
 /* ---- normalisations --------------------------------------------------------- */
@@ -3529,6 +3584,7 @@ int main(void)
 		TEST(test_grids_and_searches),
 		TEST(test_fixed_point_multiply),
 		TEST(test_space_batch),
+		TEST(test_crop_and_resize),
 		TEST(test_unsupported_dtype),
 		TEST(test_unsupported_layout),
 	};

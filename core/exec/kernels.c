@@ -395,6 +395,46 @@ bad:
 	return false;
 }
 
+/* image.crop_and_resize as topi computes it: resize2d with tf_crop_and_resize
+ * coordinates over each box's region (read by the kernels from the boxes
+ * operand), bilinear (linear) or nearest_neighbor (rounded half away from
+ * zero, as topi rounds with boxes), in NCHW or NHWC. */
+static bool prepare_crop_and_resize(KernelCall *kc, const Expr *call, char **err)
+{
+	KernelResize *r = &kc->p.resize;
+	const KernelTensor *x = &kc->in[0], *y = &kc->out[0];
+	const char *layout = attr_string(call, "layout", "NCHW");
+	const char *method = attr_string(call, "method", "bilinear");
+	int h, w;
+	memset(r, 0, sizeof *r);
+	if (strcmp(layout, "NCHW") == 0 || strcmp(layout, "NHWC") == 0) {
+		r->channels_last = layout[1] == 'H';
+	} else {
+		*err = xasprintf("the kernels of '%s' compute only NCHW or NHWC data, not %s",
+				 kc->name, layout);
+		return false;
+	}
+	if (x->ndim != 4 || y->ndim != 4 || kc->nin != 3) {
+		*err = xasprintf("'%s' has operands the kernels cannot decode", kc->name);
+		return false;
+	}
+	h = r->channels_last ? 1 : 2;
+	w = h + 1;
+	r->rank = 2;
+	r->method = strcmp(method, "nearest_neighbor") == 0 ? RESIZE_NEAREST : RESIZE_LINEAR;
+	r->coordinate = RESIZE_TF_CROP_AND_RESIZE;
+	r->rounding = RESIZE_ROUND;
+	r->extrapolation = attr_number(call, "extrapolation_value", 0);
+	r->n = x->shape[0];
+	r->c = x->shape[r->channels_last ? 3 : 1];
+	r->in[0] = r->out[0] = 1;
+	r->in[1] = x->shape[h];
+	r->in[2] = x->shape[w];
+	r->out[1] = y->shape[h];
+	r->out[2] = y->shape[w];
+	return true;
+}
+
 uint32_t kernel_broadcast_plan(const int64_t *out_shape, uint32_t out_ndim,
 			       const int64_t *const shapes[2], const uint32_t ndims[2],
 			       int64_t *shape, int64_t *const strides[2])
@@ -853,8 +893,9 @@ static void element_strides(const KernelTensor *t, int64_t *strides)
 	}
 }
 
-/* nn.l2_normalize's KernelSplit: the axes listed reduced (none listed:
- * all of them), size-1 axes dropped. */
+/* nn.l2_normalize's KernelSplit: the axes listed reduced, size-1 axes
+ * dropped; without an axis attribute (None) every axis, as topi's
+ * undefined axis, and with an empty list none. */
 static bool prepare_split(KernelCall *kc, const Expr *call)
 {
 	const KernelTensor *x = &kc->in[0];
@@ -866,7 +907,7 @@ static bool prepare_split(KernelCall *kc, const Expr *call)
 	if (x->ndim > KERNEL_GATHER_MAX_NDIM)
 		return false;
 	for (uint32_t i = 0; i < x->ndim; i++)
-		reduced[i] = n == 0;
+		reduced[i] = !attr_get(call, "axis");
 	for (uint32_t i = 0; i < n; i++) {
 		int64_t axis;
 		if (!normalize_axis(items[i].u.i, x->ndim, &axis))
@@ -1343,6 +1384,10 @@ bool kernel_call_prepare(KernelCall *kc, const Expr *call, const KernelTensor *i
 	case OP_UPSAMPLING:
 	case OP_UPSAMPLING3D:
 		if (!prepare_resize(kc, call, err))
+			return false;
+		return same_out_dtype(kc, err);
+	case OP_CROP_AND_RESIZE:
+		if (!prepare_crop_and_resize(kc, call, err))
 			return false;
 		return same_out_dtype(kc, err);
 	case OP_ZEROS:

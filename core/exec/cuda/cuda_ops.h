@@ -139,7 +139,8 @@
 	X(RESIZE2D)       \
 	X(RESIZE3D)       \
 	X(UPSAMPLING)     \
-	X(UPSAMPLING3D)
+	X(UPSAMPLING3D)   \
+	X(CROP_AND_RESIZE)
 #define CUDA_OPS_TRANSFORM(X)      \
 	X(RESHAPE)                 \
 	X(BATCH_FLATTEN)           \
