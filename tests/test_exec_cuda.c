@@ -439,6 +439,107 @@ static void test_stack_and_create(void **state)
 }
 
 /* nn.matmul on cuBLAS, the parametrised activations and dropout. */
+/* The *_like and shape operators: casts, byte copies, index views, the
+ * collapsing sums and ndarray_size. */
+static void test_like_ops(void **state)
+{
+	(void)state;
+	REQUIRE_GPU();
+	check("%x: " F32("2, 3, 4") ", %i: Tensor[(5), int64], %h: Tensor[(1), float16]",
+	      "(cast_like(%x, %i), cast_like(%x, %h), cast_like(%i, %x), "
+	      "reinterpret(%x, dtype=\"int32\"), reinterpret(%i, dtype=\"float64\"))",
+	      0);
+	check("%x: " F32("2, 3, 4") ", %l: Tensor[(3, 2, 2), float64], %b: " F32(
+		      "3, 1") ", %s: "
+			      "Tensor[(1), int64], %k: Tensor[(3, 4, 2, 5), int8]",
+	      "(reshape_like(%x, %l, lhs_begin=1), "
+	      "contrib_reverse_reshape(%x, newshape=[-1, 0]), "
+	      "broadcast_to_like(%b, %x), slice_like(%x, %l, axes=[1, 2]), slice_like(%k, %l), "
+	      "collapse_sum_like(%x, %b), collapse_sum_to(%x, %s, shape=[4]), "
+	      "ndarray_size(%x), ndarray_size(%k, dtype=\"float16\"), "
+	      "ndarray_size(%l, dtype=\"int64\"))",
+	      1e-5);
+}
+
+/* nn.fast_softmax, nn.l2_normalize and nn.lrn compute in double; the
+ * arrange family moves words and reads its integer operands on the device. */
+static void test_norm_and_arrange(void **state)
+{
+	(void)state;
+	REQUIRE_GPU();
+	check("%x: " F32("2, 5, 3, 4") ", %y: Tensor[(3, 4, 5), float64]",
+	      "(nn.fast_softmax(%x, axis=1), nn.l2_normalize(%x, eps=0.001f, axis=[1, 3]), "
+	      "nn.l2_normalize(%y, eps=1e-08f, axis=[2]), nn.lrn(%x, size=3, axis=1), "
+	      "nn.lrn(%y, size=5, axis=2, bias=1.5f, alpha=0.2f, beta=0.5f))",
+	      1e-5);
+	check("%x: " F32("2, 3, 4") ", %i: Tensor[(3, 4), int8], %h: Tensor[(5), float16]",
+	      "(nn.mirror_pad(%x, pad_width=[[1, 1], [2, 0], [0, 3]]), "
+	      "nn.mirror_pad(%i, mode=\"REFLECT\", pad_width=[[2, 2], [1, 3]]), "
+	      "nn.dilate(%x, strides=[1, 2, 3], dilation_value=-2f), "
+	      "nn.dilate(%h, strides=[4], dilation_value=0.5f), "
+	      "trilu(%x, 1), trilu(%i, -1, upper=False), trilu(%i, 2))",
+	      0);
+	check("%x: " F32("4, 3, 2") ", %l: Tensor[(3), int32], %r: Tensor[(3, 6), int64], "
+				    "%n: Tensor[(3), int64], %d0: Tensor[(4, 2), float32], %d: "
+				    "Tensor[(4, 2, 3), float32]",
+	      "(sequence_mask(%x, %l, mask_value=-3f), sequence_mask(%r, %n, axis=1), "
+	      "reverse_sequence(%r, %n), reverse_sequence(%x, %l, seq_axis=0, batch_axis=1), "
+	      "matrix_set_diag(%x, %d0), matrix_set_diag(%x, %d, k1=-1, k2=0), "
+	      "matrix_set_diag(%x, %d, k1=-1, k2=0, super_diag_right_align=False, "
+	      "sub_diag_right_align=True))",
+	      0);
+	check("%a: Tensor[(3), int8], %b: Tensor[(4), int8], %c: Tensor[(2), int8], "
+	      "%p: Tensor[(5), int64], %s: " F32("7") ", %v: " F32("2, 3"),
+	      "(meshgrid((%a, %b, %c)), meshgrid((%a, %b), indexing=\"xy\"), "
+	      "invert_permutation(argsort(%p, dtype=\"int64\")), "
+	      "unravel_index(cast(abs(%p), dtype=\"int32\"), shape_of(%v)), "
+	      "searchsorted(sort(%s), %v), searchsorted(sort(%s), %v, right=True, "
+	      "dtype=\"int64\"), "
+	      "searchsorted(sort(%v), %v))",
+	      0);
+}
+
+/* fixed_point_multiply's int64 arithmetic and TVM's one-half shortcut;
+ * nn.space_to_batch_nd and nn.batch_to_space_nd move words. */
+static void test_fixed_point_and_space_batch(void **state)
+{
+	(void)state;
+	REQUIRE_GPU();
+	check("%x: Tensor[(7, 9), int32]",
+	      "(fixed_point_multiply(%x, multiplier=1073741824, shift=-3), "
+	      "fixed_point_multiply(%x, multiplier=1073741824, shift=4), "
+	      "fixed_point_multiply(%x, multiplier=1518500250, shift=2), "
+	      "fixed_point_multiply(%x, multiplier=-1518500250, shift=-5))",
+	      0);
+	check("%x: " F32("2, 4, 6, 3") ", %h: Tensor[(1, 3, 5), float16], %b: Tensor[(12, 2, 3), "
+				       "int8]",
+	      "(nn.space_to_batch_nd(%x, block_shape=[3, 2], paddings=[[1, 1], [2, 0]], "
+	      "pad_value=-7f), nn.space_to_batch_nd(%h, block_shape=[2], paddings=[[0, 1]]), "
+	      "nn.space_to_batch_nd(%h, block_shape=[2, 3], paddings=[[1, 0], [0, 1]], "
+	      "pad_value=0.5f), nn.batch_to_space_nd(%x, block_shape=[2, 1], "
+	      "crops=[[1, 2], [0, 3]]), nn.batch_to_space_nd(%b, block_shape=[3, 4], "
+	      "crops=[[0, 1], [2, 3]]))",
+	      0);
+}
+
+/* image.crop_and_resize: the taps of kernel_resize.h per box, the region
+ * and image read on the device (random boxes reach past the image and
+ * random indices past the batch, which read extrapolation_value). */
+static void test_crop_and_resize(void **state)
+{
+	(void)state;
+	REQUIRE_GPU();
+	check("%x: " F32("3, 2, 5, 6") ", %b: " F32(
+		      "4, 4") ", %i: Tensor[(4), int32], "
+			      "%y: Tensor[(2, 4, 4, 3), float64], %c: Tensor[(3, 4), float64], "
+			      "%j: Tensor[(3), int64]",
+	      "(image.crop_and_resize(%x, %b, %i, crop_size=[3, 4]), "
+	      "image.crop_and_resize(%x, %b, %i, crop_size=[4, 3], method=\"nearest_neighbor\", "
+	      "extrapolation_value=0.5f), "
+	      "image.crop_and_resize(%y, %c, %j, crop_size=[2, 5], layout=\"NHWC\"))",
+	      1e-5);
+}
+
 static void test_matmul_and_activations(void **state)
 {
 	(void)state;
@@ -656,6 +757,10 @@ int main(void)
 		cmocka_unit_test(test_data_movement),
 		cmocka_unit_test(test_gather_scatter),
 		cmocka_unit_test(test_stack_and_create),
+		cmocka_unit_test(test_like_ops),
+		cmocka_unit_test(test_norm_and_arrange),
+		cmocka_unit_test(test_fixed_point_and_space_batch),
+		cmocka_unit_test(test_crop_and_resize),
 		cmocka_unit_test(test_matmul_and_activations),
 		cmocka_unit_test(test_scans),
 		cmocka_unit_test(test_convolution_and_pooling),

@@ -2866,6 +2866,470 @@ static void test_views_other_dtypes(void **state)
 	expect_values(1, padded, 5, 0);
 }
 
+/* The *_like and shape operators, from their definitions: cast_like casts
+ * to the second operand's dtype, reinterpret keeps the bits, reshape_like
+ * and contrib_reverse_reshape keep the elements in order,
+ * broadcast_to_like broadcasts numpy's way, collapse_sum_like and
+ * collapse_sum_to sum the axes the target broadcasts along, slice_like
+ * keeps each axis' leading positions and ndarray_size counts. */
+static void test_like_ops(void **state)
+{
+	static const double f[] = {1.5, -2.75, 3, 1};
+	static const double cast[] = {1, -2, 3, 1},
+			    bits[] = {1069547520, -1070596096, 1077936128, 1065353216};
+	static const double one[] = {0}, size[] = {24};
+	double a[24], want[24];
+	int k = 0;
+	(void)state;
+	for (int i = 0; i < 24; i++)
+		a[i] = i * 3 % 7 - 2;
+	in_values("f", DT_FLOAT32, SHAPE(4), f);
+	in_values("l", DT_INT16, SHAPE(2), one);
+	in_values("a", DT_INT64, SHAPE(2, 3, 4), a);
+	RAND("b", DT_INT64, 3, 1);
+	RAND("c", DT_FLOAT64, 2, 2, 3);
+	RAND("s", DT_INT64, 1);
+	RAND("d", DT_FLOAT64, 3);
+	run_body("(cast_like(%f, %l), reinterpret(%f, dtype=\"int32\"), "
+		 "reshape_like(%a, %c, lhs_begin=1), "
+		 "contrib_reverse_reshape(%a, newshape=[-1, 0]), broadcast_to_like(%d, %c), "
+		 "collapse_sum_like(%a, %b), collapse_sum_to(%a, %s, shape=[4]), "
+		 "slice_like(%a, %c), slice_like(%a, %c, axes=[2]), ndarray_size(%a), "
+		 "ndarray_size(%c, dtype=\"float16\"), "
+		 "reinterpret(reinterpret(%f, dtype=\"uint32\"), dtype=\"float32\"))");
+	/* casts truncate toward zero */
+	EXPECT_SHAPE(0, 4);
+	assert_int_equal(result.outputs[0].dtype, DT_INT16);
+	expect_values(0, cast, 4, 0);
+	/* 1.5f is 0x3fc00000, -2.75f 0xc0300000, 3f 0x40400000, 1f 0x3f800000 */
+	assert_int_equal(result.outputs[1].dtype, DT_INT32);
+	expect_values(1, bits, 4, 0);
+	EXPECT_SHAPE(2, 2, 2, 2, 3);
+	expect_values(2, a, 24, 0);
+	EXPECT_SHAPE(3, 6, 4);
+	expect_values(3, a, 24, 0);
+	EXPECT_SHAPE(4, 2, 2, 3);
+	for (int i = 0; i < 2; i++)
+		for (int j = 0; j < 2; j++)
+			for (int m = 0; m < 3; m++)
+				want[k++] = in_at(6, m);
+	expect_values(4, want, 12, 0);
+	EXPECT_SHAPE(5, 3, 1);
+	for (int j = 0; j < 3; j++) {
+		want[j] = 0;
+		for (int i = 0; i < 2; i++)
+			for (int m = 0; m < 4; m++)
+				want[j] += a[i * 12 + j * 4 + m];
+	}
+	expect_values(5, want, 3, 0);
+	EXPECT_SHAPE(6, 4);
+	for (int m = 0; m < 4; m++) {
+		want[m] = 0;
+		for (int i = 0; i < 6; i++)
+			want[m] += a[i * 4 + m];
+	}
+	expect_values(6, want, 4, 0);
+	EXPECT_SHAPE(7, 2, 2, 3);
+	k = 0;
+	for (int i = 0; i < 2; i++)
+		for (int j = 0; j < 2; j++)
+			for (int m = 0; m < 3; m++)
+				want[k++] = a[i * 12 + j * 4 + m];
+	expect_values(7, want, 12, 0);
+	EXPECT_SHAPE(8, 2, 3, 3);
+	k = 0;
+	for (int i = 0; i < 6; i++)
+		for (int m = 0; m < 3; m++)
+			want[k++] = a[i * 4 + m];
+	expect_values(8, want, 18, 0);
+	assert_int_equal(result.outputs[9].ndim, 0);
+	assert_int_equal(result.outputs[9].dtype, DT_INT32);
+	expect_values(9, size, 1, 0);
+	assert_int_equal(result.outputs[10].dtype, DT_FLOAT16);
+	want[0] = 12;
+	expect_values(10, want, 1, 0);
+	expect_values(11, f, 4, 0);
+}
+
+/* The same operators on dtypes the index views and the reductions take
+ * beyond the common ones. */
+static void test_like_ops_other_dtypes(void **state)
+{
+	static const double x[] = {-1, 2, -3, 4, 5, -6};
+	static const double sums[] = {-2, 3}, sliced[] = {-1, 2, 4, 5},
+			    bc[] = {-1, 2, -3, -1, 2, -3};
+	(void)state;
+	in_values("x", DT_INT8, SHAPE(2, 3), x);
+	in_values("y", DT_UINT16, SHAPE(2, 2), x);
+	in_values("z", DT_INT16, SHAPE(2, 3), x);
+	in_values("r", DT_INT16, SHAPE(2, 1), x);
+	run_body("(slice_like(%x, %y), collapse_sum_like(%z, %r), "
+		 "broadcast_to_like(strided_slice(%x, begin=[0], end=[1]), %x), "
+		 "ndarray_size(%x, dtype=\"uint8\"))");
+	expect_values(0, sliced, 4, 0);
+	expect_values(1, sums, 2, 0);
+	expect_values(2, bc, 6, 0);
+	assert_int_equal(result.outputs[3].dtype, DT_UINT8);
+	assert_int_equal(out_at(3, 0), 6);
+}
+
+/* nn.fast_softmax against softmax from its definition, nn.l2_normalize
+ * and nn.lrn against naive loops from TVM's formulas (numpy's
+ * l2_normalize_python; topi's lrn window). */
+static void test_norm_extras(void **state)
+{
+	double want[64];
+	(void)state;
+	RAND("x", DT_FLOAT32, 2, 3, 4);
+	RAND("y", DT_FLOAT64, 2, 4, 2, 3);
+	run_body("(nn.fast_softmax(%x, axis=1), nn.l2_normalize(%x, eps=0.001f, axis=[1]), "
+		 "nn.l2_normalize(%y, eps=1e-10f, axis=[1, 3]), nn.l2_normalize(%x, eps=400f, "
+		 "axis=[2]), nn.lrn(%y, size=3, axis=1, bias=1.5f, alpha=0.3f, beta=0.6f), "
+		 "nn.lrn(%x, size=5, axis=2), nn.l2_normalize(%x, eps=0.25f, axis=[]))");
+	/* softmax along axis 1 of [2, 3, 4] */
+	for (int o = 0; o < 2; o++)
+		for (int i = 0; i < 4; i++) {
+			double sum = 0;
+			for (int c = 0; c < 3; c++)
+				sum += exp(in_at(0, o * 12 + c * 4 + i));
+			for (int c = 0; c < 3; c++)
+				want[o * 12 + c * 4 + i] = exp(in_at(0, o * 12 + c * 4 + i)) / sum;
+		}
+	expect_values(0, want, 24, 1e-5);
+	for (int o = 0; o < 2; o++)
+		for (int i = 0; i < 4; i++) {
+			double sum = 0;
+			for (int c = 0; c < 3; c++)
+				sum += pow(in_at(0, o * 12 + c * 4 + i), 2);
+			sum = sum > 0.001 ? sum : 0.001;
+			for (int c = 0; c < 3; c++)
+				want[o * 12 + c * 4 + i] = in_at(0, o * 12 + c * 4 + i) / sqrt(sum);
+		}
+	expect_values(1, want, 24, 1e-5);
+	for (int n = 0; n < 2; n++)
+		for (int h = 0; h < 2; h++) {
+			double sum = 0;
+			for (int c = 0; c < 4; c++)
+				for (int w = 0; w < 3; w++)
+					sum += pow(in_at(1, ((n * 4 + c) * 2 + h) * 3 + w), 2);
+			for (int c = 0; c < 4; c++)
+				for (int w = 0; w < 3; w++) {
+					int k = ((n * 4 + c) * 2 + h) * 3 + w;
+					want[k] = in_at(1, k) / sqrt(sum);
+				}
+		}
+	expect_values(2, want, 48, 1e-12);
+	/* eps above every sum of squares: x / 20 */
+	for (int k = 0; k < 24; k++)
+		want[k] = in_at(0, k) / 20;
+	expect_values(3, want, 24, 1e-6);
+	/* lrn over the 4 channels of [2, 4, 2, 3], a window of 3 */
+	for (int n = 0; n < 2; n++)
+		for (int c = 0; c < 4; c++)
+			for (int s = 0; s < 6; s++) {
+				double sum = 0;
+				for (int w = c - 1; w <= c + 1; w++)
+					if (w >= 0 && w < 4)
+						sum += pow(in_at(1, (n * 4 + w) * 6 + s), 2);
+				want[(n * 4 + c) * 6 + s] = in_at(1, (n * 4 + c) * 6 + s) /
+							    pow(1.5 + 0.3 * sum / 3, 0.6);
+			}
+	expect_values(4, want, 48, 1e-7);
+	/* lrn's defaults (bias 2, alpha 1e-4, beta 0.75) along the last axis,
+	 * a window of 5 (channels c - 2 .. c + 2 within the 4) */
+	for (int r = 0; r < 6; r++)
+		for (int c = 0; c < 4; c++) {
+			double sum = 0;
+			for (int w = c - 2; w <= c + 2; w++)
+				if (w >= 0 && w < 4)
+					sum += pow(in_at(0, r * 4 + w), 2);
+			want[r * 4 + c] = in_at(0, r * 4 + c) / pow(2 + 1e-4 * sum / 5, 0.75);
+		}
+	expect_values(5, want, 24, 1e-6);
+	/* an empty axis list reduces nothing (topi's sum over no axis):
+	 * x / sqrt(max(x^2, 0.25)) */
+	for (int k = 0; k < 24; k++) {
+		double v = in_at(0, k);
+		want[k] = v / sqrt(v * v > 0.25 ? v * v : 0.25);
+	}
+	expect_values(6, want, 24, 1e-6);
+}
+
+/* Hand-checked nn.mirror_pad (numpy's symmetric and reflect) and nn.dilate. */
+static void test_mirror_pad_dilate(void **state)
+{
+	static const double x[] = {1, 2, 3}, m[] = {1, 2, 3, 4};
+	static const double sym[] = {2, 1, 1, 2, 3, 3, 2}, refl[] = {3, 2, 1, 2, 3, 2, 1};
+	static const double dil[] = {1, 9, 9, 2, 9, 9, 9, 9, 3, 9, 9, 4};
+	static const double dil1[] = {1, 0, 2, 0, 3};
+	(void)state;
+	in_values("x", DT_FLOAT32, SHAPE(3), x);
+	in_values("m", DT_INT16, SHAPE(2, 2), m);
+	in_values("u", DT_UINT8, SHAPE(3), x);
+	run_body("(nn.mirror_pad(%x, pad_width=[[2, 2]]), nn.mirror_pad(%x, mode=\"REFLECT\", "
+		 "pad_width=[[2, 2]]), nn.mirror_pad(%m, pad_width=[[1, 0], [1, 0]]), "
+		 "nn.dilate(%m, strides=[2, 3], dilation_value=9f), nn.dilate(%u, strides=[2]))");
+	expect_values(0, sym, 7, 0);
+	expect_values(1, refl, 7, 0);
+	EXPECT_SHAPE(2, 3, 3);
+	{
+		/* rows and columns both: [[1, 1, 2], [1, 1, 2], [3, 3, 4]] */
+		static const double want[] = {1, 1, 2, 1, 1, 2, 3, 3, 4};
+		expect_values(2, want, 9, 0);
+	}
+	EXPECT_SHAPE(3, 3, 4);
+	expect_values(3, dil, 12, 0);
+	assert_int_equal(result.outputs[4].dtype, DT_UINT8);
+	expect_values(4, dil1, 5, 0);
+}
+
+/* Hand-checked trilu, sequence_mask, reverse_sequence and matrix_set_diag
+ * (TVM's compute definitions; matrix_set_diag with the default alignment,
+ * superdiagonals right-aligned and subdiagonals left-aligned). */
+static void test_masks(void **state)
+{
+	static const double x[] = {0, 1, 2, 3, 4, 5, 6, 7, 8}, six[] = {1, 2, 3, 4, 5, 6};
+	static const double up0[] = {0, 1, 2, 0, 4, 5, 0, 0, 8},
+			    lo1[] = {0, 1, 0, 3, 4, 5, 6, 7, 8};
+	static const double upm1[] = {0, 1, 2, 3, 4, 5, 0, 7, 8};
+	static const double lens0[] = {1, 3}, lens1[] = {2, 0};
+	static const double mask0[] = {1, 2, -1, 4, -1, 6}, mask1[] = {1, 2, 7, 7, 7, 7};
+	static const double rx[] = {0, 1, 2, 3, 4, 5, 6, 7}, rlen[] = {3, 5};
+	static const double rev[] = {2, 1, 0, 3, 7, 6, 5, 4};
+	static const double ry[] = {0, 1, 2, 3, 4, 5}, rylen[] = {2, 3},
+			    revy[] = {2, 5, 0, 3, 4, 1};
+	(void)state;
+	in_values("x", DT_INT32, SHAPE(3, 3), x);
+	in_values("s", DT_FLOAT32, SHAPE(3, 2), six);
+	in_values("l0", DT_INT32, SHAPE(2), lens0);
+	in_values("l1", DT_INT64, SHAPE(2), lens1);
+	in_values("r", DT_INT8, SHAPE(2, 4), rx);
+	in_values("rl", DT_INT32, SHAPE(2), rlen);
+	in_values("y", DT_FLOAT64, SHAPE(3, 2), ry);
+	in_values("yl", DT_INT64, SHAPE(2), rylen);
+	run_body("(trilu(%x, 0), trilu(%x, 1, upper=False), trilu(%x, -1), "
+		 "sequence_mask(%s, %l0, mask_value=-1f), "
+		 "sequence_mask(reshape(%s, newshape=[2, 3]), %l1, mask_value=7f, axis=1), "
+		 "reverse_sequence(%r, %rl), reverse_sequence(%y, %yl, seq_axis=0, batch_axis=1))");
+	expect_values(0, up0, 9, 0);
+	expect_values(1, lo1, 9, 0);
+	expect_values(2, upm1, 9, 0);
+	expect_values(3, mask0, 6, 0);
+	expect_values(4, mask1, 6, 0);
+	expect_values(5, rev, 8, 0);
+	expect_values(6, revy, 6, 0);
+}
+
+/* matrix_set_diag on one diagonal and on a band of three. */
+static void test_matrix_set_diag(void **state)
+{
+	static const double x[] = {0, 1, 2, 3, 4, 5, 6, 7, 8};
+	static const double d1[] = {10, 11, 12};
+	static const double d3[] = {20, 21, 22, 23, 10, 11, 12, 13, 30, 31, 32, 33};
+	static const double set1[] = {10, 1, 2, 3, 11, 5, 6, 7, 12};
+	/* TVM's relation makes the band's diagonals min(3 + 1, 3 + 1) = 4
+	 * long, and its compute right-aligns diagonals 1 (2 long: from
+	 * position 2) and 0 (3 long: from position 1), left-aligns -1 */
+	static const double set3[] = {11, 22, 2, 30, 12, 23, 6, 31, 13};
+	/* every diagonal left-aligned */
+	static const double set3l[] = {10, 20, 2, 30, 11, 21, 6, 31, 12};
+	/* a batch of two 2 x 3 matrices, diagonal 1 only (TVM's length
+	 * min(2 + 1, 3) = 3, the last value unused) */
+	static const double b[] = {0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11};
+	static const double bd[] = {-1, -2, -9, -3, -4, -9};
+	static const double setb[] = {0, -1, 2, 3, 4, -2, 6, -3, 8, 9, 10, -4};
+	(void)state;
+	in_values("x", DT_FLOAT32, SHAPE(3, 3), x);
+	in_values("d1", DT_FLOAT32, SHAPE(3), d1);
+	in_values("d3", DT_FLOAT32, SHAPE(3, 4), d3);
+	in_values("b", DT_INT64, SHAPE(2, 2, 3), b);
+	in_values("bd", DT_INT64, SHAPE(2, 3), bd);
+	run_body("(matrix_set_diag(%x, %d1), matrix_set_diag(%x, %d3, k1=-1, k2=1), "
+		 "matrix_set_diag(%x, %d3, k1=-1, k2=1, super_diag_right_align=False), "
+		 "matrix_set_diag(%b, %bd, k1=1, k2=1))");
+	expect_values(0, set1, 9, 0);
+	expect_values(1, set3, 9, 0);
+	expect_values(2, set3l, 9, 0);
+	expect_values(3, setb, 12, 0);
+}
+
+/* Hand-checked meshgrid (ij and xy), invert_permutation, unravel_index
+ * (numpy's examples) and searchsorted (1-D and batched sequences, left and
+ * right). */
+static void test_grids_and_searches(void **state)
+{
+	static const double a[] = {1, 2}, b[] = {3, 4, 5}, perm[] = {2, 0, 3, 1},
+			    inv[] = {1, 3, 0, 2};
+	static const double idx[] = {22, 41, 37}, shape[] = {7, 6}, unr[] = {3, 6, 6, 4, 5, 1};
+	static const double unr1[] = {6, 5};
+	static const double seq[] = {1, 3, 5, 7, 9}, vals[] = {0, 3, 6, 9, 10, 5};
+	static const double left[] = {0, 1, 3, 4, 5, 2}, right[] = {0, 2, 3, 5, 5, 3};
+	static const double seq2[] = {1, 2, 3, 2, 4, 6}, b2[] = {3, 2}, b2r[] = {3, 3};
+	static const double ij0[] = {1, 1, 1, 2, 2, 2}, ij1[] = {3, 4, 5, 3, 4, 5};
+	static const double xy0[] = {1, 2, 1, 2, 1, 2}, xy1[] = {3, 3, 4, 4, 5, 5};
+	(void)state;
+	in_values("a", DT_INT16, SHAPE(2), a);
+	in_values("b", DT_INT16, SHAPE(3), b);
+	in_values("p", DT_INT32, SHAPE(4), perm);
+	in_values("i", DT_INT64, SHAPE(3), idx);
+	in_values("sh", DT_INT32, SHAPE(2), shape);
+	in_values("seq", DT_FLOAT32, SHAPE(5), seq);
+	in_values("v", DT_FLOAT32, SHAPE(2, 3), vals);
+	in_values("seq2", DT_INT32, SHAPE(2, 3), seq2);
+	run_body("(meshgrid((%a, %b)), meshgrid((%a, %b), indexing=\"xy\"), "
+		 "invert_permutation(%p), unravel_index(%i, %sh), "
+		 "unravel_index(41, %sh), "
+		 "searchsorted(%seq, %v), searchsorted(%seq, %v, right=True, dtype=\"int64\"), "
+		 "searchsorted(%seq2, reshape(%sh, newshape=[2, 1])), "
+		 "searchsorted(%seq2, reshape(%sh, newshape=[2, 1]), right=True))");
+	EXPECT_SHAPE(0, 2, 3);
+	expect_values(0, ij0, 6, 0);
+	EXPECT_SHAPE(1, 2, 3);
+	expect_values(1, ij1, 6, 0);
+	EXPECT_SHAPE(2, 3, 2);
+	expect_values(2, xy0, 6, 0);
+	EXPECT_SHAPE(3, 3, 2);
+	expect_values(3, xy1, 6, 0);
+	expect_values(4, inv, 4, 0);
+	EXPECT_SHAPE(5, 2, 3);
+	expect_values(5, unr, 6, 0);
+	EXPECT_SHAPE(6, 2);
+	expect_values(6, unr1, 2, 0);
+	assert_int_equal(result.outputs[7].dtype, DT_INT32);
+	expect_values(7, left, 6, 0);
+	assert_int_equal(result.outputs[8].dtype, DT_INT64);
+	expect_values(8, right, 6, 0);
+	EXPECT_SHAPE(9, 2, 1);
+	expect_values(9, b2, 2, 0);
+	expect_values(10, b2r, 2, 0);
+}
+
+/* fixed_point_multiply against TVM's legalised q_multiply_shift worked out
+ * by hand: in int64, (x << max(shift, 0)) * multiplier + 2^(30 + rs),
+ * shifted right by 31 + rs (rs = max(-shift, 0)), wrapped to int32; a
+ * multiplier of 2^30 takes TVM's int32 shortcut (x << (shift - 1), or
+ * (x + 2^(e - 1)) >> e with e = 1 - shift). */
+static void test_fixed_point_multiply(void **state)
+{
+	static const double x[] = {1000, -1000, 7, -7, 2147483647, -2147483648.0};
+	/* one half, shift 0: (x + 1) >> 1, the largest x wrapping first */
+	static const double half[] = {500, -500, 4, -3, -1073741824, -1073741824};
+	/* one half, shift 3: x << 2, wrapping */
+	static const double half3[] = {4000, -4000, 28, -28, -4, 0};
+	/* 1518500250 / 2^31 (about 0.7071) times 2 (shift 1) and times 1/4
+	 * (shift -2), rounded half up; 2147483647 * 1.414 wraps */
+	static const double r2[] = {1414, -1414, 10, -10, -1257966797, 1257966796};
+	static const double r2q[] = {177, -177, 1, -1, 379625062, -379625062};
+	(void)state;
+	in_values("x", DT_INT32, SHAPE(6), x);
+	run_body("(fixed_point_multiply(%x, multiplier=1073741824, shift=0), "
+		 "fixed_point_multiply(%x, multiplier=1073741824, shift=3), "
+		 "fixed_point_multiply(%x, multiplier=1518500250, shift=1), "
+		 "fixed_point_multiply(%x, multiplier=1518500250, shift=-2))");
+	expect_values(0, half, 6, 0);
+	expect_values(1, half3, 6, 0);
+	expect_values(2, r2, 6, 0);
+	expect_values(3, r2q, 6, 0);
+}
+
+/* Hand-checked nn.space_to_batch_nd (TF's example layout: the block
+ * offsets outermost in the new batch, padding read as pad_value) and
+ * nn.batch_to_space_nd, and the two as each other's inverse. */
+static void test_space_batch(void **state)
+{
+	static const double x[] = {1, 2, 3, 4},
+			    sq[16] = {0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15};
+	/* [1, 2, 2, 1] padded to [1, 4, 2, 1] (a row of 9 above and below),
+	 * blocks of 2 x 2: batch (0, 0) reads rows 0 and 2 of column 0, ... */
+	static const double s2b[] = {9, 3, 9, 4, 1, 9, 2, 9};
+	/* [1, 4, 4] in 2 x 2 blocks: batch (oy, ox) reads (2j + oy, 2i + ox) */
+	static const double s2b4[] = {0, 2, 8, 10, 1, 3, 9, 11, 4, 6, 12, 14, 5, 7, 13, 15};
+	(void)state;
+	in_values("x", DT_FLOAT32, SHAPE(1, 2, 2, 1), x);
+	in_values("q", DT_INT8, SHAPE(1, 4, 4), sq);
+	RAND("r", DT_FLOAT64, 2, 4, 6, 3);
+	run_body("(nn.space_to_batch_nd(%x, block_shape=[2, 2], paddings=[[1, 1], [0, 0]], "
+		 "pad_value=9f), nn.space_to_batch_nd(%q, block_shape=[2, 2], paddings=[[0, 0], "
+		 "[0, 0]]), nn.batch_to_space_nd(nn.space_to_batch_nd(%x, block_shape=[2, 2], "
+		 "paddings=[[1, 1], [0, 0]]), block_shape=[2, 2], crops=[[1, 1], [0, 0]]), "
+		 "nn.batch_to_space_nd(nn.space_to_batch_nd(%r, block_shape=[3, 2], "
+		 "paddings=[[1, 1], [2, 0]]), block_shape=[3, 2], crops=[[1, 1], [2, 0]]), "
+		 "nn.batch_to_space_nd(reshape(%q, newshape=[4, 2, 2]), block_shape=[2, 2], "
+		 "crops=[[0, 0], [0, 1]]))");
+	EXPECT_SHAPE(0, 4, 2, 1, 1);
+	expect_values(0, s2b, 8, 0);
+	EXPECT_SHAPE(1, 4, 2, 2);
+	expect_values(1, s2b4, 16, 0);
+	EXPECT_SHAPE(2, 1, 2, 2, 1);
+	expect_values(2, x, 4, 0);
+	{
+		double want[144];
+		for (int i = 0; i < 144; i++)
+			want[i] = in_at(2, i);
+		EXPECT_SHAPE(3, 2, 4, 6, 3);
+		expect_values(3, want, 144, 0);
+	}
+	{
+		/* batch b = 2 * oy + ox of [4, 2, 2] (element 4b + 2sy + sx)
+		 * lands at (2sy + oy, 2sx + ox) of [1, 4, 4], the last column
+		 * cropped */
+		double want[12];
+		for (int y = 0; y < 4; y++)
+			for (int c = 0; c < 3; c++)
+				want[y * 3 + c] = 4 * (2 * (y % 2) + c % 2) + 2 * (y / 2) + c / 2;
+		EXPECT_SHAPE(4, 1, 4, 3);
+		expect_values(4, want, 12, 0);
+	}
+}
+
+/* Hand-checked image.crop_and_resize: topi's in_y = y1 * (H - 1) + (H - 1)
+ * * (y2 - y1) / (crop_h - 1) * y (and x alike) over an image whose values
+ * are linear in the position (3y + x), so bilinear reads 3 in_y + in_x
+ * exactly; positions off the image read extrapolation_value; nearest
+ * rounds half away from zero; NHWC reads the box index's image. */
+static void test_crop_and_resize(void **state)
+{
+	static const double img[] = {0, 1, 2, 3, 4, 5, 6, 7, 8};
+	/* the whole image, and y in [0, 0.5], x in [0, 0.25] */
+	static const double ba[] = {0, 0, 1, 1, 0, 0, 0.5, 0.25}, ia[] = {0, 0};
+	static const double wa[] = {0, 1,    2,   3,   4,    5, 6, 7,    8,
+				    0, 0.25, 0.5, 1.5, 1.75, 2, 3, 3.25, 3.5};
+	/* y, x in [0.5, 1] (positions 1 and 2), and y in [-0.5, 0.5] (rows -1
+	 * and 1), x in [0.5, 1.5] (columns 1 and 3): only (1, 1) is on the
+	 * image */
+	static const double bb[] = {0.5, 0.5, 1, 1, -0.5, 0.5, 0.5, 1.5};
+	static const double wb[] = {4, 5, 7, 8, -9, -9, 4, -9};
+	/* nearest: rows round(0, 0.5, 1) = 0, 1, 1; columns round(0, 0.25,
+	 * 0.5) = 0, 0, 1 */
+	static const double wn[] = {0, 0, 1, 3, 3, 4, 3, 3, 4};
+	static const double bc[] = {0, 0, 1, 1}, ic[] = {1};
+	double e[16];
+	(void)state;
+	for (int i = 0; i < 16; i++)
+		e[i] = i;
+	in_values("d", DT_FLOAT32, SHAPE(1, 1, 3, 3), img);
+	in_values("ba", DT_FLOAT32, SHAPE(2, 4), ba);
+	in_values("ia", DT_INT32, SHAPE(2), ia);
+	in_values("bb", DT_FLOAT32, SHAPE(2, 4), bb);
+	in_values("e", DT_FLOAT64, SHAPE(2, 2, 2, 2), e);
+	in_values("bc", DT_FLOAT64, SHAPE(1, 4), bc);
+	in_values("ic", DT_INT64, SHAPE(1), ic);
+	run_body("(image.crop_and_resize(%d, %ba, %ia, crop_size=[3, 3]), "
+		 "image.crop_and_resize(%d, %bb, %ia, crop_size=[2, 2], extrapolation_value=-9f), "
+		 "image.crop_and_resize(%d, strided_slice(%ba, begin=[1], end=[2]), "
+		 "strided_slice(%ia, begin=[1], end=[2]), crop_size=[3, 3], "
+		 "method=\"nearest_neighbor\"), "
+		 "image.crop_and_resize(%e, %bc, %ic, crop_size=[2, 2], layout=\"NHWC\"))");
+	EXPECT_SHAPE(0, 2, 1, 3, 3);
+	expect_values(0, wa, 18, 1e-6);
+	EXPECT_SHAPE(1, 2, 1, 2, 2);
+	expect_values(1, wb, 8, 1e-6);
+	EXPECT_SHAPE(2, 1, 1, 3, 3);
+	expect_values(2, wn, 9, 0);
+	EXPECT_SHAPE(3, 1, 2, 2, 2);
+	expect_values(3, e + 8, 8, 1e-12);
+}
+
 /* ---- normalisations --------------------------------------------------------- */
 
 /* Normalises input 0 seen as [outer, mid, c, inner]: the statistics of
@@ -3236,6 +3700,16 @@ int main(void)
 		TEST(test_pad),
 		TEST(test_views),
 		TEST(test_views_other_dtypes),
+		TEST(test_like_ops),
+		TEST(test_like_ops_other_dtypes),
+		TEST(test_norm_extras),
+		TEST(test_mirror_pad_dilate),
+		TEST(test_masks),
+		TEST(test_matrix_set_diag),
+		TEST(test_grids_and_searches),
+		TEST(test_fixed_point_multiply),
+		TEST(test_space_batch),
+		TEST(test_crop_and_resize),
 		TEST(test_unsupported_dtype),
 		TEST(test_unsupported_layout),
 	};

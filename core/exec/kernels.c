@@ -17,6 +17,7 @@
 #include <string.h>
 
 #include "ir.h"
+#include "npy.h"
 
 KernelTensor kernel_tensor(void *data, DType dtype, uint32_t ndim, const int64_t *shape)
 {
@@ -394,6 +395,46 @@ bad:
 	return false;
 }
 
+/* image.crop_and_resize as topi computes it: resize2d with tf_crop_and_resize
+ * coordinates over each box's region (read by the kernels from the boxes
+ * operand), bilinear (linear) or nearest_neighbor (rounded half away from
+ * zero, as topi rounds with boxes), in NCHW or NHWC. */
+static bool prepare_crop_and_resize(KernelCall *kc, const Expr *call, char **err)
+{
+	KernelResize *r = &kc->p.resize;
+	const KernelTensor *x = &kc->in[0], *y = &kc->out[0];
+	const char *layout = attr_string(call, "layout", "NCHW");
+	const char *method = attr_string(call, "method", "bilinear");
+	int h, w;
+	memset(r, 0, sizeof *r);
+	if (strcmp(layout, "NCHW") == 0 || strcmp(layout, "NHWC") == 0) {
+		r->channels_last = layout[1] == 'H';
+	} else {
+		*err = xasprintf("the kernels of '%s' compute only NCHW or NHWC data, not %s",
+				 kc->name, layout);
+		return false;
+	}
+	if (x->ndim != 4 || y->ndim != 4 || kc->nin != 3) {
+		*err = xasprintf("'%s' has operands the kernels cannot decode", kc->name);
+		return false;
+	}
+	h = r->channels_last ? 1 : 2;
+	w = h + 1;
+	r->rank = 2;
+	r->method = strcmp(method, "nearest_neighbor") == 0 ? RESIZE_NEAREST : RESIZE_LINEAR;
+	r->coordinate = RESIZE_TF_CROP_AND_RESIZE;
+	r->rounding = RESIZE_ROUND;
+	r->extrapolation = attr_number(call, "extrapolation_value", 0);
+	r->n = x->shape[0];
+	r->c = x->shape[r->channels_last ? 3 : 1];
+	r->in[0] = r->out[0] = 1;
+	r->in[1] = x->shape[h];
+	r->in[2] = x->shape[w];
+	r->out[1] = y->shape[h];
+	r->out[2] = y->shape[w];
+	return true;
+}
+
 uint32_t kernel_broadcast_plan(const int64_t *out_shape, uint32_t out_ndim,
 			       const int64_t *const shapes[2], const uint32_t ndims[2],
 			       int64_t *shape, int64_t *const strides[2])
@@ -508,12 +549,15 @@ static bool prepare_view(KernelCall *kc, const Expr *call)
 	if (out->ndim < in->ndim)
 		return false;
 	v = view_init(kc, out->ndim);
-	if (kc->op == OP_PAD) {
-		const AttrValue *mode = attr_get(call, "pad_mode");
-		const char *m = mode && mode->kind == ATTR_STRING ? mode->u.s : "constant";
-		v->mode = strcmp(m, "edge") == 0      ? PAD_EDGE
-			  : strcmp(m, "reflect") == 0 ? PAD_REFLECT
-						      : PAD_CONSTANT;
+	if (kc->op == OP_PAD || kc->op == OP_MIRROR_PAD) {
+		const AttrValue *mode = attr_get(call, kc->op == OP_PAD ? "pad_mode" : "mode");
+		const char *m = mode && mode->kind == ATTR_STRING ? mode->u.s
+				: kc->op == OP_PAD                ? "constant"
+								  : "SYMMETRIC";
+		v->mode = strcmp(m, "edge") == 0                                   ? PAD_EDGE
+			  : strcmp(m, "reflect") == 0 || strcmp(m, "REFLECT") == 0 ? PAD_REFLECT
+			  : strcmp(m, "SYMMETRIC") == 0                            ? PAD_SYMMETRIC
+										   : PAD_CONSTANT;
 		n = attr_list(call, "pad_width", &items);
 		if (n != in->ndim)
 			return false;
@@ -784,6 +828,232 @@ static bool prepare_layout(KernelCall *kc, const Expr *call, char **err)
 	return true;
 }
 
+/* ---- the arrange family, nn.l2_normalize, nn.lrn ---------------------------- */
+
+static int64_t saturate(double v, double lo, double hi)
+{
+	if (v != v)
+		return 0;
+	if (v <= lo)
+		return (int64_t)lo;
+	if (v >= hi)
+		return hi >= 9223372036854775807.0 ? INT64_MAX : (int64_t)hi;
+	return (int64_t)v;
+}
+
+uint64_t kernel_scalar_bits(DType dt, double v)
+{
+	float f = (float)v;
+	uint32_t u32;
+	uint64_t u64;
+	switch (dt) {
+	case DT_FLOAT32:
+		memcpy(&u32, &f, sizeof u32);
+		return u32;
+	case DT_FLOAT64:
+		memcpy(&u64, &v, sizeof u64);
+		return u64;
+	case DT_FLOAT16:
+		return npy_float_to_half(f);
+	case DT_BFLOAT16:
+		return npy_float_to_bfloat16(f);
+	case DT_INT8:
+		return (uint8_t)saturate(v, INT8_MIN, INT8_MAX);
+	case DT_UINT8:
+		return (uint8_t)saturate(v, 0, UINT8_MAX);
+	case DT_INT16:
+		return (uint16_t)saturate(v, INT16_MIN, INT16_MAX);
+	case DT_UINT16:
+		return (uint16_t)saturate(v, 0, UINT16_MAX);
+	case DT_INT32:
+		return (uint32_t)saturate(v, INT32_MIN, INT32_MAX);
+	case DT_UINT32:
+		return (uint32_t)saturate(v, 0, UINT32_MAX);
+	case DT_INT64:
+		return (uint64_t)saturate(v, -9223372036854775808.0, 9223372036854775807.0);
+	case DT_UINT64:
+		if (v != v || v <= 0)
+			return 0;
+		return v >= 18446744073709551615.0 ? UINT64_MAX : (uint64_t)v;
+	case DT_BOOL:
+		return v != 0;
+	case DT_COUNT:
+		break;
+	}
+	return 0;
+}
+
+/* Element strides of t (row-major). */
+static void element_strides(const KernelTensor *t, int64_t *strides)
+{
+	int64_t st = 1;
+	for (uint32_t i = t->ndim; i-- > 0;) {
+		strides[i] = st;
+		st *= t->shape[i];
+	}
+}
+
+/* nn.l2_normalize's KernelSplit: the axes listed reduced, size-1 axes
+ * dropped; without an axis attribute (None) every axis, as topi's
+ * undefined axis, and with an empty list none. */
+static bool prepare_split(KernelCall *kc, const Expr *call)
+{
+	const KernelTensor *x = &kc->in[0];
+	KernelSplit *sp = &kc->p.split;
+	const AttrValue *items;
+	uint32_t n = attr_list(call, "axis", &items);
+	bool reduced[KERNEL_GATHER_MAX_NDIM];
+	int64_t strides[KERNEL_GATHER_MAX_NDIM];
+	if (x->ndim > KERNEL_GATHER_MAX_NDIM)
+		return false;
+	for (uint32_t i = 0; i < x->ndim; i++)
+		reduced[i] = !attr_get(call, "axis");
+	for (uint32_t i = 0; i < n; i++) {
+		int64_t axis;
+		if (!normalize_axis(items[i].u.i, x->ndim, &axis))
+			return false;
+		reduced[axis] = true;
+	}
+	element_strides(x, strides);
+	memset(sp, 0, sizeof *sp);
+	sp->red_count = 1;
+	for (uint32_t i = 0; i < x->ndim; i++) {
+		if (x->shape[i] == 1)
+			continue;
+		if (reduced[i]) {
+			sp->red_shape[sp->nred] = x->shape[i];
+			sp->red_stride[sp->nred++] = strides[i];
+			sp->red_count *= x->shape[i];
+		} else {
+			sp->kept_shape[sp->nkept] = x->shape[i];
+			sp->kept_stride[sp->nkept++] = strides[i];
+		}
+	}
+	sp->eps = attr_number(call, "eps", 0);
+	return true;
+}
+
+/* KernelArrange of an arrange operator; false when its attributes do not
+ * fit the operands (with *err when there is more to say). */
+static bool prepare_arrange(KernelCall *kc, const Expr *call, char **err)
+{
+	const KernelTensor *x = &kc->in[0], *y = &kc->out[0];
+	KernelArrange *a = &kc->p.arrange;
+	int64_t strides[KERNEL_GATHER_MAX_NDIM];
+	memset(a, 0, sizeof *a);
+	if (kc->op == OP_DILATE) {
+		const AttrValue *items;
+		uint32_t n = attr_list(call, "strides", &items);
+		if (x->ndim > KERNEL_GATHER_MAX_NDIM || y->ndim != x->ndim) {
+			*err = xasprintf("'nn.dilate' runs at most %d dimensions",
+					 KERNEL_GATHER_MAX_NDIM);
+			return false;
+		}
+		a->ndim = x->ndim;
+		element_strides(x, a->in_stride);
+		for (uint32_t d = 0; d < x->ndim; d++) {
+			a->out_shape[d] = y->shape[d];
+			a->stride[d] = n == 0 ? 1 : items[d < n ? d : n - 1].u.i;
+			if (a->stride[d] < 1)
+				return false;
+		}
+		a->fill_bits = kernel_scalar_bits(y->dtype, attr_number(call, "dilation_value", 0));
+		return true;
+	}
+	if (kc->op == OP_SEQUENCE_MASK || kc->op == OP_REVERSE_SEQUENCE) {
+		bool mask = kc->op == OP_SEQUENCE_MASK;
+		int64_t seq, batch;
+		if (x->ndim > KERNEL_GATHER_MAX_NDIM || x->ndim < 1)
+			return false;
+		if (mask) {
+			seq = attr_int(call, "axis", 0);
+			batch = 1 - seq;
+		} else if (!normalize_axis(attr_int(call, "seq_axis", 1), x->ndim, &seq) ||
+			   !normalize_axis(attr_int(call, "batch_axis", 0), x->ndim, &batch)) {
+			return false;
+		}
+		if (seq < 0 || seq >= (int64_t)x->ndim || batch < 0 || batch >= (int64_t)x->ndim ||
+		    kc->in[1].count != x->shape[batch])
+			return false;
+		element_strides(x, strides);
+		a->len = x->shape[seq];
+		a->len_stride = strides[seq];
+		a->batch = x->shape[batch];
+		a->batch_stride = strides[batch];
+		if (mask)
+			a->fill_bits =
+				kernel_scalar_bits(y->dtype, attr_number(call, "mask_value", 0));
+		return true;
+	}
+	if (kc->op == OP_TRILU || kc->op == OP_MATRIX_SET_DIAG) {
+		if (x->ndim < 2)
+			return false;
+		a->rows = x->shape[x->ndim - 2];
+		a->cols = x->shape[x->ndim - 1];
+		if (kc->op == OP_TRILU) {
+			a->flag = attr_bool(call, "upper", true);
+			return true;
+		}
+		a->k1 = attr_int(call, "k1", 0);
+		a->k2 = attr_int(call, "k2", 0);
+		a->flag = attr_bool(call, "super_diag_right_align", true);
+		a->flag2 = attr_bool(call, "sub_diag_right_align", false);
+		a->diag_len = kc->in[1].shape[kc->in[1].ndim - 1];
+		return a->k1 <= a->k2;
+	}
+	if (kc->op == OP_MESHGRID) {
+		const char *indexing = attr_string(call, "indexing", "ij");
+		a->flag = strcmp(indexing, "xy") == 0 && kc->nin >= 2;
+		return kc->nout == kc->nin;
+	}
+	if (kc->op == OP_SEARCHSORTED) {
+		const KernelTensor *seq = &kc->in[0], *v = &kc->in[1];
+		if (seq->ndim < 1 || v->ndim < 1)
+			return false;
+		a->len = seq->shape[seq->ndim - 1];
+		a->n = v->shape[v->ndim - 1];
+		a->outer = seq->ndim == 1 ? 0 : seq->count / (a->len ? a->len : 1);
+		a->flag = attr_bool(call, "right", false);
+		return true;
+	}
+	if (kc->op == OP_SPACE_TO_BATCH_ND || kc->op == OP_BATCH_TO_SPACE_ND) {
+		static const AttrValue one = {.kind = ATTR_INT, .u.i = 1};
+		bool to_batch = kc->op == OP_SPACE_TO_BATCH_ND;
+		const AttrValue *block, *pads;
+		uint32_t m = attr_list(call, "block_shape", &block),
+			 np = attr_list(call, to_batch ? "paddings" : "crops", &pads);
+		if (m == 0) {
+			/* TVM's default block_shape [1, 1] */
+			block = NULL;
+			m = 2;
+		}
+		if (m > KERNEL_GATHER_MAX_NDIM || x->ndim < m + 1 || y->ndim != x->ndim)
+			return false;
+		a->ndim = m;
+		a->batch = to_batch ? x->shape[0] : y->shape[0];
+		a->n = 1;
+		for (uint32_t d = m + 1; d < x->ndim; d++)
+			a->n *= x->shape[d];
+		for (uint32_t k = 0; k < m; k++) {
+			const AttrValue *b = block ? &block[k] : &one;
+			a->block[k] = b->u.i;
+			a->in_space[k] = x->shape[1 + k];
+			a->out_shape[k] = y->shape[1 + k];
+			a->before[k] = k < np && pads[k].kind == ATTR_LIST && pads[k].u.list.n == 2
+					       ? pads[k].u.list.items[0].u.i
+					       : 0;
+			if (a->block[k] < 1)
+				return false;
+		}
+		if (to_batch)
+			a->fill_bits =
+				kernel_scalar_bits(y->dtype, attr_number(call, "pad_value", 0));
+		return true;
+	}
+	/* invert_permutation and unravel_index read their operands only */
+	return kc->op == OP_INVERT_PERMUTATION || kc->op == OP_UNRAVEL_INDEX;
+}
+
 bool kernel_dtype_checked_at_launch(DType dtype)
 {
 	switch (dtype) {
@@ -832,6 +1102,13 @@ bool kernel_call_prepare(KernelCall *kc, const Expr *call, const KernelTensor *i
 	case OP_ISNAN:
 	case OP_ISINF:
 	case OP_ISFINITE:
+	/* the *_like twins: cast_like is cast, reinterpret, reshape_like and
+	 * contrib_reverse_reshape copy the bytes */
+	case OP_CAST_LIKE:
+	case OP_REINTERPRET:
+	case OP_RESHAPE_LIKE:
+	case OP_CONTRIB_REVERSE_RESHAPE:
+	case OP_NDARRAY_SIZE:
 #define ELEMENTWISE_CASE(id) case OP_##id:
 		KERNEL_ELEMENTWISE_OPS(ELEMENTWISE_CASE)
 #undef ELEMENTWISE_CASE
@@ -898,6 +1175,10 @@ bool kernel_call_prepare(KernelCall *kc, const Expr *call, const KernelTensor *i
 	}
 	case OP_LEAKY_RELU:
 		kc->p.alpha = attr_number(call, "alpha", 0.25);
+		return true;
+	case OP_FIXED_POINT_MULTIPLY:
+		kc->p.fpm.multiplier = (int32_t)attr_int(call, "multiplier", 0);
+		kc->p.fpm.shift = (int32_t)attr_int(call, "shift", 0);
 		return true;
 	case OP_PRELU: {
 		int64_t axis;
@@ -984,7 +1265,8 @@ bool kernel_call_prepare(KernelCall *kc, const Expr *call, const KernelTensor *i
 		return true;
 	case OP_BIAS_ADD:
 	case OP_LOG_SOFTMAX:
-	case OP_SOFTMAX: {
+	case OP_SOFTMAX:
+	case OP_FAST_SOFTMAX: {
 		int64_t axis;
 		if (!normalize_axis(attr_int(call, "axis", op == OP_BIAS_ADD ? 1 : -1), in[0].ndim,
 				    &axis))
@@ -1104,6 +1386,10 @@ bool kernel_call_prepare(KernelCall *kc, const Expr *call, const KernelTensor *i
 		if (!prepare_resize(kc, call, err))
 			return false;
 		return same_out_dtype(kc, err);
+	case OP_CROP_AND_RESIZE:
+		if (!prepare_crop_and_resize(kc, call, err))
+			return false;
+		return same_out_dtype(kc, err);
 	case OP_ZEROS:
 	case OP_ZEROS_LIKE:
 		kc->p.fill = 0;
@@ -1112,12 +1398,71 @@ bool kernel_call_prepare(KernelCall *kc, const Expr *call, const KernelTensor *i
 	case OP_ONES_LIKE:
 		kc->p.fill = 1;
 		return true;
+	case OP_COLLAPSE_SUM_LIKE:
+	case OP_COLLAPSE_SUM_TO: {
+		/* TVM's topi collapse_sum: sum over x's leading axes that the
+		 * target lacks and those where the target has 1 and x does not
+		 * (the relation has checked that the target broadcasts to x) */
+		uint32_t nd = in[0].ndim, tn = out[0].ndim;
+		if (tn > nd)
+			break;
+		kc->p.reduce.kind = REDUCE_SUM;
+		kc->axes = xcalloc(nd ? nd : 1, sizeof(int64_t));
+		for (uint32_t i = 0; i < nd; i++)
+			kc->axes[i] = i < nd - tn ||
+				      (out[0].shape[i - (nd - tn)] == 1 && in[0].shape[i] != 1);
+		return true;
+	}
+	case OP_SLICE_LIKE:
+		/* the identity view: the output's coordinates read the input's,
+		 * every axis cut from its beginning */
+		if (out[0].ndim != in[0].ndim)
+			break;
+		(void)view_init(kc, out[0].ndim);
+		return true;
+	case OP_L2_NORMALIZE:
+		if (!prepare_split(kc, call))
+			break;
+		return true;
+	case OP_LRN: {
+		KernelLrn *l = &kc->p.lrn;
+		int64_t axis;
+		if (!normalize_axis(attr_int(call, "axis", 1), in[0].ndim, &axis))
+			break;
+		split_axis(&in[0], axis, &l->axis);
+		l->size = attr_int(call, "size", 5);
+		l->alpha = attr_number(call, "alpha", 1e-4);
+		l->beta = attr_number(call, "beta", 0.75);
+		l->bias = attr_number(call, "bias", 2);
+		if (l->size < 1)
+			break;
+		return true;
+	}
+	case OP_DILATE:
+	case OP_SEQUENCE_MASK:
+	case OP_REVERSE_SEQUENCE:
+	case OP_TRILU:
+	case OP_MATRIX_SET_DIAG:
+	case OP_MESHGRID:
+	case OP_SEARCHSORTED:
+	case OP_INVERT_PERMUTATION:
+	case OP_UNRAVEL_INDEX:
+	case OP_SPACE_TO_BATCH_ND:
+	case OP_BATCH_TO_SPACE_ND:
+		if (!prepare_arrange(kc, call, err)) {
+			if (*err)
+				return false;
+			break;
+		}
+		return true;
+	case OP_MIRROR_PAD:
 	case OP_PAD:
 	case OP_STRIDED_SLICE:
 	case OP_REPEAT:
 	case OP_REVERSE:
 	case OP_TILE:
 	case OP_BROADCAST_TO:
+	case OP_BROADCAST_TO_LIKE:
 		if (!prepare_view(kc, call))
 			break;
 		return true;

@@ -220,19 +220,88 @@ typedef struct KernelSort {
 	int values_out, indices_out;
 } KernelSort;
 
-/* The index-mapping operators (nn.pad, strided_slice, tile, repeat,
- * broadcast_to, reverse): output axis d reads input position
- * begin[d] + ((o / div[d]) % mod[d]) * step[d] of its coordinate o (no
- * modulo when mod[d] is 0), in_stride[d] elements apart; a position
- * outside [0, extent[d]) reads nn.pad's value (constant), the nearest
- * edge (edge) or its mirror image (reflect). The arrays, ndim (the
- * output's rank) each, live in KernelCall.axes. */
-typedef enum KernelPadMode { PAD_CONSTANT, PAD_EDGE, PAD_REFLECT } KernelPadMode;
+/* The index-mapping operators (nn.pad, nn.mirror_pad, strided_slice,
+ * slice_like, tile, repeat, broadcast_to, broadcast_to_like, reverse):
+ * output axis d reads input position begin[d] + ((o / div[d]) % mod[d]) *
+ * step[d] of its coordinate o (no modulo when mod[d] is 0), in_stride[d]
+ * elements apart; a position outside [0, extent[d]) reads nn.pad's value
+ * (constant), the nearest edge (edge) or its mirror image (reflect,
+ * symmetric). The arrays, ndim (the output's rank) each, live in
+ * KernelCall.axes. */
+typedef enum KernelPadMode {
+	PAD_CONSTANT,
+	PAD_EDGE,
+	PAD_REFLECT,   /* numpy's reflect (nn.mirror_pad REFLECT): -1 reads 1 */
+	PAD_SYMMETRIC, /* numpy's symmetric (nn.mirror_pad SYMMETRIC): -1 reads 0 */
+} KernelPadMode;
 typedef struct KernelView {
 	uint32_t ndim;
 	int64_t *begin, *step, *div, *mod, *extent, *in_stride;
 	KernelPadMode mode;
 } KernelView;
+
+/* nn.l2_normalize: the input's axes split into kept ones and reduced
+ * ones (size-1 axes dropped), each with its element stride; one line of
+ * red_count elements per kept position. */
+typedef struct KernelSplit {
+	uint32_t nkept, nred;
+	int64_t kept_shape[KERNEL_GATHER_MAX_NDIM], kept_stride[KERNEL_GATHER_MAX_NDIM];
+	int64_t red_shape[KERNEL_GATHER_MAX_NDIM], red_stride[KERNEL_GATHER_MAX_NDIM];
+	int64_t red_count;
+	double eps;
+} KernelSplit;
+
+/* nn.lrn: the channel axis of the data and TVM's window arithmetic:
+ * x / (bias + alpha * sum / size) ^ beta, the sum of the squares of the
+ * size channels centred on each (zero beyond the edges). */
+typedef struct KernelLrn {
+	KernelAxis axis;
+	int64_t size;
+	double alpha, beta, bias;
+} KernelLrn;
+
+/* The arrange family (cpu/cpu_arrange.c, cuda/cuda_arrange.cu): operators
+ * that place each output element by index arithmetic, reading their
+ * integer operands (trilu's k, the lengths, the shapes) on the device.
+ *   nn.dilate: out_shape and in_stride over ndim axes, stride per axis;
+ *     an output coordinate that is a multiple of its stride on every
+ *     axis reads the input at coordinate / stride, else the fill value.
+ *   sequence_mask, reverse_sequence: the sequence axis (extent len, its
+ *     element stride len_stride) and the batch axis (extent batch, stride
+ *     batch_stride); sequence_mask fills from position valid_length[b] on,
+ *     reverse_sequence reverses each batch's first seq_lengths[b].
+ *   trilu, matrix_set_diag: the innermost rows x cols matrices; trilu
+ *     keeps row <= col - k (upper) or row >= col - k; matrix_set_diag
+ *     writes diagonals k1..k2 (diag_len long, aligned by the two flags).
+ *   meshgrid: flag is xy indexing.
+ *   searchsorted: outer sequences of len each (one shared when 1-D:
+ *     outer 0), n values per sequence; flag is right.
+ *   nn.space_to_batch_nd, nn.batch_to_space_nd: ndim block dimensions of
+ *     extent block[k], the input's spatial extents in_space[k] and the
+ *     output's out_shape[k], the padding before them (or the crop at
+ *     their start) before[k], batch the smaller batch and n the elements
+ *     after the spatial axes. As TF lays them out (and topi's reshapes
+ *     and transposes), the larger batch is (block offsets, batch)
+ *     row-major, a spatial coordinate of the padded (uncropped) data
+ *     being j * block[k] + its block offset; padding reads the fill.
+ * fill_bits is the fill value (nn.dilate, sequence_mask) as the output
+ * dtype's bytes (kernel_scalar_bits). */
+typedef struct KernelArrange {
+	uint32_t ndim;
+	int64_t out_shape[KERNEL_GATHER_MAX_NDIM], in_stride[KERNEL_GATHER_MAX_NDIM];
+	int64_t stride[KERNEL_GATHER_MAX_NDIM];
+	int64_t len, len_stride, batch, batch_stride;
+	int64_t rows, cols, k1, k2, diag_len;
+	int64_t outer, n;
+	int64_t block[KERNEL_GATHER_MAX_NDIM], before[KERNEL_GATHER_MAX_NDIM];
+	int64_t in_space[KERNEL_GATHER_MAX_NDIM];
+	bool flag, flag2;
+	uint64_t fill_bits;
+} KernelArrange;
+
+/* v converted to dt (integers saturate, as casts from float do), as the
+ * bytes of one element in the low bytes of the result. */
+uint64_t kernel_scalar_bits(DType dt, double v);
 
 /* The normalisations: the data seen as [outer, mid, c, inner] around the
  * channel axis (batch_norm, layer_norm: mid 1; instance_norm, group_norm:
@@ -307,8 +376,8 @@ typedef struct KernelCall {
 	union {
 		KernelWindow window; /* the convolutions and the windowed poolings */
 		KernelMatmul matmul; /* dense, batch_matmul, nn.matmul */
-		KernelAxis axis;     /* bias_add, softmax, log_softmax, concatenate, split, stack,
-					one_hot, nn.prelu */
+		KernelAxis axis;     /* bias_add, softmax, nn.fast_softmax, log_softmax,
+					concatenate, split, stack, one_hot, nn.prelu */
 		KernelTake take;
 		KernelGather gather;     /* gather, gather_nd, scatter_elements, scatter_nd */
 		KernelLayout layout;     /* layout_transform */
@@ -316,6 +385,9 @@ typedef struct KernelCall {
 		KernelSort sort;         /* sort, argsort, topk */
 		KernelNorm norm;
 		KernelView view;
+		KernelSplit split;     /* nn.l2_normalize */
+		KernelLrn lrn;         /* nn.lrn */
+		KernelArrange arrange; /* the arrange family */
 		KernelResize resize;
 		struct {
 			KernelReduce kind;
@@ -325,7 +397,10 @@ typedef struct KernelCall {
 		struct {
 			double lo, hi;
 		} clip;
-		double fill;  /* zeros, ones, zeros_like, ones_like */
+		double fill; /* zeros, ones, zeros_like, ones_like */
+		struct {
+			int32_t multiplier, shift;
+		} fpm;        /* fixed_point_multiply */
 		double alpha; /* nn.leaky_relu */
 		struct {
 			KernelAxis line; /* the scanned axis; without one the flat data */

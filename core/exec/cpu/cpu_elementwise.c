@@ -679,6 +679,51 @@ bool kernel_cpu_CAST(const KernelCall *kc, char **err)
 	return true;
 }
 
+/* cast_like: cast to the second operand's dtype */
+KERNEL_CPU_VIA(CAST_LIKE, kernel_cpu_CAST)
+
+/* ---- fixed_point_multiply ------------------------------------------------ */
+
+/* TVM's legalised q_multiply_shift(x, multiplier, 31, shift) on int32: in
+ * int64, x shifted left by a positive shift, times the multiplier, plus
+ * half of 2^(31 + right shift), shifted right by that; a multiplier of
+ * 2^30 (one half) takes TVM's int32 shortcut instead, a shift (wrapping)
+ * or a rounded shift. The result wraps to int32. */
+static int32_t fixed_point_multiply(int32_t x, int32_t m, int32_t s)
+{
+	int64_t v;
+	int ls = s > 0 ? s : 0, rs = s > 0 ? 0 : -s;
+	if (m == 1 << 30) {
+		int e = s - 1;
+		if (e > 31)
+			return 0;
+		if (e > 0)
+			return (int32_t)((uint32_t)x << e);
+		e = -e;
+		if (e > 31)
+			e = 31;
+		return e == 0 ? x : (int32_t)((uint32_t)x + (1u << (e - 1))) >> e;
+	}
+	/* shifts past the 64 bits (which TVM leaves undefined) give 0 */
+	if (ls > 62 || rs > 31)
+		return 0;
+	v = (int64_t)((uint64_t)(int64_t)x << ls);
+	v = imul(v, m);
+	v = iadd(v, (int64_t)1 << (rs + 30));
+	return i64_to_i32(v >> (rs + 31));
+}
+
+bool kernel_cpu_FIXED_POINT_MULTIPLY(const KernelCall *kc, char **err)
+{
+	const KernelTensor *x = &kc->in[0];
+	if (x->dtype != DT_INT32)
+		return cpu_unsupported(kc, x->dtype, err);
+	for (int64_t i = 0; i < x->count; i++)
+		((int32_t *)kc->out[0].data)[i] = fixed_point_multiply(
+			((const int32_t *)x->data)[i], kc->p.fpm.multiplier, kc->p.fpm.shift);
+	return true;
+}
+
 /* ---- where ---------------------------------------------------------------- */
 
 /* where(cond, x, y): the three operands broadcast against the result

@@ -68,6 +68,12 @@ typedef struct SoftmaxJob {
 DEFINE_SOFTMAX(softmax_f32, float, expf)
 DEFINE_SOFTMAX(softmax_f64, double, exp)
 
+/* nn.fast_softmax is softmax (TVM's differs by its fast_exp's error only) */
+bool kernel_cpu_FAST_SOFTMAX(const KernelCall *kc, char **err)
+{
+	return kernel_cpu_SOFTMAX(kc, err);
+}
+
 bool kernel_cpu_SOFTMAX(const KernelCall *kc, char **err)
 {
 	SoftmaxJob job = {kc};

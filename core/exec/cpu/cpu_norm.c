@@ -213,3 +213,87 @@ bool kernel_cpu_LOG_SOFTMAX(const KernelCall *kc, char **err)
 	int64_t grain = GRAIN_ELEMENTWISE / (kc->p.axis.len + 1) + 1;
 	return cpu_run_float(kc, rows, grain, log_softmax_f32, log_softmax_f64, &job, err);
 }
+
+/* ---- nn.l2_normalize, nn.lrn ------------------------------------------------ */
+
+/* The offset of position idx of the n axes (shape, stride), row-major. */
+static int64_t split_offset(const int64_t *shape, const int64_t *stride, uint32_t n, int64_t idx)
+{
+	int64_t off = 0;
+	for (uint32_t d = n; d-- > 0;) {
+		off += idx % shape[d] * stride[d];
+		idx /= shape[d];
+	}
+	return off;
+}
+
+/* x / sqrt(max(sum of x^2 over the reduced axes, eps)), numpy's maximum
+ * (NaN propagates); one kept position per row, the sum in double. */
+#define DEFINE_L2_NORMALIZE(NAME, T)                                                             \
+	static void NAME(void *vjob, int64_t begin, int64_t end)                                 \
+	{                                                                                        \
+		const KernelCall *kc = ((NormJob *)vjob)->kc;                                    \
+		const KernelSplit *sp = &kc->p.split;                                            \
+		const T *x = kc->in[0].data;                                                     \
+		T *y = kc->out[0].data;                                                          \
+		for (int64_t k = begin; k < end; k++) {                                          \
+			int64_t base =                                                           \
+				split_offset(sp->kept_shape, sp->kept_stride, sp->nkept, k);     \
+			double sum = 0, norm;                                                    \
+			for (int64_t r = 0; r < sp->red_count; r++) {                            \
+				double v = x[base + split_offset(sp->red_shape, sp->red_stride,  \
+								 sp->nred, r)];                  \
+				sum += v * v;                                                    \
+			}                                                                        \
+			norm = sqrt(isnan(sum) || sum > sp->eps ? sum : sp->eps);                \
+			for (int64_t r = 0; r < sp->red_count; r++) {                            \
+				int64_t off = base + split_offset(sp->red_shape, sp->red_stride, \
+								  sp->nred, r);                  \
+				y[off] = (T)(x[off] / norm);                                     \
+			}                                                                        \
+		}                                                                                \
+	}
+DEFINE_L2_NORMALIZE(l2_normalize_f32, float)
+DEFINE_L2_NORMALIZE(l2_normalize_f64, double)
+
+bool kernel_cpu_L2_NORMALIZE(const KernelCall *kc, char **err)
+{
+	NormJob job = {kc};
+	int64_t red = kc->p.split.red_count;
+	int64_t rows = red ? kc->out[0].count / red : 0;
+	return cpu_run_float(kc, rows, GRAIN_ELEMENTWISE / (red + 1) + 1, l2_normalize_f32,
+			     l2_normalize_f64, &job, err);
+}
+
+/* topi's lrn: x / (bias + alpha * sum / size) ^ beta, the sum of the
+ * squares of channels c - size / 2 .. c - size / 2 + size - 1 (zero
+ * outside the axis). */
+#define DEFINE_LRN(NAME, T)                                                                   \
+	static void NAME(void *vjob, int64_t begin, int64_t end)                              \
+	{                                                                                     \
+		const KernelCall *kc = ((NormJob *)vjob)->kc;                                 \
+		const KernelLrn *l = &kc->p.lrn;                                              \
+		int64_t len = l->axis.len, inner = l->axis.inner;                             \
+		const T *x = kc->in[0].data;                                                  \
+		T *y = kc->out[0].data;                                                       \
+		for (int64_t e = begin; e < end; e++) {                                       \
+			int64_t c = e / inner % len, first = c - l->size / 2;                 \
+			double sum = 0;                                                       \
+			for (int64_t w = first; w < first + l->size; w++)                     \
+				if (w >= 0 && w < len) {                                      \
+					double v = x[e + (w - c) * inner];                    \
+					sum += v * v;                                         \
+				}                                                             \
+			y[e] = (T)(x[e] /                                                     \
+				   pow(l->bias + l->alpha * sum / (double)l->size, l->beta)); \
+		}                                                                             \
+	}
+DEFINE_LRN(lrn_f32, float)
+DEFINE_LRN(lrn_f64, double)
+
+bool kernel_cpu_LRN(const KernelCall *kc, char **err)
+{
+	NormJob job = {kc};
+	return cpu_run_float(kc, kc->out[0].count, GRAIN_ELEMENTWISE / (kc->p.lrn.size + 1) + 1,
+			     lrn_f32, lrn_f64, &job, err);
+}

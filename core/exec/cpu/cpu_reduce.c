@@ -576,3 +576,7 @@ KERNEL_CPU_VIA(ANY, reduce_kernel)
 KERNEL_CPU_VIA(ARGMAX, reduce_kernel)
 KERNEL_CPU_VIA(ARGMIN, reduce_kernel)
 KERNEL_CPU_VIA(VARIANCE, reduce_kernel)
+/* collapse_sum_like and collapse_sum_to: sum over the axes the target
+ * broadcasts along (kernels.c marks them) */
+KERNEL_CPU_VIA(COLLAPSE_SUM_LIKE, reduce_kernel)
+KERNEL_CPU_VIA(COLLAPSE_SUM_TO, reduce_kernel)

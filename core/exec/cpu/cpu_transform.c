@@ -23,6 +23,11 @@ KERNEL_CPU_VIA(BATCH_FLATTEN, copy_kernel)
 KERNEL_CPU_VIA(EXPAND_DIMS, copy_kernel)
 KERNEL_CPU_VIA(SQUEEZE, copy_kernel)
 KERNEL_CPU_VIA(COPY, copy_kernel)
+KERNEL_CPU_VIA(RESHAPE_LIKE, copy_kernel)
+KERNEL_CPU_VIA(CONTRIB_REVERSE_RESHAPE, copy_kernel)
+/* reinterpret keeps the bits (the relation has checked that both dtypes
+ * have one element size) */
+KERNEL_CPU_VIA(REINTERPRET, copy_kernel)
 
 /* on_device is a pass-through and device_copy a transfer: the interpreter
  * handles both without launching, but as kernels they are copies. */
@@ -189,8 +194,16 @@ bool kernel_cpu_SHAPE_OF(const KernelCall *kc, char **err)
 	return true;
 }
 
-/* ---- the index views: nn.pad, strided_slice, tile, repeat, broadcast_to,
- * reverse ------------------------------------------------------------------ */
+/* ndarray_size: the operand's element count, a scalar of the dtype asked */
+bool kernel_cpu_NDARRAY_SIZE(const KernelCall *kc, char **err)
+{
+	(void)err;
+	store_int(kc->out[0].data, kc->out[0].dtype, 0, kc->in[0].count);
+	return true;
+}
+
+/* ---- the index views: nn.pad, nn.mirror_pad, strided_slice, tile, repeat,
+ * broadcast_to, reverse ------------------------------------------------------------------ */
 
 typedef struct ViewJob {
 	const KernelCall *kc;
@@ -216,6 +229,11 @@ static int64_t view_position(const KernelView *v, uint32_t d, int64_t o)
 			return 0;
 		while (i < 0 || i >= n)
 			i = i < 0 ? -i : 2 * (n - 1) - i;
+		return i;
+	case PAD_SYMMETRIC:
+		/* numpy's symmetric: -1 reads 0, n reads n - 1 */
+		while (i < 0 || i >= n)
+			i = i < 0 ? -i - 1 : 2 * n - 1 - i;
 		return i;
 	case PAD_CONSTANT:
 		break;
@@ -257,10 +275,13 @@ static bool view_kernel(const KernelCall *kc, char **err)
 }
 
 KERNEL_CPU_VIA(PAD, view_kernel)
+KERNEL_CPU_VIA(MIRROR_PAD, view_kernel)
 KERNEL_CPU_VIA(STRIDED_SLICE, view_kernel)
 KERNEL_CPU_VIA(TILE, view_kernel)
 KERNEL_CPU_VIA(REPEAT, view_kernel)
 KERNEL_CPU_VIA(BROADCAST_TO, view_kernel)
+KERNEL_CPU_VIA(BROADCAST_TO_LIKE, view_kernel)
+KERNEL_CPU_VIA(SLICE_LIKE, view_kernel)
 KERNEL_CPU_VIA(REVERSE, view_kernel)
 
 /* ---- layout_transform -------------------------------------------------------- */

@@ -1047,3 +1047,55 @@ bool kernel_cuda_CAST(CudaState *s, const KernelCall *kc, char **err)
 	}
 	return unsupported(kc, kc->in[0].dtype, err);
 }
+
+/* cast_like: cast to the second operand's dtype */
+bool kernel_cuda_CAST_LIKE(CudaState *s, const KernelCall *kc, char **err)
+{
+	return kernel_cuda_CAST(s, kc, err);
+}
+
+/* ---- fixed_point_multiply (cpu_elementwise.c's arithmetic) ------------------ */
+
+__global__ void fixed_point_multiply_kernel(const int32_t *x, int32_t *y, int64_t n, int32_t m,
+					    int32_t s)
+{
+	GRID_LOOP(i, n)
+	{
+		int ls = s > 0 ? s : 0, rs = s > 0 ? 0 : -s;
+		long long v;
+		if (m == 1 << 30) {
+			int e = s - 1;
+			if (e > 31) {
+				y[i] = 0;
+			} else if (e > 0) {
+				y[i] = (int32_t)((uint32_t)x[i] << e);
+			} else {
+				e = -e < 31 ? -e : 31;
+				y[i] = e == 0 ? x[i]
+					      : (int32_t)((uint32_t)x[i] + (1u << (e - 1))) >> e;
+			}
+			continue;
+		}
+		if (ls > 62 || rs > 31) {
+			y[i] = 0;
+			continue;
+		}
+		v = (long long)((unsigned long long)(long long)x[i] << ls);
+		v = wrap_mul(v, m);
+		v = wrap_add(v, 1ll << (rs + 30));
+		y[i] = (int32_t)(uint32_t)(unsigned long long)(v >> (rs + 31));
+	}
+}
+
+bool kernel_cuda_FIXED_POINT_MULTIPLY(CudaState *s, const KernelCall *kc, char **err)
+{
+	int64_t n = kc->in[0].count;
+	if (kc->in[0].dtype != DT_INT32)
+		return unsupported(kc, kc->in[0].dtype, err);
+	if (n == 0)
+		return true;
+	fixed_point_multiply_kernel<<<blocks_for(n), THREADS, 0, s->stream>>>(
+		(const int32_t *)kc->in[0].data, (int32_t *)kc->out[0].data, n,
+		kc->p.fpm.multiplier, kc->p.fpm.shift);
+	return launched(kc, err);
+}

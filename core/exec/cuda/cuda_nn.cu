@@ -41,6 +41,12 @@ __global__ void softmax_kernel(const T *x, T *y, int64_t rows, int64_t len, int6
 	}
 }
 
+/* nn.fast_softmax is softmax (TVM's differs by its fast_exp's error only) */
+bool kernel_cuda_FAST_SOFTMAX(CudaState *s, const KernelCall *kc, char **err)
+{
+	return kernel_cuda_SOFTMAX(s, kc, err);
+}
+
 bool kernel_cuda_SOFTMAX(CudaState *s, const KernelCall *kc, char **err)
 {
 	int64_t rows = kc->p.axis.outer * kc->p.axis.inner;

@@ -246,3 +246,117 @@ bool kernel_cuda_LOG_SOFTMAX(CudaState *s, const KernelCall *kc, char **err)
 	}
 	return unsupported(kc, kc->in[0].dtype, err);
 }
+
+/* ---- nn.l2_normalize, nn.lrn (as cpu_norm.c computes them) ----------------- */
+
+__device__ static int64_t split_offset(const int64_t *shape, const int64_t *stride, uint32_t n,
+				       int64_t idx)
+{
+	int64_t off = 0;
+	for (int d = (int)n - 1; d >= 0; d--) {
+		off += idx % shape[d] * stride[d];
+		idx /= shape[d];
+	}
+	return off;
+}
+
+/* One thread per kept position. */
+template <typename T>
+__global__ void l2_normalize_kernel(const T *x, T *y, int64_t rows, KernelSplit sp)
+{
+	GRID_LOOP(k, rows)
+	{
+		int64_t base = split_offset(sp.kept_shape, sp.kept_stride, sp.nkept, k);
+		double sum = 0, norm;
+		for (int64_t r = 0; r < sp.red_count; r++) {
+			double v = (double)
+				x[base + split_offset(sp.red_shape, sp.red_stride, sp.nred, r)];
+			sum += v * v;
+		}
+		norm = sqrt(isnan(sum) || sum > sp.eps ? sum : sp.eps);
+		for (int64_t r = 0; r < sp.red_count; r++) {
+			int64_t off = base + split_offset(sp.red_shape, sp.red_stride, sp.nred, r);
+			y[off] = (T)((double)x[off] / norm);
+		}
+	}
+}
+
+bool kernel_cuda_L2_NORMALIZE(CudaState *s, const KernelCall *kc, char **err)
+{
+	int64_t red = kc->p.split.red_count, rows = red ? kc->out[0].count / red : 0;
+	if (rows == 0)
+		return true;
+	switch (kc->in[0].dtype) {
+	case DT_FLOAT32:
+		l2_normalize_kernel<float><<<blocks_for(rows), THREADS, 0, s->stream>>>(
+			(const float *)kc->in[0].data, (float *)kc->out[0].data, rows, kc->p.split);
+		return launched(kc, err);
+	case DT_FLOAT64:
+		l2_normalize_kernel<double><<<blocks_for(rows), THREADS, 0, s->stream>>>(
+			(const double *)kc->in[0].data, (double *)kc->out[0].data, rows,
+			kc->p.split);
+		return launched(kc, err);
+	case DT_FLOAT16:
+	case DT_INT32:
+	case DT_INT64:
+	case DT_BOOL:
+	case DT_INT8:
+	case DT_UINT8:
+	case DT_INT16:
+	case DT_UINT16:
+	case DT_UINT32:
+	case DT_UINT64:
+	case DT_BFLOAT16:
+	case DT_COUNT:
+		break;
+	}
+	return unsupported(kc, kc->in[0].dtype, err);
+}
+
+/* One thread per element. */
+template <typename T> __global__ void lrn_kernel(const T *x, T *y, int64_t n, KernelLrn l)
+{
+	GRID_LOOP(e, n)
+	{
+		int64_t len = l.axis.len, inner = l.axis.inner;
+		int64_t c = e / inner % len, first = c - l.size / 2;
+		double sum = 0;
+		for (int64_t w = first; w < first + l.size; w++)
+			if (w >= 0 && w < len) {
+				double v = (double)x[e + (w - c) * inner];
+				sum += v * v;
+			}
+		y[e] = (T)((double)x[e] / pow(l.bias + l.alpha * sum / (double)l.size, l.beta));
+	}
+}
+
+bool kernel_cuda_LRN(CudaState *s, const KernelCall *kc, char **err)
+{
+	int64_t n = kc->out[0].count;
+	if (n == 0)
+		return true;
+	switch (kc->in[0].dtype) {
+	case DT_FLOAT32:
+		lrn_kernel<float><<<blocks_for(n), THREADS, 0, s->stream>>>(
+			(const float *)kc->in[0].data, (float *)kc->out[0].data, n, kc->p.lrn);
+		return launched(kc, err);
+	case DT_FLOAT64:
+		lrn_kernel<double><<<blocks_for(n), THREADS, 0, s->stream>>>(
+			(const double *)kc->in[0].data, (double *)kc->out[0].data, n, kc->p.lrn);
+		return launched(kc, err);
+	case DT_FLOAT16:
+	case DT_INT32:
+	case DT_INT64:
+	case DT_BOOL:
+	case DT_INT8:
+	case DT_UINT8:
+	case DT_INT16:
+	case DT_UINT16:
+	case DT_UINT32:
+	case DT_UINT64:
+	case DT_BFLOAT16:
+	case DT_COUNT:
+		break;
+	}
+	return unsupported(kc, kc->in[0].dtype, err);
+}

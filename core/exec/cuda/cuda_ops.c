@@ -30,14 +30,16 @@ enum CudaEntry {
 #undef OP_PLAN
 #undef OP
 
-/* The transform family and the gathers move elements by their size in
- * bytes, so they take every dtype; the other CUDA kernels take only the dtypes
+/* The transform family, the gathers and the arrange family move elements
+ * by their size in bytes (or read and write integers of any dtype), so
+ * they take every dtype; the other CUDA kernels take only the dtypes
  * kernel_dtype_checked_at_launch names. */
 bool kernel_cuda_supports(OpKind op, DType dtype)
 {
 	static const bool moves_bytes[OP_COUNT] = {
 #define CUDA_MOVER(id) [OP_##id] = true,
-		CUDA_OPS_TRANSFORM(CUDA_MOVER) CUDA_MOVER(GATHER) CUDA_MOVER(GATHER_ND)
+		CUDA_OPS_TRANSFORM(CUDA_MOVER) CUDA_OPS_ARRANGE(CUDA_MOVER) CUDA_MOVER(GATHER)
+			CUDA_MOVER(GATHER_ND)
 #undef CUDA_MOVER
 	};
 	return kernel_dtype_checked_at_launch(dtype) || moves_bytes[op];

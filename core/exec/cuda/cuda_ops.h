@@ -30,6 +30,8 @@
 	X(RELU)                 \
 	X(CLIP)                 \
 	X(CAST)                 \
+	X(CAST_LIKE)            \
+	X(FIXED_POINT_MULTIPLY) \
 	X(ERF)                  \
 	X(FAST_ERF)             \
 	X(FAST_EXP)             \
@@ -84,19 +86,22 @@
 	X(ONES)          \
 	X(ZEROS_LIKE)    \
 	X(ONES_LIKE)
-#define CUDA_OPS_REDUCE(X) \
-	X(SUM)             \
-	X(MEAN)            \
-	X(MAX)             \
-	X(MIN)             \
-	X(PROD)            \
-	X(ALL)             \
-	X(ANY)             \
-	X(ARGMAX)          \
-	X(ARGMIN)          \
-	X(VARIANCE)
+#define CUDA_OPS_REDUCE(X)   \
+	X(SUM)               \
+	X(MEAN)              \
+	X(MAX)               \
+	X(MIN)               \
+	X(PROD)              \
+	X(ALL)               \
+	X(ANY)               \
+	X(ARGMAX)            \
+	X(ARGMIN)            \
+	X(VARIANCE)          \
+	X(COLLAPSE_SUM_LIKE) \
+	X(COLLAPSE_SUM_TO)
 #define CUDA_OPS_NN(X)  \
 	X(SOFTMAX)      \
+	X(FAST_SOFTMAX) \
 	X(DENSE)        \
 	X(BATCH_MATMUL) \
 	X(MATMUL)
@@ -105,7 +110,9 @@
 	X(LAYER_NORM)    \
 	X(INSTANCE_NORM) \
 	X(GROUP_NORM)    \
-	X(LOG_SOFTMAX)
+	X(LOG_SOFTMAX)   \
+	X(L2_NORMALIZE)  \
+	X(LRN)
 #define CUDA_OPS_WINDOW(X)     \
 	X(CONV1D)              \
 	X(CONV2D)              \
@@ -132,31 +139,39 @@
 	X(RESIZE2D)       \
 	X(RESIZE3D)       \
 	X(UPSAMPLING)     \
-	X(UPSAMPLING3D)
-#define CUDA_OPS_TRANSFORM(X) \
-	X(RESHAPE)            \
-	X(BATCH_FLATTEN)      \
-	X(EXPAND_DIMS)        \
-	X(SQUEEZE)            \
-	X(ON_DEVICE)          \
-	X(DEVICE_COPY)        \
-	X(TRANSPOSE)          \
-	X(CONCATENATE)        \
-	X(STACK)              \
-	X(LAYOUT_TRANSFORM)   \
-	X(DEPTH_TO_SPACE)     \
-	X(SPACE_TO_DEPTH)     \
-	X(SPLIT)              \
-	X(COPY)               \
-	X(WHERE)              \
-	X(TAKE)               \
-	X(SHAPE_OF)           \
-	X(PAD)                \
-	X(STRIDED_SLICE)      \
-	X(TILE)               \
-	X(REPEAT)             \
-	X(BROADCAST_TO)       \
-	X(REVERSE)
+	X(UPSAMPLING3D)   \
+	X(CROP_AND_RESIZE)
+#define CUDA_OPS_TRANSFORM(X)      \
+	X(RESHAPE)                 \
+	X(BATCH_FLATTEN)           \
+	X(EXPAND_DIMS)             \
+	X(SQUEEZE)                 \
+	X(ON_DEVICE)               \
+	X(DEVICE_COPY)             \
+	X(TRANSPOSE)               \
+	X(CONCATENATE)             \
+	X(STACK)                   \
+	X(LAYOUT_TRANSFORM)        \
+	X(DEPTH_TO_SPACE)          \
+	X(SPACE_TO_DEPTH)          \
+	X(SPLIT)                   \
+	X(COPY)                    \
+	X(WHERE)                   \
+	X(TAKE)                    \
+	X(SHAPE_OF)                \
+	X(PAD)                     \
+	X(MIRROR_PAD)              \
+	X(STRIDED_SLICE)           \
+	X(TILE)                    \
+	X(REPEAT)                  \
+	X(BROADCAST_TO)            \
+	X(REVERSE)                 \
+	X(BROADCAST_TO_LIKE)       \
+	X(SLICE_LIKE)              \
+	X(RESHAPE_LIKE)            \
+	X(CONTRIB_REVERSE_RESHAPE) \
+	X(REINTERPRET)             \
+	X(NDARRAY_SIZE)
 #define CUDA_OPS_INDEX(X)   \
 	X(GATHER)           \
 	X(GATHER_ND)        \
@@ -178,6 +193,19 @@
 	X(ARGSORT)       \
 	X(TOPK)
 
+#define CUDA_OPS_ARRANGE(X)   \
+	X(DILATE)             \
+	X(SEQUENCE_MASK)      \
+	X(REVERSE_SEQUENCE)   \
+	X(TRILU)              \
+	X(MATRIX_SET_DIAG)    \
+	X(MESHGRID)           \
+	X(INVERT_PERMUTATION) \
+	X(UNRAVEL_INDEX)      \
+	X(SEARCHSORTED)       \
+	X(SPACE_TO_BATCH_ND)  \
+	X(BATCH_TO_SPACE_ND)
+
 /* Every entry, family by family. */
 #define CUDA_OPS(X)             \
 	CUDA_OPS_ELEMENTWISE(X) \
@@ -188,6 +216,7 @@
 	CUDA_OPS_WINDOW(X)      \
 	CUDA_OPS_IMAGE(X)       \
 	CUDA_OPS_TRANSFORM(X)   \
-	CUDA_OPS_INDEX(X) CUDA_OPS_CREATE(X) CUDA_OPS_ACTIVATION(X) CUDA_OPS_SCAN(X)
+	CUDA_OPS_INDEX(X)       \
+	CUDA_OPS_CREATE(X) CUDA_OPS_ACTIVATION(X) CUDA_OPS_SCAN(X) CUDA_OPS_ARRANGE(X)
 
 #endif

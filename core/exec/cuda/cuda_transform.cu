@@ -53,6 +53,22 @@ bool kernel_cuda_DEVICE_COPY(CudaState *s, const KernelCall *kc, char **err)
 	return copy_run(s, kc, err);
 }
 
+bool kernel_cuda_RESHAPE_LIKE(CudaState *s, const KernelCall *kc, char **err)
+{
+	return copy_run(s, kc, err);
+}
+
+bool kernel_cuda_CONTRIB_REVERSE_RESHAPE(CudaState *s, const KernelCall *kc, char **err)
+{
+	return copy_run(s, kc, err);
+}
+
+/* reinterpret keeps the bits: both dtypes have one element size */
+bool kernel_cuda_REINTERPRET(CudaState *s, const KernelCall *kc, char **err)
+{
+	return copy_run(s, kc, err);
+}
+
 struct TransposePlan {
 	int ndim;
 	int64_t out_shape[CUDA_MAX_NDIM];
@@ -421,6 +437,57 @@ bool kernel_cuda_SHAPE_OF(CudaState *s, const KernelCall *kc, char **err)
 	return unsupported(kc, kc->out[0].dtype, err);
 }
 
+/* ndarray_size: the element count converted to the output dtype on the
+ * host (the bytes kernels_cpu.h's store_int would write) and written by
+ * one thread, so every dtype runs. */
+__global__ void bytes_kernel(uint8_t *out, uint64_t bits, int size)
+{
+	for (int i = 0; i < size; i++)
+		out[i] = (uint8_t)(bits >> (8 * i));
+}
+
+bool kernel_cuda_NDARRAY_SIZE(CudaState *s, const KernelCall *kc, char **err)
+{
+	int64_t n = kc->in[0].count;
+	uint64_t bits = (uint64_t)n;
+	DType dt = kc->out[0].dtype;
+	switch (dt) {
+	case DT_FLOAT32: {
+		float f = (float)n;
+		uint32_t b;
+		memcpy(&b, &f, sizeof b);
+		bits = b;
+		break;
+	}
+	case DT_FLOAT64: {
+		double d = (double)n;
+		memcpy(&bits, &d, sizeof bits);
+		break;
+	}
+	case DT_FLOAT16:
+		bits = npy_float_to_half((float)n);
+		break;
+	case DT_BFLOAT16:
+		bits = npy_float_to_bfloat16((float)n);
+		break;
+	case DT_BOOL:
+		bits = n != 0;
+		break;
+	case DT_INT8:
+	case DT_UINT8:
+	case DT_INT16:
+	case DT_UINT16:
+	case DT_INT32:
+	case DT_UINT32:
+	case DT_INT64:
+	case DT_UINT64:
+	case DT_COUNT:
+		break;
+	}
+	bytes_kernel<<<1, 1, 0, s->stream>>>((uint8_t *)kc->out[0].data, bits, (int)dtype_size(dt));
+	return launched(kc, err);
+}
+
 /* ---- the index views: nn.pad, strided_slice, tile, repeat, broadcast_to,
  * reverse (KernelView, as the CPU kernel reads it) ------------------------- */
 
@@ -454,6 +521,9 @@ __global__ void view_kernel(const W *in, const W *pad, W *out, int64_t n, ViewPl
 						i = 0;
 					while (i < 0 || i >= m)
 						i = i < 0 ? -i : 2 * (m - 1) - i;
+				} else if (p.mode == PAD_SYMMETRIC) {
+					while (i < 0 || i >= m)
+						i = i < 0 ? -i - 1 : 2 * m - 1 - i;
 				} else {
 					inside = false;
 					continue;
@@ -513,11 +583,14 @@ static bool view_run(CudaState *s, const KernelCall *kc, char **err)
 		return view_run(s, kc, err);                                  \
 	}
 VIEW_ENTRY(PAD)
+VIEW_ENTRY(MIRROR_PAD)
 VIEW_ENTRY(STRIDED_SLICE)
 VIEW_ENTRY(TILE)
 VIEW_ENTRY(REPEAT)
 VIEW_ENTRY(BROADCAST_TO)
 VIEW_ENTRY(REVERSE)
+VIEW_ENTRY(BROADCAST_TO_LIKE)
+VIEW_ENTRY(SLICE_LIKE)
 #undef VIEW_ENTRY
 
 /* ---- layout_transform -------------------------------------------------------- */
