@@ -11,10 +11,10 @@
  * bandwidth, dense at least 80% of sgemm. Then a row per operator family
  * (cpu_op_benches): a one-call program parsed and typed, its operands
  * allocated on the cpu and the kernel launched as the interpreter does;
- * elementwise operators and reductions against memcpy measured just before
- * the row (so that another job on the machine weighs on both), at least
- * 50%, and convolutions against sgemm on their own im2col GEMM, at least
- * 50%.
+ * elementwise operators and reductions against memcpy timed in turns with
+ * them (so that another job on the machine weighs on both alike), at least
+ * 50%, and convolutions against sgemm on their own im2col GEMM, likewise in
+ * turns, at least 50%.
  *
  * GPU rows (built with CUDA and a GPU present; --gpu makes a missing GPU an
  * error): cudaMemcpy of 256 MiB between pinned host memory and the device,
@@ -302,20 +302,47 @@ static KernelTensor bench_tensor(ExecDevice *dev, const Type *t, size_t *bytes)
 	return kernel_tensor(p, t->u.tensor.dtype, t->u.tensor.ndim, t->u.tensor.dims);
 }
 
+/* fn and its reference timed in turns, `reps` rounds after a warm-up of
+ * each (the reference is the faster of ref and ref2 when ref2 is given):
+ * the medians of fn's and the reference's times, and the median over the
+ * rounds of reference time / fn time, which another job on the machine
+ * changes little because both halves of a round share its load. */
+static void measure_against(BenchFn fn, void *ctx, BenchFn ref, BenchFn ref2, void *ref_ctx,
+			    double *t_fn, double *t_ref, double *speed)
+{
+	double tf[BENCH_MAX_REPS], tr[BENCH_MAX_REPS], q[BENCH_MAX_REPS];
+	fn(ctx);
+	ref(ref_ctx);
+	if (ref2)
+		ref2(ref_ctx);
+	for (int i = 0; i < reps; i++) {
+		double t0 = now(), t1, t2;
+		fn(ctx);
+		t1 = now();
+		ref(ref_ctx);
+		t2 = now();
+		tf[i] = t1 - t0;
+		tr[i] = t2 - t1;
+		if (ref2) {
+			double t3;
+			ref2(ref_ctx);
+			t3 = now();
+			if (t3 - t2 < tr[i])
+				tr[i] = t3 - t2;
+		}
+		q[i] = tr[i] / tf[i];
+	}
+	qsort(tf, (size_t)reps, sizeof(double), compare_doubles);
+	qsort(tr, (size_t)reps, sizeof(double), compare_doubles);
+	qsort(q, (size_t)reps, sizeof(double), compare_doubles);
+	*t_fn = tf[reps / 2];
+	*t_ref = tr[reps / 2];
+	*speed = q[reps / 2];
+}
+
 /* One row: parses and types the one-call program, allocates its operands
  * and result on the cpu, and times the kernel as the interpreter launches
- * it (kernel_call_prepare, exec_launch). */
-/* The best of memcpy's bandwidth on one thread and on the kernels'
- * threads, over 64 MiB, in GB/s counting the bytes read and written. */
-static double memory_bandwidth(ExecDevice *cpu)
-{
-	const size_t bytes = (size_t)64 << 20;
-	CopyJob copy = {touched(cpu, bytes, 0), touched(cpu, bytes, 1.0f), bytes};
-	double t1 = measure(memcpy_one_thread, &copy), tn = measure(memcpy_threads, &copy);
-	exec_free(cpu, copy.dst, bytes);
-	exec_free(cpu, (void *)copy.src, bytes);
-	return 2.0 * (double)bytes / (t1 < tn ? t1 : tn) * 1e-9;
-}
+ * it (kernel_call_prepare, exec_launch), in turns with its reference. */
 
 static void bench_cpu_op(ExecDevice *cpu, const OpBench *b)
 {
@@ -329,7 +356,7 @@ static void bench_cpu_op(ExecDevice *cpu, const OpBench *b)
 	LaunchJob job;
 	size_t bytes = 0;
 	char *err = NULL;
-	double t, rate, ref;
+	double t, rate;
 	strbuf_init(&text);
 	strbuf_printf(&text, "def @main(%s) {\n  %s\n}\n", b->params, b->body);
 	diag_init(&diags);
@@ -355,8 +382,6 @@ static void bench_cpu_op(ExecDevice *cpu, const OpBench *b)
 		fprintf(stderr, "bench_exec: %s: %s\n", b->workload, err);
 		exit(2);
 	}
-	t = measure(launch_once, &job);
-	kernel_call_release(&job.kc);
 	if (b->reference == REF_GEMM) {
 		size_t na = (size_t)b->m * (size_t)b->k, nb = (size_t)b->k * (size_t)b->n,
 		       nc = (size_t)b->m * (size_t)b->n;
@@ -366,23 +391,29 @@ static void bench_cpu_op(ExecDevice *cpu, const OpBench *b)
 			      b->m,
 			      b->n,
 			      b->k};
-		double flops = 2.0 * b->m * b->n * b->k, tg = measure(sgemm_shape, &g);
+		double flops = 2.0 * b->m * b->n * b->k, tg, speed;
 		char reference[64];
+		measure_against(launch_once, &job, sgemm_shape, NULL, &g, &t, &tg, &speed);
 		snprintf(reference, sizeof reference, "sgemm %dx%dx%d", b->m, b->n, b->k);
 		rate = flops / t * 1e-9;
-		ref = flops / tg * 1e-9;
-		row(b->workload, b->size, t, rate, "GFLOP/s", reference, rate / ref, b->target);
+		row(b->workload, b->size, t, rate, "GFLOP/s", reference, speed, b->target);
 		exec_free(cpu, (void *)g.a, na * sizeof(float));
 		exec_free(cpu, (void *)g.b, nb * sizeof(float));
 		exec_free(cpu, g.c, nc * sizeof(float));
 	} else {
-		/* the bandwidth again, now: another job on the machine changes
-		 * both figures alike */
-		double bw = memory_bandwidth(cpu);
+		const size_t copied = (size_t)64 << 20;
+		CopyJob copy = {touched(cpu, copied, 0), touched(cpu, copied, 1.0f), copied};
+		double tm, speed;
+		measure_against(launch_once, &job, memcpy_one_thread, memcpy_threads, &copy, &t,
+				&tm, &speed);
 		rate = (double)bytes / t * 1e-9;
-		row(b->workload, b->size, t, rate, "GB/s", "memcpy just before", rate / bw,
-		    b->target);
+		/* rate / memcpy's: bytes per second over 2 x 64 MiB per second */
+		row(b->workload, b->size, t, rate, "GB/s", "memcpy in turns",
+		    speed * (double)bytes / (2.0 * (double)copied), b->target);
+		exec_free(cpu, copy.dst, copied);
+		exec_free(cpu, (void *)copy.src, copied);
 	}
+	kernel_call_release(&job.kc);
 	for (uint32_t i = 0; i < call->u.call.nargs; i++)
 		exec_free(cpu, in[i].data, in[i].nbytes);
 	exec_free(cpu, out[0].data, out[0].nbytes);
