@@ -795,6 +795,36 @@ static void test_value_shapes(void **state)
 	npy_array_free(&in[1]);
 	program_free(&p);
 
+	/* in a function other than @main: shapes from its constants and types
+	 * are computed, from its parameters' values not */
+	program_load(&p, "def @f(%y: Tensor[(6), float32], %s: Tensor[(2), int64]) {\n"
+			 "  let %z = zeros(shape=[2, 3], dtype=\"float32\");\n"
+			 "  (dyn.reshape(%y, shape_of(%z)), dyn.reshape(%y, %s))\n"
+			 "}\n"
+			 "def @main(%x: Tensor[(?), float32], %s: Tensor[(2), int64]) {\n"
+			 "  (@f(ones(shape=[6], dtype=\"float32\"), %s),\n"
+			 "   dyn.reshape(%x, add(%s, 0i64)))\n}\n");
+	xshape[0] = 6;
+	s[0] = 2;
+	s[1] = 3;
+	in[0] = counting(1, xshape);
+	in[1] = int64s(2, s);
+	types[0] = type_tensor(&arena, DT_FLOAT32, 1, xshape);
+	assert_null(specialize(p.m, types, in, 2, &p.diags));
+	text = diags_text(&p.diags);
+	if (strstr(text, "prog.relay:3:4:") || strstr(text, "prog.relay:7:") ||
+	    !strstr(text, "prog.relay:3:35: error: 'dyn.reshape' takes its newshape from "
+			  "values known only while running: it depends on %s, an input of a "
+			  "function other than @main")) {
+		print_error("diagnostics:\n%s", text);
+		free(text);
+		fail();
+	}
+	free(text);
+	npy_array_free(&in[0]);
+	npy_array_free(&in[1]);
+	program_free(&p);
+
 	/* a value of 10000 elements is not computed ahead of the run; the
 	 * shape of one is, without computing it */
 	program_load(&p,

@@ -256,10 +256,11 @@ bool exec_run(const IrModule *m, const DeviceTable *devices, const ExecOptions *
 void exec_result_free(ExecResult *r);
 
 /*
- * Evaluates one expression `target` of @main (not inside a closure) on the
- * cpu with @main's inputs, computing only what it depends on: the values it
- * reads, through let variables to their values, @main's inputs (only those
- * read are bound) and constants. shape_of reads only the type of its
+ * Evaluates one expression `target` of m on the cpu, computing only what it
+ * depends on: the values it reads, through let variables to their values,
+ * constants and, in @main, @main's inputs (only those read are bound); in
+ * another function (a closure included) it may read none of that
+ * function's parameters nor values of the functions around it. shape_of reads only the type of its
  * operand, which is not computed when nothing else in that cone reads it.
  * Everything computed must have a static type of at most max_elements
  * elements, be a primitive op with a cpu kernel, a tuple or a projection

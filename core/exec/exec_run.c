@@ -1658,7 +1658,8 @@ enum { NEED_NONE, NEED_SHAPE, NEED_DATA };
 
 typedef struct Cone {
 	Run *run;
-	int32_t main_fi;      /* @main's index into run->fns */
+	int32_t fi;           /* the function of the target: its index into run->fns */
+	bool in_main;         /* that function is @main, whose inputs are known */
 	ExecDevice *cpu;      /* the reference cpu */
 	int64_t max_elements; /* per computed value */
 	uint8_t *need;        /* by id */
@@ -1727,7 +1728,7 @@ static bool cone_type(Cone *c, const Expr *e, const Type *t, bool computed)
  * c->failed. */
 static bool cone_admit(Cone *c, const Expr *e)
 {
-	if (c->run->owner[e->id] != c->main_fi)
+	if (c->run->owner[e->id] != c->fi)
 		return cone_unknown(c, e, "it depends on %s, a value of another function");
 	switch (e->kind) {
 	case EXPR_CONSTANT:
@@ -1737,6 +1738,10 @@ static bool cone_admit(Cone *c, const Expr *e)
 			return cone_unknown(c, e, "it depends on %s, which has no value");
 		if (e->u.var.role == VAR_PATTERN)
 			return cone_unknown(c, e, "it depends on %s, bound by a match");
+		if (e->u.var.role != VAR_LET && !c->in_main)
+			return cone_unknown(c, e,
+					    "it depends on %s, an input of a function other than "
+					    "@main");
 		return true;
 	case EXPR_CALL:
 		if (e->u.call.op == OP_NONE)
@@ -1873,11 +1878,11 @@ static bool cone_build(Cone *c, const Expr *target)
 }
 
 /* A tensor with the shape of e's static type and no data, for shape_of. */
-static bool cone_bind_shape(Cone *c, Frame *main_frame, const Expr *e)
+static bool cone_bind_shape(Cone *c, Frame *frame, const Expr *e)
 {
 	Value *v;
 	const Type *t = e->type;
-	if (c->run->owner[e->id] != c->main_fi)
+	if (c->run->owner[e->id] != c->fi)
 		return cone_unknown(c, e, "it depends on %s, a value of another function");
 	if (!t || t->kind != TYPE_TENSOR)
 		return cone_unknown(c, e, "it depends on the shape of %s, which is not a tensor");
@@ -1891,32 +1896,32 @@ static bool cone_bind_shape(Cone *c, Frame *main_frame, const Expr *e)
 	if (e->kind == EXPR_VAR && e->u.var.role == VAR_FREE)
 		c->run->fixed[e->id] = v;
 	else
-		*slot_of(c->run, main_frame, e) = v;
+		*slot_of(c->run, frame, e) = v;
 	return true;
 }
 
 /* Computes c->data in order: inputs are bound, let variables take their
  * values, constants and the rest run. */
-static bool cone_compute(Cone *c, Frame *main_frame, const ExecParam *params, size_t nparams,
+static bool cone_compute(Cone *c, Frame *frame, const ExecParam *params, size_t nparams,
 			 const NpyArray *inputs)
 {
 	Run *run = c->run;
-	for (size_t i = 0; i < nparams; i++)
+	for (size_t i = 0; i < nparams && c->in_main; i++)
 		if (c->need[params[i].var->id] == NEED_DATA &&
-		    !bind_input(run, main_frame, &params[i], &inputs[i]))
+		    !bind_input(run, frame, &params[i], &inputs[i]))
 			return false;
 	for (size_t i = 0; i < c->ndata; i++) {
 		const Expr *e = c->data[i];
-		if (lookup(run, main_frame, e))
+		if (lookup(run, frame, e))
 			continue;
 		if (e->kind == EXPR_VAR && e->u.var.role == VAR_LET) {
-			Value *v = lookup(run, main_frame, e->u.var.value);
+			Value *v = lookup(run, frame, e->u.var.value);
 			DP_ASSERT(v);
-			*slot_of(run, main_frame, e) = value_ref(v);
+			*slot_of(run, frame, e) = value_ref(v);
 		} else if (e->kind == EXPR_CONSTANT) {
 			if (!constant_value(run, e))
 				return false;
-		} else if (!evaluate(run, main_frame, e)) {
+		} else if (!evaluate(run, frame, e)) {
 			return false;
 		}
 	}
@@ -1935,7 +1940,7 @@ ExecEvalStatus exec_evaluate(const IrModule *m, const Expr *target, const NpyArr
 	ExecParam *params = NULL;
 	size_t nparams;
 	int32_t main_index = ir_find_global(m, "main");
-	Frame *main_frame = NULL;
+	Frame *frame = NULL;
 	Value *v;
 	char *err = NULL;
 	ExecEvalStatus status = EVAL_FAILED;
@@ -1965,21 +1970,25 @@ ExecEvalStatus exec_evaluate(const IrModule *m, const Expr *target, const NpyArr
 	run.rt = exec_runtime_new(&none, &o, diags);
 	memset(&c, 0, sizeof c);
 	c.run = &run;
-	c.main_fi = run.fn_info[m->globals[main_index].fn->id];
+	c.fi = run.owner[target->id];
+	c.in_main = c.fi == run.fn_info[m->globals[main_index].fn->id];
 	c.max_elements = max_elements;
 	c.need = xcalloc(m->nexprs ? m->nexprs : 1, 1);
 	if (!(c.cpu = exec_runtime_device(run.rt, -1)))
 		goto done;
-	main_frame = frame_new(&run, &run.fns[c.main_fi], NULL);
+	if (c.fi < 0) {
+		cone_unknown(&c, target, "%s is in no function");
+		goto done;
+	}
+	frame = frame_new(&run, &run.fns[c.fi], NULL);
 	if (!cone_build(&c, target))
 		goto done;
 	for (size_t i = 0; i < c.nshape; i++)
-		if (c.need[c.shape[i]->id] == NEED_SHAPE &&
-		    !cone_bind_shape(&c, main_frame, c.shape[i]))
+		if (c.need[c.shape[i]->id] == NEED_SHAPE && !cone_bind_shape(&c, frame, c.shape[i]))
 			goto done;
-	if (!cone_compute(&c, main_frame, params, nparams, inputs))
+	if (!cone_compute(&c, frame, params, nparams, inputs))
 		goto done;
-	v = lookup(&run, main_frame, target);
+	v = lookup(&run, frame, target);
 	DP_ASSERT(v);
 	if (v->kind != VALUE_TENSOR) {
 		cone_unknown(&c, target, "%s is not a tensor");

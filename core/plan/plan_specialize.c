@@ -277,6 +277,11 @@ static bool make_static(Specializer *sp, Expr *e, bool *failed)
 	bool scalar;
 	if (!static_twin(e, &twin, names, &first, &nvalues, &scalar))
 		return false;
+	/* a value is not computed before its type is static (the rounds are
+	 * bounded, the evaluations are not free) */
+	for (uint32_t i = 0; i < nvalues; i++)
+		if (has_unknown_dims(e->u.call.args[first + i]->type))
+			return false;
 	for (uint32_t i = 0; i < nvalues; i++) {
 		const Expr *arg = e->u.call.args[first + i];
 		const Tensor *t = shape_value(sp, arg, failed);
@@ -337,8 +342,14 @@ static bool report_value_shapes(Specializer *sp)
 		if (e->kind != EXPR_CALL || !has_unknown_dims(e->type) ||
 		    !static_twin(e, &twin, names, &first, &nvalues, &scalar))
 			continue;
-		for (uint32_t k = 0; k < nvalues && !why; k++)
-			why = sp->why[e->u.call.args[first + k]->id];
+		for (uint32_t k = 0; k < nvalues && !why; k++) {
+			const Expr *arg = e->u.call.args[first + k];
+			bool failed = false;
+			/* one whose type stayed `?` was not asked for: ask why now */
+			if (!sp->known[arg->id] && !sp->why[arg->id])
+				shape_value(sp, arg, &failed);
+			why = sp->why[arg->id];
+		}
 		diag_error(sp->diags, sp->m->src, e->pos,
 			   "'%s' takes its %s from values known only while running: %s",
 			   ir_call_op_name(e), names[0], why ? why : "they cannot be computed");
