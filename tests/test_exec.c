@@ -540,10 +540,12 @@ static PlanValueStatus test_value(void *ctx, const IrModule *m, const Expr *e, A
 	out->dtype = a.dtype;
 	out->ndim = a.ndim;
 	out->shape = arena_array(arena, a.ndim + 1, sizeof(int64_t));
-	memcpy(out->shape, a.shape, a.ndim * sizeof(int64_t));
+	if (a.ndim)
+		memcpy(out->shape, a.shape, a.ndim * sizeof(int64_t));
 	out->nbytes = a.nbytes;
 	out->data = arena_alloc(arena, a.nbytes + 1);
-	memcpy(out->data, a.data, a.nbytes);
+	if (a.nbytes)
+		memcpy(out->data, a.data, a.nbytes);
 	npy_array_free(&a);
 	return PLAN_VALUE_KNOWN;
 }

@@ -1676,6 +1676,7 @@ static bool cone_unknown(Cone *c, const Expr *e, const char *fmt)
 	StrBuf what;
 	strbuf_init(&what);
 	describe_expr(&what, e);
+	free(c->why);
 	c->why = xasprintf(fmt, what.data);
 	strbuf_free(&what);
 	return false;

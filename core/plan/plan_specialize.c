@@ -226,11 +226,12 @@ typedef struct Specializer {
 	IrModule *m;
 	const SpecializeOptions *opts;
 	DiagList *diags;
-	Tensor **known; /* by id: a value computed, in m's data arena */
+	Arena values;   /* the values computed, until the clone is done */
+	Tensor **known; /* by id: a value computed, in values */
 	char **why;     /* by id: why the value of that shape argument is not known */
 } Specializer;
 
-/* The value of shape argument e, asked of the caller's callback once;
+/* The value of shape argument e, asked of the caller's callback until known;
  * NULL with sp->why[e->id] when it is not known (yet), and with *failed
  * after the callback reported an error. */
 static const Tensor *shape_value(Specializer *sp, const Expr *e, bool *failed)
@@ -245,11 +246,10 @@ static const Tensor *shape_value(Specializer *sp, const Expr *e, bool *failed)
 			sp->why[e->id] = xstrdup("no inputs' values are given");
 		return NULL;
 	}
-	st = sp->opts->value(sp->opts->value_ctx, sp->m, e, ir_data_arena(sp->m), &t, &why,
-			     sp->diags);
+	st = sp->opts->value(sp->opts->value_ctx, sp->m, e, &sp->values, &t, &why, sp->diags);
 	switch (st) {
 	case PLAN_VALUE_KNOWN:
-		sp->known[e->id] = arena_alloc(ir_data_arena(sp->m), sizeof(Tensor));
+		sp->known[e->id] = arena_alloc(&sp->values, sizeof(Tensor));
 		*sp->known[e->id] = t;
 		return sp->known[e->id];
 	case PLAN_VALUE_UNKNOWN:
@@ -293,7 +293,7 @@ static bool make_static(Specializer *sp, Expr *e, bool *failed)
 				  ir_call_op_name(e));
 		if (!t)
 			return false;
-		v = arena_array(ir_data_arena(m), t->ndim ? (size_t)t->shape[0] + 1 : 1,
+		v = arena_array(&sp->values, t->ndim ? (size_t)t->shape[0] + 1 : 1,
 				sizeof(int64_t));
 		if (!tensor_ints(t, v, &n)) {
 			free(sp->why[arg->id]);
@@ -404,7 +404,7 @@ IrModule *plan_specialize(const IrModule *in, const SpecializeOptions *opts, Dia
 	IrModule *m = ir_module_clone(in);
 	int32_t main_index = ir_find_global(m, "main");
 	size_t k = 0;
-	Specializer sp = {m, opts, diags, NULL, NULL};
+	Specializer sp = {.m = m, .opts = opts, .diags = diags};
 	bool ok;
 	if (main_index >= 0) {
 		Expr *fn = m->globals[main_index].fn;
@@ -417,6 +417,7 @@ IrModule *plan_specialize(const IrModule *in, const SpecializeOptions *opts, Dia
 		if (opts->input_types[k])
 			m->free_vars[i]->u.var.annotation = type_copy(m, opts->input_types[k]);
 	drop_open_annotations(m);
+	arena_init(&sp.values);
 	sp.known = xcalloc(m->nexprs ? m->nexprs : 1, sizeof(Tensor *));
 	sp.why = xcalloc(m->nexprs ? m->nexprs : 1, sizeof(char *));
 	ok = specialize_rounds(&sp);
@@ -424,6 +425,7 @@ IrModule *plan_specialize(const IrModule *in, const SpecializeOptions *opts, Dia
 		free(sp.why[id]);
 	free(sp.why);
 	free(sp.known);
+	arena_free(&sp.values);
 	if (!ok) {
 		ir_module_free(m);
 		return NULL;
