@@ -827,6 +827,36 @@ static void test_value_shapes(void **state)
 	npy_array_free(&in[1]);
 	program_free(&p);
 
+	/* a chain of 100 dyn.reshape calls, each shape the previous result's:
+	 * one more known each round, as many rounds as it takes */
+	{
+		StrBuf chain;
+		strbuf_init(&chain);
+		strbuf_puts(&chain,
+			    "def @main(%x: Tensor[(?, 8), float32]) {\n  %0 = add(%x, 1f);\n");
+		for (int i = 0; i < 100; i++)
+			strbuf_printf(&chain,
+				      "  %%%d = dyn.reshape(%%%d, shape_of(%%%d));\n"
+				      "  %%%d = add(%%%d, 1f);\n",
+				      2 * i + 1, 2 * i, 2 * i, 2 * i + 2, 2 * i + 1);
+		strbuf_puts(&chain, "  %200\n}\n");
+		program_load(&p, chain.data);
+		strbuf_free(&chain);
+		xshape[0] = 3;
+		xshape[1] = 8;
+		in[0] = counting(2, xshape);
+		types[0] = type_tensor(&arena, DT_FLOAT32, 2, xshape);
+		m = specialize(p.m, types, in, 1, &p.diags);
+		assert_non_null(m);
+		run_cpu(&p, m, in, 1, &r);
+		assert_int_equal(r.outputs[0].shape[0], 3);
+		assert_float_equal(exec_element(&r.outputs[0], 23), 23.0 + 101, 0);
+		exec_result_free(&r);
+		ir_module_free(m);
+		npy_array_free(&in[0]);
+		program_free(&p);
+	}
+
 	/* a value of 10000 elements is not computed ahead of the run; the
 	 * shape of one is, without computing it */
 	program_load(&p,

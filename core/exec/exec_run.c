@@ -1729,8 +1729,6 @@ static bool cone_type(Cone *c, const Expr *e, const Type *t, bool computed)
  * c->failed. */
 static bool cone_admit(Cone *c, const Expr *e)
 {
-	if (c->run->owner[e->id] != c->fi)
-		return cone_unknown(c, e, "it depends on %s, a value of another function");
 	switch (e->kind) {
 	case EXPR_CONSTANT:
 		return true;
@@ -1739,10 +1737,6 @@ static bool cone_admit(Cone *c, const Expr *e)
 			return cone_unknown(c, e, "it depends on %s, which has no value");
 		if (e->u.var.role == VAR_PATTERN)
 			return cone_unknown(c, e, "it depends on %s, bound by a match");
-		if (e->u.var.role != VAR_LET && !c->in_main)
-			return cone_unknown(c, e,
-					    "it depends on %s, an input of a function other than "
-					    "@main");
 		return true;
 	case EXPR_CALL:
 		if (e->u.call.op == OP_NONE)
@@ -1859,6 +1853,16 @@ static bool cone_build(Cone *c, const Expr *target)
 		 * costs nothing) */
 		if (ir_is_op(e, OP_SHAPE_OF) && child->kind != EXPR_CONSTANT) {
 			if (c->need[child->id] == NEED_NONE) {
+				if (!child->type || child->type->kind != TYPE_TENSOR) {
+					ok = cone_unknown(c, child,
+							  "it depends on the shape of %s, which "
+							  "is not a tensor");
+					break;
+				}
+				if (!cone_type(c, child, child->type, false)) {
+					ok = false;
+					break;
+				}
 				c->need[child->id] = NEED_SHAPE;
 				grow_array((void **)&c->shape, &c->cap_shape, c->nshape + 1,
 					   sizeof(Expr *));
@@ -1878,6 +1882,23 @@ static bool cone_build(Cone *c, const Expr *target)
 	return ok;
 }
 
+/* Every expression computed belongs to the target's function, and reads
+ * inputs only when that is @main (checked once the layout is built, after
+ * the cheaper checks of cone_build). */
+static bool cone_in_one_function(Cone *c)
+{
+	for (size_t i = 0; i < c->ndata; i++) {
+		const Expr *e = c->data[i];
+		if (c->run->owner[e->id] != c->fi)
+			return cone_unknown(c, e, "it depends on %s, a value of another function");
+		if (e->kind == EXPR_VAR && e->u.var.role != VAR_LET && !c->in_main)
+			return cone_unknown(c, e,
+					    "it depends on %s, an input of a function other than "
+					    "@main");
+	}
+	return true;
+}
+
 /* A tensor with the shape of e's static type and no data, for shape_of. */
 static bool cone_bind_shape(Cone *c, Frame *frame, const Expr *e)
 {
@@ -1885,10 +1906,6 @@ static bool cone_bind_shape(Cone *c, Frame *frame, const Expr *e)
 	const Type *t = e->type;
 	if (c->run->owner[e->id] != c->fi)
 		return cone_unknown(c, e, "it depends on %s, a value of another function");
-	if (!t || t->kind != TYPE_TENSOR)
-		return cone_unknown(c, e, "it depends on the shape of %s, which is not a tensor");
-	if (!cone_type(c, e, t, false))
-		return false;
 	v = value_new(VALUE_TENSOR);
 	v->u.tensor.device = c->cpu;
 	v->u.tensor.dtype = t->u.tensor.dtype;
@@ -1966,24 +1983,26 @@ ExecEvalStatus exec_evaluate(const IrModule *m, const Expr *target, const NpyArr
 	run.profile = &profile;
 	run.live.next = run.live.prev = &run.live;
 	run.limit = exec_physical_memory();
-	layout_build(&run);
-	run.fixed = xcalloc(m->nexprs ? m->nexprs : 1, sizeof(Value *));
 	run.rt = exec_runtime_new(&none, &o, diags);
 	memset(&c, 0, sizeof c);
 	c.run = &run;
-	c.fi = run.owner[target->id];
-	c.in_main = c.fi == run.fn_info[m->globals[main_index].fn->id];
 	c.max_elements = max_elements;
 	c.need = xcalloc(m->nexprs ? m->nexprs : 1, 1);
-	if (!(c.cpu = exec_runtime_device(run.rt, -1)))
+	/* the cone first: a value that cannot be computed yet (asked again
+	 * each round of plan_specialize) costs no layout of the module */
+	if (!(c.cpu = exec_runtime_device(run.rt, -1)) || !cone_build(&c, target))
 		goto done;
+	layout_build(&run);
+	run.fixed = xcalloc(m->nexprs ? m->nexprs : 1, sizeof(Value *));
+	c.fi = run.owner[target->id];
+	c.in_main = c.fi == run.fn_info[m->globals[main_index].fn->id];
 	if (c.fi < 0) {
 		cone_unknown(&c, target, "%s is in no function");
 		goto done;
 	}
-	frame = frame_new(&run, &run.fns[c.fi], NULL);
-	if (!cone_build(&c, target))
+	if (!cone_in_one_function(&c))
 		goto done;
+	frame = frame_new(&run, &run.fns[c.fi], NULL);
 	for (size_t i = 0; i < c.nshape; i++)
 		if (c.need[c.shape[i]->id] == NEED_SHAPE && !cone_bind_shape(&c, frame, c.shape[i]))
 			goto done;
@@ -2015,7 +2034,7 @@ done:
 	free(c.data);
 	free(c.shape);
 	frames_sweep(&run);
-	for (uint32_t id = 0; id < m->nexprs; id++)
+	for (uint32_t id = 0; run.fixed && id < m->nexprs; id++)
 		value_release(&run, run.fixed[id]);
 	exec_runtime_free(run.rt);
 	free(run.fixed);

@@ -44,8 +44,6 @@
 #include "infer.h"
 #include "verify.h"
 
-enum { SPECIALIZE_MAX_ROUNDS = 64 };
-
 static bool has_unknown_dims(const Type *t)
 {
 	if (!t)
@@ -376,10 +374,13 @@ static void drop_open_annotations(IrModule *m)
 	exprvec_free(&order);
 }
 
-/* Makes m's dyn.* calls static, round after round; false after an error. */
+/* Makes m's dyn.* calls static, round after round while one is: each round
+ * but the last rewrites at least one, so there are at most as many rounds
+ * as dyn.* calls, plus one (a chain of them, each shape computed from the
+ * previous result, takes them all). False after an error. */
 static bool specialize_rounds(Specializer *sp)
 {
-	for (int round = 0; round < SPECIALIZE_MAX_ROUNDS; round++) {
+	for (;;) {
 		ExprVec order = {0};
 		bool changed = false, failed = false;
 		if (!infer_module(sp->m, sp->diags))
