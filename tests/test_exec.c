@@ -782,6 +782,33 @@ static void test_value_shapes(void **state)
 		npy_array_free(&in[i]);
 	program_free(&p);
 
+	/* dyn.nn.pad's pad_width, a [2, 2] input: nn.pad with pairs */
+	program_load(&p, "def @main(%x: Tensor[(?, 2), float32], %w: Tensor[(2, 2), int64]) {\n"
+			 "  dyn.nn.pad(%x, %w, 7f)\n}\n");
+	{
+		int64_t wshape[2] = {2, 2}, w[4] = {1, 0, 0, 1};
+		xshape[0] = 1;
+		xshape[1] = 2;
+		in[0] = counting(2, xshape);
+		in[1] = filled(DT_INT64, 2, wshape, 0);
+		memcpy(in[1].data, w, sizeof w);
+	}
+	types[0] = type_tensor(&arena, DT_FLOAT32, 2, xshape);
+	m = specialize(p.m, types, in, 2, &p.diags);
+	assert_non_null(m);
+	run_cpu(&p, m, in, 2, &r);
+	/* a row of 7 above, a column of 7 after: 7 7 7 / 0 1 7 */
+	assert_int_equal(r.outputs[0].shape[0], 2);
+	assert_int_equal(r.outputs[0].shape[1], 3);
+	assert_float_equal(exec_element(&r.outputs[0], 2), 7.0, 0);
+	assert_float_equal(exec_element(&r.outputs[0], 4), 1.0, 0);
+	assert_float_equal(exec_element(&r.outputs[0], 5), 7.0, 0);
+	exec_result_free(&r);
+	ir_module_free(m);
+	npy_array_free(&in[0]);
+	npy_array_free(&in[1]);
+	program_free(&p);
+
 	/* argwhere's shape depends on the data: named */
 	program_load(&p, "def @main(%x: Tensor[(?), float32], %b: Tensor[(4), bool]) {\n"
 			 "  dyn.reshape(%x, shape_of(argwhere(%b)))\n}\n");

@@ -1707,7 +1707,9 @@ static bool cone_type(Cone *c, const Expr *e, const Type *t, bool computed)
 			return cone_unknown(c, e,
 					    "it depends on %s, whose shape is not known before "
 					    "running");
-	if (!type_num_elements(t, &count) || (computed && count > c->max_elements)) {
+	if (!type_num_elements(t, &count))
+		return cone_unknown(c, e, "it depends on %s, whose size overflows");
+	if (computed && count > c->max_elements) {
 		StrBuf what, ty;
 		strbuf_init(&what);
 		strbuf_init(&ty);

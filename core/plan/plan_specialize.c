@@ -28,7 +28,7 @@
  * known, the call is rewritten in place into its static twin with the
  * values as attributes (dyn.reshape(x, s) becomes reshape(x, newshape=s),
  * and so on for broadcast_to, tile, zeros, ones, strided_slice, squeeze,
- * expand_dims, topk, one_hot and full), whose kernel then serves, and the clone
+ * expand_dims, topk, one_hot, nn.pad and full), whose kernel then serves, and the clone
  * is inferred again, as long as a rewrite makes progress (a shape computed
  * from a dyn.* call's result is known the round after). The shape_of calls
  * and the arithmetic on them stay and still run. A dyn.* call whose
@@ -85,13 +85,21 @@ bool plan_has_unknown_dims(const IrModule *m)
 	return found;
 }
 
-/* The integer values of a scalar or vector tensor; false for another
- * dtype or rank. out has room for the tensor's elements. */
+/* The number of elements of a tensor. */
+static int64_t tensor_count(const Tensor *t)
+{
+	int64_t count = 1;
+	for (uint32_t i = 0; i < t->ndim; i++)
+		count *= t->shape[i];
+	return count;
+}
+
+/* The integer values of a tensor, in order; false for another dtype. out
+ * has room for the tensor's elements. */
 static bool tensor_ints(const Tensor *t, int64_t *out, uint32_t *n)
 {
-	int64_t count = t->ndim == 0 ? 1 : t->shape[0];
-	if (t->ndim > 1 || !dtype_is_integer(t->dtype) ||
-	    (size_t)count * dtype_size(t->dtype) > t->nbytes)
+	int64_t count = tensor_count(t);
+	if (!dtype_is_integer(t->dtype) || (size_t)count * dtype_size(t->dtype) > t->nbytes)
 		return false;
 	for (int64_t i = 0; i < count; i++) {
 		const char *p = (const char *)t->data + (size_t)i * dtype_size(t->dtype);
@@ -163,16 +171,21 @@ static void set_attrs(IrModule *m, Expr *call, const char *const *drop, const At
 	call->u.call.nattrs = n;
 }
 
+/* What a shape argument's value becomes: one integer, a list of them, or
+ * a list of pairs (a [n, 2] tensor, nn.pad's pad_width). */
+typedef enum ValueForm { FORM_INT, FORM_LIST, FORM_PAIRS } ValueForm;
+
 /* The static twin of a dyn.* call whose shapes come as arguments: the op,
  * the attributes its shape arguments become, where they start, how many
- * there are and whether each is one integer (else a list); false for any
- * other call. */
+ * there are and their form (the arguments after them stay, as nn.pad's
+ * pad value); false for any other call. */
 static bool static_twin(const Expr *e, OpKind *twin, const char **names, uint32_t *first,
-			uint32_t *nvalues, bool *scalar)
+			uint32_t *nvalues, ValueForm *form)
 {
+	uint32_t after = 0; /* arguments kept after the shape arguments */
 	*first = 1;
 	*nvalues = 1;
-	*scalar = false;
+	*form = FORM_LIST;
 	/* an if chain, not a switch: every other op of the enum is left as it is */
 	if (ir_is_op(e, OP_DYN_RESHAPE)) {
 		*twin = OP_RESHAPE;
@@ -189,16 +202,21 @@ static bool static_twin(const Expr *e, OpKind *twin, const char **names, uint32_
 	} else if (ir_is_op(e, OP_DYN_EXPAND_DIMS)) {
 		*twin = OP_EXPAND_DIMS;
 		names[0] = "axis";
-		*scalar = true;
+		*form = FORM_INT;
 	} else if (ir_is_op(e, OP_DYN_TOPK)) {
 		*twin = OP_TOPK;
 		names[0] = "k";
-		*scalar = true;
+		*form = FORM_INT;
 	} else if (ir_is_op(e, OP_DYN_ONE_HOT)) {
 		*twin = OP_ONE_HOT;
 		names[0] = "depth";
 		*first = 3;
-		*scalar = true;
+		*form = FORM_INT;
+	} else if (ir_is_op(e, OP_DYN_PAD)) {
+		*twin = OP_PAD;
+		names[0] = "pad_width";
+		*form = FORM_PAIRS;
+		after = 1;
 	} else if (ir_is_op(e, OP_DYN_FULL)) {
 		*twin = OP_FULL;
 		names[0] = "shape";
@@ -215,7 +233,7 @@ static bool static_twin(const Expr *e, OpKind *twin, const char **names, uint32_
 	} else {
 		return false;
 	}
-	return e->u.call.nargs == *first + *nvalues;
+	return e->u.call.nargs == *first + *nvalues + after;
 }
 
 /* One run of plan_specialize: the clone, the caller's options, the values
@@ -272,8 +290,8 @@ static bool make_static(Specializer *sp, Expr *e, bool *failed)
 	const char *names[4] = {NULL, NULL, NULL, NULL};
 	OpKind twin;
 	uint32_t first, nvalues; /* where the shape arguments start, how many */
-	bool scalar;
-	if (!static_twin(e, &twin, names, &first, &nvalues, &scalar))
+	ValueForm form;
+	if (!static_twin(e, &twin, names, &first, &nvalues, &form))
 		return false;
 	/* a value is not computed before its type is static (the rounds are
 	 * bounded, the evaluations are not free) */
@@ -291,29 +309,43 @@ static bool make_static(Specializer *sp, Expr *e, bool *failed)
 				  ir_call_op_name(e));
 		if (!t)
 			return false;
-		v = arena_array(&sp->values, t->ndim ? (size_t)t->shape[0] + 1 : 1,
-				sizeof(int64_t));
-		if (!tensor_ints(t, v, &n)) {
+		v = arena_array(&sp->values, (size_t)tensor_count(t) + 1, sizeof(int64_t));
+		if (!tensor_ints(t, v, &n) || (form == FORM_INT && n != 1) ||
+		    (form == FORM_LIST && t->ndim > 1) ||
+		    (form == FORM_PAIRS && (t->ndim != 2 || t->shape[1] != 2))) {
 			free(sp->why[arg->id]);
 			sp->why[arg->id] =
-				xstrdup("its value is not one integer or a list of them");
+				xstrdup(form == FORM_INT    ? "its value is not one integer"
+					: form == FORM_LIST ? "its value is not a list of "
+							      "integers"
+							    : "its value is not a list of "
+							      "pairs of integers");
 			return false;
 		}
 		extra[i] = (Attr){.name = names[i], .pos = e->pos};
-		if (scalar) {
-			if (n != 1) {
-				free(sp->why[arg->id]);
-				sp->why[arg->id] = xasprintf("it has %u values, not one", n);
-				return false;
-			}
+		switch (form) {
+		case FORM_INT:
 			extra[i].value = (AttrValue){.kind = ATTR_INT, .u.i = v[0]};
-		} else {
+			break;
+		case FORM_LIST:
 			extra[i].value = list_value(m, v, n);
+			break;
+		case FORM_PAIRS:
+			extra[i].value = (AttrValue){.kind = ATTR_LIST};
+			extra[i].value.u.list.n = n / 2;
+			extra[i].value.u.list.items =
+				arena_array(ir_data_arena(m), n / 2 + 1, sizeof(AttrValue));
+			for (uint32_t k = 0; k < n / 2; k++)
+				extra[i].value.u.list.items[k] = list_value(m, v + 2 * k, 2);
+			break;
 		}
 	}
 	set_attrs(m, e, names, extra, nvalues);
 	e->u.call.op = twin;
-	e->u.call.nargs = first;
+	/* the shape arguments go; those after them move up */
+	for (uint32_t k = first + nvalues; k < e->u.call.nargs; k++)
+		e->u.call.args[k - nvalues] = e->u.call.args[k];
+	e->u.call.nargs -= nvalues;
 	return true;
 }
 
@@ -336,9 +368,9 @@ static bool report_value_shapes(Specializer *sp)
 		const char *names[4] = {NULL, NULL, NULL, NULL}, *why = NULL;
 		OpKind twin;
 		uint32_t first, nvalues;
-		bool scalar;
+		ValueForm form;
 		if (e->kind != EXPR_CALL || !has_unknown_dims(e->type) ||
-		    !static_twin(e, &twin, names, &first, &nvalues, &scalar))
+		    !static_twin(e, &twin, names, &first, &nvalues, &form))
 			continue;
 		for (uint32_t k = 0; k < nvalues && !why; k++) {
 			const Expr *arg = e->u.call.args[first + k];
