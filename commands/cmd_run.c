@@ -516,7 +516,7 @@ typedef struct ValueContext {
 
 /* plan_specialize's callback (PlanValueFn): the value of a shape argument
  * computed on the cpu from the inputs' values (exec_evaluate), copied into
- * the clone's arena. */
+ * the arena plan_specialize gives. */
 static PlanValueStatus value_for_inputs(void *ctx, const IrModule *m, const Expr *e, Arena *arena,
 					Tensor *out, char **why, DiagList *diags)
 {
