@@ -8,12 +8,15 @@
  * with its index as the seed, which a note says.
  *
  * Dynamic shapes: a module with `?` dimensions is run as plan_specialize
- * (core/plan/plan_specialize.c) makes it for the inputs' actual shapes, a
- * clone typed again with every shape known, the dyn.* calls whose shapes
- * come from constants or shape_of turned into their static forms; the
- * executor then runs it like any static module, allocating per actual
- * shape. The executor cannot do this itself, as the shape rules are
- * core/plan's and it may use only core/ir; a static module skips it.
+ * (core/plan/plan_specialize.c) makes it for the inputs' actual shapes and
+ * values, a clone typed again with every shape known, the dyn.* calls
+ * turned into their static forms once their shape arguments' values are
+ * known. Those values come from this file's callback (value_for_inputs),
+ * which computes them with exec_evaluate from the inputs already built:
+ * core/plan may not call the executor, and the executor may not call
+ * core/plan, so the commands join the two. The executor then runs the
+ * clone like any static module, allocating per actual shape; a static
+ * module skips this.
  * A given shape is checked against the input's static dimensions and the
  * memory before anything is drawn or read further.
  *
@@ -38,7 +41,14 @@
 #include "interrupt.h"
 #include "plan.h"
 
-enum { RUN_SHOW_VALUES = 8, RUN_LIST_RANDOM = 6, INPUT_MAX_NDIM = 16 };
+/* RUN_MAX_SHAPE_ELEMENTS: the most elements of any one value computed
+ * ahead of a run to find a dyn.* call's shape (the run computes it again) */
+enum {
+	RUN_SHOW_VALUES = 8,
+	RUN_LIST_RANDOM = 6,
+	INPUT_MAX_NDIM = 16,
+	RUN_MAX_SHAPE_ELEMENTS = 4096
+};
 
 static uint64_t memory_limit(void);
 static void format_bytes(char *buf, size_t size, double bytes);
@@ -498,10 +508,47 @@ static ExecOptions run_options(const Session *s, bool all_on_cpu, bool profile)
 	return o;
 }
 
+/* What plan_specialize's callback needs: the run's inputs. */
+typedef struct ValueContext {
+	const NpyArray *inputs;
+	size_t n;
+} ValueContext;
+
+/* plan_specialize's callback (PlanValueFn): the value of a shape argument
+ * computed on the cpu from the inputs' values (exec_evaluate), copied into
+ * the arena plan_specialize gives. */
+static PlanValueStatus value_for_inputs(void *ctx, const IrModule *m, const Expr *e, Arena *arena,
+					Tensor *out, char **why, DiagList *diags)
+{
+	const ValueContext *vc = ctx;
+	NpyArray a;
+	switch (exec_evaluate(m, e, vc->inputs, vc->n, RUN_MAX_SHAPE_ELEMENTS, &a, why, diags)) {
+	case EVAL_DONE:
+		break;
+	case EVAL_UNKNOWN:
+		return PLAN_VALUE_UNKNOWN;
+	case EVAL_FAILED:
+		return PLAN_VALUE_FAILED;
+	}
+	out->dtype = a.dtype;
+	out->ndim = a.ndim;
+	out->shape = arena_array(arena, a.ndim ? a.ndim : 1, sizeof(int64_t));
+	if (a.ndim)
+		memcpy(out->shape, a.shape, a.ndim * sizeof(int64_t));
+	out->nbytes = a.nbytes;
+	out->data = arena_alloc(arena, a.nbytes ? a.nbytes : 1);
+	if (a.nbytes)
+		memcpy(out->data, a.data, a.nbytes);
+	npy_array_free(&a);
+	return PLAN_VALUE_KNOWN;
+}
+
 /* The module a run of m with these inputs executes: m itself (retained)
  * when its shapes are static, the fast path; else plan_specialize's clone,
  * whose inputs with `?` dimensions take the actual shapes of the arrays
- * given. NULL after reporting. The caller frees it (ir_module_free). */
+ * given and whose dyn.* calls take their shapes from values computed from
+ * the inputs' values. NULL after reporting. The caller frees it
+ * (ir_module_free). */
 static IrModule *module_for_inputs(CmdContext *ctx, const IrModule *m, const NpyArray *inputs,
 				   size_t n)
 {
@@ -511,6 +558,8 @@ static IrModule *module_for_inputs(CmdContext *ctx, const IrModule *m, const Npy
 	Arena arena;
 	DiagList diags;
 	IrModule *out;
+	ValueContext vc = {inputs, n};
+	SpecializeOptions so;
 	if (!plan_has_unknown_dims(m))
 		return ir_module_retain(m);
 	np = exec_params(m, &params);
@@ -520,10 +569,13 @@ static IrModule *module_for_inputs(CmdContext *ctx, const IrModule *m, const Npy
 		if (has_unknown_dims(params[k].type))
 			types[k] = type_tensor(&arena, params[k].type->u.tensor.dtype,
 					       inputs[k].ndim, inputs[k].shape);
+	so = (SpecializeOptions){types, np, value_for_inputs, &vc};
 	diag_init(&diags);
-	out = plan_specialize(m, types, np, &diags);
+	out = plan_specialize(m, &so, &diags);
 	cmd_print_diags(ctx, &diags);
 	diag_free(&diags);
+	if (!out && interrupt_pending())
+		interrupt_clear();
 	if (!out) {
 		StrBuf given;
 		strbuf_init(&given);
@@ -536,7 +588,11 @@ static IrModule *module_for_inputs(CmdContext *ctx, const IrModule *m, const Npy
 					      (long long)inputs[k].shape[d]);
 			strbuf_puts(&given, ")");
 		}
-		cmd_error(ctx, "@main cannot run with these inputs' shapes: %s", given.data);
+		if (given.len)
+			cmd_error(ctx, "@main cannot run with these inputs' shapes: %s",
+				  given.data);
+		else
+			cmd_error(ctx, "@main cannot run with these inputs' values");
 		strbuf_free(&given);
 	}
 	arena_free(&arena);

@@ -337,7 +337,26 @@ static NpyArray filled(DType dt, uint32_t ndim, const int64_t *shape, double v)
 			((int32_t *)a.data)[i] = (int32_t)v;
 		else if (dt == DT_BOOL)
 			((uint8_t *)a.data)[i] = v != 0;
+		else if (dt == DT_INT64)
+			((int64_t *)a.data)[i] = (int64_t)v;
 	}
+	return a;
+}
+
+/* A vector of int64 values. */
+static NpyArray int64s(int64_t n, const int64_t *values)
+{
+	NpyArray a = filled(DT_INT64, 1, &n, 0);
+	memcpy(a.data, values, (size_t)n * sizeof(int64_t));
+	return a;
+}
+
+/* float32 0, 1, 2, ... in the shape given. */
+static NpyArray counting(uint32_t ndim, const int64_t *shape)
+{
+	NpyArray a = filled(DT_FLOAT32, ndim, shape, 0);
+	for (int64_t i = 0; i < npy_array_count(&a); i++)
+		((float *)a.data)[i] = (float)i;
 	return a;
 }
 
@@ -494,6 +513,52 @@ static void test_inputs_checked(void **state)
 	program_free(&p);
 }
 
+/* The inputs plan_specialize's callback computes values from, as
+ * commands/cmd_run.c's does (exec_evaluate), and how many elements a
+ * value computed ahead of the run may have. */
+typedef struct TestValues {
+	const NpyArray *inputs;
+	size_t n;
+	int64_t max_elements;
+	int calls;
+} TestValues;
+
+static PlanValueStatus test_value(void *ctx, const IrModule *m, const Expr *e, Arena *arena,
+				  Tensor *out, char **why, DiagList *diags)
+{
+	TestValues *tv = ctx;
+	NpyArray a;
+	tv->calls++;
+	switch (exec_evaluate(m, e, tv->inputs, tv->n, tv->max_elements, &a, why, diags)) {
+	case EVAL_DONE:
+		break;
+	case EVAL_UNKNOWN:
+		return PLAN_VALUE_UNKNOWN;
+	case EVAL_FAILED:
+		return PLAN_VALUE_FAILED;
+	}
+	out->dtype = a.dtype;
+	out->ndim = a.ndim;
+	out->shape = arena_array(arena, a.ndim + 1, sizeof(int64_t));
+	if (a.ndim)
+		memcpy(out->shape, a.shape, a.ndim * sizeof(int64_t));
+	out->nbytes = a.nbytes;
+	out->data = arena_alloc(arena, a.nbytes + 1);
+	if (a.nbytes)
+		memcpy(out->data, a.data, a.nbytes);
+	npy_array_free(&a);
+	return PLAN_VALUE_KNOWN;
+}
+
+/* m made static for inputs of these types (NULL: as declared) and values. */
+static IrModule *specialize(const IrModule *m, const Type *const *types, const NpyArray *in,
+			    size_t n, DiagList *diags)
+{
+	TestValues tv = {in, n, 4096, 0};
+	SpecializeOptions so = {types, n, test_value, &tv};
+	return plan_specialize(m, &so, diags);
+}
+
 /* A module with `?` dimensions: refused as it is, run once specialised
  * for its inputs' shapes (plan_specialize), with shape_of's values fixing
  * the dyn.* shapes; a shape read from an input's values is named. */
@@ -527,7 +592,7 @@ static void test_dynamic_shapes(void **state)
 	arena_init(&arena);
 	types[0] = type_tensor(&arena, DT_FLOAT32, 2, xshape);
 	types[1] = type_tensor(&arena, DT_INT32, 1, yshape);
-	m = plan_specialize(p.m, types, 2, &p.diags);
+	m = specialize(p.m, types, in, 2, &p.diags);
 	assert_non_null(m);
 	assert_false(plan_has_unknown_dims(m));
 	diag_free(&p.diags);
@@ -553,7 +618,7 @@ static void test_dynamic_shapes(void **state)
 	assert_int_equal(r.outputs[3].ndim, 3);
 	assert_int_equal(r.outputs[3].shape[1], 1);
 	assert_int_equal(r.outputs[4].shape[0], 6);
-	/* dyn.full as broadcast_to of its fill value */
+	/* dyn.full as full */
 	assert_int_equal(r.outputs[5].ndim, 2);
 	assert_int_equal(r.outputs[5].shape[0], 3);
 	assert_float_equal(exec_element(&r.outputs[5], 5), 2.0, 0);
@@ -577,7 +642,7 @@ static void test_dynamic_shapes(void **state)
 	in[1] = filled(DT_INT32, 1, yshape, 2);
 	types[0] = type_tensor(&arena, DT_FLOAT32, 2, xshape);
 	types[1] = type_tensor(&arena, DT_INT32, 1, yshape);
-	m = plan_specialize(p.m, types, 2, &p.diags);
+	m = specialize(p.m, types, in, 2, &p.diags);
 	assert_non_null(m);
 	assert_true(exec_run(m, &p.devices, &o, in, 2, &r, &p.diags));
 	assert_int_equal(r.outputs[1].shape[0], 4);
@@ -587,21 +652,260 @@ static void test_dynamic_shapes(void **state)
 	/* 7 values do not make a (4, 2) */
 	yshape[0] = 7;
 	types[1] = type_tensor(&arena, DT_INT32, 1, yshape);
-	assert_null(plan_specialize(p.m, types, 2, &p.diags));
+	assert_null(specialize(p.m, types, in, 2, &p.diags));
 	npy_array_free(&in[0]);
 	npy_array_free(&in[1]);
-	program_free(&p);
-	/* a shape that is an input's values */
-	program_load(&p, "def @main(%x: Tensor[(?, 2), float32], %s: Tensor[(2), int64]) {\n"
-			 "  dyn.reshape(%x, %s)\n}\n");
-	types[1] = NULL;
-	assert_null(plan_specialize(p.m, types, 2, &p.diags));
-	expect_diag(&p.diags, "prog.relay:2:3: error: 'dyn.reshape' takes its newshape from "
-			      "values known only while running");
 	program_free(&p);
 	/* a static module stays as it is */
 	program_load(&p, "def @main(%a: Tensor[(5, 7), float32]) {\n  negative(%a)\n}\n");
 	assert_false(plan_has_unknown_dims(p.m));
+	program_free(&p);
+	arena_free(&arena);
+}
+
+/* Runs m on the cpu with these inputs; fails the test with the errors. */
+static void run_cpu(Program *p, const IrModule *m, const NpyArray *in, size_t n, ExecResult *r)
+{
+	ExecOptions o = {.all_on_cpu = true};
+	if (!exec_run(m, &p->devices, &o, in, n, r, &p->diags)) {
+		diag_print_all(stderr, &p->diags);
+		fail();
+	}
+}
+
+/* Shapes computed from values as the program's own kernels compute them
+ * (plan_specialize's callback, exec_evaluate): arithmetic on shape_of's
+ * value, and an input's values, directly and through a let, for
+ * dyn.reshape, dyn.broadcast_to, dyn.zeros, dyn.topk and dyn.one_hot.
+ * shape_of does not compute its operand. What cannot be computed ahead
+ * of the run (no values given, argwhere's data-dependent shape) is named,
+ * and a value too large to compute twice is refused. */
+static void test_value_shapes(void **state)
+{
+	int64_t xshape[2] = {4, 6}, s[2] = {3, 4}, t[3] = {2, 1, 3}, big[1] = {10000};
+	Program p;
+	NpyArray in[3];
+	ExecResult r;
+	Arena arena;
+	const Type *types[3] = {NULL, NULL, NULL};
+	IrModule *m;
+	SpecializeOptions none = {types, 3, NULL, NULL};
+	char *text;
+	(void)state;
+	arena_init(&arena);
+	/* (4, 6) as (4 * 2, 3), the same values in order */
+	program_load(&p, "def @main(%x: Tensor[(?, 6), float32]) {\n"
+			 "  %0 = shape_of(%x, dtype=\"int64\");\n"
+			 "  %1 = strided_slice(%0, begin=[0], end=[1], strides=[1], axes=None);\n"
+			 "  %2 = multiply(%1, 2i64);\n"
+			 "  %3 = concatenate((%2, full(3i64, shape=[1], dtype=\"int64\")), "
+			 "axis=0);\n"
+			 "  dyn.reshape(%x, %3, newshape=[])\n}\n");
+	in[0] = counting(2, xshape);
+	types[0] = type_tensor(&arena, DT_FLOAT32, 2, xshape);
+	m = specialize(p.m, types, in, 1, &p.diags);
+	assert_non_null(m);
+	assert_false(plan_has_unknown_dims(m));
+	run_cpu(&p, m, in, 1, &r);
+	assert_int_equal(r.outputs[0].ndim, 2);
+	assert_int_equal(r.outputs[0].shape[0], 8);
+	assert_int_equal(r.outputs[0].shape[1], 3);
+	for (int64_t i = 0; i < 24; i++)
+		assert_float_equal(exec_element(&r.outputs[0], i), (double)i, 0);
+	exec_result_free(&r);
+	ir_module_free(m);
+	npy_array_free(&in[0]);
+	program_free(&p);
+
+	/* shapes that are an input's values */
+	program_load(&p, "def @main(%x: Tensor[(?, 2), float32], %s: Tensor[(2), int64],\n"
+			 "          %t: Tensor[(3), int64]) {\n"
+			 "  let %n = add(%s, 1i64);\n"
+			 "  (dyn.reshape(%x, %s), dyn.broadcast_to(sum(%x), %t),\n"
+			 "   dyn.zeros(%n, dtype=\"float32\"),\n"
+			 "   dyn.topk(%x, take(%s, 1i64), axis=0, ret_type=\"values\"),\n"
+			 "   dyn.one_hot(%s, 1f, 0f, take(%n, 0i64)))\n}\n");
+	xshape[0] = 6;
+	xshape[1] = 2;
+	in[0] = counting(2, xshape);
+	in[1] = int64s(2, s);
+	in[2] = int64s(3, t);
+	types[0] = type_tensor(&arena, DT_FLOAT32, 2, xshape);
+	assert_null(plan_specialize(p.m, &none, &p.diags));
+	expect_diag(&p.diags, "prog.relay:4:4: error: 'dyn.reshape' takes its newshape from "
+			      "values known only while running: no inputs' values are given");
+	expect_diag(&p.diags, "'dyn.one_hot' takes its depth from values known only while "
+			      "running");
+	diag_clear(&p.diags);
+	m = specialize(p.m, types, in, 3, &p.diags);
+	assert_non_null(m);
+	assert_false(plan_has_unknown_dims(m));
+	run_cpu(&p, m, in, 3, &r);
+	assert_int_equal(r.noutputs, 5);
+	/* 0..11 as (3, 4) */
+	assert_int_equal(r.outputs[0].shape[0], 3);
+	assert_int_equal(r.outputs[0].shape[1], 4);
+	assert_float_equal(exec_element(&r.outputs[0], 11), 11.0, 0);
+	/* the sum 66 as (2, 1, 3) */
+	assert_int_equal(r.outputs[1].ndim, 3);
+	assert_int_equal(r.outputs[1].shape[0], 2);
+	assert_int_equal(r.outputs[1].shape[2], 3);
+	assert_float_equal(exec_element(&r.outputs[1], 5), 66.0, 0);
+	/* zeros of (4, 5) */
+	assert_int_equal(r.outputs[2].shape[0], 4);
+	assert_int_equal(r.outputs[2].shape[1], 5);
+	/* the 4 largest rows, 10 11 first */
+	assert_int_equal(r.outputs[3].shape[0], 4);
+	assert_float_equal(exec_element(&r.outputs[3], 0), 10.0, 0);
+	assert_float_equal(exec_element(&r.outputs[3], 1), 11.0, 0);
+	/* 3 and 4 one-hot in depth 4: the 4 is out of range */
+	assert_int_equal(r.outputs[4].shape[0], 2);
+	assert_int_equal(r.outputs[4].shape[1], 4);
+	assert_float_equal(exec_element(&r.outputs[4], 3), 1.0, 0);
+	assert_float_equal(exec_element(&r.outputs[4], 7), 0.0, 0);
+	exec_result_free(&r);
+	ir_module_free(m);
+	/* other values, other shapes: 12 values do not make a (5, 2) */
+	((int64_t *)in[1].data)[0] = 2;
+	((int64_t *)in[1].data)[1] = 6;
+	m = specialize(p.m, types, in, 3, &p.diags);
+	assert_non_null(m);
+	run_cpu(&p, m, in, 3, &r);
+	assert_int_equal(r.outputs[0].shape[0], 2);
+	assert_int_equal(r.outputs[0].shape[1], 6);
+	exec_result_free(&r);
+	ir_module_free(m);
+	((int64_t *)in[1].data)[0] = 5;
+	assert_null(specialize(p.m, types, in, 3, &p.diags));
+	expect_diag(&p.diags, "'reshape' cannot reshape Tensor[(6, 2), float32]");
+	for (int i = 0; i < 3; i++)
+		npy_array_free(&in[i]);
+	program_free(&p);
+
+	/* dyn.nn.pad's pad_width, a [2, 2] input: nn.pad with pairs */
+	program_load(&p, "def @main(%x: Tensor[(?, 2), float32], %w: Tensor[(2, 2), int64]) {\n"
+			 "  dyn.nn.pad(%x, %w, 7f)\n}\n");
+	{
+		int64_t wshape[2] = {2, 2}, w[4] = {1, 0, 0, 1};
+		xshape[0] = 1;
+		xshape[1] = 2;
+		in[0] = counting(2, xshape);
+		in[1] = filled(DT_INT64, 2, wshape, 0);
+		memcpy(in[1].data, w, sizeof w);
+	}
+	types[0] = type_tensor(&arena, DT_FLOAT32, 2, xshape);
+	m = specialize(p.m, types, in, 2, &p.diags);
+	assert_non_null(m);
+	run_cpu(&p, m, in, 2, &r);
+	/* a row of 7 above, a column of 7 after: 7 7 7 / 0 1 7 */
+	assert_int_equal(r.outputs[0].shape[0], 2);
+	assert_int_equal(r.outputs[0].shape[1], 3);
+	assert_float_equal(exec_element(&r.outputs[0], 2), 7.0, 0);
+	assert_float_equal(exec_element(&r.outputs[0], 4), 1.0, 0);
+	assert_float_equal(exec_element(&r.outputs[0], 5), 7.0, 0);
+	exec_result_free(&r);
+	ir_module_free(m);
+	npy_array_free(&in[0]);
+	npy_array_free(&in[1]);
+	program_free(&p);
+
+	/* argwhere's shape depends on the data: named */
+	program_load(&p, "def @main(%x: Tensor[(?), float32], %b: Tensor[(4), bool]) {\n"
+			 "  dyn.reshape(%x, shape_of(argwhere(%b)))\n}\n");
+	xshape[0] = 4;
+	in[0] = counting(1, xshape);
+	in[1] = filled(DT_BOOL, 1, xshape, 1);
+	types[0] = type_tensor(&arena, DT_FLOAT32, 1, xshape);
+	assert_null(specialize(p.m, types, in, 2, &p.diags));
+	expect_diag(&p.diags, "prog.relay:2:3: error: 'dyn.reshape' takes its newshape from "
+			      "values known only while running: it depends on 'argwhere', whose "
+			      "shape is not known before running");
+	npy_array_free(&in[0]);
+	npy_array_free(&in[1]);
+	program_free(&p);
+
+	/* in a function other than @main: shapes from its constants and types
+	 * are computed, from its parameters' values not */
+	program_load(&p, "def @f(%y: Tensor[(6), float32], %s: Tensor[(2), int64]) {\n"
+			 "  let %z = zeros(shape=[2, 3], dtype=\"float32\");\n"
+			 "  (dyn.reshape(%y, shape_of(%z)), dyn.reshape(%y, %s))\n"
+			 "}\n"
+			 "def @main(%x: Tensor[(?), float32], %s: Tensor[(2), int64]) {\n"
+			 "  (@f(ones(shape=[6], dtype=\"float32\"), %s),\n"
+			 "   dyn.reshape(%x, add(%s, 0i64)))\n}\n");
+	xshape[0] = 6;
+	s[0] = 2;
+	s[1] = 3;
+	in[0] = counting(1, xshape);
+	in[1] = int64s(2, s);
+	types[0] = type_tensor(&arena, DT_FLOAT32, 1, xshape);
+	assert_null(specialize(p.m, types, in, 2, &p.diags));
+	text = diags_text(&p.diags);
+	if (strstr(text, "prog.relay:3:4:") || strstr(text, "prog.relay:7:") ||
+	    !strstr(text, "prog.relay:3:35: error: 'dyn.reshape' takes its newshape from "
+			  "values known only while running: it depends on %s, an input of a "
+			  "function other than @main")) {
+		print_error("diagnostics:\n%s", text);
+		free(text);
+		fail();
+	}
+	free(text);
+	npy_array_free(&in[0]);
+	npy_array_free(&in[1]);
+	program_free(&p);
+
+	/* a chain of 100 dyn.reshape calls, each shape the previous result's:
+	 * one more known each round, as many rounds as it takes */
+	{
+		StrBuf chain;
+		strbuf_init(&chain);
+		strbuf_puts(&chain,
+			    "def @main(%x: Tensor[(?, 8), float32]) {\n  %0 = add(%x, 1f);\n");
+		for (int i = 0; i < 100; i++)
+			strbuf_printf(&chain,
+				      "  %%%d = dyn.reshape(%%%d, shape_of(%%%d));\n"
+				      "  %%%d = add(%%%d, 1f);\n",
+				      2 * i + 1, 2 * i, 2 * i, 2 * i + 2, 2 * i + 1);
+		strbuf_puts(&chain, "  %200\n}\n");
+		program_load(&p, chain.data);
+		strbuf_free(&chain);
+		xshape[0] = 3;
+		xshape[1] = 8;
+		in[0] = counting(2, xshape);
+		types[0] = type_tensor(&arena, DT_FLOAT32, 2, xshape);
+		m = specialize(p.m, types, in, 1, &p.diags);
+		assert_non_null(m);
+		run_cpu(&p, m, in, 1, &r);
+		assert_int_equal(r.outputs[0].shape[0], 3);
+		assert_float_equal(exec_element(&r.outputs[0], 23), 23.0 + 101, 0);
+		exec_result_free(&r);
+		ir_module_free(m);
+		npy_array_free(&in[0]);
+		program_free(&p);
+	}
+
+	/* a value of 10000 elements is not computed ahead of the run; the
+	 * shape of one is, without computing it */
+	program_load(&p,
+		     "def @main(%x: Tensor[(?), float32], %y: Tensor[(10000), int64]) {\n"
+		     "  (dyn.reshape(%x, shape_of(add(%y, %y))),\n"
+		     "   dyn.reshape(%x, strided_slice(add(%y, %y), begin=[0], end=[1])))\n}\n");
+	in[0] = counting(1, big);
+	in[1] = filled(DT_INT64, 1, big, 1);
+	types[0] = type_tensor(&arena, DT_FLOAT32, 1, big);
+	assert_null(specialize(p.m, types, in, 2, &p.diags));
+	expect_diag(&p.diags, "prog.relay:3:34: error: 'add' would be computed ahead of the run to "
+			      "find a shape, but its Tensor[(10000), int64] is more than the 4096 "
+			      "elements devplan computes ahead of a run");
+	text = diags_text(&p.diags);
+	if (strstr(text, "prog.relay:2:")) {
+		print_error("shape_of computed its operand:\n%s", text);
+		free(text);
+		fail();
+	}
+	free(text);
+	npy_array_free(&in[0]);
+	npy_array_free(&in[1]);
 	program_free(&p);
 	arena_free(&arena);
 }
@@ -835,6 +1139,35 @@ static void test_profile_dynamic(void **state)
 				       "dimensions"));
 }
 
+/* run, compare and profile on a module whose shapes are an input's values
+ * (dyn_s.npy holds 3 5): each computes them from the values given. */
+static void test_commands_value_shapes(void **state)
+{
+	Fixture *f = *state;
+#define TRANSCRIPTS DEVPLAN_SOURCE_DIR "/tests/transcripts/"
+#define VALUE_INPUTS "x=random:1:(5,3) s=" TRANSCRIPTS "dyn_s.npy t=" TRANSCRIPTS "dyn_t.npy"
+	assert_true(load_and_plan(f, TRANSCRIPTS "dyn_value_run.relay"));
+	run_ok(f, "run " VALUE_INPUTS);
+	assert_non_null(strstr(f->out, "result.0: Tensor[(3, 5), float32]"));
+	assert_non_null(strstr(f->out, "result.1: Tensor[(2, 1, 3), float32]"));
+	assert_non_null(strstr(f->out, "result.2: Tensor[(4, 6), float32]"));
+	run_ok(f, "compare " VALUE_INPUTS);
+	assert_non_null(strstr(f->out, "compare: PASS: 3 results match"));
+	run_ok(f, "profile " VALUE_INPUTS);
+	assert_non_null(strstr(f->out, "reshape "));
+	assert_non_null(strstr(f->out, "broadcast_to "));
+	/* x 60 bytes, s 16, t 24 */
+	assert_non_null(strstr(f->out, "inputs: 3 tensors, 100 bytes"));
+	/* 6 values do not make a (3, 5) */
+	assert_int_equal(run(f, "profile x=random:1:(2,3) s=" TRANSCRIPTS "dyn_s.npy t=" TRANSCRIPTS
+				"dyn_t.npy"),
+			 1);
+	assert_non_null(strstr(f->err, "'reshape' cannot reshape Tensor[(2, 3), float32] (6 "
+				       "elements) to newshape [3, 5]"));
+#undef VALUE_INPUTS
+#undef TRANSCRIPTS
+}
+
 static void test_compare_fails_beyond_tolerance(void **state)
 {
 	Fixture *f = *state;
@@ -861,7 +1194,9 @@ int main(void)
 		cmocka_unit_test(test_sizes_checked_before_allocation),
 		cmocka_unit_test(test_inputs_checked),
 		cmocka_unit_test(test_dynamic_shapes),
+		cmocka_unit_test(test_value_shapes),
 		TEST(test_profile_dynamic),
+		TEST(test_commands_value_shapes),
 		cmocka_unit_test(test_interrupt),
 		TEST(test_missing_copy_is_caught),
 		cmocka_unit_test(test_emulator_checks_operands),

@@ -255,6 +255,27 @@ bool exec_run(const IrModule *m, const DeviceTable *devices, const ExecOptions *
 	      const NpyArray *inputs, size_t ninputs, ExecResult *out, DiagList *diags);
 void exec_result_free(ExecResult *r);
 
+/*
+ * Evaluates one expression `target` of m on the cpu, computing only what it
+ * depends on: the values it reads, through let variables to their values,
+ * constants and, in @main, @main's inputs (only those read are bound); in
+ * another function (a closure included) it may read none of that
+ * function's parameters nor values of the functions around it. shape_of reads only the type of its
+ * operand, which is not computed when nothing else in that cone reads it.
+ * Everything computed must have a static type of at most max_elements
+ * elements, be a primitive op with a cpu kernel, a tuple or a projection
+ * (no call of a function, no if): so a shape operand is computed cheaply
+ * before the run computes it again. Returns EVAL_DONE with *out (the
+ * caller frees it, npy_array_free); EVAL_UNKNOWN with *why (the caller's)
+ * when the cone has a `?` type, an `if`, a call of a function or an op
+ * without a kernel; EVAL_FAILED after reporting into diags (a value over
+ * max_elements, an input that does not match, a kernel's error).
+ */
+typedef enum ExecEvalStatus { EVAL_DONE, EVAL_UNKNOWN, EVAL_FAILED } ExecEvalStatus;
+ExecEvalStatus exec_evaluate(const IrModule *m, const Expr *target, const NpyArray *inputs,
+			     size_t ninputs, int64_t max_elements, NpyArray *out, char **why,
+			     DiagList *diags);
+
 /* The sum of the elements (as double) and FNV-1a of the bytes. */
 void exec_checksum(const NpyArray *a, double *sum, uint64_t *hash);
 /* Element i as a double (any dtype). */

@@ -29,7 +29,11 @@
  * within the memory limit. A module with `?` dimensions comes here made
  * static for its inputs' shapes (plan_specialize, called by the commands:
  * the shape rules live in core/plan/, which this layer may not call), so
- * the interpreter itself only ever sees static shapes. Every kernel launch then checks that its
+ * the interpreter itself only ever sees static shapes. The values that
+ * specialisation needs (a dyn.* call's shape arguments) are computed here
+ * too, by exec_evaluate: the same interpreter, on the cpu, run only on what
+ * one expression of @main depends on, with a limit on the size of each
+ * value it computes. Every kernel launch then checks that its
  * operands live in its device's memory, naming the op, its position and
  * both devices when one does not (a device_copy is missing).
  */
@@ -500,12 +504,11 @@ static bool check_type(Run *run, const Expr *e, const Type *t)
 	type_print(&ty, t);
 	for (uint32_t i = 0; i < t->u.tensor.ndim; i++)
 		if (t->u.tensor.dims[i] < 0) {
-			diag_error(
-				run->diags, run->m->src, e->pos,
-				"%s has type %s with unknown dimensions: its shape depends on "
-				"values known only while running, and devplan computes shapes "
-				"before running, from the inputs' shapes, constants and shape_of",
-				what.data, ty.data);
+			diag_error(run->diags, run->m->src, e->pos,
+				   "%s has type %s with unknown dimensions: its shape depends on "
+				   "values known only while running, and devplan computes shapes "
+				   "before running, from the inputs' shapes and values",
+				   what.data, ty.data);
 			ok = false;
 			goto done;
 		}
@@ -1449,14 +1452,14 @@ static bool step(Run *run, WorkStack *ws, Work *w)
 	return false;
 }
 
-/* Evaluates main_frame's body, the work stack standing in for recursion:
- * the item on top steps until it pops, its inputs running before it. */
-static bool evaluate(Run *run, Frame *main_frame, Value **result)
+/* Evaluates e in frame, the work stack standing in for recursion: the item
+ * on top steps until it pops, its inputs running before it. The value is
+ * left in e's slot. */
+static bool evaluate(Run *run, Frame *frame, const Expr *e)
 {
 	WorkStack ws = {0};
-	const Expr *body = main_frame->info->fn->u.fn.body;
 	bool ok = false;
-	if (!push(run, &ws, main_frame, body))
+	if (!push(run, &ws, frame, e))
 		goto out;
 	while (ws.n) {
 		Work *w = &ws.items[ws.n - 1];
@@ -1471,8 +1474,6 @@ static bool evaluate(Run *run, Frame *main_frame, Value **result)
 		if (!step(run, &ws, w))
 			goto out;
 	}
-	*result = value_ref(lookup(run, main_frame, body));
-	use_done(run, main_frame, body);
 	ok = true;
 out:
 	/* calls still in progress after an error: their frames go in the sweep */
@@ -1622,8 +1623,10 @@ bool exec_run(const IrModule *m, const DeviceTable *devices, const ExecOptions *
 	for (size_t i = 0; i < nparams; i++)
 		if (!bind_input(&run, main_frame, &params[i], &inputs[i]))
 			goto done;
-	if (!evaluate(&run, main_frame, &result))
+	if (!evaluate(&run, main_frame, main_frame->info->fn->u.fn.body))
 		goto done;
+	result = value_ref(lookup(&run, main_frame, main_frame->info->fn->u.fn.body));
+	use_done(&run, main_frame, main_frame->info->fn->u.fn.body);
 	ok = collect_outputs(&run, result, out);
 done:
 	value_release(&run, result);
@@ -1646,6 +1649,402 @@ done:
 		out->noutputs = 0;
 	}
 	return ok;
+}
+
+/* ---- evaluating one expression ahead of a run ------------------------------- */
+
+/* What exec_evaluate needs of an expression, by id. */
+enum { NEED_NONE, NEED_SHAPE, NEED_DATA };
+
+typedef struct Cone {
+	Run *run;
+	int32_t fi;           /* the function of the target: its index into run->fns */
+	bool in_main;         /* that function is @main, whose inputs are known */
+	ExecDevice *cpu;      /* the reference cpu */
+	int64_t max_elements; /* per computed value */
+	uint8_t *need;        /* by id */
+	const Expr **data;    /* the expressions computed, inputs before their readers */
+	size_t ndata, cap_data;
+	const Expr **shape; /* read only by shape_of: their types serve */
+	size_t nshape, cap_shape;
+	char *why;   /* EVAL_UNKNOWN */
+	bool failed; /* EVAL_FAILED, reported */
+} Cone;
+
+static bool cone_unknown(Cone *c, const Expr *e, const char *fmt)
+{
+	StrBuf what;
+	strbuf_init(&what);
+	describe_expr(&what, e);
+	free(c->why);
+	c->why = xasprintf(fmt, what.data);
+	strbuf_free(&what);
+	return false;
+}
+
+/* Every tensor of t static and, when `computed`, within max_elements. */
+static bool cone_type(Cone *c, const Expr *e, const Type *t, bool computed)
+{
+	int64_t count;
+	if (!t)
+		return cone_unknown(c, e, "it depends on %s, which is not typed");
+	switch (t->kind) {
+	case TYPE_TUPLE:
+		for (uint32_t i = 0; i < t->u.tuple.nfields; i++)
+			if (!cone_type(c, e, t->u.tuple.fields[i], computed))
+				return false;
+		return true;
+	case TYPE_FUNC:
+	case TYPE_REF:
+	case TYPE_VAR:
+	case TYPE_CALL:
+		return cone_unknown(c, e, "it depends on %s, which is not a tensor");
+	case TYPE_TENSOR:
+		break;
+	}
+	for (uint32_t i = 0; i < t->u.tensor.ndim; i++)
+		if (t->u.tensor.dims[i] < 0)
+			return cone_unknown(c, e,
+					    "it depends on %s, whose shape is not known before "
+					    "running");
+	if (!type_num_elements(t, &count))
+		return cone_unknown(c, e, "it depends on %s, whose size overflows");
+	if (computed && count > c->max_elements) {
+		StrBuf what, ty;
+		strbuf_init(&what);
+		strbuf_init(&ty);
+		describe_expr(&what, e);
+		type_print(&ty, t);
+		diag_error(c->run->diags, c->run->m->src, e->pos,
+			   "%s would be computed ahead of the run to find a shape, but its %s is "
+			   "more than the %lld elements devplan computes ahead of a run",
+			   what.data, ty.data, (long long)c->max_elements);
+		strbuf_free(&what);
+		strbuf_free(&ty);
+		c->failed = true;
+		return false;
+	}
+	return true;
+}
+
+/* Whether e can be computed here (see exec_evaluate); false with c->why or
+ * c->failed. */
+static bool cone_admit(Cone *c, const Expr *e)
+{
+	switch (e->kind) {
+	case EXPR_CONSTANT:
+		return true;
+	case EXPR_VAR:
+		if (e->u.var.role == VAR_LET && !e->u.var.value)
+			return cone_unknown(c, e, "it depends on %s, which has no value");
+		if (e->u.var.role == VAR_PATTERN)
+			return cone_unknown(c, e, "it depends on %s, bound by a match");
+		return true;
+	case EXPR_CALL:
+		if (e->u.call.op == OP_NONE)
+			return cone_unknown(c, e, "it depends on %s, a call of a function");
+		if (e->u.call.op == OP_UNKNOWN || !op_info(e->u.call.op)->has_kernel)
+			return cone_unknown(c, e, "it depends on %s, which devplan cannot run");
+		return true;
+	case EXPR_TUPLE:
+	case EXPR_PROJ:
+		return true;
+	case EXPR_IF:
+		return cone_unknown(c, e, "it depends on %s, an 'if'");
+	case EXPR_LET:
+	case EXPR_GLOBAL:
+	case EXPR_FN:
+	case EXPR_CONSTRUCT:
+	case EXPR_MATCH:
+		break;
+	}
+	return cone_unknown(c, e,
+			    "it depends on %s, which devplan does not compute ahead of a run");
+}
+
+/* The types of e, checked once what it reads is: so the first `?` found is
+ * where the unknown shapes start. An input's size is not limited (it is
+ * not computed), an op's is. */
+static bool cone_types(Cone *c, const Expr *e)
+{
+	DType bad;
+	switch (e->kind) {
+	case EXPR_VAR:
+		return e->u.var.role == VAR_LET || cone_type(c, e, e->type, false);
+	case EXPR_CALL:
+		if (!cone_type(c, e, e->type, true))
+			return false;
+		if (!backend_takes(c->cpu, e->u.call.op, e->type, &bad))
+			return cone_unknown(c, e, "it depends on %s, which the cpu cannot run");
+		for (uint32_t i = 0; i < e->u.call.nargs; i++)
+			if (!backend_takes(c->cpu, e->u.call.op, e->u.call.args[i]->type, &bad))
+				return cone_unknown(c, e,
+						    "it depends on %s, which the cpu cannot run");
+		return true;
+	case EXPR_CONSTANT:
+	case EXPR_TUPLE:
+	case EXPR_PROJ:
+	case EXPR_GLOBAL:
+	case EXPR_FN:
+	case EXPR_LET:
+	case EXPR_IF:
+	case EXPR_CONSTRUCT:
+	case EXPR_MATCH:
+		break;
+	}
+	return true;
+}
+
+/* Child k of e whose value e reads (a let variable reads its value); NULL
+ * past the last. */
+static const Expr *cone_child(const Expr *e, uint32_t k)
+{
+	switch (e->kind) {
+	case EXPR_CALL:
+		return k < e->u.call.nargs ? e->u.call.args[k] : NULL;
+	case EXPR_TUPLE:
+		return k < e->u.tuple.nfields ? e->u.tuple.fields[k] : NULL;
+	case EXPR_PROJ:
+		return k == 0 ? e->u.proj.tuple : NULL;
+	case EXPR_VAR:
+		return k == 0 && e->u.var.role == VAR_LET ? e->u.var.value : NULL;
+	case EXPR_CONSTANT:
+	case EXPR_GLOBAL:
+	case EXPR_FN:
+	case EXPR_LET:
+	case EXPR_IF:
+	case EXPR_CONSTRUCT:
+	case EXPR_MATCH:
+		break;
+	}
+	return NULL;
+}
+
+/* Marks what target reads, depth first without recursion: c->data in an
+ * order where every expression follows those it reads. */
+static bool cone_build(Cone *c, const Expr *target)
+{
+	typedef struct {
+		const Expr *e;
+		uint32_t next;
+	} Item;
+	Item *stack = NULL;
+	size_t n = 0, cap = 0;
+	bool ok = true;
+	if (!cone_admit(c, target))
+		return false;
+	c->need[target->id] = NEED_DATA;
+	grow_array((void **)&stack, &cap, 1, sizeof(Item));
+	stack[n++] = (Item){target, 0};
+	while (n && ok) {
+		Item *top = &stack[n - 1];
+		const Expr *e = top->e, *child = cone_child(e, top->next++);
+		if (!child) {
+			if (!cone_types(c, e)) {
+				ok = false;
+				break;
+			}
+			grow_array((void **)&c->data, &c->cap_data, c->ndata + 1, sizeof(Expr *));
+			c->data[c->ndata++] = e;
+			n--;
+			continue;
+		}
+		if (c->need[child->id] == NEED_DATA)
+			continue;
+		/* shape_of reads its operand's shape only (not a constant's: that
+		 * costs nothing) */
+		if (ir_is_op(e, OP_SHAPE_OF) && child->kind != EXPR_CONSTANT) {
+			if (c->need[child->id] == NEED_NONE) {
+				if (!child->type || child->type->kind != TYPE_TENSOR) {
+					ok = cone_unknown(c, child,
+							  "it depends on the shape of %s, which "
+							  "is not a tensor");
+					break;
+				}
+				if (!cone_type(c, child, child->type, false)) {
+					ok = false;
+					break;
+				}
+				c->need[child->id] = NEED_SHAPE;
+				grow_array((void **)&c->shape, &c->cap_shape, c->nshape + 1,
+					   sizeof(Expr *));
+				c->shape[c->nshape++] = child;
+			}
+			continue;
+		}
+		if (!cone_admit(c, child)) {
+			ok = false;
+			break;
+		}
+		c->need[child->id] = NEED_DATA;
+		grow_array((void **)&stack, &cap, n + 1, sizeof(Item));
+		stack[n++] = (Item){child, 0};
+	}
+	free(stack);
+	return ok;
+}
+
+/* Every expression computed belongs to the target's function, and reads
+ * inputs only when that is @main (checked once the layout is built, after
+ * the cheaper checks of cone_build). */
+static bool cone_in_one_function(Cone *c)
+{
+	for (size_t i = 0; i < c->ndata; i++) {
+		const Expr *e = c->data[i];
+		if (c->run->owner[e->id] != c->fi)
+			return cone_unknown(c, e, "it depends on %s, a value of another function");
+		if (e->kind == EXPR_VAR && e->u.var.role != VAR_LET && !c->in_main)
+			return cone_unknown(c, e,
+					    "it depends on %s, an input of a function other than "
+					    "@main");
+	}
+	return true;
+}
+
+/* A tensor with the shape of e's static type and no data, for shape_of. */
+static bool cone_bind_shape(Cone *c, Frame *frame, const Expr *e)
+{
+	Value *v;
+	const Type *t = e->type;
+	if (c->run->owner[e->id] != c->fi)
+		return cone_unknown(c, e, "it depends on %s, a value of another function");
+	v = value_new(VALUE_TENSOR);
+	v->u.tensor.device = c->cpu;
+	v->u.tensor.dtype = t->u.tensor.dtype;
+	v->u.tensor.ndim = t->u.tensor.ndim;
+	v->u.tensor.shape = t->u.tensor.dims;
+	if (e->kind == EXPR_VAR && e->u.var.role == VAR_FREE)
+		c->run->fixed[e->id] = v;
+	else
+		*slot_of(c->run, frame, e) = v;
+	return true;
+}
+
+/* Computes c->data in order: inputs are bound, let variables take their
+ * values, constants and the rest run. */
+static bool cone_compute(Cone *c, Frame *frame, const ExecParam *params, size_t nparams,
+			 const NpyArray *inputs)
+{
+	Run *run = c->run;
+	for (size_t i = 0; i < nparams && c->in_main; i++)
+		if (c->need[params[i].var->id] == NEED_DATA &&
+		    !bind_input(run, frame, &params[i], &inputs[i]))
+			return false;
+	for (size_t i = 0; i < c->ndata; i++) {
+		const Expr *e = c->data[i];
+		if (lookup(run, frame, e))
+			continue;
+		if (e->kind == EXPR_VAR && e->u.var.role == VAR_LET) {
+			Value *v = lookup(run, frame, e->u.var.value);
+			DP_ASSERT(v);
+			*slot_of(run, frame, e) = value_ref(v);
+		} else if (e->kind == EXPR_CONSTANT) {
+			if (!constant_value(run, e))
+				return false;
+		} else if (!evaluate(run, frame, e)) {
+			return false;
+		}
+	}
+	return true;
+}
+
+ExecEvalStatus exec_evaluate(const IrModule *m, const Expr *target, const NpyArray *inputs,
+			     size_t ninputs, int64_t max_elements, NpyArray *out, char **why,
+			     DiagList *diags)
+{
+	ExecOptions o = {.all_on_cpu = true, .max_depth = EXEC_DEFAULT_MAX_DEPTH};
+	DeviceTable none = {0};
+	ExecProfile profile = {0};
+	Run run;
+	Cone c;
+	ExecParam *params = NULL;
+	size_t nparams;
+	int32_t main_index = ir_find_global(m, "main");
+	Frame *frame = NULL;
+	Value *v;
+	char *err = NULL;
+	ExecEvalStatus status = EVAL_FAILED;
+	memset(out, 0, sizeof *out);
+	*why = NULL;
+	if (main_index < 0) {
+		*why = xstrdup("the module has no @main");
+		return EVAL_UNKNOWN;
+	}
+	nparams = exec_params(m, &params);
+	if (ninputs != nparams) {
+		diag_error(diags, NULL, (Pos){0, 0}, "@main takes %zu inputs, %zu given", nparams,
+			   ninputs);
+		free(params);
+		return EVAL_FAILED;
+	}
+	memset(&run, 0, sizeof run);
+	run.m = m;
+	run.table = &none;
+	run.opts = &o;
+	run.diags = diags;
+	run.profile = &profile;
+	run.live.next = run.live.prev = &run.live;
+	run.limit = exec_physical_memory();
+	run.rt = exec_runtime_new(&none, &o, diags);
+	memset(&c, 0, sizeof c);
+	c.run = &run;
+	c.max_elements = max_elements;
+	c.need = xcalloc(m->nexprs ? m->nexprs : 1, 1);
+	/* the cone first: a value that cannot be computed yet (asked again
+	 * each round of plan_specialize) costs no layout of the module */
+	if (!(c.cpu = exec_runtime_device(run.rt, -1)) || !cone_build(&c, target))
+		goto done;
+	layout_build(&run);
+	run.fixed = xcalloc(m->nexprs ? m->nexprs : 1, sizeof(Value *));
+	c.fi = run.owner[target->id];
+	c.in_main = c.fi == run.fn_info[m->globals[main_index].fn->id];
+	if (c.fi < 0) {
+		cone_unknown(&c, target, "%s is in no function");
+		goto done;
+	}
+	if (!cone_in_one_function(&c))
+		goto done;
+	frame = frame_new(&run, &run.fns[c.fi], NULL);
+	for (size_t i = 0; i < c.nshape; i++)
+		if (c.need[c.shape[i]->id] == NEED_SHAPE && !cone_bind_shape(&c, frame, c.shape[i]))
+			goto done;
+	if (!cone_compute(&c, frame, params, nparams, inputs))
+		goto done;
+	v = lookup(&run, frame, target);
+	DP_ASSERT(v);
+	if (v->kind != VALUE_TENSOR) {
+		cone_unknown(&c, target, "%s is not a tensor");
+		goto done;
+	}
+	if (!npy_array_alloc(out, v->u.tensor.dtype, v->u.tensor.ndim, v->u.tensor.shape, &err) ||
+	    !exec_copy_out(v->u.tensor.device, out->data, v->u.tensor.data, out->nbytes, &err)) {
+		diag_error(diags, m->src, target->pos,
+			   "reading a value computed ahead of the run: %s", err);
+		free(err);
+		npy_array_free(out);
+		goto done;
+	}
+	status = EVAL_DONE;
+done:
+	if (status != EVAL_DONE && c.why && !c.failed) {
+		status = EVAL_UNKNOWN;
+		*why = c.why;
+		c.why = NULL;
+	}
+	free(c.why);
+	free(c.need);
+	free(c.data);
+	free(c.shape);
+	frames_sweep(&run);
+	for (uint32_t id = 0; run.fixed && id < m->nexprs; id++)
+		value_release(&run, run.fixed[id]);
+	exec_runtime_free(run.rt);
+	free(run.fixed);
+	layout_free(&run);
+	free(params);
+	free(profile.ops);
+	free(profile.copies);
+	return status;
 }
 
 void exec_result_free(ExecResult *r)

@@ -422,13 +422,37 @@ bool plan_verify(const IrModule *m, const DeviceTable *devices, DiagList *diags)
 
 /* Whether any expression of m (functions aside) has a `?` dimension. */
 bool plan_has_unknown_dims(const IrModule *m);
-/* A clone of the typed module m in which @main's inputs (its parameters,
- * then the free variables, as exec_params lists them) have the given
- * tensor types (NULL: as declared), inferred again with the dyn.* calls
- * whose shapes the host can compute made static (plan_specialize.c says
- * how); NULL after reporting a type error. The caller frees the clone. */
-IrModule *plan_specialize(const IrModule *m, const Type *const *input_types, size_t ninputs,
-			  DiagList *diags);
+/* The value of expression e of m (a shape argument of a dyn.* call, typed,
+ * in @main), computed for the inputs of one run by whoever has them
+ * (commands/cmd_run.c, with the executor: core/plan may not call it).
+ * PLAN_VALUE_KNOWN with *out, its shape and data allocated in arena (the
+ * specializer's, freed when it returns);
+ * PLAN_VALUE_UNKNOWN with *why (malloc'd, the specializer frees it) when
+ * the value cannot be computed before running; PLAN_VALUE_FAILED after
+ * reporting an error into diags. */
+typedef enum PlanValueStatus {
+	PLAN_VALUE_KNOWN,
+	PLAN_VALUE_UNKNOWN,
+	PLAN_VALUE_FAILED,
+} PlanValueStatus;
+typedef PlanValueStatus (*PlanValueFn)(void *ctx, const IrModule *m, const Expr *e, Arena *arena,
+				       Tensor *out, char **why, DiagList *diags);
+
+typedef struct SpecializeOptions {
+	const Type *const *input_types; /* @main's inputs as exec_params lists them: its
+					   parameters, then the free variables (NULL: as
+					   declared) */
+	size_t ninputs;
+	PlanValueFn value; /* NULL: no value is known, only shapes */
+	void *value_ctx;
+} SpecializeOptions;
+
+/* A clone of the typed module m in which @main's inputs have the given
+ * tensor types, inferred again with every dyn.* call whose shape
+ * arguments opts->value computes made static (plan_specialize.c says how);
+ * NULL after reporting a type error, an error of the callback, or a dyn.*
+ * call whose shapes stay unknown. The caller frees the clone. */
+IrModule *plan_specialize(const IrModule *m, const SpecializeOptions *opts, DiagList *diags);
 
 /* The phases (plan_rewrite.c, plan_check.c, plan_core.c). */
 IrModule *plan_rewrite_phase(const IrModule *in, PhaseContext *ctx);

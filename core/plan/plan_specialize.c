@@ -1,6 +1,7 @@
 /*
  * plan_specialize.c - a module with `?` dimensions made static for one run,
- * given the concrete types of @main's inputs.
+ * given the concrete types of @main's inputs and a way to compute values
+ * from theirs.
  *
  * Why here and not in the interpreter: the executor (core/exec/) may use
  * only core/ir/, and the shape rules are the type relations of
@@ -17,19 +18,23 @@
  * result shape follows from its operands' shapes (elementwise, reductions,
  * nn ops, reshape, concatenate, shape_of's own length, ...) gets a static
  * type. A dyn.* call gives `?` from its relation because its shape is a
- * value; where that value can be computed on the host before running (a
- * constant, shape_of of a tensor whose type is now static, through
- * device_copy, on_device, cast and let variables, and take, concatenate,
- * strided_slice, expand_dims, reshape, squeeze, add, subtract and
- * multiply of such values, as TVM's ONNX frontend builds shapes), the call is rewritten
- * in place into its static twin with the value as the attribute
- * (dyn.reshape(x, s) becomes reshape(x, newshape=s), and so on for
- * broadcast_to, tile, zeros, ones, strided_slice, squeeze, expand_dims;
- * dyn.full becomes broadcast_to of its fill value, full having no kernel),
- * whose kernel then serves, and the clone is inferred again, as long as a
- * rewrite makes progress. The shape_of calls stay and still run. Shapes
- * that depend on the data itself (a shape read from an input's values)
- * stay `?`, and the executor refuses them by name before running.
+ * value. That value is asked of the caller (SpecializeOptions.value, a
+ * function pointer and its context): core/plan may not call the executor,
+ * and the commands that run the module hold the inputs' values, so
+ * cmd_run.c computes it with the real kernels (exec_evaluate), and there
+ * is one way to compute values, not a second evaluator of shape
+ * arithmetic here. A shape argument is asked for each round until its
+ * value is known, then kept by expression id. Once a call's shape arguments are
+ * known, the call is rewritten in place into its static twin with the
+ * values as attributes (dyn.reshape(x, s) becomes reshape(x, newshape=s),
+ * and so on for broadcast_to, tile, zeros, ones, strided_slice, squeeze,
+ * expand_dims, topk, one_hot, nn.pad and full), whose kernel then serves, and the clone
+ * is inferred again, as long as a rewrite makes progress (a shape computed
+ * from a dyn.* call's result is known the round after). The shape_of calls
+ * and the arithmetic on them stay and still run. A dyn.* call whose
+ * shapes stay unknown (they depend on argwhere's result, whose shape is the
+ * data's, or no values were given) is reported by name with the reason,
+ * and the clone is not returned.
  */
 #include "plan.h"
 
@@ -38,8 +43,6 @@
 
 #include "infer.h"
 #include "verify.h"
-
-enum { SPECIALIZE_MAX_ROUNDS = 64, SPECIALIZE_MAX_VALUES = 64, SPECIALIZE_MAX_DEPTH = 32 };
 
 static bool has_unknown_dims(const Type *t)
 {
@@ -82,197 +85,60 @@ bool plan_has_unknown_dims(const IrModule *m)
 	return found;
 }
 
-static bool host_values(const Expr *e, int64_t *out, uint32_t *n, int depth);
-
-/* Integer attribute list `name` of a call (at most SPECIALIZE_MAX_VALUES
- * items): its length, 0 when absent, -1 when not a list of integers. */
-static int attr_ints(const Expr *e, const char *name, int64_t *out)
+/* The number of elements of a tensor. */
+static int64_t tensor_count(const Tensor *t)
 {
-	const Attr *a = ir_attr(e, name);
-	if (!a || a->value.kind == ATTR_NONE)
-		return 0;
-	if (a->value.kind != ATTR_LIST || a->value.u.list.n > SPECIALIZE_MAX_VALUES)
-		return -1;
-	for (uint32_t i = 0; i < a->value.u.list.n; i++) {
-		if (a->value.u.list.items[i].kind != ATTR_INT)
-			return -1;
-		out[i] = a->value.u.list.items[i].u.i;
-	}
-	return (int)a->value.u.list.n;
+	int64_t count = 1;
+	for (uint32_t i = 0; i < t->ndim; i++)
+		count *= t->shape[i];
+	return count;
 }
 
-/* strided_slice of a vector of host values, with TVM's canonicalisation
- * (op_slice_canonical); slice_mode "size" and axes are left to the run. */
-static bool host_slice(const Expr *e, int64_t *out, uint32_t *n, int depth)
+/* The integer values of a tensor, in order; false for another dtype. out
+ * has room for the tensor's elements. */
+static bool tensor_ints(const Tensor *t, int64_t *out, uint32_t *n)
 {
-	int64_t data[SPECIALIZE_MAX_VALUES], b[SPECIALIZE_MAX_VALUES], en[SPECIALIZE_MAX_VALUES],
-		st[SPECIALIZE_MAX_VALUES], stride = 1, begin, end;
-	uint32_t nd;
-	int nb = attr_ints(e, "begin", b), ne = attr_ints(e, "end", en),
-	    ns = attr_ints(e, "strides", st);
-	const Attr *mode = ir_attr(e, "slice_mode"), *axes = ir_attr(e, "axes");
-	if (nb != 1 || ne < 0 || ne > 1 || ns < 0 || ns > 1 ||
-	    (mode && mode->value.kind == ATTR_STRING && strcmp(mode->value.u.s, "end") != 0) ||
-	    (axes && axes->value.kind != ATTR_NONE) ||
-	    !host_values(e->u.call.args[0], data, &nd, depth + 1))
+	int64_t count = tensor_count(t);
+	if (!dtype_is_integer(t->dtype) || (size_t)count * dtype_size(t->dtype) > t->nbytes)
 		return false;
-	if (ns == 1)
-		stride = st[0];
-	if (stride == 0)
-		return false;
-	begin = op_slice_canonical(b[0], nd, stride);
-	end = ne == 1 ? op_slice_canonical(en[0], nd, stride) : stride > 0 ? (int64_t)nd : -1;
-	*n = 0;
-	for (int64_t i = begin; stride > 0 ? i < end : i > end; i += stride)
-		out[(*n)++] = data[i];
+	for (int64_t i = 0; i < count; i++) {
+		const char *p = (const char *)t->data + (size_t)i * dtype_size(t->dtype);
+		switch (t->dtype) {
+		case DT_INT8:
+			out[i] = *(const int8_t *)p;
+			break;
+		case DT_INT16:
+			out[i] = *(const int16_t *)p;
+			break;
+		case DT_INT32:
+			out[i] = *(const int32_t *)p;
+			break;
+		case DT_INT64:
+			out[i] = *(const int64_t *)p;
+			break;
+		case DT_UINT8:
+		case DT_BOOL:
+			out[i] = *(const uint8_t *)p;
+			break;
+		case DT_UINT16:
+			out[i] = *(const uint16_t *)p;
+			break;
+		case DT_UINT32:
+			out[i] = *(const uint32_t *)p;
+			break;
+		case DT_UINT64:
+			out[i] = (int64_t) * (const uint64_t *)p;
+			break;
+		case DT_FLOAT16:
+		case DT_BFLOAT16:
+		case DT_FLOAT32:
+		case DT_FLOAT64:
+		case DT_COUNT:
+			return false;
+		}
+	}
+	*n = (uint32_t)count;
 	return true;
-}
-
-/* add, subtract or multiply of host values, a scalar (one value)
- * broadcast against a vector; false on overflow. */
-static bool host_arith(const Expr *e, int64_t *out, uint32_t *n, int depth)
-{
-	int64_t a[SPECIALIZE_MAX_VALUES], b[SPECIALIZE_MAX_VALUES];
-	uint32_t na, nb;
-	if (!host_values(e->u.call.args[0], a, &na, depth + 1) ||
-	    !host_values(e->u.call.args[1], b, &nb, depth + 1) || (na != nb && na != 1 && nb != 1))
-		return false;
-	*n = na > nb ? na : nb;
-	for (uint32_t i = 0; i < *n; i++) {
-		int64_t x = a[na == 1 ? 0 : i], y = b[nb == 1 ? 0 : i];
-		bool overflow = ir_is_op(e, OP_ADD)        ? __builtin_add_overflow(x, y, &out[i])
-				: ir_is_op(e, OP_SUBTRACT) ? __builtin_sub_overflow(x, y, &out[i])
-							   : __builtin_mul_overflow(x, y, &out[i]);
-		if (overflow)
-			return false;
-	}
-	return true;
-}
-
-/* The values of a 1-D (or scalar) integer tensor that can be computed on
- * the host before running; false when they depend on the data. */
-static bool host_values(const Expr *e, int64_t *out, uint32_t *n, int depth)
-{
-	if (depth > SPECIALIZE_MAX_DEPTH)
-		return false;
-	for (;;) {
-		if (e->kind == EXPR_VAR && e->u.var.role == VAR_LET && e->u.var.value) {
-			e = e->u.var.value;
-			continue;
-		}
-		if (e->kind == EXPR_CALL &&
-		    (ir_is_op(e, OP_DEVICE_COPY) || ir_is_op(e, OP_ON_DEVICE) ||
-		     ir_is_op(e, OP_CAST)) &&
-		    e->u.call.nargs == 1) {
-			e = e->u.call.args[0];
-			continue;
-		}
-		break;
-	}
-	if (e->kind == EXPR_CALL && ir_is_op(e, OP_SHAPE_OF) && e->u.call.nargs == 1) {
-		const Type *t = e->u.call.args[0]->type;
-		if (!t || t->kind != TYPE_TENSOR || has_unknown_dims(t) ||
-		    t->u.tensor.ndim > SPECIALIZE_MAX_VALUES)
-			return false;
-		memcpy(out, t->u.tensor.dims, t->u.tensor.ndim * sizeof(int64_t));
-		*n = t->u.tensor.ndim;
-		return true;
-	}
-	if (e->kind == EXPR_CALL &&
-	    !(e->type && e->type->kind == TYPE_TENSOR && e->type->u.tensor.ndim <= 1))
-		return false;
-	/* a scalar made a vector and back: the same values */
-	if (e->kind == EXPR_CALL && e->u.call.nargs == 1 &&
-	    (ir_is_op(e, OP_EXPAND_DIMS) || ir_is_op(e, OP_RESHAPE) || ir_is_op(e, OP_SQUEEZE)))
-		return host_values(e->u.call.args[0], out, n, depth + 1);
-	if (e->kind == EXPR_CALL && ir_is_op(e, OP_CONCATENATE) && e->u.call.nargs == 1) {
-		const Expr *t = e->u.call.args[0];
-		while (t->kind == EXPR_VAR && t->u.var.role == VAR_LET && t->u.var.value)
-			t = t->u.var.value;
-		if (t->kind != EXPR_TUPLE)
-			return false;
-		*n = 0;
-		for (uint32_t i = 0; i < t->u.tuple.nfields; i++) {
-			int64_t part[SPECIALIZE_MAX_VALUES];
-			uint32_t np;
-			if (!host_values(t->u.tuple.fields[i], part, &np, depth + 1) ||
-			    *n + np > SPECIALIZE_MAX_VALUES)
-				return false;
-			memcpy(out + *n, part, np * sizeof(int64_t));
-			*n += np;
-		}
-		return true;
-	}
-	/* take(values, indices) along the only axis */
-	if (e->kind == EXPR_CALL && ir_is_op(e, OP_TAKE) && e->u.call.nargs == 2) {
-		int64_t data[SPECIALIZE_MAX_VALUES], idx[SPECIALIZE_MAX_VALUES];
-		uint32_t nd, ni;
-		const Attr *axis = ir_attr(e, "axis");
-		if ((axis && axis->value.kind == ATTR_INT && axis->value.u.i != 0 &&
-		     axis->value.u.i != -1) ||
-		    !host_values(e->u.call.args[0], data, &nd, depth + 1) ||
-		    !host_values(e->u.call.args[1], idx, &ni, depth + 1))
-			return false;
-		for (uint32_t i = 0; i < ni; i++) {
-			int64_t k = idx[i] < 0 ? idx[i] + nd : idx[i];
-			if (k < 0 || k >= (int64_t)nd)
-				return false;
-			out[i] = data[k];
-		}
-		*n = ni;
-		return true;
-	}
-	if (e->kind == EXPR_CALL && ir_is_op(e, OP_STRIDED_SLICE) && e->u.call.nargs == 1)
-		return host_slice(e, out, n, depth);
-	if (e->kind == EXPR_CALL && e->u.call.nargs == 2 &&
-	    (ir_is_op(e, OP_ADD) || ir_is_op(e, OP_SUBTRACT) || ir_is_op(e, OP_MULTIPLY)))
-		return host_arith(e, out, n, depth);
-	if (e->kind == EXPR_CONSTANT) {
-		const Tensor *c = &e->u.constant.tensor;
-		int64_t count = c->ndim == 0 ? 1 : c->shape[0];
-		if (c->ndim > 1 || !dtype_is_integer(c->dtype) || count > SPECIALIZE_MAX_VALUES ||
-		    (size_t)count * dtype_size(c->dtype) > c->nbytes)
-			return false;
-		for (int64_t i = 0; i < count; i++) {
-			const char *p = (const char *)c->data + (size_t)i * dtype_size(c->dtype);
-			switch (c->dtype) {
-			case DT_INT8:
-				out[i] = *(const int8_t *)p;
-				break;
-			case DT_INT16:
-				out[i] = *(const int16_t *)p;
-				break;
-			case DT_INT32:
-				out[i] = *(const int32_t *)p;
-				break;
-			case DT_INT64:
-				out[i] = *(const int64_t *)p;
-				break;
-			case DT_UINT8:
-			case DT_BOOL:
-				out[i] = *(const uint8_t *)p;
-				break;
-			case DT_UINT16:
-				out[i] = *(const uint16_t *)p;
-				break;
-			case DT_UINT32:
-				out[i] = *(const uint32_t *)p;
-				break;
-			case DT_UINT64:
-				out[i] = (int64_t) * (const uint64_t *)p;
-				break;
-			case DT_FLOAT16:
-			case DT_BFLOAT16:
-			case DT_FLOAT32:
-			case DT_FLOAT64:
-			case DT_COUNT:
-				return false;
-			}
-		}
-		*n = (uint32_t)count;
-		return true;
-	}
-	return false;
 }
 
 static AttrValue list_value(IrModule *m, const int64_t *v, uint32_t n)
@@ -305,14 +171,21 @@ static void set_attrs(IrModule *m, Expr *call, const char *const *drop, const At
 	call->u.call.nattrs = n;
 }
 
+/* What a shape argument's value becomes: one integer, a list of them, or
+ * a list of pairs (a [n, 2] tensor, nn.pad's pad_width). */
+typedef enum ValueForm { FORM_INT, FORM_LIST, FORM_PAIRS } ValueForm;
+
 /* The static twin of a dyn.* call whose shapes come as arguments: the op,
- * the attributes its shape arguments become, where they start and how
- * many there are; false for any other call. */
+ * the attributes its shape arguments become, where they start, how many
+ * there are and their form (the arguments after them stay, as nn.pad's
+ * pad value); false for any other call. */
 static bool static_twin(const Expr *e, OpKind *twin, const char **names, uint32_t *first,
-			uint32_t *nvalues)
+			uint32_t *nvalues, ValueForm *form)
 {
+	uint32_t after = 0; /* arguments kept after the shape arguments */
 	*first = 1;
 	*nvalues = 1;
+	*form = FORM_LIST;
 	/* an if chain, not a switch: every other op of the enum is left as it is */
 	if (ir_is_op(e, OP_DYN_RESHAPE)) {
 		*twin = OP_RESHAPE;
@@ -329,16 +202,23 @@ static bool static_twin(const Expr *e, OpKind *twin, const char **names, uint32_
 	} else if (ir_is_op(e, OP_DYN_EXPAND_DIMS)) {
 		*twin = OP_EXPAND_DIMS;
 		names[0] = "axis";
+		*form = FORM_INT;
+	} else if (ir_is_op(e, OP_DYN_TOPK)) {
+		*twin = OP_TOPK;
+		names[0] = "k";
+		*form = FORM_INT;
+	} else if (ir_is_op(e, OP_DYN_ONE_HOT)) {
+		*twin = OP_ONE_HOT;
+		names[0] = "depth";
+		*first = 3;
+		*form = FORM_INT;
+	} else if (ir_is_op(e, OP_DYN_PAD)) {
+		*twin = OP_PAD;
+		names[0] = "pad_width";
+		*form = FORM_PAIRS;
+		after = 1;
 	} else if (ir_is_op(e, OP_DYN_FULL)) {
-		/* full has no kernel; broadcast_to of the fill value serves when
-		 * the dtype stays the fill value's */
-		const Attr *dt = ir_attr(e, "dtype");
-		const Type *fill = e->u.call.nargs == 2 ? e->u.call.args[0]->type : NULL;
-		if (!fill || fill->kind != TYPE_TENSOR ||
-		    (dt && dt->value.kind == ATTR_STRING && dt->value.u.s[0] &&
-		     strcmp(dt->value.u.s, dtype_name(fill->u.tensor.dtype)) != 0))
-			return false;
-		*twin = OP_BROADCAST_TO;
+		*twin = OP_FULL;
 		names[0] = "shape";
 	} else if (ir_is_op(e, OP_DYN_ZEROS) || ir_is_op(e, OP_DYN_ONES)) {
 		*twin = ir_is_op(e, OP_DYN_ZEROS) ? OP_ZEROS : OP_ONES;
@@ -353,39 +233,119 @@ static bool static_twin(const Expr *e, OpKind *twin, const char **names, uint32_
 	} else {
 		return false;
 	}
-	return e->u.call.nargs == *first + *nvalues;
+	return e->u.call.nargs == *first + *nvalues + after;
 }
 
-/* Rewrites a dyn.* call whose shape arguments the host can compute into
- * its static twin; false when it is not one or they cannot be. */
-static bool make_static(IrModule *m, Expr *e)
+/* One run of plan_specialize: the clone, the caller's options, the values
+ * computed so far and why the others could not be, by expression id. */
+typedef struct Specializer {
+	IrModule *m;
+	const SpecializeOptions *opts;
+	DiagList *diags;
+	Arena values;   /* the values computed, until the clone is done */
+	Tensor **known; /* by id: a value computed, in values */
+	char **why;     /* by id: why the value of that shape argument is not known */
+} Specializer;
+
+/* The value of shape argument e, asked of the caller's callback until known;
+ * NULL with sp->why[e->id] when it is not known (yet), and with *failed
+ * after the callback reported an error. */
+static const Tensor *shape_value(Specializer *sp, const Expr *e, bool *failed)
 {
-	int64_t v[3][SPECIALIZE_MAX_VALUES];
-	uint32_t n[3];
+	Tensor t = {0};
+	char *why = NULL;
+	PlanValueStatus st;
+	if (sp->known[e->id])
+		return sp->known[e->id];
+	if (!sp->opts->value) {
+		if (!sp->why[e->id])
+			sp->why[e->id] = xstrdup("no inputs' values are given");
+		return NULL;
+	}
+	st = sp->opts->value(sp->opts->value_ctx, sp->m, e, &sp->values, &t, &why, sp->diags);
+	switch (st) {
+	case PLAN_VALUE_KNOWN:
+		sp->known[e->id] = arena_alloc(&sp->values, sizeof(Tensor));
+		*sp->known[e->id] = t;
+		return sp->known[e->id];
+	case PLAN_VALUE_UNKNOWN:
+		free(sp->why[e->id]);
+		sp->why[e->id] = why ? why : xstrdup("its value cannot be computed");
+		return NULL;
+	case PLAN_VALUE_FAILED:
+		free(why);
+		*failed = true;
+		return NULL;
+	}
+	return NULL;
+}
+
+/* Rewrites a dyn.* call whose shape arguments have known values into its
+ * static twin; false when it is not one or they are not known (yet), or
+ * with *failed after an error was reported. */
+static bool make_static(Specializer *sp, Expr *e, bool *failed)
+{
+	IrModule *m = sp->m;
 	Attr extra[3];
 	const char *names[4] = {NULL, NULL, NULL, NULL};
 	OpKind twin;
 	uint32_t first, nvalues; /* where the shape arguments start, how many */
-	if (!static_twin(e, &twin, names, &first, &nvalues))
+	ValueForm form;
+	if (!static_twin(e, &twin, names, &first, &nvalues, &form))
 		return false;
-	for (uint32_t i = 0; i < nvalues; i++) {
-		const Type *at = e->u.call.args[first + i]->type;
-		if (!host_values(e->u.call.args[first + i], v[i], &n[i], 0) ||
-		    (at && at->kind == TYPE_TENSOR && at->u.tensor.ndim == 1 &&
-		     at->u.tensor.dims[0] != (int64_t)n[i]))
+	/* a value is not computed before its type is static (the rounds are
+	 * bounded, the evaluations are not free) */
+	for (uint32_t i = 0; i < nvalues; i++)
+		if (has_unknown_dims(e->u.call.args[first + i]->type))
 			return false;
+	for (uint32_t i = 0; i < nvalues; i++) {
+		const Expr *arg = e->u.call.args[first + i];
+		const Tensor *t = shape_value(sp, arg, failed);
+		int64_t *v;
+		uint32_t n;
+		if (*failed)
+			diag_note(sp->diags, m->src, e->pos,
+				  "while computing the %s of '%s' for these inputs", names[i],
+				  ir_call_op_name(e));
+		if (!t)
+			return false;
+		v = arena_array(&sp->values, (size_t)tensor_count(t) + 1, sizeof(int64_t));
+		if (!tensor_ints(t, v, &n) || (form == FORM_INT && n != 1) ||
+		    (form == FORM_LIST && t->ndim > 1) ||
+		    (form == FORM_PAIRS && (t->ndim != 2 || t->shape[1] != 2))) {
+			free(sp->why[arg->id]);
+			sp->why[arg->id] =
+				xstrdup(form == FORM_INT    ? "its value is not one integer"
+					: form == FORM_LIST ? "its value is not a list of "
+							      "integers"
+							    : "its value is not a list of "
+							      "pairs of integers");
+			return false;
+		}
 		extra[i] = (Attr){.name = names[i], .pos = e->pos};
-		if (twin == OP_EXPAND_DIMS) {
-			if (n[i] != 1)
-				return false;
-			extra[i].value = (AttrValue){.kind = ATTR_INT, .u.i = v[i][0]};
-		} else {
-			extra[i].value = list_value(m, v[i], n[i]);
+		switch (form) {
+		case FORM_INT:
+			extra[i].value = (AttrValue){.kind = ATTR_INT, .u.i = v[0]};
+			break;
+		case FORM_LIST:
+			extra[i].value = list_value(m, v, n);
+			break;
+		case FORM_PAIRS:
+			extra[i].value = (AttrValue){.kind = ATTR_LIST};
+			extra[i].value.u.list.n = n / 2;
+			extra[i].value.u.list.items =
+				arena_array(ir_data_arena(m), n / 2 + 1, sizeof(AttrValue));
+			for (uint32_t k = 0; k < n / 2; k++)
+				extra[i].value.u.list.items[k] = list_value(m, v + 2 * k, 2);
+			break;
 		}
 	}
 	set_attrs(m, e, names, extra, nvalues);
 	e->u.call.op = twin;
-	e->u.call.nargs = first;
+	/* the shape arguments go; those after them move up */
+	for (uint32_t k = first + nvalues; k < e->u.call.nargs; k++)
+		e->u.call.args[k - nvalues] = e->u.call.args[k];
+	e->u.call.nargs -= nvalues;
 	return true;
 }
 
@@ -396,26 +356,33 @@ static Type *type_copy(IrModule *m, const Type *t)
 	return type_tensor(ir_data_arena(m), t->u.tensor.dtype, t->u.tensor.ndim, t->u.tensor.dims);
 }
 
-/* The dyn.* calls left with `?`: their shape arguments depend on the
- * data. Returns false after reporting each. */
-static bool report_value_shapes(IrModule *m, DiagList *diags)
+/* The dyn.* calls left with `?`: their shape arguments could not be
+ * computed. Returns false after reporting each, with the reason. */
+static bool report_value_shapes(Specializer *sp)
 {
 	ExprVec order = {0};
 	bool ok = true;
-	ir_module_list(m, &order);
+	ir_module_list(sp->m, &order);
 	for (size_t i = 0; i < order.count; i++) {
 		const Expr *e = order.items[i];
-		const char *names[4] = {NULL, NULL, NULL, NULL};
+		const char *names[4] = {NULL, NULL, NULL, NULL}, *why = NULL;
 		OpKind twin;
 		uint32_t first, nvalues;
+		ValueForm form;
 		if (e->kind != EXPR_CALL || !has_unknown_dims(e->type) ||
-		    !static_twin(e, &twin, names, &first, &nvalues))
+		    !static_twin(e, &twin, names, &first, &nvalues, &form))
 			continue;
-		diag_error(diags, m->src, e->pos,
-			   "'%s' takes its %s from values known only while running: devplan "
-			   "computes shapes before running, from the inputs' shapes, constants "
-			   "and shape_of",
-			   ir_call_op_name(e), names[0]);
+		for (uint32_t k = 0; k < nvalues && !why; k++) {
+			const Expr *arg = e->u.call.args[first + k];
+			bool failed = false;
+			/* one whose type stayed `?` was not asked for: ask why now */
+			if (!sp->known[arg->id] && !sp->why[arg->id])
+				shape_value(sp, arg, &failed);
+			why = sp->why[arg->id];
+		}
+		diag_error(sp->diags, sp->m->src, e->pos,
+			   "'%s' takes its %s from values known only while running: %s",
+			   ir_call_op_name(e), names[0], why ? why : "they cannot be computed");
 		ok = false;
 	}
 	exprvec_free(&order);
@@ -439,40 +406,60 @@ static void drop_open_annotations(IrModule *m)
 	exprvec_free(&order);
 }
 
-IrModule *plan_specialize(const IrModule *in, const Type *const *input_types, size_t ninputs,
-			  DiagList *diags)
+/* Makes m's dyn.* calls static, round after round while one is: each round
+ * but the last rewrites at least one, so there are at most as many rounds
+ * as dyn.* calls, plus one (a chain of them, each shape computed from the
+ * previous result, takes them all). False after an error. */
+static bool specialize_rounds(Specializer *sp)
+{
+	for (;;) {
+		ExprVec order = {0};
+		bool changed = false, failed = false;
+		if (!infer_module(sp->m, sp->diags))
+			return false;
+		ir_module_list(sp->m, &order);
+		for (size_t i = 0; i < order.count && !failed; i++) {
+			Expr *e = order.items[i];
+			if (e->kind == EXPR_CALL && has_unknown_dims(e->type))
+				changed |= make_static(sp, e, &failed);
+		}
+		exprvec_free(&order);
+		if (failed)
+			return false;
+		if (!changed)
+			break;
+	}
+	return report_value_shapes(sp);
+}
+
+IrModule *plan_specialize(const IrModule *in, const SpecializeOptions *opts, DiagList *diags)
 {
 	IrModule *m = ir_module_clone(in);
 	int32_t main_index = ir_find_global(m, "main");
 	size_t k = 0;
+	Specializer sp = {.m = m, .opts = opts, .diags = diags};
+	bool ok;
 	if (main_index >= 0) {
 		Expr *fn = m->globals[main_index].fn;
-		for (uint32_t i = 0; i < fn->u.fn.nparams && k < ninputs; i++, k++)
-			if (input_types[k])
-				fn->u.fn.params[i]->u.var.annotation = type_copy(m, input_types[k]);
+		for (uint32_t i = 0; i < fn->u.fn.nparams && k < opts->ninputs; i++, k++)
+			if (opts->input_types[k])
+				fn->u.fn.params[i]->u.var.annotation =
+					type_copy(m, opts->input_types[k]);
 	}
-	for (uint32_t i = 0; i < m->nfree_vars && k < ninputs; i++, k++)
-		if (input_types[k])
-			m->free_vars[i]->u.var.annotation = type_copy(m, input_types[k]);
+	for (uint32_t i = 0; i < m->nfree_vars && k < opts->ninputs; i++, k++)
+		if (opts->input_types[k])
+			m->free_vars[i]->u.var.annotation = type_copy(m, opts->input_types[k]);
 	drop_open_annotations(m);
-	for (int round = 0; round < SPECIALIZE_MAX_ROUNDS; round++) {
-		ExprVec order = {0};
-		bool changed = false;
-		if (!infer_module(m, diags)) {
-			ir_module_free(m);
-			return NULL;
-		}
-		ir_module_list(m, &order);
-		for (size_t i = 0; i < order.count; i++) {
-			Expr *e = order.items[i];
-			if (e->kind == EXPR_CALL && has_unknown_dims(e->type))
-				changed |= make_static(m, e);
-		}
-		exprvec_free(&order);
-		if (!changed)
-			break;
-	}
-	if (!report_value_shapes(m, diags)) {
+	arena_init(&sp.values);
+	sp.known = xcalloc(m->nexprs ? m->nexprs : 1, sizeof(Tensor *));
+	sp.why = xcalloc(m->nexprs ? m->nexprs : 1, sizeof(char *));
+	ok = specialize_rounds(&sp);
+	for (uint32_t id = 0; id < m->nexprs; id++)
+		free(sp.why[id]);
+	free(sp.why);
+	free(sp.known);
+	arena_free(&sp.values);
+	if (!ok) {
 		ir_module_free(m);
 		return NULL;
 	}
