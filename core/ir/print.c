@@ -1438,20 +1438,21 @@ static void print_comment(Printer *p, const Expr *e)
 	print_note(p, e, e);
 }
 
-/* A variable's span where it is defined (a let's or a pattern's), which
- * devplan's comment on the line does not describe: a comment of its own,
- * after its type as TVM writes it, `ty=T span=S` (the type when types
- * are shown). Nothing for a variable without a span. */
-static void print_var_span(Printer *p, const Expr *var)
+/* The span of a node whose comment devplan does not print where TVM does
+ * (a let's or a pattern's variable, after its type; a bare constructor),
+ * in a comment of its own as TVM writes it, `ty=T span=S` (a variable's
+ * type when types are shown; a bare constructor's type may be open,
+ * `List[?]`, where TVM's is known). Nothing for a node without a span. */
+static void print_own_span(Printer *p, const Expr *e)
 {
-	if (!print_span_of(p, var))
+	if (!print_span_of(p, e))
 		return;
 	strbuf_puts(p->out, " /*");
-	if (p->opts->show_types && var->type) {
+	if (e->kind == EXPR_VAR && p->opts->show_types && e->type) {
 		strbuf_puts(p->out, " ty=");
-		type_print(p->out, var->type);
+		type_print(p->out, e->type);
 	}
-	print_span(p, var);
+	print_span(p, e);
 	strbuf_puts(p->out, " */");
 }
 
@@ -1483,6 +1484,7 @@ static void print_atom(Printer *p, const Expr *e)
 	case EXPR_CONSTRUCT:
 		if (print_is_atom(e)) {
 			strbuf_puts(out, e->u.construct.name);
+			print_own_span(p, e);
 			return;
 		}
 		break;
@@ -1754,7 +1756,7 @@ static void print_pattern(Printer *p, const Expr *match, const Pattern *pat)
 			strbuf_puts(out, ": ");
 			type_print(out, var->u.var.annotation);
 		}
-		print_var_span(p, var);
+		print_own_span(p, var);
 		return;
 	case PATTERN_CONSTRUCTOR:
 		strbuf_puts(out, ir_constructor(p->m, pat->adt, pat->ctor)->name);
@@ -1802,7 +1804,7 @@ static void print_item(Printer *p, const PrintItem *item, uint32_t indent)
 			strbuf_puts(out, ": ");
 			type_print(out, var->u.var.annotation);
 		}
-		print_var_span(p, var);
+		print_own_span(p, var);
 		strbuf_puts(out, " = ");
 		print_value(p, let->u.let.value, indent, var, true);
 	} else {
