@@ -10,6 +10,7 @@
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include <cmocka.h>
@@ -375,6 +376,39 @@ static void test_describe_and_positions(void **state)
 	lexed_free(l);
 }
 
+/* A `span=` at the end of a one-level block comment is noted with where
+ * the token before the comment ends; other comments, a nested one and a
+ * lexer without a list are passed over. */
+static void test_span_notes(void **state)
+{
+	static const char text[] = "f(x) /* ty=T span=/a b:0:0  */ g /* no span here */ "
+				   "1f /*span=S:1:2*/ /* x /* span=N */ */ h // span=L\n";
+	SourceFile *src = source_from_string("t.relay", text, strlen(text));
+	DiagList diags;
+	LexSpans spans = {0};
+	Lexer lx;
+	Token t;
+	(void)state;
+	diag_init(&diags);
+	lex_init(&lx, src, src->len, &diags);
+	assert_null(lx.spans);
+	lx.spans = &spans;
+	do
+		lex_next(&lx, &t);
+	while (t.kind != TK_EOF);
+	assert_int_equal(diags.count, 0);
+	assert_int_equal(spans.count, 2);
+	assert_int_equal(spans.items[0].after, 4); /* just past `)` */
+	assert_int_equal(spans.items[0].len, strlen("/a b:0:0"));
+	assert_memory_equal(text + spans.items[0].offset, "/a b:0:0", spans.items[0].len);
+	assert_int_equal(spans.items[1].after, strstr(text, "1f") + 2 - text);
+	assert_memory_equal(text + spans.items[1].offset, "S:1:2", spans.items[1].len);
+	assert_int_equal(spans.items[1].len, 5);
+	free(spans.items);
+	diag_free(&diags);
+	source_release(src);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -393,6 +427,7 @@ int main(void)
 		cmocka_unit_test(test_skip_group),
 		cmocka_unit_test(test_end_offset),
 		cmocka_unit_test(test_describe_and_positions),
+		cmocka_unit_test(test_span_notes),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

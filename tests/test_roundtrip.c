@@ -28,6 +28,14 @@
  * the attributes in the schema's order (TVM's field order, as TVM prints
  * them); test_modules_print_back_as_written that each module prints back
  * byte for byte.
+ *
+ * Spans: the comparison includes each node's source span (ir_span), so
+ * every module above that has them (the realworld ones, golden/spans/) keeps
+ * them through print and parse, planned too; test_spans_print_back_as_written
+ * checks that TVM's realworld dumps and spans.relay print back byte for
+ * byte, spans and types included, after infer (and, without the types,
+ * as loaded); test_spans_survive_planning that every phase keeps the span
+ * of every node it keeps, and what the inserted annotations carry.
  */
 #include <dirent.h>
 #include <setjmp.h>
@@ -40,6 +48,8 @@
 #include <unistd.h>
 
 #include <cmocka.h>
+
+#include <glob.h>
 
 #include "parse.h"
 #include "print.h"
@@ -154,8 +164,11 @@ static bool same_list(Matcher *mt, Expr *const *a, Expr *const *b, uint32_t n)
 
 static bool same_node(Matcher *mt, const Expr *a, const Expr *b)
 {
+	const char *span_a = ir_span(mt->ma, a), *span_b = ir_span(mt->mb, b);
 	if (a->kind != b->kind)
 		return differ(mt, a, "different kinds of expression", NULL);
+	if ((span_a || span_b) && (!span_a || !span_b || strcmp(span_a, span_b) != 0))
+		return differ(mt, a, "a different source span", span_a ? span_a : "none");
 	if (mt->types && !same_type(a->type, b->type))
 		return differ(mt, a, "different types", a->name);
 	switch (a->kind) {
@@ -461,6 +474,7 @@ static void test_every_module(void **state)
 		DEVPLAN_SOURCE_DIR "/tests/golden/dot",
 		DEVPLAN_SOURCE_DIR "/tests/golden/roundtrip",
 		DEVPLAN_SOURCE_DIR "/tests/golden/roundtrip/untyped",
+		DEVPLAN_SOURCE_DIR "/tests/golden/spans",
 		DEVPLAN_SOURCE_DIR "/tests/transcripts",
 		DEVPLAN_SOURCE_DIR "/scripts/examples",
 	};
@@ -771,6 +785,184 @@ static void test_modules_print_back_as_written(void **state)
 		    1);
 }
 
+/* ---- Spans ------------------------------------------------------------ */
+
+/* text without the `ty=T` of its comments, as devplan prints a module
+ * before inference: `/ * ty=T span=S * /` keeps `span=S`, a comment with
+ * only a type goes with the space before it. */
+static char *strip_types(const char *text)
+{
+	StrBuf sb;
+	strbuf_init(&sb);
+	while (*text) {
+		if (strncmp(text, " /* ty=", 7) == 0) {
+			const char *end = strstr(text, "*/"), *span = strstr(text, " span=");
+			assert_non_null(end);
+			if (span && span < end) {
+				strbuf_puts(&sb, " /*");
+				strbuf_append(&sb, span, (size_t)(end + 2 - span));
+			}
+			text = end + 2;
+			continue;
+		}
+		strbuf_append(&sb, text, 1);
+		text++;
+	}
+	return strbuf_detach(&sb);
+}
+
+/* path's text is how devplan prints the module after infer, comments and
+ * all, but perhaps for the final newline (TVM's dumps lack it); before
+ * infer it prints the same without the types. */
+static void check_prints_back_with_spans(const char *path)
+{
+	Session s;
+	SourceFile *src;
+	char *err = NULL, *want, *got;
+	size_t infer = (size_t)pipeline_find("infer") + 1;
+	PrintOptions opts = {.show_metadata = true};
+	src = source_read(path, &err);
+	assert_non_null(src);
+	want = xasprintf("%s%s", src->text,
+			 src->len && src->text[src->len - 1] == '\n' ? "" : "\n");
+	assert_non_null(strstr(want, " span="));
+	session_init(&s);
+	assert_true(session_load(&s, path));
+	opts.devices = &s.devices;
+	for (int typed = 0; typed < 2; typed++) {
+		char *expected = typed ? xasprintf("%s", want) : strip_types(want);
+		StrBuf sb;
+		if (typed)
+			assert_true(session_step(&s, infer));
+		opts.show_types = typed;
+		strbuf_init(&sb);
+		print_module(&sb, session_current(&s), &opts);
+		got = strbuf_detach(&sb);
+		if (strcmp(expected, got) != 0) {
+			size_t i = 0, line = 1;
+			while (expected[i] && expected[i] == got[i])
+				line += expected[i++] == '\n';
+			fprintf(stderr,
+				"%s does not print back as written %s, from line %zu:\n"
+				"---- written ----\n%.300s\n---- printed ----\n%.300s\n",
+				path, typed ? "after infer" : "as loaded", line,
+				expected + i - (i > 80 ? 80 : i), got + i - (i > 80 ? 80 : i));
+			fail();
+		}
+		free(got);
+		free(expected);
+	}
+	free(want);
+	session_free(&s);
+	source_release(src);
+}
+
+/* TVM 0.14's dumps of real models, spans on calls, constants and
+ * on_device annotations, and spans.relay (every kind of expression TVM
+ * gives a span, and the places devplan writes one) print back byte for
+ * byte. */
+static void test_spans_print_back_as_written(void **state)
+{
+	glob_t g;
+	(void)state;
+	assert_int_equal(glob(DEVPLAN_SHARED_DIR "/models/realworld/*.relay", 0, NULL, &g), 0);
+	assert_true(g.gl_pathc >= 3);
+	for (size_t i = 0; i < g.gl_pathc; i++)
+		check_prints_back_with_spans(g.gl_pathv[i]);
+	globfree(&g);
+	check_prints_back_with_spans(DEVPLAN_SOURCE_DIR "/tests/golden/spans/spans.relay");
+}
+
+/* Planning with spans: the gpu-pinned add needs %x copied there and its
+ * result copied back for the tuple on the cpu. */
+static const char spans_planned_source[] =
+	"#[version = \"0.0.5\"]\n"
+	"def @main(%x: Tensor[(2), float32] /* span=X:1:1 */, %y: Tensor[(2), float32]) {\n"
+	"  %0 = add(%x, %y) /* span=Add:2:3 */;\n"
+	"  %1 = on_device(%0, virtual_device=meta[VirtualDevice][1], constrain_result=True) "
+	"/* span=Add:2:3 */;\n"
+	"  %2 = (%1, %x) /* span=Tuple:3:3 */;\n"
+	"  %3 = on_device(%2, virtual_device=meta[VirtualDevice][0]) /* span=Tuple:3:3 */;\n"
+	"  %4 = %3.0 /* span=Get:4:3 */;\n"
+	"  negative(%4) /* span=Neg:5:3 */\n"
+	"}\n";
+
+static const char spans_planned_expected[] =
+	"#[version = \"0.0.5\"]\n"
+	"def @main(%x {virtual_device=meta[VirtualDevice][0]}: Tensor[(2), float32] /* "
+	"ty=Tensor[(2), float32] span=X:1:1 */, %y {virtual_device=meta[VirtualDevice][1]}: "
+	"Tensor[(2), float32] /* ty=Tensor[(2), float32] */, "
+	"virtual_device=meta[VirtualDevice][0]) -> Tensor[(2), float32] {\n"
+	"  %5 = device_copy(%x, src_virtual_device=meta[VirtualDevice][0], "
+	"dst_virtual_device=meta[VirtualDevice][1]) "
+	"/* ty=Tensor[(2), float32] span=X:1:1 */;\n"
+	"  %0 = add(%5, %y) /* ty=Tensor[(2), float32] span=Add:2:3 */;\n"
+	"  %1 = on_device(%0, virtual_device=meta[VirtualDevice][1], constrain_result=True) "
+	"/* ty=Tensor[(2), float32] span=Add:2:3 */;\n"
+	"  %6 = device_copy(%1, src_virtual_device=meta[VirtualDevice][1], "
+	"dst_virtual_device=meta[VirtualDevice][0]) "
+	"/* ty=Tensor[(2), float32] span=Add:2:3 */;\n"
+	"  %2 = (%6, %x) /* ty=(Tensor[(2), float32], Tensor[(2), float32]) span=Tuple:3:3 */;\n"
+	"  %3 = on_device(%2, virtual_device=meta[VirtualDevice][0], constrain_result=True) "
+	"/* ty=(Tensor[(2), float32], Tensor[(2), float32]) span=Tuple:3:3 */;\n"
+	"  %7 = %3.0 /* ty=Tensor[(2), float32] span=Get:4:3 */;\n"
+	"  %4 = on_device(%7, virtual_device=meta[VirtualDevice][0], constrain_result=True) "
+	"/* ty=Tensor[(2), float32] span=Get:4:3 */;\n"
+	"  negative(%4) /* ty=Tensor[(2), float32] span=Neg:5:3 */\n"
+	"}\n";
+
+/* Every phase keeps the span of every node it keeps (by id: a clone keeps
+ * ids and positions), the annotations planning inserts carry the span of
+ * the value they wrap (TVM's DeviceCopy and OnDevice), and the planned
+ * module prints them. */
+static void test_spans_survive_planning(void **state)
+{
+	Session s;
+	IrModule *parsed, *planned;
+	Expr **parsed_by_id;
+	size_t checked = 0;
+	char *text;
+	StrBuf sb;
+	PrintOptions opts = {.show_types = true};
+	(void)state;
+	session_init(&s);
+	s.settings.fallback = 0;
+	planned = load_text(&s, spans_planned_source, pipeline_count);
+	if (!planned)
+		diag_print_all(stderr, &s.diags);
+	assert_non_null(planned);
+	parsed = session_version(&s, -1);
+	assert_non_null(parsed);
+	parsed_by_id = ir_index_by_id(parsed);
+	for (int phase = 0; phase < (int)pipeline_count; phase++) {
+		IrModule *v = session_version(&s, phase);
+		Expr **by_id;
+		assert_non_null(v);
+		assert_true(v->spans == parsed->spans);
+		by_id = ir_index_by_id(v);
+		for (uint32_t id = 0; id < parsed->nexprs; id++) {
+			const Expr *was = parsed_by_id[id], *now = by_id[id];
+			const char *span;
+			if (!was || !now || was->kind != now->kind)
+				continue; /* gone, or rebuilt in place (rewrite's wrapper) */
+			span = ir_span(parsed, was);
+			if (span)
+				checked++;
+			assert_ptr_equal(ir_span(v, now), span);
+		}
+		free(by_id);
+	}
+	free(parsed_by_id);
+	assert_true(checked >= 6 * pipeline_count);
+	opts.devices = &s.devices;
+	strbuf_init(&sb);
+	print_module(&sb, session_current(&s), &opts);
+	text = strbuf_detach(&sb);
+	assert_string_equal(text, spans_planned_expected);
+	free(text);
+	session_free(&s);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -778,6 +970,8 @@ int main(void)
 		cmocka_unit_test(test_detects_a_dropped_attribute),
 		cmocka_unit_test(test_every_operator_and_attribute),
 		cmocka_unit_test(test_modules_print_back_as_written),
+		cmocka_unit_test(test_spans_print_back_as_written),
+		cmocka_unit_test(test_spans_survive_planning),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -394,6 +394,34 @@ uint32_t ir_add_global(IrModule *m, const char *name, Expr *fn, Pos pos)
 	return m->nglobals++;
 }
 
+const char *ir_span(const IrModule *m, const Expr *e)
+{
+	const IrSpans *spans = m->spans;
+	uint32_t lo = 0, hi;
+	if (!spans)
+		return NULL;
+	while (e->id >= spans->nparsed) {
+		if (e->kind == EXPR_VAR)
+			return NULL;
+		if (!(ir_is_op(e, OP_DEVICE_COPY) || ir_is_op(e, OP_ON_DEVICE)) ||
+		    e->u.call.nargs != 1)
+			break;
+		e = e->u.call.args[0];
+	}
+	hi = spans->count;
+	while (lo < hi) {
+		uint32_t mid = lo + (hi - lo) / 2;
+		Pos at = spans->items[mid].pos;
+		if (at.line == e->pos.line && at.col == e->pos.col)
+			return spans->items[mid].text;
+		if (at.line < e->pos.line || (at.line == e->pos.line && at.col < e->pos.col))
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return NULL;
+}
+
 const Attr *ir_attr(const Expr *e, const char *name)
 {
 	const Attr *attrs = NULL;
@@ -788,6 +816,7 @@ IrModule *ir_module_clone_ordered(const IrModule *m, ExprVec *new_order)
 	c->metadata = m->metadata;
 	c->typed = m->typed;
 	c->version = m->version;
+	c->spans = m->spans;
 	free(chunks);
 	free(seen);
 	return c;

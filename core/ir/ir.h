@@ -304,6 +304,23 @@ struct IrData {
 	int refcount;   /* versions (and child IrData) that hold it */
 };
 
+/* The source spans TVM printed in the comments of a module (`ty=T
+ * span=NAME:LINE:COL` in the comment after an expression), as the parser read them: each keyed by the
+ * position of the expression it belongs to, so that no node carries a field
+ * for them and every version, whose nodes keep their positions, finds
+ * them. Immutable, in the data arena of the version parsed, shared by every
+ * later one; NULL in a module whose source had none, so that such a module
+ * pays nothing. */
+typedef struct IrSpan {
+	Pos pos;          /* of the expression */
+	const char *text; /* what followed `span=`: "/conv1/Conv:0:0" */
+} IrSpan;
+typedef struct IrSpans {
+	const IrSpan *items; /* by position, each position once */
+	uint32_t count;
+	uint32_t nparsed; /* ids below it are the parser's nodes, the rest a phase's */
+} IrSpans;
+
 typedef struct IrModule {
 	Arena nodes;       /* this version's Expr nodes and child arrays only */
 	IrData *data;      /* retained; data_arena(m) allocates into it */
@@ -323,6 +340,7 @@ typedef struct IrModule {
 				       the data arena; NULL without one */
 	bool typed;                 /* every expression has a type (after infer) */
 	const char *version;        /* the #[version] string, or NULL */
+	const IrSpans *spans;       /* the source's span notes, or NULL */
 } IrModule;
 
 /* The module owns its arenas; src is retained (it may be NULL). */
@@ -392,6 +410,14 @@ int32_t ir_match_body_of_child(const Expr *match, uint32_t i);
 Expr *ir_constant(IrModule *m, Pos pos, const Tensor *value, int32_t meta_index);
 /* Appends a global; returns its index. */
 uint32_t ir_add_global(IrModule *m, const char *name, Expr *fn, Pos pos);
+
+/* The source span TVM would print for e in m, or NULL: the one read at
+ * e's position. A node a phase made follows TVM's constructors: a
+ * device_copy or on_device takes the span of the value it wraps (TVM's
+ * DeviceCopy and OnDevice copy their argument's), a new variable has none,
+ * and any other (a rebuilt projection, a copied constant) the span of the
+ * node whose position it took. */
+const char *ir_span(const IrModule *m, const Expr *e);
 
 /* Attributes of a call or function. */
 const Attr *ir_attr(const Expr *e, const char *name);

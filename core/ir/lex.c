@@ -10,6 +10,11 @@
  * TK_ERROR token. Numbers are classified here (int or float, with their
  * suffix) and converted in the C locale, whatever locale the shell set.
  *
+ * A block comment of one level that holds ` span=` (or starts with it) is
+ * noted when the lexer has a LexSpans list: everything after `span=` up to
+ * the comment's end is the span, as TVM prints it last in the comment.
+ * Only comments pay for this, so a module without them costs nothing more.
+ *
  * After a '.', digits are always an integer: `%t.0.1` is two projections,
  * not the float 0.1.
  */
@@ -101,12 +106,36 @@ bool lex_parse_double(const char *text, size_t len, double *out)
 	return ok;
 }
 
+/* Notes the `span=` of the one-level block comment text[open, close)
+ * (delimiters included), if it has one; `after` ends the token before it. */
+static void note_span(Lexer *lx, size_t after, size_t open, size_t close)
+{
+	const char *t = lx->text;
+	size_t body = open + 2, end = close - 2;
+	for (size_t i = body; i + 5 <= end; i++) {
+		if (t[i] != 's' || memcmp(t + i, "span=", 5) != 0 || (i > body && t[i - 1] != ' '))
+			continue;
+		i += 5;
+		while (end > i && t[end - 1] == ' ')
+			end--;
+		if (end > i) {
+			LexSpan note = {(uint32_t)after, (uint32_t)i, (uint32_t)(end - i)};
+			LexSpans *s = lx->spans;
+			if (s->count == s->cap)
+				grow_array((void **)&s->items, &s->cap, s->count + 1,
+					   sizeof *s->items);
+			s->items[s->count++] = note;
+		}
+		return;
+	}
+}
+
 /* Skips whitespace and comments. False after reporting an unterminated
  * comment, which leaves the cursor at the end of the input. */
 static bool skip_trivia(Lexer *lx)
 {
 	const char *t = lx->text;
-	size_t i = lx->cursor, end = lx->end;
+	size_t i = lx->cursor, end = lx->end, after = lx->cursor;
 	while (i < end) {
 		char c = t[i];
 		if (c == '\n') {
@@ -120,7 +149,7 @@ static bool skip_trivia(Lexer *lx)
 				i++;
 		} else if (c == '/' && i + 1 < end && t[i + 1] == '*') {
 			Pos open = lex_pos(lx, i);
-			size_t depth = 1, max_depth = 1;
+			size_t depth = 1, max_depth = 1, open_offset = i;
 			i += 2;
 			while (i < end && depth) {
 				if (t[i] == '\n') {
@@ -151,6 +180,8 @@ static bool skip_trivia(Lexer *lx)
 				lx->hit_eof_error = true;
 				return false;
 			}
+			if (lx->spans && max_depth == 1)
+				note_span(lx, after, open_offset, i);
 		} else {
 			break;
 		}

@@ -11,7 +11,12 @@
  * and comes back as a TK_ERROR token, so the parser can recover without
  * piling up errors.
  *
- * Ownership: a Lexer borrows its SourceFile and DiagList; it owns nothing.
+ * TVM's printer ends the comment after an expression with a source span,
+ * `ty=T span=NAME:LINE:COL`; a lexer given a LexSpans list notes
+ * each such `span=` there (LexSpan) for the parser to attach.
+ *
+ * Ownership: a Lexer borrows its SourceFile, DiagList and LexSpans; it owns
+ * nothing.
  */
 #ifndef DEVPLAN_LEX_H
 #define DEVPLAN_LEX_H
@@ -80,6 +85,23 @@ typedef struct Token {
 	} num;
 } Token;
 
+/* A `span=` note in a block comment: the text from just past `span=` to
+ * the comment's closing delimiter (spaces before it dropped), and where the
+ * token before the comment ends, which tells the parser the expression the
+ * comment follows. */
+typedef struct LexSpan {
+	uint32_t after;  /* offset just past the token before the comment */
+	uint32_t offset; /* of the span's text */
+	uint32_t len;
+} LexSpan;
+
+/* The notes met so far, in source order; owned by whoever set it up. */
+typedef struct LexSpans {
+	LexSpan *items;
+	size_t count;
+	size_t cap;
+} LexSpans;
+
 typedef struct Lexer {
 	const SourceFile *src;
 	const char *text;
@@ -90,6 +112,7 @@ typedef struct Lexer {
 	TokenKind prev;     /* the kind of the last token returned */
 	bool hit_eof_error; /* an unterminated comment or string ate the rest */
 	DiagList *diags;
+	LexSpans *spans; /* where `span=` notes go; NULL (lex_init's) skips them */
 } Lexer;
 
 /* Lexes src->text[0, end). */

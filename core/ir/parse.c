@@ -23,6 +23,16 @@
  * variables in scope and the pattern variables of the matches being read
  * have tables and stacks of their own (see Parser).
  *
+ * Spans: TVM ends the comment after an expression with the expression's
+ * source span (`ty=T span=NAME:LINE:COL`, after a call's ')', a
+ * constant, a tuple, a projection, a closure's '}' and a variable's
+ * definition). The lexer notes each `span=` with where the token before
+ * the comment ends (LexSpan); when the parser finishes such an expression
+ * it takes the note that follows its last token (take_span) and keeps it
+ * under the expression's position, and parse_module hands them to the
+ * module sorted by position (IrSpans). A note that follows anything else
+ * (a reference, a `def`) is passed over.
+ *
  * The #[metadata] section comes after the functions that refer to it, so
  * parse_module finds it first (a line starting `#[metadata]`), reads it with
  * metadata_parse, and lexes only the text before it. Global references are
@@ -194,6 +204,7 @@ typedef struct Parser {
 	unsigned nahead;
 	uint32_t last_line;   /* line of the last consumed token */
 	uint32_t last_offset; /* where the last consumed token starts */
+	uint32_t last_end;    /* and where it ends (a string: before its quotes) */
 	const SourceFile *src;
 	IrModule *m;
 	const DeviceTable *devices;
@@ -237,6 +248,10 @@ typedef struct Parser {
 
 	Arena scratch; /* attribute strings and lists, metadata tensors */
 	StrBuf buf;    /* a NUL-terminated copy of the name at hand */
+
+	LexSpans span_notes; /* the lexer's `span=` notes, in source order */
+	size_t span_next;    /* the first note not passed over yet */
+	STACK(IrSpan) spans; /* the notes taken, by expression position */
 
 	bool has_meta; /* the source has a #[metadata] section */
 	bool meta_ok;  /* and it was read without errors */
@@ -319,6 +334,7 @@ static Token next(Parser *p)
 	p->nahead--;
 	p->last_line = t.pos.line;
 	p->last_offset = t.offset;
+	p->last_end = t.offset + t.len;
 	return t;
 }
 
@@ -427,6 +443,68 @@ static void sync_definition(Parser *p)
 {
 	while (peek(p)->kind != TK_EOF && peek(p)->kind != TK_DEF)
 		next(p);
+}
+
+/* ---- Spans ---------------------------------------------------------- */
+
+/* Keeps, under pos, the span note of a comment right after the last token
+ * consumed, which ends the expression at pos; notes after earlier tokens
+ * belonged to nothing kept and are passed over. Peeks first, so that the
+ * lexer has read past the comment (the token is read next anyway). */
+static void take_span(Parser *p, Pos pos)
+{
+	const LexSpans *notes = &p->span_notes;
+	const LexSpan *note;
+	peek(p);
+	while (p->span_next < notes->count && notes->items[p->span_next].after < p->last_end)
+		p->span_next++;
+	if (p->span_next == notes->count)
+		return;
+	note = &notes->items[p->span_next];
+	if (note->after == p->last_end) {
+		IrSpan span = {pos, arena_strndup(ir_data_arena(p->m), p->src->text + note->offset,
+						  note->len)};
+		STACK_PUSH(p->spans, span);
+		p->span_next++;
+	}
+}
+
+static int compare_spans(const void *a, const void *b)
+{
+	const IrSpan *x = a, *y = b;
+	if (x->pos.line != y->pos.line)
+		return x->pos.line < y->pos.line ? -1 : 1;
+	if (x->pos.col != y->pos.col)
+		return x->pos.col < y->pos.col ? -1 : 1;
+	/* the one taken first: the stack's order */
+	return x < y ? -1 : x > y;
+}
+
+/* The spans taken, sorted by position, into m's data arena (m->spans). Two
+ * expressions at one position (a hand-written `(%a, %b).0`: the tuple and
+ * the projection) keep the first span read; TVM's printer binds such a
+ * tuple to a name of its own, so its text never has two. */
+static void keep_spans(Parser *p)
+{
+	IrModule *m = p->m;
+	IrSpans *spans;
+	IrSpan *items;
+	uint32_t n = 0;
+	if (!p->spans.count)
+		return;
+	qsort(p->spans.items, p->spans.count, sizeof(IrSpan), compare_spans);
+	items = arena_array(ir_data_arena(m), p->spans.count, sizeof(IrSpan));
+	for (size_t i = 0; i < p->spans.count; i++) {
+		const IrSpan *s = &p->spans.items[i];
+		if (n && items[n - 1].pos.line == s->pos.line && items[n - 1].pos.col == s->pos.col)
+			continue;
+		items[n++] = *s;
+	}
+	spans = arena_alloc(ir_data_arena(m), sizeof(IrSpans));
+	spans->items = items;
+	spans->count = n;
+	spans->nparsed = m->nexprs;
+	m->spans = spans;
 }
 
 /* ---- Names and scopes ------------------------------------------------- */
@@ -1553,7 +1631,7 @@ static Type *parse_printed_type(Parser *p, size_t offset)
 	Lexer saved_lex = p->lex;
 	Token saved_ahead[PARSE_LOOKAHEAD];
 	unsigned saved_head = p->head, saved_nahead = p->nahead;
-	uint32_t saved_line = p->last_line, saved_offset = p->last_offset;
+	uint32_t saved_line = p->last_line, saved_offset = p->last_offset, saved_end = p->last_end;
 	Pos pos;
 	Type *t;
 	/* TVM's printer may break a long line before the comment */
@@ -1588,6 +1666,7 @@ static Type *parse_printed_type(Parser *p, size_t offset)
 	p->nahead = saved_nahead;
 	p->last_line = saved_line;
 	p->last_offset = saved_offset;
+	p->last_end = saved_end;
 	return t;
 }
 
@@ -1826,6 +1905,7 @@ static bool parse_param(Parser *p, uint32_t first_param_id)
 	if (prev && prev->kind == EXPR_VAR && prev->u.var.role == VAR_PARAM &&
 	    prev->id >= first_param_id)
 		parse_error(p, name.pos, "duplicate parameter '%.*s'", (int)name.len, name.text);
+	take_span(p, name.pos);
 	var = ir_var(p->m, name.pos, token_name(p, &name), VAR_PARAM, annotation);
 	var->device = device;
 	scope_bind(p, &name, var);
@@ -2037,21 +2117,27 @@ static Expr *parse_expr(Parser *p)
 {
 	Pos start;
 	Expr *e;
+	bool reference; /* a %name or @name: a node defined elsewhere */
 	if (!enter(p))
 		return NULL;
 	start = peek(p)->pos;
+	reference = peek(p)->kind == TK_LOCAL || peek(p)->kind == TK_GLOBAL;
 	e = parse_primary(p);
+	if (e && !reference)
+		take_span(p, e->pos);
 	while (e) {
 		Token *t = peek(p);
 		if (t->kind == TK_LPAREN) {
 			size_t mark = p->exprs.count;
 			next(p);
 			uint32_t attrs_offset;
-			if (parse_call_args(p, OP_NONE, false, &attrs_offset))
+			if (parse_call_args(p, OP_NONE, false, &attrs_offset)) {
 				e = ir_call_expr(p->m, start, e, STACK_AT(p->exprs, mark),
 						 (uint32_t)(p->exprs.count - mark));
-			else
+				take_span(p, start);
+			} else {
 				e = NULL;
+			}
 			p->exprs.count = mark;
 		} else if (t->kind == TK_DOT) {
 			Token index;
@@ -2068,6 +2154,7 @@ static Expr *parse_expr(Parser *p)
 				index.num.i = 0;
 			}
 			e = ir_proj(p->m, start, e, (uint32_t)index.num.i);
+			take_span(p, start);
 		} else {
 			break;
 		}
@@ -2114,6 +2201,7 @@ static bool parse_let(Parser *p)
 		if (!annotation)
 			return false;
 	}
+	take_span(p, name.pos);
 	if (!expect(p, TK_EQUAL, "'=' after the let variable"))
 		return false;
 	var = ir_var(p->m, name.pos, token_name(p, &name), VAR_LET, annotation);
@@ -2150,6 +2238,7 @@ static bool parse_free_var(Parser *p, bool in_body)
 			return false;
 	}
 	var = free_var(p, &name, annotation);
+	take_span(p, var->pos);
 	if (annotation && var->u.var.annotation != annotation) {
 		if (var->u.var.annotation)
 			parse_error(p, name.pos, "free variable '%.*s' is declared twice",
@@ -2566,6 +2655,7 @@ static const Pattern *parse_pattern(Parser *p, size_t var_mark)
 				parse_error(p, name.pos, "'%.*s' is bound twice in the pattern",
 					    (int)name.len, name.text);
 		}
+		take_span(p, name.pos);
 		var = ir_var(p->m, name.pos, token_name(p, &name), VAR_PATTERN, annotation);
 		scope_bind(p, &name, var);
 		pat->kind = PATTERN_VAR;
@@ -2949,6 +3039,8 @@ static void parser_free(Parser *p)
 	free(p->type_refs.items);
 	free(p->patterns.items);
 	exprvec_free(&p->pattern_vars);
+	free(p->span_notes.items);
+	free(p->spans.items);
 	metadata_free(&p->meta);
 	arena_free(&p->scratch);
 	strbuf_free(&p->buf);
@@ -2996,6 +3088,7 @@ IrModule *parse_module(SourceFile *src, const DeviceTable *devices, DiagList *di
 	}
 
 	lex_init(&p.lex, src, meta_offset, diags);
+	p.lex.spans = &p.span_notes;
 	parse_toplevel(&p);
 	resolve_globals(&p);
 	resolve_types(&p);
@@ -3014,6 +3107,7 @@ IrModule *parse_module(SourceFile *src, const DeviceTable *devices, DiagList *di
 		if (!m->constants[i])
 			m->constants[i] = ir_constant(m, lex_offset_pos(src, meta_offset),
 						      &p.meta.constants[i], (int32_t)i);
+	keep_spans(&p);
 	/* the section as written, for the printer (metadata_write) */
 	if (p.meta_ok)
 		metadata_keep(m, src->text + meta_offset, src->len - meta_offset, &p.meta);

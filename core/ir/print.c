@@ -596,7 +596,9 @@ typedef struct EmitFrame {
 	int32_t scope;         /* EMIT_SCOPE */
 	int32_t item;          /* EMIT_SCOPE: next item, -1 at the end;
 				  EMIT_CLAUSE: the clause */
-	Expr *e;               /* EMIT_ELSE: the if; EMIT_CLAUSE: the match */
+	Expr *e;               /* EMIT_ELSE: the if; EMIT_CLAUSE: the match;
+				  EMIT_CLOSE: the closure, if or match whose
+				  span the line's comment carries, or NULL */
 	const Expr *annotated; /* EMIT_CLOSE: node the line's comment describes */
 	bool semicolon;        /* EMIT_CLOSE: the line ends with `;` */
 } EmitFrame;
@@ -1375,18 +1377,39 @@ static void print_sort(Printer *p)
 /* Pass 6: emit                                                        */
 /* ------------------------------------------------------------------ */
 
+/* The source span of e, or NULL (none, or e is NULL). */
+static const char *print_span_of(const Printer *p, const Expr *e)
+{
+	return e && p->m->spans ? ir_span(p->m, e) : NULL;
+}
+
+/* ` span=S` for the span of e, if it has one. */
+static void print_span(Printer *p, const Expr *e)
+{
+	const char *span = print_span_of(p, e);
+	if (span) {
+		strbuf_puts(p->out, " span=");
+		strbuf_puts(p->out, span);
+	}
+}
+
 /* The comment describing e (ty=T and/or the device name, see print.h),
- * or nothing. */
-static void print_comment(Printer *p, const Expr *e)
+ * then the source span of `spanned`, which TVM's printer writes last in
+ * the comment after an expression (`span=NAME:LINE:COL`, also without a
+ * type); nothing when none of them applies. */
+static void print_note(Printer *p, const Expr *e, const Expr *spanned)
 {
 	bool ty = p->opts->show_types && e && e->type;
 	int32_t device = !e                   ? IR_NO_DEVICE
 			 : p->opts->device_of ? p->opts->device_of[e->id]
 					      : e->device;
 	bool dev = p->opts->show_devices && e && (p->opts->device_of || device != IR_NO_DEVICE);
-	if (!ty && !dev)
+	const char *span = print_span_of(p, spanned);
+	if (!ty && !dev && !span)
 		return;
-	strbuf_puts(p->out, " /* ");
+	strbuf_puts(p->out, " /*");
+	if (ty || dev)
+		strbuf_putc(p->out, ' ');
 	if (ty) {
 		size_t slot = ((uintptr_t)e->type >> 4) % DP_COUNT(p->type_cache);
 		strbuf_puts(p->out, "ty=");
@@ -1402,12 +1425,42 @@ static void print_comment(Printer *p, const Expr *e)
 	if (dev)
 		strbuf_puts(p->out,
 			    device == IR_NO_DEVICE ? "free" : devices_name(p->devices, device));
+	if (span) {
+		strbuf_puts(p->out, " span=");
+		strbuf_puts(p->out, span);
+	}
 	strbuf_puts(p->out, " */");
 }
 
-static void print_end_line(Printer *p, const Expr *annotated, bool semicolon)
+/* The comment of e and its own span. */
+static void print_comment(Printer *p, const Expr *e)
 {
-	print_comment(p, annotated);
+	print_note(p, e, e);
+}
+
+/* The span of a node whose comment devplan does not print where TVM does
+ * (a let's or a pattern's variable, after its type; a bare constructor),
+ * in a comment of its own as TVM writes it, `ty=T span=S` (a variable's
+ * type when types are shown; a bare constructor's type may be open,
+ * `List[?]`, where TVM's is known). Nothing for a node without a span. */
+static void print_own_span(Printer *p, const Expr *e)
+{
+	if (!print_span_of(p, e))
+		return;
+	strbuf_puts(p->out, " /*");
+	if (e->kind == EXPR_VAR && p->opts->show_types && e->type) {
+		strbuf_puts(p->out, " ty=");
+		type_print(p->out, e->type);
+	}
+	print_span(p, e);
+	strbuf_puts(p->out, " */");
+}
+
+/* The end of a line: the comment describing `annotated` with the span of
+ * `spanned` (the expression printed in full on it, or NULL), and `;`. */
+static void print_end_line(Printer *p, const Expr *annotated, const Expr *spanned, bool semicolon)
+{
+	print_note(p, annotated, spanned);
 	if (semicolon)
 		strbuf_putc(p->out, ';');
 	strbuf_putc(p->out, '\n');
@@ -1431,6 +1484,7 @@ static void print_atom(Printer *p, const Expr *e)
 	case EXPR_CONSTRUCT:
 		if (print_is_atom(e)) {
 			strbuf_puts(out, e->u.construct.name);
+			print_own_span(p, e);
 			return;
 		}
 		break;
@@ -1529,9 +1583,10 @@ static void print_push_scope(Printer *p, int32_t scope, uint32_t indent)
 }
 
 /* The end of an unknown operator's call: its attributes as written, the
- * ')', and the printed type the parser needs to read it back, unless the
- * line's comment will carry it. */
-static void print_unknown_op_rest(Printer *p, const Expr *e, const Expr *annotated)
+ * ')', and the printed type the parser needs to read it back, with the
+ * call's span, unless the line's comment will carry them. True when it
+ * printed them. */
+static bool print_unknown_op_rest(Printer *p, const Expr *e, const Expr *annotated)
 {
 	const UnknownOp *u = e->u.call.unknown;
 	if (*u->attrs) {
@@ -1541,30 +1596,37 @@ static void print_unknown_op_rest(Printer *p, const Expr *e, const Expr *annotat
 	}
 	strbuf_putc(p->out, ')');
 	if (annotated == e && p->opts->show_types && e->type == u->type)
-		return;
+		return false;
 	strbuf_puts(p->out, " /* ty=");
 	type_print(p->out, u->type);
+	print_span(p, e);
 	strbuf_puts(p->out, " */");
+	return true;
 }
 
 /* The type of a call whose operator's relation reads it back
- * (op_type_is_printed), unless the line's comment will carry it. */
-static void print_type_after_call(Printer *p, const Expr *e, const Expr *annotated)
+ * (op_type_is_printed), with the call's span, unless the line's comment
+ * will carry them. True when it printed them. */
+static bool print_type_after_call(Printer *p, const Expr *e, const Expr *annotated)
 {
 	if (!e->type || (annotated == e && p->opts->show_types))
-		return;
+		return false;
 	strbuf_puts(p->out, " /* ty=");
 	type_print(p->out, e->type);
+	print_span(p, e);
 	strbuf_puts(p->out, " */");
+	return true;
 }
 
 /* e in full on the current line. A call, tuple or projection ends the line
- * (comment describing `annotated`, then `;` if semicolon); a closure or an
- * if opens its braces and pushes the frames that print and close them. */
+ * (comment describing `annotated` with e's span, then `;` if semicolon); a
+ * closure or an if opens its braces and pushes the frames that print and
+ * close them. */
 static void print_full(Printer *p, const Expr *e, uint32_t indent, const Expr *annotated,
 		       bool semicolon)
 {
 	StrBuf *out = p->out;
+	const Expr *spanned = e;
 	switch (e->kind) {
 	case EXPR_CALL:
 		if (e->u.call.op != OP_NONE)
@@ -1581,11 +1643,13 @@ static void print_full(Printer *p, const Expr *e, uint32_t indent, const Expr *a
 		}
 		print_attrs(out, p->slots, e->u.call.attrs, e->u.call.nattrs, e->u.call.nargs == 0);
 		if (e->u.call.op == OP_UNKNOWN) {
-			print_unknown_op_rest(p, e, annotated);
+			if (print_unknown_op_rest(p, e, annotated))
+				spanned = NULL;
 		} else {
 			strbuf_putc(out, ')');
-			if (op_type_is_printed(e->u.call.op))
-				print_type_after_call(p, e, annotated);
+			if (op_type_is_printed(e->u.call.op) &&
+			    print_type_after_call(p, e, annotated))
+				spanned = NULL;
 		}
 		break;
 	case EXPR_TUPLE:
@@ -1609,6 +1673,7 @@ static void print_full(Printer *p, const Expr *e, uint32_t indent, const Expr *a
 		print_fn_head(p, e);
 		print_push_emit(p, (EmitFrame){.kind = EMIT_CLOSE,
 					       .indent = indent,
+					       .e = (Expr *)e,
 					       .annotated = annotated,
 					       .semicolon = semicolon});
 		print_push_scope(p, p->owned[e->id], indent + 1);
@@ -1619,6 +1684,7 @@ static void print_full(Printer *p, const Expr *e, uint32_t indent, const Expr *a
 		strbuf_puts(out, ") {\n");
 		print_push_emit(p, (EmitFrame){.kind = EMIT_CLOSE,
 					       .indent = indent,
+					       .e = (Expr *)e,
 					       .annotated = annotated,
 					       .semicolon = semicolon});
 		print_push_emit(p,
@@ -1637,6 +1703,7 @@ static void print_full(Printer *p, const Expr *e, uint32_t indent, const Expr *a
 		}
 		print_push_emit(p, (EmitFrame){.kind = EMIT_CLOSE,
 					       .indent = indent,
+					       .e = (Expr *)e,
 					       .annotated = annotated,
 					       .semicolon = semicolon});
 		for (uint32_t k = e->u.match.nclauses; k-- > 0;)
@@ -1661,10 +1728,13 @@ static void print_full(Printer *p, const Expr *e, uint32_t indent, const Expr *a
 	case EXPR_GLOBAL:
 	case EXPR_CONSTANT:
 	case EXPR_LET:
+		/* a reference (TVM prints a variable's span where it is
+		 * defined), or a constant with its own comment */
 		print_atom(p, e);
+		spanned = NULL;
 		break;
 	}
-	print_end_line(p, annotated, semicolon);
+	print_end_line(p, annotated, spanned, semicolon);
 }
 
 /* A pattern as TVM prints it: `_`, `%x: T`, `Cons(%h, _)`, `(%a, %b)`.
@@ -1686,6 +1756,7 @@ static void print_pattern(Printer *p, const Expr *match, const Pattern *pat)
 			strbuf_puts(out, ": ");
 			type_print(out, var->u.var.annotation);
 		}
+		print_own_span(p, var);
 		return;
 	case PATTERN_CONSTRUCTOR:
 		strbuf_puts(out, ir_constructor(p->m, pat->adt, pat->ctor)->name);
@@ -1715,7 +1786,7 @@ static void print_value(Printer *p, const Expr *e, uint32_t indent, const Expr *
 		return;
 	}
 	print_atom(p, r);
-	print_end_line(p, annotated, semicolon);
+	print_end_line(p, annotated, NULL, semicolon);
 }
 
 static void print_item(Printer *p, const PrintItem *item, uint32_t indent)
@@ -1733,6 +1804,7 @@ static void print_item(Printer *p, const PrintItem *item, uint32_t indent)
 			strbuf_puts(out, ": ");
 			type_print(out, var->u.var.annotation);
 		}
+		print_own_span(p, var);
 		strbuf_puts(out, " = ");
 		print_value(p, let->u.let.value, indent, var, true);
 	} else {
@@ -1788,12 +1860,12 @@ static void print_emit(Printer *p)
 			strbuf_puts(p->out, "},\n");
 			break;
 		case EMIT_CLOSE: {
-			const Expr *annotated = top->annotated;
+			const Expr *annotated = top->annotated, *spanned = top->e;
 			bool semicolon = top->semicolon;
 			p->emit_depth--;
 			print_indent(p->out, indent);
 			strbuf_putc(p->out, '}');
-			print_end_line(p, annotated, semicolon);
+			print_end_line(p, annotated, spanned, semicolon);
 			break;
 		}
 		}

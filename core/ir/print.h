@@ -52,7 +52,14 @@ typedef struct PrintOptions {
  * set; with device_of, its entry, or `free`), separated by a space, and is
  * omitted when neither applies. A
  * binding's comment describes the bound expression, a let line's the let
- * variable; a closure's or an if's follows its closing brace. With
+ * variable; a closure's or an if's follows its closing brace.
+ *
+ * Spans: an expression with a source span (ir_span) has `span=S` last in
+ * the comment after it, whatever the options, as TVM prints it: a
+ * binding's, a scope result's and a let's value in the line's comment (a
+ * call whose type is printed after it, in that one), a constant's and a
+ * parameter's in theirs, and a let's or a pattern's variable in a comment
+ * of its own after its type. With
  * show_types a function without a written `-> T` shows its inferred result
  * type. The parser skips comments, so annotated output still reads back.
  */
