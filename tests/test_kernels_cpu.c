@@ -2877,7 +2877,7 @@ static void test_like_ops(void **state)
 	static const double f[] = {1.5, -2.75, 3, 1};
 	static const double cast[] = {1, -2, 3, 1},
 			    bits[] = {1069547520, -1070596096, 1077936128, 1065353216};
-	static const double one[] = {0}, size[] = {24};
+	static const double one[] = {0, 0}, size[] = {24};
 	double a[24], want[24];
 	int k = 0;
 	(void)state;
