@@ -499,6 +499,39 @@ static void test_norm_and_arrange(void **state)
 	      0);
 }
 
+/* qnn.quantize, qnn.dequantize and qnn.requantize: kernel_qnn.h's
+ * arithmetic on both sides, exactly; scalar and per-channel parameters,
+ * every rounding and compute dtype. */
+static void test_qnn_quantize(void **state)
+{
+	(void)state;
+	REQUIRE_GPU();
+	check("%x: " F32("3, 4, 5") ", %s: Tensor[(4), float32], %z: Tensor[(4), int32]",
+	      "(qnn.quantize(%x, 0.01f, -3, out_dtype=\"int8\"), qnn.quantize(%x, 0.003f, 7, "
+	      "out_dtype=\"uint8\"), qnn.quantize(%x, 0.0001f, 0, out_dtype=\"int16\"), "
+	      "qnn.quantize(%x, 1e-6f, 5, out_dtype=\"int32\"), qnn.quantize(%x, %s, %z, "
+	      "axis=1, out_dtype=\"uint16\"))",
+	      0);
+	check("%a: Tensor[(3, 4, 5), int8], %b: Tensor[(6, 5), uint8], %c: Tensor[(7), int32], "
+	      "%s: Tensor[(5), float32], %z: Tensor[(5), int32]",
+	      "(qnn.dequantize(%a, 0.37f, -3), qnn.dequantize(%a, %s, %z), qnn.dequantize(%b, "
+	      "%s, %z, axis=-1, out_dtype=\"float16\"), qnn.dequantize(%c, 0.001f, 12))",
+	      0);
+	check("%a: Tensor[(3, 4, 5), int32], %b: Tensor[(6, 5), int8], %s: Tensor[(4), "
+	      "float32], %z: Tensor[(4), int32]",
+	      "(qnn.requantize(%a, 0.37f, -3, 0.0123f, 5, out_dtype=\"int8\"), "
+	      "qnn.requantize(%a, 0.37f, -3, 0.0123f, 5, rounding=\"TONEAREST\", "
+	      "out_dtype=\"uint8\"), qnn.requantize(%a, 0.5f, 0, 1f, 0, out_dtype=\"int32\"), "
+	      "qnn.requantize(%a, %s, %z, 0.25f, -7, axis=1, out_dtype=\"int16\"), "
+	      "qnn.requantize(%a, %s, %z, 0.25f, -7, axis=1, rounding=\"TONEAREST\", "
+	      "out_dtype=\"int16\"), qnn.requantize(%a, 0.37f, -3, 0.0123f, 5, "
+	      "compute_dtype=\"float32\", out_dtype=\"int8\"), qnn.requantize(%a, %s, %z, "
+	      "0.0123f, 5, axis=1, rounding=\"TONEAREST\", compute_dtype=\"float64\", "
+	      "out_dtype=\"int32\"), qnn.requantize(%b, 3.5f, 2, 0.25f, 1, "
+	      "out_dtype=\"int8\"))",
+	      0);
+}
+
 /* fixed_point_multiply's int64 arithmetic and TVM's one-half shortcut;
  * nn.space_to_batch_nd and nn.batch_to_space_nd move words. */
 static void test_fixed_point_and_space_batch(void **state)
@@ -760,6 +793,7 @@ int main(void)
 		cmocka_unit_test(test_like_ops),
 		cmocka_unit_test(test_norm_and_arrange),
 		cmocka_unit_test(test_fixed_point_and_space_batch),
+		cmocka_unit_test(test_qnn_quantize),
 		cmocka_unit_test(test_crop_and_resize),
 		cmocka_unit_test(test_matmul_and_activations),
 		cmocka_unit_test(test_scans),

@@ -29,7 +29,7 @@
 
 /* ---- running one program ------------------------------------------------- */
 
-#define MAX_INPUTS 8
+#define MAX_INPUTS 12
 
 typedef struct Input {
 	const char *name;
@@ -3232,6 +3232,112 @@ static void test_fixed_point_multiply(void **state)
 	expect_values(3, r2q, 6, 0);
 }
 
+/* qnn.quantize and qnn.dequantize against TVM's lowering worked out by
+ * hand: round(x / scale) + zero_point (ties to even, as devplan's round),
+ * clipped to the dtype; (int32(q) - zero_point) * scale; scalar parameters
+ * and per-channel ones (axis 0 and -1), negative zero points, float16's
+ * range. */
+static void test_qnn_quantize_dequantize(void **state)
+{
+	static const double x[] = {1.25, -1.25, 0.75, 100, -100, 2.5};
+	static const double xc[] = {1.25, -1.25, 0.75, 600, 13, 3};
+	static const double sc[] = {0.5, 2}, zc[] = {10, -4};
+	static const double d[] = {-128, 127, 0, -3, 5, -1};
+	static const double u[] = {0, 255, 7, 10, 2, 255};
+	static const double s3[] = {0.5, 0.25, 2}, z3[] = {0, -2, 7};
+	static const double h[] = {30000, -30000};
+	/* 2.5, -2.5, 1.5, 200, -200, 5 round to 2, -2, 2, 200, -200, 5 */
+	static const double q8[] = {-1, -5, -1, 127, -128, 2};
+	/* row 1: 300 - 4 clips, 6.5 -> 6, 1.5 -> 2 - 4 clips to 0 */
+	static const double qc[] = {12, 8, 12, 255, 2, 0};
+	static const double dq[] = {-62.5, 65, 1.5, 0, 4, 1};
+	static const double dc[] = {0, 64.25, 0, 5, 1, 496};
+	static const double dh[] = {65504, -65504};
+	(void)state;
+	in_values("x", DT_FLOAT32, SHAPE(6), x);
+	in_values("xc", DT_FLOAT32, SHAPE(2, 3), xc);
+	in_values("sc", DT_FLOAT32, SHAPE(2), sc);
+	in_values("zc", DT_INT32, SHAPE(2), zc);
+	in_values("d", DT_INT8, SHAPE(6), d);
+	in_values("u", DT_UINT8, SHAPE(2, 3), u);
+	in_values("s3", DT_FLOAT32, SHAPE(3), s3);
+	in_values("z3", DT_INT32, SHAPE(3), z3);
+	in_values("h", DT_INT16, SHAPE(2), h);
+	run_body("(qnn.quantize(%x, 0.5f, -3, out_dtype=\"int8\"), "
+		 "qnn.quantize(%xc, %sc, %zc, out_dtype=\"uint8\", axis=0), "
+		 "qnn.dequantize(%d, 0.5f, -3), qnn.dequantize(%u, %s3, %z3), "
+		 "qnn.dequantize(%h, 4f, 0, out_dtype=\"float16\"))");
+	assert_int_equal(result.outputs[0].dtype, DT_INT8);
+	expect_values(0, q8, 6, 0);
+	assert_int_equal(result.outputs[1].dtype, DT_UINT8);
+	expect_values(1, qc, 6, 0);
+	expect_values(2, dq, 6, 0);
+	expect_values(3, dc, 6, 0);
+	assert_int_equal(result.outputs[4].dtype, DT_FLOAT16);
+	expect_values(4, dh, 2, 0);
+}
+
+/* qnn.requantize against TVM's lowering worked out by hand. compute_dtype
+ * int64 (the default): x - zero_point in int32, times the multiplier in
+ * fixed point (0.5: 2^30 * 2^-31, TVM's one-half shortcut (t + 1) >> 1;
+ * 0.75: 1610612736 * 2^-31) rounded half up (UPWARD) or half away from
+ * zero (TONEAREST), then the output zero point, clipped; per channel
+ * along axis 0. float32 and float64: the output zero point added before
+ * rounding, so the ties fall elsewhere. */
+static void test_qnn_requantize(void **state)
+{
+	/* t = x - 1 = 5, -5, 3, -3, 400, -400 */
+	static const double x[] = {6, -4, 4, -2, 401, -399};
+	/* halves: 2.5 -> 3, -2.5 -> -2, 1.5 -> 2, -1.5 -> -1; - 100 */
+	static const double up[] = {-97, -102, -98, -101, 100, -128};
+	static const double near[] = {-97, -103, -98, -102, 100, -128};
+	/* -97.5, -102.5, -98.5, -101.5, 100, -300 rounded */
+	static const double fup[] = {-97, -102, -98, -101, 100, -128};
+	static const double fnear[] = {-98, -103, -99, -102, 100, -128};
+	/* row 0: scale 0.75, zero point 0; row 1: 0.5, -2 (t = x + 2) */
+	static const double c[] = {2, -2, 10, -10, 3, -7, 65536, -80000};
+	static const double sc[] = {0.75, 0.5}, zc[] = {0, -2};
+	static const double cup[] = {2, -1, 8, -7, 3, -2, 32767, -32768};
+	static const double cnear[] = {2, -2, 8, -8, 3, -3, 32767, -32768};
+	/* 0.75 scalar, to int32 (no clip): 1.5 -> 2, -1.5 -> -1 / -2 */
+	static const double t75[] = {2, -2, 3, -3, 10, -10};
+	static const double up75[] = {2, -1, 2, -2, 8, -7};
+	static const double near75[] = {2, -2, 2, -2, 8, -8};
+	(void)state;
+	in_values("x", DT_INT32, SHAPE(6), x);
+	in_values("c", DT_INT32, SHAPE(2, 4), c);
+	in_values("sc", DT_FLOAT32, SHAPE(2), sc);
+	in_values("zc", DT_INT32, SHAPE(2), zc);
+	in_values("t", DT_INT16, SHAPE(6), t75);
+	run_body("(qnn.requantize(%x, 0.5f, 1, 1f, -100, out_dtype=\"int8\"), "
+		 "qnn.requantize(%x, 0.5f, 1, 1f, -100, rounding=\"TONEAREST\", "
+		 "out_dtype=\"int8\"), "
+		 "qnn.requantize(%x, 0.5f, 1, 1f, -100, compute_dtype=\"float32\", "
+		 "out_dtype=\"int8\"), "
+		 "qnn.requantize(%x, 0.5f, 1, 1f, -100, rounding=\"TONEAREST\", "
+		 "compute_dtype=\"float32\", out_dtype=\"int8\"), "
+		 "qnn.requantize(%x, 0.5f, 1, 1f, -100, rounding=\"TONEAREST\", "
+		 "compute_dtype=\"float64\", out_dtype=\"int8\"), "
+		 "qnn.requantize(%c, %sc, %zc, 1f, 0, axis=0, rounding=\"UPWARD\", "
+		 "out_dtype=\"int16\"), "
+		 "qnn.requantize(%c, %sc, %zc, 1f, 0, axis=0, rounding=\"TONEAREST\", "
+		 "out_dtype=\"int16\"), "
+		 "qnn.requantize(%t, 0.75f, 0, 1f, 0, out_dtype=\"int32\"), "
+		 "qnn.requantize(%t, 0.75f, 0, 1f, 0, rounding=\"TONEAREST\", "
+		 "out_dtype=\"int32\"))");
+	expect_values(0, up, 6, 0);
+	expect_values(1, near, 6, 0);
+	expect_values(2, fup, 6, 0);
+	expect_values(3, fnear, 6, 0);
+	expect_values(4, fnear, 6, 0);
+	assert_int_equal(result.outputs[5].dtype, DT_INT16);
+	expect_values(5, cup, 8, 0);
+	expect_values(6, cnear, 8, 0);
+	assert_int_equal(result.outputs[7].dtype, DT_INT32);
+	expect_values(7, up75, 6, 0);
+	expect_values(8, near75, 6, 0);
+}
+
 /* Hand-checked nn.space_to_batch_nd (TF's example layout: the block
  * offsets outermost in the new batch, padding read as pad_value) and
  * nn.batch_to_space_nd, and the two as each other's inverse. */
@@ -3708,6 +3814,8 @@ int main(void)
 		TEST(test_matrix_set_diag),
 		TEST(test_grids_and_searches),
 		TEST(test_fixed_point_multiply),
+		TEST(test_qnn_quantize_dequantize),
+		TEST(test_qnn_requantize),
 		TEST(test_space_batch),
 		TEST(test_crop_and_resize),
 		TEST(test_unsupported_dtype),

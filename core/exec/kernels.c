@@ -1077,6 +1077,43 @@ bool kernel_dtype_checked_at_launch(DType dtype)
 	return false;
 }
 
+/* ---- quantized operators ---- */
+
+/* qnn.quantize, qnn.dequantize, qnn.requantize: the channel axis of the
+ * data (a scalar's only channel), requantize's rounding and compute dtype
+ * (None: TVM's RequantizeConfig defaults, UPWARD and int64). */
+static bool prepare_qnn(KernelCall *kc, const Expr *call, char **err)
+{
+	static const char *const roundings[] = {"UPWARD", "TONEAREST", NULL};
+	static const char *const computes[] = {"int64", "float32", "float64", NULL};
+	KernelQnn *q = &kc->p.qnn;
+	const KernelTensor *x = &kc->in[0];
+	int64_t axis = attr_int(call, "axis", -1);
+	q->len = 1;
+	q->inner = 1;
+	if (x->ndim > 0 && normalize_axis(axis, x->ndim, &axis)) {
+		KernelAxis a;
+		split_axis(x, axis, &a);
+		q->len = a.len;
+		q->inner = a.inner;
+	}
+	if (kc->op == OP_QNN_REQUANTIZE) {
+		const char *r = attr_string(call, "rounding", "None");
+		const char *c = attr_string(call, "compute_dtype", "None");
+		q->rounding = strcmp(r, "None") == 0 ? KERNEL_QNN_UPWARD : name_index(r, roundings);
+		q->compute = strcmp(c, "None") == 0 ? KERNEL_QNN_INT64 : name_index(c, computes);
+		if (q->rounding < 0 || q->compute < 0) {
+			*err = xasprintf("'%s' does not support rounding \"%s\" with compute_dtype "
+					 "\"%s\"",
+					 kc->name, r, c);
+			return false;
+		}
+		q->scalar_scale = kc->in[1].ndim == 0;
+		q->out_int32 = kc->out[0].dtype == DT_INT32;
+	}
+	return true;
+}
+
 bool kernel_call_prepare(KernelCall *kc, const Expr *call, const KernelTensor *in, uint32_t nin,
 			 const KernelTensor *out, uint32_t nout, char **err)
 {
@@ -1176,6 +1213,10 @@ bool kernel_call_prepare(KernelCall *kc, const Expr *call, const KernelTensor *i
 	case OP_LEAKY_RELU:
 		kc->p.alpha = attr_number(call, "alpha", 0.25);
 		return true;
+	case OP_QNN_QUANTIZE:
+	case OP_QNN_DEQUANTIZE:
+	case OP_QNN_REQUANTIZE:
+		return prepare_qnn(kc, call, err);
 	case OP_FIXED_POINT_MULTIPLY:
 		kc->p.fpm.multiplier = (int32_t)attr_int(call, "multiplier", 0);
 		kc->p.fpm.shift = (int32_t)attr_int(call, "shift", 0);

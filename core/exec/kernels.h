@@ -366,6 +366,20 @@ typedef enum KernelReduce {
 	REDUCE_VARIANCE,
 } KernelReduce;
 
+/* The quantized operators (kernel_qnn.h): element i is in channel
+ * (i / inner) % len of the data's axis (len 1 without one); a parameter
+ * of one element applies to every channel. requantize's rounding and
+ * compute dtype (TVM's defaults UPWARD and int64 where None), whether its
+ * input scale is a scalar (TVM's scalar path) rather than a vector, and
+ * whether its output is int32 (TVM does not clip it). */
+enum { KERNEL_QNN_UPWARD, KERNEL_QNN_TONEAREST };
+enum { KERNEL_QNN_INT64, KERNEL_QNN_FLOAT32, KERNEL_QNN_FLOAT64 };
+typedef struct KernelQnn {
+	int64_t len, inner;
+	int rounding, compute;
+	bool scalar_scale, out_int32;
+} KernelQnn;
+
 typedef struct KernelCall {
 	OpKind op;
 	const char *name; /* the Relay op name, for messages */
@@ -388,6 +402,7 @@ typedef struct KernelCall {
 		KernelSplit split;     /* nn.l2_normalize */
 		KernelLrn lrn;         /* nn.lrn */
 		KernelArrange arrange; /* the arrange family */
+		KernelQnn qnn;         /* qnn.quantize, qnn.dequantize, qnn.requantize */
 		KernelResize resize;
 		struct {
 			KernelReduce kind;

@@ -1,0 +1,132 @@
+/*
+ * cuda_qnn.cu - the CUDA kernels of the quantized operators, one element
+ * per thread with kernel_qnn.h's arithmetic (as cpu_qnn.c computes it):
+ * qnn.quantize, qnn.dequantize and qnn.requantize. The parameters are read
+ * on the device, requantize's multipliers derived there per element.
+ */
+#include "kernels_cuda.h"
+
+#include "kernel_qnn.h"
+
+/* Stores v, already in range, as integer dtype dt (wrapping) or, for
+ * dequantize, a float32 or float16 element. */
+__device__ static inline void qnn_store_int(void *p, DType dt, int64_t i, long long v)
+{
+	switch (dt) {
+	case DT_INT8:
+		((int8_t *)p)[i] = (int8_t)v;
+		break;
+	case DT_UINT8:
+		((uint8_t *)p)[i] = (uint8_t)v;
+		break;
+	case DT_INT16:
+		((int16_t *)p)[i] = (int16_t)v;
+		break;
+	case DT_UINT16:
+		((uint16_t *)p)[i] = (uint16_t)v;
+		break;
+	case DT_INT32:
+		((int32_t *)p)[i] = (int32_t)v;
+		break;
+	case DT_UINT32:
+		((uint32_t *)p)[i] = (uint32_t)v;
+		break;
+	case DT_INT64:
+	case DT_UINT64:
+		((long long *)p)[i] = v;
+		break;
+	case DT_FLOAT32:
+	case DT_FLOAT64:
+	case DT_FLOAT16:
+	case DT_BFLOAT16:
+	case DT_BOOL:
+	case DT_COUNT:
+		break;
+	}
+}
+
+__global__ void quantize_kernel(const float *x, const float *scale, int64_t nscale,
+				const int32_t *zero, int64_t nzero, void *out, DType ot, int64_t n,
+				KernelQnn q, int64_t lo, int64_t hi)
+{
+	GRID_LOOP(i, n)
+	{
+		float s = scale[qnn_param_index(&q, i, nscale)];
+		int32_t z = zero[qnn_param_index(&q, i, nzero)];
+		qnn_store_int(out, ot, i, qnn_quantize(x[i], s, z, lo, hi));
+	}
+}
+
+__global__ void dequantize_kernel(const void *x, DType xt, const float *scale, int64_t nscale,
+				  const int32_t *zero, int64_t nzero, void *out, DType ot,
+				  int64_t n, KernelQnn q)
+{
+	GRID_LOOP(i, n)
+	{
+		float s = scale[qnn_param_index(&q, i, nscale)];
+		int32_t z = zero[qnn_param_index(&q, i, nzero)];
+		float v = qnn_dequantize(load_as_ll(x, xt, i), s, z);
+		if (ot == DT_FLOAT16)
+			((__half *)out)[i] = __float2half_rn(qnn_clip_half(v));
+		else
+			((float *)out)[i] = v;
+	}
+}
+
+__global__ void requantize_kernel(const void *x, DType xt, const float *scale, int64_t nscale,
+				  const int32_t *zero, int64_t nzero, const float *out_scale,
+				  const int32_t *out_zero, void *out, DType ot, int64_t n,
+				  KernelQnn q, int64_t lo, int64_t hi)
+{
+	GRID_LOOP(i, n)
+	{
+		float s = scale[qnn_param_index(&q, i, nscale)];
+		int32_t z = zero[qnn_param_index(&q, i, nzero)];
+		qnn_store_int(out, ot, i,
+			      qnn_requantize(&q, load_as_ll(x, xt, i), s, z, out_scale[0],
+					     out_zero[0], lo, hi));
+	}
+}
+
+bool kernel_cuda_QNN_QUANTIZE(CudaState *s, const KernelCall *kc, char **err)
+{
+	int64_t n = kc->out[0].count, lo, hi;
+	if (kc->in[0].dtype != DT_FLOAT32)
+		return unsupported(kc, kc->in[0].dtype, err);
+	if (n == 0)
+		return true;
+	qnn_range(kc->out[0].dtype, &lo, &hi);
+	quantize_kernel<<<blocks_for(n), THREADS, 0, s->stream>>>(
+		(const float *)kc->in[0].data, (const float *)kc->in[1].data, kc->in[1].count,
+		(const int32_t *)kc->in[2].data, kc->in[2].count, kc->out[0].data, kc->out[0].dtype,
+		n, kc->p.qnn, lo, hi);
+	return launched(kc, err);
+}
+
+bool kernel_cuda_QNN_DEQUANTIZE(CudaState *s, const KernelCall *kc, char **err)
+{
+	int64_t n = kc->out[0].count;
+	if (kc->out[0].dtype != DT_FLOAT32 && kc->out[0].dtype != DT_FLOAT16)
+		return unsupported(kc, kc->out[0].dtype, err);
+	if (n == 0)
+		return true;
+	dequantize_kernel<<<blocks_for(n), THREADS, 0, s->stream>>>(
+		kc->in[0].data, kc->in[0].dtype, (const float *)kc->in[1].data, kc->in[1].count,
+		(const int32_t *)kc->in[2].data, kc->in[2].count, kc->out[0].data, kc->out[0].dtype,
+		n, kc->p.qnn);
+	return launched(kc, err);
+}
+
+bool kernel_cuda_QNN_REQUANTIZE(CudaState *s, const KernelCall *kc, char **err)
+{
+	int64_t n = kc->out[0].count, lo, hi;
+	if (n == 0)
+		return true;
+	qnn_range(kc->out[0].dtype, &lo, &hi);
+	requantize_kernel<<<blocks_for(n), THREADS, 0, s->stream>>>(
+		kc->in[0].data, kc->in[0].dtype, (const float *)kc->in[1].data, kc->in[1].count,
+		(const int32_t *)kc->in[2].data, kc->in[2].count, (const float *)kc->in[3].data,
+		(const int32_t *)kc->in[4].data, kc->out[0].data, kc->out[0].dtype, n, kc->p.qnn,
+		lo, hi);
+	return launched(kc, err);
+}

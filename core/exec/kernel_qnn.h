@@ -1,0 +1,257 @@
+/*
+ * kernel_qnn.h - the arithmetic of the quantized operators, shared by the
+ * CPU kernels (cpu/cpu_qnn.c) and the CUDA ones (cuda/cuda_qnn.cu) so that
+ * both compute the same numbers: what TVM 0.14's canonicalization
+ * (src/relay/qnn/op/quantize.cc, dequantize.cc, requantize.cc and
+ * src/relay/qnn/utils.cc) lowers each operator to, element by element.
+ * Header only, C and CUDA C++.
+ *
+ * Where TVM's lowering depends on the target it is read for a target
+ * without SSE4.1 (CUDA's, and LLVM's generic one): requantize's float
+ * rounding is its written-out Upward and Tonearest, not floor and round.
+ * quantize's round is devplan's `round` (nearbyint, ties to even). Casts
+ * of floats out of an integer dtype's range, which TVM leaves undefined,
+ * saturate (NaN gives 0).
+ */
+#ifndef DEVPLAN_KERNEL_QNN_H
+#define DEVPLAN_KERNEL_QNN_H
+
+#include <math.h>
+#include <stdint.h>
+
+#include "kernels.h"
+
+#ifdef __CUDACC__
+#define QNN_FN __host__ __device__ static inline
+#else
+#define QNN_FN static inline
+#endif
+
+/* Products rounded on their own, never fused with the sum that follows
+ * (nvcc fuses by default; C11 does not), as TVM's separate ops are. */
+#ifdef __CUDA_ARCH__
+#define QNN_FMUL(a, b) __fmul_rn(a, b)
+#define QNN_DMUL(a, b) __dmul_rn(a, b)
+#else
+#define QNN_FMUL(a, b) ((a) * (b))
+#define QNN_DMUL(a, b) ((a) * (b))
+#endif
+
+/* The channel of element i (KernelQnn's len and inner), and the index a
+ * parameter of count elements reads there (a scalar or one element: 0). */
+QNN_FN int64_t qnn_param_index(const KernelQnn *q, int64_t i, int64_t count)
+{
+	return count == 1 ? 0 : (i / q->inner) % q->len;
+}
+
+QNN_FN int32_t qnn_wrap32(int64_t v)
+{
+	return (int32_t)(uint32_t)(uint64_t)v;
+}
+
+QNN_FN int64_t qnn_clamp(int64_t v, int64_t lo, int64_t hi)
+{
+	return v < lo ? lo : v > hi ? hi : v;
+}
+
+/* GetQmin and GetQmax: the range of an integer dtype (of int64 for the
+ * others, which the qnn relations do not let through). */
+QNN_FN void qnn_range(DType dt, int64_t *lo, int64_t *hi)
+{
+	*lo = INT64_MIN;
+	*hi = INT64_MAX;
+	switch (dt) {
+	case DT_INT8:
+		*lo = -128;
+		*hi = 127;
+		break;
+	case DT_UINT8:
+		*lo = 0;
+		*hi = 255;
+		break;
+	case DT_INT16:
+		*lo = -32768;
+		*hi = 32767;
+		break;
+	case DT_UINT16:
+		*lo = 0;
+		*hi = 65535;
+		break;
+	case DT_INT32:
+		*lo = INT32_MIN;
+		*hi = INT32_MAX;
+		break;
+	case DT_UINT32:
+		*lo = 0;
+		*hi = UINT32_MAX;
+		break;
+	case DT_INT64:
+	case DT_UINT64:
+	case DT_FLOAT32:
+	case DT_FLOAT64:
+	case DT_FLOAT16:
+	case DT_BFLOAT16:
+	case DT_BOOL:
+	case DT_COUNT:
+		break;
+	}
+}
+
+/* A float to int32 as TVM's cast, saturating where TVM is undefined. */
+QNN_FN int32_t qnn_double_to_i32(double v)
+{
+	if (v != v)
+		return 0;
+	if (v >= 2147483647.0)
+		return INT32_MAX;
+	if (v <= -2147483648.0)
+		return INT32_MIN;
+	return (int32_t)v;
+}
+
+/* GetFixedPointMultiplierShift: the multiplier as a Q31 significand and a
+ * power of two, significand * 2^(shift - 31). */
+QNN_FN void qnn_multiplier_shift(double multiplier, int32_t *significand, int32_t *shift)
+{
+	int e = 0;
+	double s;
+	int64_t si;
+	if (multiplier == 0.) {
+		*significand = 0;
+		*shift = 0;
+		return;
+	}
+	s = frexp(multiplier, &e);
+	si = (int64_t)round(s * (double)(1ll << 31));
+	if (si == (1ll << 31)) {
+		si /= 2;
+		e++;
+	}
+	*significand = (int32_t)si;
+	*shift = e;
+}
+
+/* x times significand * 2^(shift - 31) in int64 (x shifted left first by
+ * a positive shift), rounded by adding half of 2^(31 + right shift), or
+ * one less for a negative product (to_nearest), and cast to int32:
+ * QMultiplyShift (UPWARD; the per-axis q_multiply_shift) and
+ * FixedPointMultiplyToNearest (TONEAREST). Shifts past 64 bits, which TVM
+ * leaves undefined, give 0. */
+QNN_FN int32_t qnn_fixed_point(int32_t x, int32_t significand, int32_t shift, bool to_nearest)
+{
+	int ls = shift > 0 ? shift : 0, rs = shift > 0 ? 0 : -shift;
+	int64_t v, half;
+	if (ls > 62 || rs > 32)
+		return 0;
+	v = (int64_t)((uint64_t)(int64_t)x << ls);
+	v = (int64_t)((uint64_t)v * (uint64_t)(int64_t)significand);
+	half = (int64_t)1 << (rs + 30);
+	if (to_nearest && v < 0)
+		half -= 1;
+	v = (int64_t)((uint64_t)v + (uint64_t)half);
+	return qnn_wrap32(v >> (rs + 31));
+}
+
+/* tir.q_multiply_shift as TVM legalises it, for requantize's scalar scale
+ * with UPWARD rounding (FixedPointMultiply): a significand of one half
+ * (2^30) is a shift in int32, wrapping, rounded when to the right. */
+QNN_FN int32_t qnn_q_multiply_shift(int32_t x, int32_t significand, int32_t shift)
+{
+	if (significand == 1 << 30) {
+		int e = shift - 1;
+		if (e > 31)
+			return 0;
+		if (e > 0)
+			return (int32_t)((uint32_t)x << e);
+		e = -e;
+		if (e > 31)
+			e = 31;
+		return e == 0 ? x : (int32_t)((uint32_t)x + (1u << (e - 1))) >> e;
+	}
+	return qnn_fixed_point(x, significand, shift, false);
+}
+
+/* requantize's float rounding: Upward (half up, floor(x + 0.5) with the
+ * sum in the compute dtype) and Tonearest (half away from zero); values
+ * that are not finite pass. */
+QNN_FN double qnn_round_f64(double x, int rounding)
+{
+	if (!isfinite(x))
+		return x;
+	if (rounding == KERNEL_QNN_UPWARD)
+		return floor(x + 0.5);
+	return x < 0 ? -trunc(-x + 0.5) : trunc(x + 0.5);
+}
+
+QNN_FN float qnn_round_f32(float x, int rounding)
+{
+	if (!isfinite(x))
+		return x;
+	if (rounding == KERNEL_QNN_UPWARD)
+		return floorf(x + 0.5f);
+	return x < 0 ? -truncf(-x + 0.5f) : truncf(x + 0.5f);
+}
+
+/* qnn.quantize: round(x / scale) + zero_point in float32, clipped to the
+ * output dtype's range [lo, hi]. */
+QNN_FN int64_t qnn_quantize(float x, float scale, int32_t zero_point, int64_t lo, int64_t hi)
+{
+	float v = nearbyintf(x / scale) + (float)zero_point;
+	if (v != v)
+		return 0;
+	if (v <= (float)lo)
+		return lo;
+	if (v >= (float)hi)
+		return hi;
+	return (int64_t)v;
+}
+
+/* qnn.dequantize: (int32(x) - zero_point) in int32, as float32, times the
+ * scale. */
+QNN_FN float qnn_dequantize(int64_t x, float scale, int32_t zero_point)
+{
+	int32_t d = qnn_wrap32((int64_t)qnn_wrap32(x) - zero_point);
+	return QNN_FMUL((float)d, scale);
+}
+
+/* dequantize to float16: clipped to its range before the cast. */
+QNN_FN float qnn_clip_half(float v)
+{
+	return v < -65504.0f ? -65504.0f : v > 65504.0f ? 65504.0f : v;
+}
+
+/* qnn.requantize of one element x (int64 holds every input dtype) with its
+ * channel's input scale and zero point: RequantizeLowerInt (compute_dtype
+ * int64), RequantizeLowerFP<32> or <64>, saturated to [lo, hi] unless the
+ * output is int32. */
+QNN_FN int64_t qnn_requantize(const KernelQnn *q, int64_t x, float in_scale, int32_t in_zero,
+			      float out_scale, int32_t out_zero, int64_t lo, int64_t hi)
+{
+	double multiplier = (double)in_scale / (double)out_scale;
+	int32_t r;
+	if (q->compute == KERNEL_QNN_INT64) {
+		int32_t t = qnn_wrap32((int64_t)qnn_wrap32(x) - in_zero);
+		if (!q->scalar_scale || in_scale != out_scale) {
+			int32_t m, s;
+			qnn_multiplier_shift(multiplier, &m, &s);
+			if (q->rounding == KERNEL_QNN_TONEAREST)
+				t = qnn_fixed_point(t, m, s, true);
+			else if (q->scalar_scale)
+				t = qnn_q_multiply_shift(t, m, s);
+			else
+				t = qnn_fixed_point(t, m, s, false);
+		}
+		r = qnn_wrap32((int64_t)t + out_zero);
+	} else if (q->compute == KERNEL_QNN_FLOAT32) {
+		float t = (float)x - (float)in_zero;
+		t = QNN_FMUL(t, (float)multiplier) + (float)out_zero;
+		r = qnn_double_to_i32(qnn_round_f32(t, q->rounding));
+	} else {
+		double t = (double)x - (double)in_zero;
+		t = QNN_DMUL(t, multiplier) + (double)out_zero;
+		r = qnn_double_to_i32(qnn_round_f64(t, q->rounding));
+	}
+	return q->out_int32 ? r : qnn_clamp(r, lo, hi);
+}
+
+#endif
