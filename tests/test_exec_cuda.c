@@ -532,6 +532,22 @@ static void test_qnn_quantize(void **state)
 	      0);
 }
 
+/* qnn.add, qnn.subtract and qnn.mul: broadcasting, scalar and per-channel
+ * parameters, parameters equal to the output's (a cast in TVM). */
+static void test_qnn_binary(void **state)
+{
+	(void)state;
+	REQUIRE_GPU();
+	check("%a: Tensor[(3, 4, 5), int8], %b: Tensor[(4, 1), int8], %c: Tensor[(3, 4, 5), int8], "
+	      "%s: Tensor[(4), float32], %z: Tensor[(4), int32], %u: Tensor[(6, 5), uint8]",
+	      "(qnn.add(%a, %b, 0.37f, -3, 0.11f, 4, 0.2f, 1), qnn.subtract(%a, %b, 0.37f, -3, "
+	      "0.11f, 4, 0.37f, -3), qnn.mul(%a, %b, 0.37f, -3, 0.11f, 4, 0.05f, 2), "
+	      "qnn.add(%a, %c, %s, %z, 0.5f, 0, 0.5f, 0, lhs_axis=1), qnn.mul(%a, %c, %s, %z, %s, "
+	      "%z, 0.25f, -1, lhs_axis=1, rhs_axis=1), qnn.subtract(%u, %u, 0.1f, 7, 0.3f, 0, "
+	      "0.2f, 9))",
+	      0);
+}
+
 /* fixed_point_multiply's int64 arithmetic and TVM's one-half shortcut;
  * nn.space_to_batch_nd and nn.batch_to_space_nd move words. */
 static void test_fixed_point_and_space_batch(void **state)
@@ -794,6 +810,7 @@ int main(void)
 		cmocka_unit_test(test_norm_and_arrange),
 		cmocka_unit_test(test_fixed_point_and_space_batch),
 		cmocka_unit_test(test_qnn_quantize),
+		cmocka_unit_test(test_qnn_binary),
 		cmocka_unit_test(test_crop_and_resize),
 		cmocka_unit_test(test_matmul_and_activations),
 		cmocka_unit_test(test_scans),

@@ -3338,6 +3338,56 @@ static void test_qnn_requantize(void **state)
 	expect_values(8, near75, 6, 0);
 }
 
+/* qnn.add, qnn.subtract and qnn.mul against TVM's lowering worked out by
+ * hand. add, subtract: each operand requantized to the output's scale and
+ * zero point in int32 (lhs: the scales agree, so x - 2 + 3; rhs: times
+ * 0.5, (t + 1) >> 1 with t = x + 1, then + 3), or cast when its scalar
+ * parameters are the output's; the sum less the output zero point, the
+ * difference plus it, clipped. mul: (a - 2) * (b + 1) requantized from
+ * scale 0.125 (times 0.25: (t + 2) >> 2, -38.5 rounding up). Per channel
+ * along axis 0: multipliers 0.5 and 1 (add), 1 and 0.25 (mul); rhs
+ * broadcasting over rows; uint8 saturating at 0. */
+static void test_qnn_binary(void **state)
+{
+	static const double a[] = {10, -20, 127, -128}, b[] = {4, 6, 100, -100};
+	static const double add[] = {14, -15, 127, -128}, sub[] = {8, -23, 77, -78};
+	static const double add_same[] = {13, -16, 127, -128};
+	static const double mul[] = {13, -35, 127, 127};
+	static const double a2[] = {3, -3, 5, -5}, sc[] = {0.5, 1}, zc[] = {0, -4};
+	static const double b2[] = {1, 100}, b3[] = {3, 5, 8, -8};
+	static const double sc3[] = {2, 0.25}, zc3[] = {1, 0};
+	static const double addc[] = {3, 99, 10, 99}, mulc[] = {6, -12, 18, 2};
+	static const double u[] = {10, 0}, v[] = {3, 200}, subu[] = {12, 0};
+	(void)state;
+	in_values("a", DT_INT8, SHAPE(4), a);
+	in_values("b", DT_INT8, SHAPE(4), b);
+	in_values("a2", DT_INT8, SHAPE(2, 2), a2);
+	in_values("sc", DT_FLOAT32, SHAPE(2), sc);
+	in_values("zc", DT_INT32, SHAPE(2), zc);
+	in_values("b2", DT_INT8, SHAPE(2), b2);
+	in_values("b3", DT_INT8, SHAPE(2, 2), b3);
+	in_values("sc3", DT_FLOAT32, SHAPE(2), sc3);
+	in_values("zc3", DT_INT32, SHAPE(2), zc3);
+	in_values("u", DT_UINT8, SHAPE(2), u);
+	in_values("v", DT_UINT8, SHAPE(2), v);
+	run_body("(qnn.add(%a, %b, 0.5f, 2, 0.25f, -1, 0.5f, 3), "
+		 "qnn.subtract(%a, %b, 0.5f, 2, 0.25f, -1, 0.5f, 3), "
+		 "qnn.add(%a, %b, 0.5f, 3, 0.25f, -1, 0.5f, 3), "
+		 "qnn.mul(%a, %b, 0.5f, 2, 0.25f, -1, 0.5f, 3), "
+		 "qnn.add(%a2, %b2, %sc, %zc, 1f, 0, 1f, 0, lhs_axis=0), "
+		 "qnn.mul(%a2, %b3, %sc, %zc, %sc3, %zc3, 1f, 0, lhs_axis=0, rhs_axis=0), "
+		 "qnn.subtract(%u, %v, 1f, 0, 1f, 0, 1f, 5))");
+	assert_int_equal(result.outputs[0].dtype, DT_INT8);
+	expect_values(0, add, 4, 0);
+	expect_values(1, sub, 4, 0);
+	expect_values(2, add_same, 4, 0);
+	expect_values(3, mul, 4, 0);
+	expect_values(4, addc, 4, 0);
+	expect_values(5, mulc, 4, 0);
+	assert_int_equal(result.outputs[6].dtype, DT_UINT8);
+	expect_values(6, subu, 2, 0);
+}
+
 /* Hand-checked nn.space_to_batch_nd (TF's example layout: the block
  * offsets outermost in the new batch, padding read as pad_value) and
  * nn.batch_to_space_nd, and the two as each other's inverse. */
@@ -3816,6 +3866,7 @@ int main(void)
 		TEST(test_fixed_point_multiply),
 		TEST(test_qnn_quantize_dequantize),
 		TEST(test_qnn_requantize),
+		TEST(test_qnn_binary),
 		TEST(test_space_batch),
 		TEST(test_crop_and_resize),
 		TEST(test_unsupported_dtype),

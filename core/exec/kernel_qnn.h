@@ -85,8 +85,10 @@ QNN_FN void qnn_range(DType dt, int64_t *lo, int64_t *hi)
 		*lo = 0;
 		*hi = UINT32_MAX;
 		break;
-	case DT_INT64:
 	case DT_UINT64:
+		*lo = 0;
+		break;
+	case DT_INT64:
 	case DT_FLOAT32:
 	case DT_FLOAT64:
 	case DT_FLOAT16:
@@ -252,6 +254,63 @@ QNN_FN int64_t qnn_requantize(const KernelQnn *q, int64_t x, float in_scale, int
 		r = qnn_double_to_i32(qnn_round_f64(t, q->rounding));
 	}
 	return q->out_int32 ? r : qnn_clamp(r, lo, hi);
+}
+
+/* qnn.add, qnn.subtract, qnn.mul of one output element. The operands
+ * arrive as int64 with their own channels' parameters (a, sa, za and b,
+ * sb, zb), the output's (so, zo); lo and hi are the dtype's range.
+ * add and subtract (RequantizeOrUpcast): each operand to int32 in the
+ * output's scale and zero point, by requantize (UPWARD, int64, int32 out)
+ * unless its parameters are scalars equal to the output's; then their sum
+ * less zo (difference plus zo), clipped. mul: (a - za) * (b - zb) in
+ * int32, requantized from the scale sa * sb (in float32) and zero point 0
+ * to (so, zo) and the dtype. */
+QNN_FN int64_t qnn_binary(const KernelQnn *q, OpKind op, int64_t a, float sa, int32_t za, int64_t b,
+			  float sb, int32_t zb, float so, int32_t zo, int64_t lo, int64_t hi)
+{
+	KernelQnn r = *q;
+	int32_t x, y;
+	r.rounding = KERNEL_QNN_UPWARD;
+	r.compute = KERNEL_QNN_INT64;
+	if (op == OP_QNN_MUL) {
+		int32_t t;
+		x = qnn_wrap32((int64_t)qnn_wrap32(a) - za);
+		y = qnn_wrap32((int64_t)qnn_wrap32(b) - zb);
+		t = (int32_t)((uint32_t)x * (uint32_t)y);
+		r.out_int32 = false;
+		return qnn_requantize(&r, t, QNN_FMUL(sa, sb), 0, so, zo, lo, hi);
+	}
+	r.out_int32 = true;
+	r.scalar_scale = q->side_scalar[0];
+	x = q->side_scalar[0] && sa == so && za == zo
+		    ? qnn_wrap32(a)
+		    : (int32_t)qnn_requantize(&r, a, sa, za, so, zo, lo, hi);
+	r.scalar_scale = q->side_scalar[1];
+	y = q->side_scalar[1] && sb == so && zb == zo
+		    ? qnn_wrap32(b)
+		    : (int32_t)qnn_requantize(&r, b, sb, zb, so, zo, lo, hi);
+	if (op == OP_QNN_ADD)
+		return qnn_clamp(qnn_wrap32((int64_t)qnn_wrap32((int64_t)x + y) - zo), lo, hi);
+	return qnn_clamp(qnn_wrap32((int64_t)qnn_wrap32((int64_t)x - y) + zo), lo, hi);
+}
+
+/* The flat indices into lhs (side 0) and rhs (side 1) of output element
+ * i, by the broadcasting plan. */
+QNN_FN int64_t qnn_operand_index(const KernelQnn *q, int side, int64_t i)
+{
+	int64_t at = 0;
+	for (int d = (int)q->ndim - 1; d >= 0; d--) {
+		at += (i % q->shape[d]) * q->stride[side][d];
+		i /= q->shape[d];
+	}
+	return at;
+}
+
+/* The index a parameter of count elements reads for operand element j
+ * of side (a scalar or one element: 0). */
+QNN_FN int64_t qnn_side_param(const KernelQnn *q, int side, int64_t j, int64_t count)
+{
+	return count == 1 ? 0 : (j / q->side_inner[side]) % q->side_len[side];
 }
 
 #endif

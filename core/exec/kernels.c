@@ -1079,6 +1079,63 @@ bool kernel_dtype_checked_at_launch(DType dtype)
 
 /* ---- quantized operators ---- */
 
+/* qnn.add, qnn.subtract, qnn.mul: the broadcasting plan and each
+ * operand's channel axis; mul with per-channel scales needs lhs_axis and
+ * rhs_axis to agree, as TVM's lowering does. */
+static bool prepare_qnn_binary(KernelCall *kc, const Expr *call, char **err)
+{
+	KernelQnn *q = &kc->p.qnn;
+	const KernelTensor *out = &kc->out[0];
+	const int64_t *shapes[2] = {kc->in[0].shape, kc->in[1].shape};
+	uint32_t nds[2] = {kc->in[0].ndim, kc->in[1].ndim}, k;
+	int64_t *shape = xmalloc((out->ndim + 1) * sizeof(int64_t));
+	int64_t *st[2] = {xmalloc((out->ndim + 1) * sizeof(int64_t)),
+			  xmalloc((out->ndim + 1) * sizeof(int64_t))};
+	static const char *const axis_names[2] = {"lhs_axis", "rhs_axis"};
+	int64_t axes[2];
+	k = kernel_broadcast_plan(out->shape, out->ndim, shapes, nds, shape, st);
+	if (k <= KERNEL_QNN_MAX_NDIM) {
+		q->ndim = k;
+		for (uint32_t i = 0; i < k; i++) {
+			q->shape[i] = shape[i];
+			q->stride[0][i] = st[0][i];
+			q->stride[1][i] = st[1][i];
+		}
+	}
+	free(shape);
+	free(st[0]);
+	free(st[1]);
+	if (k > KERNEL_QNN_MAX_NDIM) {
+		*err = xasprintf("'%s' broadcasts over more than %d dimensions", kc->name,
+				 KERNEL_QNN_MAX_NDIM);
+		return false;
+	}
+	for (int side = 0; side < 2; side++) {
+		const KernelTensor *x = &kc->in[side];
+		int64_t axis = attr_int(call, axis_names[side], -1);
+		axes[side] = axis;
+		q->side_len[side] = 1;
+		q->side_inner[side] = 1;
+		if (x->ndim > 0 && normalize_axis(axis, x->ndim, &axis)) {
+			KernelAxis a;
+			split_axis(x, axis, &a);
+			q->side_len[side] = a.len;
+			q->side_inner[side] = a.inner;
+		}
+		q->side_scalar[side] =
+			kc->in[2 + 2 * side].ndim == 0 && kc->in[3 + 2 * side].ndim == 0;
+	}
+	q->scalar_scale = kc->in[2].ndim == 0 && kc->in[4].ndim == 0;
+	if (kc->op == OP_QNN_MUL && !q->scalar_scale && axes[0] != axes[1]) {
+		*err = xasprintf(
+			"'%s' with per-channel scales needs lhs_axis and rhs_axis to agree "
+			"(TVM lowers no other)",
+			kc->name);
+		return false;
+	}
+	return true;
+}
+
 /* qnn.quantize, qnn.dequantize, qnn.requantize: the channel axis of the
  * data (a scalar's only channel), requantize's rounding and compute dtype
  * (None: TVM's RequantizeConfig defaults, UPWARD and int64). */
@@ -1217,6 +1274,10 @@ bool kernel_call_prepare(KernelCall *kc, const Expr *call, const KernelTensor *i
 	case OP_QNN_DEQUANTIZE:
 	case OP_QNN_REQUANTIZE:
 		return prepare_qnn(kc, call, err);
+	case OP_QNN_ADD:
+	case OP_QNN_SUBTRACT:
+	case OP_QNN_MUL:
+		return prepare_qnn_binary(kc, call, err);
 	case OP_FIXED_POINT_MULTIPLY:
 		kc->p.fpm.multiplier = (int32_t)attr_int(call, "multiplier", 0);
 		kc->p.fpm.shift = (int32_t)attr_int(call, "shift", 0);

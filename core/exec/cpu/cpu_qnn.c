@@ -62,6 +62,32 @@ static void requantize_range(void *ctx, int64_t begin, int64_t end)
 	}
 }
 
+/* qnn.add, qnn.subtract, qnn.mul (lhs, rhs, lhs_scale, lhs_zero_point,
+ * rhs_scale, rhs_zero_point, output_scale, output_zero_point) */
+static void binary_range(void *ctx, int64_t begin, int64_t end)
+{
+	const QnnJob *job = ctx;
+	const KernelCall *kc = job->kc;
+	const KernelQnn *q = &kc->p.qnn;
+	const KernelTensor *in = kc->in;
+	const float *sa = in[2].data, *sb = in[4].data, *so = in[6].data;
+	const int32_t *za = in[3].data, *zb = in[5].data, *zo = in[7].data;
+	for (int64_t i = begin; i < end; i++) {
+		int64_t ia = qnn_operand_index(q, 0, i), ib = qnn_operand_index(q, 1, i);
+		/* mul's per-channel scales both follow lhs's channel, as TVM's */
+		int64_t ja = kc->op == OP_QNN_MUL ? ia : ib;
+		store_int(kc->out[0].data, kc->out[0].dtype, i,
+			  qnn_binary(q, kc->op, load_int(in[0].data, in[0].dtype, ia),
+				     sa[qnn_side_param(q, 0, ia, in[2].count)],
+				     za[qnn_side_param(q, 0, ia, in[3].count)],
+				     load_int(in[1].data, in[1].dtype, ib),
+				     sb[qnn_side_param(q, kc->op == OP_QNN_MUL ? 0 : 1, ja,
+						       in[4].count)],
+				     zb[qnn_side_param(q, 1, ib, in[5].count)], so[0], zo[0],
+				     job->lo, job->hi));
+	}
+}
+
 static bool qnn_run(const KernelCall *kc, KernelRangeFn fn)
 {
 	QnnJob job = {kc, 0, 0};
@@ -87,4 +113,22 @@ bool kernel_cpu_QNN_REQUANTIZE(const KernelCall *kc, char **err)
 {
 	(void)err;
 	return qnn_run(kc, requantize_range);
+}
+
+bool kernel_cpu_QNN_ADD(const KernelCall *kc, char **err)
+{
+	(void)err;
+	return qnn_run(kc, binary_range);
+}
+
+bool kernel_cpu_QNN_SUBTRACT(const KernelCall *kc, char **err)
+{
+	(void)err;
+	return qnn_run(kc, binary_range);
+}
+
+bool kernel_cpu_QNN_MUL(const KernelCall *kc, char **err)
+{
+	(void)err;
+	return qnn_run(kc, binary_range);
 }

@@ -210,7 +210,10 @@
 #define CUDA_OPS_QNN(X)   \
 	X(QNN_QUANTIZE)   \
 	X(QNN_DEQUANTIZE) \
-	X(QNN_REQUANTIZE)
+	X(QNN_REQUANTIZE) \
+	X(QNN_ADD)        \
+	X(QNN_SUBTRACT)   \
+	X(QNN_MUL)
 
 #define CUDA_OPS(X)             \
 	CUDA_OPS_ELEMENTWISE(X) \

@@ -1,7 +1,8 @@
 /*
  * cuda_qnn.cu - the CUDA kernels of the quantized operators, one element
  * per thread with kernel_qnn.h's arithmetic (as cpu_qnn.c computes it):
- * qnn.quantize, qnn.dequantize and qnn.requantize. The parameters are read
+ * qnn.quantize, qnn.dequantize, qnn.requantize, qnn.add, qnn.subtract and
+ * qnn.mul. The parameters are read
  * on the device, requantize's multipliers derived there per element.
  */
 #include "kernels_cuda.h"
@@ -86,6 +87,74 @@ __global__ void requantize_kernel(const void *x, DType xt, const float *scale, i
 			      qnn_requantize(&q, load_as_ll(x, xt, i), s, z, out_scale[0],
 					     out_zero[0], lo, hi));
 	}
+}
+
+/* KernelCall's inputs, for the binary kernel's arguments. */
+struct QnnBinaryArgs {
+	const void *a, *b;
+	DType at, bt;
+	const float *sa, *sb, *so;
+	const int32_t *za, *zb, *zo;
+	int64_t nsa, nza, nsb, nzb;
+};
+
+__global__ void binary_kernel(QnnBinaryArgs g, void *out, DType ot, int64_t n, OpKind op,
+			      KernelQnn q, int64_t lo, int64_t hi)
+{
+	GRID_LOOP(i, n)
+	{
+		int64_t ia = qnn_operand_index(&q, 0, i), ib = qnn_operand_index(&q, 1, i);
+		bool mul = op == OP_QNN_MUL;
+		qnn_store_int(
+			out, ot, i,
+			qnn_binary(
+				&q, op, load_as_ll(g.a, g.at, ia),
+				g.sa[qnn_side_param(&q, 0, ia, g.nsa)],
+				g.za[qnn_side_param(&q, 0, ia, g.nza)], load_as_ll(g.b, g.bt, ib),
+				g.sb[qnn_side_param(&q, mul ? 0 : 1, mul ? ia : ib, g.nsb)],
+				g.zb[qnn_side_param(&q, 1, ib, g.nzb)], g.so[0], g.zo[0], lo, hi));
+	}
+}
+
+static bool binary_run(CudaState *s, const KernelCall *kc, char **err)
+{
+	const KernelTensor *in = kc->in;
+	int64_t n = kc->out[0].count, lo, hi;
+	QnnBinaryArgs g = {in[0].data,
+			   in[1].data,
+			   in[0].dtype,
+			   in[1].dtype,
+			   (const float *)in[2].data,
+			   (const float *)in[4].data,
+			   (const float *)in[6].data,
+			   (const int32_t *)in[3].data,
+			   (const int32_t *)in[5].data,
+			   (const int32_t *)in[7].data,
+			   in[2].count,
+			   in[3].count,
+			   in[4].count,
+			   in[5].count};
+	if (n == 0)
+		return true;
+	qnn_range(kc->out[0].dtype, &lo, &hi);
+	binary_kernel<<<blocks_for(n), THREADS, 0, s->stream>>>(
+		g, kc->out[0].data, kc->out[0].dtype, n, kc->op, kc->p.qnn, lo, hi);
+	return launched(kc, err);
+}
+
+bool kernel_cuda_QNN_ADD(CudaState *s, const KernelCall *kc, char **err)
+{
+	return binary_run(s, kc, err);
+}
+
+bool kernel_cuda_QNN_SUBTRACT(CudaState *s, const KernelCall *kc, char **err)
+{
+	return binary_run(s, kc, err);
+}
+
+bool kernel_cuda_QNN_MUL(CudaState *s, const KernelCall *kc, char **err)
+{
+	return binary_run(s, kc, err);
 }
 
 bool kernel_cuda_QNN_QUANTIZE(CudaState *s, const KernelCall *kc, char **err)
