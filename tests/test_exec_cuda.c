@@ -548,6 +548,29 @@ static void test_qnn_binary(void **state)
 	      0);
 }
 
+/* qnn.dense (per-unit weight zero points, uint8 data), qnn.batch_matmul
+ * (both transposes, a broadcast batch) and qnn.conv2d (padding, strides,
+ * dilation, groups, per-channel zero points). */
+static void test_qnn_products(void **state)
+{
+	(void)state;
+	REQUIRE_GPU();
+	check("%x: Tensor[(3, 7, 9), uint8], %w: Tensor[(5, 9), int8], %z: Tensor[(5), int32], "
+	      "%a: Tensor[(2, 6, 4), int8], %b: Tensor[(1, 5, 6), uint8]",
+	      "(qnn.dense(%x, %w, 3, %z, 0.5f, 0.25f, units=5, out_dtype=\"int32\"), "
+	      "qnn.dense(%x, %w, -2, 7, 0.5f, 0.25f, units=5, out_dtype=\"int64\"), "
+	      "qnn.batch_matmul(%a, %b, -3, 9, 1f, 1f, out_dtype=\"int32\", transpose_a=True, "
+	      "transpose_b=True))",
+	      0);
+	check("%d: Tensor[(2, 4, 9, 8), uint8], %k: Tensor[(6, 2, 3, 3), int8], %z: Tensor[(6), "
+	      "int32], %k1: Tensor[(5, 4, 2, 3), int8]",
+	      "(qnn.conv2d(%d, %k, 5, %z, 1f, 1f, strides=[2, 1], padding=[1, 2, 0, 1], "
+	      "dilation=[1, 2], groups=2, channels=6, kernel_size=[3, 3], out_dtype=\"int32\"), "
+	      "qnn.conv2d(%d, %k1, -4, 3, 1f, 1f, channels=5, kernel_size=[2, 3], "
+	      "out_dtype=\"int32\"))",
+	      0);
+}
+
 /* fixed_point_multiply's int64 arithmetic and TVM's one-half shortcut;
  * nn.space_to_batch_nd and nn.batch_to_space_nd move words. */
 static void test_fixed_point_and_space_batch(void **state)
@@ -811,6 +834,7 @@ int main(void)
 		cmocka_unit_test(test_fixed_point_and_space_batch),
 		cmocka_unit_test(test_qnn_quantize),
 		cmocka_unit_test(test_qnn_binary),
+		cmocka_unit_test(test_qnn_products),
 		cmocka_unit_test(test_crop_and_resize),
 		cmocka_unit_test(test_matmul_and_activations),
 		cmocka_unit_test(test_scans),

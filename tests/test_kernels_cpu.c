@@ -3388,6 +3388,42 @@ static void test_qnn_binary(void **state)
 	expect_values(6, subu, 2, 0);
 }
 
+/* qnn.dense, qnn.batch_matmul and qnn.conv2d against TVM's lowering worked
+ * out by hand: sums of (x - input_zero_point) * (w - weight_zero_point) in
+ * int32. dense: uint8 data less 2, an int8 weight less 0 and -1 per unit
+ * (-128 + 1 = -127 times 248). batch_matmul: transpose_b, zero points 1
+ * and -1. conv2d: data less 1 padded with its zero point (so the padding
+ * adds nothing), stride 2, weight zero points 0 and 1 per output channel:
+ * channel 0 is P[2i][2j] - P[2i+1][2j+1], channel 1 the window's sum. */
+static void test_qnn_products(void **state)
+{
+	static const double x[] = {1, 2, 3, 250, 0, 7}, w[] = {1, -1, 2, -128, 127, 0};
+	static const double zw[] = {0, -1}, dense[] = {1, 128, 260, -31747};
+	static const double bx[] = {1, 2, 3, 4}, by[] = {5, 6, 7, 8}, bmm[] = {7, 9, 33, 43};
+	static const double d[] = {1, 2, 3, 4, 5, 6, 7, 8, 9};
+	static const double k[] = {1, 0, 0, -1, 2, 2, 2, 2}, zk[] = {0, 1};
+	static const double conv[] = {0, -2, -6, -4, 0, 3, 9, 24};
+	(void)state;
+	in_values("x", DT_UINT8, SHAPE(2, 3), x);
+	in_values("w", DT_INT8, SHAPE(2, 3), w);
+	in_values("zw", DT_INT32, SHAPE(2), zw);
+	in_values("bx", DT_INT8, SHAPE(1, 2, 2), bx);
+	in_values("by", DT_INT8, SHAPE(1, 2, 2), by);
+	in_values("d", DT_INT8, SHAPE(1, 1, 3, 3), d);
+	in_values("k", DT_INT8, SHAPE(2, 1, 2, 2), k);
+	in_values("zk", DT_INT32, SHAPE(2), zk);
+	run_body("(qnn.dense(%x, %w, 2, %zw, 0.5f, 0.25f, units=2, out_dtype=\"int32\"), "
+		 "qnn.batch_matmul(%bx, %by, 1, -1, 1f, 1f, out_dtype=\"int32\", "
+		 "transpose_b=True), "
+		 "qnn.conv2d(%d, %k, 1, %zk, 1f, 1f, strides=[2, 2], padding=[1, 1], "
+		 "channels=2, kernel_size=[2, 2], out_dtype=\"int32\"))");
+	assert_int_equal(result.outputs[0].dtype, DT_INT32);
+	expect_values(0, dense, 4, 0);
+	expect_values(1, bmm, 4, 0);
+	EXPECT_SHAPE(2, 1, 2, 2, 2);
+	expect_values(2, conv, 8, 0);
+}
+
 /* Hand-checked nn.space_to_batch_nd (TF's example layout: the block
  * offsets outermost in the new batch, padding read as pad_value) and
  * nn.batch_to_space_nd, and the two as each other's inverse. */
@@ -3867,6 +3903,7 @@ int main(void)
 		TEST(test_qnn_quantize_dequantize),
 		TEST(test_qnn_requantize),
 		TEST(test_qnn_binary),
+		TEST(test_qnn_products),
 		TEST(test_space_batch),
 		TEST(test_crop_and_resize),
 		TEST(test_unsupported_dtype),

@@ -313,4 +313,86 @@ QNN_FN int64_t qnn_side_param(const KernelQnn *q, int side, int64_t j, int64_t c
 	return count == 1 ? 0 : (j / q->side_inner[side]) % q->side_len[side];
 }
 
+/* Element i of an integer tensor of dtype dt, as int64. */
+QNN_FN int64_t qnn_load(const void *p, DType dt, int64_t i)
+{
+	switch (dt) {
+	case DT_INT8:
+		return ((const int8_t *)p)[i];
+	case DT_UINT8:
+		return ((const uint8_t *)p)[i];
+	case DT_INT16:
+		return ((const int16_t *)p)[i];
+	case DT_UINT16:
+		return ((const uint16_t *)p)[i];
+	case DT_INT32:
+		return ((const int32_t *)p)[i];
+	case DT_UINT32:
+		return ((const uint32_t *)p)[i];
+	case DT_INT64:
+	case DT_UINT64:
+		return ((const int64_t *)p)[i];
+	case DT_FLOAT32:
+	case DT_FLOAT64:
+	case DT_FLOAT16:
+	case DT_BFLOAT16:
+	case DT_BOOL:
+	case DT_COUNT:
+		break;
+	}
+	return 0;
+}
+
+/* qnn.dense and qnn.batch_matmul, output element e: the sum over k of
+ * (a - za) * (b - zb), zb per column (dense's units) when nzb > 1, in
+ * wrapping 64-bit arithmetic; TVM's four terms are that sum, exactly,
+ * modulo the int32 it computes in. */
+QNN_FN int64_t qnn_matmul_at(const KernelMatmul *m, const void *a, DType at, const void *b,
+			     DType bt, int32_t za, const int32_t *zb, int64_t nzb, int64_t e)
+{
+	int64_t col = e % m->n, row = (e / m->n) % m->m, bi = e / (m->n * m->m);
+	int64_t oa = (m->batch_a == 1 ? 0 : bi) * m->m * m->k;
+	int64_t ob = (m->batch_b == 1 ? 0 : bi) * m->k * m->n;
+	int64_t z = zb[nzb == 1 ? 0 : col];
+	uint64_t acc = 0;
+	for (int64_t k = 0; k < m->k; k++) {
+		int64_t x = qnn_load(a, at, oa + (m->trans_a ? k * m->m + row : row * m->k + k));
+		int64_t y = qnn_load(b, bt, ob + (m->trans_b ? col * m->k + k : k * m->n + col));
+		acc += (uint64_t)(x - za) * (uint64_t)(y - z);
+	}
+	return (int64_t)acc;
+}
+
+/* qnn.conv2d, output element e of [n, o, oh, ow]: the sum over the
+ * window of (x - zx) * (w - zw[o]) (zw scalar when nzw is 1), groups and
+ * dilation as conv2d's; TVM pads the data with zx, so padding adds 0. */
+QNN_FN int64_t qnn_conv2d_at(const KernelWindow *w, const void *x, DType xt, const void *k,
+			     DType kt, int32_t zx, const int32_t *zw, int64_t nzw, int64_t e)
+{
+	int64_t ow = e % w->ow, oh = (e / w->ow) % w->oh, o = (e / (w->ow * w->oh)) % w->o;
+	int64_t n = e / (w->ow * w->oh * w->o);
+	int64_t cpg = w->c / w->groups, opg = w->o / w->groups, g = o / opg;
+	int64_t z = zw[nzw == 1 ? 0 : o];
+	uint64_t acc = 0;
+	for (int64_t ic = 0; ic < cpg; ic++) {
+		int64_t c = g * cpg + ic;
+		for (int64_t kh = 0; kh < w->kh; kh++) {
+			int64_t ih = oh * w->stride[1] - w->pad[1] + kh * w->dilation[1];
+			if (ih < 0 || ih >= w->h)
+				continue;
+			for (int64_t kw = 0; kw < w->kw; kw++) {
+				int64_t iw = ow * w->stride[2] - w->pad[2] + kw * w->dilation[2];
+				int64_t xv, kv;
+				if (iw < 0 || iw >= w->w)
+					continue;
+				xv = qnn_load(x, xt, ((n * w->c + c) * w->h + ih) * w->w + iw) - zx;
+				kv = qnn_load(k, kt, ((o * cpg + ic) * w->kh + kh) * w->kw + kw) -
+				     z;
+				acc += (uint64_t)xv * (uint64_t)kv;
+			}
+		}
+	}
+	return (int64_t)acc;
+}
+
 #endif

@@ -1278,6 +1278,43 @@ bool kernel_call_prepare(KernelCall *kc, const Expr *call, const KernelTensor *i
 	case OP_QNN_SUBTRACT:
 	case OP_QNN_MUL:
 		return prepare_qnn_binary(kc, call, err);
+	case OP_QNN_DENSE: {
+		KernelMatmul m = {.batch = 1, .batch_a = 1, .batch_b = 1, .trans_b = true};
+		m.k = in[0].shape[in[0].ndim - 1];
+		m.m = 1;
+		for (uint32_t i = 0; i + 1 < in[0].ndim; i++)
+			m.m *= in[0].shape[i];
+		m.n = in[1].shape[0];
+		kc->p.qnn.matmul = m;
+		return true;
+	}
+	case OP_QNN_BATCH_MATMUL: {
+		KernelMatmul m = {0};
+		m.trans_a = attr_bool(call, "transpose_a", false);
+		m.trans_b = attr_bool(call, "transpose_b", false);
+		m.batch_a = in[0].shape[0];
+		m.batch_b = in[1].shape[0];
+		m.batch = out[0].shape[0];
+		m.m = out[0].shape[1];
+		m.n = out[0].shape[2];
+		m.k = m.trans_a ? in[0].shape[1] : in[0].shape[2];
+		kc->p.qnn.matmul = m;
+		return true;
+	}
+	case OP_QNN_CONV2D: {
+		/* conv2d's window, then moved into the qnn member of the union */
+		WindowOp wo;
+		KernelWindow w;
+		(void)window_op(OP_CONV2D, &wo);
+		if (!window_layouts_only(kc, call, &wo, err))
+			return false;
+		if (!prepare_window(kc, call, &wo))
+			break;
+		w = kc->p.window;
+		memset(&kc->p, 0, sizeof kc->p);
+		kc->p.qnn.window = w;
+		return true;
+	}
 	case OP_FIXED_POINT_MULTIPLY:
 		kc->p.fpm.multiplier = (int32_t)attr_int(call, "multiplier", 0);
 		kc->p.fpm.shift = (int32_t)attr_int(call, "shift", 0);

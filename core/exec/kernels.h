@@ -388,6 +388,10 @@ typedef struct KernelQnn {
 	int64_t shape[KERNEL_QNN_MAX_NDIM], stride[2][KERNEL_QNN_MAX_NDIM];
 	int64_t side_len[2], side_inner[2];
 	bool side_scalar[2];
+	/* qnn.dense and qnn.batch_matmul (the float operators' plans), and
+	 * qnn.conv2d (NCHW data, an OIHW weight) */
+	KernelMatmul matmul;
+	KernelWindow window;
 } KernelQnn;
 
 typedef struct KernelCall {

@@ -132,3 +132,45 @@ bool kernel_cpu_QNN_MUL(const KernelCall *kc, char **err)
 	(void)err;
 	return qnn_run(kc, binary_range);
 }
+
+/* qnn.dense, qnn.batch_matmul, qnn.conv2d (data, weight, input_zero_point,
+ * weight_zero_point, input_scale, weight_scale): the scales only type the
+ * result; the sums wrap to out_dtype. */
+static void product_range(void *ctx, int64_t begin, int64_t end)
+{
+	const QnnJob *job = ctx;
+	const KernelCall *kc = job->kc;
+	const KernelTensor *in = kc->in;
+	int32_t zx = ((const int32_t *)in[2].data)[0];
+	const int32_t *zw = in[3].data;
+	for (int64_t e = begin; e < end; e++) {
+		int64_t v =
+			kc->op == OP_QNN_CONV2D
+				? qnn_conv2d_at(&kc->p.qnn.window, in[0].data, in[0].dtype,
+						in[1].data, in[1].dtype, zx, zw, in[3].count, e)
+				: qnn_matmul_at(&kc->p.qnn.matmul, in[0].data, in[0].dtype,
+						in[1].data, in[1].dtype, zx, zw, in[3].count, e);
+		store_int(kc->out[0].data, kc->out[0].dtype, e, v);
+	}
+}
+
+bool kernel_cpu_QNN_DENSE(const KernelCall *kc, char **err)
+{
+	(void)err;
+	kernel_parallel_for(kc->out[0].count, 64, product_range, &(QnnJob){kc, 0, 0});
+	return true;
+}
+
+bool kernel_cpu_QNN_BATCH_MATMUL(const KernelCall *kc, char **err)
+{
+	(void)err;
+	kernel_parallel_for(kc->out[0].count, 64, product_range, &(QnnJob){kc, 0, 0});
+	return true;
+}
+
+bool kernel_cpu_QNN_CONV2D(const KernelCall *kc, char **err)
+{
+	(void)err;
+	kernel_parallel_for(kc->out[0].count, 64, product_range, &(QnnJob){kc, 0, 0});
+	return true;
+}

@@ -207,13 +207,16 @@
 	X(BATCH_TO_SPACE_ND)
 
 /* Every entry, family by family. */
-#define CUDA_OPS_QNN(X)   \
-	X(QNN_QUANTIZE)   \
-	X(QNN_DEQUANTIZE) \
-	X(QNN_REQUANTIZE) \
-	X(QNN_ADD)        \
-	X(QNN_SUBTRACT)   \
-	X(QNN_MUL)
+#define CUDA_OPS_QNN(X)     \
+	X(QNN_QUANTIZE)     \
+	X(QNN_DEQUANTIZE)   \
+	X(QNN_REQUANTIZE)   \
+	X(QNN_ADD)          \
+	X(QNN_SUBTRACT)     \
+	X(QNN_MUL)          \
+	X(QNN_DENSE)        \
+	X(QNN_BATCH_MATMUL) \
+	X(QNN_CONV2D)
 
 #define CUDA_OPS(X)             \
 	CUDA_OPS_ELEMENTWISE(X) \

@@ -2,7 +2,8 @@
  * cuda_qnn.cu - the CUDA kernels of the quantized operators, one element
  * per thread with kernel_qnn.h's arithmetic (as cpu_qnn.c computes it):
  * qnn.quantize, qnn.dequantize, qnn.requantize, qnn.add, qnn.subtract and
- * qnn.mul. The parameters are read
+ * qnn.mul, and qnn.dense, qnn.batch_matmul and qnn.conv2d, one output
+ * element's integer sum per thread. The parameters are read
  * on the device, requantize's multipliers derived there per element.
  */
 #include "kernels_cuda.h"
@@ -198,4 +199,44 @@ bool kernel_cuda_QNN_REQUANTIZE(CudaState *s, const KernelCall *kc, char **err)
 		(const int32_t *)kc->in[4].data, kc->out[0].data, kc->out[0].dtype, n, kc->p.qnn,
 		lo, hi);
 	return launched(kc, err);
+}
+
+__global__ void product_kernel(const void *x, DType xt, const void *w, DType wt, const int32_t *zx,
+			       const int32_t *zw, int64_t nzw, void *out, DType ot, int64_t n,
+			       bool conv, KernelQnn q)
+{
+	GRID_LOOP(e, n)
+	{
+		long long v = conv ? qnn_conv2d_at(&q.window, x, xt, w, wt, zx[0], zw, nzw, e)
+				   : qnn_matmul_at(&q.matmul, x, xt, w, wt, zx[0], zw, nzw, e);
+		qnn_store_int(out, ot, e, v);
+	}
+}
+
+static bool product_run(CudaState *s, const KernelCall *kc, char **err)
+{
+	const KernelTensor *in = kc->in;
+	int64_t n = kc->out[0].count;
+	if (n == 0)
+		return true;
+	product_kernel<<<blocks_for(n), THREADS, 0, s->stream>>>(
+		in[0].data, in[0].dtype, in[1].data, in[1].dtype, (const int32_t *)in[2].data,
+		(const int32_t *)in[3].data, in[3].count, kc->out[0].data, kc->out[0].dtype, n,
+		kc->op == OP_QNN_CONV2D, kc->p.qnn);
+	return launched(kc, err);
+}
+
+bool kernel_cuda_QNN_DENSE(CudaState *s, const KernelCall *kc, char **err)
+{
+	return product_run(s, kc, err);
+}
+
+bool kernel_cuda_QNN_BATCH_MATMUL(CudaState *s, const KernelCall *kc, char **err)
+{
+	return product_run(s, kc, err);
+}
+
+bool kernel_cuda_QNN_CONV2D(CudaState *s, const KernelCall *kc, char **err)
+{
+	return product_run(s, kc, err);
 }
