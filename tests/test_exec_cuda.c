@@ -571,6 +571,21 @@ static void test_qnn_products(void **state)
 	      0);
 }
 
+/* The qnn unary operators: each float function in double on both sides,
+ * rounded to float32 once. */
+static void test_qnn_unary(void **state)
+{
+	(void)state;
+	REQUIRE_GPU();
+	check("%a: Tensor[(3, 4, 5), int8], %b: Tensor[(6, 5), uint8]",
+	      "(qnn.tanh(%a, 0.05f, -3, 0.0078125f, 0), qnn.exp(%a, 0.02f, 1, 0.03f, -128), "
+	      "qnn.sqrt(%b, 0.1f, 0, 0.02f, 0), qnn.rsqrt(%b, 0.1f, -1, 0.01f, 3), "
+	      "qnn.erf(%a, 0.02f, 0, 0.0078125f, 0), qnn.sigmoid(%b, 0.04f, 128, 0.00390625f, 0), "
+	      "qnn.hardswish(%a, 0.05f, 2, 0.04f, -20), qnn.log(%b, 0.5f, 0, 0.05f, 10), "
+	      "qnn.abs(%a, 0.3f, 5, 0.2f, -7))",
+	      0);
+}
+
 /* fixed_point_multiply's int64 arithmetic and TVM's one-half shortcut;
  * nn.space_to_batch_nd and nn.batch_to_space_nd move words. */
 static void test_fixed_point_and_space_batch(void **state)
@@ -835,6 +850,7 @@ int main(void)
 		cmocka_unit_test(test_qnn_quantize),
 		cmocka_unit_test(test_qnn_binary),
 		cmocka_unit_test(test_qnn_products),
+		cmocka_unit_test(test_qnn_unary),
 		cmocka_unit_test(test_crop_and_resize),
 		cmocka_unit_test(test_matmul_and_activations),
 		cmocka_unit_test(test_scans),

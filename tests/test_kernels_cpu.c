@@ -3424,6 +3424,33 @@ static void test_qnn_products(void **state)
 	expect_values(2, conv, 8, 0);
 }
 
+/* The qnn unary operators against TVM's lowering worked out by hand:
+ * dequantize ((x - 2) * 0.5: -65, -2.5, -1, 1, 62.5, 4), the float
+ * function, quantize to int8 with the output's scale and zero point
+ * (abs: / 0.25 - 100; hardswish: x * clip(x + 3, 0, 6) / 6, / 0.5; sqrt
+ * of a negative is NaN, which gives 0; tanh: * 128; sigmoid: * 256 -
+ * 128), clipped. */
+static void test_qnn_unary(void **state)
+{
+	static const double x[] = {-128, -3, 0, 4, 127, 10};
+	static const double abs_q[] = {127, -90, -96, -96, 127, -84};
+	static const double hswish[] = {0, 0, -1, 1, 125, 8};
+	static const double sqrt_q[] = {0, 0, 0, 8, 63, 16};
+	static const double tanh_q[] = {-128, -126, -97, 97, 127, 127};
+	static const double sigm[] = {-128, -109, -59, 59, 127, 123};
+	(void)state;
+	in_values("x", DT_INT8, SHAPE(6), x);
+	run_body("(qnn.abs(%x, 0.5f, 2, 0.25f, -100), qnn.hardswish(%x, 0.5f, 2, 0.5f, 0), "
+		 "qnn.sqrt(%x, 0.5f, 2, 0.125f, 0), qnn.tanh(%x, 0.5f, 2, 0.0078125f, 0), "
+		 "qnn.sigmoid(%x, 0.5f, 2, 0.00390625f, -128))");
+	assert_int_equal(result.outputs[0].dtype, DT_INT8);
+	expect_values(0, abs_q, 6, 0);
+	expect_values(1, hswish, 6, 0);
+	expect_values(2, sqrt_q, 6, 0);
+	expect_values(3, tanh_q, 6, 0);
+	expect_values(4, sigm, 6, 0);
+}
+
 /* Hand-checked nn.space_to_batch_nd (TF's example layout: the block
  * offsets outermost in the new batch, padding read as pad_value) and
  * nn.batch_to_space_nd, and the two as each other's inverse. */
@@ -3904,6 +3931,7 @@ int main(void)
 		TEST(test_qnn_requantize),
 		TEST(test_qnn_binary),
 		TEST(test_qnn_products),
+		TEST(test_qnn_unary),
 		TEST(test_space_batch),
 		TEST(test_crop_and_resize),
 		TEST(test_unsupported_dtype),

@@ -395,4 +395,44 @@ QNN_FN int64_t qnn_conv2d_at(const KernelWindow *w, const void *x, DType xt, con
 	return (int64_t)acc;
 }
 
+/* The float function of a qnn unary operator (TVM's
+ * QNN_UNARY_OP_DEFAULT_CANONICALIZATION: dequantize, the float operator,
+ * quantize to the data's dtype) on the dequantized value. TVM computes it
+ * in float32 with the target's functions, which differ by target; here
+ * each is computed in double and rounded to float32 once, so the CPU and
+ * CUDA agree; hardswish is TVM's pattern, x * clip(x + 3, 0, 6) / 6 in
+ * float32. */
+QNN_FN float qnn_unary_float(OpKind op, float x)
+{
+	double d = x;
+	if (op == OP_QNN_HARDSWISH) {
+		float c = x + 3.0f;
+		c = c < 0.0f ? 0.0f : c > 6.0f ? 6.0f : c;
+		return QNN_FMUL(x, c) / 6.0f;
+	}
+	if (op == OP_QNN_TANH)
+		return (float)tanh(d);
+	if (op == OP_QNN_EXP)
+		return (float)exp(d);
+	if (op == OP_QNN_SQRT)
+		return (float)sqrt(d);
+	if (op == OP_QNN_RSQRT)
+		return (float)(1.0 / sqrt(d));
+	if (op == OP_QNN_ERF)
+		return (float)erf(d);
+	if (op == OP_QNN_SIGMOID)
+		return (float)(1.0 / (1.0 + exp(-d)));
+	if (op == OP_QNN_LOG)
+		return (float)log(d);
+	return x < 0 ? -x : x; /* qnn.abs */
+}
+
+/* A qnn unary operator of one element x (data, scale, zero_point,
+ * output_scale, output_zero_point, all scalars), into [lo, hi]. */
+QNN_FN int64_t qnn_unary(OpKind op, int64_t x, float s, int32_t z, float so, int32_t zo, int64_t lo,
+			 int64_t hi)
+{
+	return qnn_quantize(qnn_unary_float(op, qnn_dequantize(x, s, z)), so, zo, lo, hi);
+}
+
 #endif

@@ -1278,6 +1278,16 @@ bool kernel_call_prepare(KernelCall *kc, const Expr *call, const KernelTensor *i
 	case OP_QNN_SUBTRACT:
 	case OP_QNN_MUL:
 		return prepare_qnn_binary(kc, call, err);
+	case OP_QNN_TANH:
+	case OP_QNN_EXP:
+	case OP_QNN_SQRT:
+	case OP_QNN_RSQRT:
+	case OP_QNN_ERF:
+	case OP_QNN_SIGMOID:
+	case OP_QNN_HARDSWISH:
+	case OP_QNN_LOG:
+	case OP_QNN_ABS:
+		return true; /* scalar parameters, read by the kernel */
 	case OP_QNN_DENSE: {
 		KernelMatmul m = {.batch = 1, .batch_a = 1, .batch_b = 1, .trans_b = true};
 		m.k = in[0].shape[in[0].ndim - 1];

@@ -174,3 +174,35 @@ bool kernel_cpu_QNN_CONV2D(const KernelCall *kc, char **err)
 	kernel_parallel_for(kc->out[0].count, 64, product_range, &(QnnJob){kc, 0, 0});
 	return true;
 }
+
+/* The unary operators (data, scale, zero_point, output_scale,
+ * output_zero_point). */
+static void unary_range(void *ctx, int64_t begin, int64_t end)
+{
+	const QnnJob *job = ctx;
+	const KernelCall *kc = job->kc;
+	const KernelTensor *in = kc->in;
+	float s = ((const float *)in[1].data)[0], so = ((const float *)in[3].data)[0];
+	int32_t z = ((const int32_t *)in[2].data)[0], zo = ((const int32_t *)in[4].data)[0];
+	for (int64_t i = begin; i < end; i++)
+		store_int(kc->out[0].data, kc->out[0].dtype, i,
+			  qnn_unary(kc->op, load_int(in[0].data, in[0].dtype, i), s, z, so, zo,
+				    job->lo, job->hi));
+}
+
+#define QNN_UNARY_CPU(id)                                      \
+	bool kernel_cpu_##id(const KernelCall *kc, char **err) \
+	{                                                      \
+		(void)err;                                     \
+		return qnn_run(kc, unary_range);               \
+	}
+QNN_UNARY_CPU(QNN_TANH)
+QNN_UNARY_CPU(QNN_EXP)
+QNN_UNARY_CPU(QNN_SQRT)
+QNN_UNARY_CPU(QNN_RSQRT)
+QNN_UNARY_CPU(QNN_ERF)
+QNN_UNARY_CPU(QNN_SIGMOID)
+QNN_UNARY_CPU(QNN_HARDSWISH)
+QNN_UNARY_CPU(QNN_LOG)
+QNN_UNARY_CPU(QNN_ABS)
+#undef QNN_UNARY_CPU

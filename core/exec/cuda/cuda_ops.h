@@ -216,7 +216,16 @@
 	X(QNN_MUL)          \
 	X(QNN_DENSE)        \
 	X(QNN_BATCH_MATMUL) \
-	X(QNN_CONV2D)
+	X(QNN_CONV2D)       \
+	X(QNN_TANH)         \
+	X(QNN_EXP)          \
+	X(QNN_SQRT)         \
+	X(QNN_RSQRT)        \
+	X(QNN_ERF)          \
+	X(QNN_SIGMOID)      \
+	X(QNN_HARDSWISH)    \
+	X(QNN_LOG)          \
+	X(QNN_ABS)
 
 #define CUDA_OPS(X)             \
 	CUDA_OPS_ELEMENTWISE(X) \

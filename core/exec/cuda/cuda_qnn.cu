@@ -2,7 +2,8 @@
  * cuda_qnn.cu - the CUDA kernels of the quantized operators, one element
  * per thread with kernel_qnn.h's arithmetic (as cpu_qnn.c computes it):
  * qnn.quantize, qnn.dequantize, qnn.requantize, qnn.add, qnn.subtract and
- * qnn.mul, and qnn.dense, qnn.batch_matmul and qnn.conv2d, one output
+ * qnn.mul, the unary operators (qnn.tanh, exp, sqrt, rsqrt, erf, sigmoid,
+ * hardswish, log, abs), and qnn.dense, qnn.batch_matmul and qnn.conv2d, one output
  * element's integer sum per thread. The parameters are read
  * on the device, requantize's multipliers derived there per element.
  */
@@ -240,3 +241,42 @@ bool kernel_cuda_QNN_CONV2D(CudaState *s, const KernelCall *kc, char **err)
 {
 	return product_run(s, kc, err);
 }
+
+__global__ void unary_kernel(const void *x, DType xt, const float *s, const int32_t *z,
+			     const float *so, const int32_t *zo, void *out, DType ot, int64_t n,
+			     OpKind op, int64_t lo, int64_t hi)
+{
+	GRID_LOOP(i, n)
+	qnn_store_int(out, ot, i,
+		      qnn_unary(op, load_as_ll(x, xt, i), s[0], z[0], so[0], zo[0], lo, hi));
+}
+
+static bool unary_run(CudaState *s, const KernelCall *kc, char **err)
+{
+	const KernelTensor *in = kc->in;
+	int64_t n = kc->out[0].count, lo, hi;
+	if (n == 0)
+		return true;
+	qnn_range(kc->out[0].dtype, &lo, &hi);
+	unary_kernel<<<blocks_for(n), THREADS, 0, s->stream>>>(
+		in[0].data, in[0].dtype, (const float *)in[1].data, (const int32_t *)in[2].data,
+		(const float *)in[3].data, (const int32_t *)in[4].data, kc->out[0].data,
+		kc->out[0].dtype, n, kc->op, lo, hi);
+	return launched(kc, err);
+}
+
+#define QNN_UNARY_CUDA(id)                                                    \
+	bool kernel_cuda_##id(CudaState *s, const KernelCall *kc, char **err) \
+	{                                                                     \
+		return unary_run(s, kc, err);                                 \
+	}
+QNN_UNARY_CUDA(QNN_TANH)
+QNN_UNARY_CUDA(QNN_EXP)
+QNN_UNARY_CUDA(QNN_SQRT)
+QNN_UNARY_CUDA(QNN_RSQRT)
+QNN_UNARY_CUDA(QNN_ERF)
+QNN_UNARY_CUDA(QNN_SIGMOID)
+QNN_UNARY_CUDA(QNN_HARDSWISH)
+QNN_UNARY_CUDA(QNN_LOG)
+QNN_UNARY_CUDA(QNN_ABS)
+#undef QNN_UNARY_CUDA
