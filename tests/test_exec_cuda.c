@@ -572,7 +572,7 @@ static void test_qnn_products(void **state)
 }
 
 /* The qnn unary operators: each float function in double on both sides,
- * rounded to float32 once. */
+ * rounded to float32 once; qnn.leaky_relu in integers. */
 static void test_qnn_unary(void **state)
 {
 	(void)state;
@@ -582,7 +582,8 @@ static void test_qnn_unary(void **state)
 	      "qnn.sqrt(%b, 0.1f, 0, 0.02f, 0), qnn.rsqrt(%b, 0.1f, -1, 0.01f, 3), "
 	      "qnn.erf(%a, 0.02f, 0, 0.0078125f, 0), qnn.sigmoid(%b, 0.04f, 128, 0.00390625f, 0), "
 	      "qnn.hardswish(%a, 0.05f, 2, 0.04f, -20), qnn.log(%b, 0.5f, 0, 0.05f, 10), "
-	      "qnn.abs(%a, 0.3f, 5, 0.2f, -7))",
+	      "qnn.abs(%a, 0.3f, 5, 0.2f, -7), qnn.leaky_relu(%a, 0.05f, -3, 0.04f, 2, "
+	      "alpha=0.1f), qnn.leaky_relu(%b, 0.1f, 100, 0.1f, 100, alpha=0.5f))",
 	      0);
 }
 

@@ -3451,6 +3451,24 @@ static void test_qnn_unary(void **state)
 	expect_values(4, sigm, 6, 0);
 }
 
+/* qnn.leaky_relu against TVM's lowering worked out by hand. Parameters
+ * equal to the output's: x cast; below the zero point 2, alpha 0.25 as
+ * (x + 2) >> 2 (q_multiply_shift's one-half shortcut) plus 0.75 * 2 = 2.
+ * Output scale 0.25, zero point -1: x requantized, 2(x - 2) - 1, and
+ * below 2, (r + 1) >> 1 plus 0.5 * -1 = 0; clipped. */
+static void test_qnn_leaky_relu(void **state)
+{
+	static const double x[] = {-10, -3, 0, 5, 127, -128};
+	static const double same[] = {0, 1, 2, 5, 127, -30};
+	static const double requant[] = {-12, -5, -2, 5, 127, -128};
+	(void)state;
+	in_values("x", DT_INT8, SHAPE(6), x);
+	run_body("(qnn.leaky_relu(%x, 0.5f, 2, 0.5f, 2, alpha=0.25f), "
+		 "qnn.leaky_relu(%x, 0.5f, 2, 0.25f, -1, alpha=0.5f))");
+	expect_values(0, same, 6, 0);
+	expect_values(1, requant, 6, 0);
+}
+
 /* Hand-checked nn.space_to_batch_nd (TF's example layout: the block
  * offsets outermost in the new batch, padding read as pad_value) and
  * nn.batch_to_space_nd, and the two as each other's inverse. */
@@ -3932,6 +3950,7 @@ int main(void)
 		TEST(test_qnn_binary),
 		TEST(test_qnn_products),
 		TEST(test_qnn_unary),
+		TEST(test_qnn_leaky_relu),
 		TEST(test_space_batch),
 		TEST(test_crop_and_resize),
 		TEST(test_unsupported_dtype),

@@ -435,4 +435,28 @@ QNN_FN int64_t qnn_unary(OpKind op, int64_t x, float s, int32_t z, float so, int
 	return qnn_quantize(qnn_unary_float(op, qnn_dequantize(x, s, z)), so, zo, lo, hi);
 }
 
+/* qnn.leaky_relu of one element x (QnnLeakyReluCanonicalize): x in int32
+ * requantized to the output's scale and zero point (UPWARD, int64; a cast
+ * where the scalar parameters agree); below the input zero point, alpha
+ * times that plus (1 - alpha) times the output zero point, each a
+ * FixedPointMultiply (q_multiply_shift); clipped to [lo, hi]. */
+QNN_FN int64_t qnn_leaky_relu(double alpha, int64_t x, float s, int32_t z, float so, int32_t zo,
+			      int64_t lo, int64_t hi)
+{
+	KernelQnn r;
+	int32_t d = qnn_wrap32(x), q, m, sh, mz, shz;
+	r.rounding = KERNEL_QNN_UPWARD;
+	r.compute = KERNEL_QNN_INT64;
+	r.scalar_scale = true;
+	r.out_int32 = true;
+	q = s == so && z == zo ? d : (int32_t)qnn_requantize(&r, d, s, z, so, zo, lo, hi);
+	if (d < z) {
+		qnn_multiplier_shift(alpha, &m, &sh);
+		qnn_multiplier_shift(1 - alpha, &mz, &shz);
+		q = qnn_wrap32((int64_t)qnn_q_multiply_shift(q, m, sh) +
+			       qnn_q_multiply_shift(zo, mz, shz));
+	}
+	return qnn_clamp(q, lo, hi);
+}
+
 #endif

@@ -1288,6 +1288,9 @@ bool kernel_call_prepare(KernelCall *kc, const Expr *call, const KernelTensor *i
 	case OP_QNN_LOG:
 	case OP_QNN_ABS:
 		return true; /* scalar parameters, read by the kernel */
+	case OP_QNN_LEAKY_RELU:
+		kc->p.alpha = attr_number(call, "alpha", 0.25);
+		return true;
 	case OP_QNN_DENSE: {
 		KernelMatmul m = {.batch = 1, .batch_a = 1, .batch_b = 1, .trans_b = true};
 		m.k = in[0].shape[in[0].ndim - 1];

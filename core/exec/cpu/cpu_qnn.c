@@ -206,3 +206,22 @@ QNN_UNARY_CPU(QNN_HARDSWISH)
 QNN_UNARY_CPU(QNN_LOG)
 QNN_UNARY_CPU(QNN_ABS)
 #undef QNN_UNARY_CPU
+
+static void leaky_relu_range(void *ctx, int64_t begin, int64_t end)
+{
+	const QnnJob *job = ctx;
+	const KernelCall *kc = job->kc;
+	const KernelTensor *in = kc->in;
+	float s = ((const float *)in[1].data)[0], so = ((const float *)in[3].data)[0];
+	int32_t z = ((const int32_t *)in[2].data)[0], zo = ((const int32_t *)in[4].data)[0];
+	for (int64_t i = begin; i < end; i++)
+		store_int(kc->out[0].data, kc->out[0].dtype, i,
+			  qnn_leaky_relu(kc->p.alpha, load_int(in[0].data, in[0].dtype, i), s, z,
+					 so, zo, job->lo, job->hi));
+}
+
+bool kernel_cpu_QNN_LEAKY_RELU(const KernelCall *kc, char **err)
+{
+	(void)err;
+	return qnn_run(kc, leaky_relu_range);
+}

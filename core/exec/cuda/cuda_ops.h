@@ -225,7 +225,8 @@
 	X(QNN_SIGMOID)      \
 	X(QNN_HARDSWISH)    \
 	X(QNN_LOG)          \
-	X(QNN_ABS)
+	X(QNN_ABS)          \
+	X(QNN_LEAKY_RELU)
 
 #define CUDA_OPS(X)             \
 	CUDA_OPS_ELEMENTWISE(X) \

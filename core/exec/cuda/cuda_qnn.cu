@@ -3,7 +3,7 @@
  * per thread with kernel_qnn.h's arithmetic (as cpu_qnn.c computes it):
  * qnn.quantize, qnn.dequantize, qnn.requantize, qnn.add, qnn.subtract and
  * qnn.mul, the unary operators (qnn.tanh, exp, sqrt, rsqrt, erf, sigmoid,
- * hardswish, log, abs), and qnn.dense, qnn.batch_matmul and qnn.conv2d, one output
+ * hardswish, log, abs), qnn.leaky_relu, and qnn.dense, qnn.batch_matmul and qnn.conv2d, one output
  * element's integer sum per thread. The parameters are read
  * on the device, requantize's multipliers derived there per element.
  */
@@ -280,3 +280,27 @@ QNN_UNARY_CUDA(QNN_HARDSWISH)
 QNN_UNARY_CUDA(QNN_LOG)
 QNN_UNARY_CUDA(QNN_ABS)
 #undef QNN_UNARY_CUDA
+
+__global__ void leaky_relu_kernel(const void *x, DType xt, const float *s, const int32_t *z,
+				  const float *so, const int32_t *zo, void *out, DType ot,
+				  int64_t n, double alpha, int64_t lo, int64_t hi)
+{
+	GRID_LOOP(i, n)
+	qnn_store_int(
+		out, ot, i,
+		qnn_leaky_relu(alpha, load_as_ll(x, xt, i), s[0], z[0], so[0], zo[0], lo, hi));
+}
+
+bool kernel_cuda_QNN_LEAKY_RELU(CudaState *s, const KernelCall *kc, char **err)
+{
+	const KernelTensor *in = kc->in;
+	int64_t n = kc->out[0].count, lo, hi;
+	if (n == 0)
+		return true;
+	qnn_range(kc->out[0].dtype, &lo, &hi);
+	leaky_relu_kernel<<<blocks_for(n), THREADS, 0, s->stream>>>(
+		in[0].data, in[0].dtype, (const float *)in[1].data, (const int32_t *)in[2].data,
+		(const float *)in[3].data, (const int32_t *)in[4].data, kc->out[0].data,
+		kc->out[0].dtype, n, kc->p.alpha, lo, hi);
+	return launched(kc, err);
+}
