@@ -499,6 +499,94 @@ static void test_norm_and_arrange(void **state)
 	      0);
 }
 
+/* qnn.quantize, qnn.dequantize and qnn.requantize: kernel_qnn.h's
+ * arithmetic on both sides, exactly; scalar and per-channel parameters,
+ * every rounding and compute dtype. */
+static void test_qnn_quantize(void **state)
+{
+	(void)state;
+	REQUIRE_GPU();
+	check("%x: " F32("3, 4, 5") ", %s: Tensor[(4), float32], %z: Tensor[(4), int32]",
+	      "(qnn.quantize(%x, 0.01f, -3, out_dtype=\"int8\"), qnn.quantize(%x, 0.003f, 7, "
+	      "out_dtype=\"uint8\"), qnn.quantize(%x, 0.0001f, 0, out_dtype=\"int16\"), "
+	      "qnn.quantize(%x, 1e-6f, 5, out_dtype=\"int32\"), qnn.quantize(%x, %s, %z, "
+	      "axis=1, out_dtype=\"uint16\"))",
+	      0);
+	check("%a: Tensor[(3, 4, 5), int8], %b: Tensor[(6, 5), uint8], %c: Tensor[(7), int32], "
+	      "%s: Tensor[(5), float32], %z: Tensor[(5), int32]",
+	      "(qnn.dequantize(%a, 0.37f, -3), qnn.dequantize(%a, %s, %z), qnn.dequantize(%b, "
+	      "%s, %z, axis=-1, out_dtype=\"float16\"), qnn.dequantize(%c, 0.001f, 12))",
+	      0);
+	check("%a: Tensor[(3, 4, 5), int32], %b: Tensor[(6, 5), int8], %s: Tensor[(4), "
+	      "float32], %z: Tensor[(4), int32]",
+	      "(qnn.requantize(%a, 0.37f, -3, 0.0123f, 5, out_dtype=\"int8\"), "
+	      "qnn.requantize(%a, 0.37f, -3, 0.0123f, 5, rounding=\"TONEAREST\", "
+	      "out_dtype=\"uint8\"), qnn.requantize(%a, 0.5f, 0, 1f, 0, out_dtype=\"int32\"), "
+	      "qnn.requantize(%a, %s, %z, 0.25f, -7, axis=1, out_dtype=\"int16\"), "
+	      "qnn.requantize(%a, %s, %z, 0.25f, -7, axis=1, rounding=\"TONEAREST\", "
+	      "out_dtype=\"int16\"), qnn.requantize(%a, 0.37f, -3, 0.0123f, 5, "
+	      "compute_dtype=\"float32\", out_dtype=\"int8\"), qnn.requantize(%a, %s, %z, "
+	      "0.0123f, 5, axis=1, rounding=\"TONEAREST\", compute_dtype=\"float64\", "
+	      "out_dtype=\"int32\"), qnn.requantize(%b, 3.5f, 2, 0.25f, 1, "
+	      "out_dtype=\"int8\"))",
+	      0);
+}
+
+/* qnn.add, qnn.subtract and qnn.mul: broadcasting, scalar and per-channel
+ * parameters, parameters equal to the output's (a cast in TVM). */
+static void test_qnn_binary(void **state)
+{
+	(void)state;
+	REQUIRE_GPU();
+	check("%a: Tensor[(3, 4, 5), int8], %b: Tensor[(4, 1), int8], %c: Tensor[(3, 4, 5), int8], "
+	      "%s: Tensor[(4), float32], %z: Tensor[(4), int32], %u: Tensor[(6, 5), uint8]",
+	      "(qnn.add(%a, %b, 0.37f, -3, 0.11f, 4, 0.2f, 1), qnn.subtract(%a, %b, 0.37f, -3, "
+	      "0.11f, 4, 0.37f, -3), qnn.mul(%a, %b, 0.37f, -3, 0.11f, 4, 0.05f, 2), "
+	      "qnn.add(%a, %c, %s, %z, 0.5f, 0, 0.5f, 0, lhs_axis=1), qnn.mul(%a, %c, %s, %z, %s, "
+	      "%z, 0.25f, -1, lhs_axis=1, rhs_axis=1), qnn.subtract(%u, %u, 0.1f, 7, 0.3f, 0, "
+	      "0.2f, 9))",
+	      0);
+}
+
+/* qnn.dense (per-unit weight zero points, uint8 data), qnn.batch_matmul
+ * (both transposes, a broadcast batch) and qnn.conv2d (padding, strides,
+ * dilation, groups, per-channel zero points). */
+static void test_qnn_products(void **state)
+{
+	(void)state;
+	REQUIRE_GPU();
+	check("%x: Tensor[(3, 7, 9), uint8], %w: Tensor[(5, 9), int8], %z: Tensor[(5), int32], "
+	      "%a: Tensor[(2, 6, 4), int8], %b: Tensor[(1, 5, 6), uint8]",
+	      "(qnn.dense(%x, %w, 3, %z, 0.5f, 0.25f, units=5, out_dtype=\"int32\"), "
+	      "qnn.dense(%x, %w, -2, 7, 0.5f, 0.25f, units=5, out_dtype=\"int64\"), "
+	      "qnn.batch_matmul(%a, %b, -3, 9, 1f, 1f, out_dtype=\"int32\", transpose_a=True, "
+	      "transpose_b=True))",
+	      0);
+	check("%d: Tensor[(2, 4, 9, 8), uint8], %k: Tensor[(6, 2, 3, 3), int8], %z: Tensor[(6), "
+	      "int32], %k1: Tensor[(5, 4, 2, 3), int8]",
+	      "(qnn.conv2d(%d, %k, 5, %z, 1f, 1f, strides=[2, 1], padding=[1, 2, 0, 1], "
+	      "dilation=[1, 2], groups=2, channels=6, kernel_size=[3, 3], out_dtype=\"int32\"), "
+	      "qnn.conv2d(%d, %k1, -4, 3, 1f, 1f, channels=5, kernel_size=[2, 3], "
+	      "out_dtype=\"int32\"))",
+	      0);
+}
+
+/* The qnn unary operators: each float function in double on both sides,
+ * rounded to float32 once; qnn.leaky_relu in integers. */
+static void test_qnn_unary(void **state)
+{
+	(void)state;
+	REQUIRE_GPU();
+	check("%a: Tensor[(3, 4, 5), int8], %b: Tensor[(6, 5), uint8]",
+	      "(qnn.tanh(%a, 0.05f, -3, 0.0078125f, 0), qnn.exp(%a, 0.02f, 1, 0.03f, -128), "
+	      "qnn.sqrt(%b, 0.1f, 0, 0.02f, 0), qnn.rsqrt(%b, 0.1f, -1, 0.01f, 3), "
+	      "qnn.erf(%a, 0.02f, 0, 0.0078125f, 0), qnn.sigmoid(%b, 0.04f, 128, 0.00390625f, 0), "
+	      "qnn.hardswish(%a, 0.05f, 2, 0.04f, -20), qnn.log(%b, 0.5f, 0, 0.05f, 10), "
+	      "qnn.abs(%a, 0.3f, 5, 0.2f, -7), qnn.leaky_relu(%a, 0.05f, -3, 0.04f, 2, "
+	      "alpha=0.1f), qnn.leaky_relu(%b, 0.1f, 100, 0.1f, 100, alpha=0.5f))",
+	      0);
+}
+
 /* fixed_point_multiply's int64 arithmetic and TVM's one-half shortcut;
  * nn.space_to_batch_nd and nn.batch_to_space_nd move words. */
 static void test_fixed_point_and_space_batch(void **state)
@@ -760,6 +848,10 @@ int main(void)
 		cmocka_unit_test(test_like_ops),
 		cmocka_unit_test(test_norm_and_arrange),
 		cmocka_unit_test(test_fixed_point_and_space_batch),
+		cmocka_unit_test(test_qnn_quantize),
+		cmocka_unit_test(test_qnn_binary),
+		cmocka_unit_test(test_qnn_products),
+		cmocka_unit_test(test_qnn_unary),
 		cmocka_unit_test(test_crop_and_resize),
 		cmocka_unit_test(test_matmul_and_activations),
 		cmocka_unit_test(test_scans),

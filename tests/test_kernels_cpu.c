@@ -29,7 +29,7 @@
 
 /* ---- running one program ------------------------------------------------- */
 
-#define MAX_INPUTS 8
+#define MAX_INPUTS 12
 
 typedef struct Input {
 	const char *name;
@@ -3232,6 +3232,243 @@ static void test_fixed_point_multiply(void **state)
 	expect_values(3, r2q, 6, 0);
 }
 
+/* qnn.quantize and qnn.dequantize against TVM's lowering worked out by
+ * hand: round(x / scale) + zero_point (ties to even, as devplan's round),
+ * clipped to the dtype; (int32(q) - zero_point) * scale; scalar parameters
+ * and per-channel ones (axis 0 and -1), negative zero points, float16's
+ * range. */
+static void test_qnn_quantize_dequantize(void **state)
+{
+	static const double x[] = {1.25, -1.25, 0.75, 100, -100, 2.5};
+	static const double xc[] = {1.25, -1.25, 0.75, 600, 13, 3};
+	static const double sc[] = {0.5, 2}, zc[] = {10, -4};
+	static const double d[] = {-128, 127, 0, -3, 5, -1};
+	static const double u[] = {0, 255, 7, 10, 2, 255};
+	static const double s3[] = {0.5, 0.25, 2}, z3[] = {0, -2, 7};
+	static const double h[] = {30000, -30000};
+	/* 2.5, -2.5, 1.5, 200, -200, 5 round to 2, -2, 2, 200, -200, 5 */
+	static const double q8[] = {-1, -5, -1, 127, -128, 2};
+	/* row 1: 300 - 4 clips, 6.5 -> 6, 1.5 -> 2 - 4 clips to 0 */
+	static const double qc[] = {12, 8, 12, 255, 2, 0};
+	static const double dq[] = {-62.5, 65, 1.5, 0, 4, 1};
+	static const double dc[] = {0, 64.25, 0, 5, 1, 496};
+	static const double dh[] = {65504, -65504};
+	(void)state;
+	in_values("x", DT_FLOAT32, SHAPE(6), x);
+	in_values("xc", DT_FLOAT32, SHAPE(2, 3), xc);
+	in_values("sc", DT_FLOAT32, SHAPE(2), sc);
+	in_values("zc", DT_INT32, SHAPE(2), zc);
+	in_values("d", DT_INT8, SHAPE(6), d);
+	in_values("u", DT_UINT8, SHAPE(2, 3), u);
+	in_values("s3", DT_FLOAT32, SHAPE(3), s3);
+	in_values("z3", DT_INT32, SHAPE(3), z3);
+	in_values("h", DT_INT16, SHAPE(2), h);
+	run_body("(qnn.quantize(%x, 0.5f, -3, out_dtype=\"int8\"), "
+		 "qnn.quantize(%xc, %sc, %zc, out_dtype=\"uint8\", axis=0), "
+		 "qnn.dequantize(%d, 0.5f, -3), qnn.dequantize(%u, %s3, %z3), "
+		 "qnn.dequantize(%h, 4f, 0, out_dtype=\"float16\"))");
+	assert_int_equal(result.outputs[0].dtype, DT_INT8);
+	expect_values(0, q8, 6, 0);
+	assert_int_equal(result.outputs[1].dtype, DT_UINT8);
+	expect_values(1, qc, 6, 0);
+	expect_values(2, dq, 6, 0);
+	expect_values(3, dc, 6, 0);
+	assert_int_equal(result.outputs[4].dtype, DT_FLOAT16);
+	expect_values(4, dh, 2, 0);
+}
+
+/* qnn.requantize against TVM's lowering worked out by hand. compute_dtype
+ * int64 (the default): x - zero_point in int32, times the multiplier in
+ * fixed point (0.5: 2^30 * 2^-31, TVM's one-half shortcut (t + 1) >> 1;
+ * 0.75: 1610612736 * 2^-31) rounded half up (UPWARD) or half away from
+ * zero (TONEAREST), then the output zero point, clipped; per channel
+ * along axis 0. float32 and float64: the output zero point added before
+ * rounding, so the ties fall elsewhere. */
+static void test_qnn_requantize(void **state)
+{
+	/* t = x - 1 = 5, -5, 3, -3, 400, -400 */
+	static const double x[] = {6, -4, 4, -2, 401, -399};
+	/* halves: 2.5 -> 3, -2.5 -> -2, 1.5 -> 2, -1.5 -> -1; - 100 */
+	static const double up[] = {-97, -102, -98, -101, 100, -128};
+	static const double near[] = {-97, -103, -98, -102, 100, -128};
+	/* -97.5, -102.5, -98.5, -101.5, 100, -300 rounded */
+	static const double fup[] = {-97, -102, -98, -101, 100, -128};
+	static const double fnear[] = {-98, -103, -99, -102, 100, -128};
+	/* row 0: scale 0.75, zero point 0; row 1: 0.5, -2 (t = x + 2) */
+	static const double c[] = {2, -2, 10, -10, 3, -7, 65536, -80000};
+	static const double sc[] = {0.75, 0.5}, zc[] = {0, -2};
+	static const double cup[] = {2, -1, 8, -7, 3, -2, 32767, -32768};
+	static const double cnear[] = {2, -2, 8, -8, 3, -3, 32767, -32768};
+	/* 0.75 scalar, to int32 (no clip): 1.5 -> 2, -1.5 -> -1 / -2 */
+	static const double t75[] = {2, -2, 3, -3, 10, -10};
+	static const double up75[] = {2, -1, 2, -2, 8, -7};
+	static const double near75[] = {2, -2, 2, -2, 8, -8};
+	(void)state;
+	in_values("x", DT_INT32, SHAPE(6), x);
+	in_values("c", DT_INT32, SHAPE(2, 4), c);
+	in_values("sc", DT_FLOAT32, SHAPE(2), sc);
+	in_values("zc", DT_INT32, SHAPE(2), zc);
+	in_values("t", DT_INT16, SHAPE(6), t75);
+	run_body("(qnn.requantize(%x, 0.5f, 1, 1f, -100, out_dtype=\"int8\"), "
+		 "qnn.requantize(%x, 0.5f, 1, 1f, -100, rounding=\"TONEAREST\", "
+		 "out_dtype=\"int8\"), "
+		 "qnn.requantize(%x, 0.5f, 1, 1f, -100, compute_dtype=\"float32\", "
+		 "out_dtype=\"int8\"), "
+		 "qnn.requantize(%x, 0.5f, 1, 1f, -100, rounding=\"TONEAREST\", "
+		 "compute_dtype=\"float32\", out_dtype=\"int8\"), "
+		 "qnn.requantize(%x, 0.5f, 1, 1f, -100, rounding=\"TONEAREST\", "
+		 "compute_dtype=\"float64\", out_dtype=\"int8\"), "
+		 "qnn.requantize(%c, %sc, %zc, 1f, 0, axis=0, rounding=\"UPWARD\", "
+		 "out_dtype=\"int16\"), "
+		 "qnn.requantize(%c, %sc, %zc, 1f, 0, axis=0, rounding=\"TONEAREST\", "
+		 "out_dtype=\"int16\"), "
+		 "qnn.requantize(%t, 0.75f, 0, 1f, 0, out_dtype=\"int32\"), "
+		 "qnn.requantize(%t, 0.75f, 0, 1f, 0, rounding=\"TONEAREST\", "
+		 "out_dtype=\"int32\"))");
+	expect_values(0, up, 6, 0);
+	expect_values(1, near, 6, 0);
+	expect_values(2, fup, 6, 0);
+	expect_values(3, fnear, 6, 0);
+	expect_values(4, fnear, 6, 0);
+	assert_int_equal(result.outputs[5].dtype, DT_INT16);
+	expect_values(5, cup, 8, 0);
+	expect_values(6, cnear, 8, 0);
+	assert_int_equal(result.outputs[7].dtype, DT_INT32);
+	expect_values(7, up75, 6, 0);
+	expect_values(8, near75, 6, 0);
+}
+
+/* qnn.add, qnn.subtract and qnn.mul against TVM's lowering worked out by
+ * hand. add, subtract: each operand requantized to the output's scale and
+ * zero point in int32 (lhs: the scales agree, so x - 2 + 3; rhs: times
+ * 0.5, (t + 1) >> 1 with t = x + 1, then + 3), or cast when its scalar
+ * parameters are the output's; the sum less the output zero point, the
+ * difference plus it, clipped. mul: (a - 2) * (b + 1) requantized from
+ * scale 0.125 (times 0.25: (t + 2) >> 2, -38.5 rounding up). Per channel
+ * along axis 0: multipliers 0.5 and 1 (add), 1 and 0.25 (mul); rhs
+ * broadcasting over rows; uint8 saturating at 0. */
+static void test_qnn_binary(void **state)
+{
+	static const double a[] = {10, -20, 127, -128}, b[] = {4, 6, 100, -100};
+	static const double add[] = {14, -15, 127, -128}, sub[] = {8, -23, 77, -78};
+	static const double add_same[] = {13, -16, 127, -128};
+	static const double mul[] = {13, -35, 127, 127};
+	static const double a2[] = {3, -3, 5, -5}, sc[] = {0.5, 1}, zc[] = {0, -4};
+	static const double b2[] = {1, 100}, b3[] = {3, 5, 8, -8};
+	static const double sc3[] = {2, 0.25}, zc3[] = {1, 0};
+	static const double addc[] = {3, 99, 10, 99}, mulc[] = {6, -12, 18, 2};
+	static const double u[] = {10, 0}, v[] = {3, 200}, subu[] = {12, 0};
+	(void)state;
+	in_values("a", DT_INT8, SHAPE(4), a);
+	in_values("b", DT_INT8, SHAPE(4), b);
+	in_values("a2", DT_INT8, SHAPE(2, 2), a2);
+	in_values("sc", DT_FLOAT32, SHAPE(2), sc);
+	in_values("zc", DT_INT32, SHAPE(2), zc);
+	in_values("b2", DT_INT8, SHAPE(2), b2);
+	in_values("b3", DT_INT8, SHAPE(2, 2), b3);
+	in_values("sc3", DT_FLOAT32, SHAPE(2), sc3);
+	in_values("zc3", DT_INT32, SHAPE(2), zc3);
+	in_values("u", DT_UINT8, SHAPE(2), u);
+	in_values("v", DT_UINT8, SHAPE(2), v);
+	run_body("(qnn.add(%a, %b, 0.5f, 2, 0.25f, -1, 0.5f, 3), "
+		 "qnn.subtract(%a, %b, 0.5f, 2, 0.25f, -1, 0.5f, 3), "
+		 "qnn.add(%a, %b, 0.5f, 3, 0.25f, -1, 0.5f, 3), "
+		 "qnn.mul(%a, %b, 0.5f, 2, 0.25f, -1, 0.5f, 3), "
+		 "qnn.add(%a2, %b2, %sc, %zc, 1f, 0, 1f, 0, lhs_axis=0), "
+		 "qnn.mul(%a2, %b3, %sc, %zc, %sc3, %zc3, 1f, 0, lhs_axis=0, rhs_axis=0), "
+		 "qnn.subtract(%u, %v, 1f, 0, 1f, 0, 1f, 5))");
+	assert_int_equal(result.outputs[0].dtype, DT_INT8);
+	expect_values(0, add, 4, 0);
+	expect_values(1, sub, 4, 0);
+	expect_values(2, add_same, 4, 0);
+	expect_values(3, mul, 4, 0);
+	expect_values(4, addc, 4, 0);
+	expect_values(5, mulc, 4, 0);
+	assert_int_equal(result.outputs[6].dtype, DT_UINT8);
+	expect_values(6, subu, 2, 0);
+}
+
+/* qnn.dense, qnn.batch_matmul and qnn.conv2d against TVM's lowering worked
+ * out by hand: sums of (x - input_zero_point) * (w - weight_zero_point) in
+ * int32. dense: uint8 data less 2, an int8 weight less 0 and -1 per unit
+ * (-128 + 1 = -127 times 248). batch_matmul: transpose_b, zero points 1
+ * and -1. conv2d: data less 1 padded with its zero point (so the padding
+ * adds nothing), stride 2, weight zero points 0 and 1 per output channel:
+ * channel 0 is P[2i][2j] - P[2i+1][2j+1], channel 1 the window's sum. */
+static void test_qnn_products(void **state)
+{
+	static const double x[] = {1, 2, 3, 250, 0, 7}, w[] = {1, -1, 2, -128, 127, 0};
+	static const double zw[] = {0, -1}, dense[] = {1, 128, 260, -31747};
+	static const double bx[] = {1, 2, 3, 4}, by[] = {5, 6, 7, 8}, bmm[] = {7, 9, 33, 43};
+	static const double d[] = {1, 2, 3, 4, 5, 6, 7, 8, 9};
+	static const double k[] = {1, 0, 0, -1, 2, 2, 2, 2}, zk[] = {0, 1};
+	static const double conv[] = {0, -2, -6, -4, 0, 3, 9, 24};
+	(void)state;
+	in_values("x", DT_UINT8, SHAPE(2, 3), x);
+	in_values("w", DT_INT8, SHAPE(2, 3), w);
+	in_values("zw", DT_INT32, SHAPE(2), zw);
+	in_values("bx", DT_INT8, SHAPE(1, 2, 2), bx);
+	in_values("by", DT_INT8, SHAPE(1, 2, 2), by);
+	in_values("d", DT_INT8, SHAPE(1, 1, 3, 3), d);
+	in_values("k", DT_INT8, SHAPE(2, 1, 2, 2), k);
+	in_values("zk", DT_INT32, SHAPE(2), zk);
+	run_body("(qnn.dense(%x, %w, 2, %zw, 0.5f, 0.25f, units=2, out_dtype=\"int32\"), "
+		 "qnn.batch_matmul(%bx, %by, 1, -1, 1f, 1f, out_dtype=\"int32\", "
+		 "transpose_b=True), "
+		 "qnn.conv2d(%d, %k, 1, %zk, 1f, 1f, strides=[2, 2], padding=[1, 1], "
+		 "channels=2, kernel_size=[2, 2], out_dtype=\"int32\"))");
+	assert_int_equal(result.outputs[0].dtype, DT_INT32);
+	expect_values(0, dense, 4, 0);
+	expect_values(1, bmm, 4, 0);
+	EXPECT_SHAPE(2, 1, 2, 2, 2);
+	expect_values(2, conv, 8, 0);
+}
+
+/* The qnn unary operators against TVM's lowering worked out by hand:
+ * dequantize ((x - 2) * 0.5: -65, -2.5, -1, 1, 62.5, 4), the float
+ * function, quantize to int8 with the output's scale and zero point
+ * (abs: / 0.25 - 100; hardswish: x * clip(x + 3, 0, 6) / 6, / 0.5; sqrt
+ * of a negative is NaN, which gives 0; tanh: * 128; sigmoid: * 256 -
+ * 128), clipped. */
+static void test_qnn_unary(void **state)
+{
+	static const double x[] = {-128, -3, 0, 4, 127, 10};
+	static const double abs_q[] = {127, -90, -96, -96, 127, -84};
+	static const double hswish[] = {0, 0, -1, 1, 125, 8};
+	static const double sqrt_q[] = {0, 0, 0, 8, 63, 16};
+	static const double tanh_q[] = {-128, -126, -97, 97, 127, 127};
+	static const double sigm[] = {-128, -109, -59, 59, 127, 123};
+	(void)state;
+	in_values("x", DT_INT8, SHAPE(6), x);
+	run_body("(qnn.abs(%x, 0.5f, 2, 0.25f, -100), qnn.hardswish(%x, 0.5f, 2, 0.5f, 0), "
+		 "qnn.sqrt(%x, 0.5f, 2, 0.125f, 0), qnn.tanh(%x, 0.5f, 2, 0.0078125f, 0), "
+		 "qnn.sigmoid(%x, 0.5f, 2, 0.00390625f, -128))");
+	assert_int_equal(result.outputs[0].dtype, DT_INT8);
+	expect_values(0, abs_q, 6, 0);
+	expect_values(1, hswish, 6, 0);
+	expect_values(2, sqrt_q, 6, 0);
+	expect_values(3, tanh_q, 6, 0);
+	expect_values(4, sigm, 6, 0);
+}
+
+/* qnn.leaky_relu against TVM's lowering worked out by hand. Parameters
+ * equal to the output's: x cast; below the zero point 2, alpha 0.25 as
+ * (x + 2) >> 2 (q_multiply_shift's one-half shortcut) plus 0.75 * 2 = 2.
+ * Output scale 0.25, zero point -1: x requantized, 2(x - 2) - 1, and
+ * below 2, (r + 1) >> 1 plus 0.5 * -1 = 0; clipped. */
+static void test_qnn_leaky_relu(void **state)
+{
+	static const double x[] = {-10, -3, 0, 5, 127, -128};
+	static const double same[] = {0, 1, 2, 5, 127, -30};
+	static const double requant[] = {-12, -5, -2, 5, 127, -128};
+	(void)state;
+	in_values("x", DT_INT8, SHAPE(6), x);
+	run_body("(qnn.leaky_relu(%x, 0.5f, 2, 0.5f, 2, alpha=0.25f), "
+		 "qnn.leaky_relu(%x, 0.5f, 2, 0.25f, -1, alpha=0.5f))");
+	expect_values(0, same, 6, 0);
+	expect_values(1, requant, 6, 0);
+}
+
 /* Hand-checked nn.space_to_batch_nd (TF's example layout: the block
  * offsets outermost in the new batch, padding read as pad_value) and
  * nn.batch_to_space_nd, and the two as each other's inverse. */
@@ -3708,6 +3945,12 @@ int main(void)
 		TEST(test_matrix_set_diag),
 		TEST(test_grids_and_searches),
 		TEST(test_fixed_point_multiply),
+		TEST(test_qnn_quantize_dequantize),
+		TEST(test_qnn_requantize),
+		TEST(test_qnn_binary),
+		TEST(test_qnn_products),
+		TEST(test_qnn_unary),
+		TEST(test_qnn_leaky_relu),
 		TEST(test_space_batch),
 		TEST(test_crop_and_resize),
 		TEST(test_unsupported_dtype),

@@ -1077,6 +1077,100 @@ bool kernel_dtype_checked_at_launch(DType dtype)
 	return false;
 }
 
+/* ---- quantized operators ---- */
+
+/* qnn.add, qnn.subtract, qnn.mul: the broadcasting plan and each
+ * operand's channel axis; mul with per-channel scales needs lhs_axis and
+ * rhs_axis to agree, as TVM's lowering does. */
+static bool prepare_qnn_binary(KernelCall *kc, const Expr *call, char **err)
+{
+	KernelQnn *q = &kc->p.qnn;
+	const KernelTensor *out = &kc->out[0];
+	const int64_t *shapes[2] = {kc->in[0].shape, kc->in[1].shape};
+	uint32_t nds[2] = {kc->in[0].ndim, kc->in[1].ndim}, k;
+	int64_t *shape = xmalloc((out->ndim + 1) * sizeof(int64_t));
+	int64_t *st[2] = {xmalloc((out->ndim + 1) * sizeof(int64_t)),
+			  xmalloc((out->ndim + 1) * sizeof(int64_t))};
+	static const char *const axis_names[2] = {"lhs_axis", "rhs_axis"};
+	int64_t axes[2];
+	k = kernel_broadcast_plan(out->shape, out->ndim, shapes, nds, shape, st);
+	if (k <= KERNEL_QNN_MAX_NDIM) {
+		q->ndim = k;
+		for (uint32_t i = 0; i < k; i++) {
+			q->shape[i] = shape[i];
+			q->stride[0][i] = st[0][i];
+			q->stride[1][i] = st[1][i];
+		}
+	}
+	free(shape);
+	free(st[0]);
+	free(st[1]);
+	if (k > KERNEL_QNN_MAX_NDIM) {
+		*err = xasprintf("'%s' broadcasts over more than %d dimensions", kc->name,
+				 KERNEL_QNN_MAX_NDIM);
+		return false;
+	}
+	for (int side = 0; side < 2; side++) {
+		const KernelTensor *x = &kc->in[side];
+		int64_t axis = attr_int(call, axis_names[side], -1);
+		axes[side] = axis;
+		q->side_len[side] = 1;
+		q->side_inner[side] = 1;
+		if (x->ndim > 0 && normalize_axis(axis, x->ndim, &axis)) {
+			KernelAxis a;
+			split_axis(x, axis, &a);
+			q->side_len[side] = a.len;
+			q->side_inner[side] = a.inner;
+		}
+		q->side_scalar[side] =
+			kc->in[2 + 2 * side].ndim == 0 && kc->in[3 + 2 * side].ndim == 0;
+	}
+	q->scalar_scale = kc->in[2].ndim == 0 && kc->in[4].ndim == 0;
+	if (kc->op == OP_QNN_MUL && !q->scalar_scale && axes[0] != axes[1]) {
+		*err = xasprintf(
+			"'%s' with per-channel scales needs lhs_axis and rhs_axis to agree "
+			"(TVM lowers no other)",
+			kc->name);
+		return false;
+	}
+	return true;
+}
+
+/* qnn.quantize, qnn.dequantize, qnn.requantize: the channel axis of the
+ * data (a scalar's only channel), requantize's rounding and compute dtype
+ * (None: TVM's RequantizeConfig defaults, UPWARD and int64). */
+static bool prepare_qnn(KernelCall *kc, const Expr *call, char **err)
+{
+	static const char *const roundings[] = {"UPWARD", "TONEAREST", NULL};
+	static const char *const computes[] = {"int64", "float32", "float64", NULL};
+	KernelQnn *q = &kc->p.qnn;
+	const KernelTensor *x = &kc->in[0];
+	int64_t axis = attr_int(call, "axis", -1);
+	q->len = 1;
+	q->inner = 1;
+	if (x->ndim > 0 && normalize_axis(axis, x->ndim, &axis)) {
+		KernelAxis a;
+		split_axis(x, axis, &a);
+		q->len = a.len;
+		q->inner = a.inner;
+	}
+	if (kc->op == OP_QNN_REQUANTIZE) {
+		const char *r = attr_string(call, "rounding", "None");
+		const char *c = attr_string(call, "compute_dtype", "None");
+		q->rounding = strcmp(r, "None") == 0 ? KERNEL_QNN_UPWARD : name_index(r, roundings);
+		q->compute = strcmp(c, "None") == 0 ? KERNEL_QNN_INT64 : name_index(c, computes);
+		if (q->rounding < 0 || q->compute < 0) {
+			*err = xasprintf("'%s' does not support rounding \"%s\" with compute_dtype "
+					 "\"%s\"",
+					 kc->name, r, c);
+			return false;
+		}
+		q->scalar_scale = kc->in[1].ndim == 0;
+		q->out_int32 = kc->out[0].dtype == DT_INT32;
+	}
+	return true;
+}
+
 bool kernel_call_prepare(KernelCall *kc, const Expr *call, const KernelTensor *in, uint32_t nin,
 			 const KernelTensor *out, uint32_t nout, char **err)
 {
@@ -1176,6 +1270,64 @@ bool kernel_call_prepare(KernelCall *kc, const Expr *call, const KernelTensor *i
 	case OP_LEAKY_RELU:
 		kc->p.alpha = attr_number(call, "alpha", 0.25);
 		return true;
+	case OP_QNN_QUANTIZE:
+	case OP_QNN_DEQUANTIZE:
+	case OP_QNN_REQUANTIZE:
+		return prepare_qnn(kc, call, err);
+	case OP_QNN_ADD:
+	case OP_QNN_SUBTRACT:
+	case OP_QNN_MUL:
+		return prepare_qnn_binary(kc, call, err);
+	case OP_QNN_TANH:
+	case OP_QNN_EXP:
+	case OP_QNN_SQRT:
+	case OP_QNN_RSQRT:
+	case OP_QNN_ERF:
+	case OP_QNN_SIGMOID:
+	case OP_QNN_HARDSWISH:
+	case OP_QNN_LOG:
+	case OP_QNN_ABS:
+		return true; /* scalar parameters, read by the kernel */
+	case OP_QNN_LEAKY_RELU:
+		kc->p.alpha = attr_number(call, "alpha", 0.25);
+		return true;
+	case OP_QNN_DENSE: {
+		KernelMatmul m = {.batch = 1, .batch_a = 1, .batch_b = 1, .trans_b = true};
+		m.k = in[0].shape[in[0].ndim - 1];
+		m.m = 1;
+		for (uint32_t i = 0; i + 1 < in[0].ndim; i++)
+			m.m *= in[0].shape[i];
+		m.n = in[1].shape[0];
+		kc->p.qnn.matmul = m;
+		return true;
+	}
+	case OP_QNN_BATCH_MATMUL: {
+		KernelMatmul m = {0};
+		m.trans_a = attr_bool(call, "transpose_a", false);
+		m.trans_b = attr_bool(call, "transpose_b", false);
+		m.batch_a = in[0].shape[0];
+		m.batch_b = in[1].shape[0];
+		m.batch = out[0].shape[0];
+		m.m = out[0].shape[1];
+		m.n = out[0].shape[2];
+		m.k = m.trans_a ? in[0].shape[1] : in[0].shape[2];
+		kc->p.qnn.matmul = m;
+		return true;
+	}
+	case OP_QNN_CONV2D: {
+		/* conv2d's window, then moved into the qnn member of the union */
+		WindowOp wo;
+		KernelWindow w;
+		(void)window_op(OP_CONV2D, &wo);
+		if (!window_layouts_only(kc, call, &wo, err))
+			return false;
+		if (!prepare_window(kc, call, &wo))
+			break;
+		w = kc->p.window;
+		memset(&kc->p, 0, sizeof kc->p);
+		kc->p.qnn.window = w;
+		return true;
+	}
 	case OP_FIXED_POINT_MULTIPLY:
 		kc->p.fpm.multiplier = (int32_t)attr_int(call, "multiplier", 0);
 		kc->p.fpm.shift = (int32_t)attr_int(call, "shift", 0);

@@ -366,6 +366,34 @@ typedef enum KernelReduce {
 	REDUCE_VARIANCE,
 } KernelReduce;
 
+/* The quantized operators (kernel_qnn.h): element i is in channel
+ * (i / inner) % len of the data's axis (len 1 without one); a parameter
+ * of one element applies to every channel. requantize's rounding and
+ * compute dtype (TVM's defaults UPWARD and int64 where None), whether its
+ * input scale is a scalar (TVM's scalar path) rather than a vector, and
+ * whether its output is int32 (TVM does not clip it). */
+enum { KERNEL_QNN_UPWARD, KERNEL_QNN_TONEAREST };
+enum { KERNEL_QNN_INT64, KERNEL_QNN_FLOAT32, KERNEL_QNN_FLOAT64 };
+enum { KERNEL_QNN_MAX_NDIM = 8 };
+typedef struct KernelQnn {
+	int64_t len, inner;
+	int rounding, compute;
+	bool scalar_scale, out_int32;
+	/* qnn.add, qnn.subtract, qnn.mul: the broadcasting plan
+	 * (kernel_broadcast_plan: ndim merged output dimensions, each
+	 * operand's strides), each operand's channel axis (len, inner) along
+	 * lhs_axis and rhs_axis, and whether its scale and zero point are
+	 * both scalars (where TVM compares them with the output's) */
+	uint32_t ndim;
+	int64_t shape[KERNEL_QNN_MAX_NDIM], stride[2][KERNEL_QNN_MAX_NDIM];
+	int64_t side_len[2], side_inner[2];
+	bool side_scalar[2];
+	/* qnn.dense and qnn.batch_matmul (the float operators' plans), and
+	 * qnn.conv2d (NCHW data, an OIHW weight) */
+	KernelMatmul matmul;
+	KernelWindow window;
+} KernelQnn;
+
 typedef struct KernelCall {
 	OpKind op;
 	const char *name; /* the Relay op name, for messages */
@@ -388,6 +416,7 @@ typedef struct KernelCall {
 		KernelSplit split;     /* nn.l2_normalize */
 		KernelLrn lrn;         /* nn.lrn */
 		KernelArrange arrange; /* the arrange family */
+		KernelQnn qnn;         /* the quantized operators */
 		KernelResize resize;
 		struct {
 			KernelReduce kind;

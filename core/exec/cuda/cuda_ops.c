@@ -31,15 +31,16 @@ enum CudaEntry {
 #undef OP
 
 /* The transform family, the gathers and the arrange family move elements
- * by their size in bytes (or read and write integers of any dtype), so
- * they take every dtype; the other CUDA kernels take only the dtypes
+ * by their size in bytes (or read and write integers of any dtype), and
+ * the qnn family reads and writes every integer dtype, so they take every
+ * dtype (the qnn relations let through only the ones TVM takes); the other CUDA kernels take only the dtypes
  * kernel_dtype_checked_at_launch names. */
 bool kernel_cuda_supports(OpKind op, DType dtype)
 {
 	static const bool moves_bytes[OP_COUNT] = {
 #define CUDA_MOVER(id) [OP_##id] = true,
-		CUDA_OPS_TRANSFORM(CUDA_MOVER) CUDA_OPS_ARRANGE(CUDA_MOVER) CUDA_MOVER(GATHER)
-			CUDA_MOVER(GATHER_ND)
+		CUDA_OPS_TRANSFORM(CUDA_MOVER) CUDA_OPS_ARRANGE(CUDA_MOVER) CUDA_OPS_QNN(CUDA_MOVER)
+			CUDA_MOVER(GATHER) CUDA_MOVER(GATHER_ND)
 #undef CUDA_MOVER
 	};
 	return kernel_dtype_checked_at_launch(dtype) || moves_bytes[op];

@@ -207,6 +207,27 @@
 	X(BATCH_TO_SPACE_ND)
 
 /* Every entry, family by family. */
+#define CUDA_OPS_QNN(X)     \
+	X(QNN_QUANTIZE)     \
+	X(QNN_DEQUANTIZE)   \
+	X(QNN_REQUANTIZE)   \
+	X(QNN_ADD)          \
+	X(QNN_SUBTRACT)     \
+	X(QNN_MUL)          \
+	X(QNN_DENSE)        \
+	X(QNN_BATCH_MATMUL) \
+	X(QNN_CONV2D)       \
+	X(QNN_TANH)         \
+	X(QNN_EXP)          \
+	X(QNN_SQRT)         \
+	X(QNN_RSQRT)        \
+	X(QNN_ERF)          \
+	X(QNN_SIGMOID)      \
+	X(QNN_HARDSWISH)    \
+	X(QNN_LOG)          \
+	X(QNN_ABS)          \
+	X(QNN_LEAKY_RELU)
+
 #define CUDA_OPS(X)             \
 	CUDA_OPS_ELEMENTWISE(X) \
 	CUDA_OPS_FILL(X)        \
@@ -217,6 +238,7 @@
 	CUDA_OPS_IMAGE(X)       \
 	CUDA_OPS_TRANSFORM(X)   \
 	CUDA_OPS_INDEX(X)       \
-	CUDA_OPS_CREATE(X) CUDA_OPS_ACTIVATION(X) CUDA_OPS_SCAN(X) CUDA_OPS_ARRANGE(X)
+	CUDA_OPS_CREATE(X)      \
+	CUDA_OPS_ACTIVATION(X) CUDA_OPS_SCAN(X) CUDA_OPS_ARRANGE(X) CUDA_OPS_QNN(X)
 
 #endif
