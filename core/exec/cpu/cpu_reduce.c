@@ -291,13 +291,12 @@ static float extreme_f32(const float *src, int64_t n, bool max, bool *nan)
 	return m;
 }
 
-/* A float32 row in one run: REDUCE_LANES independent accumulators, so the
- * loop is bound by memory rather than by the latency of one chain of
- * additions, and the compiler can keep them in vector registers. Sums are
- * in double as in the generic walk; max and min propagate NaN. argmax and
- * argmin find the extreme first and then its first (or last) position,
- * with the generic walk's rule that a NaN in front wins and others are
- * skipped. */
+/* A float32 row in one run. Sums go through independent accumulators
+ * (blocks of 16 lanes in float, then REDUCE_LANES in double), so the loop
+ * is bound by memory rather than by the latency of one chain of additions;
+ * max and min take extreme_f32 and propagate NaN. argmax and argmin find
+ * the extreme first and then its first (or last) position, with the
+ * generic walk's rule that a NaN in front wins and others are skipped. */
 static void row_f32_run(const float *restrict src, int64_t n, KernelReduce op, bool last, Acc *a)
 {
 	double lane[REDUCE_LANES];
