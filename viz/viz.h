@@ -37,6 +37,11 @@
  * definition and execution order, so the same module and options always
  * give the same dot bytes (no pointers, no timestamps).
  *
+ * The work is split in three files, each calling only the one before:
+ * viz_model.c decides what is drawn, on plain arrays (viz_model.h);
+ * viz_draw.c makes the cgraph graph of that model; viz_render.c lays it
+ * out with gvc and writes the file.
+ *
  * Graphviz headers are included only under viz/; the graph type is exposed
  * here as the opaque struct Agraph_s, which test_viz inspects through
  * cgraph directly.

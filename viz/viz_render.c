@@ -1,0 +1,233 @@
+/*
+ * viz_render.c - laying out and writing a drawing (SPEC §6).
+ *
+ * The file formats, the gvc half of the Graphviz lifecycle (gvLayout,
+ * gvRender, gvFreeLayout on the graph viz_draw.c built) and the atomic
+ * write: a temporary file in the target's directory renamed into place.
+ *
+ * The gvc context is made once per process and never freed: Graphviz
+ * 2.43's pango text-layout plugin caches, in a static, a pointer to the
+ * last font name, which lives in the context's font dictionary; after a
+ * gvFreeContext the next context's first label compares against freed
+ * memory (AddressSanitizer: heap-use-after-free in pango_textlayout on the
+ * second render of a session). One context keeps that pointer valid; it
+ * stays reachable, so it is not a leak.
+ *
+ * Graphviz reports problems through agerr, which prints to stderr; during a
+ * render its messages are captured (agseterrf) and become part of the error
+ * returned, since library code never prints.
+ */
+#include "viz.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <sys/stat.h>
+#include <sys/types.h>
+#include <unistd.h>
+
+#include <graphviz/cgraph.h>
+#include <graphviz/gvc.h>
+
+#include "util.h"
+
+const char *viz_format_name(VizFormat format)
+{
+	switch (format) {
+	case VIZ_FORMAT_PNG:
+		return "png";
+	case VIZ_FORMAT_SVG:
+		return "svg";
+	case VIZ_FORMAT_PDF:
+		return "pdf";
+	case VIZ_FORMAT_DOT:
+		return "dot";
+	}
+	return "?";
+}
+
+static const char *viz_extension(const char *path)
+{
+	const char *slash = strrchr(path, '/');
+	const char *base = slash ? slash + 1 : path;
+	const char *dot = strrchr(base, '.');
+	return dot && dot != base ? dot + 1 : NULL;
+}
+
+bool viz_format_of_path(const char *path, VizFormat *out)
+{
+	static const VizFormat formats[] = {VIZ_FORMAT_PNG, VIZ_FORMAT_SVG, VIZ_FORMAT_PDF,
+					    VIZ_FORMAT_DOT};
+	const char *ext = viz_extension(path);
+	if (!ext)
+		return false;
+	for (size_t i = 0; i < DP_COUNT(formats); i++) {
+		if (strcasecmp(ext, viz_format_name(formats[i])) == 0) {
+			*out = formats[i];
+			return true;
+		}
+	}
+	return false;
+}
+
+/* Graphviz's messages during a render (agerr), instead of stderr. */
+static StrBuf *viz_messages;
+
+static int viz_capture_message(char *message)
+{
+	if (viz_messages)
+		strbuf_puts(viz_messages, message);
+	return 0;
+}
+
+/* "what: message" with Graphviz's last line, when it said something. */
+static char *viz_graphviz_error(const char *what, StrBuf *messages)
+{
+	while (messages->len && (messages->data[messages->len - 1] == '\n' ||
+				 messages->data[messages->len - 1] == ' '))
+		messages->data[--messages->len] = '\0';
+	if (!messages->len)
+		return xasprintf("graphviz could not %s the graph", what);
+	return xasprintf("graphviz could not %s the graph: %s", what, messages->data);
+}
+
+/* The process's one gvc context (see the top of the file). */
+static GVC_t *viz_context(void)
+{
+	static GVC_t *gvc;
+	if (!gvc)
+		gvc = gvContext();
+	return gvc;
+}
+
+/* Lays out and renders g into out: the gvc half of the lifecycle. */
+static bool viz_layout_render(Agraph_t *g, VizFormat format, FILE *out, char **err)
+{
+	StrBuf messages;
+	agusererrf previous;
+	GVC_t *gvc = viz_context();
+	bool ok = true;
+	strbuf_init(&messages);
+	viz_messages = &messages;
+	previous = agseterrf(viz_capture_message);
+	if (gvLayout(gvc, g, "dot") != 0) {
+		*err = viz_graphviz_error("lay out", &messages);
+		ok = false;
+	} else {
+		if (gvRender(gvc, g, viz_format_name(format), out) != 0) {
+			*err = viz_graphviz_error("render", &messages);
+			ok = false;
+		}
+		gvFreeLayout(gvc, g);
+	}
+	agseterrf(previous);
+	viz_messages = NULL;
+	strbuf_free(&messages);
+	return ok;
+}
+
+/* The mode a new file gets: an existing file's, else 0666 less the umask. */
+static mode_t viz_file_mode(const struct stat *existing, bool exists)
+{
+	mode_t mask;
+	if (exists)
+		return existing->st_mode & 07777;
+	mask = umask(0);
+	umask(mask);
+	return 0666 & ~mask;
+}
+
+bool viz_render(const VizOptions *opts, const char *path, VizStats *stats, char **err)
+{
+	VizFormat format;
+	struct stat st;
+	bool exists;
+	char *target = NULL, *dir, *tmp;
+	const char *slash, *base;
+	int fd;
+	FILE *out;
+	Agraph_t *g;
+	bool ok;
+	*err = NULL;
+	if (!viz_format_of_path(path, &format)) {
+		const char *ext = viz_extension(path);
+		if (!ext)
+			*err = xasprintf(
+				"'%s' has no extension; name a .png, .svg, .pdf or .dot file",
+				path);
+		else
+			*err = xasprintf(
+				"unknown format '.%s' of '%s'; use .png, .svg, .pdf or .dot", ext,
+				path);
+		return false;
+	}
+	/* a symbolic link stays one: the file it names is replaced */
+	exists = lstat(path, &st) == 0;
+	if (exists && S_ISLNK(st.st_mode)) {
+		char *real = realpath(path, NULL);
+		if (!real || stat(real, &st) != 0) {
+			*err = xasprintf("cannot write '%s': %s", path, strerror(errno));
+			free(real);
+			return false;
+		}
+		target = xstrdup(real);
+		free(real);
+	}
+	if (exists && S_ISDIR(st.st_mode)) {
+		*err = xasprintf("cannot write '%s': it is a directory", path);
+		free(target);
+		return false;
+	}
+	if (exists && !S_ISREG(st.st_mode)) {
+		*err = xasprintf("cannot write '%s': not a regular file", path);
+		free(target);
+		return false;
+	}
+	if (!target)
+		target = xstrdup(path);
+	slash = strrchr(target, '/');
+	base = slash ? slash + 1 : target;
+	dir = slash ? xstrndup(target, (size_t)(slash - target) + (slash == target)) : xstrdup(".");
+	tmp = xasprintf("%s/.%s.XXXXXX", dir, base);
+	free(dir);
+	fd = mkstemp(tmp);
+	if (fd < 0) {
+		*err = xasprintf("cannot write '%s': %s", path, strerror(errno));
+		free(tmp);
+		free(target);
+		return false;
+	}
+	out = fdopen(fd, "wb");
+	if (!out) {
+		*err = xasprintf("cannot write '%s': %s", path, strerror(errno));
+		close(fd);
+		unlink(tmp);
+		free(tmp);
+		free(target);
+		return false;
+	}
+	g = viz_build_graph(opts, stats, err);
+	ok = g != NULL;
+	if (ok) {
+		if (format == VIZ_FORMAT_DOT)
+			ok = agwrite(g, out) == 0;
+		else
+			ok = viz_layout_render(g, format, out, err);
+		agclose(g);
+	}
+	if (ok && (fflush(out) != 0 || ferror(out) || fchmod(fd, viz_file_mode(&st, exists)) != 0))
+		ok = false;
+	if (fclose(out) != 0)
+		ok = false;
+	if (ok && rename(tmp, target) != 0)
+		ok = false;
+	if (!ok) {
+		if (!*err)
+			*err = xasprintf("cannot write '%s': %s", path, strerror(errno));
+		unlink(tmp);
+	}
+	free(tmp);
+	free(target);
+	return ok;
+}
