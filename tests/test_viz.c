@@ -706,8 +706,39 @@ static void test_formats_and_atomic_writes(void **state)
 		assert_memory_equal(data, files[i].magic, files[i].len);
 		if (strstr(files[i].name, "svg") || strstr(files[i].name, "SVG"))
 			assert_non_null(strstr(data, "<svg"));
+		{
+			/* what the file holds: the same bytes for dot (svg numbers
+			 * its gradients per process, png and pdf carry a time) */
+			char *mem = NULL;
+			size_t mlen;
+			VizFormat f;
+			assert_true(viz_format_of_path(files[i].name, &f));
+			assert_true(viz_render_to_memory(&o, f, &mem, &mlen, NULL, &err));
+			assert_memory_equal(mem, files[i].magic, files[i].len);
+			assert_int_equal(mem[mlen], '\0');
+			if (f == VIZ_FORMAT_SVG)
+				assert_non_null(strstr(mem, "</svg>"));
+			if (f == VIZ_FORMAT_DOT) {
+				assert_int_equal(strlen(mem), mlen);
+				assert_int_equal(mlen, len);
+				assert_memory_equal(mem, data, len);
+			}
+			free(mem);
+		}
 		free(data);
 		free(path);
+	}
+	{
+		/* an error leaves nothing to free */
+		char *mem = (char *)"x";
+		size_t mlen = 1;
+		o.focus = "%nope";
+		assert_false(viz_render_to_memory(&o, VIZ_FORMAT_SVG, &mem, &mlen, NULL, &err));
+		assert_null(mem);
+		assert_int_equal(mlen, 0);
+		assert_non_null(strstr(err, "%nope"));
+		free(err);
+		o.focus = NULL;
 	}
 	/* no temporary file is left behind */
 	listing = list_dir(dir);

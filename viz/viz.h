@@ -137,6 +137,12 @@ void viz_free_graph(struct Agraph_s *g);
  */
 bool viz_render(const VizOptions *opts, const char *path, VizStats *stats, char **err);
 
+/* Renders the graph into memory in format (as viz_render writes it): *data
+ * (NUL-terminated, the caller's to free) and its length *len. False with
+ * *err set, *data NULL, when the graph cannot be built or rendered. */
+bool viz_render_to_memory(const VizOptions *opts, VizFormat format, char **data, size_t *len,
+			  VizStats *stats, char **err);
+
 /* Writes the graph source (the `.dot` format) to out. */
 bool viz_write_dot(const VizOptions *opts, FILE *out, VizStats *stats, char **err);
 

@@ -231,3 +231,38 @@ bool viz_render(const VizOptions *opts, const char *path, VizStats *stats, char 
 	free(target);
 	return ok;
 }
+
+bool viz_render_to_memory(const VizOptions *opts, VizFormat format, char **data, size_t *len,
+			  VizStats *stats, char **err)
+{
+	FILE *out;
+	Agraph_t *g;
+	bool ok;
+	*err = NULL;
+	*data = NULL;
+	*len = 0;
+	out = open_memstream(data, len);
+	if (!out) {
+		*err = xasprintf("cannot render the graph: %s", strerror(errno));
+		return false;
+	}
+	g = viz_build_graph(opts, stats, err);
+	ok = g != NULL;
+	if (ok) {
+		if (format == VIZ_FORMAT_DOT)
+			ok = agwrite(g, out) == 0;
+		else
+			ok = viz_layout_render(g, format, out, err);
+		agclose(g);
+	}
+	if (fclose(out) != 0)
+		ok = false;
+	if (!ok) {
+		if (!*err)
+			*err = xasprintf("cannot render the graph: %s", strerror(errno));
+		free(*data);
+		*data = NULL;
+		*len = 0;
+	}
+	return ok;
+}
