@@ -68,14 +68,18 @@ const Command commands_table[] = {
 		.min_args = 0,
 		.max_args = -1,
 		.flags = CMD_NEEDS_MODULE | CMD_NEEDS_PLAN,
-		.usage = "compare [NAME=FILE.npy | NAME=random[:SEED[:(SHAPE)]]]...",
+		.usage = "compare [--each [--all | --top N]] [NAME=FILE.npy | "
+			 "NAME=random[:SEED[:(SHAPE)]]]...",
 		.summary = "run the plan and the same program on the cpu alone and compare results",
 		.help = "Runs the planned @main, then the same program (as typed by `infer`) with\n"
 			"every op on the cpu, on the same inputs (as for `run`; random when not\n"
 			"given), and prints each result's largest absolute and relative error.\n"
 			"An element passes when |planned - cpu| <= tolerance * max(1, |cpu|)\n"
 			"(`set tolerance`, default 1e-05). The last line starts `compare: PASS`\n"
-			"or `compare: FAIL`; a failure fails the command.",
+			"or `compare: FAIL`; a failure fails the command. With --each every\n"
+			"intermediate value is compared too, in execution order: the first past\n"
+			"its tolerance is shown with its op, device, operands and why it is on\n"
+			"its device, then the worst N (--top N, default 5) or every value (--all).",
 		.handler = cmd_compare,
 		.completer = cmd_complete_run,
 	},
