@@ -39,6 +39,7 @@
 
 #include "compare_each.h"
 #include "exec.h"
+#include "run_values.h"
 #include "interrupt.h"
 #include "plan.h"
 
@@ -57,6 +58,7 @@ static void format_bytes(char *buf, size_t size, double bytes);
 typedef struct RunArgs {
 	int first; /* argv index of the first NAME=VALUE */
 	const char *output;
+	const char *dump; /* --dump DIR */
 	bool profile;
 } RunArgs;
 
@@ -76,6 +78,12 @@ static bool parse_options(CmdContext *ctx, int argc, char **argv, bool allow_opt
 				return false;
 			}
 			args->output = argv[++i];
+		} else if (allow_options && strcmp(argv[i], "--dump") == 0) {
+			if (i + 1 >= argc) {
+				cmd_error(ctx, "--dump needs a directory");
+				return false;
+			}
+			args->dump = argv[++i];
 		} else {
 			cmd_error(ctx, "unknown option '%s'", argv[i]);
 			return false;
@@ -87,8 +95,9 @@ static bool parse_options(CmdContext *ctx, int argc, char **argv, bool allow_opt
 /* An option, the file name after --output or the count after --top. */
 static bool is_option_word(char **argv, int i)
 {
-	return strncmp(argv[i], "--", 2) == 0 || (i > 1 && (strcmp(argv[i - 1], "--output") == 0 ||
-							    strcmp(argv[i - 1], "--top") == 0));
+	return strncmp(argv[i], "--", 2) == 0 ||
+	       (i > 1 && (strcmp(argv[i - 1], "--output") == 0 ||
+			  strcmp(argv[i - 1], "--top") == 0 || strcmp(argv[i - 1], "--dump") == 0));
 }
 
 /* Batch-norm variances (%bn0_moving_var, %running_var, %x_variance) feed
@@ -819,6 +828,7 @@ int cmd_run(CmdContext *ctx, int argc, char **argv)
 	size_t n;
 	ExecResult result;
 	ExecOptions o;
+	RunValues *keeper;
 	int status = 0;
 	if (!parse_options(ctx, argc, argv, true, &args) ||
 	    !prepare_inputs(ctx, current, argc, argv, &inputs, &n))
@@ -828,12 +838,22 @@ int cmd_run(CmdContext *ctx, int argc, char **argv)
 		return 1;
 	}
 	o = run_options(ctx->session, false, args.profile);
+	if (!(keeper = run_values_new(ctx, m, args.dump))) {
+		ir_module_free(m);
+		free_inputs(inputs, n);
+		return 1;
+	}
+	o.observe = run_values_observe;
+	o.observe_context = keeper;
 	if (!run_module(ctx, m, &o, inputs, n, &result)) {
+		run_values_finish(keeper, inputs, n, false);
 		ir_module_free(m);
 		free_inputs(inputs, n);
 		return 1;
 	}
 	print_summary(ctx, &result);
+	if (!run_values_finish(keeper, inputs, n, true))
+		status = 1;
 	if (args.output) {
 		char *err = NULL;
 		if (result.noutputs == 0) {
@@ -1102,11 +1122,13 @@ void cmd_complete_run(const Session *s, int argc, char **argv, const char *word,
 	const IrModule *m = session_current(s);
 	ExecParam *params;
 	size_t n;
-	if (argc > 1 && strcmp(argv[argc - 1], "--output") == 0) {
+	if (argc > 1 &&
+	    (strcmp(argv[argc - 1], "--output") == 0 || strcmp(argv[argc - 1], "--dump") == 0)) {
 		out->files = true;
 		return;
 	}
 	if (strcmp(argv[0], "run") == 0) {
+		cmd_candidates_add(out, word, "--dump");
 		cmd_candidates_add(out, word, "--output");
 		cmd_candidates_add(out, word, "--profile");
 	}

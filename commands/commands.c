@@ -286,6 +286,24 @@ const Command commands_table[] = {
 		.handler = cmd_plan,
 	},
 	{
+		.name = "print",
+		.min_args = 1,
+		.max_args = -1,
+		.flags = CMD_NEEDS_MODULE,
+		.usage = "print %x[SLICE]",
+		.summary = "show a value the last run kept: type, device, range and elements",
+		.help = "Shows a value of the last `run`, gdb-style: its type, the device it was\n"
+			"computed on, its range (min, max, mean, NaN and inf counts) and its\n"
+			"elements. `run` keeps the inputs and results of @main; `set keep-values "
+			"on`\n"
+			"keeps every value. A slice selects elements as in NumPy: `print %x[0, "
+			":8]`\n"
+			"(integers, negative from the end, and start:stop); `%x.1` is a field of "
+			"a\n"
+			"tuple.",
+		.handler = cmd_print,
+	},
+	{
 		.name = "profile",
 		.min_args = 0,
 		.max_args = -1,
@@ -391,7 +409,7 @@ const Command commands_table[] = {
 		.flags = CMD_NEEDS_MODULE | CMD_NEEDS_PLAN,
 		.usage =
 			"run [NAME=FILE.npy | NAME=random[:SEED[:(SHAPE)]]]... [--output FILE.npy] "
-			"[--profile]",
+			"[--dump DIR] [--profile]",
 		.summary = "execute the planned module on its devices",
 		.help = "Executes the planned @main: each op on its device (cuda devices on the "
 			"GPU,\n"
@@ -402,7 +420,9 @@ const Command commands_table[] = {
 			"input not given is random with its index as the seed. Prints each "
 			"result's type, device, first values\n"
 			"and checksum (sum, FNV-1a of the bytes). --output saves the first\n"
-			"result as .npy; --profile adds the `profile` report.",
+			"result as .npy; --dump DIR writes every value as DIR/NAME.npy with\n"
+			"DIR/manifest.json; --profile adds the `profile` report. The inputs and\n"
+			"results (every value under `set keep-values on`) are kept for `print`.",
 		.handler = cmd_run,
 		.completer = cmd_complete_run,
 	},
