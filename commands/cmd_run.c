@@ -39,6 +39,7 @@
 
 #include "compare_each.h"
 #include "exec.h"
+#include "run_inputs.h"
 #include "run_values.h"
 #include "interrupt.h"
 #include "plan.h"
@@ -450,9 +451,18 @@ static bool prepare_inputs(CmdContext *ctx, const IrModule *m, int argc, char **
 	}
 	if (nrandom > RUN_LIST_RANDOM)
 		strbuf_printf(&note, ", and %zu more", nrandom - RUN_LIST_RANDOM);
+	if (ctx->session->settings.inputs == INPUTS_REALISTIC) {
+		bool *drawn = xcalloc(n + 1, sizeof(bool));
+		for (size_t k = 0; k < n; k++)
+			drawn[k] = !given[k] || strncmp(given[k], "random", 6) == 0;
+		run_inputs_realistic(m, params, n, inputs, drawn);
+		free(drawn);
+	}
 	if (nrandom)
-		cmd_note(ctx, "%zu input%s not given take%s random values: %s", nrandom,
-			 nrandom == 1 ? "" : "s", nrandom == 1 ? "s" : "", note.data);
+		cmd_note(ctx, "%zu input%s not given take%s %srandom values: %s", nrandom,
+			 nrandom == 1 ? "" : "s", nrandom == 1 ? "s" : "",
+			 ctx->session->settings.inputs == INPUTS_REALISTIC ? "realistic " : "",
+			 note.data);
 	ok = true;
 done:
 	if (!ok) {
@@ -955,6 +965,35 @@ static bool same_layout(const NpyArray *a, const NpyArray *b)
 	return true;
 }
 
+/* Whether result i (of n) of m's @main comes from an operator that
+ * saturates (softmax, tanh, sigmoid, relu, clip): then all-0, all-+-1 and
+ * one-hot results mean the inputs drove it there, not that the program
+ * makes a constant. */
+static bool saturating_result(const IrModule *m, size_t i, size_t n)
+{
+	int32_t main_index = ir_find_global(m, "main");
+	const Expr *e;
+	if (main_index < 0)
+		return false;
+	e = m->globals[main_index].fn->u.fn.body;
+	for (int steps = 0; e && steps < 64; steps++) {
+		if (e->kind == EXPR_VAR && e->u.var.role == VAR_LET && e->u.var.value)
+			e = e->u.var.value;
+		else if (e->kind == EXPR_LET)
+			e = e->u.let.body;
+		else if ((ir_is_op(e, OP_ON_DEVICE) || ir_is_op(e, OP_DEVICE_COPY)) &&
+			 e->u.call.nargs == 1)
+			e = e->u.call.args[0];
+		else if (e->kind == EXPR_TUPLE && e->u.tuple.nfields == n && i < n && n > 1) {
+			e = e->u.tuple.fields[i];
+			n = 1;
+		} else
+			break;
+	}
+	return e && (ir_is_op(e, OP_SOFTMAX) || ir_is_op(e, OP_TANH) || ir_is_op(e, OP_SIGMOID) ||
+		     ir_is_op(e, OP_RELU) || ir_is_op(e, OP_CLIP) || ir_is_op(e, OP_LOG_SOFTMAX));
+}
+
 /* compare's options: --each, --all (with --each) and --top N. */
 typedef struct CompareArgs {
 	bool each, all;
@@ -1008,7 +1047,7 @@ int cmd_compare(CmdContext *ctx, int argc, char **argv)
 	double tol = s->settings.tolerance;
 	CompareArgs args;
 	NpyArray *inputs;
-	size_t n, failed = 0, past = 0;
+	size_t n, failed = 0, past = 0, saturated = 0;
 	ExecResult got, want;
 	ExecOptions po, ro;
 	CompareEach *each = NULL;
@@ -1088,6 +1127,21 @@ int cmd_compare(CmdContext *ctx, int argc, char **argv)
 				fprintf(ctx->out, " (%lld NaN in the cpu result)", (long long)nans);
 		}
 		fputc('\n', ctx->out);
+		{
+			const char *what;
+			bool sat = saturating_result(reference, i, got.noutputs) &&
+				   run_output_saturated(&want.outputs[i], &what);
+			saturated += sat;
+			if (sat && saturated == 1)
+				cmd_warning(
+					ctx,
+					"the reference result is saturated (%s): a match proves "
+					"little; 'compare --each' compares every value, and 'set "
+					"inputs realistic' draws inputs that keep a model's "
+					"numbers "
+					"in range",
+					what);
+		}
 	}
 	if (failed)
 		fprintf(ctx->out,

@@ -521,6 +521,7 @@ enum {
 	SET_ECHO,
 	SET_ERREXIT,
 	SET_KEEP_VALUES,
+	SET_INPUTS,
 	SET_COUNT
 };
 
@@ -528,6 +529,7 @@ enum {
 static const char *const gpu_choices[] = {"auto", "require", "emulate", NULL};
 static const char *const color_choices[] = {"auto", "on", "off", NULL};
 static const char *const bool_choices[] = {"on", "off", NULL};
+static const char *const inputs_choices[] = {"random", "realistic", NULL};
 
 const SessionSetting session_settings[] = {
 	[SET_FALLBACK] = {"fallback", SETTING_DEVICE, NULL, true,
@@ -550,6 +552,8 @@ const SessionSetting session_settings[] = {
 			 "stop a script at its first failing command"},
 	[SET_KEEP_VALUES] = {"keep-values", SETTING_BOOL, bool_choices, false,
 			     "'run' keeps every value for 'print', not only inputs and results"},
+	[SET_INPUTS] = {"inputs", SETTING_CHOICE, inputs_choices, false,
+			"inputs not given: uniform random, or drawn like a trained model's"},
 };
 const size_t session_setting_count = DP_COUNT(session_settings);
 
@@ -594,6 +598,9 @@ void session_setting_format(const Session *s, int i, StrBuf *out)
 		break;
 	case SET_KEEP_VALUES:
 		strbuf_puts(out, v->keep_values ? "on" : "off");
+		break;
+	case SET_INPUTS:
+		strbuf_puts(out, inputs_choices[v->inputs]);
 		break;
 	default:
 		DP_ASSERT(!"unknown setting");
@@ -722,6 +729,9 @@ bool session_setting_set(Session *s, int i, const char *value, bool *reset, char
 		break;
 	case SET_KEEP_VALUES:
 		next.keep_values = choice != 0;
+		break;
+	case SET_INPUTS:
+		next.inputs = (InputsMode)choice;
 		break;
 	default:
 		DP_ASSERT(!"unknown setting");

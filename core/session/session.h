@@ -47,6 +47,9 @@
 #include "values.h"
 
 typedef enum ColorMode { COLOR_AUTO, COLOR_ON, COLOR_OFF } ColorMode;
+/* How inputs not given are drawn: uniform in [-1, 1), or like an
+ * initialised model's (see commands/run_inputs.c). */
+typedef enum InputsMode { INPUTS_RANDOM, INPUTS_REALISTIC } InputsMode;
 
 typedef struct SessionSettings {
 	int32_t fallback;        /* device-table index; default 0 (cpu:0) */
@@ -60,6 +63,7 @@ typedef struct SessionSettings {
 	double cache_mib;        /* MiB of earlier versions kept (see the top) */
 	bool keep_values;        /* `run` keeps every op's value for `print`,
 				    not only inputs and results */
+	InputsMode inputs;       /* default INPUTS_RANDOM */
 } SessionSettings;
 
 /* The default of cache: a 100,000-binding module keeps every
