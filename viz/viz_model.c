@@ -720,7 +720,8 @@ static void viz_overview(VizModel *vm)
 	}
 	free(pairs);
 	/* one link per pair of boxes, in box order */
-	qsort(o->links, o->nlinks, sizeof(VizLink), viz_link_cmp);
+	if (o->nlinks) /* links is NULL without one */
+		qsort(o->links, o->nlinks, sizeof(VizLink), viz_link_cmp);
 	{
 		size_t kept = 0;
 		for (size_t i = 0; i < o->nlinks; i++) {
