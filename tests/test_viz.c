@@ -299,6 +299,12 @@ static void test_conflict_under_error_policy(void **state)
 	assert_ptr_equal(agtail(red), node_labelled(g, "%b\\n"));
 	assert_ptr_equal(aghead(red), node_labelled(g, "%0 = add"));
 	assert_string_equal(attr(red, "label"), "needs %b on cpu:0");
+	/* the legend lists what is drawn: no device yet, the conflict */
+	assert_null(agnode(g, "legend_d0", 0));
+	assert_null(agnode(g, "legend_d1", 0));
+	assert_non_null(agnode(g, "legend_unplanned", 0));
+	assert_non_null(agnode(g, "legend_conflict", 0));
+	assert_null(agnode(g, "legend_copy", 0));
 	viz_free_graph(g);
 	release(s);
 }

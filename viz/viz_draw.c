@@ -722,7 +722,7 @@ static void viz_draw_edge(VizModel *vm, Agraph_t *g, const VizSyms *s, size_t in
 }
 
 /*
- * The legend: a column with each device of the table in its colour, then
+ * The legend: a column with each device the picture uses in its colour, then
  * an entry for each other thing the picture uses, and only those (so a
  * small graph keeps a small legend): unplanned nodes, device_copy, the
  * --focus node, on_device notes, folded weights, reference ellipses, region
@@ -769,9 +769,39 @@ static Agedge_t *viz_legend_edge(VizLegend *l, const char *name, const char *lab
 	return e;
 }
 
+/* Marks the devices the picture fills something with: drawn nodes, both
+ * ends of copies, overview boxes. */
+static void viz_devices_used(const VizModel *vm, uint8_t *used, uint32_t count)
+{
+	for (size_t i = 0; i < vm->boxes.nboxes; i++) {
+		const VizBox *b = &vm->boxes.boxes[i];
+		if (b->device >= 0 && (uint32_t)b->device < count)
+			used[b->device] = 1;
+		if (b->source >= 0 && (uint32_t)b->source < count)
+			used[b->source] = 1;
+	}
+	if (vm->overview)
+		return;
+	for (size_t i = 0; i < vm->nnodes; i++) {
+		const Expr *e = vm->nodes[i].e;
+		int32_t device = viz_device(vm, e), src = IR_NO_DEVICE, dst = IR_NO_DEVICE;
+		if (!vm->nodes[i].drawn)
+			continue;
+		if (ir_is_op(e, OP_DEVICE_COPY))
+			ir_device_copy_props(e, &src, &dst);
+		if (device >= 0 && (uint32_t)device < count)
+			used[device] = 1;
+		if (src >= 0 && (uint32_t)src < count)
+			used[src] = 1;
+		if (dst >= 0 && (uint32_t)dst < count)
+			used[dst] = 1;
+	}
+}
+
 static void viz_draw_legend(const VizModel *vm, Agraph_t *g, const VizSyms *s,
 			    const VizStats *stats)
 {
+	uint8_t *used = xcalloc(vm->opts->devices->count + 1, 1);
 	const DeviceTable *devices = vm->opts->devices;
 	VizLegend l = {agsubg(g, VIZ_S("cluster_legend"), 1), s, NULL};
 	Agnode_t *n;
@@ -783,12 +813,16 @@ static void viz_draw_legend(const VizModel *vm, Agraph_t *g, const VizSyms *s,
 	viz_set(l.graph, s->g_fillcolor, "");
 	viz_set(l.graph, s->g_penwidth, "1");
 	viz_set(l.graph, s->g_fontcolor, "black");
+	viz_devices_used(vm, used, devices->count);
 	for (uint32_t d = 0; d < devices->count; d++) {
+		if (!used[d])
+			continue;
 		snprintf(name, sizeof name, "legend_d%u", d);
 		n = viz_legend_node(&l, name, devices_name(devices, (int32_t)d));
 		viz_set(n, s->n_fillcolor, viz_device_color((int32_t)d));
 		viz_set(n, s->n_fontcolor, viz_font_color((int32_t)d));
 	}
+	free(used);
 	if (stats->unplanned) {
 		n = viz_legend_node(&l, "legend_unplanned", "no device");
 		viz_set(n, s->n_style, "filled,dashed");
