@@ -131,7 +131,7 @@ typedef struct VizStats {
 	size_t clusters;   /* function or region clusters */
 	size_t unplanned;  /* nodes without a device */
 	size_t references; /* uses drawn from a reference node, not a long edge */
-	size_t folded;     /* parameters and constants folded into consumers */
+	size_t folded;     /* weights folded into their operators' labels */
 	size_t uncopied;   /* operands read on another device without a copy */
 	bool overview;     /* drawn as the overview of device regions */
 	bool too_big;      /* the overview because the full graph has more than

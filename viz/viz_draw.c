@@ -36,7 +36,7 @@
 #define VIZ_WEIGHTS_MAX 56        /* and so are longer `weights:` lines */
 /* Past this many drawn nodes tooltips leave out the `why` step, which
  * costs a walk of the analysis per node. */
-#define VIZ_WHY_NODES 2000
+#define VIZ_WHY_NODES 1000
 /* Past this many drawn nodes edge labels become xlabels: a real edge label
  * makes dot double every rank (a 2,000-node module: 50 s instead of 2 s). */
 #define VIZ_LABEL_NODES 300
