@@ -198,6 +198,21 @@ static void remove_dir(char *dir)
 	free(dir);
 }
 
+/* Runs one command line on s; *out and *err get what it printed. */
+static int run_command(Session *s, const char *line, char **out, char **err)
+{
+	CmdContext ctx;
+	size_t lo, le;
+	int status;
+	FILE *o = open_memstream(out, &lo), *e = open_memstream(err, &le);
+	cmd_context_init(&ctx, s, o, e);
+	status = commands_execute_line(&ctx, line);
+	cmd_context_free(&ctx);
+	fclose(o);
+	fclose(e);
+	return status;
+}
+
 /* ---- the shared-input case ---- */
 
 static void test_shared_input_after_check(void **state)
@@ -474,7 +489,7 @@ static void test_large_modules(void **state)
 	Session s;
 	VizOptions o;
 	VizStats st;
-	char *err = NULL;
+	char *err = NULL, *out, *cerr;
 	Agraph_t *g;
 	(void)state;
 	assert_non_null(f);
@@ -497,6 +512,15 @@ static void test_large_modules(void **state)
 	assert_non_null(
 		strstr(attr(agnode(g, "r1", 0), "label"), "5000 calls: add \xe2\x80\xa6 add"));
 	viz_free_graph(g);
+	/* the command warns, and draws the overview (it folds %y, a weight) */
+	assert_int_equal(run_command(&s, "render -", &out, &cerr), 0);
+	assert_string_equal(cerr,
+			    "warning: the graph has 5001 nodes and 5000 edges, more than "
+			    "5000 to lay out; drew the overview of its device regions instead "
+			    "(--force draws every node, --focus %x --depth N a neighbourhood)\n");
+	assert_non_null(strstr(out, "overview of device regions: the graph has 5001 nodes"));
+	free(out);
+	free(cerr);
 	o.focus = "%2500";
 	o.depth = 1;
 	g = viz_build_graph(&o, &st, &err);
@@ -1195,20 +1219,6 @@ static void test_completion(void **state)
 	assert_true(files);
 	free(got);
 	release(s);
-}
-
-static int run_command(Session *s, const char *line, char **out, char **err)
-{
-	CmdContext ctx;
-	size_t lo, le;
-	int status;
-	FILE *o = open_memstream(out, &lo), *e = open_memstream(err, &le);
-	cmd_context_init(&ctx, s, o, e);
-	status = commands_execute_line(&ctx, line);
-	cmd_context_free(&ctx);
-	fclose(o);
-	fclose(e);
-	return status;
 }
 
 static void test_render_command(void **state)
