@@ -359,18 +359,24 @@ int cmd_regions(CmdContext *ctx, int argc, char **argv)
  * when it ran or planning stopped in it, else check's (which a failed
  * check leaves too). After a failed phase, the note saying so comes
  * first. */
-static PlanAnalysis *current_analysis(CmdContext *ctx)
+PlanAnalysis *cmd_analysis(CmdContext *ctx)
 {
 	PlanTrace *t = ctx->session->trace;
 	PlanAnalysis *replay = stepper_replay(ctx->session);
-	PlanAnalysis *an = NULL;
 	if (replay)
 		return replay;
 	if (t && t->core && (session_planned(ctx->session) || core_failed(ctx)))
-		an = t->core;
-	else if (t && t->check && check_has_run(ctx))
-		an = t->check;
-	if (an)
+		return t->core;
+	if (t && t->check && check_has_run(ctx))
+		return t->check;
+	return NULL;
+}
+
+/* cmd_analysis, after a note when planning stopped. */
+static PlanAnalysis *current_analysis(CmdContext *ctx)
+{
+	PlanAnalysis *an = cmd_analysis(ctx);
+	if (an && an != stepper_replay(ctx->session))
 		cmd_note_stopped(ctx);
 	return an;
 }

@@ -113,6 +113,10 @@ int cmd_render(CmdContext *ctx, int argc, char **argv)
 			}
 		} else if (strcmp(a, "--regions") == 0) {
 			opts.regions = true;
+		} else if (strcmp(a, "--params") == 0) {
+			opts.params = true;
+		} else if (strcmp(a, "--overview") == 0) {
+			opts.overview = true;
 		} else if (strcmp(a, "--force") == 0) {
 			opts.force = true;
 		} else if (a[0] == '-' && a[1]) {
@@ -127,6 +131,11 @@ int cmd_render(CmdContext *ctx, int argc, char **argv)
 		return cmd_error(ctx, "'render' needs a file to write (.png, .svg, .pdf or .dot)");
 	if (depth_given && !opts.focus)
 		return cmd_error(ctx, "'--depth' needs '--focus %%x' to say where to start");
+	if (opts.overview && (opts.focus || opts.regions || opts.params))
+		return cmd_error(ctx, "'--overview' draws regions, not nodes; it takes no '%s'",
+				 opts.focus     ? "--focus"
+				 : opts.regions ? "--regions"
+						: "--params");
 	strbuf_init(&title);
 	opts.module = render_version(ctx, phase, &title);
 	if (!opts.module) {
@@ -139,8 +148,11 @@ int cmd_render(CmdContext *ctx, int argc, char **argv)
 	opts.warn = render_warn;
 	opts.warn_context = ctx;
 	/* core in progress under stepi: the devices its replay bound so far */
-	if (!phase)
+	if (!phase) {
 		opts.device_of = replay = cmd_replay_devices(ctx);
+		/* the first step of `why` in each SVG tooltip */
+		opts.analysis = cmd_analysis(ctx);
+	}
 	if (strcmp(path, "-") == 0)
 		ok = viz_write_dot(&opts, ctx->out, &stats, &err);
 	else
@@ -152,6 +164,13 @@ int cmd_render(CmdContext *ctx, int argc, char **argv)
 		free(err);
 		return 1;
 	}
+	if (stats.too_big)
+		cmd_warning(ctx,
+			    "the graph has %zu nodes and %zu edges, more than %zu to lay out; "
+			    "drew the overview of its device regions instead (--force draws every "
+			    "node, --focus %%x --depth N a neighbourhood)",
+			    stats.full_nodes, stats.full_edges,
+			    opts.max_nodes ? opts.max_nodes : (size_t)VIZ_MAX_NODES);
 	if (strcmp(path, "-") != 0) {
 		VizFormat format = VIZ_FORMAT_DOT;
 		viz_format_of_path(path, &format);
@@ -164,6 +183,11 @@ int cmd_render(CmdContext *ctx, int argc, char **argv)
 		if (stats.conflicts)
 			fprintf(ctx->out, ", %zu conflicting use%s", stats.conflicts,
 				stats.conflicts == 1 ? "" : "s");
+		if (stats.folded)
+			fprintf(ctx->out, ", %zu weight%s folded", stats.folded,
+				stats.folded == 1 ? "" : "s");
+		if (stats.overview)
+			fputs(", overview of device regions", ctx->out);
 		fputc('\n', ctx->out);
 	}
 	return 0;
@@ -172,8 +196,8 @@ int cmd_render(CmdContext *ctx, int argc, char **argv)
 void cmd_complete_render(const Session *s, int argc, char **argv, const char *word,
 			 CmdCandidates *out)
 {
-	static const char *const options[] = {"--phase", "--focus", "--depth", "--regions",
-					      "--force"};
+	static const char *const options[] = {"--phase",  "--focus",    "--depth", "--regions",
+					      "--params", "--overview", "--force"};
 	const char *prev = argc > 1 ? argv[argc - 1] : "";
 	if (strcmp(prev, "--phase") == 0) {
 		cmd_complete_phases(word, true, out);

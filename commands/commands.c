@@ -374,20 +374,25 @@ const Command commands_table[] = {
 		.min_args = 1,
 		.max_args = -1,
 		.flags = CMD_NEEDS_MODULE,
-		.usage = "render FILE [--phase P] [--focus %x] [--depth N] [--regions] [--force]",
+		.usage = "render FILE [--phase P] [--focus %x] [--depth N] [--regions] [--params] "
+			 "[--overview] [--force]",
 		.summary = "draw the module as a device-coloured graph (png, svg, pdf, dot)",
 		.help = "Draws the current module version with Graphviz into FILE, in the format\n"
 			"of its extension: .png, .svg, .pdf, or .dot for the graph source (`-`\n"
 			"writes the source to the output). Nodes are parameters, constants and\n"
 			"calls, filled with their device's colour (see the legend); device_copy\n"
 			"nodes show direction and bytes; nodes without a device are white and\n"
-			"dashed; uses in conflict are red edges. One cluster per function, or\n"
-			"per device region with --regions. --phase P draws the version after P\n"
-			"(`parse`: as loaded; the phase where planning stopped: the module it\n"
-			"analysed). While core is stepped with `stepi`, nodes show the devices\n"
-			"bound so far. --focus %x draws the values within --depth N\n"
-			"edges of %x (default 2). Graphs over 5000 nodes are refused unless\n"
-			"--force. The file is written whole or not at all.",
+			"dashed; uses in conflict are red edges. Weights (parameters after a\n"
+			"function's first, constants, and what is computed from them alone)\n"
+			"fold into their operators' `weights:` line; --params draws them.\n"
+			"One cluster per function, or per device region with --regions;\n"
+			"--overview draws one node per device region and per copy instead.\n"
+			"--phase P draws the version after P (`parse`: as loaded; the phase\n"
+			"where planning stopped: the module it analysed). While core is stepped\n"
+			"with `stepi`, nodes show the devices bound so far. --focus %x draws\n"
+			"the values within --depth N edges of %x (default 2), %x highlighted.\n"
+			"Graphs over 5000 nodes are drawn as the overview, with a warning,\n"
+			"unless --force. The file is written whole or not at all.",
 		.handler = cmd_render,
 		.completer = cmd_complete_render,
 	},

@@ -168,6 +168,10 @@ void cmd_complete_phases(const char *word, bool parse_ok, CmdCandidates *out);
  * input. NULL, printing nothing, when no phase is in progress. The caller
  * frees the array. */
 int32_t *cmd_replay_devices(CmdContext *ctx);
+/* The analysis `why` and `constraints` read: the replay of a phase in
+ * progress, else core's once it ran (or failed), else check's; NULL before
+ * check. Prints nothing; owned by the session. */
+struct PlanAnalysis *cmd_analysis(CmdContext *ctx);
 /* Whether to colour what goes to stream: never with NO_COLOR or `set color
  * off`, always with `set color on`, else only on a terminal. */
 bool cmd_color(const CmdContext *ctx, FILE *stream);

@@ -66,6 +66,8 @@ static void release(Session *s)
 	free(s);
 }
 
+/* Options that draw every node (--params): most tests check the drawing of
+ * parameters; the folding tests clear params. */
 static VizOptions options_of(const Session *s)
 {
 	VizOptions o;
@@ -74,6 +76,7 @@ static VizOptions options_of(const Session *s)
 	o.devices = &s->devices;
 	o.trace = s->trace;
 	o.depth = -1;
+	o.params = true;
 	return o;
 }
 
@@ -130,7 +133,7 @@ static size_t count_red_edges(Agraph_t *g, Agedge_t **last)
 	size_t n = 0;
 	for (Agnode_t *v = agfstnode(g); v; v = agnxtnode(g, v))
 		for (Agedge_t *e = agfstout(g, v); e; e = agnxtout(g, e))
-			if (strcmp(attr(e, "color"), "red") == 0) {
+			if (!is_legend(v) && strcmp(attr(e, "color"), "red") == 0) {
 				n++;
 				*last = e;
 			}
@@ -193,6 +196,21 @@ static void remove_dir(char *dir)
 	free(names);
 	rmdir(dir);
 	free(dir);
+}
+
+/* Runs one command line on s; *out and *err get what it printed. */
+static int run_command(Session *s, const char *line, char **out, char **err)
+{
+	CmdContext ctx;
+	size_t lo, le;
+	int status;
+	FILE *o = open_memstream(out, &lo), *e = open_memstream(err, &le);
+	cmd_context_init(&ctx, s, o, e);
+	status = commands_execute_line(&ctx, line);
+	cmd_context_free(&ctx);
+	fclose(o);
+	fclose(e);
+	return status;
 }
 
 /* ---- the shared-input case ---- */
@@ -296,6 +314,12 @@ static void test_conflict_under_error_policy(void **state)
 	assert_ptr_equal(agtail(red), node_labelled(g, "%b\\n"));
 	assert_ptr_equal(aghead(red), node_labelled(g, "%0 = add"));
 	assert_string_equal(attr(red, "label"), "needs %b on cpu:0");
+	/* the legend lists what is drawn: no device yet, the conflict */
+	assert_null(agnode(g, "legend_d0", 0));
+	assert_null(agnode(g, "legend_d1", 0));
+	assert_non_null(agnode(g, "legend_unplanned", 0));
+	assert_non_null(agnode(g, "legend_conflict", 0));
+	assert_null(agnode(g, "legend_copy", 0));
 	viz_free_graph(g);
 	release(s);
 }
@@ -411,33 +435,51 @@ static void test_focus_and_depth(void **state)
 	release(s);
 }
 
+/* Past max_nodes the overview is drawn instead, saying why in its title;
+ * --force draws every node, and a --focus cut still too big is refused. */
 static void test_size_limit(void **state)
 {
 	Session *s = planned("shared_input.relay", "cpu:0", "copy", pipeline_count, true);
 	VizOptions o = options_of(s);
+	VizStats st;
 	char *err = NULL;
 	Agraph_t *g;
 	(void)state;
 	o.max_nodes = 5;
-	assert_null(viz_build_graph(&o, NULL, &err));
-	assert_non_null(strstr(err, "9 nodes and 9 edges"));
-	assert_non_null(strstr(err, "--focus %x --depth N"));
-	assert_non_null(strstr(err, "--force"));
-	free(err);
-	o.force = true;
-	g = viz_build_graph(&o, NULL, &err);
+	g = viz_build_graph(&o, &st, &err);
 	assert_non_null(g);
+	assert_true(st.overview);
+	assert_true(st.too_big);
+	assert_int_equal(st.full_nodes, 9);
+	assert_int_equal(st.full_edges, 9);
+	/* cpu:0, the copy of %b, cuda:0, the copy back, cpu:0 */
+	assert_int_equal(st.nodes, 5);
+	assert_int_equal(count_nodes(g), 5);
+	assert_non_null(strstr(attr(g, "label"), "overview of device regions: the graph has 9 "
+						 "nodes, more than 5 to lay out (--force"));
+	viz_free_graph(g);
+	o.force = true;
+	g = viz_build_graph(&o, &st, &err);
+	assert_non_null(g);
+	assert_false(st.overview);
+	assert_int_equal(count_nodes(g), 9);
 	viz_free_graph(g);
 	o.force = false;
 	o.focus = "%c";
 	o.depth = 1;
-	g = viz_build_graph(&o, NULL, &err);
+	g = viz_build_graph(&o, &st, &err);
 	assert_non_null(g);
+	assert_false(st.overview);
 	viz_free_graph(g);
+	o.max_nodes = 1;
+	assert_null(viz_build_graph(&o, &st, &err));
+	assert_non_null(strstr(err, "2 nodes and 1 edges, more than 1"));
+	assert_non_null(strstr(err, "--depth N"));
+	free(err);
 	release(s);
 }
 
-/* A module past VIZ_MAX_NODES is refused before any layout, and one whose
+/* A module past VIZ_MAX_NODES is drawn as its overview, and one whose
  * input feeds every step draws the far uses from reference nodes. */
 static void test_large_modules(void **state)
 {
@@ -447,7 +489,7 @@ static void test_large_modules(void **state)
 	Session s;
 	VizOptions o;
 	VizStats st;
-	char *err = NULL;
+	char *err = NULL, *out, *cerr;
 	Agraph_t *g;
 	(void)state;
 	assert_non_null(f);
@@ -461,9 +503,24 @@ static void test_large_modules(void **state)
 	session_init(&s);
 	assert_true(session_load(&s, path));
 	o = options_of(&s);
-	assert_null(viz_build_graph(&o, &st, &err));
-	assert_non_null(strstr(err, "5002 nodes"));
-	free(err);
+	g = viz_build_graph(&o, &st, &err);
+	assert_non_null(g);
+	assert_true(st.too_big);
+	assert_int_equal(st.full_nodes, 5002);
+	/* one region, not yet on a device */
+	assert_int_equal(count_nodes(g), 1);
+	assert_non_null(
+		strstr(attr(agnode(g, "r1", 0), "label"), "5000 calls: add \xe2\x80\xa6 add"));
+	viz_free_graph(g);
+	/* the command warns, and draws the overview (it folds %y, a weight) */
+	assert_int_equal(run_command(&s, "render -", &out, &cerr), 0);
+	assert_string_equal(cerr,
+			    "warning: the graph has 5001 nodes and 5000 edges, more than "
+			    "5000 to lay out; drew the overview of its device regions instead "
+			    "(--force draws every node, --focus %x --depth N a neighbourhood)\n");
+	assert_non_null(strstr(out, "overview of device regions: the graph has 5001 nodes"));
+	free(out);
+	free(cerr);
 	o.focus = "%2500";
 	o.depth = 1;
 	g = viz_build_graph(&o, &st, &err);
@@ -665,6 +722,256 @@ static void test_closures_and_globals(void **state)
 	release(s);
 }
 
+/* ---- folding, the overview, focus, tooltips, uncopied operands ---- */
+
+/* Whether some node's label starts with prefix. */
+static bool has_node_labelled(Agraph_t *g, const char *prefix)
+{
+	for (Agnode_t *v = agfstnode(g); v; v = agnxtnode(g, v))
+		if (!is_legend(v) && strncmp(attr(v, "label"), prefix, strlen(prefix)) == 0)
+			return true;
+	return false;
+}
+
+/* Weights fold into their consumers by default: the conv's weight, the
+ * bias, and %var with the constant and the three calls that make a scale
+ * of them; %data stays. --params draws them all. */
+static void test_folding(void **state)
+{
+	Session *s = planned("weights.relay", "cuda:0", "copy", pipeline_count, true);
+	VizOptions o = options_of(s);
+	VizStats st;
+	char *err = NULL;
+	Agraph_t *g;
+	(void)state;
+	o.params = false;
+	g = viz_build_graph(&o, &st, &err);
+	assert_non_null(g);
+	assert_int_equal(st.folded, 7);
+	/* %data, conv2d, bias_add, divide, the copy, relu */
+	assert_int_equal(count_nodes(g), 6);
+	assert_int_equal(st.nodes, 6);
+	assert_true(has_node_labelled(g, "%data\\n"));
+	assert_false(has_node_labelled(g, "%w\\n"));
+	assert_false(has_node_labelled(g, "%3 = sqrt"));
+	assert_non_null(strstr(attr(node_labelled(g, "%0 = nn.conv2d"), "label"),
+			       "\\ncpu:0\\nweights: 1 on cpu:0, 4x3x3x3"));
+	assert_non_null(strstr(attr(node_labelled(g, "%1 = nn.bias_add"), "label"),
+			       "\\nweights: 1 on cpu:0, 4"));
+	assert_non_null(strstr(attr(node_labelled(g, "%5 = divide"), "label"),
+			       "\\nweights: 1 on cpu:0, 4x1x1"));
+	assert_non_null(agnode(g, "legend_weights", 0));
+	viz_free_graph(g);
+	o.params = true;
+	g = viz_build_graph(&o, &st, &err);
+	assert_non_null(g);
+	assert_int_equal(st.folded, 0);
+	assert_int_equal(count_nodes(g), 13);
+	assert_true(has_node_labelled(g, "%w\\n"));
+	assert_null(strstr(attr(node_labelled(g, "%0 = nn.conv2d"), "label"), "weights"));
+	assert_null(agnode(g, "legend_weights", 0));
+	viz_free_graph(g);
+	release(s);
+
+	/* %b, in conflict, stays with its red edge; %c folds into the add */
+	s = planned("shared_input.relay", "cpu:0", "copy", pipeline_count, true);
+	o = options_of(s);
+	o.params = false;
+	g = viz_build_graph(&o, &st, &err);
+	assert_non_null(g);
+	assert_int_equal(st.folded, 1);
+	assert_true(has_node_labelled(g, "%a\\n"));
+	assert_true(has_node_labelled(g, "%b\\n"));
+	assert_false(has_node_labelled(g, "%c\\n"));
+	assert_int_equal(st.conflicts, 1);
+	assert_non_null(
+		strstr(attr(node_labelled(g, "%2 = add"), "label"), "weights: 1 on cuda:0, 5x7"));
+	viz_free_graph(g);
+	release(s);
+
+	/* a copied parameter stays drawn: every copy keeps its operand */
+	s = planned("region_copies.relay", "cpu:0", "copy", pipeline_count, true);
+	o = options_of(s);
+	o.params = false;
+	g = viz_build_graph(&o, &st, &err);
+	assert_non_null(g);
+	assert_int_equal(st.copies, 5);
+	for (Agnode_t *v = agfstnode(g); v; v = agnxtnode(g, v))
+		if (!is_legend(v) && strcmp(attr(v, "shape"), "hexagon") == 0)
+			assert_non_null(agfstin(g, v));
+	viz_free_graph(g);
+	/* as loaded, before any device is known, the user's copies too */
+	o.module = session_version(s, -1);
+	g = viz_build_graph(&o, &st, &err);
+	assert_non_null(g);
+	assert_int_equal(st.copies, 3);
+	for (Agnode_t *v = agfstnode(g); v; v = agnxtnode(g, v))
+		if (!is_legend(v) && strcmp(attr(v, "shape"), "hexagon") == 0)
+			assert_non_null(agfstin(g, v));
+	viz_free_graph(g);
+	release(s);
+}
+
+/* The overview of resnet18 with a stretch pinned to cuda:0: three regions
+ * and the two copies between them, params counted on the regions. */
+static void test_overview(void **state)
+{
+	Session s;
+	VizOptions o;
+	VizStats st;
+	char *err = NULL;
+	Agraph_t *g;
+	Agnode_t *r1, *r2, *r3;
+	size_t hexagons = 0;
+	(void)state;
+	session_init(&s);
+	if (!session_load(&s, DEVPLAN_SHARED_DIR "/models/resnet18.relay")) {
+		diag_print_all(stderr, &s.diags);
+		fail();
+	}
+	session_pin(&s, "50", devices_find_name(&s.devices, "cuda:0"));
+	session_pin(&s, "100", devices_find_name(&s.devices, "cpu:0"));
+	assert_true(session_step(&s, pipeline_count));
+	o = options_of(&s);
+	o.overview = true;
+	g = viz_build_graph(&o, &st, &err);
+	assert_non_null(g);
+	assert_true(st.overview);
+	assert_false(st.too_big);
+	assert_int_equal(st.nodes, 5);
+	assert_int_equal(count_nodes(g), 5);
+	assert_int_equal(st.copies, 2);
+	r1 = agnode(g, "r1", 0);
+	r2 = agnode(g, "r2", 0);
+	r3 = agnode(g, "r3", 0);
+	assert_non_null(r1);
+	assert_non_null(r2);
+	assert_non_null(r3);
+	assert_non_null(strstr(attr(r1, "label"), "@main region 1 on cpu:0\\n50 calls: add "));
+	assert_non_null(strstr(attr(r2, "label"), "@main region 2 on cuda:0\\n1 call: nn.conv2d"));
+	assert_non_null(strstr(attr(r2, "label"), "in 784.0 KiB, out 784.0 KiB"));
+	assert_string_equal(attr(r2, "fillcolor"), "#56B4E9");
+	/* r1 -> copy -> r2 -> copy -> r3, and r1's other output straight to r3 */
+	for (Agedge_t *e = agfstout(g, r1); e; e = agnxtout(g, e))
+		if (strcmp(attr(aghead(e), "shape"), "hexagon") == 0) {
+			hexagons++;
+			assert_non_null(agedge(g, aghead(e), r2, NULL, 0));
+			assert_string_equal(attr(e, "label"), "802816 B");
+		}
+	assert_int_equal(hexagons, 1);
+	assert_non_null(agedge(g, r1, r3, NULL, 0));
+	assert_non_null(agnode(g, "legend_region", 0));
+	assert_null(agnode(g, "legend_weights", 0));
+	viz_free_graph(g);
+	session_free(&s);
+}
+
+/* The --focus node has a thick border in its own colour, in the legend;
+ * the focus never folds. */
+static void test_focus_highlight(void **state)
+{
+	Session *s = planned("shared_input.relay", "cpu:0", "copy", pipeline_count, true);
+	VizOptions o = options_of(s);
+	char *err = NULL;
+	Agraph_t *g;
+	(void)state;
+	o.focus = "%2";
+	g = viz_build_graph(&o, NULL, &err);
+	assert_non_null(g);
+	assert_string_equal(attr(node_labelled(g, "%2 = add"), "penwidth"), "4");
+	assert_string_equal(attr(node_labelled(g, "%2 = add"), "color"), "#6A3D9A");
+	assert_string_equal(attr(node_labelled(g, "%c\\n"), "penwidth"), "1");
+	assert_string_equal(attr(node_labelled(g, "%c\\n"), "color"), "black");
+	assert_string_equal(attr(agnode(g, "legend_focus", 0), "penwidth"), "4");
+	viz_free_graph(g);
+	o.focus = "%c";
+	o.params = false;
+	g = viz_build_graph(&o, NULL, &err);
+	assert_non_null(g);
+	assert_string_equal(attr(node_labelled(g, "%c\\n"), "penwidth"), "4");
+	viz_free_graph(g);
+	o.focus = NULL;
+	g = viz_build_graph(&o, NULL, &err);
+	assert_non_null(g);
+	assert_null(agnode(g, "legend_focus", 0));
+	viz_free_graph(g);
+	release(s);
+}
+
+/* SVG nodes carry a tooltip (name, op, type, device, the first step of
+ * `why`, position) and their DOT name as id. */
+static void test_tooltips(void **state)
+{
+	Session *s = planned("shared_input.relay", "cpu:0", "copy", pipeline_count, true);
+	VizOptions o = options_of(s);
+	char *err = NULL, *svg = NULL, *want;
+	size_t len;
+	Agraph_t *g;
+	StrBuf why;
+	const char *step, *end;
+	(void)state;
+	o.analysis = s->trace->core;
+	g = viz_build_graph(&o, NULL, &err);
+	assert_non_null(g);
+	/* the first step of what `why %2` prints */
+	strbuf_init(&why);
+	plan_explain(&why, s->trace->core, ir_find_named(session_current(s), "2"), &s->devices);
+	step = strchr(why.data, '\n') + 1;
+	while (*step == ' ')
+		step++;
+	end = strchr(step, '\n');
+	want = xasprintf("%%2\\nadd\\nTensor[(5, 7), float32]\\non cuda:0\\nwhy: %.*s\\nat 6:8",
+			 (int)(end - step), step);
+	assert_string_equal(attr(node_labelled(g, "%2 = add"), "tooltip"), want);
+	free(want);
+	strbuf_free(&why);
+	assert_string_equal(attr(node_labelled(g, "%2 = add"), "id"),
+			    agnameof(node_labelled(g, "%2 = add")));
+	viz_free_graph(g);
+	assert_true(viz_render_to_memory(&o, VIZ_FORMAT_SVG, &svg, &len, NULL, &err));
+	assert_non_null(strstr(svg, "<g id=\"n5\" class=\"node\">\n<title>n5</title>"));
+	assert_non_null(strstr(svg, "xlink:title=\"%2&#10;add&#10;Tensor[(5, 7), float32]&#10;on "
+				    "cuda:0&#10;why: "));
+	free(svg);
+	release(s);
+}
+
+/* An operand on another device than its operator, with no copy between,
+ * is a dashed edge in the operand's colour that says why: here %x,
+ * captured by the closure %f, drawn as if on cuda:0. */
+static void test_uncopied_operands(void **state)
+{
+	Session *s = planned("closure.relay", "cpu:0", "copy", pipeline_count, true);
+	const IrModule *m = session_current(s);
+	VizOptions o = options_of(s);
+	VizStats st;
+	char *err = NULL;
+	int32_t *device_of = xmalloc(m->nexprs * sizeof(int32_t));
+	const Expr *x = ir_find_named(m, "x");
+	Agraph_t *g;
+	Agedge_t *dashed = NULL;
+	(void)state;
+	assert_non_null(x);
+	for (uint32_t i = 0; i < m->nexprs; i++)
+		device_of[i] = 0;
+	device_of[x->id] = 1;
+	o.device_of = device_of;
+	g = viz_build_graph(&o, &st, &err);
+	assert_non_null(g);
+	assert_int_equal(st.uncopied, 1);
+	for (Agedge_t *e = agfstin(g, node_labelled(g, "add")); e; e = agnxtin(g, e))
+		if (strcmp(attr(e, "style"), "dashed") == 0)
+			dashed = e;
+	assert_non_null(dashed);
+	assert_ptr_equal(agtail(dashed), node_labelled(g, "%x\\n"));
+	assert_string_equal(attr(dashed, "label"), "no copy: captured by a closure from cuda:0");
+	assert_string_equal(attr(dashed, "color"), "#56B4E9");
+	assert_non_null(agnode(g, "legend_uncopied", 0));
+	viz_free_graph(g);
+	free(device_of);
+	release(s);
+}
+
 /* ---- golden .dot files ---- */
 
 static void check_golden(const Session *s, const VizOptions *o, const char *golden)
@@ -715,27 +1022,38 @@ typedef struct GoldenCase {
 	const char *policy;
 	const char *phase; /* "parse" or a phase name */
 	bool regions;
+	bool folded;   /* weights folded (render's default), file NAME.PHASE_folded.dot */
+	bool overview; /* --overview, NAME.PHASE_overview.dot */
 } GoldenCase;
 
 static const GoldenCase golden_cases[] = {
-	{"shared_input.relay", "cpu:0", "copy", "parse", false},
-	{"shared_input.relay", "cpu:0", "copy", "check", false},
-	{"shared_input.relay", "cpu:0", "copy", "core", false},
-	{"shared_input.relay", "cpu:0", "copy", "core", true},
-	{"region_copies.relay", "cpu:0", "copy", "core", true},
-	{"shared_input.relay", "cuda:0", "copy", "core", false},
-	{"global_call.relay", "cuda:0", "copy", "parse", false},
-	{"global_call.relay", "cuda:0", "copy", "core", false},
-	{"left_add_on_cpu.relay", "cuda:0", "copy", "parse", false},
-	{"left_add_on_cpu.relay", "cuda:0", "copy", "core", false},
-	{"let_on_cpu.relay", "cuda:0", "copy", "parse", false},
-	{"let_on_cpu.relay", "cuda:0", "copy", "core", false},
-	{"plain.relay", "cuda:0", "copy", "parse", false},
-	{"plain.relay", "cuda:0", "copy", "core", false},
-	{"closure.relay", "cpu:0", "copy", "core", false},
+	{"shared_input.relay", "cpu:0", "copy", "parse", false, false, false},
+	{"shared_input.relay", "cpu:0", "copy", "check", false, false, false},
+	{"shared_input.relay", "cpu:0", "copy", "core", false, false, false},
+	{"shared_input.relay", "cpu:0", "copy", "core", true, false, false},
+	{"region_copies.relay", "cpu:0", "copy", "core", true, false, false},
+	{"shared_input.relay", "cuda:0", "copy", "core", false, false, false},
+	{"global_call.relay", "cuda:0", "copy", "parse", false, false, false},
+	{"global_call.relay", "cuda:0", "copy", "core", false, false, false},
+	{"left_add_on_cpu.relay", "cuda:0", "copy", "parse", false, false, false},
+	{"left_add_on_cpu.relay", "cuda:0", "copy", "core", false, false, false},
+	{"let_on_cpu.relay", "cuda:0", "copy", "parse", false, false, false},
+	{"let_on_cpu.relay", "cuda:0", "copy", "core", false, false, false},
+	{"plain.relay", "cuda:0", "copy", "parse", false, false, false},
+	{"plain.relay", "cuda:0", "copy", "core", false, false, false},
+	{"closure.relay", "cpu:0", "copy", "core", false, false, false},
 	/* constructors, a match drawn like an if, its pattern variable fed
 	 * by the scrutinee, and the copy of the list */
-	{"adt_list.relay", "cpu:0", "copy", "core", false},
+	{"adt_list.relay", "cpu:0", "copy", "core", false, false, false},
+	/* folded: the conv's weight, the bias, the scale computed from %var
+	 * and a constant; %data stays; then the conflicting %b and the copy of
+	 * shared_input stay drawn, %c folds into the cuda add */
+	{"weights.relay", "cuda:0", "copy", "core", false, true, false},
+	{"weights.relay", "cuda:0", "copy", "parse", false, true, false},
+	{"shared_input.relay", "cpu:0", "copy", "core", false, true, false},
+	/* the overview: a box per region and per copy, over three functions */
+	{"region_copies.relay", "cpu:0", "copy", "core", false, false, true},
+	{"weights.relay", "cuda:0", "copy", "core", false, false, true},
 };
 
 static void test_golden_dot(void **state)
@@ -751,12 +1069,15 @@ static void test_golden_dot(void **state)
 		snprintf(base, sizeof base, "%.*s", (int)len, c->relay);
 		o.module = session_version(s, phase);
 		o.regions = c->regions;
+		o.params = !c->folded;
+		o.overview = c->overview;
 		title = xasprintf("%s %s%s", c->relay, phase < 0 ? "as loaded" : "after ",
 				  phase < 0 ? "" : c->phase);
 		o.title = title;
-		golden = xasprintf("%s%s.%s%s.dot", base,
+		golden = xasprintf("%s%s.%s%s%s%s.dot", base,
 				   strcmp(c->fallback, "cpu:0") == 0 ? "" : "_gpu", c->phase,
-				   c->regions ? "_regions" : "");
+				   c->regions ? "_regions" : "", c->folded ? "_folded" : "",
+				   c->overview ? "_overview" : "");
 		check_golden(s, &o, golden);
 		free(golden);
 		free(title);
@@ -1036,20 +1357,6 @@ static void test_completion(void **state)
 	release(s);
 }
 
-static int run_command(Session *s, const char *line, char **out, char **err)
-{
-	CmdContext ctx;
-	size_t lo, le;
-	int status;
-	FILE *o = open_memstream(out, &lo), *e = open_memstream(err, &le);
-	cmd_context_init(&ctx, s, o, e);
-	status = commands_execute_line(&ctx, line);
-	cmd_context_free(&ctx);
-	fclose(o);
-	fclose(e);
-	return status;
-}
-
 static void test_render_command(void **state)
 {
 	Session *s = planned("shared_input.relay", "cpu:0", "copy", 2, true);
@@ -1057,7 +1364,7 @@ static void test_render_command(void **state)
 	(void)state;
 	line = xasprintf("render %s/x.svg --phase parse", dir);
 	assert_int_equal(run_command(s, line, &out, &err), 0);
-	assert_non_null(strstr(out, "(svg): 8 nodes, 8 edges"));
+	assert_non_null(strstr(out, "(svg): 7 nodes, 7 edges, 1 conflicting use, 1 weight folded"));
 	assert_string_equal(err, "");
 	free(out);
 	free(err);
@@ -1098,6 +1405,11 @@ int main(void)
 		cmocka_unit_test(test_png_fits_or_is_refused),
 		cmocka_unit_test(test_graphviz_warnings_are_reported),
 		cmocka_unit_test(test_closures_and_globals),
+		cmocka_unit_test(test_folding),
+		cmocka_unit_test(test_overview),
+		cmocka_unit_test(test_focus_highlight),
+		cmocka_unit_test(test_tooltips),
+		cmocka_unit_test(test_uncopied_operands),
 		cmocka_unit_test(test_golden_dot),
 		cmocka_unit_test(test_core_in_progress),
 		cmocka_unit_test(test_formats_and_atomic_writes),

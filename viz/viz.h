@@ -31,6 +31,21 @@
  * ellipse with the value's name, rather than by an edge across the drawing,
  * which would make dot's layout time quadratic.
  *
+ * Unless `params`, weights (constants, parameters of a global function
+ * after its first, and operator calls on weights alone) fold into the
+ * operators that use them, as a `weights:` line of their label, when no use
+ * is in conflict, copied, on another device or taken by anything but an
+ * operator (viz_model.c says exactly when). An operand read on another
+ * device than its operator's without a copy is a dashed edge in its
+ * colour labelled `no copy: <why>`; the --focus node has a thick border;
+ * the legend lists each thing the picture uses and nothing else. Nodes
+ * carry an `id` equal to their name (the SVG's <g id=...>) and a tooltip
+ * with name, op, type, device, the first step of `why` (given the
+ * analysis) and position. `overview` draws one node per device region and
+ * per device_copy instead, with the data flow between them; a graph past
+ * max_nodes without force or focus is drawn that way too (stats say so,
+ * for the command's warning, and the title says why).
+ *
  * Node names are `n` and the expression id, clusters `cluster_g<global>`,
  * `cluster_fn<id>`, `cluster_r<n>` and `cluster_legend`; attributes are
  * declared in one fixed order and objects are created in the module's
@@ -63,9 +78,11 @@
 
 struct Agraph_s;
 struct PlanTrace;
+struct PlanAnalysis;
 
-/* Above this many nodes render refuses unless forced (SPEC §6: large
- * graphs say so instead of hanging in the layout). */
+/* Above this many nodes render draws the overview instead, with a note,
+ * unless forced (SPEC §6: large graphs say so instead of hanging in the
+ * layout). */
 #define VIZ_MAX_NODES 5000
 /* A PNG is a bitmap of at most this many pixels a side (Cairo's limit; Graphviz
  * scales a larger drawing down to fit) and this many pixels in all (the
@@ -102,8 +119,15 @@ typedef struct VizOptions {
 					  depth edges of it, either direction */
 	int depth;                     /* with focus; < 0: VIZ_DEFAULT_DEPTH */
 	bool regions;                  /* clusters by device region, not function */
-	bool force;                    /* draw past max_nodes */
+	bool params;                   /* draw every parameter and constant, none
+					  folded into its consumers */
+	bool overview;                 /* one node per device region (see above) */
+	bool force;                    /* draw every node past max_nodes */
 	size_t max_nodes;              /* 0: VIZ_MAX_NODES */
+	struct PlanAnalysis *analysis; /* the analysis `why` reads, for the first
+					  step of each node's why in its tooltip,
+					  or NULL; read only (plan_explain takes
+					  it non-const) */
 	/* Where a render's warnings go (Graphviz's own, and devplan's about the
 	 * image, such as a PNG scaled down to fit), one message a call without
 	 * a trailing newline; NULL drops them. Library code never prints. */
@@ -120,6 +144,12 @@ typedef struct VizStats {
 	size_t clusters;   /* function or region clusters */
 	size_t unplanned;  /* nodes without a device */
 	size_t references; /* uses drawn from a reference node, not a long edge */
+	size_t folded;     /* weights folded into their operators' labels */
+	size_t uncopied;   /* operands read on another device without a copy */
+	bool overview;     /* drawn as the overview of device regions */
+	bool too_big;      /* the overview because the full graph has more than
+			      max_nodes nodes: full_nodes and full_edges */
+	size_t full_nodes, full_edges;
 } VizStats;
 
 /* The format named by path's extension (case-insensitive). False for a
@@ -133,9 +163,10 @@ const char *viz_device_color(int32_t device);
 
 /*
  * Builds the graph, without a layout. Returns NULL with *err set when focus
- * names no value or the graph has more than max_nodes nodes (without
- * force); the message says how big it is and suggests --focus/--depth.
- * stats may be NULL.
+ * names no value, or when the neighbourhood focus cuts still has more than
+ * max_nodes nodes (without force); the message says how big it is. A whole
+ * graph past max_nodes is drawn as the overview (stats->too_big). stats may
+ * be NULL.
  */
 struct Agraph_s *viz_build_graph(const VizOptions *opts, VizStats *stats, char **err);
 void viz_free_graph(struct Agraph_s *g);

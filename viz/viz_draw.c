@@ -25,12 +25,18 @@
 #include <graphviz/cgraph.h>
 
 #include "ops.h"
+#include "plan.h"
 #include "viz_model.h"
 
 #define VIZ_ARROW "\xe2\x86\x92" /* U+2192, in labels like `cpu:0 → cuda:0` */
 #define VIZ_ELLIPSIS "\xe2\x80\xa6"
 #define VIZ_CONFLICT_COLOR "red"
-#define VIZ_TYPE_MAX 48 /* longer types are cut with an ellipsis */
+#define VIZ_FOCUS_COLOR "#6A3D9A" /* dark purple, thick: the --focus node */
+#define VIZ_TYPE_MAX 48           /* longer types are cut with an ellipsis */
+#define VIZ_WEIGHTS_MAX 56        /* and so are longer `weights:` lines */
+/* Past this many drawn nodes tooltips leave out the `why` step, which
+ * costs a walk of the analysis per node. */
+#define VIZ_WHY_NODES 1000
 /* Past this many drawn nodes edge labels become xlabels: a real edge label
  * makes dot double every rank (a 2,000-node module: 50 s instead of 2 s). */
 #define VIZ_LABEL_NODES 300
@@ -156,7 +162,7 @@ static Agdisc_t viz_disc = {&AgMemDisc, &viz_id_disc, &AgIoDisc};
 typedef struct VizSyms {
 	Agsym_t *g_label, *g_style, *g_color, *g_fillcolor, *g_penwidth, *g_fontcolor;
 	Agsym_t *n_label, *n_shape, *n_style, *n_fillcolor, *n_color, *n_fontcolor, *n_penwidth,
-		*n_peripheries, *n_gradientangle, *n_tooltip;
+		*n_peripheries, *n_gradientangle, *n_tooltip, *n_id;
 	Agsym_t *e_label, *e_xlabel, *e_color, *e_fontcolor, *e_style, *e_penwidth;
 } VizSyms;
 
@@ -192,6 +198,7 @@ static void viz_declare(Agraph_t *g, VizSyms *s)
 	s->n_peripheries = agattr(g, AGNODE, VIZ_S("peripheries"), VIZ_S("1"));
 	s->n_gradientangle = agattr(g, AGNODE, VIZ_S("gradientangle"), VIZ_S(""));
 	s->n_tooltip = agattr(g, AGNODE, VIZ_S("tooltip"), VIZ_S(""));
+	s->n_id = agattr(g, AGNODE, VIZ_S("id"), VIZ_S(""));
 	s->e_label = agattr(g, AGEDGE, VIZ_S("label"), VIZ_S(""));
 	s->e_xlabel = agattr(g, AGEDGE, VIZ_S("xlabel"), VIZ_S(""));
 	agattr(g, AGEDGE, VIZ_S("fontname"), VIZ_S("Helvetica"));
@@ -317,8 +324,180 @@ static void viz_name_prefix(StrBuf *label, const VizNode *n)
 		strbuf_printf(label, "%%%s = ", name);
 }
 
-static void viz_draw_node(VizModel *vm, Agraph_t *root, const VizSyms *s, VizNode *n, char *id)
+/* `64x3x7x7`; a scalar constant's value, `scalar`; other types as printed. */
+static void viz_shape_text(StrBuf *out, const Expr *e)
 {
+	const Type *t = e->type;
+	if (!t) {
+		strbuf_puts(out, "?");
+		return;
+	}
+	if (t->kind != TYPE_TENSOR) {
+		type_print(out, t);
+		return;
+	}
+	if (t->u.tensor.ndim == 0) {
+		if (e->kind == EXPR_CONSTANT)
+			viz_constant_text(out, e);
+		else
+			strbuf_puts(out, "scalar");
+		return;
+	}
+	for (uint32_t i = 0; i < t->u.tensor.ndim; i++) {
+		if (i)
+			strbuf_putc(out, 'x');
+		if (t->u.tensor.dims[i] == DIM_ANY)
+			strbuf_putc(out, '?');
+		else
+			strbuf_printf(out, "%lld", (long long)t->u.tensor.dims[i]);
+	}
+}
+
+/* The line `weights: 2 on cuda:0, 64x3x3x3, 64` of a node whose operands
+ * were folded (viz_fold): how many, their device (the node's own, which
+ * folding requires) and their shapes in operand order, cut with an
+ * ellipsis past VIZ_WEIGHTS_MAX bytes. */
+static void viz_weights_line(const VizModel *vm, StrBuf *label, uint32_t node, int32_t device)
+{
+	size_t count = 0;
+	StrBuf line;
+	for (uint32_t k = vm->in_start[node]; k < vm->in_start[node + 1]; k++)
+		count += vm->edges[vm->in_list[k]].folded;
+	if (!count)
+		return;
+	strbuf_init(&line);
+	strbuf_printf(&line, "weights: %zu", count);
+	if (device != IR_NO_DEVICE)
+		strbuf_printf(&line, " on %s", devices_name(vm->opts->devices, device));
+	for (uint32_t k = vm->in_start[node]; k < vm->in_start[node + 1]; k++) {
+		const VizEdge *edge = &vm->edges[vm->in_list[k]];
+		size_t before = line.len;
+		if (!edge->folded)
+			continue;
+		strbuf_puts(&line, ", ");
+		viz_shape_text(&line, vm->nodes[edge->from].e);
+		if (line.len > VIZ_WEIGHTS_MAX) {
+			line.len = before;
+			line.data[line.len] = '\0';
+			strbuf_puts(&line, ", " VIZ_ELLIPSIS);
+			break;
+		}
+	}
+	strbuf_printf(label, "\\n%s", line.data);
+	strbuf_free(&line);
+}
+
+/* text for a Graphviz escString (tooltips): a backslash would start an
+ * escape (\N, \G, ...), so it is doubled; newlines become \n. */
+static void viz_escape(StrBuf *out, const char *text)
+{
+	for (const char *p = text; *p; p++) {
+		if (*p == '\\')
+			strbuf_puts(out, "\\\\");
+		else if (*p == '\n')
+			strbuf_puts(out, "\\n");
+		else
+			strbuf_putc(out, *p);
+	}
+}
+
+/* What e is, in words: `nn.conv2d`, `call @f`, `parameter`, ... */
+static void viz_kind_text(StrBuf *out, const Expr *e)
+{
+	switch (e->kind) {
+	case EXPR_VAR:
+		strbuf_puts(out, e->u.var.role == VAR_FREE ? "free variable" : "parameter");
+		break;
+	case EXPR_GLOBAL:
+		strbuf_puts(out, "global function");
+		break;
+	case EXPR_CONSTANT:
+		strbuf_puts(out, "constant");
+		break;
+	case EXPR_CALL:
+		if (e->u.call.op != OP_NONE)
+			strbuf_puts(out, ir_call_op_name(e));
+		else if (e->u.call.callee->kind == EXPR_GLOBAL)
+			strbuf_printf(out, "call @%s", e->u.call.callee->u.global.name);
+		else if (e->u.call.callee->name)
+			strbuf_printf(out, "call %%%s", e->u.call.callee->name);
+		else
+			strbuf_puts(out, "call of a closure");
+		break;
+	case EXPR_FN:
+		strbuf_puts(out, "closure");
+		break;
+	case EXPR_TUPLE:
+		strbuf_puts(out, "tuple");
+		break;
+	case EXPR_PROJ:
+		strbuf_printf(out, "field %u of a tuple", e->u.proj.index);
+		break;
+	case EXPR_IF:
+		strbuf_puts(out, "if");
+		break;
+	case EXPR_MATCH:
+		strbuf_puts(out, "match");
+		break;
+	case EXPR_CONSTRUCT:
+		strbuf_printf(out, "constructor %s", e->u.construct.name);
+		break;
+	case EXPR_LET:
+		strbuf_puts(out, "let");
+		break;
+	}
+}
+
+/* A node's tooltip: its name, what it is, its type, its device, the first
+ * step of `why` (with an analysis, in graphs of at most VIZ_WHY_NODES
+ * nodes) and its source position, one per line. */
+static void viz_tooltip(const VizModel *vm, const VizNode *n, int32_t device, bool why, StrBuf *out)
+{
+	const Expr *e = n->e;
+	StrBuf text;
+	strbuf_init(&text);
+	if (n->let_name && !e->name)
+		strbuf_printf(&text, "%%%s", n->let_name);
+	else
+		ir_value_name(&text, e);
+	strbuf_puts(&text, "\n");
+	viz_kind_text(&text, e);
+	if (e->type) {
+		strbuf_puts(&text, "\n");
+		type_print(&text, e->type);
+	}
+	if (device != IR_NO_DEVICE)
+		strbuf_printf(&text, "\non %s", devices_name(vm->opts->devices, device));
+	else
+		strbuf_puts(&text, "\nno device yet");
+	if (why && vm->opts->analysis) {
+		StrBuf w;
+		const char *line, *end;
+		strbuf_init(&w);
+		plan_explain(&w, vm->opts->analysis, e, vm->opts->devices);
+		/* `%x is on cuda:0:` then the steps; the first step, else that line */
+		line = w.data ? w.data : "";
+		end = strchr(line, '\n');
+		if (end && end[1])
+			line = end + 1;
+		while (*line == ' ')
+			line++;
+		end = strchr(line, '\n');
+		strbuf_printf(&text, "\nwhy: %.*s",
+			      (int)(end ? end - line : (ptrdiff_t)strlen(line)), line);
+		strbuf_free(&w);
+	}
+	if (e->pos.line)
+		strbuf_printf(&text, "\nat %u:%u", e->pos.line, e->pos.col);
+	viz_escape(out, text.data);
+	strbuf_free(&text);
+}
+
+static void viz_draw_node(VizModel *vm, Agraph_t *root, const VizSyms *s, VizNode *n, char *id,
+			  bool why)
+{
+	uint32_t index = (uint32_t)(n - vm->nodes);
+	StrBuf tooltip;
 	const DeviceTable *devices = vm->opts->devices;
 	Expr *e = n->e;
 	int32_t device = viz_device(vm, e);
@@ -428,6 +607,7 @@ static void viz_draw_node(VizModel *vm, Agraph_t *root, const VizSyms *s, VizNod
 	}
 	if (device_line)
 		strbuf_printf(&label, "\\n%s", devices_name(devices, device));
+	viz_weights_line(vm, &label, index, device);
 	viz_set(node, s->n_label, label.data);
 	viz_set(node, s->n_shape, shape);
 	viz_set(node, s->n_style, style);
@@ -448,11 +628,16 @@ static void viz_draw_node(VizModel *vm, Agraph_t *root, const VizSyms *s, VizNod
 		viz_set(node, s->n_fillcolor, viz_device_color(device));
 	}
 	viz_set(node, s->n_fontcolor, viz_font_color(device));
-	if (e->pos.line) {
-		char pos[32];
-		snprintf(pos, sizeof pos, "%u:%u", e->pos.line, e->pos.col);
-		viz_set(node, s->n_tooltip, pos);
+	if (index == vm->focus) {
+		viz_set(node, s->n_color, VIZ_FOCUS_COLOR);
+		viz_set(node, s->n_penwidth, "4");
 	}
+	strbuf_init(&tooltip);
+	viz_tooltip(vm, n, device, why, &tooltip);
+	viz_set(node, s->n_tooltip, tooltip.data);
+	strbuf_free(&tooltip);
+	/* the SVG's <g id=...>, stable for viewers: the node's name */
+	viz_set(node, s->n_id, id);
 	strbuf_free(&label);
 }
 
@@ -464,7 +649,7 @@ static Agnode_t *viz_draw_reference(VizModel *vm, Agraph_t *root, const VizSyms 
 	const VizNode *from = &vm->nodes[edge->from], *to = &vm->nodes[edge->to];
 	int32_t device = viz_device(vm, from->e);
 	char id[48];
-	StrBuf label;
+	StrBuf label, tooltip;
 	Agnode_t *n;
 	snprintf(id, sizeof id, "n%u_%zu", from->e->id, index);
 	n = agnode(viz_cluster_graph(vm, root, s, to->cluster), id, 1);
@@ -478,11 +663,11 @@ static Agnode_t *viz_draw_reference(VizModel *vm, Agraph_t *root, const VizSyms 
 	viz_set(n, s->n_style, device == IR_NO_DEVICE ? "filled,dashed" : "filled");
 	viz_set(n, s->n_fillcolor, viz_device_color(device));
 	viz_set(n, s->n_fontcolor, viz_font_color(device));
-	if (from->e->pos.line) {
-		char pos[32];
-		snprintf(pos, sizeof pos, "%u:%u", from->e->pos.line, from->e->pos.col);
-		viz_set(n, s->n_tooltip, pos);
-	}
+	strbuf_init(&tooltip);
+	viz_tooltip(vm, from, device, false, &tooltip);
+	viz_set(n, s->n_tooltip, tooltip.data);
+	strbuf_free(&tooltip);
+	viz_set(n, s->n_id, id);
 	strbuf_free(&label);
 	return n;
 }
@@ -521,6 +706,12 @@ static void viz_draw_edge(VizModel *vm, Agraph_t *g, const VizSyms *s, size_t in
 		viz_set(e, label, "clause");
 		break;
 	}
+	if (edge->uncopied) {
+		viz_set(e, label, edge->uncopied);
+		viz_set(e, s->e_color, viz_device_color(viz_device(vm, vm->nodes[edge->from].e)));
+		viz_set(e, s->e_style, "dashed");
+		viz_set(e, s->e_penwidth, "2");
+	}
 	if (edge->conflict) {
 		viz_set(e, label, edge->conflict);
 		viz_set(e, s->e_color, VIZ_CONFLICT_COLOR);
@@ -530,47 +721,211 @@ static void viz_draw_edge(VizModel *vm, Agraph_t *g, const VizSyms *s, size_t in
 	}
 }
 
-/* A column of boxes: each device of the table in its colour, then the
- * unplanned and device_copy styles when the graph has such nodes, held in
- * order by invisible edges. */
-static Agnode_t *viz_legend_node(Agraph_t *legend, const VizSyms *s, const char *name,
-				 const char *label, Agnode_t *prev)
+/*
+ * The legend: a column with each device the picture uses in its colour, then
+ * an entry for each other thing the picture uses, and only those (so a
+ * small graph keeps a small legend): unplanned nodes, device_copy, the
+ * --focus node, on_device notes, folded weights, reference ellipses, region
+ * clusters, and edge samples (a point into a label) for conflicting uses,
+ * operands read without a copy and dashed callee and result edges. Held in
+ * order by invisible edges.
+ */
+typedef struct VizLegend {
+	Agraph_t *graph;
+	const VizSyms *s;
+	Agnode_t *last;
+} VizLegend;
+
+static Agnode_t *viz_legend_node(VizLegend *l, const char *name, const char *label)
 {
-	Agnode_t *n = agnode(legend, VIZ_S(name), 1);
-	viz_set(n, s->n_label, label);
-	if (prev)
-		viz_set(agedge(agroot(legend), prev, n, NULL, 1), s->e_style, "invis");
+	Agnode_t *n = agnode(l->graph, VIZ_S(name), 1);
+	viz_set(n, l->s->n_label, label);
+	viz_set(n, l->s->n_id, name);
+	if (l->last)
+		viz_set(agedge(agroot(l->graph), l->last, n, NULL, 1), l->s->e_style, "invis");
+	l->last = n;
 	return n;
 }
 
-static void viz_draw_legend(Agraph_t *g, const VizSyms *s, const DeviceTable *devices,
+/* An edge sample: a small point, the edge styled by the caller, and its
+ * meaning as a plain text node. */
+static Agedge_t *viz_legend_edge(VizLegend *l, const char *name, const char *label)
+{
+	char from[48];
+	Agnode_t *point, *text;
+	Agedge_t *e;
+	snprintf(from, sizeof from, "%s_from", name);
+	point = viz_legend_node(l, from, "");
+	viz_set(point, l->s->n_shape, "point");
+	l->last = NULL; /* the sample edge itself holds the order */
+	text = agnode(l->graph, VIZ_S(name), 1);
+	viz_set(text, l->s->n_label, label);
+	viz_set(text, l->s->n_id, name);
+	viz_set(text, l->s->n_shape, "plaintext");
+	viz_set(text, l->s->n_style, "");
+	viz_set(text, l->s->n_peripheries, "0");
+	e = agedge(agroot(l->graph), point, text, NULL, 1);
+	l->last = text;
+	return e;
+}
+
+/* Marks the devices the picture fills something with: drawn nodes, both
+ * ends of copies, overview boxes. */
+static void viz_devices_used(const VizModel *vm, uint8_t *used, uint32_t count)
+{
+	for (size_t i = 0; i < vm->boxes.nboxes; i++) {
+		const VizBox *b = &vm->boxes.boxes[i];
+		if (b->device >= 0 && (uint32_t)b->device < count)
+			used[b->device] = 1;
+		if (b->source >= 0 && (uint32_t)b->source < count)
+			used[b->source] = 1;
+	}
+	if (vm->overview)
+		return;
+	for (size_t i = 0; i < vm->nnodes; i++) {
+		const Expr *e = vm->nodes[i].e;
+		int32_t device = viz_device(vm, e), src = IR_NO_DEVICE, dst = IR_NO_DEVICE;
+		if (!vm->nodes[i].drawn)
+			continue;
+		if (ir_is_op(e, OP_DEVICE_COPY))
+			ir_device_copy_props(e, &src, &dst);
+		if (device >= 0 && (uint32_t)device < count)
+			used[device] = 1;
+		if (src >= 0 && (uint32_t)src < count)
+			used[src] = 1;
+		if (dst >= 0 && (uint32_t)dst < count)
+			used[dst] = 1;
+	}
+}
+
+static void viz_draw_legend(const VizModel *vm, Agraph_t *g, const VizSyms *s,
 			    const VizStats *stats)
 {
-	Agraph_t *legend = agsubg(g, VIZ_S("cluster_legend"), 1);
-	Agnode_t *n = NULL;
+	uint8_t *used = xcalloc(vm->opts->devices->count + 1, 1);
+	const DeviceTable *devices = vm->opts->devices;
+	VizLegend l = {agsubg(g, VIZ_S("cluster_legend"), 1), s, NULL};
+	Agnode_t *n;
+	Agedge_t *e;
 	char name[32];
-	viz_set(legend, s->g_label, "devices");
-	viz_set(legend, s->g_style, "rounded");
-	viz_set(legend, s->g_color, "#AAAAAA");
-	viz_set(legend, s->g_fillcolor, "");
-	viz_set(legend, s->g_penwidth, "1");
-	viz_set(legend, s->g_fontcolor, "black");
+	viz_set(l.graph, s->g_label, "legend");
+	viz_set(l.graph, s->g_style, "rounded");
+	viz_set(l.graph, s->g_color, "#AAAAAA");
+	viz_set(l.graph, s->g_fillcolor, "");
+	viz_set(l.graph, s->g_penwidth, "1");
+	viz_set(l.graph, s->g_fontcolor, "black");
+	viz_devices_used(vm, used, devices->count);
 	for (uint32_t d = 0; d < devices->count; d++) {
+		if (!used[d])
+			continue;
 		snprintf(name, sizeof name, "legend_d%u", d);
-		n = viz_legend_node(legend, s, name, devices_name(devices, (int32_t)d), n);
+		n = viz_legend_node(&l, name, devices_name(devices, (int32_t)d));
 		viz_set(n, s->n_fillcolor, viz_device_color((int32_t)d));
 		viz_set(n, s->n_fontcolor, viz_font_color((int32_t)d));
 	}
+	free(used);
 	if (stats->unplanned) {
-		n = viz_legend_node(legend, s, "legend_unplanned", "no device", n);
+		n = viz_legend_node(&l, "legend_unplanned", "no device");
 		viz_set(n, s->n_style, "filled,dashed");
 	}
 	if (stats->copies) {
-		n = viz_legend_node(legend, s, "legend_copy", "device_copy", n);
+		n = viz_legend_node(&l, "legend_copy", "device_copy");
 		viz_set(n, s->n_shape, "hexagon");
 		viz_set(n, s->n_style, "filled,bold");
 		viz_set(n, s->n_penwidth, "2.5");
 	}
+	if (vm->overview) {
+		n = viz_legend_node(&l, "legend_region",
+				    "device region:\\ncalls, bytes in and out");
+		viz_set(n, s->n_style, "rounded,filled");
+		return;
+	}
+	if (vm->focus != VIZ_NONE) {
+		n = viz_legend_node(&l, "legend_focus", "focus");
+		viz_set(n, s->n_color, VIZ_FOCUS_COLOR);
+		viz_set(n, s->n_penwidth, "4");
+	}
+	if (vm->has_on_device) {
+		n = viz_legend_node(&l, "legend_on_device", "on_device:\\nplaced by the user");
+		viz_set(n, s->n_shape, "note");
+	}
+	if (stats->folded) {
+		n = viz_legend_node(&l, "legend_weights",
+				    "op\\nweights: N on DEVICE, shapes\\n(parameters folded in)");
+		viz_set(n, s->n_style, "rounded,filled");
+	}
+	if (stats->references) {
+		n = viz_legend_node(&l, "legend_reference", "%x: a use\\nof a far value");
+		viz_set(n, s->n_shape, "ellipse");
+	}
+	if (vm->has_regions) {
+		n = viz_legend_node(&l, "legend_region", "device region");
+		viz_set(n, s->n_style, "rounded,bold");
+		viz_set(n, s->n_penwidth, "3");
+		viz_set(n, s->n_color, "#777777");
+		viz_set(n, s->n_fillcolor, "#FFFFFF");
+	}
+	if (stats->conflicts) {
+		e = viz_legend_edge(&l, "legend_conflict", "use in conflict");
+		viz_set(e, s->e_color, VIZ_CONFLICT_COLOR);
+		viz_set(e, s->e_style, "bold");
+		viz_set(e, s->e_penwidth, "2.5");
+	}
+	if (stats->uncopied) {
+		e = viz_legend_edge(&l, "legend_uncopied", "read on another\\ndevice, no copy");
+		viz_set(e, s->e_style, "dashed");
+		viz_set(e, s->e_penwidth, "2");
+	}
+	if (vm->has_dashed) {
+		e = viz_legend_edge(&l, "legend_dashed", "callee or\\nclosure result");
+		viz_set(e, s->e_style, "dashed");
+	}
+}
+
+/* --overview: a node per region box, a hexagon per copy, the links. */
+static void viz_draw_overview(VizModel *vm, Agraph_t *g, const VizSyms *s)
+{
+	const VizOverview *o = &vm->boxes;
+	Agnode_t **nodes = xmalloc((o->nboxes + 1) * sizeof(Agnode_t *));
+	StrBuf text;
+	for (size_t i = 0; i < o->nboxes; i++) {
+		const VizBox *b = &o->boxes[i];
+		Agnode_t *n = agnode(g, b->name, 1);
+		nodes[i] = n;
+		viz_set(n, s->n_label, b->label);
+		viz_set(n, s->n_id, b->name);
+		strbuf_init(&text);
+		viz_escape(&text, b->tooltip);
+		viz_set(n, s->n_tooltip, text.data);
+		strbuf_free(&text);
+		if (b->copy) {
+			viz_set(n, s->n_shape, "hexagon");
+			viz_set(n, s->n_style, "filled,bold");
+			viz_set(n, s->n_penwidth, "2.5");
+			if (b->source != IR_NO_DEVICE && b->device != IR_NO_DEVICE) {
+				char *fill = xasprintf("%s:%s", viz_device_color(b->source),
+						       viz_device_color(b->device));
+				viz_set(n, s->n_fillcolor, fill);
+				viz_set(n, s->n_gradientangle, "0");
+				free(fill);
+			} else {
+				viz_set(n, s->n_fillcolor, viz_device_color(b->device));
+			}
+		} else {
+			viz_set(n, s->n_style,
+				b->device == IR_NO_DEVICE ? "rounded,filled,dashed"
+							  : "rounded,filled");
+			viz_set(n, s->n_fillcolor, viz_device_color(b->device));
+			viz_set(n, s->n_fontcolor, viz_font_color(b->device));
+		}
+	}
+	for (size_t i = 0; i < o->nlinks; i++) {
+		const VizLink *link = &o->links[i];
+		Agedge_t *e = agedge(g, nodes[link->from], nodes[link->to], NULL, 1);
+		char bytes[32];
+		snprintf(bytes, sizeof bytes, "%lld B", (long long)link->bytes);
+		viz_set(e, s->e_label, bytes);
+	}
+	free(nodes);
 }
 
 static Agraph_t *viz_graph_of_model(VizModel *vm, const VizStats *stats)
@@ -588,7 +943,15 @@ static Agraph_t *viz_graph_of_model(VizModel *vm, const VizStats *stats)
 			strbuf_putc(&title, '\\');
 		strbuf_putc(&title, *p);
 	}
-	if (opts->focus)
+	if (stats->too_big)
+		strbuf_printf(&title,
+			      "%soverview of device regions: the graph has %zu nodes, more than "
+			      "%zu to lay out (--force draws them all)",
+			      title.len ? "\\n" : "", stats->full_nodes,
+			      opts->max_nodes ? opts->max_nodes : (size_t)VIZ_MAX_NODES);
+	else if (vm->overview)
+		strbuf_printf(&title, "%soverview of device regions", title.len ? "\\n" : "");
+	else if (opts->focus)
 		strbuf_printf(&title, "%swithin %d edge%s of %s%s", title.len ? "\\n" : "",
 			      opts->depth < 0 ? VIZ_DEFAULT_DEPTH : opts->depth,
 			      opts->depth == 1 ? "" : "s", opts->focus[0] == '%' ? "" : "%",
@@ -602,12 +965,16 @@ static Agraph_t *viz_graph_of_model(VizModel *vm, const VizStats *stats)
 	 * narrow: the chain lays out in 1.2 s. */
 	if (stats->nodes > VIZ_LABEL_NODES)
 		agsafeset(g, VIZ_S("nslimit"), VIZ_S("0.05"), VIZ_S(""));
-	viz_draw_legend(g, &s, opts->devices, stats);
+	viz_draw_legend(vm, g, &s, stats);
+	if (vm->overview) {
+		viz_draw_overview(vm, g, &s);
+		return g;
+	}
 	for (size_t i = 0; i < vm->nnodes; i++) {
 		if (!vm->nodes[i].drawn)
 			continue;
 		snprintf(id, sizeof id, "n%u", vm->nodes[i].e->id);
-		viz_draw_node(vm, g, &s, &vm->nodes[i], id);
+		viz_draw_node(vm, g, &s, &vm->nodes[i], id, stats->nodes <= VIZ_WHY_NODES);
 	}
 	for (size_t i = 0; i < vm->nedges; i++) {
 		const VizEdge *e = &vm->edges[i];

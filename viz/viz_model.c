@@ -4,7 +4,9 @@
  * The model of a module version: nodes (expressions, in the module's
  * definition and execution order), data-flow edges, clusters (functions,
  * or device regions), conflict labels from the PlanTrace, then the --focus
- * cut, the reference nodes that replace long edges, and the size check.
+ * cut, the folded weights, the operands read without a copy, the reference
+ * nodes that replace long edges, and the size check, which turns a graph
+ * too big to lay out into the overview of its device regions.
  * No Graphviz object is made here (viz_draw.c does that from the model),
  * so every decision is testable without a layout and the cgraph objects
  * are created in one fixed order.
@@ -151,7 +153,7 @@ static void viz_add_edge(VizModel *vm, Expr *from, uint32_t to, VizEdgeKind kind
 		return;
 	vm->nodes[f].drawn = true; /* a global used as a value */
 	grow_array((void **)&vm->edges, &vm->cap_edges, vm->nedges + 1, sizeof(VizEdge));
-	vm->edges[vm->nedges++] = (VizEdge){f, to, kind, NULL, false};
+	vm->edges[vm->nedges++] = (VizEdge){f, to, kind, NULL, false, false, NULL};
 }
 
 /* Data flow into every node, operands in order. */
@@ -417,10 +419,402 @@ static void viz_references(VizModel *vm)
 	free(pos);
 }
 
+/*
+ * Folding (SPEC §6, USAGE.md `### render`): weights are not drawn as nodes
+ * of their own but listed on their consumer's `weights:` line. A weight is
+ *   - a constant,
+ *   - a parameter of a global function other than its first (the data
+ *     input, as TVM's frontends order them: resnet's %data, BERT's
+ *     %input_1, then the weights), or
+ *   - an operator call (not on_device or device_copy) whose operands are
+ *     all weights: what TVM would constant-fold once the parameters are
+ *     bound, like the scale batch_norm's parameters make.
+ * A weight folds when it has a use and every use is an operand of an
+ * operator call (not on_device, not device_copy: a copied value stays
+ * drawn, as does one a function, closure or tuple takes) on the weight's
+ * own device (one read elsewhere stays drawn, with its uncopied edge),
+ * and not in conflict (its red edge stays drawn); a use --focus cut does
+ * not count for a parameter or constant, so one whose uses are all cut
+ * goes with them (a computed weight stays drawn for what it reads). A weight
+ * used by several calls folds into each. The --focus node never folds.
+ */
+static bool viz_is_weight(const VizModel *vm, uint32_t v, const uint8_t *weight)
+{
+	const Expr *e = vm->nodes[v].e;
+	switch (e->kind) {
+	case EXPR_CONSTANT:
+		return true;
+	case EXPR_VAR: {
+		size_t f = e->u.var.role == VAR_PARAM ? vm->functions.of[e->id] : PLAN_NONE;
+		const PlanFunction *fn;
+		if (f == PLAN_NONE)
+			return false;
+		fn = &vm->functions.items[f];
+		return fn->global >= 0 && fn->fn->u.fn.nparams > 0 && fn->fn->u.fn.params[0] != e;
+	}
+	case EXPR_CALL:
+		if (e->u.call.op == OP_NONE || viz_is_wrapper(e) || e->u.call.nargs == 0 ||
+		    vm->in_start[v + 1] - vm->in_start[v] != e->u.call.nargs)
+			return false;
+		for (uint32_t k = vm->in_start[v]; k < vm->in_start[v + 1]; k++)
+			if (!weight[vm->edges[vm->in_list[k]].from])
+				return false;
+		return true;
+	case EXPR_GLOBAL:
+	case EXPR_FN:
+	case EXPR_TUPLE:
+	case EXPR_PROJ:
+	case EXPR_IF:
+	case EXPR_LET:
+	case EXPR_CONSTRUCT:
+	case EXPR_MATCH:
+		return false;
+	}
+	return false;
+}
+
+static bool viz_foldable(const VizModel *vm, uint32_t v)
+{
+	int32_t device = viz_device(vm, vm->nodes[v].e);
+	if (!vm->nodes[v].drawn || v == vm->focus || vm->out_start[v] == vm->out_start[v + 1])
+		return false;
+	for (uint32_t k = vm->out_start[v]; k < vm->out_start[v + 1]; k++) {
+		const VizEdge *edge = &vm->edges[vm->out_list[k]];
+		const VizNode *c = &vm->nodes[edge->to];
+		const Expr *call = c->e;
+		if (!c->drawn && vm->in_start[v] == vm->in_start[v + 1])
+			continue; /* cut by --focus: no reason to draw a leaf */
+		if (!c->drawn)
+			return false;
+		if (edge->kind != VIZ_EDGE_DATA || edge->conflict)
+			return false;
+		if (call->kind != EXPR_CALL || call->u.call.op == OP_NONE || viz_is_wrapper(call))
+			return false;
+		if (viz_device(vm, call) != device)
+			return false;
+	}
+	return true;
+}
+
+static void viz_fold(VizModel *vm, VizStats *stats)
+{
+	/* operands come before their consumers in the node order */
+	uint8_t *weight = xcalloc(vm->nnodes + 1, 1);
+	for (size_t v = 0; v < vm->nnodes; v++)
+		weight[v] = viz_is_weight(vm, (uint32_t)v, weight);
+	for (size_t v = 0; v < vm->nnodes; v++) {
+		if (!weight[v] || !viz_foldable(vm, (uint32_t)v))
+			continue;
+		vm->nodes[v].folded = true;
+		for (uint32_t k = vm->out_start[v]; k < vm->out_start[v + 1]; k++)
+			vm->edges[vm->out_list[k]].folded = true;
+		stats->folded++;
+	}
+	/* after deciding, so that a weight folding into a weight sees it drawn */
+	for (size_t v = 0; v < vm->nnodes; v++)
+		if (vm->nodes[v].folded)
+			vm->nodes[v].drawn = false;
+	free(weight);
+}
+
+/*
+ * An operand an operator reads on another device without a copy: planned
+ * modules have them where the operator's rule reads the operand elsewhere
+ * (vm.reshape_tensor's shape on the host, vm.shape_of's tensor anywhere)
+ * and where a closure captures a value bound in its parent on another
+ * device (a bind fact of the closure, not a use to copy). The edge says
+ * which, so that the reader does not take it for a missing copy.
+ */
+static void viz_uncopied(VizModel *vm)
+{
+	int32_t host = plan_host_device(vm->opts->devices);
+	for (size_t i = 0; i < vm->nedges; i++) {
+		VizEdge *edge = &vm->edges[i];
+		const VizNode *from = &vm->nodes[edge->from], *to = &vm->nodes[edge->to];
+		const Expr *call = to->e;
+		int32_t have = viz_device(vm, from->e), want = viz_device(vm, call);
+		uint32_t a = 0;
+		if (edge->kind != VIZ_EDGE_DATA || edge->conflict || !from->drawn || !to->drawn)
+			continue;
+		if (call->kind != EXPR_CALL || call->u.call.op == OP_NONE || viz_is_wrapper(call))
+			continue;
+		if (have == IR_NO_DEVICE || want == IR_NO_DEVICE || have == want)
+			continue;
+		while (a + 1 < call->u.call.nargs &&
+		       viz_node_of(vm, call->u.call.args[a]) != edge->from)
+			a++;
+		want = plan_op_operand_device(call, a, host);
+		if (want == have)
+			edge->uncopied = xasprintf("no copy: read on %s by the operator's rule",
+						   devices_name(vm->opts->devices, have));
+		else if (want == IR_NO_DEVICE)
+			edge->uncopied = xstrdup("no copy: read on any device");
+		else if (from->function != to->function)
+			edge->uncopied = xasprintf("no copy: captured by a closure from %s",
+						   devices_name(vm->opts->devices, have));
+		else
+			edge->uncopied = xasprintf("no copy: operand on %s",
+						   devices_name(vm->opts->devices, have));
+	}
+}
+
+/* "9216 B", "588.0 KiB", "1.5 MiB". */
+static void viz_bytes(StrBuf *out, int64_t bytes)
+{
+	if (bytes < 10 * 1024)
+		strbuf_printf(out, "%lld B", (long long)bytes);
+	else if (bytes < 1024 * 1024)
+		strbuf_printf(out, "%.1f KiB", (double)bytes / 1024.0);
+	else
+		strbuf_printf(out, "%.1f MiB", (double)bytes / (1024.0 * 1024.0));
+}
+
+static int64_t viz_value_bytes(const Expr *e)
+{
+	int64_t bytes = 0;
+	if (!e->type || !type_bytes(e->type, &bytes))
+		return 0;
+	return bytes;
+}
+
+/* `nn.conv2d`, `call @f`, `call %f`. */
+static void viz_call_name(StrBuf *out, const Expr *e)
+{
+	const Expr *callee = e->u.call.callee;
+	if (e->u.call.op != OP_NONE)
+		strbuf_puts(out, ir_call_op_name(e));
+	else if (callee->kind == EXPR_GLOBAL)
+		strbuf_printf(out, "call @%s", callee->u.global.name);
+	else if (callee->name)
+		strbuf_printf(out, "call %%%s", callee->name);
+	else
+		strbuf_puts(out, "call");
+}
+
+static uint32_t viz_add_box(VizModel *vm, char *name, int32_t device, int32_t source, uint32_t node)
+{
+	VizOverview *o = &vm->boxes;
+	grow_array((void **)&o->boxes, &o->cap_boxes, o->nboxes + 1, sizeof(VizBox));
+	o->boxes[o->nboxes] = (VizBox){name, NULL, NULL, device, source, node, node != VIZ_NONE};
+	return (uint32_t)o->nboxes++;
+}
+
+static uint32_t viz_add_copy_box(VizModel *vm, uint32_t id, uint32_t *rep)
+{
+	uint32_t node = vm->node_of[id];
+	int32_t src, dst;
+	ir_device_copy_props(vm->nodes[node].e, &src, &dst);
+	rep[node] = viz_add_box(vm, xasprintf("n%u", id), dst, src, node);
+	return rep[node];
+}
+
+typedef struct VizPair {
+	uint32_t node, box;
+} VizPair;
+
+static int viz_pair_cmp(const void *a, const void *b)
+{
+	const VizPair *x = a, *y = b;
+	if (x->box != y->box)
+		return x->box < y->box ? -1 : 1;
+	return x->node < y->node ? -1 : x->node > y->node;
+}
+
+static int viz_link_cmp(const void *a, const void *b)
+{
+	const VizLink *x = a, *y = b;
+	if (x->from != y->from)
+		return x->from < y->from ? -1 : 1;
+	return x->to < y->to ? -1 : x->to > y->to;
+}
+
+/*
+ * --overview: one box per device region (plan_regions, as `regions` lists
+ * them) and one per device_copy, in execution order; every other node
+ * joins the box of its first operand that has one (an on_device its
+ * argument's), and parameters and constants are counted on the boxes they
+ * feed. A link joins two boxes when a value of one feeds the other,
+ * labelled with the bytes of the distinct values it carries; a region's
+ * `in` and `out` add up its links.
+ */
+static void viz_overview(VizModel *vm)
+{
+	const DeviceTable *devices = vm->opts->devices;
+	VizOverview *o = &vm->boxes;
+	PlanRegions regions;
+	uint32_t *rep = xmalloc((vm->nnodes + 1) * sizeof(uint32_t));
+	uint32_t *first_region = NULL;
+	size_t nregions = 0;
+	VizPair *pairs;
+	size_t npairs = 0;
+	int64_t *in, *out, *param_bytes;
+	size_t *params;
+	vm->overview = true;
+	for (size_t i = 0; i < vm->nnodes; i++)
+		rep[i] = VIZ_NONE;
+	plan_regions(&vm->functions, vm->opts->device_of, &regions);
+	for (size_t f = 0; f < regions.count; f++)
+		nregions += regions.functions[f].count;
+	first_region = xmalloc((nregions + 1) * sizeof(uint32_t));
+	nregions = 0;
+	for (size_t f = 0; f < regions.count; f++) {
+		const PlanFunctionRegions *fr = &regions.functions[f];
+		for (size_t k = 0; k < fr->count; k++) {
+			const PlanRegion *r = &fr->regions[k];
+			uint32_t box;
+			for (size_t i = 0; i < r->nbefore; i++)
+				viz_add_copy_box(vm, r->before[i], rep);
+			box = viz_add_box(vm, xasprintf("r%zu", nregions + 1), r->device,
+					  IR_NO_DEVICE, VIZ_NONE);
+			first_region[nregions++] = box;
+			for (size_t i = 0; i < r->ncalls; i++)
+				rep[vm->node_of[r->calls[i]]] = box;
+			for (size_t i = 0; i < r->nafter; i++)
+				viz_add_copy_box(vm, r->after[i], rep);
+		}
+		for (size_t i = 0; i < fr->ntrailing; i++)
+			viz_add_copy_box(vm, fr->trailing[i], rep);
+	}
+	/* everything else joins the box of its first operand that has one */
+	for (size_t i = 0; i < vm->nnodes; i++) {
+		const Expr *e = vm->nodes[i].e;
+		if (rep[i] != VIZ_NONE || e->kind == EXPR_CONSTANT || e->kind == EXPR_GLOBAL ||
+		    e->kind == EXPR_VAR)
+			continue;
+		for (uint32_t k = vm->in_start[i]; k < vm->in_start[i + 1]; k++) {
+			uint32_t from = vm->edges[vm->in_list[k]].from;
+			if (rep[from] != VIZ_NONE) {
+				rep[i] = rep[from];
+				break;
+			}
+		}
+	}
+	/* (value, box it feeds), each once */
+	pairs = xmalloc((vm->nedges + 1) * sizeof(VizPair));
+	for (size_t i = 0; i < vm->nedges; i++) {
+		const VizEdge *edge = &vm->edges[i];
+		uint32_t to = rep[edge->to];
+		if (to == VIZ_NONE || rep[edge->from] == to)
+			continue;
+		pairs[npairs++] = (VizPair){edge->from, to};
+	}
+	qsort(pairs, npairs, sizeof(VizPair), viz_pair_cmp);
+	in = xcalloc(o->nboxes + 1, sizeof(int64_t));
+	out = xcalloc(o->nboxes + 1, sizeof(int64_t));
+	param_bytes = xcalloc(o->nboxes + 1, sizeof(int64_t));
+	params = xcalloc(o->nboxes + 1, sizeof(size_t));
+	for (size_t i = 0; i < npairs; i++) {
+		uint32_t from;
+		int64_t bytes;
+		if (i > 0 && pairs[i].node == pairs[i - 1].node && pairs[i].box == pairs[i - 1].box)
+			continue;
+		from = rep[pairs[i].node];
+		bytes = viz_value_bytes(vm->nodes[pairs[i].node].e);
+		if (from == VIZ_NONE) {
+			params[pairs[i].box]++;
+			param_bytes[pairs[i].box] += bytes;
+			continue;
+		}
+		grow_array((void **)&o->links, &o->cap_links, o->nlinks + 1, sizeof(VizLink));
+		o->links[o->nlinks++] = (VizLink){from, pairs[i].box, bytes};
+	}
+	free(pairs);
+	/* one link per pair of boxes, in box order */
+	if (o->nlinks) /* links is NULL without one */
+		qsort(o->links, o->nlinks, sizeof(VizLink), viz_link_cmp);
+	{
+		size_t kept = 0;
+		for (size_t i = 0; i < o->nlinks; i++) {
+			if (kept && o->links[kept - 1].from == o->links[i].from &&
+			    o->links[kept - 1].to == o->links[i].to)
+				o->links[kept - 1].bytes += o->links[i].bytes;
+			else
+				o->links[kept++] = o->links[i];
+		}
+		o->nlinks = kept;
+	}
+	for (size_t i = 0; i < o->nlinks; i++) {
+		out[o->links[i].from] += o->links[i].bytes;
+		in[o->links[i].to] += o->links[i].bytes;
+	}
+	/* the labels */
+	nregions = 0;
+	for (size_t f = 0; f < regions.count; f++) {
+		const PlanFunctionRegions *fr = &regions.functions[f];
+		for (size_t k = 0; k < fr->count; k++) {
+			const PlanRegion *r = &fr->regions[k];
+			uint32_t box = first_region[nregions++];
+			const Expr *first = vm->nodes[vm->node_of[r->calls[0]]].e;
+			const Expr *last = vm->nodes[vm->node_of[r->calls[r->ncalls - 1]]].e;
+			StrBuf label, tip;
+			strbuf_init(&label);
+			strbuf_init(&tip);
+			strbuf_printf(&label,
+				      "%s region %zu on %s\\n%zu call%s: ", fr->function->name,
+				      k + 1, devices_name(devices, r->device), r->ncalls,
+				      r->ncalls == 1 ? "" : "s");
+			viz_call_name(&label, first);
+			if (r->ncalls > 1) {
+				strbuf_puts(&label, r->ncalls > 2 ? " \xe2\x80\xa6 " : ", ");
+				viz_call_name(&label, last);
+			}
+			strbuf_puts(&label, "\\nin ");
+			viz_bytes(&label, in[box]);
+			strbuf_puts(&label, ", out ");
+			viz_bytes(&label, out[box]);
+			if (params[box]) {
+				strbuf_printf(&label, "\\nparams, constants: %zu, ", params[box]);
+				viz_bytes(&label, param_bytes[box]);
+			}
+			strbuf_puts(&tip, "from ");
+			ir_value_name(&tip, first);
+			strbuf_puts(&tip, " to ");
+			ir_value_name(&tip, last);
+			o->boxes[box].label = strbuf_detach(&label);
+			o->boxes[box].tooltip = strbuf_detach(&tip);
+		}
+	}
+	for (size_t i = 0; i < o->nboxes; i++) {
+		VizBox *b = &o->boxes[i];
+		const Expr *e;
+		StrBuf label;
+		int64_t bytes;
+		if (!b->copy)
+			continue;
+		e = vm->nodes[b->node].e;
+		strbuf_init(&label);
+		strbuf_printf(&label, "device_copy\\n%s \xe2\x86\x92 %s",
+			      devices_name(devices, b->source), devices_name(devices, b->device));
+		bytes = viz_value_bytes(e);
+		if (bytes)
+			strbuf_printf(&label, "\\n%lld bytes", (long long)bytes);
+		b->label = strbuf_detach(&label);
+		strbuf_init(&label);
+		ir_value_name(&label, e);
+		b->tooltip = strbuf_detach(&label);
+	}
+	free(in);
+	free(out);
+	free(params);
+	free(param_bytes);
+	free(first_region);
+	free(rep);
+	plan_regions_free(&regions);
+}
+
 void viz_model_free(VizModel *vm)
 {
-	for (size_t i = 0; i < vm->nedges; i++)
+	for (size_t i = 0; i < vm->nedges; i++) {
 		free(vm->edges[i].conflict);
+		free(vm->edges[i].uncopied);
+	}
+	for (size_t i = 0; i < vm->boxes.nboxes; i++) {
+		free(vm->boxes.boxes[i].name);
+		free(vm->boxes.boxes[i].label);
+		free(vm->boxes.boxes[i].tooltip);
+	}
+	free(vm->boxes.boxes);
+	free(vm->boxes.links);
 	for (size_t i = 0; i < vm->nclusters; i++) {
 		free(vm->clusters[i].name);
 		free(vm->clusters[i].title);
@@ -437,32 +831,9 @@ void viz_model_free(VizModel *vm)
 	plan_functions_free(&vm->functions);
 }
 
-bool viz_model_build(VizModel *vm, const VizOptions *opts, VizStats *stats, char **err)
+/* Counts what the model draws: the full graph's nodes and edges. */
+static void viz_count(VizModel *vm, VizStats *stats)
 {
-	size_t max = opts->max_nodes ? opts->max_nodes : VIZ_MAX_NODES;
-	memset(vm, 0, sizeof *vm);
-	memset(stats, 0, sizeof *stats);
-	vm->opts = opts;
-	vm->m = opts->module;
-	vm->node_of = xmalloc((vm->m->nexprs + 1) * sizeof(uint32_t));
-	for (uint32_t i = 0; i <= vm->m->nexprs; i++)
-		vm->node_of[i] = VIZ_NONE;
-	plan_functions(vm->m, &vm->functions);
-	viz_collect(vm);
-	viz_connect(vm);
-	viz_index_edges(vm);
-	viz_conflicts(vm);
-	if (opts->regions)
-		viz_regions(vm);
-	if (opts->focus) {
-		uint32_t start = viz_find_focus(vm, opts->focus);
-		if (start == VIZ_NONE) {
-			*err = xasprintf("no value named '%s' in the module", opts->focus);
-			return false;
-		}
-		viz_cut(vm, start, opts->depth < 0 ? VIZ_DEFAULT_DEPTH : (uint32_t)opts->depth);
-	}
-	viz_references(vm);
 	for (size_t i = 0; i < vm->nnodes; i++) {
 		const VizNode *n = &vm->nodes[i];
 		if (!n->drawn)
@@ -470,6 +841,9 @@ bool viz_model_build(VizModel *vm, const VizOptions *opts, VizStats *stats, char
 		stats->nodes++;
 		stats->copies += ir_is_op(n->e, OP_DEVICE_COPY);
 		stats->unplanned += viz_device(vm, n->e) == IR_NO_DEVICE;
+		vm->has_on_device |= ir_is_op(n->e, OP_ON_DEVICE);
+		if (n->cluster != VIZ_NONE && vm->clusters[n->cluster].kind == VIZ_CLUSTER_REGION)
+			vm->has_regions = true;
 	}
 	for (size_t i = 0; i < vm->nedges; i++) {
 		const VizEdge *e = &vm->edges[i];
@@ -477,13 +851,78 @@ bool viz_model_build(VizModel *vm, const VizOptions *opts, VizStats *stats, char
 			stats->edges++;
 			stats->conflicts += e->conflict != NULL;
 			stats->references += e->reference;
+			stats->uncopied += e->uncopied != NULL;
+			vm->has_dashed |= e->kind == VIZ_EDGE_CALLEE || e->kind == VIZ_EDGE_RESULT;
 		}
 	}
+}
+
+static void viz_count_overview(VizModel *vm, VizStats *stats)
+{
+	stats->overview = true;
+	stats->nodes = vm->boxes.nboxes;
+	stats->edges = vm->boxes.nlinks;
+	for (size_t i = 0; i < vm->boxes.nboxes; i++) {
+		stats->copies += vm->boxes.boxes[i].copy;
+		stats->unplanned += vm->boxes.boxes[i].device == IR_NO_DEVICE;
+	}
+}
+
+bool viz_model_build(VizModel *vm, const VizOptions *opts, VizStats *stats, char **err)
+{
+	size_t max = opts->max_nodes ? opts->max_nodes : VIZ_MAX_NODES;
+	memset(vm, 0, sizeof *vm);
+	memset(stats, 0, sizeof *stats);
+	vm->opts = opts;
+	vm->m = opts->module;
+	vm->focus = VIZ_NONE;
+	vm->node_of = xmalloc((vm->m->nexprs + 1) * sizeof(uint32_t));
+	for (uint32_t i = 0; i <= vm->m->nexprs; i++)
+		vm->node_of[i] = VIZ_NONE;
+	plan_functions(vm->m, &vm->functions);
+	viz_collect(vm);
+	viz_connect(vm);
+	viz_index_edges(vm);
+	if (opts->overview) {
+		viz_overview(vm);
+		viz_count_overview(vm, stats);
+		return true;
+	}
+	viz_conflicts(vm);
+	if (opts->regions)
+		viz_regions(vm);
+	if (opts->focus) {
+		vm->focus = viz_find_focus(vm, opts->focus);
+		if (vm->focus == VIZ_NONE) {
+			*err = xasprintf("no value named '%s' in the module", opts->focus);
+			return false;
+		}
+		viz_cut(vm, vm->focus, opts->depth < 0 ? VIZ_DEFAULT_DEPTH : (uint32_t)opts->depth);
+	}
+	if (!opts->params)
+		viz_fold(vm, stats);
+	viz_uncopied(vm);
+	viz_references(vm);
+	viz_count(vm, stats);
 	if (stats->nodes > max && !opts->force) {
-		*err = xasprintf("the graph has %zu nodes and %zu edges, more than %zu to lay out; "
-				 "draw a neighbourhood with --focus %%x --depth N, or pass --force",
-				 stats->nodes, stats->edges, max);
-		return false;
+		if (opts->focus) {
+			*err = xasprintf(
+				"the graph has %zu nodes and %zu edges, more than %zu to lay out; "
+				"draw a smaller neighbourhood with --depth N, or pass --force",
+				stats->nodes, stats->edges, max);
+			return false;
+		}
+		/* too big to lay out: the overview, which says why in its title */
+		{
+			size_t nodes = stats->nodes, edges = stats->edges;
+			memset(stats, 0, sizeof *stats);
+			vm->has_on_device = vm->has_dashed = vm->has_regions = false;
+			viz_overview(vm);
+			viz_count_overview(vm, stats);
+			stats->too_big = true;
+			stats->full_nodes = nodes;
+			stats->full_edges = edges;
+		}
 	}
 	return true;
 }

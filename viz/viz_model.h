@@ -4,8 +4,10 @@
  * viz_model_build turns a module version and the render options into
  * arrays: nodes (expressions, in the module's definition and execution
  * order), data-flow edges, clusters (functions, or device regions), the
- * conflict labels from the PlanTrace, the --focus cut, reference nodes for
- * long edges, and the size check. Every decision about what is drawn is
+ * conflict labels from the PlanTrace, the --focus cut, the folded weights,
+ * operands read on another device without a copy, reference nodes for long
+ * edges, and the size check; or, for the overview, boxes (regions and
+ * copies) and the links between them. Every decision about what is drawn is
  * taken here, on plain arrays; viz_draw.c only turns the model into cgraph
  * objects in one fixed order, and viz_render.c lays them out.
  *
@@ -46,7 +48,11 @@ typedef struct VizNode {
 	uint32_t function;     /* the function cluster it belongs to, or VIZ_NONE */
 	uint32_t cluster;      /* the cluster it is drawn in, or VIZ_NONE */
 	const char *let_name;  /* a let variable bound to it, when it has no name */
-	bool drawn;            /* false: a global only called, or cut by --focus */
+	bool drawn;            /* false: a global only called, cut by --focus, or
+				  folded */
+	bool folded;           /* a parameter or constant folded into its
+				  consumers (viz_fold): not drawn, listed on
+				  each consumer's `weights:` line */
 	struct Agnode_s *node; /* viz_draw.c: the node drawn for it */
 } VizNode;
 
@@ -66,7 +72,34 @@ typedef struct VizEdge {
 	VizEdgeKind kind;
 	char *conflict; /* `needs %b on cuda:0` (owned), or NULL */
 	bool reference; /* drawn from a reference node beside `to` */
+	bool folded;    /* from a folded value: a line of `to`'s label */
+	char *uncopied; /* an operand read on another device with no copy:
+			   `no copy: captured by a closure` (owned), or NULL */
 } VizEdge;
+
+/* --overview: a node per device region or device_copy, and the data flow
+ * between them. */
+typedef struct VizBox {
+	char *name;     /* r<n> for a region, n<id> for a copy (owned) */
+	char *label;    /* its lines, \n-separated (owned) */
+	char *tooltip;  /* (owned) */
+	int32_t device; /* a region's device; a copy's destination */
+	int32_t source; /* a copy's source device; IR_NO_DEVICE for a region */
+	uint32_t node;  /* a copy's node, or VIZ_NONE for a region */
+	bool copy;
+} VizBox;
+
+typedef struct VizLink {
+	uint32_t from, to; /* box indices */
+	int64_t bytes;     /* moved along it: the distinct values it carries */
+} VizLink;
+
+typedef struct VizOverview {
+	VizBox *boxes;
+	size_t nboxes, cap_boxes;
+	VizLink *links;
+	size_t nlinks, cap_links;
+} VizOverview;
 
 typedef struct VizModel {
 	const VizOptions *opts;
@@ -84,6 +117,11 @@ typedef struct VizModel {
 	uint32_t *out_list;
 	ExprVec lets;            /* every let, to name the values they bind */
 	PlanFunctions functions; /* the module's functions, walked and named once */
+	uint32_t focus;          /* the --focus node, or VIZ_NONE */
+	bool overview;           /* draw `boxes`, not the nodes */
+	VizOverview boxes;
+	/* what the legend lists, besides the devices: each is drawn */
+	bool has_on_device, has_dashed, has_regions;
 } VizModel;
 
 /* Builds the model of opts into vm (stats counts what will be drawn).
