@@ -357,20 +357,33 @@ int cmd_regions(CmdContext *ctx, int argc, char **argv)
 /* The analysis that explains the current state: the replay of a core in
  * progress under stepi (the state as of the last replayed event), core's
  * when it ran or planning stopped in it, else check's (which a failed
- * check leaves too). After a failed phase, the note saying so comes
- * first. */
-static PlanAnalysis *current_analysis(CmdContext *ctx)
+ * check leaves too); *replay says whether it is the replay. */
+static PlanAnalysis *why_analysis(CmdContext *ctx, bool *replay)
 {
 	PlanTrace *t = ctx->session->trace;
-	PlanAnalysis *replay = stepper_replay(ctx->session);
-	PlanAnalysis *an = NULL;
-	if (replay)
-		return replay;
-	if (t && t->core && (session_planned(ctx->session) || core_failed(ctx)))
-		an = t->core;
-	else if (t && t->check && check_has_run(ctx))
-		an = t->check;
+	PlanAnalysis *an = stepper_replay(ctx->session);
+	*replay = an != NULL;
 	if (an)
+		return an;
+	if (t && t->core && (session_planned(ctx->session) || core_failed(ctx)))
+		return t->core;
+	if (t && t->check && check_has_run(ctx))
+		return t->check;
+	return NULL;
+}
+
+PlanAnalysis *cmd_why_analysis(CmdContext *ctx)
+{
+	bool replay;
+	return why_analysis(ctx, &replay);
+}
+
+/* why_analysis; after a failed phase, the note saying so comes first. */
+static PlanAnalysis *current_analysis(CmdContext *ctx)
+{
+	bool replay;
+	PlanAnalysis *an = why_analysis(ctx, &replay);
+	if (an && !replay)
 		cmd_note_stopped(ctx);
 	return an;
 }
@@ -485,6 +498,13 @@ static void explain_copy(CmdContext *ctx, StrBuf *sb, PlanAnalysis *an, const Ex
 	strbuf_free(&value);
 }
 
+void cmd_why_text(CmdContext *ctx, PlanAnalysis *an, const Expr *e, StrBuf *out)
+{
+	plan_explain(out, an, e, &ctx->session->devices);
+	explain_conflict(ctx, out, e);
+	explain_copy(ctx, out, an, e);
+}
+
 int cmd_why(CmdContext *ctx, int argc, char **argv)
 {
 	PlanAnalysis *an = current_analysis(ctx);
@@ -496,9 +516,7 @@ int cmd_why(CmdContext *ctx, int argc, char **argv)
 	if (!e)
 		return unknown_value(ctx, argv[1]);
 	strbuf_init(&sb);
-	plan_explain(&sb, an, e, &ctx->session->devices);
-	explain_conflict(ctx, &sb, e);
-	explain_copy(ctx, &sb, an, e);
+	cmd_why_text(ctx, an, e, &sb);
 	cmd_write(ctx, &sb);
 	strbuf_free(&sb);
 	return 0;

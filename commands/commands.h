@@ -234,6 +234,13 @@ int cmd_placement(CmdContext *ctx, int argc, char **argv);
 int cmd_regions(CmdContext *ctx, int argc, char **argv);
 int cmd_verify(CmdContext *ctx, int argc, char **argv);
 int cmd_why(CmdContext *ctx, int argc, char **argv);
+/* The analysis `why` answers from now (core's, check's, or the replay of a
+ * core stepped with stepi), printing nothing; NULL before any. Owned by the
+ * session. */
+PlanAnalysis *cmd_why_analysis(CmdContext *ctx);
+/* Appends what `why` prints for e, an expression of an->module: the chain
+ * of constraints, what check found for a conflict, why a copy exists. */
+void cmd_why_text(CmdContext *ctx, PlanAnalysis *an, const Expr *e, StrBuf *out);
 void cmd_complete_values(const Session *s, int argc, char **argv, const char *word,
 			 CmdCandidates *out);
 int cmd_pin(CmdContext *ctx, int argc, char **argv); /* cmd_whatif.c */
