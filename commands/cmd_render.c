@@ -15,6 +15,7 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include "stepper.h"
 #include "viz.h"
@@ -60,6 +61,14 @@ static const IrModule *render_version(CmdContext *ctx, const char *phase_name, S
 	return m;
 }
 
+/* Whether path names an HTML page (.html or .htm), which --html writes. */
+static bool render_is_html(const char *path)
+{
+	const char *dot = strrchr(path, '.');
+	return dot && !strchr(dot, '/') &&
+	       (strcasecmp(dot, ".html") == 0 || strcasecmp(dot, ".htm") == 0);
+}
+
 /* A non-negative count; false for anything else. */
 static bool render_parse_depth(const char *text, int *out)
 {
@@ -76,7 +85,7 @@ static bool render_parse_depth(const char *text, int *out)
 int cmd_render(CmdContext *ctx, int argc, char **argv)
 {
 	Session *s = ctx->session;
-	const char *path = NULL, *phase = NULL;
+	const char *path = NULL, *phase = NULL, *html = NULL;
 	VizOptions opts;
 	VizStats stats;
 	int32_t *replay = NULL;
@@ -105,6 +114,14 @@ int cmd_render(CmdContext *ctx, int argc, char **argv)
 						argv[i]);
 				depth_given = true;
 			}
+		} else if (strcmp(a, "--html") == 0) {
+			if (i + 1 >= argc)
+				return cmd_error(
+					ctx, "'--html' needs a page to write, such as graph.html");
+			if (html || path)
+				return cmd_error(ctx, "'render' takes one file; '%s' is a second",
+						 argv[i + 1]);
+			html = path = argv[++i];
 		} else if (strcmp(a, "--regions") == 0) {
 			opts.regions = true;
 		} else if (strcmp(a, "--force") == 0) {
@@ -119,6 +136,11 @@ int cmd_render(CmdContext *ctx, int argc, char **argv)
 	}
 	if (!path)
 		return cmd_error(ctx, "'render' needs a file to write (.png, .svg, .pdf or .dot)");
+	if (!html && render_is_html(path))
+		html = path;
+	if (html && !render_is_html(html))
+		return cmd_error(ctx, "'--html' writes an HTML page; name a .html file, not '%s'",
+				 html);
 	if (depth_given && !opts.focus)
 		return cmd_error(ctx, "'--depth' needs '--focus %%x' to say where to start");
 	strbuf_init(&title);
@@ -133,7 +155,9 @@ int cmd_render(CmdContext *ctx, int argc, char **argv)
 	/* core in progress under stepi: the devices its replay bound so far */
 	if (!phase)
 		opts.device_of = replay = cmd_replay_devices(ctx);
-	if (strcmp(path, "-") == 0)
+	if (html)
+		ok = cmd_render_html(ctx, &opts, html, &stats, &err);
+	else if (strcmp(path, "-") == 0)
 		ok = viz_write_dot(&opts, ctx->out, &stats, &err);
 	else
 		ok = viz_render(&opts, path, &stats, &err);
@@ -148,8 +172,8 @@ int cmd_render(CmdContext *ctx, int argc, char **argv)
 		VizFormat format = VIZ_FORMAT_DOT;
 		viz_format_of_path(path, &format);
 		fprintf(ctx->out, "wrote '%s' (%s): %zu node%s, %zu edge%s", path,
-			viz_format_name(format), stats.nodes, stats.nodes == 1 ? "" : "s",
-			stats.edges, stats.edges == 1 ? "" : "s");
+			html ? "html" : viz_format_name(format), stats.nodes,
+			stats.nodes == 1 ? "" : "s", stats.edges, stats.edges == 1 ? "" : "s");
 		if (stats.copies)
 			fprintf(ctx->out, ", %zu cop%s", stats.copies,
 				stats.copies == 1 ? "y" : "ies");
@@ -164,8 +188,8 @@ int cmd_render(CmdContext *ctx, int argc, char **argv)
 void cmd_complete_render(const Session *s, int argc, char **argv, const char *word,
 			 CmdCandidates *out)
 {
-	static const char *const options[] = {"--phase", "--focus", "--depth", "--regions",
-					      "--force"};
+	static const char *const options[] = {"--phase",   "--focus", "--depth",
+					      "--regions", "--force", "--html"};
 	const char *prev = argc > 1 ? argv[argc - 1] : "";
 	if (strcmp(prev, "--phase") == 0) {
 		cmd_complete_phases(word, true, out);

@@ -352,7 +352,8 @@ const Command commands_table[] = {
 		.min_args = 1,
 		.max_args = -1,
 		.flags = CMD_NEEDS_MODULE,
-		.usage = "render FILE [--phase P] [--focus %x] [--depth N] [--regions] [--force]",
+		.usage = "render FILE [--phase P] [--focus %x] [--depth N] [--regions] [--force] "
+			 "[--html PAGE]",
 		.summary = "draw the module as a device-coloured graph (png, svg, pdf, dot)",
 		.help = "Draws the current module version with Graphviz into FILE, in the format\n"
 			"of its extension: .png, .svg, .pdf, or .dot for the graph source (`-`\n"
@@ -365,7 +366,10 @@ const Command commands_table[] = {
 			"analysed). While core is stepped with `stepi`, nodes show the devices\n"
 			"bound so far. --focus %x draws the values within --depth N\n"
 			"edges of %x (default 2). Graphs over 5000 nodes are refused unless\n"
-			"--force. The file is written whole or not at all.",
+			"--force. The file is written whole or not at all. --html PAGE (or a\n"
+			"FILE ending in .html) writes one self-contained page to browse: the\n"
+			"SVG with pan, zoom and search, and a panel showing each node's type,\n"
+			"device, `why` chain, uses and copies.",
 		.handler = cmd_render,
 		.completer = cmd_complete_render,
 	},

@@ -210,6 +210,13 @@ int cmd_reload(CmdContext *ctx, int argc, char **argv);
 int cmd_render(CmdContext *ctx, int argc, char **argv); /* cmd_render.c */
 void cmd_complete_render(const Session *s, int argc, char **argv, const char *word,
 			 CmdCandidates *out);
+/* `render --html FILE` (cmd_render_html.c): the SVG of opts and a record
+ * per drawn node, as one page written atomically to path; false with *err
+ * set (the caller's to free) and path untouched when it cannot. */
+struct VizOptions;
+struct VizStats;
+bool cmd_render_html(CmdContext *ctx, const struct VizOptions *opts, const char *path,
+		     struct VizStats *stats, char **err);
 int cmd_continue(CmdContext *ctx, int argc, char **argv); /* cmd_step.c */
 int cmd_phases(CmdContext *ctx, int argc, char **argv);
 int cmd_plan(CmdContext *ctx, int argc, char **argv);
