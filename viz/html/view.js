@@ -23,7 +23,8 @@
  * Self-test (tests/browser-test): with `#selftest=%x` in the URL the script
  * dispatches a real click MouseEvent on the node's shape, so that the
  * handler a user's click runs, runs; with `#selftest-search=%x` it submits
- * the search form; `selftest-params=off` clicks the parameters toggle. It
+ * the search form; `selftest-params=off` and `selftest-clusters=off` click
+ * the toggles; `selftest-zoom` clicks +, turns the wheel and drags. It
  * then writes what the page shows (the panel's text, the status line, what
  * is selected and whether it is centred) into a pre element with the id
  * selftest-result, which `chromium --dump-dom` prints.
@@ -398,6 +399,30 @@
 				out.push('centred: ' + (Math.abs(rect.left + rect.width / 2 - (pr.left + pr.width / 2)) < 3 &&
 					Math.abs(rect.top + rect.height / 2 - (pr.top + pr.height / 2)) < 3 ? 'yes' : 'no'));
 			}
+		}
+		if (params.has('selftest-zoom')) {
+			/* the +/- buttons, the wheel and a drag, through their handlers */
+			var w = view.w, x, pane_rect = pane.getBoundingClientRect();
+			document.getElementById('zoom-in').click();
+			out.push('zoomed in: ' + (view.w < w ? 'yes' : 'no'));
+			w = view.w;
+			pane.dispatchEvent(new WheelEvent('wheel', { bubbles: true, cancelable: true, deltaY: 100,
+				clientX: pane_rect.left + pane_rect.width / 2,
+				clientY: pane_rect.top + pane_rect.height / 2 }));
+			out.push('wheeled out: ' + (view.w > w ? 'yes' : 'no'));
+			x = view.x;
+			pane.dispatchEvent(new PointerEvent('pointerdown', { bubbles: true, button: 0,
+				clientX: pane_rect.left + 100, clientY: pane_rect.top + 100 }));
+			window.dispatchEvent(new PointerEvent('pointermove', { bubbles: true,
+				clientX: pane_rect.left + 160, clientY: pane_rect.top + 130 }));
+			window.dispatchEvent(new PointerEvent('pointerup', { bubbles: true,
+				clientX: pane_rect.left + 160, clientY: pane_rect.top + 130 }));
+			out.push('dragged: ' + (view.x < x ? 'yes' : 'no'));
+		}
+		if (params.get('selftest-clusters') === 'off') {
+			showClusters.click();
+			out.push('clusters toggle: ' + document.getElementById('clusters-label').textContent);
+			out.push('hidden clusters: ' + svg.querySelectorAll('g.cluster.dp-hidden').length);
 		}
 		if (params.get('selftest-params') === 'off') {
 			showParams.click();
