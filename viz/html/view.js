@@ -22,7 +22,8 @@
  *
  * Self-test (tests/browser-test): with `#selftest=%x` in the URL the script
  * dispatches a real click MouseEvent on the node's shape, so that the
- * handler a user's click runs, runs; with `#selftest-search=%x` it submits
+ * handler a user's click runs, runs (`#selftest-reference=%x`: on a
+ * reference node drawn for %x); with `#selftest-search=%x` it submits
  * the search form; `selftest-params=off` and `selftest-clusters=off` click
  * the toggles; `selftest-zoom` clicks +, turns the wheel and drags. It
  * then writes what the page shows (the panel's text, the status line, what
@@ -375,20 +376,25 @@
 	function selftest(params) {
 		var out = [];
 		var word, key, g, target, r, rect, pr;
-		if (params.has('selftest')) {
-			word = params.get('selftest');
+		/* a click on the value's own node, or with selftest-reference on the
+		 * first reference node drawn for it */
+		['selftest', 'selftest-reference'].forEach(function (mode) {
+			if (!params.has(mode))
+				return;
+			word = params.get(mode);
 			key = lookup(word);
-			g = key && mainShape[key];
+			g = key && (mode === 'selftest' ? mainShape[key]
+				: (shapes[key] || []).filter(function (s) { return s !== mainShape[key]; })[0]);
 			if (!g) {
-				out.push('selftest: no node named ' + word);
-			} else {
-				target = g.querySelector('polygon, ellipse, path, text') || g;
-				r = target.getBoundingClientRect();
-				target.dispatchEvent(new MouseEvent('click', { bubbles: true, cancelable: true,
-					view: window, clientX: r.left + r.width / 2, clientY: r.top + r.height / 2 }));
-				out.push('clicked: ' + word);
+				out.push(mode + ': no node drawn for ' + word);
+				return;
 			}
-		}
+			target = g.querySelector('polygon, ellipse, path, text') || g;
+			r = target.getBoundingClientRect();
+			target.dispatchEvent(new MouseEvent('click', { bubbles: true, cancelable: true,
+				view: window, clientX: r.left + r.width / 2, clientY: r.top + r.height / 2 }));
+			out.push((mode === 'selftest' ? 'clicked: ' : 'clicked a reference to: ') + word);
+		});
 		if (params.has('selftest-search')) {
 			searchBox.value = params.get('selftest-search');
 			searchForm.requestSubmit();
@@ -402,21 +408,21 @@
 		}
 		if (params.has('selftest-zoom')) {
 			/* the +/- buttons, the wheel and a drag, through their handlers */
-			var w = view.w, x, pane_rect = pane.getBoundingClientRect();
+			var w = view.w, x, paneRect = pane.getBoundingClientRect();
 			document.getElementById('zoom-in').click();
 			out.push('zoomed in: ' + (view.w < w ? 'yes' : 'no'));
 			w = view.w;
 			pane.dispatchEvent(new WheelEvent('wheel', { bubbles: true, cancelable: true, deltaY: 100,
-				clientX: pane_rect.left + pane_rect.width / 2,
-				clientY: pane_rect.top + pane_rect.height / 2 }));
+				clientX: paneRect.left + paneRect.width / 2,
+				clientY: paneRect.top + paneRect.height / 2 }));
 			out.push('wheeled out: ' + (view.w > w ? 'yes' : 'no'));
 			x = view.x;
 			pane.dispatchEvent(new PointerEvent('pointerdown', { bubbles: true, button: 0,
-				clientX: pane_rect.left + 100, clientY: pane_rect.top + 100 }));
+				clientX: paneRect.left + 100, clientY: paneRect.top + 100 }));
 			window.dispatchEvent(new PointerEvent('pointermove', { bubbles: true,
-				clientX: pane_rect.left + 160, clientY: pane_rect.top + 130 }));
+				clientX: paneRect.left + 160, clientY: paneRect.top + 130 }));
 			window.dispatchEvent(new PointerEvent('pointerup', { bubbles: true,
-				clientX: pane_rect.left + 160, clientY: pane_rect.top + 130 }));
+				clientX: paneRect.left + 160, clientY: paneRect.top + 130 }));
 			out.push('dragged: ' + (view.x < x ? 'yes' : 'no'));
 		}
 		if (params.get('selftest-clusters') === 'off') {
