@@ -8,7 +8,8 @@
  * the command's output, so that scripts and transcripts can read it. While
  * core is stepped with stepi, the current version is drawn with the devices
  * its replay has bound so far (cmd_replay_devices); free ones are drawn
- * unplanned, white and dashed.
+ * unplanned, white and dashed. `--html PAGE`, or a FILE ending in .html,
+ * writes the SVG as a page to browse (cmd_render_html.c).
  */
 #include "commands.h"
 

@@ -236,11 +236,18 @@ bool cmd_render_html(CmdContext *ctx, const VizOptions *opts, const char *path, 
 	VizHtmlPage page;
 	uint32_t *ids = NULL, **uses;
 	size_t *nuses, n;
-	char *svg;
+	VizHtmlFile *file;
+	char *svg, *ignored;
 	size_t len;
 	bool ok;
-	if (!viz_render_to_memory(opts, VIZ_FORMAT_SVG, &svg, &len, stats, err))
+	/* the file first, so that an unwritable path fails before the layout */
+	file = viz_html_begin(path, err);
+	if (!file)
 		return false;
+	if (!viz_render_to_memory(opts, VIZ_FORMAT_SVG, &svg, &len, stats, err)) {
+		viz_html_finish(file, NULL, &ignored);
+		return false;
+	}
 	memset(&r, 0, sizeof r);
 	r.m = m;
 	r.by_id = ir_index_by_id(m);
@@ -272,7 +279,7 @@ bool cmd_render_html(CmdContext *ctx, const VizOptions *opts, const char *path, 
 	page.svg_len = len;
 	page.nodes = r.nodes;
 	page.nnodes = r.nnodes;
-	ok = viz_html_write(&page, path, err);
+	ok = viz_html_finish(file, &page, err);
 
 	for (size_t i = 0; i < r.nnodes; i++) {
 		free((char *)r.nodes[i].op);

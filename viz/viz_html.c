@@ -275,15 +275,24 @@ static mode_t viz_html_mode(const struct stat *existing, bool exists)
 	return 0666 & ~mask;
 }
 
-bool viz_html_write(const VizHtmlPage *page, const char *path, char **err)
+/* A page being written: its temporary file and its target. */
+struct VizHtmlFile {
+	char *path;   /* as the caller named it, for messages */
+	char *target; /* the file replaced: path, or what a symbolic link names */
+	char *tmp;    /* the temporary file beside target */
+	FILE *out;
+	mode_t mode;
+};
+
+VizHtmlFile *viz_html_begin(const char *path, char **err)
 {
 	struct stat st;
-	bool exists, ok;
-	char *target, *dir, *tmp, *text;
+	bool exists;
+	char *target, *dir, *tmp;
 	const char *slash, *base;
-	size_t len;
 	int fd;
 	FILE *out;
+	VizHtmlFile *f;
 	*err = NULL;
 	exists = lstat(path, &st) == 0;
 	if (exists && S_ISLNK(st.st_mode)) {
@@ -292,7 +301,7 @@ bool viz_html_write(const VizHtmlPage *page, const char *path, char **err)
 		if (!real || stat(real, &st) != 0) {
 			*err = xasprintf("cannot write '%s': %s", path, strerror(errno));
 			free(real);
-			return false;
+			return NULL;
 		}
 		target = xstrdup(real);
 		free(real);
@@ -303,7 +312,7 @@ bool viz_html_write(const VizHtmlPage *page, const char *path, char **err)
 		*err = xasprintf("cannot write '%s': %s", path,
 				 S_ISDIR(st.st_mode) ? "it is a directory" : "not a regular file");
 		free(target);
-		return false;
+		return NULL;
 	}
 	slash = strrchr(target, '/');
 	base = slash ? slash + 1 : target;
@@ -319,21 +328,46 @@ bool viz_html_write(const VizHtmlPage *page, const char *path, char **err)
 		}
 		free(tmp);
 		free(target);
-		return false;
+		return NULL;
 	}
-	text = viz_html_page(page, &len);
-	ok = fwrite(text, 1, len, out) == len && fflush(out) == 0 && !ferror(out) &&
-	     fchmod(fd, viz_html_mode(&st, exists)) == 0;
-	free(text);
-	if (fclose(out) != 0)
+	f = xcalloc(1, sizeof *f);
+	f->path = xstrdup(path);
+	f->target = target;
+	f->tmp = tmp;
+	f->out = out;
+	f->mode = viz_html_mode(&st, exists);
+	return f;
+}
+
+bool viz_html_finish(VizHtmlFile *f, const VizHtmlPage *page, char **err)
+{
+	bool ok = page != NULL;
+	*err = NULL;
+	if (ok) {
+		size_t len;
+		char *text = viz_html_page(page, &len);
+		ok = fwrite(text, 1, len, f->out) == len && fflush(f->out) == 0 &&
+		     !ferror(f->out) && fchmod(fileno(f->out), f->mode) == 0;
+		free(text);
+	}
+	if (fclose(f->out) != 0)
 		ok = false;
-	if (ok && rename(tmp, target) != 0)
+	if (ok && rename(f->tmp, f->target) != 0)
 		ok = false;
 	if (!ok) {
-		*err = xasprintf("cannot write '%s': %s", path, strerror(errno));
-		unlink(tmp);
+		if (page)
+			*err = xasprintf("cannot write '%s': %s", f->path, strerror(errno));
+		unlink(f->tmp);
 	}
-	free(tmp);
-	free(target);
+	free(f->path);
+	free(f->target);
+	free(f->tmp);
+	free(f);
 	return ok;
+}
+
+bool viz_html_write(const VizHtmlPage *page, const char *path, char **err)
+{
+	VizHtmlFile *f = viz_html_begin(path, err);
+	return f && viz_html_finish(f, page, err);
 }

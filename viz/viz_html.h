@@ -10,7 +10,8 @@
  * `why` or the planner: the records come from the caller (commands/),
  * which reads which nodes the SVG draws with viz_svg_node_ids.
  *
- * Ownership: everything passed in is borrowed for the call; the id array
+ * Ownership: everything passed in is borrowed for the call; a VizHtmlFile
+ * is viz_html_finish's to free; the id array
  * viz_svg_node_ids returns and error strings are the caller's to free().
  */
 #ifndef DEVPLAN_VIZ_HTML_H
@@ -61,6 +62,15 @@ size_t viz_svg_node_ids(const char *svg, size_t len, uint32_t **ids);
  * path untouched when it cannot (an unwritable directory, a path that is a
  * directory or not a regular file). */
 bool viz_html_write(const VizHtmlPage *page, const char *path, char **err);
+
+/* viz_html_write in two steps, so that a caller can make the temporary file
+ * before the work of rendering and fail early: viz_html_begin makes it
+ * (NULL with *err set when it cannot, path untouched); viz_html_finish
+ * writes page into it and renames it over path, or with page NULL removes
+ * it; either way it frees f. */
+typedef struct VizHtmlFile VizHtmlFile;
+VizHtmlFile *viz_html_begin(const char *path, char **err);
+bool viz_html_finish(VizHtmlFile *f, const VizHtmlPage *page, char **err);
 
 /* The page as a string (the caller frees it): what viz_html_write writes. */
 char *viz_html_page(const VizHtmlPage *page, size_t *len);
