@@ -70,6 +70,12 @@ static bool render_is_html(const char *path)
 	       (strcasecmp(dot, ".html") == 0 || strcasecmp(dot, ".htm") == 0);
 }
 
+/* VizOptions.warn: a render's warnings, as the command's warnings. */
+static void render_warn(void *context, const char *message)
+{
+	cmd_warning(context, "%s", message);
+}
+
 /* A non-negative count; false for anything else. */
 static bool render_parse_depth(const char *text, int *out)
 {
@@ -153,6 +159,8 @@ int cmd_render(CmdContext *ctx, int argc, char **argv)
 	opts.devices = &s->devices;
 	opts.trace = s->trace;
 	opts.title = title.data;
+	opts.warn = render_warn;
+	opts.warn_context = ctx;
 	/* core in progress under stepi: the devices its replay bound so far */
 	if (!phase)
 		opts.device_of = replay = cmd_replay_devices(ctx);

@@ -37,7 +37,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "compare_each.h"
 #include "exec.h"
+#include "run_values.h"
 #include "interrupt.h"
 #include "plan.h"
 
@@ -56,6 +58,7 @@ static void format_bytes(char *buf, size_t size, double bytes);
 typedef struct RunArgs {
 	int first; /* argv index of the first NAME=VALUE */
 	const char *output;
+	const char *dump; /* --dump DIR */
 	bool profile;
 } RunArgs;
 
@@ -75,6 +78,12 @@ static bool parse_options(CmdContext *ctx, int argc, char **argv, bool allow_opt
 				return false;
 			}
 			args->output = argv[++i];
+		} else if (allow_options && strcmp(argv[i], "--dump") == 0) {
+			if (i + 1 >= argc) {
+				cmd_error(ctx, "--dump needs a directory");
+				return false;
+			}
+			args->dump = argv[++i];
 		} else {
 			cmd_error(ctx, "unknown option '%s'", argv[i]);
 			return false;
@@ -83,10 +92,12 @@ static bool parse_options(CmdContext *ctx, int argc, char **argv, bool allow_opt
 	return true;
 }
 
-/* An option or the file name after --output. */
+/* An option, the file name after --output or the count after --top. */
 static bool is_option_word(char **argv, int i)
 {
-	return strncmp(argv[i], "--", 2) == 0 || (i > 1 && strcmp(argv[i - 1], "--output") == 0);
+	return strncmp(argv[i], "--", 2) == 0 ||
+	       (i > 1 && (strcmp(argv[i - 1], "--output") == 0 ||
+			  strcmp(argv[i - 1], "--top") == 0 || strcmp(argv[i - 1], "--dump") == 0));
 }
 
 /* Batch-norm variances (%bn0_moving_var, %running_var, %x_variance) feed
@@ -497,6 +508,21 @@ static uint64_t memory_limit(void)
 	return v;
 }
 
+/* The fault a test build injects (DEVPLAN_FAULT, see exec.h); none when
+ * unset. False after reporting a malformed one or a build without them. */
+static bool run_fault(CmdContext *ctx, ExecOptions *o)
+{
+	const char *text = getenv("DEVPLAN_FAULT");
+	char *err = NULL;
+	if (!text || !*text)
+		return true;
+	if (exec_fault_parse(text, &ctx->session->devices, &o->fault, &err))
+		return true;
+	cmd_error(ctx, "DEVPLAN_FAULT: %s", err);
+	free(err);
+	return false;
+}
+
 static ExecOptions run_options(const Session *s, bool all_on_cpu, bool profile)
 {
 	ExecOptions o;
@@ -802,6 +828,7 @@ int cmd_run(CmdContext *ctx, int argc, char **argv)
 	size_t n;
 	ExecResult result;
 	ExecOptions o;
+	RunValues *keeper;
 	int status = 0;
 	if (!parse_options(ctx, argc, argv, true, &args) ||
 	    !prepare_inputs(ctx, current, argc, argv, &inputs, &n))
@@ -811,12 +838,22 @@ int cmd_run(CmdContext *ctx, int argc, char **argv)
 		return 1;
 	}
 	o = run_options(ctx->session, false, args.profile);
+	if (!(keeper = run_values_new(ctx, m, args.dump))) {
+		ir_module_free(m);
+		free_inputs(inputs, n);
+		return 1;
+	}
+	o.observe = run_values_observe;
+	o.observe_context = keeper;
 	if (!run_module(ctx, m, &o, inputs, n, &result)) {
+		run_values_finish(keeper, inputs, n, false);
 		ir_module_free(m);
 		free_inputs(inputs, n);
 		return 1;
 	}
 	print_summary(ctx, &result);
+	if (!run_values_finish(keeper, inputs, n, true))
+		status = 1;
 	if (args.output) {
 		char *err = NULL;
 		if (result.noutputs == 0) {
@@ -918,51 +955,110 @@ static bool same_layout(const NpyArray *a, const NpyArray *b)
 	return true;
 }
 
+/* compare's options: --each, --all (with --each) and --top N. */
+typedef struct CompareArgs {
+	bool each, all;
+	size_t top;
+} CompareArgs;
+
+static bool parse_compare_options(CmdContext *ctx, int argc, char **argv, CompareArgs *args)
+{
+	args->each = args->all = false;
+	args->top = 5;
+	for (int i = 1; i < argc; i++) {
+		char *end;
+		long v;
+		if (strncmp(argv[i], "--", 2) != 0)
+			continue;
+		if (strcmp(argv[i], "--each") == 0) {
+			args->each = true;
+		} else if (strcmp(argv[i], "--all") == 0) {
+			args->all = true;
+		} else if (strcmp(argv[i], "--top") == 0) {
+			if (i + 1 >= argc) {
+				cmd_error(ctx, "--top needs a number of values");
+				return false;
+			}
+			v = strtol(argv[++i], &end, 10);
+			if (end == argv[i] || *end || v < 1 || v > 1000000) {
+				cmd_error(ctx, "--top needs a number of values from 1, not '%s'",
+					  argv[i]);
+				return false;
+			}
+			args->top = (size_t)v;
+		} else {
+			cmd_error(ctx, "unknown option '%s'", argv[i]);
+			return false;
+		}
+	}
+	if ((args->all || args->top != 5) && !args->each) {
+		cmd_error(ctx, "--all and --top go with --each");
+		return false;
+	}
+	return true;
+}
+
 int cmd_compare(CmdContext *ctx, int argc, char **argv)
 {
 	Session *s = ctx->session;
 	const IrModule *planned = session_current(s);
 	int infer = pipeline_find_flags(PHASE_PRODUCES_TYPES);
 	const IrModule *reference = NULL;
-	IrModule *planned_run, *reference_run;
+	IrModule *planned_run = NULL, *reference_run = NULL;
 	double tol = s->settings.tolerance;
-	RunArgs args;
+	CompareArgs args;
 	NpyArray *inputs;
-	size_t n, failed = 0;
+	size_t n, failed = 0, past = 0;
 	ExecResult got, want;
-	ExecOptions o;
+	ExecOptions po, ro;
+	CompareEach *each = NULL;
 	int32_t cpu = -1;
+	bool ok;
 	if (infer >= 0 && session_phase_ran(s, infer) && !(reference = cmd_version(ctx, infer)))
 		return 1;
 	if (!reference)
 		reference = planned;
-	if (!parse_options(ctx, argc, argv, false, &args) ||
+	if (!parse_compare_options(ctx, argc, argv, &args) ||
 	    !prepare_inputs(ctx, planned, argc, argv, &inputs, &n))
 		return 1;
-	if (!(planned_run = module_for_inputs(ctx, planned, inputs, n))) {
-		free_inputs(inputs, n);
-		return 1;
-	}
-	o = run_options(s, false, false);
-	if (!run_module(ctx, planned_run, &o, inputs, n, &got)) {
+	po = run_options(s, false, false);
+	ro = run_options(s, true, false);
+	if (!run_fault(ctx, &po) || !(planned_run = module_for_inputs(ctx, planned, inputs, n)) ||
+	    !(reference_run = module_for_inputs(ctx, reference, inputs, n))) {
 		ir_module_free(planned_run);
 		free_inputs(inputs, n);
 		return 1;
 	}
-	ir_module_free(planned_run);
-	if (!(reference_run = module_for_inputs(ctx, reference, inputs, n))) {
-		exec_result_free(&got);
-		free_inputs(inputs, n);
-		return 1;
-	}
-	o = run_options(s, true, false);
-	if (!run_module(ctx, reference_run, &o, inputs, n, &want)) {
-		ir_module_free(reference_run);
-		exec_result_free(&got);
-		free_inputs(inputs, n);
-		return 1;
+	if (args.each) {
+		/* the reference first: its values wait for the planned run's */
+		each = compare_each_new(s, reference_run, planned_run, inputs, n, tol);
+		ro.observe = compare_each_observe_reference;
+		ro.observe_context = each;
+		po.observe = compare_each_observe_planned;
+		po.observe_context = each;
+		ok = run_module(ctx, reference_run, &ro, inputs, n, &want);
+		if (ok && !run_module(ctx, planned_run, &po, inputs, n, &got)) {
+			exec_result_free(&want);
+			ok = false;
+		}
+	} else {
+		ok = run_module(ctx, planned_run, &po, inputs, n, &got);
+		if (ok && !run_module(ctx, reference_run, &ro, inputs, n, &want)) {
+			exec_result_free(&got);
+			ok = false;
+		}
 	}
 	ir_module_free(reference_run);
+	if (!ok) {
+		compare_each_free(each);
+		ir_module_free(planned_run);
+		free_inputs(inputs, n);
+		return 1;
+	}
+	if (each)
+		past = compare_each_report(each, ctx, args.all, args.top);
+	compare_each_free(each);
+	ir_module_free(planned_run);
 	for (uint32_t i = 0; i < s->devices.count && cpu < 0; i++)
 		if (s->devices.items[i].device_type == DEVICE_TYPE_CPU)
 			cpu = (int32_t)i;
@@ -1000,6 +1096,13 @@ int cmd_compare(CmdContext *ctx, int argc, char **argv)
 			"tolerance %g\n",
 			failed, got.noutputs, got.noutputs == 1 ? "" : "s", failed == 1 ? "s" : "",
 			cpu >= 0 ? devices_name(&s->devices, cpu) : "the cpu", tol);
+	else if (past)
+		fprintf(ctx->out,
+			"compare: FAIL: %zu intermediate value%s differ%s from the run on %s alone "
+			"beyond tolerance, though the %zu result%s match%s\n",
+			past, past == 1 ? "" : "s", past == 1 ? "s" : "",
+			cpu >= 0 ? devices_name(&s->devices, cpu) : "the cpu", got.noutputs,
+			got.noutputs == 1 ? "" : "s", got.noutputs == 1 ? "es" : "");
 	else
 		fprintf(ctx->out,
 			"compare: PASS: %zu result%s match%s the run on %s alone within tolerance "
@@ -1009,7 +1112,7 @@ int cmd_compare(CmdContext *ctx, int argc, char **argv)
 	exec_result_free(&got);
 	exec_result_free(&want);
 	free_inputs(inputs, n);
-	return failed ? 1 : 0;
+	return failed || past ? 1 : 0;
 }
 
 /* Options, then NAME= and NAME=random for each input of @main; a file
@@ -1019,11 +1122,13 @@ void cmd_complete_run(const Session *s, int argc, char **argv, const char *word,
 	const IrModule *m = session_current(s);
 	ExecParam *params;
 	size_t n;
-	if (argc > 1 && strcmp(argv[argc - 1], "--output") == 0) {
+	if (argc > 1 &&
+	    (strcmp(argv[argc - 1], "--output") == 0 || strcmp(argv[argc - 1], "--dump") == 0)) {
 		out->files = true;
 		return;
 	}
 	if (strcmp(argv[0], "run") == 0) {
+		cmd_candidates_add(out, word, "--dump");
 		cmd_candidates_add(out, word, "--output");
 		cmd_candidates_add(out, word, "--profile");
 	}

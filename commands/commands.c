@@ -68,14 +68,18 @@ const Command commands_table[] = {
 		.min_args = 0,
 		.max_args = -1,
 		.flags = CMD_NEEDS_MODULE | CMD_NEEDS_PLAN,
-		.usage = "compare [NAME=FILE.npy | NAME=random[:SEED[:(SHAPE)]]]...",
+		.usage = "compare [--each [--all | --top N]] [NAME=FILE.npy | "
+			 "NAME=random[:SEED[:(SHAPE)]]]...",
 		.summary = "run the plan and the same program on the cpu alone and compare results",
 		.help = "Runs the planned @main, then the same program (as typed by `infer`) with\n"
 			"every op on the cpu, on the same inputs (as for `run`; random when not\n"
 			"given), and prints each result's largest absolute and relative error.\n"
 			"An element passes when |planned - cpu| <= tolerance * max(1, |cpu|)\n"
 			"(`set tolerance`, default 1e-05). The last line starts `compare: PASS`\n"
-			"or `compare: FAIL`; a failure fails the command.",
+			"or `compare: FAIL`; a failure fails the command. With --each every\n"
+			"intermediate value is compared too, in execution order: the first past\n"
+			"its tolerance is shown with its op, device, operands and why it is on\n"
+			"its device, then the worst N (--top N, default 5) or every value (--all).",
 		.handler = cmd_compare,
 		.completer = cmd_complete_run,
 	},
@@ -282,6 +286,24 @@ const Command commands_table[] = {
 		.handler = cmd_plan,
 	},
 	{
+		.name = "print",
+		.min_args = 1,
+		.max_args = -1,
+		.flags = CMD_NEEDS_MODULE,
+		.usage = "print %x[SLICE]",
+		.summary = "show a value the last run kept: type, device, range and elements",
+		.help = "Shows a value of the last `run`, gdb-style: its type, the device it was\n"
+			"computed on, its range (min, max, mean, NaN and inf counts) and its\n"
+			"elements. `run` keeps the inputs and results of @main; `set keep-values "
+			"on`\n"
+			"keeps every value. A slice selects elements as in NumPy: `print %x[0, "
+			":8]`\n"
+			"(integers, negative from the end, and start:stop); `%x.1` is a field of "
+			"a\n"
+			"tuple.",
+		.handler = cmd_print,
+	},
+	{
 		.name = "profile",
 		.min_args = 0,
 		.max_args = -1,
@@ -391,7 +413,7 @@ const Command commands_table[] = {
 		.flags = CMD_NEEDS_MODULE | CMD_NEEDS_PLAN,
 		.usage =
 			"run [NAME=FILE.npy | NAME=random[:SEED[:(SHAPE)]]]... [--output FILE.npy] "
-			"[--profile]",
+			"[--dump DIR] [--profile]",
 		.summary = "execute the planned module on its devices",
 		.help = "Executes the planned @main: each op on its device (cuda devices on the "
 			"GPU,\n"
@@ -402,7 +424,9 @@ const Command commands_table[] = {
 			"input not given is random with its index as the seed. Prints each "
 			"result's type, device, first values\n"
 			"and checksum (sum, FNV-1a of the bytes). --output saves the first\n"
-			"result as .npy; --profile adds the `profile` report.",
+			"result as .npy; --dump DIR writes every value as DIR/NAME.npy with\n"
+			"DIR/manifest.json; --profile adds the `profile` report. The inputs and\n"
+			"results (every value under `set keep-values on`) are kept for `print`.",
 		.handler = cmd_run,
 		.completer = cmd_complete_run,
 	},

@@ -238,6 +238,7 @@ int cmd_conflicts(CmdContext *ctx, int argc, char **argv); /* cmd_plan.c */
 int cmd_constraints(CmdContext *ctx, int argc, char **argv);
 int cmd_copies(CmdContext *ctx, int argc, char **argv);
 int cmd_placement(CmdContext *ctx, int argc, char **argv);
+int cmd_print(CmdContext *ctx, int argc, char **argv); /* cmd_print.c */
 int cmd_regions(CmdContext *ctx, int argc, char **argv);
 int cmd_verify(CmdContext *ctx, int argc, char **argv);
 int cmd_why(CmdContext *ctx, int argc, char **argv);

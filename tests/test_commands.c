@@ -20,7 +20,10 @@
 #include <string.h>
 #include <unistd.h>
 
+#include <json-c/json.h>
+
 #include "commands.h"
+#include "npy.h"
 #include "session.h"
 
 typedef struct Fixture {
@@ -335,9 +338,9 @@ static void test_set_and_show(void **state)
 	assert_int_equal(run(f, "show colour"), 1);
 	assert_non_null(strstr(f->err, "error: unknown setting 'colour' (settings: fallback, "));
 	assert_int_equal(run(f, "show"), 0);
-	assert_non_null(strstr(f->out, "fallback   cuda:0\n"));
-	assert_non_null(strstr(f->out, "tolerance  0.001\n"));
-	assert_non_null(strstr(f->out, "gpu        emulate\n"));
+	assert_non_null(strstr(f->out, "fallback     cuda:0\n"));
+	assert_non_null(strstr(f->out, "tolerance    0.001\n"));
+	assert_non_null(strstr(f->out, "gpu          emulate\n"));
 }
 
 static void test_planning_setting_resets(void **state)
@@ -444,6 +447,83 @@ static void test_bfloat16_npy_files(void **state)
 	snprintf(line, sizeof line, "run b=%s", npy);
 	assert_int_equal(run(f, line), 0);
 	unlink(npy);
+}
+
+/* run --dump DIR: one .npy a value, named after its binding, and a
+ * manifest listing each in execution order with op, device, shape and
+ * dtype; a dumped file read back gives the value `print` shows (the round
+ * trip through .npy); a file where the directory should be is an error and
+ * the run does not happen. */
+static void test_run_dump_and_print(void **state)
+{
+	Fixture *f = *state;
+	char dir[64] = "/tmp/devplan-dump-XXXXXX", line[256], *path;
+	json_object *manifest, *entry;
+	const char *names[] = {"%0", "nn.relu@3:16", "%s", "%2.0", "%2.1", "%1", "%a", "%b"};
+	NpyArray a, relu;
+	char *err = NULL;
+	assert_non_null(mkdtemp(dir));
+	write_temp(f->script,
+		   "def @main(%a: Tensor[(2, 3), float32], %b: Tensor[(2, 2), float32]) {\n"
+		   "  %0 = add(%a, %a);\n"
+		   "  let %s = sum(nn.relu(%0), axis=[1]);\n"
+		   "  %2 = split(%b, indices_or_sections=2, axis=1);\n"
+		   "  %1 = multiply(%2.0, %2.1);\n"
+		   "  (%s, %1)\n"
+		   "}\n");
+	snprintf(line, sizeof line, "load %s", f->script);
+	assert_int_equal(run(f, line), 0);
+	assert_int_equal(run(f, "plan"), 0);
+	snprintf(line, sizeof line, "run --dump %s/d", dir);
+	assert_int_equal(run(f, line), 0);
+	assert_non_null(strstr(f->out, "dumped 8 values to"));
+	path = xasprintf("%s/d/manifest.json", dir);
+	manifest = json_object_from_file(path);
+	free(path);
+	assert_non_null(manifest);
+	assert_int_equal(json_object_array_length(manifest), DP_COUNT(names));
+	for (size_t i = 0; i < DP_COUNT(names); i++) {
+		const char *name, *file;
+		entry = json_object_array_get_idx(manifest, i);
+		name = json_object_get_string(json_object_object_get(entry, "name"));
+		file = json_object_get_string(json_object_object_get(entry, "file"));
+		assert_string_equal(name, names[i]);
+		path = xasprintf("%s/d/%s", dir, file);
+		assert_int_equal(access(path, R_OK), 0);
+		free(path);
+	}
+	entry = json_object_array_get_idx(manifest, 1);
+	assert_string_equal(json_object_get_string(json_object_object_get(entry, "file")),
+			    "nn.relu_3_16.npy");
+	assert_string_equal(json_object_get_string(json_object_object_get(entry, "op")), "nn.relu");
+	assert_string_equal(json_object_get_string(json_object_object_get(entry, "dtype")),
+			    "float32");
+	assert_int_equal(json_object_array_length(json_object_object_get(entry, "shape")), 2);
+	json_object_put(manifest);
+	/* relu(a + a) from the files is what the run computed */
+	path = xasprintf("%s/d/a.npy", dir);
+	assert_true(npy_read(path, &a, &err));
+	free(path);
+	path = xasprintf("%s/d/nn.relu_3_16.npy", dir);
+	assert_true(npy_read(path, &relu, &err));
+	free(path);
+	for (int i = 0; i < 6; i++) {
+		float x = ((float *)a.data)[i] * 2;
+		assert_true(((float *)relu.data)[i] == (x > 0 ? x : 0));
+	}
+	npy_array_free(&a);
+	npy_array_free(&relu);
+	/* print reads the kept results and inputs; the rest needs keep-values */
+	assert_int_equal(run(f, "print %1"), 0);
+	assert_non_null(strstr(f->out, "result of run 1"));
+	assert_int_not_equal(run(f, "print %0"), 0);
+	assert_non_null(strstr(f->err, "was not kept"));
+	/* a file where the directory should be */
+	snprintf(line, sizeof line, "run --dump %s/d/a.npy", dir);
+	assert_int_not_equal(run(f, line), 0);
+	assert_non_null(strstr(f->err, "not a directory"));
+	snprintf(line, sizeof line, "rm -rf '%s'", dir);
+	assert_int_equal(system(line), 0);
 }
 
 static void test_pipeline_find(void **state)
@@ -680,6 +760,7 @@ int main(void)
 						teardown),
 		cmocka_unit_test_setup_teardown(test_interrupt_flag, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_bfloat16_npy_files, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_run_dump_and_print, setup, teardown),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -487,6 +487,142 @@ static void test_large_modules(void **state)
 	remove_dir(dir);
 }
 
+/* A session with a chain of n relu calls loaded (in dir). */
+static void load_chain(Session *s, const char *dir, int n)
+{
+	char *path = xasprintf("%s/chain%d.relay", dir, n);
+	FILE *f = fopen(path, "w");
+	assert_non_null(f);
+	fputs("def @main(%x: Tensor[(4), float32]) {\n  %0 = nn.relu(%x);\n", f);
+	for (int i = 1; i < n; i++)
+		fprintf(f, "  %%%d = nn.relu(%%%d);\n", i, i - 1);
+	fprintf(f, "  %%%d\n}\n", n - 1);
+	fclose(f);
+	session_init(s);
+	assert_true(session_load(s, path));
+	unlink(path);
+	free(path);
+}
+
+/* The width and height a PNG's header gives. */
+static void png_size(const char *path, uint32_t *w, uint32_t *h)
+{
+	size_t len;
+	unsigned char *p = (unsigned char *)read_all(path, &len);
+	assert_non_null(p);
+	assert_true(len > 24);
+	assert_memory_equal(p + 12, "IHDR", 4);
+	*w = (uint32_t)p[16] << 24 | (uint32_t)p[17] << 16 | (uint32_t)p[18] << 8 | p[19];
+	*h = (uint32_t)p[20] << 24 | (uint32_t)p[21] << 16 | (uint32_t)p[22] << 8 | p[23];
+	free(p);
+}
+
+typedef struct Warnings {
+	size_t count;
+	char text[1024];
+} Warnings;
+
+static void collect_warning(void *context, const char *message)
+{
+	Warnings *w = context;
+	size_t used = strlen(w->text);
+	w->count++;
+	snprintf(w->text + used, sizeof w->text - used, "%s\n", message);
+}
+
+/* A PNG is never written unreadable: a chain that fits is drawn at full
+ * size; one a little too tall for Cairo is scaled to fit, with a warning
+ * (and Graphviz's own stderr note never printed); one that would shrink
+ * below a legible scale is refused with what to do instead, and nothing is
+ * written. SVG has no such limit. */
+static void test_png_fits_or_is_refused(void **state)
+{
+	static const struct {
+		int n;
+		bool ok, warned;
+	} chains[] = {{100, true, false}, {500, true, true}, {1500, false, false}};
+	char *dir = temp_dir();
+	(void)state;
+	for (size_t i = 0; i < DP_COUNT(chains); i++) {
+		Session s;
+		VizOptions o;
+		Warnings w = {0, ""};
+		char *path = xasprintf("%s/chain.png", dir), *err = NULL;
+		uint32_t width, height;
+		load_chain(&s, dir, chains[i].n);
+		o = options_of(&s);
+		o.warn = collect_warning;
+		o.warn_context = &w;
+		if (!chains[i].ok) {
+			assert_false(viz_render(&o, path, NULL, &err));
+			assert_non_null(strstr(err, "too big for a PNG"));
+			assert_non_null(strstr(err, "--overview"));
+			assert_non_null(strstr(err, ".svg"));
+			free(err);
+			assert_int_equal(access(path, F_OK), -1);
+			free(path);
+			/* the same drawing as SVG is fine; as PDF it is written, with
+			 * a warning that some viewers will not open the page */
+			path = xasprintf("%s/chain.svg", dir);
+			assert_true(viz_render(&o, path, NULL, &err));
+			unlink(path);
+			assert_int_equal(w.count, 0);
+			free(path);
+			path = xasprintf("%s/chain.pdf", dir);
+			assert_true(viz_render(&o, path, NULL, &err));
+			assert_int_equal(w.count, 1);
+			assert_non_null(strstr(w.text, "PDF page is"));
+			unlink(path);
+		} else {
+			if (!viz_render(&o, path, NULL, &err)) {
+				print_error("%d: %s\n", chains[i].n, err);
+				fail();
+			}
+			png_size(path, &width, &height);
+			assert_true(height < VIZ_PNG_MAX_SIDE);
+			assert_true(width < VIZ_PNG_MAX_SIDE);
+			if (chains[i].warned) {
+				assert_int_equal(w.count, 1);
+				assert_non_null(strstr(w.text, "scaled to 0."));
+				/* shrunk only as far as it must: within 1% of the limit */
+				assert_true(height > VIZ_PNG_MAX_SIDE * 0.99);
+			} else {
+				assert_int_equal(w.count, 0);
+				/* about 70 pixels a node at 96 dpi */
+				assert_true(height > (uint32_t)chains[i].n * 50);
+			}
+			unlink(path);
+		}
+		free(path);
+		session_free(&s);
+	}
+	remove_dir(dir);
+}
+
+/* What Graphviz warns about reaches opts->warn, not stderr: a title that is
+ * not UTF-8. */
+static void test_graphviz_warnings_are_reported(void **state)
+{
+	Session *s = planned("shared_input.relay", "cpu:0", "copy", pipeline_count, true);
+	VizOptions o = options_of(s);
+	Warnings w = {0, ""};
+	char *dir = temp_dir(), *path = xasprintf("%s/g.svg", dir), *err = NULL;
+	(void)state;
+	o.title = "caf\xe9 \xff";
+	o.warn = collect_warning;
+	o.warn_context = &w;
+	assert_true(viz_render(&o, path, NULL, &err));
+	assert_true(w.count >= 1);
+	assert_non_null(strstr(w.text, "graphviz: Warning: "));
+	assert_non_null(strstr(w.text, "UTF"));
+	/* without a callback they are dropped, not printed */
+	o.warn = NULL;
+	assert_true(viz_render(&o, path, NULL, &err));
+	free(path);
+	remove_dir(dir);
+	release(s);
+}
+
 static void test_closures_and_globals(void **state)
 {
 	Session *s = planned("closure.relay", "cpu:0", "copy", pipeline_count, true);
@@ -537,7 +673,7 @@ static void check_golden(const Session *s, const VizOptions *o, const char *gold
 	char *out = xasprintf("%s/g.dot", dir);
 	char *want_path = xasprintf("%s/%s", GOLDEN_DIR, golden);
 	char *err = NULL, *got, *want;
-	size_t got_len, want_len;
+	size_t got_len = 0, want_len = 0;
 	const char *update = getenv("UPDATE");
 	if (!viz_render(o, out, NULL, &err)) {
 		print_error("%s: %s\n", golden, err);
@@ -959,6 +1095,8 @@ int main(void)
 		cmocka_unit_test(test_focus_and_depth),
 		cmocka_unit_test(test_size_limit),
 		cmocka_unit_test(test_large_modules),
+		cmocka_unit_test(test_png_fits_or_is_refused),
+		cmocka_unit_test(test_graphviz_warnings_are_reported),
 		cmocka_unit_test(test_closures_and_globals),
 		cmocka_unit_test(test_golden_dot),
 		cmocka_unit_test(test_core_in_progress),

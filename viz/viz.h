@@ -67,6 +67,14 @@ struct PlanTrace;
 /* Above this many nodes render refuses unless forced (SPEC §6: large
  * graphs say so instead of hanging in the layout). */
 #define VIZ_MAX_NODES 5000
+/* A PNG is a bitmap of at most this many pixels a side (Cairo's limit; Graphviz
+ * scales a larger drawing down to fit) and this many pixels in all (the
+ * bitmap is held in memory, 4 bytes a pixel); a drawing that would have to
+ * shrink below VIZ_PNG_MIN_SCALE, where 10-point labels fall under 7 pixels,
+ * is refused rather than written unreadable. */
+#define VIZ_PNG_MAX_SIDE 32767
+#define VIZ_PNG_MAX_PIXELS 200000000.0
+#define VIZ_PNG_MIN_SCALE 0.5
 /* --focus without --depth. */
 #define VIZ_DEFAULT_DEPTH 2
 
@@ -96,6 +104,11 @@ typedef struct VizOptions {
 	bool regions;                  /* clusters by device region, not function */
 	bool force;                    /* draw past max_nodes */
 	size_t max_nodes;              /* 0: VIZ_MAX_NODES */
+	/* Where a render's warnings go (Graphviz's own, and devplan's about the
+	 * image, such as a PNG scaled down to fit), one message a call without
+	 * a trailing newline; NULL drops them. Library code never prints. */
+	void (*warn)(void *context, const char *message);
+	void *warn_context;
 } VizOptions;
 
 /* What was drawn (nodes and edges exclude the legend). */

@@ -595,6 +595,13 @@ static Agraph_t *viz_graph_of_model(VizModel *vm, const VizStats *stats)
 			      opts->focus);
 	viz_set(g, s.g_label, title.len ? title.data : "");
 	strbuf_free(&title);
+	/* Most of a large graph's layout time is dot's network simplex placing
+	 * nodes across (x): a 4,400-node chain spends 3.4 of its 4.4 s there, one
+	 * iteration per node. A few iterations per hundred nodes leave the ranks
+	 * (the top-to-bottom reading order) as they are and the drawing as
+	 * narrow: the chain lays out in 1.2 s. */
+	if (stats->nodes > VIZ_LABEL_NODES)
+		agsafeset(g, VIZ_S("nslimit"), VIZ_S("0.05"), VIZ_S(""));
 	viz_draw_legend(g, &s, opts->devices, stats);
 	for (size_t i = 0; i < vm->nnodes; i++) {
 		if (!vm->nodes[i].drawn)

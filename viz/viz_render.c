@@ -20,6 +20,8 @@
 #include "viz.h"
 
 #include <errno.h>
+#include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
@@ -31,6 +33,9 @@
 #include <graphviz/gvc.h>
 
 #include "util.h"
+
+/* cgraph takes char *; it copies every name and value it is given. */
+#define VIZ_S(s) ((char *)(s))
 
 const char *viz_format_name(VizFormat format)
 {
@@ -101,8 +106,111 @@ static GVC_t *viz_context(void)
 	return gvc;
 }
 
-/* Lays out and renders g into out: the gvc half of the lifecycle. */
-static bool viz_layout_render(Agraph_t *g, VizFormat format, FILE *out, char **err)
+/* Passes each line Graphviz printed during a render on as a warning. */
+static void viz_report_warnings(const VizOptions *opts, const StrBuf *messages)
+{
+	const char *p = messages->data;
+	while (p && *p) {
+		const char *end = strchr(p, '\n');
+		size_t n = end ? (size_t)(end - p) : strlen(p);
+		while (n && (p[n - 1] == ' ' || p[n - 1] == '\r'))
+			n--;
+		if (n && opts->warn) {
+			char *line = xasprintf("graphviz: %.*s", (int)n, p);
+			opts->warn(opts->warn_context, line);
+			free(line);
+		}
+		p = end ? end + 1 : NULL;
+	}
+}
+
+/* Graphviz's PNG resolution (dots per inch) when the graph sets none. */
+#define VIZ_PNG_DPI 96.0
+
+/*
+ * A PNG is a bitmap, so a drawing too big for it is either scaled down or
+ * refused: Cairo takes at most VIZ_PNG_MAX_SIDE pixels a side (Graphviz
+ * would shrink the drawing itself, printing to stderr where no one reads
+ * it), and the bitmap is held in memory. From the laid-out bounding box
+ * (points), the scale that fits: 1 when the drawing fits as it is; a
+ * smaller one is applied by lowering the graph's dpi, with a warning;
+ * below VIZ_PNG_MIN_SCALE the labels would be unreadable and the render is
+ * refused with what to do instead.
+ */
+/* The laid-out drawing's size in points, its margin of 4 points a side
+ * included; false when g has no layout. */
+static bool viz_drawing_size(Agraph_t *g, double *w, double *h)
+{
+	const char *bb = agget(g, VIZ_S("bb"));
+	double llx, lly, urx, ury;
+	/* gvLayout writes "llx lly urx ury"; dot's output uses commas */
+	if (!bb || (sscanf(bb, "%lf %lf %lf %lf", &llx, &lly, &urx, &ury) != 4 &&
+		    sscanf(bb, "%lf,%lf,%lf,%lf", &llx, &lly, &urx, &ury) != 4))
+		return false;
+	*w = urx - llx + 8.0;
+	*h = ury - lly + 8.0;
+	return true;
+}
+
+static bool viz_fit_png(Agraph_t *g, const VizOptions *opts, char **err)
+{
+	double w, h, scale = 1.0;
+	if (!viz_drawing_size(g, &w, &h))
+		return true; /* nothing laid out: nothing to check */
+	w *= VIZ_PNG_DPI / 72.0;
+	h *= VIZ_PNG_DPI / 72.0;
+	/* Cairo wants each side under the limit, rounded: keep 2 pixels clear */
+	if (w >= VIZ_PNG_MAX_SIDE - 2)
+		scale = (VIZ_PNG_MAX_SIDE - 2) / w;
+	if (h * scale >= VIZ_PNG_MAX_SIDE - 2)
+		scale = (VIZ_PNG_MAX_SIDE - 2) / h;
+	if (w * h * scale * scale > VIZ_PNG_MAX_PIXELS)
+		scale = sqrt(VIZ_PNG_MAX_PIXELS / (w * h));
+	if (scale >= 1.0)
+		return true;
+	if (scale < VIZ_PNG_MIN_SCALE) {
+		*err = xasprintf(
+			"the drawing is %.0fx%.0f pixels, too big for a PNG: it would have to "
+			"shrink to %.2f of its size, where its labels cannot be read; render to "
+			".svg "
+			"(no size limit), draw the regions with --overview, or a neighbourhood "
+			"with --focus %%x --depth N",
+			w, h, scale);
+		return false;
+	}
+	/* the layout has read the dpi attribute already; the render reads this */
+	GD_drawing(g)->dpi = VIZ_PNG_DPI * scale;
+	if (opts->warn) {
+		char *message = xasprintf("the drawing is %.0fx%.0f pixels; the PNG is scaled to "
+					  "%.2f of that to fit (.svg keeps full size)",
+					  w, h, scale);
+		opts->warn(opts->warn_context, message);
+		free(message);
+	}
+	return true;
+}
+
+/* A PDF page larger than 200 inches a side (14,400 points) is past what
+ * PDF viewers such as Acrobat open (ISO 32000's implementation limit);
+ * others show it, so it is written, with a warning. */
+static void viz_check_pdf(Agraph_t *g, const VizOptions *opts)
+{
+	double w, h;
+	char *message;
+	if (!opts->warn || !viz_drawing_size(g, &w, &h) || (w <= 14400.0 && h <= 14400.0))
+		return;
+	message = xasprintf("the PDF page is %.0fx%.0f points, past the 14400 some PDF "
+			    "viewers open; .svg, --overview or --focus read better",
+			    w, h);
+	opts->warn(opts->warn_context, message);
+	free(message);
+}
+
+/* Lays out and renders g into out: the gvc half of the lifecycle. What
+ * Graphviz says (agerr) is captured: the error on failure, warnings passed
+ * to opts->warn on success. */
+static bool viz_layout_render(Agraph_t *g, const VizOptions *opts, VizFormat format, FILE *out,
+			      char **err)
 {
 	StrBuf messages;
 	agusererrf previous;
@@ -115,7 +223,11 @@ static bool viz_layout_render(Agraph_t *g, VizFormat format, FILE *out, char **e
 		*err = viz_graphviz_error("lay out", &messages);
 		ok = false;
 	} else {
-		if (gvRender(gvc, g, viz_format_name(format), out) != 0) {
+		if (format == VIZ_FORMAT_PDF)
+			viz_check_pdf(g, opts);
+		if (format == VIZ_FORMAT_PNG && !viz_fit_png(g, opts, err))
+			ok = false;
+		else if (gvRender(gvc, g, viz_format_name(format), out) != 0) {
 			*err = viz_graphviz_error("render", &messages);
 			ok = false;
 		}
@@ -123,6 +235,8 @@ static bool viz_layout_render(Agraph_t *g, VizFormat format, FILE *out, char **e
 	}
 	agseterrf(previous);
 	viz_messages = NULL;
+	if (ok)
+		viz_report_warnings(opts, &messages);
 	strbuf_free(&messages);
 	return ok;
 }
@@ -213,7 +327,7 @@ bool viz_render(const VizOptions *opts, const char *path, VizStats *stats, char 
 		if (format == VIZ_FORMAT_DOT)
 			ok = agwrite(g, out) == 0;
 		else
-			ok = viz_layout_render(g, format, out, err);
+			ok = viz_layout_render(g, opts, format, out, err);
 		agclose(g);
 	}
 	if (ok && (fflush(out) != 0 || ferror(out) || fchmod(fd, viz_file_mode(&st, exists)) != 0))
@@ -252,7 +366,7 @@ bool viz_render_to_memory(const VizOptions *opts, VizFormat format, char **data,
 		if (format == VIZ_FORMAT_DOT)
 			ok = agwrite(g, out) == 0;
 		else
-			ok = viz_layout_render(g, format, out, err);
+			ok = viz_layout_render(g, opts, format, out, err);
 		agclose(g);
 	}
 	if (fclose(out) != 0)

@@ -118,6 +118,36 @@ enum { EXEC_DEFAULT_MAX_DEPTH = 1000 };
  * on the emulator. */
 typedef enum GpuMode { GPU_AUTO, GPU_REQUIRE, GPU_EMULATE } GpuMode;
 
+/* An observer of a run (compare --each): called after each primitive
+ * operator's kernel ran (not on_device or device_copy), once per tensor of
+ * its result (field k of a tuple result; 0 for a tensor), with the value
+ * copied to host memory; the observer takes the array (npy_array_free).
+ * device is where it was computed. */
+typedef void (*ExecObserver)(void *context, const Expr *call, uint32_t field, int32_t device,
+			     NpyArray *value);
+
+/* A fault injected on purpose (tests only: exec_fault_parse accepts one only
+ * in builds with DEVPLAN_FAULT_INJECTION, never in Release), so that
+ * compare's detection is itself tested: the planned run computes a wrong
+ * value where a user's plan or kernel would. */
+typedef enum ExecFaultKind {
+	EXEC_FAULT_NONE,
+	EXEC_FAULT_KERNEL, /* the first call of op on device: element 0 of its
+			      result is changed after the kernel ran */
+	EXEC_FAULT_COPY,   /* every device_copy into device delivers zeros */
+} ExecFaultKind;
+
+typedef struct ExecFault {
+	ExecFaultKind kind;
+	OpKind op;      /* EXEC_FAULT_KERNEL */
+	int32_t device; /* device-table index; IR_NO_DEVICE: any */
+} ExecFault;
+
+/* Parses `kernel:OP[@DEVICE]` or `copy[@DEVICE]` (the DEVPLAN_FAULT
+ * environment variable of test builds) into *out; false with *err (the
+ * caller frees) for anything else, or in a build without fault injection. */
+bool exec_fault_parse(const char *text, const DeviceTable *devices, ExecFault *out, char **err);
+
 typedef struct ExecOptions {
 	GpuMode gpu;           /* auto, require or emulate */
 	bool all_on_cpu;       /* compare's reference: every op on the cpu, device_copy
@@ -125,6 +155,10 @@ typedef struct ExecOptions {
 	bool profile;          /* time every op and copy (synchronising devices) */
 	uint64_t memory_limit; /* bytes one tensor may need; 0: physical memory */
 	uint32_t max_depth;    /* nested calls; 0: EXEC_DEFAULT_MAX_DEPTH */
+	ExecObserver observe;  /* every op's result, or NULL */
+	void *observe_context;
+	ExecFault fault; /* kind EXEC_FAULT_NONE (zeroed options): none; ignored
+			    under all_on_cpu */
 } ExecOptions;
 
 struct ExecRuntime {

@@ -45,6 +45,7 @@
 #include <time.h>
 
 #include "interrupt.h"
+#include "ops.h"
 
 typedef struct Frame Frame;
 
@@ -131,6 +132,7 @@ typedef struct Run {
 	bool sweeping;
 	uint32_t depth;
 	uint64_t limit;
+	bool fault_done; /* the kernel fault was injected */
 } Run;
 
 static double now_seconds(void)
@@ -882,6 +884,111 @@ static Value *copy_value(Run *run, const Expr *e, Value *v, int32_t src, ExecDev
 	return out;
 }
 
+/* ---- observing and faults ---------------------------------------------------- */
+
+/* Hands each tensor of an op's result to the observer, copied to the host. */
+static void observe_result(Run *run, const Expr *e, Value *result)
+{
+	uint32_t n = result->kind == VALUE_TUPLE ? result->u.tuple.n : 1;
+	for (uint32_t k = 0; k < n; k++) {
+		const Value *v = result->kind == VALUE_TUPLE ? result->u.tuple.items[k] : result;
+		NpyArray a;
+		char *err = NULL;
+		if (v->kind != VALUE_TENSOR)
+			continue;
+		if (!npy_array_alloc(&a, v->u.tensor.dtype, v->u.tensor.ndim, v->u.tensor.shape,
+				     &err) ||
+		    !exec_copy_out(v->u.tensor.device, a.data, v->u.tensor.data, a.nbytes, &err)) {
+			/* observing is best effort: the run itself goes on */
+			free(err);
+			npy_array_free(&a);
+			continue;
+		}
+		run->opts->observe(run->opts->observe_context, e, k, v->u.tensor.device->index, &a);
+	}
+}
+
+/* Whether the run injects a fault of kind on dev (never the reference). */
+static bool fault_here(const Run *run, ExecFaultKind kind, const ExecDevice *dev)
+{
+	const ExecFault *f = &run->opts->fault;
+	return f->kind == kind && !run->opts->all_on_cpu &&
+	       (f->device == IR_NO_DEVICE || f->device == dev->index);
+}
+
+/* Overwrites a tensor's first element (fault injection): its value plus
+ * one, or its bits flipped for a non-numeric one. */
+static void corrupt_first_element(Value *v, bool zero_all)
+{
+	size_t n = zero_all ? v->u.tensor.nbytes : dtype_size(v->u.tensor.dtype);
+	unsigned char *host;
+	char *err = NULL;
+	if (v->u.tensor.nbytes < n || n == 0)
+		return;
+	host = xcalloc(1, n);
+	if (!zero_all) {
+		if (!exec_copy_out(v->u.tensor.device, host, v->u.tensor.data, n, &err)) {
+			free(err);
+			free(host);
+			return;
+		}
+		if (v->u.tensor.dtype == DT_FLOAT32)
+			*(float *)host += 1.0f;
+		else if (v->u.tensor.dtype == DT_FLOAT64)
+			*(double *)host += 1.0;
+		else
+			for (size_t i = 0; i < n; i++)
+				host[i] ^= 0x55;
+	}
+	if (!exec_copy_in(v->u.tensor.device, v->u.tensor.data, host, n, &err))
+		free(err);
+	free(host);
+}
+
+static void corrupt_value(Value *v, bool zero_all)
+{
+	if (v->kind == VALUE_TUPLE) {
+		for (uint32_t i = 0; i < v->u.tuple.n; i++)
+			corrupt_value(v->u.tuple.items[i], zero_all);
+		return;
+	}
+	if (v->kind == VALUE_TENSOR)
+		corrupt_first_element(v, zero_all);
+}
+
+bool exec_fault_parse(const char *text, const DeviceTable *devices, ExecFault *out, char **err)
+{
+#ifdef DEVPLAN_FAULT_INJECTION
+	const char *at = strchr(text, '@');
+	size_t head = at ? (size_t)(at - text) : strlen(text);
+	memset(out, 0, sizeof *out);
+	out->device = IR_NO_DEVICE;
+	if (at && (out->device = devices_find_name(devices, at + 1)) < 0) {
+		*err = xasprintf("fault '%s': no device '%s'", text, at + 1);
+		return false;
+	}
+	if (head == 4 && strncmp(text, "copy", 4) == 0) {
+		out->kind = EXEC_FAULT_COPY;
+		return true;
+	}
+	if (head > 7 && strncmp(text, "kernel:", 7) == 0) {
+		out->op = op_lookup(text + 7, head - 7);
+		if (out->op != OP_NONE) {
+			out->kind = EXEC_FAULT_KERNEL;
+			return true;
+		}
+	}
+	*err = xasprintf("fault '%s': expected kernel:OP[@DEVICE] or copy[@DEVICE]", text);
+	return false;
+#else
+	(void)devices;
+	memset(out, 0, sizeof *out);
+	*err = xasprintf("fault '%s': this build has no fault injection (a test-build switch)",
+			 text);
+	return false;
+#endif
+}
+
 static Value *run_device_copy(Run *run, const Expr *e, Value *arg)
 {
 	int32_t src, dst;
@@ -899,6 +1006,8 @@ static Value *run_device_copy(Run *run, const Expr *e, Value *arg)
 		return NULL;
 	t0 = now_seconds();
 	out = copy_value(run, e, arg, src, dst_dev, &bytes);
+	if (out && fault_here(run, EXEC_FAULT_COPY, dst_dev))
+		corrupt_value(out, true);
 	if (out && run->opts->profile) {
 		exec_sync(dst_dev);
 		profile_copy(run, e, src, dst_dev->index, bytes, now_seconds() - t0);
@@ -957,6 +1066,13 @@ static Value *run_op(Run *run, Frame *frame, const Expr *e)
 		exec_sync(dev);
 		profile_op(run, op, dev->index, now_seconds() - t0);
 	}
+	if (!run->fault_done && fault_here(run, EXEC_FAULT_KERNEL, dev) &&
+	    run->opts->fault.op == op) {
+		corrupt_value(result, false);
+		run->fault_done = true;
+	}
+	if (run->opts->observe)
+		observe_result(run, e, result);
 	goto done;
 kernel_error:
 	diag_error(run->diags, run->m->src, e->pos, "'%s' on %s: %s", op_name(e),

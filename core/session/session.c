@@ -174,6 +174,7 @@ static void session_commit_version(Session *s, IrModule *out)
 
 void session_free(Session *s)
 {
+	session_values_clear(&s->values);
 	pins_clear(&s->pins);
 	session_drop_versions(s, 0);
 	for (size_t i = 0; i < s->stepper->nbreaks; i++)
@@ -300,6 +301,7 @@ bool session_load(Session *s, const char *path)
 	if (!s->path || strcmp(s->path, path) != 0)
 		pins_clear(&s->pins); /* pins name values of the old module */
 	session_drop_versions(s, 0);
+	session_values_clear(&s->values); /* they are values of the old module */
 	source_release(s->source);
 	free(s->path);
 	s->source = src;
@@ -518,6 +520,7 @@ enum {
 	SET_COLOR,
 	SET_ECHO,
 	SET_ERREXIT,
+	SET_KEEP_VALUES,
 	SET_COUNT
 };
 
@@ -545,6 +548,8 @@ const SessionSetting session_settings[] = {
 		      "print each command of a script or -c before running it"},
 	[SET_ERREXIT] = {"errexit", SETTING_BOOL, bool_choices, false,
 			 "stop a script at its first failing command"},
+	[SET_KEEP_VALUES] = {"keep-values", SETTING_BOOL, bool_choices, false,
+			     "'run' keeps every value for 'print', not only inputs and results"},
 };
 const size_t session_setting_count = DP_COUNT(session_settings);
 
@@ -586,6 +591,9 @@ void session_setting_format(const Session *s, int i, StrBuf *out)
 		break;
 	case SET_ERREXIT:
 		strbuf_puts(out, v->errexit ? "on" : "off");
+		break;
+	case SET_KEEP_VALUES:
+		strbuf_puts(out, v->keep_values ? "on" : "off");
 		break;
 	default:
 		DP_ASSERT(!"unknown setting");
@@ -711,6 +719,9 @@ bool session_setting_set(Session *s, int i, const char *value, bool *reset, char
 		break;
 	case SET_ERREXIT:
 		next.errexit = choice != 0;
+		break;
+	case SET_KEEP_VALUES:
+		next.keep_values = choice != 0;
 		break;
 	default:
 		DP_ASSERT(!"unknown setting");

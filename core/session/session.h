@@ -44,6 +44,7 @@
 #include "pins.h"
 #include "pipeline.h"
 #include "plan.h"
+#include "values.h"
 
 typedef enum ColorMode { COLOR_AUTO, COLOR_ON, COLOR_OFF } ColorMode;
 
@@ -57,6 +58,8 @@ typedef struct SessionSettings {
 	GpuMode gpu;             /* default GPU_AUTO (exec.h) */
 	double tolerance;        /* for `compare`; default 1e-5 */
 	double cache_mib;        /* MiB of earlier versions kept (see the top) */
+	bool keep_values;        /* `run` keeps every op's value for `print`,
+				    not only inputs and results */
 } SessionSettings;
 
 /* The default of cache: a 100,000-binding module keeps every
@@ -126,6 +129,8 @@ typedef struct Session {
 				     -1; what it recorded stays in trace */
 	char *failed_reason;     /* that run's first error message (owned), or
 				     NULL */
+	SessionValues values;    /* what the last `run` kept, for `print`
+				    (values.h); cleared by load */
 } Session;
 
 void session_init(Session *s);

@@ -1,0 +1,586 @@
+/*
+ * compare_each.c - `compare --each`: every intermediate value of the
+ * planned run against the same value of the all-cpu reference run.
+ *
+ * The final results alone prove little: a model that ends in a softmax
+ * or a tanh saturates, and its output matches whatever went wrong inside.
+ * So both runs are observed (ExecOptions.observe): the reference run first,
+ * whose every op result is kept by (expression id, tuple field,
+ * occurrence), then the planned run, whose every op result is compared on
+ * arrival with the reference's value of the same expression and freed
+ * with it at once, so the memory held is one run's intermediates.
+ * Expression ids are stable across the versions of a module, so the
+ * planned module's calls find their reference (the version `infer`
+ * produced); a call that only the planned module has (none: core inserts
+ * only device_copy and on_device, which are not observed) is skipped.
+ *
+ * Each value has its own tolerance: the dtype's (float32 and float64 the
+ * `tolerance` setting, float16 at least 1e-3, bfloat16 at least 1e-2,
+ * integers and bool exact), widened by the rounding that accumulates along
+ * the way, one unit per op on the longest path from the inputs to it
+ * (depth), since each op's rounding in the planned run feeds the next. An
+ * element passes when |planned - reference| <= tol * max(1, |reference|),
+ * the rule of the final comparison.
+ *
+ * Ownership: the tracker owns the reference values it keeps and its
+ * records; it borrows the modules, the inputs and the session, which
+ * outlive it.
+ */
+#include "compare_each.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "exec.h"
+
+enum { EACH_NONE = UINT32_MAX, EACH_DEPTH_STEPS = 64 };
+
+/* A reference value waiting for its planned twin. */
+typedef struct EachSlot {
+	uint32_t id, field;
+	uint32_t next; /* the next slot of the same id, EACH_NONE at the end */
+	bool used;
+	NpyArray value;
+} EachSlot;
+
+/* What the comparison of one planned value found. */
+typedef struct EachRecord {
+	const Expr *e; /* in the planned module */
+	uint32_t field;
+	int32_t device;
+	DType dtype;
+	int64_t count, bad;
+	double max_abs, max_rel, tol;
+	uint32_t depth;
+	double min, max; /* the planned value's range (finite elements) */
+	int64_t nans;
+	bool layout_differs; /* shape or dtype differ from the reference */
+} EachRecord;
+
+/* The range of one input of @main, for the operands of a failing value. */
+typedef struct EachInput {
+	uint32_t id;
+	double min, max;
+} EachInput;
+
+struct CompareEach {
+	const Session *session;
+	double tolerance;
+	EachSlot *slots;
+	size_t nslots, cap_slots;
+	uint32_t *head, *tail; /* by reference expression id */
+	uint32_t nref;
+	EachRecord *records;
+	size_t nrecords, cap_records;
+	const Expr **let_var; /* by planned expression id: the let variable
+				 bound to it, which names it, or NULL */
+	uint32_t *depth;      /* by planned expression id */
+	uint32_t *record_of;  /* by planned expression id: its last record */
+	uint32_t nplanned;
+	EachInput *inputs;
+	size_t ninputs;
+	size_t unmatched; /* planned values without a reference */
+};
+
+CompareEach *compare_each_new(const Session *s, const IrModule *reference, const IrModule *planned,
+			      const NpyArray *inputs, size_t ninputs, double tolerance)
+{
+	CompareEach *x = xcalloc(1, sizeof *x);
+	ExecParam *params;
+	size_t np = exec_params(planned, &params);
+	x->session = s;
+	x->tolerance = tolerance;
+	x->nref = reference->nexprs;
+	x->head = xmalloc((x->nref + 1) * sizeof(uint32_t));
+	x->tail = xmalloc((x->nref + 1) * sizeof(uint32_t));
+	for (uint32_t i = 0; i <= x->nref; i++)
+		x->head[i] = x->tail[i] = EACH_NONE;
+	x->nplanned = planned->nexprs;
+	x->depth = xcalloc(x->nplanned + 1, sizeof(uint32_t));
+	x->let_var = xcalloc(x->nplanned + 1, sizeof(Expr *));
+	{
+		Expr **by_id = ir_index_by_id(planned);
+		for (uint32_t id = 0; id < x->nplanned; id++) {
+			const Expr *let = by_id[id], *value;
+			if (!let || let->kind != EXPR_LET || !let->u.let.var->name)
+				continue;
+			value = let->u.let.value;
+			for (int steps = 0; value->kind == EXPR_LET && steps < EACH_DEPTH_STEPS;
+			     steps++)
+				value = value->u.let.body;
+			if (value->id < x->nplanned && !x->let_var[value->id])
+				x->let_var[value->id] = let->u.let.var;
+		}
+		free(by_id);
+	}
+	x->record_of = xmalloc((x->nplanned + 1) * sizeof(uint32_t));
+	for (uint32_t i = 0; i <= x->nplanned; i++)
+		x->record_of[i] = EACH_NONE;
+	x->inputs = xcalloc(np + 1, sizeof(EachInput));
+	for (size_t k = 0; k < np && k < ninputs; k++) {
+		int64_t n = npy_array_count(&inputs[k]);
+		EachInput *in = &x->inputs[x->ninputs++];
+		in->id = params[k].var->id;
+		in->min = INFINITY;
+		in->max = -INFINITY;
+		for (int64_t i = 0; i < n; i++) {
+			double v = exec_element(&inputs[k], i);
+			if (v < in->min)
+				in->min = v;
+			if (v > in->max)
+				in->max = v;
+		}
+	}
+	free(params);
+	return x;
+}
+
+void compare_each_free(CompareEach *x)
+{
+	if (!x)
+		return;
+	for (size_t i = 0; i < x->nslots; i++)
+		npy_array_free(&x->slots[i].value);
+	free(x->slots);
+	free(x->head);
+	free(x->tail);
+	free(x->records);
+	free(x->depth);
+	free(x->let_var);
+	free(x->record_of);
+	free(x->inputs);
+	free(x);
+}
+
+void compare_each_observe_reference(void *context, const Expr *call, uint32_t field, int32_t device,
+				    NpyArray *value)
+{
+	CompareEach *x = context;
+	EachSlot *slot;
+	uint32_t index;
+	(void)device;
+	if (call->id >= x->nref) {
+		npy_array_free(value);
+		return;
+	}
+	grow_array((void **)&x->slots, &x->cap_slots, x->nslots + 1, sizeof(EachSlot));
+	index = (uint32_t)x->nslots++;
+	slot = &x->slots[index];
+	slot->id = call->id;
+	slot->field = field;
+	slot->next = EACH_NONE;
+	slot->used = false;
+	slot->value = *value;
+	if (x->tail[call->id] == EACH_NONE)
+		x->head[call->id] = index;
+	else
+		x->slots[x->tail[call->id]].next = index;
+	x->tail[call->id] = index;
+}
+
+/* The reference value for the next occurrence of (id, field), or NULL. */
+static EachSlot *take_reference(CompareEach *x, uint32_t id, uint32_t field)
+{
+	if (id >= x->nref)
+		return NULL;
+	for (uint32_t k = x->head[id]; k != EACH_NONE; k = x->slots[k].next) {
+		EachSlot *slot = &x->slots[k];
+		if (!slot->used && slot->field == field) {
+			slot->used = true;
+			return slot;
+		}
+	}
+	return NULL;
+}
+
+/* What an operand reads: through let variables, lets, on_device and
+ * device_copy (which compute nothing) to the value. */
+static const Expr *operand_value(const Expr *e)
+{
+	for (int steps = 0; e && steps < EACH_DEPTH_STEPS; steps++) {
+		if (e->kind == EXPR_VAR && e->u.var.role == VAR_LET && e->u.var.value)
+			e = e->u.var.value;
+		else if (e->kind == EXPR_LET)
+			e = e->u.let.body;
+		else if ((ir_is_op(e, OP_ON_DEVICE) || ir_is_op(e, OP_DEVICE_COPY)) &&
+			 e->u.call.nargs == 1)
+			e = e->u.call.args[0];
+		else
+			break;
+	}
+	return e;
+}
+
+/* The ops on the longest path from the inputs to what e reads. */
+static uint32_t operand_depth(const CompareEach *x, const Expr *e, int budget)
+{
+	uint32_t d = 0;
+	e = operand_value(e);
+	if (!e || budget <= 0)
+		return 0;
+	switch (e->kind) {
+	case EXPR_CALL:
+		return e->id < x->nplanned ? x->depth[e->id] : 0;
+	case EXPR_TUPLE:
+		for (uint32_t i = 0; i < e->u.tuple.nfields; i++) {
+			uint32_t f = operand_depth(x, e->u.tuple.fields[i], budget - 1);
+			if (f > d)
+				d = f;
+		}
+		return d;
+	case EXPR_PROJ:
+		return operand_depth(x, e->u.proj.tuple, budget - 1);
+	case EXPR_VAR:
+	case EXPR_GLOBAL:
+	case EXPR_CONSTANT:
+	case EXPR_FN:
+	case EXPR_LET:
+	case EXPR_IF:
+	case EXPR_CONSTRUCT:
+	case EXPR_MATCH:
+		break;
+	}
+	return 0;
+}
+
+/* The dtype's own tolerance: integers and bool exact, the half-precision
+ * floats at least their rounding. */
+static double dtype_tolerance(DType dt, double tolerance)
+{
+	switch (dt) {
+	case DT_FLOAT32:
+	case DT_FLOAT64:
+		return tolerance;
+	case DT_FLOAT16:
+		return tolerance > 1e-3 ? tolerance : 1e-3;
+	case DT_BFLOAT16:
+		return tolerance > 1e-2 ? tolerance : 1e-2;
+	case DT_INT8:
+	case DT_INT16:
+	case DT_INT32:
+	case DT_INT64:
+	case DT_UINT8:
+	case DT_UINT16:
+	case DT_UINT32:
+	case DT_UINT64:
+	case DT_BOOL:
+	case DT_COUNT:
+		break;
+	}
+	return 0;
+}
+
+static bool same_layout(const NpyArray *a, const NpyArray *b)
+{
+	if (a->dtype != b->dtype || a->ndim != b->ndim)
+		return false;
+	for (uint32_t i = 0; i < a->ndim; i++)
+		if (a->shape[i] != b->shape[i])
+			return false;
+	return true;
+}
+
+/* Fills r's errors of got against want and got's range. */
+static void compare_values(EachRecord *r, const NpyArray *got, const NpyArray *want)
+{
+	int64_t n = npy_array_count(got);
+	r->min = INFINITY;
+	r->max = -INFINITY;
+	for (int64_t i = 0; i < n; i++) {
+		double a = exec_element(got, i), b = exec_element(want, i), d, rel;
+		if (isnan(a))
+			r->nans++;
+		else if (!isinf(a)) {
+			if (a < r->min)
+				r->min = a;
+			if (a > r->max)
+				r->max = a;
+		}
+		if (isnan(a) || isnan(b)) {
+			if (!(isnan(a) && isnan(b))) {
+				r->max_abs = r->max_rel = INFINITY;
+				r->bad++;
+			}
+			continue;
+		}
+		if (a == b)
+			continue;
+		d = fabs(a - b);
+		rel = b != 0 ? d / fabs(b) : INFINITY;
+		if (d > r->max_abs)
+			r->max_abs = d;
+		if (rel > r->max_rel)
+			r->max_rel = rel;
+		if (!(d <= r->tol * (fabs(b) > 1 ? fabs(b) : 1)))
+			r->bad++;
+	}
+}
+
+void compare_each_observe_planned(void *context, const Expr *call, uint32_t field, int32_t device,
+				  NpyArray *value)
+{
+	CompareEach *x = context;
+	EachSlot *ref = take_reference(x, call->id, field);
+	EachRecord *r;
+	uint32_t depth = 0;
+	if (!ref) {
+		x->unmatched++;
+		npy_array_free(value);
+		return;
+	}
+	for (uint32_t a = 0; a < call->u.call.nargs; a++) {
+		uint32_t d = operand_depth(x, call->u.call.args[a], EACH_DEPTH_STEPS);
+		if (d > depth)
+			depth = d;
+	}
+	depth++;
+	if (call->id < x->nplanned) {
+		x->depth[call->id] = depth;
+		x->record_of[call->id] = (uint32_t)x->nrecords;
+	}
+	grow_array((void **)&x->records, &x->cap_records, x->nrecords + 1, sizeof(EachRecord));
+	r = &x->records[x->nrecords++];
+	memset(r, 0, sizeof *r);
+	r->e = call;
+	r->field = field;
+	r->device = device;
+	r->dtype = value->dtype;
+	r->count = npy_array_count(value);
+	r->depth = depth;
+	r->tol = dtype_tolerance(value->dtype, x->tolerance) * depth;
+	if (!same_layout(value, &ref->value)) {
+		r->layout_differs = true;
+		r->bad = r->count;
+		r->max_abs = r->max_rel = INFINITY;
+	} else {
+		compare_values(r, value, &ref->value);
+	}
+	npy_array_free(value);
+	npy_array_free(&ref->value);
+}
+
+/* `%x` or `nn.conv2d@7:8`, with `.K` for field K of a tuple result. */
+static void record_name(StrBuf *sb, const CompareEach *x, const EachRecord *r)
+{
+	if (!r->e->name && r->e->id < x->nplanned && x->let_var[r->e->id])
+		strbuf_printf(sb, "%%%s", x->let_var[r->e->id]->name);
+	else
+		ir_value_name(sb, r->e);
+	if (r->e->type && r->e->type->kind == TYPE_TUPLE)
+		strbuf_printf(sb, ".%u", r->field);
+}
+
+static const char *device_text(const CompareEach *x, int32_t device)
+{
+	return device >= 0 ? devices_name(&x->session->devices, device) : "cpu";
+}
+
+static void print_row(CmdContext *ctx, const CompareEach *x, const EachRecord *r)
+{
+	StrBuf name;
+	char bad[48];
+	strbuf_init(&name);
+	record_name(&name, x, r);
+	if (r->layout_differs)
+		snprintf(bad, sizeof bad, "shape/dtype");
+	else
+		snprintf(bad, sizeof bad, "%lld/%lld", (long long)r->bad, (long long)r->count);
+	fprintf(ctx->out, "  %-24s %-20s %-8s %-10.3g %-10.3g %-9.2g %s\n", name.data,
+		ir_call_op_name(r->e), device_text(x, r->device), r->max_abs, r->max_rel, r->tol,
+		bad);
+	strbuf_free(&name);
+}
+
+static void print_header(CmdContext *ctx)
+{
+	fprintf(ctx->out, "  %-24s %-20s %-8s %-10s %-10s %-9s %s\n", "value", "op", "device",
+		"max abs", "max rel", "tolerance", "past");
+}
+
+/* The device a device_copy on the way from e to its value moves it to,
+ * or -1 when it is read where it is. */
+static int32_t copied_to(const Expr *e)
+{
+	for (int steps = 0; e && steps < EACH_DEPTH_STEPS; steps++) {
+		if (ir_is_op(e, OP_DEVICE_COPY)) {
+			int32_t src, dst;
+			ir_device_copy_props(e, &src, &dst);
+			return dst;
+		}
+		if (e->kind == EXPR_VAR && e->u.var.role == VAR_LET && e->u.var.value)
+			e = e->u.var.value;
+		else if (e->kind == EXPR_LET)
+			e = e->u.let.body;
+		else if (ir_is_op(e, OP_ON_DEVICE) && e->u.call.nargs == 1)
+			e = e->u.call.args[0];
+		else
+			break;
+	}
+	return -1;
+}
+
+/* The operands of r's value: each one's type, device and range. */
+static void print_operands(CmdContext *ctx, const CompareEach *x, const EachRecord *r)
+{
+	const Expr *call = r->e;
+	for (uint32_t a = 0; a < call->u.call.nargs; a++) {
+		const Expr *v = operand_value(call->u.call.args[a]);
+		StrBuf name, type;
+		bool known = false;
+		double lo = 0, hi = 0;
+		strbuf_init(&name);
+		strbuf_init(&type);
+		const Expr *base = v;
+		uint32_t field = 0;
+		/* a field of an op's tuple result (split) reads that field's record */
+		if (v->kind == EXPR_PROJ) {
+			base = operand_value(v->u.proj.tuple);
+			field = v->u.proj.index;
+		}
+		if (!base->name && base->id < x->nplanned && x->let_var[base->id])
+			strbuf_printf(&name, "%%%s", x->let_var[base->id]->name);
+		else
+			ir_value_name(&name, base);
+		if (base != v)
+			strbuf_printf(&name, ".%u", field);
+		if (v->type)
+			type_print(&type, v->type);
+		if (base->kind == EXPR_CALL && base->id < x->nplanned &&
+		    x->record_of[base->id] != EACH_NONE) {
+			/* a tuple result's fields are recorded in order, the last
+			 * one last */
+			uint32_t last = x->record_of[base->id];
+			uint32_t nfields = base->type && base->type->kind == TYPE_TUPLE
+						   ? base->type->u.tuple.nfields
+						   : 1;
+			if (base == v || (field < nfields && last + 1 >= nfields)) {
+				const EachRecord *o =
+					&x->records[base == v ? last : last + 1 - nfields + field];
+				lo = o->min;
+				hi = o->max;
+				known = true;
+			}
+		} else if (v->kind == EXPR_VAR) {
+			for (size_t k = 0; k < x->ninputs; k++)
+				if (x->inputs[k].id == v->id) {
+					lo = x->inputs[k].min;
+					hi = x->inputs[k].max;
+					known = true;
+				}
+		}
+		fprintf(ctx->out, "    operand %u: %s: %s", a, name.data, type.data);
+		if (v->device >= 0)
+			fprintf(ctx->out, " on %s", device_text(x, v->device));
+		if (copied_to(call->u.call.args[a]) >= 0)
+			fprintf(ctx->out, ", copied to %s",
+				device_text(x, copied_to(call->u.call.args[a])));
+		if (known && lo <= hi)
+			fprintf(ctx->out, ", range [%.4g, %.4g]", lo, hi);
+		else if (v->kind == EXPR_CONSTANT)
+			fputs(", a constant", ctx->out);
+		fputc('\n', ctx->out);
+		strbuf_free(&name);
+		strbuf_free(&type);
+	}
+}
+
+/* Why the value is on its device: core's explanation, indented, its
+ * first steps and the last (where the device was decided) when long. */
+static void print_why(CmdContext *ctx, const CompareEach *x, const EachRecord *r)
+{
+	enum { HEAD = 4, TAIL = 2 };
+	const PlanTrace *t = x->session->trace;
+	PlanAnalysis *an = t ? t->core : NULL;
+	StrBuf sb;
+	size_t nlines = 0, line = 0;
+	if (!an || r->e->id >= an->nexprs || !an->by_id[r->e->id])
+		return;
+	strbuf_init(&sb);
+	plan_explain(&sb, an, an->by_id[r->e->id], &x->session->devices);
+	for (size_t i = 0; i < sb.len; i++)
+		nlines += sb.data[i] == '\n' || i + 1 == sb.len;
+	for (const char *p = sb.data; *p; line++) {
+		const char *end = strchr(p, '\n');
+		size_t n = end ? (size_t)(end - p) : strlen(p);
+		/* the first line says where it is; then steps */
+		if (line <= HEAD || line + TAIL >= nlines)
+			fprintf(ctx->out, "    %s%.*s\n", line == 0 ? "why: " : "", (int)n, p);
+		else if (line == HEAD + 1)
+			fprintf(ctx->out, "      ... %zu more steps ...\n",
+				nlines - HEAD - TAIL - 1);
+		p += n + (end ? 1 : 0);
+	}
+	strbuf_free(&sb);
+}
+
+static int compare_worst(const void *pa, const void *pb)
+{
+	const EachRecord *a = *(const EachRecord *const *)pa, *b = *(const EachRecord *const *)pb;
+	/* past tolerance first, then by relative error, then in execution order */
+	if ((a->bad > 0) != (b->bad > 0))
+		return a->bad > 0 ? -1 : 1;
+	if (a->max_rel != b->max_rel)
+		return a->max_rel > b->max_rel ? -1 : 1;
+	return a < b ? -1 : a > b;
+}
+
+size_t compare_each_report(CompareEach *x, CmdContext *ctx, bool all, size_t top)
+{
+	const EachRecord *first = NULL;
+	size_t past = 0;
+	for (size_t i = 0; i < x->nrecords; i++) {
+		if (x->records[i].bad == 0)
+			continue;
+		if (!first)
+			first = &x->records[i];
+		past++;
+	}
+	fprintf(ctx->out, "each: %zu value%s compared in execution order, %zu past tolerance\n",
+		x->nrecords, x->nrecords == 1 ? "" : "s", past);
+	if (x->unmatched)
+		cmd_note(ctx, "%zu value%s of the planned run had no reference to compare with",
+			 x->unmatched, x->unmatched == 1 ? "" : "s");
+	if (first) {
+		StrBuf name;
+		strbuf_init(&name);
+		record_name(&name, x, first);
+		fprintf(ctx->out, "first past tolerance: %s = %s on %s", name.data,
+			ir_call_op_name(first->e), device_text(x, first->device));
+		if (first->e->pos.line)
+			fprintf(ctx->out, " (%s:%u:%u)",
+				x->session->path ? x->session->path : "module", first->e->pos.line,
+				first->e->pos.col);
+		if (first->layout_differs)
+			fputs(": its shape or dtype differs from the reference\n", ctx->out);
+		else
+			fprintf(ctx->out,
+				": %lld of %lld element%s past tolerance %.2g (%u op%s deep), max "
+				"abs "
+				"error %.3g, max rel error %.3g\n",
+				(long long)first->bad, (long long)first->count,
+				first->count == 1 ? "" : "s", first->tol, first->depth,
+				first->depth == 1 ? "" : "s", first->max_abs, first->max_rel);
+		strbuf_free(&name);
+		print_operands(ctx, x, first);
+		print_why(ctx, x, first);
+	}
+	if (all) {
+		fputs("every value, in execution order:\n", ctx->out);
+		print_header(ctx);
+		for (size_t i = 0; i < x->nrecords; i++)
+			print_row(ctx, x, &x->records[i]);
+	} else if (x->nrecords && top) {
+		const EachRecord **order = xmalloc(x->nrecords * sizeof *order);
+		size_t n = x->nrecords < top ? x->nrecords : top;
+		for (size_t i = 0; i < x->nrecords; i++)
+			order[i] = &x->records[i];
+		qsort(order, x->nrecords, sizeof *order, compare_worst);
+		fprintf(ctx->out, "worst %zu by relative error:\n", n);
+		print_header(ctx);
+		for (size_t i = 0; i < n; i++)
+			print_row(ctx, x, order[i]);
+		free(order);
+	}
+	return past;
+}

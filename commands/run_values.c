@@ -1,0 +1,264 @@
+/*
+ * run_values.c - what `run` keeps and dumps of the values it computes.
+ *
+ * The run's observer (ExecOptions.observe) gets every operator's result on
+ * the host. It keeps @main's results always and every other value only
+ * under `set keep-values on` (in the session, for `print`), and with
+ * `run --dump DIR` writes each one to DIR as `.npy`, named after its
+ * binding, with DIR/manifest.json listing name, file, op, device, shape
+ * and dtype in execution order. The inputs join them when the run ends.
+ *
+ * Files are named from the binding: `%x` is x.npy, a field of a tuple
+ * result x.0.npy, an unnamed nested call OP_LINE_COL.npy, and a value
+ * computed again (a loop's body) gets ~2, ~3 ... before the extension.
+ * Anything but letters, digits, `.`, `-` and `_` becomes `_`.
+ *
+ * Ownership: the keeper is the caller's (run_values_finish frees it); it
+ * borrows the context and the module.
+ */
+#include "run_values.h"
+
+#include <errno.h>
+#include <json-c/json.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+enum { RUN_VALUES_STEPS = 64 };
+
+struct RunValues {
+	CmdContext *ctx;
+	const IrModule *m;
+	bool *is_result;      /* by expression id: @main returns it */
+	const Expr **let_var; /* by expression id: the let variable naming it */
+	const char *dir;      /* --dump DIR, or NULL */
+	json_object *manifest;
+	char **files; /* names used so far, to number repeats */
+	size_t nfiles, cap_files;
+	size_t dumped;
+	char *error; /* the first write error */
+	bool keep_every;
+};
+
+/* Marks what e returns (through lets, on_device, device_copy and tuples)
+ * as a result. */
+static void mark_results(RunValues *k, const Expr *e, int budget)
+{
+	for (int steps = 0; e && steps < RUN_VALUES_STEPS; steps++) {
+		if (e->kind == EXPR_VAR && e->u.var.role == VAR_LET && e->u.var.value)
+			e = e->u.var.value;
+		else if (e->kind == EXPR_LET)
+			e = e->u.let.body;
+		else if ((ir_is_op(e, OP_ON_DEVICE) || ir_is_op(e, OP_DEVICE_COPY)) &&
+			 e->u.call.nargs == 1)
+			e = e->u.call.args[0];
+		else
+			break;
+	}
+	if (!e || budget <= 0 || e->id >= k->m->nexprs)
+		return;
+	if (e->kind == EXPR_TUPLE) {
+		for (uint32_t i = 0; i < e->u.tuple.nfields; i++)
+			mark_results(k, e->u.tuple.fields[i], budget - 1);
+		return;
+	}
+	k->is_result[e->id] = true;
+}
+
+RunValues *run_values_new(CmdContext *ctx, const IrModule *m, const char *dump_dir)
+{
+	RunValues *k;
+	int32_t main_index = ir_find_global(m, "main");
+	if (dump_dir && mkdir(dump_dir, 0777) != 0 && errno != EEXIST) {
+		cmd_error(ctx, "cannot make '%s': %s", dump_dir, strerror(errno));
+		return NULL;
+	}
+	if (dump_dir) {
+		struct stat st;
+		if (stat(dump_dir, &st) != 0 || !S_ISDIR(st.st_mode)) {
+			cmd_error(ctx, "cannot dump into '%s': not a directory", dump_dir);
+			return NULL;
+		}
+	}
+	k = xcalloc(1, sizeof *k);
+	k->ctx = ctx;
+	k->m = m;
+	k->dir = dump_dir;
+	k->keep_every = ctx->session->settings.keep_values;
+	k->is_result = xcalloc(m->nexprs + 1, sizeof(bool));
+	k->let_var = xcalloc(m->nexprs + 1, sizeof(Expr *));
+	if (main_index >= 0)
+		mark_results(k, m->globals[main_index].fn->u.fn.body, RUN_VALUES_STEPS);
+	{
+		Expr **by_id = ir_index_by_id(m);
+		for (uint32_t id = 0; id < m->nexprs; id++) {
+			const Expr *let = by_id[id], *value;
+			if (!let || let->kind != EXPR_LET || !let->u.let.var->name)
+				continue;
+			value = let->u.let.value;
+			for (int steps = 0; value->kind == EXPR_LET && steps < RUN_VALUES_STEPS;
+			     steps++)
+				value = value->u.let.body;
+			if (value->id < m->nexprs && !k->let_var[value->id])
+				k->let_var[value->id] = let->u.let.var;
+		}
+		free(by_id);
+	}
+	if (dump_dir)
+		k->manifest = json_object_new_array();
+	session_values_start(&ctx->session->values, m, k->keep_every);
+	return k;
+}
+
+/* `%x`, `%x.1`, or `nn.relu@9:16` for an unnamed call. */
+static void value_name(const RunValues *k, StrBuf *sb, const Expr *e, uint32_t field, bool tuple)
+{
+	if (!e->name && e->id < k->m->nexprs && k->let_var[e->id])
+		strbuf_printf(sb, "%%%s", k->let_var[e->id]->name);
+	else
+		ir_value_name(sb, e);
+	if (tuple)
+		strbuf_printf(sb, ".%u", field);
+}
+
+/* The file name of a value: its name made safe, numbered when repeated. */
+static char *file_name(RunValues *k, const char *name)
+{
+	StrBuf base;
+	char *file;
+	unsigned repeat = 1;
+	strbuf_init(&base);
+	for (const char *p = name[0] == '%' ? name + 1 : name; *p; p++) {
+		char c = *p;
+		bool safe = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
+			    (c >= '0' && c <= '9') || c == '.' || c == '-' || c == '_';
+		strbuf_putc(&base, safe ? c : '_');
+	}
+	for (;;) {
+		bool used = false;
+		file = repeat == 1 ? xasprintf("%s.npy", base.data)
+				   : xasprintf("%s~%u.npy", base.data, repeat);
+		for (size_t i = 0; i < k->nfiles && !used; i++)
+			used = strcmp(k->files[i], file) == 0;
+		if (!used)
+			break;
+		free(file);
+		repeat++;
+	}
+	strbuf_free(&base);
+	grow_array((void **)&k->files, &k->cap_files, k->nfiles + 1, sizeof(char *));
+	k->files[k->nfiles++] = xstrdup(file);
+	return file;
+}
+
+/* Writes value to the dump directory and lists it in the manifest. */
+static void dump_value(RunValues *k, const char *name, const char *op, int32_t device,
+		       const NpyArray *value)
+{
+	char *file, *path, *err = NULL;
+	json_object *entry, *shape;
+	if (k->error)
+		return;
+	file = file_name(k, name);
+	path = xasprintf("%s/%s", k->dir, file);
+	if (!npy_write(path, value, &err)) {
+		k->error = err;
+		free(path);
+		free(file);
+		return;
+	}
+	entry = json_object_new_object();
+	json_object_object_add(entry, "name", json_object_new_string(name));
+	json_object_object_add(entry, "file", json_object_new_string(file));
+	json_object_object_add(entry, "op", json_object_new_string(op));
+	json_object_object_add(
+		entry, "device",
+		json_object_new_string(device >= 0 ? devices_name(&k->ctx->session->devices, device)
+						   : "cpu"));
+	shape = json_object_new_array();
+	for (uint32_t d = 0; d < value->ndim; d++)
+		json_object_array_add(shape, json_object_new_int64(value->shape[d]));
+	json_object_object_add(entry, "shape", shape);
+	json_object_object_add(entry, "dtype", json_object_new_string(dtype_name(value->dtype)));
+	json_object_array_add(k->manifest, entry);
+	k->dumped++;
+	free(path);
+	free(file);
+}
+
+void run_values_observe(void *context, const Expr *call, uint32_t field, int32_t device,
+			NpyArray *value)
+{
+	RunValues *k = context;
+	bool result = call->id < k->m->nexprs && k->is_result[call->id];
+	if (k->dir) {
+		StrBuf name;
+		strbuf_init(&name);
+		value_name(k, &name, call, field, call->type && call->type->kind == TYPE_TUPLE);
+		dump_value(k, name.data, ir_call_op_name(call), device, value);
+		strbuf_free(&name);
+	}
+	if (!result && k->keep_every &&
+	    k->ctx->session->values.bytes + value->nbytes > exec_physical_memory() / 4) {
+		/* bounded: a quarter of the machine's memory */
+		k->ctx->session->values.dropped++;
+		npy_array_free(value);
+	} else if (result || k->keep_every)
+		session_values_add(&k->ctx->session->values, call->id, field, device,
+				   result ? VALUE_KEPT_RESULT : VALUE_KEPT_OP, value);
+	else
+		npy_array_free(value);
+}
+
+bool run_values_finish(RunValues *k, NpyArray *inputs, size_t n, bool ok)
+{
+	ExecParam *params;
+	size_t np;
+	bool status = ok;
+	if (!k)
+		return ok;
+	np = exec_params(k->m, &params);
+	for (size_t i = 0; i < np && i < n && ok; i++) {
+		StrBuf name;
+		strbuf_init(&name);
+		strbuf_printf(&name, "%%%s", params[i].name);
+		if (k->dir)
+			dump_value(k, name.data, "input", params[i].device, &inputs[i]);
+		strbuf_free(&name);
+		session_values_add(&k->ctx->session->values, params[i].var->id, 0, params[i].device,
+				   VALUE_KEPT_INPUT, &inputs[i]);
+	}
+	free(params);
+	if (k->dir && ok) {
+		char *path = xasprintf("%s/manifest.json", k->dir);
+		if (!k->error &&
+		    json_object_to_file_ext(path, k->manifest,
+					    JSON_C_TO_STRING_PRETTY |
+						    JSON_C_TO_STRING_NOSLASHESCAPE) != 0)
+			k->error = xasprintf("cannot write '%s': %s", path, strerror(errno));
+		if (!k->error && k->ctx->session->values.dropped)
+			cmd_warning(k->ctx,
+				    "%zu values were not kept for 'print': past a quarter "
+				    "of the memory",
+				    k->ctx->session->values.dropped);
+		if (k->error) {
+			cmd_error(k->ctx, "run --dump: %s", k->error);
+			status = false;
+		} else {
+			fprintf(k->ctx->out,
+				"dumped %zu value%s to %s (manifest.json lists them)\n", k->dumped,
+				k->dumped == 1 ? "" : "s", k->dir);
+		}
+		free(path);
+	}
+	if (k->manifest)
+		json_object_put(k->manifest);
+	for (size_t i = 0; i < k->nfiles; i++)
+		free(k->files[i]);
+	free(k->files);
+	free(k->error);
+	free(k->is_result);
+	free(k->let_var);
+	free(k);
+	return status;
+}
