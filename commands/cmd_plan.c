@@ -491,6 +491,13 @@ static void explain_copy(CmdContext *ctx, StrBuf *sb, PlanAnalysis *an, const Ex
 	strbuf_free(&value);
 }
 
+void cmd_why_text(CmdContext *ctx, PlanAnalysis *an, const Expr *e, StrBuf *out)
+{
+	plan_explain(out, an, e, &ctx->session->devices);
+	explain_conflict(ctx, out, e);
+	explain_copy(ctx, out, an, e);
+}
+
 int cmd_why(CmdContext *ctx, int argc, char **argv)
 {
 	PlanAnalysis *an = current_analysis(ctx);
@@ -502,9 +509,7 @@ int cmd_why(CmdContext *ctx, int argc, char **argv)
 	if (!e)
 		return unknown_value(ctx, argv[1]);
 	strbuf_init(&sb);
-	plan_explain(&sb, an, e, &ctx->session->devices);
-	explain_conflict(ctx, &sb, e);
-	explain_copy(ctx, &sb, an, e);
+	cmd_why_text(ctx, an, e, &sb);
 	cmd_write(ctx, &sb);
 	strbuf_free(&sb);
 	return 0;

@@ -8,13 +8,15 @@
  * the command's output, so that scripts and transcripts can read it. While
  * core is stepped with stepi, the current version is drawn with the devices
  * its replay has bound so far (cmd_replay_devices); free ones are drawn
- * unplanned, white and dashed.
+ * unplanned, white and dashed. `--html PAGE`, or a FILE ending in .html,
+ * writes the SVG as a page to browse (cmd_render_html.c).
  */
 #include "commands.h"
 
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include "stepper.h"
 #include "viz.h"
@@ -60,6 +62,14 @@ static const IrModule *render_version(CmdContext *ctx, const char *phase_name, S
 	return m;
 }
 
+/* Whether path names an HTML page (.html or .htm), which --html writes. */
+static bool render_is_html(const char *path)
+{
+	const char *dot = strrchr(path, '.');
+	return dot && !strchr(dot, '/') &&
+	       (strcasecmp(dot, ".html") == 0 || strcasecmp(dot, ".htm") == 0);
+}
+
 /* VizOptions.warn: a render's warnings, as the command's warnings. */
 static void render_warn(void *context, const char *message)
 {
@@ -82,7 +92,7 @@ static bool render_parse_depth(const char *text, int *out)
 int cmd_render(CmdContext *ctx, int argc, char **argv)
 {
 	Session *s = ctx->session;
-	const char *path = NULL, *phase = NULL;
+	const char *path = NULL, *phase = NULL, *html = NULL;
 	VizOptions opts;
 	VizStats stats;
 	int32_t *replay = NULL;
@@ -111,6 +121,14 @@ int cmd_render(CmdContext *ctx, int argc, char **argv)
 						argv[i]);
 				depth_given = true;
 			}
+		} else if (strcmp(a, "--html") == 0) {
+			if (i + 1 >= argc)
+				return cmd_error(
+					ctx, "'--html' needs a page to write, such as graph.html");
+			if (html || path)
+				return cmd_error(ctx, "'render' takes one file; '%s' is a second",
+						 argv[i + 1]);
+			html = path = argv[++i];
 		} else if (strcmp(a, "--regions") == 0) {
 			opts.regions = true;
 		} else if (strcmp(a, "--params") == 0) {
@@ -129,6 +147,11 @@ int cmd_render(CmdContext *ctx, int argc, char **argv)
 	}
 	if (!path)
 		return cmd_error(ctx, "'render' needs a file to write (.png, .svg, .pdf or .dot)");
+	if (!html && render_is_html(path))
+		html = path;
+	if (html && !render_is_html(html))
+		return cmd_error(ctx, "'--html' writes an HTML page; name a .html file, not '%s'",
+				 html);
 	if (depth_given && !opts.focus)
 		return cmd_error(ctx, "'--depth' needs '--focus %%x' to say where to start");
 	if (opts.overview && (opts.focus || opts.regions || opts.params))
@@ -153,7 +176,9 @@ int cmd_render(CmdContext *ctx, int argc, char **argv)
 		/* the first step of `why` in each SVG tooltip */
 		opts.analysis = cmd_analysis(ctx);
 	}
-	if (strcmp(path, "-") == 0)
+	if (html)
+		ok = cmd_render_html(ctx, &opts, html, &stats, &err);
+	else if (strcmp(path, "-") == 0)
 		ok = viz_write_dot(&opts, ctx->out, &stats, &err);
 	else
 		ok = viz_render(&opts, path, &stats, &err);
@@ -175,8 +200,8 @@ int cmd_render(CmdContext *ctx, int argc, char **argv)
 		VizFormat format = VIZ_FORMAT_DOT;
 		viz_format_of_path(path, &format);
 		fprintf(ctx->out, "wrote '%s' (%s): %zu node%s, %zu edge%s", path,
-			viz_format_name(format), stats.nodes, stats.nodes == 1 ? "" : "s",
-			stats.edges, stats.edges == 1 ? "" : "s");
+			html ? "html" : viz_format_name(format), stats.nodes,
+			stats.nodes == 1 ? "" : "s", stats.edges, stats.edges == 1 ? "" : "s");
 		if (stats.copies)
 			fprintf(ctx->out, ", %zu cop%s", stats.copies,
 				stats.copies == 1 ? "y" : "ies");
@@ -197,7 +222,7 @@ void cmd_complete_render(const Session *s, int argc, char **argv, const char *wo
 			 CmdCandidates *out)
 {
 	static const char *const options[] = {"--phase",  "--focus",    "--depth", "--regions",
-					      "--params", "--overview", "--force"};
+					      "--params", "--overview", "--force", "--html"};
 	const char *prev = argc > 1 ? argv[argc - 1] : "";
 	if (strcmp(prev, "--phase") == 0) {
 		cmd_complete_phases(word, true, out);

@@ -375,7 +375,7 @@ const Command commands_table[] = {
 		.max_args = -1,
 		.flags = CMD_NEEDS_MODULE,
 		.usage = "render FILE [--phase P] [--focus %x] [--depth N] [--regions] [--params] "
-			 "[--overview] [--force]",
+			 "[--overview] [--force] [--html PAGE]",
 		.summary = "draw the module as a device-coloured graph (png, svg, pdf, dot)",
 		.help = "Draws the current module version with Graphviz into FILE, in the format\n"
 			"of its extension: .png, .svg, .pdf, or .dot for the graph source (`-`\n"
@@ -392,7 +392,10 @@ const Command commands_table[] = {
 			"with `stepi`, nodes show the devices bound so far. --focus %x draws\n"
 			"the values within --depth N edges of %x (default 2), %x highlighted.\n"
 			"Graphs over 5000 nodes are drawn as the overview, with a warning,\n"
-			"unless --force. The file is written whole or not at all.",
+			"unless --force. The file is written whole or not at all. --html PAGE\n"
+			"(or a FILE ending in .html) writes one self-contained page to browse:\n"
+			"the SVG with pan, zoom and search, and a panel showing each node's\n"
+			"type, device, `why` chain, uses and copies.",
 		.handler = cmd_render,
 		.completer = cmd_complete_render,
 	},

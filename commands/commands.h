@@ -214,6 +214,13 @@ int cmd_reload(CmdContext *ctx, int argc, char **argv);
 int cmd_render(CmdContext *ctx, int argc, char **argv); /* cmd_render.c */
 void cmd_complete_render(const Session *s, int argc, char **argv, const char *word,
 			 CmdCandidates *out);
+/* `render --html FILE` (cmd_render_html.c): the SVG of opts and a record
+ * per drawn node, as one page written atomically to path; false with *err
+ * set (the caller's to free) and path untouched when it cannot. */
+struct VizOptions;
+struct VizStats;
+bool cmd_render_html(CmdContext *ctx, const struct VizOptions *opts, const char *path,
+		     struct VizStats *stats, char **err);
 int cmd_continue(CmdContext *ctx, int argc, char **argv); /* cmd_step.c */
 int cmd_phases(CmdContext *ctx, int argc, char **argv);
 int cmd_plan(CmdContext *ctx, int argc, char **argv);
@@ -239,6 +246,9 @@ int cmd_print(CmdContext *ctx, int argc, char **argv); /* cmd_print.c */
 int cmd_regions(CmdContext *ctx, int argc, char **argv);
 int cmd_verify(CmdContext *ctx, int argc, char **argv);
 int cmd_why(CmdContext *ctx, int argc, char **argv);
+/* Appends what `why` prints for e, an expression of an->module: the chain
+ * of constraints, what check found for a conflict, why a copy exists. */
+void cmd_why_text(CmdContext *ctx, PlanAnalysis *an, const Expr *e, StrBuf *out);
 void cmd_complete_values(const Session *s, int argc, char **argv, const char *word,
 			 CmdCandidates *out);
 int cmd_pin(CmdContext *ctx, int argc, char **argv); /* cmd_whatif.c */

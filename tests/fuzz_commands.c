@@ -32,8 +32,8 @@
  *                         report or fail without a file open) run;
  *                         `record FILE` creates FILE;
  *   render                only with FILE `-` (the graph source, written to
- *                         ctx->out without Graphviz's layout); any other
- *                         FILE is written to the disk;
+ *                         ctx->out without Graphviz's layout) and no
+ *                         --html; any other FILE is written to the disk;
  *   run, profile, compare no `--output` (writes a .npy file) and no
  *                         NAME=VALUE whose VALUE is not random[:SEED]
  *                         (NAME=FILE.npy reads a file; a shape,
@@ -151,6 +151,8 @@ static bool render_allowed(int argc, char **argv)
 {
 	for (int i = 1; i < argc; i++) {
 		const char *a = argv[i];
+		if (strcmp(a, "--html") == 0) /* writes the word after it, whatever it is */
+			return false;
 		if (strcmp(a, "--phase") == 0 || strcmp(a, "--focus") == 0 ||
 		    strcmp(a, "--depth") == 0)
 			i++;
