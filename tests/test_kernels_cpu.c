@@ -2496,6 +2496,57 @@ static void test_scatter(void **state)
 	expect_values(3, wt, 6, 0);
 }
 
+/* Hand-checked sparse_to_dense: vector indices with a duplicate (the last
+ * wins, as TVM's nested if_then_else) and negative and too large ones
+ * (they match nothing), 2-D index tuples with one scalar value, a scalar
+ * index and tuples narrower than the output (whole rows); values of the
+ * wrong length and rank-3 indices are refused by name. */
+static void test_sparse_to_dense(void **state)
+{
+	static const double i1[] = {1, 3, 1, -1, 9}, v1[] = {5, 6, 7, 8, 9};
+	static const double w1[] = {-2, 7, -2, 6, -2};
+	static const double i2[] = {0, 2, 1, 0, 0, 2}, s2[] = {4.5};
+	static const double w2[] = {0, 0, 4.5, 4.5, 0, 0};
+	static const double i0[] = {1}, s0[] = {3}, w0[] = {0, 0, 3, 3, 0, 0};
+	static const double iw[] = {2, 0}, vw[] = {1, 2}, ww[] = {2, 2, 0, 0, 1, 1};
+	(void)state;
+	in_values("i", DT_INT64, SHAPE(5), i1);
+	in_values("v", DT_INT32, SHAPE(5), v1);
+	in_values("t", DT_INT32, SHAPE(3, 2), i2);
+	in_values("s", DT_FLOAT32, 0, NULL, s2);
+	in_values("k", DT_INT64, 0, NULL, i0);
+	in_values("c", DT_FLOAT64, 0, NULL, s0);
+	in_values("r", DT_INT32, SHAPE(2, 1), iw);
+	in_values("u", DT_FLOAT32, SHAPE(2), vw);
+	run_body("(sparse_to_dense(%i, %v, -2, output_shape=[5]), "
+		 "sparse_to_dense(%t, %s, 0f, output_shape=[2, 3]), "
+		 "sparse_to_dense(%k, %c, 0f64, output_shape=[3, 2]), "
+		 "sparse_to_dense(%r, %u, 0f, output_shape=[3, 2]))");
+	EXPECT_SHAPE(0, 5);
+	expect_values(0, w1, 5, 0);
+	EXPECT_SHAPE(1, 2, 3);
+	expect_values(1, w2, 6, 0);
+	EXPECT_SHAPE(2, 3, 2);
+	expect_values(2, w0, 6, 0);
+	EXPECT_SHAPE(3, 3, 2);
+	expect_values(3, ww, 6, 0);
+
+	teardown(NULL);
+	setup(NULL);
+	in_values("i", DT_INT64, SHAPE(5), i1);
+	in_values("u", DT_FLOAT32, SHAPE(2), vw);
+	run_body_fails("sparse_to_dense(%i, %u, 0f, output_shape=[5])",
+		       "'sparse_to_dense' needs a scalar or one value per index (5) and a scalar "
+		       "default, both float32");
+	teardown(NULL);
+	setup(NULL);
+	in_values("i", DT_INT64, SHAPE(1, 1, 1), i0);
+	in_values("c", DT_FLOAT64, 0, NULL, s0);
+	run_body_fails("sparse_to_dense(%i, %c, 0f64, output_shape=[5])",
+		       "'sparse_to_dense' needs integer indices of rank 0, 1 or 2, got int64 of "
+		       "rank 3");
+}
+
 /* ---- creating tensors ------------------------------------------------------------ */
 
 /* Hand-checked stack (first, middle and last axis), one_hot (negative and
@@ -3928,6 +3979,7 @@ int main(void)
 		TEST(test_take_shape_of_copy),
 		TEST(test_gather),
 		TEST(test_scatter),
+		TEST(test_sparse_to_dense),
 		TEST(test_stack_one_hot_full_arange),
 		TEST(test_layout_transform),
 		TEST(test_matmul_and_activations),
