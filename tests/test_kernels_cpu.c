@@ -903,6 +903,40 @@ static void test_reductions_long_rows(void **state)
 	free(want);
 }
 
+/* The float32 sum over axis 0 reads its rows 16 at a time (cpu_reduce.c's
+ * sum_rows16): 37 rows (two blocks and a tail of 5) by 2053 columns (a
+ * full tile of 2048 and a tail of 5), small integers so that every sum is
+ * exact, an infinity, infinities of both signs (NaN) and a NaN in the
+ * tail's last row. */
+static void test_sum_first_axis_blocks(void **state)
+{
+	enum { ROWS = 37, COLS = 2053 };
+	double *x = xmalloc(ROWS * COLS * sizeof(double));
+	double *sum = xcalloc(COLS, sizeof(double)), *mean = xmalloc(COLS * sizeof(double));
+	(void)state;
+	for (int r = 0; r < ROWS; r++)
+		for (int j = 0; j < COLS; j++)
+			x[r * COLS + j] = (double)((r * 7 + j) % 11 - 5);
+	x[3 * COLS + 7] = INFINITY;
+	x[20 * COLS + 7] = -INFINITY;
+	x[5 * COLS + 2052] = INFINITY;
+	x[36 * COLS + 2050] = NAN;
+	for (int r = 0; r < ROWS; r++)
+		for (int j = 0; j < COLS; j++)
+			sum[j] += x[r * COLS + j];
+	for (int j = 0; j < COLS; j++)
+		mean[j] = sum[j] / ROWS;
+	in_values("x", DT_FLOAT32, SHAPE(ROWS, COLS), x);
+	run_body("(sum(%x, axis=[0]), mean(%x, axis=[0]))");
+	EXPECT_SHAPE(0, COLS);
+	expect_values(0, sum, COLS, 0);
+	expect_values(1, mean, COLS, 1e-7);
+	assert_true(isnan(sum[7]) && isnan(sum[2050]) && isinf(sum[2052]));
+	free(x);
+	free(sum);
+	free(mean);
+}
+
 static void test_more_reductions(void **state)
 {
 	static const int64_t shape[3] = {3, 4, 5};
@@ -3979,6 +4013,7 @@ int main(void)
 		TEST(test_norms),
 		TEST(test_reductions),
 		TEST(test_reductions_long_rows),
+		TEST(test_sum_first_axis_blocks),
 		TEST(test_more_reductions),
 		TEST(test_reshape_family),
 		TEST(test_transpose),
