@@ -809,6 +809,93 @@ static void test_value_shapes(void **state)
 	npy_array_free(&in[1]);
 	program_free(&p);
 
+	/* scales, sizes and an output shape that are inputs' values:
+	 * dyn.nn.upsampling (scale_h 2, scale_w 3), dyn.nn.upsampling3d
+	 * (scale_d 2, scale_h 3, scale_w 2), dyn.image.resize2d to (4, 4) and
+	 * dyn.sparse_to_dense to (5) run as their static twins */
+	program_load(&p, "def @main(%x: Tensor[(?, 1, 2, 2), float32], %h: float32, %w: float32,\n"
+			 "          %z: Tensor[(2), int64], %roi: Tensor[(4), float32],\n"
+			 "          %i: Tensor[(3), int64], %v: Tensor[(3), float32],\n"
+			 "          %o: Tensor[(1), int64]) {\n"
+			 "  (dyn.nn.upsampling(%x, %h, %w),\n"
+			 "   dyn.nn.upsampling3d(expand_dims(%x, axis=2), %h, %w, %h),\n"
+			 "   dyn.image.resize2d(%x, %z, %roi, method=\"nearest_neighbor\"),\n"
+			 "   dyn.sparse_to_dense(%i, %v, 0f, %o))\n}\n");
+	{
+		int64_t four[1] = {4}, three[1] = {3}, z[2] = {4, 4}, i[3] = {1, 3, 1}, o5[1] = {5};
+		NpyArray vin[8];
+		{
+			int64_t x4[4] = {1, 1, 2, 2};
+			vin[0] = counting(4, x4);
+			types[0] = type_tensor(&arena, DT_FLOAT32, 4, x4);
+		}
+		vin[1] = filled(DT_FLOAT32, 0, NULL, 2.0);
+		vin[2] = filled(DT_FLOAT32, 0, NULL, 3.0);
+		vin[3] = int64s(2, z);
+		vin[4] = filled(DT_FLOAT32, 1, four, 0.0);
+		vin[5] = int64s(3, i);
+		vin[6] = counting(1, three);
+		((float *)vin[6].data)[0] = 5;
+		((float *)vin[6].data)[1] = 6;
+		((float *)vin[6].data)[2] = 7;
+		vin[7] = int64s(1, o5);
+		{
+			const Type *vtypes[8] = {types[0], NULL, NULL, NULL,
+						 NULL,     NULL, NULL, NULL};
+			m = specialize(p.m, vtypes, vin, 8, &p.diags);
+		}
+		if (!m)
+			diag_print_all(stderr, &p.diags);
+		assert_non_null(m);
+		assert_false(plan_has_unknown_dims(m));
+		run_cpu(&p, m, vin, 8, &r);
+		assert_int_equal(r.noutputs, 4);
+		/* x = 0 1 / 2 3 to (4, 6): [r, c] is x[r / 2, c / 3] */
+		assert_int_equal(r.outputs[0].ndim, 4);
+		assert_int_equal(r.outputs[0].shape[2], 4);
+		assert_int_equal(r.outputs[0].shape[3], 6);
+		assert_float_equal(exec_element(&r.outputs[0], 5), 1.0, 0);
+		assert_float_equal(exec_element(&r.outputs[0], 12), 2.0, 0);
+		assert_float_equal(exec_element(&r.outputs[0], 23), 3.0, 0);
+		/* (1, 1, 1, 2, 2) to (1, 1, 2, 6, 4): [1, 5, 3] is x[1, 1] */
+		assert_int_equal(r.outputs[1].ndim, 5);
+		assert_int_equal(r.outputs[1].shape[2], 2);
+		assert_int_equal(r.outputs[1].shape[3], 6);
+		assert_int_equal(r.outputs[1].shape[4], 4);
+		assert_float_equal(exec_element(&r.outputs[1], 47), 3.0, 0);
+		assert_float_equal(exec_element(&r.outputs[1], 24 + 1), 0.0, 0);
+		/* nearest, half_pixel: the corners keep x's */
+		assert_int_equal(r.outputs[2].shape[2], 4);
+		assert_int_equal(r.outputs[2].shape[3], 4);
+		assert_float_equal(exec_element(&r.outputs[2], 0), 0.0, 0);
+		assert_float_equal(exec_element(&r.outputs[2], 3), 1.0, 0);
+		assert_float_equal(exec_element(&r.outputs[2], 15), 3.0, 0);
+		/* indices 1 3 1 take 5 6 7: the last 1 wins, 0 elsewhere */
+		assert_int_equal(r.outputs[3].ndim, 1);
+		assert_int_equal(r.outputs[3].shape[0], 5);
+		{
+			const double want[5] = {0, 7, 0, 6, 0};
+			for (int k = 0; k < 5; k++)
+				assert_float_equal(exec_element(&r.outputs[3], k), want[k], 0);
+		}
+		exec_result_free(&r);
+		ir_module_free(m);
+		program_free(&p);
+		/* a float16 scale is not read: named */
+		program_load(&p, "def @main(%x: Tensor[(?, 1, 2, 2), float32], %h: float16) {\n"
+				 "  dyn.nn.upsampling(%x, %h, %h)\n}\n");
+		npy_array_free(&vin[1]);
+		vin[1] = filled(DT_FLOAT16, 0, NULL, 2.0);
+		assert_null(specialize(p.m, (const Type *[2]){types[0], NULL}, vin, 2, &p.diags));
+		expect_diag(&p.diags, "prog.relay:2:3: error: 'dyn.nn.upsampling' takes its "
+				      "scale_h from values known only while running: its value is "
+				      "not one integer, float32 or float64 number");
+		diag_clear(&p.diags);
+		for (int k = 0; k < 8; k++)
+			npy_array_free(&vin[k]);
+	}
+	program_free(&p);
+
 	/* argwhere's shape depends on the data: named */
 	program_load(&p, "def @main(%x: Tensor[(?), float32], %b: Tensor[(4), bool]) {\n"
 			 "  dyn.reshape(%x, shape_of(argwhere(%b)))\n}\n");

@@ -357,7 +357,8 @@ static void test_data_movement(void **state)
 
 /* The gathers move words of every size; the scatters with duplicate
  * indices (random indices run from -8 to 7, so they clamp and repeat)
- * apply their updates in the CPU's order, except scatter_nd's atomic add. */
+ * apply their updates in the CPU's order, except scatter_nd's atomic add;
+ * sparse_to_dense too. */
 static void test_gather_scatter(void **state)
 {
 	static const char *const reductions[] = {"update", "add", "mul", "mean", "min", "max"};
@@ -397,6 +398,15 @@ static void test_gather_scatter(void **state)
 	check("%d: Tensor[(3, 4), bool], %i: Tensor[(3, 4), int32], %u: Tensor[(3, 4), bool]",
 	      "(scatter_elements(%d, %i, %u, axis=1, reduction=\"max\"), "
 	      "scatter_elements(%d, %i, %u))",
+	      0);
+	/* sparse_to_dense: random indices from -8 to 7 repeat (the last
+	 * wins) and fall out of range (they match nothing) */
+	check("%i: Tensor[(30), int64], %v: " F32(
+		      "30") ", %t: Tensor[(40, 2), int32], "
+			    "%s: Tensor[(40), float16], %w: float64, %k: Tensor[(6, 1), int8]",
+	      "(sparse_to_dense(%i, %v, 1f, output_shape=[6, 5]), "
+	      "sparse_to_dense(%t, %s, 0f16, output_shape=[7, 3]), "
+	      "sparse_to_dense(%k, %w, 2f64, output_shape=[4, 3, 2]))",
 	      0);
 }
 

@@ -25,6 +25,7 @@
 
 #include "exec.h"
 #include "infer.h"
+#include "kernel_fastmath.h"
 #include "parse.h"
 
 /* ---- running one program ------------------------------------------------- */
@@ -900,6 +901,40 @@ static void test_reductions_long_rows(void **state)
 		want[i] = i == 0 || i == 40 ? NAN : row[i] > row[ROW + i] ? row[i] : row[ROW + i];
 	expect_values(4, want, ROW, 0);
 	free(want);
+}
+
+/* The float32 sum over axis 0 reads its rows 16 at a time (cpu_reduce.c's
+ * sum_rows16): 37 rows (two blocks and a tail of 5) by 2053 columns (a
+ * full tile of 2048 and a tail of 5), small integers so that every sum is
+ * exact, an infinity, infinities of both signs (NaN) and a NaN in the
+ * tail's last row. */
+static void test_sum_first_axis_blocks(void **state)
+{
+	enum { ROWS = 37, COLS = 2053 };
+	double *x = xmalloc(ROWS * COLS * sizeof(double));
+	double *sum = xcalloc(COLS, sizeof(double)), *mean = xmalloc(COLS * sizeof(double));
+	(void)state;
+	for (int r = 0; r < ROWS; r++)
+		for (int j = 0; j < COLS; j++)
+			x[r * COLS + j] = (double)((r * 7 + j) % 11 - 5);
+	x[3 * COLS + 7] = INFINITY;
+	x[20 * COLS + 7] = -INFINITY;
+	x[5 * COLS + 2052] = INFINITY;
+	x[36 * COLS + 2050] = NAN;
+	for (int r = 0; r < ROWS; r++)
+		for (int j = 0; j < COLS; j++)
+			sum[j] += x[r * COLS + j];
+	for (int j = 0; j < COLS; j++)
+		mean[j] = sum[j] / ROWS;
+	in_values("x", DT_FLOAT32, SHAPE(ROWS, COLS), x);
+	run_body("(sum(%x, axis=[0]), mean(%x, axis=[0]))");
+	EXPECT_SHAPE(0, COLS);
+	expect_values(0, sum, COLS, 0);
+	expect_values(1, mean, COLS, 1e-7);
+	assert_true(isnan(sum[7]) && isnan(sum[2050]) && isinf(sum[2052]));
+	free(x);
+	free(sum);
+	free(mean);
 }
 
 static void test_more_reductions(void **state)
@@ -2229,6 +2264,26 @@ static void test_unary_math(void **state)
 			expect_values(1, want, 1001, d ? 1e-3 : 5e-7);
 		}
 	}
+	/* the float32 loop runs in AVX-512, AVX2 or SSE2 vectors, whichever
+	 * the machine has (cpu_elementwise.c): every element, the vector tails
+	 * of an odd count and the clamp's specials included, has the bits of
+	 * the scalar formula this test computes with the same header */
+	{
+		double x[1003], want[1003];
+		for (int i = 0; i < 1003; i++)
+			x[i] = (double)(float)(-6 + i * 0.01171875 + i % 7 * 1e-4);
+		x[0] = NAN;
+		x[500] = INFINITY;
+		x[1001] = -INFINITY;
+		x[1002] = 4.0000005;
+		teardown(NULL);
+		setup(NULL);
+		in_values("x", DT_FLOAT32, SHAPE(1003), x);
+		run_body("fast_erf(%x)");
+		for (int i = 0; i < 1003; i++)
+			want[i] = kernel_fast_erf((float)x[i]);
+		expect_values(0, want, 1003, 0);
+	}
 }
 
 /* Hand-checked: rounding (half to even, as TVM's round), sign, and the
@@ -2494,6 +2549,57 @@ static void test_scatter(void **state)
 	EXPECT_SHAPE(2, 2, 3);
 	expect_values(2, wr, 6, 0);
 	expect_values(3, wt, 6, 0);
+}
+
+/* Hand-checked sparse_to_dense: vector indices with a duplicate (the last
+ * wins, as TVM's nested if_then_else) and negative and too large ones
+ * (they match nothing), 2-D index tuples with one scalar value, a scalar
+ * index and tuples narrower than the output (whole rows); values of the
+ * wrong length and rank-3 indices are refused by name. */
+static void test_sparse_to_dense(void **state)
+{
+	static const double i1[] = {1, 3, 1, -1, 9}, v1[] = {5, 6, 7, 8, 9};
+	static const double w1[] = {-2, 7, -2, 6, -2};
+	static const double i2[] = {0, 2, 1, 0, 0, 2}, s2[] = {4.5};
+	static const double w2[] = {0, 0, 4.5, 4.5, 0, 0};
+	static const double i0[] = {1}, s0[] = {3}, w0[] = {0, 0, 3, 3, 0, 0};
+	static const double iw[] = {2, 0}, vw[] = {1, 2}, ww[] = {2, 2, 0, 0, 1, 1};
+	(void)state;
+	in_values("i", DT_INT64, SHAPE(5), i1);
+	in_values("v", DT_INT32, SHAPE(5), v1);
+	in_values("t", DT_INT32, SHAPE(3, 2), i2);
+	in_values("s", DT_FLOAT32, 0, NULL, s2);
+	in_values("k", DT_INT64, 0, NULL, i0);
+	in_values("c", DT_FLOAT64, 0, NULL, s0);
+	in_values("r", DT_INT32, SHAPE(2, 1), iw);
+	in_values("u", DT_FLOAT32, SHAPE(2), vw);
+	run_body("(sparse_to_dense(%i, %v, -2, output_shape=[5]), "
+		 "sparse_to_dense(%t, %s, 0f, output_shape=[2, 3]), "
+		 "sparse_to_dense(%k, %c, 0f64, output_shape=[3, 2]), "
+		 "sparse_to_dense(%r, %u, 0f, output_shape=[3, 2]))");
+	EXPECT_SHAPE(0, 5);
+	expect_values(0, w1, 5, 0);
+	EXPECT_SHAPE(1, 2, 3);
+	expect_values(1, w2, 6, 0);
+	EXPECT_SHAPE(2, 3, 2);
+	expect_values(2, w0, 6, 0);
+	EXPECT_SHAPE(3, 3, 2);
+	expect_values(3, ww, 6, 0);
+
+	teardown(NULL);
+	setup(NULL);
+	in_values("i", DT_INT64, SHAPE(5), i1);
+	in_values("u", DT_FLOAT32, SHAPE(2), vw);
+	run_body_fails("sparse_to_dense(%i, %u, 0f, output_shape=[5])",
+		       "'sparse_to_dense' needs a scalar or one value per index (5) and a scalar "
+		       "default, both float32");
+	teardown(NULL);
+	setup(NULL);
+	in_values("i", DT_INT64, SHAPE(1, 1, 1), i0);
+	in_values("c", DT_FLOAT64, 0, NULL, s0);
+	run_body_fails("sparse_to_dense(%i, %c, 0f64, output_shape=[5])",
+		       "'sparse_to_dense' needs integer indices of rank 0, 1 or 2, got int64 of "
+		       "rank 3");
 }
 
 /* ---- creating tensors ------------------------------------------------------------ */
@@ -3907,6 +4013,7 @@ int main(void)
 		TEST(test_norms),
 		TEST(test_reductions),
 		TEST(test_reductions_long_rows),
+		TEST(test_sum_first_axis_blocks),
 		TEST(test_more_reductions),
 		TEST(test_reshape_family),
 		TEST(test_transpose),
@@ -3928,6 +4035,7 @@ int main(void)
 		TEST(test_take_shape_of_copy),
 		TEST(test_gather),
 		TEST(test_scatter),
+		TEST(test_sparse_to_dense),
 		TEST(test_stack_one_hot_full_arange),
 		TEST(test_layout_transform),
 		TEST(test_matmul_and_activations),

@@ -683,6 +683,45 @@ bad:
 
 /* KernelGather of gather, gather_nd, scatter_elements or scatter_nd (the
  * relations have checked ranks and the nd forms' shapes). */
+/* sparse_to_dense(indices, values, default_value): TVM's topi takes
+ * indices of rank 0, 1 or 2 (a [tuples, width] 2-D one, width at most the
+ * output's rank) and a scalar or one value per tuple. */
+static bool prepare_sparse(KernelCall *kc, char **err)
+{
+	const KernelTensor *idx = &kc->in[0], *values = &kc->in[1], *dflt = &kc->in[2];
+	const KernelTensor *out = &kc->out[0];
+	KernelSparse *s = &kc->p.sparse;
+	s->tuples = idx->ndim == 0 ? 1 : idx->shape[0];
+	s->width = idx->ndim == 2 ? idx->shape[1] : 1;
+	if (dtype_is_float(idx->dtype) || idx->ndim > 2) {
+		*err = xasprintf("'%s' needs integer indices of rank 0, 1 or 2, got %s of rank %u",
+				 kc->name, dtype_name(idx->dtype), idx->ndim);
+		return false;
+	}
+	if (out->ndim == 0 || out->ndim > KERNEL_GATHER_MAX_NDIM || s->width > out->ndim) {
+		*err = xasprintf("'%s' indices of %lld coordinates do not address an output of "
+				 "rank %u (1 to %d)",
+				 kc->name, (long long)s->width, out->ndim, KERNEL_GATHER_MAX_NDIM);
+		return false;
+	}
+	if (values->ndim > 1 || (values->ndim == 1 && values->shape[0] != s->tuples) ||
+	    dflt->ndim != 0 || values->dtype != out->dtype || dflt->dtype != out->dtype) {
+		*err = xasprintf("'%s' needs a scalar or one value per index (%lld) and a scalar "
+				 "default, both %s",
+				 kc->name, (long long)s->tuples, dtype_name(out->dtype));
+		return false;
+	}
+	s->values_step = values->ndim == 1 ? 1 : 0;
+	s->inner = 1;
+	for (uint32_t d = 0; d < out->ndim; d++) {
+		if ((int64_t)d < s->width)
+			s->extent[d] = out->shape[d];
+		else
+			s->inner *= out->shape[d];
+	}
+	return true;
+}
+
 static bool prepare_gather(KernelCall *kc, const Expr *call, char **err)
 {
 	const KernelTensor *data = &kc->in[0], *indices = &kc->in[1];
@@ -1627,6 +1666,8 @@ bool kernel_call_prepare(KernelCall *kc, const Expr *call, const KernelTensor *i
 	case OP_SCATTER_ELEMENTS:
 	case OP_SCATTER_ND:
 		return prepare_gather(kc, call, err);
+	case OP_SPARSE_TO_DENSE:
+		return prepare_sparse(kc, err);
 	case OP_CLIP:
 		kc->p.clip.lo = attr_number(call, "a_min", -INFINITY);
 		kc->p.clip.hi = attr_number(call, "a_max", INFINITY);

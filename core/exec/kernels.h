@@ -185,6 +185,18 @@ typedef struct KernelGather {
 	KernelScatterMode mode;                 /* the scatters */
 } KernelGather;
 
+/* sparse_to_dense: tuples index tuples of width coordinates each (the
+ * indices [tuples, width]; a vector is width 1, a scalar one tuple), the
+ * coordinates j * width + l; each names a slice of inner elements of the
+ * output, whose first width extents are extent. A tuple with a coordinate
+ * out of its extent names nothing (TVM compares, so it never matches).
+ * Tuple j takes value j * values_step (0 for one scalar value); the last
+ * tuple naming an element wins, the rest is the default value. */
+typedef struct KernelSparse {
+	int64_t tuples, width, inner, values_step;
+	int64_t extent[KERNEL_GATHER_MAX_NDIM];
+} KernelSparse;
+
 /* layout_transform: each output coordinate c[d] adds c[d] * out_mult[d]
  * to the full coordinate of its primal axis (slot out_slot[d]: N, C, ...;
  * out_mult is the destination's split factor for a primal axis, 1 for a
@@ -409,6 +421,7 @@ typedef struct KernelCall {
 		KernelTake take;
 		KernelGather gather;     /* gather, gather_nd, scatter_elements, scatter_nd */
 		KernelLayout layout;     /* layout_transform */
+		KernelSparse sparse;     /* sparse_to_dense */
 		KernelSubpixel subpixel; /* nn.depth_to_space, nn.space_to_depth */
 		KernelSort sort;         /* sort, argsort, topk */
 		KernelNorm norm;

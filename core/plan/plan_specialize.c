@@ -28,7 +28,9 @@
  * known, the call is rewritten in place into its static twin with the
  * values as attributes (dyn.reshape(x, s) becomes reshape(x, newshape=s),
  * and so on for broadcast_to, tile, zeros, ones, strided_slice, squeeze,
- * expand_dims, topk, one_hot, nn.pad and full), whose kernel then serves, and the clone
+ * expand_dims, topk, one_hot, nn.pad, full, nn.upsampling,
+ * nn.upsampling3d, image.resize2d and sparse_to_dense), whose kernel then
+ * serves, and the clone
  * is inferred again, as long as a rewrite makes progress (a shape computed
  * from a dyn.* call's result is known the round after). The shape_of calls
  * and the arithmetic on them stay and still run. A dyn.* call whose
@@ -141,6 +143,30 @@ static bool tensor_ints(const Tensor *t, int64_t *out, uint32_t *n)
 	return true;
 }
 
+/* The numeric values of a tensor of integers, float32 or float64, in
+ * order, as doubles; false for another dtype. out has room for the
+ * tensor's elements. */
+static bool tensor_numbers(const Tensor *t, double *out, uint32_t *n)
+{
+	int64_t count = tensor_count(t);
+	if (dtype_is_integer(t->dtype)) {
+		int64_t *v = xcalloc((size_t)count + 1, sizeof(int64_t));
+		bool ok = tensor_ints(t, v, n);
+		for (int64_t i = 0; ok && i < count; i++)
+			out[i] = (double)v[i];
+		free(v);
+		return ok;
+	}
+	if ((t->dtype != DT_FLOAT32 && t->dtype != DT_FLOAT64) ||
+	    (size_t)count * dtype_size(t->dtype) > t->nbytes)
+		return false;
+	for (int64_t i = 0; i < count; i++)
+		out[i] = t->dtype == DT_FLOAT32 ? (double)((const float *)t->data)[i]
+						: ((const double *)t->data)[i];
+	*n = (uint32_t)count;
+	return true;
+}
+
 static AttrValue list_value(IrModule *m, const int64_t *v, uint32_t n)
 {
 	AttrValue a = {.kind = ATTR_LIST};
@@ -171,21 +197,27 @@ static void set_attrs(IrModule *m, Expr *call, const char *const *drop, const At
 	call->u.call.nattrs = n;
 }
 
-/* What a shape argument's value becomes: one integer, a list of them, or
- * a list of pairs (a [n, 2] tensor, nn.pad's pad_width). */
-typedef enum ValueForm { FORM_INT, FORM_LIST, FORM_PAIRS } ValueForm;
+/* What a shape argument's value becomes: one integer, a list of them, a
+ * list of pairs (a [n, 2] tensor, nn.pad's pad_width), one number (a
+ * scalar, nn.upsampling's scale_h) or a list of numbers (image.resize2d's
+ * roi). */
+typedef enum ValueForm { FORM_INT, FORM_LIST, FORM_PAIRS, FORM_FLOAT, FORM_FLOATS } ValueForm;
 
 /* The static twin of a dyn.* call whose shapes come as arguments: the op,
  * the attributes its shape arguments become, where they start, how many
- * there are and their form (the arguments after them stay, as nn.pad's
- * pad value); false for any other call. */
+ * there are and the form of each (the arguments after them stay, as
+ * nn.pad's pad value); false for any other call. The argument orders are
+ * TVM 0.14's (src/relay/op/dyn/), as core/plan/infer/infer_dyn*.c read
+ * them. */
 static bool static_twin(const Expr *e, OpKind *twin, const char **names, uint32_t *first,
-			uint32_t *nvalues, ValueForm *form)
+			uint32_t *nvalues, ValueForm *forms)
 {
 	uint32_t after = 0; /* arguments kept after the shape arguments */
+	ValueForm *form = forms;
 	*first = 1;
 	*nvalues = 1;
-	*form = FORM_LIST;
+	for (uint32_t i = 0; i < 4; i++)
+		forms[i] = FORM_LIST;
 	/* an if chain, not a switch: every other op of the enum is left as it is */
 	if (ir_is_op(e, OP_DYN_RESHAPE)) {
 		*twin = OP_RESHAPE;
@@ -230,6 +262,29 @@ static bool static_twin(const Expr *e, OpKind *twin, const char **names, uint32_
 		names[1] = "end";
 		names[2] = "strides";
 		*nvalues = 3;
+	} else if (ir_is_op(e, OP_DYN_UPSAMPLING) || ir_is_op(e, OP_DYN_UPSAMPLING3D)) {
+		/* dyn.nn.upsampling(data, scale_h, scale_w), dyn.nn.upsampling3d(data,
+		 * scale_d, scale_h, scale_w): each scale a scalar */
+		bool three = ir_is_op(e, OP_DYN_UPSAMPLING3D);
+		*twin = three ? OP_UPSAMPLING3D : OP_UPSAMPLING;
+		*nvalues = three ? 3 : 2;
+		names[0] = three ? "scale_d" : "scale_h";
+		names[1] = three ? "scale_h" : "scale_w";
+		names[2] = three ? "scale_w" : NULL;
+		for (uint32_t i = 0; i < *nvalues; i++)
+			forms[i] = FORM_FLOAT;
+	} else if (ir_is_op(e, OP_DYN_RESIZE2D)) {
+		/* dyn.image.resize2d(data, size, roi) */
+		*twin = OP_RESIZE2D;
+		names[0] = "size";
+		names[1] = "roi";
+		forms[1] = FORM_FLOATS;
+		*nvalues = 2;
+	} else if (ir_is_op(e, OP_DYN_SPARSE_TO_DENSE)) {
+		/* dyn.sparse_to_dense(indices, values, default_value, output_shape) */
+		*twin = OP_SPARSE_TO_DENSE;
+		names[0] = "output_shape";
+		*first = 3;
 	} else {
 		return false;
 	}
@@ -286,12 +341,12 @@ static const Tensor *shape_value(Specializer *sp, const Expr *e, bool *failed)
 static bool make_static(Specializer *sp, Expr *e, bool *failed)
 {
 	IrModule *m = sp->m;
-	Attr extra[3];
+	Attr extra[4];
 	const char *names[4] = {NULL, NULL, NULL, NULL};
 	OpKind twin;
 	uint32_t first, nvalues; /* where the shape arguments start, how many */
-	ValueForm form;
-	if (!static_twin(e, &twin, names, &first, &nvalues, &form))
+	ValueForm forms[4];
+	if (!static_twin(e, &twin, names, &first, &nvalues, forms))
 		return false;
 	/* a value is not computed before its type is static (the rounds are
 	 * bounded, the evaluations are not free) */
@@ -301,8 +356,11 @@ static bool make_static(Specializer *sp, Expr *e, bool *failed)
 	for (uint32_t i = 0; i < nvalues; i++) {
 		const Expr *arg = e->u.call.args[first + i];
 		const Tensor *t = shape_value(sp, arg, failed);
+		ValueForm form = forms[i];
 		int64_t *v;
+		double *f;
 		uint32_t n;
+		bool numbers = form == FORM_FLOAT || form == FORM_FLOATS;
 		if (*failed)
 			diag_note(sp->diags, m->src, e->pos,
 				  "while computing the %s of '%s' for these inputs", names[i],
@@ -310,16 +368,22 @@ static bool make_static(Specializer *sp, Expr *e, bool *failed)
 		if (!t)
 			return false;
 		v = arena_array(&sp->values, (size_t)tensor_count(t) + 1, sizeof(int64_t));
-		if (!tensor_ints(t, v, &n) || (form == FORM_INT && n != 1) ||
-		    (form == FORM_LIST && t->ndim > 1) ||
+		f = arena_array(&sp->values, (size_t)tensor_count(t) + 1, sizeof(double));
+		if (!(numbers ? tensor_numbers(t, f, &n) : tensor_ints(t, v, &n)) ||
+		    ((form == FORM_INT || form == FORM_FLOAT) && n != 1) ||
+		    ((form == FORM_LIST || form == FORM_FLOATS) && t->ndim > 1) ||
 		    (form == FORM_PAIRS && (t->ndim != 2 || t->shape[1] != 2))) {
+			static const char *const why[] = {
+				[FORM_INT] = "its value is not one integer",
+				[FORM_LIST] = "its value is not a list of integers",
+				[FORM_PAIRS] = "its value is not a list of pairs of integers",
+				[FORM_FLOAT] = "its value is not one integer, float32 or "
+					       "float64 number",
+				[FORM_FLOATS] = "its value is not a list of integers, float32 "
+						"or float64 numbers",
+			};
 			free(sp->why[arg->id]);
-			sp->why[arg->id] =
-				xstrdup(form == FORM_INT    ? "its value is not one integer"
-					: form == FORM_LIST ? "its value is not a list of "
-							      "integers"
-							    : "its value is not a list of "
-							      "pairs of integers");
+			sp->why[arg->id] = xstrdup(why[form]);
 			return false;
 		}
 		extra[i] = (Attr){.name = names[i], .pos = e->pos};
@@ -337,6 +401,18 @@ static bool make_static(Specializer *sp, Expr *e, bool *failed)
 				arena_array(ir_data_arena(m), n / 2 + 1, sizeof(AttrValue));
 			for (uint32_t k = 0; k < n / 2; k++)
 				extra[i].value.u.list.items[k] = list_value(m, v + 2 * k, 2);
+			break;
+		case FORM_FLOAT:
+			extra[i].value = (AttrValue){.kind = ATTR_FLOAT, .u.f = f[0]};
+			break;
+		case FORM_FLOATS:
+			extra[i].value = (AttrValue){.kind = ATTR_LIST};
+			extra[i].value.u.list.n = n;
+			extra[i].value.u.list.items =
+				arena_array(ir_data_arena(m), n + 1, sizeof(AttrValue));
+			for (uint32_t k = 0; k < n; k++)
+				extra[i].value.u.list.items[k] =
+					(AttrValue){.kind = ATTR_FLOAT, .u.f = f[k]};
 			break;
 		}
 	}
@@ -368,9 +444,9 @@ static bool report_value_shapes(Specializer *sp)
 		const char *names[4] = {NULL, NULL, NULL, NULL}, *why = NULL;
 		OpKind twin;
 		uint32_t first, nvalues;
-		ValueForm form;
+		ValueForm forms[4];
 		if (e->kind != EXPR_CALL || !has_unknown_dims(e->type) ||
-		    !static_twin(e, &twin, names, &first, &nvalues, &form))
+		    !static_twin(e, &twin, names, &first, &nvalues, forms))
 			continue;
 		for (uint32_t k = 0; k < nvalues && !why; k++) {
 			const Expr *arg = e->u.call.args[first + k];

@@ -11,6 +11,8 @@
  * never address the same element), scatter_nd one thread per range of the
  * slice, each walking every tuple. Out-of-range indices follow KernelGather
  * (kernels.h): negative ones count from the end, the rest are clamped.
+ * sparse_to_dense fills the default and then writes each index tuple's
+ * value in order, skipping a tuple out of range (KernelSparse).
  */
 #include "kernels_cpu.h"
 
@@ -213,5 +215,40 @@ bool kernel_cpu_SCATTER_ND(const KernelCall *kc, char **err)
 	if (kc->p.gather.tuples == 0 || kc->out[0].count == 0)
 		return true;
 	kernel_parallel_for(kc->p.gather.inner, GRAIN_ROWS, scatter_nd_range, &job);
+	return true;
+}
+
+/* The output offset, in slices of s->inner elements, of tuple j; -1 when a
+ * coordinate is out of its extent. */
+static int64_t sparse_offset(const KernelSparse *s, const KernelTensor *indices, int64_t j)
+{
+	int64_t pos = 0;
+	for (int64_t l = 0; l < s->width; l++) {
+		int64_t c = load_int(indices->data, indices->dtype, j * s->width + l);
+		if (c < 0 || c >= s->extent[l])
+			return -1;
+		pos = pos * s->extent[l] + c;
+	}
+	return pos;
+}
+
+/* The default everywhere, then each tuple's value over its slice, in
+ * index order (so the last of duplicate indices wins, as TVM's nested
+ * if_then_else does). */
+bool kernel_cpu_SPARSE_TO_DENSE(const KernelCall *kc, char **err)
+{
+	const KernelSparse *s = &kc->p.sparse;
+	const KernelTensor *out = &kc->out[0];
+	size_t esize = dtype_size(out->dtype);
+	char *o = out->data;
+	(void)err;
+	for (int64_t e = 0; e < out->count; e++)
+		memcpy(o + (size_t)e * esize, kc->in[2].data, esize);
+	for (int64_t j = 0; j < s->tuples && out->count; j++) {
+		int64_t pos = sparse_offset(s, &kc->in[0], j);
+		const char *v = (const char *)kc->in[1].data + (size_t)(j * s->values_step) * esize;
+		for (int64_t x = 0; pos >= 0 && x < s->inner; x++)
+			memcpy(o + (size_t)(pos * s->inner + x) * esize, v, esize);
+	}
 	return true;
 }

@@ -355,48 +355,93 @@ static void row_f32_run(const float *restrict src, int64_t n, KernelReduce op, b
 	}
 }
 
+/* The offset of the next reduced position after the one at *off, idx its
+ * coordinates (an odometer over the reduced axes). */
+static void next_reduced(const ReducePlan *p, int64_t *idx, int64_t *off)
+{
+	for (uint32_t k = p->nred; k-- > 0;) {
+		*off += p->red_stride[k];
+		if (++idx[k] < p->red_shape[k])
+			break;
+		*off -= idx[k] * p->red_stride[k];
+		idx[k] = 0;
+	}
+}
+
+/* Zeros in place of the reduced positions past the last in a block of 16:
+ * adding them changes no sum (x + 0 is x, and -0 + 0 is the +0 that the
+ * double accumulator, starting at +0, gives anyway). */
+static const float zero_row[REDUCE_TILE];
+
+/* acc[j] += the float sum of rows[0][j] .. rows[15][j], added in that
+ * order: the 16 runs are read side by side (16 streams the prefetchers
+ * follow, no partial row written back and read again), each column's sum
+ * kept in a register. */
+static void sum_rows16(const float *const *rows, int64_t len, double *restrict acc)
+{
+	const float *restrict r0 = rows[0], *restrict r1 = rows[1], *restrict r2 = rows[2];
+	const float *restrict r3 = rows[3], *restrict r4 = rows[4], *restrict r5 = rows[5];
+	const float *restrict r6 = rows[6], *restrict r7 = rows[7], *restrict r8 = rows[8];
+	const float *restrict r9 = rows[9], *restrict r10 = rows[10], *restrict r11 = rows[11];
+	const float *restrict r12 = rows[12], *restrict r13 = rows[13], *restrict r14 = rows[14];
+	const float *restrict r15 = rows[15];
+	for (int64_t j = 0; j < len; j++) {
+		float s = r0[j];
+		s += r1[j];
+		s += r2[j];
+		s += r3[j];
+		s += r4[j];
+		s += r5[j];
+		s += r6[j];
+		s += r7[j];
+		s += r8[j];
+		s += r9[j];
+		s += r10[j];
+		s += r11[j];
+		s += r12[j];
+		s += r13[j];
+		s += r14[j];
+		s += r15[j];
+		acc[j] += (double)s;
+	}
+}
+
 /* Outputs base_out .. base_out + len - 1 lie along the innermost kept axis,
  * which is contiguous in the input: they are reduced together, a tile of
  * them per reduced position, so the input is read in runs instead of one
- * strided column per output. */
+ * strided column per output. A sum takes the reduced positions 16 at a
+ * time (sum_rows16): each column's 16 values in float, in order, then
+ * into its double accumulator. */
 static void tile_f32(const KernelTensor *in, const ReducePlan *p, int64_t base, int64_t len,
 		     KernelReduce op, double *restrict acc)
 {
 	const float *src = in->data;
 	int64_t idx[64] = {0}, off = base;
 	bool max = op == REDUCE_MAX, sum = op == REDUCE_SUM || op == REDUCE_MEAN;
-	float part[REDUCE_TILE];
-	for (int64_t j = 0; j < len; j++) {
+	for (int64_t j = 0; j < len; j++)
 		acc[j] = sum ? 0 : max ? -INFINITY : INFINITY;
-		part[j] = 0;
+	if (sum) {
+		for (int64_t r = 0; r < p->red_count; r += 16) {
+			const float *rows[16];
+			for (int64_t b = 0; b < 16; b++) {
+				rows[b] = r + b < p->red_count ? src + off : zero_row;
+				if (r + b < p->red_count)
+					next_reduced(p, idx, &off);
+			}
+			sum_rows16(rows, len, acc);
+		}
+		return;
 	}
 	for (int64_t r = 0; r < p->red_count; r++) {
 		const float *restrict row = src + off;
-		if (sum) {
-			/* 16 positions summed in float, then into double */
-			for (int64_t j = 0; j < len; j++)
-				part[j] += row[j];
-			if (r % 16 == 15 || r == p->red_count - 1)
-				for (int64_t j = 0; j < len; j++) {
-					acc[j] += (double)part[j];
-					part[j] = 0;
-				}
-		} else
-			for (int64_t j = 0; j < len; j++) {
-				double v = row[j];
-				/* NaN sticks: v != v takes it, acc != acc keeps it */
-				acc[j] = (acc[j] != acc[j] || v != v ||
-					  (max ? v > acc[j] : v < acc[j]))
-						 ? (acc[j] != acc[j] ? acc[j] : v)
-						 : acc[j];
-			}
-		for (uint32_t k = p->nred; k-- > 0;) {
-			off += p->red_stride[k];
-			if (++idx[k] < p->red_shape[k])
-				break;
-			off -= idx[k] * p->red_stride[k];
-			idx[k] = 0;
+		for (int64_t j = 0; j < len; j++) {
+			double v = row[j];
+			/* NaN sticks: v != v takes it, acc != acc keeps it */
+			acc[j] = (acc[j] != acc[j] || v != v || (max ? v > acc[j] : v < acc[j]))
+					 ? (acc[j] != acc[j] ? acc[j] : v)
+					 : acc[j];
 		}
+		next_reduced(p, idx, &off);
 	}
 }
 
@@ -416,7 +461,7 @@ static bool reduce_range_f32(const KernelCall *kc, const ReducePlan *p, int64_t 
 		return false;
 	for (int64_t o = begin; o < end;) {
 		int64_t base = 0, rest = o, len = 1, inner = 0;
-		double acc[REDUCE_TILE]; /* 16 KiB (and tile_f32's 8): in the L1 cache */
+		double acc[REDUCE_TILE]; /* 16 KiB: in the L1 cache */
 		for (uint32_t i = p->nkept; i-- > 0;) {
 			int64_t c = rest % p->kept_shape[i];
 			if (i == p->nkept - 1)

@@ -12,7 +12,9 @@
  * indices the last update wins in "update" mode (TVM leaves the winner
  * undefined). scatter_nd's "add" on float32, float64, int32 and int64 is
  * instead one thread per update with atomicAdd, which parallelises small
- * slices; duplicates then add in no fixed order.
+ * slices; duplicates then add in no fixed order. sparse_to_dense fills the
+ * default, then one thread per element of the slice walks the index tuples
+ * in order, as the CPU does, so the last of duplicate indices wins.
  */
 #include "kernels_cuda.h"
 
@@ -342,4 +344,57 @@ bool kernel_cuda_SCATTER_ELEMENTS(CudaState *s, const KernelCall *kc, char **err
 bool kernel_cuda_SCATTER_ND(CudaState *s, const KernelCall *kc, char **err)
 {
 	return scatter_run(s, kc, err);
+}
+
+/* ---- sparse_to_dense ---------------------------------------------------------- */
+
+template <typename W> __global__ void sparse_fill_kernel(const W *dflt, W *out, int64_t n)
+{
+	GRID_LOOP(e, n)
+	out[e] = *dflt;
+}
+
+/* One thread per element x of the slice, every tuple in order. */
+template <typename W>
+__global__ void sparse_scatter_kernel(const void *indices, DType idt, const W *values, W *out,
+				      KernelSparse s)
+{
+	GRID_LOOP(x, s.inner)
+	for (int64_t j = 0; j < s.tuples; j++) {
+		int64_t pos = 0;
+		bool inside = true;
+		for (int64_t l = 0; l < s.width && inside; l++) {
+			long long c = load_index(indices, idt, j * s.width + l);
+			inside = c >= 0 && c < s.extent[l];
+			pos = pos * s.extent[l] + c;
+		}
+		if (inside)
+			out[pos * s.inner + x] = values[j * s.values_step];
+	}
+}
+
+bool kernel_cuda_SPARSE_TO_DENSE(CudaState *s, const KernelCall *kc, char **err)
+{
+	int64_t n = kc->out[0].count;
+	if (n == 0)
+		return true;
+	switch (dtype_size(kc->out[0].dtype)) {
+#define SPARSE_SIZE(N)                                                                         \
+	case N:                                                                                \
+		sparse_fill_kernel<Word<N>::T><<<blocks_for(n), THREADS, 0, s->stream>>>(      \
+			(const Word<N>::T *)kc->in[2].data, (Word<N>::T *)kc->out[0].data, n); \
+		if (kc->p.sparse.tuples > 0)                                                   \
+			sparse_scatter_kernel<Word<N>::T>                                      \
+				<<<blocks_for(kc->p.sparse.inner), THREADS, 0, s->stream>>>(   \
+					kc->in[0].data, kc->in[0].dtype,                       \
+					(const Word<N>::T *)kc->in[1].data,                    \
+					(Word<N>::T *)kc->out[0].data, kc->p.sparse);          \
+		return launched(kc, err);
+		SPARSE_SIZE(1)
+		SPARSE_SIZE(2)
+		SPARSE_SIZE(4)
+		SPARSE_SIZE(8)
+#undef SPARSE_SIZE
+	}
+	return unsupported(kc, kc->out[0].dtype, err);
 }

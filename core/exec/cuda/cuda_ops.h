@@ -176,7 +176,8 @@
 	X(GATHER)           \
 	X(GATHER_ND)        \
 	X(SCATTER_ELEMENTS) \
-	X(SCATTER_ND)
+	X(SCATTER_ND)       \
+	X(SPARSE_TO_DENSE)
 #define CUDA_OPS_CREATE(X) \
 	X(FULL)            \
 	X(FULL_LIKE)       \
