@@ -50,7 +50,8 @@ enum {
 	RUN_SHOW_VALUES = 8,
 	RUN_LIST_RANDOM = 6,
 	INPUT_MAX_NDIM = 16,
-	RUN_MAX_SHAPE_ELEMENTS = 4096
+	RUN_MAX_SHAPE_ELEMENTS = 4096,
+	COMPARE_MAX_EXPECT = 64
 };
 
 static uint64_t memory_limit(void);
@@ -97,8 +98,9 @@ static bool parse_options(CmdContext *ctx, int argc, char **argv, bool allow_opt
 static bool is_option_word(char **argv, int i)
 {
 	return strncmp(argv[i], "--", 2) == 0 ||
-	       (i > 1 && (strcmp(argv[i - 1], "--output") == 0 ||
-			  strcmp(argv[i - 1], "--top") == 0 || strcmp(argv[i - 1], "--dump") == 0));
+	       (i > 1 &&
+		(strcmp(argv[i - 1], "--output") == 0 || strcmp(argv[i - 1], "--expect") == 0 ||
+		 strcmp(argv[i - 1], "--top") == 0 || strcmp(argv[i - 1], "--dump") == 0));
 }
 
 /* Batch-norm variances (%bn0_moving_var, %running_var, %x_variance) feed
@@ -994,15 +996,18 @@ static bool saturating_result(const IrModule *m, size_t i, size_t n)
 		     ir_is_op(e, OP_RELU) || ir_is_op(e, OP_CLIP) || ir_is_op(e, OP_LOG_SOFTMAX));
 }
 
-/* compare's options: --each, --all (with --each) and --top N. */
+/* compare's options: --each, --all (with --each), --top N and --expect
+ * FILE (repeated: one a result, in order). */
 typedef struct CompareArgs {
 	bool each, all;
 	size_t top;
+	const char *expect[COMPARE_MAX_EXPECT]; /* --expect FILE.npy, result by result */
+	size_t nexpect;
 } CompareArgs;
 
 static bool parse_compare_options(CmdContext *ctx, int argc, char **argv, CompareArgs *args)
 {
-	args->each = args->all = false;
+	memset(args, 0, sizeof *args);
 	args->top = 5;
 	for (int i = 1; i < argc; i++) {
 		char *end;
@@ -1013,6 +1018,16 @@ static bool parse_compare_options(CmdContext *ctx, int argc, char **argv, Compar
 			args->each = true;
 		} else if (strcmp(argv[i], "--all") == 0) {
 			args->all = true;
+		} else if (strcmp(argv[i], "--expect") == 0) {
+			if (i + 1 >= argc) {
+				cmd_error(ctx, "--expect needs a .npy file");
+				return false;
+			}
+			if (args->nexpect == COMPARE_MAX_EXPECT) {
+				cmd_error(ctx, "at most %d --expect files", COMPARE_MAX_EXPECT);
+				return false;
+			}
+			args->expect[args->nexpect++] = argv[++i];
 		} else if (strcmp(argv[i], "--top") == 0) {
 			if (i + 1 >= argc) {
 				cmd_error(ctx, "--top needs a number of values");
@@ -1034,6 +1049,39 @@ static bool parse_compare_options(CmdContext *ctx, int argc, char **argv, Compar
 		cmd_error(ctx, "--all and --top go with --each");
 		return false;
 	}
+	if (args->nexpect && args->each) {
+		cmd_error(ctx, "--each compares the values of a reference run; --expect files hold "
+			       "results only");
+		return false;
+	}
+	return true;
+}
+
+/* The --expect files as the reference's results (want), one a result of
+ * the planned run (got); false after reporting an unreadable file or a count
+ * that does not match. */
+static bool read_expected(CmdContext *ctx, const CompareArgs *args, const ExecResult *got,
+			  ExecResult *want)
+{
+	char *err = NULL;
+	memset(want, 0, sizeof *want);
+	if (args->nexpect != got->noutputs) {
+		cmd_error(ctx, "@main returns %zu result%s; --expect gives %zu file%s",
+			  got->noutputs, got->noutputs == 1 ? "" : "s", args->nexpect,
+			  args->nexpect == 1 ? "" : "s");
+		return false;
+	}
+	want->outputs = xcalloc(args->nexpect, sizeof(NpyArray));
+	want->output_devices = xcalloc(args->nexpect, sizeof(int32_t));
+	for (size_t i = 0; i < args->nexpect; i++) {
+		if (!npy_read(args->expect[i], &want->outputs[i], &err)) {
+			cmd_error(ctx, "--expect: %s", err);
+			free(err);
+			exec_result_free(want);
+			return false;
+		}
+		want->noutputs++;
+	}
 	return true;
 }
 
@@ -1052,6 +1100,7 @@ int cmd_compare(CmdContext *ctx, int argc, char **argv)
 	ExecOptions po, ro;
 	CompareEach *each = NULL;
 	int32_t cpu = -1;
+	StrBuf against;
 	bool ok;
 	if (infer >= 0 && session_phase_ran(s, infer) && !(reference = cmd_version(ctx, infer)))
 		return 1;
@@ -1063,7 +1112,7 @@ int cmd_compare(CmdContext *ctx, int argc, char **argv)
 	po = run_options(s, false, false);
 	ro = run_options(s, true, false);
 	if (!run_fault(ctx, &po) || !(planned_run = module_for_inputs(ctx, planned, inputs, n)) ||
-	    !(reference_run = module_for_inputs(ctx, reference, inputs, n))) {
+	    (!args.nexpect && !(reference_run = module_for_inputs(ctx, reference, inputs, n)))) {
 		ir_module_free(planned_run);
 		free_inputs(inputs, n);
 		return 1;
@@ -1082,18 +1131,22 @@ int cmd_compare(CmdContext *ctx, int argc, char **argv)
 		}
 	} else {
 		ok = run_module(ctx, planned_run, &po, inputs, n, &got);
-		if (ok && !run_module(ctx, reference_run, &ro, inputs, n, &want)) {
+		if (ok && args.nexpect)
+			ok = read_expected(ctx, &args, &got, &want);
+		else if (ok)
+			ok = run_module(ctx, reference_run, &ro, inputs, n, &want);
+		if (!ok && got.outputs)
 			exec_result_free(&got);
-			ok = false;
-		}
 	}
-	ir_module_free(reference_run);
+	if (reference_run)
+		ir_module_free(reference_run);
 	if (!ok) {
 		compare_each_free(each);
 		ir_module_free(planned_run);
 		free_inputs(inputs, n);
 		return 1;
 	}
+	strbuf_init(&against);
 	if (each)
 		past = compare_each_report(each, ctx, args.all, args.top);
 	compare_each_free(each);
@@ -1101,6 +1154,13 @@ int cmd_compare(CmdContext *ctx, int argc, char **argv)
 	for (uint32_t i = 0; i < s->devices.count && cpu < 0; i++)
 		if (s->devices.items[i].device_type == DEVICE_TYPE_CPU)
 			cpu = (int32_t)i;
+	if (args.nexpect)
+		strbuf_printf(&against, "the expected result%s (%s%s)",
+			      args.nexpect == 1 ? "" : "s", args.expect[0],
+			      args.nexpect > 1 ? ", ..." : "");
+	else
+		strbuf_printf(&against, "the run on %s alone",
+			      cpu >= 0 ? devices_name(&s->devices, cpu) : "the cpu");
 	if (got.noutputs != want.noutputs) {
 		fprintf(ctx->out, "the planned program returns %zu tensors, the reference %zu\n",
 			got.noutputs, want.noutputs);
@@ -1112,7 +1172,7 @@ int cmd_compare(CmdContext *ctx, int argc, char **argv)
 		fputs(": ", ctx->out);
 		print_shape_type(ctx, &got.outputs[i]);
 		if (!same_layout(&got.outputs[i], &want.outputs[i])) {
-			fputs(": differs in shape or dtype from the reference ", ctx->out);
+			fputs(": differs in shape or dtype from the expected ", ctx->out);
 			print_shape_type(ctx, &want.outputs[i]);
 			fputc('\n', ctx->out);
 			failed++;
@@ -1124,7 +1184,8 @@ int cmd_compare(CmdContext *ctx, int argc, char **argv)
 		{
 			int64_t nans = count_nans(&want.outputs[i]);
 			if (nans)
-				fprintf(ctx->out, " (%lld NaN in the cpu result)", (long long)nans);
+				fprintf(ctx->out, " (%lld NaN in the %s)", (long long)nans,
+					args.nexpect ? "expected result" : "cpu result");
 		}
 		fputc('\n', ctx->out);
 		{
@@ -1145,24 +1206,21 @@ int cmd_compare(CmdContext *ctx, int argc, char **argv)
 	}
 	if (failed)
 		fprintf(ctx->out,
-			"compare: FAIL: %zu of %zu result%s differ%s from the run on %s alone "
-			"beyond "
-			"tolerance %g\n",
+			"compare: FAIL: %zu of %zu result%s differ%s from %s beyond tolerance %g\n",
 			failed, got.noutputs, got.noutputs == 1 ? "" : "s", failed == 1 ? "s" : "",
-			cpu >= 0 ? devices_name(&s->devices, cpu) : "the cpu", tol);
+			against.data, tol);
 	else if (past)
 		fprintf(ctx->out,
-			"compare: FAIL: %zu intermediate value%s differ%s from the run on %s alone "
-			"beyond tolerance, though the %zu result%s match%s\n",
-			past, past == 1 ? "" : "s", past == 1 ? "s" : "",
-			cpu >= 0 ? devices_name(&s->devices, cpu) : "the cpu", got.noutputs,
-			got.noutputs == 1 ? "" : "s", got.noutputs == 1 ? "es" : "");
+			"compare: FAIL: %zu intermediate value%s differ%s from %s beyond "
+			"tolerance, "
+			"though the %zu result%s match%s\n",
+			past, past == 1 ? "" : "s", past == 1 ? "s" : "", against.data,
+			got.noutputs, got.noutputs == 1 ? "" : "s", got.noutputs == 1 ? "es" : "");
 	else
-		fprintf(ctx->out,
-			"compare: PASS: %zu result%s match%s the run on %s alone within tolerance "
-			"%g\n",
+		fprintf(ctx->out, "compare: PASS: %zu result%s match%s %s within tolerance %g\n",
 			got.noutputs, got.noutputs == 1 ? "" : "s", got.noutputs == 1 ? "es" : "",
-			cpu >= 0 ? devices_name(&s->devices, cpu) : "the cpu", tol);
+			against.data, tol);
+	strbuf_free(&against);
 	exec_result_free(&got);
 	exec_result_free(&want);
 	free_inputs(inputs, n);

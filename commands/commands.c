@@ -68,7 +68,8 @@ const Command commands_table[] = {
 		.min_args = 0,
 		.max_args = -1,
 		.flags = CMD_NEEDS_MODULE | CMD_NEEDS_PLAN,
-		.usage = "compare [--each [--all | --top N]] [NAME=FILE.npy | "
+		.usage = "compare [--each [--all | --top N] | --expect FILE.npy...] [NAME=FILE.npy "
+			 "| "
 			 "NAME=random[:SEED[:(SHAPE)]]]...",
 		.summary = "run the plan and the same program on the cpu alone and compare results",
 		.help = "Runs the planned @main, then the same program (as typed by `infer`) with\n"
@@ -79,7 +80,10 @@ const Command commands_table[] = {
 			"or `compare: FAIL`; a failure fails the command. With --each every\n"
 			"intermediate value is compared too, in execution order: the first past\n"
 			"its tolerance is shown with its op, device, operands and why it is on\n"
-			"its device, then the worst N (--top N, default 5) or every value (--all).",
+			"its device, then the worst N (--top N, default 5) or every value "
+			"(--all).\n"
+			"--expect FILE.npy (one a result, in order) compares with results made\n"
+			"elsewhere (PyTorch, ONNX Runtime, TVM) instead of the cpu run.",
 		.handler = cmd_compare,
 		.completer = cmd_complete_run,
 	},

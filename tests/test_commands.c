@@ -526,6 +526,48 @@ static void test_run_dump_and_print(void **state)
 	assert_int_equal(system(line), 0);
 }
 
+/* compare --expect FILE.npy: the planned results against results made
+ * elsewhere (here saved by run --output), with compare's report; a file
+ * that differs fails it, and the misuses are errors. */
+static void test_compare_expect(void **state)
+{
+	Fixture *f = *state;
+	char npy[64], line[256];
+	NpyArray a;
+	char *err = NULL;
+	write_temp(f->script, "def @main(%a: Tensor[(2, 3), float32]) {\n  nn.relu(%a)\n}\n");
+	write_temp(npy, "");
+	snprintf(line, sizeof line, "load %s", f->script);
+	assert_int_equal(run(f, line), 0);
+	assert_int_equal(run(f, "plan"), 0);
+	snprintf(line, sizeof line, "run a=random:3 --output %s", npy);
+	assert_int_equal(run(f, line), 0);
+	snprintf(line, sizeof line, "compare a=random:3 --expect %s", npy);
+	assert_int_equal(run(f, line), 0);
+	assert_non_null(strstr(f->out, "compare: PASS: 1 result matches the expected result ("));
+	/* other inputs: the expected file no longer matches */
+	snprintf(line, sizeof line, "compare a=random:4 --expect %s", npy);
+	assert_int_equal(run(f, line), 1);
+	assert_non_null(strstr(f->out, "compare: FAIL: 1 of 1 result differs from the expected"));
+	/* a file of another shape */
+	assert_true(npy_random(&a, DT_FLOAT32, 1, (int64_t[]){5}, 1, &err));
+	assert_true(npy_write(npy, &a, &err));
+	npy_array_free(&a);
+	snprintf(line, sizeof line, "compare a=random:3 --expect %s", npy);
+	assert_int_equal(run(f, line), 1);
+	assert_non_null(strstr(f->out, "differs in shape or dtype from the expected"));
+	snprintf(line, sizeof line, "compare --expect %s --expect %s", npy, npy);
+	assert_int_equal(run(f, line), 1);
+	assert_non_null(strstr(f->err, "@main returns 1 result; --expect gives 2 files"));
+	snprintf(line, sizeof line, "compare --each --expect %s", npy);
+	assert_int_equal(run(f, line), 1);
+	assert_non_null(strstr(f->err, "--expect files hold results only"));
+	assert_int_equal(run(f, "compare --expect /nonexistent/x.npy"), 1);
+	assert_non_null(strstr(f->err, "--expect: "));
+	assert_int_equal(run(f, "compare --expect"), 1);
+	unlink(npy);
+}
+
 static void test_pipeline_find(void **state)
 {
 	(void)state;
@@ -761,6 +803,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_interrupt_flag, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_bfloat16_npy_files, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_run_dump_and_print, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_compare_expect, setup, teardown),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
