@@ -20,7 +20,9 @@
  *
  * and an input whose consumer does not say (a batch norm a frontend
  * simplified into add, sqrt, divide) by its name: ...var, ...variance,
- * ...gamma, ...beta, ...mean, ...bias.
+ * ...gamma, ...beta, ...mean, ...bias. An input whose square root or
+ * logarithm is taken (through copy, cast, reshapes and adding a constant)
+ * is a variance whatever else reads it.
  *
  * The normal values come from the same seeded uniform values by the
  * Box-Muller transform, so the inputs stay reproducible: the same seed gives
@@ -107,6 +109,25 @@ static const Expr *read_value(const Expr *e)
 	return e;
 }
 
+/* The input a root or logarithm's operand comes from, through what keeps
+ * it positive (copy, cast, reshapes, adding a constant), or NULL. */
+static const Expr *positive_source(const Expr *e)
+{
+	for (int steps = 0; e && steps < 64; steps++) {
+		e = read_value(e);
+		if (ir_is_op(e, OP_COPY) || ir_is_op(e, OP_CAST) || ir_is_op(e, OP_EXPAND_DIMS) ||
+		    ir_is_op(e, OP_RESHAPE))
+			e = e->u.call.args[0];
+		else if (ir_is_op(e, OP_ADD) && e->u.call.args[1]->kind == EXPR_CONSTANT)
+			e = e->u.call.args[0];
+		else if (ir_is_op(e, OP_ADD) && e->u.call.args[0]->kind == EXPR_CONSTANT)
+			e = e->u.call.args[1];
+		else
+			break;
+	}
+	return e && e->kind == EXPR_VAR ? e : NULL;
+}
+
 /* Standard normal values from the uniform values in [-1, 1) of a (float32
  * or float64), in place: Box-Muller on consecutive pairs. */
 static void make_normal(NpyArray *a)
@@ -159,6 +180,21 @@ void run_inputs_realistic(const IrModule *m, const ExecParam *params, size_t n, 
 				roles[k] = role_of_use(call, a);
 			}
 		}
+	}
+	/* an input whose root or logarithm is taken (a variance, through copy,
+	 * add of a constant epsilon, reshapes) must be positive, whatever its
+	 * first consumer or name says: ONNX exports use one tensor as both
+	 * (resnet50's bn1_weight) */
+	for (uint32_t id = 0; id < m->nexprs; id++) {
+		const Expr *e = by_id[id];
+		if (!e || !(ir_is_op(e, OP_SQRT) || ir_is_op(e, OP_RSQRT) || ir_is_op(e, OP_LOG)))
+			continue;
+		e = positive_source(e->u.call.args[0]);
+		for (size_t k = 0; k < n && e; k++)
+			if (params[k].var == e) {
+				roles[k] = ROLE_VARIANCE;
+				seen[k] = true;
+			}
 	}
 	free(by_id);
 	/* a batch norm that a frontend simplified into add, sqrt, divide and
