@@ -15,7 +15,9 @@
  * fields, parameters, attributes and dimensions are collected on parser-
  * owned stacks that are reused, so nothing is malloc'd per token. Recursion
  * (nested expressions, types, attribute lists) is capped at
- * PARSE_MAX_DEPTH.
+ * parse_max_depth(): PARSE_MAX_DEPTH levels, fewer when the stack is too
+ * small for them (each level may take PARSE_LEVEL_BYTES of it here and in
+ * the walks after the parser, which recurse as deep).
  *
  * Type definitions are read in order; a type may be named before its
  * definition (type calls are checked at the end, resolve_types), a
@@ -54,11 +56,34 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 
 #include "lex.h"
 #include "metadata.h"
 
-enum { PARSE_MAX_DEPTH = 1000, PARSE_LOOKAHEAD = 4 /* a power of two */ };
+enum {
+	PARSE_MAX_DEPTH = 1000,
+	PARSE_LOOKAHEAD = 4, /* a power of two */
+	/* stack per nesting level, with room for the sanitizers' larger frames
+	 * (measured: about 600 bytes in a release build) */
+	PARSE_LEVEL_BYTES = 4096,
+	PARSE_STACK_RESERVE = 192 * 1024, /* for the rest of the program */
+};
+
+/* The deepest nesting the stack can hold: PARSE_MAX_DEPTH with a stack of
+ * 4 MiB or more (the usual 8 MiB), fewer under a smaller `ulimit -s`, where
+ * a deep module would otherwise overflow it. */
+int parse_max_depth(void)
+{
+	struct rlimit rl;
+	rlim_t usable;
+	if (getrlimit(RLIMIT_STACK, &rl) != 0 || rl.rlim_cur == RLIM_INFINITY)
+		return PARSE_MAX_DEPTH;
+	if (rl.rlim_cur <= PARSE_STACK_RESERVE + PARSE_LEVEL_BYTES)
+		return 1;
+	usable = (rl.rlim_cur - PARSE_STACK_RESERVE) / PARSE_LEVEL_BYTES;
+	return usable < PARSE_MAX_DEPTH ? (int)usable : PARSE_MAX_DEPTH;
+}
 
 /* ---- Name tables ------------------------------------------------------ */
 
@@ -212,6 +237,7 @@ typedef struct Parser {
 	size_t errors_at_start;
 	bool stop; /* too many errors or too deep: read nothing more */
 	int depth;
+	int max_depth; /* parse_max_depth() */
 
 	NameTable scope; /* %name -> node, with an undo log */
 	Expr **numbered; /* %0, %1, ...: node by number, outside the table */
@@ -387,10 +413,16 @@ static bool expect_semicolon(Parser *p, const char *what)
 
 static bool enter(Parser *p)
 {
-	if (p->depth >= PARSE_MAX_DEPTH) {
-		if (!p->stop)
+	if (p->depth >= p->max_depth) {
+		if (!p->stop && p->max_depth == PARSE_MAX_DEPTH)
 			parse_error(p, peek(p)->pos, "nesting too deep (more than %d levels)",
 				    PARSE_MAX_DEPTH);
+		else if (!p->stop)
+			parse_error(
+				p, peek(p)->pos,
+				"nesting too deep (more than %d level%s: the stack, `ulimit -s`, "
+				"holds no more)",
+				p->max_depth, p->max_depth == 1 ? "" : "s");
 		p->stop = true;
 		return false;
 	}
@@ -3062,6 +3094,7 @@ IrModule *parse_module(SourceFile *src, const DeviceTable *devices, DiagList *di
 	m = ir_module_new(src);
 	p.src = src;
 	p.m = m;
+	p.max_depth = parse_max_depth();
 	p.devices = devices ? devices : &empty_device_table;
 	p.diags = diags;
 	p.errors_at_start = diags->errors;

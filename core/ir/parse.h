@@ -20,5 +20,8 @@
 enum { PARSE_MAX_ERRORS = 20 };
 
 IrModule *parse_module(SourceFile *src, const DeviceTable *devices, DiagList *diags);
+/* The deepest nesting a module may have: 1000 levels, fewer when the stack
+ * (`ulimit -s`) is too small to hold them. */
+int parse_max_depth(void);
 
 #endif
