@@ -26,6 +26,7 @@
  * This file is C++ only because nvcc is; it sees the IR only through
  * kernels.h and exec.h.
  */
+#include "cuda/cublas_lazy.h"
 #include "cuda/kernels_cuda.h"
 
 /* ---- errors ------------------------------------------------------------------ */
@@ -70,7 +71,11 @@ bool cublas_ok(cublasStatus_t s, const char *what, char **err)
 {
 	if (s == CUBLAS_STATUS_SUCCESS)
 		return true;
-	*err = xasprintf("%s: cuBLAS %s", what, cublas_name(s));
+	/* cuBLAS is loaded on first use (cublas_lazy.cu): say why it is not */
+	if (cublas_lazy_error())
+		*err = xasprintf("%s: %s", what, cublas_lazy_error());
+	else
+		*err = xasprintf("%s: cuBLAS %s", what, cublas_name(s));
 	return false;
 }
 
