@@ -871,10 +871,29 @@ int32_t *cmd_replay_devices(CmdContext *ctx)
 	return stepper_replay_devices(s);
 }
 
-void cmd_write(CmdContext *ctx, const StrBuf *sb)
+int cmd_write(CmdContext *ctx, const StrBuf *sb)
 {
-	if (sb->len)
-		fwrite(sb->data, 1, sb->len, ctx->out);
+	enum { WRITE_PIECE = 65536 };
+	size_t at = 0;
+	while (at < sb->len) {
+		size_t n = sb->len - at;
+		if (interrupt_pending())
+			return cmd_error(ctx, "interrupted");
+		if (n > WRITE_PIECE) {
+			/* a piece ends at a line end when there is one */
+			n = WRITE_PIECE;
+			while (n > 1 && sb->data[at + n - 1] != '\n')
+				n--;
+			if (sb->data[at + n - 1] != '\n')
+				n = WRITE_PIECE;
+			fwrite(sb->data + at, 1, n, ctx->out);
+			fflush(ctx->out);
+		} else {
+			fwrite(sb->data + at, 1, n, ctx->out);
+		}
+		at += n;
+	}
+	return 0;
 }
 
 /* ---- splitting and dispatch ---- */
