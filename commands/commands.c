@@ -877,7 +877,7 @@ int cmd_write(CmdContext *ctx, const StrBuf *sb)
 	size_t at = 0;
 	while (at < sb->len) {
 		size_t n = sb->len - at;
-		if (interrupt_pending())
+		if (at > 0 && interrupt_pending()) /* what fits one piece never stops */
 			return cmd_error(ctx, "interrupted");
 		if (n > WRITE_PIECE) {
 			/* a piece ends at a line end when there is one */
