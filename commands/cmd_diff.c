@@ -34,7 +34,7 @@ int cmd_diff(CmdContext *ctx, int argc, char **argv)
 	Session *s = ctx->session;
 	const char *name = s->path ? s->path : "module";
 	bool devices = false;
-	int phase = -1;
+	int phase = -1, status = 0;
 	size_t applied, total;
 	StrBuf before, after, out;
 	const IrModule *m_before, *m_after;
@@ -79,13 +79,13 @@ int cmd_diff(CmdContext *ctx, int argc, char **argv)
 			     DIFF_CONTEXT) == 0)
 		fprintf(ctx->out, "phase '%s' changed nothing\n", pipeline_phases[phase].name);
 	else
-		cmd_write(ctx, &out);
+		status = cmd_write(ctx, &out);
 	free(label_a);
 	free(label_b);
 	strbuf_free(&before);
 	strbuf_free(&after);
 	strbuf_free(&out);
-	return 0;
+	return status;
 }
 
 void cmd_complete_diff(const Session *s, int argc, char **argv, const char *word,

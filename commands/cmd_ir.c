@@ -25,6 +25,7 @@ int cmd_ir(CmdContext *ctx, int argc, char **argv)
 	bool input;          /* --phase named the phase that failed: its input */
 	bool current = true; /* no --phase: the current version */
 	int32_t *replay = NULL;
+	int status;
 	StrBuf sb;
 	memset(&opts, 0, sizeof opts);
 	opts.devices = &s->devices;
@@ -63,10 +64,10 @@ int cmd_ir(CmdContext *ctx, int argc, char **argv)
 		opts.device_of = replay = cmd_replay_devices(ctx);
 	strbuf_init(&sb);
 	print_module(&sb, m, &opts);
-	cmd_write(ctx, &sb);
+	status = cmd_write(ctx, &sb);
 	strbuf_free(&sb);
 	free(replay);
-	return 0;
+	return status;
 }
 
 void cmd_complete_ir(const Session *s, int argc, char **argv, const char *word, CmdCandidates *out)

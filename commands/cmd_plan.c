@@ -15,6 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "interrupt.h"
 #include "plan.h"
 #include "print.h"
 #include "stepper.h"
@@ -24,6 +25,7 @@ int cmd_placement(CmdContext *ctx, int argc, char **argv)
 	bool json = false;
 	Placement p;
 	StrBuf sb;
+	int status;
 	for (int i = 1; i < argc; i++) {
 		if (strcmp(argv[i], "--json") == 0)
 			json = true;
@@ -34,10 +36,10 @@ int cmd_placement(CmdContext *ctx, int argc, char **argv)
 	plan_placement(session_current(ctx->session), &p);
 	strbuf_init(&sb);
 	plan_placement_format(&sb, &p, &ctx->session->devices, json);
-	cmd_write(ctx, &sb);
+	status = cmd_write(ctx, &sb);
 	strbuf_free(&sb);
 	plan_placement_free(&p);
-	return 0;
+	return status;
 }
 
 /* Whether check's conflicts are in the trace: check ran, or planning
@@ -222,6 +224,7 @@ int cmd_copies(CmdContext *ctx, int argc, char **argv)
 	Placement p;
 	size_t n = 0;
 	int64_t total = 0;
+	bool interrupted = false;
 	if (!planned && failed < 0)
 		return cmd_error(ctx, "the module is not planned yet; use 'plan'");
 	if (!planned)
@@ -239,6 +242,11 @@ int cmd_copies(CmdContext *ctx, int argc, char **argv)
 			const PlacementFact *f = &p.facts[i];
 			if (f->kind != FACT_COPY)
 				continue;
+			/* a line at a time: a terminal shows 10^5 lines slowly */
+			if (interrupt_pending()) {
+				interrupted = true;
+				break;
+			}
 			n++;
 			fprintf(ctx->out, "%s %s %s -> %s ", f->function, f->value,
 				devices_name(&s->devices, f->device),
@@ -253,6 +261,10 @@ int cmd_copies(CmdContext *ctx, int argc, char **argv)
 		}
 		free(captured);
 		free(by_id);
+	}
+	if (interrupted) {
+		plan_placement_free(&p);
+		return cmd_error(ctx, "interrupted");
 	}
 	if (!planned && failed == pipeline_find_flags(PHASE_REPORTS_CONFLICTS) && s->trace &&
 	    s->trace->check)

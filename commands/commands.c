@@ -654,23 +654,42 @@ bool cmd_color(const CmdContext *ctx, FILE *stream)
 	return fd >= 0 && isatty(fd);
 }
 
+/* Appends text with its control characters (but newline and tab) written
+ * as C escapes, so that a message quoting what the user typed cannot send
+ * escape sequences to the terminal. */
+static void put_escaped(StrBuf *sb, const char *text, size_t len)
+{
+	for (size_t i = 0; i < len; i++) {
+		unsigned char c = (unsigned char)text[i];
+		if (c == '\r')
+			strbuf_puts(sb, "\\r");
+		else if ((c < 0x20 && c != '\n' && c != '\t') || c == 0x7f)
+			strbuf_printf(sb, "\\x%02x", c);
+		else
+			strbuf_putc(sb, (char)c);
+	}
+}
+
 static void cmd_vmessage(CmdContext *ctx, const char *label, const char *color, const char *fmt,
 			 va_list ap)
 {
-	StrBuf sb;
+	StrBuf sb, text;
 	bool colored = cmd_color(ctx, ctx->err);
 	strbuf_init(&sb);
+	strbuf_init(&text);
 	if (ctx->script)
 		strbuf_printf(&sb, "%s:%lu: ", ctx->script, ctx->line);
 	if (colored)
 		strbuf_printf(&sb, "\033[%sm%s:\033[0m ", color, label);
 	else
 		strbuf_printf(&sb, "%s: ", label);
-	strbuf_vprintf(&sb, fmt, ap);
+	strbuf_vprintf(&text, fmt, ap);
+	put_escaped(&sb, text.data ? text.data : "", text.len);
 	strbuf_putc(&sb, '\n');
 	fflush(ctx->out);
 	fwrite(sb.data, 1, sb.len, ctx->err);
 	fflush(ctx->err);
+	strbuf_free(&text);
 	strbuf_free(&sb);
 }
 
@@ -852,10 +871,29 @@ int32_t *cmd_replay_devices(CmdContext *ctx)
 	return stepper_replay_devices(s);
 }
 
-void cmd_write(CmdContext *ctx, const StrBuf *sb)
+int cmd_write(CmdContext *ctx, const StrBuf *sb)
 {
-	if (sb->len)
-		fwrite(sb->data, 1, sb->len, ctx->out);
+	enum { WRITE_PIECE = 65536 };
+	size_t at = 0;
+	while (at < sb->len) {
+		size_t n = sb->len - at;
+		if (at > 0 && interrupt_pending()) /* what fits one piece never stops */
+			return cmd_error(ctx, "interrupted");
+		if (n > WRITE_PIECE) {
+			/* a piece ends at a line end when there is one */
+			n = WRITE_PIECE;
+			while (n > 1 && sb->data[at + n - 1] != '\n')
+				n--;
+			if (sb->data[at + n - 1] != '\n')
+				n = WRITE_PIECE;
+			fwrite(sb->data + at, 1, n, ctx->out);
+			fflush(ctx->out);
+		} else {
+			fwrite(sb->data + at, 1, n, ctx->out);
+		}
+		at += n;
+	}
+	return 0;
 }
 
 /* ---- splitting and dispatch ---- */
@@ -1065,6 +1103,33 @@ void commands_echo_line(CmdContext *ctx, const char *line)
 
 enum { SCRIPT_MAX_DEPTH = 32 };
 
+/* Runs one line of a script, which holds no line end; 1 when it failed or
+ * the script must stop (*stop). A NUL byte is an error, as it is in a
+ * module (the lexer's "unexpected NUL byte"): the line is not run, rather
+ * than run cut short where C's strings end. */
+static int run_script_line(CmdContext *ctx, char *line, size_t len, bool *stop)
+{
+	const char *nul = memchr(line, '\0', len);
+	int status;
+	ctx->line++;
+	if (nul) {
+		status = cmd_error(ctx, "unexpected NUL byte at column %zu; the line is not run",
+				   (size_t)(nul - line) + 1);
+	} else {
+		commands_echo_line(ctx, line);
+		status = commands_execute_line(ctx, line);
+	}
+	if (interrupt_pending()) {
+		/* A command that noticed the interrupt has said so. */
+		if (status == 0)
+			cmd_error(ctx, "interrupted");
+		*stop = true;
+		return 1;
+	}
+	*stop = status != 0 && (ctx->batch || ctx->session->settings.errexit);
+	return status != 0;
+}
+
 int commands_run_stream(CmdContext *ctx, FILE *in, const char *name)
 {
 	const char *saved_script = ctx->script;
@@ -1072,10 +1137,12 @@ int commands_run_stream(CmdContext *ctx, FILE *in, const char *name)
 	char *line = NULL;
 	size_t cap = 0;
 	ssize_t len;
-	int failed = 0, status;
+	int failed = 0, read_errno = 0;
+	bool stop = false;
 	ctx->script = name;
 	ctx->line = 0;
-	while (!ctx->quit) {
+	while (!ctx->quit && !stop) {
+		size_t start = 0;
 		errno = 0;
 		len = getline(&line, &cap, in);
 		if (len < 0) {
@@ -1083,28 +1150,31 @@ int commands_run_stream(CmdContext *ctx, FILE *in, const char *name)
 				clearerr(in);
 				continue;
 			}
+			if (ferror(in) && errno != EINTR)
+				read_errno = errno;
 			break;
 		}
-		ctx->line++;
-		while (len > 0 && (line[len - 1] == '\n' || line[len - 1] == '\r'))
+		if (len > 0 && line[len - 1] == '\n')
 			line[--len] = '\0';
-		commands_echo_line(ctx, line);
-		status = commands_execute_line(ctx, line);
-		if (status != 0)
-			failed = 1;
-		if (interrupt_pending()) {
-			/* A command that noticed the interrupt has said so. */
-			if (status == 0)
-				cmd_error(ctx, "interrupted");
-			failed = 1;
-			break;
+		/* \r\n, \n and a lone \r each end a line */
+		for (size_t i = 0; i <= (size_t)len && !ctx->quit && !stop; i++) {
+			bool crlf;
+			if (i < (size_t)len && line[i] != '\r')
+				continue;
+			crlf = i + 1 == (size_t)len; /* the \r of \r\n (or at the end) */
+			line[i] = '\0';
+			failed |= run_script_line(ctx, line + start, i - start, &stop);
+			start = i + 1;
+			if (crlf)
+				break;
 		}
-		if (status != 0 && (ctx->batch || ctx->session->settings.errexit))
-			break;
 	}
 	free(line);
 	ctx->script = saved_script;
 	ctx->line = saved_line;
+	/* a directory opens but does not read (EISDIR) */
+	if (read_errno)
+		failed = cmd_error(ctx, "cannot read '%s': %s", name, strerror(read_errno));
 	return failed;
 }
 

@@ -175,8 +175,10 @@ struct PlanAnalysis *cmd_analysis(CmdContext *ctx);
 /* Whether to colour what goes to stream: never with NO_COLOR or `set color
  * off`, always with `set color on`, else only on a terminal. */
 bool cmd_color(const CmdContext *ctx, FILE *stream);
-/* Writes a StrBuf to ctx->out. */
-void cmd_write(CmdContext *ctx, const StrBuf *sb);
+/* Writes a StrBuf to ctx->out 64 KiB at a time, polling for Ctrl-C between
+ * pieces (a slow terminal takes long to show a big module); 0, or 1 after
+ * reporting "interrupted" with the rest left unwritten. */
+int cmd_write(CmdContext *ctx, const StrBuf *sb);
 
 /* Shared completers. */
 void cmd_complete_files(const Session *s, int argc, char **argv, const char *word,

@@ -8,8 +8,9 @@
  * Everything runs through the command table, so a script, a -c string and
  * a line typed at the prompt behave alike. Exit status: 0 when every
  * scripted command succeeded, 1 when one failed (with -b the first failure
- * stops the run), 2 for a usage error. Commands typed at the prompt do not
- * change the status, as in gdb. This is the only file that calls exit paths
+ * stops the run), 2 for a usage error, 128 + N when signal N (SIGTERM,
+ * SIGHUP) ended the prompt. Commands typed at the prompt do not change the
+ * status, as in gdb. This is the only file that calls exit paths
  * (by returning from main).
  */
 #include <getopt.h>
@@ -88,7 +89,7 @@ int main(int argc, char **argv)
 	const char *module = NULL;
 	Session session;
 	CmdContext ctx;
-	int opt;
+	int opt, signo = 0;
 
 	opterr = 0;
 	while ((opt = getopt_long(argc, argv, ":nqbx:c:h", long_options, NULL)) != -1) {
@@ -178,6 +179,7 @@ int main(int argc, char **argv)
 		repl_open(&session, true);
 		repl_run(&ctx);
 		repl_close();
+		signo = repl_terminating_signal();
 	} else if (commands_run_stream(&ctx, stdin, "<stdin>") != 0) {
 		failed = true;
 	}
@@ -188,5 +190,7 @@ done:
 	cmd_context_free(&ctx);
 	session_free(&session);
 	free(actions);
+	if (signo)
+		return 128 + signo; /* the shell's status for a process a signal ended */
 	return failed ? 1 : 0;
 }

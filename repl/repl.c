@@ -9,17 +9,29 @@
  *
  * Completion asks the command table (commands_complete) for candidates; a
  * command whose argument is a file name asks for readline's filename
- * completion instead. The history file is read at open and written at
- * close. SIGWINCH, like SIGINT, only sets a flag that the read loop checks.
+ * completion instead. SIGWINCH, like SIGINT, only sets a flag that the
+ * read loop checks; so do SIGTERM and SIGHUP, which also raise the
+ * interrupt flag so that a running command stops: the loop then returns
+ * NULL, repl_run ends, and repl_close saves the history and gives the
+ * terminal back before main exits with 128 + the signal's number. The
+ * flags are tested with those signals blocked and waited for in pselect
+ * with them unblocked, so that none arrives between test and wait.
+ *
+ * The history file is read at open; at close this session's lines are
+ * appended to it and it is cut to REPL_HISTORY_SIZE lines, as bash does,
+ * so that sessions that ran side by side keep each other's lines. A file
+ * that exists but cannot be read (a directory, no permission) is left
+ * alone, with a warning, rather than replaced by this session's lines.
  */
 #include "repl.h"
 
 #include <errno.h>
-#include <poll.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/select.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <readline/history.h>
@@ -32,7 +44,8 @@ enum { REPL_HISTORY_SIZE = 1000 };
 static struct {
 	Session *session;
 	bool use_readline;
-	char *history_path; /* NULL: no history file */
+	char *history_path; /* NULL: no history file, or one left alone */
+	int history_added;  /* lines this session added to the history */
 	char *line;         /* what the callback handler received */
 	bool line_done;
 	CmdCandidates candidates;
@@ -41,6 +54,9 @@ static struct {
 
 /* Set by SIGWINCH; readline learns the new width before the next key. */
 static volatile sig_atomic_t repl_resized;
+/* SIGTERM or SIGHUP, once received: the session ends at the next safe
+ * point. Outside `repl` so that it outlives repl_close. */
+static volatile sig_atomic_t repl_signal;
 
 static void repl_on_sigint(int sig)
 {
@@ -52,6 +68,27 @@ static void repl_on_sigwinch(int sig)
 {
 	(void)sig;
 	repl_resized = 1;
+}
+
+static void repl_on_terminate(int sig)
+{
+	repl_signal = sig;
+	interrupt_request(); /* a running command stops at its next safe point */
+}
+
+static void repl_set_handler(int sig, void (*handler)(int))
+{
+	struct sigaction sa;
+	memset(&sa, 0, sizeof sa);
+	sa.sa_handler = handler;
+	sigemptyset(&sa.sa_mask);
+	sa.sa_flags = SA_RESTART;
+	sigaction(sig, &sa, NULL);
+}
+
+int repl_terminating_signal(void)
+{
+	return repl_signal;
 }
 
 void repl_install_sigint(void)
@@ -75,6 +112,24 @@ static char *repl_history_file(void)
 	if (!home || !*home)
 		return NULL;
 	return xasprintf("%s/.devplan_history", home);
+}
+
+/* Reads the history file into readline's history. One that exists and
+ * cannot be read is left alone: no history is saved to it. */
+static void repl_read_history(void)
+{
+	struct stat st;
+	int err = stat(repl.history_path, &st) == 0 && S_ISDIR(st.st_mode)
+			  ? EISDIR
+			  : read_history(repl.history_path);
+	if (err == 0 || err == ENOENT)
+		return;
+	fprintf(stderr,
+		"warning: cannot read the history file '%s': %s; it is left as it is and "
+		"this session's history is not saved\n",
+		repl.history_path, strerror(err));
+	free(repl.history_path);
+	repl.history_path = NULL;
 }
 
 static char *repl_next_candidate(const char *text, int state)
@@ -111,14 +166,9 @@ void repl_open(Session *session, bool use_readline)
 	rl_readline_name = "devplan";
 	rl_catch_signals = 0;
 	rl_catch_sigwinch = 0;
-	{
-		struct sigaction sa;
-		memset(&sa, 0, sizeof sa);
-		sa.sa_handler = repl_on_sigwinch;
-		sigemptyset(&sa.sa_mask);
-		sa.sa_flags = SA_RESTART;
-		sigaction(SIGWINCH, &sa, NULL);
-	}
+	repl_set_handler(SIGWINCH, repl_on_sigwinch);
+	repl_set_handler(SIGTERM, repl_on_terminate);
+	repl_set_handler(SIGHUP, repl_on_terminate);
 	rl_attempted_completion_function = repl_complete;
 	rl_basic_word_break_characters = " \t\n";
 	rl_completer_quote_characters = "\"";
@@ -126,15 +176,34 @@ void repl_open(Session *session, bool use_readline)
 	stifle_history(REPL_HISTORY_SIZE);
 	repl.history_path = repl_history_file();
 	if (repl.history_path)
-		read_history(repl.history_path);
+		repl_read_history();
+}
+
+/* Appends this session's lines to the history file (creating it when it is
+ * not there) and cuts it to REPL_HISTORY_SIZE lines. */
+static void repl_save_history(void)
+{
+	const char *path = repl.history_path;
+	int n = repl.history_added < history_length ? repl.history_added : history_length;
+	int err;
+	if (!path || n <= 0)
+		return;
+	/* append_history needs the file to exist */
+	err = access(path, F_OK) == 0 ? append_history(n, path) : write_history(path);
+	if (err == 0)
+		history_truncate_file(path, REPL_HISTORY_SIZE);
+	else
+		fprintf(stderr, "warning: cannot save the history to '%s': %s\n", path,
+			strerror(err));
 }
 
 void repl_close(void)
 {
 	if (repl.use_readline) {
-		if (repl.history_path)
-			write_history(repl.history_path);
+		repl_save_history();
 		clear_history();
+		signal(SIGTERM, SIG_DFL);
+		signal(SIGHUP, SIG_DFL);
 	}
 	free(repl.history_path);
 	cmd_candidates_free(&repl.candidates);
@@ -155,6 +224,7 @@ void repl_add_history(const char *line)
 	if (last && strcmp(last->line, line) == 0)
 		return;
 	add_history(line);
+	repl.history_added++;
 }
 
 static void repl_on_line(char *line)
@@ -204,15 +274,41 @@ static char *repl_read_plain(const char *prompt)
 	return line;
 }
 
+/* Leaves the prompt without a line: readline's state is reset and the
+ * terminal given back. */
+static char *repl_abandon_line(const sigset_t *mask)
+{
+	rl_callback_sigcleanup();
+	rl_callback_handler_remove();
+	sigprocmask(SIG_SETMASK, mask, NULL);
+	return NULL;
+}
+
 char *repl_read_line(const char *prompt)
 {
+	sigset_t watched, unblocked;
+	int fd;
 	if (!repl.use_readline)
 		return repl_read_plain(prompt);
+	if (repl_signal)
+		return NULL;
 	repl.line = NULL;
 	repl.line_done = false;
+	fd = fileno(rl_instream ? rl_instream : stdin);
+	sigemptyset(&watched);
+	sigaddset(&watched, SIGINT);
+	sigaddset(&watched, SIGTERM);
+	sigaddset(&watched, SIGHUP);
+	sigaddset(&watched, SIGWINCH);
+	sigprocmask(SIG_BLOCK, &watched, &unblocked);
 	rl_callback_handler_install(prompt, repl_on_line);
 	while (!repl.line_done) {
-		struct pollfd pfd;
+		fd_set readable;
+		if (repl_signal) {
+			repl_abandon_line(&unblocked);
+			fputc('\n', rl_outstream ? rl_outstream : stdout);
+			return NULL;
+		}
 		if (interrupt_pending()) {
 			repl_discard_line();
 			continue;
@@ -221,17 +317,19 @@ char *repl_read_line(const char *prompt)
 			repl_resized = 0;
 			rl_resize_terminal();
 		}
-		pfd.fd = fileno(rl_instream ? rl_instream : stdin);
-		pfd.events = POLLIN;
-		pfd.revents = 0;
-		if (poll(&pfd, 1, -1) < 0) {
+		FD_ZERO(&readable);
+		FD_SET(fd, &readable);
+		/* the watched signals arrive only while waiting here */
+		if (pselect(fd + 1, &readable, NULL, NULL, NULL, &unblocked) < 0) {
 			if (errno == EINTR)
 				continue;
-			rl_callback_handler_remove();
-			return NULL;
+			return repl_abandon_line(&unblocked);
 		}
+		sigprocmask(SIG_SETMASK, &unblocked, NULL);
 		rl_callback_read_char();
+		sigprocmask(SIG_BLOCK, &watched, NULL);
 	}
+	sigprocmask(SIG_SETMASK, &unblocked, NULL);
 	return repl.line;
 }
 
@@ -242,13 +340,15 @@ int repl_run(CmdContext *ctx)
 		interrupt_clear();
 		line = repl_read_line("(devplan) ");
 		if (!line) {
-			if (ctx->interactive)
+			if (ctx->interactive && !repl_signal)
 				fputs("quit\n", ctx->out);
 			break;
 		}
 		repl_add_history(line);
 		commands_execute_line(ctx, line);
 		free(line);
+		if (repl_signal)
+			break;
 	}
 	return 0;
 }

@@ -28,13 +28,18 @@ void repl_open(Session *session, bool use_readline);
 char *repl_read_line(const char *prompt);
 /* Remembers a line in the history (not blank, not a repeat of the last). */
 void repl_add_history(const char *line);
-/* Saves the history and frees readline's state. */
+/* Appends this session's lines to the history file and frees readline's
+ * state. */
 void repl_close(void);
 
 /* Makes SIGINT set the interrupt flag (interrupt_request) and nothing else. */
 void repl_install_sigint(void);
 
-/* Reads and runs commands until quit or end of input; returns 0. */
+/* Reads and runs commands until quit, end of input, SIGTERM or SIGHUP;
+ * returns 0. */
 int repl_run(CmdContext *ctx);
+/* SIGTERM or SIGHUP when one ended the session (between repl_open and
+ * repl_close they only set a flag), else 0. main exits with 128 + it. */
+int repl_terminating_signal(void);
 
 #endif

@@ -6,16 +6,23 @@ usage: python3 tests/pty_test.py DEVPLAN
 Checks what only a terminal shows: Tab completes a command prefix, the
 history file written by one session is recalled (Ctrl-P) in the next,
 Ctrl-C at the prompt discards the line and prompts again, and Ctrl-D at an
-empty prompt quits with status 0. Every wait has a deadline, so a broken
-REPL fails the test instead of hanging it. Prints one line per check and
-exits 1 when any failed.
+empty prompt quits with status 0. Then the faults: Ctrl-C stops `copies`
+on a big module within a second and the session goes on; SIGTERM and
+SIGHUP at the prompt save the history, give the terminal back and exit
+with 128 + the signal; two sessions that ran side by side both keep their
+lines in one history file; a history file that cannot be read is left as
+it is, with a warning. Every wait has a deadline, so a broken REPL fails
+the test instead of hanging it. Prints one line per check and exits 1 when
+any failed.
 """
 import os
 import pty
 import select
 import signal
 import sys
+import stat
 import tempfile
+import termios
 import time
 
 PROMPT = b"(devplan) "
@@ -24,13 +31,14 @@ PROMPT = b"(devplan) "
 class Repl:
     """One devplan process on a pseudo-terminal."""
 
-    def __init__(self, devplan, home, history):
+    def __init__(self, devplan, home, history, args=()):
         env = dict(os.environ)
         env.update(TERM="dumb", NO_COLOR="1", HOME=home, DEVPLAN_HISTORY=history)
         self.pid, self.fd = pty.fork()
         if self.pid == 0:
             try:
-                os.execve(devplan, [devplan, "-n", "-q"], env)
+                os.chdir(home)
+                os.execve(devplan, [devplan, "-n", "-q"] + list(args), env)
             finally:
                 os._exit(127)
         self.output = b""
@@ -97,6 +105,151 @@ def check(name, ok, detail=""):
         failures += 1
 
 
+def read_file(path):
+    try:
+        with open(path, "rb") as f:
+            return f.read()
+    except OSError:
+        return b""
+
+
+def write_big_module(path, n):
+    """A chain of n adds alternating between the CPU and the GPU: about n
+    copies once planned."""
+    with open(path, "w") as f:
+        f.write('#[version = "0.0.5"]\n')
+        f.write("def @main(%x: Tensor[(4), float32]) -> Tensor[(4), float32] {\n")
+        prev = "%x"
+        for i in range(n):
+            dev = '"cuda:0"' if i % 2 else '"cpu:0"'
+            f.write("  %%%d = on_device(add(%s, %s), virtual_device=%s, "
+                    "constrain_result=True);\n" % (i, prev, prev, dev))
+            prev = "%%%d" % i
+        f.write("  %s\n}\n" % prev)
+
+
+def check_ctrl_c(devplan, home):
+    """Ctrl-C while `copies` prints 100,000 lines to the terminal."""
+    module = os.path.join(home, "big.relay")
+    write_big_module(module, 100000)
+    r = Repl(devplan, home, "", ["-c", "load big.relay", "-c", "plan"])
+    try:
+        seen = r.expect(PROMPT, 120)
+        check("a big module loads and plans", seen is not None and b"error" not in seen,
+              repr(seen or r.output)[-300:])
+        r.send(b"copies\r")
+        check("copies starts", r.expect(b"bytes (") is not None, repr(r.output)[-300:])
+        start = time.time()
+        r.send(b"\x03")
+        seen = r.expect(PROMPT, 1.0)
+        took = time.time() - start
+        check("Ctrl-C stops copies within a second and the prompt comes back",
+              seen is not None and b"error: interrupted" in seen,
+              "%.1f s: %r" % (took, (seen or r.output)[-300:]))
+        if seen is None:
+            r.expect(PROMPT, 120)
+        r.send(b"echo still-alive\r")
+        seen = r.expect(PROMPT, 5)
+        check("the session goes on after the interrupted copies",
+              seen is not None and b"\r\nstill-alive\r\n" in seen, repr(seen or r.output))
+        r.send(b"quit\r")
+        r.wait()
+    finally:
+        r.close()
+        os.unlink(module)
+
+
+def check_terminate(devplan, home, sig):
+    """A signal at the prompt: history saved, terminal restored, 128 + N."""
+    name = signal.Signals(sig).name
+    history = os.path.join(home, "history-" + name)
+    r = Repl(devplan, home, history)
+    try:
+        r.expect(PROMPT)
+        r.send(b"echo before-" + name.encode() + b"\r")
+        r.expect(PROMPT)
+        r.send(b"echo half-typed")
+        r.expect(b"half-typed")
+        raw = termios.tcgetattr(r.fd)
+        check(name + ": readline has the terminal at the prompt",
+              raw[3] & termios.ICANON == 0, "lflag %#x" % raw[3])
+        # the terminal stays open, so that the test can read its modes
+        # afterwards (a real hangup closes it as well)
+        os.kill(r.pid, sig)
+        status = r.wait()
+        check(name + " at the prompt exits with 128 + %d" % sig,
+              status == 128 + sig, "status %r" % (status,))
+        after = termios.tcgetattr(r.fd)
+        check(name + " gives the terminal back in its cooked mode",
+              after[3] & termios.ICANON and after[3] & termios.ECHO, "lflag %#x" % after[3])
+    finally:
+        r.close()
+    saved = read_file(history)
+    check(name + " saves the history",
+          b"echo before-" + name.encode() in saved and b"half-typed" not in saved,
+          repr(saved))
+
+
+def check_concurrent_histories(devplan, home):
+    """Two sessions on one history file, the first to start ends first."""
+    history = os.path.join(home, "history-shared")
+    with open(history, "wb") as f:
+        f.write(b"echo from-an-older-session\n")
+    a = Repl(devplan, home, history)
+    b = Repl(devplan, home, history)
+    try:
+        a.expect(PROMPT)
+        b.expect(PROMPT)
+        a.send(b"echo session-a\r")
+        a.expect(PROMPT)
+        b.send(b"echo session-b\r")
+        b.expect(PROMPT)
+        a.send(b"quit\r")
+        a.wait()
+        b.send(b"quit\r")
+        b.wait()
+    finally:
+        a.close()
+        b.close()
+    saved = read_file(history)
+    check("two sessions side by side both keep their lines",
+          all(x in saved for x in (b"echo from-an-older-session\n", b"echo session-a\n",
+                                   b"echo session-b\n")), repr(saved))
+
+
+def check_unreadable_history(devplan, home):
+    """A history file that is a directory, or that cannot be read, stays."""
+    cases = [("a directory", os.path.join(home, "history-dir"))]
+    if os.geteuid() != 0:  # root reads a mode-000 file all the same
+        cases.append(("an unreadable file", os.path.join(home, "history-000")))
+    os.mkdir(cases[0][1])
+    if len(cases) > 1:
+        with open(cases[1][1], "wb") as f:
+            f.write(b"echo secret\n")
+        os.chmod(cases[1][1], 0)
+    for what, path in cases:
+        before = os.stat(path)
+        r = Repl(devplan, home, path)
+        try:
+            seen = r.expect(PROMPT)
+            check("a history file that is %s: a warning" % what,
+                  seen is not None and b"warning: cannot read the history file" in seen,
+                  repr(seen or r.output))
+            r.send(b"echo typed\r")
+            r.expect(PROMPT)
+            r.send(b"quit\r")
+            status = r.wait()
+        finally:
+            r.close()
+        after = os.stat(path)
+        check("a history file that is %s is left as it is" % what,
+              status == 0 and stat.S_IFMT(after.st_mode) == stat.S_IFMT(before.st_mode)
+              and after.st_mode == before.st_mode and after.st_size == before.st_size
+              and after.st_mtime_ns == before.st_mtime_ns,
+              "status %r, mode %o -> %o" % (status, before.st_mode, after.st_mode))
+        os.chmod(path, 0o700)
+
+
 def main():
     if len(sys.argv) != 2:
         print("usage: pty_test.py DEVPLAN", file=sys.stderr)
@@ -156,6 +309,11 @@ def main():
             check("quit leaves with status 0", status == 0, "status %r" % (status,))
         finally:
             r.close()
+        check_ctrl_c(devplan, home)
+        check_terminate(devplan, home, signal.SIGTERM)
+        check_terminate(devplan, home, signal.SIGHUP)
+        check_concurrent_histories(devplan, home)
+        check_unreadable_history(devplan, home)
     print("%d failed" % failures)
     return 1 if failures else 0
 

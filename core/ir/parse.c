@@ -58,6 +58,7 @@
 #include <string.h>
 #include <sys/resource.h>
 
+#include "interrupt.h"
 #include "lex.h"
 #include "metadata.h"
 
@@ -235,9 +236,10 @@ typedef struct Parser {
 	const DeviceTable *devices;
 	DiagList *diags;
 	size_t errors_at_start;
-	bool stop; /* too many errors or too deep: read nothing more */
+	bool stop; /* too many errors, too deep or Ctrl-C: read nothing more */
 	int depth;
-	int max_depth; /* parse_max_depth() */
+	int max_depth;  /* parse_max_depth() */
+	size_t ntokens; /* tokens read, for polling Ctrl-C (interrupt_poll) */
 
 	NameTable scope; /* %name -> node, with an undo log */
 	Expr **numbered; /* %0, %1, ...: node by number, outside the table */
@@ -333,6 +335,12 @@ static Token *peek_at(Parser *p, unsigned k)
 	DP_ASSERT(k < PARSE_LOOKAHEAD);
 	while (p->nahead <= k) {
 		Token *t = &p->ahead[(p->head + p->nahead++) % PARSE_LOOKAHEAD];
+		if (!p->stop && interrupt_poll(p->ntokens++)) {
+			/* an error without a position: the module is not loaded */
+			diag_error(p->diags, NULL, (Pos){0, 0}, "interrupted while reading '%s'",
+				   p->src->name);
+			p->stop = true;
+		}
 		if (p->stop) {
 			memset(t, 0, sizeof *t);
 			t->kind = TK_EOF;

@@ -52,10 +52,10 @@ const char *cublas_lazy_error(void)
 }
 
 /* Each function: its pointer, resolved on first use. */
-#define CUBLAS_LAZY(fn_type, name, fail_call, call)                          \
-	static fn_type name##_real;                                          \
+#define CUBLAS_LAZY(fn_type, name, fail_call, call)                         \
+	static fn_type name##_real;                                         \
 	if (!name##_real && !(name##_real = (fn_type)cublas_symbol(#name))) \
-		return fail_call;                                            \
+		return fail_call;                                           \
 	return call
 
 typedef cublasStatus_t (*CreateFn)(cublasHandle_t *);
