@@ -471,6 +471,8 @@ static void test_render_refuses_device(void **state)
 	line = xasprintf("run --output %s", full);
 	assert_int_equal(run(f, line), 1);
 	assert_non_null(strstr(f->err, "not a regular file"));
+	/* refused before the run */
+	assert_null(strstr(f->out, "result"));
 	assert_int_equal(stat(full, &st), 0);
 	assert_true(S_ISCHR(st.st_mode));
 	assert_no_temp(f->dir);

@@ -208,6 +208,15 @@ const char *file_path(const FileWriter *f)
 	return f->path;
 }
 
+bool file_check(const char *path, char **err)
+{
+	FileWriter *f = file_begin(path, err);
+	if (!f)
+		return false;
+	file_abort(f);
+	return true;
+}
+
 bool file_write_all(const char *path, const void *data, size_t len, char **err)
 {
 	FileWriter *f = file_begin(path, err);

@@ -52,6 +52,10 @@ void file_abort(FileWriter *f);
 /* The destination as the caller named it (for messages). */
 const char *file_path(const FileWriter *f);
 
+/* Whether path could be written now (file_begin, then file_abort): a
+ * command checks its destination before long work. False with *err set. */
+bool file_check(const char *path, char **err);
+
 /* file_begin, file_write of the len bytes at data, file_commit. */
 bool file_write_all(const char *path, const void *data, size_t len, char **err);
 
