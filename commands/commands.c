@@ -630,12 +630,14 @@ int cmd_context_free(CmdContext *ctx)
 	int status = 0;
 	if (ctx->record) {
 		/* the session ends: the recording is kept, as `record off` would */
-		char *err;
+		char *err, *path = xstrdup(file_path(ctx->record));
 		if (!file_commit(ctx->record, &err)) {
-			cmd_error(ctx, "%s", err);
+			if (ctx->err) /* tests may have closed the streams */
+				cmd_error(ctx, "%s; '%s' is left as it was", err, path);
 			free(err);
 			status = 1;
 		}
+		free(path);
 	}
 	for (size_t i = 0; i < ctx->nhistory; i++)
 		free(ctx->history[i]);
