@@ -368,6 +368,24 @@ static void test_injected_failures(void **state)
 	free(path);
 }
 
+/* Partial writes are carried on until every byte is written. */
+static void test_short_writes(void **state)
+{
+	Fixture *f = *state;
+	char *path, *err = NULL, text[1001];
+	if (!have_fault_injection())
+		skip();
+	path = in_dir(f, "long.txt");
+	for (size_t i = 0; i < 1000; i++)
+		text[i] = (char)('a' + i % 26);
+	text[1000] = '\0';
+	setenv("DEVPLAN_FAIL_WRITE", "short", 1);
+	assert_true(file_write_all(path, text, 1000, &err));
+	assert_content(path, text);
+	assert_no_temp(f->dir);
+	free(path);
+}
+
 /* ---- the commands that write ---- */
 
 /* Injects ENOSPC into the first write of `command` (whose %s is replaced by
@@ -586,6 +604,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_long_name, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_missing_directory, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_injected_failures, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_short_writes, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_render_png_full_disk, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_render_svg_full_disk, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_render_dot_full_disk, setup, teardown),

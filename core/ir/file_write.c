@@ -20,14 +20,15 @@
 #include "util.h"
 
 struct FileWriter {
-	char *path;   /* as the caller named it, for messages */
-	char *target; /* the file replaced: path, or what a symbolic link names */
-	char *tmp;    /* the temporary file beside target */
-	int fd;       /* open on tmp */
-	mode_t mode;  /* what the file gets: the destination's, or a new file's */
-	int fail_at;  /* test builds: the file_write that fails (0: none) */
-	bool fail_sync;
-	int writes; /* file_write calls so far */
+	char *path;        /* as the caller named it, for messages */
+	char *target;      /* the file replaced: path, or what a symbolic link names */
+	char *tmp;         /* the temporary file beside target */
+	int fd;            /* open on tmp */
+	mode_t mode;       /* what the file gets: the destination's, or a new file's */
+	int fail_at;       /* test builds: the file_write that fails (0: none) */
+	bool fail_sync;    /* test builds: the fsync fails */
+	bool short_writes; /* test builds: each write(2) takes at most 7 bytes */
+	int writes;        /* file_write calls so far */
 };
 
 static char *file_error(const char *path, int error)
@@ -51,6 +52,8 @@ static void file_read_fault(FileWriter *f)
 		return;
 	if (strcmp(text, "sync") == 0)
 		f->fail_sync = true;
+	else if (strcmp(text, "short") == 0)
+		f->short_writes = true;
 	else
 		f->fail_at = atoi(text);
 }
@@ -141,7 +144,13 @@ bool file_write(FileWriter *f, const void *data, size_t len, char **err)
 	}
 #endif
 	while (left > 0) {
-		ssize_t n = write(f->fd, p, left);
+		size_t chunk = left;
+		ssize_t n;
+#ifdef DEVPLAN_FAULT_INJECTION
+		if (f->short_writes && chunk > 7)
+			chunk = 7; /* as a pipe or a signal can cut a write short */
+#endif
+		n = write(f->fd, p, chunk);
 		if (n < 0 && errno == EINTR)
 			continue;
 		if (n <= 0) {

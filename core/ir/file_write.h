@@ -20,7 +20,8 @@
  * Test builds (DEVPLAN_FAULT_INJECTION) read DEVPLAN_FAIL_WRITE when a file
  * is begun: `N` makes the Nth file_write to that file write half its bytes
  * and then fail with ENOSPC, as a disk that fills up does; `sync` makes
- * the fsync fail with EIO.
+ * the fsync fail with EIO; `short` makes every write(2) take at most 7
+ * bytes, so that the writer must carry on after partial writes.
  *
  * Ownership: file_begin returns a writer that file_commit or file_abort
  * frees; error strings are the caller's to free().
