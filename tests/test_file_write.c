@@ -287,6 +287,24 @@ static void test_mode_is_kept(void **state)
 	free(path);
 }
 
+/* Root replacing another user's file gives the new one to that user. */
+static void test_owner_is_kept(void **state)
+{
+	Fixture *f = *state;
+	char *path, *err = NULL;
+	struct stat st;
+	if (geteuid() != 0)
+		skip();
+	path = in_dir(f, "theirs.npy");
+	write_text(path, "old\n");
+	assert_int_equal(chown(path, 4242, 4343), 0);
+	assert_true(file_write_all(path, "new\n", 4, &err));
+	assert_int_equal(stat(path, &st), 0);
+	assert_int_equal(st.st_uid, 4242);
+	assert_int_equal(st.st_gid, 4343);
+	free(path);
+}
+
 static void test_read_only_file_is_refused(void **state)
 {
 	Fixture *f = *state;
@@ -600,6 +618,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_refuses_fifo_and_directory, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_symlink_stays_a_link, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_mode_is_kept, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_owner_is_kept, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_read_only_file_is_refused, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_long_name, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_missing_directory, setup, teardown),

@@ -20,11 +20,14 @@
 #include "util.h"
 
 struct FileWriter {
-	char *path;        /* as the caller named it, for messages */
-	char *target;      /* the file replaced: path, or what a symbolic link names */
-	char *tmp;         /* the temporary file beside target */
-	int fd;            /* open on tmp */
-	mode_t mode;       /* what the file gets: the destination's, or a new file's */
+	char *path;      /* as the caller named it, for messages */
+	char *target;    /* the file replaced: path, or what a symbolic link names */
+	char *tmp;       /* the temporary file beside target */
+	int fd;          /* open on tmp */
+	mode_t mode;     /* what the file gets: the destination's, or a new file's */
+	bool keep_owner; /* the destination existed: its owner and group too */
+	uid_t uid;
+	gid_t gid;
 	int fail_at;       /* test builds: the file_write that fails (0: none) */
 	bool fail_sync;    /* test builds: the fsync fails */
 	bool short_writes; /* test builds: each write(2) takes at most 7 bytes */
@@ -125,6 +128,9 @@ FileWriter *file_begin(const char *path, char **err)
 	f->path = xstrdup(path);
 	f->target = target;
 	f->mode = exists ? st.st_mode & 07777 : file_new_mode();
+	f->keep_owner = exists;
+	f->uid = st.st_uid;
+	f->gid = st.st_gid;
 #ifdef DEVPLAN_FAULT_INJECTION
 	file_read_fault(f);
 #endif
@@ -190,6 +196,10 @@ bool file_commit(FileWriter *f, char **err)
 {
 	int error = 0;
 	*err = NULL;
+	/* best effort, before the mode (a chown clears set-id bits): only root
+	 * may give a file away, and a group only to a member */
+	if (f->keep_owner && fchown(f->fd, f->uid, f->gid) != 0)
+		(void)!fchown(f->fd, (uid_t)-1, f->gid);
 	if (fchmod(f->fd, f->mode) != 0)
 		error = errno;
 	while (!error && fsync(f->fd) != 0) {

@@ -6,7 +6,8 @@
  * the destination's directory (`.dpXXXXXX`, short, so that a name of
  * NAME_MAX bytes still works), every write is checked (partial writes and
  * EINTR retried), the file is given the destination's mode (a new file
- * 0666 less the umask), synced and renamed over the destination. Until the
+ * 0666 less the umask) and, where the user may, its owner and group,
+ * synced and renamed over the destination. Until the
  * rename the destination is untouched; on any failure the temporary file
  * is removed and the error names the path and the reason.
  *
