@@ -842,8 +842,18 @@ int cmd_run(CmdContext *ctx, int argc, char **argv)
 	ExecOptions o;
 	RunValues *keeper;
 	int status = 0;
-	if (!parse_options(ctx, argc, argv, true, &args) ||
-	    !prepare_inputs(ctx, current, argc, argv, &inputs, &n))
+	if (!parse_options(ctx, argc, argv, true, &args))
+		return 1;
+	/* a destination that cannot be written fails before the run */
+	if (args.output) {
+		char *err;
+		if (!file_check(args.output, &err)) {
+			cmd_error(ctx, "%s", err);
+			free(err);
+			return 1;
+		}
+	}
+	if (!prepare_inputs(ctx, current, argc, argv, &inputs, &n))
 		return 1;
 	if (!(m = module_for_inputs(ctx, current, inputs, n))) {
 		free_inputs(inputs, n);

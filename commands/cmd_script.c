@@ -9,6 +9,14 @@
  * (typed, -c, -x, standard input), never the lines inside a sourced file:
  * the `source` line itself stands for them, so a recorded script replays
  * the same session. commands_execute_line feeds both (commands.c).
+ *
+ * A recording is written with file_write.h's writer: each line (with its
+ * `# the command above failed`) goes to a temporary file beside FILE in one
+ * checked write, and `record off` (or the end of the session) syncs it and
+ * renames it over FILE. FILE is therefore either as it was or a complete
+ * recording, never a recording cut off inside a line that a replay would
+ * run; a write that fails stops the recording at once with an error and
+ * leaves FILE as it was.
  */
 #include "commands.h"
 
@@ -39,23 +47,16 @@ int cmd_quit(CmdContext *ctx, int argc, char **argv)
 	return 0;
 }
 
-/* Stops recording; false when closing the file failed (a full disk). */
-static bool stop_recording(CmdContext *ctx)
-{
-	bool ok = fclose(ctx->record) == 0;
-	ctx->record = NULL;
-	free(ctx->record_path);
-	ctx->record_path = NULL;
-	return ok;
-}
-
 int cmd_record(CmdContext *ctx, int argc, char **argv)
 {
-	FILE *f;
+	FileWriter *f;
+	char *header, *err;
+	bool ok;
 	if (argc == 1) {
 		if (ctx->record)
 			fprintf(ctx->out, "recording to '%s' (%zu command%s so far)\n",
-				ctx->record_path, ctx->recorded, ctx->recorded == 1 ? "" : "s");
+				file_path(ctx->record), ctx->recorded,
+				ctx->recorded == 1 ? "" : "s");
 		else
 			fputs("not recording\n", ctx->out);
 		return 0;
@@ -65,9 +66,12 @@ int cmd_record(CmdContext *ctx, int argc, char **argv)
 		size_t n = ctx->recorded;
 		if (!ctx->record)
 			return cmd_error(ctx, "not recording");
-		path = xstrdup(ctx->record_path);
-		if (!stop_recording(ctx)) {
-			cmd_error(ctx, "cannot write '%s': %s", path, strerror(errno));
+		path = xstrdup(file_path(ctx->record));
+		ok = file_commit(ctx->record, &err);
+		ctx->record = NULL;
+		if (!ok) {
+			cmd_error(ctx, "%s; '%s' is left as it was", err, path);
+			free(err);
 			free(path);
 			return 1;
 		}
@@ -78,17 +82,25 @@ int cmd_record(CmdContext *ctx, int argc, char **argv)
 	}
 	if (ctx->record)
 		return cmd_error(ctx, "already recording to '%s'; use 'record off' first",
-				 ctx->record_path);
-	f = fopen(argv[1], "w");
-	if (!f)
-		return cmd_error(ctx, "cannot open '%s': %s", argv[1], strerror(errno));
-	fprintf(f,
-		"# devplan commands recorded with 'record'; replay them with\n"
-		"#     devplan -x %s    (or 'source %s' at the prompt)\n",
-		argv[1], argv[1]);
-	fflush(f);
+				 file_path(ctx->record));
+	f = file_begin(argv[1], &err);
+	if (!f) {
+		cmd_error(ctx, "%s", err);
+		free(err);
+		return 1;
+	}
+	header = xasprintf("# devplan commands recorded with 'record'; replay them with\n"
+			   "#     devplan -x %s    (or 'source %s' at the prompt)\n",
+			   argv[1], argv[1]);
+	ok = file_write(f, header, strlen(header), &err);
+	free(header);
+	if (!ok) {
+		cmd_error(ctx, "%s", err);
+		free(err);
+		file_abort(f);
+		return 1;
+	}
 	ctx->record = f;
-	ctx->record_path = xstrdup(argv[1]);
 	ctx->recorded = 0;
 	fprintf(ctx->out, "recording commands to '%s'\n", argv[1]);
 	return 0;

@@ -343,8 +343,11 @@ const Command commands_table[] = {
 		.help = "Starts writing every command run from now on at the top level (as\n"
 			"`history` lists them; not `record` itself) to FILE, which is replaced,\n"
 			"after a comment that says how to replay it. A command that fails is\n"
-			"written too, followed by a comment. `record off` stops and closes the\n"
-			"file; `record` alone says whether recording is on.",
+			"written too, followed by a comment. `record off` (or the end of the\n"
+			"session) stops and replaces FILE with the recording, which until then\n"
+			"goes to a temporary file beside it; a write that fails stops the\n"
+			"recording at once and leaves FILE as it was. `record` alone says\n"
+			"whether recording is on.",
 		.handler = cmd_record,
 		.completer = cmd_complete_record,
 	},
@@ -622,18 +625,27 @@ void cmd_context_init(CmdContext *ctx, Session *session, FILE *out, FILE *err)
 	ctx->err = err;
 }
 
-void cmd_context_free(CmdContext *ctx)
+int cmd_context_free(CmdContext *ctx)
 {
-	if (ctx->record)
-		fclose(ctx->record);
-	free(ctx->record_path);
+	int status = 0;
+	if (ctx->record) {
+		/* the session ends: the recording is kept, as `record off` would */
+		char *err, *path = xstrdup(file_path(ctx->record));
+		if (!file_commit(ctx->record, &err)) {
+			if (ctx->err) /* tests may have closed the streams */
+				cmd_error(ctx, "%s; '%s' is left as it was", err, path);
+			free(err);
+			status = 1;
+		}
+		free(path);
+	}
 	for (size_t i = 0; i < ctx->nhistory; i++)
 		free(ctx->history[i]);
 	free(ctx->history);
 	ctx->record = NULL;
-	ctx->record_path = NULL;
 	ctx->history = NULL;
 	ctx->nhistory = ctx->cap_history = 0;
+	return status;
 }
 
 bool cmd_color(const CmdContext *ctx, FILE *stream)
@@ -993,6 +1005,25 @@ static int arg_count_error(CmdContext *ctx, const Command *cmd)
 	return 1;
 }
 
+/* Flushes the command's output; false, reported, when any of it could not
+ * be written (a full disk, /dev/full, a closed pipe): output that is lost
+ * fails the command, so that a batch run does not end with status 0. */
+static bool flush_output(CmdContext *ctx)
+{
+	int error;
+	errno = 0;
+	if (fflush(ctx->out) == 0 && !ferror(ctx->out))
+		return true;
+	error = errno;
+	if (error)
+		cmd_error(ctx, "cannot write the output: %s", strerror(error));
+	else
+		cmd_error(ctx, "cannot write the output");
+	/* reported: the next command starts with a clean stream */
+	clearerr(ctx->out);
+	return false;
+}
+
 int commands_execute_argv(CmdContext *ctx, int argc, char **argv)
 {
 	bool ambiguous;
@@ -1020,7 +1051,8 @@ int commands_execute_argv(CmdContext *ctx, int argc, char **argv)
 	args[argc] = NULL;
 	status = cmd->handler(ctx, argc, args);
 	free(args);
-	fflush(ctx->out);
+	if (!flush_output(ctx))
+		status = 1;
 	fflush(ctx->err);
 	return status ? 1 : 0;
 }
@@ -1043,16 +1075,31 @@ static void remember_line(CmdContext *ctx, const char *line)
 	ctx->history[ctx->nhistory++] = xstrndup(line, len);
 }
 
-static void record_line(CmdContext *ctx, const char *line, int status)
+/* Writes a line to the record file, with one checked write so that the
+ * file never holds part of a line. A failed write stops the recording at
+ * once: the temporary file goes, the record file is left as it was, and
+ * false is returned (reported). */
+static bool record_line(CmdContext *ctx, const char *line, int status)
 {
 	size_t len = strlen(line);
+	char *text, *err;
+	bool ok;
 	while (len && is_blank(line[len - 1]))
 		len--;
-	fprintf(ctx->record, "%.*s\n", (int)len, line);
-	if (status != 0)
-		fputs("# the command above failed\n", ctx->record);
-	fflush(ctx->record);
+	text = xasprintf("%.*s\n%s", (int)len, line,
+			 status != 0 ? "# the command above failed\n" : "");
+	ok = file_write(ctx->record, text, strlen(text), &err);
+	free(text);
+	if (!ok) {
+		cmd_error(ctx, "%s; recording stopped, '%s' is left as it was", err,
+			  file_path(ctx->record));
+		free(err);
+		file_abort(ctx->record);
+		ctx->record = NULL;
+		return false;
+	}
 	ctx->recorded++;
+	return true;
 }
 
 int commands_execute_line(CmdContext *ctx, const char *line)
@@ -1068,7 +1115,7 @@ int commands_execute_line(CmdContext *ctx, const char *line)
 		if (top) {
 			remember_line(ctx, line);
 			if (ctx->record)
-				record_line(ctx, line, 1);
+				(void)record_line(ctx, line, 1);
 		}
 		return 1;
 	}
@@ -1081,8 +1128,8 @@ int commands_execute_line(CmdContext *ctx, const char *line)
 	status = commands_execute_argv(ctx, argc, argv);
 	commands_free_words(argc, argv);
 	/* `record FILE` starts after itself and `record off` ends before */
-	if (top && !is_record && ctx->record)
-		record_line(ctx, line, status);
+	if (top && !is_record && ctx->record && !record_line(ctx, line, status))
+		status = 1;
 	return status;
 }
 

@@ -23,6 +23,7 @@
 #include <stdbool.h>
 #include <stdio.h>
 
+#include "file_write.h"
 #include "session.h"
 #include "util.h"
 
@@ -41,15 +42,17 @@ typedef struct CmdContext {
 	bool quit;          /* set by `quit`: stop reading commands */
 	char **history;     /* command lines run at the top level (owned) */
 	size_t nhistory, cap_history;
-	FILE *record;      /* `record FILE`: where those lines are written */
-	char *record_path; /* its name (owned), NULL when not recording */
-	size_t recorded;   /* lines written to it */
+	FileWriter *record; /* `record FILE`: where those lines are written (its
+			       temporary file, renamed over FILE when the
+			       recording stops), NULL when not recording */
+	size_t recorded;    /* lines written to it */
 } CmdContext;
 
 /* Initialises a context with everything off and no script. */
 void cmd_context_init(CmdContext *ctx, Session *session, FILE *out, FILE *err);
-/* Closes the record file and frees the history. */
-void cmd_context_free(CmdContext *ctx);
+/* Finishes a recording in progress (as `record off`) and frees the
+ * history. 1 when the record file could not be written (reported), else 0. */
+int cmd_context_free(CmdContext *ctx);
 
 enum {
 	CMD_NEEDS_MODULE = 1 << 0,   /* refuse to run without a loaded module */

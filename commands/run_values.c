@@ -24,6 +24,8 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "file_write.h"
+
 enum { RUN_VALUES_STEPS = 64 };
 
 struct RunValues {
@@ -231,11 +233,13 @@ bool run_values_finish(RunValues *k, NpyArray *inputs, size_t n, bool ok)
 	free(params);
 	if (k->dir && ok) {
 		char *path = xasprintf("%s/manifest.json", k->dir);
-		if (!k->error &&
-		    json_object_to_file_ext(path, k->manifest,
-					    JSON_C_TO_STRING_PRETTY |
-						    JSON_C_TO_STRING_NOSLASHESCAPE) != 0)
-			k->error = xasprintf("cannot write '%s': %s", path, strerror(errno));
+		if (!k->error) {
+			size_t len;
+			const char *text = json_object_to_json_string_length(
+				k->manifest,
+				JSON_C_TO_STRING_PRETTY | JSON_C_TO_STRING_NOSLASHESCAPE, &len);
+			file_write_all(path, text, len, &k->error);
+		}
 		if (!k->error && k->ctx->session->values.dropped)
 			cmd_warning(k->ctx,
 				    "%zu values were not kept for 'print': past a quarter "

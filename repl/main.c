@@ -187,7 +187,8 @@ int main(int argc, char **argv)
 done:
 	fflush(stdout);
 	fflush(stderr);
-	cmd_context_free(&ctx);
+	if (cmd_context_free(&ctx) != 0) /* a recording that could not be kept */
+		failed = true;
 	session_free(&session);
 	free(actions);
 	if (signo)

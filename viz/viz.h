@@ -174,10 +174,11 @@ void viz_free_graph(struct Agraph_s *g);
 /*
  * Draws the graph into path, in the format of its extension: builds it,
  * lays it out with dot and renders it with gvc (dot format: writes the
- * source), into a temporary file in path's directory that is then renamed
- * over path, so that path is never left half-written. An unknown extension,
- * an unwritable directory, an existing path that is not a regular file, or
- * a Graphviz error return false with *err set and path untouched.
+ * source), into memory, and writes the bytes with file_write.h's writer
+ * (a temporary file renamed over path, so that path is never left
+ * half-written). An unknown extension, a destination file_begin refuses, a
+ * failed write or a Graphviz error return false with *err set and path
+ * untouched; the destination is checked before the layout.
  */
 bool viz_render(const VizOptions *opts, const char *path, VizStats *stats, char **err);
 

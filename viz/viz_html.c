@@ -14,21 +14,18 @@
  * reads back as the same character and which leaves no `</script>` or
  * `<!--` for the HTML parser to see, whatever a name or a why chain holds.
  *
- * The write is atomic as viz_render's is (temporary file in the target's
- * directory, then rename; a symbolic link stays one); viz_render.c keeps
- * its own copy, since its owner changes that file independently.
+ * The page is written with file_write.h's writer, as every file devplan
+ * writes (temporary file in the target's directory, every write checked,
+ * then rename; a symbolic link stays one).
  */
 #include "viz_html.h"
 
-#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
-#include <sys/types.h>
-#include <unistd.h>
 
 #include <json-c/json.h>
 
+#include "file_write.h"
 #include "util.h"
 #include "viz_html_assets.h"
 
@@ -262,80 +259,21 @@ char *viz_html_page(const VizHtmlPage *page, size_t *len)
 	return strbuf_detach(&out);
 }
 
-/* ---- the atomic write ---- */
+/* ---- the write, through file_write.h's writer ---- */
 
-/* The mode a new file gets: an existing file's, else 0666 less the umask. */
-static mode_t viz_html_mode(const struct stat *existing, bool exists)
-{
-	mode_t mask;
-	if (exists)
-		return existing->st_mode & 07777;
-	mask = umask(0);
-	umask(mask);
-	return 0666 & ~mask;
-}
-
-/* A page being written: its temporary file and its target. */
+/* A page being written: the writer holding its temporary file. */
 struct VizHtmlFile {
-	char *path;   /* as the caller named it, for messages */
-	char *target; /* the file replaced: path, or what a symbolic link names */
-	char *tmp;    /* the temporary file beside target */
-	FILE *out;
-	mode_t mode;
+	FileWriter *file;
 };
 
 VizHtmlFile *viz_html_begin(const char *path, char **err)
 {
-	struct stat st;
-	bool exists;
-	char *target, *dir, *tmp;
-	const char *slash, *base;
-	int fd;
-	FILE *out;
+	FileWriter *file = file_begin(path, err);
 	VizHtmlFile *f;
-	*err = NULL;
-	exists = lstat(path, &st) == 0;
-	if (exists && S_ISLNK(st.st_mode)) {
-		/* a symbolic link stays one: the file it names is replaced */
-		char *real = realpath(path, NULL);
-		if (!real || stat(real, &st) != 0) {
-			*err = xasprintf("cannot write '%s': %s", path, strerror(errno));
-			free(real);
-			return NULL;
-		}
-		target = xstrdup(real);
-		free(real);
-	} else {
-		target = xstrdup(path);
-	}
-	if (exists && !S_ISREG(st.st_mode)) {
-		*err = xasprintf("cannot write '%s': %s", path,
-				 S_ISDIR(st.st_mode) ? "it is a directory" : "not a regular file");
-		free(target);
+	if (!file)
 		return NULL;
-	}
-	slash = strrchr(target, '/');
-	base = slash ? slash + 1 : target;
-	dir = slash ? xstrndup(target, (size_t)(slash - target) + (slash == target)) : xstrdup(".");
-	tmp = xasprintf("%s/.%s.XXXXXX", dir, base);
-	free(dir);
-	fd = mkstemp(tmp);
-	if (fd < 0 || !(out = fdopen(fd, "wb"))) {
-		*err = xasprintf("cannot write '%s': %s", path, strerror(errno));
-		if (fd >= 0) {
-			close(fd);
-			unlink(tmp);
-		}
-		free(tmp);
-		free(target);
-		return NULL;
-	}
 	f = xcalloc(1, sizeof *f);
-	f->path = xstrdup(path);
-	f->target = target;
-	f->tmp = tmp;
-	f->out = out;
-	f->mode = viz_html_mode(&st, exists);
+	f->file = file;
 	return f;
 }
 
@@ -346,22 +284,13 @@ bool viz_html_finish(VizHtmlFile *f, const VizHtmlPage *page, char **err)
 	if (ok) {
 		size_t len;
 		char *text = viz_html_page(page, &len);
-		ok = fwrite(text, 1, len, f->out) == len && fflush(f->out) == 0 &&
-		     !ferror(f->out) && fchmod(fileno(f->out), f->mode) == 0;
+		ok = file_write(f->file, text, len, err);
 		free(text);
 	}
-	if (fclose(f->out) != 0)
-		ok = false;
-	if (ok && rename(f->tmp, f->target) != 0)
-		ok = false;
-	if (!ok) {
-		if (page)
-			*err = xasprintf("cannot write '%s': %s", f->path, strerror(errno));
-		unlink(f->tmp);
-	}
-	free(f->path);
-	free(f->target);
-	free(f->tmp);
+	if (ok)
+		ok = file_commit(f->file, err);
+	else
+		file_abort(f->file);
 	free(f);
 	return ok;
 }

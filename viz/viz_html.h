@@ -57,10 +57,10 @@ typedef struct VizHtmlPage {
  * order, once each. Returns how many; *ids is NULL when none. */
 size_t viz_svg_node_ids(const char *svg, size_t len, uint32_t **ids);
 
-/* Writes the page into a temporary file beside path and renames it over
- * path, so that path is never left half-written; false with *err set and
- * path untouched when it cannot (an unwritable directory, a path that is a
- * directory or not a regular file). */
+/* Writes the page with file_write.h's writer (a temporary file beside path
+ * renamed over it), so that path is never left half-written; false with
+ * *err set and path untouched when it cannot (a destination file_begin
+ * refuses, a failed write). */
 bool viz_html_write(const VizHtmlPage *page, const char *path, char **err);
 
 /* viz_html_write in two steps, so that a caller can make the temporary file

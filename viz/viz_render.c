@@ -1,9 +1,11 @@
 /*
  * viz_render.c - laying out and writing a drawing (SPEC §6).
  *
- * The file formats, the gvc half of the Graphviz lifecycle (gvLayout,
- * gvRender, gvFreeLayout on the graph viz_draw.c built) and the atomic
- * write: a temporary file in the target's directory renamed into place.
+ * The file formats and the gvc half of the Graphviz lifecycle (gvLayout,
+ * gvRender, gvFreeLayout on the graph viz_draw.c built). Graphviz renders
+ * into memory and never writes the file itself (its gvwrite calls exit(1)
+ * on a failed write, which would end the session): the bytes are written
+ * by file_write.h's writer, atomically and with every write checked.
  *
  * The gvc context is made once per process and never freed: Graphviz
  * 2.43's pango text-layout plugin caches, in a static, a pointer to the
@@ -25,13 +27,11 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
-#include <sys/stat.h>
-#include <sys/types.h>
-#include <unistd.h>
 
 #include <graphviz/cgraph.h>
 #include <graphviz/gvc.h>
 
+#include "file_write.h"
 #include "util.h"
 
 /* cgraph takes char *; it copies every name and value it is given. */
@@ -241,27 +241,12 @@ static bool viz_layout_render(Agraph_t *g, const VizOptions *opts, VizFormat for
 	return ok;
 }
 
-/* The mode a new file gets: an existing file's, else 0666 less the umask. */
-static mode_t viz_file_mode(const struct stat *existing, bool exists)
-{
-	mode_t mask;
-	if (exists)
-		return existing->st_mode & 07777;
-	mask = umask(0);
-	umask(mask);
-	return 0666 & ~mask;
-}
-
 bool viz_render(const VizOptions *opts, const char *path, VizStats *stats, char **err)
 {
 	VizFormat format;
-	struct stat st;
-	bool exists;
-	char *target = NULL, *dir, *tmp;
-	const char *slash, *base;
-	int fd;
-	FILE *out;
-	Agraph_t *g;
+	FileWriter *f;
+	char *data;
+	size_t len;
 	bool ok;
 	*err = NULL;
 	if (!viz_format_of_path(path, &format)) {
@@ -276,74 +261,21 @@ bool viz_render(const VizOptions *opts, const char *path, VizStats *stats, char 
 				path);
 		return false;
 	}
-	/* a symbolic link stays one: the file it names is replaced */
-	exists = lstat(path, &st) == 0;
-	if (exists && S_ISLNK(st.st_mode)) {
-		char *real = realpath(path, NULL);
-		if (!real || stat(real, &st) != 0) {
-			*err = xasprintf("cannot write '%s': %s", path, strerror(errno));
-			free(real);
-			return false;
-		}
-		target = xstrdup(real);
-		free(real);
-	}
-	if (exists && S_ISDIR(st.st_mode)) {
-		*err = xasprintf("cannot write '%s': it is a directory", path);
-		free(target);
+	/* the destination is checked before the work of the layout */
+	f = file_begin(path, err);
+	if (!f)
+		return false;
+	if (!viz_render_to_memory(opts, format, &data, &len, stats, err)) {
+		file_abort(f);
 		return false;
 	}
-	if (exists && !S_ISREG(st.st_mode)) {
-		*err = xasprintf("cannot write '%s': not a regular file", path);
-		free(target);
-		return false;
-	}
-	if (!target)
-		target = xstrdup(path);
-	slash = strrchr(target, '/');
-	base = slash ? slash + 1 : target;
-	dir = slash ? xstrndup(target, (size_t)(slash - target) + (slash == target)) : xstrdup(".");
-	tmp = xasprintf("%s/.%s.XXXXXX", dir, base);
-	free(dir);
-	fd = mkstemp(tmp);
-	if (fd < 0) {
-		*err = xasprintf("cannot write '%s': %s", path, strerror(errno));
-		free(tmp);
-		free(target);
-		return false;
-	}
-	out = fdopen(fd, "wb");
-	if (!out) {
-		*err = xasprintf("cannot write '%s': %s", path, strerror(errno));
-		close(fd);
-		unlink(tmp);
-		free(tmp);
-		free(target);
-		return false;
-	}
-	g = viz_build_graph(opts, stats, err);
-	ok = g != NULL;
-	if (ok) {
-		if (format == VIZ_FORMAT_DOT)
-			ok = agwrite(g, out) == 0;
-		else
-			ok = viz_layout_render(g, opts, format, out, err);
-		agclose(g);
-	}
-	if (ok && (fflush(out) != 0 || ferror(out) || fchmod(fd, viz_file_mode(&st, exists)) != 0))
-		ok = false;
-	if (fclose(out) != 0)
-		ok = false;
-	if (ok && rename(tmp, target) != 0)
-		ok = false;
+	ok = file_write(f, data, len, err);
+	free(data);
 	if (!ok) {
-		if (!*err)
-			*err = xasprintf("cannot write '%s': %s", path, strerror(errno));
-		unlink(tmp);
+		file_abort(f);
+		return false;
 	}
-	free(tmp);
-	free(target);
-	return ok;
+	return file_commit(f, err);
 }
 
 bool viz_render_to_memory(const VizOptions *opts, VizFormat format, char **data, size_t *len,

@@ -24,6 +24,8 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "file_write.h"
+
 /* ---- arrays ------------------------------------------------------------- */
 
 static bool checked_bytes(DType dtype, uint32_t ndim, const int64_t *shape, int64_t *count,
@@ -566,10 +568,12 @@ done:
 	return ok;
 }
 
-uint8_t *npy_encode(const NpyArray *a, size_t *len)
+/* The magic, version, header length and header of a's .npy image: the
+ * bytes before its data (*len of them; the caller frees). */
+static uint8_t *npy_encode_header(const NpyArray *a, size_t *len)
 {
 	StrBuf h;
-	size_t prefix, total, pad;
+	size_t prefix, pad;
 	uint8_t *out;
 	bool v2;
 	strbuf_init(&h);
@@ -584,8 +588,7 @@ uint8_t *npy_encode(const NpyArray *a, size_t *len)
 	for (size_t i = 0; i < pad; i++)
 		strbuf_putc(&h, ' ');
 	strbuf_putc(&h, '\n');
-	total = prefix + h.len + a->nbytes;
-	out = xmalloc(total);
+	out = xmalloc(prefix + h.len);
 	memcpy(out, "\x93NUMPY", 6);
 	out[6] = v2 ? 2 : 1;
 	out[7] = 0;
@@ -599,33 +602,39 @@ uint8_t *npy_encode(const NpyArray *a, size_t *len)
 		out[9] = (uint8_t)(h.len >> 8);
 	}
 	memcpy(out + prefix, h.data, h.len);
-	if (a->nbytes)
-		memcpy(out + prefix + h.len, a->data, a->nbytes);
+	*len = prefix + h.len;
 	strbuf_free(&h);
-	*len = total;
+	return out;
+}
+
+uint8_t *npy_encode(const NpyArray *a, size_t *len)
+{
+	size_t head;
+	uint8_t *out = npy_encode_header(a, &head);
+	out = xrealloc(out, head + a->nbytes + (a->nbytes == 0));
+	if (a->nbytes)
+		memcpy(out + head, a->data, a->nbytes);
+	*len = head + a->nbytes;
 	return out;
 }
 
 bool npy_write(const char *path, const NpyArray *a, char **err)
 {
 	size_t len;
-	uint8_t *bytes = npy_encode(a, &len);
-	char *tmp = xasprintf("%s.tmp.%ld", path, (long)getpid());
-	FILE *f = fopen(tmp, "wb");
-	bool ok = f != NULL;
-	if (ok) {
-		ok = fwrite(bytes, 1, len, f) == len;
-		ok = fclose(f) == 0 && ok;
-	}
-	if (ok && rename(tmp, path) != 0)
-		ok = false;
+	uint8_t *head;
+	FileWriter *f = file_begin(path, err);
+	bool ok;
+	if (!f)
+		return false;
+	/* the header, then the data where it lies: no copy of a large tensor */
+	head = npy_encode_header(a, &len);
+	ok = file_write(f, head, len, err) && file_write(f, a->data, a->nbytes, err);
+	free(head);
 	if (!ok) {
-		*err = xasprintf("cannot write '%s': %s", path, strerror(errno));
-		unlink(tmp);
+		file_abort(f);
+		return false;
 	}
-	free(tmp);
-	free(bytes);
-	return ok;
+	return file_commit(f, err);
 }
 
 /* ---- half precision -------------------------------------------------------- */

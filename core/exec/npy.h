@@ -55,8 +55,9 @@ int64_t npy_array_count(const NpyArray *a);
 /* Parses a whole .npy image; name is used in messages. */
 bool npy_parse(const char *name, const uint8_t *bytes, size_t len, NpyArray *out, char **err);
 bool npy_read(const char *path, NpyArray *out, char **err);
-/* Writes a version 1.0 file (2.0 when the header needs it), atomically:
- * a temporary file beside path, then rename. */
+/* Writes a version 1.0 file (2.0 when the header needs it) with
+ * file_write.h's writer: atomically, every write checked; false with *err
+ * set and path untouched on failure. */
 bool npy_write(const char *path, const NpyArray *a, char **err);
 /* The bytes of a .npy image of a (for tests and npy_write); caller frees. */
 uint8_t *npy_encode(const NpyArray *a, size_t *len);

@@ -1,0 +1,64 @@
+/*
+ * file_write.h - the one way devplan writes a file (render, render --html,
+ * run --output, run --dump, record).
+ *
+ * A file is never written in place: the bytes go to a temporary file in
+ * the destination's directory (`.dpXXXXXX`, short, so that a name of
+ * NAME_MAX bytes still works), every write is checked (partial writes and
+ * EINTR retried), the file is given the destination's mode (a new file
+ * 0666 less the umask) and, where the user may, its owner and group,
+ * synced and renamed over the destination. Until the
+ * rename the destination is untouched; on any failure the temporary file
+ * is removed and the error names the path and the reason.
+ *
+ * A destination that exists must be a regular file the user may write
+ * (as cp and a shell redirection demand): a directory, a device such as
+ * /dev/full, a FIFO or a socket is refused, and so is a file the user may
+ * not write or that has no write permission at all (root included). A
+ * symbolic link is followed to its regular target, which is replaced; the
+ * link stays a link.
+ *
+ * Test builds (DEVPLAN_FAULT_INJECTION) read DEVPLAN_FAIL_WRITE when a file
+ * is begun: `N` makes the Nth file_write to that file write half its bytes
+ * and then fail with ENOSPC, as a disk that fills up does; `sync` makes
+ * the fsync fail with EIO; `short` makes every write(2) take at most 7
+ * bytes, so that the writer must carry on after partial writes.
+ *
+ * Ownership: file_begin returns a writer that file_commit or file_abort
+ * frees; error strings are the caller's to free().
+ */
+#ifndef DEVPLAN_FILE_WRITE_H
+#define DEVPLAN_FILE_WRITE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+typedef struct FileWriter FileWriter;
+
+/* Checks that path may be replaced and makes the temporary file beside it.
+ * NULL with *err set ("cannot write 'PATH': REASON") when it cannot. */
+FileWriter *file_begin(const char *path, char **err);
+
+/* Appends len bytes. False with *err set when a write failed; the writer
+ * is then spent: the caller calls file_abort. */
+bool file_write(FileWriter *f, const void *data, size_t len, char **err);
+
+/* Sets the mode, syncs and renames the temporary file over the
+ * destination, and frees f. False with *err set, the temporary file
+ * removed and the destination untouched, when any step fails. */
+bool file_commit(FileWriter *f, char **err);
+
+/* Removes the temporary file and frees f; the destination is untouched. */
+void file_abort(FileWriter *f);
+
+/* The destination as the caller named it (for messages). */
+const char *file_path(const FileWriter *f);
+
+/* Whether path could be written now (file_begin, then file_abort): a
+ * command checks its destination before long work. False with *err set. */
+bool file_check(const char *path, char **err);
+
+/* file_begin, file_write of the len bytes at data, file_commit. */
+bool file_write_all(const char *path, const void *data, size_t len, char **err);
+
+#endif
