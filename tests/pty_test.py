@@ -159,6 +159,52 @@ def check_ctrl_c(devplan, home):
         os.unlink(module)
 
 
+def check_ctrl_c_render(devplan, home):
+    """Ctrl-C while Graphviz lays out a 4,400-node graph (seconds): the
+    layout, run in a child process, is abandoned within a second, the file
+    that was there is untouched and no temporary file is left."""
+    module = os.path.join(home, "fan.relay")
+    with open(module, "w") as f:
+        f.write("def @main(%x: Tensor[(4), float32], %y: Tensor[(4), float32]) {\n")
+        prev, k = "%x", 0
+        while k < 4400:
+            f.write("  %%%d = add(%s, %%y);\n" % (k, prev))
+            f.write("  %%%d = multiply(%%%d, %s);\n" % (k + 1, k, prev))
+            prev, k = "%%%d" % (k + 1), k + 2
+        f.write("  %s\n}\n" % prev)
+    out = os.path.join(home, "fan.svg")
+    with open(out, "w") as f:
+        f.write("old picture\n")
+    r = Repl(devplan, home, "", ["-c", "load fan.relay", "-c", "plan"])
+    try:
+        r.expect(PROMPT, 120)
+        r.send(b"render fan.svg\r")
+        time.sleep(0.5)
+        start = time.time()
+        r.send(b"\x03")
+        seen = r.expect(PROMPT, 1.0)
+        took = time.time() - start
+        check("Ctrl-C abandons render's layout within a second",
+              seen is not None and b"interrupted" in seen,
+              "%.1f s: %r" % (took, (seen or r.output)[-300:]))
+        if seen is None:
+            r.expect(PROMPT, 120)
+        with open(out) as f:
+            kept = f.read()
+        left = [n for n in os.listdir(home) if n.startswith(".dp")]
+        check("the interrupted render left the old file and no temporary file",
+              kept == "old picture\n" and not left, "%r %r" % (kept[:80], left))
+        r.send(b"echo still-alive\r")
+        seen = r.expect(PROMPT, 5)
+        check("the session goes on after the interrupted render",
+              seen is not None and b"\r\nstill-alive\r\n" in seen, repr(seen or r.output))
+        r.send(b"quit\r")
+        r.wait()
+    finally:
+        r.close()
+        os.unlink(module)
+
+
 def check_terminate(devplan, home, sig):
     """A signal at the prompt: history saved, terminal restored, 128 + N."""
     name = signal.Signals(sig).name
@@ -310,6 +356,7 @@ def main():
         finally:
             r.close()
         check_ctrl_c(devplan, home)
+        check_ctrl_c_render(devplan, home)
         check_terminate(devplan, home, signal.SIGTERM)
         check_terminate(devplan, home, signal.SIGHUP)
         check_concurrent_histories(devplan, home)

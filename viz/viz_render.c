@@ -26,12 +26,17 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <poll.h>
+#include <signal.h>
 #include <strings.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 #include <graphviz/cgraph.h>
 #include <graphviz/gvc.h>
 
 #include "file_write.h"
+#include "interrupt.h"
 #include "util.h"
 
 /* cgraph takes char *; it copies every name and value it is given. */
@@ -241,6 +246,158 @@ static bool viz_layout_render(Agraph_t *g, const VizOptions *opts, VizFormat for
 	return ok;
 }
 
+/* ---- a layout that can be abandoned -------------------------------------------- */
+
+/* Graphs up to this many nodes are laid out in the process: it takes
+ * milliseconds. Larger ones are laid out in a child process, which a Ctrl-C
+ * can stop (Graphviz cannot be interrupted) and whose crash or exit (out
+ * of memory inside Graphviz, which calls exit) does not take the session
+ * with it. */
+#define VIZ_FORK_NODES 300
+
+/* What the child sends back: this header, then the rendered bytes, the
+ * error and the warnings (one a line). */
+typedef struct VizChildReply {
+	int ok;
+	size_t data_len, err_len, warn_len;
+} VizChildReply;
+
+static void viz_collect_warning(void *context, const char *message)
+{
+	StrBuf *sb = context;
+	strbuf_printf(sb, "%s\n", message);
+}
+
+static bool viz_write_all(int fd, const void *buf, size_t len)
+{
+	const char *p = buf;
+	while (len) {
+		ssize_t n = write(fd, p, len);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			return false;
+		p += n;
+		len -= (size_t)n;
+	}
+	return true;
+}
+
+/* In the child: lays out and renders, sends the reply, never returns. */
+static void viz_child(int fd, Agraph_t *g, const VizOptions *opts, VizFormat format)
+{
+	VizOptions local = *opts;
+	StrBuf warnings;
+	char *data = NULL, *err = NULL;
+	size_t len = 0;
+	FILE *out = open_memstream(&data, &len);
+	VizChildReply reply = {0, 0, 0, 0};
+	strbuf_init(&warnings);
+	local.warn = viz_collect_warning;
+	local.warn_context = &warnings;
+	if (out) {
+		reply.ok = viz_layout_render(g, &local, format, out, &err);
+		if (fclose(out) != 0)
+			reply.ok = 0;
+	}
+	if (!reply.ok && !err)
+		err = xasprintf("cannot render the graph: %s", strerror(errno));
+	reply.data_len = reply.ok ? len : 0;
+	reply.err_len = err ? strlen(err) : 0;
+	reply.warn_len = warnings.len;
+	if (viz_write_all(fd, &reply, sizeof reply) && viz_write_all(fd, data, reply.data_len) &&
+	    viz_write_all(fd, err, reply.err_len))
+		viz_write_all(fd, warnings.data, reply.warn_len);
+	_exit(0);
+}
+
+/* viz_layout_render in a child process, abandoned on Ctrl-C. */
+static bool viz_layout_render_child(Agraph_t *g, const VizOptions *opts, VizFormat format,
+				    FILE *out, char **err)
+{
+	int fds[2], status = 0;
+	pid_t pid;
+	StrBuf got;
+	VizChildReply reply;
+	bool ok = false, interrupted = false;
+	if (pipe(fds) != 0)
+		return viz_layout_render(g, opts, format, out, err);
+	fflush(NULL); /* nothing buffered is written twice */
+	pid = fork();
+	if (pid < 0) {
+		close(fds[0]);
+		close(fds[1]);
+		return viz_layout_render(g, opts, format, out, err);
+	}
+	if (pid == 0) {
+		close(fds[0]);
+		viz_child(fds[1], g, opts, format);
+	}
+	close(fds[1]);
+	strbuf_init(&got);
+	for (;;) {
+		struct pollfd pfd = {fds[0], POLLIN, 0};
+		char buf[65536];
+		ssize_t n;
+		if (interrupt_pending()) {
+			interrupted = true;
+			kill(pid, SIGKILL);
+			break;
+		}
+		if (poll(&pfd, 1, 100) <= 0)
+			continue;
+		n = read(fds[0], buf, sizeof buf);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			break;
+		strbuf_append(&got, buf, (size_t)n);
+	}
+	close(fds[0]);
+	while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
+		;
+	if (interrupted) {
+		*err = xstrdup("interrupted: the layout was abandoned, nothing was written");
+	} else if (got.len < sizeof reply) {
+		if (WIFSIGNALED(status))
+			*err = xasprintf(
+				"graphviz died laying out the graph (signal %d, %s); draw less "
+				"of it with --overview or --focus",
+				WTERMSIG(status), strsignal(WTERMSIG(status)));
+		else
+			*err = xasprintf(
+				"graphviz gave up laying out the graph (exit status %d); draw "
+				"less of it with --overview or --focus",
+				WIFEXITED(status) ? WEXITSTATUS(status) : -1);
+	} else {
+		memcpy(&reply, got.data, sizeof reply);
+		if (got.len != sizeof reply + reply.data_len + reply.err_len + reply.warn_len) {
+			*err = xstrdup("graphviz's reply was cut short");
+		} else {
+			const char *p = got.data + sizeof reply;
+			ok = reply.ok != 0;
+			if (ok && fwrite(p, 1, reply.data_len, out) != reply.data_len)
+				ok = false;
+			p += reply.data_len;
+			if (!reply.ok)
+				*err = xstrndup(p, reply.err_len);
+			p += reply.err_len;
+			/* the warnings, one a line, to the caller's callback */
+			for (size_t i = 0; opts->warn && i < reply.warn_len;) {
+				const char *line = p + i,
+					   *end = memchr(line, '\n', reply.warn_len - i);
+				size_t n = end ? (size_t)(end - line) : reply.warn_len - i;
+				char *w = xstrndup(line, n);
+				opts->warn(opts->warn_context, w);
+				free(w);
+				i += n + 1;
+			}
+		}
+	}
+	strbuf_free(&got);
+	return ok;
+}
+
 bool viz_render(const VizOptions *opts, const char *path, VizStats *stats, char **err)
 {
 	VizFormat format;
@@ -297,6 +454,8 @@ bool viz_render_to_memory(const VizOptions *opts, VizFormat format, char **data,
 	if (ok) {
 		if (format == VIZ_FORMAT_DOT)
 			ok = agwrite(g, out) == 0;
+		else if ((size_t)agnnodes(g) > VIZ_FORK_NODES)
+			ok = viz_layout_render_child(g, opts, format, out, err);
 		else
 			ok = viz_layout_render(g, opts, format, out, err);
 		agclose(g);
