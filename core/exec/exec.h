@@ -213,10 +213,13 @@ typedef struct ExecHostSource {
 } ExecHostSource;
 
 /* The host pool (exec.c), the one cache of host blocks behind the runtime's
- * pageable allocator and the cuda backend's pinned one: freed blocks are
- * kept, up to max_cached bytes, and the smallest that fits and is at most
- * twice the size asked for is reused. src must outlive the allocator;
- * destroy releases the pool and its cached blocks. */
+ * pageable allocator and the cuda backend's pinned one: blocks come in
+ * size classes (64-byte multiples up to 256 bytes, then four classes per
+ * power of two), freed blocks are kept on their class's free list, up to
+ * max_cached bytes, and a block of the smallest non-empty class that fits
+ * is reused when it is at most twice the size asked for; allocating and
+ * freeing take constant time. src must outlive the allocator; destroy
+ * releases the pool and its cached blocks. */
 ExecHostAllocator exec_host_pool(const ExecHostSource *src, size_t max_cached);
 
 /* ---- running a module -------------------------------------------------- */
