@@ -479,6 +479,42 @@ static void test_conflicts_many(void **state)
 	strbuf_free(&text);
 }
 
+/* DEVPLAN_MEMORY_LIMIT is parsed strictly, and an input larger than the
+ * limit (or than any machine's memory) is refused before it is made. */
+static void test_memory_limit(void **state)
+{
+	Fixture *f = *state;
+	char line[96];
+	const char *bad[] = {"abc",      "1.5G", "0", "10Q", "12K3", "-1", "99999999999999999999",
+			     "20000000T"};
+	write_temp(f->script, "def @main(%x: Tensor[(1000, 1000), float32]) {\n  add(%x, 1f)\n}\n");
+	write_temp(f->script2, "def @main(%x: Tensor[(1000000000, 1000000000), float32]) {\n"
+			       "  add(%x, 1f)\n}\n");
+	snprintf(line, sizeof line, "load %s", f->script);
+	assert_int_equal(run(f, line), 0);
+	assert_int_equal(run(f, "plan"), 0);
+	for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+		setenv("DEVPLAN_MEMORY_LIMIT", bad[i], 1);
+		assert_int_equal(run(f, "run"), 1);
+		assert_non_null(strstr(f->err, "error: DEVPLAN_MEMORY_LIMIT='"));
+		assert_string_equal(f->out, "");
+	}
+	setenv("DEVPLAN_MEMORY_LIMIT", "1M", 1);
+	assert_int_equal(run(f, "run"), 1);
+	assert_string_equal(f->err, "error: input %x: its type asks for 3.8 MiB, more than the "
+				    "1.0 MiB memory limit\n");
+	setenv("DEVPLAN_MEMORY_LIMIT", "4m", 1);
+	assert_int_equal(run(f, "run"), 0);
+	unsetenv("DEVPLAN_MEMORY_LIMIT");
+	/* 4e18 bytes: refused by its size, not by a failed allocation */
+	snprintf(line, sizeof line, "load %s", f->script2);
+	assert_int_equal(run(f, line), 0);
+	assert_int_equal(run(f, "plan"), 0);
+	assert_int_equal(run(f, "run"), 1);
+	assert_non_null(strstr(f->err, "error: input %x: its type asks for "));
+	assert_non_null(strstr(f->err, "TiB, more than this machine's "));
+}
+
 /* NumPy has no bfloat16: a bfloat16 result is saved as its uint16 bit
  * patterns ('<u2'), as TVM's NDArray.numpy() gives it, and such a file is
  * taken back for a bfloat16 input; a uint16 input still wants uint16. */
@@ -864,6 +900,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_ambiguous_and_unknown, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_argument_counts, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_conflicts_many, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_memory_limit, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_needs_module, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_quoted_command_line, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_set_and_show, setup, teardown),
