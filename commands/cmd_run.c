@@ -847,8 +847,10 @@ static void print_profile(CmdContext *ctx, const IrModule *m, const ExecResult *
 	Placement placement;
 	size_t ncopy_facts = 0;
 	char buf[32];
-	memcpy(ops, p->ops, p->nops * sizeof(ExecOpStat));
-	qsort(ops, p->nops, sizeof(ExecOpStat), compare_op_stats);
+	if (p->nops) { /* a @main that runs no operator has no table (NULL) */
+		memcpy(ops, p->ops, p->nops * sizeof(ExecOpStat));
+		qsort(ops, p->nops, sizeof(ExecOpStat), compare_op_stats);
+	}
 	for (size_t i = 0; i < p->nops; i++)
 		op_total += ops[i].seconds;
 	fprintf(ctx->out, "ops:\n  %-24s %-8s %7s %12s %7s\n", "op", "device", "calls", "time",
