@@ -450,6 +450,26 @@ static bool generate_input(CmdContext *ctx, const ExecParam *p, const InputSpec 
 	return true;
 }
 
+/* Whether every tensor a run of m makes, its inputs among them, fits in
+ * memory (exec_check_sizes), checked before the inputs are made; a module
+ * with `?` dimensions is checked once its shapes are known (by exec_run)
+ * and its inputs one by one in generate_input. False after reporting. */
+static bool sizes_fit(CmdContext *ctx, const IrModule *m)
+{
+	ExecOptions o;
+	DiagList diags;
+	bool ok;
+	if (plan_has_unknown_dims(m))
+		return true;
+	memset(&o, 0, sizeof o);
+	o.memory_limit = memory_limit();
+	diag_init(&diags);
+	ok = exec_check_sizes(m, &o, &diags);
+	cmd_print_diags(ctx, &diags);
+	diag_free(&diags);
+	return ok;
+}
+
 /* Builds one array per input of m: the arguments matched with the inputs,
  * then each input parsed and made in order, and a note naming the inputs
  * not given, which take random values. Returns false after reporting. */
@@ -463,7 +483,7 @@ static bool prepare_inputs(CmdContext *ctx, const IrModule *m, int argc, char **
 	StrBuf note;
 	bool ok = false;
 	size_t done = 0;
-	if (!memory_limit_valid(ctx))
+	if (!memory_limit_valid(ctx) || !sizes_fit(ctx, m))
 		return false;
 	n = exec_params(m, &params);
 	given = xcalloc(n + 1, sizeof(char *));

@@ -292,6 +292,13 @@ bool exec_run(const IrModule *m, const DeviceTable *devices, const ExecOptions *
 	      const NpyArray *inputs, size_t ninputs, ExecResult *out, DiagList *diags);
 void exec_result_free(ExecResult *r);
 
+/* Whether every tensor a run of m (static shapes) can create fits: a known
+ * shape, a size that does not overflow, within opts->memory_limit or the
+ * machine's memory. The check exec_run makes first, for a command to make
+ * before it makes the inputs, so that nothing is allocated for a run that
+ * cannot happen; false after reporting into diags. */
+bool exec_check_sizes(const IrModule *m, const ExecOptions *opts, DiagList *diags);
+
 /*
  * Evaluates one expression `target` of m on the cpu, computing only what it
  * depends on: the values it reads, through let variables to their values,

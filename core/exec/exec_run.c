@@ -641,6 +641,23 @@ static bool check_sizes(Run *run)
 	return ok;
 }
 
+bool exec_check_sizes(const IrModule *m, const ExecOptions *opts, DiagList *diags)
+{
+	Run run;
+	bool ok;
+	memset(&run, 0, sizeof run);
+	run.m = m;
+	run.opts = opts;
+	run.diags = diags;
+	run.limit = exec_physical_memory();
+	if (opts->memory_limit && opts->memory_limit < run.limit)
+		run.limit = opts->memory_limit;
+	layout_build(&run);
+	ok = check_sizes(&run);
+	layout_free(&run);
+	return ok;
+}
+
 /* ---- devices ---------------------------------------------------------------- */
 
 /* The device an expression computes on. */
