@@ -60,12 +60,14 @@ static bool core_failed(CmdContext *ctx)
 	return failed >= 0 && (pipeline_phases[failed].flags & PHASE_RECORDS_EVENTS);
 }
 
-/* One line per destination device: which consumers read the value there. */
-static void print_resolution(CmdContext *ctx, const PlanConflict *c, const char *policy)
+/* One line per destination device: which consumers read the value there.
+ * by_id indexes m, the current module; the caller builds it once for every
+ * conflict (a module with thousands of conflicts is indexed once, not once
+ * per conflict). */
+static void print_resolution(CmdContext *ctx, const PlanConflict *c, const char *policy,
+			     const IrModule *m, Expr *const *by_id)
 {
 	const DeviceTable *devices = &ctx->session->devices;
-	const IrModule *m = session_current(ctx->session);
-	Expr **by_id = ir_index_by_id(m);
 	bool replicate = ctx->session->settings.policy == POLICY_REPLICATE &&
 			 c->value < m->nexprs && by_id[c->value] &&
 			 by_id[c->value]->kind == EXPR_CONSTANT;
@@ -99,7 +101,6 @@ static void print_resolution(CmdContext *ctx, const PlanConflict *c, const char 
 				devices_name(devices, d));
 		strbuf_free(&names);
 	}
-	free(by_id);
 }
 
 int cmd_conflicts(CmdContext *ctx, int argc, char **argv)
@@ -107,6 +108,8 @@ int cmd_conflicts(CmdContext *ctx, int argc, char **argv)
 	const PlanTrace *t = ctx->session->trace;
 	const DeviceTable *devices = &ctx->session->devices;
 	const char *policy = plan_policy_names[ctx->session->settings.policy];
+	const IrModule *m;
+	Expr **by_id;
 	if (!check_has_run(ctx))
 		return cmd_error(ctx, "phase 'check' has not run; use 'step' or 'plan'");
 	cmd_note_stopped(ctx);
@@ -114,6 +117,8 @@ int cmd_conflicts(CmdContext *ctx, int argc, char **argv)
 		fputs("no conflicts\n", ctx->out);
 		return 0;
 	}
+	m = session_current(ctx->session);
+	by_id = ir_index_by_id(m);
 	for (size_t i = 0; i < t->nconflicts; i++) {
 		const PlanConflict *c = &t->conflicts[i];
 		fprintf(ctx->out, "conflict %zu: %s is needed on ", i + 1, c->value_name);
@@ -141,8 +146,9 @@ int cmd_conflicts(CmdContext *ctx, int argc, char **argv)
 				"on %s and copies it\n",
 				policy, devices_name(devices, c->devices[0]));
 		else
-			print_resolution(ctx, c, policy);
+			print_resolution(ctx, c, policy, m, by_id);
 	}
+	free(by_id);
 	return 0;
 }
 

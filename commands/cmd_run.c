@@ -33,6 +33,7 @@
 #include "commands.h"
 
 #include <errno.h>
+#include <sys/stat.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -55,6 +56,7 @@ enum {
 };
 
 static uint64_t memory_limit(void);
+static bool memory_limit_valid(CmdContext *ctx);
 static void format_bytes(char *buf, size_t size, double bytes);
 
 typedef struct RunArgs {
@@ -361,6 +363,27 @@ done:
 	return ok;
 }
 
+/* A .npy file holds its array's bytes, so one larger than the memory
+ * limit is refused before it is read (npy_read checks the header against
+ * the data that follows it). Returns false after reporting. */
+static bool check_file_size(CmdContext *ctx, const ExecParam *p, const char *path)
+{
+	struct stat st;
+	uint64_t limit = memory_limit() ? memory_limit() : exec_physical_memory();
+	char need[32], have[32];
+	if (stat(path, &st) != 0 || !S_ISREG(st.st_mode) || (uint64_t)st.st_size <= limit)
+		return true; /* npy_read says what is wrong with it */
+	format_bytes(need, sizeof need, (double)st.st_size);
+	format_bytes(have, sizeof have, (double)limit);
+	if (memory_limit())
+		cmd_error(ctx, "input %%%s: %s holds %s, more than the %s memory limit", p->name,
+			  path, need, have);
+	else
+		cmd_error(ctx, "input %%%s: %s holds %s, more than this machine's %s of memory",
+			  p->name, path, need, have);
+	return false;
+}
+
 /* Input p's array as spec says: the file's, or seeded random values of
  * p's tensor type, in the shape given (which must agree with the type's
  * static dimensions, and is required where it has `?`); non-negative for
@@ -373,6 +396,8 @@ static bool generate_input(CmdContext *ctx, const ExecParam *p, const InputSpec 
 	const int64_t *shape;
 	char *err = NULL;
 	if (spec->file) {
+		if (!check_file_size(ctx, p, spec->file))
+			return false;
 		if (!npy_read(spec->file, out, &err)) {
 			cmd_error(ctx, "%s", err);
 			free(err);
@@ -410,6 +435,9 @@ static bool generate_input(CmdContext *ctx, const ExecParam *p, const InputSpec 
 		strbuf_free(&ty);
 		return false;
 	} else {
+		/* within the memory limit before a byte of it is allocated */
+		if (!check_input_shape(ctx, p, t->u.tensor.ndim, t->u.tensor.dims, "its type"))
+			return false;
 		shape = t->u.tensor.dims;
 	}
 	if (!npy_random(out, t->u.tensor.dtype, t->u.tensor.ndim, shape, spec->seed, &err)) {
@@ -422,6 +450,26 @@ static bool generate_input(CmdContext *ctx, const ExecParam *p, const InputSpec 
 	return true;
 }
 
+/* Whether every tensor a run of m makes, its inputs among them, fits in
+ * memory (exec_check_sizes), checked before the inputs are made; a module
+ * with `?` dimensions is checked once its shapes are known (by exec_run)
+ * and its inputs one by one in generate_input. False after reporting. */
+static bool sizes_fit(CmdContext *ctx, const IrModule *m)
+{
+	ExecOptions o;
+	DiagList diags;
+	bool ok;
+	if (plan_has_unknown_dims(m))
+		return true;
+	memset(&o, 0, sizeof o);
+	o.memory_limit = memory_limit();
+	diag_init(&diags);
+	ok = exec_check_sizes(m, &o, &diags);
+	cmd_print_diags(ctx, &diags);
+	diag_free(&diags);
+	return ok;
+}
+
 /* Builds one array per input of m: the arguments matched with the inputs,
  * then each input parsed and made in order, and a note naming the inputs
  * not given, which take random values. Returns false after reporting. */
@@ -429,12 +477,17 @@ static bool prepare_inputs(CmdContext *ctx, const IrModule *m, int argc, char **
 			   NpyArray **out, size_t *nout)
 {
 	ExecParam *params;
-	size_t n = exec_params(m, &params), nrandom = 0;
-	const char **given = xcalloc(n + 1, sizeof(char *));
-	NpyArray *inputs = xcalloc(n + 1, sizeof(NpyArray));
+	size_t n, nrandom = 0;
+	const char **given;
+	NpyArray *inputs;
 	StrBuf note;
 	bool ok = false;
 	size_t done = 0;
+	if (!memory_limit_valid(ctx) || !sizes_fit(ctx, m))
+		return false;
+	n = exec_params(m, &params);
+	given = xcalloc(n + 1, sizeof(char *));
+	inputs = xcalloc(n + 1, sizeof(NpyArray));
 	strbuf_init(&note);
 	if (!match_inputs(ctx, argc, argv, params, n, given))
 		goto done;
@@ -488,36 +541,87 @@ static void free_inputs(NpyArray *inputs, size_t n)
 	free(inputs);
 }
 
-/* The memory limit: DEVPLAN_MEMORY_LIMIT in bytes, with an optional K, M or
- * G suffix; 0 (the machine's memory) when unset or malformed. */
-static uint64_t memory_limit(void)
+/* DEVPLAN_MEMORY_LIMIT parsed strictly: a positive whole number of bytes
+ * with an optional K, M, G or T suffix (powers of 1024) and nothing else.
+ * *limit is 0 when unset; false with *why for anything malformed. */
+static bool parse_memory_limit(uint64_t *limit, const char **why)
 {
 	const char *s = getenv("DEVPLAN_MEMORY_LIMIT");
 	char *end;
 	unsigned long long v;
+	unsigned shift = 0;
+	*limit = 0;
 	if (!s || !*s)
-		return 0;
+		return true;
+	if (!(*s >= '0' && *s <= '9')) {
+		*why = "not a number of bytes";
+		return false;
+	}
 	errno = 0;
 	v = strtoull(s, &end, 10);
-	if (errno)
-		return 0;
+	if (errno) {
+		*why = "too large";
+		return false;
+	}
 	switch (*end) {
 	case 'K':
 	case 'k':
-		v <<= 10;
+		shift = 10;
+		end++;
 		break;
 	case 'M':
 	case 'm':
-		v <<= 20;
+		shift = 20;
+		end++;
 		break;
 	case 'G':
 	case 'g':
-		v <<= 30;
+		shift = 30;
+		end++;
+		break;
+	case 'T':
+	case 't':
+		shift = 40;
+		end++;
 		break;
 	default:
 		break;
 	}
-	return v;
+	if (*end) {
+		*why = "not a number of bytes with an optional K, M, G or T suffix";
+		return false;
+	}
+	if (v == 0) {
+		*why = "must be more than 0";
+		return false;
+	}
+	if (v > (UINT64_MAX >> shift)) {
+		*why = "too large";
+		return false;
+	}
+	*limit = (uint64_t)v << shift;
+	return true;
+}
+
+/* The memory limit; 0 (the machine's memory) when unset. Malformed values
+ * never get here: prepare_inputs refuses them first. */
+static uint64_t memory_limit(void)
+{
+	uint64_t limit;
+	const char *why;
+	return parse_memory_limit(&limit, &why) ? limit : 0;
+}
+
+/* Whether DEVPLAN_MEMORY_LIMIT is unset or well formed; false after
+ * reporting. */
+static bool memory_limit_valid(CmdContext *ctx)
+{
+	uint64_t limit;
+	const char *why = NULL;
+	if (parse_memory_limit(&limit, &why))
+		return true;
+	cmd_error(ctx, "DEVPLAN_MEMORY_LIMIT='%s': %s", getenv("DEVPLAN_MEMORY_LIMIT"), why);
+	return false;
 }
 
 /* The fault a test build injects (DEVPLAN_FAULT, see exec.h); none when
@@ -763,8 +867,10 @@ static void print_profile(CmdContext *ctx, const IrModule *m, const ExecResult *
 	Placement placement;
 	size_t ncopy_facts = 0;
 	char buf[32];
-	memcpy(ops, p->ops, p->nops * sizeof(ExecOpStat));
-	qsort(ops, p->nops, sizeof(ExecOpStat), compare_op_stats);
+	if (p->nops) { /* a @main that runs no operator has no table (NULL) */
+		memcpy(ops, p->ops, p->nops * sizeof(ExecOpStat));
+		qsort(ops, p->nops, sizeof(ExecOpStat), compare_op_stats);
+	}
 	for (size_t i = 0; i < p->nops; i++)
 		op_total += ops[i].seconds;
 	fprintf(ctx->out, "ops:\n  %-24s %-8s %7s %12s %7s\n", "op", "device", "calls", "time",

@@ -401,6 +401,153 @@ static void test_load_missing_keeps_module(void **state)
 	assert_string_equal(f->session.path, "fake.relay");
 }
 
+/* `conflicts` on a let chain with many conflicts (every fifth value read
+ * by an add pinned to the cpu and one pinned to the GPU) lists each one,
+ * in order, with the consumer that reads it through a copy: the module is
+ * indexed once for all of them, and every conflict still finds its own
+ * consumer in that index. */
+static void test_conflicts_many(void **state)
+{
+	enum { N = 400, EVERY = 5 };
+	Fixture *f = *state;
+	StrBuf text, want;
+	char line[96];
+	long i = 1, nvalues = 0;
+	strbuf_init(&text);
+	strbuf_puts(&text, "def @main(%x: Tensor[(2), float32]) {\n  let %v0 = add(%x, %x);\n");
+	while (i < N) {
+		if (i % EVERY == 0 && i + 2 < N) {
+			strbuf_printf(&text,
+				      "  let %%v%ld = on_device(add(%%v%ld, 1f), "
+				      "virtual_device=\"cpu:0\");\n"
+				      "  let %%v%ld = on_device(add(%%v%ld, 1f), "
+				      "virtual_device=\"cuda:0\");\n"
+				      "  let %%v%ld = add(%%v%ld, %%v%ld);\n",
+				      i, i - 1, i + 1, i - 1, i + 2, i, i + 1);
+			i += 3;
+		} else {
+			strbuf_printf(&text, "  let %%v%ld = add(%%v%ld, 1f);\n", i, i - 1);
+			i++;
+		}
+	}
+	strbuf_printf(&text, "  %%v%ld\n}\n", i - 1);
+	write_temp(f->script, text.data);
+	snprintf(line, sizeof line, "load %s", f->script);
+	assert_int_equal(run(f, line), 0);
+	assert_int_equal(run(f, "plan"), 0);
+	assert_int_equal(run(f, "conflicts"), 0);
+	/* the value before each pinned pair stays on the cpu (the fallback,
+	 * where one consumer reads it) and the add pinned to the GPU, on line
+	 * i + 3 (the value %v(i+1) is bound on line i + 3 of the file), reads
+	 * it through a copy; the GPU's result is read on the cpu by the add
+	 * after it */
+	strbuf_init(&want);
+	for (i = 1; i < N; i++) {
+		char num[24], next[24];
+		if (i % EVERY != 0 || i + 2 >= N)
+			continue;
+		snprintf(num, sizeof num, "%ld", i + 1);
+		snprintf(next, sizeof next, "%ld", i + 2);
+		strbuf_reset(&want);
+		strbuf_printf(&want,
+			      "  resolution (copy): %%v%ld stays on cpu:0; add@%ld:%zu reads it "
+			      "through one device_copy on cuda:0\n",
+			      i - 1, i + 3, 22 + strlen(num));
+		if (!strstr(f->out, want.data))
+			fail_msg("missing: %s", want.data);
+		strbuf_reset(&want);
+		strbuf_printf(&want,
+			      "  resolution (copy): %%v%ld stays on cuda:0; add@%ld:%zu reads it "
+			      "through one device_copy on cpu:0\n",
+			      i + 1, i + 4, 12 + strlen(next));
+		if (!strstr(f->out, want.data))
+			fail_msg("missing: %s", want.data);
+		nvalues += 2;
+		i += 2;
+	}
+	/* one entry per conflict, numbered in order */
+	{
+		long n = 0;
+		for (const char *p = f->out; (p = strstr(p, "conflict ")) != NULL; p++)
+			if (p == f->out || p[-1] == '\n') {
+				n++;
+				assert_int_equal(strtol(p + 9, NULL, 10), n);
+			}
+		assert_int_equal(n, nvalues);
+	}
+	strbuf_free(&want);
+	strbuf_free(&text);
+}
+
+/* DEVPLAN_MEMORY_LIMIT is parsed strictly, and an input larger than the
+ * limit (or than any machine's memory) is refused before it is made. */
+static void test_memory_limit(void **state)
+{
+	Fixture *f = *state;
+	char line[96];
+	const char *bad[] = {"abc",      "1.5G", "0", "10Q", "12K3", "-1", "99999999999999999999",
+			     "20000000T"};
+	write_temp(f->script, "def @main(%x: Tensor[(1000, 1000), float32]) {\n  add(%x, 1f)\n}\n");
+	write_temp(f->script2, "def @main(%x: Tensor[(1000000000, 1000000000), float32]) {\n"
+			       "  add(%x, 1f)\n}\n");
+	snprintf(line, sizeof line, "load %s", f->script);
+	assert_int_equal(run(f, line), 0);
+	assert_int_equal(run(f, "plan"), 0);
+	for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+		setenv("DEVPLAN_MEMORY_LIMIT", bad[i], 1);
+		assert_int_equal(run(f, "run"), 1);
+		assert_non_null(strstr(f->err, "error: DEVPLAN_MEMORY_LIMIT='"));
+		assert_string_equal(f->out, "");
+	}
+	/* the input is refused before it is made: no note about its random
+	 * values comes first */
+	setenv("DEVPLAN_MEMORY_LIMIT", "1M", 1);
+	assert_int_equal(run(f, "run"), 1);
+	assert_non_null(strstr(f->err,
+			       ":1:11: error: %x needs 3.8 MiB for its Tensor[(1000, 1000), "
+			       "float32], more than the 1.0 MiB memory limit\n"));
+	assert_null(strstr(f->err, "note:"));
+	setenv("DEVPLAN_MEMORY_LIMIT", "4m", 1);
+	assert_int_equal(run(f, "run"), 0);
+	unsetenv("DEVPLAN_MEMORY_LIMIT");
+	/* 4e18 bytes: refused by its size, not by a failed allocation */
+	snprintf(line, sizeof line, "load %s", f->script2);
+	assert_int_equal(run(f, line), 0);
+	assert_int_equal(run(f, "plan"), 0);
+	assert_int_equal(run(f, "run"), 1);
+	assert_non_null(strstr(f->err, "error: %x needs 3.5 EiB for its "));
+	assert_non_null(strstr(f->err, "more than this machine's "));
+	assert_null(strstr(f->err, "note:"));
+	/* a small input whose op makes a large tensor: refused before the
+	 * input is made too */
+	unlink(f->script2);
+	write_temp(f->script2, "def @main(%x: Tensor[(1), float32]) {\n"
+			       "  broadcast_to(%x, shape=[1000, 1000])\n}\n");
+	snprintf(line, sizeof line, "load %s", f->script2);
+	assert_int_equal(run(f, line), 0);
+	assert_int_equal(run(f, "plan"), 0);
+	setenv("DEVPLAN_MEMORY_LIMIT", "1M", 1);
+	assert_int_equal(run(f, "compare"), 1);
+	assert_non_null(strstr(f->err, "error: 'broadcast_to' needs 3.8 MiB"));
+	assert_null(strstr(f->err, "note:"));
+	unsetenv("DEVPLAN_MEMORY_LIMIT");
+}
+
+/* profile on a @main that runs no operator: an empty table of ops (no
+ * memcpy from the NULL one, which UBSan reports in the sanitized suite). */
+static void test_profile_without_ops(void **state)
+{
+	Fixture *f = *state;
+	char line[96];
+	write_temp(f->script, "def @main(%x: Tensor[(2), float32]) {\n  %x\n}\n");
+	snprintf(line, sizeof line, "load %s", f->script);
+	assert_int_equal(run(f, line), 0);
+	assert_int_equal(run(f, "plan"), 0);
+	assert_int_equal(run(f, "profile"), 0);
+	assert_non_null(strstr(f->out, "ops:\n"));
+	assert_non_null(strstr(f->out, "(no copies in the plan)"));
+}
+
 /* NumPy has no bfloat16: a bfloat16 result is saved as its uint16 bit
  * patterns ('<u2'), as TVM's NDArray.numpy() gives it, and such a file is
  * taken back for a bfloat16 input; a uint16 input still wants uint16. */
@@ -785,6 +932,9 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_exact_alias_and_prefix, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_ambiguous_and_unknown, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_argument_counts, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_conflicts_many, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_memory_limit, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_profile_without_ops, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_needs_module, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_quoted_command_line, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_set_and_show, setup, teardown),

@@ -86,98 +86,159 @@ uint64_t exec_physical_memory(void)
 
 /* ---- the host pool ------------------------------------------------------------ */
 
-enum { POOL_HEADER = 64 };
+/* Blocks come in size classes, each with its own free list, so that an
+ * allocation and a free are O(1) whatever the cache holds (a run of 10^6
+ * small tensors must not scan the cache once per tensor). A class's blocks
+ * all have one size: up to 256 bytes the classes are the multiples of 64
+ * (a one-element tensor takes 128 bytes with its header, not a page), and
+ * above that each power of two (2^k, 2^(k+1)] is cut into four classes of
+ * 2^(k-2) bytes each, so a block is at most a quarter larger than asked
+ * for. A bitmap of the classes that hold a cached block finds the smallest
+ * non-empty class that fits in a few word operations. */
+enum {
+	POOL_HEADER = 64,
+	POOL_SMALL = 256, /* up to here the classes are multiples of 64 */
+	POOL_CLASSES = 4 + 4 * (64 - 8),
+	POOL_WORDS = (POOL_CLASSES + 63) / 64,
+};
 
-/* What sits at the start of every block: its size, and whether the
- * source made it (false: the pageable memory a fall_back source's pool
- * handed out when the source had none left). */
+/* What sits at the start of every block: its size, whether the source
+ * made it (false: the pageable memory a fall_back source's pool handed out
+ * when the source had none left), and while it is cached the next block of
+ * its class. */
 typedef struct PoolHeader {
 	size_t size;
 	bool from_source;
+	struct PoolHeader *next;
 } PoolHeader;
 _Static_assert(sizeof(PoolHeader) <= POOL_HEADER, "the header fits its slot");
 
-typedef struct PoolBlock {
-	void *raw;
-	size_t size;
-} PoolBlock;
-
 typedef struct HostPool {
 	const ExecHostSource *src;
-	PoolBlock *cached;
-	size_t ncached, cap;
+	PoolHeader *free_lists[POOL_CLASSES]; /* cached blocks by class */
+	uint64_t nonempty[POOL_WORDS];        /* bit c: free_lists[c] has a block */
 	size_t cached_bytes, max_cached;
 } HostPool;
 
-/* The smallest cached block of at least want bytes and at most twice that,
- * else fresh memory from the source; the block's size sits in its header.
- * When the source has none, a fall_back source's pool gives its cache back
- * and tries once more, then hands out pageable memory instead of failing an
- * allocation the host could satisfy. */
+/* The class of a block of size bytes (a multiple of 64, at least 64, at
+ * most SIZE_MAX / 2), and the size of that class's blocks. */
+static unsigned pool_class(size_t size, size_t *class_size)
+{
+	unsigned k;
+	size_t step, units;
+	if (size <= POOL_SMALL) {
+		*class_size = (size + 63) / 64 * 64;
+		return (unsigned)(*class_size / 64 - 1);
+	}
+	k = 63u - (unsigned)__builtin_clzll((unsigned long long)(size - 1)); /* 2^k < size */
+	step = (size_t)1 << (k - 2);
+	units = (size + step - 1) / step; /* 5..8 */
+	*class_size = units * step;
+	return 4 + 4 * (k - 8) + (unsigned)(units - 5);
+}
+
+static void pool_push(HostPool *pool, unsigned c, PoolHeader *h)
+{
+	h->next = pool->free_lists[c];
+	pool->free_lists[c] = h;
+	pool->nonempty[c / 64] |= (uint64_t)1 << (c % 64);
+	pool->cached_bytes += h->size;
+}
+
+static PoolHeader *pool_pop(HostPool *pool, unsigned c)
+{
+	PoolHeader *h = pool->free_lists[c];
+	pool->free_lists[c] = h->next;
+	if (!h->next)
+		pool->nonempty[c / 64] &= ~((uint64_t)1 << (c % 64));
+	pool->cached_bytes -= h->size;
+	return h;
+}
+
+/* The smallest non-empty class from c on, or POOL_CLASSES. */
+static unsigned pool_first_cached(const HostPool *pool, unsigned c)
+{
+	for (unsigned w = c / 64; w < POOL_WORDS; w++) {
+		uint64_t bits = pool->nonempty[w];
+		if (w == c / 64)
+			bits &= ~(uint64_t)0 << (c % 64);
+		if (bits)
+			return w * 64 + (unsigned)__builtin_ctzll(bits);
+	}
+	return POOL_CLASSES;
+}
+
+/* Gives every cached block back to the source. */
+static void pool_release_cache(HostPool *pool)
+{
+	for (unsigned c = 0; c < POOL_CLASSES; c++)
+		while (pool->free_lists[c])
+			pool->src->free(pool_pop(pool, c));
+}
+
+/* A cached block of the smallest class that fits, as long as it is at most
+ * twice the size asked for, else fresh memory of the class's size from the
+ * source; the block's size sits in its header. When the source has none, a
+ * fall_back source's pool gives its cache back and tries once more, then
+ * hands out pageable memory instead of failing an allocation the host
+ * could satisfy. */
 static void *pool_alloc(void *ctx, size_t nbytes)
 {
 	HostPool *pool = ctx;
-	size_t want = (nbytes + POOL_HEADER + 4095) / 4096 * 4096, best = SIZE_MAX;
-	char *raw;
-	bool from_source = true;
-	if (want < nbytes)
+	size_t want, size;
+	unsigned c, cached;
+	PoolHeader *h;
+	if (nbytes > SIZE_MAX / 2 - POOL_HEADER)
 		return NULL;
-	for (size_t i = 0; i < pool->ncached; i++) {
-		size_t s = pool->cached[i].size;
-		if (s >= want && s / 2 <= want && (best == SIZE_MAX || s < pool->cached[best].size))
-			best = i;
-	}
-	if (best != SIZE_MAX) {
-		PoolBlock b = pool->cached[best];
-		pool->cached[best] = pool->cached[--pool->ncached];
-		pool->cached_bytes -= b.size;
-		raw = b.raw;
-		want = b.size;
+	want = (nbytes + POOL_HEADER + 63) / 64 * 64;
+	c = pool_class(want, &size);
+	cached = pool_first_cached(pool, c);
+	if (cached < POOL_CLASSES && pool->free_lists[cached]->size / 2 <= want)
+		return (char *)pool_pop(pool, cached) + POOL_HEADER;
+	h = pool->src->alloc(size);
+	if (h) {
+		h->from_source = true;
 	} else {
-		raw = pool->src->alloc(want);
-		if (!raw && pool->src->fall_back) {
-			for (size_t i = 0; i < pool->ncached; i++)
-				pool->src->free(pool->cached[i].raw);
-			pool->ncached = 0;
-			pool->cached_bytes = 0;
-			raw = pool->src->alloc(want);
-			if (!raw) {
-				raw = exec_host_alloc(want);
-				from_source = false;
-			}
-		}
-		if (!raw)
+		if (!pool->src->fall_back)
 			return NULL;
+		pool_release_cache(pool);
+		h = pool->src->alloc(size);
+		if (h) {
+			h->from_source = true;
+		} else {
+			h = exec_host_alloc(size);
+			if (!h)
+				return NULL;
+			h->from_source = false;
+		}
 	}
-	((PoolHeader *)raw)->size = want;
-	((PoolHeader *)raw)->from_source = from_source;
-	return raw + POOL_HEADER;
+	h->size = size;
+	h->next = NULL;
+	return (char *)h + POOL_HEADER;
 }
 
 static void pool_free(void *ctx, void *ptr)
 {
 	HostPool *pool = ctx;
-	char *raw = (char *)ptr - POOL_HEADER;
-	size_t size = ((PoolHeader *)raw)->size;
-	if (!((PoolHeader *)raw)->from_source) {
-		exec_host_free(raw);
+	PoolHeader *h = (PoolHeader *)((char *)ptr - POOL_HEADER);
+	size_t size;
+	unsigned c;
+	if (!h->from_source) {
+		exec_host_free(h);
 		return;
 	}
-	if (pool->cached_bytes + size > pool->max_cached) {
-		pool->src->free(raw);
+	if (h->size > pool->max_cached - pool->cached_bytes) {
+		pool->src->free(h);
 		return;
 	}
-	grow_array((void **)&pool->cached, &pool->cap, pool->ncached + 1, sizeof(PoolBlock));
-	pool->cached[pool->ncached++] = (PoolBlock){raw, size};
-	pool->cached_bytes += size;
+	c = pool_class(h->size, &size);
+	pool_push(pool, c, h);
 }
 
 static void pool_destroy(void *ctx)
 {
 	HostPool *pool = ctx;
-	for (size_t i = 0; i < pool->ncached; i++)
-		pool->src->free(pool->cached[i].raw);
-	free(pool->cached);
+	pool_release_cache(pool);
 	free(pool);
 }
 

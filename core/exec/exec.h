@@ -213,10 +213,13 @@ typedef struct ExecHostSource {
 } ExecHostSource;
 
 /* The host pool (exec.c), the one cache of host blocks behind the runtime's
- * pageable allocator and the cuda backend's pinned one: freed blocks are
- * kept, up to max_cached bytes, and the smallest that fits and is at most
- * twice the size asked for is reused. src must outlive the allocator;
- * destroy releases the pool and its cached blocks. */
+ * pageable allocator and the cuda backend's pinned one: blocks come in
+ * size classes (64-byte multiples up to 256 bytes, then four classes per
+ * power of two), freed blocks are kept on their class's free list, up to
+ * max_cached bytes, and a block of the smallest non-empty class that fits
+ * is reused when it is at most twice the size asked for; allocating and
+ * freeing take constant time. src must outlive the allocator; destroy
+ * releases the pool and its cached blocks. */
 ExecHostAllocator exec_host_pool(const ExecHostSource *src, size_t max_cached);
 
 /* ---- running a module -------------------------------------------------- */
@@ -288,6 +291,13 @@ typedef struct ExecResult {
 bool exec_run(const IrModule *m, const DeviceTable *devices, const ExecOptions *opts,
 	      const NpyArray *inputs, size_t ninputs, ExecResult *out, DiagList *diags);
 void exec_result_free(ExecResult *r);
+
+/* Whether every tensor a run of m (static shapes) can create fits: a known
+ * shape, a size that does not overflow, within opts->memory_limit or the
+ * machine's memory. The check exec_run makes first, for a command to make
+ * before it makes the inputs, so that nothing is allocated for a run that
+ * cannot happen; false after reporting into diags. */
+bool exec_check_sizes(const IrModule *m, const ExecOptions *opts, DiagList *diags);
 
 /*
  * Evaluates one expression `target` of m on the cpu, computing only what it

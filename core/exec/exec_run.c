@@ -478,12 +478,13 @@ static void describe_expr(StrBuf *sb, const Expr *e)
 }
 
 /* A tensor type the run can allocate: static, not overflowing, within the
- * limit; tuples field by field. */
+ * limit; tuples field by field. The names in the message are made only when
+ * there is one to print (this runs once per expression of a run). */
 static bool check_type(Run *run, const Expr *e, const Type *t)
 {
 	StrBuf what, ty;
-	int64_t count, bytes;
-	bool ok = true;
+	int64_t count, bytes = 0;
+	bool unknown = false, overflows = false;
 	if (!t)
 		return true;
 	switch (t->kind) {
@@ -500,28 +501,29 @@ static bool check_type(Run *run, const Expr *e, const Type *t)
 	case TYPE_TENSOR:
 		break;
 	}
+	for (uint32_t i = 0; i < t->u.tensor.ndim; i++)
+		if (t->u.tensor.dims[i] < 0)
+			unknown = true;
+	if (!unknown)
+		overflows = !type_num_elements(t, &count) ||
+			    __builtin_mul_overflow(count, (int64_t)dtype_size(t->u.tensor.dtype),
+						   &bytes);
+	if (!unknown && !overflows && (uint64_t)bytes <= run->limit)
+		return true;
 	strbuf_init(&what);
 	strbuf_init(&ty);
 	describe_expr(&what, e);
 	type_print(&ty, t);
-	for (uint32_t i = 0; i < t->u.tensor.ndim; i++)
-		if (t->u.tensor.dims[i] < 0) {
-			diag_error(run->diags, run->m->src, e->pos,
-				   "%s has type %s with unknown dimensions: its shape depends on "
-				   "values known only while running, and devplan computes shapes "
-				   "before running, from the inputs' shapes and values",
-				   what.data, ty.data);
-			ok = false;
-			goto done;
-		}
-	if (!type_num_elements(t, &count) ||
-	    __builtin_mul_overflow(count, (int64_t)dtype_size(t->u.tensor.dtype), &bytes)) {
+	if (unknown) {
+		diag_error(run->diags, run->m->src, e->pos,
+			   "%s has type %s with unknown dimensions: its shape depends on "
+			   "values known only while running, and devplan computes shapes "
+			   "before running, from the inputs' shapes and values",
+			   what.data, ty.data);
+	} else if (overflows) {
 		diag_error(run->diags, run->m->src, e->pos,
 			   "%s has type %s, whose size in bytes overflows", what.data, ty.data);
-		ok = false;
-		goto done;
-	}
-	if ((uint64_t)bytes > run->limit) {
+	} else {
 		StrBuf need, have;
 		strbuf_init(&need);
 		strbuf_init(&have);
@@ -537,12 +539,10 @@ static bool check_type(Run *run, const Expr *e, const Type *t)
 				   what.data, need.data, ty.data, have.data);
 		strbuf_free(&need);
 		strbuf_free(&have);
-		ok = false;
 	}
-done:
 	strbuf_free(&what);
 	strbuf_free(&ty);
-	return ok;
+	return false;
 }
 
 /* Every operator the module calls has a kernel (ops.def's OP_PLAN ones
@@ -638,6 +638,23 @@ static bool check_sizes(Run *run)
 		}
 	}
 	free(by_id);
+	return ok;
+}
+
+bool exec_check_sizes(const IrModule *m, const ExecOptions *opts, DiagList *diags)
+{
+	Run run;
+	bool ok;
+	memset(&run, 0, sizeof run);
+	run.m = m;
+	run.opts = opts;
+	run.diags = diags;
+	run.limit = exec_physical_memory();
+	if (opts->memory_limit && opts->memory_limit < run.limit)
+		run.limit = opts->memory_limit;
+	layout_build(&run);
+	ok = check_sizes(&run);
+	layout_free(&run);
 	return ok;
 }
 

@@ -2,7 +2,11 @@
  * diag.c - source files and diagnostic formatting.
  *
  * Tabs in the source line are kept, and the caret line copies them, so the
- * caret sits under the column whatever the terminal's tab width.
+ * caret sits under the column whatever the terminal's tab width. A line
+ * longer than DIAG_LINE_MAX bytes (more than TVM's printer writes, even
+ * with its type comments) is shown as a window of DIAG_WINDOW bytes around
+ * the caret, with `...` where it was cut, so that an error on a 100 MB
+ * line prints a line, not the file twice.
  */
 #include "diag.h"
 
@@ -214,6 +218,14 @@ static void append_printable(StrBuf *out, const char *s, size_t n)
 	}
 }
 
+enum { DIAG_LINE_MAX = 240, DIAG_WINDOW = 80 };
+
+/* Whether byte c continues a UTF-8 character (a window never cuts one). */
+static bool utf8_continuation(char c)
+{
+	return ((unsigned char)c & 0xC0) == 0x80;
+}
+
 void diag_format(StrBuf *out, const Diag *d)
 {
 	if (d->src && d->pos.line)
@@ -222,13 +234,27 @@ void diag_format(StrBuf *out, const Diag *d)
 		strbuf_printf(out, "%s: ", d->src->name);
 	strbuf_printf(out, "%s: %s\n", severity_name(d->severity), d->message);
 	if (d->src && d->pos.line && d->pos.line <= d->src->nlines) {
-		size_t len;
+		size_t len, from = 0, to, caret;
 		const char *line = source_line(d->src, d->pos.line, &len);
-		strbuf_puts(out, "  ");
-		append_printable(out, line, len);
-		strbuf_puts(out, "\n  ");
-		for (uint32_t i = 1; i < d->pos.col && i - 1 < len; i++)
-			strbuf_putc(out, line[i - 1] == '\t' ? '\t' : ' ');
+		caret = d->pos.col > 0 && d->pos.col - 1 < len ? d->pos.col - 1 : len;
+		to = len;
+		if (len > DIAG_LINE_MAX) {
+			from = caret > DIAG_WINDOW / 2 ? caret - DIAG_WINDOW / 2 : 0;
+			if (from > len - DIAG_WINDOW)
+				from = len - DIAG_WINDOW;
+			to = from + DIAG_WINDOW;
+			while (from > 0 && utf8_continuation(line[from]))
+				from--;
+			while (to < len && utf8_continuation(line[to]))
+				to++;
+		}
+		strbuf_puts(out, from ? "  ..." : "  ");
+		append_printable(out, line + from, to - from);
+		strbuf_puts(out, to < len ? "...\n  " : "\n  ");
+		if (from)
+			strbuf_puts(out, "   ");
+		for (size_t i = from; i < caret; i++)
+			strbuf_putc(out, line[i] == '\t' ? '\t' : ' ');
 		strbuf_puts(out, "^\n");
 	}
 }
