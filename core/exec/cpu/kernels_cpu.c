@@ -21,8 +21,10 @@
 #include <cblas.h>
 #include <limits.h>
 #include <pthread.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <unistd.h>
 
 /* ---- threads ----------------------------------------------------------- */
@@ -31,6 +33,25 @@ enum { KERNEL_MAX_THREADS = 64 };
 
 static int cpu_threads = 1;
 static pthread_once_t cpu_threads_once = PTHREAD_ONCE_INIT;
+
+/* OpenBLAS's threads: each worker allocates a buffer of over 128 MiB when
+ * it starts, and one that cannot (under `ulimit -v`) retries for ever while
+ * the caller waits. So under an address-space limit there are only as many
+ * as it leaves room for (one per 256 MiB past the first 256 MiB), and at
+ * least the caller's own (OpenBLAS with one thread runs in the caller and
+ * uses no worker). */
+static int blas_threads(int wanted)
+{
+	struct rlimit rl;
+	uint64_t room;
+	if (getrlimit(RLIMIT_AS, &rl) != 0 || rl.rlim_cur == RLIM_INFINITY)
+		return wanted;
+	room = rl.rlim_cur > ((uint64_t)256 << 20) ? (rl.rlim_cur - ((uint64_t)256 << 20)) >> 28
+						   : 0;
+	if (room < 1)
+		return 1;
+	return room < (uint64_t)wanted ? (int)room : wanted;
+}
 
 static void cpu_threads_init(void)
 {
@@ -47,7 +68,7 @@ static void cpu_threads_init(void)
 	if (n > KERNEL_MAX_THREADS)
 		n = KERNEL_MAX_THREADS;
 	cpu_threads = (int)n;
-	openblas_set_num_threads(cpu_threads);
+	openblas_set_num_threads(blas_threads(cpu_threads));
 }
 
 int kernel_cpu_threads(void)
@@ -185,11 +206,45 @@ void cpu_gemm(DType dt, bool ta, bool tb, int64_t m, int64_t n, int64_t k, const
 			    (int)lda, b, (int)ldb, 0.0, c, (int)ldc);
 }
 
+/* OpenBLAS allocates a work buffer of 128 MiB in the calling thread on its
+ * first call, and retries for ever when the address space cannot hold it
+ * (`ulimit -v`): so before the first call, the room left under the limit
+ * is checked and a product that could not run fails with a clear error.
+ * Once a call has run, the buffer exists. */
+enum { BLAS_BUFFER_ROOM = 160 << 20 };
+static bool blas_room_known;
+
+static bool blas_room(char **err)
+{
+	struct rlimit rl;
+	unsigned long pages = 0;
+	uint64_t used, room;
+	FILE *f;
+	if (blas_room_known || getrlimit(RLIMIT_AS, &rl) != 0 || rl.rlim_cur == RLIM_INFINITY)
+		return true;
+	f = fopen("/proc/self/statm", "r");
+	if (!f)
+		return true;
+	if (fscanf(f, "%lu", &pages) != 1)
+		pages = 0;
+	fclose(f);
+	used = (uint64_t)pages * (uint64_t)sysconf(_SC_PAGE_SIZE);
+	room = rl.rlim_cur > used ? rl.rlim_cur - used : 0;
+	if (room < BLAS_BUFFER_ROOM) {
+		*err = xasprintf("OpenBLAS needs a work buffer of 128 MiB, and the address-space "
+				 "limit (ulimit -v) leaves %llu MiB free",
+				 (unsigned long long)(room >> 20));
+		return false;
+	}
+	blas_room_known = true;
+	return true;
+}
+
 bool cpu_blas_dtype(const KernelCall *kc, char **err)
 {
 	DType dt = kc->in[0].dtype;
 	if (dt == DT_FLOAT32 || dt == DT_FLOAT64)
-		return true;
+		return blas_room(err);
 	return cpu_unsupported(kc, dt, err);
 }
 
