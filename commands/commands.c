@@ -1142,7 +1142,14 @@ void commands_echo_line(CmdContext *ctx, const char *line)
 		p++;
 	if (!*p)
 		return;
-	fprintf(ctx->out, "%s\n", line);
+	/* what the script says, its control characters escaped as in messages */
+	{
+		StrBuf sb;
+		strbuf_init(&sb);
+		put_escaped(&sb, line, strlen(line));
+		fprintf(ctx->out, "%s\n", sb.data ? sb.data : "");
+		strbuf_free(&sb);
+	}
 	fflush(ctx->out);
 }
 
