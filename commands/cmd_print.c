@@ -36,24 +36,6 @@ typedef struct PrintDim {
 	bool index;
 } PrintDim;
 
-/* What a use of name reads: through let variables, on_device and
- * device_copy (which keep the numbers) to the value computed. */
-static const Expr *print_resolve(const Expr *e)
-{
-	for (int steps = 0; e && steps < 64; steps++) {
-		if (e->kind == EXPR_VAR && e->u.var.role == VAR_LET && e->u.var.value)
-			e = e->u.var.value;
-		else if (e->kind == EXPR_LET)
-			e = e->u.let.body;
-		else if ((ir_is_op(e, OP_ON_DEVICE) || ir_is_op(e, OP_DEVICE_COPY)) &&
-			 e->u.call.nargs == 1)
-			e = e->u.call.args[0];
-		else
-			break;
-	}
-	return e;
-}
-
 /* An integer of the slice at *p; false when there is none. */
 static bool print_integer(const char **p, int64_t *out)
 {
@@ -265,7 +247,7 @@ int cmd_print(CmdContext *ctx, int argc, char **argv)
 		status = cmd_error(ctx, "no value named '%s' in the module that ran", name.data);
 		goto done;
 	}
-	e = print_resolve(e);
+	e = ir_computed_value(e);
 	if (e->type && e->type->kind == TYPE_TUPLE &&
 	    (!field_named || field >= e->type->u.tuple.nfields)) {
 		int base = field_named ? (int)(strrchr(name.data, '.') - name.data) : (int)name.len;

@@ -1093,21 +1093,9 @@ static bool saturating_result(const IrModule *m, size_t i, size_t n)
 	const Expr *e;
 	if (main_index < 0)
 		return false;
-	e = m->globals[main_index].fn->u.fn.body;
-	for (int steps = 0; e && steps < 64; steps++) {
-		if (e->kind == EXPR_VAR && e->u.var.role == VAR_LET && e->u.var.value)
-			e = e->u.var.value;
-		else if (e->kind == EXPR_LET)
-			e = e->u.let.body;
-		else if ((ir_is_op(e, OP_ON_DEVICE) || ir_is_op(e, OP_DEVICE_COPY)) &&
-			 e->u.call.nargs == 1)
-			e = e->u.call.args[0];
-		else if (e->kind == EXPR_TUPLE && e->u.tuple.nfields == n && i < n && n > 1) {
-			e = e->u.tuple.fields[i];
-			n = 1;
-		} else
-			break;
-	}
+	e = ir_computed_value(m->globals[main_index].fn->u.fn.body);
+	if (e && e->kind == EXPR_TUPLE && e->u.tuple.nfields == n && i < n && n > 1)
+		e = ir_computed_value(e->u.tuple.fields[i]);
 	return e && (ir_is_op(e, OP_SOFTMAX) || ir_is_op(e, OP_TANH) || ir_is_op(e, OP_SIGMOID) ||
 		     ir_is_op(e, OP_RELU) || ir_is_op(e, OP_CLIP) || ir_is_op(e, OP_LOG_SOFTMAX));
 }

@@ -98,22 +98,7 @@ CompareEach *compare_each_new(const Session *s, const IrModule *reference, const
 		x->head[i] = x->tail[i] = EACH_NONE;
 	x->nplanned = planned->nexprs;
 	x->depth = xcalloc(x->nplanned + 1, sizeof(uint32_t));
-	x->let_var = xcalloc(x->nplanned + 1, sizeof(Expr *));
-	{
-		Expr **by_id = ir_index_by_id(planned);
-		for (uint32_t id = 0; id < x->nplanned; id++) {
-			const Expr *let = by_id[id], *value;
-			if (!let || let->kind != EXPR_LET || !let->u.let.var->name)
-				continue;
-			value = let->u.let.value;
-			for (int steps = 0; value->kind == EXPR_LET && steps < EACH_DEPTH_STEPS;
-			     steps++)
-				value = value->u.let.body;
-			if (value->id < x->nplanned && !x->let_var[value->id])
-				x->let_var[value->id] = let->u.let.var;
-		}
-		free(by_id);
-	}
+	x->let_var = ir_let_names(planned);
 	x->record_of = xmalloc((x->nplanned + 1) * sizeof(uint32_t));
 	for (uint32_t i = 0; i <= x->nplanned; i++)
 		x->record_of[i] = EACH_NONE;
@@ -194,29 +179,11 @@ static EachSlot *take_reference(CompareEach *x, uint32_t id, uint32_t field)
 	return NULL;
 }
 
-/* What an operand reads: through let variables, lets, on_device and
- * device_copy (which compute nothing) to the value. */
-static const Expr *operand_value(const Expr *e)
-{
-	for (int steps = 0; e && steps < EACH_DEPTH_STEPS; steps++) {
-		if (e->kind == EXPR_VAR && e->u.var.role == VAR_LET && e->u.var.value)
-			e = e->u.var.value;
-		else if (e->kind == EXPR_LET)
-			e = e->u.let.body;
-		else if ((ir_is_op(e, OP_ON_DEVICE) || ir_is_op(e, OP_DEVICE_COPY)) &&
-			 e->u.call.nargs == 1)
-			e = e->u.call.args[0];
-		else
-			break;
-	}
-	return e;
-}
-
 /* The ops on the longest path from the inputs to what e reads. */
 static uint32_t operand_depth(const CompareEach *x, const Expr *e, int budget)
 {
 	uint32_t d = 0;
-	e = operand_value(e);
+	e = ir_computed_value(e);
 	if (!e || budget <= 0)
 		return 0;
 	switch (e->kind) {
@@ -425,7 +392,7 @@ static void print_operands(CmdContext *ctx, const CompareEach *x, const EachReco
 {
 	const Expr *call = r->e;
 	for (uint32_t a = 0; a < call->u.call.nargs; a++) {
-		const Expr *v = operand_value(call->u.call.args[a]);
+		const Expr *v = ir_computed_value(call->u.call.args[a]);
 		StrBuf name, type;
 		bool known = false;
 		double lo = 0, hi = 0;
@@ -435,7 +402,7 @@ static void print_operands(CmdContext *ctx, const CompareEach *x, const EachReco
 		uint32_t field = 0;
 		/* a field of an op's tuple result (split) reads that field's record */
 		if (v->kind == EXPR_PROJ) {
-			base = operand_value(v->u.proj.tuple);
+			base = ir_computed_value(v->u.proj.tuple);
 			field = v->u.proj.index;
 		}
 		if (!base->name && base->id < x->nplanned && x->let_var[base->id])

@@ -94,27 +94,12 @@ static InputRole role_of_name(const char *name)
 	return ROLE_DATA;
 }
 
-/* What a use reads: through let variables to the value. */
-static const Expr *read_value(const Expr *e)
-{
-	for (int steps = 0; e && steps < 64; steps++) {
-		if (e->kind == EXPR_VAR && e->u.var.role == VAR_LET && e->u.var.value)
-			e = e->u.var.value;
-		else if ((ir_is_op(e, OP_ON_DEVICE) || ir_is_op(e, OP_DEVICE_COPY)) &&
-			 e->u.call.nargs == 1)
-			e = e->u.call.args[0];
-		else
-			break;
-	}
-	return e;
-}
-
 /* The input a root or logarithm's operand comes from, through what keeps
  * it positive (copy, cast, reshapes, adding a constant), or NULL. */
 static const Expr *positive_source(const Expr *e)
 {
 	for (int steps = 0; e && steps < 64; steps++) {
-		e = read_value(e);
+		e = ir_computed_value(e);
 		if (ir_is_op(e, OP_COPY) || ir_is_op(e, OP_CAST) || ir_is_op(e, OP_EXPAND_DIMS) ||
 		    ir_is_op(e, OP_RESHAPE))
 			e = e->u.call.args[0];
@@ -172,7 +157,7 @@ void run_inputs_realistic(const IrModule *m, const ExecParam *params, size_t n, 
 		if (!call || call->kind != EXPR_CALL || call->u.call.op == OP_NONE)
 			continue;
 		for (uint32_t a = 0; a < call->u.call.nargs; a++) {
-			const Expr *v = read_value(call->u.call.args[a]);
+			const Expr *v = ir_computed_value(call->u.call.args[a]);
 			for (size_t k = 0; k < n; k++) {
 				if (seen[k] || params[k].var != v)
 					continue;

@@ -46,17 +46,7 @@ struct RunValues {
  * as a result. */
 static void mark_results(RunValues *k, const Expr *e, int budget)
 {
-	for (int steps = 0; e && steps < RUN_VALUES_STEPS; steps++) {
-		if (e->kind == EXPR_VAR && e->u.var.role == VAR_LET && e->u.var.value)
-			e = e->u.var.value;
-		else if (e->kind == EXPR_LET)
-			e = e->u.let.body;
-		else if ((ir_is_op(e, OP_ON_DEVICE) || ir_is_op(e, OP_DEVICE_COPY)) &&
-			 e->u.call.nargs == 1)
-			e = e->u.call.args[0];
-		else
-			break;
-	}
+	e = ir_computed_value(e);
 	if (!e || budget <= 0 || e->id >= k->m->nexprs)
 		return;
 	if (e->kind == EXPR_TUPLE) {
@@ -88,24 +78,9 @@ RunValues *run_values_new(CmdContext *ctx, const IrModule *m, const char *dump_d
 	k->dir = dump_dir;
 	k->keep_every = ctx->session->settings.keep_values;
 	k->is_result = xcalloc(m->nexprs + 1, sizeof(bool));
-	k->let_var = xcalloc(m->nexprs + 1, sizeof(Expr *));
+	k->let_var = ir_let_names(m);
 	if (main_index >= 0)
 		mark_results(k, m->globals[main_index].fn->u.fn.body, RUN_VALUES_STEPS);
-	{
-		Expr **by_id = ir_index_by_id(m);
-		for (uint32_t id = 0; id < m->nexprs; id++) {
-			const Expr *let = by_id[id], *value;
-			if (!let || let->kind != EXPR_LET || !let->u.let.var->name)
-				continue;
-			value = let->u.let.value;
-			for (int steps = 0; value->kind == EXPR_LET && steps < RUN_VALUES_STEPS;
-			     steps++)
-				value = value->u.let.body;
-			if (value->id < m->nexprs && !k->let_var[value->id])
-				k->let_var[value->id] = let->u.let.var;
-		}
-		free(by_id);
-	}
 	if (dump_dir)
 		k->manifest = json_object_new_array();
 	session_values_start(&ctx->session->values, m, k->keep_every);

@@ -878,6 +878,40 @@ void ir_index_by_id_into(const IrModule *m, Expr **by_id)
 	ir_module_visit(m, index_node, by_id);
 }
 
+const Expr *ir_computed_value(const Expr *e)
+{
+	for (int steps = 0; e && steps < 64; steps++) {
+		if (e->kind == EXPR_VAR && e->u.var.role == VAR_LET && e->u.var.value)
+			e = e->u.var.value;
+		else if (e->kind == EXPR_LET)
+			e = e->u.let.body;
+		else if ((ir_is_op(e, OP_ON_DEVICE) || ir_is_op(e, OP_DEVICE_COPY)) &&
+			 e->u.call.nargs == 1)
+			e = e->u.call.args[0];
+		else
+			break;
+	}
+	return e;
+}
+
+const Expr **ir_let_names(const IrModule *m)
+{
+	const Expr **names = xcalloc(m->nexprs + 1, sizeof(Expr *));
+	Expr **by_id = ir_index_by_id(m);
+	for (uint32_t id = 0; id < m->nexprs; id++) {
+		const Expr *let = by_id[id], *value;
+		if (!let || let->kind != EXPR_LET || !let->u.let.var->name)
+			continue;
+		value = let->u.let.value;
+		for (uint32_t steps = 0; value->kind == EXPR_LET && steps <= m->nexprs; steps++)
+			value = value->u.let.body;
+		if (value->id < m->nexprs && !names[value->id])
+			names[value->id] = let->u.let.var;
+	}
+	free(by_id);
+	return names;
+}
+
 void ir_value_name(StrBuf *out, const Expr *e)
 {
 	if (e->name) {

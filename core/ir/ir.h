@@ -484,6 +484,15 @@ Expr **ir_index_by_id(const IrModule *m);
 /* ir_index_by_id into by_id: m->nexprs entries, all NULL. */
 void ir_index_by_id_into(const IrModule *m, Expr **by_id);
 
+/* What a use of e computes: through let variables to their values, lets to
+ * their bodies, and on_device and device_copy (which keep the numbers) to
+ * what they wrap; e itself when it is none of these. At most 64 steps. */
+const Expr *ir_computed_value(const Expr *e);
+/* By expression id: the let variable that names each value a let binds
+ * (through nested lets to their body), the first one when several do, or
+ * NULL. m->nexprs + 1 entries; the caller frees the array. */
+const Expr **ir_let_names(const IrModule *m);
+
 /* How a value is named in diagnostics and the inspection commands: %name
  * (a generated one too, as `ir` shows it), or OP@LINE:COL for an unnamed
  * expression. */
