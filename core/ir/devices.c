@@ -66,6 +66,22 @@ void devices_free(DeviceTable *table)
 	memset(table, 0, sizeof *table);
 }
 
+void devices_copy(DeviceTable *dst, const DeviceTable *src)
+{
+	memset(dst, 0, sizeof *dst);
+	grow_array((void **)&dst->items, &dst->cap, src->count, sizeof(Device));
+	for (uint32_t i = 0; i < src->count; i++) {
+		const Device *from = &src->items[i];
+		Device *to = &dst->items[i];
+		*to = *from;
+		to->name = xstrdup(from->name);
+		to->kind = xstrdup(from->kind);
+		to->target = xstrdup(from->target);
+		to->host_target = from->host_target ? xstrdup(from->host_target) : NULL;
+	}
+	dst->count = src->count;
+}
+
 /* Splits "KIND:ID" (or "KIND", id 0); false when malformed. */
 static bool split_name(const char *name, char *kind, size_t kind_size, int *id)
 {

@@ -39,6 +39,8 @@ typedef struct DeviceTable {
 /* The default table: 0 = cpu:0 (llvm), 1 = cuda:0 (cuda, host llvm). */
 void devices_init_default(DeviceTable *table);
 void devices_free(DeviceTable *table);
+/* Makes dst (uninitialised) an independent copy of src. */
+void devices_copy(DeviceTable *dst, const DeviceTable *src);
 /* Appends KIND:ID with a target (NULL: the kind's default target). Returns
  * the new index, or -1 with *err set (caller frees) for an unknown kind, a
  * malformed name, a duplicate or a full table (DEVICES_MAX). */

@@ -276,9 +276,8 @@ bool session_phase_ran(const Session *s, int phase)
 bool session_load(Session *s, const char *path)
 {
 	char *err = NULL;
-	char *new_path;
 	SourceFile *src;
-	IrModule *m;
+	bool ok;
 
 	session_clear_diags(s);
 	src = source_read(path, &err);
@@ -287,6 +286,17 @@ bool session_load(Session *s, const char *path)
 		free(err);
 		return false;
 	}
+	ok = session_load_source(s, src, path);
+	source_release(src);
+	return ok;
+}
+
+bool session_load_source(Session *s, SourceFile *src, const char *path)
+{
+	char *new_path;
+	IrModule *m;
+
+	session_clear_diags(s);
 	s->diag_source = source_retain(src);
 	m = parse_module(src, &s->devices, &s->diags);
 	if (!m || s->diags.errors > 0) {
@@ -294,7 +304,6 @@ bool session_load(Session *s, const char *path)
 			ir_module_free(m);
 		if (s->diags.errors == 0)
 			diag_error(&s->diags, src, (Pos){0, 0}, "could not parse the module");
-		source_release(src);
 		return false;
 	}
 	new_path = xstrdup(path);
@@ -304,11 +313,22 @@ bool session_load(Session *s, const char *path)
 	session_values_clear(&s->values); /* they are values of the old module */
 	source_release(s->source);
 	free(s->path);
-	s->source = src;
+	s->source = source_retain(src);
 	s->path = new_path;
 	s->versions[0] = m;
 	s->phases_done = 0;
 	return true;
+}
+
+void session_init_like(Session *dst, const Session *src)
+{
+	session_init(dst);
+	devices_free(&dst->devices);
+	devices_copy(&dst->devices, &src->devices);
+	dst->settings = src->settings;
+	for (size_t i = 0; i < src->pins.current.count; i++)
+		pins_set(&dst->pins, src->pins.current.items[i].name,
+			 src->pins.current.items[i].device);
 }
 
 bool session_reload(Session *s)

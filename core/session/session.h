@@ -145,6 +145,15 @@ void session_free(Session *s);
  * s->diags and keeps the previously loaded module, if any. Warnings of a
  * successful load are left in s->diags too. */
 bool session_load(Session *s, const char *path);
+/* session_load of text already read: src (retained, not consumed) named
+ * path in messages and as the loaded file. Reducers and scratch sessions
+ * load modules they made in memory through it. */
+bool session_load_source(Session *s, SourceFile *src, const char *path);
+/* A fresh session (session_init) with src's device table, settings and
+ * pins (no undo history), but no module, breakpoints or values: a scratch
+ * session to plan a variant of src's module in (`reduce`, `diff --plan`)
+ * without touching src. Freed with session_free. */
+void session_init_like(Session *dst, const Session *src);
 /* session_load of the loaded path again; false without a module. */
 bool session_reload(Session *s);
 /* Drops every planned version: back to the module as parsed. */
