@@ -17,6 +17,7 @@
 #include <unistd.h>
 
 #include "interrupt.h"
+#include "oom.h"
 #include "plan.h"
 #include "stepper.h"
 
@@ -1024,6 +1025,53 @@ static bool flush_output(CmdContext *ctx)
 	return false;
 }
 
+/* After memory ran out in a command: the session is put back in a state
+ * it can go on from (session_recover), under a recovery point of its own;
+ * if even that runs out, the module is let go (`reload` parses it again). */
+static void recover_session(CmdContext *ctx, const char *name, size_t size)
+{
+	Session *s = ctx->session;
+	OomRecovery again;
+	bool reset = false;
+	cmd_error(ctx, "out of memory in '%s' (allocating %zu bytes); the command was abandoned",
+		  name, size);
+	oom_recovery_push(&again, NULL);
+	if (setjmp(again.env) != 0) {
+		session_unload(s);
+		cmd_note(ctx, "the module could not be kept either; 'reload' parses it again");
+		return;
+	}
+	session_recover(s, &reset);
+	oom_recovery_pop(&again);
+	if (reset)
+		cmd_note(ctx, "planning went back to before 'check'; 'plan' plans again");
+}
+
+/* Calls the handler under a recovery point (oom.h): when memory runs out
+ * inside it, the command fails and the session goes on. What the handler
+ * changed in the context is put back: a `source` abandoned half-way must
+ * not leave its script's name behind. */
+static int run_handler(CmdContext *ctx, const Command *cmd, int argc, char **args)
+{
+	OomRecovery r;
+	const char *volatile script = ctx->script;
+	volatile unsigned long line = ctx->line;
+	volatile int depth = ctx->depth, sourcing = ctx->sourcing;
+	int status;
+	oom_recovery_push(&r, cmd->name);
+	if (setjmp(r.env) != 0) {
+		ctx->script = script;
+		ctx->line = line;
+		ctx->depth = depth;
+		ctx->sourcing = sourcing;
+		recover_session(ctx, cmd->name, r.failed_size);
+		return 1;
+	}
+	status = cmd->handler(ctx, argc, args);
+	oom_recovery_pop(&r);
+	return status;
+}
+
 int commands_execute_argv(CmdContext *ctx, int argc, char **argv)
 {
 	bool ambiguous;
@@ -1049,7 +1097,7 @@ int commands_execute_argv(CmdContext *ctx, int argc, char **argv)
 	memcpy(args, argv, (size_t)argc * sizeof(char *));
 	args[0] = (char *)cmd->name;
 	args[argc] = NULL;
-	status = cmd->handler(ctx, argc, args);
+	status = run_handler(ctx, cmd, argc, args);
 	free(args);
 	if (!flush_output(ctx))
 		status = 1;

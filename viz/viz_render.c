@@ -37,6 +37,7 @@
 
 #include "file_write.h"
 #include "interrupt.h"
+#include "oom.h"
 #include "util.h"
 
 /* cgraph takes char *; it copies every name and value it is given. */
@@ -330,6 +331,7 @@ static bool viz_layout_render_child(Agraph_t *g, const VizOptions *opts, VizForm
 		return viz_layout_render(g, opts, format, out, err);
 	}
 	if (pid == 0) {
+		oom_after_fork();
 		close(fds[0]);
 		viz_child(fds[1], g, opts, format);
 	}

@@ -132,7 +132,9 @@ typedef struct Run {
 	bool sweeping;
 	uint32_t depth;
 	uint64_t limit;
-	bool fault_done; /* the kernel fault was injected */
+	bool fault_done;    /* the kernel fault was injected */
+	ExecParam *params;  /* @main's inputs */
+	OomCleanup cleanup; /* run_abandon while the run is in progress */
 } Run;
 
 static double now_seconds(void)
@@ -1695,6 +1697,21 @@ static void fill_device_stats(Run *run, ExecResult *out)
 	out->profile.ndevices = n;
 }
 
+/* The cleanup of a run that memory ran out in (oom.h): what the end of
+ * exec_run frees, less the results, which were never handed over. Values
+ * held only by the interpreter's work stack at that moment are lost. */
+static void run_abandon(void *arg)
+{
+	Run *run = arg;
+	frames_sweep(run);
+	for (uint32_t id = 0; id < run->m->nexprs; id++)
+		value_release(run, run->fixed[id]);
+	exec_runtime_free(run->rt);
+	free(run->fixed);
+	layout_free(run);
+	free(run->params);
+}
+
 bool exec_run(const IrModule *m, const DeviceTable *devices, const ExecOptions *opts,
 	      const NpyArray *inputs, size_t ninputs, ExecResult *out, DiagList *diags)
 {
@@ -1734,6 +1751,8 @@ bool exec_run(const IrModule *m, const DeviceTable *devices, const ExecOptions *
 	layout_build(&run);
 	run.fixed = xcalloc(m->nexprs ? m->nexprs : 1, sizeof(Value *));
 	run.rt = exec_runtime_new(devices, &o, diags);
+	run.params = params;
+	run.cleanup = oom_cleanup_add(run_abandon, &run);
 	if (!check_kernels(&run) || !check_sizes(&run))
 		goto done;
 	/* open every device the plan uses before allocating anything, so that
@@ -1762,6 +1781,7 @@ bool exec_run(const IrModule *m, const DeviceTable *devices, const ExecOptions *
 	use_done(&run, main_frame, main_frame->info->fn->u.fn.body);
 	ok = collect_outputs(&run, result, out);
 done:
+	oom_cleanup_remove(run.cleanup);
 	value_release(&run, result);
 	frames_sweep(&run);
 	for (uint32_t id = 0; id < m->nexprs; id++)

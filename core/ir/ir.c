@@ -33,6 +33,12 @@ static void ir_data_release(IrData *d)
 	}
 }
 
+/* The cleanup of an unfinished module (oom.h): its maker's reference. */
+static void ir_module_abandon(void *m)
+{
+	ir_module_free(m);
+}
+
 /* A module with no nodes whose data extends parent's (NULL: a first
  * version). */
 static IrModule *ir_module_alloc(SourceFile *src, IrData *parent)
@@ -42,7 +48,16 @@ static IrModule *ir_module_alloc(SourceFile *src, IrData *parent)
 	arena_init(&m->nodes);
 	m->data = ir_data_new(parent);
 	m->src = source_retain(src);
+	m->unfinished = oom_cleanup_add(ir_module_abandon, m);
 	return m;
+}
+
+void ir_module_commit(IrModule *m)
+{
+	if (m && m->unfinished) {
+		oom_cleanup_remove(m->unfinished);
+		m->unfinished = 0;
+	}
 }
 
 IrModule *ir_module_new(SourceFile *src)
@@ -66,6 +81,7 @@ void ir_module_free(IrModule *m)
 {
 	if (!m || --m->refcount > 0)
 		return;
+	ir_module_commit(m); /* forget its cleanup: nothing left to clean */
 	source_release(m->src);
 	free(m->globals);
 	free(m->free_vars);

@@ -27,6 +27,7 @@
 
 #include "arena.h"
 #include "diag.h"
+#include "oom.h"
 #include "ops.h"
 #include "types.h"
 
@@ -341,6 +342,8 @@ typedef struct IrModule {
 	bool typed;                 /* every expression has a type (after infer) */
 	const char *version;        /* the #[version] string, or NULL */
 	const IrSpans *spans;       /* the source's span notes, or NULL */
+	OomCleanup unfinished;      /* freed if memory runs out before
+				       ir_module_commit (oom.h); 0 after */
 } IrModule;
 
 /* The module owns its arenas; src is retained (it may be NULL). */
@@ -349,6 +352,11 @@ IrModule *ir_module_new(SourceFile *src);
 Arena *ir_data_arena(IrModule *m);
 /* Drops one reference; the last one frees the module. */
 void ir_module_free(IrModule *m);
+/* A new module is unfinished: if memory runs out during the command that
+ * makes it, the command's recovery (oom.h) drops the reference its maker
+ * held. Whoever keeps it beyond the command (the session's versions)
+ * commits it first. Committing twice is harmless. */
+void ir_module_commit(IrModule *m);
 /* Another reference to m, for a phase that changed nothing: its output
  * version is its input, shared. Sharing is not a mutation, hence the const. */
 IrModule *ir_module_retain(const IrModule *m);

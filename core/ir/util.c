@@ -1,7 +1,10 @@
 /*
- * util.c - the aborting allocators, the assertion hook and StrBuf.
+ * util.c - the allocators that never return NULL (oom.h: what they do
+ * instead), the assertion hook and StrBuf.
  */
 #include "util.h"
+
+#include "oom.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -15,13 +18,12 @@ void dp_assert_fail(const char *cond, const char *file, int line, const char *fu
 
 static DP_NORETURN void out_of_memory(size_t size)
 {
-	fprintf(stderr, "devplan: out of memory allocating %zu bytes\n", size);
-	abort();
+	oom_fail(size);
 }
 
 void *xmalloc(size_t size)
 {
-	void *p = malloc(size ? size : 1);
+	void *p = oom_inject() ? NULL : malloc(size ? size : 1);
 	if (!p)
 		out_of_memory(size);
 	return p;
@@ -29,7 +31,7 @@ void *xmalloc(size_t size)
 
 void *xcalloc(size_t count, size_t size)
 {
-	void *p = calloc(count ? count : 1, size ? size : 1);
+	void *p = oom_inject() ? NULL : calloc(count ? count : 1, size ? size : 1);
 	if (!p)
 		out_of_memory(count * size);
 	return p;
@@ -37,7 +39,7 @@ void *xcalloc(size_t count, size_t size)
 
 void *xrealloc(void *ptr, size_t size)
 {
-	void *p = realloc(ptr, size ? size : 1);
+	void *p = oom_inject() ? NULL : realloc(ptr, size ? size : 1);
 	if (!p)
 		out_of_memory(size);
 	return p;

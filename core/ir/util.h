@@ -1,9 +1,10 @@
 /*
  * util.h - allocation that cannot fail, assertions, and a growable string.
  *
- * Every allocation in devplan goes through xmalloc and friends: they abort
- * with a message on exhaustion, so call sites never check for NULL (the
- * Redis rule). DP_ASSERT guards internal invariants and prints where it
+ * Every allocation in devplan goes through xmalloc and friends: they never
+ * return NULL, so call sites never check (the Redis rule); on exhaustion
+ * the command in progress is abandoned (oom.h), or devplan stops with a
+ * message where no command is. DP_ASSERT guards internal invariants and prints where it
  * failed; it stays on in release builds because a wrong placement is worse
  * than a stopped debugger. StrBuf is the one growable byte buffer used by the
  * printer, diagnostics and commands; its owner frees it with strbuf_free.

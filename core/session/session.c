@@ -46,6 +46,7 @@ void session_init(Session *s)
 	s->stepper->stopped_before = SIZE_MAX;
 	diag_init(&s->progress.diags);
 	s->failed_phase = -1;
+	s->running.phase = -1;
 	diag_init(&s->diags);
 }
 
@@ -168,6 +169,7 @@ static void session_commit_version(Session *s, IrModule *out)
 {
 	DP_ASSERT(s->phases_done < pipeline_count);
 	session_forget_failure(s);
+	ir_module_commit(out);
 	s->versions[++s->phases_done] = out;
 	session_trim_versions(s);
 }
@@ -256,6 +258,7 @@ static IrModule *session_materialize(Session *s, size_t slot)
 		return NULL;
 	}
 	diag_free(&scratch);
+	ir_module_commit(m);
 	s->versions[slot] = m;
 	return m;
 }
@@ -315,6 +318,7 @@ bool session_load_source(Session *s, SourceFile *src, const char *path)
 	free(s->path);
 	s->source = source_retain(src);
 	s->path = new_path;
+	ir_module_commit(m);
 	s->versions[0] = m;
 	s->phases_done = 0;
 	return true;
@@ -451,7 +455,11 @@ IrModule *session_run_phase(Session *s, size_t p, IrModule *in, DiagList *diags,
 		ctx.trace = NULL;
 	if (consumed && session_lets_go(s, in))
 		ctx.consumable = in;
+	s->running = (SessionRunning){
+		(int)p, ctx.consumable != NULL,
+		ctx.trace && (phase->flags & (PHASE_REPORTS_CONFLICTS | PHASE_RECORDS_EVENTS))};
 	out = phase->run(in, &ctx);
+	s->running.phase = -1;
 	if (consumed)
 		*consumed = ctx.consumed;
 	if (out && diags->errors == errors_before) {
@@ -469,6 +477,43 @@ IrModule *session_run_phase(Session *s, size_t p, IrModule *in, DiagList *diags,
 					       : "phase '%s' failed",
 			   phase->name);
 	return NULL;
+}
+
+void session_unload(Session *s)
+{
+	session_drop_versions(s, 0);
+	session_values_clear(&s->values);
+}
+
+void session_recover(Session *s, bool *reset)
+{
+	SessionRunning was = s->running;
+	int recording = pipeline_find_flags(PHASE_REPORTS_CONFLICTS);
+	*reset = false;
+	s->running.phase = -1;
+	session_clear_diags(s);
+	/* a phase in progress under stepi may have been half set up */
+	session_drop_progress(s);
+	if (was.phase < 0)
+		return;
+	if (was.consumes) {
+		/* the phase was editing its input in place: that version is
+		 * neither what it was nor the output */
+		ir_module_free(s->versions[s->phases_done]);
+		s->versions[s->phases_done] = NULL;
+	}
+	if (was.records && recording >= 0) {
+		/* it wrote part of its records into the trace: the trace and
+		 * the versions it describes go, back to before the first
+		 * phase that records */
+		*reset = s->phases_done > (size_t)recording;
+		if (*reset)
+			session_drop_versions(s, (size_t)recording + 1);
+		session_forget_failure(s);
+		plan_trace_clear(s->trace);
+	}
+	if (was.consumes && !session_has_module(s))
+		session_materialize(s, s->phases_done);
 }
 
 bool session_finish_phase(Session *s)

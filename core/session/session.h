@@ -114,6 +114,13 @@ typedef struct PhaseProgress {
 	PlanAnalysis replay; /* on versions[phase], with those events applied */
 } PhaseProgress;
 
+/* The phase session_run_phase is running, for session_recover. */
+typedef struct SessionRunning {
+	int phase;     /* pipeline index, or -1 when none runs */
+	bool consumes; /* it may edit its input in place */
+	bool records;  /* it records into the trace */
+} SessionRunning;
+
 typedef struct Session {
 	DeviceTable devices;
 	SessionSettings settings;
@@ -135,6 +142,7 @@ typedef struct Session {
 				     NULL */
 	SessionValues values;    /* what the last `run` kept, for `print`
 				    (values.h); cleared by load */
+	SessionRunning running;  /* the phase running now, if any */
 } Session;
 
 void session_init(Session *s);
@@ -207,6 +215,17 @@ bool session_step(Session *s, size_t n);
  * error that stops devplan. */
 IrModule *session_run_phase(Session *s, size_t p, IrModule *in, DiagList *diags, bool record,
 			    bool *consumed);
+/* After memory ran out in the middle of an operation (oom.h: the command
+ * was abandoned where it stood), puts the session back in a state it can
+ * go on from: the phase in progress under stepi is dropped; a phase that
+ * was editing its input has that version recomputed; a phase that was
+ * recording into the trace takes the versions the trace describes with
+ * it, back to before check (*reset set: the user plans again). The
+ * module as loaded, settings, pins and breakpoints stay. */
+void session_recover(Session *s, bool *reset);
+/* Lets go of every version: no module is loaded, but the path stays, so
+ * that `reload` parses it again (the last resort of a failed recovery). */
+void session_unload(Session *s);
 /* Commits the phase in progress (s->progress) as it stands, whatever is
  * left of its events; true when none is in progress. Clears s->diags and
  * leaves the phase's own diagnostics there; false when the phase failed

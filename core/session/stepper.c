@@ -324,6 +324,7 @@ static StepOutcome start_phase(Run *r)
 		diag_clear(&pr->diags);
 		return STEP_INTERRUPTED;
 	}
+	ir_module_commit(out);
 	pr->active = true;
 	pr->phase = p;
 	pr->pending = out;
