@@ -19,6 +19,7 @@
 #include "kernels_cpu.h"
 
 #include <cblas.h>
+#include <dlfcn.h>
 #include <limits.h>
 #include <pthread.h>
 #include <stdio.h>
@@ -39,7 +40,7 @@ static pthread_once_t cpu_threads_once = PTHREAD_ONCE_INIT;
  * the caller waits. So under an address-space limit there are only as many
  * as it leaves room for (one per 256 MiB past the first 256 MiB), and at
  * least the caller's own (OpenBLAS with one thread runs in the caller and
- * uses no worker). */
+ * uses no worker). The library is loaded with that many (blas_load). */
 static int blas_threads(int wanted)
 {
 	struct rlimit rl;
@@ -68,7 +69,6 @@ static void cpu_threads_init(void)
 	if (n > KERNEL_MAX_THREADS)
 		n = KERNEL_MAX_THREADS;
 	cpu_threads = (int)n;
-	openblas_set_num_threads(blas_threads(cpu_threads));
 }
 
 int kernel_cpu_threads(void)
@@ -171,39 +171,52 @@ bool cpu_run_float(const KernelCall *kc, int64_t n, int64_t grain, KernelRangeFn
 
 /* ---- matrix products (nn and window) ----------------------------------- */
 
-/* c[m, n] = op(a) * op(b) with row-major leading dimensions. */
-void cpu_gemm(DType dt, bool ta, bool tb, int64_t m, int64_t n, int64_t k, const void *a,
-	      int64_t lda, const void *b, int64_t ldb, void *c, int64_t ldc)
+/* ---- OpenBLAS, loaded by the first matrix product ------------------------ */
+
+/* The four routines devplan calls, resolved from the library at its first
+ * use (CMakeLists.txt says why it is not linked). */
+typedef struct Blas {
+	void *handle;
+	char *error; /* why it could not be loaded, or NULL */
+	__typeof__(&cblas_sgemm) sgemm;
+	__typeof__(&cblas_dgemm) dgemm;
+	__typeof__(&cblas_sgemv) sgemv;
+	__typeof__(&cblas_dgemv) dgemv;
+} Blas;
+
+static Blas blas;
+static pthread_once_t blas_once = PTHREAD_ONCE_INIT;
+
+/* Loads OpenBLAS with OPENBLAS_NUM_THREADS set (unless the user set it) to
+ * the threads whose buffers fit (blas_threads): its constructor starts
+ * them, before any call could lower the number. The soname first, so that
+ * LD_LIBRARY_PATH and Debian's alternatives choose, then the file the
+ * build found. */
+static void blas_load(void)
 {
-	if (m == 0 || n == 0)
-		return;
-	if (k == 0) {
-		for (int64_t i = 0; i < m; i++)
-			memset((char *)c + (size_t)(i * ldc) * dtype_size(dt), 0,
-			       (size_t)n * dtype_size(dt));
+	static const char *const names[] = {"libopenblas.so.0", DEVPLAN_OPENBLAS_PATH};
+	char threads[16];
+	if (!getenv("OPENBLAS_NUM_THREADS")) {
+		snprintf(threads, sizeof threads, "%d", blas_threads(kernel_cpu_threads()));
+		setenv("OPENBLAS_NUM_THREADS", threads, 1);
+	}
+	for (size_t i = 0; i < DP_COUNT(names) && !blas.handle; i++)
+		blas.handle = dlopen(names[i], RTLD_NOW | RTLD_LOCAL);
+	if (!blas.handle) {
+		const char *why = dlerror();
+		blas.error = xasprintf("cannot load OpenBLAS (libopenblas.so.0): %s",
+				       why ? why : "not found");
 		return;
 	}
-	if (m == 1 && !ta) {
-		/* a row vector times op(b): a matrix-vector product, which streams b
-		 * once instead of packing it as gemm would */
-		if (dt == DT_FLOAT32)
-			cblas_sgemv(CblasRowMajor, tb ? CblasNoTrans : CblasTrans,
-				    tb ? (int)n : (int)k, tb ? (int)k : (int)n, 1.0f, b, (int)ldb,
-				    a, 1, 0.0f, c, 1);
-		else
-			cblas_dgemv(CblasRowMajor, tb ? CblasNoTrans : CblasTrans,
-				    tb ? (int)n : (int)k, tb ? (int)k : (int)n, 1.0, b, (int)ldb, a,
-				    1, 0.0, c, 1);
-		return;
+	*(void **)&blas.sgemm = dlsym(blas.handle, "cblas_sgemm");
+	*(void **)&blas.dgemm = dlsym(blas.handle, "cblas_dgemm");
+	*(void **)&blas.sgemv = dlsym(blas.handle, "cblas_sgemv");
+	*(void **)&blas.dgemv = dlsym(blas.handle, "cblas_dgemv");
+	if (!blas.sgemm || !blas.dgemm || !blas.sgemv || !blas.dgemv) {
+		blas.error = xasprintf("the OpenBLAS library found lacks the cblas routines");
+		dlclose(blas.handle);
+		blas.handle = NULL;
 	}
-	if (dt == DT_FLOAT32)
-		cblas_sgemm(CblasRowMajor, ta ? CblasTrans : CblasNoTrans,
-			    tb ? CblasTrans : CblasNoTrans, (int)m, (int)n, (int)k, 1.0f, a,
-			    (int)lda, b, (int)ldb, 0.0f, c, (int)ldc);
-	else
-		cblas_dgemm(CblasRowMajor, ta ? CblasTrans : CblasNoTrans,
-			    tb ? CblasTrans : CblasNoTrans, (int)m, (int)n, (int)k, 1.0, a,
-			    (int)lda, b, (int)ldb, 0.0, c, (int)ldc);
 }
 
 /* OpenBLAS allocates a work buffer of 128 MiB in the calling thread on its
@@ -240,11 +253,59 @@ static bool blas_room(char **err)
 	return true;
 }
 
+/* Whether a product can run: OpenBLAS loaded and room for its buffer. */
+static bool blas_ready(char **err)
+{
+	if (!blas_room(err))
+		return false;
+	pthread_once(&blas_once, blas_load);
+	if (blas.error) {
+		*err = xstrdup(blas.error);
+		return false;
+	}
+	return true;
+}
+
+/* c[m, n] = op(a) * op(b) with row-major leading dimensions. */
+void cpu_gemm(DType dt, bool ta, bool tb, int64_t m, int64_t n, int64_t k, const void *a,
+	      int64_t lda, const void *b, int64_t ldb, void *c, int64_t ldc)
+{
+	if (m == 0 || n == 0)
+		return;
+	if (k == 0) {
+		for (int64_t i = 0; i < m; i++)
+			memset((char *)c + (size_t)(i * ldc) * dtype_size(dt), 0,
+			       (size_t)n * dtype_size(dt));
+		return;
+	}
+	if (m == 1 && !ta) {
+		/* a row vector times op(b): a matrix-vector product, which streams b
+		 * once instead of packing it as gemm would */
+		if (dt == DT_FLOAT32)
+			blas.sgemv(CblasRowMajor, tb ? CblasNoTrans : CblasTrans,
+				   tb ? (int)n : (int)k, tb ? (int)k : (int)n, 1.0f, b, (int)ldb, a,
+				   1, 0.0f, c, 1);
+		else
+			blas.dgemv(CblasRowMajor, tb ? CblasNoTrans : CblasTrans,
+				   tb ? (int)n : (int)k, tb ? (int)k : (int)n, 1.0, b, (int)ldb, a,
+				   1, 0.0, c, 1);
+		return;
+	}
+	if (dt == DT_FLOAT32)
+		blas.sgemm(CblasRowMajor, ta ? CblasTrans : CblasNoTrans,
+			   tb ? CblasTrans : CblasNoTrans, (int)m, (int)n, (int)k, 1.0f, a,
+			   (int)lda, b, (int)ldb, 0.0f, c, (int)ldc);
+	else
+		blas.dgemm(CblasRowMajor, ta ? CblasTrans : CblasNoTrans,
+			   tb ? CblasTrans : CblasNoTrans, (int)m, (int)n, (int)k, 1.0, a, (int)lda,
+			   b, (int)ldb, 0.0, c, (int)ldc);
+}
+
 bool cpu_blas_dtype(const KernelCall *kc, char **err)
 {
 	DType dt = kc->in[0].dtype;
 	if (dt == DT_FLOAT32 || dt == DT_FLOAT64)
-		return blas_room(err);
+		return blas_ready(err);
 	return cpu_unsupported(kc, dt, err);
 }
 
