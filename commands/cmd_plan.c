@@ -336,27 +336,34 @@ int cmd_regions(CmdContext *ctx, int argc, char **argv)
 	const char **let_names = xcalloc(m->nexprs ? m->nexprs : 1, sizeof(char *));
 	PlanFunctions functions;
 	PlanRegions regions;
-	StrBuf names;
+	StrBuf names, name;
+	bool all = cmd_take_all_flag(&argc, argv);
+	(void)argv;
 	for (uint32_t id = 0; id < m->nexprs; id++)
 		if (by_id[id] && by_id[id]->kind == EXPR_LET)
 			let_names[by_id[id]->u.let.value->id] = by_id[id]->u.let.var->name;
 	plan_functions(m, &functions);
 	plan_regions(&functions, NULL, &regions);
 	strbuf_init(&names);
+	strbuf_init(&name);
 	for (size_t f = 0; f < regions.count; f++) {
 		const PlanFunctionRegions *fr = &regions.functions[f];
 		fprintf(ctx->out, "%s:\n", fr->function->name);
 		for (size_t k = 0; k < fr->count; k++) {
 			const PlanRegion *r = &fr->regions[k];
+			CmdList list;
 			print_region_copies(ctx, by_id, r->before, r->nbefore);
+			strbuf_printf(&names, "  region %zu on %s: %zu op%s: ", k + 1,
+				      devices_name(devices, r->device), r->ncalls,
+				      r->ncalls == 1 ? "" : "s");
+			cmd_list_init(&list, &names, names.len, ", ", "    ", all);
 			for (size_t i = 0; i < r->ncalls; i++) {
-				if (i)
-					strbuf_puts(&names, ", ");
-				name_op(&names, by_id[r->calls[i]], let_names);
+				strbuf_reset(&name);
+				name_op(&name, by_id[r->calls[i]], let_names);
+				cmd_list_add(&list, name.data);
 			}
-			fprintf(ctx->out, "  region %zu on %s: %zu op%s: %s\n", k + 1,
-				devices_name(devices, r->device), r->ncalls,
-				r->ncalls == 1 ? "" : "s", names.data);
+			cmd_list_finish(&list);
+			fprintf(ctx->out, "%s\n", names.data);
 			strbuf_reset(&names);
 			print_region_copies(ctx, by_id, r->after, r->nafter);
 		}
@@ -365,6 +372,7 @@ int cmd_regions(CmdContext *ctx, int argc, char **argv)
 			fputs("  no operators\n", ctx->out);
 	}
 	strbuf_free(&names);
+	strbuf_free(&name);
 	plan_regions_free(&regions);
 	plan_functions_free(&functions);
 	free(let_names);
@@ -539,6 +547,8 @@ int cmd_constraints(CmdContext *ctx, int argc, char **argv)
 	const DeviceTable *devices = &ctx->session->devices;
 	uint32_t only = PLAN_NONE;
 	uint32_t *class_of, nclasses = 0;
+	bool all = cmd_take_all_flag(&argc, argv);
+	StrBuf members, name;
 	if (!an)
 		return cmd_error(ctx, "nothing has been analysed yet; use 'step' or 'plan'");
 	if (argc > 1) {
@@ -550,6 +560,7 @@ int cmd_constraints(CmdContext *ctx, int argc, char **argv)
 		only = plan_domain_result(an, an->expr_domain[e->id]);
 	}
 	/* classes in order of their first member */
+	strbuf_init(&name);
 	class_of = xmalloc((an->ndomains + 1) * sizeof(uint32_t));
 	memset(class_of, 0xff, (an->ndomains + 1) * sizeof(uint32_t));
 	{
@@ -582,21 +593,35 @@ int cmd_constraints(CmdContext *ctx, int argc, char **argv)
 				fprintf(ctx->out, " (bound by: %s)", s.data);
 				strbuf_free(&s);
 			}
-			fputs("\n  members:", ctx->out);
-			for (uint32_t id = 0; id < an->nexprs; id++) {
-				if (roots[id] != root)
-					continue;
-				if (an->by_id[id]->name) {
-					fprintf(ctx->out, " %%%s", an->by_id[id]->name);
-					named++;
-				} else {
-					unnamed++;
+			{
+				CmdList list;
+				strbuf_init(&members);
+				strbuf_puts(&members, "  members: ");
+				cmd_list_init(&list, &members, members.len, " ", "    ", all);
+				for (uint32_t id = 0; id < an->nexprs; id++) {
+					if (roots[id] != root)
+						continue;
+					if (an->by_id[id]->name) {
+						strbuf_reset(&name);
+						strbuf_printf(&name, "%%%s", an->by_id[id]->name);
+						cmd_list_add(&list, name.data);
+						named++;
+					} else {
+						unnamed++;
+					}
 				}
+				cmd_list_finish(&list);
+				if (unnamed) {
+					strbuf_reset(&name);
+					strbuf_printf(&name, "(+%zu unnamed)", unnamed);
+					list.all = true;
+					cmd_list_add(&list, name.data);
+				}
+				fprintf(ctx->out, "\n%s\n", members.data);
+				strbuf_free(&members);
 			}
-			if (unnamed)
-				fprintf(ctx->out, "%s(+%zu unnamed)", named ? " " : " ", unnamed);
-			fputc('\n', ctx->out);
 		}
+		strbuf_free(&name);
 		free(roots);
 		free(order);
 	}

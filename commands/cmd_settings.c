@@ -34,20 +34,29 @@ static int find_setting(CmdContext *ctx, const char *name)
 	return -1;
 }
 
+/* `NAME  VALUE`, and `(default: X)` after a value that is not the
+ * default. */
 static void show_one(CmdContext *ctx, int i, size_t width)
 {
 	StrBuf sb;
 	strbuf_init(&sb);
 	session_setting_format(ctx->session, i, &sb);
-	fprintf(ctx->out, "%-*s  %s\n", (int)width, session_settings[i].name, sb.data);
+	fprintf(ctx->out, "%-*s  %s", (int)width, session_settings[i].name, sb.data);
+	if (!session_setting_is_default(ctx->session, i)) {
+		strbuf_reset(&sb);
+		session_setting_format_default(i, &sb);
+		fprintf(ctx->out, "  (default: %s)", sb.data);
+	}
+	fputc('\n', ctx->out);
 	strbuf_free(&sb);
 }
 
 int cmd_show(CmdContext *ctx, int argc, char **argv)
 {
-	size_t width = 0;
+	bool changed = argc > 1 && strcmp(argv[1], "--changed") == 0;
+	size_t width = 0, shown = 0;
 	int i;
-	if (argc > 1) {
+	if (argc > 1 && !changed) {
 		if ((i = find_setting(ctx, argv[1])) < 0)
 			return 1;
 		show_one(ctx, i, 0);
@@ -56,8 +65,14 @@ int cmd_show(CmdContext *ctx, int argc, char **argv)
 	for (size_t k = 0; k < session_setting_count; k++)
 		if (strlen(session_settings[k].name) > width)
 			width = strlen(session_settings[k].name);
-	for (size_t k = 0; k < session_setting_count; k++)
+	for (size_t k = 0; k < session_setting_count; k++) {
+		if (changed && session_setting_is_default(ctx->session, (int)k))
+			continue;
 		show_one(ctx, (int)k, width);
+		shown++;
+	}
+	if (changed && !shown)
+		fputs("every setting has its default value\n", ctx->out);
 	return 0;
 }
 
@@ -112,6 +127,8 @@ void cmd_complete_set(const Session *s, int argc, char **argv, const char *word,
 void cmd_complete_show(const Session *s, int argc, char **argv, const char *word,
 		       CmdCandidates *out)
 {
-	if (argc == 1)
+	if (argc == 1) {
 		complete_setting_names(word, out);
+		cmd_candidates_add(out, word, "--changed");
+	}
 }

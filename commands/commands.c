@@ -105,14 +105,15 @@ const Command commands_table[] = {
 	{
 		.name = "constraints",
 		.min_args = 0,
-		.max_args = 1,
+		.max_args = 2,
 		.flags = CMD_NEEDS_MODULE,
-		.usage = "constraints [%x]",
+		.usage = "constraints [%x] [--all]",
 		.summary = "show the device equivalence classes and what bound them",
 		.help = "Prints the current equivalence classes of device domains: the device\n"
 			"each is bound to (or free), the constraint that bound it, and its named\n"
-			"members. With %x, only the class holding %x. After a phase failed, the\n"
-			"classes of the last analysis, check's or core's, after a note.",
+			"members (up to 40, wrapped; --all lists every one). With %x, only the\n"
+			"class holding %x. After a phase failed, the classes of the last\n"
+			"analysis, check's or core's, after a note.",
 		.handler = cmd_constraints,
 		.completer = cmd_complete_values,
 	},
@@ -355,15 +356,16 @@ const Command commands_table[] = {
 	{
 		.name = "regions",
 		.min_args = 0,
-		.max_args = 0,
+		.max_args = 1,
 		.flags = CMD_NEEDS_MODULE | CMD_NEEDS_PLAN,
-		.usage = "regions",
+		.usage = "regions [--all]",
 		.summary = "show the device regions in execution order and the copies between",
 		.help = "For each function, the runs of operators on one device in execution\n"
 			"order, with the device_copy calls that move data between them. Only a\n"
 			"call on another device ends a region; a copy between two calls of a\n"
 			"region is listed before it when it brings data to the region's device,\n"
-			"else after it.",
+			"else after it. A region's operators are listed up to 40, wrapped;\n"
+			"--all lists every one.",
 		.handler = cmd_regions,
 	},
 	{
@@ -460,9 +462,11 @@ const Command commands_table[] = {
 		.min_args = 0,
 		.max_args = 1,
 		.flags = CMD_LISTS_SETTINGS,
-		.usage = "show [NAME]",
+		.usage = "show [NAME | --changed]",
 		.summary = "print the settings, or one of them",
-		.help = "Prints every setting with its value, or only the setting NAME.",
+		.help = "Prints every setting with its value, or only the setting NAME. A value\n"
+			"that is not the default is followed by `(default: X)`; `--changed`\n"
+			"prints only those settings.",
 		.handler = cmd_show,
 		.completer = cmd_complete_show,
 	},
@@ -663,6 +667,8 @@ bool cmd_color(const CmdContext *ctx, FILE *stream)
 	case COLOR_AUTO:
 		break;
 	}
+	if (stream == ctx->out && ctx->out_terminal)
+		return true;
 	fd = fileno(stream);
 	return fd >= 0 && isatty(fd);
 }
@@ -882,6 +888,62 @@ int32_t *cmd_replay_devices(CmdContext *ctx)
 		 pipeline_phases[s->phases_done].name, applied, total,
 		 s->phases_done ? pipeline_phases[s->phases_done - 1].name : "parse");
 	return stepper_replay_devices(s);
+}
+
+void cmd_list_init(CmdList *l, StrBuf *out, size_t column, const char *sep, const char *indent,
+		   bool all)
+{
+	*l = (CmdList){out, sep, indent, column, 0, 0, all};
+}
+
+/* Appends text after a separator, on a new line when it would pass the
+ * width. */
+static void list_put(CmdList *l, const char *text)
+{
+	size_t len = strlen(text), sep = l->shown ? strlen(l->sep) : 0;
+	if (l->shown && l->column + sep + len > CMD_LIST_WIDTH) {
+		/* the separator's trailing blank would end the line */
+		size_t kept = sep;
+		while (kept && l->sep[kept - 1] == ' ')
+			kept--;
+		strbuf_append(l->out, l->sep, kept);
+		strbuf_printf(l->out, "\n%s", l->indent);
+		l->column = strlen(l->indent);
+	} else if (l->shown) {
+		strbuf_puts(l->out, l->sep);
+		l->column += sep;
+	}
+	strbuf_puts(l->out, text);
+	l->column += len;
+	l->shown++;
+}
+
+void cmd_list_add(CmdList *l, const char *name)
+{
+	l->total++;
+	if (l->all || l->shown < CMD_LIST_CAP)
+		list_put(l, name);
+}
+
+void cmd_list_finish(CmdList *l)
+{
+	char more[64];
+	if (l->shown == l->total)
+		return;
+	snprintf(more, sizeof more, "(+%zu more; use --all)", l->total - l->shown);
+	list_put(l, more);
+}
+
+bool cmd_take_all_flag(int *argc, char **argv)
+{
+	for (int i = 1; i < *argc; i++) {
+		if (strcmp(argv[i], "--all") == 0) {
+			memmove(&argv[i], &argv[i + 1], (size_t)(*argc - i) * sizeof(char *));
+			(*argc)--;
+			return true;
+		}
+	}
+	return false;
 }
 
 int cmd_write(CmdContext *ctx, const StrBuf *sb)

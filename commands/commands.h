@@ -34,6 +34,8 @@ typedef struct CmdContext {
 	FILE *err;          /* errors, warnings and diagnostics */
 	bool batch;         /* -b: a failing command stops every script */
 	bool interactive;   /* commands come from a person at a terminal */
+	bool out_terminal;  /* out reaches a terminal through a stream of the
+			       shell's (the pager), which has no descriptor */
 	const char *script; /* the script being run (errors say FILE:LINE:) */
 	unsigned long line; /* the line of script being run */
 	int depth;          /* script nesting (-x, `source`) */
@@ -182,6 +184,30 @@ bool cmd_color(const CmdContext *ctx, FILE *stream);
  * pieces (a slow terminal takes long to show a big module); 0, or 1 after
  * reporting "interrupted" with the rest left unwritten. */
 int cmd_write(CmdContext *ctx, const StrBuf *sb);
+
+/*
+ * A long list of names (a region's operators, a class's members): wrapped
+ * before column CMD_LIST_WIDTH onto lines that start with `indent`, and,
+ * unless `all`, cut after CMD_LIST_CAP names with `(+N more; use --all)`,
+ * so that a million names neither make one line nor flood the terminal.
+ */
+enum { CMD_LIST_WIDTH = 80, CMD_LIST_CAP = 40 };
+typedef struct CmdList {
+	StrBuf *out;        /* appended to */
+	const char *sep;    /* between names: ", " or " " */
+	const char *indent; /* starts each continuation line */
+	size_t column;      /* of the end of out's last line */
+	size_t shown, total;
+	bool all;
+} CmdList;
+/* Starts a list at column `column` of the line out ends with. */
+void cmd_list_init(CmdList *l, StrBuf *out, size_t column, const char *sep, const char *indent,
+		   bool all);
+void cmd_list_add(CmdList *l, const char *name);
+/* Appends `(+N more; use --all)` when names were left out. */
+void cmd_list_finish(CmdList *l);
+/* Whether argv holds `--all`, which it then removes (argc shrinks). */
+bool cmd_take_all_flag(int *argc, char **argv);
 
 /* Shared completers. */
 void cmd_complete_files(const Session *s, int argc, char **argv, const char *word,

@@ -38,6 +38,7 @@
 #include <readline/readline.h>
 
 #include "interrupt.h"
+#include "pager.h"
 
 enum { REPL_HISTORY_SIZE = 1000 };
 
@@ -335,6 +336,10 @@ char *repl_read_line(const char *prompt)
 
 int repl_run(CmdContext *ctx)
 {
+	FILE *plain = ctx->out, *paged = NULL;
+	/* commands typed at a terminal write through the pager (pager.h) */
+	if (ctx->interactive && !ctx->batch && isatty(fileno(plain)) && isatty(STDIN_FILENO))
+		paged = pager_open(plain, STDIN_FILENO, repl.session);
 	while (!ctx->quit) {
 		char *line;
 		interrupt_clear();
@@ -345,10 +350,20 @@ int repl_run(CmdContext *ctx)
 			break;
 		}
 		repl_add_history(line);
+		if (paged) {
+			pager_begin();
+			ctx->out = paged;
+			ctx->out_terminal = true;
+		}
 		commands_execute_line(ctx, line);
+		ctx->out = plain;
+		ctx->out_terminal = false;
+		if (paged)
+			fflush(paged);
 		free(line);
 		if (repl_signal)
 			break;
 	}
+	pager_close(paged);
 	return 0;
 }

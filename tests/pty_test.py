@@ -128,6 +128,54 @@ def write_big_module(path, n):
         f.write("  %s\n}\n" % prev)
 
 
+def check_pager(devplan, home):
+    """gdb's pagination: `help` (over 40 lines) stops after each page of
+    `set height 6`; space shows another page, q stops the command and the
+    session goes on, c shows the rest, and `set pagination off` never
+    stops."""
+    stop = b"--Type <RET> for more, q to quit, c to continue without paging--"
+    r = Repl(devplan, home, "")
+    try:
+        r.expect(PROMPT)
+        r.send(b"set height 6\r")
+        r.expect(PROMPT)
+        r.send(b"help\r")
+        seen = r.expect(stop)
+        lines = seen.count(b"\n") if seen else -1
+        # the echoed command line, then five lines of output
+        check("the pager stops after a page of 'set height 6'",
+              seen is not None and lines == 6, repr(seen or r.output))
+        r.send(b" ")
+        seen = r.expect(stop)
+        check("space shows one more page", seen is not None and seen.count(b"\n") == 5,
+              repr(seen or r.output))
+        r.send(b"q")
+        seen = r.expect(PROMPT)
+        check("q stops the command and prompts again",
+              seen is not None and b"Quit" in seen and stop not in seen,
+              repr(seen or r.output))
+        r.send(b"echo after-quit\r")
+        seen = r.expect(PROMPT)
+        check("the session goes on after q", seen is not None and b"after-quit" in seen,
+              repr(seen or r.output))
+        r.send(b"help\r")
+        r.expect(stop)
+        r.send(b"c")
+        seen = r.expect(PROMPT)
+        check("c shows the rest without stopping",
+              seen is not None and stop not in seen and b"why" in seen,
+              repr(seen or r.output))
+        r.send(b"set pagination off\r")
+        r.expect(PROMPT)
+        r.send(b"help\r")
+        seen = r.expect(PROMPT)
+        check("set pagination off never stops",
+              seen is not None and stop not in seen and b"why" in seen,
+              repr(seen or r.output))
+    finally:
+        r.close()
+
+
 def check_ctrl_c(devplan, home):
     """Ctrl-C while `copies` prints 100,000 lines to the terminal."""
     module = os.path.join(home, "big.relay")
@@ -338,6 +386,7 @@ def main():
         except OSError:
             saved = b""
         check("the history file is written", b"echo pty-marker" in saved, repr(saved))
+        check_pager(devplan, home)
 
         # second session: Ctrl-P recalls the last line of the first
         r = Repl(devplan, home, history)

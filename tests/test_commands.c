@@ -338,9 +338,10 @@ static void test_set_and_show(void **state)
 	assert_int_equal(run(f, "show colour"), 1);
 	assert_non_null(strstr(f->err, "error: unknown setting 'colour' (settings: fallback, "));
 	assert_int_equal(run(f, "show"), 0);
-	assert_non_null(strstr(f->out, "fallback     cuda:0\n"));
-	assert_non_null(strstr(f->out, "tolerance    0.001\n"));
-	assert_non_null(strstr(f->out, "gpu          emulate\n"));
+	assert_non_null(strstr(f->out, "fallback     cuda:0  (default: cpu:0)\n"));
+	assert_non_null(strstr(f->out, "tolerance    0.001  (default: 1e-05)\n"));
+	assert_non_null(strstr(f->out, "gpu          emulate  (default: auto)\n"));
+	assert_non_null(strstr(f->out, "echo         off\n"));
 }
 
 static void test_planning_setting_resets(void **state)
@@ -844,8 +845,8 @@ static void test_completion(void **state)
 	cmd_candidates_free(&c);
 
 	commands_complete(&f->session, "set ", 4, "p", &c);
-	assert_int_equal(c.count, 2);
-	assert_true(has(&c, "placement") && has(&c, "policy"));
+	assert_int_equal(c.count, 3);
+	assert_true(has(&c, "placement") && has(&c, "policy") && has(&c, "pagination"));
 	cmd_candidates_free(&c);
 
 	commands_complete(&f->session, "set policy r", 11, "r", &c);

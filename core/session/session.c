@@ -40,6 +40,8 @@ void session_init(Session *s)
 	s->settings.gpu = GPU_AUTO;
 	s->settings.tolerance = 1e-5;
 	s->settings.cache_mib = SESSION_CACHE_MIB;
+	s->settings.pagination = true;
+	s->settings.height = -1;
 	s->versions = xcalloc(pipeline_count + 1, sizeof(IrModule *));
 	s->trace = plan_trace_new();
 	s->stepper = xcalloc(1, sizeof(Stepper));
@@ -587,6 +589,8 @@ enum {
 	SET_ERREXIT,
 	SET_KEEP_VALUES,
 	SET_INPUTS,
+	SET_PAGINATION,
+	SET_HEIGHT,
 	SET_COUNT
 };
 
@@ -619,6 +623,10 @@ const SessionSetting session_settings[] = {
 			     "'run' keeps every value for 'print', not only inputs and results"},
 	[SET_INPUTS] = {"inputs", SETTING_CHOICE, inputs_choices, false,
 			"inputs not given: uniform random, or drawn like a trained model's"},
+	[SET_PAGINATION] = {"pagination", SETTING_BOOL, bool_choices, false,
+			    "stop after each screenful of output at a terminal"},
+	[SET_HEIGHT] = {"height", SETTING_NUMBER, NULL, false,
+			"lines per screenful: auto (the terminal's), or 0/unlimited for none"},
 };
 const size_t session_setting_count = DP_COUNT(session_settings);
 
@@ -667,9 +675,42 @@ void session_setting_format(const Session *s, int i, StrBuf *out)
 	case SET_INPUTS:
 		strbuf_puts(out, inputs_choices[v->inputs]);
 		break;
+	case SET_PAGINATION:
+		strbuf_puts(out, v->pagination ? "on" : "off");
+		break;
+	case SET_HEIGHT:
+		if (v->height < 0)
+			strbuf_puts(out, "auto");
+		else if (v->height == 0)
+			strbuf_puts(out, "unlimited");
+		else
+			strbuf_printf(out, "%d", v->height);
+		break;
 	default:
 		DP_ASSERT(!"unknown setting");
 	}
+}
+
+void session_setting_format_default(int i, StrBuf *out)
+{
+	Session fresh;
+	session_init(&fresh);
+	session_setting_format(&fresh, i, out);
+	session_free(&fresh);
+}
+
+bool session_setting_is_default(const Session *s, int i)
+{
+	StrBuf now, initial;
+	bool same;
+	strbuf_init(&now);
+	strbuf_init(&initial);
+	session_setting_format(s, i, &now);
+	session_setting_format_default(i, &initial);
+	same = strcmp(now.data, initial.data) == 0;
+	strbuf_free(&now);
+	strbuf_free(&initial);
+	return same;
 }
 
 /* The index of value among choices (NULL-terminated): exact, else a
@@ -752,12 +793,22 @@ bool session_setting_set(Session *s, int i, const char *value, bool *reset, char
 	case SETTING_NUMBER: {
 		char *end;
 		double d;
+		if (i == SET_HEIGHT && (!strcmp(value, "auto") || !strcmp(value, "unlimited"))) {
+			number = value[0] == 'a' ? -1 : 0;
+			break;
+		}
 		errno = 0;
 		d = strtod(value, &end);
 		if (end == value || *end || errno || !isfinite(d) || d < 0) {
 			*err = xasprintf(
 				"invalid value '%s' for '%s': expected a non-negative number",
 				value, setting->name);
+			return false;
+		}
+		if (i == SET_HEIGHT && (d != floor(d) || d > 1e6)) {
+			*err = xasprintf("invalid value '%s' for 'height': expected a number of "
+					 "lines, auto or unlimited",
+					 value);
 			return false;
 		}
 		number = d;
@@ -797,6 +848,12 @@ bool session_setting_set(Session *s, int i, const char *value, bool *reset, char
 		break;
 	case SET_INPUTS:
 		next.inputs = (InputsMode)choice;
+		break;
+	case SET_PAGINATION:
+		next.pagination = choice != 0;
+		break;
+	case SET_HEIGHT:
+		next.height = (int)number;
 		break;
 	default:
 		DP_ASSERT(!"unknown setting");

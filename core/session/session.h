@@ -64,6 +64,9 @@ typedef struct SessionSettings {
 	bool keep_values;        /* `run` keeps every op's value for `print`,
 				    not only inputs and results */
 	InputsMode inputs;       /* default INPUTS_RANDOM */
+	bool pagination;         /* the shell pages long output at a terminal */
+	int height;              /* lines per page: -1 the terminal's (default),
+				    0 no paging */
 } SessionSettings;
 
 /* The default of cache: a 100,000-binding module keeps every
@@ -261,6 +264,10 @@ extern const size_t session_setting_count;
 int session_setting_find(const char *name);
 /* Appends the current value of setting i as `set` accepts it. */
 void session_setting_format(const Session *s, int i, StrBuf *out);
+/* Appends the value setting i has in a fresh session. */
+void session_setting_format_default(int i, StrBuf *out);
+/* Whether setting i has that value now (`show` marks the others). */
+bool session_setting_is_default(const Session *s, int i);
 /* Parses and applies a value. On a bad value returns false with *err set
  * (the caller frees it). *reset is set when the change dropped planned
  * versions; setting a value equal to the current one changes nothing. */
