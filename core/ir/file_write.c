@@ -192,6 +192,23 @@ void file_abort(FileWriter *f)
 	file_free(f);
 }
 
+/* After the rename, the directory entry itself is synced, so that a
+ * crash cannot bring back the old file once the command said it wrote the
+ * new one. A file system that cannot sync a directory (EINVAL) has nothing
+ * more to do, so failures here are not errors. */
+static void sync_directory(const char *target)
+{
+	const char *slash = strrchr(target, '/');
+	char *dir = slash ? xstrndup(target, slash == target ? 1 : (size_t)(slash - target))
+			  : xstrdup(".");
+	int fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (fd >= 0) {
+		(void)fsync(fd);
+		close(fd);
+	}
+	free(dir);
+}
+
 bool file_commit(FileWriter *f, char **err)
 {
 	int error = 0;
@@ -214,6 +231,8 @@ bool file_commit(FileWriter *f, char **err)
 		error = errno;
 	if (!error && rename(f->tmp, f->target) != 0)
 		error = errno;
+	if (!error)
+		sync_directory(f->target);
 	if (error) {
 		*err = file_error(f->path, error);
 		unlink(f->tmp);
