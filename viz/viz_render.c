@@ -82,14 +82,44 @@ bool viz_format_of_path(const char *path, VizFormat *out)
 	return false;
 }
 
-/* Graphviz's messages during a render (agerr), instead of stderr. */
+/* Graphviz's messages during a render (agerr), instead of stderr. The
+ * buffer is reserved before the render and never grows inside Graphviz:
+ * an allocation that failed there would leave Graphviz half-way through
+ * (oom.h), so what does not fit is dropped. */
+enum { VIZ_MESSAGES_MAX = 16384 };
 static StrBuf *viz_messages;
 
 static int viz_capture_message(char *message)
 {
-	if (viz_messages)
-		strbuf_puts(viz_messages, message);
+	size_t n, room;
+	if (!viz_messages)
+		return 0;
+	n = strlen(message);
+	room = viz_messages->cap - viz_messages->len - 1;
+	if (n > room)
+		n = room;
+	memcpy(viz_messages->data + viz_messages->len, message, n);
+	viz_messages->len += n;
+	viz_messages->data[viz_messages->len] = '\0';
 	return 0;
+}
+
+/* What a render that memory ran out in leaves set (oom.h): Graphviz's
+ * message hook, and the layout. */
+typedef struct VizRenderState {
+	GVC_t *gvc;
+	Agraph_t *g;
+	agusererrf previous;
+	bool laid_out;
+} VizRenderState;
+
+static void viz_render_abandon(void *arg)
+{
+	VizRenderState *st = arg;
+	agseterrf(st->previous);
+	viz_messages = NULL;
+	if (st->laid_out)
+		gvFreeLayout(st->gvc, st->g);
 }
 
 /* "what: message" with Graphviz's last line, when it said something. */
@@ -219,16 +249,21 @@ static bool viz_layout_render(Agraph_t *g, const VizOptions *opts, VizFormat for
 			      char **err)
 {
 	StrBuf messages;
-	agusererrf previous;
 	GVC_t *gvc = viz_context();
+	VizRenderState st = {gvc, g, NULL, false};
+	OomCleanup cleanup;
 	bool ok = true;
 	strbuf_init(&messages);
+	strbuf_reserve(&messages, VIZ_MESSAGES_MAX);
+	strbuf_reset(&messages);
 	viz_messages = &messages;
-	previous = agseterrf(viz_capture_message);
+	st.previous = agseterrf(viz_capture_message);
+	cleanup = oom_cleanup_add(viz_render_abandon, &st);
 	if (gvLayout(gvc, g, "dot") != 0) {
 		*err = viz_graphviz_error("lay out", &messages);
 		ok = false;
 	} else {
+		st.laid_out = true;
 		if (format == VIZ_FORMAT_PDF)
 			viz_check_pdf(g, opts);
 		if (format == VIZ_FORMAT_PNG && !viz_fit_png(g, opts, err))
@@ -238,8 +273,10 @@ static bool viz_layout_render(Agraph_t *g, const VizOptions *opts, VizFormat for
 			ok = false;
 		}
 		gvFreeLayout(gvc, g);
+		st.laid_out = false;
 	}
-	agseterrf(previous);
+	oom_cleanup_remove(cleanup);
+	agseterrf(st.previous);
 	viz_messages = NULL;
 	if (ok)
 		viz_report_warnings(opts, &messages);

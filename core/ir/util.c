@@ -102,7 +102,7 @@ void strbuf_reset(StrBuf *sb)
 		sb->data[0] = '\0';
 }
 
-static void strbuf_reserve(StrBuf *sb, size_t extra)
+void strbuf_reserve(StrBuf *sb, size_t extra)
 {
 	if (sb->len + extra + 1 > sb->cap)
 		grow_array((void **)&sb->data, &sb->cap, sb->len + extra + 1, 1);

@@ -59,6 +59,9 @@ typedef struct StrBuf {
 } StrBuf;
 
 void strbuf_init(StrBuf *sb);
+/* Makes room for extra more bytes (and the terminating NUL) now, so that
+ * appends that fit need no allocation. */
+void strbuf_reserve(StrBuf *sb, size_t extra);
 void strbuf_free(StrBuf *sb);
 void strbuf_reset(StrBuf *sb);
 void strbuf_append(StrBuf *sb, const char *data, size_t len);
