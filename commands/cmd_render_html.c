@@ -56,56 +56,6 @@ static uint32_t html_use_count(const Expr *c)
 	return 0;
 }
 
-/* The op, or the kind of node. */
-static void html_op(StrBuf *out, const Expr *e)
-{
-	switch (e->kind) {
-	case EXPR_VAR:
-		strbuf_puts(out, e->u.var.role == VAR_FREE    ? "free_var"
-				 : e->u.var.role == VAR_PARAM ? "parameter"
-							      : "variable");
-		break;
-	case EXPR_GLOBAL:
-		strbuf_printf(out, "@%s", e->u.global.name);
-		break;
-	case EXPR_CONSTANT:
-		strbuf_puts(out, "constant");
-		break;
-	case EXPR_CALL:
-		if (e->u.call.op != OP_NONE)
-			strbuf_puts(out, ir_call_op_name(e));
-		else if (e->u.call.callee->kind == EXPR_GLOBAL)
-			strbuf_printf(out, "call @%s", e->u.call.callee->u.global.name);
-		else if (e->u.call.callee->name)
-			strbuf_printf(out, "call %%%s", e->u.call.callee->name);
-		else
-			strbuf_puts(out, "call");
-		break;
-	case EXPR_LET:
-		strbuf_puts(out, "let");
-		break;
-	case EXPR_FN:
-		strbuf_puts(out, "fn");
-		break;
-	case EXPR_TUPLE:
-		strbuf_puts(out, "tuple");
-		break;
-	case EXPR_PROJ:
-		strbuf_printf(out, "projection .%u", e->u.proj.index);
-		break;
-	case EXPR_IF:
-		strbuf_puts(out, "if");
-		break;
-	case EXPR_CONSTRUCT:
-		strbuf_printf(out, "constructor %s",
-			      e->u.construct.name ? e->u.construct.name : "");
-		break;
-	case EXPR_MATCH:
-		strbuf_puts(out, "match");
-		break;
-	}
-}
-
 /* The records of a module version: names, uses, why. */
 typedef struct HtmlRecords {
 	const IrModule *m;
@@ -195,7 +145,7 @@ static void html_record(CmdContext *ctx, PlanAnalysis *an, HtmlRecords *r, const
 	VizHtmlUse *u = nuses ? xcalloc(nuses, sizeof *u) : NULL;
 	StrBuf sb;
 	strbuf_init(&sb);
-	html_op(&sb, e);
+	ir_describe_kind(&sb, e);
 	out->op = strbuf_detach(&sb);
 	if (e->type) {
 		strbuf_init(&sb);

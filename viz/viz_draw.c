@@ -401,53 +401,6 @@ static void viz_escape(StrBuf *out, const char *text)
 	}
 }
 
-/* What e is, in words: `nn.conv2d`, `call @f`, `parameter`, ... */
-static void viz_kind_text(StrBuf *out, const Expr *e)
-{
-	switch (e->kind) {
-	case EXPR_VAR:
-		strbuf_puts(out, e->u.var.role == VAR_FREE ? "free variable" : "parameter");
-		break;
-	case EXPR_GLOBAL:
-		strbuf_puts(out, "global function");
-		break;
-	case EXPR_CONSTANT:
-		strbuf_puts(out, "constant");
-		break;
-	case EXPR_CALL:
-		if (e->u.call.op != OP_NONE)
-			strbuf_puts(out, ir_call_op_name(e));
-		else if (e->u.call.callee->kind == EXPR_GLOBAL)
-			strbuf_printf(out, "call @%s", e->u.call.callee->u.global.name);
-		else if (e->u.call.callee->name)
-			strbuf_printf(out, "call %%%s", e->u.call.callee->name);
-		else
-			strbuf_puts(out, "call of a closure");
-		break;
-	case EXPR_FN:
-		strbuf_puts(out, "closure");
-		break;
-	case EXPR_TUPLE:
-		strbuf_puts(out, "tuple");
-		break;
-	case EXPR_PROJ:
-		strbuf_printf(out, "field %u of a tuple", e->u.proj.index);
-		break;
-	case EXPR_IF:
-		strbuf_puts(out, "if");
-		break;
-	case EXPR_MATCH:
-		strbuf_puts(out, "match");
-		break;
-	case EXPR_CONSTRUCT:
-		strbuf_printf(out, "constructor %s", e->u.construct.name);
-		break;
-	case EXPR_LET:
-		strbuf_puts(out, "let");
-		break;
-	}
-}
-
 /* A node's tooltip: its name, what it is, its type, its device, the first
  * step of `why` (with an analysis, in graphs of at most VIZ_WHY_NODES
  * nodes) and its source position, one per line. */
@@ -461,7 +414,7 @@ static void viz_tooltip(const VizModel *vm, const VizNode *n, int32_t device, bo
 	else
 		ir_value_name(&text, e);
 	strbuf_puts(&text, "\n");
-	viz_kind_text(&text, e);
+	ir_describe_kind(&text, e);
 	if (e->type) {
 		strbuf_puts(&text, "\n");
 		type_print(&text, e->type);

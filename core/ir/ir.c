@@ -983,3 +983,50 @@ void ir_value_source_name(StrBuf *out, const Expr *e)
 	}
 	strbuf_printf(out, "@%u:%u", e->pos.line, e->pos.col);
 }
+
+void ir_describe_kind(StrBuf *out, const Expr *e)
+{
+	switch (e->kind) {
+	case EXPR_VAR:
+		strbuf_puts(out, e->u.var.role == VAR_FREE ? "free variable" : "parameter");
+		break;
+	case EXPR_GLOBAL:
+		strbuf_puts(out, "global function");
+		break;
+	case EXPR_CONSTANT:
+		strbuf_puts(out, "constant");
+		break;
+	case EXPR_CALL:
+		if (e->u.call.op != OP_NONE)
+			strbuf_puts(out, ir_call_op_name(e));
+		else if (e->u.call.callee->kind == EXPR_GLOBAL)
+			strbuf_printf(out, "call @%s", e->u.call.callee->u.global.name);
+		else if (e->u.call.callee->name)
+			strbuf_printf(out, "call %%%s", e->u.call.callee->name);
+		else
+			strbuf_puts(out, "call of a closure");
+		break;
+	case EXPR_FN:
+		strbuf_puts(out, "closure");
+		break;
+	case EXPR_TUPLE:
+		strbuf_puts(out, "tuple");
+		break;
+	case EXPR_PROJ:
+		strbuf_printf(out, "field %u of a tuple", e->u.proj.index);
+		break;
+	case EXPR_IF:
+		strbuf_puts(out, "if");
+		break;
+	case EXPR_MATCH:
+		strbuf_puts(out, "match");
+		break;
+	case EXPR_CONSTRUCT:
+		strbuf_printf(out, "constructor %s",
+			      e->u.construct.name ? e->u.construct.name : "");
+		break;
+	case EXPR_LET:
+		strbuf_puts(out, "let");
+		break;
+	}
+}

@@ -394,6 +394,10 @@ Expr *ir_call_unknown(IrModule *m, Pos pos, const UnknownOp *unknown, Expr *cons
 		      uint32_t nargs);
 /* The operator's name of an op call (OP_UNKNOWN's as written). */
 const char *ir_call_op_name(const Expr *call);
+/* What e is, in words for a person (`parameter`, `nn.conv2d`, `call @f`,
+ * `field 1 of a tuple`, ...): the one wording of tooltips and of the
+ * `render --html` panel. */
+void ir_describe_kind(StrBuf *out, const Expr *e);
 Expr *ir_let(IrModule *m, Pos pos, Expr *var, Expr *value, Expr *body);
 Expr *ir_fn(IrModule *m, Pos pos, Expr *const *params, uint32_t nparams, Type *ret_type,
 	    Expr *body);
