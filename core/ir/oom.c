@@ -95,7 +95,7 @@ void oom_cleanup_remove(OomCleanup handle)
 	}
 }
 
-_Noreturn void oom_fail(size_t size)
+void oom_fail(size_t size)
 {
 	OomRecovery *r = innermost;
 	if (!r) {

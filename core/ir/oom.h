@@ -79,7 +79,10 @@ void oom_cleanup_remove(OomCleanup handle);
 
 /* Called by the allocators when malloc failed: jumps to the innermost
  * recovery point of this thread, or prints the size and aborts. */
-_Noreturn void oom_fail(size_t size);
+#if defined(__GNUC__)
+__attribute__((noreturn))
+#endif
+void oom_fail(size_t size);
 /* Whether the next allocation should fail (fault injection; always false
  * outside test builds). */
 bool oom_inject(void);
