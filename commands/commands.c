@@ -354,6 +354,35 @@ const Command commands_table[] = {
 		.completer = cmd_complete_record,
 	},
 	{
+		.name = "reduce",
+		.min_args = 1,
+		.max_args = -1,
+		.flags = CMD_NEEDS_MODULE,
+		.usage = "reduce PREDICATE [-o FILE]",
+		.summary = "shrink the module to the smallest one that still shows a problem",
+		.help = "Searches for the smallest module that still shows PREDICATE and writes "
+			"it\n"
+			"to FILE (or prints it), leaving the session as it is. PREDICATE is one "
+			"of:\n"
+			"  conflict [%x]      check finds a conflict (on %x)\n"
+			"  error TEXT         a phase fails with an error containing TEXT\n"
+			"  compare-fail       compare reports FAIL after planning\n"
+			"  copies >= N        the planned module has N or more device_copy calls\n"
+			"  script FILE        the devplan script FILE, run in batch on the\n"
+			"                     candidate (loaded, not planned), succeeds\n"
+			"Each candidate is loaded and planned in a scratch session with the\n"
+			"session's devices and settings. The search, delta debugging as in\n"
+			"llvm-reduce, deletes bindings of @main (their uses read a new parameter\n"
+			"of the same type), unwraps on_device and device_copy calls and drops\n"
+			"virtual devices, inlines functions called once, shrinks @main's\n"
+			"parameters to shape (1, ..., 1) where the types still check, and renames\n"
+			"to short names, in rounds until nothing more goes. It reports each pass\n"
+			"that shrank the module, is deterministic, and Ctrl-C stops it with the\n"
+			"smallest module found so far (written or printed all the same).",
+		.handler = cmd_reduce,
+		.completer = cmd_complete_files,
+	},
+	{
 		.name = "regions",
 		.min_args = 0,
 		.max_args = 1,

@@ -242,6 +242,7 @@ int cmd_ir(CmdContext *ctx, int argc, char **argv); /* cmd_ir.c */
 void cmd_complete_ir(const Session *s, int argc, char **argv, const char *word, CmdCandidates *out);
 int cmd_load(CmdContext *ctx, int argc, char **argv); /* cmd_load.c */
 int cmd_reload(CmdContext *ctx, int argc, char **argv);
+int cmd_reduce(CmdContext *ctx, int argc, char **argv); /* cmd_reduce.c */
 int cmd_render(CmdContext *ctx, int argc, char **argv); /* cmd_render.c */
 void cmd_complete_render(const Session *s, int argc, char **argv, const char *word,
 			 CmdCandidates *out);

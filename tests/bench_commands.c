@@ -14,6 +14,8 @@
  * one-element tensors (under 5 s: the host pool's size classes), half of
  * them concatenated before the other half is made, so that the second half
  * is allocated while the first half's blocks sit in the pool's cache.
+ * A last row times `reduce conflict` on a 3,000-binding chain with one
+ * conflict planted in its middle (issue 17: under a minute on one core).
  * Usage:
  *   bench_commands [-r REPS] [N]
  */
@@ -26,7 +28,7 @@
 #include "commands.h"
 #include "session.h"
 
-enum { TARGET_MS = 100, RUN_TARGET_MS = 5000, CONFLICT_EVERY = 30 };
+enum { TARGET_MS = 100, RUN_TARGET_MS = 5000, REDUCE_TARGET_MS = 60000, CONFLICT_EVERY = 30 };
 
 static double now_ms(void)
 {
@@ -87,6 +89,34 @@ static char *write_conflicts_module(long n)
 	return path;
 }
 
+/* A chain of n graph bindings of (4, 64) tensors with, in its middle, one
+ * value read by an add pinned to cpu:0 and by a multiply pinned to cuda:0. */
+static char *write_planted_module(long n)
+{
+	char *path = xstrdup("/tmp/devplan-bench-XXXXXX");
+	int fd = mkstemp(path);
+	FILE *f = fdopen(fd, "w");
+	long i = 0;
+	fprintf(f, "#[version = \"0.0.5\"]\ndef @main(%%x: Tensor[(4, 64), float32]) {\n"
+		   "  %%0 = tanh(%%x);\n");
+	for (i = 1; i < n - 1; i++) {
+		if (i == n / 2) {
+			fprintf(f,
+				"  %%a = add(%%%ld, 1f);\n"
+				"  %%b = on_device(%%a, virtual_device=meta[VirtualDevice][0]);\n"
+				"  %%c = multiply(%%%ld, 2f);\n"
+				"  %%d = on_device(%%c, virtual_device=meta[VirtualDevice][1]);\n"
+				"  %%%ld = subtract(%%b, %%d);\n",
+				i - 1, i - 1, i);
+			continue;
+		}
+		fprintf(f, "  %%%ld = %s(%%%ld);\n", i, i % 3 == 0 ? "sigmoid" : "tanh", i - 1);
+	}
+	fprintf(f, "  %%%ld\n}\n", n - 2);
+	fclose(f);
+	return path;
+}
+
 /* n one-element tensors: two halves of adds, each half concatenated, and
  * the two concatenations added. */
 static char *write_small_tensors_module(long n)
@@ -142,7 +172,9 @@ static bool bench_one(const char *path, const char *workload, long size, const c
 	}
 	if (ok) {
 		char label[64];
-		if (strcmp(command, "conflicts") == 0 && s.trace)
+		if (strncmp(command, "reduce ", 7) == 0)
+			snprintf(label, sizeof label, "reduce conflict");
+		else if (strcmp(command, "conflicts") == 0 && s.trace)
 			snprintf(label, sizeof label, "%s (%zu)", command, s.trace->nconflicts);
 		else
 			snprintf(label, sizeof label, "%s", command);
@@ -239,10 +271,19 @@ int main(int argc, char **argv)
 		bool failed = false;
 		char *conflicts = write_conflicts_module(100000);
 		char *small = write_small_tensors_module(1000000);
+		char *planted = write_planted_module(3000);
+		char reduce[128];
 		missed += !bench_one(conflicts, "conflicts", 100000, "conflicts", reps, TARGET_MS,
 				     "time < 100 ms", null, &failed);
 		missed += !bench_one(small, "run", 1000000, "run", 1, RUN_TARGET_MS, "time < 5 s",
 				     null, &failed);
+		snprintf(reduce, sizeof reduce, "reduce conflict -o %s.reduced", planted);
+		missed += !bench_one(planted, "reduce", 3000, reduce, 1, REDUCE_TARGET_MS,
+				     "time < 60 s", null, &failed);
+		snprintf(reduce, sizeof reduce, "%s.reduced", planted);
+		unlink(reduce);
+		unlink(planted);
+		free(planted);
 		unlink(conflicts);
 		unlink(small);
 		free(conflicts);

@@ -612,6 +612,84 @@ Expr *ir_child(const Expr *e, uint32_t i)
 	return NULL;
 }
 
+Expr **ir_child_slot(Expr *e, uint32_t i)
+{
+	switch (e->kind) {
+	case EXPR_VAR:
+	case EXPR_GLOBAL:
+	case EXPR_CONSTANT:
+		break;
+	case EXPR_CALL:
+		if (e->u.call.op == OP_NONE)
+			return i == 0 ? &e->u.call.callee : &e->u.call.args[i - 1];
+		return &e->u.call.args[i];
+	case EXPR_LET:
+		return i == 0 ? &e->u.let.value : i == 1 ? &e->u.let.var : &e->u.let.body;
+	case EXPR_FN:
+		return i < e->u.fn.nparams ? &e->u.fn.params[i] : &e->u.fn.body;
+	case EXPR_TUPLE:
+		return &e->u.tuple.fields[i];
+	case EXPR_PROJ:
+		return &e->u.proj.tuple;
+	case EXPR_IF:
+		return i == 0   ? &e->u.if_.cond
+		       : i == 1 ? &e->u.if_.then_branch
+				: &e->u.if_.else_branch;
+	case EXPR_CONSTRUCT:
+		return &e->u.construct.args[i];
+	case EXPR_MATCH: {
+		int32_t clause;
+		bool is_body;
+		const Expr *child;
+		if (i == 0)
+			return &e->u.match.scrutinee;
+		child = match_child(e, i, &clause, &is_body);
+		if (is_body)
+			return &e->u.match.bodies[clause];
+		for (uint32_t v = 0; v < e->u.match.nvars; v++)
+			if (e->u.match.vars[v] == child)
+				return &e->u.match.vars[v];
+		break;
+	}
+	}
+	DP_ASSERT(!"child slot of a leaf");
+	return NULL;
+}
+
+Expr *ir_copy_node(IrModule *m, const Expr *e)
+{
+	Expr *c = ir_new(m, e->kind, e->pos);
+	uint32_t id = c->id;
+	*c = *e;
+	c->id = id;
+	switch (e->kind) {
+	case EXPR_VAR:
+	case EXPR_GLOBAL:
+	case EXPR_CONSTANT:
+	case EXPR_LET:
+	case EXPR_PROJ:
+	case EXPR_IF:
+		break;
+	case EXPR_CALL:
+		c->u.call.args = copy_exprs(m, e->u.call.args, e->u.call.nargs);
+		break;
+	case EXPR_FN:
+		c->u.fn.params = copy_exprs(m, e->u.fn.params, e->u.fn.nparams);
+		break;
+	case EXPR_TUPLE:
+		c->u.tuple.fields = copy_exprs(m, e->u.tuple.fields, e->u.tuple.nfields);
+		break;
+	case EXPR_CONSTRUCT:
+		c->u.construct.args = copy_exprs(m, e->u.construct.args, e->u.construct.nargs);
+		break;
+	case EXPR_MATCH:
+		c->u.match.bodies = copy_exprs(m, e->u.match.bodies, e->u.match.nclauses);
+		c->u.match.vars = copy_exprs(m, e->u.match.vars, e->u.match.nvars);
+		break;
+	}
+	return c;
+}
+
 void exprvec_push(ExprVec *v, Expr *e)
 {
 	if (v->count == v->cap)

@@ -1,0 +1,371 @@
+/*
+ * cmd_reduce.c - `reduce PREDICATE [-o FILE]`: the smallest module that
+ * still shows a conflict, an error, a failing compare, enough copies, or
+ * whatever a script tests (core/session/reduce.c does the search; this file
+ * says what each predicate means for one candidate).
+ *
+ * Every predicate plans the candidate in its own scratch session, as far
+ * as it needs: `conflict` up to check, the others to the end. `script`
+ * runs a devplan script in that session, in batch, its output discarded:
+ * exit status 0 means the candidate is interesting, as `llvm-reduce
+ * --test` reads its test's status.
+ */
+#define _GNU_SOURCE /* open_memstream */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "commands.h"
+#include "file_write.h"
+#include "reduce.h"
+
+typedef enum PredicateKind {
+	PRED_CONFLICT,     /* value: the conflicting value's name (with %), or NULL */
+	PRED_ERROR,        /* value: the text a phase's error must contain */
+	PRED_COMPARE_FAIL, /* compare reports FAIL */
+	PRED_COPIES,       /* at least `count` device_copy calls once planned */
+	PRED_SCRIPT,       /* value: the script whose status decides */
+} PredicateKind;
+
+typedef struct Predicate {
+	PredicateKind kind;
+	char *value; /* owned */
+	long count;
+	CmdContext *ctx; /* the command's, for the script's depth */
+	/* PRED_CONFLICT: whether a copy resolves the conflict, learned from
+	 * the module as loaded (the first candidate), which every smaller one
+	 * must keep: a conflict that a copy resolves must not turn into two
+	 * pins of one value, an error under every policy, or back */
+	int resolvable; /* -1 until learned */
+} Predicate;
+
+static const char *const predicate_names[] = {"conflict", "error", "compare-fail", "copies",
+					      "script"};
+
+/* Runs every phase; false when one failed or was interrupted. */
+static bool plan_all(Session *c)
+{
+	return session_step(c, pipeline_count);
+}
+
+static bool count_copy(Expr *e, void *arg)
+{
+	if (ir_is_op(e, OP_DEVICE_COPY))
+		(*(long *)arg)++;
+	return true;
+}
+
+static bool has_conflict(Session *c, Predicate *p)
+{
+	int check = pipeline_find_flags(PHASE_REPORTS_CONFLICTS);
+	session_step(c, (size_t)check + 1); /* under `policy error`, check fails */
+	if (!c->trace)
+		return false;
+	for (size_t i = 0; i < c->trace->nconflicts; i++) {
+		const PlanConflict *k = &c->trace->conflicts[i];
+		int resolvable = k->home != IR_NO_DEVICE;
+		if (p->value && strcmp(k->value_name, p->value) != 0)
+			continue;
+		if (p->resolvable < 0)
+			p->resolvable = resolvable;
+		if (resolvable == p->resolvable)
+			return true;
+	}
+	return false;
+}
+
+static bool has_error(Session *c, const char *text)
+{
+	if (plan_all(c) || interrupt_pending())
+		return false;
+	for (size_t i = 0; i < c->diags.count; i++)
+		if (c->diags.items[i].severity == DIAG_ERROR &&
+		    strstr(c->diags.items[i].message, text))
+			return true;
+	return false;
+}
+
+/* Runs one command line in a context of its own on c, its output kept in
+ * *out (the caller frees it), errors discarded; the command's status. */
+static int run_quietly(Predicate *p, Session *c, const char *line, char **out)
+{
+	size_t out_len = 0, err_len = 0;
+	char *err = NULL;
+	FILE *o = open_memstream(out, &out_len), *e = open_memstream(&err, &err_len);
+	CmdContext sub;
+	int status = 1;
+	if (o && e) {
+		cmd_context_init(&sub, c, o, e);
+		sub.batch = true;
+		sub.sourcing = 1; /* neither history nor recording */
+		sub.depth = p->ctx->depth + 1;
+		status = line ? commands_execute_line(&sub, line)
+			      : commands_run_script(&sub, p->value);
+		cmd_context_free(&sub);
+	}
+	if (o)
+		fclose(o);
+	else
+		*out = NULL;
+	if (e)
+		fclose(e);
+	free(err);
+	return status;
+}
+
+static bool interesting(void *arg, Session *c)
+{
+	Predicate *p = arg;
+	switch (p->kind) {
+	case PRED_CONFLICT:
+		return has_conflict(c, p);
+	case PRED_ERROR:
+		return has_error(c, p->value);
+	case PRED_COPIES: {
+		long copies = 0;
+		if (!plan_all(c))
+			return false;
+		ir_module_visit(session_current(c), count_copy, &copies);
+		return copies >= p->count;
+	}
+	case PRED_COMPARE_FAIL: {
+		char *out = NULL;
+		bool fail;
+		if (!plan_all(c))
+			return false;
+		fail = run_quietly(p, c, "compare", &out) != 0 && out &&
+		       strstr(out, "compare: FAIL");
+		free(out);
+		return fail;
+	}
+	case PRED_SCRIPT: {
+		char *out = NULL;
+		bool ok = run_quietly(p, c, NULL, &out) == 0;
+		free(out);
+		return ok;
+	}
+	}
+	return false;
+}
+
+static void progress(void *arg, const ReduceStep *step)
+{
+	CmdContext *ctx = arg;
+	fprintf(ctx->out, "  %-7s %zu -> %zu binding%s, %zu -> %zu bytes (%zu test%s so far)\n",
+		step->pass, step->bindings_before, step->bindings_after,
+		step->bindings_after == 1 ? "" : "s", step->bytes_before, step->bytes_after,
+		step->tests, step->tests == 1 ? "" : "s");
+	fflush(ctx->out);
+}
+
+/* PREDICATE words (argv[1..argc-1], -o FILE taken out) into p. */
+static bool parse_predicate(CmdContext *ctx, int argc, char **argv, Predicate *p)
+{
+	int kind = argc > 1 ? prefix_match(argv[1], predicate_names,
+					   sizeof predicate_names / sizeof predicate_names[0],
+					   sizeof predicate_names[0])
+			    : -1;
+	char *end;
+	if (argc < 2)
+		return cmd_error(ctx, "reduce needs a predicate: conflict [%%x], error TEXT, "
+				      "compare-fail, copies >= N or script FILE"),
+		       false;
+	if (kind == PREFIX_AMBIGUOUS) {
+		StrBuf names;
+		strbuf_init(&names);
+		prefix_candidates(&names, argv[1], predicate_names,
+				  sizeof predicate_names / sizeof predicate_names[0],
+				  sizeof predicate_names[0]);
+		cmd_error(ctx, "ambiguous predicate '%s': %s", argv[1], names.data);
+		strbuf_free(&names);
+		return false;
+	}
+	if (kind < 0)
+		return cmd_error(ctx,
+				 "unknown predicate '%s': conflict [%%x], error TEXT, "
+				 "compare-fail, copies >= N or script FILE",
+				 argv[1]),
+		       false;
+	p->kind = (PredicateKind)kind;
+	switch (p->kind) {
+	case PRED_CONFLICT:
+		if (argc > 3)
+			return cmd_error(ctx, "'reduce conflict' takes at most one value"), false;
+		if (argc == 3) {
+			if (argv[2][0] != '%' || !argv[2][1])
+				return cmd_error(ctx, "'%s' is not a value: name one as %%x",
+						 argv[2]),
+				       false;
+			if (!ir_find_value(session_version(ctx->session, -1), argv[2] + 1))
+				return cmd_error(ctx, "no value '%s' in the module", argv[2]),
+				       false;
+			p->value = xstrdup(argv[2]);
+		}
+		return true;
+	case PRED_ERROR: {
+		StrBuf text;
+		if (argc < 3)
+			return cmd_error(ctx,
+					 "'reduce error' needs the TEXT the error must contain"),
+			       false;
+		strbuf_init(&text);
+		for (int i = 2; i < argc; i++) {
+			if (i > 2)
+				strbuf_putc(&text, ' ');
+			strbuf_puts(&text, argv[i]);
+		}
+		p->value = strbuf_detach(&text);
+		return true;
+	}
+	case PRED_COMPARE_FAIL:
+		if (argc > 2)
+			return cmd_error(ctx, "'reduce compare-fail' takes no arguments"), false;
+		return true;
+	case PRED_COPIES: {
+		const char *n = NULL;
+		if (argc == 4 && strcmp(argv[2], ">=") == 0)
+			n = argv[3];
+		else if (argc == 3 && strncmp(argv[2], ">=", 2) == 0)
+			n = argv[2] + 2;
+		if (!n)
+			return cmd_error(ctx, "usage: reduce copies >= N"), false;
+		p->count = strtol(n, &end, 10);
+		if (!*n || *end || p->count < 1 || p->count > 1000000000L)
+			return cmd_error(ctx, "'%s' is not a number of copies (1 or more)", n),
+			       false;
+		return true;
+	}
+	case PRED_SCRIPT: {
+		FILE *f;
+		if (argc != 3)
+			return cmd_error(ctx, "usage: reduce script FILE"), false;
+		f = fopen(argv[2], "r");
+		if (!f)
+			return cmd_error(ctx, "cannot read '%s': %s", argv[2], strerror(errno)),
+			       false;
+		fclose(f);
+		p->value = xstrdup(argv[2]);
+		return true;
+	}
+	}
+	return false;
+}
+
+/* Takes `-o FILE` out of argv; false after reporting a bad one. */
+static bool take_output(CmdContext *ctx, int *argc, char **argv, const char **path)
+{
+	int j = 0;
+	*path = NULL;
+	for (int i = 0; i < *argc; i++) {
+		if (strcmp(argv[i], "-o") == 0 || strcmp(argv[i], "--output") == 0) {
+			if (i + 1 >= *argc)
+				return cmd_error(ctx, "%s needs a FILE", argv[i]), false;
+			if (*path)
+				return cmd_error(ctx, "only one -o FILE"), false;
+			*path = argv[++i];
+			continue;
+		}
+		argv[j++] = argv[i];
+	}
+	*argc = j;
+	argv[j] = NULL;
+	return true;
+}
+
+static void describe(const Predicate *p, StrBuf *out)
+{
+	switch (p->kind) {
+	case PRED_CONFLICT:
+		if (p->value)
+			strbuf_printf(out, "a conflict on %s", p->value);
+		else
+			strbuf_puts(out, "a conflict");
+		break;
+	case PRED_ERROR:
+		strbuf_printf(out, "an error containing \"%s\"", p->value);
+		break;
+	case PRED_COMPARE_FAIL:
+		strbuf_puts(out, "a failing compare");
+		break;
+	case PRED_COPIES:
+		strbuf_printf(out, "at least %ld copies", p->count);
+		break;
+	case PRED_SCRIPT:
+		strbuf_printf(out, "script '%s' succeeding", p->value);
+		break;
+	}
+}
+
+int cmd_reduce(CmdContext *ctx, int argc, char **argv)
+{
+	Session *s = ctx->session;
+	Predicate p = {.ctx = ctx, .resolvable = -1};
+	ReduceOptions o = {0};
+	ReduceResult r;
+	const char *path;
+	char *err = NULL;
+	StrBuf what;
+	int status = 0;
+	size_t pins;
+	if (!take_output(ctx, &argc, argv, &path) || !parse_predicate(ctx, argc, argv, &p)) {
+		free(p.value);
+		return 1;
+	}
+	if (path && !file_check(path, &err)) {
+		cmd_error(ctx, "%s", err);
+		free(err);
+		free(p.value);
+		return 1;
+	}
+	session_pins(s, &pins);
+	if (pins)
+		cmd_warning(ctx,
+			    "the %zu pin%s apply to every candidate, but the reduced module does "
+			    "not carry them",
+			    pins, pins == 1 ? "" : "s");
+	strbuf_init(&what);
+	describe(&p, &what);
+	fprintf(ctx->out, "reducing %zu bindings while the module shows %s\n",
+		reduce_count_bindings(session_version(s, -1)), what.data);
+	fflush(ctx->out);
+	o.property = what.data;
+	o.test = interesting;
+	o.test_arg = &p;
+	o.progress = progress;
+	o.progress_arg = ctx;
+	o.keep = p.kind == PRED_CONFLICT && p.value ? p.value + 1 : NULL;
+	if (!reduce_module(s, &o, &r)) {
+		cmd_print_diags(ctx, &s->diags);
+		session_clear_diags(s);
+		strbuf_free(&what);
+		free(p.value);
+		return 1;
+	}
+	strbuf_free(&what);
+	if (r.interrupted)
+		fprintf(ctx->out,
+			"interrupted: the smallest module so far has %zu binding%s (of %zu), "
+			"after %zu tests\n",
+			r.bindings_after, r.bindings_after == 1 ? "" : "s", r.bindings_before,
+			r.tests);
+	else
+		fprintf(ctx->out, "reduced %zu bindings to %zu in %zu tests\n", r.bindings_before,
+			r.bindings_after, r.tests);
+	if (path) {
+		if (file_write_all(path, r.text, strlen(r.text), &err)) {
+			fprintf(ctx->out, "wrote '%s'\n", path);
+		} else {
+			status = cmd_error(ctx, "%s", err);
+			free(err);
+		}
+	} else if (r.interrupted) {
+		fputs(r.text, ctx->out); /* what Ctrl-C leaves the user, in full */
+	} else {
+		StrBuf sb = {.data = r.text, .len = strlen(r.text), .cap = strlen(r.text) + 1};
+		status = cmd_write(ctx, &sb);
+	}
+	reduce_result_free(&r);
+	free(p.value);
+	return status || r.interrupted;
+}
