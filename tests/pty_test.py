@@ -7,7 +7,8 @@ Checks what only a terminal shows: Tab completes a command prefix, the
 history file written by one session is recalled (Ctrl-P) in the next,
 Ctrl-C at the prompt discards the line and prompts again, and Ctrl-D at an
 empty prompt quits with status 0. Then the faults: Ctrl-C stops `copies`
-on a big module within a second and the session goes on; SIGTERM and
+on a big module within a second and the session goes on, Ctrl-C stops
+`reduce` with the smallest module so far written; SIGTERM and
 SIGHUP at the prompt save the history, give the terminal back and exit
 with 128 + the signal; two sessions that ran side by side both keep their
 lines in one history file; a history file that cannot be read is left as
@@ -253,6 +254,42 @@ def check_ctrl_c_render(devplan, home):
         os.unlink(module)
 
 
+def check_ctrl_c_reduce(devplan, home):
+    """Ctrl-C while `reduce` searches a 20,000-binding module (many
+    seconds): it stops within a second and writes the smallest module found
+    so far, which loads."""
+    module = os.path.join(home, "chain.relay")
+    write_big_module(module, 20000)
+    out = os.path.join(home, "small.relay")
+    r = Repl(devplan, home, "", ["-c", "load chain.relay"])
+    try:
+        r.expect(PROMPT, 120)
+        r.send(b"reduce copies >= 100 -o small.relay\r")
+        check("reduce starts", r.expect(b"reducing", 10) is not None, repr(r.output)[-300:])
+        time.sleep(1.0)
+        start = time.time()
+        r.send(b"\x03")
+        seen = r.expect(PROMPT, 1.5)
+        took = time.time() - start
+        check("Ctrl-C stops reduce within a second, with the module so far written",
+              seen is not None and b"interrupted: the smallest module so far" in seen
+              and b"wrote 'small.relay'" in seen,
+              "%.1f s: %r" % (took, (seen or r.output)[-300:]))
+        if seen is None:
+            r.expect(PROMPT, 300)
+        r.send(b"load small.relay\r")
+        seen = r.expect(PROMPT, 30)
+        check("the module written when interrupted loads",
+              seen is not None and b"loaded 'small.relay'" in seen, repr(seen or r.output))
+        r.send(b"quit\r")
+        r.wait()
+    finally:
+        r.close()
+        os.unlink(module)
+        if os.path.exists(out):
+            os.unlink(out)
+
+
 def check_terminate(devplan, home, sig):
     """A signal at the prompt: history saved, terminal restored, 128 + N."""
     name = signal.Signals(sig).name
@@ -406,6 +443,7 @@ def main():
             r.close()
         check_ctrl_c(devplan, home)
         check_ctrl_c_render(devplan, home)
+        check_ctrl_c_reduce(devplan, home)
         check_terminate(devplan, home, signal.SIGTERM)
         check_terminate(devplan, home, signal.SIGHUP)
         check_concurrent_histories(devplan, home)

@@ -656,40 +656,6 @@ Expr **ir_child_slot(Expr *e, uint32_t i)
 	return NULL;
 }
 
-Expr *ir_copy_node(IrModule *m, const Expr *e)
-{
-	Expr *c = ir_new(m, e->kind, e->pos);
-	uint32_t id = c->id;
-	*c = *e;
-	c->id = id;
-	switch (e->kind) {
-	case EXPR_VAR:
-	case EXPR_GLOBAL:
-	case EXPR_CONSTANT:
-	case EXPR_LET:
-	case EXPR_PROJ:
-	case EXPR_IF:
-		break;
-	case EXPR_CALL:
-		c->u.call.args = copy_exprs(m, e->u.call.args, e->u.call.nargs);
-		break;
-	case EXPR_FN:
-		c->u.fn.params = copy_exprs(m, e->u.fn.params, e->u.fn.nparams);
-		break;
-	case EXPR_TUPLE:
-		c->u.tuple.fields = copy_exprs(m, e->u.tuple.fields, e->u.tuple.nfields);
-		break;
-	case EXPR_CONSTRUCT:
-		c->u.construct.args = copy_exprs(m, e->u.construct.args, e->u.construct.nargs);
-		break;
-	case EXPR_MATCH:
-		c->u.match.bodies = copy_exprs(m, e->u.match.bodies, e->u.match.nclauses);
-		c->u.match.vars = copy_exprs(m, e->u.match.vars, e->u.match.nvars);
-		break;
-	}
-	return c;
-}
-
 void exprvec_push(ExprVec *v, Expr *e)
 {
 	if (v->count == v->cap)

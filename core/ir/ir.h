@@ -462,10 +462,6 @@ Expr *ir_child(const Expr *e, uint32_t i);
 /* Where child i (ir_child's numbering) is held, for a pass that redirects
  * a use in a node it owns (a clone's, never a shared one). */
 Expr **ir_child_slot(Expr *e, uint32_t i);
-/* A new node (the next id) like e, with child arrays of its own holding
- * the same children, so that its uses can be redirected without touching
- * e's (a reducer inlining a function body). */
-Expr *ir_copy_node(IrModule *m, const Expr *e);
 
 /* A growable vector of expression pointers, owned by its holder. */
 typedef struct ExprVec {
