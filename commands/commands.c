@@ -445,6 +445,23 @@ const Command commands_table[] = {
 		.completer = cmd_complete_run,
 	},
 	{
+		.name = "save",
+		.min_args = 1,
+		.max_args = 3,
+		.flags = CMD_NEEDS_MODULE,
+		.usage = "save FILE [--phase P]",
+		.summary = "write a module version as Relay text that TVM loads again",
+		.help = "Writes the module as of phase P (parse, rewrite, check, infer or core;\n"
+			"by default the latest phase that ran, so after `core` the planned\n"
+			"module) to FILE, which is replaced, in the text `ir` prints, with the\n"
+			"#[metadata] section its constants and devices need. Pins are written\n"
+			"into a version before `check` as the annotations they stand for (a\n"
+			"parameter's virtual_device, an on_device around the value), so that\n"
+			"the file loaded without pins plans as the pinned session does.",
+		.handler = cmd_save,
+		.completer = cmd_complete_save,
+	},
+	{
 		.name = "set",
 		.min_args = 2,
 		.max_args = 2,

@@ -258,6 +258,9 @@ int cmd_plan(CmdContext *ctx, int argc, char **argv);
 int cmd_restart(CmdContext *ctx, int argc, char **argv);
 int cmd_step(CmdContext *ctx, int argc, char **argv);
 int cmd_stepi(CmdContext *ctx, int argc, char **argv);
+int cmd_save(CmdContext *ctx, int argc, char **argv); /* cmd_save.c */
+void cmd_complete_save(const Session *s, int argc, char **argv, const char *word,
+		       CmdCandidates *out);
 int cmd_set(CmdContext *ctx, int argc, char **argv); /* cmd_settings.c */
 int cmd_show(CmdContext *ctx, int argc, char **argv);
 void cmd_complete_set(const Session *s, int argc, char **argv, const char *word,
