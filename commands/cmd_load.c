@@ -7,6 +7,9 @@
  */
 #include "commands.h"
 
+#include <stdlib.h>
+#include <string.h>
+
 enum { LOAD_LIST_GLOBALS = 4 };
 
 static void report_loaded(CmdContext *ctx, const char *verb)
@@ -31,10 +34,50 @@ static int load_failed(CmdContext *ctx)
 	return 1;
 }
 
+/* `load FILE --as NAME`: FILE's text, named NAME in messages. */
+static bool load_as(CmdContext *ctx, const char *path, const char *name)
+{
+	char *err;
+	SourceFile *src = source_read(path, &err);
+	bool ok;
+	if (!src) {
+		session_clear_diags(ctx->session);
+		diag_error(&ctx->session->diags, NULL, (Pos){0, 0}, "%s", err);
+		free(err);
+		return false;
+	}
+	free(src->name);
+	src->name = xstrdup(name);
+	ok = session_load_source(ctx->session, src, path);
+	source_release(src);
+	return ok;
+}
+
 int cmd_load(CmdContext *ctx, int argc, char **argv)
 {
-	if (!session_load(ctx->session, argv[1]))
+	const char *file = NULL, *name = NULL;
+	char *path;
+	bool ok;
+	for (int i = 1; i < argc; i++) {
+		if (strcmp(argv[i], "--as") == 0) {
+			if (i + 1 >= argc)
+				return cmd_error(ctx, "'--as' needs the name to give the module");
+			name = argv[++i];
+		} else if (file) {
+			return cmd_error(ctx, "unexpected argument '%s'; 'load' reads one file",
+					 argv[i]);
+		} else {
+			file = argv[i];
+		}
+	}
+	if (!file)
+		return cmd_error(ctx, "'load' needs a file name");
+	path = commands_script_path(ctx, file);
+	ok = name ? load_as(ctx, path, name) : session_load(ctx->session, path);
+	free(path);
+	if (!ok)
 		return load_failed(ctx);
+	cmd_remember_load(ctx);
 	cmd_print_diags(ctx, &ctx->session->diags);
 	report_loaded(ctx, "loaded");
 	return 0;

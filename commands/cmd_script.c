@@ -10,8 +10,13 @@
  * the `source` line itself stands for them, so a recorded script replays
  * the same session. commands_execute_line feeds both (commands.c).
  *
- * A recording is written with file_write.h's writer: each line (with its
- * `# the command above failed`) goes to a temporary file beside FILE in one
+ * A recorded line is made to replay anywhere: its file arguments are made
+ * absolute (commands_absolute_paths), and a command that failed is written
+ * `-CMD`, which the script runner runs without counting its failure (so a
+ * `-b` replay goes on past it, as make goes on past `-cmd`).
+ *
+ * A recording is written with file_write.h's writer: each line goes to a
+ * temporary file beside FILE in one
  * checked write, and `record off` (or the end of the session) syncs it and
  * renames it over FILE. FILE is therefore either as it was or a complete
  * recording, never a recording cut off inside a line that a replay would
@@ -34,10 +39,12 @@ int cmd_echo(CmdContext *ctx, int argc, char **argv)
 
 int cmd_source(CmdContext *ctx, int argc, char **argv)
 {
+	char *path = commands_script_path(ctx, argv[1]);
 	int status;
 	ctx->sourcing++;
-	status = commands_run_script(ctx, argv[1]);
+	status = commands_run_script(ctx, path);
 	ctx->sourcing--;
+	free(path);
 	return status;
 }
 
@@ -90,7 +97,9 @@ int cmd_record(CmdContext *ctx, int argc, char **argv)
 		return 1;
 	}
 	header = xasprintf("# devplan commands recorded with 'record'; replay them with\n"
-			   "#     devplan -x %s    (or 'source %s' at the prompt)\n",
+			   "#     devplan -x %s    (or 'source %s' at the prompt)\n"
+			   "# A line starting with '-' failed when recorded: a replay runs it\n"
+			   "# and goes on.\n",
 			   argv[1], argv[1]);
 	ok = file_write(f, header, strlen(header), &err);
 	free(header);

@@ -65,6 +65,24 @@ const Command commands_table[] = {
 		.handler = cmd_breaks,
 	},
 	{
+		.name = "bugreport",
+		.min_args = 1,
+		.max_args = 1,
+		.flags = CMD_NEEDS_MODULE,
+		.usage = "bugreport DIR",
+		.summary = "write the module, settings, commands and plan to a new directory",
+		.help = "Creates DIR (which must not exist, or be empty) and writes what it takes\n"
+			"to see and replay this session: module.relay (the module as loaded),\n"
+			"settings.dp (the devices and settings the module was loaded under),\n"
+			"transcript.txt (the commands), placement.json, conflicts.txt,\n"
+			"version.txt and replay.dp, which `devplan -b -x DIR/replay.dp` runs\n"
+			"from any directory: it loads module.relay under settings.dp and runs\n"
+			"the commands the session ran after that load again, those that failed\n"
+			"marked `-` so that they do not stop it.",
+		.handler = cmd_bugreport,
+		.completer = cmd_complete_files,
+	},
+	{
 		.name = "compare",
 		.min_args = 0,
 		.max_args = -1,
@@ -232,12 +250,15 @@ const Command commands_table[] = {
 		.name = "load",
 		.aliases = {"file"},
 		.min_args = 1,
-		.max_args = 1,
-		.usage = "load FILE",
+		.max_args = 3,
+		.usage = "load FILE [--as NAME]",
 		.summary = "load a module in the Relay text format",
 		.help = "Parses FILE and makes it the current module, with planning reset to the\n"
 			"start. Errors are printed with file:line:col and the source line; when\n"
-			"loading fails, the module loaded before (if any) stays loaded.",
+			"loading fails, the module loaded before (if any) stays loaded. Inside a\n"
+			"script, a FILE that is not in the current directory is looked for\n"
+			"beside the script. --as NAME names the module NAME in messages and\n"
+			"positions (a bug report's replay.dp loads its copy as the original).",
 		.handler = cmd_load,
 		.completer = cmd_complete_files,
 	},
@@ -344,8 +365,9 @@ const Command commands_table[] = {
 		.summary = "write the commands that follow to a script, or stop",
 		.help = "Starts writing every command run from now on at the top level (as\n"
 			"`history` lists them; not `record` itself) to FILE, which is replaced,\n"
-			"after a comment that says how to replay it. A command that fails is\n"
-			"written too, followed by a comment. `record off` (or the end of the\n"
+			"after a comment that says how to replay it, with file arguments made\n"
+			"absolute. A command that fails is written too, marked `-` (`-load\n"
+			"x.relay`): a replay runs it and goes on. `record off` (or the end of the\n"
 			"session) stops and replaces FILE with the recording, which until then\n"
 			"goes to a temporary file beside it; a write that fails stops the\n"
 			"recording at once and leaves FILE as it was. `record` alone says\n"
@@ -472,6 +494,23 @@ const Command commands_table[] = {
 			"results (every value under `set keep-values on`) are kept for `print`.",
 		.handler = cmd_run,
 		.completer = cmd_complete_run,
+	},
+	{
+		.name = "save",
+		.min_args = 1,
+		.max_args = 3,
+		.flags = CMD_NEEDS_MODULE,
+		.usage = "save FILE [--phase P]",
+		.summary = "write a module version as Relay text that TVM loads again",
+		.help = "Writes the module as of phase P (parse, rewrite, check, infer or core;\n"
+			"by default the latest phase that ran, so after `core` the planned\n"
+			"module) to FILE, which is replaced, in the text `ir` prints, with the\n"
+			"#[metadata] section its constants and devices need. Pins are written\n"
+			"into a version before `check` as the annotations they stand for (a\n"
+			"parameter's virtual_device, an on_device around the value), so that\n"
+			"the file loaded without pins plans as the pinned session does.",
+		.handler = cmd_save,
+		.completer = cmd_complete_save,
 	},
 	{
 		.name = "set",
@@ -676,6 +715,11 @@ int cmd_context_free(CmdContext *ctx)
 	for (size_t i = 0; i < ctx->nhistory; i++)
 		free(ctx->history[i]);
 	free(ctx->history);
+	free(ctx->history_failed);
+	ctx->history_failed = NULL;
+	ctx->cap_history_failed = 0;
+	pins_clear(&ctx->load_pins);
+	ctx->loaded = false;
 	ctx->record = NULL;
 	ctx->history = NULL;
 	ctx->nhistory = ctx->cap_history = 0;
@@ -1211,7 +1255,118 @@ static void remember_line(CmdContext *ctx, const char *line)
 	while (len && is_blank(line[len - 1]))
 		len--;
 	grow_array((void **)&ctx->history, &ctx->cap_history, ctx->nhistory + 1, sizeof(char *));
+	grow_array((void **)&ctx->history_failed, &ctx->cap_history_failed, ctx->nhistory + 1,
+		   sizeof(bool));
+	ctx->history_failed[ctx->nhistory] = false;
 	ctx->history[ctx->nhistory++] = xstrndup(line, len);
+}
+
+/* ---- absolute paths in recorded lines ---- */
+
+/* Options whose next word is a file, and options whose next word is some
+ * other value; any other word starting with `--` takes none. */
+static const char *const file_options[] = {"--output", "--dump", "--expect", "--html"};
+static const char *const value_options[] = {"--phase", "--focus", "--depth", "--top", "--as"};
+
+static bool in_list(const char *word, const char *const *list, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		if (strcmp(word, list[i]) == 0)
+			return true;
+	return false;
+}
+
+/* path made absolute against the current directory (owned), or NULL when
+ * it already is, is empty, is `-`, or the directory is unknown. */
+static char *absolute_path(const char *path)
+{
+	char *cwd, *abs;
+	if (!path[0] || path[0] == '/' || strcmp(path, "-") == 0)
+		return NULL;
+	cwd = getcwd(NULL, 0);
+	if (!cwd)
+		return NULL;
+	while (path[0] == '.' && path[1] == '/')
+		path += 2;
+	abs = xasprintf("%s%s%s", cwd, cwd[strlen(cwd) - 1] == '/' ? "" : "/", path);
+	free(cwd);
+	return abs;
+}
+
+/* A word as commands_split reads it back: quoted when it must be. */
+static void put_word(StrBuf *sb, const char *word)
+{
+	bool quote = !word[0] || word[0] == '#' || strpbrk(word, " \t\"\\") != NULL;
+	if (!quote) {
+		strbuf_puts(sb, word);
+		return;
+	}
+	strbuf_putc(sb, '"');
+	for (const char *p = word; *p; p++) {
+		if (*p == '"' || *p == '\\')
+			strbuf_putc(sb, '\\');
+		strbuf_putc(sb, *p);
+	}
+	strbuf_putc(sb, '"');
+}
+
+char *commands_absolute_paths(const char *line)
+{
+	int argc;
+	char **argv, *err;
+	const Command *cmd;
+	bool ambiguous, changed = false, positional_files, inputs;
+	StrBuf sb;
+	if (!commands_split(line, &argc, &argv, &err)) {
+		free(err);
+		return xstrdup(line);
+	}
+	cmd = argc > 0 ? commands_find(argv[0], &ambiguous) : NULL;
+	if (!cmd) {
+		commands_free_words(argc, argv);
+		return xstrdup(line);
+	}
+	positional_files = cmd->handler == cmd_load || cmd->handler == cmd_source ||
+			   cmd->handler == cmd_save || cmd->handler == cmd_render ||
+			   cmd->handler == cmd_bugreport;
+	inputs = cmd->handler == cmd_run || cmd->handler == cmd_compare ||
+		 cmd->handler == cmd_profile;
+	for (int i = 1; i < argc; i++) {
+		char *abs = NULL;
+		if (in_list(argv[i], file_options, DP_COUNT(file_options)) && i + 1 < argc) {
+			abs = absolute_path(argv[++i]);
+		} else if (in_list(argv[i], value_options, DP_COUNT(value_options))) {
+			i++;
+		} else if (argv[i][0] == '-' && argv[i][1]) {
+			continue;
+		} else if (positional_files) {
+			abs = absolute_path(argv[i]);
+		} else if (inputs && strchr(argv[i], '=')) {
+			char *eq = strchr(argv[i], '=');
+			char *file = absolute_path(eq + 1);
+			if (file && strcmp(eq + 1, "random") != 0 &&
+			    strncmp(eq + 1, "random:", 7) != 0)
+				abs = xasprintf("%.*s=%s", (int)(eq - argv[i]), argv[i], file);
+			free(file);
+		}
+		if (abs) {
+			free(argv[i]);
+			argv[i] = abs;
+			changed = true;
+		}
+	}
+	if (!changed) {
+		commands_free_words(argc, argv);
+		return xstrdup(line);
+	}
+	strbuf_init(&sb);
+	for (int i = 0; i < argc; i++) {
+		if (i)
+			strbuf_putc(&sb, ' ');
+		put_word(&sb, argv[i]);
+	}
+	commands_free_words(argc, argv);
+	return strbuf_detach(&sb);
 }
 
 /* Writes a line to the record file, with one checked write so that the
@@ -1220,13 +1375,15 @@ static void remember_line(CmdContext *ctx, const char *line)
  * false is returned (reported). */
 static bool record_line(CmdContext *ctx, const char *line, int status)
 {
-	size_t len = strlen(line);
+	char *abs = commands_absolute_paths(line);
+	size_t len = strlen(abs);
 	char *text, *err;
 	bool ok;
-	while (len && is_blank(line[len - 1]))
+	while (len && is_blank(abs[len - 1]))
 		len--;
-	text = xasprintf("%.*s\n%s", (int)len, line,
-			 status != 0 ? "# the command above failed\n" : "");
+	/* a failed command is marked `-`: a replay runs it and goes on */
+	text = xasprintf("%s%.*s\n", status != 0 ? "-" : "", (int)len, abs);
+	free(abs);
 	ok = file_write(ctx->record, text, strlen(text), &err);
 	free(text);
 	if (!ok) {
@@ -1253,6 +1410,7 @@ int commands_execute_line(CmdContext *ctx, const char *line)
 		free(err);
 		if (top) {
 			remember_line(ctx, line);
+			ctx->history_failed[ctx->nhistory - 1] = true;
 			if (ctx->record)
 				(void)record_line(ctx, line, 1);
 		}
@@ -1266,6 +1424,8 @@ int commands_execute_line(CmdContext *ctx, const char *line)
 	}
 	status = commands_execute_argv(ctx, argc, argv);
 	commands_free_words(argc, argv);
+	if (top && status != 0)
+		ctx->history_failed[ctx->nhistory - 1] = true;
 	/* `record FILE` starts after itself and `record off` ends before */
 	if (top && !is_record && ctx->record && !record_line(ctx, line, status))
 		status = 1;
@@ -1309,8 +1469,18 @@ static int run_script_line(CmdContext *ctx, char *line, size_t len, bool *stop)
 		status = cmd_error(ctx, "unexpected NUL byte at column %zu; the line is not run",
 				   (size_t)(nul - line) + 1);
 	} else {
+		/* `-CMD` (as make has it): a command that failed when it was
+		 * recorded; it runs, and its failure neither counts nor stops
+		 * the script (one that succeeds now is simply run) */
+		const char *p = line;
+		bool may_fail;
+		while (is_blank(*p))
+			p++;
+		may_fail = *p == '-';
 		commands_echo_line(ctx, line);
-		status = commands_execute_line(ctx, line);
+		status = commands_execute_line(ctx, may_fail ? p + 1 : line);
+		if (may_fail)
+			status = 0;
 	}
 	if (interrupt_pending()) {
 		/* A command that noticed the interrupt has said so. */
@@ -1369,6 +1539,22 @@ int commands_run_stream(CmdContext *ctx, FILE *in, const char *name)
 	if (read_errno)
 		failed = cmd_error(ctx, "cannot read '%s': %s", name, strerror(read_errno));
 	return failed;
+}
+
+char *commands_script_path(const CmdContext *ctx, const char *path)
+{
+	const char *slash;
+	char *beside;
+	if (!ctx->script || !path[0] || path[0] == '/' || access(path, F_OK) == 0)
+		return xstrdup(path);
+	slash = strrchr(ctx->script, '/');
+	if (!slash) /* the script is in the current directory: so is path */
+		return xstrdup(path);
+	beside = xasprintf("%.*s/%s", (int)(slash - ctx->script), ctx->script, path);
+	if (access(beside, F_OK) == 0)
+		return beside;
+	free(beside);
+	return xstrdup(path);
 }
 
 int commands_run_script(CmdContext *ctx, const char *path)

@@ -44,11 +44,28 @@ typedef struct CmdContext {
 	bool quit;          /* set by `quit`: stop reading commands */
 	char **history;     /* command lines run at the top level (owned) */
 	size_t nhistory, cap_history;
-	FileWriter *record; /* `record FILE`: where those lines are written (its
+	bool *history_failed; /* by history line: whether its command failed */
+	size_t cap_history_failed;
+	/* Where the session's module came from, for `bugreport`: set by each
+	 * successful `load` (not `reload`), which resets planning. */
+	bool loaded;
+	size_t load_history;           /* history lines up to and including
+					   that load; the commands after it
+					   are history[load_history...] */
+	SessionSettings load_settings; /* the settings when it ran */
+	uint32_t load_devices;         /* the device table's size then */
+	PinSet load_pins;              /* the pins it kept (loading the same
+					  file again keeps them; owned) */
+	FileWriter *record;            /* `record FILE`: where those lines are written (its
 			       temporary file, renamed over FILE when the
 			       recording stops), NULL when not recording */
-	size_t recorded;    /* lines written to it */
+	size_t recorded;               /* lines written to it */
 } CmdContext;
+
+/* The version `devplan --version` prints. */
+#ifndef DEVPLAN_VERSION
+#define DEVPLAN_VERSION "0.1.0"
+#endif
 
 /* Initialises a context with everything off and no script. */
 void cmd_context_init(CmdContext *ctx, Session *session, FILE *out, FILE *err);
@@ -116,6 +133,14 @@ void commands_free_words(int argc, char **argv);
  * a sourced file, a line with a command is added to the history and, while
  * recording, written to the record file (except `record` itself). */
 int commands_execute_line(CmdContext *ctx, const char *line);
+/* The line with every file argument of its command made absolute against
+ * the current directory (load, source, save, render, bugreport FILE; run,
+ * compare and profile NAME=FILE.npy; --output, --dump, --expect, --html),
+ * so that it means the same run from another directory; a path already
+ * absolute, and `-` for standard output, stay. An unchanged line comes
+ * back as it was, a changed one with its words requoted (a trailing
+ * comment dropped). The caller frees the result. */
+char *commands_absolute_paths(const char *line);
 /* With `set echo on`, prints a script or -c line that is not blank. */
 void commands_echo_line(CmdContext *ctx, const char *line);
 /* Runs one split command (argv[0] as typed, argv[argc] NULL). 0 or 1. */
@@ -126,6 +151,12 @@ int commands_execute_argv(CmdContext *ctx, int argc, char **argv);
 int commands_run_stream(CmdContext *ctx, FILE *in, const char *name);
 /* commands_run_stream of a file; failing to open it is an error. */
 int commands_run_script(CmdContext *ctx, const char *path);
+/* The file a command inside a script means by path: path itself when it is
+ * absolute or names a file from the current directory, else, when the
+ * script's own directory has it, that one (so a script can `load` and
+ * `source` the files beside it from any directory); path outside scripts.
+ * The caller frees the result. */
+char *commands_script_path(const CmdContext *ctx, const char *path);
 
 /* Completion of the word starting at byte `start` of line (the words before
  * it decide what is completed). Candidates come sorted and unique. */
@@ -253,12 +284,18 @@ struct VizOptions;
 struct VizStats;
 bool cmd_render_html(CmdContext *ctx, const struct VizOptions *opts, const char *path,
 		     struct VizStats *stats, char **err);
+int cmd_bugreport(CmdContext *ctx, int argc, char **argv); /* cmd_bugreport.c */
+/* cmd_load's note of where the module came from (CmdContext.loaded). */
+void cmd_remember_load(CmdContext *ctx);
 int cmd_continue(CmdContext *ctx, int argc, char **argv); /* cmd_step.c */
 int cmd_phases(CmdContext *ctx, int argc, char **argv);
 int cmd_plan(CmdContext *ctx, int argc, char **argv);
 int cmd_restart(CmdContext *ctx, int argc, char **argv);
 int cmd_step(CmdContext *ctx, int argc, char **argv);
 int cmd_stepi(CmdContext *ctx, int argc, char **argv);
+int cmd_save(CmdContext *ctx, int argc, char **argv); /* cmd_save.c */
+void cmd_complete_save(const Session *s, int argc, char **argv, const char *word,
+		       CmdCandidates *out);
 int cmd_set(CmdContext *ctx, int argc, char **argv); /* cmd_settings.c */
 int cmd_show(CmdContext *ctx, int argc, char **argv);
 void cmd_complete_set(const Session *s, int argc, char **argv, const char *word,

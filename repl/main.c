@@ -22,10 +22,6 @@
 #include "commands.h"
 #include "repl.h"
 
-#ifndef DEVPLAN_VERSION
-#define DEVPLAN_VERSION "0.1.0"
-#endif
-
 typedef struct Action {
 	char kind;       /* 'x': run a script, 'c': run a command */
 	const char *arg; /* borrowed from argv */

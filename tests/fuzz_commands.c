@@ -28,6 +28,7 @@
  *   load, reload, source  read files named by the input (or the module
  *                         file again);
  *   quit                  stops the session (ctx->quit);
+ *   save, bugreport       write FILE, create DIR and the files in it;
  *   record                only `record` and `record off` (which only
  *                         report or fail without a file open) run;
  *                         `record FILE` creates FILE;
@@ -191,7 +192,8 @@ static bool line_allowed(const char *line)
 	if (!cmd)
 		ok = true;
 	else if (cmd->handler == cmd_load || cmd->handler == cmd_reload ||
-		 cmd->handler == cmd_source || cmd->handler == cmd_quit)
+		 cmd->handler == cmd_source || cmd->handler == cmd_quit ||
+		 cmd->handler == cmd_save || cmd->handler == cmd_bugreport)
 		ok = false;
 	else if (cmd->handler == cmd_record)
 		ok = argc == 1 || (argc == 2 && strcmp(argv[1], "off") == 0);

@@ -236,8 +236,10 @@ static void test_argument_counts(void **state)
 {
 	Fixture *f = *state;
 	assert_int_equal(run(f, "load"), 1);
-	assert_string_equal(f->err, "error: 'load' takes 1 argument\nusage: load FILE\n");
+	assert_string_equal(f->err,
+			    "error: 'load' takes 1 to 3 arguments\nusage: load FILE [--as NAME]\n");
 	assert_int_equal(run(f, "load a b"), 1);
+	assert_string_equal(f->err, "error: unexpected argument 'b'; 'load' reads one file\n");
 	assert_int_equal(run(f, "phases now"), 1);
 	assert_string_equal(f->err, "error: 'phases' takes no arguments\nusage: phases\n");
 	assert_int_equal(run(f, "help a b"), 1);
@@ -923,6 +925,47 @@ static void test_interrupt_flag(void **state)
 	assert_int_equal(f->session.phases_done, 0);
 }
 
+/* record's rewriting of file arguments: relative ones absolute against the
+ * current directory (`$` in the expected lines), everything else as typed. */
+static void test_absolute_paths(void **state)
+{
+	static const char *const cases[][2] = {
+		{"load m.relay", "load $/m.relay"},
+		{"load /abs/m.relay", "load /abs/m.relay"},
+		{"lo ./m.relay", "lo $/m.relay"},
+		{"source \"my script.dp\"", "source \"$/my script.dp\""},
+		{"save out.relay --phase parse", "save $/out.relay --phase parse"},
+		{"render - --focus %x", "render - --focus %x"},
+		{"render g.svg --depth 2 --html p.html",
+		 "render $/g.svg --depth 2 --html $/p.html"},
+		{"run x=in.npy y=random:3 z=random --output o.npy",
+		 "run x=$/in.npy y=random:3 z=random --output $/o.npy"},
+		{"compare --expect e.npy --top 3", "compare --expect $/e.npy --top 3"},
+		{"load m.relay --as shown.relay", "load $/m.relay --as shown.relay"},
+		{"bugreport report", "bugreport $/report"},
+		{"placement --json", "placement --json"},
+		{"frobnicate x.relay", "frobnicate x.relay"},
+		{"echo \"unterminated", "echo \"unterminated"},
+	};
+	char *cwd = getcwd(NULL, 0);
+	(void)state;
+	assert_non_null(cwd);
+	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+		char *actual = commands_absolute_paths(cases[i][0]);
+		StrBuf expected;
+		strbuf_init(&expected);
+		for (const char *p = cases[i][1]; *p; p++)
+			if (*p == '$')
+				strbuf_puts(&expected, cwd);
+			else
+				strbuf_putc(&expected, *p);
+		assert_string_equal(actual, expected.data);
+		free(actual);
+		strbuf_free(&expected);
+	}
+	free(cwd);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -955,6 +998,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_bfloat16_npy_files, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_run_dump_and_print, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_compare_expect, setup, teardown),
+		cmocka_unit_test(test_absolute_paths),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -1,0 +1,309 @@
+/*
+ * cmd_bugreport.c - `bugreport DIR`: everything needed to see and replay
+ * what this session did, in one new directory.
+ *
+ *   module.relay     the loaded module's text, as loaded
+ *   settings.dp      `target add` and `set` commands: the device table and
+ *                    the settings as they were when the module was loaded,
+ *                    which is where the replayed commands start from; the
+ *                    state at the end follows as comments
+ *   transcript.txt   the session's command lines (CmdContext.history),
+ *                    numbered as `history` shows them, failures marked
+ *   placement.json   `placement --json` of the plan, planned in a scratch
+ *                    session with the same settings and pins when the
+ *                    session's own plan is not complete, or a note why
+ *                    there is none
+ *   conflicts.txt    `conflicts` of that plan
+ *   version.txt      `devplan --version`
+ *   replay.dp        sources settings.dp, loads module.relay (both by
+ *                    paths relative to the script, which `load` and
+ *                    `source` resolve from the script's directory), makes
+ *                    the pins the load kept, then re-runs the commands the
+ *                    session ran after that load, each that failed marked
+ *                    `-` so that `devplan -b -x DIR/replay.dp` runs it and
+ *                    goes on, and file arguments made absolute
+ *                    (commands_absolute_paths)
+ *
+ * The load point is what makes the replay exact: `load` resets planning,
+ * so the commands after it, started from the settings and devices it saw,
+ * do what they did. cmd_remember_load keeps that state; it is the only
+ * part of this file that runs outside `bugreport`.
+ *
+ * DIR must not exist, or be an empty directory; every file is written
+ * with file_write.h's writer.
+ */
+#include "commands.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "pipeline.h"
+
+void cmd_remember_load(CmdContext *ctx)
+{
+	const Session *s = ctx->session;
+	size_t npins;
+	const PlanPin *pins = session_pins(s, &npins);
+	ctx->loaded = true;
+	ctx->load_history = ctx->nhistory;
+	ctx->load_settings = s->settings;
+	ctx->load_devices = s->devices.count;
+	pins_clear(&ctx->load_pins);
+	for (size_t i = 0; i < npins; i++)
+		pins_set(&ctx->load_pins, pins[i].name, pins[i].device);
+}
+
+/* Makes dir, or accepts an empty directory; false after reporting. */
+static bool make_report_dir(CmdContext *ctx, const char *dir)
+{
+	DIR *d;
+	struct dirent *entry;
+	bool empty = true;
+	if (mkdir(dir, 0777) == 0)
+		return true;
+	if (errno != EEXIST) {
+		cmd_error(ctx, "cannot create '%s': %s", dir, strerror(errno));
+		return false;
+	}
+	d = opendir(dir);
+	if (!d) {
+		cmd_error(ctx, "'%s' exists and is not a directory", dir);
+		return false;
+	}
+	while ((entry = readdir(d)) != NULL)
+		if (strcmp(entry->d_name, ".") != 0 && strcmp(entry->d_name, "..") != 0)
+			empty = false;
+	closedir(d);
+	if (!empty)
+		cmd_error(ctx, "'%s' exists and is not empty; name a new directory", dir);
+	return empty;
+}
+
+/* Writes text to dir/name; false after reporting. */
+static bool write_report_file(CmdContext *ctx, const char *dir, const char *name,
+			      const StrBuf *text)
+{
+	char *path = xasprintf("%s/%s", dir, name), *err;
+	bool ok = file_write_all(path, text->data ? text->data : "", text->len, &err);
+	free(path);
+	if (!ok) {
+		cmd_error(ctx, "%s", err);
+		free(err);
+	}
+	return ok;
+}
+
+/* What one command prints (output and errors, in order) when run on
+ * session, appended to out. */
+static void capture_command(Session *session, int argc, char **argv, StrBuf *out)
+{
+	char *text = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&text, &len);
+	CmdContext sub;
+	if (!f)
+		return;
+	cmd_context_init(&sub, session, f, f);
+	sub.batch = true;
+	(void)commands_execute_argv(&sub, argc, argv);
+	(void)cmd_context_free(&sub);
+	fclose(f);
+	strbuf_append(out, text, len);
+	free(text);
+}
+
+static void put_json_string(StrBuf *sb, const char *text)
+{
+	strbuf_putc(sb, '"');
+	for (const char *p = text; *p; p++) {
+		if (*p == '"' || *p == '\\')
+			strbuf_printf(sb, "\\%c", *p);
+		else if ((unsigned char)*p < 0x20)
+			strbuf_printf(sb, "\\u%04x", (unsigned)(unsigned char)*p);
+		else
+			strbuf_putc(sb, *p);
+	}
+	strbuf_putc(sb, '"');
+}
+
+/* placement.json and conflicts.txt: of the session's plan when it is
+ * complete, else of a scratch session planned with its settings and pins. */
+static void describe_plan(CmdContext *ctx, StrBuf *placement, StrBuf *conflicts)
+{
+	Session *s = ctx->session;
+	Session scratch;
+	Session *planned = s;
+	char *placement_argv[] = {"placement", "--json", NULL};
+	char *conflicts_argv[] = {"conflicts", NULL};
+	bool scratch_used = false;
+	if (!session_planned(s)) {
+		session_init_like(&scratch, s);
+		scratch_used = true;
+		planned = &scratch;
+		if (!session_load_source(&scratch, s->source, s->path) ||
+		    !session_step(&scratch, pipeline_count)) {
+			const char *reason = NULL;
+			int failed = session_failed_phase(&scratch, &reason);
+			strbuf_puts(placement, "{\"planned\": false, \"note\": ");
+			put_json_string(placement,
+					failed >= 0 ? pipeline_phases[failed].name : "interrupted");
+			if (reason) {
+				strbuf_puts(placement, ", \"error\": ");
+				put_json_string(placement, reason);
+			}
+			strbuf_puts(placement, "}\n");
+			capture_command(planned, 1, conflicts_argv, conflicts);
+			session_free(&scratch);
+			return;
+		}
+	}
+	capture_command(planned, 2, placement_argv, placement);
+	capture_command(planned, 1, conflicts_argv, conflicts);
+	if (scratch_used)
+		session_free(&scratch);
+}
+
+/* settings.dp: the state the replayed commands start from (see the top). */
+static void write_settings(CmdContext *ctx, StrBuf *sb)
+{
+	const Session *s = ctx->session;
+	Session at_load = *s; /* a view: the same session with the old settings */
+	DeviceTable defaults;
+	StrBuf value;
+	size_t npins;
+	const PlanPin *pins = session_pins(s, &npins);
+	bool any = false;
+	devices_init_default(&defaults);
+	strbuf_init(&value);
+	at_load.settings = ctx->load_settings;
+	strbuf_puts(sb, "# devplan settings as they were when the module was loaded: the\n"
+			"# devices added to the default table, then every setting that\n"
+			"# differs from its default\n");
+	for (uint32_t i = defaults.count; i < ctx->load_devices; i++) {
+		const Device *d = &s->devices.items[i];
+		strbuf_printf(sb, "target add %s %s\n", d->name, d->target);
+	}
+	for (size_t i = 0; i < session_setting_count; i++) {
+		if (session_setting_is_default(&at_load, (int)i))
+			continue;
+		strbuf_reset(&value);
+		session_setting_format(&at_load, (int)i, &value);
+		strbuf_printf(sb, "set %s %s\n", session_settings[i].name, value.data);
+	}
+	strbuf_puts(sb, "# at the end of the session, where replay.dp's commands lead:\n");
+	for (uint32_t i = defaults.count; i < s->devices.count; i++) {
+		strbuf_printf(sb, "#   target add %s %s\n", s->devices.items[i].name,
+			      s->devices.items[i].target);
+		any = true;
+	}
+	for (size_t i = 0; i < session_setting_count; i++) {
+		if (session_setting_is_default(s, (int)i))
+			continue;
+		strbuf_reset(&value);
+		session_setting_format(s, (int)i, &value);
+		strbuf_printf(sb, "#   set %s %s\n", session_settings[i].name, value.data);
+		any = true;
+	}
+	for (size_t i = 0; i < npins; i++) {
+		strbuf_printf(sb, "#   pin %%%s %s\n", pins[i].name,
+			      devices_name(&s->devices, pins[i].device));
+		any = true;
+	}
+	if (!any)
+		strbuf_puts(sb, "#   every setting at its default, no devices added, no pins\n");
+	strbuf_free(&value);
+	devices_free(&defaults);
+}
+
+/* Commands a replay must not run again: they write files or report on
+ * the session rather than change it. */
+static bool replays(const char *line)
+{
+	int argc;
+	char **argv, *err;
+	bool ambiguous, keep = true;
+	const Command *cmd;
+	if (!commands_split(line, &argc, &argv, &err)) {
+		free(err);
+		return true;
+	}
+	cmd = argc > 0 ? commands_find(argv[0], &ambiguous) : NULL;
+	if (cmd && (cmd->handler == cmd_bugreport || cmd->handler == cmd_record))
+		keep = false;
+	commands_free_words(argc, argv);
+	return keep;
+}
+
+/* A word that commands_split reads back as it is. */
+static void put_word_quoted(StrBuf *sb, const char *word)
+{
+	strbuf_putc(sb, '"');
+	for (const char *p = word; *p; p++) {
+		if (*p == '"' || *p == '\\')
+			strbuf_putc(sb, '\\');
+		strbuf_putc(sb, *p);
+	}
+	strbuf_putc(sb, '"');
+}
+
+static void write_replay(CmdContext *ctx, StrBuf *sb)
+{
+	const Session *s = ctx->session;
+	strbuf_puts(sb, "# devplan bug report: replays the session with\n"
+			"#     devplan -b -x DIR/replay.dp\n"
+			"# from any directory. A line starting with '-' failed in the session:\n"
+			"# it runs again, and its failure does not stop the replay.\n"
+			"source settings.dp\n");
+	strbuf_puts(sb, "load module.relay --as ");
+	put_word_quoted(sb, s->source->name);
+	strbuf_putc(sb, '\n');
+	for (size_t i = 0; i < ctx->load_pins.current.count; i++)
+		strbuf_printf(sb, "pin %%%s %s\n", ctx->load_pins.current.items[i].name,
+			      devices_name(&s->devices, ctx->load_pins.current.items[i].device));
+	for (size_t i = ctx->load_history; i < ctx->nhistory; i++) {
+		char *line;
+		if (!replays(ctx->history[i]))
+			continue;
+		line = commands_absolute_paths(ctx->history[i]);
+		strbuf_printf(sb, "%s%s\n", ctx->history_failed[i] ? "-" : "", line);
+		free(line);
+	}
+}
+
+int cmd_bugreport(CmdContext *ctx, int argc, char **argv)
+{
+	static const char *const names[] = {"module.relay",   "settings.dp",   "transcript.txt",
+					    "placement.json", "conflicts.txt", "version.txt",
+					    "replay.dp"};
+	Session *s = ctx->session;
+	const char *dir = argv[1];
+	StrBuf text[DP_COUNT(names)];
+	bool ok = true;
+	if (!ctx->loaded)
+		return cmd_error(ctx, "no module was loaded in this session; use 'load FILE'");
+	if (!make_report_dir(ctx, dir))
+		return 1;
+	for (size_t i = 0; i < DP_COUNT(names); i++)
+		strbuf_init(&text[i]);
+	strbuf_append(&text[0], s->source->text, s->source->len);
+	write_settings(ctx, &text[1]);
+	for (size_t i = 0; i < ctx->nhistory; i++)
+		strbuf_printf(&text[2], "%5zu  %s%s\n", i + 1, ctx->history[i],
+			      ctx->history_failed[i] ? "    # failed" : "");
+	describe_plan(ctx, &text[3], &text[4]);
+	strbuf_printf(&text[5], "devplan %s\n", DEVPLAN_VERSION);
+	write_replay(ctx, &text[6]);
+	for (size_t i = 0; i < DP_COUNT(names) && ok; i++)
+		ok = write_report_file(ctx, dir, names[i], &text[i]);
+	for (size_t i = 0; i < DP_COUNT(names); i++)
+		strbuf_free(&text[i]);
+	if (!ok)
+		return 1;
+	fprintf(ctx->out,
+		"wrote a bug report to '%s'; replay it with: devplan -b -x %s/replay.dp\n", dir,
+		dir);
+	return 0;
+}
