@@ -149,9 +149,26 @@ static bool interesting(void *arg, Session *c)
 	return false;
 }
 
+typedef struct Progress {
+	CmdContext *ctx;
+	const char *what; /* the predicate in words */
+	size_t pins;
+} Progress;
+
 static void progress(void *arg, const ReduceStep *step)
 {
-	CmdContext *ctx = arg;
+	Progress *p = arg;
+	CmdContext *ctx = p->ctx;
+	if (!step->pass) {
+		fprintf(ctx->out, "reducing %zu bindings while the module shows %s\n",
+			step->bindings_before, p->what);
+		if (p->pins)
+			fprintf(ctx->out,
+				"  (the %zu pin%s written into the module as annotations)\n",
+				p->pins, p->pins == 1 ? "" : "s");
+		fflush(ctx->out);
+		return;
+	}
 	fprintf(ctx->out, "  %-7s %zu -> %zu binding%s, %zu -> %zu bytes (%zu test%s so far)\n",
 		step->pass, step->bindings_before, step->bindings_after,
 		step->bindings_after == 1 ? "" : "s", step->bytes_before, step->bytes_after,
@@ -308,6 +325,7 @@ int cmd_reduce(CmdContext *ctx, int argc, char **argv)
 	StrBuf what;
 	int status = 0;
 	size_t pins;
+	Progress prog;
 	if (!take_output(ctx, &argc, argv, &path) || !parse_predicate(ctx, argc, argv, &p)) {
 		free(p.value);
 		return 1;
@@ -319,21 +337,14 @@ int cmd_reduce(CmdContext *ctx, int argc, char **argv)
 		return 1;
 	}
 	session_pins(s, &pins);
-	if (pins)
-		cmd_warning(ctx,
-			    "the %zu pin%s apply to every candidate, but the reduced module does "
-			    "not carry them",
-			    pins, pins == 1 ? "" : "s");
 	strbuf_init(&what);
 	describe(&p, &what);
-	fprintf(ctx->out, "reducing %zu bindings while the module shows %s\n",
-		reduce_count_bindings(session_version(s, -1)), what.data);
-	fflush(ctx->out);
+	prog = (Progress){ctx, what.data, pins};
 	o.property = what.data;
 	o.test = interesting;
 	o.test_arg = &p;
 	o.progress = progress;
-	o.progress_arg = ctx;
+	o.progress_arg = &prog;
 	o.keep = p.kind == PRED_CONFLICT && p.value ? p.value + 1 : NULL;
 	if (!reduce_module(s, &o, &r)) {
 		cmd_print_diags(ctx, &s->diags);
@@ -353,12 +364,17 @@ int cmd_reduce(CmdContext *ctx, int argc, char **argv)
 		fprintf(ctx->out, "reduced %zu bindings to %zu in %zu tests\n", r.bindings_before,
 			r.bindings_after, r.tests);
 	if (path) {
-		if (file_write_all(path, r.text, strlen(r.text), &err)) {
+		StrBuf file;
+		strbuf_init(&file);
+		if (!reduce_standalone(s, r.text, &file)) {
+			status = cmd_error(ctx, "the reduced module does not load again");
+		} else if (file_write_all(path, file.data, file.len, &err)) {
 			fprintf(ctx->out, "wrote '%s'\n", path);
 		} else {
 			status = cmd_error(ctx, "%s", err);
 			free(err);
 		}
+		strbuf_free(&file);
 	} else if (r.interrupted) {
 		fputs(r.text, ctx->out); /* what Ctrl-C leaves the user, in full */
 	} else {

@@ -11,17 +11,9 @@
  * Pins (pins.h) are what-if constraints that live in the session, not in
  * the module; planning applies them from `check` on. A version before
  * `check` (parse, rewrite) is therefore written with each pin turned into
- * the annotation that constrains the same values, so that loading the file
- * without pins plans as the pinned session does:
- *   a parameter %x          gets `%x {virtual_device=D}`
- *   let %x = v; ...         becomes `let %x = on_device(v, virtual_device=D)`
- *                           (which `rewrite` fixes, constraining %x too)
- *   a graph binding %x = e  becomes `%x = on_device(e, virtual_device=D,
- *                           constrain_result=True)`: e and every use of %x
- *                           on D, as the pin binds them
- * A pattern variable or a free variable has no such annotation in Relay:
- * such a pin is refused, naming it. The edits are made on a clone, which
- * the command frees; the session's versions are untouched.
+ * the annotation that constrains the same values
+ * (session_annotate_pins), so that loading the file without pins plans as
+ * the pinned session does.
  *
  * The file is written through file_write.h's writer (a temporary file
  * beside it, renamed over it once complete), so FILE is either as it was
@@ -32,89 +24,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "metadata.h"
-#include "print.h"
-
-/* Turns e, a named non-variable expression of m, into a fixed on_device of
- * a copy of itself, in place, so that every use of e now uses the
- * annotation. The copy loses the name (the printer numbers it); the
- * annotation keeps e's id and name. */
-static void wrap_in_place(IrModule *m, Expr *e, int32_t device)
-{
-	Expr *inner = ir_new(m, e->kind, e->pos);
-	Expr *wrapper;
-	uint32_t id = inner->id;
-	*inner = *e;
-	inner->id = id;
-	inner->name = NULL;
-	inner->name_generated = false;
-	wrapper = ir_on_device(m, e->pos, inner, device);
-	ir_set_on_device_fixed(m, wrapper, device);
-	id = e->id;
-	{
-		const char *name = e->name;
-		bool generated = e->name_generated;
-		Type *type = inner->type;
-		*e = *wrapper;
-		e->id = id;
-		e->name = name;
-		e->name_generated = generated;
-		e->type = type;
-	}
-}
-
-/* Writes the pins into a clone of m (see the top); NULL after reporting a
- * pin that cannot be written as an annotation. */
-static IrModule *annotate_pins(CmdContext *ctx, const IrModule *m)
-{
-	size_t npins;
-	const PlanPin *pins = session_pins(ctx->session, &npins);
-	IrModule *copy = ir_module_clone(m);
-	uint32_t nexprs = copy->nexprs;
-	Expr **by_id = ir_index_by_id(copy);
-	for (size_t i = 0; i < npins; i++) {
-		for (uint32_t id = 0; id < nexprs; id++) {
-			Expr *e = by_id[id];
-			if (!e || !e->name || strcmp(e->name, pins[i].name) != 0)
-				continue;
-			if (e->kind != EXPR_VAR) {
-				wrap_in_place(copy, e, pins[i].device);
-				continue;
-			}
-			switch (e->u.var.role) {
-			case VAR_PARAM:
-				e->device = (int16_t)pins[i].device;
-				break;
-			case VAR_LET:
-				for (uint32_t k = 0; k < nexprs; k++) {
-					Expr *let = by_id[k];
-					if (let && let->kind == EXPR_LET && let->u.let.var == e) {
-						Expr *value = let->u.let.value;
-						let->u.let.value = ir_on_device(
-							copy, value->pos, value, pins[i].device);
-						e->u.var.value = let->u.let.value;
-					}
-				}
-				break;
-			case VAR_PATTERN:
-			case VAR_FREE:
-				cmd_error(
-					ctx,
-					"cannot write the pin of '%%%s' as an annotation: it is a "
-					"%s variable; 'unpin %%%s' or save a planned version",
-					pins[i].name,
-					e->u.var.role == VAR_PATTERN ? "pattern" : "free",
-					pins[i].name);
-				free(by_id);
-				ir_module_free(copy);
-				return NULL;
-			}
-		}
-	}
-	free(by_id);
-	return copy;
-}
-
 int cmd_save(CmdContext *ctx, int argc, char **argv)
 {
 	Session *s = ctx->session;
@@ -122,7 +31,6 @@ int cmd_save(CmdContext *ctx, int argc, char **argv)
 	IrModule *m, *annotated = NULL;
 	int phase;
 	bool input = false;
-	PrintOptions opts;
 	StrBuf sb;
 	char *err;
 	bool ok;
@@ -156,22 +64,18 @@ int cmd_save(CmdContext *ctx, int argc, char **argv)
 	/* the pins are in the module from check on */
 	(void)session_pins(s, &npins);
 	if (npins && phase < pipeline_find_flags(PHASE_REPORTS_CONFLICTS)) {
-		annotated = annotate_pins(ctx, m);
-		if (!annotated)
+		annotated = session_annotate_pins(s, m, &s->diags);
+		if (!annotated) {
+			cmd_print_diags(ctx, &s->diags);
+			session_clear_diags(s);
+			cmd_note(ctx, "a planned version carries the pins: 'plan', then 'save %s'",
+				 path);
 			return 1;
+		}
 		m = annotated;
 	}
-	memset(&opts, 0, sizeof opts);
-	opts.devices = &s->devices;
-	opts.show_types = m->typed;
-	opts.show_metadata = true;
 	strbuf_init(&sb);
-	print_module(&sb, m, &opts);
-	if (m->nconstants == 0 && !m->metadata && strstr(sb.data, "meta[VirtualDevice]")) {
-		/* devices only: the session's table becomes the section */
-		strbuf_putc(&sb, '\n');
-		metadata_write(&sb, m, &s->devices, NULL);
-	}
+	session_print_module(s, m, m->typed, &sb);
 	ok = file_write_all(path, sb.data, sb.len, &err);
 	if (ok) {
 		fprintf(ctx->out, "saved the module as of '%s' to '%s'",

@@ -393,7 +393,9 @@ const Command commands_table[] = {
 			"  script FILE        the devplan script FILE, run in batch on the\n"
 			"                     candidate (loaded, not planned), succeeds\n"
 			"Each candidate is loaded and planned in a scratch session with the\n"
-			"session's devices and settings. The search, delta debugging as in\n"
+			"session's devices and settings; pins are written into the module as\n"
+			"annotations first, so the result shows PREDICATE without them. The "
+			"search, delta debugging as in\n"
 			"llvm-reduce, deletes bindings of @main (their uses read a new parameter\n"
 			"of the same type), unwraps on_device and device_copy calls and drops\n"
 			"virtual devices, inlines functions called once, shrinks @main's\n"
@@ -1265,7 +1267,7 @@ static void remember_line(CmdContext *ctx, const char *line)
 
 /* Options whose next word is a file, and options whose next word is some
  * other value; any other word starting with `--` takes none. */
-static const char *const file_options[] = {"--output", "--dump", "--expect", "--html"};
+static const char *const file_options[] = {"--output", "-o", "--dump", "--expect", "--html"};
 static const char *const value_options[] = {"--phase", "--focus", "--depth", "--top", "--as"};
 
 static bool in_list(const char *word, const char *const *list, size_t n)
@@ -1339,7 +1341,8 @@ char *commands_absolute_paths(const char *line)
 			i++;
 		} else if (argv[i][0] == '-' && argv[i][1]) {
 			continue;
-		} else if (positional_files) {
+		} else if (positional_files ||
+			   (cmd->handler == cmd_reduce && strcmp(argv[i - 1], "script") == 0)) {
 			abs = absolute_path(argv[i]);
 		} else if (inputs && strchr(argv[i], '=')) {
 			char *eq = strchr(argv[i], '=');

@@ -943,6 +943,8 @@ static void test_absolute_paths(void **state)
 		{"compare --expect e.npy --top 3", "compare --expect $/e.npy --top 3"},
 		{"load m.relay --as shown.relay", "load $/m.relay --as shown.relay"},
 		{"bugreport report", "bugreport $/report"},
+		{"reduce script t.dp -o small.relay", "reduce script $/t.dp -o $/small.relay"},
+		{"reduce error \"a script\" -o s.relay", "reduce error \"a script\" -o $/s.relay"},
 		{"placement --json", "placement --json"},
 		{"frobnicate x.relay", "frobnicate x.relay"},
 		{"echo \"unterminated", "echo \"unterminated"},

@@ -62,6 +62,7 @@ typedef struct Reducer {
 	char *best;      /* the smallest text so far (owned) */
 	size_t best_len;
 	size_t best_bindings;
+	double best_elements; /* of @main's parameters */
 	size_t tests;
 	bool stopped; /* interrupted */
 	/* the working module: best, parsed; a typed copy; both by id */
@@ -136,6 +137,14 @@ static bool bit(const uint8_t *bits, uint32_t i)
 
 /* ---- the working module ---- */
 
+/* A session to load a candidate in: the origin's devices and settings,
+ * but not its pins, which the module as reduced carries as annotations. */
+static void scratch_init(const Reducer *r, Session *c)
+{
+	session_init_like(c, r->origin);
+	pins_clear(&c->pins);
+}
+
 static void work_release(Reducer *r)
 {
 	free(r->by_id);
@@ -159,7 +168,7 @@ static bool work_load(Reducer *r)
 	bool ok;
 	work_release(r);
 	session_free(&r->work);
-	session_init_like(&r->work, r->origin);
+	scratch_init(r, &r->work);
 	src = source_from_string(r->origin->path ? r->origin->path : "reduce", r->best,
 				 r->best_len);
 	ok = session_load_source(&r->work, src, r->origin->path ? r->origin->path : "reduce");
@@ -399,6 +408,17 @@ static void list_candidates(const Reducer *r, ReducePass pass, CandidateList *l)
 }
 
 /* ---- building a trial ---- */
+
+/* The text a candidate is tested as: devices index the session's table,
+ * which every scratch session shares (reduce_standalone adds the
+ * #[metadata] section a file for TVM needs). */
+static void print_text(const Session *s, const IrModule *m, StrBuf *out)
+{
+	PrintOptions opts = {0};
+	opts.devices = &s->devices;
+	opts.show_metadata = true;
+	print_module(out, m, &opts);
+}
 
 typedef struct Trial {
 	IrModule *c;      /* the clone being changed */
@@ -656,7 +676,6 @@ static void drop_unused(Reducer *r, Trial *t)
 static char *build(Reducer *r, const Candidate *cands, const bool *chosen, size_t n, size_t *len)
 {
 	Trial t = {0};
-	PrintOptions opts = {0};
 	StrBuf out;
 	t.c = ir_module_clone(r->m);
 	t.n0 = t.c->nexprs;
@@ -676,10 +695,8 @@ static char *build(Reducer *r, const Candidate *cands, const bool *chosen, size_
 			t.c->globals[r->main].fn->u.fn.ret_type = NULL;
 		drop_unused(r, &t);
 	}
-	opts.devices = &r->origin->devices;
-	opts.show_metadata = true;
 	strbuf_init(&out);
-	print_module(&out, t.c, &opts);
+	print_text(r->origin, t.c, &out);
 	*len = out.len;
 	exprvec_free(&t.fresh);
 	free(t.redirect);
@@ -690,6 +707,23 @@ static char *build(Reducer *r, const Candidate *cands, const bool *chosen, size_
 
 /* ---- testing ---- */
 
+/* The elements of @main's parameters, the last measure of size: a shape
+ * of ones is smaller than (5, 7) though it prints as long. */
+static double input_elements(const IrModule *m)
+{
+	int32_t g = ir_find_global(m, "main");
+	double n = 0;
+	if (g < 0)
+		return 0;
+	for (uint32_t i = 0; i < m->globals[g].fn->u.fn.nparams; i++) {
+		int64_t k;
+		const Type *t = m->globals[g].fn->u.fn.params[i]->u.var.annotation;
+		if (t && type_num_elements(t, &k))
+			n += (double)k;
+	}
+	return n;
+}
+
 /* Whether text is a smaller module that still shows the property; it
  * becomes the best one then (text is taken either way). */
 static bool try_text(Reducer *r, char *text, size_t len, bool first)
@@ -699,19 +733,22 @@ static bool try_text(Reducer *r, char *text, size_t len, bool first)
 	const char *name = r->origin->path ? r->origin->path : "reduce";
 	bool ok;
 	size_t bindings = 0;
+	double elements = 0;
 	if (interrupt_pending()) {
 		r->stopped = true;
 		free(text);
 		return false;
 	}
-	session_init_like(&c, r->origin);
+	scratch_init(r, &c);
 	src = source_from_string(name, text, len);
 	ok = session_load_source(&c, src, name);
 	source_release(src);
 	if (ok) {
 		bindings = reduce_count_bindings(session_version(&c, -1));
+		elements = input_elements(session_version(&c, -1));
 		ok = first || bindings < r->best_bindings ||
-		     (bindings == r->best_bindings && len < r->best_len);
+		     (bindings == r->best_bindings &&
+		      (len < r->best_len || (len == r->best_len && elements < r->best_elements)));
 	}
 	if (ok && r->need_types && !first) {
 		IrModule *typed = ir_module_clone(session_version(&c, -1));
@@ -738,6 +775,7 @@ static bool try_text(Reducer *r, char *text, size_t len, bool first)
 	r->best = text;
 	r->best_len = len;
 	r->best_bindings = bindings;
+	r->best_elements = elements;
 	return true;
 }
 
@@ -803,8 +841,8 @@ bool reduce_module(Session *s, const ReduceOptions *o, ReduceResult *res)
 	static const ReducePass order[] = {PASS_DELETE, PASS_BYPASS, PASS_UNWRAP,
 					   PASS_INLINE, PASS_SHRINK, PASS_RENAME};
 	Reducer r = {0};
-	PrintOptions opts = {0};
-	IrModule *loaded = session_version(s, -1);
+	IrModule *loaded = session_version(s, -1), *annotated = NULL;
+	size_t npins;
 	StrBuf text;
 	memset(res, 0, sizeof *res);
 	session_clear_diags(s);
@@ -814,6 +852,13 @@ bool reduce_module(Session *s, const ReduceOptions *o, ReduceResult *res)
 	}
 	r.origin = s;
 	r.opts = o;
+	session_pins(s, &npins);
+	if (npins) { /* the module reduced carries them */
+		annotated = session_annotate_pins(s, loaded, &s->diags);
+		if (!annotated)
+			return false;
+		loaded = annotated;
+	}
 	session_init(&r.work);
 	{
 		IrModule *typed = ir_module_clone(loaded);
@@ -823,12 +868,17 @@ bool reduce_module(Session *s, const ReduceOptions *o, ReduceResult *res)
 		diag_free(&diags);
 		ir_module_free(typed);
 	}
-	opts.devices = &s->devices;
-	opts.show_metadata = true;
 	strbuf_init(&text);
-	print_module(&text, loaded, &opts);
+	print_text(s, loaded, &text);
 	res->bindings_before = reduce_count_bindings(loaded);
 	r.best_bindings = res->bindings_before;
+	if (annotated)
+		ir_module_free(annotated);
+	if (o->progress) {
+		ReduceStep start = {
+			NULL, res->bindings_before, res->bindings_before, text.len, text.len, 0};
+		o->progress(o->progress_arg, &start);
+	}
 	{
 		size_t len = text.len;
 		if (!try_text(&r, strbuf_detach(&text), len, true)) {
@@ -864,4 +914,19 @@ void reduce_result_free(ReduceResult *r)
 {
 	free(r->text);
 	r->text = NULL;
+}
+
+bool reduce_standalone(const Session *s, const char *text, StrBuf *out)
+{
+	Session c;
+	SourceFile *src = source_from_string("reduced", text, strlen(text));
+	bool ok;
+	session_init_like(&c, s);
+	pins_clear(&c.pins);
+	ok = session_load_source(&c, src, "reduced");
+	source_release(src);
+	if (ok)
+		session_print_module(&c, session_version(&c, -1), false, out);
+	session_free(&c);
+	return ok;
 }

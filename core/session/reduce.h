@@ -2,13 +2,15 @@
  * reduce.h - shrinking the loaded module while a property holds (`reduce`),
  * as llvm-reduce, mlir-reduce and PyTorch's minifier do for theirs.
  *
- * The reducer never edits the session. It prints the loaded module, and
+ * The reducer never edits the session. It prints the loaded module, with
+ * the session's pins written in as annotations (session_annotate_pins), and
  * every candidate it tries is a module text of its own, loaded into a
- * scratch session (session_init_like: the same devices, settings and
+ * scratch session (session_init_like: the same devices and settings, no
  * pins) and handed to the caller's test, which plans it as far as its
- * property needs. A candidate counts only when it loads, type-checks (when
+ * property needs; so the module it ends with shows the property on its
+ * own. A candidate counts only when it loads, type-checks (when
  * the module as loaded does) and is smaller: fewer bindings, or as many in
- * fewer bytes.
+ * fewer bytes, or as many bytes with fewer elements in @main's parameters.
  *
  * Passes, each a delta-debugging search over one kind of change (the
  * candidates in chunks, halved down to single ones, as llvm-reduce does):
@@ -45,9 +47,10 @@
 /* Whether a candidate, loaded (not planned) in `candidate`, still shows
  * the property. The candidate session is freed after the call. */
 typedef bool (*ReduceTest)(void *arg, Session *candidate);
-/* What a pass that made the module smaller reports. */
+/* What a pass that made the module smaller reports; once before the
+ * search too, with pass NULL and the module as it starts. */
 typedef struct ReduceStep {
-	const char *pass;                       /* "delete", "bypass", ... */
+	const char *pass;                       /* "delete", "bypass", ..., or NULL */
 	size_t bindings_before, bindings_after; /* reduce_count_bindings */
 	size_t bytes_before, bytes_after;       /* of the module's text */
 	size_t tests;                           /* candidates tried so far */
@@ -77,6 +80,10 @@ typedef struct ReduceResult {
  * a success with r->interrupted set. */
 bool reduce_module(Session *s, const ReduceOptions *o, ReduceResult *r);
 void reduce_result_free(ReduceResult *r);
+/* A reduced text as a file TVM loads too (session_print_module: with the
+ * #[metadata] section its devices need), appended to out; false when it
+ * does not load, which a text reduce_module made always does. */
+bool reduce_standalone(const Session *s, const char *text, StrBuf *out);
 
 /* The bindings of m the way reduce counts them, what the printer gives a
  * `%N = ` line or a let: every expression that is not a variable, a

@@ -16,7 +16,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "metadata.h"
 #include "parse.h"
+#include "print.h"
 #include "plan.h"
 #include "verify.h"
 
@@ -572,6 +574,102 @@ const PlanPin *session_pins(const Session *s, size_t *count)
 {
 	*count = s->pins.current.count;
 	return s->pins.current.items;
+}
+
+/* ---- pins as annotations, and a module as a file ---- */
+
+/* Turns e, a named non-variable expression of m, into a fixed on_device of
+ * a copy of itself, in place, so that every use of e now uses the
+ * annotation. The copy loses the name (the printer numbers it); the
+ * annotation keeps e's id and name. */
+static void wrap_in_place(IrModule *m, Expr *e, int32_t device)
+{
+	Expr *inner = ir_new(m, e->kind, e->pos);
+	Expr *wrapper;
+	uint32_t id = inner->id;
+	*inner = *e;
+	inner->id = id;
+	inner->name = NULL;
+	inner->name_generated = false;
+	wrapper = ir_on_device(m, e->pos, inner, device);
+	ir_set_on_device_fixed(m, wrapper, device);
+	id = e->id;
+	{
+		const char *name = e->name;
+		bool generated = e->name_generated;
+		Type *type = inner->type;
+		*e = *wrapper;
+		e->id = id;
+		e->name = name;
+		e->name_generated = generated;
+		e->type = type;
+	}
+}
+
+IrModule *session_annotate_pins(const Session *s, const IrModule *m, DiagList *diags)
+{
+	size_t npins;
+	const PlanPin *pins = session_pins(s, &npins);
+	IrModule *copy = ir_module_clone(m);
+	uint32_t nexprs = copy->nexprs;
+	Expr **by_id = ir_index_by_id(copy);
+	for (size_t i = 0; i < npins; i++) {
+		for (uint32_t id = 0; id < nexprs; id++) {
+			Expr *e = by_id[id];
+			if (!e || !e->name || strcmp(e->name, pins[i].name) != 0)
+				continue;
+			if (e->kind != EXPR_VAR) {
+				wrap_in_place(copy, e, pins[i].device);
+				continue;
+			}
+			switch (e->u.var.role) {
+			case VAR_PARAM:
+				e->device = (int16_t)pins[i].device;
+				break;
+			case VAR_LET:
+				for (uint32_t k = 0; k < nexprs; k++) {
+					Expr *let = by_id[k];
+					if (let && let->kind == EXPR_LET && let->u.let.var == e) {
+						Expr *value = let->u.let.value;
+						let->u.let.value = ir_on_device(
+							copy, value->pos, value, pins[i].device);
+						e->u.var.value = let->u.let.value;
+					}
+				}
+				break;
+			case VAR_PATTERN:
+			case VAR_FREE:
+				diag_error(diags, NULL, (Pos){0, 0},
+					   "cannot write the pin of '%%%s' as an annotation: it is "
+					   "a %s variable; 'unpin %%%s' first",
+					   pins[i].name,
+					   e->u.var.role == VAR_PATTERN ? "pattern" : "free",
+					   pins[i].name);
+				free(by_id);
+				ir_module_free(copy);
+				return NULL;
+			}
+		}
+	}
+	free(by_id);
+	return copy;
+}
+
+void session_print_module(const Session *s, const IrModule *m, bool show_types, StrBuf *out)
+{
+	PrintOptions opts;
+	size_t start = out->len;
+	memset(&opts, 0, sizeof opts);
+	opts.devices = &s->devices;
+	opts.show_types = show_types;
+	opts.show_metadata = true;
+	print_module(out, m, &opts);
+	if (m->nconstants == 0 && !m->metadata &&
+	    strstr(out->data + start, "meta[VirtualDevice]")) {
+		/* devices only: the session's table becomes the section */
+		strbuf_putc(out, '\n');
+		metadata_write(out, m, &s->devices, NULL);
+	}
 }
 
 /* ---- settings ---- */

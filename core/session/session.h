@@ -290,5 +290,26 @@ bool session_unpin(Session *s, const char *name);
 bool session_undo_pins(Session *s);
 /* The current pins, for listing and for the phases. */
 const PlanPin *session_pins(const Session *s, size_t *count);
+/*
+ * A clone of m (a version before check, where pins are not yet applied)
+ * with each pin written as the annotation that constrains the same values,
+ * so that the module planned without pins plans as the pinned session
+ * does (`save`, `reduce`):
+ *   a parameter %x          gets `%x {virtual_device=D}`
+ *   let %x = v; ...         becomes `let %x = on_device(v, virtual_device=D)`
+ *                           (which `rewrite` fixes, constraining %x too)
+ *   a graph binding %x = e  becomes `%x = on_device(e, virtual_device=D,
+ *                           constrain_result=True)`: e and every use of %x
+ *                           on D, as the pin binds them
+ * A pattern or free variable has no such annotation in Relay: NULL then,
+ * with an error naming the pin in diags. The caller frees the clone.
+ */
+IrModule *session_annotate_pins(const Session *s, const IrModule *m, DiagList *diags);
+/* Appends m as a file TVM and devplan load again: the printer's text
+ * (with `ty=` comments when show_types), with the #[metadata] section the
+ * module was loaded with or its constants need, or, when it only refers
+ * to devices as meta[VirtualDevice][i], a section holding the session's
+ * device table, which the text would otherwise index. */
+void session_print_module(const Session *s, const IrModule *m, bool show_types, StrBuf *out);
 
 #endif
