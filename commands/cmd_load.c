@@ -12,11 +12,18 @@
 
 enum { LOAD_LIST_GLOBALS = 4 };
 
+/* The name the loaded module goes by in messages: the file as named, or
+ * the name `load --as` gave it. */
+static const char *loaded_name(const Session *s)
+{
+	return s->source ? s->source->name : s->path;
+}
+
 static void report_loaded(CmdContext *ctx, const char *verb)
 {
 	const Session *s = ctx->session;
 	const IrModule *m = session_current(s);
-	fprintf(ctx->out, "%s '%s':", verb, s->path);
+	fprintf(ctx->out, "%s '%s':", verb, loaded_name(s));
 	if (m->nglobals == 0)
 		fputs(" no global functions", ctx->out);
 	for (uint32_t i = 0; i < m->nglobals && i < LOAD_LIST_GLOBALS; i++)
@@ -30,7 +37,7 @@ static int load_failed(CmdContext *ctx)
 {
 	cmd_print_diags(ctx, &ctx->session->diags);
 	if (session_has_module(ctx->session))
-		cmd_note(ctx, "'%s' is still loaded", ctx->session->path);
+		cmd_note(ctx, "'%s' is still loaded", loaded_name(ctx->session));
 	return 1;
 }
 
