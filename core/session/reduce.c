@@ -20,6 +20,7 @@
 
 #include "infer.h"
 #include "interrupt.h"
+#include "metadata.h"
 #include "print.h"
 #include "util.h"
 
@@ -672,6 +673,64 @@ static void drop_unused(Reducer *r, Trial *t)
 	free(seen);
 }
 
+/* Drops the #[metadata] constants nothing reads any more (a model's
+ * weights are most of its text) and numbers the rest afresh; kept as they
+ * are when an attribute names a constant by its number. */
+static void drop_unused_constants(Trial *t)
+{
+	IrModule *c = t->c;
+	ExprVec all = {0};
+	int64_t *renumber;
+	uint32_t n = 0;
+	if (c->nconstants == 0)
+		return;
+	whole_module(c, &all);
+	for (size_t i = 0; i < all.count; i++) {
+		const Expr *e = all.items[i];
+		if (e->kind != EXPR_CALL)
+			continue;
+		for (uint32_t a = 0; a < e->u.call.nattrs; a++)
+			if (e->u.call.attrs[a].value.kind == ATTR_CONSTANT) {
+				exprvec_free(&all);
+				return;
+			}
+	}
+	renumber = xmalloc(c->nconstants * sizeof *renumber);
+	for (uint32_t i = 0; i < c->nconstants; i++)
+		renumber[i] = -1;
+	for (size_t i = 0; i < all.count; i++) {
+		const Expr *e = all.items[i];
+		if (e->kind == EXPR_CONSTANT && e->u.constant.meta_index >= 0 &&
+		    (uint32_t)e->u.constant.meta_index < c->nconstants)
+			renumber[e->u.constant.meta_index] = 0;
+	}
+	for (uint32_t i = 0; i < c->nconstants; i++)
+		if (renumber[i] == 0) {
+			renumber[i] = n;
+			c->constants[n++] = c->constants[i];
+		}
+	for (size_t i = 0; i < all.count; i++) {
+		Expr *e = all.items[i];
+		if (e->kind == EXPR_CONSTANT && e->u.constant.meta_index >= 0 &&
+		    (uint32_t)e->u.constant.meta_index < c->nconstants)
+			e->u.constant.meta_index = (int32_t)renumber[e->u.constant.meta_index];
+	}
+	if (n < c->nconstants && c->metadata) {
+		/* the section as loaded would carry the dropped weights along:
+		 * unless it holds more than devices and constants, the module
+		 * gets a fresh one (devices as the session's table numbers them) */
+		bool plain = true;
+		for (uint32_t k = 0; k < c->metadata->nkeys; k++)
+			plain &= strcmp(c->metadata->keys[k].name, "VirtualDevice") == 0 ||
+				 strcmp(c->metadata->keys[k].name, "relay.Constant") == 0;
+		if (plain)
+			c->metadata = NULL;
+	}
+	c->nconstants = n;
+	free(renumber);
+	exprvec_free(&all);
+}
+
 /* The text of the working module with the chosen candidates applied. */
 static char *build(Reducer *r, const Candidate *cands, const bool *chosen, size_t n, size_t *len)
 {
@@ -695,6 +754,7 @@ static char *build(Reducer *r, const Candidate *cands, const bool *chosen, size_
 			t.c->globals[r->main].fn->u.fn.ret_type = NULL;
 		drop_unused(r, &t);
 	}
+	drop_unused_constants(&t);
 	strbuf_init(&out);
 	print_text(r->origin, t.c, &out);
 	*len = out.len;

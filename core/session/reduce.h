@@ -29,7 +29,8 @@
  *   rename   parameters and let variables named a, b, ..., graph bindings
  *            numbered afresh (the name the caller keeps excepted)
  * run in rounds until one changes nothing. Every candidate drops what it
- * leaves unused: parameters of @main, global functions, free variables.
+ * leaves unused: parameters of @main, global functions, free variables and
+ * #[metadata] constants.
  * The search is deterministic: the same module, settings and test give the
  * same result, and an interrupt (Ctrl-C, polled between candidates) stops
  * it with the smallest module found so far.
