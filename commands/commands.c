@@ -161,15 +161,25 @@ const Command commands_table[] = {
 	{
 		.name = "diff",
 		.min_args = 0,
-		.max_args = 2,
+		.max_args = 3,
 		.flags = CMD_NEEDS_MODULE,
-		.usage = "diff [PHASE] [--devices]",
-		.summary = "show what the last phase (or PHASE) changed, as a unified diff",
+		.usage = "diff [PHASE] [--devices] | diff --plan A B",
+		.summary = "show what the last phase (or PHASE) changed, or compare two plans",
 		.help = "Prints the module before and after the last phase that ran (or phase\n"
 			"PHASE, which must have run), as `ir` prints them, and compares the two\n"
 			"as a unified diff with 3 lines of context. --devices prints each\n"
 			"binding's device as a comment on both sides. A phase in progress\n"
-			"under `stepi` has not changed the module yet.",
+			"under `stepi` has not changed the module yet.\n"
+			"\n"
+			"`diff --plan A B` plans the loaded module twice, each time with the\n"
+			"session's settings and pins changed as A (then B) says, without\n"
+			"touching the session, and prints the values that move (device under A\n"
+			"-> device under B), the copies that appear and vanish, and the bytes\n"
+			"moved in each direction under each. A side is `current`, `default` or\n"
+			"`min-transfer` (placement), a setting that changes the plan as `NAME\n"
+			"VALUE` or `NAME=VALUE` (\"policy replicate\", fallback=cuda:0), \"pin %x\n"
+			"DEVICE\" or \"unpin %x\", or several of them separated by `;`. A side\n"
+			"that does not plan is reported with its first error.",
 		.handler = cmd_diff,
 		.completer = cmd_complete_diff,
 	},
