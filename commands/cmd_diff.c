@@ -331,6 +331,51 @@ static int diff_plan(CmdContext *ctx, const char *spec_a, const char *spec_b)
 	return status;
 }
 
+/* ---- devplan --diff-placement A.json B.json ---- */
+
+/* Reads one placement file into p, its devices into devices; false after
+ * saying on err why not. */
+static bool read_placement_file(FILE *err, const char *path, Placement *p, DeviceTable *devices)
+{
+	char *why = NULL;
+	SourceFile *src = source_read(path, &why);
+	bool ok;
+	if (!src) {
+		fprintf(err, "devplan: %s\n", why);
+		free(why);
+		return false;
+	}
+	ok = plan_placement_read_json(src->text, src->len, p, devices, &why);
+	if (!ok) {
+		fprintf(err, "devplan: '%s': %s\n", path, why);
+		free(why);
+	}
+	source_release(src);
+	return ok;
+}
+
+int cmd_diff_placement_files(FILE *out, FILE *err, const char *path_a, const char *path_b)
+{
+	DeviceTable devices;
+	Placement a, b;
+	int status = 2;
+	devices_init_default(&devices);
+	if (read_placement_file(err, path_a, &a, &devices)) {
+		if (read_placement_file(err, path_b, &b, &devices)) {
+			fprintf(out, "A: %s\nB: %s\n", path_a, path_b);
+			status = cmd_diff_plan_print(out, &a, &b, &devices) ? 1 : 0;
+			plan_placement_free(&b);
+		}
+		plan_placement_free(&a);
+	}
+	devices_free(&devices);
+	if (fflush(out) != 0 || ferror(out)) {
+		fprintf(err, "devplan: cannot write the output\n");
+		status = 2;
+	}
+	return status;
+}
+
 int cmd_diff(CmdContext *ctx, int argc, char **argv)
 {
 	Session *s = ctx->session;

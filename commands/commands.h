@@ -232,6 +232,10 @@ int cmd_diff(CmdContext *ctx, int argc, char **argv); /* cmd_diff.c */
  * each); true when any fact differs. Device indices of both are devices'. */
 bool cmd_diff_plan_print(FILE *out, const Placement *a, const Placement *b,
 			 const DeviceTable *devices);
+/* `devplan --diff-placement A B`: compares two files `placement --json`
+ * wrote, as `diff --plan` compares two plans. Like diff(1): 0 when their
+ * facts are the same, 1 when they differ, 2 on an error (said on err). */
+int cmd_diff_placement_files(FILE *out, FILE *err, const char *path_a, const char *path_b);
 void cmd_complete_diff(const Session *s, int argc, char **argv, const char *word,
 		       CmdCandidates *out);
 int cmd_echo(CmdContext *ctx, int argc, char **argv); /* cmd_script.c */
