@@ -529,13 +529,20 @@ const Command commands_table[] = {
 	{
 		.name = "target",
 		.min_args = 2,
-		.max_args = 3,
-		.usage = "target add KIND:ID [TARGET]",
-		.summary = "add a device to the device table",
+		.max_args = -1,
+		.usage = "target add KIND:ID [TARGET] | target set KIND:ID NAME=VALUE...",
+		.summary = "add a device to the device table, or set its cost model",
 		.help = "Appends the device KIND:ID (e.g. cuda:1) to the device table, with the\n"
 			"given TVM target or the kind's default (llvm for cpu, cuda for cuda).\n"
 			"The new device gets the next index, so meta[VirtualDevice][i] of a\n"
-			"module without its own #[metadata] can refer to it.",
+			"module without its own #[metadata] can refer to it.\n"
+			"\n"
+			"`target set KIND:ID bandwidth=GB/s peak=GFLOP/s` sets what `estimate`\n"
+			"assumes of the device: the bandwidth of its link to the host (for a\n"
+			"cpu, of a copy in memory) and its peak float32 throughput. Defaults:\n"
+			"25 GB/s (PCIe gen4 x16) and 50000 GFLOP/s (an H100/H200-class GPU\n"
+			"without tensor cores) for an accelerator, 10 GB/s (one core's memcpy)\n"
+			"and 1000 GFLOP/s for a cpu. `targets` shows them.",
 		.handler = cmd_target,
 		.completer = cmd_complete_target,
 	},
