@@ -194,6 +194,24 @@ const Command commands_table[] = {
 		.handler = cmd_echo,
 	},
 	{
+		.name = "estimate",
+		.min_args = 0,
+		.max_args = 0,
+		.flags = CMD_NEEDS_MODULE | CMD_NEEDS_PLAN,
+		.usage = "estimate",
+		.summary = "predict copy bytes and time, peak memory and FLOPs per device",
+		.help = "Predicts what the plan costs before it runs, from static types and the\n"
+			"devices' cost model (`targets`, `target set`): each copy's bytes and\n"
+			"time (bytes / the link's bandwidth) with totals per direction; each\n"
+			"device's peak live memory in the planned order of execution (a tensor\n"
+			"lives from its definition to its last use, parameters from the\n"
+			"start), its FLOPs (2*M*N*K for dense and matmuls, 2*K per output of a\n"
+			"convolution, one per output element of an elementwise op, one per\n"
+			"input element of a reduction) and its compute time (FLOPs / peak).\n"
+			"`profile` prints the estimate beside what it measures.",
+		.handler = cmd_estimate,
+	},
+	{
 		.name = "help",
 		.aliases = {"h"},
 		.min_args = 0,

@@ -238,6 +238,11 @@ bool cmd_diff_plan_print(FILE *out, const Placement *a, const Placement *b,
 int cmd_diff_placement_files(FILE *out, FILE *err, const char *path_a, const char *path_b);
 void cmd_complete_diff(const Session *s, int argc, char **argv, const char *word,
 		       CmdCandidates *out);
+int cmd_estimate(CmdContext *ctx, int argc, char **argv); /* cmd_estimate.c */
+/* `profile`'s last table: per device, the estimate of planned module m
+ * (compute time, time of the copies arriving on it, peak memory) beside
+ * what profile p measured. */
+void cmd_estimate_print_against(CmdContext *ctx, const IrModule *m, const ExecProfile *p);
 int cmd_echo(CmdContext *ctx, int argc, char **argv); /* cmd_script.c */
 int cmd_history(CmdContext *ctx, int argc, char **argv);
 int cmd_quit(CmdContext *ctx, int argc, char **argv);
