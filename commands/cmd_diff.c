@@ -443,6 +443,14 @@ int cmd_diff(CmdContext *ctx, int argc, char **argv)
 void cmd_complete_diff(const Session *s, int argc, char **argv, const char *word,
 		       CmdCandidates *out)
 {
+	if (argc >= 2 && strcmp(argv[1], "--plan") == 0) {
+		static const char *const sides[] = {"current", "default",   "min-transfer",
+						    "policy",  "fallback=", "pin",
+						    "unpin"};
+		for (size_t i = 0; i < DP_COUNT(sides); i++)
+			cmd_candidates_add(out, word, sides[i]);
+		return;
+	}
 	if (word[0] == '-') {
 		cmd_candidates_add(out, word, "--devices");
 		cmd_candidates_add(out, word, "--plan");

@@ -903,6 +903,14 @@ static void test_stepping_completion_and_history(void **state)
 	assert_int_equal(c.count, 1);
 	assert_string_equal(c.items[0], "rewrite");
 	cmd_candidates_free(&c);
+	commands_complete(&f->session, "diff --plan ", 12, "m", &c);
+	assert_int_equal(c.count, 1);
+	assert_string_equal(c.items[0], "min-transfer");
+	cmd_candidates_free(&c);
+	commands_complete(&f->session, "target set cuda:0 ", 18, "p", &c);
+	assert_int_equal(c.count, 1);
+	assert_string_equal(c.items[0], "peak=");
+	cmd_candidates_free(&c);
 	commands_complete(&f->session, "record ", 7, "o", &c);
 	assert_true(has(&c, "off") && c.files);
 	cmd_candidates_free(&c);
