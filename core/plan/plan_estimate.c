@@ -402,13 +402,29 @@ typedef struct PeakWalk {
 	size_t polled;
 } PeakWalk;
 
+/* Whether a value of type t is tensors (a tensor, or a tuple of them):
+ * a closure, a reference or a value of an algebraic data type is not
+ * counted. */
+static bool holds_tensors(const Type *t)
+{
+	if (t->kind == TYPE_TENSOR)
+		return true;
+	if (t->kind != TYPE_TUPLE)
+		return false;
+	for (uint32_t i = 0; i < t->u.tuple.nfields; i++)
+		if (!holds_tensors(t->u.tuple.fields[i]))
+			return false;
+	return true;
+}
+
 /* Adds tensor e (alive from now) to the live totals; it dies after step
  * `last` (-1 the start, nbody the end). */
 static void walk_define(PeakWalk *w, const Expr *e, int64_t last)
 {
 	int64_t bytes;
 	LiveTensor *t;
-	if (e->device < 0 || (uint32_t)e->device >= w->devices->count)
+	if (e->device < 0 || (uint32_t)e->device >= w->devices->count ||
+	    (e->type && !holds_tensors(e->type)))
 		return;
 	if (!e->type || !type_bytes(e->type, &bytes)) {
 		w->out[e->device].unsized++;
