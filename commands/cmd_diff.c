@@ -81,7 +81,7 @@ static int compare_directions(const void *a, const void *b)
 	return x->dst < y->dst ? -1 : x->dst > y->dst;
 }
 
-bool cmd_diff_plan_print(FILE *out, const Placement *a, const Placement *b,
+bool cmd_diff_plan_print(StrBuf *out, const Placement *a, const Placement *b,
 			 const DeviceTable *devices)
 {
 	PlacementDiff d;
@@ -102,31 +102,32 @@ bool cmd_diff_plan_print(FILE *out, const Placement *a, const Placement *b,
 				continue;
 			switch (c->kind) {
 			case PLACEMENT_MOVED:
-				fprintf(out, "  moved %s %s", f->function,
-					plan_fact_kind_name(f->kind));
+				strbuf_printf(out, "  moved %s %s", f->function,
+					      plan_fact_kind_name(f->kind));
 				if (f->value)
-					fprintf(out, " %s", f->value);
-				fprintf(out, ": %s -> %s\n",
-					devices_name(devices, c->before->device),
-					devices_name(devices, c->after->device));
+					strbuf_printf(out, " %s", f->value);
+				strbuf_printf(out, ": %s -> %s\n",
+					      devices_name(devices, c->before->device),
+					      devices_name(devices, c->after->device));
 				break;
 			case PLACEMENT_ADDED:
 			case PLACEMENT_REMOVED:
 				strbuf_reset(&line);
 				plan_fact_format(&line, f, devices);
 				if (f->kind == FACT_COPY)
-					fprintf(out, "  %s %s\n",
-						c->kind == PLACEMENT_ADDED ? "appears "
-									   : "vanishes",
-						line.data);
+					strbuf_printf(out, "  %s %s\n",
+						      c->kind == PLACEMENT_ADDED ? "appears "
+										 : "vanishes",
+						      line.data);
 				else
-					fprintf(out, "  only under %s: %s\n",
-						c->kind == PLACEMENT_ADDED ? "B" : "A", line.data);
+					strbuf_printf(out, "  only under %s: %s\n",
+						      c->kind == PLACEMENT_ADDED ? "B" : "A",
+						      line.data);
 				break;
 			}
 		}
 	if (!d.count)
-		fputs("  same placement\n", out);
+		strbuf_puts(out, "  same placement\n");
 	add_directions(a, 0, &dirs, &ndirs, &cap);
 	add_directions(b, 1, &dirs, &ndirs, &cap);
 	if (ndirs)
@@ -143,17 +144,17 @@ bool cmd_diff_plan_print(FILE *out, const Placement *a, const Placement *b,
 	snprintf(num, sizeof num, "%lld", (long long)d.bytes[1]);
 	if ((int)strlen(num) > wb)
 		wb = (int)strlen(num);
-	fprintf(out, "bytes moved%*s  %*s  %*s\n", width + 2 - (int)strlen("bytes moved"), "", wa,
-		"A", wb, "B");
+	strbuf_printf(out, "bytes moved%*s  %*s  %*s\n", width + 2 - (int)strlen("bytes moved"), "",
+		      wa, "A", wb, "B");
 	for (size_t i = 0; i < ndirs; i++) {
 		strbuf_reset(&line);
 		strbuf_printf(&line, "%s -> %s", devices_name(devices, dirs[i].src),
 			      devices_name(devices, dirs[i].dst));
-		fprintf(out, "  %-*s  %*lld  %*lld\n", width, line.data, wa,
-			(long long)dirs[i].bytes[0], wb, (long long)dirs[i].bytes[1]);
+		strbuf_printf(out, "  %-*s  %*lld  %*lld\n", width, line.data, wa,
+			      (long long)dirs[i].bytes[0], wb, (long long)dirs[i].bytes[1]);
 	}
-	fprintf(out, "  %-*s  %*lld  %*lld  (copies: %zu, %zu)\n", width, "total", wa,
-		(long long)d.bytes[0], wb, (long long)d.bytes[1], d.copies[0], d.copies[1]);
+	strbuf_printf(out, "  %-*s  %*lld  %*lld  (copies: %zu, %zu)\n", width, "total", wa,
+		      (long long)d.bytes[0], wb, (long long)d.bytes[1], d.copies[0], d.copies[1]);
 	{
 		bool differ = d.count > 0;
 		free(dirs);
@@ -316,9 +317,15 @@ static int diff_plan(CmdContext *ctx, const char *spec_a, const char *spec_b)
 	for (int i = 0; i < 2; i++)
 		print_side(ctx, &scratch[i], sides[i], specs[i],
 			   planned[i] == 0 ? &placement[i] : NULL);
-	if (planned[0] == 0 && planned[1] == 0)
-		cmd_diff_plan_print(ctx->out, &placement[0], &placement[1], &ctx->session->devices);
-	else
+	if (planned[0] == 0 && planned[1] == 0) {
+		/* a new fallback may move every binding: written in pieces
+		 * that Ctrl-C can stop */
+		StrBuf sb;
+		strbuf_init(&sb);
+		cmd_diff_plan_print(&sb, &placement[0], &placement[1], &ctx->session->devices);
+		status = cmd_write(ctx, &sb);
+		strbuf_free(&sb);
+	} else
 		status = cmd_error(ctx, "%s does not plan; nothing to compare",
 				   planned[0] && planned[1] ? "neither side"
 				   : planned[0]             ? "side A"
@@ -362,8 +369,13 @@ int cmd_diff_placement_files(FILE *out, FILE *err, const char *path_a, const cha
 	devices_init_default(&devices);
 	if (read_placement_file(err, path_a, &a, &devices)) {
 		if (read_placement_file(err, path_b, &b, &devices)) {
-			fprintf(out, "A: %s\nB: %s\n", path_a, path_b);
-			status = cmd_diff_plan_print(out, &a, &b, &devices) ? 1 : 0;
+			StrBuf sb;
+			strbuf_init(&sb);
+			strbuf_printf(&sb, "A: %s\nB: %s\n", path_a, path_b);
+			status = cmd_diff_plan_print(&sb, &a, &b, &devices) ? 1 : 0;
+			if (sb.len)
+				fwrite(sb.data, 1, sb.len, out);
+			strbuf_free(&sb);
 			plan_placement_free(&b);
 		}
 		plan_placement_free(&a);

@@ -227,10 +227,11 @@ void cmd_complete_break(const Session *s, int argc, char **argv, const char *wor
 void cmd_complete_delete(const Session *s, int argc, char **argv, const char *word,
 			 CmdCandidates *out);
 int cmd_diff(CmdContext *ctx, int argc, char **argv); /* cmd_diff.c */
-/* Prints how plan b differs from plan a (the body of `diff --plan`: values
- * moved, copies appearing and vanishing, bytes moved per direction under
- * each); true when any fact differs. Device indices of both are devices'. */
-bool cmd_diff_plan_print(FILE *out, const Placement *a, const Placement *b,
+/* Appends to out how plan b differs from plan a (the body of `diff
+ * --plan`: values moved, copies appearing and vanishing, bytes moved per
+ * direction under each); true when any fact differs. Device indices of
+ * both are devices'. */
+bool cmd_diff_plan_print(StrBuf *out, const Placement *a, const Placement *b,
 			 const DeviceTable *devices);
 /* `devplan --diff-placement A B`: compares two files `placement --json`
  * wrote, as `diff --plan` compares two plans. Like diff(1): 0 when their
