@@ -7,12 +7,24 @@
  * as `ir` would and compare the texts line by line (core/session/linediff.h). A
  * phase in progress under stepi has not changed the module yet; `diff`
  * says so and shows the last phase that completed.
+ *
+ * `diff --plan A B` compares two plans of the loaded module instead (SPEC
+ * §3.3): each side is the session's settings and pins with some changed
+ * (`policy copy`, `fallback=cuda:0`, `min-transfer`, `pin %x cuda:0`, several
+ * separated by `;`, or `current`), planned in a scratch session
+ * (session_init_like) so that the session itself is never touched. The two
+ * placements are compared by plan_placement_diff, as `pin` compares the
+ * plans before and after a pin, and cmd_diff_plan_print (which `devplan
+ * --diff-placement` shares for two `placement --json` files) says which
+ * values moved, which copies appear and vanish, and the bytes moved in each
+ * direction under each side.
  */
 #include "commands.h"
 
 #include <stdlib.h>
 #include <string.h>
 
+#include "interrupt.h"
 #include "linediff.h"
 #include "print.h"
 #include "stepper.h"
@@ -29,6 +41,353 @@ static void print_version(StrBuf *sb, const Session *s, const IrModule *m, bool 
 	print_module(sb, m, &opts);
 }
 
+/* ---- diff --plan ---- */
+
+/* The bytes the copies of one direction move under each side. */
+typedef struct DirectionBytes {
+	int32_t src, dst;
+	size_t copies[2];
+	int64_t bytes[2];
+} DirectionBytes;
+
+/* Adds p's copies (side 0 or 1) to the directions, one entry per (from, to). */
+static void add_directions(const Placement *p, int side, DirectionBytes **dirs, size_t *n,
+			   size_t *cap)
+{
+	for (size_t i = 0; p && i < p->count; i++) {
+		const PlacementFact *f = &p->facts[i];
+		size_t k = 0;
+		if (f->kind != FACT_COPY)
+			continue;
+		while (k < *n && ((*dirs)[k].src != f->device || (*dirs)[k].dst != f->dest))
+			k++;
+		if (k == *n) {
+			grow_array((void **)dirs, cap, *n + 1, sizeof(DirectionBytes));
+			memset(&(*dirs)[k], 0, sizeof(DirectionBytes));
+			(*dirs)[k].src = f->device;
+			(*dirs)[k].dst = f->dest;
+			(*n)++;
+		}
+		(*dirs)[k].copies[side]++;
+		(*dirs)[k].bytes[side] += f->bytes >= 0 ? f->bytes : 0;
+	}
+}
+
+static int compare_directions(const void *a, const void *b)
+{
+	const DirectionBytes *x = a, *y = b;
+	if (x->src != y->src)
+		return x->src < y->src ? -1 : 1;
+	return x->dst < y->dst ? -1 : x->dst > y->dst;
+}
+
+bool cmd_diff_plan_print(StrBuf *out, const Placement *a, const Placement *b,
+			 const DeviceTable *devices)
+{
+	PlacementDiff d;
+	StrBuf line;
+	DirectionBytes *dirs = NULL;
+	size_t ndirs = 0, cap = 0;
+	int width = (int)strlen("bytes moved") - 2, wa = (int)strlen("A"), wb = (int)strlen("B");
+	char num[32];
+	plan_placement_diff(a, b, devices, &d);
+	strbuf_init(&line);
+	/* values that moved, then the copies, then facts only one side has */
+	for (int pass = 0; pass < 3; pass++)
+		for (size_t i = 0; i < d.count; i++) {
+			const PlacementChange *c = &d.changes[i];
+			const PlacementFact *f = c->before ? c->before : c->after;
+			int group = c->kind == PLACEMENT_MOVED ? 0 : f->kind == FACT_COPY ? 1 : 2;
+			if (group != pass)
+				continue;
+			switch (c->kind) {
+			case PLACEMENT_MOVED:
+				strbuf_printf(out, "  moved %s %s", f->function,
+					      plan_fact_kind_name(f->kind));
+				if (f->value)
+					strbuf_printf(out, " %s", f->value);
+				strbuf_printf(out, ": %s -> %s\n",
+					      devices_name(devices, c->before->device),
+					      devices_name(devices, c->after->device));
+				break;
+			case PLACEMENT_ADDED:
+			case PLACEMENT_REMOVED:
+				strbuf_reset(&line);
+				plan_fact_format(&line, f, devices);
+				if (f->kind == FACT_COPY)
+					strbuf_printf(out, "  %s %s\n",
+						      c->kind == PLACEMENT_ADDED ? "appears "
+										 : "vanishes",
+						      line.data);
+				else
+					strbuf_printf(out, "  only under %s: %s\n",
+						      c->kind == PLACEMENT_ADDED ? "B" : "A",
+						      line.data);
+				break;
+			}
+		}
+	if (!d.count)
+		strbuf_puts(out, "  same placement\n");
+	add_directions(a, 0, &dirs, &ndirs, &cap);
+	add_directions(b, 1, &dirs, &ndirs, &cap);
+	if (ndirs)
+		qsort(dirs, ndirs, sizeof *dirs, compare_directions);
+	for (size_t i = 0; i < ndirs; i++) {
+		int w = snprintf(num, sizeof num, "%s -> ", devices_name(devices, dirs[i].src)) +
+			(int)strlen(devices_name(devices, dirs[i].dst));
+		if (w > width)
+			width = w;
+	}
+	snprintf(num, sizeof num, "%lld", (long long)d.bytes[0]);
+	if ((int)strlen(num) > wa)
+		wa = (int)strlen(num);
+	snprintf(num, sizeof num, "%lld", (long long)d.bytes[1]);
+	if ((int)strlen(num) > wb)
+		wb = (int)strlen(num);
+	strbuf_printf(out, "bytes moved%*s  %*s  %*s\n", width + 2 - (int)strlen("bytes moved"), "",
+		      wa, "A", wb, "B");
+	for (size_t i = 0; i < ndirs; i++) {
+		strbuf_reset(&line);
+		strbuf_printf(&line, "%s -> %s", devices_name(devices, dirs[i].src),
+			      devices_name(devices, dirs[i].dst));
+		strbuf_printf(out, "  %-*s  %*lld  %*lld\n", width, line.data, wa,
+			      (long long)dirs[i].bytes[0], wb, (long long)dirs[i].bytes[1]);
+	}
+	strbuf_printf(out, "  %-*s  %*lld  %*lld  (copies: %zu, %zu)\n", width, "total", wa,
+		      (long long)d.bytes[0], wb, (long long)d.bytes[1], d.copies[0], d.copies[1]);
+	{
+		bool differ = d.count > 0;
+		free(dirs);
+		strbuf_free(&line);
+		plan_placement_diff_free(&d);
+		return differ;
+	}
+}
+
+/* Applies one `;`-separated item of a side to its scratch session: `current`,
+ * `default` or `min-transfer` (the placement setting), `pin %x DEVICE`,
+ * `unpin %x`, or a setting that changes the plan as `NAME VALUE` or
+ * `NAME=VALUE`. 0, or 1 after reporting what is wrong with it. */
+static int apply_plan_item(CmdContext *ctx, Session *scratch, const IrModule *loaded,
+			   const char *side, const char *item)
+{
+	int argc, status = 0;
+	char **argv, *err = NULL, *name = NULL, *value = NULL;
+	if (!commands_split(item, &argc, &argv, &err)) {
+		status = cmd_error(ctx, "%s: %s", side, err);
+		free(err);
+		return status;
+	}
+	if (argc == 0) {
+		status = cmd_error(ctx, "%s: empty item in '%s'", side, item);
+	} else if (argc == 1 && strcmp(argv[0], "current") == 0) {
+		/* the session's settings and pins as they are */
+	} else if (strcmp(argv[0], "pin") == 0 || strcmp(argv[0], "unpin") == 0) {
+		bool pin = argv[0][0] == 'p';
+		const char *value_name = argc > 1 && argv[1][0] == '%' ? argv[1] + 1 : "";
+		int device = -1;
+		if (argc != (pin ? 3 : 2))
+			status = cmd_error(ctx, "%s: usage: %s", side,
+					   pin ? "pin %x DEVICE" : "unpin %x");
+		else if (!ir_find_value(loaded, argv[1]))
+			status = cmd_error(ctx, "%s: no value named '%%%s' in the module", side,
+					   argv[1][0] == '%' ? argv[1] + 1 : argv[1]);
+		else if (pin && (device = devices_find_name(&scratch->devices, argv[2])) < 0)
+			status = cmd_error(ctx, "%s: unknown device '%s'; see 'targets'", side,
+					   argv[2]);
+		else if (pin)
+			session_pin(scratch, value_name[0] ? value_name : argv[1], device);
+		else if (!session_unpin(scratch, value_name[0] ? value_name : argv[1]))
+			status = cmd_error(ctx, "%s: '%s' is not pinned", side, argv[1]);
+	} else if (argc <= 2) {
+		int i;
+		bool reset;
+		const char *eq = strchr(argv[0], '=');
+		if (argc == 1 && !eq) {
+			name = xstrdup("placement");
+			value = xstrdup(argv[0]);
+		} else if (argc == 1) {
+			name = xstrndup(argv[0], (size_t)(eq - argv[0]));
+			value = xstrdup(eq + 1);
+		} else {
+			name = xstrdup(argv[0]);
+			value = xstrdup(argv[1]);
+		}
+		i = session_setting_find(name);
+		if (i < 0)
+			status = argc == 1 && !eq
+					 ? cmd_error(ctx, "%s: unknown plan '%s'", side, item)
+					 : cmd_error(ctx, "%s: unknown setting '%s'", side, name);
+		else if (!session_settings[i].resets_planning)
+			status = cmd_error(ctx, "%s: setting '%s' does not change the plan", side,
+					   session_settings[i].name);
+		else if (!session_setting_set(scratch, i, value, &reset, &err)) {
+			status = cmd_error(ctx, "%s: %s", side, err);
+			free(err);
+		}
+	} else {
+		status = cmd_error(ctx, "%s: unknown plan '%s'", side, item);
+	}
+	free(name);
+	free(value);
+	commands_free_words(argc, argv);
+	return status;
+}
+
+/* Makes side's scratch session (the session's settings and pins, with spec
+ * applied) and plans it. 0 when it planned; 1 after reporting a bad spec or
+ * an interrupt; 2 when planning failed, which the caller reports. */
+static int plan_side(CmdContext *ctx, Session *scratch, const char *side, const char *spec)
+{
+	Session *s = ctx->session;
+	const IrModule *loaded;
+	char *items, *save = NULL;
+	int status = 0;
+	session_init_like(scratch, s);
+	if (!(loaded = cmd_version(ctx, -1)))
+		return 1;
+	if (!spec[strspn(spec, " \t;")])
+		return cmd_error(ctx, "%s: empty plan; say 'current' for the session's", side);
+	if (!s->source || !session_load_source(scratch, s->source, s->path ? s->path : "module")) {
+		cmd_print_diags(ctx, &scratch->diags);
+		return cmd_error(ctx, "%s: could not load the module again", side);
+	}
+	items = xstrdup(spec);
+	for (char *item = strtok_r(items, ";", &save); item && !status;
+	     item = strtok_r(NULL, ";", &save))
+		status = apply_plan_item(ctx, scratch, loaded, side, item);
+	free(items);
+	if (status)
+		return status;
+	if (!session_step(scratch, pipeline_count)) {
+		if (interrupt_pending())
+			return cmd_error(ctx, "interrupted");
+		return 2;
+	}
+	return 0;
+}
+
+/* `A: SPEC: N copies, B bytes`, or why that side does not plan. */
+static void print_side(CmdContext *ctx, const Session *scratch, const char *side, const char *spec,
+		       const Placement *p)
+{
+	const char *reason = NULL;
+	int failed = session_failed_phase(scratch, &reason);
+	fprintf(ctx->out, "%s: %s: ", side, spec);
+	if (p) {
+		size_t copies = 0;
+		int64_t bytes = 0;
+		for (size_t i = 0; i < p->count; i++)
+			if (p->facts[i].kind == FACT_COPY) {
+				copies++;
+				bytes += p->facts[i].bytes >= 0 ? p->facts[i].bytes : 0;
+			}
+		fprintf(ctx->out, "%zu %s, %lld bytes\n", copies, copies == 1 ? "copy" : "copies",
+			(long long)bytes);
+	} else if (failed >= 0) {
+		fprintf(ctx->out, "does not plan: phase '%s' failed: %s\n",
+			pipeline_phases[failed].name, reason ? reason : "no reason given");
+	} else {
+		fputs("does not plan\n", ctx->out);
+	}
+}
+
+static int diff_plan(CmdContext *ctx, const char *spec_a, const char *spec_b)
+{
+	Session scratch[2];
+	Placement placement[2];
+	const char *specs[2] = {spec_a, spec_b};
+	const char *sides[2] = {"A", "B"};
+	int planned[2], status = 0;
+	memset(scratch, 0, sizeof scratch);
+	for (int i = 0; i < 2; i++) {
+		planned[i] = plan_side(ctx, &scratch[i], sides[i], specs[i]);
+		if (planned[i] == 0)
+			plan_placement(session_current(&scratch[i]), &placement[i]);
+		if (planned[i] == 1) {
+			/* a bad spec or an interrupt, reported */
+			for (int j = 0; j <= i; j++) {
+				if (planned[j] == 0)
+					plan_placement_free(&placement[j]);
+				session_free(&scratch[j]);
+			}
+			return 1;
+		}
+	}
+	for (int i = 0; i < 2; i++)
+		print_side(ctx, &scratch[i], sides[i], specs[i],
+			   planned[i] == 0 ? &placement[i] : NULL);
+	if (planned[0] == 0 && planned[1] == 0) {
+		/* a new fallback may move every binding: written in pieces
+		 * that Ctrl-C can stop */
+		StrBuf sb;
+		strbuf_init(&sb);
+		cmd_diff_plan_print(&sb, &placement[0], &placement[1], &ctx->session->devices);
+		status = cmd_write(ctx, &sb);
+		strbuf_free(&sb);
+	} else
+		status = cmd_error(ctx, "%s does not plan; nothing to compare",
+				   planned[0] && planned[1] ? "neither side"
+				   : planned[0]             ? "side A"
+							    : "side B");
+	for (int i = 0; i < 2; i++) {
+		if (planned[i] == 0)
+			plan_placement_free(&placement[i]);
+		session_free(&scratch[i]);
+	}
+	return status;
+}
+
+/* ---- devplan --diff-placement A.json B.json ---- */
+
+/* Reads one placement file into p, its devices into devices; false after
+ * saying on err why not. */
+static bool read_placement_file(FILE *err, const char *path, Placement *p, DeviceTable *devices)
+{
+	char *why = NULL;
+	SourceFile *src = source_read(path, &why);
+	bool ok;
+	if (!src) {
+		fprintf(err, "devplan: %s\n", why);
+		free(why);
+		return false;
+	}
+	ok = plan_placement_read_json(src->text, src->len, p, devices, &why);
+	if (!ok) {
+		fprintf(err, "devplan: '%s': %s\n", path, why);
+		free(why);
+	}
+	source_release(src);
+	return ok;
+}
+
+int cmd_diff_placement_files(FILE *out, FILE *err, const char *path_a, const char *path_b)
+{
+	DeviceTable devices;
+	Placement a, b;
+	int status = 2;
+	devices_init_default(&devices);
+	if (read_placement_file(err, path_a, &a, &devices)) {
+		if (read_placement_file(err, path_b, &b, &devices)) {
+			StrBuf sb;
+			strbuf_init(&sb);
+			strbuf_printf(&sb, "A: %s\nB: %s\n", path_a, path_b);
+			status = cmd_diff_plan_print(&sb, &a, &b, &devices) ? 1 : 0;
+			if (sb.len)
+				fwrite(sb.data, 1, sb.len, out);
+			strbuf_free(&sb);
+			plan_placement_free(&b);
+		}
+		plan_placement_free(&a);
+	}
+	devices_free(&devices);
+	if (fflush(out) != 0 || ferror(out)) {
+		fprintf(err, "devplan: cannot write the output\n");
+		status = 2;
+	}
+	return status;
+}
+
 int cmd_diff(CmdContext *ctx, int argc, char **argv)
 {
 	Session *s = ctx->session;
@@ -39,6 +398,11 @@ int cmd_diff(CmdContext *ctx, int argc, char **argv)
 	StrBuf before, after, out;
 	const IrModule *m_before, *m_after;
 	char *label_a, *label_b;
+	if (argc > 1 && strcmp(argv[1], "--plan") == 0) {
+		if (argc != 4)
+			return cmd_error(ctx, "usage: diff --plan A B");
+		return diff_plan(ctx, argv[2], argv[3]);
+	}
 	for (int i = 1; i < argc; i++) {
 		if (strcmp(argv[i], "--devices") == 0) {
 			devices = true;
@@ -91,8 +455,17 @@ int cmd_diff(CmdContext *ctx, int argc, char **argv)
 void cmd_complete_diff(const Session *s, int argc, char **argv, const char *word,
 		       CmdCandidates *out)
 {
+	if (argc >= 2 && strcmp(argv[1], "--plan") == 0) {
+		static const char *const sides[] = {"current", "default",   "min-transfer",
+						    "policy",  "fallback=", "pin",
+						    "unpin"};
+		for (size_t i = 0; i < DP_COUNT(sides); i++)
+			cmd_candidates_add(out, word, sides[i]);
+		return;
+	}
 	if (word[0] == '-') {
 		cmd_candidates_add(out, word, "--devices");
+		cmd_candidates_add(out, word, "--plan");
 		return;
 	}
 	cmd_complete_phases(word, false, out);

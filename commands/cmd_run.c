@@ -933,6 +933,7 @@ static void print_profile(CmdContext *ctx, const IrModule *m, const ExecResult *
 			buf, p->devices[i].backend);
 	}
 	fprintf(ctx->out, "\nwall: %s\n", format_seconds(buf, sizeof buf, p->run_seconds));
+	cmd_estimate_print_against(ctx, m, p);
 }
 
 /* ---- commands ------------------------------------------------------------- */

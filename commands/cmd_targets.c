@@ -1,6 +1,7 @@
 /*
  * cmd_targets.c - the device table: `targets` lists it, `target add`
- * extends it.
+ * extends it, `target set` changes a device's cost model (the link
+ * bandwidth and peak throughput `estimate` divides by).
  *
  * The table only grows, so indices that modules and planned versions hold
  * stay valid and adding a device never resets planning.
@@ -23,18 +24,43 @@ int cmd_targets(CmdContext *ctx, int argc, char **argv)
 		if (d->host_target && strlen(d->host_target) > host_w)
 			host_w = strlen(d->host_target);
 	}
-	fprintf(ctx->out, "index  %-*s  %-*s  host\n", (int)name_w, "name", (int)target_w,
-		"target");
+	fprintf(ctx->out, "index  %-*s  %-*s  %-*s  %9s  %12s\n", (int)name_w, "name",
+		(int)target_w, "target", (int)host_w, "host", "link GB/s", "peak GFLOP/s");
 	for (uint32_t i = 0; i < s->devices.count; i++) {
 		const Device *d = &s->devices.items[i];
 		const char *host = d->host_target ? d->host_target : "-";
-		fprintf(ctx->out, "%5u  %-*s  %-*s  ", i, (int)name_w, d->name, (int)target_w,
-			d->target);
-		if ((int32_t)i == s->settings.fallback)
-			fprintf(ctx->out, "%-*s  (fallback)\n", (int)host_w, host);
-		else
-			fprintf(ctx->out, "%s\n", host);
+		fprintf(ctx->out, "%5u  %-*s  %-*s  %-*s  %9g  %12g%s\n", i, (int)name_w, d->name,
+			(int)target_w, d->target, (int)host_w, host, d->bandwidth, d->peak,
+			(int32_t)i == s->settings.fallback ? "  (fallback)" : "");
 	}
+	return 0;
+}
+
+/* `target set KIND:ID NAME=VALUE...`: the cost model of a device. Every
+ * assignment is checked before any is applied. */
+static int target_set(CmdContext *ctx, int argc, char **argv)
+{
+	DeviceTable *devices = &ctx->session->devices;
+	int index = devices_find_name(devices, argv[2]);
+	DeviceTable check;
+	char *err = NULL;
+	if (index < 0)
+		return cmd_error(ctx, "unknown device '%s'; see 'targets'", argv[2]);
+	if (argc < 4)
+		return cmd_error(ctx, "usage: target set KIND:ID bandwidth=GB/s peak=GFLOP/s");
+	devices_copy(&check, devices);
+	for (int i = 3; i < argc; i++)
+		if (!devices_set_attribute(&check, (uint32_t)index, argv[i], &err)) {
+			devices_free(&check);
+			cmd_error(ctx, "%s", err);
+			free(err);
+			return 1;
+		}
+	devices_free(&check);
+	for (int i = 3; i < argc; i++)
+		devices_set_attribute(devices, (uint32_t)index, argv[i], &err);
+	fprintf(ctx->out, "%s: link %g GB/s, peak %g GFLOP/s\n", devices->items[index].name,
+		devices->items[index].bandwidth, devices->items[index].peak);
 	return 0;
 }
 
@@ -42,12 +68,16 @@ int cmd_target(CmdContext *ctx, int argc, char **argv)
 {
 	char *err;
 	int index;
+	if (strcmp(argv[1], "set") == 0)
+		return target_set(ctx, argc, argv);
 	if (strcmp(argv[1], "add") != 0) {
 		bool ambiguous;
 		cmd_error(ctx, "unknown subcommand 'target %s'", argv[1]);
 		fprintf(ctx->err, "usage: %s\n", commands_find("target", &ambiguous)->usage);
 		return 1;
 	}
+	if (argc > 4)
+		return cmd_error(ctx, "usage: target add KIND:ID [TARGET]");
 	index = devices_add(&ctx->session->devices, argv[2], argc > 3 ? argv[3] : NULL, &err);
 	if (index < 0) {
 		cmd_error(ctx, "%s", err);
@@ -65,9 +95,17 @@ void cmd_complete_target(const Session *s, int argc, char **argv, const char *wo
 {
 	static const char *const kinds[] = {
 		"cpu:", "cuda:", "opencl:", "vulkan:", "metal:", "rocm:"};
-	if (argc == 1)
+	if (argc == 1) {
 		cmd_candidates_add(out, word, "add");
-	else if (argc == 2)
+		cmd_candidates_add(out, word, "set");
+	} else if (argc == 2 && strcmp(argv[1], "set") == 0) {
+		for (uint32_t i = 0; i < s->devices.count; i++)
+			cmd_candidates_add(out, word, s->devices.items[i].name);
+	} else if (argc == 2) {
 		for (size_t i = 0; i < DP_COUNT(kinds); i++)
 			cmd_candidates_add(out, word, kinds[i]);
+	} else if (argc >= 3 && strcmp(argv[1], "set") == 0) {
+		cmd_candidates_add(out, word, "bandwidth=");
+		cmd_candidates_add(out, word, "peak=");
+	}
 }

@@ -179,15 +179,25 @@ const Command commands_table[] = {
 	{
 		.name = "diff",
 		.min_args = 0,
-		.max_args = 2,
+		.max_args = 3,
 		.flags = CMD_NEEDS_MODULE,
-		.usage = "diff [PHASE] [--devices]",
-		.summary = "show what the last phase (or PHASE) changed, as a unified diff",
+		.usage = "diff [PHASE] [--devices] | diff --plan A B",
+		.summary = "show what the last phase (or PHASE) changed, or compare two plans",
 		.help = "Prints the module before and after the last phase that ran (or phase\n"
 			"PHASE, which must have run), as `ir` prints them, and compares the two\n"
 			"as a unified diff with 3 lines of context. --devices prints each\n"
 			"binding's device as a comment on both sides. A phase in progress\n"
-			"under `stepi` has not changed the module yet.",
+			"under `stepi` has not changed the module yet.\n"
+			"\n"
+			"`diff --plan A B` plans the loaded module twice, each time with the\n"
+			"session's settings and pins changed as A (then B) says, without\n"
+			"touching the session, and prints the values that move (device under A\n"
+			"-> device under B), the copies that appear and vanish, and the bytes\n"
+			"moved in each direction under each. A side is `current`, `default` or\n"
+			"`min-transfer` (placement), a setting that changes the plan as `NAME\n"
+			"VALUE` or `NAME=VALUE` (\"policy replicate\", fallback=cuda:0), \"pin %x\n"
+			"DEVICE\" or \"unpin %x\", or several of them separated by `;`. A side\n"
+			"that does not plan is reported with its first error.",
 		.handler = cmd_diff,
 		.completer = cmd_complete_diff,
 	},
@@ -200,6 +210,24 @@ const Command commands_table[] = {
 		.help = "Prints its arguments separated by single spaces, then a newline. Use\n"
 			"\"double quotes\" to keep several blanks or a leading '#'.",
 		.handler = cmd_echo,
+	},
+	{
+		.name = "estimate",
+		.min_args = 0,
+		.max_args = 0,
+		.flags = CMD_NEEDS_MODULE | CMD_NEEDS_PLAN,
+		.usage = "estimate",
+		.summary = "predict copy bytes and time, peak memory and FLOPs per device",
+		.help = "Predicts what the plan costs before it runs, from static types and the\n"
+			"devices' cost model (`targets`, `target set`): each copy's bytes and\n"
+			"time (bytes / the link's bandwidth) with totals per direction; each\n"
+			"device's peak live memory in the planned order of execution (a tensor\n"
+			"lives from its definition to its last use, parameters from the\n"
+			"start), its FLOPs (2*M*N*K for dense and matmuls, 2*K per output of a\n"
+			"convolution, one per output element of an elementwise op, one per\n"
+			"input element of a reduction) and its compute time (FLOPs / peak).\n"
+			"`profile` prints the estimate beside what it measures.",
+		.handler = cmd_estimate,
 	},
 	{
 		.name = "help",
@@ -589,13 +617,20 @@ const Command commands_table[] = {
 	{
 		.name = "target",
 		.min_args = 2,
-		.max_args = 3,
-		.usage = "target add KIND:ID [TARGET]",
-		.summary = "add a device to the device table",
+		.max_args = -1,
+		.usage = "target add KIND:ID [TARGET] | target set KIND:ID NAME=VALUE...",
+		.summary = "add a device to the device table, or set its cost model",
 		.help = "Appends the device KIND:ID (e.g. cuda:1) to the device table, with the\n"
 			"given TVM target or the kind's default (llvm for cpu, cuda for cuda).\n"
 			"The new device gets the next index, so meta[VirtualDevice][i] of a\n"
-			"module without its own #[metadata] can refer to it.",
+			"module without its own #[metadata] can refer to it.\n"
+			"\n"
+			"`target set KIND:ID bandwidth=GB/s peak=GFLOP/s` sets what `estimate`\n"
+			"assumes of the device: the bandwidth of its link to the host (for a\n"
+			"cpu, of a copy in memory) and its peak float32 throughput. Defaults:\n"
+			"25 GB/s (PCIe gen4 x16) and 50000 GFLOP/s (an H100/H200-class GPU\n"
+			"without tensor cores) for an accelerator, 10 GB/s (one core's memcpy)\n"
+			"and 1000 GFLOP/s for a cpu. `targets` shows them.",
 		.handler = cmd_target,
 		.completer = cmd_complete_target,
 	},

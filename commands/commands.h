@@ -258,8 +258,23 @@ void cmd_complete_break(const Session *s, int argc, char **argv, const char *wor
 void cmd_complete_delete(const Session *s, int argc, char **argv, const char *word,
 			 CmdCandidates *out);
 int cmd_diff(CmdContext *ctx, int argc, char **argv); /* cmd_diff.c */
+/* Appends to out how plan b differs from plan a (the body of `diff
+ * --plan`: values moved, copies appearing and vanishing, bytes moved per
+ * direction under each); true when any fact differs. Device indices of
+ * both are devices'. */
+bool cmd_diff_plan_print(StrBuf *out, const Placement *a, const Placement *b,
+			 const DeviceTable *devices);
+/* `devplan --diff-placement A B`: compares two files `placement --json`
+ * wrote, as `diff --plan` compares two plans. Like diff(1): 0 when their
+ * facts are the same, 1 when they differ, 2 on an error (said on err). */
+int cmd_diff_placement_files(FILE *out, FILE *err, const char *path_a, const char *path_b);
 void cmd_complete_diff(const Session *s, int argc, char **argv, const char *word,
 		       CmdCandidates *out);
+int cmd_estimate(CmdContext *ctx, int argc, char **argv); /* cmd_estimate.c */
+/* `profile`'s last table: per device, the estimate of planned module m
+ * (compute time, time of the copies arriving on it, peak memory) beside
+ * what profile p measured. */
+void cmd_estimate_print_against(CmdContext *ctx, const IrModule *m, const ExecProfile *p);
 int cmd_echo(CmdContext *ctx, int argc, char **argv); /* cmd_script.c */
 int cmd_history(CmdContext *ctx, int argc, char **argv);
 int cmd_quit(CmdContext *ctx, int argc, char **argv);

@@ -4,6 +4,7 @@
  * standard input.
  *
  *   devplan [-n] [-q] [-b] [-x SCRIPT]... [-c CMD]... [MODULE]
+ *   devplan --diff-placement A.json B.json
  *
  * Everything runs through the command table, so a script, a -c string and
  * a line typed at the prompt behave alike. Exit status: 0 when every
@@ -38,7 +39,12 @@ static void print_usage(FILE *f)
 	      "  -q         do not print the banner\n"
 	      "  -h, --help print this help; --version prints the version\n"
 	      "Without -b, the prompt follows when standard input is a terminal;\n"
-	      "otherwise commands are read from standard input.\n",
+	      "otherwise commands are read from standard input.\n"
+	      "\n"
+	      "usage: devplan --diff-placement A.json B.json\n"
+	      "Compares two files of `placement --json`: the values moved, the copies\n"
+	      "appearing and vanishing, the bytes per direction. Exit status 0 when\n"
+	      "they are the same, 1 when they differ, 2 on an error.\n",
 	      f);
 }
 
@@ -75,9 +81,10 @@ int main(int argc, char **argv)
 	static const struct option long_options[] = {
 		{"help", no_argument, NULL, 'h'},
 		{"version", no_argument, NULL, 'V'},
+		{"diff-placement", no_argument, NULL, 'D'},
 		{NULL, 0, NULL, 0},
 	};
-	bool no_init = false, quiet = false, batch = false;
+	bool no_init = false, quiet = false, batch = false, diff_placement = false;
 	bool stdin_tty = isatty(STDIN_FILENO);
 	bool failed = false;
 	Action *actions = NULL;
@@ -113,6 +120,9 @@ int main(int argc, char **argv)
 			printf("devplan %s\n", DEVPLAN_VERSION);
 			free(actions);
 			return 0;
+		case 'D':
+			diff_placement = true;
+			break;
 		case ':': {
 			char name[3] = {'-', (char)optopt, '\0'};
 			free(actions);
@@ -124,6 +134,13 @@ int main(int argc, char **argv)
 			return usage_error("unknown option '%s'", optopt ? name : argv[optind - 1]);
 		}
 		}
+	}
+	if (diff_placement) {
+		free(actions);
+		if (argc - optind != 2 || nactions || batch)
+			return usage_error("%s takes two files and no other option",
+					   "--diff-placement");
+		return cmd_diff_placement_files(stdout, stderr, argv[optind], argv[optind + 1]);
 	}
 	if (argc - optind > 1) {
 		free(actions);

@@ -214,6 +214,7 @@ int main(int argc, char **argv)
 		"breaks",
 		"show",
 		"targets",
+		"estimate",
 	};
 	while ((opt = getopt(argc, argv, "r:")) != -1) {
 		if (opt == 'r')

@@ -1199,6 +1199,19 @@ static void test_profile_command(void **state)
 	assert_non_null(strstr(f->out, "@main %b cpu:0 -> cuda:0"));
 	assert_non_null(strstr(f->out, "inputs: 3 tensors, 420 bytes"));
 	assert_non_null(strstr(f->out, "memory peak:"));
+	/* the estimate beside the measurement: on each device the copies that
+	 * arrive (%b on cuda:0, %2 on cpu:0: 140 / 25e9 = 5.6 ns each) and
+	 * the peak memory, 420 bytes estimated and measured on both */
+	assert_non_null(strstr(f->out, "estimate vs measured"));
+	{
+		const char *cpu = strstr(f->out, "\n  cpu:0  ");
+		const char *cuda = strstr(f->out, "\n  cuda:0 ");
+		assert_non_null(cpu);
+		assert_non_null(cuda);
+		assert_non_null(strstr(cpu, "5.6 ns"));
+		assert_non_null(strstr(cpu, "           420           420\n"));
+		assert_non_null(strstr(cuda, "           420           420\n"));
+	}
 	run_ok(f, "run --profile");
 	assert_non_null(strstr(f->out, "result: Tensor[(5, 7), float32] on cpu:0"));
 	assert_non_null(strstr(f->out, "copies:\n"));

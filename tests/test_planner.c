@@ -140,6 +140,40 @@ static void check_placement_json(const char *dp, const IrModule *m, const Device
 		free(reprinted);
 	}
 	json_object_put(doc);
+	{
+		/* and plan_placement_read_json reads back the same facts, which
+		 * `devplan --diff-placement` compares */
+		DeviceTable copy;
+		Placement back;
+		PlacementDiff d;
+		StrBuf lines, back_lines;
+		char *err = NULL;
+		devices_copy(&copy, devices);
+		if (!plan_placement_read_json(sb.data, sb.len, &back, &copy, &err)) {
+			fprintf(stderr, "%s: placement --json does not read back: %s\n", dp, err);
+			fail();
+		}
+		assert_int_equal(copy.count, devices->count);
+		plan_placement_diff(&p, &back, devices, &d);
+		strbuf_init(&lines);
+		strbuf_init(&back_lines);
+		plan_placement_format(&lines, &p, devices, false);
+		plan_placement_format(&back_lines, &back, devices, false);
+		/* the same facts, as a set: JSON groups them by kind */
+		if (d.count || back.count != p.count) {
+			fprintf(stderr,
+				"%s: placement --json read back differs\n--- planned\n%s--- read "
+				"back\n%s",
+				dp, lines.data ? lines.data : "",
+				back_lines.data ? back_lines.data : "");
+			fail();
+		}
+		strbuf_free(&lines);
+		strbuf_free(&back_lines);
+		plan_placement_diff_free(&d);
+		plan_placement_free(&back);
+		devices_free(&copy);
+	}
 	strbuf_free(&sb);
 	plan_placement_free(&p);
 }

@@ -137,7 +137,43 @@ int devices_add(DeviceTable *table, const char *name, const char *target, char *
 	d->device_id = id;
 	d->target = xstrdup(target ? target : default_target(type));
 	d->host_target = type == DEVICE_TYPE_CPU ? NULL : xstrdup("llvm");
+	d->bandwidth = type == DEVICE_TYPE_CPU ? DEVICES_CPU_BANDWIDTH_DEFAULT
+					       : DEVICES_ACCELERATOR_BANDWIDTH_DEFAULT;
+	d->peak = type == DEVICE_TYPE_CPU ? DEVICES_CPU_PEAK_DEFAULT
+					  : DEVICES_ACCELERATOR_PEAK_DEFAULT;
 	return (int)table->count++;
+}
+
+bool devices_set_attribute(DeviceTable *table, uint32_t i, const char *assignment, char **err)
+{
+	const char *eq = strchr(assignment, '=');
+	size_t n = eq ? (size_t)(eq - assignment) : strlen(assignment);
+	double value;
+	char *end;
+	double *field;
+	if (n == strlen("bandwidth") && strncmp(assignment, "bandwidth", n) == 0) {
+		field = &table->items[i].bandwidth;
+	} else if (n == strlen("peak") && strncmp(assignment, "peak", n) == 0) {
+		field = &table->items[i].peak;
+	} else {
+		*err = xasprintf(
+			"unknown attribute '%.*s': expected bandwidth=GB/s or peak=GFLOP/s", (int)n,
+			assignment);
+		return false;
+	}
+	if (!eq || !eq[1]) {
+		*err = xasprintf("'%.*s' needs a value: %.*s=NUMBER", (int)n, assignment, (int)n,
+				 assignment);
+		return false;
+	}
+	value = strtod(eq + 1, &end);
+	if (*end || !(value > 0) || value > 1e15) {
+		*err = xasprintf("invalid value '%s' for '%.*s': expected a number above 0", eq + 1,
+				 (int)n, assignment);
+		return false;
+	}
+	*field = value;
+	return true;
 }
 
 int devices_find(const DeviceTable *table, int device_type, int device_id)

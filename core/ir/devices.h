@@ -28,7 +28,32 @@ typedef struct Device {
 	int device_id;
 	char *target;      /* "llvm", "cuda", ... */
 	char *host_target; /* "llvm" for accelerators, NULL for the cpu */
+	/* The cost model `estimate` reads (`target set`); defaults in
+	 * devices.c, DEVICES_*_DEFAULT below. */
+	double bandwidth; /* GB/s (1e9 bytes) of a copy between the host and
+			     this device; for a cpu, of a copy within memory */
+	double peak;      /* GFLOP/s (1e9) of float32 arithmetic */
 } Device;
+
+/*
+ * Defaults of the cost model, for a machine of 2025-2026 (USAGE.md,
+ * `target`):
+ * - an accelerator's link is PCIe gen4 x16: 31.5 GB/s raw each way, about
+ *   25 GB/s for a large copy from pinned memory (NVIDIA's bandwidthTest
+ *   shows 24-26 GB/s on such a link);
+ * - an accelerator's peak is an H100/H200-class GPU's float32 throughput
+ *   without tensor cores: 67 TFLOP/s for the SXM parts, 51 for the H100
+ *   PCIe, so 50 TFLOP/s;
+ * - a cpu's copy is one core's memcpy, about 10 GB/s on a current server
+ *   (devplan's cpu backend copies on one thread);
+ * - a cpu's peak is a conservative 1 TFLOP/s: 16 cores x 2 AVX-512 FMA
+ *   units x 16 float32 lanes x 2 FLOP x 2 GHz = 2 TFLOP/s, of which
+ *   an sgemm reaches about half (and the other kernels less).
+ */
+#define DEVICES_ACCELERATOR_BANDWIDTH_DEFAULT 25.0
+#define DEVICES_ACCELERATOR_PEAK_DEFAULT 50000.0
+#define DEVICES_CPU_BANDWIDTH_DEFAULT 10.0
+#define DEVICES_CPU_PEAK_DEFAULT 1000.0
 
 typedef struct DeviceTable {
 	Device *items;
@@ -45,6 +70,10 @@ void devices_copy(DeviceTable *dst, const DeviceTable *src);
  * the new index, or -1 with *err set (caller frees) for an unknown kind, a
  * malformed name, a duplicate or a full table (DEVICES_MAX). */
 int devices_add(DeviceTable *table, const char *name, const char *target, char **err);
+/* Sets a cost-model attribute of entry i from `NAME=VALUE`: bandwidth=GB/s
+ * or peak=GFLOP/s, a finite number above 0. False with *err set (caller
+ * frees) for another name or a bad value; the entry is then unchanged. */
+bool devices_set_attribute(DeviceTable *table, uint32_t i, const char *assignment, char **err);
 /* Index of the entry named "KIND:ID" (also accepts "KIND" for id 0), or -1. */
 int devices_find_name(const DeviceTable *table, const char *name);
 /* Index of the entry with this DLPack type and id, or -1. */

@@ -383,6 +383,13 @@ void plan_placement_free(Placement *p);
 void plan_placement_format(StrBuf *out, const Placement *p, const DeviceTable *devices, bool json);
 /* One fact's line, without its newline (`@main copy %b cpu:0 -> cuda:0 140`). */
 void plan_fact_format(StrBuf *out, const PlacementFact *f, const DeviceTable *devices);
+/* Reads back what plan_placement_format wrote as JSON (`placement --json`;
+ * text NUL-terminated, len bytes) into out: each device name is looked up in devices, and added to it when
+ * missing (so two files index one table); a copy without bytes (null)
+ * gets -1. False with *err set (the caller frees it) when text is not such
+ * a document; out is then empty. Free out with plan_placement_free. */
+bool plan_placement_read_json(const char *text, size_t len, Placement *out, DeviceTable *devices,
+			      char **err);
 /* param, bind, result or copy. */
 const char *plan_fact_kind_name(FactKind kind);
 

@@ -193,6 +193,167 @@ void plan_placement_free(Placement *p)
 	memset(p, 0, sizeof *p);
 }
 
+/* ---- reading `placement --json` back ---- */
+
+/* The device-table index of a device name in a placement file, adding the
+ * device when the table has none of that name; -1 with *err set. */
+static int32_t read_device(json_object *name, DeviceTable *devices, const char *what, char **err)
+{
+	const char *text;
+	int32_t d;
+	char *why = NULL;
+	if (!name || !json_object_is_type(name, json_type_string)) {
+		*err = xasprintf("%s: expected a device name", what);
+		return -1;
+	}
+	text = json_object_get_string(name);
+	if ((d = devices_find_name(devices, text)) >= 0)
+		return d;
+	if ((d = devices_add(devices, text, NULL, &why)) < 0) {
+		*err = xasprintf("%s: %s", what, why);
+		free(why);
+	}
+	return d;
+}
+
+/* Appends one fact read from element `item` of the array of kind `kind` of
+ * function `function`; false with *err set. */
+static bool read_fact(Placement *p, json_object *item, FactKind kind, const char *function,
+		      DeviceTable *devices, char **err)
+{
+	json_object *value, *field;
+	PlacementFact f;
+	char *what;
+	bool ok = true;
+	memset(&f, 0, sizeof f);
+	f.kind = kind;
+	f.function = function;
+	f.dest = IR_NO_DEVICE;
+	f.bytes = -1;
+	f.expr = f.value_expr = PLAN_NONE;
+	if (!json_object_is_type(item, json_type_object) ||
+	    !json_object_object_get_ex(item, "value", &value) ||
+	    !json_object_is_type(value, json_type_string)) {
+		*err = xasprintf("%s: a %s without a \"value\" string", function,
+				 plan_fact_kind_name(kind));
+		return false;
+	}
+	what = xasprintf("%s %s %s", function, plan_fact_kind_name(kind),
+			 json_object_get_string(value));
+	if (kind != FACT_COPY) {
+		json_object_object_get_ex(item, "device", &field);
+		ok = (f.device = read_device(field, devices, what, err)) >= 0;
+	} else {
+		json_object_object_get_ex(item, "from", &field);
+		ok = (f.device = read_device(field, devices, what, err)) >= 0;
+		if (ok) {
+			json_object_object_get_ex(item, "to", &field);
+			ok = (f.dest = read_device(field, devices, what, err)) >= 0;
+		}
+		if (ok && json_object_object_get_ex(item, "bytes", &field) && field) {
+			if (!json_object_is_type(field, json_type_int) ||
+			    json_object_get_int64(field) < 0) {
+				*err = xasprintf("%s: \"bytes\" is not a count", what);
+				ok = false;
+			} else {
+				f.bytes = json_object_get_int64(field);
+			}
+		}
+	}
+	free(what);
+	if (!ok)
+		return false;
+	f.value = xstrdup(json_object_get_string(value));
+	grow_array((void **)&p->facts, &p->cap, p->count + 1, sizeof(PlacementFact));
+	p->facts[p->count++] = f;
+	return true;
+}
+
+/* The facts of one element of "functions"; false with *err set. */
+static bool read_function(Placement *p, json_object *fn, DeviceTable *devices, char **err)
+{
+	static const FactKind kinds[] = {FACT_PARAM, FACT_BIND, FACT_COPY};
+	static const char *const arrays[] = {"params", "binds", "copies"};
+	json_object *name, *field;
+	const char *function;
+	if (!json_object_is_type(fn, json_type_object) ||
+	    !json_object_object_get_ex(fn, "function", &name) ||
+	    !json_object_is_type(name, json_type_string)) {
+		*err = xstrdup("a function without a \"function\" name");
+		return false;
+	}
+	function = intern_function(p, xstrdup(json_object_get_string(name)));
+	for (size_t a = 0; a < DP_COUNT(kinds); a++) {
+		size_t n;
+		if (!json_object_object_get_ex(fn, arrays[a], &field))
+			continue;
+		if (!json_object_is_type(field, json_type_array)) {
+			*err = xasprintf("%s: \"%s\" is not an array", function, arrays[a]);
+			return false;
+		}
+		n = json_object_array_length(field);
+		for (size_t i = 0; i < n; i++)
+			if (!read_fact(p, json_object_array_get_idx(field, i), kinds[a], function,
+				       devices, err))
+				return false;
+	}
+	if (json_object_object_get_ex(fn, "result", &field)) {
+		PlacementFact f;
+		char *what = xasprintf("%s result", function);
+		memset(&f, 0, sizeof f);
+		f.kind = FACT_RESULT;
+		f.function = function;
+		f.dest = IR_NO_DEVICE;
+		f.bytes = -1;
+		f.expr = f.value_expr = PLAN_NONE;
+		f.device = read_device(field, devices, what, err);
+		free(what);
+		if (f.device < 0)
+			return false;
+		grow_array((void **)&p->facts, &p->cap, p->count + 1, sizeof(PlacementFact));
+		p->facts[p->count++] = f;
+	}
+	return true;
+}
+
+bool plan_placement_read_json(const char *text, size_t len, Placement *out, DeviceTable *devices,
+			      char **err)
+{
+	json_tokener *tok = json_tokener_new();
+	json_object *doc, *functions;
+	bool ok = true;
+	memset(out, 0, sizeof *out);
+	*err = NULL;
+	doc = json_tokener_parse_ex(tok, text, (int)(len > INT32_MAX ? INT32_MAX : len));
+	if (!doc || json_tokener_get_error(tok) != json_tokener_success) {
+		enum json_tokener_error e = json_tokener_get_error(tok);
+		*err = e == json_tokener_continue
+			       ? xstrdup("not JSON: the document ends early")
+			       : xasprintf("not JSON: %s", json_tokener_error_desc(e));
+		ok = false;
+	} else if (json_tokener_get_parse_end(tok) +
+			   strspn(text + json_tokener_get_parse_end(tok), " \t\r\n") <
+		   len) {
+		*err = xstrdup("not JSON: text after the document");
+		ok = false;
+	} else if (!json_object_is_type(doc, json_type_object) ||
+		   !json_object_object_get_ex(doc, "functions", &functions) ||
+		   !json_object_is_type(functions, json_type_array)) {
+		*err = xstrdup("not a placement: no \"functions\" array");
+		ok = false;
+	} else {
+		size_t n = json_object_array_length(functions);
+		for (size_t i = 0; i < n && ok; i++)
+			ok = read_function(out, json_object_array_get_idx(functions, i), devices,
+					   err);
+	}
+	json_object_put(doc);
+	json_tokener_free(tok);
+	if (!ok)
+		plan_placement_free(out);
+	return ok;
+}
+
 const char *plan_fact_kind_name(FactKind k)
 {
 	switch (k) {

@@ -315,7 +315,9 @@ bool session_load_source(Session *s, SourceFile *src, const char *path)
 	}
 	new_path = xstrdup(path);
 	if (s->path && strcmp(s->path, path) != 0)
-		pins_clear(&s->pins); /* pins name values of the old module */
+		pins_clear(&s->pins); /* pins name values of the old module; a
+					 fresh session keeps those session_init_like
+					 gave it */
 	session_drop_versions(s, 0);
 	session_values_clear(&s->values); /* they are values of the old module */
 	source_release(s->source);

@@ -1,0 +1,619 @@
+/*
+ * plan_estimate.c - the cost of a plan from its static types (see
+ * plan_estimate.h for what is counted and how).
+ *
+ * The FLOP rule of every operator is the one table flop_rules below, next
+ * to nothing else: ops.def's X-macro has no column for it (adding one would
+ * touch every includer), and an operator not in the table moves or makes
+ * data (reshape, transpose, concatenate, take, zeros, ...) and counts 0.
+ *
+ * Peak memory is a sweep over each function's body in execution order:
+ * the last use of every node is found in one pass, pushed through the
+ * nodes that only name another's value (let variables, tuples,
+ * projections, on_device, lets and ifs) in a second pass backwards, and a
+ * third pass adds each tensor where it is defined and takes it away after
+ * its last use, keeping each device's largest total. All three are linear
+ * in the body, so a million-binding module estimates in well under a
+ * second.
+ */
+#include "plan_estimate.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "interrupt.h"
+
+/* The FLOP rule of each operator; every one not listed is FLOP_NONE. */
+static const uint8_t flop_rules[OP_COUNT] = {
+	/* one FLOP per output element */
+	[OP_ADD] = FLOP_ELEMENTWISE,
+	[OP_SUBTRACT] = FLOP_ELEMENTWISE,
+	[OP_MULTIPLY] = FLOP_ELEMENTWISE,
+	[OP_DIVIDE] = FLOP_ELEMENTWISE,
+	[OP_MAXIMUM] = FLOP_ELEMENTWISE,
+	[OP_MINIMUM] = FLOP_ELEMENTWISE,
+	[OP_NEGATIVE] = FLOP_ELEMENTWISE,
+	[OP_EXP] = FLOP_ELEMENTWISE,
+	[OP_LOG] = FLOP_ELEMENTWISE,
+	[OP_SQRT] = FLOP_ELEMENTWISE,
+	[OP_TANH] = FLOP_ELEMENTWISE,
+	[OP_SIGMOID] = FLOP_ELEMENTWISE,
+	[OP_RELU] = FLOP_ELEMENTWISE,
+	[OP_BIAS_ADD] = FLOP_ELEMENTWISE,
+	[OP_CLIP] = FLOP_ELEMENTWISE,
+	[OP_CAST] = FLOP_ELEMENTWISE,
+	[OP_CAST_LIKE] = FLOP_ELEMENTWISE,
+	[OP_ERF] = FLOP_ELEMENTWISE,
+	[OP_ACOS] = FLOP_ELEMENTWISE,
+	[OP_ACOSH] = FLOP_ELEMENTWISE,
+	[OP_ASIN] = FLOP_ELEMENTWISE,
+	[OP_ASINH] = FLOP_ELEMENTWISE,
+	[OP_ATAN] = FLOP_ELEMENTWISE,
+	[OP_ATANH] = FLOP_ELEMENTWISE,
+	[OP_COS] = FLOP_ELEMENTWISE,
+	[OP_COSH] = FLOP_ELEMENTWISE,
+	[OP_SIN] = FLOP_ELEMENTWISE,
+	[OP_SINH] = FLOP_ELEMENTWISE,
+	[OP_TAN] = FLOP_ELEMENTWISE,
+	[OP_RSQRT] = FLOP_ELEMENTWISE,
+	[OP_LOG2] = FLOP_ELEMENTWISE,
+	[OP_LOG10] = FLOP_ELEMENTWISE,
+	[OP_FAST_EXP] = FLOP_ELEMENTWISE,
+	[OP_FAST_TANH] = FLOP_ELEMENTWISE,
+	[OP_FAST_ERF] = FLOP_ELEMENTWISE,
+	[OP_ABS] = FLOP_ELEMENTWISE,
+	[OP_CEIL] = FLOP_ELEMENTWISE,
+	[OP_FLOOR] = FLOP_ELEMENTWISE,
+	[OP_ROUND] = FLOP_ELEMENTWISE,
+	[OP_SIGN] = FLOP_ELEMENTWISE,
+	[OP_TRUNC] = FLOP_ELEMENTWISE,
+	[OP_ISNAN] = FLOP_ELEMENTWISE,
+	[OP_ISINF] = FLOP_ELEMENTWISE,
+	[OP_ISFINITE] = FLOP_ELEMENTWISE,
+	[OP_LOGICAL_NOT] = FLOP_ELEMENTWISE,
+	[OP_BITWISE_NOT] = FLOP_ELEMENTWISE,
+	[OP_LOGICAL_AND] = FLOP_ELEMENTWISE,
+	[OP_LOGICAL_OR] = FLOP_ELEMENTWISE,
+	[OP_LOGICAL_XOR] = FLOP_ELEMENTWISE,
+	[OP_BITWISE_AND] = FLOP_ELEMENTWISE,
+	[OP_BITWISE_OR] = FLOP_ELEMENTWISE,
+	[OP_BITWISE_XOR] = FLOP_ELEMENTWISE,
+	[OP_LEFT_SHIFT] = FLOP_ELEMENTWISE,
+	[OP_RIGHT_SHIFT] = FLOP_ELEMENTWISE,
+	[OP_EQUAL] = FLOP_ELEMENTWISE,
+	[OP_NOT_EQUAL] = FLOP_ELEMENTWISE,
+	[OP_LESS] = FLOP_ELEMENTWISE,
+	[OP_LESS_EQUAL] = FLOP_ELEMENTWISE,
+	[OP_GREATER] = FLOP_ELEMENTWISE,
+	[OP_GREATER_EQUAL] = FLOP_ELEMENTWISE,
+	[OP_POWER] = FLOP_ELEMENTWISE,
+	[OP_MOD] = FLOP_ELEMENTWISE,
+	[OP_FLOOR_DIVIDE] = FLOP_ELEMENTWISE,
+	[OP_FLOOR_MOD] = FLOP_ELEMENTWISE,
+	[OP_TRUNC_DIVIDE] = FLOP_ELEMENTWISE,
+	[OP_TRUNC_MOD] = FLOP_ELEMENTWISE,
+	[OP_WHERE] = FLOP_ELEMENTWISE,
+	[OP_FIXED_POINT_MULTIPLY] = FLOP_ELEMENTWISE,
+	[OP_FIXED_POINT_MULTIPLY_PER_AXIS] = FLOP_ELEMENTWISE,
+	[OP_LEAKY_RELU] = FLOP_ELEMENTWISE,
+	[OP_PRELU] = FLOP_ELEMENTWISE,
+	[OP_DROPOUT] = FLOP_ELEMENTWISE,
+	[OP_QNN_QUANTIZE] = FLOP_ELEMENTWISE,
+	[OP_QNN_DEQUANTIZE] = FLOP_ELEMENTWISE,
+	[OP_QNN_REQUANTIZE] = FLOP_ELEMENTWISE,
+	[OP_QNN_SIMULATED_QUANTIZE] = FLOP_ELEMENTWISE,
+	[OP_QNN_SIMULATED_DEQUANTIZE] = FLOP_ELEMENTWISE,
+	[OP_QNN_ADD] = FLOP_ELEMENTWISE,
+	[OP_QNN_MUL] = FLOP_ELEMENTWISE,
+	[OP_QNN_SUBTRACT] = FLOP_ELEMENTWISE,
+	[OP_QNN_TANH] = FLOP_ELEMENTWISE,
+	[OP_QNN_EXP] = FLOP_ELEMENTWISE,
+	[OP_QNN_SQRT] = FLOP_ELEMENTWISE,
+	[OP_QNN_RSQRT] = FLOP_ELEMENTWISE,
+	[OP_QNN_ERF] = FLOP_ELEMENTWISE,
+	[OP_QNN_SIGMOID] = FLOP_ELEMENTWISE,
+	[OP_QNN_HARDSWISH] = FLOP_ELEMENTWISE,
+	[OP_QNN_LOG] = FLOP_ELEMENTWISE,
+	[OP_QNN_ABS] = FLOP_ELEMENTWISE,
+	[OP_QNN_LEAKY_RELU] = FLOP_ELEMENTWISE,
+	/* one FLOP per input element: reductions, and what reads its input
+	 * a window or a row at a time (softmax, normalisations, pooling,
+	 * scans) */
+	[OP_SUM] = FLOP_REDUCE,
+	[OP_MEAN] = FLOP_REDUCE,
+	[OP_MAX] = FLOP_REDUCE,
+	[OP_MIN] = FLOP_REDUCE,
+	[OP_PROD] = FLOP_REDUCE,
+	[OP_ALL] = FLOP_REDUCE,
+	[OP_ANY] = FLOP_REDUCE,
+	[OP_ARGMAX] = FLOP_REDUCE,
+	[OP_ARGMIN] = FLOP_REDUCE,
+	[OP_VARIANCE] = FLOP_REDUCE,
+	[OP_SOFTMAX] = FLOP_REDUCE,
+	[OP_LOG_SOFTMAX] = FLOP_REDUCE,
+	[OP_FAST_SOFTMAX] = FLOP_REDUCE,
+	[OP_QNN_SOFTMAX] = FLOP_REDUCE,
+	[OP_BATCH_NORM] = FLOP_REDUCE,
+	[OP_LAYER_NORM] = FLOP_REDUCE,
+	[OP_GROUP_NORM] = FLOP_REDUCE,
+	[OP_INSTANCE_NORM] = FLOP_REDUCE,
+	[OP_L2_NORMALIZE] = FLOP_REDUCE,
+	[OP_LRN] = FLOP_REDUCE,
+	[OP_MAX_POOL1D] = FLOP_REDUCE,
+	[OP_MAX_POOL2D] = FLOP_REDUCE,
+	[OP_MAX_POOL3D] = FLOP_REDUCE,
+	[OP_AVG_POOL1D] = FLOP_REDUCE,
+	[OP_AVG_POOL2D] = FLOP_REDUCE,
+	[OP_AVG_POOL3D] = FLOP_REDUCE,
+	[OP_QNN_AVG_POOL2D] = FLOP_REDUCE,
+	[OP_GLOBAL_AVG_POOL2D] = FLOP_REDUCE,
+	[OP_GLOBAL_MAX_POOL2D] = FLOP_REDUCE,
+	[OP_ADAPTIVE_AVG_POOL1D] = FLOP_REDUCE,
+	[OP_ADAPTIVE_AVG_POOL2D] = FLOP_REDUCE,
+	[OP_ADAPTIVE_AVG_POOL3D] = FLOP_REDUCE,
+	[OP_ADAPTIVE_MAX_POOL1D] = FLOP_REDUCE,
+	[OP_ADAPTIVE_MAX_POOL2D] = FLOP_REDUCE,
+	[OP_ADAPTIVE_MAX_POOL3D] = FLOP_REDUCE,
+	[OP_CUMSUM] = FLOP_REDUCE,
+	[OP_CUMPROD] = FLOP_REDUCE,
+	/* 2 * M * N * K */
+	[OP_DENSE] = FLOP_MATMUL,
+	[OP_MATMUL] = FLOP_MATMUL,
+	[OP_BATCH_MATMUL] = FLOP_MATMUL,
+	[OP_CONTRIB_DENSE_PACK] = FLOP_MATMUL,
+	[OP_QNN_DENSE] = FLOP_MATMUL,
+	[OP_QNN_CONTRIB_DENSE_PACK] = FLOP_MATMUL,
+	[OP_QNN_BATCH_MATMUL] = FLOP_MATMUL,
+	/* 2 * K * outputs */
+	[OP_CONV1D] = FLOP_CONV,
+	[OP_CONV2D] = FLOP_CONV,
+	[OP_CONV3D] = FLOP_CONV,
+	[OP_QNN_CONV2D] = FLOP_CONV,
+	/* 2 * K * inputs */
+	[OP_CONV1D_TRANSPOSE] = FLOP_CONV_TRANSPOSE,
+	[OP_CONV2D_TRANSPOSE] = FLOP_CONV_TRANSPOSE,
+	[OP_CONV3D_TRANSPOSE] = FLOP_CONV_TRANSPOSE,
+	[OP_QNN_CONV2D_TRANSPOSE] = FLOP_CONV_TRANSPOSE,
+};
+
+EstimateFlopRule plan_estimate_flop_rule(OpKind op)
+{
+	return op < OP_COUNT ? (EstimateFlopRule)flop_rules[op] : FLOP_NONE;
+}
+
+/* Elements of a tensor type, or of every field of a tuple; false when
+ * unknown. */
+static bool count_elements(const Type *t, int64_t *out)
+{
+	int64_t total = 0, n;
+	if (!t)
+		return false;
+	if (t->kind == TYPE_TENSOR)
+		return type_num_elements(t, out);
+	if (t->kind != TYPE_TUPLE)
+		return false;
+	for (uint32_t i = 0; i < t->u.tuple.nfields; i++) {
+		if (!count_elements(t->u.tuple.fields[i], &n))
+			return false;
+		total += n;
+	}
+	*out = total;
+	return true;
+}
+
+static bool attr_is_true(const Expr *call, const char *name)
+{
+	const Attr *a = ir_attr(call, name);
+	if (!a)
+		return false;
+	return (a->value.kind == ATTR_BOOL && a->value.u.b) ||
+	       (a->value.kind == ATTR_INT && a->value.u.i != 0);
+}
+
+/* The extent of the kernel layout's dimension `letter` (O or I) in the
+ * weight type w: the layout as written or the operator's default, which
+ * must name each of w's dimensions once (a blocked layout like OIHW16o
+ * does not). 0 when not found. */
+static int64_t kernel_extent(const Expr *call, const Type *w, char letter)
+{
+	const Attr *a = ir_attr(call, "kernel_layout");
+	const char *layout = NULL;
+	size_t len = 0;
+	if (a && a->value.kind == ATTR_STRING && a->value.u.s[0]) {
+		layout = a->value.u.s;
+		len = strlen(layout);
+	} else {
+		layout = op_attr_default(call->u.call.op, "kernel_layout", &len);
+	}
+	if (!layout || len != w->u.tensor.ndim)
+		return 0;
+	for (size_t i = 0; i < len; i++)
+		if (layout[i] == letter)
+			return w->u.tensor.dims[i] > 0 ? w->u.tensor.dims[i] : 0;
+	return 0;
+}
+
+static const Type *argument_type(const Expr *call, uint32_t i)
+{
+	if (i >= call->u.call.nargs || !call->u.call.args[i]->type ||
+	    call->u.call.args[i]->type->kind != TYPE_TENSOR)
+		return NULL;
+	return call->u.call.args[i]->type;
+}
+
+bool plan_estimate_call_flops(const Expr *call, double *flops)
+{
+	int64_t out = 0, in = 0, w = 0;
+	const Type *t;
+	*flops = 0;
+	if (call->kind != EXPR_CALL)
+		return false;
+	switch (plan_estimate_flop_rule(call->u.call.op)) {
+	case FLOP_NONE:
+		return true;
+	case FLOP_ELEMENTWISE:
+		if (!count_elements(call->type, &out))
+			return false;
+		*flops = (double)out;
+		return true;
+	case FLOP_REDUCE:
+		if (!(t = argument_type(call, 0)) || !type_num_elements(t, &in))
+			return false;
+		*flops = (double)in;
+		return true;
+	case FLOP_MATMUL: {
+		uint32_t n;
+		int64_t k;
+		if (!(t = argument_type(call, 0)) || !count_elements(call->type, &out) ||
+		    (n = t->u.tensor.ndim) == 0)
+			return false;
+		/* nn.matmul and batch_matmul may hold the first operand
+		 * transposed, (K, M) rather than (M, K) */
+		k = attr_is_true(call, "transpose_a") && n >= 2 ? t->u.tensor.dims[n - 2]
+								: t->u.tensor.dims[n - 1];
+		if (k < 0)
+			return false;
+		*flops = 2.0 * (double)out * (double)k;
+		return true;
+	}
+	case FLOP_CONV: {
+		int64_t channels;
+		if (!(t = argument_type(call, 1)) || !type_num_elements(t, &w) ||
+		    !count_elements(call->type, &out) || !(channels = kernel_extent(call, t, 'O')))
+			return false;
+		*flops = 2.0 * ((double)w / (double)channels) * (double)out;
+		return true;
+	}
+	case FLOP_CONV_TRANSPOSE: {
+		int64_t channels;
+		const Type *data = argument_type(call, 0);
+		if (!data || !type_num_elements(data, &in) || !(t = argument_type(call, 1)) ||
+		    !type_num_elements(t, &w) || !(channels = kernel_extent(call, t, 'I')))
+			return false;
+		*flops = 2.0 * ((double)w / (double)channels) * (double)in;
+		return true;
+	}
+	}
+	return false;
+}
+
+double plan_estimate_link_bandwidth(const DeviceTable *devices, int32_t src, int32_t dst)
+{
+	const Device *a, *b;
+	if (src < 0 || dst < 0 || (uint32_t)src >= devices->count ||
+	    (uint32_t)dst >= devices->count)
+		return 0;
+	a = &devices->items[src];
+	b = &devices->items[dst];
+	if (a->device_type == DEVICE_TYPE_CPU && b->device_type != DEVICE_TYPE_CPU)
+		return b->bandwidth;
+	if (b->device_type == DEVICE_TYPE_CPU && a->device_type != DEVICE_TYPE_CPU)
+		return a->bandwidth;
+	return a->bandwidth < b->bandwidth ? a->bandwidth : b->bandwidth;
+}
+
+/* ---- peak memory ---- */
+
+/* What a node's value is: a tensor of its own (allocated where it is
+ * defined), or a name for others' (its targets). */
+static bool allocates(const Expr *e)
+{
+	switch (e->kind) {
+	case EXPR_CONSTANT:
+		return true;
+	case EXPR_CALL:
+		/* on_device names its argument; device_copy makes a new tensor */
+		return e->u.call.op == OP_DEVICE_COPY || !op_is_annotation(e->u.call.op);
+	case EXPR_VAR:
+		return e->u.var.role == VAR_PARAM;
+	case EXPR_GLOBAL:
+	case EXPR_LET:
+	case EXPR_FN:
+	case EXPR_TUPLE:
+	case EXPR_PROJ:
+	case EXPR_IF:
+	case EXPR_CONSTRUCT:
+	case EXPR_MATCH:
+		return false;
+	}
+	return false;
+}
+
+/* The nodes whose values e's value names (e allocating nothing): pushes
+ * e's last use onto each. */
+static void push_last_use(const Expr *e, int64_t *last_use)
+{
+	int64_t l = last_use[e->id];
+	const Expr *targets[3] = {NULL, NULL, NULL};
+	switch (e->kind) {
+	case EXPR_VAR:
+		if (e->u.var.role == VAR_LET)
+			targets[0] = e->u.var.value;
+		break;
+	case EXPR_LET:
+		targets[0] = e->u.let.body;
+		break;
+	case EXPR_PROJ:
+		targets[0] = e->u.proj.tuple;
+		break;
+	case EXPR_IF:
+		targets[0] = e->u.if_.then_branch;
+		targets[1] = e->u.if_.else_branch;
+		break;
+	case EXPR_CALL:
+		if (op_is_annotation(e->u.call.op) && e->u.call.op != OP_DEVICE_COPY &&
+		    e->u.call.nargs > 0)
+			targets[0] = e->u.call.args[0];
+		break;
+	case EXPR_TUPLE:
+		for (uint32_t i = 0; i < e->u.tuple.nfields; i++)
+			if (last_use[e->u.tuple.fields[i]->id] < l)
+				last_use[e->u.tuple.fields[i]->id] = l;
+		break;
+	case EXPR_GLOBAL:
+	case EXPR_CONSTANT:
+	case EXPR_FN:
+	case EXPR_CONSTRUCT:
+	case EXPR_MATCH:
+		break;
+	}
+	for (size_t i = 0; i < DP_COUNT(targets); i++)
+		if (targets[i] && last_use[targets[i]->id] < l)
+			last_use[targets[i]->id] = l;
+}
+
+/* A tensor of the sweep, in the list of the step after which it dies. */
+typedef struct LiveTensor {
+	int64_t bytes;
+	int32_t device;
+	uint32_t next; /* the next in its list, or UINT32_MAX */
+} LiveTensor;
+
+typedef struct PeakWalk {
+	const DeviceTable *devices;
+	EstimateDevice *out;
+	int64_t *last_use; /* by expression id; -1 unused */
+	int64_t *live;     /* per device, now */
+	int64_t *peak;     /* per device, this function's */
+	LiveTensor *tensors;
+	size_t ntensors, cap_tensors;
+	uint32_t *dies; /* per step + 2: the first tensor of its list */
+	size_t cap_dies;
+	size_t polled;
+} PeakWalk;
+
+/* Whether a value of type t is tensors (a tensor, or a tuple of them):
+ * a closure, a reference or a value of an algebraic data type is not
+ * counted. */
+static bool holds_tensors(const Type *t)
+{
+	if (t->kind == TYPE_TENSOR)
+		return true;
+	if (t->kind != TYPE_TUPLE)
+		return false;
+	for (uint32_t i = 0; i < t->u.tuple.nfields; i++)
+		if (!holds_tensors(t->u.tuple.fields[i]))
+			return false;
+	return true;
+}
+
+/* Adds tensor e (alive from now) to the live totals; it dies after step
+ * `last` (-1 the start, nbody the end). */
+static void walk_define(PeakWalk *w, const Expr *e, int64_t last)
+{
+	int64_t bytes;
+	LiveTensor *t;
+	if (e->device < 0 || (uint32_t)e->device >= w->devices->count ||
+	    (e->type && !holds_tensors(e->type)))
+		return;
+	if (!e->type || !type_bytes(e->type, &bytes)) {
+		w->out[e->device].unsized++;
+		return;
+	}
+	w->live[e->device] += bytes;
+	if (w->live[e->device] > w->peak[e->device])
+		w->peak[e->device] = w->live[e->device];
+	grow_array((void **)&w->tensors, &w->cap_tensors, w->ntensors + 1, sizeof(LiveTensor));
+	t = &w->tensors[w->ntensors];
+	t->bytes = bytes;
+	t->device = e->device;
+	t->next = w->dies[last + 1];
+	w->dies[last + 1] = (uint32_t)w->ntensors++;
+}
+
+/* Takes away the tensors that die after step (list step + 1). */
+static void walk_release(PeakWalk *w, int64_t step)
+{
+	for (uint32_t i = w->dies[step + 1]; i != UINT32_MAX; i = w->tensors[i].next)
+		w->live[w->tensors[i].device] -= w->tensors[i].bytes;
+}
+
+/* The peak of one function; false when interrupted. */
+static bool walk_function(PeakWalk *w, const PlanFunctions *fns, const PlanFunction *f)
+{
+	Expr *const *body = fns->order.items + f->body;
+	const Expr *fn = f->fn;
+	int64_t n = (int64_t)f->nbody;
+	uint32_t ndev = w->devices->count;
+	/* last uses: direct uses, then through the nodes that only name */
+	for (uint32_t i = 0; i < fn->u.fn.nparams; i++)
+		w->last_use[fn->u.fn.params[i]->id] = -1;
+	for (int64_t p = 0; p < n; p++)
+		w->last_use[body[p]->id] = -1;
+	w->last_use[fn->u.fn.body->id] = n; /* the result lives to the end */
+	for (int64_t p = 0; p < n; p++) {
+		const Expr *e = body[p];
+		/* a closure's uses are its own walk's; a let only binds (its
+		 * variable's uses are its value's, its value is its body's) */
+		if (e->kind == EXPR_FN || e->kind == EXPR_LET)
+			continue;
+		for (uint32_t i = 0, c = ir_child_count(e); i < c; i++) {
+			const Expr *child = ir_child(e, i);
+			if (child && w->last_use[child->id] < p)
+				w->last_use[child->id] = p;
+		}
+		if (interrupt_poll(w->polled++))
+			return false;
+	}
+	for (int64_t p = n - 1; p >= 0; p--)
+		if (!allocates(body[p]))
+			push_last_use(body[p], w->last_use);
+	/* the sweep */
+	grow_array((void **)&w->dies, &w->cap_dies, (size_t)n + 2, sizeof(uint32_t));
+	for (int64_t i = 0; i < n + 2; i++)
+		w->dies[i] = UINT32_MAX;
+	w->ntensors = 0;
+	for (uint32_t d = 0; d < ndev; d++)
+		w->live[d] = w->peak[d] = 0;
+	for (uint32_t i = 0; i < fn->u.fn.nparams; i++)
+		walk_define(w, fn->u.fn.params[i], w->last_use[fn->u.fn.params[i]->id]);
+	for (int64_t p = 0; p < n; p++)
+		if (body[p]->kind == EXPR_CONSTANT)
+			walk_define(w, body[p], w->last_use[body[p]->id]);
+	walk_release(w, -1);
+	for (int64_t p = 0; p < n; p++) {
+		const Expr *e = body[p];
+		if (allocates(e) && e->kind != EXPR_CONSTANT) {
+			int64_t last = w->last_use[e->id];
+			walk_define(w, e, last > p ? last : p);
+		}
+		walk_release(w, p);
+		if (interrupt_poll(w->polled++))
+			return false;
+	}
+	for (uint32_t d = 0; d < ndev; d++)
+		if (w->peak[d] > w->out[d].peak_bytes)
+			w->out[d].peak_bytes = w->peak[d];
+	return true;
+}
+
+/* ---- the estimate ---- */
+
+static int compare_directions(const void *a, const void *b)
+{
+	const EstimateDirection *x = a, *y = b;
+	if (x->src != y->src)
+		return x->src < y->src ? -1 : 1;
+	return x->dst < y->dst ? -1 : x->dst > y->dst;
+}
+
+static void estimate_copies(PlanEstimate *e, const DeviceTable *devices)
+{
+	size_t cap = 0, cap_dirs = 0;
+	for (size_t i = 0; i < e->placement.count; i++) {
+		const PlacementFact *f = &e->placement.facts[i];
+		double bandwidth = plan_estimate_link_bandwidth(devices, f->device, f->dest);
+		EstimateCopy *c;
+		size_t k = 0;
+		if (f->kind != FACT_COPY)
+			continue;
+		grow_array((void **)&e->copies, &cap, e->ncopies + 1, sizeof(EstimateCopy));
+		c = &e->copies[e->ncopies++];
+		c->fact = f;
+		c->seconds =
+			f->bytes > 0 && bandwidth > 0 ? (double)f->bytes / (bandwidth * 1e9) : 0;
+		while (k < e->ndirections &&
+		       (e->directions[k].src != f->device || e->directions[k].dst != f->dest))
+			k++;
+		if (k == e->ndirections) {
+			grow_array((void **)&e->directions, &cap_dirs, k + 1,
+				   sizeof(EstimateDirection));
+			memset(&e->directions[k], 0, sizeof(EstimateDirection));
+			e->directions[k].src = f->device;
+			e->directions[k].dst = f->dest;
+			e->ndirections++;
+		}
+		e->directions[k].copies++;
+		e->directions[k].bytes += f->bytes > 0 ? f->bytes : 0;
+		e->directions[k].seconds += c->seconds;
+	}
+	if (e->ndirections)
+		qsort(e->directions, e->ndirections, sizeof(EstimateDirection), compare_directions);
+}
+
+bool plan_estimate(const IrModule *m, const DeviceTable *devices, PlanEstimate *out)
+{
+	PlanFunctions fns;
+	PeakWalk w;
+	bool ok = true;
+	uint32_t ndev = devices->count;
+	memset(out, 0, sizeof *out);
+	out->ndevices = ndev;
+	out->devices = xcalloc(ndev ? ndev : 1, sizeof(EstimateDevice));
+	plan_placement(m, &out->placement);
+	estimate_copies(out, devices);
+
+	plan_functions(m, &fns);
+	memset(&w, 0, sizeof w);
+	w.devices = devices;
+	w.out = out->devices;
+	w.last_use = xmalloc((m->nexprs ? m->nexprs : 1) * sizeof(int64_t));
+	for (uint32_t i = 0; i < m->nexprs; i++)
+		w.last_use[i] = -1; /* a closure may name a node of its parent's */
+	w.live = xcalloc(ndev ? ndev : 1, sizeof(int64_t));
+	w.peak = xcalloc(ndev ? ndev : 1, sizeof(int64_t));
+	for (size_t i = 0; i < fns.count && ok; i++) {
+		const PlanFunction *f = &fns.items[i];
+		ok = walk_function(&w, &fns, f);
+		/* FLOPs of the operators of its body */
+		for (size_t p = 0; p < f->nbody && ok; p++) {
+			const Expr *e = fns.order.items[f->body + p];
+			double flops;
+			EstimateDevice *d;
+			if (e->kind != EXPR_CALL || e->u.call.op == OP_NONE ||
+			    op_is_annotation(e->u.call.op) || e->device < 0 ||
+			    (uint32_t)e->device >= ndev)
+				continue;
+			d = &out->devices[e->device];
+			d->ops++;
+			/* an operator devplan does not know has no rule */
+			if (e->u.call.op != OP_UNKNOWN && plan_estimate_call_flops(e, &flops))
+				d->flops += flops;
+			else
+				d->ops_unknown++;
+		}
+	}
+	for (uint32_t d = 0; d < ndev; d++)
+		out->devices[d].seconds =
+			devices->items[d].peak > 0
+				? out->devices[d].flops / (devices->items[d].peak * 1e9)
+				: 0;
+	free(w.last_use);
+	free(w.live);
+	free(w.peak);
+	free(w.tensors);
+	free(w.dies);
+	plan_functions_free(&fns);
+	if (!ok)
+		plan_estimate_free(out);
+	return ok;
+}
+
+void plan_estimate_free(PlanEstimate *e)
+{
+	plan_placement_free(&e->placement);
+	free(e->copies);
+	free(e->directions);
+	free(e->devices);
+	memset(e, 0, sizeof *e);
+}

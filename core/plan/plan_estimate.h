@@ -1,0 +1,97 @@
+/*
+ * plan_estimate.h - what a plan will cost before it runs (SPEC §3.3,
+ * `estimate`), from the static types of the planned module and the device
+ * table's cost model (devices.h: each device's link bandwidth and peak
+ * throughput) only.
+ *
+ * - Copies: each copy fact of the placement, its bytes over the link
+ *   between its two devices (plan_estimate_link_bandwidth), summed per
+ *   direction.
+ * - Peak memory per device: each function's body in its planned order of
+ *   execution (plan_functions); a tensor is live from its definition to its
+ *   last use (a use through a let variable, a tuple, a projection, an
+ *   on_device or an if's branch counts as a use of what it names),
+ *   parameters and constants from the start, a function's result to its
+ *   end; only tensors homed on a device count for it. A call of another
+ *   function counts its result; the callee's own tensors are counted in its
+ *   own walk, and each device reports the largest peak of any function.
+ * - FLOPs per device: each operator call's FLOPs by the rule of its
+ *   operator (plan_estimate.c holds the one table of rules), on the
+ *   device it is planned on; time = FLOPs / peak. A function's operators
+ *   count once, however often it is called.
+ *
+ * Ownership: a PlanEstimate owns its arrays and its placement; it borrows
+ * nothing from the module, which may be freed before it.
+ */
+#ifndef DEVPLAN_PLAN_ESTIMATE_H
+#define DEVPLAN_PLAN_ESTIMATE_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "devices.h"
+#include "ir.h"
+#include "plan.h"
+
+/* How an operator's FLOPs follow from the types of its call. */
+typedef enum EstimateFlopRule {
+	FLOP_NONE,           /* moves or makes data, computes nothing: 0 */
+	FLOP_ELEMENTWISE,    /* one per output element */
+	FLOP_REDUCE,         /* one per element of the first argument */
+	FLOP_MATMUL,         /* 2 * M * N * K: 2 * output elements * K, K the
+				reduced dimension of the first argument */
+	FLOP_CONV,           /* 2 * K * output elements, K = weight elements /
+				output channels (the kernel layout's O) */
+	FLOP_CONV_TRANSPOSE, /* 2 * K * input elements, K = weight elements /
+				input channels (the kernel layout's I) */
+} EstimateFlopRule;
+
+/* The rule of an operator (FLOP_NONE for OP_NONE and OP_UNKNOWN). */
+EstimateFlopRule plan_estimate_flop_rule(OpKind op);
+/* The FLOPs of one operator call by its rule; false when they cannot be
+ * known (a dimension is `?`, an untyped argument, a kernel layout whose
+ * channels cannot be found), *flops is then 0. */
+bool plan_estimate_call_flops(const Expr *call, double *flops);
+/* The GB/s of a copy from src to dst: the accelerator's link between the
+ * host and an accelerator, the slower link between two accelerators, the
+ * slower memory between two cpus. */
+double plan_estimate_link_bandwidth(const DeviceTable *devices, int32_t src, int32_t dst);
+
+typedef struct EstimateCopy {
+	const PlacementFact *fact; /* in the estimate's placement */
+	double seconds;            /* bytes / link bandwidth; 0 when bytes unknown */
+} EstimateCopy;
+
+typedef struct EstimateDirection {
+	int32_t src, dst;
+	size_t copies;
+	int64_t bytes;
+	double seconds;
+} EstimateDirection;
+
+typedef struct EstimateDevice {
+	int64_t peak_bytes; /* largest live total of its tensors */
+	size_t unsized;     /* tensors homed on it whose size is unknown (left out) */
+	double flops;
+	double seconds;     /* flops / peak */
+	size_t ops;         /* operator calls planned on it */
+	size_t ops_unknown; /* ... whose FLOPs could not be known (left out) */
+} EstimateDevice;
+
+typedef struct PlanEstimate {
+	Placement placement;
+	EstimateCopy *copies; /* the copy facts, in placement order */
+	size_t ncopies;
+	EstimateDirection *directions; /* by source then destination index */
+	size_t ndirections;
+	EstimateDevice *devices; /* one per device-table entry */
+	uint32_t ndevices;
+} PlanEstimate;
+
+/* Estimates planned module m (every node carries its device) with the cost
+ * model of devices. Polls for Ctrl-C: false when interrupted, with out
+ * freed. */
+bool plan_estimate(const IrModule *m, const DeviceTable *devices, PlanEstimate *out);
+void plan_estimate_free(PlanEstimate *e);
+
+#endif
