@@ -18,6 +18,7 @@
 
 #include "commands.h"
 #include "file_write.h"
+#include "interrupt.h"
 #include "reduce.h"
 
 typedef enum PredicateKind {
@@ -365,8 +366,15 @@ int cmd_reduce(CmdContext *ctx, int argc, char **argv)
 			r.bindings_after, r.tests);
 	if (path) {
 		StrBuf file;
+		bool ok;
 		strbuf_init(&file);
-		if (!reduce_standalone(s, r.text, &file)) {
+		/* after Ctrl-C the module so far is written all the same: the
+		 * flag would stop the parse that adds its #[metadata] section */
+		interrupt_clear();
+		ok = reduce_standalone(s, r.text, &file);
+		if (r.interrupted)
+			interrupt_request();
+		if (!ok) {
 			status = cmd_error(ctx, "the reduced module does not load again");
 		} else if (file_write_all(path, file.data, file.len, &err)) {
 			fprintf(ctx->out, "wrote '%s'\n", path);
