@@ -79,16 +79,17 @@ static void print_estimate(CmdContext *ctx, const PlanEstimate *e)
 		if (w > width)
 			width = w;
 	}
-	fprintf(ctx->out, "%-*s  %12s  %9s  %10s\n", width + 2, "copies", "bytes", "link GB/s",
-		"time");
+	fprintf(ctx->out, "%-*s  %12s  %9s  %10s  %10s\n", width + 2, "copies", "bytes",
+		"link GB/s", "latency us", "time");
 	for (size_t i = 0; i < e->ncopies; i++) {
 		const PlacementFact *f = e->copies[i].fact;
 		strbuf_reset(&label);
 		strbuf_printf(&label, "%s %s %s -> %s", f->function, f->value,
 			      devices_name(devices, f->device), devices_name(devices, f->dest));
-		fprintf(ctx->out, "  %-*s  %12lld  %9g  %10s\n", width, label.data,
+		fprintf(ctx->out, "  %-*s  %12lld  %9g  %10g  %10s\n", width, label.data,
 			(long long)(f->bytes > 0 ? f->bytes : 0),
 			plan_estimate_link_bandwidth(devices, f->device, f->dest),
+			plan_estimate_link_latency(devices, f->device, f->dest),
 			format_time(t, sizeof t, e->copies[i].seconds));
 	}
 	for (size_t i = 0; i < e->ndirections; i++) {
@@ -96,8 +97,9 @@ static void print_estimate(CmdContext *ctx, const PlanEstimate *e)
 		strbuf_reset(&label);
 		strbuf_printf(&label, "total %s -> %s", devices_name(devices, d->src),
 			      devices_name(devices, d->dst));
-		fprintf(ctx->out, "  %-*s  %12lld  %9s  %10s  (%zu cop%s)\n", width, label.data,
-			(long long)d->bytes, "", format_time(t, sizeof t, d->seconds), d->copies,
+		fprintf(ctx->out, "  %-*s  %12lld  %9s  %10s  %10s  (%zu cop%s)\n", width,
+			label.data, (long long)d->bytes, "", "",
+			format_time(t, sizeof t, d->seconds), d->copies,
 			d->copies == 1 ? "y" : "ies");
 	}
 	if (!e->ncopies)
@@ -107,13 +109,14 @@ static void print_estimate(CmdContext *ctx, const PlanEstimate *e)
 	for (uint32_t d = 0; d < e->ndevices; d++)
 		if ((int)strlen(devices_name(devices, (int32_t)d)) > width)
 			width = (int)strlen(devices_name(devices, (int32_t)d));
-	fprintf(ctx->out, "%-*s  %12s  %16s  %12s  %10s  %5s\n", width + 2, "devices",
-		"peak memory", "FLOPs", "peak GFLOP/s", "time", "ops");
+	fprintf(ctx->out, "%-*s  %12s  %16s  %12s  %9s  %10s  %5s\n", width + 2, "devices",
+		"peak memory", "FLOPs", "peak GFLOP/s", "launch us", "time", "ops");
 	for (uint32_t d = 0; d < e->ndevices; d++) {
 		const EstimateDevice *x = &e->devices[d];
-		fprintf(ctx->out, "  %-*s  %12lld  %16.0f  %12g  %10s  %5zu\n", width,
+		fprintf(ctx->out, "  %-*s  %12lld  %16.0f  %12g  %9g  %10s  %5zu\n", width,
 			devices_name(devices, (int32_t)d), (long long)x->peak_bytes, x->flops,
-			devices->items[d].peak, format_time(t, sizeof t, x->seconds), x->ops);
+			devices->items[d].peak, devices->items[d].launch,
+			format_time(t, sizeof t, x->seconds), x->ops);
 	}
 	strbuf_free(&label);
 }

@@ -1,7 +1,8 @@
 /*
  * cmd_targets.c - the device table: `targets` lists it, `target add`
  * extends it, `target set` changes a device's cost model (the link
- * bandwidth and peak throughput `estimate` divides by).
+ * bandwidth and peak throughput `estimate` divides by, and the fixed costs
+ * of a copy and of an operator it adds).
  *
  * The table only grows, so indices that modules and planned versions hold
  * stay valid and adding a device never resets planning.
@@ -24,13 +25,15 @@ int cmd_targets(CmdContext *ctx, int argc, char **argv)
 		if (d->host_target && strlen(d->host_target) > host_w)
 			host_w = strlen(d->host_target);
 	}
-	fprintf(ctx->out, "index  %-*s  %-*s  %-*s  %9s  %12s\n", (int)name_w, "name",
-		(int)target_w, "target", (int)host_w, "host", "link GB/s", "peak GFLOP/s");
+	fprintf(ctx->out, "index  %-*s  %-*s  %-*s  %9s  %10s  %12s  %9s\n", (int)name_w, "name",
+		(int)target_w, "target", (int)host_w, "host", "link GB/s", "latency us",
+		"peak GFLOP/s", "launch us");
 	for (uint32_t i = 0; i < s->devices.count; i++) {
 		const Device *d = &s->devices.items[i];
 		const char *host = d->host_target ? d->host_target : "-";
-		fprintf(ctx->out, "%5u  %-*s  %-*s  %-*s  %9g  %12g%s\n", i, (int)name_w, d->name,
-			(int)target_w, d->target, (int)host_w, host, d->bandwidth, d->peak,
+		fprintf(ctx->out, "%5u  %-*s  %-*s  %-*s  %9g  %10g  %12g  %9g%s\n", i, (int)name_w,
+			d->name, (int)target_w, d->target, (int)host_w, host, d->bandwidth,
+			d->latency, d->peak, d->launch,
 			(int32_t)i == s->settings.fallback ? "  (fallback)" : "");
 	}
 	return 0;
@@ -47,7 +50,8 @@ static int target_set(CmdContext *ctx, int argc, char **argv)
 	if (index < 0)
 		return cmd_error(ctx, "unknown device '%s'; see 'targets'", argv[2]);
 	if (argc < 4)
-		return cmd_error(ctx, "usage: target set KIND:ID bandwidth=GB/s peak=GFLOP/s");
+		return cmd_error(ctx, "usage: target set KIND:ID [bandwidth=GB/s] [latency=US] "
+				      "[peak=GFLOP/s] [launch=US]");
 	devices_copy(&check, devices);
 	for (int i = 3; i < argc; i++)
 		if (!devices_set_attribute(&check, (uint32_t)index, argv[i], &err)) {
@@ -59,8 +63,10 @@ static int target_set(CmdContext *ctx, int argc, char **argv)
 	devices_free(&check);
 	for (int i = 3; i < argc; i++)
 		devices_set_attribute(devices, (uint32_t)index, argv[i], &err);
-	fprintf(ctx->out, "%s: link %g GB/s, peak %g GFLOP/s\n", devices->items[index].name,
-		devices->items[index].bandwidth, devices->items[index].peak);
+	fprintf(ctx->out, "%s: link %g GB/s + %g us a copy, peak %g GFLOP/s + %g us an operator\n",
+		devices->items[index].name, devices->items[index].bandwidth,
+		devices->items[index].latency, devices->items[index].peak,
+		devices->items[index].launch);
 	return 0;
 }
 
@@ -106,6 +112,8 @@ void cmd_complete_target(const Session *s, int argc, char **argv, const char *wo
 			cmd_candidates_add(out, word, kinds[i]);
 	} else if (argc >= 3 && strcmp(argv[1], "set") == 0) {
 		cmd_candidates_add(out, word, "bandwidth=");
+		cmd_candidates_add(out, word, "latency=");
+		cmd_candidates_add(out, word, "launch=");
 		cmd_candidates_add(out, word, "peak=");
 	}
 }

@@ -220,12 +220,14 @@ const Command commands_table[] = {
 		.summary = "predict copy bytes and time, peak memory and FLOPs per device",
 		.help = "Predicts what the plan costs before it runs, from static types and the\n"
 			"devices' cost model (`targets`, `target set`): each copy's bytes and\n"
-			"time (bytes / the link's bandwidth) with totals per direction; each\n"
+			"time (the link's latency + bytes / its bandwidth) with totals per\n"
+			"direction; each\n"
 			"device's peak live memory in the planned order of execution (a tensor\n"
 			"lives from its definition to its last use, parameters from the\n"
 			"start), its FLOPs (2*M*N*K for dense and matmuls, 2*K per output of a\n"
 			"convolution, one per output element of an elementwise op, one per\n"
-			"input element of a reduction) and its compute time (FLOPs / peak).\n"
+			"input element of a reduction) and its compute time (FLOPs / peak +\n"
+			"operators x launch).\n"
 			"`profile` prints the estimate beside what it measures.",
 		.handler = cmd_estimate,
 	},
@@ -625,12 +627,14 @@ const Command commands_table[] = {
 			"The new device gets the next index, so meta[VirtualDevice][i] of a\n"
 			"module without its own #[metadata] can refer to it.\n"
 			"\n"
-			"`target set KIND:ID bandwidth=GB/s peak=GFLOP/s` sets what `estimate`\n"
-			"assumes of the device: the bandwidth of its link to the host (for a\n"
-			"cpu, of a copy in memory) and its peak float32 throughput. Defaults:\n"
-			"25 GB/s (PCIe gen4 x16) and 50000 GFLOP/s (an H100/H200-class GPU\n"
-			"without tensor cores) for an accelerator, 10 GB/s (one core's memcpy)\n"
-			"and 1000 GFLOP/s for a cpu. `targets` shows them.",
+			"`target set KIND:ID NAME=VALUE...` sets what `estimate` assumes of the\n"
+			"device: bandwidth=GB/s of its link to the host (for a cpu, of a copy in\n"
+			"memory), latency=US that every copy over it costs besides its bytes,\n"
+			"peak=GFLOP/s of float32 arithmetic and launch=US that every operator\n"
+			"costs besides its arithmetic. Defaults: 25 GB/s (PCIe gen4 x16), 10 us,\n"
+			"50000 GFLOP/s (an H100/H200-class GPU without tensor cores) and 5 us\n"
+			"for an accelerator; 10 GB/s (one core's memcpy), 0, 1000 GFLOP/s and 0\n"
+			"for a cpu. `targets` shows them.",
 		.handler = cmd_target,
 		.completer = cmd_complete_target,
 	},

@@ -734,10 +734,13 @@ static void test_targets(void **state)
 {
 	Fixture *f = *state;
 	assert_int_equal(run(f, "targets"), 0);
-	assert_string_equal(f->out,
-			    "index  name    target  host  link GB/s  peak GFLOP/s\n"
-			    "    0  cpu:0   llvm    -            10          1000  (fallback)\n"
-			    "    1  cuda:0  cuda    llvm         25         50000\n");
+	assert_string_equal(
+		f->out, "index  name    target  host  link GB/s  latency us  peak GFLOP/s  "
+			"launch us\n"
+			"    0  cpu:0   llvm    -            10           0          1000          "
+			"0  (fallback)\n"
+			"    1  cuda:0  cuda    llvm         25          10         50000          "
+			"5\n");
 	assert_int_equal(run(f, "target add cuda:1"), 0);
 	assert_string_equal(f->out, "added cuda:1 (target cuda) as device 2\n");
 	assert_int_equal(run(f, "target add cuda:1"), 1);

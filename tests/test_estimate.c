@@ -4,6 +4,7 @@
  * out by hand in the comment beside it.
  */
 #include <setjmp.h>
+#include <math.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -87,19 +88,23 @@ static void test_copies_and_peak_per_device(void **state)
 	PlanEstimate e;
 	(void)state;
 	plan_text(&s, text);
-	/* the link of cuda:0 at 20 GB/s; the cpu's own bandwidth is not the
-	 * link's */
+	/* the link of cuda:0 at 20 GB/s and 8 us a copy; the cpu's own
+	 * bandwidth and latency are not the link's */
 	s.devices.items[1].bandwidth = 20;
 	s.devices.items[0].bandwidth = 1;
+	s.devices.items[1].latency = 8;
+	s.devices.items[0].latency = 1000;
+	s.devices.items[1].launch = 4;
 	assert_true(plan_estimate(session_current(&s), &s.devices, &e));
-	/* %b cpu -> cuda and %2 cuda -> cpu, 140 bytes each, 140 / 20e9 s */
+	/* %b cpu -> cuda and %2 cuda -> cpu, 140 bytes each, 8e-6 + 140 / 20e9 s */
 	assert_int_equal(e.ncopies, 2);
 	assert_int_equal(e.ndirections, 2);
 	assert_int_equal(e.directions[0].src, 0);
 	assert_int_equal(e.directions[0].dst, 1);
 	assert_int_equal(e.directions[0].bytes, 140);
 	assert_int_equal(e.directions[0].copies, 1);
-	assert_true(e.directions[0].seconds == 140 / 20e9);
+	assert_true(fabs(e.directions[0].seconds - (8e-6 + 140 / 20e9)) < 1e-15);
+	assert_true(fabs(e.directions[1].seconds - (8e-6 + 140 / 20e9)) < 1e-15);
 	assert_int_equal(e.directions[1].src, 1);
 	assert_int_equal(e.directions[1].dst, 0);
 	assert_int_equal(e.directions[1].bytes, 140);
@@ -109,6 +114,10 @@ static void test_copies_and_peak_per_device(void **state)
 	/* 35 elements per add or subtract: two on the cpu, one on the gpu */
 	assert_true(e.devices[0].flops == 70);
 	assert_true(e.devices[1].flops == 35);
+	/* time: FLOPs at the peak, and the gpu's one add 4 us to launch; the
+	 * cpu's launch is 0 */
+	assert_true(fabs(e.devices[0].seconds - 70 / 1000e9) < 1e-18);
+	assert_true(fabs(e.devices[1].seconds - (35 / 50000e9 + 4e-6)) < 1e-15);
 	plan_estimate_free(&e);
 	session_free(&s);
 }
@@ -164,6 +173,18 @@ static void test_link_bandwidth(void **state)
 	assert_true(plan_estimate_link_bandwidth(&t, 0, 3) == 4);
 	assert_false(devices_set_attribute(&t, 1, "peak=0", &err));
 	free(err);
+	/* fixed costs: the accelerator's either way, the larger of two; 0 is a
+	 * cost, below 0 is not */
+	assert_true(devices_set_attribute(&t, 1, "latency=3", &err));
+	assert_true(devices_set_attribute(&t, 2, "latency=0", &err));
+	assert_true(plan_estimate_link_latency(&t, 0, 1) == 3);
+	assert_true(plan_estimate_link_latency(&t, 1, 0) == 3);
+	assert_true(plan_estimate_link_latency(&t, 0, 2) == 0);
+	assert_true(plan_estimate_link_latency(&t, 1, 2) == 3);
+	assert_true(plan_estimate_link_latency(&t, 0, 3) == DEVICES_CPU_LATENCY_DEFAULT);
+	assert_false(devices_set_attribute(&t, 1, "launch=-1", &err));
+	free(err);
+	err = NULL;
 	devices_free(&t);
 }
 

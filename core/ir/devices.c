@@ -141,6 +141,10 @@ int devices_add(DeviceTable *table, const char *name, const char *target, char *
 					       : DEVICES_ACCELERATOR_BANDWIDTH_DEFAULT;
 	d->peak = type == DEVICE_TYPE_CPU ? DEVICES_CPU_PEAK_DEFAULT
 					  : DEVICES_ACCELERATOR_PEAK_DEFAULT;
+	d->latency = type == DEVICE_TYPE_CPU ? DEVICES_CPU_LATENCY_DEFAULT
+					     : DEVICES_ACCELERATOR_LATENCY_DEFAULT;
+	d->launch = type == DEVICE_TYPE_CPU ? DEVICES_CPU_LAUNCH_DEFAULT
+					    : DEVICES_ACCELERATOR_LAUNCH_DEFAULT;
 	return (int)table->count++;
 }
 
@@ -151,14 +155,21 @@ bool devices_set_attribute(DeviceTable *table, uint32_t i, const char *assignmen
 	double value;
 	char *end;
 	double *field;
+	bool zero_ok = false; /* a fixed cost may be none */
 	if (n == strlen("bandwidth") && strncmp(assignment, "bandwidth", n) == 0) {
 		field = &table->items[i].bandwidth;
 	} else if (n == strlen("peak") && strncmp(assignment, "peak", n) == 0) {
 		field = &table->items[i].peak;
+	} else if (n == strlen("latency") && strncmp(assignment, "latency", n) == 0) {
+		field = &table->items[i].latency;
+		zero_ok = true;
+	} else if (n == strlen("launch") && strncmp(assignment, "launch", n) == 0) {
+		field = &table->items[i].launch;
+		zero_ok = true;
 	} else {
-		*err = xasprintf(
-			"unknown attribute '%.*s': expected bandwidth=GB/s or peak=GFLOP/s", (int)n,
-			assignment);
+		*err = xasprintf("unknown attribute '%.*s': expected bandwidth=GB/s, latency=US, "
+				 "peak=GFLOP/s or launch=US",
+				 (int)n, assignment);
 		return false;
 	}
 	if (!eq || !eq[1]) {
@@ -167,9 +178,9 @@ bool devices_set_attribute(DeviceTable *table, uint32_t i, const char *assignmen
 		return false;
 	}
 	value = strtod(eq + 1, &end);
-	if (*end || !(value > 0) || value > 1e15) {
-		*err = xasprintf("invalid value '%s' for '%.*s': expected a number above 0", eq + 1,
-				 (int)n, assignment);
+	if (*end || !(zero_ok ? value >= 0 : value > 0) || value > 1e15) {
+		*err = xasprintf("invalid value '%s' for '%.*s': expected a number %s", eq + 1,
+				 (int)n, assignment, zero_ok ? "of 0 or more" : "above 0");
 		return false;
 	}
 	*field = value;

@@ -32,7 +32,11 @@ typedef struct Device {
 	 * devices.c, DEVICES_*_DEFAULT below. */
 	double bandwidth; /* GB/s (1e9 bytes) of a copy between the host and
 			     this device; for a cpu, of a copy within memory */
+	double latency;   /* microseconds every such copy costs besides its
+			     bytes (the driver, the DMA set-up, the sync) */
 	double peak;      /* GFLOP/s (1e9) of float32 arithmetic */
+	double launch;    /* microseconds every operator costs besides its
+			     arithmetic (a kernel launch) */
 } Device;
 
 /*
@@ -48,12 +52,24 @@ typedef struct Device {
  *   (devplan's cpu backend copies on one thread);
  * - a cpu's peak is a conservative 1 TFLOP/s: 16 cores x 2 AVX-512 FMA
  *   units x 16 float32 lanes x 2 FLOP x 2 GHz = 2 TFLOP/s, of which
- *   an sgemm reaches about half (and the other kernels less).
+ *   an sgemm reaches about half (and the other kernels less);
+ * - a copy between the host and an accelerator costs about 10 us however
+ *   small (cudaMemcpy's driver call, DMA set-up and synchronisation: a few
+ *   bytes take 8-12 us on PCIe gen4 in bandwidthTest-style measurements),
+ *   and an accelerator's operator about 5 us (a kernel launch and its
+ *   completion, 3-7 us measured from the host), which dominate the small
+ *   tensors of most plans' copies;
+ * - a cpu's copies and operators cost nothing besides their bytes and
+ *   arithmetic (a function call: well under a microsecond).
  */
 #define DEVICES_ACCELERATOR_BANDWIDTH_DEFAULT 25.0
 #define DEVICES_ACCELERATOR_PEAK_DEFAULT 50000.0
 #define DEVICES_CPU_BANDWIDTH_DEFAULT 10.0
 #define DEVICES_CPU_PEAK_DEFAULT 1000.0
+#define DEVICES_ACCELERATOR_LATENCY_DEFAULT 10.0
+#define DEVICES_ACCELERATOR_LAUNCH_DEFAULT 5.0
+#define DEVICES_CPU_LATENCY_DEFAULT 0.0
+#define DEVICES_CPU_LAUNCH_DEFAULT 0.0
 
 typedef struct DeviceTable {
 	Device *items;
@@ -71,8 +87,9 @@ void devices_copy(DeviceTable *dst, const DeviceTable *src);
  * malformed name, a duplicate or a full table (DEVICES_MAX). */
 int devices_add(DeviceTable *table, const char *name, const char *target, char **err);
 /* Sets a cost-model attribute of entry i from `NAME=VALUE`: bandwidth=GB/s
- * or peak=GFLOP/s, a finite number above 0. False with *err set (caller
- * frees) for another name or a bad value; the entry is then unchanged. */
+ * or peak=GFLOP/s, a finite number above 0, or latency=US or launch=US,
+ * 0 or more. False with *err set (caller frees) for another name or a bad
+ * value; the entry is then unchanged. */
 bool devices_set_attribute(DeviceTable *table, uint32_t i, const char *assignment, char **err);
 /* Index of the entry named "KIND:ID" (also accepts "KIND" for id 0), or -1. */
 int devices_find_name(const DeviceTable *table, const char *name);

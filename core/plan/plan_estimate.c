@@ -312,6 +312,21 @@ double plan_estimate_link_bandwidth(const DeviceTable *devices, int32_t src, int
 	return a->bandwidth < b->bandwidth ? a->bandwidth : b->bandwidth;
 }
 
+double plan_estimate_link_latency(const DeviceTable *devices, int32_t src, int32_t dst)
+{
+	const Device *a, *b;
+	if (src < 0 || dst < 0 || (uint32_t)src >= devices->count ||
+	    (uint32_t)dst >= devices->count)
+		return 0;
+	a = &devices->items[src];
+	b = &devices->items[dst];
+	if (a->device_type == DEVICE_TYPE_CPU && b->device_type != DEVICE_TYPE_CPU)
+		return b->latency;
+	if (b->device_type == DEVICE_TYPE_CPU && a->device_type != DEVICE_TYPE_CPU)
+		return a->latency;
+	return a->latency > b->latency ? a->latency : b->latency;
+}
+
 /* ---- peak memory ---- */
 
 /* What a node's value is: a tensor of its own (allocated where it is
@@ -523,6 +538,7 @@ static void estimate_copies(PlanEstimate *e, const DeviceTable *devices)
 	for (size_t i = 0; i < e->placement.count; i++) {
 		const PlacementFact *f = &e->placement.facts[i];
 		double bandwidth = plan_estimate_link_bandwidth(devices, f->device, f->dest);
+		double latency = plan_estimate_link_latency(devices, f->device, f->dest) * 1e-6;
 		EstimateCopy *c;
 		size_t k = 0;
 		if (f->kind != FACT_COPY)
@@ -531,7 +547,8 @@ static void estimate_copies(PlanEstimate *e, const DeviceTable *devices)
 		c = &e->copies[e->ncopies++];
 		c->fact = f;
 		c->seconds =
-			f->bytes > 0 && bandwidth > 0 ? (double)f->bytes / (bandwidth * 1e9) : 0;
+			latency +
+			(f->bytes > 0 && bandwidth > 0 ? (double)f->bytes / (bandwidth * 1e9) : 0);
 		while (k < e->ndirections &&
 		       (e->directions[k].src != f->device || e->directions[k].dst != f->dest))
 			k++;
@@ -595,9 +612,10 @@ bool plan_estimate(const IrModule *m, const DeviceTable *devices, PlanEstimate *
 	}
 	for (uint32_t d = 0; d < ndev; d++)
 		out->devices[d].seconds =
-			devices->items[d].peak > 0
-				? out->devices[d].flops / (devices->items[d].peak * 1e9)
-				: 0;
+			(devices->items[d].peak > 0
+				 ? out->devices[d].flops / (devices->items[d].peak * 1e9)
+				 : 0) +
+			(double)out->devices[d].ops * devices->items[d].launch * 1e-6;
 	free(w.last_use);
 	free(w.live);
 	free(w.peak);

@@ -4,8 +4,9 @@
  * table's cost model (devices.h: each device's link bandwidth and peak
  * throughput) only.
  *
- * - Copies: each copy fact of the placement, its bytes over the link
- *   between its two devices (plan_estimate_link_bandwidth), summed per
+ * - Copies: each copy fact of the placement, the link's fixed cost plus
+ *   its bytes over the link between its two devices
+ *   (plan_estimate_link_latency, plan_estimate_link_bandwidth), summed per
  *   direction.
  * - Peak memory per device: each function's body in its planned order of
  *   execution (plan_functions); a tensor is live from its definition to its
@@ -17,8 +18,8 @@
  *   own walk, and each device reports the largest peak of any function.
  * - FLOPs per device: each operator call's FLOPs by the rule of its
  *   operator (plan_estimate.c holds the one table of rules), on the
- *   device it is planned on; time = FLOPs / peak. A function's operators
- *   count once, however often it is called.
+ *   device it is planned on; time = FLOPs / peak + operators x launch. A
+ *   function's operators count once, however often it is called.
  *
  * Ownership: a PlanEstimate owns its arrays and its placement; it borrows
  * nothing from the module, which may be freed before it.
@@ -56,10 +57,14 @@ bool plan_estimate_call_flops(const Expr *call, double *flops);
  * host and an accelerator, the slower link between two accelerators, the
  * slower memory between two cpus. */
 double plan_estimate_link_bandwidth(const DeviceTable *devices, int32_t src, int32_t dst);
+/* The microseconds every copy from src to dst costs besides its bytes, by
+ * the same rule: the accelerator's, the larger of two. */
+double plan_estimate_link_latency(const DeviceTable *devices, int32_t src, int32_t dst);
 
 typedef struct EstimateCopy {
 	const PlacementFact *fact; /* in the estimate's placement */
-	double seconds;            /* bytes / link bandwidth; 0 when bytes unknown */
+	double seconds;            /* latency + bytes / link bandwidth (the
+				      latency alone when the bytes are unknown) */
 } EstimateCopy;
 
 typedef struct EstimateDirection {
@@ -73,7 +78,7 @@ typedef struct EstimateDevice {
 	int64_t peak_bytes; /* largest live total of its tensors */
 	size_t unsized;     /* tensors homed on it whose size is unknown (left out) */
 	double flops;
-	double seconds;     /* flops / peak */
+	double seconds;     /* flops / peak + ops x launch */
 	size_t ops;         /* operator calls planned on it */
 	size_t ops_unknown; /* ... whose FLOPs could not be known (left out) */
 } EstimateDevice;
