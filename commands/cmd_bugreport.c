@@ -3,7 +3,8 @@
  * what this session did, in one new directory.
  *
  *   module.relay     the loaded module's text, as loaded
- *   settings.dp      `target add` and `set` commands: the device table and
+ *   settings.dp      `target add`, `target set` and `set` commands: the
+ *                    device table, its cost models and
  *                    the settings as they were when the module was loaded,
  *                    which is where the replayed commands start from; the
  *                    state at the end follows as comments
@@ -50,7 +51,8 @@ void cmd_remember_load(CmdContext *ctx)
 	ctx->loaded = true;
 	ctx->load_history = ctx->nhistory;
 	ctx->load_settings = s->settings;
-	ctx->load_devices = s->devices.count;
+	devices_free(&ctx->load_devices);
+	devices_copy(&ctx->load_devices, &s->devices);
 	pins_clear(&ctx->load_pins);
 	for (size_t i = 0; i < npins; i++)
 		pins_set(&ctx->load_pins, pins[i].name, pins[i].device);
@@ -182,9 +184,16 @@ static void write_settings(CmdContext *ctx, StrBuf *sb)
 	strbuf_puts(sb, "# devplan settings as they were when the module was loaded: the\n"
 			"# devices added to the default table, then every setting that\n"
 			"# differs from its default\n");
-	for (uint32_t i = defaults.count; i < ctx->load_devices; i++) {
-		const Device *d = &s->devices.items[i];
+	for (uint32_t i = defaults.count; i < ctx->load_devices.count; i++) {
+		const Device *d = &ctx->load_devices.items[i];
 		strbuf_printf(sb, "target add %s %s\n", d->name, d->target);
+	}
+	for (uint32_t i = 0; i < ctx->load_devices.count; i++) {
+		strbuf_reset(&value);
+		devices_format_costs(&ctx->load_devices.items[i], &value);
+		if (value.len)
+			strbuf_printf(sb, "target set %s%s\n", ctx->load_devices.items[i].name,
+				      value.data);
 	}
 	for (size_t i = 0; i < session_setting_count; i++) {
 		if (session_setting_is_default(&at_load, (int)i))
@@ -198,6 +207,15 @@ static void write_settings(CmdContext *ctx, StrBuf *sb)
 		strbuf_printf(sb, "#   target add %s %s\n", s->devices.items[i].name,
 			      s->devices.items[i].target);
 		any = true;
+	}
+	for (uint32_t i = 0; i < s->devices.count; i++) {
+		strbuf_reset(&value);
+		devices_format_costs(&s->devices.items[i], &value);
+		if (value.len) {
+			strbuf_printf(sb, "#   target set %s%s\n", s->devices.items[i].name,
+				      value.data);
+			any = true;
+		}
 	}
 	for (size_t i = 0; i < session_setting_count; i++) {
 		if (session_setting_is_default(s, (int)i))

@@ -760,6 +760,7 @@ int cmd_context_free(CmdContext *ctx)
 	ctx->history_failed = NULL;
 	ctx->cap_history_failed = 0;
 	pins_clear(&ctx->load_pins);
+	devices_free(&ctx->load_devices);
 	ctx->loaded = false;
 	ctx->record = NULL;
 	ctx->history = NULL;

@@ -53,7 +53,8 @@ typedef struct CmdContext {
 					   that load; the commands after it
 					   are history[load_history...] */
 	SessionSettings load_settings; /* the settings when it ran */
-	uint32_t load_devices;         /* the device table's size then */
+	DeviceTable load_devices;      /* the device table then (owned; empty
+					  before any load) */
 	PinSet load_pins;              /* the pins it kept (loading the same
 					  file again keeps them; owned) */
 	FileWriter *record;            /* `record FILE`: where those lines are written (its

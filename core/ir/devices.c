@@ -148,6 +148,34 @@ int devices_add(DeviceTable *table, const char *name, const char *target, char *
 	return (int)table->count++;
 }
 
+void devices_format_costs(const Device *d, StrBuf *out)
+{
+	bool cpu = d->device_type == DEVICE_TYPE_CPU;
+	const struct {
+		const char *name;
+		double value, dflt;
+	} costs[] = {
+		{"bandwidth", d->bandwidth,
+		 cpu ? DEVICES_CPU_BANDWIDTH_DEFAULT : DEVICES_ACCELERATOR_BANDWIDTH_DEFAULT},
+		{"latency", d->latency,
+		 cpu ? DEVICES_CPU_LATENCY_DEFAULT : DEVICES_ACCELERATOR_LATENCY_DEFAULT},
+		{"peak", d->peak,
+		 cpu ? DEVICES_CPU_PEAK_DEFAULT : DEVICES_ACCELERATOR_PEAK_DEFAULT},
+		{"launch", d->launch,
+		 cpu ? DEVICES_CPU_LAUNCH_DEFAULT : DEVICES_ACCELERATOR_LAUNCH_DEFAULT},
+	};
+	for (size_t i = 0; i < sizeof costs / sizeof costs[0]; i++) {
+		char text[32];
+		int digits = 6;
+		if (costs[i].value == costs[i].dflt)
+			continue;
+		do /* the shortest spelling that reads back as the same number */
+			snprintf(text, sizeof text, "%.*g", digits, costs[i].value);
+		while (strtod(text, NULL) != costs[i].value && ++digits <= 17);
+		strbuf_printf(out, " %s=%s", costs[i].name, text);
+	}
+}
+
 bool devices_set_attribute(DeviceTable *table, uint32_t i, const char *assignment, char **err)
 {
 	const char *eq = strchr(assignment, '=');

@@ -91,6 +91,10 @@ int devices_add(DeviceTable *table, const char *name, const char *target, char *
  * 0 or more. False with *err set (caller frees) for another name or a bad
  * value; the entry is then unchanged. */
 bool devices_set_attribute(DeviceTable *table, uint32_t i, const char *assignment, char **err);
+/* Appends ` NAME=VALUE` for each cost-model attribute of d that differs
+ * from its kind's default, as `target set` reads them (nothing when none
+ * does). */
+void devices_format_costs(const Device *d, StrBuf *out);
 /* Index of the entry named "KIND:ID" (also accepts "KIND" for id 0), or -1. */
 int devices_find_name(const DeviceTable *table, const char *name);
 /* Index of the entry with this DLPack type and id, or -1. */
