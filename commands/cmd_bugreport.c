@@ -255,18 +255,6 @@ static bool replays(const char *line)
 	return keep;
 }
 
-/* A word that commands_split reads back as it is. */
-static void put_word_quoted(StrBuf *sb, const char *word)
-{
-	strbuf_putc(sb, '"');
-	for (const char *p = word; *p; p++) {
-		if (*p == '"' || *p == '\\')
-			strbuf_putc(sb, '\\');
-		strbuf_putc(sb, *p);
-	}
-	strbuf_putc(sb, '"');
-}
-
 static void write_replay(CmdContext *ctx, StrBuf *sb)
 {
 	const Session *s = ctx->session;
@@ -276,7 +264,7 @@ static void write_replay(CmdContext *ctx, StrBuf *sb)
 			"# it runs again, and its failure does not stop the replay.\n"
 			"source settings.dp\n");
 	strbuf_puts(sb, "load module.relay --as ");
-	put_word_quoted(sb, s->source->name);
+	commands_put_word(sb, s->source->name);
 	strbuf_putc(sb, '\n');
 	for (size_t i = 0; i < ctx->load_pins.current.count; i++)
 		strbuf_printf(sb, "pin %%%s %s\n", ctx->load_pins.current.items[i].name,

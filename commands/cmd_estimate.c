@@ -88,8 +88,8 @@ static void print_estimate(CmdContext *ctx, const PlanEstimate *e)
 			      devices_name(devices, f->device), devices_name(devices, f->dest));
 		fprintf(ctx->out, "  %-*s  %12lld  %9g  %10g  %10s\n", width, label.data,
 			(long long)(f->bytes > 0 ? f->bytes : 0),
-			plan_estimate_link_bandwidth(devices, f->device, f->dest),
-			plan_estimate_link_latency(devices, f->device, f->dest),
+			plan_estimate_link(devices, f->device, f->dest).bandwidth,
+			plan_estimate_link(devices, f->device, f->dest).latency,
 			format_time(t, sizeof t, e->copies[i].seconds));
 	}
 	for (size_t i = 0; i < e->ndirections; i++) {

@@ -1335,8 +1335,7 @@ static char *absolute_path(const char *path)
 	return abs;
 }
 
-/* A word as commands_split reads it back: quoted when it must be. */
-static void put_word(StrBuf *sb, const char *word)
+void commands_put_word(StrBuf *sb, const char *word)
 {
 	bool quote = !word[0] || word[0] == '#' || strpbrk(word, " \t\"\\") != NULL;
 	if (!quote) {
@@ -1406,7 +1405,7 @@ char *commands_absolute_paths(const char *line)
 	for (int i = 0; i < argc; i++) {
 		if (i)
 			strbuf_putc(&sb, ' ');
-		put_word(&sb, argv[i]);
+		commands_put_word(&sb, argv[i]);
 	}
 	commands_free_words(argc, argv);
 	return strbuf_detach(&sb);

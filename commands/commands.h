@@ -129,6 +129,8 @@ const Command *commands_find(const char *name, bool *ambiguous);
  */
 bool commands_split(const char *line, int *argc, char ***argv, char **err);
 void commands_free_words(int argc, char **argv);
+/* Appends word as commands_split reads it back: quoted when it must be. */
+void commands_put_word(StrBuf *sb, const char *word);
 
 /* Runs one command line; blank and comment lines succeed. 0 or 1. Outside
  * a sourced file, a line with a command is added to the history and, while

@@ -164,24 +164,24 @@ static void test_link_bandwidth(void **state)
 	assert_true(devices_set_attribute(&t, 1, "bandwidth=12", &err));
 	assert_true(devices_set_attribute(&t, 3, "bandwidth=4", &err));
 	/* host <-> accelerator: the accelerator's link, either way */
-	assert_true(plan_estimate_link_bandwidth(&t, 0, 1) == 12);
-	assert_true(plan_estimate_link_bandwidth(&t, 1, 0) == 12);
-	assert_true(plan_estimate_link_bandwidth(&t, 0, 2) ==
+	assert_true(plan_estimate_link(&t, 0, 1).bandwidth == 12);
+	assert_true(plan_estimate_link(&t, 1, 0).bandwidth == 12);
+	assert_true(plan_estimate_link(&t, 0, 2).bandwidth ==
 		    DEVICES_ACCELERATOR_BANDWIDTH_DEFAULT);
 	/* two accelerators: the slower; two cpus: the slower memory */
-	assert_true(plan_estimate_link_bandwidth(&t, 1, 2) == 12);
-	assert_true(plan_estimate_link_bandwidth(&t, 0, 3) == 4);
+	assert_true(plan_estimate_link(&t, 1, 2).bandwidth == 12);
+	assert_true(plan_estimate_link(&t, 0, 3).bandwidth == 4);
 	assert_false(devices_set_attribute(&t, 1, "peak=0", &err));
 	free(err);
 	/* fixed costs: the accelerator's either way, the larger of two; 0 is a
 	 * cost, below 0 is not */
 	assert_true(devices_set_attribute(&t, 1, "latency=3", &err));
 	assert_true(devices_set_attribute(&t, 2, "latency=0", &err));
-	assert_true(plan_estimate_link_latency(&t, 0, 1) == 3);
-	assert_true(plan_estimate_link_latency(&t, 1, 0) == 3);
-	assert_true(plan_estimate_link_latency(&t, 0, 2) == 0);
-	assert_true(plan_estimate_link_latency(&t, 1, 2) == 3);
-	assert_true(plan_estimate_link_latency(&t, 0, 3) == DEVICES_CPU_LATENCY_DEFAULT);
+	assert_true(plan_estimate_link(&t, 0, 1).latency == 3);
+	assert_true(plan_estimate_link(&t, 1, 0).latency == 3);
+	assert_true(plan_estimate_link(&t, 0, 2).latency == 0);
+	assert_true(plan_estimate_link(&t, 1, 2).latency == 3);
+	assert_true(plan_estimate_link(&t, 0, 3).latency == DEVICES_CPU_LATENCY_DEFAULT);
 	assert_false(devices_set_attribute(&t, 1, "launch=-1", &err));
 	free(err);
 	err = NULL;

@@ -331,10 +331,11 @@ Expr *ir_match(IrModule *m, Pos pos, Expr *scrutinee, const MatchClause *clauses
 	return e;
 }
 
-/* Child i >= 1 of a match: clause k's variables, then its body. Clause k
- * starts at child 1 + first_var + k, which grows with k, so the clause is
- * found by halving: a match of many clauses costs log n per child. */
-static Expr *match_child(const Expr *e, uint32_t i, int32_t *clause, bool *is_body)
+/* Where child i >= 1 of a match is held: clause k's variables, then its
+ * body. Clause k starts at child 1 + first_var + k, which grows with k,
+ * so the clause is found by halving: a match of many clauses costs log n
+ * per child. */
+static Expr **match_slot(const Expr *e, uint32_t i, int32_t *clause, bool *is_body)
 {
 	uint32_t lo = 0, hi = e->u.match.nclauses, off;
 	const MatchClause *c;
@@ -351,9 +352,9 @@ static Expr *match_child(const Expr *e, uint32_t i, int32_t *clause, bool *is_bo
 	*clause = (int32_t)(lo - 1);
 	*is_body = off >= c->nvars;
 	if (off < c->nvars)
-		return e->u.match.vars[c->first_var + off];
+		return &e->u.match.vars[c->first_var + off];
 	DP_ASSERT(off == c->nvars);
-	return e->u.match.bodies[lo - 1];
+	return &e->u.match.bodies[lo - 1];
 }
 
 int32_t ir_match_clause_of_child(const Expr *match, uint32_t i)
@@ -362,7 +363,7 @@ int32_t ir_match_clause_of_child(const Expr *match, uint32_t i)
 	bool is_body;
 	if (i == 0 || i >= ir_child_count(match))
 		return -1;
-	match_child(match, i, &clause, &is_body);
+	match_slot(match, i, &clause, &is_body);
 	return clause;
 }
 
@@ -372,7 +373,7 @@ int32_t ir_match_body_of_child(const Expr *match, uint32_t i)
 	bool is_body = false;
 	if (i == 0 || i >= ir_child_count(match))
 		return -1;
-	match_child(match, i, &clause, &is_body);
+	match_slot(match, i, &clause, &is_body);
 	return is_body ? clause : -1;
 }
 
@@ -577,41 +578,6 @@ uint32_t ir_child_count(const Expr *e)
 	return 0;
 }
 
-Expr *ir_child(const Expr *e, uint32_t i)
-{
-	switch (e->kind) {
-	case EXPR_VAR:
-	case EXPR_GLOBAL:
-	case EXPR_CONSTANT:
-		break;
-	case EXPR_CALL:
-		if (e->u.call.op == OP_NONE)
-			return i == 0 ? e->u.call.callee : e->u.call.args[i - 1];
-		return e->u.call.args[i];
-	case EXPR_LET:
-		return i == 0 ? e->u.let.value : i == 1 ? e->u.let.var : e->u.let.body;
-	case EXPR_FN:
-		return i < e->u.fn.nparams ? e->u.fn.params[i] : e->u.fn.body;
-	case EXPR_TUPLE:
-		return e->u.tuple.fields[i];
-	case EXPR_PROJ:
-		return e->u.proj.tuple;
-	case EXPR_IF:
-		return i == 0   ? e->u.if_.cond
-		       : i == 1 ? e->u.if_.then_branch
-				: e->u.if_.else_branch;
-	case EXPR_CONSTRUCT:
-		return e->u.construct.args[i];
-	case EXPR_MATCH: {
-		int32_t clause;
-		bool is_body;
-		return i == 0 ? e->u.match.scrutinee : match_child(e, i, &clause, &is_body);
-	}
-	}
-	DP_ASSERT(!"child of a leaf");
-	return NULL;
-}
-
 Expr **ir_child_slot(Expr *e, uint32_t i)
 {
 	switch (e->kind) {
@@ -640,20 +606,17 @@ Expr **ir_child_slot(Expr *e, uint32_t i)
 	case EXPR_MATCH: {
 		int32_t clause;
 		bool is_body;
-		const Expr *child;
-		if (i == 0)
-			return &e->u.match.scrutinee;
-		child = match_child(e, i, &clause, &is_body);
-		if (is_body)
-			return &e->u.match.bodies[clause];
-		for (uint32_t v = 0; v < e->u.match.nvars; v++)
-			if (e->u.match.vars[v] == child)
-				return &e->u.match.vars[v];
-		break;
+		return i == 0 ? &e->u.match.scrutinee : match_slot(e, i, &clause, &is_body);
 	}
 	}
 	DP_ASSERT(!"child slot of a leaf");
 	return NULL;
+}
+
+Expr *ir_child(const Expr *e, uint32_t i)
+{
+	/* the slot of a node it does not change: nothing is written */
+	return *ir_child_slot((Expr *)e, i);
 }
 
 void exprvec_push(ExprVec *v, Expr *e)

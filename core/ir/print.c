@@ -414,7 +414,7 @@ static void print_attrs(StrBuf *out, MetadataSlots *slots, const Attr *attrs, ui
 	}
 }
 
-static bool print_is_atom(const Expr *e)
+bool print_is_atom(const Expr *e)
 {
 	switch (e->kind) {
 	case EXPR_VAR:

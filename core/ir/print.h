@@ -64,6 +64,9 @@ typedef struct PrintOptions {
  * type. The parser skips comments, so annotated output still reads back.
  */
 void print_module(StrBuf *out, const IrModule *m, const PrintOptions *opts);
+/* Whether e prints in place, never as a binding of its own: a variable, a
+ * global, a constant, a constructor without fields. */
+bool print_is_atom(const Expr *e);
 /* One expression on one line, nested, without bindings, for messages;
  * subexpressions deeper than 8 levels or past 64 nodes print as `...`. */
 void print_expr_inline(StrBuf *out, const Expr *e);

@@ -428,3 +428,15 @@ bool type_bytes(const Type *t, int64_t *out)
 	}
 	return false;
 }
+
+bool type_is_tensors(const Type *t)
+{
+	if (t->kind == TYPE_TENSOR)
+		return true;
+	if (t->kind != TYPE_TUPLE)
+		return false;
+	for (uint32_t i = 0; i < t->u.tuple.nfields; i++)
+		if (!type_is_tensors(t->u.tuple.fields[i]))
+			return false;
+	return true;
+}

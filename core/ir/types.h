@@ -132,6 +132,9 @@ Type *type_call(Arena *arena, const char *name, uint32_t nargs, Type *const *arg
 Type *type_substitute(Arena *arena, Type *t, uint32_t n, const char *const *params,
 		      Type *const *args);
 
+/* Whether t is a tensor or a tuple of them (nested): a value made of
+ * tensors only, not a closure, a reference or an ADT value. */
+bool type_is_tensors(const Type *t);
 /* Does t contain an inference hole anywhere? */
 bool type_has_hole(const Type *t);
 /* Structural equality; type variables are equal by name, a hole equals

@@ -297,34 +297,23 @@ bool plan_estimate_call_flops(const Expr *call, double *flops)
 	return false;
 }
 
-double plan_estimate_link_bandwidth(const DeviceTable *devices, int32_t src, int32_t dst)
+EstimateLink plan_estimate_link(const DeviceTable *devices, int32_t src, int32_t dst)
 {
 	const Device *a, *b;
+	EstimateLink link = {0, 0};
 	if (src < 0 || dst < 0 || (uint32_t)src >= devices->count ||
 	    (uint32_t)dst >= devices->count)
-		return 0;
+		return link;
 	a = &devices->items[src];
 	b = &devices->items[dst];
 	if (a->device_type == DEVICE_TYPE_CPU && b->device_type != DEVICE_TYPE_CPU)
-		return b->bandwidth;
-	if (b->device_type == DEVICE_TYPE_CPU && a->device_type != DEVICE_TYPE_CPU)
-		return a->bandwidth;
-	return a->bandwidth < b->bandwidth ? a->bandwidth : b->bandwidth;
-}
-
-double plan_estimate_link_latency(const DeviceTable *devices, int32_t src, int32_t dst)
-{
-	const Device *a, *b;
-	if (src < 0 || dst < 0 || (uint32_t)src >= devices->count ||
-	    (uint32_t)dst >= devices->count)
-		return 0;
-	a = &devices->items[src];
-	b = &devices->items[dst];
-	if (a->device_type == DEVICE_TYPE_CPU && b->device_type != DEVICE_TYPE_CPU)
-		return b->latency;
-	if (b->device_type == DEVICE_TYPE_CPU && a->device_type != DEVICE_TYPE_CPU)
-		return a->latency;
-	return a->latency > b->latency ? a->latency : b->latency;
+		a = b; /* the host's link to the accelerator */
+	else if (b->device_type == DEVICE_TYPE_CPU && a->device_type != DEVICE_TYPE_CPU)
+		b = a;
+	/* one device's link, or the worse of two */
+	link.bandwidth = a->bandwidth < b->bandwidth ? a->bandwidth : b->bandwidth;
+	link.latency = a->latency > b->latency ? a->latency : b->latency;
+	return link;
 }
 
 /* ---- peak memory ---- */
@@ -417,21 +406,6 @@ typedef struct PeakWalk {
 	size_t polled;
 } PeakWalk;
 
-/* Whether a value of type t is tensors (a tensor, or a tuple of them):
- * a closure, a reference or a value of an algebraic data type is not
- * counted. */
-static bool holds_tensors(const Type *t)
-{
-	if (t->kind == TYPE_TENSOR)
-		return true;
-	if (t->kind != TYPE_TUPLE)
-		return false;
-	for (uint32_t i = 0; i < t->u.tuple.nfields; i++)
-		if (!holds_tensors(t->u.tuple.fields[i]))
-			return false;
-	return true;
-}
-
 /* Adds tensor e (alive from now) to the live totals; it dies after step
  * `last` (-1 the start, nbody the end). */
 static void walk_define(PeakWalk *w, const Expr *e, int64_t last)
@@ -439,7 +413,7 @@ static void walk_define(PeakWalk *w, const Expr *e, int64_t last)
 	int64_t bytes;
 	LiveTensor *t;
 	if (e->device < 0 || (uint32_t)e->device >= w->devices->count ||
-	    (e->type && !holds_tensors(e->type)))
+	    (e->type && !type_is_tensors(e->type)))
 		return;
 	if (!e->type || !type_bytes(e->type, &bytes)) {
 		w->out[e->device].unsized++;
@@ -537,8 +511,8 @@ static void estimate_copies(PlanEstimate *e, const DeviceTable *devices)
 	size_t cap = 0, cap_dirs = 0;
 	for (size_t i = 0; i < e->placement.count; i++) {
 		const PlacementFact *f = &e->placement.facts[i];
-		double bandwidth = plan_estimate_link_bandwidth(devices, f->device, f->dest);
-		double latency = plan_estimate_link_latency(devices, f->device, f->dest) * 1e-6;
+		EstimateLink link = plan_estimate_link(devices, f->device, f->dest);
+		double bandwidth = link.bandwidth, latency = link.latency * 1e-6;
 		EstimateCopy *c;
 		size_t k = 0;
 		if (f->kind != FACT_COPY)

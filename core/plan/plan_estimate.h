@@ -6,7 +6,7 @@
  *
  * - Copies: each copy fact of the placement, the link's fixed cost plus
  *   its bytes over the link between its two devices
- *   (plan_estimate_link_latency, plan_estimate_link_bandwidth), summed per
+ *   (plan_estimate_link), summed per
  *   direction.
  * - Peak memory per device: each function's body in its planned order of
  *   execution (plan_functions); a tensor is live from its definition to its
@@ -53,13 +53,14 @@ EstimateFlopRule plan_estimate_flop_rule(OpKind op);
  * known (a dimension is `?`, an untyped argument, a kernel layout whose
  * channels cannot be found), *flops is then 0. */
 bool plan_estimate_call_flops(const Expr *call, double *flops);
-/* The GB/s of a copy from src to dst: the accelerator's link between the
- * host and an accelerator, the slower link between two accelerators, the
- * slower memory between two cpus. */
-double plan_estimate_link_bandwidth(const DeviceTable *devices, int32_t src, int32_t dst);
-/* The microseconds every copy from src to dst costs besides its bytes, by
- * the same rule: the accelerator's, the larger of two. */
-double plan_estimate_link_latency(const DeviceTable *devices, int32_t src, int32_t dst);
+/* The link a copy from src to dst goes over: between the host and an
+ * accelerator the accelerator's, between two accelerators (or two cpus)
+ * the worse of theirs, the slower bandwidth and the larger latency. */
+typedef struct EstimateLink {
+	double bandwidth; /* GB/s */
+	double latency;   /* microseconds each copy costs besides its bytes */
+} EstimateLink;
+EstimateLink plan_estimate_link(const DeviceTable *devices, int32_t src, int32_t dst);
 
 typedef struct EstimateCopy {
 	const PlacementFact *fact; /* in the estimate's placement */

@@ -75,24 +75,10 @@ typedef struct Reducer {
 	int32_t main; /* index of @main in m, or -1 */
 } Reducer;
 
+/* What the printer gives a line of its own (a `%N = ` binding, a let). */
 static bool is_binding(const Expr *e)
 {
-	switch (e->kind) {
-	case EXPR_VAR:
-	case EXPR_GLOBAL:
-	case EXPR_CONSTANT:
-		return false;
-	case EXPR_CALL:
-	case EXPR_LET:
-	case EXPR_FN:
-	case EXPR_TUPLE:
-	case EXPR_PROJ:
-	case EXPR_IF:
-	case EXPR_CONSTRUCT:
-	case EXPR_MATCH:
-		return true;
-	}
-	return false;
+	return !print_is_atom(e);
 }
 
 size_t reduce_count_bindings(const IrModule *m)
@@ -116,19 +102,11 @@ size_t reduce_count_bindings(const IrModule *m)
 	return n;
 }
 
-/* A type a fresh parameter can have: tensors and tuples of them. */
+/* A type a fresh parameter can have: tensors and tuples of them (the
+ * planner gives a closure or an ADT value no device of its own to keep). */
 static bool parameter_type(const Type *t)
 {
-	if (!t)
-		return false;
-	if (t->kind == TYPE_TENSOR)
-		return true;
-	if (t->kind != TYPE_TUPLE)
-		return false;
-	for (uint32_t i = 0; i < t->u.tuple.nfields; i++)
-		if (!parameter_type(t->u.tuple.fields[i]))
-			return false;
-	return true;
+	return t && type_is_tensors(t);
 }
 
 static bool bit(const uint8_t *bits, uint32_t i)
