@@ -29,6 +29,8 @@
  *                         file again);
  *   quit                  stops the session (ctx->quit);
  *   save, bugreport       write FILE, create DIR and the files in it;
+ *   reduce                only without -o/--output (writes FILE) and not
+ *                         `script FILE` (runs a file as a script);
  *   record                only `record` and `record off` (which only
  *                         report or fail without a file open) run;
  *                         `record FILE` creates FILE;
@@ -145,6 +147,16 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
 	return 0;
 }
 
+/* `reduce` writes FILE after -o, and `reduce script FILE` runs FILE. */
+static bool reduce_allowed(int argc, char **argv)
+{
+	for (int i = 1; i < argc; i++)
+		if (strcmp(argv[i], "-o") == 0 || strcmp(argv[i], "--output") == 0 ||
+		    (i == 1 && strncmp(argv[i], "s", 1) == 0)) /* `script` by any prefix */
+			return false;
+	return true;
+}
+
 /* `render` writes FILE unless it is `-`; mirrors cmd_render's reading of
  * its arguments: the words after --phase, --focus and --depth are their
  * values, other words starting with '-' (but `-` itself) are options. */
@@ -197,6 +209,8 @@ static bool line_allowed(const char *line)
 		ok = false;
 	else if (cmd->handler == cmd_record)
 		ok = argc == 1 || (argc == 2 && strcmp(argv[1], "off") == 0);
+	else if (cmd->handler == cmd_reduce)
+		ok = reduce_allowed(argc, argv);
 	else if (cmd->handler == cmd_render)
 		ok = render_allowed(argc, argv);
 	else if (cmd->handler == cmd_run || cmd->handler == cmd_profile ||
