@@ -366,13 +366,13 @@ int cmd_reduce(CmdContext *ctx, int argc, char **argv)
 			r.bindings_after, r.tests);
 	if (path) {
 		StrBuf file;
-		bool ok;
+		bool ok, pending = interrupt_pending();
 		strbuf_init(&file);
 		/* after Ctrl-C the module so far is written all the same: the
 		 * flag would stop the parse that adds its #[metadata] section */
 		interrupt_clear();
 		ok = reduce_standalone(s, r.text, &file);
-		if (r.interrupted)
+		if (pending)
 			interrupt_request();
 		if (!ok) {
 			status = cmd_error(ctx, "the reduced module does not load again");
