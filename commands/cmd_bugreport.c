@@ -41,6 +41,8 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include <json-c/json.h>
+
 #include "pipeline.h"
 
 void cmd_remember_load(CmdContext *ctx)
@@ -98,39 +100,6 @@ static bool write_report_file(CmdContext *ctx, const char *dir, const char *name
 	return ok;
 }
 
-/* What one command prints (output and errors, in order) when run on
- * session, appended to out. */
-static void capture_command(Session *session, int argc, char **argv, StrBuf *out)
-{
-	char *text = NULL;
-	size_t len = 0;
-	FILE *f = open_memstream(&text, &len);
-	CmdContext sub;
-	if (!f)
-		return;
-	cmd_context_init(&sub, session, f, f);
-	sub.batch = true;
-	(void)commands_execute_argv(&sub, argc, argv);
-	(void)cmd_context_free(&sub);
-	fclose(f);
-	strbuf_append(out, text, len);
-	free(text);
-}
-
-static void put_json_string(StrBuf *sb, const char *text)
-{
-	strbuf_putc(sb, '"');
-	for (const char *p = text; *p; p++) {
-		if (*p == '"' || *p == '\\')
-			strbuf_printf(sb, "\\%c", *p);
-		else if ((unsigned char)*p < 0x20)
-			strbuf_printf(sb, "\\u%04x", (unsigned)(unsigned char)*p);
-		else
-			strbuf_putc(sb, *p);
-	}
-	strbuf_putc(sb, '"');
-}
-
 /* placement.json and conflicts.txt: of the session's plan when it is
  * complete, else of a scratch session planned with its settings and pins. */
 static void describe_plan(CmdContext *ctx, StrBuf *placement, StrBuf *conflicts)
@@ -149,21 +118,26 @@ static void describe_plan(CmdContext *ctx, StrBuf *placement, StrBuf *conflicts)
 		    !session_step(&scratch, pipeline_count)) {
 			const char *reason = NULL;
 			int failed = session_failed_phase(&scratch, &reason);
-			strbuf_puts(placement, "{\"planned\": false, \"note\": ");
-			put_json_string(placement,
-					failed >= 0 ? pipeline_phases[failed].name : "interrupted");
-			if (reason) {
-				strbuf_puts(placement, ", \"error\": ");
-				put_json_string(placement, reason);
-			}
-			strbuf_puts(placement, "}\n");
-			capture_command(planned, 1, conflicts_argv, conflicts);
+			json_object *note = json_object_new_object();
+			json_object_object_add(note, "planned", json_object_new_boolean(0));
+			json_object_object_add(
+				note, "note",
+				json_object_new_string(failed >= 0 ? pipeline_phases[failed].name
+								   : "interrupted"));
+			if (reason)
+				json_object_object_add(note, "error",
+						       json_object_new_string(reason));
+			strbuf_puts(placement,
+				    json_object_to_json_string_ext(note, JSON_C_TO_STRING_SPACED));
+			strbuf_putc(placement, '\n');
+			json_object_put(note);
+			cmd_capture(ctx, planned, 1, conflicts_argv, conflicts);
 			session_free(&scratch);
 			return;
 		}
 	}
-	capture_command(planned, 2, placement_argv, placement);
-	capture_command(planned, 1, conflicts_argv, conflicts);
+	cmd_capture(ctx, planned, 2, placement_argv, placement);
+	cmd_capture(ctx, planned, 1, conflicts_argv, conflicts);
 	if (scratch_used)
 		session_free(&scratch);
 }

@@ -41,25 +41,6 @@ static int load_failed(CmdContext *ctx)
 	return 1;
 }
 
-/* `load FILE --as NAME`: FILE's text, named NAME in messages. */
-static bool load_as(CmdContext *ctx, const char *path, const char *name)
-{
-	char *err;
-	SourceFile *src = source_read(path, &err);
-	bool ok;
-	if (!src) {
-		session_clear_diags(ctx->session);
-		diag_error(&ctx->session->diags, NULL, (Pos){0, 0}, "%s", err);
-		free(err);
-		return false;
-	}
-	free(src->name);
-	src->name = xstrdup(name);
-	ok = session_load_source(ctx->session, src, path);
-	source_release(src);
-	return ok;
-}
-
 int cmd_load(CmdContext *ctx, int argc, char **argv)
 {
 	const char *file = NULL, *name = NULL;
@@ -80,7 +61,7 @@ int cmd_load(CmdContext *ctx, int argc, char **argv)
 	if (!file)
 		return cmd_error(ctx, "'load' needs a file name");
 	path = commands_script_path(ctx, file);
-	ok = name ? load_as(ctx, path, name) : session_load(ctx->session, path);
+	ok = session_load_as(ctx->session, path, name);
 	free(path);
 	if (!ok)
 		return load_failed(ctx);

@@ -10,7 +10,6 @@
  * exit status 0 means the candidate is interesting, as `llvm-reduce
  * --test` reads its test's status.
  */
-#define _GNU_SOURCE /* open_memstream */
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -87,34 +86,6 @@ static bool has_error(Session *c, const char *text)
 	return false;
 }
 
-/* Runs one command line in a context of its own on c, its output kept in
- * *out (the caller frees it), errors discarded; the command's status. */
-static int run_quietly(Predicate *p, Session *c, const char *line, char **out)
-{
-	size_t out_len = 0, err_len = 0;
-	char *err = NULL;
-	FILE *o = open_memstream(out, &out_len), *e = open_memstream(&err, &err_len);
-	CmdContext sub;
-	int status = 1;
-	if (o && e) {
-		cmd_context_init(&sub, c, o, e);
-		sub.batch = true;
-		sub.sourcing = 1; /* neither history nor recording */
-		sub.depth = p->ctx->depth + 1;
-		status = line ? commands_execute_line(&sub, line)
-			      : commands_run_script(&sub, p->value);
-		cmd_context_free(&sub);
-	}
-	if (o)
-		fclose(o);
-	else
-		*out = NULL;
-	if (e)
-		fclose(e);
-	free(err);
-	return status;
-}
-
 static bool interesting(void *arg, Session *c)
 {
 	Predicate *p = arg;
@@ -131,19 +102,24 @@ static bool interesting(void *arg, Session *c)
 		return copies >= p->count;
 	}
 	case PRED_COMPARE_FAIL: {
-		char *out = NULL;
+		char *argv[] = {"compare", NULL};
+		StrBuf out;
 		bool fail;
 		if (!plan_all(c))
 			return false;
-		fail = run_quietly(p, c, "compare", &out) != 0 && out &&
-		       strstr(out, "compare: FAIL");
-		free(out);
+		strbuf_init(&out);
+		fail = cmd_capture(p->ctx, c, 1, argv, &out) != 0 && out.data &&
+		       strstr(out.data, "compare: FAIL");
+		strbuf_free(&out);
 		return fail;
 	}
-	case PRED_SCRIPT: {
-		char *out = NULL;
-		bool ok = run_quietly(p, c, NULL, &out) == 0;
-		free(out);
+	case PRED_SCRIPT: { /* run as `source` runs it */
+		char *argv[] = {"source", p->value, NULL};
+		StrBuf out;
+		bool ok;
+		strbuf_init(&out);
+		ok = cmd_capture(p->ctx, c, 2, argv, &out) == 0;
+		strbuf_free(&out);
 		return ok;
 	}
 	}

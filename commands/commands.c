@@ -68,7 +68,7 @@ const Command commands_table[] = {
 		.name = "bugreport",
 		.min_args = 1,
 		.max_args = 1,
-		.flags = CMD_NEEDS_MODULE,
+		.flags = CMD_NEEDS_MODULE | CMD_FILE_ARGS,
 		.usage = "bugreport DIR",
 		.summary = "write the module, settings, commands and plan to a new directory",
 		.help = "Creates DIR (which must not exist, or be empty) and writes what it takes\n"
@@ -86,7 +86,7 @@ const Command commands_table[] = {
 		.name = "compare",
 		.min_args = 0,
 		.max_args = -1,
-		.flags = CMD_NEEDS_MODULE | CMD_NEEDS_PLAN,
+		.flags = CMD_NEEDS_MODULE | CMD_NEEDS_PLAN | CMD_INPUT_ARGS,
 		.usage = "compare [--each [--all | --top N] | --expect FILE.npy...] [NAME=FILE.npy "
 			 "| "
 			 "NAME=random[:SEED[:(SHAPE)]]]...",
@@ -281,6 +281,7 @@ const Command commands_table[] = {
 		.aliases = {"file"},
 		.min_args = 1,
 		.max_args = 3,
+		.flags = CMD_FILE_ARGS,
 		.usage = "load FILE [--as NAME]",
 		.summary = "load a module in the Relay text format",
 		.help = "Parses FILE and makes it the current module, with planning reset to the\n"
@@ -364,7 +365,7 @@ const Command commands_table[] = {
 		.name = "profile",
 		.min_args = 0,
 		.max_args = -1,
-		.flags = CMD_NEEDS_MODULE | CMD_NEEDS_PLAN,
+		.flags = CMD_NEEDS_MODULE | CMD_NEEDS_PLAN | CMD_INPUT_ARGS,
 		.usage = "profile [NAME=FILE.npy | NAME=random[:SEED[:(SHAPE)]]]...",
 		.summary = "run the planned module and time each op and copy",
 		.help = "Runs the planned @main like `run` (same inputs), waiting for each\n"
@@ -466,7 +467,7 @@ const Command commands_table[] = {
 		.name = "render",
 		.min_args = 1,
 		.max_args = -1,
-		.flags = CMD_NEEDS_MODULE,
+		.flags = CMD_NEEDS_MODULE | CMD_FILE_ARGS,
 		.usage = "render FILE [--phase P] [--focus %x] [--depth N] [--regions] [--params] "
 			 "[--overview] [--force] [--html PAGE]",
 		.summary = "draw the module as a device-coloured graph (png, svg, pdf, dot)",
@@ -507,7 +508,7 @@ const Command commands_table[] = {
 		.name = "run",
 		.min_args = 0,
 		.max_args = -1,
-		.flags = CMD_NEEDS_MODULE | CMD_NEEDS_PLAN,
+		.flags = CMD_NEEDS_MODULE | CMD_NEEDS_PLAN | CMD_INPUT_ARGS,
 		.usage =
 			"run [NAME=FILE.npy | NAME=random[:SEED[:(SHAPE)]]]... [--output FILE.npy] "
 			"[--dump DIR] [--profile]",
@@ -531,7 +532,7 @@ const Command commands_table[] = {
 		.name = "save",
 		.min_args = 1,
 		.max_args = 3,
-		.flags = CMD_NEEDS_MODULE,
+		.flags = CMD_NEEDS_MODULE | CMD_FILE_ARGS,
 		.usage = "save FILE [--phase P]",
 		.summary = "write a module version as Relay text that TVM loads again",
 		.help = "Writes the module as of phase P (parse, rewrite, check, infer or core;\n"
@@ -574,6 +575,7 @@ const Command commands_table[] = {
 		.name = "source",
 		.min_args = 1,
 		.max_args = 1,
+		.flags = CMD_FILE_ARGS,
 		.usage = "source FILE",
 		.summary = "run the commands in a script",
 		.help = "Runs FILE one line at a time as if typed at the prompt; `#` starts a\n"
@@ -1303,6 +1305,27 @@ static void remember_line(CmdContext *ctx, const char *line)
 	ctx->history[ctx->nhistory++] = xstrndup(line, len);
 }
 
+int cmd_capture(const CmdContext *ctx, Session *session, int argc, char **argv, StrBuf *out)
+{
+	char *text = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&text, &len);
+	CmdContext sub;
+	int status;
+	if (!f)
+		return 1;
+	cmd_context_init(&sub, session, f, f);
+	sub.batch = true;
+	sub.sourcing = 1; /* neither history nor recording */
+	sub.depth = ctx->depth + 1;
+	status = commands_execute_argv(&sub, argc, argv);
+	status |= cmd_context_free(&sub);
+	fclose(f);
+	strbuf_append(out, text, len);
+	free(text);
+	return status;
+}
+
 /* ---- absolute paths in recorded lines ---- */
 
 /* Options whose next word is a file, and options whose next word is some
@@ -1367,11 +1390,8 @@ char *commands_absolute_paths(const char *line)
 		commands_free_words(argc, argv);
 		return xstrdup(line);
 	}
-	positional_files = cmd->handler == cmd_load || cmd->handler == cmd_source ||
-			   cmd->handler == cmd_save || cmd->handler == cmd_render ||
-			   cmd->handler == cmd_bugreport;
-	inputs = cmd->handler == cmd_run || cmd->handler == cmd_compare ||
-		 cmd->handler == cmd_profile;
+	positional_files = cmd->flags & CMD_FILE_ARGS;
+	inputs = cmd->flags & CMD_INPUT_ARGS;
 	for (int i = 1; i < argc; i++) {
 		char *abs = NULL;
 		if (in_list(argv[i], file_options, DP_COUNT(file_options)) && i + 1 < argc) {
@@ -1380,7 +1400,7 @@ char *commands_absolute_paths(const char *line)
 			i++;
 		} else if (argv[i][0] == '-' && argv[i][1]) {
 			continue;
-		} else if (positional_files ||
+		} else if (positional_files || /* and reduce's predicate `script FILE` */
 			   (cmd->handler == cmd_reduce && strcmp(argv[i - 1], "script") == 0)) {
 			abs = absolute_path(argv[i]);
 		} else if (inputs && strchr(argv[i], '=')) {

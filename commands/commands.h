@@ -78,6 +78,10 @@ enum {
 	CMD_NEEDS_MODULE = 1 << 0,   /* refuse to run without a loaded module */
 	CMD_NEEDS_PLAN = 1 << 1,     /* refuse to run before every phase ran */
 	CMD_LISTS_SETTINGS = 1 << 2, /* `help CMD` appends the settings list */
+	/* what `record` writes absolute (commands_absolute_paths); every
+	 * command's --output, -o, --dump, --expect and --html name files */
+	CMD_FILE_ARGS = 1 << 3,  /* its other arguments name files */
+	CMD_INPUT_ARGS = 1 << 4, /* its NAME=FILE arguments name input files */
 };
 
 /* Completion candidates for the word being typed. */
@@ -175,6 +179,13 @@ void cmd_note(CmdContext *ctx, const char *fmt, ...) DP_PRINTF(2, 3);
 /* `unknown command 'x'`, or `ambiguous command 'x': a, b` listing the
  * commands x is a prefix of. Returns 1. */
 int cmd_unknown_command(CmdContext *ctx, const char *name, bool ambiguous);
+/* Runs one split command (argv[argc] NULL) on session in a context of its
+ * own, one script level below ctx's (so that `source` nesting stays
+ * bounded), in batch, neither history nor recorded, and appends what it
+ * prints (output and errors, in order) to out; the command's status. For
+ * what a command asks of another session (bugreport's scratch plan,
+ * reduce's candidates). */
+int cmd_capture(const CmdContext *ctx, Session *session, int argc, char **argv, StrBuf *out);
 /* Prints the session's diagnostics on ctx->err. */
 void cmd_print_diags(CmdContext *ctx, const DiagList *diags);
 /* The module as of after pipeline phase `phase` (-1: as loaded), which the

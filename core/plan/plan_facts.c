@@ -216,21 +216,29 @@ static int32_t read_device(json_object *name, DeviceTable *devices, const char *
 	return d;
 }
 
-/* Appends one fact read from element `item` of the array of kind `kind` of
- * function `function`; false with *err set. */
-static bool read_fact(Placement *p, json_object *item, FactKind kind, const char *function,
-		      DeviceTable *devices, char **err)
+/* A fact of kind in function, as read from a file, before its fields:
+ * nothing in a module (expr PLAN_NONE), no destination, bytes unknown. */
+static PlacementFact fact_read_blank(FactKind kind, const char *function)
 {
-	json_object *value, *field;
 	PlacementFact f;
-	char *what;
-	bool ok = true;
 	memset(&f, 0, sizeof f);
 	f.kind = kind;
 	f.function = function;
 	f.dest = IR_NO_DEVICE;
 	f.bytes = -1;
 	f.expr = f.value_expr = PLAN_NONE;
+	return f;
+}
+
+/* Appends one fact read from element `item` of the array of kind `kind` of
+ * function `function`; false with *err set. */
+static bool read_fact(Placement *p, json_object *item, FactKind kind, const char *function,
+		      DeviceTable *devices, char **err)
+{
+	json_object *value, *field;
+	PlacementFact f = fact_read_blank(kind, function);
+	char *what;
+	bool ok = true;
 	if (!json_object_is_type(item, json_type_object) ||
 	    !json_object_object_get_ex(item, "value", &value) ||
 	    !json_object_is_type(value, json_type_string)) {
@@ -298,14 +306,8 @@ static bool read_function(Placement *p, json_object *fn, DeviceTable *devices, c
 				return false;
 	}
 	if (json_object_object_get_ex(fn, "result", &field)) {
-		PlacementFact f;
+		PlacementFact f = fact_read_blank(FACT_RESULT, function);
 		char *what = xasprintf("%s result", function);
-		memset(&f, 0, sizeof f);
-		f.kind = FACT_RESULT;
-		f.function = function;
-		f.dest = IR_NO_DEVICE;
-		f.bytes = -1;
-		f.expr = f.value_expr = PLAN_NONE;
 		f.device = read_device(field, devices, what, err);
 		free(what);
 		if (f.device < 0)

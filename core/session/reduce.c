@@ -66,10 +66,8 @@ typedef struct Reducer {
 	double best_elements; /* of @main's parameters */
 	size_t tests;
 	bool stopped; /* interrupted */
-	/* the working module: best, parsed; a typed copy; both by id */
-	Session work;
+	/* the working module: best, parsed, and a typed copy by id */
 	IrModule *m;
-	Expr **by_id; /* m->nexprs entries */
 	IrModule *typed;
 	Expr **typed_by_id;
 	int32_t main; /* index of @main in m, or -1 */
@@ -81,13 +79,20 @@ static bool is_binding(const Expr *e)
 	return !print_is_atom(e);
 }
 
-size_t reduce_count_bindings(const IrModule *m)
+/* Every node of every global, each once, in post-order. */
+static void whole_module(const IrModule *m, ExprVec *out)
 {
 	uint8_t *seen = xcalloc(m->nexprs / 8 + 1, 1);
+	for (uint32_t g = 0; g < m->nglobals; g++)
+		ir_postorder(m, m->globals[g].fn, true, seen, out);
+	free(seen);
+}
+
+size_t reduce_count_bindings(const IrModule *m)
+{
 	ExprVec order = {0};
 	size_t n = 0;
-	for (uint32_t g = 0; g < m->nglobals; g++)
-		ir_postorder(m, m->globals[g].fn, true, seen, &order);
+	whole_module(m, &order);
 	for (size_t i = 0; i < order.count; i++)
 		n += is_binding(order.items[i]);
 	for (uint32_t g = 0; g < m->nglobals; g++) {
@@ -98,7 +103,6 @@ size_t reduce_count_bindings(const IrModule *m)
 		n -= 1 + is_binding(tail);
 	}
 	exprvec_free(&order);
-	free(seen);
 	return n;
 }
 
@@ -116,46 +120,57 @@ static bool bit(const uint8_t *bits, uint32_t i)
 
 /* ---- the working module ---- */
 
-/* A session to load a candidate in: the origin's devices and settings,
- * but not its pins, which the module as reduced carries as annotations. */
-static void scratch_init(const Reducer *r, Session *c)
+/* Loads text into c, a fresh session with origin's devices and settings
+ * but not its pins, which the module as reduced carries as annotations.
+ * The caller frees c either way. */
+static bool scratch_load(const Session *origin, Session *c, const char *text, size_t len)
 {
-	session_init_like(c, r->origin);
+	const char *name = origin->path ? origin->path : "reduced";
+	SourceFile *src = source_from_string(name, text, len);
+	bool ok;
+	session_init_like(c, origin);
 	pins_clear(&c->pins);
+	ok = session_load_source(c, src, name);
+	source_release(src);
+	return ok;
+}
+
+/* Whether m type-checks, on a copy (m is not typed by it). */
+static bool type_checks(const IrModule *m)
+{
+	IrModule *typed = ir_module_clone(m);
+	DiagList diags;
+	bool ok;
+	diag_init(&diags);
+	ok = infer_module(typed, &diags) && diags.errors == 0;
+	diag_free(&diags);
+	ir_module_free(typed);
+	return ok;
 }
 
 static void work_release(Reducer *r)
 {
-	free(r->by_id);
 	free(r->typed_by_id);
 	if (r->typed)
 		ir_module_free(r->typed);
 	if (r->m)
 		ir_module_free(r->m);
-	r->by_id = r->typed_by_id = NULL;
+	r->typed_by_id = NULL;
 	r->typed = r->m = NULL;
-	session_free(&r->work);
-	session_init(&r->work);
 }
 
 /* Parses r->best as the working module; false when it does not load (it
  * always should: it loaded when it was tested). */
 static bool work_load(Reducer *r)
 {
-	SourceFile *src;
+	Session c;
 	DiagList diags;
-	bool ok;
 	work_release(r);
-	session_free(&r->work);
-	scratch_init(r, &r->work);
-	src = source_from_string(r->origin->path ? r->origin->path : "reduce", r->best,
-				 r->best_len);
-	ok = session_load_source(&r->work, src, r->origin->path ? r->origin->path : "reduce");
-	source_release(src);
-	if (!ok)
+	if (scratch_load(r->origin, &c, r->best, r->best_len))
+		r->m = ir_module_retain(session_version(&c, -1)); /* outlives c */
+	session_free(&c);
+	if (!r->m)
 		return false;
-	r->m = ir_module_retain(session_version(&r->work, -1));
-	r->by_id = ir_index_by_id(r->m);
 	r->typed = ir_module_clone(r->m);
 	diag_init(&diags);
 	infer_module(r->typed, &diags); /* nodes it could not type are left out */
@@ -184,13 +199,12 @@ static void add(CandidateList *l, CandidateKind kind, uint32_t id, uint32_t aux,
 	l->items[l->count++] = (Candidate){kind, id, aux, aux2};
 }
 
-/* Every node of every global, each once, in post-order. */
-static void whole_module(const IrModule *m, ExprVec *out)
+/* Whether child c of e is a variable e binds (a let's, a function's
+ * parameters, a match clause's), not a use of a value. */
+static bool binds(const Expr *e, uint32_t c)
 {
-	uint8_t *seen = xcalloc(m->nexprs / 8 + 1, 1);
-	for (uint32_t g = 0; g < m->nglobals; g++)
-		ir_postorder(m, m->globals[g].fn, true, seen, out);
-	free(seen);
+	return (e->kind == EXPR_LET && c == 1) || (e->kind == EXPR_FN && c < e->u.fn.nparams) ||
+	       (e->kind == EXPR_MATCH && c > 0 && ir_match_body_of_child(e, c) < 0);
 }
 
 /* Uses of each node in child positions that read a value (not the
@@ -201,13 +215,9 @@ static uint32_t *count_uses(const IrModule *m, const ExprVec *all)
 	for (size_t i = 0; i < all->count; i++) {
 		const Expr *e = all->items[i];
 		uint32_t n = ir_child_count(e);
-		for (uint32_t c = 0; c < n; c++) {
-			if ((e->kind == EXPR_LET && c == 1) ||
-			    (e->kind == EXPR_FN && c < e->u.fn.nparams) ||
-			    (e->kind == EXPR_MATCH && c > 0 && ir_match_body_of_child(e, c) < 0))
-				continue;
-			uses[ir_child(e, c)->id]++;
-		}
+		for (uint32_t c = 0; c < n; c++)
+			if (!binds(e, c))
+				uses[ir_child(e, c)->id]++;
 	}
 	for (uint32_t g = 0; g < m->nglobals; g++)
 		uses[m->globals[g].fn->id]++; /* the definition keeps it */
@@ -553,13 +563,9 @@ static void substitute(Trial *t)
 			e->u.var.value = resolve(t, e->u.var.value);
 		n = ir_child_count(e);
 		for (uint32_t c = 0; c < n; c++) {
-			Expr **slot;
-			if ((e->kind == EXPR_LET && c == 1) ||
-			    (e->kind == EXPR_FN && c < e->u.fn.nparams) ||
-			    (e->kind == EXPR_MATCH && c > 0 && ir_match_body_of_child(e, c) < 0))
-				continue;
-			slot = ir_child_slot(e, c);
-			*slot = resolve(t, *slot);
+			Expr **slot = binds(e, c) ? NULL : ir_child_slot(e, c);
+			if (slot)
+				*slot = resolve(t, *slot);
 		}
 	}
 }
@@ -767,8 +773,6 @@ static double input_elements(const IrModule *m)
 static bool try_text(Reducer *r, char *text, size_t len, bool first)
 {
 	Session c;
-	SourceFile *src;
-	const char *name = r->origin->path ? r->origin->path : "reduce";
 	bool ok;
 	size_t bindings = 0;
 	double elements = 0;
@@ -777,10 +781,7 @@ static bool try_text(Reducer *r, char *text, size_t len, bool first)
 		free(text);
 		return false;
 	}
-	scratch_init(r, &c);
-	src = source_from_string(name, text, len);
-	ok = session_load_source(&c, src, name);
-	source_release(src);
+	ok = scratch_load(r->origin, &c, text, len);
 	if (ok) {
 		bindings = reduce_count_bindings(session_version(&c, -1));
 		elements = input_elements(session_version(&c, -1));
@@ -788,14 +789,8 @@ static bool try_text(Reducer *r, char *text, size_t len, bool first)
 		     (bindings == r->best_bindings &&
 		      (len < r->best_len || (len == r->best_len && elements < r->best_elements)));
 	}
-	if (ok && r->need_types && !first) {
-		IrModule *typed = ir_module_clone(session_version(&c, -1));
-		DiagList diags;
-		diag_init(&diags);
-		ok = infer_module(typed, &diags) && diags.errors == 0;
-		diag_free(&diags);
-		ir_module_free(typed);
-	}
+	if (ok && r->need_types && !first)
+		ok = type_checks(session_version(&c, -1));
 	if (ok) {
 		r->tests++;
 		ok = r->opts->test(r->opts->test_arg, &c);
@@ -897,19 +892,10 @@ bool reduce_module(Session *s, const ReduceOptions *o, ReduceResult *res)
 			return false;
 		loaded = annotated;
 	}
-	session_init(&r.work);
-	{
-		IrModule *typed = ir_module_clone(loaded);
-		DiagList diags;
-		diag_init(&diags);
-		r.need_types = infer_module(typed, &diags) && diags.errors == 0;
-		diag_free(&diags);
-		ir_module_free(typed);
-	}
+	r.need_types = type_checks(loaded);
 	strbuf_init(&text);
 	print_text(s, loaded, &text);
 	res->bindings_before = reduce_count_bindings(loaded);
-	r.best_bindings = res->bindings_before;
 	if (annotated)
 		ir_module_free(annotated);
 	if (o->progress) {
@@ -928,7 +914,6 @@ bool reduce_module(Session *s, const ReduceOptions *o, ReduceResult *res)
 					   "nothing to keep while reducing",
 					   o->property ? o->property : "the property");
 			free(r.best);
-			session_free(&r.work);
 			return false;
 		}
 	}
@@ -940,7 +925,6 @@ bool reduce_module(Session *s, const ReduceOptions *o, ReduceResult *res)
 			break;
 	}
 	work_release(&r);
-	session_free(&r.work);
 	res->text = r.best;
 	res->bindings_after = r.best_bindings;
 	res->tests = r.tests;
@@ -957,12 +941,7 @@ void reduce_result_free(ReduceResult *r)
 bool reduce_standalone(const Session *s, const char *text, StrBuf *out)
 {
 	Session c;
-	SourceFile *src = source_from_string("reduced", text, strlen(text));
-	bool ok;
-	session_init_like(&c, s);
-	pins_clear(&c.pins);
-	ok = session_load_source(&c, src, "reduced");
-	source_release(src);
+	bool ok = scratch_load(s, &c, text, strlen(text));
 	if (ok)
 		session_print_module(&c, session_version(&c, -1), false, out);
 	session_free(&c);

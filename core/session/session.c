@@ -282,6 +282,11 @@ bool session_phase_ran(const Session *s, int phase)
 
 bool session_load(Session *s, const char *path)
 {
+	return session_load_as(s, path, NULL);
+}
+
+bool session_load_as(Session *s, const char *path, const char *name)
+{
 	char *err = NULL;
 	SourceFile *src;
 	bool ok;
@@ -292,6 +297,10 @@ bool session_load(Session *s, const char *path)
 		diag_error(&s->diags, NULL, (Pos){0, 0}, "%s", err);
 		free(err);
 		return false;
+	}
+	if (name) {
+		free(src->name);
+		src->name = xstrdup(name);
 	}
 	ok = session_load_source(s, src, path);
 	source_release(src);

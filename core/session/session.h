@@ -156,6 +156,9 @@ void session_free(Session *s);
  * s->diags and keeps the previously loaded module, if any. Warnings of a
  * successful load are left in s->diags too. */
 bool session_load(Session *s, const char *path);
+/* session_load, the module named `name` in positions and messages instead
+ * of path (NULL: path); `reload` reads path again under its own name. */
+bool session_load_as(Session *s, const char *path, const char *name);
 /* session_load of text already read: src (retained, not consumed) named
  * path in messages and as the loaded file. Reducers and scratch sessions
  * load modules they made in memory through it. */
