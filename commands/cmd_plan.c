@@ -292,10 +292,10 @@ int cmd_copies(CmdContext *ctx, int argc, char **argv)
 
 /* Names an operator by the let variable it is bound to when it has no
  * name of its own (`let %i2h = nn.bias_add(...)` reads as %i2h). */
-static void name_op(StrBuf *out, const Expr *e, const char *const *let_names)
+static void name_op(StrBuf *out, const Expr *e, const Expr *const *let_names)
 {
 	if (!e->name && let_names[e->id])
-		strbuf_printf(out, "%%%s", let_names[e->id]);
+		strbuf_printf(out, "%%%s", let_names[e->id]->name);
 	else
 		ir_value_name(out, e);
 }
@@ -308,9 +308,9 @@ static void print_region_copy(CmdContext *ctx, const Expr *copy)
 	StrBuf v;
 	strbuf_init(&v);
 	ir_device_copy_props(copy, &src, &dst);
-	ir_value_name(&v, copy->u.call.args[0]);
-	if (copy->u.call.args[0]->type)
-		type_bytes(copy->u.call.args[0]->type, &bytes);
+	ir_value_name(&v, ir_copy_source(copy));
+	if (ir_copy_source(copy)->type)
+		type_bytes(ir_copy_source(copy)->type, &bytes);
 	fprintf(ctx->out, "  copy %s %s -> %s", v.data, devices_name(devices, src),
 		devices_name(devices, dst));
 	if (bytes >= 0)
@@ -333,15 +333,12 @@ int cmd_regions(CmdContext *ctx, int argc, char **argv)
 	const IrModule *m = session_current(ctx->session);
 	const DeviceTable *devices = &ctx->session->devices;
 	Expr **by_id = ir_index_by_id(m);
-	const char **let_names = xcalloc(m->nexprs ? m->nexprs : 1, sizeof(char *));
+	const Expr **let_names = ir_let_names(m);
 	PlanFunctions functions;
 	PlanRegions regions;
 	StrBuf names, name;
 	bool all = cmd_take_all_flag(&argc, argv);
 	(void)argv;
-	for (uint32_t id = 0; id < m->nexprs; id++)
-		if (by_id[id] && by_id[id]->kind == EXPR_LET)
-			let_names[by_id[id]->u.let.value->id] = by_id[id]->u.let.var->name;
 	plan_functions(m, &functions);
 	plan_regions(&functions, NULL, &regions);
 	strbuf_init(&names);
@@ -492,7 +489,7 @@ static void explain_copy(CmdContext *ctx, StrBuf *sb, PlanAnalysis *an, const Ex
 	    !(now && ir_is_op(now, OP_DEVICE_COPY) && ir_is_op(e, OP_ON_DEVICE)))
 		return;
 	strbuf_init(&value);
-	ir_value_name(&value, e->u.call.args[0]);
+	ir_value_name(&value, ir_is_op(e, OP_DEVICE_COPY) ? ir_copy_source(e) : e->u.call.args[0]);
 	if (ir_is_op(e, OP_ON_DEVICE)) {
 		ir_device_copy_props(now, &src, &dst);
 		strbuf_printf(sb,

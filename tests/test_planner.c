@@ -89,12 +89,30 @@ static bool has_line(const char *text, const char *line, size_t len)
 	return false;
 }
 
-static bool facts_preserved(const char *first, const char *second)
+/* Whether a placement line binds a name planning removed (IrAlias): its
+ * value is there, under another name, in the printed text. */
+static bool binds_alias(const IrModule *m, const char *line, size_t n)
+{
+	for (uint32_t i = 0; i < m->naliases; i++) {
+		size_t k = strlen(m->aliases[i].name);
+		const char *at = strstr(line, " bind %");
+		if (at && at < line + n && (size_t)(line + n - (at + 7)) > k &&
+		    strncmp(at + 7, m->aliases[i].name, k) == 0 && at[7 + k] == ' ')
+			return true;
+	}
+	return false;
+}
+
+/* Every fact of the first plan is a fact of the second, but the bindings
+ * of names only the first plan knew (the annotations its planning
+ * removed); the second may bind more names (the printer named each
+ * binding it wrote). */
+static bool facts_preserved(const IrModule *first_plan, const char *first, const char *second)
 {
 	for (const char *p = first; *p;) {
 		const char *end = strchr(p, '\n');
 		size_t n = end ? (size_t)(end - p) : strlen(p);
-		if (!has_line(second, p, n))
+		if (!has_line(second, p, n) && !binds_alias(first_plan, p, n))
 			return false;
 		p += n + (end ? 1 : 0);
 	}
@@ -234,7 +252,7 @@ static void check_case(const char *dir, const char *dp)
 						dp, text, text2);
 					fail();
 				}
-				if (!facts_preserved(facts, facts2)) {
+				if (!facts_preserved(planned, facts, facts2)) {
 					fprintf(stderr,
 						"%s: placement changed\n--- first\n%s--- "
 						"second\n%s",
@@ -479,7 +497,7 @@ static char *regions_text(const IrModule *m, const DeviceTable *devices, const i
 			const PlanRegion *r = &fr->regions[k];
 			for (size_t i = 0; i < r->nbefore; i++) {
 				strbuf_puts(&sb, " <");
-				ir_value_name(&sb, by_id[r->before[i]]->u.call.args[0]);
+				ir_value_name(&sb, ir_copy_source(by_id[r->before[i]]));
 			}
 			strbuf_printf(&sb, " %s[", devices_name(devices, r->device));
 			for (size_t i = 0; i < r->ncalls; i++) {
@@ -490,12 +508,12 @@ static char *regions_text(const IrModule *m, const DeviceTable *devices, const i
 			strbuf_putc(&sb, ']');
 			for (size_t i = 0; i < r->nafter; i++) {
 				strbuf_puts(&sb, " >");
-				ir_value_name(&sb, by_id[r->after[i]]->u.call.args[0]);
+				ir_value_name(&sb, ir_copy_source(by_id[r->after[i]]));
 			}
 		}
 		for (size_t i = 0; i < fr->ntrailing; i++) {
 			strbuf_puts(&sb, " |");
-			ir_value_name(&sb, by_id[fr->trailing[i]]->u.call.args[0]);
+			ir_value_name(&sb, ir_copy_source(by_id[fr->trailing[i]]));
 		}
 		strbuf_putc(&sb, '\n');
 	}

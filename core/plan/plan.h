@@ -144,8 +144,11 @@ typedef enum PlanEventKind {
 typedef struct PlanEvent {
 	PlanEventKind kind;
 	uint32_t constraint; /* for unify, conflict and default */
-	uint32_t expr;       /* the expression the event is about */
+	uint32_t expr;       /* the expression the event is about: for copy
+				and annotate, the device_copy or on_device made */
 	int32_t device;      /* the device involved, or IR_NO_DEVICE */
+	uint32_t value;      /* copy, annotate: the value wrapped */
+	uint32_t site;       /* copy, annotate: the use it was made for */
 } PlanEvent;
 
 /* One device a conflicting value is needed on, and what put it there. */
@@ -201,6 +204,8 @@ typedef struct PlanTrace {
 } PlanTrace;
 
 PlanTrace *plan_trace_new(void);
+/* Appends an event (nothing when t is NULL). */
+void plan_trace_add_event(PlanTrace *t, const PlanEvent *ev);
 void plan_trace_clear(PlanTrace *trace);
 void plan_trace_free(PlanTrace *trace);
 
@@ -278,6 +283,16 @@ int32_t plan_op_operand_device(const Expr *e, uint32_t i, int32_t host);
 /* Explains why an expression has its device: the chain of constraints from
  * it to the one that bound its domain (plan_facts.c). */
 void plan_explain(StrBuf *out, PlanAnalysis *an, const Expr *e, const DeviceTable *devices);
+
+/* By expression id (nexprs entries; count nodes, NULL entries allowed):
+ * 1 inside the body of a Primitive=1 function, which TVM's PlanDevices
+ * does not look into; NULL when there is none. The caller frees it. */
+uint8_t *plan_primitive_bodies(Expr *const *nodes, size_t count, uint32_t nexprs);
+
+/* core's capture (plan_capture.c): the analysed module `in` written with
+ * every device, in TVM's form; events go to ctx->trace. NULL when
+ * interrupted. */
+IrModule *plan_capture(PlanAnalysis *an, const IrModule *in, PhaseContext *ctx);
 
 /* One line describing event i of the trace (plan_core.c). */
 void plan_event_describe(StrBuf *out, const PlanTrace *trace, size_t i, const DeviceTable *devices);

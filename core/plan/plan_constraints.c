@@ -365,28 +365,39 @@ static void generate_node(Generator *g, const IrModule *m, Expr *e)
 	}
 }
 
-/* Marks the nodes of primitive function fn's body in g->in_primitive. The
- * walk stops at nodes older than fn's first parameter: those were written
+/* Marks the nodes of primitive function fn's body in marks. The walk
+ * stops at nodes older than fn's first parameter: those were written
  * before the function, so they are outside it (TVM's primitive functions
  * capture nothing, but a hand-written one might). */
-static void mark_primitive_body(Generator *g, const Expr *fn)
+static void mark_primitive_body(uint8_t *marks, uint32_t nexprs, const Expr *fn)
 {
-	PlanAnalysis *an = g->an;
 	uint32_t lo = fn->u.fn.nparams ? fn->u.fn.params[0]->id : 0;
 	ExprVec stack = {0};
-	if (!g->in_primitive)
-		g->in_primitive = xcalloc(an->nexprs, 1);
 	exprvec_push(&stack, fn->u.fn.body);
 	while (stack.count) {
 		Expr *e = stack.items[--stack.count];
-		if (e->id < lo || e->id >= an->nexprs || g->in_primitive[e->id])
+		if (e->id < lo || e->id >= nexprs || marks[e->id])
 			continue;
-		g->in_primitive[e->id] = 1;
+		marks[e->id] = 1;
 		for (uint32_t i = 0; i < ir_child_count(e); i++)
 			if (ir_child(e, i))
 				exprvec_push(&stack, ir_child(e, i));
 	}
 	exprvec_free(&stack);
+}
+
+uint8_t *plan_primitive_bodies(Expr *const *nodes, size_t count, uint32_t nexprs)
+{
+	uint8_t *marks = NULL;
+	for (size_t k = 0; k < count; k++) {
+		const Expr *e = nodes[k];
+		if (!e || !ir_fn_is_primitive(e))
+			continue;
+		if (!marks)
+			marks = xcalloc(nexprs ? nexprs : 1, 1);
+		mark_primitive_body(marks, nexprs, e);
+	}
+	return marks;
 }
 
 uint8_t *plan_lowered_argument_tuples(Expr *const *nodes, size_t count, uint32_t nexprs)
@@ -420,10 +431,8 @@ void plan_generate_constraints(PlanAnalysis *an, const PlanPin *pins, size_t npi
 			       uint8_t **cuttable)
 {
 	const IrModule *m = an->module;
-	Generator g = {an, NULL, 0, NULL, host, NULL};
-	for (uint32_t id = 0; id < an->nexprs; id++)
-		if (an->by_id[id] && ir_fn_is_primitive(an->by_id[id]))
-			mark_primitive_body(&g, an->by_id[id]);
+	Generator g = {an,   NULL, 0, plan_primitive_bodies(an->by_id, an->nexprs, an->nexprs),
+		       host, NULL};
 	g.lowered_args = plan_lowered_argument_tuples(an->by_id, an->nexprs, an->nexprs);
 	/* Unification does not depend on order, so the nodes are visited by
 	 * id, which follows the text; events then read top to bottom.

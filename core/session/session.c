@@ -591,8 +591,9 @@ const PlanPin *session_pins(const Session *s, size_t *count)
 
 /* Turns e, a named non-variable expression of m, into a fixed on_device of
  * a copy of itself, in place, so that every use of e now uses the
- * annotation. The copy loses the name (the printer numbers it); the
- * annotation keeps e's id and name. */
+ * annotation. The copy keeps the name, which is the value's (the printer
+ * numbers the annotation, and planning takes it out again: TVM's form);
+ * the annotation keeps e's id. */
 static void wrap_in_place(IrModule *m, Expr *e, int32_t device)
 {
 	Expr *inner = ir_new(m, e->kind, e->pos);
@@ -600,19 +601,15 @@ static void wrap_in_place(IrModule *m, Expr *e, int32_t device)
 	uint32_t id = inner->id;
 	*inner = *e;
 	inner->id = id;
-	inner->name = NULL;
-	inner->name_generated = false;
 	wrapper = ir_on_device(m, e->pos, inner, device);
 	ir_set_on_device_fixed(m, wrapper, device);
 	id = e->id;
 	{
-		const char *name = e->name;
-		bool generated = e->name_generated;
 		Type *type = inner->type;
 		*e = *wrapper;
 		e->id = id;
-		e->name = name;
-		e->name_generated = generated;
+		e->name = NULL;
+		e->name_generated = false;
 		e->type = type;
 	}
 }
