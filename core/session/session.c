@@ -710,7 +710,8 @@ const SessionSetting session_settings[] = {
 	[SET_FALLBACK] = {"fallback", SETTING_DEVICE, NULL, true,
 			  "the device of values nothing constrains (KIND:ID from 'targets')"},
 	[SET_POLICY] = {"policy", SETTING_CHOICE, plan_policy_names, true,
-			"what a conflict does: stop planning, copy, or replicate constants"},
+			"what a conflict does: stop planning, copy, replicate constants, or as TVM "
+			"v0.14 does"},
 	[SET_PLACEMENT] = {"placement", SETTING_CHOICE, plan_placement_names, true,
 			   "where unconstrained operators go: TVM's rule or fewest bytes copied"},
 	[SET_GPU] = {"gpu", SETTING_CHOICE, gpu_choices, false,
