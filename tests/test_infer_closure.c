@@ -167,6 +167,13 @@ static void test_untyped_closure_through_uses(void **state)
 	check_value_type("%x: " F2 ", %y: " F2, HIGHER_ORDER, "g", FN_F2);
 	check_value_type("%x: " F2 ", %y: " F2, HIGHER_ORDER, "b", F2);
 	check_value_type("%x: " F2 ", %y: " F2, HIGHER_ORDER, "f", "fn (" FN_F2 ") -> " FN_F2);
+	/* %h's binding, behind an on_device, is typed after %f's walk
+	 * needed it: a third walk types %g */
+	check_type("%x: " F2,
+		   "let %f = fn (%g) { fn (%a) { %g(%a) } };\n  "
+		   "let %h = on_device(fn (%b) { negative(%b) }, virtual_device=\"cuda:0\");\n  "
+		   "%2 = %f(%h);\n  %2(%x)",
+		   F2);
 	/* the same with the if's value stored before the call, and the
 	 * closures' order swapped */
 	check_value_type("%c: bool, %x: " F2,

@@ -861,33 +861,38 @@ static void infer_range(InferState *st, Expr **items, size_t count)
 	}
 }
 
-/* Whether a node of items is still without a type. */
-static bool infer_range_incomplete(Expr *const *items, size_t count)
+/* How many nodes of items are still without a type. */
+static size_t infer_range_untyped(Expr *const *items, size_t count)
 {
+	size_t n = 0;
 	for (size_t i = 0; i < count; i++)
-		if (!items[i]->type)
-			return true;
-	return false;
+		n += !items[i]->type;
+	return n;
 }
 
 /*
  * Types one global's nodes (items). A closure seeded during the walk
  * (infer_seed_closure) may type what the walk met before it: an `if`
- * that selects it, a parameter a call passed it, the call of a closure
- * that returns it. So while a walk seeds a closure and leaves a node
- * untyped, the global is walked again with the seeds in force, as TVM's
- * solver goes on while a type variable gets bound; each closure is
- * seeded once, so this ends. The first walk reports as it goes; a later
- * one adds only the errors not reported yet.
+ * that selects it, a parameter a call passed it (which takes that
+ * closure's type once its binding is typed, later in the walk), the call
+ * of a closure that returns it. So while a walk seeds a closure or types
+ * more nodes than the one before, and leaves a node untyped, the global
+ * is walked again with the seeds in force, as TVM's solver goes on while
+ * a type variable gets bound; each closure is seeded once and the
+ * untyped nodes only decrease, so this ends. The first walk reports as
+ * it goes; a later one adds only the errors not reported yet.
  */
 static void infer_global_range(InferState *st, Expr **items, size_t count)
 {
-	size_t before = st->seedings;
+	size_t before = st->seedings, untyped = count + 1, now;
 	infer_range(st, items, count);
-	while (st->seedings != before && !interrupt_pending() &&
-	       infer_range_incomplete(items, count)) {
+	if (st->seedings == before)
+		return; /* nothing seeded: a second walk would type nothing more */
+	while ((now = infer_range_untyped(items, count)) &&
+	       (st->seedings != before || now < untyped) && !interrupt_pending()) {
 		DiagList scratch, *outer = st->diags;
 		before = st->seedings;
+		untyped = now;
 		for (size_t i = 0; i < count; i++) {
 			uint32_t id = items[i]->id;
 			st->done[id >> 3] &= (uint8_t) ~(1u << (id & 7));
