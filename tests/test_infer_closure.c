@@ -203,6 +203,11 @@ static void test_untyped_closure_through_uses(void **state)
 static void test_untyped_closure_through_uses_errors(void **state)
 {
 	(void)state;
+	/* a global's unannotated parameter, called: its one error, not a
+	 * second one from the call */
+	assert_false(infer_main("%x: " F2 ", %f", "%f(%x)"));
+	assert_int_equal(diags.count, 1);
+	assert_string_equal(diags.items[0].message, "parameter '%f' has no type annotation");
 	/* selected by an if, but nothing uses the if's value */
 	check_error_at("%c: bool, %x: " F2,
 		       "let %f = fn (%a) { %a };\n  let %h = if (%c) { %f } else { %f };\n  %x", 16,

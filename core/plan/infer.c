@@ -627,8 +627,9 @@ static Type *infer_seed_callee(InferState *st, Expr *e)
 	else if (callee->kind == EXPR_VAR && callee->u.var.role == VAR_LET && callee->u.var.value &&
 		 callee->u.var.value->kind == EXPR_FN)
 		ft = callee->type ? callee->type : callee->u.var.value->type;
-	else if (callee->kind == EXPR_VAR && callee->u.var.role == VAR_PARAM)
-		ft = infer_var(st, callee);
+	else if (callee->kind == EXPR_VAR && callee->u.var.role == VAR_PARAM &&
+		 !callee->u.var.annotation && st->seed_origin && st->seed_origin[callee->id])
+		ft = infer_var(st, callee); /* the origin's type, now it has one */
 	if (ft)
 		callee->type = ft;
 	return ft;
