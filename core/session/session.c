@@ -626,6 +626,16 @@ IrModule *session_annotate_pins(const Session *s, const IrModule *m, DiagList *d
 			Expr *e = by_id[id];
 			if (!e || !e->name || strcmp(e->name, pins[i].name) != 0)
 				continue;
+			/* A closure written out: its virtual_device, which places
+			 * its result as the pin does. An on_device around it would
+			 * separate the closure from its calls (TVM gives the
+			 * wrapper's body and result function domains of their own),
+			 * so that its parameters would no longer meet their
+			 * arguments. */
+			if (e->kind == EXPR_FN) {
+				e->device = (int16_t)pins[i].device;
+				continue;
+			}
 			if (e->kind != EXPR_VAR) {
 				wrap_in_place(copy, e, pins[i].device);
 				continue;
@@ -637,7 +647,11 @@ IrModule *session_annotate_pins(const Session *s, const IrModule *m, DiagList *d
 			case VAR_LET:
 				for (uint32_t k = 0; k < nexprs; k++) {
 					Expr *let = by_id[k];
-					if (let && let->kind == EXPR_LET && let->u.let.var == e) {
+					if (let && let->kind == EXPR_LET && let->u.let.var == e &&
+					    let->u.let.value->kind == EXPR_FN) {
+						let->u.let.value->device = (int16_t)pins[i].device;
+					} else if (let && let->kind == EXPR_LET &&
+						   let->u.let.var == e) {
 						Expr *value = let->u.let.value;
 						let->u.let.value = ir_on_device(
 							copy, value->pos, value, pins[i].device);
