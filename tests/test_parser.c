@@ -1276,6 +1276,90 @@ static void test_scoping(void **state)
 	ir_module_free(m);
 }
 
+/* TVM's infix operators read as calls of their operators, with its
+ * precedence (`*` `/` over `+` `-` over the comparisons over `==` `!=`),
+ * all left-associative, positioned where the left operand starts. */
+static void test_infix_operators(void **state)
+{
+	IrModule *m = parse_ok("def @main(%a: int32, %b: int32) {\n"
+			       "  (%a + %b * 2 < %a == %b != 1 - %a - %b / %a,\n"
+			       "   %a <= %b, %a > --2, %a >= %b)\n"
+			       "}\n");
+	Expr *t = body_of(m, "main"), *ne, *eq, *lt, *sub;
+	(void)state;
+	assert_int_equal(t->kind, EXPR_TUPLE);
+	/* ((a + b * 2) < a == b) != ((1 - a) - b / a) */
+	ne = t->u.tuple.fields[0];
+	assert_op(ne, OP_NOT_EQUAL);
+	eq = ne->u.call.args[0];
+	assert_op(eq, OP_EQUAL);
+	lt = eq->u.call.args[0];
+	assert_op(lt, OP_LESS);
+	assert_op(lt->u.call.args[0], OP_ADD);
+	assert_op(lt->u.call.args[0]->u.call.args[1], OP_MULTIPLY);
+	assert_int_equal(lt->pos.line, 2);
+	assert_int_equal(lt->pos.col, 4);
+	sub = ne->u.call.args[1];
+	assert_op(sub, OP_SUBTRACT);
+	assert_op(sub->u.call.args[0], OP_SUBTRACT);
+	assert_op(sub->u.call.args[1], OP_DIVIDE);
+	assert_int_equal(sub->pos.col, 30);
+	assert_op(t->u.tuple.fields[1], OP_LESS_EQUAL);
+	assert_op(t->u.tuple.fields[2], OP_GREATER);
+	/* --2 is the number 2, as TVM's tokenizer reads it */
+	assert_int_equal(t->u.tuple.fields[2]->u.call.args[1]->kind, EXPR_CONSTANT);
+	assert_int_equal(*(int32_t *)t->u.tuple.fields[2]->u.call.args[1]->u.constant.tensor.data,
+			 2);
+	ir_module_free(m);
+	/* '-' before a name is no operator TVM has: no unary minus */
+	free(parse_fails("def @main(%a: int32) { %a >= -%a }\n"));
+}
+
+/* `e1; e2` is TVM's sequencing, a let of a variable without a name; a
+ * parenthesised sequence is an expression, so a let can be an operand. */
+static void test_sequences_and_lets_in_expressions(void **state)
+{
+	IrModule *m = parse_ok("def @main(%r: ref(int32)) {\n"
+			       "  ref_write(%r, 1);\n"
+			       "  (let %a = 1; %a) + (2; 3)\n"
+			       "}\n");
+	Expr *seq = body_of(m, "main"), *add, *left, *right;
+	(void)state;
+	assert_int_equal(seq->kind, EXPR_LET);
+	assert_null(seq->u.let.var->name);
+	assert_int_equal(seq->u.let.var->u.var.role, VAR_LET);
+	assert_op(seq->u.let.value, OP_REF_WRITE);
+	add = seq->u.let.body;
+	assert_op(add, OP_ADD);
+	left = add->u.call.args[0];
+	assert_int_equal(left->kind, EXPR_LET);
+	assert_string_equal(left->u.let.var->name, "a");
+	assert_ptr_equal(left->u.let.body, left->u.let.var);
+	right = add->u.call.args[1];
+	assert_int_equal(right->kind, EXPR_LET);
+	assert_null(right->u.let.var->name);
+	assert_int_equal(right->u.let.body->kind, EXPR_CONSTANT);
+	ir_module_free(m);
+}
+
+/* An integer without a suffix that int32 cannot hold is an int64, as in
+ * TVM; with i32 it is an error. */
+static void test_integer_literal_widths(void **state)
+{
+	IrModule *m = parse_ok("def @main() { (2147483647, 2147483648, -2147483649, 1i64) }\n");
+	Expr *t = body_of(m, "main");
+	char *errors;
+	(void)state;
+	assert_int_equal(t->u.tuple.fields[0]->u.constant.tensor.dtype, DT_INT32);
+	assert_int_equal(t->u.tuple.fields[1]->u.constant.tensor.dtype, DT_INT64);
+	assert_int_equal(*(int64_t *)t->u.tuple.fields[1]->u.constant.tensor.data, 2147483648);
+	assert_int_equal(t->u.tuple.fields[2]->u.constant.tensor.dtype, DT_INT64);
+	ir_module_free(m);
+	errors = parse_fails("def @main() { 2147483648i32 }\n");
+	assert_non_null(strstr(errors, "error: integer '2147483648i32' does not fit in int32"));
+	free(errors);
+}
+
 static void test_positions(void **state)
 {
 	IrModule *m = parse_ok("def @main(%x: int32, %t: (int32, int32)) {\n"
@@ -1517,6 +1601,9 @@ int main(void)
 		cmocka_unit_test(test_unknown_operator_type_on_next_line),
 		cmocka_unit_test(test_function_attributes),
 		cmocka_unit_test(test_scoping),
+		cmocka_unit_test(test_infix_operators),
+		cmocka_unit_test(test_sequences_and_lets_in_expressions),
+		cmocka_unit_test(test_integer_literal_widths),
 		cmocka_unit_test(test_positions),
 		cmocka_unit_test(test_version),
 		cmocka_unit_test(test_all_models_and_cases_parse),

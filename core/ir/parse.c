@@ -231,6 +231,11 @@ typedef struct Parser {
 	uint32_t last_line;   /* line of the last consumed token */
 	uint32_t last_offset; /* where the last consumed token starts */
 	uint32_t last_end;    /* and where it ends (a string: before its quotes) */
+	/* the last ';' that made a sequence (`e1; e2`) inside parentheses,
+	 * as offset + 1 (0: none), its position, and the one a note was
+	 * given for (note_sequence) */
+	uint32_t seq_semi, seq_noted;
+	Pos seq_semi_pos;
 	const SourceFile *src;
 	IrModule *m;
 	const DeviceTable *devices;
@@ -287,6 +292,7 @@ typedef struct Parser {
 } Parser;
 
 static Expr *parse_expr(Parser *p);
+static Expr *parse_sequence(Parser *p);
 static Expr *parse_body(Parser *p);
 static Type *parse_type(Parser *p);
 static bool parse_type_params(Parser *p, size_t mark);
@@ -1529,7 +1535,8 @@ static uint16_t float_to_half(float f)
 }
 
 /* scalar := INT | FLOAT | 'True' | 'False'
- * 3 is int32, 2i64 int64, 4i16 int16, 1f and 1.5 float32, 1f64 float64,
+ * 3 is int32 (int64 when int32 cannot hold it, as in TVM), 2i64 int64,
+ * 4i16 int16, 1f and 1.5 float32, 1f64 float64,
  * 1f16 float16 (TVM's support/scalars.cc: the other dtypes have no literal
  * and come as meta[relay.Constant][i]). */
 static Expr *parse_scalar(Parser *p)
@@ -1559,12 +1566,17 @@ static Expr *parse_scalar(Parser *p)
 				    t.text);
 		else
 			v.i16 = (int16_t)t.num.i;
+	} else if (t.kind == TK_INT && t.suffix == NUM_NONE &&
+		   (t.num.i < INT32_MIN || t.num.i > INT32_MAX)) {
+		/* TVM's rule: an integer without a suffix that int32 cannot
+		 * hold is an int64 */
+		tensor.dtype = DT_INT64;
+		v.i64 = t.num.i;
 	} else if (t.kind == TK_INT) {
 		tensor.dtype = DT_INT32;
 		if (t.num.i < INT32_MIN || t.num.i > INT32_MAX)
-			parse_error(p, t.pos,
-				    "integer '%.*s' does not fit in int32 (write it as %.*si64)",
-				    (int)t.len, t.text, (int)t.len, t.text);
+			parse_error(p, t.pos, "integer '%.*s' does not fit in int32", (int)t.len,
+				    t.text);
 		else
 			v.i32 = (int32_t)t.num.i;
 	} else if (t.suffix == NUM_F64) {
@@ -1572,14 +1584,14 @@ static Expr *parse_scalar(Parser *p)
 		v.f64 = t.num.f;
 	} else if (t.suffix == NUM_F16) {
 		tensor.dtype = DT_FLOAT16;
-		if (fabs(t.num.f) > 65504.0)
+		if (!isinf(t.num.f) && fabs(t.num.f) > 65504.0)
 			parse_error(p, t.pos, "number '%.*s' is out of range for float16",
 				    (int)t.len, t.text);
 		else
 			v.f16 = float_to_half((float)t.num.f);
 	} else {
 		tensor.dtype = DT_FLOAT32;
-		if (fabs(t.num.f) > FLT_MAX)
+		if (!isinf(t.num.f) && fabs(t.num.f) > FLT_MAX)
 			parse_error(p, t.pos, "number '%.*s' is out of range for float32",
 				    (int)t.len, t.text);
 		else
@@ -1616,12 +1628,25 @@ static Expr *meta_constant(Parser *p, Pos pos, int64_t index)
 	return m->constants[index];
 }
 
+/* After a parenthesised list opened at offset `open` failed: when a ';'
+ * inside it made a sequence of what were meant as its items (a ')'
+ * missing before it: `add(%x, %x;`), says so, once per ';'. */
+static void note_sequence(Parser *p, uint32_t open)
+{
+	if (p->seq_semi > open && p->seq_semi != p->seq_noted && !p->stop) {
+		p->seq_noted = p->seq_semi;
+		diag_note(p->diags, p->src, p->seq_semi_pos,
+			  "this ';' makes a sequence (`e1; e2`) of what follows it inside the "
+			  "parentheses: is a ')' missing before it?");
+	}
+}
+
 /* call_args := (arg (',' arg)* ','?)? ')'     arg := expr | IDENT '=' attr_value
  * Arguments go on the expression stack, attributes on the attribute stack;
  * the '(' is already consumed. Attributes come after every argument; where
  * the first one starts goes to *attrs_offset (UINT32_MAX when there is
  * none), and p->last_offset is the ')' on success. */
-static bool parse_call_args(Parser *p, OpKind op, bool is_op, uint32_t *attrs_offset)
+static bool parse_call_items(Parser *p, OpKind op, bool is_op, uint32_t *attrs_offset)
 {
 	size_t attr_mark = p->attrs.count;
 	bool seen_attr = false;
@@ -1643,7 +1668,7 @@ static bool parse_call_args(Parser *p, OpKind op, bool is_op, uint32_t *attrs_of
 					    "argument after the attributes (attributes come last)");
 				return false;
 			}
-			arg = parse_expr(p);
+			arg = parse_sequence(p);
 			if (!arg)
 				return false;
 			STACK_PUSH(p->exprs, arg);
@@ -1655,6 +1680,15 @@ static bool parse_call_args(Parser *p, OpKind op, bool is_op, uint32_t *attrs_of
 		}
 		return expect(p, TK_RPAREN, "')' after arguments");
 	}
+}
+
+static bool parse_call_args(Parser *p, OpKind op, bool is_op, uint32_t *attrs_offset)
+{
+	uint32_t open = p->last_offset;
+	if (parse_call_items(p, op, is_op, attrs_offset))
+		return true;
+	note_sequence(p, open);
+	return false;
 }
 
 /* printed_type := '/' '*' 'ty=' type ... '*' '/'
@@ -1835,7 +1869,7 @@ static Expr *parse_tuple(Parser *p)
 	Expr *result = NULL;
 	if (!accept(p, TK_RPAREN)) {
 		for (;;) {
-			Expr *e = parse_expr(p);
+			Expr *e = parse_sequence(p);
 			if (!e)
 				goto out;
 			STACK_PUSH(p->exprs, e);
@@ -1857,6 +1891,8 @@ static Expr *parse_tuple(Parser *p)
 		result = ir_tuple(p->m, open.pos, STACK_AT(p->exprs, mark),
 				  (uint32_t)(p->exprs.count - mark));
 out:
+	if (!result)
+		note_sequence(p, open.offset);
 	p->exprs.count = mark;
 	return result;
 }
@@ -1882,7 +1918,7 @@ static Expr *parse_if(Parser *p)
 	Expr *cond, *then_branch, *else_branch;
 	if (!expect(p, TK_LPAREN, "'(' after 'if'"))
 		return NULL;
-	cond = parse_expr(p);
+	cond = parse_sequence(p);
 	if (!cond || !expect(p, TK_RPAREN, "')' after the condition") ||
 	    !expect(p, TK_LBRACE, "'{' before the then branch"))
 		return NULL;
@@ -2150,10 +2186,10 @@ static Expr *parse_primary(Parser *p)
 	return NULL;
 }
 
-/* expr := primary ('(' call_args | '.' INT)*
+/* postfix := primary ('(' call_args | '.' INT)*
  * A call of an expression or a projection is positioned where the callee
  * or the tuple starts. */
-static Expr *parse_expr(Parser *p)
+static Expr *parse_postfix(Parser *p)
 {
 	Pos start;
 	Expr *e;
@@ -2201,6 +2237,85 @@ static Expr *parse_expr(Parser *p)
 	}
 	leave(p);
 	return e;
+}
+
+/* TVM's infix operators (its parser's DefaultOpTable): each reads as a
+ * call of its operator, all left-associative, `*` and `/` binding
+ * tighter than `+` and `-`, those tighter than the comparisons, and
+ * `==` and `!=` loosest. TVM's printer writes the calls (`add(%x, %y)`),
+ * and so does devplan's. */
+static const struct {
+	TokenKind token;
+	OpKind op;
+	int precedence;
+} infix_ops[] = {
+	{TK_STAR, OP_MULTIPLY, 12},  {TK_SLASH, OP_DIVIDE, 12},
+	{TK_PLUS, OP_ADD, 10},       {TK_MINUS, OP_SUBTRACT, 10},
+	{TK_LESS, OP_LESS, 8},       {TK_LESS_EQ, OP_LESS_EQUAL, 8},
+	{TK_GREATER, OP_GREATER, 8}, {TK_GREATER_EQ, OP_GREATER_EQUAL, 8},
+	{TK_EQ_EQ, OP_EQUAL, 7},     {TK_NOT_EQ, OP_NOT_EQUAL, 7},
+};
+
+/* The infix_ops entry of token kind k, or -1. */
+static int infix_op(TokenKind k)
+{
+	for (int i = 0; i < (int)DP_COUNT(infix_ops); i++)
+		if (infix_ops[i].token == k)
+			return i;
+	return -1;
+}
+
+/* One operand of an infix expression being read, and where it starts. */
+typedef struct InfixOperand {
+	Expr *e;
+	Pos pos;
+} InfixOperand;
+
+/* Replaces the two topmost operands by the call of operator `rule` on
+ * them, positioned where the left one starts (TVM merges their spans). */
+static void reduce_infix(Parser *p, InfixOperand *operands, size_t *n, int rule)
+{
+	InfixOperand *left = &operands[*n - 2], *right = &operands[*n - 1];
+	Expr *args[2] = {left->e, right->e};
+	left->e = ir_call_op(p->m, left->pos, infix_ops[rule].op, args, 2, NULL, 0);
+	(*n)--;
+}
+
+/* expr := postfix (INFIX postfix)*
+ * TVM's ParseExprBinOp, its operator-precedence parse: since every
+ * operator is left-associative, the pending operators have strictly
+ * rising precedence, so the stacks hold at most one per level. */
+static Expr *parse_expr(Parser *p)
+{
+	enum { LEVELS = 4 };
+	InfixOperand operands[LEVELS + 1];
+	int rules[LEVELS];
+	size_t noperands = 0, nrules = 0;
+	operands[0].pos = peek(p)->pos;
+	operands[0].e = parse_postfix(p);
+	if (!operands[0].e)
+		return NULL;
+	noperands = 1;
+	for (;;) {
+		int rule = infix_op(peek(p)->kind);
+		InfixOperand right;
+		if (rule < 0)
+			break;
+		next(p);
+		right.pos = peek(p)->pos;
+		right.e = parse_postfix(p);
+		if (!right.e)
+			return NULL;
+		while (nrules &&
+		       infix_ops[rules[nrules - 1]].precedence >= infix_ops[rule].precedence)
+			reduce_infix(p, operands, &noperands, rules[--nrules]);
+		DP_ASSERT(nrules < LEVELS && noperands <= LEVELS);
+		rules[nrules++] = rule;
+		operands[noperands++] = right;
+	}
+	while (nrules)
+		reduce_infix(p, operands, &noperands, rules[--nrules]);
+	return operands[0].e;
 }
 
 /* ---- Statements ------------------------------------------------------- */
@@ -2291,18 +2406,34 @@ static bool parse_free_var(Parser *p, bool in_body)
 	return expect_semicolon(p, "';' after the free variable");
 }
 
-/* body := (binding | let | free_var)* expr
- * A loop, not a recursion: lets are stacked and folded into nested EXPR_LET
- * nodes once the result is known. Names bound here are forgotten at the
- * end. Returns NULL when any statement failed (after recovering to the
- * body's '}'). */
-static Expr *parse_body(Parser *p)
+/* A statement `e;`, TVM's sequencing: e is evaluated and its value
+ * dropped, which TVM's parser writes as a let of a variable without a
+ * name (`let %_ = e;`), and so does devplan; the printer names it as
+ * TVM's does, `%v`. */
+static void push_sequenced(Parser *p, Expr *value, Pos pos)
+{
+	Expr *var = ir_var(p->m, pos, NULL, VAR_LET, NULL);
+	LetFrame frame = {var, value, pos};
+	STACK_PUSH(p->lets, frame);
+}
+
+/* statements := (binding | let | free_var | (block | expr) ';')* (block | expr)
+ * block := '{' body '}'
+ * TVM's ParseExpr: a body, and what parentheses, call arguments and an if's
+ * condition hold (`(let %a = 1; 3) + 2`). A loop, not a recursion: lets
+ * are stacked and folded into nested EXPR_LET nodes once the result is
+ * known. Names bound here are forgotten at the end. With recover (a body
+ * in braces), a failed statement is skipped up to its ';' and the next one
+ * read, and the body's end is where its '}' is; without (inside
+ * parentheses), the first error ends it and the statement around it
+ * recovers. Returns NULL when any statement failed. */
+static Expr *parse_statements(Parser *p, bool recover)
 {
 	size_t scope_mark = p->undo.count, let_mark = p->lets.count;
 	Expr *result = NULL;
 	bool ok = true, deferred = p->body_restore_deferred;
 	p->body_restore_deferred = false;
-	if (!enter(p))
+	if (recover && !enter(p))
 		return NULL;
 	for (;;) {
 		Token *t = peek(p);
@@ -2317,19 +2448,41 @@ static Expr *parse_body(Parser *p)
 			done = parse_free_var(p, true);
 		else if (t->kind == TK_LOCAL && peek_at(p, 1)->kind == TK_EQUAL)
 			done = parse_binding(p);
-		else if (t->kind == TK_RBRACE || t->kind == TK_EOF || t->kind == TK_DEF) {
+		else if (recover &&
+			 (t->kind == TK_RBRACE || t->kind == TK_EOF || t->kind == TK_DEF)) {
 			if (ok)
 				error_expected(p, "an expression for the result");
 			ok = false;
 			break;
 		} else {
-			result = parse_expr(p);
-			if (result)
+			Pos pos = t->pos;
+			Expr *e;
+			if (t->kind == TK_LBRACE) {
+				next(p);
+				e = parse_body(p);
+				if (!close_body(p, e != NULL, "'}' to close the block"))
+					e = NULL;
+			} else {
+				e = parse_expr(p);
+			}
+			if (e && accept(p, TK_SEMI)) {
+				push_sequenced(p, e, pos);
+				if (!recover) {
+					p->seq_semi = p->last_offset + 1;
+					p->seq_semi_pos = lex_offset_pos(p->src, p->last_offset);
+				}
+				done = true;
+			} else if (e) {
+				result = e;
 				break;
-			done = false;
+			} else {
+				done = false;
+			}
 		}
 		if (!done) {
 			ok = false;
+			if (!recover)
+				break;
 			sync_statement(p);
 		}
 	}
@@ -2344,8 +2497,22 @@ static Expr *parse_body(Parser *p)
 	p->lets.count = let_mark;
 	if (!deferred)
 		scope_restore(p, scope_mark);
-	leave(p);
+	if (recover)
+		leave(p);
 	return result;
+}
+
+/* body := statements, in braces (the caller reads them) or as the whole
+ * input: errors are recovered from statement by statement. */
+static Expr *parse_body(Parser *p)
+{
+	return parse_statements(p, true);
+}
+
+/* sequence := statements, inside parentheses or a call's arguments */
+static Expr *parse_sequence(Parser *p)
+{
+	return parse_statements(p, false);
 }
 
 /* ---- Algebraic data types -------------------------------------------- */
@@ -2615,7 +2782,7 @@ static Expr *parse_construct(Parser *p)
 	want = p->typedefs.items[adt].ctors[ctor].nfields;
 	if (accept(p, TK_LPAREN) && !accept(p, TK_RPAREN)) {
 		for (;;) {
-			Expr *arg = parse_expr(p);
+			Expr *arg = parse_sequence(p);
 			if (!arg)
 				goto out;
 			STACK_PUSH(p->exprs, arg);
@@ -2755,7 +2922,7 @@ static Expr *parse_match(Parser *p)
 	size_t var_mark = p->pattern_vars.count;
 	if (!expect(p, TK_LPAREN, "'(' after 'match'"))
 		return NULL;
-	scrutinee = parse_expr(p);
+	scrutinee = parse_sequence(p);
 	if (!scrutinee || !expect(p, TK_RPAREN, "')' after the matched value") ||
 	    !expect(p, TK_LBRACE, "'{' before the match clauses"))
 		goto out;
@@ -2778,7 +2945,7 @@ static Expr *parse_match(Parser *p)
 			if (!close_body(p, body != NULL, "'}' to close the clause"))
 				body = NULL;
 		} else {
-			body = parse_expr(p);
+			body = parse_sequence(p);
 		}
 		scope_restore(p, scope_mark);
 		if (!body)
@@ -2938,6 +3105,8 @@ static bool starts_bare(Parser *p)
 	case TK_FLOAT:
 	case TK_IF:
 	case TK_LET:
+	case TK_LBRACE: /* a block, as TVM's ParseExpr reads one */
+	case TK_GLOBAL: /* said to be unknown when no `def` defines it */
 		return true;
 	case TK_IDENT:
 		return lex_is_ident(t, "True") || lex_is_ident(t, "False") ||
@@ -2946,13 +3115,21 @@ static bool starts_bare(Parser *p)
 		       peek_at(p, 1)->kind == TK_LPAREN;
 	case TK_EOF:
 	case TK_ERROR:
-	case TK_GLOBAL:
 	case TK_STRING:
 	case TK_RPAREN:
 	case TK_LBRACKET:
 	case TK_RBRACKET:
-	case TK_LBRACE:
 	case TK_RBRACE:
+	case TK_PLUS:
+	case TK_MINUS:
+	case TK_STAR:
+	case TK_SLASH:
+	case TK_LESS:
+	case TK_GREATER:
+	case TK_LESS_EQ:
+	case TK_GREATER_EQ:
+	case TK_EQ_EQ:
+	case TK_NOT_EQ:
 	case TK_COMMA:
 	case TK_SEMI:
 	case TK_COLON:
