@@ -968,6 +968,40 @@ static void test_types(void **state)
 
 /* ---- module structure -------------------------------------------------- */
 
+/* TVM's dtypes in types: int, uint and float (32 bits), uint1 (bool),
+ * vectors (int8x4, uint1x4, float16x4) printed as TVM prints them; `_`
+ * alone on a variable is no annotation, inside a type a hole printed `_`. */
+static void test_tvm_dtypes_and_incomplete_type(void **state)
+{
+	IrModule *m = parse_ok("def @main(%a: int, %b: uint1x4, %c: Tensor[(2), float16x4],\n"
+			       "          %d: uint1, %e: _, %f: fn (_) -> int8x4) {\n"
+			       "  %a\n"
+			       "}\n");
+	Expr *fn = fn_of(m, "main");
+	StrBuf sb;
+	char *errors;
+	(void)state;
+	assert_int_equal(fn->u.fn.params[0]->u.var.annotation->u.tensor.dtype, DT_INT32);
+	assert_int_equal(fn->u.fn.params[0]->u.var.annotation->u.tensor.lanes, 1);
+	assert_int_equal(fn->u.fn.params[1]->u.var.annotation->u.tensor.dtype, DT_BOOL);
+	assert_int_equal(fn->u.fn.params[1]->u.var.annotation->u.tensor.lanes, 4);
+	assert_int_equal(fn->u.fn.params[3]->u.var.annotation->u.tensor.dtype, DT_BOOL);
+	assert_null(fn->u.fn.params[4]->u.var.annotation);
+	strbuf_init(&sb);
+	print_module(&sb, m, NULL);
+	assert_non_null(strstr(sb.data, "def @main(%a: int32, %b: uint1x4, "
+					"%c: Tensor[(2), float16x4], %d: bool, %e, "
+					"%f: fn (_) -> int8x4) {"));
+	strbuf_free(&sb);
+	ir_module_free(m);
+	/* a bool vector is uint1x4 (TVM's String2DLDataType rejects boolx4
+	 * too); a vector has a lane at least */
+	errors = parse_fails("def @main(%a: boolx4, %b: int8x0) { %a }\n");
+	assert_non_null(strstr(errors, "t.relay:1:15: error: unknown dtype 'boolx4'"));
+	assert_non_null(strstr(errors, "t.relay:1:27: error: unknown dtype 'int8x0'"));
+	free(errors);
+}
+
 static void test_globals_forward_and_recursive(void **state)
 {
 	IrModule *m =
@@ -1593,6 +1627,7 @@ int main(void)
 		cmocka_unit_test(test_metadata_errors),
 		cmocka_unit_test(test_metadata_without_devices_uses_the_table),
 		cmocka_unit_test(test_types),
+		cmocka_unit_test(test_tvm_dtypes_and_incomplete_type),
 		cmocka_unit_test(test_globals_forward_and_recursive),
 		cmocka_unit_test(test_extern_and_braceless_types),
 		cmocka_unit_test(test_free_vars),

@@ -296,6 +296,7 @@ static Expr *parse_sequence(Parser *p);
 static Expr *parse_body(Parser *p);
 static Type *parse_type(Parser *p);
 static bool parse_type_params(Parser *p, size_t mark);
+static bool parse_annotation(Parser *p, Type **out);
 static const char **take_type_params(Parser *p, size_t mark, uint32_t *n);
 static Type *parse_type_name(Parser *p);
 static Expr *parse_construct(Parser *p);
@@ -1311,14 +1312,24 @@ static AttrValue copy_value(IrModule *m, const AttrValue *v)
 
 /* ---- Types ------------------------------------------------------------ */
 
+/* dtype := a name dtype_parse reads: float32, int (int32), int8x4, ...
+ * A scalar type of that dtype (a placeholder after an error). */
 static Type *parse_dtype_name(Parser *p, const Token *t)
 {
 	DType dt;
-	if (dtype_from_name(t->text, t->len, &dt))
-		return type_scalar(ir_data_arena(p->m), dt);
-	parse_error(p, t->pos, "unknown dtype '%.*s' (devplan knows %s)",
-		    (int)(t->len > 40 ? 40 : t->len), t->text, dtype_known_names());
-	return type_scalar(ir_data_arena(p->m), DT_FLOAT32);
+	uint32_t lanes;
+	Type *type;
+	if (!dtype_parse(t->text, t->len, &dt, &lanes)) {
+		parse_error(p, t->pos,
+			    "unknown dtype '%.*s' (devplan knows %s, and "
+			    "their vectors such as int8x4)",
+			    (int)(t->len > 40 ? 40 : t->len), t->text, dtype_known_names());
+		dt = DT_FLOAT32;
+		lanes = 1;
+	}
+	type = type_scalar(ir_data_arena(p->m), dt);
+	type->u.tensor.lanes = lanes;
+	return type;
 }
 
 /* tensor_type := 'Tensor' '[' '(' (dim (',' dim)* ','?)? ')' ',' dtype ']'
@@ -1380,7 +1391,7 @@ static Type *parse_tensor_type(Parser *p)
 	if (!expect(p, TK_RBRACKET, "']' to close 'Tensor['"))
 		goto out;
 	/* the size in bytes of the known dimensions must fit in int64 */
-	bytes = (int64_t)dtype_size(dtype->u.tensor.dtype);
+	bytes = (int64_t)dtype_size(dtype->u.tensor.dtype) * dtype->u.tensor.lanes;
 	for (size_t i = mark; known_dtype && i < p->dims.count; i++) {
 		int64_t d = p->dims.items[i];
 		if (d > 0 && bytes > INT64_MAX / d)
@@ -1394,6 +1405,7 @@ static Type *parse_tensor_type(Parser *p)
 		goto out;
 	t = type_tensor(ir_data_arena(p->m), dtype->u.tensor.dtype,
 			(uint32_t)(p->dims.count - mark), STACK_AT(p->dims, mark));
+	t->u.tensor.lanes = dtype->u.tensor.lanes;
 out:
 	p->dims.count = mark;
 	return t;
@@ -1436,7 +1448,7 @@ static Type *parse_ref_type(Parser *p)
 	return type_ref(ir_data_arena(p->m), value);
 }
 
-/* type := tensor_type | dtype | ref_type | type_var | type_call | '?'
+/* type := tensor_type | dtype | ref_type | type_var | type_call | '?' | '_'
  *       | '(' (type (',' type)* ','?)? ')'
  *       | 'fn' '(' (type (',' type)*)? ')' '->' type */
 static Type *parse_type(Parser *p)
@@ -1449,6 +1461,10 @@ static Type *parse_type(Parser *p)
 		return NULL;
 	if (lex_is_ident(t, "Tensor")) {
 		result = parse_tensor_type(p);
+	} else if (lex_is_ident(t, "_")) {
+		/* TVM's IncompleteType: a type left to inference, a hole */
+		next(p);
+		result = type_var(ir_data_arena(p->m), "_", true);
 	} else if (lex_is_ident(t, "ref")) {
 		result = parse_ref_type(p);
 	} else if (t->kind == TK_IDENT) {
@@ -1490,6 +1506,18 @@ static Type *parse_type(Parser *p)
 	p->types.count = mark;
 	leave(p);
 	return result;
+}
+
+/* annotation := type
+ * The type written on a variable or as a function's result. `_` alone,
+ * TVM's IncompleteType, says nothing: *out is NULL, as TVM's parser
+ * makes `let %x: _ = e` the same as `let %x = e`. False after an error. */
+static bool parse_annotation(Parser *p, Type **out)
+{
+	Type *t = parse_type(p);
+	*out = t && t->kind == TYPE_VAR && t->u.var.hole && strcmp(t->u.var.name, "_") == 0 ? NULL
+											    : t;
+	return t != NULL;
 }
 
 /* ---- Expressions ------------------------------------------------------ */
@@ -1972,11 +2000,8 @@ static bool parse_param(Parser *p, uint32_t first_param_id)
 			break;
 		}
 	}
-	if (accept(p, TK_COLON)) {
-		annotation = parse_type(p);
-		if (!annotation)
-			return false;
-	}
+	if (accept(p, TK_COLON) && !parse_annotation(p, &annotation))
+		return false;
 	prev = scope_lookup(p, name.text + 1, name.len - 1);
 	if (prev && prev->kind == EXPR_VAR && prev->u.var.role == VAR_PARAM &&
 	    prev->id >= first_param_id)
@@ -2068,10 +2093,8 @@ static Expr *parse_fn_rest(Parser *p, Pos pos, const char *what, size_t tmark)
 	Expr *body = NULL, *fn = NULL;
 	bool ok = parse_params(p, &device);
 	char msg[128];
-	if (ok && accept(p, TK_ARROW)) {
-		ret = parse_type(p);
-		ok = ret != NULL;
-	}
+	if (ok && accept(p, TK_ARROW))
+		ok = parse_annotation(p, &ret);
 	if (ok) {
 		snprintf(msg, sizeof msg, "'{' before the body of %s", what);
 		ok = expect(p, TK_LBRACE, msg);
@@ -2351,11 +2374,8 @@ static bool parse_let(Parser *p)
 		return false;
 	}
 	name = next(p);
-	if (accept(p, TK_COLON)) {
-		annotation = parse_type(p);
-		if (!annotation)
-			return false;
-	}
+	if (accept(p, TK_COLON) && !parse_annotation(p, &annotation))
+		return false;
 	take_span(p, name.pos);
 	if (!expect(p, TK_EQUAL, "'=' after the let variable"))
 		return false;
@@ -2387,11 +2407,8 @@ static bool parse_free_var(Parser *p, bool in_body)
 		return false;
 	}
 	name = next(p);
-	if (accept(p, TK_COLON)) {
-		annotation = parse_type(p);
-		if (!annotation)
-			return false;
-	}
+	if (accept(p, TK_COLON) && !parse_annotation(p, &annotation))
+		return false;
 	var = free_var(p, &name, annotation);
 	take_span(p, var->pos);
 	if (annotation && var->u.var.annotation != annotation) {
@@ -2539,12 +2556,13 @@ static Type *parse_type_name(Parser *p)
 	Token name = next(p);
 	Arena *data = ir_data_arena(p->m);
 	DType dt;
+	uint32_t lanes;
 	const char *var;
 	size_t mark = p->types.count;
 	bool bare = peek(p)->kind != TK_LBRACKET;
 	Type *t = NULL;
-	if (dtype_from_name(name.text, name.len, &dt))
-		return type_scalar(data, dt);
+	if (dtype_parse(name.text, name.len, &dt, &lanes))
+		return parse_dtype_name(p, &name);
 	if ((var = find_type_var(p, &name)) != NULL && bare)
 		return type_var(data, var, false);
 	if (bare && !(name.text[0] >= 'A' && name.text[0] <= 'Z') &&
@@ -2850,7 +2868,7 @@ static const Pattern *parse_pattern(Parser *p, size_t var_mark)
 		Token name = next(p);
 		Type *annotation = NULL;
 		Expr *var;
-		if (accept(p, TK_COLON) && !(annotation = parse_type(p)))
+		if (accept(p, TK_COLON) && !parse_annotation(p, &annotation))
 			goto out;
 		{
 			/* bound already by this clause's pattern: the scope
