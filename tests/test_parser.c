@@ -1394,6 +1394,27 @@ static void test_integer_literal_widths(void **state)
 	free(errors);
 }
 
+/* Attributes on a call of a function are TVM's generic ones: kept as
+ * written when attrs_type_key names their type (golden/parse_errors has
+ * the error without it). */
+static void test_attributes_on_a_call_of_a_function(void **state)
+{
+	IrModule *m = parse_ok("def @main(%x: int32) {\n"
+			       "  %0 = fn (%y: int32) { %y };\n"
+			       "  %0(%x, name=\"n\", attrs_type_key=\"attrs.TestAttrs\")\n"
+			       "}\n");
+	Expr *call = body_of(m, "main");
+	(void)state;
+	assert_int_equal(call->kind, EXPR_CALL);
+	assert_int_equal(call->u.call.op, OP_NONE);
+	assert_int_equal(call->u.call.nattrs, 2);
+	assert_string_equal(call->u.call.attrs[0].name, "name");
+	assert_string_equal(call->u.call.attrs[0].value.u.s, "n");
+	assert_string_equal(call->u.call.attrs[1].name, "attrs_type_key");
+	assert_string_equal(call->u.call.attrs[1].value.u.s, "attrs.TestAttrs");
+	ir_module_free(m);
+}
+
 static void test_positions(void **state)
 {
 	IrModule *m = parse_ok("def @main(%x: int32, %t: (int32, int32)) {\n"
@@ -1639,6 +1660,7 @@ int main(void)
 		cmocka_unit_test(test_infix_operators),
 		cmocka_unit_test(test_sequences_and_lets_in_expressions),
 		cmocka_unit_test(test_integer_literal_widths),
+		cmocka_unit_test(test_attributes_on_a_call_of_a_function),
 		cmocka_unit_test(test_positions),
 		cmocka_unit_test(test_version),
 		cmocka_unit_test(test_all_models_and_cases_parse),

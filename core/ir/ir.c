@@ -252,6 +252,13 @@ Expr *ir_call_expr(IrModule *m, Pos pos, Expr *callee, Expr *const *args, uint32
 	return e;
 }
 
+void ir_set_call_attrs(IrModule *m, Expr *call, const Attr *attrs, uint32_t nattrs)
+{
+	DP_ASSERT(call->kind == EXPR_CALL);
+	call->u.call.attrs = copy_attrs(m, attrs, nattrs);
+	call->u.call.nattrs = nattrs;
+}
+
 Expr *ir_let(IrModule *m, Pos pos, Expr *var, Expr *value, Expr *body)
 {
 	Expr *e = ir_new(m, EXPR_LET, pos);

@@ -214,7 +214,8 @@ struct Expr {
 						 closure; NULL for an op */
 				const UnknownOp *unknown; /* OP_UNKNOWN */
 			};
-			Attr *attrs;
+			Attr *attrs; /* an op's; on a call of an expression,
+					TVM's generic ones (attrs_type_key) */
 			uint32_t nattrs;
 		} call;
 		struct {
@@ -389,6 +390,9 @@ Expr *ir_global_ref(IrModule *m, Pos pos, const char *name);
 Expr *ir_call_op(IrModule *m, Pos pos, OpKind op, Expr *const *args, uint32_t nargs,
 		 const Attr *attrs, uint32_t nattrs);
 Expr *ir_call_expr(IrModule *m, Pos pos, Expr *callee, Expr *const *args, uint32_t nargs);
+/* Gives call a copy of attrs: an op's, or those TVM keeps on a call of an
+ * expression (with `attrs_type_key`, printed back as written). */
+void ir_set_call_attrs(IrModule *m, Expr *call, const Attr *attrs, uint32_t nattrs);
 /* A call of an operator not in ops.def; `unknown` lives in m's data arena. */
 Expr *ir_call_unknown(IrModule *m, Pos pos, const UnknownOp *unknown, Expr *const *args,
 		      uint32_t nargs);

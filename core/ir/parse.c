@@ -1246,8 +1246,10 @@ static void describe_schema(StrBuf *sb, OpKind op)
 }
 
 /* call_attr := IDENT '=' attr_value
- * Validated against the op's schema (op OP_NONE: an unknown op or a call of
- * an expression, reported elsewhere) and pushed on the attribute stack. */
+ * Validated against the op's schema (op OP_NONE: an unknown op, reported
+ * elsewhere) and pushed on the attribute stack. On a call of an
+ * expression (!is_op) any name is kept as written, as TVM keeps them in
+ * the attributes type their `attrs_type_key` names (parse_postfix). */
 static bool parse_call_attr(Parser *p, OpKind op, bool is_op, size_t attr_mark)
 {
 	Token name = next(p);
@@ -1263,13 +1265,9 @@ static bool parse_call_attr(Parser *p, OpKind op, bool is_op, size_t attr_mark)
 	} else if (!parse_attr_value(p, &v)) {
 		return false;
 	}
-	if (!is_op) {
-		parse_error(p, name.pos, "attributes are only allowed in operator calls");
+	if (is_op && op == OP_NONE)
 		return true;
-	}
-	if (op == OP_NONE)
-		return true;
-	if (!kind) {
+	if (is_op && !kind) {
 		StrBuf sb;
 		strbuf_init(&sb);
 		describe_schema(&sb, op);
@@ -1284,7 +1282,7 @@ static bool parse_call_attr(Parser *p, OpKind op, bool is_op, size_t attr_mark)
 			return true;
 		}
 	}
-	if (!check_attr_kind(p, op, cname, kind, &v, vpos))
+	if (is_op && !check_attr_kind(p, op, cname, kind, &v, vpos))
 		return true;
 	{
 		Attr a = {cname, v, name.pos};
@@ -2209,6 +2207,25 @@ static Expr *parse_primary(Parser *p)
 	return NULL;
 }
 
+/* The attributes from amark on the stack, written on call e of an
+ * expression: kept as written, under TVM's rule that they say which
+ * attributes type holds them (`attrs_type_key="attrs.TestAttrs"`,
+ * which TVM's printer writes last). */
+static void keep_call_attrs(Parser *p, Expr *e, size_t amark)
+{
+	size_t n = p->attrs.count - amark;
+	if (!n)
+		return;
+	for (size_t i = amark; i < p->attrs.count; i++)
+		if (strcmp(p->attrs.items[i].name, "attrs_type_key") == 0) {
+			ir_set_call_attrs(p->m, e, STACK_AT(p->attrs, amark), (uint32_t)n);
+			return;
+		}
+	parse_error(p, p->attrs.items[amark].pos,
+		    "attributes on a call of a function need 'attrs_type_key', the "
+		    "attributes type that holds them (TVM's rule)");
+}
+
 /* postfix := primary ('(' call_args | '.' INT)*
  * A call of an expression or a projection is positioned where the callee
  * or the tuple starts. */
@@ -2227,17 +2244,19 @@ static Expr *parse_postfix(Parser *p)
 	while (e) {
 		Token *t = peek(p);
 		if (t->kind == TK_LPAREN) {
-			size_t mark = p->exprs.count;
+			size_t mark = p->exprs.count, amark = p->attrs.count;
 			next(p);
 			uint32_t attrs_offset;
 			if (parse_call_args(p, OP_NONE, false, &attrs_offset)) {
 				e = ir_call_expr(p->m, start, e, STACK_AT(p->exprs, mark),
 						 (uint32_t)(p->exprs.count - mark));
+				keep_call_attrs(p, e, amark);
 				take_span(p, start);
 			} else {
 				e = NULL;
 			}
 			p->exprs.count = mark;
+			p->attrs.count = amark;
 		} else if (t->kind == TK_DOT) {
 			Token index;
 			next(p);
