@@ -256,6 +256,24 @@ static void test_tvm_dtype_spellings(void **state)
 		       "devplan does not type vector dtypes yet: Tensor[(2), uint1x4]");
 }
 
+/* An operator used as a value takes its type from a call of it through a
+ * let (TVM instantiates its type at each call: so does the relation
+ * here); one that no call types is an error. */
+static void test_operator_values(void **state)
+{
+	(void)state;
+	check_type(
+		"%a: Tensor[(2, 3), float32], %b: Tensor[(3), float32]",
+		"let %f = add; (%f(%a, %b), %f(%b, %b), %f)",
+		"(Tensor[(2, 3), float32], Tensor[(3), float32], "
+		"fn (Tensor[(2, 3), float32], Tensor[(3), float32]) -> Tensor[(2, 3), float32])");
+	check_error_at("%a: float32", "(%a, nn.relu)", 8,
+		       "cannot infer the type of operator 'nn.relu' used as a value: devplan types "
+		       "it where it is called, directly or through a let");
+	check_error_at("%a: float32", "let %f = add; %f(%a)", 17,
+		       "'add' expects 2 arguments, got 1");
+}
+
 /* Their storage is the module's Storage ADT (tests/test_infer_adt.c types
  * them); without the definition, a clear error. */
 static void test_memory_alloc_needs_storage(void **state)
@@ -1039,6 +1057,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		TEST(test_identities),
 		TEST(test_tvm_dtype_spellings),
+		TEST(test_operator_values),
 		TEST(test_vm_shape_of),
 		TEST(test_vm_reshape_tensor),
 		TEST(test_vm_invoke_tvm_op),

@@ -1415,6 +1415,47 @@ static void test_attributes_on_a_call_of_a_function(void **state)
 	ir_module_free(m);
 }
 
+/* An operator or a constructor with fields named without arguments is a
+ * value (TVM's OpNode, ConstructorNode); called, directly or through a
+ * graph binding, it is the operator's call or the construction itself,
+ * as in TVM. */
+static void test_operators_and_constructors_as_values(void **state)
+{
+	IrModule *m =
+		parse_ok("type List[A] { Cons(A, List[A]), Nil }\n"
+			 "def @main(%x: int32) {\n"
+			 "  %0 = nn.relu;\n"
+			 "  %1 = Cons;\n"
+			 "  let %f = add;\n"
+			 "  (%0(%x), (negative)(%x), %1(%x, Nil), %f(%x, %x), add, Cons, Nil)\n"
+			 "}\n");
+	Expr *t = body_of(m, "main")->u.let.body, *f;
+	char *errors;
+	(void)state;
+	assert_op(t->u.tuple.fields[0], OP_RELU);
+	assert_op(t->u.tuple.fields[1], OP_NEGATIVE);
+	assert_int_equal(t->u.tuple.fields[2]->kind, EXPR_CONSTRUCT);
+	assert_string_equal(t->u.tuple.fields[2]->u.construct.name, "Cons");
+	f = t->u.tuple.fields[3];
+	assert_int_equal(f->kind, EXPR_CALL);
+	assert_int_equal(f->u.call.op, OP_NONE);
+	assert_int_equal(f->u.call.callee->u.var.value->kind, EXPR_OP_VALUE);
+	assert_int_equal(f->u.call.callee->u.var.value->u.op_value.op, OP_ADD);
+	assert_int_equal(t->u.tuple.fields[4]->kind, EXPR_OP_VALUE);
+	assert_string_equal(t->u.tuple.fields[4]->u.op_value.name, "add");
+	assert_int_equal(t->u.tuple.fields[5]->kind, EXPR_OP_VALUE);
+	assert_int_equal(t->u.tuple.fields[5]->u.op_value.op, OP_NONE);
+	assert_string_equal(t->u.tuple.fields[5]->u.op_value.name, "Cons");
+	/* a constructor without fields is its construction, as in TVM */
+	assert_int_equal(t->u.tuple.fields[6]->kind, EXPR_CONSTRUCT);
+	ir_module_free(m);
+	errors = parse_fails("def @main(%x: int32) { %0 = add; (%0(%x), x) }\n");
+	assert_non_null(
+		strstr(errors, "t.relay:1:35: error: operator 'add' takes 2 arguments, got 1"));
+	assert_non_null(strstr(errors, "t.relay:1:43: error: unknown operator 'x'"));
+	free(errors);
+}
+
 static void test_positions(void **state)
 {
 	IrModule *m = parse_ok("def @main(%x: int32, %t: (int32, int32)) {\n"
@@ -1661,6 +1702,7 @@ int main(void)
 		cmocka_unit_test(test_sequences_and_lets_in_expressions),
 		cmocka_unit_test(test_integer_literal_widths),
 		cmocka_unit_test(test_attributes_on_a_call_of_a_function),
+		cmocka_unit_test(test_operators_and_constructors_as_values),
 		cmocka_unit_test(test_positions),
 		cmocka_unit_test(test_version),
 		cmocka_unit_test(test_all_models_and_cases_parse),

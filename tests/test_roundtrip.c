@@ -269,13 +269,22 @@ static bool same_node(Matcher *mt, const Expr *a, const Expr *b)
 		return same_expr(mt, a->u.match.scrutinee, b->u.match.scrutinee) &&
 		       same_list(mt, a->u.match.vars, b->u.match.vars, a->u.match.nvars) &&
 		       same_list(mt, a->u.match.bodies, b->u.match.bodies, a->u.match.nclauses);
+	case EXPR_OP_VALUE:
+		if (strcmp(a->u.op_value.name, b->u.op_value.name) != 0 ||
+		    a->u.op_value.op != b->u.op_value.op)
+			return differ(mt, a, "another operator or constructor", a->u.op_value.name);
+		return true;
 	}
 	return differ(mt, a, "an unknown kind of expression", NULL);
 }
 
-/* a and b are the same expression: equal nodes, shared alike. */
+/* a and b are the same expression: equal nodes, shared alike. An atom
+ * other than a variable (a global, an operator, a scalar literal) prints
+ * the same at each use, so one node used twice may read back as two. */
 static bool same_expr(Matcher *mt, const Expr *a, const Expr *b)
 {
+	if (print_is_atom(a) && a->kind != EXPR_VAR)
+		return same_node(mt, a, b);
 	if (mt->b_of[a->id] || mt->a_of[b->id])
 		return mt->b_of[a->id] == b && mt->a_of[b->id] == a
 			       ? true

@@ -300,6 +300,8 @@ static bool parse_annotation(Parser *p, Type **out);
 static const char **take_type_params(Parser *p, size_t mark, uint32_t *n);
 static Type *parse_type_name(Parser *p);
 static Expr *parse_construct(Parser *p);
+static Expr *parse_construct_args(Parser *p, const char *name, Pos pos, uint32_t adt,
+				  uint32_t ctor);
 static Expr *parse_match(Parser *p);
 static bool close_body(Parser *p, bool body_ok, const char *what);
 static bool parse_attr_value(Parser *p, AttrValue *out);
@@ -1815,6 +1817,25 @@ static void note_unknown_ops(Parser *p)
 	strbuf_free(&sb);
 }
 
+/* The call of known operator op at pos on the arguments and attributes
+ * from emark and amark on the stacks (an arity it does not take is
+ * reported, and the call built all the same). */
+static Expr *finish_op_call(Parser *p, OpKind op, Pos pos, size_t emark, size_t amark)
+{
+	const OpInfo *info = op_info(op);
+	uint32_t nargs = (uint32_t)(p->exprs.count - emark);
+	if ((int64_t)nargs < info->min_args || (int64_t)nargs > info->max_args) {
+		if (info->min_args == info->max_args)
+			parse_error(p, pos, "operator '%s' takes %d argument%s, got %u", info->name,
+				    info->min_args, info->min_args == 1 ? "" : "s", nargs);
+		else
+			parse_error(p, pos, "operator '%s' takes %d to %d arguments, got %u",
+				    info->name, info->min_args, info->max_args, nargs);
+	}
+	return ir_call_op(p->m, pos, op, STACK_AT(p->exprs, emark), nargs,
+			  STACK_AT(p->attrs, amark), (uint32_t)(p->attrs.count - amark));
+}
+
 /* op_call := OP '(' call_args printed_type?
  * Positioned at the operator's name. An operator not in ops.def is taken
  * on trust when its result type is printed after the call (an OP_UNKNOWN
@@ -1861,22 +1882,7 @@ static Expr *parse_op_call(Parser *p, OpKind op)
 				    (int)(name.len > 60 ? 60 : name.len), name.text);
 			e = placeholder(p, name.pos);
 		} else {
-			const OpInfo *info = op_info(op);
-			if ((int64_t)nargs < info->min_args || (int64_t)nargs > info->max_args) {
-				if (info->min_args == info->max_args)
-					parse_error(p, name.pos,
-						    "operator '%s' takes %d argument%s, got %u",
-						    info->name, info->min_args,
-						    info->min_args == 1 ? "" : "s", nargs);
-				else
-					parse_error(
-						p, name.pos,
-						"operator '%s' takes %d to %d arguments, got %u",
-						info->name, info->min_args, info->max_args, nargs);
-			}
-			e = ir_call_op(p->m, name.pos, op, STACK_AT(p->exprs, emark), nargs,
-				       STACK_AT(p->attrs, amark),
-				       (uint32_t)(p->attrs.count - amark));
+			e = finish_op_call(p, op, name.pos, emark, amark);
 			e->type = printed; /* op_type_is_printed: its relation reads it */
 		}
 	}
@@ -2133,7 +2139,7 @@ static Expr *parse_fn_rest(Parser *p, Pos pos, const char *what, size_t tmark)
 }
 
 /* primary := LOCAL | GLOBAL | scalar | meta_ref | tuple | 'fn' fn_rest | if
- *          | match | construct | op_call */
+ *          | match | construct | op_call | OP */
 static Expr *parse_primary(Parser *p)
 {
 	Token *t = peek(p);
@@ -2195,8 +2201,19 @@ static Expr *parse_primary(Parser *p)
 	}
 	if (t->kind == TK_IDENT) {
 		NameEntry *op = name_table_find(&p->ops, t->text, t->len);
-		if (op || peek_at(p, 1)->kind == TK_LPAREN)
+		if (peek_at(p, 1)->kind == TK_LPAREN)
 			return parse_op_call(p, op ? (OpKind)(op->u.index_plus_one - 1) : OP_NONE);
+		if (op) {
+			/* an operator as a value, TVM's OpNode */
+			Token name = next(p);
+			return ir_op_value(p->m, name.pos, (OpKind)(op->u.index_plus_one - 1));
+		}
+		if (!(t->text[0] >= 'A' && t->text[0] <= 'Z')) {
+			parse_error(p, t->pos, "unknown operator '%.*s'",
+				    (int)(t->len > 60 ? 60 : t->len), t->text);
+			next(p);
+			return NULL;
+		}
 	}
 	if (t->kind == TK_IDENT && (t->text[0] >= 'A' && t->text[0] <= 'Z')) {
 		parse_error(p, t->pos, "unknown constructor '%.*s'",
@@ -2226,6 +2243,22 @@ static void keep_call_attrs(Parser *p, Expr *e, size_t amark)
 		    "attributes type that holds them (TVM's rule)");
 }
 
+/* The call of operator or constructor value f at pos, its '(' consumed. */
+static Expr *call_op_value(Parser *p, const Expr *f, Pos pos)
+{
+	size_t emark = p->exprs.count, amark = p->attrs.count;
+	uint32_t attrs_offset;
+	Expr *e = NULL;
+	if (f->u.op_value.op == OP_NONE)
+		return parse_construct_args(p, f->u.op_value.name, pos, f->u.op_value.adt,
+					    f->u.op_value.ctor);
+	if (parse_call_args(p, f->u.op_value.op, true, &attrs_offset))
+		e = finish_op_call(p, f->u.op_value.op, pos, emark, amark);
+	p->exprs.count = emark;
+	p->attrs.count = amark;
+	return e;
+}
+
 /* postfix := primary ('(' call_args | '.' INT)*
  * A call of an expression or a projection is positioned where the callee
  * or the tuple starts. */
@@ -2243,7 +2276,12 @@ static Expr *parse_postfix(Parser *p)
 		take_span(p, e->pos);
 	while (e) {
 		Token *t = peek(p);
-		if (t->kind == TK_LPAREN) {
+		if (t->kind == TK_LPAREN && e->kind == EXPR_OP_VALUE) {
+			/* `(add)(%x, %y)` or `%0 = add; %0(%x, %y)`: as in TVM,
+			 * the call of the operator or constructor itself */
+			next(p);
+			e = call_op_value(p, e, start);
+		} else if (t->kind == TK_LPAREN) {
 			size_t mark = p->exprs.count, amark = p->attrs.count;
 			next(p);
 			uint32_t attrs_offset;
@@ -2806,18 +2844,15 @@ static void find_constructor(Parser *p, const Token *t, uint32_t *adt, uint32_t 
 	DP_ASSERT(*adt < p->typedefs.count && *ctor < p->typedefs.items[*adt].nctors);
 }
 
-/* construct := CTOR ('(' (expr (',' expr)*)? ')')?
- * A constructor without fields is written bare, as TVM prints it, with
- * perhaps its type printed after it. */
-static Expr *parse_construct(Parser *p)
+/* The call of constructor (adt, ctor) at pos: its arguments, the '('
+ * consumed, up to the ')'. */
+static Expr *parse_construct_args(Parser *p, const char *name, Pos pos, uint32_t adt, uint32_t ctor)
 {
-	Token name = next(p);
-	uint32_t adt, ctor, want;
+	uint32_t want = p->typedefs.items[adt].ctors[ctor].nfields;
 	size_t mark = p->exprs.count;
+	uint32_t open = p->last_offset;
 	Expr *e = NULL;
-	find_constructor(p, &name, &adt, &ctor);
-	want = p->typedefs.items[adt].ctors[ctor].nfields;
-	if (accept(p, TK_LPAREN) && !accept(p, TK_RPAREN)) {
+	if (!accept(p, TK_RPAREN)) {
 		for (;;) {
 			Expr *arg = parse_sequence(p);
 			if (!arg)
@@ -2831,18 +2866,38 @@ static Expr *parse_construct(Parser *p)
 		}
 	}
 	if (p->exprs.count - mark != want) {
-		parse_error(p, name.pos, "constructor '%.*s' takes %u argument%s, %zu given",
-			    (int)name.len, name.text, want, want == 1 ? "" : "s",
-			    p->exprs.count - mark);
+		parse_error(p, pos, "constructor '%s' takes %u argument%s, %zu given", name, want,
+			    want == 1 ? "" : "s", p->exprs.count - mark);
 		goto out;
 	}
-	e = ir_construct(p->m, name.pos, adt, ctor, STACK_AT(p->exprs, mark), want);
-	if (!want && p->last_offset == name.offset)
-		/* a bare `Nil` followed by a `ty=List[float32]` comment: the
-		 * printed type says what no argument can (infer_construct) */
-		e->type = parse_printed_type(p, name.offset + name.len);
+	e = ir_construct(p->m, pos, adt, ctor, STACK_AT(p->exprs, mark), want);
 out:
+	if (!e)
+		note_sequence(p, open);
 	p->exprs.count = mark;
+	return e;
+}
+
+/* construct := CTOR ('(' (expr (',' expr)*)? ')')?
+ * A constructor without fields is written bare, as TVM prints it, with
+ * perhaps its type printed after it; one with fields written bare is the
+ * constructor as a value (TVM's ConstructorNode), a function. */
+static Expr *parse_construct(Parser *p)
+{
+	Token name = next(p);
+	uint32_t adt, ctor;
+	const IrConstructor *c;
+	Expr *e;
+	find_constructor(p, &name, &adt, &ctor);
+	c = &p->typedefs.items[adt].ctors[ctor];
+	if (accept(p, TK_LPAREN))
+		return parse_construct_args(p, c->name, name.pos, adt, ctor);
+	if (c->nfields)
+		return ir_constructor_value(p->m, name.pos, adt, ctor);
+	e = ir_construct(p->m, name.pos, adt, ctor, NULL, 0);
+	/* a bare `Nil` followed by a `ty=List[float32]` comment: the printed
+	 * type says what no argument can (infer_construct) */
+	e->type = parse_printed_type(p, name.offset + name.len);
 	return e;
 }
 
@@ -3149,6 +3204,7 @@ static bool starts_bare(Parser *p)
 		return lex_is_ident(t, "True") || lex_is_ident(t, "False") ||
 		       lex_is_ident(t, "meta") || lex_is_ident(t, "match") ||
 		       name_table_find(&p->ctor_names, t->text, t->len) ||
+		       name_table_find(&p->ops, t->text, t->len) ||
 		       peek_at(p, 1)->kind == TK_LPAREN;
 	case TK_EOF:
 	case TK_ERROR:

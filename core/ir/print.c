@@ -420,6 +420,7 @@ bool print_is_atom(const Expr *e)
 	case EXPR_VAR:
 	case EXPR_GLOBAL:
 	case EXPR_CONSTANT:
+	case EXPR_OP_VALUE: /* its name, in place, as TVM prints it */
 		return true;
 	case EXPR_CONSTRUCT:
 		/* a constructor without fields prints bare, in place, as
@@ -1014,6 +1015,7 @@ static void print_place(Printer *p, Expr *root)
 		case EXPR_VAR:
 		case EXPR_GLOBAL:
 		case EXPR_CONSTANT:
+		case EXPR_OP_VALUE:
 			break;
 		}
 	}
@@ -1148,6 +1150,7 @@ static void print_finish(Printer *p, Expr *e, Expr *root)
 	case EXPR_VAR:
 	case EXPR_GLOBAL:
 	case EXPR_CONSTANT:
+	case EXPR_OP_VALUE:
 		return;
 	case EXPR_LET:
 		if (!(p->flags[e->id] & NODE_WRAPPED))
@@ -1519,6 +1522,9 @@ static void print_atom(Printer *p, const Expr *e)
 		strbuf_putc(out, '@');
 		strbuf_puts(out, e->u.global.name);
 		return;
+	case EXPR_OP_VALUE:
+		strbuf_puts(out, e->u.op_value.name);
+		return;
 	case EXPR_CONSTANT:
 		/* TVM follows a constant with its type where it stands */
 		print_constant(out, e);
@@ -1785,6 +1791,7 @@ static void print_full(Printer *p, const Expr *e, uint32_t indent, const Expr *a
 	case EXPR_VAR:
 	case EXPR_GLOBAL:
 	case EXPR_CONSTANT:
+	case EXPR_OP_VALUE:
 		/* a reference (TVM prints a variable's span where it is
 		 * defined), or a constant with its own comment */
 		print_atom(p, e);
@@ -2103,6 +2110,9 @@ static void print_inline_node(StrBuf *out, const Expr *e, int depth, int *budget
 	case EXPR_GLOBAL:
 		strbuf_putc(out, '@');
 		strbuf_puts(out, e->u.global.name);
+		return;
+	case EXPR_OP_VALUE:
+		strbuf_puts(out, e->u.op_value.name);
 		return;
 	case EXPR_CONSTANT:
 		print_constant(out, e);

@@ -66,6 +66,11 @@ typedef struct InferState {
 				 (infer_seed_closure); NULL until needed */
 	ExprVec deferred;      /* unannotated closure parameters met before
 				 any call gave them a type */
+	ExprVec op_values;     /* operators used as values (EXPR_OP_VALUE),
+				  typed by the first call of them */
+	uint8_t *op_called;    /* bit per node id: an operator value some
+				  call tried (its errors were the call's);
+				  NULL until one is */
 	uint8_t *closure_seen; /* bit per node id, all clear between uses:
 				  infer_closure_pass's listing */
 	bool speculative;      /* the silent first pass of infer_seed_closure:
@@ -413,14 +418,58 @@ static Expr *infer_unseeded_closure(InferState *st, Expr *callee, Expr **var)
 	return fn;
 }
 
+/* The operator value (EXPR_OP_VALUE of an operator) a call's callee is,
+ * directly or through let variables, or NULL. */
+static Expr *infer_called_operator(Expr *callee)
+{
+	for (int steps = 0; callee && steps < 64; steps++) {
+		if (callee->kind == EXPR_OP_VALUE)
+			return callee->u.op_value.op != OP_NONE ? callee : NULL;
+		if (callee->kind != EXPR_VAR || callee->u.var.role != VAR_LET)
+			return NULL;
+		callee = callee->u.var.value;
+	}
+	return NULL;
+}
+
+/* A call of operator value opv (`let %f = add; %f(%x, %y)`): typed by the
+ * operator's relation, each call afresh, as TVM instantiates an
+ * operator's polymorphic type at each call. The first call gives opv, and
+ * the let variables between it and the call, the function type it found,
+ * as TVM's inference does. */
+static Type *infer_operator_value_call(InferState *st, Expr *e, Expr *opv)
+{
+	Expr as_op = *e; /* the call as the relations read an op call */
+	Type *ret, **params;
+	if (!st->op_called)
+		st->op_called = xcalloc(st->m->nexprs / 8 + 1, 1);
+	st->op_called[opv->id >> 3] |= (uint8_t)(1u << (opv->id & 7));
+	as_op.u.call.op = opv->u.op_value.op;
+	as_op.u.call.unknown = NULL;
+	ret = infer_op_call(st, &as_op);
+	if (!ret || opv->type)
+		return ret;
+	params = xmalloc((e->u.call.nargs ? e->u.call.nargs : 1) * sizeof(Type *));
+	for (uint32_t i = 0; i < e->u.call.nargs; i++)
+		params[i] = e->u.call.args[i]->type;
+	opv->type = type_func(ir_data_arena(st->m), e->u.call.nargs, params, ret);
+	free(params);
+	for (Expr *v = e->u.call.callee; v != opv && !v->type; v = v->u.var.value)
+		v->type = opv->type;
+	return ret;
+}
+
 static Type *infer_fn_call(InferState *st, Expr *e)
 {
 	Expr *callee = e->u.call.callee;
 	Type *ft = callee ? callee->type : NULL;
 	uint32_t n = e->u.call.nargs;
+	Expr *opv;
 	for (uint32_t i = 0; i < n; i++)
 		if (!e->u.call.args[i]->type)
 			return NULL;
+	if ((opv = infer_called_operator(callee)) != NULL)
+		return infer_operator_value_call(st, e, opv);
 	if (!ft && callee) {
 		Expr *var, *fn = infer_unseeded_closure(st, callee, &var);
 		if (fn && fn->u.fn.nparams != n) {
@@ -605,6 +654,7 @@ static const Type *infer_written_type(const Expr *e)
 		return e->type;
 	case EXPR_GLOBAL:
 	case EXPR_CONSTANT:
+	case EXPR_OP_VALUE:
 	case EXPR_LET:
 	case EXPR_TUPLE:
 	case EXPR_PROJ:
@@ -655,6 +705,13 @@ static Type *infer_node(InferState *st, Expr *e)
 		return infer_construct(st->m, st->diags, e);
 	case EXPR_MATCH:
 		return infer_match(st->m, st->diags, e, infer_pattern_memo(st), st->speculative);
+	case EXPR_OP_VALUE:
+		if (e->u.op_value.op == OP_NONE)
+			return infer_constructor_value(st->m, e);
+		/* typed by the first call of it (infer_operator_value_call);
+		 * one that none types is reported at the end */
+		exprvec_push(&st->op_values, e);
+		return NULL;
 	}
 	return NULL;
 }
@@ -766,10 +823,20 @@ static bool infer_starts_of_listing(const IrModule *m, const ExprVec *nodes, siz
 }
 
 /* The closure parameters and recursive let variables no call gave a
- * type, each once. */
+ * type, and the operator values no call typed, each once. */
 static void infer_report_deferred(InferState *st)
 {
 	uint8_t *reported;
+	for (size_t i = 0; i < st->op_values.count; i++) {
+		const Expr *e = st->op_values.items[i];
+		if (!e->type &&
+		    !(st->op_called && (st->op_called[e->id >> 3] & (1u << (e->id & 7)))))
+			infer_error(
+				st, e->pos,
+				"cannot infer the type of operator '%s' used as a value: devplan "
+				"types it where it is called, directly or through a let",
+				e->u.op_value.name);
+	}
 	if (!st->deferred.count)
 		return;
 	reported = xcalloc((size_t)st->m->nexprs / 8 + 1, 1);
@@ -887,6 +954,8 @@ bool infer_module_listed(IrModule *m, ExprVec *listed, DiagList *diags)
 	m->typed = diags->errors == errors_before;
 	exprvec_free(&nodes);
 	exprvec_free(&st.deferred);
+	exprvec_free(&st.op_values);
+	free(st.op_called);
 	free(st.seed_types);
 	free(st.closure_seen);
 	for (uint32_t g = 0; g < n; g++)
