@@ -1288,26 +1288,62 @@ static void test_function_attributes(void **state)
 	ir_module_free(m);
 }
 
+/* A graph binding stays visible to the rest of its definition once its
+ * scope ends, as in TVM's parser, whose graph bindings are not scoped (its
+ * printer binds a value two branches share in the first); a let's, a
+ * parameter's or a pattern's variable is visible in its body only, and
+ * used elsewhere in its definition, an error as in TVM; a name no binding
+ * of the definition has is a free variable. */
 static void test_scoping(void **state)
 {
 	IrModule *m = parse_ok("def @main(%x: int32) {\n"
 			       "  %0 = fn () { %5 = add(%x, 1); %5 };\n"
-			       "  %1 = if (True) { %6 = add(%x, 2); %6 } else { %x };\n"
+			       "  %1 = if (True) { %6 = add(%x, 2); %6 } else { %6 };\n"
 			       "  %2 = (%5, %6);\n"
 			       "  %2\n"
 			       "}\n"
 			       "def @g() { (%0, %x) }\n");
 	Expr *t = body_of(m, "main"), *g = body_of(m, "g");
+	char *errors;
 	(void)state;
-	/* names bound inside a closure or a branch are not visible after it */
-	assert_int_equal(t->u.tuple.fields[0]->kind, EXPR_VAR);
-	assert_int_equal(t->u.tuple.fields[0]->u.var.role, VAR_FREE);
-	assert_int_equal(t->u.tuple.fields[1]->u.var.role, VAR_FREE);
-	/* nor in another function */
+	assert_op(t->u.tuple.fields[0], OP_ADD);
+	assert_op(t->u.tuple.fields[1], OP_ADD);
+	/* another function's names are not its own */
 	assert_int_equal(g->u.tuple.fields[0]->u.var.role, VAR_FREE);
 	assert_int_equal(g->u.tuple.fields[1]->u.var.role, VAR_FREE);
-	assert_int_equal(m->nfree_vars, 4);
+	assert_int_equal(m->nfree_vars, 2);
 	ir_module_free(m);
+	errors = parse_fails("def @main(%c: bool) {\n"
+			     "  %0 = if (%c) { let %x = 1; %x } else { %x };\n"
+			     "  %1 = fn (%p: int32) { %p };\n"
+			     "  %2 = add(%p, %y);\n"
+			     "  let %y = 2;\n"
+			     "  (%0, %1, %2)\n"
+			     "}\n");
+	assert_string_equal(errors,
+			    "t.relay:2:42: error: '%x' is used outside the scope of its binding (a "
+			    "let's, a parameter's or a pattern's variable is visible only in its "
+			    "body)\n"
+			    "    %0 = if (%c) { let %x = 1; %x } else { %x };\n"
+			    "                                           ^\n"
+			    "t.relay:2:22: note: '%x' is bound here\n"
+			    "    %0 = if (%c) { let %x = 1; %x } else { %x };\n"
+			    "                       ^\n"
+			    "t.relay:4:12: error: '%p' is used outside the scope of its binding (a "
+			    "let's, a parameter's or a pattern's variable is visible only in its "
+			    "body)\n"
+			    "    %2 = add(%p, %y);\n"
+			    "             ^\n"
+			    "t.relay:3:12: note: '%p' is bound here\n"
+			    "    %1 = fn (%p: int32) { %p };\n"
+			    "             ^\n"
+			    "t.relay:4:16: error: '%y' is used before its binding\n"
+			    "    %2 = add(%p, %y);\n"
+			    "                 ^\n"
+			    "t.relay:5:7: note: '%y' is bound here\n"
+			    "    let %y = 2;\n"
+			    "        ^\n");
+	free(errors);
 }
 
 /* TVM's infix operators read as calls of their operators, with its

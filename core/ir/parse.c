@@ -11,7 +11,11 @@
  * is known, so a million bindings cost a million loop iterations. %names
  * resolve through an open-addressing hash table with an undo log (a scope
  * is a mark in the log), so entering and leaving a closure, an if branch or
- * a function costs only the names bound inside it. Call arguments, tuple
+ * a function costs only the names bound inside it. As in TVM's parser, a
+ * graph binding (`%0 = e;`) stays visible to the rest of its definition
+ * after its scope ends, while a let's, a parameter's or a pattern's
+ * variable used outside its scope is an error (check_free_uses); a name no
+ * binding of the definition has is a free variable. Call arguments, tuple
  * fields, parameters, attributes and dimensions are collected on parser-
  * owned stacks that are reused, so nothing is malloc'd per token. Recursion
  * (nested expressions, types, attribute lists) is capped at
@@ -99,6 +103,11 @@ typedef struct NameEntry {
 		Expr *expr;
 		uint32_t index_plus_one;
 	} u;
+	/* in the scope: the definition that last bound the name
+	 * (Parser.definition); among the free variables: the last one that
+	 * used it without a declaration in scope */
+	uint32_t definition;
+	bool declared; /* a free variable: declared with free_var */
 } NameEntry;
 
 typedef struct NameTable {
@@ -180,7 +189,16 @@ typedef struct ScopeUndo {
 	const char *key;
 	uint32_t len;
 	Expr *prev;
+	bool graph; /* a graph binding `%0 = e;` (see scope_restore) */
 } ScopeUndo;
+
+/* A use of a free variable without a declaration in scope, kept for the
+ * end of its definition to tell whether the name is bound there
+ * (check_free_uses). */
+typedef struct FreeUse {
+	Expr *var;
+	Pos pos;
+} FreeUse;
 
 /* An operator not in ops.def that the module calls: its first call, and
  * how many there are (for the note that names them). */
@@ -246,10 +264,14 @@ typedef struct Parser {
 	int max_depth;  /* parse_max_depth() */
 	size_t ntokens; /* tokens read, for polling Ctrl-C (interrupt_poll) */
 
-	NameTable scope; /* %name -> node, with an undo log */
-	Expr **numbered; /* %0, %1, ...: node by number, outside the table */
+	NameTable scope;               /* %name -> node, with an undo log */
+	Expr **numbered;               /* %0, %1, ...: node by number, outside the table */
+	uint32_t *numbered_definition; /* and the definition that bound it last */
 	size_t numbered_cap;
 	size_t numbered_limit;
+	uint32_t definition;      /* counts the definitions (and a bare input) read */
+	NameTable stale;          /* graph bindings of this definition out of scope */
+	STACK(FreeUse) free_uses; /* in this definition (check_free_uses) */
 	/* set by a definition just before its body: the body leaves its
 	 * bindings for the definition to drop all at once (scope_restore) */
 	bool body_restore_deferred;
@@ -583,31 +605,70 @@ static Expr **numbered_slot(Parser *p, const char *key, size_t len, bool grow)
 	if (n > p->numbered_limit)
 		return NULL;
 	if (n >= p->numbered_cap) {
-		size_t old = p->numbered_cap;
+		size_t old = p->numbered_cap, cap = old;
 		if (!grow)
 			return NULL;
 		grow_array((void **)&p->numbered, &p->numbered_cap, n + 1, sizeof(Expr *));
+		grow_array((void **)&p->numbered_definition, &cap, p->numbered_cap,
+			   sizeof(uint32_t));
 		memset(p->numbered + old, 0, (p->numbered_cap - old) * sizeof(Expr *));
+		memset(p->numbered_definition + old, 0, (p->numbered_cap - old) * sizeof(uint32_t));
 	}
 	return &p->numbered[n];
 }
 
-static void scope_bind(Parser *p, const Token *name, Expr *e)
+/* Binds name to e in the current scope, as a graph binding (`%0 = e;`)
+ * or not (a let, a parameter, a pattern's or a free_var's variable). */
+static void scope_bind(Parser *p, const Token *name, Expr *e, bool graph)
 {
 	const char *key = name->text + 1;
 	size_t len = name->len - 1;
 	Expr **slot = numbered_slot(p, key, len, true);
-	ScopeUndo u = {key, (uint32_t)len, NULL};
-	if (!slot)
-		slot = &name_table_insert(&p->scope, key, len)->u.expr;
+	ScopeUndo u = {key, (uint32_t)len, NULL, graph};
+	if (slot) {
+		p->numbered_definition[slot - p->numbered] = p->definition;
+	} else {
+		NameEntry *entry = name_table_insert(&p->scope, key, len);
+		entry->definition = p->definition;
+		slot = &entry->u.expr;
+	}
 	u.prev = *slot;
 	*slot = e;
 	STACK_PUSH(p->undo, u);
 }
 
+/* Was the name bound anywhere in the definition being read? */
+static bool bound_in_definition(Parser *p, const char *key, size_t len)
+{
+	Expr **slot = numbered_slot(p, key, len, false);
+	NameEntry *entry;
+	if (slot)
+		return p->numbered_definition[slot - p->numbered] == p->definition;
+	entry = name_table_find(&p->scope, key, len);
+	return entry && entry->definition == p->definition;
+}
+
+/* Leaves the scopes opened since mark. A graph binding that goes out of
+ * scope stays visible to the rest of its definition (stale), as in TVM's
+ * parser, whose graph bindings are not scoped: its printer binds a value
+ * two branches share in the first and uses it in the second. */
 static void scope_restore(Parser *p, size_t mark)
 {
-	if (mark == 0 && 2 * p->undo.count >= p->scope.count) {
+	while (p->undo.count > mark) {
+		ScopeUndo *u = &p->undo.items[--p->undo.count];
+		Expr **slot = numbered_slot(p, u->key, u->len, false);
+		if (!slot)
+			slot = &name_table_find(&p->scope, u->key, u->len)->u.expr;
+		if (u->graph && *slot)
+			name_table_insert(&p->stale, u->key, u->len)->u.expr = *slot;
+		*slot = u->prev;
+	}
+}
+
+/* Leaves every scope at the end of a definition (or of a bare input). */
+static void scope_clear(Parser *p)
+{
+	if (2 * p->undo.count >= p->scope.count) {
 		/* Everything goes, and most of the table with it: clearing
 		 * it whole is sequential, while undoing a million bindings one
 		 * by one is a million hash lookups. */
@@ -617,15 +678,10 @@ static void scope_restore(Parser *p, size_t mark)
 			memset(p->scope.slots, 0, p->scope.cap * sizeof(NameEntry));
 		p->scope.count = 0;
 		p->undo.count = 0;
-		return;
+	} else {
+		scope_restore(p, 0);
 	}
-	while (p->undo.count > mark) {
-		ScopeUndo *u = &p->undo.items[--p->undo.count];
-		Expr **slot = numbered_slot(p, u->key, u->len, false);
-		if (!slot)
-			slot = &name_table_find(&p->scope, u->key, u->len)->u.expr;
-		*slot = u->prev;
-	}
+	name_table_free(&p->stale);
 }
 
 /* What a %name means here, or NULL. */
@@ -648,22 +704,90 @@ static void add_free_var(Parser *p, Expr *var)
 	m->free_vars[m->nfree_vars++] = var;
 }
 
-/* The module-wide free variable named by t, created on first use. */
-static Expr *free_var(Parser *p, const Token *t, Type *annotation)
+/* The module-wide free variable named by t, created on first use; a
+ * declaration (`free_var`) or not (a %name that nothing binds). */
+static Expr *free_var(Parser *p, const Token *t, Type *annotation, bool declaration)
 {
 	NameEntry *entry = name_table_insert(&p->free_vars, t->text + 1, t->len - 1);
 	if (!entry->u.expr) {
 		entry->u.expr = ir_var(p->m, t->pos, token_name(p, t), VAR_FREE, annotation);
 		add_free_var(p, entry->u.expr);
 	}
+	if (declaration) {
+		entry->declared = true;
+	} else if (!entry->declared && entry->definition != p->definition) {
+		/* its first undeclared use in this definition */
+		FreeUse use = {entry->u.expr, t->pos};
+		entry->definition = p->definition;
+		STACK_PUSH(p->free_uses, use);
+	}
 	return entry->u.expr;
 }
 
-/* A %name in an expression: the innermost binding, else a free variable. */
+/* A %name in an expression: the innermost binding, else a graph binding
+ * of this definition out of scope (scope_restore), else a free
+ * variable. */
 static Expr *lookup_local(Parser *p, const Token *t)
 {
 	Expr *e = scope_lookup(p, t->text + 1, t->len - 1);
-	return e ? e : free_var(p, t, NULL);
+	NameEntry *stale;
+	if (e)
+		return e;
+	stale = name_table_find(&p->stale, t->text + 1, t->len - 1);
+	return stale ? stale->u.expr : free_var(p, t, NULL, false);
+}
+
+/* A node of fn named name that binds it (a variable, or a graph
+ * binding's node), the first in the text, or NULL. */
+static const Expr *find_binding(Parser *p, Expr *fn, const char *name)
+{
+	uint8_t *seen = xcalloc(p->m->nexprs / 8 + 1, 1);
+	ExprVec nodes = {0};
+	const Expr *found = NULL;
+	ir_postorder(p->m, fn, true, seen, &nodes);
+	for (size_t i = 0; i < nodes.count; i++) {
+		const Expr *e = nodes.items[i];
+		if (e->name && strcmp(e->name, name) == 0 &&
+		    (e->kind != EXPR_VAR || e->u.var.role != VAR_FREE) &&
+		    (!found || e->pos.line < found->pos.line ||
+		     (e->pos.line == found->pos.line && e->pos.col < found->pos.col)))
+			found = e;
+	}
+	exprvec_free(&nodes);
+	free(seen);
+	return found;
+}
+
+/* At the end of a definition (fn: what it defines): a %name used where
+ * nothing binding it is in scope is a free variable, unless the
+ * definition binds it elsewhere. Then, as TVM's parser reports (`this
+ * local variable has not been previously declared`), it is an error: a
+ * let's, a parameter's or a pattern's variable used out of its scope, or
+ * a name used before the binding that follows. */
+static void check_free_uses(Parser *p, Expr *fn)
+{
+	for (size_t i = 0; i < p->free_uses.count && !p->stop; i++) {
+		const FreeUse *u = &p->free_uses.items[i];
+		const char *name = u->var->name;
+		NameEntry *entry = name_table_find(&p->free_vars, name, strlen(name));
+		const Expr *binding;
+		if (entry->declared || !bound_in_definition(p, name, strlen(name)))
+			continue;
+		binding = fn ? find_binding(p, fn, name) : NULL;
+		if (binding &&
+		    (binding->pos.line > u->pos.line ||
+		     (binding->pos.line == u->pos.line && binding->pos.col > u->pos.col)))
+			parse_error(p, u->pos, "'%%%s' is used before its binding", name);
+		else
+			parse_error(
+				p, u->pos,
+				"'%%%s' is used outside the scope of its binding (a let's, a "
+				"parameter's or a pattern's variable is visible only in its body)",
+				name);
+		if (binding && !p->stop)
+			diag_note(p->diags, p->src, binding->pos, "'%%%s' is bound here", name);
+	}
+	p->free_uses.count = 0;
 }
 
 /* ---- Devices ---------------------------------------------------------- */
@@ -2013,7 +2137,7 @@ static bool parse_param(Parser *p, uint32_t first_param_id)
 	take_span(p, name.pos);
 	var = ir_var(p->m, name.pos, token_name(p, &name), VAR_PARAM, annotation);
 	var->device = device;
-	scope_bind(p, &name, var);
+	scope_bind(p, &name, var, false);
 	STACK_PUSH(p->exprs, var);
 	return true;
 }
@@ -2088,8 +2212,9 @@ static bool parse_params(Parser *p, int32_t *device)
  * definition (`def @f` consumed); `what` names it in messages. The
  * parameters are visible in the body only. The type variables from tmark
  * on are the closure's own type parameters (a definition keeps its own in
- * its IrGlobal and passes the stack's count). */
-static Expr *parse_fn_rest(Parser *p, Pos pos, const char *what, size_t tmark)
+ * its IrGlobal and passes the stack's count). A definition's end checks
+ * its names' uses (check_free_uses) and leaves every scope. */
+static Expr *parse_fn_rest(Parser *p, Pos pos, const char *what, size_t tmark, bool definition)
 {
 	size_t scope_mark = p->undo.count, emark = p->exprs.count, amark = p->attrs.count;
 	int32_t device = IR_NO_DEVICE;
@@ -2106,7 +2231,7 @@ static Expr *parse_fn_rest(Parser *p, Pos pos, const char *what, size_t tmark)
 	if (ok) {
 		/* a definition's scope ends with its body: the restore below
 		 * drops the body's bindings too */
-		p->body_restore_deferred = scope_mark == 0;
+		p->body_restore_deferred = definition;
 		body = parse_body(p);
 		snprintf(msg, sizeof msg, "'}' to close the body of %s", what);
 		ok = close_body(p, body != NULL, msg);
@@ -2132,7 +2257,12 @@ static Expr *parse_fn_rest(Parser *p, Pos pos, const char *what, size_t tmark)
 			fn->u.fn.head = head;
 		}
 	}
-	scope_restore(p, scope_mark);
+	if (definition) {
+		check_free_uses(p, fn);
+		scope_clear(p);
+	} else {
+		scope_restore(p, scope_mark);
+	}
 	p->exprs.count = emark;
 	p->attrs.count = amark;
 	return fn;
@@ -2166,7 +2296,7 @@ static Expr *parse_primary(Parser *p)
 		size_t tmark = p->tvars.count;
 		Expr *fn = NULL;
 		if (peek(p)->kind != TK_LBRACKET || parse_type_params(p, tmark))
-			fn = parse_fn_rest(p, kw.pos, "the function", tmark);
+			fn = parse_fn_rest(p, kw.pos, "the function", tmark, false);
 		p->tvars.count = tmark;
 		return fn;
 	}
@@ -2413,7 +2543,7 @@ static bool parse_binding(Parser *p)
 		return false;
 	if (!e->name)
 		e->name = arena_strndup(ir_data_arena(p->m), name.text + 1, name.len - 1);
-	scope_bind(p, &name, e);
+	scope_bind(p, &name, e, true);
 	return expect_semicolon(p, "';' after the binding");
 }
 
@@ -2439,10 +2569,10 @@ static bool parse_let(Parser *p)
 	var = ir_var(p->m, name.pos, token_name(p, &name), VAR_LET, annotation);
 	recursive = peek(p)->kind == TK_FN;
 	if (recursive)
-		scope_bind(p, &name, var);
+		scope_bind(p, &name, var, false);
 	value = parse_expr(p);
 	if (!recursive)
-		scope_bind(p, &name, var);
+		scope_bind(p, &name, var, false);
 	if (!value)
 		return false;
 	{
@@ -2466,7 +2596,7 @@ static bool parse_free_var(Parser *p, bool in_body)
 	name = next(p);
 	if (accept(p, TK_COLON) && !parse_annotation(p, &annotation))
 		return false;
-	var = free_var(p, &name, annotation);
+	var = free_var(p, &name, annotation, true);
 	take_span(p, var->pos);
 	if (annotation && var->u.var.annotation != annotation) {
 		if (var->u.var.annotation)
@@ -2476,7 +2606,7 @@ static bool parse_free_var(Parser *p, bool in_body)
 		var->type = annotation;
 	}
 	if (in_body)
-		scope_bind(p, &name, var);
+		scope_bind(p, &name, var, false);
 	return expect_semicolon(p, "';' after the free variable");
 }
 
@@ -2956,7 +3086,7 @@ static const Pattern *parse_pattern(Parser *p, size_t var_mark)
 		}
 		take_span(p, name.pos);
 		var = ir_var(p->m, name.pos, token_name(p, &name), VAR_PATTERN, annotation);
-		scope_bind(p, &name, var);
+		scope_bind(p, &name, var, false);
 		pat->kind = PATTERN_VAR;
 		pat->var = (uint32_t)(p->pattern_vars.count - p->match_vars);
 		exprvec_push(&p->pattern_vars, var);
@@ -3106,7 +3236,8 @@ static bool parse_def(Parser *p)
 		p->tvars.count = tmark;
 		return false;
 	}
-	fn = parse_fn_rest(p, kw.pos, what, p->tvars.count);
+	p->definition++;
+	fn = parse_fn_rest(p, kw.pos, what, p->tvars.count, true);
 	if (fn && index >= 0) {
 		p->m->globals[index].fn = fn;
 		p->m->globals[index].type_params =
@@ -3161,7 +3292,9 @@ static void parse_bare(Parser *p)
 	Expr *body, *fn;
 	IrModule *m = p->m;
 	NameEntry *entry;
+	p->definition++;
 	body = parse_body(p);
+	check_free_uses(p, body);
 	if (!body)
 		return;
 	if (peek(p)->kind != TK_EOF) {
@@ -3330,6 +3463,9 @@ static void parser_free(Parser *p)
 {
 	name_table_free(&p->scope);
 	free(p->numbered);
+	free(p->numbered_definition);
+	name_table_free(&p->stale);
+	free(p->free_uses.items);
 	name_table_free(&p->free_vars);
 	name_table_free(&p->globals);
 	name_table_free(&p->ops);
