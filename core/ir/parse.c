@@ -325,6 +325,7 @@ static Expr *parse_construct(Parser *p);
 static Expr *parse_construct_args(Parser *p, const char *name, Pos pos, uint32_t adt,
 				  uint32_t ctor);
 static Expr *parse_match(Parser *p);
+static Expr *parse_postfix(Parser *p);
 static bool close_body(Parser *p, bool body_ok, const char *what);
 static bool parse_attr_value(Parser *p, AttrValue *out);
 static Expr *meta_constant(Parser *p, Pos pos, int64_t index);
@@ -3130,10 +3131,12 @@ out:
 	return result;
 }
 
-/* match := ('match' | 'match' '?') '(' expr ')' '{' (clause (',' clause)* ','?)? '}'
+/* match := ('match' | 'match' '?') postfix '{' (clause (',' clause)* ','?)? '}'
  * clause := pattern '=>' ('{' body '}' | expr)
- * TVM prints `match?` for a match that need not be exhaustive. A
- * clause's pattern variables are visible in its body only. */
+ * TVM prints `match?` for a match that need not be exhaustive, and the
+ * matched value in parentheses, `match (%l)`, which are TVM's parser's
+ * atomic expression: `match %l` and `match (%a, %b)` read too. A clause's
+ * pattern variables are visible in its body only. */
 static Expr *parse_match(Parser *p)
 {
 	Token kw = next(p);
@@ -3142,11 +3145,8 @@ static Expr *parse_match(Parser *p)
 	ExprVec bodies = {0};
 	STACK(MatchClause) clauses = {0};
 	size_t var_mark = p->pattern_vars.count;
-	if (!expect(p, TK_LPAREN, "'(' after 'match'"))
-		return NULL;
-	scrutinee = parse_sequence(p);
-	if (!scrutinee || !expect(p, TK_RPAREN, "')' after the matched value") ||
-	    !expect(p, TK_LBRACE, "'{' before the match clauses"))
+	scrutinee = parse_postfix(p);
+	if (!scrutinee || !expect(p, TK_LBRACE, "'{' before the match clauses"))
 		goto out;
 	opened = true;
 	while (!accept(p, TK_RBRACE)) {
