@@ -3292,6 +3292,7 @@ static void parse_bare(Parser *p)
 	Expr *body, *fn;
 	IrModule *m = p->m;
 	NameEntry *entry;
+	bool quiet;
 	p->definition++;
 	body = parse_body(p);
 	check_free_uses(p, body);
@@ -3301,17 +3302,22 @@ static void parse_bare(Parser *p)
 		error_expected(p, "the end of the input after the bare expression");
 		return;
 	}
+	/* the notes say how it loads: not after an error */
+	quiet = p->diags->errors > p->errors_at_start;
 	if (body->kind == EXPR_FN && !body->name) {
 		fn = body;
-		diag_note(p->diags, p->src, pos, "the input is a bare function: loaded as '@main'");
+		if (!quiet)
+			diag_note(p->diags, p->src, pos,
+				  "the input is a bare function: loaded as '@main'");
 	} else {
 		for (uint32_t i = 0; i < m->nfree_vars; i++)
 			m->free_vars[i]->u.var.role = VAR_PARAM;
 		fn = ir_fn(m, pos, m->free_vars, m->nfree_vars, NULL, body);
 		m->nfree_vars = 0;
-		diag_note(p->diags, p->src, pos,
-			  "the input is a bare expression: loaded as '@main', its free "
-			  "variables as parameters");
+		if (!quiet)
+			diag_note(p->diags, p->src, pos,
+				  "the input is a bare expression: loaded as '@main', its free "
+				  "variables as parameters");
 	}
 	entry = name_table_insert(&p->globals, "main", 4);
 	entry->u.index_plus_one = ir_add_global(m, "main", fn, pos) + 1;
