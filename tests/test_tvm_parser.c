@@ -149,8 +149,9 @@ static void check_accepted(const char *sub, size_t min)
 				 names[i], why, printed);
 		again = print_text(back);
 		if (strcmp(again, printed) != 0)
-			fail_msg("%s/%s: print(parse(print(m))) differs from print(m):\n%s\n---\n%s",
-				 sub, names[i], printed, again);
+			fail_msg(
+				"%s/%s: print(parse(print(m))) differs from print(m):\n%s\n---\n%s",
+				sub, names[i], printed, again);
 		free(again);
 		free(printed);
 		ir_module_free(back);
@@ -339,9 +340,9 @@ static int teardown(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_parser_texts),   cmocka_unit_test(test_printer_texts),
-		cmocka_unit_test(test_std_texts),      cmocka_unit_test(test_plan_devices_texts),
-		cmocka_unit_test(test_reads_as_tvm),   cmocka_unit_test(test_rejected_texts),
+		cmocka_unit_test(test_parser_texts), cmocka_unit_test(test_printer_texts),
+		cmocka_unit_test(test_std_texts),    cmocka_unit_test(test_plan_devices_texts),
+		cmocka_unit_test(test_reads_as_tvm), cmocka_unit_test(test_rejected_texts),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
 }
