@@ -1344,6 +1344,21 @@ static void test_scoping(void **state)
 			    "    let %y = 2;\n"
 			    "        ^\n");
 	free(errors);
+	/* a graph binding out of its scope, whose value uses a variable out
+	 * of its own (TVM's parser reads it, its type inference refuses it) */
+	errors = parse_fails("def @main(%c: bool) {\n"
+			     "  %0 = fn (%p: int32) { %5 = add(%p, 1); %5 };\n"
+			     "  %1 = if (%c) { let %y = 2; %6 = add(%y, %y); %6 } else { %6 };\n"
+			     "  (%0, %1, %5)\n"
+			     "}\n");
+	assert_non_null(strstr(errors, "t.relay:3:60: error: '%6' is used outside the scope of its "
+				       "binding, and its value uses '%y', which is not in scope "
+				       "here"));
+	assert_non_null(strstr(errors, "t.relay:4:12: error: '%5' is used outside the scope of its "
+				       "binding, and its value uses '%p', which is not in scope "
+				       "here"));
+	assert_non_null(strstr(errors, "t.relay:2:12: note: '%p' is bound here"));
+	free(errors);
 }
 
 /* TVM's infix operators read as calls of their operators, with its

@@ -269,8 +269,15 @@ typedef struct Parser {
 	uint32_t *numbered_definition; /* and the definition that bound it last */
 	size_t numbered_cap;
 	size_t numbered_limit;
-	uint32_t definition;      /* counts the definitions (and a bare input) read */
-	NameTable stale;          /* graph bindings of this definition out of scope */
+	uint32_t definition;    /* counts the definitions (and a bare input) read */
+	uint32_t definition_id; /* the first node id of the one being read */
+	NameTable stale;        /* graph bindings of this definition out of scope */
+	/* what out_of_scope_var walks: stamps by node id (visited, bound
+	 * inside the walk), its generation, and what is left of its budget */
+	uint32_t *walk_seen, *walk_bound;
+	size_t walk_cap;
+	uint32_t walk_gen;
+	size_t walk_budget;
 	STACK(FreeUse) free_uses; /* in this definition (check_free_uses) */
 	/* set by a definition just before its body: the body leaves its
 	 * bindings for the definition to drop all at once (scope_restore) */
@@ -725,17 +732,101 @@ static Expr *free_var(Parser *p, const Token *t, Type *annotation, bool declarat
 	return entry->u.expr;
 }
 
+enum { STALE_WALK_BUDGET = 1 << 24 }; /* nodes, over a whole parse */
+
+/* A variable that graph binding e (out of its scope, used here) uses and
+ * that is not in scope here: bound neither where the use is nor inside e
+ * (a closure's parameter, a let's variable that e holds). NULL when there
+ * is none; e itself when the walk's budget, which keeps a text of many
+ * such uses from taking quadratic time, is spent. The walk stays inside
+ * the definition being read (what came before holds none of its
+ * variables). */
+static const Expr *out_of_scope_var(Parser *p, Expr *e)
+{
+	const Expr *found = NULL;
+	ExprVec stack = {0};
+	if (p->walk_cap < p->m->nexprs) {
+		size_t old = p->walk_cap;
+		grow_array((void **)&p->walk_seen, &p->walk_cap, p->m->nexprs, sizeof(uint32_t));
+		p->walk_bound = xrealloc(p->walk_bound, p->walk_cap * sizeof(uint32_t));
+		memset(p->walk_seen + old, 0, (p->walk_cap - old) * sizeof(uint32_t));
+		memset(p->walk_bound + old, 0, (p->walk_cap - old) * sizeof(uint32_t));
+	}
+	p->walk_gen++;
+	exprvec_push(&stack, e);
+	while (stack.count && !found) {
+		Expr *n = stack.items[--stack.count];
+		if (n->id < p->definition_id || p->walk_seen[n->id] == p->walk_gen)
+			continue;
+		if (!p->walk_budget) {
+			found = e;
+			break;
+		}
+		p->walk_budget--;
+		p->walk_seen[n->id] = p->walk_gen;
+		switch (n->kind) {
+		case EXPR_VAR:
+			if (n->u.var.role != VAR_FREE && p->walk_bound[n->id] != p->walk_gen &&
+			    (!n->name || scope_lookup(p, n->name, strlen(n->name)) != n))
+				found = n;
+			continue;
+		case EXPR_LET:
+			p->walk_bound[n->u.let.var->id] = p->walk_gen;
+			break;
+		case EXPR_FN:
+			for (uint32_t i = 0; i < n->u.fn.nparams; i++)
+				p->walk_bound[n->u.fn.params[i]->id] = p->walk_gen;
+			break;
+		case EXPR_MATCH:
+			for (uint32_t i = 0; i < n->u.match.nvars; i++)
+				p->walk_bound[n->u.match.vars[i]->id] = p->walk_gen;
+			break;
+		case EXPR_GLOBAL:
+		case EXPR_CONSTANT:
+		case EXPR_CALL:
+		case EXPR_TUPLE:
+		case EXPR_PROJ:
+		case EXPR_IF:
+		case EXPR_CONSTRUCT:
+		case EXPR_OP_VALUE:
+			break;
+		}
+		for (uint32_t i = 0; i < ir_child_count(n); i++)
+			exprvec_push(&stack, ir_child(n, i));
+	}
+	exprvec_free(&stack);
+	return found;
+}
+
 /* A %name in an expression: the innermost binding, else a graph binding
- * of this definition out of scope (scope_restore), else a free
- * variable. */
+ * of this definition out of scope (scope_restore), else a free variable.
+ * An out-of-scope graph binding whose value uses a variable not in scope
+ * here (TVM's parser reads it, and its type inference refuses it) is an
+ * error. */
 static Expr *lookup_local(Parser *p, const Token *t)
 {
 	Expr *e = scope_lookup(p, t->text + 1, t->len - 1);
 	NameEntry *stale;
+	const Expr *var;
 	if (e)
 		return e;
 	stale = name_table_find(&p->stale, t->text + 1, t->len - 1);
-	return stale ? stale->u.expr : free_var(p, t, NULL, false);
+	if (!stale)
+		return free_var(p, t, NULL, false);
+	var = out_of_scope_var(p, stale->u.expr);
+	if (var == stale->u.expr) {
+		parse_error(p, t->pos, "'%.*s' is used outside the scope of its binding",
+			    (int)t->len, t->text);
+	} else if (var) {
+		parse_error(p, t->pos,
+			    "'%.*s' is used outside the scope of its binding, and its value uses "
+			    "'%%%s', which is not in scope here",
+			    (int)t->len, t->text, var->name ? var->name : "");
+		if (!p->stop)
+			diag_note(p->diags, p->src, var->pos, "'%%%s' is bound here",
+				  var->name ? var->name : "");
+	}
+	return stale->u.expr;
 }
 
 /* A node of fn named name that binds it (a variable, or a graph
@@ -3237,6 +3328,7 @@ static bool parse_def(Parser *p)
 		return false;
 	}
 	p->definition++;
+	p->definition_id = p->m->nexprs;
 	fn = parse_fn_rest(p, kw.pos, what, p->tvars.count, true);
 	if (fn && index >= 0) {
 		p->m->globals[index].fn = fn;
@@ -3294,6 +3386,7 @@ static void parse_bare(Parser *p)
 	NameEntry *entry;
 	bool quiet;
 	p->definition++;
+	p->definition_id = p->m->nexprs;
 	body = parse_body(p);
 	check_free_uses(p, body);
 	if (!body)
@@ -3470,6 +3563,8 @@ static void parser_free(Parser *p)
 	name_table_free(&p->scope);
 	free(p->numbered);
 	free(p->numbered_definition);
+	free(p->walk_seen);
+	free(p->walk_bound);
 	name_table_free(&p->stale);
 	free(p->free_uses.items);
 	name_table_free(&p->free_vars);
@@ -3519,6 +3614,7 @@ IrModule *parse_module(SourceFile *src, const DeviceTable *devices, DiagList *di
 	p.diags = diags;
 	p.errors_at_start = diags->errors;
 	p.numbered_limit = src->len / 4; /* `%N = x;` takes more than 4 bytes */
+	p.walk_budget = STALE_WALK_BUDGET;
 	arena_init(&p.scratch);
 	strbuf_init(&p.buf);
 	for (int op = 0; op < OP_COUNT; op++) {
