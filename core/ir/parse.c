@@ -2704,12 +2704,14 @@ static bool parse_free_var(Parser *p, bool in_body)
 
 /* A statement `e;`, TVM's sequencing: e is evaluated and its value
  * dropped, which TVM's parser writes as a let of a variable without a
- * name (`let %_ = e;`), and so does devplan; the printer names it as
- * TVM's does, `%v`. */
+ * name (`let %_ = e;`), and so does devplan. The variable is called as
+ * TVM's printer calls it, `%v` (a name made up: no binding of the user's
+ * in `placement`), so that `why %v` finds what `ir` shows. */
 static void push_sequenced(Parser *p, Expr *value, Pos pos)
 {
-	Expr *var = ir_var(p->m, pos, NULL, VAR_LET, NULL);
+	Expr *var = ir_var(p->m, pos, "v", VAR_LET, NULL);
 	LetFrame frame = {var, value, pos};
+	var->name_generated = true;
 	STACK_PUSH(p->lets, frame);
 }
 
