@@ -158,6 +158,23 @@ static bool infer_is_global_param(const InferState *st, const Expr *e)
 	return false;
 }
 
+/* Does polymorphic function type poly have, for some choice of its type
+ * parameters, type want (`fn [A](A, List[A]) -> List[A]` of a constructor
+ * value, declared `fn (B, List[B]) -> List[B]`)? */
+static bool infer_instance_of(InferState *st, const Type *poly, const Type *want)
+{
+	Type *ret = NULL, *bad_want = NULL;
+	uint32_t bad = 0;
+	if (!poly || !want || poly->kind != TYPE_FUNC || want->kind != TYPE_FUNC ||
+	    !poly->u.func.ntype_params || want->u.func.ntype_params ||
+	    poly->u.func.nparams != want->u.func.nparams)
+		return false;
+	return infer_instantiate(st->m, poly->u.func.ntype_params, poly->u.func.type_params, poly,
+				 want->u.func.params, want->u.func.nparams, &ret, &bad,
+				 &bad_want) &&
+	       type_equal(ret, want->u.func.ret);
+}
+
 static Type *infer_var(InferState *st, Expr *e)
 {
 	Type *ann = e->u.var.annotation;
@@ -189,7 +206,8 @@ static Type *infer_var(InferState *st, Expr *e)
 	if (value && infer_is_done(st, value)) {
 		if (!value->type)
 			return NULL;
-		if (ann && !type_equal(ann, value->type)) {
+		if (ann && !type_equal(ann, value->type) &&
+		    !infer_instance_of(st, value->type, ann)) {
 			infer_error(st, e->pos, "'%%%s' is annotated %s but its value has type %s",
 				    e->name ? e->name : "", infer_tname(st, ann),
 				    infer_tname(st, value->type));
@@ -512,7 +530,7 @@ static Type *infer_fn_call(InferState *st, Expr *e)
 					      ft->u.func.type_params, ft);
 	for (uint32_t i = 0; i < n; i++) {
 		Type *want = ft->u.func.params[i], *got = e->u.call.args[i]->type;
-		if (!type_equal(want, got)) {
+		if (!type_equal(want, got) && !infer_instance_of(st, got, want)) {
 			infer_error(st,
 				    e->u.call.args[i]->pos.line ? e->u.call.args[i]->pos : e->pos,
 				    "argument %u of '%s' has type %s, expected %s", i + 1,
@@ -534,7 +552,8 @@ static Type *infer_fn(InferState *st, Expr *e)
 	for (uint32_t i = 0; i < e->u.fn.nparams; i++)
 		if (!e->u.fn.params[i]->type)
 			params_typed = false;
-	if (ret && body->type && !type_equal(ret, body->type)) {
+	if (ret && body->type && !type_equal(ret, body->type) &&
+	    !infer_instance_of(st, body->type, ret)) {
 		bool is_global =
 			st->current_global >= 0 && st->m->globals[st->current_global].fn == e;
 		infer_error(st, e->pos, "'%s%s' is declared to return %s but its body has type %s",
@@ -626,7 +645,8 @@ static Type *infer_let(InferState *st, Expr *e)
 	Expr *var = e->u.let.var, *value = e->u.let.value;
 	/* Only a recursive closure can get here with the variable typed from
 	 * its annotation or signature before its value was inferred. */
-	if (var->type && value->type && !type_equal(var->type, value->type)) {
+	if (var->type && value->type && !type_equal(var->type, value->type) &&
+	    !infer_instance_of(st, value->type, var->type)) {
 		infer_error(st, var->pos, "'%%%s' is annotated %s but its value has type %s",
 			    var->name ? var->name : "", infer_tname(st, var->type),
 			    infer_tname(st, value->type));
