@@ -6,6 +6,13 @@
  * demand with a few tokens of lookahead, and builds IR nodes only
  * through the ir.h constructors, straight into the module's arenas.
  *
+ * Expressions follow TVM's parser: a body, and what parentheses, call
+ * arguments and an if's condition hold, is a sequence of statements
+ * (`let`, graph bindings, `e;`) ending in an expression; an expression
+ * is infix operators (parse_expr, TVM's precedence) over calls and
+ * projections (parse_postfix) of primaries, among which an operator or
+ * constructor named alone is a value (EXPR_OP_VALUE).
+ *
  * Scale: a function body is a loop over statements, not a recursion, and
  * lets are stacked and folded into nested EXPR_LETs once the body's result
  * is known, so a million bindings cost a million loop iterations. %names
@@ -1885,7 +1892,7 @@ static void note_sequence(Parser *p, uint32_t open)
 	}
 }
 
-/* call_args := (arg (',' arg)* ','?)? ')'     arg := expr | IDENT '=' attr_value
+/* call_args := (arg (',' arg)* ','?)? ')'     arg := sequence | IDENT '=' attr_value
  * Arguments go on the expression stack, attributes on the attribute stack;
  * the '(' is already consumed. Attributes come after every argument; where
  * the first one starts goes to *attrs_offset (UINT32_MAX when there is
@@ -2107,8 +2114,9 @@ static Expr *parse_op_call(Parser *p, OpKind op)
 	return e;
 }
 
-/* tuple := '(' ')' | '(' expr ')' | '(' expr ',' ')'
- *        | '(' expr (',' expr)+ ','? ')' */
+/* tuple := '(' ')' | '(' sequence ')' | '(' sequence ',' ')'
+ *        | '(' sequence (',' sequence)+ ','? ')'
+ * A parenthesised sequence is itself: `(let %a = 1; %a)`. */
 static Expr *parse_tuple(Parser *p)
 {
 	Token open = next(p);
@@ -2159,7 +2167,7 @@ static bool close_body(Parser *p, bool body_ok, const char *what)
 	return false;
 }
 
-/* if := 'if' '(' expr ')' '{' body '}' 'else' '{' body '}' */
+/* if := 'if' '(' sequence ')' '{' body '}' 'else' '{' body '}' */
 static Expr *parse_if(Parser *p)
 {
 	Token kw = next(p);
