@@ -103,6 +103,40 @@ static void print_resolution(CmdContext *ctx, const PlanConflict *c, const char 
 	}
 }
 
+/* Policy tvm: TVM's answer depends on the order of the text. Says which
+ * use TVM's walk reached first, and what reaching another first would
+ * give (`order:` lines). */
+static void print_tvm_order(StrBuf *out, const Session *s, const PlanConflict *c,
+			    Expr *const *by_id, uint32_t nexprs)
+{
+	const DeviceTable *devices = &s->devices;
+	const SourceFile *src = session_current(s)->src;
+	const Expr *first = c->first_use < nexprs ? by_id[c->first_use] : NULL;
+	if (c->first_use == PLAN_NONE || !first)
+		return;
+	strbuf_puts(out, "  order: TVM's walk reaches ");
+	ir_value_name(out, first);
+	strbuf_printf(out, " (%s:%u:%u) first, which needs %s on %s\n", src ? src->name : "?",
+		      first->pos.line, first->pos.col, c->value_name,
+		      devices_name(devices, c->home));
+	for (size_t k = 0; k < c->nconsumers; k++) {
+		const Expr *site = c->consumers[k] < nexprs ? by_id[c->consumers[k]] : NULL;
+		bool seen = false;
+		for (size_t j = 0; j < k; j++)
+			seen = seen || c->consumer_devices[j] == c->consumer_devices[k];
+		if (!site || seen)
+			continue;
+		strbuf_puts(out, "  order: with ");
+		ir_value_name(out, site);
+		strbuf_printf(out,
+			      " (%s:%u:%u) first in the text, TVM would keep %s on %s and copy it "
+			      "to %s\n",
+			      src ? src->name : "?", site->pos.line, site->pos.col, c->value_name,
+			      devices_name(devices, c->consumer_devices[k]),
+			      devices_name(devices, c->home));
+	}
+}
+
 int cmd_conflicts(CmdContext *ctx, int argc, char **argv)
 {
 	const PlanTrace *t = ctx->session->trace;
@@ -147,6 +181,13 @@ int cmd_conflicts(CmdContext *ctx, int argc, char **argv)
 				policy, devices_name(devices, c->devices[0]));
 		else
 			print_resolution(ctx, c, policy, m, by_id);
+		if (c->first_use != PLAN_NONE) {
+			StrBuf order;
+			strbuf_init(&order);
+			print_tvm_order(&order, ctx->session, c, by_id, m->nexprs);
+			fputs(order.data, ctx->out);
+			strbuf_free(&order);
+		}
 	}
 	free(by_id);
 	return 0;
@@ -292,10 +333,10 @@ int cmd_copies(CmdContext *ctx, int argc, char **argv)
 
 /* Names an operator by the let variable it is bound to when it has no
  * name of its own (`let %i2h = nn.bias_add(...)` reads as %i2h). */
-static void name_op(StrBuf *out, const Expr *e, const char *const *let_names)
+static void name_op(StrBuf *out, const Expr *e, const Expr *const *let_names)
 {
 	if (!e->name && let_names[e->id])
-		strbuf_printf(out, "%%%s", let_names[e->id]);
+		strbuf_printf(out, "%%%s", let_names[e->id]->name);
 	else
 		ir_value_name(out, e);
 }
@@ -308,9 +349,9 @@ static void print_region_copy(CmdContext *ctx, const Expr *copy)
 	StrBuf v;
 	strbuf_init(&v);
 	ir_device_copy_props(copy, &src, &dst);
-	ir_value_name(&v, copy->u.call.args[0]);
-	if (copy->u.call.args[0]->type)
-		type_bytes(copy->u.call.args[0]->type, &bytes);
+	ir_value_name(&v, ir_copy_source(copy));
+	if (ir_copy_source(copy)->type)
+		type_bytes(ir_copy_source(copy)->type, &bytes);
 	fprintf(ctx->out, "  copy %s %s -> %s", v.data, devices_name(devices, src),
 		devices_name(devices, dst));
 	if (bytes >= 0)
@@ -333,15 +374,12 @@ int cmd_regions(CmdContext *ctx, int argc, char **argv)
 	const IrModule *m = session_current(ctx->session);
 	const DeviceTable *devices = &ctx->session->devices;
 	Expr **by_id = ir_index_by_id(m);
-	const char **let_names = xcalloc(m->nexprs ? m->nexprs : 1, sizeof(char *));
+	const Expr **let_names = ir_let_names(m);
 	PlanFunctions functions;
 	PlanRegions regions;
 	StrBuf names, name;
 	bool all = cmd_take_all_flag(&argc, argv);
 	(void)argv;
-	for (uint32_t id = 0; id < m->nexprs; id++)
-		if (by_id[id] && by_id[id]->kind == EXPR_LET)
-			let_names[by_id[id]->u.let.value->id] = by_id[id]->u.let.var->name;
 	plan_functions(m, &functions);
 	plan_regions(&functions, NULL, &regions);
 	strbuf_init(&names);
@@ -444,6 +482,8 @@ static void explain_conflict(CmdContext *ctx, StrBuf *sb, const Expr *e)
 		if (c->home != IR_NO_DEVICE)
 			strbuf_printf(sb, "; it stays on %s, %s\n", devices_name(devices, c->home),
 				      c->home_reason);
+		else if (c->home_reason && ctx->session->settings.policy == POLICY_TVM)
+			strbuf_printf(sb, "; policy tvm resolves it %s\n", c->home_reason);
 		else if (c->home_reason) /* policy error: no home taken */
 			strbuf_printf(sb,
 				      "; policy error stops planning; 'set policy copy' would keep "
@@ -462,6 +502,12 @@ static void explain_conflict(CmdContext *ctx, StrBuf *sb, const Expr *e)
 			strbuf_printf(sb, "    %s: %.*s\n", c->home_reason ? "use" : "joined by",
 				      (int)n, p);
 			p += n + (end ? 2 : 0);
+		}
+		if (c->first_use != PLAN_NONE) {
+			const IrModule *m = session_current(ctx->session);
+			Expr **by_id = ir_index_by_id(m);
+			print_tvm_order(sb, ctx->session, c, by_id, m->nexprs);
+			free(by_id);
 		}
 	}
 	strbuf_free(&name);
@@ -492,7 +538,7 @@ static void explain_copy(CmdContext *ctx, StrBuf *sb, PlanAnalysis *an, const Ex
 	    !(now && ir_is_op(now, OP_DEVICE_COPY) && ir_is_op(e, OP_ON_DEVICE)))
 		return;
 	strbuf_init(&value);
-	ir_value_name(&value, e->u.call.args[0]);
+	ir_value_name(&value, ir_is_op(e, OP_DEVICE_COPY) ? ir_copy_source(e) : e->u.call.args[0]);
 	if (ir_is_op(e, OP_ON_DEVICE)) {
 		ir_device_copy_props(now, &src, &dst);
 		strbuf_printf(sb,

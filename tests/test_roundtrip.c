@@ -631,11 +631,7 @@ static const char spans_planned_expected[] =
 	"dst_virtual_device=meta[VirtualDevice][0]) "
 	"/* ty=Tensor[(2), float32] span=Add:2:3 */;\n"
 	"  %2 = (%6, %x) /* ty=(Tensor[(2), float32], Tensor[(2), float32]) span=Tuple:3:3 */;\n"
-	"  %3 = on_device(%2, virtual_device=meta[VirtualDevice][0], constrain_result=True) "
-	"/* ty=(Tensor[(2), float32], Tensor[(2), float32]) span=Tuple:3:3 */;\n"
-	"  %7 = %3.0 /* ty=Tensor[(2), float32] span=Get:4:3 */;\n"
-	"  %4 = on_device(%7, virtual_device=meta[VirtualDevice][0], constrain_result=True) "
-	"/* ty=Tensor[(2), float32] span=Get:4:3 */;\n"
+	"  %4 = %2.0 /* ty=Tensor[(2), float32] span=Get:4:3 */;\n"
 	"  negative(%4) /* ty=Tensor[(2), float32] span=Neg:5:3 */\n"
 	"}\n";
 
@@ -681,7 +677,9 @@ static void test_spans_survive_planning(void **state)
 		free(by_id);
 	}
 	free(parsed_by_id);
-	assert_true(checked >= 6 * pipeline_count);
+	/* every phase keeps the six, but core, which takes out the on_device
+	 * calls %3 and %4 (TVM's form has no place for them) */
+	assert_true(checked >= 6 * (pipeline_count - 1) + 4);
 	opts.devices = &s.devices;
 	strbuf_init(&sb);
 	print_module(&sb, session_current(&s), &opts);

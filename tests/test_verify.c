@@ -6,7 +6,9 @@
  * on (and the plan passing plan_verify), as session_run_phase requires in
  * builds with DEVPLAN_VERIFY (checked here directly, so that it holds in
  * any build).
- * And each kind of damage a phase could do to a module is found: a planned
+ * And each kind of damage a phase could do to a module is found (a missing
+ * fixed on_device among them, with which TVM would read a device otherwise
+ * than planned): a planned
  * module is cloned, one node of the clone is broken, and the verifier must
  * say what and where.
  */
@@ -242,6 +244,64 @@ static void test_missing_device(void **state)
 	assert_true(ir_verify(d->m, VERIFY_TYPES, d->s.devices.count, &d->diags));
 }
 
+/* plan_verify finds what TVM would read otherwise than planned: each fixed
+ * on_device capture wrote is needed (lexical.h). */
+static void expect_misread(Damage *d, const char *text)
+{
+	bool found = false;
+	assert_true(ir_verify(d->m, VERIFY_TYPES | VERIFY_DEVICES, d->s.devices.count, &d->diags));
+	assert_false(plan_verify(d->m, &d->s.devices, &d->diags));
+	for (size_t i = 0; i < d->diags.count; i++)
+		if (strstr(d->diags.items[i].message, text))
+			found = true;
+	if (!found) {
+		diag_print_all(stderr, &d->diags);
+		fail_msg("expected plan_verify to say '%s'", text);
+	}
+}
+
+/* A let's value and a negative on cuda:0 in a function on cpu:0. */
+static const char *const scoped_text =
+	"def @main(%a: " T ", %b: " T ") {\n"
+	"  let %x = on_device(add(%a, %a), virtual_device=meta[VirtualDevice][1]);\n"
+	"  %0 = negative(%x);\n"
+	"  %1 = on_device(%0, virtual_device=meta[VirtualDevice][1]);\n"
+	"  %2 = multiply(%1, %b);\n"
+	"  on_device(%2, virtual_device=meta[VirtualDevice][0])\n"
+	"}\n";
+
+static int scoped_setup(void **state)
+{
+	return damage_setup_text(state, scoped_text);
+}
+
+/* The copy of the negative's result (on cuda:0) to the multiply (on
+ * cpu:0) reads it through on_device(..., cuda:0, fixed): without it, TVM
+ * reads the negative as in @main's scope, cpu:0. */
+static void test_copy_source_unscoped(void **state)
+{
+	Damage *d = *state;
+	Expr *copy = find(d, EXPR_CALL, OP_DEVICE_COPY, NULL);
+	DiagList clean;
+	diag_init(&clean);
+	assert_true(plan_verify(d->m, &d->s.devices, &clean));
+	diag_free(&clean);
+	assert_true(ir_is_op(copy->u.call.args[0], OP_ON_DEVICE));
+	copy->u.call.args[0] = copy->u.call.args[0]->u.call.args[0];
+	expect_misread(d, "TVM would read %0 as on cpu:0");
+}
+
+/* A let's value on another device than the let is wrapped likewise. */
+static void test_let_value_unscoped(void **state)
+{
+	Damage *d = *state;
+	Expr *let = find(d, EXPR_LET, OP_NONE, NULL);
+	assert_true(ir_is_op(let->u.let.value, OP_ON_DEVICE));
+	let->u.let.value = let->u.let.value->u.call.args[0];
+	let->u.let.var->u.var.value = let->u.let.value;
+	expect_misread(d, "TVM would read add@2:");
+}
+
 static void test_device_outside_table(void **state)
 {
 	Damage *d = *state;
@@ -390,6 +450,10 @@ int main(void)
 						adt_damage_setup, damage_teardown),
 		cmocka_unit_test_setup_teardown(test_clone_verifies, damage_setup, damage_teardown),
 		cmocka_unit_test_setup_teardown(test_missing_device, damage_setup, damage_teardown),
+		cmocka_unit_test_setup_teardown(test_copy_source_unscoped, scoped_setup,
+						damage_teardown),
+		cmocka_unit_test_setup_teardown(test_let_value_unscoped, scoped_setup,
+						damage_teardown),
 		cmocka_unit_test_setup_teardown(test_device_outside_table, damage_setup,
 						damage_teardown),
 		cmocka_unit_test_setup_teardown(test_missing_type, damage_setup, damage_teardown),

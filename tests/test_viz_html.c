@@ -167,7 +167,7 @@ static void test_page_of_shared_input(void **state)
 	line = xasprintf("render --html %s/g.html --params", dir);
 	assert_int_equal(run_command(s, line, &out, &err), 0);
 	assert_string_equal(err, "");
-	assert_non_null(strstr(out, "(html): 9 nodes, 9 edges, 2 copies, 1 conflicting use"));
+	assert_non_null(strstr(out, "(html): 8 nodes, 8 edges, 2 copies, 1 conflicting use"));
 	free(line);
 	free(out);
 	free(err);
@@ -194,10 +194,10 @@ static void test_page_of_shared_input(void **state)
 	/* a record for every node the SVG draws, and no other */
 	svg = strstr(page, "<svg");
 	nids = viz_svg_node_ids(svg, (size_t)(strstr(svg, "</svg>") - svg), &ids);
-	assert_int_equal(nids, 9);
+	assert_int_equal(nids, 8);
 	data = page_data(page);
 	assert_true(json_object_object_get_ex(data, "nodes", &nodes));
-	assert_int_equal(json_object_object_length(nodes), 9);
+	assert_int_equal(json_object_object_length(nodes), 8);
 	for (size_t i = 0; i < nids; i++) {
 		char key[16];
 		json_object *r;

@@ -18,7 +18,21 @@
 
 #include "ops.h"
 
-/* What a use of e reads: a let variable reads its value, a let its body. */
+/* A fixed on_device of a planned module: TVM's form puts one wherever a
+ * value is read in a scope of another device (plan_capture.c), to say
+ * where the value is, which the drawing shows by colour. */
+static bool viz_is_planned_scope(const Expr *e)
+{
+	int32_t device;
+	bool body, result;
+	if (!ir_is_op(e, OP_ON_DEVICE) || e->u.call.nargs != 1 || e->device == IR_NO_DEVICE)
+		return false;
+	ir_on_device_props(e, &device, &body, &result);
+	return body && result && device == e->device;
+}
+
+/* What a use of e reads: a let variable reads its value, a let its body,
+ * a planned fixed on_device what it wraps. */
 static const Expr *viz_resolve(const IrModule *m, const Expr *e)
 {
 	for (uint32_t steps = 0; e && steps <= m->nexprs; steps++) {
@@ -26,6 +40,8 @@ static const Expr *viz_resolve(const IrModule *m, const Expr *e)
 			e = e->u.var.value;
 		else if (e->kind == EXPR_LET)
 			e = e->u.let.body;
+		else if (viz_is_planned_scope(e))
+			e = e->u.call.args[0];
 		else
 			break;
 	}
@@ -76,10 +92,13 @@ static uint32_t viz_add_node(VizModel *vm, Expr *e, uint32_t function)
 	case EXPR_LET:
 		exprvec_push(&vm->lets, e);
 		return VIZ_NONE;
+	case EXPR_CALL:
+		if (viz_is_planned_scope(e))
+			return VIZ_NONE;
+		break;
 	case EXPR_GLOBAL:
 	case EXPR_OP_VALUE:
 	case EXPR_CONSTANT:
-	case EXPR_CALL:
 	case EXPR_FN:
 	case EXPR_TUPLE:
 	case EXPR_PROJ:
@@ -133,14 +152,20 @@ static void viz_collect(VizModel *vm)
 	free(cluster_of);
 	/* A value bound by a let and named by nothing else takes its name. The
 	 * value is what the let itself binds (through nested lets to their
-	 * body), not what a variable it binds is bound to: `let %b = %a`
+	 * body and a planned on_device around it), not what a variable it binds is bound to: `let %b = %a`
 	 * leaves %a's value named %a, as placement and regions name it. */
 	for (size_t i = 0; i < vm->lets.count; i++) {
 		Expr *var = vm->lets.items[i]->u.let.var;
 		const Expr *value = vm->lets.items[i]->u.let.value;
 		uint32_t n;
-		for (uint32_t steps = 0; value->kind == EXPR_LET && steps <= m->nexprs; steps++)
-			value = value->u.let.body;
+		for (uint32_t steps = 0; steps <= m->nexprs; steps++) {
+			if (value->kind == EXPR_LET)
+				value = value->u.let.body;
+			else if (viz_is_planned_scope(value)) /* TVM's form wraps it */
+				value = value->u.call.args[0];
+			else
+				break;
+		}
 		n = value->id < m->nexprs ? vm->node_of[value->id] : VIZ_NONE;
 		if (n != VIZ_NONE && !vm->nodes[n].e->name && !vm->nodes[n].let_name && var->name)
 			vm->nodes[n].let_name = var->name;

@@ -127,10 +127,39 @@ static bool match_name(Expr *e, void *arg)
 	return true;
 }
 
+typedef struct IdSearch {
+	uint32_t id;
+	const Expr *found;
+} IdSearch;
+
+static bool match_id(Expr *e, void *arg)
+{
+	IdSearch *search = arg;
+	if (e->id != search->id)
+		return true;
+	search->found = e;
+	return false;
+}
+
+void ir_set_aliases(IrModule *m, const IrAlias *items, uint32_t n)
+{
+	IrAlias *copy = n ? arena_array(ir_data_arena(m), n, sizeof(IrAlias)) : NULL;
+	if (n)
+		memcpy(copy, items, n * sizeof(IrAlias));
+	m->aliases = copy;
+	m->naliases = n;
+}
+
 const Expr *ir_find_value(const IrModule *m, const char *name)
 {
 	NameSearch search = {name[0] == '%' ? name + 1 : name, NULL};
 	ir_module_visit(m, match_name, &search);
+	for (uint32_t i = 0; !search.found && i < m->naliases; i++)
+		if (strcmp(m->aliases[i].name, search.name) == 0) {
+			IdSearch by_id = {m->aliases[i].target, NULL};
+			ir_module_visit(m, match_id, &by_id);
+			return by_id.found;
+		}
 	return search.found;
 }
 
@@ -525,6 +554,15 @@ void ir_device_copy_props(const Expr *call, int32_t *src, int32_t *dst)
 	*dst = attr_device(call, "dst_virtual_device");
 }
 
+const Expr *ir_copy_source(const Expr *copy)
+{
+	const Expr *v = copy->u.call.args[0];
+	DP_ASSERT(ir_is_op(copy, OP_DEVICE_COPY));
+	while (ir_is_op(v, OP_ON_DEVICE) && v->u.call.nargs == 1)
+		v = v->u.call.args[0];
+	return v;
+}
+
 bool ir_is_op(const Expr *e, OpKind op)
 {
 	return e->kind == EXPR_CALL && e->u.call.op == op;
@@ -869,6 +907,8 @@ IrModule *ir_module_clone_ordered(const IrModule *m, ExprVec *new_order)
 	c->typed = m->typed;
 	c->version = m->version;
 	c->spans = m->spans;
+	c->aliases = m->aliases;
+	c->naliases = m->naliases;
 	free(chunks);
 	free(seen);
 	return c;
@@ -955,8 +995,14 @@ const Expr **ir_let_names(const IrModule *m)
 		if (!let || let->kind != EXPR_LET || !let->u.let.var->name)
 			continue;
 		value = let->u.let.value;
-		for (uint32_t steps = 0; value->kind == EXPR_LET && steps <= m->nexprs; steps++)
-			value = value->u.let.body;
+		/* through nested lets, and the on_device a planned let's value
+		 * is wrapped in (TVM's form) */
+		for (uint32_t steps = 0;
+		     (value->kind == EXPR_LET || (ir_is_op(value, OP_ON_DEVICE) &&
+						  value->u.call.nargs == 1 && !value->name)) &&
+		     steps <= m->nexprs;
+		     steps++)
+			value = value->kind == EXPR_LET ? value->u.let.body : value->u.call.args[0];
 		if (value->id < m->nexprs && !names[value->id])
 			names[value->id] = let->u.let.var;
 	}

@@ -340,6 +340,22 @@ typedef struct IrSpans {
 	uint32_t nparsed; /* ids below it are the parser's nodes, the rest a phase's */
 } IrSpans;
 
+/* A name a phase removed with the node that carried it: `core` takes out
+ * the on_device calls (and the device_copy calls within one device) of
+ * its input, as TVM's PlanDevices does, and a name written on one lives
+ * on as an alias of the node whose value its uses now read. Placement
+ * lists it as a binding and `%name` finds that node. Immutable, in the
+ * data arena, shared by every later version. */
+typedef struct IrAlias {
+	const char *name; /* without '%' */
+	uint32_t id;      /* the removed node's id (the analysis knows it) */
+	uint32_t target;  /* id of the node its uses read now */
+	int16_t device;   /* where the removed node's value was planned */
+	Pos pos;          /* of the removed node */
+	uint32_t fn;      /* id of the function whose body held the removed
+			     node (its parameters' uses may be another's) */
+} IrAlias;
+
 typedef struct IrModule {
 	Arena nodes;       /* this version's Expr nodes and child arrays only */
 	IrData *data;      /* retained; data_arena(m) allocates into it */
@@ -360,7 +376,9 @@ typedef struct IrModule {
 	bool typed;                 /* every expression has a type (after infer) */
 	const char *version;        /* the #[version] string, or NULL */
 	const IrSpans *spans;       /* the source's span notes, or NULL */
-	OomCleanup unfinished;      /* freed if memory runs out before
+	const IrAlias *aliases;     /* names a phase removed (IrAlias), or NULL */
+	uint32_t naliases;
+	OomCleanup unfinished; /* freed if memory runs out before
 				       ir_module_commit (oom.h); 0 after */
 } IrModule;
 
@@ -390,9 +408,13 @@ int32_t ir_find_global(const IrModule *m, const char *name);
 int32_t ir_find_typedef(const IrModule *m, const char *name);
 /* The constructor a construct node or constructor pattern names. */
 const IrConstructor *ir_constructor(const IrModule *m, uint32_t adt, uint32_t ctor);
+/* Records the aliases of m (copied into its data arena; replaces any it
+ * had). */
+void ir_set_aliases(IrModule *m, const IrAlias *items, uint32_t n);
 /* The expression a user names with `%x` or `x`: the one whose own name is
- * x (a generated name too), the first by id when several share it, or
- * NULL. Never a global function: `@f` names nothing here. */
+ * x (a generated name too), the first by id when several share it, else
+ * the node an alias of that name stands for, or NULL. Never a global
+ * function: `@f` names nothing here. */
 const Expr *ir_find_value(const IrModule *m, const char *name);
 /* What a command's argument names: `@f` the function of global f, else
  * ir_find_value. Every command, breakpoint and option that takes a name
@@ -464,6 +486,9 @@ void ir_on_device_props(const Expr *call, int32_t *device, bool *constrain_body,
 			bool *constrain_result);
 /* device_copy: source and destination devices. */
 void ir_device_copy_props(const Expr *call, int32_t *src, int32_t *dst);
+/* What device_copy `copy` copies: its argument, through the on_device
+ * calls around it (a planned module has a fixed one there, TVM's form). */
+const Expr *ir_copy_source(const Expr *copy);
 bool ir_is_op(const Expr *e, OpKind op);
 /* A function TVM marked `Primitive=1` (a fused kernel). */
 bool ir_fn_is_primitive(const Expr *fn);
@@ -530,7 +555,8 @@ void ir_index_by_id_into(const IrModule *m, Expr **by_id);
  * what they wrap; e itself when it is none of these. At most 64 steps. */
 const Expr *ir_computed_value(const Expr *e);
 /* By expression id: the let variable that names each value a let binds
- * (through nested lets to their body), the first one when several do, or
+ * (through nested lets to their body, and an unnamed on_device around it),
+ * the first one when several do, or
  * NULL. m->nexprs + 1 entries; the caller frees the array. */
 const Expr **ir_let_names(const IrModule *m);
 

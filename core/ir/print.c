@@ -14,7 +14,8 @@
  *     branch or match clause) that encloses all its uses: the least common ancestor in the
  *     scope tree, kept O(log depth) by skew-binary jump pointers. A node is
  *     printed inline, without a binding, when its only use is a scope's
- *     result, a let's value, or the body of such an inline let; every other
+ *     result, a let's value, or the body of such an inline let, and it has
+ *     no name from the source (`%2 = e; %2` prints back so); every other
  *     call, tuple, projection, if and closure is bound once as `%N = e;`. A
  *     let is never bound: its line `let %x = v;` goes to its scope, and a
  *     reference to the let prints as its body.
@@ -967,7 +968,10 @@ static void print_place(Printer *p, Expr *root)
 		if (e != root) {
 			s = p->scope[id];
 			DP_ASSERT(s >= 0);
-			if (p->uses[id] == 1 && (p->flags[id] & NODE_INLINE_EDGE))
+			/* a name from the source stays printed, even where a
+			 * phase left its node a scope's result or a let's value */
+			if (p->uses[id] == 1 && (p->flags[id] & NODE_INLINE_EDGE) &&
+			    !(e->name && !e->name_generated))
 				p->flags[id] |= NODE_INLINE;
 		}
 		switch (e->kind) {
@@ -1948,6 +1952,12 @@ static void print_global(Printer *p, const IrGlobal *g)
 	print_names_clear(&p->names_table);
 	print_names_clear(&p->suffixes);
 	p->next_number = 0;
+	/* a name planning removed (IrAlias) still means its value to the
+	 * user: no new node is given it */
+	for (uint32_t i = 0; i < p->m->naliases; i++) {
+		const char *name = p->m->aliases[i].name;
+		*print_name_flags(p, name, strlen(name), true) |= NAME_RESERVED;
+	}
 	print_walk(p, fn);
 	print_place(p, fn);
 	print_anchor(p);

@@ -7,11 +7,10 @@
  *          pre-order: a function's free result takes the fallback device and
  *          its free parameters the result's device, a primitive call's free
  *          domain the fallback, a let's free variable the let's device;
- * capture  writes the planned module: every node gets its device, an
- *          on_device whose body and result are on different devices becomes
- *          a device_copy (keeping its name), the others become fixed
- *          on_device annotations, and functions and parameters carry their
- *          devices.
+ * capture  writes the planned module in TVM's form (plan_capture.c): every
+ *          node gets its device, functions and parameters carry theirs,
+ *          the input's on_device calls go, and each use across devices or
+ *          scopes gets the device_copy and fixed on_device TVM would write.
  * Each step appends events to the trace so the debugger can replay them.
  */
 #include <stdlib.h>
@@ -48,15 +47,8 @@ static bool core_interrupted(Core *core, size_t step)
 static void add_event(Core *core, PlanEventKind kind, uint32_t constraint, uint32_t expr,
 		      int32_t device)
 {
-	PlanTrace *t = core->trace;
-	if (!t)
-		return;
-	grow_array((void **)&t->events, &t->cap_events, t->nevents + 1, sizeof(PlanEvent));
-	t->events[t->nevents].kind = kind;
-	t->events[t->nevents].constraint = constraint;
-	t->events[t->nevents].expr = expr;
-	t->events[t->nevents].device = device;
-	t->nevents++;
+	PlanEvent ev = {kind, constraint, expr, device, PLAN_NONE, PLAN_NONE};
+	plan_trace_add_event(core->trace, &ev);
 }
 
 static void analyze(Core *core)
@@ -361,134 +353,6 @@ static void default_all(Core *core)
 		core->trace->default_end = core->trace->nevents;
 }
 
-/* ---- one copy per (value, destination) within a scope ---- */
-
-#define SCOPE_NONE UINT32_MAX
-#define SCOPE_MANY (UINT32_MAX - 1)
-
-/* The scope each node is evaluated in: a function body (the function's id),
- * an if branch (nexprs + 2 * if id + branch) or a match clause (3 * nexprs
- * + the clause body's id; a module of a billion nodes would not fit in
- * memory, so this stays below SCOPE_MANY). SCOPE_MANY for a node that
- * several scopes share. Iterative; each node is visited at most three
- * times (unset, one scope, many). */
-static uint32_t *compute_scopes(const IrModule *m)
-{
-	typedef struct {
-		Expr *e;
-		uint32_t scope;
-	} Item;
-	uint32_t *scope_of = xmalloc((m->nexprs ? m->nexprs : 1) * sizeof(uint32_t));
-	Item *stack = NULL;
-	size_t depth = 0, cap = 0;
-	memset(scope_of, 0xff, (m->nexprs ? m->nexprs : 1) * sizeof(uint32_t));
-	for (uint32_t g = 0; g < m->nglobals; g++) {
-		grow_array((void **)&stack, &cap, depth + 1, sizeof(Item));
-		stack[depth++] = (Item){m->globals[g].fn, m->globals[g].fn->id};
-		while (depth) {
-			Item it = stack[--depth];
-			uint32_t have = scope_of[it.e->id], n = ir_child_count(it.e);
-			if (have == it.scope || have == SCOPE_MANY)
-				continue;
-			scope_of[it.e->id] = have == SCOPE_NONE ? it.scope : SCOPE_MANY;
-			grow_array((void **)&stack, &cap, depth + n, sizeof(Item));
-			for (uint32_t i = 0; i < n; i++) {
-				uint32_t child_scope = scope_of[it.e->id];
-				if (child_scope != SCOPE_MANY && it.e->kind == EXPR_FN)
-					child_scope = it.e->id;
-				else if (child_scope != SCOPE_MANY && it.e->kind == EXPR_IF &&
-					 i > 0)
-					child_scope = m->nexprs + 2 * it.e->id + (i - 1);
-				else if (child_scope != SCOPE_MANY && it.e->kind == EXPR_MATCH &&
-					 i > 0)
-					child_scope =
-						3 * m->nexprs +
-						it.e->u.match
-							.bodies[ir_match_clause_of_child(it.e, i)]
-							->id;
-				stack[depth++] = (Item){ir_child(it.e, i), child_scope};
-			}
-		}
-	}
-	free(stack);
-	return scope_of;
-}
-
-/* The first device_copy made for (value, destination), per value id; a
- * value rarely goes to more than one other device, so a short list each. */
-typedef struct MadeCopy {
-	Expr *copy;
-	uint32_t scope;
-	struct MadeCopy *next;
-} MadeCopy;
-
-static IrModule *capture(Core *core, const IrModule *in)
-{
-	PlanAnalysis *an = core->an;
-	ExprVec all = {0};
-	IrModule *m = ir_module_clone_ordered(in, &all);
-	uint32_t *scope_of = NULL; /* computed at the first copy: few plans need it */
-	MadeCopy **made;
-	Arena scratch; /* the MadeCopy lists */
-	for (size_t i = 0; i < all.count; i++) {
-		Expr *e = all.items[i];
-		int32_t d = e->id < an->nexprs ? plan_expr_device(an, e) : IR_NO_DEVICE;
-		e->device = d != IR_NO_DEVICE ? d : core->ctx->fallback;
-	}
-	made = xcalloc(m->nexprs ? m->nexprs : 1, sizeof(MadeCopy *));
-	arena_init(&scratch);
-	for (size_t i = 0; i < all.count && !core_interrupted(core, i); i++) {
-		Expr *e = all.items[i];
-		if (ir_is_op(e, OP_ON_DEVICE)) {
-			int32_t device;
-			bool body, result;
-			Expr *arg = e->u.call.args[0];
-			ir_on_device_props(e, &device, &body, &result);
-			if (arg->device != e->device) {
-				/* [P2] one copy per (value, destination): a second
-				 * boundary of the same value in the same scope reads
-				 * the first copy, and stays a fixed annotation so its
-				 * name and device remain visible */
-				MadeCopy *mc = made[arg->id];
-				if (!scope_of)
-					scope_of = compute_scopes(m);
-				while (mc && !(mc->copy->device == e->device &&
-					       mc->scope == scope_of[e->id]))
-					mc = mc->next;
-				if (mc && scope_of[e->id] != SCOPE_MANY) {
-					e->u.call.args[0] = mc->copy;
-					ir_set_on_device_fixed(m, e, e->device);
-					add_event(core, EVENT_ANNOTATE, PLAN_NONE, e->id,
-						  e->device);
-					continue;
-				}
-				ir_set_device_copy(m, e, arg->device, e->device);
-				add_event(core, EVENT_COPY, PLAN_NONE, e->id, e->device);
-				mc = arena_alloc(&scratch, sizeof(MadeCopy));
-				mc->copy = e;
-				mc->scope = scope_of[e->id];
-				mc->next = made[arg->id];
-				made[arg->id] = mc;
-			} else if (!(body && result && device == e->device)) {
-				ir_set_on_device_fixed(m, e, e->device);
-				add_event(core, EVENT_ANNOTATE, PLAN_NONE, e->id, e->device);
-			}
-		} else if (ir_is_op(e, OP_DEVICE_COPY)) {
-			int32_t src, dst;
-			ir_device_copy_props(e, &src, &dst);
-			if (src == dst) {
-				ir_set_on_device_fixed(m, e, dst);
-				add_event(core, EVENT_ANNOTATE, PLAN_NONE, e->id, dst);
-			}
-		}
-	}
-	arena_free(&scratch);
-	free(made);
-	free(scope_of);
-	exprvec_free(&all);
-	return m;
-}
-
 /* min-transfer: binds the free domains at on_device boundaries to the
  * devices that copy the fewest bytes, and reports the saving against the
  * plan TVM's defaulting alone would give. */
@@ -542,11 +406,13 @@ IrModule *plan_core_phase(const IrModule *in, PhaseContext *ctx)
 		place_min_transfer(&core);
 	else if (!core.failed)
 		default_all(&core);
-	if (!core.failed)
-		out = capture(&core, in);
-	if (out && core.failed) { /* interrupted during capture */
-		ir_module_free(out);
-		out = NULL;
+	if (!core.failed) {
+		out = plan_capture(core.an, in, ctx);
+		if (!out) {
+			diag_error(ctx->diags, NULL, (Pos){0, 0},
+				   "interrupted during phase 'core'");
+			core.failed = true;
+		}
 	}
 	if (ctx->trace) {
 		if (ctx->trace->core) {
@@ -582,20 +448,34 @@ void plan_event_describe(StrBuf *out, const PlanTrace *trace, size_t i, const De
 		plan_constraint_describe(out, an, ev->constraint, devices);
 		return;
 	case EVENT_COPY:
-		strbuf_puts(out, "capture: device_copy ");
-		if (e && e->kind == EXPR_CALL && e->u.call.nargs)
-			ir_value_name(out, e->u.call.args[0]);
-		strbuf_printf(out, " to %s replaces on_device", devices_name(devices, ev->device));
-		if (e)
-			strbuf_printf(out, " %s%s", e->name ? "%" : "", e->name ? e->name : "");
-		return;
-	case EVENT_ANNOTATE:
-		strbuf_puts(out, "capture: on_device fixed on ");
-		strbuf_puts(out, devices_name(devices, ev->device));
-		if (e) {
-			strbuf_putc(out, ' ');
-			ir_value_name(out, e);
+	case EVENT_ANNOTATE: {
+		const Expr *value = ev->value < an->nexprs ? an->by_id[ev->value] : NULL;
+		const Expr *site = ev->site < an->nexprs ? an->by_id[ev->site] : NULL;
+		if (ev->kind == EVENT_COPY)
+			strbuf_puts(out, "capture: device_copy of ");
+		else
+			strbuf_puts(out, "capture: on_device fixed on ");
+		if (ev->kind == EVENT_ANNOTATE)
+			strbuf_printf(out, "%s around ", devices_name(devices, ev->device));
+		if (value)
+			ir_value_name(out, value);
+		else
+			strbuf_puts(out, "a value");
+		if (ev->kind == EVENT_COPY)
+			strbuf_printf(out, " to %s", devices_name(devices, ev->device));
+		if (site && ev->site == ev->expr) {
+			/* the annotation's own node became the copy */
+			strbuf_puts(out, " replaces on_device ");
+			ir_value_name(out, site);
+			return;
 		}
+		if (site) {
+			strbuf_puts(out, " for ");
+			ir_value_name(out, site);
+		}
+		if (e && e->name && !e->name_generated)
+			strbuf_printf(out, " (as %%%s)", e->name);
 		return;
+	}
 	}
 }

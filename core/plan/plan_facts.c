@@ -11,11 +11,20 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "lexical.h"
 #include "plan.h"
 
 PlanTrace *plan_trace_new(void)
 {
 	return xcalloc(1, sizeof(PlanTrace));
+}
+
+void plan_trace_add_event(PlanTrace *t, const PlanEvent *ev)
+{
+	if (!t)
+		return;
+	grow_array((void **)&t->events, &t->cap_events, t->nevents + 1, sizeof(PlanEvent));
+	t->events[t->nevents++] = *ev;
 }
 
 void plan_trace_clear(PlanTrace *t)
@@ -131,12 +140,54 @@ static bool transfer_insert(TransferSet *s, uint32_t value, int32_t from, int32_
 	return true;
 }
 
+/* Whether node id is one of function fn's parameters. */
+static bool is_param_of(const Expr *fn, uint32_t id)
+{
+	for (uint32_t i = 0; i < fn->u.fn.nparams; i++)
+		if (fn->u.fn.params[i]->id == id)
+			return true;
+	return false;
+}
+
+/* A removed annotation's name as a binding (IrAlias), on its device. */
+static void add_alias_fact(Placement *p, const char *function, const IrAlias *a)
+{
+	PlacementFact *f;
+	size_t n = strlen(a->name);
+	grow_array((void **)&p->facts, &p->cap, p->count + 1, sizeof(PlacementFact));
+	f = &p->facts[p->count++];
+	memset(f, 0, sizeof *f);
+	f->kind = FACT_BIND;
+	f->function = function;
+	f->device = a->device;
+	f->dest = IR_NO_DEVICE;
+	f->bytes = -1;
+	f->expr = a->target;
+	f->value_expr = PLAN_NONE;
+	f->value = xmalloc(n + 2);
+	f->value[0] = '%';
+	memcpy(f->value + 1, a->name, n + 1);
+}
+
 void plan_placement(const IrModule *m, Placement *p)
 {
 	PlanFunctions functions;
 	TransferSet transfers = {0};
+	/* the aliases by target: first[id] and next[alias], UINT32_MAX ends */
+	uint32_t *first_alias = NULL, *next_alias = NULL;
 	memset(p, 0, sizeof *p);
 	plan_functions(m, &functions);
+	if (m->naliases) {
+		first_alias = xmalloc((m->nexprs ? m->nexprs : 1) * sizeof(uint32_t));
+		next_alias = xmalloc(m->naliases * sizeof(uint32_t));
+		memset(first_alias, 0xff, (m->nexprs ? m->nexprs : 1) * sizeof(uint32_t));
+		for (uint32_t i = m->naliases; i-- > 0;) {
+			uint32_t t = m->aliases[i].target;
+			next_alias[i] = t < m->nexprs ? first_alias[t] : UINT32_MAX;
+			if (t < m->nexprs)
+				first_alias[t] = i;
+		}
+	}
 	for (size_t k = 0; k < functions.count; k++) {
 		const PlanFunction *function = &functions.items[k];
 		Expr *fn = function->fn;
@@ -149,6 +200,14 @@ void plan_placement(const IrModule *m, Placement *p)
 			Expr *param = fn->u.fn.params[i];
 			add_fact(p, global ? FACT_PARAM : FACT_BIND, fname, param, param->device);
 		}
+		/* the names of annotations this function held whose value
+		 * lives elsewhere (a parameter of an enclosing function) */
+		for (uint32_t a = 0; a < m->naliases; a++)
+			if (m->aliases[a].fn == fn->id &&
+			    (m->aliases[a].target >= m->nexprs ||
+			     functions.of[m->aliases[a].target] != k ||
+			     is_param_of(fn, m->aliases[a].target)))
+				add_alias_fact(p, fname, &m->aliases[a]);
 		for (size_t i = 0; i < function->nbody; i++) {
 			Expr *e = functions.order.items[function->body + i];
 			if (e->kind == EXPR_VAR && e->u.var.role == VAR_FREE)
@@ -159,9 +218,15 @@ void plan_placement(const IrModule *m, Placement *p)
 				add_fact(p, FACT_BIND, fname, e, e->device);
 			else if (e->name && !e->name_generated && e->kind != EXPR_VAR)
 				add_fact(p, FACT_BIND, fname, e, e->device);
+			for (uint32_t a = first_alias ? first_alias[e->id] : UINT32_MAX;
+			     a != UINT32_MAX; a = next_alias[a])
+				if (m->aliases[a].fn == fn->id)
+					add_alias_fact(p, fname, &m->aliases[a]);
 			if (ir_is_op(e, OP_DEVICE_COPY)) {
 				int32_t src, dst;
-				Expr *value = e->u.call.args[0];
+				/* the value, not which of its names capture's wrapper
+				 * took (that depends on the order of the text [P4]) */
+				const Expr *value = ir_copy_source(e);
 				ir_device_copy_props(e, &src, &dst);
 				if (src != dst &&
 				    transfer_insert(&transfers, value->id, src, dst)) {
@@ -180,6 +245,8 @@ void plan_placement(const IrModule *m, Placement *p)
 	}
 	plan_functions_free(&functions);
 	free(transfers.keys);
+	free(first_alias);
+	free(next_alias);
 }
 
 void plan_placement_free(Placement *p)
@@ -536,6 +603,7 @@ typedef struct Verifier {
 	DiagList *diags;
 	size_t errors;
 	uint8_t *lowered_args; /* plan_lowered_argument_tuples, or NULL */
+	uint8_t *primitive;    /* plan_primitive_bodies, or NULL */
 } Verifier;
 
 static void edge_error(Verifier *v, const Expr *consumer, const Expr *child, int32_t want,
@@ -622,7 +690,8 @@ static void verify_node(Verifier *v, const Expr *e)
 			int32_t device;
 			bool body, result;
 			ir_on_device_props(e, &device, &body, &result);
-			if (body)
+			/* TVM neither reads nor writes one inside a fused kernel */
+			if (body && !(v->primitive && v->primitive[e->id]))
 				check_edge(v, e, e->u.call.args[0], device, "annotated for");
 			check_edge(v, e, e->u.call.args[0], e->device, "the body of");
 		} else if (e->u.call.op != OP_NONE) {
@@ -691,27 +760,62 @@ static void verify_node(Verifier *v, const Expr *e)
 	}
 }
 
+/* TVM reads every node of the printed plan where it was planned
+ * (lexical.h): a node TVM recovers a device for has that device. */
+static void verify_lexical(Verifier *v, const ExprVec *all)
+{
+	int16_t *lexical = ir_lexical_devices(v->m);
+	for (size_t i = 0; i < all->count && v->errors < 50; i++) {
+		const Expr *e = all->items[i];
+		int16_t read = lexical[e->id];
+		StrBuf s;
+		if (read == IR_NO_DEVICE || read == e->device)
+			continue;
+		strbuf_init(&s);
+		ir_value_name(&s, e);
+		if (read == IR_LEXICAL_AMBIGUOUS)
+			diag_error(v->diags, v->m->src, e->pos,
+				   "TVM would read %s as on two devices: it is shared by places "
+				   "of the text in different device scopes",
+				   s.data);
+		else
+			diag_error(v->diags, v->m->src, e->pos,
+				   "TVM would read %s as on %s (its innermost fixed on_device or "
+				   "function), but it is planned on %s",
+				   s.data, devices_name(v->devices, read),
+				   devices_name(v->devices, e->device));
+		strbuf_free(&s);
+		v->errors++;
+	}
+	free(lexical);
+}
+
 bool plan_verify(const IrModule *m, const DeviceTable *devices, DiagList *diags)
 {
-	Verifier v = {m, devices, diags, 0, NULL};
+	Verifier v = {m, devices, diags, 0, NULL, NULL};
 	uint8_t *seen = xcalloc(m->nexprs / 8 + 1, 1);
 	ExprVec all = {0};
 	for (uint32_t g = 0; g < m->nglobals; g++)
 		ir_postorder(m, m->globals[g].fn, true, seen, &all);
 	v.lowered_args = plan_lowered_argument_tuples(all.items, all.count, m->nexprs);
+	v.primitive = plan_primitive_bodies(all.items, all.count, m->nexprs);
 	for (size_t i = 0; i < all.count && v.errors < 50; i++)
 		verify_node(&v, all.items[i]);
+	if (!v.errors)
+		verify_lexical(&v, &all);
 	exprvec_free(&all);
 	free(seen);
 	free(v.lowered_args);
+	free(v.primitive);
 	return v.errors == 0;
 }
 
 /* ---- why ---- */
 
 /* The domains as a graph: an edge both ways for each applied constraint
- * between two domains, and for each pair of matching children of two
- * unified function domains, labelled with the constraint. The edges of
+ * between two domains, for each pair of matching children of two
+ * unified function domains, and from a first-order leaf to each part of
+ * the function domain it collapsed, labelled with the constraint. The edges of
  * domain d are adj[2k] (the other domain) and adj[2k + 1] (the constraint)
  * for k in [start[d], start[d + 1]). */
 typedef struct DomainGraph {
@@ -726,10 +830,30 @@ static bool unifies_children(const PlanAnalysis *an, const Constraint *c)
 	       an->domains[c->a].nchildren == an->domains[c->b].nchildren;
 }
 
+static uint32_t graph_root(const PlanAnalysis *an, uint32_t d)
+{
+	while (an->domains[d].parent != d)
+		d = an->domains[d].parent;
+	return d;
+}
+
+/* The function domain (a root) that constraint c collapsed onto a
+ * first-order leaf (a closure in a tuple, say), with that leaf's side of
+ * c in *leaf; PLAN_NONE when c did not. */
+static uint32_t collapsed_function(const PlanAnalysis *an, const Constraint *c, uint32_t *leaf)
+{
+	uint32_t ra = graph_root(an, c->a), rb = graph_root(an, c->b);
+	bool fa = an->domains[ra].nchildren, fb = an->domains[rb].nchildren;
+	if (fa == fb)
+		return PLAN_NONE;
+	*leaf = fa ? c->b : c->a;
+	return fa ? ra : rb;
+}
+
 static void domain_graph_build(const PlanAnalysis *an, DomainGraph *g)
 {
 	size_t nd = an->ndomains, nedges = 0;
-	uint32_t *fill;
+	uint32_t *fill, fn, leaf;
 	/* count each domain's edges, then place them */
 	g->start = xcalloc(nd + 1, sizeof(uint32_t));
 	for (size_t i = 0; i < an->nconstraints; i++) {
@@ -743,6 +867,12 @@ static void domain_graph_build(const PlanAnalysis *an, DomainGraph *g)
 			for (uint32_t k = 0; k < an->domains[c->a].nchildren; k++) {
 				g->start[an->children[an->domains[c->a].children + k] + 1]++;
 				g->start[an->children[an->domains[c->b].children + k] + 1]++;
+				nedges += 2;
+			}
+		if ((fn = collapsed_function(an, c, &leaf)) != PLAN_NONE)
+			for (uint32_t k = 0; k < an->domains[fn].nchildren; k++) {
+				g->start[leaf + 1]++;
+				g->start[an->children[an->domains[fn].children + k] + 1]++;
 				nedges += 2;
 			}
 	}
@@ -768,6 +898,13 @@ static void domain_graph_build(const PlanAnalysis *an, DomainGraph *g)
 				uint32_t y = an->children[an->domains[c->b].children + k];
 				ADD_EDGE(x, y, (uint32_t)i);
 				ADD_EDGE(y, x, (uint32_t)i);
+			}
+		/* a collapse joined the leaf to every part of the function */
+		if ((fn = collapsed_function(an, c, &leaf)) != PLAN_NONE)
+			for (uint32_t k = 0; k < an->domains[fn].nchildren; k++) {
+				uint32_t y = an->children[an->domains[fn].children + k];
+				ADD_EDGE(leaf, y, (uint32_t)i);
+				ADD_EDGE(y, leaf, (uint32_t)i);
 			}
 	}
 #undef ADD_EDGE

@@ -591,8 +591,9 @@ const PlanPin *session_pins(const Session *s, size_t *count)
 
 /* Turns e, a named non-variable expression of m, into a fixed on_device of
  * a copy of itself, in place, so that every use of e now uses the
- * annotation. The copy loses the name (the printer numbers it); the
- * annotation keeps e's id and name. */
+ * annotation. The copy keeps the name, which is the value's (the printer
+ * numbers the annotation, and planning takes it out again: TVM's form);
+ * the annotation keeps e's id. */
 static void wrap_in_place(IrModule *m, Expr *e, int32_t device)
 {
 	Expr *inner = ir_new(m, e->kind, e->pos);
@@ -600,19 +601,15 @@ static void wrap_in_place(IrModule *m, Expr *e, int32_t device)
 	uint32_t id = inner->id;
 	*inner = *e;
 	inner->id = id;
-	inner->name = NULL;
-	inner->name_generated = false;
 	wrapper = ir_on_device(m, e->pos, inner, device);
 	ir_set_on_device_fixed(m, wrapper, device);
 	id = e->id;
 	{
-		const char *name = e->name;
-		bool generated = e->name_generated;
 		Type *type = inner->type;
 		*e = *wrapper;
 		e->id = id;
-		e->name = name;
-		e->name_generated = generated;
+		e->name = NULL;
+		e->name_generated = false;
 		e->type = type;
 	}
 }
@@ -629,6 +626,16 @@ IrModule *session_annotate_pins(const Session *s, const IrModule *m, DiagList *d
 			Expr *e = by_id[id];
 			if (!e || !e->name || strcmp(e->name, pins[i].name) != 0)
 				continue;
+			/* A closure written out: its virtual_device, which places
+			 * its result as the pin does. An on_device around it would
+			 * separate the closure from its calls (TVM gives the
+			 * wrapper's body and result function domains of their own),
+			 * so that its parameters would no longer meet their
+			 * arguments. */
+			if (e->kind == EXPR_FN) {
+				e->device = (int16_t)pins[i].device;
+				continue;
+			}
 			if (e->kind != EXPR_VAR) {
 				wrap_in_place(copy, e, pins[i].device);
 				continue;
@@ -640,7 +647,11 @@ IrModule *session_annotate_pins(const Session *s, const IrModule *m, DiagList *d
 			case VAR_LET:
 				for (uint32_t k = 0; k < nexprs; k++) {
 					Expr *let = by_id[k];
-					if (let && let->kind == EXPR_LET && let->u.let.var == e) {
+					if (let && let->kind == EXPR_LET && let->u.let.var == e &&
+					    let->u.let.value->kind == EXPR_FN) {
+						let->u.let.value->device = (int16_t)pins[i].device;
+					} else if (let && let->kind == EXPR_LET &&
+						   let->u.let.var == e) {
 						Expr *value = let->u.let.value;
 						let->u.let.value = ir_on_device(
 							copy, value->pos, value, pins[i].device);
@@ -713,7 +724,8 @@ const SessionSetting session_settings[] = {
 	[SET_FALLBACK] = {"fallback", SETTING_DEVICE, NULL, true,
 			  "the device of values nothing constrains (KIND:ID from 'targets')"},
 	[SET_POLICY] = {"policy", SETTING_CHOICE, plan_policy_names, true,
-			"what a conflict does: stop planning, copy, or replicate constants"},
+			"what a conflict does: stop planning, copy, replicate constants, or as TVM "
+			"v0.14 does"},
 	[SET_PLACEMENT] = {"placement", SETTING_CHOICE, plan_placement_names, true,
 			   "where unconstrained operators go: TVM's rule or fewest bytes copied"},
 	[SET_GPU] = {"gpu", SETTING_CHOICE, gpu_choices, false,
