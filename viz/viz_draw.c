@@ -38,6 +38,16 @@
  * costs a walk of the analysis per node. */
 #define VIZ_WHY_NODES 1000
 
+/* The labels' font: a family list, which Graphviz (pango, through
+ * fontconfig) and a browser both read as "the first of these the machine
+ * has", so that an SVG shown on the machine that drew it shows its labels in
+ * the font they were measured with. Helvetica is what no Linux machine has:
+ * Graphviz measured it as one substitute (fontconfig's sans) and browsers
+ * drew it as another, wider one, whose labels spilled out of their boxes.
+ * DejaVu Sans is Debian's (and Graphviz's package's) default sans; Verdana,
+ * its near twin in width, is on Windows and macOS. */
+#define VIZ_FONT "DejaVu Sans,Verdana,sans-serif"
+
 /* Okabe-Ito: distinguishable with every common colour-vision deficiency. */
 static const char *const viz_palette[] = {
 	"#E69F00", /* orange: cpu:0 */
@@ -168,7 +178,7 @@ typedef struct VizSyms {
 
 static void viz_declare(Agraph_t *g, VizSyms *s)
 {
-	agattr(g, AGRAPH, VIZ_S("fontname"), VIZ_S("Helvetica"));
+	agattr(g, AGRAPH, VIZ_S("fontname"), VIZ_S(VIZ_FONT));
 	agattr(g, AGRAPH, VIZ_S("fontsize"), VIZ_S("12"));
 	agattr(g, AGRAPH, VIZ_S("labelloc"), VIZ_S("t"));
 	/* one global ranking: with clusters the old ranker takes twice as long
@@ -184,7 +194,7 @@ static void viz_declare(Agraph_t *g, VizSyms *s)
 	s->g_fontcolor = agattr(g, AGRAPH, VIZ_S("fontcolor"), VIZ_S("black"));
 	/* label first with \N, as gvContext declares it on every later graph */
 	s->n_label = agattr(g, AGNODE, VIZ_S("label"), VIZ_S("\\N"));
-	agattr(g, AGNODE, VIZ_S("fontname"), VIZ_S("Helvetica"));
+	agattr(g, AGNODE, VIZ_S("fontname"), VIZ_S(VIZ_FONT));
 	agattr(g, AGNODE, VIZ_S("fontsize"), VIZ_S("10"));
 	s->n_shape = agattr(g, AGNODE, VIZ_S("shape"), VIZ_S("box"));
 	s->n_style = agattr(g, AGNODE, VIZ_S("style"), VIZ_S("filled"));
@@ -198,7 +208,7 @@ static void viz_declare(Agraph_t *g, VizSyms *s)
 	s->n_id = agattr(g, AGNODE, VIZ_S("id"), VIZ_S(""));
 	s->e_label = agattr(g, AGEDGE, VIZ_S("label"), VIZ_S(""));
 	s->e_xlabel = agattr(g, AGEDGE, VIZ_S("xlabel"), VIZ_S(""));
-	agattr(g, AGEDGE, VIZ_S("fontname"), VIZ_S("Helvetica"));
+	agattr(g, AGEDGE, VIZ_S("fontname"), VIZ_S(VIZ_FONT));
 	agattr(g, AGEDGE, VIZ_S("fontsize"), VIZ_S("9"));
 	s->e_color = agattr(g, AGEDGE, VIZ_S("color"), VIZ_S("#444444"));
 	s->e_fontcolor = agattr(g, AGEDGE, VIZ_S("fontcolor"), VIZ_S("black"));
@@ -978,12 +988,16 @@ static Agraph_t *viz_graph_of_model(VizModel *vm, const VizStats *stats)
 	 * narrow: the chain lays out in 1.2 s. */
 	if (stats->nodes > VIZ_LABEL_NODES)
 		agsafeset(g, VIZ_S("nslimit"), VIZ_S("0.05"), VIZ_S(""));
-	/* A large model is a long column: closer ranks and tighter labels keep
-	 * it within what a PNG can hold at a legible scale (bert_base's 952
-	 * nodes: 55,000 points tall, 40,000 so) */
+	/* A large model is a long column: closer ranks and labels tighter from
+	 * top to bottom keep it within what a PNG can hold at a legible scale
+	 * (bert_base's 952 nodes: 55,000 points tall, 40,000 so). Across, a
+	 * label keeps 0.1 inch a side: browsers draw text without the hinted
+	 * advances Graphviz measures it with (pango, hint metrics on), up to 4%
+	 * wider in the same font, which a 300-point label's margin must hold
+	 * (as Graphviz's default 0.11 inch does in smaller graphs). */
 	if (stats->nodes > VIZ_LABEL_NODES) {
 		agsafeset(g, VIZ_S("ranksep"), VIZ_S("0.2"), VIZ_S(""));
-		agattr(g, AGNODE, VIZ_S("margin"), VIZ_S("0.05,0.02"));
+		agattr(g, AGNODE, VIZ_S("margin"), VIZ_S("0.1,0.02"));
 	}
 	viz_draw_legend(vm, g, &s, stats);
 	if (vm->overview) {
