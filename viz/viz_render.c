@@ -28,9 +28,11 @@
  * render its messages are captured (agseterrf) and become part of the error
  * returned, since library code never prints.
  */
+#define _GNU_SOURCE /* pthread_setattr_default_np, in the layout child */
 #include "viz.h"
 
 #include <errno.h>
+#include <pthread.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -336,17 +338,23 @@ static size_t viz_address_space(void)
 
 /* The limits a layout runs under: memory bytes beyond base (the session's
  * address space when it forked; 0 when unknown: no memory limit), and
- * seconds of CPU. */
+ * seconds of CPU; room is what the child may map in fact, less when the
+ * session itself runs under a lower limit (ulimit -v). */
 typedef struct VizLimits {
-	size_t base, memory;
+	size_t base, memory, room;
 	unsigned seconds;
 } VizLimits;
 
 static VizLimits viz_limits_of(const VizOptions *opts)
 {
 	VizLimits l;
+	struct rlimit r;
 	l.base = viz_address_space();
 	l.memory = opts->layout_memory ? opts->layout_memory : VIZ_LAYOUT_MEMORY;
+	l.room = l.memory;
+	if (l.base && getrlimit(RLIMIT_AS, &r) == 0 && r.rlim_cur != RLIM_INFINITY &&
+	    r.rlim_cur < l.base + l.memory)
+		l.room = r.rlim_cur > l.base ? (size_t)r.rlim_cur - l.base : 0;
 	l.seconds = opts->layout_seconds ? opts->layout_seconds : VIZ_LAYOUT_SECONDS;
 	return l;
 }
@@ -357,6 +365,15 @@ static VizLimits viz_limits_of(const VizOptions *opts)
 static void viz_limit_child(const VizLimits *l)
 {
 	struct rlimit r;
+	pthread_attr_t attr;
+	/* GLib starts threads for fontconfig, each with the default stack of
+	 * RLIMIT_STACK (8 MiB): under a tight limit (the session's ulimit -v)
+	 * mapping one fails and GLib aborts. Their work is shallow. */
+	if (pthread_attr_init(&attr) == 0) {
+		if (pthread_attr_setstacksize(&attr, (size_t)1 << 20) == 0)
+			pthread_setattr_default_np(&attr);
+		pthread_attr_destroy(&attr);
+	}
 	if (l->base && getrlimit(RLIMIT_AS, &r) == 0) {
 		rlim_t want = (rlim_t)(l->base + l->memory);
 		if (r.rlim_cur == RLIM_INFINITY || r.rlim_cur > want) {
@@ -405,26 +422,55 @@ static void viz_child(int fd, Agraph_t *g, const VizOptions *opts, VizFormat for
 	_exit(0);
 }
 
+/* The last line the child printed on its standard error (GLib and
+ * fontconfig say why they abort there), cut to 200 bytes; NULL if none. */
+static char *viz_last_line(const StrBuf *said)
+{
+	size_t end = said->len, start;
+	while (end && (said->data[end - 1] == '\n' || said->data[end - 1] == ' ' ||
+		       said->data[end - 1] == '\r'))
+		end--;
+	if (!end)
+		return NULL;
+	start = end;
+	while (start && said->data[start - 1] != '\n')
+		start--;
+	if (end - start > 200)
+		end = start + 200;
+	return xstrndup(said->data + start, end - start);
+}
+
 /* Why the child left without a reply: out of CPU time, killed, or an exit
- * (Graphviz exits when an allocation fails). */
+ * (Graphviz exits when an allocation fails), with what it last said. */
 static char *viz_child_failure(int status, const struct rusage *usage, const VizLimits *l,
-			       const char *instead)
+			       const StrBuf *said, const char *instead)
 {
 	double cpu = (double)usage->ru_utime.tv_sec + (double)usage->ru_stime.tv_sec +
 		     ((double)usage->ru_utime.tv_usec + (double)usage->ru_stime.tv_usec) / 1e6;
-	size_t mib = l->memory >> 20;
+	char *line = viz_last_line(said), *why, *out;
 	if (WIFSIGNALED(status) &&
-	    (WTERMSIG(status) == SIGXCPU || (WTERMSIG(status) == SIGKILL && cpu >= l->seconds)))
+	    (WTERMSIG(status) == SIGXCPU || (WTERMSIG(status) == SIGKILL && cpu >= l->seconds))) {
+		free(line);
 		return xasprintf("graphviz used up the %u s of CPU a layout may take without "
 				 "finishing it; %s",
 				 l->seconds, instead);
+	}
 	if (WIFSIGNALED(status))
-		return xasprintf("graphviz died laying out the graph (signal %d, %s) after %.1f s "
-				 "of CPU, most likely out of the %zu MiB a layout may map; %s",
-				 WTERMSIG(status), strsignal(WTERMSIG(status)), cpu, mib, instead);
-	return xasprintf("graphviz gave up laying out the graph (exit status %d) after %.1f s of "
-			 "CPU, most likely out of the %zu MiB a layout may map; %s",
-			 WIFEXITED(status) ? WEXITSTATUS(status) : -1, cpu, mib, instead);
+		why = xasprintf("graphviz died laying out the graph (signal %d, %s, after %.1f s "
+				"of CPU%s%s)",
+				WTERMSIG(status), strsignal(WTERMSIG(status)), cpu,
+				line ? "; it said: " : "", line ? line : "");
+	else
+		why = xasprintf(
+			"graphviz gave up laying out the graph (exit status %d, after %.1f s "
+			"of CPU%s%s)",
+			WIFEXITED(status) ? WEXITSTATUS(status) : -1, cpu,
+			line ? "; it said: " : "", line ? line : "");
+	out = xasprintf("%s, most likely out of the %zu MiB a layout may map; %s", why,
+			l->room >> 20, instead);
+	free(why);
+	free(line);
+	return out;
 }
 
 /* Lays out and renders g into out in a child process, under the limits of
@@ -433,9 +479,9 @@ static char *viz_child_failure(int status, const struct rusage *usage, const Viz
 static bool viz_layout_render_child(Agraph_t *g, const VizOptions *opts, VizFormat format,
 				    bool overview, FILE *out, char **err)
 {
-	int fds[2], status = 0;
+	int fds[2], errfds[2], status = 0;
 	pid_t pid;
-	StrBuf got;
+	StrBuf got, said;
 	VizChildReply reply;
 	VizLimits limits = viz_limits_of(opts);
 	struct rusage usage;
@@ -444,47 +490,80 @@ static bool viz_layout_render_child(Agraph_t *g, const VizOptions *opts, VizForm
 		*err = xasprintf("cannot start the layout: %s", strerror(errno));
 		return false;
 	}
+	if (pipe(errfds) != 0) {
+		*err = xasprintf("cannot start the layout: %s", strerror(errno));
+		close(fds[0]);
+		close(fds[1]);
+		return false;
+	}
 	fflush(NULL); /* nothing buffered is written twice */
 	pid = fork();
 	if (pid < 0) {
 		*err = xasprintf("cannot start the layout: %s", strerror(errno));
 		close(fds[0]);
 		close(fds[1]);
+		close(errfds[0]);
+		close(errfds[1]);
 		return false;
 	}
 	if (pid == 0) {
+		/* what GLib, fontconfig or Graphviz print comes back to the
+		 * session, not to its terminal */
 		oom_after_fork();
 		close(fds[0]);
+		dup2(errfds[1], STDERR_FILENO);
+		close(errfds[0]);
+		close(errfds[1]);
 		viz_child(fds[1], g, opts, format, overview, &limits);
 	}
 	close(fds[1]);
+	close(errfds[1]);
 	strbuf_init(&got);
-	for (;;) {
-		struct pollfd pfd = {fds[0], POLLIN, 0};
+	strbuf_init(&said);
+	/* the reply, and the child's standard error (its last 16 KiB) */
+	for (int open_fds = 2; open_fds;) {
+		struct pollfd pfd[2] = {{fds[0], POLLIN, 0}, {errfds[0], POLLIN, 0}};
 		char buf[65536];
-		ssize_t n;
 		if (interrupt_pending()) {
 			interrupted = true;
 			kill(pid, SIGKILL);
 			break;
 		}
-		if (poll(&pfd, 1, 100) <= 0)
+		if (poll(pfd, 2, 100) <= 0)
 			continue;
-		n = read(fds[0], buf, sizeof buf);
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n <= 0)
-			break;
-		strbuf_append(&got, buf, (size_t)n);
+		for (int k = 0; k < 2; k++) {
+			ssize_t n;
+			if (pfd[k].fd < 0 || !(pfd[k].revents & (POLLIN | POLLHUP | POLLERR)))
+				continue;
+			n = read(pfd[k].fd, buf, sizeof buf);
+			if (n < 0 && errno == EINTR)
+				continue;
+			if (n <= 0) {
+				close(pfd[k].fd);
+				*(k ? &errfds[0] : &fds[0]) = -1;
+				open_fds--;
+				continue;
+			}
+			strbuf_append(k ? &said : &got, buf, (size_t)n);
+			if (k && said.len > 16384) {
+				memmove(said.data, said.data + said.len - 16384, 16384);
+				said.len = 16384;
+				said.data[said.len] = '\0';
+			}
+		}
 	}
-	close(fds[0]);
+	if (fds[0] >= 0)
+		close(fds[0]);
+	if (errfds[0] >= 0)
+		close(errfds[0]);
 	memset(&usage, 0, sizeof usage);
 	while (wait4(pid, &status, 0, &usage) < 0 && errno == EINTR)
 		;
 	if (interrupted) {
 		*err = xstrdup("interrupted: the layout was abandoned, nothing was written");
 	} else if (got.len < sizeof reply) {
-		*err = viz_child_failure(status, &usage, &limits, viz_instead(opts, overview));
+		*err = viz_child_failure(status, &usage, &limits, &said,
+					 viz_instead(opts, overview));
 	} else {
 		memcpy(&reply, got.data, sizeof reply);
 		if (got.len != sizeof reply + reply.data_len + reply.err_len + reply.warn_len) {
@@ -510,6 +589,20 @@ static bool viz_layout_render_child(Agraph_t *g, const VizOptions *opts, VizForm
 			}
 		}
 	}
+	/* anything else it printed, as warnings, after a layout that worked */
+	if (ok && opts->warn && said.len) {
+		for (const char *p = said.data; p && *p;) {
+			const char *end = strchr(p, '\n');
+			size_t n = end ? (size_t)(end - p) : strlen(p);
+			if (n) {
+				char *w = xasprintf("graphviz: %.*s", (int)n, p);
+				opts->warn(opts->warn_context, w);
+				free(w);
+			}
+			p = end ? end + 1 : NULL;
+		}
+	}
+	strbuf_free(&said);
 	strbuf_free(&got);
 	return ok;
 }
