@@ -184,21 +184,16 @@ static int apply_plan_item(CmdContext *ctx, Session *scratch, const IrModule *lo
 		/* the session's settings and pins as they are */
 	} else if (strcmp(argv[0], "pin") == 0 || strcmp(argv[0], "unpin") == 0) {
 		bool pin = argv[0][0] == 'p';
-		const char *value_name = argc > 1 && argv[1][0] == '%' ? argv[1] + 1 : "";
-		int device = -1;
-		if (argc != (pin ? 3 : 2))
-			status = cmd_error(ctx, "%s: usage: %s", side,
-					   pin ? "pin %x DEVICE" : "unpin %x");
-		else if (!ir_find_value(loaded, argv[1]))
-			status = cmd_error(ctx, "%s: no value named '%%%s' in the module", side,
-					   argv[1][0] == '%' ? argv[1] + 1 : argv[1]);
-		else if (pin && (device = devices_find_name(&scratch->devices, argv[2])) < 0)
-			status = cmd_error(ctx, "%s: unknown device '%s'; see 'targets'", side,
-					   argv[2]);
+		PlanPin p;
+		char *prefix = xasprintf("%s: ", side);
+		if (!cmd_parse_pin(ctx, loaded, &scratch->devices, argc - 1, argv + 1, pin, prefix,
+				   &p))
+			status = 1;
 		else if (pin)
-			session_pin(scratch, value_name[0] ? value_name : argv[1], device);
-		else if (!session_unpin(scratch, value_name[0] ? value_name : argv[1]))
-			status = cmd_error(ctx, "%s: '%s' is not pinned", side, argv[1]);
+			session_pin(scratch, &p);
+		else if (!session_unpin(scratch, p.name, p.op))
+			status = cmd_error(ctx, "%s: '%s' is not pinned", side, argv[argc - 1]);
+		free(prefix);
 	} else if (argc <= 2) {
 		int i;
 		bool reset;

@@ -307,15 +307,21 @@ const Command commands_table[] = {
 	{
 		.name = "pin",
 		.min_args = 0,
-		.max_args = 2,
+		.max_args = 5,
 		.flags = CMD_NEEDS_MODULE,
-		.usage = "pin [%x DEVICE]",
-		.summary = "what-if: plan as if %x were annotated on DEVICE",
+		.usage = "pin [[--body] %x|--op OPS DEVICE] [--all]",
+		.summary = "what-if: plan as if %x (or every call of OPS) were annotated on DEVICE",
 		.help = "Pins every value named %x to DEVICE without editing the module, plans\n"
 			"again and shows what changed: devices that moved, copies that appeared\n"
-			"or went away, and the totals of copies and bytes. A pin that makes\n"
-			"planning fail is rolled back. Without arguments, lists the pins. See\n"
-			"also unpin and undo.",
+			"or went away (the first 8 and counts of the rest; --all lists every\n"
+			"one), and the totals of copies and bytes. --op nn.conv2d,nn.dense (or\n"
+			"a glob, nn.conv*) pins every call of those operators. A pin means\n"
+			"on_device(..., constrain_result=True): the value lives on DEVICE and\n"
+			"is read there; with --body it means a plain on_device, as TVM's\n"
+			"frontends write it: computed on DEVICE, its result read anywhere\n"
+			"(through a copy when elsewhere). A pin that makes planning fail\n"
+			"changes nothing. Without arguments, lists the pins. See also unpin\n"
+			"and undo.",
 		.handler = cmd_pin,
 		.completer = cmd_complete_values,
 	},
@@ -658,9 +664,9 @@ const Command commands_table[] = {
 	{
 		.name = "undo",
 		.min_args = 0,
-		.max_args = 0,
+		.max_args = 1,
 		.flags = CMD_NEEDS_MODULE,
-		.usage = "undo",
+		.usage = "undo [--all]",
 		.summary = "undo the last pin or unpin and show what changed",
 		.help = "Restores the pins as they were before the last pin or unpin, plans\n"
 			"again and shows the change, like pin does.",
@@ -669,11 +675,12 @@ const Command commands_table[] = {
 	{
 		.name = "unpin",
 		.min_args = 1,
-		.max_args = 1,
+		.max_args = 3,
 		.flags = CMD_NEEDS_MODULE,
-		.usage = "unpin %x",
-		.summary = "what-if: remove the pin of %x and show what changed",
-		.help = "Removes a pin made with pin, plans again and shows the change.",
+		.usage = "unpin %x|--op OPS [--all]",
+		.summary = "what-if: remove the pin of %x (or of --op OPS) and show what changed",
+		.help = "Removes a pin made with pin (--op OPS as it was written), plans again\n"
+			"and shows the change.",
 		.handler = cmd_unpin,
 		.completer = cmd_complete_values,
 	},
