@@ -8,10 +8,12 @@
  * transcript modules, and tests/golden/roundtrip/, one module per operator
  * family with every attribute away from its default) is
  *   - loaded and inferred (m), printed, the text loaded and inferred again
- *     (m'), and m and m' compared node by node: the same kinds, operators,
- *     attribute names and values in order, constants' bytes, written and
- *     inferred types, devices on parameters and functions, and the same
- *     sharing (a node used twice in m is one node used twice in m');
+ *     (m'), and m and m' compared node by node by ir_equal_modules
+ *     (core/ir/ir_equal.h, which `diff --module` uses too): the same kinds,
+ *     operators, attribute names and values in order, constants' bytes,
+ *     written and inferred types, the device TVM reads off the text for
+ *     every node, and the same sharing (a node used twice in m is one node
+ *     used twice in m');
  *   - planned, printed, and the planned text loaded again and compared the
  *     same way (without types, which the parser does not read back).
  * Names are not compared: the printer names what the source left unnamed.
@@ -51,287 +53,30 @@
 
 #include <glob.h>
 
+#include "ir_equal.h"
 #include "parse.h"
 #include "print.h"
 #include "session.h"
 
-/* Pairs of nodes found equal so far, to follow sharing: a's id -> b. */
-typedef struct Matcher {
-	const IrModule *ma, *mb;
-	const Expr **b_of; /* by a's id */
-	const Expr **a_of; /* by b's id */
-	bool types;        /* compare inferred types too */
-	const char *where; /* the module, for messages */
-	char why[512];     /* the first difference */
-} Matcher;
-
-static bool differ(Matcher *mt, const Expr *a, const char *fmt, const char *detail)
+/* m and m' compared by the library's structural comparison (ir_equal.h),
+ * as strictly as it goes: attributes as written, types when asked, source
+ * spans, and the devices TVM reads off each text. */
+static bool same_module(const IrModule *a, const DeviceTable *da, const IrModule *b,
+			const DeviceTable *db, bool types, const char *where, char *why,
+			size_t why_len)
 {
-	snprintf(mt->why, sizeof mt->why, "%s:%u:%u: %s: %s", mt->where, a ? a->pos.line : 0,
-		 a ? a->pos.col : 0, fmt, detail ? detail : "");
+	IrEqualOptions opts = {.devices_a = da,
+			       .devices_b = db,
+			       .types = types,
+			       .spans = true,
+			       .attrs_as_written = true};
+	IrDifference d;
+	if (ir_equal_modules(a, b, &opts, &d))
+		return true;
+	snprintf(why, why_len, "%s:%u:%u: %s%s%s", where, d.pos_a.line, d.pos_a.col,
+		 d.global ? "in @" : "", d.global ? d.global : "", d.global ? ": " : "");
+	snprintf(why + strlen(why), why_len - strlen(why), "%s", d.what);
 	return false;
-}
-
-static bool same_type(const Type *a, const Type *b)
-{
-	if (!a || !b)
-		return a == b;
-	return type_equal(a, b);
-}
-
-static bool same_attr_value(const AttrValue *a, const AttrValue *b)
-{
-	if (a->kind != b->kind || a->suffix != b->suffix)
-		return false;
-	switch (a->kind) {
-	case ATTR_NONE:
-		return true;
-	case ATTR_INT:
-		return a->u.i == b->u.i;
-	case ATTR_FLOAT:
-		return a->u.f == b->u.f || (a->u.f != a->u.f && b->u.f != b->u.f);
-	case ATTR_STRING:
-		return strcmp(a->u.s, b->u.s) == 0;
-	case ATTR_BOOL:
-		return a->u.b == b->u.b;
-	case ATTR_LIST:
-		if (a->u.list.n != b->u.list.n)
-			return false;
-		for (uint32_t i = 0; i < a->u.list.n; i++)
-			if (!same_attr_value(&a->u.list.items[i], &b->u.list.items[i]))
-				return false;
-		return true;
-	case ATTR_DEVICE:
-		return a->u.device == b->u.device;
-	case ATTR_CONSTANT:
-		return a->u.constant == b->u.constant;
-	case ATTR_META:
-		return strcmp(a->u.meta.kind, b->u.meta.kind) == 0 &&
-		       a->u.meta.index == b->u.meta.index;
-	}
-	return false;
-}
-
-static bool same_attrs(Matcher *mt, const Expr *at, const Attr *a, uint32_t na, const Attr *b,
-		       uint32_t nb)
-{
-	if (na != nb)
-		return differ(mt, at, "a different number of attributes", NULL);
-	for (uint32_t i = 0; i < na; i++) {
-		if (strcmp(a[i].name, b[i].name) != 0)
-			return differ(mt, at, "attribute names differ", a[i].name);
-		if (!same_attr_value(&a[i].value, &b[i].value))
-			return differ(mt, at, "attribute values differ", a[i].name);
-	}
-	return true;
-}
-
-static bool same_expr(Matcher *mt, const Expr *a, const Expr *b);
-
-/* Two patterns of matches a and b: the same shape, constructors (by
- * name) and variable slots, and the same annotations on the variables. */
-static bool same_pattern(const IrModule *ma, const IrModule *mb, const Pattern *a, const Pattern *b)
-{
-	if (a->kind != b->kind || a->nsubs != b->nsubs)
-		return false;
-	switch (a->kind) {
-	case PATTERN_WILDCARD:
-	case PATTERN_TUPLE:
-		break;
-	case PATTERN_VAR:
-		if (a->var != b->var)
-			return false;
-		break;
-	case PATTERN_CONSTRUCTOR:
-		if (strcmp(ir_constructor(ma, a->adt, a->ctor)->name,
-			   ir_constructor(mb, b->adt, b->ctor)->name) != 0)
-			return false;
-		break;
-	}
-	for (uint32_t i = 0; i < a->nsubs; i++)
-		if (!same_pattern(ma, mb, a->subs[i], b->subs[i]))
-			return false;
-	return true;
-}
-
-static bool same_list(Matcher *mt, Expr *const *a, Expr *const *b, uint32_t n)
-{
-	for (uint32_t i = 0; i < n; i++)
-		if (!same_expr(mt, a[i], b[i]))
-			return false;
-	return true;
-}
-
-static bool same_node(Matcher *mt, const Expr *a, const Expr *b)
-{
-	const char *span_a = ir_span(mt->ma, a), *span_b = ir_span(mt->mb, b);
-	if (a->kind != b->kind)
-		return differ(mt, a, "different kinds of expression", NULL);
-	if ((span_a || span_b) && (!span_a || !span_b || strcmp(span_a, span_b) != 0))
-		return differ(mt, a, "a different source span", span_a ? span_a : "none");
-	if (mt->types && !same_type(a->type, b->type))
-		return differ(mt, a, "different types", a->name);
-	switch (a->kind) {
-	case EXPR_VAR:
-		if (a->u.var.role != b->u.var.role)
-			return differ(mt, a, "a variable of another role", a->name);
-		if (!same_type(a->u.var.annotation, b->u.var.annotation))
-			return differ(mt, a, "a different type annotation", a->name);
-		if (a->u.var.role == VAR_PARAM && a->device != b->device)
-			return differ(mt, a, "a parameter on another device", a->name);
-		/* a free variable is known by its name */
-		if (a->u.var.role == VAR_FREE && strcmp(a->name, b->name) != 0)
-			return differ(mt, a, "another free variable", a->name);
-		return true;
-	case EXPR_GLOBAL:
-		if (strcmp(a->u.global.name, b->u.global.name) != 0)
-			return differ(mt, a, "another global", a->u.global.name);
-		return true;
-	case EXPR_CONSTANT: {
-		const Tensor *x = &a->u.constant.tensor, *y = &b->u.constant.tensor;
-		if (x->dtype != y->dtype || x->ndim != y->ndim || x->nbytes != y->nbytes ||
-		    (x->ndim && memcmp(x->shape, y->shape, x->ndim * sizeof(int64_t)) != 0) ||
-		    (x->nbytes && memcmp(x->data, y->data, x->nbytes) != 0))
-			return differ(mt, a, "a different constant", NULL);
-		return true;
-	}
-	case EXPR_CALL:
-		if (a->u.call.op != b->u.call.op)
-			return differ(mt, a, "a call of another operator", NULL);
-		if (a->u.call.nargs != b->u.call.nargs)
-			return differ(mt, a, "a different number of arguments", NULL);
-		if (!same_attrs(mt, a, a->u.call.attrs, a->u.call.nattrs, b->u.call.attrs,
-				b->u.call.nattrs))
-			return false;
-		if (a->u.call.op == OP_UNKNOWN) {
-			/* an operator taken on trust: as written, with its type */
-			const UnknownOp *x = a->u.call.unknown, *y = b->u.call.unknown;
-			if (strcmp(x->name, y->name) != 0 || strcmp(x->attrs, y->attrs) != 0 ||
-			    !same_type(x->type, y->type))
-				return differ(mt, a, "another unknown operator", x->name);
-		} else if (a->u.call.op == OP_NONE &&
-			   !same_expr(mt, a->u.call.callee, b->u.call.callee)) {
-			return differ(mt, a, "another callee", NULL);
-		}
-		return same_list(mt, a->u.call.args, b->u.call.args, a->u.call.nargs);
-	case EXPR_LET:
-		return same_expr(mt, a->u.let.var, b->u.let.var) &&
-		       same_expr(mt, a->u.let.value, b->u.let.value) &&
-		       same_expr(mt, a->u.let.body, b->u.let.body);
-	case EXPR_FN:
-		if (a->u.fn.nparams != b->u.fn.nparams)
-			return differ(mt, a, "a different number of parameters", NULL);
-		if (a->device != b->device)
-			return differ(mt, a, "a function on another device", NULL);
-		if (!same_type(a->u.fn.ret_type, b->u.fn.ret_type))
-			return differ(mt, a, "a different result type", NULL);
-		if (!same_attrs(mt, a, a->u.fn.head->attrs, a->u.fn.head->nattrs,
-				b->u.fn.head->attrs, b->u.fn.head->nattrs))
-			return false;
-		if (a->u.fn.head->ntype_params != b->u.fn.head->ntype_params)
-			return differ(mt, a, "a different number of type parameters", NULL);
-		for (uint32_t i = 0; i < a->u.fn.head->ntype_params; i++)
-			if (strcmp(a->u.fn.head->type_params[i], b->u.fn.head->type_params[i]) != 0)
-				return differ(mt, a, "a differently named type parameter", NULL);
-		return same_list(mt, a->u.fn.params, b->u.fn.params, a->u.fn.nparams) &&
-		       same_expr(mt, a->u.fn.body, b->u.fn.body);
-	case EXPR_TUPLE:
-		if (a->u.tuple.nfields != b->u.tuple.nfields)
-			return differ(mt, a, "a tuple of another size", NULL);
-		return same_list(mt, a->u.tuple.fields, b->u.tuple.fields, a->u.tuple.nfields);
-	case EXPR_PROJ:
-		if (a->u.proj.index != b->u.proj.index)
-			return differ(mt, a, "another tuple field", NULL);
-		return same_expr(mt, a->u.proj.tuple, b->u.proj.tuple);
-	case EXPR_IF:
-		return same_expr(mt, a->u.if_.cond, b->u.if_.cond) &&
-		       same_expr(mt, a->u.if_.then_branch, b->u.if_.then_branch) &&
-		       same_expr(mt, a->u.if_.else_branch, b->u.if_.else_branch);
-	case EXPR_CONSTRUCT:
-		if (strcmp(a->u.construct.name, b->u.construct.name) != 0 ||
-		    strcmp(mt->ma->typedefs[a->u.construct.adt].name,
-			   mt->mb->typedefs[b->u.construct.adt].name) != 0)
-			return differ(mt, a, "another constructor", a->u.construct.name);
-		if (a->u.construct.nargs != b->u.construct.nargs)
-			return differ(mt, a, "a different number of fields", NULL);
-		return same_list(mt, a->u.construct.args, b->u.construct.args,
-				 a->u.construct.nargs);
-	case EXPR_MATCH:
-		if (a->u.match.complete != b->u.match.complete)
-			return differ(mt, a, "match against match?", NULL);
-		if (a->u.match.nclauses != b->u.match.nclauses ||
-		    a->u.match.nvars != b->u.match.nvars)
-			return differ(mt, a, "a match of another size", NULL);
-		for (uint32_t k = 0; k < a->u.match.nclauses; k++)
-			if (!same_pattern(mt->ma, mt->mb, a->u.match.clauses[k].pattern,
-					  b->u.match.clauses[k].pattern))
-				return differ(mt, a, "another pattern", NULL);
-		return same_expr(mt, a->u.match.scrutinee, b->u.match.scrutinee) &&
-		       same_list(mt, a->u.match.vars, b->u.match.vars, a->u.match.nvars) &&
-		       same_list(mt, a->u.match.bodies, b->u.match.bodies, a->u.match.nclauses);
-	}
-	return differ(mt, a, "an unknown kind of expression", NULL);
-}
-
-/* a and b are the same expression: equal nodes, shared alike. */
-static bool same_expr(Matcher *mt, const Expr *a, const Expr *b)
-{
-	if (mt->b_of[a->id] || mt->a_of[b->id])
-		return mt->b_of[a->id] == b && mt->a_of[b->id] == a
-			       ? true
-			       : differ(mt, a, "shared differently", a->name);
-	mt->b_of[a->id] = b;
-	mt->a_of[b->id] = a;
-	return same_node(mt, a, b);
-}
-
-static bool same_module(const IrModule *a, const IrModule *b, bool types, const char *where,
-			char *why, size_t why_len)
-{
-	Matcher mt = {.ma = a, .mb = b, .types = types, .where = where};
-	bool ok = a->nglobals == b->nglobals && a->ntypedefs == b->ntypedefs;
-	mt.b_of = xcalloc(a->nexprs + 1, sizeof(Expr *));
-	mt.a_of = xcalloc(b->nexprs + 1, sizeof(Expr *));
-	if (!ok)
-		snprintf(mt.why, sizeof mt.why, "%s: a different number of globals or types",
-			 where);
-	for (uint32_t t = 0; ok && t < a->ntypedefs; t++) {
-		const IrTypeDef *x = &a->typedefs[t], *y = &b->typedefs[t];
-		ok = strcmp(x->name, y->name) == 0 && x->nparams == y->nparams &&
-		     x->nctors == y->nctors;
-		for (uint32_t i = 0; ok && i < x->nparams; i++)
-			ok = strcmp(x->params[i], y->params[i]) == 0;
-		for (uint32_t c = 0; ok && c < x->nctors; c++) {
-			ok = strcmp(x->ctors[c].name, y->ctors[c].name) == 0 &&
-			     x->ctors[c].nfields == y->ctors[c].nfields;
-			for (uint32_t f = 0; ok && f < x->ctors[c].nfields; f++)
-				ok = same_type(x->ctors[c].fields[f], y->ctors[c].fields[f]);
-		}
-		if (!ok)
-			snprintf(mt.why, sizeof mt.why, "%s: type %s differs", where, x->name);
-	}
-	for (uint32_t g = 0; ok && g < a->nglobals; g++) {
-		ok = a->globals[g].ntype_params == b->globals[g].ntype_params;
-		for (uint32_t i = 0; ok && i < a->globals[g].ntype_params; i++)
-			ok = strcmp(a->globals[g].type_params[i], b->globals[g].type_params[i]) ==
-			     0;
-		if (!ok) {
-			snprintf(mt.why, sizeof mt.why, "%s: @%s's type parameters differ", where,
-				 a->globals[g].name);
-			break;
-		}
-	}
-	for (uint32_t g = 0; ok && g < a->nglobals; g++) {
-		ok = strcmp(a->globals[g].name, b->globals[g].name) == 0;
-		if (!ok)
-			snprintf(mt.why, sizeof mt.why, "%s: global %u is @%s, then @%s", where, g,
-				 a->globals[g].name, b->globals[g].name);
-		ok = ok && same_expr(&mt, a->globals[g].fn, b->globals[g].fn);
-	}
-	snprintf(why, why_len, "%s", mt.why);
-	free(mt.b_of);
-	free(mt.a_of);
-	return ok;
 }
 
 static char *print_text(const IrModule *m, const DeviceTable *devices)
@@ -392,7 +137,8 @@ static void check_stage(const char *file, Session *s, size_t phases, bool types)
 				text);
 			fail();
 		}
-		if (!same_module(m, back, types, file, why, sizeof why)) {
+		if (!same_module(m, &s->devices, back, &again.devices, types, file, why,
+				 sizeof why)) {
 			fprintf(stderr, "%s: parse(print(m)) differs from m after %zu phases: %s\n",
 				file, phases, why);
 			fail();
@@ -507,59 +253,19 @@ static void test_detects_a_dropped_attribute(void **state)
 	mb = load_text(&b, text, 0);
 	assert_non_null(ma);
 	assert_non_null(mb);
-	assert_true(same_module(ma, mb, false, "conv2d", why, sizeof why));
+	assert_true(same_module(ma, &a.devices, mb, &b.devices, false, "conv2d", why, sizeof why));
 	by_id = ir_index_by_id(mb);
 	for (uint32_t id = 0; id < mb->nexprs; id++)
 		if (by_id[id] && ir_is_op(by_id[id], OP_CONV2D))
 			by_id[id]->u.call.nattrs--; /* drop dilation */
 	free(by_id);
-	assert_false(same_module(ma, mb, false, "conv2d", why, sizeof why));
-	assert_non_null(strstr(why, "attributes"));
+	assert_false(same_module(ma, &a.devices, mb, &b.devices, false, "conv2d", why, sizeof why));
+	assert_non_null(strstr(why, "dilation=[2,2] against no dilation"));
 	session_free(&a);
 	session_free(&b);
 }
 
 /* ---- coverage of the operators and their attributes ------------------------ */
-
-/* value written as ops.def writes defaults: 1, 0.5, True, NCHW, [1,1]. */
-static void compact_value(StrBuf *sb, const AttrValue *v)
-{
-	switch (v->kind) {
-	case ATTR_NONE:
-		strbuf_puts(sb, "None");
-		return;
-	case ATTR_INT:
-		strbuf_printf(sb, "%lld", (long long)v->u.i);
-		return;
-	case ATTR_FLOAT:
-		strbuf_printf(sb, "%g", v->u.f);
-		return;
-	case ATTR_STRING:
-		strbuf_puts(sb, v->u.s);
-		return;
-	case ATTR_BOOL:
-		strbuf_puts(sb, v->u.b ? "True" : "False");
-		return;
-	case ATTR_LIST:
-		strbuf_puts(sb, "[");
-		for (uint32_t i = 0; i < v->u.list.n; i++) {
-			if (i)
-				strbuf_puts(sb, ",");
-			compact_value(sb, &v->u.list.items[i]);
-		}
-		strbuf_puts(sb, "]");
-		return;
-	case ATTR_DEVICE:
-		strbuf_printf(sb, "device %d", v->u.device);
-		return;
-	case ATTR_CONSTANT:
-		strbuf_printf(sb, "meta[relay.Constant][%d]", v->u.constant);
-		return;
-	case ATTR_META:
-		strbuf_printf(sb, "meta[%s][%lld]", v->u.meta.kind, (long long)v->u.meta.index);
-		return;
-	}
-}
 
 /* Not None and not TVM's default (any value of an attribute without one). */
 static bool is_non_default(OpKind op, const Attr *a)
@@ -574,7 +280,7 @@ static bool is_non_default(OpKind op, const Attr *a)
 	if (!dflt)
 		return true;
 	strbuf_init(&sb);
-	compact_value(&sb, &a->value);
+	ir_attr_value_compact(&sb, &a->value);
 	differs = sb.len != len || memcmp(sb.data, dflt, len) != 0;
 	strbuf_free(&sb);
 	return differs;
