@@ -251,14 +251,16 @@ static int plan_side(CmdContext *ctx, Session *scratch, const char *side, const 
 	char *items, *save = NULL;
 	int status = 0;
 	session_init_like(scratch, s);
-	if (!(loaded = cmd_version(ctx, -1)))
-		return 1;
 	if (!spec[strspn(spec, " \t;")])
 		return cmd_error(ctx, "%s: empty plan; say 'current' for the session's", side);
 	if (!s->source || !session_load_source(scratch, s->source, s->path ? s->path : "module")) {
 		cmd_print_diags(ctx, &scratch->diags);
 		return cmd_error(ctx, "%s: could not load the module again", side);
 	}
+	/* the module as loaded, the scratch session's own: the session keeps
+	 * no version it had let go */
+	if (!(loaded = session_version(scratch, -1)))
+		return cmd_error(ctx, "%s: could not load the module again", side);
 	items = xstrdup(spec);
 	for (char *item = strtok_r(items, ";", &save); item && !status;
 	     item = strtok_r(NULL, ";", &save))

@@ -103,6 +103,40 @@ static void print_resolution(CmdContext *ctx, const PlanConflict *c, const char 
 	}
 }
 
+/* Policy tvm: TVM's answer depends on the order of the text. Says which
+ * use TVM's walk reached first, and what reaching another first would
+ * give (`order:` lines). */
+static void print_tvm_order(StrBuf *out, const Session *s, const PlanConflict *c,
+			    Expr *const *by_id, uint32_t nexprs)
+{
+	const DeviceTable *devices = &s->devices;
+	const SourceFile *src = session_current(s)->src;
+	const Expr *first = c->first_use < nexprs ? by_id[c->first_use] : NULL;
+	if (c->first_use == PLAN_NONE || !first)
+		return;
+	strbuf_puts(out, "  order: TVM's walk reaches ");
+	ir_value_name(out, first);
+	strbuf_printf(out, " (%s:%u:%u) first, which needs %s on %s\n", src ? src->name : "?",
+		      first->pos.line, first->pos.col, c->value_name,
+		      devices_name(devices, c->home));
+	for (size_t k = 0; k < c->nconsumers; k++) {
+		const Expr *site = c->consumers[k] < nexprs ? by_id[c->consumers[k]] : NULL;
+		bool seen = false;
+		for (size_t j = 0; j < k; j++)
+			seen = seen || c->consumer_devices[j] == c->consumer_devices[k];
+		if (!site || seen)
+			continue;
+		strbuf_puts(out, "  order: with ");
+		ir_value_name(out, site);
+		strbuf_printf(out,
+			      " (%s:%u:%u) first in the text, TVM would keep %s on %s and copy it "
+			      "to %s\n",
+			      src ? src->name : "?", site->pos.line, site->pos.col, c->value_name,
+			      devices_name(devices, c->consumer_devices[k]),
+			      devices_name(devices, c->home));
+	}
+}
+
 int cmd_conflicts(CmdContext *ctx, int argc, char **argv)
 {
 	const PlanTrace *t = ctx->session->trace;
@@ -147,6 +181,13 @@ int cmd_conflicts(CmdContext *ctx, int argc, char **argv)
 				policy, devices_name(devices, c->devices[0]));
 		else
 			print_resolution(ctx, c, policy, m, by_id);
+		if (c->first_use != PLAN_NONE) {
+			StrBuf order;
+			strbuf_init(&order);
+			print_tvm_order(&order, ctx->session, c, by_id, m->nexprs);
+			fputs(order.data, ctx->out);
+			strbuf_free(&order);
+		}
 	}
 	free(by_id);
 	return 0;
@@ -441,6 +482,8 @@ static void explain_conflict(CmdContext *ctx, StrBuf *sb, const Expr *e)
 		if (c->home != IR_NO_DEVICE)
 			strbuf_printf(sb, "; it stays on %s, %s\n", devices_name(devices, c->home),
 				      c->home_reason);
+		else if (c->home_reason && ctx->session->settings.policy == POLICY_TVM)
+			strbuf_printf(sb, "; policy tvm resolves it %s\n", c->home_reason);
 		else if (c->home_reason) /* policy error: no home taken */
 			strbuf_printf(sb,
 				      "; policy error stops planning; 'set policy copy' would keep "
@@ -459,6 +502,12 @@ static void explain_conflict(CmdContext *ctx, StrBuf *sb, const Expr *e)
 			strbuf_printf(sb, "    %s: %.*s\n", c->home_reason ? "use" : "joined by",
 				      (int)n, p);
 			p += n + (end ? 2 : 0);
+		}
+		if (c->first_use != PLAN_NONE) {
+			const IrModule *m = session_current(ctx->session);
+			Expr **by_id = ir_index_by_id(m);
+			print_tvm_order(sb, ctx->session, c, by_id, m->nexprs);
+			free(by_id);
 		}
 	}
 	strbuf_free(&name);

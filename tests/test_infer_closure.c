@@ -4,7 +4,9 @@
  * in-place `fn` whose parameters have no annotation takes their types from
  * its first call, and its result from its body, a recursive call (a loop
  * as TVM's frontends build it) taking the type of the branch that ends the
- * recursion; and polymorphic closures (`fn [A](%a: A) -> A`), instantiated
+ * recursion, or, when no call names it, from where it flows: an `if` that
+ * selects it, a closure it is passed to, a typed function's parameter, a
+ * let's annotation; and polymorphic closures (`fn [A](%a: A) -> A`), instantiated
  * at each call. Expected types are TVM's: its inference gives each missing
  * annotation a fresh type variable and solves it by unification.
  *
@@ -111,6 +113,115 @@ static void test_untyped_closure_errors(void **state)
 		       "argument 1 of '%f' has type " F2 ", expected " I3);
 }
 
+/* The body infers, and the value named `name` has the type `want`. */
+static void check_value_type(const char *params, const char *body, const char *name,
+			     const char *want)
+{
+	const Expr *e;
+	StrBuf sb;
+	if (!infer_main(params, body)) {
+		char *s = format_diags();
+		print_error("unexpected diagnostics for %s:\n%s", body, s);
+		free(s);
+		fail();
+	}
+	e = ir_find_value(mod, name);
+	assert_non_null(e);
+	strbuf_init(&sb);
+	type_print(&sb, e->type);
+	if (strcmp(sb.data, want) != 0)
+		print_error("%s: %%%s is %s, want %s\n", body, name, sb.data, want);
+	assert_string_equal(sb.data, want);
+	strbuf_free(&sb);
+}
+
+#define FN_F2 "fn (" F2 ") -> " F2
+
+/* Closures typed only by where they flow: TVM gives the parameters type
+ * variables that a later use binds, through an `if` that selects the
+ * closure, a call that passes it on, or the call of a closure that
+ * returns it (test_pass_plan_devices.py's test_conditional and
+ * test_higher_order). */
+static void test_untyped_closure_through_uses(void **state)
+{
+	(void)state;
+	/* test_conditional: the closures an `if` selects, typed by the call
+	 * of the if's value */
+#define CONDITIONAL                                    \
+	"let %f = fn (%a) { add(%a, %x) };\n  "        \
+	"let %g = fn (%a1) { subtract(%a1, %x) };\n  " \
+	"let %h = if (%c) { %f } else { %g };\n  %h(%x)"
+	check_type("%c: bool, %x: " F2, CONDITIONAL, F2);
+	check_value_type("%c: bool, %x: " F2, CONDITIONAL, "a", F2);
+	check_value_type("%c: bool, %x: " F2, CONDITIONAL, "a1", F2);
+	check_value_type("%c: bool, %x: " F2, CONDITIONAL, "h", FN_F2);
+	/* test_higher_order: %h passed to %f, which returns a closure that
+	 * calls it; only the call of that closure says what %a is, and so
+	 * what %g and %h take */
+#define HIGHER_ORDER                                                                  \
+	"let %f = fn (%g) { fn (%a) { %0 = on_device(%a, virtual_device=\"cpu:0\"); " \
+	"%1 = %g(%0); add(%1, %x) } };\n  "                                           \
+	"let %h = fn (%b) { negative(%b) };\n  "                                      \
+	"%2 = %f(%h);\n  %3 = %2(%y);\n  subtract(%x, %3)"
+	check_type("%x: " F2 ", %y: " F2, HIGHER_ORDER, F2);
+	check_value_type("%x: " F2 ", %y: " F2, HIGHER_ORDER, "g", FN_F2);
+	check_value_type("%x: " F2 ", %y: " F2, HIGHER_ORDER, "b", F2);
+	check_value_type("%x: " F2 ", %y: " F2, HIGHER_ORDER, "f", "fn (" FN_F2 ") -> " FN_F2);
+	/* %h's binding, behind an on_device, is typed after %f's walk
+	 * needed it: a third walk types %g */
+	check_type("%x: " F2,
+		   "let %f = fn (%g) { fn (%a) { %g(%a) } };\n  "
+		   "let %h = on_device(fn (%b) { negative(%b) }, virtual_device=\"cuda:0\");\n  "
+		   "%2 = %f(%h);\n  %2(%x)",
+		   F2);
+	/* the same with the if's value stored before the call, and the
+	 * closures' order swapped */
+	check_value_type("%c: bool, %x: " F2,
+			 "let %g = fn (%q) { negative(%q) };\n  let %f = fn (%p) { %p };\n  "
+			 "let %h = if (%c) { %g } else { %f };\n  let %r = %h;\n  %r(%x)",
+			 "p", F2);
+	/* never called: the other branch's type says */
+	check_value_type("%c: bool, %x: " F2,
+			 "let %f = fn (%a: " F2
+			 ") { negative(%a) };\n  let %g = fn (%b) { %b };\n  "
+			 "if (%c) { %g } else { %f }",
+			 "b", F2);
+	/* the parameter type of the function it is passed to */
+	check_type("%x: " F2,
+		   "let %apply = fn (%k: " FN_F2 ", %v: " F2 ") { %k(%v) };\n  "
+		   "%apply(fn (%z) { negative(%z) }, %x)",
+		   F2);
+	/* a let's annotation */
+	check_value_type("%x: " F2, "let %f: " FN_F2 " = fn (%a) { %a };\n  %f(%x)", "a", F2);
+	/* a field of a tuple, called */
+	check_type("%x: " F2, "let %t = (fn (%a) { negative(%a) }, %x);\n  %0 = %t.0;\n  %0(%x)",
+		   F2);
+#undef CONDITIONAL
+#undef HIGHER_ORDER
+}
+
+static void test_untyped_closure_through_uses_errors(void **state)
+{
+	(void)state;
+	/* a global's unannotated parameter, called: its one error, not a
+	 * second one from the call */
+	assert_false(infer_main("%x: " F2 ", %f", "%f(%x)"));
+	assert_int_equal(diags.count, 1);
+	assert_string_equal(diags.items[0].message, "parameter '%f' has no type annotation");
+	/* selected by an if, but nothing uses the if's value */
+	check_error_at("%c: bool, %x: " F2,
+		       "let %f = fn (%a) { %a };\n  let %h = if (%c) { %f } else { %f };\n  %x", 16,
+		       "cannot infer the type of parameter '%a': no call of its function gives it "
+		       "one; annotate it");
+	/* both branches seeded by the call, then found to differ */
+	check_error_at("%c: bool, %x: " F2,
+		       "let %f = fn (%a) { %a }; let %g = fn (%b) { (%b, %b) }; "
+		       "let %h = if (%c) { %f } else { %g }; %h(%x)",
+		       68,
+		       "if branches have different types: " FN_F2 " and fn (" F2 ") -> (" F2 ", " F2
+		       ")");
+}
+
 /* `fn [A](%a: A) -> A { ... }`: instantiated afresh at each call, as TVM
  * instantiates a FuncType's type parameters. */
 static void test_polymorphic_closure(void **state)
@@ -148,6 +259,8 @@ int main(void)
 		TEST(test_untyped_closure),
 		TEST(test_untyped_recursive_closure),
 		TEST(test_untyped_closure_errors),
+		TEST(test_untyped_closure_through_uses),
+		TEST(test_untyped_closure_through_uses_errors),
 		TEST(test_polymorphic_closure),
 		TEST(test_polymorphic_closure_errors),
 	};

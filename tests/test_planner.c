@@ -13,7 +13,9 @@
  * independent bindings swapped [P4], a 100,000-binding chain that must
  * plan without exhausting the stack, the typed device regions
  * (plan_regions) that `regions` and `render --regions` both show, and the
- * comparison of two plans' facts (plan_placement_diff) that `pin` shows.
+ * comparison of two plans' facts (plan_placement_diff) that `pin` shows,
+ * and how a leaf domain meets a function domain (bound: the result only;
+ * first-order: collapsed).
  */
 #include <dirent.h>
 #include <setjmp.h>
@@ -665,6 +667,92 @@ static void test_placement_diff(void **state)
 	devices_free(&devices);
 }
 
+/* Binds domain d to device with a constraint; returns whether it held. */
+static bool bind_domain(PlanAnalysis *an, uint32_t d, int32_t device)
+{
+	Constraint c = {.kind = CONSTRAINT_PIN,
+			.site = PLAN_NONE,
+			.value = PLAN_NONE,
+			.a = d,
+			.b = PLAN_NONE,
+			.device = device};
+	return plan_constraint_apply(an, plan_constraint_add(an, &c), NULL);
+}
+
+static bool unify_domains(PlanAnalysis *an, uint32_t a, uint32_t b)
+{
+	Constraint c = {.kind = CONSTRAINT_LET_VAR,
+			.site = PLAN_NONE,
+			.value = PLAN_NONE,
+			.a = a,
+			.b = b,
+			.device = IR_NO_DEVICE};
+	return plan_constraint_apply(an, plan_constraint_add(an, &c), NULL);
+}
+
+/* Parameter i (nparams for the result) of function domain fd: its device. */
+static int32_t part_device(PlanAnalysis *an, uint32_t fd, uint32_t i)
+{
+	const Domain *d = &an->domains[plan_domain_find(an, fd)];
+	assert_true(i < d->nchildren);
+	return plan_domain_device(an, an->children[d->children + i]);
+}
+
+/* A leaf meeting a function domain, in either order of the bind and the
+ * meeting: a bound leaf puts only the function's result on its device,
+ * as TVM's virtual device on a function type is fn(?):D (a closure's
+ * virtual_device, pin or on_device), also through a function returning a
+ * function; a first-order leaf (a tuple, a condition) collapses the whole
+ * function onto its device, as TVM's UnifyExprCollapsed does. */
+static void test_domain_meets_function(void **state)
+{
+	IrModule *m = ir_module_new(NULL);
+	(void)state;
+	for (int order = 0; order < 2; order++) {
+		for (int first_order = 0; first_order < 2; first_order++) {
+			PlanAnalysis an;
+			uint32_t leaf, fd;
+			plan_analysis_init(&an, m);
+			leaf = plan_domain_new(&an);
+			fd = plan_domain_as_function(&an, plan_domain_new(&an), 1);
+			if (first_order)
+				plan_domain_set_first_order(&an, leaf);
+			if (order == 0)
+				assert_true(bind_domain(&an, leaf, 1));
+			assert_true(unify_domains(&an, fd, leaf));
+			if (order == 1)
+				assert_true(bind_domain(&an, leaf, 1));
+			assert_int_equal(part_device(&an, fd, 1), 1);
+			assert_int_equal(part_device(&an, fd, 0), first_order ? 1 : IR_NO_DEVICE);
+			/* the parameter may then go elsewhere, unless collapsed */
+			assert_int_equal(bind_domain(&an, an.children[an.domains[fd].children], 0),
+					 !first_order);
+			plan_analysis_free(&an);
+		}
+		{
+			/* fn(?):fn(?):D, bound before or after its shape is known */
+			PlanAnalysis an;
+			uint32_t leaf, fd, result, inner;
+			plan_analysis_init(&an, m);
+			leaf = plan_domain_new(&an);
+			fd = plan_domain_as_function(&an, plan_domain_new(&an), 1);
+			if (order == 0)
+				assert_true(bind_domain(&an, leaf, 1));
+			assert_true(unify_domains(&an, fd, leaf));
+			result = an.children[an.domains[fd].children + 1];
+			inner = plan_domain_as_function(&an, plan_domain_new(&an), 1);
+			assert_true(unify_domains(&an, result, inner));
+			if (order == 1)
+				assert_true(bind_domain(&an, leaf, 1));
+			assert_int_equal(part_device(&an, inner, 1), 1);
+			assert_int_equal(part_device(&an, inner, 0), IR_NO_DEVICE);
+			assert_int_equal(part_device(&an, fd, 0), IR_NO_DEVICE);
+			plan_analysis_free(&an);
+		}
+	}
+	ir_module_free(m);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -676,6 +764,7 @@ int main(void)
 		cmocka_unit_test(test_one_copy_per_destination),
 		cmocka_unit_test(test_regions),
 		cmocka_unit_test(test_placement_diff),
+		cmocka_unit_test(test_domain_meets_function),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

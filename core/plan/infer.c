@@ -13,7 +13,14 @@
  * written signature (unannotated parameters, no `-> T`) is left untyped,
  * silently, until its first call: the call's argument types seed its
  * parameters and its nodes are inferred again (infer_seed_closure), which
- * stands in for TVM's type variables and unification. A match lists its
+ * stands in for TVM's type variables and unification. The call may reach
+ * the closure through what TVM's unifier would carry a type variable
+ * through (infer_origins): an `if` that selects it, a let, a tuple field,
+ * a parameter it was passed to, the call of a closure that returns it; a
+ * function type it meets seeds it too (a typed function's parameter, the
+ * other branch of an `if`, a let's annotation). Since that may type what
+ * the walk met before, a global whose walk seeded a closure and left a
+ * node untyped is walked again (infer_global_range). A match lists its
  * scrutinee first, then each clause's pattern variables before its body,
  * so a pattern variable meets the scrutinee typed and takes its type from
  * the pattern (infer/infer_adt.c); the match checks the patterns once all
@@ -66,6 +73,14 @@ typedef struct InferState {
 				 (infer_seed_closure); NULL until needed */
 	ExprVec deferred;      /* unannotated closure parameters met before
 				 any call gave them a type */
+	Expr **seed_origin;    /* by id: the untyped closure a call passed an
+				 unannotated closure parameter, whose type the
+				 parameter takes once it has one; NULL until
+				 needed */
+	uint8_t *seeded;       /* bit per fn id: seeded (infer_seed_closure);
+				 NULL until needed */
+	size_t seedings;       /* closures seeded so far: a walk that seeded
+				 one may type more when run again */
 	uint8_t *closure_seen; /* bit per node id, all clear between uses:
 				  infer_closure_pass's listing */
 	bool speculative;      /* the silent first pass of infer_seed_closure:
@@ -153,6 +168,8 @@ static bool infer_is_global_param(const InferState *st, const Expr *e)
 	return false;
 }
 
+static void infer_seed_from_type(InferState *st, Expr *e, const Type *ft);
+
 static Type *infer_var(InferState *st, Expr *e)
 {
 	Type *ann = e->u.var.annotation;
@@ -163,6 +180,9 @@ static Type *infer_var(InferState *st, Expr *e)
 	case VAR_PARAM:
 		if (ann)
 			return ann;
+		/* a closure a call passed it, once that closure has a type */
+		if (st->seed_origin && st->seed_origin[e->id] && st->seed_origin[e->id]->type)
+			return st->seed_types[e->id] = st->seed_origin[e->id]->type;
 		/* A closure's parameter may take its type from a call
 		 * (infer_seed_closure); a global's cannot. */
 		if (infer_is_global_param(st, e))
@@ -182,8 +202,12 @@ static Type *infer_var(InferState *st, Expr *e)
 		break;
 	}
 	if (value && infer_is_done(st, value)) {
-		if (!value->type)
+		if (!value->type) {
+			/* an untyped closure takes its parameters from the
+			 * annotation (the walk's next run types it) */
+			infer_seed_from_type(st, value, ann);
 			return NULL;
+		}
 		if (ann && !type_equal(ann, value->type)) {
 			infer_error(st, e->pos, "'%%%s' is annotated %s but its value has type %s",
 				    e->name ? e->name : "", infer_tname(st, ann),
@@ -341,31 +365,156 @@ static void infer_closure_pass(InferState *st, Expr *fn, bool report)
 	exprvec_free(&sub);
 }
 
+/* The closures e may evaluate to, as far as its syntax shows: a `fn`, a
+ * let variable bound to one (in *vars beside it; NULL for a `fn` met
+ * directly), the branches of an `if`, the clauses of a `match`, a let's
+ * body, what on_device or device_copy wraps, a field of a tuple written
+ * out, what a closure's call returns (its body's closures), and the
+ * closure a call passed an unannotated parameter (seed_origin). Each
+ * `fn` is listed once. This is where TVM's unifier would carry a type
+ * variable: the places a closure flows to before something says what its
+ * parameters are. The search is bounded (depth and *steps), since let
+ * variables make the syntax a graph. */
+enum { INFER_ORIGIN_DEPTH = 64, INFER_ORIGIN_STEPS = 4096 };
+
+static void infer_add_origin(ExprVec *fns, ExprVec *vars, Expr *fn, Expr *var)
+{
+	for (size_t i = 0; i < fns->count; i++)
+		if (fns->items[i] == fn)
+			return;
+	exprvec_push(fns, fn);
+	exprvec_push(vars, var);
+}
+
+static void infer_origins_walk(InferState *st, Expr *e, ExprVec *fns, ExprVec *vars, unsigned depth,
+			       unsigned *steps)
+{
+	if (!e || depth > INFER_ORIGIN_DEPTH || !*steps)
+		return;
+	--*steps;
+	switch (e->kind) {
+	case EXPR_FN:
+		infer_add_origin(fns, vars, e, NULL);
+		return;
+	case EXPR_VAR:
+		if (e->u.var.role == VAR_LET && e->u.var.value && e->u.var.value->kind == EXPR_FN)
+			infer_add_origin(fns, vars, e->u.var.value, e);
+		else if (e->u.var.role == VAR_LET)
+			infer_origins_walk(st, e->u.var.value, fns, vars, depth + 1, steps);
+		else if (e->u.var.role == VAR_PARAM && st->seed_origin && st->seed_origin[e->id])
+			infer_origins_walk(st, st->seed_origin[e->id], fns, vars, depth + 1, steps);
+		return;
+	case EXPR_IF:
+		infer_origins_walk(st, e->u.if_.then_branch, fns, vars, depth + 1, steps);
+		infer_origins_walk(st, e->u.if_.else_branch, fns, vars, depth + 1, steps);
+		return;
+	case EXPR_LET:
+		infer_origins_walk(st, e->u.let.body, fns, vars, depth + 1, steps);
+		return;
+	case EXPR_MATCH:
+		for (uint32_t k = 0; k < e->u.match.nclauses; k++)
+			infer_origins_walk(st, e->u.match.bodies[k], fns, vars, depth + 1, steps);
+		return;
+	case EXPR_PROJ: {
+		Expr *t = e->u.proj.tuple;
+		for (unsigned k = 0; k < INFER_ORIGIN_DEPTH && t->kind == EXPR_VAR &&
+				     t->u.var.role == VAR_LET && t->u.var.value;
+		     k++)
+			t = t->u.var.value;
+		if (t->kind == EXPR_TUPLE && e->u.proj.index < t->u.tuple.nfields)
+			infer_origins_walk(st, t->u.tuple.fields[e->u.proj.index], fns, vars,
+					   depth + 1, steps);
+		return;
+	}
+	case EXPR_CALL:
+		if ((e->u.call.op == OP_ON_DEVICE || e->u.call.op == OP_DEVICE_COPY) &&
+		    e->u.call.nargs)
+			infer_origins_walk(st, e->u.call.args[0], fns, vars, depth + 1, steps);
+		if (e->u.call.op == OP_NONE && e->u.call.callee) {
+			ExprVec callee_fns = {0}, callee_vars = {0};
+			infer_origins_walk(st, e->u.call.callee, &callee_fns, &callee_vars,
+					   depth + 1, steps);
+			for (size_t i = 0; i < callee_fns.count; i++)
+				infer_origins_walk(st, callee_fns.items[i]->u.fn.body, fns, vars,
+						   depth + 1, steps);
+			exprvec_free(&callee_fns);
+			exprvec_free(&callee_vars);
+		}
+		return;
+	case EXPR_GLOBAL:
+	case EXPR_CONSTANT:
+	case EXPR_TUPLE:
+	case EXPR_CONSTRUCT:
+		return;
+	}
+}
+
+static void infer_origins(InferState *st, Expr *e, ExprVec *fns, ExprVec *vars)
+{
+	unsigned steps = INFER_ORIGIN_STEPS;
+	infer_origins_walk(st, e, fns, vars, 0, &steps);
+}
+
+static bool infer_is_seeded(const InferState *st, const Expr *fn)
+{
+	return st->seeded && (st->seeded[fn->id >> 3] & (1u << (fn->id & 7)));
+}
+
+/* Marks fn seeded, making the seed arrays on first use. */
+static void infer_mark_seeded(InferState *st, const Expr *fn)
+{
+	if (!st->seed_types)
+		st->seed_types = xcalloc(st->m->nexprs + 1, sizeof(Type *));
+	if (!st->seeded)
+		st->seeded = xcalloc((size_t)st->m->nexprs / 8 + 1, 1);
+	st->seeded[fn->id >> 3] |= (uint8_t)(1u << (fn->id & 7));
+	st->seedings++;
+}
+
 /*
  * A closure without a written signature, called: TVM gives each
  * unannotated parameter and the missing result a fresh type variable and
- * solves them by unification. Here the call's argument types stand for
- * the parameters (an annotated one keeps its annotation, which the call
- * is then checked against), and the result is found by inferring the
- * body twice: once silently with the let variable `var` (NULL for a
- * closure called in place) typed `fn (params) -> ?`, so that a recursive
- * call is a hole the other branch of an `if` or `match` fills, and once
- * more, reporting, with the signature that found. The closure's nodes
- * are typed by the second pass; its type is fn->type, NULL when it
- * failed. Each closure is seeded once, by the first call that reaches it.
+ * solves them by unification. Here what the closure is called with stands
+ * for the parameters (types[i], or, for an argument that is itself an
+ * untyped closure, args[i], whose type the parameter takes once it has
+ * one: seed_origin; an annotated parameter keeps its annotation, which
+ * the call is then checked against), and the result is found by
+ * inferring the body twice: once silently with the let variable `var`
+ * (NULL for a closure met without one) typed `fn (params) -> ?`, so that
+ * a recursive call is a hole the other branch of an `if` or `match`
+ * fills, and once more, reporting, with the signature that found. A
+ * closure with a parameter still untyped is inferred once, reporting;
+ * the walk that seeded it runs again (infer_global_range). The closure's
+ * nodes are typed by the last pass; its type is fn->type, NULL when it
+ * failed. Each closure is seeded once, by the first call (or type, see
+ * infer_seed_from_type) that reaches it.
  */
-static void infer_seed_closure(InferState *st, Expr *fn, Expr *var, const Expr *call)
+static void infer_seed_closure(InferState *st, Expr *fn, Expr *var, Expr *const *args,
+			       Type *const *types)
 {
 	Arena *arena = ir_data_arena(st->m);
 	uint32_t n = fn->u.fn.nparams;
 	Type **params, *ret = fn->u.fn.ret_type, *seeded;
-	if (!st->seed_types)
-		st->seed_types = xcalloc(st->m->nexprs + 1, sizeof(Type *));
+	bool complete = true;
+	infer_mark_seeded(st, fn);
 	params = xmalloc((n ? n : 1) * sizeof(Type *));
 	for (uint32_t i = 0; i < n; i++) {
 		Expr *p = fn->u.fn.params[i];
-		params[i] = p->u.var.annotation ? p->u.var.annotation : call->u.call.args[i]->type;
+		params[i] = p->u.var.annotation ? p->u.var.annotation : types[i];
 		st->seed_types[p->id] = params[i];
+		if (params[i])
+			continue;
+		complete = false;
+		if (args) {
+			if (!st->seed_origin)
+				st->seed_origin = xcalloc(st->m->nexprs + 1, sizeof(Expr *));
+			st->seed_origin[p->id] = args[i];
+		}
+	}
+	if (!complete) {
+		infer_closure_pass(st, fn, true);
+		free(params);
+		return;
 	}
 	if (!ret)
 		ret = type_var(arena, "?", true);
@@ -391,26 +540,99 @@ static void infer_seed_closure(InferState *st, Expr *fn, Expr *var, const Expr *
 	var->type = fn->type;
 }
 
-/* The closure a call of callee would seed (infer_seed_closure): a `fn`
- * called in place or through its let variable (*var), not typed yet for
- * want of a written signature, and not seeded before. */
-static Expr *infer_unseeded_closure(InferState *st, Expr *callee, Expr **var)
+/* Whether a call (or a type) may seed closure fn, let-bound to var (or
+ * NULL): not typed yet for want of a written signature, already walked,
+ * and not seeded before. */
+static bool infer_closure_unseeded(const InferState *st, const Expr *fn, const Expr *var)
 {
-	Expr *fn = callee;
-	*var = NULL;
-	if (callee->kind == EXPR_VAR && callee->u.var.role == VAR_LET) {
-		*var = callee;
-		fn = callee->u.var.value;
-	}
-	if (!fn || fn->kind != EXPR_FN || fn->type || !infer_is_done(st, fn) ||
+	if (fn->type || !infer_is_done(st, fn) || infer_is_seeded(st, fn) ||
 	    infer_fn_signature(st->m, fn))
-		return NULL;
-	if (st->seed_types && *var && st->seed_types[(*var)->id])
-		return NULL;
+		return false;
+	if (st->seed_types && var && st->seed_types[var->id])
+		return false;
 	for (uint32_t i = 0; i < fn->u.fn.nparams; i++)
 		if (st->seed_types && st->seed_types[fn->u.fn.params[i]->id])
-			return NULL;
-	return fn;
+			return false;
+	return true;
+}
+
+/* Seeds every unseeded closure e may be (infer_origins) with the
+ * parameter types of function type ft, as a call with arguments of those
+ * types would: e is used where ft is wanted (an argument of a typed
+ * function, the other branch of an `if`, a let's annotation). */
+static void infer_seed_from_type(InferState *st, Expr *e, const Type *ft)
+{
+	ExprVec fns = {0}, vars = {0};
+	if (!ft || ft->kind != TYPE_FUNC || ft->u.func.ntype_params || type_has_hole(ft))
+		return;
+	infer_origins(st, e, &fns, &vars);
+	for (size_t i = 0; i < fns.count; i++)
+		if (fns.items[i]->u.fn.nparams == ft->u.func.nparams &&
+		    infer_closure_unseeded(st, fns.items[i], vars.items[i]))
+			infer_seed_closure(st, fns.items[i], vars.items[i], NULL,
+					   ft->u.func.params);
+	exprvec_free(&fns);
+	exprvec_free(&vars);
+}
+
+/* Whether e, untyped, is a closure a call or a type may still seed. */
+static bool infer_is_untyped_closure(InferState *st, Expr *e)
+{
+	ExprVec fns = {0}, vars = {0};
+	bool found;
+	infer_origins(st, e, &fns, &vars);
+	found = fns.count > 0;
+	exprvec_free(&fns);
+	exprvec_free(&vars);
+	return found;
+}
+
+/* A call whose callee has no type yet: seeds each closure the callee may
+ * be with the call's arguments. Returns the callee's type when seeding
+ * gave it one directly (a `fn` called in place or through its let
+ * variable, or a parameter a call passed such a closure); otherwise the
+ * walk's next run types the callee (infer_global_range). */
+static Type *infer_seed_callee(InferState *st, Expr *e)
+{
+	Expr *callee = e->u.call.callee;
+	uint32_t n = e->u.call.nargs;
+	ExprVec fns = {0}, vars = {0};
+	Type **types = xmalloc((n ? n : 1) * sizeof(Type *));
+	Type *ft = NULL;
+	for (uint32_t i = 0; i < n; i++)
+		types[i] = e->u.call.args[i]->type;
+	infer_origins(st, callee, &fns, &vars);
+	for (size_t k = 0; k < fns.count; k++) {
+		Expr *fn = fns.items[k], *var = vars.items[k];
+		if (!infer_closure_unseeded(st, fn, var))
+			continue;
+		if (fn->u.fn.nparams != n) {
+			infer_error(st, e->pos, "'%s' expects %u argument%s, got %u",
+				    infer_value_name(st, callee), fn->u.fn.nparams,
+				    fn->u.fn.nparams == 1 ? "" : "s", n);
+			/* nothing more to say about its parameters */
+			infer_mark_seeded(st, fn);
+			for (uint32_t i = 0; i < fn->u.fn.nparams; i++)
+				st->seed_types[fn->u.fn.params[i]->id] =
+					type_var(ir_data_arena(st->m), "?", true);
+			continue;
+		}
+		infer_seed_closure(st, fn, var, e->u.call.args, types);
+	}
+	exprvec_free(&fns);
+	exprvec_free(&vars);
+	free(types);
+	if (callee->kind == EXPR_FN)
+		ft = callee->type;
+	else if (callee->kind == EXPR_VAR && callee->u.var.role == VAR_LET && callee->u.var.value &&
+		 callee->u.var.value->kind == EXPR_FN)
+		ft = callee->type ? callee->type : callee->u.var.value->type;
+	else if (callee->kind == EXPR_VAR && callee->u.var.role == VAR_PARAM &&
+		 !callee->u.var.annotation && st->seed_origin && st->seed_origin[callee->id])
+		ft = infer_var(st, callee); /* the origin's type, now it has one */
+	if (ft)
+		callee->type = ft;
+	return ft;
 }
 
 static Type *infer_fn_call(InferState *st, Expr *e)
@@ -418,30 +640,27 @@ static Type *infer_fn_call(InferState *st, Expr *e)
 	Expr *callee = e->u.call.callee;
 	Type *ft = callee ? callee->type : NULL;
 	uint32_t n = e->u.call.nargs;
+	bool untyped_closure_arg = false;
 	for (uint32_t i = 0; i < n; i++)
-		if (!e->u.call.args[i]->type)
-			return NULL;
-	if (!ft && callee) {
-		Expr *var, *fn = infer_unseeded_closure(st, callee, &var);
-		if (fn && fn->u.fn.nparams != n) {
-			infer_error(st, e->pos, "'%s' expects %u argument%s, got %u",
-				    infer_value_name(st, callee), fn->u.fn.nparams,
-				    fn->u.fn.nparams == 1 ? "" : "s", n);
-			/* nothing more to say about its parameters */
-			if (!st->seed_types)
-				st->seed_types = xcalloc(st->m->nexprs + 1, sizeof(Type *));
-			for (uint32_t i = 0; i < fn->u.fn.nparams; i++)
-				st->seed_types[fn->u.fn.params[i]->id] =
-					type_var(ir_data_arena(st->m), "?", true);
-			return NULL;
+		if (!e->u.call.args[i]->type) {
+			if (!infer_is_untyped_closure(st, e->u.call.args[i]))
+				return NULL;
+			untyped_closure_arg = true;
 		}
-		if (fn) {
-			infer_seed_closure(st, fn, var, e);
-			ft = fn->type;
-		}
-	}
+	if (!ft && callee)
+		ft = infer_seed_callee(st, e);
 	if (!ft)
 		return NULL;
+	if (untyped_closure_arg) {
+		/* what the callee wants says what the closure takes; the walk's
+		 * next run types the call */
+		if (ft->kind == TYPE_FUNC && ft->u.func.nparams == n)
+			for (uint32_t i = 0; i < n; i++)
+				if (!e->u.call.args[i]->type)
+					infer_seed_from_type(st, e->u.call.args[i],
+							     ft->u.func.params[i]);
+		return NULL;
+	}
 	if (ft->kind != TYPE_FUNC) {
 		infer_error(st, e->pos, "cannot call '%s' of type %s: it is not a function",
 			    infer_value_name(st, callee), infer_tname(st, ft));
@@ -558,6 +777,12 @@ static Type *infer_if(InferState *st, Expr *e)
 			    "if condition must be bool, got %s", infer_tname(st, c));
 		ok = false;
 	}
+	/* a closure in one branch takes its parameters from the other's
+	 * type (the walk's next run types the if) */
+	if (a && !b)
+		infer_seed_from_type(st, e->u.if_.else_branch, a);
+	else if (b && !a)
+		infer_seed_from_type(st, e->u.if_.then_branch, b);
 	if (a && b && !type_equal(a, b)) {
 		infer_error(st, e->pos, "if branches have different types: %s and %s",
 			    infer_tname(st, a), infer_tname(st, b));
@@ -634,6 +859,53 @@ static void infer_range(InferState *st, Expr **items, size_t count)
 		Expr *e = items[i];
 		e->type = infer_node(st, e);
 		infer_mark_done(st, e);
+	}
+}
+
+/* How many nodes of items are still without a type. */
+static size_t infer_range_untyped(Expr *const *items, size_t count)
+{
+	size_t n = 0;
+	for (size_t i = 0; i < count; i++)
+		n += !items[i]->type;
+	return n;
+}
+
+/*
+ * Types one global's nodes (items). A closure seeded during the walk
+ * (infer_seed_closure) may type what the walk met before it: an `if`
+ * that selects it, a parameter a call passed it (which takes that
+ * closure's type once its binding is typed, later in the walk), the call
+ * of a closure that returns it. So while a walk seeds a closure or types
+ * more nodes than the one before, and leaves a node untyped, the global
+ * is walked again with the seeds in force, as TVM's solver goes on while
+ * a type variable gets bound; each closure is seeded once and the
+ * untyped nodes only decrease, so this ends. The first walk reports as
+ * it goes; a later one adds only the errors not reported yet.
+ */
+static void infer_global_range(InferState *st, Expr **items, size_t count)
+{
+	size_t before = st->seedings, untyped = count + 1, now;
+	infer_range(st, items, count);
+	if (st->seedings == before)
+		return; /* nothing seeded: a second walk would type nothing more */
+	while ((now = infer_range_untyped(items, count)) &&
+	       (st->seedings != before || now < untyped) && !interrupt_pending()) {
+		DiagList scratch, *outer = st->diags;
+		before = st->seedings;
+		untyped = now;
+		for (size_t i = 0; i < count; i++) {
+			uint32_t id = items[i]->id;
+			st->done[id >> 3] &= (uint8_t) ~(1u << (id & 7));
+			if (st->pattern_types && items[i]->kind == EXPR_VAR)
+				st->pattern_types[id] = NULL;
+		}
+		diag_init(&scratch);
+		st->diags = &scratch;
+		infer_range(st, items, count);
+		st->diags = outer;
+		infer_merge_diags(outer, &scratch);
+		diag_free(&scratch);
 	}
 }
 
@@ -841,7 +1113,7 @@ bool infer_module_listed(IrModule *m, ExprVec *listed, DiagList *diags)
 		uint32_t g = order[k];
 		Expr *fn = m->globals[g].fn;
 		st.current_global = (int32_t)g;
-		infer_range(&st, nodes.items + starts[k], starts[k + 1] - starts[k]);
+		infer_global_range(&st, nodes.items + starts[k], starts[k + 1] - starts[k]);
 		if (st.global_state[g] == INFER_GLOBAL_PENDING) {
 			st.global_types[g] = fn->type;
 			st.global_state[g] = fn->type ? INFER_GLOBAL_TYPED : INFER_GLOBAL_FAILED;
@@ -853,6 +1125,8 @@ bool infer_module_listed(IrModule *m, ExprVec *listed, DiagList *diags)
 	exprvec_free(&nodes);
 	exprvec_free(&st.deferred);
 	free(st.seed_types);
+	free(st.seed_origin);
+	free(st.seeded);
 	free(st.closure_seen);
 	for (uint32_t g = 0; g < n; g++)
 		free(deps[g]);

@@ -17,7 +17,8 @@
 #include "diag.h"
 #include "ir.h"
 
-typedef enum PlanPolicy { POLICY_ERROR, POLICY_COPY, POLICY_REPLICATE } PlanPolicy;
+/* SPEC §3.2; tvm is TVM v0.14's own answer (plan_tvm.c). */
+typedef enum PlanPolicy { POLICY_ERROR, POLICY_COPY, POLICY_REPLICATE, POLICY_TVM } PlanPolicy;
 typedef enum PlacementMode { PLACEMENT_DEFAULT, PLACEMENT_MIN_TRANSFER } PlacementMode;
 
 /* A what-if pin (`pin %x cuda:0`): every expression named `name` is on

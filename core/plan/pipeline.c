@@ -15,6 +15,7 @@ const char *const plan_policy_names[] = {
 	[POLICY_ERROR] = "error",
 	[POLICY_COPY] = "copy",
 	[POLICY_REPLICATE] = "replicate",
+	[POLICY_TVM] = "tvm",
 	NULL,
 };
 const char *const plan_placement_names[] = {

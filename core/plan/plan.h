@@ -174,6 +174,9 @@ typedef struct PlanConflict {
 	uint32_t *consumers;     /* ids of the uses read through a copy */
 	int32_t *consumer_devices;
 	size_t nconsumers;
+	/* policy tvm: the use whose visit placed the value first, which TVM's
+	 * order of the text makes its home (PLAN_NONE otherwise) */
+	uint32_t first_use;
 } PlanConflict;
 
 /* min-transfer (plan_transfer.c): the free domains at on_device boundaries,
@@ -475,6 +478,50 @@ typedef struct SpecializeOptions {
  * NULL after reporting a type error, an error of the callback, or a dyn.*
  * call whose shapes stay unknown. The caller frees the clone. */
 IrModule *plan_specialize(const IrModule *m, const SpecializeOptions *opts, DiagList *diags);
+
+/* The numbers no node of a module is named, lowest first (plan_names.c):
+ * names for the nodes a phase adds (check's copies), which the printer
+ * would show as the lowest free %N anyway; naming them so in the IR lets
+ * the user type what `ir` shows (`break %4`, `why %4`). */
+typedef struct PlanFreshNumbers {
+	uint8_t *taken; /* by number, below limit */
+	uint32_t limit;
+	uint32_t next;
+} PlanFreshNumbers;
+/* For at most `count` names, given the nodes of the module (all). */
+void plan_fresh_numbers_init(PlanFreshNumbers *f, const ExprVec *all, uint32_t count);
+/* The next one, in m's data arena. */
+const char *plan_fresh_number(PlanFreshNumbers *f, IrModule *m);
+void plan_fresh_numbers_free(PlanFreshNumbers *f);
+
+/* TVM v0.14's conflict check, visit order included (plan_tvm.c), which
+ * `set policy tvm` plans with. */
+typedef struct PlanTvmClash {
+	uint32_t value; /* a conflicted operand's id */
+	uint32_t site;  /* the call whose use of it clashed */
+	int32_t device; /* where that call needs it */
+} PlanTvmClash;
+
+typedef struct PlanTvm {
+	uint32_t nexprs;
+	int16_t *device;     /* by id: the device the walk gave it, or IR_NO_DEVICE */
+	uint32_t *first;     /* by id: the call whose visit gave it that device
+				first (itself for a call's own), or PLAN_NONE */
+	uint8_t *conflicted; /* by id: an operand two calls need on two devices */
+	size_t nconflicted;
+	PlanTvmClash *clashes; /* every use that clashed, in the walk's order */
+	size_t nclashes, cap_clashes;
+} PlanTvm;
+
+/* The walk of ConflictedNodeFinder over m, what-if pins read as
+ * annotations met first. False after reporting the error TVM stops with,
+ * or an interrupt. Free t with plan_tvm_free either way. */
+bool plan_tvm_find(const IrModule *m, PlanTvm *t, const PlanPin *pins, size_t npins,
+		   const DeviceTable *devices, DiagList *diags);
+void plan_tvm_free(PlanTvm *t);
+/* ConflictedNodeRewriter: a clone of in with a device_copy at each use of
+ * a conflicted operand, or NULL after reporting where TVM would fail. */
+IrModule *plan_tvm_rewrite(const IrModule *in, const PlanTvm *t, DiagList *diags);
 
 /* The phases (plan_rewrite.c, plan_check.c, plan_core.c). */
 IrModule *plan_rewrite_phase(const IrModule *in, PhaseContext *ctx);

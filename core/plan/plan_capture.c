@@ -121,8 +121,11 @@ typedef struct Capturer {
 	 * read instead (NULL: the node itself is kept) */
 	Expr **resolved;
 	uint8_t *taken; /* by input id: a removed annotation's node was taken over */
-	Expr **alias;   /* by input id: the first use's result on its device */
-	Made **made;    /* by node id (grown as nodes are made) */
+	/* by input id: a removed annotation across devices whose uses copy
+	 * for themselves (tvm) */
+	uint8_t *deferred;
+	Expr **alias; /* by input id: the first use's result on its device */
+	Made **made;  /* by node id (grown as nodes are made) */
 	size_t cap_made;
 	Arena scratch; /* the Made lists */
 } Capturer;
@@ -389,28 +392,18 @@ static void capture_call(Capturer *cp, Expr *e)
 	}
 }
 
-/* An on_device of the input goes. Where its body and its result are on
- * different devices (the boundary it marks) the value crosses there: the
- * copy is made here, and e's node becomes it, under share and always for
- * an on_device of another annotation (TVM's capture looks through one
- * level only and would lose the inner boundary); under tvm each use of a
- * single one copies for itself (capture_use), as in TVM. */
-static void capture_on_device(Capturer *cp, Expr *e)
+/* Makes the copy across the boundary an on_device e of the input marks,
+ * from `from` to `to`, where e is; e's node becomes it when it can. */
+static void copy_at_annotation(Capturer *cp, Expr *e, Expr *inner, int32_t from, int32_t to)
 {
-	Expr *arg = e->u.call.args[0];
-	Expr *inner = resolve(cp, arg);
-	int32_t from = device_of(cp, inner), to = device_of(cp, e);
 	uint32_t scope = cp->scope_of ? cp->scope_of[e->id] : SCOPE_NONE;
 	Expr *chain[CHAIN_MAX + 1];
 	size_t nchain;
 	UseResult u = {.node = inner};
-	if (from == to || (!cp->share && !is_removed(cp, arg))) {
-		cp->resolved[e->id] = inner;
-		return;
-	}
 	cp->resolved[e->id] = inner; /* e is an annotation on the way, for now */
+	cp->deferred[e->id] = 0;
 	chain[0] = e;
-	nchain = 1 + removed_chain(cp, arg, chain + 1);
+	nchain = 1 + removed_chain(cp, e->u.call.args[0], chain + 1);
 	u.node = device_copy(cp, inner, from, to, scope, &u);
 	keep_names(cp, chain, nchain, &u, inner, scope);
 	for (size_t i = 0; i < u.nfresh; i++)
@@ -418,6 +411,33 @@ static void capture_on_device(Capturer *cp, Expr *e)
 			  u.fresh[i], inner, e, u.fresh[i]->device);
 	/* its uses read the copy: e's own node when it took it over */
 	cp->resolved[e->id] = cp->taken[e->id] ? NULL : u.node;
+}
+
+/* An on_device of the input goes. Where its body and its result are on
+ * different devices (the boundary it marks) the value crosses there: the
+ * copy is made here, and e's node becomes it, under share; under tvm each
+ * use of it copies for itself (capture_use), as in TVM, unless another
+ * annotation reads it (TVM's capture, which looks through one level only,
+ * would lose that boundary: the copy is made here then too). */
+static void capture_on_device(Capturer *cp, Expr *e)
+{
+	Expr *arg = e->u.call.args[0];
+	Expr *inner;
+	int32_t from, to = device_of(cp, e);
+	if (is_removed(cp, arg) && cp->deferred[arg->id])
+		copy_at_annotation(cp, arg, resolve(cp, arg->u.call.args[0]),
+				   device_of(cp, resolve(cp, arg->u.call.args[0])),
+				   device_of(cp, arg));
+	inner = resolve(cp, arg);
+	from = device_of(cp, inner);
+	if (from == to) {
+		cp->resolved[e->id] = inner;
+	} else if (!cp->share) {
+		cp->resolved[e->id] = inner;
+		cp->deferred[e->id] = 1;
+	} else {
+		copy_at_annotation(cp, e, inner, from, to);
+	}
 }
 
 /* Rewrites the uses node e makes (its children already done). */
@@ -519,7 +539,7 @@ IrModule *plan_capture(PlanAnalysis *an, const IrModule *in, PhaseContext *ctx)
 		.an = an,
 		.ctx = ctx,
 		.nin = in->nexprs,
-		.share = true,
+		.share = ctx->policy != POLICY_TVM,
 		.host = plan_host_device(ctx->devices),
 	};
 	size_t n;
@@ -531,6 +551,7 @@ IrModule *plan_capture(PlanAnalysis *an, const IrModule *in, PhaseContext *ctx)
 	cp.lowered = plan_lowered_argument_tuples(all.items, all.count, in->nexprs);
 	cp.resolved = xcalloc(n, sizeof(Expr *));
 	cp.taken = xcalloc(n, 1);
+	cp.deferred = xcalloc(n, 1);
 	cp.alias = xcalloc(n, sizeof(Expr *));
 	if (cp.share)
 		cp.scope_of = compute_scopes(cp.m);
@@ -550,6 +571,7 @@ IrModule *plan_capture(PlanAnalysis *an, const IrModule *in, PhaseContext *ctx)
 	free(cp.scope_of);
 	free(cp.alias);
 	free(cp.taken);
+	free(cp.deferred);
 	free(cp.resolved);
 	free(cp.lowered);
 	free(cp.primitive);

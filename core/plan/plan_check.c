@@ -66,6 +66,7 @@ typedef struct Checker {
 	size_t ncopies, cap_copies;
 	size_t irreducible;
 	size_t conflicts;
+	PlanTvm *tvm;    /* policy tvm: TVM's own walk (plan_tvm.c), else NULL */
 	size_t reported; /* conflicts printed as diagnostics (at most DIAG_CONFLICTS) */
 } Checker;
 
@@ -120,12 +121,16 @@ static PlanConflict *new_conflict(Checker *ck)
 {
 	PlanTrace *t = ck->ctx->trace;
 	PlanConflict *c;
-	if (!t) /* no trace to keep it in: release_conflict frees it */
-		return xcalloc(1, sizeof(PlanConflict));
+	if (!t) { /* no trace to keep it in: release_conflict frees it */
+		c = xcalloc(1, sizeof(PlanConflict));
+		c->first_use = PLAN_NONE;
+		return c;
+	}
 	grow_array((void **)&t->conflicts, &t->cap_conflicts, t->nconflicts + 1,
 		   sizeof(PlanConflict));
 	c = &t->conflicts[t->nconflicts++];
 	memset(c, 0, sizeof *c);
+	c->first_use = PLAN_NONE;
 	return c;
 }
 
@@ -532,6 +537,38 @@ static void list_devices(Checker *ck, StrBuf *out, const PlanConflict *pc, int32
 /* Records (and under the error policy reports) value v, whose uses
  * [begin, end) are on `devices` of the resolution and some of which read it
  * through a copy from `home`. */
+/* Under policy tvm a conflict is resolved as TVM's walk resolved it: the
+ * value stays where the first use the walk reached needs it, and each call
+ * that needs it elsewhere reads it through its own copy; a conflict the
+ * walk did not see (no call's operand) TVM does not resolve. */
+static void tvm_resolution(Checker *ck, PlanConflict *pc)
+{
+	const PlanTvm *t = ck->tvm;
+	uint32_t v = pc->value;
+	size_t n = 0;
+	pc->nconsumers = 0;
+	if (v >= t->nexprs || !t->conflicted[v]) {
+		pc->home = IR_NO_DEVICE;
+		pc->home_reason = "none: TVM's conflict check sees only the operands of calls, "
+				  "and its device analysis stops at this one";
+		return;
+	}
+	pc->home = t->device[v];
+	pc->devices[0] = t->device[v];
+	pc->first_use = t->first[v];
+	pc->home_reason = "where the first use TVM's walk reaches needs it (TVM v0.14, "
+			  "the order of the text)";
+	for (size_t i = 0; i < t->nclashes; i++)
+		n += t->clashes[i].value == v;
+	pc->consumers = xrealloc(pc->consumers, (n + 1) * sizeof(uint32_t));
+	pc->consumer_devices = xrealloc(pc->consumer_devices, (n + 1) * sizeof(int32_t));
+	for (size_t i = 0; i < t->nclashes; i++)
+		if (t->clashes[i].value == v) {
+			pc->consumers[pc->nconsumers] = t->clashes[i].site;
+			pc->consumer_devices[pc->nconsumers++] = t->clashes[i].device;
+		}
+}
+
 static void record_conflict(Checker *ck, Resolver *r, uint32_t v, uint32_t home_node,
 			    const uint32_t *use_nodes, uint32_t begin, uint32_t end)
 {
@@ -572,7 +609,8 @@ static void record_conflict(Checker *ck, Resolver *r, uint32_t v, uint32_t home_
 		add_demand(ck, pc, d, cause);
 		pc->consumers[ncons] = c->site;
 		pc->consumer_devices[ncons++] = d;
-		add_copy(ck, v, c, home, d);
+		if (!ck->tvm)
+			add_copy(ck, v, c, home, d);
 	}
 	qsort(pc->demands, pc->ndemands, sizeof(PlanDemand), compare_demands);
 	describe_cause(ck, &s0, r->cause[home_node]);
@@ -589,6 +627,9 @@ static void record_conflict(Checker *ck, Resolver *r, uint32_t v, uint32_t home_
 	pc->home = ck->ctx->policy == POLICY_ERROR ? IR_NO_DEVICE : home;
 	pc->home_reason = rule_reason[r->rule[home_node]];
 	pc->nconsumers = ncons;
+	pc->first_use = PLAN_NONE;
+	if (ck->tvm)
+		tvm_resolution(ck, pc);
 	if (ck->ctx->policy == POLICY_ERROR && ck->reported++ < DIAG_CONFLICTS) {
 		const SourceFile *src = an->module->src;
 		StrBuf list, others;
@@ -817,46 +858,6 @@ done:
 	return !interrupted;
 }
 
-/* Hands out the numbers no node of a module is named, lowest first: the
- * names of the copies check inserts. The printer would show an unnamed
- * copy as the lowest free %N anyway; naming it so in the IR lets the user
- * type what `ir` shows (`break %4`, `why %4`), and keeps the name through
- * the later phases. */
-typedef struct FreshNumbers {
-	uint8_t *taken; /* by number, below limit */
-	uint32_t limit;
-	uint32_t next;
-} FreshNumbers;
-
-static void fresh_numbers_init(FreshNumbers *f, const ExprVec *all, uint32_t ncopies)
-{
-	/* the first ncopies free numbers are below count + ncopies */
-	f->limit = (uint32_t)all->count + ncopies + 1;
-	f->taken = xcalloc(f->limit, 1);
-	f->next = 0;
-	for (size_t i = 0; i < all->count; i++) {
-		const char *name = all->items[i]->name;
-		uint64_t n = 0;
-		if (!name || !*name || (name[0] == '0' && name[1]))
-			continue;
-		for (; *name >= '0' && *name <= '9' && n < f->limit; name++)
-			n = n * 10 + (uint64_t)(*name - '0');
-		if (!*name && n < f->limit)
-			f->taken[n] = 1;
-	}
-}
-
-static const char *fresh_number(FreshNumbers *f, IrModule *m)
-{
-	char buf[16];
-	while (f->next < f->limit && f->taken[f->next])
-		f->next++;
-	DP_ASSERT(f->next < f->limit);
-	f->taken[f->next] = 1;
-	snprintf(buf, sizeof buf, "%u", f->next);
-	return arena_strdup(ir_data_arena(m), buf);
-}
-
 /* Under replicate, a copy of a parameter or of a let-bound value, bound
  * by a let right after the definition (SPEC §3.2): at function entry for a
  * parameter, at the start of its clause for a pattern variable. A graph binding's copy stays a shared node, which the printer
@@ -937,13 +938,13 @@ static IrModule *insert_copies(Checker *ck, const IrModule *in)
 	 * value, by destination device */
 	Expr **made = xcalloc(ck->ctx->devices->count + 1, sizeof(Expr *));
 	uint32_t current = PLAN_NONE;
-	FreshNumbers names;
+	PlanFreshNumbers names;
 	bool eager = ck->ctx->policy == POLICY_REPLICATE;
 	EagerCopy *eager_copies = NULL;
 	size_t neager = 0, cap_eager = 0;
 	for (size_t i = 0; i < all.count; i++)
 		by_id[all.items[i]->id] = all.items[i];
-	fresh_numbers_init(&names, &all, (uint32_t)ck->ncopies);
+	plan_fresh_numbers_init(&names, &all, (uint32_t)ck->ncopies);
 	for (size_t i = 0; i < ck->ncopies; i++) {
 		PendingCopy *p = &ck->copies[i];
 		Expr *value = by_id[p->value], *site = by_id[p->site], *copy;
@@ -980,7 +981,7 @@ static IrModule *insert_copies(Checker *ck, const IrModule *in)
 			copy = ec->var;
 		} else if (!copy) {
 			copy = ir_device_copy(m, site->pos, value, p->home, p->dest);
-			copy->name = fresh_number(&names, m);
+			copy->name = plan_fresh_number(&names, m);
 			copy->name_generated = true;
 		}
 		made[p->dest] = copy;
@@ -1042,7 +1043,7 @@ static IrModule *insert_copies(Checker *ck, const IrModule *in)
 		bind_eager_copies(m, &all, eager_copies, neager);
 	free(eager_copies);
 	free(made);
-	free(names.taken);
+	plan_fresh_numbers_free(&names);
 	exprvec_free(&all);
 	free(by_id);
 	return m;
@@ -1063,6 +1064,11 @@ IrModule *plan_check_phase(const IrModule *in, PhaseContext *ctx)
 	plan_analysis_init(an, in);
 	ck.ctx = ctx;
 	ck.an = an;
+	if (ctx->policy == POLICY_TVM) {
+		ck.tvm = xcalloc(1, sizeof(PlanTvm));
+		if (!plan_tvm_find(in, ck.tvm, ctx->pins, ctx->npins, ctx->devices, ctx->diags))
+			interrupted = true; /* reported: TVM stops there too */
+	}
 	plan_generate_constraints(an, ctx->pins, ctx->npins, plan_host_device(ctx->devices),
 				  &ck.cuttable);
 	index_uses(&ck);
@@ -1090,10 +1096,17 @@ IrModule *plan_check_phase(const IrModule *in, PhaseContext *ctx)
 				  "%zu more conflicts not shown; see 'conflicts'",
 				  shown - ck.reported);
 	}
-	if (interrupted)
+	if (interrupted && !ck.tvm)
 		diag_error(ctx->diags, NULL, (Pos){0, 0}, "interrupted during phase 'check'");
+	else if (ck.irreducible == 0 && ck.tvm)
+		out = ck.tvm->nconflicted ? plan_tvm_rewrite(in, ck.tvm, ctx->diags)
+					  : ir_module_retain(in);
 	else if (ck.irreducible == 0 && !(ctx->policy == POLICY_ERROR && ck.conflicts))
 		out = ck.ncopies ? insert_copies(&ck, in) : ir_module_retain(in);
+	if (ck.tvm) {
+		plan_tvm_free(ck.tvm);
+		free(ck.tvm);
+	}
 	free(ck.cuttable);
 	free(ck.use_start);
 	free(ck.uses);

@@ -16,11 +16,19 @@
  *                       fn(D..D):D, as TVM's PlanDevices treats a fused
  *                       kernel (one device for its operands and result),
  *                       unless b is a device_copy (a fused copy: fn(S):D)
- *   (a, b), t.i, if     all collapse to one domain
+ *   (a, b), t.i, if     all collapse to one domain: the tuple, the
+ *                       projected tuple and the condition are first-order
+ *                       (plan_domain_set_first_order), so that a closure
+ *                       among them has its parameters and result forced
+ *                       onto that one device, as TVM's UnifyExprCollapsed
+ *                       does (a closure stored in a tuple runs where the
+ *                       tuple is)
  *   Ctor(a, b)          every field and the result share one domain, as
  *                       TVM's DomainForCallee gives a constructor
- *                       fn(?r?, ..., ?r?):?r?; a conflict there is one
- *                       like an op's operand's (a copy can go on a field)
+ *                       fn(?r?, ..., ?r?):?r?, the result first-order (a
+ *                       closure field collapses onto it); a conflict there
+ *                       is one like an op's operand's (a copy can go on a
+ *                       field)
  *   match (s) { p => b, ... }
  *                       as TVM's DeviceAnalyzer: s is collapsed onto the
  *                       match's domain (a copy can go on it), every
@@ -126,6 +134,19 @@ static bool copyable(const Expr *e)
 	if (e->type && (e->type->kind == TYPE_FUNC || e->type->kind == TYPE_REF))
 		return false;
 	return true;
+}
+
+/* The domain of e, marked first-order (Domain.first_order): e is a value
+ * TVM types first-order (a tuple, a bool condition, an ADT value, a
+ * reference), so a closure that meets it collapses onto its one device,
+ * as TVM's UnifyExprCollapsed does. A domain that is already a function
+ * (a type error infer reports) is left as it is. */
+static uint32_t first_order_domain_of(PlanAnalysis *an, const Expr *e)
+{
+	uint32_t d = plan_domain_of(an, e);
+	if (!an->domains[plan_domain_find(an, d)].nchildren)
+		plan_domain_set_first_order(an, d);
+	return d;
 }
 
 static uint32_t fn_child(PlanAnalysis *an, uint32_t fd, uint32_t i)
@@ -247,9 +268,9 @@ static void generate_call(Generator *g, Expr *e)
 	 * operand of ref_read and ref_write) and the write collapse onto what
 	 * they meet, a closure included */
 	if (e->u.call.op == OP_REF_CREATE || e->u.call.op == OP_REF_WRITE)
-		plan_domain_set_first_order(an, self);
+		first_order_domain_of(an, e);
 	if ((e->u.call.op == OP_REF_READ || e->u.call.op == OP_REF_WRITE) && e->u.call.nargs)
-		plan_domain_set_first_order(an, plan_domain_of(an, e->u.call.args[0]));
+		first_order_domain_of(an, e->u.call.args[0]);
 	if (e->u.call.op != OP_NONE) {
 		for (uint32_t i = 0; i < e->u.call.nargs; i++) {
 			Expr *arg = e->u.call.args[i];
@@ -322,25 +343,25 @@ static void generate_node(Generator *g, const IrModule *m, Expr *e)
 			return;
 		for (uint32_t i = 0; i < e->u.tuple.nfields; i++) {
 			Expr *f = e->u.tuple.fields[i];
-			emit(g, CONSTRAINT_TUPLE_FIELD, e, f, i, plan_domain_of(an, e),
+			emit(g, CONSTRAINT_TUPLE_FIELD, e, f, i, first_order_domain_of(an, e),
 			     plan_domain_of(an, f), copyable(f));
 		}
 		return;
 	case EXPR_PROJ:
 		emit(g, CONSTRAINT_PROJ, e, e->u.proj.tuple, 0, plan_domain_of(an, e),
-		     plan_domain_of(an, e->u.proj.tuple), false);
+		     first_order_domain_of(an, e->u.proj.tuple), false);
 		return;
 	case EXPR_CONSTRUCT:
 		for (uint32_t i = 0; i < e->u.construct.nargs; i++) {
 			Expr *f = e->u.construct.args[i];
-			emit(g, CONSTRAINT_CONSTRUCT_ARG, e, f, i, plan_domain_of(an, e),
+			emit(g, CONSTRAINT_CONSTRUCT_ARG, e, f, i, first_order_domain_of(an, e),
 			     plan_domain_of(an, f), copyable(f));
 		}
 		return;
 	case EXPR_MATCH: {
 		Expr *s = e->u.match.scrutinee;
 		emit(g, CONSTRAINT_MATCH_SCRUTINEE, e, s, 0, plan_domain_of(an, e),
-		     plan_domain_of(an, s), copyable(s));
+		     first_order_domain_of(an, s), copyable(s));
 		/* the variables join the match's side of the scrutinee's use:
 		 * the same domain as s's in TVM (s is collapsed onto the
 		 * match), and where they are when check puts a copy on s */
@@ -356,7 +377,7 @@ static void generate_node(Generator *g, const IrModule *m, Expr *e)
 	}
 	case EXPR_IF:
 		emit(g, CONSTRAINT_IF_COND, e, e->u.if_.cond, 0, plan_domain_of(an, e),
-		     plan_domain_of(an, e->u.if_.cond), copyable(e->u.if_.cond));
+		     first_order_domain_of(an, e->u.if_.cond), copyable(e->u.if_.cond));
 		emit(g, CONSTRAINT_IF_BRANCH, e, NULL, 0, plan_domain_of(an, e),
 		     plan_domain_of(an, e->u.if_.then_branch), false);
 		emit(g, CONSTRAINT_IF_BRANCH, e, NULL, 1, plan_domain_of(an, e),

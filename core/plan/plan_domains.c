@@ -3,11 +3,14 @@
  *
  * A domain is a leaf (bound to a device, or free) or a function domain whose
  * children are its parameters' domains and its result's domain. Shapes are
- * found lazily, so the analysis needs no types: a free leaf that meets a
- * function domain becomes one, and a bound leaf that meets a function domain
- * is unified with every leaf below it (TVM's "collapse", used for tuples of
- * closures), as is a free leaf marked first-order (a reference, which TVM
- * types first-order: a cell holding a closure lives on one device). Unification of a pair may touch many domains; every change is
+ * found lazily, so the analysis needs no types: a leaf that meets a
+ * function domain becomes one, a bound leaf binding only the function's
+ * result (take_shape: TVM's domain for a virtual device on a function
+ * type), and a leaf marked first-order (a tuple, a condition, an ADT value,
+ * a reference: what TVM types first-order) is unified instead with every
+ * leaf below the function (TVM's "collapse": a closure stored in a tuple
+ * or a cell lives on its one device, parameters included). Unification of a
+ * pair may touch many domains; every change is
  * written to an undo log first, so a unification that would join two
  * different devices is rolled back whole and changes nothing.
  */
@@ -293,6 +296,34 @@ static bool occurs_in(PlanAnalysis *an, uint32_t x, uint32_t fn)
 	return found;
 }
 
+/*
+ * Leaf root x, not first-order, meets function domain root fn: x takes
+ * the function's shape. A bound leaf so stands for any value whose
+ * result is on its device: its device goes to the function's result (at
+ * any depth, as the result is unified in turn), never to the parameters,
+ * as TVM's domain for a virtual device on a function type is
+ * fn(?..?):D (DeviceDomains::MakeDomain). A function's virtual_device on
+ * a function returning a closure, a parameter's on a closure parameter,
+ * an on_device or a what-if pin of a closure so place the closure's
+ * result only.
+ */
+static void take_shape(PlanAnalysis *an, UnifyState *st, uint32_t x, uint32_t fn)
+{
+	int32_t device = an->domains[x].device;
+	uint32_t bound_by = an->domains[x].bound_by, pin;
+	const Domain *f;
+	link_roots(an, st, fn, x);
+	if (device == IR_NO_DEVICE)
+		return;
+	an->domains[x].device = IR_NO_DEVICE; /* saved by link_roots */
+	an->domains[x].bound_by = PLAN_NONE;
+	pin = plan_domain_new(an); /* may move an->domains */
+	an->domains[pin].device = device;
+	an->domains[pin].bound_by = bound_by;
+	f = &an->domains[fn];
+	push_pair(st, pin, an->children[f->children + f->nchildren - 1]);
+}
+
 /* Unifies everything on the work list; false on a conflict. */
 static bool unify_all(PlanAnalysis *an, UnifyState *st, PlanClash *clash)
 {
@@ -319,17 +350,19 @@ static bool unify_all(PlanAnalysis *an, UnifyState *st, PlanClash *clash)
 			 * reports; unifying them would tie a function to its own
 			 * parts, so the planner leaves them apart */
 			continue;
-		} else if (!dx->nchildren && dx->device == IR_NO_DEVICE && !dx->first_order) {
-			/* a free leaf takes the function's shape, unless it is one
-			 * of the function's own parts (an infinite type) */
-			if (!occurs_in(an, x, y))
-				link_roots(an, st, y, x);
-		} else if (!dy->nchildren && dy->device == IR_NO_DEVICE && !dy->first_order) {
-			if (!occurs_in(an, y, x))
-				link_roots(an, st, x, y);
+		} else if (!dx->nchildren && !dx->first_order && !occurs_in(an, x, y)) {
+			take_shape(an, st, x, y);
+		} else if (!dy->nchildren && !dy->first_order && !occurs_in(an, y, x)) {
+			take_shape(an, st, y, x);
+		} else if (!dx->nchildren && !dx->first_order && dx->device == IR_NO_DEVICE) {
+			/* a free leaf that is one of the function's own parts (an
+			 * infinite type): left apart */
+			continue;
+		} else if (!dy->nchildren && !dy->first_order && dy->device == IR_NO_DEVICE) {
+			continue;
 		} else {
-			/* Collapse: a bound or first-order leaf meets a function
-			 * domain: unify it with every part of the function (TVM's
+			/* Collapse: a first-order leaf meets a function domain:
+			 * unify it with every part of the function (TVM's
 			 * collapse). */
 			uint32_t fn = dx->nchildren ? x : y, leaf = fn == x ? y : x;
 			uint32_t c = an->domains[fn].children, n = an->domains[fn].nchildren;
@@ -359,8 +392,9 @@ bool plan_constraint_apply(PlanAnalysis *an, uint32_t i, PlanClash *clash)
 	if (!clash)
 		clash = &ignored;
 	if (c->b == PLAN_NONE) {
-		/* Bind: unify the result leaf (or every leaf, for a bound
-		 * function domain) with a fresh leaf bound to the device. */
+		/* Bind: unify a with a fresh leaf bound to the device, which
+		 * binds a function domain's result only (take_shape), and a
+		 * first-order leaf whole. */
 		uint32_t pin = plan_domain_new(an);
 		an->domains[pin].device = c->device;
 		an->domains[pin].bound_by = i;

@@ -796,8 +796,9 @@ bool plan_verify(const IrModule *m, const DeviceTable *devices, DiagList *diags)
 /* ---- why ---- */
 
 /* The domains as a graph: an edge both ways for each applied constraint
- * between two domains, and for each pair of matching children of two
- * unified function domains, labelled with the constraint. The edges of
+ * between two domains, for each pair of matching children of two
+ * unified function domains, and from a first-order leaf to each part of
+ * the function domain it collapsed, labelled with the constraint. The edges of
  * domain d are adj[2k] (the other domain) and adj[2k + 1] (the constraint)
  * for k in [start[d], start[d + 1]). */
 typedef struct DomainGraph {
@@ -812,10 +813,30 @@ static bool unifies_children(const PlanAnalysis *an, const Constraint *c)
 	       an->domains[c->a].nchildren == an->domains[c->b].nchildren;
 }
 
+static uint32_t graph_root(const PlanAnalysis *an, uint32_t d)
+{
+	while (an->domains[d].parent != d)
+		d = an->domains[d].parent;
+	return d;
+}
+
+/* The function domain (a root) that constraint c collapsed onto a
+ * first-order leaf (a closure in a tuple, say), with that leaf's side of
+ * c in *leaf; PLAN_NONE when c did not. */
+static uint32_t collapsed_function(const PlanAnalysis *an, const Constraint *c, uint32_t *leaf)
+{
+	uint32_t ra = graph_root(an, c->a), rb = graph_root(an, c->b);
+	bool fa = an->domains[ra].nchildren, fb = an->domains[rb].nchildren;
+	if (fa == fb)
+		return PLAN_NONE;
+	*leaf = fa ? c->b : c->a;
+	return fa ? ra : rb;
+}
+
 static void domain_graph_build(const PlanAnalysis *an, DomainGraph *g)
 {
 	size_t nd = an->ndomains, nedges = 0;
-	uint32_t *fill;
+	uint32_t *fill, fn, leaf;
 	/* count each domain's edges, then place them */
 	g->start = xcalloc(nd + 1, sizeof(uint32_t));
 	for (size_t i = 0; i < an->nconstraints; i++) {
@@ -829,6 +850,12 @@ static void domain_graph_build(const PlanAnalysis *an, DomainGraph *g)
 			for (uint32_t k = 0; k < an->domains[c->a].nchildren; k++) {
 				g->start[an->children[an->domains[c->a].children + k] + 1]++;
 				g->start[an->children[an->domains[c->b].children + k] + 1]++;
+				nedges += 2;
+			}
+		if ((fn = collapsed_function(an, c, &leaf)) != PLAN_NONE)
+			for (uint32_t k = 0; k < an->domains[fn].nchildren; k++) {
+				g->start[leaf + 1]++;
+				g->start[an->children[an->domains[fn].children + k] + 1]++;
 				nedges += 2;
 			}
 	}
@@ -854,6 +881,13 @@ static void domain_graph_build(const PlanAnalysis *an, DomainGraph *g)
 				uint32_t y = an->children[an->domains[c->b].children + k];
 				ADD_EDGE(x, y, (uint32_t)i);
 				ADD_EDGE(y, x, (uint32_t)i);
+			}
+		/* a collapse joined the leaf to every part of the function */
+		if ((fn = collapsed_function(an, c, &leaf)) != PLAN_NONE)
+			for (uint32_t k = 0; k < an->domains[fn].nchildren; k++) {
+				uint32_t y = an->children[an->domains[fn].children + k];
+				ADD_EDGE(leaf, y, (uint32_t)i);
+				ADD_EDGE(y, leaf, (uint32_t)i);
 			}
 	}
 #undef ADD_EDGE

@@ -626,6 +626,16 @@ IrModule *session_annotate_pins(const Session *s, const IrModule *m, DiagList *d
 			Expr *e = by_id[id];
 			if (!e || !e->name || strcmp(e->name, pins[i].name) != 0)
 				continue;
+			/* A closure written out: its virtual_device, which places
+			 * its result as the pin does. An on_device around it would
+			 * separate the closure from its calls (TVM gives the
+			 * wrapper's body and result function domains of their own),
+			 * so that its parameters would no longer meet their
+			 * arguments. */
+			if (e->kind == EXPR_FN) {
+				e->device = (int16_t)pins[i].device;
+				continue;
+			}
 			if (e->kind != EXPR_VAR) {
 				wrap_in_place(copy, e, pins[i].device);
 				continue;
@@ -637,7 +647,11 @@ IrModule *session_annotate_pins(const Session *s, const IrModule *m, DiagList *d
 			case VAR_LET:
 				for (uint32_t k = 0; k < nexprs; k++) {
 					Expr *let = by_id[k];
-					if (let && let->kind == EXPR_LET && let->u.let.var == e) {
+					if (let && let->kind == EXPR_LET && let->u.let.var == e &&
+					    let->u.let.value->kind == EXPR_FN) {
+						let->u.let.value->device = (int16_t)pins[i].device;
+					} else if (let && let->kind == EXPR_LET &&
+						   let->u.let.var == e) {
 						Expr *value = let->u.let.value;
 						let->u.let.value = ir_on_device(
 							copy, value->pos, value, pins[i].device);
@@ -710,7 +724,8 @@ const SessionSetting session_settings[] = {
 	[SET_FALLBACK] = {"fallback", SETTING_DEVICE, NULL, true,
 			  "the device of values nothing constrains (KIND:ID from 'targets')"},
 	[SET_POLICY] = {"policy", SETTING_CHOICE, plan_policy_names, true,
-			"what a conflict does: stop planning, copy, or replicate constants"},
+			"what a conflict does: stop planning, copy, replicate constants, or as TVM "
+			"v0.14 does"},
 	[SET_PLACEMENT] = {"placement", SETTING_CHOICE, plan_placement_names, true,
 			   "where unconstrained operators go: TVM's rule or fewest bytes copied"},
 	[SET_GPU] = {"gpu", SETTING_CHOICE, gpu_choices, false,

@@ -304,6 +304,10 @@ const PlanPin *session_pins(const Session *s, size_t *count);
  *   a graph binding %x = e  becomes `%x = on_device(e, virtual_device=D,
  *                           constrain_result=True)`: e and every use of %x
  *                           on D, as the pin binds them
+ *   a closure `fn` bound to %x (let or graph binding)
+ *                           gets the function's `virtual_device=D`, which
+ *                           places its result as the pin does (an on_device
+ *                           would part the closure from its calls)
  * A pattern or free variable has no such annotation in Relay: NULL then,
  * with an error naming the pin in diags. The caller frees the clone.
  */
