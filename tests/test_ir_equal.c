@@ -128,6 +128,16 @@ static void test_operator(void **state)
 			  "subtract reads parameter %b in A and parameter %a in B, which do not "
 			  "correspond: A's is B's parameter %b at 1:40 (one value in A, two in B)",
 			  4, 4);
+	/* a node paired already that meets another kind: the kinds first, at
+	 * the reader of the variable */
+	expect_difference("def @main(%a: Tensor[(5, 7), float32], %b: Tensor[(5, 7), float32]) {\n"
+			  "  add(%a, %b)\n"
+			  "}\n",
+			  "def @main(%a: Tensor[(5, 7), float32], %b: Tensor[(5, 7), float32]) {\n"
+			  "  %0 = negative(%a);\n"
+			  "  add(%0, %b)\n"
+			  "}\n",
+			  "parameter %a against negative %0", 2, 2);
 }
 
 /* Attributes by name: an attribute written with TVM's default is the same

@@ -41,6 +41,7 @@ typedef struct Matcher {
 	Pair *order; /* pairs in post-order, for the devices */
 	size_t norder, cap_order;
 	const char *global;
+	const Expr *pa, *pb; /* the readers of the pair being compared, or NULL */
 	IrDifference *diff;
 } Matcher;
 
@@ -118,10 +119,12 @@ static bool differ(Matcher *mt, const Expr *a, const Expr *b, const char *fmt, .
 	memset(d, 0, sizeof *d);
 	d->a = a;
 	d->b = b;
+	/* a variable's position is its binder's: the place it is read says
+	 * more */
 	if (a)
-		d->pos_a = a->pos;
+		d->pos_a = a->kind == EXPR_VAR && mt->pa ? mt->pa->pos : a->pos;
 	if (b)
-		d->pos_b = b->pos;
+		d->pos_b = b->kind == EXPR_VAR && mt->pb ? mt->pb->pos : b->pos;
 	d->global = mt->global;
 	va_start(ap, fmt);
 	vsnprintf(d->what, sizeof d->what, fmt, ap);
@@ -611,6 +614,8 @@ static bool walk(Matcher *mt, const Expr *ra, const Expr *rb)
 		Pair p = mt->stack[--mt->depth];
 		const Expr *a = p.a, *b = p.b;
 		uint32_t n;
+		mt->pa = p.pa;
+		mt->pb = p.pb;
 		if (p.expanded) {
 			grow_array((void **)&mt->order, &mt->cap_order, mt->norder + 1,
 				   sizeof(Pair));
@@ -621,7 +626,8 @@ static bool walk(Matcher *mt, const Expr *ra, const Expr *rb)
 			if (mt->b_of[a->id] || mt->a_of[b->id]) {
 				if (mt->b_of[a->id] == b && mt->a_of[b->id] == a)
 					continue;
-				return differ_sharing(mt, &p);
+				/* two different nodes: that first, else the sharing */
+				return same_node(mt, a, b) && differ_sharing(mt, &p);
 			}
 			mt->b_of[a->id] = b;
 			mt->a_of[b->id] = a;
@@ -654,6 +660,7 @@ static bool same_devices(Matcher *mt, const int16_t *la, const int16_t *lb)
 		StrBuf desc, da, db;
 		if (same_device(mt, la[a->id], lb[b->id]))
 			continue;
+		mt->pa = mt->pb = NULL;
 		mt->global = mt->order[i].global;
 		strbuf_init(&desc);
 		strbuf_init(&da);
