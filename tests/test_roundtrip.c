@@ -217,6 +217,7 @@ static void test_every_module(void **state)
 		DEVPLAN_SHARED_DIR "/models/realworld",
 		DEVPLAN_SHARED_DIR "/cases",
 		DEVPLAN_SOURCE_DIR "/tests/plan_cases",
+		DEVPLAN_SOURCE_DIR "/tests/tvm_plan_devices",
 		DEVPLAN_SOURCE_DIR "/tests/golden/dot",
 		DEVPLAN_SOURCE_DIR "/tests/golden/roundtrip",
 		DEVPLAN_SOURCE_DIR "/tests/golden/roundtrip/untyped",
