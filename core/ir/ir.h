@@ -334,6 +334,8 @@ typedef struct IrAlias {
 	uint32_t target;  /* id of the node its uses read now */
 	int16_t device;   /* where the removed node's value was planned */
 	Pos pos;          /* of the removed node */
+	uint32_t fn;      /* id of the function whose body held the removed
+			     node (its parameters' uses may be another's) */
 } IrAlias;
 
 typedef struct IrModule {

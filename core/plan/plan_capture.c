@@ -509,6 +509,8 @@ static void collect_aliases(Capturer *cp, const ExprVec *all)
 {
 	IrAlias *items = NULL;
 	size_t n = 0, cap = 0;
+	PlanFunctions functions = {0};
+	bool have_functions = false;
 	for (size_t i = 0; i < all->count; i++) {
 		const Expr *e = all->items[i];
 		const Expr *target;
@@ -521,13 +523,24 @@ static void collect_aliases(Capturer *cp, const ExprVec *all)
 			((Expr *)target)->name = e->name;
 			continue;
 		}
+		if (!have_functions) {
+			plan_functions(cp->an->module, &functions);
+			have_functions = true;
+		}
 		grow_array((void **)&items, &cap, n + 1, sizeof(IrAlias));
-		items[n++] = (IrAlias){.name = e->name,
-				       .id = e->id,
-				       .target = target->id,
-				       .device = (int16_t)device_of(cp, e),
-				       .pos = e->pos};
+		items[n++] = (IrAlias){
+			.name = e->name,
+			.id = e->id,
+			.target = target->id,
+			.device = (int16_t)device_of(cp, e),
+			.pos = e->pos,
+			.fn = functions.of[e->id] != PLAN_NONE
+				      ? functions.items[functions.of[e->id]].fn->id
+				      : PLAN_NONE,
+		};
 	}
+	if (have_functions)
+		plan_functions_free(&functions);
 	ir_set_aliases(cp->m, items, n);
 	free(items);
 }

@@ -140,6 +140,15 @@ static bool transfer_insert(TransferSet *s, uint32_t value, int32_t from, int32_
 	return true;
 }
 
+/* Whether node id is one of function fn's parameters. */
+static bool is_param_of(const Expr *fn, uint32_t id)
+{
+	for (uint32_t i = 0; i < fn->u.fn.nparams; i++)
+		if (fn->u.fn.params[i]->id == id)
+			return true;
+	return false;
+}
+
 /* A removed annotation's name as a binding (IrAlias), on its device. */
 static void add_alias_fact(Placement *p, const char *function, const IrAlias *a)
 {
@@ -190,10 +199,15 @@ void plan_placement(const IrModule *m, Placement *p)
 		for (uint32_t i = 0; i < fn->u.fn.nparams; i++) {
 			Expr *param = fn->u.fn.params[i];
 			add_fact(p, global ? FACT_PARAM : FACT_BIND, fname, param, param->device);
-			for (uint32_t a = first_alias ? first_alias[param->id] : UINT32_MAX;
-			     a != UINT32_MAX; a = next_alias[a])
-				add_alias_fact(p, fname, &m->aliases[a]);
 		}
+		/* the names of annotations this function held whose value
+		 * lives elsewhere (a parameter of an enclosing function) */
+		for (uint32_t a = 0; a < m->naliases; a++)
+			if (m->aliases[a].fn == fn->id &&
+			    (m->aliases[a].target >= m->nexprs ||
+			     functions.of[m->aliases[a].target] != k ||
+			     is_param_of(fn, m->aliases[a].target)))
+				add_alias_fact(p, fname, &m->aliases[a]);
 		for (size_t i = 0; i < function->nbody; i++) {
 			Expr *e = functions.order.items[function->body + i];
 			if (e->kind == EXPR_VAR && e->u.var.role == VAR_FREE)
@@ -206,7 +220,8 @@ void plan_placement(const IrModule *m, Placement *p)
 				add_fact(p, FACT_BIND, fname, e, e->device);
 			for (uint32_t a = first_alias ? first_alias[e->id] : UINT32_MAX;
 			     a != UINT32_MAX; a = next_alias[a])
-				add_alias_fact(p, fname, &m->aliases[a]);
+				if (m->aliases[a].fn == fn->id)
+					add_alias_fact(p, fname, &m->aliases[a]);
 			if (ir_is_op(e, OP_DEVICE_COPY)) {
 				int32_t src, dst;
 				/* the value, not which of its names capture's wrapper
