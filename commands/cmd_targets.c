@@ -1,6 +1,6 @@
 /*
  * cmd_targets.c - the device table: `targets` lists it, `target add`
- * extends it, `target set` changes a device's cost model (the link
+ * extends it (a device, or a device in a memory scope, KIND:ID:SCOPE), `target set` changes a device's cost model (the link
  * bandwidth and peak throughput `estimate` divides by, and the fixed costs
  * of a copy and of an operator it adds).
  *
@@ -39,7 +39,7 @@ int cmd_targets(CmdContext *ctx, int argc, char **argv)
 	return 0;
 }
 
-/* `target set KIND:ID NAME=VALUE...`: the cost model of a device. Every
+/* `target set DEVICE NAME=VALUE...`: the cost model of a device. Every
  * assignment is checked before any is applied. */
 static int target_set(CmdContext *ctx, int argc, char **argv)
 {
@@ -50,7 +50,7 @@ static int target_set(CmdContext *ctx, int argc, char **argv)
 	if (index < 0)
 		return cmd_error(ctx, "unknown device '%s'; see 'targets'", argv[2]);
 	if (argc < 4)
-		return cmd_error(ctx, "usage: target set KIND:ID [bandwidth=GB/s] [latency=US] "
+		return cmd_error(ctx, "usage: target set DEVICE [bandwidth=GB/s] [latency=US] "
 				      "[peak=GFLOP/s] [launch=US]");
 	devices_copy(&check, devices);
 	for (int i = 3; i < argc; i++)
@@ -83,7 +83,7 @@ int cmd_target(CmdContext *ctx, int argc, char **argv)
 		return 1;
 	}
 	if (argc > 4)
-		return cmd_error(ctx, "usage: target add KIND:ID [TARGET]");
+		return cmd_error(ctx, "usage: target add KIND:ID[:SCOPE] [TARGET]");
 	index = devices_add(&ctx->session->devices, argv[2], argc > 3 ? argv[3] : NULL, &err);
 	if (index < 0) {
 		cmd_error(ctx, "%s", err);

@@ -633,14 +633,18 @@ const Command commands_table[] = {
 		.name = "target",
 		.min_args = 2,
 		.max_args = -1,
-		.usage = "target add KIND:ID [TARGET] | target set KIND:ID NAME=VALUE...",
+		.usage = "target add KIND:ID[:SCOPE] [TARGET] | target set DEVICE NAME=VALUE...",
 		.summary = "add a device to the device table, or set its cost model",
 		.help = "Appends the device KIND:ID (e.g. cuda:1) to the device table, with the\n"
 			"given TVM target or the kind's default (llvm for cpu, cuda for cuda).\n"
 			"The new device gets the next index, so meta[VirtualDevice][i] of a\n"
 			"module without its own #[metadata] can refer to it.\n"
+			"KIND:ID:SCOPE (e.g. cuda:0:global.texture) is that device in a memory\n"
+			"scope: the planner copies between two scopes of one device, and a\n"
+			"device without a scope joins any of its scopes. It takes the target,\n"
+			"host and cost model of KIND:ID when the table has it.\n"
 			"\n"
-			"`target set KIND:ID NAME=VALUE...` sets what `estimate` assumes of the\n"
+			"`target set DEVICE NAME=VALUE...` sets what `estimate` assumes of the\n"
 			"device: bandwidth=GB/s of its link to the host (for a cpu, of a copy in\n"
 			"memory), latency=US that every copy over it costs besides its bytes,\n"
 			"peak=GFLOP/s of float32 arithmetic and launch=US that every operator\n"

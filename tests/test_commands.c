@@ -746,9 +746,10 @@ static void test_targets(void **state)
 	assert_int_equal(run(f, "target add cuda:1"), 1);
 	assert_string_equal(f->err, "error: device 'cuda:1' is already in the table\n");
 	assert_int_equal(run(f, "target remove cuda:1"), 1);
-	assert_string_equal(f->err, "error: unknown subcommand 'target remove'\n"
-				    "usage: target add KIND:ID [TARGET] | target set KIND:ID "
-				    "NAME=VALUE...\n");
+	assert_string_equal(f->err,
+			    "error: unknown subcommand 'target remove'\n"
+			    "usage: target add KIND:ID[:SCOPE] [TARGET] | target set DEVICE "
+			    "NAME=VALUE...\n");
 	assert_int_equal(run(f, "set fallback cuda:1"), 0);
 	assert_int_equal(f->session.settings.fallback, 2);
 	/* the cost model: every assignment checked before any is applied */

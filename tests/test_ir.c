@@ -140,6 +140,77 @@ static void test_device_table(void **state)
 	devices_free(&t);
 }
 
+/* Memory scopes: KIND:ID:SCOPE names, an entry per (type, id, scope) with
+ * the target and cost model of the same device without a scope, TVM's
+ * Join of two entries, and interning a scope of a device the table has. */
+static void test_device_scopes(void **state)
+{
+	DeviceTable t;
+	char *err = NULL;
+	int texture, scope_a, scope_b;
+	(void)state;
+	devices_init_default(&t);
+	t.items[1].bandwidth = 12; /* `target set cuda:0 bandwidth=12` */
+	texture = devices_add(&t, "gpu:0:global.texture", NULL, &err);
+	assert_int_equal(texture, 2);
+	assert_string_equal(t.items[2].name, "cuda:0:global.texture");
+	assert_string_equal(t.items[2].scope, "global.texture");
+	assert_string_equal(t.items[2].target, "cuda");
+	assert_string_equal(t.items[2].host_target, "llvm");
+	assert_true(t.items[2].bandwidth == 12);
+	assert_string_equal(t.items[0].scope, "");
+	assert_int_equal(devices_add(&t, "cuda:0:global.texture", NULL, &err), -1);
+	assert_string_equal(err, "device 'cuda:0:global.texture' is already in the table");
+	free(err);
+	assert_int_equal(devices_add(&t, "cuda:0:", NULL, &err), -1);
+	assert_non_null(strstr(err, "malformed device name 'cuda:0:'"));
+	free(err);
+	assert_int_equal(devices_add(&t, "cuda:0:tex ture", NULL, &err), -1);
+	free(err);
+	assert_int_equal(devices_add(&t, "cuda::x", NULL, &err), -1);
+	free(err);
+	scope_a = devices_add(&t, "cpu:0:scopeA", "c", &err);
+	scope_b = devices_add(&t, "cpu:0:scopeB", NULL, &err);
+	assert_string_equal(t.items[scope_a].target, "c");
+	assert_null(t.items[scope_b].host_target);
+	/* lookups: a name without a scope finds the entry without one */
+	assert_int_equal(devices_find_name(&t, "cuda:0"), 1);
+	assert_int_equal(devices_find_name(&t, "cuda:0:global.texture"), texture);
+	assert_int_equal(devices_find_name(&t, "cpu:0:scopeC"), -1);
+	assert_int_equal(devices_find(&t, DEVICE_TYPE_CPU, 0), 0);
+	assert_int_equal(devices_find_scoped(&t, DEVICE_TYPE_CPU, 0, "scopeB"), scope_b);
+	/* Join: the scope wins over none, whichever side; two scopes or two
+	 * devices do not join */
+	assert_int_equal(devices_join(&t, 0, scope_a), scope_a);
+	assert_int_equal(devices_join(&t, scope_b, 0), scope_b);
+	assert_int_equal(devices_join(&t, scope_a, scope_a), scope_a);
+	assert_int_equal(devices_join(&t, scope_a, scope_b), -1);
+	assert_int_equal(devices_join(&t, 1, texture), texture);
+	assert_int_equal(devices_join(&t, 0, texture), -1);
+	assert_int_equal(devices_join(&t, 0, 1), -1);
+	assert_int_equal(devices_join(&t, IR_NO_DEVICE, IR_NO_DEVICE), -1);
+	assert_true(devices_same_device(&t, scope_a, scope_b));
+	assert_false(devices_same_device(&t, scope_a, texture));
+	assert_int_equal(devices_unscoped(&t, scope_b), 0);
+	assert_int_equal(devices_unscoped(&t, 1), 1);
+	/* interning: a new scope of a device the table has is appended once;
+	 * one of a device it lacks, or a malformed scope, is refused */
+	assert_int_equal(devices_intern(&t, DEVICE_TYPE_CUDA, 0, "shared"), 5);
+	assert_string_equal(t.items[5].name, "cuda:0:shared");
+	assert_int_equal(devices_intern(&t, DEVICE_TYPE_CUDA, 0, "shared"), 5);
+	assert_int_equal(devices_intern_name(&t, "cuda:0:local"), 6);
+	assert_int_equal(devices_intern(&t, DEVICE_TYPE_CUDA, 1, "shared"), -1);
+	assert_int_equal(devices_intern(&t, DEVICE_TYPE_CUDA, 1, ""), -1);
+	assert_int_equal(devices_intern(&t, DEVICE_TYPE_CPU, 0, "a b"), -1);
+	assert_int_equal(t.count, 7);
+	/* a scope of a device whose entry without one was never added */
+	assert_int_equal(devices_add(&t, "cuda:2:global.texture", NULL, &err), 7);
+	assert_int_equal(devices_unscoped(&t, 7), 7);
+	assert_int_equal(devices_intern(&t, DEVICE_TYPE_CUDA, 2, "global"), 8);
+	assert_int_equal(devices_unscoped(&t, 8), 7);
+	devices_free(&t);
+}
+
 #define T57(m) type_tensor(ir_data_arena(m), DT_FLOAT32, 2, (int64_t[]){5, 7})
 
 /* %0 = add(%a, %a); let %x = negative(%0); multiply(%x, %0) */
@@ -301,6 +372,7 @@ int main(void)
 		cmocka_unit_test(test_arena_zeroed_aligned_and_large),
 		cmocka_unit_test(test_types_print_equal_bytes),
 		cmocka_unit_test(test_device_table),
+		cmocka_unit_test(test_device_scopes),
 		cmocka_unit_test(test_clone_keeps_sharing_ids_and_devices),
 		cmocka_unit_test(test_postorder_children_first_and_deep),
 		cmocka_unit_test(test_value_names),

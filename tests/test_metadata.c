@@ -528,6 +528,201 @@ static void test_a_section_without_devices_gains_them(void **state)
 	session_free(&s);
 }
 
+/* The memory scope meta[VirtualDevice][i] has in a section, read here:
+ * the repr_str of the runtime.String its memory_scope names ("" for none). */
+static const char *device_scope(json_object *section, size_t i)
+{
+	json_object *nodes = nodes_of(section), *device, *attrs, *string;
+	int64_t at = meta_entry(section, "VirtualDevice", i);
+	const char *scope;
+	assert_true(at >= 0);
+	device = json_object_array_get_idx(nodes, (size_t)at);
+	assert_string_equal(str_field(device, "type_key"), "VirtualDevice");
+	assert_true(json_object_object_get_ex(device, "attrs", &attrs));
+	scope = str_field(attrs, "memory_scope");
+	assert_non_null(scope);
+	string = json_object_array_get_idx(nodes, (size_t)strtoll(scope, NULL, 10));
+	assert_string_equal(str_field(string, "type_key"), "runtime.String");
+	scope = str_field(string, "repr_str");
+	return scope ? scope : "";
+}
+
+/* The module as `save` writes it: with a section, a fresh one holding the
+ * session's table when it has none of its own. */
+static char *save_text(Session *s, const IrModule *m)
+{
+	StrBuf sb;
+	strbuf_init(&sb);
+	session_print_module(s, m, true, &sb);
+	return strbuf_detach(&sb);
+}
+
+/* The placement lines of the planned module of s; with binds false, only
+ * its parameters, results and copies (a planned module printed and planned
+ * again names the on_device calls its capture wrote, which bind values of
+ * their own). */
+static char *placement_facts(Session *s, bool binds)
+{
+	Placement p;
+	StrBuf sb;
+	strbuf_init(&sb);
+	plan_placement(session_current(s), &p);
+	for (size_t i = 0; i < p.count; i++) {
+		if (!binds && p.facts[i].kind == FACT_BIND)
+			continue;
+		plan_fact_format(&sb, &p.facts[i], &s->devices);
+		strbuf_putc(&sb, '\n');
+	}
+	plan_placement_free(&p);
+	return strbuf_detach(&sb);
+}
+
+static char *placement_of(Session *s)
+{
+	return placement_facts(s, true);
+}
+
+static void set_fallback(Session *s, const char *device)
+{
+	bool reset;
+	char *err = NULL;
+	assert_true(session_setting_set(s, session_setting_find("fallback"), device, &reset, &err));
+}
+
+/* Memory scopes survive a fresh section: a session whose table has
+ * cpu:0:scopeA and cuda:0:global.texture plans a module that names them by
+ * table index and saves it (the section holds every entry of the table,
+ * each with its memory_scope as TVM writes it); a session with the default
+ * table loads that text (the scopes join its table in the section's
+ * order), plans it to the same placement and saves the same text. */
+/* facts without its `bind` lines, in place */
+static char *strip_binds(char *facts)
+{
+	char *out = facts;
+	for (char *line = facts; *line;) {
+		char *end = strchr(line, '\n');
+		size_t n = end ? (size_t)(end - line) + 1 : strlen(line);
+		if (!strstr(line, " bind ") || (end && strstr(line, " bind ") > end)) {
+			memmove(out, line, n);
+			out += n;
+		}
+		line += n;
+	}
+	*out = 0;
+	return facts;
+}
+
+static void test_scopes_round_trip(void **state)
+{
+	static const char source[] =
+		"#[version = \"0.0.5\"]\n"
+		"def @main(%x {virtual_device=meta[VirtualDevice][0]}: Tensor[(4), float32], "
+		"%y: Tensor[(4), float32]) {\n"
+		"  %0 = negative(%x);\n"
+		"  %1 = on_device(%0, virtual_device=meta[VirtualDevice][2]);\n"
+		"  %2 = exp(%y);\n"
+		"  %3 = on_device(%2, virtual_device=meta[VirtualDevice][3], "
+		"constrain_result=True);\n"
+		"  add(%1, %3)\n"
+		"}\n";
+	Session s, again;
+	IrModule *m, *back;
+	char *text, *text_again, *facts, *facts_again, *err = NULL;
+	json_object *section;
+	(void)state;
+	session_init(&s);
+	assert_int_equal(devices_add(&s.devices, "cpu:0:scopeA", NULL, &err), 2);
+	assert_int_equal(devices_add(&s.devices, "cuda:0:global.texture", NULL, &err), 3);
+	m = load_text(&s, source, pipeline_count);
+	assert_non_null(m);
+	facts = placement_of(&s);
+	/* %x on cpu:0, no scope, joins the negative's scopeA */
+	assert_non_null(strstr(facts, "@main param %x cpu:0:scopeA\n"));
+	assert_non_null(strstr(facts, "@main copy %0 cpu:0:scopeA -> cuda:0:global.texture 16\n"));
+	text = save_text(&s, m);
+	section = section_of(text);
+	assert_int_equal(entries(section, "VirtualDevice"), 4);
+	assert_string_equal(device_scope(section, 0), "");
+	assert_string_equal(device_scope(section, 1), "");
+	assert_string_equal(device_scope(section, 2), "scopeA");
+	assert_string_equal(device_scope(section, 3), "global.texture");
+	json_object_put(section);
+
+	session_init(&again);
+	back = load_text(&again, text, pipeline_count);
+	assert_non_null(back);
+	assert_int_equal(again.devices.count, 4);
+	assert_string_equal(again.devices.items[2].name, "cpu:0:scopeA");
+	assert_string_equal(again.devices.items[3].name, "cuda:0:global.texture");
+	facts_again = placement_of(&again);
+	/* the same facts, but the bindings: planning took out %1's and %3's
+	 * on_device calls (names the saved text cannot hold), and the printer
+	 * named each binding it wrote */
+	assert_string_equal(strip_binds(facts_again), strip_binds(facts));
+	text_again = save_text(&again, back);
+	assert_string_equal(text_again, text);
+	free(facts);
+	free(facts_again);
+	free(text);
+	free(text_again);
+	session_free(&again);
+	session_free(&s);
+}
+
+/* A kept section whose entries have memory scopes (test_free_on_device's):
+ * a planned module that adds no device prints it as written; one that adds
+ * a scope of a device the section lacks (a pin to cuda:0:global.texture,
+ * which the table gained by `target add`) appends that device with its
+ * scope, and the text alone plans again to the same placement. */
+static void test_scopes_in_a_kept_section(void **state)
+{
+	char *source = read_text(DEVPLAN_SOURCE_DIR "/tests/plan_cases/free_on_device.relay");
+	Session s, again;
+	IrModule *m;
+	char *text, *facts, *facts_again, *err = NULL;
+	json_object *section;
+	(void)state;
+	session_init(&s);
+	set_fallback(&s, "cuda:0");
+	m = load_text(&s, source, pipeline_count);
+	assert_non_null(m);
+	text = print_meta(m, &s.devices);
+	assert_non_null(strstr(source, strstr(text, "\n#[metadata]") + 1));
+	free(text);
+	session_free(&s);
+
+	/* the sum pinned into the texture of cuda:0, a device the section lacks */
+	session_init(&s);
+	set_fallback(&s, "cuda:0");
+	assert_int_equal(devices_add(&s.devices, "cuda:0:global.texture", NULL, &err), 2);
+	assert_non_null(load_text(&s, source, 0));
+	session_pin(&s, "3", 2);
+	assert_true(session_step(&s, pipeline_count));
+	facts = placement_of(&s);
+	assert_non_null(strstr(facts, "@main bind %3 cuda:0:global.texture\n"));
+	free(facts);
+	facts = placement_facts(&s, false);
+	text = print_meta(session_current(&s), &s.devices);
+	section = section_of(text);
+	assert_int_equal(entries(section, "VirtualDevice"), 4);
+	assert_string_equal(device_scope(section, 1), "scopeA");
+	assert_string_equal(device_scope(section, 2), "scopeB");
+	assert_string_equal(device_scope(section, 3), "global.texture");
+	json_object_put(section);
+	/* planned again from the text alone: the same facts */
+	session_init(&again);
+	set_fallback(&again, "cuda:0");
+	assert_non_null(load_text(&again, text, pipeline_count));
+	facts_again = placement_facts(&again, false);
+	assert_string_equal(facts_again, facts);
+	free(facts);
+	free(facts_again);
+	free(text);
+	free(source);
+	session_free(&again);
+	session_free(&s);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -535,6 +730,8 @@ int main(void)
 		cmocka_unit_test(test_unchanged_sections_print_as_written),
 		cmocka_unit_test(test_a_new_constant_keeps_the_rest),
 		cmocka_unit_test(test_a_section_without_devices_gains_them),
+		cmocka_unit_test(test_scopes_round_trip),
+		cmocka_unit_test(test_scopes_in_a_kept_section),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

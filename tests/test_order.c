@@ -531,7 +531,10 @@ static char *order_variant(const char *text, Rng *rng, bool latest)
 /* ------------------------------------------------------------------ */
 
 typedef struct PlanSettings {
-	uint32_t ndevices;    /* 2: cpu:0, cuda:0; 3: and cuda:1 (`target add`) */
+	uint32_t ndevices;    /* 2: cpu:0, cuda:0; 3: and cuda:1 (`target add`); with
+				 extra: 2 + its count */
+	const char *extra[4]; /* `target add NAME` after cpu:0 and cuda:0, in order
+				 (NULL after the last); none: as ndevices says */
 	const char *names[8]; /* `set NAME VALUE`, applied in order */
 	const char *values[8];
 	size_t nsets;
@@ -548,7 +551,10 @@ static void settings_set(PlanSettings *st, const char *name, const char *value)
 
 static void settings_describe(StrBuf *out, const PlanSettings *st)
 {
-	strbuf_puts(out, st->ndevices > 2 ? "devices cpu:0 cuda:0 cuda:1" : "devices cpu:0 cuda:0");
+	strbuf_puts(out, st->ndevices > 2 && !st->extra[0] ? "devices cpu:0 cuda:0 cuda:1"
+							   : "devices cpu:0 cuda:0");
+	for (size_t i = 0; i < 4 && st->extra[i]; i++)
+		strbuf_printf(out, " %s", st->extra[i]);
 	for (size_t i = 0; i < st->nsets; i++)
 		strbuf_printf(out, "; set %s %s", st->names[i], st->values[i]);
 	if (st->npins) {
@@ -652,9 +658,13 @@ static void plan_outcome(const PlanSettings *st, const char *text, Outcome *out)
 	StrBuf sb;
 	memset(out, 0, sizeof *out);
 	session_init(&s);
-	if (st->ndevices > 2) {
+	if (st->ndevices > 2 && !st->extra[0]) {
 		char *err = NULL;
 		assert_int_equal(devices_add(&s.devices, "cuda:1", NULL, &err), 2);
+	}
+	for (size_t i = 0; i < 4 && st->extra[i]; i++) {
+		char *err = NULL;
+		assert_int_equal(devices_add(&s.devices, st->extra[i], NULL, &err), 2 + (int)i);
 	}
 	for (size_t i = 0; i < st->nsets; i++) {
 		bool reset;
@@ -928,8 +938,9 @@ static void check_module(Tally *t, const char *label, uint64_t seed, const char 
 
 /* The 12 settings of a generated module: both fallbacks, every policy but
  * tvm ([P4] does not apply to it) and both placements, over ndevices
- * devices. */
-static size_t all_settings(PlanSettings out[12], uint32_t ndevices)
+ * devices, or over cpu:0, cuda:0 and the devices `extra` names
+ * (NULL-terminated; NULL for none). */
+static size_t all_settings_with(PlanSettings out[12], uint32_t ndevices, const char *const *extra)
 {
 	static const char *const fallbacks[] = {"cpu:0", "cuda:0"};
 	static const char *const policies[] = {"copy", "replicate", "error"};
@@ -941,11 +952,18 @@ static size_t all_settings(PlanSettings out[12], uint32_t ndevices)
 				PlanSettings *st = &out[n++];
 				memset(st, 0, sizeof *st);
 				st->ndevices = ndevices;
+				for (size_t k = 0; extra && extra[k] && k < 4; k++)
+					st->extra[k] = extra[k];
 				settings_set(st, "fallback", fallbacks[f]);
 				settings_set(st, "policy", policies[p]);
 				settings_set(st, "placement", placements[m]);
 			}
 	return n;
+}
+
+static size_t all_settings(PlanSettings out[12], uint32_t ndevices)
+{
+	return all_settings_with(out, ndevices, NULL);
 }
 
 /* ------------------------------------------------------------------ */
@@ -1170,22 +1188,35 @@ static double seconds_since(const struct timespec *start)
 	return (double)(now.tv_sec - start->tv_sec) + (double)(now.tv_nsec - start->tv_nsec) / 1e9;
 }
 
-static void check_generated(const char *suite, bool let_form, uint64_t base)
+/* The memory scopes the scoped suite adds: two of the cpu, which the cpu
+ * without a scope (device 0) joins, and a texture of the gpu. */
+static const char *const scoped_devices[] = {"cpu:0:scopeA", "cpu:0:scopeB",
+					     "cuda:0:global.texture", NULL};
+
+/* generated modules per form of the scoped suite */
+enum { GEN_SCOPED_MODULES = 60 };
+
+static void check_generated_in(const char *suite, bool let_form, uint64_t base,
+			       uint64_t default_modules, const char *const *extra)
 {
 	Tally t = {.suite = suite};
 	struct timespec start;
 	const char *only = getenv("DEVPLAN_ORDER_SEED"), *count = getenv("DEVPLAN_ORDER_MODULES");
-	uint64_t modules = count ? strtoull(count, NULL, 10) : GEN_MODULES;
+	uint64_t modules = count ? strtoull(count, NULL, 10) : default_modules;
+	size_t nextra = 0;
+	while (extra && extra[nextra])
+		nextra++;
 	clock_gettime(CLOCK_MONOTONIC, &start);
 	for (uint64_t i = 0; i < modules; i++) {
 		uint64_t seed = base + i;
 		/* one module in four has three devices; a third of them keep every
 		 * use across devices behind a boundary, the others make a use
-		 * without one 40% or 80% of the time (conflicts on purpose) */
-		uint32_t ndevices = i % 4 == 3 ? 3 : 2;
+		 * without one 40% or 80% of the time (conflicts on purpose); with
+		 * extra devices, every module has all of them */
+		uint32_t ndevices = extra ? 2 + (uint32_t)nextra : i % 4 == 3 ? 3 : 2;
 		uint32_t conflict_percent = (uint32_t)(i % 3) * 40;
 		PlanSettings settings[12];
-		size_t nsettings = all_settings(settings, ndevices);
+		size_t nsettings = all_settings_with(settings, ndevices, extra);
 		char label[64], *text;
 		if (only && strtoull(only, NULL, 10) != seed)
 			continue;
@@ -1196,6 +1227,11 @@ static void check_generated(const char *suite, bool let_form, uint64_t base)
 		free(text);
 	}
 	tally_finish(&t, seconds_since(&start));
+}
+
+static void check_generated(const char *suite, bool let_form, uint64_t base)
+{
+	check_generated_in(suite, let_form, base, GEN_MODULES, NULL);
 }
 
 /* Random DAGs in graph form (`%N = e;`), seeds 1000..1199. */
@@ -1222,7 +1258,7 @@ static void test_tvm_agrees_without_conflicts(void **state)
 	(void)state;
 	for (uint64_t i = 0; i < 200; i++) {
 		uint32_t ndevices = i % 4 == 3 ? 3 : 2;
-		char *text = gen_module(3000 + i, i % 2 == 1, ndevices, (uint32_t)(i % 3) * 40);
+		char *text = gen_module(5000 + i, i % 2 == 1, ndevices, (uint32_t)(i % 3) * 40);
 		PlanSettings copy = {.ndevices = ndevices}, tvm;
 		Outcome a, b;
 		settings_set(&copy, "fallback", i % 4 < 2 ? "cpu:0" : "cuda:0");
@@ -1249,7 +1285,7 @@ static void test_tvm_agrees_without_conflicts(void **state)
 			strbuf_puts(&sb, "--- under policy tvm\n");
 			outcome_describe(&sb, &b);
 			fprintf(stderr, "policy tvm plans seed %llu otherwise:\n%s--- module\n%s",
-				(unsigned long long)(3000 + i), sb.data, text);
+				(unsigned long long)(5000 + i), sb.data, text);
 			strbuf_free(&sb);
 			fail();
 		}
@@ -1262,6 +1298,17 @@ static void test_tvm_agrees_without_conflicts(void **state)
 	       "or loosely annotated skipped)\n",
 	       compared, conflicting);
 	assert_true(compared >= 50);
+}
+
+/* Random modules over memory scopes (cpu:0, cuda:0, cpu:0:scopeA,
+ * cpu:0:scopeB, cuda:0:global.texture): an annotation on cpu:0 joins
+ * either cpu scope, two scopes of one device conflict. Graph form seeds
+ * 3000..3059, let form 4000..4059. */
+static void test_random_scoped(void **state)
+{
+	(void)state;
+	check_generated_in("random scoped graph", false, 3000, GEN_SCOPED_MODULES, scoped_devices);
+	check_generated_in("random scoped let", true, 4000, GEN_SCOPED_MODULES, scoped_devices);
 }
 
 /* The module of the issue: two lets pinned to different devices that share
@@ -1354,6 +1401,54 @@ static void test_issue_regression(void **state)
 	tally_finish(&t, seconds_since(&start));
 }
 
+/* Memory scopes: %a, on cpu:0 without a scope, meets cpu:0:scopeA and
+ * cpu:0:scopeB through two free on_device calls; core joins it with one
+ * of them whichever chain comes first (TVM takes the first it visits). */
+static void test_scoped_regression(void **state)
+{
+	static const char *const pairs[][2] = {
+		{"def @main(%a {virtual_device=meta[VirtualDevice][0]}: " T ") {\n"
+		 "  %0 = on_device(%a, virtual_device=meta[VirtualDevice][0], "
+		 "constrain_body=False);\n"
+		 "  %1 = negative(%0);\n"
+		 "  %2 = on_device(%1, virtual_device=meta[VirtualDevice][2], "
+		 "constrain_result=True);\n"
+		 "  %3 = on_device(%a, virtual_device=meta[VirtualDevice][0], "
+		 "constrain_body=False);\n"
+		 "  %4 = exp(%3);\n"
+		 "  %5 = on_device(%4, virtual_device=meta[VirtualDevice][3], "
+		 "constrain_result=True);\n"
+		 "  add(%2, %5)\n"
+		 "}\n",
+		 "def @main(%a {virtual_device=meta[VirtualDevice][0]}: " T ") {\n"
+		 "  %3 = on_device(%a, virtual_device=meta[VirtualDevice][0], "
+		 "constrain_body=False);\n"
+		 "  %4 = exp(%3);\n"
+		 "  %5 = on_device(%4, virtual_device=meta[VirtualDevice][3], "
+		 "constrain_result=True);\n"
+		 "  %0 = on_device(%a, virtual_device=meta[VirtualDevice][0], "
+		 "constrain_body=False);\n"
+		 "  %1 = negative(%0);\n"
+		 "  %2 = on_device(%1, virtual_device=meta[VirtualDevice][2], "
+		 "constrain_result=True);\n"
+		 "  add(%5, %2)\n"
+		 "}\n"},
+	};
+	Tally t = {.suite = "scoped regression"};
+	struct timespec start;
+	(void)state;
+	clock_gettime(CLOCK_MONOTONIC, &start);
+	for (size_t i = 0; i < sizeof pairs / sizeof *pairs; i++) {
+		PlanSettings settings[12];
+		size_t nsettings = all_settings_with(settings, 5, scoped_devices);
+		char label[64];
+		snprintf(label, sizeof label, "scoped module %zu", i);
+		check_module(&t, label, 97 + i, pairs[i][0], &pairs[i][1], 1, settings, nsettings,
+			     3);
+	}
+	tally_finish(&t, seconds_since(&start));
+}
+
 /* Reads a whole file. Caller frees. */
 static char *read_file(const char *path)
 {
@@ -1397,6 +1492,10 @@ static void check_cases_in(Tally *t, const char *dir, Lines *held)
 				lines_push(held, xstrdup(value));
 				settings_set(&st, held->items[held->count - 2],
 					     held->items[held->count - 1]);
+			} else if (sscanf(lines.items[k], "target add %127s", name) == 1) {
+				assert_true(st.ndevices < 6);
+				lines_push(held, xstrdup(name));
+				st.extra[st.ndevices++ - 2] = held->items[held->count - 1];
 			} else if (sscanf(lines.items[k], "load %511s", value) == 1) {
 				free(module);
 				module = xasprintf("%s/%s", dir, value);
@@ -1512,7 +1611,8 @@ static void test_models(void **state)
 }
 
 /* DEVPLAN_ORDER_FILE=PATH checks that module (every setting, over three
- * devices when it names meta[VirtualDevice][2], six variants, each printed);
+ * devices when it names meta[VirtualDevice][2], over the scoped suite's five
+ * when it names [3], six variants, each printed);
  * skipped without it. For reducing a mismatch by hand. */
 static void test_given_file(void **state)
 {
@@ -1529,7 +1629,9 @@ static void test_given_file(void **state)
 	}
 	clock_gettime(CLOCK_MONOTONIC, &start);
 	text = read_file(path);
-	nsettings = all_settings(settings, strstr(text, "[VirtualDevice][2]") ? 3 : 2);
+	nsettings = strstr(text, "[VirtualDevice][3]")
+			    ? all_settings_with(settings, 5, scoped_devices)
+			    : all_settings(settings, strstr(text, "[VirtualDevice][2]") ? 3 : 2);
 	check_module(&t, path, 1, text, NULL, 0, settings, nsettings, 6);
 	free(text);
 	tally_finish(&t, seconds_since(&start));
@@ -1574,6 +1676,8 @@ int main(void)
 		cmocka_unit_test(test_issue_regression),
 		cmocka_unit_test(test_random_graph),
 		cmocka_unit_test(test_random_let),
+		cmocka_unit_test(test_random_scoped),
+		cmocka_unit_test(test_scoped_regression),
 		cmocka_unit_test(test_cases),
 		cmocka_unit_test(test_models),
 		cmocka_unit_test(test_given_file),

@@ -59,7 +59,7 @@ static char *format_diags(void)
 	return strbuf_detach(&sb);
 }
 
-static IrModule *parse_with(const char *text, size_t len, const DeviceTable *table)
+static IrModule *parse_with(const char *text, size_t len, DeviceTable *table)
 {
 	IrModule *m;
 	diag_clear(&diags);
@@ -329,6 +329,69 @@ static void test_meta_device_uses_the_table_without_metadata(void **state)
 	body = body_of(m, "main");
 	assert_int_equal(ir_attr(body, "virtual_device")->value.u.device, 2);
 	ir_module_free(m);
+	devices_free(&table);
+}
+
+/* Memory scopes in every spelling: "KIND:ID:SCOPE", TVM's literal with
+ * memory_scope in single quotes (as it prints one) or double, and
+ * meta[VirtualDevice][i] of a table that has the scope. A scope of a device
+ * the table has is added to it, once; one of a device it lacks is an error,
+ * as is a device with a scope but no type (a warning: unconstrained). */
+static void test_device_scopes(void **state)
+{
+	static const char text[] =
+		"def @main(%x: " T23 ") {\n"
+		"  %0 = on_device(%x, virtual_device=\"cpu:0:scopeA\");\n"
+		"  %1 = on_device(%0, virtual_device=VirtualDevice(device_type=2, "
+		"virtual_device_id=0, target=Target(id=1, kind='cuda'), "
+		"memory_scope='global.texture'));\n"
+		"  %2 = on_device(%1, virtual_device=VirtualDevice(device_type=1, "
+		"virtual_device_id=0, memory_scope=\"scopeA\"));\n"
+		"  %3 = on_device(%2, virtual_device=meta[VirtualDevice][3]);\n"
+		"  on_device(%3, virtual_device=VirtualDevice(memory_scope='global'))\n"
+		"}\n";
+	DeviceTable table;
+	IrModule *m;
+	Expr *e;
+	int32_t dev;
+	bool body, result;
+	(void)state;
+	devices_init_default(&table);
+	m = parse_with(text, strlen(text), &table);
+	assert_non_null(m);
+	assert_int_equal(diags.errors, 0);
+	assert_int_equal(diags.count, 1); /* the scope without a device */
+	assert_non_null(strstr(diags.items[0].message, "memory scope 'global' but no device"));
+	assert_int_equal(table.count, 4);
+	assert_string_equal(table.items[2].name, "cpu:0:scopeA");
+	assert_string_equal(table.items[2].scope, "scopeA");
+	assert_string_equal(table.items[3].name, "cuda:0:global.texture");
+	assert_string_equal(table.items[3].target, "cuda");
+	e = body_of(m, "main");
+	ir_on_device_props(e, &dev, &body, &result);
+	assert_int_equal(dev, IR_NO_DEVICE);
+	e = e->u.call.args[0]; /* %3 */
+	ir_on_device_props(e, &dev, &body, &result);
+	assert_int_equal(dev, 3);
+	e = e->u.call.args[0]; /* %2 */
+	ir_on_device_props(e, &dev, &body, &result);
+	assert_int_equal(dev, 2);
+	e = e->u.call.args[0]; /* %1 */
+	ir_on_device_props(e, &dev, &body, &result);
+	assert_int_equal(dev, 3);
+	e = e->u.call.args[0]; /* %0 */
+	ir_on_device_props(e, &dev, &body, &result);
+	assert_int_equal(dev, 2);
+	ir_module_free(m);
+
+	/* a scope of a device the table lacks */
+	m = parse_with("def @main(%x: int32) { on_device(%x, virtual_device=\"cuda:1:g\") }",
+		       strlen("def @main(%x: int32) { on_device(%x, virtual_device=\"cuda:1:g\") "
+			      "}"),
+		       &table);
+	assert_null(m);
+	assert_non_null(strstr(diags.items[0].message, "unknown device 'cuda:1:g'"));
+	assert_int_equal(table.count, 4);
 	devices_free(&table);
 }
 
@@ -1492,6 +1555,7 @@ int main(void)
 		cmocka_unit_test(test_recursive_let_closure),
 		cmocka_unit_test(test_let_value_sees_the_outer_name),
 		cmocka_unit_test(test_parameter_and_function_devices),
+		cmocka_unit_test(test_device_scopes),
 		cmocka_unit_test(test_device_spellings),
 		cmocka_unit_test(test_meta_device_uses_the_table_without_metadata),
 		cmocka_unit_test(test_op_attributes),

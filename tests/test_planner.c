@@ -712,7 +712,7 @@ static void test_domain_meets_function(void **state)
 		for (int first_order = 0; first_order < 2; first_order++) {
 			PlanAnalysis an;
 			uint32_t leaf, fd;
-			plan_analysis_init(&an, m);
+			plan_analysis_init(&an, m, NULL);
 			leaf = plan_domain_new(&an);
 			fd = plan_domain_as_function(&an, plan_domain_new(&an), 1);
 			if (first_order)
@@ -733,7 +733,7 @@ static void test_domain_meets_function(void **state)
 			/* fn(?):fn(?):D, bound before or after its shape is known */
 			PlanAnalysis an;
 			uint32_t leaf, fd, result, inner;
-			plan_analysis_init(&an, m);
+			plan_analysis_init(&an, m, NULL);
 			leaf = plan_domain_new(&an);
 			fd = plan_domain_as_function(&an, plan_domain_new(&an), 1);
 			if (order == 0)

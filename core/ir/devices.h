@@ -5,6 +5,13 @@
  * #[metadata], and what an expression's `device` field indexes. Entries are
  * only ever appended, so an index stays valid for the session's life. The
  * table owns its strings.
+ *
+ * An entry is a virtual device as TVM has it: (device type, device id,
+ * target, memory scope). Two entries of one device (type and id) in two
+ * memory scopes (`cpu:0:scopeA`, `cuda:0:global.texture`) are two devices
+ * to the planner, joined by a device_copy; an entry without a scope (`cpu:0`)
+ * leaves the scope unconstrained, and joins an entry of the same device with
+ * one, which it then takes (TVM's VirtualDevice::Join, devices_join).
  */
 #ifndef DEVPLAN_DEVICES_H
 #define DEVPLAN_DEVICES_H
@@ -22,10 +29,11 @@
 enum { DEVICE_TYPE_CPU = 1, DEVICE_TYPE_CUDA = 2 };
 
 typedef struct Device {
-	char *name;      /* "KIND:ID", e.g. "cuda:0" */
+	char *name;      /* "KIND:ID" or "KIND:ID:SCOPE", e.g. "cuda:0:global.texture" */
 	char *kind;      /* "cpu", "cuda", ... */
 	int device_type; /* DLPack code */
 	int device_id;
+	char *scope;       /* memory scope, "" when unconstrained (TVM's empty memory_scope) */
 	char *target;      /* "llvm", "cuda", ... */
 	char *host_target; /* "llvm" for accelerators, NULL for the cpu */
 	/* The cost model `estimate` reads (`target set`); defaults in
@@ -82,10 +90,29 @@ void devices_init_default(DeviceTable *table);
 void devices_free(DeviceTable *table);
 /* Makes dst (uninitialised) an independent copy of src. */
 void devices_copy(DeviceTable *dst, const DeviceTable *src);
-/* Appends KIND:ID with a target (NULL: the kind's default target). Returns
- * the new index, or -1 with *err set (caller frees) for an unknown kind, a
- * malformed name, a duplicate or a full table (DEVICES_MAX). */
+/* Appends KIND:ID or KIND:ID:SCOPE with a target (NULL: that of the same
+ * device without a scope when the table has it, else the kind's default).
+ * A scoped entry starts with the cost model and host of the same device
+ * without a scope, when there is one. Returns the new index, or -1 with
+ * *err set (caller frees) for an unknown kind, a malformed name or scope, a
+ * duplicate or a full table (DEVICES_MAX). */
 int devices_add(DeviceTable *table, const char *name, const char *target, char **err);
+/* The entry of (type, id) in memory scope `scope` ("" or NULL: none). When
+ * there is none but the table has that device in another scope (or none),
+ * appends it in `scope`, as devices_add would, since a memory scope is where
+ * a value lives on a device the table already has (TVM accepts any scope of
+ * a configured device). -1 when the device is not in the table, the scope
+ * is malformed or the table is full. */
+int devices_intern(DeviceTable *table, int device_type, int device_id, const char *scope);
+/* devices_find_name, but a KIND:ID:SCOPE the table lacks is added when
+ * the table has KIND:ID in some scope (devices_intern). */
+int devices_intern_name(DeviceTable *table, const char *name);
+/* Drops the entries from `count` on. Only for entries nothing refers to
+ * yet: the parser's own, which it adds again in a canonical order. */
+void devices_truncate(DeviceTable *table, uint32_t count);
+/* Whether `scope` is a well-formed memory scope: letters, digits, '_', '.'
+ * and '-' ("global.texture-nhwc"), at most 64 of them; "" is none. */
+bool devices_valid_scope(const char *scope);
 /* Sets a cost-model attribute of entry i from `NAME=VALUE`: bandwidth=GB/s
  * or peak=GFLOP/s, a finite number above 0, or latency=US or launch=US,
  * 0 or more. False with *err set (caller frees) for another name or a bad
@@ -95,10 +122,26 @@ bool devices_set_attribute(DeviceTable *table, uint32_t i, const char *assignmen
  * from its kind's default, as `target set` reads them (nothing when none
  * does). */
 void devices_format_costs(const Device *d, StrBuf *out);
-/* Index of the entry named "KIND:ID" (also accepts "KIND" for id 0), or -1. */
+/* Index of the entry named "KIND:ID" or "KIND:ID:SCOPE" (also accepts
+ * "KIND" for id 0), or -1. */
 int devices_find_name(const DeviceTable *table, const char *name);
-/* Index of the entry with this DLPack type and id, or -1. */
+/* Index of the entry with this DLPack type and id and no memory scope, or -1. */
 int devices_find(const DeviceTable *table, int device_type, int device_id);
+/* Index of the entry with this DLPack type, id and memory scope ("" or NULL:
+ * none), or -1. */
+int devices_find_scoped(const DeviceTable *table, int device_type, int device_id,
+			const char *scope);
+/* TVM's VirtualDevice::Join of entries a and b: a when they are the same;
+ * the scoped one when both are one device (type and id) and one has no
+ * scope; -1 when they differ otherwise (two devices, or two scopes of one).
+ * IR_NO_DEVICE-like negatives join nothing (-1). */
+int32_t devices_join(const DeviceTable *table, int32_t a, int32_t b);
+/* Whether entries a and b are one device (type and id), whatever their
+ * scopes: a copy between them stays within that device's memory. */
+bool devices_same_device(const DeviceTable *table, int32_t a, int32_t b);
+/* The entry that stands for entry i's device without a scope: the one with
+ * no scope when the table has it, else the lowest-numbered of that device. */
+int32_t devices_unscoped(const DeviceTable *table, int32_t i);
 /* DLPack type of a kind name ("cpu", "llvm", "cuda", "gpu", ...), or -1. */
 int devices_type_of_kind(const char *kind);
 /* Kind name of a DLPack type code ("cpu", "cuda", ...), or NULL. */

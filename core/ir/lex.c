@@ -202,6 +202,7 @@ static bool starts_token(const Lexer *lx, size_t i)
 	case '%':
 	case '@':
 	case '"':
+	case '\'':
 	case '(':
 	case ')':
 	case '[':
@@ -351,19 +352,22 @@ static void lex_number(Lexer *lx, Token *out, size_t start)
 }
 
 /* string := '"' (char | '\' char)* '"' on one line */
+/* A string in double quotes, or in single quotes as TVM prints a memory
+ * scope in a VirtualDevice(...) literal (memory_scope='global.texture'). */
 static void lex_string(Lexer *lx, Token *out, size_t start)
 {
 	const char *t = lx->text;
+	char quote = t[start];
 	size_t i = start + 1, end = lx->end;
 	bool bad_byte = false;
-	while (i < end && t[i] != '"' && t[i] != '\n') {
+	while (i < end && t[i] != quote && t[i] != '\n') {
 		if ((unsigned char)t[i] < 0x20 && t[i] != '\t' && t[i] != '\r')
 			bad_byte = true;
 		if (t[i] == '\\' && i + 1 < end && t[i + 1] != '\n')
 			i++;
 		i++;
 	}
-	if (i >= end || t[i] != '"') {
+	if (i >= end || t[i] != quote) {
 		if (i >= end)
 			lx->hit_eof_error = true;
 		lex_error(lx, out, start, i, "unterminated string");
@@ -452,6 +456,7 @@ void lex_next(Lexer *lx, Token *out)
 		set_token(lx, out, c == '%' ? TK_LOCAL : TK_GLOBAL, start, i);
 		return;
 	case '"':
+	case '\'':
 		lex_string(lx, out, start);
 		return;
 	case '(':

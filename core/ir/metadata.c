@@ -401,6 +401,40 @@ out:
 
 /* ---- Sections ---------------------------------------------------------- */
 
+/* The memory_scope of VirtualDevice node `index` into *scope (in the
+ * arena): the repr_str of the runtime.String its attribute refers to, ""
+ * when it has none (older TVM, or the empty string TVM writes without a
+ * repr_str). */
+static bool read_scope(MetaReader *r, json_object *node, int64_t index, const char **scope)
+{
+	int64_t at;
+	json_object *string, *repr;
+	*scope = "";
+	if (!node_attr_int_opt(node, "memory_scope", &at))
+		return true;
+	string = get_node(r, at, "runtime.String", "the memory_scope of a VirtualDevice");
+	if (!string)
+		return false;
+	if (!json_object_object_get_ex(string, "repr_str", &repr))
+		return true;
+	if (!json_object_is_type(repr, json_type_string)) {
+		meta_error(r, node_offset(r, at),
+			   "metadata: node %lld (a runtime.String) has no "
+			   "string repr_str",
+			   (long long)at);
+		return false;
+	}
+	if (!devices_valid_scope(json_object_get_string(repr))) {
+		meta_error(r, node_offset(r, index),
+			   "metadata: node %lld has the memory scope '%.64s', which is not a "
+			   "name of letters, digits, '_', '.' and '-'",
+			   (long long)index, json_object_get_string(repr));
+		return false;
+	}
+	*scope = arena_strdup(r->arena, json_object_get_string(repr));
+	return true;
+}
+
 static bool read_devices(MetaReader *r, int64_t array_index, MetadataSection *out)
 {
 	json_object *array = get_node(r, array_index, "Array", "the VirtualDevice entry");
@@ -426,6 +460,8 @@ static bool read_devices(MetaReader *r, int64_t array_index, MetadataSection *ou
 		    !node_attr_int(r, node, index, "device_type_int", &type))
 			return false;
 		if (!node_attr_int(r, node, index, "virtual_device_id", &id))
+			return false;
+		if (!read_scope(r, node, index, &out->devices[i].scope))
 			return false;
 		if (type < -1 || type > INT32_MAX || id < -1 || id > INT32_MAX) {
 			meta_error(r, node_offset(r, index),
@@ -818,20 +854,24 @@ static uint32_t write_target(NodeWriter *w, const CommonNodes *c, const char *na
 	return index;
 }
 
-/* A device-table entry as a VirtualDevice with its Target (and its host's):
- * 4 nodes, 7 with a host; returns the VirtualDevice's index. */
+/* A device-table entry as a VirtualDevice with its Target (and its host's)
+ * and its memory scope: 4 nodes, 7 with a host, one more with a scope (a
+ * runtime.String; none shares the empty string); returns the
+ * VirtualDevice's index. */
 static uint32_t write_device(NodeWriter *w, const CommonNodes *c, const Device *d)
 {
-	uint32_t host = 0, target, index;
+	uint32_t host = 0, target, index, scope = c->empty_string;
 	if (d->host_target)
 		host = write_target(w, c, d->host_target, DEVICE_TYPE_CPU, 0);
 	target = write_target(w, c, d->target ? d->target : d->kind, d->device_type, host);
+	if (d->scope[0])
+		scope = write_string_node(w, d->scope);
 	index = node_begin(w);
 	strbuf_printf(w->out,
 		      "{\"type_key\": \"VirtualDevice\", \"attrs\": {\"device_type_int\": "
 		      "\"%d\", \"memory_scope\": \"%u\", \"target\": \"%u\", "
 		      "\"virtual_device_id\": \"%d\"}}",
-		      d->device_type, c->empty_string, target, d->device_id);
+		      d->device_type, scope, target, d->device_id);
 	return index;
 }
 
@@ -905,7 +945,8 @@ static void write_fresh(StrBuf *out, const IrModule *m, const DeviceTable *devic
 
 	/* Number the nodes first: the root's arrays come before their items. */
 	for (uint32_t i = 0; i < ndevices; i++) {
-		next += devices->items[i].host_target ? 6 : 3;
+		next += (devices->items[i].host_target ? 6 : 3) +
+			(devices->items[i].scope[0] ? 1 : 0);
 		device_nodes[i] = next++;
 	}
 	first_constant = next;
@@ -1210,8 +1251,10 @@ void metadata_keep(IrModule *m, const char *text, size_t len, const MetadataSect
 	MetadataKey *keys = arena_array(a, section->nkeys, sizeof *keys);
 	memcpy(copy, text, len);
 	copy[len] = '\0';
-	if (section->ndevices)
-		memcpy(devices, section->devices, section->ndevices * sizeof *devices);
+	for (uint32_t i = 0; i < section->ndevices; i++) {
+		devices[i] = section->devices[i];
+		devices[i].scope = arena_strdup(a, section->devices[i].scope);
+	}
 	for (uint32_t i = 0; i < m->nconstants; i++)
 		constants[i] = m->constants[i]->u.constant.tensor; /* data in the arena */
 	for (uint32_t i = 0; i < section->nkeys; i++) {
@@ -1236,8 +1279,8 @@ void metadata_slots_init(MetadataSlots *s, const IrMetadata *kept, const DeviceT
 	for (uint32_t i = 0; i < n; i++)
 		s->slot_of[i] = -1;
 	for (uint32_t i = 0; kept && i < kept->ndevices; i++) {
-		int d = devices_find(devices, kept->devices[i].device_type,
-				     kept->devices[i].device_id);
+		int d = devices_find_scoped(devices, kept->devices[i].device_type,
+					    kept->devices[i].device_id, kept->devices[i].scope);
 		if (d >= 0 && s->slot_of[d] < 0)
 			s->slot_of[d] = (int32_t)i;
 	}

@@ -5,8 +5,8 @@
  * appends to a module: nodes with a type_key and attributes that refer to
  * other nodes by index, plus base64 NDArrays in "b64ndarrays"; its root is
  * a Map from type keys to Arrays of nodes, which `meta[KEY][i]` indexes.
- * devplan reads its VirtualDevice entries (to (device_type, device_id)
- * pairs) and its relay.Constant tensors; every other entry (an IndexMap, a
+ * devplan reads its VirtualDevice entries (to (device_type, device_id,
+ * memory_scope)) and its relay.Constant tensors; every other entry (an IndexMap, a
  * Target, a Map, ...) it only counts, so that a reference to it can be
  * checked, and keeps as written.
  *
@@ -39,6 +39,7 @@
 typedef struct MetadataDevice {
 	int device_type; /* DLPack code; -1 for an unconstrained VirtualDevice */
 	int device_id;
+	const char *scope; /* its memory_scope, "" for none (in the arena) */
 } MetadataDevice;
 
 /* A root key and how many entries it has: meta[name][0 .. count - 1]. */
@@ -84,7 +85,7 @@ void metadata_keep(IrModule *m, const char *text, size_t len, const MetadataSect
 
 /* The numbers `meta[VirtualDevice][i]` a module printed with its section
  * gives devices: with a kept section, its own entries first (a device
- * prints as the first entry with its device type and id), then each other
+ * prints as the first entry with its device type, id and memory scope), then each other
  * device in the order the printer first asks for it; without one, the
  * device-table index. */
 typedef struct MetadataSlots {

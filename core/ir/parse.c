@@ -233,7 +233,7 @@ typedef struct Parser {
 	uint32_t last_end;    /* and where it ends (a string: before its quotes) */
 	const SourceFile *src;
 	IrModule *m;
-	const DeviceTable *devices;
+	DeviceTable *devices; /* grows by the memory scopes the module names */
 	DiagList *diags;
 	size_t errors_at_start;
 	bool stop; /* too many errors, too deep or Ctrl-C: read nothing more */
@@ -297,8 +297,6 @@ static Expr *parse_match(Parser *p);
 static bool close_body(Parser *p, bool body_ok, const char *what);
 static bool parse_attr_value(Parser *p, AttrValue *out);
 static Expr *meta_constant(Parser *p, Pos pos, int64_t index);
-
-static const DeviceTable empty_device_table;
 
 /* ---- Errors ----------------------------------------------------------- */
 
@@ -669,40 +667,53 @@ static void describe_table(StrBuf *sb, const DeviceTable *t)
 		strbuf_printf(sb, "%s%s", i ? ", " : "", t->items[i].name);
 }
 
-static void describe_device(StrBuf *sb, int64_t type, int64_t id)
+static void describe_device(StrBuf *sb, int64_t type, int64_t id, const char *scope)
 {
 	const char *kind = type >= 0 && type <= INT32_MAX ? devices_kind_of_type((int)type) : NULL;
 	if (kind)
 		strbuf_printf(sb, "%s:%lld", kind, (long long)id);
 	else
 		strbuf_printf(sb, "device type %lld id %lld", (long long)type, (long long)id);
+	if (scope && scope[0])
+		strbuf_printf(sb, kind ? ":%s" : " in memory scope '%s'", scope);
 }
 
-/* The table entry for a DLPack (type, id); id -1 means any id. */
-static int find_device(const DeviceTable *t, int64_t type, int64_t id)
+/* The table entry for a DLPack (type, id) in memory scope `scope` ("" for
+ * none); id -1 means the first entry of that type. A scope of a device
+ * the table has, which it does not hold yet, is added to it
+ * (devices_intern). */
+static int find_device(DeviceTable *t, int64_t type, int64_t id, const char *scope)
 {
 	if (type < INT32_MIN || type > INT32_MAX || id < -1 || id > INT32_MAX)
 		return -1;
-	if (id >= 0)
-		return devices_find(t, (int)type, (int)id);
-	for (uint32_t i = 0; i < t->count; i++)
-		if (t->items[i].device_type == type)
-			return (int)i;
-	return -1;
+	if (id < 0)
+		for (uint32_t i = 0; i < t->count && id < 0; i++)
+			if (t->items[i].device_type == type)
+				id = t->items[i].device_id;
+	if (id < 0)
+		return -1;
+	return devices_intern(t, (int)type, (int)id, scope);
 }
 
-/* Resolves (type, id) into out: ATTR_DEVICE, or ATTR_NONE when type is -1
- * (an unconstrained VirtualDevice) or after reporting a device that is not
+/* Resolves (type, id, scope) into out: ATTR_DEVICE, or ATTR_NONE when type
+ * is -1 (an unconstrained VirtualDevice, whose memory scope alone devplan
+ * does not plan: a warning says so) or after reporting a device that is not
  * in the table. `what` names the reference in the message. */
-static void resolve_device(Parser *p, Pos pos, int64_t type, int64_t id, const char *what,
-			   AttrValue *out)
+static void resolve_device(Parser *p, Pos pos, int64_t type, int64_t id, const char *scope,
+			   const char *what, AttrValue *out)
 {
 	int index;
 	StrBuf dev, table;
 	out->kind = ATTR_NONE;
-	if (type < 0)
+	if (type < 0) {
+		if (scope && scope[0])
+			diag_warning(p->diags, p->src, pos,
+				     "%s has the memory scope '%s' but no device: devplan plans it "
+				     "as unconstrained",
+				     what, scope);
 		return;
-	index = find_device(p->devices, type, id);
+	}
+	index = find_device(p->devices, type, id, scope ? scope : "");
 	if (index >= 0) {
 		out->kind = ATTR_DEVICE;
 		out->u.device = index;
@@ -710,7 +721,7 @@ static void resolve_device(Parser *p, Pos pos, int64_t type, int64_t id, const c
 	}
 	strbuf_init(&dev);
 	strbuf_init(&table);
-	describe_device(&dev, type, id);
+	describe_device(&dev, type, id, scope);
 	describe_table(&table, p->devices);
 	parse_error(p, pos, "%s is %s, which is not in the device table (it holds %s)", what,
 		    dev.data, table.data);
@@ -743,7 +754,8 @@ static void resolve_meta_device(Parser *p, Pos pos, int64_t index, AttrValue *ou
 					strbuf_puts(&held, "unconstrained");
 				else
 					describe_device(&held, p->meta.devices[i].device_type,
-							p->meta.devices[i].device_id);
+							p->meta.devices[i].device_id,
+							p->meta.devices[i].scope);
 			}
 			parse_error(p, pos,
 				    "%s is out of range: the #[metadata] section holds %u virtual "
@@ -754,7 +766,7 @@ static void resolve_meta_device(Parser *p, Pos pos, int64_t index, AttrValue *ou
 			return;
 		}
 		d = &p->meta.devices[index];
-		resolve_device(p, pos, d->device_type, d->device_id, what, out);
+		resolve_device(p, pos, d->device_type, d->device_id, d->scope, what, out);
 		return;
 	}
 	if (index < 0 || index >= p->devices->count) {
@@ -782,7 +794,7 @@ static bool value_to_device(Parser *p, Pos pos, AttrValue *v, const char *what)
 	case ATTR_NONE:
 		return true;
 	case ATTR_STRING:
-		index = devices_find_name(p->devices, v->u.s);
+		index = devices_intern_name(p->devices, v->u.s);
 		if (index >= 0) {
 			v->kind = ATTR_DEVICE;
 			v->u.device = index;
@@ -813,13 +825,15 @@ static bool value_to_device(Parser *p, Pos pos, AttrValue *v, const char *what)
 
 /* device_literal := 'VirtualDevice' '(' (IDENT '=' (attr_value | 'Target' group))
  *                   (',' IDENT '=' ...)* ')'
- * The form TVM prints in dumps and messages; only device_type and
- * virtual_device_id are read, the Target(...) part is skipped. */
+ * The form TVM prints in dumps and messages; device_type,
+ * virtual_device_id and memory_scope (a string, which TVM prints in single
+ * quotes) are read, the Target(...) part is skipped. */
 static bool parse_device_literal(Parser *p, AttrValue *out)
 {
 	Token kw = next(p);
 	int64_t type = -1, id = -1;
-	char what[96];
+	char what[160];
+	const char *scope = "";
 	if (!expect(p, TK_LPAREN, "'(' after 'VirtualDevice'"))
 		return false;
 	if (!accept(p, TK_RPAREN)) {
@@ -854,6 +868,16 @@ static bool parse_device_literal(Parser *p, AttrValue *out)
 						type = v.u.i;
 					else
 						id = v.u.i;
+				} else if (lex_is_ident(&name, "memory_scope")) {
+					if (v.kind != ATTR_STRING || !devices_valid_scope(v.u.s)) {
+						parse_error(
+							p, vpos,
+							"'memory_scope' expects a string of "
+							"letters, "
+							"digits, '_', '.' and '-' (at most 64)");
+						return false;
+					}
+					scope = v.u.s; /* in the scratch arena */
 				}
 			}
 			if (accept(p, TK_COMMA))
@@ -863,9 +887,10 @@ static bool parse_device_literal(Parser *p, AttrValue *out)
 			break;
 		}
 	}
-	snprintf(what, sizeof what, "VirtualDevice(device_type=%lld, virtual_device_id=%lld)",
-		 (long long)type, (long long)id);
-	resolve_device(p, kw.pos, type, id, what, out);
+	snprintf(what, sizeof what, "VirtualDevice(device_type=%lld, virtual_device_id=%lld%s%s%s)",
+		 (long long)type, (long long)id, scope[0] ? ", memory_scope='" : "", scope,
+		 scope[0] ? "'" : "");
+	resolve_device(p, kw.pos, type, id, scope, what, out);
 	return true;
 }
 
@@ -3086,7 +3111,7 @@ static void parser_free(Parser *p)
 	strbuf_free(&p->buf);
 }
 
-IrModule *parse_module(SourceFile *src, const DeviceTable *devices, DiagList *diags)
+static IrModule *parse_once(SourceFile *src, DeviceTable *devices, DiagList *diags)
 {
 	Parser p;
 	size_t meta_offset;
@@ -3103,7 +3128,7 @@ IrModule *parse_module(SourceFile *src, const DeviceTable *devices, DiagList *di
 	p.src = src;
 	p.m = m;
 	p.max_depth = parse_max_depth();
-	p.devices = devices ? devices : &empty_device_table;
+	p.devices = devices;
 	p.diags = diags;
 	p.errors_at_start = diags->errors;
 	p.numbered_limit = src->len / 4; /* `%N = x;` takes more than 4 bytes */
@@ -3166,5 +3191,57 @@ IrModule *parse_module(SourceFile *src, const DeviceTable *devices, DiagList *di
 		ir_module_free(m);
 		return NULL;
 	}
+	return m;
+}
+
+/* The memory scopes a parse added, by device type, id and scope name. */
+static int compare_added(const void *a, const void *b)
+{
+	const Device *x = a, *y = b;
+	if (x->device_type != y->device_type)
+		return x->device_type < y->device_type ? -1 : 1;
+	if (x->device_id != y->device_id)
+		return x->device_id < y->device_id ? -1 : 1;
+	return strcmp(x->scope, y->scope);
+}
+
+/* The memory scopes a module names join the table in an order of their own,
+ * sorted by device and scope name, not in the order the text first names
+ * them, so that the order of bindings does not number them [P4]: a parse
+ * that added some is undone, they are added again sorted, and the module
+ * parsed again (each now found, none added). */
+IrModule *parse_module(SourceFile *src, DeviceTable *devices, DiagList *diags)
+{
+	DeviceTable none = {0};
+	uint32_t before;
+	size_t ndiags = diags->count, nerrors = diags->errors, nadded;
+	Device *added;
+	IrModule *m;
+	if (!devices)
+		devices = &none;
+	before = devices->count;
+	m = parse_once(src, devices, diags);
+	if (devices->count == before) {
+		devices_free(&none);
+		return m;
+	}
+	nadded = devices->count - before;
+	added = xmalloc(nadded * sizeof(Device));
+	memcpy(added, devices->items + before, nadded * sizeof(Device));
+	for (size_t i = 0; i < nadded; i++)
+		added[i].scope = xstrdup(added[i].scope); /* truncate frees the table's */
+	qsort(added, nadded, sizeof(Device), compare_added);
+	devices_truncate(devices, before);
+	for (size_t i = 0; i < nadded; i++) {
+		devices_intern(devices, added[i].device_type, added[i].device_id, added[i].scope);
+		free(added[i].scope);
+	}
+	free(added);
+	ir_module_free(m);
+	while (diags->count > ndiags)
+		free(diags->items[--diags->count].message);
+	diags->errors = nerrors;
+	m = parse_once(src, devices, diags);
+	devices_free(&none);
 	return m;
 }

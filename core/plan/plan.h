@@ -61,6 +61,10 @@ typedef enum ConstraintKind {
 				      (`site` one of them) took their results' device */
 	CONSTRAINT_MIN_TRANSFER,     /* placement min-transfer chose the device of `site`'s
 				      domain to copy fewer bytes */
+	CONSTRAINT_SCOPE_JOIN,       /* `value`, on a device without a memory scope, meets
+				      the same device in a scope across free on_device
+				      `site` and takes that scope (TVM's
+				      FreeOnDeviceDefaulter joining the two) */
 	CONSTRAINT_PIN,              /* `pin %x DEV` put `site` on a device */
 	CONSTRAINT_HOST_RESULT,      /* vm.shape_of `site`'s result is on the host */
 	CONSTRAINT_HOST_OPERAND,     /* operand `index` of vm.reshape_tensor,
@@ -106,6 +110,11 @@ typedef struct Domain {
 /* The union-find over domains with the constraints that shaped it. */
 typedef struct PlanAnalysis {
 	const IrModule *module; /* the version analysed; retained */
+	/* the table whose entries domains are bound to: two bound leaves
+	 * unify when devices_join joins them (a device without a memory
+	 * scope takes the scope of the same device with one); NULL: only
+	 * equal devices unify */
+	const DeviceTable *devices;
 	Domain *domains;
 	size_t ndomains, cap_domains;
 	uint32_t *children; /* function domains' children */
@@ -212,11 +221,13 @@ void plan_trace_add_event(PlanTrace *t, const PlanEvent *ev);
 void plan_trace_clear(PlanTrace *trace);
 void plan_trace_free(PlanTrace *trace);
 
-/* Domains (plan_domains.c). */
-void plan_analysis_init(PlanAnalysis *an, const IrModule *m);
+/* Domains (plan_domains.c). devices (borrowed; it must outlive the
+ * analysis) is PlanAnalysis.devices. */
+void plan_analysis_init(PlanAnalysis *an, const IrModule *m, const DeviceTable *devices);
 /* plan_analysis_init reusing the arrays of an analysis no longer wanted
  * (spare, which is freed; NULL for none). */
-void plan_analysis_init_reusing(PlanAnalysis *an, const IrModule *m, PlanAnalysis *spare);
+void plan_analysis_init_reusing(PlanAnalysis *an, const IrModule *m, const DeviceTable *devices,
+				PlanAnalysis *spare);
 void plan_analysis_free(PlanAnalysis *an);
 uint32_t plan_domain_new(PlanAnalysis *an);
 uint32_t plan_domain_find(PlanAnalysis *an, uint32_t d);
@@ -255,7 +266,10 @@ static inline uint32_t plan_constraint_add(PlanAnalysis *an, const Constraint *c
 	return (uint32_t)an->nconstraints++;
 }
 /* Applies constraint i. On success returns true. When it would join two
- * different devices it changes nothing, returns false and fills *clash. */
+ * devices that do not join (devices_join: two devices, or two memory
+ * scopes of one) it changes nothing, returns false and fills *clash. Two
+ * that join bind the class to their join, and the constraint that bound
+ * the joined device stays its cause. */
 bool plan_constraint_apply(PlanAnalysis *an, uint32_t i, PlanClash *clash);
 /* Bound device of the domain of e (result device for functions). */
 int32_t plan_expr_device(PlanAnalysis *an, const Expr *e);

@@ -457,12 +457,21 @@ static void capture_node(Capturer *cp, Expr *e)
 			return;
 		}
 		if (e->u.call.op == OP_DEVICE_COPY) {
-			int32_t src, dst;
+			/* its sides where they are planned: a side written
+			 * without a memory scope may have taken one
+			 * (devices_join), and a copy within one device and
+			 * scope is none */
+			int32_t src, dst, from = device_of(cp, resolve(cp, e->u.call.args[0]));
+			int32_t to = device_of(cp, e);
 			ir_device_copy_props(e, &src, &dst);
-			if (src == dst)
+			if (from == to) {
 				cp->resolved[e->id] = resolve(cp, e->u.call.args[0]);
-			else /* its argument read where it comes from */
-				e->u.call.args[0] = capture_use(cp, e, e->u.call.args[0], src, dst);
+				return;
+			}
+			if (from != src || to != dst)
+				ir_set_device_copy(cp->m, e, from, to);
+			/* its argument read where it comes from */
+			e->u.call.args[0] = capture_use(cp, e, e->u.call.args[0], from, to);
 			return;
 		}
 		capture_call(cp, e);

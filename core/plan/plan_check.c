@@ -477,6 +477,94 @@ static void resolve_supply(Resolver *r, int32_t fallback)
 	free(sets);
 }
 
+/* Whether a rule chose among several devices (a rule for one device is
+ * followed by its two for several in HomeRule). */
+static bool several_rule(HomeRule rule)
+{
+	return rule != RULE_FREE && rule != RULE_OWN && rule != RULE_DEMAND && rule != RULE_SUPPLY;
+}
+
+static bool has_scopes(const DeviceTable *devices)
+{
+	for (uint32_t i = 0; i < devices->count; i++)
+		if (devices->items[i].scope[0])
+			return true;
+	return false;
+}
+
+/*
+ * Demand and supply when the table has memory scopes, in two rounds:
+ *   devices  the rules on the devices alone, a scoped class counting as its
+ *            device without a scope (devices_unscoped): which values cross
+ *            between devices, exactly as without scopes;
+ *   scopes   the rules again on the uses within one device, where a class
+ *            bound to a scope keeps it and every other class (free, or bound
+ *            to the device without a scope, which joins any of its scopes)
+ *            is free: it takes the scope of its consumers, else of the
+ *            values it reads, by the same home rule. A class no scope
+ *            reaches stays without one.
+ * The reason recorded is the second round's when it chose among several
+ * scopes or the first did not choose among several devices, else the
+ * first's: `why` and `conflicts` then name the rule that mattered.
+ */
+static void resolve_scoped(Resolver *r, const DeviceTable *devices, int32_t fallback)
+{
+	uint32_t n = r->nnodes;
+	int32_t *own = xmalloc(((size_t)n + 1) * sizeof(int32_t));
+	Resolver scopes = {0};
+	for (uint32_t x = 0; x < n; x++) {
+		own[x] = r->rule[x] == RULE_OWN ? r->device[x] : IR_NO_DEVICE;
+		if (r->rule[x] == RULE_OWN)
+			r->device[x] = devices_unscoped(devices, r->device[x]);
+	}
+	resolve_demand(r, devices_unscoped(devices, fallback));
+	resolve_supply(r, devices_unscoped(devices, fallback));
+
+	scopes.nnodes = n;
+	scopes.device = xmalloc(((size_t)n + 1) * sizeof(int32_t));
+	scopes.rule = xcalloc((size_t)n + 1, 1);
+	scopes.cause = xmalloc(((size_t)n + 1) * sizeof(uint32_t));
+	scopes.from = xmalloc(((size_t)r->nedges + 1) * sizeof(uint32_t));
+	scopes.to = xmalloc(((size_t)r->nedges + 1) * sizeof(uint32_t));
+	for (uint32_t x = 0; x < n; x++) {
+		bool scoped = own[x] != IR_NO_DEVICE && devices->items[own[x]].scope[0];
+		scopes.device[x] = scoped ? own[x] : IR_NO_DEVICE;
+		scopes.rule[x] = scoped ? RULE_OWN : RULE_FREE;
+		scopes.cause[x] = scoped ? r->cause[x] : PLAN_NONE;
+	}
+	for (uint32_t e = 0; e < r->nedges; e++) {
+		uint32_t a = r->from[e], b = r->to[e];
+		if (r->device[a] == IR_NO_DEVICE || r->device[a] != r->device[b])
+			continue;
+		scopes.from[scopes.nedges] = a;
+		scopes.to[scopes.nedges++] = b;
+	}
+	index_edges(n, scopes.nedges, scopes.from, &scopes.out_start, &scopes.out);
+	resolve_demand(&scopes, fallback);
+	resolve_supply(&scopes, fallback);
+	for (uint32_t x = 0; x < n; x++) {
+		HomeRule second = (HomeRule)scopes.rule[x];
+		if (second == RULE_FREE) {
+			if (own[x] != IR_NO_DEVICE)
+				r->device[x] = own[x]; /* the device, no scope reached it */
+			continue;
+		}
+		r->device[x] = scopes.device[x];
+		if (several_rule(second) || !several_rule((HomeRule)r->rule[x])) {
+			r->rule[x] = (uint8_t)second;
+			r->cause[x] = scopes.cause[x];
+		}
+	}
+	free(own);
+	free(scopes.device);
+	free(scopes.rule);
+	free(scopes.cause);
+	free(scopes.from);
+	free(scopes.to);
+	free(scopes.out_start);
+	free(scopes.out);
+}
+
 /* Appends one use to a conflict's chain: the use, its device and why. */
 static void describe_use(Checker *ck, StrBuf *chain, uint32_t constraint, int32_t device,
 			 HomeRule rule, uint32_t cause)
@@ -693,8 +781,8 @@ static bool several_devices(const PlanAnalysis *an)
 			continue;
 		if (seen == IR_NO_DEVICE)
 			seen = dev;
-		else if (dev != seen)
-			return true;
+		else if (dev != seen && (seen = devices_join(an->devices, seen, dev)) < 0)
+			return true; /* two that do not join (scopes of one device may) */
 	}
 	return false;
 }
@@ -746,8 +834,13 @@ static bool resolve_uses(Checker *ck)
 			int32_t d = an->domains[ends[k]].device;
 			if (d == IR_NO_DEVICE || comp_device[c] == MIXED)
 				continue;
-			comp_device[c] =
-				comp_device[c] == IR_NO_DEVICE || comp_device[c] == d ? d : MIXED;
+			/* the devices' join: scopes of one device and that
+			 * device without a scope are one device to TVM */
+			comp_device[c] = comp_device[c] == IR_NO_DEVICE
+						 ? d
+						 : devices_join(an->devices, comp_device[c], d);
+			if (comp_device[c] < 0)
+				comp_device[c] = MIXED;
 		}
 	}
 	/* the graph of the mixed components */
@@ -800,11 +893,14 @@ static bool resolve_uses(Checker *ck)
 			r.rule[x] = dom->device == IR_NO_DEVICE ? RULE_FREE : RULE_OWN;
 		}
 		index_edges(r.nnodes, r.nedges, r.from, &r.out_start, &r.out);
-		resolve_demand(&r, ck->ctx->fallback);
-		resolve_supply(&r, ck->ctx->fallback);
+		if (has_scopes(ck->ctx->devices)) {
+			resolve_scoped(&r, ck->ctx->devices, ck->ctx->fallback);
+		} else {
+			resolve_demand(&r, ck->ctx->fallback);
+			resolve_supply(&r, ck->ctx->fallback);
+		}
 		for (uint32_t x = 0; x < r.nnodes; x++)
-			if (r.rule[x] != RULE_FREE && r.rule[x] != RULE_OWN &&
-			    r.rule[x] != RULE_DEMAND && r.rule[x] != RULE_SUPPLY)
+			if (several_rule((HomeRule)r.rule[x]))
 				bind_choice(ck, &r, x);
 	}
 	/* every use, value by value: unified, or read through a copy */
@@ -877,7 +973,9 @@ static int compare_eager(const void *a, const void *b)
 	return (x->dest > y->dest) - (x->dest < y->dest);
 }
 
-/* `%b_cuda0`: the copy of %b on cuda:0 (the printer makes it unique). */
+/* `%b_cuda0`: the copy of %b on cuda:0 (the printer makes it unique); a
+ * memory scope's '.' and '-', which a name cannot hold, become '_'
+ * (`%b_cuda0global_texture`). */
 static const char *eager_name(Checker *ck, IrModule *m, const Expr *value, int32_t dest)
 {
 	StrBuf sb;
@@ -885,7 +983,9 @@ static const char *eager_name(Checker *ck, IrModule *m, const Expr *value, int32
 	strbuf_init(&sb);
 	strbuf_printf(&sb, "%s_", value->name ? value->name : "copy");
 	for (const char *c = device_name(ck, dest); *c; c++)
-		if (*c != ':')
+		if (*c == '.' || *c == '-')
+			strbuf_putc(&sb, '_');
+		else if (*c != ':')
 			strbuf_putc(&sb, *c);
 	name = arena_strdup(ir_data_arena(m), sb.data);
 	strbuf_free(&sb);
@@ -1028,6 +1128,7 @@ static IrModule *insert_copies(Checker *ck, const IrModule *in)
 		case CONSTRAINT_DEFAULT_OTHER:
 		case CONSTRAINT_DEFAULT_SHARED:
 		case CONSTRAINT_MIN_TRANSFER:
+		case CONSTRAINT_SCOPE_JOIN:
 		case CONSTRAINT_PIN:
 		case CONSTRAINT_HOST_RESULT:
 		case CONSTRAINT_PATTERN_VAR:
@@ -1061,7 +1162,7 @@ IrModule *plan_check_phase(const IrModule *in, PhaseContext *ctx)
 			plan_conflict_free_fields(&ctx->trace->conflicts[i]);
 		ctx->trace->nconflicts = 0;
 	}
-	plan_analysis_init(an, in);
+	plan_analysis_init(an, in, ctx->devices);
 	ck.ctx = ctx;
 	ck.an = an;
 	if (ctx->policy == POLICY_TVM) {

@@ -352,6 +352,106 @@ static void default_all(Core *core)
 		core->trace->default_end = core->trace->nevents;
 }
 
+/* ---- memory scopes across free on_device calls ---- */
+
+/* A free on_device (neither its body nor its result constrained) whose two
+ * sides are bound to one device, one of them without a memory scope and
+ * the other in one: TVM's FreeOnDeviceDefaulter unifies the two sides where
+ * they join, so the side without a scope takes the scope and needs no copy
+ * (test_free_on_device's %a). */
+typedef struct ScopePair {
+	uint32_t root;     /* the class without a scope */
+	int32_t device;    /* the scoped device on the other side */
+	const Expr *site;  /* the on_device */
+	const Expr *value; /* an expression of that class: the body or the on_device */
+} ScopePair;
+
+static int compare_scope_pairs(const void *a, const void *b)
+{
+	const ScopePair *x = a, *y = b;
+	if (x->root != y->root)
+		return x->root < y->root ? -1 : 1;
+	if (x->device != y->device)
+		return x->device < y->device ? -1 : 1;
+	return x->site->id < y->site->id ? -1 : x->site->id > y->site->id;
+}
+
+static bool table_has_scopes(const DeviceTable *devices)
+{
+	for (uint32_t i = 0; devices && i < devices->count; i++)
+		if (devices->items[i].scope[0])
+			return true;
+	return false;
+}
+
+/* Joins the two sides of every such on_device, before defaulting as TVM
+ * does. TVM visits them in turn, so a class without a scope that meets two
+ * scopes through two of them takes the first it visits; devplan decides
+ * from all of them, by the home rule of SPEC 3.2 (the fallback if it is one
+ * of them, else the lowest-numbered) [P4], and capture copies to the other. */
+static void join_free_scopes(Core *core)
+{
+	PlanAnalysis *an = core->an;
+	const DeviceTable *devices = core->ctx->devices;
+	ScopePair *pairs = NULL;
+	size_t n = 0, cap = 0;
+	if (!an->has_loose_boundary || !table_has_scopes(devices))
+		return;
+	for (uint32_t id = 0; id < an->nexprs; id++) {
+		const Expr *e = an->by_id[id], *arg;
+		int32_t device, dx, dy, joined;
+		bool body, result;
+		uint32_t x, y;
+		if (!e || !ir_is_op(e, OP_ON_DEVICE) || e->u.call.nargs != 1)
+			continue;
+		ir_on_device_props(e, &device, &body, &result);
+		arg = e->u.call.args[0];
+		if (body || result || an->expr_domain[id] == PLAN_NONE || arg->id >= an->nexprs ||
+		    an->expr_domain[arg->id] == PLAN_NONE)
+			continue;
+		x = plan_domain_find(an, an->expr_domain[arg->id]);
+		y = plan_domain_find(an, an->expr_domain[id]);
+		if (x == y || an->domains[x].nchildren || an->domains[y].nchildren)
+			continue;
+		dx = an->domains[x].device;
+		dy = an->domains[y].device;
+		if (dx == IR_NO_DEVICE || dy == IR_NO_DEVICE || dx == dy)
+			continue;
+		joined = devices_join(devices, dx, dy);
+		if (joined < 0)
+			continue;
+		grow_array((void **)&pairs, &cap, n + 1, sizeof(ScopePair));
+		pairs[n].root = joined == dy ? x : y;
+		pairs[n].device = joined;
+		pairs[n].site = e;
+		pairs[n++].value = joined == dy ? arg : e;
+	}
+	if (n > 1)
+		qsort(pairs, n, sizeof(ScopePair), compare_scope_pairs);
+	for (size_t i = 0, j; i < n; i = j) {
+		const ScopePair *chosen = &pairs[i]; /* the lowest-numbered */
+		for (j = i; j < n && pairs[j].root == pairs[i].root; j++)
+			if (pairs[j].device == core->ctx->fallback &&
+			    chosen->device != core->ctx->fallback)
+				chosen = &pairs[j];
+		{
+			Constraint c = {
+				.kind = CONSTRAINT_SCOPE_JOIN,
+				.site = chosen->site->id,
+				.value = chosen->value->id,
+				.a = an->expr_domain[chosen->value->id],
+				.b = PLAN_NONE,
+				.device = chosen->device,
+			};
+			uint32_t ci = plan_constraint_add(an, &c);
+			bool ok = plan_constraint_apply(an, ci, NULL);
+			DP_ASSERT(ok);
+			add_event(core, EVENT_DEFAULT, ci, chosen->value->id, chosen->device);
+		}
+	}
+	free(pairs);
+}
+
 /* min-transfer: binds the free domains at on_device boundaries to the
  * devices that copy the fewest bytes, and reports the saving against the
  * plan TVM's defaulting alone would give. */
@@ -398,9 +498,11 @@ IrModule *plan_core_phase(const IrModule *in, PhaseContext *ctx)
 		spare = ctx->trace->check;
 		ctx->trace->check = NULL;
 	}
-	plan_analysis_init_reusing(core.an, in, spare);
+	plan_analysis_init_reusing(core.an, in, ctx->devices, spare);
 	free(spare);
 	analyze(&core);
+	if (!core.failed)
+		join_free_scopes(&core);
 	if (!core.failed && ctx->placement == PLACEMENT_MIN_TRANSFER)
 		place_min_transfer(&core);
 	else if (!core.failed)

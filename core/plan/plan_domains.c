@@ -32,9 +32,9 @@ typedef struct UnifyState {
 	size_t nwork, cap_work;
 } UnifyState;
 
-void plan_analysis_init(PlanAnalysis *an, const IrModule *m)
+void plan_analysis_init(PlanAnalysis *an, const IrModule *m, const DeviceTable *devices)
 {
-	plan_analysis_init_reusing(an, m, NULL);
+	plan_analysis_init_reusing(an, m, devices, NULL);
 }
 
 /* Takes *field (of *cap elements) from the spare analysis when it exists,
@@ -47,11 +47,13 @@ void plan_analysis_init(PlanAnalysis *an, const IrModule *m)
 		spare->cap = 0;           \
 	} while (0)
 
-void plan_analysis_init_reusing(PlanAnalysis *an, const IrModule *m, PlanAnalysis *spare)
+void plan_analysis_init_reusing(PlanAnalysis *an, const IrModule *m, const DeviceTable *devices,
+				PlanAnalysis *spare)
 {
 	size_t n = m->nexprs ? m->nexprs : 1;
 	memset(an, 0, sizeof *an);
 	an->module = ir_module_retain(m); /* the session may let its version go */
+	an->devices = devices;
 	an->nexprs = m->nexprs;
 	if (spare) {
 		/* its pages are already in memory: a million-node analysis
@@ -245,17 +247,26 @@ static uint32_t link_roots(PlanAnalysis *an, UnifyState *st, uint32_t keep, uint
 	return keep;
 }
 
-/* Unifies two leaf roots; false on two different devices. */
+/* Unifies two leaf roots; false on two devices that do not join. Two that
+ * do (one device, one side without a memory scope) leave the class on their
+ * join, explained by the constraint that bound that side: the join is the
+ * same whichever way round they meet [P4]. */
 static bool unify_leaves(PlanAnalysis *an, UnifyState *st, uint32_t x, uint32_t y, PlanClash *clash)
 {
 	Domain *dx = &an->domains[x], *dy = &an->domains[y];
 	uint32_t keep, other;
+	int32_t joined = dx->device == IR_NO_DEVICE ? dy->device : dx->device;
+	uint32_t cause = dx->device == IR_NO_DEVICE ? dy->bound_by : dx->bound_by;
 	if (dx->device != IR_NO_DEVICE && dy->device != IR_NO_DEVICE && dx->device != dy->device) {
-		clash->devices[0] = dx->device;
-		clash->devices[1] = dy->device;
-		clash->causes[0] = dx->bound_by;
-		clash->causes[1] = dy->bound_by;
-		return false;
+		joined = devices_join(an->devices, dx->device, dy->device);
+		if (joined < 0) {
+			clash->devices[0] = dx->device;
+			clash->devices[1] = dy->device;
+			clash->causes[0] = dx->bound_by;
+			clash->causes[1] = dy->bound_by;
+			return false;
+		}
+		cause = joined == dx->device ? dx->bound_by : dy->bound_by;
 	}
 	keep = dx->size >= dy->size ? x : y;
 	other = keep == x ? y : x;
@@ -263,10 +274,10 @@ static bool unify_leaves(PlanAnalysis *an, UnifyState *st, uint32_t x, uint32_t 
 		save(st, an, keep);
 		an->domains[keep].first_order = true;
 	}
-	if (an->domains[keep].device == IR_NO_DEVICE && an->domains[other].device != IR_NO_DEVICE) {
+	if (an->domains[keep].device != joined) {
 		save(st, an, keep);
-		an->domains[keep].device = an->domains[other].device;
-		an->domains[keep].bound_by = an->domains[other].bound_by;
+		an->domains[keep].device = joined;
+		an->domains[keep].bound_by = cause;
 	}
 	link_roots(an, st, keep, other);
 	return true;
@@ -470,6 +481,8 @@ static const char *constraint_verb(ConstraintKind k)
 		return "body of";
 	case CONSTRAINT_MIN_TRANSFER:
 		return "domain of";
+	case CONSTRAINT_SCOPE_JOIN:
+		return "across free";
 	case CONSTRAINT_PIN:
 		return "what-if pin of";
 	case CONSTRAINT_HOST_RESULT:
@@ -559,6 +572,10 @@ void plan_constraint_describe(StrBuf *out, PlanAnalysis *an, uint32_t i, const D
 		break;
 	case CONSTRAINT_MIN_TRANSFER:
 		strbuf_puts(out, " (placed by min-transfer to copy fewer bytes)");
+		break;
+	case CONSTRAINT_SCOPE_JOIN:
+		strbuf_puts(out, " (it had no memory scope; the other side of that on_device has "
+				 "this one)");
 		break;
 	case CONSTRAINT_CONFLICT_HOME:
 	case CONSTRAINT_CONFLICT_MEET:

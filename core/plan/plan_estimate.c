@@ -306,7 +306,9 @@ EstimateLink plan_estimate_link(const DeviceTable *devices, int32_t src, int32_t
 		return link;
 	a = &devices->items[src];
 	b = &devices->items[dst];
-	if (a->device_type == DEVICE_TYPE_CPU && b->device_type != DEVICE_TYPE_CPU)
+	if (devices_same_device(devices, src, dst))
+		a = b; /* within one device's memory */
+	else if (a->device_type == DEVICE_TYPE_CPU && b->device_type != DEVICE_TYPE_CPU)
 		a = b; /* the host's link to the accelerator */
 	else if (b->device_type == DEVICE_TYPE_CPU && a->device_type != DEVICE_TYPE_CPU)
 		b = a;

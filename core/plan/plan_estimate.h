@@ -55,7 +55,9 @@ EstimateFlopRule plan_estimate_flop_rule(OpKind op);
 bool plan_estimate_call_flops(const Expr *call, double *flops);
 /* The link a copy from src to dst goes over: between the host and an
  * accelerator the accelerator's, between two accelerators (or two cpus)
- * the worse of theirs, the slower bandwidth and the larger latency. */
+ * the worse of theirs, the slower bandwidth and the larger latency; between
+ * two memory scopes of one device, which stays within it, the
+ * destination's (`target set cuda:0:global.texture bandwidth=...`). */
 typedef struct EstimateLink {
 	double bandwidth; /* GB/s */
 	double latency;   /* microseconds each copy costs besides its bytes */

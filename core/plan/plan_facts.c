@@ -632,6 +632,18 @@ static void check_edge(Verifier *v, const Expr *consumer, const Expr *child, int
 		edge_error(v, consumer, child, want, what);
 }
 
+/* An edge to a device written in the module (the host TVM keeps shapes on,
+ * an allocation's virtual_device): the child may be there or in a memory
+ * scope of that device, which the written device, having none, joins. */
+static void check_edge_refined(Verifier *v, const Expr *consumer, const Expr *child, int32_t want,
+			       const char *what)
+{
+	if (child->kind == EXPR_FN || child->kind == EXPR_GLOBAL)
+		return;
+	if (child->device != want && devices_join(v->devices, want, child->device) != child->device)
+		edge_error(v, consumer, child, want, what);
+}
+
 static const Expr *callee_function(const IrModule *m, const Expr *callee)
 {
 	if (callee->kind == EXPR_FN)
@@ -696,19 +708,21 @@ static void verify_node(Verifier *v, const Expr *e)
 			int32_t host = plan_host_device(v->devices);
 			for (uint32_t i = 0; i < e->u.call.nargs; i++) {
 				int32_t want = plan_op_operand_device(e, i, host);
-				if (want != IR_NO_DEVICE)
+				if (want == host && want != e->device)
+					check_edge_refined(v, e, e->u.call.args[i], want,
+							   "an operand of");
+				else if (want != IR_NO_DEVICE)
 					check_edge(v, e, e->u.call.args[i], want, "an operand of");
 			}
-			if (e->u.call.op == OP_VM_SHAPE_OF && host != IR_NO_DEVICE &&
-			    e->device != host)
-				edge_error(v, e, e, host, "the result of");
+			if (e->u.call.op == OP_VM_SHAPE_OF && host != IR_NO_DEVICE)
+				check_edge_refined(v, e, e, host, "the result of");
 			if (e->u.call.op == OP_CALL_LOWERED)
 				verify_call_lowered(v, e);
 			if (e->u.call.op == OP_MEMORY_ALLOC_STORAGE) {
 				const Attr *a = ir_attr(e, "virtual_device");
-				if (a && a->value.kind == ATTR_DEVICE &&
-				    e->device != a->value.u.device)
-					edge_error(v, e, e, a->value.u.device, "the result of");
+				if (a && a->value.kind == ATTR_DEVICE)
+					check_edge_refined(v, e, e, a->value.u.device,
+							   "the result of");
 			}
 		} else {
 			const Expr *fn = callee_function(v->m, e->u.call.callee);
@@ -924,9 +938,12 @@ typedef struct ExplainPath {
 	uint32_t *prev_domain, *prev_constraint;
 } ExplainPath;
 
-/* Breadth first from start, so the chain found is a shortest one. */
+/* Breadth first from start, so the chain found is a shortest one, to a
+ * bind to `want` (the class's device: a class bound to a device without a
+ * memory scope and to a scope of it is on the scope, devices_join), or to
+ * any bind when want is IR_NO_DEVICE. */
 static void explain_search(const PlanAnalysis *an, const DomainGraph *g, uint32_t start,
-			   ExplainPath *p)
+			   int32_t want, ExplainPath *p)
 {
 	size_t nd = an->ndomains, head = 0, tail = 0;
 	uint32_t *bind_of = xmalloc(nd * sizeof(uint32_t));
@@ -935,6 +952,7 @@ static void explain_search(const PlanAnalysis *an, const DomainGraph *g, uint32_
 	memset(bind_of, 0xff, nd * sizeof(uint32_t));
 	for (size_t i = 0; i < an->nconstraints; i++)
 		if (an->applied[i] && an->constraints[i].b == PLAN_NONE &&
+		    (want == IR_NO_DEVICE || an->constraints[i].device == want) &&
 		    bind_of[an->constraints[i].a] == PLAN_NONE)
 			bind_of[an->constraints[i].a] = (uint32_t)i;
 	p->found = p->bind = PLAN_NONE;
@@ -1026,7 +1044,11 @@ void plan_explain(StrBuf *out, PlanAnalysis *an, const Expr *e, const DeviceTabl
 	strbuf_init(&name);
 	ir_value_name(&name, e);
 	domain_graph_build(an, &g);
-	explain_search(an, &g, start, &path);
+	explain_search(an, &g, start, plan_domain_device(an, start), &path);
+	if (path.found == PLAN_NONE) {
+		explain_path_free(&path);
+		explain_search(an, &g, start, IR_NO_DEVICE, &path);
+	}
 	explain_print(out, an, devices, name.data, start, &path);
 	explain_path_free(&path);
 	domain_graph_free(&g);

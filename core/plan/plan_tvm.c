@@ -36,15 +36,22 @@
 #include "interrupt.h"
 #include "plan.h"
 
-/* Joins device d into *slot (IR_NO_DEVICE: unconstrained, which joins
- * anything); false when both are set and differ. */
-static bool join(int16_t *slot, int32_t d)
+/* Joins device d into *slot as TVM's VirtualDevice::Join does
+ * (IR_NO_DEVICE: unconstrained, which joins anything; an entry without a
+ * memory scope joins its device's scoped one); false when they differ. */
+static bool join(const DeviceTable *devices, int16_t *slot, int32_t d)
 {
+	int32_t joined;
 	if (d == IR_NO_DEVICE || *slot == d)
 		return true;
-	if (*slot != IR_NO_DEVICE)
+	if (*slot == IR_NO_DEVICE) {
+		*slot = (int16_t)d;
+		return true;
+	}
+	joined = devices_join(devices, *slot, d);
+	if (joined < 0)
 		return false;
-	*slot = (int16_t)d;
+	*slot = (int16_t)joined;
 	return true;
 }
 
@@ -102,7 +109,7 @@ static bool visit_call(PlanTvm *t, const IrModule *m, Expr *e, const DeviceTable
 	int32_t self, operands;
 	Expr **args = call_args(e);
 	call_devices(t, e, &self, &operands);
-	if (!join(&t->device[e->id], self)) {
+	if (!join(devices, &t->device[e->id], self)) {
 		if (!ir_is_op(e, OP_ON_DEVICE)) {
 			StrBuf s;
 			strbuf_init(&s);
@@ -123,7 +130,7 @@ static bool visit_call(PlanTvm *t, const IrModule *m, Expr *e, const DeviceTable
 	for (uint32_t i = 0; i < call_nargs(e); i++) {
 		Expr *a = args[i];
 		int16_t before = t->device[a->id];
-		if (!join(&t->device[a->id], operands)) {
+		if (!join(devices, &t->device[a->id], operands)) {
 			if (!ir_is_op(a, OP_ON_DEVICE)) {
 				if (!t->conflicted[a->id])
 					t->nconflicted++;
@@ -161,7 +168,7 @@ bool plan_tvm_find(const IrModule *m, PlanTvm *t, const PlanPin *pins, size_t np
 			for (uint32_t id = 0; id < m->nexprs; id++)
 				if (by_id[id] && by_id[id]->name &&
 				    strcmp(by_id[id]->name, pins[k].name) == 0)
-					join(&t->device[id], pins[k].device);
+					join(devices, &t->device[id], pins[k].device);
 		free(by_id);
 	}
 	for (uint32_t g = 0; g < m->nglobals && ok; g++) {

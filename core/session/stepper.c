@@ -329,7 +329,7 @@ static StepOutcome start_phase(Run *r)
 	pr->phase = p;
 	pr->pending = out;
 	pr->next = 0;
-	plan_analysis_init(&pr->replay, s->versions[p]);
+	plan_analysis_init(&pr->replay, s->versions[p], &s->devices);
 	plan_generate_constraints(&pr->replay, NULL, 0, plan_host_device(&s->devices), NULL);
 	r->resolved = false;
 	if (s->trace->nevents == 0)
