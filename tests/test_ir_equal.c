@@ -312,7 +312,21 @@ static void test_devices(void **state)
 		"dst_virtual_device=meta[VirtualDevice][1]);\n"
 		"  negative(%2)\n"
 		"}\n",
-		"parameter %a is on cpu:0 against cuda:0", 1, 1);
+		"parameter %a: virtual_device=cpu:0 against virtual_device=cuda:0", 1, 1);
+	/* a Primitive=1 function's parameters, which TVM reads no device
+	 * through, by what they write (TVM's VarNode compares it) */
+	expect_difference(
+		"def @main(%a: Tensor[(5, 7), float32]) {\n"
+		"  %0 = fn (%x {virtual_device=meta[VirtualDevice][0]}: Tensor[(5, 7), float32], "
+		"Primitive=1) { negative(%x) };\n"
+		"  %0(%a)\n"
+		"}\n",
+		"def @main(%a: Tensor[(5, 7), float32]) {\n"
+		"  %0 = fn (%x {virtual_device=meta[VirtualDevice][1]}: Tensor[(5, 7), float32], "
+		"Primitive=1) { negative(%x) };\n"
+		"  %0(%a)\n"
+		"}\n",
+		"parameter %x: virtual_device=cpu:0 against virtual_device=cuda:0", 2, 2);
 	assert_true(compare_texts(
 		planned,
 		"def @main(%a {virtual_device=meta[VirtualDevice][1]}: Tensor[(5, 7), float32],\n"

@@ -69,7 +69,8 @@ static bool same_module(const IrModule *a, const DeviceTable *da, const IrModule
 			       .devices_b = db,
 			       .types = types,
 			       .spans = true,
-			       .attrs_as_written = true};
+			       .attrs_as_written = true,
+			       .free_var_names = true};
 	IrDifference d;
 	if (ir_equal_modules(a, b, &opts, &d))
 		return true;

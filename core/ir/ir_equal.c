@@ -107,6 +107,45 @@ static void describe(StrBuf *out, const IrModule *m, const Expr *e)
 		strbuf_printf(out, " %%%s", e->name);
 }
 
+/* Whether variable v is bound by `parent` (a parameter of that function, the
+ * variable of that let, a pattern variable of that match), not read. */
+static bool binds(const Expr *parent, const Expr *v)
+{
+	switch (parent->kind) {
+	case EXPR_FN:
+		for (uint32_t i = 0; i < parent->u.fn.nparams; i++)
+			if (parent->u.fn.params[i] == v)
+				return true;
+		return false;
+	case EXPR_LET:
+		return parent->u.let.var == v;
+	case EXPR_MATCH:
+		for (uint32_t i = 0; i < parent->u.match.nvars; i++)
+			if (parent->u.match.vars[i] == v)
+				return true;
+		return false;
+	case EXPR_VAR:
+	case EXPR_GLOBAL:
+	case EXPR_CONSTANT:
+	case EXPR_CALL:
+	case EXPR_TUPLE:
+	case EXPR_PROJ:
+	case EXPR_IF:
+	case EXPR_CONSTRUCT:
+		return false;
+	}
+	return false;
+}
+
+/* Where a difference at e is shown: e's position, but a variable read by
+ * `reader` at the reader (a variable's own position is its binder's). */
+static Pos place_of(const Expr *e, const Expr *reader)
+{
+	if (e->kind == EXPR_VAR && reader && !binds(reader, e))
+		return reader->pos;
+	return e->pos;
+}
+
 /* Records the difference at a (in A) and b (in B), the words printf-style;
  * false, for `return differ(...)`. */
 static bool differ(Matcher *mt, const Expr *a, const Expr *b, const char *fmt, ...) DP_PRINTF(4, 5);
@@ -119,12 +158,10 @@ static bool differ(Matcher *mt, const Expr *a, const Expr *b, const char *fmt, .
 	memset(d, 0, sizeof *d);
 	d->a = a;
 	d->b = b;
-	/* a variable's position is its binder's: the place it is read says
-	 * more */
 	if (a)
-		d->pos_a = a->kind == EXPR_VAR && mt->pa ? mt->pa->pos : a->pos;
+		d->pos_a = place_of(a, mt->pa);
 	if (b)
-		d->pos_b = b->kind == EXPR_VAR && mt->pb ? mt->pb->pos : b->pos;
+		d->pos_b = place_of(b, mt->pb);
 	d->global = mt->global;
 	va_start(ap, fmt);
 	vsnprintf(d->what, sizeof d->what, fmt, ap);
@@ -166,6 +203,18 @@ static void device_words(StrBuf *out, const DeviceTable *table, int32_t device)
 		strbuf_puts(out, devices_name(table, device));
 	else
 		strbuf_printf(out, "device %d", (int)device);
+}
+
+/* A device written on a parameter, as an attribute reads in a message:
+ * `virtual_device=cpu:0`, or `no virtual_device`. */
+static void written_device_words(StrBuf *out, const DeviceTable *table, int32_t device)
+{
+	if (device == IR_NO_DEVICE) {
+		strbuf_puts(out, "no virtual_device");
+		return;
+	}
+	strbuf_puts(out, "virtual_device=");
+	device_words(out, table, device);
 }
 
 /* Device index x of A and y of B name the same device. */
@@ -458,6 +507,24 @@ static bool same_node(Matcher *mt, const Expr *a, const Expr *b)
 	case EXPR_VAR:
 		if (a->u.var.role != b->u.var.role)
 			return differ_nodes(mt, a, b, NULL);
+		if (a->u.var.role == VAR_FREE && mt->opts->free_var_names &&
+		    strcmp(a->name ? a->name : "", b->name ? b->name : "") != 0)
+			return differ_nodes(mt, a, b, "free variables of other names");
+		if (a->u.var.role == VAR_PARAM && !mt->opts->ignore_devices &&
+		    !same_device(mt, a->device, b->device)) {
+			StrBuf desc, da, db;
+			strbuf_init(&desc);
+			strbuf_init(&da);
+			strbuf_init(&db);
+			describe(&desc, mt->ma, a);
+			written_device_words(&da, table_of(mt, false), a->device);
+			written_device_words(&db, table_of(mt, true), b->device);
+			differ(mt, a, b, "%s: %s against %s", desc.data, da.data, db.data);
+			strbuf_free(&desc);
+			strbuf_free(&da);
+			strbuf_free(&db);
+			return false;
+		}
 		if (mt->opts->types && !same_type(a->u.var.annotation, b->u.var.annotation))
 			return differ_type(mt, a, b, "written type", a->u.var.annotation,
 					   b->u.var.annotation);

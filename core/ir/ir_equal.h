@@ -15,6 +15,8 @@
  *     calls, variables, lets, ifs, functions, non-empty tuples, references,
  *     constructor applications, matches); constants, projections and the
  *     empty tuple are values and may be shared or not, as in TVM;
+ *   - every parameter has the same virtual_device (TVM's VarNode compares
+ *     it), that of a Primitive=1 function's included;
  *   - and every node is on the same device as TVM reads it
  *     (ir_lexical_devices, lexical.h), compared by the device's name, so
  *     two modules loaded with different device tables compare. TVM's own
@@ -42,7 +44,10 @@ typedef struct IrEqualOptions {
 	bool spans;            /* also the source spans TVM printed (ir_span) */
 	bool attrs_as_written; /* attributes: the same names in the same order with
 				  the same literal suffixes, not only the same meaning */
-	bool ignore_devices;   /* leave out the devices TVM reads off the text */
+	bool ignore_devices;   /* leave out the devices TVM reads off the text and
+				  the parameters' written ones */
+	bool free_var_names;   /* free variables by name, not paired as first met
+				  (TVM's map_free_vars) */
 } IrEqualOptions;
 
 /* The first difference found. */
