@@ -589,6 +589,37 @@ void ir_set_on_device_fixed(IrModule *m, Expr *call, int32_t device)
 	call->u.call.nattrs = 2;
 }
 
+const Attr *ir_fixed_on_device_attrs(IrModule *m, int32_t device)
+{
+	Attr *a = arena_array(ir_data_arena(m), 2, sizeof(Attr));
+	a[0] = device_attr("virtual_device", device, (Pos){0, 0});
+	a[1] = (Attr){.name = "constrain_result"};
+	a[1].value.kind = ATTR_BOOL;
+	a[1].value.u.b = true;
+	return a;
+}
+
+const Attr *ir_device_copy_attrs(IrModule *m, int32_t src, int32_t dst)
+{
+	Attr *a = arena_array(ir_data_arena(m), 2, sizeof(Attr));
+	a[0] = device_attr("src_virtual_device", src, (Pos){0, 0});
+	a[1] = device_attr("dst_virtual_device", dst, (Pos){0, 0});
+	return a;
+}
+
+Expr *ir_call_shared_attrs(IrModule *m, Pos pos, OpKind op, Expr *value, const Attr *attrs,
+			   uint32_t nattrs)
+{
+	Expr *e = ir_new(m, EXPR_CALL, pos);
+	e->u.call.op = op;
+	e->u.call.args = copy_exprs(m, &value, 1);
+	e->u.call.nargs = 1;
+	e->u.call.attrs = (Attr *)attrs;
+	e->u.call.nattrs = nattrs;
+	e->type = value->type;
+	return e;
+}
+
 uint32_t ir_child_count(const Expr *e)
 {
 	switch (e->kind) {

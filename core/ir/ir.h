@@ -475,6 +475,14 @@ Expr *ir_device_copy(IrModule *m, Pos pos, Expr *value, int32_t src, int32_t dst
 Expr *ir_on_device(IrModule *m, Pos pos, Expr *value, int32_t device);
 void ir_set_device_copy(IrModule *m, Expr *call, int32_t src, int32_t dst);
 void ir_set_on_device_fixed(IrModule *m, Expr *call, int32_t device);
+/* For a pass that writes many annotations: the attribute array of a fixed
+ * on_device on `device` (2 entries) or of a device_copy from src to dst (2
+ * entries), immutable, in m's data arena, and a call of op on one value
+ * whose attribute array is such a shared one (not copied). */
+const Attr *ir_fixed_on_device_attrs(IrModule *m, int32_t device);
+const Attr *ir_device_copy_attrs(IrModule *m, int32_t src, int32_t dst);
+Expr *ir_call_shared_attrs(IrModule *m, Pos pos, OpKind op, Expr *value, const Attr *attrs,
+			   uint32_t nattrs);
 
 /* Children in evaluation order: call (callee, args), let (value, var, body),
  * fn (params, body), tuple fields, proj tuple, if (cond, then, else),

@@ -107,6 +107,22 @@ typedef struct Made {
 	struct Made *next;
 } Made;
 
+/* What capture knows of an annotation of its input that it removes. */
+typedef struct Removed {
+	Expr *resolved; /* the node its uses read instead; NULL once a
+			   wrapper took its node over (its uses read that) */
+	Expr *alias;    /* the outermost node of a use on its device */
+	bool taken;     /* a wrapper took its node over */
+	bool deferred;  /* across devices, its uses copy for themselves (tvm) */
+} Removed;
+
+/* The attributes of the annotations capture writes, shared by all. */
+typedef struct SharedAttrs {
+	bool copy;
+	int32_t src, dst; /* an on_device: dst */
+	const Attr *attrs;
+} SharedAttrs;
+
 typedef struct Capturer {
 	PlanAnalysis *an;
 	PhaseContext *ctx;
@@ -116,35 +132,113 @@ typedef struct Capturer {
 	int32_t host;
 	uint8_t *primitive; /* by id: inside a Primitive=1 function's body, or NULL */
 	uint8_t *lowered;   /* by id: a tuple of call_lowered's arguments, or NULL */
-	uint32_t *scope_of; /* compute_scopes, when share */
-	/* by input id: a removed annotation's replacement, the node its uses
-	 * read instead (NULL: the node itself is kept) */
-	Expr **resolved;
-	uint8_t *taken; /* by input id: a removed annotation's node was taken over */
-	/* by input id: a removed annotation across devices whose uses copy
-	 * for themselves (tvm) */
-	uint8_t *deferred;
-	Expr **alias; /* by input id: the first use's result on its device */
-	Made **made;  /* by node id (grown as nodes are made) */
+	/* by input id: how many uses a value may have once the annotations
+	 * are gone (2 for "several"): a value read once needs no sharing */
+	uint8_t *uses;
+	uint32_t *scope_of; /* compute_scopes, at the first value to share */
+	/* the removed annotations, found by id through an open-addressing
+	 * table of (id + 1, index) pairs sized for every annotation of the
+	 * input (count_uses counts them): a few of a module's nodes, so no
+	 * array by id */
+	uint64_t *slots;
+	size_t nslots; /* a power of two, or 0 when the input has none */
+	Removed *removed;
+	size_t nremoved, cap_removed;
+	Made **made; /* by node id (grown as nodes are made) */
 	size_t cap_made;
 	Arena scratch; /* the Made lists */
+	SharedAttrs *attrs;
+	size_t nattrs, cap_attrs;
 } Capturer;
 
-static int32_t device_of(Capturer *cp, const Expr *e)
+/* Where e's value is: every node of the clone has its planned device
+ * from the start (plan_capture), and a node made or taken over keeps the
+ * device of the wrapper it is. */
+static int32_t device_of(const Capturer *cp, const Expr *e)
 {
-	int32_t d = e->id < cp->nin ? plan_expr_device(cp->an, e) : e->device;
-	return d != IR_NO_DEVICE ? d : cp->ctx->fallback;
+	(void)cp;
+	return e->device;
+}
+
+/* What capture knows of e as a removed annotation, or NULL. The pointer
+ * lasts until the next removed_get. */
+/* The slot of id in the table: its own, or the empty one it would take. */
+static size_t removed_slot(const Capturer *cp, uint32_t id)
+{
+	size_t i = (size_t)(id * 2654435761u) & (cp->nslots - 1);
+	while (cp->slots[i] && (uint32_t)(cp->slots[i] >> 32) != id + 1)
+		i = (i + 1) & (cp->nslots - 1);
+	return i;
+}
+
+static Removed *removed_of(const Capturer *cp, const Expr *e)
+{
+	size_t i;
+	/* only annotations are removed (and stay annotations when taken over) */
+	if (!cp->nremoved || e->id >= cp->nin || e->kind != EXPR_CALL ||
+	    (e->u.call.op != OP_ON_DEVICE && e->u.call.op != OP_DEVICE_COPY))
+		return NULL;
+	i = removed_slot(cp, e->id);
+	return cp->slots[i] ? &cp->removed[(uint32_t)cp->slots[i]] : NULL;
+}
+
+static Removed *removed_get(Capturer *cp, const Expr *e)
+{
+	Removed *r = removed_of(cp, e);
+	size_t i;
+	if (r)
+		return r;
+	/* only annotations are removed, and the table has room for all */
+	DP_ASSERT(e->id < cp->nin && cp->nslots > 2 * cp->nremoved);
+	grow_array((void **)&cp->removed, &cp->cap_removed, cp->nremoved + 1, sizeof(Removed));
+	cp->removed[cp->nremoved] = (Removed){0};
+	i = removed_slot(cp, e->id);
+	cp->slots[i] = (uint64_t)(e->id + 1) << 32 | (uint64_t)cp->nremoved;
+	return &cp->removed[cp->nremoved++];
 }
 
 static bool is_removed(const Capturer *cp, const Expr *e)
 {
-	return e->id < cp->nin && cp->resolved[e->id] != NULL;
+	const Removed *r = removed_of(cp, e);
+	return r && r->resolved;
+}
+
+static bool is_taken(const Capturer *cp, const Expr *e)
+{
+	const Removed *r = removed_of(cp, e);
+	return r && r->taken;
 }
 
 /* What a use of e reads once the annotations are gone. */
 static Expr *resolve(Capturer *cp, Expr *e)
 {
-	return is_removed(cp, e) ? cp->resolved[e->id] : e;
+	return is_removed(cp, e) ? removed_of(cp, e)->resolved : e;
+}
+
+/* The scope in which the wrappers of value made for site are shared, or
+ * SCOPE_MANY when they are not: under tvm, or for a value read once. */
+static uint32_t share_scope(Capturer *cp, const Expr *site, const Expr *value)
+{
+	if (!cp->share || (value->id < cp->nin && cp->uses[value->id] < 2))
+		return SCOPE_MANY;
+	if (!cp->scope_of)
+		cp->scope_of = compute_scopes(cp->m);
+	return cp->scope_of[site->id];
+}
+
+/* The shared attribute array of a fixed on_device on dst, or of a copy
+ * from src to dst; few distinct ones, so a short list. */
+static const Attr *shared_attrs(Capturer *cp, bool copy, int32_t src, int32_t dst)
+{
+	for (size_t i = 0; i < cp->nattrs; i++)
+		if (cp->attrs[i].copy == copy && cp->attrs[i].dst == dst &&
+		    (!copy || cp->attrs[i].src == src))
+			return cp->attrs[i].attrs;
+	grow_array((void **)&cp->attrs, &cp->cap_attrs, cp->nattrs + 1, sizeof(SharedAttrs));
+	cp->attrs[cp->nattrs] = (SharedAttrs){copy, src, dst,
+					      copy ? ir_device_copy_attrs(cp->m, src, dst)
+						   : ir_fixed_on_device_attrs(cp->m, dst)};
+	return cp->attrs[cp->nattrs++].attrs;
 }
 
 static void add_event(Capturer *cp, PlanEventKind kind, const Expr *node, const Expr *value,
@@ -164,7 +258,7 @@ static void add_event(Capturer *cp, PlanEventKind kind, const Expr *node, const 
 static Made *find_made(Capturer *cp, const Expr *value, WrapKind kind, int32_t src, int32_t dst,
 		       uint32_t scope)
 {
-	if (!cp->share || scope == SCOPE_MANY || value->id >= cp->cap_made)
+	if (scope == SCOPE_MANY || value->id >= cp->cap_made)
 		return NULL;
 	for (Made *mk = cp->made[value->id]; mk; mk = mk->next)
 		if (mk->kind == kind && mk->src == src && mk->dst == dst && mk->scope == scope)
@@ -176,7 +270,7 @@ static void remember(Capturer *cp, const Expr *value, WrapKind kind, int32_t src
 		     uint32_t scope, Expr *node)
 {
 	Made *mk;
-	if (!cp->share || scope == SCOPE_MANY)
+	if (scope == SCOPE_MANY)
 		return;
 	if (value->id >= cp->cap_made) {
 		size_t old = cp->cap_made;
@@ -206,9 +300,8 @@ static Expr *on_device_fixed(Capturer *cp, Expr *v, int32_t device, uint32_t sco
 		return v;
 	if ((mk = find_made(cp, v, WRAP_ON_DEVICE, IR_NO_DEVICE, device, scope)))
 		return mk->node;
-	w = ir_on_device(cp->m, v->pos, v, device);
-	ir_set_on_device_fixed(cp->m, w, device);
-	w->type = v->type;
+	w = ir_call_shared_attrs(cp->m, v->pos, OP_ON_DEVICE, v,
+				 shared_attrs(cp, false, IR_NO_DEVICE, device), 2);
 	w->device = (int16_t)device;
 	remember(cp, v, WRAP_ON_DEVICE, IR_NO_DEVICE, device, scope, w);
 	u->fresh[u->nfresh++] = w;
@@ -223,7 +316,8 @@ static Expr *device_copy(Capturer *cp, Expr *v, int32_t src, int32_t dst, uint32
 	if ((mk = find_made(cp, v, WRAP_COPY, src, dst, scope)))
 		return mk->node;
 	arg = on_device_fixed(cp, v, src, scope, u);
-	w = ir_device_copy(cp->m, v->pos, arg, src, dst);
+	w = ir_call_shared_attrs(cp->m, v->pos, OP_DEVICE_COPY, arg,
+				 shared_attrs(cp, true, src, dst), 2);
 	w->device = (int16_t)dst;
 	remember(cp, v, WRAP_COPY, src, dst, scope, w);
 	u->fresh[u->nfresh++] = w;
@@ -244,8 +338,8 @@ static Expr *take_over(Capturer *cp, Expr *owner, Expr *w, const Expr *value, ui
 	owner->name = name;
 	owner->name_generated = generated;
 	owner->pos = pos;
-	cp->taken[id] = 1;
-	if (cp->share && scope != SCOPE_MANY) {
+	removed_get(cp, owner)->taken = true;
+	if (scope != SCOPE_MANY && value->id < cp->cap_made) {
 		for (Made *mk = cp->made[value->id]; mk; mk = mk->next)
 			if (mk->node == w && mk->kind == kind)
 				mk->node = owner;
@@ -286,7 +380,7 @@ static void keep_names(Capturer *cp, Expr **chain, size_t nchain, UseResult *u, 
 		Expr *w = u->fresh[k];
 		for (size_t j = below; j-- > 0;) {
 			Expr *c = chain[j];
-			if (cp->taken[c->id] || device_of(cp, c) != w->device)
+			if (is_taken(cp, c) || device_of(cp, c) != w->device)
 				continue;
 			u->fresh[k] = take_over(cp, c, w, value, scope);
 			if (u->node == w)
@@ -301,11 +395,11 @@ static void keep_names(Capturer *cp, Expr **chain, size_t nchain, UseResult *u, 
 	for (size_t j = 0; j < nchain; j++) {
 		Expr *c = chain[j];
 		int32_t own = device_of(cp, c);
-		if (cp->taken[c->id] || cp->alias[c->id])
+		if (is_taken(cp, c) || removed_of(cp, c)->alias)
 			continue;
 		for (Expr *x = u->node;; x = x->u.call.args[0]) {
 			if (x->device == own) {
-				cp->alias[c->id] = x;
+				removed_of(cp, c)->alias = x;
 				break;
 			}
 			if (x == value || x->kind != EXPR_CALL || x->u.call.nargs != 1)
@@ -314,25 +408,48 @@ static void keep_names(Capturer *cp, Expr **chain, size_t nchain, UseResult *u, 
 	}
 }
 
+/* The events of the wrappers one use made: each copy, and each on_device
+ * that puts a value on another device than the use's (not the one inside a
+ * copy, nor a let's value where the let is): the steps a user follows. */
+static void add_events(Capturer *cp, const UseResult *u, const Expr *value, const Expr *site)
+{
+	for (size_t i = 0; i < u->nfresh; i++) {
+		const Expr *w = u->fresh[i];
+		bool copy = ir_is_op(w, OP_DEVICE_COPY);
+		if (!copy && ((i + 1 < u->nfresh && ir_is_op(u->fresh[i + 1], OP_DEVICE_COPY)) ||
+			      w->device == site->device))
+			continue;
+		add_event(cp, copy ? EVENT_COPY : EVENT_ANNOTATE, w, value, site, w->device);
+	}
+}
+
 /* One use of child `c` by `site`, expected on `want` in a scope of device
  * `lexical` (IR_NO_DEVICE: none, a let's value): what the use reads now. */
 static Expr *capture_use(Capturer *cp, Expr *site, Expr *c, int32_t want, int32_t lexical)
 {
 	Expr *chain[CHAIN_MAX];
-	size_t nchain = removed_chain(cp, c, chain);
-	Expr *value = resolve(cp, c);
-	int32_t have = device_of(cp, value);
-	uint32_t scope = cp->scope_of ? cp->scope_of[site->id] : SCOPE_NONE;
-	UseResult u = {.node = value};
+	size_t nchain;
+	Expr *value;
+	int32_t have;
+	uint32_t scope;
+	UseResult u;
+	/* the common case: a value read where it is, in its own scope */
+	if (c->device == want && want == lexical && !removed_of(cp, c))
+		return c;
+	nchain = removed_chain(cp, c, chain);
+	value = resolve(cp, c);
+	have = device_of(cp, value);
+	if (have == want && want == lexical && !nchain)
+		return value;
+	scope = share_scope(cp, site, value);
+	u = (UseResult){.node = value};
 	if (have != want)
 		u.node = device_copy(cp, value, have, want, scope, &u);
 	if (want != lexical)
 		u.node = on_device_fixed(cp, u.node, want, scope, &u);
 	if (nchain)
 		keep_names(cp, chain, nchain, &u, value, scope);
-	for (size_t i = 0; i < u.nfresh; i++)
-		add_event(cp, ir_is_op(u.fresh[i], OP_DEVICE_COPY) ? EVENT_COPY : EVENT_ANNOTATE,
-			  u.fresh[i], value, site, u.fresh[i]->device);
+	add_events(cp, &u, value, site);
 	return u.node;
 }
 
@@ -396,21 +513,21 @@ static void capture_call(Capturer *cp, Expr *e)
  * from `from` to `to`, where e is; e's node becomes it when it can. */
 static void copy_at_annotation(Capturer *cp, Expr *e, Expr *inner, int32_t from, int32_t to)
 {
-	uint32_t scope = cp->scope_of ? cp->scope_of[e->id] : SCOPE_NONE;
+	uint32_t scope = share_scope(cp, e, inner);
 	Expr *chain[CHAIN_MAX + 1];
 	size_t nchain;
 	UseResult u = {.node = inner};
-	cp->resolved[e->id] = inner; /* e is an annotation on the way, for now */
-	cp->deferred[e->id] = 0;
+	Removed *r = removed_get(cp, e);
+	r->resolved = inner; /* e is an annotation on the way, for now */
+	r->deferred = false;
 	chain[0] = e;
 	nchain = 1 + removed_chain(cp, e->u.call.args[0], chain + 1);
 	u.node = device_copy(cp, inner, from, to, scope, &u);
 	keep_names(cp, chain, nchain, &u, inner, scope);
-	for (size_t i = 0; i < u.nfresh; i++)
-		add_event(cp, ir_is_op(u.fresh[i], OP_DEVICE_COPY) ? EVENT_COPY : EVENT_ANNOTATE,
-			  u.fresh[i], inner, e, u.fresh[i]->device);
+	add_events(cp, &u, inner, e);
 	/* its uses read the copy: e's own node when it took it over */
-	cp->resolved[e->id] = cp->taken[e->id] ? NULL : u.node;
+	r = removed_of(cp, e);
+	r->resolved = r->taken ? NULL : u.node;
 }
 
 /* An on_device of the input goes. Where its body and its result are on
@@ -424,17 +541,18 @@ static void capture_on_device(Capturer *cp, Expr *e)
 	Expr *arg = e->u.call.args[0];
 	Expr *inner;
 	int32_t from, to = device_of(cp, e);
-	if (is_removed(cp, arg) && cp->deferred[arg->id])
+	if (is_removed(cp, arg) && removed_of(cp, arg)->deferred)
 		copy_at_annotation(cp, arg, resolve(cp, arg->u.call.args[0]),
 				   device_of(cp, resolve(cp, arg->u.call.args[0])),
 				   device_of(cp, arg));
 	inner = resolve(cp, arg);
 	from = device_of(cp, inner);
 	if (from == to) {
-		cp->resolved[e->id] = inner;
+		removed_get(cp, e)->resolved = inner;
 	} else if (!cp->share) {
-		cp->resolved[e->id] = inner;
-		cp->deferred[e->id] = 1;
+		Removed *r = removed_get(cp, e);
+		r->resolved = inner;
+		r->deferred = true;
 	} else {
 		copy_at_annotation(cp, e, inner, from, to);
 	}
@@ -465,7 +583,8 @@ static void capture_node(Capturer *cp, Expr *e)
 			int32_t to = device_of(cp, e);
 			ir_device_copy_props(e, &src, &dst);
 			if (from == to) {
-				cp->resolved[e->id] = resolve(cp, e->u.call.args[0]);
+				Expr *inner = resolve(cp, e->u.call.args[0]);
+				removed_get(cp, e)->resolved = inner;
 				return;
 			}
 			if (from != src || to != dst)
@@ -513,6 +632,44 @@ static void capture_node(Capturer *cp, Expr *e)
 	}
 }
 
+/* How many uses each node has once the annotations are gone, 2 meaning
+ * several: a use by an on_device or device_copy, which capture may
+ * remove, counts as many as that annotation's own. Parents before
+ * children (all is in post-order, read backwards), so each annotation's
+ * count is whole when its operand's is added to. */
+/* Also, in the same walk, gives every node its planned device (the
+ * fallback for one nothing placed), counts the annotations, and says
+ * whether there is a Primitive=1 function or a call_lowered to mark. */
+typedef struct InputCensus {
+	size_t annotations;
+	bool primitive, lowered;
+} InputCensus;
+
+static uint8_t *count_uses(Capturer *cp, const ExprVec *all, size_t n, InputCensus *census)
+{
+	uint8_t *uses = xcalloc(n, 1);
+	memset(census, 0, sizeof *census);
+	for (size_t i = all->count; i-- > 0;) {
+		Expr *e = all->items[i];
+		unsigned add = 1;
+		int32_t d = plan_expr_device(cp->an, e);
+		e->device = (int16_t)(d != IR_NO_DEVICE ? d : cp->ctx->fallback);
+		census->primitive |= e->kind == EXPR_FN && ir_fn_is_primitive(e);
+		census->lowered |= ir_is_op(e, OP_CALL_LOWERED);
+		if (e->id < n && (ir_is_op(e, OP_ON_DEVICE) || ir_is_op(e, OP_DEVICE_COPY))) {
+			add = uses[e->id] ? uses[e->id] : 1;
+			census->annotations++;
+		}
+		for (uint32_t k = 0, nc = ir_child_count(e); k < nc; k++) {
+			const Expr *c = ir_child(e, k);
+			if (c && c->id < n)
+				uses[c->id] =
+					(uint8_t)(uses[c->id] + add > 2 ? 2 : uses[c->id] + add);
+		}
+	}
+	return uses;
+}
+
 /* The names of removed annotations no wrapper took over. */
 static void collect_aliases(Capturer *cp, const ExprVec *all)
 {
@@ -522,10 +679,11 @@ static void collect_aliases(Capturer *cp, const ExprVec *all)
 	bool have_functions = false;
 	for (size_t i = 0; i < all->count; i++) {
 		const Expr *e = all->items[i];
+		const Removed *r = removed_of(cp, e);
 		const Expr *target;
-		if (!is_removed(cp, e) || cp->taken[e->id] || !e->name || e->name_generated)
+		if (!r || r->taken || !r->resolved || !e->name || e->name_generated)
 			continue;
-		target = cp->alias[e->id] ? cp->alias[e->id] : cp->resolved[e->id];
+		target = r->alias ? r->alias : r->resolved;
 		if (!target->name && target->kind != EXPR_VAR && target->kind != EXPR_CONSTANT &&
 		    target->kind != EXPR_GLOBAL) {
 			/* an unnamed value: the name is its own now */
@@ -567,16 +725,20 @@ IrModule *plan_capture(PlanAnalysis *an, const IrModule *in, PhaseContext *ctx)
 	size_t n;
 	cp.m = ir_module_clone_ordered(in, &all);
 	n = in->nexprs ? in->nexprs : 1;
-	for (size_t i = 0; i < all.count; i++)
-		all.items[i]->device = (int16_t)device_of(&cp, all.items[i]);
-	cp.primitive = plan_primitive_bodies(all.items, all.count, in->nexprs);
-	cp.lowered = plan_lowered_argument_tuples(all.items, all.count, in->nexprs);
-	cp.resolved = xcalloc(n, sizeof(Expr *));
-	cp.taken = xcalloc(n, 1);
-	cp.deferred = xcalloc(n, 1);
-	cp.alias = xcalloc(n, sizeof(Expr *));
-	if (cp.share)
-		cp.scope_of = compute_scopes(cp.m);
+	{
+		InputCensus census;
+		cp.uses = count_uses(&cp, &all, n, &census);
+		if (census.annotations) {
+			cp.nslots = 4;
+			while (cp.nslots < 2 * census.annotations + 2)
+				cp.nslots *= 2;
+			cp.slots = xcalloc(cp.nslots, sizeof(uint64_t));
+		}
+		if (census.primitive)
+			cp.primitive = plan_primitive_bodies(all.items, all.count, in->nexprs);
+		if (census.lowered)
+			cp.lowered = plan_lowered_argument_tuples(all.items, all.count, in->nexprs);
+	}
 	arena_init(&cp.scratch);
 	for (size_t i = 0; i < all.count; i++) {
 		if (interrupt_poll(i)) {
@@ -591,10 +753,10 @@ IrModule *plan_capture(PlanAnalysis *an, const IrModule *in, PhaseContext *ctx)
 	arena_free(&cp.scratch);
 	free(cp.made);
 	free(cp.scope_of);
-	free(cp.alias);
-	free(cp.taken);
-	free(cp.deferred);
-	free(cp.resolved);
+	free(cp.slots);
+	free(cp.removed);
+	free(cp.attrs);
+	free(cp.uses);
 	free(cp.lowered);
 	free(cp.primitive);
 	exprvec_free(&all);

@@ -412,7 +412,7 @@ uint8_t *plan_primitive_bodies(Expr *const *nodes, size_t count, uint32_t nexprs
 	uint8_t *marks = NULL;
 	for (size_t k = 0; k < count; k++) {
 		const Expr *e = nodes[k];
-		if (!e || !ir_fn_is_primitive(e))
+		if (!e || e->kind != EXPR_FN || !ir_fn_is_primitive(e))
 			continue;
 		if (!marks)
 			marks = xcalloc(nexprs ? nexprs : 1, 1);
