@@ -48,6 +48,7 @@ static uint32_t html_use_count(const Expr *c)
 		return 1;
 	case EXPR_VAR:
 	case EXPR_GLOBAL:
+	case EXPR_OP_VALUE:
 	case EXPR_CONSTANT:
 	case EXPR_LET:
 	case EXPR_FN:

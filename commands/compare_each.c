@@ -200,6 +200,7 @@ static uint32_t operand_depth(const CompareEach *x, const Expr *e, int budget)
 		return operand_depth(x, e->u.proj.tuple, budget - 1);
 	case EXPR_VAR:
 	case EXPR_GLOBAL:
+	case EXPR_OP_VALUE:
 	case EXPR_CONSTANT:
 	case EXPR_FN:
 	case EXPR_LET:

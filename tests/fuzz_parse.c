@@ -3,7 +3,8 @@
  * reader and the planning pipeline behind them.
  *
  * Every input is parsed as a module against the default device table; a
- * module that parses then goes through every phase of the pipeline (under
+ * module that parses is printed and the text parsed again, then goes
+ * through every phase of the pipeline (under
  * the copy policy, so that conflicts are resolved rather than reported),
  * the planned module is verified and printed, and everything is freed
  * again; the sanitizers (the target is built with
@@ -44,6 +45,20 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	for (size_t i = 0; i < diags.count; i++)
 		diag_format(&out, &diags.items[i]);
 	strbuf_reset(&out);
+	if (m) {
+		/* the module as loaded prints too (lets in expressions, operator
+		 * values, ...), and what it prints is read again */
+		PrintOptions loaded = {.devices = &devices, .show_metadata = true};
+		SourceFile *printed;
+		DiagList again;
+		print_module(&out, m, &loaded);
+		printed = source_from_string("printed.relay", out.data ? out.data : "", out.len);
+		diag_init(&again);
+		ir_module_free(parse_module(printed, &devices, &again));
+		diag_free(&again);
+		source_release(printed);
+		strbuf_reset(&out);
+	}
 	if (m) {
 		/* each phase's output becomes the next one's input; versions are
 		 * freed newest first, as the session does */

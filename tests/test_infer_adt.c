@@ -63,6 +63,21 @@ static void test_constructors(void **state)
 	check_type("%x: " F2, "Cons(Nil, Cons(Cons(%x, Nil), Nil))", "List[List[" F2 "]]");
 }
 
+/* A constructor used as a value has TVM's type for it, its polymorphic
+ * function type, which each call instantiates, and which any instance
+ * written for it accepts (an annotation, a parameter, a result). */
+static void test_constructor_values(void **state)
+{
+	(void)state;
+	check_type("", "Cons", "fn [A](A, List[A]) -> List[A]");
+	check_type("%x: " F2, "let %c = Cons; %c(%x, Nil)", "List[" F2 "]");
+	check_type("%x: " F2, "let %c: fn (" F2 ", List[" F2 "]) -> List[" F2 "] = Cons; %c",
+		   "fn (" F2 ", List[" F2 "]) -> List[" F2 "]");
+	check_error_at("%x: " F2, "let %c: fn (" F2 ", List[" F2 "]) -> " F2 " = Cons; %c", 7,
+		       "'%c' is annotated fn (" F2 ", List[" F2 "]) -> " F2
+		       " but its value has type fn [A](A, List[A]) -> List[A]");
+}
+
 static void test_constructor_errors(void **state)
 {
 	(void)state;
@@ -100,9 +115,11 @@ static void test_match(void **state)
 static void test_match_errors(void **state)
 {
 	(void)state;
-	/* a pattern variable is bound in its own clause only */
-	check_error_at("%l: List[" F2 "]", "match (%l) { Cons(%h, _) => %h, Nil => %h }", 42,
-		       "free variable '%h' has no type annotation");
+	/* a pattern variable is bound in its own clause only: elsewhere in its
+	 * function, an error as in TVM's parser */
+	check_parse_error("%l: List[" F2 "]", "match (%l) { Cons(%h, _) => %h, Nil => %h }", 42,
+			  "'%h' is used outside the scope of its binding (a let's, a parameter's "
+			  "or a pattern's variable is visible only in its body)");
 	check_error_at("%l: List[" F2 "]", "match (%l) { Cons(%h, _) => %h, Nil => %l }", 35,
 		       "match clauses have different types: " F2 " and List[" F2 "] (clause 2)");
 	check_error_at("%x: " F2, "match (%x) { Cons(%h, _) => %h }", 16,
@@ -182,9 +199,13 @@ int main(void)
 {
 #define TEST(name) cmocka_unit_test_setup_teardown(name, setup, teardown)
 	const struct CMUnitTest tests[] = {
-		TEST(test_constructors), TEST(test_constructor_errors),
-		TEST(test_match),        TEST(test_match_errors),
-		TEST(test_memory_alloc), TEST(test_memory_alloc_const_shape_constant),
+		TEST(test_constructors),
+		TEST(test_constructor_errors),
+		TEST(test_constructor_values),
+		TEST(test_match),
+		TEST(test_match_errors),
+		TEST(test_memory_alloc),
+		TEST(test_memory_alloc_const_shape_constant),
 	};
 #undef TEST
 	return cmocka_run_group_tests(tests, NULL, NULL);

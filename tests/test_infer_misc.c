@@ -242,6 +242,38 @@ static void test_references(void **state)
 			  "operator 'ref_write' takes 2 arguments, got 1");
 }
 
+/* TVM's dtype spellings in types: int, uint and float are 32 bits; `_`
+ * (TVM's IncompleteType) on a variable says nothing; vector dtypes load
+ * but do not type, a clear error. */
+static void test_tvm_dtype_spellings(void **state)
+{
+	(void)state;
+	check_type("%a: int, %b: uint, %c: float", "(%a, %b, %c)", "(int32, uint32, float32)");
+	check_type("%a: Tensor[(2), int]", "let %x: _ = %a; %x", "Tensor[(2), int32]");
+	check_error_at("%a: int32", "let %x: int8x4 = %a; %x", 7,
+		       "devplan does not type vector dtypes yet: int8x4");
+	check_error_at("%a: int32", "let %x: Tensor[(2), uint1x4] = %a; %x", 7,
+		       "devplan does not type vector dtypes yet: Tensor[(2), uint1x4]");
+}
+
+/* An operator used as a value takes its type from a call of it through a
+ * let (TVM instantiates its type at each call: so does the relation
+ * here); one that no call types is an error. */
+static void test_operator_values(void **state)
+{
+	(void)state;
+	check_type(
+		"%a: Tensor[(2, 3), float32], %b: Tensor[(3), float32]",
+		"let %f = add; (%f(%a, %b), %f(%b, %b), %f)",
+		"(Tensor[(2, 3), float32], Tensor[(3), float32], "
+		"fn (Tensor[(2, 3), float32], Tensor[(3), float32]) -> Tensor[(2, 3), float32])");
+	check_error_at("%a: float32", "(%a, nn.relu)", 8,
+		       "cannot infer the type of operator 'nn.relu' used as a value: devplan types "
+		       "it where it is called, directly or through a let");
+	check_error_at("%a: float32", "let %f = add; %f(%a)", 17,
+		       "'add' expects 2 arguments, got 1");
+}
+
 /* Their storage is the module's Storage ADT (tests/test_infer_adt.c types
  * them); without the definition, a clear error. */
 static void test_memory_alloc_needs_storage(void **state)
@@ -1024,6 +1056,8 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		TEST(test_identities),
+		TEST(test_tvm_dtype_spellings),
+		TEST(test_operator_values),
 		TEST(test_vm_shape_of),
 		TEST(test_vm_reshape_tensor),
 		TEST(test_vm_invoke_tvm_op),

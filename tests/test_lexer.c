@@ -6,6 +6,7 @@
  * per problem, then the lexer goes on).
  */
 #include <locale.h>
+#include <math.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -178,6 +179,50 @@ static void test_bad_numbers(void **state)
 	lexed_free(l);
 }
 
+/* TVM's infix operators; a run of '-' before a number is its sign (its
+ * parity: --10 is 10), any other '-' the operator; `inff` is infinity;
+ * a name may hold a '/' followed by a name character. */
+static void test_operators_and_signs(void **state)
+{
+	Lexed *l = LEX("+ - * / < <= > >= == != = => -> --10 ---10 - 1 -inff inff "
+		       "%base/x %a/%b @g/h");
+	const Token *t = l->toks;
+	(void)state;
+	assert_token(t++, TK_PLUS, "+", 1, 1);
+	assert_token(t++, TK_MINUS, "-", 1, 3);
+	assert_token(t++, TK_STAR, "*", 1, 5);
+	assert_token(t++, TK_SLASH, "/", 1, 7);
+	assert_token(t++, TK_LESS, "<", 1, 9);
+	assert_token(t++, TK_LESS_EQ, "<=", 1, 11);
+	assert_token(t++, TK_GREATER, ">", 1, 14);
+	assert_token(t++, TK_GREATER_EQ, ">=", 1, 16);
+	assert_token(t++, TK_EQ_EQ, "==", 1, 19);
+	assert_token(t++, TK_NOT_EQ, "!=", 1, 22);
+	assert_token(t++, TK_EQUAL, "=", 1, 25);
+	assert_token(t++, TK_FATARROW, "=>", 1, 27);
+	assert_token(t++, TK_ARROW, "->", 1, 30);
+	assert_token(t, TK_INT, "--10", 1, 33);
+	assert_int_equal(t++->num.i, 10);
+	assert_token(t, TK_INT, "---10", 1, 38);
+	assert_int_equal(t++->num.i, -10);
+	assert_token(t++, TK_MINUS, "-", 1, 44);
+	assert_token(t++, TK_INT, "1", 1, 46);
+	assert_token(t, TK_FLOAT, "-inff", 1, 48);
+	assert_true(t->num.f < 0 && isinf(t->num.f) && t->suffix == NUM_F32);
+	t++;
+	assert_token(t, TK_FLOAT, "inff", 1, 54);
+	assert_true(t->num.f > 0 && isinf(t->num.f));
+	t++;
+	assert_token(t++, TK_LOCAL, "%base/x", 1, 59);
+	assert_token(t++, TK_LOCAL, "%a", 1, 67);
+	assert_token(t++, TK_SLASH, "/", 1, 69);
+	assert_token(t++, TK_LOCAL, "%b", 1, 70);
+	assert_token(t++, TK_GLOBAL, "@g/h", 1, 73);
+	assert_int_equal(t->kind, TK_EOF);
+	assert_int_equal(l->diags.count, 0);
+	lexed_free(l);
+}
+
 static void test_projection_digits(void **state)
 {
 	/* after '.', digits are an integer: %t.0.1 is two projections */
@@ -260,7 +305,7 @@ static void test_unterminated_string(void **state)
 
 static void test_garbage_runs(void **state)
 {
-	static const char text[] = "a $$^^ b \xff\xfe c \0\0 d - e # f";
+	static const char text[] = "a $$^^ b \xff\xfe c \0\0 d ! e # f";
 	Lexed *l = lex_text(text, sizeof text - 1);
 	(void)state;
 	assert_token(&l->toks[0], TK_IDENT, "a", 1, 1);
@@ -276,7 +321,7 @@ static void test_garbage_runs(void **state)
 	assert_string_equal(l->diags.items[0].message, "unexpected character '$'");
 	assert_string_equal(l->diags.items[1].message, "unexpected byte 0xff");
 	assert_string_equal(l->diags.items[2].message, "unexpected NUL byte");
-	assert_string_equal(l->diags.items[3].message, "unexpected character '-'");
+	assert_string_equal(l->diags.items[3].message, "unexpected character '!'");
 	assert_string_equal(l->diags.items[4].message, "unexpected character '#'");
 	lexed_free(l);
 }
@@ -417,6 +462,7 @@ int main(void)
 		cmocka_unit_test(test_numbers),
 		cmocka_unit_test(test_numbers_in_another_locale),
 		cmocka_unit_test(test_bad_numbers),
+		cmocka_unit_test(test_operators_and_signs),
 		cmocka_unit_test(test_projection_digits),
 		cmocka_unit_test(test_comments),
 		cmocka_unit_test(test_unterminated_comment),

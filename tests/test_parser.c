@@ -1031,6 +1031,40 @@ static void test_types(void **state)
 
 /* ---- module structure -------------------------------------------------- */
 
+/* TVM's dtypes in types: int, uint and float (32 bits), uint1 (bool),
+ * vectors (int8x4, uint1x4, float16x4) printed as TVM prints them; `_`
+ * alone on a variable is no annotation, inside a type a hole printed `_`. */
+static void test_tvm_dtypes_and_incomplete_type(void **state)
+{
+	IrModule *m = parse_ok("def @main(%a: int, %b: uint1x4, %c: Tensor[(2), float16x4],\n"
+			       "          %d: uint1, %e: _, %f: fn (_) -> int8x4) {\n"
+			       "  %a\n"
+			       "}\n");
+	Expr *fn = fn_of(m, "main");
+	StrBuf sb;
+	char *errors;
+	(void)state;
+	assert_int_equal(fn->u.fn.params[0]->u.var.annotation->u.tensor.dtype, DT_INT32);
+	assert_int_equal(fn->u.fn.params[0]->u.var.annotation->u.tensor.lanes, 1);
+	assert_int_equal(fn->u.fn.params[1]->u.var.annotation->u.tensor.dtype, DT_BOOL);
+	assert_int_equal(fn->u.fn.params[1]->u.var.annotation->u.tensor.lanes, 4);
+	assert_int_equal(fn->u.fn.params[3]->u.var.annotation->u.tensor.dtype, DT_BOOL);
+	assert_null(fn->u.fn.params[4]->u.var.annotation);
+	strbuf_init(&sb);
+	print_module(&sb, m, NULL);
+	assert_non_null(strstr(sb.data, "def @main(%a: int32, %b: uint1x4, "
+					"%c: Tensor[(2), float16x4], %d: bool, %e, "
+					"%f: fn (_) -> int8x4) {"));
+	strbuf_free(&sb);
+	ir_module_free(m);
+	/* a bool vector is uint1x4 (TVM's String2DLDataType rejects boolx4
+	 * too); a vector has a lane at least */
+	errors = parse_fails("def @main(%a: boolx4, %b: int8x0) { %a }\n");
+	assert_non_null(strstr(errors, "t.relay:1:15: error: unknown dtype 'boolx4'"));
+	assert_non_null(strstr(errors, "t.relay:1:27: error: unknown dtype 'int8x0'"));
+	free(errors);
+}
+
 static void test_globals_forward_and_recursive(void **state)
 {
 	IrModule *m =
@@ -1317,26 +1351,225 @@ static void test_function_attributes(void **state)
 	ir_module_free(m);
 }
 
+/* A graph binding stays visible to the rest of its definition once its
+ * scope ends, as in TVM's parser, whose graph bindings are not scoped (its
+ * printer binds a value two branches share in the first); a let's, a
+ * parameter's or a pattern's variable is visible in its body only, and
+ * used elsewhere in its definition, an error as in TVM; a name no binding
+ * of the definition has is a free variable. */
 static void test_scoping(void **state)
 {
 	IrModule *m = parse_ok("def @main(%x: int32) {\n"
 			       "  %0 = fn () { %5 = add(%x, 1); %5 };\n"
-			       "  %1 = if (True) { %6 = add(%x, 2); %6 } else { %x };\n"
+			       "  %1 = if (True) { %6 = add(%x, 2); %6 } else { %6 };\n"
 			       "  %2 = (%5, %6);\n"
 			       "  %2\n"
 			       "}\n"
 			       "def @g() { (%0, %x) }\n");
 	Expr *t = body_of(m, "main"), *g = body_of(m, "g");
+	char *errors;
 	(void)state;
-	/* names bound inside a closure or a branch are not visible after it */
-	assert_int_equal(t->u.tuple.fields[0]->kind, EXPR_VAR);
-	assert_int_equal(t->u.tuple.fields[0]->u.var.role, VAR_FREE);
-	assert_int_equal(t->u.tuple.fields[1]->u.var.role, VAR_FREE);
-	/* nor in another function */
+	assert_op(t->u.tuple.fields[0], OP_ADD);
+	assert_op(t->u.tuple.fields[1], OP_ADD);
+	/* another function's names are not its own */
 	assert_int_equal(g->u.tuple.fields[0]->u.var.role, VAR_FREE);
 	assert_int_equal(g->u.tuple.fields[1]->u.var.role, VAR_FREE);
-	assert_int_equal(m->nfree_vars, 4);
+	assert_int_equal(m->nfree_vars, 2);
 	ir_module_free(m);
+	errors = parse_fails("def @main(%c: bool) {\n"
+			     "  %0 = if (%c) { let %x = 1; %x } else { %x };\n"
+			     "  %1 = fn (%p: int32) { %p };\n"
+			     "  %2 = add(%p, %y);\n"
+			     "  let %y = 2;\n"
+			     "  (%0, %1, %2)\n"
+			     "}\n");
+	assert_string_equal(errors,
+			    "t.relay:2:42: error: '%x' is used outside the scope of its binding (a "
+			    "let's, a parameter's or a pattern's variable is visible only in its "
+			    "body)\n"
+			    "    %0 = if (%c) { let %x = 1; %x } else { %x };\n"
+			    "                                           ^\n"
+			    "t.relay:2:22: note: '%x' is bound here\n"
+			    "    %0 = if (%c) { let %x = 1; %x } else { %x };\n"
+			    "                       ^\n"
+			    "t.relay:4:12: error: '%p' is used outside the scope of its binding (a "
+			    "let's, a parameter's or a pattern's variable is visible only in its "
+			    "body)\n"
+			    "    %2 = add(%p, %y);\n"
+			    "             ^\n"
+			    "t.relay:3:12: note: '%p' is bound here\n"
+			    "    %1 = fn (%p: int32) { %p };\n"
+			    "             ^\n"
+			    "t.relay:4:16: error: '%y' is used before its binding\n"
+			    "    %2 = add(%p, %y);\n"
+			    "                 ^\n"
+			    "t.relay:5:7: note: '%y' is bound here\n"
+			    "    let %y = 2;\n"
+			    "        ^\n");
+	free(errors);
+	/* a graph binding out of its scope, whose value uses a variable out
+	 * of its own (TVM's parser reads it, its type inference refuses it) */
+	errors = parse_fails("def @main(%c: bool) {\n"
+			     "  %0 = fn (%p: int32) { %5 = add(%p, 1); %5 };\n"
+			     "  %1 = if (%c) { let %y = 2; %6 = add(%y, %y); %6 } else { %6 };\n"
+			     "  (%0, %1, %5)\n"
+			     "}\n");
+	assert_non_null(strstr(errors, "t.relay:3:60: error: '%6' is used outside the scope of its "
+				       "binding, and its value uses '%y', which is not in scope "
+				       "here"));
+	assert_non_null(strstr(errors, "t.relay:4:12: error: '%5' is used outside the scope of its "
+				       "binding, and its value uses '%p', which is not in scope "
+				       "here"));
+	assert_non_null(strstr(errors, "t.relay:2:12: note: '%p' is bound here"));
+	free(errors);
+}
+
+/* TVM's infix operators read as calls of their operators, with its
+ * precedence (`*` `/` over `+` `-` over the comparisons over `==` `!=`),
+ * all left-associative, positioned where the left operand starts. */
+static void test_infix_operators(void **state)
+{
+	IrModule *m = parse_ok("def @main(%a: int32, %b: int32) {\n"
+			       "  (%a + %b * 2 < %a == %b != 1 - %a - %b / %a,\n"
+			       "   %a <= %b, %a > --2, %a >= %b)\n"
+			       "}\n");
+	Expr *t = body_of(m, "main"), *ne, *eq, *lt, *sub;
+	(void)state;
+	assert_int_equal(t->kind, EXPR_TUPLE);
+	/* ((a + b * 2) < a == b) != ((1 - a) - b / a) */
+	ne = t->u.tuple.fields[0];
+	assert_op(ne, OP_NOT_EQUAL);
+	eq = ne->u.call.args[0];
+	assert_op(eq, OP_EQUAL);
+	lt = eq->u.call.args[0];
+	assert_op(lt, OP_LESS);
+	assert_op(lt->u.call.args[0], OP_ADD);
+	assert_op(lt->u.call.args[0]->u.call.args[1], OP_MULTIPLY);
+	assert_int_equal(lt->pos.line, 2);
+	assert_int_equal(lt->pos.col, 4);
+	sub = ne->u.call.args[1];
+	assert_op(sub, OP_SUBTRACT);
+	assert_op(sub->u.call.args[0], OP_SUBTRACT);
+	assert_op(sub->u.call.args[1], OP_DIVIDE);
+	assert_int_equal(sub->pos.col, 30);
+	assert_op(t->u.tuple.fields[1], OP_LESS_EQUAL);
+	assert_op(t->u.tuple.fields[2], OP_GREATER);
+	/* --2 is the number 2, as TVM's tokenizer reads it */
+	assert_int_equal(t->u.tuple.fields[2]->u.call.args[1]->kind, EXPR_CONSTANT);
+	assert_int_equal(*(int32_t *)t->u.tuple.fields[2]->u.call.args[1]->u.constant.tensor.data,
+			 2);
+	ir_module_free(m);
+	/* '-' before a name is no operator TVM has: no unary minus */
+	free(parse_fails("def @main(%a: int32) { %a >= -%a }\n"));
+}
+
+/* `e1; e2` is TVM's sequencing, a let of a variable without a name; a
+ * parenthesised sequence is an expression, so a let can be an operand. */
+static void test_sequences_and_lets_in_expressions(void **state)
+{
+	IrModule *m = parse_ok("def @main(%r: ref(int32)) {\n"
+			       "  ref_write(%r, 1);\n"
+			       "  (let %a = 1; %a) + (2; 3)\n"
+			       "}\n");
+	Expr *seq = body_of(m, "main"), *add, *left, *right;
+	(void)state;
+	assert_int_equal(seq->kind, EXPR_LET);
+	/* TVM's printer's name for it, made up */
+	assert_string_equal(seq->u.let.var->name, "v");
+	assert_true(seq->u.let.var->name_generated);
+	assert_int_equal(seq->u.let.var->u.var.role, VAR_LET);
+	assert_op(seq->u.let.value, OP_REF_WRITE);
+	add = seq->u.let.body;
+	assert_op(add, OP_ADD);
+	left = add->u.call.args[0];
+	assert_int_equal(left->kind, EXPR_LET);
+	assert_string_equal(left->u.let.var->name, "a");
+	assert_ptr_equal(left->u.let.body, left->u.let.var);
+	right = add->u.call.args[1];
+	assert_int_equal(right->kind, EXPR_LET);
+	assert_true(right->u.let.var->name_generated);
+	assert_int_equal(right->u.let.body->kind, EXPR_CONSTANT);
+	ir_module_free(m);
+}
+
+/* An integer without a suffix that int32 cannot hold is an int64, as in
+ * TVM; with i32 it is an error. */
+static void test_integer_literal_widths(void **state)
+{
+	IrModule *m = parse_ok("def @main() { (2147483647, 2147483648, -2147483649, 1i64) }\n");
+	Expr *t = body_of(m, "main");
+	char *errors;
+	(void)state;
+	assert_int_equal(t->u.tuple.fields[0]->u.constant.tensor.dtype, DT_INT32);
+	assert_int_equal(t->u.tuple.fields[1]->u.constant.tensor.dtype, DT_INT64);
+	assert_int_equal(*(int64_t *)t->u.tuple.fields[1]->u.constant.tensor.data, 2147483648);
+	assert_int_equal(t->u.tuple.fields[2]->u.constant.tensor.dtype, DT_INT64);
+	ir_module_free(m);
+	errors = parse_fails("def @main() { 2147483648i32 }\n");
+	assert_non_null(strstr(errors, "error: integer '2147483648i32' does not fit in int32"));
+	free(errors);
+}
+
+/* Attributes on a call of a function are TVM's generic ones: kept as
+ * written when attrs_type_key names their type (golden/parse_errors has
+ * the error without it). */
+static void test_attributes_on_a_call_of_a_function(void **state)
+{
+	IrModule *m = parse_ok("def @main(%x: int32) {\n"
+			       "  %0 = fn (%y: int32) { %y };\n"
+			       "  %0(%x, name=\"n\", attrs_type_key=\"attrs.TestAttrs\")\n"
+			       "}\n");
+	Expr *call = body_of(m, "main");
+	(void)state;
+	assert_int_equal(call->kind, EXPR_CALL);
+	assert_int_equal(call->u.call.op, OP_NONE);
+	assert_int_equal(call->u.call.nattrs, 2);
+	assert_string_equal(call->u.call.attrs[0].name, "name");
+	assert_string_equal(call->u.call.attrs[0].value.u.s, "n");
+	assert_string_equal(call->u.call.attrs[1].name, "attrs_type_key");
+	assert_string_equal(call->u.call.attrs[1].value.u.s, "attrs.TestAttrs");
+	ir_module_free(m);
+}
+
+/* An operator or a constructor with fields named without arguments is a
+ * value (TVM's OpNode, ConstructorNode); called, directly or through a
+ * graph binding, it is the operator's call or the construction itself,
+ * as in TVM. */
+static void test_operators_and_constructors_as_values(void **state)
+{
+	IrModule *m =
+		parse_ok("type List[A] { Cons(A, List[A]), Nil }\n"
+			 "def @main(%x: int32) {\n"
+			 "  %0 = nn.relu;\n"
+			 "  %1 = Cons;\n"
+			 "  let %f = add;\n"
+			 "  (%0(%x), (negative)(%x), %1(%x, Nil), %f(%x, %x), add, Cons, Nil)\n"
+			 "}\n");
+	Expr *t = body_of(m, "main")->u.let.body, *f;
+	char *errors;
+	(void)state;
+	assert_op(t->u.tuple.fields[0], OP_RELU);
+	assert_op(t->u.tuple.fields[1], OP_NEGATIVE);
+	assert_int_equal(t->u.tuple.fields[2]->kind, EXPR_CONSTRUCT);
+	assert_string_equal(t->u.tuple.fields[2]->u.construct.name, "Cons");
+	f = t->u.tuple.fields[3];
+	assert_int_equal(f->kind, EXPR_CALL);
+	assert_int_equal(f->u.call.op, OP_NONE);
+	assert_int_equal(f->u.call.callee->u.var.value->kind, EXPR_OP_VALUE);
+	assert_int_equal(f->u.call.callee->u.var.value->u.op_value.op, OP_ADD);
+	assert_int_equal(t->u.tuple.fields[4]->kind, EXPR_OP_VALUE);
+	assert_string_equal(t->u.tuple.fields[4]->u.op_value.name, "add");
+	assert_int_equal(t->u.tuple.fields[5]->kind, EXPR_OP_VALUE);
+	assert_int_equal(t->u.tuple.fields[5]->u.op_value.op, OP_NONE);
+	assert_string_equal(t->u.tuple.fields[5]->u.op_value.name, "Cons");
+	/* a constructor without fields is its construction, as in TVM */
+	assert_int_equal(t->u.tuple.fields[6]->kind, EXPR_CONSTRUCT);
+	ir_module_free(m);
+	errors = parse_fails("def @main(%x: int32) { %0 = add; (%0(%x), x) }\n");
+	assert_non_null(
+		strstr(errors, "t.relay:1:35: error: operator 'add' takes 2 arguments, got 1"));
+	assert_non_null(strstr(errors, "t.relay:1:43: error: unknown operator 'x'"));
+	free(errors);
 }
 
 static void test_positions(void **state)
@@ -1573,6 +1806,7 @@ int main(void)
 		cmocka_unit_test(test_metadata_errors),
 		cmocka_unit_test(test_metadata_without_devices_uses_the_table),
 		cmocka_unit_test(test_types),
+		cmocka_unit_test(test_tvm_dtypes_and_incomplete_type),
 		cmocka_unit_test(test_globals_forward_and_recursive),
 		cmocka_unit_test(test_extern_and_braceless_types),
 		cmocka_unit_test(test_free_vars),
@@ -1581,6 +1815,11 @@ int main(void)
 		cmocka_unit_test(test_unknown_operator_type_on_next_line),
 		cmocka_unit_test(test_function_attributes),
 		cmocka_unit_test(test_scoping),
+		cmocka_unit_test(test_infix_operators),
+		cmocka_unit_test(test_sequences_and_lets_in_expressions),
+		cmocka_unit_test(test_integer_literal_widths),
+		cmocka_unit_test(test_attributes_on_a_call_of_a_function),
+		cmocka_unit_test(test_operators_and_constructors_as_values),
 		cmocka_unit_test(test_positions),
 		cmocka_unit_test(test_version),
 		cmocka_unit_test(test_all_models_and_cases_parse),

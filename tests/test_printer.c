@@ -254,9 +254,10 @@ static void test_lets(void **state)
 		    "}\n");
 }
 
-/* A let used as an operand stands for its body: its line goes before, and
- * bindings the let's value does not need stay after it, so the text reads
- * back to a module that prints the same (no drift across the let line). */
+/* A let used as an operand, as a let's value or twice is printed as TVM
+ * prints it, in parentheses around lines of its own, `%0 = (let %x = v;
+ * b);`, so that it reads back as the same nested let, not as a line of the
+ * scope around it (which would read back as another nesting). */
 static void test_let_as_operand(void **state)
 {
 	Expr *a = prm("a"), *b = prm("b"), *c = prm("c");
@@ -273,14 +274,53 @@ static void test_let_as_operand(void **state)
 		    "#[version = \"0.0.5\"]\n"
 		    "def @main(%a: Tensor[(5, 7), float32], %b: Tensor[(5, 7), float32], "
 		    "%c: Tensor[(5, 7), float32]) {\n"
-		    "  let %x = multiply(%c, %c);\n"
-		    "  let %z = add(%a, %c);\n"
-		    "  let %y = negative(%z);\n"
-		    "  let %w = add(%b, %b);\n"
-		    "  %0 = negative(%x);\n"
-		    "  %1 = add(%a, %b);\n"
-		    "  (%1, %0, %y, %w, %w)\n"
+		    "  %0 = (\n"
+		    "    let %x = multiply(%c, %c);\n"
+		    "    negative(%x)\n"
+		    "  );\n"
+		    "  %1 = (\n"
+		    "    let %y = (\n"
+		    "      let %z = add(%a, %c);\n"
+		    "      negative(%z)\n"
+		    "    );\n"
+		    "    %y\n"
+		    "  );\n"
+		    "  %2 = (\n"
+		    "    let %w = add(%b, %b);\n"
+		    "    %w\n"
+		    "  );\n"
+		    "  %3 = add(%a, %b);\n"
+		    "  (%3, %0, %1, %2, %2)\n"
 		    "}\n");
+}
+
+/* What TVM's parser reads beyond what its printer writes prints as its
+ * printer writes it: infix operators as calls, `e1; e2` as a let of a
+ * variable named %v, a parenthesised let bound in parentheses. */
+static void test_sequences_and_infix_print_as_tvm(void **state)
+{
+	IrModule *mod = parse_text("def @main(%v: int32) {\n"
+				   "  %v + 1 * 2;\n"
+				   "  (let %a = 1; %a) - 2\n"
+				   "}\n",
+				   true);
+	char *got;
+	(void)state;
+	assert_non_null(mod);
+	got = render(mod, NULL);
+	assert_string_equal(got, "#[version = \"0.0.5\"]\n"
+				 "def @main(%v: int32) {\n"
+				 "  %0 = multiply(1, 2);\n"
+				 "  let %v1 = add(%v, %0);\n"
+				 "  %1 = (\n"
+				 "    let %a = 1;\n"
+				 "    %a\n"
+				 "  );\n"
+				 "  subtract(%1, 2)\n"
+				 "}\n");
+	check_reprint(got, NULL);
+	free(got);
+	ir_module_free(mod);
 }
 
 static void test_closure_captures_outer_binding(void **state)
@@ -732,7 +772,7 @@ static void test_names(void **state)
 	/* source names stay; the unnamed and the second %0 take the lowest
 	 * numbers no node is named (1, 3); in print order, variables and the
 	 * binding named like one get free suffixes, skipping %x1, which a
-	 * parameter owns */
+	 * parameter owns; a variable without a name is TVM's %v */
 	expect_text(NULL, true,
 		    "#[version = \"0.0.5\"]\n"
 		    "def @main(%x: Tensor[(5, 7), float32], %x1: Tensor[(5, 7), float32]) {\n"
@@ -744,11 +784,11 @@ static void test_names(void **state)
 		    "  %5 = fn (%x2: Tensor[(5, 7), float32]) {\n"
 		    "    %x2\n"
 		    "  };\n"
-		    "  %6 = fn (%x3: Tensor[(5, 7), float32], %x4, %x5) {\n"
-		    "    %x4\n"
+		    "  %6 = fn (%x3: Tensor[(5, 7), float32], %v, %x4) {\n"
+		    "    %v\n"
 		    "  };\n"
-		    "  %x6 = negative(%4);\n"
-		    "  (%x6, %5, %6)\n"
+		    "  %x5 = negative(%4);\n"
+		    "  (%x5, %5, %6)\n"
 		    "}\n");
 }
 
@@ -1270,6 +1310,7 @@ int main(void)
 		T(test_sharing_and_globals),
 		T(test_lets),
 		T(test_let_as_operand),
+		T(test_sequences_and_infix_print_as_tvm),
 		T(test_closure_captures_outer_binding),
 		T(test_recursive_let),
 		T(test_if_scopes),

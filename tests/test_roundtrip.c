@@ -5,8 +5,9 @@
  * test_printer checks print(parse(print(m))) == print(m), which a printer
  * that always drops the same attribute passes. Here every module devplan's
  * tests and ../shared hold (models, cases, planning cases, golden and
- * transcript modules, and tests/golden/roundtrip/, one module per operator
- * family with every attribute away from its default) is
+ * transcript modules, TVM's parser and printer texts of tests/tvm_parser,
+ * and tests/golden/roundtrip/, one module per operator family with every
+ * attribute away from its default) is
  *   - loaded and inferred (m), printed, the text loaded and inferred again
  *     (m'), and m and m' compared node by node by ir_equal_modules
  *     (core/ir/ir_equal.h, which `diff --module` uses too): the same kinds,
@@ -224,6 +225,10 @@ static void test_every_module(void **state)
 		DEVPLAN_SOURCE_DIR "/tests/golden/roundtrip/untyped",
 		DEVPLAN_SOURCE_DIR "/tests/golden/spans",
 		DEVPLAN_SOURCE_DIR "/tests/transcripts",
+		DEVPLAN_SOURCE_DIR "/tests/tvm_parser/parser",
+		DEVPLAN_SOURCE_DIR "/tests/tvm_parser/printer",
+		DEVPLAN_SOURCE_DIR "/tests/tvm_parser/std",
+		DEVPLAN_SOURCE_DIR "/tests/tvm_parser/plan_devices",
 		DEVPLAN_SOURCE_DIR "/scripts/examples",
 	};
 	Tally t = {0};

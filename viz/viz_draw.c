@@ -475,6 +475,10 @@ static void viz_draw_node(VizModel *vm, Agraph_t *root, const VizSyms *s, VizNod
 		shape = "ellipse";
 		strbuf_printf(&label, "@%s", e->u.global.name);
 		break;
+	case EXPR_OP_VALUE: /* an operator or constructor as a value */
+		shape = "ellipse";
+		strbuf_puts(&label, e->u.op_value.name);
+		break;
 	case EXPR_CONSTANT:
 		shape = "cylinder";
 		viz_name_prefix(&label, n);

@@ -97,6 +97,7 @@ static uint32_t viz_add_node(VizModel *vm, Expr *e, uint32_t function)
 			return VIZ_NONE;
 		break;
 	case EXPR_GLOBAL:
+	case EXPR_OP_VALUE:
 	case EXPR_CONSTANT:
 	case EXPR_FN:
 	case EXPR_TUPLE:
@@ -224,6 +225,7 @@ static void viz_connect(VizModel *vm)
 					     VIZ_EDGE_DATA);
 			break;
 		case EXPR_GLOBAL:
+		case EXPR_OP_VALUE:
 		case EXPR_CONSTANT:
 		case EXPR_LET:
 			break;
@@ -486,6 +488,7 @@ static bool viz_is_weight(const VizModel *vm, uint32_t v, const uint8_t *weight)
 				return false;
 		return true;
 	case EXPR_GLOBAL:
+	case EXPR_OP_VALUE:
 	case EXPR_FN:
 	case EXPR_TUPLE:
 	case EXPR_PROJ:
@@ -704,7 +707,7 @@ static void viz_overview(VizModel *vm)
 	for (size_t i = 0; i < vm->nnodes; i++) {
 		const Expr *e = vm->nodes[i].e;
 		if (rep[i] != VIZ_NONE || e->kind == EXPR_CONSTANT || e->kind == EXPR_GLOBAL ||
-		    e->kind == EXPR_VAR)
+		    e->kind == EXPR_OP_VALUE || e->kind == EXPR_VAR)
 			continue;
 		for (uint32_t k = vm->in_start[i]; k < vm->in_start[i + 1]; k++) {
 			uint32_t from = vm->edges[vm->in_list[k]].from;

@@ -325,6 +325,7 @@ static uint32_t used_children(const Expr *e, const Expr **out, uint32_t cap)
 	switch (e->kind) {
 	case EXPR_VAR:
 	case EXPR_GLOBAL:
+	case EXPR_OP_VALUE:
 	case EXPR_CONSTANT:
 	case EXPR_FN:
 		break;
@@ -550,16 +551,17 @@ static bool check_type(Run *run, const Expr *e, const Type *t)
 /* Every operator the module calls has a kernel (ops.def's OP_PLAN ones
  * are typed and planned but not run, and an operator devplan does not
  * know, OP_UNKNOWN, has none), and the module builds and matches no
- * algebraic data type values (planned, never run): checked before
- * anything runs, each missing operator reported once, where it is first
- * called, and the first constructor and the first match where they are. */
+ * algebraic data type values and uses no operator or constructor as a
+ * value (planned, never run): checked before anything runs, each missing
+ * operator reported once, where it is first called, and the first
+ * constructor, match and operator value where they are. */
 static bool check_kernels(Run *run)
 {
 	const IrModule *m = run->m;
 	Expr **by_id = ir_index_by_id(m);
 	uint8_t reported[OP_COUNT] = {0};
 	bool ok = true, unknown_reported = false, construct_reported = false,
-	     match_reported = false;
+	     match_reported = false, value_reported = false;
 	for (uint32_t id = 0; id < m->nexprs; id++) {
 		const Expr *e = by_id[id];
 		OpKind op;
@@ -569,6 +571,15 @@ static bool check_kernels(Run *run)
 				   "is typed and planned, but cannot be run",
 				   e->u.construct.name);
 			construct_reported = true;
+			ok = false;
+		}
+		if (e && e->kind == EXPR_OP_VALUE && !value_reported) {
+			diag_error(run->diags, m->src, e->pos,
+				   "devplan does not run %s '%s' used as a value: it is typed and "
+				   "planned, but cannot be run",
+				   e->u.op_value.op == OP_NONE ? "constructor" : "operator",
+				   e->u.op_value.name);
+			value_reported = true;
 			ok = false;
 		}
 		if (e && e->kind == EXPR_MATCH && !match_reported) {
@@ -629,6 +640,7 @@ static bool check_sizes(Run *run)
 			ok = check_type(run, e, e->type);
 			break;
 		case EXPR_GLOBAL:
+		case EXPR_OP_VALUE:
 		case EXPR_LET:
 		case EXPR_FN:
 		case EXPR_TUPLE:
@@ -1254,6 +1266,7 @@ static bool push_children(Run *run, WorkStack *ws, Frame *f, const Expr *e, uint
 			break;
 		case EXPR_VAR:
 		case EXPR_GLOBAL:
+		case EXPR_OP_VALUE:
 		case EXPR_CONSTANT:
 		case EXPR_LET:
 		case EXPR_FN:
@@ -1581,6 +1594,7 @@ static bool step(Run *run, WorkStack *ws, Work *w)
 		return step_if(run, ws, w);
 	case EXPR_CONSTRUCT: /* refused by check_kernels before anything runs */
 	case EXPR_MATCH:
+	case EXPR_OP_VALUE:
 		DP_ASSERT(!"an ADT node reached the executor");
 		return false;
 	}
@@ -1906,6 +1920,7 @@ static bool cone_admit(Cone *c, const Expr *e)
 		return cone_unknown(c, e, "it depends on %s, an 'if'");
 	case EXPR_LET:
 	case EXPR_GLOBAL:
+	case EXPR_OP_VALUE:
 	case EXPR_FN:
 	case EXPR_CONSTRUCT:
 	case EXPR_MATCH:
@@ -1938,6 +1953,7 @@ static bool cone_types(Cone *c, const Expr *e)
 	case EXPR_TUPLE:
 	case EXPR_PROJ:
 	case EXPR_GLOBAL:
+	case EXPR_OP_VALUE:
 	case EXPR_FN:
 	case EXPR_LET:
 	case EXPR_IF:
@@ -1963,6 +1979,7 @@ static const Expr *cone_child(const Expr *e, uint32_t k)
 		return k == 0 && e->u.var.role == VAR_LET ? e->u.var.value : NULL;
 	case EXPR_CONSTANT:
 	case EXPR_GLOBAL:
+	case EXPR_OP_VALUE:
 	case EXPR_FN:
 	case EXPR_LET:
 	case EXPR_IF:

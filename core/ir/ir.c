@@ -281,6 +281,13 @@ Expr *ir_call_expr(IrModule *m, Pos pos, Expr *callee, Expr *const *args, uint32
 	return e;
 }
 
+void ir_set_call_attrs(IrModule *m, Expr *call, const Attr *attrs, uint32_t nattrs)
+{
+	DP_ASSERT(call->kind == EXPR_CALL);
+	call->u.call.attrs = copy_attrs(m, attrs, nattrs);
+	call->u.call.nattrs = nattrs;
+}
+
 Expr *ir_let(IrModule *m, Pos pos, Expr *var, Expr *value, Expr *body)
 {
 	Expr *e = ir_new(m, EXPR_LET, pos);
@@ -339,6 +346,25 @@ Expr *ir_construct(IrModule *m, Pos pos, uint32_t adt, uint32_t ctor, Expr *cons
 	e->u.construct.nargs = nargs;
 	e->u.construct.args = copy_exprs(m, args, nargs);
 	e->u.construct.name = ir_constructor(m, adt, ctor)->name;
+	return e;
+}
+
+Expr *ir_op_value(IrModule *m, Pos pos, OpKind op)
+{
+	Expr *e = ir_new(m, EXPR_OP_VALUE, pos);
+	DP_ASSERT(op < OP_COUNT);
+	e->u.op_value.op = op;
+	e->u.op_value.name = op_info(op)->name;
+	return e;
+}
+
+Expr *ir_constructor_value(IrModule *m, Pos pos, uint32_t adt, uint32_t ctor)
+{
+	Expr *e = ir_new(m, EXPR_OP_VALUE, pos);
+	e->u.op_value.op = OP_NONE;
+	e->u.op_value.adt = adt;
+	e->u.op_value.ctor = ctor;
+	e->u.op_value.name = ir_constructor(m, adt, ctor)->name;
 	return e;
 }
 
@@ -626,6 +652,7 @@ uint32_t ir_child_count(const Expr *e)
 	case EXPR_VAR:
 	case EXPR_GLOBAL:
 	case EXPR_CONSTANT:
+	case EXPR_OP_VALUE:
 		return 0;
 	case EXPR_CALL:
 		return e->u.call.nargs + (e->u.call.op == OP_NONE ? 1 : 0);
@@ -653,6 +680,7 @@ Expr **ir_child_slot(Expr *e, uint32_t i)
 	case EXPR_VAR:
 	case EXPR_GLOBAL:
 	case EXPR_CONSTANT:
+	case EXPR_OP_VALUE:
 		break;
 	case EXPR_CALL:
 		if (e->u.call.op == OP_NONE)
@@ -775,6 +803,7 @@ static void clone_node(IrModule *dst, Expr *const *chunks, const Expr *e)
 		break;
 	case EXPR_GLOBAL:
 	case EXPR_CONSTANT:
+	case EXPR_OP_VALUE:
 		break;
 	case EXPR_CALL:
 		if (e->u.call.op == OP_NONE)
@@ -1064,6 +1093,9 @@ void ir_value_source_name(StrBuf *out, const Expr *e)
 	case EXPR_MATCH:
 		strbuf_puts(out, "match");
 		break;
+	case EXPR_OP_VALUE:
+		strbuf_puts(out, e->u.op_value.name);
+		break;
 	}
 	strbuf_printf(out, "@%u:%u", e->pos.line, e->pos.col);
 }
@@ -1111,6 +1143,11 @@ void ir_describe_kind(StrBuf *out, const Expr *e)
 		break;
 	case EXPR_LET:
 		strbuf_puts(out, "let");
+		break;
+	case EXPR_OP_VALUE:
+		strbuf_printf(out, "%s %s, as a value",
+			      e->u.op_value.op == OP_NONE ? "constructor" : "operator",
+			      e->u.op_value.name);
 		break;
 	}
 }

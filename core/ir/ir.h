@@ -107,7 +107,16 @@ typedef enum ExprKind {
 	/* algebraic data types */
 	EXPR_CONSTRUCT, /* u.construct: a constructor applied, `Cons(%x, %l)`, `Nil` */
 	EXPR_MATCH,     /* u.match: `match (e) { pattern => body, ... }` */
+
+	EXPR_OP_VALUE, /* u.op_value: an operator (`add`, `nn.relu`) or a
+			  constructor with fields (`Cons`) used as a value,
+			  not applied: TVM's OpNode and ConstructorNode. A
+			  leaf, device-polymorphic as in TVM: planning gives
+			  it no domain of its own; `run` refuses it */
 } ExprKind;
+
+/* The last ExprKind, for range checks of damaged IR (verify.c). */
+#define EXPR_KIND_LAST EXPR_OP_VALUE
 
 typedef enum VarRole {
 	VAR_PARAM, /* a function parameter */
@@ -214,7 +223,8 @@ struct Expr {
 						 closure; NULL for an op */
 				const UnknownOp *unknown; /* OP_UNKNOWN */
 			};
-			Attr *attrs;
+			Attr *attrs; /* an op's; on a call of an expression,
+					TVM's generic ones (attrs_type_key) */
 			uint32_t nattrs;
 		} call;
 		struct {
@@ -250,6 +260,14 @@ struct Expr {
 			Expr **args;
 			const char *name; /* the constructor's, in the data arena */
 		} construct;
+		struct {
+			const char *name; /* the operator's (static) or the
+					     constructor's (data arena) */
+			OpKind op;        /* OP_NONE for a constructor */
+			uint32_t adt;     /* a constructor's: index into
+					     module->typedefs */
+			uint32_t ctor;    /* and into its ctors */
+		} op_value;
 		struct {
 			Expr *scrutinee;
 			Expr **bodies; /* per clause */
@@ -411,6 +429,9 @@ Expr *ir_global_ref(IrModule *m, Pos pos, const char *name);
 Expr *ir_call_op(IrModule *m, Pos pos, OpKind op, Expr *const *args, uint32_t nargs,
 		 const Attr *attrs, uint32_t nattrs);
 Expr *ir_call_expr(IrModule *m, Pos pos, Expr *callee, Expr *const *args, uint32_t nargs);
+/* Gives call a copy of attrs: an op's, or those TVM keeps on a call of an
+ * expression (with `attrs_type_key`, printed back as written). */
+void ir_set_call_attrs(IrModule *m, Expr *call, const Attr *attrs, uint32_t nattrs);
 /* A call of an operator not in ops.def; `unknown` lives in m's data arena. */
 Expr *ir_call_unknown(IrModule *m, Pos pos, const UnknownOp *unknown, Expr *const *args,
 		      uint32_t nargs);
@@ -429,6 +450,10 @@ Expr *ir_if(IrModule *m, Pos pos, Expr *cond, Expr *then_branch, Expr *else_bran
 /* A constructor of m->typedefs[adt] applied to its nargs args. */
 Expr *ir_construct(IrModule *m, Pos pos, uint32_t adt, uint32_t ctor, Expr *const *args,
 		   uint32_t nargs);
+/* Operator op (not OP_NONE or OP_UNKNOWN) used as a value. */
+Expr *ir_op_value(IrModule *m, Pos pos, OpKind op);
+/* Constructor ctor of m->typedefs[adt] used as a value. */
+Expr *ir_constructor_value(IrModule *m, Pos pos, uint32_t adt, uint32_t ctor);
 /* clauses are kept (they are immutable, in the data arena); bodies and
  * vars are copied, and each var's u.var.value set to the match. */
 Expr *ir_match(IrModule *m, Pos pos, Expr *scrutinee, const MatchClause *clauses,

@@ -102,6 +102,11 @@ static void describe(StrBuf *out, const IrModule *m, const Expr *e)
 	case EXPR_MATCH:
 		strbuf_puts(out, e->u.match.complete ? "match" : "match?");
 		break;
+	case EXPR_OP_VALUE:
+		strbuf_printf(out, "%s %s",
+			      e->u.op_value.op == OP_NONE ? "constructor" : "operator",
+			      e->u.op_value.name);
+		return;
 	}
 	if (e->name)
 		strbuf_printf(out, " %%%s", e->name);
@@ -132,6 +137,7 @@ static bool binds(const Expr *parent, const Expr *v)
 	case EXPR_PROJ:
 	case EXPR_IF:
 	case EXPR_CONSTRUCT:
+	case EXPR_OP_VALUE:
 		return false;
 	}
 	return false;
@@ -605,19 +611,26 @@ static bool same_node(Matcher *mt, const Expr *a, const Expr *b)
 				return differ(mt, a, b, "match: the pattern of clause %u differs",
 					      k + 1);
 		return true;
+	case EXPR_OP_VALUE:
+		if (a->u.op_value.op != b->u.op_value.op ||
+		    strcmp(a->u.op_value.name, b->u.op_value.name) != 0)
+			return differ_nodes(mt, a, b, NULL);
+		return true;
 	}
 	return differ_nodes(mt, a, b, NULL);
 }
 
 /* TVM's graph nodes, which are paired once (see ir_equal.h): not constants,
- * projections, references to globals, the empty tuple or a constructor
- * without fields, which are values. */
+ * projections, references to globals, operators and constructors used as
+ * values, the empty tuple or a constructor without fields, which are
+ * values. */
 static bool is_graph_node(const Expr *e)
 {
 	switch (e->kind) {
 	case EXPR_CONSTANT:
 	case EXPR_PROJ:
 	case EXPR_GLOBAL:
+	case EXPR_OP_VALUE:
 		return false;
 	case EXPR_TUPLE:
 		return e->u.tuple.nfields > 0;

@@ -13,8 +13,9 @@
  *     names; free variables paired as first met);
  *   - a node shared in one is shared in the other (TVM's graph nodes:
  *     calls, variables, lets, ifs, functions, non-empty tuples, references,
- *     constructor applications, matches); constants, projections and the
- *     empty tuple are values and may be shared or not, as in TVM;
+ *     constructor applications, matches); constants, projections, global
+ *     references, operators used as values and the empty tuple are values
+ *     and may be shared or not, as in TVM;
  *   - every parameter has the same virtual_device (TVM's VarNode compares
  *     it), that of a Primitive=1 function's included;
  *   - and every node is on the same device as TVM reads it

@@ -17,6 +17,14 @@
  *
  * After a '.', digits are always an integer: `%t.0.1` is two projections,
  * not the float 0.1.
+ *
+ * Minus signs follow TVM's tokenizer: a run of '-' right before a digit
+ * (or `inff`, TVM's infinity) is part of the number, its sign their
+ * parity (`--10` is 10), so `%x -1` is two operands, not a subtraction;
+ * any other '-' is the infix operator (TK_MINUS), and '-' '>' the arrow.
+ * A %name or @name may hold a '/' followed by a name character
+ * (`%base/x`, which TVM reads as one name), so that `%a/%b` still
+ * divides.
  */
 #include "lex.h"
 
@@ -215,13 +223,17 @@ static bool starts_token(const Lexer *lx, size_t i)
 	case '=':
 	case '.':
 	case '?':
-		return true;
 	case '-':
-		return is_digit(next) || next == '>';
+	case '+':
+	case '*':
+	case '/':
+	case '<':
+	case '>':
+		return true;
+	case '!':
+		return next == '=';
 	case '#':
 		return next == '[';
-	case '/':
-		return next == '/' || next == '*';
 	default:
 		return false;
 	}
@@ -271,16 +283,31 @@ static bool parse_suffix(const char *s, size_t n, NumSuffix *out)
 	return false;
 }
 
-/* number := '-'? digits ('.' digits)? ([eE] [+-]? digits)? suffix? */
+/* Does `inff` (TVM's float32 infinity) start at i, as a word of its own? */
+static bool at_infinity(const Lexer *lx, size_t i)
+{
+	return lx->end - i >= 4 && memcmp(lx->text + i, "inff", 4) == 0 &&
+	       (i + 4 == lx->end || !is_ident_char(lx->text[i + 4]));
+}
+
+/* number := '-'* (digits ('.' digits)? ([eE] [+-]? digits)? suffix? | 'inff')
+ * The minus signs' parity is the sign, as in TVM's tokenizer. */
 static void lex_number(Lexer *lx, Token *out, size_t start)
 {
 	const char *t = lx->text;
-	size_t i = start, end = lx->end, num_end, sfx_start;
+	size_t i = start, end = lx->end, num_end, sfx_start, digits;
 	bool neg = false, is_float = false;
 	NumSuffix suffix;
-	if (t[i] == '-') {
-		neg = true;
+	while (i < end && t[i] == '-') {
+		neg = !neg;
 		i++;
+	}
+	digits = i;
+	if (at_infinity(lx, i)) {
+		set_token(lx, out, TK_FLOAT, start, i + 4);
+		out->num.f = neg ? -INFINITY : INFINITY;
+		out->suffix = NUM_F32;
+		return;
 	}
 	while (i < end && is_digit(t[i]))
 		i++;
@@ -323,18 +350,18 @@ static void lex_number(Lexer *lx, Token *out, size_t start)
 	}
 	if (is_float || suffix == NUM_F16 || suffix == NUM_F32 || suffix == NUM_F64) {
 		double v;
-		if (!lex_parse_double(t + start, num_end - start, &v) || isinf(v)) {
+		if (!lex_parse_double(t + digits, num_end - digits, &v) || isinf(v)) {
 			lex_error(lx, out, start, i, "number '%.*s' is out of range",
 				  (int)(num_end - start > 32 ? 32 : num_end - start), t + start);
 			return;
 		}
 		set_token(lx, out, TK_FLOAT, start, i);
-		out->num.f = v;
+		out->num.f = neg ? -v : v;
 		out->suffix = suffix;
 		return;
 	} else {
 		uint64_t acc = 0, limit = neg ? (uint64_t)INT64_MAX + 1 : (uint64_t)INT64_MAX;
-		for (size_t k = neg ? start + 1 : start; k < num_end; k++) {
+		for (size_t k = digits; k < num_end; k++) {
 			uint64_t d = (uint64_t)(t[k] - '0');
 			if (acc > (limit - d) / 10) {
 				lex_error(lx, out, start, i, "integer '%.*s' is out of range",
@@ -427,6 +454,10 @@ void lex_next(Lexer *lx, Token *out)
 	c = t[start];
 	next = start + 1 < end ? t[start + 1] : '\0';
 	i = start + 1;
+	if (c == 'i' && at_infinity(lx, start)) {
+		lex_number(lx, out, start);
+		return;
+	}
 	if (is_ident_start(c)) {
 		/* ident := name ('.' name)*, as in nn.conv2d */
 		for (;;) {
@@ -440,14 +471,26 @@ void lex_next(Lexer *lx, Token *out)
 		set_token(lx, out, keyword_kind(t + start, i - start), start, i);
 		return;
 	}
-	if (is_digit(c) || (c == '-' && is_digit(next))) {
+	if (c == '-') {
+		/* a run of '-' before a number is its sign */
+		size_t j = start;
+		while (j < end && t[j] == '-')
+			j++;
+		if ((j < end && is_digit(t[j])) || at_infinity(lx, j)) {
+			lex_number(lx, out, start);
+			return;
+		}
+	}
+	if (is_digit(c)) {
 		lex_number(lx, out, start);
 		return;
 	}
 	switch (c) {
 	case '%':
 	case '@':
-		while (i < end && is_ident_char(t[i]))
+		/* TVM's names may hold '/' (`%base/x`) */
+		while (i < end && (is_ident_char(t[i]) || (t[i] == '/' && i > start + 1 &&
+							   i + 1 < end && is_ident_char(t[i + 1]))))
 			i++;
 		if (i == start + 1) {
 			lex_error(lx, out, start, i, "expected a name after '%c'", c);
@@ -491,8 +534,41 @@ void lex_next(Lexer *lx, Token *out)
 			set_token(lx, out, TK_FATARROW, start, i + 1);
 			return;
 		}
+		if (next == '=') {
+			set_token(lx, out, TK_EQ_EQ, start, i + 1);
+			return;
+		}
 		set_token(lx, out, TK_EQUAL, start, i);
 		return;
+	case '+':
+		set_token(lx, out, TK_PLUS, start, i);
+		return;
+	case '*':
+		set_token(lx, out, TK_STAR, start, i);
+		return;
+	case '/': /* comments were skipped: a division */
+		set_token(lx, out, TK_SLASH, start, i);
+		return;
+	case '<':
+		if (next == '=') {
+			set_token(lx, out, TK_LESS_EQ, start, i + 1);
+			return;
+		}
+		set_token(lx, out, TK_LESS, start, i);
+		return;
+	case '>':
+		if (next == '=') {
+			set_token(lx, out, TK_GREATER_EQ, start, i + 1);
+			return;
+		}
+		set_token(lx, out, TK_GREATER, start, i);
+		return;
+	case '!':
+		if (next == '=') {
+			set_token(lx, out, TK_NOT_EQ, start, i + 1);
+			return;
+		}
+		break;
 	case '.':
 		set_token(lx, out, TK_DOT, start, i);
 		return;
@@ -504,7 +580,8 @@ void lex_next(Lexer *lx, Token *out)
 			set_token(lx, out, TK_ARROW, start, i + 1);
 			return;
 		}
-		break;
+		set_token(lx, out, TK_MINUS, start, i);
+		return;
 	case '#':
 		if (next == '[') {
 			set_token(lx, out, TK_HASH, start, i + 1);

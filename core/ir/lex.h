@@ -58,6 +58,17 @@ typedef enum TokenKind {
 	TK_IF,       /* if */
 	TK_ELSE,     /* else */
 	TK_FREE_VAR, /* free_var */
+	/* TVM's infix operators, which read as calls (parse.c) */
+	TK_PLUS,       /* + */
+	TK_MINUS,      /* - not before a digit or '>' */
+	TK_STAR,       /* * */
+	TK_SLASH,      /* / not starting a comment */
+	TK_LESS,       /* < */
+	TK_GREATER,    /* > */
+	TK_LESS_EQ,    /* <= */
+	TK_GREATER_EQ, /* >= */
+	TK_EQ_EQ,      /* == */
+	TK_NOT_EQ,     /* != */
 } TokenKind;
 
 /* The type suffix written after a number: 1f, 2i64, 3i16, 1f16 (TVM's

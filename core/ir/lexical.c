@@ -67,6 +67,7 @@ static int16_t read_device(const Reader *r, const Expr *e, int16_t scope)
 		}
 		return scope;
 	case EXPR_CONSTANT:
+	case EXPR_OP_VALUE: /* TVM: an operator is read in the scope it is in */
 	case EXPR_LET:
 	case EXPR_TUPLE:
 	case EXPR_PROJ:

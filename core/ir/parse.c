@@ -6,12 +6,23 @@
  * demand with a few tokens of lookahead, and builds IR nodes only
  * through the ir.h constructors, straight into the module's arenas.
  *
+ * Expressions follow TVM's parser: a body, and what parentheses, call
+ * arguments and an if's condition hold, is a sequence of statements
+ * (`let`, graph bindings, `e;`) ending in an expression; an expression
+ * is infix operators (parse_expr, TVM's precedence) over calls and
+ * projections (parse_postfix) of primaries, among which an operator or
+ * constructor named alone is a value (EXPR_OP_VALUE).
+ *
  * Scale: a function body is a loop over statements, not a recursion, and
  * lets are stacked and folded into nested EXPR_LETs once the body's result
  * is known, so a million bindings cost a million loop iterations. %names
  * resolve through an open-addressing hash table with an undo log (a scope
  * is a mark in the log), so entering and leaving a closure, an if branch or
- * a function costs only the names bound inside it. Call arguments, tuple
+ * a function costs only the names bound inside it. As in TVM's parser, a
+ * graph binding (`%0 = e;`) stays visible to the rest of its definition
+ * after its scope ends, while a let's, a parameter's or a pattern's
+ * variable used outside its scope is an error (check_free_uses); a name no
+ * binding of the definition has is a free variable. Call arguments, tuple
  * fields, parameters, attributes and dimensions are collected on parser-
  * owned stacks that are reused, so nothing is malloc'd per token. Recursion
  * (nested expressions, types, attribute lists) is capped at
@@ -99,6 +110,11 @@ typedef struct NameEntry {
 		Expr *expr;
 		uint32_t index_plus_one;
 	} u;
+	/* in the scope: the definition that last bound the name
+	 * (Parser.definition); among the free variables: the last one that
+	 * used it without a declaration in scope */
+	uint32_t definition;
+	bool declared; /* a free variable: declared with free_var */
 } NameEntry;
 
 typedef struct NameTable {
@@ -180,7 +196,16 @@ typedef struct ScopeUndo {
 	const char *key;
 	uint32_t len;
 	Expr *prev;
+	bool graph; /* a graph binding `%0 = e;` (see scope_restore) */
 } ScopeUndo;
+
+/* A use of a free variable without a declaration in scope, kept for the
+ * end of its definition to tell whether the name is bound there
+ * (check_free_uses). */
+typedef struct FreeUse {
+	Expr *var;
+	Pos pos;
+} FreeUse;
 
 /* An operator not in ops.def that the module calls: its first call, and
  * how many there are (for the note that names them). */
@@ -231,6 +256,11 @@ typedef struct Parser {
 	uint32_t last_line;   /* line of the last consumed token */
 	uint32_t last_offset; /* where the last consumed token starts */
 	uint32_t last_end;    /* and where it ends (a string: before its quotes) */
+	/* the last ';' that made a sequence (`e1; e2`) inside parentheses,
+	 * as offset + 1 (0: none), its position, and the one a note was
+	 * given for (note_sequence) */
+	uint32_t seq_semi, seq_noted;
+	Pos seq_semi_pos;
 	const SourceFile *src;
 	IrModule *m;
 	DeviceTable *devices; /* grows by the memory scopes the module names */
@@ -241,10 +271,21 @@ typedef struct Parser {
 	int max_depth;  /* parse_max_depth() */
 	size_t ntokens; /* tokens read, for polling Ctrl-C (interrupt_poll) */
 
-	NameTable scope; /* %name -> node, with an undo log */
-	Expr **numbered; /* %0, %1, ...: node by number, outside the table */
+	NameTable scope;               /* %name -> node, with an undo log */
+	Expr **numbered;               /* %0, %1, ...: node by number, outside the table */
+	uint32_t *numbered_definition; /* and the definition that bound it last */
 	size_t numbered_cap;
 	size_t numbered_limit;
+	uint32_t definition;    /* counts the definitions (and a bare input) read */
+	uint32_t definition_id; /* the first node id of the one being read */
+	NameTable stale;        /* graph bindings of this definition out of scope */
+	/* what out_of_scope_var walks: stamps by node id (visited, bound
+	 * inside the walk), its generation, and what is left of its budget */
+	uint32_t *walk_seen, *walk_bound;
+	size_t walk_cap;
+	uint32_t walk_gen;
+	size_t walk_budget;
+	STACK(FreeUse) free_uses; /* in this definition (check_free_uses) */
 	/* set by a definition just before its body: the body leaves its
 	 * bindings for the definition to drop all at once (scope_restore) */
 	bool body_restore_deferred;
@@ -287,13 +328,18 @@ typedef struct Parser {
 } Parser;
 
 static Expr *parse_expr(Parser *p);
+static Expr *parse_sequence(Parser *p);
 static Expr *parse_body(Parser *p);
 static Type *parse_type(Parser *p);
 static bool parse_type_params(Parser *p, size_t mark);
+static bool parse_annotation(Parser *p, Type **out);
 static const char **take_type_params(Parser *p, size_t mark, uint32_t *n);
 static Type *parse_type_name(Parser *p);
 static Expr *parse_construct(Parser *p);
+static Expr *parse_construct_args(Parser *p, const char *name, Pos pos, uint32_t adt,
+				  uint32_t ctor);
 static Expr *parse_match(Parser *p);
+static Expr *parse_postfix(Parser *p);
 static bool close_body(Parser *p, bool body_ok, const char *what);
 static bool parse_attr_value(Parser *p, AttrValue *out);
 static Expr *meta_constant(Parser *p, Pos pos, int64_t index);
@@ -572,31 +618,70 @@ static Expr **numbered_slot(Parser *p, const char *key, size_t len, bool grow)
 	if (n > p->numbered_limit)
 		return NULL;
 	if (n >= p->numbered_cap) {
-		size_t old = p->numbered_cap;
+		size_t old = p->numbered_cap, cap = old;
 		if (!grow)
 			return NULL;
 		grow_array((void **)&p->numbered, &p->numbered_cap, n + 1, sizeof(Expr *));
+		grow_array((void **)&p->numbered_definition, &cap, p->numbered_cap,
+			   sizeof(uint32_t));
 		memset(p->numbered + old, 0, (p->numbered_cap - old) * sizeof(Expr *));
+		memset(p->numbered_definition + old, 0, (p->numbered_cap - old) * sizeof(uint32_t));
 	}
 	return &p->numbered[n];
 }
 
-static void scope_bind(Parser *p, const Token *name, Expr *e)
+/* Binds name to e in the current scope, as a graph binding (`%0 = e;`)
+ * or not (a let, a parameter, a pattern's or a free_var's variable). */
+static void scope_bind(Parser *p, const Token *name, Expr *e, bool graph)
 {
 	const char *key = name->text + 1;
 	size_t len = name->len - 1;
 	Expr **slot = numbered_slot(p, key, len, true);
-	ScopeUndo u = {key, (uint32_t)len, NULL};
-	if (!slot)
-		slot = &name_table_insert(&p->scope, key, len)->u.expr;
+	ScopeUndo u = {key, (uint32_t)len, NULL, graph};
+	if (slot) {
+		p->numbered_definition[slot - p->numbered] = p->definition;
+	} else {
+		NameEntry *entry = name_table_insert(&p->scope, key, len);
+		entry->definition = p->definition;
+		slot = &entry->u.expr;
+	}
 	u.prev = *slot;
 	*slot = e;
 	STACK_PUSH(p->undo, u);
 }
 
+/* Was the name bound anywhere in the definition being read? */
+static bool bound_in_definition(Parser *p, const char *key, size_t len)
+{
+	Expr **slot = numbered_slot(p, key, len, false);
+	NameEntry *entry;
+	if (slot)
+		return p->numbered_definition[slot - p->numbered] == p->definition;
+	entry = name_table_find(&p->scope, key, len);
+	return entry && entry->definition == p->definition;
+}
+
+/* Leaves the scopes opened since mark. A graph binding that goes out of
+ * scope stays visible to the rest of its definition (stale), as in TVM's
+ * parser, whose graph bindings are not scoped: its printer binds a value
+ * two branches share in the first and uses it in the second. */
 static void scope_restore(Parser *p, size_t mark)
 {
-	if (mark == 0 && 2 * p->undo.count >= p->scope.count) {
+	while (p->undo.count > mark) {
+		ScopeUndo *u = &p->undo.items[--p->undo.count];
+		Expr **slot = numbered_slot(p, u->key, u->len, false);
+		if (!slot)
+			slot = &name_table_find(&p->scope, u->key, u->len)->u.expr;
+		if (u->graph && *slot)
+			name_table_insert(&p->stale, u->key, u->len)->u.expr = *slot;
+		*slot = u->prev;
+	}
+}
+
+/* Leaves every scope at the end of a definition (or of a bare input). */
+static void scope_clear(Parser *p)
+{
+	if (2 * p->undo.count >= p->scope.count) {
 		/* Everything goes, and most of the table with it: clearing
 		 * it whole is sequential, while undoing a million bindings one
 		 * by one is a million hash lookups. */
@@ -606,15 +691,10 @@ static void scope_restore(Parser *p, size_t mark)
 			memset(p->scope.slots, 0, p->scope.cap * sizeof(NameEntry));
 		p->scope.count = 0;
 		p->undo.count = 0;
-		return;
+	} else {
+		scope_restore(p, 0);
 	}
-	while (p->undo.count > mark) {
-		ScopeUndo *u = &p->undo.items[--p->undo.count];
-		Expr **slot = numbered_slot(p, u->key, u->len, false);
-		if (!slot)
-			slot = &name_table_find(&p->scope, u->key, u->len)->u.expr;
-		*slot = u->prev;
-	}
+	name_table_free(&p->stale);
 }
 
 /* What a %name means here, or NULL. */
@@ -637,22 +717,174 @@ static void add_free_var(Parser *p, Expr *var)
 	m->free_vars[m->nfree_vars++] = var;
 }
 
-/* The module-wide free variable named by t, created on first use. */
-static Expr *free_var(Parser *p, const Token *t, Type *annotation)
+/* The module-wide free variable named by t, created on first use; a
+ * declaration (`free_var`) or not (a %name that nothing binds). */
+static Expr *free_var(Parser *p, const Token *t, Type *annotation, bool declaration)
 {
 	NameEntry *entry = name_table_insert(&p->free_vars, t->text + 1, t->len - 1);
 	if (!entry->u.expr) {
 		entry->u.expr = ir_var(p->m, t->pos, token_name(p, t), VAR_FREE, annotation);
 		add_free_var(p, entry->u.expr);
 	}
+	if (declaration) {
+		entry->declared = true;
+	} else if (!entry->declared && entry->definition != p->definition) {
+		/* its first undeclared use in this definition */
+		FreeUse use = {entry->u.expr, t->pos};
+		entry->definition = p->definition;
+		STACK_PUSH(p->free_uses, use);
+	}
 	return entry->u.expr;
 }
 
-/* A %name in an expression: the innermost binding, else a free variable. */
+enum { STALE_WALK_BUDGET = 1 << 24 }; /* nodes, over a whole parse */
+
+/* A variable that graph binding e (out of its scope, used here) uses and
+ * that is not in scope here: bound neither where the use is nor inside e
+ * (a closure's parameter, a let's variable that e holds). NULL when there
+ * is none; e itself when the walk's budget, which keeps a text of many
+ * such uses from taking quadratic time, is spent. The walk stays inside
+ * the definition being read (what came before holds none of its
+ * variables). */
+static const Expr *out_of_scope_var(Parser *p, Expr *e)
+{
+	const Expr *found = NULL;
+	ExprVec stack = {0};
+	if (p->walk_cap < p->m->nexprs) {
+		size_t old = p->walk_cap;
+		grow_array((void **)&p->walk_seen, &p->walk_cap, p->m->nexprs, sizeof(uint32_t));
+		p->walk_bound = xrealloc(p->walk_bound, p->walk_cap * sizeof(uint32_t));
+		memset(p->walk_seen + old, 0, (p->walk_cap - old) * sizeof(uint32_t));
+		memset(p->walk_bound + old, 0, (p->walk_cap - old) * sizeof(uint32_t));
+	}
+	p->walk_gen++;
+	exprvec_push(&stack, e);
+	while (stack.count && !found) {
+		Expr *n = stack.items[--stack.count];
+		if (n->id < p->definition_id || p->walk_seen[n->id] == p->walk_gen)
+			continue;
+		if (!p->walk_budget) {
+			found = e;
+			break;
+		}
+		p->walk_budget--;
+		p->walk_seen[n->id] = p->walk_gen;
+		switch (n->kind) {
+		case EXPR_VAR:
+			if (n->u.var.role != VAR_FREE && p->walk_bound[n->id] != p->walk_gen &&
+			    (!n->name || scope_lookup(p, n->name, strlen(n->name)) != n))
+				found = n;
+			continue;
+		case EXPR_LET:
+			p->walk_bound[n->u.let.var->id] = p->walk_gen;
+			break;
+		case EXPR_FN:
+			for (uint32_t i = 0; i < n->u.fn.nparams; i++)
+				p->walk_bound[n->u.fn.params[i]->id] = p->walk_gen;
+			break;
+		case EXPR_MATCH:
+			for (uint32_t i = 0; i < n->u.match.nvars; i++)
+				p->walk_bound[n->u.match.vars[i]->id] = p->walk_gen;
+			break;
+		case EXPR_GLOBAL:
+		case EXPR_CONSTANT:
+		case EXPR_CALL:
+		case EXPR_TUPLE:
+		case EXPR_PROJ:
+		case EXPR_IF:
+		case EXPR_CONSTRUCT:
+		case EXPR_OP_VALUE:
+			break;
+		}
+		for (uint32_t i = 0; i < ir_child_count(n); i++)
+			exprvec_push(&stack, ir_child(n, i));
+	}
+	exprvec_free(&stack);
+	return found;
+}
+
+/* A %name in an expression: the innermost binding, else a graph binding
+ * of this definition out of scope (scope_restore), else a free variable.
+ * An out-of-scope graph binding whose value uses a variable not in scope
+ * here (TVM's parser reads it, and its type inference refuses it) is an
+ * error. */
 static Expr *lookup_local(Parser *p, const Token *t)
 {
 	Expr *e = scope_lookup(p, t->text + 1, t->len - 1);
-	return e ? e : free_var(p, t, NULL);
+	NameEntry *stale;
+	const Expr *var;
+	if (e)
+		return e;
+	stale = name_table_find(&p->stale, t->text + 1, t->len - 1);
+	if (!stale)
+		return free_var(p, t, NULL, false);
+	var = out_of_scope_var(p, stale->u.expr);
+	if (var == stale->u.expr) {
+		parse_error(p, t->pos, "'%.*s' is used outside the scope of its binding",
+			    (int)t->len, t->text);
+	} else if (var) {
+		parse_error(p, t->pos,
+			    "'%.*s' is used outside the scope of its binding, and its value uses "
+			    "'%%%s', which is not in scope here",
+			    (int)t->len, t->text, var->name ? var->name : "");
+		if (!p->stop)
+			diag_note(p->diags, p->src, var->pos, "'%%%s' is bound here",
+				  var->name ? var->name : "");
+	}
+	return stale->u.expr;
+}
+
+/* A node of fn named name that binds it (a variable, or a graph
+ * binding's node), the first in the text, or NULL. */
+static const Expr *find_binding(Parser *p, Expr *fn, const char *name)
+{
+	uint8_t *seen = xcalloc(p->m->nexprs / 8 + 1, 1);
+	ExprVec nodes = {0};
+	const Expr *found = NULL;
+	ir_postorder(p->m, fn, true, seen, &nodes);
+	for (size_t i = 0; i < nodes.count; i++) {
+		const Expr *e = nodes.items[i];
+		if (e->name && strcmp(e->name, name) == 0 &&
+		    (e->kind != EXPR_VAR || e->u.var.role != VAR_FREE) &&
+		    (!found || e->pos.line < found->pos.line ||
+		     (e->pos.line == found->pos.line && e->pos.col < found->pos.col)))
+			found = e;
+	}
+	exprvec_free(&nodes);
+	free(seen);
+	return found;
+}
+
+/* At the end of a definition (fn: what it defines): a %name used where
+ * nothing binding it is in scope is a free variable, unless the
+ * definition binds it elsewhere. Then, as TVM's parser reports (`this
+ * local variable has not been previously declared`), it is an error: a
+ * let's, a parameter's or a pattern's variable used out of its scope, or
+ * a name used before the binding that follows. */
+static void check_free_uses(Parser *p, Expr *fn)
+{
+	for (size_t i = 0; i < p->free_uses.count && !p->stop; i++) {
+		const FreeUse *u = &p->free_uses.items[i];
+		const char *name = u->var->name;
+		NameEntry *entry = name_table_find(&p->free_vars, name, strlen(name));
+		const Expr *binding;
+		if (entry->declared || !bound_in_definition(p, name, strlen(name)))
+			continue;
+		binding = fn ? find_binding(p, fn, name) : NULL;
+		if (binding &&
+		    (binding->pos.line > u->pos.line ||
+		     (binding->pos.line == u->pos.line && binding->pos.col > u->pos.col)))
+			parse_error(p, u->pos, "'%%%s' is used before its binding", name);
+		else
+			parse_error(
+				p, u->pos,
+				"'%%%s' is used outside the scope of its binding (a let's, a "
+				"parameter's or a pattern's variable is visible only in its body)",
+				name);
+		if (binding && !p->stop)
+			diag_note(p->diags, p->src, binding->pos, "'%%%s' is bound here", name);
+	}
+	p->free_uses.count = 0;
 }
 
 /* ---- Devices ---------------------------------------------------------- */
@@ -1264,8 +1496,10 @@ static void describe_schema(StrBuf *sb, OpKind op)
 }
 
 /* call_attr := IDENT '=' attr_value
- * Validated against the op's schema (op OP_NONE: an unknown op or a call of
- * an expression, reported elsewhere) and pushed on the attribute stack. */
+ * Validated against the op's schema (op OP_NONE: an unknown op, reported
+ * elsewhere) and pushed on the attribute stack. On a call of an
+ * expression (!is_op) any name is kept as written, as TVM keeps them in
+ * the attributes type their `attrs_type_key` names (parse_postfix). */
 static bool parse_call_attr(Parser *p, OpKind op, bool is_op, size_t attr_mark)
 {
 	Token name = next(p);
@@ -1281,13 +1515,9 @@ static bool parse_call_attr(Parser *p, OpKind op, bool is_op, size_t attr_mark)
 	} else if (!parse_attr_value(p, &v)) {
 		return false;
 	}
-	if (!is_op) {
-		parse_error(p, name.pos, "attributes are only allowed in operator calls");
+	if (is_op && op == OP_NONE)
 		return true;
-	}
-	if (op == OP_NONE)
-		return true;
-	if (!kind) {
+	if (is_op && !kind) {
 		StrBuf sb;
 		strbuf_init(&sb);
 		describe_schema(&sb, op);
@@ -1302,7 +1532,7 @@ static bool parse_call_attr(Parser *p, OpKind op, bool is_op, size_t attr_mark)
 			return true;
 		}
 	}
-	if (!check_attr_kind(p, op, cname, kind, &v, vpos))
+	if (is_op && !check_attr_kind(p, op, cname, kind, &v, vpos))
 		return true;
 	{
 		Attr a = {cname, v, name.pos};
@@ -1330,14 +1560,24 @@ static AttrValue copy_value(IrModule *m, const AttrValue *v)
 
 /* ---- Types ------------------------------------------------------------ */
 
+/* dtype := a name dtype_parse reads: float32, int (int32), int8x4, ...
+ * A scalar type of that dtype (a placeholder after an error). */
 static Type *parse_dtype_name(Parser *p, const Token *t)
 {
 	DType dt;
-	if (dtype_from_name(t->text, t->len, &dt))
-		return type_scalar(ir_data_arena(p->m), dt);
-	parse_error(p, t->pos, "unknown dtype '%.*s' (devplan knows %s)",
-		    (int)(t->len > 40 ? 40 : t->len), t->text, dtype_known_names());
-	return type_scalar(ir_data_arena(p->m), DT_FLOAT32);
+	uint32_t lanes;
+	Type *type;
+	if (!dtype_parse(t->text, t->len, &dt, &lanes)) {
+		parse_error(p, t->pos,
+			    "unknown dtype '%.*s' (devplan knows %s, and "
+			    "their vectors such as int8x4)",
+			    (int)(t->len > 40 ? 40 : t->len), t->text, dtype_known_names());
+		dt = DT_FLOAT32;
+		lanes = 1;
+	}
+	type = type_scalar(ir_data_arena(p->m), dt);
+	type->u.tensor.lanes = lanes;
+	return type;
 }
 
 /* tensor_type := 'Tensor' '[' '(' (dim (',' dim)* ','?)? ')' ',' dtype ']'
@@ -1399,7 +1639,7 @@ static Type *parse_tensor_type(Parser *p)
 	if (!expect(p, TK_RBRACKET, "']' to close 'Tensor['"))
 		goto out;
 	/* the size in bytes of the known dimensions must fit in int64 */
-	bytes = (int64_t)dtype_size(dtype->u.tensor.dtype);
+	bytes = (int64_t)dtype_size(dtype->u.tensor.dtype) * dtype->u.tensor.lanes;
 	for (size_t i = mark; known_dtype && i < p->dims.count; i++) {
 		int64_t d = p->dims.items[i];
 		if (d > 0 && bytes > INT64_MAX / d)
@@ -1413,6 +1653,7 @@ static Type *parse_tensor_type(Parser *p)
 		goto out;
 	t = type_tensor(ir_data_arena(p->m), dtype->u.tensor.dtype,
 			(uint32_t)(p->dims.count - mark), STACK_AT(p->dims, mark));
+	t->u.tensor.lanes = dtype->u.tensor.lanes;
 out:
 	p->dims.count = mark;
 	return t;
@@ -1455,7 +1696,7 @@ static Type *parse_ref_type(Parser *p)
 	return type_ref(ir_data_arena(p->m), value);
 }
 
-/* type := tensor_type | dtype | ref_type | type_var | type_call | '?'
+/* type := tensor_type | dtype | ref_type | type_var | type_call | '?' | '_'
  *       | '(' (type (',' type)* ','?)? ')'
  *       | 'fn' '(' (type (',' type)*)? ')' '->' type */
 static Type *parse_type(Parser *p)
@@ -1468,6 +1709,10 @@ static Type *parse_type(Parser *p)
 		return NULL;
 	if (lex_is_ident(t, "Tensor")) {
 		result = parse_tensor_type(p);
+	} else if (lex_is_ident(t, "_")) {
+		/* TVM's IncompleteType: a type left to inference, a hole */
+		next(p);
+		result = type_var(ir_data_arena(p->m), "_", true);
 	} else if (lex_is_ident(t, "ref")) {
 		result = parse_ref_type(p);
 	} else if (t->kind == TK_IDENT) {
@@ -1509,6 +1754,18 @@ static Type *parse_type(Parser *p)
 	p->types.count = mark;
 	leave(p);
 	return result;
+}
+
+/* annotation := type
+ * The type written on a variable or as a function's result. `_` alone,
+ * TVM's IncompleteType, says nothing: *out is NULL, as TVM's parser
+ * makes `let %x: _ = e` the same as `let %x = e`. False after an error. */
+static bool parse_annotation(Parser *p, Type **out)
+{
+	Type *t = parse_type(p);
+	*out = t && t->kind == TYPE_VAR && t->u.var.hole && strcmp(t->u.var.name, "_") == 0 ? NULL
+											    : t;
+	return t != NULL;
 }
 
 /* ---- Expressions ------------------------------------------------------ */
@@ -1554,7 +1811,8 @@ static uint16_t float_to_half(float f)
 }
 
 /* scalar := INT | FLOAT | 'True' | 'False'
- * 3 is int32, 2i64 int64, 4i16 int16, 1f and 1.5 float32, 1f64 float64,
+ * 3 is int32 (int64 when int32 cannot hold it, as in TVM), 2i64 int64,
+ * 4i16 int16, 1f and 1.5 float32, 1f64 float64,
  * 1f16 float16 (TVM's support/scalars.cc: the other dtypes have no literal
  * and come as meta[relay.Constant][i]). */
 static Expr *parse_scalar(Parser *p)
@@ -1584,12 +1842,17 @@ static Expr *parse_scalar(Parser *p)
 				    t.text);
 		else
 			v.i16 = (int16_t)t.num.i;
+	} else if (t.kind == TK_INT && t.suffix == NUM_NONE &&
+		   (t.num.i < INT32_MIN || t.num.i > INT32_MAX)) {
+		/* TVM's rule: an integer without a suffix that int32 cannot
+		 * hold is an int64 */
+		tensor.dtype = DT_INT64;
+		v.i64 = t.num.i;
 	} else if (t.kind == TK_INT) {
 		tensor.dtype = DT_INT32;
 		if (t.num.i < INT32_MIN || t.num.i > INT32_MAX)
-			parse_error(p, t.pos,
-				    "integer '%.*s' does not fit in int32 (write it as %.*si64)",
-				    (int)t.len, t.text, (int)t.len, t.text);
+			parse_error(p, t.pos, "integer '%.*s' does not fit in int32", (int)t.len,
+				    t.text);
 		else
 			v.i32 = (int32_t)t.num.i;
 	} else if (t.suffix == NUM_F64) {
@@ -1597,14 +1860,14 @@ static Expr *parse_scalar(Parser *p)
 		v.f64 = t.num.f;
 	} else if (t.suffix == NUM_F16) {
 		tensor.dtype = DT_FLOAT16;
-		if (fabs(t.num.f) > 65504.0)
+		if (!isinf(t.num.f) && fabs(t.num.f) > 65504.0)
 			parse_error(p, t.pos, "number '%.*s' is out of range for float16",
 				    (int)t.len, t.text);
 		else
 			v.f16 = float_to_half((float)t.num.f);
 	} else {
 		tensor.dtype = DT_FLOAT32;
-		if (fabs(t.num.f) > FLT_MAX)
+		if (!isinf(t.num.f) && fabs(t.num.f) > FLT_MAX)
 			parse_error(p, t.pos, "number '%.*s' is out of range for float32",
 				    (int)t.len, t.text);
 		else
@@ -1641,12 +1904,25 @@ static Expr *meta_constant(Parser *p, Pos pos, int64_t index)
 	return m->constants[index];
 }
 
-/* call_args := (arg (',' arg)* ','?)? ')'     arg := expr | IDENT '=' attr_value
+/* After a parenthesised list opened at offset `open` failed: when a ';'
+ * inside it made a sequence of what were meant as its items (a ')'
+ * missing before it: `add(%x, %x;`), says so, once per ';'. */
+static void note_sequence(Parser *p, uint32_t open)
+{
+	if (p->seq_semi > open && p->seq_semi != p->seq_noted && !p->stop) {
+		p->seq_noted = p->seq_semi;
+		diag_note(p->diags, p->src, p->seq_semi_pos,
+			  "this ';' makes a sequence (`e1; e2`) of what follows it inside the "
+			  "parentheses: is a ')' missing before it?");
+	}
+}
+
+/* call_args := (arg (',' arg)* ','?)? ')'     arg := sequence | IDENT '=' attr_value
  * Arguments go on the expression stack, attributes on the attribute stack;
  * the '(' is already consumed. Attributes come after every argument; where
  * the first one starts goes to *attrs_offset (UINT32_MAX when there is
  * none), and p->last_offset is the ')' on success. */
-static bool parse_call_args(Parser *p, OpKind op, bool is_op, uint32_t *attrs_offset)
+static bool parse_call_items(Parser *p, OpKind op, bool is_op, uint32_t *attrs_offset)
 {
 	size_t attr_mark = p->attrs.count;
 	bool seen_attr = false;
@@ -1668,7 +1944,7 @@ static bool parse_call_args(Parser *p, OpKind op, bool is_op, uint32_t *attrs_of
 					    "argument after the attributes (attributes come last)");
 				return false;
 			}
-			arg = parse_expr(p);
+			arg = parse_sequence(p);
 			if (!arg)
 				return false;
 			STACK_PUSH(p->exprs, arg);
@@ -1680,6 +1956,15 @@ static bool parse_call_args(Parser *p, OpKind op, bool is_op, uint32_t *attrs_of
 		}
 		return expect(p, TK_RPAREN, "')' after arguments");
 	}
+}
+
+static bool parse_call_args(Parser *p, OpKind op, bool is_op, uint32_t *attrs_offset)
+{
+	uint32_t open = p->last_offset;
+	if (parse_call_items(p, op, is_op, attrs_offset))
+		return true;
+	note_sequence(p, open);
+	return false;
 }
 
 /* printed_type := '/' '*' 'ty=' type ... '*' '/'
@@ -1780,6 +2065,25 @@ static void note_unknown_ops(Parser *p)
 	strbuf_free(&sb);
 }
 
+/* The call of known operator op at pos on the arguments and attributes
+ * from emark and amark on the stacks (an arity it does not take is
+ * reported, and the call built all the same). */
+static Expr *finish_op_call(Parser *p, OpKind op, Pos pos, size_t emark, size_t amark)
+{
+	const OpInfo *info = op_info(op);
+	uint32_t nargs = (uint32_t)(p->exprs.count - emark);
+	if ((int64_t)nargs < info->min_args || (int64_t)nargs > info->max_args) {
+		if (info->min_args == info->max_args)
+			parse_error(p, pos, "operator '%s' takes %d argument%s, got %u", info->name,
+				    info->min_args, info->min_args == 1 ? "" : "s", nargs);
+		else
+			parse_error(p, pos, "operator '%s' takes %d to %d arguments, got %u",
+				    info->name, info->min_args, info->max_args, nargs);
+	}
+	return ir_call_op(p->m, pos, op, STACK_AT(p->exprs, emark), nargs,
+			  STACK_AT(p->attrs, amark), (uint32_t)(p->attrs.count - amark));
+}
+
 /* op_call := OP '(' call_args printed_type?
  * Positioned at the operator's name. An operator not in ops.def is taken
  * on trust when its result type is printed after the call (an OP_UNKNOWN
@@ -1826,22 +2130,7 @@ static Expr *parse_op_call(Parser *p, OpKind op)
 				    (int)(name.len > 60 ? 60 : name.len), name.text);
 			e = placeholder(p, name.pos);
 		} else {
-			const OpInfo *info = op_info(op);
-			if ((int64_t)nargs < info->min_args || (int64_t)nargs > info->max_args) {
-				if (info->min_args == info->max_args)
-					parse_error(p, name.pos,
-						    "operator '%s' takes %d argument%s, got %u",
-						    info->name, info->min_args,
-						    info->min_args == 1 ? "" : "s", nargs);
-				else
-					parse_error(
-						p, name.pos,
-						"operator '%s' takes %d to %d arguments, got %u",
-						info->name, info->min_args, info->max_args, nargs);
-			}
-			e = ir_call_op(p->m, name.pos, op, STACK_AT(p->exprs, emark), nargs,
-				       STACK_AT(p->attrs, amark),
-				       (uint32_t)(p->attrs.count - amark));
+			e = finish_op_call(p, op, name.pos, emark, amark);
 			e->type = printed; /* op_type_is_printed: its relation reads it */
 		}
 	}
@@ -1850,8 +2139,9 @@ static Expr *parse_op_call(Parser *p, OpKind op)
 	return e;
 }
 
-/* tuple := '(' ')' | '(' expr ')' | '(' expr ',' ')'
- *        | '(' expr (',' expr)+ ','? ')' */
+/* tuple := '(' ')' | '(' sequence ')' | '(' sequence ',' ')'
+ *        | '(' sequence (',' sequence)+ ','? ')'
+ * A parenthesised sequence is itself: `(let %a = 1; %a)`. */
 static Expr *parse_tuple(Parser *p)
 {
 	Token open = next(p);
@@ -1860,7 +2150,7 @@ static Expr *parse_tuple(Parser *p)
 	Expr *result = NULL;
 	if (!accept(p, TK_RPAREN)) {
 		for (;;) {
-			Expr *e = parse_expr(p);
+			Expr *e = parse_sequence(p);
 			if (!e)
 				goto out;
 			STACK_PUSH(p->exprs, e);
@@ -1882,6 +2172,8 @@ static Expr *parse_tuple(Parser *p)
 		result = ir_tuple(p->m, open.pos, STACK_AT(p->exprs, mark),
 				  (uint32_t)(p->exprs.count - mark));
 out:
+	if (!result)
+		note_sequence(p, open.offset);
 	p->exprs.count = mark;
 	return result;
 }
@@ -1900,14 +2192,14 @@ static bool close_body(Parser *p, bool body_ok, const char *what)
 	return false;
 }
 
-/* if := 'if' '(' expr ')' '{' body '}' 'else' '{' body '}' */
+/* if := 'if' '(' sequence ')' '{' body '}' 'else' '{' body '}' */
 static Expr *parse_if(Parser *p)
 {
 	Token kw = next(p);
 	Expr *cond, *then_branch, *else_branch;
 	if (!expect(p, TK_LPAREN, "'(' after 'if'"))
 		return NULL;
-	cond = parse_expr(p);
+	cond = parse_sequence(p);
 	if (!cond || !expect(p, TK_RPAREN, "')' after the condition") ||
 	    !expect(p, TK_LBRACE, "'{' before the then branch"))
 		return NULL;
@@ -1961,11 +2253,8 @@ static bool parse_param(Parser *p, uint32_t first_param_id)
 			break;
 		}
 	}
-	if (accept(p, TK_COLON)) {
-		annotation = parse_type(p);
-		if (!annotation)
-			return false;
-	}
+	if (accept(p, TK_COLON) && !parse_annotation(p, &annotation))
+		return false;
 	prev = scope_lookup(p, name.text + 1, name.len - 1);
 	if (prev && prev->kind == EXPR_VAR && prev->u.var.role == VAR_PARAM &&
 	    prev->id >= first_param_id)
@@ -1973,7 +2262,7 @@ static bool parse_param(Parser *p, uint32_t first_param_id)
 	take_span(p, name.pos);
 	var = ir_var(p->m, name.pos, token_name(p, &name), VAR_PARAM, annotation);
 	var->device = device;
-	scope_bind(p, &name, var);
+	scope_bind(p, &name, var, false);
 	STACK_PUSH(p->exprs, var);
 	return true;
 }
@@ -2048,8 +2337,9 @@ static bool parse_params(Parser *p, int32_t *device)
  * definition (`def @f` consumed); `what` names it in messages. The
  * parameters are visible in the body only. The type variables from tmark
  * on are the closure's own type parameters (a definition keeps its own in
- * its IrGlobal and passes the stack's count). */
-static Expr *parse_fn_rest(Parser *p, Pos pos, const char *what, size_t tmark)
+ * its IrGlobal and passes the stack's count). A definition's end checks
+ * its names' uses (check_free_uses) and leaves every scope. */
+static Expr *parse_fn_rest(Parser *p, Pos pos, const char *what, size_t tmark, bool definition)
 {
 	size_t scope_mark = p->undo.count, emark = p->exprs.count, amark = p->attrs.count;
 	int32_t device = IR_NO_DEVICE;
@@ -2057,10 +2347,8 @@ static Expr *parse_fn_rest(Parser *p, Pos pos, const char *what, size_t tmark)
 	Expr *body = NULL, *fn = NULL;
 	bool ok = parse_params(p, &device);
 	char msg[128];
-	if (ok && accept(p, TK_ARROW)) {
-		ret = parse_type(p);
-		ok = ret != NULL;
-	}
+	if (ok && accept(p, TK_ARROW))
+		ok = parse_annotation(p, &ret);
 	if (ok) {
 		snprintf(msg, sizeof msg, "'{' before the body of %s", what);
 		ok = expect(p, TK_LBRACE, msg);
@@ -2068,7 +2356,7 @@ static Expr *parse_fn_rest(Parser *p, Pos pos, const char *what, size_t tmark)
 	if (ok) {
 		/* a definition's scope ends with its body: the restore below
 		 * drops the body's bindings too */
-		p->body_restore_deferred = scope_mark == 0;
+		p->body_restore_deferred = definition;
 		body = parse_body(p);
 		snprintf(msg, sizeof msg, "'}' to close the body of %s", what);
 		ok = close_body(p, body != NULL, msg);
@@ -2094,14 +2382,19 @@ static Expr *parse_fn_rest(Parser *p, Pos pos, const char *what, size_t tmark)
 			fn->u.fn.head = head;
 		}
 	}
-	scope_restore(p, scope_mark);
+	if (definition) {
+		check_free_uses(p, fn);
+		scope_clear(p);
+	} else {
+		scope_restore(p, scope_mark);
+	}
 	p->exprs.count = emark;
 	p->attrs.count = amark;
 	return fn;
 }
 
 /* primary := LOCAL | GLOBAL | scalar | meta_ref | tuple | 'fn' fn_rest | if
- *          | match | construct | op_call */
+ *          | match | construct | op_call | OP */
 static Expr *parse_primary(Parser *p)
 {
 	Token *t = peek(p);
@@ -2128,7 +2421,7 @@ static Expr *parse_primary(Parser *p)
 		size_t tmark = p->tvars.count;
 		Expr *fn = NULL;
 		if (peek(p)->kind != TK_LBRACKET || parse_type_params(p, tmark))
-			fn = parse_fn_rest(p, kw.pos, "the function", tmark);
+			fn = parse_fn_rest(p, kw.pos, "the function", tmark, false);
 		p->tvars.count = tmark;
 		return fn;
 	}
@@ -2163,8 +2456,19 @@ static Expr *parse_primary(Parser *p)
 	}
 	if (t->kind == TK_IDENT) {
 		NameEntry *op = name_table_find(&p->ops, t->text, t->len);
-		if (op || peek_at(p, 1)->kind == TK_LPAREN)
+		if (peek_at(p, 1)->kind == TK_LPAREN)
 			return parse_op_call(p, op ? (OpKind)(op->u.index_plus_one - 1) : OP_NONE);
+		if (op) {
+			/* an operator as a value, TVM's OpNode */
+			Token name = next(p);
+			return ir_op_value(p->m, name.pos, (OpKind)(op->u.index_plus_one - 1));
+		}
+		if (!(t->text[0] >= 'A' && t->text[0] <= 'Z')) {
+			parse_error(p, t->pos, "unknown operator '%.*s'",
+				    (int)(t->len > 60 ? 60 : t->len), t->text);
+			next(p);
+			return NULL;
+		}
 	}
 	if (t->kind == TK_IDENT && (t->text[0] >= 'A' && t->text[0] <= 'Z')) {
 		parse_error(p, t->pos, "unknown constructor '%.*s'",
@@ -2175,10 +2479,45 @@ static Expr *parse_primary(Parser *p)
 	return NULL;
 }
 
-/* expr := primary ('(' call_args | '.' INT)*
+/* The attributes from amark on the stack, written on call e of an
+ * expression: kept as written, under TVM's rule that they say which
+ * attributes type holds them (`attrs_type_key="attrs.TestAttrs"`,
+ * which TVM's printer writes last). */
+static void keep_call_attrs(Parser *p, Expr *e, size_t amark)
+{
+	size_t n = p->attrs.count - amark;
+	if (!n)
+		return;
+	for (size_t i = amark; i < p->attrs.count; i++)
+		if (strcmp(p->attrs.items[i].name, "attrs_type_key") == 0) {
+			ir_set_call_attrs(p->m, e, STACK_AT(p->attrs, amark), (uint32_t)n);
+			return;
+		}
+	parse_error(p, p->attrs.items[amark].pos,
+		    "attributes on a call of a function need 'attrs_type_key', the "
+		    "attributes type that holds them (TVM's rule)");
+}
+
+/* The call of operator or constructor value f at pos, its '(' consumed. */
+static Expr *call_op_value(Parser *p, const Expr *f, Pos pos)
+{
+	size_t emark = p->exprs.count, amark = p->attrs.count;
+	uint32_t attrs_offset;
+	Expr *e = NULL;
+	if (f->u.op_value.op == OP_NONE)
+		return parse_construct_args(p, f->u.op_value.name, pos, f->u.op_value.adt,
+					    f->u.op_value.ctor);
+	if (parse_call_args(p, f->u.op_value.op, true, &attrs_offset))
+		e = finish_op_call(p, f->u.op_value.op, pos, emark, amark);
+	p->exprs.count = emark;
+	p->attrs.count = amark;
+	return e;
+}
+
+/* postfix := primary ('(' call_args | '.' INT)*
  * A call of an expression or a projection is positioned where the callee
  * or the tuple starts. */
-static Expr *parse_expr(Parser *p)
+static Expr *parse_postfix(Parser *p)
 {
 	Pos start;
 	Expr *e;
@@ -2192,18 +2531,25 @@ static Expr *parse_expr(Parser *p)
 		take_span(p, e->pos);
 	while (e) {
 		Token *t = peek(p);
-		if (t->kind == TK_LPAREN) {
-			size_t mark = p->exprs.count;
+		if (t->kind == TK_LPAREN && e->kind == EXPR_OP_VALUE) {
+			/* `(add)(%x, %y)` or `%0 = add; %0(%x, %y)`: as in TVM,
+			 * the call of the operator or constructor itself */
+			next(p);
+			e = call_op_value(p, e, start);
+		} else if (t->kind == TK_LPAREN) {
+			size_t mark = p->exprs.count, amark = p->attrs.count;
 			next(p);
 			uint32_t attrs_offset;
 			if (parse_call_args(p, OP_NONE, false, &attrs_offset)) {
 				e = ir_call_expr(p->m, start, e, STACK_AT(p->exprs, mark),
 						 (uint32_t)(p->exprs.count - mark));
+				keep_call_attrs(p, e, amark);
 				take_span(p, start);
 			} else {
 				e = NULL;
 			}
 			p->exprs.count = mark;
+			p->attrs.count = amark;
 		} else if (t->kind == TK_DOT) {
 			Token index;
 			next(p);
@@ -2228,6 +2574,85 @@ static Expr *parse_expr(Parser *p)
 	return e;
 }
 
+/* TVM's infix operators (its parser's DefaultOpTable): each reads as a
+ * call of its operator, all left-associative, `*` and `/` binding
+ * tighter than `+` and `-`, those tighter than the comparisons, and
+ * `==` and `!=` loosest. TVM's printer writes the calls (`add(%x, %y)`),
+ * and so does devplan's. */
+static const struct {
+	TokenKind token;
+	OpKind op;
+	int precedence;
+} infix_ops[] = {
+	{TK_STAR, OP_MULTIPLY, 12},  {TK_SLASH, OP_DIVIDE, 12},
+	{TK_PLUS, OP_ADD, 10},       {TK_MINUS, OP_SUBTRACT, 10},
+	{TK_LESS, OP_LESS, 8},       {TK_LESS_EQ, OP_LESS_EQUAL, 8},
+	{TK_GREATER, OP_GREATER, 8}, {TK_GREATER_EQ, OP_GREATER_EQUAL, 8},
+	{TK_EQ_EQ, OP_EQUAL, 7},     {TK_NOT_EQ, OP_NOT_EQUAL, 7},
+};
+
+/* The infix_ops entry of token kind k, or -1. */
+static int infix_op(TokenKind k)
+{
+	for (int i = 0; i < (int)DP_COUNT(infix_ops); i++)
+		if (infix_ops[i].token == k)
+			return i;
+	return -1;
+}
+
+/* One operand of an infix expression being read, and where it starts. */
+typedef struct InfixOperand {
+	Expr *e;
+	Pos pos;
+} InfixOperand;
+
+/* Replaces the two topmost operands by the call of operator `rule` on
+ * them, positioned where the left one starts (TVM merges their spans). */
+static void reduce_infix(Parser *p, InfixOperand *operands, size_t *n, int rule)
+{
+	InfixOperand *left = &operands[*n - 2], *right = &operands[*n - 1];
+	Expr *args[2] = {left->e, right->e};
+	left->e = ir_call_op(p->m, left->pos, infix_ops[rule].op, args, 2, NULL, 0);
+	(*n)--;
+}
+
+/* expr := postfix (INFIX postfix)*
+ * TVM's ParseExprBinOp, its operator-precedence parse: since every
+ * operator is left-associative, the pending operators have strictly
+ * rising precedence, so the stacks hold at most one per level. */
+static Expr *parse_expr(Parser *p)
+{
+	enum { LEVELS = 4 };
+	InfixOperand operands[LEVELS + 1];
+	int rules[LEVELS];
+	size_t noperands = 0, nrules = 0;
+	operands[0].pos = peek(p)->pos;
+	operands[0].e = parse_postfix(p);
+	if (!operands[0].e)
+		return NULL;
+	noperands = 1;
+	for (;;) {
+		int rule = infix_op(peek(p)->kind);
+		InfixOperand right;
+		if (rule < 0)
+			break;
+		next(p);
+		right.pos = peek(p)->pos;
+		right.e = parse_postfix(p);
+		if (!right.e)
+			return NULL;
+		while (nrules &&
+		       infix_ops[rules[nrules - 1]].precedence >= infix_ops[rule].precedence)
+			reduce_infix(p, operands, &noperands, rules[--nrules]);
+		DP_ASSERT(nrules < LEVELS && noperands <= LEVELS);
+		rules[nrules++] = rule;
+		operands[noperands++] = right;
+	}
+	while (nrules)
+		reduce_infix(p, operands, &noperands, rules[--nrules]);
+	return operands[0].e;
+}
+
 /* ---- Statements ------------------------------------------------------- */
 
 /* binding := LOCAL '=' expr ';'
@@ -2243,7 +2668,7 @@ static bool parse_binding(Parser *p)
 		return false;
 	if (!e->name)
 		e->name = arena_strndup(ir_data_arena(p->m), name.text + 1, name.len - 1);
-	scope_bind(p, &name, e);
+	scope_bind(p, &name, e, true);
 	return expect_semicolon(p, "';' after the binding");
 }
 
@@ -2261,21 +2686,18 @@ static bool parse_let(Parser *p)
 		return false;
 	}
 	name = next(p);
-	if (accept(p, TK_COLON)) {
-		annotation = parse_type(p);
-		if (!annotation)
-			return false;
-	}
+	if (accept(p, TK_COLON) && !parse_annotation(p, &annotation))
+		return false;
 	take_span(p, name.pos);
 	if (!expect(p, TK_EQUAL, "'=' after the let variable"))
 		return false;
 	var = ir_var(p->m, name.pos, token_name(p, &name), VAR_LET, annotation);
 	recursive = peek(p)->kind == TK_FN;
 	if (recursive)
-		scope_bind(p, &name, var);
+		scope_bind(p, &name, var, false);
 	value = parse_expr(p);
 	if (!recursive)
-		scope_bind(p, &name, var);
+		scope_bind(p, &name, var, false);
 	if (!value)
 		return false;
 	{
@@ -2297,12 +2719,9 @@ static bool parse_free_var(Parser *p, bool in_body)
 		return false;
 	}
 	name = next(p);
-	if (accept(p, TK_COLON)) {
-		annotation = parse_type(p);
-		if (!annotation)
-			return false;
-	}
-	var = free_var(p, &name, annotation);
+	if (accept(p, TK_COLON) && !parse_annotation(p, &annotation))
+		return false;
+	var = free_var(p, &name, annotation, true);
 	take_span(p, var->pos);
 	if (annotation && var->u.var.annotation != annotation) {
 		if (var->u.var.annotation)
@@ -2312,22 +2731,40 @@ static bool parse_free_var(Parser *p, bool in_body)
 		var->type = annotation;
 	}
 	if (in_body)
-		scope_bind(p, &name, var);
+		scope_bind(p, &name, var, false);
 	return expect_semicolon(p, "';' after the free variable");
 }
 
-/* body := (binding | let | free_var)* expr
- * A loop, not a recursion: lets are stacked and folded into nested EXPR_LET
- * nodes once the result is known. Names bound here are forgotten at the
- * end. Returns NULL when any statement failed (after recovering to the
- * body's '}'). */
-static Expr *parse_body(Parser *p)
+/* A statement `e;`, TVM's sequencing: e is evaluated and its value
+ * dropped, which TVM's parser writes as a let of a variable without a
+ * name (`let %_ = e;`), and so does devplan. The variable is called as
+ * TVM's printer calls it, `%v` (a name made up: no binding of the user's
+ * in `placement`), so that `why %v` finds what `ir` shows. */
+static void push_sequenced(Parser *p, Expr *value, Pos pos)
+{
+	Expr *var = ir_var(p->m, pos, "v", VAR_LET, NULL);
+	LetFrame frame = {var, value, pos};
+	var->name_generated = true;
+	STACK_PUSH(p->lets, frame);
+}
+
+/* statements := (binding | let | free_var | (block | expr) ';')* (block | expr)
+ * block := '{' body '}'
+ * TVM's ParseExpr: a body, and what parentheses, call arguments and an if's
+ * condition hold (`(let %a = 1; 3) + 2`). A loop, not a recursion: lets
+ * are stacked and folded into nested EXPR_LET nodes once the result is
+ * known. Names bound here are forgotten at the end. With recover (a body
+ * in braces), a failed statement is skipped up to its ';' and the next one
+ * read, and the body's end is where its '}' is; without (inside
+ * parentheses), the first error ends it and the statement around it
+ * recovers. Returns NULL when any statement failed. */
+static Expr *parse_statements(Parser *p, bool recover)
 {
 	size_t scope_mark = p->undo.count, let_mark = p->lets.count;
 	Expr *result = NULL;
 	bool ok = true, deferred = p->body_restore_deferred;
 	p->body_restore_deferred = false;
-	if (!enter(p))
+	if (recover && !enter(p))
 		return NULL;
 	for (;;) {
 		Token *t = peek(p);
@@ -2342,19 +2779,41 @@ static Expr *parse_body(Parser *p)
 			done = parse_free_var(p, true);
 		else if (t->kind == TK_LOCAL && peek_at(p, 1)->kind == TK_EQUAL)
 			done = parse_binding(p);
-		else if (t->kind == TK_RBRACE || t->kind == TK_EOF || t->kind == TK_DEF) {
+		else if (recover &&
+			 (t->kind == TK_RBRACE || t->kind == TK_EOF || t->kind == TK_DEF)) {
 			if (ok)
 				error_expected(p, "an expression for the result");
 			ok = false;
 			break;
 		} else {
-			result = parse_expr(p);
-			if (result)
+			Pos pos = t->pos;
+			Expr *e;
+			if (t->kind == TK_LBRACE) {
+				next(p);
+				e = parse_body(p);
+				if (!close_body(p, e != NULL, "'}' to close the block"))
+					e = NULL;
+			} else {
+				e = parse_expr(p);
+			}
+			if (e && accept(p, TK_SEMI)) {
+				push_sequenced(p, e, pos);
+				if (!recover) {
+					p->seq_semi = p->last_offset + 1;
+					p->seq_semi_pos = lex_offset_pos(p->src, p->last_offset);
+				}
+				done = true;
+			} else if (e) {
+				result = e;
 				break;
-			done = false;
+			} else {
+				done = false;
+			}
 		}
 		if (!done) {
 			ok = false;
+			if (!recover)
+				break;
 			sync_statement(p);
 		}
 	}
@@ -2369,8 +2828,22 @@ static Expr *parse_body(Parser *p)
 	p->lets.count = let_mark;
 	if (!deferred)
 		scope_restore(p, scope_mark);
-	leave(p);
+	if (recover)
+		leave(p);
 	return result;
+}
+
+/* body := statements, in braces (the caller reads them) or as the whole
+ * input: errors are recovered from statement by statement. */
+static Expr *parse_body(Parser *p)
+{
+	return parse_statements(p, true);
+}
+
+/* sequence := statements, inside parentheses or a call's arguments */
+static Expr *parse_sequence(Parser *p)
+{
+	return parse_statements(p, false);
 }
 
 /* ---- Algebraic data types -------------------------------------------- */
@@ -2397,12 +2870,13 @@ static Type *parse_type_name(Parser *p)
 	Token name = next(p);
 	Arena *data = ir_data_arena(p->m);
 	DType dt;
+	uint32_t lanes;
 	const char *var;
 	size_t mark = p->types.count;
 	bool bare = peek(p)->kind != TK_LBRACKET;
 	Type *t = NULL;
-	if (dtype_from_name(name.text, name.len, &dt))
-		return type_scalar(data, dt);
+	if (dtype_parse(name.text, name.len, &dt, &lanes))
+		return parse_dtype_name(p, &name);
 	if ((var = find_type_var(p, &name)) != NULL && bare)
 		return type_var(data, var, false);
 	if (bare && !(name.text[0] >= 'A' && name.text[0] <= 'Z') &&
@@ -2627,20 +3101,17 @@ static void find_constructor(Parser *p, const Token *t, uint32_t *adt, uint32_t 
 	DP_ASSERT(*adt < p->typedefs.count && *ctor < p->typedefs.items[*adt].nctors);
 }
 
-/* construct := CTOR ('(' (expr (',' expr)*)? ')')?
- * A constructor without fields is written bare, as TVM prints it, with
- * perhaps its type printed after it. */
-static Expr *parse_construct(Parser *p)
+/* The call of constructor (adt, ctor) at pos: its arguments, the '('
+ * consumed, up to the ')'. */
+static Expr *parse_construct_args(Parser *p, const char *name, Pos pos, uint32_t adt, uint32_t ctor)
 {
-	Token name = next(p);
-	uint32_t adt, ctor, want;
+	uint32_t want = p->typedefs.items[adt].ctors[ctor].nfields;
 	size_t mark = p->exprs.count;
+	uint32_t open = p->last_offset;
 	Expr *e = NULL;
-	find_constructor(p, &name, &adt, &ctor);
-	want = p->typedefs.items[adt].ctors[ctor].nfields;
-	if (accept(p, TK_LPAREN) && !accept(p, TK_RPAREN)) {
+	if (!accept(p, TK_RPAREN)) {
 		for (;;) {
-			Expr *arg = parse_expr(p);
+			Expr *arg = parse_sequence(p);
 			if (!arg)
 				goto out;
 			STACK_PUSH(p->exprs, arg);
@@ -2652,18 +3123,38 @@ static Expr *parse_construct(Parser *p)
 		}
 	}
 	if (p->exprs.count - mark != want) {
-		parse_error(p, name.pos, "constructor '%.*s' takes %u argument%s, %zu given",
-			    (int)name.len, name.text, want, want == 1 ? "" : "s",
-			    p->exprs.count - mark);
+		parse_error(p, pos, "constructor '%s' takes %u argument%s, %zu given", name, want,
+			    want == 1 ? "" : "s", p->exprs.count - mark);
 		goto out;
 	}
-	e = ir_construct(p->m, name.pos, adt, ctor, STACK_AT(p->exprs, mark), want);
-	if (!want && p->last_offset == name.offset)
-		/* a bare `Nil` followed by a `ty=List[float32]` comment: the
-		 * printed type says what no argument can (infer_construct) */
-		e->type = parse_printed_type(p, name.offset + name.len);
+	e = ir_construct(p->m, pos, adt, ctor, STACK_AT(p->exprs, mark), want);
 out:
+	if (!e)
+		note_sequence(p, open);
 	p->exprs.count = mark;
+	return e;
+}
+
+/* construct := CTOR ('(' (expr (',' expr)*)? ')')?
+ * A constructor without fields is written bare, as TVM prints it, with
+ * perhaps its type printed after it; one with fields written bare is the
+ * constructor as a value (TVM's ConstructorNode), a function. */
+static Expr *parse_construct(Parser *p)
+{
+	Token name = next(p);
+	uint32_t adt, ctor;
+	const IrConstructor *c;
+	Expr *e;
+	find_constructor(p, &name, &adt, &ctor);
+	c = &p->typedefs.items[adt].ctors[ctor];
+	if (accept(p, TK_LPAREN))
+		return parse_construct_args(p, c->name, name.pos, adt, ctor);
+	if (c->nfields)
+		return ir_constructor_value(p->m, name.pos, adt, ctor);
+	e = ir_construct(p->m, name.pos, adt, ctor, NULL, 0);
+	/* a bare `Nil` followed by a `ty=List[float32]` comment: the printed
+	 * type says what no argument can (infer_construct) */
+	e->type = parse_printed_type(p, name.offset + name.len);
 	return e;
 }
 
@@ -2708,7 +3199,7 @@ static const Pattern *parse_pattern(Parser *p, size_t var_mark)
 		Token name = next(p);
 		Type *annotation = NULL;
 		Expr *var;
-		if (accept(p, TK_COLON) && !(annotation = parse_type(p)))
+		if (accept(p, TK_COLON) && !parse_annotation(p, &annotation))
 			goto out;
 		{
 			/* bound already by this clause's pattern: the scope
@@ -2722,7 +3213,7 @@ static const Pattern *parse_pattern(Parser *p, size_t var_mark)
 		}
 		take_span(p, name.pos);
 		var = ir_var(p->m, name.pos, token_name(p, &name), VAR_PATTERN, annotation);
-		scope_bind(p, &name, var);
+		scope_bind(p, &name, var, false);
 		pat->kind = PATTERN_VAR;
 		pat->var = (uint32_t)(p->pattern_vars.count - p->match_vars);
 		exprvec_push(&p->pattern_vars, var);
@@ -2766,10 +3257,12 @@ out:
 	return result;
 }
 
-/* match := ('match' | 'match' '?') '(' expr ')' '{' (clause (',' clause)* ','?)? '}'
+/* match := ('match' | 'match' '?') postfix '{' (clause (',' clause)* ','?)? '}'
  * clause := pattern '=>' ('{' body '}' | expr)
- * TVM prints `match?` for a match that need not be exhaustive. A
- * clause's pattern variables are visible in its body only. */
+ * TVM prints `match?` for a match that need not be exhaustive, and the
+ * matched value in parentheses, `match (%l)`, which are TVM's parser's
+ * atomic expression: `match %l` and `match (%a, %b)` read too. A clause's
+ * pattern variables are visible in its body only. */
 static Expr *parse_match(Parser *p)
 {
 	Token kw = next(p);
@@ -2778,11 +3271,8 @@ static Expr *parse_match(Parser *p)
 	ExprVec bodies = {0};
 	STACK(MatchClause) clauses = {0};
 	size_t var_mark = p->pattern_vars.count;
-	if (!expect(p, TK_LPAREN, "'(' after 'match'"))
-		return NULL;
-	scrutinee = parse_expr(p);
-	if (!scrutinee || !expect(p, TK_RPAREN, "')' after the matched value") ||
-	    !expect(p, TK_LBRACE, "'{' before the match clauses"))
+	scrutinee = parse_postfix(p);
+	if (!scrutinee || !expect(p, TK_LBRACE, "'{' before the match clauses"))
 		goto out;
 	opened = true;
 	while (!accept(p, TK_RBRACE)) {
@@ -2803,7 +3293,7 @@ static Expr *parse_match(Parser *p)
 			if (!close_body(p, body != NULL, "'}' to close the clause"))
 				body = NULL;
 		} else {
-			body = parse_expr(p);
+			body = parse_sequence(p);
 		}
 		scope_restore(p, scope_mark);
 		if (!body)
@@ -2872,7 +3362,9 @@ static bool parse_def(Parser *p)
 		p->tvars.count = tmark;
 		return false;
 	}
-	fn = parse_fn_rest(p, kw.pos, what, p->tvars.count);
+	p->definition++;
+	p->definition_id = p->m->nexprs;
+	fn = parse_fn_rest(p, kw.pos, what, p->tvars.count, true);
 	if (fn && index >= 0) {
 		p->m->globals[index].fn = fn;
 		p->m->globals[index].type_params =
@@ -2927,24 +3419,33 @@ static void parse_bare(Parser *p)
 	Expr *body, *fn;
 	IrModule *m = p->m;
 	NameEntry *entry;
+	bool quiet;
+	p->definition++;
+	p->definition_id = p->m->nexprs;
 	body = parse_body(p);
+	check_free_uses(p, body);
 	if (!body)
 		return;
 	if (peek(p)->kind != TK_EOF) {
 		error_expected(p, "the end of the input after the bare expression");
 		return;
 	}
+	/* the notes say how it loads: not after an error */
+	quiet = p->diags->errors > p->errors_at_start;
 	if (body->kind == EXPR_FN && !body->name) {
 		fn = body;
-		diag_note(p->diags, p->src, pos, "the input is a bare function: loaded as '@main'");
+		if (!quiet)
+			diag_note(p->diags, p->src, pos,
+				  "the input is a bare function: loaded as '@main'");
 	} else {
 		for (uint32_t i = 0; i < m->nfree_vars; i++)
 			m->free_vars[i]->u.var.role = VAR_PARAM;
 		fn = ir_fn(m, pos, m->free_vars, m->nfree_vars, NULL, body);
 		m->nfree_vars = 0;
-		diag_note(p->diags, p->src, pos,
-			  "the input is a bare expression: loaded as '@main', its free "
-			  "variables as parameters");
+		if (!quiet)
+			diag_note(p->diags, p->src, pos,
+				  "the input is a bare expression: loaded as '@main', its free "
+				  "variables as parameters");
 	}
 	entry = name_table_insert(&p->globals, "main", 4);
 	entry->u.index_plus_one = ir_add_global(m, "main", fn, pos) + 1;
@@ -2963,21 +3464,32 @@ static bool starts_bare(Parser *p)
 	case TK_FLOAT:
 	case TK_IF:
 	case TK_LET:
+	case TK_LBRACE: /* a block, as TVM's ParseExpr reads one */
+	case TK_GLOBAL: /* said to be unknown when no `def` defines it */
 		return true;
 	case TK_IDENT:
 		return lex_is_ident(t, "True") || lex_is_ident(t, "False") ||
 		       lex_is_ident(t, "meta") || lex_is_ident(t, "match") ||
 		       name_table_find(&p->ctor_names, t->text, t->len) ||
+		       name_table_find(&p->ops, t->text, t->len) ||
 		       peek_at(p, 1)->kind == TK_LPAREN;
 	case TK_EOF:
 	case TK_ERROR:
-	case TK_GLOBAL:
 	case TK_STRING:
 	case TK_RPAREN:
 	case TK_LBRACKET:
 	case TK_RBRACKET:
-	case TK_LBRACE:
 	case TK_RBRACE:
+	case TK_PLUS:
+	case TK_MINUS:
+	case TK_STAR:
+	case TK_SLASH:
+	case TK_LESS:
+	case TK_GREATER:
+	case TK_LESS_EQ:
+	case TK_GREATER_EQ:
+	case TK_EQ_EQ:
+	case TK_NOT_EQ:
 	case TK_COMMA:
 	case TK_SEMI:
 	case TK_COLON:
@@ -3085,6 +3597,11 @@ static void parser_free(Parser *p)
 {
 	name_table_free(&p->scope);
 	free(p->numbered);
+	free(p->numbered_definition);
+	free(p->walk_seen);
+	free(p->walk_bound);
+	name_table_free(&p->stale);
+	free(p->free_uses.items);
 	name_table_free(&p->free_vars);
 	name_table_free(&p->globals);
 	name_table_free(&p->ops);
@@ -3132,6 +3649,7 @@ static IrModule *parse_once(SourceFile *src, DeviceTable *devices, DiagList *dia
 	p.diags = diags;
 	p.errors_at_start = diags->errors;
 	p.numbered_limit = src->len / 4; /* `%N = x;` takes more than 4 bytes */
+	p.walk_budget = STALE_WALK_BUDGET;
 	arena_init(&p.scratch);
 	strbuf_init(&p.buf);
 	for (int op = 0; op < OP_COUNT; op++) {

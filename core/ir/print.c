@@ -421,6 +421,7 @@ bool print_is_atom(const Expr *e)
 	case EXPR_VAR:
 	case EXPR_GLOBAL:
 	case EXPR_CONSTANT:
+	case EXPR_OP_VALUE: /* its name, in place, as TVM prints it */
 		return true;
 	case EXPR_CONSTRUCT:
 		/* a constructor without fields prints bare, in place, as
@@ -541,6 +542,8 @@ enum {
 	NODE_INLINE = 2,      /* printed in place of its one use, unbound */
 	NODE_ORDERED = 4,     /* reached by the ordering walk */
 	NODE_PENDING = 8,     /* a binding of the segment being sorted, not yet placed */
+	NODE_CHAIN_EDGE = 16, /* some use is a scope's result or a let's body */
+	NODE_WRAPPED = 32,    /* a let printed in parentheses (see print_place) */
 };
 
 /* A function body, an if branch or a match clause's body. */
@@ -586,7 +589,8 @@ typedef struct WalkFrame {
 typedef enum EmitKind {
 	EMIT_SCOPE,        /* print items from `item`, then the result */
 	EMIT_ELSE,         /* `} else {` and the else branch of if e */
-	EMIT_CLOSE,        /* `}` and the rest of the line that opened the brace */
+	EMIT_CLOSE,        /* `}` (or `)`: paren) and the rest of the line that
+			      opened the brace */
 	EMIT_CLAUSE,       /* clause `item` of match e: `pattern => {` and its body */
 	EMIT_CLAUSE_CLOSE, /* `},` after a clause's body */
 } EmitKind;
@@ -602,6 +606,7 @@ typedef struct EmitFrame {
 				  span the line's comment carries, or NULL */
 	const Expr *annotated; /* EMIT_CLOSE: node the line's comment describes */
 	bool semicolon;        /* EMIT_CLOSE: the line ends with `;` */
+	bool paren;            /* EMIT_CLOSE: a wrapped let's `)`, not `}` */
 } EmitFrame;
 
 /* A binding being placed by the segment sort, after its dependencies. */
@@ -732,11 +737,19 @@ static bool print_reached(const Printer *p, const Expr *e)
 	return e->id < p->m->nexprs && p->stamp[e->id] == p->gen;
 }
 
-/* The node a reference to e prints as: a let stands for its body. */
+/* The node a reference to e prints as: a let stands for its body, unless
+ * it is printed in parentheses (NODE_WRAPPED). */
 static const Expr *print_resolve(const Printer *p, const Expr *e)
 {
-	while (e->kind == EXPR_LET)
-		e = print_reached(p, e) ? p->target[e->id] : e->u.let.body;
+	while (e->kind == EXPR_LET) {
+		if (!print_reached(p, e)) {
+			e = e->u.let.body;
+			continue;
+		}
+		if (p->flags[e->id] & NODE_WRAPPED)
+			break;
+		e = p->target[e->id];
+	}
 	return e;
 }
 
@@ -925,16 +938,23 @@ static int32_t print_common_scope(const Printer *p, int32_t a, int32_t b)
 	return a;
 }
 
-/* Records a use of c in scope s; inline_edge when the use prints c in place. */
-static void print_use(Printer *p, const Expr *c, int32_t s, bool inline_edge)
+/* Records a use of c in scope s; edge holds NODE_INLINE_EDGE when the use
+ * prints c in place, and NODE_CHAIN_EDGE too when c is what the scope
+ * yields (its result, or the body of a let whose line is in it). */
+static void print_use(Printer *p, const Expr *c, int32_t s, uint8_t edge)
 {
 	if (print_is_atom(c))
 		return;
 	int32_t *acc = &p->scope[c->id];
 	*acc = *acc < 0 ? s : print_common_scope(p, *acc, s);
-	if (inline_edge)
-		p->flags[c->id] |= NODE_INLINE_EDGE;
+	p->flags[c->id] |= edge;
 }
+
+enum {
+	EDGE_OPERAND = 0,
+	EDGE_INLINE = NODE_INLINE_EDGE,
+	EDGE_CHAIN = NODE_INLINE_EDGE | NODE_CHAIN_EDGE,
+};
 
 static void print_place(Printer *p, Expr *root)
 {
@@ -957,38 +977,49 @@ static void print_place(Printer *p, Expr *root)
 		switch (e->kind) {
 		case EXPR_FN:
 			p->owned[id] = print_new_scope(p, s, e, e->u.fn.body);
-			print_use(p, e->u.fn.body, p->owned[id], true);
+			print_use(p, e->u.fn.body, p->owned[id], EDGE_CHAIN);
 			break;
 		case EXPR_IF:
 			p->owned[id] = print_new_scope(p, s, e, e->u.if_.then_branch);
 			print_new_scope(p, s, e, e->u.if_.else_branch);
-			print_use(p, e->u.if_.cond, s, false);
-			print_use(p, e->u.if_.then_branch, p->owned[id], true);
-			print_use(p, e->u.if_.else_branch, p->owned[id] + 1, true);
+			print_use(p, e->u.if_.cond, s, EDGE_OPERAND);
+			print_use(p, e->u.if_.then_branch, p->owned[id], EDGE_CHAIN);
+			print_use(p, e->u.if_.else_branch, p->owned[id] + 1, EDGE_CHAIN);
 			break;
 		case EXPR_MATCH:
-			print_use(p, e->u.match.scrutinee, s, false);
+			print_use(p, e->u.match.scrutinee, s, EDGE_OPERAND);
 			for (uint32_t k = 0; k < e->u.match.nclauses; k++) {
 				int32_t c = print_new_scope(p, s, e, e->u.match.bodies[k]);
 				if (k == 0)
 					p->owned[id] = c;
-				print_use(p, e->u.match.bodies[k], c, true);
+				print_use(p, e->u.match.bodies[k], c, EDGE_CHAIN);
 			}
 			break;
 		case EXPR_LET:
-			print_use(p, e->u.let.value, s, true);
-			print_use(p, e->u.let.body, s, (p->flags[id] & NODE_INLINE) != 0);
+			/* A let whose one use is a scope's result or a let's
+			 * body is a line of that scope, `let %x = v;`. Any other
+			 * (an operand, a let's value, a let used twice) is
+			 * printed as TVM prints it, in parentheses around a
+			 * scope of its own, `%0 = (let %x = v; b);`, so that it
+			 * reads back as the same nested let */
+			if (!(p->uses[id] == 1 && (p->flags[id] & NODE_CHAIN_EDGE))) {
+				p->flags[id] |= NODE_WRAPPED;
+				s = p->owned[id] = print_new_scope(p, s, e, e->u.let.body);
+			}
+			print_use(p, e->u.let.value, s, EDGE_INLINE);
+			print_use(p, e->u.let.body, s, EDGE_CHAIN);
 			break;
 		case EXPR_CALL:
 		case EXPR_TUPLE:
 		case EXPR_PROJ:
 		case EXPR_CONSTRUCT:
 			for (uint32_t k = 0, n = ir_child_count(e); k < n; k++)
-				print_use(p, ir_child(e, k), s, false);
+				print_use(p, ir_child(e, k), s, EDGE_OPERAND);
 			break;
 		case EXPR_VAR:
 		case EXPR_GLOBAL:
 		case EXPR_CONSTANT:
+		case EXPR_OP_VALUE:
 			break;
 		}
 	}
@@ -998,15 +1029,21 @@ static void print_place(Printer *p, Expr *root)
 /* Pass 3: anchor                                                      */
 /* ------------------------------------------------------------------ */
 
+/* The scope whose lines hold let e's line: its own when it is wrapped. */
+static int32_t print_let_scope(const Printer *p, const Expr *e)
+{
+	return (p->flags[e->id] & NODE_WRAPPED) ? p->owned[e->id] : p->scope[e->id];
+}
+
 static void print_anchor(Printer *p)
 {
 	p->nitems = 0;
 	for (size_t i = 0; i < p->nevents; i++) {
 		Expr *e = p->events[i].e;
 		if (p->events[i].let_line) {
-			PrintScope *s = &p->scopes[p->scope[e->id]];
+			PrintScope *s = &p->scopes[print_let_scope(p, e)];
 			print_link_item(p, &s->anchors, &s->anchors_tail, e, true);
-		} else if (e->kind == EXPR_LET) {
+		} else if (e->kind == EXPR_LET && !(p->flags[e->id] & NODE_WRAPPED)) {
 			/* the body came earlier in post-order */
 			p->target[e->id] = p->target[e->u.let.body->id];
 		}
@@ -1089,7 +1126,9 @@ static void print_name_var(Printer *p, Expr *e)
 			return;
 		base = e->name;
 	} else {
-		base = "x";
+		/* TVM's printer calls a variable without a name (the one
+		 * of `e1; e2`) %v */
+		base = e->name ? "x" : "v";
 		if (!print_name_taken(p, base, 1)) {
 			p->names[e->id] = print_claim(p, base, 1);
 			return;
@@ -1115,8 +1154,12 @@ static void print_finish(Printer *p, Expr *e, Expr *root)
 	case EXPR_VAR:
 	case EXPR_GLOBAL:
 	case EXPR_CONSTANT:
-	case EXPR_LET:
+	case EXPR_OP_VALUE:
 		return;
+	case EXPR_LET:
+		if (!(p->flags[e->id] & NODE_WRAPPED))
+			return;
+		break;
 	case EXPR_CONSTRUCT:
 		if (print_is_atom(e))
 			return;
@@ -1170,7 +1213,7 @@ static void print_order(Printer *p, Expr *root)
 		}
 		case WALK_LET_LINE: {
 			Expr *let = top->e, *var = let->u.let.var;
-			PrintScope *s = &p->scopes[p->scope[let->id]];
+			PrintScope *s = &p->scopes[print_let_scope(p, let)];
 			depth--;
 			print_link_item(p, &s->items, &s->items_tail, let, true);
 			if (print_reached(p, var))
@@ -1186,8 +1229,11 @@ static void print_order(Printer *p, Expr *root)
 				scope = p->owned[e->id] + (int32_t)top->next - 1;
 			else if (e->kind == EXPR_MATCH && ir_match_body_of_child(e, top->next) >= 0)
 				scope = p->owned[e->id] + ir_match_body_of_child(e, top->next);
+			else if (e->kind == EXPR_LET && top->next == 0) /* wrapped */
+				scope = p->owned[e->id];
 			if (scope >= 0) {
-				top->next++;
+				/* a wrapped let's scope holds all of it */
+				top->next = e->kind == EXPR_LET ? ir_child_count(e) : top->next + 1;
 				print_push_walk(p, &depth,
 						(WalkFrame){.kind = WALK_SCOPE,
 							    .scope = scope,
@@ -1225,8 +1271,8 @@ static int print_compare_ids(const void *a, const void *b)
 
 static bool print_is_bound(const Printer *p, const Expr *e)
 {
-	return !print_is_atom(e) && e->kind != EXPR_LET && p->scope[e->id] >= 0 &&
-	       !(p->flags[e->id] & NODE_INLINE);
+	return !print_is_atom(e) && (e->kind != EXPR_LET || (p->flags[e->id] & NODE_WRAPPED)) &&
+	       p->scope[e->id] >= 0 && !(p->flags[e->id] & NODE_INLINE);
 }
 
 static void print_add_dep(Printer *p, const Expr *x, Expr *d)
@@ -1480,6 +1526,9 @@ static void print_atom(Printer *p, const Expr *e)
 		strbuf_putc(out, '@');
 		strbuf_puts(out, e->u.global.name);
 		return;
+	case EXPR_OP_VALUE:
+		strbuf_puts(out, e->u.op_value.name);
+		return;
 	case EXPR_CONSTANT:
 		/* TVM follows a constant with its type where it stands */
 		print_constant(out, e);
@@ -1728,10 +1777,25 @@ static void print_full(Printer *p, const Expr *e, uint32_t indent, const Expr *a
 			strbuf_putc(out, ')');
 		}
 		break;
+	case EXPR_LET:
+		if (print_reached(p, e) && (p->flags[e->id] & NODE_WRAPPED)) {
+			/* TVM's layout of a let in an expression */
+			strbuf_puts(out, "(\n");
+			print_push_emit(p, (EmitFrame){.kind = EMIT_CLOSE,
+						       .indent = indent,
+						       .e = (Expr *)e,
+						       .annotated = annotated,
+						       .semicolon = semicolon,
+						       .paren = true});
+			print_push_scope(p, p->owned[e->id], indent + 1);
+			return;
+		}
+		/* a let printed as its body: a reference to that */
+		/* fall through */
 	case EXPR_VAR:
 	case EXPR_GLOBAL:
 	case EXPR_CONSTANT:
-	case EXPR_LET:
+	case EXPR_OP_VALUE:
 		/* a reference (TVM prints a variable's span where it is
 		 * defined), or a constant with its own comment */
 		print_atom(p, e);
@@ -1865,10 +1929,10 @@ static void print_emit(Printer *p)
 			break;
 		case EMIT_CLOSE: {
 			const Expr *annotated = top->annotated, *spanned = top->e;
-			bool semicolon = top->semicolon;
+			bool semicolon = top->semicolon, paren = top->paren;
 			p->emit_depth--;
 			print_indent(p->out, indent);
-			strbuf_putc(p->out, '}');
+			strbuf_putc(p->out, paren ? ')' : '}');
 			print_end_line(p, annotated, spanned, semicolon);
 			break;
 		}
@@ -2056,6 +2120,9 @@ static void print_inline_node(StrBuf *out, const Expr *e, int depth, int *budget
 	case EXPR_GLOBAL:
 		strbuf_putc(out, '@');
 		strbuf_puts(out, e->u.global.name);
+		return;
+	case EXPR_OP_VALUE:
+		strbuf_puts(out, e->u.op_value.name);
 		return;
 	case EXPR_CONSTANT:
 		print_constant(out, e);

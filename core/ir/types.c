@@ -39,6 +39,42 @@ bool dtype_from_name(const char *name, size_t len, DType *out)
 	return false;
 }
 
+bool dtype_parse(const char *name, size_t len, DType *out, uint32_t *lanes)
+{
+	/* TVM's spellings without a width: 32 bits, and uint1 for bool */
+	static const struct {
+		const char *text;
+		DType dtype;
+	} aliases[] = {
+		{"int", DT_INT32}, {"uint", DT_UINT32}, {"float", DT_FLOAT32}, {"uint1", DT_BOOL}};
+	size_t base = len;
+	uint64_t n = 0;
+	*lanes = 1;
+	for (size_t i = len; i-- > 0;) {
+		if (name[i] == 'x' && i + 1 < len) {
+			base = i;
+			break;
+		}
+		if (name[i] < '0' || name[i] > '9')
+			break;
+	}
+	if (base < len) {
+		for (size_t i = base + 1; i < len && n <= 65535; i++)
+			n = n * 10 + (uint64_t)(name[i] - '0');
+		if (n == 0 || n > 65535)
+			return false;
+		*lanes = (uint32_t)n;
+	}
+	if (dtype_from_name(name, base, out))
+		return *out != DT_BOOL || base == len; /* TVM: boolx4 is uint1x4 */
+	for (size_t i = 0; i < DP_COUNT(aliases); i++)
+		if (strlen(aliases[i].text) == base && memcmp(aliases[i].text, name, base) == 0) {
+			*out = aliases[i].dtype;
+			return true;
+		}
+	return false;
+}
+
 const char *dtype_known_names(void)
 {
 #define X(e, name, size, code, bits) ", " name
@@ -88,6 +124,7 @@ Type *type_tensor(Arena *arena, DType dtype, uint32_t ndim, const int64_t *dims)
 	t->kind = TYPE_TENSOR;
 	t->u.tensor.dtype = dtype;
 	t->u.tensor.ndim = ndim;
+	t->u.tensor.lanes = 1;
 	t->u.tensor.dims = arena_array(arena, ndim, sizeof(int64_t));
 	if (ndim)
 		memcpy(t->u.tensor.dims, dims, ndim * sizeof(int64_t));
@@ -241,6 +278,36 @@ bool type_has_hole(const Type *t)
 	return false;
 }
 
+bool type_has_lanes(const Type *t)
+{
+	if (!t)
+		return false;
+	switch (t->kind) {
+	case TYPE_TENSOR:
+		return t->u.tensor.lanes > 1;
+	case TYPE_VAR:
+		return false;
+	case TYPE_TUPLE:
+		for (uint32_t i = 0; i < t->u.tuple.nfields; i++)
+			if (type_has_lanes(t->u.tuple.fields[i]))
+				return true;
+		return false;
+	case TYPE_FUNC:
+		for (uint32_t i = 0; i < t->u.func.nparams; i++)
+			if (type_has_lanes(t->u.func.params[i]))
+				return true;
+		return type_has_lanes(t->u.func.ret);
+	case TYPE_CALL:
+		for (uint32_t i = 0; i < t->u.call.nargs; i++)
+			if (type_has_lanes(t->u.call.args[i]))
+				return true;
+		return false;
+	case TYPE_REF:
+		return type_has_lanes(t->u.ref.value);
+	}
+	return false;
+}
+
 bool type_equal(const Type *a, const Type *b)
 {
 	if (a == b)
@@ -252,7 +319,8 @@ bool type_equal(const Type *a, const Type *b)
 		return false;
 	switch (a->kind) {
 	case TYPE_TENSOR:
-		if (a->u.tensor.dtype != b->u.tensor.dtype || a->u.tensor.ndim != b->u.tensor.ndim)
+		if (a->u.tensor.dtype != b->u.tensor.dtype ||
+		    a->u.tensor.ndim != b->u.tensor.ndim || a->u.tensor.lanes != b->u.tensor.lanes)
 			return false;
 		for (uint32_t i = 0; i < a->u.tensor.ndim; i++)
 			if (a->u.tensor.dims[i] != b->u.tensor.dims[i])
@@ -289,6 +357,18 @@ bool type_equal(const Type *a, const Type *b)
 	return false;
 }
 
+/* TVM's DLDataType2String: int8x4, and uint1x4 for a vector of bools. */
+static void type_print_dtype(StrBuf *out, const Type *t)
+{
+	uint32_t lanes = t->u.tensor.lanes;
+	strbuf_puts(out, lanes > 1 && t->u.tensor.dtype == DT_BOOL ? "uint1"
+								   : dtype_name(t->u.tensor.dtype));
+	if (lanes > 1) {
+		strbuf_putc(out, 'x');
+		strbuf_put_int(out, (long long)lanes);
+	}
+}
+
 void type_print(StrBuf *out, const Type *t)
 {
 	if (!t) {
@@ -299,7 +379,7 @@ void type_print(StrBuf *out, const Type *t)
 	case TYPE_TENSOR:
 		/* a scalar is its dtype alone, as TVM prints it */
 		if (t->u.tensor.ndim == 0) {
-			strbuf_puts(out, dtype_name(t->u.tensor.dtype));
+			type_print_dtype(out, t);
 			return;
 		}
 		strbuf_puts(out, "Tensor[(");
@@ -312,7 +392,7 @@ void type_print(StrBuf *out, const Type *t)
 				strbuf_put_int(out, (long long)t->u.tensor.dims[i]);
 		}
 		strbuf_puts(out, "), ");
-		strbuf_puts(out, dtype_name(t->u.tensor.dtype));
+		type_print_dtype(out, t);
 		strbuf_putc(out, ']');
 		return;
 	case TYPE_TUPLE:
@@ -352,7 +432,8 @@ void type_print(StrBuf *out, const Type *t)
 		strbuf_putc(out, ')');
 		return;
 	case TYPE_VAR:
-		strbuf_puts(out, t->u.var.hole ? "?" : t->u.var.name);
+		/* a hole as it was written: `?` (devplan's), `_` (TVM's) */
+		strbuf_puts(out, t->u.var.name);
 		return;
 	case TYPE_CALL:
 		/* TVM's VisitType_(TypeCallNode): the name, then the
@@ -408,9 +489,9 @@ bool type_bytes(const Type *t, int64_t *out)
 	case TYPE_TENSOR:
 		if (!type_num_elements(t, &n))
 			return false;
-		if (n > INT64_MAX / (int64_t)dtype_size(t->u.tensor.dtype))
+		if (n > INT64_MAX / ((int64_t)dtype_size(t->u.tensor.dtype) * t->u.tensor.lanes))
 			return false;
-		*out = n * (int64_t)dtype_size(t->u.tensor.dtype);
+		*out = n * (int64_t)dtype_size(t->u.tensor.dtype) * t->u.tensor.lanes;
 		return true;
 	case TYPE_TUPLE:
 		for (uint32_t i = 0; i < t->u.tuple.nfields; i++) {

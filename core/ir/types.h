@@ -46,6 +46,11 @@ const char *dtype_name(DType dt);
 size_t dtype_size(DType dt);
 /* Returns false when name is not a dtype devplan knows. */
 bool dtype_from_name(const char *name, size_t len, DType *out);
+/* A dtype as TVM's String2DLDataType reads one in a type: a name above,
+ * `int`, `uint` and `float` (32 bits), `uint1` (bool), each perhaps with
+ * a vector width, `int8x4` (*lanes 4; 1 otherwise). Returns false for
+ * anything else, or a width of 0 or above 65535. */
+bool dtype_parse(const char *name, size_t len, DType *out, uint32_t *lanes);
 /* "float32, float64, ..., bfloat16": every dtype name, for messages. */
 const char *dtype_known_names(void);
 /* float16, bfloat16, float32 or float64. */
@@ -74,11 +79,15 @@ typedef struct Type Type;
 struct Type {
 	TypeKind kind;
 	union {
-		/* TYPE_TENSOR: ndim dims, each >= 0 or DIM_ANY; ndim 0 is a scalar */
+		/* TYPE_TENSOR: ndim dims, each >= 0 or DIM_ANY; ndim 0 is a
+		 * scalar. lanes: TVM's vector dtypes (`int8x4`: 4), 1 for a
+		 * plain one; a type of several lanes is read and printed, and
+		 * the phases refuse it (type_has_lanes) */
 		struct {
 			DType dtype;
 			uint32_t ndim;
 			int64_t *dims;
+			uint32_t lanes;
 		} tensor;
 		/* TYPE_TUPLE */
 		struct {
@@ -100,7 +109,9 @@ struct Type {
 		} ref;
 		/* TYPE_VAR: `hole` marks a type inference could not determine
 		 * (a nullary constructor with nothing to say what its type
-		 * arguments are); type_equal lets a hole equal any type */
+		 * arguments are), named `?`, or one the text left to it,
+		 * TVM's IncompleteType `_`, named `_`; type_equal lets a hole
+		 * equal any type */
 		struct {
 			const char *name;
 			bool hole;
@@ -118,7 +129,8 @@ struct Type {
 	} u;
 };
 
-/* Constructors copy the arrays they are given into the arena. */
+/* Constructors copy the arrays they are given into the arena. A tensor
+ * type has one lane. */
 Type *type_tensor(Arena *arena, DType dtype, uint32_t ndim, const int64_t *dims);
 Type *type_scalar(Arena *arena, DType dtype);
 Type *type_tuple(Arena *arena, uint32_t nfields, Type *const *fields);
@@ -137,11 +149,14 @@ Type *type_substitute(Arena *arena, Type *t, uint32_t n, const char *const *para
 bool type_is_tensors(const Type *t);
 /* Does t contain an inference hole anywhere? */
 bool type_has_hole(const Type *t);
+/* Does t contain a tensor of a vector dtype (lanes > 1) anywhere? */
+bool type_has_lanes(const Type *t);
 /* Structural equality; type variables are equal by name, a hole equals
  * anything, and `bare` does not count. */
 bool type_equal(const Type *a, const Type *b);
 /* Appends the Relay spelling: Tensor[(5, 7), float32], (T1, T2), fn (T) -> T,
- * ref(T), A, List[A], Storage; `?` for NULL and for a hole. */
+ * ref(T), A, List[A], Storage, int8x4 (a bool vector is TVM's uint1x4);
+ * `?` for NULL, a hole by its name (`?` or `_`). */
 void type_print(StrBuf *out, const Type *t);
 /* type_print's spelling as a string in arena, for diagnostics; it lives as
  * long as the arena. */
@@ -149,8 +164,9 @@ const char *type_string(Arena *arena, const Type *t);
 /* Elements of a tensor type; false if a dimension is unknown or the count
  * overflows int64. */
 bool type_num_elements(const Type *t, int64_t *out);
-/* Bytes of a value of this type summed over tuple fields; false when any
- * dimension is unknown or the size overflows. */
+/* Bytes of a value of this type summed over tuple fields (every lane of a
+ * vector dtype); false when any dimension is unknown or the size
+ * overflows. */
 bool type_bytes(const Type *t, int64_t *out);
 
 #endif

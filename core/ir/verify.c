@@ -41,7 +41,7 @@ typedef struct Frame {
 
 static bool kind_valid(const Expr *e)
 {
-	return (unsigned)e->kind <= EXPR_MATCH;
+	return (unsigned)e->kind <= EXPR_KIND_LAST;
 }
 
 /* Reports one violation about e (NULL: about the module). */
@@ -228,6 +228,13 @@ static bool check_node(Verifier *v, const Expr *e, bool used)
 		break;
 	case EXPR_MATCH:
 		check_match(v, e);
+		break;
+	case EXPR_OP_VALUE:
+		if (e->u.op_value.op == OP_NONE
+			    ? e->u.op_value.adt >= m->ntypedefs ||
+				      e->u.op_value.ctor >= m->typedefs[e->u.op_value.adt].nctors
+			    : e->u.op_value.op >= OP_COUNT)
+			violation(v, e, "a value of no known operator or constructor");
 		break;
 	}
 	return true;

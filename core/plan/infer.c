@@ -81,6 +81,11 @@ typedef struct InferState {
 				 NULL until needed */
 	size_t seedings;       /* closures seeded so far: a walk that seeded
 				 one may type more when run again */
+	ExprVec op_values;     /* operators used as values (EXPR_OP_VALUE),
+				  typed by the first call of them */
+	uint8_t *op_called;    /* bit per node id: an operator value some
+				  call tried (its errors were the call's);
+				  NULL until one is */
 	uint8_t *closure_seen; /* bit per node id, all clear between uses:
 				  infer_closure_pass's listing */
 	bool speculative;      /* the silent first pass of infer_seed_closure:
@@ -170,6 +175,23 @@ static bool infer_is_global_param(const InferState *st, const Expr *e)
 
 static void infer_seed_from_type(InferState *st, Expr *e, const Type *ft);
 
+/* Does polymorphic function type poly have, for some choice of its type
+ * parameters, type want (`fn [A](A, List[A]) -> List[A]` of a constructor
+ * value, declared `fn (B, List[B]) -> List[B]`)? */
+static bool infer_instance_of(InferState *st, const Type *poly, const Type *want)
+{
+	Type *ret = NULL, *bad_want = NULL;
+	uint32_t bad = 0;
+	if (!poly || !want || poly->kind != TYPE_FUNC || want->kind != TYPE_FUNC ||
+	    !poly->u.func.ntype_params || want->u.func.ntype_params ||
+	    poly->u.func.nparams != want->u.func.nparams)
+		return false;
+	return infer_instantiate(st->m, poly->u.func.ntype_params, poly->u.func.type_params, poly,
+				 want->u.func.params, want->u.func.nparams, &ret, &bad,
+				 &bad_want) &&
+	       type_equal(ret, want->u.func.ret);
+}
+
 static Type *infer_var(InferState *st, Expr *e)
 {
 	Type *ann = e->u.var.annotation;
@@ -208,7 +230,8 @@ static Type *infer_var(InferState *st, Expr *e)
 			infer_seed_from_type(st, value, ann);
 			return NULL;
 		}
-		if (ann && !type_equal(ann, value->type)) {
+		if (ann && !type_equal(ann, value->type) &&
+		    !infer_instance_of(st, value->type, ann)) {
 			infer_error(st, e->pos, "'%%%s' is annotated %s but its value has type %s",
 				    e->name ? e->name : "", infer_tname(st, ann),
 				    infer_tname(st, value->type));
@@ -443,6 +466,7 @@ static void infer_origins_walk(InferState *st, Expr *e, ExprVec *fns, ExprVec *v
 		return;
 	case EXPR_GLOBAL:
 	case EXPR_CONSTANT:
+	case EXPR_OP_VALUE:
 	case EXPR_TUPLE:
 	case EXPR_CONSTRUCT:
 		return;
@@ -635,12 +659,60 @@ static Type *infer_seed_callee(InferState *st, Expr *e)
 	return ft;
 }
 
+/* The operator value (EXPR_OP_VALUE of an operator) a call's callee is,
+ * directly or through let variables, or NULL. */
+static Expr *infer_called_operator(Expr *callee)
+{
+	for (int steps = 0; callee && steps < 64; steps++) {
+		if (callee->kind == EXPR_OP_VALUE)
+			return callee->u.op_value.op != OP_NONE ? callee : NULL;
+		if (callee->kind != EXPR_VAR || callee->u.var.role != VAR_LET)
+			return NULL;
+		callee = callee->u.var.value;
+	}
+	return NULL;
+}
+
+/* A call of operator value opv (`let %f = add; %f(%x, %y)`): typed by the
+ * operator's relation, each call afresh, as TVM instantiates an
+ * operator's polymorphic type at each call. The first call gives opv, and
+ * the let variables between it and the call, the function type it found,
+ * as TVM's inference does. */
+static Type *infer_operator_value_call(InferState *st, Expr *e, Expr *opv)
+{
+	Expr as_op = *e; /* the call as the relations read an op call */
+	Type *ret, **params;
+	if (!st->op_called)
+		st->op_called = xcalloc(st->m->nexprs / 8 + 1, 1);
+	st->op_called[opv->id >> 3] |= (uint8_t)(1u << (opv->id & 7));
+	as_op.u.call.op = opv->u.op_value.op;
+	as_op.u.call.unknown = NULL;
+	ret = infer_op_call(st, &as_op);
+	if (!ret || opv->type)
+		return ret;
+	params = xmalloc((e->u.call.nargs ? e->u.call.nargs : 1) * sizeof(Type *));
+	for (uint32_t i = 0; i < e->u.call.nargs; i++)
+		params[i] = e->u.call.args[i]->type;
+	opv->type = type_func(ir_data_arena(st->m), e->u.call.nargs, params, ret);
+	free(params);
+	for (Expr *v = e->u.call.callee; v != opv && !v->type; v = v->u.var.value)
+		v->type = opv->type;
+	return ret;
+}
+
 static Type *infer_fn_call(InferState *st, Expr *e)
 {
 	Expr *callee = e->u.call.callee;
 	Type *ft = callee ? callee->type : NULL;
 	uint32_t n = e->u.call.nargs;
+	Expr *opv = infer_called_operator(callee);
 	bool untyped_closure_arg = false;
+	if (opv) {
+		for (uint32_t i = 0; i < n; i++)
+			if (!e->u.call.args[i]->type)
+				return NULL;
+		return infer_operator_value_call(st, e, opv);
+	}
 	for (uint32_t i = 0; i < n; i++)
 		if (!e->u.call.args[i]->type) {
 			if (!infer_is_untyped_closure(st, e->u.call.args[i]))
@@ -682,7 +754,7 @@ static Type *infer_fn_call(InferState *st, Expr *e)
 					      ft->u.func.type_params, ft);
 	for (uint32_t i = 0; i < n; i++) {
 		Type *want = ft->u.func.params[i], *got = e->u.call.args[i]->type;
-		if (!type_equal(want, got)) {
+		if (!type_equal(want, got) && !infer_instance_of(st, got, want)) {
 			infer_error(st,
 				    e->u.call.args[i]->pos.line ? e->u.call.args[i]->pos : e->pos,
 				    "argument %u of '%s' has type %s, expected %s", i + 1,
@@ -704,7 +776,8 @@ static Type *infer_fn(InferState *st, Expr *e)
 	for (uint32_t i = 0; i < e->u.fn.nparams; i++)
 		if (!e->u.fn.params[i]->type)
 			params_typed = false;
-	if (ret && body->type && !type_equal(ret, body->type)) {
+	if (ret && body->type && !type_equal(ret, body->type) &&
+	    !infer_instance_of(st, body->type, ret)) {
 		bool is_global =
 			st->current_global >= 0 && st->m->globals[st->current_global].fn == e;
 		infer_error(st, e->pos, "'%s%s' is declared to return %s but its body has type %s",
@@ -802,7 +875,8 @@ static Type *infer_let(InferState *st, Expr *e)
 	Expr *var = e->u.let.var, *value = e->u.let.value;
 	/* Only a recursive closure can get here with the variable typed from
 	 * its annotation or signature before its value was inferred. */
-	if (var->type && value->type && !type_equal(var->type, value->type)) {
+	if (var->type && value->type && !type_equal(var->type, value->type) &&
+	    !infer_instance_of(st, value->type, var->type)) {
 		infer_error(st, var->pos, "'%%%s' is annotated %s but its value has type %s",
 			    var->name ? var->name : "", infer_tname(st, var->type),
 			    infer_tname(st, value->type));
@@ -813,8 +887,44 @@ static Type *infer_let(InferState *st, Expr *e)
 	return e->u.let.body->type;
 }
 
+/* The type e's text writes for it: a variable's annotation, a function's
+ * result, the type printed after a call or a constructor; or NULL. */
+static const Type *infer_written_type(const Expr *e)
+{
+	switch (e->kind) {
+	case EXPR_VAR:
+		return e->u.var.annotation;
+	case EXPR_FN:
+		return e->u.fn.ret_type;
+	case EXPR_CALL:
+		if (e->u.call.op == OP_UNKNOWN)
+			return e->u.call.unknown->type;
+		return e->u.call.op < OP_COUNT && op_type_is_printed(e->u.call.op) ? e->type : NULL;
+	case EXPR_CONSTRUCT:
+		return e->type;
+	case EXPR_GLOBAL:
+	case EXPR_CONSTANT:
+	case EXPR_OP_VALUE:
+	case EXPR_LET:
+	case EXPR_TUPLE:
+	case EXPR_PROJ:
+	case EXPR_IF:
+	case EXPR_MATCH:
+		break;
+	}
+	return NULL;
+}
+
 static Type *infer_node(InferState *st, Expr *e)
 {
+	const Type *written = infer_written_type(e);
+	if (written && type_has_lanes(written)) {
+		/* TVM's vector dtypes (int8x4) are read and printed, but
+		 * no relation of devplan's knows them */
+		infer_error(st, e->pos, "devplan does not type vector dtypes yet: %s",
+			    infer_tname(st, written));
+		return NULL;
+	}
 	switch (e->kind) {
 	case EXPR_VAR:
 		return infer_var(st, e);
@@ -845,6 +955,13 @@ static Type *infer_node(InferState *st, Expr *e)
 		return infer_construct(st->m, st->diags, e);
 	case EXPR_MATCH:
 		return infer_match(st->m, st->diags, e, infer_pattern_memo(st), st->speculative);
+	case EXPR_OP_VALUE:
+		if (e->u.op_value.op == OP_NONE)
+			return infer_constructor_value(st->m, e);
+		/* typed by the first call of it (infer_operator_value_call);
+		 * one that none types is reported at the end */
+		exprvec_push(&st->op_values, e);
+		return NULL;
 	}
 	return NULL;
 }
@@ -1003,10 +1120,20 @@ static bool infer_starts_of_listing(const IrModule *m, const ExprVec *nodes, siz
 }
 
 /* The closure parameters and recursive let variables no call gave a
- * type, each once. */
+ * type, and the operator values no call typed, each once. */
 static void infer_report_deferred(InferState *st)
 {
 	uint8_t *reported;
+	for (size_t i = 0; i < st->op_values.count; i++) {
+		const Expr *e = st->op_values.items[i];
+		if (!e->type &&
+		    !(st->op_called && (st->op_called[e->id >> 3] & (1u << (e->id & 7)))))
+			infer_error(
+				st, e->pos,
+				"cannot infer the type of operator '%s' used as a value: devplan "
+				"types it where it is called, directly or through a let",
+				e->u.op_value.name);
+	}
 	if (!st->deferred.count)
 		return;
 	reported = xcalloc((size_t)st->m->nexprs / 8 + 1, 1);
@@ -1124,6 +1251,8 @@ bool infer_module_listed(IrModule *m, ExprVec *listed, DiagList *diags)
 	m->typed = diags->errors == errors_before;
 	exprvec_free(&nodes);
 	exprvec_free(&st.deferred);
+	exprvec_free(&st.op_values);
+	free(st.op_called);
 	free(st.seed_types);
 	free(st.seed_origin);
 	free(st.seeded);

@@ -46,6 +46,10 @@ OpTypeRelation infer_relation(OpKind op);
  * every pattern against the scrutinee and requires one type of all the
  * clause bodies. */
 Type *infer_construct(IrModule *m, DiagList *diags, Expr *e);
+/* A constructor used as a value (EXPR_OP_VALUE), TVM's type of it: `Cons`
+ * of `type List[A] { Cons(A, List[A]), ... }` is fn [A](A, List[A]) ->
+ * List[A], which each call instantiates. */
+Type *infer_constructor_value(IrModule *m, const Expr *e);
 /* memo: m->nexprs entries, zeroed, kept by the caller for the whole walk:
  * the pattern variables' types by id, a clause's all at once. */
 Type *infer_pattern_var(IrModule *m, Expr *var, Type **memo);

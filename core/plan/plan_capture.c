@@ -290,13 +290,15 @@ typedef struct UseResult {
 	size_t nfresh;
 } UseResult;
 
-/* TVM's MaybeOnDeviceFixed: v itself for a variable, a global or a
- * function; else a fixed on_device(v, device), shared under share. */
+/* TVM's MaybeOnDeviceFixed: v itself for a variable, a global, a
+ * function or an operator or constructor value (device-polymorphic);
+ * else a fixed on_device(v, device), shared under share. */
 static Expr *on_device_fixed(Capturer *cp, Expr *v, int32_t device, uint32_t scope, UseResult *u)
 {
 	Made *mk;
 	Expr *w;
-	if (v->kind == EXPR_VAR || v->kind == EXPR_GLOBAL || v->kind == EXPR_FN)
+	if (v->kind == EXPR_VAR || v->kind == EXPR_GLOBAL || v->kind == EXPR_FN ||
+	    v->kind == EXPR_OP_VALUE)
 		return v;
 	if ((mk = find_made(cp, v, WRAP_ON_DEVICE, IR_NO_DEVICE, device, scope)))
 		return mk->node;
@@ -568,6 +570,7 @@ static void capture_node(Capturer *cp, Expr *e)
 	case EXPR_VAR:
 	case EXPR_GLOBAL:
 	case EXPR_CONSTANT:
+	case EXPR_OP_VALUE:
 		return;
 	case EXPR_CALL:
 		if (e->u.call.op == OP_ON_DEVICE) {
@@ -685,7 +688,7 @@ static void collect_aliases(Capturer *cp, const ExprVec *all)
 			continue;
 		target = r->alias ? r->alias : r->resolved;
 		if (!target->name && target->kind != EXPR_VAR && target->kind != EXPR_CONSTANT &&
-		    target->kind != EXPR_GLOBAL) {
+		    target->kind != EXPR_GLOBAL && target->kind != EXPR_OP_VALUE) {
 			/* an unnamed value: the name is its own now */
 			((Expr *)target)->name = e->name;
 			continue;

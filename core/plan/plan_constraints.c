@@ -129,7 +129,7 @@ static void emit_bind(Generator *g, ConstraintKind kind, const Expr *site, const
  * reference (a copy would be a second cell, which writes would miss). */
 static bool copyable(const Expr *e)
 {
-	if (e->kind == EXPR_FN || e->kind == EXPR_GLOBAL)
+	if (e->kind == EXPR_FN || e->kind == EXPR_GLOBAL || e->kind == EXPR_OP_VALUE)
 		return false;
 	if (e->type && (e->type->kind == TYPE_FUNC || e->type->kind == TYPE_REF))
 		return false;
@@ -301,6 +301,12 @@ static void generate_node(Generator *g, const IrModule *m, Expr *e)
 	switch (e->kind) {
 	case EXPR_VAR:
 	case EXPR_CONSTANT:
+		plan_domain_of(an, e);
+		return;
+	case EXPR_OP_VALUE:
+		/* as TVM's DeviceAnalyzer: an operator or constructor is
+		 * polymorphic, each use a domain of its own that only what
+		 * calls it (through a let) constrains */
 		plan_domain_of(an, e);
 		return;
 	case EXPR_GLOBAL:

@@ -148,6 +148,7 @@ static void default_node(Core *core, Expr *e)
 	PlanAnalysis *an = core->an;
 	switch (e->kind) {
 	case EXPR_FN:
+	case EXPR_OP_VALUE: /* a function value too, which no call may bind */
 		if (!plan_domain_fully_bound(an, plan_domain_of(an, e)))
 			default_function(core, plan_domain_of(an, e), e);
 		return;

@@ -333,6 +333,7 @@ static bool allocates(const Expr *e)
 	case EXPR_VAR:
 		return e->u.var.role == VAR_PARAM;
 	case EXPR_GLOBAL:
+	case EXPR_OP_VALUE:
 	case EXPR_LET:
 	case EXPR_FN:
 	case EXPR_TUPLE:
@@ -377,6 +378,7 @@ static void push_last_use(const Expr *e, int64_t *last_use)
 				last_use[e->u.tuple.fields[i]->id] = l;
 		break;
 	case EXPR_GLOBAL:
+	case EXPR_OP_VALUE:
 	case EXPR_CONSTANT:
 	case EXPR_FN:
 	case EXPR_CONSTRUCT:

@@ -626,8 +626,9 @@ static void edge_error(Verifier *v, const Expr *consumer, const Expr *child, int
 static void check_edge(Verifier *v, const Expr *consumer, const Expr *child, int32_t want,
 		       const char *what)
 {
-	if (child->kind == EXPR_FN || child->kind == EXPR_GLOBAL)
-		return; /* a closure lives where its result lives; checked at its body */
+	if (child->kind == EXPR_FN || child->kind == EXPR_GLOBAL || child->kind == EXPR_OP_VALUE)
+		return; /* a closure lives where its result lives; checked at its body;
+			   an operator or constructor is device-polymorphic */
 	if (child->device != want)
 		edge_error(v, consumer, child, want, what);
 }
@@ -688,6 +689,7 @@ static void verify_node(Verifier *v, const Expr *e)
 	case EXPR_VAR:
 	case EXPR_GLOBAL:
 	case EXPR_CONSTANT:
+	case EXPR_OP_VALUE:
 		return;
 	case EXPR_CALL:
 		if (e->u.call.op == OP_DEVICE_COPY) {

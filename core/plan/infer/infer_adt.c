@@ -137,6 +137,21 @@ out:
 	return result;
 }
 
+Type *infer_constructor_value(IrModule *m, const Expr *e)
+{
+	const IrTypeDef *def = &m->typedefs[e->u.op_value.adt];
+	const IrConstructor *c = &def->ctors[e->u.op_value.ctor];
+	Arena *a = ir_data_arena(m);
+	Type **params = xcalloc(def->nparams + 1, sizeof(Type *)), *t;
+	for (uint32_t i = 0; i < def->nparams; i++)
+		params[i] = type_var(a, def->params[i], false);
+	t = type_func(a, c->nfields, c->fields, adt_type(m, def, params));
+	t->u.func.ntype_params = def->nparams;
+	t->u.func.type_params = def->params;
+	free(params);
+	return t;
+}
+
 /* The type each variable of pattern `pat` gets when it is matched against
  * a value of type t, into types by the variable's id. False after
  * reporting (when diags is given) a pattern that cannot match t. */
