@@ -346,7 +346,7 @@ static void test_types_and_globals(void **state)
 {
 	static const char *const two = "def @f(%x: Tensor[(5, 7), float32]) { negative(%x) }\n"
 				       "def @main(%a: Tensor[(5, 7), float32]) { @f(%a) }\n";
-	IrEqualOptions types = {.types = true};
+	IrEqualOptions types = {.types = true}, annotations = {.annotations = true};
 	IrDifference d;
 	(void)state;
 	assert_true(compare_texts("def @main(%a: Tensor[(5, 7), float32]) { negative(%a) }\n",
@@ -358,6 +358,10 @@ static void test_types_and_globals(void **state)
 	assert_non_null(strstr(d.what,
 			       "parameter %a: type Tensor[(5, 7), float32] against Tensor[(5, 8), "
 			       "float32]"));
+	assert_false(compare_texts("def @main(%a: Tensor[(5, 7), float32]) { negative(%a) }\n",
+				   "def @main(%a: Tensor[(5, 8), float32]) { negative(%a) }\n", 0,
+				   &annotations, &d));
+	assert_non_null(strstr(d.what, "written type Tensor[(5, 7), float32]"));
 	expect_same(two, "def @main(%a: Tensor[(5, 7), float32]) { @f(%a) }\n"
 			 "def @f(%x: Tensor[(5, 7), float32]) { negative(%x) }\n");
 	expect_difference(two,

@@ -70,6 +70,7 @@ static bool same_module(const IrModule *a, const DeviceTable *da, const IrModule
 			       .devices_b = db,
 			       .types = types,
 			       .spans = true,
+			       .annotations = true,
 			       .attrs_as_written = true,
 			       .free_var_names = true};
 	IrDifference d;

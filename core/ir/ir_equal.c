@@ -432,6 +432,12 @@ static bool same_type(const Type *a, const Type *b)
 	return type_equal(a, b);
 }
 
+/* Whether the types written in the text are compared. */
+static bool written_types(const Matcher *mt)
+{
+	return mt->opts->types || mt->opts->annotations;
+}
+
 static bool differ_type(Matcher *mt, const Expr *a, const Expr *b, const char *which, const Type *x,
 			const Type *y)
 {
@@ -531,7 +537,7 @@ static bool same_node(Matcher *mt, const Expr *a, const Expr *b)
 			strbuf_free(&db);
 			return false;
 		}
-		if (mt->opts->types && !same_type(a->u.var.annotation, b->u.var.annotation))
+		if (written_types(mt) && !same_type(a->u.var.annotation, b->u.var.annotation))
 			return differ_type(mt, a, b, "written type", a->u.var.annotation,
 					   b->u.var.annotation);
 		return true;
@@ -554,7 +560,7 @@ static bool same_node(Matcher *mt, const Expr *a, const Expr *b)
 			if (strcmp(x->attrs, y->attrs) != 0)
 				return differ(mt, a, b, "%s: attributes (%s) against (%s)", x->name,
 					      x->attrs, y->attrs);
-			if (mt->opts->types && !same_type(x->type, y->type))
+			if (written_types(mt) && !same_type(x->type, y->type))
 				return differ_type(mt, a, b, "printed type", x->type, y->type);
 		}
 		if (a->u.call.nargs != b->u.call.nargs)
@@ -569,7 +575,7 @@ static bool same_node(Matcher *mt, const Expr *a, const Expr *b)
 		if (a->u.fn.nparams != b->u.fn.nparams)
 			return differ_count(mt, a, b, "parameters", a->u.fn.nparams,
 					    b->u.fn.nparams);
-		if (mt->opts->types && !same_type(a->u.fn.ret_type, b->u.fn.ret_type))
+		if (written_types(mt) && !same_type(a->u.fn.ret_type, b->u.fn.ret_type))
 			return differ_type(mt, a, b, "written result type", a->u.fn.ret_type,
 					   b->u.fn.ret_type);
 		if (!same_attrs(mt, a, b, OP_NONE, x->attrs, x->nattrs, y->attrs, y->nattrs))

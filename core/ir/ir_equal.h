@@ -42,6 +42,8 @@ typedef struct IrEqualOptions {
 	/* name the device indices of each side; NULL compares indices */
 	const DeviceTable *devices_a, *devices_b;
 	bool types;            /* also the types: inferred (Expr.type) and written */
+	bool annotations;      /* also the types written (parameters, lets, results,
+				  an unknown operator's), not the inferred ones */
 	bool spans;            /* also the source spans TVM printed (ir_span) */
 	bool attrs_as_written; /* attributes: the same names in the same order with
 				  the same literal suffixes, not only the same meaning */
