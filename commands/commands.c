@@ -179,10 +179,12 @@ const Command commands_table[] = {
 	{
 		.name = "diff",
 		.min_args = 0,
-		.max_args = 3,
+		.max_args = 4,
 		.flags = CMD_NEEDS_MODULE,
-		.usage = "diff [PHASE] [--devices] | diff --plan A B",
-		.summary = "show what the last phase (or PHASE) changed, or compare two plans",
+		.usage = "diff [PHASE] [--devices] | diff --plan A B | diff --module FILE [--phase "
+			 "P]",
+		.summary = "show what the last phase (or PHASE) changed, or compare two plans or "
+			   "modules",
 		.help = "Prints the module before and after the last phase that ran (or phase\n"
 			"PHASE, which must have run), as `ir` prints them, and compares the two\n"
 			"as a unified diff with 3 lines of context. --devices prints each\n"
@@ -197,7 +199,16 @@ const Command commands_table[] = {
 			"`min-transfer` (placement), a setting that changes the plan as `NAME\n"
 			"VALUE` or `NAME=VALUE` (\"policy replicate\", fallback=cuda:0), \"pin %x\n"
 			"DEVICE\" or \"unpin %x\", or several of them separated by `;`. A side\n"
-			"that does not plan is reported with its first error.",
+			"that does not plan is reported with its first error.\n"
+			"\n"
+			"`diff --module FILE` compares the current module (A; or the one after\n"
+			"phase P, `parse` for the module as loaded) with the module in FILE (B),\n"
+			"loaded with the session's device table, as TVM's structural_equal\n"
+			"does, and the device TVM reads off the text for every node too: the\n"
+			"same graphs (operators, attributes, constants, sharing, what binds\n"
+			"each variable) on the same devices, names, types and comments aside.\n"
+			"It prints `same module` or the first difference with its place in both;\n"
+			"a difference fails the command (exit status 1 in batch).",
 		.handler = cmd_diff,
 		.completer = cmd_complete_diff,
 	},
@@ -1341,7 +1352,8 @@ int cmd_capture(const CmdContext *ctx, Session *session, int argc, char **argv, 
 
 /* Options whose next word is a file, and options whose next word is some
  * other value; any other word starting with `--` takes none. */
-static const char *const file_options[] = {"--output", "-o", "--dump", "--expect", "--html"};
+static const char *const file_options[] = {"--output", "-o",     "--dump",
+					   "--expect", "--html", "--module"};
 static const char *const value_options[] = {"--phase", "--focus", "--depth", "--top", "--as"};
 
 static bool in_list(const char *word, const char *const *list, size_t n)

@@ -79,7 +79,8 @@ enum {
 	CMD_NEEDS_PLAN = 1 << 1,     /* refuse to run before every phase ran */
 	CMD_LISTS_SETTINGS = 1 << 2, /* `help CMD` appends the settings list */
 	/* what `record` writes absolute (commands_absolute_paths); every
-	 * command's --output, -o, --dump, --expect and --html name files */
+	 * command's --output, -o, --dump, --expect, --html and --module name
+	 * files */
 	CMD_FILE_ARGS = 1 << 3,  /* its other arguments name files */
 	CMD_INPUT_ARGS = 1 << 4, /* its NAME=FILE arguments name input files */
 };
