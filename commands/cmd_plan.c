@@ -565,7 +565,7 @@ static void explain_copy(CmdContext *ctx, StrBuf *sb, PlanAnalysis *an, const Ex
 
 void cmd_why_text(CmdContext *ctx, PlanAnalysis *an, const Expr *e, StrBuf *out)
 {
-	plan_explain(out, an, e, &ctx->session->devices);
+	plan_explain(out, an, e, &ctx->session->devices, ctx->session->trace);
 	explain_conflict(ctx, out, e);
 	explain_copy(ctx, out, an, e);
 }

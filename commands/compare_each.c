@@ -465,7 +465,7 @@ static void print_why(CmdContext *ctx, const CompareEach *x, const EachRecord *r
 	if (!an || r->e->id >= an->nexprs || !an->by_id[r->e->id])
 		return;
 	strbuf_init(&sb);
-	plan_explain(&sb, an, an->by_id[r->e->id], &x->session->devices);
+	plan_explain(&sb, an, an->by_id[r->e->id], &x->session->devices, x->session->trace);
 	for (size_t i = 0; i < sb.len; i++)
 		nlines += sb.data[i] == '\n' || i + 1 == sb.len;
 	for (const char *p = sb.data; *p; line++) {

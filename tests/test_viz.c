@@ -918,7 +918,8 @@ static void test_tooltips(void **state)
 	assert_non_null(g);
 	/* the first step of what `why %2` prints */
 	strbuf_init(&why);
-	plan_explain(&why, s->trace->core, ir_find_named(session_current(s), "2"), &s->devices);
+	plan_explain(&why, s->trace->core, ir_find_named(session_current(s), "2"), &s->devices,
+		     s->trace);
 	step = strchr(why.data, '\n') + 1;
 	while (*step == ' ')
 		step++;
