@@ -5,8 +5,9 @@
  * loaded, and prints what changed: `moved FACT: OLD -> NEW` for every value
  * whose device moved, `added`/`removed` for copies, and the totals. The
  * lines never start like placement facts, so scripts can grep both. A
- * pin that makes planning fail is rolled back, so the session is never
- * left without the plan it had.
+ * change is planned first in a scratch session: one that fails (a pin
+ * that makes planning fail, an unpin of a value not pinned, an undo with
+ * nothing to undo) changes nothing, stepping position included.
  */
 #include "commands.h"
 
@@ -15,13 +16,29 @@
 
 #include "plan.h"
 
-/* The facts of the current plan, planning first when needed; NULL when
- * planning fails. The caller frees it with free_placement. */
-static Placement *plan_and_place(Session *s)
+/* The facts of the plan the session's pins give: its own when it is
+ * planned, else planned in a scratch session (so that stepping stays
+ * where it is); NULL when that plan fails. Free with free_placement. */
+static Placement *current_placement(Session *s)
 {
 	Placement *p;
-	if (!session_planned(s) && !session_step(s, pipeline_count))
-		return NULL;
+	if (!session_planned(s)) {
+		Session scratch;
+		bool planned;
+		/* a change that changes nothing: setting no pin is not one, so
+		 * plan the pins as they are through an undo-free copy */
+		session_init_like(&scratch, s);
+		planned = s->source &&
+			  session_load_source(&scratch, s->source, s->path ? s->path : "module") &&
+			  session_step(&scratch, pipeline_count);
+		p = NULL;
+		if (planned) {
+			p = xmalloc(sizeof *p);
+			plan_placement(session_current(&scratch), p);
+		}
+		session_free(&scratch);
+		return p;
+	}
 	p = xmalloc(sizeof *p);
 	plan_placement(session_current(s), p);
 	return p;
@@ -79,24 +96,50 @@ static void print_changes(CmdContext *ctx, const Placement *before, const Placem
 	plan_placement_diff_free(&d);
 }
 
-/* Plans after a change to the pins; on success says `done` and what
- * changed, on failure undoes the change and plans again as before. */
-static int replan(CmdContext *ctx, Placement *before, const char *what, const char *done)
+/* Makes a change of the pins, tried first in a scratch session
+ * (session_pins_try): one that cannot be made, or that makes planning
+ * fail, leaves the session as it was (its phases, stepping position,
+ * breakpoints and pins). One that plans is made, the session plans again,
+ * and `done` and what changed are printed. */
+static int whatif(CmdContext *ctx, PinChange change, const char *name, int32_t device,
+		  const char *what, const char *done)
 {
 	Session *s = ctx->session;
-	Placement *after = plan_and_place(s);
-	if (!after) {
-		cmd_print_diags(ctx, &s->diags);
-		session_undo_pins(s);
-		free_placement(plan_and_place(s));
-		free_placement(before);
+	Session scratch;
+	Placement *before, after;
+	bool planned;
+	if (!session_pins_try(s, change, name, device, &scratch, &planned)) {
+		session_free(&scratch);
+		if (change == PIN_CHANGE_UNDO)
+			return cmd_error(ctx, "nothing to undo");
+		return cmd_error(ctx, "'%%%s' is not pinned", name);
+	}
+	if (!planned) {
+		cmd_print_diags(ctx, &scratch.diags);
+		session_free(&scratch);
 		return cmd_error(ctx, "%s makes planning fail; the pins are as they were", what);
 	}
-	cmd_print_diags(ctx, &s->diags);
+	before = current_placement(s);
+	plan_placement(session_current(&scratch), &after);
+	switch (change) {
+	case PIN_CHANGE_SET:
+		session_pin(s, name, device);
+		break;
+	case PIN_CHANGE_REMOVE:
+		session_unpin(s, name);
+		break;
+	case PIN_CHANGE_UNDO:
+		session_undo_pins(s);
+		break;
+	}
+	if (!session_step(s, pipeline_count)) /* it planned in the scratch session */
+		cmd_print_diags(ctx, &s->diags);
+	cmd_print_diags(ctx, &scratch.diags);
 	fprintf(ctx->out, "%s\n", done);
-	print_changes(ctx, before, after);
+	print_changes(ctx, before, &after);
 	free_placement(before);
-	free_placement(after);
+	plan_placement_free(&after);
+	session_free(&scratch);
 	return 0;
 }
 
@@ -106,7 +149,6 @@ int cmd_pin(CmdContext *ctx, int argc, char **argv)
 	const char *name;
 	const IrModule *loaded;
 	int device;
-	Placement *before;
 	char *what, *done;
 	int status;
 	if (argc == 1) {
@@ -129,11 +171,9 @@ int cmd_pin(CmdContext *ctx, int argc, char **argv)
 	device = devices_find_name(&s->devices, argv[2]);
 	if (device < 0)
 		return cmd_error(ctx, "unknown device '%s'; see 'targets'", argv[2]);
-	before = plan_and_place(s);
-	session_pin(s, name, device);
 	what = xasprintf("pinning '%%%s' to %s", name, devices_name(&s->devices, device));
 	done = xasprintf("pinned %%%s to %s", name, devices_name(&s->devices, device));
-	status = replan(ctx, before, what, done);
+	status = whatif(ctx, PIN_CHANGE_SET, name, device, what, done);
 	free(what);
 	free(done);
 	return status;
@@ -141,28 +181,18 @@ int cmd_pin(CmdContext *ctx, int argc, char **argv)
 
 int cmd_unpin(CmdContext *ctx, int argc, char **argv)
 {
-	Session *s = ctx->session;
 	const char *name = argv[1][0] == '%' ? argv[1] + 1 : argv[1];
-	Placement *before = plan_and_place(s);
-	if (!session_unpin(s, name)) {
-		free_placement(before);
-		return cmd_error(ctx, "'%%%s' is not pinned", name);
-	}
-	{
-		char *done = xasprintf("unpinned %%%s", name);
-		int status = replan(ctx, before, "unpinning", done);
-		free(done);
-		return status;
-	}
+	char *done = xasprintf("unpinned %%%s", name);
+	int status = whatif(ctx, PIN_CHANGE_REMOVE, name, IR_NO_DEVICE, "unpinning", done);
+	(void)argc;
+	free(done);
+	return status;
 }
 
 int cmd_undo(CmdContext *ctx, int argc, char **argv)
 {
-	Session *s = ctx->session;
-	Placement *before = plan_and_place(s);
-	if (!session_undo_pins(s)) {
-		free_placement(before);
-		return cmd_error(ctx, "nothing to undo");
-	}
-	return replan(ctx, before, "undoing", "undid the last pin or unpin");
+	(void)argc;
+	(void)argv;
+	return whatif(ctx, PIN_CHANGE_UNDO, NULL, IR_NO_DEVICE, "undoing",
+		      "undid the last pin or unpin");
 }

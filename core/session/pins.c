@@ -87,3 +87,13 @@ void pins_clear(PinSet *p)
 	free(p->undo);
 	memset(p, 0, sizeof *p);
 }
+
+void pins_copy(PinSet *dst, const PinSet *src)
+{
+	memset(dst, 0, sizeof *dst);
+	dst->current = pin_list_copy(&src->current);
+	for (size_t i = 0; i < src->nundo; i++) {
+		grow_array((void **)&dst->undo, &dst->cap_undo, dst->nundo + 1, sizeof(PinList));
+		dst->undo[dst->nundo++] = pin_list_copy(&src->undo[i]);
+	}
+}

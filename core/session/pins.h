@@ -40,5 +40,7 @@ bool pins_remove(PinSet *p, const char *name);
 bool pins_undo(PinSet *p);
 /* Empties the list and forgets its undo history. */
 void pins_clear(PinSet *p);
+/* dst (empty) becomes a copy of src, undo history included. */
+void pins_copy(PinSet *dst, const PinSet *src);
 
 #endif

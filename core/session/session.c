@@ -587,6 +587,32 @@ const PlanPin *session_pins(const Session *s, size_t *count)
 	return s->pins.current.items;
 }
 
+bool session_pins_try(const Session *s, PinChange change, const char *name, int32_t device,
+		      Session *scratch, bool *planned)
+{
+	bool ok = true;
+	session_init_like(scratch, s);
+	pins_clear(&scratch->pins);
+	pins_copy(&scratch->pins, &s->pins);
+	*planned = false;
+	switch (change) {
+	case PIN_CHANGE_SET:
+		pins_set(&scratch->pins, name, device);
+		break;
+	case PIN_CHANGE_REMOVE:
+		ok = pins_remove(&scratch->pins, name);
+		break;
+	case PIN_CHANGE_UNDO:
+		ok = pins_undo(&scratch->pins);
+		break;
+	}
+	if (!ok || !s->source)
+		return false;
+	if (session_load_source(scratch, s->source, s->path ? s->path : "module"))
+		*planned = session_step(scratch, pipeline_count);
+	return true;
+}
+
 /* ---- pins as annotations, and a module as a file ---- */
 
 /* Turns e, a named non-variable expression of m, into a fixed on_device of

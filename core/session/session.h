@@ -293,6 +293,18 @@ bool session_unpin(Session *s, const char *name);
 bool session_undo_pins(Session *s);
 /* The current pins, for listing and for the phases. */
 const PlanPin *session_pins(const Session *s, size_t *count);
+/* A change of the pins, tried before it is made. */
+typedef enum PinChange { PIN_CHANGE_SET, PIN_CHANGE_REMOVE, PIN_CHANGE_UNDO } PinChange;
+/* Plans s's module as loaded with s's pins changed so (set `name` to
+ * `device`, remove `name`, or undo the last change), in `scratch`, a
+ * session made like s (session_init_like, its undo history too), without
+ * touching s: its phases, stepping, breakpoints and pins stay as they
+ * are. False when the change cannot be made (`name` not pinned, nothing
+ * to undo) or s has no module; else *planned says whether planning
+ * succeeded (its diagnostics are scratch's). The caller frees scratch with
+ * session_free either way. */
+bool session_pins_try(const Session *s, PinChange change, const char *name, int32_t device,
+		      Session *scratch, bool *planned);
 /*
  * A clone of m (a version before check, where pins are not yet applied)
  * with each pin written as the annotation that constrains the same values,
