@@ -61,6 +61,9 @@ typedef enum ConstraintKind {
 				      (`site` one of them) took their results' device */
 	CONSTRAINT_MIN_TRANSFER,     /* placement min-transfer chose the device of `site`'s
 				      domain to copy fewer bytes */
+	CONSTRAINT_FREE_ON_DEVICE,   /* the free result of an on_device `site` that
+				      constrains neither side took its body's device,
+				      as TVM's FreeOnDeviceDefaulter joins them */
 	CONSTRAINT_SCOPE_JOIN,       /* `value`, on a device without a memory scope, meets
 				      the same device in a scope across free on_device
 				      `site` and takes that scope (TVM's
