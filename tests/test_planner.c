@@ -1,7 +1,7 @@
 /*
  * test_planner.c - properties of the planner over every planning case.
  *
- * Each case (../shared/cases and tests/plan_cases) is a NAME.dp script and
+ * Each case (tests/data/cases and tests/plan_cases) is a NAME.dp script and
  * the module it loads; the script's `set` lines give the settings. For
  * every case that plans, the tests check:
  *   validity     plan_verify accepts the planned module [P5, structure];
@@ -293,7 +293,7 @@ static void check_dir(const char *dir)
 static void test_shared_cases(void **state)
 {
 	(void)state;
-	check_dir(DEVPLAN_SHARED_DIR "/cases");
+	check_dir(DEVPLAN_DATA_DIR "/cases");
 }
 
 static void test_own_cases(void **state)

@@ -826,7 +826,7 @@ static void test_overview(void **state)
 	size_t hexagons = 0;
 	(void)state;
 	session_init(&s);
-	if (!session_load(&s, DEVPLAN_SHARED_DIR "/models/resnet18.relay")) {
+	if (!session_load(&s, DEVPLAN_DATA_DIR "/models/resnet18.relay")) {
 		diag_print_all(stderr, &s.diags);
 		fail();
 	}
