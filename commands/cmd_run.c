@@ -5,7 +5,11 @@
  * file, NAME=random[:SEED] draws seeded random values (npy.h documents the
  * generator), NAME=random:SEED:(3,4) in the shape given (which an input
  * whose type has `?` dimensions needs), and an input not named is random
- * with its index as the seed, which a note says.
+ * with its index as the seed, which a note says. Random values are drawn
+ * like an initialised model's (run_inputs.c) unless `set inputs random`
+ * asks for uniform ones: uniform weights make a batch norm's variance
+ * negative in the exports that copy it from a weight, and every such
+ * model's result NaN.
  *
  * Dynamic shapes: a module with `?` dimensions is run as plan_specialize
  * (core/plan/plan_specialize.c) makes it for the inputs' actual shapes and
@@ -516,7 +520,8 @@ static bool prepare_inputs(CmdContext *ctx, const IrModule *m, int argc, char **
 	if (nrandom)
 		cmd_note(ctx, "%zu input%s not given take%s %srandom values: %s", nrandom,
 			 nrandom == 1 ? "" : "s", nrandom == 1 ? "s" : "",
-			 ctx->session->settings.inputs == INPUTS_REALISTIC ? "realistic " : "",
+			 ctx->session->settings.inputs == INPUTS_REALISTIC ? "realistic "
+									   : "uniform ",
 			 note.data);
 	ok = true;
 done:
@@ -1299,14 +1304,15 @@ int cmd_compare(CmdContext *ctx, int argc, char **argv)
 				   run_output_saturated(&want.outputs[i], &what);
 			saturated += sat;
 			if (sat && saturated == 1)
-				cmd_warning(
-					ctx,
-					"the reference result is saturated (%s): a match proves "
-					"little; 'compare --each' compares every value, and 'set "
-					"inputs realistic' draws inputs that keep a model's "
-					"numbers "
-					"in range",
-					what);
+				cmd_warning(ctx,
+					    "the reference result is saturated (%s): a match "
+					    "proves little; 'compare --each' compares every "
+					    "value%s",
+					    what,
+					    s->settings.inputs == INPUTS_RANDOM
+						    ? ", and 'set inputs realistic' draws inputs "
+						      "that keep a model's numbers in range"
+						    : "");
 		}
 	}
 	if (failed)

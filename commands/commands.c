@@ -519,12 +519,13 @@ const Command commands_table[] = {
 			"as a transfer. Inputs are NumPy .npy files (NAME=FILE.npy) or seeded\n"
 			"random values (NAME=random[:SEED]), in the shape given after the seed\n"
 			"(NAME=random:SEED:(3,4)) where the input's type has `?` dimensions; an\n"
-			"input not given is random with its index as the seed. Prints each "
-			"result's type, device, first values\n"
-			"and checksum (sum, FNV-1a of the bytes). --output saves the first\n"
-			"result as .npy; --dump DIR writes every value as DIR/NAME.npy with\n"
-			"DIR/manifest.json; --profile adds the `profile` report. The inputs and\n"
-			"results (every value under `set keep-values on`) are kept for `print`.",
+			"input not given is random with its index as the seed, drawn like an\n"
+			"initialised model's (`set inputs random`: uniform in [-1, 1)). Prints\n"
+			"each result's type, device, first values and checksum (sum, FNV-1a of\n"
+			"the bytes). --output saves the first result as .npy; --dump DIR writes\n"
+			"every value as DIR/NAME.npy with DIR/manifest.json; --profile adds the\n"
+			"`profile` report. The inputs and results (every value under `set\n"
+			"keep-values on`) are kept for `print`.",
 		.handler = cmd_run,
 		.completer = cmd_complete_run,
 	},

@@ -63,7 +63,7 @@ typedef struct SessionSettings {
 	double cache_mib;        /* MiB of earlier versions kept (see the top) */
 	bool keep_values;        /* `run` keeps every op's value for `print`,
 				    not only inputs and results */
-	InputsMode inputs;       /* default INPUTS_RANDOM */
+	InputsMode inputs;       /* default INPUTS_REALISTIC */
 	bool pagination;         /* the shell pages long output at a terminal */
 	int height;              /* lines per page: -1 the terminal's (default),
 				    0 no paging */
