@@ -1037,46 +1037,59 @@ int cmd_profile(CmdContext *ctx, int argc, char **argv)
 	return 0;
 }
 
-/* Largest absolute and relative error of a against the reference b, and
- * whether every element is within tol * max(1, |b|). */
-static bool compare_arrays(const NpyArray *a, const NpyArray *b, double tol, double *max_abs,
-			   double *max_rel)
+/* What comparing a result with its reference found. */
+typedef struct ResultCheck {
+	double max_abs, max_rel; /* over the elements both sides give finite */
+	bool differs;            /* an element past tolerance, or one that is not
+				    the same non-finite value on both sides */
+	int64_t nans, infs;      /* non-finite elements of the reference */
+} ResultCheck;
+
+/* a (the planned result) against the reference b: an element passes when
+ * |a - b| <= tol * max(1, |b|); a NaN or an infinity on either side only
+ * when the other side has the same (two NaN, or two infinities of one
+ * sign), and then only if the caller allows a reference that is not
+ * finite, which it decides from the counts. */
+static void compare_arrays(const NpyArray *a, const NpyArray *b, double tol, ResultCheck *c)
 {
 	int64_t n = npy_array_count(a);
-	bool pass = true;
-	*max_abs = 0;
-	*max_rel = 0;
+	memset(c, 0, sizeof *c);
 	for (int64_t i = 0; i < n; i++) {
 		double x = exec_element(a, i), y = exec_element(b, i), d, r;
-		if (isnan(x) || isnan(y)) {
-			if (isnan(x) && isnan(y))
-				continue;
-			*max_abs = *max_rel = INFINITY;
-			pass = false;
+		if (!isfinite(x) || !isfinite(y)) {
+			c->nans += isnan(y) != 0;
+			c->infs += isinf(y) != 0;
+			if (!((isnan(x) && isnan(y)) || x == y)) {
+				c->max_abs = c->max_rel = INFINITY;
+				c->differs = true;
+			}
 			continue;
 		}
 		if (x == y)
 			continue;
 		d = fabs(x - y);
 		r = y != 0 ? d / fabs(y) : INFINITY;
-		if (d > *max_abs)
-			*max_abs = d;
-		if (r > *max_rel)
-			*max_rel = r;
+		if (d > c->max_abs)
+			c->max_abs = d;
+		if (r > c->max_rel)
+			c->max_rel = r;
 		if (!(d <= tol * (fabs(y) > 1 ? fabs(y) : 1)))
-			pass = false;
+			c->differs = true;
 	}
-	return pass;
 }
 
-static int64_t count_nans(const NpyArray *a)
+/* " (3 NaN, 2 inf in the cpu result)": the non-finite elements of a
+ * reference, or nothing. */
+static void print_nonfinite(CmdContext *ctx, int64_t nans, int64_t infs, const char *where)
 {
-	int64_t n = npy_array_count(a), nans = 0;
-	if (!dtype_is_float(a->dtype))
-		return 0;
-	for (int64_t i = 0; i < n; i++)
-		nans += isnan(exec_element(a, i));
-	return nans;
+	if (!nans && !infs)
+		return;
+	fputs(" (", ctx->out);
+	if (nans)
+		fprintf(ctx->out, "%lld NaN", (long long)nans);
+	if (infs)
+		fprintf(ctx->out, "%s%lld inf", nans ? ", " : "", (long long)infs);
+	fprintf(ctx->out, " in the %s)", where);
 }
 
 static bool same_layout(const NpyArray *a, const NpyArray *b)
@@ -1106,10 +1119,12 @@ static bool saturating_result(const IrModule *m, size_t i, size_t n)
 		     ir_is_op(e, OP_RELU) || ir_is_op(e, OP_CLIP) || ir_is_op(e, OP_LOG_SOFTMAX));
 }
 
-/* compare's options: --each, --all (with --each), --top N and --expect
- * FILE (repeated: one a result, in order). */
+/* compare's options: --each, --all (with --each), --top N, --expect
+ * FILE (repeated: one a result, in order) and --allow-nan. */
 typedef struct CompareArgs {
 	bool each, all;
+	bool allow_nan; /* a NaN or infinity in the reference passes where the
+			   planned run has the same */
 	size_t top;
 	const char *expect[COMPARE_MAX_EXPECT]; /* --expect FILE.npy, result by result */
 	size_t nexpect;
@@ -1128,6 +1143,8 @@ static bool parse_compare_options(CmdContext *ctx, int argc, char **argv, Compar
 			args->each = true;
 		} else if (strcmp(argv[i], "--all") == 0) {
 			args->all = true;
+		} else if (strcmp(argv[i], "--allow-nan") == 0) {
+			args->allow_nan = true;
 		} else if (strcmp(argv[i], "--expect") == 0) {
 			if (i + 1 >= argc) {
 				cmd_error(ctx, "--expect needs a .npy file");
@@ -1195,6 +1212,31 @@ static bool read_expected(CmdContext *ctx, const CompareArgs *args, const ExecRe
 	return true;
 }
 
+/* The last line of a comparison whose reference has NaN or infinity in
+ * nonfinite of its n results (nans and infs elements in all), which the
+ * user did not allow: nothing was compared that means anything. */
+static void print_nonfinite_failure(CmdContext *ctx, const CompareArgs *args, size_t nonfinite,
+				    size_t n, int64_t nans, int64_t infs, const char *against)
+{
+	fprintf(ctx->out, "compare: FAIL: %zu of %zu %s", nonfinite, n,
+		args->nexpect ? (n == 1 ? "expected result" : "expected results") : "result");
+	if (args->nexpect)
+		fprintf(ctx->out, " (%s%s)", args->expect[0], args->nexpect > 1 ? ", ..." : "");
+	else
+		fprintf(ctx->out, "%s of %s", n == 1 ? "" : "s", against);
+	fprintf(ctx->out, " %s NaN or infinity (", nonfinite == 1 ? "holds" : "hold");
+	if (nans)
+		fprintf(ctx->out, "%lld NaN", (long long)nans);
+	if (infs)
+		fprintf(ctx->out, "%s%lld inf", nans ? ", " : "", (long long)infs);
+	fprintf(ctx->out,
+		"): a reference that is not finite proves nothing; %s'compare "
+		"--allow-nan' accepts the values both sides share\n",
+		args->nexpect || args->each
+			? ""
+			: "'compare --each' names the op where the first appears, and ");
+}
+
 int cmd_compare(CmdContext *ctx, int argc, char **argv)
 {
 	Session *s = ctx->session;
@@ -1205,7 +1247,9 @@ int cmd_compare(CmdContext *ctx, int argc, char **argv)
 	double tol = s->settings.tolerance;
 	CompareArgs args;
 	NpyArray *inputs;
-	size_t n, failed = 0, past = 0, saturated = 0;
+	size_t n, failed = 0, nonfinite = 0, saturated = 0;
+	int64_t nans = 0, infs = 0;
+	CompareEachCounts past = {0, 0};
 	ExecResult got, want;
 	ExecOptions po, ro;
 	CompareEach *each = NULL;
@@ -1229,7 +1273,8 @@ int cmd_compare(CmdContext *ctx, int argc, char **argv)
 	}
 	if (args.each) {
 		/* the reference first: its values wait for the planned run's */
-		each = compare_each_new(s, reference_run, planned_run, inputs, n, tol);
+		each = compare_each_new(s, reference_run, planned_run, inputs, n, tol,
+					args.allow_nan);
 		ro.observe = compare_each_observe_reference;
 		ro.observe_context = each;
 		po.observe = compare_each_observe_planned;
@@ -1277,7 +1322,7 @@ int cmd_compare(CmdContext *ctx, int argc, char **argv)
 		failed = got.noutputs > want.noutputs ? got.noutputs : want.noutputs;
 	}
 	for (size_t i = 0; i < got.noutputs && i < want.noutputs; i++) {
-		double max_abs, max_rel;
+		ResultCheck c;
 		print_result_name(ctx, i, got.noutputs);
 		fputs(": ", ctx->out);
 		print_shape_type(ctx, &got.outputs[i]);
@@ -1288,15 +1333,14 @@ int cmd_compare(CmdContext *ctx, int argc, char **argv)
 			failed++;
 			continue;
 		}
-		if (!compare_arrays(&got.outputs[i], &want.outputs[i], tol, &max_abs, &max_rel))
-			failed++;
-		fprintf(ctx->out, ": max abs error %.3g, max rel error %.3g", max_abs, max_rel);
-		{
-			int64_t nans = count_nans(&want.outputs[i]);
-			if (nans)
-				fprintf(ctx->out, " (%lld NaN in the %s)", (long long)nans,
-					args.nexpect ? "expected result" : "cpu result");
-		}
+		compare_arrays(&got.outputs[i], &want.outputs[i], tol, &c);
+		failed += c.differs;
+		nonfinite += c.nans || c.infs;
+		nans += c.nans;
+		infs += c.infs;
+		fprintf(ctx->out, ": max abs error %.3g, max rel error %.3g", c.max_abs, c.max_rel);
+		print_nonfinite(ctx, c.nans, c.infs,
+				args.nexpect ? "expected result" : "cpu result");
 		fputc('\n', ctx->out);
 		{
 			const char *what;
@@ -1320,22 +1364,55 @@ int cmd_compare(CmdContext *ctx, int argc, char **argv)
 			"compare: FAIL: %zu of %zu result%s differ%s from %s beyond tolerance %g\n",
 			failed, got.noutputs, got.noutputs == 1 ? "" : "s", failed == 1 ? "s" : "",
 			against.data, tol);
-	else if (past)
+	else if (nonfinite && !args.allow_nan)
+		print_nonfinite_failure(ctx, &args, nonfinite, got.noutputs, nans, infs,
+					against.data);
+	else if (past.differ)
 		fprintf(ctx->out,
 			"compare: FAIL: %zu intermediate value%s differ%s from %s beyond "
 			"tolerance, "
 			"though the %zu result%s match%s\n",
-			past, past == 1 ? "" : "s", past == 1 ? "s" : "", against.data,
-			got.noutputs, got.noutputs == 1 ? "" : "s", got.noutputs == 1 ? "es" : "");
-	else
-		fprintf(ctx->out, "compare: PASS: %zu result%s match%s %s within tolerance %g\n",
+			past.differ, past.differ == 1 ? "" : "s", past.differ == 1 ? "s" : "",
+			against.data, got.noutputs, got.noutputs == 1 ? "" : "s",
+			got.noutputs == 1 ? "es" : "");
+	else if (past.nonfinite && !args.allow_nan)
+		fprintf(ctx->out,
+			"compare: FAIL: %zu intermediate value%s of %s %s NaN or infinity, though "
+			"the %zu result%s match%s; 'compare --allow-nan' accepts the values both "
+			"runs share\n",
+			past.nonfinite, past.nonfinite == 1 ? "" : "s", against.data,
+			past.nonfinite == 1 ? "holds" : "hold", got.noutputs,
+			got.noutputs == 1 ? "" : "s", got.noutputs == 1 ? "es" : "");
+	else {
+		fprintf(ctx->out, "compare: PASS: %zu result%s match%s %s within tolerance %g",
 			got.noutputs, got.noutputs == 1 ? "" : "s", got.noutputs == 1 ? "es" : "",
 			against.data, tol);
+		if (nans || infs || past.nonfinite) {
+			fputs(" (--allow-nan: ", ctx->out);
+			if (nans || infs) {
+				if (nans)
+					fprintf(ctx->out, "%lld NaN", (long long)nans);
+				if (infs)
+					fprintf(ctx->out, "%s%lld inf", nans ? ", " : "",
+						(long long)infs);
+				fputs(" on both sides", ctx->out);
+			} else {
+				fprintf(ctx->out,
+					"%zu intermediate value%s with NaN or infinity on both "
+					"sides",
+					past.nonfinite, past.nonfinite == 1 ? "" : "s");
+			}
+			fputc(')', ctx->out);
+		}
+		fputc('\n', ctx->out);
+	}
+	strbuf_free(&against);
+	exec_result_free(&got);
 	strbuf_free(&against);
 	exec_result_free(&got);
 	exec_result_free(&want);
 	free_inputs(inputs, n);
-	return failed || past ? 1 : 0;
+	return failed || past.differ || ((nonfinite || past.nonfinite) && !args.allow_nan) ? 1 : 0;
 }
 
 /* Options, then NAME= and NAME=random for each input of @main; a file

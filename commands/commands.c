@@ -87,20 +87,21 @@ const Command commands_table[] = {
 		.min_args = 0,
 		.max_args = -1,
 		.flags = CMD_NEEDS_MODULE | CMD_NEEDS_PLAN | CMD_INPUT_ARGS,
-		.usage = "compare [--each [--all | --top N] | --expect FILE.npy...] [NAME=FILE.npy "
-			 "| "
-			 "NAME=random[:SEED[:(SHAPE)]]]...",
+		.usage = "compare [--each [--all | --top N] | --expect FILE.npy...] [--allow-nan] "
+			 "[NAME=FILE.npy | NAME=random[:SEED[:(SHAPE)]]]...",
 		.summary = "run the plan and the same program on the cpu alone and compare results",
 		.help = "Runs the planned @main, then the same program (as typed by `infer`) with\n"
 			"every op on the cpu, on the same inputs (as for `run`; random when not\n"
 			"given), and prints each result's largest absolute and relative error.\n"
 			"An element passes when |planned - cpu| <= tolerance * max(1, |cpu|)\n"
-			"(`set tolerance`, default 1e-05). The last line starts `compare: PASS`\n"
-			"or `compare: FAIL`; a failure fails the command. With --each every\n"
-			"intermediate value is compared too, in execution order: the first past\n"
-			"its tolerance is shown with its op, device, operands and why it is on\n"
-			"its device, then the worst N (--top N, default 5) or every value "
-			"(--all).\n"
+			"(`set tolerance`, default 1e-05). A NaN or infinity in the reference\n"
+			"fails it, unless --allow-nan accepts those the planned run shares. The\n"
+			"last line starts `compare: PASS` or `compare: FAIL`; a failure fails the\n"
+			"command. With --each every intermediate value is compared too, in\n"
+			"execution order: the first past its tolerance is shown with its op,\n"
+			"device, operands and why it is on its device, the first NaN or infinity\n"
+			"of the reference with its op and operands, then the worst N (--top N,\n"
+			"default 5) or every value (--all).\n"
 			"--expect FILE.npy (one a result, in order) compares with results made\n"
 			"elsewhere (PyTorch, ONNX Runtime, TVM) instead of the cpu run.",
 		.handler = cmd_compare,
