@@ -61,7 +61,6 @@ enum {
 
 static uint64_t memory_limit(void);
 static bool memory_limit_valid(CmdContext *ctx);
-static void format_bytes(char *buf, size_t size, double bytes);
 
 typedef struct RunArgs {
 	int first; /* argv index of the first NAME=VALUE */
@@ -350,8 +349,8 @@ static bool check_input_shape(CmdContext *ctx, const ExecParam *p, uint32_t ndim
 	}
 	if (bytes > (double)limit) {
 		char need[32], have[32];
-		format_bytes(need, sizeof need, bytes);
-		format_bytes(have, sizeof have, (double)limit);
+		cmd_format_bytes(need, sizeof need, bytes);
+		cmd_format_bytes(have, sizeof have, (double)limit);
 		if (memory_limit())
 			cmd_error(ctx, "input %%%s: %s asks for %s, more than the %s memory limit",
 				  p->name, source, need, have);
@@ -377,8 +376,8 @@ static bool check_file_size(CmdContext *ctx, const ExecParam *p, const char *pat
 	char need[32], have[32];
 	if (stat(path, &st) != 0 || !S_ISREG(st.st_mode) || (uint64_t)st.st_size <= limit)
 		return true; /* npy_read says what is wrong with it */
-	format_bytes(need, sizeof need, (double)st.st_size);
-	format_bytes(have, sizeof have, (double)limit);
+	cmd_format_bytes(need, sizeof need, (double)st.st_size);
+	cmd_format_bytes(have, sizeof have, (double)limit);
 	if (memory_limit())
 		cmd_error(ctx, "input %%%s: %s holds %s, more than the %s memory limit", p->name,
 			  path, need, have);
@@ -825,20 +824,6 @@ static void print_summary(CmdContext *ctx, const ExecResult *r)
 
 /* ---- profile ------------------------------------------------------------- */
 
-static void format_bytes(char *buf, size_t size, double bytes)
-{
-	static const char *const units[] = {"B", "KiB", "MiB", "GiB", "TiB"};
-	size_t u = 0;
-	while (bytes >= 1024 && u + 1 < DP_COUNT(units)) {
-		bytes /= 1024;
-		u++;
-	}
-	if (u == 0)
-		snprintf(buf, size, "%.0f B", bytes);
-	else
-		snprintf(buf, size, "%.1f %s", bytes, units[u]);
-}
-
 /* Seconds as a short fixed-width string: us below a millisecond. */
 static const char *format_seconds(char *buf, size_t size, double seconds)
 {
@@ -931,7 +916,7 @@ static void print_profile(CmdContext *ctx, const IrModule *m, const ExecResult *
 		format_seconds(buf, sizeof buf, p->input_seconds));
 	fputs("memory peak:", ctx->out);
 	for (size_t i = 0; i < p->ndevices; i++) {
-		format_bytes(buf, sizeof buf, (double)p->devices[i].peak_bytes);
+		cmd_format_bytes(buf, sizeof buf, (double)p->devices[i].peak_bytes);
 		fprintf(ctx->out, "%s %s %s (%s)", i ? "," : "",
 			p->devices[i].device < 0 ? "cpu"
 						 : devices_name(devices, p->devices[i].device),
@@ -953,6 +938,8 @@ int cmd_run(CmdContext *ctx, int argc, char **argv)
 	ExecResult result;
 	ExecOptions o;
 	RunValues *keeper;
+	uint64_t budget;
+	const char *budget_of = "the free memory";
 	int status = 0;
 	if (!parse_options(ctx, argc, argv, true, &args))
 		return 1;
@@ -972,7 +959,14 @@ int cmd_run(CmdContext *ctx, int argc, char **argv)
 		return 1;
 	}
 	o = run_options(ctx->session, false, args.profile);
-	if (!(keeper = run_values_new(ctx, m, args.dump))) {
+	/* print's values: a quarter of the memory free now (of the limit, when
+	 * that is less), so that keeping them never starves the run */
+	budget = exec_available_memory() / 4;
+	if (memory_limit() && memory_limit() / 4 < budget) {
+		budget = memory_limit() / 4;
+		budget_of = "DEVPLAN_MEMORY_LIMIT";
+	}
+	if (!(keeper = run_values_new(ctx, m, args.dump, budget, budget_of))) {
 		ir_module_free(m);
 		free_inputs(inputs, n);
 		return 1;
@@ -1002,6 +996,12 @@ int cmd_run(CmdContext *ctx, int argc, char **argv)
 	}
 	if (args.profile)
 		print_profile(ctx, m, &result);
+	/* the results, as printed, for `print result` */
+	session_values_set_results(&ctx->session->values, result.outputs, result.output_devices,
+				   result.noutputs);
+	result.outputs = NULL;
+	result.output_devices = NULL;
+	result.noutputs = 0;
 	exec_result_free(&result);
 	ir_module_free(m);
 	free_inputs(inputs, n);

@@ -349,17 +349,16 @@ const Command commands_table[] = {
 		.min_args = 1,
 		.max_args = -1,
 		.flags = CMD_NEEDS_MODULE,
-		.usage = "print %x[SLICE]",
+		.usage = "print %x[SLICE] | result[.I][SLICE]",
 		.summary = "show a value the last run kept: type, device, range and elements",
 		.help = "Shows a value of the last `run`, gdb-style: its type, the device it was\n"
 			"computed on, its range (min, max, mean, NaN and inf counts) and its\n"
-			"elements. `run` keeps the inputs and results of @main; `set keep-values "
-			"on`\n"
-			"keeps every value. A slice selects elements as in NumPy: `print %x[0, "
-			":8]`\n"
-			"(integers, negative from the end, and start:stop); `%x.1` is a field of "
-			"a\n"
-			"tuple.",
+			"elements. `run` keeps every value while they fit in a quarter of the\n"
+			"free memory (`set keep-values off`: the inputs and results only);\n"
+			"`result` (or `result.0`, `result.1`, ...) is the final value as `run`\n"
+			"printed it. A slice selects elements as in NumPy: `print %x[0, :8]`\n"
+			"(integers, negative from the end, and start:stop); `%x.1` is a field of\n"
+			"a tuple.",
 		.handler = cmd_print,
 	},
 	{
@@ -525,8 +524,8 @@ const Command commands_table[] = {
 			"each result's type, device, first values and checksum (sum, FNV-1a of\n"
 			"the bytes). --output saves the first result as .npy; --dump DIR writes\n"
 			"every value as DIR/NAME.npy with DIR/manifest.json; --profile adds the\n"
-			"`profile` report. The inputs and results (every value under `set\n"
-			"keep-values on`) are kept for `print`.",
+			"`profile` report. Every value is kept for `print` while they fit in a\n"
+			"quarter of the free memory (`set keep-values off`: inputs and results).",
 		.handler = cmd_run,
 		.completer = cmd_complete_run,
 	},
@@ -833,6 +832,20 @@ static void cmd_vmessage(CmdContext *ctx, const char *label, const char *color, 
 	fflush(ctx->err);
 	strbuf_free(&text);
 	strbuf_free(&sb);
+}
+
+void cmd_format_bytes(char *buf, size_t size, double bytes)
+{
+	static const char *const units[] = {"B", "KiB", "MiB", "GiB", "TiB"};
+	size_t u = 0;
+	while (bytes >= 1024 && u + 1 < DP_COUNT(units)) {
+		bytes /= 1024;
+		u++;
+	}
+	if (u == 0)
+		snprintf(buf, size, "%.0f B", bytes);
+	else
+		snprintf(buf, size, "%.1f %s", bytes, units[u]);
 }
 
 int cmd_error(CmdContext *ctx, const char *fmt, ...)
