@@ -924,6 +924,17 @@ static void print_profile(CmdContext *ctx, const IrModule *m, const ExecResult *
 	}
 	fprintf(ctx->out, "\nwall: %s\n", format_seconds(buf, sizeof buf, p->run_seconds));
 	cmd_estimate_print_against(ctx, m, p);
+	/* the emulator runs the cpu kernels and copies between host buffers:
+	 * its times are the host's */
+	for (size_t i = 0; i < p->ndevices; i++) {
+		const ExecDeviceStat *d = &p->devices[i];
+		if (d->device < 0 || strcmp(d->backend, exec_backend_emulated.name) != 0)
+			continue;
+		cmd_note(ctx,
+			 "%s ran on the host emulator: its times are the cpu kernels' and "
+			 "host memory copies', and say nothing about a GPU",
+			 devices_name(devices, d->device));
+	}
 }
 
 /* ---- commands ------------------------------------------------------------- */

@@ -372,7 +372,8 @@ const Command commands_table[] = {
 			"device after every op, and prints the time per op kind and device,\n"
 			"then every device_copy of the plan with its count, bytes, time and GB/s\n"
 			"next to the bytes `copies` predicted, the inputs' transfers, each\n"
-			"device's peak memory and the wall time.",
+			"device's peak memory and the wall time. On the host emulator the times\n"
+			"are the cpu kernels', which a note says.",
 		.handler = cmd_profile,
 		.completer = cmd_complete_run,
 	},

@@ -1213,6 +1213,10 @@ static void test_profile_command(void **state)
 		assert_non_null(strstr(cpu, "           420           420\n"));
 		assert_non_null(strstr(cuda, "           420           420\n"));
 	}
+	/* the emulator's times are the host's, and the report says so */
+	assert_non_null(strstr(f->err, "note: cuda:0 ran on the host emulator: its times are the "
+				       "cpu kernels' and host memory copies', and say nothing "
+				       "about a GPU\n"));
 	run_ok(f, "run --profile");
 	assert_non_null(strstr(f->out, "result: Tensor[(5, 7), float32] on cpu:0"));
 	assert_non_null(strstr(f->out, "copies:\n"));
