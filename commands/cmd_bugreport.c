@@ -44,6 +44,7 @@
 #include <json-c/json.h>
 
 #include "pipeline.h"
+#include "plan.h"
 
 void cmd_remember_load(CmdContext *ctx)
 {
@@ -57,7 +58,7 @@ void cmd_remember_load(CmdContext *ctx)
 	devices_copy(&ctx->load_devices, &s->devices);
 	pins_clear(&ctx->load_pins);
 	for (size_t i = 0; i < npins; i++)
-		pins_set(&ctx->load_pins, pins[i].name, pins[i].device);
+		pins_set(&ctx->load_pins, &pins[i]);
 }
 
 /* Makes dir, or accepts an empty directory; false after reporting. */
@@ -200,8 +201,9 @@ static void write_settings(CmdContext *ctx, StrBuf *sb)
 		any = true;
 	}
 	for (size_t i = 0; i < npins; i++) {
-		strbuf_printf(sb, "#   pin %%%s %s\n", pins[i].name,
-			      devices_name(&s->devices, pins[i].device));
+		strbuf_puts(sb, "#   pin ");
+		plan_pin_format(sb, &pins[i], &s->devices);
+		strbuf_putc(sb, '\n');
 		any = true;
 	}
 	if (!any)
@@ -240,9 +242,11 @@ static void write_replay(CmdContext *ctx, StrBuf *sb)
 	strbuf_puts(sb, "load module.relay --as ");
 	commands_put_word(sb, s->source->name);
 	strbuf_putc(sb, '\n');
-	for (size_t i = 0; i < ctx->load_pins.current.count; i++)
-		strbuf_printf(sb, "pin %%%s %s\n", ctx->load_pins.current.items[i].name,
-			      devices_name(&s->devices, ctx->load_pins.current.items[i].device));
+	for (size_t i = 0; i < ctx->load_pins.current.count; i++) {
+		strbuf_puts(sb, "pin ");
+		plan_pin_format(sb, &ctx->load_pins.current.items[i], &s->devices);
+		strbuf_putc(sb, '\n');
+	}
 	for (size_t i = ctx->load_history; i < ctx->nhistory; i++) {
 		char *line;
 		if (!replays(ctx->history[i]))

@@ -18,6 +18,12 @@
  * --diff-placement` shares for two `placement --json` files) says which
  * values moved, which copies appear and vanish, and the bytes moved in each
  * direction under each side.
+ *
+ * `diff --module FILE` compares the module (or a phase's) with the one in
+ * FILE, loaded in a scratch session with the session's device table, by
+ * TVM's structural equality and the devices TVM reads off each text
+ * (core/ir/ir_equal.h): "is devplan's plan TVM's?" for a module TVM's
+ * PlanDevices printed. The first difference is printed with both places.
  */
 #include "commands.h"
 
@@ -25,6 +31,7 @@
 #include <string.h>
 
 #include "interrupt.h"
+#include "ir_equal.h"
 #include "linediff.h"
 #include "print.h"
 #include "stepper.h"
@@ -184,21 +191,16 @@ static int apply_plan_item(CmdContext *ctx, Session *scratch, const IrModule *lo
 		/* the session's settings and pins as they are */
 	} else if (strcmp(argv[0], "pin") == 0 || strcmp(argv[0], "unpin") == 0) {
 		bool pin = argv[0][0] == 'p';
-		const char *value_name = argc > 1 && argv[1][0] == '%' ? argv[1] + 1 : "";
-		int device = -1;
-		if (argc != (pin ? 3 : 2))
-			status = cmd_error(ctx, "%s: usage: %s", side,
-					   pin ? "pin %x DEVICE" : "unpin %x");
-		else if (!ir_find_value(loaded, argv[1]))
-			status = cmd_error(ctx, "%s: no value named '%%%s' in the module", side,
-					   argv[1][0] == '%' ? argv[1] + 1 : argv[1]);
-		else if (pin && (device = devices_find_name(&scratch->devices, argv[2])) < 0)
-			status = cmd_error(ctx, "%s: unknown device '%s'; see 'targets'", side,
-					   argv[2]);
+		PlanPin p;
+		char *prefix = xasprintf("%s: ", side);
+		if (!cmd_parse_pin(ctx, loaded, &scratch->devices, argc - 1, argv + 1, pin, prefix,
+				   &p))
+			status = 1;
 		else if (pin)
-			session_pin(scratch, value_name[0] ? value_name : argv[1], device);
-		else if (!session_unpin(scratch, value_name[0] ? value_name : argv[1]))
-			status = cmd_error(ctx, "%s: '%s' is not pinned", side, argv[1]);
+			session_pin(scratch, &p);
+		else if (!session_unpin(scratch, p.name, p.op))
+			status = cmd_error(ctx, "%s: '%s' is not pinned", side, argv[argc - 1]);
+		free(prefix);
 	} else if (argc <= 2) {
 		int i;
 		bool reset;
@@ -340,6 +342,92 @@ static int diff_plan(CmdContext *ctx, const char *spec_a, const char *spec_b)
 	return status;
 }
 
+/* ---- diff --module FILE ---- */
+
+/* `  A: FILE:LINE:COL: the source line`, or `  A: -` for no place. */
+static void print_place(CmdContext *ctx, const char *side, const IrModule *m, Pos pos)
+{
+	size_t len = 0;
+	const char *line = NULL;
+	const char *file = m->src && m->src->name ? m->src->name : "module";
+	if (!pos.line) {
+		fprintf(ctx->out, "  %s: -\n", side);
+		return;
+	}
+	if (m->src)
+		line = source_line(m->src, pos.line, &len);
+	fprintf(ctx->out, "  %s: %s:%u:%u:", side, file, pos.line, pos.col);
+	if (line) {
+		size_t skip = strspn(line, " \t");
+		fprintf(ctx->out, " %.*s", (int)(len - (skip < len ? skip : len)),
+			line + (skip < len ? skip : len));
+	}
+	fputc('\n', ctx->out);
+}
+
+/* The module after phase_name (NULL: the current one) against FILE's. 0
+ * when they are the same, 1 after printing the first difference (or an
+ * error). */
+static int diff_module(CmdContext *ctx, const char *path, const char *phase_name)
+{
+	Session *s = ctx->session, scratch;
+	const char *name = s->path ? s->path : "module";
+	IrModule *current;
+	IrEqualOptions opts = {0};
+	IrDifference d;
+	StrBuf label;
+	char *file;
+	bool loaded;
+	int phase = (int)s->phases_done - 1, status = 0;
+	size_t applied, total;
+	if (phase_name) {
+		if ((phase = cmd_find_phase(ctx, phase_name, true)) == CMD_PHASE_UNKNOWN)
+			return 1;
+		if (phase >= 0 && !session_phase_ran(s, phase))
+			return cmd_error(ctx, "phase '%s' has not run yet; use 'step'",
+					 pipeline_phases[phase].name);
+	} else if (stepper_in_progress(s, &applied, &total)) {
+		cmd_note(ctx,
+			 "phase '%s' is in progress (event %zu of %zu) and changes the module "
+			 "when it completes; this is the module after '%s'",
+			 pipeline_phases[s->phases_done].name, applied, total,
+			 phase >= 0 ? pipeline_phases[phase].name : "parse");
+	}
+	if (!(current = cmd_version(ctx, phase)))
+		return 1;
+	session_init_like(&scratch, s);
+	file = commands_script_path(ctx, path);
+	loaded = session_load_as(&scratch, file, path);
+	free(file);
+	if (!loaded) {
+		cmd_print_diags(ctx, &scratch.diags);
+		session_free(&scratch);
+		return cmd_error(ctx, "could not load '%s'", path);
+	}
+	opts.devices_a = &s->devices;
+	opts.devices_b = &scratch.devices;
+	strbuf_init(&label);
+	if (phase < 0)
+		strbuf_printf(&label, "%s as loaded", name);
+	else
+		strbuf_printf(&label, "%s after %s", name, pipeline_phases[phase].name);
+	if (ir_equal_modules(current, session_current(&scratch), &opts, &d)) {
+		fprintf(ctx->out,
+			"same module: %s and '%s' are the same graphs on the same devices\n",
+			label.data, path);
+	} else {
+		fprintf(ctx->out, "different: A is %s, B is '%s'\n", label.data, path);
+		fprintf(ctx->out, "first difference%s%s: %s\n", d.global ? ", in @" : "",
+			d.global ? d.global : "", d.what);
+		print_place(ctx, "A", current, d.pos_a);
+		print_place(ctx, "B", session_current(&scratch), d.pos_b);
+		status = 1;
+	}
+	strbuf_free(&label);
+	session_free(&scratch);
+	return status;
+}
+
 /* ---- devplan --diff-placement A.json B.json ---- */
 
 /* Reads one placement file into p, its devices into devices; false after
@@ -405,6 +493,13 @@ int cmd_diff(CmdContext *ctx, int argc, char **argv)
 			return cmd_error(ctx, "usage: diff --plan A B");
 		return diff_plan(ctx, argv[2], argv[3]);
 	}
+	if (argc > 1 && strcmp(argv[1], "--module") == 0) {
+		if (argc == 3)
+			return diff_module(ctx, argv[2], NULL);
+		if (argc == 5 && strcmp(argv[3], "--phase") == 0)
+			return diff_module(ctx, argv[2], argv[4]);
+		return cmd_error(ctx, "usage: diff --module FILE [--phase PHASE]");
+	}
 	for (int i = 1; i < argc; i++) {
 		if (strcmp(argv[i], "--devices") == 0) {
 			devices = true;
@@ -457,6 +552,16 @@ int cmd_diff(CmdContext *ctx, int argc, char **argv)
 void cmd_complete_diff(const Session *s, int argc, char **argv, const char *word,
 		       CmdCandidates *out)
 {
+	if (argc >= 2 && strcmp(argv[1], "--module") == 0) {
+		if (argc == 2) {
+			out->files = true;
+		} else if (strcmp(argv[argc - 1], "--phase") == 0) {
+			cmd_complete_phases(word, true, out);
+		} else if (argc == 3) {
+			cmd_candidates_add(out, word, "--phase");
+		}
+		return;
+	}
 	if (argc >= 2 && strcmp(argv[1], "--plan") == 0) {
 		static const char *const sides[] = {"current", "default",   "min-transfer",
 						    "policy",  "fallback=", "pin",
@@ -467,6 +572,7 @@ void cmd_complete_diff(const Session *s, int argc, char **argv, const char *word
 	}
 	if (word[0] == '-') {
 		cmd_candidates_add(out, word, "--devices");
+		cmd_candidates_add(out, word, "--module");
 		cmd_candidates_add(out, word, "--plan");
 		return;
 	}

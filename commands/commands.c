@@ -180,10 +180,12 @@ const Command commands_table[] = {
 	{
 		.name = "diff",
 		.min_args = 0,
-		.max_args = 3,
+		.max_args = 4,
 		.flags = CMD_NEEDS_MODULE,
-		.usage = "diff [PHASE] [--devices] | diff --plan A B",
-		.summary = "show what the last phase (or PHASE) changed, or compare two plans",
+		.usage = "diff [PHASE] [--devices] | diff --plan A B | diff --module FILE [--phase "
+			 "P]",
+		.summary = "show what the last phase (or PHASE) changed, or compare two plans or "
+			   "modules",
 		.help = "Prints the module before and after the last phase that ran (or phase\n"
 			"PHASE, which must have run), as `ir` prints them, and compares the two\n"
 			"as a unified diff with 3 lines of context. --devices prints each\n"
@@ -198,7 +200,16 @@ const Command commands_table[] = {
 			"`min-transfer` (placement), a setting that changes the plan as `NAME\n"
 			"VALUE` or `NAME=VALUE` (\"policy replicate\", fallback=cuda:0), \"pin %x\n"
 			"DEVICE\" or \"unpin %x\", or several of them separated by `;`. A side\n"
-			"that does not plan is reported with its first error.",
+			"that does not plan is reported with its first error.\n"
+			"\n"
+			"`diff --module FILE` compares the current module (A; or the one after\n"
+			"phase P, `parse` for the module as loaded) with the module in FILE (B),\n"
+			"loaded with the session's device table, as TVM's structural_equal\n"
+			"does, and the device TVM reads off the text for every node too: the\n"
+			"same graphs (operators, attributes, constants, sharing, what binds\n"
+			"each variable) on the same devices, names, types and comments aside.\n"
+			"It prints `same module` or the first difference with its place in both;\n"
+			"a difference fails the command (exit status 1 in batch).",
 		.handler = cmd_diff,
 		.completer = cmd_complete_diff,
 	},
@@ -308,15 +319,21 @@ const Command commands_table[] = {
 	{
 		.name = "pin",
 		.min_args = 0,
-		.max_args = 2,
+		.max_args = 5,
 		.flags = CMD_NEEDS_MODULE,
-		.usage = "pin [%x DEVICE]",
-		.summary = "what-if: plan as if %x were annotated on DEVICE",
+		.usage = "pin [[--body] %x|--op OPS DEVICE] [--all]",
+		.summary = "what-if: plan as if %x (or every call of OPS) were annotated on DEVICE",
 		.help = "Pins every value named %x to DEVICE without editing the module, plans\n"
 			"again and shows what changed: devices that moved, copies that appeared\n"
-			"or went away, and the totals of copies and bytes. A pin that makes\n"
-			"planning fail is rolled back. Without arguments, lists the pins. See\n"
-			"also unpin and undo.",
+			"or went away (the first 8 and counts of the rest; --all lists every\n"
+			"one), and the totals of copies and bytes. --op nn.conv2d,nn.dense (or\n"
+			"a glob, nn.conv*) pins every call of those operators. A pin means\n"
+			"on_device(..., constrain_result=True): the value lives on DEVICE and\n"
+			"is read there; with --body it means a plain on_device, as TVM's\n"
+			"frontends write it: computed on DEVICE, its result read anywhere\n"
+			"(through a copy when elsewhere). A pin that makes planning fail\n"
+			"changes nothing. Without arguments, lists the pins. See also unpin\n"
+			"and undo.",
 		.handler = cmd_pin,
 		.completer = cmd_complete_values,
 	},
@@ -660,9 +677,9 @@ const Command commands_table[] = {
 	{
 		.name = "undo",
 		.min_args = 0,
-		.max_args = 0,
+		.max_args = 1,
 		.flags = CMD_NEEDS_MODULE,
-		.usage = "undo",
+		.usage = "undo [--all]",
 		.summary = "undo the last pin or unpin and show what changed",
 		.help = "Restores the pins as they were before the last pin or unpin, plans\n"
 			"again and shows the change, like pin does.",
@@ -671,11 +688,12 @@ const Command commands_table[] = {
 	{
 		.name = "unpin",
 		.min_args = 1,
-		.max_args = 1,
+		.max_args = 3,
 		.flags = CMD_NEEDS_MODULE,
-		.usage = "unpin %x",
-		.summary = "what-if: remove the pin of %x and show what changed",
-		.help = "Removes a pin made with pin, plans again and shows the change.",
+		.usage = "unpin %x|--op OPS [--all]",
+		.summary = "what-if: remove the pin of %x (or of --op OPS) and show what changed",
+		.help = "Removes a pin made with pin (--op OPS as it was written), plans again\n"
+			"and shows the change.",
 		.handler = cmd_unpin,
 		.completer = cmd_complete_values,
 	},
@@ -1350,7 +1368,8 @@ int cmd_capture(const CmdContext *ctx, Session *session, int argc, char **argv, 
 
 /* Options whose next word is a file, and options whose next word is some
  * other value; any other word starting with `--` takes none. */
-static const char *const file_options[] = {"--output", "-o", "--dump", "--expect", "--html"};
+static const char *const file_options[] = {"--output", "-o",     "--dump",
+					   "--expect", "--html", "--module"};
 static const char *const value_options[] = {"--phase", "--focus", "--depth", "--top", "--as"};
 
 static bool in_list(const char *word, const char *const *list, size_t n)

@@ -79,7 +79,8 @@ enum {
 	CMD_NEEDS_PLAN = 1 << 1,     /* refuse to run before every phase ran */
 	CMD_LISTS_SETTINGS = 1 << 2, /* `help CMD` appends the settings list */
 	/* what `record` writes absolute (commands_absolute_paths); every
-	 * command's --output, -o, --dump, --expect and --html name files */
+	 * command's --output, -o, --dump, --expect, --html and --module name
+	 * files */
 	CMD_FILE_ARGS = 1 << 3,  /* its other arguments name files */
 	CMD_INPUT_ARGS = 1 << 4, /* its NAME=FILE arguments name input files */
 };
@@ -352,6 +353,13 @@ void cmd_why_text(CmdContext *ctx, PlanAnalysis *an, const Expr *e, StrBuf *out)
 void cmd_complete_values(const Session *s, int argc, char **argv, const char *word,
 			 CmdCandidates *out);
 int cmd_pin(CmdContext *ctx, int argc, char **argv); /* cmd_whatif.c */
+/* The arguments of `pin` (with_device) or `unpin` after the command word,
+ * as PlanPin: `[--body] %x DEVICE`, `[--body] --op OPS DEVICE`; `%x` or
+ * `--op OPS`. The values it names must be in `loaded` (`unpin` excepted)
+ * and DEVICE in devices. pin's strings point into argv. False after
+ * reporting, each message prefixed with `prefix` (`A: `, or ""). */
+bool cmd_parse_pin(CmdContext *ctx, const IrModule *loaded, const DeviceTable *devices, int argc,
+		   char **argv, bool with_device, const char *prefix, PlanPin *pin);
 int cmd_undo(CmdContext *ctx, int argc, char **argv);
 int cmd_unpin(CmdContext *ctx, int argc, char **argv);
 

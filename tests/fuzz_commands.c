@@ -29,6 +29,7 @@
  *                         file again);
  *   quit                  stops the session (ctx->quit);
  *   save, bugreport       write FILE, create DIR and the files in it;
+ *   diff                  not `diff --module FILE`, which reads FILE;
  *   reduce                only without -o/--output (writes FILE) and not
  *                         `script FILE` (runs a file as a script);
  *   record                only `record` and `record off` (which only
@@ -209,6 +210,8 @@ static bool line_allowed(const char *line)
 		ok = false;
 	else if (cmd->handler == cmd_record)
 		ok = argc == 1 || (argc == 2 && strcmp(argv[1], "off") == 0);
+	else if (cmd->handler == cmd_diff)
+		ok = argc < 2 || strcmp(argv[1], "--module") != 0;
 	else if (cmd->handler == cmd_reduce)
 		ok = reduce_allowed(argc, argv);
 	else if (cmd->handler == cmd_render)

@@ -922,6 +922,17 @@ static void test_stepping_completion_and_history(void **state)
 	assert_int_equal(c.count, 1);
 	assert_string_equal(c.items[0], "min-transfer");
 	cmd_candidates_free(&c);
+	commands_complete(&f->session, "diff ", 5, "--m", &c);
+	assert_int_equal(c.count, 1);
+	assert_string_equal(c.items[0], "--module");
+	cmd_candidates_free(&c);
+	commands_complete(&f->session, "diff --module ", 14, "", &c);
+	assert_true(c.files);
+	cmd_candidates_free(&c);
+	commands_complete(&f->session, "diff --module x.relay --phase ", 30, "p", &c);
+	assert_int_equal(c.count, 1);
+	assert_string_equal(c.items[0], "parse");
+	cmd_candidates_free(&c);
 	commands_complete(&f->session, "target set cuda:0 ", 18, "p", &c);
 	assert_int_equal(c.count, 1);
 	assert_string_equal(c.items[0], "peak=");

@@ -696,7 +696,7 @@ static void test_scopes_in_a_kept_section(void **state)
 	set_fallback(&s, "cuda:0");
 	assert_int_equal(devices_add(&s.devices, "cuda:0:global.texture", NULL, &err), 2);
 	assert_non_null(load_text(&s, source, 0));
-	session_pin(&s, "3", 2);
+	session_pin(&s, &(PlanPin){.name = "3", .device = 2});
 	assert_true(session_step(&s, pipeline_count));
 	facts = placement_of(&s);
 	assert_non_null(strstr(facts, "@main bind %3 cuda:0:global.texture\n"));

@@ -681,7 +681,7 @@ static void plan_outcome(const PlanSettings *st, const char *text, Outcome *out)
 	out->planned = session_load(&s, temp_path);
 	if (out->planned) {
 		for (size_t i = 0; i < st->npins; i++)
-			session_pin(&s, st->pins[i], i % 2 ? 0 : 1);
+			session_pin(&s, &(PlanPin){.name = st->pins[i], .device = i % 2 ? 0 : 1});
 		out->planned = session_step(&s, pipeline_count);
 	}
 	if (out->planned) {

@@ -617,9 +617,9 @@ static char *diff_text(const Placement *before, const Placement *after, const De
 
 /* plan_placement_diff: a param, bind or result moves (the second %y) or is
  * removed (%x); a copy that differs in anything (devices, bytes) is
- * removed and another added; a name bound twice pairs in order; changes come in the order of their lines sorted
- * as text, device names and bytes included (cpu:1, added after cuda:0,
- * sorts before it; 8 before ?). */
+ * removed and another added; a name bound twice pairs in order; changes
+ * come in program order: a fact's place in its plan (the second plan's for
+ * one moved or added, the first's for one removed), a removal first. */
 static void test_placement_diff(void **state)
 {
 	DeviceTable devices;
@@ -648,20 +648,20 @@ static void test_placement_diff(void **state)
 	second[4] = fact(FACT_BIND, "%y", 0, IR_NO_DEVICE, -1);
 	second[5] = fact(FACT_COPY, "%y", 0, 1, -1);
 	text = diff_text(&before, &after, &devices);
-	assert_string_equal(text, "moved @main bind %y cuda:0 => @main bind %y cpu:0\n"
-				  "removed @main copy %x cpu:0 -> cuda:0 140\n"
-				  "added @main copy %x cpu:1 -> cuda:0 140\n"
+	assert_string_equal(text, "removed @main param %x cpu:0\n"
 				  "added @main copy %x cuda:0 -> cpu:0 140\n"
+				  "added @main copy %x cpu:1 -> cuda:0 140\n"
+				  "removed @main copy %x cpu:0 -> cuda:0 140\n"
 				  "removed @main copy %y cpu:0 -> cuda:0 8\n"
+				  "moved @main bind %y cuda:0 => @main bind %y cpu:0\n"
 				  "added @main copy %y cpu:0 -> cuda:0 ?\n"
-				  "removed @main param %x cpu:0\n"
 				  "copies 2 -> 3, bytes 148 -> 280\n");
 	free(text);
 	/* no plan before: every fact is added */
 	after.count = 2;
 	text = diff_text(NULL, &after, &devices);
-	assert_string_equal(text, "added @main copy %x cuda:0 -> cpu:0 140\n"
-				  "added @main result cpu:0\n"
+	assert_string_equal(text, "added @main result cpu:0\n"
+				  "added @main copy %x cuda:0 -> cpu:0 140\n"
 				  "copies 0 -> 1, bytes 0 -> 140\n");
 	free(text);
 	devices_free(&devices);

@@ -9,10 +9,12 @@
  * and tests/golden/roundtrip/, one module per operator family with every
  * attribute away from its default) is
  *   - loaded and inferred (m), printed, the text loaded and inferred again
- *     (m'), and m and m' compared node by node: the same kinds, operators,
- *     attribute names and values in order, constants' bytes, written and
- *     inferred types, devices on parameters and functions, and the same
- *     sharing (a node used twice in m is one node used twice in m');
+ *     (m'), and m and m' compared node by node by ir_equal_modules
+ *     (core/ir/ir_equal.h, which `diff --module` uses too): the same kinds,
+ *     operators, attribute names and values in order, constants' bytes,
+ *     written and inferred types, the device TVM reads off the text for
+ *     every node, and the same sharing (a node used twice in m is one node
+ *     used twice in m');
  *   - planned, printed, and the planned text loaded again and compared the
  *     same way (without types, which the parser does not read back).
  * Names are not compared: the printer names what the source left unnamed.
@@ -52,11 +54,33 @@
 
 #include <glob.h>
 
+#include "ir_equal.h"
 #include "parse.h"
 #include "print.h"
 #include "session.h"
 
-#include "ir_match.h"
+/* m and m' compared by the library's structural comparison (ir_equal.h),
+ * as strictly as it goes: attributes as written, types when asked, source
+ * spans, and the devices TVM reads off each text. */
+static bool same_module(const IrModule *a, const DeviceTable *da, const IrModule *b,
+			const DeviceTable *db, bool types, const char *where, char *why,
+			size_t why_len)
+{
+	IrEqualOptions opts = {.devices_a = da,
+			       .devices_b = db,
+			       .types = types,
+			       .spans = true,
+			       .annotations = true,
+			       .attrs_as_written = true,
+			       .free_var_names = true};
+	IrDifference d;
+	if (ir_equal_modules(a, b, &opts, &d))
+		return true;
+	snprintf(why, why_len, "%s:%u:%u: %s%s%s", where, d.pos_a.line, d.pos_a.col,
+		 d.global ? "in @" : "", d.global ? d.global : "", d.global ? ": " : "");
+	snprintf(why + strlen(why), why_len - strlen(why), "%s", d.what);
+	return false;
+}
 
 static char *print_text(const IrModule *m, const DeviceTable *devices)
 {
@@ -116,7 +140,8 @@ static void check_stage(const char *file, Session *s, size_t phases, bool types)
 				text);
 			fail();
 		}
-		if (!same_module(m, back, types, file, why, sizeof why)) {
+		if (!same_module(m, &s->devices, back, &again.devices, types, file, why,
+				 sizeof why)) {
 			fprintf(stderr, "%s: parse(print(m)) differs from m after %zu phases: %s\n",
 				file, phases, why);
 			fail();
@@ -195,6 +220,7 @@ static void test_every_module(void **state)
 		DEVPLAN_SHARED_DIR "/models/realworld",
 		DEVPLAN_SHARED_DIR "/cases",
 		DEVPLAN_SOURCE_DIR "/tests/plan_cases",
+		DEVPLAN_SOURCE_DIR "/tests/tvm_plan_devices",
 		DEVPLAN_SOURCE_DIR "/tests/golden/dot",
 		DEVPLAN_SOURCE_DIR "/tests/golden/roundtrip",
 		DEVPLAN_SOURCE_DIR "/tests/golden/roundtrip/untyped",
@@ -235,59 +261,19 @@ static void test_detects_a_dropped_attribute(void **state)
 	mb = load_text(&b, text, 0);
 	assert_non_null(ma);
 	assert_non_null(mb);
-	assert_true(same_module(ma, mb, false, "conv2d", why, sizeof why));
+	assert_true(same_module(ma, &a.devices, mb, &b.devices, false, "conv2d", why, sizeof why));
 	by_id = ir_index_by_id(mb);
 	for (uint32_t id = 0; id < mb->nexprs; id++)
 		if (by_id[id] && ir_is_op(by_id[id], OP_CONV2D))
 			by_id[id]->u.call.nattrs--; /* drop dilation */
 	free(by_id);
-	assert_false(same_module(ma, mb, false, "conv2d", why, sizeof why));
-	assert_non_null(strstr(why, "attributes"));
+	assert_false(same_module(ma, &a.devices, mb, &b.devices, false, "conv2d", why, sizeof why));
+	assert_non_null(strstr(why, "dilation=[2,2] against no dilation"));
 	session_free(&a);
 	session_free(&b);
 }
 
 /* ---- coverage of the operators and their attributes ------------------------ */
-
-/* value written as ops.def writes defaults: 1, 0.5, True, NCHW, [1,1]. */
-static void compact_value(StrBuf *sb, const AttrValue *v)
-{
-	switch (v->kind) {
-	case ATTR_NONE:
-		strbuf_puts(sb, "None");
-		return;
-	case ATTR_INT:
-		strbuf_printf(sb, "%lld", (long long)v->u.i);
-		return;
-	case ATTR_FLOAT:
-		strbuf_printf(sb, "%g", v->u.f);
-		return;
-	case ATTR_STRING:
-		strbuf_puts(sb, v->u.s);
-		return;
-	case ATTR_BOOL:
-		strbuf_puts(sb, v->u.b ? "True" : "False");
-		return;
-	case ATTR_LIST:
-		strbuf_puts(sb, "[");
-		for (uint32_t i = 0; i < v->u.list.n; i++) {
-			if (i)
-				strbuf_puts(sb, ",");
-			compact_value(sb, &v->u.list.items[i]);
-		}
-		strbuf_puts(sb, "]");
-		return;
-	case ATTR_DEVICE:
-		strbuf_printf(sb, "device %d", v->u.device);
-		return;
-	case ATTR_CONSTANT:
-		strbuf_printf(sb, "meta[relay.Constant][%d]", v->u.constant);
-		return;
-	case ATTR_META:
-		strbuf_printf(sb, "meta[%s][%lld]", v->u.meta.kind, (long long)v->u.meta.index);
-		return;
-	}
-}
 
 /* Not None and not TVM's default (any value of an attribute without one). */
 static bool is_non_default(OpKind op, const Attr *a)
@@ -302,7 +288,7 @@ static bool is_non_default(OpKind op, const Attr *a)
 	if (!dflt)
 		return true;
 	strbuf_init(&sb);
-	compact_value(&sb, &a->value);
+	ir_attr_value_compact(&sb, &a->value);
 	differs = sb.len != len || memcmp(sb.data, dflt, len) != 0;
 	strbuf_free(&sb);
 	return differs;

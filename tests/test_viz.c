@@ -830,8 +830,10 @@ static void test_overview(void **state)
 		diag_print_all(stderr, &s.diags);
 		fail();
 	}
-	session_pin(&s, "50", devices_find_name(&s.devices, "cuda:0"));
-	session_pin(&s, "100", devices_find_name(&s.devices, "cpu:0"));
+	session_pin(&s,
+		    &(PlanPin){.name = "50", .device = devices_find_name(&s.devices, "cuda:0")});
+	session_pin(&s,
+		    &(PlanPin){.name = "100", .device = devices_find_name(&s.devices, "cpu:0")});
 	assert_true(session_step(&s, pipeline_count));
 	o = options_of(&s);
 	o.overview = true;

@@ -615,6 +615,26 @@ void ir_set_on_device_fixed(IrModule *m, Expr *call, int32_t device)
 	call->u.call.nattrs = 2;
 }
 
+void ir_wrap_in_on_device(IrModule *m, Expr *e, int32_t device, bool fixed)
+{
+	Expr *inner = ir_new(m, e->kind, e->pos);
+	Expr *wrapper;
+	uint32_t id = inner->id;
+	Type *type = e->type;
+	DP_ASSERT(e->kind != EXPR_VAR);
+	*inner = *e;
+	inner->id = id;
+	wrapper = ir_on_device(m, e->pos, inner, device);
+	if (fixed)
+		ir_set_on_device_fixed(m, wrapper, device);
+	id = e->id;
+	*e = *wrapper;
+	e->id = id;
+	e->name = NULL;
+	e->name_generated = false;
+	e->type = type;
+}
+
 const Attr *ir_fixed_on_device_attrs(IrModule *m, int32_t device)
 {
 	Attr *a = arena_array(ir_data_arena(m), 2, sizeof(Attr));

@@ -500,6 +500,11 @@ Expr *ir_device_copy(IrModule *m, Pos pos, Expr *value, int32_t src, int32_t dst
 Expr *ir_on_device(IrModule *m, Pos pos, Expr *value, int32_t device);
 void ir_set_device_copy(IrModule *m, Expr *call, int32_t src, int32_t dst);
 void ir_set_on_device_fixed(IrModule *m, Expr *call, int32_t device);
+/* Turns e, a node of m that is no variable, into on_device(e', device),
+ * fixed or not, in place: e' is a copy of e with a new id that keeps e's
+ * name (the value's), and e keeps its id and becomes the unnamed
+ * annotation, so that every use of e now reads the annotation. */
+void ir_wrap_in_on_device(IrModule *m, Expr *e, int32_t device, bool fixed);
 /* For a pass that writes many annotations: the attribute array of a fixed
  * on_device on `device` (2 entries) or of a device_copy from src to dst (2
  * entries), immutable, in m's data arena, and a call of op on one value

@@ -21,10 +21,16 @@
 typedef enum PlanPolicy { POLICY_ERROR, POLICY_COPY, POLICY_REPLICATE, POLICY_TVM } PlanPolicy;
 typedef enum PlacementMode { PLACEMENT_DEFAULT, PLACEMENT_MIN_TRANSFER } PlacementMode;
 
-/* A what-if pin (`pin %x cuda:0`): every expression named `name` is on
- * `device`, as if annotated, without editing the module. */
+/* A what-if pin (`pin %x cuda:0`, `pin --op nn.conv* cuda:0`): every
+ * expression named `name`, or every call of an operator `op` names, is on
+ * `device`, as if annotated, without editing the module (plan_pins.c). */
 typedef struct PlanPin {
-	char *name;     /* without '%' */
+	char *name;     /* without '%'; NULL for an operator pin */
+	char *op;       /* operator names or globs, comma-separated
+			   ("nn.conv2d,nn.dense", "nn.conv*"); NULL for a name pin */
+	bool body;      /* as a plain on_device: computed on device, read
+			   anywhere (a boundary); else fixed there, as
+			   on_device(..., constrain_result=True) */
 	int32_t device; /* device-table index */
 } PlanPin;
 

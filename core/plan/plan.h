@@ -61,6 +61,9 @@ typedef enum ConstraintKind {
 				      (`site` one of them) took their results' device */
 	CONSTRAINT_MIN_TRANSFER,     /* placement min-transfer chose the device of `site`'s
 				      domain to copy fewer bytes */
+	CONSTRAINT_FREE_ON_DEVICE,   /* the free result of an on_device `site` that
+				      constrains neither side took its body's device,
+				      as TVM's FreeOnDeviceDefaulter joins them */
 	CONSTRAINT_SCOPE_JOIN,       /* `value`, on a device without a memory scope, meets
 				      the same device in a scope across free on_device
 				      `site` and takes that scope (TVM's
@@ -436,10 +439,11 @@ typedef struct PlacementChange {
 	PlacementChangeKind kind;
 	const PlacementFact *before; /* the first plan's fact; NULL when added */
 	const PlacementFact *after;  /* the second plan's fact; NULL when removed */
+	size_t order;                /* its place in the program (plan_diff.c) */
 } PlacementChange;
 
 typedef struct PlacementDiff {
-	PlacementChange *changes; /* in the order of their facts' lines sorted as text */
+	PlacementChange *changes; /* in program order */
 	size_t count;
 	size_t copies[2]; /* copy facts of the first plan and of the second */
 	int64_t bytes[2]; /* the bytes those copy (an unknown size counts 0) */
@@ -449,9 +453,8 @@ typedef struct PlacementDiff {
  * bind or result is one fact in both when its function, kind and value
  * match, and moved when its device differs; a copy is one fact in both
  * only when all of it matches (value, devices and bytes), else it was
- * removed and another added. Changes are ordered as the facts' lines sort
- * as text, which is why the device names are needed. The changes point
- * into both placements, which must outlive the diff. */
+ * removed and another added. Changes are in program order. The changes
+ * point into both placements, which must outlive the diff. */
 void plan_placement_diff(const Placement *before, const Placement *after,
 			 const DeviceTable *devices, PlacementDiff *out);
 void plan_placement_diff_free(PlacementDiff *d);
@@ -536,6 +539,15 @@ void plan_tvm_free(PlanTvm *t);
 /* ConflictedNodeRewriter: a clone of in with a device_copy at each use of
  * a conflicted operand, or NULL after reporting where TVM would fail. */
 IrModule *plan_tvm_rewrite(const IrModule *in, const PlanTvm *t, DiagList *diags);
+
+/* What-if pins (plan_pins.c). Whether pin names e: by its name, or e is
+ * a call of an operator (not an annotation) one of its globs matches. */
+bool plan_pin_matches(const PlanPin *pin, const Expr *e);
+/* Whether operator name `op` matches one of the comma-separated globs. */
+bool plan_op_globs_match(const char *globs, const char *op);
+/* `pin`'s arguments that make pin: `[--body] %x DEV` or `[--body] --op
+ * OPS DEV`. */
+void plan_pin_format(StrBuf *out, const PlanPin *pin, const DeviceTable *devices);
 
 /* The phases (plan_rewrite.c, plan_check.c, plan_core.c). */
 IrModule *plan_rewrite_phase(const IrModule *in, PhaseContext *ctx);

@@ -1129,6 +1129,7 @@ static IrModule *insert_copies(Checker *ck, const IrModule *in)
 		case CONSTRAINT_DEFAULT_SHARED:
 		case CONSTRAINT_MIN_TRANSFER:
 		case CONSTRAINT_SCOPE_JOIN:
+		case CONSTRAINT_FREE_ON_DEVICE:
 		case CONSTRAINT_PIN:
 		case CONSTRAINT_HOST_RESULT:
 		case CONSTRAINT_PATTERN_VAR:

@@ -481,9 +481,10 @@ void plan_generate_constraints(PlanAnalysis *an, const PlanPin *pins, size_t npi
 			generate_node(&g, m, an->by_id[id]);
 	/* what-if pins last: they read like annotations the user added */
 	for (size_t i = 0; i < npins; i++)
-		for (uint32_t id = 0; id < an->nexprs; id++) {
+		for (uint32_t id = 0; id < an->nexprs && !pins[i].body; id++) {
+			/* a --body pin is an on_device rewrite put in */
 			const Expr *e = an->by_id[id];
-			if (e && e->name && strcmp(pins[i].name, e->name) == 0)
+			if (e && plan_pin_matches(&pins[i], e))
 				emit_bind(&g, CONSTRAINT_PIN, e, e, plan_domain_of(an, e),
 					  pins[i].device);
 		}

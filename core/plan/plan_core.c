@@ -327,11 +327,75 @@ static void default_shared(Core *core, const LooseBoundary *b, size_t n)
 	}
 }
 
+/* A free result read through one on_device that constrains neither side. */
+typedef struct FreeResult {
+	uint32_t root;    /* the result's domain root, a free leaf */
+	int32_t device;   /* where the body is */
+	const Expr *site; /* the on_device */
+} FreeResult;
+
+static int compare_free_results(const void *a, const void *b)
+{
+	const FreeResult *x = a, *y = b;
+	if (x->root != y->root)
+		return x->root < y->root ? -1 : 1;
+	if (x->device != y->device)
+		return x->device < y->device ? -1 : 1;
+	return x->site->id < y->site->id ? -1 : x->site->id > y->site->id;
+}
+
+/* TVM's FreeOnDeviceDefaulter, before any defaulting: an on_device that
+ * constrains neither its body nor its result joins the two where it can,
+ * so that defaulting does not put the result elsewhere only to copy. Here
+ * the direction find_shared_bodies leaves (a body bound, its result free):
+ * the result takes the body's device. Where several such bodies meet one
+ * result on different devices TVM's visit order decides; devplan takes the
+ * fallback if it is one of them, else the lowest-numbered [P4]. */
+static void join_free_results(Core *core)
+{
+	PlanAnalysis *an = core->an;
+	FreeResult *r = NULL;
+	size_t n = 0, cap = 0;
+	for (uint32_t id = 0; id < an->nexprs && an->has_loose_boundary; id++) {
+		const Expr *e = an->by_id[id];
+		int32_t device, body_device;
+		bool body, result;
+		uint32_t root;
+		if (!e || !ir_is_op(e, OP_ON_DEVICE) || an->expr_domain[id] == PLAN_NONE)
+			continue;
+		ir_on_device_props(e, &device, &body, &result);
+		if (body || result)
+			continue;
+		root = plan_domain_find(an, an->expr_domain[id]);
+		body_device = plan_expr_device(an, e->u.call.args[0]);
+		if (an->domains[root].nchildren || an->domains[root].device != IR_NO_DEVICE ||
+		    body_device == IR_NO_DEVICE)
+			continue;
+		grow_array((void **)&r, &cap, n + 1, sizeof(FreeResult));
+		r[n++] = (FreeResult){root, body_device, e};
+	}
+	if (n > 1)
+		qsort(r, n, sizeof(FreeResult), compare_free_results);
+	for (size_t i = 0, j; i < n; i = j) {
+		const FreeResult *chosen = &r[i]; /* the lowest-numbered */
+		for (j = i; j < n && r[j].root == r[i].root; j++)
+			if (r[j].device == core->ctx->fallback &&
+			    chosen->device != core->ctx->fallback)
+				chosen = &r[j];
+		if (an->domains[plan_domain_find(an, r[i].root)].device == IR_NO_DEVICE)
+			default_domain(core, r[i].root, chosen->device, CONSTRAINT_FREE_ON_DEVICE,
+				       chosen->site);
+	}
+	free(r);
+}
+
 static void default_all(Core *core)
 {
 	PlanAnalysis *an = core->an;
 	size_t nloose;
-	LooseBoundary *loose = find_shared_bodies(core, &nloose);
+	LooseBoundary *loose;
+	join_free_results(core);
+	loose = find_shared_bodies(core, &nloose);
 	default_walk(core);
 	if (core->shared && !core->failed) {
 		default_shared(core, loose, nloose);

@@ -5,12 +5,10 @@
  * Facts of the two plans are matched on what names them: a param, bind or
  * result by its function, kind and value (the same binding, wherever it
  * now lives), a copy by all of it. Both lists are sorted on that key and
- * merged. The key is compared part by part in the order the fact's line
- * writes it, so the changes come in the order of those lines sorted as
- * text: no part holds a blank, and a blank sorts before any character a
- * name or number holds, so comparing the parts one after another gives
- * what comparing the whole lines would. Equal keys keep the placement's
- * order (a name bound twice in one function is paired first with first).
+ * merged; equal keys keep the placement's order (a name bound twice in one
+ * function is paired first with first). The changes are then put in
+ * program order, the order of the placements' facts (%2 before %10), a
+ * removed fact before the one at its place in the other plan.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -86,10 +84,23 @@ static FactKey *sorted_keys(const Placement *p, const DeviceTable *devices, size
 }
 
 static void add_change(PlacementDiff *d, size_t *cap, PlacementChangeKind kind,
-		       const PlacementFact *before, const PlacementFact *after)
+		       const FactKey *before, const FactKey *after)
 {
 	grow_array((void **)&d->changes, cap, d->count + 1, sizeof(PlacementChange));
-	d->changes[d->count++] = (PlacementChange){kind, before, after};
+	d->changes[d->count++] =
+		(PlacementChange){kind, before ? before->fact : NULL, after ? after->fact : NULL,
+				  /* where the fact is in the program: both placements list
+		 * theirs in program order */
+				  after ? after->index : before->index};
+}
+
+static int compare_order(const void *a, const void *b)
+{
+	const PlacementChange *x = a, *y = b;
+	if (x->order != y->order)
+		return x->order < y->order ? -1 : 1;
+	/* a fact removed before the one that took its place */
+	return (x->kind != PLACEMENT_REMOVED) - (y->kind != PLACEMENT_REMOVED);
 }
 
 void plan_placement_diff(const Placement *before, const Placement *after,
@@ -106,15 +117,17 @@ void plan_placement_diff(const Placement *before, const Placement *after,
 		if (c == 0) {
 			/* a copy's key is all of it: only a param, bind or result moves */
 			if (a[i].fact->kind != FACT_COPY && a[i].fact->device != b[j].fact->device)
-				add_change(out, &cap, PLACEMENT_MOVED, a[i].fact, b[j].fact);
+				add_change(out, &cap, PLACEMENT_MOVED, &a[i], &b[j]);
 			i++;
 			j++;
 		} else if (c < 0) {
-			add_change(out, &cap, PLACEMENT_REMOVED, a[i++].fact, NULL);
+			add_change(out, &cap, PLACEMENT_REMOVED, &a[i++], NULL);
 		} else {
-			add_change(out, &cap, PLACEMENT_ADDED, NULL, b[j++].fact);
+			add_change(out, &cap, PLACEMENT_ADDED, NULL, &b[j++]);
 		}
 	}
+	if (out->count > 1)
+		qsort(out->changes, out->count, sizeof(PlacementChange), compare_order);
 	free(a);
 	free(b);
 }

@@ -483,6 +483,8 @@ static const char *constraint_verb(ConstraintKind k)
 		return "domain of";
 	case CONSTRAINT_SCOPE_JOIN:
 		return "across free";
+	case CONSTRAINT_FREE_ON_DEVICE:
+		return "result of free";
 	case CONSTRAINT_PIN:
 		return "what-if pin of";
 	case CONSTRAINT_HOST_RESULT:
@@ -576,6 +578,11 @@ void plan_constraint_describe(StrBuf *out, PlanAnalysis *an, uint32_t i, const D
 	case CONSTRAINT_SCOPE_JOIN:
 		strbuf_puts(out, " (it had no memory scope; the other side of that on_device has "
 				 "this one)");
+		break;
+	case CONSTRAINT_FREE_ON_DEVICE:
+		strbuf_puts(out,
+			    " (free, it took its body's device, as TVM's FreeOnDeviceDefaulter "
+			    "joins the two sides)");
 		break;
 	case CONSTRAINT_CONFLICT_HOME:
 	case CONSTRAINT_CONFLICT_MEET:

@@ -6,7 +6,9 @@
  *   fn (...) { on_device(e, D) }     likewise (body and result constrained)
  *   on_device(t, D).i                becomes on_device(on_device(t, D).i, D)
  * A "normal" on_device constrains its body only; fixing it also pins its
- * result, which is what a let-bound or returned value means.
+ * result, which is what a let-bound or returned value means. A what-if
+ * pin made with --body is written here first, as the plain on_device the
+ * user would have written (pins without it are bound by check and core).
  */
 #include <stdlib.h>
 #include <string.h>
@@ -46,12 +48,51 @@ static bool keep_looking(Expr *e, void *unused)
 	return !needs_rewrite(e);
 }
 
+static bool has_body_pins(const PhaseContext *ctx)
+{
+	for (size_t i = 0; i < ctx->npins; i++)
+		if (ctx->pins[i].body)
+			return true;
+	return false;
+}
+
+/* `pin --body`: every expression a body pin names (no variable: a
+ * parameter has no body, and a let variable's value is pinned by name)
+ * becomes on_device(e, D), body constrained and result free, as if the
+ * user had written it there; the normalisation below then fixes one that
+ * is a let's value or a function's body, as it would the user's. */
+static void wrap_body_pins(IrModule *m, PhaseContext *ctx, ExprVec *order)
+{
+	size_t n = order->count;
+	for (size_t k = 0; k < ctx->npins; k++) {
+		const PlanPin *pin = &ctx->pins[k];
+		if (!pin->body)
+			continue;
+		for (size_t i = 0; i < n; i++) {
+			Expr *e = order->items[i];
+			if (e->kind == EXPR_VAR && e->u.var.role == VAR_LET && e->u.var.value &&
+			    plan_pin_matches(pin, e)) {
+				e = e->u.var.value;
+				if (ir_is_op(e, OP_ON_DEVICE))
+					continue;
+			} else if (e->kind == EXPR_VAR || e->kind == EXPR_FN ||
+				   e->kind == EXPR_GLOBAL || !plan_pin_matches(pin, e)) {
+				continue;
+			}
+			ir_wrap_in_on_device(m, e, pin->device, false);
+		}
+	}
+	/* the wrappers' copies are nodes too */
+	order->count = 0;
+	ir_module_list(m, order);
+}
+
 IrModule *plan_rewrite_phase(const IrModule *in, PhaseContext *ctx)
 {
 	IrModule *m;
 	ExprVec order = {0};
 	/* nothing to normalise: the phase shares its input */
-	if (ir_module_visit(in, keep_looking, NULL))
+	if (!has_body_pins(ctx) && ir_module_visit(in, keep_looking, NULL))
 		return ir_module_retain(in);
 	if (ctx->consumable == in) {
 		/* the session lets go of the input: edit it, no copy */
@@ -61,6 +102,8 @@ IrModule *plan_rewrite_phase(const IrModule *in, PhaseContext *ctx)
 	} else {
 		m = ir_module_clone_ordered(in, &order);
 	}
+	if (has_body_pins(ctx))
+		wrap_body_pins(m, ctx, &order);
 	for (size_t i = 0; i < order.count; i++) {
 		Expr *e = order.items[i];
 		if (e->kind == EXPR_LET && is_normal_on_device(e->u.let.value)) {

@@ -161,13 +161,13 @@ bool plan_tvm_find(const IrModule *m, PlanTvm *t, const PlanPin *pins, size_t np
 		t->first[i] = PLAN_NONE;
 	}
 	/* a what-if pin reads as an annotation of its expression that the
-	 * walk meets before anything else */
+	 * walk meets before anything else (a --body pin is an on_device
+	 * rewrite put in, which the walk meets where it is) */
 	if (npins) {
 		Expr **by_id = ir_index_by_id(m);
 		for (size_t k = 0; k < npins; k++)
-			for (uint32_t id = 0; id < m->nexprs; id++)
-				if (by_id[id] && by_id[id]->name &&
-				    strcmp(by_id[id]->name, pins[k].name) == 0)
+			for (uint32_t id = 0; id < m->nexprs && !pins[k].body; id++)
+				if (by_id[id] && plan_pin_matches(&pins[k], by_id[id]))
 					join(devices, &t->device[id], pins[k].device);
 		free(by_id);
 	}

@@ -12,10 +12,33 @@
 #include <stdlib.h>
 #include <string.h>
 
+static void pin_free(PlanPin *pin)
+{
+	free(pin->name);
+	free(pin->op);
+}
+
+static PlanPin pin_copy(const PlanPin *pin)
+{
+	PlanPin c = *pin;
+	c.name = pin->name ? xstrdup(pin->name) : NULL;
+	c.op = pin->op ? xstrdup(pin->op) : NULL;
+	return c;
+}
+
+/* Whether two pins name the same values: the same name or the same
+ * operators as written (how they place them may differ). */
+static bool same_key(const PlanPin *a, const char *name, const char *op)
+{
+	if (name)
+		return a->name && strcmp(a->name, name) == 0;
+	return a->op && op && strcmp(a->op, op) == 0;
+}
+
 static void pin_list_free(PinList *l)
 {
 	for (size_t i = 0; i < l->count; i++)
-		free(l->items[i].name);
+		pin_free(&l->items[i]);
 	free(l->items);
 	memset(l, 0, sizeof *l);
 }
@@ -27,10 +50,8 @@ static PinList pin_list_copy(const PinList *l)
 		return c;
 	c.items = xmalloc(l->count * sizeof(PlanPin));
 	c.cap = c.count = l->count;
-	for (size_t i = 0; i < l->count; i++) {
-		c.items[i].name = xstrdup(l->items[i].name);
-		c.items[i].device = l->items[i].device;
-	}
+	for (size_t i = 0; i < l->count; i++)
+		c.items[i] = pin_copy(&l->items[i]);
 	return c;
 }
 
@@ -40,29 +61,28 @@ static void push_undo(PinSet *p)
 	p->undo[p->nundo++] = pin_list_copy(&p->current);
 }
 
-void pins_set(PinSet *p, const char *name, int32_t device)
+void pins_set(PinSet *p, const PlanPin *pin)
 {
 	PinList *l = &p->current;
 	push_undo(p);
 	for (size_t i = 0; i < l->count; i++)
-		if (strcmp(l->items[i].name, name) == 0) {
-			l->items[i].device = device;
+		if (same_key(&l->items[i], pin->name, pin->op)) {
+			pin_free(&l->items[i]);
+			l->items[i] = pin_copy(pin);
 			return;
 		}
 	grow_array((void **)&l->items, &l->cap, l->count + 1, sizeof(PlanPin));
-	l->items[l->count].name = xstrdup(name);
-	l->items[l->count].device = device;
-	l->count++;
+	l->items[l->count++] = pin_copy(pin);
 }
 
-bool pins_remove(PinSet *p, const char *name)
+bool pins_remove(PinSet *p, const char *name, const char *op)
 {
 	PinList *l = &p->current;
 	for (size_t i = 0; i < l->count; i++) {
-		if (strcmp(l->items[i].name, name) != 0)
+		if (!same_key(&l->items[i], name, op))
 			continue;
 		push_undo(p);
-		free(l->items[i].name);
+		pin_free(&l->items[i]);
 		memmove(&l->items[i], &l->items[i + 1], (l->count - i - 1) * sizeof(PlanPin));
 		l->count--;
 		return true;
@@ -86,4 +106,14 @@ void pins_clear(PinSet *p)
 		pin_list_free(&p->undo[i]);
 	free(p->undo);
 	memset(p, 0, sizeof *p);
+}
+
+void pins_copy(PinSet *dst, const PinSet *src)
+{
+	memset(dst, 0, sizeof *dst);
+	dst->current = pin_list_copy(&src->current);
+	for (size_t i = 0; i < src->nundo; i++) {
+		grow_array((void **)&dst->undo, &dst->cap_undo, dst->nundo + 1, sizeof(PinList));
+		dst->undo[dst->nundo++] = pin_list_copy(&src->undo[i]);
+	}
 }

@@ -29,16 +29,19 @@ typedef struct PinSet {
 	size_t nundo, cap_undo;
 } PinSet;
 
-/* Pins every expression named `name` (without '%') to a device-table index,
- * replacing an earlier pin of the same name; undoable. */
-void pins_set(PinSet *p, const char *name, int32_t device);
-/* Removes the pin of `name`, undoably; false (and nothing to undo) when it
- * is not pinned. */
-bool pins_remove(PinSet *p, const char *name);
+/* Adds a copy of pin, replacing an earlier pin of the same name or of the
+ * same operators; undoable. */
+void pins_set(PinSet *p, const PlanPin *pin);
+/* Removes the pin of `name` (without '%'), or with name NULL of the
+ * operators `op` as pinned, undoably; false (and nothing to undo) when
+ * there is none. */
+bool pins_remove(PinSet *p, const char *name, const char *op);
 /* Restores the list as it was before the last change; false when there is
  * nothing to undo. */
 bool pins_undo(PinSet *p);
 /* Empties the list and forgets its undo history. */
 void pins_clear(PinSet *p);
+/* dst (empty) becomes a copy of src, undo history included. */
+void pins_copy(PinSet *dst, const PinSet *src);
 
 #endif

@@ -855,8 +855,12 @@ static bool run_pass(Reducer *r, ReducePass pass)
 	CandidateList l = {0};
 	ReduceStep step = {pass_names[pass], r->best_bindings, 0, r->best_len, 0, 0};
 	bool any;
-	if (!work_load(r))
+	if (!work_load(r)) {
+		/* Ctrl-C cuts the reload's parse short: the search stops there,
+		 * interrupted, not finished */
+		r->stopped = r->stopped || interrupt_pending();
 		return false;
+	}
 	list_candidates(r, pass, &l);
 	any = l.count > 0 && search(r, l.items, l.count);
 	free(l.items);

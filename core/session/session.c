@@ -348,8 +348,7 @@ void session_init_like(Session *dst, const Session *src)
 	devices_copy(&dst->devices, &src->devices);
 	dst->settings = src->settings;
 	for (size_t i = 0; i < src->pins.current.count; i++)
-		pins_set(&dst->pins, src->pins.current.items[i].name,
-			 src->pins.current.items[i].device);
+		pins_set(&dst->pins, &src->pins.current.items[i]);
 }
 
 bool session_reload(Session *s)
@@ -561,15 +560,15 @@ bool session_finish_phase(Session *s)
 
 /* ---- what-if pins ---- */
 
-void session_pin(Session *s, const char *name, int32_t device)
+void session_pin(Session *s, const PlanPin *pin)
 {
-	pins_set(&s->pins, name, device);
+	pins_set(&s->pins, pin);
 	session_restart(s);
 }
 
-bool session_unpin(Session *s, const char *name)
+bool session_unpin(Session *s, const char *name, const char *op)
 {
-	if (!pins_remove(&s->pins, name))
+	if (!pins_remove(&s->pins, name, op))
 		return false;
 	session_restart(s);
 	return true;
@@ -589,32 +588,33 @@ const PlanPin *session_pins(const Session *s, size_t *count)
 	return s->pins.current.items;
 }
 
-/* ---- pins as annotations, and a module as a file ---- */
-
-/* Turns e, a named non-variable expression of m, into a fixed on_device of
- * a copy of itself, in place, so that every use of e now uses the
- * annotation. The copy keeps the name, which is the value's (the printer
- * numbers the annotation, and planning takes it out again: TVM's form);
- * the annotation keeps e's id. */
-static void wrap_in_place(IrModule *m, Expr *e, int32_t device)
+bool session_pins_try(const Session *s, PinChange change, const PlanPin *pin, Session *scratch,
+		      bool *planned)
 {
-	Expr *inner = ir_new(m, e->kind, e->pos);
-	Expr *wrapper;
-	uint32_t id = inner->id;
-	*inner = *e;
-	inner->id = id;
-	wrapper = ir_on_device(m, e->pos, inner, device);
-	ir_set_on_device_fixed(m, wrapper, device);
-	id = e->id;
-	{
-		Type *type = inner->type;
-		*e = *wrapper;
-		e->id = id;
-		e->name = NULL;
-		e->name_generated = false;
-		e->type = type;
+	bool ok = true;
+	session_init_like(scratch, s);
+	pins_clear(&scratch->pins);
+	pins_copy(&scratch->pins, &s->pins);
+	*planned = false;
+	switch (change) {
+	case PIN_CHANGE_SET:
+		pins_set(&scratch->pins, pin);
+		break;
+	case PIN_CHANGE_REMOVE:
+		ok = pins_remove(&scratch->pins, pin->name, pin->op);
+		break;
+	case PIN_CHANGE_UNDO:
+		ok = pins_undo(&scratch->pins);
+		break;
 	}
+	if (!ok || !s->source)
+		return false;
+	if (session_load_source(scratch, s->source, s->path ? s->path : "module"))
+		*planned = session_step(scratch, pipeline_count);
+	return true;
 }
+
+/* ---- pins as annotations, and a module as a file ---- */
 
 IrModule *session_annotate_pins(const Session *s, const IrModule *m, DiagList *diags)
 {
@@ -624,9 +624,10 @@ IrModule *session_annotate_pins(const Session *s, const IrModule *m, DiagList *d
 	uint32_t nexprs = copy->nexprs;
 	Expr **by_id = ir_index_by_id(copy);
 	for (size_t i = 0; i < npins; i++) {
+		const PlanPin *pin = &pins[i];
 		for (uint32_t id = 0; id < nexprs; id++) {
 			Expr *e = by_id[id];
-			if (!e || !e->name || strcmp(e->name, pins[i].name) != 0)
+			if (!e || !plan_pin_matches(pin, e))
 				continue;
 			/* A closure written out: its virtual_device, which places
 			 * its result as the pin does. An on_device around it would
@@ -635,28 +636,30 @@ IrModule *session_annotate_pins(const Session *s, const IrModule *m, DiagList *d
 			 * so that its parameters would no longer meet their
 			 * arguments. */
 			if (e->kind == EXPR_FN) {
-				e->device = (int16_t)pins[i].device;
+				e->device = (int16_t)pin->device;
 				continue;
 			}
 			if (e->kind != EXPR_VAR) {
-				wrap_in_place(copy, e, pins[i].device);
+				/* a pin, as TVM writes one: fixed, or a plain
+				 * on_device for --body */
+				ir_wrap_in_on_device(copy, e, pin->device, !pin->body);
 				continue;
 			}
 			switch (e->u.var.role) {
 			case VAR_PARAM:
-				e->device = (int16_t)pins[i].device;
+				e->device = (int16_t)pin->device;
 				break;
 			case VAR_LET:
 				for (uint32_t k = 0; k < nexprs; k++) {
 					Expr *let = by_id[k];
 					if (let && let->kind == EXPR_LET && let->u.let.var == e &&
 					    let->u.let.value->kind == EXPR_FN) {
-						let->u.let.value->device = (int16_t)pins[i].device;
+						let->u.let.value->device = (int16_t)pin->device;
 					} else if (let && let->kind == EXPR_LET &&
 						   let->u.let.var == e) {
 						Expr *value = let->u.let.value;
-						let->u.let.value = ir_on_device(
-							copy, value->pos, value, pins[i].device);
+						let->u.let.value = ir_on_device(copy, value->pos,
+										value, pin->device);
 						e->u.var.value = let->u.let.value;
 					}
 				}
@@ -666,9 +669,9 @@ IrModule *session_annotate_pins(const Session *s, const IrModule *m, DiagList *d
 				diag_error(diags, NULL, (Pos){0, 0},
 					   "cannot write the pin of '%%%s' as an annotation: it is "
 					   "a %s variable; 'unpin %%%s' first",
-					   pins[i].name,
+					   pin->name,
 					   e->u.var.role == VAR_PATTERN ? "pattern" : "free",
-					   pins[i].name);
+					   pin->name);
 				free(by_id);
 				ir_module_free(copy);
 				return NULL;

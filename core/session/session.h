@@ -284,16 +284,30 @@ bool session_setting_set(Session *s, int i, const char *value, bool *reset, char
  * undone. Pins survive `restart` and `reload`; `load` of another file
  * clears them.
  */
-/* Pins every expression named `name` (without '%') to a device-table index;
- * replaces an earlier pin of the same name. */
-void session_pin(Session *s, const char *name, int32_t device);
-/* Removes the pin of `name`; false when it is not pinned. */
-bool session_unpin(Session *s, const char *name);
+/* Adds a copy of pin (every expression it names on its device, phase.h);
+ * replaces an earlier pin of the same name or operators. */
+void session_pin(Session *s, const PlanPin *pin);
+/* Removes the pin of `name` (without '%'), or with name NULL of the
+ * operators `op` as pinned; false when there is none. */
+bool session_unpin(Session *s, const char *name, const char *op);
 /* Restores the pins as they were before the last pin or unpin; false when
  * there is nothing to undo. */
 bool session_undo_pins(Session *s);
 /* The current pins, for listing and for the phases. */
 const PlanPin *session_pins(const Session *s, size_t *count);
+/* A change of the pins, tried before it is made. */
+typedef enum PinChange { PIN_CHANGE_SET, PIN_CHANGE_REMOVE, PIN_CHANGE_UNDO } PinChange;
+/* Plans s's module as loaded with s's pins changed so (add pin, remove
+ * the pin of pin's name or operators, or undo the last change), in
+ * `scratch`, a
+ * session made like s (session_init_like, its undo history too), without
+ * touching s: its phases, stepping, breakpoints and pins stay as they
+ * are. False when the change cannot be made (`name` not pinned, nothing
+ * to undo) or s has no module; else *planned says whether planning
+ * succeeded (its diagnostics are scratch's). The caller frees scratch with
+ * session_free either way. */
+bool session_pins_try(const Session *s, PinChange change, const PlanPin *pin, Session *scratch,
+		      bool *planned);
 /*
  * A clone of m (a version before check, where pins are not yet applied)
  * with each pin written as the annotation that constrains the same values,
