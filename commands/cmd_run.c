@@ -795,6 +795,29 @@ static void print_element(CmdContext *ctx, const NpyArray *a, int64_t k)
 		fprintf(ctx->out, " %.6g", exec_element(a, k));
 }
 
+/* A line saying how many elements of a result are NaN or infinite, when
+ * any are, and where to look for the first. */
+static void print_not_finite(CmdContext *ctx, const NpyArray *a)
+{
+	int64_t n = npy_array_count(a), nans = 0, infs = 0;
+	if (!dtype_is_float(a->dtype))
+		return;
+	for (int64_t i = 0; i < n; i++) {
+		double v = exec_element(a, i);
+		nans += isnan(v) != 0;
+		infs += isinf(v) != 0;
+	}
+	if (!nans && !infs)
+		return;
+	fputs("  not finite: ", ctx->out);
+	if (nans)
+		fprintf(ctx->out, "%lld NaN%s", (long long)nans, infs ? ", " : "");
+	if (infs)
+		fprintf(ctx->out, "%lld inf", (long long)infs);
+	fprintf(ctx->out, " of %lld values ('compare --each' names the op that made the first)\n",
+		(long long)n);
+}
+
 static void print_summary(CmdContext *ctx, const ExecResult *r)
 {
 	for (size_t i = 0; i < r->noutputs; i++) {
@@ -819,6 +842,7 @@ static void print_summary(CmdContext *ctx, const ExecResult *r)
 		exec_checksum(a, &sum, &hash);
 		fprintf(ctx->out, "  checksum: sum %.9g, fnv1a64 %016llx\n", sum,
 			(unsigned long long)hash);
+		print_not_finite(ctx, a);
 	}
 }
 
