@@ -1167,7 +1167,8 @@ static void test_run_command(void **state)
 	assert_non_null(strstr(f->out, "result: Tensor[(5, 7), float32] on cpu:0\n"));
 	assert_non_null(strstr(f->out, "  first 8 of 35 values: "));
 	assert_non_null(strstr(f->out, "  checksum: sum "));
-	assert_non_null(strstr(f->err, "note: 1 input not given takes random values: %b=random:1"));
+	assert_non_null(strstr(
+		f->err, "note: 1 input not given takes realistic random values: %b=random:1"));
 	assert_true(npy_read(path, &a, &err));
 	assert_int_equal(a.ndim, 2);
 	npy_array_free(&a);
@@ -1212,6 +1213,10 @@ static void test_profile_command(void **state)
 		assert_non_null(strstr(cpu, "           420           420\n"));
 		assert_non_null(strstr(cuda, "           420           420\n"));
 	}
+	/* the emulator's times are the host's, and the report says so */
+	assert_non_null(strstr(f->err, "note: cuda:0 ran on the host emulator: its times are the "
+				       "cpu kernels' and host memory copies', and say nothing "
+				       "about a GPU\n"));
 	run_ok(f, "run --profile");
 	assert_non_null(strstr(f->out, "result: Tensor[(5, 7), float32] on cpu:0"));
 	assert_non_null(strstr(f->out, "copies:\n"));
