@@ -202,6 +202,10 @@ int64_t plan_boundary_bytes(PlanAnalysis *an);
 /* Copies an analysis (all arrays), e.g. to try a different defaulting. */
 void plan_analysis_copy(PlanAnalysis *dst, const PlanAnalysis *src);
 
+/* The devices a conflicting value is needed on: `cpu:0 and cuda:0`,
+ * `cpu:0, cuda:0 and cuda:1`. */
+void plan_conflict_devices(StrBuf *out, const PlanConflict *c, const DeviceTable *devices);
+
 /* Frees what a conflict owns (not the record itself). */
 void plan_conflict_free_fields(PlanConflict *c);
 

@@ -1085,6 +1085,16 @@ static uint32_t consequence_value(const PlanAnalysis *an, const Constraint *c)
 	return site->id;
 }
 
+void plan_conflict_devices(StrBuf *out, const PlanConflict *c, const DeviceTable *devices)
+{
+	for (size_t k = 0; k < c->ndemands; k++)
+		strbuf_printf(out, "%s%s",
+			      k == 0                 ? ""
+			      : k + 1 == c->ndemands ? " and "
+						     : ", ",
+			      devices_name(devices, c->demands[k].device));
+}
+
 /* A chain that could only end at a consequence: the conflict check
  * resolved, with the rule that chose the device and what demanded it. */
 static void explain_consequence(StrBuf *out, const PlanAnalysis *an, const DeviceTable *devices,
@@ -1096,13 +1106,8 @@ static void explain_consequence(StrBuf *out, const PlanAnalysis *an, const Devic
 		const PlanConflict *pc = &trace->conflicts[i];
 		if (pc->value != value)
 			continue;
-		strbuf_printf(out, "  check: %s is needed on", pc->value_name);
-		for (size_t k = 0; k < pc->ndemands; k++)
-			strbuf_printf(out, "%s%s",
-				      k == 0                  ? " "
-				      : k + 1 == pc->ndemands ? " and "
-							      : ", ",
-				      devices_name(devices, pc->demands[k].device));
+		strbuf_printf(out, "  check: %s is needed on ", pc->value_name);
+		plan_conflict_devices(out, pc, devices);
 		for (size_t k = 0; k < pc->ndemands; k++)
 			if (pc->demands[k].device == c->device)
 				strbuf_printf(out, "\n    %s: %s", devices_name(devices, c->device),
