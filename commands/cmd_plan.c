@@ -159,7 +159,7 @@ int cmd_conflicts(CmdContext *ctx, int argc, char **argv)
 		strbuf_init(&on);
 		plan_conflict_devices(&on, c, devices);
 		fprintf(ctx->out, "conflict %zu: %s is needed on %s\n", i + 1, c->value_name,
-			on.data);
+			on.data ? on.data : "");
 		strbuf_free(&on);
 		for (size_t k = 0; k < c->ndemands; k++)
 			fprintf(ctx->out, "  %s: %s\n", devices_name(devices, c->demands[k].device),
