@@ -1044,7 +1044,7 @@ static void test_overview(void **state)
 	size_t hexagons = 0;
 	(void)state;
 	session_init(&s);
-	if (!session_load(&s, DEVPLAN_SHARED_DIR "/models/resnet18.relay")) {
+	if (!session_load(&s, DEVPLAN_DATA_DIR "/models/resnet18.relay")) {
 		diag_print_all(stderr, &s.diags);
 		fail();
 	}
@@ -1136,7 +1136,8 @@ static void test_tooltips(void **state)
 	assert_non_null(g);
 	/* the first step of what `why %2` prints */
 	strbuf_init(&why);
-	plan_explain(&why, s->trace->core, ir_find_named(session_current(s), "2"), &s->devices);
+	plan_explain(&why, s->trace->core, ir_find_named(session_current(s), "2"), &s->devices,
+		     s->trace);
 	step = strchr(why.data, '\n') + 1;
 	while (*step == ' ')
 		step++;

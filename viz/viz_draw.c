@@ -437,7 +437,7 @@ static void viz_tooltip(const VizModel *vm, const VizNode *n, int32_t device, bo
 		StrBuf w;
 		const char *line, *end;
 		strbuf_init(&w);
-		plan_explain(&w, vm->opts->analysis, e, vm->opts->devices);
+		plan_explain(&w, vm->opts->analysis, e, vm->opts->devices, vm->opts->trace);
 		/* `%x is on cuda:0:` then the steps; the first step, else that line */
 		line = w.data ? w.data : "";
 		end = strchr(line, '\n');
