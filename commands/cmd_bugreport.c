@@ -31,18 +31,23 @@
  * part of this file that runs outside `bugreport`.
  *
  * DIR must not exist, or be an empty directory; every file is written
- * with file_write.h's writer.
+ * with file_write.h's writer into a temporary directory beside DIR
+ * (`.dpXXXXXX`), renamed to DIR when all are written: a report that fails
+ * (a full disk) leaves nothing, and the same name can be tried again.
  */
 #include "commands.h"
 
 #include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include <json-c/json.h>
 
+#include "oom.h"
 #include "pipeline.h"
 #include "plan.h"
 
@@ -61,41 +66,78 @@ void cmd_remember_load(CmdContext *ctx)
 		pins_set(&ctx->load_pins, &pins[i]);
 }
 
-/* Makes dir, or accepts an empty directory; false after reporting. */
-static bool make_report_dir(CmdContext *ctx, const char *dir)
+/* Checks that dir does not exist or is an empty directory, and makes the
+ * temporary directory beside it that the files go to (renamed to dir once
+ * all are written, so that a failure leaves no partial report and the same
+ * name can be tried again). The temporary directory's path, or NULL after
+ * reporting. */
+static char *make_report_dir(CmdContext *ctx, const char *dir)
 {
 	DIR *d;
 	struct dirent *entry;
 	bool empty = true;
-	if (mkdir(dir, 0777) == 0)
-		return true;
-	if (errno != EEXIST) {
-		cmd_error(ctx, "cannot create '%s': %s", dir, strerror(errno));
-		return false;
-	}
+	const char *slash = strrchr(dir, '/');
+	char *tmp;
+	mode_t mask;
 	d = opendir(dir);
-	if (!d) {
-		cmd_error(ctx, "'%s' exists and is not a directory", dir);
-		return false;
+	if (!d && errno != ENOENT) {
+		cmd_error(ctx,
+			  errno == ENOTDIR ? "'%s' exists and is not a directory"
+					   : "cannot create '%s': %s",
+			  dir, strerror(errno));
+		return NULL;
 	}
-	while ((entry = readdir(d)) != NULL)
+	while (d && (entry = readdir(d)) != NULL)
 		if (strcmp(entry->d_name, ".") != 0 && strcmp(entry->d_name, "..") != 0)
 			empty = false;
-	closedir(d);
-	if (!empty)
+	if (d)
+		closedir(d);
+	if (!empty) {
 		cmd_error(ctx, "'%s' exists and is not empty; name a new directory", dir);
-	return empty;
+		return NULL;
+	}
+	tmp = slash ? xasprintf("%.*s/.dpXXXXXX", (int)(slash - dir), dir) : xstrdup(".dpXXXXXX");
+	if (!mkdtemp(tmp)) {
+		cmd_error(ctx, "cannot create '%s': %s", dir, strerror(errno));
+		free(tmp);
+		return NULL;
+	}
+	mask = umask(0);
+	umask(mask);
+	(void)chmod(tmp, 0777 & ~mask); /* as mkdir(dir, 0777) would make it */
+	return tmp;
 }
 
-/* Writes text to dir/name; false after reporting. */
-static bool write_report_file(CmdContext *ctx, const char *dir, const char *name,
+static const char *const report_names[] = {"module.relay",   "settings.dp",   "transcript.txt",
+					   "placement.json", "conflicts.txt", "version.txt",
+					   "replay.dp"};
+
+/* Removes the temporary directory of a report that failed, with what was
+ * written into it; allocates nothing, so that it may run when memory ran
+ * out (an oom.h cleanup). */
+static void remove_report_dir(void *tmp)
+{
+	int fd = open(tmp, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	if (fd >= 0) {
+		for (size_t i = 0; i < DP_COUNT(report_names); i++)
+			(void)unlinkat(fd, report_names[i], 0);
+		close(fd);
+	}
+	(void)rmdir(tmp);
+}
+
+/* Writes text to tmp/name; false after reporting, by its name in dir. */
+static bool write_report_file(CmdContext *ctx, const char *tmp, const char *dir, const char *name,
 			      const StrBuf *text)
 {
-	char *path = xasprintf("%s/%s", dir, name), *err;
+	char *path = xasprintf("%s/%s", tmp, name), *err;
 	bool ok = file_write_all(path, text->data ? text->data : "", text->len, &err);
 	free(path);
 	if (!ok) {
-		cmd_error(ctx, "%s", err);
+		char *shown = xasprintf("%s/%s", dir, name);
+		cmd_error(ctx, "cannot write '%s'%s", shown,
+			  strstr(err, "': ") ? strstr(err, "': ") + 1 : "");
+		free(shown);
 		free(err);
 	}
 	return ok;
@@ -259,18 +301,19 @@ static void write_replay(CmdContext *ctx, StrBuf *sb)
 
 int cmd_bugreport(CmdContext *ctx, int argc, char **argv)
 {
-	static const char *const names[] = {"module.relay",   "settings.dp",   "transcript.txt",
-					    "placement.json", "conflicts.txt", "version.txt",
-					    "replay.dp"};
+	const char *const *names = report_names;
 	Session *s = ctx->session;
 	const char *dir = argv[1];
-	StrBuf text[DP_COUNT(names)];
+	StrBuf text[DP_COUNT(report_names)];
+	char *tmp;
+	OomCleanup cleanup;
 	bool ok = true;
 	if (!ctx->loaded)
 		return cmd_error(ctx, "no module was loaded in this session; use 'load FILE'");
-	if (!make_report_dir(ctx, dir))
+	if (!(tmp = make_report_dir(ctx, dir)))
 		return 1;
-	for (size_t i = 0; i < DP_COUNT(names); i++)
+	cleanup = oom_cleanup_add(remove_report_dir, tmp);
+	for (size_t i = 0; i < DP_COUNT(report_names); i++)
 		strbuf_init(&text[i]);
 	strbuf_append(&text[0], s->source->text, s->source->len);
 	write_settings(ctx, &text[1]);
@@ -280,10 +323,19 @@ int cmd_bugreport(CmdContext *ctx, int argc, char **argv)
 	describe_plan(ctx, &text[3], &text[4]);
 	strbuf_printf(&text[5], "devplan %s\n", DEVPLAN_VERSION);
 	write_replay(ctx, &text[6]);
-	for (size_t i = 0; i < DP_COUNT(names) && ok; i++)
-		ok = write_report_file(ctx, dir, names[i], &text[i]);
-	for (size_t i = 0; i < DP_COUNT(names); i++)
+	for (size_t i = 0; i < DP_COUNT(report_names) && ok; i++)
+		ok = write_report_file(ctx, tmp, dir, names[i], &text[i]);
+	for (size_t i = 0; i < DP_COUNT(report_names); i++)
 		strbuf_free(&text[i]);
+	/* an empty directory of that name is replaced */
+	if (ok && rename(tmp, dir) != 0) {
+		cmd_error(ctx, "cannot create '%s': %s", dir, strerror(errno));
+		ok = false;
+	}
+	oom_cleanup_remove(cleanup);
+	if (!ok)
+		remove_report_dir(tmp);
+	free(tmp);
 	if (!ok)
 		return 1;
 	fprintf(ctx->out,

@@ -62,6 +62,8 @@ int cmd_load(CmdContext *ctx, int argc, char **argv)
 		return cmd_error(ctx, "'load' needs a file name");
 	path = commands_script_path(ctx, file);
 	ok = session_load_as(ctx->session, path, name);
+	if (ok) /* not replaced unasked (file_write.h) */
+		file_guard_set(path);
 	free(path);
 	if (!ok)
 		return load_failed(ctx);
@@ -75,6 +77,7 @@ int cmd_reload(CmdContext *ctx, int argc, char **argv)
 {
 	if (!session_reload(ctx->session))
 		return load_failed(ctx);
+	file_guard_set(ctx->session->path);
 	cmd_print_diags(ctx, &ctx->session->diags);
 	report_loaded(ctx, "reloaded");
 	return 0;

@@ -14,8 +14,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "commands.h"
+#include "file_read.h"
 #include "file_write.h"
 #include "interrupt.h"
 #include "reduce.h"
@@ -231,14 +233,18 @@ static bool parse_predicate(CmdContext *ctx, int argc, char **argv, Predicate *p
 		return true;
 	}
 	case PRED_SCRIPT: {
-		FILE *f;
+		char *err;
+		int fd;
 		if (argc != 3)
 			return cmd_error(ctx, "usage: reduce script FILE"), false;
-		f = fopen(argv[2], "r");
-		if (!f)
-			return cmd_error(ctx, "cannot read '%s': %s", argv[2], strerror(errno)),
-			       false;
-		fclose(f);
+		/* read again for every candidate: a regular file, not a FIFO */
+		fd = file_open_read(argv[2], FILE_REGULAR, NULL, &err);
+		if (fd < 0) {
+			cmd_error(ctx, "%s", err);
+			free(err);
+			return false;
+		}
+		close(fd);
 		p->value = xstrdup(argv[2]);
 		return true;
 	}

@@ -16,6 +16,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "file_read.h"
 #include "interrupt.h"
 #include "oom.h"
 #include "plan.h"
@@ -68,7 +69,7 @@ const Command commands_table[] = {
 		.name = "bugreport",
 		.min_args = 1,
 		.max_args = 1,
-		.flags = CMD_NEEDS_MODULE | CMD_FILE_ARGS,
+		.flags = CMD_NEEDS_MODULE | CMD_FILE_ARGS | CMD_WRITES,
 		.usage = "bugreport DIR",
 		.summary = "write the module, settings, commands and plan to a new directory",
 		.help = "Creates DIR (which must not exist, or be empty) and writes what it takes\n"
@@ -410,6 +411,7 @@ const Command commands_table[] = {
 		.name = "record",
 		.min_args = 0,
 		.max_args = 1,
+		.flags = CMD_WRITES,
 		.usage = "record [FILE|off]",
 		.summary = "write the commands that follow to a script, or stop",
 		.help = "Starts writing every command run from now on at the top level (as\n"
@@ -428,7 +430,7 @@ const Command commands_table[] = {
 		.name = "reduce",
 		.min_args = 1,
 		.max_args = -1,
-		.flags = CMD_NEEDS_MODULE,
+		.flags = CMD_NEEDS_MODULE | CMD_WRITES,
 		.usage = "reduce PREDICATE [-o FILE]",
 		.summary = "shrink the module to the smallest one that still shows a problem",
 		.help = "Searches for the smallest module that still shows PREDICATE and writes "
@@ -485,7 +487,7 @@ const Command commands_table[] = {
 		.name = "render",
 		.min_args = 1,
 		.max_args = -1,
-		.flags = CMD_NEEDS_MODULE | CMD_FILE_ARGS,
+		.flags = CMD_NEEDS_MODULE | CMD_FILE_ARGS | CMD_WRITES | CMD_OWN_FORCE,
 		.usage = "render FILE [--phase P] [--focus %x] [--depth N] [--regions] [--params] "
 			 "[--overview] [--force] [--html PAGE]",
 		.summary = "draw the module as a device-coloured graph (png, svg, pdf, dot)",
@@ -526,7 +528,7 @@ const Command commands_table[] = {
 		.name = "run",
 		.min_args = 0,
 		.max_args = -1,
-		.flags = CMD_NEEDS_MODULE | CMD_NEEDS_PLAN | CMD_INPUT_ARGS,
+		.flags = CMD_NEEDS_MODULE | CMD_NEEDS_PLAN | CMD_INPUT_ARGS | CMD_WRITES,
 		.usage =
 			"run [NAME=FILE.npy | NAME=random[:SEED[:(SHAPE)]]]... [--output FILE.npy] "
 			"[--dump DIR] [--profile]",
@@ -551,7 +553,7 @@ const Command commands_table[] = {
 		.name = "save",
 		.min_args = 1,
 		.max_args = 3,
-		.flags = CMD_NEEDS_MODULE | CMD_FILE_ARGS,
+		.flags = CMD_NEEDS_MODULE | CMD_FILE_ARGS | CMD_WRITES,
 		.usage = "save FILE [--phase P]",
 		.summary = "write a module version as Relay text that TVM loads again",
 		.help = "Writes the module as of phase P (parse, rewrite, check, infer or core;\n"
@@ -1289,9 +1291,29 @@ static int run_handler(CmdContext *ctx, const Command *cmd, int argc, char **arg
 	return status;
 }
 
+/* The table's checks for cmd, then its handler, with the guarded file
+ * writable under --force. */
+static int check_and_run(CmdContext *ctx, const Command *cmd, int argc, char **args, bool force)
+{
+	int nargs = argc - 1, status;
+	bool allowed;
+	if (nargs < cmd->min_args || (cmd->max_args >= 0 && nargs > cmd->max_args))
+		return arg_count_error(ctx, cmd);
+	if ((cmd->flags & CMD_NEEDS_MODULE) && !session_has_module(ctx->session))
+		return cmd_error(ctx, "no module loaded; use 'load FILE'");
+	if ((cmd->flags & CMD_NEEDS_PLAN) && !session_planned(ctx->session))
+		return cmd_error(ctx, session_has_module(ctx->session)
+					      ? "the module is not planned yet; use 'plan'"
+					      : "no module loaded; use 'load FILE'");
+	allowed = file_guard_allow(force);
+	status = run_handler(ctx, cmd, argc, args);
+	file_guard_allow(allowed);
+	return status;
+}
+
 int commands_execute_argv(CmdContext *ctx, int argc, char **argv)
 {
-	bool ambiguous;
+	bool ambiguous, force = false;
 	const Command *cmd;
 	char **args;
 	int nargs = argc - 1;
@@ -1301,20 +1323,21 @@ int commands_execute_argv(CmdContext *ctx, int argc, char **argv)
 	cmd = commands_find(argv[0], &ambiguous);
 	if (!cmd)
 		return cmd_unknown_command(ctx, argv[0], ambiguous);
-	if (nargs < cmd->min_args || (cmd->max_args >= 0 && nargs > cmd->max_args))
-		return arg_count_error(ctx, cmd);
-	if ((cmd->flags & CMD_NEEDS_MODULE) && !session_has_module(ctx->session))
-		return cmd_error(ctx, "no module loaded; use 'load FILE'");
-	if ((cmd->flags & CMD_NEEDS_PLAN) && !session_planned(ctx->session))
-		return cmd_error(ctx, session_has_module(ctx->session)
-					      ? "the module is not planned yet; use 'plan'"
-					      : "no module loaded; use 'load FILE'");
-	/* The handler sees the full name whatever was typed. */
+	/* The handler sees the full name whatever was typed, and a writer's
+	 * --force as the guard's permission (file_write.h), not among its
+	 * arguments unless it reads one of its own. */
 	args = xmalloc((size_t)(argc + 1) * sizeof(char *));
-	memcpy(args, argv, (size_t)argc * sizeof(char *));
 	args[0] = (char *)cmd->name;
+	argc = 1;
+	for (int i = 1; i <= nargs; i++) {
+		bool is_force = (cmd->flags & CMD_WRITES) && strcmp(argv[i], "--force") == 0;
+		force |= is_force;
+		if (!is_force || (cmd->flags & CMD_OWN_FORCE))
+			args[argc++] = argv[i];
+	}
 	args[argc] = NULL;
-	status = run_handler(ctx, cmd, argc, args);
+	nargs = argc - 1;
+	status = check_and_run(ctx, cmd, argc, args, force);
 	free(args);
 	if (!flush_output(ctx))
 		status = 1;
@@ -1661,17 +1684,33 @@ char *commands_script_path(const CmdContext *ctx, const char *path)
 int commands_run_script(CmdContext *ctx, const char *path)
 {
 	FILE *f;
+	char *text, *err;
+	size_t len;
 	int status;
 	if (ctx->depth >= SCRIPT_MAX_DEPTH)
 		return cmd_error(ctx, "scripts nested too deeply (%d levels) at '%s'",
 				 SCRIPT_MAX_DEPTH, path);
-	f = fopen(path, "r");
-	if (!f)
-		return cmd_error(ctx, "cannot open '%s': %s", path, strerror(errno));
+	/* read whole, within the limits of a module (file_read.h): a FIFO
+	 * waits interruptibly, /dev/zero stops at FILE_STREAM_MAX */
+	if (!file_read_all(path, FILE_STREAM, &text, &len, &err)) {
+		status = cmd_error(ctx, "%s", err);
+		free(err);
+		return status;
+	}
+	if (len == 0) {
+		free(text);
+		return 0;
+	}
+	f = fmemopen(text, len, "r");
+	if (!f) {
+		free(text);
+		return cmd_error(ctx, "cannot read '%s': %s", path, strerror(errno));
+	}
 	ctx->depth++;
 	status = commands_run_stream(ctx, f, path);
 	ctx->depth--;
 	fclose(f);
+	free(text);
 	return status;
 }
 

@@ -83,6 +83,13 @@ enum {
 	 * files */
 	CMD_FILE_ARGS = 1 << 3,  /* its other arguments name files */
 	CMD_INPUT_ARGS = 1 << 4, /* its NAME=FILE arguments name input files */
+	/* it writes files: `--force` among its arguments lets it replace the
+	 * module the session loaded (file_guard_allow), and is taken out
+	 * before the handler sees them */
+	CMD_WRITES = 1 << 5,
+	/* with CMD_WRITES: the command reads `--force` itself (render: lay
+	 * out every node), so it stays among the arguments */
+	CMD_OWN_FORCE = 1 << 6,
 };
 
 /* Completion candidates for the word being typed. */

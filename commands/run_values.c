@@ -13,7 +13,8 @@
  * Files are named from the binding: `%x` is x.npy, a field of a tuple
  * result x.0.npy, an unnamed nested call OP_LINE_COL.npy, and a value
  * computed again (a loop's body) gets ~2, ~3 ... before the extension.
- * Anything but letters, digits, `.`, `-` and `_` becomes `_`.
+ * Anything but letters, digits, `.`, `-` and `_` becomes `_`. A link
+ * another user made, as DIR or in it, is not followed (dump_dir_ok).
  *
  * Ownership: the keeper is the caller's (run_values_finish frees it); it
  * borrows the context and the module.
@@ -25,6 +26,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "file_write.h"
 
@@ -61,22 +63,53 @@ static void mark_results(RunValues *k, const Expr *e, int budget)
 	k->is_result[e->id] = true;
 }
 
+/* Makes the dump directory or checks the one there: a directory, not a
+ * link another user made. Its files are written by file_write.h, which
+ * follows no link another user made and replaces names by renameat, so a
+ * directory others may write cannot make a dump replace another file; but
+ * where others may replace or delete the dumped files (a directory another
+ * user owns, or one others may write without the sticky bit of /tmp) a
+ * warning says so. False after reporting. */
+static bool dump_dir_ok(CmdContext *ctx, const char *dir)
+{
+	struct stat st;
+	uid_t me = geteuid();
+	if (mkdir(dir, 0777) != 0 && errno != EEXIST) {
+		cmd_error(ctx, "cannot make '%s': %s", dir, strerror(errno));
+		return false;
+	}
+	if (lstat(dir, &st) == 0 && S_ISLNK(st.st_mode) && st.st_uid != me) {
+		cmd_error(ctx,
+			  "cannot dump into '%s': a symbolic link that another user (uid %lu) "
+			  "made; not followed",
+			  dir, (unsigned long)st.st_uid);
+		return false;
+	}
+	if (stat(dir, &st) != 0 || !S_ISDIR(st.st_mode)) {
+		cmd_error(ctx, "cannot dump into '%s': not a directory", dir);
+		return false;
+	}
+	if (st.st_uid != me && st.st_uid != 0)
+		cmd_warning(ctx,
+			    "'%s' belongs to another user (uid %lu), who may replace the dumped "
+			    "files",
+			    dir, (unsigned long)st.st_uid);
+	else if (((st.st_mode & S_IWOTH) || ((st.st_mode & S_IWGRP) && st.st_gid != getegid())) &&
+		 !(st.st_mode & S_ISVTX))
+		cmd_warning(ctx,
+			    "'%s' may be written by other users, who may replace the dumped "
+			    "files; dump into a directory only you may write",
+			    dir);
+	return true;
+}
+
 RunValues *run_values_new(CmdContext *ctx, const IrModule *m, const char *dump_dir, uint64_t budget,
 			  const char *budget_of)
 {
 	RunValues *k;
 	int32_t main_index = ir_find_global(m, "main");
-	if (dump_dir && mkdir(dump_dir, 0777) != 0 && errno != EEXIST) {
-		cmd_error(ctx, "cannot make '%s': %s", dump_dir, strerror(errno));
+	if (dump_dir && !dump_dir_ok(ctx, dump_dir))
 		return NULL;
-	}
-	if (dump_dir) {
-		struct stat st;
-		if (stat(dump_dir, &st) != 0 || !S_ISDIR(st.st_mode)) {
-			cmd_error(ctx, "cannot dump into '%s': not a directory", dump_dir);
-			return NULL;
-		}
-	}
 	k = xcalloc(1, sizeof *k);
 	k->ctx = ctx;
 	k->m = m;

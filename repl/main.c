@@ -14,6 +14,7 @@
  * status, as in gdb. This is the only file that calls exit paths
  * (by returning from main).
  */
+#include <errno.h>
 #include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -55,6 +56,19 @@ static int usage_error(const char *fmt, const char *what)
 	fputc('\n', stderr);
 	print_usage(stderr);
 	return 2;
+}
+
+/* Flushes standard output: status, or 1 after saying why it could not be
+ * written (a full disk, a closed pipe), so that even `devplan --version
+ * >/dev/full` fails. */
+static int finish_stdout(int status, int failure)
+{
+	errno = 0;
+	if (fflush(stdout) == 0 && !ferror(stdout))
+		return status;
+	fprintf(stderr, "devplan: error: cannot write the output: %s\n",
+		errno ? strerror(errno) : "a write failed");
+	return failure;
 }
 
 /* Runs ~/.devplanrc when it exists, like `source` (its lines are not
@@ -115,11 +129,11 @@ int main(int argc, char **argv)
 		case 'h':
 			print_usage(stdout);
 			free(actions);
-			return 0;
+			return finish_stdout(0, 1);
 		case 'V':
 			printf("devplan %s\n", DEVPLAN_VERSION);
 			free(actions);
-			return 0;
+			return finish_stdout(0, 1);
 		case 'D':
 			diff_placement = true;
 			break;
@@ -140,7 +154,9 @@ int main(int argc, char **argv)
 		if (argc - optind != 2 || nactions || batch)
 			return usage_error("%s takes two files and no other option",
 					   "--diff-placement");
-		return cmd_diff_placement_files(stdout, stderr, argv[optind], argv[optind + 1]);
+		return finish_stdout(
+			cmd_diff_placement_files(stdout, stderr, argv[optind], argv[optind + 1]),
+			2);
 	}
 	if (argc - optind > 1) {
 		free(actions);
@@ -198,7 +214,9 @@ int main(int argc, char **argv)
 	}
 
 done:
-	fflush(stdout);
+	/* output a command wrote and could not flush (it said so if it saw) */
+	if (failed ? fflush(stdout) != 0 : finish_stdout(0, 1) != 0)
+		failed = true;
 	fflush(stderr);
 	if (cmd_context_free(&ctx) != 0) /* a recording that could not be kept */
 		failed = true;

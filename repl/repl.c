@@ -158,6 +158,23 @@ static char **repl_complete(const char *text, int start, int end)
 	return rl_completion_matches(text, repl_next_candidate);
 }
 
+/* file_write.h's question before a command replaces the module the
+ * session loaded: yes only for an answer starting with y. */
+static bool repl_ask_replace(const char *path, void *context)
+{
+	char *prompt =
+		xasprintf("'%s' is the module this session loaded; replace it? [y/N] ", path);
+	char *answer;
+	bool yes;
+	(void)context;
+	fflush(stdout);
+	answer = repl_read_line(prompt);
+	yes = answer && (answer[0] == 'y' || answer[0] == 'Y');
+	free(answer);
+	free(prompt);
+	return yes;
+}
+
 void repl_open(Session *session, bool use_readline)
 {
 	repl.session = session;
@@ -170,6 +187,7 @@ void repl_open(Session *session, bool use_readline)
 	repl_set_handler(SIGWINCH, repl_on_sigwinch);
 	repl_set_handler(SIGTERM, repl_on_terminate);
 	repl_set_handler(SIGHUP, repl_on_terminate);
+	file_guard_ask(repl_ask_replace, NULL);
 	rl_attempted_completion_function = repl_complete;
 	rl_basic_word_break_characters = " \t\n";
 	rl_completer_quote_characters = "\"";
@@ -201,6 +219,7 @@ static void repl_save_history(void)
 void repl_close(void)
 {
 	if (repl.use_readline) {
+		file_guard_ask(NULL, NULL);
 		repl_save_history();
 		clear_history();
 		signal(SIGTERM, SIG_DFL);

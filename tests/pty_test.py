@@ -12,7 +12,9 @@ on a big module within a second and the session goes on, Ctrl-C stops
 SIGHUP at the prompt save the history, give the terminal back and exit
 with 128 + the signal; two sessions that ran side by side both keep their
 lines in one history file; a history file that cannot be read is left as
-it is, with a warning. Every wait has a deadline, so a broken REPL fails
+it is, with a warning; a FIFO no one writes, named to load, source or
+run, ends on Ctrl-C or SIGTERM; save over the loaded module asks first.
+Every wait has a deadline, so a broken REPL fails
 the test instead of hanging it. Prints one line per check and exits 1 when
 any failed.
 """
@@ -381,6 +383,75 @@ def check_unreadable_history(devplan, home):
         os.chmod(path, 0o700)
 
 
+def check_fifo(devplan, home):
+    """A FIFO no one writes, named to load, source and run: Ctrl-C ends the
+    wait within a second and the session goes on; SIGTERM ends it with 143."""
+    fifo = os.path.join(home, "fifo.relay")
+    os.mkfifo(fifo)
+    module = os.path.join(home, "exp.relay")
+    with open(module, "w") as f:
+        f.write("def @main(%a: Tensor[(1), float32]) { exp(%a) }\n")
+    r = Repl(devplan, home, "", ["-c", "load exp.relay", "-c", "plan"])
+    try:
+        r.expect(PROMPT, 30)
+        for command in (b"load fifo.relay", b"source fifo.relay"):
+            r.send(command + b"\r")
+            time.sleep(0.3)
+            start = time.time()
+            r.send(b"\x03")
+            seen = r.expect(PROMPT, 1.5)
+            check("Ctrl-C ends '%s' of a FIFO no one writes" % command.decode(),
+                  seen is not None and b"interrupted" in seen,
+                  "%.1f s: %r" % (time.time() - start, (seen or r.output)[-300:]))
+        r.send(b"run a=fifo.relay\r")
+        seen = r.expect(PROMPT, 2)
+        check("run refuses a FIFO as an input file at once",
+              seen is not None and b"a FIFO, not a regular file" in seen,
+              repr((seen or r.output)[-300:]))
+        r.send(b"load fifo.relay\r")
+        time.sleep(0.3)
+        os.kill(r.pid, signal.SIGTERM)
+        status = r.wait(2)
+        check("SIGTERM ends 'load' of a FIFO with 143", status == 143, "status %r" % (status,))
+    finally:
+        r.close()
+        os.unlink(fifo)
+        os.unlink(module)
+
+
+def check_replace_loaded(devplan, home):
+    """save over the module the session loaded asks first: no keeps it,
+    yes replaces it."""
+    module = os.path.join(home, "mine.relay")
+    text = "def @main(%a: Tensor[(1), float32]) {\n  exp(%a)\n}\n"
+    with open(module, "w") as f:
+        f.write(text)
+    r = Repl(devplan, home, "", ["-c", "load mine.relay", "-c", "plan"])
+    try:
+        r.expect(PROMPT, 30)
+        r.send(b"save mine.relay\r")
+        seen = r.expect(b"replace it? [y/N] ", 5)
+        check("save over the loaded module asks first", seen is not None,
+              repr(r.output[-300:]))
+        r.send(b"n\r")
+        seen = r.expect(PROMPT, 5)
+        check("answering no keeps the module",
+              seen is not None and b"left as it is" in seen and read_file(module) == text.encode(),
+              repr((seen or r.output)[-300:]))
+        r.send(b"save mine.relay\r")
+        r.expect(b"replace it? [y/N] ", 5)
+        r.send(b"y\r")
+        seen = r.expect(PROMPT, 5)
+        check("answering yes replaces it",
+              seen is not None and b"error" not in seen and read_file(module) != text.encode(),
+              repr((seen or r.output)[-300:]))
+        r.send(b"quit\r")
+        r.wait()
+    finally:
+        r.close()
+        os.unlink(module)
+
+
 def main():
     if len(sys.argv) != 2:
         print("usage: pty_test.py DEVPLAN", file=sys.stderr)
@@ -448,6 +519,8 @@ def main():
         check_terminate(devplan, home, signal.SIGHUP)
         check_concurrent_histories(devplan, home)
         check_unreadable_history(devplan, home)
+        check_fifo(devplan, home)
+        check_replace_loaded(devplan, home)
     print("%d failed" % failures)
     return 1 if failures else 0
 

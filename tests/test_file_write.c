@@ -24,10 +24,13 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <sys/sysmacros.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "commands.h"
+#include "file_read.h"
 #include "file_write.h"
+#include "interrupt.h"
 #include "session.h"
 
 #define MODULE DEVPLAN_SOURCE_DIR "/tests/golden/dot/shared_input.relay"
@@ -612,6 +615,80 @@ static void test_output_to_full_device(void **state)
 	assert_string_equal(f->out, "alive\n");
 }
 
+/* A link another user made (root can make one) is refused, not followed,
+ * and its target kept; the user's own link is followed (above). */
+static void test_link_of_another_user_is_refused(void **state)
+{
+	Fixture *f = *state;
+	char *target = in_dir(f, "victim.txt"), *link = in_dir(f, "planted.svg"), *err = NULL;
+	if (geteuid() != 0)
+		skip(); /* only root can give a link away */
+	write_text(target, "precious\n");
+	assert_int_equal(symlink(target, link), 0);
+	assert_int_equal(lchown(link, 65534, 65534), 0);
+	assert_false(file_write_all(link, "new\n", 4, &err));
+	assert_non_null(strstr(err, "a symbolic link that another user (uid 65534) made"));
+	free(err);
+	assert_content(target, "precious\n");
+	assert_no_temp(f->dir);
+	free(target);
+	free(link);
+}
+
+/* The guarded file (the loaded module) is refused by any name, replaced
+ * when allowed, and the guard follows the file that replaced it. */
+static void test_guard_refuses_the_loaded_module(void **state)
+{
+	Fixture *f = *state;
+	char *module = in_dir(f, "mine.relay"), *alias = in_dir(f, "alias.relay"), *err = NULL;
+	write_text(module, "old\n");
+	assert_int_equal(link(module, alias), 0);
+	file_guard_set(module);
+	assert_true(file_guarded(alias));
+	assert_false(file_write_all(alias, "new\n", 4, &err));
+	assert_non_null(strstr(err, "is the module this session loaded; add --force"));
+	free(err);
+	assert_content(module, "old\n");
+	assert_false(file_guard_allow(true));
+	assert_true(file_write_all(module, "new\n", 4, &err));
+	assert_true(file_guard_allow(false));
+	assert_content(module, "new\n");
+	assert_false(file_write_all(module, "newer\n", 6, &err));
+	free(err);
+	assert_true(file_guarded(module));
+	assert_false(file_guarded(alias)); /* the old file, now only the alias */
+	file_guard_set(NULL);
+	assert_true(file_write_all(module, "newer\n", 6, &err));
+	assert_no_temp(f->dir);
+	free(module);
+	free(alias);
+}
+
+/* A FIFO no one writes: refused at once where a regular file is read; read
+ * as a stream, the wait ends when the interrupt flag is set (Ctrl-C,
+ * SIGTERM), within a poll. */
+static void test_fifo_read_is_interruptible(void **state)
+{
+	Fixture *f = *state;
+	char *fifo = in_dir(f, "f.relay"), *err = NULL, *data = NULL;
+	size_t len;
+	struct timespec t0, t1;
+	assert_int_equal(mkfifo(fifo, 0600), 0);
+	assert_false(file_read_all(fifo, FILE_REGULAR, &data, &len, &err));
+	assert_non_null(strstr(err, "a FIFO, not a regular file"));
+	free(err);
+	interrupt_request();
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	assert_false(file_read_all(fifo, FILE_STREAM, &data, &len, &err));
+	clock_gettime(CLOCK_MONOTONIC, &t1);
+	interrupt_clear();
+	assert_non_null(strstr(err, "interrupted"));
+	assert_true(t1.tv_sec - t0.tv_sec < 2);
+	free(err);
+	assert_null(data);
+	free(fifo);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -638,6 +715,11 @@ int main(void)
 			test_record_refuses_device_and_keeps_old_file_on_sync_error, setup,
 			teardown),
 		cmocka_unit_test_setup_teardown(test_output_to_full_device, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_link_of_another_user_is_refused, setup,
+						teardown),
+		cmocka_unit_test_setup_teardown(test_guard_refuses_the_loaded_module, setup,
+						teardown),
+		cmocka_unit_test_setup_teardown(test_fifo_read_is_interruptible, setup, teardown),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -24,6 +24,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "file_read.h"
 #include "file_write.h"
 
 /* ---- arrays ------------------------------------------------------------- */
@@ -517,17 +518,15 @@ bool npy_parse(const char *name, const uint8_t *bytes, size_t len, NpyArray *out
  * that a large input is in memory once. */
 bool npy_read(const char *path, NpyArray *out, char **err)
 {
-	FILE *f = fopen(path, "rb");
+	FILE *f = file_fopen_read(path, err);
 	uint8_t prefix[12], *head = NULL;
 	size_t got, header_at, header_len, data_at, nbytes;
 	long size;
 	NpyHeader h;
 	bool ok = false;
 	memset(out, 0, sizeof *out);
-	if (!f) {
-		*err = xasprintf("cannot open '%s': %s", path, strerror(errno));
+	if (!f)
 		return false;
-	}
 	if (fseek(f, 0, SEEK_END) != 0 || (size = ftell(f)) < 0 || fseek(f, 0, SEEK_SET) != 0) {
 		*err = xasprintf("cannot read '%s': not a regular file", path);
 		goto done;

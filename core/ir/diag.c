@@ -16,6 +16,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "file_read.h"
+
 static void source_index_lines(SourceFile *src)
 {
 	size_t cap = 0;
@@ -43,73 +45,22 @@ SourceFile *source_from_string(const char *name, const char *text, size_t len)
 	return src;
 }
 
-enum { SOURCE_MAX_STREAM = 256 * 1024 * 1024 };
-
-/* The largest source read: a sixteenth of the machine's memory (a module
- * takes 10 to 20 times its text once parsed and planned), at most 4 GiB. */
-static uint64_t source_max_bytes(void)
-{
-	long pages = sysconf(_SC_PHYS_PAGES), page = sysconf(_SC_PAGE_SIZE);
-	uint64_t bound = UINT32_MAX - 1;
-	if (pages > 0 && page > 0 && (uint64_t)pages * (uint64_t)page / 16 < bound)
-		bound = (uint64_t)pages * (uint64_t)page / 16;
-	return bound;
-}
-
 SourceFile *source_read(const char *path, char **err)
 {
-	FILE *f = fopen(path, "rb");
-	StrBuf sb;
-	char buf[65536];
-	size_t n;
+	char *text;
+	size_t len;
 	SourceFile *src;
-	struct stat st;
-	uint64_t max = source_max_bytes();
-	if (!f) {
-		*err = xasprintf("cannot open '%s': %s", path, strerror(errno));
+	if (!file_read_all(path, FILE_STREAM, &text, &len, err))
 		return NULL;
-	}
-	/* a regular file too big is refused before a byte is read; anything
-	 * else (a pipe, /dev/zero) is read up to the bound */
-	if (fstat(fileno(f), &st) == 0 && S_ISREG(st.st_mode) && (uint64_t)st.st_size > max) {
-		*err = xasprintf("'%s' is %llu bytes, more than the %llu devplan reads (a "
-				 "sixteenth of this machine's memory)",
-				 path, (unsigned long long)st.st_size, (unsigned long long)max);
-		fclose(f);
-		return NULL;
-	}
-	/* whose size is not known ahead (a pipe, a device): at most 256 MiB,
-	 * some six million bindings, so that /dev/zero is refused quickly */
-	if (fstat(fileno(f), &st) != 0 || !S_ISREG(st.st_mode))
-		max = max < SOURCE_MAX_STREAM ? max : SOURCE_MAX_STREAM;
-	strbuf_init(&sb);
-	while ((n = fread(buf, 1, sizeof buf, f)) > 0) {
-		if (sb.len + n > max) {
-			*err = xasprintf(
-				"'%s' holds more than the %llu bytes devplan reads from it", path,
-				(unsigned long long)max);
-			fclose(f);
-			strbuf_free(&sb);
-			return NULL;
-		}
-		strbuf_append(&sb, buf, n);
-	}
-	if (ferror(f)) {
-		*err = xasprintf("cannot read '%s': %s", path, strerror(errno));
-		fclose(f);
-		strbuf_free(&sb);
-		return NULL;
-	}
-	fclose(f);
-	if (sb.len > UINT32_MAX - 1) {
-		*err = xasprintf("'%s' is too large (%zu bytes)", path, sb.len);
-		strbuf_free(&sb);
+	if (len > UINT32_MAX - 1) {
+		*err = xasprintf("'%s' is too large (%zu bytes)", path, len);
+		free(text);
 		return NULL;
 	}
 	src = xcalloc(1, sizeof(SourceFile));
 	src->name = xstrdup(path);
-	src->len = sb.len;
-	src->text = strbuf_detach(&sb);
+	src->len = len;
+	src->text = text;
 	src->refcount = 1;
 	source_index_lines(src);
 	return src;

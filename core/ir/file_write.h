@@ -15,8 +15,20 @@
  * (as cp and a shell redirection demand): a directory, a device such as
  * /dev/full, a FIFO or a socket is refused, and so is a file the user may
  * not write or that has no write permission at all (root included). A
- * symbolic link is followed to its regular target, which is replaced; the
- * link stays a link.
+ * symbolic link the user made is followed to its regular target, which is
+ * replaced; the link stays a link. One another user made is refused, not
+ * followed: in a directory others may write (/tmp, a shared dump
+ * directory) it may have been planted to make devplan replace a file of
+ * the user's. Everything happens relative to the directory, opened once
+ * (openat, renameat): the temporary file is created with O_EXCL and
+ * O_NOFOLLOW, and the rename replaces the name itself, so a link planted
+ * after the checks is replaced, never followed.
+ *
+ * The guard: the file the session loaded its module from (by device and
+ * inode, so another name or a link to it is the same file) is not replaced
+ * unasked. file_begin refuses it ("add --force to replace it") unless the
+ * command was given --force (file_guard_allow) or, in an interactive
+ * session, the user answers yes to the shell's question (file_guard_ask).
  *
  * Test builds (DEVPLAN_FAULT_INJECTION) read DEVPLAN_FAIL_WRITE when a file
  * is begun: `N` makes the Nth file_write to that file write half its bytes
@@ -57,6 +69,23 @@ const char *file_path(const FileWriter *f);
 /* Whether path could be written now (file_begin, then file_abort): a
  * command checks its destination before long work. False with *err set. */
 bool file_check(const char *path, char **err);
+
+/* Remembers path's file (following links) as the one not to replace
+ * unasked; NULL, or a path that does not exist, forgets it. */
+void file_guard_set(const char *path);
+
+/* Whether writers may replace the guarded file (--force, for one
+ * command); returns the previous value, for the caller to put back. */
+bool file_guard_allow(bool allow);
+
+/* The question an interactive shell asks before the guarded file is
+ * replaced: true to replace it (then allowed until file_guard_allow
+ * resets it). NULL: refuse. */
+typedef bool (*FileGuardAsk)(const char *path, void *context);
+void file_guard_ask(FileGuardAsk ask, void *context);
+
+/* Whether path is the guarded file. */
+bool file_guarded(const char *path);
 
 /* file_begin, file_write of the len bytes at data, file_commit. */
 bool file_write_all(const char *path, const void *data, size_t len, char **err);
