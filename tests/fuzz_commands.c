@@ -18,7 +18,8 @@
  * reproduce and minimise a finding; loading the tiny module costs
  * microseconds. The sanitizers (the target is built with
  * -fsanitize=fuzzer,address,undefined when DEVPLAN_FUZZ is on) turn any
- * crash, over-read, leak or undefined behaviour into a finding.
+ * crash, over-read, leak or undefined behaviour into a finding, and a
+ * phase output the verifier rejects (pipeline_verify_rejections) aborts.
  *
  * Lines that could touch the file system or the process are not run (see
  * line_allowed); the decision is taken on the command as the dispatcher
@@ -66,6 +67,7 @@
 #include <unistd.h>
 
 #include "commands.h"
+#include "pipeline.h"
 #include "session.h"
 
 int LLVMFuzzerInitialize(int *argc, char ***argv);
@@ -261,6 +263,15 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		if (line_allowed(line))
 			commands_execute_line(&ctx, line);
 		complete_line(&session, line);
+		/* a phase's output the verifier rejected: `plan` failed with an
+		 * internal error, a finding as a crash is */
+		if (pipeline_verify_rejections()) {
+			fprintf(stderr,
+				"fuzz_commands: the verifier rejected a phase's output "
+				"after the line: %s\n",
+				line);
+			abort();
+		}
 	}
 	cmd_context_free(&ctx);
 	session_free(&session);

@@ -6,8 +6,9 @@
  * module that parses is printed and the text parsed again, then goes
  * through every phase of the pipeline (under
  * the copy policy, so that conflicts are resolved rather than reported),
- * the planned module is verified and printed, and everything is freed
- * again; the sanitizers (the target is built with
+ * each phase's output is verified (pipeline_verify, as the session does:
+ * a rejection aborts, a finding like a crash), the planned module is
+ * printed, and everything is freed again; the sanitizers (the target is built with
  * -fsanitize=fuzzer,address,undefined when DEVPLAN_FUZZ is on) turn any
  * crash, over-read, leak or undefined behaviour into a finding. The name
  * does not start with test_, so the unit-test glob leaves it alone.
@@ -19,6 +20,8 @@
  */
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
 
 #include "devices.h"
 #include "diag.h"
@@ -71,14 +74,25 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 				    .diags = &diags,
 				    .trace = trace};
 		for (size_t i = 0; i < pipeline_count && n < 16; i++) {
+			size_t errors = diags.errors;
 			IrModule *next = pipeline_phases[i].run(versions[n - 1], &ctx);
 			if (!next)
 				break;
 			versions[n++] = next;
+			if (diags.errors != errors)
+				break;
+			/* a phase's output the verifier rejects is a finding, as
+			 * a crash is: `plan` would fail with an internal error */
+			if (!pipeline_verify(i, next, &devices, true, &diags)) {
+				fprintf(stderr,
+					"fuzz_parse: the verifier rejects what '%s' made:\n",
+					pipeline_phases[i].name);
+				diag_print_all(stderr, &diags);
+				abort();
+			}
 		}
 		if (n == pipeline_count + 1) {
 			PrintOptions opts = {.devices = &devices, .show_metadata = true};
-			plan_verify(versions[n - 1], &devices, &diags);
 			print_module(&out, versions[n - 1], &opts);
 		}
 		while (n > 1)

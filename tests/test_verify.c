@@ -24,6 +24,7 @@
 
 #include <cmocka.h>
 
+#include "pipeline.h"
 #include "plan.h"
 #include "session.h"
 #include "verify.h"
@@ -138,6 +139,39 @@ static void test_pipeline_versions_verify(void **state)
 	session_free(&s);
 	assert_true(verify_dir(DEVPLAN_SOURCE_DIR "/tests/plan_cases") > 0);
 	assert_true(verify_dir(DEVPLAN_DATA_DIR "/cases") > 0);
+}
+
+/* A device_copy written without its devices (issue 27: `plan` aborted on
+ * it, 37 mutated real-world modules): TVM's DeviceCopyAttrs default both
+ * to unconstrained, its analysis leaves their domains free, defaulting
+ * puts both sides on one device and capture drops a copy within one
+ * device; so here. With one side given the other is free likewise. Each
+ * plans, and every version verifies. */
+static void test_device_copy_without_devices(void **state)
+{
+	static const char *const bodies[] = {
+		"device_copy(%a)",
+		"add(device_copy(%a), %a)",
+		"device_copy(add(%a, %a))",
+		"add(device_copy(%a, src_virtual_device=meta[VirtualDevice][1]), %a)",
+		"add(device_copy(%a, dst_virtual_device=meta[VirtualDevice][1]), %a)",
+		"on_device(device_copy(%a), virtual_device=meta[VirtualDevice][1])",
+	};
+	(void)state;
+	for (size_t i = 0; i < sizeof bodies / sizeof bodies[0]; i++) {
+		Session s;
+		char *text = xasprintf("def @main(%%a: " T ") {\n  %s\n}\n", bodies[i]);
+		session_init(&s);
+		s.settings.cache_mib = 1e9; /* keep every version */
+		load_text(&s, text);
+		if (!session_step(&s, pipeline_count)) {
+			diag_print_all(stderr, &s.diags);
+			fail_msg("'%s' does not plan", bodies[i]);
+		}
+		verify_versions(&s, bodies[i]);
+		session_free(&s);
+		free(text);
+	}
 }
 
 /* A list built and taken apart by a match of two pattern variables. */
@@ -291,6 +325,29 @@ static void test_copy_source_unscoped(void **state)
 	expect_misread(d, "TVM would read %0 as on cpu:0");
 }
 
+/* What the session does with a phase's output the verifier rejects
+ * (pipeline_verify, in every build): errors, the first naming the phase,
+ * then the verifier's, positioned at the node; no abort. */
+static void test_rejection_is_an_error(void **state)
+{
+	Damage *d = *state;
+	Expr *copy = find(d, EXPR_CALL, OP_DEVICE_COPY, NULL);
+	int core = pipeline_find("core");
+	size_t before = pipeline_verify_rejections();
+	bool positioned = false;
+	copy->u.call.args[0] = copy->u.call.args[0]->u.call.args[0];
+	assert_false(pipeline_verify((size_t)core, d->m, &d->s.devices, false, &d->diags));
+	assert_int_equal(pipeline_verify_rejections(), before + 1);
+	assert_true(d->diags.errors >= 2);
+	assert_non_null(strstr(d->diags.items[0].message,
+			       "internal error: phase 'core' made a module the verifier rejects"));
+	for (size_t i = 1; i < d->diags.count; i++)
+		if (d->diags.items[i].pos.line > 0 && d->diags.items[i].src &&
+		    strstr(d->diags.items[i].message, "%0"))
+			positioned = true;
+	assert_true(positioned);
+}
+
 /* A let's value on another device than the let is wrapped likewise. */
 static void test_let_value_unscoped(void **state)
 {
@@ -440,6 +497,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_pipeline_versions_verify),
+		cmocka_unit_test(test_device_copy_without_devices),
 		cmocka_unit_test_setup_teardown(test_adt_verifies, adt_damage_setup,
 						damage_teardown),
 		cmocka_unit_test_setup_teardown(test_construct_arity, adt_damage_setup,
@@ -450,6 +508,8 @@ int main(void)
 						adt_damage_setup, damage_teardown),
 		cmocka_unit_test_setup_teardown(test_clone_verifies, damage_setup, damage_teardown),
 		cmocka_unit_test_setup_teardown(test_missing_device, damage_setup, damage_teardown),
+		cmocka_unit_test_setup_teardown(test_rejection_is_an_error, scoped_setup,
+						damage_teardown),
 		cmocka_unit_test_setup_teardown(test_copy_source_unscoped, scoped_setup,
 						damage_teardown),
 		cmocka_unit_test_setup_teardown(test_let_value_unscoped, scoped_setup,

@@ -10,6 +10,7 @@
 
 #include "infer.h"
 #include "plan.h"
+#include "verify.h"
 
 const char *const plan_policy_names[] = {
 	[POLICY_ERROR] = "error",
@@ -48,4 +49,42 @@ int pipeline_find_flags(unsigned flags)
 		if ((pipeline_phases[i].flags & flags) == flags)
 			return (int)i;
 	return -1;
+}
+
+static size_t verify_rejections;
+
+size_t pipeline_verify_rejections(void)
+{
+	return verify_rejections;
+}
+
+bool pipeline_verify(size_t p, const IrModule *out, const DeviceTable *devices, bool full,
+		     DiagList *diags)
+{
+	DiagList found;
+	unsigned require = 0;
+	bool ok = true;
+	for (size_t i = 0; i <= p; i++) {
+		if (pipeline_phases[i].flags & PHASE_PRODUCES_TYPES)
+			require |= VERIFY_TYPES;
+		if (pipeline_phases[i].flags & PHASE_PLACES_DEVICES)
+			require |= VERIFY_DEVICES;
+	}
+	diag_init(&found);
+	if (full)
+		ok = ir_verify(out, require, devices->count, &found);
+	if (ok && (require & VERIFY_DEVICES))
+		ok = plan_verify(out, devices, &found);
+	if (!ok) {
+		verify_rejections++;
+		diag_error(diags, NULL, (Pos){0, 0},
+			   "internal error: phase '%s' made a module the verifier rejects "
+			   "(a bug in devplan; 'bugreport DIR' keeps what is needed to see it)",
+			   pipeline_phases[p].name);
+		for (size_t i = 0; i < found.count; i++)
+			diag_add(diags, found.items[i].severity, found.items[i].src,
+				 found.items[i].pos, "%s", found.items[i].message);
+	}
+	diag_free(&found);
+	return ok;
 }

@@ -58,4 +58,17 @@ int pipeline_find(const char *name);
 /* Index of the first phase whose flags include all of `flags`, or -1. */
 int pipeline_find_flags(unsigned flags);
 
+/* The verifier on phase p's output (verify.h; STYLE.md §4): with `full`,
+ * the IR's invariants for what the phases up to p produce (types, devices);
+ * and once every node has a device, always, the planner's own check of the
+ * plan (plan_verify: every cross-device edge through a device_copy, the
+ * devices TVM would read back). A rejection is a bug in a phase, reported
+ * as errors in diags positioned at the node concerned, after one that
+ * names the phase: the caller fails the phase, never aborts. */
+bool pipeline_verify(size_t p, const IrModule *out, const DeviceTable *devices, bool full,
+		     DiagList *diags);
+/* How many outputs pipeline_verify rejected since the program started: the
+ * fuzz targets count one as a finding, whatever reported it. */
+size_t pipeline_verify_rejections(void);
+
 #endif

@@ -428,34 +428,9 @@ bool session_step(Session *s, size_t n)
 }
 
 #ifdef DEVPLAN_VERIFY
-/* The verifier after phase p (STYLE.md §4, verify.h): a violation is a bug
- * in the phase, an internal error like a failed DP_ASSERT. Types are
- * required from the phase that produces them on, devices likewise; once
- * every node has a device, the planner's own check of a plan (plan_verify:
- * every cross-device edge goes through a device_copy) must pass too. */
-static void session_verify_output(const Session *s, size_t p, const IrModule *out)
-{
-	DiagList found;
-	unsigned require = 0;
-	bool ok;
-	for (size_t i = 0; i <= p; i++) {
-		if (pipeline_phases[i].flags & PHASE_PRODUCES_TYPES)
-			require |= VERIFY_TYPES;
-		if (pipeline_phases[i].flags & PHASE_PLACES_DEVICES)
-			require |= VERIFY_DEVICES;
-	}
-	diag_init(&found);
-	ok = ir_verify(out, require, s->devices.count, &found);
-	if (ok && (require & VERIFY_DEVICES))
-		ok = plan_verify(out, &s->devices, &found);
-	if (!ok) {
-		fprintf(stderr, "devplan: internal error: phase '%s' broke the module:\n",
-			pipeline_phases[p].name);
-		diag_print_all(stderr, &found);
-		abort();
-	}
-	diag_free(&found);
-}
+#define SESSION_VERIFY_FULL true
+#else
+#define SESSION_VERIFY_FULL false
 #endif
 
 IrModule *session_run_phase(Session *s, size_t p, IrModule *in, DiagList *diags, bool record,
@@ -478,12 +453,12 @@ IrModule *session_run_phase(Session *s, size_t p, IrModule *in, DiagList *diags,
 	s->running.phase = -1;
 	if (consumed)
 		*consumed = ctx.consumed;
-	if (out && diags->errors == errors_before) {
-#ifdef DEVPLAN_VERIFY
-		session_verify_output(s, p, out);
-#endif
+	/* the verifier's verdict (every node with types and devices, STYLE.md
+	 * §4, in builds with DEVPLAN_VERIFY; the plan's check in every build)
+	 * fails the phase with its errors: a bug of devplan's the user sees */
+	if (out && diags->errors == errors_before &&
+	    pipeline_verify(p, out, &s->devices, SESSION_VERIFY_FULL, diags))
 		return out;
-	}
 	/* failed: the phase returned nothing, or reported an error */
 	if (out)
 		ir_module_free(out);
