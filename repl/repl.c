@@ -77,14 +77,25 @@ static void repl_on_terminate(int sig)
 	interrupt_request(); /* a running command stops at its next safe point */
 }
 
-static void repl_set_handler(int sig, void (*handler)(int))
+static void repl_set_handler_flags(int sig, void (*handler)(int), int flags)
 {
 	struct sigaction sa;
 	memset(&sa, 0, sizeof sa);
 	sa.sa_handler = handler;
 	sigemptyset(&sa.sa_mask);
-	sa.sa_flags = SA_RESTART;
+	sa.sa_flags = flags;
 	sigaction(sig, &sa, NULL);
+}
+
+static void repl_set_handler(int sig, void (*handler)(int))
+{
+	repl_set_handler_flags(sig, handler, SA_RESTART);
+}
+
+void repl_install_terminate(void)
+{
+	repl_set_handler_flags(SIGTERM, repl_on_terminate, 0);
+	repl_set_handler_flags(SIGHUP, repl_on_terminate, 0);
 }
 
 int repl_terminating_signal(void)
