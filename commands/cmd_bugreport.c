@@ -231,6 +231,15 @@ static bool replays(const char *line)
 	return keep;
 }
 
+/* every path absolute, against the folder the line ran in */
+static char *absolute_map(void *arg, const CmdPathWord *w, const char *typed)
+{
+	const CmdHistoryLine *h = arg;
+	if (typed[0] == '/' || !h->dir)
+		return NULL;
+	return commands_path_resolve(w, typed, h->dir, h->top);
+}
+
 static void write_replay(CmdContext *ctx, StrBuf *sb)
 {
 	const Session *s = ctx->session;
@@ -248,11 +257,12 @@ static void write_replay(CmdContext *ctx, StrBuf *sb)
 		strbuf_putc(sb, '\n');
 	}
 	for (size_t i = ctx->load_history; i < ctx->nhistory; i++) {
+		const CmdHistoryLine *h = &ctx->history[i];
 		char *line;
-		if (!replays(ctx->history[i]))
+		if (!replays(h->line))
 			continue;
-		line = commands_absolute_paths(ctx->history[i]);
-		strbuf_printf(sb, "%s%s\n", ctx->history_failed[i] ? "-" : "", line);
+		line = commands_map_paths(h->line, absolute_map, (void *)h);
+		strbuf_printf(sb, "%s%s\n", h->failed ? "-" : "", line ? line : h->line);
 		free(line);
 	}
 }
@@ -275,8 +285,8 @@ int cmd_bugreport(CmdContext *ctx, int argc, char **argv)
 	strbuf_append(&text[0], s->source->text, s->source->len);
 	write_settings(ctx, &text[1]);
 	for (size_t i = 0; i < ctx->nhistory; i++)
-		strbuf_printf(&text[2], "%5zu  %s%s\n", i + 1, ctx->history[i],
-			      ctx->history_failed[i] ? "    # failed" : "");
+		strbuf_printf(&text[2], "%5zu  %s%s\n", i + 1, ctx->history[i].line,
+			      ctx->history[i].failed ? "    # failed" : "");
 	describe_plan(ctx, &text[3], &text[4]);
 	strbuf_printf(&text[5], "devplan %s\n", DEVPLAN_VERSION);
 	write_replay(ctx, &text[6]);

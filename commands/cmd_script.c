@@ -1,10 +1,13 @@
 /*
  * cmd_script.c - scripting and housekeeping: `echo`, `source`, `record`,
- * `history` and `quit`.
+ * `history`, `cd`, `pwd` and `quit`.
  *
  * `source` is the same runner that -x and standard input use
  * (commands_run_stream), so a script behaves the same wherever it comes
  * from; nesting is bounded and errors inside name the inner file and line.
+ * A script runs in its own folder (commands_run_script), so that it and
+ * the files it names can be moved together; `cd` inside one lasts until it
+ * ends, and `cd` at the prompt moves devplan itself.
  * History and recording both see the command lines run at the top level
  * (typed, -c, -x, standard input), never the lines inside a sourced file:
  * the `source` line itself stands for them, so a recorded script replays
@@ -28,6 +31,9 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
+
+#include "path.h"
 
 int cmd_echo(CmdContext *ctx, int argc, char **argv)
 {
@@ -39,7 +45,7 @@ int cmd_echo(CmdContext *ctx, int argc, char **argv)
 
 int cmd_source(CmdContext *ctx, int argc, char **argv)
 {
-	char *path = commands_script_path(ctx, argv[1]);
+	char *path = commands_input_path(ctx, argv[1]);
 	int status;
 	ctx->sourcing++;
 	status = commands_run_script(ctx, path);
@@ -51,6 +57,26 @@ int cmd_source(CmdContext *ctx, int argc, char **argv)
 int cmd_quit(CmdContext *ctx, int argc, char **argv)
 {
 	ctx->quit = true;
+	return 0;
+}
+
+int cmd_cd(CmdContext *ctx, int argc, char **argv)
+{
+	const char *dir = argc > 1 ? argv[1] : getenv("HOME");
+	if (!dir || !*dir)
+		return cmd_error(ctx, "'cd' needs a folder: HOME is not set");
+	if (chdir(dir) != 0)
+		return cmd_error(ctx, "cannot change to '%s': %s", dir, strerror(errno));
+	return 0;
+}
+
+int cmd_pwd(CmdContext *ctx, int argc, char **argv)
+{
+	char *dir = path_current_dir();
+	if (!dir)
+		return cmd_error(ctx, "cannot tell the current folder: %s", strerror(errno));
+	fprintf(ctx->out, "%s\n", dir);
+	free(dir);
 	return 0;
 }
 
@@ -115,6 +141,47 @@ int cmd_record(CmdContext *ctx, int argc, char **argv)
 	return 0;
 }
 
+/* record's map: every path absolute, against the folder the line ran in */
+static char *absolute_map(void *arg, const CmdPathWord *w, const char *typed)
+{
+	const CmdHistoryLine *h = arg;
+	if (typed[0] == '/' || !h->dir)
+		return NULL;
+	return commands_path_resolve(w, typed, h->dir, h->top);
+}
+
+/* Writes the line with one checked write, so that the file never holds
+ * part of a line. A failed write stops the recording at once: the
+ * temporary file goes and the record file is left as it was. */
+bool cmd_record_line(CmdContext *ctx)
+{
+	const CmdHistoryLine *h = &ctx->history[ctx->nhistory - 1];
+	char *mapped = commands_map_paths(h->line, absolute_map, (void *)h);
+	char *text, *err;
+	bool ok;
+	/* a failed command is marked `-`: a replay runs it and goes on */
+	text = xasprintf("%s%s\n", h->failed ? "-" : "", mapped ? mapped : h->line);
+	free(mapped);
+	ok = file_write(ctx->record, text, strlen(text), &err);
+	free(text);
+	if (!ok) {
+		cmd_error(ctx, "%s; recording stopped, '%s' is left as it was", err,
+			  file_path(ctx->record));
+		free(err);
+		file_abort(ctx->record);
+		ctx->record = NULL;
+		cmd_record_forget(ctx);
+		return false;
+	}
+	ctx->recorded++;
+	return true;
+}
+
+void cmd_record_forget(CmdContext *ctx)
+{
+	(void)ctx;
+}
+
 void cmd_complete_record(const Session *s, int argc, char **argv, const char *word,
 			 CmdCandidates *out)
 {
@@ -139,6 +206,6 @@ int cmd_history(CmdContext *ctx, int argc, char **argv)
 			first = ctx->nhistory - (size_t)v;
 	}
 	for (size_t i = first; i < ctx->nhistory; i++)
-		fprintf(ctx->out, "%5zu  %s\n", i + 1, ctx->history[i]);
+		fprintf(ctx->out, "%5zu  %s\n", i + 1, ctx->history[i].line);
 	return 0;
 }

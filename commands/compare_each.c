@@ -516,9 +516,8 @@ size_t compare_each_report(CompareEach *x, CmdContext *ctx, bool all, size_t top
 		fprintf(ctx->out, "first past tolerance: %s = %s on %s", name.data,
 			ir_call_op_name(first->e), device_text(x, first->device));
 		if (first->e->pos.line)
-			fprintf(ctx->out, " (%s:%u:%u)",
-				x->session->path ? x->session->path : "module", first->e->pos.line,
-				first->e->pos.col);
+			fprintf(ctx->out, " (%s:%u:%u)", session_module_name(x->session),
+				first->e->pos.line, first->e->pos.col);
 		if (first->layout_differs)
 			fputs(": its shape or dtype differs from the reference\n", ctx->out);
 		else

@@ -957,47 +957,57 @@ static void test_interrupt_flag(void **state)
 	assert_int_equal(f->session.phases_done, 0);
 }
 
-/* record's rewriting of file arguments: relative ones absolute against the
- * current directory (`$` in the expected lines), everything else as typed. */
-static void test_absolute_paths(void **state)
+/* Which words name files, and in which role (commands_path_words), seen
+ * through commands_map_paths with a map that writes each as ROLE:typed
+ * (I input, O output, D a folder written, C the folder `cd` goes to). */
+static char *mark_role(void *arg, const CmdPathWord *w, const char *typed)
+{
+	static const char roles[] = {[CMD_PATH_INPUT] = 'I',
+				     [CMD_PATH_OUTPUT] = 'O',
+				     [CMD_PATH_OUTPUT_DIR] = 'D',
+				     [CMD_PATH_DIRECTORY] = 'C'};
+	(void)arg;
+	return xasprintf("%c:%s", roles[w->role], typed);
+}
+
+static void test_path_words(void **state)
 {
 	static const char *const cases[][2] = {
-		{"load m.relay", "load $/m.relay"},
-		{"load /abs/m.relay", "load /abs/m.relay"},
-		{"lo ./m.relay", "lo $/m.relay"},
-		{"source \"my script.dp\"", "source \"$/my script.dp\""},
-		{"save out.relay --phase parse", "save $/out.relay --phase parse"},
+		{"load m.relay", "load I:m.relay --as m.relay"},
+		{"lo /abs/m.relay", "lo I:/abs/m.relay --as /abs/m.relay"},
+		{"load m.relay --as shown.relay", "load I:m.relay --as shown.relay"},
+		{"source \"my script.dp\"", "source \"I:my script.dp\""},
+		{"save out.relay --phase parse", "save O:out.relay --phase parse"},
 		{"render - --focus %x", "render - --focus %x"},
 		{"render g.svg --depth 2 --html p.html",
-		 "render $/g.svg --depth 2 --html $/p.html"},
-		{"run x=in.npy y=random:3 z=random --output o.npy",
-		 "run x=$/in.npy y=random:3 z=random --output $/o.npy"},
-		{"compare --expect e.npy --top 3", "compare --expect $/e.npy --top 3"},
-		{"load m.relay --as shown.relay", "load $/m.relay --as shown.relay"},
-		{"bugreport report", "bugreport $/report"},
-		{"reduce script t.dp -o small.relay", "reduce script $/t.dp -o $/small.relay"},
-		{"reduce error \"a script\" -o s.relay", "reduce error \"a script\" -o $/s.relay"},
+		 "render O:g.svg --depth 2 --html O:p.html"},
+		{"run x=in.npy y=random:3 z=random --output o.npy --dump d",
+		 "run x=I:in.npy y=random:3 z=random --output O:o.npy --dump D:d"},
+		{"compare --expect e.npy --expect f.npy --top 3",
+		 "compare --expect I:e.npy --expect I:f.npy --top 3"},
+		{"profile a=x.npy", "profile a=I:x.npy"},
+		{"bugreport report", "bugreport D:report"},
+		{"cd ../models", "cd C:../models"},
+		{"reduce script t.dp -o small.relay", "reduce script I:t.dp -o O:small.relay"},
+		{"reduce error \"a script\" --output s.relay",
+		 "reduce error \"a script\" --output O:s.relay"},
+		{"reduce error script x", "reduce error script x"},
+		{"diff --module other.relay --phase core",
+		 "diff --module I:other.relay --phase core"},
+		{"echo --output x -o y", "echo --output x -o y"},
 		{"placement --json", "placement --json"},
-		{"frobnicate x.relay", "frobnicate x.relay"},
-		{"echo \"unterminated", "echo \"unterminated"},
 	};
-	char *cwd = getcwd(NULL, 0);
 	(void)state;
-	assert_non_null(cwd);
 	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
-		char *actual = commands_absolute_paths(cases[i][0]);
-		StrBuf expected;
-		strbuf_init(&expected);
-		for (const char *p = cases[i][1]; *p; p++)
-			if (*p == '$')
-				strbuf_puts(&expected, cwd);
-			else
-				strbuf_putc(&expected, *p);
-		assert_string_equal(actual, expected.data);
+		char *actual = commands_map_paths(cases[i][0], mark_role, NULL);
+		assert_non_null(actual);
+		if (strcmp(actual, cases[i][1]) != 0)
+			fail_msg("'%s' maps to '%s', not '%s'", cases[i][0], actual, cases[i][1]);
 		free(actual);
-		strbuf_free(&expected);
 	}
-	free(cwd);
+	/* no command: nothing to map */
+	assert_null(commands_map_paths("frobnicate x.relay", mark_role, NULL));
+	assert_null(commands_map_paths("echo \"unterminated", mark_role, NULL));
 }
 
 int main(void)
@@ -1032,7 +1042,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_bfloat16_npy_files, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_run_dump_and_print, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_compare_expect, setup, teardown),
-		cmocka_unit_test(test_absolute_paths),
+		cmocka_unit_test(test_path_words),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
