@@ -439,15 +439,17 @@ const Command commands_table[] = {
 		.usage = "record [FILE|off]",
 		.summary = "write the commands that follow to a script, or stop",
 		.help = "Starts writing every command run from now on at the top level (as\n"
-			"`history` lists them; not `record` itself) to FILE, which is replaced,\n"
-			"after a comment that says how to replay it, with file arguments made\n"
-			"absolute (a load's with --as, to keep the module's name). A command\n"
+			"`history` lists them; not `record` itself or `cd`) to FILE, which is\n"
+			"replaced, after a comment that says how to replay it. The recording\n"
+			"replays in its own folder: a file in it is written relative to it, a\n"
+			"file read from elsewhere absolute, and a file written elsewhere under\n"
+			"its own name in that folder, so that a replay writes only there (a\n"
+			"load so rewritten gets --as, to keep the module's name). A command\n"
 			"that fails is written too, marked `-` (`-load x.relay`): a replay runs\n"
-			"it and goes on. `record off` (or the end of the\n"
-			"session) stops and replaces FILE with the recording, which until then\n"
-			"goes to a temporary file beside it; a write that fails stops the\n"
-			"recording at once and leaves FILE as it was. `record` alone says\n"
-			"whether recording is on.",
+			"it and goes on. `record off` (or the end of the session) stops and\n"
+			"replaces FILE with the recording, which until then goes to a temporary\n"
+			"file beside it; a write that fails stops the recording at once and\n"
+			"leaves FILE as it was. `record` alone says whether recording is on.",
 		.handler = cmd_record,
 		.completer = cmd_complete_record,
 	},

@@ -68,6 +68,8 @@ typedef struct CmdContext {
 			       temporary file, renamed over FILE when the
 			       recording stops), NULL when not recording */
 	size_t recorded;               /* lines written to it */
+	/* where the recording's paths lead (cmd_script.c), NULL when none */
+	struct RecordPaths *record_paths;
 } CmdContext;
 
 /* A command line run at the top level (typed, -c, -x, standard input), as
