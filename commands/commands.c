@@ -77,10 +77,13 @@ const Command commands_table[] = {
 			"to see and replay this session: module.relay (the module as loaded),\n"
 			"settings.dp (the devices and settings the module was loaded under),\n"
 			"transcript.txt (the commands), placement.json, conflicts.txt,\n"
-			"version.txt and replay.dp, which `devplan -b -x DIR/replay.dp` runs\n"
-			"from any directory: it loads module.relay under settings.dp and runs\n"
-			"the commands the session ran after that load again, those that failed\n"
-			"marked `-` so that they do not stop it.",
+			"version.txt, files/ (copies of the files the commands read, at their\n"
+			"places relative to one another) and replay.dp, which `devplan -b -x\n"
+			"DIR/replay.dp` runs from any directory: it loads module.relay under\n"
+			"settings.dp and runs the commands the session ran after that load\n"
+			"again, in files/ (a path typed absolute made relative), those that\n"
+			"failed marked `-` so that they do not stop it. The replay reads and\n"
+			"writes only inside DIR.",
 		.handler = cmd_bugreport,
 		.completer = cmd_complete_files,
 	},
@@ -436,6 +439,7 @@ const Command commands_table[] = {
 		.name = "record",
 		.min_args = 0,
 		.max_args = 1,
+		.flags = CMD_WRITES_FILES,
 		.usage = "record [FILE|off]",
 		.summary = "write the commands that follow to a script, or stop",
 		.help = "Starts writing every command run from now on at the top level (as\n"
@@ -1473,7 +1477,8 @@ CmdPathWord *commands_path_words(int argc, char **argv, size_t *n)
 		} else if (in_list(argv[i], value_options, DP_COUNT(value_options))) {
 			i++;
 			continue;
-		} else if (argv[i][0] == '-' && argv[i][1]) {
+		} else if ((argv[i][0] == '-' && argv[i][1]) ||
+			   (cmd->handler == cmd_record && strcmp(argv[i], "off") == 0)) {
 			continue;
 		} else if (cmd->flags &
 			   (CMD_READS_FILES | CMD_WRITES_FILES | CMD_WRITES_DIR | CMD_DIR_ARG)) {

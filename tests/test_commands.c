@@ -987,6 +987,8 @@ static void test_path_words(void **state)
 		 "compare --expect I:e.npy --expect I:f.npy --top 3"},
 		{"profile a=x.npy", "profile a=I:x.npy"},
 		{"bugreport report", "bugreport D:report"},
+		{"record session.dp", "record O:session.dp"},
+		{"record off", "record off"},
 		{"cd ../models", "cd C:../models"},
 		{"reduce script t.dp -o small.relay", "reduce script I:t.dp -o O:small.relay"},
 		{"reduce error \"a script\" --output s.relay",
