@@ -106,20 +106,21 @@ const Command commands_table[] = {
 		.min_args = 0,
 		.max_args = -1,
 		.flags = CMD_NEEDS_MODULE | CMD_NEEDS_PLAN | CMD_INPUT_ARGS,
-		.usage = "compare [--each [--all | --top N] | --expect FILE.npy...] [NAME=FILE.npy "
-			 "| "
-			 "NAME=random[:SEED[:(SHAPE)]]]...",
+		.usage = "compare [--each [--all | --top N] | --expect FILE.npy...] [--allow-nan] "
+			 "[NAME=FILE.npy | NAME=random[:SEED[:(SHAPE)]]]...",
 		.summary = "run the plan and the same program on the cpu alone and compare results",
 		.help = "Runs the planned @main, then the same program (as typed by `infer`) with\n"
 			"every op on the cpu, on the same inputs (as for `run`; random when not\n"
 			"given), and prints each result's largest absolute and relative error.\n"
 			"An element passes when |planned - cpu| <= tolerance * max(1, |cpu|)\n"
-			"(`set tolerance`, default 1e-05). The last line starts `compare: PASS`\n"
-			"or `compare: FAIL`; a failure fails the command. With --each every\n"
-			"intermediate value is compared too, in execution order: the first past\n"
-			"its tolerance is shown with its op, device, operands and why it is on\n"
-			"its device, then the worst N (--top N, default 5) or every value "
-			"(--all).\n"
+			"(`set tolerance`, default 1e-05). A NaN or infinity in the reference\n"
+			"fails it, unless --allow-nan accepts those the planned run shares. The\n"
+			"last line starts `compare: PASS` or `compare: FAIL`; a failure fails the\n"
+			"command. With --each every intermediate value is compared too, in\n"
+			"execution order: the first past its tolerance is shown with its op,\n"
+			"device, operands and why it is on its device, the first NaN or infinity\n"
+			"of the reference with its op and operands, then the worst N (--top N,\n"
+			"default 5) or every value (--all).\n"
 			"--expect FILE.npy (one a result, in order) compares with results made\n"
 			"elsewhere (PyTorch, ONNX Runtime, TVM) instead of the cpu run.",
 		.handler = cmd_compare,
@@ -384,17 +385,16 @@ const Command commands_table[] = {
 		.min_args = 1,
 		.max_args = -1,
 		.flags = CMD_NEEDS_MODULE,
-		.usage = "print %x[SLICE]",
+		.usage = "print %x[SLICE] | result[.I][SLICE]",
 		.summary = "show a value the last run kept: type, device, range and elements",
 		.help = "Shows a value of the last `run`, gdb-style: its type, the device it was\n"
 			"computed on, its range (min, max, mean, NaN and inf counts) and its\n"
-			"elements. `run` keeps the inputs and results of @main; `set keep-values "
-			"on`\n"
-			"keeps every value. A slice selects elements as in NumPy: `print %x[0, "
-			":8]`\n"
-			"(integers, negative from the end, and start:stop); `%x.1` is a field of "
-			"a\n"
-			"tuple.",
+			"elements. `run` keeps every value while they fit in a quarter of the\n"
+			"free memory (`set keep-values off`: the inputs and results only);\n"
+			"`result` (or `result.0`, `result.1`, ...) is the final value as `run`\n"
+			"printed it. A slice selects elements as in NumPy: `print %x[0, :8]`\n"
+			"(integers, negative from the end, and start:stop); `%x.1` is a field of\n"
+			"a tuple.",
 		.handler = cmd_print,
 	},
 	{
@@ -408,7 +408,8 @@ const Command commands_table[] = {
 			"device after every op, and prints the time per op kind and device,\n"
 			"then every device_copy of the plan with its count, bytes, time and GB/s\n"
 			"next to the bytes `copies` predicted, the inputs' transfers, each\n"
-			"device's peak memory and the wall time.",
+			"device's peak memory and the wall time. On the host emulator the times\n"
+			"are the cpu kernels', which a note says.",
 		.handler = cmd_profile,
 		.completer = cmd_complete_run,
 	},
@@ -570,12 +571,13 @@ const Command commands_table[] = {
 			"as a transfer. Inputs are NumPy .npy files (NAME=FILE.npy) or seeded\n"
 			"random values (NAME=random[:SEED]), in the shape given after the seed\n"
 			"(NAME=random:SEED:(3,4)) where the input's type has `?` dimensions; an\n"
-			"input not given is random with its index as the seed. Prints each "
-			"result's type, device, first values\n"
-			"and checksum (sum, FNV-1a of the bytes). --output saves the first\n"
-			"result as .npy; --dump DIR writes every value as DIR/NAME.npy with\n"
-			"DIR/manifest.json; --profile adds the `profile` report. The inputs and\n"
-			"results (every value under `set keep-values on`) are kept for `print`.",
+			"input not given is random with its index as the seed, drawn like an\n"
+			"initialised model's (`set inputs random`: uniform in [-1, 1)). Prints\n"
+			"each result's type, device, first values and checksum (sum, FNV-1a of\n"
+			"the bytes). --output saves the first result as .npy; --dump DIR writes\n"
+			"every value as DIR/NAME.npy with DIR/manifest.json; --profile adds the\n"
+			"`profile` report. Every value is kept for `print` while they fit in a\n"
+			"quarter of the free memory (`set keep-values off`: inputs and results).",
 		.handler = cmd_run,
 		.completer = cmd_complete_run,
 	},
@@ -909,6 +911,20 @@ static void cmd_vmessage(CmdContext *ctx, const char *label, const char *color, 
 	fflush(ctx->err);
 	strbuf_free(&text);
 	strbuf_free(&sb);
+}
+
+void cmd_format_bytes(char *buf, size_t size, double bytes)
+{
+	static const char *const units[] = {"B", "KiB", "MiB", "GiB", "TiB"};
+	size_t u = 0;
+	while (bytes >= 1024 && u + 1 < DP_COUNT(units)) {
+		bytes /= 1024;
+		u++;
+	}
+	if (u == 0)
+		snprintf(buf, size, "%.0f B", bytes);
+	else
+		snprintf(buf, size, "%.1f %s", bytes, units[u]);
 }
 
 int cmd_error(CmdContext *ctx, const char *fmt, ...)

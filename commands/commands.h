@@ -240,6 +240,8 @@ int cmd_unknown_command(CmdContext *ctx, const char *name, bool ambiguous);
  * what a command asks of another session (bugreport's scratch plan,
  * reduce's candidates). */
 int cmd_capture(const CmdContext *ctx, Session *session, int argc, char **argv, StrBuf *out);
+/* bytes as "420 B", "1.5 KiB", "2.0 GiB" (powers of 1024) into buf. */
+void cmd_format_bytes(char *buf, size_t size, double bytes);
 /* Prints the session's diagnostics on ctx->err. */
 void cmd_print_diags(CmdContext *ctx, const DiagList *diags);
 /* The module as of after pipeline phase `phase` (-1: as loaded), which the

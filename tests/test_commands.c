@@ -663,11 +663,20 @@ static void test_run_dump_and_print(void **state)
 	}
 	npy_array_free(&a);
 	npy_array_free(&relu);
-	/* print reads the kept results and inputs; the rest needs keep-values */
+	/* print reads every value the run kept, the final ones as `result.I`;
+	 * under keep-values off only the results and inputs */
 	assert_int_equal(run(f, "print %1"), 0);
 	assert_non_null(strstr(f->out, "result of run 1"));
+	assert_int_equal(run(f, "print %0"), 0);
+	assert_non_null(strstr(f->out, "value of run 1"));
+	assert_int_equal(run(f, "print result.1"), 0);
+	assert_non_null(
+		strstr(f->out, "result.1 = Tensor[(2, 1), float32] on cpu:0, result of run 1"));
+	assert_int_equal(run(f, "set keep-values off"), 0);
+	assert_int_equal(run(f, "run"), 0);
+	assert_int_equal(run(f, "print %a"), 0);
 	assert_int_not_equal(run(f, "print %0"), 0);
-	assert_non_null(strstr(f->err, "was not kept"));
+	assert_non_null(strstr(f->err, "'%0' was not kept: under 'set keep-values off'"));
 	/* a file where the directory should be */
 	snprintf(line, sizeof line, "run --dump %s/d/a.npy", dir);
 	assert_int_not_equal(run(f, line), 0);

@@ -42,6 +42,8 @@ void session_init(Session *s)
 	s->settings.errexit = false;
 	s->settings.gpu = GPU_AUTO;
 	s->settings.tolerance = 1e-5;
+	s->settings.inputs = INPUTS_REALISTIC;
+	s->settings.keep_values = true;
 	s->settings.cache_mib = SESSION_CACHE_MIB;
 	s->settings.pagination = true;
 	s->settings.height = -1;
@@ -759,9 +761,10 @@ const SessionSetting session_settings[] = {
 	[SET_ERREXIT] = {"errexit", SETTING_BOOL, bool_choices, false,
 			 "stop a script at its first failing command"},
 	[SET_KEEP_VALUES] = {"keep-values", SETTING_BOOL, bool_choices, false,
-			     "'run' keeps every value for 'print', not only inputs and results"},
+			     "'run' keeps every value for 'print' (within a quarter of the free "
+			     "memory), not only inputs and results"},
 	[SET_INPUTS] = {"inputs", SETTING_CHOICE, inputs_choices, false,
-			"inputs not given: uniform random, or drawn like a trained model's"},
+			"inputs not given: uniform random, or drawn like an initialised model's"},
 	[SET_PAGINATION] = {"pagination", SETTING_BOOL, bool_choices, false,
 			    "stop after each screenful of output at a terminal"},
 	[SET_HEIGHT] = {"height", SETTING_NUMBER, NULL, false,

@@ -61,9 +61,10 @@ typedef struct SessionSettings {
 	GpuMode gpu;             /* default GPU_AUTO (exec.h) */
 	double tolerance;        /* for `compare`; default 1e-5 */
 	double cache_mib;        /* MiB of earlier versions kept (see the top) */
-	bool keep_values;        /* `run` keeps every op's value for `print`,
-				    not only inputs and results */
-	InputsMode inputs;       /* default INPUTS_RANDOM */
+	bool keep_values;        /* `run` keeps every op's value for `print`
+				    within a budget, not only inputs and
+				    results; default on */
+	InputsMode inputs;       /* default INPUTS_REALISTIC */
 	bool pagination;         /* the shell pages long output at a terminal */
 	int height;              /* lines per page: -1 the terminal's (default),
 				    0 no paging */
