@@ -1578,7 +1578,7 @@ char *commands_map_paths(const char *line, CmdPathMap map, void *arg)
 		char *mapped = map(arg, &words[k], word + words[k].offset);
 		if (!mapped)
 			continue;
-		if (cmd->handler == cmd_load && !has_as)
+		if (cmd->handler == cmd_load && !has_as && !load_file)
 			load_file = xstrdup(word);
 		argv[words[k].word] = xasprintf("%.*s%s", (int)words[k].offset, word, mapped);
 		free(word);

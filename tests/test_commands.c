@@ -985,6 +985,8 @@ static void test_path_words(void **state)
 		{"load m.relay", "load I:m.relay --as m.relay"},
 		{"lo /abs/m.relay", "lo I:/abs/m.relay --as /abs/m.relay"},
 		{"load m.relay --as shown.relay", "load I:m.relay --as shown.relay"},
+		/* a failed load of two files is named by the first */
+		{"load a.relay b.relay", "load I:a.relay I:b.relay --as a.relay"},
 		{"source \"my script.dp\"", "source \"I:my script.dp\""},
 		{"save out.relay --phase parse", "save O:out.relay --phase parse"},
 		{"render - --focus %x", "render - --focus %x"},
