@@ -268,10 +268,11 @@ static void write_replay(CmdContext *ctx, ReportFiles *files, const CmdHistoryLi
 	}
 	for (size_t i = 0; i < n; i++) {
 		char *cd, *line = report_files_line(files, lines[i], &cd);
+		char *text = commands_recorded_line(lines[i]->line, line, lines[i]->failed);
 		if (cd)
 			strbuf_printf(sb, "%s\n", cd);
-		strbuf_printf(sb, "%s%s\n", lines[i]->failed ? "-" : "",
-			      line ? line : lines[i]->line);
+		strbuf_puts(sb, text);
+		free(text);
 		free(line);
 		free(cd);
 	}

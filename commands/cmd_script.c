@@ -292,7 +292,7 @@ bool cmd_record_line(CmdContext *ctx)
 		return true; /* every path recorded stands on its own */
 	mapped = h->dir && map.paths ? commands_map_paths(h->line, record_map, &map) : NULL;
 	/* a failed command is marked `-`: a replay runs it and goes on */
-	text = xasprintf("%s%s\n", h->failed ? "-" : "", mapped ? mapped : h->line);
+	text = commands_recorded_line(h->line, mapped, h->failed);
 	free(mapped);
 	ok = file_write(ctx->record, text, strlen(text), &err);
 	free(text);

@@ -1193,63 +1193,6 @@ static bool is_blank(char c)
 	return c == ' ' || c == '\t' || c == '\r' || c == '\n' || c == '\v' || c == '\f';
 }
 
-void commands_free_words(int argc, char **argv)
-{
-	for (int i = 0; i < argc; i++)
-		free(argv[i]);
-	free(argv);
-}
-
-bool commands_split(const char *line, int *argc, char ***argv, char **err)
-{
-	char **words = NULL;
-	size_t n = 0, cap = 0;
-	const char *p = line;
-	StrBuf word;
-	strbuf_init(&word);
-	*err = NULL;
-	for (;;) {
-		while (is_blank(*p))
-			p++;
-		if (!*p || *p == '#')
-			break;
-		strbuf_reset(&word);
-		while (*p && !is_blank(*p)) {
-			if (*p == '"') {
-				p++;
-				while (*p && *p != '"') {
-					if (*p == '\\' && (p[1] == '"' || p[1] == '\\'))
-						p++;
-					strbuf_putc(&word, *p++);
-				}
-				if (!*p) {
-					*err = xstrdup("unterminated quote");
-					strbuf_free(&word);
-					commands_free_words((int)n, words);
-					*argc = 0;
-					*argv = NULL;
-					return false;
-				}
-				p++;
-			} else if (*p == '\\' &&
-				   (p[1] == '"' || p[1] == '\\' || p[1] == ' ' || p[1] == '\t')) {
-				strbuf_putc(&word, p[1]);
-				p += 2;
-			} else {
-				strbuf_putc(&word, *p++);
-			}
-		}
-		grow_array((void **)&words, &cap, n + 2, sizeof(char *));
-		words[n++] = xstrndup(word.data ? word.data : "", word.len);
-	}
-	strbuf_free(&word);
-	if (words)
-		words[n] = NULL;
-	*argc = (int)n;
-	*argv = words;
-	return true;
-}
-
 int cmd_unknown_command(CmdContext *ctx, const char *name, bool ambiguous)
 {
 	StrBuf sb;
@@ -1536,26 +1479,10 @@ char *commands_path_resolve(const CmdPathWord *w, const char *typed, const char 
 	return path;
 }
 
-void commands_put_word(StrBuf *sb, const char *word)
-{
-	bool quote = !word[0] || word[0] == '#' || strpbrk(word, " \t\"\\") != NULL;
-	if (!quote) {
-		strbuf_puts(sb, word);
-		return;
-	}
-	strbuf_putc(sb, '"');
-	for (const char *p = word; *p; p++) {
-		if (*p == '"' || *p == '\\')
-			strbuf_putc(sb, '\\');
-		strbuf_putc(sb, *p);
-	}
-	strbuf_putc(sb, '"');
-}
-
 char *commands_map_paths(const char *line, CmdPathMap map, void *arg)
 {
 	int argc;
-	char **argv, *err, *load_file = NULL;
+	char **argv, *err, *load_file = NULL, *joined;
 	bool ambiguous, changed = false, has_as = false;
 	const Command *cmd;
 	CmdPathWord *words;
@@ -1588,14 +1515,12 @@ char *commands_map_paths(const char *line, CmdPathMap map, void *arg)
 	free(words);
 	if (!changed) {
 		commands_free_words(argc, argv);
-		return xstrdup(line);
+		return commands_script_line(line);
 	}
 	strbuf_init(&sb);
-	for (int i = 0; i < argc; i++) {
-		if (i)
-			strbuf_putc(&sb, ' ');
-		commands_put_word(&sb, argv[i]);
-	}
+	joined = commands_join_words(argc, argv);
+	strbuf_puts(&sb, joined);
+	free(joined);
 	if (load_file) {
 		strbuf_puts(&sb, " --as ");
 		commands_put_word(&sb, load_file);

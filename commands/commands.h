@@ -162,17 +162,34 @@ extern const size_t commands_count;
 const Command *commands_find(const char *name, bool *ambiguous);
 
 /*
- * Splits a line into words: blanks separate words, "double quotes" group
- * (with \" and \\ inside), a backslash outside quotes keeps the next quote,
- * backslash or blank as it is, and `#` at the start of a word begins a
- * comment.
- * Returns false with *err (caller frees) on an unterminated quote.
- * The caller frees the words with commands_free_words.
+ * Splits a line into words (words.c): blanks separate words, "double
+ * quotes" group, with the escapes \" \\ \n \t \r and \xNN inside; outside
+ * quotes a backslash keeps the next quote, backslash or blank as it is;
+ * `#` at the start of a word begins a comment.
+ * Returns false with *err (caller frees), which says the column, on an
+ * unterminated quote, an unknown escape, or a control character a script
+ * line could not hold (any but tab inside quotes, any but the blanks
+ * outside). The caller frees the words with commands_free_words.
  */
 bool commands_split(const char *line, int *argc, char ***argv, char **err);
 void commands_free_words(int argc, char **argv);
-/* Appends word as commands_split reads it back: quoted when it must be. */
+/* Appends word as commands_split reads it back: quoted when it must be,
+ * with its control characters, and bytes that are not UTF-8, escaped. */
 void commands_put_word(StrBuf *sb, const char *word);
+/* The words put with commands_put_word, separated by blanks. The caller
+ * frees the result. */
+char *commands_join_words(int argc, char **argv);
+/* line as one script line that reads back as the same words: line itself
+ * when it holds no control character but tab, else its words requoted (a
+ * trailing comment dropped); NULL when it then does not split. The caller
+ * frees the result. */
+char *commands_script_line(const char *line);
+/* The text record and bugreport write for a command line (with its
+ * newline): mapped (commands_map_paths's line) when not NULL, else
+ * commands_script_line's, marked `-` when it failed; a line that does
+ * not split and could not be written as it is becomes a comment with its
+ * control characters escaped. The caller frees the result. */
+char *commands_recorded_line(const char *line, const char *mapped, bool failed);
 
 /* Runs one command line; blank and comment lines succeed. 0 or 1. Outside
  * a sourced file, a line with a command is added to the history and, while
@@ -197,7 +214,8 @@ char *commands_path_resolve(const CmdPathWord *w, const char *typed, const char 
 typedef char *(*CmdPathMap)(void *arg, const CmdPathWord *w, const char *typed);
 /* line with its path words (commands_path_words) put through map. An
  * unchanged line comes back as it was, a changed one with its words
- * requoted (a trailing comment dropped); a `load` whose file changed and
+ * requoted (a trailing comment dropped), and so does one that holds a
+ * control character (commands_script_line); a `load` whose file changed and
  * that has no --as gets `--as FILE` as typed, so that the replay names the
  * module as the session did. NULL when the line names no command or does
  * not split. The caller frees the result. */

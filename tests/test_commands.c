@@ -292,8 +292,114 @@ static void test_split_and_quotes(void **state)
 	commands_free_words(argc, argv);
 
 	assert_false(commands_split("echo \"open", &argc, &argv, &err));
-	assert_string_equal(err, "unterminated quote");
+	assert_string_equal(err, "unterminated quote at column 6");
 	free(err);
+
+	/* escapes inside quotes; outside, a backslash before a letter stays */
+	assert_true(commands_split("echo \"a\\nb\\tc\\rd\\x41\\xfF\" x\\ny", &argc, &argv, &err));
+	assert_int_equal(argc, 3);
+	assert_string_equal(argv[1], "a\nb\tc\rdA\xff");
+	assert_string_equal(argv[2], "x\\ny");
+	commands_free_words(argc, argv);
+}
+
+/* What a script could not hold, and no recording writes, is refused
+ * with the column it is at. */
+static void test_split_refuses(void **state)
+{
+	static const char *const cases[][2] = {
+		{"save \"a\nb\"", "control character \\n inside quotes at column 8; write it \\n "
+				  "inside double quotes"},
+		{"save a\001b", "control character \\x01 at column 7; write it \\x01 inside double "
+				"quotes"},
+		{"save \"a\177\"", "control character \\x7f inside quotes at column 8; write it "
+				   "\\x7f inside double quotes"},
+		{"save \"a\\qb\"", "unknown escape '\\q' at column 8 (inside double quotes: \\\" "
+				   "\\\\ \\n \\t \\r \\xNN)"},
+		{"save \"\\x4\"", "'\\x' at column 7 needs two hex digits"},
+		{"save \"\\x00\"", "'\\x00' at column 7: a word cannot hold a NUL byte"},
+		{"save \"a\\", "unterminated quote at column 6"},
+	};
+	int argc;
+	char **argv;
+	char *err;
+	(void)state;
+	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+		assert_false(commands_split(cases[i][0], &argc, &argv, &err));
+		if (strcmp(err, cases[i][1]) != 0)
+			fail_msg("'%s': '%s', not '%s'", cases[i][0], err, cases[i][1]);
+		free(err);
+	}
+	/* a tab is a blank outside quotes and itself inside them */
+	assert_true(commands_split("save\t\"a\tb\"", &argc, &argv, &err));
+	assert_int_equal(argc, 2);
+	assert_string_equal(argv[1], "a\tb");
+	commands_free_words(argc, argv);
+}
+
+/* Every byte 1-255 in a word, alone and among others, is written by
+ * commands_put_word as one line that splits back into that word alone. */
+static void test_put_word_round_trip(void **state)
+{
+	char word[300], line[1200];
+	(void)state;
+	for (int c = 1; c < 256; c++) {
+		const char *forms[] = {"%c", "a%cb", "%c%c", "#%c \"\\"};
+		for (size_t k = 0; k < sizeof forms / sizeof forms[0]; k++) {
+			StrBuf sb;
+			int argc;
+			char **argv, *err;
+			snprintf(word, sizeof word, forms[k], c, c);
+			strbuf_init(&sb);
+			strbuf_puts(&sb, "save ");
+			commands_put_word(&sb, word);
+			snprintf(line, sizeof line, "%s", sb.data);
+			strbuf_free(&sb);
+			for (const char *p = line; *p; p++)
+				if ((unsigned char)*p < 0x20 || *p == 0x7f)
+					fail_msg("byte %d: '%s' holds a control character", c,
+						 line);
+			if (!commands_split(line, &argc, &argv, &err))
+				fail_msg("byte %d: '%s' does not split: %s", c, line, err);
+			if (argc != 2 || strcmp(argv[1], word) != 0)
+				fail_msg("byte %d: '%s' splits into %d words", c, line, argc);
+			commands_free_words(argc, argv);
+		}
+	}
+	/* valid UTF-8 stays as it is; a stray byte of it is escaped */
+	{
+		StrBuf sb;
+		strbuf_init(&sb);
+		commands_put_word(&sb, "caf\xc3\xa9");
+		strbuf_putc(&sb, ' ');
+		commands_put_word(&sb, "a\xc3");
+		strbuf_putc(&sb, ' ');
+		commands_put_word(&sb, "\xed\xa0\x80");
+		assert_string_equal(sb.data, "caf\xc3\xa9 \"a\\xc3\" \"\\xed\\xa0\\x80\"");
+		strbuf_free(&sb);
+	}
+}
+
+/* A line a script could not hold as it is becomes one it can, or a
+ * comment: a newline in a file name never becomes a second command. */
+static void test_recorded_line(void **state)
+{
+	static const char *const cases[][2] = {
+		{"save y.relay", "save y.relay\n"},
+		{"save \"a b\" # c", "save \"a b\" # c\n"},
+		{"save y\nsave victim.txt", "-save y save victim.txt\n"},
+		{"save \"y\\nsave victim.txt #\"", "save \"y\\nsave victim.txt #\"\n"},
+		{"save \"y\nsave victim.txt #\"",
+		 "# not replayed, it does not read back: save \"y\\nsave victim.txt #\"\n"},
+		{"save \"y\rx\"", "# not replayed, it does not read back: save \"y\\rx\"\n"},
+	};
+	(void)state;
+	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+		char *text = commands_recorded_line(cases[i][0], NULL, i == 2);
+		if (strcmp(text, cases[i][1]) != 0)
+			fail_msg("'%s' is recorded '%s', not '%s'", cases[i][0], text, cases[i][1]);
+		free(text);
+	}
 }
 
 static void test_quoted_command_line(void **state)
@@ -305,7 +411,7 @@ static void test_quoted_command_line(void **state)
 	assert_int_equal(run(f, "# nothing"), 0);
 	assert_string_equal(f->out, "");
 	assert_int_equal(run(f, "echo \"oops"), 1);
-	assert_string_equal(f->err, "error: unterminated quote\n");
+	assert_string_equal(f->err, "error: unterminated quote at column 6\n");
 }
 
 /* ---- settings ---- */
@@ -1029,6 +1135,9 @@ int main(void)
 		cmocka_unit_test(test_table_is_sorted_and_complete),
 		cmocka_unit_test(test_usage_md_matches_table),
 		cmocka_unit_test(test_split_and_quotes),
+		cmocka_unit_test(test_split_refuses),
+		cmocka_unit_test(test_put_word_round_trip),
+		cmocka_unit_test(test_recorded_line),
 		cmocka_unit_test(test_pipeline_find),
 		cmocka_unit_test_setup_teardown(test_exact_alias_and_prefix, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_ambiguous_and_unknown, setup, teardown),
