@@ -401,10 +401,12 @@ static bool generate_input(CmdContext *ctx, const ExecParam *p, const InputSpec 
 	const int64_t *shape;
 	char *err = NULL;
 	if (spec->file) {
-		if (!check_file_size(ctx, p, spec->file))
-			return false;
-		if (!npy_read(spec->file, out, &err)) {
-			cmd_error(ctx, "%s", err);
+		char *path = commands_input_path(ctx, spec->file);
+		bool read = check_file_size(ctx, p, path) && npy_read(path, out, &err);
+		free(path);
+		if (!read) {
+			if (err)
+				cmd_error(ctx, "%s", err);
 			free(err);
 			return false;
 		}
@@ -1193,7 +1195,10 @@ static bool read_expected(CmdContext *ctx, const CompareArgs *args, const ExecRe
 	want->outputs = xcalloc(args->nexpect, sizeof(NpyArray));
 	want->output_devices = xcalloc(args->nexpect, sizeof(int32_t));
 	for (size_t i = 0; i < args->nexpect; i++) {
-		if (!npy_read(args->expect[i], &want->outputs[i], &err)) {
+		char *path = commands_input_path(ctx, args->expect[i]);
+		bool read = npy_read(path, &want->outputs[i], &err);
+		free(path);
+		if (!read) {
 			cmd_error(ctx, "--expect: %s", err);
 			free(err);
 			exec_result_free(want);

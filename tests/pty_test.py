@@ -12,8 +12,9 @@ on a big module within a second and the session goes on, Ctrl-C stops
 SIGHUP at the prompt save the history, give the terminal back and exit
 with 128 + the signal; two sessions that ran side by side both keep their
 lines in one history file, and eight that quit at once lose none of a
-full history's lines; a history file that cannot be read is left as
-it is, with a warning. Every wait has a deadline, so a broken REPL fails
+full history's lines; a relative history file stays where devplan
+started after `cd`; a history file that cannot be read is left as it is,
+with a warning. Every wait has a deadline, so a broken REPL fails
 the test instead of hanging it. Prints one line per check and exits 1 when
 any failed.
 """
@@ -385,6 +386,28 @@ def check_sessions_quitting_together(devplan, home, sessions=8, lines=25):
     check("the history keeps its mode", after == mode, "mode %o -> %o" % (mode, after))
 
 
+def check_history_after_cd(devplan, home):
+    """A relative DEVPLAN_HISTORY names a file of the folder devplan started
+    in, even after `cd` moved it."""
+    os.mkdir(os.path.join(home, "elsewhere"))
+    r = Repl(devplan, home, "history-relative")
+    try:
+        r.expect(PROMPT)
+        r.send(b"cd elsewhere\r")
+        r.expect(PROMPT)
+        r.send(b"echo after-cd\r")
+        r.expect(PROMPT)
+        r.send(b"quit\r")
+        status = r.wait()
+    finally:
+        r.close()
+    saved = read_file(os.path.join(home, "history-relative"))
+    check("a relative history file stays where devplan started after cd",
+          status == 0 and b"echo after-cd" in saved
+          and not os.path.exists(os.path.join(home, "elsewhere", "history-relative")),
+          "status %r, %r" % (status, saved))
+
+
 def check_unreadable_history(devplan, home):
     """A history file that is a directory, or that cannot be read, stays."""
     cases = [("a directory", os.path.join(home, "history-dir"))]
@@ -485,6 +508,7 @@ def main():
         check_terminate(devplan, home, signal.SIGHUP)
         check_concurrent_histories(devplan, home)
         check_sessions_quitting_together(devplan, home)
+        check_history_after_cd(devplan, home)
         check_unreadable_history(devplan, home)
     print("%d failed" % failures)
     return 1 if failures else 0

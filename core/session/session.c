@@ -18,6 +18,7 @@
 
 #include "metadata.h"
 #include "parse.h"
+#include "path.h"
 #include "print.h"
 #include "plan.h"
 #include "verify.h"
@@ -289,7 +290,7 @@ bool session_load(Session *s, const char *path)
 
 bool session_load_as(Session *s, const char *path, const char *name)
 {
-	char *err = NULL;
+	char *err = NULL, *cwd, *absolute;
 	SourceFile *src;
 	bool ok;
 
@@ -304,7 +305,13 @@ bool session_load_as(Session *s, const char *path, const char *name)
 		free(src->name);
 		src->name = xstrdup(name);
 	}
-	ok = session_load_source(s, src, path);
+	/* kept absolute, so that `reload` finds the file from another folder
+	 * (a script runs in its own) */
+	cwd = path_current_dir();
+	absolute = cwd ? path_join(cwd, path) : xstrdup(path);
+	ok = session_load_source(s, src, absolute);
+	free(absolute);
+	free(cwd);
 	source_release(src);
 	return ok;
 }
@@ -353,17 +360,25 @@ void session_init_like(Session *dst, const Session *src)
 
 bool session_reload(Session *s)
 {
-	char *path;
+	char *path, *name;
 	bool ok;
 	if (!s->path) {
 		session_clear_diags(s);
 		diag_error(&s->diags, NULL, (Pos){0, 0}, "no module loaded");
 		return false;
 	}
+	/* the same file under the name it goes by (`load --as` kept) */
 	path = xstrdup(s->path);
-	ok = session_load(s, path);
+	name = s->source ? xstrdup(s->source->name) : NULL;
+	ok = session_load_as(s, path, name);
 	free(path);
+	free(name);
 	return ok;
+}
+
+const char *session_module_name(const Session *s)
+{
+	return s->source ? s->source->name : s->path ? s->path : "module";
 }
 
 void session_restart(Session *s)
