@@ -238,14 +238,16 @@ static bool parse_predicate(CmdContext *ctx, int argc, char **argv, Predicate *p
 		if (argc != 3)
 			return cmd_error(ctx, "usage: reduce script FILE"), false;
 		/* read again for every candidate: a regular file, not a FIFO */
-		fd = file_open_read(argv[2], FILE_REGULAR, NULL, &err);
+		p->value = commands_input_path(ctx, argv[2]);
+		fd = file_open_read(p->value, FILE_REGULAR, NULL, &err);
 		if (fd < 0) {
 			cmd_error(ctx, "%s", err);
 			free(err);
+			free(p->value);
+			p->value = NULL;
 			return false;
 		}
 		close(fd);
-		p->value = xstrdup(argv[2]);
 		return true;
 	}
 	}

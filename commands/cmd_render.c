@@ -31,7 +31,7 @@ static const IrModule *render_version(CmdContext *ctx, const char *phase_name, S
 	int phase, failed = session_failed_phase(s, NULL);
 	size_t applied, total;
 	bool input;
-	const char *path = s->path ? s->path : "module";
+	const char *path = session_module_name(s);
 	const char *slash = strrchr(path, '/');
 	const char *file = slash ? slash + 1 : path;
 	if (!phase_name) {

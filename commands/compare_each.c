@@ -577,8 +577,8 @@ static void print_heading(CmdContext *ctx, const CompareEach *x, const char *wha
 	if (device)
 		fprintf(ctx->out, " on %s", device_text(x, r->device));
 	if (r->e->pos.line)
-		fprintf(ctx->out, " (%s:%u:%u)", x->session->path ? x->session->path : "module",
-			r->e->pos.line, r->e->pos.col);
+		fprintf(ctx->out, " (%s:%u:%u)", session_module_name(x->session), r->e->pos.line,
+			r->e->pos.col);
 	strbuf_free(&name);
 }
 

@@ -48,7 +48,9 @@
 typedef struct FileWriter FileWriter;
 
 /* Checks that path may be replaced and makes the temporary file beside it.
- * NULL with *err set ("cannot write 'PATH': REASON") when it cannot. */
+ * NULL with *err set ("cannot write 'PATH': REASON") when it cannot. A
+ * relative path is taken from the current folder now: the writer goes on
+ * to the same file if the folder changes before the commit. */
 FileWriter *file_begin(const char *path, char **err);
 
 /* Appends len bytes. False with *err set when a write failed; the writer
@@ -62,6 +64,10 @@ bool file_commit(FileWriter *f, char **err);
 
 /* Removes the temporary file and frees f; the destination is untouched. */
 void file_abort(FileWriter *f);
+
+/* A destination that does not exist yet is made 0600 (its owner's only,
+ * as shells keep a history), not 0666 less the umask. */
+void file_make_private(FileWriter *f);
 
 /* The destination as the caller named it (for messages). */
 const char *file_path(const FileWriter *f);

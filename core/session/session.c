@@ -18,6 +18,7 @@
 
 #include "metadata.h"
 #include "parse.h"
+#include "path.h"
 #include "print.h"
 #include "plan.h"
 #include "verify.h"
@@ -289,7 +290,7 @@ bool session_load(Session *s, const char *path)
 
 bool session_load_as(Session *s, const char *path, const char *name)
 {
-	char *err = NULL;
+	char *err = NULL, *cwd, *absolute;
 	SourceFile *src;
 	bool ok;
 
@@ -304,7 +305,13 @@ bool session_load_as(Session *s, const char *path, const char *name)
 		free(src->name);
 		src->name = xstrdup(name);
 	}
-	ok = session_load_source(s, src, path);
+	/* kept absolute, so that `reload` finds the file from another folder
+	 * (a script runs in its own) */
+	cwd = path_current_dir();
+	absolute = cwd ? path_join(cwd, path) : xstrdup(path);
+	ok = session_load_source(s, src, absolute);
+	free(absolute);
+	free(cwd);
 	source_release(src);
 	return ok;
 }
@@ -353,17 +360,25 @@ void session_init_like(Session *dst, const Session *src)
 
 bool session_reload(Session *s)
 {
-	char *path;
+	char *path, *name;
 	bool ok;
 	if (!s->path) {
 		session_clear_diags(s);
 		diag_error(&s->diags, NULL, (Pos){0, 0}, "no module loaded");
 		return false;
 	}
+	/* the same file under the name it goes by (`load --as` kept) */
 	path = xstrdup(s->path);
-	ok = session_load(s, path);
+	name = s->source ? xstrdup(s->source->name) : NULL;
+	ok = session_load_as(s, path, name);
 	free(path);
+	free(name);
 	return ok;
+}
+
+const char *session_module_name(const Session *s)
+{
+	return s->source ? s->source->name : s->path ? s->path : "module";
 }
 
 void session_restart(Session *s)
@@ -688,6 +703,7 @@ enum {
 	SET_ECHO,
 	SET_ERREXIT,
 	SET_KEEP_VALUES,
+	SET_MEMORY_LIMIT,
 	SET_INPUTS,
 	SET_PAGINATION,
 	SET_HEIGHT,
@@ -723,6 +739,9 @@ const SessionSetting session_settings[] = {
 	[SET_KEEP_VALUES] = {"keep-values", SETTING_BOOL, bool_choices, false,
 			     "'run' keeps every value for 'print' (within a quarter of the free "
 			     "memory), not only inputs and results"},
+	[SET_MEMORY_LIMIT] = {"memory-limit", SETTING_BYTES, NULL, false,
+			      "bytes a run's tensors may take together (K, M, G, T): auto is "
+			      "DEVPLAN_MEMORY_LIMIT, else 3/4 of the machine's memory"},
 	[SET_INPUTS] = {"inputs", SETTING_CHOICE, inputs_choices, false,
 			"inputs not given: uniform random, or drawn like an initialised model's"},
 	[SET_PAGINATION] = {"pagination", SETTING_BOOL, bool_choices, false,
@@ -773,6 +792,12 @@ void session_setting_format(const Session *s, int i, StrBuf *out)
 		break;
 	case SET_KEEP_VALUES:
 		strbuf_puts(out, v->keep_values ? "on" : "off");
+		break;
+	case SET_MEMORY_LIMIT:
+		if (v->memory_limit)
+			format_byte_size(out, v->memory_limit);
+		else
+			strbuf_puts(out, "auto");
 		break;
 	case SET_INPUTS:
 		strbuf_puts(out, inputs_choices[v->inputs]);
@@ -864,6 +889,7 @@ bool session_setting_set(Session *s, int i, const char *value, bool *reset, char
 	SessionSettings next = s->settings;
 	int choice = -1;
 	double number = 0;
+	uint64_t bytes = 0;
 	*reset = false;
 	*err = NULL;
 	DP_ASSERT(i >= 0 && (size_t)i < session_setting_count);
@@ -916,6 +942,17 @@ bool session_setting_set(Session *s, int i, const char *value, bool *reset, char
 		number = d;
 		break;
 	}
+	case SETTING_BYTES: {
+		const char *why;
+		if (strcmp(value, "auto") == 0)
+			break;
+		if (!parse_byte_size(value, &bytes, &why)) {
+			*err = xasprintf("invalid value '%s' for '%s': %s, or auto", value,
+					 setting->name, why);
+			return false;
+		}
+		break;
+	}
 	}
 	switch (i) {
 	case SET_FALLBACK:
@@ -947,6 +984,9 @@ bool session_setting_set(Session *s, int i, const char *value, bool *reset, char
 		break;
 	case SET_KEEP_VALUES:
 		next.keep_values = choice != 0;
+		break;
+	case SET_MEMORY_LIMIT:
+		next.memory_limit = bytes;
 		break;
 	case SET_INPUTS:
 		next.inputs = (InputsMode)choice;
