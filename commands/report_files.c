@@ -22,6 +22,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "file_read.h"
 #include "path.h"
 
 enum { REPORT_SCRIPT_DEPTH = 32 }; /* as deep as scripts may source */
@@ -76,28 +77,16 @@ static void note_dir(ReportFiles *rf, const char *dir)
 	rf->dirs[rf->ndirs++] = xstrdup(dir);
 }
 
-/* The whole of a (small) file: a script. NULL when it cannot be read. */
+/* The whole of a (small) file: a script. NULL when it cannot be read (a
+ * FIFO among them: file_read.h). */
 static char *read_text(const char *path, size_t *len)
 {
-	FILE *f = fopen(path, "rb");
-	StrBuf sb;
-	char chunk[4096];
-	size_t n;
-	if (!f)
-		return NULL;
-	strbuf_init(&sb);
-	while ((n = fread(chunk, 1, sizeof chunk, f)) > 0)
-		strbuf_append(&sb, chunk, n);
-	if (ferror(f)) {
-		fclose(f);
-		strbuf_free(&sb);
+	char *text, *err;
+	if (!file_read_all(path, FILE_REGULAR, &text, len, &err)) {
+		free(err);
 		return NULL;
 	}
-	fclose(f);
-	*len = sb.len;
-	if (!sb.data)
-		return xstrdup("");
-	return strbuf_detach(&sb);
+	return text;
 }
 
 /* What `cd` in a script leads to when it leads to a folder, else NULL. */
@@ -340,15 +329,13 @@ static bool make_dirs(const char *path, char **err)
 
 static bool copy_file(const char *from, const char *to, char **err)
 {
-	FILE *in = fopen(from, "rb");
+	FILE *in = file_fopen_read(from, err);
 	FileWriter *out;
 	char chunk[65536];
 	size_t n;
 	bool ok = true;
-	if (!in) {
-		*err = xasprintf("cannot read '%s': %s", from, strerror(errno));
+	if (!in)
 		return false;
-	}
 	if (!(out = file_begin(to, err))) {
 		fclose(in);
 		return false;

@@ -42,6 +42,7 @@
 #include <readline/history.h>
 #include <readline/readline.h>
 
+#include "file_read.h"
 #include "file_write.h"
 #include "interrupt.h"
 #include "path.h"
@@ -146,15 +147,24 @@ static char *repl_history_file(void)
 static void repl_read_history(void)
 {
 	struct stat st;
-	int err = stat(repl.history_path, &st) == 0 && S_ISDIR(st.st_mode)
-			  ? EISDIR
-			  : read_history(repl.history_path);
-	if (err == 0 || err == ENOENT)
+	char *why = NULL;
+	int fd, err = 0;
+	if (stat(repl.history_path, &st) != 0 && errno == ENOENT)
 		return;
+	/* readline would open a FIFO and wait: a regular file only */
+	fd = file_open_read(repl.history_path, FILE_REGULAR, NULL, &why);
+	if (fd >= 0) {
+		close(fd);
+		err = read_history(repl.history_path);
+		if (err == 0 || err == ENOENT)
+			return;
+	}
 	fprintf(stderr,
 		"warning: cannot read the history file '%s': %s; it is left as it is and "
 		"this session's history is not saved\n",
-		repl.history_path, strerror(err));
+		repl.history_path,
+		why && strstr(why, "': ") ? strstr(why, "': ") + 3 : strerror(err));
+	free(why);
 	free(repl.history_path);
 	repl.history_path = NULL;
 }
@@ -248,18 +258,18 @@ static int repl_lock_history(const char *path)
  * ending in a newline) into sb; a missing file is empty. */
 static bool repl_read_history_text(const char *path, StrBuf *sb)
 {
-	FILE *f = fopen(path, "r");
-	char buf[65536];
-	size_t n;
-	if (!f)
-		return errno == ENOENT;
-	while ((n = fread(buf, 1, sizeof buf, f)) > 0)
-		strbuf_append(sb, buf, n);
-	if (ferror(f)) {
-		fclose(f);
+	struct stat st;
+	char *text, *err;
+	size_t len;
+	if (stat(path, &st) != 0 && errno == ENOENT)
+		return true;
+	/* a regular file (file_read.h): a FIFO there would never end */
+	if (!file_read_all(path, FILE_REGULAR, &text, &len, &err)) {
+		free(err);
 		return false;
 	}
-	fclose(f);
+	strbuf_append(sb, text, len);
+	free(text);
 	if (sb->len && sb->data[sb->len - 1] != '\n')
 		strbuf_puts(sb, "\n");
 	return true;

@@ -475,6 +475,18 @@ def check_fifo(devplan, home):
         check("SIGTERM ends 'load' of a FIFO with 143", status == 143, "status %r" % (status,))
     finally:
         r.close()
+    # a history file that is a FIFO: read by readline, it would never end
+    r = Repl(devplan, home, fifo)
+    try:
+        seen = r.expect(PROMPT, 3)
+        check("a history file that is a FIFO: a warning, and the prompt",
+              seen is not None and b"a FIFO, not a regular file" in seen, repr(r.output[-300:]))
+        r.send(b"quit\r")
+        status = r.wait(3)
+        check("a history file that is a FIFO: quit does not wait for it", status == 0,
+              "status %r" % (status,))
+    finally:
+        r.close()
         os.unlink(fifo)
         os.unlink(module)
 
