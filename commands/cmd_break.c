@@ -24,8 +24,15 @@ static int check_value(CmdContext *ctx, const char *value)
 	const IrModule *m = session_current(ctx->session);
 	if (!value[1])
 		return cmd_error(ctx, "expected a name after '%c'", value[0]);
-	if (m && !ir_find_named(m, value))
-		return cmd_error(ctx, "no value named '%s' in the module", value);
+	if (m && !ir_find_named(m, value)) {
+		StrBuf hint;
+		strbuf_init(&hint);
+		ir_suggest_names(m, value, &hint);
+		cmd_error(ctx, "no value named '%s' in the module%s", value,
+			  hint.data ? hint.data : "");
+		strbuf_free(&hint);
+		return 1;
+	}
 	return 0;
 }
 
@@ -58,10 +65,17 @@ static int parse_location(CmdContext *ctx, const char *word, int *phase, int *ke
 		prefix_candidates(&list, word, names, count, sizeof(char *));
 		cmd_error(ctx, "ambiguous breakpoint location '%s': %s", word, list.data);
 	} else {
-		cmd_error(ctx,
-			  "unknown breakpoint location '%s': expected a phase (see 'phases'), "
-			  "%%value, @global, conflict or copy",
-			  word);
+		Suggestions near;
+		suggest_init(&near, word);
+		for (size_t i = 0; i < count; i++)
+			suggest_consider(&near, names[i]);
+		if (suggest_finish(&near, &list))
+			cmd_error(ctx, "unknown breakpoint location '%s'%s", word, list.data);
+		else
+			cmd_error(ctx,
+				  "unknown breakpoint location '%s': expected a phase (see "
+				  "'phases'), %%value, @global, conflict or copy",
+				  word);
 	}
 	strbuf_free(&list);
 	free(names);

@@ -454,7 +454,15 @@ static int unknown_value(CmdContext *ctx, const char *word)
 				 "'%s' was inserted by check, after the analysis shown now; core "
 				 "analyses it (use 'plan', or 'step' on to core)",
 				 word);
-	return cmd_error(ctx, "no value named '%s' in the module", word);
+	{
+		StrBuf hint;
+		strbuf_init(&hint);
+		ir_suggest_names(session_current(ctx->session), word, &hint);
+		cmd_error(ctx, "no value named '%s' in the module%s", word,
+			  hint.data ? hint.data : "");
+		strbuf_free(&hint);
+	}
+	return 1;
 }
 
 /* What check found for a conflicting value: every device it is needed on

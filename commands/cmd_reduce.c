@@ -191,9 +191,15 @@ static bool parse_predicate(CmdContext *ctx, int argc, char **argv, Predicate *p
 				return cmd_error(ctx, "'%s' is not a value: name one as %%x",
 						 argv[2]),
 				       false;
-			if (!ir_find_value(session_version(ctx->session, -1), argv[2] + 1))
-				return cmd_error(ctx, "no value '%s' in the module", argv[2]),
-				       false;
+			if (!ir_find_value(session_version(ctx->session, -1), argv[2] + 1)) {
+				StrBuf hint;
+				strbuf_init(&hint);
+				ir_suggest_names(session_version(ctx->session, -1), argv[2], &hint);
+				cmd_error(ctx, "no value '%s' in the module%s", argv[2],
+					  hint.data ? hint.data : "");
+				strbuf_free(&hint);
+				return false;
+			}
 			p->value = xstrdup(argv[2]);
 		}
 		return true;

@@ -167,9 +167,15 @@ bool cmd_parse_pin(CmdContext *ctx, const IrModule *loaded, const DeviceTable *d
 				  usage);
 	if (with_device && pin->name) {
 		const Expr *e = ir_find_value(loaded, pin->name);
-		if (!e)
-			return !cmd_error(ctx, "%sno value named '%%%s' in the module", prefix,
-					  pin->name);
+		if (!e) {
+			StrBuf hint;
+			strbuf_init(&hint);
+			ir_suggest_names(loaded, pin->name, &hint);
+			cmd_error(ctx, "%sno value named '%%%s' in the module%s", prefix, pin->name,
+				  hint.data ? hint.data : "");
+			strbuf_free(&hint);
+			return false;
+		}
 		if (pin->body && e->kind == EXPR_VAR && e->u.var.role != VAR_LET)
 			return !cmd_error(ctx,
 					  "%s--body pins what an expression computes, and "

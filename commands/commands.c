@@ -992,7 +992,18 @@ int cmd_find_phase(CmdContext *ctx, const char *name, bool parse_ok)
 		return CMD_PHASE_PARSE;
 	phase = pipeline_find(name);
 	if (phase < 0) {
-		cmd_error(ctx, "unknown phase '%s' (see 'phases')", name);
+		Suggestions near;
+		StrBuf hint;
+		strbuf_init(&hint);
+		suggest_init(&near, name);
+		if (parse_ok)
+			suggest_consider(&near, "parse");
+		for (size_t i = 0; i < pipeline_count; i++)
+			suggest_consider(&near, pipeline_phases[i].name);
+		if (!suggest_finish(&near, &hint))
+			strbuf_puts(&hint, " (see 'phases')");
+		cmd_error(ctx, "unknown phase '%s'%s", name, hint.data);
+		strbuf_free(&hint);
 		return CMD_PHASE_UNKNOWN;
 	}
 	return phase;
@@ -1174,11 +1185,34 @@ bool commands_split(const char *line, int *argc, char ***argv, char **err)
 	return true;
 }
 
+void commands_suggest(const char *name, StrBuf *out)
+{
+	Suggestions s;
+	suggest_init(&s, name);
+	for (size_t i = 0; i < commands_count; i++) {
+		const Command *c = &commands_table[i];
+		suggest_consider(&s, c->name);
+		/* the short aliases would be near any short typo */
+		for (size_t a = 0; a < DP_COUNT(c->aliases) && c->aliases[a]; a++)
+			if (strlen(c->aliases[a]) > 2)
+				suggest_consider(&s, c->aliases[a]);
+	}
+	suggest_finish(&s, out);
+}
+
 int cmd_unknown_command(CmdContext *ctx, const char *name, bool ambiguous)
 {
 	StrBuf sb;
-	if (!ambiguous)
-		return cmd_error(ctx, "unknown command '%s'; type 'help' for a list", name);
+	if (!ambiguous) {
+		strbuf_init(&sb);
+		commands_suggest(name, &sb);
+		if (sb.len)
+			cmd_error(ctx, "unknown command '%s'%s", name, sb.data);
+		else
+			cmd_error(ctx, "unknown command '%s'; type 'help' for a list", name);
+		strbuf_free(&sb);
+		return 1;
+	}
 	strbuf_init(&sb);
 	prefix_candidates(&sb, name, &commands_table[0].name, commands_count, sizeof(Command));
 	cmd_error(ctx, "ambiguous command '%s': %s", name, sb.data);

@@ -177,9 +177,13 @@ void commands_complete(const Session *s, const char *line, size_t start, const c
 int cmd_error(CmdContext *ctx, const char *fmt, ...) DP_PRINTF(2, 3);
 void cmd_warning(CmdContext *ctx, const char *fmt, ...) DP_PRINTF(2, 3);
 void cmd_note(CmdContext *ctx, const char *fmt, ...) DP_PRINTF(2, 3);
-/* `unknown command 'x'`, or `ambiguous command 'x': a, b` listing the
+/* `unknown command 'x'` with the commands nearest x (`; did you mean
+ * 'why'?`, commands_suggest), or `ambiguous command 'x': a, b` listing the
  * commands x is a prefix of. Returns 1. */
 int cmd_unknown_command(CmdContext *ctx, const char *name, bool ambiguous);
+/* Appends `; did you mean 'why'?` naming the commands (names, and aliases
+ * longer than two letters) nearest name, or nothing. */
+void commands_suggest(const char *name, StrBuf *out);
 /* Runs one split command (argv[argc] NULL) on session in a context of its
  * own, one script level below ctx's (so that `source` nesting stays
  * bounded), in batch, neither history nor recorded, and appends what it

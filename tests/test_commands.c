@@ -227,6 +227,18 @@ static void test_ambiguous_and_unknown(void **state)
 	assert_int_equal(run(f, "frobnicate 1 2"), 1);
 	assert_string_equal(f->err,
 			    "error: unknown command 'frobnicate'; type 'help' for a list\n");
+	/* a typo: the nearest commands by edit distance */
+	assert_int_equal(run(f, "whyy %b"), 1);
+	assert_string_equal(f->err, "error: unknown command 'whyy'; did you mean 'why'?\n");
+	assert_int_equal(run(f, "plna"), 1);
+	assert_string_equal(f->err, "error: unknown command 'plna'; did you mean 'plan'?\n");
+	assert_int_equal(run(f, "pint %x"), 1);
+	assert_string_equal(f->err,
+			    "error: unknown command 'pint'; did you mean 'pin' or 'print'?\n");
+	assert_int_equal(run(f, "PLAN"), 1); /* case aside, it is a name */
+	assert_string_equal(f->err, "error: unknown command 'PLAN'; did you mean 'plan'?\n");
+	assert_int_equal(run(f, "x"), 1); /* one letter is near everything */
+	assert_string_equal(f->err, "error: unknown command 'x'; type 'help' for a list\n");
 	/* a name that is also a prefix of another resolves to itself */
 	assert_int_equal(run(f, "target"), 1);
 	assert_non_null(strstr(f->err, "'target' takes at least 2 arguments"));
@@ -338,7 +350,9 @@ static void test_set_and_show(void **state)
 	assert_int_equal(run(f, "set e on"), 1); /* echo or errexit */
 	assert_string_equal(f->err, "error: ambiguous setting 'e': echo, errexit\n");
 	assert_int_equal(run(f, "show colour"), 1);
-	assert_non_null(strstr(f->err, "error: unknown setting 'colour' (settings: fallback, "));
+	assert_string_equal(f->err, "error: unknown setting 'colour'; did you mean 'color'?\n");
+	assert_int_equal(run(f, "set foo 1"), 1); /* nothing near: the list */
+	assert_non_null(strstr(f->err, "error: unknown setting 'foo' (settings: fallback, "));
 	assert_int_equal(run(f, "show"), 0);
 	assert_non_null(strstr(f->out, "fallback     cuda:0  (default: cpu:0)\n"));
 	assert_non_null(strstr(f->out, "tolerance    0.001  (default: 1e-05)\n"));
@@ -718,6 +732,43 @@ static void test_compare_expect(void **state)
 	unlink(npy);
 }
 
+/* util.h's "did you mean": optimal string alignment, case aside; a word's
+ * length bounds how far a name may be; ties keep the first three. */
+static void test_suggestions(void **state)
+{
+	static const char *const names[] = {"plan", "pin", "print", "placement", "phases"};
+	Suggestions s;
+	StrBuf sb;
+	(void)state;
+	assert_int_equal(edit_distance("plna", "plan", 5), 1); /* a swap */
+	assert_int_equal(edit_distance("whyy", "why", 5), 1);
+	assert_int_equal(edit_distance("PLAN", "plan", 5), 0);
+	assert_int_equal(edit_distance("kitten", "sitting", 5), 3);
+	assert_int_equal(edit_distance("kitten", "sitting", 2), 3); /* past the limit */
+	assert_int_equal(edit_distance("", "abc", 5), 3);
+	strbuf_init(&sb);
+	suggest_init(&s, "plna");
+	for (size_t i = 0; i < DP_COUNT(names); i++)
+		suggest_consider(&s, names[i]);
+	assert_true(suggest_finish(&s, &sb));
+	assert_string_equal(sb.data, "; did you mean 'plan'?");
+	strbuf_reset(&sb);
+	suggest_init(&s, "x"); /* one letter: nothing is near enough */
+	suggest_consider(&s, "b");
+	assert_false(suggest_finish(&s, &sb));
+	assert_int_equal(sb.len, 0);
+	suggest_init(&s, "%bb"); /* the sigil does not count in the length */
+	suggest_consider(&s, "%b");
+	suggest_consider(&s, "%b");
+	suggest_consider(&s, "%ab");
+	suggest_consider(&s, "%bc");
+	suggest_consider(&s, "%bbbb");
+	suggest_consider(&s, "%b2");
+	assert_true(suggest_finish(&s, &sb));
+	assert_string_equal(sb.data, "; did you mean '%b', '%ab' or '%bc'?");
+	strbuf_free(&sb);
+}
+
 static void test_pipeline_find(void **state)
 {
 	(void)state;
@@ -1007,6 +1058,7 @@ int main(void)
 		cmocka_unit_test(test_usage_md_matches_table),
 		cmocka_unit_test(test_split_and_quotes),
 		cmocka_unit_test(test_pipeline_find),
+		cmocka_unit_test(test_suggestions),
 		cmocka_unit_test_setup_teardown(test_exact_alias_and_prefix, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_ambiguous_and_unknown, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_argument_counts, setup, teardown),

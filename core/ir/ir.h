@@ -420,6 +420,10 @@ const Expr *ir_find_value(const IrModule *m, const char *name);
  * ir_find_value. Every command, breakpoint and option that takes a name
  * looks it up here, so that all agree on which expression it is. */
 const Expr *ir_find_named(const IrModule *m, const char *word);
+/* For a word ir_find_named found nothing for: appends `; did you mean
+ * '%b'?` naming the values (and, for `@...` or a word without `%`, the
+ * global functions) nearest it (util.h, Suggestions), or nothing. */
+void ir_suggest_names(const IrModule *m, const char *word, StrBuf *out);
 
 /* Node constructors: each allocates in m's arena, gives the node the next id
  * and IR_NO_DEVICE, and copies the arrays it is given. */
