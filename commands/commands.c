@@ -362,6 +362,7 @@ const Command commands_table[] = {
 	},
 	{
 		.name = "print",
+		.aliases = {"p"},
 		.min_args = 1,
 		.max_args = -1,
 		.flags = CMD_NEEDS_MODULE,
@@ -523,6 +524,7 @@ const Command commands_table[] = {
 	},
 	{
 		.name = "run",
+		.aliases = {"r"},
 		.min_args = 0,
 		.max_args = -1,
 		.flags = CMD_NEEDS_MODULE | CMD_NEEDS_PLAN | CMD_INPUT_ARGS,
@@ -604,7 +606,7 @@ const Command commands_table[] = {
 	},
 	{
 		.name = "step",
-		.aliases = {"s"},
+		.aliases = {"s", "n", "next"},
 		.min_args = 0,
 		.max_args = 1,
 		.flags = CMD_NEEDS_MODULE,
@@ -615,12 +617,15 @@ const Command commands_table[] = {
 			"`stepi` counts as the next one: its remaining events run and its\n"
 			"version is committed. When a phase fails, its errors are printed and\n"
 			"the session stays before it. Stops early at a breakpoint. After the\n"
-			"last phase, prints `all phases done`.",
+			"last phase, prints `all phases done`. A phase is devplan's line of\n"
+			"source and its events its instructions, with no calls to step into:\n"
+			"gdb's `step` and `next` (s, n) both run a phase here, and `stepi` and\n"
+			"`nexti` (si, ni) both an event.",
 		.handler = cmd_step,
 	},
 	{
 		.name = "stepi",
-		.aliases = {"si"},
+		.aliases = {"si", "ni", "nexti"},
 		.min_args = 0,
 		.max_args = 1,
 		.flags = CMD_NEEDS_MODULE,
