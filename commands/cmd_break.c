@@ -171,18 +171,17 @@ int cmd_delete(CmdContext *ctx, int argc, char **argv)
 	return status;
 }
 
-int cmd_breaks(CmdContext *ctx, int argc, char **argv)
+void cmd_breaks_list(CmdContext *ctx, bool watch_only)
 {
 	const Stepper *st = ctx->session->stepper;
-	size_t n = stepper_break_count(st);
-	if (n == 0) {
-		fputs("no breakpoints or watchpoints\n", ctx->out);
-		return 0;
-	}
-	fprintf(ctx->out, "%-4s %-9s %-12s %s\n", "num", "kind", "what", "hits");
+	size_t n = stepper_break_count(st), shown = 0;
 	for (size_t i = 0; i < n; i++) {
 		const Breakpoint *bp = stepper_breakpoint(st, i);
 		const char *kind = "", *what = "";
+		if (watch_only && bp->kind != BREAK_WATCH)
+			continue;
+		if (shown++ == 0)
+			fprintf(ctx->out, "%-4s %-9s %-12s %s\n", "num", "kind", "what", "hits");
 		switch (bp->kind) {
 		case BREAK_PHASE:
 			kind = "phase";
@@ -207,6 +206,14 @@ int cmd_breaks(CmdContext *ctx, int argc, char **argv)
 		}
 		fprintf(ctx->out, "%-4u %-9s %-12s %zu\n", bp->number, kind, what, bp->hits);
 	}
+	if (shown == 0)
+		fputs(watch_only ? "no watchpoints\n" : "no breakpoints or watchpoints\n",
+		      ctx->out);
+}
+
+int cmd_breaks(CmdContext *ctx, int argc, char **argv)
+{
+	cmd_breaks_list(ctx, false);
 	return 0;
 }
 

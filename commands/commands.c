@@ -268,6 +268,31 @@ const Command commands_table[] = {
 		.handler = cmd_history,
 	},
 	{
+		.name = "info",
+		.aliases = {"i"},
+		.min_args = 0,
+		.max_args = -1,
+		.usage = "info [breakpoints|watchpoints|pins|devices|targets|settings|phases|"
+			 "conflicts|copies|regions] [ARG...]",
+		.summary = "gdb's `info SUBJECT`: breakpoints, pins, devices, settings and more",
+		.help = "Runs the command that shows SUBJECT, as gdb's `info` does; SUBJECT\n"
+			"accepts unique prefixes (`i b` is `info breakpoints`) and the words\n"
+			"after it go to that command:\n"
+			"  breakpoints  breaks (breakpoints and watchpoints)\n"
+			"  watchpoints  the watchpoints only\n"
+			"  pins         pin (the pins)\n"
+			"  devices      targets (the device table)\n"
+			"  targets      targets\n"
+			"  settings     show\n"
+			"  phases       phases\n"
+			"  conflicts    conflicts\n"
+			"  copies       copies\n"
+			"  regions      regions\n"
+			"Without SUBJECT, lists them.",
+		.handler = cmd_info,
+		.completer = cmd_complete_info,
+	},
+	{
 		.name = "ir",
 		.min_args = 0,
 		.max_args = -1,

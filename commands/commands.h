@@ -276,6 +276,12 @@ void cmd_complete_break(const Session *s, int argc, char **argv, const char *wor
 			CmdCandidates *out);
 void cmd_complete_delete(const Session *s, int argc, char **argv, const char *word,
 			 CmdCandidates *out);
+/* The breakpoints and watchpoints as `breaks` lists them, or the
+ * watchpoints only (`info watchpoints`). */
+void cmd_breaks_list(CmdContext *ctx, bool watch_only);
+int cmd_info(CmdContext *ctx, int argc, char **argv); /* cmd_info.c */
+void cmd_complete_info(const Session *s, int argc, char **argv, const char *word,
+		       CmdCandidates *out);
 int cmd_diff(CmdContext *ctx, int argc, char **argv); /* cmd_diff.c */
 /* Appends to out how plan b differs from plan a (the body of `diff
  * --plan`: values moved, copies appearing and vanishing, bytes moved per

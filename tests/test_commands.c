@@ -202,15 +202,16 @@ static void test_usage_md_matches_table(void **state)
 /* ---- dispatch ---- */
 
 /* gdb's short words: aliases win over the prefixes they would be
- * ambiguous as: r, p, n, s, si, ni. */
+ * ambiguous (or wrong) as: r, p, i, n, s, si, ni. */
 static void test_gdb_aliases(void **state)
 {
 	static const struct {
 		const char *word, *command;
 	} aliases[] = {
-		{"r", "run"},   {"p", "print"},    {"n", "step"},   {"next", "step"},
-		{"s", "step"},  {"si", "stepi"},   {"ni", "stepi"}, {"nexti", "stepi"},
-		{"b", "break"}, {"c", "continue"}, {"ir", "ir"},
+		{"r", "run"},     {"p", "print"},    {"n", "step"},   {"next", "step"},
+		{"s", "step"},    {"si", "stepi"},   {"ni", "stepi"}, {"nexti", "stepi"},
+		{"b", "break"},   {"c", "continue"}, {"ir", "ir"},    {"i", "info"},
+		{"info", "info"}, {"inf", "info"},
 	};
 	bool ambiguous;
 	(void)state;
@@ -219,6 +220,39 @@ static void test_gdb_aliases(void **state)
 		assert_non_null(c);
 		assert_string_equal(c->name, aliases[i].command);
 	}
+}
+
+/* `i b` is `info breakpoints`, never `ir b`; subjects take prefixes and
+ * pass their words on to the command that answers. */
+static void test_info(void **state)
+{
+	Fixture *f = *state;
+	assert_int_equal(run(f, "i b"), 0);
+	assert_string_equal(f->out, "no breakpoints or watchpoints\n");
+	assert_string_equal(f->err, "");
+	assert_int_equal(run(f, "break infer"), 0);
+	assert_int_equal(run(f, "watch %b"), 0);
+	assert_int_equal(run(f, "info breakpoints"), 0);
+	assert_string_equal(f->out, "num  kind      what         hits\n"
+				    "1    phase     infer        0\n"
+				    "2    watch     %b           0\n");
+	assert_int_equal(run(f, "i w"), 0);
+	assert_string_equal(f->out, "num  kind      what         hits\n"
+				    "2    watch     %b           0\n");
+	assert_int_equal(run(f, "i dev"), 0);
+	assert_non_null(strstr(f->out, "cuda:0"));
+	assert_int_equal(run(f, "info settings policy"), 0);
+	assert_string_equal(f->out, "policy  copy\n");
+	assert_int_equal(run(f, "info pins"), 1); /* pin's own flags apply */
+	assert_string_equal(f->err, "error: no module loaded; use 'load FILE'\n");
+	assert_int_equal(run(f, "info p"), 1);
+	assert_string_equal(f->err, "error: ambiguous subject 'p' for 'info': phases, pins\n");
+	assert_int_equal(run(f, "info brekpoints"), 1);
+	assert_string_equal(f->err, "error: unknown subject 'brekpoints' for 'info'; did you mean "
+				    "'breakpoints'?\n");
+	assert_int_equal(run(f, "info"), 0);
+	assert_non_null(
+		strstr(f->out, "  breakpoints  the breakpoints and watchpoints, as breaks\n"));
 }
 
 static void test_exact_alias_and_prefix(void **state)
@@ -964,6 +998,12 @@ static void test_completion(void **state)
 	commands_complete(&f->session, "target ", 7, "", &c);
 	assert_true(has(&c, "add"));
 	cmd_candidates_free(&c);
+
+	/* info: its subjects */
+	commands_complete(&f->session, "info ", 5, "w", &c);
+	assert_int_equal(c.count, 1);
+	assert_string_equal(c.items[0], "watchpoints");
+	cmd_candidates_free(&c);
 }
 
 static void test_stepping_completion_and_history(void **state)
@@ -1079,6 +1119,7 @@ int main(void)
 		cmocka_unit_test(test_suggestions),
 		cmocka_unit_test_setup_teardown(test_exact_alias_and_prefix, setup, teardown),
 		cmocka_unit_test(test_gdb_aliases),
+		cmocka_unit_test_setup_teardown(test_info, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_ambiguous_and_unknown, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_argument_counts, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_conflicts_many, setup, teardown),
