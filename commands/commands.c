@@ -268,6 +268,21 @@ const Command commands_table[] = {
 		.handler = cmd_history,
 	},
 	{
+		.name = "ignore",
+		.min_args = 2,
+		.max_args = 2,
+		.usage = "ignore N COUNT",
+		.summary = "let breakpoint N pass by its next COUNT stops",
+		.help = "As in gdb: breakpoint N is reached as before (`breaks` counts each\n"
+			"hit) but does not stop a run the next COUNT times; 0 makes it stop\n"
+			"again the next time. `breaks` shows the stops left to ignore. A\n"
+			"watchpoint never stops, so it has nothing to ignore. gdb's\n"
+			"`condition` has no counterpart: there are no expressions to test, so\n"
+			"narrow the location instead (`break %x`, `break conflict`).",
+		.handler = cmd_ignore,
+		.completer = cmd_complete_ignore,
+	},
+	{
 		.name = "info",
 		.aliases = {"i"},
 		.min_args = 0,
@@ -701,6 +716,19 @@ const Command commands_table[] = {
 			"to, the device name, its target and its host target, and marks the\n"
 			"fallback device.",
 		.handler = cmd_targets,
+	},
+	{
+		.name = "tbreak",
+		.min_args = 1,
+		.max_args = 1,
+		.usage = "tbreak PHASE|%x|@f|conflict|copy",
+		.summary = "set a breakpoint that is deleted once it stops a run",
+		.help = "Sets a temporary breakpoint, as gdb's `tbreak` does: the same\n"
+			"locations as `break`, and it stops a run once (it says `temporary\n"
+			"breakpoint N, ...`), after which it is deleted. `breaks` marks it\n"
+			"temporary until then.",
+		.handler = cmd_tbreak,
+		.completer = cmd_complete_break,
 	},
 	{
 		.name = "undo",
@@ -1215,6 +1243,31 @@ bool commands_split(const char *line, int *argc, char ***argv, char **err)
 	return true;
 }
 
+/* gdb commands devplan has no counterpart for, which a gdb user types by
+ * reflex: an error that says so and what to use instead beats "unknown".
+ * A word names one by any prefix of at least `min` letters. */
+static const struct {
+	const char *name;
+	size_t min;
+	const char *message;
+} gdb_unsupported[] = {
+	{"condition", 4,
+	 "devplan's breakpoints take no conditions (gdb's 'condition'): there are no "
+	 "expressions to test; narrow the location instead ('break %x' stops when %x's "
+	 "domain changes, 'break conflict', 'break copy') or let a breakpoint pass by "
+	 "its next stops with 'ignore N COUNT'"},
+};
+
+static const char *gdb_word_unsupported(const char *word)
+{
+	size_t len = strlen(word);
+	for (size_t i = 0; i < DP_COUNT(gdb_unsupported); i++)
+		if (len >= gdb_unsupported[i].min &&
+		    strncmp(gdb_unsupported[i].name, word, len) == 0)
+			return gdb_unsupported[i].message;
+	return NULL;
+}
+
 void commands_suggest(const char *name, StrBuf *out)
 {
 	Suggestions s;
@@ -1234,6 +1287,9 @@ int cmd_unknown_command(CmdContext *ctx, const char *name, bool ambiguous)
 {
 	StrBuf sb;
 	if (!ambiguous) {
+		const char *unsupported = gdb_word_unsupported(name);
+		if (unsupported)
+			return cmd_error(ctx, "%s", unsupported);
 		strbuf_init(&sb);
 		commands_suggest(name, &sb);
 		if (sb.len)

@@ -179,7 +179,8 @@ void cmd_warning(CmdContext *ctx, const char *fmt, ...) DP_PRINTF(2, 3);
 void cmd_note(CmdContext *ctx, const char *fmt, ...) DP_PRINTF(2, 3);
 /* `unknown command 'x'` with the commands nearest x (`; did you mean
  * 'why'?`, commands_suggest), or `ambiguous command 'x': a, b` listing the
- * commands x is a prefix of. Returns 1. */
+ * commands x is a prefix of; a gdb command devplan has no counterpart for
+ * (`condition`) is said to be so, with what to use instead. Returns 1. */
 int cmd_unknown_command(CmdContext *ctx, const char *name, bool ambiguous);
 /* Appends `; did you mean 'why'?` naming the commands (names, and aliases
  * longer than two letters) nearest name, or nothing. */
@@ -275,6 +276,10 @@ int cmd_watch(CmdContext *ctx, int argc, char **argv);
 void cmd_complete_break(const Session *s, int argc, char **argv, const char *word,
 			CmdCandidates *out);
 void cmd_complete_delete(const Session *s, int argc, char **argv, const char *word,
+			 CmdCandidates *out);
+int cmd_ignore(CmdContext *ctx, int argc, char **argv);
+int cmd_tbreak(CmdContext *ctx, int argc, char **argv);
+void cmd_complete_ignore(const Session *s, int argc, char **argv, const char *word,
 			 CmdCandidates *out);
 /* The breakpoints and watchpoints as `breaks` lists them, or the
  * watchpoints only (`info watchpoints`). */

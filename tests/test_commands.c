@@ -208,10 +208,10 @@ static void test_gdb_aliases(void **state)
 	static const struct {
 		const char *word, *command;
 	} aliases[] = {
-		{"r", "run"},     {"p", "print"},    {"n", "step"},   {"next", "step"},
-		{"s", "step"},    {"si", "stepi"},   {"ni", "stepi"}, {"nexti", "stepi"},
-		{"b", "break"},   {"c", "continue"}, {"ir", "ir"},    {"i", "info"},
-		{"info", "info"}, {"inf", "info"},
+		{"r", "run"},       {"p", "print"},   {"i", "info"},     {"n", "step"},
+		{"next", "step"},   {"s", "step"},    {"si", "stepi"},   {"ni", "stepi"},
+		{"nexti", "stepi"}, {"b", "break"},   {"c", "continue"}, {"info", "info"},
+		{"ir", "ir"},       {"tb", "tbreak"}, {"ig", "ignore"},  {"inf", "info"},
 	};
 	bool ambiguous;
 	(void)state;
@@ -291,6 +291,12 @@ static void test_ambiguous_and_unknown(void **state)
 	assert_string_equal(f->err, "error: unknown command 'PLAN'; did you mean 'plan'?\n");
 	assert_int_equal(run(f, "x"), 1); /* one letter is near everything */
 	assert_string_equal(f->err, "error: unknown command 'x'; type 'help' for a list\n");
+	/* gdb's condition has no counterpart: said so, with what to use */
+	assert_int_equal(run(f, "condition 1 x"), 1);
+	assert_non_null(strstr(f->err, "error: devplan's breakpoints take no conditions"));
+	assert_non_null(strstr(f->err, "'ignore N COUNT'"));
+	assert_int_equal(run(f, "cond 1"), 1);
+	assert_non_null(strstr(f->err, "take no conditions"));
 	/* a name that is also a prefix of another resolves to itself */
 	assert_int_equal(run(f, "target"), 1);
 	assert_non_null(strstr(f->err, "'target' takes at least 2 arguments"));
