@@ -373,13 +373,16 @@ int cmd_regions(CmdContext *ctx, int argc, char **argv)
 {
 	const IrModule *m = session_current(ctx->session);
 	const DeviceTable *devices = &ctx->session->devices;
-	Expr **by_id = ir_index_by_id(m);
-	const Expr **let_names = ir_let_names(m);
+	Expr **by_id;
+	const Expr **let_names;
 	PlanFunctions functions;
 	PlanRegions regions;
 	StrBuf names, name;
 	bool all = cmd_take_all_flag(&argc, argv);
-	(void)argv;
+	if (argc > 1)
+		return cmd_error(ctx, "unexpected argument '%s'; usage: regions [--all]", argv[1]);
+	by_id = ir_index_by_id(m);
+	let_names = ir_let_names(m);
 	plan_functions(m, &functions);
 	plan_regions(&functions, NULL, &regions);
 	strbuf_init(&names);
