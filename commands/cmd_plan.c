@@ -166,7 +166,14 @@ int cmd_conflicts(CmdContext *ctx, int argc, char **argv)
 		for (size_t k = 0; k < c->ndemands; k++)
 			fprintf(ctx->out, "  %s: %s\n", devices_name(devices, c->demands[k].device),
 				c->demands[k].source_text);
-		fprintf(ctx->out, "  uses: %s\n", c->chain);
+		/* one use a line: a real model's uses make one line of thousands
+		 * of characters */
+		for (size_t k = 0; k < c->nuses; k++)
+			fprintf(ctx->out, "  %s: %s\n", c->home_reason ? "use" : "joined by",
+				c->uses[k]);
+		if (c->uses_left_out)
+			fprintf(ctx->out, "  and %zu more use%s\n", c->uses_left_out,
+				c->uses_left_out == 1 ? "" : "s");
 		if (c->home_reason)
 			fprintf(ctx->out, "  home: %s, %s\n", devices_name(devices, c->devices[0]),
 				c->home_reason);
@@ -506,14 +513,12 @@ static void explain_conflict(CmdContext *ctx, StrBuf *sb, const Expr *e)
 			strbuf_printf(sb, "    %s: %s\n",
 				      devices_name(devices, c->demands[k].device),
 				      c->demands[k].source_text);
-		/* the uses, one a line (the chain joins them with "; ") */
-		for (const char *p = c->chain; p && *p;) {
-			const char *end = strstr(p, "; ");
-			size_t n = end ? (size_t)(end - p) : strlen(p);
-			strbuf_printf(sb, "    %s: %.*s\n", c->home_reason ? "use" : "joined by",
-				      (int)n, p);
-			p += n + (end ? 2 : 0);
-		}
+		for (size_t k = 0; k < c->nuses; k++)
+			strbuf_printf(sb, "    %s: %s\n", c->home_reason ? "use" : "joined by",
+				      c->uses[k]);
+		if (c->uses_left_out)
+			strbuf_printf(sb, "    and %zu more use%s\n", c->uses_left_out,
+				      c->uses_left_out == 1 ? "" : "s");
 		if (c->first_use != PLAN_NONE) {
 			const IrModule *m = session_current(ctx->session);
 			Expr **by_id = ir_index_by_id(m);
