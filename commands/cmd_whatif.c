@@ -328,3 +328,26 @@ int cmd_undo(CmdContext *ctx, int argc, char **argv)
 		return cmd_error(ctx, "usage: undo [--all]");
 	return whatif(ctx, PIN_CHANGE_UNDO, &none, "undoing", "undid the last pin or unpin", all);
 }
+
+/* pin [--body] %x DEVICE | pin [--body] --op OPS DEVICE [--all]: after a
+ * value or the operators comes a device of the table; elsewhere the
+ * options, and %names once a `%` is typed. */
+void cmd_complete_pin(const Session *s, int argc, char **argv, const char *word, CmdCandidates *out)
+{
+	const char *prev = argv[argc - 1];
+	bool device_next = prev[0] == '%' || (argc > 2 && strcmp(argv[argc - 2], "--op") == 0);
+	if (strcmp(prev, "--op") == 0)
+		return; /* operator names or globs: anything goes */
+	if (device_next && word[0] != '-') {
+		for (uint32_t d = 0; d < s->devices.count; d++)
+			cmd_candidates_add(out, word, s->devices.items[d].name);
+		return;
+	}
+	if (word[0] == '%' || word[0] == '@') {
+		cmd_complete_module_names(s, word, out);
+		return;
+	}
+	cmd_candidates_add(out, word, "--all");
+	cmd_candidates_add(out, word, "--body");
+	cmd_candidates_add(out, word, "--op");
+}

@@ -374,7 +374,7 @@ const Command commands_table[] = {
 			"changes nothing. Without arguments, lists the pins. See also unpin\n"
 			"and undo.",
 		.handler = cmd_pin,
-		.completer = cmd_complete_values,
+		.completer = cmd_complete_pin,
 	},
 	{
 		.name = "placement",
@@ -493,7 +493,7 @@ const Command commands_table[] = {
 			"that shrank the module, is deterministic, and Ctrl-C stops it with the\n"
 			"smallest module found so far (written or printed all the same).",
 		.handler = cmd_reduce,
-		.completer = cmd_complete_files,
+		.completer = cmd_complete_reduce,
 	},
 	{
 		.name = "regions",

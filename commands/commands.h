@@ -319,6 +319,8 @@ void cmd_complete_ir(const Session *s, int argc, char **argv, const char *word, 
 int cmd_load(CmdContext *ctx, int argc, char **argv); /* cmd_load.c */
 int cmd_reload(CmdContext *ctx, int argc, char **argv);
 int cmd_reduce(CmdContext *ctx, int argc, char **argv); /* cmd_reduce.c */
+void cmd_complete_reduce(const Session *s, int argc, char **argv, const char *word,
+			 CmdCandidates *out);
 int cmd_render(CmdContext *ctx, int argc, char **argv); /* cmd_render.c */
 void cmd_complete_render(const Session *s, int argc, char **argv, const char *word,
 			 CmdCandidates *out);
@@ -373,6 +375,8 @@ int cmd_pin(CmdContext *ctx, int argc, char **argv); /* cmd_whatif.c */
  * reporting, each message prefixed with `prefix` (`A: `, or ""). */
 bool cmd_parse_pin(CmdContext *ctx, const IrModule *loaded, const DeviceTable *devices, int argc,
 		   char **argv, bool with_device, const char *prefix, PlanPin *pin);
+void cmd_complete_pin(const Session *s, int argc, char **argv, const char *word,
+		      CmdCandidates *out);
 int cmd_undo(CmdContext *ctx, int argc, char **argv);
 int cmd_unpin(CmdContext *ctx, int argc, char **argv);
 

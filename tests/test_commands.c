@@ -1005,7 +1005,41 @@ static void test_completion(void **state)
 	assert_true(has(&c, "add"));
 	cmd_candidates_free(&c);
 
-	/* info: its subjects */
+	/* reduce: its predicates and -o, then what each predicate takes */
+	commands_complete(&f->session, "reduce ", 7, "", &c);
+	assert_int_equal(c.count, 6);
+	assert_true(has(&c, "conflict") && has(&c, "error") && has(&c, "compare-fail") &&
+		    has(&c, "copies") && has(&c, "script") && has(&c, "-o"));
+	assert_false(c.files);
+	cmd_candidates_free(&c);
+	commands_complete(&f->session, "reduce ", 7, "co", &c);
+	assert_int_equal(c.count, 3);
+	cmd_candidates_free(&c);
+	commands_complete(&f->session, "reduce copies ", 14, "", &c);
+	assert_true(has(&c, ">=") && has(&c, "-o"));
+	cmd_candidates_free(&c);
+	commands_complete(&f->session, "reduce script ", 14, "", &c);
+	assert_int_equal(c.count, 0);
+	assert_true(c.files);
+	cmd_candidates_free(&c);
+	commands_complete(&f->session, "reduce conflict -o ", 19, "", &c);
+	assert_true(c.files);
+	cmd_candidates_free(&c);
+
+	/* pin: a device after the value or the operators, else the options */
+	commands_complete(&f->session, "pin %b ", 7, "cu", &c);
+	assert_int_equal(c.count, 1);
+	assert_string_equal(c.items[0], "cuda:0");
+	cmd_candidates_free(&c);
+	commands_complete(&f->session, "pin --body --op nn.dense ", 25, "", &c);
+	assert_true(has(&c, "cpu:0") && has(&c, "cuda:0"));
+	cmd_candidates_free(&c);
+	commands_complete(&f->session, "pin ", 4, "--", &c);
+	assert_int_equal(c.count, 3);
+	assert_true(has(&c, "--body") && has(&c, "--op") && has(&c, "--all"));
+	cmd_candidates_free(&c);
+
+	/* info: its subjects; ignore: the breakpoint numbers */
 	commands_complete(&f->session, "info ", 5, "w", &c);
 	assert_int_equal(c.count, 1);
 	assert_string_equal(c.items[0], "watchpoints");
