@@ -913,7 +913,10 @@ int cmd_error(CmdContext *ctx, const char *fmt, ...)
 {
 	va_list ap;
 	va_start(ap, fmt);
-	cmd_vmessage(ctx, "error", "1;31", fmt, ap);
+	if (ctx->errors_as_warnings)
+		cmd_vmessage(ctx, "warning", "1;35", fmt, ap);
+	else
+		cmd_vmessage(ctx, "error", "1;31", fmt, ap);
 	va_end(ap);
 	return 1;
 }
@@ -962,7 +965,7 @@ void cmd_print_diags(CmdContext *ctx, const DiagList *diags)
 		}
 		switch (d->severity) {
 		case DIAG_ERROR:
-			cmd_message(ctx, "error", "1;31", "%s", d->message);
+			cmd_error(ctx, "%s", d->message);
 			break;
 		case DIAG_WARNING:
 			cmd_message(ctx, "warning", "1;35", "%s", d->message);

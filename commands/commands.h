@@ -61,6 +61,9 @@ typedef struct CmdContext {
 			       temporary file, renamed over FILE when the
 			       recording stops), NULL when not recording */
 	size_t recorded;               /* lines written to it */
+	bool errors_as_warnings;       /* the init file runs: its failures are
+				    reported as warnings and do not count
+				    (gdb reports a bad .gdbinit and goes on) */
 } CmdContext;
 
 /* The version `devplan --version` prints. */
@@ -172,7 +175,8 @@ void commands_complete(const Session *s, const char *line, size_t start, const c
 		       CmdCandidates *out);
 
 /* Messages: `error: ...` (with `FILE:LINE: ` inside a script) on ctx->err,
- * coloured when cmd_color allows. cmd_error returns 1 for `return
+ * coloured when cmd_color allows; `warning: ...` for an error while
+ * ctx->errors_as_warnings. cmd_error returns 1 for `return
  * cmd_error(...)`. */
 int cmd_error(CmdContext *ctx, const char *fmt, ...) DP_PRINTF(2, 3);
 void cmd_warning(CmdContext *ctx, const char *fmt, ...) DP_PRINTF(2, 3);
