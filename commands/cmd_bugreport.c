@@ -16,14 +16,16 @@
  *                    there is none
  *   conflicts.txt    `conflicts` of that plan
  *   version.txt      `devplan --version`
- *   replay.dp        sources settings.dp, loads module.relay (both by
- *                    paths relative to the script, which `load` and
- *                    `source` resolve from the script's directory), makes
+ *   replay.dp        sources settings.dp, loads module.relay (both
+ *                    beside it: a script runs in its own folder), makes
  *                    the pins the load kept, then re-runs the commands the
- *                    session ran after that load, each that failed marked
- *                    `-` so that `devplan -b -x DIR/replay.dp` runs it and
- *                    goes on, and file arguments made absolute
- *                    (commands_absolute_paths)
+ *                    session ran after that load in files/, each that
+ *                    failed marked `-` so that `devplan -b -x
+ *                    DIR/replay.dp` runs it and goes on
+ *   files/           the folders those commands ran in, with copies of
+ *                    the files they read, where the replay writes what
+ *                    they wrote (report_files.c rebuilds it and rewrites
+ *                    the paths that need it)
  *
  * The load point is what makes the replay exact: `load` resets planning,
  * so the commands after it, started from the settings and devices it saw,
@@ -45,6 +47,7 @@
 
 #include "pipeline.h"
 #include "plan.h"
+#include "report_files.h"
 
 void cmd_remember_load(CmdContext *ctx)
 {
@@ -225,19 +228,35 @@ static bool replays(const char *line)
 		return true;
 	}
 	cmd = argc > 0 ? commands_find(argv[0], &ambiguous) : NULL;
-	if (cmd && (cmd->handler == cmd_bugreport || cmd->handler == cmd_record))
+	/* `cd`: the replay follows the folders each line ran in */
+	if (cmd &&
+	    (cmd->handler == cmd_bugreport || cmd->handler == cmd_record || cmd->handler == cmd_cd))
 		keep = false;
 	commands_free_words(argc, argv);
 	return keep;
 }
 
-static void write_replay(CmdContext *ctx, StrBuf *sb)
+/* The lines the replay runs again: those after the load. */
+static const CmdHistoryLine **replayed_lines(const CmdContext *ctx, size_t *n)
+{
+	const CmdHistoryLine **lines = xmalloc((ctx->nhistory + 1) * sizeof *lines);
+	*n = 0;
+	for (size_t i = ctx->load_history; i < ctx->nhistory; i++)
+		if (replays(ctx->history[i].line))
+			lines[(*n)++] = &ctx->history[i];
+	return lines;
+}
+
+static void write_replay(CmdContext *ctx, ReportFiles *files, const CmdHistoryLine **lines,
+			 size_t n, StrBuf *sb)
 {
 	const Session *s = ctx->session;
 	strbuf_puts(sb, "# devplan bug report: replays the session with\n"
 			"#     devplan -b -x DIR/replay.dp\n"
-			"# from any directory. A line starting with '-' failed in the session:\n"
-			"# it runs again, and its failure does not stop the replay.\n"
+			"# from any directory. The commands run in files/, which holds the\n"
+			"# files they read and receives the files they write. A line starting\n"
+			"# with '-' failed in the session: it runs again, and its failure does\n"
+			"# not stop the replay.\n"
 			"source settings.dp\n");
 	strbuf_puts(sb, "load module.relay --as ");
 	commands_put_word(sb, s->source->name);
@@ -247,13 +266,15 @@ static void write_replay(CmdContext *ctx, StrBuf *sb)
 		plan_pin_format(sb, &ctx->load_pins.current.items[i], &s->devices);
 		strbuf_putc(sb, '\n');
 	}
-	for (size_t i = ctx->load_history; i < ctx->nhistory; i++) {
-		char *line;
-		if (!replays(ctx->history[i]))
-			continue;
-		line = commands_absolute_paths(ctx->history[i]);
-		strbuf_printf(sb, "%s%s\n", ctx->history_failed[i] ? "-" : "", line);
+	for (size_t i = 0; i < n; i++) {
+		char *cd, *line = report_files_line(files, lines[i], &cd);
+		char *text = commands_recorded_line(lines[i]->line, line, lines[i]->failed);
+		if (cd)
+			strbuf_printf(sb, "%s\n", cd);
+		strbuf_puts(sb, text);
+		free(text);
 		free(line);
+		free(cd);
 	}
 }
 
@@ -265,6 +286,10 @@ int cmd_bugreport(CmdContext *ctx, int argc, char **argv)
 	Session *s = ctx->session;
 	const char *dir = argv[1];
 	StrBuf text[DP_COUNT(names)];
+	const CmdHistoryLine **lines;
+	ReportFiles *files;
+	size_t nlines;
+	char *err;
 	bool ok = true;
 	if (!ctx->loaded)
 		return cmd_error(ctx, "no module was loaded in this session; use 'load FILE'");
@@ -275,13 +300,21 @@ int cmd_bugreport(CmdContext *ctx, int argc, char **argv)
 	strbuf_append(&text[0], s->source->text, s->source->len);
 	write_settings(ctx, &text[1]);
 	for (size_t i = 0; i < ctx->nhistory; i++)
-		strbuf_printf(&text[2], "%5zu  %s%s\n", i + 1, ctx->history[i],
-			      ctx->history_failed[i] ? "    # failed" : "");
+		strbuf_printf(&text[2], "%5zu  %s%s\n", i + 1, ctx->history[i].line,
+			      ctx->history[i].failed ? "    # failed" : "");
 	describe_plan(ctx, &text[3], &text[4]);
 	strbuf_printf(&text[5], "devplan %s\n", DEVPLAN_VERSION);
-	write_replay(ctx, &text[6]);
+	lines = replayed_lines(ctx, &nlines);
+	files = report_files_collect(lines, nlines);
+	write_replay(ctx, files, lines, nlines, &text[6]);
 	for (size_t i = 0; i < DP_COUNT(names) && ok; i++)
 		ok = write_report_file(ctx, dir, names[i], &text[i]);
+	if (ok && !(ok = report_files_write(files, dir, &err))) {
+		cmd_error(ctx, "%s", err);
+		free(err);
+	}
+	report_files_free(files);
+	free(lines);
 	for (size_t i = 0; i < DP_COUNT(names); i++)
 		strbuf_free(&text[i]);
 	if (!ok)

@@ -371,7 +371,7 @@ static void print_place(CmdContext *ctx, const char *side, const IrModule *m, Po
 static int diff_module(CmdContext *ctx, const char *path, const char *phase_name)
 {
 	Session *s = ctx->session, scratch;
-	const char *name = s->path ? s->path : "module";
+	const char *name = session_module_name(s);
 	IrModule *current;
 	IrEqualOptions opts = {0};
 	IrDifference d;
@@ -396,7 +396,7 @@ static int diff_module(CmdContext *ctx, const char *path, const char *phase_name
 	if (!(current = cmd_version(ctx, phase)))
 		return 1;
 	session_init_like(&scratch, s);
-	file = commands_script_path(ctx, path);
+	file = commands_input_path(ctx, path);
 	loaded = session_load_as(&scratch, file, path);
 	free(file);
 	if (!loaded) {
@@ -481,7 +481,7 @@ int cmd_diff_placement_files(FILE *out, FILE *err, const char *path_a, const cha
 int cmd_diff(CmdContext *ctx, int argc, char **argv)
 {
 	Session *s = ctx->session;
-	const char *name = s->path ? s->path : "module";
+	const char *name = session_module_name(s);
 	bool devices = false;
 	int phase = -1, status = 0;
 	size_t applied, total, hunks;

@@ -16,7 +16,7 @@ enum { LOAD_LIST_GLOBALS = 4 };
  * the name `load --as` gave it. */
 static const char *loaded_name(const Session *s)
 {
-	return s->source ? s->source->name : s->path;
+	return session_module_name(s);
 }
 
 static void report_loaded(CmdContext *ctx, const char *verb)
@@ -60,8 +60,9 @@ int cmd_load(CmdContext *ctx, int argc, char **argv)
 	}
 	if (!file)
 		return cmd_error(ctx, "'load' needs a file name");
-	path = commands_script_path(ctx, file);
-	ok = session_load_as(ctx->session, path, name);
+	/* read where a script finds it (commands_input_path), named as typed */
+	path = commands_input_path(ctx, file);
+	ok = session_load_as(ctx->session, path, name ? name : file);
 	free(path);
 	if (!ok)
 		return load_failed(ctx);

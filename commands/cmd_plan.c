@@ -155,14 +155,12 @@ int cmd_conflicts(CmdContext *ctx, int argc, char **argv)
 	by_id = ir_index_by_id(m);
 	for (size_t i = 0; i < t->nconflicts; i++) {
 		const PlanConflict *c = &t->conflicts[i];
-		fprintf(ctx->out, "conflict %zu: %s is needed on ", i + 1, c->value_name);
-		for (size_t k = 0; k < c->ndemands; k++)
-			fprintf(ctx->out, "%s%s",
-				k == 0                 ? ""
-				: k + 1 == c->ndemands ? " and "
-						       : ", ",
-				devices_name(devices, c->demands[k].device));
-		fputc('\n', ctx->out);
+		StrBuf on;
+		strbuf_init(&on);
+		plan_conflict_devices(&on, c, devices);
+		fprintf(ctx->out, "conflict %zu: %s is needed on %s\n", i + 1, c->value_name,
+			on.data ? on.data : "");
+		strbuf_free(&on);
 		for (size_t k = 0; k < c->ndemands; k++)
 			fprintf(ctx->out, "  %s: %s\n", devices_name(devices, c->demands[k].device),
 				c->demands[k].source_text);
@@ -491,12 +489,7 @@ static void explain_conflict(CmdContext *ctx, StrBuf *sb, const Expr *e)
 			continue;
 		strbuf_printf(sb, "  check: %s is %s ", c->value_name,
 			      c->home_reason ? "needed on" : "pinned to both");
-		for (size_t k = 0; k < c->ndemands; k++)
-			strbuf_printf(sb, "%s%s",
-				      k == 0                 ? ""
-				      : k + 1 == c->ndemands ? " and "
-							     : ", ",
-				      devices_name(devices, c->demands[k].device));
+		plan_conflict_devices(sb, c, devices);
 		if (c->home != IR_NO_DEVICE)
 			strbuf_printf(sb, "; it stays on %s, %s\n", devices_name(devices, c->home),
 				      c->home_reason);
@@ -581,7 +574,7 @@ static void explain_copy(CmdContext *ctx, StrBuf *sb, PlanAnalysis *an, const Ex
 
 void cmd_why_text(CmdContext *ctx, PlanAnalysis *an, const Expr *e, StrBuf *out)
 {
-	plan_explain(out, an, e, &ctx->session->devices);
+	plan_explain(out, an, e, &ctx->session->devices, ctx->session->trace);
 	explain_conflict(ctx, out, e);
 	explain_copy(ctx, out, an, e);
 }

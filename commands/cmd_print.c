@@ -2,9 +2,11 @@
  * cmd_print.c - `print %x[SLICE]`: a value the last `run` kept, gdb-style.
  *
  * The values come from the session (values.h): @main's inputs and results
- * after every run, every operator's result under `set keep-values on`.
- * `print` names a value as `ir` shows it (a binding, a let variable, an
- * input), optionally a field of a tuple result (`%x.1`), and a NumPy-like
+ * after every run, and every operator's result while they fit in the
+ * run's budget (unless `set keep-values off`). `print` names a value as
+ * `ir` shows it (a binding, a let variable, an input), optionally a field
+ * of a tuple result (`%x.1`), or as `run` named a final value (`result`,
+ * `result.1`, without `%`), and a NumPy-like
  * slice: each index an integer (negative from the end) or start:stop
  * (either may be left out), fewer indices than dimensions keeping the rest
  * whole. It prints the type, the device it was computed on and the run,
@@ -207,6 +209,86 @@ static void print_range(CmdContext *ctx, const NpyArray *a)
 	fprintf(ctx->out, ", %lld NaN, %lld inf\n", (long long)nans, (long long)infs);
 }
 
+/* Whether name is `result` or `result.K`, the final values as `run`
+ * prints them; *field gets K (0 for `result`), *field_named whether it
+ * was written. */
+static bool is_result_name(const char *name, uint32_t *field, bool *field_named)
+{
+	char *end;
+	long k;
+	*field = 0;
+	*field_named = false;
+	if (strncmp(name, "result", 6) != 0)
+		return false;
+	if (name[6] == '\0')
+		return true;
+	if (name[6] != '.' || name[7] < '0' || name[7] > '9')
+		return false;
+	errno = 0;
+	k = strtol(name + 7, &end, 10);
+	if (*end || errno || k > UINT32_MAX)
+		return false;
+	*field = (uint32_t)k;
+	*field_named = true;
+	return true;
+}
+
+/* The final value `result` or `result.K` names, as a SessionValue that
+ * borrows the kept array (into *out); NULL after reporting. */
+static const SessionValue *find_result(CmdContext *ctx, const char *name, uint32_t field,
+				       bool field_named, SessionValue *out)
+{
+	const SessionValues *values = &ctx->session->values;
+	if (values->nresults == 0) {
+		cmd_error(ctx, "the last run gave no tensor result");
+		return NULL;
+	}
+	if (values->nresults > 1 && !field_named) {
+		cmd_error(ctx, "'result' is a tuple of %zu; name a field, as result.0",
+			  values->nresults);
+		return NULL;
+	}
+	if (field >= values->nresults) {
+		if (values->nresults == 1)
+			cmd_error(ctx, "'%s': the last run gave one result, 'result'", name);
+		else
+			cmd_error(ctx,
+				  "'%s': the last run gave %zu results, result.0 to result.%zu",
+				  name, values->nresults, values->nresults - 1);
+		return NULL;
+	}
+	memset(out, 0, sizeof *out);
+	out->field = field;
+	out->device = values->result_devices[field];
+	out->kind = VALUE_KEPT_RESULT;
+	out->value = values->results[field];
+	return out;
+}
+
+/* Why the value of e was not kept, as an error. */
+static int not_kept(CmdContext *ctx, const char *name)
+{
+	const SessionValues *values = &ctx->session->values;
+	char budget[32];
+	if (!values->every)
+		return cmd_error(ctx,
+				 "'%s' was not kept: under 'set keep-values off' 'run' keeps the "
+				 "inputs and results only; 'set keep-values on' and run again to "
+				 "keep every value",
+				 name);
+	if (values->dropped) {
+		cmd_format_bytes(budget, sizeof budget, (double)values->budget);
+		return cmd_error(ctx,
+				 "'%s' was not kept: %zu values past the %s 'print' may hold "
+				 "were let go; 'run --dump DIR' writes every value",
+				 name, values->dropped, budget);
+	}
+	return cmd_error(ctx,
+			 "'%s' has no value from the last run: it is no operator's result, or "
+			 "the run did not compute it",
+			 name);
+}
+
 int cmd_print(CmdContext *ctx, int argc, char **argv)
 {
 	const SessionValues *values = &ctx->session->values;
@@ -214,6 +296,7 @@ int cmd_print(CmdContext *ctx, int argc, char **argv)
 	const char *slice;
 	const Expr *e;
 	const SessionValue *v = NULL;
+	SessionValue result;
 	PrintDim dims[PRINT_MAX_NDIM];
 	uint32_t field = 0;
 	bool field_named = false;
@@ -229,6 +312,13 @@ int cmd_print(CmdContext *ctx, int argc, char **argv)
 	strbuf_printf(&name, "%.*s", (int)(slice ? (size_t)(slice - arg.data) : arg.len), arg.data);
 	while (name.len && name.data[name.len - 1] == ' ')
 		name.data[--name.len] = '\0';
+	if (is_result_name(name.data, &field, &field_named)) {
+		if (!(v = find_result(ctx, name.data, field, field_named, &result))) {
+			status = 1;
+			goto done;
+		}
+		goto found;
+	}
 	e = ir_find_named(values->module, name.data);
 	if (!e) {
 		/* %x.K: field K of a tuple result */
@@ -266,12 +356,10 @@ int cmd_print(CmdContext *ctx, int argc, char **argv)
 	}
 	v = session_values_find(values, e->id, field);
 	if (!v) {
-		status = cmd_error(ctx,
-				   "'%s' was not kept: 'run' keeps the inputs and results%s; 'set "
-				   "keep-values on' and run again to keep every value",
-				   name.data, values->every ? " (and every value it could)" : "");
+		status = not_kept(ctx, name.data);
 		goto done;
 	}
+found:
 	if (v->value.ndim > PRINT_MAX_NDIM) {
 		status = cmd_error(ctx, "'%s' has %u dimensions, more than print shows", name.data,
 				   v->value.ndim);

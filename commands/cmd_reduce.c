@@ -240,12 +240,12 @@ static bool parse_predicate(CmdContext *ctx, int argc, char **argv, Predicate *p
 		FILE *f;
 		if (argc != 3)
 			return cmd_error(ctx, "usage: reduce script FILE"), false;
-		f = fopen(argv[2], "r");
+		p->value = commands_input_path(ctx, argv[2]);
+		f = fopen(p->value, "r");
 		if (!f)
 			return cmd_error(ctx, "cannot read '%s': %s", argv[2], strerror(errno)),
 			       false;
 		fclose(f);
-		p->value = xstrdup(argv[2]);
 		return true;
 	}
 	}

@@ -31,7 +31,7 @@ static const IrModule *render_version(CmdContext *ctx, const char *phase_name, S
 	int phase, failed = session_failed_phase(s, NULL);
 	size_t applied, total;
 	bool input;
-	const char *path = s->path ? s->path : "module";
+	const char *path = session_module_name(s);
 	const char *slash = strrchr(path, '/');
 	const char *file = slash ? slash + 1 : path;
 	if (!phase_name) {
@@ -189,13 +189,14 @@ int cmd_render(CmdContext *ctx, int argc, char **argv)
 		free(err);
 		return 1;
 	}
-	if (stats.too_big)
+	if (stats.too_big) {
+		char *why = viz_too_big_reason(&stats, true);
 		cmd_warning(ctx,
-			    "the graph has %zu nodes and %zu edges, more than %zu to lay out; "
-			    "drew the overview of its device regions instead (--force draws every "
-			    "node, --focus %%x --depth N a neighbourhood)",
-			    stats.full_nodes, stats.full_edges,
-			    opts.max_nodes ? opts.max_nodes : (size_t)VIZ_MAX_NODES);
+			    "%s; drew the overview of its device regions instead (--force draws "
+			    "every node, --focus %%x --depth N a neighbourhood)",
+			    why);
+		free(why);
+	}
 	if (strcmp(path, "-") != 0) {
 		VizFormat format = VIZ_FORMAT_DOT;
 		viz_format_of_path(path, &format);

@@ -5,7 +5,11 @@
  * file, NAME=random[:SEED] draws seeded random values (npy.h documents the
  * generator), NAME=random:SEED:(3,4) in the shape given (which an input
  * whose type has `?` dimensions needs), and an input not named is random
- * with its index as the seed, which a note says.
+ * with its index as the seed, which a note says. Random values are drawn
+ * like an initialised model's (run_inputs.c) unless `set inputs random`
+ * asks for uniform ones: uniform weights make a batch norm's variance
+ * negative in the exports that copy it from a weight, and every such
+ * model's result NaN.
  *
  * Dynamic shapes: a module with `?` dimensions is run as plan_specialize
  * (core/plan/plan_specialize.c) makes it for the inputs' actual shapes and
@@ -57,7 +61,6 @@ enum {
 
 static uint64_t memory_limit(void);
 static bool memory_limit_valid(CmdContext *ctx);
-static void format_bytes(char *buf, size_t size, double bytes);
 
 typedef struct RunArgs {
 	int first; /* argv index of the first NAME=VALUE */
@@ -346,8 +349,8 @@ static bool check_input_shape(CmdContext *ctx, const ExecParam *p, uint32_t ndim
 	}
 	if (bytes > (double)limit) {
 		char need[32], have[32];
-		format_bytes(need, sizeof need, bytes);
-		format_bytes(have, sizeof have, (double)limit);
+		cmd_format_bytes(need, sizeof need, bytes);
+		cmd_format_bytes(have, sizeof have, (double)limit);
 		if (memory_limit())
 			cmd_error(ctx, "input %%%s: %s asks for %s, more than the %s memory limit",
 				  p->name, source, need, have);
@@ -373,8 +376,8 @@ static bool check_file_size(CmdContext *ctx, const ExecParam *p, const char *pat
 	char need[32], have[32];
 	if (stat(path, &st) != 0 || !S_ISREG(st.st_mode) || (uint64_t)st.st_size <= limit)
 		return true; /* npy_read says what is wrong with it */
-	format_bytes(need, sizeof need, (double)st.st_size);
-	format_bytes(have, sizeof have, (double)limit);
+	cmd_format_bytes(need, sizeof need, (double)st.st_size);
+	cmd_format_bytes(have, sizeof have, (double)limit);
 	if (memory_limit())
 		cmd_error(ctx, "input %%%s: %s holds %s, more than the %s memory limit", p->name,
 			  path, need, have);
@@ -396,10 +399,12 @@ static bool generate_input(CmdContext *ctx, const ExecParam *p, const InputSpec 
 	const int64_t *shape;
 	char *err = NULL;
 	if (spec->file) {
-		if (!check_file_size(ctx, p, spec->file))
-			return false;
-		if (!npy_read(spec->file, out, &err)) {
-			cmd_error(ctx, "%s", err);
+		char *path = commands_input_path(ctx, spec->file);
+		bool read = check_file_size(ctx, p, path) && npy_read(path, out, &err);
+		free(path);
+		if (!read) {
+			if (err)
+				cmd_error(ctx, "%s", err);
 			free(err);
 			return false;
 		}
@@ -516,7 +521,8 @@ static bool prepare_inputs(CmdContext *ctx, const IrModule *m, int argc, char **
 	if (nrandom)
 		cmd_note(ctx, "%zu input%s not given take%s %srandom values: %s", nrandom,
 			 nrandom == 1 ? "" : "s", nrandom == 1 ? "s" : "",
-			 ctx->session->settings.inputs == INPUTS_REALISTIC ? "realistic " : "",
+			 ctx->session->settings.inputs == INPUTS_REALISTIC ? "realistic "
+									   : "uniform ",
 			 note.data);
 	ok = true;
 done:
@@ -791,6 +797,29 @@ static void print_element(CmdContext *ctx, const NpyArray *a, int64_t k)
 		fprintf(ctx->out, " %.6g", exec_element(a, k));
 }
 
+/* A line saying how many elements of a result are NaN or infinite, when
+ * any are, and where to look for the first. */
+static void print_not_finite(CmdContext *ctx, const NpyArray *a)
+{
+	int64_t n = npy_array_count(a), nans = 0, infs = 0;
+	if (!dtype_is_float(a->dtype))
+		return;
+	for (int64_t i = 0; i < n; i++) {
+		double v = exec_element(a, i);
+		nans += isnan(v) != 0;
+		infs += isinf(v) != 0;
+	}
+	if (!nans && !infs)
+		return;
+	fputs("  not finite: ", ctx->out);
+	if (nans)
+		fprintf(ctx->out, "%lld NaN%s", (long long)nans, infs ? ", " : "");
+	if (infs)
+		fprintf(ctx->out, "%lld inf", (long long)infs);
+	fprintf(ctx->out, " of %lld values ('compare --each' names the op that made the first)\n",
+		(long long)n);
+}
+
 static void print_summary(CmdContext *ctx, const ExecResult *r)
 {
 	for (size_t i = 0; i < r->noutputs; i++) {
@@ -815,24 +844,11 @@ static void print_summary(CmdContext *ctx, const ExecResult *r)
 		exec_checksum(a, &sum, &hash);
 		fprintf(ctx->out, "  checksum: sum %.9g, fnv1a64 %016llx\n", sum,
 			(unsigned long long)hash);
+		print_not_finite(ctx, a);
 	}
 }
 
 /* ---- profile ------------------------------------------------------------- */
-
-static void format_bytes(char *buf, size_t size, double bytes)
-{
-	static const char *const units[] = {"B", "KiB", "MiB", "GiB", "TiB"};
-	size_t u = 0;
-	while (bytes >= 1024 && u + 1 < DP_COUNT(units)) {
-		bytes /= 1024;
-		u++;
-	}
-	if (u == 0)
-		snprintf(buf, size, "%.0f B", bytes);
-	else
-		snprintf(buf, size, "%.1f %s", bytes, units[u]);
-}
 
 /* Seconds as a short fixed-width string: us below a millisecond. */
 static const char *format_seconds(char *buf, size_t size, double seconds)
@@ -926,7 +942,7 @@ static void print_profile(CmdContext *ctx, const IrModule *m, const ExecResult *
 		format_seconds(buf, sizeof buf, p->input_seconds));
 	fputs("memory peak:", ctx->out);
 	for (size_t i = 0; i < p->ndevices; i++) {
-		format_bytes(buf, sizeof buf, (double)p->devices[i].peak_bytes);
+		cmd_format_bytes(buf, sizeof buf, (double)p->devices[i].peak_bytes);
 		fprintf(ctx->out, "%s %s %s (%s)", i ? "," : "",
 			p->devices[i].device < 0 ? "cpu"
 						 : devices_name(devices, p->devices[i].device),
@@ -934,6 +950,17 @@ static void print_profile(CmdContext *ctx, const IrModule *m, const ExecResult *
 	}
 	fprintf(ctx->out, "\nwall: %s\n", format_seconds(buf, sizeof buf, p->run_seconds));
 	cmd_estimate_print_against(ctx, m, p);
+	/* the emulator runs the cpu kernels and copies between host buffers:
+	 * its times are the host's */
+	for (size_t i = 0; i < p->ndevices; i++) {
+		const ExecDeviceStat *d = &p->devices[i];
+		if (d->device < 0 || strcmp(d->backend, exec_backend_emulated.name) != 0)
+			continue;
+		cmd_note(ctx,
+			 "%s ran on the host emulator: its times are the cpu kernels' and "
+			 "host memory copies', and say nothing about a GPU",
+			 devices_name(devices, d->device));
+	}
 }
 
 /* ---- commands ------------------------------------------------------------- */
@@ -948,6 +975,8 @@ int cmd_run(CmdContext *ctx, int argc, char **argv)
 	ExecResult result;
 	ExecOptions o;
 	RunValues *keeper;
+	uint64_t budget;
+	const char *budget_of = "the free memory";
 	int status = 0;
 	if (!parse_options(ctx, argc, argv, true, &args))
 		return 1;
@@ -967,7 +996,14 @@ int cmd_run(CmdContext *ctx, int argc, char **argv)
 		return 1;
 	}
 	o = run_options(ctx->session, false, args.profile);
-	if (!(keeper = run_values_new(ctx, m, args.dump))) {
+	/* print's values: a quarter of the memory free now (of the limit, when
+	 * that is less), so that keeping them never starves the run */
+	budget = exec_available_memory() / 4;
+	if (memory_limit() && memory_limit() / 4 < budget) {
+		budget = memory_limit() / 4;
+		budget_of = "DEVPLAN_MEMORY_LIMIT";
+	}
+	if (!(keeper = run_values_new(ctx, m, args.dump, budget, budget_of))) {
 		ir_module_free(m);
 		free_inputs(inputs, n);
 		return 1;
@@ -997,6 +1033,12 @@ int cmd_run(CmdContext *ctx, int argc, char **argv)
 	}
 	if (args.profile)
 		print_profile(ctx, m, &result);
+	/* the results, as printed, for `print result` */
+	session_values_set_results(&ctx->session->values, result.outputs, result.output_devices,
+				   result.noutputs);
+	result.outputs = NULL;
+	result.output_devices = NULL;
+	result.noutputs = 0;
 	exec_result_free(&result);
 	ir_module_free(m);
 	free_inputs(inputs, n);
@@ -1032,46 +1074,59 @@ int cmd_profile(CmdContext *ctx, int argc, char **argv)
 	return 0;
 }
 
-/* Largest absolute and relative error of a against the reference b, and
- * whether every element is within tol * max(1, |b|). */
-static bool compare_arrays(const NpyArray *a, const NpyArray *b, double tol, double *max_abs,
-			   double *max_rel)
+/* What comparing a result with its reference found. */
+typedef struct ResultCheck {
+	double max_abs, max_rel; /* over the elements both sides give finite */
+	bool differs;            /* an element past tolerance, or one that is not
+				    the same non-finite value on both sides */
+	int64_t nans, infs;      /* non-finite elements of the reference */
+} ResultCheck;
+
+/* a (the planned result) against the reference b: an element passes when
+ * |a - b| <= tol * max(1, |b|); a NaN or an infinity on either side only
+ * when the other side has the same (two NaN, or two infinities of one
+ * sign), and then only if the caller allows a reference that is not
+ * finite, which it decides from the counts. */
+static void compare_arrays(const NpyArray *a, const NpyArray *b, double tol, ResultCheck *c)
 {
 	int64_t n = npy_array_count(a);
-	bool pass = true;
-	*max_abs = 0;
-	*max_rel = 0;
+	memset(c, 0, sizeof *c);
 	for (int64_t i = 0; i < n; i++) {
 		double x = exec_element(a, i), y = exec_element(b, i), d, r;
-		if (isnan(x) || isnan(y)) {
-			if (isnan(x) && isnan(y))
-				continue;
-			*max_abs = *max_rel = INFINITY;
-			pass = false;
+		if (!isfinite(x) || !isfinite(y)) {
+			c->nans += isnan(y) != 0;
+			c->infs += isinf(y) != 0;
+			if (!((isnan(x) && isnan(y)) || x == y)) {
+				c->max_abs = c->max_rel = INFINITY;
+				c->differs = true;
+			}
 			continue;
 		}
 		if (x == y)
 			continue;
 		d = fabs(x - y);
 		r = y != 0 ? d / fabs(y) : INFINITY;
-		if (d > *max_abs)
-			*max_abs = d;
-		if (r > *max_rel)
-			*max_rel = r;
+		if (d > c->max_abs)
+			c->max_abs = d;
+		if (r > c->max_rel)
+			c->max_rel = r;
 		if (!(d <= tol * (fabs(y) > 1 ? fabs(y) : 1)))
-			pass = false;
+			c->differs = true;
 	}
-	return pass;
 }
 
-static int64_t count_nans(const NpyArray *a)
+/* " (3 NaN, 2 inf in the cpu result)": the non-finite elements of a
+ * reference, or nothing. */
+static void print_nonfinite(CmdContext *ctx, int64_t nans, int64_t infs, const char *where)
 {
-	int64_t n = npy_array_count(a), nans = 0;
-	if (!dtype_is_float(a->dtype))
-		return 0;
-	for (int64_t i = 0; i < n; i++)
-		nans += isnan(exec_element(a, i));
-	return nans;
+	if (!nans && !infs)
+		return;
+	fputs(" (", ctx->out);
+	if (nans)
+		fprintf(ctx->out, "%lld NaN", (long long)nans);
+	if (infs)
+		fprintf(ctx->out, "%s%lld inf", nans ? ", " : "", (long long)infs);
+	fprintf(ctx->out, " in the %s)", where);
 }
 
 static bool same_layout(const NpyArray *a, const NpyArray *b)
@@ -1101,10 +1156,12 @@ static bool saturating_result(const IrModule *m, size_t i, size_t n)
 		     ir_is_op(e, OP_RELU) || ir_is_op(e, OP_CLIP) || ir_is_op(e, OP_LOG_SOFTMAX));
 }
 
-/* compare's options: --each, --all (with --each), --top N and --expect
- * FILE (repeated: one a result, in order). */
+/* compare's options: --each, --all (with --each), --top N, --expect
+ * FILE (repeated: one a result, in order) and --allow-nan. */
 typedef struct CompareArgs {
 	bool each, all;
+	bool allow_nan; /* a NaN or infinity in the reference passes where the
+			   planned run has the same */
 	size_t top;
 	const char *expect[COMPARE_MAX_EXPECT]; /* --expect FILE.npy, result by result */
 	size_t nexpect;
@@ -1123,6 +1180,8 @@ static bool parse_compare_options(CmdContext *ctx, int argc, char **argv, Compar
 			args->each = true;
 		} else if (strcmp(argv[i], "--all") == 0) {
 			args->all = true;
+		} else if (strcmp(argv[i], "--allow-nan") == 0) {
+			args->allow_nan = true;
 		} else if (strcmp(argv[i], "--expect") == 0) {
 			if (i + 1 >= argc) {
 				cmd_error(ctx, "--expect needs a .npy file");
@@ -1179,7 +1238,10 @@ static bool read_expected(CmdContext *ctx, const CompareArgs *args, const ExecRe
 	want->outputs = xcalloc(args->nexpect, sizeof(NpyArray));
 	want->output_devices = xcalloc(args->nexpect, sizeof(int32_t));
 	for (size_t i = 0; i < args->nexpect; i++) {
-		if (!npy_read(args->expect[i], &want->outputs[i], &err)) {
+		char *path = commands_input_path(ctx, args->expect[i]);
+		bool read = npy_read(path, &want->outputs[i], &err);
+		free(path);
+		if (!read) {
 			cmd_error(ctx, "--expect: %s", err);
 			free(err);
 			exec_result_free(want);
@@ -1188,6 +1250,31 @@ static bool read_expected(CmdContext *ctx, const CompareArgs *args, const ExecRe
 		want->noutputs++;
 	}
 	return true;
+}
+
+/* The last line of a comparison whose reference has NaN or infinity in
+ * nonfinite of its n results (nans and infs elements in all), which the
+ * user did not allow: nothing was compared that means anything. */
+static void print_nonfinite_failure(CmdContext *ctx, const CompareArgs *args, size_t nonfinite,
+				    size_t n, int64_t nans, int64_t infs, const char *against)
+{
+	fprintf(ctx->out, "compare: FAIL: %zu of %zu %s", nonfinite, n,
+		args->nexpect ? (n == 1 ? "expected result" : "expected results") : "result");
+	if (args->nexpect)
+		fprintf(ctx->out, " (%s%s)", args->expect[0], args->nexpect > 1 ? ", ..." : "");
+	else
+		fprintf(ctx->out, "%s of %s", n == 1 ? "" : "s", against);
+	fprintf(ctx->out, " %s NaN or infinity (", nonfinite == 1 ? "holds" : "hold");
+	if (nans)
+		fprintf(ctx->out, "%lld NaN", (long long)nans);
+	if (infs)
+		fprintf(ctx->out, "%s%lld inf", nans ? ", " : "", (long long)infs);
+	fprintf(ctx->out,
+		"): a reference that is not finite proves nothing; %s'compare "
+		"--allow-nan' accepts the values both sides share\n",
+		args->nexpect || args->each
+			? ""
+			: "'compare --each' names the op where the first appears, and ");
 }
 
 int cmd_compare(CmdContext *ctx, int argc, char **argv)
@@ -1200,7 +1287,9 @@ int cmd_compare(CmdContext *ctx, int argc, char **argv)
 	double tol = s->settings.tolerance;
 	CompareArgs args;
 	NpyArray *inputs;
-	size_t n, failed = 0, past = 0, saturated = 0;
+	size_t n, failed = 0, nonfinite = 0, saturated = 0;
+	int64_t nans = 0, infs = 0;
+	CompareEachCounts past = {0, 0};
 	ExecResult got, want;
 	ExecOptions po, ro;
 	CompareEach *each = NULL;
@@ -1224,7 +1313,8 @@ int cmd_compare(CmdContext *ctx, int argc, char **argv)
 	}
 	if (args.each) {
 		/* the reference first: its values wait for the planned run's */
-		each = compare_each_new(s, reference_run, planned_run, inputs, n, tol);
+		each = compare_each_new(s, reference_run, planned_run, inputs, n, tol,
+					args.allow_nan);
 		ro.observe = compare_each_observe_reference;
 		ro.observe_context = each;
 		po.observe = compare_each_observe_planned;
@@ -1272,7 +1362,7 @@ int cmd_compare(CmdContext *ctx, int argc, char **argv)
 		failed = got.noutputs > want.noutputs ? got.noutputs : want.noutputs;
 	}
 	for (size_t i = 0; i < got.noutputs && i < want.noutputs; i++) {
-		double max_abs, max_rel;
+		ResultCheck c;
 		print_result_name(ctx, i, got.noutputs);
 		fputs(": ", ctx->out);
 		print_shape_type(ctx, &got.outputs[i]);
@@ -1283,15 +1373,14 @@ int cmd_compare(CmdContext *ctx, int argc, char **argv)
 			failed++;
 			continue;
 		}
-		if (!compare_arrays(&got.outputs[i], &want.outputs[i], tol, &max_abs, &max_rel))
-			failed++;
-		fprintf(ctx->out, ": max abs error %.3g, max rel error %.3g", max_abs, max_rel);
-		{
-			int64_t nans = count_nans(&want.outputs[i]);
-			if (nans)
-				fprintf(ctx->out, " (%lld NaN in the %s)", (long long)nans,
-					args.nexpect ? "expected result" : "cpu result");
-		}
+		compare_arrays(&got.outputs[i], &want.outputs[i], tol, &c);
+		failed += c.differs;
+		nonfinite += c.nans || c.infs;
+		nans += c.nans;
+		infs += c.infs;
+		fprintf(ctx->out, ": max abs error %.3g, max rel error %.3g", c.max_abs, c.max_rel);
+		print_nonfinite(ctx, c.nans, c.infs,
+				args.nexpect ? "expected result" : "cpu result");
 		fputc('\n', ctx->out);
 		{
 			const char *what;
@@ -1299,14 +1388,15 @@ int cmd_compare(CmdContext *ctx, int argc, char **argv)
 				   run_output_saturated(&want.outputs[i], &what);
 			saturated += sat;
 			if (sat && saturated == 1)
-				cmd_warning(
-					ctx,
-					"the reference result is saturated (%s): a match proves "
-					"little; 'compare --each' compares every value, and 'set "
-					"inputs realistic' draws inputs that keep a model's "
-					"numbers "
-					"in range",
-					what);
+				cmd_warning(ctx,
+					    "the reference result is saturated (%s): a match "
+					    "proves little; 'compare --each' compares every "
+					    "value%s",
+					    what,
+					    s->settings.inputs == INPUTS_RANDOM
+						    ? ", and 'set inputs realistic' draws inputs "
+						      "that keep a model's numbers in range"
+						    : "");
 		}
 	}
 	if (failed)
@@ -1314,22 +1404,55 @@ int cmd_compare(CmdContext *ctx, int argc, char **argv)
 			"compare: FAIL: %zu of %zu result%s differ%s from %s beyond tolerance %g\n",
 			failed, got.noutputs, got.noutputs == 1 ? "" : "s", failed == 1 ? "s" : "",
 			against.data, tol);
-	else if (past)
+	else if (nonfinite && !args.allow_nan)
+		print_nonfinite_failure(ctx, &args, nonfinite, got.noutputs, nans, infs,
+					against.data);
+	else if (past.differ)
 		fprintf(ctx->out,
 			"compare: FAIL: %zu intermediate value%s differ%s from %s beyond "
 			"tolerance, "
 			"though the %zu result%s match%s\n",
-			past, past == 1 ? "" : "s", past == 1 ? "s" : "", against.data,
-			got.noutputs, got.noutputs == 1 ? "" : "s", got.noutputs == 1 ? "es" : "");
-	else
-		fprintf(ctx->out, "compare: PASS: %zu result%s match%s %s within tolerance %g\n",
+			past.differ, past.differ == 1 ? "" : "s", past.differ == 1 ? "s" : "",
+			against.data, got.noutputs, got.noutputs == 1 ? "" : "s",
+			got.noutputs == 1 ? "es" : "");
+	else if (past.nonfinite && !args.allow_nan)
+		fprintf(ctx->out,
+			"compare: FAIL: %zu intermediate value%s of %s %s NaN or infinity, though "
+			"the %zu result%s match%s; 'compare --allow-nan' accepts the values both "
+			"runs share\n",
+			past.nonfinite, past.nonfinite == 1 ? "" : "s", against.data,
+			past.nonfinite == 1 ? "holds" : "hold", got.noutputs,
+			got.noutputs == 1 ? "" : "s", got.noutputs == 1 ? "es" : "");
+	else {
+		fprintf(ctx->out, "compare: PASS: %zu result%s match%s %s within tolerance %g",
 			got.noutputs, got.noutputs == 1 ? "" : "s", got.noutputs == 1 ? "es" : "",
 			against.data, tol);
+		if (nans || infs || past.nonfinite) {
+			fputs(" (--allow-nan: ", ctx->out);
+			if (nans || infs) {
+				if (nans)
+					fprintf(ctx->out, "%lld NaN", (long long)nans);
+				if (infs)
+					fprintf(ctx->out, "%s%lld inf", nans ? ", " : "",
+						(long long)infs);
+				fputs(" on both sides", ctx->out);
+			} else {
+				fprintf(ctx->out,
+					"%zu intermediate value%s with NaN or infinity on both "
+					"sides",
+					past.nonfinite, past.nonfinite == 1 ? "" : "s");
+			}
+			fputc(')', ctx->out);
+		}
+		fputc('\n', ctx->out);
+	}
+	strbuf_free(&against);
+	exec_result_free(&got);
 	strbuf_free(&against);
 	exec_result_free(&got);
 	exec_result_free(&want);
 	free_inputs(inputs, n);
-	return failed || past ? 1 : 0;
+	return failed || past.differ || ((nonfinite || past.nonfinite) && !args.allow_nan) ? 1 : 0;
 }
 
 /* Options, then NAME= and NAME=random for each input of @main; a file

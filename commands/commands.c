@@ -11,6 +11,7 @@
 #include "commands.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
@@ -18,6 +19,7 @@
 
 #include "interrupt.h"
 #include "oom.h"
+#include "path.h"
 #include "plan.h"
 #include "stepper.h"
 
@@ -68,18 +70,35 @@ const Command commands_table[] = {
 		.name = "bugreport",
 		.min_args = 1,
 		.max_args = 1,
-		.flags = CMD_NEEDS_MODULE | CMD_FILE_ARGS,
+		.flags = CMD_NEEDS_MODULE | CMD_WRITES_DIR,
 		.usage = "bugreport DIR",
 		.summary = "write the module, settings, commands and plan to a new directory",
 		.help = "Creates DIR (which must not exist, or be empty) and writes what it takes\n"
 			"to see and replay this session: module.relay (the module as loaded),\n"
 			"settings.dp (the devices and settings the module was loaded under),\n"
 			"transcript.txt (the commands), placement.json, conflicts.txt,\n"
-			"version.txt and replay.dp, which `devplan -b -x DIR/replay.dp` runs\n"
-			"from any directory: it loads module.relay under settings.dp and runs\n"
-			"the commands the session ran after that load again, those that failed\n"
-			"marked `-` so that they do not stop it.",
+			"version.txt, files/ (copies of the files the commands read, at their\n"
+			"places relative to one another) and replay.dp, which `devplan -b -x\n"
+			"DIR/replay.dp` runs from any directory: it loads module.relay under\n"
+			"settings.dp and runs the commands the session ran after that load\n"
+			"again, in files/ (a path typed absolute made relative), those that\n"
+			"failed marked `-` so that they do not stop it. The replay reads and\n"
+			"writes only inside DIR.",
 		.handler = cmd_bugreport,
+		.completer = cmd_complete_files,
+	},
+	{
+		.name = "cd",
+		.min_args = 0,
+		.max_args = 1,
+		.flags = CMD_DIR_ARG,
+		.usage = "cd [DIR]",
+		.summary = "change the folder relative file names start from",
+		.help = "Makes DIR (the home folder without one) the folder that relative file\n"
+			"names start from, for reading and for writing. At the prompt it is\n"
+			"devplan's working folder; inside a script, which runs in its own folder,\n"
+			"it lasts until the script ends. Prints nothing; `pwd` shows the folder.",
+		.handler = cmd_cd,
 		.completer = cmd_complete_files,
 	},
 	{
@@ -87,20 +106,21 @@ const Command commands_table[] = {
 		.min_args = 0,
 		.max_args = -1,
 		.flags = CMD_NEEDS_MODULE | CMD_NEEDS_PLAN | CMD_INPUT_ARGS,
-		.usage = "compare [--each [--all | --top N] | --expect FILE.npy...] [NAME=FILE.npy "
-			 "| "
-			 "NAME=random[:SEED[:(SHAPE)]]]...",
+		.usage = "compare [--each [--all | --top N] | --expect FILE.npy...] [--allow-nan] "
+			 "[NAME=FILE.npy | NAME=random[:SEED[:(SHAPE)]]]...",
 		.summary = "run the plan and the same program on the cpu alone and compare results",
 		.help = "Runs the planned @main, then the same program (as typed by `infer`) with\n"
 			"every op on the cpu, on the same inputs (as for `run`; random when not\n"
 			"given), and prints each result's largest absolute and relative error.\n"
 			"An element passes when |planned - cpu| <= tolerance * max(1, |cpu|)\n"
-			"(`set tolerance`, default 1e-05). The last line starts `compare: PASS`\n"
-			"or `compare: FAIL`; a failure fails the command. With --each every\n"
-			"intermediate value is compared too, in execution order: the first past\n"
-			"its tolerance is shown with its op, device, operands and why it is on\n"
-			"its device, then the worst N (--top N, default 5) or every value "
-			"(--all).\n"
+			"(`set tolerance`, default 1e-05). A NaN or infinity in the reference\n"
+			"fails it, unless --allow-nan accepts those the planned run shares. The\n"
+			"last line starts `compare: PASS` or `compare: FAIL`; a failure fails the\n"
+			"command. With --each every intermediate value is compared too, in\n"
+			"execution order: the first past its tolerance is shown with its op,\n"
+			"device, operands and why it is on its device, the first NaN or infinity\n"
+			"of the reference with its op and operands, then the worst N (--top N,\n"
+			"default 5) or every value (--all).\n"
 			"--expect FILE.npy (one a result, in order) compares with results made\n"
 			"elsewhere (PyTorch, ONNX Runtime, TVM) instead of the cpu run.",
 		.handler = cmd_compare,
@@ -332,15 +352,15 @@ const Command commands_table[] = {
 		.aliases = {"file"},
 		.min_args = 1,
 		.max_args = 3,
-		.flags = CMD_FILE_ARGS,
+		.flags = CMD_READS_FILES,
 		.usage = "load FILE [--as NAME]",
 		.summary = "load a module in the Relay text format",
 		.help = "Parses FILE and makes it the current module, with planning reset to the\n"
 			"start. Errors are printed with file:line:col and the source line; when\n"
 			"loading fails, the module loaded before (if any) stays loaded. Inside a\n"
-			"script, a FILE that is not in the current directory is looked for\n"
-			"beside the script. --as NAME names the module NAME in messages and\n"
-			"positions (a bug report's replay.dp loads its copy as the original).",
+			"script, a relative FILE is the one beside the script, else the one in\n"
+			"the folder devplan runs in. --as NAME names the module NAME in messages\n"
+			"and positions (a bug report's replay.dp loads its copy as the original).",
 		.handler = cmd_load,
 		.completer = cmd_complete_files,
 	},
@@ -406,17 +426,16 @@ const Command commands_table[] = {
 		.min_args = 1,
 		.max_args = -1,
 		.flags = CMD_NEEDS_MODULE,
-		.usage = "print %x[SLICE]",
+		.usage = "print %x[SLICE] | result[.I][SLICE]",
 		.summary = "show a value the last run kept: type, device, range and elements",
 		.help = "Shows a value of the last `run`, gdb-style: its type, the device it was\n"
 			"computed on, its range (min, max, mean, NaN and inf counts) and its\n"
-			"elements. `run` keeps the inputs and results of @main; `set keep-values "
-			"on`\n"
-			"keeps every value. A slice selects elements as in NumPy: `print %x[0, "
-			":8]`\n"
-			"(integers, negative from the end, and start:stop); `%x.1` is a field of "
-			"a\n"
-			"tuple.",
+			"elements. `run` keeps every value while they fit in a quarter of the\n"
+			"free memory (`set keep-values off`: the inputs and results only);\n"
+			"`result` (or `result.0`, `result.1`, ...) is the final value as `run`\n"
+			"printed it. A slice selects elements as in NumPy: `print %x[0, :8]`\n"
+			"(integers, negative from the end, and start:stop); `%x.1` is a field of\n"
+			"a tuple.",
 		.handler = cmd_print,
 	},
 	{
@@ -430,9 +449,21 @@ const Command commands_table[] = {
 			"device after every op, and prints the time per op kind and device,\n"
 			"then every device_copy of the plan with its count, bytes, time and GB/s\n"
 			"next to the bytes `copies` predicted, the inputs' transfers, each\n"
-			"device's peak memory and the wall time.",
+			"device's peak memory and the wall time. On the host emulator the times\n"
+			"are the cpu kernels', which a note says.",
 		.handler = cmd_profile,
 		.completer = cmd_complete_run,
+	},
+	{
+		.name = "pwd",
+		.min_args = 0,
+		.max_args = 0,
+		.usage = "pwd",
+		.summary = "print the folder relative file names start from",
+		.help = "Prints the folder that relative file names start from: devplan's\n"
+			"working folder at the prompt, the script's own folder (or where `cd`\n"
+			"went) inside a script.",
+		.handler = cmd_pwd,
 	},
 	{
 		.name = "quit",
@@ -450,17 +481,21 @@ const Command commands_table[] = {
 		.name = "record",
 		.min_args = 0,
 		.max_args = 1,
+		.flags = CMD_WRITES_FILES,
 		.usage = "record [FILE|off]",
 		.summary = "write the commands that follow to a script, or stop",
 		.help = "Starts writing every command run from now on at the top level (as\n"
-			"`history` lists them; not `record` itself) to FILE, which is replaced,\n"
-			"after a comment that says how to replay it, with file arguments made\n"
-			"absolute. A command that fails is written too, marked `-` (`-load\n"
-			"x.relay`): a replay runs it and goes on. `record off` (or the end of the\n"
-			"session) stops and replaces FILE with the recording, which until then\n"
-			"goes to a temporary file beside it; a write that fails stops the\n"
-			"recording at once and leaves FILE as it was. `record` alone says\n"
-			"whether recording is on.",
+			"`history` lists them; not `record` itself or `cd`) to FILE, which is\n"
+			"replaced, after a comment that says how to replay it. The recording\n"
+			"replays in its own folder: a file in it is written relative to it, a\n"
+			"file read from elsewhere absolute, and a file written elsewhere under\n"
+			"its own name in that folder, so that a replay writes only there (a\n"
+			"load so rewritten gets --as, to keep the module's name). A command\n"
+			"that fails is written too, marked `-` (`-load x.relay`): a replay runs\n"
+			"it and goes on. `record off` (or the end of the session) stops and\n"
+			"replaces FILE with the recording, which until then goes to a temporary\n"
+			"file beside it; a write that fails stops the recording at once and\n"
+			"leaves FILE as it was. `record` alone says whether recording is on.",
 		.handler = cmd_record,
 		.completer = cmd_complete_record,
 	},
@@ -525,7 +560,7 @@ const Command commands_table[] = {
 		.name = "render",
 		.min_args = 1,
 		.max_args = -1,
-		.flags = CMD_NEEDS_MODULE | CMD_FILE_ARGS,
+		.flags = CMD_NEEDS_MODULE | CMD_WRITES_FILES,
 		.usage = "render FILE [--phase P] [--focus %x] [--depth N] [--regions] [--params] "
 			 "[--overview] [--force] [--html PAGE]",
 		.summary = "draw the module as a device-coloured graph (png, svg, pdf, dot)",
@@ -578,12 +613,13 @@ const Command commands_table[] = {
 			"as a transfer. Inputs are NumPy .npy files (NAME=FILE.npy) or seeded\n"
 			"random values (NAME=random[:SEED]), in the shape given after the seed\n"
 			"(NAME=random:SEED:(3,4)) where the input's type has `?` dimensions; an\n"
-			"input not given is random with its index as the seed. Prints each "
-			"result's type, device, first values\n"
-			"and checksum (sum, FNV-1a of the bytes). --output saves the first\n"
-			"result as .npy; --dump DIR writes every value as DIR/NAME.npy with\n"
-			"DIR/manifest.json; --profile adds the `profile` report. The inputs and\n"
-			"results (every value under `set keep-values on`) are kept for `print`.",
+			"input not given is random with its index as the seed, drawn like an\n"
+			"initialised model's (`set inputs random`: uniform in [-1, 1)). Prints\n"
+			"each result's type, device, first values and checksum (sum, FNV-1a of\n"
+			"the bytes). --output saves the first result as .npy; --dump DIR writes\n"
+			"every value as DIR/NAME.npy with DIR/manifest.json; --profile adds the\n"
+			"`profile` report. Every value is kept for `print` while they fit in a\n"
+			"quarter of the free memory (`set keep-values off`: inputs and results).",
 		.handler = cmd_run,
 		.completer = cmd_complete_run,
 	},
@@ -591,7 +627,7 @@ const Command commands_table[] = {
 		.name = "save",
 		.min_args = 1,
 		.max_args = 3,
-		.flags = CMD_NEEDS_MODULE | CMD_FILE_ARGS,
+		.flags = CMD_NEEDS_MODULE | CMD_WRITES_FILES,
 		.usage = "save FILE [--phase P]",
 		.summary = "write a module version as Relay text that TVM loads again",
 		.help = "Writes the module as of phase P (parse, rewrite, check, infer or core;\n"
@@ -634,13 +670,16 @@ const Command commands_table[] = {
 		.name = "source",
 		.min_args = 1,
 		.max_args = 1,
-		.flags = CMD_FILE_ARGS,
+		.flags = CMD_READS_FILES,
 		.usage = "source FILE",
 		.summary = "run the commands in a script",
 		.help = "Runs FILE one line at a time as if typed at the prompt; `#` starts a\n"
-			"comment. Errors name FILE:LINE. Scripts may source other scripts. A\n"
-			"failing command stops the script in batch mode (-b) or with `set\n"
-			"errexit on`; otherwise the script goes on and `source` fails at the end.",
+			"comment. Errors name FILE:LINE. FILE runs in its own folder: its\n"
+			"relative file names start from there (a file it reads that is not there\n"
+			"is looked for in the folder devplan runs in), and devplan comes back\n"
+			"when it ends. Scripts may source other scripts. A failing command stops\n"
+			"the script in batch mode (-b) or with `set errexit on`; otherwise the\n"
+			"script goes on and `source` fails at the end.",
 		.handler = cmd_source,
 		.completer = cmd_complete_files,
 	},
@@ -811,6 +850,22 @@ const Command *commands_find(const char *name, bool *ambiguous)
 	return i >= 0 ? &commands_table[i] : NULL;
 }
 
+/* ---- scripts' folders ---- */
+
+/* Goes back to the folder the script at level n of ctx->return_dirs was
+ * started from, closing the descriptors above it: the end of a script, or
+ * of every script when a command is abandoned inside one (run_handler). */
+static void leave_script_dirs(CmdContext *ctx, size_t n)
+{
+	if (ctx->nreturn_dirs <= n)
+		return;
+	if (fchdir(ctx->return_dirs[n]) != 0 && ctx->err)
+		cmd_warning(ctx, "cannot go back to the folder the script started in: %s",
+			    strerror(errno));
+	while (ctx->nreturn_dirs > n)
+		close(ctx->return_dirs[--ctx->nreturn_dirs]);
+}
+
 /* ---- messages ---- */
 
 void cmd_context_init(CmdContext *ctx, Session *session, FILE *out, FILE *err)
@@ -835,12 +890,19 @@ int cmd_context_free(CmdContext *ctx)
 		}
 		free(path);
 	}
-	for (size_t i = 0; i < ctx->nhistory; i++)
-		free(ctx->history[i]);
+	cmd_record_forget(ctx);
+	for (size_t i = 0; i < ctx->nhistory; i++) {
+		free(ctx->history[i].line);
+		free(ctx->history[i].dir);
+		free(ctx->history[i].top);
+	}
 	free(ctx->history);
-	free(ctx->history_failed);
-	ctx->history_failed = NULL;
-	ctx->cap_history_failed = 0;
+	leave_script_dirs(ctx, 0);
+	free(ctx->return_dirs);
+	ctx->return_dirs = NULL;
+	ctx->cap_return_dirs = 0;
+	free(ctx->top_dir);
+	ctx->top_dir = NULL;
 	pins_clear(&ctx->load_pins);
 	devices_free(&ctx->load_devices);
 	ctx->loaded = false;
@@ -907,6 +969,20 @@ static void cmd_vmessage(CmdContext *ctx, const char *label, const char *color, 
 	fflush(ctx->err);
 	strbuf_free(&text);
 	strbuf_free(&sb);
+}
+
+void cmd_format_bytes(char *buf, size_t size, double bytes)
+{
+	static const char *const units[] = {"B", "KiB", "MiB", "GiB", "TiB"};
+	size_t u = 0;
+	while (bytes >= 1024 && u + 1 < DP_COUNT(units)) {
+		bytes /= 1024;
+		u++;
+	}
+	if (u == 0)
+		snprintf(buf, size, "%.0f B", bytes);
+	else
+		snprintf(buf, size, "%.1f %s", bytes, units[u]);
 }
 
 int cmd_error(CmdContext *ctx, const char *fmt, ...)
@@ -1189,63 +1265,6 @@ static bool is_blank(char c)
 	return c == ' ' || c == '\t' || c == '\r' || c == '\n' || c == '\v' || c == '\f';
 }
 
-void commands_free_words(int argc, char **argv)
-{
-	for (int i = 0; i < argc; i++)
-		free(argv[i]);
-	free(argv);
-}
-
-bool commands_split(const char *line, int *argc, char ***argv, char **err)
-{
-	char **words = NULL;
-	size_t n = 0, cap = 0;
-	const char *p = line;
-	StrBuf word;
-	strbuf_init(&word);
-	*err = NULL;
-	for (;;) {
-		while (is_blank(*p))
-			p++;
-		if (!*p || *p == '#')
-			break;
-		strbuf_reset(&word);
-		while (*p && !is_blank(*p)) {
-			if (*p == '"') {
-				p++;
-				while (*p && *p != '"') {
-					if (*p == '\\' && (p[1] == '"' || p[1] == '\\'))
-						p++;
-					strbuf_putc(&word, *p++);
-				}
-				if (!*p) {
-					*err = xstrdup("unterminated quote");
-					strbuf_free(&word);
-					commands_free_words((int)n, words);
-					*argc = 0;
-					*argv = NULL;
-					return false;
-				}
-				p++;
-			} else if (*p == '\\' &&
-				   (p[1] == '"' || p[1] == '\\' || p[1] == ' ' || p[1] == '\t')) {
-				strbuf_putc(&word, p[1]);
-				p += 2;
-			} else {
-				strbuf_putc(&word, *p++);
-			}
-		}
-		grow_array((void **)&words, &cap, n + 2, sizeof(char *));
-		words[n++] = xstrndup(word.data ? word.data : "", word.len);
-	}
-	strbuf_free(&word);
-	if (words)
-		words[n] = NULL;
-	*argc = (int)n;
-	*argv = words;
-	return true;
-}
-
 /* gdb commands devplan has no counterpart for, which a gdb user types by
  * reflex: an error that says so and what to use instead beats "unknown".
  * A word names one by any prefix of at least `min` letters. */
@@ -1374,13 +1393,15 @@ static void recover_session(CmdContext *ctx, const char *name, size_t size)
 /* Calls the handler under a recovery point (oom.h): when memory runs out
  * inside it, the command fails and the session goes on. What the handler
  * changed in the context is put back: a `source` abandoned half-way must
- * not leave its script's name behind. */
+ * not leave its script's name, or its folder, behind. */
 static int run_handler(CmdContext *ctx, const Command *cmd, int argc, char **args)
 {
 	OomRecovery r;
 	const char *volatile script = ctx->script;
 	volatile unsigned long line = ctx->line;
 	volatile int depth = ctx->depth, sourcing = ctx->sourcing;
+	volatile size_t dirs = ctx->nreturn_dirs;
+	char *volatile top_dir = ctx->top_dir;
 	int status;
 	oom_recovery_push(&r, cmd->name);
 	if (setjmp(r.env) != 0) {
@@ -1388,6 +1409,11 @@ static int run_handler(CmdContext *ctx, const Command *cmd, int argc, char **arg
 		ctx->line = line;
 		ctx->depth = depth;
 		ctx->sourcing = sourcing;
+		leave_script_dirs(ctx, dirs);
+		if (ctx->top_dir != top_dir) {
+			free(ctx->top_dir);
+			ctx->top_dir = top_dir;
+		}
 		recover_session(ctx, cmd->name, r.failed_size);
 		return 1;
 	}
@@ -1437,17 +1463,21 @@ static bool has_command(const char *line)
 	return *line && *line != '#';
 }
 
-/* The history and the record file see every top-level line. */
+/* The history and the record file see every top-level line, with the
+ * folder it runs in (a -x script's lines run in the script's folder). */
 static void remember_line(CmdContext *ctx, const char *line)
 {
 	size_t len = strlen(line);
+	CmdHistoryLine *h;
 	while (len && is_blank(line[len - 1]))
 		len--;
-	grow_array((void **)&ctx->history, &ctx->cap_history, ctx->nhistory + 1, sizeof(char *));
-	grow_array((void **)&ctx->history_failed, &ctx->cap_history_failed, ctx->nhistory + 1,
-		   sizeof(bool));
-	ctx->history_failed[ctx->nhistory] = false;
-	ctx->history[ctx->nhistory++] = xstrndup(line, len);
+	grow_array((void **)&ctx->history, &ctx->cap_history, ctx->nhistory + 1,
+		   sizeof(CmdHistoryLine));
+	h = &ctx->history[ctx->nhistory++];
+	h->line = xstrndup(line, len);
+	h->failed = false;
+	h->dir = path_current_dir();
+	h->top = ctx->top_dir ? xstrdup(ctx->top_dir) : h->dir ? xstrdup(h->dir) : NULL;
 }
 
 int cmd_capture(const CmdContext *ctx, Session *session, int argc, char **argv, StrBuf *out)
@@ -1463,6 +1493,8 @@ int cmd_capture(const CmdContext *ctx, Session *session, int argc, char **argv, 
 	sub.batch = true;
 	sub.sourcing = 1; /* neither history nor recording */
 	sub.depth = ctx->depth + 1;
+	/* a script it sources finds the top level's files as ctx's would */
+	sub.top_dir = ctx->top_dir ? xstrdup(ctx->top_dir) : path_current_dir();
 	status = commands_execute_argv(&sub, argc, argv);
 	status |= cmd_context_free(&sub);
 	fclose(f);
@@ -1471,12 +1503,21 @@ int cmd_capture(const CmdContext *ctx, Session *session, int argc, char **argv, 
 	return status;
 }
 
-/* ---- absolute paths in recorded lines ---- */
+/* ---- the words that name files ---- */
 
-/* Options whose next word is a file, and options whose next word is some
- * other value; any other word starting with `--` takes none. */
-static const char *const file_options[] = {"--output", "-o",     "--dump",
-					   "--expect", "--html", "--module"};
+/* Options whose next word is a file, by command; reduce's predicate
+ * `script FILE` counts only as its first word. */
+static const struct {
+	CmdHandler handler;
+	const char *option;
+	CmdPathRole role;
+} path_options[] = {
+	{cmd_compare, "--expect", CMD_PATH_INPUT}, {cmd_diff, "--module", CMD_PATH_INPUT},
+	{cmd_reduce, "--output", CMD_PATH_OUTPUT}, {cmd_reduce, "-o", CMD_PATH_OUTPUT},
+	{cmd_reduce, "script", CMD_PATH_INPUT},    {cmd_render, "--html", CMD_PATH_OUTPUT},
+	{cmd_run, "--dump", CMD_PATH_OUTPUT_DIR},  {cmd_run, "--output", CMD_PATH_OUTPUT},
+};
+/* Options whose next word is a value, not a file. */
 static const char *const value_options[] = {"--phase", "--focus", "--depth", "--top", "--as"};
 
 static bool in_list(const char *word, const char *const *list, size_t n)
@@ -1487,123 +1528,129 @@ static bool in_list(const char *word, const char *const *list, size_t n)
 	return false;
 }
 
-/* path made absolute against the current directory (owned), or NULL when
- * it already is, is empty, is `-`, or the directory is unknown. */
-static char *absolute_path(const char *path)
+/* The role of the file after option word argv[i] of cmd, or -1. */
+static int option_role(const Command *cmd, char **argv, int i)
 {
-	char *cwd, *abs;
-	if (!path[0] || path[0] == '/' || strcmp(path, "-") == 0)
-		return NULL;
-	cwd = getcwd(NULL, 0);
-	if (!cwd)
-		return NULL;
-	while (path[0] == '.' && path[1] == '/')
-		path += 2;
-	abs = xasprintf("%s%s%s", cwd, cwd[strlen(cwd) - 1] == '/' ? "" : "/", path);
-	free(cwd);
-	return abs;
+	for (size_t k = 0; k < DP_COUNT(path_options); k++)
+		if (path_options[k].handler == cmd->handler &&
+		    strcmp(argv[i], path_options[k].option) == 0 &&
+		    (path_options[k].option[0] == '-' || i == 1))
+			return (int)path_options[k].role;
+	return -1;
 }
 
-void commands_put_word(StrBuf *sb, const char *word)
+CmdPathWord *commands_path_words(int argc, char **argv, size_t *n)
 {
-	bool quote = !word[0] || word[0] == '#' || strpbrk(word, " \t\"\\") != NULL;
-	if (!quote) {
-		strbuf_puts(sb, word);
-		return;
+	bool ambiguous;
+	const Command *cmd = argc > 0 ? commands_find(argv[0], &ambiguous) : NULL;
+	CmdPathWord *words = NULL;
+	size_t cap = 0;
+	*n = 0;
+	if (!cmd)
+		return NULL;
+	for (int i = 1; i < argc; i++) {
+		int role = option_role(cmd, argv, i);
+		CmdPathWord w = {.word = i + 1, .offset = 0};
+		if (role >= 0) {
+			if (i + 1 >= argc)
+				break;
+			w.role = (CmdPathRole)role;
+			i++;
+		} else if (in_list(argv[i], value_options, DP_COUNT(value_options))) {
+			i++;
+			continue;
+		} else if ((argv[i][0] == '-' && argv[i][1]) ||
+			   (cmd->handler == cmd_record && strcmp(argv[i], "off") == 0)) {
+			continue;
+		} else if (cmd->flags &
+			   (CMD_READS_FILES | CMD_WRITES_FILES | CMD_WRITES_DIR | CMD_DIR_ARG)) {
+			w.word = i;
+			w.role = cmd->flags & CMD_READS_FILES    ? CMD_PATH_INPUT
+				 : cmd->flags & CMD_WRITES_FILES ? CMD_PATH_OUTPUT
+				 : cmd->flags & CMD_WRITES_DIR   ? CMD_PATH_OUTPUT_DIR
+								 : CMD_PATH_DIRECTORY;
+		} else if ((cmd->flags & CMD_INPUT_ARGS) && strchr(argv[i], '=')) {
+			const char *value = strchr(argv[i], '=') + 1;
+			if (strcmp(value, "random") == 0 || strncmp(value, "random:", 7) == 0)
+				continue;
+			w.word = i;
+			w.offset = (size_t)(value - argv[i]);
+			w.role = CMD_PATH_INPUT;
+		} else {
+			continue;
+		}
+		if (!argv[w.word][w.offset] || strcmp(argv[w.word] + w.offset, "-") == 0)
+			continue; /* standard output, or nothing */
+		grow_array((void **)&words, &cap, *n + 1, sizeof *words);
+		words[(*n)++] = w;
 	}
-	strbuf_putc(sb, '"');
-	for (const char *p = word; *p; p++) {
-		if (*p == '"' || *p == '\\')
-			strbuf_putc(sb, '\\');
-		strbuf_putc(sb, *p);
-	}
-	strbuf_putc(sb, '"');
+	return words;
 }
 
-char *commands_absolute_paths(const char *line)
+char *commands_path_resolve(const CmdPathWord *w, const char *typed, const char *dir,
+			    const char *top)
+{
+	char *path = path_join(dir, typed);
+	if (w->role == CMD_PATH_INPUT && top && typed[0] != '/' && access(path, F_OK) != 0) {
+		char *other = path_join(top, typed);
+		if (access(other, F_OK) == 0) {
+			free(path);
+			return other;
+		}
+		free(other);
+	}
+	return path;
+}
+
+char *commands_map_paths(const char *line, CmdPathMap map, void *arg)
 {
 	int argc;
-	char **argv, *err;
+	char **argv, *err, *load_file = NULL, *joined;
+	bool ambiguous, changed = false, has_as = false;
 	const Command *cmd;
-	bool ambiguous, changed = false, positional_files, inputs;
+	CmdPathWord *words;
+	size_t n;
 	StrBuf sb;
 	if (!commands_split(line, &argc, &argv, &err)) {
 		free(err);
-		return xstrdup(line);
+		return NULL;
 	}
 	cmd = argc > 0 ? commands_find(argv[0], &ambiguous) : NULL;
 	if (!cmd) {
 		commands_free_words(argc, argv);
-		return xstrdup(line);
+		return NULL;
 	}
-	positional_files = cmd->flags & CMD_FILE_ARGS;
-	inputs = cmd->flags & CMD_INPUT_ARGS;
-	for (int i = 1; i < argc; i++) {
-		char *abs = NULL;
-		if (in_list(argv[i], file_options, DP_COUNT(file_options)) && i + 1 < argc) {
-			abs = absolute_path(argv[++i]);
-		} else if (in_list(argv[i], value_options, DP_COUNT(value_options))) {
-			i++;
-		} else if (argv[i][0] == '-' && argv[i][1]) {
+	words = commands_path_words(argc, argv, &n);
+	for (int i = 1; i < argc; i++)
+		has_as |= strcmp(argv[i], "--as") == 0;
+	for (size_t k = 0; k < n; k++) {
+		char *word = argv[words[k].word];
+		char *mapped = map(arg, &words[k], word + words[k].offset);
+		if (!mapped)
 			continue;
-		} else if (positional_files || /* and reduce's predicate `script FILE` */
-			   (cmd->handler == cmd_reduce && strcmp(argv[i - 1], "script") == 0)) {
-			abs = absolute_path(argv[i]);
-		} else if (inputs && strchr(argv[i], '=')) {
-			char *eq = strchr(argv[i], '=');
-			char *file = absolute_path(eq + 1);
-			if (file && strcmp(eq + 1, "random") != 0 &&
-			    strncmp(eq + 1, "random:", 7) != 0)
-				abs = xasprintf("%.*s=%s", (int)(eq - argv[i]), argv[i], file);
-			free(file);
-		}
-		if (abs) {
-			free(argv[i]);
-			argv[i] = abs;
-			changed = true;
-		}
+		if (cmd->handler == cmd_load && !has_as && !load_file)
+			load_file = xstrdup(word);
+		argv[words[k].word] = xasprintf("%.*s%s", (int)words[k].offset, word, mapped);
+		free(word);
+		free(mapped);
+		changed = true;
 	}
+	free(words);
 	if (!changed) {
 		commands_free_words(argc, argv);
-		return xstrdup(line);
+		return commands_script_line(line);
 	}
 	strbuf_init(&sb);
-	for (int i = 0; i < argc; i++) {
-		if (i)
-			strbuf_putc(&sb, ' ');
-		commands_put_word(&sb, argv[i]);
+	joined = commands_join_words(argc, argv);
+	strbuf_puts(&sb, joined);
+	free(joined);
+	if (load_file) {
+		strbuf_puts(&sb, " --as ");
+		commands_put_word(&sb, load_file);
+		free(load_file);
 	}
 	commands_free_words(argc, argv);
 	return strbuf_detach(&sb);
-}
-
-/* Writes a line to the record file, with one checked write so that the
- * file never holds part of a line. A failed write stops the recording at
- * once: the temporary file goes, the record file is left as it was, and
- * false is returned (reported). */
-static bool record_line(CmdContext *ctx, const char *line, int status)
-{
-	char *abs = commands_absolute_paths(line);
-	size_t len = strlen(abs);
-	char *text, *err;
-	bool ok;
-	while (len && is_blank(abs[len - 1]))
-		len--;
-	/* a failed command is marked `-`: a replay runs it and goes on */
-	text = xasprintf("%s%.*s\n", status != 0 ? "-" : "", (int)len, abs);
-	free(abs);
-	ok = file_write(ctx->record, text, strlen(text), &err);
-	free(text);
-	if (!ok) {
-		cmd_error(ctx, "%s; recording stopped, '%s' is left as it was", err,
-			  file_path(ctx->record));
-		free(err);
-		file_abort(ctx->record);
-		ctx->record = NULL;
-		return false;
-	}
-	ctx->recorded++;
-	return true;
 }
 
 int commands_execute_line(CmdContext *ctx, const char *line)
@@ -1618,9 +1665,9 @@ int commands_execute_line(CmdContext *ctx, const char *line)
 		free(err);
 		if (top) {
 			remember_line(ctx, line);
-			ctx->history_failed[ctx->nhistory - 1] = true;
+			ctx->history[ctx->nhistory - 1].failed = true;
 			if (ctx->record)
-				(void)record_line(ctx, line, 1);
+				(void)cmd_record_line(ctx);
 		}
 		return 1;
 	}
@@ -1633,9 +1680,9 @@ int commands_execute_line(CmdContext *ctx, const char *line)
 	status = commands_execute_argv(ctx, argc, argv);
 	commands_free_words(argc, argv);
 	if (top && status != 0)
-		ctx->history_failed[ctx->nhistory - 1] = true;
+		ctx->history[ctx->nhistory - 1].failed = true;
 	/* `record FILE` starts after itself and `record off` ends before */
-	if (top && !is_record && ctx->record && !record_line(ctx, line, status))
+	if (top && !is_record && ctx->record && !cmd_record_line(ctx))
 		status = 1;
 	return status;
 }
@@ -1749,36 +1796,89 @@ int commands_run_stream(CmdContext *ctx, FILE *in, const char *name)
 	return failed;
 }
 
-char *commands_script_path(const CmdContext *ctx, const char *path)
+char *commands_input_path(const CmdContext *ctx, const char *path)
 {
-	const char *slash;
-	char *beside;
-	if (!ctx->script || !path[0] || path[0] == '/' || access(path, F_OK) == 0)
+	char *other;
+	if (!ctx->top_dir || !path[0] || path[0] == '/' || access(path, F_OK) == 0)
 		return xstrdup(path);
-	slash = strrchr(ctx->script, '/');
-	if (!slash) /* the script is in the current directory: so is path */
-		return xstrdup(path);
-	beside = xasprintf("%.*s/%s", (int)(slash - ctx->script), ctx->script, path);
-	if (access(beside, F_OK) == 0)
-		return beside;
-	free(beside);
+	other = path_join(ctx->top_dir, path);
+	if (access(other, F_OK) == 0)
+		return other;
+	free(other);
 	return xstrdup(path);
+}
+
+/* How the folder to come back to is held open: O_PATH, where there is one,
+ * needs only the right to enter it, not to list it. */
+#ifdef O_PATH
+#define SCRIPT_DIR_OPEN O_PATH
+#else
+#define SCRIPT_DIR_OPEN O_RDONLY
+#endif
+
+/* Enters the folder of the script at path, keeping a way back on
+ * ctx->return_dirs; false after reporting when it cannot. */
+static bool enter_script_dir(CmdContext *ctx, const char *path)
+{
+	char *dir = path_dirname(path);
+	int back;
+	bool ok;
+	/* room first: running out of memory after the chdir would leave
+	 * nothing to come back by */
+	grow_array((void **)&ctx->return_dirs, &ctx->cap_return_dirs, ctx->nreturn_dirs + 1,
+		   sizeof(int));
+	back = open(".", SCRIPT_DIR_OPEN | O_DIRECTORY | O_CLOEXEC);
+	ok = back >= 0;
+	if (!ok)
+		cmd_error(ctx,
+			  "cannot run '%s' in its folder: the current folder cannot be "
+			  "reopened: %s",
+			  path, strerror(errno));
+	else if (strcmp(dir, ".") != 0 && chdir(dir) != 0)
+		ok = cmd_error(ctx, "cannot run '%s' in its folder '%s': %s", path, dir,
+			       strerror(errno)) == 0;
+	free(dir);
+	if (!ok) {
+		if (back >= 0)
+			close(back);
+		return false;
+	}
+	ctx->return_dirs[ctx->nreturn_dirs++] = back;
+	return true;
 }
 
 int commands_run_script(CmdContext *ctx, const char *path)
 {
 	FILE *f;
 	int status;
+	bool sets_top = !ctx->top_dir;
 	if (ctx->depth >= SCRIPT_MAX_DEPTH)
 		return cmd_error(ctx, "scripts nested too deeply (%d levels) at '%s'",
 				 SCRIPT_MAX_DEPTH, path);
 	f = fopen(path, "r");
 	if (!f)
 		return cmd_error(ctx, "cannot open '%s': %s", path, strerror(errno));
+	/* a script runs in its own folder; the top level's stays known, for
+	 * inputs not beside the script (commands_input_path) */
+	if (sets_top)
+		ctx->top_dir = path_current_dir();
+	if (!enter_script_dir(ctx, path)) {
+		fclose(f);
+		if (sets_top) {
+			free(ctx->top_dir);
+			ctx->top_dir = NULL;
+		}
+		return 1;
+	}
 	ctx->depth++;
 	status = commands_run_stream(ctx, f, path);
 	ctx->depth--;
 	fclose(f);
+	leave_script_dirs(ctx, ctx->nreturn_dirs - 1);
+	if (sets_top) {
+		free(ctx->top_dir);
+		ctx->top_dir = NULL;
+	}
 	return status;
 }
 

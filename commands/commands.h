@@ -42,10 +42,17 @@ typedef struct CmdContext {
 	int sourcing;       /* `source` nesting: lines run inside a sourced
 			       file are not history and are not recorded */
 	bool quit;          /* set by `quit`: stop reading commands */
-	char **history;     /* command lines run at the top level (owned) */
+	/* command lines run at the top level, in order */
+	struct CmdHistoryLine *history;
 	size_t nhistory, cap_history;
-	bool *history_failed; /* by history line: whether its command failed */
-	size_t cap_history_failed;
+	/* Scripts run in their own folder (commands_run_script): the folders
+	 * to go back to when each running script ends, innermost last, as
+	 * descriptors (owned), and the folder of the top level, where an input
+	 * a script names is looked for when it is not beside the script
+	 * (commands_input_path); NULL outside scripts (owned). */
+	int *return_dirs;
+	size_t nreturn_dirs, cap_return_dirs;
+	char *top_dir;
 	/* Where the session's module came from, for `bugreport`: set by each
 	 * successful `load` (not `reload`), which resets planning. */
 	bool loaded;
@@ -61,10 +68,22 @@ typedef struct CmdContext {
 			       temporary file, renamed over FILE when the
 			       recording stops), NULL when not recording */
 	size_t recorded;               /* lines written to it */
-	bool errors_as_warnings;       /* the init file runs: its failures are
+	/* where the recording's paths lead (cmd_script.c), NULL when none */
+	struct RecordPaths *record_paths;
+	bool errors_as_warnings; /* the init file runs: its failures are
 				    reported as warnings and do not count
 				    (gdb reports a bad .gdbinit and goes on) */
 } CmdContext;
+
+/* A command line run at the top level (typed, -c, -x, standard input), as
+ * `history` lists it, with what a replay needs to find its files again. */
+typedef struct CmdHistoryLine {
+	char *line;  /* as typed, trailing blanks dropped (owned) */
+	bool failed; /* its command failed */
+	char *dir;   /* the folder it ran in, absolute (owned; NULL: unknown) */
+	char *top;   /* the top level's folder then (commands_input_path's
+			 second place; owned; NULL: unknown) */
+} CmdHistoryLine;
 
 /* The version `devplan --version` prints. */
 #ifndef DEVPLAN_VERSION
@@ -81,12 +100,30 @@ enum {
 	CMD_NEEDS_MODULE = 1 << 0,   /* refuse to run without a loaded module */
 	CMD_NEEDS_PLAN = 1 << 1,     /* refuse to run before every phase ran */
 	CMD_LISTS_SETTINGS = 1 << 2, /* `help CMD` appends the settings list */
-	/* what `record` writes absolute (commands_absolute_paths); every
-	 * command's --output, -o, --dump, --expect, --html and --module name
-	 * files */
-	CMD_FILE_ARGS = 1 << 3,  /* its other arguments name files */
-	CMD_INPUT_ARGS = 1 << 4, /* its NAME=FILE arguments name input files */
+	/* which words name files (commands_path_words), beside the options
+	 * that take a file (run --output and --dump, reduce -o, render --html,
+	 * compare --expect, diff --module, reduce's `script FILE`) */
+	CMD_READS_FILES = 1 << 3,  /* its other arguments are files it reads */
+	CMD_WRITES_FILES = 1 << 4, /* its other arguments are files it writes */
+	CMD_WRITES_DIR = 1 << 5,   /* its argument is a folder it creates */
+	CMD_INPUT_ARGS = 1 << 6,   /* its NAME=FILE arguments name input files */
+	CMD_DIR_ARG = 1 << 7,      /* its argument is the folder it goes to */
 };
+
+/* What a word of a command line names on the file system. */
+typedef enum CmdPathRole {
+	CMD_PATH_INPUT,      /* a file the command reads */
+	CMD_PATH_OUTPUT,     /* a file it writes */
+	CMD_PATH_OUTPUT_DIR, /* a folder it creates and writes into */
+	CMD_PATH_DIRECTORY,  /* the folder `cd` goes to */
+} CmdPathRole;
+
+/* One word of a command line that names a file. */
+typedef struct CmdPathWord {
+	int word;      /* its index in argv */
+	size_t offset; /* where the path starts in it (after NAME= of an input) */
+	CmdPathRole role;
+} CmdPathWord;
 
 /* Completion candidates for the word being typed. */
 typedef struct CmdCandidates {
@@ -128,30 +165,64 @@ extern const size_t commands_count;
 const Command *commands_find(const char *name, bool *ambiguous);
 
 /*
- * Splits a line into words: blanks separate words, "double quotes" group
- * (with \" and \\ inside), a backslash outside quotes keeps the next quote,
- * backslash or blank as it is, and `#` at the start of a word begins a
- * comment.
- * Returns false with *err (caller frees) on an unterminated quote.
- * The caller frees the words with commands_free_words.
+ * Splits a line into words (words.c): blanks separate words, "double
+ * quotes" group, with the escapes \" \\ \n \t \r and \xNN inside; outside
+ * quotes a backslash keeps the next quote, backslash or blank as it is;
+ * `#` at the start of a word begins a comment.
+ * Returns false with *err (caller frees), which says the column, on an
+ * unterminated quote, an unknown escape, or a control character a script
+ * line could not hold (any but tab inside quotes, any but the blanks
+ * outside). The caller frees the words with commands_free_words.
  */
 bool commands_split(const char *line, int *argc, char ***argv, char **err);
 void commands_free_words(int argc, char **argv);
-/* Appends word as commands_split reads it back: quoted when it must be. */
+/* Appends word as commands_split reads it back: quoted when it must be,
+ * with its control characters, and bytes that are not UTF-8, escaped. */
 void commands_put_word(StrBuf *sb, const char *word);
+/* The words put with commands_put_word, separated by blanks. The caller
+ * frees the result. */
+char *commands_join_words(int argc, char **argv);
+/* line as one script line that reads back as the same words: line itself
+ * when it holds no control character but tab, else its words requoted (a
+ * trailing comment dropped); NULL when it then does not split. The caller
+ * frees the result. */
+char *commands_script_line(const char *line);
+/* The text record and bugreport write for a command line (with its
+ * newline): mapped (commands_map_paths's line) when not NULL, else
+ * commands_script_line's, marked `-` when it failed; a line that does
+ * not split and could not be written as it is becomes a comment with its
+ * control characters escaped. The caller frees the result. */
+char *commands_recorded_line(const char *line, const char *mapped, bool failed);
 
 /* Runs one command line; blank and comment lines succeed. 0 or 1. Outside
  * a sourced file, a line with a command is added to the history and, while
  * recording, written to the record file (except `record` itself). */
 int commands_execute_line(CmdContext *ctx, const char *line);
-/* The line with every file argument of its command made absolute against
- * the current directory (load, source, save, render, bugreport FILE; run,
- * compare and profile NAME=FILE.npy; --output, --dump, --expect, --html),
- * so that it means the same run from another directory; a path already
- * absolute, and `-` for standard output, stay. An unchanged line comes
- * back as it was, a changed one with its words requoted (a trailing
- * comment dropped). The caller frees the result. */
-char *commands_absolute_paths(const char *line);
+/* The words of a split command line (argv[0] its command as typed) that
+ * name files or folders, in order, *n of them (the caller frees the
+ * array; NULL when none or the command is unknown): load, source, save,
+ * render, bugreport and cd's arguments, run, compare and profile's
+ * NAME=FILE.npy, the files after run --output and --dump, reduce -o,
+ * render --html, compare --expect, diff --module, and reduce's `script
+ * FILE`. `-` (standard output), an empty word and a `random` input are
+ * not files. */
+CmdPathWord *commands_path_words(int argc, char **argv, size_t *n);
+/* Where path word w of a line that ran in folder dir (top: the top
+ * level's folder then, for an input not beside a script) led: normal and
+ * absolute, as commands_input_path would have found an input. */
+char *commands_path_resolve(const CmdPathWord *w, const char *typed, const char *dir,
+			    const char *top);
+/* Maps a path word to what a replay should name instead: a new string, or
+ * NULL to keep it as typed. */
+typedef char *(*CmdPathMap)(void *arg, const CmdPathWord *w, const char *typed);
+/* line with its path words (commands_path_words) put through map. An
+ * unchanged line comes back as it was, a changed one with its words
+ * requoted (a trailing comment dropped), and so does one that holds a
+ * control character (commands_script_line); a `load` whose file changed and
+ * that has no --as gets `--as FILE` as typed, so that the replay names the
+ * module as the session did. NULL when the line names no command or does
+ * not split. The caller frees the result. */
+char *commands_map_paths(const char *line, CmdPathMap map, void *arg);
 /* With `set echo on`, prints a script or -c line that is not blank. */
 void commands_echo_line(CmdContext *ctx, const char *line);
 /* Runs one split command (argv[0] as typed, argv[argc] NULL). 0 or 1. */
@@ -162,12 +233,12 @@ int commands_execute_argv(CmdContext *ctx, int argc, char **argv);
 int commands_run_stream(CmdContext *ctx, FILE *in, const char *name);
 /* commands_run_stream of a file; failing to open it is an error. */
 int commands_run_script(CmdContext *ctx, const char *path);
-/* The file a command inside a script means by path: path itself when it is
- * absolute or names a file from the current directory, else, when the
- * script's own directory has it, that one (so a script can `load` and
- * `source` the files beside it from any directory); path outside scripts.
- * The caller frees the result. */
-char *commands_script_path(const CmdContext *ctx, const char *path);
+/* The file a command means by an input path: path itself when it is
+ * absolute or names a file from the current folder (a script's own
+ * folder, inside a script), else, inside a script, the top level's file of
+ * that name when there is one (so a script run from elsewhere still finds
+ * the files of the folder devplan runs in). The caller frees the result. */
+char *commands_input_path(const CmdContext *ctx, const char *path);
 
 /* Completion of the word starting at byte `start` of line (the words before
  * it decide what is completed). Candidates come sorted and unique. */
@@ -196,6 +267,8 @@ void commands_suggest(const char *name, StrBuf *out);
  * what a command asks of another session (bugreport's scratch plan,
  * reduce's candidates). */
 int cmd_capture(const CmdContext *ctx, Session *session, int argc, char **argv, StrBuf *out);
+/* bytes as "420 B", "1.5 KiB", "2.0 GiB" (powers of 1024) into buf. */
+void cmd_format_bytes(char *buf, size_t size, double bytes);
 /* Prints the session's diagnostics on ctx->err. */
 void cmd_print_diags(CmdContext *ctx, const DiagList *diags);
 /* The module as of after pipeline phase `phase` (-1: as loaded), which the
@@ -309,13 +382,21 @@ int cmd_estimate(CmdContext *ctx, int argc, char **argv); /* cmd_estimate.c */
  * (compute time, time of the copies arriving on it, peak memory) beside
  * what profile p measured. */
 void cmd_estimate_print_against(CmdContext *ctx, const IrModule *m, const ExecProfile *p);
-int cmd_echo(CmdContext *ctx, int argc, char **argv); /* cmd_script.c */
+int cmd_cd(CmdContext *ctx, int argc, char **argv); /* cmd_script.c */
+int cmd_echo(CmdContext *ctx, int argc, char **argv);
 int cmd_history(CmdContext *ctx, int argc, char **argv);
+int cmd_pwd(CmdContext *ctx, int argc, char **argv);
 int cmd_quit(CmdContext *ctx, int argc, char **argv);
 int cmd_record(CmdContext *ctx, int argc, char **argv);
 void cmd_complete_record(const Session *s, int argc, char **argv, const char *word,
 			 CmdCandidates *out);
 int cmd_source(CmdContext *ctx, int argc, char **argv);
+/* Writes the command line ctx->history's last entry holds to the
+ * recording, its paths made to replay from the recording's folder; false
+ * (reported, the recording stopped) when the write failed. */
+bool cmd_record_line(CmdContext *ctx);
+/* Ends a recording's bookkeeping of paths (`record off`, the session's end). */
+void cmd_record_forget(CmdContext *ctx);
 int cmd_apropos(CmdContext *ctx, int argc, char **argv); /* cmd_help.c */
 int cmd_help(CmdContext *ctx, int argc, char **argv);
 int cmd_ir(CmdContext *ctx, int argc, char **argv); /* cmd_ir.c */

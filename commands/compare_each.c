@@ -20,7 +20,11 @@
  * the way, one unit per op on the longest path from the inputs to it
  * (depth), since each op's rounding in the planned run feeds the next. An
  * element passes when |planned - reference| <= tol * max(1, |reference|),
- * the rule of the final comparison.
+ * the rule of the final comparison; a NaN or an infinity passes only where
+ * both runs have the same and the user allowed it (--allow-nan). The first
+ * value whose reference holds one is named with its operands' values in
+ * the reference run: with the values before it all finite, it is the op
+ * that made the NaN (a sqrt of a negative variance, a log of 0).
  *
  * Ownership: the tracker owns the reference values it keeps and its
  * records; it borrows the modules, the inputs and the session, which
@@ -50,23 +54,27 @@ typedef struct EachRecord {
 	uint32_t field;
 	int32_t device;
 	DType dtype;
-	int64_t count, bad;
+	int64_t count, bad; /* bad: elements past tolerance, a NaN or an
+			       infinity on one side only among them */
 	double max_abs, max_rel, tol;
 	uint32_t depth;
-	double min, max; /* the planned value's range (finite elements) */
-	int64_t nans;
+	double min, max;         /* the planned value's range (finite elements) */
+	double ref_min, ref_max; /* the reference value's */
+	int64_t ref_nans, ref_infs;
 	bool layout_differs; /* shape or dtype differ from the reference */
 } EachRecord;
 
 /* The range of one input of @main, for the operands of a failing value. */
 typedef struct EachInput {
 	uint32_t id;
-	double min, max;
+	double min, max; /* of the finite elements */
+	int64_t nans, infs;
 } EachInput;
 
 struct CompareEach {
 	const Session *session;
 	double tolerance;
+	bool allow_nonfinite; /* compare --allow-nan */
 	EachSlot *slots;
 	size_t nslots, cap_slots;
 	uint32_t *head, *tail; /* by reference expression id */
@@ -84,13 +92,15 @@ struct CompareEach {
 };
 
 CompareEach *compare_each_new(const Session *s, const IrModule *reference, const IrModule *planned,
-			      const NpyArray *inputs, size_t ninputs, double tolerance)
+			      const NpyArray *inputs, size_t ninputs, double tolerance,
+			      bool allow_nonfinite)
 {
 	CompareEach *x = xcalloc(1, sizeof *x);
 	ExecParam *params;
 	size_t np = exec_params(planned, &params);
 	x->session = s;
 	x->tolerance = tolerance;
+	x->allow_nonfinite = allow_nonfinite;
 	x->nref = reference->nexprs;
 	x->head = xmalloc((x->nref + 1) * sizeof(uint32_t));
 	x->tail = xmalloc((x->nref + 1) * sizeof(uint32_t));
@@ -111,6 +121,10 @@ CompareEach *compare_each_new(const Session *s, const IrModule *reference, const
 		in->max = -INFINITY;
 		for (int64_t i = 0; i < n; i++) {
 			double v = exec_element(&inputs[k], i);
+			in->nans += isnan(v) != 0;
+			in->infs += isinf(v) != 0;
+			if (isinf(v))
+				continue;
 			if (v < in->min)
 				in->min = v;
 			if (v > in->max)
@@ -249,24 +263,34 @@ static bool same_layout(const NpyArray *a, const NpyArray *b)
 	return true;
 }
 
-/* Fills r's errors of got against want and got's range. */
+/* Widens [*lo, *hi] by v unless it is NaN or infinite. */
+static void widen(double v, double *lo, double *hi)
+{
+	if (!isfinite(v))
+		return;
+	if (v < *lo)
+		*lo = v;
+	if (v > *hi)
+		*hi = v;
+}
+
+/* Fills r's errors of got against want and both ranges: an element is bad
+ * past tolerance, or when a NaN or infinity on one side is not the same on
+ * the other (whether the same one passes is the caller's, from the
+ * reference's counts). */
 static void compare_values(EachRecord *r, const NpyArray *got, const NpyArray *want)
 {
 	int64_t n = npy_array_count(got);
-	r->min = INFINITY;
-	r->max = -INFINITY;
+	r->min = r->ref_min = INFINITY;
+	r->max = r->ref_max = -INFINITY;
 	for (int64_t i = 0; i < n; i++) {
 		double a = exec_element(got, i), b = exec_element(want, i), d, rel;
-		if (isnan(a))
-			r->nans++;
-		else if (!isinf(a)) {
-			if (a < r->min)
-				r->min = a;
-			if (a > r->max)
-				r->max = a;
-		}
-		if (isnan(a) || isnan(b)) {
-			if (!(isnan(a) && isnan(b))) {
+		widen(a, &r->min, &r->max);
+		widen(b, &r->ref_min, &r->ref_max);
+		if (!isfinite(a) || !isfinite(b)) {
+			r->ref_nans += isnan(b) != 0;
+			r->ref_infs += isinf(b) != 0;
+			if (!((isnan(a) && isnan(b)) || a == b)) {
 				r->max_abs = r->max_rel = INFINITY;
 				r->bad++;
 			}
@@ -283,6 +307,19 @@ static void compare_values(EachRecord *r, const NpyArray *got, const NpyArray *w
 		if (!(d <= r->tol * (fabs(b) > 1 ? fabs(b) : 1)))
 			r->bad++;
 	}
+}
+
+/* Whether r's reference holds a NaN or an infinity. */
+static bool nonfinite(const EachRecord *r)
+{
+	return r->ref_nans || r->ref_infs;
+}
+
+/* Whether r fails the comparison: past tolerance, or not finite in the
+ * reference when that is not allowed. */
+static bool fails(const CompareEach *x, const EachRecord *r)
+{
+	return r->bad > 0 || (nonfinite(r) && !x->allow_nonfinite);
 }
 
 void compare_each_observe_planned(void *context, const Expr *call, uint32_t field, int32_t device,
@@ -347,11 +384,18 @@ static const char *device_text(const CompareEach *x, int32_t device)
 static void print_row(CmdContext *ctx, const CompareEach *x, const EachRecord *r)
 {
 	StrBuf name;
-	char bad[48];
+	char bad[96];
 	strbuf_init(&name);
 	record_name(&name, x, r);
 	if (r->layout_differs)
 		snprintf(bad, sizeof bad, "shape/dtype");
+	else if (r->ref_nans && r->ref_infs)
+		snprintf(bad, sizeof bad, "%lld/%lld (%lld NaN, %lld inf)", (long long)r->bad,
+			 (long long)r->count, (long long)r->ref_nans, (long long)r->ref_infs);
+	else if (nonfinite(r))
+		snprintf(bad, sizeof bad, "%lld/%lld (%lld %s)", (long long)r->bad,
+			 (long long)r->count, (long long)(r->ref_nans + r->ref_infs),
+			 r->ref_nans ? "NaN" : "inf");
 	else
 		snprintf(bad, sizeof bad, "%lld/%lld", (long long)r->bad, (long long)r->count);
 	fprintf(ctx->out, "  %-24s %-20s %-8s %-10.3g %-10.3g %-9.2g %s\n", name.data,
@@ -388,8 +432,20 @@ static int32_t copied_to(const Expr *e)
 	return -1;
 }
 
-/* The operands of r's value: each one's type, device and range. */
-static void print_operands(CmdContext *ctx, const CompareEach *x, const EachRecord *r)
+/* ", 3 NaN, 1 inf" when there are any. */
+static void print_counts(CmdContext *ctx, int64_t nans, int64_t infs)
+{
+	if (nans)
+		fprintf(ctx->out, ", %lld NaN", (long long)nans);
+	if (infs)
+		fprintf(ctx->out, ", %lld inf", (long long)infs);
+}
+
+/* The operands of r's value: each one's type, device and range in the
+ * planned run; in_reference: each one's type and range (with its NaN and
+ * infinities) in the reference run, which ran on the cpu alone. */
+static void print_operands(CmdContext *ctx, const CompareEach *x, const EachRecord *r,
+			   bool in_reference)
 {
 	const Expr *call = r->e;
 	for (uint32_t a = 0; a < call->u.call.nargs; a++) {
@@ -397,6 +453,7 @@ static void print_operands(CmdContext *ctx, const CompareEach *x, const EachReco
 		StrBuf name, type;
 		bool known = false;
 		double lo = 0, hi = 0;
+		int64_t nans = 0, infs = 0;
 		strbuf_init(&name);
 		strbuf_init(&type);
 		const Expr *base = v;
@@ -425,8 +482,12 @@ static void print_operands(CmdContext *ctx, const CompareEach *x, const EachReco
 			if (base == v || (field < nfields && last + 1 >= nfields)) {
 				const EachRecord *o =
 					&x->records[base == v ? last : last + 1 - nfields + field];
-				lo = o->min;
-				hi = o->max;
+				lo = in_reference ? o->ref_min : o->min;
+				hi = in_reference ? o->ref_max : o->max;
+				if (in_reference) {
+					nans = o->ref_nans;
+					infs = o->ref_infs;
+				}
 				known = true;
 			}
 		} else if (v->kind == EXPR_VAR) {
@@ -434,19 +495,25 @@ static void print_operands(CmdContext *ctx, const CompareEach *x, const EachReco
 				if (x->inputs[k].id == v->id) {
 					lo = x->inputs[k].min;
 					hi = x->inputs[k].max;
+					nans = x->inputs[k].nans;
+					infs = x->inputs[k].infs;
 					known = true;
 				}
 		}
 		fprintf(ctx->out, "    operand %u: %s: %s", a, name.data, type.data);
-		if (v->device >= 0)
+		if (v->device >= 0 && !in_reference)
 			fprintf(ctx->out, " on %s", device_text(x, v->device));
-		if (copied_to(call->u.call.args[a]) >= 0)
+		if (copied_to(call->u.call.args[a]) >= 0 && !in_reference)
 			fprintf(ctx->out, ", copied to %s",
 				device_text(x, copied_to(call->u.call.args[a])));
 		if (known && lo <= hi)
 			fprintf(ctx->out, ", range [%.4g, %.4g]", lo, hi);
+		else if (known)
+			fputs(", no finite element", ctx->out);
 		else if (v->kind == EXPR_CONSTANT)
 			fputs(", a constant", ctx->out);
+		if (known)
+			print_counts(ctx, nans, infs);
 		fputc('\n', ctx->out);
 		strbuf_free(&name);
 		strbuf_free(&type);
@@ -465,7 +532,7 @@ static void print_why(CmdContext *ctx, const CompareEach *x, const EachRecord *r
 	if (!an || r->e->id >= an->nexprs || !an->by_id[r->e->id])
 		return;
 	strbuf_init(&sb);
-	plan_explain(&sb, an, an->by_id[r->e->id], &x->session->devices);
+	plan_explain(&sb, an, an->by_id[r->e->id], &x->session->devices, x->session->trace);
 	for (size_t i = 0; i < sb.len; i++)
 		nlines += sb.data[i] == '\n' || i + 1 == sb.len;
 	for (const char *p = sb.data; *p; line++) {
@@ -482,43 +549,70 @@ static void print_why(CmdContext *ctx, const CompareEach *x, const EachRecord *r
 	strbuf_free(&sb);
 }
 
+/* A record in the table of the worst, with whether it fails. */
+typedef struct EachRow {
+	const EachRecord *r;
+	bool fails;
+} EachRow;
+
 static int compare_worst(const void *pa, const void *pb)
 {
-	const EachRecord *a = *(const EachRecord *const *)pa, *b = *(const EachRecord *const *)pb;
-	/* past tolerance first, then by relative error, then in execution order */
-	if ((a->bad > 0) != (b->bad > 0))
-		return a->bad > 0 ? -1 : 1;
-	if (a->max_rel != b->max_rel)
-		return a->max_rel > b->max_rel ? -1 : 1;
-	return a < b ? -1 : a > b;
+	const EachRow *a = pa, *b = pb;
+	/* failing first, then by relative error, then in execution order */
+	if (a->fails != b->fails)
+		return a->fails ? -1 : 1;
+	if (a->r->max_rel != b->r->max_rel)
+		return a->r->max_rel > b->r->max_rel ? -1 : 1;
+	return a->r < b->r ? -1 : a->r > b->r;
 }
 
-size_t compare_each_report(CompareEach *x, CmdContext *ctx, bool all, size_t top)
+/* The heading of a value named in the report: "%x = OP[ on DEVICE] (FILE:L:C)". */
+static void print_heading(CmdContext *ctx, const CompareEach *x, const char *what,
+			  const EachRecord *r, bool device)
 {
-	const EachRecord *first = NULL;
-	size_t past = 0;
+	StrBuf name;
+	strbuf_init(&name);
+	record_name(&name, x, r);
+	fprintf(ctx->out, "%s: %s = %s", what, name.data, ir_call_op_name(r->e));
+	if (device)
+		fprintf(ctx->out, " on %s", device_text(x, r->device));
+	if (r->e->pos.line)
+		fprintf(ctx->out, " (%s:%u:%u)", session_module_name(x->session), r->e->pos.line,
+			r->e->pos.col);
+	strbuf_free(&name);
+}
+
+CompareEachCounts compare_each_report(CompareEach *x, CmdContext *ctx, bool all, size_t top)
+{
+	const EachRecord *first = NULL, *first_nonfinite = NULL;
+	CompareEachCounts counts = {0, 0};
+	size_t with_nonfinite = 0;
 	for (size_t i = 0; i < x->nrecords; i++) {
-		if (x->records[i].bad == 0)
+		const EachRecord *r = &x->records[i];
+		if (nonfinite(r)) {
+			if (!first_nonfinite)
+				first_nonfinite = r;
+			with_nonfinite++;
+		}
+		if (r->bad == 0)
 			continue;
 		if (!first)
-			first = &x->records[i];
-		past++;
+			first = r;
+		counts.differ++;
 	}
-	fprintf(ctx->out, "each: %zu value%s compared in execution order, %zu past tolerance\n",
-		x->nrecords, x->nrecords == 1 ? "" : "s", past);
+	if (!x->allow_nonfinite)
+		counts.nonfinite = with_nonfinite;
+	fprintf(ctx->out, "each: %zu value%s compared in execution order, %zu past tolerance",
+		x->nrecords, x->nrecords == 1 ? "" : "s", counts.differ);
+	if (with_nonfinite)
+		fprintf(ctx->out, ", %zu with NaN or infinity in the reference%s", with_nonfinite,
+			x->allow_nonfinite ? " (allowed)" : "");
+	fputc('\n', ctx->out);
 	if (x->unmatched)
 		cmd_note(ctx, "%zu value%s of the planned run had no reference to compare with",
 			 x->unmatched, x->unmatched == 1 ? "" : "s");
 	if (first) {
-		StrBuf name;
-		strbuf_init(&name);
-		record_name(&name, x, first);
-		fprintf(ctx->out, "first past tolerance: %s = %s on %s", name.data,
-			ir_call_op_name(first->e), device_text(x, first->device));
-		if (first->e->pos.line)
-			fprintf(ctx->out, " (%s:%u:%u)",
-				x->session->path ? x->session->path : "module", first->e->pos.line,
-				first->e->pos.col);
+		print_heading(ctx, x, "first past tolerance", first, true);
 		if (first->layout_differs)
 			fputs(": its shape or dtype differs from the reference\n", ctx->out);
 		else
@@ -529,9 +623,23 @@ size_t compare_each_report(CompareEach *x, CmdContext *ctx, bool all, size_t top
 				(long long)first->bad, (long long)first->count,
 				first->count == 1 ? "" : "s", first->tol, first->depth,
 				first->depth == 1 ? "" : "s", first->max_abs, first->max_rel);
-		strbuf_free(&name);
-		print_operands(ctx, x, first);
+		print_operands(ctx, x, first, false);
 		print_why(ctx, x, first);
+	}
+	if (first_nonfinite) {
+		/* the values before it were finite: this op made the NaN or
+		 * infinity out of finite operands, unless an input held one */
+		print_heading(ctx, x, "first NaN or infinity in the reference", first_nonfinite,
+			      false);
+		fputs(": ", ctx->out);
+		if (first_nonfinite->ref_nans)
+			fprintf(ctx->out, "%lld NaN%s", (long long)first_nonfinite->ref_nans,
+				first_nonfinite->ref_infs ? ", " : "");
+		if (first_nonfinite->ref_infs)
+			fprintf(ctx->out, "%lld inf", (long long)first_nonfinite->ref_infs);
+		fprintf(ctx->out, " of %lld element%s\n", (long long)first_nonfinite->count,
+			first_nonfinite->count == 1 ? "" : "s");
+		print_operands(ctx, x, first_nonfinite, true);
 	}
 	if (all) {
 		fputs("every value, in execution order:\n", ctx->out);
@@ -539,16 +647,28 @@ size_t compare_each_report(CompareEach *x, CmdContext *ctx, bool all, size_t top
 		for (size_t i = 0; i < x->nrecords; i++)
 			print_row(ctx, x, &x->records[i]);
 	} else if (x->nrecords && top) {
-		const EachRecord **order = xmalloc(x->nrecords * sizeof *order);
-		size_t n = x->nrecords < top ? x->nrecords : top;
-		for (size_t i = 0; i < x->nrecords; i++)
-			order[i] = &x->records[i];
-		qsort(order, x->nrecords, sizeof *order, compare_worst);
-		fprintf(ctx->out, "worst %zu by relative error:\n", n);
-		print_header(ctx);
-		for (size_t i = 0; i < n; i++)
-			print_row(ctx, x, order[i]);
-		free(order);
+		/* a value equal to its reference says nothing: a table of zeros
+		 * is left out */
+		EachRow *rows = xmalloc(x->nrecords * sizeof *rows);
+		size_t nrows = 0, n;
+		for (size_t i = 0; i < x->nrecords; i++) {
+			const EachRecord *r = &x->records[i];
+			if (r->max_abs > 0 || fails(x, r))
+				rows[nrows++] = (EachRow){r, fails(x, r)};
+		}
+		qsort(rows, nrows, sizeof *rows, compare_worst);
+		n = nrows < top ? nrows : top;
+		if (nrows == 0) {
+			fprintf(ctx->out, "nothing past tolerance: every value equals the "
+					  "reference's\n");
+		} else {
+			fprintf(ctx->out, "worst %zu by relative error%s:\n", n,
+				counts.differ || counts.nonfinite ? "" : " (none past tolerance)");
+			print_header(ctx);
+			for (size_t i = 0; i < n; i++)
+				print_row(ctx, x, rows[i].r);
+		}
+		free(rows);
 	}
-	return past;
+	return counts;
 }

@@ -18,11 +18,20 @@
 
 typedef struct CompareEach CompareEach;
 
+/* What compare_each_report found: values past tolerance (differ), and
+ * values whose reference holds a NaN or an infinity that allow_nonfinite
+ * did not allow (nonfinite; the two may overlap). */
+typedef struct CompareEachCounts {
+	size_t differ, nonfinite;
+} CompareEachCounts;
+
 /* A tracker for runs of reference and planned (versions of one module)
  * with inputs (those of @main, in exec_params order), under the
- * `tolerance` setting. */
+ * `tolerance` setting; allow_nonfinite (compare --allow-nan) lets a NaN or
+ * an infinity of the reference pass where the planned run has the same. */
 CompareEach *compare_each_new(const Session *s, const IrModule *reference, const IrModule *planned,
-			      const NpyArray *inputs, size_t ninputs, double tolerance);
+			      const NpyArray *inputs, size_t ninputs, double tolerance,
+			      bool allow_nonfinite);
 void compare_each_free(CompareEach *x);
 /* ExecObserver: keeps the reference run's values. */
 void compare_each_observe_reference(void *context, const Expr *call, uint32_t field, int32_t device,
@@ -31,9 +40,10 @@ void compare_each_observe_reference(void *context, const Expr *call, uint32_t fi
 void compare_each_observe_planned(void *context, const Expr *call, uint32_t field, int32_t device,
 				  NpyArray *value);
 /* Prints how many values were compared, the first past its tolerance (its
- * op, device, operands' ranges and why it is on its device), then every
- * value (all) or the top worst by relative error. Returns how many values
- * are past tolerance. */
-size_t compare_each_report(CompareEach *x, CmdContext *ctx, bool all, size_t top);
+ * op, device, operands' ranges and why it is on its device), the first
+ * whose reference holds a NaN or an infinity (its op and operands), then
+ * every value (all) or the top worst by relative error, leaving out those
+ * that equal their reference. */
+CompareEachCounts compare_each_report(CompareEach *x, CmdContext *ctx, bool all, size_t top);
 
 #endif

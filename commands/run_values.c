@@ -2,8 +2,10 @@
  * run_values.c - what `run` keeps and dumps of the values it computes.
  *
  * The run's observer (ExecOptions.observe) gets every operator's result on
- * the host. It keeps @main's results always and every other value only
- * under `set keep-values on` (in the session, for `print`), and with
+ * the host. It keeps @main's results always and every other value while
+ * they fit in the budget the run gives (a quarter of the free memory;
+ * nothing under `set keep-values off`), in the session, for `print`; the
+ * values past it are counted and a note says how many. With
  * `run --dump DIR` writes each one to DIR as `.npy`, named after its
  * binding, with DIR/manifest.json listing name, file, op, device, shape
  * and dtype in execution order. The inputs join them when the run ends.
@@ -38,7 +40,9 @@ struct RunValues {
 	char **files; /* names used so far, to number repeats */
 	size_t nfiles, cap_files;
 	size_t dumped;
-	char *error; /* the first write error */
+	size_t offered;        /* the values the run computed */
+	const char *budget_of; /* what the budget is a quarter of */
+	char *error;           /* the first write error */
 	bool keep_every;
 };
 
@@ -57,7 +61,8 @@ static void mark_results(RunValues *k, const Expr *e, int budget)
 	k->is_result[e->id] = true;
 }
 
-RunValues *run_values_new(CmdContext *ctx, const IrModule *m, const char *dump_dir)
+RunValues *run_values_new(CmdContext *ctx, const IrModule *m, const char *dump_dir, uint64_t budget,
+			  const char *budget_of)
 {
 	RunValues *k;
 	int32_t main_index = ir_find_global(m, "main");
@@ -76,6 +81,7 @@ RunValues *run_values_new(CmdContext *ctx, const IrModule *m, const char *dump_d
 	k->ctx = ctx;
 	k->m = m;
 	k->dir = dump_dir;
+	k->budget_of = budget_of;
 	k->keep_every = ctx->session->settings.keep_values;
 	k->is_result = xcalloc(m->nexprs + 1, sizeof(bool));
 	k->let_var = ir_let_names(m);
@@ -83,7 +89,7 @@ RunValues *run_values_new(CmdContext *ctx, const IrModule *m, const char *dump_d
 		mark_results(k, m->globals[main_index].fn->u.fn.body, RUN_VALUES_STEPS);
 	if (dump_dir)
 		k->manifest = json_object_new_array();
-	session_values_start(&ctx->session->values, m, k->keep_every);
+	session_values_start(&ctx->session->values, m, k->keep_every, budget);
 	return k;
 }
 
@@ -167,7 +173,9 @@ void run_values_observe(void *context, const Expr *call, uint32_t field, int32_t
 			NpyArray *value)
 {
 	RunValues *k = context;
+	SessionValues *values = &k->ctx->session->values;
 	bool result = call->id < k->m->nexprs && k->is_result[call->id];
+	k->offered++;
 	if (k->dir) {
 		StrBuf name;
 		strbuf_init(&name);
@@ -175,13 +183,11 @@ void run_values_observe(void *context, const Expr *call, uint32_t field, int32_t
 		dump_value(k, name.data, ir_call_op_name(call), device, value);
 		strbuf_free(&name);
 	}
-	if (!result && k->keep_every &&
-	    k->ctx->session->values.bytes + value->nbytes > exec_physical_memory() / 4) {
-		/* bounded: a quarter of the machine's memory */
-		k->ctx->session->values.dropped++;
+	if (!result && k->keep_every && values->bytes + value->nbytes > values->budget) {
+		values->dropped++;
 		npy_array_free(value);
 	} else if (result || k->keep_every)
-		session_values_add(&k->ctx->session->values, call->id, field, device,
+		session_values_add(values, call->id, field, device,
 				   result ? VALUE_KEPT_RESULT : VALUE_KEPT_OP, value);
 	else
 		npy_array_free(value);
@@ -215,11 +221,6 @@ bool run_values_finish(RunValues *k, NpyArray *inputs, size_t n, bool ok)
 				JSON_C_TO_STRING_PRETTY | JSON_C_TO_STRING_NOSLASHESCAPE, &len);
 			file_write_all(path, text, len, &k->error);
 		}
-		if (!k->error && k->ctx->session->values.dropped)
-			cmd_warning(k->ctx,
-				    "%zu values were not kept for 'print': past a quarter "
-				    "of the memory",
-				    k->ctx->session->values.dropped);
 		if (k->error) {
 			cmd_error(k->ctx, "run --dump: %s", k->error);
 			status = false;
@@ -229,6 +230,14 @@ bool run_values_finish(RunValues *k, NpyArray *inputs, size_t n, bool ok)
 				k->dumped == 1 ? "" : "s", k->dir);
 		}
 		free(path);
+	}
+	if (ok && k->ctx->session->values.dropped) {
+		char budget[32];
+		cmd_format_bytes(budget, sizeof budget, (double)k->ctx->session->values.budget);
+		cmd_note(k->ctx,
+			 "%zu of the run's %zu values were not kept for 'print': the values "
+			 "kept may take %s, a quarter of %s",
+			 k->ctx->session->values.dropped, k->offered, budget, k->budget_of);
 	}
 	if (k->manifest)
 		json_object_put(k->manifest);

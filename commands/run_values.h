@@ -18,8 +18,12 @@ typedef struct RunValues RunValues;
 
 /* A keeper for a run of m; with dump_dir the directory is made (one level)
  * if missing. NULL after reporting when it cannot be. Starts the session's
- * values afresh. */
-RunValues *run_values_new(CmdContext *ctx, const IrModule *m, const char *dump_dir);
+ * values afresh: @main's inputs and results, and under keep-values every
+ * other value while all of them take at most budget bytes, a quarter of
+ * what budget_of names (a static string, for the note on values left
+ * out). */
+RunValues *run_values_new(CmdContext *ctx, const IrModule *m, const char *dump_dir, uint64_t budget,
+			  const char *budget_of);
 /* ExecObserver. */
 void run_values_observe(void *context, const Expr *call, uint32_t field, int32_t device,
 			NpyArray *value);

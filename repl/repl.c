@@ -38,6 +38,7 @@
 #include <readline/readline.h>
 
 #include "interrupt.h"
+#include "path.h"
 #include "pager.h"
 
 enum { REPL_HISTORY_SIZE = 1000 };
@@ -104,10 +105,18 @@ void repl_install_sigint(void)
 	sigaction(SIGINT, &sa, NULL);
 }
 
+/* The history file, absolute: `cd` may change the folder before it is
+ * written. */
 static char *repl_history_file(void)
 {
 	const char *env = getenv("DEVPLAN_HISTORY");
 	const char *home = getenv("HOME");
+	if (env && *env && env[0] != '/') {
+		char *cwd = path_current_dir();
+		char *path = cwd ? path_join(cwd, env) : xstrdup(env);
+		free(cwd);
+		return path;
+	}
 	if (env)
 		return *env ? xstrdup(env) : NULL;
 	if (!home || !*home)

@@ -28,6 +28,7 @@
  *   load, reload, source  read files named by the input (or the module
  *                         file again);
  *   quit                  stops the session (ctx->quit);
+ *   cd                    moves the process to another folder;
  *   save, bugreport       write FILE, create DIR and the files in it;
  *   diff                  not `diff --module FILE`, which reads FILE;
  *   reduce                only without -o/--output (writes FILE) and not
@@ -206,7 +207,8 @@ static bool line_allowed(const char *line)
 		ok = true;
 	else if (cmd->handler == cmd_load || cmd->handler == cmd_reload ||
 		 cmd->handler == cmd_source || cmd->handler == cmd_quit ||
-		 cmd->handler == cmd_save || cmd->handler == cmd_bugreport)
+		 cmd->handler == cmd_save || cmd->handler == cmd_bugreport ||
+		 cmd->handler == cmd_cd)
 		ok = false;
 	else if (cmd->handler == cmd_record)
 		ok = argc == 1 || (argc == 2 && strcmp(argv[1], "off") == 0);

@@ -1,6 +1,6 @@
 /*
  * plan_case.h - reading a planning case (NAME.dp, NAME.relay, NAME.expect)
- * into a Session for the unit tests, as ../shared/tools/check-cases runs it.
+ * into a Session for the unit tests, as tests/check-cases runs it.
  *
  * Header-only: each test executable that includes it gets its own copy.
  * The caller owns the returned module path.

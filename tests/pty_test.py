@@ -12,8 +12,9 @@ on a big module within a second and the session goes on, Ctrl-C stops
 `reduce` with the smallest module so far written; SIGTERM and
 SIGHUP at the prompt save the history, give the terminal back and exit
 with 128 + the signal; two sessions that ran side by side both keep their
-lines in one history file; a history file that cannot be read is left as
-it is, with a warning. Every wait has a deadline, so a broken REPL fails
+lines in one history file; a relative history file stays where devplan
+started after `cd`; a history file that cannot be read is left as it is,
+with a warning. Every wait has a deadline, so a broken REPL fails
 the test instead of hanging it. Prints one line per check and exits 1 when
 any failed.
 """
@@ -375,6 +376,28 @@ def check_concurrent_histories(devplan, home):
                                    b"echo session-b\n")), repr(saved))
 
 
+def check_history_after_cd(devplan, home):
+    """A relative DEVPLAN_HISTORY names a file of the folder devplan started
+    in, even after `cd` moved it."""
+    os.mkdir(os.path.join(home, "elsewhere"))
+    r = Repl(devplan, home, "history-relative")
+    try:
+        r.expect(PROMPT)
+        r.send(b"cd elsewhere\r")
+        r.expect(PROMPT)
+        r.send(b"echo after-cd\r")
+        r.expect(PROMPT)
+        r.send(b"quit\r")
+        status = r.wait()
+    finally:
+        r.close()
+    saved = read_file(os.path.join(home, "history-relative"))
+    check("a relative history file stays where devplan started after cd",
+          status == 0 and b"echo after-cd" in saved
+          and not os.path.exists(os.path.join(home, "elsewhere", "history-relative")),
+          "status %r, %r" % (status, saved))
+
+
 def check_unreadable_history(devplan, home):
     """A history file that is a directory, or that cannot be read, stays."""
     cases = [("a directory", os.path.join(home, "history-dir"))]
@@ -475,6 +498,7 @@ def main():
         check_terminate(devplan, home, signal.SIGTERM)
         check_terminate(devplan, home, signal.SIGHUP)
         check_concurrent_histories(devplan, home)
+        check_history_after_cd(devplan, home)
         check_unreadable_history(devplan, home)
     print("%d failed" % failures)
     return 1 if failures else 0

@@ -362,8 +362,114 @@ static void test_split_and_quotes(void **state)
 	commands_free_words(argc, argv);
 
 	assert_false(commands_split("echo \"open", &argc, &argv, &err));
-	assert_string_equal(err, "unterminated quote");
+	assert_string_equal(err, "unterminated quote at column 6");
 	free(err);
+
+	/* escapes inside quotes; outside, a backslash before a letter stays */
+	assert_true(commands_split("echo \"a\\nb\\tc\\rd\\x41\\xfF\" x\\ny", &argc, &argv, &err));
+	assert_int_equal(argc, 3);
+	assert_string_equal(argv[1], "a\nb\tc\rdA\xff");
+	assert_string_equal(argv[2], "x\\ny");
+	commands_free_words(argc, argv);
+}
+
+/* What a script could not hold, and no recording writes, is refused
+ * with the column it is at. */
+static void test_split_refuses(void **state)
+{
+	static const char *const cases[][2] = {
+		{"save \"a\nb\"", "control character \\n inside quotes at column 8; write it \\n "
+				  "inside double quotes"},
+		{"save a\001b", "control character \\x01 at column 7; write it \\x01 inside double "
+				"quotes"},
+		{"save \"a\177\"", "control character \\x7f inside quotes at column 8; write it "
+				   "\\x7f inside double quotes"},
+		{"save \"a\\qb\"", "unknown escape '\\q' at column 8 (inside double quotes: \\\" "
+				   "\\\\ \\n \\t \\r \\xNN)"},
+		{"save \"\\x4\"", "'\\x' at column 7 needs two hex digits"},
+		{"save \"\\x00\"", "'\\x00' at column 7: a word cannot hold a NUL byte"},
+		{"save \"a\\", "unterminated quote at column 6"},
+	};
+	int argc;
+	char **argv;
+	char *err;
+	(void)state;
+	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+		assert_false(commands_split(cases[i][0], &argc, &argv, &err));
+		if (strcmp(err, cases[i][1]) != 0)
+			fail_msg("'%s': '%s', not '%s'", cases[i][0], err, cases[i][1]);
+		free(err);
+	}
+	/* a tab is a blank outside quotes and itself inside them */
+	assert_true(commands_split("save\t\"a\tb\"", &argc, &argv, &err));
+	assert_int_equal(argc, 2);
+	assert_string_equal(argv[1], "a\tb");
+	commands_free_words(argc, argv);
+}
+
+/* Every byte 1-255 in a word, alone and among others, is written by
+ * commands_put_word as one line that splits back into that word alone. */
+static void test_put_word_round_trip(void **state)
+{
+	char word[300], line[1200];
+	(void)state;
+	for (int c = 1; c < 256; c++) {
+		const char *forms[] = {"%c", "a%cb", "%c%c", "#%c \"\\"};
+		for (size_t k = 0; k < sizeof forms / sizeof forms[0]; k++) {
+			StrBuf sb;
+			int argc;
+			char **argv, *err;
+			snprintf(word, sizeof word, forms[k], c, c);
+			strbuf_init(&sb);
+			strbuf_puts(&sb, "save ");
+			commands_put_word(&sb, word);
+			snprintf(line, sizeof line, "%s", sb.data);
+			strbuf_free(&sb);
+			for (const char *p = line; *p; p++)
+				if ((unsigned char)*p < 0x20 || *p == 0x7f)
+					fail_msg("byte %d: '%s' holds a control character", c,
+						 line);
+			if (!commands_split(line, &argc, &argv, &err))
+				fail_msg("byte %d: '%s' does not split: %s", c, line, err);
+			if (argc != 2 || strcmp(argv[1], word) != 0)
+				fail_msg("byte %d: '%s' splits into %d words", c, line, argc);
+			commands_free_words(argc, argv);
+		}
+	}
+	/* valid UTF-8 stays as it is; a stray byte of it is escaped */
+	{
+		StrBuf sb;
+		strbuf_init(&sb);
+		commands_put_word(&sb, "caf\xc3\xa9");
+		strbuf_putc(&sb, ' ');
+		commands_put_word(&sb, "a\xc3");
+		strbuf_putc(&sb, ' ');
+		commands_put_word(&sb, "\xed\xa0\x80");
+		assert_string_equal(sb.data, "caf\xc3\xa9 \"a\\xc3\" \"\\xed\\xa0\\x80\"");
+		strbuf_free(&sb);
+	}
+}
+
+/* A line a script could not hold as it is becomes one it can, or a
+ * comment: a newline in a file name never becomes a second command. */
+static void test_recorded_line(void **state)
+{
+	static const char *const cases[][2] = {
+		{"save y.relay", "save y.relay\n"},
+		{"save \"a b\" # c", "save \"a b\" # c\n"},
+		{"save y\nsave victim.txt", "-save y save victim.txt\n"},
+		{"save \"y\\nsave victim.txt #\"", "save \"y\\nsave victim.txt #\"\n"},
+		{"save \"y\nsave victim.txt #\"",
+		 "# not replayed, it does not read back: save \"y\\nsave victim.txt #\"\n"},
+		{"save \"y\rx\"", "# not replayed, it does not read back: save \"y\\rx\"\n"},
+	};
+	(void)state;
+	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+		char *text = commands_recorded_line(cases[i][0], NULL, i == 2);
+		if (strcmp(text, cases[i][1]) != 0)
+			fail_msg("'%s' is recorded '%s', not '%s'", cases[i][0], text, cases[i][1]);
+		free(text);
+	}
 }
 
 static void test_quoted_command_line(void **state)
@@ -375,7 +481,7 @@ static void test_quoted_command_line(void **state)
 	assert_int_equal(run(f, "# nothing"), 0);
 	assert_string_equal(f->out, "");
 	assert_int_equal(run(f, "echo \"oops"), 1);
-	assert_string_equal(f->err, "error: unterminated quote\n");
+	assert_string_equal(f->err, "error: unterminated quote at column 6\n");
 }
 
 /* ---- settings ---- */
@@ -735,11 +841,20 @@ static void test_run_dump_and_print(void **state)
 	}
 	npy_array_free(&a);
 	npy_array_free(&relu);
-	/* print reads the kept results and inputs; the rest needs keep-values */
+	/* print reads every value the run kept, the final ones as `result.I`;
+	 * under keep-values off only the results and inputs */
 	assert_int_equal(run(f, "print %1"), 0);
 	assert_non_null(strstr(f->out, "result of run 1"));
+	assert_int_equal(run(f, "print %0"), 0);
+	assert_non_null(strstr(f->out, "value of run 1"));
+	assert_int_equal(run(f, "print result.1"), 0);
+	assert_non_null(
+		strstr(f->out, "result.1 = Tensor[(2, 1), float32] on cpu:0, result of run 1"));
+	assert_int_equal(run(f, "set keep-values off"), 0);
+	assert_int_equal(run(f, "run"), 0);
+	assert_int_equal(run(f, "print %a"), 0);
 	assert_int_not_equal(run(f, "print %0"), 0);
-	assert_non_null(strstr(f->err, "was not kept"));
+	assert_non_null(strstr(f->err, "'%0' was not kept: under 'set keep-values off'"));
 	/* a file where the directory should be */
 	snprintf(line, sizeof line, "run --dump %s/d/a.npy", dir);
 	assert_int_not_equal(run(f, line), 0);
@@ -1106,47 +1221,61 @@ static void test_interrupt_flag(void **state)
 	assert_int_equal(f->session.phases_done, 0);
 }
 
-/* record's rewriting of file arguments: relative ones absolute against the
- * current directory (`$` in the expected lines), everything else as typed. */
-static void test_absolute_paths(void **state)
+/* Which words name files, and in which role (commands_path_words), seen
+ * through commands_map_paths with a map that writes each as ROLE:typed
+ * (I input, O output, D a folder written, C the folder `cd` goes to). */
+static char *mark_role(void *arg, const CmdPathWord *w, const char *typed)
+{
+	static const char roles[] = {[CMD_PATH_INPUT] = 'I',
+				     [CMD_PATH_OUTPUT] = 'O',
+				     [CMD_PATH_OUTPUT_DIR] = 'D',
+				     [CMD_PATH_DIRECTORY] = 'C'};
+	(void)arg;
+	return xasprintf("%c:%s", roles[w->role], typed);
+}
+
+static void test_path_words(void **state)
 {
 	static const char *const cases[][2] = {
-		{"load m.relay", "load $/m.relay"},
-		{"load /abs/m.relay", "load /abs/m.relay"},
-		{"lo ./m.relay", "lo $/m.relay"},
-		{"source \"my script.dp\"", "source \"$/my script.dp\""},
-		{"save out.relay --phase parse", "save $/out.relay --phase parse"},
+		{"load m.relay", "load I:m.relay --as m.relay"},
+		{"lo /abs/m.relay", "lo I:/abs/m.relay --as /abs/m.relay"},
+		{"load m.relay --as shown.relay", "load I:m.relay --as shown.relay"},
+		/* a failed load of two files is named by the first */
+		{"load a.relay b.relay", "load I:a.relay I:b.relay --as a.relay"},
+		{"source \"my script.dp\"", "source \"I:my script.dp\""},
+		{"save out.relay --phase parse", "save O:out.relay --phase parse"},
 		{"render - --focus %x", "render - --focus %x"},
 		{"render g.svg --depth 2 --html p.html",
-		 "render $/g.svg --depth 2 --html $/p.html"},
-		{"run x=in.npy y=random:3 z=random --output o.npy",
-		 "run x=$/in.npy y=random:3 z=random --output $/o.npy"},
-		{"compare --expect e.npy --top 3", "compare --expect $/e.npy --top 3"},
-		{"load m.relay --as shown.relay", "load $/m.relay --as shown.relay"},
-		{"bugreport report", "bugreport $/report"},
-		{"reduce script t.dp -o small.relay", "reduce script $/t.dp -o $/small.relay"},
-		{"reduce error \"a script\" -o s.relay", "reduce error \"a script\" -o $/s.relay"},
+		 "render O:g.svg --depth 2 --html O:p.html"},
+		{"run x=in.npy y=random:3 z=random --output o.npy --dump d",
+		 "run x=I:in.npy y=random:3 z=random --output O:o.npy --dump D:d"},
+		{"compare --expect e.npy --expect f.npy --top 3",
+		 "compare --expect I:e.npy --expect I:f.npy --top 3"},
+		{"profile a=x.npy", "profile a=I:x.npy"},
+		{"bugreport report", "bugreport D:report"},
+		{"record session.dp", "record O:session.dp"},
+		{"record off", "record off"},
+		{"cd ../models", "cd C:../models"},
+		{"reduce script t.dp -o small.relay", "reduce script I:t.dp -o O:small.relay"},
+		{"reduce error \"a script\" --output s.relay",
+		 "reduce error \"a script\" --output O:s.relay"},
+		{"reduce error script x", "reduce error script x"},
+		{"diff --module other.relay --phase core",
+		 "diff --module I:other.relay --phase core"},
+		{"echo --output x -o y", "echo --output x -o y"},
 		{"placement --json", "placement --json"},
-		{"frobnicate x.relay", "frobnicate x.relay"},
-		{"echo \"unterminated", "echo \"unterminated"},
 	};
-	char *cwd = getcwd(NULL, 0);
 	(void)state;
-	assert_non_null(cwd);
 	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
-		char *actual = commands_absolute_paths(cases[i][0]);
-		StrBuf expected;
-		strbuf_init(&expected);
-		for (const char *p = cases[i][1]; *p; p++)
-			if (*p == '$')
-				strbuf_puts(&expected, cwd);
-			else
-				strbuf_putc(&expected, *p);
-		assert_string_equal(actual, expected.data);
+		char *actual = commands_map_paths(cases[i][0], mark_role, NULL);
+		assert_non_null(actual);
+		if (strcmp(actual, cases[i][1]) != 0)
+			fail_msg("'%s' maps to '%s', not '%s'", cases[i][0], actual, cases[i][1]);
 		free(actual);
-		strbuf_free(&expected);
 	}
-	free(cwd);
+	/* no command: nothing to map */
+	assert_null(commands_map_paths("frobnicate x.relay", mark_role, NULL));
+	assert_null(commands_map_paths("echo \"unterminated", mark_role, NULL));
 }
 
 int main(void)
@@ -1155,6 +1284,9 @@ int main(void)
 		cmocka_unit_test(test_table_is_sorted_and_complete),
 		cmocka_unit_test(test_usage_md_matches_table),
 		cmocka_unit_test(test_split_and_quotes),
+		cmocka_unit_test(test_split_refuses),
+		cmocka_unit_test(test_put_word_round_trip),
+		cmocka_unit_test(test_recorded_line),
 		cmocka_unit_test(test_pipeline_find),
 		cmocka_unit_test(test_suggestions),
 		cmocka_unit_test_setup_teardown(test_exact_alias_and_prefix, setup, teardown),
@@ -1184,7 +1316,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_bfloat16_npy_files, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_run_dump_and_print, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_compare_expect, setup, teardown),
-		cmocka_unit_test(test_absolute_paths),
+		cmocka_unit_test(test_path_words),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -2,9 +2,9 @@
  * test_exec.c - the interpreter and the `run`, `compare` and `profile`
  * commands (core/exec/exec_run.c, core/exec/exec.c, commands/cmd_run.c).
  *
- * [P5] `compare` passes on every planning case of ../shared/cases (planned
+ * [P5] `compare` passes on every planning case of tests/data/cases (planned
  * with the settings its .dp script sets) and on the models of
- * ../shared/models, planned twice: everything on the cpu, and everything
+ * tests/data/models, planned twice: everything on the cpu, and everything
  * on cuda:0 (so that every input crosses and every op runs in the
  * emulator's memory). cuda devices run on the host emulator here (`set gpu
  * emulate`), so planned and reference results must agree exactly; the GPU
@@ -16,7 +16,7 @@
  * real-world resnet50 and mobilenet_v3_large run (bert_base once, with
  * cuda:0 as the fallback, for its 440 MB of weights); vgg11
  * (138M parameters, 7.6 GFLOP) runs once, as the shared case model_vgg11
- * with its convolutions on the GPU, and ../shared/models/vgg11.relay itself
+ * with its convolutions on the GPU, and tests/data/models/vgg11.relay itself
  * only with DEVPLAN_TEST_BIG=1, to keep the suite within a minute on two
  * cores.
  *
@@ -195,7 +195,7 @@ static void compare_passes(Fixture *f, const char *what)
 
 static void test_compare_shared_cases(void **state)
 {
-	const char *dir = DEVPLAN_SHARED_DIR "/cases";
+	const char *dir = DEVPLAN_DATA_DIR "/cases";
 	struct dirent **names;
 	int n = scandir(dir, &names, NULL, alphasort), tested = 0;
 	(void)state;
@@ -231,7 +231,7 @@ static void compare_model_with(const char *name, const char *only_fallback)
 	static const char *const both[] = {"cpu:0", "cuda:0"};
 	const char *const *fallbacks = only_fallback ? &only_fallback : both;
 	size_t nfallbacks = only_fallback ? 1 : DP_COUNT(both);
-	char *module = xasprintf("%s/models/%s.relay", DEVPLAN_SHARED_DIR, name);
+	char *module = xasprintf("%s/models/%s.relay", DEVPLAN_DATA_DIR, name);
 	for (size_t k = 0; k < nfallbacks; k++) {
 		void *fs;
 		Fixture *f;
@@ -1033,7 +1033,7 @@ static void test_missing_copy_is_caught(void **state)
 	bool removed = false;
 	char *err = NULL;
 	run_ok(f, "set fallback cpu:0");
-	assert_true(load_and_plan(f, DEVPLAN_SHARED_DIR "/cases/shared_input.relay"));
+	assert_true(load_and_plan(f, DEVPLAN_DATA_DIR "/cases/shared_input.relay"));
 	broken = ir_module_clone(session_current(&f->session));
 	by_id = ir_index_by_id(broken);
 	for (uint32_t id = 0; id < broken->nexprs; id++) {
@@ -1137,7 +1137,7 @@ static void test_gpu_require_without_gpu(void **state)
 	}
 	free(why);
 	run_ok(f, "set fallback cuda:0");
-	assert_true(load_and_plan(f, DEVPLAN_SHARED_DIR "/cases/plain.relay"));
+	assert_true(load_and_plan(f, DEVPLAN_DATA_DIR "/cases/plain.relay"));
 	run_ok(f, "set gpu require");
 	assert_int_equal(run(f, "run"), 1);
 	assert_non_null(strstr(f->err, "error: no usable GPU for cuda:0 ("));
@@ -1160,14 +1160,15 @@ static void test_run_command(void **state)
 	assert_true(fd >= 0);
 	close(fd);
 	run_ok(f, "set fallback cpu:0");
-	assert_true(load_and_plan(f, DEVPLAN_SHARED_DIR "/cases/shared_input.relay"));
+	assert_true(load_and_plan(f, DEVPLAN_DATA_DIR "/cases/shared_input.relay"));
 	line = xasprintf("run %%a=random:7 c=random --output %s", path);
 	run_ok(f, line);
 	free(line);
 	assert_non_null(strstr(f->out, "result: Tensor[(5, 7), float32] on cpu:0\n"));
 	assert_non_null(strstr(f->out, "  first 8 of 35 values: "));
 	assert_non_null(strstr(f->out, "  checksum: sum "));
-	assert_non_null(strstr(f->err, "note: 1 input not given takes random values: %b=random:1"));
+	assert_non_null(strstr(
+		f->err, "note: 1 input not given takes realistic random values: %b=random:1"));
 	assert_true(npy_read(path, &a, &err));
 	assert_int_equal(a.ndim, 2);
 	npy_array_free(&a);
@@ -1193,7 +1194,7 @@ static void test_profile_command(void **state)
 {
 	Fixture *f = *state;
 	run_ok(f, "set fallback cpu:0");
-	assert_true(load_and_plan(f, DEVPLAN_SHARED_DIR "/cases/shared_input.relay"));
+	assert_true(load_and_plan(f, DEVPLAN_DATA_DIR "/cases/shared_input.relay"));
 	run_ok(f, "profile");
 	assert_non_null(strstr(f->out, "ops:\n"));
 	assert_non_null(strstr(f->out, "@main %b cpu:0 -> cuda:0"));
@@ -1212,6 +1213,10 @@ static void test_profile_command(void **state)
 		assert_non_null(strstr(cpu, "           420           420\n"));
 		assert_non_null(strstr(cuda, "           420           420\n"));
 	}
+	/* the emulator's times are the host's, and the report says so */
+	assert_non_null(strstr(f->err, "note: cuda:0 ran on the host emulator: its times are the "
+				       "cpu kernels' and host memory copies', and say nothing "
+				       "about a GPU\n"));
 	run_ok(f, "run --profile");
 	assert_non_null(strstr(f->out, "result: Tensor[(5, 7), float32] on cpu:0"));
 	assert_non_null(strstr(f->out, "copies:\n"));
@@ -1275,7 +1280,7 @@ static void test_compare_fails_beyond_tolerance(void **state)
 	 * so the failing path is checked through the tolerance: 0 still
 	 * passes equal results */
 	run_ok(f, "set fallback cuda:0");
-	assert_true(load_and_plan(f, DEVPLAN_SHARED_DIR "/models/mlp.relay"));
+	assert_true(load_and_plan(f, DEVPLAN_DATA_DIR "/models/mlp.relay"));
 	run_ok(f, "set tolerance 0");
 	run_ok(f, "compare");
 	assert_non_null(strstr(f->out, "max abs error 0, max rel error 0\ncompare: PASS"));

@@ -47,12 +47,12 @@ static bool gpu_present(void)
 			skip();     \
 	} while (0)
 
-/* ../shared, or where DEVPLAN_SHARED_DIR says (scripts/gpu-check's bundle
- * carries its own copy). */
-static const char *shared_dir(void)
+/* tests/data, or where the environment's DEVPLAN_DATA_DIR says
+ * (scripts/gpu-check's bundle carries its own copy). */
+static const char *data_dir(void)
 {
-	const char *dir = getenv("DEVPLAN_SHARED_DIR");
-	return dir && *dir ? dir : DEVPLAN_SHARED_DIR;
+	const char *dir = getenv("DEVPLAN_DATA_DIR");
+	return dir && *dir ? dir : DEVPLAN_DATA_DIR;
 }
 
 static void set(Session *s, const char *name, const char *value)
@@ -815,7 +815,7 @@ static void test_programs(void **state)
 	(void)state;
 	REQUIRE_GPU();
 	for (size_t i = 0; i < DP_COUNT(cases); i++) {
-		char *dp = xasprintf("%s/cases/%s.dp", shared_dir(), cases[i]);
+		char *dp = xasprintf("%s/cases/%s.dp", data_dir(), cases[i]);
 		FILE *f = fopen(dp, "r");
 		char line[512], module[512] = "";
 		Session s;
@@ -826,7 +826,7 @@ static void test_programs(void **state)
 			if (sscanf(line, "set %63s %255s", name, value) == 2)
 				set(&s, name, value);
 			else if (sscanf(line, "load %255s", value) == 1)
-				snprintf(module, sizeof module, "%s/cases/%s", shared_dir(), value);
+				snprintf(module, sizeof module, "%s/cases/%s", data_dir(), value);
 		}
 		fclose(f);
 		plan_file(&s, module, true);
@@ -835,7 +835,7 @@ static void test_programs(void **state)
 		free(dp);
 	}
 	for (size_t i = 0; i < DP_COUNT(models); i++) {
-		char *path = xasprintf("%s/models/%s.relay", shared_dir(), models[i]);
+		char *path = xasprintf("%s/models/%s.relay", data_dir(), models[i]);
 		Session s;
 		session_init(&s);
 		plan_file(&s, path, false);

@@ -1351,8 +1351,8 @@ static void test_million_bindings(void **state)
 
 /* ---- the shared models and cases, parsed ------------------------------ */
 
-#ifndef DEVPLAN_SHARED_DIR
-#define DEVPLAN_SHARED_DIR "../../shared"
+#ifndef DEVPLAN_DATA_DIR
+#define DEVPLAN_DATA_DIR "data"
 #endif
 
 /* A graph binding's type as TVM printed it: the last `/ * ty=T ... * /` on a
@@ -1509,12 +1509,12 @@ static void infer_directory(const char *dir)
 
 static void test_shared_models(void **state)
 {
-	infer_directory(DEVPLAN_SHARED_DIR "/models");
+	infer_directory(DEVPLAN_DATA_DIR "/models");
 }
 
 static void test_shared_cases(void **state)
 {
-	infer_directory(DEVPLAN_SHARED_DIR "/cases");
+	infer_directory(DEVPLAN_DATA_DIR "/cases");
 }
 
 static void test_model_result_types(void **state)
@@ -1536,8 +1536,7 @@ static void test_model_result_types(void **state)
 		size_t compared;
 		IrModule *mod;
 		int32_t g;
-		snprintf(path, sizeof path, "%s/models/%s.relay", DEVPLAN_SHARED_DIR,
-			 models[i].file);
+		snprintf(path, sizeof path, "%s/models/%s.relay", DEVPLAN_DATA_DIR, models[i].file);
 		mod = infer_file(path, &compared);
 		g = ir_find_global(mod, "main");
 		assert_true(g >= 0);

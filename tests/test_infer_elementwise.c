@@ -473,7 +473,7 @@ static void test_fixed_point_multiply(void **state)
 		    "(Tensor[(8), int32],)");
 }
 
-/* The calls of rw_bert_base.relay (../shared/models/realworld) that use
+/* The calls of rw_bert_base.relay (tests/data/models/realworld) that use
  * this family, with the types TVM printed for them. */
 static void test_bert_calls(void **state)
 {

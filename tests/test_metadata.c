@@ -4,7 +4,7 @@
  * A module loaded with a section prints it back (print_module with
  * show_metadata) so that every `meta[KEY][i]` of the printed text is valid:
  *   - unchanged (no device added, the constants as loaded), byte for byte as
- *     written: TVM's own sections (../shared/models/realworld, the small
+ *     written: TVM's own sections (tests/data/models/realworld, the small
  *     one) and tests/golden/roundtrip/metadata_objects.relay, the whole
  *     text equal to the source's without its comments;
  *   - after planning added a device, or the replicate policy a constant,
@@ -352,7 +352,7 @@ static void check_prints_as_written(const char *path)
 
 static void test_unchanged_sections_print_as_written(void **state)
 {
-	const char *dir = DEVPLAN_SHARED_DIR "/models/realworld";
+	const char *dir = DEVPLAN_DATA_DIR "/models/realworld";
 	DIR *d = opendir(dir);
 	struct dirent *ent;
 	size_t n = 0;
@@ -370,7 +370,7 @@ static void test_unchanged_sections_print_as_written(void **state)
 	}
 	closedir(d);
 	assert_true(n >= 3);
-	check_prints_as_written(DEVPLAN_SHARED_DIR "/models/metadata_small.relay");
+	check_prints_as_written(DEVPLAN_DATA_DIR "/models/metadata_small.relay");
 	check_prints_as_written(GOLDEN);
 	check_prints_as_written(DEVPLAN_SOURCE_DIR "/tests/golden/roundtrip/arange_meta.relay");
 }

@@ -37,7 +37,7 @@
  * let value), over two devices or three (cuda:1 added to the table), with
  * and without conflicts, each under both fallbacks, every policy and both
  * placements; from the planning cases under their scripts' `set` lines; and
- * from ../shared/models and models/realworld, with every fifth binding
+ * from tests/data/models and models/realworld, with every fifth binding
  * pinned (what-if pins, alternately to cuda:0 and cpu:0) so that their plans
  * have boundaries and conflicts to get wrong.
  *
@@ -1517,7 +1517,7 @@ static void check_cases_in(Tally *t, const char *dir, Lines *held)
 	lines_free(&names);
 }
 
-/* The planning cases of ../shared/cases and tests/plan_cases. */
+/* The planning cases of tests/data/cases and tests/plan_cases. */
 static void test_cases(void **state)
 {
 	Tally t = {.suite = "cases"};
@@ -1525,7 +1525,7 @@ static void test_cases(void **state)
 	struct timespec start;
 	(void)state;
 	clock_gettime(CLOCK_MONOTONIC, &start);
-	check_cases_in(&t, DEVPLAN_SHARED_DIR "/cases", &held);
+	check_cases_in(&t, DEVPLAN_DATA_DIR "/cases", &held);
 	check_cases_in(&t, DEVPLAN_SOURCE_DIR "/tests/plan_cases", &held);
 	assert_true(t.modules > 20);
 	lines_free(&held);
@@ -1597,15 +1597,15 @@ static void check_models_in(Tally *t, const char *dir)
 	lines_free(&names);
 }
 
-/* ../shared/models and ../shared/models/realworld. */
+/* tests/data/models and tests/data/models/realworld. */
 static void test_models(void **state)
 {
 	Tally t = {.suite = "models"};
 	struct timespec start;
 	(void)state;
 	clock_gettime(CLOCK_MONOTONIC, &start);
-	check_models_in(&t, DEVPLAN_SHARED_DIR "/models");
-	check_models_in(&t, DEVPLAN_SHARED_DIR "/models/realworld");
+	check_models_in(&t, DEVPLAN_DATA_DIR "/models");
+	check_models_in(&t, DEVPLAN_DATA_DIR "/models/realworld");
 	assert_true(t.modules >= 10);
 	tally_finish(&t, seconds_since(&start));
 }

@@ -662,7 +662,7 @@ static IrModule *parse_file(const char *path)
 
 static void test_metadata_small(void **state)
 {
-	IrModule *m = parse_file(DEVPLAN_SHARED_DIR "/models/metadata_small.relay");
+	IrModule *m = parse_file(DEVPLAN_DATA_DIR "/models/metadata_small.relay");
 	Expr *mul = body_of(m, "main"), *on_device, *add, *cast, *c0, *c1;
 	static const float want0[] = {0, 1, 2, 3, 4, 5};
 	static const int32_t want1[] = {1, 2, 3};
@@ -703,7 +703,7 @@ static void test_metadata_small(void **state)
 static void test_metadata_constant_shared(void **state)
 {
 	size_t len;
-	char *text = read_file(DEVPLAN_SHARED_DIR "/models/metadata_small.relay", &len);
+	char *text = read_file(DEVPLAN_DATA_DIR "/models/metadata_small.relay", &len);
 	char *meta = strstr(text, "#[metadata]");
 	StrBuf sb;
 	IrModule *m;
@@ -777,7 +777,7 @@ static void test_metadata_device_not_in_table(void **state)
 {
 	/* the section says cuda:0; a table without it cannot resolve it */
 	size_t len;
-	char *text = read_file(DEVPLAN_SHARED_DIR "/models/metadata_small.relay", &len);
+	char *text = read_file(DEVPLAN_DATA_DIR "/models/metadata_small.relay", &len);
 	DeviceTable cpu_only;
 	char *err = NULL;
 	IrModule *m;
@@ -798,7 +798,7 @@ static void test_metadata_device_not_in_table(void **state)
 static void test_byte_order_mark_and_crlf(void **state)
 {
 	size_t len;
-	char *small = read_file(DEVPLAN_SHARED_DIR "/models/metadata_small.relay", &len);
+	char *small = read_file(DEVPLAN_DATA_DIR "/models/metadata_small.relay", &len);
 	StrBuf sb;
 	IrModule *m;
 	(void)state;
@@ -821,7 +821,7 @@ static void test_byte_order_mark_and_crlf(void **state)
 
 static void test_metadata_write_round_trip(void **state)
 {
-	IrModule *m = parse_file(DEVPLAN_SHARED_DIR "/models/metadata_small.relay"), *back;
+	IrModule *m = parse_file(DEVPLAN_DATA_DIR "/models/metadata_small.relay"), *back;
 	DeviceTable table;
 	char *err = NULL;
 	StrBuf sb;
@@ -1694,10 +1694,10 @@ static void parse_dir(const char *dir, bool notes_ok)
 static void test_all_models_and_cases_parse(void **state)
 {
 	(void)state;
-	parse_dir(DEVPLAN_SHARED_DIR "/models", false);
+	parse_dir(DEVPLAN_DATA_DIR "/models", false);
 	/* the cases index the device table with meta[VirtualDevice][i], as
 	 * TVM's tests do with a metatable: a note says so */
-	parse_dir(DEVPLAN_SHARED_DIR "/cases", true);
+	parse_dir(DEVPLAN_DATA_DIR "/cases", true);
 	parse_dir(DEVPLAN_SOURCE_DIR "/tests/fuzz_corpus", true);
 }
 

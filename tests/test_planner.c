@@ -1,7 +1,7 @@
 /*
  * test_planner.c - properties of the planner over every planning case.
  *
- * Each case (../shared/cases and tests/plan_cases) is a NAME.dp script and
+ * Each case (tests/data/cases and tests/plan_cases) is a NAME.dp script and
  * the module it loads; the script's `set` lines give the settings. For
  * every case that plans, the tests check:
  *   validity     plan_verify accepts the planned module [P5, structure];
@@ -293,7 +293,7 @@ static void check_dir(const char *dir)
 static void test_shared_cases(void **state)
 {
 	(void)state;
-	check_dir(DEVPLAN_SHARED_DIR "/cases");
+	check_dir(DEVPLAN_DATA_DIR "/cases");
 }
 
 static void test_own_cases(void **state)
@@ -409,16 +409,65 @@ static void test_why_long_chain(void **state)
 	free(by_id);
 	assert_non_null(last);
 	strbuf_init(&why);
-	plan_explain(&why, s.trace->core, last, &s.devices);
+	plan_explain(&why, s.trace->core, last, &s.devices, s.trace);
 	for (const char *p = why.data; *p; p++)
 		lines += *p == '\n';
-	/* the header, 32 steps, the gap, 32 steps, the bind */
-	assert_int_equal(lines, 1 + 32 + 1 + 32 + 1);
+	/* the header, 32 steps, the gap, 32 steps, the bind, its reason */
+	assert_int_equal(lines, 1 + 32 + 1 + 32 + 1 + 1);
 	assert_non_null(strstr(why.data, "%1 is on cpu:0:\n  %1 operand of negative %2"));
 	assert_non_null(strstr(why.data, "  ... 35 more steps ...\n"));
-	assert_non_null(strstr(why.data, "defaulted to the fallback device)\n"));
+	assert_non_null(strstr(why.data, "defaulted to the fallback device)\n"
+					 "  decided by: the fallback device ('set fallback')\n"));
 	strbuf_free(&why);
 	strbuf_free(&sb);
+	session_free(&s);
+}
+
+/* `why` on a value check copied ends at the annotation that placed it,
+ * not at the copy check inserted, which only restates the resolution; a
+ * chain that can end only at such a copy (here: every copy and on_device
+ * counted as inserted) ends with the conflict and the rule behind it. */
+static void test_why_looks_past_inserted_copies(void **state)
+{
+	static const char text[] = "def @main(%a: " T ", %b: " T ", %c: " T ") {\n"
+				   "  %0 = add(%a, %b);\n"
+				   "  %1 = on_device(%0, virtual_device=meta[VirtualDevice][0]);\n"
+				   "  %2 = add(%b, %c);\n"
+				   "  %3 = on_device(%2, virtual_device=meta[VirtualDevice][1]);\n"
+				   "  subtract(%1, %3)\n"
+				   "}\n";
+	Session s;
+	PlanTrace every;
+	StrBuf why;
+	bool reset;
+	char *err = NULL;
+	const Expr *b;
+	(void)state;
+	session_init(&s);
+	assert_true(
+		session_setting_set(&s, session_setting_find("fallback"), "cuda:0", &reset, &err));
+	assert_non_null(plan_text(&s, "why_copied", text));
+	b = ir_find_named(s.trace->core->module, "b");
+	assert_non_null(b);
+	strbuf_init(&why);
+	plan_explain(&why, s.trace->core, b, &s.devices, s.trace);
+	/* the temporary file's name is in the positions */
+	assert_non_null(strstr(why.data, "%b is on cuda:0:\n  %b operand of add %2 ("));
+	assert_non_null(strstr(why.data, ":4:8)\n  %2 body of on_device %3 is on cuda:0 ("));
+	assert_non_null(strstr(why.data, ":5:8)\n  decided by: an on_device annotation\n"));
+	assert_null(strstr(why.data, "device_copy"));
+	strbuf_free(&why);
+	every = *s.trace;
+	every.check_nexprs = 1;
+	strbuf_init(&why);
+	plan_explain(&why, s.trace->core, b, &s.devices, &every);
+	assert_non_null(strstr(why.data, "%b is on cuda:0:\n  %b source of device_copy "));
+	assert_non_null(strstr(why.data, "  check: %b is needed on cpu:0 and cuda:0\n"
+					 "    cuda:0: %2 body of on_device %3 is on cuda:0 ("));
+	assert_non_null(strstr(why.data,
+			       "  decided by: check, resolving the conflict: %b stays on "
+			       "cuda:0, the fallback device, where a consumer uses it\n"));
+	strbuf_free(&why);
 	session_free(&s);
 }
 
@@ -760,6 +809,7 @@ int main(void)
 		cmocka_unit_test(test_own_cases),
 		cmocka_unit_test(test_order_independence),
 		cmocka_unit_test(test_why_long_chain),
+		cmocka_unit_test(test_why_looks_past_inserted_copies),
 		cmocka_unit_test(test_long_chain),
 		cmocka_unit_test(test_one_copy_per_destination),
 		cmocka_unit_test(test_regions),

@@ -1297,8 +1297,8 @@ static void test_round_trip_shared_files(void **state)
 {
 	int files = 0;
 	(void)state;
-	round_trip_dir(DEVPLAN_SHARED_DIR "/cases", &files);
-	round_trip_dir(DEVPLAN_SHARED_DIR "/models", &files);
+	round_trip_dir(DEVPLAN_DATA_DIR "/cases", &files);
+	round_trip_dir(DEVPLAN_DATA_DIR "/models", &files);
 	assert_true(files >= 15);
 }
 

@@ -4,7 +4,7 @@
  *
  * test_printer checks print(parse(print(m))) == print(m), which a printer
  * that always drops the same attribute passes. Here every module devplan's
- * tests and ../shared hold (models, cases, planning cases, golden and
+ * tests hold (tests/data's models, cases, planning cases, golden and
  * transcript modules, TVM's parser and printer texts of tests/tvm_parser,
  * and tests/golden/roundtrip/, one module per operator family with every
  * attribute away from its default) is
@@ -216,9 +216,9 @@ static void check_dir(const char *dir, Tally *t)
 static void test_every_module(void **state)
 {
 	static const char *const dirs[] = {
-		DEVPLAN_SHARED_DIR "/models",
-		DEVPLAN_SHARED_DIR "/models/realworld",
-		DEVPLAN_SHARED_DIR "/cases",
+		DEVPLAN_DATA_DIR "/models",
+		DEVPLAN_DATA_DIR "/models/realworld",
+		DEVPLAN_DATA_DIR "/cases",
 		DEVPLAN_SOURCE_DIR "/tests/plan_cases",
 		DEVPLAN_SOURCE_DIR "/tests/tvm_plan_devices",
 		DEVPLAN_SOURCE_DIR "/tests/golden/dot",
@@ -579,7 +579,7 @@ static void test_spans_print_back_as_written(void **state)
 {
 	glob_t g;
 	(void)state;
-	assert_int_equal(glob(DEVPLAN_SHARED_DIR "/models/realworld/*.relay", 0, NULL, &g), 0);
+	assert_int_equal(glob(DEVPLAN_DATA_DIR "/models/realworld/*.relay", 0, NULL, &g), 0);
 	assert_true(g.gl_pathc >= 3);
 	for (size_t i = 0; i < g.gl_pathc; i++)
 		check_prints_back_with_spans(g.gl_pathv[i]);

@@ -3,7 +3,7 @@
  * (core/session/session.c): versions let go to bound memory are recomputed exactly,
  * and what the trace keeps outlives them.
  *
- * Every planning case (../shared/cases and tests/plan_cases) runs twice,
+ * Every planning case (tests/data/cases and tests/plan_cases) runs twice,
  * once keeping every version and once with `set cache 0`, which lets go of
  * every version but the current one after each phase. Both sessions then
  * answer the same commands, the ones that read earlier versions included,
@@ -155,7 +155,7 @@ static void test_let_go_versions_recompute_exactly(void **state)
 {
 	(void)state;
 	assert_true(check_dir(DEVPLAN_SOURCE_DIR "/tests/plan_cases") > 0);
-	check_dir(DEVPLAN_SHARED_DIR "/cases");
+	check_dir(DEVPLAN_DATA_DIR "/cases");
 }
 
 /* The setting: a positive budget keeps the versions that fit, newest
@@ -283,7 +283,7 @@ static void test_failed_plan_stays_inspectable(void **state)
 	int check = pipeline_find("check");
 	Run keep, lean;
 	(void)state;
-	assert_int_equal(chdir(DEVPLAN_SHARED_DIR "/cases"), 0);
+	assert_int_equal(chdir(DEVPLAN_DATA_DIR "/cases"), 0);
 	run_begin(&keep, false);
 	run_begin(&lean, true);
 	for (int i = 0; i < 2; i++) {

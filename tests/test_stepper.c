@@ -186,9 +186,9 @@ static void test_replay_matches_core(void **state)
 {
 	size_t strict = 0, n = 0;
 	(void)state;
-	n += check_dir(DEVPLAN_SHARED_DIR "/cases", ".dp", &strict);
+	n += check_dir(DEVPLAN_DATA_DIR "/cases", ".dp", &strict);
 	n += check_dir(DEVPLAN_SOURCE_DIR "/tests/plan_cases", ".dp", &strict);
-	n += check_dir(DEVPLAN_SHARED_DIR "/models", ".relay", &strict);
+	n += check_dir(DEVPLAN_DATA_DIR "/models", ".relay", &strict);
 	assert_true(n >= 10);
 	/* many have capture events after the defaults (16 of 31 today) */
 	assert_true(strict >= 5);

@@ -137,7 +137,7 @@ static void test_pipeline_versions_verify(void **state)
 	verify_versions(&s, "the closure module");
 	session_free(&s);
 	assert_true(verify_dir(DEVPLAN_SOURCE_DIR "/tests/plan_cases") > 0);
-	assert_true(verify_dir(DEVPLAN_SHARED_DIR "/cases") > 0);
+	assert_true(verify_dir(DEVPLAN_DATA_DIR "/cases") > 0);
 }
 
 /* A list built and taken apart by a match of two pattern variables. */

@@ -588,6 +588,224 @@ static void collect_warning(void *context, const char *message)
 	snprintf(w->text + used, sizeof w->text - used, "%s\n", message);
 }
 
+/* A session with the shared-value chain of n bindings loaded (in dir) and
+ * planned, as tests/gen-shared-value writes it: adds that all read %y,
+ * every eighth binding an on_device, alternately cpu:0 and cuda:0. The
+ * plan copies %y to cuda:0 once, and that copy feeds every cuda:0 region. */
+static void load_shared_value(Session *s, const char *dir, int n)
+{
+	char *path = xasprintf("%s/shared%d.relay", dir, n);
+	FILE *f = fopen(path, "w");
+	const char *prev = "%x";
+	char name[16];
+	assert_non_null(f);
+	fputs("def @main(%x: Tensor[(16, 16), float32], %y: Tensor[(16, 16), float32]) {\n", f);
+	for (int k = 0; k < n; k++) {
+		if (k % 8 == 7)
+			fprintf(f,
+				"  %%%d = on_device(%s, virtual_device=meta[VirtualDevice][%d]);\n",
+				k, prev, (k / 8) % 2);
+		else
+			fprintf(f, "  %%%d = add(%s, %%y);\n", k, prev);
+		snprintf(name, sizeof name, "%%%d", k);
+		prev = name;
+	}
+	fprintf(f, "  %s\n}\n", prev);
+	fclose(f);
+	session_init(s);
+	assert_true(session_load(s, path));
+	assert_true(session_step(s, pipeline_count));
+	unlink(path);
+	free(path);
+}
+
+/* The id of the copy of %y: the hexagon the reference nodes name. */
+static Agnode_t *shared_copy(Agraph_t *g, size_t *references)
+{
+	Agnode_t *copy = NULL;
+	*references = 0;
+	for (Agnode_t *v = agfstnode(g); v; v = agnxtnode(g, v)) {
+		char id[32];
+		if (is_legend(v) || strcmp(attr(v, "shape"), "ellipse") != 0)
+			continue;
+		(*references)++;
+		/* n<id>_<link>: a use of box n<id> */
+		assert_true(strchr(agnameof(v), '_') != NULL);
+		snprintf(id, sizeof id, "%.*s", (int)(strchr(agnameof(v), '_') - agnameof(v)),
+			 agnameof(v));
+		if (!copy)
+			copy = agnode(g, id, 0);
+		assert_non_null(copy);
+		assert_string_equal(agnameof(copy), id);
+		assert_string_equal(attr(v, "label"), attr(copy, "tooltip"));
+	}
+	return copy;
+}
+
+/* The overview of 800 adds sharing one %y (issue 26: a 200-node overview
+ * dot had not laid out after 172 s): the copy of %y feeds the cuda:0
+ * region after it by an edge, and every later one from a reference node
+ * beside it, so that no edge spans the drawing; its cost is a chain's, and
+ * it draws within a few seconds of CPU. */
+static void test_overview_of_a_shared_value(void **state)
+{
+	char *dir = temp_dir(), *path = xasprintf("%s/o.svg", dir), *err = NULL;
+	Session s;
+	VizOptions o;
+	VizStats st;
+	Agraph_t *g;
+	Agnode_t *copy;
+	size_t references, out = 0;
+	(void)state;
+	load_shared_value(&s, dir, 800);
+	o = options_of(&s);
+	o.params = false;
+	o.overview = true;
+	g = viz_build_graph(&o, &st, &err);
+	assert_non_null(g);
+	/* 100 regions, 100 copies, a reference in each cuda:0 region but the first */
+	assert_int_equal(st.nodes, 200);
+	assert_int_equal(st.copies, 100);
+	assert_int_equal(st.references, 49);
+	assert_int_equal(count_nodes(g), st.nodes + st.references);
+	copy = shared_copy(g, &references);
+	assert_int_equal(references, 49);
+	assert_non_null(copy);
+	assert_string_equal(attr(copy, "shape"), "hexagon");
+	for (Agedge_t *e = agfstout(g, copy); e; e = agnxtout(g, e))
+		out++;
+	assert_int_equal(out, 1);
+	assert_true(st.cost < 4.0 * (double)(st.nodes + st.references));
+	assert_non_null(agnode(g, "legend_reference", 0));
+	viz_free_graph(g);
+	/* laid out well within the limits */
+	o.layout_seconds = 10;
+	if (!viz_render(&o, path, &st, &err)) {
+		print_error("%s\n", err);
+		fail();
+	}
+	session_free(&s);
+	free(path);
+	remove_dir(dir);
+}
+
+/* The size limit and the cost estimate apply to the overview too, and no
+ * error suggests the option just used: 4,000 adds sharing %y make an
+ * overview of 1,000 boxes and 249 references, refused under a limit of
+ * 1,000 nodes whether asked for or drawn as the fallback; a full drawing
+ * under the node limit whose edges span many ranks (200 adds, with its
+ * labels doubling every rank) is drawn as its overview, saying why. */
+static void test_overview_limits(void **state)
+{
+	char *dir = temp_dir(), *err = NULL;
+	Session s;
+	VizOptions o;
+	VizStats st;
+	Agraph_t *g;
+	(void)state;
+	load_shared_value(&s, dir, 4000);
+	o = options_of(&s);
+	o.params = false;
+	o.overview = true;
+	o.max_nodes = 1000;
+	assert_null(viz_build_graph(&o, &st, &err));
+	assert_string_equal(err, "the overview has 1000 nodes and 249 references to far values, "
+				 "more than 1000 to lay out; draw a neighbourhood with --focus %x "
+				 "--depth N instead of --overview, or pass --force to lay it out "
+				 "anyway");
+	free(err);
+	o.force = true;
+	g = viz_build_graph(&o, &st, &err);
+	assert_non_null(g);
+	viz_free_graph(g);
+	/* the fallback of a graph too big */
+	o.force = false;
+	o.overview = false;
+	assert_null(viz_build_graph(&o, &st, &err));
+	assert_non_null(strstr(err, "the graph has 4002 nodes, "));
+	assert_non_null(strstr(err, ", and its overview has 1000 nodes and 249 references to far "
+				    "values, more than 1000 to lay out; draw a neighbourhood with "
+				    "--focus %x --depth N"));
+	assert_null(strstr(err, "--overview"));
+	free(err);
+	session_free(&s);
+	/* the cost: 202 nodes and 133 references are under 400, but their
+	 * edges cost far more than 400 nodes' 8,000 */
+	load_shared_value(&s, dir, 200);
+	o = options_of(&s);
+	o.params = false;
+	o.max_nodes = 400;
+	g = viz_build_graph(&o, &st, &err);
+	assert_non_null(g);
+	assert_true(st.too_big);
+	assert_true(st.overview);
+	assert_int_equal(st.full_nodes, 202);
+	assert_true(st.full_cost > 8000);
+	assert_non_null(strstr(attr(g, "label"), "overview of device regions: the graph has 202 "
+						 "nodes and 133 references to far values, but "
+						 "its edges span so many ranks"));
+	viz_free_graph(g);
+	session_free(&s);
+	remove_dir(dir);
+}
+
+/* Whether the process has mapped a file whose path holds name. */
+static bool mapped(const char *name)
+{
+	size_t len;
+	char *maps = read_all("/proc/self/maps", &len);
+	bool found = maps && strstr(maps, name);
+	free(maps);
+	return found;
+}
+
+/* Every layout runs in a child process under a CPU-time and an
+ * address-space limit: past either the render fails, nothing is written,
+ * and the session goes on; the session itself never loads Graphviz's
+ * plugins or the font stack (whose failed allocations abort). */
+static void test_layout_limits(void **state)
+{
+	char *dir = temp_dir(), *path = xasprintf("%s/g.svg", dir), *err = NULL;
+	Session *small = planned("shared_input.relay", "cpu:0", "copy", pipeline_count, true);
+	Session s;
+	VizOptions o = options_of(small);
+	(void)state;
+	/* no memory to spare: Graphviz cannot load its plugins, or dies */
+	o.layout_memory = 1 << 20;
+	assert_false(viz_render(&o, path, NULL, &err));
+	if (!strstr(err, "graphviz could not load its plugins") &&
+	    !strstr(err, "most likely out of the 1 MiB a layout may map; draw its device regions "
+			 "with --overview")) {
+		print_error("%s\n", err);
+		fail();
+	}
+	free(err);
+	assert_int_equal(access(path, F_OK), -1);
+	o.layout_memory = 0;
+	assert_true(viz_render(&o, path, NULL, &err));
+	assert_false(mapped("libgvplugin"));
+	assert_false(mapped("libpango"));
+	assert_false(mapped("libfontconfig"));
+	unlink(path);
+	release(small);
+	/* 4,000 adds sharing %y, every node forced: seconds of dot, stopped
+	 * after one */
+	load_shared_value(&s, dir, 4000);
+	o = options_of(&s);
+	o.params = false;
+	o.force = true;
+	o.layout_seconds = 1;
+	assert_false(viz_render(&o, path, NULL, &err));
+	assert_string_equal(err, "graphviz used up the 1 s of CPU a layout may take without "
+				 "finishing it; draw its device regions with --overview, or a "
+				 "neighbourhood with --focus %x --depth N");
+	free(err);
+	assert_int_equal(access(path, F_OK), -1);
+	session_free(&s);
+	free(path);
+	remove_dir(dir);
+}
+
 /* A PNG is never written unreadable: a chain that fits is drawn at full
  * size; one a little too tall for Cairo is scaled to fit, with a warning
  * (and Graphviz's own stderr note never printed); one that would shrink
@@ -826,7 +1044,7 @@ static void test_overview(void **state)
 	size_t hexagons = 0;
 	(void)state;
 	session_init(&s);
-	if (!session_load(&s, DEVPLAN_SHARED_DIR "/models/resnet18.relay")) {
+	if (!session_load(&s, DEVPLAN_DATA_DIR "/models/resnet18.relay")) {
 		diag_print_all(stderr, &s.diags);
 		fail();
 	}
@@ -918,7 +1136,8 @@ static void test_tooltips(void **state)
 	assert_non_null(g);
 	/* the first step of what `why %2` prints */
 	strbuf_init(&why);
-	plan_explain(&why, s->trace->core, ir_find_named(session_current(s), "2"), &s->devices);
+	plan_explain(&why, s->trace->core, ir_find_named(session_current(s), "2"), &s->devices,
+		     s->trace);
 	step = strchr(why.data, '\n') + 1;
 	while (*step == ' ')
 		step++;
@@ -1405,6 +1624,9 @@ int main(void)
 		cmocka_unit_test(test_focus_and_depth),
 		cmocka_unit_test(test_size_limit),
 		cmocka_unit_test(test_large_modules),
+		cmocka_unit_test(test_overview_of_a_shared_value),
+		cmocka_unit_test(test_overview_limits),
+		cmocka_unit_test(test_layout_limits),
 		cmocka_unit_test(test_png_fits_or_is_refused),
 		cmocka_unit_test(test_graphviz_warnings_are_reported),
 		cmocka_unit_test(test_closures_and_globals),

@@ -42,9 +42,12 @@
  * carry an `id` equal to their name (the SVG's <g id=...>) and a tooltip
  * with name, op, type, device, the first step of `why` (given the
  * analysis) and position. `overview` draws one node per device region and
- * per device_copy instead, with the data flow between them; a graph past
- * max_nodes without force or focus is drawn that way too (stats say so,
- * for the command's warning, and the title says why).
+ * per device_copy instead, with the data flow between them (a value read
+ * far from its box from a reference node, as in the full drawing); a graph
+ * past max_nodes (reference nodes included) or the layout-cost limit,
+ * without force or focus, is drawn that way too (stats say so, for the
+ * command's warning, and the title says why); an overview past them is
+ * refused, with what to draw instead (never the option just used).
  *
  * Node names are `n` and the expression id, clusters `cluster_g<global>`,
  * `cluster_fn<id>`, `cluster_r<n>` and `cluster_legend`; attributes are
@@ -80,10 +83,22 @@ struct Agraph_s;
 struct PlanTrace;
 struct PlanAnalysis;
 
-/* Above this many nodes render draws the overview instead, with a note,
- * unless forced (SPEC §6: large graphs say so instead of hanging in the
- * layout). */
+/* Above this many nodes (reference nodes included) render draws the
+ * overview instead, with a note, unless forced (SPEC §6: large graphs say
+ * so instead of hanging in the layout); an overview past it is refused. */
 #define VIZ_MAX_NODES 5000
+/* And above this layout cost per node of the limit (viz_model.c's estimate:
+ * the sum over dot's ranks of the square of their width, a chain's length
+ * for a chain): 100,000 for 5,000 nodes, which dot lays out in seconds,
+ * where twice that takes it minutes. */
+#define VIZ_MAX_COST_PER_NODE 20
+/* The layout runs in a child process that may map this much memory beyond
+ * what it inherits from the session, and use this much CPU time; past
+ * either it is stopped and the render fails (VizOptions can set others).
+ * The largest PNG (VIZ_PNG_MAX_PIXELS) is an 800 MB bitmap, and bert_base
+ * drawn with --params makes one: 2 GiB leaves it room. */
+#define VIZ_LAYOUT_MEMORY ((size_t)2 << 30)
+#define VIZ_LAYOUT_SECONDS 60
 /* A PNG is a bitmap of at most this many pixels a side (Cairo's limit; Graphviz
  * scales a larger drawing down to fit) and this many pixels in all (the
  * bitmap is held in memory, 4 bytes a pixel); a drawing that would have to
@@ -122,8 +137,11 @@ typedef struct VizOptions {
 	bool params;                   /* draw every parameter and constant, none
 					  folded into its consumers */
 	bool overview;                 /* one node per device region (see above) */
-	bool force;                    /* draw every node past max_nodes */
+	bool force;                    /* lay out past max_nodes and the cost
+					  limit (still within the child's) */
 	size_t max_nodes;              /* 0: VIZ_MAX_NODES */
+	size_t layout_memory;          /* bytes; 0: VIZ_LAYOUT_MEMORY */
+	unsigned layout_seconds;       /* of CPU; 0: VIZ_LAYOUT_SECONDS */
 	struct PlanAnalysis *analysis; /* the analysis `why` reads, for the first
 					  step of each node's why in its tooltip,
 					  or NULL; read only (plan_explain takes
@@ -147,10 +165,20 @@ typedef struct VizStats {
 	size_t folded;     /* weights folded into their operators' labels */
 	size_t uncopied;   /* operands read on another device without a copy */
 	bool overview;     /* drawn as the overview of device regions */
-	bool too_big;      /* the overview because the full graph has more than
-			      max_nodes nodes: full_nodes and full_edges */
-	size_t full_nodes, full_edges;
+	bool too_big;      /* the overview because the full graph is past the
+			      limits below: its size in full_* */
+	size_t full_nodes, full_edges, full_references;
+	double full_cost;
+	double cost;      /* the layout-cost estimate of what is drawn
+			      (viz_model.c): its node count for a chain */
+	size_t max_nodes; /* the limits applied: nodes (references included) */
+	double max_cost;  /* and the cost estimate */
 } VizStats;
+
+/* Why the full graph of stats->too_big was not laid out: "the graph has
+ * 5002 nodes, more than 5000 to lay out" (with edges: "5002 nodes and 5001
+ * edges"), or that its layout would cost too much. The caller frees it. */
+char *viz_too_big_reason(const VizStats *stats, bool edges);
 
 /* The format named by path's extension (case-insensitive). False for a
  * missing or unknown extension. */
@@ -163,22 +191,25 @@ const char *viz_device_color(int32_t device);
 
 /*
  * Builds the graph, without a layout. Returns NULL with *err set when focus
- * names no value, or when the neighbourhood focus cuts still has more than
- * max_nodes nodes (without force); the message says how big it is. A whole
- * graph past max_nodes is drawn as the overview (stats->too_big). stats may
- * be NULL.
+ * names no value, or, without force, when what would be drawn is past the
+ * limits (max_nodes, reference nodes included, and the layout-cost
+ * estimate): a --focus neighbourhood, an --overview, or the overview a
+ * whole graph past them falls back to (stats->too_big); the message says
+ * how big it is and what to draw instead. stats may be NULL.
  */
 struct Agraph_s *viz_build_graph(const VizOptions *opts, VizStats *stats, char **err);
 void viz_free_graph(struct Agraph_s *g);
 
 /*
  * Draws the graph into path, in the format of its extension: builds it,
- * lays it out with dot and renders it with gvc (dot format: writes the
- * source), into memory, and writes the bytes with file_write.h's writer
- * (a temporary file renamed over path, so that path is never left
- * half-written). An unknown extension, a destination file_begin refuses, a
- * failed write or a Graphviz error return false with *err set and path
- * untouched; the destination is checked before the layout.
+ * lays it out with dot and renders it with gvc in a child process under
+ * the limits of opts (dot format: writes the source), into memory, and
+ * writes the bytes with file_write.h's writer (a temporary file renamed
+ * over path, so that path is never left half-written). An unknown
+ * extension, a destination file_begin refuses, a failed write, a Graphviz
+ * error or a layout stopped at its limits (or by Ctrl-C) return false with
+ * *err set and path untouched; the destination is checked before the
+ * layout.
  */
 bool viz_render(const VizOptions *opts, const char *path, VizStats *stats, char **err);
 

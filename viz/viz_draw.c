@@ -37,9 +37,16 @@
 /* Past this many drawn nodes tooltips leave out the `why` step, which
  * costs a walk of the analysis per node. */
 #define VIZ_WHY_NODES 1000
-/* Past this many drawn nodes edge labels become xlabels: a real edge label
- * makes dot double every rank (a 2,000-node module: 50 s instead of 2 s). */
-#define VIZ_LABEL_NODES 300
+
+/* The labels' font: a family list, which Graphviz (pango, through
+ * fontconfig) and a browser both read as "the first of these the machine
+ * has", so that an SVG shown on the machine that drew it shows its labels in
+ * the font they were measured with. Helvetica is what no Linux machine has:
+ * Graphviz measured it as one substitute (fontconfig's sans) and browsers
+ * drew it as another, wider one, whose labels spilled out of their boxes.
+ * DejaVu Sans is Debian's (and Graphviz's package's) default sans; Verdana,
+ * its near twin in width, is on Windows and macOS. */
+#define VIZ_FONT "DejaVu Sans,Verdana,sans-serif"
 
 /* Okabe-Ito: distinguishable with every common colour-vision deficiency. */
 static const char *const viz_palette[] = {
@@ -163,7 +170,7 @@ typedef struct VizSyms {
 	Agsym_t *g_label, *g_style, *g_color, *g_fillcolor, *g_penwidth, *g_fontcolor;
 	Agsym_t *n_label, *n_shape, *n_style, *n_fillcolor, *n_color, *n_fontcolor, *n_penwidth,
 		*n_peripheries, *n_gradientangle, *n_tooltip, *n_id;
-	Agsym_t *e_label, *e_xlabel, *e_color, *e_fontcolor, *e_style, *e_penwidth;
+	Agsym_t *e_label, *e_xlabel, *e_color, *e_fontcolor, *e_style, *e_penwidth, *e_weight;
 } VizSyms;
 
 /* cgraph takes char *; it copies every name and value it is given. */
@@ -171,7 +178,7 @@ typedef struct VizSyms {
 
 static void viz_declare(Agraph_t *g, VizSyms *s)
 {
-	agattr(g, AGRAPH, VIZ_S("fontname"), VIZ_S("Helvetica"));
+	agattr(g, AGRAPH, VIZ_S("fontname"), VIZ_S(VIZ_FONT));
 	agattr(g, AGRAPH, VIZ_S("fontsize"), VIZ_S("12"));
 	agattr(g, AGRAPH, VIZ_S("labelloc"), VIZ_S("t"));
 	/* one global ranking: with clusters the old ranker takes twice as long
@@ -187,7 +194,7 @@ static void viz_declare(Agraph_t *g, VizSyms *s)
 	s->g_fontcolor = agattr(g, AGRAPH, VIZ_S("fontcolor"), VIZ_S("black"));
 	/* label first with \N, as gvContext declares it on every later graph */
 	s->n_label = agattr(g, AGNODE, VIZ_S("label"), VIZ_S("\\N"));
-	agattr(g, AGNODE, VIZ_S("fontname"), VIZ_S("Helvetica"));
+	agattr(g, AGNODE, VIZ_S("fontname"), VIZ_S(VIZ_FONT));
 	agattr(g, AGNODE, VIZ_S("fontsize"), VIZ_S("10"));
 	s->n_shape = agattr(g, AGNODE, VIZ_S("shape"), VIZ_S("box"));
 	s->n_style = agattr(g, AGNODE, VIZ_S("style"), VIZ_S("filled"));
@@ -201,12 +208,15 @@ static void viz_declare(Agraph_t *g, VizSyms *s)
 	s->n_id = agattr(g, AGNODE, VIZ_S("id"), VIZ_S(""));
 	s->e_label = agattr(g, AGEDGE, VIZ_S("label"), VIZ_S(""));
 	s->e_xlabel = agattr(g, AGEDGE, VIZ_S("xlabel"), VIZ_S(""));
-	agattr(g, AGEDGE, VIZ_S("fontname"), VIZ_S("Helvetica"));
+	agattr(g, AGEDGE, VIZ_S("fontname"), VIZ_S(VIZ_FONT));
 	agattr(g, AGEDGE, VIZ_S("fontsize"), VIZ_S("9"));
 	s->e_color = agattr(g, AGEDGE, VIZ_S("color"), VIZ_S("#444444"));
 	s->e_fontcolor = agattr(g, AGEDGE, VIZ_S("fontcolor"), VIZ_S("black"));
 	s->e_style = agattr(g, AGEDGE, VIZ_S("style"), VIZ_S(""));
 	s->e_penwidth = agattr(g, AGEDGE, VIZ_S("penwidth"), VIZ_S("1"));
+	/* empty: dot's 1; more on the links between an overview's boxes when it
+	 * has reference nodes, so that they do not pull the column sideways */
+	s->e_weight = agattr(g, AGEDGE, VIZ_S("weight"), VIZ_S(""));
 }
 
 static void viz_set(void *obj, Agsym_t *sym, const char *value)
@@ -427,7 +437,7 @@ static void viz_tooltip(const VizModel *vm, const VizNode *n, int32_t device, bo
 		StrBuf w;
 		const char *line, *end;
 		strbuf_init(&w);
-		plan_explain(&w, vm->opts->analysis, e, vm->opts->devices);
+		plan_explain(&w, vm->opts->analysis, e, vm->opts->devices, vm->opts->trace);
 		/* `%x is on cuda:0:` then the steps; the first step, else that line */
 		line = w.data ? w.data : "";
 		end = strchr(line, '\n');
@@ -794,6 +804,11 @@ static void viz_draw_legend(const VizModel *vm, Agraph_t *g, const VizSyms *s,
 		n = viz_legend_node(&l, "legend_region",
 				    "device region:\\ncalls, bytes in and out");
 		viz_set(n, s->n_style, "rounded,filled");
+		if (stats->references) {
+			n = viz_legend_node(&l, "legend_reference",
+					    "%x: a value from\\na far region or copy");
+			viz_set(n, s->n_shape, "ellipse");
+		}
 		return;
 	}
 	if (vm->focus != VIZ_NONE) {
@@ -838,12 +853,60 @@ static void viz_draw_legend(const VizModel *vm, Agraph_t *g, const VizSyms *s,
 	}
 }
 
-/* --overview: a node per region box, a hexagon per copy, the links. */
-static void viz_draw_overview(VizModel *vm, Agraph_t *g, const VizSyms *s)
+/* The reference node a far link starts from, beside the box it feeds:
+ * `<box>_<link>` (n64_12 for a copy's, which the HTML page reads as a use
+ * of n64), an ellipse in the source box's colour with the name of the
+ * first value the link carries (`%64`, `%40 +2` for three). */
+static Agnode_t *viz_draw_box_reference(VizModel *vm, Agraph_t *g, const VizSyms *s, size_t index)
+{
+	const VizLink *link = &vm->boxes.links[index];
+	const VizBox *from = &vm->boxes.boxes[link->from];
+	const VizNode *value = &vm->nodes[link->value];
+	char id[48];
+	StrBuf label, tooltip, text;
+	Agnode_t *n;
+	snprintf(id, sizeof id, "%s_%zu", from->name, index);
+	n = agnode(g, id, 1);
+	strbuf_init(&label);
+	if (value->let_name && !value->e->name)
+		strbuf_printf(&label, "%%%s", value->let_name);
+	else
+		ir_value_name(&label, value->e);
+	strbuf_init(&tooltip);
+	strbuf_printf(&tooltip, "%s", label.data);
+	if (link->nvalues > 1) {
+		strbuf_printf(&label, " +%u", link->nvalues - 1);
+		strbuf_printf(&tooltip, " and %u more value%s", link->nvalues - 1,
+			      link->nvalues == 2 ? "" : "s");
+	}
+	/* the first line of the box's label says which it is */
+	strbuf_printf(&tooltip, " from %.*s", (int)strcspn(from->label, "\\"), from->label);
+	viz_set(n, s->n_label, label.data);
+	viz_set(n, s->n_shape, "ellipse");
+	viz_set(n, s->n_style, from->device == IR_NO_DEVICE ? "filled,dashed" : "filled");
+	viz_set(n, s->n_fillcolor, viz_device_color(from->device));
+	viz_set(n, s->n_fontcolor, viz_font_color(from->device));
+	strbuf_init(&text);
+	viz_escape(&text, tooltip.data);
+	viz_set(n, s->n_tooltip, text.data);
+	viz_set(n, s->n_id, id);
+	strbuf_free(&text);
+	strbuf_free(&tooltip);
+	strbuf_free(&label);
+	return n;
+}
+
+/* --overview: a node per region box, a hexagon per copy, the links, a
+ * reference node for each far link; past VIZ_LABEL_NODES boxes the links'
+ * labels are external, as the full drawing's. */
+static void viz_draw_overview(VizModel *vm, Agraph_t *g, const VizSyms *s, bool big)
 {
 	const VizOverview *o = &vm->boxes;
 	Agnode_t **nodes = xmalloc((o->nboxes + 1) * sizeof(Agnode_t *));
+	bool references = false;
 	StrBuf text;
+	for (size_t i = 0; i < o->nlinks; i++)
+		references |= o->links[i].reference;
 	for (size_t i = 0; i < o->nboxes; i++) {
 		const VizBox *b = &o->boxes[i];
 		Agnode_t *n = agnode(g, b->name, 1);
@@ -877,10 +940,14 @@ static void viz_draw_overview(VizModel *vm, Agraph_t *g, const VizSyms *s)
 	}
 	for (size_t i = 0; i < o->nlinks; i++) {
 		const VizLink *link = &o->links[i];
-		Agedge_t *e = agedge(g, nodes[link->from], nodes[link->to], NULL, 1);
+		Agnode_t *tail =
+			link->reference ? viz_draw_box_reference(vm, g, s, i) : nodes[link->from];
+		Agedge_t *e = agedge(g, tail, nodes[link->to], NULL, 1);
 		char bytes[32];
+		if (references && !link->reference)
+			viz_set(e, s->e_weight, "8");
 		snprintf(bytes, sizeof bytes, "%lld B", (long long)link->bytes);
-		viz_set(e, s->e_label, bytes);
+		viz_set(e, big ? s->e_xlabel : s->e_label, bytes);
 	}
 	free(nodes);
 }
@@ -900,13 +967,12 @@ static Agraph_t *viz_graph_of_model(VizModel *vm, const VizStats *stats)
 			strbuf_putc(&title, '\\');
 		strbuf_putc(&title, *p);
 	}
-	if (stats->too_big)
-		strbuf_printf(&title,
-			      "%soverview of device regions: the graph has %zu nodes, more than "
-			      "%zu to lay out (--force draws them all)",
-			      title.len ? "\\n" : "", stats->full_nodes,
-			      opts->max_nodes ? opts->max_nodes : (size_t)VIZ_MAX_NODES);
-	else if (vm->overview)
+	if (stats->too_big) {
+		char *why = viz_too_big_reason(stats, false);
+		strbuf_printf(&title, "%soverview of device regions: %s (--force draws them all)",
+			      title.len ? "\\n" : "", why);
+		free(why);
+	} else if (vm->overview)
 		strbuf_printf(&title, "%soverview of device regions", title.len ? "\\n" : "");
 	else if (opts->focus)
 		strbuf_printf(&title, "%swithin %d edge%s of %s%s", title.len ? "\\n" : "",
@@ -922,16 +988,20 @@ static Agraph_t *viz_graph_of_model(VizModel *vm, const VizStats *stats)
 	 * narrow: the chain lays out in 1.2 s. */
 	if (stats->nodes > VIZ_LABEL_NODES)
 		agsafeset(g, VIZ_S("nslimit"), VIZ_S("0.05"), VIZ_S(""));
-	/* A large model is a long column: closer ranks and tighter labels keep
-	 * it within what a PNG can hold at a legible scale (bert_base's 952
-	 * nodes: 55,000 points tall, 40,000 so) */
+	/* A large model is a long column: closer ranks and labels tighter from
+	 * top to bottom keep it within what a PNG can hold at a legible scale
+	 * (bert_base's 952 nodes: 55,000 points tall, 40,000 so). Across, a
+	 * label keeps 0.1 inch a side: browsers draw text without the hinted
+	 * advances Graphviz measures it with (pango, hint metrics on), up to 4%
+	 * wider in the same font, which a 300-point label's margin must hold
+	 * (as Graphviz's default 0.11 inch does in smaller graphs). */
 	if (stats->nodes > VIZ_LABEL_NODES) {
 		agsafeset(g, VIZ_S("ranksep"), VIZ_S("0.2"), VIZ_S(""));
-		agattr(g, AGNODE, VIZ_S("margin"), VIZ_S("0.05,0.02"));
+		agattr(g, AGNODE, VIZ_S("margin"), VIZ_S("0.1,0.02"));
 	}
 	viz_draw_legend(vm, g, &s, stats);
 	if (vm->overview) {
-		viz_draw_overview(vm, g, &s);
+		viz_draw_overview(vm, g, &s, stats->nodes + stats->references > VIZ_LABEL_NODES);
 		return g;
 	}
 	for (size_t i = 0; i < vm->nnodes; i++) {

@@ -663,7 +663,14 @@ static int viz_link_cmp(const void *a, const void *b)
  * argument's), and parameters and constants are counted on the boxes they
  * feed. A link joins two boxes when a value of one feeds the other,
  * labelled with the bytes of the distinct values it carries; a region's
- * `in` and `out` add up its links.
+ * `in` and `out` add up its links. A link between boxes more than
+ * VIZ_OVERVIEW_REACH apart is drawn from a reference node beside the box
+ * it feeds, as the full drawing's far uses are: a value many regions read
+ * (a shared mask, weight or recurrent state, copied once) would otherwise
+ * thread an edge through every rank between its box and each reader, and
+ * dot's time and memory grow with the square of those threads (800 adds
+ * reading one %y: minutes; 30,000: gigabytes). So the overview has at most
+ * its boxes plus its links' worth of nodes, and no long edge.
  */
 static void viz_overview(VizModel *vm)
 {
@@ -744,7 +751,8 @@ static void viz_overview(VizModel *vm)
 			continue;
 		}
 		grow_array((void **)&o->links, &o->cap_links, o->nlinks + 1, sizeof(VizLink));
-		o->links[o->nlinks++] = (VizLink){from, pairs[i].box, bytes};
+		o->links[o->nlinks++] =
+			(VizLink){from, pairs[i].box, bytes, pairs[i].node, 1, false};
 	}
 	free(pairs);
 	/* one link per pair of boxes, in box order */
@@ -753,13 +761,22 @@ static void viz_overview(VizModel *vm)
 	{
 		size_t kept = 0;
 		for (size_t i = 0; i < o->nlinks; i++) {
-			if (kept && o->links[kept - 1].from == o->links[i].from &&
-			    o->links[kept - 1].to == o->links[i].to)
-				o->links[kept - 1].bytes += o->links[i].bytes;
-			else
+			VizLink *last = kept ? &o->links[kept - 1] : NULL;
+			if (last && last->from == o->links[i].from && last->to == o->links[i].to) {
+				last->bytes += o->links[i].bytes;
+				last->nvalues++;
+				if (o->links[i].value < last->value)
+					last->value = o->links[i].value;
+			} else {
 				o->links[kept++] = o->links[i];
+			}
 		}
 		o->nlinks = kept;
+	}
+	/* a link between far boxes reads a reference beside the box it feeds */
+	for (size_t i = 0; i < o->nlinks; i++) {
+		uint32_t a = o->links[i].from, b = o->links[i].to;
+		o->links[i].reference = (a < b ? b - a : a - b) > VIZ_OVERVIEW_REACH;
 	}
 	for (size_t i = 0; i < o->nlinks; i++) {
 		out[o->links[i].from] += o->links[i].bytes;
@@ -830,6 +847,141 @@ static void viz_overview(VizModel *vm)
 	plan_regions_free(&regions);
 }
 
+/*
+ * The layout-cost estimate. dot ranks the graph top to bottom, threads each
+ * edge through one virtual node per rank it crosses (two per rank when any
+ * edge has a real label, which doubles the ranks), and then orders every
+ * rank to reduce crossings, comparing the nodes of a rank pairwise: its
+ * time grows with the square of how many nodes, real or virtual, share a
+ * rank. So the estimate is that sum, the square of each rank's width,
+ * with ranks taken as the longest path from the sources in drawing order
+ * (dot's own ranking can only make edges shorter). A chain costs its
+ * length; a value feeding a hundred far regions costs the hundred threads
+ * crossing every rank between them: what made the overview of 800 adds
+ * sharing one %y take minutes. Reference nodes sit one rank above their
+ * consumer and thread nothing.
+ */
+typedef struct VizCostEdge {
+	uint32_t from, to; /* drawing-order indices; from a reference node beside `to` */
+	bool reference;
+} VizCostEdge;
+
+static double viz_layout_cost(size_t n, const VizCostEdge *edges, size_t nedges, bool labels)
+{
+	uint32_t *rank = xcalloc(n + 1, sizeof(uint32_t));
+	uint32_t *start = xcalloc(n + 2, sizeof(uint32_t));
+	uint32_t *list = xmalloc((nedges + 1) * sizeof(uint32_t));
+	uint32_t *fill = xcalloc(n + 1, sizeof(uint32_t));
+	uint32_t *late = xmalloc((n + 1) * sizeof(uint32_t));
+	uint32_t top = 0, unit = labels ? 2 : 1;
+	int64_t *diff, width = 0;
+	size_t nranks;
+	double cost = 0;
+	for (size_t i = 0; i < nedges; i++)
+		if (!edges[i].reference && edges[i].from < edges[i].to)
+			start[edges[i].to + 1]++;
+	for (size_t i = 0; i < n; i++)
+		start[i + 1] += start[i];
+	for (size_t i = 0; i < nedges; i++)
+		if (!edges[i].reference && edges[i].from < edges[i].to)
+			list[start[edges[i].to] + fill[edges[i].to]++] = edges[i].from;
+	/* the longest path from the sources, then each node as late as its
+	 * consumers allow: a weight, or the arithmetic on weights, sits just
+	 * above the operator that reads it, where dot's ranking puts it */
+	for (size_t i = 0; i < n; i++)
+		for (uint32_t k = start[i]; k < start[i + 1]; k++)
+			if (rank[list[k]] + 1 > rank[i])
+				rank[i] = rank[list[k]] + 1;
+	for (size_t i = 0; i < n; i++)
+		late[i] = UINT32_MAX;
+	for (size_t i = n; i-- > 0;) {
+		if (late[i] != UINT32_MAX)
+			rank[i] = late[i];
+		for (uint32_t k = start[i]; k < start[i + 1]; k++)
+			if (rank[i] - 1 < late[list[k]])
+				late[list[k]] = rank[i] - 1;
+	}
+	for (size_t i = 0; i < n; i++)
+		if (rank[i] > top)
+			top = rank[i];
+	nranks = ((size_t)top + 1) * unit + 1;
+	diff = xcalloc(nranks + 1, sizeof(int64_t));
+	for (size_t i = 0; i < n; i++) {
+		diff[(size_t)rank[i] * unit]++;
+		diff[(size_t)rank[i] * unit + 1]--;
+	}
+	for (size_t i = 0; i < nedges; i++) {
+		size_t a = (size_t)rank[edges[i].from] * unit, b = (size_t)rank[edges[i].to] * unit;
+		if (edges[i].reference) {
+			a = (size_t)rank[edges[i].to] * unit;
+			a = a ? a - 1 : 0;
+			diff[a]++;
+			diff[a + 1]--;
+			continue;
+		}
+		if (a > b) {
+			size_t t = a;
+			a = b;
+			b = t;
+		}
+		if (b > a + 1) { /* the ranks strictly between */
+			diff[a + 1]++;
+			diff[b]--;
+		}
+	}
+	for (size_t r = 0; r < nranks; r++) {
+		width += diff[r];
+		cost += (double)width * (double)width;
+	}
+	free(diff);
+	free(rank);
+	free(start);
+	free(list);
+	free(fill);
+	free(late);
+	return cost;
+}
+
+/* The estimate for the full drawing: its drawn nodes in order, their edges,
+ * and a reference node for each far use. */
+static double viz_cost_of_nodes(const VizModel *vm, size_t drawn)
+{
+	uint32_t *pos = xmalloc((vm->nnodes + 1) * sizeof(uint32_t));
+	VizCostEdge *edges = xmalloc((vm->nedges + 1) * sizeof(VizCostEdge));
+	size_t next = 0, n = 0;
+	bool labels = false;
+	double cost;
+	for (size_t i = 0; i < vm->nnodes; i++)
+		pos[i] = vm->nodes[i].drawn ? (uint32_t)next++ : VIZ_NONE;
+	for (size_t i = 0; i < vm->nedges; i++) {
+		const VizEdge *e = &vm->edges[i];
+		if (pos[e->from] == VIZ_NONE || pos[e->to] == VIZ_NONE)
+			continue;
+		edges[n++] = (VizCostEdge){pos[e->from], pos[e->to], e->reference};
+		labels |= e->kind != VIZ_EDGE_DATA || e->conflict || e->uncopied;
+	}
+	/* past VIZ_LABEL_NODES edge labels are external: no doubled ranks */
+	cost = viz_layout_cost(next, edges, n, labels && drawn <= VIZ_LABEL_NODES);
+	free(pos);
+	free(edges);
+	return cost;
+}
+
+/* The estimate for the overview: its boxes in order, its links (labelled
+ * with their bytes) and a reference node for each far link. */
+static double viz_cost_of_boxes(const VizModel *vm, size_t references)
+{
+	const VizOverview *o = &vm->boxes;
+	VizCostEdge *edges = xmalloc((o->nlinks + 1) * sizeof(VizCostEdge));
+	double cost;
+	for (size_t i = 0; i < o->nlinks; i++)
+		edges[i] = (VizCostEdge){o->links[i].from, o->links[i].to, o->links[i].reference};
+	cost = viz_layout_cost(o->nboxes, edges, o->nlinks,
+			       o->nlinks && o->nboxes + references <= VIZ_LABEL_NODES);
+	free(edges);
+	return cost;
+}
+
 void viz_model_free(VizModel *vm)
 {
 	for (size_t i = 0; i < vm->nedges; i++) {
@@ -894,13 +1046,95 @@ static void viz_count_overview(VizModel *vm, VizStats *stats)
 		stats->copies += vm->boxes.boxes[i].copy;
 		stats->unplanned += vm->boxes.boxes[i].device == IR_NO_DEVICE;
 	}
+	for (size_t i = 0; i < vm->boxes.nlinks; i++)
+		stats->references += vm->boxes.links[i].reference;
+	stats->cost = viz_cost_of_boxes(vm, stats->references);
+}
+
+/* "WHAT has N nodes[, R references to far values] and E edges, more than
+ * M to lay out", or that its edges span so many ranks that the layout
+ * would cost too much. */
+static char *viz_size_text(const char *what, size_t nodes, size_t references, size_t edges,
+			   bool with_edges, double cost, size_t max, double max_cost)
+{
+	StrBuf sb;
+	strbuf_init(&sb);
+	strbuf_printf(&sb, "%s has %zu nodes", what, nodes);
+	if (references)
+		strbuf_printf(&sb, "%s %zu reference%s to far values", with_edges ? "," : " and",
+			      references, references == 1 ? "" : "s");
+	if (with_edges)
+		strbuf_printf(&sb, " and %zu edges", edges);
+	if (nodes + references > max)
+		strbuf_printf(&sb, ", more than %zu to lay out", max);
+	else
+		strbuf_printf(&sb,
+			      ", but its edges span so many ranks that laying it out would "
+			      "cost %.0f, more than %.0f",
+			      cost, max_cost);
+	return strbuf_detach(&sb);
+}
+
+char *viz_too_big_reason(const VizStats *stats, bool edges)
+{
+	return viz_size_text("the graph", stats->full_nodes, stats->full_references,
+			     stats->full_edges, edges, stats->full_cost, stats->max_nodes,
+			     stats->max_cost);
+}
+
+/* Past the limits (stats->max_nodes, stats->max_cost)? */
+static bool viz_too_big(const VizStats *stats)
+{
+	return stats->nodes + stats->references > stats->max_nodes || stats->cost > stats->max_cost;
+}
+
+/* The overview of vm into stats, refused past the limits without force.
+ * fallback: drawn for a full graph that was too big (stats->too_big),
+ * whose size stats holds on entry. */
+static bool viz_build_overview(VizModel *vm, VizStats *stats, bool fallback, char **err)
+{
+	VizStats full = *stats;
+	char *size, *why;
+	memset(stats, 0, sizeof *stats);
+	stats->max_nodes = full.max_nodes;
+	stats->max_cost = full.max_cost;
+	vm->has_on_device = vm->has_dashed = vm->has_regions = false;
+	viz_overview(vm);
+	viz_count_overview(vm, stats);
+	if (fallback) {
+		stats->too_big = true;
+		stats->full_nodes = full.nodes;
+		stats->full_edges = full.edges;
+		stats->full_references = full.references;
+		stats->full_cost = full.cost;
+	}
+	if (!viz_too_big(stats) || vm->opts->force)
+		return true;
+	/* what to do instead: never the option just used */
+	size = viz_size_text(fallback ? "its overview" : "the overview", stats->nodes,
+			     stats->references, stats->edges, false, stats->cost, stats->max_nodes,
+			     stats->max_cost);
+	if (fallback) {
+		why = viz_too_big_reason(stats, true);
+		*err = xasprintf("%s, and %s; draw a neighbourhood with --focus %%x --depth N, or "
+				 "pass --force to lay out every node anyway",
+				 why, size);
+		free(why);
+	} else {
+		*err = xasprintf("%s; draw a neighbourhood with --focus %%x --depth N instead of "
+				 "--overview, or pass --force to lay it out anyway",
+				 size);
+	}
+	free(size);
+	return false;
 }
 
 bool viz_model_build(VizModel *vm, const VizOptions *opts, VizStats *stats, char **err)
 {
-	size_t max = opts->max_nodes ? opts->max_nodes : VIZ_MAX_NODES;
 	memset(vm, 0, sizeof *vm);
 	memset(stats, 0, sizeof *stats);
+	stats->max_nodes = opts->max_nodes ? opts->max_nodes : VIZ_MAX_NODES;
+	stats->max_cost = (double)stats->max_nodes * VIZ_MAX_COST_PER_NODE;
 	vm->opts = opts;
 	vm->m = opts->module;
 	vm->focus = VIZ_NONE;
@@ -911,11 +1145,8 @@ bool viz_model_build(VizModel *vm, const VizOptions *opts, VizStats *stats, char
 	viz_collect(vm);
 	viz_connect(vm);
 	viz_index_edges(vm);
-	if (opts->overview) {
-		viz_overview(vm);
-		viz_count_overview(vm, stats);
-		return true;
-	}
+	if (opts->overview)
+		return viz_build_overview(vm, stats, false, err);
 	viz_conflicts(vm);
 	if (opts->regions)
 		viz_regions(vm);
@@ -937,25 +1168,18 @@ bool viz_model_build(VizModel *vm, const VizOptions *opts, VizStats *stats, char
 	viz_uncopied(vm);
 	viz_references(vm);
 	viz_count(vm, stats);
-	if (stats->nodes > max && !opts->force) {
-		if (opts->focus) {
-			*err = xasprintf(
-				"the graph has %zu nodes and %zu edges, more than %zu to lay out; "
-				"draw a smaller neighbourhood with --depth N, or pass --force",
-				stats->nodes, stats->edges, max);
-			return false;
-		}
-		/* too big to lay out: the overview, which says why in its title */
-		{
-			size_t nodes = stats->nodes, edges = stats->edges;
-			memset(stats, 0, sizeof *stats);
-			vm->has_on_device = vm->has_dashed = vm->has_regions = false;
-			viz_overview(vm);
-			viz_count_overview(vm, stats);
-			stats->too_big = true;
-			stats->full_nodes = nodes;
-			stats->full_edges = edges;
-		}
+	stats->cost = viz_cost_of_nodes(vm, stats->nodes);
+	if (!viz_too_big(stats) || opts->force)
+		return true;
+	if (opts->focus) {
+		char *size =
+			viz_size_text("the graph", stats->nodes, stats->references, stats->edges,
+				      true, stats->cost, stats->max_nodes, stats->max_cost);
+		*err = xasprintf("%s; draw a smaller neighbourhood with --depth N, or pass --force",
+				 size);
+		free(size);
+		return false;
 	}
-	return true;
+	/* too big to lay out: the overview, which says why in its title */
+	return viz_build_overview(vm, stats, true, err);
 }

@@ -24,6 +24,12 @@
 /* A use further than this many drawn nodes (in execution order) from its
  * value reads a reference node instead of a long edge; see viz_references. */
 #define VIZ_REACH 40
+/* The same for the overview, in boxes: a link between boxes further apart
+ * than this is drawn from a reference node beside the box it feeds. */
+#define VIZ_OVERVIEW_REACH 4
+/* Past this many drawn nodes edge labels become xlabels: a real edge label
+ * makes dot double every rank (a 2,000-node module: 50 s instead of 2 s). */
+#define VIZ_LABEL_NODES 300
 
 struct Agraph_s;
 struct Agnode_s;
@@ -92,6 +98,9 @@ typedef struct VizBox {
 typedef struct VizLink {
 	uint32_t from, to; /* box indices */
 	int64_t bytes;     /* moved along it: the distinct values it carries */
+	uint32_t value;    /* the first of those values (a node index) */
+	uint32_t nvalues;  /* how many there are */
+	bool reference;    /* drawn from a reference node beside `to` (far) */
 } VizLink;
 
 typedef struct VizOverview {

@@ -7,6 +7,15 @@
  * on a failed write, which would end the session): the bytes are written
  * by file_write.h's writer, atomically and with every write checked.
  *
+ * Every layout runs in a child process (viz_layout_render_child), whatever
+ * the graph's size: under an address-space limit (VIZ_LAYOUT_MEMORY beyond
+ * what it inherits) and a CPU-time limit (VIZ_LAYOUT_SECONDS), so that no
+ * graph dot finds hard, and no allocation that fails inside Graphviz, GLib
+ * or fontconfig (which abort or crash rather than return), can take the
+ * session or the machine with it: the child's death is a failed command.
+ * Ctrl-C abandons the child, since Graphviz cannot be interrupted. The
+ * session itself never loads the font stack.
+ *
  * The gvc context is made once per process and never freed: Graphviz
  * 2.43's pango text-layout plugin caches, in a static, a pointer to the
  * last font name, which lives in the context's font dictionary; after a
@@ -19,9 +28,11 @@
  * render its messages are captured (agseterrf) and become part of the error
  * returned, since library code never prints.
  */
+#define _GNU_SOURCE /* pthread_setattr_default_np, in the layout child */
 #include "viz.h"
 
 #include <errno.h>
+#include <pthread.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -29,6 +40,7 @@
 #include <poll.h>
 #include <signal.h>
 #include <strings.h>
+#include <sys/resource.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -83,9 +95,9 @@ bool viz_format_of_path(const char *path, VizFormat *out)
 }
 
 /* Graphviz's messages during a render (agerr), instead of stderr. The
- * buffer is reserved before the render and never grows inside Graphviz:
- * an allocation that failed there would leave Graphviz half-way through
- * (oom.h), so what does not fit is dropped. */
+ * buffer is reserved before the render and never grows inside Graphviz,
+ * which may be short of memory when it reports: what does not fit is
+ * dropped. */
 enum { VIZ_MESSAGES_MAX = 16384 };
 static StrBuf *viz_messages;
 
@@ -102,24 +114,6 @@ static int viz_capture_message(char *message)
 	viz_messages->len += n;
 	viz_messages->data[viz_messages->len] = '\0';
 	return 0;
-}
-
-/* What a render that memory ran out in leaves set (oom.h): Graphviz's
- * message hook, and the layout. */
-typedef struct VizRenderState {
-	GVC_t *gvc;
-	Agraph_t *g;
-	agusererrf previous;
-	bool laid_out;
-} VizRenderState;
-
-static void viz_render_abandon(void *arg)
-{
-	VizRenderState *st = arg;
-	agseterrf(st->previous);
-	viz_messages = NULL;
-	if (st->laid_out)
-		gvFreeLayout(st->gvc, st->g);
 }
 
 /* "what: message" with Graphviz's last line, when it said something. */
@@ -160,6 +154,21 @@ static void viz_report_warnings(const VizOptions *opts, const StrBuf *messages)
 	}
 }
 
+/* What to draw instead of a drawing that cannot be laid out or written:
+ * never the option that made it (an overview, given or drawn as the
+ * fallback, is not told to draw the overview). */
+static const char *viz_instead(const VizOptions *opts, bool overview)
+{
+	if (overview)
+		return opts->overview ? "draw a neighbourhood with --focus %x --depth N instead of "
+					"--overview"
+				      : "draw a neighbourhood with --focus %x --depth N";
+	if (opts->focus)
+		return "draw a smaller neighbourhood with --depth N";
+	return "draw its device regions with --overview, or a neighbourhood with --focus %x "
+	       "--depth N";
+}
+
 /* Graphviz's PNG resolution (dots per inch) when the graph sets none. */
 #define VIZ_PNG_DPI 96.0
 
@@ -188,7 +197,7 @@ static bool viz_drawing_size(Agraph_t *g, double *w, double *h)
 	return true;
 }
 
-static bool viz_fit_png(Agraph_t *g, const VizOptions *opts, char **err)
+static bool viz_fit_png(Agraph_t *g, const VizOptions *opts, bool overview, char **err)
 {
 	double w, h, scale = 1.0;
 	if (!viz_drawing_size(g, &w, &h))
@@ -205,13 +214,10 @@ static bool viz_fit_png(Agraph_t *g, const VizOptions *opts, char **err)
 	if (scale >= 1.0)
 		return true;
 	if (scale < VIZ_PNG_MIN_SCALE) {
-		*err = xasprintf(
-			"the drawing is %.0fx%.0f pixels, too big for a PNG: it would have to "
-			"shrink to %.2f of its size, where its labels cannot be read; render to "
-			".svg "
-			"(no size limit), draw the regions with --overview, or a neighbourhood "
-			"with --focus %%x --depth N",
-			w, h, scale);
+		*err = xasprintf("the drawing is %.0fx%.0f pixels, too big for a PNG: it would "
+				 "have to shrink to %.2f of its size, where its labels cannot be "
+				 "read; render to .svg (no size limit), or %s",
+				 w, h, scale, viz_instead(opts, overview));
 		return false;
 	}
 	/* the layout has read the dpi attribute already; the render reads this */
@@ -245,38 +251,39 @@ static void viz_check_pdf(Agraph_t *g, const VizOptions *opts)
 /* Lays out and renders g into out: the gvc half of the lifecycle. What
  * Graphviz says (agerr) is captured: the error on failure, warnings passed
  * to opts->warn on success. */
-static bool viz_layout_render(Agraph_t *g, const VizOptions *opts, VizFormat format, FILE *out,
-			      char **err)
+static bool viz_layout_render(Agraph_t *g, const VizOptions *opts, VizFormat format, bool overview,
+			      FILE *out, char **err)
 {
 	StrBuf messages;
-	GVC_t *gvc = viz_context();
-	VizRenderState st = {gvc, g, NULL, false};
-	OomCleanup cleanup;
+	GVC_t *gvc;
+	agusererrf previous;
 	bool ok = true;
 	strbuf_init(&messages);
 	strbuf_reserve(&messages, VIZ_MESSAGES_MAX);
 	strbuf_reset(&messages);
 	viz_messages = &messages;
-	st.previous = agseterrf(viz_capture_message);
-	cleanup = oom_cleanup_add(viz_render_abandon, &st);
-	if (gvLayout(gvc, g, "dot") != 0) {
+	previous = agseterrf(viz_capture_message);
+	/* the context loads the plugins: one that cannot be loaded (no memory
+	 * for it) would leave text measured by guesswork, or no renderer */
+	gvc = viz_context();
+	if (strstr(messages.data, "Could not load")) {
+		*err = viz_graphviz_error("load its plugins for", &messages);
+		ok = false;
+	} else if (gvLayout(gvc, g, "dot") != 0) {
 		*err = viz_graphviz_error("lay out", &messages);
 		ok = false;
 	} else {
-		st.laid_out = true;
 		if (format == VIZ_FORMAT_PDF)
 			viz_check_pdf(g, opts);
-		if (format == VIZ_FORMAT_PNG && !viz_fit_png(g, opts, err))
+		if (format == VIZ_FORMAT_PNG && !viz_fit_png(g, opts, overview, err))
 			ok = false;
 		else if (gvRender(gvc, g, viz_format_name(format), out) != 0) {
 			*err = viz_graphviz_error("render", &messages);
 			ok = false;
 		}
 		gvFreeLayout(gvc, g);
-		st.laid_out = false;
 	}
-	oom_cleanup_remove(cleanup);
-	agseterrf(st.previous);
+	agseterrf(previous);
 	viz_messages = NULL;
 	if (ok)
 		viz_report_warnings(opts, &messages);
@@ -284,14 +291,7 @@ static bool viz_layout_render(Agraph_t *g, const VizOptions *opts, VizFormat for
 	return ok;
 }
 
-/* ---- a layout that can be abandoned -------------------------------------------- */
-
-/* Graphs up to this many nodes are laid out in the process: it takes
- * milliseconds. Larger ones are laid out in a child process, which a Ctrl-C
- * can stop (Graphviz cannot be interrupted) and whose crash or exit (out
- * of memory inside Graphviz, which calls exit) does not take the session
- * with it. */
-#define VIZ_FORK_NODES 300
+/* ---- the layout child ------------------------------------------------------- */
 
 /* What the child sends back: this header, then the rendered bytes, the
  * error and the warnings (one a line). */
@@ -321,20 +321,93 @@ static bool viz_write_all(int fd, const void *buf, size_t len)
 	return true;
 }
 
+/* The process's address space now, in bytes (Linux's /proc/self/statm);
+ * 0 when it cannot be read. */
+static size_t viz_address_space(void)
+{
+	FILE *f = fopen("/proc/self/statm", "r");
+	unsigned long pages = 0;
+	long page = sysconf(_SC_PAGESIZE);
+	if (!f)
+		return 0;
+	if (fscanf(f, "%lu", &pages) != 1)
+		pages = 0;
+	fclose(f);
+	return page > 0 ? (size_t)pages * (size_t)page : 0;
+}
+
+/* The limits a layout runs under: memory bytes beyond base (the session's
+ * address space when it forked; 0 when unknown: no memory limit), and
+ * seconds of CPU; room is what the child may map in fact, less when the
+ * session itself runs under a lower limit (ulimit -v). */
+typedef struct VizLimits {
+	size_t base, memory, room;
+	unsigned seconds;
+} VizLimits;
+
+static VizLimits viz_limits_of(const VizOptions *opts)
+{
+	VizLimits l;
+	struct rlimit r;
+	l.base = viz_address_space();
+	l.memory = opts->layout_memory ? opts->layout_memory : VIZ_LAYOUT_MEMORY;
+	l.room = l.memory;
+	if (l.base && getrlimit(RLIMIT_AS, &r) == 0 && r.rlim_cur != RLIM_INFINITY &&
+	    r.rlim_cur < l.base + l.memory)
+		l.room = r.rlim_cur > l.base ? (size_t)r.rlim_cur - l.base : 0;
+	l.seconds = opts->layout_seconds ? opts->layout_seconds : VIZ_LAYOUT_SECONDS;
+	return l;
+}
+
+/* In the child: lowers RLIMIT_AS to base + memory and RLIMIT_CPU to
+ * seconds (SIGXCPU then, SIGKILL a second later), never raising a limit
+ * the session runs under. CPU time counts from the fork. */
+static void viz_limit_child(const VizLimits *l)
+{
+	struct rlimit r;
+	pthread_attr_t attr;
+	/* GLib starts threads for fontconfig, each with the default stack of
+	 * RLIMIT_STACK (8 MiB): under a tight limit (the session's ulimit -v)
+	 * mapping one fails and GLib aborts. Their work is shallow. */
+	if (pthread_attr_init(&attr) == 0) {
+		if (pthread_attr_setstacksize(&attr, (size_t)1 << 20) == 0)
+			pthread_setattr_default_np(&attr);
+		pthread_attr_destroy(&attr);
+	}
+	if (l->base && getrlimit(RLIMIT_AS, &r) == 0) {
+		rlim_t want = (rlim_t)(l->base + l->memory);
+		if (r.rlim_cur == RLIM_INFINITY || r.rlim_cur > want) {
+			r.rlim_cur = want;
+			setrlimit(RLIMIT_AS, &r);
+		}
+	}
+	if (getrlimit(RLIMIT_CPU, &r) == 0) {
+		if (r.rlim_cur == RLIM_INFINITY || r.rlim_cur > l->seconds)
+			r.rlim_cur = l->seconds;
+		if (r.rlim_max == RLIM_INFINITY || r.rlim_max > r.rlim_cur + 1)
+			r.rlim_max = r.rlim_cur + 1;
+		setrlimit(RLIMIT_CPU, &r);
+	}
+	signal(SIGXCPU, SIG_DFL);
+}
+
 /* In the child: lays out and renders, sends the reply, never returns. */
-static void viz_child(int fd, Agraph_t *g, const VizOptions *opts, VizFormat format)
+static void viz_child(int fd, Agraph_t *g, const VizOptions *opts, VizFormat format, bool overview,
+		      const VizLimits *limits)
 {
 	VizOptions local = *opts;
 	StrBuf warnings;
 	char *data = NULL, *err = NULL;
 	size_t len = 0;
-	FILE *out = open_memstream(&data, &len);
+	FILE *out;
 	VizChildReply reply = {0, 0, 0, 0};
+	viz_limit_child(limits);
+	out = open_memstream(&data, &len);
 	strbuf_init(&warnings);
 	local.warn = viz_collect_warning;
 	local.warn_context = &warnings;
 	if (out) {
-		reply.ok = viz_layout_render(g, &local, format, out, &err);
+		reply.ok = viz_layout_render(g, &local, format, overview, out, &err);
 		if (fclose(out) != 0)
 			reply.ok = 0;
 	}
@@ -349,65 +422,148 @@ static void viz_child(int fd, Agraph_t *g, const VizOptions *opts, VizFormat for
 	_exit(0);
 }
 
-/* viz_layout_render in a child process, abandoned on Ctrl-C. */
-static bool viz_layout_render_child(Agraph_t *g, const VizOptions *opts, VizFormat format,
-				    FILE *out, char **err)
+/* The last line the child printed on its standard error (GLib and
+ * fontconfig say why they abort there), cut to 200 bytes; NULL if none. */
+static char *viz_last_line(const StrBuf *said)
 {
-	int fds[2], status = 0;
+	size_t end = said->len, start;
+	while (end && (said->data[end - 1] == '\n' || said->data[end - 1] == ' ' ||
+		       said->data[end - 1] == '\r'))
+		end--;
+	if (!end)
+		return NULL;
+	start = end;
+	while (start && said->data[start - 1] != '\n')
+		start--;
+	if (end - start > 200)
+		end = start + 200;
+	return xstrndup(said->data + start, end - start);
+}
+
+/* Why the child left without a reply: out of CPU time, killed, or an exit
+ * (Graphviz exits when an allocation fails), with what it last said. */
+static char *viz_child_failure(int status, const struct rusage *usage, const VizLimits *l,
+			       const StrBuf *said, const char *instead)
+{
+	double cpu = (double)usage->ru_utime.tv_sec + (double)usage->ru_stime.tv_sec +
+		     ((double)usage->ru_utime.tv_usec + (double)usage->ru_stime.tv_usec) / 1e6;
+	char *line = viz_last_line(said), *why, *out;
+	if (WIFSIGNALED(status) &&
+	    (WTERMSIG(status) == SIGXCPU || (WTERMSIG(status) == SIGKILL && cpu >= l->seconds))) {
+		free(line);
+		return xasprintf("graphviz used up the %u s of CPU a layout may take without "
+				 "finishing it; %s",
+				 l->seconds, instead);
+	}
+	if (WIFSIGNALED(status))
+		why = xasprintf("graphviz died laying out the graph (signal %d, %s, after %.1f s "
+				"of CPU%s%s)",
+				WTERMSIG(status), strsignal(WTERMSIG(status)), cpu,
+				line ? "; it said: " : "", line ? line : "");
+	else
+		why = xasprintf(
+			"graphviz gave up laying out the graph (exit status %d, after %.1f s "
+			"of CPU%s%s)",
+			WIFEXITED(status) ? WEXITSTATUS(status) : -1, cpu,
+			line ? "; it said: " : "", line ? line : "");
+	out = xasprintf("%s, most likely out of the %zu MiB a layout may map; %s", why,
+			l->room >> 20, instead);
+	free(why);
+	free(line);
+	return out;
+}
+
+/* Lays out and renders g into out in a child process, under the limits of
+ * opts; abandoned on Ctrl-C. overview: g is an overview (for the advice of
+ * an error). */
+static bool viz_layout_render_child(Agraph_t *g, const VizOptions *opts, VizFormat format,
+				    bool overview, FILE *out, char **err)
+{
+	int fds[2], errfds[2], status = 0;
 	pid_t pid;
-	StrBuf got;
+	StrBuf got, said;
 	VizChildReply reply;
+	VizLimits limits = viz_limits_of(opts);
+	struct rusage usage;
 	bool ok = false, interrupted = false;
-	if (pipe(fds) != 0)
-		return viz_layout_render(g, opts, format, out, err);
+	if (pipe(fds) != 0) {
+		*err = xasprintf("cannot start the layout: %s", strerror(errno));
+		return false;
+	}
+	if (pipe(errfds) != 0) {
+		*err = xasprintf("cannot start the layout: %s", strerror(errno));
+		close(fds[0]);
+		close(fds[1]);
+		return false;
+	}
 	fflush(NULL); /* nothing buffered is written twice */
 	pid = fork();
 	if (pid < 0) {
+		*err = xasprintf("cannot start the layout: %s", strerror(errno));
 		close(fds[0]);
 		close(fds[1]);
-		return viz_layout_render(g, opts, format, out, err);
+		close(errfds[0]);
+		close(errfds[1]);
+		return false;
 	}
 	if (pid == 0) {
+		/* what GLib, fontconfig or Graphviz print comes back to the
+		 * session, not to its terminal */
 		oom_after_fork();
 		close(fds[0]);
-		viz_child(fds[1], g, opts, format);
+		dup2(errfds[1], STDERR_FILENO);
+		close(errfds[0]);
+		close(errfds[1]);
+		viz_child(fds[1], g, opts, format, overview, &limits);
 	}
 	close(fds[1]);
+	close(errfds[1]);
 	strbuf_init(&got);
-	for (;;) {
-		struct pollfd pfd = {fds[0], POLLIN, 0};
+	strbuf_init(&said);
+	/* the reply, and the child's standard error (its last 16 KiB) */
+	for (int open_fds = 2; open_fds;) {
+		struct pollfd pfd[2] = {{fds[0], POLLIN, 0}, {errfds[0], POLLIN, 0}};
 		char buf[65536];
-		ssize_t n;
 		if (interrupt_pending()) {
 			interrupted = true;
 			kill(pid, SIGKILL);
 			break;
 		}
-		if (poll(&pfd, 1, 100) <= 0)
+		if (poll(pfd, 2, 100) <= 0)
 			continue;
-		n = read(fds[0], buf, sizeof buf);
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n <= 0)
-			break;
-		strbuf_append(&got, buf, (size_t)n);
+		for (int k = 0; k < 2; k++) {
+			ssize_t n;
+			if (pfd[k].fd < 0 || !(pfd[k].revents & (POLLIN | POLLHUP | POLLERR)))
+				continue;
+			n = read(pfd[k].fd, buf, sizeof buf);
+			if (n < 0 && errno == EINTR)
+				continue;
+			if (n <= 0) {
+				close(pfd[k].fd);
+				*(k ? &errfds[0] : &fds[0]) = -1;
+				open_fds--;
+				continue;
+			}
+			strbuf_append(k ? &said : &got, buf, (size_t)n);
+			if (k && said.len > 16384) {
+				memmove(said.data, said.data + said.len - 16384, 16384);
+				said.len = 16384;
+				said.data[said.len] = '\0';
+			}
+		}
 	}
-	close(fds[0]);
-	while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
+	if (fds[0] >= 0)
+		close(fds[0]);
+	if (errfds[0] >= 0)
+		close(errfds[0]);
+	memset(&usage, 0, sizeof usage);
+	while (wait4(pid, &status, 0, &usage) < 0 && errno == EINTR)
 		;
 	if (interrupted) {
 		*err = xstrdup("interrupted: the layout was abandoned, nothing was written");
 	} else if (got.len < sizeof reply) {
-		if (WIFSIGNALED(status))
-			*err = xasprintf(
-				"graphviz died laying out the graph (signal %d, %s); draw less "
-				"of it with --overview or --focus",
-				WTERMSIG(status), strsignal(WTERMSIG(status)));
-		else
-			*err = xasprintf(
-				"graphviz gave up laying out the graph (exit status %d); draw "
-				"less of it with --overview or --focus",
-				WIFEXITED(status) ? WEXITSTATUS(status) : -1);
+		*err = viz_child_failure(status, &usage, &limits, &said,
+					 viz_instead(opts, overview));
 	} else {
 		memcpy(&reply, got.data, sizeof reply);
 		if (got.len != sizeof reply + reply.data_len + reply.err_len + reply.warn_len) {
@@ -433,6 +589,20 @@ static bool viz_layout_render_child(Agraph_t *g, const VizOptions *opts, VizForm
 			}
 		}
 	}
+	/* anything else it printed, as warnings, after a layout that worked */
+	if (ok && opts->warn && said.len) {
+		for (const char *p = said.data; p && *p;) {
+			const char *end = strchr(p, '\n');
+			size_t n = end ? (size_t)(end - p) : strlen(p);
+			if (n) {
+				char *w = xasprintf("graphviz: %.*s", (int)n, p);
+				opts->warn(opts->warn_context, w);
+				free(w);
+			}
+			p = end ? end + 1 : NULL;
+		}
+	}
+	strbuf_free(&said);
 	strbuf_free(&got);
 	return ok;
 }
@@ -479,6 +649,7 @@ bool viz_render_to_memory(const VizOptions *opts, VizFormat format, char **data,
 {
 	FILE *out;
 	Agraph_t *g;
+	VizStats local;
 	bool ok;
 	*err = NULL;
 	*data = NULL;
@@ -488,15 +659,15 @@ bool viz_render_to_memory(const VizOptions *opts, VizFormat format, char **data,
 		*err = xasprintf("cannot render the graph: %s", strerror(errno));
 		return false;
 	}
+	if (!stats)
+		stats = &local;
 	g = viz_build_graph(opts, stats, err);
 	ok = g != NULL;
 	if (ok) {
 		if (format == VIZ_FORMAT_DOT)
 			ok = agwrite(g, out) == 0;
-		else if ((size_t)agnnodes(g) > VIZ_FORK_NODES)
-			ok = viz_layout_render_child(g, opts, format, out, err);
 		else
-			ok = viz_layout_render(g, opts, format, out, err);
+			ok = viz_layout_render_child(g, opts, format, stats->overview, out, err);
 		agclose(g);
 	}
 	if (fclose(out) != 0)

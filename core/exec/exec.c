@@ -19,6 +19,7 @@
  */
 #include "exec.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -81,6 +82,28 @@ uint64_t exec_physical_memory(void)
 	long pages = sysconf(_SC_PHYS_PAGES), size = sysconf(_SC_PAGE_SIZE);
 	if (pages <= 0 || size <= 0)
 		return UINT64_MAX;
+	return (uint64_t)pages * (uint64_t)size;
+}
+
+uint64_t exec_available_memory(void)
+{
+	FILE *f = fopen("/proc/meminfo", "r");
+	char line[128];
+	unsigned long long kib;
+	long pages, size;
+	if (f) {
+		while (fgets(line, sizeof line, f))
+			if (sscanf(line, "MemAvailable: %llu kB", &kib) == 1) {
+				fclose(f);
+				return (uint64_t)kib * 1024;
+			}
+		fclose(f);
+	}
+	/* no /proc (or a kernel before 3.14): the pages free now */
+	pages = sysconf(_SC_AVPHYS_PAGES);
+	size = sysconf(_SC_PAGE_SIZE);
+	if (pages <= 0 || size <= 0)
+		return exec_physical_memory();
 	return (uint64_t)pages * (uint64_t)size;
 }
 

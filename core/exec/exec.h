@@ -326,6 +326,9 @@ void exec_checksum(const NpyArray *a, double *sum, uint64_t *hash);
 double exec_element(const NpyArray *a, int64_t i);
 /* The physical memory of the machine in bytes (sysconf). */
 uint64_t exec_physical_memory(void);
+/* The memory free for new allocations now, in bytes (MemAvailable of
+ * /proc/meminfo, else the free pages). */
+uint64_t exec_available_memory(void);
 
 #ifdef __cplusplus
 }

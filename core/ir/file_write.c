@@ -17,11 +17,12 @@
 #include <sys/types.h>
 #include <unistd.h>
 
+#include "path.h"
 #include "util.h"
 
 struct FileWriter {
 	char *path;      /* as the caller named it, for messages */
-	char *target;    /* the file replaced: path, or what a symbolic link names */
+	char *target;    /* the file replaced: path made absolute, or what a link names */
 	char *tmp;       /* the temporary file beside target */
 	int fd;          /* open on tmp */
 	mode_t mode;     /* what the file gets: the destination's, or a new file's */
@@ -90,6 +91,13 @@ FileWriter *file_begin(const char *path, char **err)
 		}
 		target = xstrdup(real);
 		free(real);
+	} else if (path[0] != '/' && (target = path_current_dir()) != NULL) {
+		/* absolute, so that a change of folder before the commit (a
+		 * recording that a script started, which runs in its own
+		 * folder) still renames the file it began */
+		char *absolute = path_join(target, path);
+		free(target);
+		target = absolute;
 	} else {
 		target = xstrdup(path);
 	}

@@ -36,7 +36,9 @@
 typedef struct FileWriter FileWriter;
 
 /* Checks that path may be replaced and makes the temporary file beside it.
- * NULL with *err set ("cannot write 'PATH': REASON") when it cannot. */
+ * NULL with *err set ("cannot write 'PATH': REASON") when it cannot. A
+ * relative path is taken from the current folder now: the writer goes on
+ * to the same file if the folder changes before the commit. */
 FileWriter *file_begin(const char *path, char **err);
 
 /* Appends len bytes. False with *err set when a write failed; the writer

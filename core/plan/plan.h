@@ -211,6 +211,10 @@ int64_t plan_boundary_bytes(PlanAnalysis *an);
 /* Copies an analysis (all arrays), e.g. to try a different defaulting. */
 void plan_analysis_copy(PlanAnalysis *dst, const PlanAnalysis *src);
 
+/* The devices a conflicting value is needed on: `cpu:0 and cuda:0`,
+ * `cpu:0, cuda:0 and cuda:1`. */
+void plan_conflict_devices(StrBuf *out, const PlanConflict *c, const DeviceTable *devices);
+
 /* Frees what a conflict owns (not the record itself). */
 void plan_conflict_free_fields(PlanConflict *c);
 
@@ -220,12 +224,24 @@ typedef struct PlanTrace {
 	PlanAnalysis *check;   /* check's analysis, on check's input; dropped
 				 once core has run, to keep memory flat */
 	uint32_t check_nexprs; /* ids at or above it were made by check */
-	PlanAnalysis *core;    /* core's analysis, on core's input */
-	PlanEvent *events;     /* core's events in order */
+	/* ids in [from, to) were made by rewrite for `pin --body`: the
+	 * bodies of its on_device wrappers (each wrapper keeps the id of the
+	 * value it wraps) */
+	uint32_t pin_wrappers_from, pin_wrappers_to;
+	PlanAnalysis *core; /* core's analysis, on core's input */
+	PlanEvent *events;  /* core's events in order */
 	size_t nevents, cap_events;
 	size_t analyze_end; /* events [0, analyze_end) are analyze's, */
 	size_t default_end; /* [analyze_end, default_end) default's, the rest capture's */
 } PlanTrace;
+
+/* Explains why an expression has its device: the chain of constraints from
+ * it to the annotation, pin, fallback or rule that bound its domain, and
+ * which of those it is (plan_facts.c). trace (NULL for none) tells the
+ * copies check inserted, which only restate its resolution of a conflict,
+ * and that resolution when a chain can end nowhere else. */
+void plan_explain(StrBuf *out, PlanAnalysis *an, const Expr *e, const DeviceTable *devices,
+		  const PlanTrace *trace);
 
 PlanTrace *plan_trace_new(void);
 /* Appends an event (nothing when t is NULL). */
@@ -308,10 +324,6 @@ int32_t plan_host_device(const DeviceTable *devices);
  * vm.reshape_tensor's shape, IR_NO_DEVICE (any) for vm.shape_of's tensor
  * and vm.invoke_tvm_op's function. */
 int32_t plan_op_operand_device(const Expr *e, uint32_t i, int32_t host);
-
-/* Explains why an expression has its device: the chain of constraints from
- * it to the one that bound its domain (plan_facts.c). */
-void plan_explain(StrBuf *out, PlanAnalysis *an, const Expr *e, const DeviceTable *devices);
 
 /* By expression id (nexprs entries; count nodes, NULL entries allowed):
  * 1 inside the body of a Primitive=1 function, which TVM's PlanDevices

@@ -931,6 +931,22 @@ static void domain_graph_free(DomainGraph *g)
 	free(g->adj);
 }
 
+/* A bind that only restates a decision made elsewhere: a device_copy or
+ * on_device check inserted (ids at or above inserted_from) is on the
+ * devices check chose for it, and a conflict's home is check's choice.
+ * `why` looks past them for the annotation, pin, fallback or rule behind
+ * the placement, and ends at one only when nothing else reaches. */
+static bool bind_is_consequence(const PlanAnalysis *an, const Constraint *c, uint32_t inserted_from)
+{
+	bool inserted_site = inserted_from && c->site != PLAN_NONE && c->site >= inserted_from &&
+			     c->site < an->nexprs;
+	if (c->kind == CONSTRAINT_CONFLICT_HOME || c->kind == CONSTRAINT_CONFLICT_MEET)
+		return true;
+	return inserted_site &&
+	       (c->kind == CONSTRAINT_COPY_SOURCE || c->kind == CONSTRAINT_COPY_DEST ||
+		c->kind == CONSTRAINT_ON_DEVICE_BODY || c->kind == CONSTRAINT_ON_DEVICE_RESULT);
+}
+
 /* Where the search from a domain ended: `found`, the nearest domain that a
  * bind constraint touches directly, and `bind`, that constraint (both
  * PLAN_NONE when no bind is reachable); prev_domain and prev_constraint
@@ -943,20 +959,23 @@ typedef struct ExplainPath {
 /* Breadth first from start, so the chain found is a shortest one, to a
  * bind to `want` (the class's device: a class bound to a device without a
  * memory scope and to a scope of it is on the scope, devices_join), or to
- * any bind when want is IR_NO_DEVICE. */
+ * any bind when want is IR_NO_DEVICE. A bind that is a consequence
+ * (bind_is_consequence) counts only when `consequences` is set. */
 static void explain_search(const PlanAnalysis *an, const DomainGraph *g, uint32_t start,
-			   int32_t want, ExplainPath *p)
+			   int32_t want, uint32_t inserted_from, bool consequences, ExplainPath *p)
 {
 	size_t nd = an->ndomains, head = 0, tail = 0;
 	uint32_t *bind_of = xmalloc(nd * sizeof(uint32_t));
 	uint32_t *queue = xmalloc(nd * sizeof(uint32_t));
 	/* which domains a bind constraint touches directly */
 	memset(bind_of, 0xff, nd * sizeof(uint32_t));
-	for (size_t i = 0; i < an->nconstraints; i++)
-		if (an->applied[i] && an->constraints[i].b == PLAN_NONE &&
-		    (want == IR_NO_DEVICE || an->constraints[i].device == want) &&
-		    bind_of[an->constraints[i].a] == PLAN_NONE)
-			bind_of[an->constraints[i].a] = (uint32_t)i;
+	for (size_t i = 0; i < an->nconstraints; i++) {
+		const Constraint *c = &an->constraints[i];
+		if (an->applied[i] && c->b == PLAN_NONE &&
+		    (want == IR_NO_DEVICE || c->device == want) && bind_of[c->a] == PLAN_NONE &&
+		    (consequences || !bind_is_consequence(an, c, inserted_from)))
+			bind_of[c->a] = (uint32_t)i;
+	}
 	p->found = p->bind = PLAN_NONE;
 	p->prev_domain = xmalloc(nd * sizeof(uint32_t));
 	p->prev_constraint = xmalloc(nd * sizeof(uint32_t));
@@ -989,11 +1008,129 @@ static void explain_path_free(ExplainPath *p)
 	free(p->prev_constraint);
 }
 
+/* What kind of reason a bind is, for the chain's last line. */
+static const char *bind_reason(const Constraint *c, const PlanTrace *trace)
+{
+	if (trace &&
+	    (c->kind == CONSTRAINT_ON_DEVICE_BODY || c->kind == CONSTRAINT_ON_DEVICE_RESULT) &&
+	    c->value >= trace->pin_wrappers_from && c->value < trace->pin_wrappers_to)
+		return "a pin (--body, which rewrite writes as this on_device; 'pin' alone lists "
+		       "them)";
+	switch (c->kind) {
+	case CONSTRAINT_PIN:
+		return "a pin ('pin' alone lists them)";
+	case CONSTRAINT_ON_DEVICE_BODY:
+	case CONSTRAINT_ON_DEVICE_RESULT:
+		return "an on_device annotation";
+	case CONSTRAINT_COPY_SOURCE:
+	case CONSTRAINT_COPY_DEST:
+		return "a device_copy written in the module";
+	case CONSTRAINT_PARAM_DEVICE:
+	case CONSTRAINT_FN_DEVICE:
+		return "a virtual_device written in the module";
+	case CONSTRAINT_DEFAULT_RESULT:
+	case CONSTRAINT_DEFAULT_CALL:
+	case CONSTRAINT_DEFAULT_OTHER:
+		return "the fallback device ('set fallback')";
+	case CONSTRAINT_DEFAULT_PARAM:
+	case CONSTRAINT_DEFAULT_LET:
+	case CONSTRAINT_DEFAULT_SHARED:
+	case CONSTRAINT_FREE_ON_DEVICE:
+		return "defaulting, by TVM's rules for what nothing constrains";
+	case CONSTRAINT_MIN_TRANSFER:
+		return "'set placement min-transfer'";
+	case CONSTRAINT_HOST_RESULT:
+	case CONSTRAINT_HOST_OPERAND:
+		return "the rule that shapes live on the host";
+	case CONSTRAINT_ALLOC_DEVICE:
+		return "the rule that storage is where it is allocated";
+	case CONSTRAINT_SCOPE_JOIN:
+		return "the rule that a device without a memory scope takes the scope met";
+	case CONSTRAINT_CONFLICT_HOME:
+	case CONSTRAINT_CONFLICT_MEET:
+		return "check, resolving a conflict";
+	case CONSTRAINT_OP_ARG: /* these unify; none binds */
+	case CONSTRAINT_CALL_ARG:
+	case CONSTRAINT_CALL_RESULT:
+	case CONSTRAINT_CALLEE:
+	case CONSTRAINT_LET_VAR:
+	case CONSTRAINT_LET_BODY:
+	case CONSTRAINT_FN_BODY:
+	case CONSTRAINT_FN_PARAM:
+	case CONSTRAINT_PRIMITIVE_PARAM:
+	case CONSTRAINT_TUPLE_FIELD:
+	case CONSTRAINT_PROJ:
+	case CONSTRAINT_IF_COND:
+	case CONSTRAINT_IF_BRANCH:
+	case CONSTRAINT_GLOBAL:
+	case CONSTRAINT_CONSTRUCT_ARG:
+	case CONSTRAINT_MATCH_SCRUTINEE:
+	case CONSTRAINT_PATTERN_VAR:
+	case CONSTRAINT_MATCH_CLAUSE:
+		break;
+	}
+	return "a constraint of the planner";
+}
+
+/* The value a consequence is about: the source of the copy or the body of
+ * the on_device check inserted, or the conflicting value itself. */
+static uint32_t consequence_value(const PlanAnalysis *an, const Constraint *c)
+{
+	const Expr *site = c->site < an->nexprs ? an->by_id[c->site] : NULL;
+	if (c->kind == CONSTRAINT_CONFLICT_HOME || c->kind == CONSTRAINT_CONFLICT_MEET)
+		return c->value;
+	if (!site || site->kind != EXPR_CALL || site->u.call.nargs == 0)
+		return PLAN_NONE;
+	site = ir_is_op(site, OP_DEVICE_COPY) ? ir_copy_source(site) : site->u.call.args[0];
+	return site->id;
+}
+
+void plan_conflict_devices(StrBuf *out, const PlanConflict *c, const DeviceTable *devices)
+{
+	for (size_t k = 0; k < c->ndemands; k++)
+		strbuf_printf(out, "%s%s",
+			      k == 0                 ? ""
+			      : k + 1 == c->ndemands ? " and "
+						     : ", ",
+			      devices_name(devices, c->demands[k].device));
+}
+
+/* A chain that could only end at a consequence: the conflict check
+ * resolved, with the rule that chose the device and what demanded it. */
+static void explain_consequence(StrBuf *out, const PlanAnalysis *an, const DeviceTable *devices,
+				const PlanTrace *trace, uint32_t bind)
+{
+	const Constraint *c = &an->constraints[bind];
+	uint32_t value = consequence_value(an, c);
+	for (size_t i = 0; trace && value != PLAN_NONE && i < trace->nconflicts; i++) {
+		const PlanConflict *pc = &trace->conflicts[i];
+		if (pc->value != value)
+			continue;
+		strbuf_printf(out, "  check: %s is needed on ", pc->value_name);
+		plan_conflict_devices(out, pc, devices);
+		for (size_t k = 0; k < pc->ndemands; k++)
+			if (pc->demands[k].device == c->device)
+				strbuf_printf(out, "\n    %s: %s", devices_name(devices, c->device),
+					      pc->demands[k].source_text);
+		if (pc->home != IR_NO_DEVICE && pc->home_reason)
+			strbuf_printf(out,
+				      "\n  decided by: check, resolving the conflict: %s stays on "
+				      "%s, %s\n",
+				      pc->value_name, devices_name(devices, pc->home),
+				      pc->home_reason);
+		else
+			strbuf_puts(out, "\n  decided by: check, resolving the conflict\n");
+		return;
+	}
+	strbuf_printf(out, "  decided by: %s\n", bind_reason(c, trace));
+}
+
 /* "NAME is on DEVICE:" and the chain from the start to the bind, one
  * constraint a line; the middle of a very long chain is elided (and said
- * so). */
+ * so); then which reason it ends at. */
 static void explain_print(StrBuf *out, PlanAnalysis *an, const DeviceTable *devices,
-			  const char *name, uint32_t start, const ExplainPath *p)
+			  const PlanTrace *trace, uint32_t inserted_from, const char *name,
+			  uint32_t start, const ExplainPath *p)
 {
 	enum { EXPLAIN_ENDS = 32 };
 	int32_t dev = plan_domain_device(an, start);
@@ -1028,13 +1165,20 @@ static void explain_print(StrBuf *out, PlanAnalysis *an, const DeviceTable *devi
 	strbuf_puts(out, "  ");
 	plan_constraint_describe(out, an, p->bind, devices);
 	strbuf_putc(out, '\n');
+	if (bind_is_consequence(an, &an->constraints[p->bind], inserted_from))
+		explain_consequence(out, an, devices, trace, p->bind);
+	else
+		strbuf_printf(out, "  decided by: %s\n",
+			      bind_reason(&an->constraints[p->bind], trace));
 }
 
-/* The chain of constraints from e's domain to the nearest bind, found
- * breadth first over the graph of the applied constraints. */
-void plan_explain(StrBuf *out, PlanAnalysis *an, const Expr *e, const DeviceTable *devices)
+/* The chain of constraints from e's domain to the nearest bind that is a
+ * reason (not a copy check inserted), found breadth first over the graph
+ * of the applied constraints: to its own device first, then to any. */
+void plan_explain(StrBuf *out, PlanAnalysis *an, const Expr *e, const DeviceTable *devices,
+		  const PlanTrace *trace)
 {
-	uint32_t start;
+	uint32_t start, inserted_from = trace ? trace->check_nexprs : 0;
 	DomainGraph g;
 	ExplainPath path;
 	StrBuf name;
@@ -1046,12 +1190,16 @@ void plan_explain(StrBuf *out, PlanAnalysis *an, const Expr *e, const DeviceTabl
 	strbuf_init(&name);
 	ir_value_name(&name, e);
 	domain_graph_build(an, &g);
-	explain_search(an, &g, start, plan_domain_device(an, start), &path);
-	if (path.found == PLAN_NONE) {
+	/* a reason on its device, a consequence on it, a reason anywhere */
+	for (int pass = 0; pass < 3; pass++) {
+		explain_search(an, &g, start,
+			       pass < 2 ? plan_domain_device(an, start) : IR_NO_DEVICE,
+			       inserted_from, pass == 1, &path);
+		if (path.found != PLAN_NONE || pass == 2)
+			break;
 		explain_path_free(&path);
-		explain_search(an, &g, start, IR_NO_DEVICE, &path);
 	}
-	explain_print(out, an, devices, name.data, start, &path);
+	explain_print(out, an, devices, trace, inserted_from, name.data, start, &path);
 	explain_path_free(&path);
 	domain_graph_free(&g);
 	strbuf_free(&name);

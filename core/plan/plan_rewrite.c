@@ -64,6 +64,7 @@ static bool has_body_pins(const PhaseContext *ctx)
 static void wrap_body_pins(IrModule *m, PhaseContext *ctx, ExprVec *order)
 {
 	size_t n = order->count;
+	uint32_t from = m->nexprs;
 	for (size_t k = 0; k < ctx->npins; k++) {
 		const PlanPin *pin = &ctx->pins[k];
 		if (!pin->body)
@@ -81,6 +82,10 @@ static void wrap_body_pins(IrModule *m, PhaseContext *ctx, ExprVec *order)
 			}
 			ir_wrap_in_on_device(m, e, pin->device, false);
 		}
+	}
+	if (ctx->trace) { /* `why` names a pin, not an annotation */
+		ctx->trace->pin_wrappers_from = from;
+		ctx->trace->pin_wrappers_to = m->nexprs;
 	}
 	/* the wrappers' copies are nodes too */
 	order->count = 0;

@@ -125,7 +125,7 @@ static bool bit(const uint8_t *bits, uint32_t i)
  * The caller frees c either way. */
 static bool scratch_load(const Session *origin, Session *c, const char *text, size_t len)
 {
-	const char *name = origin->path ? origin->path : "reduced";
+	const char *name = origin->source ? session_module_name(origin) : "reduced";
 	SourceFile *src = source_from_string(name, text, len);
 	bool ok;
 	session_init_like(c, origin);

@@ -18,6 +18,7 @@
 
 #include "metadata.h"
 #include "parse.h"
+#include "path.h"
 #include "print.h"
 #include "plan.h"
 #include "verify.h"
@@ -41,6 +42,8 @@ void session_init(Session *s)
 	s->settings.errexit = false;
 	s->settings.gpu = GPU_AUTO;
 	s->settings.tolerance = 1e-5;
+	s->settings.inputs = INPUTS_REALISTIC;
+	s->settings.keep_values = true;
 	s->settings.cache_mib = SESSION_CACHE_MIB;
 	s->settings.pagination = true;
 	s->settings.height = -1;
@@ -287,7 +290,7 @@ bool session_load(Session *s, const char *path)
 
 bool session_load_as(Session *s, const char *path, const char *name)
 {
-	char *err = NULL;
+	char *err = NULL, *cwd, *absolute;
 	SourceFile *src;
 	bool ok;
 
@@ -302,7 +305,13 @@ bool session_load_as(Session *s, const char *path, const char *name)
 		free(src->name);
 		src->name = xstrdup(name);
 	}
-	ok = session_load_source(s, src, path);
+	/* kept absolute, so that `reload` finds the file from another folder
+	 * (a script runs in its own) */
+	cwd = path_current_dir();
+	absolute = cwd ? path_join(cwd, path) : xstrdup(path);
+	ok = session_load_source(s, src, absolute);
+	free(absolute);
+	free(cwd);
 	source_release(src);
 	return ok;
 }
@@ -351,17 +360,25 @@ void session_init_like(Session *dst, const Session *src)
 
 bool session_reload(Session *s)
 {
-	char *path;
+	char *path, *name;
 	bool ok;
 	if (!s->path) {
 		session_clear_diags(s);
 		diag_error(&s->diags, NULL, (Pos){0, 0}, "no module loaded");
 		return false;
 	}
+	/* the same file under the name it goes by (`load --as` kept) */
 	path = xstrdup(s->path);
-	ok = session_load(s, path);
+	name = s->source ? xstrdup(s->source->name) : NULL;
+	ok = session_load_as(s, path, name);
 	free(path);
+	free(name);
 	return ok;
+}
+
+const char *session_module_name(const Session *s)
+{
+	return s->source ? s->source->name : s->path ? s->path : "module";
 }
 
 void session_restart(Session *s)
@@ -744,9 +761,10 @@ const SessionSetting session_settings[] = {
 	[SET_ERREXIT] = {"errexit", SETTING_BOOL, bool_choices, false,
 			 "stop a script at its first failing command"},
 	[SET_KEEP_VALUES] = {"keep-values", SETTING_BOOL, bool_choices, false,
-			     "'run' keeps every value for 'print', not only inputs and results"},
+			     "'run' keeps every value for 'print' (within a quarter of the free "
+			     "memory), not only inputs and results"},
 	[SET_INPUTS] = {"inputs", SETTING_CHOICE, inputs_choices, false,
-			"inputs not given: uniform random, or drawn like a trained model's"},
+			"inputs not given: uniform random, or drawn like an initialised model's"},
 	[SET_PAGINATION] = {"pagination", SETTING_BOOL, bool_choices, false,
 			    "stop after each screenful of output at a terminal"},
 	[SET_HEIGHT] = {"height", SETTING_NUMBER, NULL, false,

@@ -61,9 +61,10 @@ typedef struct SessionSettings {
 	GpuMode gpu;             /* default GPU_AUTO (exec.h) */
 	double tolerance;        /* for `compare`; default 1e-5 */
 	double cache_mib;        /* MiB of earlier versions kept (see the top) */
-	bool keep_values;        /* `run` keeps every op's value for `print`,
-				    not only inputs and results */
-	InputsMode inputs;       /* default INPUTS_RANDOM */
+	bool keep_values;        /* `run` keeps every op's value for `print`
+				    within a budget, not only inputs and
+				    results; default on */
+	InputsMode inputs;       /* default INPUTS_REALISTIC */
 	bool pagination;         /* the shell pages long output at a terminal */
 	int height;              /* lines per page: -1 the terminal's (default),
 				    0 no paging */
@@ -131,7 +132,9 @@ typedef struct SessionRunning {
 typedef struct Session {
 	DeviceTable devices;
 	SessionSettings settings;
-	char *path;              /* the loaded file as the user named it, or NULL */
+	char *path;              /* the loaded file (absolute when `load` read it),
+				    or NULL; session_module_name is the name it
+				    goes by */
 	SourceFile *source;      /* its text (retained), or NULL */
 	IrModule **versions;     /* pipeline_count + 1 slots; see the top */
 	size_t phases_done;      /* versions[0..phases_done] are non-NULL */
@@ -161,7 +164,7 @@ void session_free(Session *s);
  * successful load are left in s->diags too. */
 bool session_load(Session *s, const char *path);
 /* session_load, the module named `name` in positions and messages instead
- * of path (NULL: path); `reload` reads path again under its own name. */
+ * of path (NULL: path); `reload` reads path again under that name. */
 bool session_load_as(Session *s, const char *path, const char *name);
 /* session_load of text already read: src (retained, not consumed) named
  * path in messages and as the loaded file. Reducers and scratch sessions
@@ -172,8 +175,13 @@ bool session_load_source(Session *s, SourceFile *src, const char *path);
  * session to plan a variant of src's module in (`reduce`, `diff --plan`)
  * without touching src. Freed with session_free. */
 void session_init_like(Session *dst, const Session *src);
-/* session_load of the loaded path again; false without a module. */
+/* session_load of the loaded path again, under the name the module goes
+ * by; false without a module. */
 bool session_reload(Session *s);
+/* The name the loaded module goes by in messages and positions: the file
+ * as the user named it, or the name `load --as` gave it ("module" when
+ * none is loaded). */
+const char *session_module_name(const Session *s);
 /* Drops every planned version: back to the module as parsed. */
 void session_restart(Session *s);
 /* Forgets the last operation's diagnostics (operations do it themselves). */

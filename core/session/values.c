@@ -18,18 +18,34 @@ void session_values_clear(SessionValues *v)
 	for (size_t i = 0; i < v->count; i++)
 		npy_array_free(&v->items[i].value);
 	free(v->items);
+	for (size_t i = 0; i < v->nresults; i++)
+		npy_array_free(&v->results[i]);
+	free(v->results);
+	free(v->result_devices);
 	if (v->module)
 		ir_module_free(v->module);
 	memset(v, 0, sizeof *v);
 	v->run = run;
 }
 
-void session_values_start(SessionValues *v, const IrModule *m, bool every)
+void session_values_start(SessionValues *v, const IrModule *m, bool every, uint64_t budget)
 {
 	session_values_clear(v);
 	v->module = ir_module_retain(m);
 	v->every = every;
+	v->budget = budget;
 	v->run++;
+}
+
+void session_values_set_results(SessionValues *v, NpyArray *results, int32_t *devices, size_t n)
+{
+	for (size_t i = 0; i < v->nresults; i++)
+		npy_array_free(&v->results[i]);
+	free(v->results);
+	free(v->result_devices);
+	v->results = results;
+	v->result_devices = devices;
+	v->nresults = n;
 }
 
 void session_values_add(SessionValues *v, uint32_t id, uint32_t field, int32_t device,

@@ -18,20 +18,35 @@
  *   device, the `why` chain, its uses and the copies that read it, whose
  *   names select them in turn;
  * - toggles that hide parameters and constants (and the edges out of them),
- *   and the function or region clusters' boxes.
+ *   and the function or region clusters' boxes;
+ * - a page that opens readable: a graph that fits the window at a legible
+ *   scale opens whole; a bigger one (a real model is tens of thousands of
+ *   pixels tall) opens at 100% on its first conflict, else its first copy,
+ *   else its top, with that value selected, and a map of the whole graph
+ *   in a corner to click into;
+ * - labels that fit their boxes: Graphviz measured each label with the
+ *   first font of the SVG's font-family list its machine has, which a
+ *   browser on the same machine takes too; a label drawn wider than its
+ *   node (another machine, another font) is squeezed into it.
  *
  * Self-test (tests/browser-test): with `#selftest=%x` in the URL the script
  * dispatches a real click MouseEvent on the node's shape, so that the
  * handler a user's click runs, runs (`#selftest-reference=%x`: on a
  * reference node drawn for %x); with `#selftest-search=%x` it submits
  * the search form; `selftest-params=off` and `selftest-clusters=off` click
- * the toggles; `selftest-zoom` clicks +, turns the wheel and drags. It
+ * the toggles; `selftest-zoom` clicks +, turns the wheel and drags;
+ * `selftest-view` reports how the page opened, `selftest-labels` how many
+ * labels were squeezed or still overflow, `selftest-map` clicks the map
+ * three quarters of the way down, and `selftest-font=FAMILY` draws the
+ * labels in another font before they are fitted. It
  * then writes what the page shows (the panel's text, the status line, what
  * is selected and whether it is centred) into a pre element with the id
  * selftest-result, which `chromium --dump-dom` prints.
  */
 (function () {
 	'use strict';
+
+	var SVG_NS = 'http://www.w3.org/2000/svg';
 
 	var data = JSON.parse(document.getElementById('devplan-data').textContent);
 	var records = data.nodes || {};
@@ -65,6 +80,7 @@
 		return;
 	}
 
+	var order = []; /* record keys in drawing order (execution order) */
 	svg.querySelectorAll('g.node').forEach(function (g) {
 		var title = g.querySelector('title');
 		var m = title && /^(n\d+)(_\d+)?$/.exec(title.textContent.trim());
@@ -72,8 +88,10 @@
 			return;
 		keyOf.set(g, m[1]);
 		(shapes[m[1]] = shapes[m[1]] || []).push(g);
-		if (!m[2])
+		if (!m[2]) {
 			mainShape[m[1]] = g;
+			order.push(m[1]);
+		}
 	});
 
 	/* ---- pan and zoom, on the viewBox ---- */
@@ -91,6 +109,7 @@
 
 	function applyView() {
 		svg.setAttribute('viewBox', [view.x, view.y, view.w, view.h].join(' '));
+		updateMap();
 	}
 
 	/* A point of the window in the SVG's coordinates. */
@@ -369,12 +388,247 @@
 		clusters.forEach(function (g) { g.classList.toggle('dp-hidden', !showClusters.checked); });
 	});
 
-	applyView();
+	/* ---- labels that fit their boxes ---- */
+
+	var selftestParams = /^#selftest/.test(location.hash) ?
+		new URLSearchParams(location.hash.slice(1)) : null;
+
+	/* The label lines of each node drawn wider than its shape are squeezed
+	 * into it (textLength), so that none spills over, whatever font the
+	 * browser has; with the font Graphviz measured, none is. */
+	function fitLabels() {
+		var counts = { labels: 0, squeezed: 0, most: 1 };
+		svg.querySelectorAll('g.node').forEach(function (g) {
+			var shape = g.querySelector('polygon, ellipse, path');
+			var box = shape && shape.getBBox();
+			if (!box || !box.width)
+				return;
+			g.querySelectorAll('text').forEach(function (t) {
+				var room = box.width - 4, w = t.getComputedTextLength();
+				counts.labels++;
+				if (room > 0 && w > box.width - 2) {
+					t.setAttribute('textLength', room);
+					t.setAttribute('lengthAdjust', 'spacingAndGlyphs');
+					counts.squeezed++;
+					counts.most = Math.max(counts.most, w / room);
+				}
+			});
+		});
+		return counts;
+	}
+
+	/* The first family of a font-family list the browser has: a family it
+	 * lacks falls back to the generic family after it, so a probe drawn in
+	 * "F", monospace and in "F", serif measures the same only when F is
+	 * there. A generic family (sans-serif) is named as such. */
+	function firstFontOf(list) {
+		var families = (list || '').split(','), probe, i, f, a, b;
+		var generic = /^(serif|sans-serif|monospace|cursive|fantasy|system-ui)$/i;
+		probe = document.createElementNS(SVG_NS, 'text');
+		probe.textContent = 'Tensor[(1, 12, 128, 128), float32] WWWiii';
+		svg.appendChild(probe);
+		try {
+			for (i = 0; i < families.length; i++) {
+				f = families[i].trim().replace(/^["']|["']$/g, '');
+				if (generic.test(f))
+					return f + ' (generic)';
+				probe.style.fontFamily = '"' + f + '", monospace';
+				a = probe.getComputedTextLength();
+				probe.style.fontFamily = '"' + f + '", serif';
+				b = probe.getComputedTextLength();
+				if (Math.abs(a - b) < 0.01)
+					return f;
+			}
+			return 'none of ' + list;
+		} finally {
+			svg.removeChild(probe);
+		}
+	}
+
+	/* Labels still wider than their node's shape. */
+	function overflowingLabels() {
+		var n = 0;
+		svg.querySelectorAll('g.node').forEach(function (g) {
+			var shape = g.querySelector('polygon, ellipse, path');
+			var box = shape && shape.getBBox();
+			if (!box || !box.width)
+				return;
+			g.querySelectorAll('text').forEach(function (t) {
+				var b = t.getBBox();
+				if (b.x < box.x - 0.5 || b.x + b.width > box.x + box.width + 0.5)
+					n++;
+			});
+		});
+		return n;
+	}
+
+	if (selftestParams && selftestParams.has('selftest-font'))
+		svg.querySelectorAll('text').forEach(function (t) {
+			t.style.fontFamily = selftestParams.get('selftest-font');
+		});
+
+	/* ---- how the page opens ---- */
+
+	var PX_PER_PT = 4 / 3; /* Graphviz's SVG is in points; 100% is its own size */
+	var READABLE = 0.45; /* below this scale 10-point labels are under 6 pixels */
+
+	/* The scale the graph is drawn at: 1 is 100%. */
+	function scale() {
+		return svg.getScreenCTM().a / PX_PER_PT;
+	}
+
+	/* Draws the graph at scale s with the point (cx, cy) of the graph at the
+	 * centre of the pane. */
+	function zoomTo(s, cx, cy) {
+		var r = pane.getBoundingClientRect();
+		view.w = r.width / (s * PX_PER_PT);
+		view.h = r.height / (s * PX_PER_PT);
+		view.x = cx - view.w / 2;
+		view.y = cy - view.h / 2;
+		applyView();
+	}
+
+	/* The graph point at the centre of an element. */
+	function centreOf(el) {
+		var r = el.getBoundingClientRect();
+		return toGraph(r.left + r.width / 2, r.top + r.height / 2);
+	}
+
+	/* Where a page too big to read whole opens: the first use in conflict
+	 * (the arrowhead of the first red edge, at its consumer), else the
+	 * first device_copy, else the top of the graph. */
+	function openingPlace() {
+		var edges = svg.querySelectorAll('g.edge'), i, g, key, top = null, best;
+		for (i = 0; i < edges.length; i++) {
+			var title = edges[i].querySelector('title');
+			var ends = title ? title.textContent.split('->') : [];
+			var arrow = edges[i].querySelector('polygon') || edges[i].querySelector('path');
+			/* the legend's sample edge is red too, and no value's */
+			key = ends.length ? endKey(ends[0]) : null;
+			if (key && edges[i].querySelector('path[stroke="red"]'))
+				return { what: 'the first conflict', key: key in records ? key : null,
+					point: centreOf(arrow) };
+		}
+		for (i = 0; i < order.length; i++) {
+			key = order[i];
+			if (records[key] && records[key].op === 'device_copy' && mainShape[key])
+				return { what: 'the first copy', key: key, point: centreOf(mainShape[key]) };
+		}
+		for (i = 0; i < order.length; i++) {
+			g = mainShape[order[i]];
+			if (!g)
+				continue;
+			best = g.getBoundingClientRect();
+			if (!top || best.top < top.rect.top)
+				top = { key: order[i], rect: best };
+		}
+		if (!top)
+			return null;
+		best = centreOf(mainShape[top.key]);
+		return { what: 'the top', key: null, point: best, top: true };
+	}
+
+	var opened = { whole: true, what: 'the whole graph' };
+	fit();
+	var fitScale = scale();
+	if (fitScale < READABLE) {
+		var place = openingPlace();
+		if (place) {
+			opened = { whole: false, what: place.what, key: place.key };
+			zoomTo(1, place.point.x, place.point.y);
+			if (place.top) /* the top node near the top of the pane, not its centre */
+				zoomTo(1, place.point.x, place.point.y + view.h / 2 - 40);
+		}
+	}
+
+	/* measured at the scale the page opens at: a browser lays text out for
+	 * the pixels it fills, so the same label measures wider at 100% than
+	 * in a whole tall graph drawn a few pixels high */
+	var labelCounts = fitLabels();
+
+	/* ---- the map of the whole graph, for a page opened zoomed in ---- */
+
+	var map = document.getElementById('map');
+	var mapSvg = null, mapView = null;
+	var graphGroup = svg.querySelector('g.graph');
+
+	/* Outlines on the map what the pane shows. */
+	function updateMap() {
+		var r, a, b;
+		if (!mapView || map.hidden)
+			return;
+		r = pane.getBoundingClientRect();
+		a = toGraph(r.left, r.top);
+		b = toGraph(r.right, r.bottom);
+		mapView.setAttribute('x', a.x);
+		mapView.setAttribute('y', a.y);
+		mapView.setAttribute('width', Math.max(b.x - a.x, 0));
+		mapView.setAttribute('height', Math.max(b.y - a.y, 0));
+	}
+
+	/* the map draws the graph's own group again (use), stretched to its box */
+	if (map && graphGroup && !opened.whole) {
+		var use = document.createElementNS(SVG_NS, 'use');
+		mapSvg = document.createElementNS(SVG_NS, 'svg');
+		mapView = document.createElementNS(SVG_NS, 'rect');
+		mapView.id = 'map-view';
+		if (!graphGroup.id)
+			graphGroup.id = 'graph0';
+		use.setAttribute('href', '#' + graphGroup.id);
+		mapSvg.setAttribute('preserveAspectRatio', 'none');
+		mapSvg.setAttribute('viewBox', [home.x, home.y, home.w, home.h].join(' '));
+		mapSvg.appendChild(use);
+		mapSvg.appendChild(mapView);
+		map.appendChild(mapSvg);
+		map.hidden = false;
+		mapSvg.addEventListener('click', function (event) {
+			var p = mapSvg.createSVGPoint();
+			p.x = event.clientX;
+			p.y = event.clientY;
+			p = p.matrixTransform(mapSvg.getScreenCTM().inverse());
+			view.x = p.x - view.w / 2;
+			view.y = p.y - view.h / 2;
+			applyView();
+		});
+	}
+	updateMap();
+	if (opened.key) {
+		select(opened.key);
+		status('opened at 100% on ' + opened.what + ', ' + records[opened.key].name +
+			' (fit shows the whole graph)');
+	} else if (!opened.whole) {
+		status('opened at 100% on ' + opened.what + ' (fit shows the whole graph)');
+	}
 
 	/* ---- self-test (tests/browser-test) ---- */
 
 	function selftest(params) {
 		var out = [];
+		if (params.has('selftest-view')) {
+			out.push('opened on: ' + opened.what + (opened.key ? ', ' + records[opened.key].name : ''));
+			out.push('opened at: ' + Math.round(scale() * 100) + '%');
+			out.push('whole graph at: ' + Math.round(fitScale * 100) + '% in ' +
+				Math.round(pane.clientWidth) + 'x' + Math.round(pane.clientHeight) + ' pixels');
+			out.push('map: ' + (map && !map.hidden ? 'shown' : 'hidden'));
+		}
+		if (params.has('selftest-labels')) {
+			var text = svg.querySelector('g.node text');
+			var family = text && (text.style.fontFamily || text.getAttribute('font-family'));
+			out.push('labels measured in: ' + (text ? text.getAttribute('font-family') : '-'));
+			out.push('label font: ' + firstFontOf(family));
+			out.push('labels: ' + labelCounts.labels);
+			out.push('labels squeezed: ' + labelCounts.squeezed + ', by at most ' +
+				Math.round((labelCounts.most - 1) * 100) + '%');
+			out.push('labels overflowing: ' + overflowingLabels());
+		}
+		if (params.has('selftest-map') && mapSvg && !map.hidden) {
+			var mr = mapSvg.getBoundingClientRect(), before = view.y, c;
+			mapSvg.dispatchEvent(new MouseEvent('click', { bubbles: true, cancelable: true,
+				view: window, clientX: mr.left + mr.width / 2, clientY: mr.top + mr.height * 0.75 }));
+			c = view.y + view.h / 2;
+			out.push('map click moved the view: ' + (view.y > before &&
+				Math.abs(c - (home.y + home.h * 0.75)) < home.h / 50 ? 'yes' : 'no'));
+		}
 		var word, key, g, target, r, rect, pr;
 		/* a click on the value's own node, or with selftest-reference on the
 		 * first reference node drawn for it */
@@ -445,6 +699,6 @@
 		document.body.appendChild(pre);
 	}
 
-	if (/^#selftest/.test(location.hash))
-		selftest(new URLSearchParams(location.hash.slice(1)));
+	if (selftestParams)
+		selftest(selftestParams);
 })();
