@@ -6,7 +6,8 @@
  * Each subject is one row below naming the command that answers it, and
  * `info` runs that command through the dispatcher with the words that
  * follow, so its argument checks, its flags (a loaded module, a plan) and
- * its output are the command's own; only `info watchpoints`, which gdb
+ * its output are the command's own. `info` only asks: `info pins` takes no
+ * words, which would make `pin` pin. Only `info watchpoints`, which gdb
  * has and `breaks` does not, filters. Subjects resolve by unique prefix,
  * as commands do.
  */
@@ -19,20 +20,22 @@ typedef struct InfoSubject {
 	const char *name;    /* what follows `info` */
 	const char *command; /* the command that answers; NULL: watchpoints */
 	const char *summary;
+	bool alone; /* takes no words: the command would change something
+		       with them (`pin %x DEV` pins), and info only asks */
 } InfoSubject;
 
 /* alphabetical, like the command table */
 static const InfoSubject info_subjects[] = {
-	{"breakpoints", "breaks", "the breakpoints and watchpoints"},
-	{"conflicts", "conflicts", "every value demanded on two devices"},
-	{"copies", "copies", "every device_copy of the plan"},
-	{"devices", "targets", "the device table"},
-	{"phases", "phases", "the planning phases and their state"},
-	{"pins", "pin", "the pins"},
-	{"regions", "regions", "the device regions of the plan"},
-	{"settings", "show", "the settings"},
-	{"targets", "targets", "the device table"},
-	{"watchpoints", NULL, "the watchpoints"},
+	{"breakpoints", "breaks", "the breakpoints and watchpoints", false},
+	{"conflicts", "conflicts", "every value demanded on two devices", false},
+	{"copies", "copies", "every device_copy of the plan", false},
+	{"devices", "targets", "the device table", false},
+	{"phases", "phases", "the planning phases and their state", false},
+	{"pins", "pin", "the pins", true},
+	{"regions", "regions", "the device regions of the plan", false},
+	{"settings", "show", "the settings", false},
+	{"targets", "targets", "the device table", false},
+	{"watchpoints", NULL, "the watchpoints", true},
 };
 
 static void list_subjects(CmdContext *ctx)
@@ -77,9 +80,9 @@ int cmd_info(CmdContext *ctx, int argc, char **argv)
 		strbuf_free(&sb);
 		return 1;
 	}
+	if (info_subjects[i].alone && argc > 2)
+		return cmd_error(ctx, "'info %s' takes no arguments", info_subjects[i].name);
 	if (!info_subjects[i].command) {
-		if (argc > 2)
-			return cmd_error(ctx, "'info watchpoints' takes no arguments");
 		cmd_breaks_list(ctx, true);
 		return 0;
 	}

@@ -323,6 +323,7 @@ const Command commands_table[] = {
 			"  conflicts    conflicts\n"
 			"  copies       copies\n"
 			"  regions      regions\n"
+			"`info pins` and `info watchpoints` take no words: info only asks.\n"
 			"Without SUBJECT, lists them.",
 		.handler = cmd_info,
 		.completer = cmd_complete_info,

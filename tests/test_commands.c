@@ -245,6 +245,8 @@ static void test_info(void **state)
 	assert_string_equal(f->out, "policy  copy\n");
 	assert_int_equal(run(f, "info pins"), 1); /* pin's own flags apply */
 	assert_string_equal(f->err, "error: no module loaded; use 'load FILE'\n");
+	assert_int_equal(run(f, "info pins %b cpu:0"), 1); /* info asks, never pins */
+	assert_string_equal(f->err, "error: 'info pins' takes no arguments\n");
 	assert_int_equal(run(f, "info p"), 1);
 	assert_string_equal(f->err, "error: ambiguous subject 'p' for 'info': phases, pins\n");
 	assert_int_equal(run(f, "info brekpoints"), 1);
