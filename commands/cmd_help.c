@@ -47,6 +47,9 @@ static void help_settings(CmdContext *ctx)
 		case SETTING_NUMBER:
 			fputs("NUMBER", ctx->out);
 			break;
+		case SETTING_BYTES:
+			fputs("BYTES|auto", ctx->out);
+			break;
 		}
 		fprintf(ctx->out, "\n  %-*s    %s\n", (int)width, "", s->summary);
 	}

@@ -476,17 +476,81 @@ static int unknown_value(CmdContext *ctx, const char *word)
 /* What check found for a conflicting value: every device it is needed on
  * with the annotation behind each, each use with its position, and the
  * resolution. */
-static void explain_conflict(CmdContext *ctx, StrBuf *sb, const Expr *e)
+struct CmdWhyBatch {
+	CmdContext *ctx;
+	PlanAnalysis *an;
+	PlanExplainer *explainer;
+	const IrModule *now; /* the session's current version */
+	Expr **now_by_id;
+	uint32_t *conflicts; /* the trace's conflicts by value name, then order */
+	size_t nconflicts;
+};
+
+static const PlanTrace *why_sort_trace; /* qsort has no context argument */
+
+static int conflict_name_cmp(const void *a, const void *b)
 {
+	uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+	int c = strcmp(why_sort_trace->conflicts[x].value_name,
+		       why_sort_trace->conflicts[y].value_name);
+	return c ? c : (x > y) - (x < y);
+}
+
+CmdWhyBatch *cmd_why_batch_new(CmdContext *ctx, PlanAnalysis *an)
+{
+	CmdWhyBatch *b = xcalloc(1, sizeof *b);
+	const PlanTrace *t = ctx->session->trace;
+	b->ctx = ctx;
+	b->an = an;
+	b->explainer = plan_explainer_new(an);
+	b->now = session_current(ctx->session);
+	b->now_by_id = ir_index_by_id(b->now);
+	b->nconflicts = t ? t->nconflicts : 0;
+	b->conflicts = xmalloc((b->nconflicts + 1) * sizeof *b->conflicts);
+	for (size_t i = 0; i < b->nconflicts; i++)
+		b->conflicts[i] = (uint32_t)i;
+	why_sort_trace = t;
+	qsort(b->conflicts, b->nconflicts, sizeof *b->conflicts, conflict_name_cmp);
+	return b;
+}
+
+void cmd_why_batch_free(CmdWhyBatch *b)
+{
+	if (!b)
+		return;
+	plan_explainer_free(b->explainer);
+	free(b->now_by_id);
+	free(b->conflicts);
+	free(b);
+}
+
+/* Where the conflicts of value `name` start in b->conflicts. */
+static size_t why_first_conflict(const CmdWhyBatch *b, const char *name)
+{
+	const PlanTrace *t = b->ctx->session->trace;
+	size_t lo = 0, hi = b->nconflicts;
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		if (strcmp(t->conflicts[b->conflicts[mid]].value_name, name) < 0)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
+static void explain_conflict(CmdWhyBatch *b, StrBuf *sb, const Expr *e)
+{
+	CmdContext *ctx = b->ctx;
 	const PlanTrace *t = ctx->session->trace;
 	const DeviceTable *devices = &ctx->session->devices;
 	StrBuf name;
 	strbuf_init(&name);
 	ir_value_name(&name, e);
-	for (size_t i = 0; t && i < t->nconflicts; i++) {
-		const PlanConflict *c = &t->conflicts[i];
+	for (size_t i = why_first_conflict(b, name.data); t && i < b->nconflicts; i++) {
+		const PlanConflict *c = &t->conflicts[b->conflicts[i]];
 		if (strcmp(c->value_name, name.data) != 0)
-			continue;
+			break;
 		strbuf_printf(sb, "  check: %s is %s ", c->value_name,
 			      c->home_reason ? "needed on" : "pinned to both");
 		plan_conflict_devices(sb, c, devices);
@@ -512,24 +576,20 @@ static void explain_conflict(CmdContext *ctx, StrBuf *sb, const Expr *e)
 		if (c->uses_left_out)
 			strbuf_printf(sb, "    and %zu more use%s\n", c->uses_left_out,
 				      c->uses_left_out == 1 ? "" : "s");
-		if (c->first_use != PLAN_NONE) {
-			const IrModule *m = session_current(ctx->session);
-			Expr **by_id = ir_index_by_id(m);
-			print_tvm_order(sb, ctx->session, c, by_id, m->nexprs);
-			free(by_id);
-		}
+		if (c->first_use != PLAN_NONE)
+			print_tvm_order(sb, ctx->session, c, b->now_by_id, b->now->nexprs);
 	}
 	strbuf_free(&name);
 }
 
 /* Why a device_copy exists, when e is one (or an on_device that capture
  * turned into one). */
-static void explain_copy(CmdContext *ctx, StrBuf *sb, PlanAnalysis *an, const Expr *e)
+static void explain_copy(CmdWhyBatch *b, StrBuf *sb, const Expr *e)
 {
-	const Session *s = ctx->session;
+	const Session *s = b->ctx->session;
 	const PlanTrace *t = s->trace;
 	const DeviceTable *devices = &s->devices;
-	const IrModule *m = session_current(ctx->session);
+	const IrModule *m = b->now;
 	const Expr *now = NULL;
 	int32_t src, dst;
 	StrBuf value;
@@ -538,11 +598,8 @@ static void explain_copy(CmdContext *ctx, StrBuf *sb, PlanAnalysis *an, const Ex
 		e = e->u.var.value; /* a copy bound by a let (replicate) */
 	if (e->kind != EXPR_CALL || e->u.call.nargs == 0)
 		return;
-	if (e->id < m->nexprs) {
-		Expr **by_id = ir_index_by_id(m);
-		now = by_id[e->id];
-		free(by_id);
-	}
+	if (e->id < m->nexprs)
+		now = b->now_by_id[e->id];
 	if (!ir_is_op(e, OP_DEVICE_COPY) &&
 	    !(now && ir_is_op(now, OP_DEVICE_COPY) && ir_is_op(e, OP_ON_DEVICE)))
 		return;
@@ -568,15 +625,22 @@ static void explain_copy(CmdContext *ctx, StrBuf *sb, PlanAnalysis *an, const Ex
 			      "  copy: a device_copy of %s from %s to %s, written in the module\n",
 			      value.data, devices_name(devices, src), devices_name(devices, dst));
 	}
-	(void)an;
 	strbuf_free(&value);
+}
+
+void cmd_why_batch_text(CmdWhyBatch *b, const Expr *e, StrBuf *out)
+{
+	plan_explainer_explain(b->explainer, out, e, &b->ctx->session->devices,
+			       b->ctx->session->trace);
+	explain_conflict(b, out, e);
+	explain_copy(b, out, e);
 }
 
 void cmd_why_text(CmdContext *ctx, PlanAnalysis *an, const Expr *e, StrBuf *out)
 {
-	plan_explain(out, an, e, &ctx->session->devices, ctx->session->trace);
-	explain_conflict(ctx, out, e);
-	explain_copy(ctx, out, an, e);
+	CmdWhyBatch *b = cmd_why_batch_new(ctx, an);
+	cmd_why_batch_text(b, e, out);
+	cmd_why_batch_free(b);
 }
 
 int cmd_why(CmdContext *ctx, int argc, char **argv)

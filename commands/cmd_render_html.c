@@ -12,6 +12,11 @@
  * the drawn module, through lets as the drawing's edges go, and the
  * device_copy nodes among them with their devices and bytes.
  *
+ * Linear in the module: what every record reads (the analysed module's
+ * names, the domain graph `why` searches, the conflicts by name) is made
+ * once (ir_name_index_new, cmd_why_batch_new), never per node drawn. The
+ * records poll Ctrl-C, and an interrupted page is not written.
+ *
  * Ownership: everything is freed before returning.
  */
 #include "commands.h"
@@ -19,6 +24,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "interrupt.h"
 #include "plan.h"
 #include "viz.h"
 #include "viz_html.h"
@@ -61,9 +67,11 @@ static uint32_t html_use_count(const Expr *c)
 typedef struct HtmlRecords {
 	const IrModule *m;
 	Expr **by_id;
-	const char **let_name; /* by id: a let variable's name for an unnamed value */
-	char **names;          /* by id, made on demand */
-	Expr **analysed;       /* the analysed module's nodes by id, made on demand */
+	const char **let_name;       /* by id: a let variable's name for an unnamed value */
+	char **names;                /* by id, made on demand */
+	Expr **analysed;             /* the analysed module's nodes by id, made on demand */
+	IrNameIndex *analysed_names; /* the analysed module's names, made on demand */
+	CmdWhyBatch *why;            /* made on demand */
 	VizHtmlNode *nodes;
 	size_t nnodes;
 } HtmlRecords;
@@ -95,7 +103,10 @@ static char *html_why(CmdContext *ctx, PlanAnalysis *an, HtmlRecords *r, const E
 	if (!an)
 		return xstrdup("nothing has been planned yet; use 'plan'");
 	if (name[0] == '%') {
-		const Expr *f = ir_find_named(an->module, name);
+		const Expr *f;
+		if (!r->analysed_names)
+			r->analysed_names = ir_name_index_new(an->module);
+		f = ir_name_index_find(r->analysed_names, name);
 		if (f && html_value_of(f)->id == e->id)
 			target = f;
 	}
@@ -109,7 +120,9 @@ static char *html_why(CmdContext *ctx, PlanAnalysis *an, HtmlRecords *r, const E
 				 "analyses it (use 'plan', or 'step' on to core)",
 				 name);
 	strbuf_init(&sb);
-	cmd_why_text(ctx, an, target, &sb);
+	if (!r->why)
+		r->why = cmd_why_batch_new(ctx, an);
+	cmd_why_batch_text(r->why, target, &sb);
 	return strbuf_detach(&sb);
 }
 
@@ -218,7 +231,7 @@ bool cmd_render_html(CmdContext *ctx, const VizOptions *opts, const char *path, 
 
 	n = viz_svg_node_ids(svg, len, &ids);
 	r.nodes = xcalloc(n + 1, sizeof *r.nodes);
-	for (size_t i = 0; i < n; i++) {
+	for (size_t i = 0; i < n && !interrupt_pending(); i++) {
 		if (ids[i] >= m->nexprs || !r.by_id[ids[i]])
 			continue; /* not a value of this version */
 		r.nodes[r.nnodes].id = ids[i];
@@ -230,7 +243,15 @@ bool cmd_render_html(CmdContext *ctx, const VizOptions *opts, const char *path, 
 	page.svg_len = len;
 	page.nodes = r.nodes;
 	page.nnodes = r.nnodes;
-	ok = viz_html_finish(file, &page, err);
+	/* Ctrl-C (or SIGTERM) during the records or the page: the file stays
+	 * as it was */
+	if (interrupt_pending()) {
+		viz_html_finish(file, NULL, &ignored);
+		*err = xasprintf("interrupted: '%s' is left as it was", path);
+		ok = false;
+	} else {
+		ok = viz_html_finish(file, &page, err);
+	}
 
 	for (size_t i = 0; i < r.nnodes; i++) {
 		free((char *)r.nodes[i].op);
@@ -247,6 +268,8 @@ bool cmd_render_html(CmdContext *ctx, const VizOptions *opts, const char *path, 
 	free(r.let_name);
 	free(r.by_id);
 	free(r.analysed);
+	ir_name_index_free(r.analysed_names);
+	cmd_why_batch_free(r.why);
 	free(uses);
 	free(nuses);
 	free(ids);

@@ -59,7 +59,7 @@ enum {
 	COMPARE_MAX_EXPECT = 64
 };
 
-static uint64_t memory_limit(void);
+static uint64_t memory_limit(const Session *s);
 static bool memory_limit_valid(CmdContext *ctx);
 
 typedef struct RunArgs {
@@ -325,7 +325,8 @@ static bool check_input_shape(CmdContext *ctx, const ExecParam *p, uint32_t ndim
 	const Type *t = p->type;
 	StrBuf ty;
 	double bytes = (double)dtype_size(t->u.tensor.dtype);
-	uint64_t limit = memory_limit() ? memory_limit() : exec_physical_memory();
+	uint64_t limit =
+		memory_limit(ctx->session) ? memory_limit(ctx->session) : exec_physical_memory();
 	bool ok = true;
 	strbuf_init(&ty);
 	type_print(&ty, t);
@@ -351,7 +352,7 @@ static bool check_input_shape(CmdContext *ctx, const ExecParam *p, uint32_t ndim
 		char need[32], have[32];
 		cmd_format_bytes(need, sizeof need, bytes);
 		cmd_format_bytes(have, sizeof have, (double)limit);
-		if (memory_limit())
+		if (memory_limit(ctx->session))
 			cmd_error(ctx, "input %%%s: %s asks for %s, more than the %s memory limit",
 				  p->name, source, need, have);
 		else
@@ -372,13 +373,14 @@ done:
 static bool check_file_size(CmdContext *ctx, const ExecParam *p, const char *path)
 {
 	struct stat st;
-	uint64_t limit = memory_limit() ? memory_limit() : exec_physical_memory();
+	uint64_t limit =
+		memory_limit(ctx->session) ? memory_limit(ctx->session) : exec_physical_memory();
 	char need[32], have[32];
 	if (stat(path, &st) != 0 || !S_ISREG(st.st_mode) || (uint64_t)st.st_size <= limit)
 		return true; /* npy_read says what is wrong with it */
 	cmd_format_bytes(need, sizeof need, (double)st.st_size);
 	cmd_format_bytes(have, sizeof have, (double)limit);
-	if (memory_limit())
+	if (memory_limit(ctx->session))
 		cmd_error(ctx, "input %%%s: %s holds %s, more than the %s memory limit", p->name,
 			  path, need, have);
 	else
@@ -467,7 +469,7 @@ static bool sizes_fit(CmdContext *ctx, const IrModule *m)
 	if (plan_has_unknown_dims(m))
 		return true;
 	memset(&o, 0, sizeof o);
-	o.memory_limit = memory_limit();
+	o.memory_limit = memory_limit(ctx->session);
 	diag_init(&diags);
 	ok = exec_check_sizes(m, &o, &diags);
 	cmd_print_diags(ctx, &diags);
@@ -547,74 +549,25 @@ static void free_inputs(NpyArray *inputs, size_t n)
 	free(inputs);
 }
 
-/* DEVPLAN_MEMORY_LIMIT parsed strictly: a positive whole number of bytes
- * with an optional K, M, G or T suffix (powers of 1024) and nothing else.
- * *limit is 0 when unset; false with *why for anything malformed. */
+/* DEVPLAN_MEMORY_LIMIT parsed strictly (parse_byte_size). *limit is 0
+ * when unset; false with *why for anything malformed. */
 static bool parse_memory_limit(uint64_t *limit, const char **why)
 {
 	const char *s = getenv("DEVPLAN_MEMORY_LIMIT");
-	char *end;
-	unsigned long long v;
-	unsigned shift = 0;
 	*limit = 0;
-	if (!s || !*s)
-		return true;
-	if (!(*s >= '0' && *s <= '9')) {
-		*why = "not a number of bytes";
-		return false;
-	}
-	errno = 0;
-	v = strtoull(s, &end, 10);
-	if (errno) {
-		*why = "too large";
-		return false;
-	}
-	switch (*end) {
-	case 'K':
-	case 'k':
-		shift = 10;
-		end++;
-		break;
-	case 'M':
-	case 'm':
-		shift = 20;
-		end++;
-		break;
-	case 'G':
-	case 'g':
-		shift = 30;
-		end++;
-		break;
-	case 'T':
-	case 't':
-		shift = 40;
-		end++;
-		break;
-	default:
-		break;
-	}
-	if (*end) {
-		*why = "not a number of bytes with an optional K, M, G or T suffix";
-		return false;
-	}
-	if (v == 0) {
-		*why = "must be more than 0";
-		return false;
-	}
-	if (v > (UINT64_MAX >> shift)) {
-		*why = "too large";
-		return false;
-	}
-	*limit = (uint64_t)v << shift;
-	return true;
+	return !s || !*s || parse_byte_size(s, limit, why);
 }
 
-/* The memory limit; 0 (the machine's memory) when unset. Malformed values
- * never get here: prepare_inputs refuses them first. */
-static uint64_t memory_limit(void)
+/* The memory limit of a run, for each tensor and for all of them
+ * together: `set memory-limit`, else DEVPLAN_MEMORY_LIMIT; 0 when neither
+ * is set (exec.h's default: a fraction of the machine's memory).
+ * Malformed values never get here: prepare_inputs refuses them first. */
+static uint64_t memory_limit(const Session *s)
 {
 	uint64_t limit;
 	const char *why;
+	if (s->settings.memory_limit)
+		return s->settings.memory_limit;
 	return parse_memory_limit(&limit, &why) ? limit : 0;
 }
 
@@ -652,7 +605,7 @@ static ExecOptions run_options(const Session *s, bool all_on_cpu, bool profile)
 	o.gpu = s->settings.gpu;
 	o.all_on_cpu = all_on_cpu;
 	o.profile = profile;
-	o.memory_limit = memory_limit();
+	o.memory_limit = memory_limit(s);
 	return o;
 }
 
@@ -749,14 +702,18 @@ static IrModule *module_for_inputs(CmdContext *ctx, const IrModule *m, const Npy
 	return out;
 }
 
-/* Runs m; prints the diagnostics (notes included) either way. */
+/* Runs m; prints the diagnostics (notes included) either way. The inputs'
+ * arrays count against the run's memory budget from the start. */
 static bool run_module(CmdContext *ctx, const IrModule *m, const ExecOptions *o,
 		       const NpyArray *inputs, size_t n, ExecResult *result)
 {
 	DiagList diags;
+	ExecOptions held = *o;
 	bool ok;
+	for (size_t i = 0; i < n; i++)
+		held.memory_held += inputs[i].nbytes;
 	diag_init(&diags);
-	ok = exec_run(m, &ctx->session->devices, o, inputs, n, result, &diags);
+	ok = exec_run(m, &ctx->session->devices, &held, inputs, n, result, &diags);
 	cmd_print_diags(ctx, &diags);
 	diag_free(&diags);
 	if (!ok)
@@ -999,9 +956,9 @@ int cmd_run(CmdContext *ctx, int argc, char **argv)
 	/* print's values: a quarter of the memory free now (of the limit, when
 	 * that is less), so that keeping them never starves the run */
 	budget = exec_available_memory() / 4;
-	if (memory_limit() && memory_limit() / 4 < budget) {
-		budget = memory_limit() / 4;
-		budget_of = "DEVPLAN_MEMORY_LIMIT";
+	if (memory_limit(ctx->session) && memory_limit(ctx->session) / 4 < budget) {
+		budget = memory_limit(ctx->session) / 4;
+		budget_of = "the memory limit";
 	}
 	if (!(keeper = run_values_new(ctx, m, args.dump, budget, budget_of))) {
 		ir_module_free(m);

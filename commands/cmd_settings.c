@@ -130,6 +130,9 @@ void cmd_complete_set(const Session *s, int argc, char **argv, const char *word,
 		break;
 	case SETTING_NUMBER:
 		break;
+	case SETTING_BYTES:
+		cmd_candidates_add(out, word, "auto");
+		break;
 	}
 }
 

@@ -450,6 +450,14 @@ int cmd_why(CmdContext *ctx, int argc, char **argv);
 /* Appends what `why` prints for e, an expression of an->module: the chain
  * of constraints, what check found for a conflict, why a copy exists. */
 void cmd_why_text(CmdContext *ctx, PlanAnalysis *an, const Expr *e, StrBuf *out);
+/* cmd_why_text for many values of one analysis (render --html): what
+ * every answer reads (the domain graph, the current module by id, the
+ * conflicts by name) is made once by cmd_why_batch_new, so that each
+ * answer costs what it prints. The batch borrows ctx and an. */
+typedef struct CmdWhyBatch CmdWhyBatch;
+CmdWhyBatch *cmd_why_batch_new(CmdContext *ctx, PlanAnalysis *an);
+void cmd_why_batch_text(CmdWhyBatch *b, const Expr *e, StrBuf *out);
+void cmd_why_batch_free(CmdWhyBatch *b);
 void cmd_complete_values(const Session *s, int argc, char **argv, const char *word,
 			 CmdCandidates *out);
 int cmd_pin(CmdContext *ctx, int argc, char **argv); /* cmd_whatif.c */

@@ -10,7 +10,9 @@
  * a line typed at the prompt behave alike. Exit status: 0 when every
  * scripted command succeeded, 1 when one failed (with -b the first failure
  * stops the run), 2 for a usage error, 128 + N when signal N (SIGTERM,
- * SIGHUP) ended the prompt. Commands typed at the prompt do not change the
+ * SIGHUP) ended the session: it stops the running command at its next
+ * safe point (which removes a half-written file and ends a layout child),
+ * runs nothing more and exits as usual. Commands typed at the prompt do not change the
  * status, as in gdb. This is the only file that calls exit paths
  * (by returning from main).
  */
@@ -160,6 +162,7 @@ int main(int argc, char **argv)
 	session_init(&session);
 	cmd_context_init(&ctx, &session, stdout, stderr);
 	ctx.batch = batch;
+	repl_install_terminate();
 	if (!batch && stdin_tty) {
 		repl_install_sigint();
 		if (!quiet)
@@ -170,7 +173,7 @@ int main(int argc, char **argv)
 
 	if (!no_init)
 		run_init_file(&ctx);
-	if (module && !ctx.quit) {
+	if (module && !ctx.quit && !repl_terminating_signal()) {
 		char *load[] = {"load", (char *)module, NULL};
 		if (commands_execute_argv(&ctx, 2, load) != 0) {
 			failed = true;
@@ -178,7 +181,7 @@ int main(int argc, char **argv)
 				goto done;
 		}
 	}
-	for (size_t i = 0; i < nactions && !ctx.quit; i++) {
+	for (size_t i = 0; i < nactions && !ctx.quit && !repl_terminating_signal(); i++) {
 		int status;
 		if (actions[i].kind == 'c')
 			commands_echo_line(&ctx, actions[i].arg);
@@ -190,19 +193,19 @@ int main(int argc, char **argv)
 				goto done;
 		}
 	}
-	if (ctx.quit || (batch && (nactions > 0 || stdin_tty)))
+	if (ctx.quit || repl_terminating_signal() || (batch && (nactions > 0 || stdin_tty)))
 		goto done;
 	if (stdin_tty) {
 		ctx.interactive = true;
 		repl_open(&session, true);
 		repl_run(&ctx);
 		repl_close();
-		signo = repl_terminating_signal();
 	} else if (commands_run_stream(&ctx, stdin, "<stdin>") != 0) {
 		failed = true;
 	}
 
 done:
+	signo = repl_terminating_signal(); /* SIGTERM or SIGHUP stopped the commands */
 	fflush(stdout);
 	fflush(stderr);
 	if (cmd_context_free(&ctx) != 0) /* a recording that could not be kept */

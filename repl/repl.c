@@ -18,18 +18,23 @@
  * with them unblocked, so that none arrives between test and wait.
  *
  * The history file is read at open; at close this session's lines are
- * appended to it and it is cut to REPL_HISTORY_SIZE lines, as bash does,
- * so that sessions that ran side by side keep each other's lines. A file
+ * merged into it and it is cut to REPL_HISTORY_SIZE lines, as bash does,
+ * so that sessions that ran side by side keep each other's lines: under a
+ * lock (flock on HISTORY.lock) the file is read again, this session's
+ * lines added and the result renamed into place, so that sessions that
+ * quit at the same moment lose none. A file
  * that exists but cannot be read (a directory, no permission) is left
  * alone, with a warning, rather than replaced by this session's lines.
  */
 #include "repl.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/file.h>
 #include <sys/select.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -37,11 +42,12 @@
 #include <readline/history.h>
 #include <readline/readline.h>
 
+#include "file_write.h"
 #include "interrupt.h"
 #include "path.h"
 #include "pager.h"
 
-enum { REPL_HISTORY_SIZE = 1000 };
+enum { REPL_HISTORY_SIZE = 1000, REPL_HISTORY_LOCK_MS = 5000 };
 
 static struct {
 	Session *session;
@@ -78,14 +84,25 @@ static void repl_on_terminate(int sig)
 	interrupt_request(); /* a running command stops at its next safe point */
 }
 
-static void repl_set_handler(int sig, void (*handler)(int))
+static void repl_set_handler_flags(int sig, void (*handler)(int), int flags)
 {
 	struct sigaction sa;
 	memset(&sa, 0, sizeof sa);
 	sa.sa_handler = handler;
 	sigemptyset(&sa.sa_mask);
-	sa.sa_flags = SA_RESTART;
+	sa.sa_flags = flags;
 	sigaction(sig, &sa, NULL);
+}
+
+static void repl_set_handler(int sig, void (*handler)(int))
+{
+	repl_set_handler_flags(sig, handler, SA_RESTART);
+}
+
+void repl_install_terminate(void)
+{
+	repl_set_handler_flags(SIGTERM, repl_on_terminate, 0);
+	repl_set_handler_flags(SIGHUP, repl_on_terminate, 0);
 }
 
 int repl_terminating_signal(void)
@@ -189,22 +206,111 @@ void repl_open(Session *session, bool use_readline)
 		repl_read_history();
 }
 
-/* Appends this session's lines to the history file (creating it when it is
- * not there) and cuts it to REPL_HISTORY_SIZE lines. */
+/* Takes the history's lock: an exclusive flock on PATH.lock beside it,
+ * waited for at most REPL_HISTORY_LOCK_MS. The descriptor, which close
+ * releases, or -1 when there is no lock to be had. */
+static int repl_lock_history(const char *path)
+{
+	char *lock = xasprintf("%s.lock", path);
+	int fd = open(lock, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0600);
+	free(lock);
+	if (fd < 0)
+		return -1;
+	for (int waited = 0; flock(fd, LOCK_EX | LOCK_NB) != 0; waited += 10) {
+		if ((errno != EWOULDBLOCK && errno != EINTR) || waited >= REPL_HISTORY_LOCK_MS) {
+			close(fd);
+			return -1;
+		}
+		usleep(10000);
+	}
+	return fd;
+}
+
+/* The lines of the history file now (NULL-terminated text, each line
+ * ending in a newline) into sb; a missing file is empty. */
+static bool repl_read_history_text(const char *path, StrBuf *sb)
+{
+	FILE *f = fopen(path, "r");
+	char buf[65536];
+	size_t n;
+	if (!f)
+		return errno == ENOENT;
+	while ((n = fread(buf, 1, sizeof buf, f)) > 0)
+		strbuf_append(sb, buf, n);
+	if (ferror(f)) {
+		fclose(f);
+		return false;
+	}
+	fclose(f);
+	if (sb->len && sb->data[sb->len - 1] != '\n')
+		strbuf_puts(sb, "\n");
+	return true;
+}
+
+/* Where the last `keep` lines of text start. */
+static size_t repl_last_lines(const StrBuf *text, int keep)
+{
+	size_t at = text->len;
+	int lines = 0;
+	while (at > 0) {
+		if (text->data[at - 1] == '\n' && at != text->len && ++lines == keep)
+			return at;
+		at--;
+	}
+	return 0;
+}
+
+/* Writes the history file (file_write.h), a new one private. */
+static bool repl_write_history(const char *path, const char *data, size_t len, char **err)
+{
+	FileWriter *f = file_begin(path, err);
+	if (!f)
+		return false;
+	if (!file_write(f, data, len, err)) {
+		file_abort(f);
+		return false;
+	}
+	file_make_private(f);
+	return file_commit(f, err);
+}
+
+/* Merges this session's lines into the history file: under the history's
+ * lock, the file as it is now (other sessions may have saved since this
+ * one read it), this session's lines after it, the last REPL_HISTORY_SIZE
+ * kept, written to a temporary file renamed over it (file_write.h). So
+ * sessions that quit together lose none of each other's lines, and a
+ * session killed half-way leaves the old file. */
 static void repl_save_history(void)
 {
 	const char *path = repl.history_path;
 	int n = repl.history_added < history_length ? repl.history_added : history_length;
-	int err;
+	int lock;
+	StrBuf text;
+	char *err = NULL;
+	size_t from;
 	if (!path || n <= 0)
 		return;
-	/* append_history needs the file to exist */
-	err = access(path, F_OK) == 0 ? append_history(n, path) : write_history(path);
-	if (err == 0)
-		history_truncate_file(path, REPL_HISTORY_SIZE);
-	else
+	lock = repl_lock_history(path);
+	strbuf_init(&text);
+	if (!repl_read_history_text(path, &text)) {
 		fprintf(stderr, "warning: cannot save the history to '%s': %s\n", path,
-			strerror(err));
+			strerror(errno));
+		goto done;
+	}
+	for (int i = history_length - n; i < history_length; i++) {
+		HIST_ENTRY *e = history_get(history_base + i);
+		if (e)
+			strbuf_printf(&text, "%s\n", e->line);
+	}
+	from = repl_last_lines(&text, REPL_HISTORY_SIZE);
+	if (!repl_write_history(path, text.data + from, text.len - from, &err)) {
+		fprintf(stderr, "warning: cannot save the history: %s\n", err);
+		free(err);
+	}
+done:
+	if (lock >= 0)
+		close(lock);
+	strbuf_free(&text);
 }
 
 void repl_close(void)

@@ -34,12 +34,20 @@ void repl_close(void);
 
 /* Makes SIGINT set the interrupt flag (interrupt_request) and nothing else. */
 void repl_install_sigint(void);
+/* Makes SIGTERM and SIGHUP end the session at the next safe point instead
+ * of at once, for the scripted commands before the prompt (or without
+ * one): they set the interrupt flag, so the running command stops (its
+ * temporary file removed, its layout child ended), and
+ * repl_terminating_signal says which came. Not restarted: a read of
+ * standard input that waits for a line stops too. */
+void repl_install_terminate(void);
 
 /* Reads and runs commands until quit, end of input, SIGTERM or SIGHUP;
  * returns 0. */
 int repl_run(CmdContext *ctx);
-/* SIGTERM or SIGHUP when one ended the session (between repl_open and
- * repl_close they only set a flag), else 0. main exits with 128 + it. */
+/* SIGTERM or SIGHUP when one ended the session (after
+ * repl_install_terminate, or between repl_open and repl_close, they only
+ * set a flag), else 0. main exits with 128 + it. */
 int repl_terminating_signal(void);
 
 #endif

@@ -12,7 +12,8 @@ on a big module within a second and the session goes on, Ctrl-C stops
 `reduce` with the smallest module so far written; SIGTERM and
 SIGHUP at the prompt save the history, give the terminal back and exit
 with 128 + the signal; two sessions that ran side by side both keep their
-lines in one history file; a relative history file stays where devplan
+lines in one history file, and eight that quit at once lose none of a
+full history's lines; a relative history file stays where devplan
 started after `cd`; a history file that cannot be read is left as it is,
 with a warning. Every wait has a deadline, so a broken REPL fails
 the test instead of hanging it. Prints one line per check and exits 1 when
@@ -376,6 +377,42 @@ def check_concurrent_histories(devplan, home):
                                    b"echo session-b\n")), repr(saved))
 
 
+def check_sessions_quitting_together(devplan, home, sessions=8, lines=25):
+    """Eight sessions on a full (1,000-line) history, quitting at once:
+    every one of their 200 lines is kept (issue 27 item 8: 25-125 were
+    lost when each appended and cut the file unlocked), and their lines
+    and 8 quits push out the oldest 208."""
+    history = os.path.join(home, "history-eight")
+    with open(history, "wb") as f:
+        for i in range(1000):
+            f.write(b"echo old-%d\n" % i)
+    mode = stat.S_IMODE(os.stat(history).st_mode)
+    repls = [Repl(devplan, home, history) for _ in range(sessions)]
+    try:
+        for k, r in enumerate(repls):
+            r.expect(PROMPT)
+            for j in range(lines):
+                r.send(b"echo s%d-l%d\r" % (k, j))
+                r.expect(PROMPT)
+        for r in repls:
+            r.send(b"quit\r")
+        statuses = [r.wait(20.0) for r in repls]
+    finally:
+        for r in repls:
+            r.close()
+    saved = read_file(history).split(b"\n")
+    lost = [b"echo s%d-l%d" % (k, j) for k in range(sessions) for j in range(lines)
+            if b"echo s%d-l%d" % (k, j) not in saved]
+    check("%d sessions quitting together lose none of their %d lines" %
+          (sessions, sessions * lines), not lost and statuses == [0] * sessions,
+          "statuses %r, %d lost, e.g. %r" % (statuses, len(lost), lost[:3]))
+    check("the merged history keeps its last 1000 lines",
+          len(saved) == 1001 and saved[-1] == b"" and saved[0] == b"echo old-208",
+          "%d lines, first %r" % (len(saved) - 1, saved[0]))
+    after = stat.S_IMODE(os.stat(history).st_mode)
+    check("the history keeps its mode", after == mode, "mode %o -> %o" % (mode, after))
+
+
 def check_history_after_cd(devplan, home):
     """A relative DEVPLAN_HISTORY names a file of the folder devplan started
     in, even after `cd` moved it."""
@@ -498,6 +535,7 @@ def main():
         check_terminate(devplan, home, signal.SIGTERM)
         check_terminate(devplan, home, signal.SIGHUP)
         check_concurrent_histories(devplan, home)
+        check_sessions_quitting_together(devplan, home)
         check_history_after_cd(devplan, home)
         check_unreadable_history(devplan, home)
     print("%d failed" % failures)

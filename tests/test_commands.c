@@ -520,10 +520,10 @@ static void test_set_and_show(void **state)
 	assert_int_equal(run(f, "set foo 1"), 1); /* nothing near: the list */
 	assert_non_null(strstr(f->err, "error: unknown setting 'foo' (settings: fallback, "));
 	assert_int_equal(run(f, "show"), 0);
-	assert_non_null(strstr(f->out, "fallback     cuda:0  (default: cpu:0)\n"));
-	assert_non_null(strstr(f->out, "tolerance    0.001  (default: 1e-05)\n"));
-	assert_non_null(strstr(f->out, "gpu          emulate  (default: auto)\n"));
-	assert_non_null(strstr(f->out, "echo         off\n"));
+	assert_non_null(strstr(f->out, "fallback      cuda:0  (default: cpu:0)\n"));
+	assert_non_null(strstr(f->out, "tolerance     0.001  (default: 1e-05)\n"));
+	assert_non_null(strstr(f->out, "gpu           emulate  (default: auto)\n"));
+	assert_non_null(strstr(f->out, "echo          off\n"));
 }
 
 static void test_planning_setting_resets(void **state)
@@ -690,7 +690,8 @@ static void test_memory_limit(void **state)
 			       ":1:11: error: %x needs 3.8 MiB for its Tensor[(1000, 1000), "
 			       "float32], more than the 1.0 MiB memory limit\n"));
 	assert_null(strstr(f->err, "note:"));
-	setenv("DEVPLAN_MEMORY_LIMIT", "4m", 1);
+	/* the input's array, its copy on the cpu and the result: 11.4 MiB */
+	setenv("DEVPLAN_MEMORY_LIMIT", "12m", 1);
 	assert_int_equal(run(f, "run"), 0);
 	unsetenv("DEVPLAN_MEMORY_LIMIT");
 	/* 4e18 bytes: refused by its size, not by a failed allocation */
@@ -714,6 +715,46 @@ static void test_memory_limit(void **state)
 	assert_non_null(strstr(f->err, "error: 'broadcast_to' needs 3.8 MiB"));
 	assert_null(strstr(f->err, "note:"));
 	unsetenv("DEVPLAN_MEMORY_LIMIT");
+}
+
+/* The memory limit holds for all of a run's tensors together (issue 27
+ * item 4): six results of 1.5 MiB each, every one within 8 MiB and their
+ * sum (with the input's) over it, are refused at the op that would pass
+ * the limit, positioned there, by DEVPLAN_MEMORY_LIMIT or `set
+ * memory-limit`; 16 MiB runs them. */
+static void test_memory_limit_total(void **state)
+{
+	Fixture *f = *state;
+	char line[96];
+	write_temp(f->script, "def @main(%x: Tensor[(400000), float32]) {\n"
+			      "  %0 = add(%x, 1f);\n  %1 = add(%x, 2f);\n  %2 = add(%x, 3f);\n"
+			      "  %3 = add(%x, 4f);\n  %4 = add(%x, 5f);\n  %5 = add(%x, 6f);\n"
+			      "  (%0, %1, %2, %3, %4, %5)\n}\n");
+	snprintf(line, sizeof line, "load %s", f->script);
+	assert_int_equal(run(f, line), 0);
+	assert_int_equal(run(f, "plan"), 0);
+	setenv("DEVPLAN_MEMORY_LIMIT", "8M", 1);
+	assert_int_equal(run(f, "run"), 1);
+	assert_non_null(strstr(f->err, ": error: 'add': needs 1.5 MiB more while the run's "
+				       "tensors (its inputs among them) take "));
+	assert_non_null(strstr(f->err, "more than the 8.0 MiB memory limit for all of them "
+				       "together\n"));
+	assert_int_equal(run(f, "compare"), 1);
+	assert_non_null(strstr(f->err, "more than the 8.0 MiB memory limit for all"));
+	setenv("DEVPLAN_MEMORY_LIMIT", "16M", 1);
+	assert_int_equal(run(f, "run"), 0);
+	/* the setting wins over the environment */
+	assert_int_equal(run(f, "set memory-limit 8M"), 0);
+	assert_int_equal(run(f, "run"), 1);
+	assert_non_null(strstr(f->err, "more than the 8.0 MiB memory limit for all"));
+	assert_int_equal(run(f, "show memory-limit"), 0);
+	assert_non_null(strstr(f->out, "8M"));
+	assert_int_equal(run(f, "set memory-limit 8Q"), 1);
+	assert_non_null(strstr(f->err, "invalid value '8Q' for 'memory-limit'"));
+	assert_int_equal(run(f, "set memory-limit auto"), 0);
+	assert_int_equal(run(f, "run"), 0);
+	unsetenv("DEVPLAN_MEMORY_LIMIT");
+	assert_int_equal(run(f, "run"), 0);
 }
 
 /* profile on a @main that runs no operator: an empty table of ops (no
@@ -1298,6 +1339,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_argument_counts, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_conflicts_many, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_memory_limit, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_memory_limit_total, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_profile_without_ops, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_needs_module, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_quoted_command_line, setup, teardown),

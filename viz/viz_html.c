@@ -26,6 +26,7 @@
 #include <json-c/json.h>
 
 #include "file_write.h"
+#include "interrupt.h"
 #include "util.h"
 #include "viz_html_assets.h"
 
@@ -284,7 +285,12 @@ bool viz_html_finish(VizHtmlFile *f, const VizHtmlPage *page, char **err)
 	if (ok) {
 		size_t len;
 		char *text = viz_html_page(page, &len);
-		ok = file_write(f->file, text, len, err);
+		if (interrupt_pending()) { /* Ctrl-C while it was made: no file */
+			*err = xasprintf("interrupted: '%s' is left as it was", file_path(f->file));
+			ok = false;
+		} else {
+			ok = file_write(f->file, text, len, err);
+		}
 		free(text);
 	}
 	if (ok)

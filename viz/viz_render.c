@@ -13,7 +13,8 @@
  * graph dot finds hard, and no allocation that fails inside Graphviz, GLib
  * or fontconfig (which abort or crash rather than return), can take the
  * session or the machine with it: the child's death is a failed command.
- * Ctrl-C abandons the child, since Graphviz cannot be interrupted. The
+ * Ctrl-C, SIGTERM and SIGHUP abandon the child, since Graphviz cannot be
+ * interrupted, and it dies with the session (PR_SET_PDEATHSIG). The
  * session itself never loads the font stack.
  *
  * The gvc context is made once per process and never freed: Graphviz
@@ -40,6 +41,7 @@
 #include <poll.h>
 #include <signal.h>
 #include <strings.h>
+#include <sys/prctl.h>
 #include <sys/resource.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -391,6 +393,18 @@ static void viz_limit_child(const VizLimits *l)
 	signal(SIGXCPU, SIG_DFL);
 }
 
+/* In the child: SIGTERM and SIGHUP end it (the session's handlers only
+ * set a flag, which the child never reads), and so does the session's
+ * death, however it dies (SIGKILL included): no layout outlives it. */
+static void viz_child_signals(pid_t parent)
+{
+	signal(SIGTERM, SIG_DFL);
+	signal(SIGHUP, SIG_DFL);
+	prctl(PR_SET_PDEATHSIG, SIGKILL);
+	if (getppid() != parent) /* it died before prctl */
+		_exit(1);
+}
+
 /* In the child: lays out and renders, sends the reply, never returns. */
 static void viz_child(int fd, Agraph_t *g, const VizOptions *opts, VizFormat format, bool overview,
 		      const VizLimits *limits)
@@ -480,7 +494,7 @@ static bool viz_layout_render_child(Agraph_t *g, const VizOptions *opts, VizForm
 				    bool overview, FILE *out, char **err)
 {
 	int fds[2], errfds[2], status = 0;
-	pid_t pid;
+	pid_t pid, parent;
 	StrBuf got, said;
 	VizChildReply reply;
 	VizLimits limits = viz_limits_of(opts);
@@ -497,6 +511,7 @@ static bool viz_layout_render_child(Agraph_t *g, const VizOptions *opts, VizForm
 		return false;
 	}
 	fflush(NULL); /* nothing buffered is written twice */
+	parent = getpid();
 	pid = fork();
 	if (pid < 0) {
 		*err = xasprintf("cannot start the layout: %s", strerror(errno));
@@ -510,6 +525,7 @@ static bool viz_layout_render_child(Agraph_t *g, const VizOptions *opts, VizForm
 		/* what GLib, fontconfig or Graphviz print comes back to the
 		 * session, not to its terminal */
 		oom_after_fork();
+		viz_child_signals(parent);
 		close(fds[0]);
 		dup2(errfds[1], STDERR_FILENO);
 		close(errfds[0]);

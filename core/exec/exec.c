@@ -85,6 +85,12 @@ uint64_t exec_physical_memory(void)
 	return (uint64_t)pages * (uint64_t)size;
 }
 
+uint64_t exec_default_memory_budget(void)
+{
+	uint64_t phys = exec_physical_memory();
+	return phys == UINT64_MAX ? phys : phys / 4 * 3;
+}
+
 uint64_t exec_available_memory(void)
 {
 	FILE *f = fopen("/proc/meminfo", "r");
@@ -284,6 +290,8 @@ ExecRuntime *exec_runtime_new(const DeviceTable *table, const ExecOptions *opts,
 	rt->table = table;
 	rt->opts = *opts;
 	rt->diags = diags;
+	rt->budget = opts->memory_limit ? opts->memory_limit : exec_default_memory_budget();
+	rt->bytes_live = opts->memory_held;
 	rt->devices = xcalloc(table->count ? table->count : 1, sizeof(ExecDevice));
 	for (uint32_t i = 0; i < table->count; i++) {
 		rt->devices[i].index = (int32_t)i;
@@ -426,11 +434,47 @@ ExecDevice *exec_runtime_device(ExecRuntime *rt, int32_t index)
 
 /* ---- memory and copies ------------------------------------------------------- */
 
+/* The error of an allocation past the runtime's budget. */
+static char *budget_error(const ExecRuntime *rt, size_t nbytes)
+{
+	StrBuf need, live, have;
+	char *err;
+	strbuf_init(&need);
+	strbuf_init(&live);
+	strbuf_init(&have);
+	format_bytes(&need, (double)nbytes);
+	format_bytes(&live, (double)rt->bytes_live);
+	format_bytes(&have, (double)rt->budget);
+	if (rt->opts.memory_limit)
+		err = xasprintf(
+			"needs %s more while the run's tensors (its inputs among them) take %s: "
+			"more than the %s memory limit for all of them together",
+			need.data, live.data, have.data);
+	else
+		err = xasprintf(
+			"needs %s more while the run's tensors (its inputs among them) take %s: "
+			"more than the %s a run may take (3/4 of this machine's memory; "
+			"set memory-limit)",
+			need.data, live.data, have.data);
+	strbuf_free(&need);
+	strbuf_free(&live);
+	strbuf_free(&have);
+	return err;
+}
+
 void *exec_alloc(ExecDevice *dev, size_t nbytes, char **err)
 {
-	void *p = dev->backend->alloc(dev, nbytes, err);
+	ExecRuntime *rt = dev->runtime;
+	void *p;
+	if (rt && (nbytes > rt->budget || rt->bytes_live > rt->budget - nbytes)) {
+		*err = budget_error(rt, nbytes);
+		return NULL;
+	}
+	p = dev->backend->alloc(dev, nbytes, err);
 	if (!p)
 		return NULL;
+	if (rt)
+		rt->bytes_live += nbytes;
 	dev->bytes_live += nbytes;
 	if (dev->bytes_live > dev->bytes_peak)
 		dev->bytes_peak = dev->bytes_live;
@@ -445,6 +489,10 @@ void exec_free(ExecDevice *dev, void *ptr, size_t nbytes)
 	dev->backend->free(dev, ptr);
 	DP_ASSERT(dev->bytes_live >= nbytes);
 	dev->bytes_live -= nbytes;
+	if (dev->runtime) {
+		DP_ASSERT(dev->runtime->bytes_live >= nbytes);
+		dev->runtime->bytes_live -= nbytes;
+	}
 }
 
 bool exec_copy_in(ExecDevice *dev, void *dst, const void *host_src, size_t nbytes, char **err)

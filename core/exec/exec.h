@@ -153,7 +153,13 @@ typedef struct ExecOptions {
 	bool all_on_cpu;       /* compare's reference: every op on the cpu, device_copy
 				   and on_device pass values through */
 	bool profile;          /* time every op and copy (synchronising devices) */
-	uint64_t memory_limit; /* bytes one tensor may need; 0: physical memory */
+	uint64_t memory_limit; /* bytes one tensor may need, and all the run's
+				  live tensors together (memory_held
+				  included); 0: physical memory for one,
+				  exec_default_memory_budget() for all */
+	uint64_t memory_held;  /* bytes of the run's the caller holds outside
+				  the executor (its inputs' arrays), counted
+				  as live from the start */
 	uint32_t max_depth;    /* nested calls; 0: EXEC_DEFAULT_MAX_DEPTH */
 	ExecObserver observe;  /* every op's result, or NULL */
 	void *observe_context;
@@ -169,6 +175,9 @@ struct ExecRuntime {
 	ExecDevice reference;       /* the cpu of all_on_cpu runs */
 	ExecHostAllocator pageable; /* the emulator's memory, and the cpu's by default */
 	ExecHostAllocator host;     /* the cpu backend's memory */
+	uint64_t budget;            /* bytes every device's live tensors and
+				       opts.memory_held may take together */
+	uint64_t bytes_live;        /* what they take now */
 };
 
 /* A runtime over the device table; nothing is opened yet. */
@@ -184,7 +193,9 @@ ExecDevice *exec_runtime_device(ExecRuntime *rt, int32_t index);
  * present); *why says why not (caller frees). */
 bool exec_gpu_available(char **why);
 
-/* Device memory with accounting. */
+/* Device memory with accounting. exec_alloc refuses (NULL with *err) an
+ * allocation that would take the runtime's live bytes past its budget,
+ * before asking the backend. */
 void *exec_alloc(ExecDevice *dev, size_t nbytes, char **err);
 void exec_free(ExecDevice *dev, void *ptr, size_t nbytes);
 /* Copies nbytes between any two devices: directly within a backend that
@@ -326,6 +337,10 @@ void exec_checksum(const NpyArray *a, double *sum, uint64_t *hash);
 double exec_element(const NpyArray *a, int64_t i);
 /* The physical memory of the machine in bytes (sysconf). */
 uint64_t exec_physical_memory(void);
+/* What a run's tensors may take together when no limit is set: 3/4 of the
+ * physical memory, leaving room for the session, its kept values and the
+ * rest of the machine. */
+uint64_t exec_default_memory_budget(void);
 /* The memory free for new allocations now, in bytes (MemAvailable of
  * /proc/meminfo, else the free pages). */
 uint64_t exec_available_memory(void);

@@ -458,20 +458,6 @@ static void layout_free(Run *run)
 
 /* ---- the static check: shapes and sizes before any allocation ----------------- */
 
-static void format_bytes(StrBuf *sb, double bytes)
-{
-	static const char *const units[] = {"bytes", "KiB", "MiB", "GiB", "TiB", "PiB", "EiB"};
-	size_t u = 0;
-	while (bytes >= 1024 && u + 1 < DP_COUNT(units)) {
-		bytes /= 1024;
-		u++;
-	}
-	if (u == 0)
-		strbuf_printf(sb, "%.0f bytes", bytes);
-	else
-		strbuf_printf(sb, "%.1f %s", bytes, units[u]);
-}
-
 static void describe_expr(StrBuf *sb, const Expr *e)
 {
 	if (e->kind == EXPR_CALL && e->u.call.op != OP_NONE)

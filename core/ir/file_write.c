@@ -249,6 +249,12 @@ bool file_commit(FileWriter *f, char **err)
 	return !error;
 }
 
+void file_make_private(FileWriter *f)
+{
+	if (!f->keep_owner)
+		f->mode = 0600;
+}
+
 const char *file_path(const FileWriter *f)
 {
 	return f->path;

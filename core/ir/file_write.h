@@ -53,6 +53,10 @@ bool file_commit(FileWriter *f, char **err);
 /* Removes the temporary file and frees f; the destination is untouched. */
 void file_abort(FileWriter *f);
 
+/* A destination that does not exist yet is made 0600 (its owner's only,
+ * as shells keep a history), not 0666 less the umask. */
+void file_make_private(FileWriter *f);
+
 /* The destination as the caller named it (for messages). */
 const char *file_path(const FileWriter *f);
 

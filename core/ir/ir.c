@@ -216,6 +216,85 @@ void ir_suggest_names(const IrModule *m, const char *word, StrBuf *out)
 	free(typed);
 }
 
+/* One name of the index: an expression's own (alias: the place among the
+ * module's aliases, which are searched in order after the names). */
+typedef struct IrNameEntry {
+	const char *name;
+	const Expr *e;
+	uint32_t order; /* the id, or the alias's index */
+} IrNameEntry;
+
+struct IrNameIndex {
+	const IrModule *m;
+	IrNameEntry *names, *aliases;
+	size_t nnames, naliases;
+};
+
+static int name_entry_cmp(const void *a, const void *b)
+{
+	const IrNameEntry *x = a, *y = b;
+	int c = strcmp(x->name, y->name);
+	if (c)
+		return c;
+	return x->order < y->order ? -1 : x->order > y->order;
+}
+
+/* The first entry (the lowest order) named name, or NULL. */
+static const IrNameEntry *name_entry_find(const IrNameEntry *v, size_t n, const char *name)
+{
+	size_t lo = 0, hi = n;
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		if (strcmp(v[mid].name, name) < 0)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo < n && strcmp(v[lo].name, name) == 0 ? &v[lo] : NULL;
+}
+
+IrNameIndex *ir_name_index_new(const IrModule *m)
+{
+	IrNameIndex *ix = xcalloc(1, sizeof *ix);
+	Expr **by_id = ir_index_by_id(m);
+	ix->m = m;
+	ix->names = xmalloc((m->nexprs + 1) * sizeof *ix->names);
+	for (uint32_t id = 0; id < m->nexprs; id++)
+		if (by_id[id] && by_id[id]->name)
+			ix->names[ix->nnames++] = (IrNameEntry){by_id[id]->name, by_id[id], id};
+	ix->aliases = xmalloc((m->naliases + 1) * sizeof *ix->aliases);
+	for (uint32_t i = 0; i < m->naliases; i++) {
+		uint32_t target = m->aliases[i].target;
+		ix->aliases[ix->naliases++] = (IrNameEntry){
+			m->aliases[i].name, target < m->nexprs ? by_id[target] : NULL, i};
+	}
+	qsort(ix->names, ix->nnames, sizeof *ix->names, name_entry_cmp);
+	qsort(ix->aliases, ix->naliases, sizeof *ix->aliases, name_entry_cmp);
+	free(by_id);
+	return ix;
+}
+
+const Expr *ir_name_index_find(const IrNameIndex *ix, const char *word)
+{
+	const IrNameEntry *hit;
+	const char *name = word[0] == '%' ? word + 1 : word;
+	if (word[0] == '@')
+		return ir_find_named(ix->m, word);
+	hit = name_entry_find(ix->names, ix->nnames, name);
+	if (!hit)
+		hit = name_entry_find(ix->aliases, ix->naliases, name);
+	return hit ? hit->e : NULL;
+}
+
+void ir_name_index_free(IrNameIndex *ix)
+{
+	if (!ix)
+		return;
+	free(ix->names);
+	free(ix->aliases);
+	free(ix);
+}
+
 Expr *ir_new(IrModule *m, ExprKind kind, Pos pos)
 {
 	Expr *e = arena_alloc(&m->nodes, sizeof(Expr));

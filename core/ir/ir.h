@@ -425,6 +425,15 @@ const Expr *ir_find_named(const IrModule *m, const char *word);
  * global functions) nearest it (util.h, Suggestions), or nothing. */
 void ir_suggest_names(const IrModule *m, const char *word, StrBuf *out);
 
+/* The answers of ir_find_named for many names of one module, each in
+ * O(log n) after one walk (render --html names every node it draws).
+ * The index borrows m, which must outlive it; ir_name_index_free frees
+ * it. */
+typedef struct IrNameIndex IrNameIndex;
+IrNameIndex *ir_name_index_new(const IrModule *m);
+const Expr *ir_name_index_find(const IrNameIndex *ix, const char *word);
+void ir_name_index_free(IrNameIndex *ix);
+
 /* Node constructors: each allocates in m's arena, gives the node the next id
  * and IR_NO_DEVICE, and copies the arrays it is given. */
 Expr *ir_new(IrModule *m, ExprKind kind, Pos pos);

@@ -6,6 +6,7 @@
 
 #include "oom.h"
 
+#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -345,4 +346,69 @@ bool suggest_finish(Suggestions *s, StrBuf *out)
 	free(s->word);
 	memset(s, 0, sizeof *s);
 	return shown > 0;
+}
+
+bool parse_byte_size(const char *s, uint64_t *out, const char **why)
+{
+	static const char suffixes[] = "KMGT";
+	const char *suffix;
+	char *end;
+	unsigned long long v;
+	unsigned shift = 0;
+	if (!s || !(*s >= '0' && *s <= '9')) {
+		*why = "not a number of bytes";
+		return false;
+	}
+	errno = 0;
+	v = strtoull(s, &end, 10);
+	if (errno) {
+		*why = "too large";
+		return false;
+	}
+	if (*end && (suffix = strchr(suffixes, *end & ~0x20)) != NULL) {
+		shift = 10 * (unsigned)(suffix - suffixes + 1);
+		end++;
+	}
+	if (*end) {
+		*why = "not a number of bytes with an optional K, M, G or T suffix";
+		return false;
+	}
+	if (v == 0) {
+		*why = "must be more than 0";
+		return false;
+	}
+	if (v > (UINT64_MAX >> shift)) {
+		*why = "too large";
+		return false;
+	}
+	*out = (uint64_t)v << shift;
+	return true;
+}
+
+void format_byte_size(StrBuf *out, uint64_t bytes)
+{
+	static const char suffixes[] = "TGMK";
+	for (unsigned i = 0; i < 4; i++) {
+		unsigned shift = 10 * (4 - i);
+		if (bytes && (bytes & ((UINT64_C(1) << shift) - 1)) == 0) {
+			strbuf_printf(out, "%llu%c", (unsigned long long)(bytes >> shift),
+				      suffixes[i]);
+			return;
+		}
+	}
+	strbuf_printf(out, "%llu", (unsigned long long)bytes);
+}
+
+void format_bytes(StrBuf *out, double bytes)
+{
+	static const char *const units[] = {"bytes", "KiB", "MiB", "GiB", "TiB", "PiB", "EiB"};
+	size_t u = 0;
+	while (bytes >= 1024 && u + 1 < DP_COUNT(units)) {
+		bytes /= 1024;
+		u++;
+	}
+	if (u == 0)
+		strbuf_printf(out, "%.0f bytes", bytes);
+	else
+		strbuf_printf(out, "%.1f %s", bytes, units[u]);
 }

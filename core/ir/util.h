@@ -129,4 +129,14 @@ void suggest_consider(Suggestions *s, const char *name);
  * anything. */
 bool suggest_finish(Suggestions *s, StrBuf *out);
 
+/* A size in bytes as a user writes it: a positive whole number with an
+ * optional K, M, G or T suffix (powers of 1024, either case) and nothing
+ * else. False with *why (a static string) for anything else. */
+bool parse_byte_size(const char *s, uint64_t *out, const char **why);
+/* The inverse for `show`: "4G", "512M", "1536K" or plain bytes, the
+ * largest suffix that divides the size. */
+void format_byte_size(StrBuf *out, uint64_t bytes);
+/* A size for a message: "3.8 MiB", "512 bytes" (one decimal past bytes). */
+void format_bytes(StrBuf *out, double bytes);
+
 #endif

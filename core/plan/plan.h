@@ -242,6 +242,15 @@ typedef struct PlanTrace {
  * and that resolution when a chain can end nowhere else. */
 void plan_explain(StrBuf *out, PlanAnalysis *an, const Expr *e, const DeviceTable *devices,
 		  const PlanTrace *trace);
+/* plan_explain for many expressions of one analysis (render --html
+ * explains every node it draws): the graph of its domains is built once,
+ * not per expression. The explainer borrows an, which must not change
+ * while it lives; plan_explainer_free frees it. */
+typedef struct PlanExplainer PlanExplainer;
+PlanExplainer *plan_explainer_new(PlanAnalysis *an);
+void plan_explainer_explain(PlanExplainer *x, StrBuf *out, const Expr *e,
+			    const DeviceTable *devices, const PlanTrace *trace);
+void plan_explainer_free(PlanExplainer *x);
 
 PlanTrace *plan_trace_new(void);
 /* Appends an event (nothing when t is NULL). */

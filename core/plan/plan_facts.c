@@ -956,19 +956,40 @@ typedef struct ExplainPath {
 	uint32_t *prev_domain, *prev_constraint;
 } ExplainPath;
 
-/* Breadth first from start, so the chain found is a shortest one, to a
- * bind to `want` (the class's device: a class bound to a device without a
- * memory scope and to a scope of it is on the scope, devices_join), or to
- * any bind when want is IR_NO_DEVICE. A bind that is a consequence
- * (bind_is_consequence) counts only when `consequences` is set. */
-static void explain_search(const PlanAnalysis *an, const DomainGraph *g, uint32_t start,
-			   int32_t want, uint32_t inserted_from, bool consequences, ExplainPath *p)
+/* Which domain a bind constraint touches directly, for one (want,
+ * consequences) of explain_search: the same for every search of an
+ * analysis, so an explainer makes each once. */
+typedef struct ExplainBinds {
+	int32_t want;
+	uint32_t inserted_from;
+	bool consequences;
+	uint32_t *bind_of; /* by domain: the first such constraint, or PLAN_NONE */
+} ExplainBinds;
+
+/* What the searches of one analysis share: its domain graph, the binds,
+ * and the search's arrays, kept all PLAN_NONE between searches (a search
+ * puts back only what it touched, so each costs what it visits, not the
+ * number of domains). */
+struct PlanExplainer {
+	PlanAnalysis *an;
+	DomainGraph g;
+	ExplainBinds *binds;
+	size_t nbinds;
+	uint32_t *prev_domain, *prev_constraint, *queue;
+	size_t nqueued; /* the domains the last search visited, in queue */
+};
+
+static const uint32_t *explain_binds(PlanExplainer *x, int32_t want, uint32_t inserted_from,
+				     bool consequences)
 {
-	size_t nd = an->ndomains, head = 0, tail = 0;
-	uint32_t *bind_of = xmalloc(nd * sizeof(uint32_t));
-	uint32_t *queue = xmalloc(nd * sizeof(uint32_t));
-	/* which domains a bind constraint touches directly */
-	memset(bind_of, 0xff, nd * sizeof(uint32_t));
+	const PlanAnalysis *an = x->an;
+	uint32_t *bind_of;
+	for (size_t i = 0; i < x->nbinds; i++)
+		if (x->binds[i].want == want && x->binds[i].consequences == consequences &&
+		    x->binds[i].inserted_from == inserted_from)
+			return x->binds[i].bind_of;
+	bind_of = xmalloc((an->ndomains + 1) * sizeof(uint32_t));
+	memset(bind_of, 0xff, (an->ndomains + 1) * sizeof(uint32_t));
 	for (size_t i = 0; i < an->nconstraints; i++) {
 		const Constraint *c = &an->constraints[i];
 		if (an->applied[i] && c->b == PLAN_NONE &&
@@ -976,14 +997,30 @@ static void explain_search(const PlanAnalysis *an, const DomainGraph *g, uint32_
 		    (consequences || !bind_is_consequence(an, c, inserted_from)))
 			bind_of[c->a] = (uint32_t)i;
 	}
+	x->binds = xrealloc(x->binds, (x->nbinds + 1) * sizeof *x->binds);
+	x->binds[x->nbinds++] = (ExplainBinds){want, inserted_from, consequences, bind_of};
+	return bind_of;
+}
+
+/* Breadth first from start, so the chain found is a shortest one, to a
+ * bind to `want` (the class's device: a class bound to a device without a
+ * memory scope and to a scope of it is on the scope, devices_join), or to
+ * any bind when want is IR_NO_DEVICE. A bind that is a consequence
+ * (bind_is_consequence) counts only when `consequences` is set. The path
+ * borrows x's arrays until explain_path_free. */
+static void explain_search(PlanExplainer *x, uint32_t start, int32_t want, uint32_t inserted_from,
+			   bool consequences, ExplainPath *p)
+{
+	const DomainGraph *g = &x->g;
+	const uint32_t *bind_of = explain_binds(x, want, inserted_from, consequences);
+	size_t head = 0, tail = 0;
 	p->found = p->bind = PLAN_NONE;
-	p->prev_domain = xmalloc(nd * sizeof(uint32_t));
-	p->prev_constraint = xmalloc(nd * sizeof(uint32_t));
-	memset(p->prev_domain, 0xff, nd * sizeof(uint32_t));
-	queue[tail++] = start;
+	p->prev_domain = x->prev_domain;
+	p->prev_constraint = x->prev_constraint;
+	x->queue[tail++] = start;
 	p->prev_domain[start] = start;
 	while (head < tail) {
-		uint32_t d = queue[head++];
+		uint32_t d = x->queue[head++];
 		if (bind_of[d] != PLAN_NONE) {
 			p->found = d;
 			p->bind = bind_of[d];
@@ -995,17 +1032,18 @@ static void explain_search(const PlanAnalysis *an, const DomainGraph *g, uint32_
 				continue;
 			p->prev_domain[y] = d;
 			p->prev_constraint[y] = g->adj[2 * k + 1];
-			queue[tail++] = y;
+			x->queue[tail++] = y;
 		}
 	}
-	free(queue);
-	free(bind_of);
+	x->nqueued = tail;
 }
 
-static void explain_path_free(ExplainPath *p)
+/* Puts back what the last search touched. */
+static void explain_path_free(PlanExplainer *x)
 {
-	free(p->prev_domain);
-	free(p->prev_constraint);
+	for (size_t i = 0; i < x->nqueued; i++)
+		x->prev_domain[x->queue[i]] = PLAN_NONE;
+	x->nqueued = 0;
 }
 
 /* What kind of reason a bind is, for the chain's last line. */
@@ -1175,11 +1213,38 @@ static void explain_print(StrBuf *out, PlanAnalysis *an, const DeviceTable *devi
 /* The chain of constraints from e's domain to the nearest bind that is a
  * reason (not a copy check inserted), found breadth first over the graph
  * of the applied constraints: to its own device first, then to any. */
-void plan_explain(StrBuf *out, PlanAnalysis *an, const Expr *e, const DeviceTable *devices,
-		  const PlanTrace *trace)
+PlanExplainer *plan_explainer_new(PlanAnalysis *an)
 {
+	PlanExplainer *x = xcalloc(1, sizeof *x);
+	size_t nd = an->ndomains + 1;
+	x->an = an;
+	domain_graph_build(an, &x->g);
+	x->prev_domain = xmalloc(nd * sizeof(uint32_t));
+	x->prev_constraint = xmalloc(nd * sizeof(uint32_t));
+	x->queue = xmalloc(nd * sizeof(uint32_t));
+	memset(x->prev_domain, 0xff, nd * sizeof(uint32_t));
+	return x;
+}
+
+void plan_explainer_free(PlanExplainer *x)
+{
+	if (!x)
+		return;
+	domain_graph_free(&x->g);
+	for (size_t i = 0; i < x->nbinds; i++)
+		free(x->binds[i].bind_of);
+	free(x->binds);
+	free(x->prev_domain);
+	free(x->prev_constraint);
+	free(x->queue);
+	free(x);
+}
+
+void plan_explainer_explain(PlanExplainer *x, StrBuf *out, const Expr *e,
+			    const DeviceTable *devices, const PlanTrace *trace)
+{
+	PlanAnalysis *an = x->an;
 	uint32_t start, inserted_from = trace ? trace->check_nexprs : 0;
-	DomainGraph g;
 	ExplainPath path;
 	StrBuf name;
 	if (e->id >= an->nexprs || an->expr_domain[e->id] == PLAN_NONE) {
@@ -1189,18 +1254,28 @@ void plan_explain(StrBuf *out, PlanAnalysis *an, const Expr *e, const DeviceTabl
 	start = an->expr_domain[e->id];
 	strbuf_init(&name);
 	ir_value_name(&name, e);
-	domain_graph_build(an, &g);
 	/* a reason on its device, a consequence on it, a reason anywhere */
 	for (int pass = 0; pass < 3; pass++) {
-		explain_search(an, &g, start,
-			       pass < 2 ? plan_domain_device(an, start) : IR_NO_DEVICE,
+		explain_search(x, start, pass < 2 ? plan_domain_device(an, start) : IR_NO_DEVICE,
 			       inserted_from, pass == 1, &path);
 		if (path.found != PLAN_NONE || pass == 2)
 			break;
-		explain_path_free(&path);
+		explain_path_free(x);
 	}
 	explain_print(out, an, devices, trace, inserted_from, name.data, start, &path);
-	explain_path_free(&path);
-	domain_graph_free(&g);
+	explain_path_free(x);
 	strbuf_free(&name);
+}
+
+void plan_explain(StrBuf *out, PlanAnalysis *an, const Expr *e, const DeviceTable *devices,
+		  const PlanTrace *trace)
+{
+	PlanExplainer *x;
+	if (e->id >= an->nexprs || an->expr_domain[e->id] == PLAN_NONE) {
+		strbuf_puts(out, "no device constraint mentions it\n");
+		return;
+	}
+	x = plan_explainer_new(an);
+	plan_explainer_explain(x, out, e, devices, trace);
+	plan_explainer_free(x);
 }

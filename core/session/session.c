@@ -728,6 +728,7 @@ enum {
 	SET_ECHO,
 	SET_ERREXIT,
 	SET_KEEP_VALUES,
+	SET_MEMORY_LIMIT,
 	SET_INPUTS,
 	SET_PAGINATION,
 	SET_HEIGHT,
@@ -763,6 +764,9 @@ const SessionSetting session_settings[] = {
 	[SET_KEEP_VALUES] = {"keep-values", SETTING_BOOL, bool_choices, false,
 			     "'run' keeps every value for 'print' (within a quarter of the free "
 			     "memory), not only inputs and results"},
+	[SET_MEMORY_LIMIT] = {"memory-limit", SETTING_BYTES, NULL, false,
+			      "bytes a run's tensors may take together (K, M, G, T): auto is "
+			      "DEVPLAN_MEMORY_LIMIT, else 3/4 of the machine's memory"},
 	[SET_INPUTS] = {"inputs", SETTING_CHOICE, inputs_choices, false,
 			"inputs not given: uniform random, or drawn like an initialised model's"},
 	[SET_PAGINATION] = {"pagination", SETTING_BOOL, bool_choices, false,
@@ -813,6 +817,12 @@ void session_setting_format(const Session *s, int i, StrBuf *out)
 		break;
 	case SET_KEEP_VALUES:
 		strbuf_puts(out, v->keep_values ? "on" : "off");
+		break;
+	case SET_MEMORY_LIMIT:
+		if (v->memory_limit)
+			format_byte_size(out, v->memory_limit);
+		else
+			strbuf_puts(out, "auto");
 		break;
 	case SET_INPUTS:
 		strbuf_puts(out, inputs_choices[v->inputs]);
@@ -904,6 +914,7 @@ bool session_setting_set(Session *s, int i, const char *value, bool *reset, char
 	SessionSettings next = s->settings;
 	int choice = -1;
 	double number = 0;
+	uint64_t bytes = 0;
 	*reset = false;
 	*err = NULL;
 	DP_ASSERT(i >= 0 && (size_t)i < session_setting_count);
@@ -956,6 +967,17 @@ bool session_setting_set(Session *s, int i, const char *value, bool *reset, char
 		number = d;
 		break;
 	}
+	case SETTING_BYTES: {
+		const char *why;
+		if (strcmp(value, "auto") == 0)
+			break;
+		if (!parse_byte_size(value, &bytes, &why)) {
+			*err = xasprintf("invalid value '%s' for '%s': %s, or auto", value,
+					 setting->name, why);
+			return false;
+		}
+		break;
+	}
 	}
 	switch (i) {
 	case SET_FALLBACK:
@@ -987,6 +1009,9 @@ bool session_setting_set(Session *s, int i, const char *value, bool *reset, char
 		break;
 	case SET_KEEP_VALUES:
 		next.keep_values = choice != 0;
+		break;
+	case SET_MEMORY_LIMIT:
+		next.memory_limit = bytes;
 		break;
 	case SET_INPUTS:
 		next.inputs = (InputsMode)choice;

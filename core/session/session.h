@@ -64,6 +64,10 @@ typedef struct SessionSettings {
 	bool keep_values;        /* `run` keeps every op's value for `print`
 				    within a budget, not only inputs and
 				    results; default on */
+	uint64_t memory_limit;   /* bytes a run's tensors may take, each and
+				    together; 0 (auto, the default):
+				    DEVPLAN_MEMORY_LIMIT, else exec.h's
+				    default budget */
 	InputsMode inputs;       /* default INPUTS_REALISTIC */
 	bool pagination;         /* the shell pages long output at a terminal */
 	int height;              /* lines per page: -1 the terminal's (default),
@@ -262,6 +266,7 @@ typedef enum SettingKind {
 	SETTING_BOOL,   /* on/off (also yes/no, true/false, 1/0) */
 	SETTING_DEVICE, /* a device-table name, KIND:ID */
 	SETTING_NUMBER, /* a finite, non-negative number */
+	SETTING_BYTES,  /* a size in bytes (parse_byte_size) or auto */
 } SettingKind;
 
 typedef struct SessionSetting {
