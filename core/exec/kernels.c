@@ -1253,8 +1253,8 @@ bool kernel_call_prepare(KernelCall *kc, const Expr *call, const KernelTensor *i
 	}
 	/* operators planned but without kernels: exec_run refuses them
 		 * before anything runs, so this is only a second line */
-#define OP(id, name, min_args, max_args, schema)
-#define OP_PLAN(id, name, min_args, max_args, schema) case OP_##id:
+#define OP(id, family, name, min_args, max_args, schema)
+#define OP_PLAN(id, family, name, min_args, max_args, schema) case OP_##id:
 #include "ops.def"
 #undef OP_PLAN
 #undef OP

@@ -401,7 +401,7 @@ Type *infer_unary(OpTypeContext *ctx, bool need_float)
 /* ---- the table --------------------------------------------------------- */
 
 static const OpTypeRelation infer_relations[OP_COUNT] = {
-#define OP(id, name, min_args, max_args, schema) [OP_##id] = infer_op_##id,
+#define OP(id, family, name, min_args, max_args, schema) [OP_##id] = infer_op_##id,
 #include "ops.def"
 #undef OP
 };

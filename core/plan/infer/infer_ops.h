@@ -23,7 +23,7 @@
 enum { INFER_MAX_NDIM = 1024, INFER_MAX_FIELDS = 1 << 16 };
 
 /* One relation per operator, in the file of its family. */
-#define OP(id, name, min_args, max_args, schema) Type *infer_op_##id(OpTypeContext *ctx);
+#define OP(id, family, name, min_args, max_args, schema) Type *infer_op_##id(OpTypeContext *ctx);
 #include "ops.def"
 #undef OP
 
