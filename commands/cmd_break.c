@@ -1,11 +1,15 @@
 /*
- * cmd_break.c - breakpoints and watchpoints: `break`, `watch`, `delete`
- * and `breaks`.
+ * cmd_break.c - breakpoints and watchpoints: `break`, `tbreak`, `watch`,
+ * `ignore`, `delete` and `breaks`.
  *
  * The breakpoints themselves live in the session's Stepper (core/session/stepper.h),
  * which evaluates them while `step`, `stepi` and `continue` run; these
  * handlers only parse what the user names and list what is set. Numbers
- * follow gdb: one sequence for breakpoints and watchpoints, never reused.
+ * follow gdb: one sequence for breakpoints and watchpoints, never reused;
+ * `tbreak` sets one that is deleted once it stops a run, and `ignore N
+ * COUNT` lets one pass by its next COUNT stops. gdb's `condition` has no
+ * counterpart: there are no expressions to test (commands.c says so when
+ * it is typed).
  */
 #include "commands.h"
 
@@ -24,8 +28,15 @@ static int check_value(CmdContext *ctx, const char *value)
 	const IrModule *m = session_current(ctx->session);
 	if (!value[1])
 		return cmd_error(ctx, "expected a name after '%c'", value[0]);
-	if (m && !ir_find_named(m, value))
-		return cmd_error(ctx, "no value named '%s' in the module", value);
+	if (m && !ir_find_named(m, value)) {
+		StrBuf hint;
+		strbuf_init(&hint);
+		ir_suggest_names(m, value, &hint);
+		cmd_error(ctx, "no value named '%s' in the module%s", value,
+			  hint.data ? hint.data : "");
+		strbuf_free(&hint);
+		return 1;
+	}
 	return 0;
 }
 
@@ -58,42 +69,102 @@ static int parse_location(CmdContext *ctx, const char *word, int *phase, int *ke
 		prefix_candidates(&list, word, names, count, sizeof(char *));
 		cmd_error(ctx, "ambiguous breakpoint location '%s': %s", word, list.data);
 	} else {
-		cmd_error(ctx,
-			  "unknown breakpoint location '%s': expected a phase (see 'phases'), "
-			  "%%value, @global, conflict or copy",
-			  word);
+		Suggestions near;
+		suggest_init(&near, word);
+		for (size_t i = 0; i < count; i++)
+			suggest_consider(&near, names[i]);
+		if (suggest_finish(&near, &list))
+			cmd_error(ctx, "unknown breakpoint location '%s'%s", word, list.data);
+		else
+			cmd_error(ctx,
+				  "unknown breakpoint location '%s': expected a phase (see "
+				  "'phases'), %%value, @global, conflict or copy",
+				  word);
 	}
 	strbuf_free(&list);
 	free(names);
 	return 1;
 }
 
-int cmd_break(CmdContext *ctx, int argc, char **argv)
+/* `break WHAT` and `tbreak WHAT`. */
+static int add_break(CmdContext *ctx, const char *what, bool temporary)
 {
 	Stepper *st = ctx->session->stepper;
-	const char *what = argv[1];
+	const char *label = temporary ? "temporary breakpoint" : "breakpoint";
 	int phase, keyword;
 	uint32_t n;
 	if (what[0] == '%' || what[0] == '@') {
 		if (check_value(ctx, what))
 			return 1;
 		n = stepper_break_add(st, BREAK_VALUE, -1, what);
-		fprintf(ctx->out, "breakpoint %u: when the domain of %s changes\n", n, what);
+		fprintf(ctx->out, "%s %u: when the domain of %s changes\n", label, n, what);
+	} else {
+		if (parse_location(ctx, what, &phase, &keyword))
+			return 1;
+		if (phase >= 0) {
+			n = stepper_break_add(st, BREAK_PHASE, phase, NULL);
+			fprintf(ctx->out, "%s %u: before phase '%s'\n", label, n,
+				pipeline_phases[phase].name);
+		} else if (keyword == 0) {
+			n = stepper_break_add(st, BREAK_CONFLICT, -1, NULL);
+			fprintf(ctx->out, "%s %u: at conflicts\n", label, n);
+		} else {
+			n = stepper_break_add(st, BREAK_COPY, -1, NULL);
+			fprintf(ctx->out, "%s %u: at inserted copies\n", label, n);
+		}
+	}
+	stepper_break_find(st, n)->temporary = temporary;
+	return 0;
+}
+
+int cmd_break(CmdContext *ctx, int argc, char **argv)
+{
+	return add_break(ctx, argv[1], false);
+}
+
+int cmd_tbreak(CmdContext *ctx, int argc, char **argv)
+{
+	return add_break(ctx, argv[1], true);
+}
+
+/* A breakpoint number as typed: 1 or more; 0 after an error. */
+static uint32_t parse_number(CmdContext *ctx, const char *word)
+{
+	char *end;
+	unsigned long v;
+	errno = 0;
+	v = strtoul(word, &end, 10);
+	if (end == word || *end || errno || v == 0 || v > UINT32_MAX || word[0] == '-') {
+		cmd_error(ctx, "invalid breakpoint number '%s'", word);
 		return 0;
 	}
-	if (parse_location(ctx, what, &phase, &keyword))
+	return (uint32_t)v;
+}
+
+int cmd_ignore(CmdContext *ctx, int argc, char **argv)
+{
+	uint32_t n = parse_number(ctx, argv[1]);
+	Breakpoint *bp;
+	char *end;
+	unsigned long count;
+	if (n == 0)
 		return 1;
-	if (phase >= 0) {
-		n = stepper_break_add(st, BREAK_PHASE, phase, NULL);
-		fprintf(ctx->out, "breakpoint %u: before phase '%s'\n", n,
-			pipeline_phases[phase].name);
-	} else if (keyword == 0) {
-		n = stepper_break_add(st, BREAK_CONFLICT, -1, NULL);
-		fprintf(ctx->out, "breakpoint %u: at conflicts\n", n);
-	} else {
-		n = stepper_break_add(st, BREAK_COPY, -1, NULL);
-		fprintf(ctx->out, "breakpoint %u: at inserted copies\n", n);
-	}
+	if (!(bp = stepper_break_find(ctx->session->stepper, n)))
+		return cmd_error(ctx, "no breakpoint number %u", n);
+	errno = 0;
+	count = strtoul(argv[2], &end, 10);
+	if (end == argv[2] || *end || errno || argv[2][0] == '-')
+		return cmd_error(ctx, "invalid count '%s': expected 0 or more stops to pass by",
+				 argv[2]);
+	if (bp->kind == BREAK_WATCH)
+		return cmd_error(ctx, "watchpoint %u never stops a run: there is nothing to ignore",
+				 n);
+	bp->ignore = count;
+	if (count == 0)
+		fprintf(ctx->out, "breakpoint %u will stop the next time it is reached\n", n);
+	else
+		fprintf(ctx->out, "will ignore the next %lu stop%s of breakpoint %u\n", count,
+			count == 1 ? "" : "s", n);
 	return 0;
 }
 
@@ -128,21 +199,14 @@ int cmd_delete(CmdContext *ctx, int argc, char **argv)
 	/* check every number first, so that a typo deletes nothing */
 	numbers = xmalloc((size_t)argc * sizeof(uint32_t));
 	for (int i = 1; i < argc && status == 0; i++) {
-		char *end;
-		unsigned long v;
-		bool found = false;
-		errno = 0;
-		v = strtoul(argv[i], &end, 10);
-		if (end == argv[i] || *end || errno || v == 0 || v > UINT32_MAX) {
-			status = cmd_error(ctx, "invalid breakpoint number '%s'", argv[i]);
+		uint32_t v = parse_number(ctx, argv[i]);
+		if (v == 0) {
+			status = 1;
 			break;
 		}
-		for (size_t k = 0; k < stepper_break_count(st); k++)
-			if (stepper_breakpoint(st, k)->number == v)
-				found = true;
-		if (!found)
-			status = cmd_error(ctx, "no breakpoint number %lu", v);
-		numbers[i] = (uint32_t)v;
+		if (!stepper_break_find(st, v))
+			status = cmd_error(ctx, "no breakpoint number %u", v);
+		numbers[i] = v;
 	}
 	for (int i = 1; i < argc && status == 0; i++) {
 		bool watch = false;
@@ -157,18 +221,17 @@ int cmd_delete(CmdContext *ctx, int argc, char **argv)
 	return status;
 }
 
-int cmd_breaks(CmdContext *ctx, int argc, char **argv)
+void cmd_breaks_list(CmdContext *ctx, bool watch_only)
 {
 	const Stepper *st = ctx->session->stepper;
-	size_t n = stepper_break_count(st);
-	if (n == 0) {
-		fputs("no breakpoints or watchpoints\n", ctx->out);
-		return 0;
-	}
-	fprintf(ctx->out, "%-4s %-9s %-12s %s\n", "num", "kind", "what", "hits");
+	size_t n = stepper_break_count(st), shown = 0;
 	for (size_t i = 0; i < n; i++) {
 		const Breakpoint *bp = stepper_breakpoint(st, i);
 		const char *kind = "", *what = "";
+		if (watch_only && bp->kind != BREAK_WATCH)
+			continue;
+		if (shown++ == 0)
+			fprintf(ctx->out, "%-4s %-9s %-12s %s\n", "num", "kind", "what", "hits");
 		switch (bp->kind) {
 		case BREAK_PHASE:
 			kind = "phase";
@@ -191,8 +254,22 @@ int cmd_breaks(CmdContext *ctx, int argc, char **argv)
 			what = bp->value;
 			break;
 		}
-		fprintf(ctx->out, "%-4u %-9s %-12s %zu\n", bp->number, kind, what, bp->hits);
+		fprintf(ctx->out, "%-4u %-9s %-12s %zu", bp->number, kind, what, bp->hits);
+		if (bp->temporary)
+			fputs("  temporary", ctx->out);
+		if (bp->ignore)
+			fprintf(ctx->out, "  ignores the next %zu stop%s", bp->ignore,
+				bp->ignore == 1 ? "" : "s");
+		fputc('\n', ctx->out);
 	}
+	if (shown == 0)
+		fputs(watch_only ? "no watchpoints\n" : "no breakpoints or watchpoints\n",
+		      ctx->out);
+}
+
+int cmd_breaks(CmdContext *ctx, int argc, char **argv)
+{
+	cmd_breaks_list(ctx, false);
 	return 0;
 }
 
@@ -226,4 +303,11 @@ void cmd_complete_delete(const Session *s, int argc, char **argv, const char *wo
 		cmd_candidates_add(out, word, sb.data);
 	}
 	strbuf_free(&sb);
+}
+
+void cmd_complete_ignore(const Session *s, int argc, char **argv, const char *word,
+			 CmdCandidates *out)
+{
+	if (argc == 1)
+		cmd_complete_delete(s, argc, argv, word, out);
 }

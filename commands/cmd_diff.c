@@ -484,7 +484,7 @@ int cmd_diff(CmdContext *ctx, int argc, char **argv)
 	const char *name = session_module_name(s);
 	bool devices = false;
 	int phase = -1, status = 0;
-	size_t applied, total;
+	size_t applied, total, hunks;
 	StrBuf before, after, out;
 	const IrModule *m_before, *m_after;
 	char *label_a, *label_b;
@@ -530,14 +530,34 @@ int cmd_diff(CmdContext *ctx, int argc, char **argv)
 	strbuf_init(&before);
 	strbuf_init(&after);
 	strbuf_init(&out);
-	print_version(&before, s, m_before, devices);
-	print_version(&after, s, m_after, devices);
+	print_version(&before, s, m_before, false);
+	print_version(&after, s, m_after, false);
 	label_a = phase == 0 ? xasprintf("%s (as loaded)", name)
 			     : xasprintf("%s (after %s)", name, pipeline_phases[phase - 1].name);
 	label_b = xasprintf("%s (after %s)", name, pipeline_phases[phase].name);
-	if (linediff_unified(&out, before.data ? before.data : "", before.len,
-			     after.data ? after.data : "", after.len, label_a, label_b,
-			     DIFF_CONTEXT) == 0)
+	if (devices) {
+		/* compared without the device comments: before core no line has
+		 * one, after it every line does, and a device that became known
+		 * is not a change (one that moved is) */
+		StrBuf before_shown, after_shown;
+		LinediffText a, b;
+		strbuf_init(&before_shown);
+		strbuf_init(&after_shown);
+		print_version(&before_shown, s, m_before, true);
+		print_version(&after_shown, s, m_after, true);
+		a = (LinediffText){before_shown.data ? before_shown.data : "",
+				   before.data ? before.data : "", before_shown.len, before.len};
+		b = (LinediffText){after_shown.data ? after_shown.data : "",
+				   after.data ? after.data : "", after_shown.len, after.len};
+		hunks = linediff_unified_keyed(&out, &a, &b, label_a, label_b, DIFF_CONTEXT);
+		strbuf_free(&before_shown);
+		strbuf_free(&after_shown);
+	} else {
+		hunks = linediff_unified(&out, before.data ? before.data : "", before.len,
+					 after.data ? after.data : "", after.len, label_a, label_b,
+					 DIFF_CONTEXT);
+	}
+	if (hunks == 0)
 		fprintf(ctx->out, "phase '%s' changed nothing\n", pipeline_phases[phase].name);
 	else
 		status = cmd_write(ctx, &out);

@@ -56,8 +56,16 @@ int cmd_ir(CmdContext *ctx, int argc, char **argv)
 					 a, a);
 		}
 	}
-	if (opts.only_global && ir_find_global(m, opts.only_global) < 0)
-		return cmd_error(ctx, "no global function '@%s' in the module", opts.only_global);
+	if (opts.only_global && ir_find_global(m, opts.only_global) < 0) {
+		char *word = xasprintf("@%s", opts.only_global);
+		strbuf_init(&sb);
+		ir_suggest_names(m, word, &sb);
+		cmd_error(ctx, "no global function '%s' in the module%s", word,
+			  sb.data ? sb.data : "");
+		strbuf_free(&sb);
+		free(word);
+		return 1;
+	}
 	opts.show_types = types < 0 ? m->typed : types == 1;
 	/* core in progress under stepi: the devices its replay bound so far */
 	if (opts.show_devices && current)

@@ -164,7 +164,14 @@ int cmd_conflicts(CmdContext *ctx, int argc, char **argv)
 		for (size_t k = 0; k < c->ndemands; k++)
 			fprintf(ctx->out, "  %s: %s\n", devices_name(devices, c->demands[k].device),
 				c->demands[k].source_text);
-		fprintf(ctx->out, "  uses: %s\n", c->chain);
+		/* one use a line: a real model's uses make one line of thousands
+		 * of characters */
+		for (size_t k = 0; k < c->nuses; k++)
+			fprintf(ctx->out, "  %s: %s\n", c->home_reason ? "use" : "joined by",
+				c->uses[k]);
+		if (c->uses_left_out)
+			fprintf(ctx->out, "  and %zu more use%s\n", c->uses_left_out,
+				c->uses_left_out == 1 ? "" : "s");
 		if (c->home_reason)
 			fprintf(ctx->out, "  home: %s, %s\n", devices_name(devices, c->devices[0]),
 				c->home_reason);
@@ -371,13 +378,16 @@ int cmd_regions(CmdContext *ctx, int argc, char **argv)
 {
 	const IrModule *m = session_current(ctx->session);
 	const DeviceTable *devices = &ctx->session->devices;
-	Expr **by_id = ir_index_by_id(m);
-	const Expr **let_names = ir_let_names(m);
+	Expr **by_id;
+	const Expr **let_names;
 	PlanFunctions functions;
 	PlanRegions regions;
 	StrBuf names, name;
 	bool all = cmd_take_all_flag(&argc, argv);
-	(void)argv;
+	if (argc > 1)
+		return cmd_error(ctx, "unexpected argument '%s'; usage: regions [--all]", argv[1]);
+	by_id = ir_index_by_id(m);
+	let_names = ir_let_names(m);
 	plan_functions(m, &functions);
 	plan_regions(&functions, NULL, &regions);
 	strbuf_init(&names);
@@ -452,7 +462,15 @@ static int unknown_value(CmdContext *ctx, const char *word)
 				 "'%s' was inserted by check, after the analysis shown now; core "
 				 "analyses it (use 'plan', or 'step' on to core)",
 				 word);
-	return cmd_error(ctx, "no value named '%s' in the module", word);
+	{
+		StrBuf hint;
+		strbuf_init(&hint);
+		ir_suggest_names(session_current(ctx->session), word, &hint);
+		cmd_error(ctx, "no value named '%s' in the module%s", word,
+			  hint.data ? hint.data : "");
+		strbuf_free(&hint);
+	}
+	return 1;
 }
 
 /* What check found for a conflicting value: every device it is needed on
@@ -552,14 +570,12 @@ static void explain_conflict(CmdWhyBatch *b, StrBuf *sb, const Expr *e)
 			strbuf_printf(sb, "    %s: %s\n",
 				      devices_name(devices, c->demands[k].device),
 				      c->demands[k].source_text);
-		/* the uses, one a line (the chain joins them with "; ") */
-		for (const char *p = c->chain; p && *p;) {
-			const char *end = strstr(p, "; ");
-			size_t n = end ? (size_t)(end - p) : strlen(p);
-			strbuf_printf(sb, "    %s: %.*s\n", c->home_reason ? "use" : "joined by",
-				      (int)n, p);
-			p += n + (end ? 2 : 0);
-		}
+		for (size_t k = 0; k < c->nuses; k++)
+			strbuf_printf(sb, "    %s: %s\n", c->home_reason ? "use" : "joined by",
+				      c->uses[k]);
+		if (c->uses_left_out)
+			strbuf_printf(sb, "    and %zu more use%s\n", c->uses_left_out,
+				      c->uses_left_out == 1 ? "" : "s");
 		if (c->first_use != PLAN_NONE)
 			print_tvm_order(sb, ctx->session, c, b->now_by_id, b->now->nexprs);
 	}

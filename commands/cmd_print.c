@@ -334,7 +334,12 @@ int cmd_print(CmdContext *ctx, int argc, char **argv)
 		}
 	}
 	if (!e) {
-		status = cmd_error(ctx, "no value named '%s' in the module that ran", name.data);
+		StrBuf hint;
+		strbuf_init(&hint);
+		ir_suggest_names(values->module, name.data, &hint);
+		status = cmd_error(ctx, "no value named '%s' in the module that ran%s", name.data,
+				   hint.data ? hint.data : "");
+		strbuf_free(&hint);
 		goto done;
 	}
 	e = ir_computed_value(e);

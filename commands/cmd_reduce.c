@@ -191,9 +191,15 @@ static bool parse_predicate(CmdContext *ctx, int argc, char **argv, Predicate *p
 				return cmd_error(ctx, "'%s' is not a value: name one as %%x",
 						 argv[2]),
 				       false;
-			if (!ir_find_value(session_version(ctx->session, -1), argv[2] + 1))
-				return cmd_error(ctx, "no value '%s' in the module", argv[2]),
-				       false;
+			if (!ir_find_value(session_version(ctx->session, -1), argv[2] + 1)) {
+				StrBuf hint;
+				strbuf_init(&hint);
+				ir_suggest_names(session_version(ctx->session, -1), argv[2], &hint);
+				cmd_error(ctx, "no value '%s' in the module%s", argv[2],
+					  hint.data ? hint.data : "");
+				strbuf_free(&hint);
+				return false;
+			}
 			p->value = xstrdup(argv[2]);
 		}
 		return true;
@@ -368,4 +374,43 @@ int cmd_reduce(CmdContext *ctx, int argc, char **argv)
 	reduce_result_free(&r);
 	free(p.value);
 	return status || r.interrupted;
+}
+
+/* reduce PREDICATE [-o FILE]: the predicates first, then what each takes
+ * (a %value, `>=`, a script FILE); a file after -o. */
+void cmd_complete_reduce(const Session *s, int argc, char **argv, const char *word,
+			 CmdCandidates *out)
+{
+	const char *prev = argv[argc - 1];
+	int at = 0, kind;
+	if (strcmp(prev, "-o") == 0 || strcmp(prev, "--output") == 0) {
+		out->files = true;
+		return;
+	}
+	/* the predicate is the first word that is not -o FILE */
+	for (int i = 1; i < argc && !at; i++) {
+		if (strcmp(argv[i], "-o") == 0 || strcmp(argv[i], "--output") == 0)
+			i++;
+		else
+			at = i;
+	}
+	if (!at) {
+		for (size_t k = 0; k < DP_COUNT(predicate_names); k++)
+			cmd_candidates_add(out, word, predicate_names[k]);
+		cmd_candidates_add(out, word, "-o");
+		return;
+	}
+	kind = prefix_match(argv[at], predicate_names, DP_COUNT(predicate_names),
+			    sizeof predicate_names[0]);
+	if (at + 1 == argc && word[0] != '-') { /* the predicate's own argument */
+		if (kind == PRED_CONFLICT) {
+			cmd_complete_module_names(s, word[0] ? word : "%", out);
+		} else if (kind == PRED_COPIES) {
+			cmd_candidates_add(out, word, ">=");
+		} else if (kind == PRED_SCRIPT) {
+			out->files = true;
+			return;
+		}
+	}
+	cmd_candidates_add(out, word, "-o");
 }

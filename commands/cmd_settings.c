@@ -10,7 +10,8 @@
 #include <string.h>
 
 /* The setting named name (or a unique prefix), else an error listing the
- * settings name is a prefix of, or all of them. */
+ * settings name is a prefix of, or the nearest ones (`did you mean`), or
+ * all of them. */
 static int find_setting(CmdContext *ctx, const char *name)
 {
 	int i = session_setting_find(name);
@@ -25,10 +26,18 @@ static int find_setting(CmdContext *ctx, const char *name)
 	if (matches > 1) {
 		cmd_error(ctx, "ambiguous setting '%s': %s", name, sb.data);
 	} else {
+		Suggestions near;
 		strbuf_reset(&sb);
+		suggest_init(&near, name);
 		for (size_t k = 0; k < session_setting_count; k++)
-			strbuf_printf(&sb, "%s%s", k ? ", " : "", session_settings[k].name);
-		cmd_error(ctx, "unknown setting '%s' (settings: %s)", name, sb.data);
+			suggest_consider(&near, session_settings[k].name);
+		if (suggest_finish(&near, &sb)) {
+			cmd_error(ctx, "unknown setting '%s'%s", name, sb.data);
+		} else {
+			for (size_t k = 0; k < session_setting_count; k++)
+				strbuf_printf(&sb, "%s%s", k ? ", " : "", session_settings[k].name);
+			cmd_error(ctx, "unknown setting '%s' (settings: %s)", name, sb.data);
+		}
 	}
 	strbuf_free(&sb);
 	return -1;

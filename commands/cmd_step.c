@@ -50,7 +50,8 @@ static void print_break(StepPrinter *p, const StepReport *r)
 {
 	CmdContext *ctx = p->ctx;
 	const Breakpoint *bp = r->bp;
-	fprintf(ctx->out, "breakpoint %u, ", bp->number);
+	fprintf(ctx->out, "%s %u, ", bp->temporary ? "temporary breakpoint" : "breakpoint",
+		bp->number);
 	switch (bp->kind) {
 	case BREAK_PHASE:
 		fprintf(ctx->out, "before phase '%s'\n", pipeline_phases[r->phase].name);
@@ -105,7 +106,9 @@ static void step_report(void *arg, const StepReport *r)
 		if (r->bp->kind == BREAK_WATCH)
 			strbuf_puts(&sb, "watch ");
 		else
-			strbuf_printf(&sb, "breakpoint %u, ", r->bp->number);
+			strbuf_printf(&sb, "%s %u, ",
+				      r->bp->temporary ? "temporary breakpoint" : "breakpoint",
+				      r->bp->number);
 		change_text(&sb, s, r);
 		if (r->bp->kind == BREAK_WATCH && !p->events) {
 			strbuf_puts(&sb, " (");

@@ -167,9 +167,15 @@ bool cmd_parse_pin(CmdContext *ctx, const IrModule *loaded, const DeviceTable *d
 				  usage);
 	if (with_device && pin->name) {
 		const Expr *e = ir_find_value(loaded, pin->name);
-		if (!e)
-			return !cmd_error(ctx, "%sno value named '%%%s' in the module", prefix,
-					  pin->name);
+		if (!e) {
+			StrBuf hint;
+			strbuf_init(&hint);
+			ir_suggest_names(loaded, pin->name, &hint);
+			cmd_error(ctx, "%sno value named '%%%s' in the module%s", prefix, pin->name,
+				  hint.data ? hint.data : "");
+			strbuf_free(&hint);
+			return false;
+		}
 		if (pin->body && e->kind == EXPR_VAR && e->u.var.role != VAR_LET)
 			return !cmd_error(ctx,
 					  "%s--body pins what an expression computes, and "
@@ -321,4 +327,27 @@ int cmd_undo(CmdContext *ctx, int argc, char **argv)
 	if (argc > 1)
 		return cmd_error(ctx, "usage: undo [--all]");
 	return whatif(ctx, PIN_CHANGE_UNDO, &none, "undoing", "undid the last pin or unpin", all);
+}
+
+/* pin [--body] %x DEVICE | pin [--body] --op OPS DEVICE [--all]: after a
+ * value or the operators comes a device of the table; elsewhere the
+ * options, and %names once a `%` is typed. */
+void cmd_complete_pin(const Session *s, int argc, char **argv, const char *word, CmdCandidates *out)
+{
+	const char *prev = argv[argc - 1];
+	bool device_next = prev[0] == '%' || (argc > 2 && strcmp(argv[argc - 2], "--op") == 0);
+	if (strcmp(prev, "--op") == 0)
+		return; /* operator names or globs: anything goes */
+	if (device_next && word[0] != '-') {
+		for (uint32_t d = 0; d < s->devices.count; d++)
+			cmd_candidates_add(out, word, s->devices.items[d].name);
+		return;
+	}
+	if (word[0] == '%' || word[0] == '@') {
+		cmd_complete_module_names(s, word, out);
+		return;
+	}
+	cmd_candidates_add(out, word, "--all");
+	cmd_candidates_add(out, word, "--body");
+	cmd_candidates_add(out, word, "--op");
 }

@@ -288,6 +288,47 @@ const Command commands_table[] = {
 		.handler = cmd_history,
 	},
 	{
+		.name = "ignore",
+		.min_args = 2,
+		.max_args = 2,
+		.usage = "ignore N COUNT",
+		.summary = "let breakpoint N pass by its next COUNT stops",
+		.help = "As in gdb: breakpoint N is reached as before (`breaks` counts each\n"
+			"hit) but does not stop a run the next COUNT times; 0 makes it stop\n"
+			"again the next time. `breaks` shows the stops left to ignore. A\n"
+			"watchpoint never stops, so it has nothing to ignore. gdb's\n"
+			"`condition` has no counterpart: there are no expressions to test, so\n"
+			"narrow the location instead (`break %x`, `break conflict`).",
+		.handler = cmd_ignore,
+		.completer = cmd_complete_ignore,
+	},
+	{
+		.name = "info",
+		.aliases = {"i"},
+		.min_args = 0,
+		.max_args = -1,
+		.usage = "info [breakpoints|watchpoints|pins|devices|targets|settings|phases|"
+			 "conflicts|copies|regions] [ARG...]",
+		.summary = "gdb's `info SUBJECT`: breakpoints, pins, devices, settings and more",
+		.help = "Runs the command that shows SUBJECT, as gdb's `info` does; SUBJECT\n"
+			"accepts unique prefixes (`i b` is `info breakpoints`) and the words\n"
+			"after it go to that command:\n"
+			"  breakpoints  breaks (breakpoints and watchpoints)\n"
+			"  watchpoints  the watchpoints only\n"
+			"  pins         pin (the pins)\n"
+			"  devices      targets (the device table)\n"
+			"  targets      targets\n"
+			"  settings     show\n"
+			"  phases       phases\n"
+			"  conflicts    conflicts\n"
+			"  copies       copies\n"
+			"  regions      regions\n"
+			"`info pins` and `info watchpoints` take no words: info only asks.\n"
+			"Without SUBJECT, lists them.",
+		.handler = cmd_info,
+		.completer = cmd_complete_info,
+	},
+	{
 		.name = "ir",
 		.min_args = 0,
 		.max_args = -1,
@@ -354,7 +395,7 @@ const Command commands_table[] = {
 			"changes nothing. Without arguments, lists the pins. See also unpin\n"
 			"and undo.",
 		.handler = cmd_pin,
-		.completer = cmd_complete_values,
+		.completer = cmd_complete_pin,
 	},
 	{
 		.name = "placement",
@@ -382,6 +423,7 @@ const Command commands_table[] = {
 	},
 	{
 		.name = "print",
+		.aliases = {"p"},
 		.min_args = 1,
 		.max_args = -1,
 		.flags = CMD_NEEDS_MODULE,
@@ -487,7 +529,7 @@ const Command commands_table[] = {
 			"that shrank the module, is deterministic, and Ctrl-C stops it with the\n"
 			"smallest module found so far (written or printed all the same).",
 		.handler = cmd_reduce,
-		.completer = cmd_complete_files,
+		.completer = cmd_complete_reduce,
 	},
 	{
 		.name = "regions",
@@ -558,6 +600,7 @@ const Command commands_table[] = {
 	},
 	{
 		.name = "run",
+		.aliases = {"r"},
 		.min_args = 0,
 		.max_args = -1,
 		.flags = CMD_NEEDS_MODULE | CMD_NEEDS_PLAN | CMD_INPUT_ARGS,
@@ -643,7 +686,7 @@ const Command commands_table[] = {
 	},
 	{
 		.name = "step",
-		.aliases = {"s"},
+		.aliases = {"s", "n", "next"},
 		.min_args = 0,
 		.max_args = 1,
 		.flags = CMD_NEEDS_MODULE,
@@ -654,12 +697,15 @@ const Command commands_table[] = {
 			"`stepi` counts as the next one: its remaining events run and its\n"
 			"version is committed. When a phase fails, its errors are printed and\n"
 			"the session stays before it. Stops early at a breakpoint. After the\n"
-			"last phase, prints `all phases done`.",
+			"last phase, prints `all phases done`. A phase is devplan's line of\n"
+			"source and its events its instructions, with no calls to step into:\n"
+			"gdb's `step` and `next` (s, n) both run a phase here, and `stepi` and\n"
+			"`nexti` (si, ni) both an event.",
 		.handler = cmd_step,
 	},
 	{
 		.name = "stepi",
-		.aliases = {"si"},
+		.aliases = {"si", "ni", "nexti"},
 		.min_args = 0,
 		.max_args = 1,
 		.flags = CMD_NEEDS_MODULE,
@@ -712,6 +758,19 @@ const Command commands_table[] = {
 		.handler = cmd_targets,
 	},
 	{
+		.name = "tbreak",
+		.min_args = 1,
+		.max_args = 1,
+		.usage = "tbreak PHASE|%x|@f|conflict|copy",
+		.summary = "set a breakpoint that is deleted once it stops a run",
+		.help = "Sets a temporary breakpoint, as gdb's `tbreak` does: the same\n"
+			"locations as `break`, and it stops a run once (it says `temporary\n"
+			"breakpoint N, ...`), after which it is deleted. `breaks` marks it\n"
+			"temporary until then.",
+		.handler = cmd_tbreak,
+		.completer = cmd_complete_break,
+	},
+	{
 		.name = "undo",
 		.min_args = 0,
 		.max_args = 1,
@@ -738,7 +797,7 @@ const Command commands_table[] = {
 		.name = "verify",
 		.min_args = 0,
 		.max_args = 0,
-		.flags = CMD_NEEDS_MODULE,
+		.flags = CMD_NEEDS_MODULE | CMD_NEEDS_PLAN,
 		.usage = "verify",
 		.summary = "check that every node has a device and cross-device edges copy",
 		.help = "Checks the current module version: every expression carries a device,\n"
@@ -931,7 +990,10 @@ int cmd_error(CmdContext *ctx, const char *fmt, ...)
 {
 	va_list ap;
 	va_start(ap, fmt);
-	cmd_vmessage(ctx, "error", "1;31", fmt, ap);
+	if (ctx->errors_as_warnings)
+		cmd_vmessage(ctx, "warning", "1;35", fmt, ap);
+	else
+		cmd_vmessage(ctx, "error", "1;31", fmt, ap);
 	va_end(ap);
 	return 1;
 }
@@ -980,7 +1042,7 @@ void cmd_print_diags(CmdContext *ctx, const DiagList *diags)
 		}
 		switch (d->severity) {
 		case DIAG_ERROR:
-			cmd_message(ctx, "error", "1;31", "%s", d->message);
+			cmd_error(ctx, "%s", d->message);
 			break;
 		case DIAG_WARNING:
 			cmd_message(ctx, "warning", "1;35", "%s", d->message);
@@ -1068,7 +1130,18 @@ int cmd_find_phase(CmdContext *ctx, const char *name, bool parse_ok)
 		return CMD_PHASE_PARSE;
 	phase = pipeline_find(name);
 	if (phase < 0) {
-		cmd_error(ctx, "unknown phase '%s' (see 'phases')", name);
+		Suggestions near;
+		StrBuf hint;
+		strbuf_init(&hint);
+		suggest_init(&near, name);
+		if (parse_ok)
+			suggest_consider(&near, "parse");
+		for (size_t i = 0; i < pipeline_count; i++)
+			suggest_consider(&near, pipeline_phases[i].name);
+		if (!suggest_finish(&near, &hint))
+			strbuf_puts(&hint, " (see 'phases')");
+		cmd_error(ctx, "unknown phase '%s'%s", name, hint.data);
+		strbuf_free(&hint);
 		return CMD_PHASE_UNKNOWN;
 	}
 	return phase;
@@ -1193,11 +1266,62 @@ static bool is_blank(char c)
 	return c == ' ' || c == '\t' || c == '\r' || c == '\n' || c == '\v' || c == '\f';
 }
 
+/* gdb commands devplan has no counterpart for, which a gdb user types by
+ * reflex: an error that says so and what to use instead beats "unknown".
+ * A word names one by any prefix of at least `min` letters. */
+static const struct {
+	const char *name;
+	size_t min;
+	const char *message;
+} gdb_unsupported[] = {
+	{"condition", 4,
+	 "devplan's breakpoints take no conditions (gdb's 'condition'): there are no "
+	 "expressions to test; narrow the location instead ('break %x' stops when %x's "
+	 "domain changes, 'break conflict', 'break copy') or let a breakpoint pass by "
+	 "its next stops with 'ignore N COUNT'"},
+};
+
+static const char *gdb_word_unsupported(const char *word)
+{
+	size_t len = strlen(word);
+	for (size_t i = 0; i < DP_COUNT(gdb_unsupported); i++)
+		if (len >= gdb_unsupported[i].min &&
+		    strncmp(gdb_unsupported[i].name, word, len) == 0)
+			return gdb_unsupported[i].message;
+	return NULL;
+}
+
+void commands_suggest(const char *name, StrBuf *out)
+{
+	Suggestions s;
+	suggest_init(&s, name);
+	for (size_t i = 0; i < commands_count; i++) {
+		const Command *c = &commands_table[i];
+		suggest_consider(&s, c->name);
+		/* the short aliases would be near any short typo */
+		for (size_t a = 0; a < DP_COUNT(c->aliases) && c->aliases[a]; a++)
+			if (strlen(c->aliases[a]) > 2)
+				suggest_consider(&s, c->aliases[a]);
+	}
+	suggest_finish(&s, out);
+}
+
 int cmd_unknown_command(CmdContext *ctx, const char *name, bool ambiguous)
 {
 	StrBuf sb;
-	if (!ambiguous)
-		return cmd_error(ctx, "unknown command '%s'; type 'help' for a list", name);
+	if (!ambiguous) {
+		const char *unsupported = gdb_word_unsupported(name);
+		if (unsupported)
+			return cmd_error(ctx, "%s", unsupported);
+		strbuf_init(&sb);
+		commands_suggest(name, &sb);
+		if (sb.len)
+			cmd_error(ctx, "unknown command '%s'%s", name, sb.data);
+		else
+			cmd_error(ctx, "unknown command '%s'; type 'help' for a list", name);
+		strbuf_free(&sb);
+		return 1;
+	}
 	strbuf_init(&sb);
 	prefix_candidates(&sb, name, &commands_table[0].name, commands_count, sizeof(Command));
 	cmd_error(ctx, "ambiguous command '%s': %s", name, sb.data);

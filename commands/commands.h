@@ -70,6 +70,9 @@ typedef struct CmdContext {
 	size_t recorded;               /* lines written to it */
 	/* where the recording's paths lead (cmd_script.c), NULL when none */
 	struct RecordPaths *record_paths;
+	bool errors_as_warnings; /* the init file runs: its failures are
+				    reported as warnings and do not count
+				    (gdb reports a bad .gdbinit and goes on) */
 } CmdContext;
 
 /* A command line run at the top level (typed, -c, -x, standard input), as
@@ -243,14 +246,20 @@ void commands_complete(const Session *s, const char *line, size_t start, const c
 		       CmdCandidates *out);
 
 /* Messages: `error: ...` (with `FILE:LINE: ` inside a script) on ctx->err,
- * coloured when cmd_color allows. cmd_error returns 1 for `return
+ * coloured when cmd_color allows; `warning: ...` for an error while
+ * ctx->errors_as_warnings. cmd_error returns 1 for `return
  * cmd_error(...)`. */
 int cmd_error(CmdContext *ctx, const char *fmt, ...) DP_PRINTF(2, 3);
 void cmd_warning(CmdContext *ctx, const char *fmt, ...) DP_PRINTF(2, 3);
 void cmd_note(CmdContext *ctx, const char *fmt, ...) DP_PRINTF(2, 3);
-/* `unknown command 'x'`, or `ambiguous command 'x': a, b` listing the
- * commands x is a prefix of. Returns 1. */
+/* `unknown command 'x'` with the commands nearest x (`; did you mean
+ * 'why'?`, commands_suggest), or `ambiguous command 'x': a, b` listing the
+ * commands x is a prefix of; a gdb command devplan has no counterpart for
+ * (`condition`) is said to be so, with what to use instead. Returns 1. */
 int cmd_unknown_command(CmdContext *ctx, const char *name, bool ambiguous);
+/* Appends `; did you mean 'why'?` naming the commands (names, and aliases
+ * longer than two letters) nearest name, or nothing. */
+void commands_suggest(const char *name, StrBuf *out);
 /* Runs one split command (argv[argc] NULL) on session in a context of its
  * own, one script level below ctx's (so that `source` nesting stays
  * bounded), in batch, neither history nor recorded, and appends what it
@@ -345,6 +354,16 @@ void cmd_complete_break(const Session *s, int argc, char **argv, const char *wor
 			CmdCandidates *out);
 void cmd_complete_delete(const Session *s, int argc, char **argv, const char *word,
 			 CmdCandidates *out);
+int cmd_ignore(CmdContext *ctx, int argc, char **argv);
+int cmd_tbreak(CmdContext *ctx, int argc, char **argv);
+void cmd_complete_ignore(const Session *s, int argc, char **argv, const char *word,
+			 CmdCandidates *out);
+/* The breakpoints and watchpoints as `breaks` lists them, or the
+ * watchpoints only (`info watchpoints`). */
+void cmd_breaks_list(CmdContext *ctx, bool watch_only);
+int cmd_info(CmdContext *ctx, int argc, char **argv); /* cmd_info.c */
+void cmd_complete_info(const Session *s, int argc, char **argv, const char *word,
+		       CmdCandidates *out);
 int cmd_diff(CmdContext *ctx, int argc, char **argv); /* cmd_diff.c */
 /* Appends to out how plan b differs from plan a (the body of `diff
  * --plan`: values moved, copies appearing and vanishing, bytes moved per
@@ -385,6 +404,8 @@ void cmd_complete_ir(const Session *s, int argc, char **argv, const char *word, 
 int cmd_load(CmdContext *ctx, int argc, char **argv); /* cmd_load.c */
 int cmd_reload(CmdContext *ctx, int argc, char **argv);
 int cmd_reduce(CmdContext *ctx, int argc, char **argv); /* cmd_reduce.c */
+void cmd_complete_reduce(const Session *s, int argc, char **argv, const char *word,
+			 CmdCandidates *out);
 int cmd_render(CmdContext *ctx, int argc, char **argv); /* cmd_render.c */
 void cmd_complete_render(const Session *s, int argc, char **argv, const char *word,
 			 CmdCandidates *out);
@@ -447,6 +468,8 @@ int cmd_pin(CmdContext *ctx, int argc, char **argv); /* cmd_whatif.c */
  * reporting, each message prefixed with `prefix` (`A: `, or ""). */
 bool cmd_parse_pin(CmdContext *ctx, const IrModule *loaded, const DeviceTable *devices, int argc,
 		   char **argv, bool with_device, const char *prefix, PlanPin *pin);
+void cmd_complete_pin(const Session *s, int argc, char **argv, const char *word,
+		      CmdCandidates *out);
 int cmd_undo(CmdContext *ctx, int argc, char **argv);
 int cmd_unpin(CmdContext *ctx, int argc, char **argv);
 

@@ -60,22 +60,30 @@ static int usage_error(const char *fmt, const char *what)
 }
 
 /* Runs ~/.devplanrc when it exists, like `source` (its lines are not
- * history and are not recorded). */
-static int run_init_file(CmdContext *ctx)
+ * history and are not recorded). As gdb does with a bad .gdbinit, a line
+ * that fails is reported, positioned (`~/.devplanrc:3: warning: ...`),
+ * and the run goes on: the init file is the user's defaults, not the work
+ * a batch run was asked to do, so it never fails one. Where gdb skips the
+ * rest of the file, its other lines run, so that a typo costs one line
+ * (`set errexit on` in it still stops the file at its next failure). */
+static void run_init_file(CmdContext *ctx)
 {
 	const char *home = getenv("HOME");
 	char *path;
-	int status = 0;
+	bool batch = ctx->batch;
 	if (!home || !*home)
-		return 0;
+		return;
 	path = xasprintf("%s/.devplanrc", home);
 	if (access(path, F_OK) == 0) {
 		ctx->sourcing++;
-		status = commands_run_script(ctx, path);
+		ctx->batch = false;
+		ctx->errors_as_warnings = true;
+		(void)commands_run_script(ctx, path);
+		ctx->errors_as_warnings = false;
+		ctx->batch = batch;
 		ctx->sourcing--;
 	}
 	free(path);
-	return status;
 }
 
 int main(int argc, char **argv)
@@ -163,11 +171,8 @@ int main(int argc, char **argv)
 			       DEVPLAN_VERSION);
 	}
 
-	if (!no_init && run_init_file(&ctx) != 0) {
-		failed = true;
-		if (batch)
-			goto done;
-	}
+	if (!no_init)
+		run_init_file(&ctx);
 	if (module && !ctx.quit && !repl_terminating_signal()) {
 		char *load[] = {"load", (char *)module, NULL};
 		if (commands_execute_argv(&ctx, 2, load) != 0) {

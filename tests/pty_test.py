@@ -3,7 +3,8 @@
 
 usage: python3 tests/pty_test.py DEVPLAN
 
-Checks what only a terminal shows: Tab completes a command prefix, the
+Checks what only a terminal shows: Tab completes a command prefix, a
+device after `pin %b` and `reduce`'s predicates, the
 history file written by one session is recalled (Ctrl-P) in the next,
 Ctrl-C at the prompt discards the line and prompts again, and Ctrl-D at an
 empty prompt quits with status 0. Then the faults: Ctrl-C stops `copies`
@@ -175,6 +176,32 @@ def check_pager(devplan, home):
         check("set pagination off never stops",
               seen is not None and stop not in seen and b"why" in seen,
               repr(seen or r.output))
+    finally:
+        r.close()
+
+
+def check_completion(devplan, home):
+    """Tab after a value completes a device (`pin %b cu` -> `cuda:0`), and
+    a double Tab after `reduce ` lists its predicates; `i` is info."""
+    r = Repl(devplan, home, os.path.join(home, "history-completion"))
+    try:
+        r.expect(PROMPT)
+        r.send(b"pin %b cu\t")
+        check("tab completes a device after a value",
+              r.expect(b"pin %b cuda:0 ") is not None, repr(r.output))
+        r.send(b"\x15reduce \t\t")  # Ctrl-U empties the line first
+        seen = r.expect(b"script")
+        check("double tab after reduce lists its predicates",
+              seen is not None and b"compare-fail" in seen and b"conflict" in seen
+              and b"copies" in seen, repr(seen or r.output))
+        r.expect(PROMPT)  # the line, drawn again under the list
+        r.send(b"\x15i b\r")
+        seen = r.expect(PROMPT)
+        check("i b is info breakpoints",
+              seen is not None and b"no breakpoints or watchpoints" in seen,
+              repr(seen or r.output))
+        r.send(b"quit\r")
+        check("quit after completion", r.wait() == 0, "status %r" % (r.status,))
     finally:
         r.close()
 
@@ -484,6 +511,7 @@ def main():
             saved = b""
         check("the history file is written", b"echo pty-marker" in saved, repr(saved))
         check_pager(devplan, home)
+        check_completion(devplan, home)
 
         # second session: Ctrl-P recalls the last line of the first
         r = Repl(devplan, home, history)

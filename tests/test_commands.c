@@ -201,6 +201,62 @@ static void test_usage_md_matches_table(void **state)
 
 /* ---- dispatch ---- */
 
+/* gdb's short words: aliases win over the prefixes they would be
+ * ambiguous (or wrong) as: r, p, i, n, s, si, ni. */
+static void test_gdb_aliases(void **state)
+{
+	static const struct {
+		const char *word, *command;
+	} aliases[] = {
+		{"r", "run"},       {"p", "print"},   {"i", "info"},     {"n", "step"},
+		{"next", "step"},   {"s", "step"},    {"si", "stepi"},   {"ni", "stepi"},
+		{"nexti", "stepi"}, {"b", "break"},   {"c", "continue"}, {"info", "info"},
+		{"ir", "ir"},       {"tb", "tbreak"}, {"ig", "ignore"},  {"inf", "info"},
+	};
+	bool ambiguous;
+	(void)state;
+	for (size_t i = 0; i < DP_COUNT(aliases); i++) {
+		const Command *c = commands_find(aliases[i].word, &ambiguous);
+		assert_non_null(c);
+		assert_string_equal(c->name, aliases[i].command);
+	}
+}
+
+/* `i b` is `info breakpoints`, never `ir b`; subjects take prefixes and
+ * pass their words on to the command that answers. */
+static void test_info(void **state)
+{
+	Fixture *f = *state;
+	assert_int_equal(run(f, "i b"), 0);
+	assert_string_equal(f->out, "no breakpoints or watchpoints\n");
+	assert_string_equal(f->err, "");
+	assert_int_equal(run(f, "break infer"), 0);
+	assert_int_equal(run(f, "watch %b"), 0);
+	assert_int_equal(run(f, "info breakpoints"), 0);
+	assert_string_equal(f->out, "num  kind      what         hits\n"
+				    "1    phase     infer        0\n"
+				    "2    watch     %b           0\n");
+	assert_int_equal(run(f, "i w"), 0);
+	assert_string_equal(f->out, "num  kind      what         hits\n"
+				    "2    watch     %b           0\n");
+	assert_int_equal(run(f, "i dev"), 0);
+	assert_non_null(strstr(f->out, "cuda:0"));
+	assert_int_equal(run(f, "info settings policy"), 0);
+	assert_string_equal(f->out, "policy  copy\n");
+	assert_int_equal(run(f, "info pins"), 1); /* pin's own flags apply */
+	assert_string_equal(f->err, "error: no module loaded; use 'load FILE'\n");
+	assert_int_equal(run(f, "info pins %b cpu:0"), 1); /* info asks, never pins */
+	assert_string_equal(f->err, "error: 'info pins' takes no arguments\n");
+	assert_int_equal(run(f, "info p"), 1);
+	assert_string_equal(f->err, "error: ambiguous subject 'p' for 'info': phases, pins\n");
+	assert_int_equal(run(f, "info brekpoints"), 1);
+	assert_string_equal(f->err, "error: unknown subject 'brekpoints' for 'info'; did you mean "
+				    "'breakpoints'?\n");
+	assert_int_equal(run(f, "info"), 0);
+	assert_non_null(
+		strstr(f->out, "  breakpoints  the breakpoints and watchpoints, as breaks\n"));
+}
+
 static void test_exact_alias_and_prefix(void **state)
 {
 	Fixture *f = *state;
@@ -219,14 +275,30 @@ static void test_exact_alias_and_prefix(void **state)
 static void test_ambiguous_and_unknown(void **state)
 {
 	Fixture *f = *state;
-	assert_int_equal(run(f, "p"), 1);
+	assert_int_equal(run(f, "pl"), 1);
 	assert_string_equal(f->out, "");
-	assert_true(strncmp(f->err, "error: ambiguous command 'p': ", 30) == 0);
-	assert_non_null(strstr(f->err, "phases"));
-	assert_non_null(strstr(f->err, "plan"));
+	assert_string_equal(f->err, "error: ambiguous command 'pl': placement, plan\n");
 	assert_int_equal(run(f, "frobnicate 1 2"), 1);
 	assert_string_equal(f->err,
 			    "error: unknown command 'frobnicate'; type 'help' for a list\n");
+	/* a typo: the nearest commands by edit distance */
+	assert_int_equal(run(f, "whyy %b"), 1);
+	assert_string_equal(f->err, "error: unknown command 'whyy'; did you mean 'why'?\n");
+	assert_int_equal(run(f, "plna"), 1);
+	assert_string_equal(f->err, "error: unknown command 'plna'; did you mean 'plan'?\n");
+	assert_int_equal(run(f, "pint %x"), 1);
+	assert_string_equal(f->err,
+			    "error: unknown command 'pint'; did you mean 'pin' or 'print'?\n");
+	assert_int_equal(run(f, "PLAN"), 1); /* case aside, it is a name */
+	assert_string_equal(f->err, "error: unknown command 'PLAN'; did you mean 'plan'?\n");
+	assert_int_equal(run(f, "x"), 1); /* one letter is near everything */
+	assert_string_equal(f->err, "error: unknown command 'x'; type 'help' for a list\n");
+	/* gdb's condition has no counterpart: said so, with what to use */
+	assert_int_equal(run(f, "condition 1 x"), 1);
+	assert_non_null(strstr(f->err, "error: devplan's breakpoints take no conditions"));
+	assert_non_null(strstr(f->err, "'ignore N COUNT'"));
+	assert_int_equal(run(f, "cond 1"), 1);
+	assert_non_null(strstr(f->err, "take no conditions"));
 	/* a name that is also a prefix of another resolves to itself */
 	assert_int_equal(run(f, "target"), 1);
 	assert_non_null(strstr(f->err, "'target' takes at least 2 arguments"));
@@ -444,7 +516,9 @@ static void test_set_and_show(void **state)
 	assert_int_equal(run(f, "set e on"), 1); /* echo or errexit */
 	assert_string_equal(f->err, "error: ambiguous setting 'e': echo, errexit\n");
 	assert_int_equal(run(f, "show colour"), 1);
-	assert_non_null(strstr(f->err, "error: unknown setting 'colour' (settings: fallback, "));
+	assert_string_equal(f->err, "error: unknown setting 'colour'; did you mean 'color'?\n");
+	assert_int_equal(run(f, "set foo 1"), 1); /* nothing near: the list */
+	assert_non_null(strstr(f->err, "error: unknown setting 'foo' (settings: fallback, "));
 	assert_int_equal(run(f, "show"), 0);
 	assert_non_null(strstr(f->out, "fallback      cuda:0  (default: cpu:0)\n"));
 	assert_non_null(strstr(f->out, "tolerance     0.001  (default: 1e-05)\n"));
@@ -874,6 +948,43 @@ static void test_compare_expect(void **state)
 	unlink(npy);
 }
 
+/* util.h's "did you mean": optimal string alignment, case aside; a word's
+ * length bounds how far a name may be; ties keep the first three. */
+static void test_suggestions(void **state)
+{
+	static const char *const names[] = {"plan", "pin", "print", "placement", "phases"};
+	Suggestions s;
+	StrBuf sb;
+	(void)state;
+	assert_int_equal(edit_distance("plna", "plan", 5), 1); /* a swap */
+	assert_int_equal(edit_distance("whyy", "why", 5), 1);
+	assert_int_equal(edit_distance("PLAN", "plan", 5), 0);
+	assert_int_equal(edit_distance("kitten", "sitting", 5), 3);
+	assert_int_equal(edit_distance("kitten", "sitting", 2), 3); /* past the limit */
+	assert_int_equal(edit_distance("", "abc", 5), 3);
+	strbuf_init(&sb);
+	suggest_init(&s, "plna");
+	for (size_t i = 0; i < DP_COUNT(names); i++)
+		suggest_consider(&s, names[i]);
+	assert_true(suggest_finish(&s, &sb));
+	assert_string_equal(sb.data, "; did you mean 'plan'?");
+	strbuf_reset(&sb);
+	suggest_init(&s, "x"); /* one letter: nothing is near enough */
+	suggest_consider(&s, "b");
+	assert_false(suggest_finish(&s, &sb));
+	assert_int_equal(sb.len, 0);
+	suggest_init(&s, "%bb"); /* the sigil does not count in the length */
+	suggest_consider(&s, "%b");
+	suggest_consider(&s, "%b");
+	suggest_consider(&s, "%ab");
+	suggest_consider(&s, "%bc");
+	suggest_consider(&s, "%bbbb");
+	suggest_consider(&s, "%b2");
+	assert_true(suggest_finish(&s, &sb));
+	assert_string_equal(sb.data, "; did you mean '%b', '%ab' or '%bc'?");
+	strbuf_free(&sb);
+}
+
 static void test_pipeline_find(void **state)
 {
 	(void)state;
@@ -1051,6 +1162,46 @@ static void test_completion(void **state)
 	commands_complete(&f->session, "target ", 7, "", &c);
 	assert_true(has(&c, "add"));
 	cmd_candidates_free(&c);
+
+	/* reduce: its predicates and -o, then what each predicate takes */
+	commands_complete(&f->session, "reduce ", 7, "", &c);
+	assert_int_equal(c.count, 6);
+	assert_true(has(&c, "conflict") && has(&c, "error") && has(&c, "compare-fail") &&
+		    has(&c, "copies") && has(&c, "script") && has(&c, "-o"));
+	assert_false(c.files);
+	cmd_candidates_free(&c);
+	commands_complete(&f->session, "reduce ", 7, "co", &c);
+	assert_int_equal(c.count, 3);
+	cmd_candidates_free(&c);
+	commands_complete(&f->session, "reduce copies ", 14, "", &c);
+	assert_true(has(&c, ">=") && has(&c, "-o"));
+	cmd_candidates_free(&c);
+	commands_complete(&f->session, "reduce script ", 14, "", &c);
+	assert_int_equal(c.count, 0);
+	assert_true(c.files);
+	cmd_candidates_free(&c);
+	commands_complete(&f->session, "reduce conflict -o ", 19, "", &c);
+	assert_true(c.files);
+	cmd_candidates_free(&c);
+
+	/* pin: a device after the value or the operators, else the options */
+	commands_complete(&f->session, "pin %b ", 7, "cu", &c);
+	assert_int_equal(c.count, 1);
+	assert_string_equal(c.items[0], "cuda:0");
+	cmd_candidates_free(&c);
+	commands_complete(&f->session, "pin --body --op nn.dense ", 25, "", &c);
+	assert_true(has(&c, "cpu:0") && has(&c, "cuda:0"));
+	cmd_candidates_free(&c);
+	commands_complete(&f->session, "pin ", 4, "--", &c);
+	assert_int_equal(c.count, 3);
+	assert_true(has(&c, "--body") && has(&c, "--op") && has(&c, "--all"));
+	cmd_candidates_free(&c);
+
+	/* info: its subjects; ignore: the breakpoint numbers */
+	commands_complete(&f->session, "info ", 5, "w", &c);
+	assert_int_equal(c.count, 1);
+	assert_string_equal(c.items[0], "watchpoints");
+	cmd_candidates_free(&c);
 }
 
 static void test_stepping_completion_and_history(void **state)
@@ -1180,7 +1331,10 @@ int main(void)
 		cmocka_unit_test(test_put_word_round_trip),
 		cmocka_unit_test(test_recorded_line),
 		cmocka_unit_test(test_pipeline_find),
+		cmocka_unit_test(test_suggestions),
 		cmocka_unit_test_setup_teardown(test_exact_alias_and_prefix, setup, teardown),
+		cmocka_unit_test(test_gdb_aliases),
+		cmocka_unit_test_setup_teardown(test_info, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_ambiguous_and_unknown, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_argument_counts, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_conflicts_many, setup, teardown),

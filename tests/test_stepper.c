@@ -515,6 +515,36 @@ static void test_linediff_format(void **state)
 	check_diff("a\nb\nc\n", "c\nb\na\n", (size_t)-1);
 }
 
+/* The keyed diff (`diff --devices`): lines compare by key; a device that
+ * became known is no change and shows as b has it; one that moved is. */
+static void test_linediff_keyed(void **state)
+{
+	static const char key_a[] = "a\nb\nc\nd\n", shown_a[] = "a\nb /* cpu:0 */\nc\nd\n";
+	static const char key_b[] = "a\nb\nc\nD\n",
+			  shown_b[] =
+				  "a /* cpu:0 */\nb /* cuda:0 */\nc /* cpu:0 */\nD /* cpu:0 */\n";
+	LinediffText a = {shown_a, key_a, strlen(shown_a), strlen(key_a)};
+	LinediffText b = {shown_b, key_b, strlen(shown_b), strlen(key_b)};
+	StrBuf d;
+	(void)state;
+	strbuf_init(&d);
+	assert_int_equal(linediff_unified_keyed(&d, &a, &b, "x", "y", 3), 1);
+	assert_string_equal(d.data, "--- x\n+++ y\n@@ -1,4 +1,4 @@\n"
+				    " a /* cpu:0 */\n"
+				    "-b /* cpu:0 */\n"
+				    "+b /* cuda:0 */\n"
+				    " c /* cpu:0 */\n"
+				    "-d\n"
+				    "+D /* cpu:0 */\n");
+	strbuf_reset(&d);
+	/* devices that only became known: no change at all */
+	a = (LinediffText){key_a, key_a, strlen(key_a), strlen(key_a)};
+	b = (LinediffText){"a /* x */\nb /* x */\nc\nd /* y */\n", key_a, 32, strlen(key_a)};
+	assert_int_equal(linediff_unified_keyed(&d, &a, &b, "x", "y", 3), 0);
+	assert_int_equal(d.len, 0);
+	strbuf_free(&d);
+}
+
 static void test_linediff_random(void **state)
 {
 	unsigned seed = 12345;
@@ -567,6 +597,7 @@ int main(void)
 		cmocka_unit_test(test_step_commits_and_restart_cancels),
 		cmocka_unit_test(test_interrupts),
 		cmocka_unit_test(test_linediff_format),
+		cmocka_unit_test(test_linediff_keyed),
 		cmocka_unit_test(test_linediff_random),
 		cmocka_unit_test(test_linediff_large),
 	};

@@ -1153,7 +1153,12 @@ bool viz_model_build(VizModel *vm, const VizOptions *opts, VizStats *stats, char
 	if (opts->focus) {
 		vm->focus = viz_find_focus(vm, opts->focus);
 		if (vm->focus == VIZ_NONE) {
-			*err = xasprintf("no value named '%s' in the module", opts->focus);
+			StrBuf hint;
+			strbuf_init(&hint);
+			ir_suggest_names(vm->m, opts->focus, &hint);
+			*err = xasprintf("no value named '%s' in the module%s", opts->focus,
+					 hint.data ? hint.data : "");
+			strbuf_free(&hint);
 			return false;
 		}
 		viz_cut(vm, vm->focus, opts->depth < 0 ? VIZ_DEFAULT_DEPTH : (uint32_t)opts->depth);

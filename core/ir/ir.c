@@ -172,6 +172,50 @@ const Expr *ir_find_named(const IrModule *m, const char *word)
 	return ir_find_value(m, word);
 }
 
+typedef struct NameSuggest {
+	Suggestions *suggestions;
+	StrBuf name;
+} NameSuggest;
+
+static bool suggest_name(Expr *e, void *arg)
+{
+	NameSuggest *ns = arg;
+	if (!e->name)
+		return true;
+	strbuf_reset(&ns->name);
+	strbuf_printf(&ns->name, "%%%s", e->name);
+	suggest_consider(ns->suggestions, ns->name.data);
+	return true;
+}
+
+void ir_suggest_names(const IrModule *m, const char *word, StrBuf *out)
+{
+	Suggestions s;
+	NameSuggest ns = {&s, {0}};
+	/* what was typed, with the sigil it names values by */
+	char *typed = word[0] == '%' || word[0] == '@' ? xstrdup(word) : xasprintf("%%%s", word);
+	suggest_init(&s, typed);
+	strbuf_init(&ns.name);
+	if (m) {
+		if (word[0] != '@') {
+			ir_module_visit(m, suggest_name, &ns);
+			for (uint32_t i = 0; i < m->naliases; i++) {
+				strbuf_reset(&ns.name);
+				strbuf_printf(&ns.name, "%%%s", m->aliases[i].name);
+				suggest_consider(&s, ns.name.data);
+			}
+		}
+		for (uint32_t i = 0; i < m->nglobals; i++) {
+			strbuf_reset(&ns.name);
+			strbuf_printf(&ns.name, "@%s", m->globals[i].name);
+			suggest_consider(&s, ns.name.data);
+		}
+	}
+	suggest_finish(&s, out);
+	strbuf_free(&ns.name);
+	free(typed);
+}
+
 /* One name of the index: an expression's own (alias: the place among the
  * module's aliases, which are searched in order after the names). */
 typedef struct IrNameEntry {

@@ -420,6 +420,11 @@ const Expr *ir_find_value(const IrModule *m, const char *name);
  * ir_find_value. Every command, breakpoint and option that takes a name
  * looks it up here, so that all agree on which expression it is. */
 const Expr *ir_find_named(const IrModule *m, const char *word);
+/* For a word ir_find_named found nothing for: appends `; did you mean
+ * '%b'?` naming the values (and, for `@...` or a word without `%`, the
+ * global functions) nearest it (util.h, Suggestions), or nothing. */
+void ir_suggest_names(const IrModule *m, const char *word, StrBuf *out);
+
 /* The answers of ir_find_named for many names of one module, each in
  * O(log n) after one walk (render --html names every node it draws).
  * The index borrows m, which must outlive it; ir_name_index_free frees

@@ -325,6 +325,9 @@ typedef struct Parser {
 	bool has_meta; /* the source has a #[metadata] section */
 	bool meta_ok;  /* and it was read without errors */
 	MetadataSection meta;
+	Pos table_device; /* the first meta[VirtualDevice][i] that indexes the
+			     device table, the section having no devices
+			     (line 0: none), which TVM's parser rejects */
 } Parser;
 
 static Expr *parse_expr(Parser *p);
@@ -970,6 +973,8 @@ static void resolve_meta_device(Parser *p, Pos pos, int64_t index, AttrValue *ou
 	if (index >= 0 && index < p->devices->count && p->meta.ndevices == 0) {
 		out->kind = ATTR_DEVICE; /* the common case, without formatting `what` */
 		out->u.device = (int32_t)index;
+		if (p->table_device.line == 0)
+			p->table_device = pos;
 		return;
 	}
 	snprintf(what, sizeof what, "meta[VirtualDevice][%lld]", (long long)index);
@@ -3683,8 +3688,18 @@ static IrModule *parse_once(SourceFile *src, DeviceTable *devices, DiagList *dia
 		memcpy(defs, p.typedefs.items, p.typedefs.count * sizeof(IrTypeDef));
 		m->typedefs = defs;
 	}
-	if (diags->errors == p.errors_at_start)
+	if (diags->errors == p.errors_at_start) {
 		note_unknown_ops(&p);
+		/* devplan reads it as TVM does with a metatable from Python; TVM's
+		 * own parser alone rejects it: say so once, where it starts */
+		if (p.table_device.line)
+			diag_note(diags, src, p.table_device,
+				  "meta[VirtualDevice][i] indexes devplan's device table "
+				  "('targets') as %s; TVM's parser rejects it unless Python "
+				  "hands it a metatable ('save' writes the section)",
+				  p.has_meta ? "the module's #[metadata] section holds none"
+					     : "the module has no #[metadata] section");
+	}
 
 	/* constants no expression refers to still belong to the module */
 	for (uint32_t i = 0; i < m->nconstants; i++)

@@ -244,6 +244,110 @@ size_t prefix_candidates(StrBuf *out, const char *word, const void *first_name, 
 	return n;
 }
 
+/* ---- did you mean ---- */
+
+static int fold_case(unsigned char c)
+{
+	return c >= 'A' && c <= 'Z' ? c - 'A' + 'a' : c;
+}
+
+/* Three rows of the dynamic programme, since a transposition looks two
+ * back; a row whose smallest entry passes limit ends the search. */
+size_t edit_distance(const char *a, const char *b, size_t limit)
+{
+	size_t la = strlen(a), lb = strlen(b), result;
+	size_t *rows, *prev2, *prev, *cur;
+	if ((la > lb ? la - lb : lb - la) > limit)
+		return limit + 1;
+	rows = xmalloc(3 * (lb + 1) * sizeof(size_t));
+	prev2 = rows;
+	prev = rows + lb + 1;
+	cur = rows + 2 * (lb + 1);
+	for (size_t j = 0; j <= lb; j++)
+		prev[j] = j;
+	for (size_t i = 1; i <= la; i++) {
+		size_t row_min;
+		cur[0] = row_min = i;
+		for (size_t j = 1; j <= lb; j++) {
+			int ca = fold_case((unsigned char)a[i - 1]);
+			int cb = fold_case((unsigned char)b[j - 1]);
+			size_t d = prev[j - 1] + (ca != cb);
+			if (prev[j] + 1 < d)
+				d = prev[j] + 1;
+			if (cur[j - 1] + 1 < d)
+				d = cur[j - 1] + 1;
+			if (i > 1 && j > 1 && ca == fold_case((unsigned char)b[j - 2]) &&
+			    cb == fold_case((unsigned char)a[i - 2]) && prev2[j - 2] + 1 < d)
+				d = prev2[j - 2] + 1;
+			cur[j] = d;
+			if (d < row_min)
+				row_min = d;
+		}
+		if (row_min > limit) {
+			free(rows);
+			return limit + 1;
+		}
+		{
+			size_t *t = prev2;
+			prev2 = prev;
+			prev = cur;
+			cur = t;
+		}
+	}
+	result = prev[lb] > limit ? limit + 1 : prev[lb];
+	free(rows);
+	return result;
+}
+
+void suggest_init(Suggestions *s, const char *word)
+{
+	size_t len = strlen(word);
+	memset(s, 0, sizeof *s);
+	s->word = xstrdup(word);
+	if (word[0] == '%' || word[0] == '@')
+		len--;
+	s->limit = len < 2 ? 0 : (len + 1) / 3 > 3 ? 3 : (len + 1) / 3;
+	s->best = s->limit + 1;
+}
+
+void suggest_consider(Suggestions *s, const char *name)
+{
+	size_t d;
+	if (s->limit == 0 || strcmp(name, s->word) == 0)
+		return;
+	d = edit_distance(s->word, name, s->best < s->limit ? s->best : s->limit);
+	if (d > s->limit || d > s->best)
+		return;
+	if (d < s->best) {
+		for (size_t i = 0; i < s->count && i < SUGGEST_SHOWN; i++)
+			free(s->names[i]);
+		s->best = d;
+		s->count = 0;
+	}
+	for (size_t i = 0; i < s->count && i < SUGGEST_SHOWN; i++)
+		if (strcmp(s->names[i], name) == 0)
+			return;
+	if (s->count < SUGGEST_SHOWN)
+		s->names[s->count] = xstrdup(name);
+	s->count++;
+}
+
+bool suggest_finish(Suggestions *s, StrBuf *out)
+{
+	size_t shown = s->count < SUGGEST_SHOWN ? s->count : SUGGEST_SHOWN;
+	for (size_t i = 0; i < shown; i++) {
+		strbuf_puts(out, i == 0 ? "; did you mean " : i + 1 == shown ? " or " : ", ");
+		strbuf_printf(out, "'%s'", s->names[i]);
+	}
+	if (shown)
+		strbuf_putc(out, '?');
+	for (size_t i = 0; i < shown; i++)
+		free(s->names[i]);
+	free(s->word);
+	memset(s, 0, sizeof *s);
+	return shown > 0;
+}
+
 bool parse_byte_size(const char *s, uint64_t *out, const char **why)
 {
 	static const char suffixes[] = "KMGT";

@@ -9,14 +9,15 @@
  * than a stopped debugger. StrBuf is the one growable byte buffer used by the
  * printer, diagnostics and commands; its owner frees it with strbuf_free.
  * prefix_match is the one rule by which a typed word names an entry of a
- * table (commands, phases, settings, choices).
+ * table (commands, phases, settings, choices), and Suggestions the one
+ * "did you mean" for a word that names none.
  */
 #ifndef DEVPLAN_UTIL_H
 #define DEVPLAN_UTIL_H
 
 #include <stdarg.h>
-#include <stddef.h>
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
 
@@ -97,6 +98,36 @@ int prefix_match(const char *word, const void *first_name, size_t count, size_t 
  * ", "; returns how many. */
 size_t prefix_candidates(StrBuf *out, const char *word, const void *first_name, size_t count,
 			 size_t stride);
+
+/*
+ * "Did you mean": the names nearest a word that names nothing, as git and
+ * cargo suggest them. The distance is the optimal string alignment
+ * distance, ignoring case: inserting, deleting or changing one letter, or
+ * swapping two neighbours (`plna`), costs 1. A word of n letters (a
+ * leading `%` or `@` not counted) takes names at most (n + 1) / 3 away, 1
+ * to 3, and a one-letter word none, so that `x` suggests nothing; the
+ * names at the smallest distance are kept, the first SUGGEST_SHOWN in the
+ * order they were considered.
+ */
+enum { SUGGEST_SHOWN = 3 };
+typedef struct Suggestions {
+	char *word;                 /* what was typed (owned copy) */
+	size_t limit;               /* the farthest a name may be */
+	size_t best;                /* the distance of the names kept */
+	size_t count;               /* how many names are at that distance */
+	char *names[SUGGEST_SHOWN]; /* the first of them (owned copies) */
+} Suggestions;
+/* The distance between a and b, ignoring ASCII case; limit + 1 as soon as
+ * it is known to exceed limit. */
+size_t edit_distance(const char *a, const char *b, size_t limit);
+void suggest_init(Suggestions *s, const char *word);
+/* Considers one more name (copied when kept); the same name twice counts
+ * once. */
+void suggest_consider(Suggestions *s, const char *name);
+/* Appends `; did you mean 'a'?` (`'a' or 'b'`, `'a', 'b' or 'c'`), or
+ * nothing when no name was near, and frees s. Returns whether it said
+ * anything. */
+bool suggest_finish(Suggestions *s, StrBuf *out);
 
 /* A size in bytes as a user writes it: a positive whole number with an
  * optional K, M, G or T suffix (powers of 1024, either case) and nothing

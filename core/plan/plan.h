@@ -170,6 +170,10 @@ typedef struct PlanDemand {
 	char *source_text; /* a description of that annotation (owned) */
 } PlanDemand;
 
+/* Uses of a conflicting value described in its PlanConflict; the others
+ * are counted. */
+enum { PLAN_CONFLICT_USES_SHOWN = 8 };
+
 /* A value demanded on two or more devices. */
 typedef struct PlanConflict {
 	uint32_t value;       /* expression id in the analysed module */
@@ -179,7 +183,12 @@ typedef struct PlanConflict {
 	char *source_text[2]; /* descriptions of those annotations (owned) */
 	PlanDemand *demands;  /* every device it is needed on, ascending (owned) */
 	size_t ndemands;
-	char *chain;             /* the uses that joined them (owned) */
+	/* the uses that joined them, each described with its device and why
+	 * (the first PLAN_CONFLICT_USES_SHOWN; owned), or for two annotations
+	 * pinning one value the constraint that joined them (one) */
+	char **uses;
+	size_t nuses;
+	size_t uses_left_out;    /* uses past those described */
 	int32_t home;            /* home under copy/replicate; IR_NO_DEVICE when the
 				 conflict cannot be resolved by a copy */
 	const char *home_reason; /* which rule of SPEC §3.2 chose devices[0] (static) */

@@ -39,9 +39,6 @@
 #include "plan.h"
 #include "print.h"
 
-/* Uses described in a conflict's chain before "and N more uses". */
-enum { CHAIN_USES_SHOWN = 8 };
-
 typedef struct Use {
 	uint32_t constraint;
 	uint32_t site;
@@ -142,7 +139,9 @@ void plan_conflict_free_fields(PlanConflict *c)
 	for (size_t k = 0; k < c->ndemands; k++)
 		free(c->demands[k].source_text);
 	free(c->demands);
-	free(c->chain);
+	for (size_t k = 0; k < c->nuses; k++)
+		free(c->uses[k]);
+	free(c->uses);
 	free(c->consumers);
 	free(c->consumer_devices);
 }
@@ -199,7 +198,9 @@ static void report_irreducible(Checker *ck, uint32_t ci, const PlanClash *clash)
 	pc->sources[1] = cause_pos(ck, clash->causes[1]);
 	pc->source_text[0] = strbuf_detach(&s0);
 	pc->source_text[1] = strbuf_detach(&s1);
-	pc->chain = strbuf_detach(&chain);
+	pc->uses = xmalloc(sizeof(char *));
+	pc->uses[0] = strbuf_detach(&chain);
+	pc->nuses = 1;
 	pc->home = IR_NO_DEVICE;
 	pc->demands = xcalloc(2, sizeof(PlanDemand));
 	pc->ndemands = 2;
@@ -565,12 +566,10 @@ static void resolve_scoped(Resolver *r, const DeviceTable *devices, int32_t fall
 	free(scopes.out);
 }
 
-/* Appends one use to a conflict's chain: the use, its device and why. */
+/* One use of a conflicting value: the use, its device and why. */
 static void describe_use(Checker *ck, StrBuf *chain, uint32_t constraint, int32_t device,
 			 HomeRule rule, uint32_t cause)
 {
-	if (chain->len)
-		strbuf_puts(chain, "; ");
 	describe_cause(ck, chain, constraint);
 	if (device == IR_NO_DEVICE)
 		return;
@@ -664,16 +663,17 @@ static void record_conflict(Checker *ck, Resolver *r, uint32_t v, uint32_t home_
 	const Expr *value = an->by_id[v];
 	int32_t home = r->device[home_node];
 	PlanConflict *pc = new_conflict(ck);
-	StrBuf name, chain, s0, s1;
+	StrBuf name, use, s0, s1;
 	uint32_t other_cause = PLAN_NONE;
 	int32_t other = IR_NO_DEVICE;
 	size_t ncons = 0;
 	ck->conflicts++;
 	strbuf_init(&name);
-	strbuf_init(&chain);
+	strbuf_init(&use);
 	strbuf_init(&s0);
 	strbuf_init(&s1);
 	ir_value_name(&name, value);
+	pc->uses = xmalloc(PLAN_CONFLICT_USES_SHOWN * sizeof(char *));
 	pc->consumers = xmalloc((end - begin + 1) * sizeof(uint32_t));
 	pc->consumer_devices = xmalloc((end - begin + 1) * sizeof(int32_t));
 	pc->demands = xcalloc(end - begin + 2, sizeof(PlanDemand));
@@ -683,11 +683,13 @@ static void record_conflict(Checker *ck, Resolver *r, uint32_t v, uint32_t home_
 		uint32_t to = use_nodes[i - begin];
 		int32_t d = to == PLAN_NONE ? IR_NO_DEVICE : r->device[to];
 		uint32_t cause = to == PLAN_NONE ? PLAN_NONE : r->cause[to];
-		if (i - begin < CHAIN_USES_SHOWN)
-			describe_use(ck, &chain, ck->uses[i].constraint, d,
+		if (pc->nuses < PLAN_CONFLICT_USES_SHOWN) {
+			describe_use(ck, &use, ck->uses[i].constraint, d,
 				     to == PLAN_NONE ? RULE_FREE : (HomeRule)r->rule[to], cause);
-		else if (i - begin == CHAIN_USES_SHOWN)
-			strbuf_printf(&chain, "; and %u more uses", end - i);
+			pc->uses[pc->nuses++] = strbuf_detach(&use);
+		} else {
+			pc->uses_left_out++;
+		}
 		if (d == IR_NO_DEVICE || d == home)
 			continue;
 		if (other == IR_NO_DEVICE || d < other) {
@@ -711,7 +713,6 @@ static void record_conflict(Checker *ck, Resolver *r, uint32_t v, uint32_t home_
 	pc->sources[1] = cause_pos(ck, other_cause);
 	pc->source_text[0] = strbuf_detach(&s0);
 	pc->source_text[1] = strbuf_detach(&s1);
-	pc->chain = strbuf_detach(&chain);
 	pc->home = ck->ctx->policy == POLICY_ERROR ? IR_NO_DEVICE : home;
 	pc->home_reason = rule_reason[r->rule[home_node]];
 	pc->nconsumers = ncons;
@@ -731,13 +732,21 @@ static void record_conflict(Checker *ck, Resolver *r, uint32_t v, uint32_t home_
 			diag_note(ck->ctx->diags, src, pc->demands[k].source, "%s: %s",
 				  device_name(ck, pc->demands[k].device),
 				  pc->demands[k].source_text);
-		diag_note(ck->ctx->diags, src, value->pos, "uses: %s", pc->chain);
+		/* the first two uses; `conflicts` lists them one a line */
+		strbuf_reset(&use);
+		for (size_t k = 0; k < pc->nuses && k < 2; k++)
+			strbuf_printf(&use, "%s%s", k ? "; " : "", pc->uses[k]);
+		if (pc->nuses + pc->uses_left_out > 2)
+			strbuf_printf(&use, "; and %zu more uses (see 'conflicts')",
+				      pc->nuses + pc->uses_left_out - 2);
+		diag_note(ck->ctx->diags, src, value->pos, "uses: %s", use.data);
 		diag_note(ck->ctx->diags, NULL, (Pos){0, 0},
 			  "'set policy copy' would keep '%s' on %s and copy it to %s",
 			  pc->value_name, device_name(ck, home), others.data);
 		strbuf_free(&list);
 		strbuf_free(&others);
 	}
+	strbuf_free(&use);
 	release_conflict(ck, pc);
 }
 

@@ -326,21 +326,41 @@ static void print_line(StrBuf *out, char mark, const Line *l)
 	strbuf_putc(out, '\n');
 }
 
-size_t linediff_unified(StrBuf *out, const char *a, size_t alen, const char *b, size_t blen,
-			const char *label_a, const char *label_b, unsigned context)
+/* The unified diff of the lines la and lb (compared), printed as sa and
+ * sb show them (the same lines, or NULL: as compared); see
+ * linediff_unified_keyed for what a shown form changes. */
+static size_t unified(StrBuf *out, const Lines *la, const Lines *lb, const Lines *sa,
+		      const Lines *sb, const char *label_a, const char *label_b, unsigned context)
 {
-	Lines la, lb;
 	uint8_t *deleted, *inserted;
 	Edit *edits;
 	size_t nedits = 0, hunks = 0;
-	long n, m, x = 0, y = 0;
-	split_lines(&la, a, alen);
-	split_lines(&lb, b, blen);
-	n = la.count;
-	m = lb.count;
+	long n = la->count, m = lb->count, x = 0, y = 0;
 	deleted = xcalloc((size_t)n + 1, 1);
 	inserted = xcalloc((size_t)m + 1, 1);
-	diff_lines(&la, &lb, deleted, inserted);
+	diff_lines(la, lb, deleted, inserted);
+	if (sa && sb) {
+		/* equal keys: changed when a shows a device that b does not */
+		long i = 0, j = 0;
+		while (i < n || j < m) {
+			if (i < n && deleted[i]) {
+				i++;
+			} else if (j < m && inserted[j]) {
+				j++;
+			} else {
+				const Line *ka = &la->items[i], *va = &sa->items[i],
+					   *vb = &sb->items[j];
+				bool a_plain = ka->len == va->len;
+				if (!a_plain && !lines_equal(va, vb))
+					deleted[i] = inserted[j] = 1;
+				i++;
+				j++;
+			}
+		}
+	} else {
+		sa = la;
+		sb = lb;
+	}
 
 	edits = xmalloc(((size_t)n + (size_t)m + 1) * sizeof(Edit));
 	while (x < n || y < m) {
@@ -384,13 +404,13 @@ size_t linediff_unified(StrBuf *out, const char *a, size_t alen, const char *b, 
 		for (size_t k = start; k < end; k++) {
 			switch (edits[k].kind) {
 			case EDIT_SAME:
-				print_line(out, ' ', &la.items[edits[k].x]);
+				print_line(out, ' ', &sb->items[edits[k].y]);
 				break;
 			case EDIT_DELETE:
-				print_line(out, '-', &la.items[edits[k].x]);
+				print_line(out, '-', &sa->items[edits[k].x]);
 				break;
 			case EDIT_INSERT:
-				print_line(out, '+', &lb.items[edits[k].y]);
+				print_line(out, '+', &sb->items[edits[k].y]);
 				break;
 			}
 		}
@@ -399,7 +419,36 @@ size_t linediff_unified(StrBuf *out, const char *a, size_t alen, const char *b, 
 	free(edits);
 	free(deleted);
 	free(inserted);
+	return hunks;
+}
+
+size_t linediff_unified(StrBuf *out, const char *a, size_t alen, const char *b, size_t blen,
+			const char *label_a, const char *label_b, unsigned context)
+{
+	Lines la, lb;
+	size_t hunks;
+	split_lines(&la, a, alen);
+	split_lines(&lb, b, blen);
+	hunks = unified(out, &la, &lb, NULL, NULL, label_a, label_b, context);
 	free(la.items);
 	free(lb.items);
+	return hunks;
+}
+
+size_t linediff_unified_keyed(StrBuf *out, const LinediffText *a, const LinediffText *b,
+			      const char *label_a, const char *label_b, unsigned context)
+{
+	Lines ka, kb, sa, sb;
+	size_t hunks;
+	split_lines(&ka, a->key, a->key_len);
+	split_lines(&kb, b->key, b->key_len);
+	split_lines(&sa, a->shown, a->shown_len);
+	split_lines(&sb, b->shown, b->shown_len);
+	DP_ASSERT(ka.count == sa.count && kb.count == sb.count);
+	hunks = unified(out, &ka, &kb, &sa, &sb, label_a, label_b, context);
+	free(ka.items);
+	free(kb.items);
+	free(sa.items);
+	free(sb.items);
 	return hunks;
 }

@@ -94,9 +94,13 @@ typedef enum BreakKind {
 typedef struct Breakpoint {
 	uint32_t number; /* 1, 2, ... in order of creation, never reused */
 	BreakKind kind;
-	int phase;   /* BREAK_PHASE: pipeline index */
-	char *value; /* BREAK_VALUE, BREAK_WATCH: `%b` or `@f` as typed (owned) */
-	size_t hits; /* times it stopped a run (watch: changes reported) */
+	int phase;      /* BREAK_PHASE: pipeline index */
+	char *value;    /* BREAK_VALUE, BREAK_WATCH: `%b` or `@f` as typed (owned) */
+	size_t hits;    /* times it was reached: it stopped a run, or would have
+			but for `ignore` (watch: changes reported) */
+	size_t ignore;  /* `ignore N COUNT`: the next stops to pass by */
+	bool temporary; /* `tbreak`: deleted once it stops a run */
+	bool spent;     /* a temporary one that stopped the run under way */
 } Breakpoint;
 
 /* The breakpoints and watchpoints, which survive load and restart, and

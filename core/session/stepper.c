@@ -72,6 +72,48 @@ uint32_t stepper_break_add(Stepper *st, BreakKind kind, int phase, const char *v
 	return bp->number;
 }
 
+Breakpoint *stepper_break_find(Stepper *st, uint32_t number)
+{
+	for (size_t i = 0; i < st->nbreaks; i++)
+		if (st->breaks[i].number == number)
+			return &st->breaks[i];
+	return NULL;
+}
+
+/* Breakpoint bp was reached: counts the hit and says whether it stops the
+ * run, which it does unless an ignore count lets it pass (and shrinks). */
+static bool break_reached(Breakpoint *bp)
+{
+	bp->hits++;
+	if (bp->ignore > 0) {
+		bp->ignore--;
+		return false;
+	}
+	bp->spent = bp->temporary;
+	return true;
+}
+
+/* Whether bp, reached now, would stop the run (break_reached's answer,
+ * without counting). */
+static bool break_would_stop(const Breakpoint *bp)
+{
+	return bp->ignore == 0;
+}
+
+/* Deletes the temporary breakpoints that stopped the run that ended. */
+static void delete_spent(Stepper *st)
+{
+	size_t n = 0;
+	for (size_t i = 0; i < st->nbreaks; i++) {
+		if (st->breaks[i].spent) {
+			free(st->breaks[i].value);
+			continue;
+		}
+		st->breaks[n++] = st->breaks[i];
+	}
+	st->nbreaks = n;
+}
+
 bool stepper_break_delete(Stepper *st, uint32_t number)
 {
 	for (size_t i = 0; i < st->nbreaks; i++) {
@@ -253,11 +295,13 @@ static void replay_one(Run *r)
 	/* does anything stop here? (then the event is shown first) */
 	for (size_t k = 0; k < r->ntracked && !stops; k++)
 		if (st->breaks[r->tracked[k]].kind == BREAK_VALUE &&
+		    break_would_stop(&st->breaks[r->tracked[k]]) &&
 		    domain_changed(r->before[k], stepper_domain_state(&pr->replay, r->exprs[k])))
 			stops = true;
 	for (size_t b = 0; r->breakpoints && b < st->nbreaks && !stops; b++)
-		if ((st->breaks[b].kind == BREAK_CONFLICT && ev->kind == EVENT_CONFLICT) ||
-		    (st->breaks[b].kind == BREAK_COPY && ev->kind == EVENT_COPY))
+		if (((st->breaks[b].kind == BREAK_CONFLICT && ev->kind == EVENT_CONFLICT) ||
+		     (st->breaks[b].kind == BREAK_COPY && ev->kind == EVENT_COPY)) &&
+		    break_would_stop(&st->breaks[b]))
 			stops = true;
 	if (r->show_events || stops) {
 		rep.kind = STEP_REPORT_EVENT;
@@ -268,7 +312,10 @@ static void replay_one(Run *r)
 		Breakpoint *bp = &st->breaks[r->tracked[k]];
 		if (!domain_changed(r->before[k], after))
 			continue;
-		bp->hits++;
+		if (bp->kind == BREAK_WATCH)
+			bp->hits++;
+		else if (!break_reached(bp))
+			continue; /* passed by, silently, as gdb's ignore does */
 		rep.kind = STEP_REPORT_CHANGE;
 		rep.bp = bp;
 		rep.before = r->before[k];
@@ -277,9 +324,9 @@ static void replay_one(Run *r)
 	}
 	for (size_t b = 0; r->breakpoints && b < st->nbreaks; b++) {
 		Breakpoint *bp = &st->breaks[b];
-		if ((bp->kind == BREAK_CONFLICT && ev->kind == EVENT_CONFLICT) ||
-		    (bp->kind == BREAK_COPY && ev->kind == EVENT_COPY)) {
-			bp->hits++;
+		if (((bp->kind == BREAK_CONFLICT && ev->kind == EVENT_CONFLICT) ||
+		     (bp->kind == BREAK_COPY && ev->kind == EVENT_COPY)) &&
+		    break_reached(bp)) {
 			rep.kind = STEP_REPORT_BREAK;
 			rep.bp = bp;
 			rep.count = 1;
@@ -361,9 +408,8 @@ static void check_breaks(Run *r, size_t p, const IrModule *in, const IrModule *o
 			   : bp->kind == BREAK_COPY   ? copies
 						      : 0;
 		StepReport rep;
-		if (n == 0)
+		if (n == 0 || !break_reached(bp))
 			continue;
-		bp->hits++;
 		memset(&rep, 0, sizeof rep);
 		rep.kind = STEP_REPORT_BREAK;
 		rep.phase = p;
@@ -451,9 +497,9 @@ static StepOutcome run_units(Run *r, StepMode mode, size_t count)
 			for (size_t b = 0; b < st->nbreaks; b++) {
 				Breakpoint *bp = &st->breaks[b];
 				StepReport rep;
-				if (bp->kind != BREAK_PHASE || (size_t)bp->phase != s->phases_done)
+				if (bp->kind != BREAK_PHASE ||
+				    (size_t)bp->phase != s->phases_done || !break_reached(bp))
 					continue;
-				bp->hits++;
 				memset(&rep, 0, sizeof rep);
 				rep.kind = STEP_REPORT_BREAK;
 				rep.phase = s->phases_done;
@@ -512,6 +558,7 @@ StepOutcome stepper_run(Session *s, StepMode mode, size_t count, bool breakpoint
 		return STEP_FAILED;
 	}
 	o = run_units(&r, mode, count);
+	delete_spent(r.st);
 	free(r.tracked);
 	free(r.exprs);
 	free(r.before);

@@ -20,7 +20,9 @@
  * class merges with another or its device is bound), at a conflict or at an
  * inserted device_copy; watchpoints report domain changes without stopping.
  * They are numbered like gdb's, one sequence for both, and survive `load`
- * and `restart`. A value is named as the user typed it (%b) and resolved
+ * and `restart`. As in gdb, a breakpoint may pass by its next N stops
+ * (`ignore`: each still counts as a hit) and a temporary one (`tbreak`) is
+ * deleted when the run it stopped ends. A value is named as the user typed it (%b) and resolved
  * against the module each time a run starts.
  *
  * Library code never prints: stepper_run tells its caller what happened
@@ -114,6 +116,9 @@ void stepper_event_position(StrBuf *out, const Session *s, size_t i);
 
 /* Breakpoints. stepper_break_add copies value; returns the new number. */
 uint32_t stepper_break_add(Stepper *st, BreakKind kind, int phase, const char *value);
+/* Breakpoint `number`, to set its ignore count or make it temporary;
+ * NULL when there is none. */
+Breakpoint *stepper_break_find(Stepper *st, uint32_t number);
 /* Deletes breakpoint `number`; false when there is none. */
 bool stepper_break_delete(Stepper *st, uint32_t number);
 void stepper_break_clear(Stepper *st);
