@@ -27,7 +27,6 @@ extern "C" {
 #include "exec.h"
 }
 
-
 /* One device's stream, cuBLAS handle and staging buffers (exec_cuda.cu). */
 struct CudaState {
 	int id;

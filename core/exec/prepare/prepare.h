@@ -32,10 +32,10 @@
 
 #define KERNEL_PREPARE(id) bool kernel_prepare_##id(KernelCall *kc, const Expr *call, char **err)
 /* kernel_prepare_ID as a call of fn(kc, call, err). */
-#define KERNEL_PREPARE_VIA(id, fn) \
-	KERNEL_PREPARE(id)         \
-	{                          \
-		return fn(kc, call, err);  \
+#define KERNEL_PREPARE_VIA(id, fn)        \
+	KERNEL_PREPARE(id)                \
+	{                                 \
+		return fn(kc, call, err); \
 	}
 
 #define OP(id, family, name, min_args, max_args, schema) KERNEL_PREPARE(id);
@@ -209,8 +209,7 @@ static inline bool decode_bias_add(KernelCall *kc, const Expr *call, char **err)
 	OpKind op = kc->op;
 	const KernelTensor *in = kc->in;
 	int64_t axis;
-	if (!normalize_axis(attr_int(call, "axis", op == OP_BIAS_ADD ? 1 : -1), in[0].ndim,
-			    &axis))
+	if (!normalize_axis(attr_int(call, "axis", op == OP_BIAS_ADD ? 1 : -1), in[0].ndim, &axis))
 		return prepare_bad(kc, err);
 	split_axis(&in[0], axis, &kc->p.axis);
 	return true;

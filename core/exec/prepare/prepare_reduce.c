@@ -77,8 +77,8 @@ static bool decode_collapse_sum_like(KernelCall *kc, const Expr *call, char **er
 	kc->p.reduce.kind = REDUCE_SUM;
 	kc->axes = xcalloc(nd ? nd : 1, sizeof(int64_t));
 	for (uint32_t i = 0; i < nd; i++)
-		kc->axes[i] = i < nd - tn ||
-			      (out[0].shape[i - (nd - tn)] == 1 && in[0].shape[i] != 1);
+		kc->axes[i] =
+			i < nd - tn || (out[0].shape[i - (nd - tn)] == 1 && in[0].shape[i] != 1);
 	return true;
 }
 

@@ -16,8 +16,7 @@ static bool decode_sort(KernelCall *kc, const Expr *call, char **err)
 	uint32_t nout = kc->nout;
 	KernelSort *so = &kc->p.sort;
 	const AttrValue *ret = attr_get(call, "ret_type");
-	const char *r =
-		op == OP_TOPK && ret && ret->kind == ATTR_STRING ? ret->u.s : "both";
+	const char *r = op == OP_TOPK && ret && ret->kind == ATTR_STRING ? ret->u.s : "both";
 	int64_t axis;
 	if (!normalize_axis(attr_int(call, "axis", -1), in[0].ndim, &axis))
 		return prepare_bad(kc, err);
@@ -30,8 +29,7 @@ static bool decode_sort(KernelCall *kc, const Expr *call, char **err)
 								    : 0;
 	if (so->k > so->line.len || (uint32_t)(so->indices_out + 1) > nout ||
 	    (uint32_t)(so->values_out + 1) > nout) {
-		*err = xasprintf("'%s' asks for more elements than the axis holds",
-				 kc->name);
+		*err = xasprintf("'%s' asks for more elements than the axis holds", kc->name);
 		return false;
 	}
 	return true;

@@ -271,8 +271,8 @@ static bool decode_depth_to_space(KernelCall *kc, const Expr *call, char **err)
 	sp->out_w = out[0].shape[w];
 	sp->block = attr_int(call, "block_size", 1);
 	sp->to_space = op == OP_DEPTH_TO_SPACE;
-	sp->crd = sp->to_space && mode && mode->kind == ATTR_STRING &&
-		  strcmp(mode->u.s, "DCR") != 0;
+	sp->crd =
+		sp->to_space && mode && mode->kind == ATTR_STRING && strcmp(mode->u.s, "DCR") != 0;
 	return sp->block >= 1;
 }
 

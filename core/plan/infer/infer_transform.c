@@ -722,7 +722,8 @@ Type *infer_op_WHERE(OpTypeContext *ctx)
 {
 	Type *c = infer_tensor_arg(ctx, 0), *x, *y, *xy;
 	if (!c || !(x = infer_tensor_arg(ctx, 1)) || !(y = infer_tensor_arg(ctx, 2)) ||
-	    !infer_same_dtype(ctx, x, y) || !(xy = infer_broadcast_types(ctx, x, y, x->u.tensor.dtype)))
+	    !infer_same_dtype(ctx, x, y) ||
+	    !(xy = infer_broadcast_types(ctx, x, y, x->u.tensor.dtype)))
 		return NULL;
 	return infer_broadcast_types(ctx, c, xy, xy->u.tensor.dtype);
 }
