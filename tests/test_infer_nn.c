@@ -1,8 +1,8 @@
 /*
  * test_infer_nn.c - the type relations of the nn.*, image.*, vision.* and
  * random.* operators that devplan plans without kernels (ops.def's
- * OP_PLAN lines of that family, core/plan/infer/infer_nn_norm.c and
- * infer_window_nd.c).
+ * OP_PLAN lines of that family, core/plan/infer/infer_norm.c,
+ * infer_activation.c and infer_window.c).
  *
  * Every case is a module in Relay text, parsed and inferred: the expected
  * result types are written by hand from TVM 0.14's documented semantics,

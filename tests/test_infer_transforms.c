@@ -1,8 +1,8 @@
 /*
  * test_infer_transforms.c - unit tests of the type relations of the
- * transforms section of ops.def (core/plan/infer/infer_shape.c,
- * infer_index.c, infer_create.c, infer_sort.c, infer_dyn.c,
- * infer_layout.c, infer_einsum.c, and reshape's in infer_transform.c):
+ * transforms section of ops.def (core/plan/infer/infer_transform.c,
+ * infer_index.c, infer_create.c, infer_scan.c, infer_arrange.c,
+ * infer_dyn.c and infer_einsum.c):
  * take, shape_of, strided_slice, broadcasting, stacking, tiling, gathering,
  * scattering, sorting, creation, layouts, einsum and the dyn.* variants.
  *

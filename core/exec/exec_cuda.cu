@@ -15,9 +15,8 @@
  * host memory (input arrays) goes through two pinned staging buffers in
  * turn, the host memcpy of one chunk overlapping the DMA of the other.
  *
- * Kernels: one per operator of ops.def, in the file of its family in
- * cuda/ (cuda_elementwise.cu, cuda_fill.cu, cuda_reduce.cu, cuda_nn.cu,
- * cuda_window.cu, cuda_transform.cu, as cuda/cuda_ops.h lists them). They
+ * Kernels: one per operator of ops.def, in cuda/cuda_FAMILY.cu of the
+ * family ops.def gives it (cuda_elementwise.cu, cuda_window.cu...). They
  * compute as the CPU kernels do (float16 in float, integers in wrapping
  * 64-bit arithmetic, softmax and reductions accumulating in double), so
  * results agree; nn.dense and nn.batch_matmul are cuBLAS, convolutions and
@@ -412,12 +411,11 @@ static void cuda_sync(ExecDevice *dev)
 typedef bool (*CudaKernelFn)(CudaState *s, const KernelCall *kc, char **err);
 
 /* In ops.def order (C++ has no designated array initialisers); the enum
- * comes from the same list, so entry i is OP i. An operator that
- * cuda/cuda_ops.h does not list has no declaration here and does not
- * compile; one listed that no family file defines does not link. */
+ * comes from the same list, so entry i is OP i. An operator that no
+ * family file defines does not link. */
 static const CudaKernelFn cuda_kernels[OP_COUNT] = {
-#define OP(id, name, min_args, max_args, schema) kernel_cuda_##id,
-#define OP_PLAN(id, name, min_args, max_args, schema) nullptr, /* no kernel */
+#define OP(id, family, name, min_args, max_args, schema) kernel_cuda_##id,
+#define OP_PLAN(id, family, name, min_args, max_args, schema) nullptr, /* no kernel */
 #include "ops.def"
 #undef OP_PLAN
 #undef OP

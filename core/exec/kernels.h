@@ -3,7 +3,8 @@
  * operator's attributes decoded into plain numbers.
  *
  * The attributes of a Relay call are decoded once, in C, by
- * kernel_call_prepare (kernels.c), into a KernelCall that every backend's
+ * kernel_call_prepare (kernels.c: the operator's kernel_prepare_ID in
+ * prepare/prepare_FAMILY.c), into a KernelCall that every backend's
  * kernels read: the CPU kernels (cpu/) and the CUDA kernels (cuda/, which
  * are C++ and so never see the IR). Shapes come from the operands, which
  * the interpreter built from inferred types, so a kernel trusts them:
@@ -72,73 +73,6 @@ typedef struct KernelAxis {
 	int64_t axis;
 	int64_t outer, len, inner;
 } KernelAxis;
-
-/* The elementwise operators whose kernels need nothing but their operands:
- * unary math (same dtype out), binary broadcasting arithmetic, logical and
- * bitwise operators, and comparisons (bool out). */
-#define KERNEL_UNARY_OPS(X) \
-	X(NEGATIVE)         \
-	X(EXP)              \
-	X(LOG)              \
-	X(SQRT)             \
-	X(TANH)             \
-	X(SIGMOID)          \
-	X(RELU)             \
-	X(ERF)              \
-	X(FAST_ERF)         \
-	X(FAST_EXP)         \
-	X(FAST_TANH)        \
-	X(RSQRT)            \
-	X(LOG2)             \
-	X(LOG10)            \
-	X(SIN)              \
-	X(COS)              \
-	X(TAN)              \
-	X(ASIN)             \
-	X(ACOS)             \
-	X(ATAN)             \
-	X(SINH)             \
-	X(COSH)             \
-	X(ASINH)            \
-	X(ACOSH)            \
-	X(ATANH)            \
-	X(ABS)              \
-	X(CEIL)             \
-	X(FLOOR)            \
-	X(ROUND)            \
-	X(TRUNC)            \
-	X(SIGN)             \
-	X(LOGICAL_NOT)      \
-	X(BITWISE_NOT)
-#define KERNEL_BINARY_OPS(X) \
-	X(ADD)               \
-	X(SUBTRACT)          \
-	X(MULTIPLY)          \
-	X(DIVIDE)            \
-	X(MAXIMUM)           \
-	X(MINIMUM)           \
-	X(POWER)             \
-	X(MOD)               \
-	X(TRUNC_MOD)         \
-	X(TRUNC_DIVIDE)      \
-	X(FLOOR_DIVIDE)      \
-	X(FLOOR_MOD)         \
-	X(LOGICAL_AND)       \
-	X(LOGICAL_OR)        \
-	X(LOGICAL_XOR)       \
-	X(BITWISE_AND)       \
-	X(BITWISE_OR)        \
-	X(BITWISE_XOR)       \
-	X(LEFT_SHIFT)        \
-	X(RIGHT_SHIFT)
-#define KERNEL_COMPARE_OPS(X) \
-	X(EQUAL)              \
-	X(NOT_EQUAL)          \
-	X(LESS)               \
-	X(LESS_EQUAL)         \
-	X(GREATER)            \
-	X(GREATER_EQUAL)
-#define KERNEL_ELEMENTWISE_OPS(X) KERNEL_UNARY_OPS(X) KERNEL_BINARY_OPS(X) KERNEL_COMPARE_OPS(X)
 
 /* take: data seen as [batch, outer, len, inner] and indices as [batch,
  * count]; out[b, o, q, i] = data[b, o, index(indices[b, q]), i]. Without

@@ -9,10 +9,10 @@
 #include "util.h"
 
 static const OpInfo op_table[] = {
-#define OP(id, name, min_args, max_args, schema) \
-	[OP_##id] = {name, min_args, max_args, schema, true},
-#define OP_PLAN(id, name, min_args, max_args, schema) \
-	[OP_##id] = {name, min_args, max_args, schema, false},
+#define OP(id, family, name, min_args, max_args, schema) \
+	[OP_##id] = {name, #family, min_args, max_args, schema, true},
+#define OP_PLAN(id, family, name, min_args, max_args, schema) \
+	[OP_##id] = {name, #family, min_args, max_args, schema, false},
 #include "ops.def"
 #undef OP_PLAN
 #undef OP

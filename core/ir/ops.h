@@ -11,7 +11,7 @@
 #include <stdint.h>
 
 typedef enum OpKind {
-#define OP(id, name, min_args, max_args, schema) OP_##id,
+#define OP(id, family, name, min_args, max_args, schema) OP_##id,
 #include "ops.def"
 #undef OP
 	OP_COUNT,
@@ -22,7 +22,8 @@ typedef enum OpKind {
 } OpKind;
 
 typedef struct OpInfo {
-	const char *name; /* Relay spelling, e.g. "nn.conv2d" */
+	const char *name;   /* Relay spelling, e.g. "nn.conv2d" */
+	const char *family; /* ops.def's family: the F of infer_F.c, cpu_F.c, cuda_F.cu */
 	int min_args;
 	int max_args;
 	const char *schema; /* see ops.def */

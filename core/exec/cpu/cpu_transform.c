@@ -3,7 +3,8 @@
  * without computing: the reshapes (reshape, nn.batch_flatten, expand_dims,
  * squeeze), copy and the annotations are copies of the bytes, transpose
  * walks the input with permuted strides, concatenate, split and take copy
- * rows, and shape_of writes its operand's shape.
+ * rows, and shape_of writes its operand's shape; where picks each element
+ * from one of its two broadcast operands by its broadcast condition.
  */
 #include "kernels_cpu.h"
 
@@ -371,3 +372,153 @@ static bool subpixel_kernel(const KernelCall *kc, char **err)
 
 KERNEL_CPU_VIA(DEPTH_TO_SPACE, subpixel_kernel)
 KERNEL_CPU_VIA(SPACE_TO_DEPTH, subpixel_kernel)
+
+/* ---- where ---------------------------------------------------------------- */
+
+/* where(cond, x, y): the three operands broadcast against the result
+ * (numpy's rule) and cond counts as true when nonzero. The output is walked
+ * in runs along its last axis, like the binary operators; a one-byte cond
+ * (bool, int8, uint8) and an element of 1, 2, 4 or 8 bytes, every real
+ * case, take a typed loop that reads both candidates and selects (which
+ * vectorises); any other pair copies the chosen element's bytes. */
+typedef void (*WhereLoop)(const void *c, int64_t sc, const void *x, int64_t sx, const void *y,
+			  int64_t sy, void *out, int64_t n, const KernelCall *kc);
+
+#define DEFINE_WHERE_LOOP(NAME, T)                                                               \
+	static void NAME(const void *pc, int64_t sc, const void *px, int64_t sx, const void *py, \
+			 int64_t sy, void *po, int64_t n, const KernelCall *kc)                  \
+	{                                                                                        \
+		const uint8_t *restrict c = pc;                                                  \
+		const T *restrict x = px;                                                        \
+		const T *restrict y = py;                                                        \
+		T *restrict o = po;                                                              \
+		(void)kc;                                                                        \
+		if (sc == 1 && sx == 1 && sy == 1) {                                             \
+			for (int64_t i = 0; i < n; i++) {                                        \
+				T a = x[i], b = y[i];                                            \
+				o[i] = c[i] ? a : b;                                             \
+			}                                                                        \
+		} else {                                                                         \
+			for (int64_t i = 0; i < n; i++) {                                        \
+				T a = x[i * sx], b = y[i * sy];                                  \
+				o[i] = c[i * sc] ? a : b;                                        \
+			}                                                                        \
+		}                                                                                \
+	}
+DEFINE_WHERE_LOOP(where_1, uint8_t)
+DEFINE_WHERE_LOOP(where_2, uint16_t)
+DEFINE_WHERE_LOOP(where_4, uint32_t)
+DEFINE_WHERE_LOOP(where_8, uint64_t)
+
+/* Any cond dtype, any element size: the chosen element's bytes. */
+static void where_any(const void *pc, int64_t sc, const void *px, int64_t sx, const void *py,
+		      int64_t sy, void *po, int64_t n, const KernelCall *kc)
+{
+	const KernelTensor *c = &kc->in[0];
+	size_t esize = dtype_size(kc->out[0].dtype);
+	int64_t c0 = ((const char *)pc - (const char *)c->data) / (int64_t)dtype_size(c->dtype);
+	for (int64_t i = 0; i < n; i++) {
+		int64_t k = c0 + i * sc;
+		bool take_x = dtype_is_float(c->dtype) ? load_double(c->data, c->dtype, k) != 0
+						       : load_int(c->data, c->dtype, k) != 0;
+		memcpy((char *)po + i * (int64_t)esize,
+		       take_x ? (const char *)px + i * sx * (int64_t)esize
+			      : (const char *)py + i * sy * (int64_t)esize,
+		       esize);
+	}
+}
+
+typedef struct WhereJob {
+	const KernelCall *kc;
+	WhereLoop loop;
+	uint32_t ndim;
+	const int64_t *shape;
+	int64_t *stride[3]; /* element stride of each operand per output axis */
+	size_t esize[3];    /* cond's element size, then the values' */
+} WhereJob;
+
+static void where_range(void *vjob, int64_t begin, int64_t end)
+{
+	WhereJob *job = vjob;
+	const KernelCall *kc = job->kc;
+	uint32_t nd = job->ndim, last = nd - 1;
+	int64_t small[8], *idx = nd <= 8 ? small : xmalloc(nd * sizeof(int64_t));
+	int64_t off[3] = {0, 0, 0}, rest = begin, pos = begin;
+	const char *base[3] = {kc->in[0].data, kc->in[1].data, kc->in[2].data};
+	char *out = kc->out[0].data;
+	for (uint32_t i = nd; i-- > 0;) {
+		idx[i] = rest % job->shape[i];
+		rest /= job->shape[i];
+		for (int k = 0; k < 3; k++)
+			off[k] += idx[i] * job->stride[k][i];
+	}
+	while (pos < end) {
+		int64_t len = job->shape[last] - idx[last];
+		if (len > end - pos)
+			len = end - pos;
+		job->loop(base[0] + off[0] * (int64_t)job->esize[0], job->stride[0][last],
+			  base[1] + off[1] * (int64_t)job->esize[1], job->stride[1][last],
+			  base[2] + off[2] * (int64_t)job->esize[2], job->stride[2][last],
+			  out + pos * (int64_t)job->esize[1], len, kc);
+		pos += len;
+		idx[last] += len;
+		for (int k = 0; k < 3; k++)
+			off[k] += len * job->stride[k][last];
+		for (uint32_t i = last; i > 0 && idx[i] == job->shape[i]; i--) {
+			for (int k = 0; k < 3; k++)
+				off[k] += job->stride[k][i - 1] - idx[i] * job->stride[k][i];
+			idx[i] = 0;
+			idx[i - 1]++;
+		}
+	}
+	if (idx != small)
+		free(idx);
+}
+
+bool kernel_cpu_WHERE(const KernelCall *kc, char **err)
+{
+	const KernelTensor *out = &kc->out[0];
+	int64_t one = 1;
+	WhereJob job;
+	(void)err;
+	if (out->count == 0)
+		return true;
+	job.kc = kc;
+	/* a scalar result is one run of one element */
+	job.ndim = out->ndim ? out->ndim : 1;
+	job.shape = out->ndim ? out->shape : &one;
+	job.esize[0] = dtype_size(kc->in[0].dtype);
+	job.esize[1] = job.esize[2] = dtype_size(out->dtype);
+	job.loop = where_any;
+	if (job.esize[0] == 1 && dtype_is_float(kc->in[0].dtype) == false) {
+		switch (job.esize[1]) {
+		case 1:
+			job.loop = where_1;
+			break;
+		case 2:
+			job.loop = where_2;
+			break;
+		case 4:
+			job.loop = where_4;
+			break;
+		case 8:
+			job.loop = where_8;
+			break;
+		}
+	}
+	for (int k = 0; k < 3; k++) {
+		const KernelTensor *t = &kc->in[k];
+		int64_t stride = 1;
+		job.stride[k] = xcalloc(job.ndim, sizeof(int64_t));
+		/* right-aligned: operand axis j is output axis j + nd - t->ndim */
+		for (uint32_t j = t->ndim; j-- > 0;) {
+			uint32_t axis = j + out->ndim - t->ndim;
+			job.stride[k][axis] = t->shape[j] == 1 ? 0 : stride;
+			stride *= t->shape[j];
+		}
+	}
+	kernel_parallel_for(out->count, GRAIN_ELEMENTWISE, where_range, &job);
+	for (int k = 0; k < 3; k++)
+		free(job.stride[k]);
+	return true;
+}

@@ -507,8 +507,8 @@ bool kernel_cpu_supports(OpKind op, DType dtype)
 /* ---- the table ------------------------------------------------------------- */
 
 static const KernelFn kernel_cpu_table[OP_COUNT] = {
-#define OP(id, name, min_args, max_args, schema) [OP_##id] = kernel_cpu_##id,
-#define OP_PLAN(id, name, min_args, max_args, schema) /* no kernel */
+#define OP(id, family, name, min_args, max_args, schema) [OP_##id] = kernel_cpu_##id,
+#define OP_PLAN(id, family, name, min_args, max_args, schema) /* no kernel */
 #include "ops.def"
 #undef OP_PLAN
 #undef OP

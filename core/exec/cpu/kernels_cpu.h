@@ -21,9 +21,9 @@
 #include "util.h"
 
 /* One kernel per operator, in the file of its family. */
-#define OP(id, name, min_args, max_args, schema) \
+#define OP(id, family, name, min_args, max_args, schema) \
 	bool kernel_cpu_##id(const KernelCall *kc, char **err);
-#define OP_PLAN(id, name, min_args, max_args, schema) /* no kernel */
+#define OP_PLAN(id, family, name, min_args, max_args, schema) /* no kernel */
 #include "ops.def"
 #undef OP_PLAN
 #undef OP

@@ -2,10 +2,10 @@
  * kernels_cuda.h - what the CUDA kernels of core/exec/cuda/ and the cuda
  * backend (exec_cuda.cu) share.
  *
- * Each family file defines the kernels kernel_cuda_ID its list in
- * cuda_ops.h names (declared below from those lists; the backend's table
- * takes them in ops.def order, so an operator without an entry does not
- * compile, and cuda_ops.c makes the same check in builds without nvcc).
+ * Each family file cuda_FAMILY.cu defines the kernels kernel_cuda_ID of
+ * the operators ops.def puts in FAMILY (declared below from ops.def; the
+ * backend's table takes them in ops.def order, so an operator without its
+ * kernel does not link, and tests/op-families checks the file).
  * Everything here is C++ and sees the IR only through kernels.h and
  * exec.h. Error strings returned through `char **err` are the caller's.
  */
@@ -27,8 +27,6 @@ extern "C" {
 #include "exec.h"
 }
 
-#include "cuda_ops.h"
-
 /* One device's stream, cuBLAS handle and staging buffers (exec_cuda.cu). */
 struct CudaState {
 	int id;
@@ -43,11 +41,13 @@ struct CudaState {
 	size_t scratch_bytes;
 };
 
-/* One kernel per operator, in the file its cuda_ops.h list names. */
-#define CUDA_DECLARE_KERNEL(id) \
+/* One kernel per operator of ops.def, in cuda_FAMILY.cu of its family. */
+#define OP(id, family, name, min_args, max_args, schema) \
 	bool kernel_cuda_##id(CudaState *s, const KernelCall *kc, char **err);
-CUDA_OPS(CUDA_DECLARE_KERNEL)
-#undef CUDA_DECLARE_KERNEL
+#define OP_PLAN(id, family, name, min_args, max_args, schema) /* no kernel */
+#include "ops.def"
+#undef OP_PLAN
+#undef OP
 
 /* ---- errors (exec_cuda.cu) ------------------------------------------------------ */
 

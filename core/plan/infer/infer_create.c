@@ -1,7 +1,7 @@
 /*
  * infer_create.c - the type relations of the transforms that create a
  * tensor from attributes and scalars: full, full_like, arange and
- * meshgrid (zeros and ones live in infer_fill.c).
+ * one_hot (zeros and ones live in infer_fill.c).
  *
  * They follow TVM 0.14's relations (src/relay/op/tensor/transform.cc).
  */
@@ -156,59 +156,44 @@ Type *infer_op_ARANGE(OpTypeContext *ctx)
 	return type_tensor(ir_data_arena(ctx->module), dt, 1, &n);
 }
 
-/* meshgrid((t0, t1, ...), indexing="ij"): scalars or 1-D tensors of one
- * dtype; a tuple of as many grids, each shaped by their lengths (the first
- * two swapped for "xy"). */
-Type *infer_op_MESHGRID(OpTypeContext *ctx)
+/* one_hot(indices, on_value, off_value, depth=1, axis=-1, dtype): a new
+ * axis of `depth` at axis (-1: last); the dtype, which TVM's frontends
+ * always give, defaults to on_value's. */
+Type *infer_op_ONE_HOT(OpTypeContext *ctx)
 {
-	Type *t = ctx->arg_types[0], *grid, *r;
-	const char *indexing;
-	uint32_t nf;
+	Type *idx = infer_tensor_arg(ctx, 0), *on, *off, *r;
+	int64_t depth, axis, nd;
+	DType dt;
 	DimBuf buf;
 	int64_t *dims;
-	Type **fields;
-	if (!is_tensor_tuple(t)) {
-		infer_op_error(ctx, "'meshgrid' expects a non-empty tuple of tensors, got %s",
-			       infer_tname(ctx, t));
+	uint32_t k = 0;
+	if (!idx || !(on = infer_tensor_arg(ctx, 1)) || !(off = infer_tensor_arg(ctx, 2)) ||
+	    !infer_attr_int(ctx, "depth", 1, &depth, NULL) ||
+	    !infer_attr_int(ctx, "axis", -1, &axis, NULL) ||
+	    !infer_attr_dtype(ctx, "dtype", on->u.tensor.dtype, &dt))
+		return NULL;
+	nd = idx->u.tensor.ndim;
+	if (on->u.tensor.ndim != 0 || off->u.tensor.ndim != 0) {
+		infer_op_error(ctx,
+			       "'one_hot' on_value and off_value must be scalars, got %s and %s",
+			       infer_tname(ctx, on), infer_tname(ctx, off));
 		return NULL;
 	}
-	if (!infer_attr_string(ctx, "indexing", &indexing))
-		return NULL;
-	if (indexing && strcmp(indexing, "ij") != 0 && strcmp(indexing, "xy") != 0) {
-		infer_op_error(ctx, "'meshgrid' indexing must be \"ij\" or \"xy\", got \"%s\"",
-			       indexing);
+	if (depth <= 0) {
+		infer_op_error(ctx, "'one_hot' depth %lld must be positive", (long long)depth);
 		return NULL;
 	}
-	nf = t->u.tuple.nfields;
-	if (nf > INFER_MAX_NDIM) {
-		infer_op_error(ctx, "'meshgrid' of more than %d tensors", INFER_MAX_NDIM);
+	if (axis == -1)
+		axis = nd;
+	if (axis < 0 || axis > nd || nd >= INFER_MAX_NDIM) {
+		infer_op_error(ctx, "'one_hot' axis %lld is out of range for %s", (long long)axis,
+			       infer_tname(ctx, idx));
 		return NULL;
 	}
-	dims = dims_alloc(&buf, nf);
-	for (uint32_t j = 0; j < nf; j++) {
-		const Type *f = t->u.tuple.fields[j];
-		if (f->u.tensor.dtype != t->u.tuple.fields[0]->u.tensor.dtype ||
-		    f->u.tensor.ndim > 1) {
-			infer_op_error(ctx,
-				       "'meshgrid' expects scalars or 1-D tensors of one dtype, "
-				       "got %s",
-				       infer_tname(ctx, t));
-			dims_release(&buf);
-			return NULL;
-		}
-		dims[j] = f->u.tensor.ndim ? f->u.tensor.dims[0] : 1;
-	}
-	if (indexing && strcmp(indexing, "xy") == 0 && nf >= 2) {
-		int64_t d = dims[0];
-		dims[0] = dims[1];
-		dims[1] = d;
-	}
-	grid = infer_result(ctx, t->u.tuple.fields[0]->u.tensor.dtype, nf, dims, NULL, NULL);
+	dims = dims_alloc(&buf, (size_t)nd + 1);
+	for (int64_t i = 0; i <= nd; i++)
+		dims[i] = i == axis ? depth : idx->u.tensor.dims[k++];
+	r = infer_result(ctx, dt, (uint32_t)nd + 1, dims, NULL, NULL);
 	dims_release(&buf);
-	fields = xmalloc(nf * sizeof(Type *));
-	for (uint32_t j = 0; j < nf; j++)
-		fields[j] = grid;
-	r = type_tuple(ir_data_arena(ctx->module), nf, fields);
-	free(fields);
 	return r;
 }

@@ -1,43 +1,13 @@
 /*
  * infer_elementwise.c - the type relations of the elementwise operators:
  * the binary ops with numpy broadcasting (arithmetic of one dtype, and the
- * comparisons, whose result is bool), where (a three-way broadcast),
- * nn.bias_add (a broadcast add along one axis), the unary ops, clip, the
- * casts (cast, cast_like, reinterpret) and the fixed-point multiplications.
+ * comparisons, whose result is bool), nn.bias_add (a broadcast add
+ * along one axis), the unary ops, clip, the casts (cast, cast_like) and the fixed-point multiplications.
  *
  * A result equal to an operand's type is that operand's Type pointer, so a
  * chain of a million elementwise ops allocates no types at all.
  */
 #include "infer_ops.h"
-
-/* The numpy broadcast of a's and b's shapes, of dtype dt: a or b when it is
- * that type, else a new one. A mismatch is reported naming the op and both
- * types. */
-static Type *broadcast_types(OpTypeContext *ctx, Type *a, Type *b, DType dt)
-{
-	Type *r;
-	DimBuf buf;
-	int64_t *dims;
-	uint32_t na = a->u.tensor.ndim, nb = b->u.tensor.ndim, n;
-	if (type_equal(a, b) && a->u.tensor.dtype == dt)
-		return a;
-	n = na > nb ? na : nb;
-	dims = dims_alloc(&buf, n);
-	for (uint32_t k = 1; k <= n; k++) {
-		int64_t da = k <= na ? a->u.tensor.dims[na - k] : 1;
-		int64_t db = k <= nb ? b->u.tensor.dims[nb - k] : 1;
-		if (!infer_broadcast_dim(da, db, &dims[n - k])) {
-			infer_op_error(ctx, "cannot broadcast operands of '%s': %s and %s",
-				       infer_op_name(ctx), infer_tname(ctx, a),
-				       infer_tname(ctx, b));
-			dims_release(&buf);
-			return NULL;
-		}
-	}
-	r = infer_result(ctx, dt, n, dims, a, b);
-	dims_release(&buf);
-	return r;
-}
 
 /* add, power, floor_mod...: two tensors of one dtype, broadcast. */
 static Type *infer_broadcast(OpTypeContext *ctx)
@@ -45,7 +15,7 @@ static Type *infer_broadcast(OpTypeContext *ctx)
 	Type *a, *b;
 	if (!infer_tensor_pair(ctx, &a, &b) || !infer_same_dtype(ctx, a, b))
 		return NULL;
-	return broadcast_types(ctx, a, b, a->u.tensor.dtype);
+	return infer_broadcast_types(ctx, a, b, a->u.tensor.dtype);
 }
 
 /* Which dtypes a logical or bitwise op takes (TVM's tir: logical ops want
@@ -72,7 +42,7 @@ static Type *infer_broadcast_of(OpTypeContext *ctx, bool (*ok)(DType), const cha
 			       what, infer_tname(ctx, a), infer_tname(ctx, b));
 		return NULL;
 	}
-	return broadcast_types(ctx, a, b, a->u.tensor.dtype);
+	return infer_broadcast_types(ctx, a, b, a->u.tensor.dtype);
 }
 
 /* A unary op whose operand must satisfy ok(dtype), named `what`. */
@@ -102,7 +72,7 @@ static Type *infer_compare(OpTypeContext *ctx)
 	Type *a, *b;
 	if (!infer_tensor_pair(ctx, &a, &b) || !infer_same_dtype(ctx, a, b))
 		return NULL;
-	return broadcast_types(ctx, a, b, DT_BOOL);
+	return infer_broadcast_types(ctx, a, b, DT_BOOL);
 }
 
 Type *infer_op_ADD(OpTypeContext *ctx)
@@ -375,18 +345,6 @@ Type *infer_op_ISFINITE(OpTypeContext *ctx)
 	return infer_unary_test(ctx);
 }
 
-/* where(condition, x, y): TVM's WhereRel. x and y share a dtype and
- * broadcast together, then with the condition; the condition may be of any
- * dtype (a non-zero element selects x). */
-Type *infer_op_WHERE(OpTypeContext *ctx)
-{
-	Type *c = infer_tensor_arg(ctx, 0), *x, *y, *xy;
-	if (!c || !(x = infer_tensor_arg(ctx, 1)) || !(y = infer_tensor_arg(ctx, 2)) ||
-	    !infer_same_dtype(ctx, x, y) || !(xy = broadcast_types(ctx, x, y, x->u.tensor.dtype)))
-		return NULL;
-	return broadcast_types(ctx, c, xy, xy->u.tensor.dtype);
-}
-
 Type *infer_op_NEGATIVE(OpTypeContext *ctx)
 {
 	return infer_unary(ctx, false);
@@ -400,12 +358,6 @@ Type *infer_op_EXP(OpTypeContext *ctx)
 Type *infer_op_ERF(OpTypeContext *ctx)
 {
 	return infer_unary(ctx, true);
-}
-
-/* copy: TVM's IdentityRel, any dtype. */
-Type *infer_op_COPY(OpTypeContext *ctx)
-{
-	return infer_unary(ctx, false);
 }
 
 Type *infer_op_LOG(OpTypeContext *ctx)
@@ -490,32 +442,6 @@ Type *infer_op_CAST_LIKE(OpTypeContext *ctx)
 	if (!infer_tensor_pair(ctx, &x, &like))
 		return NULL;
 	return infer_result(ctx, like->u.tensor.dtype, x->u.tensor.ndim, x->u.tensor.dims, x, like);
-}
-
-/* reinterpret(x, dtype): TVM's CastRel; the bits are kept, so both dtypes
- * must have one element size (tir's reinterpret checks it). */
-Type *infer_op_REINTERPRET(OpTypeContext *ctx)
-{
-	Type *x = infer_tensor_arg(ctx, 0);
-	const char *s;
-	DType dt;
-	if (!x || !infer_attr_string(ctx, "dtype", &s))
-		return NULL;
-	if (!s || !*s) {
-		infer_op_error(ctx, "'reinterpret' needs a dtype attribute");
-		return NULL;
-	}
-	if (!infer_attr_dtype(ctx, "dtype", x->u.tensor.dtype, &dt))
-		return NULL;
-	if (dtype_size(dt) != dtype_size(x->u.tensor.dtype)) {
-		infer_op_error(ctx,
-			       "'reinterpret' cannot reinterpret %s as %s: elements of %zu and "
-			       "%zu bytes",
-			       infer_tname(ctx, x), dtype_name(dt), dtype_size(x->u.tensor.dtype),
-			       dtype_size(dt));
-		return NULL;
-	}
-	return infer_result(ctx, dt, x->u.tensor.ndim, x->u.tensor.dims, x, NULL);
 }
 
 /* fixed_point_multiply(x, multiplier, shift): TVM's IdentityRel; both

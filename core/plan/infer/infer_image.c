@@ -1,7 +1,8 @@
 /*
  * infer_image.c - the type relations of the image.* operators:
  * image.resize1d/2d/3d, image.crop_and_resize, image.dilation2d,
- * image.affine_grid and image.grid_sample, after TVM 0.14's
+ * image.affine_grid, image.grid_sample and the resamplings nn.upsampling
+ * and nn.upsampling3d, after TVM 0.14's
  * src/relay/op/image/.
  *
  * Data layouts are permutations of NCW, NCHW or NCDHW, as TVM's relations
@@ -10,6 +11,8 @@
  * dimension.
  */
 #include "infer_ops.h"
+
+#include <math.h>
 
 /* An attribute holding exactly n positive ints (a required output size);
  * out gets them. */
@@ -241,4 +244,80 @@ Type *infer_op_GRID_SAMPLE(OpTypeContext *ctx)
 	for (uint32_t i = 0; i < rank; i++)
 		dims[pos[2 + i]] = g->u.tensor.dims[2 + i];
 	return infer_result(ctx, x->u.tensor.dtype, nd, dims, x, NULL);
+}
+
+/* round(d * scale), TVM's output extent of an upsampling; `?` stays. */
+static bool scaled_extent(OpTypeContext *ctx, const char *which, int64_t d, double scale,
+			  int64_t *out)
+{
+	double v;
+	if (!dim_known(d)) {
+		*out = DIM_ANY;
+		return true;
+	}
+	v = round((double)d * scale);
+	if (!(v >= 0 && v < 9.0e18)) {
+		infer_op_error(ctx, "'%s' output %s overflows", infer_op_name(ctx), which);
+		return false;
+	}
+	*out = (int64_t)v;
+	return true;
+}
+
+/* A scale attribute: a positive number, 1 when absent. */
+static bool scale_attr(OpTypeContext *ctx, const char *name, double *out)
+{
+	if (!infer_attr_number(ctx, name, 1, out))
+		return false;
+	if (*out > 0 && isfinite(*out))
+		return true;
+	infer_op_error(ctx, "'%s' attribute %s=%g must be positive", infer_op_name(ctx), name,
+		       *out);
+	return false;
+}
+
+/* nn.upsampling: NCHW (or a permutation of it) with H and W scaled. */
+Type *infer_op_UPSAMPLING(OpTypeContext *ctx)
+{
+	static const char *const methods[] = {"nearest_neighbor", "bilinear", "bicubic", NULL};
+	Type *x = infer_tensor_arg(ctx, 0);
+	int pos[4];
+	double sh, sw;
+	bool align;
+	const char *method;
+	int64_t dims[4];
+	if (!x || !infer_layout_axes(ctx, "layout", "NCHW", x, pos) ||
+	    !scale_attr(ctx, "scale_h", &sh) || !scale_attr(ctx, "scale_w", &sw) ||
+	    !infer_attr_choice(ctx, "method", "nearest_neighbor", methods, &method) ||
+	    !infer_attr_bool(ctx, "align_corners", false, &align))
+		return NULL;
+	memcpy(dims, x->u.tensor.dims, sizeof dims);
+	if (!scaled_extent(ctx, "height", dims[pos[2]], sh, &dims[pos[2]]) ||
+	    !scaled_extent(ctx, "width", dims[pos[3]], sw, &dims[pos[3]]))
+		return NULL;
+	return infer_result(ctx, x->u.tensor.dtype, 4, dims, x, NULL);
+}
+
+/* nn.upsampling3d: NCDHW (or a permutation of it) with D, H and W scaled. */
+Type *infer_op_UPSAMPLING3D(OpTypeContext *ctx)
+{
+	static const char *const methods[] = {"nearest_neighbor", "trilinear", NULL};
+	static const char *const modes[] = {"half_pixel", "align_corners", "asymmetric", NULL};
+	Type *x = infer_tensor_arg(ctx, 0);
+	int pos[5];
+	double sd, sh, sw;
+	const char *method, *mode;
+	int64_t dims[5];
+	if (!x || !infer_layout_axes(ctx, "layout", "NCDHW", x, pos) ||
+	    !scale_attr(ctx, "scale_d", &sd) || !scale_attr(ctx, "scale_h", &sh) ||
+	    !scale_attr(ctx, "scale_w", &sw) ||
+	    !infer_attr_choice(ctx, "method", "nearest_neighbor", methods, &method) ||
+	    !infer_attr_choice(ctx, "coordinate_transformation_mode", "half_pixel", modes, &mode))
+		return NULL;
+	memcpy(dims, x->u.tensor.dims, sizeof dims);
+	if (!scaled_extent(ctx, "depth", dims[pos[2]], sd, &dims[pos[2]]) ||
+	    !scaled_extent(ctx, "height", dims[pos[3]], sh, &dims[pos[3]]) ||
+	    !scaled_extent(ctx, "width", dims[pos[4]], sw, &dims[pos[4]]))
+		return NULL;
+	return infer_result(ctx, x->u.tensor.dtype, 5, dims, x, NULL);
 }

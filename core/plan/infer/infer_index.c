@@ -1,8 +1,7 @@
 /*
  * infer_index.c - the type relations of the transforms that read or write
  * a tensor at computed positions: gather, gather_nd, scatter_elements,
- * scatter_nd, adv_index, one_hot, sequence_mask, matrix_set_diag,
- * sparse_to_dense, argwhere, unravel_index, strided_set and the sparse
+ * scatter_nd, adv_index, sparse_to_dense, argwhere, strided_set and the sparse
  * helpers sparse_fill_empty_rows and sparse_reshape.
  *
  * They follow TVM 0.14's relations (src/relay/op/tensor/transform.cc) with
@@ -12,15 +11,6 @@
 
 #include <stdlib.h>
 #include <string.h>
-
-static bool need_int_indices(OpTypeContext *ctx, const Type *idx)
-{
-	if (is_int_tensor(idx))
-		return true;
-	infer_op_error(ctx, "'%s' indices must be integers, got %s", infer_op_name(ctx),
-		       infer_tname(ctx, idx));
-	return false;
-}
 
 /* A string attribute that must be absent or one of the NULL-terminated
  * choices. */
@@ -46,7 +36,7 @@ Type *infer_op_GATHER(OpTypeContext *ctx)
 	int64_t axis;
 	bool present;
 	uint32_t ndim;
-	if (!data || !(idx = infer_tensor_arg(ctx, 1)) || !need_int_indices(ctx, idx) ||
+	if (!data || !(idx = infer_tensor_arg(ctx, 1)) || !infer_need_int_indices(ctx, idx) ||
 	    !infer_attr_int(ctx, "axis", 0, &axis, &present))
 		return NULL;
 	if (!present) {
@@ -81,7 +71,7 @@ Type *infer_op_GATHER_ND(OpTypeContext *ctx)
 	DimBuf buf;
 	int64_t *dims;
 	uint32_t k = 0;
-	if (!data || !(idx = infer_tensor_arg(ctx, 1)) || !need_int_indices(ctx, idx) ||
+	if (!data || !(idx = infer_tensor_arg(ctx, 1)) || !infer_need_int_indices(ctx, idx) ||
 	    !infer_attr_int(ctx, "batch_dims", 0, &batch_dims, NULL) ||
 	    !infer_attr_int(ctx, "index_rank", 0, &index_rank, &has_rank))
 		return NULL;
@@ -130,7 +120,7 @@ Type *infer_op_SCATTER_ELEMENTS(OpTypeContext *ctx)
 	Type *data = infer_tensor_arg(ctx, 0), *idx, *upd;
 	int64_t axis;
 	if (!data || !(idx = infer_tensor_arg(ctx, 1)) || !(upd = infer_tensor_arg(ctx, 2)) ||
-	    !need_int_indices(ctx, idx) || !infer_attr_int(ctx, "axis", 0, &axis, NULL) ||
+	    !infer_need_int_indices(ctx, idx) || !infer_attr_int(ctx, "axis", 0, &axis, NULL) ||
 	    !infer_normalize_axis(ctx, axis, data, &axis) ||
 	    !attr_choice(ctx, "reduction", reductions))
 		return NULL;
@@ -145,7 +135,7 @@ Type *infer_op_SCATTER_ND(OpTypeContext *ctx)
 	Type *data = infer_tensor_arg(ctx, 0), *idx, *upd;
 	int64_t m, nd, k;
 	if (!data || !(idx = infer_tensor_arg(ctx, 1)) || !(upd = infer_tensor_arg(ctx, 2)) ||
-	    !need_int_indices(ctx, idx) || !attr_choice(ctx, "mode", modes))
+	    !infer_need_int_indices(ctx, idx) || !attr_choice(ctx, "mode", modes))
 		return NULL;
 	if (idx->u.tensor.ndim == 0 || !dim_known(idx->u.tensor.dims[0])) {
 		infer_op_error(ctx,
@@ -220,137 +210,6 @@ done:
 	return r;
 }
 
-/* one_hot(indices, on_value, off_value, depth=1, axis=-1, dtype): a new
- * axis of `depth` at axis (-1: last); the dtype, which TVM's frontends
- * always give, defaults to on_value's. */
-Type *infer_op_ONE_HOT(OpTypeContext *ctx)
-{
-	Type *idx = infer_tensor_arg(ctx, 0), *on, *off, *r;
-	int64_t depth, axis, nd;
-	DType dt;
-	DimBuf buf;
-	int64_t *dims;
-	uint32_t k = 0;
-	if (!idx || !(on = infer_tensor_arg(ctx, 1)) || !(off = infer_tensor_arg(ctx, 2)) ||
-	    !infer_attr_int(ctx, "depth", 1, &depth, NULL) ||
-	    !infer_attr_int(ctx, "axis", -1, &axis, NULL) ||
-	    !infer_attr_dtype(ctx, "dtype", on->u.tensor.dtype, &dt))
-		return NULL;
-	nd = idx->u.tensor.ndim;
-	if (on->u.tensor.ndim != 0 || off->u.tensor.ndim != 0) {
-		infer_op_error(ctx,
-			       "'one_hot' on_value and off_value must be scalars, got %s and %s",
-			       infer_tname(ctx, on), infer_tname(ctx, off));
-		return NULL;
-	}
-	if (depth <= 0) {
-		infer_op_error(ctx, "'one_hot' depth %lld must be positive", (long long)depth);
-		return NULL;
-	}
-	if (axis == -1)
-		axis = nd;
-	if (axis < 0 || axis > nd || nd >= INFER_MAX_NDIM) {
-		infer_op_error(ctx, "'one_hot' axis %lld is out of range for %s", (long long)axis,
-			       infer_tname(ctx, idx));
-		return NULL;
-	}
-	dims = dims_alloc(&buf, (size_t)nd + 1);
-	for (int64_t i = 0; i <= nd; i++)
-		dims[i] = i == axis ? depth : idx->u.tensor.dims[k++];
-	r = infer_result(ctx, dt, (uint32_t)nd + 1, dims, NULL, NULL);
-	dims_release(&buf);
-	return r;
-}
-
-/* sequence_mask(data, valid_length, mask_value=0, axis=0): data's type;
- * valid_length 1-D over the batch axis 1 - axis. */
-Type *infer_op_SEQUENCE_MASK(OpTypeContext *ctx)
-{
-	Type *data = infer_tensor_arg(ctx, 0), *len;
-	int64_t axis;
-	const AttrValue *v;
-	if (!data || !(len = infer_tensor_arg(ctx, 1)) ||
-	    !infer_attr_int(ctx, "axis", 0, &axis, NULL))
-		return NULL;
-	v = infer_attr_value(ctx, "mask_value");
-	if (v && v->kind != ATTR_FLOAT && v->kind != ATTR_INT) {
-		infer_op_error(ctx, "'sequence_mask' attribute 'mask_value' must be a number");
-		return NULL;
-	}
-	if (axis != 0 && axis != 1) {
-		infer_op_error(ctx, "'sequence_mask' axis must be 0 or 1, got %lld",
-			       (long long)axis);
-		return NULL;
-	}
-	if (data->u.tensor.ndim < 2) {
-		infer_op_error(ctx, "'sequence_mask' expects at least two dimensions, got %s",
-			       infer_tname(ctx, data));
-		return NULL;
-	}
-	if (len->u.tensor.ndim != 1 ||
-	    !dim_match(len->u.tensor.dims[0], data->u.tensor.dims[1 - axis])) {
-		infer_op_error(ctx,
-			       "'sequence_mask' valid_length must be 1-D as long as axis %lld of "
-			       "%s, got %s",
-			       (long long)(1 - axis), infer_tname(ctx, data),
-			       infer_tname(ctx, len));
-		return NULL;
-	}
-	return data;
-}
-
-/* matrix_set_diag(input, diagonal, k1=0, k2=0, ...): input's type; the
- * diagonal holds diagonals k1..k2 of the innermost matrices, each as long
- * as the longest of them. */
-Type *infer_op_MATRIX_SET_DIAG(OpTypeContext *ctx)
-{
-	Type *in = infer_tensor_arg(ctx, 0), *diag;
-	int64_t k1, k2, rows, cols, len;
-	uint32_t in_n, dn;
-	bool b;
-	if (!in || !(diag = infer_tensor_arg(ctx, 1)) || !infer_same_dtype(ctx, in, diag) ||
-	    !infer_attr_int(ctx, "k1", 0, &k1, NULL) || !infer_attr_int(ctx, "k2", 0, &k2, NULL) ||
-	    !infer_attr_bool(ctx, "super_diag_right_align", true, &b) ||
-	    !infer_attr_bool(ctx, "sub_diag_right_align", false, &b))
-		return NULL;
-	if (k2 < k1) {
-		infer_op_error(ctx, "'matrix_set_diag' k2 %lld is less than k1 %lld", (long long)k2,
-			       (long long)k1);
-		return NULL;
-	}
-	in_n = in->u.tensor.ndim;
-	dn = diag->u.tensor.ndim;
-	if (in_n < 2 || dn < 1 || dn > in_n)
-		goto mismatch;
-	rows = in->u.tensor.dims[in_n - 2];
-	cols = in->u.tensor.dims[in_n - 1];
-	if ((dim_known(rows) && rows <= -k1) || (dim_known(cols) && cols <= k2)) {
-		infer_op_error(ctx, "'matrix_set_diag' diagonals %lld to %lld are outside %s",
-			       (long long)k1, (long long)k2, infer_tname(ctx, in));
-		return NULL;
-	}
-	for (uint32_t i = 0; i + 2 < dn; i++)
-		if (!dim_match(in->u.tensor.dims[i], diag->u.tensor.dims[i]))
-			goto mismatch;
-	if (k1 != k2) {
-		if (dn < 2 || !dim_match(diag->u.tensor.dims[dn - 2], k2 - k1 + 1))
-			goto mismatch;
-	} else if (dn >= 2 && !dim_match(in->u.tensor.dims[dn - 2], diag->u.tensor.dims[dn - 2])) {
-		goto mismatch;
-	}
-	if (dim_known(rows) && dim_known(cols)) {
-		int64_t a = rows + (k2 > 0 ? k2 : 0), c = cols + (k1 < 0 ? -k1 : 0);
-		len = a <= c ? a : c;
-		if (!dim_match(diag->u.tensor.dims[dn - 1], len))
-			goto mismatch;
-	}
-	return in;
-mismatch:
-	infer_op_error(ctx, "'matrix_set_diag' diagonal %s does not fit %s with k1=%lld, k2=%lld",
-		       infer_tname(ctx, diag), infer_tname(ctx, in), (long long)k1, (long long)k2);
-	return NULL;
-}
-
 /* sparse_to_dense(indices, values, default_value, output_shape): the
  * output_shape, of values' dtype; integer indices of rank at most 3, values
  * of rank at most 2, a scalar default (TVM's checks). */
@@ -407,26 +266,6 @@ Type *infer_op_ARGWHERE(OpTypeContext *ctx)
 	dims[0] = DIM_ANY;
 	dims[1] = x->u.tensor.ndim;
 	return type_tensor(ir_data_arena(ctx->module), DT_INT32, 2, dims);
-}
-
-/* unravel_index(indices, shape): (len(shape), len(indices)) of indices'
- * dtype, the second dimension dropped for a scalar index. */
-Type *infer_op_UNRAVEL_INDEX(OpTypeContext *ctx)
-{
-	Type *idx = infer_tensor_arg(ctx, 0), *shape;
-	int64_t dims[2];
-	if (!idx || !(shape = infer_tensor_arg(ctx, 1)) || !need_int_indices(ctx, idx))
-		return NULL;
-	if (!is_int_tensor(shape) || shape->u.tensor.ndim != 1 || idx->u.tensor.ndim > 1) {
-		infer_op_error(ctx,
-			       "'unravel_index' expects indices of rank at most 1 and a 1-D "
-			       "integer shape, got %s and %s",
-			       infer_tname(ctx, idx), infer_tname(ctx, shape));
-		return NULL;
-	}
-	dims[0] = shape->u.tensor.dims[0];
-	dims[1] = idx->u.tensor.ndim ? idx->u.tensor.dims[0] : 0;
-	return infer_result(ctx, idx->u.tensor.dtype, idx->u.tensor.ndim ? 2 : 1, dims, NULL, NULL);
 }
 
 /* strided_set(data, v, begin, end, strides): data's type. */

@@ -1,6 +1,7 @@
 /*
- * infer_nn.c - the type relations of the matrix products (nn.dense and
- * nn.batch_matmul, with their out_dtype) and of nn.softmax.
+ * infer_nn.c - the type relations of the matrix products (nn.dense,
+ * nn.batch_matmul and nn.matmul, with their out_dtype) and of nn.softmax
+ * and nn.fast_softmax.
  */
 #include "infer_ops.h"
 
@@ -109,4 +110,71 @@ Type *infer_op_SOFTMAX(OpTypeContext *ctx)
 	    !infer_normalize_axis(ctx, axis, x, &axis))
 		return NULL;
 	return x;
+}
+
+Type *infer_op_FAST_SOFTMAX(OpTypeContext *ctx)
+{
+	return infer_op_SOFTMAX(ctx);
+}
+
+/* nn.matmul(a[..., M, K], b[K, N]) -> [..., M, N]; transpose_a reads a as
+ * [..., K, M], transpose_b b as [N, K] (both default false, unlike
+ * nn.dense); units, when given, is N. MatmulAttrs' auto_scheduler_rewritten_layout
+ * and meta_schedule_original_shape are members but not TVM_ATTR_FIELDs, so
+ * no text can set them. */
+Type *infer_op_MATMUL(OpTypeContext *ctx)
+{
+	Type *a, *b, *r;
+	bool ta, tb, has_units;
+	int64_t units, k, kb, n, *dims;
+	uint32_t nd;
+	DType out_dt;
+	DimBuf buf;
+	if (!infer_tensor_pair(ctx, &a, &b) || !infer_attr_bool(ctx, "transpose_a", false, &ta) ||
+	    !infer_attr_bool(ctx, "transpose_b", false, &tb) ||
+	    !infer_attr_int(ctx, "units", 0, &units, &has_units))
+		return NULL;
+	nd = a->u.tensor.ndim;
+	if (nd < (ta ? 2u : 1u)) {
+		infer_op_error(ctx,
+			       "'nn.matmul' expects a first operand of at least %u dimensions, "
+			       "got %s",
+			       ta ? 2u : 1u, infer_tname(ctx, a));
+		return NULL;
+	}
+	k = a->u.tensor.dims[ta ? nd - 2 : nd - 1];
+	if (b->u.tensor.ndim != 2) {
+		infer_op_error(ctx, "'nn.matmul' expects a 2-D second operand, got %s",
+			       infer_tname(ctx, b));
+		return NULL;
+	}
+	kb = b->u.tensor.dims[tb ? 1 : 0];
+	n = b->u.tensor.dims[tb ? 0 : 1];
+	if (!dim_match(k, kb)) {
+		infer_op_error(ctx,
+			       "'nn.matmul' reduction dimensions do not match: %s and %s "
+			       "(transpose_a=%s, transpose_b=%s)",
+			       infer_tname(ctx, a), infer_tname(ctx, b), ta ? "True" : "False",
+			       tb ? "True" : "False");
+		return NULL;
+	}
+	if (has_units) {
+		if (units < 0 || !dim_match(n, units)) {
+			infer_op_error(ctx, "'nn.matmul' attribute units=%lld does not match %s",
+				       (long long)units, infer_tname(ctx, b));
+			return NULL;
+		}
+		n = units;
+	}
+	if (!infer_same_dtype(ctx, a, b) ||
+	    !infer_attr_dtype(ctx, "out_dtype", a->u.tensor.dtype, &out_dt))
+		return NULL;
+	dims = dims_alloc(&buf, nd);
+	memcpy(dims, a->u.tensor.dims, nd * sizeof(int64_t));
+	if (ta)
+		dims[nd - 2] = a->u.tensor.dims[nd - 1];
+	dims[nd - 1] = n;
+	r = infer_result(ctx, out_dt, nd, dims, a, NULL);
+	dims_release(&buf);
+	return r;
 }

@@ -401,7 +401,7 @@ Type *infer_unary(OpTypeContext *ctx, bool need_float)
 /* ---- the table --------------------------------------------------------- */
 
 static const OpTypeRelation infer_relations[OP_COUNT] = {
-#define OP(id, name, min_args, max_args, schema) [OP_##id] = infer_op_##id,
+#define OP(id, family, name, min_args, max_args, schema) [OP_##id] = infer_op_##id,
 #include "ops.def"
 #undef OP
 };
@@ -414,8 +414,8 @@ OpTypeRelation infer_relation(OpKind op)
 
 /* ---- nn.*, image.*, vision.*, random.* ----------------------------------
  *
- * What the relations of infer_nn_norm.c, infer_nn_misc.c,
- * infer_nn_contrib.c, infer_window_nd.c, infer_image.c, infer_vision.c and
+ * What the relations of infer_norm.c, infer_nn_misc.c,
+ * infer_nn_contrib.c, infer_window.c, infer_image.c, infer_vision.c and
  * infer_random.c share: number, number-list, choice and pair-list
  * attributes, per-dimension lists and padding of any rank, and layouts
  * given as permutations of NCHW-like letters. */
@@ -600,4 +600,89 @@ bad:
 	infer_op_error(ctx, "'%s' does not support %s=\"%s\" (a permutation of %s is expected)",
 		       infer_op_name(ctx), name, s, dflt);
 	return false;
+}
+
+/* The numpy broadcast of a's and b's shapes, of dtype dt: a or b when it is
+ * that type, else a new one. A mismatch is reported naming the op and both
+ * types. */
+Type *infer_broadcast_types(OpTypeContext *ctx, Type *a, Type *b, DType dt)
+{
+	Type *r;
+	DimBuf buf;
+	int64_t *dims;
+	uint32_t na = a->u.tensor.ndim, nb = b->u.tensor.ndim, n;
+	if (type_equal(a, b) && a->u.tensor.dtype == dt)
+		return a;
+	n = na > nb ? na : nb;
+	dims = dims_alloc(&buf, n);
+	for (uint32_t k = 1; k <= n; k++) {
+		int64_t da = k <= na ? a->u.tensor.dims[na - k] : 1;
+		int64_t db = k <= nb ? b->u.tensor.dims[nb - k] : 1;
+		if (!infer_broadcast_dim(da, db, &dims[n - k])) {
+			infer_op_error(ctx, "cannot broadcast operands of '%s': %s and %s",
+				       infer_op_name(ctx), infer_tname(ctx, a),
+				       infer_tname(ctx, b));
+			dims_release(&buf);
+			return NULL;
+		}
+	}
+	r = infer_result(ctx, dt, n, dims, a, b);
+	dims_release(&buf);
+	return r;
+}
+
+/* Argument i must be the vector Tensor[(c), dtype of x]; `?` matches. */
+bool infer_channel_vector(OpTypeContext *ctx, uint32_t i, const Type *x, int64_t c)
+{
+	Type *v = infer_tensor_arg(ctx, i);
+	if (!v)
+		return false;
+	if (v->u.tensor.ndim == 1 && dim_match(v->u.tensor.dims[0], c) &&
+	    v->u.tensor.dtype == x->u.tensor.dtype)
+		return true;
+	infer_op_error(
+		ctx, "'%s' expects argument %u of type %s (the channel axis of %s), got %s",
+		infer_op_name(ctx), i + 1,
+		infer_tname(ctx, type_tensor(ir_data_arena(ctx->module), x->u.tensor.dtype, 1, &c)),
+		infer_tname(ctx, x), infer_tname(ctx, v));
+	return false;
+}
+
+bool infer_need_int_indices(OpTypeContext *ctx, const Type *idx)
+{
+	if (dtype_is_integer(idx->u.tensor.dtype))
+		return true;
+	infer_op_error(ctx, "'%s' indices must be integers, got %s", infer_op_name(ctx),
+		       infer_tname(ctx, idx));
+	return false;
+}
+
+/* Whether broadcasting `from` against (ndim, dims) gives (ndim, dims)
+ * itself: `from` has no more dimensions and each of them, right-aligned,
+ * is 1, equal, or unknown on either side. */
+bool infer_broadcasts_to(const Type *from, uint32_t ndim, const int64_t *dims)
+{
+	uint32_t fn = from->u.tensor.ndim;
+	if (fn > ndim)
+		return false;
+	for (uint32_t i = 0; i < fn; i++) {
+		int64_t f = from->u.tensor.dims[fn - 1 - i], d = dims[ndim - 1 - i];
+		if (f != 1 && !dim_match(f, d))
+			return false;
+	}
+	return true;
+}
+
+/* A `shape` attribute's dims; false after reporting a negative one. */
+bool infer_shape_attr_dims(OpTypeContext *ctx, const AttrValue *items, uint32_t n, int64_t *dims)
+{
+	for (uint32_t i = 0; i < n; i++) {
+		dims[i] = items[i].u.i;
+		if (dims[i] < 0) {
+			infer_op_error(ctx, "'%s' shape %s has a negative dimension",
+				       infer_op_name(ctx), infer_list_text(ctx, items, n));
+			return false;
+		}
+	}
+	return true;
 }

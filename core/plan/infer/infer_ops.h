@@ -23,7 +23,7 @@
 enum { INFER_MAX_NDIM = 1024, INFER_MAX_FIELDS = 1 << 16 };
 
 /* One relation per operator, in the file of its family. */
-#define OP(id, name, min_args, max_args, schema) Type *infer_op_##id(OpTypeContext *ctx);
+#define OP(id, family, name, min_args, max_args, schema) Type *infer_op_##id(OpTypeContext *ctx);
 #include "ops.def"
 #undef OP
 
@@ -152,10 +152,22 @@ bool infer_normalize_axis(OpTypeContext *ctx, int64_t axis, const Type *t, int64
  * against d gives d unless d is 1 (elementwise ops, nn.batch_matmul's
  * batch). */
 bool infer_broadcast_dim(int64_t a, int64_t b, int64_t *out);
+/* Helpers more than one family's relations share (infer_ops.c):
+ * the numpy broadcast of a's and b's shapes, of dtype dt (a or b when it
+ * is that type; a mismatch reported naming the op and both types); */
+Type *infer_broadcast_types(OpTypeContext *ctx, Type *a, Type *b, DType dt);
+/* whether broadcasting `from` against (ndim, dims) gives (ndim, dims); */
+bool infer_broadcasts_to(const Type *from, uint32_t ndim, const int64_t *dims);
+/* operand i is a vector of c elements of x's dtype (reported otherwise); */
+bool infer_channel_vector(OpTypeContext *ctx, uint32_t i, const Type *x, int64_t c);
+/* idx is a tensor of integers (reported otherwise); */
+bool infer_need_int_indices(OpTypeContext *ctx, const Type *idx);
+/* a shape attribute's n items as dims, each non-negative (reported). */
+bool infer_shape_attr_dims(OpTypeContext *ctx, const AttrValue *items, uint32_t n, int64_t *dims);
 
 /* ---- nn.*, image.*, vision.*, random.* --------------------------------
- * Shared by infer_nn_norm.c, infer_nn_misc.c, infer_nn_contrib.c,
- * infer_window_nd.c, infer_image.c, infer_vision.c and infer_random.c. */
+ * Shared by infer_norm.c, infer_nn_misc.c, infer_nn_contrib.c,
+ * infer_window.c, infer_image.c, infer_vision.c and infer_random.c. */
 
 /* A number attribute (an int counts); dflt when absent or None. */
 bool infer_attr_number(OpTypeContext *ctx, const char *name, double dflt, double *out);

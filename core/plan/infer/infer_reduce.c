@@ -2,12 +2,13 @@
  * infer_reduce.c - the type relations of the reductions (TVM's axis,
  * keepdims and exclude): sum, mean, max, min and prod keep the dtype, all
  * and any reduce bool, argmax and argmin give int32 indices, and variance
- * reduces its data around a mean of the same rank.
+ * reduces its data around a mean of the same rank; collapse_sum_like and
+ * collapse_sum_to sum x down to a shape that broadcasts to it.
  *
  * An empty axis list reduces every axis, as TVM's GetReduceAxes (and the
  * kernels of sum, mean and max) do.
  */
-#include "infer_ops.h"
+#include "infer_transforms.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -170,4 +171,70 @@ Type *infer_op_VARIANCE(OpTypeContext *ctx)
 		return NULL;
 	}
 	return reduce_type(ctx, x, x->u.tensor.dtype);
+}
+
+/* collapse_sum_like(x, like): like's type, of x's dtype, which must
+ * broadcast to x (x is summed down to it). */
+Type *infer_op_COLLAPSE_SUM_LIKE(OpTypeContext *ctx)
+{
+	Type *x = infer_tensor_arg(ctx, 0), *like;
+	if (!x || !(like = infer_tensor_arg(ctx, 1)) || !infer_same_dtype(ctx, x, like))
+		return NULL;
+	if (!infer_broadcasts_to(like, x->u.tensor.ndim, x->u.tensor.dims)) {
+		infer_op_error(ctx, "'collapse_sum_like' cannot collapse %s to %s",
+			       infer_tname(ctx, x), infer_tname(ctx, like));
+		return NULL;
+	}
+	return like;
+}
+
+/* collapse_sum_to(x, shape_tensor, shape=None): the shape attribute (TVM
+ * records it when the shape operand is a constant), else as many `?` as
+ * shape_tensor has elements; x's dtype; it must broadcast to x. */
+Type *infer_op_COLLAPSE_SUM_TO(OpTypeContext *ctx)
+{
+	Type *x = infer_tensor_arg(ctx, 0), *shape, *r = NULL;
+	const AttrValue *items;
+	uint32_t n;
+	bool present;
+	DimBuf buf;
+	int64_t *dims;
+	if (!x || !(shape = infer_tensor_arg(ctx, 1)) ||
+	    !infer_attr_list(ctx, "shape", &items, &n, &present))
+		return NULL;
+	if (shape->u.tensor.ndim != 1 || !is_int_tensor(shape) ||
+	    (!present && !dim_known(shape->u.tensor.dims[0]))) {
+		infer_op_error(ctx,
+			       "'collapse_sum_to' expects a 1-D integer shape of known length, "
+			       "got %s",
+			       infer_tname(ctx, shape));
+		return NULL;
+	}
+	if (!present && shape->u.tensor.dims[0] > INFER_MAX_NDIM) {
+		infer_op_error(ctx, "'collapse_sum_to' shape has more than %d dimensions",
+			       INFER_MAX_NDIM);
+		return NULL;
+	}
+	if (!present)
+		n = (uint32_t)shape->u.tensor.dims[0];
+	else if (dim_known(shape->u.tensor.dims[0]) && shape->u.tensor.dims[0] != n) {
+		infer_op_error(ctx, "'collapse_sum_to' shape %s does not match the operand %s",
+			       infer_list_text(ctx, items, n), infer_tname(ctx, shape));
+		return NULL;
+	}
+	dims = dims_alloc(&buf, n);
+	if (!present)
+		for (uint32_t i = 0; i < n; i++)
+			dims[i] = DIM_ANY;
+	else if (!infer_shape_attr_dims(ctx, items, n, dims))
+		goto done;
+	r = infer_result(ctx, x->u.tensor.dtype, n, dims, x, NULL);
+	if (!infer_broadcasts_to(r, x->u.tensor.ndim, x->u.tensor.dims)) {
+		infer_op_error(ctx, "'collapse_sum_to' cannot collapse %s to %s",
+			       infer_tname(ctx, x), infer_tname(ctx, r));
+		r = NULL;
+	}
+done:
+	dims_release(&buf);
+	return r;
 }

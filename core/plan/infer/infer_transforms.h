@@ -1,6 +1,7 @@
 /*
  * infer_transforms.h - what the relations of the transforms section of
- * ops.def (infer_shape.c, infer_index.c, infer_create.c, infer_sort.c,
+ * ops.def (infer_transform.c, infer_index.c, infer_create.c, infer_scan.c,
+ * infer_arrange.c, infer_reduce.c,
  * infer_dyn.c) share beyond infer_ops.h. Small and inline, so that the
  * family needs no block of its own in infer_ops.c.
  */

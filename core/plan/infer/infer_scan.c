@@ -1,8 +1,8 @@
 /*
- * infer_sort.c - the type relations of the transforms that order or
- * deduplicate: sort, argsort, topk (a tuple or one tensor, by ret_type),
- * unique (a tuple), searchsorted, invert_permutation and trilu.
- *
+ * infer_scan.c - the type relations of the scan family: the scans cumsum
+ * and cumprod, and the transforms that order or deduplicate: sort,
+ * argsort, topk (a tuple or one tensor, by ret_type) and unique (a tuple)
+ * (the kernels are cpu/cpu_scan.c and cuda/cuda_scan.cu).
  * They follow TVM 0.14's relations (src/relay/op/algorithm/ and
  * src/relay/op/tensor/transform.cc) and the defaults of relay's Python
  * constructors where the attrs struct leaves a dtype unset (int32).
@@ -107,50 +107,34 @@ Type *infer_op_UNIQUE(OpTypeContext *ctx)
 	return type_tuple(ir_data_arena(ctx->module), counts ? 5 : 4, fields);
 }
 
-/* searchsorted(sorted_sequence, values, right=False, dtype="int32"):
- * values' shape, of dtype; a multi-dimensional sequence matches values
- * on every axis but the last. */
-Type *infer_op_SEARCHSORTED(OpTypeContext *ctx)
+/* cumsum/cumprod(x, axis=None, dtype=None, exclusive=False): x's shape, or
+ * the flattened length without an axis; dtype or x's. */
+static Type *scan_relation(OpTypeContext *ctx)
 {
-	Type *seq = infer_tensor_arg(ctx, 0), *v;
-	bool right;
+	Type *x = infer_tensor_arg(ctx, 0);
+	int64_t axis, count;
+	bool has_axis, exclusive;
 	DType dt;
-	if (!seq || !(v = infer_tensor_arg(ctx, 1)) ||
-	    !infer_attr_bool(ctx, "right", false, &right) ||
-	    !infer_attr_dtype(ctx, "dtype", DT_INT32, &dt))
+	if (!x || !infer_attr_int(ctx, "axis", 0, &axis, &has_axis) ||
+	    !infer_attr_dtype(ctx, "dtype", x->u.tensor.dtype, &dt) ||
+	    !infer_attr_bool(ctx, "exclusive", false, &exclusive))
 		return NULL;
-	if (v->u.tensor.ndim == 0)
-		goto mismatch;
-	if (seq->u.tensor.ndim > 1) {
-		if (seq->u.tensor.ndim != v->u.tensor.ndim)
-			goto mismatch;
-		for (uint32_t i = 0; i + 1 < v->u.tensor.ndim; i++)
-			if (!dim_match(seq->u.tensor.dims[i], v->u.tensor.dims[i]))
-				goto mismatch;
+	if (has_axis) {
+		if (!infer_normalize_axis(ctx, axis, x, &axis))
+			return NULL;
+		return infer_result(ctx, dt, x->u.tensor.ndim, x->u.tensor.dims, x, NULL);
 	}
-	return infer_result(ctx, dt, v->u.tensor.ndim, v->u.tensor.dims, v, NULL);
-mismatch:
-	infer_op_error(ctx, "'searchsorted' values %s do not match the sorted sequence %s",
-		       infer_tname(ctx, v), infer_tname(ctx, seq));
-	return NULL;
+	if (!type_num_elements(x, &count))
+		count = DIM_ANY;
+	return infer_result(ctx, dt, 1, &count, x, NULL);
 }
 
-/* invert_permutation(x): x's type. */
-Type *infer_op_INVERT_PERMUTATION(OpTypeContext *ctx)
+Type *infer_op_CUMSUM(OpTypeContext *ctx)
 {
-	return infer_tensor_arg(ctx, 0);
+	return scan_relation(ctx);
 }
 
-/* trilu(x, k, upper=True): x's type; k a scalar. */
-Type *infer_op_TRILU(OpTypeContext *ctx)
+Type *infer_op_CUMPROD(OpTypeContext *ctx)
 {
-	Type *x = infer_tensor_arg(ctx, 0), *k;
-	bool upper;
-	if (!x || !(k = infer_tensor_arg(ctx, 1)) || !infer_attr_bool(ctx, "upper", true, &upper))
-		return NULL;
-	if (k->u.tensor.ndim != 0) {
-		infer_op_error(ctx, "'trilu' k must be a scalar, got %s", infer_tname(ctx, k));
-		return NULL;
-	}
-	return x;
+	return scan_relation(ctx);
 }
