@@ -15,12 +15,25 @@
  * runs nothing more and exits as usual. Commands typed at the prompt do not change the
  * status, as in gdb. This is the only file that calls exit paths
  * (by returning from main).
+ *
+ * Everything runs on a thread with a stack of its own, COMMAND_STACK_BYTES
+ * (more when `ulimit -s` allows more), so that how deeply a module may nest
+ * does not depend on the stack limit of the shell devplan was started
+ * from: under `ulimit -s 256` a module nested 1000 levels deep loads as
+ * under the usual 8 MiB. The first thread only waits for it, with every
+ * signal blocked so that the handlers run on the thread they interrupt.
+ * Where no such thread can be made (an address-space limit too tight for
+ * its stack), devplan runs on the first thread and parse_max_depth() fits
+ * the nesting to the stack it has.
  */
 #include <errno.h>
 #include <getopt.h>
+#include <pthread.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <unistd.h>
 
 #include "commands.h"
@@ -100,7 +113,7 @@ static void run_init_file(CmdContext *ctx)
 	free(path);
 }
 
-int main(int argc, char **argv)
+static int devplan_main(int argc, char **argv)
 {
 	static const struct option long_options[] = {
 		{"help", no_argument, NULL, 'h'},
@@ -233,4 +246,53 @@ done:
 	if (signo)
 		return 128 + signo; /* the shell's status for a process a signal ended */
 	return failed ? 1 : 0;
+}
+
+enum {
+	COMMAND_STACK_BYTES = 8 << 20, /* 1000 levels of nesting, sanitizers' frames included */
+	COMMAND_STACK_MAX = 256 << 20,
+};
+
+/* The command thread's stack: COMMAND_STACK_BYTES, or the stack limit
+ * when that is larger (never more than COMMAND_STACK_MAX). */
+static size_t command_stack_bytes(void)
+{
+	struct rlimit rl;
+	if (getrlimit(RLIMIT_STACK, &rl) != 0 || rl.rlim_cur == RLIM_INFINITY ||
+	    rl.rlim_cur <= COMMAND_STACK_BYTES)
+		return COMMAND_STACK_BYTES;
+	return rl.rlim_cur < COMMAND_STACK_MAX ? (size_t)rl.rlim_cur : COMMAND_STACK_MAX;
+}
+
+typedef struct MainCall {
+	int argc;
+	char **argv;
+	int status;
+} MainCall;
+
+static void *command_thread(void *arg)
+{
+	MainCall *call = arg;
+	call->status = devplan_main(call->argc, call->argv);
+	return NULL;
+}
+
+int main(int argc, char **argv)
+{
+	MainCall call = {argc, argv, 0};
+	pthread_attr_t attr;
+	pthread_t thread;
+	sigset_t all;
+	bool started;
+	if (pthread_attr_init(&attr) != 0)
+		return devplan_main(argc, argv);
+	started = pthread_attr_setstacksize(&attr, command_stack_bytes()) == 0 &&
+		  pthread_create(&thread, &attr, command_thread, &call) == 0;
+	pthread_attr_destroy(&attr);
+	if (!started)
+		return devplan_main(argc, argv);
+	sigfillset(&all);
+	pthread_sigmask(SIG_BLOCK, &all, NULL);
+	pthread_join(thread, NULL);
+	return call.status;
 }

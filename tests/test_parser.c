@@ -11,6 +11,7 @@
  * says why.
  */
 #include <dirent.h>
+#include <pthread.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -1783,6 +1784,44 @@ static void test_nesting_limits(void **state)
 	}
 }
 
+/* parse_max_depth() on a thread whose stack is `bytes` */
+static void *max_depth_thread(void *arg)
+{
+	*(int *)arg = parse_max_depth();
+	return NULL;
+}
+
+static int max_depth_on_stack(size_t bytes)
+{
+	pthread_attr_t attr;
+	pthread_t thread;
+	int depth = -1;
+	assert_int_equal(pthread_attr_init(&attr), 0);
+	assert_int_equal(pthread_attr_setstacksize(&attr, bytes), 0);
+	assert_int_equal(pthread_create(&thread, &attr, max_depth_thread, &depth), 0);
+	pthread_attr_destroy(&attr);
+	assert_int_equal(pthread_join(thread, NULL), 0);
+	return depth;
+}
+
+/* The nesting limit follows the stack of the thread that parses (the
+ * devplan binary parses on a thread of 8 MiB whatever `ulimit -s` says):
+ * all 1000 levels on 8 MiB, what fits on 256 KiB (about 149 levels in an
+ * optimised build, fewer under the sanitizers), one on a stack with no
+ * room for any. */
+static void test_nesting_follows_thread_stack(void **state)
+{
+	int tiny, small;
+	(void)state;
+	/* smallest first: glibc hands a new thread a cached stack that is at
+	 * least as large as asked for */
+	tiny = max_depth_on_stack(64u << 10);
+	small = max_depth_on_stack(256u << 10);
+	assert_true(tiny >= 1 && tiny < small);
+	assert_true(small >= 50 && small < 1000);
+	assert_int_equal(max_depth_on_stack(8u << 20), 1000);
+}
+
 static void test_error_limit(void **state)
 {
 	StrBuf sb;
@@ -1877,6 +1916,7 @@ int main(void)
 		cmocka_unit_test(test_all_models_and_cases_parse),
 		cmocka_unit_test(test_long_chain),
 		cmocka_unit_test(test_nesting_limits),
+		cmocka_unit_test(test_nesting_follows_thread_stack),
 		cmocka_unit_test(test_error_limit),
 		cmocka_unit_test(test_errors_in_several_functions),
 	};

@@ -61,10 +61,12 @@
  * the lexer already complained about, and parsing stops after
  * PARSE_MAX_ERRORS.
  */
+#define _GNU_SOURCE /* pthread_getattr_np: the stack this thread has */
 #include "parse.h"
 
 #include <float.h>
 #include <math.h>
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/resource.h>
@@ -97,19 +99,39 @@ enum {
 	PARSE_STACK_RESERVE = 32 * 1024,
 };
 
+/* The size of the calling thread's stack: what pthread gives it (the
+ * devplan binary runs its commands on a thread with a stack of its own,
+ * repl/main.c), else the main thread's `ulimit -s`; 0 when unlimited or
+ * unknown. */
+static size_t thread_stack_size(void)
+{
+	pthread_attr_t attr;
+	size_t size = 0;
+	struct rlimit rl;
+	if (pthread_getattr_np(pthread_self(), &attr) == 0) {
+		if (pthread_attr_getstacksize(&attr, &size) != 0)
+			size = 0;
+		pthread_attr_destroy(&attr);
+		if (size)
+			return size;
+	}
+	if (getrlimit(RLIMIT_STACK, &rl) != 0 || rl.rlim_cur == RLIM_INFINITY)
+		return 0;
+	return (size_t)rl.rlim_cur;
+}
+
 /* The deepest nesting the stack can hold: PARSE_MAX_DEPTH with a stack of
- * 2 MiB or more (the usual 8 MiB), fewer under a smaller `ulimit -s`
- * (149 levels in 256 KiB), where a deep module would otherwise overflow
- * it. */
+ * 2 MiB or more (the devplan binary's command thread has 8 MiB whatever
+ * `ulimit -s` says), fewer on a smaller one (149 levels in 256 KiB), where
+ * a deep module would otherwise overflow it. */
 int parse_max_depth(void)
 {
-	struct rlimit rl;
-	rlim_t usable;
-	if (getrlimit(RLIMIT_STACK, &rl) != 0 || rl.rlim_cur == RLIM_INFINITY)
+	size_t stack = thread_stack_size(), usable;
+	if (stack == 0)
 		return PARSE_MAX_DEPTH;
-	if (rl.rlim_cur <= PARSE_STACK_RESERVE + PARSE_LEVEL_BYTES)
+	if (stack <= PARSE_STACK_RESERVE + PARSE_LEVEL_BYTES)
 		return 1;
-	usable = (rl.rlim_cur - PARSE_STACK_RESERVE) / PARSE_LEVEL_BYTES;
+	usable = (stack - PARSE_STACK_RESERVE) / PARSE_LEVEL_BYTES;
 	return usable < PARSE_MAX_DEPTH ? (int)usable : PARSE_MAX_DEPTH;
 }
 

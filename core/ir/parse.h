@@ -26,8 +26,9 @@ enum { PARSE_MAX_ERRORS = 20 };
  * device and scope name, whatever the order of the text; the table may so
  * grow even when parsing fails. devices NULL is an empty table. */
 IrModule *parse_module(SourceFile *src, DeviceTable *devices, DiagList *diags);
-/* The deepest nesting a module may have: 1000 levels, fewer when the stack
- * (`ulimit -s`) is too small to hold them. */
+/* The deepest nesting a module may have: 1000 levels, fewer when the
+ * calling thread's stack (the main thread's: `ulimit -s`) is too small to
+ * hold them. */
 int parse_max_depth(void);
 
 #endif
