@@ -35,6 +35,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "dtype_access.h"
 #include "ops.h"
 
 typedef enum InputRole {
@@ -123,12 +124,8 @@ static void make_normal(NpyArray *a)
 		double u2 = i + 1 < n ? (exec_element(a, i + 1) + 1.0) / 2.0 : 0.5;
 		double r = sqrt(-2.0 * log(1.0 - u1)), t = 2.0 * M_PI * u2;
 		double z[2] = {r * cos(t), r * sin(t)};
-		for (int k = 0; k < 2 && i + k < n; k++) {
-			if (a->dtype == DT_FLOAT32)
-				((float *)a->data)[i + k] = (float)z[k];
-			else
-				((double *)a->data)[i + k] = z[k];
-		}
+		for (int k = 0; k < 2 && i + k < n; k++)
+			dtype_store_double(a->data, a->dtype, i + k, z[k]);
 	}
 }
 
@@ -138,10 +135,7 @@ static void scale_shift(NpyArray *a, double scale, double shift, bool absolute)
 	for (int64_t i = 0; i < n; i++) {
 		double v = exec_element(a, i);
 		v = (absolute ? fabs(v) : v) * scale + shift;
-		if (a->dtype == DT_FLOAT32)
-			((float *)a->data)[i] = (float)v;
-		else
-			((double *)a->data)[i] = v;
+		dtype_store_double(a->data, a->dtype, i, v);
 	}
 }
 

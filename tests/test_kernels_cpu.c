@@ -23,6 +23,7 @@
 
 #include <cmocka.h>
 
+#include "dtype_access.h"
 #include "exec.h"
 #include "infer.h"
 #include "kernel_fastmath.h"
@@ -91,49 +92,12 @@ static NpyArray *in_values(const char *name, DType dt, uint32_t ndim, const int6
 	NpyArray *a = in_random(name, dt, ndim, shape);
 	int64_t n = npy_array_count(a);
 	for (int64_t i = 0; i < n; i++) {
-		switch (dt) {
-		case DT_FLOAT32:
-			((float *)a->data)[i] = (float)values[i];
-			break;
-		case DT_FLOAT64:
-			((double *)a->data)[i] = values[i];
-			break;
-		case DT_FLOAT16:
-			((uint16_t *)a->data)[i] = npy_float_to_half((float)values[i]);
-			break;
-		case DT_BFLOAT16:
-			((uint16_t *)a->data)[i] = npy_float_to_bfloat16((float)values[i]);
-			break;
-		case DT_INT8:
-			((int8_t *)a->data)[i] = (int8_t)values[i];
-			break;
-		case DT_UINT8:
-			((uint8_t *)a->data)[i] = (uint8_t)values[i];
-			break;
-		case DT_INT16:
-			((int16_t *)a->data)[i] = (int16_t)values[i];
-			break;
-		case DT_UINT16:
-			((uint16_t *)a->data)[i] = (uint16_t)values[i];
-			break;
-		case DT_INT32:
-			((int32_t *)a->data)[i] = (int32_t)values[i];
-			break;
-		case DT_UINT32:
-			((uint32_t *)a->data)[i] = (uint32_t)values[i];
-			break;
-		case DT_INT64:
-			((int64_t *)a->data)[i] = (int64_t)values[i];
-			break;
-		case DT_UINT64:
-			((uint64_t *)a->data)[i] = (uint64_t)values[i];
-			break;
-		case DT_BOOL:
-			((uint8_t *)a->data)[i] = values[i] != 0;
-			break;
-		case DT_COUNT:
-			break;
-		}
+		/* integers wrap (-1 is a uint8's 255); uint64 values from 2^63 on
+		 * and floats convert */
+		if (dtype_is_integer(dt) && values[i] < 0x1p63)
+			dtype_store_int(a->data, dt, i, (int64_t)values[i]);
+		else
+			dtype_store_double(a->data, dt, i, values[i]);
 	}
 	return a;
 }
@@ -326,9 +290,9 @@ static void check_binary(const char *op, DType dt, uint32_t na, const int64_t *s
 		double y = in_at(1, broadcast_index(so, no, sb, nb, i));
 		want[i] = apply_binary(op, x, y, integer);
 		if (dt == DT_FLOAT16)
-			want[i] = npy_half_to_float(npy_float_to_half((float)want[i]));
+			want[i] = dtype_half_to_float(dtype_float_to_half((float)want[i]));
 		else if (dt == DT_BFLOAT16)
-			want[i] = npy_bfloat16_to_float(npy_float_to_bfloat16((float)want[i]));
+			want[i] = dtype_bfloat16_to_float(dtype_float_to_bfloat16((float)want[i]));
 		else if (dtype_is_integer(dt) && dtype_size(dt) < 8)
 			want[i] = wrap_integer(want[i], dt);
 		else if (dt == DT_FLOAT32)
@@ -486,8 +450,8 @@ static void test_unary(void **state)
 						((double *)x->data)[i] =
 							fabs(((double *)x->data)[i]) + 0.01;
 					else
-						((uint16_t *)x->data)[i] = npy_float_to_half(
-							fabsf(npy_half_to_float(
+						((uint16_t *)x->data)[i] = dtype_float_to_half(
+							fabsf(dtype_half_to_float(
 								((uint16_t *)x->data)[i])) +
 							0.01f);
 				}
@@ -3988,11 +3952,46 @@ static void test_unsupported_layout(void **state)
 	}
 }
 
+/* dtype_access.h's rules, dtype by dtype: stores from double saturate
+ * (NaN gives 0), stores from int64 wrap, loads as int64 are exact. */
+static void test_dtype_access(void **state)
+{
+	uint64_t w = 0;
+	(void)state;
+	for (int d = 0; d < DT_COUNT; d++) {
+		DType dt = (DType)d;
+		w = 0;
+		dtype_store_double(&w, dt, 0, 3.0);
+		assert_true(dtype_load_double(&w, dt, 0) == (dt == DT_BOOL ? 1.0 : 3.0));
+		assert_int_equal(dtype_load_int(&w, dt, 0), dt == DT_BOOL ? 1 : 3);
+		w = 0;
+		dtype_store_double(&w, dt, 0, NAN);
+		if (dt != DT_FLOAT32 && dt != DT_FLOAT64 && dt != DT_FLOAT16 && dt != DT_BFLOAT16)
+			assert_int_equal(dtype_load_int(&w, dt, 0), dt == DT_BOOL ? 1 : 0);
+	}
+	dtype_store_double(&w, DT_INT8, 0, 1000.0);
+	assert_int_equal(dtype_load_int(&w, DT_INT8, 0), 127);
+	dtype_store_double(&w, DT_UINT16, 0, -5.0);
+	assert_int_equal(dtype_load_int(&w, DT_UINT16, 0), 0);
+	dtype_store_double(&w, DT_INT32, 0, 1e12);
+	assert_int_equal(dtype_load_int(&w, DT_INT32, 0), INT32_MAX);
+	dtype_store_int(&w, DT_INT8, 0, 300);
+	assert_int_equal(dtype_load_int(&w, DT_INT8, 0), 44);
+	dtype_store_int(&w, DT_UINT32, 0, -1);
+	assert_int_equal(dtype_load_int(&w, DT_UINT32, 0), UINT32_MAX);
+	dtype_store_int(&w, DT_UINT64, 0, -1);
+	assert_int_equal(dtype_load_int(&w, DT_UINT64, 0), -1);
+	assert_true(dtype_load_double(&w, DT_UINT64, 0) == 18446744073709551615.0);
+	dtype_store_double(&w, DT_FLOAT32, 0, 1e300);
+	assert_int_equal(dtype_load_int(&w, DT_FLOAT32, 0), INT64_MAX);
+}
+
 #define TEST(fn) cmocka_unit_test_setup_teardown(fn, setup, teardown)
 
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
+		TEST(test_dtype_access),
 		TEST(test_binary_broadcasting),
 		TEST(test_integer_division),
 		TEST(test_binary_other_dtypes),

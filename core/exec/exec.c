@@ -24,6 +24,8 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "dtype_access.h"
+
 #ifdef DEVPLAN_HAVE_CUDA
 /* exec_cuda.cu: whether a GPU answers, and why not. */
 bool exec_cuda_probe(char **why);
@@ -545,37 +547,7 @@ void exec_sync(ExecDevice *dev)
 
 double exec_element(const NpyArray *a, int64_t i)
 {
-	switch (a->dtype) {
-	case DT_FLOAT32:
-		return ((const float *)a->data)[i];
-	case DT_FLOAT64:
-		return ((const double *)a->data)[i];
-	case DT_FLOAT16:
-		return npy_half_to_float(((const uint16_t *)a->data)[i]);
-	case DT_BFLOAT16:
-		return npy_bfloat16_to_float(((const uint16_t *)a->data)[i]);
-	case DT_INT8:
-		return ((const int8_t *)a->data)[i];
-	case DT_UINT8:
-		return ((const uint8_t *)a->data)[i];
-	case DT_INT16:
-		return ((const int16_t *)a->data)[i];
-	case DT_UINT16:
-		return ((const uint16_t *)a->data)[i];
-	case DT_INT32:
-		return ((const int32_t *)a->data)[i];
-	case DT_UINT32:
-		return ((const uint32_t *)a->data)[i];
-	case DT_INT64:
-		return (double)((const int64_t *)a->data)[i];
-	case DT_UINT64:
-		return (double)((const uint64_t *)a->data)[i];
-	case DT_BOOL:
-		return ((const uint8_t *)a->data)[i];
-	case DT_COUNT:
-		break;
-	}
-	return 0;
+	return dtype_load_double(a->data, a->dtype, i);
 }
 
 void exec_checksum(const NpyArray *a, double *sum, uint64_t *hash)

@@ -19,6 +19,7 @@
 #include <math.h>
 #include <stdint.h>
 
+#include "dtype_access.h"
 #include "kernels.h"
 
 #ifdef __CUDACC__
@@ -42,11 +43,6 @@
 QNN_FN int64_t qnn_param_index(const KernelQnn *q, int64_t i, int64_t count)
 {
 	return count == 1 ? 0 : (i / q->inner) % q->len;
-}
-
-QNN_FN int32_t qnn_wrap32(int64_t v)
-{
-	return (int32_t)(uint32_t)(uint64_t)v;
 }
 
 QNN_FN int64_t qnn_clamp(int64_t v, int64_t lo, int64_t hi)
@@ -99,18 +95,6 @@ QNN_FN void qnn_range(DType dt, int64_t *lo, int64_t *hi)
 	}
 }
 
-/* A float to int32 as TVM's cast, saturating where TVM is undefined. */
-QNN_FN int32_t qnn_double_to_i32(double v)
-{
-	if (v != v)
-		return 0;
-	if (v >= 2147483647.0)
-		return INT32_MAX;
-	if (v <= -2147483648.0)
-		return INT32_MIN;
-	return (int32_t)v;
-}
-
 /* GetFixedPointMultiplierShift: the multiplier as a Q31 significand and a
  * power of two, significand * 2^(shift - 31). */
 QNN_FN void qnn_multiplier_shift(double multiplier, int32_t *significand, int32_t *shift)
@@ -151,7 +135,7 @@ QNN_FN int32_t qnn_fixed_point(int32_t x, int32_t significand, int32_t shift, bo
 	if (to_nearest && v < 0)
 		half -= 1;
 	v = (int64_t)((uint64_t)v + (uint64_t)half);
-	return qnn_wrap32(v >> (rs + 31));
+	return dtype_wrap_i32(v >> (rs + 31));
 }
 
 /* tir.q_multiply_shift as TVM legalises it, for requantize's scalar scale
@@ -212,7 +196,7 @@ QNN_FN int64_t qnn_quantize(float x, float scale, int32_t zero_point, int64_t lo
  * scale. */
 QNN_FN float qnn_dequantize(int64_t x, float scale, int32_t zero_point)
 {
-	int32_t d = qnn_wrap32((int64_t)qnn_wrap32(x) - zero_point);
+	int32_t d = dtype_wrap_i32((int64_t)dtype_wrap_i32(x) - zero_point);
 	return QNN_FMUL((float)d, scale);
 }
 
@@ -232,7 +216,7 @@ QNN_FN int64_t qnn_requantize(const KernelQnn *q, int64_t x, float in_scale, int
 	double multiplier = (double)in_scale / (double)out_scale;
 	int32_t r;
 	if (q->compute == KERNEL_QNN_INT64) {
-		int32_t t = qnn_wrap32((int64_t)qnn_wrap32(x) - in_zero);
+		int32_t t = dtype_wrap_i32((int64_t)dtype_wrap_i32(x) - in_zero);
 		if (!q->scalar_scale || in_scale != out_scale) {
 			int32_t m, s;
 			qnn_multiplier_shift(multiplier, &m, &s);
@@ -243,15 +227,15 @@ QNN_FN int64_t qnn_requantize(const KernelQnn *q, int64_t x, float in_scale, int
 			else
 				t = qnn_fixed_point(t, m, s, false);
 		}
-		r = qnn_wrap32((int64_t)t + out_zero);
+		r = dtype_wrap_i32((int64_t)t + out_zero);
 	} else if (q->compute == KERNEL_QNN_FLOAT32) {
 		float t = (float)x - (float)in_zero;
 		t = QNN_FMUL(t, (float)multiplier) + (float)out_zero;
-		r = qnn_double_to_i32(qnn_round_f32(t, q->rounding));
+		r = dtype_sat_i32(qnn_round_f32(t, q->rounding));
 	} else {
 		double t = (double)x - (double)in_zero;
 		t = QNN_DMUL(t, multiplier) + (double)out_zero;
-		r = qnn_double_to_i32(qnn_round_f64(t, q->rounding));
+		r = dtype_sat_i32(qnn_round_f64(t, q->rounding));
 	}
 	return q->out_int32 ? r : qnn_clamp(r, lo, hi);
 }
@@ -274,8 +258,8 @@ QNN_FN int64_t qnn_binary(const KernelQnn *q, OpKind op, int64_t a, float sa, in
 	r.compute = KERNEL_QNN_INT64;
 	if (op == OP_QNN_MUL) {
 		int32_t t;
-		x = qnn_wrap32((int64_t)qnn_wrap32(a) - za);
-		y = qnn_wrap32((int64_t)qnn_wrap32(b) - zb);
+		x = dtype_wrap_i32((int64_t)dtype_wrap_i32(a) - za);
+		y = dtype_wrap_i32((int64_t)dtype_wrap_i32(b) - zb);
 		t = (int32_t)((uint32_t)x * (uint32_t)y);
 		r.out_int32 = false;
 		return qnn_requantize(&r, t, QNN_FMUL(sa, sb), 0, so, zo, lo, hi);
@@ -283,15 +267,16 @@ QNN_FN int64_t qnn_binary(const KernelQnn *q, OpKind op, int64_t a, float sa, in
 	r.out_int32 = true;
 	r.scalar_scale = q->side_scalar[0];
 	x = q->side_scalar[0] && sa == so && za == zo
-		    ? qnn_wrap32(a)
+		    ? dtype_wrap_i32(a)
 		    : (int32_t)qnn_requantize(&r, a, sa, za, so, zo, lo, hi);
 	r.scalar_scale = q->side_scalar[1];
 	y = q->side_scalar[1] && sb == so && zb == zo
-		    ? qnn_wrap32(b)
+		    ? dtype_wrap_i32(b)
 		    : (int32_t)qnn_requantize(&r, b, sb, zb, so, zo, lo, hi);
 	if (op == OP_QNN_ADD)
-		return qnn_clamp(qnn_wrap32((int64_t)qnn_wrap32((int64_t)x + y) - zo), lo, hi);
-	return qnn_clamp(qnn_wrap32((int64_t)qnn_wrap32((int64_t)x - y) + zo), lo, hi);
+		return qnn_clamp(dtype_wrap_i32((int64_t)dtype_wrap_i32((int64_t)x + y) - zo), lo,
+				 hi);
+	return qnn_clamp(dtype_wrap_i32((int64_t)dtype_wrap_i32((int64_t)x - y) + zo), lo, hi);
 }
 
 /* The flat indices into lhs (side 0) and rhs (side 1) of output element
@@ -313,36 +298,6 @@ QNN_FN int64_t qnn_side_param(const KernelQnn *q, int side, int64_t j, int64_t c
 	return count == 1 ? 0 : (j / q->side_inner[side]) % q->side_len[side];
 }
 
-/* Element i of an integer tensor of dtype dt, as int64. */
-QNN_FN int64_t qnn_load(const void *p, DType dt, int64_t i)
-{
-	switch (dt) {
-	case DT_INT8:
-		return ((const int8_t *)p)[i];
-	case DT_UINT8:
-		return ((const uint8_t *)p)[i];
-	case DT_INT16:
-		return ((const int16_t *)p)[i];
-	case DT_UINT16:
-		return ((const uint16_t *)p)[i];
-	case DT_INT32:
-		return ((const int32_t *)p)[i];
-	case DT_UINT32:
-		return ((const uint32_t *)p)[i];
-	case DT_INT64:
-	case DT_UINT64:
-		return ((const int64_t *)p)[i];
-	case DT_FLOAT32:
-	case DT_FLOAT64:
-	case DT_FLOAT16:
-	case DT_BFLOAT16:
-	case DT_BOOL:
-	case DT_COUNT:
-		break;
-	}
-	return 0;
-}
-
 /* qnn.dense and qnn.batch_matmul, output element e: the sum over k of
  * (a - za) * (b - zb), zb per column (dense's units) when nzb > 1, in
  * wrapping 64-bit arithmetic; TVM's four terms are that sum, exactly,
@@ -356,8 +311,10 @@ QNN_FN int64_t qnn_matmul_at(const KernelMatmul *m, const void *a, DType at, con
 	int64_t z = zb[nzb == 1 ? 0 : col];
 	uint64_t acc = 0;
 	for (int64_t k = 0; k < m->k; k++) {
-		int64_t x = qnn_load(a, at, oa + (m->trans_a ? k * m->m + row : row * m->k + k));
-		int64_t y = qnn_load(b, bt, ob + (m->trans_b ? col * m->k + k : k * m->n + col));
+		int64_t x =
+			dtype_load_int(a, at, oa + (m->trans_a ? k * m->m + row : row * m->k + k));
+		int64_t y =
+			dtype_load_int(b, bt, ob + (m->trans_b ? col * m->k + k : k * m->n + col));
 		acc += (uint64_t)(x - za) * (uint64_t)(y - z);
 	}
 	return (int64_t)acc;
@@ -385,8 +342,11 @@ QNN_FN int64_t qnn_conv2d_at(const KernelWindow *w, const void *x, DType xt, con
 				int64_t xv, kv;
 				if (iw < 0 || iw >= w->w)
 					continue;
-				xv = qnn_load(x, xt, ((n * w->c + c) * w->h + ih) * w->w + iw) - zx;
-				kv = qnn_load(k, kt, ((o * cpg + ic) * w->kh + kh) * w->kw + kw) -
+				xv = dtype_load_int(x, xt,
+						    ((n * w->c + c) * w->h + ih) * w->w + iw) -
+				     zx;
+				kv = dtype_load_int(k, kt,
+						    ((o * cpg + ic) * w->kh + kh) * w->kw + kw) -
 				     z;
 				acc += (uint64_t)xv * (uint64_t)kv;
 			}
@@ -444,7 +404,7 @@ QNN_FN int64_t qnn_leaky_relu(double alpha, int64_t x, float s, int32_t z, float
 			      int64_t lo, int64_t hi)
 {
 	KernelQnn r;
-	int32_t d = qnn_wrap32(x), q, m, sh, mz, shz;
+	int32_t d = dtype_wrap_i32(x), q, m, sh, mz, shz;
 	r.rounding = KERNEL_QNN_UPWARD;
 	r.compute = KERNEL_QNN_INT64;
 	r.scalar_scale = true;
@@ -453,8 +413,8 @@ QNN_FN int64_t qnn_leaky_relu(double alpha, int64_t x, float s, int32_t z, float
 	if (d < z) {
 		qnn_multiplier_shift(alpha, &m, &sh);
 		qnn_multiplier_shift(1 - alpha, &mz, &shz);
-		q = qnn_wrap32((int64_t)qnn_q_multiply_shift(q, m, sh) +
-			       qnn_q_multiply_shift(zo, mz, shz));
+		q = dtype_wrap_i32((int64_t)qnn_q_multiply_shift(q, m, sh) +
+				   qnn_q_multiply_shift(zo, mz, shz));
 	}
 	return qnn_clamp(q, lo, hi);
 }

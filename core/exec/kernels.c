@@ -14,6 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "dtype_access.h"
 #include "ir.h"
 #include "npy.h"
 #include "prepare/prepare.h"
@@ -76,57 +77,11 @@ uint32_t kernel_broadcast_plan(const int64_t *out_shape, uint32_t out_ndim,
 
 /* ---- scalars and dtypes ----------------------------------------------------- */
 
-static int64_t saturate(double v, double lo, double hi)
-{
-	if (v != v)
-		return 0;
-	if (v <= lo)
-		return (int64_t)lo;
-	if (v >= hi)
-		return hi >= 9223372036854775807.0 ? INT64_MAX : (int64_t)hi;
-	return (int64_t)v;
-}
-
 uint64_t kernel_scalar_bits(DType dt, double v)
 {
-	float f = (float)v;
-	uint32_t u32;
-	uint64_t u64;
-	switch (dt) {
-	case DT_FLOAT32:
-		memcpy(&u32, &f, sizeof u32);
-		return u32;
-	case DT_FLOAT64:
-		memcpy(&u64, &v, sizeof u64);
-		return u64;
-	case DT_FLOAT16:
-		return npy_float_to_half(f);
-	case DT_BFLOAT16:
-		return npy_float_to_bfloat16(f);
-	case DT_INT8:
-		return (uint8_t)saturate(v, INT8_MIN, INT8_MAX);
-	case DT_UINT8:
-		return (uint8_t)saturate(v, 0, UINT8_MAX);
-	case DT_INT16:
-		return (uint16_t)saturate(v, INT16_MIN, INT16_MAX);
-	case DT_UINT16:
-		return (uint16_t)saturate(v, 0, UINT16_MAX);
-	case DT_INT32:
-		return (uint32_t)saturate(v, INT32_MIN, INT32_MAX);
-	case DT_UINT32:
-		return (uint32_t)saturate(v, 0, UINT32_MAX);
-	case DT_INT64:
-		return (uint64_t)saturate(v, -9223372036854775808.0, 9223372036854775807.0);
-	case DT_UINT64:
-		if (v != v || v <= 0)
-			return 0;
-		return v >= 18446744073709551615.0 ? UINT64_MAX : (uint64_t)v;
-	case DT_BOOL:
-		return v != 0;
-	case DT_COUNT:
-		break;
-	}
-	return 0;
+	uint64_t bits = 0; /* little-endian: the element is its low bytes */
+	dtype_store_double(&bits, dt, 0, v);
+	return bits;
 }
 
 bool kernel_dtype_checked_at_launch(DType dtype)

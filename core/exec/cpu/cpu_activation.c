@@ -5,7 +5,7 @@
  * channel, and nn.dropout passes the data through with a mask of ones (the
  * identity TVM's SimplifyInference makes of it).
  *
- * The activations compute in double through load_double and store_double,
+ * The activations compute in double through dtype_load_double and dtype_store_double,
  * so they take every float dtype; integers are refused.
  */
 #include "kernels_cpu.h"
@@ -23,8 +23,8 @@ bool kernel_cpu_LEAKY_RELU(const KernelCall *kc, char **err)
 	if (!float_only(kc, err))
 		return false;
 	for (int64_t i = 0; i < x->count; i++) {
-		double v = load_double(x->data, x->dtype, i);
-		store_double(out->data, out->dtype, i, v > 0 ? v : v * kc->p.alpha);
+		double v = dtype_load_double(x->data, x->dtype, i);
+		dtype_store_double(out->data, out->dtype, i, v > 0 ? v : v * kc->p.alpha);
 	}
 	return true;
 }
@@ -37,9 +37,9 @@ bool kernel_cpu_PRELU(const KernelCall *kc, char **err)
 	if (!float_only(kc, err))
 		return false;
 	for (int64_t i = 0; i < x->count; i++) {
-		double v = load_double(x->data, x->dtype, i);
-		double s = load_double(alpha->data, alpha->dtype, i / a->inner % a->len);
-		store_double(out->data, out->dtype, i, v > 0 ? v : v * s);
+		double v = dtype_load_double(x->data, x->dtype, i);
+		double s = dtype_load_double(alpha->data, alpha->dtype, i / a->inner % a->len);
+		dtype_store_double(out->data, out->dtype, i, v > 0 ? v : v * s);
 	}
 	return true;
 }
@@ -52,6 +52,6 @@ bool kernel_cpu_DROPOUT(const KernelCall *kc, char **err)
 		memcpy(kc->out[0].data, x->data, x->nbytes);
 	for (uint32_t o = 1; o < kc->nout; o++)
 		for (int64_t i = 0; i < kc->out[o].count; i++)
-			store_double(kc->out[o].data, kc->out[o].dtype, i, 1);
+			dtype_store_double(kc->out[o].data, kc->out[o].dtype, i, 1);
 	return true;
 }

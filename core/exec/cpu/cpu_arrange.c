@@ -84,7 +84,7 @@ static void sequence_mask_range(void *ctx, int64_t begin, int64_t end)
 	const KernelArrange *a = &kc->p.arrange;
 	for (int64_t e = begin; e < end; e++) {
 		int64_t t = e / a->len_stride % a->len, b = e / a->batch_stride % a->batch;
-		if ((double)t >= load_double(kc->in[1].data, kc->in[1].dtype, b))
+		if ((double)t >= dtype_load_double(kc->in[1].data, kc->in[1].dtype, b))
 			fill(job, e, a->fill_bits);
 		else
 			put(job, e, kc->in[0].data, e);
@@ -106,7 +106,7 @@ static void reverse_sequence_range(void *ctx, int64_t begin, int64_t end)
 	const KernelArrange *a = &kc->p.arrange;
 	for (int64_t e = begin; e < end; e++) {
 		int64_t s = e / a->len_stride % a->len, b = e / a->batch_stride % a->batch;
-		int64_t len = load_int(kc->in[1].data, kc->in[1].dtype, b), i;
+		int64_t len = dtype_load_int(kc->in[1].data, kc->in[1].dtype, b), i;
 		i = len <= 1 || len <= s ? s : len > a->len ? a->len - 1 - s : len - 1 - s;
 		put(job, e, kc->in[0].data, e + (i - s) * a->len_stride);
 	}
@@ -125,7 +125,7 @@ static void trilu_range(void *ctx, int64_t begin, int64_t end)
 	const ArrangeJob *job = ctx;
 	const KernelCall *kc = job->kc;
 	const KernelArrange *a = &kc->p.arrange;
-	int64_t k = load_int(kc->in[1].data, kc->in[1].dtype, 0);
+	int64_t k = dtype_load_int(kc->in[1].data, kc->in[1].dtype, 0);
 	for (int64_t e = begin; e < end; e++) {
 		int64_t col = e % a->cols, row = e / a->cols % a->rows;
 		bool keep = a->flag ? row <= col - k : row >= col - k;
@@ -208,9 +208,9 @@ bool kernel_cpu_INVERT_PERMUTATION(const KernelCall *kc, char **err)
 	(void)err;
 	memset(out->data, 0, out->nbytes);
 	for (int64_t i = 0; i < x->count; i++) {
-		int64_t v = load_int(x->data, x->dtype, i);
+		int64_t v = dtype_load_int(x->data, x->dtype, i);
 		if (v >= 0 && v < out->count)
-			store_int(out->data, out->dtype, v, i);
+			dtype_store_int(out->data, out->dtype, v, i);
 	}
 	return true;
 }
@@ -224,11 +224,11 @@ bool kernel_cpu_UNRAVEL_INDEX(const KernelCall *kc, char **err)
 	(void)err;
 	for (int64_t j = 0; j < m; j++)
 		for (int64_t i = 0; i < n; i++) {
-			int64_t v = load_int(x->data, x->dtype, i), s;
+			int64_t v = dtype_load_int(x->data, x->dtype, i), s;
 			for (int64_t k = m - 1; k > j; k--)
-				v = floor_div(v, load_int(shape->data, shape->dtype, k));
-			s = load_int(shape->data, shape->dtype, j);
-			store_int(out->data, out->dtype, j * n + i, v - floor_div(v, s) * s);
+				v = floor_div(v, dtype_load_int(shape->data, shape->dtype, k));
+			s = dtype_load_int(shape->data, shape->dtype, j);
+			dtype_store_int(out->data, out->dtype, j * n + i, v - floor_div(v, s) * s);
 		}
 	return true;
 }
@@ -243,16 +243,16 @@ static void searchsorted_range(void *ctx, int64_t begin, int64_t end)
 	const KernelTensor *seq = &kc->in[0], *v = &kc->in[1];
 	for (int64_t i = begin; i < end; i++) {
 		int64_t off = a->outer ? i / a->n * a->len : 0, lo = 0, hi = a->len;
-		double value = load_double(v->data, v->dtype, i);
+		double value = dtype_load_double(v->data, v->dtype, i);
 		while (lo < hi) {
 			int64_t mid = lo + ((hi - lo) >> 1);
-			double x = load_double(seq->data, seq->dtype, off + mid);
+			double x = dtype_load_double(seq->data, seq->dtype, off + mid);
 			if (a->flag ? x <= value : x < value)
 				lo = mid + 1;
 			else
 				hi = mid;
 		}
-		store_int(kc->out[0].data, kc->out[0].dtype, i, lo);
+		dtype_store_int(kc->out[0].data, kc->out[0].dtype, i, lo);
 	}
 }
 

@@ -15,9 +15,9 @@
 static void convert_element(const KernelTensor *t, int64_t i, DType dt, void *out)
 {
 	if (dtype_is_float(dt))
-		store_double(out, dt, 0, load_double(t->data, t->dtype, i));
+		dtype_store_double(out, dt, 0, dtype_load_double(t->data, t->dtype, i));
 	else
-		store_int(out, dt, 0, load_int(t->data, t->dtype, i));
+		dtype_store_int(out, dt, 0, dtype_load_int(t->data, t->dtype, i));
 }
 
 static bool full_kernel(const KernelCall *kc, const KernelTensor *fill)
@@ -58,8 +58,8 @@ bool kernel_cpu_ONE_HOT(const KernelCall *kc, char **err)
 	for (int64_t o = 0; o < a->outer; o++)
 		for (int64_t j = 0; j < a->len; j++)
 			for (int64_t i = 0; i < a->inner; i++) {
-				int64_t k =
-					load_int(indices->data, indices->dtype, o * a->inner + i);
+				int64_t k = dtype_load_int(indices->data, indices->dtype,
+							   o * a->inner + i);
 				memcpy(dst, k == j ? on : off, esize);
 				dst += esize;
 			}
@@ -72,15 +72,15 @@ bool kernel_cpu_ARANGE(const KernelCall *kc, char **err)
 	const KernelTensor *out = &kc->out[0], *start = &kc->in[0], *step = &kc->in[2];
 	(void)err;
 	if (dtype_is_float(out->dtype)) {
-		double s = load_double(start->data, start->dtype, 0);
-		double d = load_double(step->data, step->dtype, 0);
+		double s = dtype_load_double(start->data, start->dtype, 0);
+		double d = dtype_load_double(step->data, step->dtype, 0);
 		for (int64_t i = 0; i < out->count; i++)
-			store_double(out->data, out->dtype, i, s + (double)i * d);
+			dtype_store_double(out->data, out->dtype, i, s + (double)i * d);
 	} else {
-		int64_t s = load_int(start->data, start->dtype, 0);
-		int64_t d = load_int(step->data, step->dtype, 0);
+		int64_t s = dtype_load_int(start->data, start->dtype, 0);
+		int64_t d = dtype_load_int(step->data, step->dtype, 0);
 		for (int64_t i = 0; i < out->count; i++)
-			store_int(out->data, out->dtype, i, iadd(s, imul(i, d)));
+			dtype_store_int(out->data, out->dtype, i, iadd(s, imul(i, d)));
 	}
 	return true;
 }

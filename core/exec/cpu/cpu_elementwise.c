@@ -29,14 +29,14 @@ typedef void (*BinaryLoop)(const void *a, int64_t sa, const void *b, int64_t sb,
 
 #define F32_LOAD(x) (x)
 #define F32_STORE(v) (v)
-#define F16_LOAD(x) npy_half_to_float(x)
-#define F16_STORE(v) npy_float_to_half(v)
-#define BF16_LOAD(x) npy_bfloat16_to_float(x)
-#define BF16_STORE(v) npy_float_to_bfloat16(v)
+#define F16_LOAD(x) dtype_half_to_float(x)
+#define F16_STORE(v) dtype_float_to_half(v)
+#define BF16_LOAD(x) dtype_bfloat16_to_float(x)
+#define BF16_STORE(v) dtype_float_to_bfloat16(v)
 #define WRAP_STORE(v) (v) /* the C conversion to a narrower unsigned type wraps */
 #define I8_STORE(v) ((int8_t)(uint8_t)(uint64_t)(v))
 #define I16_STORE(v) ((int16_t)(uint16_t)(uint64_t)(v))
-#define I32_STORE(v) i64_to_i32(v)
+#define I32_STORE(v) dtype_wrap_i32(v)
 #define I64_STORE(v) (v)
 #define BOOL_STORE(v) ((uint8_t)((v) != 0))
 #define PLAIN_LOAD(x) (x)
@@ -529,9 +529,9 @@ static inline double clip_fd(double x, const KernelCall *kc)
 static inline int64_t clip_i64(int64_t x, const KernelCall *kc)
 {
 	if ((double)x < kc->p.clip.lo)
-		return double_to_i64(ceil(kc->p.clip.lo));
+		return dtype_sat_i64(ceil(kc->p.clip.lo));
 	if ((double)x > kc->p.clip.hi)
-		return double_to_i64(floor(kc->p.clip.hi));
+		return dtype_sat_i64(floor(kc->p.clip.hi));
 	return x;
 }
 /* uint64 is clipped in its own range (as an int64, a value above 2^63
@@ -539,8 +539,8 @@ static inline int64_t clip_i64(int64_t x, const KernelCall *kc)
  * saturating (a_max of 2^64 or more keeps every value). */
 static inline uint64_t clip_u64(uint64_t x, const KernelCall *kc)
 {
-	uint64_t lo = double_to_u64(ceil(kc->p.clip.lo));
-	uint64_t hi = double_to_u64(floor(kc->p.clip.hi));
+	uint64_t lo = dtype_sat_u64(ceil(kc->p.clip.lo));
+	uint64_t hi = dtype_sat_u64(floor(kc->p.clip.hi));
 	if (kc->p.clip.hi < 0)
 		hi = 0;
 	return x < lo ? lo : x > hi ? hi : x;
@@ -666,7 +666,7 @@ static bool classify_kernel(const KernelCall *kc, char **err)
 	(void)err;
 	for (int64_t i = 0; i < in->count; i++)
 		out[i] = dtype_is_float(in->dtype)
-				 ? float_class(kc->op, load_double(in->data, in->dtype, i))
+				 ? float_class(kc->op, dtype_load_double(in->data, in->dtype, i))
 				 : kc->op == OP_ISFINITE;
 	return true;
 }
@@ -690,9 +690,11 @@ bool kernel_cpu_CAST(const KernelCall *kc, char **err)
 	}
 	for (int64_t i = 0; i < out->count; i++) {
 		if (int_path)
-			store_int(out->data, out->dtype, i, load_int(in->data, in->dtype, i));
+			dtype_store_int(out->data, out->dtype, i,
+					dtype_load_int(in->data, in->dtype, i));
 		else
-			store_double(out->data, out->dtype, i, load_double(in->data, in->dtype, i));
+			dtype_store_double(out->data, out->dtype, i,
+					   dtype_load_double(in->data, in->dtype, i));
 	}
 	return true;
 }
@@ -728,7 +730,7 @@ static int32_t fixed_point_multiply(int32_t x, int32_t m, int32_t s)
 	v = (int64_t)((uint64_t)(int64_t)x << ls);
 	v = imul(v, m);
 	v = iadd(v, (int64_t)1 << (rs + 30));
-	return i64_to_i32(v >> (rs + 31));
+	return dtype_wrap_i32(v >> (rs + 31));
 }
 
 bool kernel_cpu_FIXED_POINT_MULTIPLY(const KernelCall *kc, char **err)

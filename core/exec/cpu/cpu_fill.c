@@ -15,7 +15,7 @@ static bool fill_kernel(const KernelCall *kc, char **err)
 		return true;
 	}
 	for (int64_t i = 0; i < out->count; i++)
-		store_double(out->data, out->dtype, i, kc->p.fill);
+		dtype_store_double(out->data, out->dtype, i, kc->p.fill);
 	return true;
 }
 

@@ -96,16 +96,20 @@ KERNEL_CPU_VIA(UPSAMPLING3D, resize_kernel)
 			out_ps = base->channels_last ? base->c : 1;                                \
 		for (int64_t i = begin; i < end; i++) {                                            \
 			int64_t b = i / out_size, o = i % out_size;                                \
-			int64_t image = load_int(index->data, index->dtype, b);                    \
+			int64_t image = dtype_load_int(index->data, index->dtype, b);              \
 			KernelResize r = *base;                                                    \
 			ResizeTaps ty, tx;                                                         \
 			const T *x = (const T *)kc->in[0].data + image * r.c * in_size;            \
 			T *y = (T *)kc->out[0].data + b * r.c * out_size + o * out_ps;             \
 			bool off = image < 0 || image >= r.n;                                      \
-			r.roi_start[1] = (float)load_double(boxes->data, boxes->dtype, b * 4);     \
-			r.roi_start[2] = (float)load_double(boxes->data, boxes->dtype, b * 4 + 1); \
-			r.roi_end[1] = (float)load_double(boxes->data, boxes->dtype, b * 4 + 2);   \
-			r.roi_end[2] = (float)load_double(boxes->data, boxes->dtype, b * 4 + 3);   \
+			r.roi_start[1] =                                                           \
+				(float)dtype_load_double(boxes->data, boxes->dtype, b * 4);        \
+			r.roi_start[2] =                                                           \
+				(float)dtype_load_double(boxes->data, boxes->dtype, b * 4 + 1);    \
+			r.roi_end[1] =                                                             \
+				(float)dtype_load_double(boxes->data, boxes->dtype, b * 4 + 2);    \
+			r.roi_end[2] =                                                             \
+				(float)dtype_load_double(boxes->data, boxes->dtype, b * 4 + 3);    \
 			resize_taps(&r, 1, o / r.out[2], &ty);                                     \
 			resize_taps(&r, 2, o % r.out[2], &tx);                                     \
 			off = off || ty.outside || tx.outside;                                     \

@@ -34,7 +34,7 @@ static int64_t element_offset(const KernelGather *g, const KernelTensor *indices
 		int64_t c = rest % g->shape[d];
 		rest /= g->shape[d];
 		if ((int64_t)d == g->axis)
-			c = index_within(load_int(indices->data, indices->dtype, e), g->len);
+			c = index_within(dtype_load_int(indices->data, indices->dtype, e), g->len);
 		off += c * g->stride[d];
 	}
 	return off;
@@ -45,7 +45,7 @@ static int64_t tuple_offset(const KernelGather *g, const KernelTensor *indices, 
 {
 	int64_t pos = 0, size = 1;
 	for (int64_t l = 0; l < g->m; l++) {
-		int64_t i = load_int(indices->data, indices->dtype, l * g->tuples + q);
+		int64_t i = dtype_load_int(indices->data, indices->dtype, l * g->tuples + q);
 		pos = pos * g->extent[l] + index_within(i, g->extent[l]);
 		size *= g->extent[l];
 	}
@@ -112,7 +112,8 @@ static void scatter_apply(const KernelCall *kc, int64_t o, int64_t u, size_t esi
 		return;
 	}
 	if (dtype_is_float(dt)) {
-		double x = load_double(out->data, dt, o), y = load_double(upd->data, dt, u), r = y;
+		double x = dtype_load_double(out->data, dt, o),
+		       y = dtype_load_double(upd->data, dt, u), r = y;
 		switch (mode) {
 		case SCATTER_UPDATE:
 			break;
@@ -132,9 +133,10 @@ static void scatter_apply(const KernelCall *kc, int64_t o, int64_t u, size_t esi
 			r = y > x ? y : x;
 			break;
 		}
-		store_double(out->data, dt, o, r);
+		dtype_store_double(out->data, dt, o, r);
 	} else {
-		int64_t x = load_int(out->data, dt, o), y = load_int(upd->data, dt, u), r = y;
+		int64_t x = dtype_load_int(out->data, dt, o), y = dtype_load_int(upd->data, dt, u),
+			r = y;
 		switch (mode) {
 		case SCATTER_UPDATE:
 			break;
@@ -154,7 +156,7 @@ static void scatter_apply(const KernelCall *kc, int64_t o, int64_t u, size_t esi
 			r = y > x ? y : x;
 			break;
 		}
-		store_int(out->data, dt, o, r);
+		dtype_store_int(out->data, dt, o, r);
 	}
 }
 
@@ -224,7 +226,7 @@ static int64_t sparse_offset(const KernelSparse *s, const KernelTensor *indices,
 {
 	int64_t pos = 0;
 	for (int64_t l = 0; l < s->width; l++) {
-		int64_t c = load_int(indices->data, indices->dtype, j * s->width + l);
+		int64_t c = dtype_load_int(indices->data, indices->dtype, j * s->width + l);
 		if (c < 0 || c >= s->extent[l])
 			return -1;
 		pos = pos * s->extent[l] + c;

@@ -24,8 +24,8 @@ static void quantize_range(void *ctx, int64_t begin, int64_t end)
 	for (int64_t i = begin; i < end; i++) {
 		float s = scale[qnn_param_index(q, i, kc->in[1].count)];
 		int32_t z = zero[qnn_param_index(q, i, kc->in[2].count)];
-		store_int(kc->out[0].data, kc->out[0].dtype, i,
-			  qnn_quantize(x[i], s, z, job->lo, job->hi));
+		dtype_store_int(kc->out[0].data, kc->out[0].dtype, i,
+				qnn_quantize(x[i], s, z, job->lo, job->hi));
 	}
 }
 
@@ -39,10 +39,10 @@ static void dequantize_range(void *ctx, int64_t begin, int64_t end)
 	for (int64_t i = begin; i < end; i++) {
 		float s = scale[qnn_param_index(q, i, kc->in[1].count)];
 		int32_t z = zero[qnn_param_index(q, i, kc->in[2].count)];
-		float v = qnn_dequantize(load_int(kc->in[0].data, kc->in[0].dtype, i), s, z);
+		float v = qnn_dequantize(dtype_load_int(kc->in[0].data, kc->in[0].dtype, i), s, z);
 		if (kc->out[0].dtype == DT_FLOAT16)
 			v = qnn_clip_half(v);
-		store_double(kc->out[0].data, kc->out[0].dtype, i, v);
+		dtype_store_double(kc->out[0].data, kc->out[0].dtype, i, v);
 	}
 }
 
@@ -56,9 +56,10 @@ static void requantize_range(void *ctx, int64_t begin, int64_t end)
 	for (int64_t i = begin; i < end; i++) {
 		float s = scale[qnn_param_index(q, i, kc->in[1].count)];
 		int32_t z = zero[qnn_param_index(q, i, kc->in[2].count)];
-		store_int(kc->out[0].data, kc->out[0].dtype, i,
-			  qnn_requantize(q, load_int(kc->in[0].data, kc->in[0].dtype, i), s, z,
-					 out_scale[0], out_zero[0], job->lo, job->hi));
+		dtype_store_int(kc->out[0].data, kc->out[0].dtype, i,
+				qnn_requantize(q,
+					       dtype_load_int(kc->in[0].data, kc->in[0].dtype, i),
+					       s, z, out_scale[0], out_zero[0], job->lo, job->hi));
 	}
 }
 
@@ -76,15 +77,15 @@ static void binary_range(void *ctx, int64_t begin, int64_t end)
 		int64_t ia = qnn_operand_index(q, 0, i), ib = qnn_operand_index(q, 1, i);
 		/* mul's per-channel scales both follow lhs's channel, as TVM's */
 		int64_t ja = kc->op == OP_QNN_MUL ? ia : ib;
-		store_int(kc->out[0].data, kc->out[0].dtype, i,
-			  qnn_binary(q, kc->op, load_int(in[0].data, in[0].dtype, ia),
-				     sa[qnn_side_param(q, 0, ia, in[2].count)],
-				     za[qnn_side_param(q, 0, ia, in[3].count)],
-				     load_int(in[1].data, in[1].dtype, ib),
-				     sb[qnn_side_param(q, kc->op == OP_QNN_MUL ? 0 : 1, ja,
-						       in[4].count)],
-				     zb[qnn_side_param(q, 1, ib, in[5].count)], so[0], zo[0],
-				     job->lo, job->hi));
+		dtype_store_int(kc->out[0].data, kc->out[0].dtype, i,
+				qnn_binary(q, kc->op, dtype_load_int(in[0].data, in[0].dtype, ia),
+					   sa[qnn_side_param(q, 0, ia, in[2].count)],
+					   za[qnn_side_param(q, 0, ia, in[3].count)],
+					   dtype_load_int(in[1].data, in[1].dtype, ib),
+					   sb[qnn_side_param(q, kc->op == OP_QNN_MUL ? 0 : 1, ja,
+							     in[4].count)],
+					   zb[qnn_side_param(q, 1, ib, in[5].count)], so[0], zo[0],
+					   job->lo, job->hi));
 	}
 }
 
@@ -150,7 +151,7 @@ static void product_range(void *ctx, int64_t begin, int64_t end)
 						in[1].data, in[1].dtype, zx, zw, in[3].count, e)
 				: qnn_matmul_at(&kc->p.qnn.matmul, in[0].data, in[0].dtype,
 						in[1].data, in[1].dtype, zx, zw, in[3].count, e);
-		store_int(kc->out[0].data, kc->out[0].dtype, e, v);
+		dtype_store_int(kc->out[0].data, kc->out[0].dtype, e, v);
 	}
 }
 
@@ -185,9 +186,9 @@ static void unary_range(void *ctx, int64_t begin, int64_t end)
 	float s = ((const float *)in[1].data)[0], so = ((const float *)in[3].data)[0];
 	int32_t z = ((const int32_t *)in[2].data)[0], zo = ((const int32_t *)in[4].data)[0];
 	for (int64_t i = begin; i < end; i++)
-		store_int(kc->out[0].data, kc->out[0].dtype, i,
-			  qnn_unary(kc->op, load_int(in[0].data, in[0].dtype, i), s, z, so, zo,
-				    job->lo, job->hi));
+		dtype_store_int(kc->out[0].data, kc->out[0].dtype, i,
+				qnn_unary(kc->op, dtype_load_int(in[0].data, in[0].dtype, i), s, z,
+					  so, zo, job->lo, job->hi));
 }
 
 #define QNN_UNARY_CPU(id)                                      \
@@ -215,9 +216,10 @@ static void leaky_relu_range(void *ctx, int64_t begin, int64_t end)
 	float s = ((const float *)in[1].data)[0], so = ((const float *)in[3].data)[0];
 	int32_t z = ((const int32_t *)in[2].data)[0], zo = ((const int32_t *)in[4].data)[0];
 	for (int64_t i = begin; i < end; i++)
-		store_int(kc->out[0].data, kc->out[0].dtype, i,
-			  qnn_leaky_relu(kc->p.alpha, load_int(in[0].data, in[0].dtype, i), s, z,
-					 so, zo, job->lo, job->hi));
+		dtype_store_int(kc->out[0].data, kc->out[0].dtype, i,
+				qnn_leaky_relu(kc->p.alpha,
+					       dtype_load_int(in[0].data, in[0].dtype, i), s, z, so,
+					       zo, job->lo, job->hi));
 }
 
 bool kernel_cpu_QNN_LEAKY_RELU(const KernelCall *kc, char **err)

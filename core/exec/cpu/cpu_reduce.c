@@ -168,7 +168,7 @@ static void acc_init(Acc *a, KernelReduce op, bool is_float)
 	}
 
 #define LOAD_PLAIN(x) (x)
-#define LOAD_HALF(x) npy_half_to_float(x)
+#define LOAD_HALF(x) dtype_half_to_float(x)
 #define FADD(x, y) ((x) + (y))
 #define FMUL(x, y) ((x) * (y))
 REDUCE_ROW(row_f32, float, double, LOAD_PLAIN, a->d, FADD, FMUL)
@@ -177,7 +177,7 @@ REDUCE_ROW(row_f16, uint16_t, double, LOAD_HALF, a->d, FADD, FMUL)
 REDUCE_ROW(row_i32, int32_t, int64_t, LOAD_PLAIN, a->i, iadd, imul)
 REDUCE_ROW(row_i64, int64_t, int64_t, LOAD_PLAIN, a->i, iadd, imul)
 REDUCE_ROW(row_bool, uint8_t, int64_t, LOAD_PLAIN, a->i, iadd, imul)
-#define LOAD_BF16(x) npy_bfloat16_to_float(x)
+#define LOAD_BF16(x) dtype_bfloat16_to_float(x)
 REDUCE_ROW(row_bf16, uint16_t, double, LOAD_BF16, a->d, FADD, FMUL)
 REDUCE_ROW(row_i8, int8_t, int64_t, LOAD_PLAIN, a->i, iadd, imul)
 REDUCE_ROW(row_u8, uint8_t, int64_t, LOAD_PLAIN, a->i, iadd, imul)
@@ -481,7 +481,7 @@ static bool reduce_range_f32(const KernelCall *kc, const ReducePlan *p, int64_t 
 			row_f32_run((const float *)in->data + base, n, op,
 				    kc->p.reduce.select_last_index, &a);
 			if (arg) {
-				store_int(out->data, out->dtype, o++, a.arg);
+				dtype_store_int(out->data, out->dtype, o++, a.arg);
 				continue;
 			}
 			acc[0] = a.d;
@@ -519,13 +519,13 @@ static void reduce_range(void *vjob, int64_t begin, int64_t end)
 			mean_off += c * p->kept_mean_stride[i];
 		}
 		if (kc->p.reduce.kind == REDUCE_VARIANCE)
-			mean = load_double(kc->in[1].data, kc->in[1].dtype, mean_off);
+			mean = dtype_load_double(kc->in[1].data, kc->in[1].dtype, mean_off);
 		acc_init(&a, kc->p.reduce.kind, is_float);
 		row(in, p, base, kc->p.reduce.kind, kc->p.reduce.select_last_index, mean, &a);
 		switch (kc->p.reduce.kind) {
 		case REDUCE_ARGMAX:
 		case REDUCE_ARGMIN:
-			store_int(out->data, out->dtype, o, a.arg);
+			dtype_store_int(out->data, out->dtype, o, a.arg);
 			continue;
 		case REDUCE_MEAN:
 			a.d = n ? a.d / (double)n : NAN;
@@ -545,9 +545,9 @@ static void reduce_range(void *vjob, int64_t begin, int64_t end)
 			break;
 		}
 		if (is_float || kc->p.reduce.kind == REDUCE_VARIANCE)
-			store_double(out->data, out->dtype, o, a.d);
+			dtype_store_double(out->data, out->dtype, o, a.d);
 		else
-			store_int(out->data, out->dtype, o, a.i);
+			dtype_store_int(out->data, out->dtype, o, a.i);
 	}
 }
 

@@ -31,21 +31,21 @@ static void scan_range(void *ctx, int64_t begin, int64_t end)
 		for (int64_t j = 0; j < a->len; j++) {
 			int64_t at = (o * a->len + j) * a->inner + i;
 			if (fl) {
-				double v = load_double(x->data, x->dtype, at);
+				double v = dtype_load_double(x->data, x->dtype, at);
 				if (ex)
-					store_double(out->data, out->dtype, at, dacc);
+					dtype_store_double(out->data, out->dtype, at, dacc);
 				dacc = job->product ? dacc * v : dacc + v;
 				if (out->dtype == DT_FLOAT32) /* as TVM (and CUDA) accumulate */
 					dacc = (float)dacc;
 				if (!ex)
-					store_double(out->data, out->dtype, at, dacc);
+					dtype_store_double(out->data, out->dtype, at, dacc);
 			} else {
-				int64_t v = load_int(x->data, x->dtype, at);
+				int64_t v = dtype_load_int(x->data, x->dtype, at);
 				if (ex)
-					store_int(out->data, out->dtype, at, iacc);
+					dtype_store_int(out->data, out->dtype, at, iacc);
 				iacc = job->product ? imul(iacc, v) : iadd(iacc, v);
 				if (!ex)
-					store_int(out->data, out->dtype, at, iacc);
+					dtype_store_int(out->data, out->dtype, at, iacc);
 			}
 		}
 	}
@@ -118,8 +118,8 @@ static bool sort_kernel(const KernelCall *kc, char **err)
 		for (int64_t i = 0; i < a->inner; i++) {
 			for (int64_t j = 0; j < a->len; j++) {
 				idx[j] = j;
-				keys[j] = load_double(x->data, x->dtype,
-						      (o * a->len + j) * a->inner + i);
+				keys[j] = dtype_load_double(x->data, x->dtype,
+							    (o * a->len + j) * a->inner + i);
 			}
 			merge_sort(idx, tmp, a->len, keys, so->ascend);
 			for (int64_t j = 0; j < so->k; j++) {
@@ -131,8 +131,8 @@ static bool sort_kernel(const KernelCall *kc, char **err)
 							       esize,
 					       esize);
 				if (so->indices_out >= 0)
-					store_int(kc->out[so->indices_out].data,
-						  kc->out[so->indices_out].dtype, at, idx[j]);
+					dtype_store_int(kc->out[so->indices_out].data,
+							kc->out[so->indices_out].dtype, at, idx[j]);
 			}
 		}
 	free(idx);

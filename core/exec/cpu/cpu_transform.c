@@ -178,9 +178,9 @@ bool kernel_cpu_TAKE(const KernelCall *kc, char **err)
 	for (int64_t b = 0; b < t->batch; b++)
 		for (int64_t o = 0; o < t->outer; o++)
 			for (int64_t q = 0; q < t->count; q++) {
-				int64_t i = take_index(
-					load_int(indices->data, indices->dtype, b * t->count + q),
-					t->len, t->mode);
+				int64_t i = take_index(dtype_load_int(indices->data, indices->dtype,
+								      b * t->count + q),
+						       t->len, t->mode);
 				memcpy(dst, src + ((b * t->outer + o) * t->len + i) * row, row);
 				dst += row;
 			}
@@ -191,7 +191,7 @@ bool kernel_cpu_SHAPE_OF(const KernelCall *kc, char **err)
 {
 	(void)err;
 	for (uint32_t i = 0; i < kc->in[0].ndim; i++)
-		store_int(kc->out[0].data, kc->out[0].dtype, i, kc->in[0].shape[i]);
+		dtype_store_int(kc->out[0].data, kc->out[0].dtype, i, kc->in[0].shape[i]);
 	return true;
 }
 
@@ -199,7 +199,7 @@ bool kernel_cpu_SHAPE_OF(const KernelCall *kc, char **err)
 bool kernel_cpu_NDARRAY_SIZE(const KernelCall *kc, char **err)
 {
 	(void)err;
-	store_int(kc->out[0].data, kc->out[0].dtype, 0, kc->in[0].count);
+	dtype_store_int(kc->out[0].data, kc->out[0].dtype, 0, kc->in[0].count);
 	return true;
 }
 
@@ -419,8 +419,9 @@ static void where_any(const void *pc, int64_t sc, const void *px, int64_t sx, co
 	int64_t c0 = ((const char *)pc - (const char *)c->data) / (int64_t)dtype_size(c->dtype);
 	for (int64_t i = 0; i < n; i++) {
 		int64_t k = c0 + i * sc;
-		bool take_x = dtype_is_float(c->dtype) ? load_double(c->data, c->dtype, k) != 0
-						       : load_int(c->data, c->dtype, k) != 0;
+		bool take_x = dtype_is_float(c->dtype)
+				      ? dtype_load_double(c->data, c->dtype, k) != 0
+				      : dtype_load_int(c->data, c->dtype, k) != 0;
 		memcpy((char *)po + i * (int64_t)esize,
 		       take_x ? (const char *)px + i * sx * (int64_t)esize
 			      : (const char *)py + i * sy * (int64_t)esize,

@@ -536,8 +536,8 @@ bool kernel_cpu_GLOBAL_AVG_POOL2D(const KernelCall *kc, char **err)
 	for (int64_t p = 0; p < planes; p++) {
 		double sum = 0;
 		for (int64_t i = 0; i < size; i++)
-			sum += load_double(in->data, in->dtype, p * size + i);
-		store_double(kc->out[0].data, in->dtype, p, size ? sum / (double)size : NAN);
+			sum += dtype_load_double(in->data, in->dtype, p * size + i);
+		dtype_store_double(kc->out[0].data, in->dtype, p, size ? sum / (double)size : NAN);
 	}
 	return true;
 }

@@ -9,81 +9,6 @@
  */
 #include "kernels_cuda.h"
 
-/* Element i of (p, dt) as a double, bfloat16 included. */
-__device__ static inline double arrange_double(const void *p, DType dt, int64_t i)
-{
-	if (dt == DT_BFLOAT16)
-		return __uint_as_float((unsigned)((const uint16_t *)p)[i] << 16);
-	return load_as_double(p, dt, i);
-}
-
-/* Element i of (p, dt) as an integer (floats saturate, NaN gives 0). */
-__device__ static inline long long arrange_ll(const void *p, DType dt, int64_t i)
-{
-	switch (dt) {
-	case DT_FLOAT32:
-	case DT_FLOAT64:
-	case DT_FLOAT16:
-	case DT_BFLOAT16:
-		return sat_ll(arrange_double(p, dt, i));
-	case DT_INT8:
-	case DT_UINT8:
-	case DT_INT16:
-	case DT_UINT16:
-	case DT_INT32:
-	case DT_UINT32:
-	case DT_INT64:
-	case DT_UINT64:
-	case DT_BOOL:
-	case DT_COUNT:
-		break;
-	}
-	return load_as_ll(p, dt, i);
-}
-
-/* Stores v as element i of (p, dt): integers wrap, as the CPU's store_int. */
-__device__ static inline void arrange_store(void *p, DType dt, int64_t i, long long v)
-{
-	switch (dt) {
-	case DT_FLOAT32:
-		((float *)p)[i] = (float)v;
-		break;
-	case DT_FLOAT64:
-		((double *)p)[i] = (double)v;
-		break;
-	case DT_FLOAT16:
-		((__half *)p)[i] = __float2half_rn((float)v);
-		break;
-	case DT_BFLOAT16: {
-		/* round to nearest even, as npy_float_to_bfloat16 */
-		unsigned u = __float_as_uint((float)v);
-		((uint16_t *)p)[i] = (uint16_t)((u + 0x7fff + ((u >> 16) & 1)) >> 16);
-		break;
-	}
-	case DT_INT8:
-	case DT_UINT8:
-		((uint8_t *)p)[i] = (uint8_t)v;
-		break;
-	case DT_INT16:
-	case DT_UINT16:
-		((uint16_t *)p)[i] = (uint16_t)v;
-		break;
-	case DT_INT32:
-	case DT_UINT32:
-		((uint32_t *)p)[i] = (uint32_t)v;
-		break;
-	case DT_INT64:
-	case DT_UINT64:
-		((unsigned long long *)p)[i] = (unsigned long long)v;
-		break;
-	case DT_BOOL:
-		((uint8_t *)p)[i] = v != 0;
-		break;
-	case DT_COUNT:
-		break;
-	}
-}
-
 __device__ static inline long long arrange_floor_div(long long x, long long y)
 {
 	long long q;
@@ -126,8 +51,8 @@ __global__ void sequence_mask_kernel(const W *in, W *out, int64_t n, ArrangeArgs
 	GRID_LOOP(e, n)
 	{
 		int64_t t = e / a.len_stride % a.len, b = e / a.batch_stride % a.batch;
-		out[e] =
-			(double)t >= arrange_double(g.aux, g.aux_dtype, b) ? (W)a.fill_bits : in[e];
+		out[e] = (double)t >= dtype_load_double(g.aux, g.aux_dtype, b) ? (W)a.fill_bits
+									       : in[e];
 	}
 }
 
@@ -138,7 +63,7 @@ __global__ void reverse_sequence_kernel(const W *in, W *out, int64_t n, ArrangeA
 	GRID_LOOP(e, n)
 	{
 		int64_t s = e / a.len_stride % a.len, b = e / a.batch_stride % a.batch;
-		long long len = arrange_ll(g.aux, g.aux_dtype, b), i;
+		long long len = dtype_load_int(g.aux, g.aux_dtype, b), i;
 		i = len <= 1 || len <= s ? s : len > a.len ? a.len - 1 - s : len - 1 - s;
 		out[e] = in[e + (i - s) * a.len_stride];
 	}
@@ -147,7 +72,7 @@ __global__ void reverse_sequence_kernel(const W *in, W *out, int64_t n, ArrangeA
 template <typename W> __global__ void trilu_kernel(const W *in, W *out, int64_t n, ArrangeArgs g)
 {
 	const KernelArrange &a = g.a;
-	long long k = arrange_ll(g.aux, g.aux_dtype, 0);
+	long long k = dtype_load_int(g.aux, g.aux_dtype, 0);
 	GRID_LOOP(e, n)
 	{
 		int64_t col = e % a.cols, row = e / a.cols % a.rows;
@@ -303,9 +228,9 @@ __global__ void invert_permutation_kernel(const void *x, DType xt, void *out, DT
 {
 	GRID_LOOP(i, n)
 	{
-		long long v = arrange_ll(x, xt, i);
+		long long v = dtype_load_int(x, xt, i);
 		if (v >= 0 && v < n)
-			arrange_store(out, ot, v, i);
+			dtype_store_int(out, ot, v, i);
 	}
 }
 
@@ -328,11 +253,11 @@ __global__ void unravel_index_kernel(const void *x, DType xt, const void *shape,
 	GRID_LOOP(e, n * m)
 	{
 		int64_t j = e / n, i = e % n;
-		long long v = arrange_ll(x, xt, i), d;
+		long long v = dtype_load_int(x, xt, i), d;
 		for (int64_t k = m - 1; k > j; k--)
-			v = arrange_floor_div(v, arrange_ll(shape, st, k));
-		d = arrange_ll(shape, st, j);
-		arrange_store(out, ot, e, v - arrange_floor_div(v, d) * d);
+			v = arrange_floor_div(v, dtype_load_int(shape, st, k));
+		d = dtype_load_int(shape, st, j);
+		dtype_store_int(out, ot, e, v - arrange_floor_div(v, d) * d);
 	}
 }
 
@@ -353,16 +278,16 @@ __global__ void searchsorted_kernel(const void *seq, DType st, const void *v, DT
 	GRID_LOOP(i, count)
 	{
 		int64_t off = a.outer ? i / a.n * a.len : 0, lo = 0, hi = a.len;
-		double value = arrange_double(v, vt, i);
+		double value = dtype_load_double(v, vt, i);
 		while (lo < hi) {
 			int64_t mid = lo + ((hi - lo) >> 1);
-			double x = arrange_double(seq, st, off + mid);
+			double x = dtype_load_double(seq, st, off + mid);
 			if (a.flag ? x <= value : x < value)
 				lo = mid + 1;
 			else
 				hi = mid;
 		}
-		arrange_store(out, ot, i, lo);
+		dtype_store_int(out, ot, i, lo);
 	}
 }
 

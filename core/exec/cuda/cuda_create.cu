@@ -12,24 +12,24 @@
 template <typename T> struct Convert {
 	__device__ static T from(const void *p, DType dt, int64_t i)
 	{
-		return Elem<T>::store(load_as_ll(p, dt, i));
+		return Elem<T>::store(dtype_load_int(p, dt, i));
 	}
 	__device__ static T line(const void *start, const void *step, DType dt, int64_t i)
 	{
-		return Elem<T>::store(
-			wrap_add(load_as_ll(start, dt, 0), wrap_mul(i, load_as_ll(step, dt, 0))));
+		return Elem<T>::store(wrap_add(dtype_load_int(start, dt, 0),
+					       wrap_mul(i, dtype_load_int(step, dt, 0))));
 	}
 };
 #define CONVERT_FLOAT(T)                                                                           \
 	template <> struct Convert<T> {                                                            \
 		__device__ static T from(const void *p, DType dt, int64_t i)                       \
 		{                                                                                  \
-			return from_double<T>(load_as_double(p, dt, i));                           \
+			return from_double<T>(dtype_load_double(p, dt, i));                        \
 		}                                                                                  \
 		__device__ static T line(const void *start, const void *step, DType dt, int64_t i) \
 		{                                                                                  \
-			return from_double<T>(load_as_double(start, dt, 0) +                       \
-					      (double)i * load_as_double(step, dt, 0));            \
+			return from_double<T>(dtype_load_double(start, dt, 0) +                    \
+					      (double)i * dtype_load_double(step, dt, 0));         \
 		}                                                                                  \
 	};
 CONVERT_FLOAT(float)
@@ -52,7 +52,7 @@ __global__ void one_hot_kernel(const void *indices, DType idt, const void *on, D
 	GRID_LOOP(e, n)
 	{
 		int64_t i = e % a.inner, j = e / a.inner % a.len, o = e / a.inner / a.len;
-		out[e] = load_as_ll(indices, idt, o * a.inner + i) == j ? yes : no;
+		out[e] = dtype_load_int(indices, idt, o * a.inner + i) == j ? yes : no;
 	}
 }
 

@@ -638,9 +638,9 @@ struct ClipOp {
 	__device__ long long operator()(long long x) const
 	{
 		if ((double)x < lo)
-			return sat_ll(ceil(lo));
+			return dtype_sat_i64(ceil(lo));
 		if ((double)x > hi)
-			return sat_ll(floor(hi));
+			return dtype_sat_i64(floor(hi));
 		return x;
 	}
 };
@@ -1083,7 +1083,7 @@ __global__ void fixed_point_multiply_kernel(const int32_t *x, int32_t *y, int64_
 		v = (long long)((unsigned long long)(long long)x[i] << ls);
 		v = wrap_mul(v, m);
 		v = wrap_add(v, 1ll << (rs + 30));
-		y[i] = (int32_t)(uint32_t)(unsigned long long)(v >> (rs + 31));
+		y[i] = dtype_wrap_i32(v >> (rs + 31));
 	}
 }
 

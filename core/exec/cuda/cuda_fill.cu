@@ -23,7 +23,7 @@ template <> double host_value<double>(double v)
 template <> __half host_value<__half>(double v)
 {
 	__half_raw raw;
-	raw.x = npy_float_to_half((float)v);
+	raw.x = dtype_float_to_half((float)v);
 	return __half(raw);
 }
 template <> int32_t host_value<int32_t>(double v)

@@ -113,14 +113,14 @@ __global__ void crop_and_resize_kernel(const T *x, const void *boxes, DType boxe
 		int64_t c = base.channels_last ? i % base.c : i / out_size % base.c;
 		int64_t o = base.channels_last ? i / base.c % out_size : i % out_size;
 		int64_t b = i / (out_size * base.c);
-		long long image = load_as_ll(index, index_dtype, b);
+		long long image = dtype_load_int(index, index_dtype, b);
 		KernelResize r = base;
 		ResizeTaps ty, tx;
 		double v = 0;
-		r.roi_start[1] = (float)load_as_double(boxes, boxes_dtype, b * 4);
-		r.roi_start[2] = (float)load_as_double(boxes, boxes_dtype, b * 4 + 1);
-		r.roi_end[1] = (float)load_as_double(boxes, boxes_dtype, b * 4 + 2);
-		r.roi_end[2] = (float)load_as_double(boxes, boxes_dtype, b * 4 + 3);
+		r.roi_start[1] = (float)dtype_load_double(boxes, boxes_dtype, b * 4);
+		r.roi_start[2] = (float)dtype_load_double(boxes, boxes_dtype, b * 4 + 1);
+		r.roi_end[1] = (float)dtype_load_double(boxes, boxes_dtype, b * 4 + 2);
+		r.roi_end[2] = (float)dtype_load_double(boxes, boxes_dtype, b * 4 + 3);
 		resize_taps(&r, 1, o / r.out[2], &ty);
 		resize_taps(&r, 2, o % r.out[2], &tx);
 		if (image < 0 || image >= r.n || ty.outside || tx.outside) {

@@ -18,37 +18,6 @@
  */
 #include "kernels_cuda.h"
 
-/* Element i of an integer index tensor. */
-__device__ static long long load_index(const void *p, DType dt, int64_t i)
-{
-	switch (dt) {
-	case DT_INT8:
-		return ((const int8_t *)p)[i];
-	case DT_UINT8:
-	case DT_BOOL:
-		return ((const uint8_t *)p)[i];
-	case DT_INT16:
-		return ((const int16_t *)p)[i];
-	case DT_UINT16:
-		return ((const uint16_t *)p)[i];
-	case DT_INT32:
-		return ((const int32_t *)p)[i];
-	case DT_UINT32:
-		return ((const uint32_t *)p)[i];
-	case DT_INT64:
-		return ((const int64_t *)p)[i];
-	case DT_UINT64:
-		return (long long)((const uint64_t *)p)[i];
-	case DT_FLOAT32:
-	case DT_FLOAT64:
-	case DT_FLOAT16:
-	case DT_BFLOAT16:
-	case DT_COUNT:
-		break;
-	}
-	return 0;
-}
-
 /* Index i into an extent n > 0: from the end when negative, then clamped. */
 __device__ static int64_t index_within(long long i, int64_t n)
 {
@@ -66,7 +35,7 @@ __device__ static int64_t element_offset(const KernelGather &g, const void *indi
 		int64_t c = rest % g.shape[d];
 		rest /= g.shape[d];
 		if (d == g.axis)
-			c = index_within(load_index(indices, idt, e), g.len);
+			c = index_within(dtype_load_int(indices, idt, e), g.len);
 		off += c * g.stride[d];
 	}
 	return off;
@@ -79,7 +48,7 @@ __device__ static int64_t tuple_offset(const KernelGather &g, const void *indice
 	int64_t pos = 0, size = 1;
 	for (int64_t l = 0; l < g.m; l++) {
 		pos = pos * g.extent[l] +
-		      index_within(load_index(indices, idt, l * g.tuples + q), g.extent[l]);
+		      index_within(dtype_load_int(indices, idt, l * g.tuples + q), g.extent[l]);
 		size *= g.extent[l];
 	}
 	return q / g.per_batch * size + pos;
@@ -364,7 +333,7 @@ __global__ void sparse_scatter_kernel(const void *indices, DType idt, const W *v
 		int64_t pos = 0;
 		bool inside = true;
 		for (int64_t l = 0; l < s.width && inside; l++) {
-			long long c = load_index(indices, idt, j * s.width + l);
+			long long c = dtype_load_int(indices, idt, j * s.width + l);
 			inside = c >= 0 && c < s.extent[l];
 			pos = pos * s.extent[l] + c;
 		}

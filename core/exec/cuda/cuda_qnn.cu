@@ -11,43 +11,6 @@
 
 #include "kernel_qnn.h"
 
-/* Stores v, already in range, as integer dtype dt (wrapping) or, for
- * dequantize, a float32 or float16 element. */
-__device__ static inline void qnn_store_int(void *p, DType dt, int64_t i, long long v)
-{
-	switch (dt) {
-	case DT_INT8:
-		((int8_t *)p)[i] = (int8_t)v;
-		break;
-	case DT_UINT8:
-		((uint8_t *)p)[i] = (uint8_t)v;
-		break;
-	case DT_INT16:
-		((int16_t *)p)[i] = (int16_t)v;
-		break;
-	case DT_UINT16:
-		((uint16_t *)p)[i] = (uint16_t)v;
-		break;
-	case DT_INT32:
-		((int32_t *)p)[i] = (int32_t)v;
-		break;
-	case DT_UINT32:
-		((uint32_t *)p)[i] = (uint32_t)v;
-		break;
-	case DT_INT64:
-	case DT_UINT64:
-		((long long *)p)[i] = v;
-		break;
-	case DT_FLOAT32:
-	case DT_FLOAT64:
-	case DT_FLOAT16:
-	case DT_BFLOAT16:
-	case DT_BOOL:
-	case DT_COUNT:
-		break;
-	}
-}
-
 __global__ void quantize_kernel(const float *x, const float *scale, int64_t nscale,
 				const int32_t *zero, int64_t nzero, void *out, DType ot, int64_t n,
 				KernelQnn q, int64_t lo, int64_t hi)
@@ -56,7 +19,7 @@ __global__ void quantize_kernel(const float *x, const float *scale, int64_t nsca
 	{
 		float s = scale[qnn_param_index(&q, i, nscale)];
 		int32_t z = zero[qnn_param_index(&q, i, nzero)];
-		qnn_store_int(out, ot, i, qnn_quantize(x[i], s, z, lo, hi));
+		dtype_store_int(out, ot, i, qnn_quantize(x[i], s, z, lo, hi));
 	}
 }
 
@@ -68,7 +31,7 @@ __global__ void dequantize_kernel(const void *x, DType xt, const float *scale, i
 	{
 		float s = scale[qnn_param_index(&q, i, nscale)];
 		int32_t z = zero[qnn_param_index(&q, i, nzero)];
-		float v = qnn_dequantize(load_as_ll(x, xt, i), s, z);
+		float v = qnn_dequantize(dtype_load_int(x, xt, i), s, z);
 		if (ot == DT_FLOAT16)
 			((__half *)out)[i] = __float2half_rn(qnn_clip_half(v));
 		else
@@ -85,9 +48,9 @@ __global__ void requantize_kernel(const void *x, DType xt, const float *scale, i
 	{
 		float s = scale[qnn_param_index(&q, i, nscale)];
 		int32_t z = zero[qnn_param_index(&q, i, nzero)];
-		qnn_store_int(out, ot, i,
-			      qnn_requantize(&q, load_as_ll(x, xt, i), s, z, out_scale[0],
-					     out_zero[0], lo, hi));
+		dtype_store_int(out, ot, i,
+				qnn_requantize(&q, dtype_load_int(x, xt, i), s, z, out_scale[0],
+					       out_zero[0], lo, hi));
 	}
 }
 
@@ -107,14 +70,15 @@ __global__ void binary_kernel(QnnBinaryArgs g, void *out, DType ot, int64_t n, O
 	{
 		int64_t ia = qnn_operand_index(&q, 0, i), ib = qnn_operand_index(&q, 1, i);
 		bool mul = op == OP_QNN_MUL;
-		qnn_store_int(
+		dtype_store_int(
 			out, ot, i,
-			qnn_binary(
-				&q, op, load_as_ll(g.a, g.at, ia),
-				g.sa[qnn_side_param(&q, 0, ia, g.nsa)],
-				g.za[qnn_side_param(&q, 0, ia, g.nza)], load_as_ll(g.b, g.bt, ib),
-				g.sb[qnn_side_param(&q, mul ? 0 : 1, mul ? ia : ib, g.nsb)],
-				g.zb[qnn_side_param(&q, 1, ib, g.nzb)], g.so[0], g.zo[0], lo, hi));
+			qnn_binary(&q, op, dtype_load_int(g.a, g.at, ia),
+				   g.sa[qnn_side_param(&q, 0, ia, g.nsa)],
+				   g.za[qnn_side_param(&q, 0, ia, g.nza)],
+				   dtype_load_int(g.b, g.bt, ib),
+				   g.sb[qnn_side_param(&q, mul ? 0 : 1, mul ? ia : ib, g.nsb)],
+				   g.zb[qnn_side_param(&q, 1, ib, g.nzb)], g.so[0], g.zo[0], lo,
+				   hi));
 	}
 }
 
@@ -210,7 +174,7 @@ __global__ void product_kernel(const void *x, DType xt, const void *w, DType wt,
 	{
 		long long v = conv ? qnn_conv2d_at(&q.window, x, xt, w, wt, zx[0], zw, nzw, e)
 				   : qnn_matmul_at(&q.matmul, x, xt, w, wt, zx[0], zw, nzw, e);
-		qnn_store_int(out, ot, e, v);
+		dtype_store_int(out, ot, e, v);
 	}
 }
 
@@ -247,8 +211,8 @@ __global__ void unary_kernel(const void *x, DType xt, const float *s, const int3
 			     OpKind op, int64_t lo, int64_t hi)
 {
 	GRID_LOOP(i, n)
-	qnn_store_int(out, ot, i,
-		      qnn_unary(op, load_as_ll(x, xt, i), s[0], z[0], so[0], zo[0], lo, hi));
+	dtype_store_int(out, ot, i,
+			qnn_unary(op, dtype_load_int(x, xt, i), s[0], z[0], so[0], zo[0], lo, hi));
 }
 
 static bool unary_run(CudaState *s, const KernelCall *kc, char **err)
@@ -286,9 +250,9 @@ __global__ void leaky_relu_kernel(const void *x, DType xt, const float *s, const
 				  int64_t n, double alpha, int64_t lo, int64_t hi)
 {
 	GRID_LOOP(i, n)
-	qnn_store_int(
+	dtype_store_int(
 		out, ot, i,
-		qnn_leaky_relu(alpha, load_as_ll(x, xt, i), s[0], z[0], so[0], zo[0], lo, hi));
+		qnn_leaky_relu(alpha, dtype_load_int(x, xt, i), s[0], z[0], so[0], zo[0], lo, hi));
 }
 
 bool kernel_cuda_QNN_LEAKY_RELU(CudaState *s, const KernelCall *kc, char **err)

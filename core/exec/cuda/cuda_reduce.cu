@@ -160,16 +160,7 @@ __global__ void reduce_rows(const T *in, const void *mean_data, DType mean_dtype
 			mean_off += c * p.kept_mean_stride[d];
 		}
 		if (p.op == REDUCE_VARIANCE) {
-			if (mean_dtype == DT_FLOAT64)
-				mean = ((const double *)mean_data)[mean_off];
-			else if (mean_dtype == DT_FLOAT16)
-				mean = __half2float(((const __half *)mean_data)[mean_off]);
-			else if (mean_dtype == DT_INT32)
-				mean = ((const int32_t *)mean_data)[mean_off];
-			else if (mean_dtype == DT_INT64)
-				mean = (double)((const int64_t *)mean_data)[mean_off];
-			else
-				mean = ((const float *)mean_data)[mean_off];
+			mean = dtype_load_double(mean_data, mean_dtype, mean_off);
 		}
 		for (int64_t r = threadIdx.x; r < p.red_count; r += blockDim.x) {
 			int64_t off = base, q = r;

@@ -25,15 +25,15 @@ __device__ static inline long long scan_op(long long x, long long y, bool produc
 template <typename C> __device__ static inline C scan_load(const void *p, DType dt, int64_t i);
 template <> __device__ inline float scan_load<float>(const void *p, DType dt, int64_t i)
 {
-	return (float)load_as_double(p, dt, i);
+	return (float)dtype_load_double(p, dt, i);
 }
 template <> __device__ inline double scan_load<double>(const void *p, DType dt, int64_t i)
 {
-	return load_as_double(p, dt, i);
+	return dtype_load_double(p, dt, i);
 }
 template <> __device__ inline long long scan_load<long long>(const void *p, DType dt, int64_t i)
 {
-	return load_as_ll(p, dt, i);
+	return dtype_load_int(p, dt, i);
 }
 
 template <typename T>
@@ -117,37 +117,6 @@ __device__ static bool sort_before(double a, double b, bool ascend)
 	return ascend ? a < b : a > b;
 }
 
-__device__ static void store_index(void *p, DType dt, int64_t i, long long v)
-{
-	switch (dt) {
-	case DT_INT32:
-		((int32_t *)p)[i] = (int32_t)v;
-		return;
-	case DT_INT64:
-		((int64_t *)p)[i] = v;
-		return;
-	case DT_FLOAT32:
-		((float *)p)[i] = (float)v;
-		return;
-	case DT_FLOAT64:
-		((double *)p)[i] = (double)v;
-		return;
-	case DT_FLOAT16:
-		((__half *)p)[i] = __float2half_rn((float)v);
-		return;
-	case DT_BOOL:
-	case DT_INT8:
-	case DT_UINT8:
-	case DT_INT16:
-	case DT_UINT16:
-	case DT_UINT32:
-	case DT_UINT64:
-	case DT_BFLOAT16:
-	case DT_COUNT:
-		break;
-	}
-}
-
 __global__ void sort_kernel(const void *x, DType xdt, size_t esize, void *values, void *indices,
 			    DType idt, int64_t *work, int64_t lines, KernelSort so)
 {
@@ -156,13 +125,13 @@ __global__ void sort_kernel(const void *x, DType xdt, size_t esize, void *values
 	{
 		int64_t o = f / a.inner, i = f % a.inner, *idx = work + f * a.len;
 		for (int64_t j = 0; j < a.len; j++) {
-			double key = load_as_double(x, xdt, (o * a.len + j) * a.inner + i);
+			double key = dtype_load_double(x, xdt, (o * a.len + j) * a.inner + i);
 			int64_t p = j;
 			/* stable: move only past keys this one goes strictly before */
 			while (p > 0 &&
 			       sort_before(key,
-					   load_as_double(x, xdt,
-							  (o * a.len + idx[p - 1]) * a.inner + i),
+					   dtype_load_double(
+						   x, xdt, (o * a.len + idx[p - 1]) * a.inner + i),
 					   so.ascend)) {
 				idx[p] = idx[p - 1];
 				p--;
@@ -179,7 +148,7 @@ __global__ void sort_kernel(const void *x, DType xdt, size_t esize, void *values
 					dst[b] = src[b];
 			}
 			if (indices)
-				store_index(indices, idt, at, idx[j]);
+				dtype_store_int(indices, idt, at, idx[j]);
 		}
 	}
 }

@@ -438,7 +438,7 @@ bool kernel_cuda_SHAPE_OF(CudaState *s, const KernelCall *kc, char **err)
 }
 
 /* ndarray_size: the element count converted to the output dtype on the
- * host (the bytes kernels_cpu.h's store_int would write) and written by
+ * host (dtype_store_int's bytes, as the CPU writes them) and written by
  * one thread, so every dtype runs. */
 __global__ void bytes_kernel(uint8_t *out, uint64_t bits, int size)
 {
@@ -449,41 +449,9 @@ __global__ void bytes_kernel(uint8_t *out, uint64_t bits, int size)
 bool kernel_cuda_NDARRAY_SIZE(CudaState *s, const KernelCall *kc, char **err)
 {
 	int64_t n = kc->in[0].count;
-	uint64_t bits = (uint64_t)n;
+	uint64_t bits = 0; /* little-endian: the element is its low bytes */
 	DType dt = kc->out[0].dtype;
-	switch (dt) {
-	case DT_FLOAT32: {
-		float f = (float)n;
-		uint32_t b;
-		memcpy(&b, &f, sizeof b);
-		bits = b;
-		break;
-	}
-	case DT_FLOAT64: {
-		double d = (double)n;
-		memcpy(&bits, &d, sizeof bits);
-		break;
-	}
-	case DT_FLOAT16:
-		bits = npy_float_to_half((float)n);
-		break;
-	case DT_BFLOAT16:
-		bits = npy_float_to_bfloat16((float)n);
-		break;
-	case DT_BOOL:
-		bits = n != 0;
-		break;
-	case DT_INT8:
-	case DT_UINT8:
-	case DT_INT16:
-	case DT_UINT16:
-	case DT_INT32:
-	case DT_UINT32:
-	case DT_INT64:
-	case DT_UINT64:
-	case DT_COUNT:
-		break;
-	}
+	dtype_store_int(&bits, dt, 0, n);
 	bytes_kernel<<<1, 1, 0, s->stream>>>((uint8_t *)kc->out[0].data, bits, (int)dtype_size(dt));
 	return launched(kc, err);
 }

@@ -26,6 +26,7 @@
 extern "C" {
 #include "exec.h"
 }
+#include "dtype_access.h"
 
 /* One device's stream, cuBLAS handle and staging buffers (exec_cuda.cu). */
 struct CudaState {
@@ -107,7 +108,7 @@ template <> struct Elem<int32_t> {
 	}
 	__device__ static int32_t store(long long v)
 	{
-		return (int32_t)(uint32_t)(unsigned long long)v;
+		return dtype_wrap_i32(v);
 	}
 };
 template <> struct Elem<int64_t> {
@@ -148,28 +149,6 @@ __device__ static inline long long wrap_mul(long long x, long long y)
 	return (long long)((unsigned long long)x * (unsigned long long)y);
 }
 
-__device__ static inline long long sat_ll(double v)
-{
-	if (v != v)
-		return 0;
-	if (v >= 9223372036854775807.0)
-		return LLONG_MAX;
-	if (v <= -9223372036854775808.0)
-		return LLONG_MIN;
-	return (long long)v;
-}
-
-__device__ static inline int sat_i32(double v)
-{
-	if (v != v)
-		return 0;
-	if (v >= 2147483647.0)
-		return INT_MAX;
-	if (v <= -2147483648.0)
-		return INT_MIN;
-	return (int)v;
-}
-
 /* A double stored as T: float to integer saturates, NaN gives 0 (cast,
  * the reductions, the average pooling). */
 template <typename T> __device__ static T from_double(double v);
@@ -187,80 +166,15 @@ template <> __device__ __half from_double<__half>(double v)
 }
 template <> __device__ int32_t from_double<int32_t>(double v)
 {
-	return sat_i32(v);
+	return dtype_sat_i32(v);
 }
 template <> __device__ int64_t from_double<int64_t>(double v)
 {
-	return sat_ll(v);
+	return dtype_sat_i64(v);
 }
 template <> __device__ uint8_t from_double<uint8_t>(double v)
 {
 	return v != 0;
-}
-
-/* Element i of (p, dt) as a double and as a 64-bit integer (floats
- * saturate, NaN gives 0). */
-__device__ static inline double load_as_double(const void *p, DType dt, int64_t i)
-{
-	switch (dt) {
-	case DT_FLOAT32:
-		return ((const float *)p)[i];
-	case DT_FLOAT64:
-		return ((const double *)p)[i];
-	case DT_FLOAT16:
-		return __half2float(((const __half *)p)[i]);
-	case DT_INT8:
-		return ((const int8_t *)p)[i];
-	case DT_UINT8:
-	case DT_BOOL:
-		return ((const uint8_t *)p)[i];
-	case DT_INT16:
-		return ((const int16_t *)p)[i];
-	case DT_UINT16:
-		return ((const uint16_t *)p)[i];
-	case DT_INT32:
-		return ((const int32_t *)p)[i];
-	case DT_UINT32:
-		return ((const uint32_t *)p)[i];
-	case DT_INT64:
-		return (double)((const int64_t *)p)[i];
-	case DT_UINT64:
-		return (double)((const uint64_t *)p)[i];
-	case DT_BFLOAT16:
-	case DT_COUNT:
-		break;
-	}
-	return 0;
-}
-
-__device__ static inline long long load_as_ll(const void *p, DType dt, int64_t i)
-{
-	switch (dt) {
-	case DT_INT8:
-		return ((const int8_t *)p)[i];
-	case DT_UINT8:
-	case DT_BOOL:
-		return ((const uint8_t *)p)[i];
-	case DT_INT16:
-		return ((const int16_t *)p)[i];
-	case DT_UINT16:
-		return ((const uint16_t *)p)[i];
-	case DT_INT32:
-		return ((const int32_t *)p)[i];
-	case DT_UINT32:
-		return ((const uint32_t *)p)[i];
-	case DT_INT64:
-		return ((const int64_t *)p)[i];
-	case DT_UINT64:
-		return (long long)((const uint64_t *)p)[i];
-	case DT_FLOAT32:
-	case DT_FLOAT64:
-	case DT_FLOAT16:
-	case DT_BFLOAT16:
-	case DT_COUNT:
-		break;
-	}
-	return sat_ll(load_as_double(p, dt, i));
 }
 
 /* The unsigned word of a dtype's size, for kernels that only move elements. */
