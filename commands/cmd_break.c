@@ -8,7 +8,7 @@
  * follow gdb: one sequence for breakpoints and watchpoints, never reused;
  * `tbreak` sets one that is deleted once it stops a run, and `ignore N
  * COUNT` lets one pass by its next COUNT stops. gdb's `condition` has no
- * counterpart: there are no expressions to test (commands.c says so when
+ * counterpart: there are no expressions to test (table.c says so when
  * it is typed).
  */
 #include "commands.h"

@@ -37,7 +37,7 @@
  * (`.dpXXXXXX`), renamed to DIR when all are written: a report that fails
  * (a full disk) leaves nothing, and the same name can be tried again.
  */
-#include "commands.h"
+#include "dispatch.h"
 
 #include <dirent.h>
 #include <errno.h>

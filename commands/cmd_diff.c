@@ -35,6 +35,7 @@
 #include "linediff.h"
 #include "print.h"
 #include "stepper.h"
+#include "words.h"
 
 enum { DIFF_CONTEXT = 3 };
 

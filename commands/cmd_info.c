@@ -11,7 +11,7 @@
  * has and `breaks` does not, filters. Subjects resolve by unique prefix,
  * as commands do.
  */
-#include "commands.h"
+#include "dispatch.h"
 
 #include <stdlib.h>
 #include <string.h>

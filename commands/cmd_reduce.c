@@ -16,7 +16,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "commands.h"
+#include "dispatch.h"
 #include "file_read.h"
 #include "file_write.h"
 #include "interrupt.h"

@@ -11,7 +11,7 @@
  * History and recording both see the command lines run at the top level
  * (typed, -c, -x, standard input), never the lines inside a sourced file:
  * the `source` line itself stands for them, so a recorded script replays
- * the same session. commands_execute_line feeds both (commands.c).
+ * the same session. commands_execute_line feeds both (dispatch.c).
  *
  * A recorded line is made to replay anywhere: the recording runs in its own
  * folder (as every script does), so a file inside that folder is written
@@ -33,7 +33,7 @@
  * run; a write that fails stops the recording at once with an error and
  * leaves FILE as it was.
  */
-#include "commands.h"
+#include "dispatch.h"
 
 #include <errno.h>
 #include <stdlib.h>

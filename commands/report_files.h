@@ -22,7 +22,7 @@
 
 #include <stdbool.h>
 
-#include "commands.h"
+#include "dispatch.h"
 
 typedef struct ReportFiles ReportFiles;
 

@@ -20,7 +20,7 @@
  * name holding a newline from becoming a second command on replay
  * (commands_script_line, commands_recorded_line).
  */
-#include "commands.h"
+#include "words.h"
 
 #include <stdlib.h>
 #include <string.h>

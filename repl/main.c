@@ -36,7 +36,7 @@
 #include <sys/resource.h>
 #include <unistd.h>
 
-#include "commands.h"
+#include "dispatch.h"
 #include "repl.h"
 
 typedef struct Action {

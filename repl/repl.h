@@ -16,7 +16,7 @@
 
 #include <stdbool.h>
 
-#include "commands.h"
+#include "dispatch.h"
 
 /* Starts line editing for session (completion reads it). With use_readline
  * false, lines are read with getline from stdin and prompts are printed

@@ -25,7 +25,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "commands.h"
+#include "dispatch.h"
 #include "session.h"
 
 enum { TARGET_MS = 100, RUN_TARGET_MS = 5000, REDUCE_TARGET_MS = 60000, CONFLICT_EVERY = 30 };

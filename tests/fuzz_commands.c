@@ -67,7 +67,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "commands.h"
+#include "dispatch.h"
 #include "pipeline.h"
 #include "session.h"
 

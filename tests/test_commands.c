@@ -22,7 +22,7 @@
 
 #include <json-c/json.h>
 
-#include "commands.h"
+#include "dispatch.h"
 #include "npy.h"
 #include "session.h"
 

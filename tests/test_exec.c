@@ -38,7 +38,7 @@
 
 #include <cmocka.h>
 
-#include "commands.h"
+#include "dispatch.h"
 #include "exec.h"
 #include "infer.h"
 #include "parse.h"

@@ -27,7 +27,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "commands.h"
+#include "dispatch.h"
 #include "file_read.h"
 #include "file_write.h"
 #include "interrupt.h"

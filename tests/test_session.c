@@ -22,7 +22,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "commands.h"
+#include "dispatch.h"
 #include "pipeline.h"
 #include "session.h"
 

@@ -26,7 +26,7 @@
 
 #include <graphviz/cgraph.h>
 
-#include "commands.h"
+#include "dispatch.h"
 #include "plan.h"
 #include "session.h"
 #include "stepper.h"

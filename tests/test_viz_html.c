@@ -25,7 +25,7 @@
 
 #include <json-c/json.h>
 
-#include "commands.h"
+#include "dispatch.h"
 #include "session.h"
 #include "viz_html.h"
 

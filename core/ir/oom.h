@@ -4,7 +4,7 @@
  *
  * xmalloc and friends (util.h) never return NULL, so no call site checks.
  * Without a recovery point they stop devplan with a message, as they always
- * did. The dispatcher (commands/commands.c) sets a recovery point around
+ * did. The dispatcher (commands/dispatch.c) sets a recovery point around
  * every command: an allocation that fails while one is set runs the
  * cleanups registered since, then jumps back to it, and the command fails
  * with "out of memory" while the session keeps what it had. Work that

@@ -4,7 +4,7 @@
  *
  * Nothing here touches the file system: `..` removes the name before it
  * and symbolic links are not followed, so an answer depends on the
- * spelling alone. That is what a bug report's folder needs (commands.c's
+ * spelling alone. That is what a bug report's folder needs (dispatch.c's
  * record and cmd_bugreport.c): it rebuilds the places of the files a
  * session used relative to one another, and a path typed with `..` means
  * in the copy what it meant when it was typed. A normal path has no empty,
