@@ -288,20 +288,6 @@ static size_t repl_last_lines(const StrBuf *text, int keep)
 	return 0;
 }
 
-/* Writes the history file (file_write.h), a new one private. */
-static bool repl_write_history(const char *path, const char *data, size_t len, char **err)
-{
-	FileWriter *f = file_begin(path, err);
-	if (!f)
-		return false;
-	if (!file_write(f, data, len, err)) {
-		file_abort(f);
-		return false;
-	}
-	file_make_private(f);
-	return file_commit(f, err);
-}
-
 /* Merges this session's lines into the history file: under the history's
  * lock, the file as it is now (other sessions may have saved since this
  * one read it), this session's lines after it, the last REPL_HISTORY_SIZE
@@ -331,7 +317,7 @@ static void repl_save_history(void)
 			strbuf_printf(&text, "%s\n", e->line);
 	}
 	from = repl_last_lines(&text, REPL_HISTORY_SIZE);
-	if (!repl_write_history(path, text.data + from, text.len - from, &err)) {
+	if (!file_write_all_private(path, text.data + from, text.len - from, &err)) {
 		fprintf(stderr, "warning: cannot save the history: %s\n", err);
 		free(err);
 	}

@@ -398,7 +398,7 @@ bool file_check(const char *path, char **err)
 	return true;
 }
 
-bool file_write_all(const char *path, const void *data, size_t len, char **err)
+static bool write_all(const char *path, const void *data, size_t len, bool private_file, char **err)
 {
 	FileWriter *f = file_begin(path, err);
 	if (!f)
@@ -407,5 +407,17 @@ bool file_write_all(const char *path, const void *data, size_t len, char **err)
 		file_abort(f);
 		return false;
 	}
+	if (private_file)
+		file_make_private(f);
 	return file_commit(f, err);
+}
+
+bool file_write_all(const char *path, const void *data, size_t len, char **err)
+{
+	return write_all(path, data, len, false, err);
+}
+
+bool file_write_all_private(const char *path, const void *data, size_t len, char **err)
+{
+	return write_all(path, data, len, true, err);
 }

@@ -95,5 +95,8 @@ bool file_guarded(const char *path);
 
 /* file_begin, file_write of the len bytes at data, file_commit. */
 bool file_write_all(const char *path, const void *data, size_t len, char **err);
+/* The same, a destination that does not exist yet made private
+ * (file_make_private), as a history file is. */
+bool file_write_all_private(const char *path, const void *data, size_t len, char **err);
 
 #endif
