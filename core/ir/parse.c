@@ -126,7 +126,16 @@ static size_t thread_stack_size(void)
  * a deep module would otherwise overflow it. */
 int parse_max_depth(void)
 {
-	size_t stack = thread_stack_size(), usable;
+	/* a thread's stack does not change size; on the main thread glibc
+	 * finds it by reading /proc/self/maps, so ask once per thread */
+	static _Thread_local size_t stack_cached;
+	static _Thread_local bool known;
+	size_t stack, usable;
+	if (!known) {
+		stack_cached = thread_stack_size();
+		known = true;
+	}
+	stack = stack_cached;
 	if (stack == 0)
 		return PARSE_MAX_DEPTH;
 	if (stack <= PARSE_STACK_RESERVE + PARSE_LEVEL_BYTES)
