@@ -132,15 +132,10 @@ static bool prepare_gather(KernelCall *kc, const Expr *call, char **err)
 	return true;
 }
 
-static bool decode_gather(KernelCall *kc, const Expr *call, char **err)
-{
-	return prepare_gather(kc, call, err);
-}
-
-KERNEL_PREPARE_VIA(GATHER, decode_gather)
-KERNEL_PREPARE_VIA(GATHER_ND, decode_gather)
-KERNEL_PREPARE_VIA(SCATTER_ELEMENTS, decode_gather)
-KERNEL_PREPARE_VIA(SCATTER_ND, decode_gather)
+KERNEL_PREPARE_VIA(GATHER, prepare_gather)
+KERNEL_PREPARE_VIA(GATHER_ND, prepare_gather)
+KERNEL_PREPARE_VIA(SCATTER_ELEMENTS, prepare_gather)
+KERNEL_PREPARE_VIA(SCATTER_ND, prepare_gather)
 
 static bool decode_sparse_to_dense(KernelCall *kc, const Expr *call, char **err)
 {

@@ -101,23 +101,13 @@ static bool prepare_qnn(KernelCall *kc, const Expr *call, char **err)
 	return true;
 }
 
-static bool decode_qnn_quantize(KernelCall *kc, const Expr *call, char **err)
-{
-	return prepare_qnn(kc, call, err);
-}
+KERNEL_PREPARE_VIA(QNN_QUANTIZE, prepare_qnn)
+KERNEL_PREPARE_VIA(QNN_DEQUANTIZE, prepare_qnn)
+KERNEL_PREPARE_VIA(QNN_REQUANTIZE, prepare_qnn)
 
-KERNEL_PREPARE_VIA(QNN_QUANTIZE, decode_qnn_quantize)
-KERNEL_PREPARE_VIA(QNN_DEQUANTIZE, decode_qnn_quantize)
-KERNEL_PREPARE_VIA(QNN_REQUANTIZE, decode_qnn_quantize)
-
-static bool decode_qnn_add(KernelCall *kc, const Expr *call, char **err)
-{
-	return prepare_qnn_binary(kc, call, err);
-}
-
-KERNEL_PREPARE_VIA(QNN_ADD, decode_qnn_add)
-KERNEL_PREPARE_VIA(QNN_SUBTRACT, decode_qnn_add)
-KERNEL_PREPARE_VIA(QNN_MUL, decode_qnn_add)
+KERNEL_PREPARE_VIA(QNN_ADD, prepare_qnn_binary)
+KERNEL_PREPARE_VIA(QNN_SUBTRACT, prepare_qnn_binary)
+KERNEL_PREPARE_VIA(QNN_MUL, prepare_qnn_binary)
 
 static bool decode_qnn_tanh(KernelCall *kc, const Expr *call, char **err)
 {

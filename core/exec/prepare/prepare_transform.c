@@ -281,12 +281,7 @@ KERNEL_PREPARE_VIA(SPACE_TO_DEPTH, decode_depth_to_space)
 
 KERNEL_PREPARE_VIA(STACK, decode_stack)
 
-static bool decode_layout_transform(KernelCall *kc, const Expr *call, char **err)
-{
-	return prepare_layout(kc, call, err);
-}
-
-KERNEL_PREPARE_VIA(LAYOUT_TRANSFORM, decode_layout_transform)
+KERNEL_PREPARE_VIA(LAYOUT_TRANSFORM, prepare_layout)
 
 static bool decode_concatenate(KernelCall *kc, const Expr *call, char **err)
 {
