@@ -21,6 +21,7 @@
 #define DEVPLAN_COMMANDS_H
 
 #include "output.h"
+#include "session_relax.h"
 
 /* The version `devplan --version` prints. */
 #ifndef DEVPLAN_VERSION
@@ -46,6 +47,9 @@ enum {
 	/* with CMD_WRITES: the command reads `--force` itself (render: lay
 	 * out every node), so it stays among the arguments */
 	CMD_OWN_FORCE = 1 << 9,
+	/* it handles a Relax module too (cmd_relax.c); the others that need
+	 * a module refuse one */
+	CMD_RELAX = 1 << 10,
 };
 
 /* argv[0] is the command's full name; argv[1..argc-1] its arguments. */
@@ -142,6 +146,10 @@ void cmd_record_forget(CmdContext *ctx);
 int cmd_apropos(CmdContext *ctx, int argc, char **argv); /* cmd_help.c */
 int cmd_help(CmdContext *ctx, int argc, char **argv);
 int cmd_ir(CmdContext *ctx, int argc, char **argv); /* cmd_ir.c */
+/* cmd_relax.c: ir, plan, step, phases and restart for a Relax module */
+int cmd_relax_ir(CmdContext *ctx, int argc, char **argv);
+int cmd_relax_step(CmdContext *ctx, int argc, char **argv);
+int cmd_relax_phases(CmdContext *ctx, int argc, char **argv);
 void cmd_complete_ir(const Session *s, int argc, char **argv, const char *word, CmdCandidates *out);
 int cmd_load(CmdContext *ctx, int argc, char **argv); /* cmd_load.c */
 int cmd_reload(CmdContext *ctx, int argc, char **argv);

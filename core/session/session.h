@@ -157,6 +157,8 @@ typedef struct Session {
 	SessionValues values;    /* what the last `run` kept, for `print`
 				    (values.h); cleared by load */
 	SessionRunning running;  /* the phase running now, if any */
+	/* a loaded Relax module instead of a Relay one (session_relax.h) */
+	struct SessionRelax *relax;
 } Session;
 
 void session_init(Session *s);
