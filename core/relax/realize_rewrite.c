@@ -188,6 +188,13 @@ static bool normalize_stmt(RxRealize *r, RxModule *m, RxStmt *s, bool *changed, 
 		value_changed = s->changed || uses_remapped(r, s->value);
 		if (!r->remapped[s->var->id] && !value_changed)
 			return true;
+		/* an unchanged value keeps the type the parser gave it, which
+		 * for an annotated call is the annotation (TVM's Emit sets a
+		 * fresh call's type to it) */
+		if (!value_changed) {
+			s->var->type = r->in->vars[s->var->id]->type;
+			break;
+		}
 		t = relax_infer_value(m, s->value, s->var->type, &err);
 		if (err.failed)
 			return binary_error(r, m, s, &err, diags);

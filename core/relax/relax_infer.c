@@ -65,6 +65,8 @@ static RxType *expr_type(RxModule *m, const RxExpr *e)
 	return NULL;
 }
 
+enum { RX_MAX_RULE_ARGS = 64 };
+
 /* base with every tensor in it on vdevice. */
 static RxType *on_vdevice(RxModule *m, const RxType *base, int vdevice)
 {
@@ -84,8 +86,8 @@ static RxType *on_vdevice(RxModule *m, const RxType *base, int vdevice)
 	return t;
 }
 
-/* Appends the tensor vdevices of the call's arguments, tuples flattened. */
-static size_t arg_vdevices(RxModule *m, const RxExpr *call, int *out, size_t cap)
+/* Appends the tensor types of the call's arguments, tuples flattened. */
+static size_t arg_tensors(RxModule *m, const RxExpr *call, const RxType **out, size_t cap)
 {
 	size_t n = 0;
 	for (uint32_t i = 0; i < call->nitems && n < cap; i++) {
@@ -93,22 +95,43 @@ static size_t arg_vdevices(RxModule *m, const RxExpr *call, int *out, size_t cap
 		if (t && t->kind == RX_TYPE_TUPLE) {
 			for (uint32_t k = 0; k < t->nfields && n < cap; k++)
 				if (t->fields[k]->kind == RX_TYPE_TENSOR)
-					out[n++] = t->fields[k]->vdevice;
+					out[n++] = t->fields[k];
 		} else if (t && t->kind == RX_TYPE_TENSOR) {
-			out[n++] = t->vdevice;
+			out[n++] = t;
 		}
 	}
 	return n;
 }
 
-enum { RX_MAX_RULE_ARGS = 64 };
+/* The result of a binary operator, matmul or concat without the
+ * annotation's shape when an operand's shape is unknown: TVM then knows
+ * only the rank (the largest operand's, unknown if one's is). */
+static const RxType *operand_shape(RxModule *m, const RxExpr *call, const RxType *base)
+{
+	const RxType *t[RX_MAX_RULE_ARGS];
+	size_t n = arg_tensors(m, call, t, RX_MAX_RULE_ARGS);
+	bool shapeless = false;
+	int ndim = 0;
+	if (!base || base->kind != RX_TYPE_TENSOR)
+		return base;
+	for (size_t i = 0; i < n; i++) {
+		shapeless |= !t[i]->shape;
+		ndim = ndim < 0 || t[i]->ndim < 0 ? -1 : t[i]->ndim > ndim ? t[i]->ndim : ndim;
+	}
+	if (!shapeless)
+		return base;
+	return relax_type_tensor(m, NULL, ndim, base->dtype, base->vdevice);
+}
 
 /* The vdevice a rule gives; false with err set on a binary mismatch. */
 static bool rule_vdevice(RxModule *m, const RxExpr *call, RxRule rule, int *vdevice,
 			 RxInferError *err)
 {
+	const RxType *t[RX_MAX_RULE_ARGS];
 	int v[RX_MAX_RULE_ARGS];
-	size_t n = arg_vdevices(m, call, v, RX_MAX_RULE_ARGS);
+	size_t n = arg_tensors(m, call, t, RX_MAX_RULE_ARGS);
+	for (size_t i = 0; i < n; i++)
+		v[i] = t[i]->vdevice;
 	*vdevice = -1;
 	if (n == 0)
 		return true;
@@ -157,7 +180,10 @@ static RxType *infer_call(RxModule *m, const RxExpr *call, const RxType *base, R
 	case RX_RULE_TO_VDEVICE:
 		return on_vdevice(m, arg ? arg : base, call->vdevice);
 	case RX_RULE_UNARY:
-		return arg && !base ? (RxType *)arg : on_vdevice(m, base, relax_type_vdevice(arg));
+		/* the argument's shape, known or not */
+		if (arg && (!base || (arg->kind == RX_TYPE_TENSOR && !arg->shape)))
+			return (RxType *)arg;
+		return on_vdevice(m, base, relax_type_vdevice(arg));
 	case RX_RULE_BINARY:
 	case RX_RULE_MATMUL:
 	case RX_RULE_COMMON:
@@ -166,6 +192,8 @@ static RxType *infer_call(RxModule *m, const RxExpr *call, const RxType *base, R
 	}
 	if (!rule_vdevice(m, call, rule, &vdevice, err))
 		return NULL;
+	if (rule == RX_RULE_BINARY || rule == RX_RULE_MATMUL || rule == RX_RULE_COMMON)
+		base = operand_shape(m, call, base);
 	if (!base && rule == RX_RULE_BINARY && call->nitems == 2) {
 		const RxType *rhs = expr_type(m, call->items[1]);
 		/* the shape of x + x, and of x + scalar (broadcasting beyond
