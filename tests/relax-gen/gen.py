@@ -2,6 +2,7 @@
 """gen.py - make Relax VDevice cases with TVM itself (apache-tvm 0.27.0.post1).
 
 usage: /path/to/venv/bin/python tests/relax-gen/gen.py OUT_DIR [COUNT] [SEED]
+       /path/to/venv/bin/python tests/relax-gen/gen.py --tvm-tests OUT_DIR TEST.py...
 
 Writes, for each case NAME, OUT_DIR/NAME.py (the module as mod.script()
 prints it) and either OUT_DIR/NAME.expect.py (what TVM prints after
@@ -21,11 +22,18 @@ tests/check-relax reads. The folder is rewritten the same way every time
                   tvm.relax.frontend.onnx.from_onnx(keep_params_in_input=
                   True), every conv and matmul output hinted to cuda
 
+With --tvm-tests, every @I.ir_module class of TVM's own test files (e.g.
+tests/python/relax/test_transform_realize_vdevice.py, test_vm_multi_device.py
+and test_transform_update_vdevice.py of apache/tvm) is a case
+tvm_FILE_FUNCTION_CLASS, its bare target strings spelled out as the corpus
+does ("llvm" with the x86_64-unknown-linux-gnu triple, "cuda" sm_50).
+
 CI never runs this (it needs the 100 MB wheel); the generated text is
 committed in tests/data/relax-gen.
 """
 import os
 import random
+import re
 import sys
 
 import numpy as np
@@ -254,7 +262,48 @@ def onnx_cases(out):
     return done
 
 
+def spell_targets(src):
+    src = re.sub(r'I\.vdevice\("llvm"', 'I.vdevice(%s' % LLVM, src)
+    src = re.sub(r'I\.vdevice\("cuda"', 'I.vdevice({"kind": "cuda", "arch": "sm_50"}', src)
+    return re.sub(r'I\.vdevice\("metal"', 'I.vdevice({"kind": "metal"}', src)
+
+
+def tvm_test_cases(out, paths):
+    """Every @I.ir_module class of TVM's test files, as a case."""
+    import ast
+    import textwrap
+    summary = {}
+    for path in paths:
+        text = open(path).read()
+        stem = os.path.basename(path)[len("test_"):-3] if os.path.basename(path).startswith("test_") \
+            else os.path.basename(path)[:-3]
+        for func in ast.walk(ast.parse(text)):
+            if not isinstance(func, ast.FunctionDef):
+                continue
+            for node in func.body:
+                if not (isinstance(node, ast.ClassDef) and any(
+                        "ir_module" in ast.unparse(d) for d in node.decorator_list)):
+                    continue
+                src = textwrap.dedent(ast.get_source_segment(text, node, padded=True))
+                deco = "\n".join("@" + ast.unparse(d) for d in node.decorator_list)
+                src = deco + "\n" + src
+                name = "tvm_%s_%s_%s" % (stem, func.name[len("test_"):] if func.name.startswith("test_")
+                                         else func.name, node.name)
+                try:
+                    mod = tvm.script.from_source(spell_targets(src))
+                except Exception as e:
+                    sys.stderr.write("%s does not parse: %s\n" % (name, str(e).splitlines()[0]))
+                    continue
+                kind = write_case(out, name, mod)
+                summary[kind] = summary.get(kind, 0) + 1
+    print("gen.py: %s" % ", ".join("%d %s" % (v, k) for k, v in sorted(summary.items())))
+
+
 def main(argv):
+    if len(argv) > 2 and argv[1] == "--tvm-tests":
+        os.makedirs(argv[2], exist_ok=True)
+        tvm_test_cases(argv[2], argv[3:])
+        return
     out = argv[1]
     count = int(argv[2]) if len(argv) > 2 else 40
     seed = int(argv[3]) if len(argv) > 3 else 2026
