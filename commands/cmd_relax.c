@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "relax_explain.h"
 #include "relax_print.h"
 
 static int phase_by_name(const char *name)
@@ -96,5 +97,146 @@ int cmd_relax_phases(CmdContext *ctx, int argc, char **argv)
 		fprintf(ctx->out, "  %-9s  %-7s  %s\n", relax_phase_names[i], state,
 			relax_phase_summaries[i]);
 	}
+	return 0;
+}
+
+static const char *seed_kind(const RxSeed *seed, const RxRealize *r)
+{
+	if (seed->round == 2)
+		return "hint input";
+	switch (r->explicit_kind[seed->var]) {
+	case RX_SEED_ANNOTATION:
+		return "vdevice annotation";
+	case RX_SEED_HINT_OUTPUT:
+		return "hint output";
+	case RX_SEED_RETURN:
+		return "declared return type";
+	default:
+		return "seed";
+	}
+}
+
+static void print_vdevice(CmdContext *ctx, const RxModule *m, int vdevice)
+{
+	StrBuf sb;
+	strbuf_init(&sb);
+	if (vdevice < 0)
+		strbuf_puts(&sb, "no vdevice");
+	else
+		relax_vdevice_name(m, vdevice, &sb);
+	fputs(sb.data, ctx->out);
+	strbuf_free(&sb);
+}
+
+/* Needs the seeds, the graph and the propagation. */
+static const RxRealize *propagated(CmdContext *ctx)
+{
+	const RxRealize *r = &ctx->session->relax->realize;
+	if (r->done <= RX_PHASE_PROPAGATE) {
+		cmd_error(ctx, "the propagate phase has not run; use 'plan' (or 'step %d')",
+			  RX_PHASE_PROPAGATE + 1 - (int)r->done);
+		return NULL;
+	}
+	return r;
+}
+
+static void print_winners(CmdContext *ctx, const RxRealize *r, const RxConflict *c)
+{
+	const RxModule *m = r->in;
+	for (size_t k = 0; k < c->nseeds; k++) {
+		bool any = false;
+		for (size_t i = 0; i < c->nvars; i++) {
+			uint32_t *chain;
+			size_t n = relax_why(r, c->vars[i], &chain);
+			if (n && chain[0] == c->seeds[k].var) {
+				fprintf(ctx->out, "%s%s", any ? ", " : "    wins ",
+					m->vars[c->vars[i]]->name);
+				any = true;
+			}
+			free(chain);
+		}
+		if (any)
+			fprintf(ctx->out, " (seed %s)\n", m->vars[c->seeds[k].var]->name);
+	}
+}
+
+int cmd_relax_conflicts(CmdContext *ctx, int argc, char **argv)
+{
+	const RxRealize *r = propagated(ctx);
+	RxConflict *c;
+	size_t n;
+	if (!r)
+		return 1;
+	n = relax_conflicts(r, &c);
+	if (n == 0)
+		fputs("no conflicts: no co-location class is reached by seeds on two vdevices\n",
+		      ctx->out);
+	for (size_t i = 0; i < n; i++) {
+		fprintf(ctx->out, "conflict %zu: %zu values co-located, seeded on", i + 1,
+			c[i].nvars);
+		for (size_t k = 0; k < c[i].nseeds; k++) {
+			fputs(k ? ", " : " ", ctx->out);
+			print_vdevice(ctx, r->in, c[i].seeds[k].vdevice);
+		}
+		fputs("; TVM checks nothing, the first writer wins\n", ctx->out);
+		for (size_t k = 0; k < c[i].nseeds; k++) {
+			const RxSeed *sd = &c[i].seeds[k];
+			fprintf(ctx->out, "  seed %s (%s, round %d): ", r->in->vars[sd->var]->name,
+				seed_kind(sd, r), sd->round);
+			print_vdevice(ctx, r->in, sd->vdevice);
+			fprintf(ctx->out, " at %s:%u:%u\n", session_module_name(ctx->session),
+				sd->pos.line, sd->pos.col);
+		}
+		print_winners(ctx, r, &c[i]);
+	}
+	relax_conflicts_free(c, n);
+	return 0;
+}
+
+static int find_var(const RxModule *m, const char *name)
+{
+	if (name[0] == '%')
+		name++;
+	for (uint32_t v = 0; v < m->nvars; v++)
+		if (strcmp(m->vars[v]->name, name) == 0)
+			return (int)v;
+	return -1;
+}
+
+int cmd_relax_why(CmdContext *ctx, int argc, char **argv)
+{
+	const RxRealize *r = propagated(ctx);
+	uint32_t *chain;
+	size_t n;
+	int v;
+	RxSeed seed;
+	if (!r)
+		return 1;
+	if (argc != 2)
+		return cmd_error(ctx, "'why' on a Relax module takes one variable name");
+	if ((v = find_var(r->in, argv[1])) < 0)
+		return cmd_error(ctx, "no variable '%s' in the module", argv[1]);
+	n = relax_why(r, (uint32_t)v, &chain);
+	if (n == 0) {
+		fprintf(ctx->out,
+			"%s: no seed reaches it, so it keeps no vdevice (RealizeVDevice has no "
+			"default)\n",
+			r->in->vars[v]->name);
+		return 0;
+	}
+	relax_seed_of(r, chain[0], &seed);
+	fprintf(ctx->out, "%s: ", r->in->vars[v]->name);
+	print_vdevice(ctx, r->in, r->known[v]);
+	fprintf(ctx->out, ", from the seed %s (%s, round %d) at %s:%u:%u\n",
+		r->in->vars[chain[0]]->name, seed_kind(&seed, r), seed.round,
+		session_module_name(ctx->session), seed.pos.line, seed.pos.col);
+	for (size_t i = 1; i < n; i++)
+		fprintf(ctx->out,
+			"  %s -> %s (co-located: one is used in the other's binding, line %u)\n",
+			r->in->vars[chain[i - 1]]->name, r->in->vars[chain[i]]->name,
+			r->in->vars[chain[i - 1]]->pos.line > r->in->vars[chain[i]]->pos.line
+				? r->in->vars[chain[i - 1]]->pos.line
+				: r->in->vars[chain[i]]->pos.line);
+	free(chain);
 	return 0;
 }

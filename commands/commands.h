@@ -150,6 +150,8 @@ int cmd_ir(CmdContext *ctx, int argc, char **argv); /* cmd_ir.c */
 int cmd_relax_ir(CmdContext *ctx, int argc, char **argv);
 int cmd_relax_step(CmdContext *ctx, int argc, char **argv);
 int cmd_relax_phases(CmdContext *ctx, int argc, char **argv);
+int cmd_relax_conflicts(CmdContext *ctx, int argc, char **argv);
+int cmd_relax_why(CmdContext *ctx, int argc, char **argv);
 void cmd_complete_ir(const Session *s, int argc, char **argv, const char *word, CmdCandidates *out);
 int cmd_load(CmdContext *ctx, int argc, char **argv); /* cmd_load.c */
 int cmd_reload(CmdContext *ctx, int argc, char **argv);

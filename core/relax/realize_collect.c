@@ -28,6 +28,8 @@ static void visit_var_def(RxRealize *r, const RxVar *v)
 	if (vdevice >= 0)
 		seed_set(r->explicit_dev, r->explicit_pos, r->explicit_order, &r->nexplicit, v,
 			 vdevice, v->pos);
+	if (vdevice >= 0)
+		r->explicit_kind[v->id] = RX_SEED_ANNOTATION;
 }
 
 static const char *dlpack_name(int device_type)
@@ -102,6 +104,7 @@ static bool collect_stmt(RxRealize *r, const RxStmt *s, const RxExpr **bound, Di
 				return false;
 			seed_set(r->explicit_dev, r->explicit_pos, r->explicit_order, &r->nexplicit,
 				 s->var, h, s->pos);
+			r->explicit_kind[s->var->id] = RX_SEED_HINT_OUTPUT;
 			if (s->value->nitems && s->value->items[0]->kind == RX_EXPR_VAR)
 				seed_set(r->hint_dev, r->hint_pos, r->hint_order, &r->nhint,
 					 s->value->items[0]->var, h, s->pos);
@@ -141,9 +144,11 @@ static bool check_return(RxRealize *r, const RxExpr *e, const RxType *t, const R
 	if (!t)
 		return true;
 	if (t->kind == RX_TYPE_TENSOR && t->vdevice >= 0 && e->kind == RX_EXPR_VAR &&
-	    r->explicit_dev[e->var->id] < 0)
+	    r->explicit_dev[e->var->id] < 0) {
 		seed_set(r->explicit_dev, r->explicit_pos, r->explicit_order, &r->nexplicit, e->var,
 			 t->vdevice, pos);
+		r->explicit_kind[e->var->id] = RX_SEED_RETURN;
+	}
 	if (t->kind != RX_TYPE_TUPLE)
 		return true;
 	while (e->kind == RX_EXPR_VAR && bound[e->var->id])

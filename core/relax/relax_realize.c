@@ -38,6 +38,7 @@ void relax_realize_init(RxRealize *r, const RxModule *in)
 	for (uint32_t v = 0; v < n; v++)
 		r->explicit_dev[v] = r->hint_dev[v] = r->known[v] = -1;
 	r->explicit_pos = xcalloc(n, sizeof *r->explicit_pos);
+	r->explicit_kind = xcalloc(n, 1);
 	r->hint_pos = xcalloc(n, sizeof *r->hint_pos);
 	r->explicit_order = xmalloc(n * sizeof *r->explicit_order);
 	r->hint_order = xmalloc(n * sizeof *r->hint_order);
@@ -47,6 +48,7 @@ void relax_realize_free(RxRealize *r)
 {
 	free(r->explicit_dev);
 	free(r->explicit_pos);
+	free(r->explicit_kind);
 	free(r->explicit_order);
 	free(r->hint_dev);
 	free(r->hint_pos);

@@ -34,6 +34,9 @@ typedef enum RxPhase {
 extern const char *const relax_phase_names[RX_PHASE_COUNT];
 extern const char *const relax_phase_summaries[RX_PHASE_COUNT];
 
+/* Why a variable is an explicit seed (A1, A2, A3). */
+enum { RX_SEED_ANNOTATION = 1, RX_SEED_HINT_OUTPUT, RX_SEED_RETURN };
+
 /* One assignment of the propagation (stepi replays them). */
 typedef struct RxEvent {
 	uint32_t var;  /* the variable placed */
@@ -46,9 +49,10 @@ typedef struct RxRealize {
 	const RxModule *in;
 	size_t done; /* phases run */
 	/* collect */
-	int *explicit_dev;        /* by var id, -1 when none */
-	Pos *explicit_pos;        /* where each was seeded */
-	uint32_t *explicit_order; /* TVM's map order */
+	int *explicit_dev;            /* by var id, -1 when none */
+	Pos *explicit_pos;            /* where each was seeded */
+	unsigned char *explicit_kind; /* RX_SEED_* by var id */
+	uint32_t *explicit_order;     /* TVM's map order */
 	size_t nexplicit;
 	int *hint_dev; /* hint inputs, by var id */
 	Pos *hint_pos;
