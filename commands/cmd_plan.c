@@ -22,6 +22,8 @@
 
 int cmd_placement(CmdContext *ctx, int argc, char **argv)
 {
+	if (session_relax_active(ctx->session))
+		return cmd_relax_placement(ctx, argc, argv);
 	bool json = false;
 	Placement p;
 	StrBuf sb;

@@ -240,3 +240,108 @@ int cmd_relax_why(CmdContext *ctx, int argc, char **argv)
 	free(chain);
 	return 0;
 }
+
+/* Bytes of a tensor type with a static shape and a known dtype, or -1. */
+static long long tensor_bytes(const RxType *t)
+{
+	static const struct {
+		const char *dtype;
+		int bytes;
+	} sizes[] = {
+		{"float32", 4}, {"float16", 2}, {"bfloat16", 2}, {"float64", 8}, {"int64", 8},
+		{"int32", 4},   {"int16", 2},   {"int8", 1},     {"uint8", 1},   {"bool", 1},
+	};
+	long long n = 1;
+	int bytes = 0;
+	if (!t || t->kind != RX_TYPE_TENSOR || !t->shape || !t->dtype || t->shape->kind != PY_TUPLE)
+		return -1;
+	for (size_t i = 0; i < sizeof sizes / sizeof sizes[0]; i++)
+		if (strcmp(sizes[i].dtype, t->dtype) == 0)
+			bytes = sizes[i].bytes;
+	for (uint32_t i = 0; i < t->shape->nitems; i++) {
+		const PyExpr *d = t->shape->items[i];
+		if (d->kind != PY_INT)
+			return -1;
+		n *= atoll(d->text);
+	}
+	return bytes ? n * bytes : -1;
+}
+
+static void placement_line(CmdContext *ctx, const RxModule *m, const char *func, const char *kind,
+			   const RxVar *v, const RxType *declared)
+{
+	int dev = relax_type_vdevice(v ? v->type : NULL);
+	fprintf(ctx->out, "@%s %s", func, kind);
+	if (v)
+		fprintf(ctx->out, " %%%s", v->name);
+	fputc(' ', ctx->out);
+	print_vdevice(ctx, m, dev);
+	if (dev >= 0 && relax_type_vdevice(declared) != dev)
+		fputs(relax_type_vdevice(declared) < 0 ? " (inferred)" : " (declared elsewhere)",
+		      ctx->out);
+	fputc('\n', ctx->out);
+}
+
+static void placement_block(CmdContext *ctx, const RxModule *m, const RxModule *in,
+			    const char *func, const RxBlock *b)
+{
+	for (uint32_t i = 0; i < b->nstmts; i++) {
+		const RxStmt *s = b->stmts[i];
+		if (s->kind == RX_STMT_DATAFLOW) {
+			placement_block(ctx, m, in, func, s->then_block);
+			continue;
+		}
+		if (s->kind == RX_STMT_IF) {
+			placement_block(ctx, m, in, func, s->then_block);
+			placement_block(ctx, m, in, func, s->else_block);
+		}
+		if (!s->var || !s->var->type || s->var->type->kind != RX_TYPE_TENSOR)
+			continue;
+		placement_line(ctx, m, func, "bind", s->var, s->var->type);
+		if (s->kind == RX_STMT_BIND && s->value->kind == RX_EXPR_CALL &&
+		    s->value->callee == RX_CALL_OP && strcmp(s->value->name, "R.to_vdevice") == 0 &&
+		    s->value->nitems && s->value->items[0]->kind == RX_EXPR_VAR) {
+			const RxVar *src = s->value->items[0]->var;
+			fprintf(ctx->out, "@%s copy %%%s ", func, src->name);
+			print_vdevice(ctx, m, relax_type_vdevice(src->type));
+			fputs(" -> ", ctx->out);
+			print_vdevice(ctx, m, s->value->vdevice);
+			fprintf(ctx->out, " %lld\n", tensor_bytes(s->var->type));
+		}
+	}
+}
+
+/* `placement`: where each parameter, binding and result lives after
+ * RealizeVDevice, a parameter's vdevice marked (inferred) when the module
+ * as loaded did not declare it (the device contract callers must meet). */
+int cmd_relax_placement(CmdContext *ctx, int argc, char **argv)
+{
+	const Session *s = ctx->session;
+	const RxModule *m, *in = session_relax_module(s, RX_PHASE_COLLECT);
+	if (!session_relax_planned(s))
+		return cmd_error(ctx, "the module is not planned yet; use 'plan'");
+	if (argc > 1)
+		return cmd_error(ctx, "'placement' on a Relax module takes no arguments yet");
+	m = session_relax_module(s, -1);
+	for (uint32_t i = 0; i < m->nfuncs; i++) {
+		const RxFunc *f = m->funcs[i];
+		if (f->kind != RX_FUNC_RELAX)
+			continue;
+		for (uint32_t k = 0; k < f->nparams; k++)
+			placement_line(ctx, m, f->name, "param", f->params[k],
+				       in->vars[f->params[k]->id]->type);
+		placement_block(ctx, m, in, f->name, f->body);
+		if (f->ret && f->ret->kind == RX_TYPE_TENSOR) {
+			int dev = f->ret->vdevice;
+			fprintf(ctx->out, "@%s result ", f->name);
+			print_vdevice(ctx, m, dev);
+			if (dev != relax_type_vdevice(in->funcs[i]->ret))
+				fputs(relax_type_vdevice(in->funcs[i]->ret) < 0
+					      ? " (inferred)"
+					      : " (declared otherwise)",
+				      ctx->out);
+			fputc('\n', ctx->out);
+		}
+	}
+	return 0;
+}
