@@ -56,11 +56,12 @@ int cmd_relax_step(CmdContext *ctx, int argc, char **argv)
 	Session *s = ctx->session;
 	size_t n = SIZE_MAX, before = session_relax_phases_done(s);
 	bool ok;
-	if (s->settings.policy != POLICY_TVM)
-		return cmd_error(ctx,
-				 "policy %s is not implemented for Relax modules yet; "
-				 "'set policy tvm' runs TVM's RealizeVDevice",
-				 plan_policy_names[s->settings.policy]);
+	if (s->settings.policy != POLICY_TVM && s->settings.policy != POLICY_COPY)
+		return cmd_error(
+			ctx,
+			"policy %s is not implemented for Relax modules yet; 'set policy tvm' "
+			"runs TVM's RealizeVDevice, 'set policy copy' devplan's rule",
+			plan_policy_names[s->settings.policy]);
 	if (strcmp(argv[0], "step") == 0) {
 		char *end;
 		n = 1;
@@ -104,6 +105,8 @@ static const char *seed_kind(const RxSeed *seed, const RxRealize *r)
 {
 	if (seed->round == 2)
 		return "hint input";
+	if (seed->round == 3)
+		return "fallback: nothing reaches it";
 	switch (r->explicit_kind[seed->var]) {
 	case RX_SEED_ANNOTATION:
 		return "vdevice annotation";

@@ -119,7 +119,7 @@ bool realize_colocate(RxRealize *r, DiagList *diags)
 	return true;
 }
 
-static void place(RxRealize *r, uint32_t var, int vdevice, uint32_t from, int round)
+void realize_place(RxRealize *r, uint32_t var, int vdevice, uint32_t from, int round)
 {
 	RxEvent *e;
 	r->known[var] = vdevice;
@@ -138,23 +138,24 @@ static void flood(RxRealize *r, uint32_t *stack, size_t *depth, int round)
 			uint32_t y = r->adj[k];
 			if (r->known[y] >= 0)
 				continue;
-			place(r, y, r->known[x], x, round);
+			realize_place(r, y, r->known[x], x, round);
 			stack[(*depth)++] = y;
 		}
 	}
 }
 
-bool realize_propagate(RxRealize *r, DiagList *diags)
+/* TVM's InferVDevice: round 1 from the explicit seeds in map order, then
+ * round 2 from the hint inputs nothing placed. */
+static bool propagate_tvm(RxRealize *r)
 {
 	uint32_t nvars = r->in->nvars;
 	uint32_t *stack = xmalloc((nvars + 1) * sizeof *stack);
 	size_t depth = 0;
-	(void)diags;
 	for (uint32_t v = 0; v < nvars; v++)
 		r->known[v] = -1;
 	for (size_t i = 0; i < r->nexplicit; i++) {
 		uint32_t v = r->explicit_order[i];
-		place(r, v, r->explicit_dev[v], UINT32_MAX, 1);
+		realize_place(r, v, r->explicit_dev[v], UINT32_MAX, 1);
 		stack[depth++] = v;
 	}
 	flood(r, stack, &depth, 1);
@@ -162,10 +163,15 @@ bool realize_propagate(RxRealize *r, DiagList *diags)
 		uint32_t v = r->hint_order[i];
 		if (r->known[v] >= 0)
 			continue;
-		place(r, v, r->hint_dev[v], UINT32_MAX, 2);
+		realize_place(r, v, r->hint_dev[v], UINT32_MAX, 2);
 		stack[depth++] = v;
 	}
 	flood(r, stack, &depth, 2);
 	free(stack);
 	return true;
+}
+
+bool realize_propagate(RxRealize *r, DiagList *diags)
+{
+	return r->copy_policy ? realize_propagate_copy(r, diags) : propagate_tvm(r);
 }

@@ -83,6 +83,8 @@ bool realize_rewrite(RxRealize *r, DiagList *diags)
 	for (uint32_t i = 0; i < m->nfuncs; i++)
 		if (m->funcs[i]->kind == RX_FUNC_RELAX)
 			rewrite_block(r, m, m->funcs[i]->body);
+	if (r->copy_policy)
+		realize_rewrite_copy(r, m);
 	r->rewritten = m;
 	return true;
 }

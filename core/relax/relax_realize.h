@@ -48,6 +48,11 @@ typedef struct RxEvent {
 typedef struct RxRealize {
 	const RxModule *in;
 	size_t done; /* phases run */
+	/* devplan's copy policy instead of TVM's (set before the first phase):
+	 * propagate places every tensor by an order-free rule, unreached ones
+	 * on the first "global" vdevice, and rewrite copies each operand that
+	 * lives elsewhere to its consumer with R.to_vdevice (realize_copy.c) */
+	bool copy_policy;
 	/* collect */
 	int *explicit_dev;            /* by var id, -1 when none */
 	Pos *explicit_pos;            /* where each was seeded */

@@ -211,7 +211,7 @@ bool session_has_module(const Session *s)
 
 bool session_planning_started(const Session *s)
 {
-	return s->phases_done > 0 || s->progress.active;
+	return s->phases_done > 0 || s->progress.active || session_relax_phases_done(s) > 0;
 }
 
 bool session_planned(const Session *s)

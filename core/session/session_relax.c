@@ -65,6 +65,8 @@ bool session_relax_step(Session *s, size_t n)
 {
 	SessionRelax *r = s->relax;
 	session_clear_diags(s);
+	if (r->realize.done == 0)
+		r->realize.copy_policy = s->settings.policy == POLICY_COPY;
 	for (size_t i = 0; i < n && r->realize.done < RX_PHASE_COUNT; i++) {
 		size_t phase = r->realize.done;
 		if (!relax_realize_step(&r->realize, &s->diags)) {
