@@ -1,5 +1,5 @@
 /*
- * compare_each.c - `compare --each`: every intermediate value of the
+ * run_each.c - `compare --each`: every intermediate value of the
  * planned run against the same value of the all-cpu reference run.
  *
  * The final results alone prove little: a model that ends in a softmax
@@ -26,11 +26,15 @@
  * the reference run: with the values before it all finite, it is the op
  * that made the NaN (a sqrt of a negative variance, a log of 0).
  *
+ * What it found comes back as records, one per value compared, for
+ * `compare --each` to print (commands/compare_each.c): the first past
+ * tolerance, the first not finite in the reference, the worst, and the
+ * operands of each with their ranges.
+ *
  * Ownership: the tracker owns the reference values it keeps and its
- * records; it borrows the modules, the inputs and the session, which
- * outlive it.
+ * records; it borrows the modules and the inputs, which outlive it.
  */
-#include "compare_each.h"
+#include "run_each.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -48,22 +52,6 @@ typedef struct EachSlot {
 	NpyArray value;
 } EachSlot;
 
-/* What the comparison of one planned value found. */
-typedef struct EachRecord {
-	const Expr *e; /* in the planned module */
-	uint32_t field;
-	int32_t device;
-	DType dtype;
-	int64_t count, bad; /* bad: elements past tolerance, a NaN or an
-			       infinity on one side only among them */
-	double max_abs, max_rel, tol;
-	uint32_t depth;
-	double min, max;         /* the planned value's range (finite elements) */
-	double ref_min, ref_max; /* the reference value's */
-	int64_t ref_nans, ref_infs;
-	bool layout_differs; /* shape or dtype differ from the reference */
-} EachRecord;
-
 /* The range of one input of @main, for the operands of a failing value. */
 typedef struct EachInput {
 	uint32_t id;
@@ -71,15 +59,14 @@ typedef struct EachInput {
 	int64_t nans, infs;
 } EachInput;
 
-struct CompareEach {
-	const Session *session;
+struct RunEach {
 	double tolerance;
 	bool allow_nonfinite; /* compare --allow-nan */
 	EachSlot *slots;
 	size_t nslots, cap_slots;
 	uint32_t *head, *tail; /* by reference expression id */
 	uint32_t nref;
-	EachRecord *records;
+	RunEachRecord *records;
 	size_t nrecords, cap_records;
 	const Expr **let_var; /* by planned expression id: the let variable
 				 bound to it, which names it, or NULL */
@@ -91,14 +78,12 @@ struct CompareEach {
 	size_t unmatched; /* planned values without a reference */
 };
 
-CompareEach *compare_each_new(const Session *s, const IrModule *reference, const IrModule *planned,
-			      const NpyArray *inputs, size_t ninputs, double tolerance,
-			      bool allow_nonfinite)
+RunEach *run_each_new(const IrModule *reference, const IrModule *planned, const NpyArray *inputs,
+		      size_t ninputs, double tolerance, bool allow_nonfinite)
 {
-	CompareEach *x = xcalloc(1, sizeof *x);
+	RunEach *x = xcalloc(1, sizeof *x);
 	ExecParam *params;
 	size_t np = exec_params(planned, &params);
-	x->session = s;
 	x->tolerance = tolerance;
 	x->allow_nonfinite = allow_nonfinite;
 	x->nref = reference->nexprs;
@@ -135,7 +120,7 @@ CompareEach *compare_each_new(const Session *s, const IrModule *reference, const
 	return x;
 }
 
-void compare_each_free(CompareEach *x)
+void run_each_free(RunEach *x)
 {
 	if (!x)
 		return;
@@ -152,10 +137,10 @@ void compare_each_free(CompareEach *x)
 	free(x);
 }
 
-void compare_each_observe_reference(void *context, const Expr *call, uint32_t field, int32_t device,
-				    NpyArray *value)
+void run_each_observe_reference(void *context, const Expr *call, uint32_t field, int32_t device,
+				NpyArray *value)
 {
-	CompareEach *x = context;
+	RunEach *x = context;
 	EachSlot *slot;
 	uint32_t index;
 	(void)device;
@@ -179,7 +164,7 @@ void compare_each_observe_reference(void *context, const Expr *call, uint32_t fi
 }
 
 /* The reference value for the next occurrence of (id, field), or NULL. */
-static EachSlot *take_reference(CompareEach *x, uint32_t id, uint32_t field)
+static EachSlot *take_reference(RunEach *x, uint32_t id, uint32_t field)
 {
 	if (id >= x->nref)
 		return NULL;
@@ -194,7 +179,7 @@ static EachSlot *take_reference(CompareEach *x, uint32_t id, uint32_t field)
 }
 
 /* The ops on the longest path from the inputs to what e reads. */
-static uint32_t operand_depth(const CompareEach *x, const Expr *e, int budget)
+static uint32_t operand_depth(const RunEach *x, const Expr *e, int budget)
 {
 	uint32_t d = 0;
 	e = ir_computed_value(e);
@@ -278,7 +263,7 @@ static void widen(double v, double *lo, double *hi)
  * past tolerance, or when a NaN or infinity on one side is not the same on
  * the other (whether the same one passes is the caller's, from the
  * reference's counts). */
-static void compare_values(EachRecord *r, const NpyArray *got, const NpyArray *want)
+static void compare_values(RunEachRecord *r, const NpyArray *got, const NpyArray *want)
 {
 	int64_t n = npy_array_count(got);
 	r->min = r->ref_min = INFINITY;
@@ -309,25 +294,22 @@ static void compare_values(EachRecord *r, const NpyArray *got, const NpyArray *w
 	}
 }
 
-/* Whether r's reference holds a NaN or an infinity. */
-static bool nonfinite(const EachRecord *r)
+bool run_each_nonfinite(const RunEachRecord *r)
 {
 	return r->ref_nans || r->ref_infs;
 }
 
-/* Whether r fails the comparison: past tolerance, or not finite in the
- * reference when that is not allowed. */
-static bool fails(const CompareEach *x, const EachRecord *r)
+bool run_each_fails(const RunEach *x, const RunEachRecord *r)
 {
-	return r->bad > 0 || (nonfinite(r) && !x->allow_nonfinite);
+	return r->bad > 0 || (run_each_nonfinite(r) && !x->allow_nonfinite);
 }
 
-void compare_each_observe_planned(void *context, const Expr *call, uint32_t field, int32_t device,
-				  NpyArray *value)
+void run_each_observe_planned(void *context, const Expr *call, uint32_t field, int32_t device,
+			      NpyArray *value)
 {
-	CompareEach *x = context;
+	RunEach *x = context;
 	EachSlot *ref = take_reference(x, call->id, field);
-	EachRecord *r;
+	RunEachRecord *r;
 	uint32_t depth = 0;
 	if (!ref) {
 		x->unmatched++;
@@ -344,7 +326,7 @@ void compare_each_observe_planned(void *context, const Expr *call, uint32_t fiel
 		x->depth[call->id] = depth;
 		x->record_of[call->id] = (uint32_t)x->nrecords;
 	}
-	grow_array((void **)&x->records, &x->cap_records, x->nrecords + 1, sizeof(EachRecord));
+	grow_array((void **)&x->records, &x->cap_records, x->nrecords + 1, sizeof(RunEachRecord));
 	r = &x->records[x->nrecords++];
 	memset(r, 0, sizeof *r);
 	r->e = call;
@@ -365,49 +347,88 @@ void compare_each_observe_planned(void *context, const Expr *call, uint32_t fiel
 	npy_array_free(&ref->value);
 }
 
-/* `%x` or `nn.conv2d@7:8`, with `.K` for field K of a tuple result. */
-static void record_name(StrBuf *sb, const CompareEach *x, const EachRecord *r)
+/* ---- what the runs found ---------------------------------------------- */
+
+void run_each_summarise(const RunEach *x, RunEachSummary *out)
 {
-	if (!r->e->name && r->e->id < x->nplanned && x->let_var[r->e->id])
-		strbuf_printf(sb, "%%%s", x->let_var[r->e->id]->name);
+	memset(out, 0, sizeof *out);
+	out->compared = x->nrecords;
+	out->unmatched = x->unmatched;
+	out->allow_nonfinite = x->allow_nonfinite;
+	for (size_t i = 0; i < x->nrecords; i++) {
+		const RunEachRecord *r = &x->records[i];
+		if (run_each_nonfinite(r)) {
+			if (!out->first_nonfinite)
+				out->first_nonfinite = r;
+			out->with_nonfinite++;
+		}
+		if (r->bad == 0)
+			continue;
+		if (!out->first)
+			out->first = r;
+		out->counts.differ++;
+	}
+	if (!x->allow_nonfinite)
+		out->counts.nonfinite = out->with_nonfinite;
+}
+
+const RunEachRecord *run_each_records(const RunEach *x, size_t *n)
+{
+	*n = x->nrecords;
+	return x->records;
+}
+
+/* A record in the table of the worst, with whether it fails. */
+typedef struct EachRow {
+	const RunEachRecord *r;
+	bool fails;
+} EachRow;
+
+static int compare_worst(const void *pa, const void *pb)
+{
+	const EachRow *a = pa, *b = pb;
+	/* failing first, then by relative error, then in execution order */
+	if (a->fails != b->fails)
+		return a->fails ? -1 : 1;
+	if (a->r->max_rel != b->r->max_rel)
+		return a->r->max_rel > b->r->max_rel ? -1 : 1;
+	return a->r < b->r ? -1 : a->r > b->r;
+}
+
+const RunEachRecord **run_each_worst(const RunEach *x, size_t top, size_t *n)
+{
+	EachRow *rows = xmalloc((x->nrecords + 1) * sizeof *rows);
+	const RunEachRecord **worst;
+	size_t nrows = 0;
+	for (size_t i = 0; i < x->nrecords; i++) {
+		const RunEachRecord *r = &x->records[i];
+		if (r->max_abs > 0 || run_each_fails(x, r))
+			rows[nrows++] = (EachRow){r, run_each_fails(x, r)};
+	}
+	if (nrows)
+		qsort(rows, nrows, sizeof *rows, compare_worst);
+	*n = nrows < top ? nrows : top;
+	worst = xmalloc((*n + 1) * sizeof *worst);
+	for (size_t i = 0; i < *n; i++)
+		worst[i] = rows[i].r;
+	free(rows);
+	return worst;
+}
+
+/* `%x` (the let variable bound to e) or e's own name. */
+static void expr_name(const RunEach *x, const Expr *e, StrBuf *out)
+{
+	if (!e->name && e->id < x->nplanned && x->let_var[e->id])
+		strbuf_printf(out, "%%%s", x->let_var[e->id]->name);
 	else
-		ir_value_name(sb, r->e);
+		ir_value_name(out, e);
+}
+
+void run_each_name(const RunEach *x, const RunEachRecord *r, StrBuf *out)
+{
+	expr_name(x, r->e, out);
 	if (r->e->type && r->e->type->kind == TYPE_TUPLE)
-		strbuf_printf(sb, ".%u", r->field);
-}
-
-static const char *device_text(const CompareEach *x, int32_t device)
-{
-	return device >= 0 ? devices_name(&x->session->devices, device) : "cpu";
-}
-
-static void print_row(CmdContext *ctx, const CompareEach *x, const EachRecord *r)
-{
-	StrBuf name;
-	char bad[96];
-	strbuf_init(&name);
-	record_name(&name, x, r);
-	if (r->layout_differs)
-		snprintf(bad, sizeof bad, "shape/dtype");
-	else if (r->ref_nans && r->ref_infs)
-		snprintf(bad, sizeof bad, "%lld/%lld (%lld NaN, %lld inf)", (long long)r->bad,
-			 (long long)r->count, (long long)r->ref_nans, (long long)r->ref_infs);
-	else if (nonfinite(r))
-		snprintf(bad, sizeof bad, "%lld/%lld (%lld %s)", (long long)r->bad,
-			 (long long)r->count, (long long)(r->ref_nans + r->ref_infs),
-			 r->ref_nans ? "NaN" : "inf");
-	else
-		snprintf(bad, sizeof bad, "%lld/%lld", (long long)r->bad, (long long)r->count);
-	fprintf(ctx->out, "  %-24s %-20s %-8s %-10.3g %-10.3g %-9.2g %s\n", name.data,
-		ir_call_op_name(r->e), device_text(x, r->device), r->max_abs, r->max_rel, r->tol,
-		bad);
-	strbuf_free(&name);
-}
-
-static void print_header(CmdContext *ctx)
-{
-	fprintf(ctx->out, "  %-24s %-20s %-8s %-10s %-10s %-9s %s\n", "value", "op", "device",
-		"max abs", "max rel", "tolerance", "past");
+		strbuf_printf(out, ".%u", r->field);
 }
 
 /* The device a device_copy on the way from e to its value moves it to,
@@ -432,243 +453,55 @@ static int32_t copied_to(const Expr *e)
 	return -1;
 }
 
-/* ", 3 NaN, 1 inf" when there are any. */
-static void print_counts(CmdContext *ctx, int64_t nans, int64_t infs)
+/* The range of the value base (field of a tuple result when base != v)
+ * from its record, when it was compared. */
+static void operand_from_record(const RunEach *x, const Expr *base, const Expr *v, uint32_t field,
+				bool in_reference, RunEachOperand *out)
 {
-	if (nans)
-		fprintf(ctx->out, ", %lld NaN", (long long)nans);
-	if (infs)
-		fprintf(ctx->out, ", %lld inf", (long long)infs);
-}
-
-/* The operands of r's value: each one's type, device and range in the
- * planned run; in_reference: each one's type and range (with its NaN and
- * infinities) in the reference run, which ran on the cpu alone. */
-static void print_operands(CmdContext *ctx, const CompareEach *x, const EachRecord *r,
-			   bool in_reference)
-{
-	const Expr *call = r->e;
-	for (uint32_t a = 0; a < call->u.call.nargs; a++) {
-		const Expr *v = ir_computed_value(call->u.call.args[a]);
-		StrBuf name, type;
-		bool known = false;
-		double lo = 0, hi = 0;
-		int64_t nans = 0, infs = 0;
-		strbuf_init(&name);
-		strbuf_init(&type);
-		const Expr *base = v;
-		uint32_t field = 0;
-		/* a field of an op's tuple result (split) reads that field's record */
-		if (v->kind == EXPR_PROJ) {
-			base = ir_computed_value(v->u.proj.tuple);
-			field = v->u.proj.index;
-		}
-		if (!base->name && base->id < x->nplanned && x->let_var[base->id])
-			strbuf_printf(&name, "%%%s", x->let_var[base->id]->name);
-		else
-			ir_value_name(&name, base);
-		if (base != v)
-			strbuf_printf(&name, ".%u", field);
-		if (v->type)
-			type_print(&type, v->type);
-		if (base->kind == EXPR_CALL && base->id < x->nplanned &&
-		    x->record_of[base->id] != EACH_NONE) {
-			/* a tuple result's fields are recorded in order, the last
-			 * one last */
-			uint32_t last = x->record_of[base->id];
-			uint32_t nfields = base->type && base->type->kind == TYPE_TUPLE
-						   ? base->type->u.tuple.nfields
-						   : 1;
-			if (base == v || (field < nfields && last + 1 >= nfields)) {
-				const EachRecord *o =
-					&x->records[base == v ? last : last + 1 - nfields + field];
-				lo = in_reference ? o->ref_min : o->min;
-				hi = in_reference ? o->ref_max : o->max;
-				if (in_reference) {
-					nans = o->ref_nans;
-					infs = o->ref_infs;
-				}
-				known = true;
-			}
-		} else if (v->kind == EXPR_VAR) {
-			for (size_t k = 0; k < x->ninputs; k++)
-				if (x->inputs[k].id == v->id) {
-					lo = x->inputs[k].min;
-					hi = x->inputs[k].max;
-					nans = x->inputs[k].nans;
-					infs = x->inputs[k].infs;
-					known = true;
-				}
-		}
-		fprintf(ctx->out, "    operand %u: %s: %s", a, name.data, type.data);
-		if (v->device >= 0 && !in_reference)
-			fprintf(ctx->out, " on %s", device_text(x, v->device));
-		if (copied_to(call->u.call.args[a]) >= 0 && !in_reference)
-			fprintf(ctx->out, ", copied to %s",
-				device_text(x, copied_to(call->u.call.args[a])));
-		if (known && lo <= hi)
-			fprintf(ctx->out, ", range [%.4g, %.4g]", lo, hi);
-		else if (known)
-			fputs(", no finite element", ctx->out);
-		else if (v->kind == EXPR_CONSTANT)
-			fputs(", a constant", ctx->out);
-		if (known)
-			print_counts(ctx, nans, infs);
-		fputc('\n', ctx->out);
-		strbuf_free(&name);
-		strbuf_free(&type);
-	}
-}
-
-/* Why the value is on its device: core's explanation, indented, its
- * first steps and the last (where the device was decided) when long. */
-static void print_why(CmdContext *ctx, const CompareEach *x, const EachRecord *r)
-{
-	enum { HEAD = 4, TAIL = 2 };
-	const PlanTrace *t = x->session->trace;
-	PlanAnalysis *an = t ? t->core : NULL;
-	StrBuf sb;
-	size_t nlines = 0, line = 0;
-	if (!an || r->e->id >= an->nexprs || !an->by_id[r->e->id])
+	/* a tuple result's fields are recorded in order, the last one last */
+	uint32_t last = x->record_of[base->id];
+	uint32_t nfields =
+		base->type && base->type->kind == TYPE_TUPLE ? base->type->u.tuple.nfields : 1;
+	const RunEachRecord *o;
+	if (!(base == v || (field < nfields && last + 1 >= nfields)))
 		return;
-	strbuf_init(&sb);
-	plan_explain(&sb, an, an->by_id[r->e->id], &x->session->devices, x->session->trace);
-	for (size_t i = 0; i < sb.len; i++)
-		nlines += sb.data[i] == '\n' || i + 1 == sb.len;
-	for (const char *p = sb.data; *p; line++) {
-		const char *end = strchr(p, '\n');
-		size_t n = end ? (size_t)(end - p) : strlen(p);
-		/* the first line says where it is; then steps */
-		if (line <= HEAD || line + TAIL >= nlines)
-			fprintf(ctx->out, "    %s%.*s\n", line == 0 ? "why: " : "", (int)n, p);
-		else if (line == HEAD + 1)
-			fprintf(ctx->out, "      ... %zu more steps ...\n",
-				nlines - HEAD - TAIL - 1);
-		p += n + (end ? 1 : 0);
+	o = &x->records[base == v ? last : last + 1 - nfields + field];
+	out->min = in_reference ? o->ref_min : o->min;
+	out->max = in_reference ? o->ref_max : o->max;
+	if (in_reference) {
+		out->nans = o->ref_nans;
+		out->infs = o->ref_infs;
 	}
-	strbuf_free(&sb);
+	out->known = true;
 }
 
-/* A record in the table of the worst, with whether it fails. */
-typedef struct EachRow {
-	const EachRecord *r;
-	bool fails;
-} EachRow;
-
-static int compare_worst(const void *pa, const void *pb)
+void run_each_operand(const RunEach *x, const RunEachRecord *r, uint32_t arg, bool in_reference,
+		      RunEachOperand *out, StrBuf *name)
 {
-	const EachRow *a = pa, *b = pb;
-	/* failing first, then by relative error, then in execution order */
-	if (a->fails != b->fails)
-		return a->fails ? -1 : 1;
-	if (a->r->max_rel != b->r->max_rel)
-		return a->r->max_rel > b->r->max_rel ? -1 : 1;
-	return a->r < b->r ? -1 : a->r > b->r;
-}
-
-/* The heading of a value named in the report: "%x = OP[ on DEVICE] (FILE:L:C)". */
-static void print_heading(CmdContext *ctx, const CompareEach *x, const char *what,
-			  const EachRecord *r, bool device)
-{
-	StrBuf name;
-	strbuf_init(&name);
-	record_name(&name, x, r);
-	fprintf(ctx->out, "%s: %s = %s", what, name.data, ir_call_op_name(r->e));
-	if (device)
-		fprintf(ctx->out, " on %s", device_text(x, r->device));
-	if (r->e->pos.line)
-		fprintf(ctx->out, " (%s:%u:%u)", session_module_name(x->session), r->e->pos.line,
-			r->e->pos.col);
-	strbuf_free(&name);
-}
-
-CompareEachCounts compare_each_report(CompareEach *x, CmdContext *ctx, bool all, size_t top)
-{
-	const EachRecord *first = NULL, *first_nonfinite = NULL;
-	CompareEachCounts counts = {0, 0};
-	size_t with_nonfinite = 0;
-	for (size_t i = 0; i < x->nrecords; i++) {
-		const EachRecord *r = &x->records[i];
-		if (nonfinite(r)) {
-			if (!first_nonfinite)
-				first_nonfinite = r;
-			with_nonfinite++;
-		}
-		if (r->bad == 0)
-			continue;
-		if (!first)
-			first = r;
-		counts.differ++;
+	const Expr *call = r->e, *v = ir_computed_value(call->u.call.args[arg]), *base = v;
+	uint32_t field = 0;
+	memset(out, 0, sizeof *out);
+	out->value = v;
+	out->copied_to = copied_to(call->u.call.args[arg]);
+	/* a field of an op's tuple result (split) reads that field's record */
+	if (v->kind == EXPR_PROJ) {
+		base = ir_computed_value(v->u.proj.tuple);
+		field = v->u.proj.index;
 	}
-	if (!x->allow_nonfinite)
-		counts.nonfinite = with_nonfinite;
-	fprintf(ctx->out, "each: %zu value%s compared in execution order, %zu past tolerance",
-		x->nrecords, x->nrecords == 1 ? "" : "s", counts.differ);
-	if (with_nonfinite)
-		fprintf(ctx->out, ", %zu with NaN or infinity in the reference%s", with_nonfinite,
-			x->allow_nonfinite ? " (allowed)" : "");
-	fputc('\n', ctx->out);
-	if (x->unmatched)
-		cmd_note(ctx, "%zu value%s of the planned run had no reference to compare with",
-			 x->unmatched, x->unmatched == 1 ? "" : "s");
-	if (first) {
-		print_heading(ctx, x, "first past tolerance", first, true);
-		if (first->layout_differs)
-			fputs(": its shape or dtype differs from the reference\n", ctx->out);
-		else
-			fprintf(ctx->out,
-				": %lld of %lld element%s past tolerance %.2g (%u op%s deep), max "
-				"abs "
-				"error %.3g, max rel error %.3g\n",
-				(long long)first->bad, (long long)first->count,
-				first->count == 1 ? "" : "s", first->tol, first->depth,
-				first->depth == 1 ? "" : "s", first->max_abs, first->max_rel);
-		print_operands(ctx, x, first, false);
-		print_why(ctx, x, first);
+	expr_name(x, base, name);
+	if (base != v)
+		strbuf_printf(name, ".%u", field);
+	if (base->kind == EXPR_CALL && base->id < x->nplanned &&
+	    x->record_of[base->id] != EACH_NONE) {
+		operand_from_record(x, base, v, field, in_reference, out);
+	} else if (v->kind == EXPR_VAR) {
+		for (size_t k = 0; k < x->ninputs; k++)
+			if (x->inputs[k].id == v->id) {
+				out->min = x->inputs[k].min;
+				out->max = x->inputs[k].max;
+				out->nans = x->inputs[k].nans;
+				out->infs = x->inputs[k].infs;
+				out->known = true;
+			}
 	}
-	if (first_nonfinite) {
-		/* the values before it were finite: this op made the NaN or
-		 * infinity out of finite operands, unless an input held one */
-		print_heading(ctx, x, "first NaN or infinity in the reference", first_nonfinite,
-			      false);
-		fputs(": ", ctx->out);
-		if (first_nonfinite->ref_nans)
-			fprintf(ctx->out, "%lld NaN%s", (long long)first_nonfinite->ref_nans,
-				first_nonfinite->ref_infs ? ", " : "");
-		if (first_nonfinite->ref_infs)
-			fprintf(ctx->out, "%lld inf", (long long)first_nonfinite->ref_infs);
-		fprintf(ctx->out, " of %lld element%s\n", (long long)first_nonfinite->count,
-			first_nonfinite->count == 1 ? "" : "s");
-		print_operands(ctx, x, first_nonfinite, true);
-	}
-	if (all) {
-		fputs("every value, in execution order:\n", ctx->out);
-		print_header(ctx);
-		for (size_t i = 0; i < x->nrecords; i++)
-			print_row(ctx, x, &x->records[i]);
-	} else if (x->nrecords && top) {
-		/* a value equal to its reference says nothing: a table of zeros
-		 * is left out */
-		EachRow *rows = xmalloc(x->nrecords * sizeof *rows);
-		size_t nrows = 0, n;
-		for (size_t i = 0; i < x->nrecords; i++) {
-			const EachRecord *r = &x->records[i];
-			if (r->max_abs > 0 || fails(x, r))
-				rows[nrows++] = (EachRow){r, fails(x, r)};
-		}
-		qsort(rows, nrows, sizeof *rows, compare_worst);
-		n = nrows < top ? nrows : top;
-		if (nrows == 0) {
-			fprintf(ctx->out, "nothing past tolerance: every value equals the "
-					  "reference's\n");
-		} else {
-			fprintf(ctx->out, "worst %zu by relative error%s:\n", n,
-				counts.differ || counts.nonfinite ? "" : " (none past tolerance)");
-			print_header(ctx);
-			for (size_t i = 0; i < n; i++)
-				print_row(ctx, x, rows[i].r);
-		}
-		free(rows);
-	}
-	return counts;
 }
