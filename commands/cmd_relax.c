@@ -13,6 +13,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "file_write.h"
+#include "linediff.h"
 #include "relax_explain.h"
 #include "relax_print.h"
 
@@ -346,5 +348,132 @@ int cmd_relax_placement(CmdContext *ctx, int argc, char **argv)
 			fputc('\n', ctx->out);
 		}
 	}
+	return 0;
+}
+
+static char *module_text(const RxModule *m)
+{
+	StrBuf sb;
+	strbuf_init(&sb);
+	relax_print_module(&sb, m);
+	return strbuf_detach(&sb);
+}
+
+/* Prints the unified diff of two module texts, or that they are equal. */
+static void print_text_diff(CmdContext *ctx, const char *a, const char *b, const char *la,
+			    const char *lb)
+{
+	StrBuf sb;
+	strbuf_init(&sb);
+	if (linediff_unified(&sb, a, strlen(a), b, strlen(b), la, lb, 3) == 0)
+		fprintf(ctx->out, "%s and %s print the same module\n", la, lb);
+	else
+		fputs(sb.data, ctx->out);
+	strbuf_free(&sb);
+}
+
+/* The module one policy makes of the module as loaded, printed, or its
+ * first error; the diagnostics go to diags. */
+static char *plan_with(const RxModule *in, bool copy, bool *ok, DiagList *diags)
+{
+	RxRealize r;
+	char *text;
+	relax_realize_init(&r, in);
+	r.copy_policy = copy;
+	*ok = true;
+	while (r.done < RX_PHASE_COUNT && *ok)
+		*ok = relax_realize_step(&r, diags);
+	text = *ok ? module_text(relax_realize_current(&r)) : xstrdup("");
+	relax_realize_free(&r);
+	return text;
+}
+
+/* `diff --plan policy=A policy=B` with A and B tvm or copy. */
+static int diff_policies(CmdContext *ctx, int argc, char **argv)
+{
+	const RxModule *in = session_relax_module(ctx->session, RX_PHASE_COLLECT);
+	char *text[2];
+	bool ok[2], copy[2];
+	DiagList diags;
+	if (argc != 4)
+		return cmd_error(ctx, "'diff --plan' on a Relax module compares two policies: "
+				      "diff --plan policy=tvm policy=copy");
+	for (int i = 0; i < 2; i++) {
+		const char *a = argv[2 + i];
+		if (strcmp(a, "policy=tvm") != 0 && strcmp(a, "policy=copy") != 0)
+			return cmd_error(
+				ctx,
+				"'%s': a Relax module's plans differ by policy=tvm or policy=copy",
+				a);
+		copy[i] = strcmp(a, "policy=copy") == 0;
+	}
+	diag_init(&diags);
+	for (int i = 0; i < 2; i++) {
+		text[i] = plan_with(in, copy[i], &ok[i], &diags);
+		if (!ok[i]) {
+			fprintf(ctx->out, "%s fails:\n", argv[2 + i]);
+			cmd_print_diags(ctx, &diags);
+		}
+		diag_clear(&diags);
+	}
+	if (ok[0] && ok[1])
+		print_text_diff(ctx, text[0], text[1], argv[2], argv[3]);
+	free(text[0]);
+	free(text[1]);
+	diag_free(&diags);
+	return 0;
+}
+
+/* `diff [PHASE]`: what the last phase run (or PHASE) changed in the text;
+ * `diff --plan policy=A policy=B`: two policies' plans. */
+int cmd_relax_diff(CmdContext *ctx, int argc, char **argv)
+{
+	const Session *s = ctx->session;
+	size_t done = session_relax_phases_done(s);
+	int phase = (int)done - 1;
+	char *before, *after, *label;
+	if (argc > 1 && strcmp(argv[1], "--plan") == 0)
+		return diff_policies(ctx, argc, argv);
+	if (argc > 2)
+		return cmd_error(
+			ctx, "'diff' on a Relax module takes a phase, or --plan policy=A policy=B");
+	if (argc == 2 && (phase = phase_by_name(argv[1])) < 0)
+		return cmd_error(ctx, "unknown phase '%s'; see 'phases'", argv[1]);
+	if (phase < 0 || (size_t)phase >= done)
+		return cmd_error(ctx,
+				 phase < 0 ? "no phase has run yet; use 'step'"
+					   : "phase '%s' has not run yet",
+				 argc == 2 ? argv[1] : "");
+	before = module_text(session_relax_module(s, phase - 1 < 0 ? RX_PHASE_COLLECT : phase - 1));
+	after = module_text(session_relax_module(s, phase));
+	label = xasprintf("after %s", relax_phase_names[phase]);
+	if (strcmp(before, after) == 0)
+		fprintf(ctx->out, "%s changed nothing in the module's text (%s)\n",
+			relax_phase_names[phase], relax_phase_summaries[phase]);
+	else
+		print_text_diff(ctx, before, after, "before", label);
+	free(before);
+	free(after);
+	free(label);
+	return 0;
+}
+
+/* `save FILE`: the module as of the phases run, as TVM prints it. */
+int cmd_relax_save(CmdContext *ctx, int argc, char **argv)
+{
+	char *text, *err = NULL;
+	bool ok;
+	if (argc != 2 || argv[1][0] == '-')
+		return cmd_error(ctx, "'save' on a Relax module takes one file name");
+	text = module_text(session_relax_module(ctx->session, -1));
+	ok = file_write_all(argv[1], text, strlen(text), &err);
+	free(text);
+	if (!ok) {
+		cmd_error(ctx, "%s", err);
+		free(err);
+		return 1;
+	}
+	fprintf(ctx->out, "saved the module after %zu of %d phases to '%s'\n",
+		session_relax_phases_done(ctx->session), RX_PHASE_COUNT, argv[1]);
 	return 0;
 }

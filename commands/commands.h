@@ -153,6 +153,8 @@ int cmd_relax_phases(CmdContext *ctx, int argc, char **argv);
 int cmd_relax_conflicts(CmdContext *ctx, int argc, char **argv);
 int cmd_relax_why(CmdContext *ctx, int argc, char **argv);
 int cmd_relax_placement(CmdContext *ctx, int argc, char **argv);
+int cmd_relax_diff(CmdContext *ctx, int argc, char **argv);
+int cmd_relax_save(CmdContext *ctx, int argc, char **argv);
 void cmd_complete_ir(const Session *s, int argc, char **argv, const char *word, CmdCandidates *out);
 int cmd_load(CmdContext *ctx, int argc, char **argv); /* cmd_load.c */
 int cmd_reload(CmdContext *ctx, int argc, char **argv);

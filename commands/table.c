@@ -190,7 +190,7 @@ const Command commands_table[] = {
 		.name = "diff",
 		.min_args = 0,
 		.max_args = 4,
-		.flags = CMD_NEEDS_MODULE,
+		.flags = CMD_NEEDS_MODULE | CMD_RELAX,
 		.usage = "diff [PHASE] [--devices] | diff --plan A B | diff --module FILE [--phase "
 			 "P]",
 		.summary = "show what the last phase (or PHASE) changed, or compare two plans or "
@@ -618,7 +618,7 @@ const Command commands_table[] = {
 		.name = "save",
 		.min_args = 1,
 		.max_args = 3,
-		.flags = CMD_NEEDS_MODULE | CMD_WRITES_FILES | CMD_WRITES,
+		.flags = CMD_NEEDS_MODULE | CMD_WRITES_FILES | CMD_WRITES | CMD_RELAX,
 		.usage = "save FILE [--phase P]",
 		.summary = "write a module version as Relay text that TVM loads again",
 		.help = "Writes the module as of phase P (parse, rewrite, check, infer or core;\n"

@@ -205,7 +205,17 @@ static RxVar *new_copy_var(Copier *c, const RxVar *src, int vdevice, Pos pos)
 	RxRealize *r = c->r;
 	RxVar *v = arena_alloc(&m->arena, sizeof *v);
 	size_t need = m->nvars + 2;
-	char *name = xasprintf("%s_%s", src->name, m->vdevices[vdevice].kind);
+	StrBuf where;
+	char *name;
+	strbuf_init(&where);
+	relax_vdevice_name(m, vdevice,
+			   &where); /* KIND:K:SCOPE: NAME_KIND, or NAME_KINDK past the first */
+	where.data[strcspn(where.data, ":")] = '\0';
+	name = where.data[strlen(where.data) + 1] == '0'
+		       ? xasprintf("%s_%s", src->name, where.data)
+		       : xasprintf("%s_%s%d", src->name, where.data,
+				   atoi(where.data + strlen(where.data) + 1));
+	strbuf_free(&where);
 	v->name = arena_strdup(&m->arena, name);
 	free(name);
 	v->id = m->nvars;
