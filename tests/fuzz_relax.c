@@ -6,7 +6,8 @@
  * (which walks the positions they name); a module that parses is printed,
  * the print parsed again and printed again (the two prints must be the
  * same text: a difference aborts, which libFuzzer reports), and then goes
- * through the five RealizeVDevice phases, whose result is printed. The
+ * through the five RealizeVDevice phases under policy tvm and under copy,
+ * and each result is printed. The
  * sanitizers turn a crash, over-read, leak or undefined behaviour into a
  * finding. Seeds: tests/data/relax (scripts/fuzz fuzz_relax).
  */
@@ -64,11 +65,15 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		relax_print_module(&out, m);
 		print_again(&out);
 		strbuf_reset(&out);
-		relax_realize_init(&r, m);
-		while (r.done < RX_PHASE_COUNT && relax_realize_step(&r, &diags))
-			;
-		relax_print_module(&out, relax_realize_current(&r));
-		relax_realize_free(&r);
+		for (int copy = 0; copy <= 1; copy++) { /* policy tvm, then copy */
+			relax_realize_init(&r, m);
+			r.copy_policy = copy;
+			while (r.done < RX_PHASE_COUNT && relax_realize_step(&r, &diags))
+				;
+			strbuf_reset(&out);
+			relax_print_module(&out, relax_realize_current(&r));
+			relax_realize_free(&r);
+		}
 		relax_module_free(m);
 	}
 	strbuf_free(&out);
