@@ -160,6 +160,25 @@ static bool rule_vdevice(RxModule *m, const RxExpr *call, RxRule rule, int *vdev
 	return true;
 }
 
+/* R.matmul's type from static operand shapes of the same rank >= 2:
+ * (..., n, k) x (..., k, m) is (..., n, m), the first operand's dtype. */
+static const RxType *matmul_shape(RxModule *m, const RxExpr *call)
+{
+	const RxType *a = call->nitems == 2 ? expr_type(m, call->items[0]) : NULL;
+	const RxType *b = call->nitems == 2 ? expr_type(m, call->items[1]) : NULL;
+	PyExpr *shape;
+	if (!a || !b || a->kind != RX_TYPE_TENSOR || b->kind != RX_TYPE_TENSOR || !a->shape ||
+	    !b->shape || a->shape->kind != PY_TUPLE || b->shape->kind != PY_TUPLE ||
+	    a->shape->nitems < 2 || a->shape->nitems != b->shape->nitems)
+		return NULL;
+	shape = arena_alloc(&m->arena, sizeof *shape);
+	*shape = *a->shape;
+	shape->items = arena_array(&m->arena, shape->nitems, sizeof *shape->items);
+	memcpy(shape->items, a->shape->items, shape->nitems * sizeof *shape->items);
+	shape->items[shape->nitems - 1] = b->shape->items[b->shape->nitems - 1];
+	return relax_type_tensor(m, shape, -1, a->dtype, -1);
+}
+
 static RxType *infer_call(RxModule *m, const RxExpr *call, const RxType *base, RxInferError *err)
 {
 	const RxOpInfo *op = call->callee == RX_CALL_OP ? relax_op_find(call->name) : NULL;
@@ -192,6 +211,8 @@ static RxType *infer_call(RxModule *m, const RxExpr *call, const RxType *base, R
 	}
 	if (!rule_vdevice(m, call, rule, &vdevice, err))
 		return NULL;
+	if (!base && rule == RX_RULE_MATMUL)
+		base = matmul_shape(m, call);
 	if (rule == RX_RULE_BINARY || rule == RX_RULE_MATMUL || rule == RX_RULE_COMMON)
 		base = operand_shape(m, call, base);
 	if (!base && rule == RX_RULE_BINARY && call->nitems == 2) {

@@ -174,6 +174,11 @@ static RxType *tuple_type(RxParser *p, const PyExpr *e)
 {
 	RxType *t = arena_alloc(&p->m->arena, sizeof *t);
 	uint32_t n = e->kind == PY_CALL ? py_nargs(e) : 0;
+	/* R.Tuple([A, B]) and R.Tuple((A, B)) list the fields too */
+	if (n == 1 && (e->items[0]->kind == PY_LIST || e->items[0]->kind == PY_TUPLE)) {
+		e = e->items[0];
+		n = e->nitems;
+	}
 	t->kind = RX_TYPE_TUPLE;
 	t->fields = arena_array(&p->m->arena, n, sizeof *t->fields);
 	for (uint32_t i = 0; i < n; i++)

@@ -303,8 +303,7 @@ static void print_statement(Printer *pr, const RxStmt *s, int level)
 		return;
 	case RX_STMT_ALIAS:
 		indent(pr, level);
-		strbuf_printf(pr->out, "%s = ", s->alias);
-		py_print(pr->out, s->py);
+		strbuf_printf(pr->out, "%s = Module", s->alias);
 		strbuf_putc(pr->out, '\n');
 		return;
 	case RX_STMT_EXPR:
@@ -389,7 +388,8 @@ static void print_header(Printer *pr)
 	StrBuf *out = pr->out;
 	strbuf_puts(out,
 		    "# from tvm.script import ir as I\n# from tvm.script import relax as R\n\n");
-	strbuf_printf(out, "@I.ir_module\nclass %s:\n", m->name ? m->name : "Module");
+	/* TVM names the printed class Module whatever the source called it */
+	strbuf_puts(out, "@I.ir_module\nclass Module:\n");
 	if (m->attrs) {
 		strbuf_puts(out, "    I.module_attrs(");
 		py_print(out, m->attrs);
