@@ -96,6 +96,7 @@ RxModule *relax_module_copy(const RxModule *m)
 	to->name = m->name;
 	to->attrs = m->attrs;
 	to->has_global_infos = m->has_global_infos;
+	to->global_infos = m->global_infos;
 	to->src = m->src;
 	to->nvdevices = m->nvdevices;
 	to->vdevices_cap = m->nvdevices;

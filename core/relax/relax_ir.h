@@ -185,7 +185,8 @@ typedef struct RxModule {
 	RxVDevice *vdevices; /* malloc'ed */
 	uint32_t nvdevices;
 	size_t vdevices_cap;
-	bool has_global_infos; /* I.module_global_infos was given */
+	bool has_global_infos; /* its dict has a "vdevice" list */
+	PyExpr *global_infos;  /* I.module_global_infos's dict as read, or NULL */
 	RxFunc **funcs;        /* in source order (malloc'ed) */
 	uint32_t nfuncs;
 	size_t funcs_cap;

@@ -241,6 +241,7 @@ static bool read_global_infos(RxParser *p, const PyExpr *call)
 	const PyExpr *dict = py_arg(call, 0), *list = NULL;
 	if (!dict || dict->kind != PY_DICT)
 		return rxp_error(p, call->pos, "I.module_global_infos needs a dict");
+	p->m->global_infos = (PyExpr *)dict;
 	for (uint32_t i = 0; i + 1 < dict->nitems; i += 2)
 		if (dict->items[i]->kind == PY_STR && strcmp(dict->items[i]->text, "vdevice") == 0)
 			list = dict->items[i + 1];
@@ -425,6 +426,16 @@ static bool read_module(RxParser *p)
 	while (rxp_is(p, RX_TOK_NAME, "import") || rxp_is(p, RX_TOK_NAME, "from"))
 		while (rxp_peek(p)->kind != RX_TOK_NEWLINE && rxp_peek(p)->kind != RX_TOK_EOF)
 			rxp_next(p);
+	/* NAME = T.int64() or TypeVar("n") lines TVM prints before the module
+	 * declare symbolic dimensions: read and dropped, as names shapes use */
+	while (rxp_peek(p)->kind == RX_TOK_NAME && rxp_peek_at(p, 1)->kind == RX_TOK_OP &&
+	       strcmp(rxp_peek_at(p, 1)->text, "=") == 0) {
+		rxp_next(p);
+		rxp_next(p);
+		if (!rxp_expr_list(p) ||
+		    !rxp_expect(p, RX_TOK_NEWLINE, NULL, "the end of the line"))
+			return false;
+	}
 	while (rxp_accept(p, RX_TOK_NEWLINE, NULL))
 		;
 	decorator = read_decorators(p, &first);

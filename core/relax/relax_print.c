@@ -91,6 +91,10 @@ void relax_print_type(StrBuf *out, const RxModule *m, const RxType *t)
 	switch (t->kind) {
 	case RX_TYPE_TENSOR: {
 		bool comma = false;
+		if (!t->shape && !t->dtype && t->ndim < 0 && t->vdevice < 0) {
+			strbuf_puts(out, "R.Tensor"); /* nothing known */
+			return;
+		}
 		strbuf_puts(out, "R.Tensor(");
 		if (t->shape) {
 			py_print(out, t->shape);
@@ -395,9 +399,25 @@ static void print_header(Printer *pr)
 		py_print(out, m->attrs);
 		strbuf_puts(out, ")\n");
 	}
-	if (!m->has_global_infos)
+	if (!m->has_global_infos && !m->global_infos)
 		return;
-	strbuf_puts(out, "    I.module_global_infos({\"vdevice\": [");
+	strbuf_puts(out, "    I.module_global_infos({");
+	/* the other global infos as read, the vdevice list as devplan holds it */
+	for (uint32_t i = 0; m->global_infos && i + 1 < m->global_infos->nitems; i += 2) {
+		const PyExpr *key = m->global_infos->items[i];
+		if (key->kind == PY_STR && strcmp(key->text, "vdevice") == 0)
+			continue;
+		py_print(out, key);
+		strbuf_puts(out, ": ");
+		py_print(out, m->global_infos->items[i + 1]);
+		strbuf_puts(out,
+			    m->has_global_infos || i + 3 < m->global_infos->nitems ? ", " : "");
+	}
+	if (!m->has_global_infos) {
+		strbuf_puts(out, "})\n");
+		return;
+	}
+	strbuf_puts(out, "\"vdevice\": [");
 	for (uint32_t i = 0; i < m->nvdevices; i++) {
 		strbuf_puts(out, i ? ", I.vdevice(" : "I.vdevice(");
 		py_print(out, m->vdevices[i].target);
