@@ -41,6 +41,7 @@ typedef enum PyKind {
 	PY_FLOAT, /* text as written */
 	PY_STR,   /* text: the decoded string */
 	PY_NEG,   /* -base */
+	PY_BINOP, /* items[0] text items[1]: arithmetic and comparisons in shapes */
 } PyKind;
 
 typedef struct PyExpr PyExpr;

@@ -238,6 +238,7 @@ static RxExpr *convert(RxParser *p, const PyExpr *e)
 	case PY_FLOAT:
 	case PY_STR:
 	case PY_NEG:
+	case PY_BINOP:
 		break;
 	}
 	x = expr_new(p, RX_EXPR_LITERAL, e->pos);

@@ -258,7 +258,47 @@ static PyExpr *read_postfix(RxParser *p)
 	return e;
 }
 
-/* expr: '-' expr | postfix */
+/* The binary operators of shape expressions, loosest first. */
+static int binary_precedence(const RxToken *t)
+{
+	static const char *const levels[][6] = {
+		{"==", "!=", "<", "<=", ">", ">="},
+		{"+", "-"},
+		{"*", "/", "//", "%"},
+	};
+	if (t->kind != RX_TOK_OP)
+		return -1;
+	for (int l = 0; l < 3; l++)
+		for (int k = 0; k < 6 && levels[l][k]; k++)
+			if (strcmp(t->text, levels[l][k]) == 0)
+				return l;
+	return -1;
+}
+
+static PyExpr *read_unary(RxParser *p);
+
+/* binary: unary (OP unary)*, by precedence climbing */
+static PyExpr *read_binary(RxParser *p, int min_level)
+{
+	PyExpr *lhs = read_unary(p);
+	int level;
+	while (lhs && (level = binary_precedence(rxp_peek(p))) >= min_level) {
+		const RxToken *op = rxp_next(p);
+		PyExpr *rhs = read_binary(p, level + 1), *e;
+		if (!rhs)
+			return NULL;
+		e = py_new(p, PY_BINOP, lhs->pos);
+		e->text = op->text;
+		e->items = arena_array(&p->m->arena, 2, sizeof *e->items);
+		e->items[0] = lhs;
+		e->items[1] = rhs;
+		e->nitems = 2;
+		lhs = e;
+	}
+	return lhs;
+}
+
+/* expr: binary */
 PyExpr *rxp_expr(RxParser *p)
 {
 	const RxToken *t = rxp_peek(p);
@@ -268,8 +308,23 @@ PyExpr *rxp_expr(RxParser *p)
 		p->depth--;
 		return NULL;
 	}
+	e = read_binary(p, 0);
+	p->depth--;
+	return e;
+}
+
+/* unary: '-' unary | postfix */
+static PyExpr *read_unary(RxParser *p)
+{
+	const RxToken *t = rxp_peek(p);
+	PyExpr *e;
+	if (++p->depth > RX_MAX_EXPR_DEPTH) {
+		rxp_error(p, t->pos, "expression nested too deeply");
+		p->depth--;
+		return NULL;
+	}
 	if (rxp_accept(p, RX_TOK_OP, "-")) {
-		PyExpr *inner = rxp_expr(p);
+		PyExpr *inner = read_unary(p);
 		e = inner ? py_new(p, PY_NEG, t->pos) : NULL;
 		if (e)
 			e->base = inner;
@@ -350,6 +405,25 @@ static void print_items(StrBuf *out, const PyExpr *e, const char *open, const ch
 	strbuf_puts(out, close);
 }
 
+static int printed_precedence(const PyExpr *e)
+{
+	RxToken t = {.kind = RX_TOK_OP, .text = e->text};
+	return e->kind == PY_BINOP ? binary_precedence(&t) : 99;
+}
+
+/* An operand of a binary operator, in parentheses when it binds looser
+ * (or as tightly, on the right: a - (b - c)). */
+static void print_operand(StrBuf *out, const PyExpr *e, const PyExpr *parent, bool right)
+{
+	int mine = printed_precedence(e), theirs = printed_precedence(parent);
+	bool parens = mine < theirs || (right && mine == theirs);
+	if (parens)
+		strbuf_putc(out, '(');
+	py_print(out, e);
+	if (parens)
+		strbuf_putc(out, ')');
+}
+
 void py_print(StrBuf *out, const PyExpr *e)
 {
 	switch (e->kind) {
@@ -387,6 +461,11 @@ void py_print(StrBuf *out, const PyExpr *e)
 	case PY_NEG:
 		strbuf_putc(out, '-');
 		py_print(out, e->base);
+		return;
+	case PY_BINOP:
+		print_operand(out, e->items[0], e, false);
+		strbuf_printf(out, " %s ", e->text);
+		print_operand(out, e->items[1], e, true);
 		return;
 	}
 }
