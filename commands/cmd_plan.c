@@ -211,6 +211,8 @@ static const char *copy_reason(const Session *s, const Expr *copy, const uint8_t
 		return "inserted for a conflict";
 	if (captured[copy->id >> 3] & (1u << (copy->id & 7)))
 		return "required at an on_device boundary";
+	if (session_relax_active(s)) /* the lowered module's: its to_vdevice calls */
+		return "an R.to_vdevice of the realised module";
 	return "written by the user";
 }
 

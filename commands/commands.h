@@ -50,6 +50,9 @@ enum {
 	/* it handles a Relax module too (cmd_relax.c); the others that need
 	 * a module refuse one */
 	CMD_RELAX = 1 << 10,
+	/* it handles a planned Relax module as lowered onto Relay
+	 * (session_relax_lower), with its Relay handler unchanged */
+	CMD_RELAX_LOWERED = 1 << 11,
 };
 
 /* argv[0] is the command's full name; argv[1..argc-1] its arguments. */

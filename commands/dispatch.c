@@ -194,8 +194,12 @@ static int check_and_run(CmdContext *ctx, const Command *cmd, int argc, char **a
 	if (nargs < cmd->min_args || (cmd->max_args >= 0 && nargs > cmd->max_args))
 		return arg_count_error(ctx, cmd);
 	if (relax && (cmd->flags & (CMD_NEEDS_MODULE | CMD_NEEDS_PLAN)) &&
-	    !(cmd->flags & CMD_RELAX))
+	    !(cmd->flags & (CMD_RELAX | CMD_RELAX_LOWERED)))
 		return cmd_error(ctx, "'%s' does not handle Relax modules yet", cmd->name);
+	if (relax && (cmd->flags & CMD_RELAX_LOWERED) && !session_relax_lower(ctx->session)) {
+		cmd_print_diags(ctx, &ctx->session->diags);
+		return 1;
+	}
 	if (!relax && (cmd->flags & CMD_NEEDS_MODULE) && !session_has_module(ctx->session))
 		return cmd_error(ctx, "no module loaded; use 'load FILE'");
 	if (!relax && (cmd->flags & CMD_NEEDS_PLAN) && !session_planned(ctx->session))

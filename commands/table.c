@@ -95,7 +95,7 @@ const Command commands_table[] = {
 		.name = "compare",
 		.min_args = 0,
 		.max_args = -1,
-		.flags = CMD_NEEDS_MODULE | CMD_NEEDS_PLAN | CMD_INPUT_ARGS,
+		.flags = CMD_NEEDS_MODULE | CMD_NEEDS_PLAN | CMD_INPUT_ARGS | CMD_RELAX_LOWERED,
 		.usage = "compare [--each [--all | --top N] | --expect FILE.npy...] [--allow-nan] "
 			 "[NAME=FILE.npy | NAME=random[:SEED[:(SHAPE)]]]...",
 		.summary = "run the plan and the same program on the cpu alone and compare results",
@@ -163,7 +163,7 @@ const Command commands_table[] = {
 		.name = "copies",
 		.min_args = 0,
 		.max_args = 0,
-		.flags = CMD_NEEDS_MODULE,
+		.flags = CMD_NEEDS_MODULE | CMD_RELAX_LOWERED,
 		.usage = "copies",
 		.summary = "list every device_copy: value, direction, bytes and reason",
 		.help = "Lists each distinct transfer of the planned module with its bytes (from\n"
@@ -236,7 +236,7 @@ const Command commands_table[] = {
 		.name = "estimate",
 		.min_args = 0,
 		.max_args = 0,
-		.flags = CMD_NEEDS_MODULE | CMD_NEEDS_PLAN,
+		.flags = CMD_NEEDS_MODULE | CMD_NEEDS_PLAN | CMD_RELAX_LOWERED,
 		.usage = "estimate",
 		.summary = "predict copy bytes and time, peak memory and FLOPs per device",
 		.help = "Predicts what the plan costs before it runs, from static types and the\n"
@@ -433,7 +433,7 @@ const Command commands_table[] = {
 		.name = "profile",
 		.min_args = 0,
 		.max_args = -1,
-		.flags = CMD_NEEDS_MODULE | CMD_NEEDS_PLAN | CMD_INPUT_ARGS,
+		.flags = CMD_NEEDS_MODULE | CMD_NEEDS_PLAN | CMD_INPUT_ARGS | CMD_RELAX_LOWERED,
 		.usage = "profile [NAME=FILE.npy | NAME=random[:SEED[:(SHAPE)]]]...",
 		.summary = "run the planned module and time each op and copy",
 		.help = "Runs the planned @main like `run` (same inputs), waiting for each\n"
@@ -551,7 +551,7 @@ const Command commands_table[] = {
 		.name = "render",
 		.min_args = 1,
 		.max_args = -1,
-		.flags = CMD_NEEDS_MODULE | CMD_WRITES_FILES | CMD_WRITES | CMD_OWN_FORCE,
+		.flags = CMD_NEEDS_MODULE | CMD_WRITES_FILES | CMD_WRITES | CMD_OWN_FORCE | CMD_RELAX_LOWERED,
 		.usage = "render FILE [--phase P] [--focus %x] [--depth N] [--regions] [--params] "
 			 "[--overview] [--force] [--html PAGE]",
 		.summary = "draw the module as a device-coloured graph (png, svg, pdf, dot)",
@@ -593,7 +593,7 @@ const Command commands_table[] = {
 		.aliases = {"r"},
 		.min_args = 0,
 		.max_args = -1,
-		.flags = CMD_NEEDS_MODULE | CMD_NEEDS_PLAN | CMD_INPUT_ARGS | CMD_WRITES,
+		.flags = CMD_NEEDS_MODULE | CMD_NEEDS_PLAN | CMD_INPUT_ARGS | CMD_WRITES | CMD_RELAX_LOWERED,
 		.usage =
 			"run [NAME=FILE.npy | NAME=random[:SEED[:(SHAPE)]]]... [--output FILE.npy] "
 			"[--dump DIR] [--profile]",

@@ -8,10 +8,13 @@
  */
 #include "session_relax.h"
 
+#include <stdio.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "parse.h"
+#include "relax_lower.h"
 #include "relax_parse.h"
 #include "util.h"
 
@@ -59,6 +62,7 @@ void session_relax_restart(Session *s)
 	relax_realize_free(&s->relax->realize);
 	relax_realize_init(&s->relax->realize, s->relax->module);
 	s->relax->failed_phase = -1;
+	session_unload(s); /* the lowered module of the plan */
 }
 
 bool session_relax_step(Session *s, size_t n)
@@ -67,6 +71,8 @@ bool session_relax_step(Session *s, size_t n)
 	session_clear_diags(s);
 	if (r->realize.done == 0)
 		r->realize.copy_policy = s->settings.policy == POLICY_COPY;
+	if (n > 0 && r->realize.done < RX_PHASE_COUNT)
+		session_unload(s); /* the lowered module of the plan */
 	for (size_t i = 0; i < n && r->realize.done < RX_PHASE_COUNT; i++) {
 		size_t phase = r->realize.done;
 		if (!relax_realize_step(&r->realize, &s->diags)) {
@@ -98,4 +104,86 @@ const RxModule *session_relax_module(const Session *s, int phase)
 	if (phase >= RX_PHASE_REWRITE && r->rewritten)
 		return r->rewritten;
 	return s->relax->module;
+}
+
+/* The device-table entry a vdevice runs on: llvm's vdevice_id-th cpu,
+ * cuda's vdevice_id-th cuda device (TVM's VM takes vdevice_id as the
+ * physical id), added to the table when missing; -1 for other kinds. */
+static int32_t vdevice_device(Session *s, const RxVDevice *v)
+{
+	int type = strcmp(v->kind, "llvm") == 0	  ? DEVICE_TYPE_CPU
+		   : strcmp(v->kind, "cuda") == 0 ? DEVICE_TYPE_CUDA
+						  : 0;
+	int found;
+	char name[64], *err = NULL;
+	if (!type || v->vdevice_id < 0 || v->vdevice_id > 255)
+		return -1;
+	found = devices_find(&s->devices, type, (int)v->vdevice_id);
+	if (found >= 0)
+		return found;
+	snprintf(name, sizeof name, "%s:%d", type == DEVICE_TYPE_CPU ? "cpu" : "cuda",
+		 (int)v->vdevice_id);
+	found = devices_add(&s->devices, name, NULL, &err);
+	free(err);
+	return found;
+}
+
+bool session_relax_lower(Session *s)
+{
+	const RxModule *m;
+	int32_t *device_of, unplaced = -1;
+	StrBuf text;
+	SourceFile *src;
+	IrModule *lowered;
+	bool ok;
+	session_clear_diags(s);
+	if (!session_relax_planned(s)) {
+		diag_error(&s->diags, NULL, (Pos){0, 0}, "the module is not planned yet; use 'plan'");
+		return false;
+	}
+	if (s->versions[0])
+		return s->phases_done == pipeline_count || session_step(s, SIZE_MAX);
+	m = session_relax_module(s, -1);
+	device_of = xcalloc(m->nvdevices ? m->nvdevices : 1, sizeof *device_of);
+	for (uint32_t i = 0; i < m->nvdevices; i++) {
+		device_of[i] = vdevice_device(s, &m->vdevices[i]);
+		if (unplaced < 0 && device_of[i] >= 0 && strcmp(m->vdevices[i].scope, "global") == 0)
+			unplaced = device_of[i];
+	}
+	if (unplaced < 0)
+		unplaced = devices_find(&s->devices, DEVICE_TYPE_CPU, 0);
+	if (unplaced < 0)
+		unplaced = 0;
+	strbuf_init(&text);
+	ok = relax_lower(m, device_of, unplaced, &text, &s->diags);
+	free(device_of);
+	if (!ok) {
+		strbuf_free(&text);
+		return false;
+	}
+	{
+		StrBuf name;
+		strbuf_init(&name);
+		strbuf_printf(&name, "%s (lowered to Relay)", session_module_name(s));
+		src = source_from_string(name.data, text.data, text.len);
+		strbuf_free(&name);
+	}
+	strbuf_free(&text);
+	lowered = parse_module(src, &s->devices, &s->diags);
+	source_release(src);
+	if (!lowered || s->diags.errors > 0) {
+		if (lowered)
+			ir_module_free(lowered);
+		diag_error(&s->diags, NULL, (Pos){0, 0},
+			   "internal error: the Relax module's Relay lowering does not parse (a bug "
+			   "in devplan)");
+		return false;
+	}
+	ir_module_commit(lowered);
+	s->versions[0] = lowered;
+	s->phases_done = 0;
+	if (session_step(s, SIZE_MAX))
+		return true;
+	session_unload(s);
+	return false;
 }

@@ -39,5 +39,13 @@ bool session_relax_planned(const Session *s);
 /* The module as of the phases run; with phase >= 0, as of after that
  * phase (the loaded module for phases that make none). */
 const RxModule *session_relax_module(const Session *s, int phase);
+/* The planned Relax module lowered onto Relay (relax_lower.h) and planned
+ * by the Relay pipeline into the session's versions, which `run`,
+ * `compare`, `profile`, `render`, `estimate` and `copies` then read as
+ * for a Relay module: llvm vdevices become cpu devices and cuda ones cuda
+ * devices of the table, with their vdevice ids. Done once per plan (a
+ * Relax step or restart drops it). False with errors in s->diags: the
+ * Relax module is not planned, or has what cannot run. */
+bool session_relax_lower(Session *s);
 
 #endif
