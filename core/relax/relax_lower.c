@@ -516,6 +516,16 @@ static bool lower_call(Lower *L, const RxExpr *call, const RxType *result, int32
 		     copy_attr(L, call, "begin", "begin", sb) && copy_attr(L, call, "end", "end", sb) &&
 		     copy_attr(L, call, "strides", "strides", sb) &&
 		     copy_attr(L, call, "axes", "axes", sb);
+	} else if (is_op(call, "R.nn.silu")) {
+		/* x sigmoid(x) */
+		StrBuf x;
+		strbuf_init(&x);
+		ok = call->nitems == 1 && operand(L, call->items[0], device, &x);
+		if (ok)
+			strbuf_printf(sb, "multiply(%s, sigmoid(%s)", x.data, x.data);
+		strbuf_free(&x);
+		if (!ok && L->diags->errors == 0)
+			return lower_error(L, call->pos, "%s takes one operand", call->name);
 	} else if (is_op(call, "R.nn.gelu")) {
 		/* 0.5 x (1 + erf(x / sqrt 2)), as TVM legalises it */
 		StrBuf x;
@@ -577,8 +587,13 @@ static bool lower_bind(Lower *L, const RxStmt *st)
 			return true;
 		}
 		break;
-	case RX_EXPR_GETITEM:
 	case RX_EXPR_LITERAL:
+		/* `n = T.int64()`: a symbolic dimension declared, which the
+		 * shapes name and the run takes from the inputs */
+		if (e->py && e->py->kind == PY_CALL && e->py->nitems == 0)
+			return true;
+		break;
+	case RX_EXPR_GETITEM:
 	case RX_EXPR_GLOBAL:
 		break;
 	}
