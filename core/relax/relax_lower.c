@@ -651,17 +651,55 @@ static bool lower_block(Lower *L, const RxBlock *b)
 	return true;
 }
 
+/* Whether e calls or names the function name. */
+static bool expr_uses(const RxExpr *e, const char *name)
+{
+	if (!e)
+		return false;
+	if ((e->kind == RX_EXPR_GLOBAL || (e->kind == RX_EXPR_CALL && e->callee == RX_CALL_GLOBAL)) &&
+	    e->name && strcmp(e->name, name) == 0)
+		return true;
+	for (uint32_t i = 0; i < e->nitems; i++)
+		if (expr_uses(e->items[i], name))
+			return true;
+	for (uint32_t i = 0; i < e->nkwargs; i++)
+		if (expr_uses(e->kwargs[i], name))
+			return true;
+	return false;
+}
+
+static bool block_uses(const RxBlock *b, const char *name)
+{
+	if (!b)
+		return false;
+	for (uint32_t i = 0; i < b->nstmts; i++) {
+		const RxStmt *st = b->stmts[i];
+		if (expr_uses(st->value, name) || block_uses(st->then_block, name) ||
+		    block_uses(st->else_block, name))
+			return true;
+	}
+	return expr_uses(b->result, name);
+}
+
+/* `main`, else the one Relax function no other one calls. */
 static const RxFunc *entry(const RxModule *m)
 {
 	const RxFunc *only = NULL;
 	size_t n = 0;
+	for (uint32_t i = 0; i < m->nfuncs; i++)
+		if (m->funcs[i]->kind == RX_FUNC_RELAX && strcmp(m->funcs[i]->name, "main") == 0)
+			return m->funcs[i];
 	for (uint32_t i = 0; i < m->nfuncs; i++) {
+		bool called = false;
 		if (m->funcs[i]->kind != RX_FUNC_RELAX)
 			continue;
-		if (strcmp(m->funcs[i]->name, "main") == 0)
-			return m->funcs[i];
-		only = m->funcs[i];
-		n++;
+		for (uint32_t j = 0; j < m->nfuncs && !called; j++)
+			called = j != i && m->funcs[j]->kind == RX_FUNC_RELAX &&
+				 block_uses(m->funcs[j]->body, m->funcs[i]->name);
+		if (!called) {
+			only = m->funcs[i];
+			n++;
+		}
 	}
 	return n == 1 ? only : NULL;
 }
@@ -674,8 +712,8 @@ bool relax_lower(const RxModule *m, const int32_t *device_of, int32_t unplaced, 
 	bool ok = true;
 	if (!f) {
 		diag_error(diags, m->src, (Pos){0, 0},
-			   "no function to run: the module has no 'main' and more than one "
-			   "Relax function, or none");
+			   "no function to run: the module has no 'main' and not one Relax "
+			   "function that no other one calls");
 		return false;
 	}
 	L.vals = xcalloc(m->nvars ? m->nvars : 1, sizeof *L.vals);
