@@ -3,8 +3,8 @@
  * that the executor, render, estimate and copies run it unchanged.
  *
  * The lowering writes Relay text (the Relay parser reads it back with
- * every attribute checked): the entry function (`main`, else the module's
- * only Relax function) becomes @main; each binding a `let` whose value is
+ * every attribute checked): the entry function (`main`, else the one
+ * Relax function no other one calls) becomes @main; each binding a `let` whose value is
  * wrapped in on_device with its vdevice's device, each parameter annotated
  * with its device, R.to_vdevice a device_copy, and an operand on another
  * device than its operator a device_copy too (TVM's VM reads it in place:
