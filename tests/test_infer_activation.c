@@ -44,7 +44,6 @@ static void test_activations(void **state)
 	expect_type("%x: " F32(1, 4, 6, 7) ", %a: " F32(7), "nn.prelu(%x, %a, axis=3)",
 		    F32(1, 4, 6, 7));
 	expect_type("%x: " F32(2, 10), "nn.log_softmax(%x)", F32(2, 10));
-	expect_type("%x: " F32(2, 10), "nn.fast_softmax(%x, axis=0)", F32(2, 10));
 }
 
 static void test_activation_errors(void **state)
@@ -59,8 +58,6 @@ static void test_activation_errors(void **state)
 		     "of Tensor[(1, 4, 6, 6), float32]), got Tensor[(5), float32]");
 	expect_error("%x: " F32(2, 10), "nn.log_softmax(%x, axis=2)",
 		     "'nn.log_softmax' axis 2 is out of range for Tensor[(2, 10), float32]");
-	expect_error("%x: " F32(2, 10), "nn.fast_softmax(%x, axis=-3)",
-		     "'nn.fast_softmax' axis -3 is out of range for Tensor[(2, 10), float32]");
 }
 
 int main(void)

@@ -57,18 +57,22 @@ static void test_create(void **state)
 			  "'arange' has an invalid start, stop and step: 10, 0, 2");
 	expect_call_error("", "arange(0f, 10f, 2f, dtype=\"int32\")",
 			  "'arange' expects int32 scalars for start, stop and step, got float32");
-	expect_call_type("%a: Tensor[(3), int32], %b: Tensor[(4), int32]", "meshgrid((%a, %b))",
-			 "(Tensor[(3, 4), int32], Tensor[(3, 4), int32])");
-	expect_call_type(
-		"%a: Tensor[(3), int32], %b: Tensor[(4), int32], %c: int32",
-		"meshgrid((%a, %b, %c), indexing=\"xy\")",
-		"(Tensor[(4, 3, 1), int32], Tensor[(4, 3, 1), int32], Tensor[(4, 3, 1), int32])");
-	expect_call_error(
-		"%a: Tensor[(3, 1), int32]", "meshgrid((%a,))",
-		"'meshgrid' expects scalars or 1-D tensors of one dtype, got (Tensor[(3, 1), "
-		"int32],)");
-	expect_call_error("%a: Tensor[(3), int32]", "meshgrid((%a,), indexing=\"yx\")",
-			  "'meshgrid' indexing must be \"ij\" or \"xy\", got \"yx\"");
+}
+
+/* one_hot: the new axis of depth entries, its dtype, and its errors. */
+static void test_one_hot(void **state)
+{
+	(void)state;
+	expect_call_type("%i: Tensor[(2, 3), int32], %on: float32, %off: float32",
+			 "one_hot(%i, %on, %off, depth=4)", "Tensor[(2, 3, 4), float32]");
+	expect_call_type("%i: Tensor[(2, 3), int32], %on: float32, %off: float32",
+			 "one_hot(%i, %on, %off, depth=4, axis=0, dtype=\"int64\")",
+			 "Tensor[(4, 2, 3), int64]");
+	expect_call_error("%i: Tensor[(2, 3), int32], %on: float32, %off: float32",
+			  "one_hot(%i, %on, %off, depth=0)", "'one_hot' depth 0 must be positive");
+	expect_call_error("%i: Tensor[(2, 3), int32], %on: float32, %off: float32",
+			  "one_hot(%i, %on, %off, depth=2, axis=3)",
+			  "'one_hot' axis 3 is out of range for Tensor[(2, 3), int32]");
 }
 
 int main(void)
@@ -76,6 +80,7 @@ int main(void)
 #define TEST(fn) cmocka_unit_test_setup_teardown(fn, setup, teardown)
 	const struct CMUnitTest tests[] = {
 		TEST(test_create),
+		TEST(test_one_hot),
 	};
 #undef TEST
 	return cmocka_run_group_tests(tests, NULL, NULL);

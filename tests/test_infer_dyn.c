@@ -86,16 +86,6 @@ static void test_dyn(void **state)
 	expect_call_type("%i: Tensor[(5, 2), int64], %v: Tensor[(5), float32], %d: float32, %o: "
 			 "Tensor[(2), int64]",
 			 "dyn.sparse_to_dense(%i, %v, %d, %o)", "Tensor[(?, ?), float32]");
-	expect_call_type("%i: Tensor[(5, 2), int64], %v: Tensor[(5), float32], %d: float32",
-			 "sparse_to_dense(%i, %v, %d, output_shape=[3, 4])",
-			 "Tensor[(3, 4), float32]");
-	expect_call_error(
-		"%i: Tensor[(5, 2), int64], %v: Tensor[(5), float32], %d: Tensor[(1), "
-		"float32]",
-		"sparse_to_dense(%i, %v, %d, output_shape=[3, 4])",
-		"'sparse_to_dense' expects integer indices of rank at most 3, values of rank "
-		"at most 2 and a scalar default, got Tensor[(5, 2), int64], Tensor[(5), "
-		"float32] and Tensor[(1), float32]");
 }
 
 int main(void)

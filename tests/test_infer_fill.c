@@ -69,12 +69,27 @@ static void test_zeros_cast_errors(void **state)
 	assert_string_equal(diags.items[4].message, "'ones' needs a shape attribute");
 }
 
+/* zeros_like and ones_like: their operand's type, an unknown dimension
+ * included. */
+static void test_zeros_ones_like(void **state)
+{
+	static const OpKind ops[] = {OP_ZEROS_LIKE, OP_ONES_LIKE};
+	Expr *a = prm("a", T(DT_FLOAT32, 2, ANY));
+	Expr *fields[DP_COUNT(ops)];
+	for (size_t i = 0; i < DP_COUNT(ops); i++)
+		fields[i] = call(ops[i], ARGS(a), NOATTRS);
+	assert_true(run_main(ir_tuple(m, next_pos(), fields, DP_COUNT(fields))));
+	for (size_t i = 0; i < DP_COUNT(fields); i++)
+		assert_ptr_equal(fields[i]->type, a->type);
+}
+
 int main(void)
 {
 #define TEST(fn) cmocka_unit_test_setup_teardown(fn, setup, teardown)
 	const struct CMUnitTest tests[] = {
 		TEST(test_zeros_ones_cast),
 		TEST(test_zeros_cast_errors),
+		TEST(test_zeros_ones_like),
 	};
 #undef TEST
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -49,11 +49,6 @@ static void test_resampling(void **state)
 		"%x: " F32(1, 2, 3, 4, 5),
 		"nn.upsampling3d(%x, scale_d=2f, scale_h=2f, scale_w=0.6f, method=\"trilinear\")",
 		F32(1, 2, 6, 8, 3));
-	expect_type("%x: " F32(1, 8, 2, 3), "nn.depth_to_space(%x, block_size=2)", F32(1, 2, 4, 6));
-	expect_type("%x: " F32(1, 2, 3, 8),
-		    "nn.depth_to_space(%x, block_size=2, layout=\"NHWC\", mode=\"CDR\")",
-		    F32(1, 4, 6, 2));
-	expect_type("%x: " F32(1, 2, 4, 6), "nn.space_to_depth(%x, block_size=2)", F32(1, 8, 2, 3));
 }
 
 static void test_resampling_errors(void **state)
@@ -72,11 +67,6 @@ static void test_resampling_errors(void **state)
 	expect_error("%x: " F32(1, 2, 3, 4, 5), "nn.upsampling3d(%x, method=\"bilinear\")",
 		     "'nn.upsampling3d' attribute method=\"bilinear\" must be \"nearest_neighbor\" "
 		     "or \"trilinear\"");
-	expect_error("%x: " F32(1, 6, 2, 3), "nn.depth_to_space(%x, block_size=2)",
-		     "'nn.depth_to_space' data Tensor[(1, 6, 2, 3), float32] has 6 channels, not "
-		     "divisible by block_size^2=4");
-	expect_error("%x: " F32(1, 2, 4, 6), "nn.space_to_depth(%x, block_size=0)",
-		     "'nn.space_to_depth' attribute block_size=0 must be positive");
 }
 
 /* ---- image.* ----------------------------------------------------------------- */

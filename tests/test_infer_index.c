@@ -114,14 +114,6 @@ static void test_misc_indexing(void **state)
 {
 	(void)state;
 	expect_call_type("%x: Tensor[(3, 4), bool]", "argwhere(%x)", "Tensor[(?, 2), int32]");
-	expect_call_type("%i: Tensor[(5), int64], %s: Tensor[(3), int64]", "unravel_index(%i, %s)",
-			 "Tensor[(3, 5), int64]");
-	expect_call_type("%i: int32, %s: Tensor[(3), int32]", "unravel_index(%i, %s)",
-			 "Tensor[(3), int32]");
-	expect_call_error(
-		"%i: Tensor[(5, 2), int64], %s: Tensor[(3), int64]", "unravel_index(%i, %s)",
-		"'unravel_index' expects indices of rank at most 1 and a 1-D integer shape, "
-		"got Tensor[(5, 2), int64] and Tensor[(3), int64]");
 	expect_call_type(
 		"%x: Tensor[(3, 4), float32], %v: Tensor[(1, 4), float32], %b: Tensor[(2), "
 		"int64]",
@@ -158,14 +150,28 @@ static void test_misc_indexing(void **state)
 		"float32]");
 }
 
+/* sparse_to_dense with a static output_shape, and its operands' ranks. */
+static void test_sparse_to_dense(void **state)
+{
+	(void)state;
+	expect_call_type("%i: Tensor[(5, 2), int64], %v: Tensor[(5), float32], %d: float32",
+			 "sparse_to_dense(%i, %v, %d, output_shape=[3, 4])",
+			 "Tensor[(3, 4), float32]");
+	expect_call_error(
+		"%i: Tensor[(5, 2), int64], %v: Tensor[(5), float32], %d: Tensor[(1), "
+		"float32]",
+		"sparse_to_dense(%i, %v, %d, output_shape=[3, 4])",
+		"'sparse_to_dense' expects integer indices of rank at most 3, values of rank "
+		"at most 2 and a scalar default, got Tensor[(5, 2), int64], Tensor[(5), "
+		"float32] and Tensor[(1), float32]");
+}
+
 int main(void)
 {
 #define TEST(fn) cmocka_unit_test_setup_teardown(fn, setup, teardown)
 	const struct CMUnitTest tests[] = {
-		TEST(test_gather),
-		TEST(test_scatter),
-		TEST(test_adv_index),
-		TEST(test_misc_indexing),
+		TEST(test_gather),        TEST(test_scatter),         TEST(test_adv_index),
+		TEST(test_misc_indexing), TEST(test_sparse_to_dense),
 	};
 #undef TEST
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -142,6 +142,22 @@ static void test_matmul(void **state)
 		     "'nn.matmul' attribute units=4 does not match Tensor[(8, 3), float32]");
 }
 
+/* nn.fast_softmax, the softmax TVM approximates for speed: its type is its
+ * operand's. */
+static void test_fast_softmax(void **state)
+{
+	(void)state;
+	expect_type("%x: " F32(2, 10), "nn.fast_softmax(%x, axis=0)", F32(2, 10));
+}
+
+/* nn.fast_softmax's axis out of range. */
+static void test_fast_softmax_errors(void **state)
+{
+	(void)state;
+	expect_error("%x: " F32(2, 10), "nn.fast_softmax(%x, axis=-3)",
+		     "'nn.fast_softmax' axis -3 is out of range for Tensor[(2, 10), float32]");
+}
+
 int main(void)
 {
 #define TEST(fn) cmocka_unit_test_setup_teardown(fn, setup, teardown)
@@ -155,6 +171,8 @@ int main(void)
 		TEST(test_softmax),
 		TEST(test_bad_attribute_kind),
 		TEST(test_matmul),
+		TEST(test_fast_softmax),
+		TEST(test_fast_softmax_errors),
 	};
 #undef TEST
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -44,12 +44,6 @@
 static void test_nn_misc(void **state)
 {
 	(void)state;
-	expect_type("%x: " F32(2, 3),
-		    "nn.mirror_pad(%x, mode=\"REFLECT\", pad_width=[[1, 1], [2, 0]])", F32(4, 5));
-	expect_type("%x: " F32(3, 4), "nn.dilate(%x, strides=[2, 3])", F32(5, 10));
-	expect_type("%x: " F32(3, 4), "nn.dilate(%x)", F32(3, 4));
-	expect_type("%x: " F32(2, 3, 4), "nn.dilate(%x, strides=[1, 2, 1], dilation_value=1f)",
-		    F32(2, 5, 4));
 	expect_type("%x: " F32(4, 10) ", %y: " F32(4, 10), "nn.cross_entropy(%x, %y)", "float32");
 	expect_type("%x: " F32(4, 10) ", %y: " F32(4, 10), "nn.cross_entropy_with_logits(%x, %y)",
 		    "float32");
@@ -61,16 +55,6 @@ static void test_nn_misc(void **state)
 		    "nn.nll_loss(%p, %t, %w, reduction=\"none\", ignore_index=0)", F32(4, 5));
 	expect_type("%i: " F32(1, 2, 3) ", %b: " F32(1, 10, 3), "nn.fifo_buffer(%i, %b, axis=1)",
 		    F32(1, 10, 3));
-	expect_type("%x: " F32(1, 4, 4, 3),
-		    "nn.space_to_batch_nd(%x, block_shape=[2, 2], paddings=[[0, 0], [0, 0]])",
-		    F32(4, 2, 2, 3));
-	expect_type("%x: " F32(1, 4, 4, 3),
-		    "nn.space_to_batch_nd(%x, block_shape=[2, 2], paddings=[[1, 1], [0, 2]], "
-		    "pad_value=1f)",
-		    F32(4, 3, 3, 3));
-	expect_type("%x: " F32(4, 2, 2, 3),
-		    "nn.batch_to_space_nd(%x, block_shape=[2, 2], crops=[[0, 0], [0, 1]])",
-		    F32(1, 4, 3, 3));
 	expect_type("%g: " F32(1, 3, 2, 2) ", %x: " F32(1, 3, 4, 4),
 		    "nn.max_pool2d_grad(%g, %x, pool_size=[2, 2], strides=[2, 2])",
 		    F32(1, 3, 4, 4));
@@ -120,13 +104,6 @@ static void test_nn_misc(void **state)
 static void test_nn_misc_errors(void **state)
 {
 	(void)state;
-	expect_error("%x: " F32(2, 3), "nn.mirror_pad(%x, pad_width=[[1, 1], [-1, 0]])",
-		     "'nn.mirror_pad' pad_width item 1 must not be negative");
-	expect_error("%x: " F32(2, 3), "nn.mirror_pad(%x, pad_width=[[1, 1]])",
-		     "'nn.mirror_pad' needs a pad_width of 2 [before, after] pairs");
-	expect_error("%x: " F32(2, 3, 4), "nn.dilate(%x)",
-		     "'nn.dilate' attribute strides=[1, 1] needs one value per dimension of "
-		     "Tensor[(2, 3, 4), float32]");
 	expect_error("%x: " F32(4, 10) ", %y: " F32(4, 9), "nn.cross_entropy(%x, %y)",
 		     "'nn.cross_entropy' expects predictions and targets of one 2-D shape, got "
 		     "Tensor[(4, 10), float32] and Tensor[(4, 9), float32]");
@@ -141,15 +118,6 @@ static void test_nn_misc_errors(void **state)
 	expect_error("%i: " F32(1, 10, 3) ", %b: " F32(1, 10, 3), "nn.fifo_buffer(%i, %b, axis=1)",
 		     "'nn.fifo_buffer' expects an input like the buffer but shorter along axis 1, "
 		     "got Tensor[(1, 10, 3), float32] and Tensor[(1, 10, 3), float32]");
-	expect_error(
-		"%x: " F32(1, 5, 4, 3),
-		"nn.space_to_batch_nd(%x, block_shape=[2, 2], paddings=[[0, 0], [0, 0]])",
-		"'nn.space_to_batch_nd' padded dimension 1 of Tensor[(1, 5, 4, 3), float32] is "
-		"not a multiple of block 2");
-	expect_error("%x: " F32(3, 2, 2, 3),
-		     "nn.batch_to_space_nd(%x, block_shape=[2, 2], crops=[[0, 0], [0, 0]])",
-		     "'nn.batch_to_space_nd' batch of Tensor[(3, 2, 2, 3), float32] is not a "
-		     "multiple of the block size 4");
 	expect_error("%g: " F32(1, 8, 6, 6) ", %x: " F32(1, 4, 8, 8),
 		     "nn.conv2d_backward_weight(%g, %x)",
 		     "'nn.conv2d_backward_weight' needs a kernel_size attribute");

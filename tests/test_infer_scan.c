@@ -60,20 +60,6 @@ static void test_sort(void **state)
 		"int32], Tensor[(7), int32])");
 	expect_call_error(X35, "unique(%x)",
 			  "'unique' expects a 1-D tensor, got Tensor[(3, 5), float32]");
-	expect_call_type("%s: Tensor[(3, 5), float32], %v: Tensor[(3, 2), float32]",
-			 "searchsorted(%s, %v)", "Tensor[(3, 2), int32]");
-	expect_call_type("%s: Tensor[(5), float32], %v: Tensor[(4, 2), float32]",
-			 "searchsorted(%s, %v, right=True, dtype=\"int64\")",
-			 "Tensor[(4, 2), int64]");
-	expect_call_error("%s: Tensor[(3, 5), float32], %v: Tensor[(4, 2), float32]",
-			  "searchsorted(%s, %v)",
-			  "'searchsorted' values Tensor[(4, 2), float32] do not match the sorted "
-			  "sequence Tensor[(3, 5), float32]");
-	expect_call_type("%x: Tensor[(6), int32]", "invert_permutation(%x)", "Tensor[(6), int32]");
-	expect_call_type(X35 ", %k: int64", "trilu(%x, %k, upper=False)",
-			 "Tensor[(3, 5), float32]");
-	expect_call_error(X35 ", %k: Tensor[(1), int64]", "trilu(%x, %k)",
-			  "'trilu' k must be a scalar, got Tensor[(1), int64]");
 }
 
 static void test_scan(void **state)

@@ -547,16 +547,6 @@ static void test_tile_repeat_reverse(void **state)
 			 "Tensor[(2, 3), int32]");
 	expect_call_error("%x: Tensor[(2, 3), int32]", "reverse(%x, axis=2)",
 			  "'reverse' axis 2 is out of range for Tensor[(2, 3), int32]");
-	expect_call_type("%x: Tensor[(4, 5, 6), float32], %l: Tensor[(4), int32]",
-			 "reverse_sequence(%x, %l)", "Tensor[(4, 5, 6), float32]");
-	expect_call_type("%x: Tensor[(4, 5, 6), float32], %l: Tensor[(6), int64]",
-			 "reverse_sequence(%x, %l, seq_axis=0, batch_axis=2)",
-			 "Tensor[(4, 5, 6), float32]");
-	expect_call_error(
-		"%x: Tensor[(4, 5, 6), float32], %l: Tensor[(5), int32]",
-		"reverse_sequence(%x, %l)",
-		"'reverse_sequence' seq_lengths must be 1-D integers as long as batch axis 0 "
-		"of Tensor[(4, 5, 6), float32], got Tensor[(5), int32]");
 }
 
 /* ---- reshape's special values, TVM's documented examples --------------- */
@@ -924,6 +914,47 @@ static void test_reinterpret(void **state)
 			  "attribute 'dtype' of 'reinterpret' expects a string, found an integer");
 }
 
+/* nn.depth_to_space and nn.space_to_depth: blocks of the channel axis
+ * moved to the spatial ones and back. */
+static void test_depth_space(void **state)
+{
+	(void)state;
+	expect_type("%x: " F32(1, 8, 2, 3), "nn.depth_to_space(%x, block_size=2)", F32(1, 2, 4, 6));
+	expect_type("%x: " F32(1, 2, 3, 8),
+		    "nn.depth_to_space(%x, block_size=2, layout=\"NHWC\", mode=\"CDR\")",
+		    F32(1, 4, 6, 2));
+	expect_type("%x: " F32(1, 2, 4, 6), "nn.space_to_depth(%x, block_size=2)", F32(1, 8, 2, 3));
+}
+
+/* nn.depth_to_space and nn.space_to_depth: the errors. */
+static void test_depth_space_errors(void **state)
+{
+	(void)state;
+	expect_error("%x: " F32(1, 6, 2, 3), "nn.depth_to_space(%x, block_size=2)",
+		     "'nn.depth_to_space' data Tensor[(1, 6, 2, 3), float32] has 6 channels, not "
+		     "divisible by block_size^2=4");
+	expect_error("%x: " F32(1, 2, 4, 6), "nn.space_to_depth(%x, block_size=0)",
+		     "'nn.space_to_depth' attribute block_size=0 must be positive");
+}
+
+/* nn.mirror_pad: nn.pad's shape, in reflect or symmetric mode. */
+static void test_mirror_pad(void **state)
+{
+	(void)state;
+	expect_type("%x: " F32(2, 3),
+		    "nn.mirror_pad(%x, mode=\"REFLECT\", pad_width=[[1, 1], [2, 0]])", F32(4, 5));
+}
+
+/* nn.mirror_pad: the errors. */
+static void test_mirror_pad_errors(void **state)
+{
+	(void)state;
+	expect_error("%x: " F32(2, 3), "nn.mirror_pad(%x, pad_width=[[1, 1], [-1, 0]])",
+		     "'nn.mirror_pad' pad_width item 1 must not be negative");
+	expect_error("%x: " F32(2, 3), "nn.mirror_pad(%x, pad_width=[[1, 1]])",
+		     "'nn.mirror_pad' needs a pad_width of 2 [before, after] pairs");
+}
+
 int main(void)
 {
 #define TEST(fn) cmocka_unit_test_setup_teardown(fn, setup, teardown)
@@ -962,6 +993,10 @@ int main(void)
 		TEST(test_copy),
 		TEST(test_where),
 		TEST(test_reinterpret),
+		TEST(test_depth_space),
+		TEST(test_depth_space_errors),
+		TEST(test_mirror_pad),
+		TEST(test_mirror_pad_errors),
 	};
 #undef TEST
 	return cmocka_run_group_tests(tests, NULL, NULL);
