@@ -24,8 +24,8 @@
  *     check_built_error, OK and FAIL.
  *
  * Header-only, included once by each suite after cmocka's headers; it
- * includes the project's headers it uses, and its
- * functions are static inline, so a suite pays for none it does not call.
+ * includes the project's headers it uses, and its functions are static
+ * inline, so a suite pays for none it does not call.
  * The modules and diagnostics are the suite's, created in setup and
  * released in teardown. A suite whose modules need more than @main
  * (test_infer_adt.c: type definitions) defines INFER_FIXTURE_PRELUDE, the
