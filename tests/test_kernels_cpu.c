@@ -1037,6 +1037,82 @@ static void test_transpose(void **state)
 	}
 }
 
+/* transpose of input 0 (shape, nd) by perm, against a naive walk of the
+ * output, element for element (bits: every value is exact). */
+static void check_transpose(DType dt, uint32_t nd, const int64_t *shape, const int *perm)
+{
+	StrBuf body;
+	int64_t oshape[12], istride[12], s = 1, n = 1;
+	double *want;
+	teardown(NULL);
+	setup(NULL);
+	in_random("x", dt, nd, shape);
+	strbuf_init(&body);
+	strbuf_puts(&body, "transpose(%x, axes=[");
+	for (uint32_t a = 0; a < nd; a++)
+		strbuf_printf(&body, "%s%d", a ? ", " : "", perm[a]);
+	strbuf_puts(&body, "])");
+	run_body(body.data);
+	strbuf_free(&body);
+	for (uint32_t a = nd; a-- > 0;) {
+		istride[a] = s;
+		s *= shape[a];
+	}
+	for (uint32_t a = 0; a < nd; a++) {
+		oshape[a] = shape[perm[a]];
+		n *= oshape[a];
+	}
+	expect_shape(0, nd, oshape);
+	want = xmalloc((size_t)n * sizeof(double));
+	for (int64_t i = 0; i < n; i++) {
+		int64_t rest = i, off = 0;
+		for (uint32_t a = nd; a-- > 0;) {
+			off += rest % oshape[a] * istride[perm[a]];
+			rest /= oshape[a];
+		}
+		want[i] = in_at(0, off);
+	}
+	expect_values(0, want, n, 0);
+	free(want);
+}
+
+/* The cache-blocked transpose: tiles of 32 with SIMD blocks of 8 (2-byte),
+ * 4 (4-byte) and 2 (8-byte) elements, so shapes that end a tile or a
+ * block early on either axis, in every element size; permutations whose
+ * axes merge (attention's [0, 2, 3, 1] is a matrix transpose, [0, 2, 1, 3]
+ * copies rows), size-1 axes between merged ones, and nine axes that do
+ * not merge (the general walk). */
+static void test_transpose_tiles(void **state)
+{
+	static const DType dtypes[] = {DT_FLOAT32, DT_INT32,   DT_FLOAT16, DT_UINT16,
+				       DT_FLOAT64, DT_INT64,   DT_UINT8,   DT_BOOL,
+				       DT_INT8,    DT_BFLOAT16};
+	static const struct {
+		uint32_t nd;
+		int64_t shape[9];
+		int perm[9];
+	} cases[] = {
+		{2, {37, 70}, {1, 0}},
+		{2, {64, 96}, {1, 0}},
+		{2, {1, 9}, {1, 0}},
+		{2, {8, 5}, {1, 0}},
+		{3, {33, 1, 41}, {2, 1, 0}},
+		{4, {1, 13, 3, 9}, {0, 2, 3, 1}},
+		{4, {1, 13, 3, 9}, {0, 2, 1, 3}},
+		{4, {2, 35, 3, 17}, {2, 0, 3, 1}},
+		{5, {3, 4, 1, 5, 6}, {3, 4, 2, 0, 1}},
+		{4, {4, 1, 5, 3}, {1, 0, 2, 3}},
+		{4, {4, 1, 5, 3}, {3, 1, 0, 2}},
+		{5, {2, 3, 4, 5, 6}, {4, 1, 0, 3, 2}},
+		{9, {2, 2, 2, 2, 2, 2, 2, 2, 3}, {8, 7, 6, 5, 4, 3, 2, 1, 0}},
+		{9, {2, 2, 2, 2, 2, 2, 2, 2, 3}, {1, 3, 5, 7, 0, 2, 4, 6, 8}},
+	};
+	(void)state;
+	for (size_t d = 0; d < DP_COUNT(dtypes); d++)
+		for (size_t c = 0; c < DP_COUNT(cases); c++)
+			check_transpose(dtypes[d], cases[c].nd, cases[c].shape, cases[c].perm);
+}
+
 static void test_concatenate_and_split(void **state)
 {
 	double want[2 * 9 * 2];
@@ -4016,6 +4092,7 @@ int main(void)
 		TEST(test_more_reductions),
 		TEST(test_reshape_family),
 		TEST(test_transpose),
+		TEST(test_transpose_tiles),
 		TEST(test_concatenate_and_split),
 		TEST(test_conv2d),
 		TEST(test_conv2d_transpose),
