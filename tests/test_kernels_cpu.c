@@ -678,6 +678,72 @@ static void test_softmax(void **state)
 	}
 }
 
+/* The float32 softmax's vector path (lanes of 16, blocks of 128, a
+ * polynomial exp) on rows that end inside a lane and inside a block, with
+ * logits far apart (exp underflows to 0 for most of a row) and an
+ * -infinity, against exp in double; float64 on the same rows. */
+static void test_softmax_long_rows(void **state)
+{
+	static const int64_t lens[] = {1, 15, 16, 17, 127, 128, 129, 300, 1000};
+	(void)state;
+	for (int f64 = 0; f64 < 2; f64++)
+		for (size_t l = 0; l < DP_COUNT(lens); l++) {
+			int64_t len = lens[l], rows = 3, n = rows * len;
+			double *x = xmalloc((size_t)n * sizeof(double));
+			double *want = xmalloc((size_t)n * sizeof(double));
+			teardown(NULL);
+			setup(NULL);
+			for (int64_t i = 0; i < n; i++) {
+				/* row 0 spread over [-40, 40], row 1 over [-2, 2], row 2 over
+				 * [-200, 100] with an -inf */
+				double u = (double)((i * 7919) % 1009) / 1009.0;
+				int64_t r = i / len;
+				x[i] = r == 0 ? u * 80 - 40 : r == 1 ? u * 4 - 2 : u * 300 - 200;
+				if (r == 2 && i % len == len / 2)
+					x[i] = -INFINITY;
+			}
+			in_values("x", f64 ? DT_FLOAT64 : DT_FLOAT32, SHAPE(rows, len), x);
+			run_body("nn.softmax(%x)");
+			for (int64_t r = 0; r < rows; r++) {
+				double mx = -INFINITY, sum = 0;
+				for (int64_t k = 0; k < len; k++)
+					mx = fmax(mx, in_at(0, r * len + k));
+				for (int64_t k = 0; k < len; k++)
+					sum += exp(in_at(0, r * len + k) - mx);
+				for (int64_t k = 0; k < len; k++)
+					want[r * len + k] = exp(in_at(0, r * len + k) - mx) / sum;
+			}
+			expect_values(0, want, n, f64 ? 1e-12 : 1e-6);
+			free(x);
+			free(want);
+		}
+}
+
+/* kernel_expf (kernel_fastmath.h, softmax's exp) within 2 ulp of exp over
+ * the normal range, 0 where exp is subnormal, infinity past the largest
+ * float, NaN kept. */
+static void test_kernel_expf(void **state)
+{
+	(void)state;
+	for (int64_t i = 0; i <= 2000000; i++) {
+		float x = (float)(-87.3 + 176.0 * (double)i / 2000000.0);
+		double want = exp((double)x), got = kernel_expf(x);
+		if (want > FLT_MAX) {
+			assert_true(isinf(got) && got > 0);
+			continue;
+		}
+		if (fabs(got - want) > 2.4e-7 * want) {
+			print_error("kernel_expf(%.9g) = %.9g, exp = %.9g\n", (double)x, got, want);
+			fail();
+		}
+	}
+	assert_true(kernel_expf(0.0f) == 1.0f);
+	assert_true(kernel_expf(-87.5f) == 0.0f);
+	assert_true(kernel_expf(-INFINITY) == 0.0f);
+	assert_true(isinf(kernel_expf(88.8f)) && isinf(kernel_expf(INFINITY)));
+	assert_true(isnan(kernel_expf(NAN)));
+}
+
 /* Naive reduction over the axes flagged in `reduce`. */
 /* The reduction `op` of input 0 (shape, nd) over the axes marked in
  * `reduce`, by a naive walk; argmax and argmin give the first extreme's
@@ -4084,6 +4150,8 @@ int main(void)
 		TEST(test_batch_matmul),
 		TEST(test_bias_add),
 		TEST(test_softmax),
+		TEST(test_softmax_long_rows),
+		TEST(test_kernel_expf),
 		TEST(test_log_softmax),
 		TEST(test_norms),
 		TEST(test_reductions),
