@@ -30,8 +30,9 @@
  * buffers are allocated and touched before timing. Peak is the process's
  * peak resident set so far (VmHWM).
  *
- * Usage: bench_exec [-r REPS] [--cpu] [--gpu]   (default: cpu, and gpu
- * when one is usable)
+ * Usage: bench_exec [-r REPS] [--only WORD] [--cpu] [--gpu]   (default:
+ * cpu, and gpu when one is usable; --only WORD: of the operator rows, those
+ * whose name contains WORD)
  * Exit status: 0 when every target is met, 1 when one is missed, 2 when a
  * measurement could not run.
  */
@@ -55,6 +56,7 @@ enum { BENCH_MAX_REPS = 101 };
 
 static int reps = 5;
 static int missed = 0;
+static const char *only; /* --only WORD: the operator rows whose name contains it */
 
 static double now(void)
 {
@@ -544,7 +546,8 @@ static void bench_cpu_op(ExecDevice *cpu, const OpBench *b)
 static void bench_cpu_ops(ExecDevice *cpu)
 {
 	for (size_t i = 0; i < sizeof cpu_op_benches / sizeof cpu_op_benches[0]; i++)
-		bench_cpu_op(cpu, &cpu_op_benches[i]);
+		if (!only || strstr(cpu_op_benches[i].workload, only))
+			bench_cpu_op(cpu, &cpu_op_benches[i]);
 }
 
 static void bench_cpu(ExecRuntime *rt)
@@ -767,12 +770,14 @@ int main(int argc, char **argv)
 				fprintf(stderr, "bench_exec: -r takes 1 to %d\n", BENCH_MAX_REPS);
 				return 2;
 			}
+		} else if (strcmp(argv[i], "--only") == 0 && i + 1 < argc) {
+			only = argv[++i];
 		} else if (strcmp(argv[i], "--cpu") == 0) {
 			cpu = true;
 		} else if (strcmp(argv[i], "--gpu") == 0) {
 			gpu = gpu_required = true;
 		} else {
-			fprintf(stderr, "usage: bench_exec [-r REPS] [--cpu] [--gpu]\n");
+			fprintf(stderr, "usage: bench_exec [-r REPS] [--only WORD] [--cpu] [--gpu]\n");
 			return 2;
 		}
 	}

@@ -1257,10 +1257,17 @@ static void test_conv2d(void **state)
 		{1, 64, 64, 64, 8, 3, 3, {1, 1}, {1, 1, 1, 1}, {1, 1}, 1},
 		/* strided and padded past the right edge: a zero run after the gather */
 		{1, 2, 9, 10, 3, 3, 4, {2, 3}, {1, 2, 1, 3}, {1, 1}, 1},
+		/* depthwise by output rows: rows longer than a vector and ending
+		 * inside one, strides 1, 2 and 3, dilation, uneven padding */
+		{2, 5, 19, 37, 5, 3, 3, {1, 1}, {1, 1, 1, 1}, {1, 1}, 5},
+		{1, 3, 17, 41, 3, 3, 3, {2, 2}, {1, 1, 1, 1}, {1, 1}, 3},
+		{1, 4, 13, 35, 4, 5, 5, {3, 3}, {2, 1, 2, 3}, {2, 2}, 4},
 	};
 	(void)state;
-	for (size_t c = 0; c < DP_COUNT(cases); c++) {
-		const ConvCase *k = &cases[c];
+	for (size_t c = 0; c < 2 * DP_COUNT(cases); c++) {
+		/* every case in float32, then in float64 */
+		const ConvCase *k = &cases[c % DP_COUNT(cases)];
+		DType dt = c < DP_COUNT(cases) ? DT_FLOAT32 : DT_FLOAT64;
 		int64_t cg = k->c / k->groups, og = k->o / k->groups;
 		int64_t oh = (k->h + k->pad[0] + k->pad[2] - k->dilation[0] * (k->kh - 1) - 1) /
 				     k->stride[0] +
@@ -1272,8 +1279,8 @@ static void test_conv2d(void **state)
 		double *want = xmalloc((size_t)(k->n * k->o * oh * ow) * sizeof(double));
 		teardown(NULL);
 		setup(NULL);
-		RAND("x", DT_FLOAT32, k->n, k->c, k->h, k->w);
-		RAND("w", DT_FLOAT32, k->o, cg, k->kh, k->kw);
+		RAND("x", dt, k->n, k->c, k->h, k->w);
+		RAND("w", dt, k->o, cg, k->kh, k->kw);
 		conv_attrs(attrs, sizeof attrs, k);
 		snprintf(body, sizeof body, "nn.conv2d(%%x, %%w, %s)", attrs);
 		run_body(body);
@@ -1619,9 +1626,17 @@ static void test_pooling(void **state)
 		/* ceil_mode: the last column's window holds input cells and one
 		 * past the padded input, which count_include_pad leaves out */
 		{7, 8, 3, 3, {2, 3}, {0, 0, 0, 0}, {1, 1}, true, true},
+		/* by output rows: rows longer than a vector and ending inside
+		 * one, strides 1, 2 and 3 */
+		{19, 37, 3, 3, {2, 2}, {1, 1, 1, 1}, {1, 1}, false, false},
+		{11, 70, 3, 3, {1, 1}, {1, 1, 1, 1}, {1, 1}, false, true},
+		{9, 41, 2, 3, {1, 3}, {0, 1, 0, 1}, {1, 2}, true, false},
 	};
 	(void)state;
-	for (size_t c = 0; c < DP_COUNT(cases); c++) {
+	for (size_t cc = 0; cc < 2 * DP_COUNT(cases); cc++) {
+		/* every case in float32, then in float64 */
+		size_t c = cc % DP_COUNT(cases);
+		DType dt = cc < DP_COUNT(cases) ? DT_FLOAT32 : DT_FLOAT64;
 		int64_t N = 2, C = 3, H = cases[c].h, W = cases[c].w;
 		int64_t kh = cases[c].kh, kw = cases[c].kw;
 		const int64_t *s = cases[c].stride, *p = cases[c].pad, *d = cases[c].dilation;
@@ -1634,7 +1649,7 @@ static void test_pooling(void **state)
 		double *avg = xmalloc((size_t)(N * C * oh * ow) * sizeof(double));
 		teardown(NULL);
 		setup(NULL);
-		RAND("x", DT_FLOAT32, N, C, H, W);
+		RAND("x", dt, N, C, H, W);
 		snprintf(attrs, sizeof attrs,
 			 "pool_size=[%lld, %lld], strides=[%lld, %lld], padding=[%lld, %lld, %lld, "
 			 "%lld], "
@@ -1675,7 +1690,8 @@ static void test_pooling(void **state)
 								count++;
 						}
 					mx[(plane * oh + y) * ow + x] =
-						m == -INFINITY ? -FLT_MAX : m;
+						m == -INFINITY ? (dt == DT_FLOAT32 ? -FLT_MAX : -DBL_MAX)
+							       : m;
 					avg[(plane * oh + y) * ow + x] =
 						count ? sum / (double)count : 0;
 				}

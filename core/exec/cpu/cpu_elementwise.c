@@ -547,16 +547,9 @@ static inline uint64_t clip_u64(uint64_t x, const KernelCall *kc)
 }
 #define clip_i(x, kc) _Generic((x), uint64_t : clip_u64, default : clip_i64)(x, kc)
 
-/* A loop compiled for AVX2 and AVX-512 as well as the baseline, the one
- * the machine runs picked when the program loads (GCC's target_clones, an
- * ifunc): 8 or 16 floats an instruction instead of SSE2's 4. Only the
- * vector width changes: the ISO C mode's -ffp-contract=off keeps the
- * products and sums apart (no FMA), so every clone gives the same bits. */
-#if defined(__GNUC__) && !defined(__clang__) && defined(__x86_64__) && defined(__linux__)
-#define UNARY_WIDE_1 __attribute__((target_clones("avx512f", "avx2", "default")))
-#else
-#define UNARY_WIDE_1
-#endif
+/* A loop compiled for AVX2 and AVX-512 as well as the baseline, picked
+ * when the program loads (CPU_CLONES, kernels_cpu.h). */
+#define UNARY_WIDE_1 CPU_CLONES
 #define UNARY_WIDE_0
 
 #define DEFINE_UNARY_LOOPS(OP, F32EXPR, F64EXPR, IEXPR, HAS_FLOAT, HAS_INT, WIDE)              \
