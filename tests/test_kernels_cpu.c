@@ -3950,6 +3950,88 @@ static void test_unsupported_dtype(void **state)
 
 /* Casts between the other dtypes: float to integer saturates, integer to
  * integer wraps, bfloat16 rounds to nearest even. */
+/* Every pair of dtypes through cast's generated loops, against the
+ * conversion one element at a time through dtype_access.h (integers via
+ * int64, the rest via double): random values, then the values at the
+ * edges (NaN, infinities, past every integer range, subnormal and
+ * half-way float16 values), bytes compared. */
+static void test_cast_pairs(void **state)
+{
+	static const double edges[] = {NAN,     INFINITY, -INFINITY, 1e20,    -1e20,     65520,
+				       65519.9, 3e9,      -3e9,      255.5,   -128.5,    0.5,
+				       -0.5,    1.5,      2.5,       6e-8,    2.9802322e-8, 1e-40,
+				       -0.0,    0,        127.9,     4294967296.0};
+	static const DType dts[] = {DT_FLOAT32, DT_FLOAT64, DT_FLOAT16, DT_BFLOAT16, DT_INT8,
+				    DT_UINT8,   DT_INT16,   DT_UINT16,  DT_INT32,    DT_UINT32,
+				    DT_INT64,   DT_UINT64,  DT_BOOL};
+	(void)state;
+	for (size_t a = 0; a < DP_COUNT(dts); a++)
+		for (size_t b = 0; b < DP_COUNT(dts); b++) {
+			DType in = dts[a], out = dts[b];
+			int64_t n = 200 + (int64_t)DP_COUNT(edges);
+			char body[64];
+			char *want;
+			NpyArray *x;
+			bool ints = dtype_is_float(in) == false && dtype_is_float(out) == false;
+			teardown(NULL);
+			setup(NULL);
+			x = in_random("x", in, SHAPE(n));
+			for (size_t e = 0; e < DP_COUNT(edges); e++)
+				dtype_store_double(x->data, in, 200 + (int64_t)e, edges[e]);
+			snprintf(body, sizeof body, "cast(%%x, dtype=\"%s\")", dtype_name(out));
+			run_body(body);
+			want = xmalloc((size_t)n * dtype_size(out));
+			for (int64_t i = 0; i < n; i++) {
+				if (ints)
+					dtype_store_int(want, out, i, dtype_load_int(x->data, in, i));
+				else
+					dtype_store_double(want, out, i,
+							   dtype_load_double(x->data, in, i));
+			}
+			if (memcmp(result.outputs[0].data, want, (size_t)n * dtype_size(out))) {
+				print_error("cast %s to %s differs\n", dtype_name(in), dtype_name(out));
+				fail();
+			}
+			free(want);
+		}
+}
+
+/* float32 to float16 (the branch-free rounding of cast's loop) against
+ * npy_float_to_half, bit for bit, on float32 bit patterns spread over all
+ * of them and on every one around the edges of float16's ranges. */
+static void test_cast_float16(void **state)
+{
+	enum { SPREAD = 1 << 20, EDGE = 1 << 13 };
+	static const uint32_t edges[] = {0x33000000, 0x38800000, 0x477fe000, 0x47800000,
+					 0x7f800000, 0x00000000, 0x387fc000, 0x33800000};
+	int64_t n = SPREAD + 2 * (int64_t)DP_COUNT(edges) * EDGE;
+	NpyArray *x;
+	uint32_t *bits;
+	const uint16_t *got;
+	(void)state;
+	x = in_random("x", DT_FLOAT32, SHAPE(n));
+	bits = x->data;
+	for (int64_t i = 0; i < SPREAD; i++)
+		bits[i] = (uint32_t)((uint64_t)i * 4096 + (uint64_t)i % 4093);
+	for (size_t e = 0; e < DP_COUNT(edges); e++)
+		for (int64_t k = 0; k < 2 * EDGE; k++) {
+			/* EDGE patterns below the edge and EDGE from it, both signs */
+			uint32_t v = edges[e] - EDGE + (uint32_t)k;
+			bits[SPREAD + ((int64_t)e * 2 * EDGE + k)] = k % 2 ? v | 0x80000000u : v;
+		}
+	run_body("cast(%x, dtype=\"float16\")");
+	got = result.outputs[0].data;
+	for (int64_t i = 0; i < n; i++) {
+		float f;
+		memcpy(&f, &bits[i], sizeof f);
+		if (got[i] != npy_float_to_half(f)) {
+			print_error("float32 %08x: float16 %04x, want %04x\n", bits[i], got[i],
+				    npy_float_to_half(f));
+			fail();
+		}
+	}
+}
+
 static void test_cast_other_dtypes(void **state)
 {
 	static const double x[] = {-3.5, 300.7, 3.14159, -70000, NAN};
@@ -4159,6 +4241,8 @@ int main(void)
 		TEST(test_clip_and_fills),
 		TEST(test_cast),
 		TEST(test_cast_other_dtypes),
+		TEST(test_cast_pairs),
+		TEST(test_cast_float16),
 		TEST(test_other_dtypes_move_fill_reduce),
 		TEST(test_bfloat16_unary),
 		TEST(test_other_dtypes_refused),
