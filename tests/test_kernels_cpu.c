@@ -3080,6 +3080,70 @@ static void test_views(void **state)
 
 /* The views move bytes, so the dtypes beyond the six run too (the supports
  * table must say so, or the run is refused before it starts). */
+/* The views by rows (a row that is one run copied whole, a row gathered
+ * through its positions, rows of nn.pad's constant) on rows longer than a
+ * vector, in every element size: strided_slice with steps 1 and 2 and
+ * nn.pad, against the coordinates computed here. */
+static void test_views_rows(void **state)
+{
+	static const DType dtypes[] = {DT_FLOAT32, DT_FLOAT64, DT_FLOAT16, DT_INT8, DT_INT64};
+	static const struct {
+		int64_t begin[3], end[3], step[3];
+	} slices[] = {
+		{{0, 1, 2}, {3, 4, 35}, {1, 1, 1}},
+		{{1, 0, 1}, {3, 5, 37}, {1, 2, 2}},
+		{{0, 2, 0}, {2, 5, 37}, {2, 1, 3}},
+	};
+	(void)state;
+	for (size_t d = 0; d < DP_COUNT(dtypes); d++) {
+		for (size_t c = 0; c < DP_COUNT(slices); c++) {
+			const int64_t *b = slices[c].begin, *e = slices[c].end, *st = slices[c].step;
+			int64_t os[3], n = 1;
+			char body[256];
+			double *want;
+			teardown(NULL);
+			setup(NULL);
+			RAND("x", dtypes[d], 3, 5, 37);
+			snprintf(body, sizeof body,
+				 "strided_slice(%%x, begin=[%lld, %lld, %lld], end=[%lld, %lld, %lld], "
+				 "strides=[%lld, %lld, %lld])",
+				 (long long)b[0], (long long)b[1], (long long)b[2], (long long)e[0],
+				 (long long)e[1], (long long)e[2], (long long)st[0], (long long)st[1],
+				 (long long)st[2]);
+			run_body(body);
+			for (int a = 0; a < 3; a++) {
+				os[a] = (e[a] - b[a] + st[a] - 1) / st[a];
+				n *= os[a];
+			}
+			expect_shape(0, 3, os);
+			want = xmalloc((size_t)n * sizeof(double));
+			for (int64_t i = 0; i < n; i++) {
+				int64_t z = i / (os[1] * os[2]), y = i / os[2] % os[1], x = i % os[2];
+				want[i] = in_at(0, ((b[0] + z * st[0]) * 5 + b[1] + y * st[1]) * 37 +
+							   b[2] + x * st[2]);
+			}
+			expect_values(0, want, n, 0);
+			free(want);
+		}
+		/* nn.pad: whole rows of the constant, and rows with it at both ends */
+		{
+			double want[4 * 7 * 41];
+			teardown(NULL);
+			setup(NULL);
+			RAND("x", dtypes[d], 2, 5, 37);
+			in_values("v", dtypes[d], 0, NULL, (const double[]){3});
+			run_body("nn.pad(%x, %v, pad_width=[[1, 1], [0, 2], [3, 1]])");
+			EXPECT_SHAPE(0, 4, 7, 41);
+			for (int64_t i = 0; i < 4 * 7 * 41; i++) {
+				int64_t z = i / (7 * 41) - 1, y = i / 41 % 7, x = i % 41 - 3;
+				bool inside = z >= 0 && z < 2 && y < 5 && x >= 0 && x < 37;
+				want[i] = inside ? in_at(0, (z * 5 + y) * 37 + x) : 3;
+			}
+			expect_values(0, want, 4 * 7 * 41, 0);
+		}
+	}
+}
+
 static void test_views_other_dtypes(void **state)
 {
 	static const double x[] = {-1, 2, -3}, pad[] = {7};
@@ -4289,6 +4353,7 @@ int main(void)
 		TEST(test_pad),
 		TEST(test_views),
 		TEST(test_views_other_dtypes),
+		TEST(test_views_rows),
 		TEST(test_like_ops),
 		TEST(test_like_ops_other_dtypes),
 		TEST(test_norm_extras),

@@ -553,11 +553,106 @@ static void view_range(void *vjob, int64_t begin, int64_t end)
 	}
 }
 
+/* The views by rows of the output's last axis: the input position of
+ * each output coordinate along it (or -1 for nn.pad's constant) is
+ * computed once per call, each row's offset once per row, and a row whose
+ * positions are consecutive and inside the input (a slice with step 1, a
+ * broadcast row) is one memcpy. */
+typedef struct ViewRowsJob {
+	const KernelCall *kc;
+	size_t esize;
+	int64_t len;      /* the output's last extent */
+	const int64_t *at; /* the input position of each coordinate along it, or -1 */
+	bool run;          /* at[] consecutive and inside, with input stride 1 */
+} ViewRowsJob;
+
+#define DEFINE_VIEW_ROW(NAME, T)                                                               \
+	static void NAME(const void *vin, int64_t stride, const int64_t *at, int64_t len,      \
+			 const void *vpad, void *vout)                                          \
+	{                                                                                       \
+		const T *in = vin;                                                              \
+		T *out = vout, pad;                                                             \
+		memcpy(&pad, vpad ? vpad : vin, sizeof pad);                                    \
+		for (int64_t o = 0; o < len; o++)                                               \
+			out[o] = at[o] < 0 ? pad : in[at[o] * stride];                          \
+	}
+DEFINE_VIEW_ROW(view_row_1, uint8_t)
+DEFINE_VIEW_ROW(view_row_2, uint16_t)
+DEFINE_VIEW_ROW(view_row_4, uint32_t)
+DEFINE_VIEW_ROW(view_row_8, uint64_t)
+
+static void view_rows(void *vjob, int64_t begin, int64_t end)
+{
+	const ViewRowsJob *job = vjob;
+	const KernelCall *kc = job->kc;
+	const KernelView *v = &kc->p.view;
+	const KernelTensor *out = &kc->out[0];
+	uint32_t last = v->ndim - 1;
+	int64_t es = (int64_t)job->esize, stride = v->in_stride[last];
+	const char *in = kc->in[0].data;
+	const char *pad = kc->op == OP_PAD ? kc->in[1].data : NULL;
+	for (int64_t r = begin; r < end; r++) {
+		int64_t rest = r, off = 0;
+		bool inside = true;
+		char *dst = (char *)out->data + r * job->len * es;
+		for (uint32_t d = last; d-- > 0;) {
+			int64_t i = view_position(v, d, rest % out->shape[d]);
+			rest /= out->shape[d];
+			if (i < 0)
+				inside = false;
+			else
+				off += i * v->in_stride[d];
+		}
+		if (!inside) {
+			for (int64_t o = 0; o < job->len; o++)
+				memcpy(dst + o * es, pad, (size_t)es);
+			continue;
+		}
+		if (job->run) {
+			memcpy(dst, in + (off + job->at[0]) * es, (size_t)(job->len * es));
+			continue;
+		}
+		switch (es) {
+		case 1:
+			view_row_1(in + off * es, stride, job->at, job->len, pad, dst);
+			break;
+		case 2:
+			view_row_2(in + off * es, stride, job->at, job->len, pad, dst);
+			break;
+		case 4:
+			view_row_4(in + off * es, stride, job->at, job->len, pad, dst);
+			break;
+		default:
+			view_row_8(in + off * es, stride, job->at, job->len, pad, dst);
+			break;
+		}
+	}
+}
+
 static bool view_kernel(const KernelCall *kc, char **err)
 {
-	ViewJob job = {kc, dtype_size(kc->out[0].dtype)};
+	const KernelView *v = &kc->p.view;
+	const KernelTensor *out = &kc->out[0];
+	size_t es = dtype_size(out->dtype);
+	ViewRowsJob rows;
+	int64_t *at, len;
 	(void)err;
-	kernel_parallel_for(kc->out[0].count, GRAIN_ELEMENTWISE, view_range, &job);
+	if (out->count == 0)
+		return true;
+	if (v->ndim == 0 || (es != 1 && es != 2 && es != 4 && es != 8)) {
+		ViewJob job = {kc, es};
+		kernel_parallel_for(out->count, GRAIN_ELEMENTWISE, view_range, &job);
+		return true;
+	}
+	len = out->shape[v->ndim - 1];
+	at = xmalloc((size_t)len * sizeof(int64_t));
+	rows = (ViewRowsJob){kc, es, len, at, v->in_stride[v->ndim - 1] == 1};
+	for (int64_t o = 0; o < len; o++) {
+		at[o] = view_position(v, v->ndim - 1, o);
+		rows.run = rows.run && at[o] >= 0 && at[o] == at[0] + o;
+	}
+	kernel_parallel_for(out->count / len, GRAIN_ELEMENTWISE / len + 1, view_rows, &rows);
+	free(at);
 	return true;
 }
 
