@@ -1262,6 +1262,10 @@ static void test_conv2d(void **state)
 		{2, 5, 19, 37, 5, 3, 3, {1, 1}, {1, 1, 1, 1}, {1, 1}, 5},
 		{1, 3, 17, 41, 3, 3, 3, {2, 2}, {1, 1, 1, 1}, {1, 1}, 3},
 		{1, 4, 13, 35, 4, 5, 5, {3, 3}, {2, 1, 2, 3}, {2, 2}, 4},
+		/* groups of few channels, computed directly too: 4 in and 4 out
+		 * per group, and a depthwise multiplier of 2 */
+		{2, 8, 11, 39, 8, 3, 3, {1, 1}, {1, 1, 1, 1}, {1, 1}, 2},
+		{1, 3, 9, 33, 6, 3, 3, {2, 2}, {1, 1, 1, 1}, {1, 1}, 3},
 	};
 	(void)state;
 	for (size_t c = 0; c < 2 * DP_COUNT(cases); c++) {

@@ -7,8 +7,9 @@
  * height), so conv1d and conv3d share conv2d's code and its speed.
  *
  * nn.conv2d is im2col tiles of bounded size times the weight, through
- * OpenBLAS (1x1 convolutions use the input as it is, depthwise ones run a
- * direct loop), nn.conv2d_transpose the weight's transpose times the input
+ * OpenBLAS (1x1 convolutions use the input as it is; depthwise ones and
+ * groups of few channels, whose GEMMs would have a handful of rows, are
+ * computed directly), nn.conv2d_transpose the weight's transpose times the input
  * followed by col2im. OpenBLAS does its own threading; it is only ever
  * called from the thread that launched the kernel, never from our
  * workers, so the two pools never nest. Matrix kernels take float32 and
@@ -210,31 +211,38 @@ DEFINE_WINDOW_PLANE(max_plane_f64, double, double, max_rows_f64)
 DEFINE_WINDOW_PLANE(sum_plane_f32, float, double, sum_rows_f32)
 DEFINE_WINDOW_PLANE(sum_plane_f64, double, double, sum_rows_f64)
 
-typedef struct DepthwiseJob {
+typedef struct DirectJob {
 	const KernelWindow *w;
 	const void *x, *k;
 	void *y;
-} DepthwiseJob;
+} DirectJob;
 
-/* groups == c == o: one kd x kh x kw filter per channel, computed directly
- * (a GEMM per channel would have one row): each output plane starts at 0
- * and adds every tap's weight times the input run it reaches. */
-#define DEFINE_DEPTHWISE(NAME, T, PLANE)                                                   \
-	static void NAME(void *vjob, int64_t begin, int64_t end)                           \
-	{                                                                                  \
-		DepthwiseJob *job = vjob;                                                  \
-		const KernelWindow *w = job->w;                                            \
-		int64_t out_plane = w->od * w->oh * w->ow;                                 \
-		for (int64_t plane = begin; plane < end; plane++) {                        \
-			T *y = (T *)job->y + plane * out_plane;                            \
-			for (int64_t i = 0; i < out_plane; i++)                            \
-				y[i] = 0;                                                  \
-			PLANE(w, (const T *)job->x + plane * w->d * w->h * w->w, y,        \
-			      (const T *)job->k + plane % w->c * w->kd * w->kh * w->kw);   \
-		}                                                                          \
+/* Groups of few channels (depthwise: one in, one out), whose GEMM would
+ * have a handful of rows: each output plane computed directly, starting at
+ * 0 and adding, for each input channel of its group in turn, every tap's
+ * weight times the input run it reaches (the order of the seven loops). */
+enum { DIRECT_CONV_MAX = 64 }; /* the most cg * og computed directly */
+
+#define DEFINE_DIRECT(NAME, T, PLANE)                                                          \
+	static void NAME(void *vjob, int64_t begin, int64_t end)                               \
+	{                                                                                      \
+		DirectJob *job = vjob;                                                      \
+		const KernelWindow *w = job->w;                                                \
+		int64_t out_plane = w->od * w->oh * w->ow, in_plane = w->d * w->h * w->w;      \
+		int64_t cg = w->c / w->groups, og = w->o / w->groups;                          \
+		int64_t window = w->kd * w->kh * w->kw;                                        \
+		for (int64_t plane = begin; plane < end; plane++) {                            \
+			int64_t n = plane / w->o, oc = plane % w->o, g = oc / og;              \
+			T *y = (T *)job->y + plane * out_plane;                                \
+			for (int64_t i = 0; i < out_plane; i++)                                \
+				y[i] = 0;                                                      \
+			for (int64_t ci = 0; ci < cg; ci++)                                    \
+				PLANE(w, (const T *)job->x + (n * w->c + g * cg + ci) * in_plane, \
+				      y, (const T *)job->k + (oc * cg + ci) * window);          \
+		}                                                                              \
 	}
-DEFINE_DEPTHWISE(depthwise_f32, float, depthwise_plane_f32)
-DEFINE_DEPTHWISE(depthwise_f64, double, depthwise_plane_f64)
+DEFINE_DIRECT(direct_f32, float, depthwise_plane_f32)
+DEFINE_DIRECT(direct_f64, double, depthwise_plane_f64)
 
 bool kernel_cpu_CONV2D(const KernelCall *kc, char **err)
 {
@@ -252,10 +260,10 @@ bool kernel_cpu_CONV2D(const KernelCall *kc, char **err)
 		return false;
 	if (kc->out[0].count == 0)
 		return true;
-	if (cg == 1 && og == 1) {
-		DepthwiseJob job = {w, kc->in[0].data, kc->in[1].data, kc->out[0].data};
-		kernel_parallel_for(w->n * w->c, 1 + GRAIN_ROWS / (plane * window + 1),
-				    dt == DT_FLOAT32 ? depthwise_f32 : depthwise_f64, &job);
+	if (cg * og <= DIRECT_CONV_MAX) {
+		DirectJob job = {w, kc->in[0].data, kc->in[1].data, kc->out[0].data};
+		kernel_parallel_for(w->n * w->o, 1 + GRAIN_ROWS / (plane * window * cg + 1),
+				    dt == DT_FLOAT32 ? direct_f32 : direct_f64, &job);
 		return true;
 	}
 	if (!fits_int(og) || !fits_int(rows) || !fits_int(plane))
