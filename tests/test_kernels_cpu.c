@@ -3980,6 +3980,49 @@ static void test_norms(void **state)
 	}
 }
 
+/* layer_norm along the last axis in eight lanes: rows that end inside a
+ * lane, with and without gamma and beta, in both float dtypes, against
+ * the two-pass statistics computed here. */
+static void test_layer_norm_long_rows(void **state)
+{
+	static const int64_t lens[] = {1, 7, 8, 37, 130};
+	static const char *const forms[] = {"", ", center=False", ", scale=False"};
+	(void)state;
+	for (int f64 = 0; f64 < 2; f64++)
+		for (size_t l = 0; l < DP_COUNT(lens); l++)
+			for (size_t f = 0; f < DP_COUNT(forms); f++) {
+				int64_t c = lens[l], rows = 3;
+				DType dt = f64 ? DT_FLOAT64 : DT_FLOAT32;
+				char body[128];
+				double *want = xmalloc((size_t)(rows * c) * sizeof(double));
+				teardown(NULL);
+				setup(NULL);
+				RAND("x", dt, rows, c);
+				RAND("g", dt, c);
+				RAND("b", dt, c);
+				snprintf(body, sizeof body, "nn.layer_norm(%%x, %%g, %%b, epsilon=1e-5f%s)",
+					 forms[f]);
+				run_body(body);
+				for (int64_t r = 0; r < rows; r++) {
+					double mean = 0, var = 0;
+					for (int64_t k = 0; k < c; k++)
+						mean += in_at(0, r * c + k);
+					mean /= (double)c;
+					for (int64_t k = 0; k < c; k++)
+						var += (in_at(0, r * c + k) - mean) *
+						       (in_at(0, r * c + k) - mean);
+					var /= (double)c;
+					for (int64_t k = 0; k < c; k++)
+						want[r * c + k] =
+							(in_at(0, r * c + k) - mean) / sqrt(var + 1e-5) *
+								(f == 2 ? 1 : in_at(1, k)) +
+							(f == 1 ? 0 : in_at(2, k));
+				}
+				expect_values(0, want, rows * c, f64 ? 1e-6 : 1e-5);
+				free(want);
+			}
+}
+
 static void test_log_softmax(void **state)
 {
 	double want[21];
@@ -4320,6 +4363,7 @@ int main(void)
 		TEST(test_softmax),
 		TEST(test_softmax_long_rows),
 		TEST(test_kernel_expf),
+		TEST(test_layer_norm_long_rows),
 		TEST(test_log_softmax),
 		TEST(test_norms),
 		TEST(test_reductions),
