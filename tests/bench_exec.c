@@ -9,12 +9,13 @@
  * called directly on 1024 x 1024 x 1024 against the backend's nn.dense on
  * the same sizes. Targets: elementwise at least 70% of the memcpy
  * bandwidth, dense at least 80% of sgemm. Then a row per operator family
- * (cpu_op_benches): a one-call program parsed and typed, its operands
- * allocated on the cpu and the kernel launched as the interpreter does;
- * elementwise operators and reductions against memcpy timed in turns with
- * them (so that another job on the machine weighs on both alike), at least
- * 50%, and convolutions against sgemm on their own im2col GEMM, likewise in
- * turns, at least 50%.
+ * that real models spend time in (cpu_op_benches, at their shapes): a
+ * one-call program parsed and typed, its operands allocated on the cpu and
+ * the kernel launched as the interpreter does; data movement, elementwise
+ * operators, reductions, normalisations and poolings against memcpy timed
+ * in turns with them (so that another job on the machine weighs on both
+ * alike), products and convolutions against sgemm on their own GEMM,
+ * likewise in turns, each at least 50%.
  *
  * GPU rows (built with CUDA and a GPU present; --gpu makes a missing GPU an
  * error): cudaMemcpy of 256 MiB between pinned host memory and the device,

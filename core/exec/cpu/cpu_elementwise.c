@@ -743,6 +743,10 @@ CAST_PAIRS(DEFINE_CAST_LOOP)
 
 #define CAST_ENTRY(IN, OUT) [IN][OUT] = cast_##IN##_##OUT,
 static const CastLoop cast_loops[DT_COUNT][DT_COUNT] = {CAST_PAIRS(CAST_ENTRY)};
+/* a dtype added to DTYPE_LIST and not to CAST_TO and CAST_PAIRS stops the build */
+#define CAST_COUNT(IN, OUT) +1
+_Static_assert(0 CAST_PAIRS(CAST_COUNT) == DT_COUNT * DT_COUNT,
+	       "cast_loops lacks a dtype: list it in CAST_TO and CAST_PAIRS");
 
 typedef struct CastJob {
 	CastLoop loop;
