@@ -215,9 +215,10 @@ void cmd_complete_pin(const Session *s, int argc, char **argv, const char *word,
 int cmd_undo(CmdContext *ctx, int argc, char **argv);
 int cmd_unpin(CmdContext *ctx, int argc, char **argv);
 
-int cmd_compare(CmdContext *ctx, int argc, char **argv); /* cmd_run.c */
-int cmd_profile(CmdContext *ctx, int argc, char **argv);
+int cmd_compare(CmdContext *ctx, int argc, char **argv); /* cmd_compare.c */
+int cmd_profile(CmdContext *ctx, int argc, char **argv); /* cmd_run.c */
 int cmd_run(CmdContext *ctx, int argc, char **argv);
+/* run_args.c: the three's completion */
 void cmd_complete_run(const Session *s, int argc, char **argv, const char *word,
 		      CmdCandidates *out);
 

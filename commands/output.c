@@ -88,16 +88,7 @@ static void cmd_vmessage(CmdContext *ctx, const char *label, const char *color, 
 
 void cmd_format_bytes(char *buf, size_t size, double bytes)
 {
-	static const char *const units[] = {"B", "KiB", "MiB", "GiB", "TiB"};
-	size_t u = 0;
-	while (bytes >= 1024 && u + 1 < DP_COUNT(units)) {
-		bytes /= 1024;
-		u++;
-	}
-	if (u == 0)
-		snprintf(buf, size, "%.0f B", bytes);
-	else
-		snprintf(buf, size, "%.1f %s", bytes, units[u]);
+	format_bytes_short(buf, size, bytes);
 }
 
 int cmd_error(CmdContext *ctx, const char *fmt, ...)

@@ -1,6 +1,7 @@
 /*
  * test_exec.c - the interpreter and the `run`, `compare` and `profile`
- * commands (core/exec/exec_run.c, core/exec/exec.c, commands/cmd_run.c).
+ * commands (core/exec/exec_run.c, core/exec/exec.c, commands/cmd_run.c;
+ * the session's side of the run alone in test_run.c).
  *
  * [P5] `compare` passes on every planning case of tests/data/cases (planned
  * with the settings its .dp script sets) and on the models of
@@ -514,7 +515,7 @@ static void test_inputs_checked(void **state)
 }
 
 /* The inputs plan_specialize's callback computes values from, as
- * commands/cmd_run.c's does (exec_evaluate), and how many elements a
+ * core/session/run.c's does (exec_evaluate), and how many elements a
  * value computed ahead of the run may have. */
 typedef struct TestValues {
 	const NpyArray *inputs;

@@ -412,3 +412,17 @@ void format_bytes(StrBuf *out, double bytes)
 	else
 		strbuf_printf(out, "%.1f %s", bytes, units[u]);
 }
+
+void format_bytes_short(char *buf, size_t size, double bytes)
+{
+	static const char *const units[] = {"B", "KiB", "MiB", "GiB", "TiB"};
+	size_t u = 0;
+	while (bytes >= 1024 && u + 1 < DP_COUNT(units)) {
+		bytes /= 1024;
+		u++;
+	}
+	if (u == 0)
+		snprintf(buf, size, "%.0f B", bytes);
+	else
+		snprintf(buf, size, "%.1f %s", bytes, units[u]);
+}

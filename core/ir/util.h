@@ -138,5 +138,8 @@ bool parse_byte_size(const char *s, uint64_t *out, const char **why);
 void format_byte_size(StrBuf *out, uint64_t bytes);
 /* A size for a message: "3.8 MiB", "512 bytes" (one decimal past bytes). */
 void format_bytes(StrBuf *out, double bytes);
+/* The short form into buf: "420 B", "1.5 KiB", "2.0 GiB" (powers of
+ * 1024), which the run's messages and tables use. */
+void format_bytes_short(char *buf, size_t size, double bytes);
 
 #endif

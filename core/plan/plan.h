@@ -496,7 +496,7 @@ bool plan_verify(const IrModule *m, const DeviceTable *devices, DiagList *diags)
 bool plan_has_unknown_dims(const IrModule *m);
 /* The value of expression e of m (a shape argument of a dyn.* call, typed,
  * in @main), computed for the inputs of one run by whoever has them
- * (commands/cmd_run.c, with the executor: core/plan may not call it).
+ * (core/session/run.c, with the executor: core/plan may not call it).
  * PLAN_VALUE_KNOWN with *out, its shape and data allocated in arena (the
  * specializer's, freed when it returns);
  * PLAN_VALUE_UNKNOWN with *why (malloc'd, the specializer frees it) when

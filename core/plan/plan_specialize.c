@@ -6,7 +6,7 @@
  * Why here and not in the interpreter: the executor (core/exec/) may use
  * only core/ir/, and the shape rules are the type relations of
  * core/plan/infer/. Rather than copy them, `run`, `compare` and `profile`
- * (commands/cmd_run.c) hand a module with unknown dimensions and the
+ * (core/session/run.c) hand a module with unknown dimensions and the
  * inputs' actual shapes to plan_specialize, which returns a clone where
  * every shape is known, and run that clone on the executor's ordinary
  * static path (memory per actual shape, the size checks, the kernels).
@@ -20,8 +20,8 @@
  * type. A dyn.* call gives `?` from its relation because its shape is a
  * value. That value is asked of the caller (SpecializeOptions.value, a
  * function pointer and its context): core/plan may not call the executor,
- * and the commands that run the module hold the inputs' values, so
- * cmd_run.c computes it with the real kernels (exec_evaluate), and there
+ * and the session that runs the module holds the inputs' values, so
+ * run.c computes it with the real kernels (exec_evaluate), and there
  * is one way to compute values, not a second evaluator of shape
  * arithmetic here. A shape argument is asked for each round until its
  * value is known, then kept by expression id. Once a call's shape arguments are

@@ -48,7 +48,7 @@
 
 typedef enum ColorMode { COLOR_AUTO, COLOR_ON, COLOR_OFF } ColorMode;
 /* How inputs not given are drawn: uniform in [-1, 1), or like an
- * initialised model's (see commands/run_inputs.c). */
+ * initialised model's (see core/session/run_inputs.c). */
 typedef enum InputsMode { INPUTS_RANDOM, INPUTS_REALISTIC } InputsMode;
 
 typedef struct SessionSettings {

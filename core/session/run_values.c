@@ -1,11 +1,11 @@
 /*
- * run_values.c - what `run` keeps and dumps of the values it computes.
+ * run_values.c - what a run keeps and dumps of the values it computes.
  *
  * The run's observer (ExecOptions.observe) gets every operator's result on
  * the host. It keeps @main's results always and every other value while
  * they fit in the budget the run gives (a quarter of the free memory;
  * nothing under `set keep-values off`), in the session, for `print`; the
- * values past it are counted and a note says how many. With
+ * values past it are counted, for the note `run` prints. With
  * `run --dump DIR` writes each one to DIR as `.npy`, named after its
  * binding, with DIR/manifest.json listing name, file, op, device, shape
  * and dtype in execution order. The inputs join them when the run ends.
@@ -17,7 +17,7 @@
  * another user made, as DIR or in it, is not followed (dump_dir_ok).
  *
  * Ownership: the keeper is the caller's (run_values_finish frees it); it
- * borrows the context and the module.
+ * borrows the session and the module.
  */
 #include "run_values.h"
 
@@ -29,11 +29,12 @@
 #include <unistd.h>
 
 #include "file_write.h"
+#include "run.h"
 
 enum { RUN_VALUES_STEPS = 64 };
 
 struct RunValues {
-	CmdContext *ctx;
+	Session *session;
 	const IrModule *m;
 	bool *is_result;      /* by expression id: @main returns it */
 	const Expr **let_var; /* by expression id: the let variable naming it */
@@ -42,9 +43,8 @@ struct RunValues {
 	char **files; /* names used so far, to number repeats */
 	size_t nfiles, cap_files;
 	size_t dumped;
-	size_t offered;        /* the values the run computed */
-	const char *budget_of; /* what the budget is a quarter of */
-	char *error;           /* the first write error */
+	size_t offered; /* the values the run computed */
+	char *error;    /* the first write error */
 	bool keep_every;
 };
 
@@ -70,59 +70,69 @@ static void mark_results(RunValues *k, const Expr *e, int budget)
  * where others may replace or delete the dumped files (a directory another
  * user owns, or one others may write without the sticky bit of /tmp) a
  * warning says so. False after reporting. */
-static bool dump_dir_ok(CmdContext *ctx, const char *dir)
+static bool dump_dir_ok(const char *dir, DiagList *diags)
 {
 	struct stat st;
 	uid_t me = geteuid();
 	if (mkdir(dir, 0777) != 0 && errno != EEXIST) {
-		cmd_error(ctx, "cannot make '%s': %s", dir, strerror(errno));
+		diag_error(diags, NULL, (Pos){0}, "cannot make '%s': %s", dir, strerror(errno));
 		return false;
 	}
 	if (lstat(dir, &st) == 0 && S_ISLNK(st.st_mode) && st.st_uid != me) {
-		cmd_error(ctx,
-			  "cannot dump into '%s': a symbolic link that another user (uid %lu) "
-			  "made; not followed",
-			  dir, (unsigned long)st.st_uid);
+		diag_error(diags, NULL, (Pos){0},
+			   "cannot dump into '%s': a symbolic link that another user (uid %lu) "
+			   "made; not followed",
+			   dir, (unsigned long)st.st_uid);
 		return false;
 	}
 	if (stat(dir, &st) != 0 || !S_ISDIR(st.st_mode)) {
-		cmd_error(ctx, "cannot dump into '%s': not a directory", dir);
+		diag_error(diags, NULL, (Pos){0}, "cannot dump into '%s': not a directory", dir);
 		return false;
 	}
 	if (st.st_uid != me && st.st_uid != 0)
-		cmd_warning(ctx,
-			    "'%s' belongs to another user (uid %lu), who may replace the dumped "
-			    "files",
-			    dir, (unsigned long)st.st_uid);
+		diag_warning(diags, NULL, (Pos){0},
+			     "'%s' belongs to another user (uid %lu), who may replace the dumped "
+			     "files",
+			     dir, (unsigned long)st.st_uid);
 	else if (((st.st_mode & S_IWOTH) || ((st.st_mode & S_IWGRP) && st.st_gid != getegid())) &&
 		 !(st.st_mode & S_ISVTX))
-		cmd_warning(ctx,
-			    "'%s' may be written by other users, who may replace the dumped "
-			    "files; dump into a directory only you may write",
-			    dir);
+		diag_warning(diags, NULL, (Pos){0},
+			     "'%s' may be written by other users, who may replace the dumped "
+			     "files; dump into a directory only you may write",
+			     dir);
 	return true;
 }
 
-RunValues *run_values_new(CmdContext *ctx, const IrModule *m, const char *dump_dir, uint64_t budget,
-			  const char *budget_of)
+uint64_t run_values_budget(const Session *s, bool *of_limit)
+{
+	uint64_t budget = exec_available_memory() / 4;
+	*of_limit = false;
+	if (run_memory_limit(s) && run_memory_limit(s) / 4 < budget) {
+		budget = run_memory_limit(s) / 4;
+		*of_limit = true;
+	}
+	return budget;
+}
+
+RunValues *run_values_new(Session *s, const IrModule *m, const char *dump_dir, uint64_t budget,
+			  DiagList *diags)
 {
 	RunValues *k;
 	int32_t main_index = ir_find_global(m, "main");
-	if (dump_dir && !dump_dir_ok(ctx, dump_dir))
+	if (dump_dir && !dump_dir_ok(dump_dir, diags))
 		return NULL;
 	k = xcalloc(1, sizeof *k);
-	k->ctx = ctx;
+	k->session = s;
 	k->m = m;
 	k->dir = dump_dir;
-	k->budget_of = budget_of;
-	k->keep_every = ctx->session->settings.keep_values;
+	k->keep_every = s->settings.keep_values;
 	k->is_result = xcalloc(m->nexprs + 1, sizeof(bool));
 	k->let_var = ir_let_names(m);
 	if (main_index >= 0)
 		mark_results(k, m->globals[main_index].fn->u.fn.body, RUN_VALUES_STEPS);
 	if (dump_dir)
 		k->manifest = json_object_new_array();
-	session_values_start(&ctx->session->values, m, k->keep_every, budget);
+	session_values_start(&s->values, m, k->keep_every, budget);
 	return k;
 }
 
@@ -189,7 +199,7 @@ static void dump_value(RunValues *k, const char *name, const char *op, int32_t d
 	json_object_object_add(entry, "op", json_object_new_string(op));
 	json_object_object_add(
 		entry, "device",
-		json_object_new_string(device >= 0 ? devices_name(&k->ctx->session->devices, device)
+		json_object_new_string(device >= 0 ? devices_name(&k->session->devices, device)
 						   : "cpu"));
 	shape = json_object_new_array();
 	for (uint32_t d = 0; d < value->ndim; d++)
@@ -206,7 +216,7 @@ void run_values_observe(void *context, const Expr *call, uint32_t field, int32_t
 			NpyArray *value)
 {
 	RunValues *k = context;
-	SessionValues *values = &k->ctx->session->values;
+	SessionValues *values = &k->session->values;
 	bool result = call->id < k->m->nexprs && k->is_result[call->id];
 	k->offered++;
 	if (k->dir) {
@@ -226,13 +236,27 @@ void run_values_observe(void *context, const Expr *call, uint32_t field, int32_t
 		npy_array_free(value);
 }
 
-bool run_values_finish(RunValues *k, NpyArray *inputs, size_t n, bool ok)
+/* The manifest written beside the dumped files, unless a write failed. */
+static void write_manifest(RunValues *k)
+{
+	char *path = xasprintf("%s/manifest.json", k->dir);
+	if (!k->error) {
+		size_t len;
+		const char *text = json_object_to_json_string_length(
+			k->manifest, JSON_C_TO_STRING_PRETTY | JSON_C_TO_STRING_NOSLASHESCAPE,
+			&len);
+		file_write_all(path, text, len, &k->error);
+	}
+	free(path);
+}
+
+void run_values_finish(RunValues *k, NpyArray *inputs, size_t n, bool ok, RunValuesReport *report)
 {
 	ExecParam *params;
 	size_t np;
-	bool status = ok;
+	memset(report, 0, sizeof *report);
 	if (!k)
-		return ok;
+		return;
 	np = exec_params(k->m, &params);
 	for (size_t i = 0; i < np && i < n && ok; i++) {
 		StrBuf name;
@@ -241,36 +265,19 @@ bool run_values_finish(RunValues *k, NpyArray *inputs, size_t n, bool ok)
 		if (k->dir)
 			dump_value(k, name.data, "input", params[i].device, &inputs[i]);
 		strbuf_free(&name);
-		session_values_add(&k->ctx->session->values, params[i].var->id, 0, params[i].device,
+		session_values_add(&k->session->values, params[i].var->id, 0, params[i].device,
 				   VALUE_KEPT_INPUT, &inputs[i]);
 	}
 	free(params);
-	if (k->dir && ok) {
-		char *path = xasprintf("%s/manifest.json", k->dir);
-		if (!k->error) {
-			size_t len;
-			const char *text = json_object_to_json_string_length(
-				k->manifest,
-				JSON_C_TO_STRING_PRETTY | JSON_C_TO_STRING_NOSLASHESCAPE, &len);
-			file_write_all(path, text, len, &k->error);
-		}
-		if (k->error) {
-			cmd_error(k->ctx, "run --dump: %s", k->error);
-			status = false;
-		} else {
-			fprintf(k->ctx->out,
-				"dumped %zu value%s to %s (manifest.json lists them)\n", k->dumped,
-				k->dumped == 1 ? "" : "s", k->dir);
-		}
-		free(path);
-	}
-	if (ok && k->ctx->session->values.dropped) {
-		char budget[32];
-		cmd_format_bytes(budget, sizeof budget, (double)k->ctx->session->values.budget);
-		cmd_note(k->ctx,
-			 "%zu of the run's %zu values were not kept for 'print': the values "
-			 "kept may take %s, a quarter of %s",
-			 k->ctx->session->values.dropped, k->offered, budget, k->budget_of);
+	if (k->dir && ok)
+		write_manifest(k);
+	if (ok) {
+		report->offered = k->offered;
+		report->dropped = k->session->values.dropped;
+		report->budget = k->session->values.budget;
+		report->dumped = k->dumped;
+		report->error = k->error;
+		k->error = NULL;
 	}
 	if (k->manifest)
 		json_object_put(k->manifest);
@@ -281,5 +288,4 @@ bool run_values_finish(RunValues *k, NpyArray *inputs, size_t n, bool ok)
 	free(k->is_result);
 	free(k->let_var);
 	free(k);
-	return status;
 }

@@ -1,0 +1,507 @@
+/*
+ * run_each.c - `compare --each`: every intermediate value of the
+ * planned run against the same value of the all-cpu reference run.
+ *
+ * The final results alone prove little: a model that ends in a softmax
+ * or a tanh saturates, and its output matches whatever went wrong inside.
+ * So both runs are observed (ExecOptions.observe): the reference run first,
+ * whose every op result is kept by (expression id, tuple field,
+ * occurrence), then the planned run, whose every op result is compared on
+ * arrival with the reference's value of the same expression and freed
+ * with it at once, so the memory held is one run's intermediates.
+ * Expression ids are stable across the versions of a module, so the
+ * planned module's calls find their reference (the version `infer`
+ * produced); a call that only the planned module has (none: core inserts
+ * only device_copy and on_device, which are not observed) is skipped.
+ *
+ * Each value has its own tolerance: the dtype's (float32 and float64 the
+ * `tolerance` setting, float16 at least 1e-3, bfloat16 at least 1e-2,
+ * integers and bool exact), widened by the rounding that accumulates along
+ * the way, one unit per op on the longest path from the inputs to it
+ * (depth), since each op's rounding in the planned run feeds the next. An
+ * element passes when |planned - reference| <= tol * max(1, |reference|),
+ * the rule of the final comparison; a NaN or an infinity passes only where
+ * both runs have the same and the user allowed it (--allow-nan). The first
+ * value whose reference holds one is named with its operands' values in
+ * the reference run: with the values before it all finite, it is the op
+ * that made the NaN (a sqrt of a negative variance, a log of 0).
+ *
+ * What it found comes back as records, one per value compared, for
+ * `compare --each` to print (commands/compare_each.c): the first past
+ * tolerance, the first not finite in the reference, the worst, and the
+ * operands of each with their ranges.
+ *
+ * Ownership: the tracker owns the reference values it keeps and its
+ * records; it borrows the modules and the inputs, which outlive it.
+ */
+#include "run_each.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "exec.h"
+
+enum { EACH_NONE = UINT32_MAX, EACH_DEPTH_STEPS = 64 };
+
+/* A reference value waiting for its planned twin. */
+typedef struct EachSlot {
+	uint32_t id, field;
+	uint32_t next; /* the next slot of the same id, EACH_NONE at the end */
+	bool used;
+	NpyArray value;
+} EachSlot;
+
+/* The range of one input of @main, for the operands of a failing value. */
+typedef struct EachInput {
+	uint32_t id;
+	double min, max; /* of the finite elements */
+	int64_t nans, infs;
+} EachInput;
+
+struct RunEach {
+	double tolerance;
+	bool allow_nonfinite; /* compare --allow-nan */
+	EachSlot *slots;
+	size_t nslots, cap_slots;
+	uint32_t *head, *tail; /* by reference expression id */
+	uint32_t nref;
+	RunEachRecord *records;
+	size_t nrecords, cap_records;
+	const Expr **let_var; /* by planned expression id: the let variable
+				 bound to it, which names it, or NULL */
+	uint32_t *depth;      /* by planned expression id */
+	uint32_t *record_of;  /* by planned expression id: its last record */
+	uint32_t nplanned;
+	EachInput *inputs;
+	size_t ninputs;
+	size_t unmatched; /* planned values without a reference */
+};
+
+RunEach *run_each_new(const IrModule *reference, const IrModule *planned, const NpyArray *inputs,
+		      size_t ninputs, double tolerance, bool allow_nonfinite)
+{
+	RunEach *x = xcalloc(1, sizeof *x);
+	ExecParam *params;
+	size_t np = exec_params(planned, &params);
+	x->tolerance = tolerance;
+	x->allow_nonfinite = allow_nonfinite;
+	x->nref = reference->nexprs;
+	x->head = xmalloc((x->nref + 1) * sizeof(uint32_t));
+	x->tail = xmalloc((x->nref + 1) * sizeof(uint32_t));
+	for (uint32_t i = 0; i <= x->nref; i++)
+		x->head[i] = x->tail[i] = EACH_NONE;
+	x->nplanned = planned->nexprs;
+	x->depth = xcalloc(x->nplanned + 1, sizeof(uint32_t));
+	x->let_var = ir_let_names(planned);
+	x->record_of = xmalloc((x->nplanned + 1) * sizeof(uint32_t));
+	for (uint32_t i = 0; i <= x->nplanned; i++)
+		x->record_of[i] = EACH_NONE;
+	x->inputs = xcalloc(np + 1, sizeof(EachInput));
+	for (size_t k = 0; k < np && k < ninputs; k++) {
+		int64_t n = npy_array_count(&inputs[k]);
+		EachInput *in = &x->inputs[x->ninputs++];
+		in->id = params[k].var->id;
+		in->min = INFINITY;
+		in->max = -INFINITY;
+		for (int64_t i = 0; i < n; i++) {
+			double v = exec_element(&inputs[k], i);
+			in->nans += isnan(v) != 0;
+			in->infs += isinf(v) != 0;
+			if (isinf(v))
+				continue;
+			if (v < in->min)
+				in->min = v;
+			if (v > in->max)
+				in->max = v;
+		}
+	}
+	free(params);
+	return x;
+}
+
+void run_each_free(RunEach *x)
+{
+	if (!x)
+		return;
+	for (size_t i = 0; i < x->nslots; i++)
+		npy_array_free(&x->slots[i].value);
+	free(x->slots);
+	free(x->head);
+	free(x->tail);
+	free(x->records);
+	free(x->depth);
+	free(x->let_var);
+	free(x->record_of);
+	free(x->inputs);
+	free(x);
+}
+
+void run_each_observe_reference(void *context, const Expr *call, uint32_t field, int32_t device,
+				NpyArray *value)
+{
+	RunEach *x = context;
+	EachSlot *slot;
+	uint32_t index;
+	(void)device;
+	if (call->id >= x->nref) {
+		npy_array_free(value);
+		return;
+	}
+	grow_array((void **)&x->slots, &x->cap_slots, x->nslots + 1, sizeof(EachSlot));
+	index = (uint32_t)x->nslots++;
+	slot = &x->slots[index];
+	slot->id = call->id;
+	slot->field = field;
+	slot->next = EACH_NONE;
+	slot->used = false;
+	slot->value = *value;
+	if (x->tail[call->id] == EACH_NONE)
+		x->head[call->id] = index;
+	else
+		x->slots[x->tail[call->id]].next = index;
+	x->tail[call->id] = index;
+}
+
+/* The reference value for the next occurrence of (id, field), or NULL. */
+static EachSlot *take_reference(RunEach *x, uint32_t id, uint32_t field)
+{
+	if (id >= x->nref)
+		return NULL;
+	for (uint32_t k = x->head[id]; k != EACH_NONE; k = x->slots[k].next) {
+		EachSlot *slot = &x->slots[k];
+		if (!slot->used && slot->field == field) {
+			slot->used = true;
+			return slot;
+		}
+	}
+	return NULL;
+}
+
+/* The ops on the longest path from the inputs to what e reads. */
+static uint32_t operand_depth(const RunEach *x, const Expr *e, int budget)
+{
+	uint32_t d = 0;
+	e = ir_computed_value(e);
+	if (!e || budget <= 0)
+		return 0;
+	switch (e->kind) {
+	case EXPR_CALL:
+		return e->id < x->nplanned ? x->depth[e->id] : 0;
+	case EXPR_TUPLE:
+		for (uint32_t i = 0; i < e->u.tuple.nfields; i++) {
+			uint32_t f = operand_depth(x, e->u.tuple.fields[i], budget - 1);
+			if (f > d)
+				d = f;
+		}
+		return d;
+	case EXPR_PROJ:
+		return operand_depth(x, e->u.proj.tuple, budget - 1);
+	case EXPR_VAR:
+	case EXPR_GLOBAL:
+	case EXPR_OP_VALUE:
+	case EXPR_CONSTANT:
+	case EXPR_FN:
+	case EXPR_LET:
+	case EXPR_IF:
+	case EXPR_CONSTRUCT:
+	case EXPR_MATCH:
+		break;
+	}
+	return 0;
+}
+
+/* The dtype's own tolerance: integers and bool exact, the half-precision
+ * floats at least their rounding. */
+static double dtype_tolerance(DType dt, double tolerance)
+{
+	switch (dt) {
+	case DT_FLOAT32:
+	case DT_FLOAT64:
+		return tolerance;
+	case DT_FLOAT16:
+		return tolerance > 1e-3 ? tolerance : 1e-3;
+	case DT_BFLOAT16:
+		return tolerance > 1e-2 ? tolerance : 1e-2;
+	case DT_INT8:
+	case DT_INT16:
+	case DT_INT32:
+	case DT_INT64:
+	case DT_UINT8:
+	case DT_UINT16:
+	case DT_UINT32:
+	case DT_UINT64:
+	case DT_BOOL:
+	case DT_COUNT:
+		break;
+	}
+	return 0;
+}
+
+static bool same_layout(const NpyArray *a, const NpyArray *b)
+{
+	if (a->dtype != b->dtype || a->ndim != b->ndim)
+		return false;
+	for (uint32_t i = 0; i < a->ndim; i++)
+		if (a->shape[i] != b->shape[i])
+			return false;
+	return true;
+}
+
+/* Widens [*lo, *hi] by v unless it is NaN or infinite. */
+static void widen(double v, double *lo, double *hi)
+{
+	if (!isfinite(v))
+		return;
+	if (v < *lo)
+		*lo = v;
+	if (v > *hi)
+		*hi = v;
+}
+
+/* Fills r's errors of got against want and both ranges: an element is bad
+ * past tolerance, or when a NaN or infinity on one side is not the same on
+ * the other (whether the same one passes is the caller's, from the
+ * reference's counts). */
+static void compare_values(RunEachRecord *r, const NpyArray *got, const NpyArray *want)
+{
+	int64_t n = npy_array_count(got);
+	r->min = r->ref_min = INFINITY;
+	r->max = r->ref_max = -INFINITY;
+	for (int64_t i = 0; i < n; i++) {
+		double a = exec_element(got, i), b = exec_element(want, i), d, rel;
+		widen(a, &r->min, &r->max);
+		widen(b, &r->ref_min, &r->ref_max);
+		if (!isfinite(a) || !isfinite(b)) {
+			r->ref_nans += isnan(b) != 0;
+			r->ref_infs += isinf(b) != 0;
+			if (!((isnan(a) && isnan(b)) || a == b)) {
+				r->max_abs = r->max_rel = INFINITY;
+				r->bad++;
+			}
+			continue;
+		}
+		if (a == b)
+			continue;
+		d = fabs(a - b);
+		rel = b != 0 ? d / fabs(b) : INFINITY;
+		if (d > r->max_abs)
+			r->max_abs = d;
+		if (rel > r->max_rel)
+			r->max_rel = rel;
+		if (!(d <= r->tol * (fabs(b) > 1 ? fabs(b) : 1)))
+			r->bad++;
+	}
+}
+
+bool run_each_nonfinite(const RunEachRecord *r)
+{
+	return r->ref_nans || r->ref_infs;
+}
+
+bool run_each_fails(const RunEach *x, const RunEachRecord *r)
+{
+	return r->bad > 0 || (run_each_nonfinite(r) && !x->allow_nonfinite);
+}
+
+void run_each_observe_planned(void *context, const Expr *call, uint32_t field, int32_t device,
+			      NpyArray *value)
+{
+	RunEach *x = context;
+	EachSlot *ref = take_reference(x, call->id, field);
+	RunEachRecord *r;
+	uint32_t depth = 0;
+	if (!ref) {
+		x->unmatched++;
+		npy_array_free(value);
+		return;
+	}
+	for (uint32_t a = 0; a < call->u.call.nargs; a++) {
+		uint32_t d = operand_depth(x, call->u.call.args[a], EACH_DEPTH_STEPS);
+		if (d > depth)
+			depth = d;
+	}
+	depth++;
+	if (call->id < x->nplanned) {
+		x->depth[call->id] = depth;
+		x->record_of[call->id] = (uint32_t)x->nrecords;
+	}
+	grow_array((void **)&x->records, &x->cap_records, x->nrecords + 1, sizeof(RunEachRecord));
+	r = &x->records[x->nrecords++];
+	memset(r, 0, sizeof *r);
+	r->e = call;
+	r->field = field;
+	r->device = device;
+	r->dtype = value->dtype;
+	r->count = npy_array_count(value);
+	r->depth = depth;
+	r->tol = dtype_tolerance(value->dtype, x->tolerance) * depth;
+	if (!same_layout(value, &ref->value)) {
+		r->layout_differs = true;
+		r->bad = r->count;
+		r->max_abs = r->max_rel = INFINITY;
+	} else {
+		compare_values(r, value, &ref->value);
+	}
+	npy_array_free(value);
+	npy_array_free(&ref->value);
+}
+
+/* ---- what the runs found ---------------------------------------------- */
+
+void run_each_summarise(const RunEach *x, RunEachSummary *out)
+{
+	memset(out, 0, sizeof *out);
+	out->compared = x->nrecords;
+	out->unmatched = x->unmatched;
+	out->allow_nonfinite = x->allow_nonfinite;
+	for (size_t i = 0; i < x->nrecords; i++) {
+		const RunEachRecord *r = &x->records[i];
+		if (run_each_nonfinite(r)) {
+			if (!out->first_nonfinite)
+				out->first_nonfinite = r;
+			out->with_nonfinite++;
+		}
+		if (r->bad == 0)
+			continue;
+		if (!out->first)
+			out->first = r;
+		out->counts.differ++;
+	}
+	if (!x->allow_nonfinite)
+		out->counts.nonfinite = out->with_nonfinite;
+}
+
+const RunEachRecord *run_each_records(const RunEach *x, size_t *n)
+{
+	*n = x->nrecords;
+	return x->records;
+}
+
+/* A record in the table of the worst, with whether it fails. */
+typedef struct EachRow {
+	const RunEachRecord *r;
+	bool fails;
+} EachRow;
+
+static int compare_worst(const void *pa, const void *pb)
+{
+	const EachRow *a = pa, *b = pb;
+	/* failing first, then by relative error, then in execution order */
+	if (a->fails != b->fails)
+		return a->fails ? -1 : 1;
+	if (a->r->max_rel != b->r->max_rel)
+		return a->r->max_rel > b->r->max_rel ? -1 : 1;
+	return a->r < b->r ? -1 : a->r > b->r;
+}
+
+const RunEachRecord **run_each_worst(const RunEach *x, size_t top, size_t *n)
+{
+	EachRow *rows = xmalloc((x->nrecords + 1) * sizeof *rows);
+	const RunEachRecord **worst;
+	size_t nrows = 0;
+	for (size_t i = 0; i < x->nrecords; i++) {
+		const RunEachRecord *r = &x->records[i];
+		if (r->max_abs > 0 || run_each_fails(x, r))
+			rows[nrows++] = (EachRow){r, run_each_fails(x, r)};
+	}
+	if (nrows)
+		qsort(rows, nrows, sizeof *rows, compare_worst);
+	*n = nrows < top ? nrows : top;
+	worst = xmalloc((*n + 1) * sizeof *worst);
+	for (size_t i = 0; i < *n; i++)
+		worst[i] = rows[i].r;
+	free(rows);
+	return worst;
+}
+
+/* `%x` (the let variable bound to e) or e's own name. */
+static void expr_name(const RunEach *x, const Expr *e, StrBuf *out)
+{
+	if (!e->name && e->id < x->nplanned && x->let_var[e->id])
+		strbuf_printf(out, "%%%s", x->let_var[e->id]->name);
+	else
+		ir_value_name(out, e);
+}
+
+void run_each_name(const RunEach *x, const RunEachRecord *r, StrBuf *out)
+{
+	expr_name(x, r->e, out);
+	if (r->e->type && r->e->type->kind == TYPE_TUPLE)
+		strbuf_printf(out, ".%u", r->field);
+}
+
+/* The device a device_copy on the way from e to its value moves it to,
+ * or -1 when it is read where it is. */
+static int32_t copied_to(const Expr *e)
+{
+	for (int steps = 0; e && steps < EACH_DEPTH_STEPS; steps++) {
+		if (ir_is_op(e, OP_DEVICE_COPY)) {
+			int32_t src, dst;
+			ir_device_copy_props(e, &src, &dst);
+			return dst;
+		}
+		if (e->kind == EXPR_VAR && e->u.var.role == VAR_LET && e->u.var.value)
+			e = e->u.var.value;
+		else if (e->kind == EXPR_LET)
+			e = e->u.let.body;
+		else if (ir_is_op(e, OP_ON_DEVICE) && e->u.call.nargs == 1)
+			e = e->u.call.args[0];
+		else
+			break;
+	}
+	return -1;
+}
+
+/* The range of the value base (field of a tuple result when base != v)
+ * from its record, when it was compared. */
+static void operand_from_record(const RunEach *x, const Expr *base, const Expr *v, uint32_t field,
+				bool in_reference, RunEachOperand *out)
+{
+	/* a tuple result's fields are recorded in order, the last one last */
+	uint32_t last = x->record_of[base->id];
+	uint32_t nfields =
+		base->type && base->type->kind == TYPE_TUPLE ? base->type->u.tuple.nfields : 1;
+	const RunEachRecord *o;
+	if (!(base == v || (field < nfields && last + 1 >= nfields)))
+		return;
+	o = &x->records[base == v ? last : last + 1 - nfields + field];
+	out->min = in_reference ? o->ref_min : o->min;
+	out->max = in_reference ? o->ref_max : o->max;
+	if (in_reference) {
+		out->nans = o->ref_nans;
+		out->infs = o->ref_infs;
+	}
+	out->known = true;
+}
+
+void run_each_operand(const RunEach *x, const RunEachRecord *r, uint32_t arg, bool in_reference,
+		      RunEachOperand *out, StrBuf *name)
+{
+	const Expr *call = r->e, *v = ir_computed_value(call->u.call.args[arg]), *base = v;
+	uint32_t field = 0;
+	memset(out, 0, sizeof *out);
+	out->value = v;
+	out->copied_to = copied_to(call->u.call.args[arg]);
+	/* a field of an op's tuple result (split) reads that field's record */
+	if (v->kind == EXPR_PROJ) {
+		base = ir_computed_value(v->u.proj.tuple);
+		field = v->u.proj.index;
+	}
+	expr_name(x, base, name);
+	if (base != v)
+		strbuf_printf(name, ".%u", field);
+	if (base->kind == EXPR_CALL && base->id < x->nplanned &&
+	    x->record_of[base->id] != EACH_NONE) {
+		operand_from_record(x, base, v, field, in_reference, out);
+	} else if (v->kind == EXPR_VAR) {
+		for (size_t k = 0; k < x->ninputs; k++)
+			if (x->inputs[k].id == v->id) {
+				out->min = x->inputs[k].min;
+				out->max = x->inputs[k].max;
+				out->nans = x->inputs[k].nans;
+				out->infs = x->inputs[k].infs;
+				out->known = true;
+			}
+	}
+}

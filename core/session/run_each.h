@@ -1,0 +1,109 @@
+/*
+ * run_each.h - `compare --each` (run_each.c): the intermediate values of
+ * the planned run against the all-cpu reference run's, in execution
+ * order, each under its own tolerance.
+ *
+ * Usage: run_each_new, then a reference run with
+ * run_each_observe_reference as its ExecOptions.observe, then the planned
+ * run with run_each_observe_planned; then run_each_summarise (the counts,
+ * the first value past tolerance and the first whose reference is not
+ * finite), run_each_records (every value), run_each_worst (the worst by
+ * relative error) and run_each_operand (what a value read) give what
+ * `compare --each` prints.
+ *
+ * Ownership: the tracker is the caller's (run_each_free); it borrows the
+ * modules and the inputs for its life, and takes the arrays the observers
+ * are given. Records and the arrays of pointers to them returned point
+ * into the tracker (run_each_worst's array is the caller's to free).
+ */
+#ifndef DEVPLAN_RUN_EACH_H
+#define DEVPLAN_RUN_EACH_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "exec.h"
+#include "run_compare.h"
+
+typedef struct RunEach RunEach;
+
+/* What the comparison of one planned value with its reference found. */
+typedef struct RunEachRecord {
+	const Expr *e; /* the call, in the planned module */
+	uint32_t field;
+	int32_t device; /* where the planned run computed it */
+	DType dtype;
+	int64_t count, bad; /* bad: elements past tolerance, a NaN or an
+			       infinity on one side only among them */
+	double max_abs, max_rel, tol;
+	uint32_t depth;          /* ops on the longest path from the inputs */
+	double min, max;         /* the planned value's range (finite elements) */
+	double ref_min, ref_max; /* the reference value's */
+	int64_t ref_nans, ref_infs;
+	bool layout_differs; /* shape or dtype differ from the reference */
+} RunEachRecord;
+
+/* A tracker for runs of reference and planned (versions of one module)
+ * with inputs (those of @main, in exec_params order), under the
+ * `tolerance` setting; allow_nonfinite (compare --allow-nan) lets a NaN or
+ * an infinity of the reference pass where the planned run has the same. */
+RunEach *run_each_new(const IrModule *reference, const IrModule *planned, const NpyArray *inputs,
+		      size_t ninputs, double tolerance, bool allow_nonfinite);
+void run_each_free(RunEach *x);
+/* ExecObserver: keeps the reference run's values. */
+void run_each_observe_reference(void *context, const Expr *call, uint32_t field, int32_t device,
+				NpyArray *value);
+/* ExecObserver: compares the planned run's values as they come. */
+void run_each_observe_planned(void *context, const Expr *call, uint32_t field, int32_t device,
+			      NpyArray *value);
+
+/* What the two runs' values came to. */
+typedef struct RunEachSummary {
+	size_t compared;                      /* values compared (records) */
+	RunEachCounts counts;                 /* failing: past tolerance; not finite in the
+				   reference when not allowed */
+	size_t with_nonfinite;                /* values whose reference is not finite,
+				   allowed or not */
+	size_t unmatched;                     /* planned values without a reference */
+	bool allow_nonfinite;                 /* as given */
+	const RunEachRecord *first;           /* the first past tolerance, or NULL */
+	const RunEachRecord *first_nonfinite; /* the first whose reference holds a
+						 NaN or an infinity (with the
+						 values before it finite: the op
+						 that made it), or NULL */
+} RunEachSummary;
+void run_each_summarise(const RunEach *x, RunEachSummary *out);
+/* Every record, in execution order. */
+const RunEachRecord *run_each_records(const RunEach *x, size_t *n);
+/* Whether r fails: past tolerance, or not finite in the reference when
+ * that is not allowed. */
+bool run_each_fails(const RunEach *x, const RunEachRecord *r);
+/* Whether r's reference holds a NaN or an infinity. */
+bool run_each_nonfinite(const RunEachRecord *r);
+/* The worst top records (*n of them, fewer when fewer differ from their
+ * reference at all; a value equal to its reference says nothing): failing
+ * first, then by relative error, then in execution order. The caller frees
+ * the array. */
+const RunEachRecord **run_each_worst(const RunEach *x, size_t top, size_t *n);
+/* r's name: `%x` or `nn.conv2d@7:8`, with `.K` for field K of a tuple
+ * result. */
+void run_each_name(const RunEach *x, const RunEachRecord *r, StrBuf *out);
+
+/* What a value's operand held. */
+typedef struct RunEachOperand {
+	const Expr *value;  /* the operand, its let variables looked through */
+	bool known;         /* its range is known: a value compared, or an input */
+	double min, max;    /* its finite elements' range (min > max: none) */
+	int64_t nans, infs; /* an input's; a value's in the reference run
+			       only (0 when not asked for) */
+	int32_t copied_to;  /* the device a device_copy on the way moves it to,
+			       or -1 */
+} RunEachOperand;
+/* Operand `arg` of r's call, named into name (`%x`, `%t.1` for a field of
+ * an op's tuple result); its range in the planned run, or in_reference in
+ * the reference run (which ran on the cpu alone). */
+void run_each_operand(const RunEach *x, const RunEachRecord *r, uint32_t arg, bool in_reference,
+		      RunEachOperand *out, StrBuf *name);
+
+#endif

@@ -1,0 +1,551 @@
+/*
+ * test_run.c - running in the session (core/session/run.h and the run_*.h
+ * beside it), driven directly, with no command context: what `run`,
+ * `compare` and `profile` stand on.
+ *
+ * Each test plans a small module in a Session of its own (cuda devices on
+ * the host emulator, `set gpu emulate`) and checks one rule: the
+ * statistics of realistic inputs (data N(0, 1), a dense weight N(0,
+ * 1/fan_in), a variance 1 + |N(0, 0.1^2)|) and of uniform ones (in [-1,
+ * 1), the variance non-negative); a shape given for a `?` dimension and
+ * the module made static for it; a run on the cpu and on the emulated
+ * cuda, against the reference with every op on the cpu; the values kept
+ * within a budget; the comparison of two runs (a pass, a result past a
+ * forced tolerance, a NaN in the reference, which fails unless allowed);
+ * `compare --each` naming the op that made a planted NaN; a profile's
+ * rows per op.
+ */
+#include <setjmp.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "run.h"
+#include "run_compare.h"
+#include "run_each.h"
+#include "run_inputs.h"
+#include "run_profile.h"
+#include "run_values.h"
+#include "session.h"
+
+/* ---- fixtures --------------------------------------------------------------- */
+
+/* Loads text into a fresh session (cuda emulated) and plans it; fails the
+ * test when it does not plan. */
+static void plan_text(Session *s, const char *text)
+{
+	SourceFile *src = source_from_string("t.relay", text, strlen(text));
+	session_init(s);
+	s->settings.gpu = GPU_EMULATE;
+	if (!session_load_source(s, src, "t.relay") || !session_step(s, pipeline_count)) {
+		diag_print_all(stderr, &s->diags);
+		fail();
+	}
+	source_release(src);
+}
+
+/* Every input of the current module, random; fails the test otherwise. */
+static void build_inputs(Session *s, RunInputs *in)
+{
+	DiagList diags;
+	diag_init(&diags);
+	if (!run_inputs_build(s, session_current(s), NULL, in, &diags)) {
+		diag_print_all(stderr, &diags);
+		fail();
+	}
+	diag_free(&diags);
+}
+
+/* Runs m with o; fails the test when it does not run. */
+static void run_or_fail(Session *s, const IrModule *m, const ExecOptions *o, const RunInputs *in,
+			ExecResult *result)
+{
+	DiagList diags;
+	diag_init(&diags);
+	if (!run_module(s, m, o, in->arrays, in->count, result, &diags)) {
+		diag_print_all(stderr, &diags);
+		fail();
+	}
+	diag_free(&diags);
+}
+
+/* The input of the given name. */
+static const NpyArray *input_named(const RunInputs *in, const char *name)
+{
+	for (size_t k = 0; k < in->count; k++)
+		if (strcmp(in->params[k].name, name) == 0)
+			return &in->arrays[k];
+	fail_msg("no input %%%s", name);
+	return NULL;
+}
+
+typedef struct Stats {
+	double mean, sd, min, max;
+} Stats;
+
+static Stats stats_of(const NpyArray *a)
+{
+	int64_t n = npy_array_count(a);
+	Stats st = {0, 0, INFINITY, -INFINITY};
+	double sq = 0;
+	for (int64_t i = 0; i < n; i++) {
+		double v = exec_element(a, i);
+		st.mean += v;
+		sq += v * v;
+		st.min = v < st.min ? v : st.min;
+		st.max = v > st.max ? v : st.max;
+	}
+	st.mean /= (double)n;
+	st.sd = sqrt(sq / (double)n - st.mean * st.mean);
+	return st;
+}
+
+/* A dense layer over data, and a batch norm's variance under a square
+ * root: 8192 data values, 16384 weights (fan-in 256), 64 variances. */
+static const char layer_text[] =
+	"def @main(%x: Tensor[(32, 256), float32], %w: Tensor[(64, 256), float32],\n"
+	"          %bn_var: Tensor[(64), float32]) {\n"
+	"  %0 = nn.dense(%x, %w, units=64);\n"
+	"  %1 = sqrt(add(%bn_var, 1e-05f));\n"
+	"  divide(%0, %1)\n"
+	"}\n";
+
+/* The add on cuda:0, the multiply and relu on the cpu: %a is copied to
+ * cuda:0 and the sum back, 96 bytes each way. */
+static const char split_text[] =
+	"def @main(%a: Tensor[(4, 6), float32], %b: Tensor[(4, 6), float32]) {\n"
+	"  %0 = add(%a, %b);\n"
+	"  %1 = on_device(%0, virtual_device=\"cuda:0\");\n"
+	"  %2 = multiply(%1, %a);\n"
+	"  %3 = on_device(%2, virtual_device=\"cpu:0\");\n"
+	"  nn.relu(%3)\n"
+	"}\n";
+
+/* ---- inputs ------------------------------------------------------------------ */
+
+/* Realistic inputs (the default): the data N(0, 1), the dense weight
+ * N(0, 1/256), the variance 1 + |N(0, 0.01)|, in [1, 1.5) for 64 draws. */
+static void test_inputs_realistic(void **state)
+{
+	Session s;
+	RunInputs in;
+	Stats x, w, v;
+	(void)state;
+	plan_text(&s, layer_text);
+	assert_int_equal(s.settings.inputs, INPUTS_REALISTIC);
+	build_inputs(&s, &in);
+	assert_int_equal(in.count, 3);
+	x = stats_of(input_named(&in, "x"));
+	w = stats_of(input_named(&in, "w"));
+	v = stats_of(input_named(&in, "bn_var"));
+	assert_true(fabs(x.mean) < 0.05 && x.sd > 0.95 && x.sd < 1.05);
+	assert_true(fabs(w.mean) < 0.01 && w.sd > 0.055 && w.sd < 0.07);
+	assert_true(v.min >= 1.0 && v.max < 1.5);
+	run_inputs_free(&in);
+	session_free(&s);
+}
+
+/* `set inputs random`: uniform in [-1, 1) (sd 1/sqrt(3)), the variance
+ * (named so) made non-negative; the same seed gives the same tensor. */
+static void test_inputs_uniform(void **state)
+{
+	Session s;
+	RunInputs in, again;
+	Stats x, w, v;
+	(void)state;
+	plan_text(&s, layer_text);
+	s.settings.inputs = INPUTS_RANDOM;
+	build_inputs(&s, &in);
+	x = stats_of(input_named(&in, "x"));
+	w = stats_of(input_named(&in, "w"));
+	v = stats_of(input_named(&in, "bn_var"));
+	assert_true(x.min >= -1 && x.max < 1 && x.sd > 0.55 && x.sd < 0.61);
+	assert_true(w.min < -0.9 && w.max > 0.9);
+	assert_true(v.min >= 0 && v.max < 1 && v.mean < 0.7);
+	assert_true(run_input_is_variance("bn0_moving_var") &&
+		    run_input_is_variance("x_variance") && !run_input_is_variance("w"));
+	build_inputs(&s, &again);
+	for (size_t k = 0; k < in.count; k++)
+		assert_memory_equal(in.arrays[k].data, again.arrays[k].data, in.arrays[k].nbytes);
+	run_inputs_free(&again);
+	run_inputs_free(&in);
+	session_free(&s);
+}
+
+/* A `?` dimension needs a shape, which must agree with the static ones;
+ * the module is made static for it, and runs. */
+static void test_inputs_shape_and_specialize(void **state)
+{
+	static const char text[] = "def @main(%x: Tensor[(?, 4), float32]) {\n"
+				   "  nn.relu(%x)\n"
+				   "}\n";
+	Session s;
+	RunInputs in;
+	RunInputSpec spec;
+	DiagList diags;
+	IrModule *m;
+	ExecResult result;
+	ExecOptions o;
+	(void)state;
+	plan_text(&s, text);
+	diag_init(&diags);
+	assert_true(run_inputs_start(&s, session_current(&s), &in, &diags));
+	run_input_spec_random(&spec, 0);
+	assert_false(run_inputs_make(&s, &in, 0, &spec, &diags));
+	assert_non_null(strstr(diags.items[0].message, "unknown dimensions"));
+	diag_clear(&diags);
+	spec.has_shape = true;
+	spec.ndim = 2;
+	spec.shape[0] = 3;
+	spec.shape[1] = 5;
+	assert_false(run_inputs_make(&s, &in, 0, &spec, &diags));
+	assert_non_null(strstr(diags.items[0].message, "fixes it at 4"));
+	diag_clear(&diags);
+	spec.shape[1] = 4;
+	assert_true(run_inputs_make(&s, &in, 0, &spec, &diags));
+	run_inputs_finish(&s, &in);
+	m = run_specialize(session_current(&s), in.arrays, in.count, &diags);
+	assert_non_null(m);
+	assert_false(plan_has_unknown_dims(m));
+	o = run_options(&s, false, false);
+	run_or_fail(&s, m, &o, &in, &result);
+	assert_int_equal(result.noutputs, 1);
+	assert_int_equal(result.outputs[0].ndim, 2);
+	assert_int_equal(result.outputs[0].shape[0], 3);
+	exec_result_free(&result);
+	ir_module_free(m);
+	diag_free(&diags);
+	run_inputs_free(&in);
+	session_free(&s);
+}
+
+/* ---- runs -------------------------------------------------------------------- */
+
+/* The planned run puts the add on the emulated cuda:0 and returns from the
+ * cpu; the reference runs everything on the cpu; the values agree. */
+static void test_run_cpu_and_emulated(void **state)
+{
+	Session s;
+	RunInputs in;
+	ExecResult planned, reference;
+	ExecOptions po, ro;
+	bool emulated = false;
+	(void)state;
+	plan_text(&s, split_text);
+	build_inputs(&s, &in);
+	po = run_options(&s, false, false);
+	ro = run_options(&s, true, false);
+	run_or_fail(&s, session_current(&s), &po, &in, &planned);
+	run_or_fail(&s, session_current(&s), &ro, &in, &reference);
+	assert_int_equal(planned.noutputs, 1);
+	assert_int_equal(planned.output_devices[0], 0); /* cpu:0 */
+	for (size_t i = 0; i < planned.profile.ndevices; i++)
+		emulated |= planned.profile.devices[i].device == 1 &&
+			    strcmp(planned.profile.devices[i].backend, "emulated-cuda") == 0;
+	assert_true(emulated);
+	for (size_t i = 0; i < reference.profile.ndevices; i++)
+		assert_string_equal(reference.profile.devices[i].backend, "cpu");
+	assert_memory_equal(planned.outputs[0].data, reference.outputs[0].data,
+			    planned.outputs[0].nbytes);
+	exec_result_free(&planned);
+	exec_result_free(&reference);
+	run_inputs_free(&in);
+	session_free(&s);
+}
+
+/* With room for nothing but results and inputs, the add and multiply are
+ * dropped and counted; the result and both inputs are kept. */
+static void test_values_within_budget(void **state)
+{
+	Session s;
+	RunInputs in;
+	RunValues *keeper;
+	RunValuesReport report;
+	ExecResult result;
+	ExecOptions o;
+	DiagList diags;
+	(void)state;
+	plan_text(&s, split_text);
+	build_inputs(&s, &in);
+	diag_init(&diags);
+	keeper = run_values_new(&s, session_current(&s), NULL, 1, &diags);
+	assert_non_null(keeper);
+	o = run_options(&s, false, false);
+	o.observe = run_values_observe;
+	o.observe_context = keeper;
+	run_or_fail(&s, session_current(&s), &o, &in, &result);
+	run_values_finish(keeper, in.arrays, in.count, true, &report);
+	assert_int_equal(report.offered, 3);
+	assert_int_equal(report.dropped, 2);
+	assert_int_equal(s.values.count, 3); /* the relu's result, %a, %b */
+	assert_int_equal(s.values.items[0].kind, VALUE_KEPT_RESULT);
+	assert_int_equal(s.values.items[1].kind, VALUE_KEPT_INPUT);
+	assert_null(in.arrays[0].data); /* moved into the session */
+	/* a budget for everything keeps everything */
+	keeper = run_values_new(&s, session_current(&s), NULL, 1 << 20, &diags);
+	exec_result_free(&result);
+	run_inputs_free(&in);
+	build_inputs(&s, &in);
+	o.observe_context = keeper;
+	run_or_fail(&s, session_current(&s), &o, &in, &result);
+	run_values_finish(keeper, in.arrays, in.count, true, &report);
+	assert_int_equal(report.dropped, 0);
+	assert_int_equal(s.values.count, 5);
+	assert_int_equal(diags.count, 0);
+	diag_free(&diags);
+	exec_result_free(&result);
+	run_inputs_free(&in);
+	session_free(&s);
+}
+
+/* ---- compare ----------------------------------------------------------------- */
+
+/* Two runs agree (PASS); a result moved by 1e-3 fails tolerance 1e-5 and
+ * passes 1e-2. */
+static void test_compare_tolerance(void **state)
+{
+	Session s;
+	RunInputs in;
+	ExecResult got, want;
+	ExecOptions po, ro;
+	RunComparison c;
+	RunEachCounts none = {0, 0};
+	float *value;
+	(void)state;
+	plan_text(&s, split_text);
+	build_inputs(&s, &in);
+	po = run_options(&s, false, false);
+	ro = run_options(&s, true, false);
+	run_or_fail(&s, session_current(&s), &po, &in, &got);
+	run_or_fail(&s, session_current(&s), &ro, &in, &want);
+	run_compare_results(session_current(&s), &got, &want, 1e-5, false, none, &c);
+	assert_int_equal(c.verdict, RUN_PASS);
+	assert_int_equal(c.count, 1);
+	assert_true(c.checks[0].max_abs == 0);
+	run_comparison_free(&c);
+	value = (float *)got.outputs[0].data;
+	value[3] = ((float *)want.outputs[0].data)[3] + 1e-3f;
+	run_compare_results(session_current(&s), &got, &want, 1e-5, false, none, &c);
+	assert_int_equal(c.verdict, RUN_FAIL_RESULTS);
+	assert_int_equal(c.failed, 1);
+	assert_true(c.checks[0].differs && fabs(c.checks[0].max_abs - 1e-3) < 1e-5);
+	run_comparison_free(&c);
+	run_compare_results(session_current(&s), &got, &want, 1e-2, false, none, &c);
+	assert_int_equal(c.verdict, RUN_PASS);
+	run_comparison_free(&c);
+	exec_result_free(&got);
+	exec_result_free(&want);
+	run_inputs_free(&in);
+	session_free(&s);
+}
+
+/* A NaN in the reference: against a number it differs; against a NaN it
+ * fails unless --allow-nan, which passes it. */
+static void test_compare_nan(void **state)
+{
+	Session s;
+	RunInputs in;
+	ExecResult got, want;
+	ExecOptions o;
+	RunComparison c;
+	RunEachCounts none = {0, 0};
+	(void)state;
+	plan_text(&s, split_text);
+	build_inputs(&s, &in);
+	o = run_options(&s, false, false);
+	run_or_fail(&s, session_current(&s), &o, &in, &got);
+	run_or_fail(&s, session_current(&s), &o, &in, &want);
+	((float *)want.outputs[0].data)[0] = NAN;
+	run_compare_results(session_current(&s), &got, &want, 1e-5, true, none, &c);
+	assert_int_equal(c.verdict, RUN_FAIL_RESULTS);
+	assert_int_equal(c.nans, 1);
+	run_comparison_free(&c);
+	((float *)got.outputs[0].data)[0] = NAN;
+	run_compare_results(session_current(&s), &got, &want, 1e-5, false, none, &c);
+	assert_int_equal(c.verdict, RUN_FAIL_NONFINITE);
+	assert_int_equal(c.nonfinite, 1);
+	assert_false(c.checks[0].differs);
+	run_comparison_free(&c);
+	run_compare_results(session_current(&s), &got, &want, 1e-5, true, none, &c);
+	assert_int_equal(c.verdict, RUN_PASS);
+	run_comparison_free(&c);
+	exec_result_free(&got);
+	exec_result_free(&want);
+	run_inputs_free(&in);
+	session_free(&s);
+}
+
+/* 0 / 0 is NaN: compare --each names the divide as the first value whose
+ * reference is not finite (the add after it is the second), and allowed
+ * they count for nothing. */
+static void test_compare_each_first_nonfinite(void **state)
+{
+	static const char text[] =
+		"def @main(%a: Tensor[(2, 3), float32], %b: Tensor[(2, 3), float32]) {\n"
+		"  %0 = multiply(%a, 0f);\n"
+		"  %1 = divide(%0, %0);\n"
+		"  %2 = on_device(%1, virtual_device=\"cuda:0\");\n"
+		"  add(%2, %b)\n"
+		"}\n";
+	Session s;
+	RunInputs in;
+	ExecResult got, want;
+	ExecOptions po, ro;
+	RunEachSummary sum;
+	RunEach *each;
+	RunEachOperand operand;
+	StrBuf name;
+	(void)state;
+	plan_text(&s, text);
+	build_inputs(&s, &in);
+	for (int allow = 0; allow < 2; allow++) {
+		each = run_each_new(session_current(&s), session_current(&s), in.arrays, in.count,
+				    1e-5, allow);
+		ro = run_options(&s, true, false);
+		po = run_options(&s, false, false);
+		ro.observe = run_each_observe_reference;
+		ro.observe_context = po.observe_context = each;
+		po.observe = run_each_observe_planned;
+		run_or_fail(&s, session_current(&s), &ro, &in, &want);
+		run_or_fail(&s, session_current(&s), &po, &in, &got);
+		run_each_summarise(each, &sum);
+		assert_int_equal(sum.compared, 3);
+		assert_int_equal(sum.counts.differ, 0);
+		assert_int_equal(sum.with_nonfinite, 2);
+		assert_int_equal(sum.counts.nonfinite, allow ? 0 : 2);
+		assert_non_null(sum.first_nonfinite);
+		assert_true(ir_is_op(sum.first_nonfinite->e, OP_DIVIDE));
+		assert_int_equal(sum.first_nonfinite->ref_nans, 6);
+		strbuf_init(&name);
+		run_each_name(each, sum.first_nonfinite, &name);
+		assert_string_equal(name.data, "%1");
+		strbuf_reset(&name);
+		/* its operand, the multiply, was finite: the divide made the NaN */
+		run_each_operand(each, sum.first_nonfinite, 0, true, &operand, &name);
+		assert_string_equal(name.data, "%0");
+		assert_true(operand.known && operand.nans == 0 && operand.min <= operand.max);
+		strbuf_free(&name);
+		run_each_free(each);
+		exec_result_free(&got);
+		exec_result_free(&want);
+	}
+	run_inputs_free(&in);
+	session_free(&s);
+}
+
+/* A fault planted in the add on cuda:0 (DEVPLAN_FAULT, test builds
+ * only): compare --each names the add as the first value past tolerance,
+ * the multiply after it second, and the result differs. */
+static void test_compare_each_first_past_tolerance(void **state)
+{
+#ifdef DEVPLAN_FAULT_INJECTION
+	Session s;
+	RunInputs in;
+	ExecResult got, want;
+	ExecOptions po, ro;
+	RunEachSummary sum;
+	RunComparison c;
+	RunEach *each;
+	DiagList diags;
+	(void)state;
+	plan_text(&s, split_text);
+	build_inputs(&s, &in);
+	diag_init(&diags);
+	ro = run_options(&s, true, false);
+	po = run_options(&s, false, false);
+	setenv("DEVPLAN_FAULT", "kernel:add@cuda:0", 1);
+	assert_true(run_fault(&s, &po, &diags));
+	unsetenv("DEVPLAN_FAULT");
+	each = run_each_new(session_current(&s), session_current(&s), in.arrays, in.count, 1e-5,
+			    false);
+	ro.observe = run_each_observe_reference;
+	ro.observe_context = po.observe_context = each;
+	po.observe = run_each_observe_planned;
+	run_or_fail(&s, session_current(&s), &ro, &in, &want);
+	run_or_fail(&s, session_current(&s), &po, &in, &got);
+	run_each_summarise(each, &sum);
+	assert_non_null(sum.first);
+	assert_true(ir_is_op(sum.first->e, OP_ADD));
+	assert_int_equal(sum.first->device, 1);
+	assert_int_equal(sum.first->bad, 1);
+	assert_null(sum.first_nonfinite);
+	run_compare_results(session_current(&s), &got, &want, 1e-5, false, sum.counts, &c);
+	assert_true(c.verdict == RUN_FAIL_RESULTS || c.verdict == RUN_FAIL_VALUES);
+	run_comparison_free(&c);
+	run_each_free(each);
+	exec_result_free(&got);
+	exec_result_free(&want);
+	diag_free(&diags);
+	run_inputs_free(&in);
+	session_free(&s);
+#else
+	skip();
+#endif
+}
+
+/* ---- profile ----------------------------------------------------------------- */
+
+/* A timed run: one row per op and device, longest first, and the plan's
+ * copies matched with the run's. */
+static void test_profile_rows(void **state)
+{
+	Session s;
+	RunInputs in;
+	ExecResult result;
+	ExecOptions o;
+	RunProfileSummary sum;
+	bool add = false, multiply = false, relu = false, emulated = false;
+	(void)state;
+	plan_text(&s, split_text);
+	build_inputs(&s, &in);
+	o = run_options(&s, false, true);
+	run_or_fail(&s, session_current(&s), &o, &in, &result);
+	run_profile_summarise(session_current(&s), &result.profile, &sum);
+	assert_int_equal(sum.nops, 3);
+	for (size_t i = 0; i < sum.nops; i++) {
+		assert_int_equal(sum.ops[i].calls, 1);
+		if (i)
+			assert_true(sum.ops[i - 1].seconds >= sum.ops[i].seconds);
+		add |= sum.ops[i].op == OP_ADD && sum.ops[i].device == 1;
+		multiply |= sum.ops[i].op == OP_MULTIPLY && sum.ops[i].device == 0;
+		relu |= sum.ops[i].op == OP_RELU && sum.ops[i].device == 0;
+	}
+	assert_true(add && multiply && relu);
+	assert_int_equal(sum.ncopies, 2);
+	for (size_t i = 0; i < sum.ncopies; i++) {
+		assert_non_null(sum.copies[i].stat);
+		assert_int_equal(sum.copies[i].stat->bytes, sum.copies[i].fact->bytes);
+	}
+	assert_int_equal(sum.predicted_bytes, 192);
+	assert_int_equal(sum.copy_bytes, 192);
+	assert_int_equal(sum.copy_count, 2);
+	for (size_t i = 0; i < result.profile.ndevices; i++)
+		emulated |= run_profile_emulated(&result.profile.devices[i]);
+	assert_true(emulated);
+	run_profile_free(&sum);
+	exec_result_free(&result);
+	run_inputs_free(&in);
+	session_free(&s);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_inputs_realistic),
+		cmocka_unit_test(test_inputs_uniform),
+		cmocka_unit_test(test_inputs_shape_and_specialize),
+		cmocka_unit_test(test_run_cpu_and_emulated),
+		cmocka_unit_test(test_values_within_budget),
+		cmocka_unit_test(test_compare_tolerance),
+		cmocka_unit_test(test_compare_nan),
+		cmocka_unit_test(test_compare_each_first_nonfinite),
+		cmocka_unit_test(test_compare_each_first_past_tolerance),
+		cmocka_unit_test(test_profile_rows),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
