@@ -285,8 +285,8 @@ static const OpBench cpu_op_benches[] = {
 	 "strided_slice(%x, begin=[0, 0, 0, 1], end=[1, 3, 640, 640], strides=[1, 1, 2, 2])",
 	 REF_MEMORY, 0, 0, 0, 0.50, 0, 2.0 * 3 * 320 * 640 * 4},
 	{"take, embedding rows", "30522x768[128]",
-	 "%w: Tensor[(30522, 768), float32], %i: Tensor[(1, 128), int64]",
-	 "take(%w, %i, axis=0)", REF_MEMORY, 0, 0, 0, 0.50, 0, 2.0 * 128 * 768 * 4 + 128 * 8},
+	 "%w: Tensor[(30522, 768), float32], %i: Tensor[(1, 128), int64]", "take(%w, %i, axis=0)",
+	 REF_MEMORY, 0, 0, 0, 0.50, 0, 2.0 * 128 * 768 * 4 + 128 * 8},
 	{"nn.softmax", "4096^2", "%x: Tensor[(4096, 4096), float32]", "nn.softmax(%x)", REF_MEMORY,
 	 0, 0, 0, 0.50, 0, 0},
 	{"nn.softmax, attention", "1x12x128x128", "%x: Tensor[(1, 12, 128, 128), float32]",
@@ -478,7 +478,8 @@ static void bench_cpu_op(ExecDevice *cpu, const OpBench *b)
 		bool tuple = t->kind == TYPE_TUPLE;
 		for (uint32_t f = 0; f < (tuple ? t->u.tuple.nfields : 1); f++) {
 			if (nin == 8) {
-				fprintf(stderr, "bench_exec: '%s' has too many operands\n", b->body);
+				fprintf(stderr, "bench_exec: '%s' has too many operands\n",
+					b->body);
 				exit(2);
 			}
 			in[nin++] = bench_tensor(cpu, tuple ? t->u.tuple.fields[f] : t, &bytes);
@@ -779,7 +780,8 @@ int main(int argc, char **argv)
 		} else if (strcmp(argv[i], "--gpu") == 0) {
 			gpu = gpu_required = true;
 		} else {
-			fprintf(stderr, "usage: bench_exec [-r REPS] [--only WORD] [--cpu] [--gpu]\n");
+			fprintf(stderr,
+				"usage: bench_exec [-r REPS] [--only WORD] [--cpu] [--gpu]\n");
 			return 2;
 		}
 	}

@@ -1150,9 +1150,8 @@ static void check_transpose(DType dt, uint32_t nd, const int64_t *shape, const i
  * not merge (the general walk). */
 static void test_transpose_tiles(void **state)
 {
-	static const DType dtypes[] = {DT_FLOAT32, DT_INT32,   DT_FLOAT16, DT_UINT16,
-				       DT_FLOAT64, DT_INT64,   DT_UINT8,   DT_BOOL,
-				       DT_INT8,    DT_BFLOAT16};
+	static const DType dtypes[] = {DT_FLOAT32, DT_INT32, DT_FLOAT16, DT_UINT16, DT_FLOAT64,
+				       DT_INT64,   DT_UINT8, DT_BOOL,    DT_INT8,   DT_BFLOAT16};
 	static const struct {
 		uint32_t nd;
 		int64_t shape[9];
@@ -1694,8 +1693,9 @@ static void test_pooling(void **state)
 								count++;
 						}
 					mx[(plane * oh + y) * ow + x] =
-						m == -INFINITY ? (dt == DT_FLOAT32 ? -FLT_MAX : -DBL_MAX)
-							       : m;
+						m == -INFINITY
+							? (dt == DT_FLOAT32 ? -FLT_MAX : -DBL_MAX)
+							: m;
 					avg[(plane * oh + y) * ow + x] =
 						count ? sum / (double)count : 0;
 				}
@@ -3101,7 +3101,8 @@ static void test_views_rows(void **state)
 	(void)state;
 	for (size_t d = 0; d < DP_COUNT(dtypes); d++) {
 		for (size_t c = 0; c < DP_COUNT(slices); c++) {
-			const int64_t *b = slices[c].begin, *e = slices[c].end, *st = slices[c].step;
+			const int64_t *b = slices[c].begin, *e = slices[c].end,
+				      *st = slices[c].step;
 			int64_t os[3], n = 1;
 			char body[256];
 			double *want;
@@ -3109,11 +3110,12 @@ static void test_views_rows(void **state)
 			setup(NULL);
 			RAND("x", dtypes[d], 3, 5, 37);
 			snprintf(body, sizeof body,
-				 "strided_slice(%%x, begin=[%lld, %lld, %lld], end=[%lld, %lld, %lld], "
+				 "strided_slice(%%x, begin=[%lld, %lld, %lld], end=[%lld, %lld, "
+				 "%lld], "
 				 "strides=[%lld, %lld, %lld])",
 				 (long long)b[0], (long long)b[1], (long long)b[2], (long long)e[0],
-				 (long long)e[1], (long long)e[2], (long long)st[0], (long long)st[1],
-				 (long long)st[2]);
+				 (long long)e[1], (long long)e[2], (long long)st[0],
+				 (long long)st[1], (long long)st[2]);
 			run_body(body);
 			for (int a = 0; a < 3; a++) {
 				os[a] = (e[a] - b[a] + st[a] - 1) / st[a];
@@ -3122,9 +3124,11 @@ static void test_views_rows(void **state)
 			expect_shape(0, 3, os);
 			want = xmalloc((size_t)n * sizeof(double));
 			for (int64_t i = 0; i < n; i++) {
-				int64_t z = i / (os[1] * os[2]), y = i / os[2] % os[1], x = i % os[2];
-				want[i] = in_at(0, ((b[0] + z * st[0]) * 5 + b[1] + y * st[1]) * 37 +
-							   b[2] + x * st[2]);
+				int64_t z = i / (os[1] * os[2]), y = i / os[2] % os[1],
+					x = i % os[2];
+				want[i] =
+					in_at(0, ((b[0] + z * st[0]) * 5 + b[1] + y * st[1]) * 37 +
+							 b[2] + x * st[2]);
 			}
 			expect_values(0, want, n, 0);
 			free(want);
@@ -4000,8 +4004,8 @@ static void test_layer_norm_long_rows(void **state)
 				RAND("x", dt, rows, c);
 				RAND("g", dt, c);
 				RAND("b", dt, c);
-				snprintf(body, sizeof body, "nn.layer_norm(%%x, %%g, %%b, epsilon=1e-5f%s)",
-					 forms[f]);
+				snprintf(body, sizeof body,
+					 "nn.layer_norm(%%x, %%g, %%b, epsilon=1e-5f%s)", forms[f]);
 				run_body(body);
 				for (int64_t r = 0; r < rows; r++) {
 					double mean = 0, var = 0;
@@ -4014,7 +4018,8 @@ static void test_layer_norm_long_rows(void **state)
 					var /= (double)c;
 					for (int64_t k = 0; k < c; k++)
 						want[r * c + k] =
-							(in_at(0, r * c + k) - mean) / sqrt(var + 1e-5) *
+							(in_at(0, r * c + k) - mean) /
+								sqrt(var + 1e-5) *
 								(f == 2 ? 1 : in_at(1, k)) +
 							(f == 1 ? 0 : in_at(2, k));
 				}
@@ -4068,10 +4073,10 @@ static void test_unsupported_dtype(void **state)
  * half-way float16 values), bytes compared. */
 static void test_cast_pairs(void **state)
 {
-	static const double edges[] = {NAN,     INFINITY, -INFINITY, 1e20,    -1e20,     65520,
-				       65519.9, 3e9,      -3e9,      255.5,   -128.5,    0.5,
-				       -0.5,    1.5,      2.5,       6e-8,    2.9802322e-8, 1e-40,
-				       -0.0,    0,        127.9,     4294967296.0};
+	static const double edges[] = {
+		NAN,          INFINITY, -INFINITY, 1e20, -1e20, 65520,       65519.9, 3e9,
+		-3e9,         255.5,    -128.5,    0.5,  -0.5,  1.5,         2.5,     6e-8,
+		2.9802322e-8, 1e-40,    -0.0,      0,    127.9, 4294967296.0};
 	static const DType dts[] = {DT_FLOAT32, DT_FLOAT64, DT_FLOAT16, DT_BFLOAT16, DT_INT8,
 				    DT_UINT8,   DT_INT16,   DT_UINT16,  DT_INT32,    DT_UINT32,
 				    DT_INT64,   DT_UINT64,  DT_BOOL};
@@ -4094,13 +4099,15 @@ static void test_cast_pairs(void **state)
 			want = xmalloc((size_t)n * dtype_size(out));
 			for (int64_t i = 0; i < n; i++) {
 				if (ints)
-					dtype_store_int(want, out, i, dtype_load_int(x->data, in, i));
+					dtype_store_int(want, out, i,
+							dtype_load_int(x->data, in, i));
 				else
 					dtype_store_double(want, out, i,
 							   dtype_load_double(x->data, in, i));
 			}
 			if (memcmp(result.outputs[0].data, want, (size_t)n * dtype_size(out))) {
-				print_error("cast %s to %s differs\n", dtype_name(in), dtype_name(out));
+				print_error("cast %s to %s differs\n", dtype_name(in),
+					    dtype_name(out));
 				fail();
 			}
 			free(want);

@@ -708,36 +708,59 @@ static inline uint16_t cast_half_bits(uint32_t x)
  * AVX2 as well (CPU_CLONES). */
 typedef void (*CastLoop)(const void *in, void *out, int64_t begin, int64_t end);
 
-#define CAST_INTEGER(dt) ((dt) != DT_FLOAT32 && (dt) != DT_FLOAT64 && (dt) != DT_FLOAT16 && (dt) != DT_BFLOAT16)
+#define CAST_INTEGER(dt) \
+	((dt) != DT_FLOAT32 && (dt) != DT_FLOAT64 && (dt) != DT_FLOAT16 && (dt) != DT_BFLOAT16)
 
 #define DEFINE_CAST_LOOP(IN, OUT)                                                              \
-	CPU_CLONES static void cast_##IN##_##OUT(const void *in, void *out, int64_t begin,      \
-						 int64_t end)                                   \
-	{                                                                                       \
-		if (IN == DT_FLOAT32 && OUT == DT_FLOAT16) {                                    \
-			const uint32_t *restrict x = in;                                        \
-			uint16_t *restrict y = out;                                             \
-			for (int64_t i = begin; i < end; i++)                                   \
-				y[i] = cast_half_bits(x[i]);                                    \
-		} else if (CAST_INTEGER(IN) && CAST_INTEGER(OUT)) {                             \
-			for (int64_t i = begin; i < end; i++)                                   \
-				dtype_store_int(out, OUT, i, dtype_load_int(in, IN, i));        \
-		} else {                                                                        \
-			for (int64_t i = begin; i < end; i++)                                   \
-				dtype_store_double(out, OUT, i, dtype_load_double(in, IN, i));  \
-		}                                                                               \
+	CPU_CLONES static void cast_##IN##_##OUT(const void *in, void *out, int64_t begin,     \
+						 int64_t end)                                  \
+	{                                                                                      \
+		if (IN == DT_FLOAT32 && OUT == DT_FLOAT16) {                                   \
+			const uint32_t *restrict x = in;                                       \
+			uint16_t *restrict y = out;                                            \
+			for (int64_t i = begin; i < end; i++)                                  \
+				y[i] = cast_half_bits(x[i]);                                   \
+		} else if (CAST_INTEGER(IN) && CAST_INTEGER(OUT)) {                            \
+			for (int64_t i = begin; i < end; i++)                                  \
+				dtype_store_int(out, OUT, i, dtype_load_int(in, IN, i));       \
+		} else {                                                                       \
+			for (int64_t i = begin; i < end; i++)                                  \
+				dtype_store_double(out, OUT, i, dtype_load_double(in, IN, i)); \
+		}                                                                              \
 	}
 
-#define CAST_TO(X, IN)                                                                      \
-	X(IN, DT_FLOAT32) X(IN, DT_FLOAT64) X(IN, DT_FLOAT16) X(IN, DT_BFLOAT16) X(IN, DT_INT8) \
-	X(IN, DT_UINT8) X(IN, DT_INT16) X(IN, DT_UINT16) X(IN, DT_INT32) X(IN, DT_UINT32)       \
-	X(IN, DT_INT64) X(IN, DT_UINT64) X(IN, DT_BOOL)
-#define CAST_PAIRS(X)                                                                        \
-	CAST_TO(X, DT_FLOAT32)                                                               \
-	CAST_TO(X, DT_FLOAT64) CAST_TO(X, DT_FLOAT16) CAST_TO(X, DT_BFLOAT16)                \
-		CAST_TO(X, DT_INT8) CAST_TO(X, DT_UINT8) CAST_TO(X, DT_INT16)                \
-			CAST_TO(X, DT_UINT16) CAST_TO(X, DT_INT32) CAST_TO(X, DT_UINT32)     \
-				CAST_TO(X, DT_INT64) CAST_TO(X, DT_UINT64) CAST_TO(X, DT_BOOL)
+/* The dtypes, one per line (clang-format would pack them into lines whose
+ * breaks it moves on every run). */
+/* clang-format off */
+#define CAST_TO(X, IN) \
+	X(IN, DT_FLOAT32) \
+	X(IN, DT_FLOAT64) \
+	X(IN, DT_FLOAT16) \
+	X(IN, DT_BFLOAT16) \
+	X(IN, DT_INT8) \
+	X(IN, DT_UINT8) \
+	X(IN, DT_INT16) \
+	X(IN, DT_UINT16) \
+	X(IN, DT_INT32) \
+	X(IN, DT_UINT32) \
+	X(IN, DT_INT64) \
+	X(IN, DT_UINT64) \
+	X(IN, DT_BOOL)
+#define CAST_PAIRS(X) \
+	CAST_TO(X, DT_FLOAT32) \
+	CAST_TO(X, DT_FLOAT64) \
+	CAST_TO(X, DT_FLOAT16) \
+	CAST_TO(X, DT_BFLOAT16) \
+	CAST_TO(X, DT_INT8) \
+	CAST_TO(X, DT_UINT8) \
+	CAST_TO(X, DT_INT16) \
+	CAST_TO(X, DT_UINT16) \
+	CAST_TO(X, DT_INT32) \
+	CAST_TO(X, DT_UINT32) \
+	CAST_TO(X, DT_INT64) \
+	CAST_TO(X, DT_UINT64) \
+	CAST_TO(X, DT_BOOL)
+/* clang-format on */
 
 CAST_PAIRS(DEFINE_CAST_LOOP)
 

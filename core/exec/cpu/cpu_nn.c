@@ -66,34 +66,34 @@ CPU_CLONES static void softmax_run_f32(const float *restrict x, float *restrict 
 		y[k] = y[k] * inv;
 }
 
-#define DEFINE_SOFTMAX(NAME, T, EXPF, RUN)                                   \
-	static void NAME(void *vjob, int64_t begin, int64_t end)             \
-	{                                                                    \
-		const KernelCall *kc = ((SoftmaxJob *)vjob)->kc;             \
-		const T *x = kc->in[0].data;                                 \
-		T *y = kc->out[0].data;                                      \
-		int64_t len = kc->p.axis.len, inner = kc->p.axis.inner;      \
-		for (int64_t row = begin; row < end; row++) {                \
-			int64_t o = row / inner, i = row % inner;            \
-			const T *xr = x + o * len * inner + i;               \
-			T *yr = y + o * len * inner + i;                     \
-			T m = -INFINITY;                                     \
-			double sum = 0, inv;                                 \
-			if (inner == 1) {                                    \
-				RUN(xr, yr, len);                            \
-				continue;                                    \
-			}                                                    \
-			for (int64_t k = 0; k < len; k++)                    \
-				m = xr[k * inner] > m ? xr[k * inner] : m;   \
-			for (int64_t k = 0; k < len; k++) {                  \
-				T e = EXPF(xr[k * inner] - m);               \
-				yr[k * inner] = e;                           \
-				sum += e;                                    \
-			}                                                    \
-			inv = 1.0 / sum;                                     \
-			for (int64_t k = 0; k < len; k++)                    \
-				yr[k * inner] = (T)(yr[k * inner] * inv);    \
-		}                                                            \
+#define DEFINE_SOFTMAX(NAME, T, EXPF, RUN)                                 \
+	static void NAME(void *vjob, int64_t begin, int64_t end)           \
+	{                                                                  \
+		const KernelCall *kc = ((SoftmaxJob *)vjob)->kc;           \
+		const T *x = kc->in[0].data;                               \
+		T *y = kc->out[0].data;                                    \
+		int64_t len = kc->p.axis.len, inner = kc->p.axis.inner;    \
+		for (int64_t row = begin; row < end; row++) {              \
+			int64_t o = row / inner, i = row % inner;          \
+			const T *xr = x + o * len * inner + i;             \
+			T *yr = y + o * len * inner + i;                   \
+			T m = -INFINITY;                                   \
+			double sum = 0, inv;                               \
+			if (inner == 1) {                                  \
+				RUN(xr, yr, len);                          \
+				continue;                                  \
+			}                                                  \
+			for (int64_t k = 0; k < len; k++)                  \
+				m = xr[k * inner] > m ? xr[k * inner] : m; \
+			for (int64_t k = 0; k < len; k++) {                \
+				T e = EXPF(xr[k * inner] - m);             \
+				yr[k * inner] = e;                         \
+				sum += e;                                  \
+			}                                                  \
+			inv = 1.0 / sum;                                   \
+			for (int64_t k = 0; k < len; k++)                  \
+				yr[k * inner] = (T)(yr[k * inner] * inv);  \
+		}                                                          \
 	}
 
 /* A float64 row along the last axis: four lanes for the sum. */

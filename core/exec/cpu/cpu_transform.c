@@ -166,17 +166,17 @@ typedef struct TileJob {
  * loaded, transposed by unpacks or shuffles, which move bits and never
  * convert them, stored as rows); the tile's edges and 1-byte elements go
  * one at a time. */
-#define DEFINE_TILE_EDGES(NAME, T)                                                           \
-	static void NAME(const T *restrict in, int64_t is, T *restrict out, int64_t os,      \
-			 int64_t ni, int64_t nj, int64_t vi, int64_t vj)                      \
-	{                                                                                     \
-		/* [0, vi) x [0, vj) is done; the rest of the rows, then the columns */       \
-		for (int64_t i = 0; i < vi; i++)                                              \
-			for (int64_t j = vj; j < nj; j++)                                     \
-				out[i * os + j] = in[j * is + i];                             \
-		for (int64_t i = vi; i < ni; i++)                                             \
-			for (int64_t j = 0; j < nj; j++)                                      \
-				out[i * os + j] = in[j * is + i];                             \
+#define DEFINE_TILE_EDGES(NAME, T)                                                      \
+	static void NAME(const T *restrict in, int64_t is, T *restrict out, int64_t os, \
+			 int64_t ni, int64_t nj, int64_t vi, int64_t vj)                \
+	{                                                                               \
+		/* [0, vi) x [0, vj) is done; the rest of the rows, then the columns */ \
+		for (int64_t i = 0; i < vi; i++)                                        \
+			for (int64_t j = vj; j < nj; j++)                               \
+				out[i * os + j] = in[j * is + i];                       \
+		for (int64_t i = vi; i < ni; i++)                                       \
+			for (int64_t j = 0; j < nj; j++)                                \
+				out[i * os + j] = in[j * is + i];                       \
 	}
 DEFINE_TILE_EDGES(tile_edges_1, uint8_t)
 DEFINE_TILE_EDGES(tile_edges_2, uint16_t)
@@ -370,8 +370,9 @@ bool kernel_cpu_TRANSPOSE(const KernelCall *kc, char **err)
 		}
 		while (p.in_stride[a] != 1)
 			a++;
-		TileJob tile = {&p, a, (p.shape[a] + TRANSPOSE_TILE - 1) / TRANSPOSE_TILE,
-				in->data, out->data, es};
+		TileJob tile = {
+			&p,       a,         (p.shape[a] + TRANSPOSE_TILE - 1) / TRANSPOSE_TILE,
+			in->data, out->data, es};
 		kernel_parallel_for(out->count / p.shape[a] / p.shape[last] * tile.blocks,
 				    1 + GRAIN_ELEMENTWISE / (TRANSPOSE_TILE * p.shape[last]),
 				    tile_range, &tile);
@@ -561,20 +562,20 @@ static void view_range(void *vjob, int64_t begin, int64_t end)
 typedef struct ViewRowsJob {
 	const KernelCall *kc;
 	size_t esize;
-	int64_t len;      /* the output's last extent */
+	int64_t len;       /* the output's last extent */
 	const int64_t *at; /* the input position of each coordinate along it, or -1 */
 	bool run;          /* at[] consecutive and inside, with input stride 1 */
 } ViewRowsJob;
 
-#define DEFINE_VIEW_ROW(NAME, T)                                                               \
-	static void NAME(const void *vin, int64_t stride, const int64_t *at, int64_t len,      \
-			 const void *vpad, void *vout)                                          \
-	{                                                                                       \
-		const T *in = vin;                                                              \
-		T *out = vout, pad;                                                             \
-		memcpy(&pad, vpad ? vpad : vin, sizeof pad);                                    \
-		for (int64_t o = 0; o < len; o++)                                               \
-			out[o] = at[o] < 0 ? pad : in[at[o] * stride];                          \
+#define DEFINE_VIEW_ROW(NAME, T)                                                          \
+	static void NAME(const void *vin, int64_t stride, const int64_t *at, int64_t len, \
+			 const void *vpad, void *vout)                                    \
+	{                                                                                 \
+		const T *in = vin;                                                        \
+		T *out = vout, pad;                                                       \
+		memcpy(&pad, vpad ? vpad : vin, sizeof pad);                              \
+		for (int64_t o = 0; o < len; o++)                                         \
+			out[o] = at[o] < 0 ? pad : in[at[o] * stride];                    \
 	}
 DEFINE_VIEW_ROW(view_row_1, uint8_t)
 DEFINE_VIEW_ROW(view_row_2, uint16_t)

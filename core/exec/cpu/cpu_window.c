@@ -137,7 +137,7 @@ static inline void tap_span(int64_t shift, int64_t stride, int64_t n, int64_t on
  * wide as the CPU's vectors (CPU_CLONES); strides 1 and 2 get loops of
  * their own, which the compiler vectorises. */
 #define DEFINE_TAP_ROWS(NAME, T, ACC, MERGE)                                                   \
-	CPU_CLONES static void NAME(ACC *restrict out, int64_t out_row, const T *restrict src,  \
+	CPU_CLONES static void NAME(ACC *restrict out, int64_t out_row, const T *restrict src, \
 				    int64_t src_row, int64_t rows, int64_t n, int64_t s, T k)  \
 	{                                                                                      \
 		(void)k;                                                                       \
@@ -175,34 +175,34 @@ DEFINE_TAP_ROWS(sum_rows_f64, double, double, MERGE_SUM)
  * the input (tap_span: no tap costs a bounds test), so every output merges
  * its taps in the order a loop over its window would. tap(z, y, x, ...)
  * runs one tap's rows; weights (depthwise) gives each tap's k. */
-#define DEFINE_WINDOW_PLANE(NAME, T, ACC, ROWS)                                                 \
-	static void NAME(const KernelWindow *w, const T *x, ACC *acc, const T *weights)         \
-	{                                                                                       \
-		for (int64_t kz = 0; kz < w->kd; kz++) {                                        \
-			int64_t zs = kz * w->dilation[0] - w->pad[0], z0, z1;                   \
-			tap_span(zs, w->stride[0], w->d, w->od, &z0, &z1);                      \
-			for (int64_t ky = 0; ky < w->kh; ky++) {                                \
-				int64_t ys = ky * w->dilation[1] - w->pad[1], y0, y1;           \
-				tap_span(ys, w->stride[1], w->h, w->oh, &y0, &y1);              \
-				for (int64_t kx = 0; kx < w->kw; kx++) {                        \
-					int64_t xs = kx * w->dilation[2] - w->pad[2], x0, x1;   \
-					T k = weights ? weights[(kz * w->kh + ky) * w->kw + kx] \
-						      : (T)0;                                   \
-					tap_span(xs, w->stride[2], w->w, w->ow, &x0, &x1);      \
-					if (y0 == y1 || x0 == x1)                               \
-						continue;                                       \
-					for (int64_t oz = z0; oz < z1; oz++)                    \
-						ROWS(acc + (oz * w->oh + y0) * w->ow + x0,      \
-						     w->ow,                                     \
-						     x + ((oz * w->stride[0] + zs) * w->h +     \
-							  y0 * w->stride[1] + ys) *             \
-								 w->w +                         \
-							 x0 * w->stride[2] + xs,                \
-						     w->stride[1] * w->w, y1 - y0, x1 - x0,     \
-						     w->stride[2], k);                          \
-				}                                                               \
-			}                                                                       \
-		}                                                                               \
+#define DEFINE_WINDOW_PLANE(NAME, T, ACC, ROWS)                                                   \
+	static void NAME(const KernelWindow *w, const T *x, ACC *acc, const T *weights)           \
+	{                                                                                         \
+		for (int64_t kz = 0; kz < w->kd; kz++) {                                          \
+			int64_t zs = kz * w->dilation[0] - w->pad[0], z0, z1;                     \
+			tap_span(zs, w->stride[0], w->d, w->od, &z0, &z1);                        \
+			for (int64_t ky = 0; ky < w->kh; ky++) {                                  \
+				int64_t ys = ky * w->dilation[1] - w->pad[1], y0, y1;             \
+				tap_span(ys, w->stride[1], w->h, w->oh, &y0, &y1);                \
+				for (int64_t kx = 0; kx < w->kw; kx++) {                          \
+					int64_t xs = kx * w->dilation[2] - w->pad[2], x0, x1;     \
+					T k = weights ? weights[(kz * w->kh + ky) * w->kw + kx]   \
+						      : (T)0;                                     \
+					tap_span(xs, w->stride[2], w->w, w->ow, &x0, &x1);        \
+					if (y0 == y1 || x0 == x1)                                 \
+						continue;                                         \
+					for (int64_t oz = z0; oz < z1; oz++)                      \
+						ROWS(acc + (oz * w->oh + y0) * w->ow + x0, w->ow, \
+						     x +                                          \
+							     ((oz * w->stride[0] + zs) * w->h +   \
+							      y0 * w->stride[1] + ys) *           \
+								     w->w +                       \
+							     x0 * w->stride[2] + xs,              \
+						     w->stride[1] * w->w, y1 - y0, x1 - x0,       \
+						     w->stride[2], k);                            \
+				}                                                                 \
+			}                                                                         \
+		}                                                                                 \
 	}
 DEFINE_WINDOW_PLANE(depthwise_plane_f32, float, float, tap_rows_f32)
 DEFINE_WINDOW_PLANE(depthwise_plane_f64, double, double, tap_rows_f64)
@@ -223,23 +223,23 @@ typedef struct DirectJob {
  * weight times the input run it reaches (the order of the seven loops). */
 enum { DIRECT_CONV_MAX = 64 }; /* the most cg * og computed directly */
 
-#define DEFINE_DIRECT(NAME, T, PLANE)                                                          \
-	static void NAME(void *vjob, int64_t begin, int64_t end)                               \
-	{                                                                                      \
-		DirectJob *job = vjob;                                                      \
-		const KernelWindow *w = job->w;                                                \
-		int64_t out_plane = w->od * w->oh * w->ow, in_plane = w->d * w->h * w->w;      \
-		int64_t cg = w->c / w->groups, og = w->o / w->groups;                          \
-		int64_t window = w->kd * w->kh * w->kw;                                        \
-		for (int64_t plane = begin; plane < end; plane++) {                            \
-			int64_t n = plane / w->o, oc = plane % w->o, g = oc / og;              \
-			T *y = (T *)job->y + plane * out_plane;                                \
-			for (int64_t i = 0; i < out_plane; i++)                                \
-				y[i] = 0;                                                      \
-			for (int64_t ci = 0; ci < cg; ci++)                                    \
+#define DEFINE_DIRECT(NAME, T, PLANE)                                                             \
+	static void NAME(void *vjob, int64_t begin, int64_t end)                                  \
+	{                                                                                         \
+		DirectJob *job = vjob;                                                            \
+		const KernelWindow *w = job->w;                                                   \
+		int64_t out_plane = w->od * w->oh * w->ow, in_plane = w->d * w->h * w->w;         \
+		int64_t cg = w->c / w->groups, og = w->o / w->groups;                             \
+		int64_t window = w->kd * w->kh * w->kw;                                           \
+		for (int64_t plane = begin; plane < end; plane++) {                               \
+			int64_t n = plane / w->o, oc = plane % w->o, g = oc / og;                 \
+			T *y = (T *)job->y + plane * out_plane;                                   \
+			for (int64_t i = 0; i < out_plane; i++)                                   \
+				y[i] = 0;                                                         \
+			for (int64_t ci = 0; ci < cg; ci++)                                       \
 				PLANE(w, (const T *)job->x + (n * w->c + g * cg + ci) * in_plane, \
-				      y, (const T *)job->k + (oc * cg + ci) * window);          \
-		}                                                                              \
+				      y, (const T *)job->k + (oc * cg + ci) * window);            \
+		}                                                                                 \
 	}
 DEFINE_DIRECT(direct_f32, float, depthwise_plane_f32)
 DEFINE_DIRECT(direct_f64, double, depthwise_plane_f64)
@@ -438,58 +438,58 @@ static inline void window_counts(int64_t start, int64_t taps, int64_t dilation, 
  * by planes (DEFINE_WINDOW_PLANE): the maximum accumulates in the output
  * plane, the sum in a plane of doubles. Both counts are products of
  * per-dimension counts, computed once per call. */
-#define DEFINE_POOL(NAME, T, LOWEST, MAX_PLANE, SUM_PLANE)                                      \
-	static void NAME(void *vjob, int64_t begin, int64_t end)                                \
-	{                                                                                       \
-		const PoolJob *job = vjob;                                                      \
-		const KernelCall *kc = job->kc;                                                 \
-		const KernelWindow *w = &kc->p.window;                                          \
-		int64_t out_plane = w->od * w->oh * w->ow, n = w->od + w->oh + w->ow;           \
-		int64_t *in = xmalloc(2 * (size_t)n * sizeof(int64_t)), *padded = in + n;       \
-		int64_t *in_y = in + w->od, *in_x = in_y + w->oh;                               \
-		int64_t *padded_y = padded + w->od, *padded_x = padded_y + w->oh;               \
-		double *sum = job->is_max ? NULL : xmalloc((size_t)out_plane * sizeof(double)); \
-		for (int64_t i = 0; i < w->od; i++)                                             \
-			window_counts(i * w->stride[0] - w->pad[0], w->kd, w->dilation[0], w->d, \
-				      w->pad[0], w->pad_end[0], &in[i], &padded[i]);            \
-		for (int64_t i = 0; i < w->oh; i++)                                             \
-			window_counts(i * w->stride[1] - w->pad[1], w->kh, w->dilation[1], w->h, \
-				      w->pad[1], w->pad_end[1], &in_y[i], &padded_y[i]);        \
-		for (int64_t i = 0; i < w->ow; i++)                                             \
-			window_counts(i * w->stride[2] - w->pad[2], w->kw, w->dilation[2], w->w, \
-				      w->pad[2], w->pad_end[2], &in_x[i], &padded_x[i]);        \
-		for (int64_t plane = begin; plane < end; plane++) {                             \
-			const T *x = (const T *)kc->in[0].data + plane * w->d * w->h * w->w;    \
-			T *y = (T *)kc->out[0].data + plane * out_plane;                        \
-			int64_t o = 0;                                                          \
-			if (job->is_max) {                                                      \
-				for (int64_t i = 0; i < out_plane; i++)                         \
-					y[i] = (T)-INFINITY;                                    \
-				MAX_PLANE(w, x, y, NULL);                                       \
-			} else {                                                                \
-				for (int64_t i = 0; i < out_plane; i++)                         \
-					sum[i] = 0;                                             \
-				SUM_PLANE(w, x, sum, NULL);                                     \
-			}                                                                       \
-			for (int64_t oz = 0; oz < w->od; oz++)                                  \
-				for (int64_t oy = 0; oy < w->oh; oy++)                          \
-					for (int64_t ox = 0; ox < w->ow; ox++, o++) {           \
-						int64_t inside_count =                          \
-							in[oz] * in_y[oy] * in_x[ox];           \
-						int64_t count =                                 \
-							w->count_include_pad                    \
-								? padded[oz] * padded_y[oy] *   \
-									  padded_x[ox]          \
-								: inside_count;                 \
-						if (job->is_max && inside_count == 0)           \
-							y[o] = LOWEST; /* TVM pads with it */   \
-						else if (!job->is_max)                          \
+#define DEFINE_POOL(NAME, T, LOWEST, MAX_PLANE, SUM_PLANE)                                        \
+	static void NAME(void *vjob, int64_t begin, int64_t end)                                  \
+	{                                                                                         \
+		const PoolJob *job = vjob;                                                        \
+		const KernelCall *kc = job->kc;                                                   \
+		const KernelWindow *w = &kc->p.window;                                            \
+		int64_t out_plane = w->od * w->oh * w->ow, n = w->od + w->oh + w->ow;             \
+		int64_t *in = xmalloc(2 * (size_t)n * sizeof(int64_t)), *padded = in + n;         \
+		int64_t *in_y = in + w->od, *in_x = in_y + w->oh;                                 \
+		int64_t *padded_y = padded + w->od, *padded_x = padded_y + w->oh;                 \
+		double *sum = job->is_max ? NULL : xmalloc((size_t)out_plane * sizeof(double));   \
+		for (int64_t i = 0; i < w->od; i++)                                               \
+			window_counts(i * w->stride[0] - w->pad[0], w->kd, w->dilation[0], w->d,  \
+				      w->pad[0], w->pad_end[0], &in[i], &padded[i]);              \
+		for (int64_t i = 0; i < w->oh; i++)                                               \
+			window_counts(i * w->stride[1] - w->pad[1], w->kh, w->dilation[1], w->h,  \
+				      w->pad[1], w->pad_end[1], &in_y[i], &padded_y[i]);          \
+		for (int64_t i = 0; i < w->ow; i++)                                               \
+			window_counts(i * w->stride[2] - w->pad[2], w->kw, w->dilation[2], w->w,  \
+				      w->pad[2], w->pad_end[2], &in_x[i], &padded_x[i]);          \
+		for (int64_t plane = begin; plane < end; plane++) {                               \
+			const T *x = (const T *)kc->in[0].data + plane * w->d * w->h * w->w;      \
+			T *y = (T *)kc->out[0].data + plane * out_plane;                          \
+			int64_t o = 0;                                                            \
+			if (job->is_max) {                                                        \
+				for (int64_t i = 0; i < out_plane; i++)                           \
+					y[i] = (T)-INFINITY;                                      \
+				MAX_PLANE(w, x, y, NULL);                                         \
+			} else {                                                                  \
+				for (int64_t i = 0; i < out_plane; i++)                           \
+					sum[i] = 0;                                               \
+				SUM_PLANE(w, x, sum, NULL);                                       \
+			}                                                                         \
+			for (int64_t oz = 0; oz < w->od; oz++)                                    \
+				for (int64_t oy = 0; oy < w->oh; oy++)                            \
+					for (int64_t ox = 0; ox < w->ow; ox++, o++) {             \
+						int64_t inside_count =                            \
+							in[oz] * in_y[oy] * in_x[ox];             \
+						int64_t count = w->count_include_pad              \
+									? padded[oz] *            \
+										  padded_y[oy] *  \
+										  padded_x[ox]    \
+									: inside_count;           \
+						if (job->is_max && inside_count == 0)             \
+							y[o] = LOWEST; /* TVM pads with it */     \
+						else if (!job->is_max)                            \
 							y[o] = (T)(count ? sum[o] / (double)count \
-									 : 0);                  \
-					}                                                       \
-		}                                                                               \
-		free(in);                                                                       \
-		free(sum);                                                                      \
+									 : 0);                    \
+					}                                                         \
+		}                                                                                 \
+		free(in);                                                                         \
+		free(sum);                                                                        \
 	}
 DEFINE_POOL(pool_f32, float, -FLT_MAX, max_plane_f32, sum_plane_f32)
 DEFINE_POOL(pool_f64, double, -DBL_MAX, max_plane_f64, sum_plane_f64)
