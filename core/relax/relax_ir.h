@@ -80,6 +80,7 @@ struct RxType {
 	const char *dtype; /* TENSOR: NULL when not given */
 	int vdevice;       /* TENSOR: index into RxModule.vdevices, -1 none */
 	RxType **fields;   /* TUPLE */
+	bool listed;       /* TUPLE: written as a list (call_tir's out_ty of several) */
 	uint32_t nfields;
 	PyExpr *text; /* PRIM, OTHER: the annotation as written */
 };

@@ -187,6 +187,18 @@ static RxType *tuple_type(RxParser *p, const PyExpr *e)
 	return t;
 }
 
+RxType *rxp_type_list(RxParser *p, const PyExpr *list)
+{
+	RxType *t = arena_alloc(&p->m->arena, sizeof *t);
+	t->kind = RX_TYPE_TUPLE;
+	t->listed = true;
+	t->fields = arena_array(&p->m->arena, list->nitems, sizeof *t->fields);
+	for (uint32_t i = 0; i < list->nitems; i++)
+		if (!(t->fields[t->nfields++] = rxp_type(p, list->items[i])))
+			return NULL;
+	return t;
+}
+
 RxType *rxp_type(RxParser *p, const PyExpr *e)
 {
 	const PyExpr *head = e->kind == PY_CALL ? e->base : e;

@@ -107,6 +107,8 @@ static bool read_call_attrs(RxParser *p, RxExpr *call, const PyExpr *e)
 			out = py_arg(e, 2);
 		if (!out)
 			return rxp_error(p, e->pos, "%s needs out_ty", call->name);
+		if (out->kind == PY_LIST)
+			return (call->out_type = rxp_type_list(p, out)) != NULL;
 		return (call->out_type = rxp_type(p, out)) != NULL;
 	}
 	return true;

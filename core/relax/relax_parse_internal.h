@@ -11,6 +11,8 @@
 /* The type an annotation denotes (R.Tensor, R.Tuple, R.Prim, ...); NULL
  * after an error. */
 RxType *rxp_type(RxParser *p, const PyExpr *e);
+/* [T1, T2, ...]: a tuple type written as a list (call_tir's out_ty). */
+RxType *rxp_type_list(RxParser *p, const PyExpr *list);
 /* A vdevice string resolved against the module's list, or -1 after an
  * error at pos. */
 int rxp_vdevice(RxParser *p, const char *text, Pos pos);

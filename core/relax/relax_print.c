@@ -117,16 +117,17 @@ void relax_print_type(StrBuf *out, const RxModule *m, const RxType *t)
 		return;
 	}
 	case RX_TYPE_TUPLE:
-		strbuf_puts(out, "R.Tuple");
-		if (t->nfields == 0)
+		if (!t->listed)
+			strbuf_puts(out, "R.Tuple");
+		if (t->nfields == 0 && !t->listed)
 			return;
-		strbuf_putc(out, '(');
+		strbuf_putc(out, t->listed ? '[' : '(');
 		for (uint32_t i = 0; i < t->nfields; i++) {
 			if (i)
 				strbuf_puts(out, ", ");
 			relax_print_type(out, m, t->fields[i]);
 		}
-		strbuf_putc(out, ')');
+		strbuf_putc(out, t->listed ? ']' : ')');
 		return;
 	case RX_TYPE_PRIM:
 	case RX_TYPE_OTHER:
