@@ -551,7 +551,8 @@ const Command commands_table[] = {
 		.name = "render",
 		.min_args = 1,
 		.max_args = -1,
-		.flags = CMD_NEEDS_MODULE | CMD_WRITES_FILES | CMD_WRITES | CMD_OWN_FORCE | CMD_RELAX_LOWERED,
+		.flags = CMD_NEEDS_MODULE | CMD_WRITES_FILES | CMD_WRITES | CMD_OWN_FORCE |
+			 CMD_RELAX_LOWERED,
 		.usage = "render FILE [--phase P] [--focus %x] [--depth N] [--regions] [--params] "
 			 "[--overview] [--force] [--html PAGE]",
 		.summary = "draw the module as a device-coloured graph (png, svg, pdf, dot)",
@@ -593,7 +594,8 @@ const Command commands_table[] = {
 		.aliases = {"r"},
 		.min_args = 0,
 		.max_args = -1,
-		.flags = CMD_NEEDS_MODULE | CMD_NEEDS_PLAN | CMD_INPUT_ARGS | CMD_WRITES | CMD_RELAX_LOWERED,
+		.flags = CMD_NEEDS_MODULE | CMD_NEEDS_PLAN | CMD_INPUT_ARGS | CMD_WRITES |
+			 CMD_RELAX_LOWERED,
 		.usage =
 			"run [NAME=FILE.npy | NAME=random[:SEED[:(SHAPE)]]]... [--output FILE.npy] "
 			"[--dump DIR] [--profile]",

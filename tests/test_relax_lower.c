@@ -26,11 +26,11 @@
 #include "relax_parse.h"
 #include "relax_realize.h"
 
-#define HEADER                                                                                \
-	"@I.ir_module\n"                                                                      \
-	"class Module:\n"                                                                     \
-	"    I.module_global_infos({\"vdevice\": [I.vdevice(\"llvm\"), I.vdevice(\"cuda\", "  \
-	"0), I.vdevice(\"metal\", 0)]})\n"                                                    \
+#define HEADER                                                                               \
+	"@I.ir_module\n"                                                                     \
+	"class Module:\n"                                                                    \
+	"    I.module_global_infos({\"vdevice\": [I.vdevice(\"llvm\"), I.vdevice(\"cuda\", " \
+	"0), I.vdevice(\"metal\", 0)]})\n"                                                   \
 	"    @R.function\n"
 
 #define T(shape) "R.Tensor(" shape ", dtype=\"float32\", vdevice=\"llvm:0\")"
@@ -155,8 +155,8 @@ static void test_ops(void **state)
 				       c->params, c->type, c->type, c->value);
 		char *err, *relay = lower_text(text, &err);
 		if (!relay || !strstr(relay, c->relay))
-			fprintf(stderr, "case %zu: %s\nwanted: %s\ngot: %s\n", i,
-				err ? err : "", c->relay, relay ? relay : "(none)");
+			fprintf(stderr, "case %zu: %s\nwanted: %s\ngot: %s\n", i, err ? err : "",
+				c->relay, relay ? relay : "(none)");
 		assert_non_null(relay);
 		assert_non_null(strstr(relay, c->relay));
 		assert_non_null(strstr(relay, "virtual_device=meta[VirtualDevice][0]"));
@@ -169,20 +169,24 @@ static void test_ops(void **state)
 /* R.to_vdevice and an operand on another vdevice are device_copy calls. */
 static void test_copies(void **state)
 {
-	const char *text = HEADER
-		"    def main(x: " T("(2, 3)") ", y: R.Tensor((2, 3), dtype=\"float32\", "
-		"vdevice=\"cuda:0\")) -> R.Tensor((2, 3), dtype=\"float32\", vdevice=\"cuda:0\"):\n"
-		"        a: R.Tensor((2, 3), dtype=\"float32\", vdevice=\"cuda:0\") = "
-		"R.to_vdevice(x, dst_vdevice=\"cuda:0\")\n"
-		"        b: R.Tensor((2, 3), dtype=\"float32\", vdevice=\"cuda:0\") = R.add(a, y)\n"
-		"        return b\n";
+	const char *text = HEADER "    def main(x: " T(
+		"(2, 3)") ", y: R.Tensor((2, 3), dtype=\"float32\", "
+			  "vdevice=\"cuda:0\")) -> R.Tensor((2, 3), dtype=\"float32\", "
+			  "vdevice=\"cuda:0\"):\n"
+			  "        a: R.Tensor((2, 3), dtype=\"float32\", vdevice=\"cuda:0\") = "
+			  "R.to_vdevice(x, dst_vdevice=\"cuda:0\")\n"
+			  "        b: R.Tensor((2, 3), dtype=\"float32\", vdevice=\"cuda:0\") = "
+			  "R.add(a, y)\n"
+			  "        return b\n";
 	char *err, *relay = lower_text(text, &err);
 	(void)state;
 	assert_non_null(relay);
 	assert_non_null(strstr(relay, "%y {virtual_device=meta[VirtualDevice][1]}"));
-	assert_non_null(strstr(relay, "let %a = device_copy(%x, src_virtual_device=meta["
-				      "VirtualDevice][0], dst_virtual_device=meta[VirtualDevice][1]);"));
-	assert_non_null(strstr(relay, "on_device(add(%a, %y), virtual_device=meta[VirtualDevice][1])"));
+	assert_non_null(strstr(relay,
+			       "let %a = device_copy(%x, src_virtual_device=meta["
+			       "VirtualDevice][0], dst_virtual_device=meta[VirtualDevice][1]);"));
+	assert_non_null(
+		strstr(relay, "on_device(add(%a, %y), virtual_device=meta[VirtualDevice][1])"));
 	assert_parses(relay);
 	free(relay);
 }
@@ -193,21 +197,25 @@ typedef struct ErrorCase {
 } ErrorCase;
 
 static const ErrorCase error_cases[] = {
-	{"    def main(x: " T("(2, 3)") ") -> " T("(2, 3)") ":\n"
-	 "        r: " T("(2, 3)") " = R.einsum((x,), subscripts=\"ij->ji\")\n"
-	 "        return r\n",
+	{"    def main(x: " T("(2, 3)") ") -> " T(
+		 "(2, 3)") ":\n"
+			   "        r: " T("(2, 3)") " = R.einsum((x,), subscripts=\"ij->ji\")\n"
+						     "        return r\n",
 	 "6:66: R.einsum has no kernel: cannot run"},
 	{"    def main(x: R.Tensor((2, 3), dtype=\"float32\", vdevice=\"metal:0\")) -> "
 	 "R.Tensor((2, 3), dtype=\"float32\", vdevice=\"metal:0\"):\n"
 	 "        return x\n",
 	 "5:14: vdevice 'metal:0:global' cannot run"},
-	{"    def main(x: " T("(2, 3)") ") -> " T("(2, 3)") ":\n"
-	 "        r: " T("(2, 3)") " = R.match_cast(x, " T("(2, 3)") ")\n"
-	 "        return r\n",
+	{"    def main(x: " T("(2, 3)") ") -> " T(
+		 "(2, 3)") ":\n"
+			   "        r: " T("(2, 3)") " = R.match_cast(x, " T(
+				   "(2, 3)") ")\n"
+					     "        return r\n",
 	 "6:9: R.match_cast cannot run yet"},
-	{"    def main(x: " T("(n, 3)") ", y: " T("(3, 4)") ") -> " T("(n, 4)") ":\n"
-	 "        r: " T("(n, 4)") " = R.matmul(x, y)\n"
-	 "        return r\n",
+	{"    def main(x: " T("(n, 3)") ", y: " T("(3, 4)") ") -> " T(
+		 "(n, 4)") ":\n"
+			   "        r: " T("(n, 4)") " = R.matmul(x, y)\n"
+						     "        return r\n",
 	 "6:66: R.matmul needs static shapes to run"},
 };
 

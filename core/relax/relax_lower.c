@@ -19,11 +19,11 @@
 
 typedef struct LowerVal {
 	bool set;
-	char *text;           /* the Relay expression standing for it (malloc'ed) */
-	int32_t device;       /* of a tensor; of a tuple, its first field's */
-	const RxExpr *tuple;  /* a tuple literal it names, or NULL */
-	const RxExpr *shape;  /* an R.shape(...) call it names, or NULL */
-	const RxType *type;   /* its realised type */
+	char *text;          /* the Relay expression standing for it (malloc'ed) */
+	int32_t device;      /* of a tensor; of a tuple, its first field's */
+	const RxExpr *tuple; /* a tuple literal it names, or NULL */
+	const RxExpr *shape; /* an R.shape(...) call it names, or NULL */
+	const RxType *type;  /* its realised type */
 } LowerVal;
 
 typedef struct Lower {
@@ -98,9 +98,9 @@ static bool write_type(Lower *L, const RxType *t, Pos pos, StrBuf *sb)
 	}
 	if (!t || t->kind != RX_TYPE_TENSOR || !t->dtype || !t->shape ||
 	    (t->shape->kind != PY_TUPLE && t->shape->kind != PY_LIST))
-		return lower_error(L, pos,
-				   "a parameter needs a tensor type with a shape and a dtype to run%s",
-				   "");
+		return lower_error(
+			L, pos, "a parameter needs a tensor type with a shape and a dtype to run%s",
+			"");
 	if (t->shape->nitems == 0) {
 		strbuf_puts(sb, t->dtype);
 		return true;
@@ -186,15 +186,15 @@ static bool write_py(const PyExpr *py, StrBuf *sb)
 }
 
 /* `, name=value` for a keyword the call has (renamed for Relay). */
-static bool copy_attr(Lower *L, const RxExpr *call, const char *key, const char *relay,
-		      StrBuf *sb)
+static bool copy_attr(Lower *L, const RxExpr *call, const char *key, const char *relay, StrBuf *sb)
 {
 	const PyExpr *py = kwarg_py(call, key);
 	if (!py)
 		return true;
 	strbuf_printf(sb, ", %s=", relay);
 	if (!write_py(py, sb))
-		return lower_error(L, py->pos, "%s: this attribute value cannot run (not a constant)",
+		return lower_error(L, py->pos,
+				   "%s: this attribute value cannot run (not a constant)",
 				   call->name);
 	return true;
 }
@@ -217,8 +217,8 @@ static const PyExpr *kwarg_py(const RxExpr *call, const char *key);
  * its operator runs. */
 static bool scalar_const(Lower *L, const RxExpr *e, StrBuf *sb)
 {
-	const PyExpr *v = e->nitems >= 1 && e->items[0]->kind == RX_EXPR_LITERAL ? e->items[0]->py
-										  : NULL;
+	const PyExpr *v =
+		e->nitems >= 1 && e->items[0]->kind == RX_EXPR_LITERAL ? e->items[0]->py : NULL;
 	const PyExpr *dtype = e->nitems >= 2 && e->items[1]->kind == RX_EXPR_LITERAL
 				      ? e->items[1]->py
 				      : kwarg_py(e, "dtype");
@@ -380,7 +380,8 @@ static bool lower_matmul(Lower *L, const RxExpr *call, const RxType *result, int
 		for (int i = 0; i < nb - 2; i++)
 			batch_b *= b[i];
 		if (batch_a != batch_b)
-			return lower_error(L, call->pos, "%s with broadcast batch dims cannot run yet",
+			return lower_error(L, call->pos,
+					   "%s with broadcast batch dims cannot run yet",
 					   call->name);
 		strbuf_puts(sb, "reshape(nn.batch_matmul(reshape(");
 		if (!operand(L, call->items[0], device, sb))
@@ -401,8 +402,8 @@ static bool lower_matmul(Lower *L, const RxExpr *call, const RxType *result, int
 
 /* Relax operators relax_ops.def does not list, with their Relay kernels. */
 static const char *const extra_unary[][2] = {
-	{"R.erf", "erf"},     {"R.rsqrt", "rsqrt"}, {"R.floor", "floor"}, {"R.ceil", "ceil"},
-	{"R.sin", "sin"},     {"R.cos", "cos"},
+	{"R.erf", "erf"},   {"R.rsqrt", "rsqrt"}, {"R.floor", "floor"},
+	{"R.ceil", "ceil"}, {"R.sin", "sin"},     {"R.cos", "cos"},
 };
 
 static const char *extra_op(const RxExpr *call)
@@ -449,7 +450,8 @@ static bool lower_call(Lower *L, const RxExpr *call, const RxType *result, int32
 	const RxOpInfo *info = relax_op_find(call->name);
 	bool ok = true;
 	if (call->callee != RX_CALL_OP)
-		return lower_error(L, call->pos, "a call of '%s' cannot run yet (one function runs)",
+		return lower_error(L, call->pos,
+				   "a call of '%s' cannot run yet (one function runs)",
 				   call->name ? call->name : "a closure");
 	if (plain_op(call, info)) {
 		ok = head(L, call, info->relay, call->nitems, device, sb);
@@ -458,17 +460,21 @@ static bool lower_call(Lower *L, const RxExpr *call, const RxType *result, int32
 	} else if (is_op(call, "R.matmul")) {
 		return lower_matmul(L, call, result, device, sb);
 	} else if (is_op(call, "R.permute_dims")) {
-		ok = head(L, call, "transpose", 1, device, sb) && copy_attr(L, call, "axes", "axes", sb);
+		ok = head(L, call, "transpose", 1, device, sb) &&
+		     copy_attr(L, call, "axes", "axes", sb);
 	} else if (is_op(call, "R.reshape")) {
 		ok = head(L, call, "reshape", 1, device, sb);
 		strbuf_puts(sb, ", newshape=");
-		ok = ok && shape_arg(L, call, call->nitems > 1 ? call->items[1] : kwarg(call, "shape"), sb);
+		ok = ok && shape_arg(L, call,
+				     call->nitems > 1 ? call->items[1] : kwarg(call, "shape"), sb);
 	} else if (is_op(call, "R.broadcast_to")) {
 		ok = head(L, call, "broadcast_to", 1, device, sb);
 		strbuf_puts(sb, ", shape=");
-		ok = ok && shape_arg(L, call, call->nitems > 1 ? call->items[1] : kwarg(call, "shape"), sb);
+		ok = ok && shape_arg(L, call,
+				     call->nitems > 1 ? call->items[1] : kwarg(call, "shape"), sb);
 	} else if (is_op(call, "R.concat")) {
-		ok = head(L, call, "concatenate", 1, device, sb) && copy_attr(L, call, "axis", "axis", sb);
+		ok = head(L, call, "concatenate", 1, device, sb) &&
+		     copy_attr(L, call, "axis", "axis", sb);
 	} else if (is_op(call, "R.split")) {
 		ok = head(L, call, "split", 1, device, sb) &&
 		     copy_attr(L, call, "indices_or_sections", "indices_or_sections", sb) &&
@@ -479,24 +485,28 @@ static bool lower_call(Lower *L, const RxExpr *call, const RxType *result, int32
 		     copy_attr(L, call, "axis", "axis", sb) &&
 		     copy_attr(L, call, "keepdims", "keepdims", sb);
 	} else if (is_op(call, "R.nn.softmax")) {
-		ok = head(L, call, "nn.softmax", 1, device, sb) && copy_attr(L, call, "axis", "axis", sb);
+		ok = head(L, call, "nn.softmax", 1, device, sb) &&
+		     copy_attr(L, call, "axis", "axis", sb);
 	} else if (is_op(call, "R.astype")) {
-		ok = head(L, call, "cast", 1, device, sb) && copy_attr(L, call, "dtype", "dtype", sb);
+		ok = head(L, call, "cast", 1, device, sb) &&
+		     copy_attr(L, call, "dtype", "dtype", sb);
 	} else if (is_op(call, "R.take")) {
 		ok = head(L, call, "take", 2, device, sb) && copy_attr(L, call, "axis", "axis", sb);
 	} else if (is_op(call, "R.expand_dims") || is_op(call, "R.nn.layer_norm")) {
 		bool norm = is_op(call, "R.nn.layer_norm");
 		const PyExpr *axes = kwarg_py(call, norm ? "axes" : "axis");
-		ok = head(L, call, norm ? "nn.layer_norm" : "expand_dims", norm ? 3 : 1, device, sb);
+		ok = head(L, call, norm ? "nn.layer_norm" : "expand_dims", norm ? 3 : 1, device,
+			  sb);
 		strbuf_puts(sb, ", axis=");
 		if (ok && (!axes || !single_int(axes, sb)))
-			return lower_error(L, call->pos, "%s over more than one axis cannot run yet",
-					   call->name);
+			return lower_error(L, call->pos,
+					   "%s over more than one axis cannot run yet", call->name);
 		ok = ok && (!norm || (copy_attr(L, call, "epsilon", "epsilon", sb) &&
 				      copy_attr(L, call, "center", "center", sb) &&
 				      copy_attr(L, call, "scale", "scale", sb)));
 	} else if (is_op(call, "R.squeeze")) {
-		ok = head(L, call, "squeeze", 1, device, sb) && copy_attr(L, call, "axis", "axis", sb);
+		ok = head(L, call, "squeeze", 1, device, sb) &&
+		     copy_attr(L, call, "axis", "axis", sb);
 	} else if (is_op(call, "R.nn.batch_norm")) {
 		ok = head(L, call, "nn.batch_norm", 5, device, sb) &&
 		     copy_attr(L, call, "axis", "axis", sb) &&
@@ -513,7 +523,8 @@ static bool lower_call(Lower *L, const RxExpr *call, const RxType *result, int32
 		     copy_attr(L, call, "kernel_layout", "kernel_layout", sb);
 	} else if (is_op(call, "R.strided_slice")) {
 		ok = head(L, call, "strided_slice", 1, device, sb) &&
-		     copy_attr(L, call, "begin", "begin", sb) && copy_attr(L, call, "end", "end", sb) &&
+		     copy_attr(L, call, "begin", "begin", sb) &&
+		     copy_attr(L, call, "end", "end", sb) &&
 		     copy_attr(L, call, "strides", "strides", sb) &&
 		     copy_attr(L, call, "axes", "axes", sb);
 	} else if (is_op(call, "R.nn.silu")) {
@@ -574,8 +585,9 @@ static bool lower_bind(Lower *L, const RxStmt *st)
 		if (!src->set)
 			return lower_error(L, e->pos, "'%s' has no value that can run here",
 					   e->var->name);
-		*val = (LowerVal){true, src->text ? xstrdup(src->text) : NULL, src->device,
-				  src->tuple, src->shape, src->type};
+		*val = (LowerVal){true,        src->text ? xstrdup(src->text) : NULL,
+				  src->device, src->tuple,
+				  src->shape,  src->type};
 		return true;
 	}
 	case RX_EXPR_TUPLE:
@@ -656,7 +668,8 @@ static bool expr_uses(const RxExpr *e, const char *name)
 {
 	if (!e)
 		return false;
-	if ((e->kind == RX_EXPR_GLOBAL || (e->kind == RX_EXPR_CALL && e->callee == RX_CALL_GLOBAL)) &&
+	if ((e->kind == RX_EXPR_GLOBAL ||
+	     (e->kind == RX_EXPR_CALL && e->callee == RX_CALL_GLOBAL)) &&
 	    e->name && strcmp(e->name, name) == 0)
 		return true;
 	for (uint32_t i = 0; i < e->nitems; i++)

@@ -111,7 +111,7 @@ const RxModule *session_relax_module(const Session *s, int phase)
  * physical id), added to the table when missing; -1 for other kinds. */
 static int32_t vdevice_device(Session *s, const RxVDevice *v)
 {
-	int type = strcmp(v->kind, "llvm") == 0	  ? DEVICE_TYPE_CPU
+	int type = strcmp(v->kind, "llvm") == 0   ? DEVICE_TYPE_CPU
 		   : strcmp(v->kind, "cuda") == 0 ? DEVICE_TYPE_CUDA
 						  : 0;
 	int found;
@@ -138,7 +138,8 @@ bool session_relax_lower(Session *s)
 	bool ok;
 	session_clear_diags(s);
 	if (!session_relax_planned(s)) {
-		diag_error(&s->diags, NULL, (Pos){0, 0}, "the module is not planned yet; use 'plan'");
+		diag_error(&s->diags, NULL, (Pos){0, 0},
+			   "the module is not planned yet; use 'plan'");
 		return false;
 	}
 	if (s->versions[0])
@@ -147,7 +148,8 @@ bool session_relax_lower(Session *s)
 	device_of = xcalloc(m->nvdevices ? m->nvdevices : 1, sizeof *device_of);
 	for (uint32_t i = 0; i < m->nvdevices; i++) {
 		device_of[i] = vdevice_device(s, &m->vdevices[i]);
-		if (unplaced < 0 && device_of[i] >= 0 && strcmp(m->vdevices[i].scope, "global") == 0)
+		if (unplaced < 0 && device_of[i] >= 0 &&
+		    strcmp(m->vdevices[i].scope, "global") == 0)
 			unplaced = device_of[i];
 	}
 	if (unplaced < 0)
@@ -174,9 +176,10 @@ bool session_relax_lower(Session *s)
 	if (!lowered || s->diags.errors > 0) {
 		if (lowered)
 			ir_module_free(lowered);
-		diag_error(&s->diags, NULL, (Pos){0, 0},
-			   "internal error: the Relax module's Relay lowering does not parse (a bug "
-			   "in devplan)");
+		diag_error(
+			&s->diags, NULL, (Pos){0, 0},
+			"internal error: the Relax module's Relay lowering does not parse (a bug "
+			"in devplan)");
 		return false;
 	}
 	ir_module_commit(lowered);
