@@ -152,9 +152,10 @@ void cmd_estimate_print_model(CmdContext *ctx, const DeviceTable *devices)
 		case DEVICE_COSTS_CALIBRATED:
 			fprintf(ctx->out,
 				" calibrated on this machine (%d cpu thread%s: memcpy %.3g GB/s, "
-				"sgemm %.3g GFLOP/s)",
+				"sgemm %.3g GFLOP/s, a kernel call %.3g us)",
 				s->calibration.threads, s->calibration.threads == 1 ? "" : "s",
-				s->calibration.memory_gbps, s->calibration.sgemm_gflops);
+				s->calibration.memory_gbps, s->calibration.sgemm_gflops,
+				s->calibration.launch_us);
 			break;
 		case DEVICE_COSTS_SET:
 			fputs(" set with 'target set'", ctx->out);

@@ -239,7 +239,6 @@ static void print_profile(CmdContext *ctx, const IrModule *m, const ExecResult *
 		    costs.items[d].costs == DEVICE_COSTS_SET)
 			continue;
 		session_apply_calibration(&costs, (uint32_t)d, &ctx->session->calibration);
-		costs.items[d].launch = DEVICES_CPU_LAUNCH_DEFAULT;
 		costs.items[d].latency = DEVICES_CPU_LATENCY_DEFAULT;
 	}
 	estimated = plan_estimate(m, &costs, &e);

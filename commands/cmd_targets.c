@@ -110,16 +110,16 @@ static int target_calibrate(CmdContext *ctx, int argc)
 	}
 	fprintf(ctx->out,
 		"calibrated on this machine with %d cpu thread%s in %.2f s: memcpy %.3g GB/s, "
-		"sgemm %.3g GFLOP/s\n",
-		c->threads, c->threads == 1 ? "" : "s", c->seconds, c->memory_gbps,
-		c->sgemm_gflops);
+		"sgemm %.3g GFLOP/s, a kernel call %.3g us\n",
+		c->threads, c->threads == 1 ? "" : "s", c->seconds, c->memory_gbps, c->sgemm_gflops,
+		c->launch_us);
 	for (uint32_t i = 0; i < s->devices.count; i++)
 		if (s->devices.items[i].costs == DEVICE_COSTS_CALIBRATED)
 			fprintf(ctx->out,
-				"%s: link and memory %.3g GB/s, peak %.3g GFLOP/s (was nominal or "
-				"set; 'target set' changes it again)\n",
+				"%s: link and memory %.3g GB/s, peak %.3g GFLOP/s + %.3g us an "
+				"operator\n",
 				s->devices.items[i].name, s->devices.items[i].memory,
-				s->devices.items[i].peak);
+				s->devices.items[i].peak, s->devices.items[i].launch);
 	return 0;
 }
 

@@ -275,6 +275,9 @@ static void test_session_calibrate(void **state)
 	assert_true(s.calibration.memory_gbps > 0.1 && s.calibration.memory_gbps < 1e4);
 	assert_true(s.calibration.sgemm_gflops > 0.1 && s.calibration.sgemm_gflops < 1e6);
 	assert_true(s.calibration.seconds > 0 && s.calibration.seconds < 5);
+	/* a kernel call on one element: more than a nanosecond, less than 1 ms */
+	assert_true(s.calibration.launch_us > 1e-3 && s.calibration.launch_us < 1e3);
+	assert_true(s.devices.items[0].launch == s.calibration.launch_us);
 	assert_int_equal(s.devices.items[0].costs, DEVICE_COSTS_CALIBRATED);
 	assert_true(s.devices.items[0].peak == s.calibration.sgemm_gflops);
 	assert_true(s.devices.items[0].memory == s.calibration.memory_gbps);

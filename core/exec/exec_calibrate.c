@@ -23,6 +23,7 @@ enum {
 	CALIBRATE_REPS = 5,
 	CALIBRATE_COPY_BYTES = 64 << 20, /* twice a large L3 cache, or more */
 	CALIBRATE_GEMM_N = 512,
+	CALIBRATE_LAUNCHES = 1000, /* one-element adds per timed run */
 };
 
 static double cpu_seconds(void)
@@ -74,6 +75,14 @@ static bool run_dense(void *ctx, char **err)
 	return kernel_cpu_launch(ctx, err);
 }
 
+static bool run_launches(void *ctx, char **err)
+{
+	for (int i = 0; i < CALIBRATE_LAUNCHES; i++)
+		if (!kernel_cpu_launch(ctx, err))
+			return false;
+	return true;
+}
+
 /* The median per-thread CPU seconds of one run of m, after a warm-up;
  * a negative number after an error. */
 static double measure(const Measured *m, char **err)
@@ -100,7 +109,9 @@ bool exec_calibrate(ExecCalibration *out, char **err)
 	float *a, *b, *c;
 	CopyJob copy;
 	KernelTensor in[2], res[1];
-	KernelCall dense;
+	KernelCall dense, add;
+	const int64_t one = 1;
+	float x[2] = {1, 2}, y = 0;
 	Measured m;
 	int threads = kernel_cpu_threads();
 	int copy_threads = CALIBRATE_COPY_BYTES / (1 << 20) < threads
@@ -166,6 +177,21 @@ bool exec_calibrate(ExecCalibration *out, char **err)
 	if (t < 0)
 		return false;
 	out->sgemm_gflops = t > 0 ? 2.0 * (double)(n * n * n) / t * 1e-9 : 0;
+
+	in[0] = kernel_tensor(&x[0], DT_FLOAT32, 1, &one);
+	in[1] = kernel_tensor(&x[1], DT_FLOAT32, 1, &one);
+	res[0] = kernel_tensor(&y, DT_FLOAT32, 1, &one);
+	memset(&add, 0, sizeof add);
+	add.op = OP_ADD;
+	add.name = "add";
+	add.in = in;
+	add.nin = 2;
+	add.out = res;
+	add.nout = 1;
+	m = (Measured){run_launches, &add, 1}; /* one element runs on one thread */
+	if ((t = measure(&m, err)) < 0)
+		return false;
+	out->launch_us = t / CALIBRATE_LAUNCHES * 1e6;
 	out->seconds = wall_seconds() - start;
 	if (out->memory_gbps <= 0 || out->sgemm_gflops <= 0) {
 		*err = xstrdup("the calibration measured no time (a clock without resolution)");

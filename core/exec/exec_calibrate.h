@@ -9,7 +9,10 @@
  * is: memcpy of 64 MiB split over the kernels' threads (bytes read plus
  * bytes written, the unit every data-moving operator of the estimate is
  * counted in), and the cpu backend's nn.dense (OpenBLAS sgemm, with the
- * threads the kernels set it to) on 512 x 512 x 512. Each is the median of
+ * threads the kernels set it to) on 512 x 512 x 512; and what calling a
+ * kernel costs besides its work, the backend's `add` of one element (what
+ * a model of small tensors, an LSTM cell or an MLP, spends most of its
+ * time in). Each is the median of
  * five runs after a warm-up, a CPU time of the threads' work divided by
  * their count; both together take about 0.1-0.3 s.
  *
@@ -24,6 +27,8 @@ typedef struct ExecCalibration {
 	int threads;         /* the cpu kernels' threads it was measured with */
 	double memory_gbps;  /* GB/s (1e9) of memcpy: bytes read + written */
 	double sgemm_gflops; /* GFLOP/s (1e9) of float32 sgemm */
+	double launch_us;    /* microseconds a kernel call costs besides its
+				work: an `add` of one element */
 	double seconds;      /* how long measuring took (wall clock) */
 } ExecCalibration;
 

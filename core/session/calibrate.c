@@ -5,8 +5,9 @@
  * A cpu's link bandwidth is the bandwidth of a copy within its memory,
  * which is what memcpy measures, so both its bandwidth and its memory take
  * the memcpy figure; its peak takes the sgemm rate, the one the matrix
- * products and convolutions run at. Its latency and launch stay as they
- * are (a function call: nothing to measure against the operators' times).
+ * products and convolutions run at; its launch the cost of calling a
+ * kernel on one element. Its latency stays as it is (a copy within memory
+ * is a memcpy call).
  */
 #include "calibrate.h"
 
@@ -16,6 +17,7 @@ void session_apply_calibration(DeviceTable *devices, uint32_t i, const ExecCalib
 	d->bandwidth = c->memory_gbps;
 	d->memory = c->memory_gbps;
 	d->peak = c->sgemm_gflops;
+	d->launch = c->launch_us;
 	d->costs = DEVICE_COSTS_CALIBRATED;
 }
 

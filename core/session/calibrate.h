@@ -5,8 +5,8 @@
  *
  * The measurement (exec_calibrate: memcpy bandwidth and sgemm rate on the
  * cpu kernels' threads) runs once per session and is kept in it; applying
- * it sets a cpu device's bandwidth and memory to the memcpy figure and its
- * peak to the sgemm one, and marks its costs DEVICE_COSTS_CALIBRATED, so
+ * it sets a cpu device's bandwidth and memory to the memcpy figure, its
+ * peak to the sgemm one and its launch to a kernel call's cost, and marks its costs DEVICE_COSTS_CALIBRATED, so
  * that `estimate` and `targets` say which model they use.
  */
 #ifndef DEVPLAN_CALIBRATE_H
