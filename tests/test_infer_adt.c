@@ -8,7 +8,8 @@
  *
  * Every module starts with the same type definitions (PRELUDE, 12 lines),
  * so @main's body starts on line 14. memory.alloc_storage and
- * memory.alloc_tensor, whose storage is an ADT, are here too.
+ * memory.alloc_tensor, whose storage is an ADT, are the misc family's
+ * (test_infer_misc.c).
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -135,77 +136,13 @@ static void test_match_errors(void **state)
 		       "argument 1 of '@first' has type " F2 ", expected Pair[?, ?]");
 }
 
-#define I64 "int64"
-#define ALLOC_PARAMS "%n: " I64 ", %a: " I64 ", %s: Tensor[(2), int64]"
-
-static void test_memory_alloc(void **state)
-{
-	(void)state;
-	check_type(ALLOC_PARAMS, "memory.alloc_storage(%n, %s, %a, dtype=\"float32\")",
-		   "Storage[]");
-	check_type(ALLOC_PARAMS ", %st: Storage[]",
-		   "memory.alloc_tensor(%st, 0i64, %s, dtype=\"float16\", const_shape=[4, 5])",
-		   "Tensor[(4, 5), float16]");
-	check_type(ALLOC_PARAMS ", %st: Storage",
-		   "memory.alloc_tensor(%st, 0i64, %s, assert_shape=[-1, 5])",
-		   "Tensor[(?, 5), float32]");
-	check_error_at(ALLOC_PARAMS, "memory.alloc_storage(%s, %s, %a)", 3,
-		       "'memory.alloc_storage' expects its size to be int64, got "
-		       "Tensor[(2), int64]");
-	check_error_at(ALLOC_PARAMS ", %st: Storage[]", "memory.alloc_tensor(%st, 0i64, %s)", 3,
-		       "'memory.alloc_tensor' needs const_shape or assert_shape");
-	check_error_at(ALLOC_PARAMS ", %st: Storage[]",
-		       "memory.alloc_tensor(%st, 0i64, %s, const_shape=[4])", 3,
-		       "'memory.alloc_tensor' const_shape=[4] has 1 sizes, but the shape vector "
-		       "Tensor[(2), int64] has 2");
-	check_error_at(ALLOC_PARAMS ", %l: List[" F2 "]",
-		       "memory.alloc_tensor(%l, 0i64, %s, const_shape=[4, 5])", 3,
-		       "'memory.alloc_tensor' expects Storage[] for argument 1, got List[" F2 "]");
-}
-
-/* A metadata section whose constant 0 is the b64 NDArray b64. */
-#define CONSTANT_SECTION(b64)                                                      \
-	"\n#[metadata]\n{\"root\": 1, \"nodes\": [{\"type_key\": \"\"}, "          \
-	"{\"type_key\": \"Map\", \"keys\": [\"relay.Constant\"], \"data\": [2]}, " \
-	"{\"type_key\": \"Array\", \"data\": [3]}, "                               \
-	"{\"type_key\": \"relay.Constant\", \"attrs\": {\"data\": \"0\"}}], "      \
-	"\"b64ndarrays\": [\"" b64 "\"], \"attrs\": {\"tvm_version\": \"0.14.0\"}}\n"
-
-/* const_shape as TVM prints it: the Constant meta[relay.Constant][i], an
- * int64 (or int32) vector. */
-static void test_memory_alloc_const_shape_constant(void **state)
-{
-	(void)state;
-	/* int64 [4, 5] */
-	fixture_tail = CONSTANT_SECTION(
-		"P6G0lvBAXt0AAAAAAAAAAAEAAAAAAAAAAQAAAABAAQACAAAAAAAAABAAAAAAAAAABAAA"
-		"AAAAAAAFAAAAAAAAAA==");
-	check_type(ALLOC_PARAMS ", %st: Storage[]",
-		   "memory.alloc_tensor(%st, 0i64, %s, dtype=\"float16\", "
-		   "const_shape=meta[relay.Constant][0])",
-		   "Tensor[(4, 5), float16]");
-	/* float32 [4, 5] */
-	fixture_tail = CONSTANT_SECTION(
-		"P6G0lvBAXt0AAAAAAAAAAAEAAAAAAAAAAQAAAAIgAQACAAAAAAAAAAgAAAAAAAAAAACA"
-		"QAAAoEA=");
-	check_error_at(
-		ALLOC_PARAMS ", %st: Storage[]",
-		"memory.alloc_tensor(%st, 0i64, %s, const_shape=meta[relay.Constant][0])", 3,
-		"'memory.alloc_tensor' const_shape must be a constant vector of int64 or int32 "
-		"sizes");
-}
-
 int main(void)
 {
-#define TEST(name) cmocka_unit_test_setup_teardown(name, setup, teardown)
+#define TEST(fn) cmocka_unit_test_setup_teardown(fn, setup, teardown)
 	const struct CMUnitTest tests[] = {
-		TEST(test_constructors),
-		TEST(test_constructor_errors),
-		TEST(test_constructor_values),
-		TEST(test_match),
+		TEST(test_constructors),       TEST(test_constructor_values),
+		TEST(test_constructor_errors), TEST(test_match),
 		TEST(test_match_errors),
-		TEST(test_memory_alloc),
-		TEST(test_memory_alloc_const_shape_constant),
 	};
 #undef TEST
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -6,7 +6,9 @@
  * that always drops the same attribute passes. Here every module devplan's
  * tests hold (tests/data's models, cases, planning cases, golden and
  * transcript modules, TVM's parser and printer texts of tests/tvm_parser,
- * and tests/golden/roundtrip/, one module per operator family with every
+ * and tests/golden/roundtrip/, FAMILY.relay per operator family of ops.def
+ * (tests/op-families checks the names) and a module per part of the
+ * language no family owns, with every
  * attribute away from its default) is
  *   - loaded and inferred (m), printed, the text loaded and inferred again
  *     (m'), and m and m' compared node by node by ir_equal_modules

@@ -436,6 +436,137 @@ static TokenKind keyword_kind(const char *s, size_t n)
 	return TK_IDENT;
 }
 
+/* name := ('%' | '@') ident-char+, TVM's names holding '/' (`%base/x`) */
+static void lex_name(Lexer *lx, Token *out, size_t start)
+{
+	const char *t = lx->text;
+	char c = t[start];
+	size_t i = start + 1, end = lx->end;
+	while (i < end && (is_ident_char(t[i]) || (t[i] == '/' && i > start + 1 && i + 1 < end &&
+						   is_ident_char(t[i + 1]))))
+		i++;
+	if (i == start + 1) {
+		lex_error(lx, out, start, i, "expected a name after '%c'", c);
+		return;
+	}
+	set_token(lx, out, c == '%' ? TK_LOCAL : TK_GLOBAL, start, i);
+}
+
+/* punct := ( ) [ ] { } , ; : = => == + * / < <= > >= != . ? - -> #[
+ * Sets the punctuation token that starts at start (c, followed by next) and
+ * returns true; false when c starts none. */
+static bool lex_punctuation(Lexer *lx, Token *out, size_t start, char c, char next)
+{
+	size_t i = start + 1;
+	switch (c) {
+	case '(':
+		set_token(lx, out, TK_LPAREN, start, i);
+		return true;
+	case ')':
+		set_token(lx, out, TK_RPAREN, start, i);
+		return true;
+	case '[':
+		set_token(lx, out, TK_LBRACKET, start, i);
+		return true;
+	case ']':
+		set_token(lx, out, TK_RBRACKET, start, i);
+		return true;
+	case '{':
+		set_token(lx, out, TK_LBRACE, start, i);
+		return true;
+	case '}':
+		set_token(lx, out, TK_RBRACE, start, i);
+		return true;
+	case ',':
+		set_token(lx, out, TK_COMMA, start, i);
+		return true;
+	case ';':
+		set_token(lx, out, TK_SEMI, start, i);
+		return true;
+	case ':':
+		set_token(lx, out, TK_COLON, start, i);
+		return true;
+	case '=':
+		if (next == '>') { /* a match clause's `=>` */
+			set_token(lx, out, TK_FATARROW, start, i + 1);
+			return true;
+		}
+		if (next == '=') {
+			set_token(lx, out, TK_EQ_EQ, start, i + 1);
+			return true;
+		}
+		set_token(lx, out, TK_EQUAL, start, i);
+		return true;
+	case '+':
+		set_token(lx, out, TK_PLUS, start, i);
+		return true;
+	case '*':
+		set_token(lx, out, TK_STAR, start, i);
+		return true;
+	case '/': /* comments were skipped: a division */
+		set_token(lx, out, TK_SLASH, start, i);
+		return true;
+	case '<':
+		if (next == '=') {
+			set_token(lx, out, TK_LESS_EQ, start, i + 1);
+			return true;
+		}
+		set_token(lx, out, TK_LESS, start, i);
+		return true;
+	case '>':
+		if (next == '=') {
+			set_token(lx, out, TK_GREATER_EQ, start, i + 1);
+			return true;
+		}
+		set_token(lx, out, TK_GREATER, start, i);
+		return true;
+	case '!':
+		if (next == '=') {
+			set_token(lx, out, TK_NOT_EQ, start, i + 1);
+			return true;
+		}
+		break;
+	case '.':
+		set_token(lx, out, TK_DOT, start, i);
+		return true;
+	case '?':
+		set_token(lx, out, TK_QUESTION, start, i);
+		return true;
+	case '-':
+		if (next == '>') {
+			set_token(lx, out, TK_ARROW, start, i + 1);
+			return true;
+		}
+		set_token(lx, out, TK_MINUS, start, i);
+		return true;
+	case '#':
+		if (next == '[') {
+			set_token(lx, out, TK_HASH, start, i + 1);
+			return true;
+		}
+		break;
+	default:
+		break;
+	}
+	return false;
+}
+
+/* A run of bytes from start that cannot start a token: one error for all
+ * of it. */
+static void lex_unexpected(Lexer *lx, Token *out, size_t start)
+{
+	char c = lx->text[start];
+	size_t i = start + 1;
+	while (i < lx->end && !starts_token(lx, i))
+		i++;
+	if (c == '\0')
+		lex_error(lx, out, start, i, "unexpected NUL byte");
+	else if ((unsigned char)c >= 0x20 && (unsigned char)c < 0x7f)
+		lex_error(lx, out, start, i, "unexpected character '%c'", c);
+	else
+		lex_error(lx, out, start, i, "unexpected byte 0x%02x", (unsigned char)c);
+}
+
 void lex_next(Lexer *lx, Token *out)
 {
 	const char *t = lx->text;
@@ -488,118 +619,17 @@ void lex_next(Lexer *lx, Token *out)
 	switch (c) {
 	case '%':
 	case '@':
-		/* TVM's names may hold '/' (`%base/x`) */
-		while (i < end && (is_ident_char(t[i]) || (t[i] == '/' && i > start + 1 &&
-							   i + 1 < end && is_ident_char(t[i + 1]))))
-			i++;
-		if (i == start + 1) {
-			lex_error(lx, out, start, i, "expected a name after '%c'", c);
-			return;
-		}
-		set_token(lx, out, c == '%' ? TK_LOCAL : TK_GLOBAL, start, i);
+		lex_name(lx, out, start);
 		return;
 	case '"':
 	case '\'':
 		lex_string(lx, out, start);
 		return;
-	case '(':
-		set_token(lx, out, TK_LPAREN, start, i);
-		return;
-	case ')':
-		set_token(lx, out, TK_RPAREN, start, i);
-		return;
-	case '[':
-		set_token(lx, out, TK_LBRACKET, start, i);
-		return;
-	case ']':
-		set_token(lx, out, TK_RBRACKET, start, i);
-		return;
-	case '{':
-		set_token(lx, out, TK_LBRACE, start, i);
-		return;
-	case '}':
-		set_token(lx, out, TK_RBRACE, start, i);
-		return;
-	case ',':
-		set_token(lx, out, TK_COMMA, start, i);
-		return;
-	case ';':
-		set_token(lx, out, TK_SEMI, start, i);
-		return;
-	case ':':
-		set_token(lx, out, TK_COLON, start, i);
-		return;
-	case '=':
-		if (next == '>') { /* a match clause's `=>` */
-			set_token(lx, out, TK_FATARROW, start, i + 1);
-			return;
-		}
-		if (next == '=') {
-			set_token(lx, out, TK_EQ_EQ, start, i + 1);
-			return;
-		}
-		set_token(lx, out, TK_EQUAL, start, i);
-		return;
-	case '+':
-		set_token(lx, out, TK_PLUS, start, i);
-		return;
-	case '*':
-		set_token(lx, out, TK_STAR, start, i);
-		return;
-	case '/': /* comments were skipped: a division */
-		set_token(lx, out, TK_SLASH, start, i);
-		return;
-	case '<':
-		if (next == '=') {
-			set_token(lx, out, TK_LESS_EQ, start, i + 1);
-			return;
-		}
-		set_token(lx, out, TK_LESS, start, i);
-		return;
-	case '>':
-		if (next == '=') {
-			set_token(lx, out, TK_GREATER_EQ, start, i + 1);
-			return;
-		}
-		set_token(lx, out, TK_GREATER, start, i);
-		return;
-	case '!':
-		if (next == '=') {
-			set_token(lx, out, TK_NOT_EQ, start, i + 1);
-			return;
-		}
-		break;
-	case '.':
-		set_token(lx, out, TK_DOT, start, i);
-		return;
-	case '?':
-		set_token(lx, out, TK_QUESTION, start, i);
-		return;
-	case '-':
-		if (next == '>') {
-			set_token(lx, out, TK_ARROW, start, i + 1);
-			return;
-		}
-		set_token(lx, out, TK_MINUS, start, i);
-		return;
-	case '#':
-		if (next == '[') {
-			set_token(lx, out, TK_HASH, start, i + 1);
-			return;
-		}
-		break;
 	default:
 		break;
 	}
-	/* A run of bytes that cannot start a token: one error for all of it. */
-	while (i < end && !starts_token(lx, i))
-		i++;
-	if (c == '\0')
-		lex_error(lx, out, start, i, "unexpected NUL byte");
-	else if ((unsigned char)c >= 0x20 && (unsigned char)c < 0x7f)
-		lex_error(lx, out, start, i, "unexpected character '%c'", c);
-	else
-		lex_error(lx, out, start, i, "unexpected byte 0x%02x", (unsigned char)c);
+	if (!lex_punctuation(lx, out, start, c, next))
+		lex_unexpected(lx, out, start);
 }
 
 bool lex_skip_group(Lexer *lx, const char *what)

@@ -808,6 +808,59 @@ static bool unify_uses(Checker *ck)
 	return true;
 }
 
+/* The mixed components' graph, in r: one node per domain class a use
+ * joins (use_node, two per use, PLAN_NONE for a use outside a mixed
+ * component), its edges the uses from[i] -> to[i]; each node is given its
+ * device by the rules for several devices, and a class they placed is
+ * bound so that `why` names the rule. */
+static void resolve_mixed(Checker *ck, Resolver *r, const uint32_t *from, const uint32_t *to,
+			  const uint32_t *use_node, uint32_t nuses)
+{
+	PlanAnalysis *an = ck->an;
+	uint32_t e = 0;
+	r->root = xmalloc(r->nnodes * sizeof(uint32_t));
+	r->device = xmalloc(r->nnodes * sizeof(int32_t));
+	r->rule = xcalloc(r->nnodes, 1);
+	r->cause = xmalloc(r->nnodes * sizeof(uint32_t));
+	r->rep = xmalloc(r->nnodes * sizeof(uint32_t));
+	r->from = xmalloc(r->nedges * sizeof(uint32_t));
+	r->to = xmalloc(r->nedges * sizeof(uint32_t));
+	memset(r->rep, 0xff, r->nnodes * sizeof(uint32_t));
+	for (uint32_t i = 0; i < nuses; i++) {
+		const Constraint *c = &an->constraints[ck->uses[i].constraint];
+		uint32_t a = use_node[2 * i], b = use_node[2 * i + 1];
+		if (a == PLAN_NONE)
+			continue;
+		r->root[a] = from[i];
+		r->root[b] = to[i];
+		if (r->rep[a] == PLAN_NONE)
+			r->rep[a] = c->value;
+		r->from[e] = a;
+		r->to[e++] = b;
+	}
+	for (uint32_t i = 0; i < nuses; i++) {
+		uint32_t b = use_node[2 * i + 1];
+		if (b != PLAN_NONE && r->rep[b] == PLAN_NONE)
+			r->rep[b] = an->constraints[ck->uses[i].constraint].site;
+	}
+	for (uint32_t x = 0; x < r->nnodes; x++) {
+		const Domain *dom = &an->domains[r->root[x]];
+		r->device[x] = dom->device;
+		r->cause[x] = dom->device == IR_NO_DEVICE ? PLAN_NONE : dom->bound_by;
+		r->rule[x] = dom->device == IR_NO_DEVICE ? RULE_FREE : RULE_OWN;
+	}
+	index_edges(r->nnodes, r->nedges, r->from, &r->out_start, &r->out);
+	if (has_scopes(ck->ctx->devices)) {
+		resolve_scoped(r, ck->ctx->devices, ck->ctx->fallback);
+	} else {
+		resolve_demand(r, ck->ctx->fallback);
+		resolve_supply(r, ck->ctx->fallback);
+	}
+	for (uint32_t x = 0; x < r->nnodes; x++)
+		if (several_rule((HomeRule)r->rule[x]))
+			bind_choice(ck, r, x);
+}
+
 /* Pass 2 (see the top of the file). Returns false when interrupted. */
 static bool resolve_uses(Checker *ck)
 {
@@ -868,50 +921,8 @@ static bool resolve_uses(Checker *ck)
 		}
 		r.nedges++;
 	}
-	if (r.nnodes) {
-		uint32_t e = 0;
-		r.root = xmalloc(r.nnodes * sizeof(uint32_t));
-		r.device = xmalloc(r.nnodes * sizeof(int32_t));
-		r.rule = xcalloc(r.nnodes, 1);
-		r.cause = xmalloc(r.nnodes * sizeof(uint32_t));
-		r.rep = xmalloc(r.nnodes * sizeof(uint32_t));
-		r.from = xmalloc(r.nedges * sizeof(uint32_t));
-		r.to = xmalloc(r.nedges * sizeof(uint32_t));
-		memset(r.rep, 0xff, r.nnodes * sizeof(uint32_t));
-		for (uint32_t i = 0; i < nuses; i++) {
-			const Constraint *c = &an->constraints[ck->uses[i].constraint];
-			uint32_t a = use_node[2 * i], b = use_node[2 * i + 1];
-			if (a == PLAN_NONE)
-				continue;
-			r.root[a] = from[i];
-			r.root[b] = to[i];
-			if (r.rep[a] == PLAN_NONE)
-				r.rep[a] = c->value;
-			r.from[e] = a;
-			r.to[e++] = b;
-		}
-		for (uint32_t i = 0; i < nuses; i++) {
-			uint32_t b = use_node[2 * i + 1];
-			if (b != PLAN_NONE && r.rep[b] == PLAN_NONE)
-				r.rep[b] = an->constraints[ck->uses[i].constraint].site;
-		}
-		for (uint32_t x = 0; x < r.nnodes; x++) {
-			const Domain *dom = &an->domains[r.root[x]];
-			r.device[x] = dom->device;
-			r.cause[x] = dom->device == IR_NO_DEVICE ? PLAN_NONE : dom->bound_by;
-			r.rule[x] = dom->device == IR_NO_DEVICE ? RULE_FREE : RULE_OWN;
-		}
-		index_edges(r.nnodes, r.nedges, r.from, &r.out_start, &r.out);
-		if (has_scopes(ck->ctx->devices)) {
-			resolve_scoped(&r, ck->ctx->devices, ck->ctx->fallback);
-		} else {
-			resolve_demand(&r, ck->ctx->fallback);
-			resolve_supply(&r, ck->ctx->fallback);
-		}
-		for (uint32_t x = 0; x < r.nnodes; x++)
-			if (several_rule((HomeRule)r.rule[x]))
-				bind_choice(ck, &r, x);
-	}
+	if (r.nnodes)
+		resolve_mixed(ck, &r, from, to, use_node, nuses);
 	/* every use, value by value: unified, or read through a copy */
 	for (uint32_t v = 0; v < an->nexprs; v++) {
 		uint32_t begin = ck->use_start[v], end = ck->use_start[v + 1];

@@ -202,6 +202,14 @@ bool prepare_window_op(OpKind op, WindowOp *w);
 bool prepare_window_layouts(KernelCall *kc, const Expr *call, const WindowOp *wo, char **err);
 bool prepare_window_attrs(KernelCall *kc, const Expr *call, const WindowOp *wo);
 
+/* The nn family's matrix products (prepare_nn.c), which qnn.dense and
+ * qnn.batch_matmul share: nn.dense's x [..., K] times w [N, K] transposed,
+ * one matrix of M rows (the product of x's other dimensions), and
+ * nn.batch_matmul's a [B, M, K] times b [B, K, N] with its transpose_a and
+ * transpose_b, from kc's operands and result. */
+KernelMatmul prepare_dense_matmul(const KernelCall *kc);
+KernelMatmul prepare_batch_matmul(const KernelCall *kc, const Expr *call);
+
 /* ---- decoders shared by operators of more than one family ---------------- */
 
 static inline bool decode_bias_add(KernelCall *kc, const Expr *call, char **err)

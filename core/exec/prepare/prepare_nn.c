@@ -8,18 +8,37 @@
  */
 #include "prepare.h"
 
-static bool decode_dense(KernelCall *kc, const Expr *call, char **err)
+KernelMatmul prepare_dense_matmul(const KernelCall *kc)
 {
 	const KernelTensor *in = kc->in;
-	KernelMatmul *m = &kc->p.matmul;
-	m->batch = m->batch_a = m->batch_b = 1;
-	m->k = in[0].shape[in[0].ndim - 1];
-	m->m = 1;
+	KernelMatmul m = {.batch = 1, .batch_a = 1, .batch_b = 1, .trans_b = true};
+	m.k = in[0].shape[in[0].ndim - 1];
+	m.m = 1;
 	for (uint32_t i = 0; i + 1 < in[0].ndim; i++)
-		m->m *= in[0].shape[i];
-	m->n = in[1].shape[0];
-	m->trans_a = false;
-	m->trans_b = true;
+		m.m *= in[0].shape[i];
+	m.n = in[1].shape[0];
+	return m;
+}
+
+KernelMatmul prepare_batch_matmul(const KernelCall *kc, const Expr *call)
+{
+	const KernelTensor *in = kc->in;
+	const KernelTensor *out = kc->out;
+	KernelMatmul m = {0};
+	m.trans_a = attr_bool(call, "transpose_a", false);
+	m.trans_b = attr_bool(call, "transpose_b", false);
+	m.batch_a = in[0].shape[0];
+	m.batch_b = in[1].shape[0];
+	m.batch = out[0].shape[0];
+	m.m = out[0].shape[1];
+	m.n = out[0].shape[2];
+	m.k = m.trans_a ? in[0].shape[1] : in[0].shape[2];
+	return m;
+}
+
+static bool decode_dense(KernelCall *kc, const Expr *call, char **err)
+{
+	kc->p.matmul = prepare_dense_matmul(kc);
 	return same_out_dtype(kc, err);
 }
 
@@ -27,17 +46,7 @@ KERNEL_PREPARE_VIA(DENSE, decode_dense)
 
 static bool decode_batch_matmul(KernelCall *kc, const Expr *call, char **err)
 {
-	const KernelTensor *in = kc->in;
-	const KernelTensor *out = kc->out;
-	KernelMatmul *m = &kc->p.matmul;
-	m->trans_a = attr_bool(call, "transpose_a", false);
-	m->trans_b = attr_bool(call, "transpose_b", false);
-	m->batch_a = in[0].shape[0];
-	m->batch_b = in[1].shape[0];
-	m->batch = out[0].shape[0];
-	m->m = out[0].shape[1];
-	m->n = out[0].shape[2];
-	m->k = m->trans_a ? in[0].shape[1] : in[0].shape[2];
+	kc->p.matmul = prepare_batch_matmul(kc, call);
 	return same_out_dtype(kc, err);
 }
 

@@ -132,16 +132,12 @@ static bool decode_qnn_leaky_relu(KernelCall *kc, const Expr *call, char **err)
 
 KERNEL_PREPARE_VIA(QNN_LEAKY_RELU, decode_qnn_leaky_relu)
 
+/* qnn.dense and qnn.batch_matmul: the shapes of nn.dense and
+ * nn.batch_matmul (prepare_nn.c); the kernel reads the zero points and
+ * scales from the operands. */
 static bool decode_qnn_dense(KernelCall *kc, const Expr *call, char **err)
 {
-	const KernelTensor *in = kc->in;
-	KernelMatmul m = {.batch = 1, .batch_a = 1, .batch_b = 1, .trans_b = true};
-	m.k = in[0].shape[in[0].ndim - 1];
-	m.m = 1;
-	for (uint32_t i = 0; i + 1 < in[0].ndim; i++)
-		m.m *= in[0].shape[i];
-	m.n = in[1].shape[0];
-	kc->p.qnn.matmul = m;
+	kc->p.qnn.matmul = prepare_dense_matmul(kc);
 	return true;
 }
 
@@ -149,18 +145,7 @@ KERNEL_PREPARE_VIA(QNN_DENSE, decode_qnn_dense)
 
 static bool decode_qnn_batch_matmul(KernelCall *kc, const Expr *call, char **err)
 {
-	const KernelTensor *in = kc->in;
-	const KernelTensor *out = kc->out;
-	KernelMatmul m = {0};
-	m.trans_a = attr_bool(call, "transpose_a", false);
-	m.trans_b = attr_bool(call, "transpose_b", false);
-	m.batch_a = in[0].shape[0];
-	m.batch_b = in[1].shape[0];
-	m.batch = out[0].shape[0];
-	m.m = out[0].shape[1];
-	m.n = out[0].shape[2];
-	m.k = m.trans_a ? in[0].shape[1] : in[0].shape[2];
-	kc->p.qnn.matmul = m;
+	kc->p.qnn.matmul = prepare_batch_matmul(kc, call);
 	return true;
 }
 

@@ -33,6 +33,52 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* The element count of reshape's result out (nout dimensions, the -1 at
+ * infer_at still DIM_ANY) against x's: fills in the -1 from it, or reports
+ * a count that differs and returns false. *shape_text caches newshape
+ * (items, n) as text. */
+static bool reshape_count_elements(OpTypeContext *ctx, const Type *x, int64_t *out, uint32_t nout,
+				   int64_t infer_at, const AttrValue *items, uint32_t n,
+				   const char **shape_text)
+{
+	int64_t product = 1, total = 0;
+	bool unknown = false, total_known;
+#define COUNT_FAIL(fmt, ...)                                                       \
+	do {                                                                       \
+		infer_op_error(ctx, "'%s' " fmt, infer_op_name(ctx), __VA_ARGS__); \
+		return false;                                                      \
+	} while (0)
+#define RESHAPE_TEXT() (*shape_text ? *shape_text : (*shape_text = infer_list_text(ctx, items, n)))
+	for (uint32_t i = 0; i < nout; i++) {
+		if ((int64_t)i == infer_at)
+			continue;
+		if (!dim_known(out[i]))
+			unknown = true;
+		else if (!checked_mul(product, out[i], &product))
+			COUNT_FAIL("newshape %s has more elements than int64 can count",
+				   RESHAPE_TEXT());
+	}
+	total_known = type_num_elements(x, &total);
+	if (infer_at >= 0) {
+		if (unknown || !total_known) {
+			out[infer_at] = DIM_ANY;
+		} else if (product == 0 || total % product != 0) {
+			COUNT_FAIL("cannot reshape %s (%lld elements) to newshape %s",
+				   infer_tname(ctx, x), (long long)total, RESHAPE_TEXT());
+		} else {
+			out[infer_at] = total / product;
+		}
+	} else if (!unknown && total_known && product != total) {
+		COUNT_FAIL("cannot reshape %s (%lld elements) to newshape %s (%lld "
+			   "elements)",
+			   infer_tname(ctx, x), (long long)total, RESHAPE_TEXT(),
+			   (long long)product);
+	}
+#undef COUNT_FAIL
+#undef RESHAPE_TEXT
+	return true;
+}
+
 /*
  * reshape(x, newshape): TVM's special values. 0 copies the next input
  * dimension (a literal 0 with allowzero), -1 is inferred from the element
@@ -44,8 +90,8 @@ static Type *reshape_relation(OpTypeContext *ctx, bool reverse)
 	Type *x = infer_tensor_arg(ctx, 0), *r = NULL;
 	const AttrValue *items;
 	uint32_t n, ndim, src = 0, nout = 0;
-	int64_t infer_at = -1, product = 1, total = 0;
-	bool present, allowzero, unknown = false, total_known;
+	int64_t infer_at = -1;
+	bool present, allowzero;
 	const int64_t *xd;
 	DimBuf buf;
 	int64_t *out;
@@ -156,31 +202,8 @@ static Type *reshape_relation(OpTypeContext *ctx, bool reverse)
 				     (long long)v);
 		}
 	}
-	for (uint32_t i = 0; i < nout; i++) {
-		if ((int64_t)i == infer_at)
-			continue;
-		if (!dim_known(out[i]))
-			unknown = true;
-		else if (!checked_mul(product, out[i], &product))
-			RESHAPE_FAIL("newshape %s has more elements than int64 can count",
-				     SHAPE_TEXT());
-	}
-	total_known = type_num_elements(x, &total);
-	if (infer_at >= 0) {
-		if (unknown || !total_known) {
-			out[infer_at] = DIM_ANY;
-		} else if (product == 0 || total % product != 0) {
-			RESHAPE_FAIL("cannot reshape %s (%lld elements) to newshape %s",
-				     infer_tname(ctx, x), (long long)total, SHAPE_TEXT());
-		} else {
-			out[infer_at] = total / product;
-		}
-	} else if (!unknown && total_known && product != total) {
-		RESHAPE_FAIL("cannot reshape %s (%lld elements) to newshape %s (%lld "
-			     "elements)",
-			     infer_tname(ctx, x), (long long)total, SHAPE_TEXT(),
-			     (long long)product);
-	}
+	if (!reshape_count_elements(ctx, x, out, nout, infer_at, items, n, &shape_text))
+		goto done;
 	if (nout > INFER_MAX_NDIM)
 		RESHAPE_FAIL("result has %u dimensions, more than %d", nout, INFER_MAX_NDIM);
 	if (reverse)
