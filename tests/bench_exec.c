@@ -9,12 +9,13 @@
  * called directly on 1024 x 1024 x 1024 against the backend's nn.dense on
  * the same sizes. Targets: elementwise at least 70% of the memcpy
  * bandwidth, dense at least 80% of sgemm. Then a row per operator family
- * (cpu_op_benches): a one-call program parsed and typed, its operands
- * allocated on the cpu and the kernel launched as the interpreter does;
- * elementwise operators and reductions against memcpy timed in turns with
- * them (so that another job on the machine weighs on both alike), at least
- * 50%, and convolutions against sgemm on their own im2col GEMM, likewise in
- * turns, at least 50%.
+ * that real models spend time in (cpu_op_benches, at their shapes): a
+ * one-call program parsed and typed, its operands allocated on the cpu and
+ * the kernel launched as the interpreter does; data movement, elementwise
+ * operators, reductions, normalisations and poolings against memcpy timed
+ * in turns with them (so that another job on the machine weighs on both
+ * alike), products and convolutions against sgemm on their own GEMM,
+ * likewise in turns, each at least 50%.
  *
  * GPU rows (built with CUDA and a GPU present; --gpu makes a missing GPU an
  * error): cudaMemcpy of 256 MiB between pinned host memory and the device,
@@ -30,8 +31,9 @@
  * buffers are allocated and touched before timing. Peak is the process's
  * peak resident set so far (VmHWM).
  *
- * Usage: bench_exec [-r REPS] [--cpu] [--gpu]   (default: cpu, and gpu
- * when one is usable)
+ * Usage: bench_exec [-r REPS] [--only WORD] [--cpu] [--gpu]   (default:
+ * cpu, and gpu when one is usable; --only WORD: of the operator rows, those
+ * whose name contains WORD)
  * Exit status: 0 when every target is met, 1 when one is missed, 2 when a
  * measurement could not run.
  */
@@ -46,6 +48,7 @@
 #include <cuda_runtime_api.h>
 #endif
 
+#include "dtype_access.h"
 #include "exec.h"
 #include "infer.h"
 #include "parse.h"
@@ -54,6 +57,7 @@ enum { BENCH_MAX_REPS = 101 };
 
 static int reps = 5;
 static int missed = 0;
+static const char *only; /* --only WORD: the operator rows whose name contains it */
 
 static double now(void)
 {
@@ -210,9 +214,9 @@ static void sgemm_direct(void *ctx)
 
 /* What an operator's row is measured against: the machine's memory
  * bandwidth (for an operator bound by it: every input read once, every
- * output written once) or OpenBLAS's sgemm on the GEMM that does the same
- * arithmetic (a convolution as im2col: weights (m x k) times columns
- * (k x n)). */
+ * output written once, unless the row says which bytes it must move) or
+ * OpenBLAS's sgemm on the GEMM that does the same arithmetic (a convolution
+ * as im2col: weights (m x k) times columns (k x n), batch times). */
 typedef enum OpReference { REF_MEMORY, REF_GEMM } OpReference;
 
 typedef struct OpBench {
@@ -223,112 +227,206 @@ typedef struct OpBench {
 	OpReference reference;
 	int m, n, k;   /* REF_GEMM: the GEMM's shape */
 	double target; /* the least ratio to the reference; 0: for information */
+	int batch;     /* REF_GEMM: how many such GEMMs (0: one) */
+	double moved;  /* REF_MEMORY: the bytes it must move (0: every operand once) */
 } OpBench;
 
-/* Targets (issue 13): elementwise operators and reductions at least half
- * the memcpy bandwidth, convolutions at least half of sgemm's rate on
- * their own GEMM. Softmax, layer norm and pooling read their data more than
- * once by nature (a maximum and a sum before the result; a window per
- * output), and erf is libm's erff, exact and bound by its arithmetic: they
- * are shown for information. */
+/* Targets (issues 13 and 30): elementwise operators, data movement,
+ * reductions, normalisations and poolings at least half the memcpy
+ * bandwidth, products and convolutions at least half of sgemm's rate on
+ * their own GEMM. erf is libm's erff, exact and bound by its arithmetic:
+ * it is shown for information. The shapes after the first rows are those
+ * of the real models (tests/data/models): rw_bert_base's weight and
+ * attention transposes, softmax, layer norm, embedding take and batch
+ * products, resnet's max pooling, mobilenet's depthwise convolutions,
+ * squeezenet's concatenation, dcgan's transposed convolution, resnext's
+ * grouped convolution (against its groups' GEMMs, 32 of 4 x 3136 x 36),
+ * yolov5's stepped slice. A depthwise convolution
+ * does 9 multiply-adds per element it reads: it is bound by memory, not
+ * by a GEMM (whose shape would be one row), and is measured against
+ * memcpy. */
 static const OpBench cpu_op_benches[] = {
 	{"fast_erf f32", "4096^2", "%x: Tensor[(4096, 4096), float32]", "fast_erf(%x)", REF_MEMORY,
-	 0, 0, 0, 0.50},
+	 0, 0, 0, 0.50, 0, 0},
 	{"erf f32 (libm's erff)", "4096^2", "%x: Tensor[(4096, 4096), float32]", "erf(%x)",
-	 REF_MEMORY, 0, 0, 0, 0},
+	 REF_MEMORY, 0, 0, 0, 0, 0, 0},
 	{"multiply, row broadcast", "4096^2 x 4096",
 	 "%x: Tensor[(4096, 4096), float32], %y: Tensor[(4096), float32]", "multiply(%x, %y)",
-	 REF_MEMORY, 0, 0, 0, 0.50},
+	 REF_MEMORY, 0, 0, 0, 0.50, 0, 0},
 	{"where f32", "4096^2",
 	 "%c: Tensor[(4096, 4096), bool], %x: Tensor[(4096, 4096), float32], %y: Tensor[(4096, "
 	 "4096), float32]",
-	 "where(%c, %x, %y)", REF_MEMORY, 0, 0, 0, 0.50},
+	 "where(%c, %x, %y)", REF_MEMORY, 0, 0, 0, 0.50, 0, 0},
 	{"sum, last axis", "4096^2", "%x: Tensor[(4096, 4096), float32]", "sum(%x, axis=[-1])",
-	 REF_MEMORY, 0, 0, 0, 0.50},
+	 REF_MEMORY, 0, 0, 0, 0.50, 0, 0},
 	{"sum, first axis", "4096^2", "%x: Tensor[(4096, 4096), float32]", "sum(%x, axis=[0])",
-	 REF_MEMORY, 0, 0, 0, 0.50},
+	 REF_MEMORY, 0, 0, 0, 0.50, 0, 0},
 	{"max, keepdims", "4096^2", "%x: Tensor[(4096, 4096), float32]",
-	 "max(%x, axis=[1], keepdims=True)", REF_MEMORY, 0, 0, 0, 0.50},
+	 "max(%x, axis=[1], keepdims=True)", REF_MEMORY, 0, 0, 0, 0.50, 0, 0},
 	{"argmax, last axis", "4096^2", "%x: Tensor[(4096, 4096), float32]",
-	 "argmax(%x, axis=[-1])", REF_MEMORY, 0, 0, 0, 0.50},
+	 "argmax(%x, axis=[-1])", REF_MEMORY, 0, 0, 0, 0.50, 0, 0},
+	{"cast f32 -> f16", "4096^2", "%x: Tensor[(4096, 4096), float32]",
+	 "cast(%x, dtype=\"float16\")", REF_MEMORY, 0, 0, 0, 0.50, 0, 0},
+	{"cast i64 -> i32", "4096^2", "%x: Tensor[(4096, 4096), int64]",
+	 "cast(%x, dtype=\"int32\")", REF_MEMORY, 0, 0, 0, 0.50, 0, 0},
+	{"transpose 2-D", "3072x768", "%x: Tensor[(3072, 768), float32]", "transpose(%x)",
+	 REF_MEMORY, 0, 0, 0, 0.50, 0, 0},
+	{"transpose 0,2,1,3", "1x128x12x64", "%x: Tensor[(1, 128, 12, 64), float32]",
+	 "transpose(%x, axes=[0, 2, 1, 3])", REF_MEMORY, 0, 0, 0, 0.50, 0, 0},
+	{"transpose 0,2,3,1", "1x128x12x64", "%x: Tensor[(1, 128, 12, 64), float32]",
+	 "transpose(%x, axes=[0, 2, 3, 1])", REF_MEMORY, 0, 0, 0, 0.50, 0, 0},
+	{"concatenate, channels", "2 x 1x64x55x55",
+	 "%x: Tensor[(1, 64, 55, 55), float32], %y: Tensor[(1, 64, 55, 55), float32]",
+	 "concatenate((%x, %y), axis=1)", REF_MEMORY, 0, 0, 0, 0.50, 0, 0},
+	{"strided_slice, channels", "1x256x56x56", "%x: Tensor[(1, 256, 56, 56), float32]",
+	 "strided_slice(%x, begin=[0, 64, 0, 0], end=[1, 192, 56, 56], strides=[1, 1, 1, 1])",
+	 REF_MEMORY, 0, 0, 0, 0.50, 0, 2.0 * 128 * 56 * 56 * 4},
+	{"strided_slice, step 2", "1x3x640x640", "%x: Tensor[(1, 3, 640, 640), float32]",
+	 "strided_slice(%x, begin=[0, 0, 0, 1], end=[1, 3, 640, 640], strides=[1, 1, 2, 2])",
+	 REF_MEMORY, 0, 0, 0, 0.50, 0, 2.0 * 3 * 320 * 640 * 4},
+	{"take, embedding rows", "30522x768[128]",
+	 "%w: Tensor[(30522, 768), float32], %i: Tensor[(1, 128), int64]", "take(%w, %i, axis=0)",
+	 REF_MEMORY, 0, 0, 0, 0.50, 0, 2.0 * 128 * 768 * 4 + 128 * 8},
 	{"nn.softmax", "4096^2", "%x: Tensor[(4096, 4096), float32]", "nn.softmax(%x)", REF_MEMORY,
-	 0, 0, 0, 0},
+	 0, 0, 0, 0.50, 0, 0},
+	{"nn.softmax, attention", "1x12x128x128", "%x: Tensor[(1, 12, 128, 128), float32]",
+	 "nn.softmax(%x, axis=3)", REF_MEMORY, 0, 0, 0, 0.50, 0, 0},
 	{"nn.layer_norm", "4096^2",
 	 "%x: Tensor[(4096, 4096), float32], %g: Tensor[(4096), float32], %b: Tensor[(4096), "
 	 "float32]",
-	 "nn.layer_norm(%x, %g, %b)", REF_MEMORY, 0, 0, 0, 0},
+	 "nn.layer_norm(%x, %g, %b)", REF_MEMORY, 0, 0, 0, 0.50, 0, 0},
+	{"nn.layer_norm, bert", "1x128x768",
+	 "%x: Tensor[(1, 128, 768), float32], %g: Tensor[(768), float32], %b: Tensor[(768), "
+	 "float32]",
+	 "nn.layer_norm(%x, %g, %b, axis=-1, epsilon=1e-12f)", REF_MEMORY, 0, 0, 0, 0.50, 0, 0},
+	{"nn.max_pool2d 3x3/2", "1x64x112x112", "%x: Tensor[(1, 64, 112, 112), float32]",
+	 "nn.max_pool2d(%x, pool_size=[3, 3], strides=[2, 2], padding=[1, 1, 1, 1])", REF_MEMORY, 0,
+	 0, 0, 0.50, 0, 0},
+	{"nn.avg_pool2d 3x3/1", "1x192x35x35", "%x: Tensor[(1, 192, 35, 35), float32]",
+	 "nn.avg_pool2d(%x, pool_size=[3, 3], strides=[1, 1], padding=[1, 1, 1, 1])", REF_MEMORY, 0,
+	 0, 0, 0.50, 0, 0},
+	{"image.resize2d linear x2", "1x64x56x56", "%x: Tensor[(1, 64, 56, 56), float32]",
+	 "image.resize2d(%x, size=[112, 112], method=\"linear\")", REF_MEMORY, 0, 0, 0, 0.50, 0, 0},
+	{"nn.batch_matmul", "12x128x128x64",
+	 "%a: Tensor[(12, 128, 64), float32], %b: Tensor[(12, 128, 64), float32]",
+	 "nn.batch_matmul(%a, %b, transpose_b=True)", REF_GEMM, 128, 128, 64, 0.50, 12, 0},
 	{"nn.conv2d 3x3, 64 ch", "1x64x56x56",
 	 "%x: Tensor[(1, 64, 56, 56), float32], %w: Tensor[(64, 64, 3, 3), float32]",
 	 "nn.conv2d(%x, %w, padding=[1, 1, 1, 1], channels=64, kernel_size=[3, 3])", REF_GEMM, 64,
-	 56 * 56, 64 * 9, 0.50},
+	 56 * 56, 64 * 9, 0.50, 0, 0},
 	{"nn.conv2d 1x1, 256 -> 64", "1x256x56x56",
 	 "%x: Tensor[(1, 256, 56, 56), float32], %w: Tensor[(64, 256, 1, 1), float32]",
 	 "nn.conv2d(%x, %w, padding=[0, 0, 0, 0], channels=64, kernel_size=[1, 1])", REF_GEMM, 64,
-	 56 * 56, 256, 0.50},
+	 56 * 56, 256, 0.50, 0, 0},
 	{"nn.conv2d 7x7/2, 3 -> 64", "1x3x224x224",
 	 "%x: Tensor[(1, 3, 224, 224), float32], %w: Tensor[(64, 3, 7, 7), float32]",
 	 "nn.conv2d(%x, %w, strides=[2, 2], padding=[3, 3, 3, 3], channels=64, kernel_size=[7, "
 	 "7])",
-	 REF_GEMM, 64, 112 * 112, 3 * 49, 0.50},
-	{"nn.max_pool2d 3x3/2", "1x64x112x112", "%x: Tensor[(1, 64, 112, 112), float32]",
-	 "nn.max_pool2d(%x, pool_size=[3, 3], strides=[2, 2], padding=[1, 1, 1, 1])", REF_MEMORY, 0,
-	 0, 0, 0},
+	 REF_GEMM, 64, 112 * 112, 3 * 49, 0.50, 0, 0},
+	{"nn.conv2d 3x3, groups 32", "1x128x56x56",
+	 "%x: Tensor[(1, 128, 56, 56), float32], %w: Tensor[(128, 4, 3, 3), float32]",
+	 "nn.conv2d(%x, %w, padding=[1, 1, 1, 1], groups=32, channels=128, kernel_size=[3, 3])",
+	 REF_GEMM, 4, 56 * 56, 4 * 9, 0.50, 32, 0},
+	{"nn.conv2d depthwise 3x3", "1x32x112x112",
+	 "%x: Tensor[(1, 32, 112, 112), float32], %w: Tensor[(32, 1, 3, 3), float32]",
+	 "nn.conv2d(%x, %w, padding=[1, 1, 1, 1], groups=32, channels=32, kernel_size=[3, 3])",
+	 REF_MEMORY, 0, 0, 0, 0.50, 0, 0},
+	{"nn.conv2d depthwise 3x3/2", "1x64x112x112",
+	 "%x: Tensor[(1, 64, 112, 112), float32], %w: Tensor[(64, 1, 3, 3), float32]",
+	 "nn.conv2d(%x, %w, strides=[2, 2], padding=[1, 1, 1, 1], groups=64, channels=64, "
+	 "kernel_size=[3, 3])",
+	 REF_MEMORY, 0, 0, 0, 0.50, 0, 0},
+	{"nn.conv2d_transpose 4x4/2", "1x256x16x16",
+	 "%x: Tensor[(1, 256, 16, 16), float32], %w: Tensor[(256, 128, 4, 4), float32]",
+	 "nn.conv2d_transpose(%x, %w, channels=128, kernel_size=[4, 4], strides=[2, 2], "
+	 "padding=[1, 1, 1, 1])",
+	 REF_GEMM, 128 * 16, 16 * 16, 256, 0.50, 0, 0},
 };
 
 typedef struct SgemmJob {
 	const float *a, *b;
 	float *c;
-	int m, n, k;
+	int m, n, k, batch;
 } SgemmJob;
 
+/* batch GEMMs of the shape, one after the other on the same operands */
 static void sgemm_shape(void *ctx)
 {
 	SgemmJob *g = ctx;
-	cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, g->m, g->n, g->k, 1.0f, g->a, g->k,
-		    g->b, g->n, 0.0f, g->c, g->n);
+	for (int i = 0; i < g->batch; i++)
+		cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, g->m, g->n, g->k, 1.0f, g->a,
+			    g->k, g->b, g->n, 0.0f, g->c, g->n);
 }
 
-/* A tensor of type t on dev, every byte set (float32 0.0115, bool true),
- * its size added to *bytes. */
+/* A tensor of type t on dev, its size added to *bytes: every byte of a
+ * float or bool set (float32 0.0115, bool true), an integer tensor (the
+ * indices of take) filled with positions spread over [0, 1000). */
 static KernelTensor bench_tensor(ExecDevice *dev, const Type *t, size_t *bytes)
 {
-	size_t n = dtype_size(t->u.tensor.dtype);
+	DType dt = t->u.tensor.dtype;
+	size_t n = dtype_size(dt), count = 1;
 	void *p;
 	for (uint32_t i = 0; i < t->u.tensor.ndim; i++)
-		n *= (size_t)t->u.tensor.dims[i];
+		count *= (size_t)t->u.tensor.dims[i];
+	n *= count;
 	p = touched(dev, n, 0);
 	memset(p, 0x3c, n);
+	if (dtype_is_integer(dt))
+		for (size_t i = 0; i < count; i++)
+			dtype_store_int(p, dt, (int64_t)i, (int64_t)(i * 617 % 1000));
 	*bytes += n;
-	return kernel_tensor(p, t->u.tensor.dtype, t->u.tensor.ndim, t->u.tensor.dims);
+	return kernel_tensor(p, dt, t->u.tensor.ndim, t->u.tensor.dims);
+}
+
+/* A job run `times` times in a row: one timed sample of a short kernel. */
+typedef struct Repeated {
+	BenchFn fn;
+	void *ctx;
+	int times;
+} Repeated;
+
+enum { SAMPLE_MS = 10 };
+
+static double run_repeated(const Repeated *r)
+{
+	double t0 = now();
+	for (int i = 0; i < r->times; i++)
+		r->fn(r->ctx);
+	return (now() - t0) / r->times;
+}
+
+/* How many calls make a sample of about SAMPLE_MS, from one call
+ * (which also warms it up). */
+static int times_for(BenchFn fn, void *ctx)
+{
+	double t0 = now(), t;
+	fn(ctx);
+	t = now() - t0;
+	if (t * 1e3 >= SAMPLE_MS)
+		return 1;
+	return t <= 0 ? 1000 : (int)(SAMPLE_MS * 1e-3 / t) + 1;
 }
 
 /* fn and its reference timed in turns, `reps` rounds after a warm-up of
  * each (the reference is the faster of ref and ref2 when ref2 is given):
- * the medians of fn's and the reference's times, and the median over the
- * rounds of reference time / fn time, which another job on the machine
- * changes little because both halves of a round share its load. */
+ * the medians of fn's and the reference's times per call, and the median
+ * over the rounds of reference time / fn time, which another job on the
+ * machine changes little because both halves of a round share its load.
+ * A call shorter than SAMPLE_MS is repeated to fill a sample, so
+ * that a kernel of microseconds is not timed by the clock's resolution. */
 static void measure_against(BenchFn fn, void *ctx, BenchFn ref, BenchFn ref2, void *ref_ctx,
 			    double *t_fn, double *t_ref, double *speed)
 {
 	double tf[BENCH_MAX_REPS], tr[BENCH_MAX_REPS], q[BENCH_MAX_REPS];
-	fn(ctx);
-	ref(ref_ctx);
-	if (ref2)
-		ref2(ref_ctx);
+	Repeated rf = {fn, ctx, times_for(fn, ctx)}, rr = {ref, ref_ctx, times_for(ref, ref_ctx)},
+		 rr2 = {ref2, ref_ctx, ref2 ? times_for(ref2, ref_ctx) : 0};
 	for (int i = 0; i < reps; i++) {
-		double t0 = now(), t1, t2;
-		fn(ctx);
-		t1 = now();
-		ref(ref_ctx);
-		t2 = now();
-		tf[i] = t1 - t0;
-		tr[i] = t2 - t1;
+		tf[i] = run_repeated(&rf);
+		tr[i] = run_repeated(&rr);
 		if (ref2) {
-			double t3;
-			ref2(ref_ctx);
-			t3 = now();
-			if (t3 - t2 < tr[i])
-				tr[i] = t3 - t2;
+			double t2 = run_repeated(&rr2);
+			if (t2 < tr[i])
+				tr[i] = t2;
 		}
 		q[i] = tr[i] / tf[i];
 	}
@@ -353,6 +451,7 @@ static void bench_cpu_op(ExecDevice *cpu, const OpBench *b)
 	IrModule *m;
 	const Expr *call, *fn;
 	KernelTensor in[8], out[1];
+	uint32_t nin = 0;
 	LaunchJob job;
 	size_t bytes = 0;
 	char *err = NULL;
@@ -369,16 +468,27 @@ static void bench_cpu_op(ExecDevice *cpu, const OpBench *b)
 	}
 	fn = m->globals[0].fn;
 	call = fn->u.fn.body;
-	if (call->kind != EXPR_CALL || call->u.call.nargs > 8 || call->type->kind != TYPE_TENSOR) {
+	if (call->kind != EXPR_CALL || call->type->kind != TYPE_TENSOR) {
 		fprintf(stderr, "bench_exec: '%s' is not one call with one result\n", b->body);
 		exit(2);
 	}
-	for (uint32_t i = 0; i < call->u.call.nargs; i++)
-		in[i] = bench_tensor(cpu, call->u.call.args[i]->type, &bytes);
+	/* the operands as the interpreter passes them: a tuple's fields in turn */
+	for (uint32_t i = 0; i < call->u.call.nargs; i++) {
+		const Type *t = call->u.call.args[i]->type;
+		bool tuple = t->kind == TYPE_TUPLE;
+		for (uint32_t f = 0; f < (tuple ? t->u.tuple.nfields : 1); f++) {
+			if (nin == 8) {
+				fprintf(stderr, "bench_exec: '%s' has too many operands\n",
+					b->body);
+				exit(2);
+			}
+			in[nin++] = bench_tensor(cpu, tuple ? t->u.tuple.fields[f] : t, &bytes);
+		}
+	}
 	out[0] = bench_tensor(cpu, call->type, &bytes);
 	memset(&job, 0, sizeof job);
 	job.dev = cpu;
-	if (!kernel_call_prepare(&job.kc, call, in, call->u.call.nargs, out, 1, &err)) {
+	if (!kernel_call_prepare(&job.kc, call, in, nin, out, 1, &err)) {
 		fprintf(stderr, "bench_exec: %s: %s\n", b->workload, err);
 		exit(2);
 	}
@@ -390,31 +500,42 @@ static void bench_cpu_op(ExecDevice *cpu, const OpBench *b)
 			      touched(cpu, nc * sizeof(float), 0),
 			      b->m,
 			      b->n,
-			      b->k};
-		double flops = 2.0 * b->m * b->n * b->k, tg, speed;
+			      b->k,
+			      b->batch ? b->batch : 1};
+		double flops = 2.0 * b->m * b->n * b->k * g.batch, tg, speed;
 		char reference[64];
 		measure_against(launch_once, &job, sgemm_shape, NULL, &g, &t, &tg, &speed);
-		snprintf(reference, sizeof reference, "sgemm %dx%dx%d", b->m, b->n, b->k);
+		if (g.batch > 1)
+			snprintf(reference, sizeof reference, "%d x sgemm %dx%dx%d", g.batch, b->m,
+				 b->n, b->k);
+		else
+			snprintf(reference, sizeof reference, "sgemm %dx%dx%d", b->m, b->n, b->k);
 		rate = flops / t * 1e-9;
 		row(b->workload, b->size, t, rate, "GFLOP/s", reference, speed, b->target);
 		exec_free(cpu, (void *)g.a, na * sizeof(float));
 		exec_free(cpu, (void *)g.b, nb * sizeof(float));
 		exec_free(cpu, g.c, nc * sizeof(float));
 	} else {
-		const size_t copied = (size_t)64 << 20;
+		/* the memory's bandwidth: a copy of 64 MiB, or of half the bytes
+		 * the operator moves when that is more, beyond the caches (an
+		 * operator whose data fit in them may pass it) */
+		double moved = b->moved > 0 ? b->moved : (double)bytes;
+		size_t copied = ((size_t)(moved / 2) + 63) / 64 * 64;
+		if (copied < (size_t)64 << 20)
+			copied = (size_t)64 << 20;
 		CopyJob copy = {touched(cpu, copied, 0), touched(cpu, copied, 1.0f), copied};
 		double tm, speed;
 		measure_against(launch_once, &job, memcpy_one_thread, memcpy_threads, &copy, &t,
 				&tm, &speed);
-		rate = (double)bytes / t * 1e-9;
-		/* rate / memcpy's: bytes per second over 2 x 64 MiB per second */
+		rate = moved / t * 1e-9;
+		/* rate / memcpy's: bytes per second over 2 x copied per second */
 		row(b->workload, b->size, t, rate, "GB/s", "memcpy in turns",
-		    speed * (double)bytes / (2.0 * (double)copied), b->target);
+		    speed * moved / (2.0 * (double)copied), b->target);
 		exec_free(cpu, copy.dst, copied);
 		exec_free(cpu, (void *)copy.src, copied);
 	}
 	kernel_call_release(&job.kc);
-	for (uint32_t i = 0; i < call->u.call.nargs; i++)
+	for (uint32_t i = 0; i < nin; i++)
 		exec_free(cpu, in[i].data, in[i].nbytes);
 	exec_free(cpu, out[0].data, out[0].nbytes);
 	free(err);
@@ -428,7 +549,8 @@ static void bench_cpu_op(ExecDevice *cpu, const OpBench *b)
 static void bench_cpu_ops(ExecDevice *cpu)
 {
 	for (size_t i = 0; i < sizeof cpu_op_benches / sizeof cpu_op_benches[0]; i++)
-		bench_cpu_op(cpu, &cpu_op_benches[i]);
+		if (!only || strstr(cpu_op_benches[i].workload, only))
+			bench_cpu_op(cpu, &cpu_op_benches[i]);
 }
 
 static void bench_cpu(ExecRuntime *rt)
@@ -651,12 +773,15 @@ int main(int argc, char **argv)
 				fprintf(stderr, "bench_exec: -r takes 1 to %d\n", BENCH_MAX_REPS);
 				return 2;
 			}
+		} else if (strcmp(argv[i], "--only") == 0 && i + 1 < argc) {
+			only = argv[++i];
 		} else if (strcmp(argv[i], "--cpu") == 0) {
 			cpu = true;
 		} else if (strcmp(argv[i], "--gpu") == 0) {
 			gpu = gpu_required = true;
 		} else {
-			fprintf(stderr, "usage: bench_exec [-r REPS] [--cpu] [--gpu]\n");
+			fprintf(stderr,
+				"usage: bench_exec [-r REPS] [--only WORD] [--cpu] [--gpu]\n");
 			return 2;
 		}
 	}

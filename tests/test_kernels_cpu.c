@@ -678,6 +678,72 @@ static void test_softmax(void **state)
 	}
 }
 
+/* The float32 softmax's vector path (lanes of 16, blocks of 128, a
+ * polynomial exp) on rows that end inside a lane and inside a block, with
+ * logits far apart (exp underflows to 0 for most of a row) and an
+ * -infinity, against exp in double; float64 on the same rows. */
+static void test_softmax_long_rows(void **state)
+{
+	static const int64_t lens[] = {1, 15, 16, 17, 127, 128, 129, 300, 1000};
+	(void)state;
+	for (int f64 = 0; f64 < 2; f64++)
+		for (size_t l = 0; l < DP_COUNT(lens); l++) {
+			int64_t len = lens[l], rows = 3, n = rows * len;
+			double *x = xmalloc((size_t)n * sizeof(double));
+			double *want = xmalloc((size_t)n * sizeof(double));
+			teardown(NULL);
+			setup(NULL);
+			for (int64_t i = 0; i < n; i++) {
+				/* row 0 spread over [-40, 40], row 1 over [-2, 2], row 2 over
+				 * [-200, 100] with an -inf */
+				double u = (double)((i * 7919) % 1009) / 1009.0;
+				int64_t r = i / len;
+				x[i] = r == 0 ? u * 80 - 40 : r == 1 ? u * 4 - 2 : u * 300 - 200;
+				if (r == 2 && i % len == len / 2)
+					x[i] = -INFINITY;
+			}
+			in_values("x", f64 ? DT_FLOAT64 : DT_FLOAT32, SHAPE(rows, len), x);
+			run_body("nn.softmax(%x)");
+			for (int64_t r = 0; r < rows; r++) {
+				double mx = -INFINITY, sum = 0;
+				for (int64_t k = 0; k < len; k++)
+					mx = fmax(mx, in_at(0, r * len + k));
+				for (int64_t k = 0; k < len; k++)
+					sum += exp(in_at(0, r * len + k) - mx);
+				for (int64_t k = 0; k < len; k++)
+					want[r * len + k] = exp(in_at(0, r * len + k) - mx) / sum;
+			}
+			expect_values(0, want, n, f64 ? 1e-12 : 1e-6);
+			free(x);
+			free(want);
+		}
+}
+
+/* kernel_expf (kernel_fastmath.h, softmax's exp) within 2 ulp of exp over
+ * the normal range, 0 where exp is subnormal, infinity past the largest
+ * float, NaN kept. */
+static void test_kernel_expf(void **state)
+{
+	(void)state;
+	for (int64_t i = 0; i <= 2000000; i++) {
+		float x = (float)(-87.3 + 176.0 * (double)i / 2000000.0);
+		double want = exp((double)x), got = kernel_expf(x);
+		if (want > FLT_MAX) {
+			assert_true(isinf(got) && got > 0);
+			continue;
+		}
+		if (fabs(got - want) > 2.4e-7 * want) {
+			print_error("kernel_expf(%.9g) = %.9g, exp = %.9g\n", (double)x, got, want);
+			fail();
+		}
+	}
+	assert_true(kernel_expf(0.0f) == 1.0f);
+	assert_true(kernel_expf(-87.5f) == 0.0f);
+	assert_true(kernel_expf(-INFINITY) == 0.0f);
+	assert_true(isinf(kernel_expf(88.8f)) && isinf(kernel_expf(INFINITY)));
+	assert_true(isnan(kernel_expf(NAN)));
+}
+
 /* Naive reduction over the axes flagged in `reduce`. */
 /* The reduction `op` of input 0 (shape, nd) over the axes marked in
  * `reduce`, by a naive walk; argmax and argmin give the first extreme's
@@ -1037,6 +1103,81 @@ static void test_transpose(void **state)
 	}
 }
 
+/* transpose of input 0 (shape, nd) by perm, against a naive walk of the
+ * output, element for element (bits: every value is exact). */
+static void check_transpose(DType dt, uint32_t nd, const int64_t *shape, const int *perm)
+{
+	StrBuf body;
+	int64_t oshape[12], istride[12], s = 1, n = 1;
+	double *want;
+	teardown(NULL);
+	setup(NULL);
+	in_random("x", dt, nd, shape);
+	strbuf_init(&body);
+	strbuf_puts(&body, "transpose(%x, axes=[");
+	for (uint32_t a = 0; a < nd; a++)
+		strbuf_printf(&body, "%s%d", a ? ", " : "", perm[a]);
+	strbuf_puts(&body, "])");
+	run_body(body.data);
+	strbuf_free(&body);
+	for (uint32_t a = nd; a-- > 0;) {
+		istride[a] = s;
+		s *= shape[a];
+	}
+	for (uint32_t a = 0; a < nd; a++) {
+		oshape[a] = shape[perm[a]];
+		n *= oshape[a];
+	}
+	expect_shape(0, nd, oshape);
+	want = xmalloc((size_t)n * sizeof(double));
+	for (int64_t i = 0; i < n; i++) {
+		int64_t rest = i, off = 0;
+		for (uint32_t a = nd; a-- > 0;) {
+			off += rest % oshape[a] * istride[perm[a]];
+			rest /= oshape[a];
+		}
+		want[i] = in_at(0, off);
+	}
+	expect_values(0, want, n, 0);
+	free(want);
+}
+
+/* The cache-blocked transpose: tiles of 32 with SIMD blocks of 8 (2-byte),
+ * 4 (4-byte) and 2 (8-byte) elements, so shapes that end a tile or a
+ * block early on either axis, in every element size; permutations whose
+ * axes merge (attention's [0, 2, 3, 1] is a matrix transpose, [0, 2, 1, 3]
+ * copies rows), size-1 axes between merged ones, and nine axes that do
+ * not merge (the general walk). */
+static void test_transpose_tiles(void **state)
+{
+	static const DType dtypes[] = {DT_FLOAT32, DT_INT32, DT_FLOAT16, DT_UINT16, DT_FLOAT64,
+				       DT_INT64,   DT_UINT8, DT_BOOL,    DT_INT8,   DT_BFLOAT16};
+	static const struct {
+		uint32_t nd;
+		int64_t shape[9];
+		int perm[9];
+	} cases[] = {
+		{2, {37, 70}, {1, 0}},
+		{2, {64, 96}, {1, 0}},
+		{2, {1, 9}, {1, 0}},
+		{2, {8, 5}, {1, 0}},
+		{3, {33, 1, 41}, {2, 1, 0}},
+		{4, {1, 13, 3, 9}, {0, 2, 3, 1}},
+		{4, {1, 13, 3, 9}, {0, 2, 1, 3}},
+		{4, {2, 35, 3, 17}, {2, 0, 3, 1}},
+		{5, {3, 4, 1, 5, 6}, {3, 4, 2, 0, 1}},
+		{4, {4, 1, 5, 3}, {1, 0, 2, 3}},
+		{4, {4, 1, 5, 3}, {3, 1, 0, 2}},
+		{5, {2, 3, 4, 5, 6}, {4, 1, 0, 3, 2}},
+		{9, {2, 2, 2, 2, 2, 2, 2, 2, 3}, {8, 7, 6, 5, 4, 3, 2, 1, 0}},
+		{9, {2, 2, 2, 2, 2, 2, 2, 2, 3}, {1, 3, 5, 7, 0, 2, 4, 6, 8}},
+	};
+	(void)state;
+	for (size_t d = 0; d < DP_COUNT(dtypes); d++)
+		for (size_t c = 0; c < DP_COUNT(cases); c++)
+			check_transpose(dtypes[d], cases[c].nd, cases[c].shape, cases[c].perm);
+}
+
 static void test_concatenate_and_split(void **state)
 {
 	double want[2 * 9 * 2];
@@ -1115,10 +1256,21 @@ static void test_conv2d(void **state)
 		{1, 64, 64, 64, 8, 3, 3, {1, 1}, {1, 1, 1, 1}, {1, 1}, 1},
 		/* strided and padded past the right edge: a zero run after the gather */
 		{1, 2, 9, 10, 3, 3, 4, {2, 3}, {1, 2, 1, 3}, {1, 1}, 1},
+		/* depthwise by output rows: rows longer than a vector and ending
+		 * inside one, strides 1, 2 and 3, dilation, uneven padding */
+		{2, 5, 19, 37, 5, 3, 3, {1, 1}, {1, 1, 1, 1}, {1, 1}, 5},
+		{1, 3, 17, 41, 3, 3, 3, {2, 2}, {1, 1, 1, 1}, {1, 1}, 3},
+		{1, 4, 13, 35, 4, 5, 5, {3, 3}, {2, 1, 2, 3}, {2, 2}, 4},
+		/* groups of few channels, computed directly too: 4 in and 4 out
+		 * per group, and a depthwise multiplier of 2 */
+		{2, 8, 11, 39, 8, 3, 3, {1, 1}, {1, 1, 1, 1}, {1, 1}, 2},
+		{1, 3, 9, 33, 6, 3, 3, {2, 2}, {1, 1, 1, 1}, {1, 1}, 3},
 	};
 	(void)state;
-	for (size_t c = 0; c < DP_COUNT(cases); c++) {
-		const ConvCase *k = &cases[c];
+	for (size_t c = 0; c < 2 * DP_COUNT(cases); c++) {
+		/* every case in float32, then in float64 */
+		const ConvCase *k = &cases[c % DP_COUNT(cases)];
+		DType dt = c < DP_COUNT(cases) ? DT_FLOAT32 : DT_FLOAT64;
 		int64_t cg = k->c / k->groups, og = k->o / k->groups;
 		int64_t oh = (k->h + k->pad[0] + k->pad[2] - k->dilation[0] * (k->kh - 1) - 1) /
 				     k->stride[0] +
@@ -1130,8 +1282,8 @@ static void test_conv2d(void **state)
 		double *want = xmalloc((size_t)(k->n * k->o * oh * ow) * sizeof(double));
 		teardown(NULL);
 		setup(NULL);
-		RAND("x", DT_FLOAT32, k->n, k->c, k->h, k->w);
-		RAND("w", DT_FLOAT32, k->o, cg, k->kh, k->kw);
+		RAND("x", dt, k->n, k->c, k->h, k->w);
+		RAND("w", dt, k->o, cg, k->kh, k->kw);
 		conv_attrs(attrs, sizeof attrs, k);
 		snprintf(body, sizeof body, "nn.conv2d(%%x, %%w, %s)", attrs);
 		run_body(body);
@@ -1477,9 +1629,17 @@ static void test_pooling(void **state)
 		/* ceil_mode: the last column's window holds input cells and one
 		 * past the padded input, which count_include_pad leaves out */
 		{7, 8, 3, 3, {2, 3}, {0, 0, 0, 0}, {1, 1}, true, true},
+		/* by output rows: rows longer than a vector and ending inside
+		 * one, strides 1, 2 and 3 */
+		{19, 37, 3, 3, {2, 2}, {1, 1, 1, 1}, {1, 1}, false, false},
+		{11, 70, 3, 3, {1, 1}, {1, 1, 1, 1}, {1, 1}, false, true},
+		{9, 41, 2, 3, {1, 3}, {0, 1, 0, 1}, {1, 2}, true, false},
 	};
 	(void)state;
-	for (size_t c = 0; c < DP_COUNT(cases); c++) {
+	for (size_t cc = 0; cc < 2 * DP_COUNT(cases); cc++) {
+		/* every case in float32, then in float64 */
+		size_t c = cc % DP_COUNT(cases);
+		DType dt = cc < DP_COUNT(cases) ? DT_FLOAT32 : DT_FLOAT64;
 		int64_t N = 2, C = 3, H = cases[c].h, W = cases[c].w;
 		int64_t kh = cases[c].kh, kw = cases[c].kw;
 		const int64_t *s = cases[c].stride, *p = cases[c].pad, *d = cases[c].dilation;
@@ -1492,7 +1652,7 @@ static void test_pooling(void **state)
 		double *avg = xmalloc((size_t)(N * C * oh * ow) * sizeof(double));
 		teardown(NULL);
 		setup(NULL);
-		RAND("x", DT_FLOAT32, N, C, H, W);
+		RAND("x", dt, N, C, H, W);
 		snprintf(attrs, sizeof attrs,
 			 "pool_size=[%lld, %lld], strides=[%lld, %lld], padding=[%lld, %lld, %lld, "
 			 "%lld], "
@@ -1533,7 +1693,9 @@ static void test_pooling(void **state)
 								count++;
 						}
 					mx[(plane * oh + y) * ow + x] =
-						m == -INFINITY ? -FLT_MAX : m;
+						m == -INFINITY
+							? (dt == DT_FLOAT32 ? -FLT_MAX : -DBL_MAX)
+							: m;
 					avg[(plane * oh + y) * ow + x] =
 						count ? sum / (double)count : 0;
 				}
@@ -2922,6 +3084,74 @@ static void test_views(void **state)
 
 /* The views move bytes, so the dtypes beyond the six run too (the supports
  * table must say so, or the run is refused before it starts). */
+/* The views by rows (a row that is one run copied whole, a row gathered
+ * through its positions, rows of nn.pad's constant) on rows longer than a
+ * vector, in every element size: strided_slice with steps 1 and 2 and
+ * nn.pad, against the coordinates computed here. */
+static void test_views_rows(void **state)
+{
+	static const DType dtypes[] = {DT_FLOAT32, DT_FLOAT64, DT_FLOAT16, DT_INT8, DT_INT64};
+	static const struct {
+		int64_t begin[3], end[3], step[3];
+	} slices[] = {
+		{{0, 1, 2}, {3, 4, 35}, {1, 1, 1}},
+		{{1, 0, 1}, {3, 5, 37}, {1, 2, 2}},
+		{{0, 2, 0}, {2, 5, 37}, {2, 1, 3}},
+	};
+	(void)state;
+	for (size_t d = 0; d < DP_COUNT(dtypes); d++) {
+		for (size_t c = 0; c < DP_COUNT(slices); c++) {
+			const int64_t *b = slices[c].begin, *e = slices[c].end,
+				      *st = slices[c].step;
+			int64_t os[3], n = 1;
+			char body[256];
+			double *want;
+			teardown(NULL);
+			setup(NULL);
+			RAND("x", dtypes[d], 3, 5, 37);
+			snprintf(body, sizeof body,
+				 "strided_slice(%%x, begin=[%lld, %lld, %lld], end=[%lld, %lld, "
+				 "%lld], "
+				 "strides=[%lld, %lld, %lld])",
+				 (long long)b[0], (long long)b[1], (long long)b[2], (long long)e[0],
+				 (long long)e[1], (long long)e[2], (long long)st[0],
+				 (long long)st[1], (long long)st[2]);
+			run_body(body);
+			for (int a = 0; a < 3; a++) {
+				os[a] = (e[a] - b[a] + st[a] - 1) / st[a];
+				n *= os[a];
+			}
+			expect_shape(0, 3, os);
+			want = xmalloc((size_t)n * sizeof(double));
+			for (int64_t i = 0; i < n; i++) {
+				int64_t z = i / (os[1] * os[2]), y = i / os[2] % os[1],
+					x = i % os[2];
+				want[i] =
+					in_at(0, ((b[0] + z * st[0]) * 5 + b[1] + y * st[1]) * 37 +
+							 b[2] + x * st[2]);
+			}
+			expect_values(0, want, n, 0);
+			free(want);
+		}
+		/* nn.pad: whole rows of the constant, and rows with it at both ends */
+		{
+			double want[4 * 7 * 41];
+			teardown(NULL);
+			setup(NULL);
+			RAND("x", dtypes[d], 2, 5, 37);
+			in_values("v", dtypes[d], 0, NULL, (const double[]){3});
+			run_body("nn.pad(%x, %v, pad_width=[[1, 1], [0, 2], [3, 1]])");
+			EXPECT_SHAPE(0, 4, 7, 41);
+			for (int64_t i = 0; i < 4 * 7 * 41; i++) {
+				int64_t z = i / (7 * 41) - 1, y = i / 41 % 7, x = i % 41 - 3;
+				bool inside = z >= 0 && z < 2 && y < 5 && x >= 0 && x < 37;
+				want[i] = inside ? in_at(0, (z * 5 + y) * 37 + x) : 3;
+			}
+			expect_values(0, want, 4 * 7 * 41, 0);
+		}
+	}
+}
+
 static void test_views_other_dtypes(void **state)
 {
 	static const double x[] = {-1, 2, -3}, pad[] = {7};
@@ -3754,6 +3984,50 @@ static void test_norms(void **state)
 	}
 }
 
+/* layer_norm along the last axis in eight lanes: rows that end inside a
+ * lane, with and without gamma and beta, in both float dtypes, against
+ * the two-pass statistics computed here. */
+static void test_layer_norm_long_rows(void **state)
+{
+	static const int64_t lens[] = {1, 7, 8, 37, 130};
+	static const char *const forms[] = {"", ", center=False", ", scale=False"};
+	(void)state;
+	for (int f64 = 0; f64 < 2; f64++)
+		for (size_t l = 0; l < DP_COUNT(lens); l++)
+			for (size_t f = 0; f < DP_COUNT(forms); f++) {
+				int64_t c = lens[l], rows = 3;
+				DType dt = f64 ? DT_FLOAT64 : DT_FLOAT32;
+				char body[128];
+				double *want = xmalloc((size_t)(rows * c) * sizeof(double));
+				teardown(NULL);
+				setup(NULL);
+				RAND("x", dt, rows, c);
+				RAND("g", dt, c);
+				RAND("b", dt, c);
+				snprintf(body, sizeof body,
+					 "nn.layer_norm(%%x, %%g, %%b, epsilon=1e-5f%s)", forms[f]);
+				run_body(body);
+				for (int64_t r = 0; r < rows; r++) {
+					double mean = 0, var = 0;
+					for (int64_t k = 0; k < c; k++)
+						mean += in_at(0, r * c + k);
+					mean /= (double)c;
+					for (int64_t k = 0; k < c; k++)
+						var += (in_at(0, r * c + k) - mean) *
+						       (in_at(0, r * c + k) - mean);
+					var /= (double)c;
+					for (int64_t k = 0; k < c; k++)
+						want[r * c + k] =
+							(in_at(0, r * c + k) - mean) /
+								sqrt(var + 1e-5) *
+								(f == 2 ? 1 : in_at(1, k)) +
+							(f == 1 ? 0 : in_at(2, k));
+				}
+				expect_values(0, want, rows * c, f64 ? 1e-6 : 1e-5);
+				free(want);
+			}
+}
+
 static void test_log_softmax(void **state)
 {
 	double want[21];
@@ -3792,6 +4066,90 @@ static void test_unsupported_dtype(void **state)
 
 /* Casts between the other dtypes: float to integer saturates, integer to
  * integer wraps, bfloat16 rounds to nearest even. */
+/* Every pair of dtypes through cast's generated loops, against the
+ * conversion one element at a time through dtype_access.h (integers via
+ * int64, the rest via double): random values, then the values at the
+ * edges (NaN, infinities, past every integer range, subnormal and
+ * half-way float16 values), bytes compared. */
+static void test_cast_pairs(void **state)
+{
+	static const double edges[] = {
+		NAN,          INFINITY, -INFINITY, 1e20, -1e20, 65520,       65519.9, 3e9,
+		-3e9,         255.5,    -128.5,    0.5,  -0.5,  1.5,         2.5,     6e-8,
+		2.9802322e-8, 1e-40,    -0.0,      0,    127.9, 4294967296.0};
+	static const DType dts[] = {DT_FLOAT32, DT_FLOAT64, DT_FLOAT16, DT_BFLOAT16, DT_INT8,
+				    DT_UINT8,   DT_INT16,   DT_UINT16,  DT_INT32,    DT_UINT32,
+				    DT_INT64,   DT_UINT64,  DT_BOOL};
+	(void)state;
+	for (size_t a = 0; a < DP_COUNT(dts); a++)
+		for (size_t b = 0; b < DP_COUNT(dts); b++) {
+			DType in = dts[a], out = dts[b];
+			int64_t n = 200 + (int64_t)DP_COUNT(edges);
+			char body[64];
+			char *want;
+			NpyArray *x;
+			bool ints = dtype_is_float(in) == false && dtype_is_float(out) == false;
+			teardown(NULL);
+			setup(NULL);
+			x = in_random("x", in, SHAPE(n));
+			for (size_t e = 0; e < DP_COUNT(edges); e++)
+				dtype_store_double(x->data, in, 200 + (int64_t)e, edges[e]);
+			snprintf(body, sizeof body, "cast(%%x, dtype=\"%s\")", dtype_name(out));
+			run_body(body);
+			want = xmalloc((size_t)n * dtype_size(out));
+			for (int64_t i = 0; i < n; i++) {
+				if (ints)
+					dtype_store_int(want, out, i,
+							dtype_load_int(x->data, in, i));
+				else
+					dtype_store_double(want, out, i,
+							   dtype_load_double(x->data, in, i));
+			}
+			if (memcmp(result.outputs[0].data, want, (size_t)n * dtype_size(out))) {
+				print_error("cast %s to %s differs\n", dtype_name(in),
+					    dtype_name(out));
+				fail();
+			}
+			free(want);
+		}
+}
+
+/* float32 to float16 (the branch-free rounding of cast's loop) against
+ * npy_float_to_half, bit for bit, on float32 bit patterns spread over all
+ * of them and on every one around the edges of float16's ranges. */
+static void test_cast_float16(void **state)
+{
+	enum { SPREAD = 1 << 20, EDGE = 1 << 13 };
+	static const uint32_t edges[] = {0x33000000, 0x38800000, 0x477fe000, 0x47800000,
+					 0x7f800000, 0x00000000, 0x387fc000, 0x33800000};
+	int64_t n = SPREAD + 2 * (int64_t)DP_COUNT(edges) * EDGE;
+	NpyArray *x;
+	uint32_t *bits;
+	const uint16_t *got;
+	(void)state;
+	x = in_random("x", DT_FLOAT32, SHAPE(n));
+	bits = x->data;
+	for (int64_t i = 0; i < SPREAD; i++)
+		bits[i] = (uint32_t)((uint64_t)i * 4096 + (uint64_t)i % 4093);
+	for (size_t e = 0; e < DP_COUNT(edges); e++)
+		for (int64_t k = 0; k < 2 * EDGE; k++) {
+			/* EDGE patterns below the edge and EDGE from it, both signs */
+			uint32_t v = edges[e] - EDGE + (uint32_t)k;
+			bits[SPREAD + ((int64_t)e * 2 * EDGE + k)] = k % 2 ? v | 0x80000000u : v;
+		}
+	run_body("cast(%x, dtype=\"float16\")");
+	got = result.outputs[0].data;
+	for (int64_t i = 0; i < n; i++) {
+		float f;
+		memcpy(&f, &bits[i], sizeof f);
+		if (got[i] != npy_float_to_half(f)) {
+			print_error("float32 %08x: float16 %04x, want %04x\n", bits[i], got[i],
+				    npy_float_to_half(f));
+			fail();
+		}
+	}
+}
+
 static void test_cast_other_dtypes(void **state)
 {
 	static const double x[] = {-3.5, 300.7, 3.14159, -70000, NAN};
@@ -4001,6 +4359,8 @@ int main(void)
 		TEST(test_clip_and_fills),
 		TEST(test_cast),
 		TEST(test_cast_other_dtypes),
+		TEST(test_cast_pairs),
+		TEST(test_cast_float16),
 		TEST(test_other_dtypes_move_fill_reduce),
 		TEST(test_bfloat16_unary),
 		TEST(test_other_dtypes_refused),
@@ -4008,6 +4368,9 @@ int main(void)
 		TEST(test_batch_matmul),
 		TEST(test_bias_add),
 		TEST(test_softmax),
+		TEST(test_softmax_long_rows),
+		TEST(test_kernel_expf),
+		TEST(test_layer_norm_long_rows),
 		TEST(test_log_softmax),
 		TEST(test_norms),
 		TEST(test_reductions),
@@ -4016,6 +4379,7 @@ int main(void)
 		TEST(test_more_reductions),
 		TEST(test_reshape_family),
 		TEST(test_transpose),
+		TEST(test_transpose_tiles),
 		TEST(test_concatenate_and_split),
 		TEST(test_conv2d),
 		TEST(test_conv2d_transpose),
@@ -4044,6 +4408,7 @@ int main(void)
 		TEST(test_pad),
 		TEST(test_views),
 		TEST(test_views_other_dtypes),
+		TEST(test_views_rows),
 		TEST(test_like_ops),
 		TEST(test_like_ops_other_dtypes),
 		TEST(test_norm_extras),

@@ -15,6 +15,9 @@
 #ifndef DEVPLAN_KERNEL_FASTMATH_H
 #define DEVPLAN_KERNEL_FASTMATH_H
 
+#include <math.h>
+#include <stdint.h>
+
 #ifdef __CUDACC__
 #define FASTMATH_FN __host__ __device__ static inline
 #else
@@ -40,6 +43,35 @@ FASTMATH_FN float kernel_fast_erf(float x)
 	q = x2 * q + -7.37332916720468e-03f;
 	q = x2 * q + -1.42647390514189e-02f;
 	return p / q;
+}
+
+FASTMATH_FN float kernel_expf(float x)
+{
+	const float shifter = 12582912.0f; /* 1.5 * 2^23: adding it rounds to an integer */
+	float c = x < -87.33654f ? -87.33654f : x > 88.72284f ? 88.72284f : x;
+	float t = c * 1.44269504088896341f + shifter, n = t - shifter, r, p;
+	union {
+		float f;
+		int32_t i;
+	} bits = {t}, lo, hi;
+	int32_t k;
+	r = c - n * 0.693359375f;
+	r = r - n * -2.12194440e-4f;
+	p = 1.9875691500e-4f;
+	p = p * r + 1.3981999507e-3f;
+	p = p * r + 8.3334519073e-3f;
+	p = p * r + 4.1665795894e-2f;
+	p = p * r + 1.6666665459e-1f;
+	p = p * r + 5.0000001201e-1f;
+	p = p * r * r + r + 1.0f;
+	/* n (in [-126, 128]) is the low bits of t, as an integer; 2^n is
+	 * 2^(n/2) 2^(n - n/2), each a normal float built in the exponent bits */
+	k = bits.i - 0x4b400000;
+	lo.i = ((k >> 1) + 127) * (1 << 23);
+	hi.i = ((k - (k >> 1)) + 127) * (1 << 23);
+	p = p * lo.f * hi.f;
+	p = x < -87.33654f ? 0.0f : p;
+	return x > 88.72284f ? (float)INFINITY : p;
 }
 
 #endif

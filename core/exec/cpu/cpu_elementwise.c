@@ -547,16 +547,9 @@ static inline uint64_t clip_u64(uint64_t x, const KernelCall *kc)
 }
 #define clip_i(x, kc) _Generic((x), uint64_t : clip_u64, default : clip_i64)(x, kc)
 
-/* A loop compiled for AVX2 and AVX-512 as well as the baseline, the one
- * the machine runs picked when the program loads (GCC's target_clones, an
- * ifunc): 8 or 16 floats an instruction instead of SSE2's 4. Only the
- * vector width changes: the ISO C mode's -ffp-contract=off keeps the
- * products and sums apart (no FMA), so every clone gives the same bits. */
-#if defined(__GNUC__) && !defined(__clang__) && defined(__x86_64__) && defined(__linux__)
-#define UNARY_WIDE_1 __attribute__((target_clones("avx512f", "avx2", "default")))
-#else
-#define UNARY_WIDE_1
-#endif
+/* A loop compiled for AVX2 and AVX-512 as well as the baseline, picked
+ * when the program loads (CPU_CLONES, kernels_cpu.h). */
+#define UNARY_WIDE_1 CPU_CLONES
 #define UNARY_WIDE_0
 
 #define DEFINE_UNARY_LOOPS(OP, F32EXPR, F64EXPR, IEXPR, HAS_FLOAT, HAS_INT, WIDE)              \
@@ -677,25 +670,129 @@ KERNEL_CPU_VIA(ISFINITE, classify_kernel)
 
 /* ---- cast -------------------------------------------------------------- */
 
+/* float32 bits to float16 bits exactly as npy_float_to_half rounds them
+ * (to nearest even; NaN keeps its top mantissa bits and stays a NaN; past
+ * the largest half, infinity), computed on every path and selected, with
+ * no branch, so that a loop of it vectorises where npy's is a call per
+ * element. Checked against npy_float_to_half by test_cast_float16. */
+static inline uint16_t cast_half_bits(uint32_t x)
+{
+	uint32_t sign = (x >> 16) & 0x8000, a = x & 0x7fffffff, man = x & 0x7fffff;
+	uint32_t e8 = a >> 23, shift, r;
+	int32_t t = 126 - (int32_t)e8;
+	uint32_t special = 0x7c00 | ((0u - (man != 0)) & (0x200 | (man >> 13)));
+	uint32_t h = (a >> 13) - (112u << 10), rest = a & 0x1fff;
+	uint32_t m = man | 0x800000, sub, sub_rest, halfway;
+	h += (uint32_t)(rest > 0x1000) | ((uint32_t)(rest == 0x1000) & h);
+	/* a subnormal half: exponent e8 - 112 in [-10, 0], shift 14 - that */
+	t = t < 14 ? 14 : t;
+	shift = (uint32_t)(t > 24 ? 24 : t);
+	sub = m >> shift;
+	sub_rest = m & ((1u << shift) - 1);
+	halfway = 1u << (shift - 1);
+	sub += (uint32_t)(sub_rest > halfway) | ((uint32_t)(sub_rest == halfway) & sub);
+	/* the comparisons give 0 or 1, so `& h` and `& sub` test the low bit */
+	r = a >= 0x33000000 ? sub : 0u;
+	r = a >= 0x38800000 ? h : r;
+	r = a >= 0x47800000 ? 0x7c00u : r;
+	r = e8 == 0xff ? special : r;
+	return (uint16_t)(sign | r);
+}
+
 /* cast: integers (and bool) travel through int64, everything else through
- * double; float to integer saturates and NaN becomes 0. */
+ * double; float to integer saturates and NaN becomes 0. A loop per pair of
+ * dtypes, generated below with both dtypes constant, so that
+ * dtype_load_* and dtype_store_* (dtype_access.h) fold to the one
+ * conversion the pair needs; float32 to float16, the cast of mixed
+ * precision, is cast_half_bits. Every loop is compiled for AVX-512 and
+ * AVX2 as well (CPU_CLONES). */
+typedef void (*CastLoop)(const void *in, void *out, int64_t begin, int64_t end);
+
+#define CAST_INTEGER(dt) \
+	((dt) != DT_FLOAT32 && (dt) != DT_FLOAT64 && (dt) != DT_FLOAT16 && (dt) != DT_BFLOAT16)
+
+#define DEFINE_CAST_LOOP(IN, OUT)                                                              \
+	CPU_CLONES static void cast_##IN##_##OUT(const void *in, void *out, int64_t begin,     \
+						 int64_t end)                                  \
+	{                                                                                      \
+		if (IN == DT_FLOAT32 && OUT == DT_FLOAT16) {                                   \
+			const uint32_t *restrict x = in;                                       \
+			uint16_t *restrict y = out;                                            \
+			for (int64_t i = begin; i < end; i++)                                  \
+				y[i] = cast_half_bits(x[i]);                                   \
+		} else if (CAST_INTEGER(IN) && CAST_INTEGER(OUT)) {                            \
+			for (int64_t i = begin; i < end; i++)                                  \
+				dtype_store_int(out, OUT, i, dtype_load_int(in, IN, i));       \
+		} else {                                                                       \
+			for (int64_t i = begin; i < end; i++)                                  \
+				dtype_store_double(out, OUT, i, dtype_load_double(in, IN, i)); \
+		}                                                                              \
+	}
+
+/* The dtypes, one per line (clang-format would pack them into lines whose
+ * breaks it moves on every run). */
+/* clang-format off */
+#define CAST_TO(X, IN) \
+	X(IN, DT_FLOAT32) \
+	X(IN, DT_FLOAT64) \
+	X(IN, DT_FLOAT16) \
+	X(IN, DT_BFLOAT16) \
+	X(IN, DT_INT8) \
+	X(IN, DT_UINT8) \
+	X(IN, DT_INT16) \
+	X(IN, DT_UINT16) \
+	X(IN, DT_INT32) \
+	X(IN, DT_UINT32) \
+	X(IN, DT_INT64) \
+	X(IN, DT_UINT64) \
+	X(IN, DT_BOOL)
+#define CAST_PAIRS(X) \
+	CAST_TO(X, DT_FLOAT32) \
+	CAST_TO(X, DT_FLOAT64) \
+	CAST_TO(X, DT_FLOAT16) \
+	CAST_TO(X, DT_BFLOAT16) \
+	CAST_TO(X, DT_INT8) \
+	CAST_TO(X, DT_UINT8) \
+	CAST_TO(X, DT_INT16) \
+	CAST_TO(X, DT_UINT16) \
+	CAST_TO(X, DT_INT32) \
+	CAST_TO(X, DT_UINT32) \
+	CAST_TO(X, DT_INT64) \
+	CAST_TO(X, DT_UINT64) \
+	CAST_TO(X, DT_BOOL)
+/* clang-format on */
+
+CAST_PAIRS(DEFINE_CAST_LOOP)
+
+#define CAST_ENTRY(IN, OUT) [IN][OUT] = cast_##IN##_##OUT,
+static const CastLoop cast_loops[DT_COUNT][DT_COUNT] = {CAST_PAIRS(CAST_ENTRY)};
+/* a dtype added to DTYPE_LIST and not to CAST_TO and CAST_PAIRS stops the build */
+#define CAST_COUNT(IN, OUT) +1
+_Static_assert(0 CAST_PAIRS(CAST_COUNT) == DT_COUNT * DT_COUNT,
+	       "cast_loops lacks a dtype: list it in CAST_TO and CAST_PAIRS");
+
+typedef struct CastJob {
+	CastLoop loop;
+	const void *in;
+	void *out;
+} CastJob;
+
+static void cast_range(void *vjob, int64_t begin, int64_t end)
+{
+	const CastJob *job = vjob;
+	job->loop(job->in, job->out, begin, end);
+}
+
 bool kernel_cpu_CAST(const KernelCall *kc, char **err)
 {
 	const KernelTensor *in = &kc->in[0], *out = &kc->out[0];
-	bool int_path = !dtype_is_float(in->dtype) && !dtype_is_float(out->dtype);
+	CastJob job = {cast_loops[in->dtype][out->dtype], in->data, out->data};
 	(void)err;
 	if (in->dtype == out->dtype) {
 		memcpy(out->data, in->data, out->nbytes);
 		return true;
 	}
-	for (int64_t i = 0; i < out->count; i++) {
-		if (int_path)
-			dtype_store_int(out->data, out->dtype, i,
-					dtype_load_int(in->data, in->dtype, i));
-		else
-			dtype_store_double(out->data, out->dtype, i,
-					   dtype_load_double(in->data, in->dtype, i));
-	}
+	kernel_parallel_for(out->count, GRAIN_ELEMENTWISE, cast_range, &job);
 	return true;
 }
 

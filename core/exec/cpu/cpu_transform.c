@@ -11,6 +11,11 @@
 #include <stdlib.h>
 #include <string.h>
 
+#ifdef __SSE2__
+#include <emmintrin.h>
+#include <xmmintrin.h>
+#endif
+
 static bool copy_kernel(const KernelCall *kc, char **err)
 {
 	(void)err;
@@ -35,6 +40,10 @@ KERNEL_CPU_VIA(REINTERPRET, copy_kernel)
 KERNEL_CPU_VIA(ON_DEVICE, copy_kernel)
 KERNEL_CPU_VIA(DEVICE_COPY, copy_kernel)
 
+/* ---- transpose ----------------------------------------------------------- */
+
+/* The general walk, for a permutation of more than TRANSPOSE_MAX_AXES axes
+ * once merged: an output-order odometer over the input's strides. */
 typedef struct TransposeJob {
 	uint32_t ndim;
 	const int64_t *out_shape;
@@ -82,15 +91,293 @@ static void transpose_range(void *vjob, int64_t begin, int64_t end)
 		free(idx);
 }
 
+/* A permutation reduced to what moves: axes of extent 1 dropped, and
+ * output axes that are consecutive input axes merged into one (so the
+ * (1,128,12,64) -> (1,12,64,128) of attention is a 128 x 768 matrix
+ * transposed). Output axis i has extent shape[i], input element stride
+ * in_stride[i] and output element stride out_stride[i]. */
+enum { TRANSPOSE_MAX_AXES = 8, TRANSPOSE_TILE = 32 };
+
+typedef struct Permutation {
+	uint32_t ndim;
+	int64_t shape[TRANSPOSE_MAX_AXES];
+	int64_t in_stride[TRANSPOSE_MAX_AXES];
+	int64_t out_stride[TRANSPOSE_MAX_AXES];
+} Permutation;
+
+/* Fills p from the input's shape and kc's axes; false when more than
+ * TRANSPOSE_MAX_AXES axes remain. */
+static bool permutation_reduce(const KernelTensor *in, const int64_t *axes, Permutation *p)
+{
+	uint32_t nd = in->ndim, n = 0;
+	int64_t first[TRANSPOSE_MAX_AXES], last[TRANSPOSE_MAX_AXES], s;
+	for (uint32_t i = 0; i < nd; i++) {
+		int64_t a = axes[i];
+		if (in->shape[a] == 1)
+			continue;
+		if (n > 0) {
+			/* the input axis after the previous one's (extent-1 axes
+			 * between do not count): the two merge */
+			int64_t b = last[n - 1] + 1;
+			while (b < a && in->shape[b] == 1)
+				b++;
+			if (b == a) {
+				last[n - 1] = a;
+				p->shape[n - 1] *= in->shape[a];
+				continue;
+			}
+		}
+		if (n == TRANSPOSE_MAX_AXES)
+			return false;
+		first[n] = last[n] = a;
+		p->shape[n] = in->shape[a];
+		n++;
+	}
+	p->ndim = n;
+	/* input strides: the merged axes in input order */
+	for (uint32_t i = 0; i < n; i++) {
+		s = 1;
+		for (uint32_t j = 0; j < n; j++)
+			if (first[j] > first[i])
+				s *= p->shape[j];
+		p->in_stride[i] = s;
+	}
+	s = 1;
+	for (uint32_t i = n; i-- > 0;) {
+		p->out_stride[i] = s;
+		s *= p->shape[i];
+	}
+	return true;
+}
+
+typedef struct TileJob {
+	const Permutation *p;
+	uint32_t a;     /* the output axis that is the input's last (input stride 1) */
+	int64_t blocks; /* tiles along axis a */
+	const char *in;
+	char *out;
+	size_t esize;
+} TileJob;
+
+/* out[i * os + j] = in[j * is + i] for i < ni, j < nj: a tile of at most
+ * TRANSPOSE_TILE^2 elements, whose rows of both sides stay in the caches
+ * while it is read across and written along. Elements of 2, 4 and 8 bytes
+ * go through SSE2 registers in square blocks (8 x 8, 4 x 4, 2 x 2: rows
+ * loaded, transposed by unpacks or shuffles, which move bits and never
+ * convert them, stored as rows); the tile's edges and 1-byte elements go
+ * one at a time. */
+#define DEFINE_TILE_EDGES(NAME, T)                                                      \
+	static void NAME(const T *restrict in, int64_t is, T *restrict out, int64_t os, \
+			 int64_t ni, int64_t nj, int64_t vi, int64_t vj)                \
+	{                                                                               \
+		/* [0, vi) x [0, vj) is done; the rest of the rows, then the columns */ \
+		for (int64_t i = 0; i < vi; i++)                                        \
+			for (int64_t j = vj; j < nj; j++)                               \
+				out[i * os + j] = in[j * is + i];                       \
+		for (int64_t i = vi; i < ni; i++)                                       \
+			for (int64_t j = 0; j < nj; j++)                                \
+				out[i * os + j] = in[j * is + i];                       \
+	}
+DEFINE_TILE_EDGES(tile_edges_1, uint8_t)
+DEFINE_TILE_EDGES(tile_edges_2, uint16_t)
+DEFINE_TILE_EDGES(tile_edges_4, uint32_t)
+DEFINE_TILE_EDGES(tile_edges_8, uint64_t)
+
+static void tile_1(const char *in, int64_t is, char *out, int64_t os, int64_t ni, int64_t nj)
+{
+	tile_edges_1((const uint8_t *)in, is, (uint8_t *)out, os, ni, nj, 0, 0);
+}
+
+static void tile_2(const char *vin, int64_t is, char *vout, int64_t os, int64_t ni, int64_t nj)
+{
+	const uint16_t *in = (const uint16_t *)vin;
+	uint16_t *out = (uint16_t *)vout;
+	int64_t vi = 0, vj = 0;
+#ifdef __SSE2__
+	vi = ni / 8 * 8;
+	vj = nj / 8 * 8;
+	for (int64_t i = 0; i < vi; i += 8)
+		for (int64_t j = 0; j < vj; j += 8) {
+			__m128i a[8], t[8], u[8];
+			for (int r = 0; r < 8; r++)
+				a[r] = _mm_loadu_si128((const __m128i *)(in + (j + r) * is + i));
+			for (int r = 0; r < 4; r++) {
+				t[r] = _mm_unpacklo_epi16(a[2 * r], a[2 * r + 1]);
+				t[r + 4] = _mm_unpackhi_epi16(a[2 * r], a[2 * r + 1]);
+			}
+			/* t[0..3]: columns 0-3 of row pairs (0,1) .. (6,7); t[4..7]: 4-7 */
+			for (int h = 0; h < 2; h++) {
+				u[4 * h + 0] = _mm_unpacklo_epi32(t[4 * h], t[4 * h + 1]);
+				u[4 * h + 1] = _mm_unpackhi_epi32(t[4 * h], t[4 * h + 1]);
+				u[4 * h + 2] = _mm_unpacklo_epi32(t[4 * h + 2], t[4 * h + 3]);
+				u[4 * h + 3] = _mm_unpackhi_epi32(t[4 * h + 2], t[4 * h + 3]);
+			}
+			/* u[4h + 0]: columns 4h, 4h+1 of rows 0-3; u[4h + 2]: of rows 4-7 */
+			for (int h = 0; h < 2; h++)
+				for (int c = 0; c < 2; c++) {
+					__m128i lo = u[4 * h + c], hi = u[4 * h + c + 2];
+					int64_t col = i + 4 * h + 2 * c;
+					_mm_storeu_si128((__m128i *)(out + col * os + j),
+							 _mm_unpacklo_epi64(lo, hi));
+					_mm_storeu_si128((__m128i *)(out + (col + 1) * os + j),
+							 _mm_unpackhi_epi64(lo, hi));
+				}
+		}
+#endif
+	tile_edges_2(in, is, out, os, ni, nj, vi, vj);
+}
+
+static void tile_4(const char *vin, int64_t is, char *vout, int64_t os, int64_t ni, int64_t nj)
+{
+	const uint32_t *in = (const uint32_t *)vin;
+	uint32_t *out = (uint32_t *)vout;
+	int64_t vi = 0, vj = 0;
+#ifdef __SSE2__
+	vi = ni / 4 * 4;
+	vj = nj / 4 * 4;
+	for (int64_t i = 0; i < vi; i += 4)
+		for (int64_t j = 0; j < vj; j += 4) {
+			__m128 r0 = _mm_loadu_ps((const float *)(in + j * is + i));
+			__m128 r1 = _mm_loadu_ps((const float *)(in + (j + 1) * is + i));
+			__m128 r2 = _mm_loadu_ps((const float *)(in + (j + 2) * is + i));
+			__m128 r3 = _mm_loadu_ps((const float *)(in + (j + 3) * is + i));
+			_MM_TRANSPOSE4_PS(r0, r1, r2, r3);
+			_mm_storeu_ps((float *)(out + i * os + j), r0);
+			_mm_storeu_ps((float *)(out + (i + 1) * os + j), r1);
+			_mm_storeu_ps((float *)(out + (i + 2) * os + j), r2);
+			_mm_storeu_ps((float *)(out + (i + 3) * os + j), r3);
+		}
+#endif
+	tile_edges_4(in, is, out, os, ni, nj, vi, vj);
+}
+
+static void tile_8(const char *vin, int64_t is, char *vout, int64_t os, int64_t ni, int64_t nj)
+{
+	const uint64_t *in = (const uint64_t *)vin;
+	uint64_t *out = (uint64_t *)vout;
+	int64_t vi = 0, vj = 0;
+#ifdef __SSE2__
+	vi = ni / 2 * 2;
+	vj = nj / 2 * 2;
+	for (int64_t i = 0; i < vi; i += 2)
+		for (int64_t j = 0; j < vj; j += 2) {
+			__m128i r0 = _mm_loadu_si128((const __m128i *)(in + j * is + i));
+			__m128i r1 = _mm_loadu_si128((const __m128i *)(in + (j + 1) * is + i));
+			_mm_storeu_si128((__m128i *)(out + i * os + j), _mm_unpacklo_epi64(r0, r1));
+			_mm_storeu_si128((__m128i *)(out + (i + 1) * os + j),
+					 _mm_unpackhi_epi64(r0, r1));
+		}
+#endif
+	tile_edges_8(in, is, out, os, ni, nj, vi, vj);
+}
+
+/* Units are (position of the other axes, block of TRANSPOSE_TILE along
+ * axis a); each walks the output's last axis in tiles. */
+static void tile_range(void *vjob, int64_t begin, int64_t end)
+{
+	const TileJob *job = vjob;
+	const Permutation *p = job->p;
+	uint32_t last = p->ndim - 1;
+	int64_t es = (int64_t)job->esize, is = p->in_stride[last], os = p->out_stride[job->a];
+	for (int64_t u = begin; u < end; u++) {
+		int64_t rest = u / job->blocks, i0 = u % job->blocks * TRANSPOSE_TILE;
+		int64_t ni = p->shape[job->a] - i0, in_off = i0, out_off = i0 * os;
+		if (ni > TRANSPOSE_TILE)
+			ni = TRANSPOSE_TILE;
+		for (uint32_t d = last; d-- > 0;) {
+			int64_t c;
+			if (d == job->a)
+				continue;
+			c = rest % p->shape[d];
+			rest /= p->shape[d];
+			in_off += c * p->in_stride[d];
+			out_off += c * p->out_stride[d];
+		}
+		for (int64_t j0 = 0; j0 < p->shape[last]; j0 += TRANSPOSE_TILE) {
+			int64_t nj = p->shape[last] - j0;
+			const char *src = job->in + (in_off + j0 * is) * es;
+			char *dst = job->out + (out_off + j0) * es;
+			if (nj > TRANSPOSE_TILE)
+				nj = TRANSPOSE_TILE;
+			switch (job->esize) {
+			case 1:
+				tile_1(src, is, dst, os, ni, nj);
+				break;
+			case 2:
+				tile_2(src, is, dst, os, ni, nj);
+				break;
+			case 4:
+				tile_4(src, is, dst, os, ni, nj);
+				break;
+			default:
+				tile_8(src, is, dst, os, ni, nj);
+				break;
+			}
+		}
+	}
+}
+
+typedef struct RunJob {
+	const Permutation *p;
+	const char *in;
+	char *out;
+	size_t run; /* bytes of a row: the output's last axis, contiguous in the input too */
+} RunJob;
+
+/* The output's last axis is the input's: output row r is one run, copied. */
+static void run_range(void *vjob, int64_t begin, int64_t end)
+{
+	const RunJob *job = vjob;
+	const Permutation *p = job->p;
+	uint32_t last = p->ndim - 1;
+	for (int64_t r = begin; r < end; r++) {
+		int64_t rest = r, in_off = 0;
+		for (uint32_t d = last; d-- > 0;) {
+			in_off += rest % p->shape[d] * p->in_stride[d];
+			rest /= p->shape[d];
+		}
+		memcpy(job->out + (size_t)r * job->run,
+		       job->in + (size_t)in_off * (job->run / (size_t)p->shape[last]), job->run);
+	}
+}
+
+/* A permutation that keeps the input's last axis last copies rows; any
+ * other is cut into tiles of TRANSPOSE_TILE x TRANSPOSE_TILE along the
+ * output's last axis and the input's, so that reading across the input
+ * costs a cache line per TRANSPOSE_TILE elements instead of one per
+ * element. */
 bool kernel_cpu_TRANSPOSE(const KernelCall *kc, char **err)
 {
 	const KernelTensor *in = &kc->in[0], *out = &kc->out[0];
 	uint32_t nd = in->ndim;
+	size_t es = dtype_size(in->dtype);
+	Permutation p;
 	int64_t *in_strides, s = 1;
 	TransposeJob job;
 	(void)err;
 	if (nd == 0 || out->count == 0)
 		return copy_kernel(kc, err);
+	if (permutation_reduce(in, kc->axes, &p)) {
+		uint32_t last, a = 0;
+		if (p.ndim <= 1)
+			return copy_kernel(kc, err);
+		last = p.ndim - 1;
+		if (p.in_stride[last] == 1) {
+			RunJob run = {&p, in->data, out->data, (size_t)p.shape[last] * es};
+			kernel_parallel_for(out->count / p.shape[last],
+					    1 + GRAIN_ELEMENTWISE / p.shape[last], run_range, &run);
+			return true;
+		}
+		while (p.in_stride[a] != 1)
+			a++;
+		TileJob tile = {
+			&p,       a,         (p.shape[a] + TRANSPOSE_TILE - 1) / TRANSPOSE_TILE,
+			in->data, out->data, es};
+		kernel_parallel_for(out->count / p.shape[a] / p.shape[last] * tile.blocks,
+				    1 + GRAIN_ELEMENTWISE / (TRANSPOSE_TILE * p.shape[last]),
+				    tile_range, &tile);
+		return true;
+	}
 	in_strides = xmalloc(nd * sizeof(int64_t));
 	for (uint32_t i = nd; i-- > 0;) {
 		in_strides[i] = s;
@@ -103,7 +390,7 @@ bool kernel_cpu_TRANSPOSE(const KernelCall *kc, char **err)
 		job.in_stride[i] = in_strides[kc->axes[i]];
 	job.in = in->data;
 	job.out = out->data;
-	job.esize = dtype_size(in->dtype);
+	job.esize = es;
 	kernel_parallel_for(out->count, GRAIN_ELEMENTWISE, transpose_range, &job);
 	free(job.in_stride);
 	free(in_strides);
@@ -267,11 +554,106 @@ static void view_range(void *vjob, int64_t begin, int64_t end)
 	}
 }
 
+/* The views by rows of the output's last axis: the input position of
+ * each output coordinate along it (or -1 for nn.pad's constant) is
+ * computed once per call, each row's offset once per row, and a row whose
+ * positions are consecutive and inside the input (a slice with step 1, a
+ * broadcast row) is one memcpy. */
+typedef struct ViewRowsJob {
+	const KernelCall *kc;
+	size_t esize;
+	int64_t len;       /* the output's last extent */
+	const int64_t *at; /* the input position of each coordinate along it, or -1 */
+	bool run;          /* at[] consecutive and inside, with input stride 1 */
+} ViewRowsJob;
+
+#define DEFINE_VIEW_ROW(NAME, T)                                                          \
+	static void NAME(const void *vin, int64_t stride, const int64_t *at, int64_t len, \
+			 const void *vpad, void *vout)                                    \
+	{                                                                                 \
+		const T *in = vin;                                                        \
+		T *out = vout, pad;                                                       \
+		memcpy(&pad, vpad ? vpad : vin, sizeof pad);                              \
+		for (int64_t o = 0; o < len; o++)                                         \
+			out[o] = at[o] < 0 ? pad : in[at[o] * stride];                    \
+	}
+DEFINE_VIEW_ROW(view_row_1, uint8_t)
+DEFINE_VIEW_ROW(view_row_2, uint16_t)
+DEFINE_VIEW_ROW(view_row_4, uint32_t)
+DEFINE_VIEW_ROW(view_row_8, uint64_t)
+
+static void view_rows(void *vjob, int64_t begin, int64_t end)
+{
+	const ViewRowsJob *job = vjob;
+	const KernelCall *kc = job->kc;
+	const KernelView *v = &kc->p.view;
+	const KernelTensor *out = &kc->out[0];
+	uint32_t last = v->ndim - 1;
+	int64_t es = (int64_t)job->esize, stride = v->in_stride[last];
+	const char *in = kc->in[0].data;
+	const char *pad = kc->op == OP_PAD ? kc->in[1].data : NULL;
+	for (int64_t r = begin; r < end; r++) {
+		int64_t rest = r, off = 0;
+		bool inside = true;
+		char *dst = (char *)out->data + r * job->len * es;
+		for (uint32_t d = last; d-- > 0;) {
+			int64_t i = view_position(v, d, rest % out->shape[d]);
+			rest /= out->shape[d];
+			if (i < 0)
+				inside = false;
+			else
+				off += i * v->in_stride[d];
+		}
+		if (!inside) {
+			for (int64_t o = 0; o < job->len; o++)
+				memcpy(dst + o * es, pad, (size_t)es);
+			continue;
+		}
+		if (job->run) {
+			memcpy(dst, in + (off + job->at[0]) * es, (size_t)(job->len * es));
+			continue;
+		}
+		switch (es) {
+		case 1:
+			view_row_1(in + off * es, stride, job->at, job->len, pad, dst);
+			break;
+		case 2:
+			view_row_2(in + off * es, stride, job->at, job->len, pad, dst);
+			break;
+		case 4:
+			view_row_4(in + off * es, stride, job->at, job->len, pad, dst);
+			break;
+		default:
+			view_row_8(in + off * es, stride, job->at, job->len, pad, dst);
+			break;
+		}
+	}
+}
+
 static bool view_kernel(const KernelCall *kc, char **err)
 {
-	ViewJob job = {kc, dtype_size(kc->out[0].dtype)};
+	const KernelView *v = &kc->p.view;
+	const KernelTensor *out = &kc->out[0];
+	size_t es = dtype_size(out->dtype);
+	ViewRowsJob rows;
+	int64_t *at, len;
 	(void)err;
-	kernel_parallel_for(kc->out[0].count, GRAIN_ELEMENTWISE, view_range, &job);
+	if (out->count == 0)
+		return true;
+	if (v->ndim == 0 || (es != 1 && es != 2 && es != 4 && es != 8)) {
+		ViewJob job = {kc, es};
+		kernel_parallel_for(out->count, GRAIN_ELEMENTWISE, view_range, &job);
+		return true;
+	}
+	len = out->shape[v->ndim - 1];
+	at = xmalloc((size_t)len * sizeof(int64_t));
+	rows = (ViewRowsJob){kc, es, len, at, v->in_stride[v->ndim - 1] == 1};
+	for (int64_t o = 0; o < len; o++) {
+		at[o] = view_position(v, v->ndim - 1, o);
+		rows.run = rows.run && at[o] >= 0 && at[o] == at[0] + o;
+	}
+	kernel_parallel_for(out->count / len, GRAIN_ELEMENTWISE / len + 1, view_rows, &rows);
+	free(at);
 	return true;
 }
 

@@ -7,13 +7,15 @@
  * height), so conv1d and conv3d share conv2d's code and its speed.
  *
  * nn.conv2d is im2col tiles of bounded size times the weight, through
- * OpenBLAS (1x1 convolutions use the input as it is, depthwise ones run a
- * direct loop), nn.conv2d_transpose the weight's transpose times the input
+ * OpenBLAS (1x1 convolutions use the input as it is; depthwise ones and
+ * groups of few channels, whose GEMMs would have a handful of rows, are
+ * computed directly), nn.conv2d_transpose the weight's transpose times the input
  * followed by col2im. OpenBLAS does its own threading; it is only ever
  * called from the thread that launched the kernel, never from our
  * workers, so the two pools never nest. Matrix kernels take float32 and
- * float64; other dtypes get an error, never a wrong answer. Pooling is a
- * direct loop per output plane.
+ * float64; other dtypes get an error, never a wrong answer. Pooling and
+ * depthwise convolutions go by output rows: each tap of the window adds a
+ * run of an input row to a run of outputs, a loop that vectorises.
  */
 #include "kernels_cpu.h"
 
@@ -116,61 +118,131 @@ typedef struct Im2colJob {
 DEFINE_IM2COL(im2col_f32, float)
 DEFINE_IM2COL(im2col_f64, double)
 
-typedef struct DepthwiseJob {
+/* The output positions o in [*lo, *hi) of a dimension of on outputs whose
+ * tap reads input position o * stride + shift inside [0, n). */
+static inline void tap_span(int64_t shift, int64_t stride, int64_t n, int64_t on, int64_t *lo,
+			    int64_t *hi)
+{
+	*lo = shift >= 0 ? 0 : (-shift + stride - 1) / stride;
+	*hi = n - shift <= 0 ? 0 : (n - shift + stride - 1) / stride;
+	if (*hi > on)
+		*hi = on;
+	if (*lo > *hi)
+		*lo = *hi;
+}
+
+/* One tap of a window over a block of output rows: for r < rows and
+ * i < n, out[r * out_row + i] merges src[r * src_row + i * s] (a depthwise
+ * filter's weight times it added, or into a pooling's maximum or sum), as
+ * wide as the CPU's vectors (CPU_CLONES); strides 1 and 2 get loops of
+ * their own, which the compiler vectorises. */
+#define DEFINE_TAP_ROWS(NAME, T, ACC, MERGE)                                                   \
+	CPU_CLONES static void NAME(ACC *restrict out, int64_t out_row, const T *restrict src, \
+				    int64_t src_row, int64_t rows, int64_t n, int64_t s, T k)  \
+	{                                                                                      \
+		(void)k;                                                                       \
+		for (int64_t r = 0; r < rows; r++, out += out_row, src += src_row) {           \
+			if (s == 1)                                                            \
+				for (int64_t i = 0; i < n; i++) {                              \
+					T v = src[i];                                          \
+					MERGE(out[i], v, k);                                   \
+				}                                                              \
+			else if (s == 2)                                                       \
+				for (int64_t i = 0; i < n; i++) {                              \
+					T v = src[2 * i];                                      \
+					MERGE(out[i], v, k);                                   \
+				}                                                              \
+			else                                                                   \
+				for (int64_t i = 0; i < n; i++) {                              \
+					T v = src[i * s];                                      \
+					MERGE(out[i], v, k);                                   \
+				}                                                              \
+		}                                                                              \
+	}
+#define MERGE_FMA(a, v, k) (a) += (v) * (k)
+#define MERGE_MAX(a, v, k) (a) = (v) > (a) || (v) != (v) ? (v) : (a)
+#define MERGE_SUM(a, v, k) (a) += (v)
+DEFINE_TAP_ROWS(tap_rows_f32, float, float, MERGE_FMA)
+DEFINE_TAP_ROWS(tap_rows_f64, double, double, MERGE_FMA)
+DEFINE_TAP_ROWS(max_rows_f32, float, float, MERGE_MAX)
+DEFINE_TAP_ROWS(max_rows_f64, double, double, MERGE_MAX)
+DEFINE_TAP_ROWS(sum_rows_f32, float, double, MERGE_SUM)
+DEFINE_TAP_ROWS(sum_rows_f64, double, double, MERGE_SUM)
+
+/* The taps of a window over one input plane x (d x h x w) into one output
+ * plane acc (od x oh x ow, elements of acc_size bytes), tap after tap in
+ * the order kz, ky, kx, each over the block of outputs it reaches inside
+ * the input (tap_span: no tap costs a bounds test), so every output merges
+ * its taps in the order a loop over its window would. tap(z, y, x, ...)
+ * runs one tap's rows; weights (depthwise) gives each tap's k. */
+#define DEFINE_WINDOW_PLANE(NAME, T, ACC, ROWS)                                                   \
+	static void NAME(const KernelWindow *w, const T *x, ACC *acc, const T *weights)           \
+	{                                                                                         \
+		for (int64_t kz = 0; kz < w->kd; kz++) {                                          \
+			int64_t zs = kz * w->dilation[0] - w->pad[0], z0, z1;                     \
+			tap_span(zs, w->stride[0], w->d, w->od, &z0, &z1);                        \
+			for (int64_t ky = 0; ky < w->kh; ky++) {                                  \
+				int64_t ys = ky * w->dilation[1] - w->pad[1], y0, y1;             \
+				tap_span(ys, w->stride[1], w->h, w->oh, &y0, &y1);                \
+				for (int64_t kx = 0; kx < w->kw; kx++) {                          \
+					int64_t xs = kx * w->dilation[2] - w->pad[2], x0, x1;     \
+					T k = weights ? weights[(kz * w->kh + ky) * w->kw + kx]   \
+						      : (T)0;                                     \
+					tap_span(xs, w->stride[2], w->w, w->ow, &x0, &x1);        \
+					if (y0 == y1 || x0 == x1)                                 \
+						continue;                                         \
+					for (int64_t oz = z0; oz < z1; oz++)                      \
+						ROWS(acc + (oz * w->oh + y0) * w->ow + x0, w->ow, \
+						     x +                                          \
+							     ((oz * w->stride[0] + zs) * w->h +   \
+							      y0 * w->stride[1] + ys) *           \
+								     w->w +                       \
+							     x0 * w->stride[2] + xs,              \
+						     w->stride[1] * w->w, y1 - y0, x1 - x0,       \
+						     w->stride[2], k);                            \
+				}                                                                 \
+			}                                                                         \
+		}                                                                                 \
+	}
+DEFINE_WINDOW_PLANE(depthwise_plane_f32, float, float, tap_rows_f32)
+DEFINE_WINDOW_PLANE(depthwise_plane_f64, double, double, tap_rows_f64)
+DEFINE_WINDOW_PLANE(max_plane_f32, float, float, max_rows_f32)
+DEFINE_WINDOW_PLANE(max_plane_f64, double, double, max_rows_f64)
+DEFINE_WINDOW_PLANE(sum_plane_f32, float, double, sum_rows_f32)
+DEFINE_WINDOW_PLANE(sum_plane_f64, double, double, sum_rows_f64)
+
+typedef struct DirectJob {
 	const KernelWindow *w;
 	const void *x, *k;
 	void *y;
-} DepthwiseJob;
+} DirectJob;
 
-/* groups == c == o: one kd x kh x kw filter per channel, a direct loop. */
-#define DEFINE_DEPTHWISE(NAME, T)                                                                       \
-	static void NAME(void *vjob, int64_t begin, int64_t end)                                        \
-	{                                                                                               \
-		DepthwiseJob *job = vjob;                                                               \
-		const KernelWindow *w = job->w;                                                         \
-		for (int64_t plane = begin; plane < end; plane++) {                                     \
-			int64_t ch = plane % w->c;                                                      \
-			const T *x = (const T *)job->x + plane * w->d * w->h * w->w;                    \
-			const T *k = (const T *)job->k + ch * w->kd * w->kh * w->kw;                    \
-			T *y = (T *)job->y + plane * w->od * w->oh * w->ow;                             \
-			for (int64_t oz = 0; oz < w->od; oz++)                                          \
-				for (int64_t oy = 0; oy < w->oh; oy++)                                  \
-					for (int64_t ox = 0; ox < w->ow; ox++) {                        \
-						T acc = 0;                                              \
-						for (int64_t kz = 0; kz < w->kd; kz++) {                \
-							int64_t iz = oz * w->stride[0] -                \
-								     w->pad[0] +                        \
-								     kz * w->dilation[0];               \
-							if (iz < 0 || iz >= w->d)                       \
-								continue;                               \
-							for (int64_t ky = 0; ky < w->kh; ky++) {        \
-								int64_t iy = oy * w->stride[1] -        \
-									     w->pad[1] +                \
-									     ky * w->dilation[1];       \
-								if (iy < 0 || iy >= w->h)               \
-									continue;                       \
-								for (int64_t kx = 0; kx < w->kw;        \
-								     kx++) {                            \
-									int64_t ix =                    \
-										ox * w->stride[2] -     \
-										w->pad[2] +             \
-										kx * w->dilation[2];    \
-									if (ix >= 0 && ix < w->w)       \
-										acc += x[(iz * w->h +   \
-											  iy) * w->w +  \
-											 ix] *          \
-										       k[(kz * w->kh +  \
-											  ky) * w->kw + \
-											 kx];           \
-								}                                       \
-							}                                               \
-						}                                                       \
-						y[(oz * w->oh + oy) * w->ow + ox] = acc;                \
-					}                                                               \
-		}                                                                                       \
+/* Groups of few channels (depthwise: one in, one out), whose GEMM would
+ * have a handful of rows: each output plane computed directly, starting at
+ * 0 and adding, for each input channel of its group in turn, every tap's
+ * weight times the input run it reaches (the order of the seven loops). */
+enum { DIRECT_CONV_MAX = 64 }; /* the most cg * og computed directly */
+
+#define DEFINE_DIRECT(NAME, T, PLANE)                                                             \
+	static void NAME(void *vjob, int64_t begin, int64_t end)                                  \
+	{                                                                                         \
+		DirectJob *job = vjob;                                                            \
+		const KernelWindow *w = job->w;                                                   \
+		int64_t out_plane = w->od * w->oh * w->ow, in_plane = w->d * w->h * w->w;         \
+		int64_t cg = w->c / w->groups, og = w->o / w->groups;                             \
+		int64_t window = w->kd * w->kh * w->kw;                                           \
+		for (int64_t plane = begin; plane < end; plane++) {                               \
+			int64_t n = plane / w->o, oc = plane % w->o, g = oc / og;                 \
+			T *y = (T *)job->y + plane * out_plane;                                   \
+			for (int64_t i = 0; i < out_plane; i++)                                   \
+				y[i] = 0;                                                         \
+			for (int64_t ci = 0; ci < cg; ci++)                                       \
+				PLANE(w, (const T *)job->x + (n * w->c + g * cg + ci) * in_plane, \
+				      y, (const T *)job->k + (oc * cg + ci) * window);            \
+		}                                                                                 \
 	}
-DEFINE_DEPTHWISE(depthwise_f32, float)
-DEFINE_DEPTHWISE(depthwise_f64, double)
+DEFINE_DIRECT(direct_f32, float, depthwise_plane_f32)
+DEFINE_DIRECT(direct_f64, double, depthwise_plane_f64)
 
 bool kernel_cpu_CONV2D(const KernelCall *kc, char **err)
 {
@@ -188,10 +260,10 @@ bool kernel_cpu_CONV2D(const KernelCall *kc, char **err)
 		return false;
 	if (kc->out[0].count == 0)
 		return true;
-	if (cg == 1 && og == 1) {
-		DepthwiseJob job = {w, kc->in[0].data, kc->in[1].data, kc->out[0].data};
-		kernel_parallel_for(w->n * w->c, 1 + GRAIN_ROWS / (plane * window + 1),
-				    dt == DT_FLOAT32 ? depthwise_f32 : depthwise_f64, &job);
+	if (cg * og <= DIRECT_CONV_MAX) {
+		DirectJob job = {w, kc->in[0].data, kc->in[1].data, kc->out[0].data};
+		kernel_parallel_for(w->n * w->o, 1 + GRAIN_ROWS / (plane * window * cg + 1),
+				    dt == DT_FLOAT32 ? direct_f32 : direct_f64, &job);
 		return true;
 	}
 	if (!fits_int(og) || !fits_int(rows) || !fits_int(plane))
@@ -362,80 +434,65 @@ static inline void window_counts(int64_t start, int64_t taps, int64_t dilation, 
 
 /* Window positions inside the input add to the value; with
  * count_include_pad the average divides by the positions inside the padded
- * input, else by those inside the input (TVM's pool semantics). The window
- * is walked as nested loops per dimension, so no tap costs a division, and
- * both counts are products of per-dimension counts. */
-#define DEFINE_POOL(NAME, T, LOWEST)                                                                    \
-	static void NAME(void *vjob, int64_t begin, int64_t end)                                        \
-	{                                                                                               \
-		const PoolJob *job = vjob;                                                              \
-		const KernelCall *kc = job->kc;                                                         \
-		const KernelWindow *w = &kc->p.window;                                                  \
-		int64_t out_plane = w->od * w->oh * w->ow;                                              \
-		for (int64_t plane = begin; plane < end; plane++) {                                     \
-			const T *x = (const T *)kc->in[0].data + plane * w->d * w->h * w->w;            \
-			T *y = (T *)kc->out[0].data + plane * out_plane;                                \
-			int64_t o = 0;                                                                  \
-			for (int64_t oz = 0; oz < w->od; oz++)                                          \
-				for (int64_t oy = 0; oy < w->oh; oy++)                                  \
-					for (int64_t ox = 0; ox < w->ow; ox++, o++) {                   \
-						int64_t z0 = oz * w->stride[0] - w->pad[0];             \
-						int64_t y0 = oy * w->stride[1] - w->pad[1];             \
-						int64_t x0 = ox * w->stride[2] - w->pad[2];             \
-						int64_t in[3], padded[3], count;                        \
-						double acc = job->is_max ? -INFINITY : 0;               \
-						window_counts(z0, w->kd, w->dilation[0], w->d,          \
-							      w->pad[0], w->pad_end[0], &in[0],         \
-							      &padded[0]);                              \
-						window_counts(y0, w->kh, w->dilation[1], w->h,          \
-							      w->pad[1], w->pad_end[1], &in[1],         \
-							      &padded[1]);                              \
-						window_counts(x0, w->kw, w->dilation[2], w->w,          \
-							      w->pad[2], w->pad_end[2], &in[2],         \
-							      &padded[2]);                              \
-						for (int64_t kz = 0; kz < w->kd; kz++) {                \
-							int64_t iz = z0 + kz * w->dilation[0];          \
-							if (!inside(iz, w->d))                          \
-								continue;                               \
-							for (int64_t ky = 0; ky < w->kh; ky++) {        \
-								int64_t iy =                            \
-									y0 + ky * w->dilation[1];       \
-								const T *row;                           \
-								if (!inside(iy, w->h))                  \
-									continue;                       \
-								row = x + (iz * w->h + iy) * w->w;      \
-								for (int64_t kx = 0; kx < w->kw;        \
-								     kx++) {                            \
-									int64_t ix =                    \
-										x0 +                    \
-										kx * w->dilation[2];    \
-									T v;                            \
-									if (!inside(ix, w->w))          \
-										continue;               \
-									v = row[ix];                    \
-									if (job->is_max)                \
-										acc = v > acc || v != v \
-											      ? v       \
-											      : acc;    \
-									else                            \
-										acc += v;               \
-								}                                       \
-							}                                               \
-						}                                                       \
-						count = w->count_include_pad                            \
-								? padded[0] * padded[1] *               \
-									  padded[2]                     \
-								: in[0] * in[1] * in[2];                \
-						if (job->is_max && in[0] * in[1] * in[2] == 0)          \
-							acc = LOWEST; /* TVM pads with it */            \
-						y[o] = (T)(job->is_max ? acc                            \
-							   : count     ? acc / (double)count            \
-								       : 0);                                \
-					}                                                               \
-		}                                                                                       \
+ * input, else by those inside the input (TVM's pool semantics). Computed
+ * by planes (DEFINE_WINDOW_PLANE): the maximum accumulates in the output
+ * plane, the sum in a plane of doubles. Both counts are products of
+ * per-dimension counts, computed once per call. */
+#define DEFINE_POOL(NAME, T, LOWEST, MAX_PLANE, SUM_PLANE)                                        \
+	static void NAME(void *vjob, int64_t begin, int64_t end)                                  \
+	{                                                                                         \
+		const PoolJob *job = vjob;                                                        \
+		const KernelCall *kc = job->kc;                                                   \
+		const KernelWindow *w = &kc->p.window;                                            \
+		int64_t out_plane = w->od * w->oh * w->ow, n = w->od + w->oh + w->ow;             \
+		int64_t *in = xmalloc(2 * (size_t)n * sizeof(int64_t)), *padded = in + n;         \
+		int64_t *in_y = in + w->od, *in_x = in_y + w->oh;                                 \
+		int64_t *padded_y = padded + w->od, *padded_x = padded_y + w->oh;                 \
+		double *sum = job->is_max ? NULL : xmalloc((size_t)out_plane * sizeof(double));   \
+		for (int64_t i = 0; i < w->od; i++)                                               \
+			window_counts(i * w->stride[0] - w->pad[0], w->kd, w->dilation[0], w->d,  \
+				      w->pad[0], w->pad_end[0], &in[i], &padded[i]);              \
+		for (int64_t i = 0; i < w->oh; i++)                                               \
+			window_counts(i * w->stride[1] - w->pad[1], w->kh, w->dilation[1], w->h,  \
+				      w->pad[1], w->pad_end[1], &in_y[i], &padded_y[i]);          \
+		for (int64_t i = 0; i < w->ow; i++)                                               \
+			window_counts(i * w->stride[2] - w->pad[2], w->kw, w->dilation[2], w->w,  \
+				      w->pad[2], w->pad_end[2], &in_x[i], &padded_x[i]);          \
+		for (int64_t plane = begin; plane < end; plane++) {                               \
+			const T *x = (const T *)kc->in[0].data + plane * w->d * w->h * w->w;      \
+			T *y = (T *)kc->out[0].data + plane * out_plane;                          \
+			int64_t o = 0;                                                            \
+			if (job->is_max) {                                                        \
+				for (int64_t i = 0; i < out_plane; i++)                           \
+					y[i] = (T)-INFINITY;                                      \
+				MAX_PLANE(w, x, y, NULL);                                         \
+			} else {                                                                  \
+				for (int64_t i = 0; i < out_plane; i++)                           \
+					sum[i] = 0;                                               \
+				SUM_PLANE(w, x, sum, NULL);                                       \
+			}                                                                         \
+			for (int64_t oz = 0; oz < w->od; oz++)                                    \
+				for (int64_t oy = 0; oy < w->oh; oy++)                            \
+					for (int64_t ox = 0; ox < w->ow; ox++, o++) {             \
+						int64_t inside_count =                            \
+							in[oz] * in_y[oy] * in_x[ox];             \
+						int64_t count = w->count_include_pad              \
+									? padded[oz] *            \
+										  padded_y[oy] *  \
+										  padded_x[ox]    \
+									: inside_count;           \
+						if (job->is_max && inside_count == 0)             \
+							y[o] = LOWEST; /* TVM pads with it */     \
+						else if (!job->is_max)                            \
+							y[o] = (T)(count ? sum[o] / (double)count \
+									 : 0);                    \
+					}                                                         \
+		}                                                                                 \
+		free(in);                                                                         \
+		free(sum);                                                                        \
 	}
-DEFINE_POOL(pool_f32, float, -FLT_MAX)
-DEFINE_POOL(pool_f64, double, -DBL_MAX)
+DEFINE_POOL(pool_f32, float, -FLT_MAX, max_plane_f32, sum_plane_f32)
+DEFINE_POOL(pool_f64, double, -DBL_MAX, max_plane_f64, sum_plane_f64)
 
 static bool pool_kernel(const KernelCall *kc, char **err)
 {
