@@ -124,10 +124,17 @@ int cmd_diff_placement_files(FILE *out, FILE *err, const char *path_a, const cha
 void cmd_complete_diff(const Session *s, int argc, char **argv, const char *word,
 		       CmdCandidates *out);
 int cmd_estimate(CmdContext *ctx, int argc, char **argv); /* cmd_estimate.c */
-/* `profile`'s last table: per device, the estimate of planned module m
- * (compute time, time of the copies arriving on it, peak memory) beside
- * what profile p measured. */
-void cmd_estimate_print_against(CmdContext *ctx, const IrModule *m, const ExecProfile *p);
+/* `profile`'s last table: per device, estimate e made with the cost
+ * models of `costs` (compute time, time of the copies arriving on it,
+ * peak memory) beside what profile p measured, after a line naming where
+ * each device's cost model comes from. */
+struct PlanEstimate;
+void cmd_estimate_print_against(CmdContext *ctx, const DeviceTable *costs,
+				const struct PlanEstimate *e, const ExecProfile *p);
+/* The line that says where the cost models of `costs` come from (nominal,
+ * `target set`, calibrated on this machine), as `estimate` and `profile`
+ * print it. */
+void cmd_estimate_print_model(CmdContext *ctx, const DeviceTable *costs);
 int cmd_cd(CmdContext *ctx, int argc, char **argv); /* cmd_script.c */
 int cmd_echo(CmdContext *ctx, int argc, char **argv);
 int cmd_history(CmdContext *ctx, int argc, char **argv);

@@ -712,10 +712,12 @@ const Command commands_table[] = {
 	},
 	{
 		.name = "target",
-		.min_args = 2,
+		.min_args = 1,
 		.max_args = -1,
-		.usage = "target add KIND:ID[:SCOPE] [TARGET] | target set DEVICE NAME=VALUE...",
-		.summary = "add a device to the device table, or set its cost model",
+		.usage = "target add KIND:ID[:SCOPE] [TARGET] | target set DEVICE NAME=VALUE... | "
+			 "target calibrate",
+		.summary = "add a device, set its cost model, or calibrate the cpu on "
+			   "this machine",
 		.help = "Appends the device KIND:ID (e.g. cuda:1) to the device table, with the\n"
 			"given TVM target or the kind's default (llvm for cpu, cuda for cuda).\n"
 			"The new device gets the next index, so meta[VirtualDevice][i] of a\n"
@@ -728,11 +730,17 @@ const Command commands_table[] = {
 			"`target set DEVICE NAME=VALUE...` sets what `estimate` assumes of the\n"
 			"device: bandwidth=GB/s of its link to the host (for a cpu, of a copy in\n"
 			"memory), latency=US that every copy over it costs besides its bytes,\n"
-			"peak=GFLOP/s of float32 arithmetic and launch=US that every operator\n"
+			"memory=GB/s of its own memory (bytes read plus written), peak=GFLOP/s\n"
+			"of float32 arithmetic (an sgemm's) and launch=US that every operator\n"
 			"costs besides its arithmetic. Defaults: 25 GB/s (PCIe gen4 x16), 10 us,\n"
-			"50000 GFLOP/s (an H100/H200-class GPU without tensor cores) and 5 us\n"
-			"for an accelerator; 10 GB/s (one core's memcpy), 0, 1000 GFLOP/s and 0\n"
-			"for a cpu. `targets` shows them.",
+			"3000 GB/s (HBM3), 50000 GFLOP/s (an H100/H200-class GPU without tensor\n"
+			"cores) and 5 us for an accelerator; 10 GB/s (one core's memcpy), 0,\n"
+			"10 GB/s, 1000 GFLOP/s and 0 for a cpu. `targets` shows them.\n"
+			"\n"
+			"`target calibrate` measures this machine with the cpu kernels' threads\n"
+			"(DEVPLAN_THREADS): memcpy's bandwidth and OpenBLAS sgemm's rate, in a\n"
+			"few tenths of a second, and makes them every cpu device's bandwidth,\n"
+			"memory and peak. `profile` measures once per session by itself.",
 		.handler = cmd_target,
 		.completer = cmd_complete_target,
 	},

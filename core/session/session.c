@@ -360,6 +360,8 @@ void session_init_like(Session *dst, const Session *src)
 	devices_free(&dst->devices);
 	devices_copy(&dst->devices, &src->devices);
 	dst->settings = src->settings;
+	dst->calibrated = src->calibrated;
+	dst->calibration = src->calibration;
 	for (size_t i = 0; i < src->pins.current.count; i++)
 		pins_set(&dst->pins, &src->pins.current.items[i]);
 }

@@ -39,6 +39,7 @@
 #include "devices.h"
 #include "diag.h"
 #include "exec.h"
+#include "exec_calibrate.h"
 #include "interrupt.h"
 #include "ir.h"
 #include "pins.h"
@@ -159,6 +160,9 @@ typedef struct Session {
 	SessionRunning running;  /* the phase running now, if any */
 	/* a loaded Relax module instead of a Relay one (session_relax.h) */
 	struct SessionRelax *relax;
+	bool calibrated;         /* calibration holds this machine's figures
+				    (session_calibrate, measured once) */
+	ExecCalibration calibration;
 } Session;
 
 void session_init(Session *s);
