@@ -481,6 +481,8 @@ int cmd_diff_placement_files(FILE *out, FILE *err, const char *path_a, const cha
 
 int cmd_diff(CmdContext *ctx, int argc, char **argv)
 {
+	if (session_relax_active(ctx->session))
+		return cmd_relax_diff(ctx, argc, argv);
 	Session *s = ctx->session;
 	const char *name = session_module_name(s);
 	bool devices = false;

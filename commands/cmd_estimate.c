@@ -5,8 +5,12 @@
  * The numbers come from core/plan/plan_estimate.c (static types and the
  * device table's cost model, `target set`); this file only lays them out:
  * one table of copies with their totals per direction, one of devices
- * (peak memory, FLOPs, compute time). Bytes and FLOPs are printed exactly,
- * so that a transcript can hold them; times with three significant digits.
+ * (peak memory, FLOPs, bytes its operators move, compute time), and a line
+ * saying which cost model each device's comes from: a calibrated one
+ * (`target calibrate`, `profile`) holds this machine's figures, which vary
+ * from run to run, so a transcript keeps to the nominal one. Bytes and
+ * FLOPs are printed exactly, so that a transcript can hold them; times
+ * with three significant digits.
  */
 #include "commands.h"
 
@@ -40,8 +44,8 @@ static void note_unknowns(CmdContext *ctx, const PlanEstimate *e)
 	for (uint32_t d = 0; d < e->ndevices; d++) {
 		if (e->devices[d].ops_unknown)
 			cmd_note(ctx,
-				 "%zu operator call%s on %s left out of its FLOPs (a size is "
-				 "unknown, or no rule fits)",
+				 "%zu operator call%s on %s left out of its FLOPs, bytes and "
+				 "time but for the launch (a size is unknown, or no rule fits)",
 				 e->devices[d].ops_unknown,
 				 e->devices[d].ops_unknown == 1 ? "" : "s",
 				 devices_name(devices, (int32_t)d));
@@ -109,16 +113,61 @@ static void print_estimate(CmdContext *ctx, const PlanEstimate *e)
 	for (uint32_t d = 0; d < e->ndevices; d++)
 		if ((int)strlen(devices_name(devices, (int32_t)d)) > width)
 			width = (int)strlen(devices_name(devices, (int32_t)d));
-	fprintf(ctx->out, "%-*s  %12s  %16s  %12s  %9s  %10s  %5s\n", width + 2, "devices",
-		"peak memory", "FLOPs", "peak GFLOP/s", "launch us", "time", "ops");
+	fprintf(ctx->out, "%-*s  %12s  %16s  %14s  %12s  %11s  %9s  %10s  %5s\n", width + 2,
+		"devices", "peak memory", "FLOPs", "bytes", "peak GFLOP/s", "memory GB/s",
+		"launch us", "time", "ops");
 	for (uint32_t d = 0; d < e->ndevices; d++) {
 		const EstimateDevice *x = &e->devices[d];
-		fprintf(ctx->out, "  %-*s  %12lld  %16.0f  %12g  %9g  %10s  %5zu\n", width,
-			devices_name(devices, (int32_t)d), (long long)x->peak_bytes, x->flops,
-			devices->items[d].peak, devices->items[d].launch,
-			format_time(t, sizeof t, x->seconds), x->ops);
+		fprintf(ctx->out, "  %-*s  %12lld  %16.0f  %14.0f  %12g  %11g  %9g  %10s  %5zu\n",
+			width, devices_name(devices, (int32_t)d), (long long)x->peak_bytes,
+			x->flops, x->bytes, devices->items[d].peak, devices->items[d].memory,
+			devices->items[d].launch, format_time(t, sizeof t, x->seconds), x->ops);
 	}
 	strbuf_free(&label);
+}
+
+void cmd_estimate_print_model(CmdContext *ctx, const DeviceTable *devices)
+{
+	const Session *s = ctx->session;
+	static const DeviceCosts kinds[] = {DEVICE_COSTS_CALIBRATED, DEVICE_COSTS_SET,
+					    DEVICE_COSTS_NOMINAL};
+	bool first = true;
+	fputs("cost model:", ctx->out);
+	for (size_t k = 0; k < DP_COUNT(kinds); k++) {
+		bool any = false;
+		for (uint32_t d = 0; d < devices->count; d++) {
+			if (devices->items[d].costs != kinds[k])
+				continue;
+			fprintf(ctx->out, "%s %s",
+				any     ? ","
+				: first ? ""
+					: ";",
+				devices->items[d].name);
+			any = true;
+			first = false;
+		}
+		if (!any)
+			continue;
+		switch (kinds[k]) {
+		case DEVICE_COSTS_CALIBRATED:
+			fprintf(ctx->out,
+				" calibrated on this machine (%d cpu thread%s: memcpy %.3g GB/s, "
+				"sgemm %.3g GFLOP/s, a kernel call %.3g us)",
+				s->calibration.threads, s->calibration.threads == 1 ? "" : "s",
+				s->calibration.memory_gbps, s->calibration.sgemm_gflops,
+				s->calibration.launch_us);
+			break;
+		case DEVICE_COSTS_SET:
+			fputs(" set with 'target set'", ctx->out);
+			break;
+		case DEVICE_COSTS_NOMINAL:
+			fputs(" nominal ('targets'; 'target calibrate' measures this machine's "
+			      "cpu)",
+			      ctx->out);
+			break;
+		}
+	}
+	fputc('\n', ctx->out);
 }
 
 int cmd_estimate(CmdContext *ctx, int argc, char **argv)
@@ -129,29 +178,26 @@ int cmd_estimate(CmdContext *ctx, int argc, char **argv)
 	if (!plan_estimate(session_current(ctx->session), &ctx->session->devices, &e))
 		return cmd_error(ctx, "interrupted");
 	print_estimate(ctx, &e);
+	cmd_estimate_print_model(ctx, &ctx->session->devices);
 	note_unknowns(ctx, &e);
 	plan_estimate_free(&e);
 	return 0;
 }
 
-void cmd_estimate_print_against(CmdContext *ctx, const IrModule *m, const ExecProfile *p)
+void cmd_estimate_print_against(CmdContext *ctx, const DeviceTable *costs,
+				const PlanEstimate *estimate, const ExecProfile *p)
 {
 	const DeviceTable *devices = &ctx->session->devices;
-	PlanEstimate e;
+	const PlanEstimate e = *estimate;
 	char t1[32], t2[32], t3[32], t4[32];
 	int width = (int)strlen("device");
-	if (!plan_estimate(m, devices, &e)) {
-		cmd_warning(ctx, "the estimate was interrupted");
-		return;
-	}
 	for (uint32_t d = 0; d < e.ndevices; d++)
 		if ((int)strlen(devices_name(devices, (int32_t)d)) > width)
 			width = (int)strlen(devices_name(devices, (int32_t)d));
-	fprintf(ctx->out,
-		"estimate vs measured (estimate: static types and `targets`' cost model):\n"
-		"  %-*s  %12s  %12s  %12s  %12s  %12s  %12s\n",
-		width, "device", "compute est", "measured", "copies est", "measured", "peak est",
-		"measured");
+	fputs("estimate vs measured (estimate: static types, a roofline per operator); ", ctx->out);
+	cmd_estimate_print_model(ctx, costs);
+	fprintf(ctx->out, "  %-*s  %12s  %12s  %12s  %12s  %12s  %12s\n", width, "device",
+		"compute est", "measured", "copies est", "measured", "peak est", "measured");
 	for (uint32_t d = 0; d < e.ndevices; d++) {
 		double compute = 0, copies = 0, copies_est = 0;
 		long long peak = -1;
@@ -178,5 +224,4 @@ void cmd_estimate_print_against(CmdContext *ctx, const IrModule *m, const ExecPr
 		else
 			fprintf(ctx->out, "%12s\n", "-");
 	}
-	plan_estimate_free(&e);
 }

@@ -19,7 +19,10 @@
 int cmd_ir(CmdContext *ctx, int argc, char **argv)
 {
 	Session *s = ctx->session;
-	const IrModule *m = session_current(s);
+	const IrModule *m;
+	if (session_relax_active(s))
+		return cmd_relax_ir(ctx, argc, argv);
+	m = session_current(s);
 	PrintOptions opts;
 	int types = -1;      /* -1: as typed */
 	bool input;          /* --phase named the phase that failed: its input */

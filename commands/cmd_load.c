@@ -19,10 +19,29 @@ static const char *loaded_name(const Session *s)
 	return session_module_name(s);
 }
 
+/* A Relax module: its functions, as TVMScript names them. */
+static void report_relax(CmdContext *ctx, const char *verb)
+{
+	const RxModule *m = session_relax_module(ctx->session, -1);
+	fprintf(ctx->out, "%s '%s' (Relax):", verb, loaded_name(ctx->session));
+	if (m->nfuncs == 0)
+		fputs(" no functions", ctx->out);
+	for (uint32_t i = 0; i < m->nfuncs && i < LOAD_LIST_GLOBALS; i++)
+		fprintf(ctx->out, "%s @%s", i ? "," : "", m->funcs[i]->name);
+	if (m->nfuncs > LOAD_LIST_GLOBALS)
+		fprintf(ctx->out, " and %u more", m->nfuncs - LOAD_LIST_GLOBALS);
+	fprintf(ctx->out, "; %u vdevices\n", m->nvdevices);
+}
+
 static void report_loaded(CmdContext *ctx, const char *verb)
 {
 	const Session *s = ctx->session;
-	const IrModule *m = session_current(s);
+	const IrModule *m;
+	if (session_relax_active(s)) {
+		report_relax(ctx, verb);
+		return;
+	}
+	m = session_current(s);
 	fprintf(ctx->out, "%s '%s':", verb, loaded_name(s));
 	if (m->nglobals == 0)
 		fputs(" no global functions", ctx->out);

@@ -22,6 +22,8 @@
 
 int cmd_placement(CmdContext *ctx, int argc, char **argv)
 {
+	if (session_relax_active(ctx->session))
+		return cmd_relax_placement(ctx, argc, argv);
 	bool json = false;
 	Placement p;
 	StrBuf sb;
@@ -139,6 +141,8 @@ static void print_tvm_order(StrBuf *out, const Session *s, const PlanConflict *c
 
 int cmd_conflicts(CmdContext *ctx, int argc, char **argv)
 {
+	if (session_relax_active(ctx->session))
+		return cmd_relax_conflicts(ctx, argc, argv);
 	const PlanTrace *t = ctx->session->trace;
 	const DeviceTable *devices = &ctx->session->devices;
 	const char *policy = plan_policy_names[ctx->session->settings.policy];
@@ -645,6 +649,8 @@ void cmd_why_text(CmdContext *ctx, PlanAnalysis *an, const Expr *e, StrBuf *out)
 
 int cmd_why(CmdContext *ctx, int argc, char **argv)
 {
+	if (session_relax_active(ctx->session))
+		return cmd_relax_why(ctx, argc, argv);
 	PlanAnalysis *an = current_analysis(ctx);
 	const Expr *e;
 	StrBuf sb;

@@ -28,6 +28,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "calibrate.h"
+#include "plan_estimate.h"
 #include "run_args.h"
 #include "run_profile.h"
 #include "run_values.h"
@@ -150,22 +152,44 @@ static const char *format_seconds(char *buf, size_t size, double seconds)
 	return buf;
 }
 
-/* The operators by time, with the total. */
-static void print_profile_ops(CmdContext *ctx, const RunProfileSummary *sum)
+/* The estimate's time of op on device, or -1 when it has none. */
+static double estimated_seconds(const PlanEstimate *e, OpKind op, int32_t device)
+{
+	for (size_t i = 0; e && i < e->nops; i++)
+		if (e->ops[i].op == op && e->ops[i].device == device)
+			return e->ops[i].seconds;
+	return -1;
+}
+
+/* The operators by time, with the total, each beside the estimate's time
+ * for it (e, NULL when there is none) and the ratio. */
+static void print_profile_ops(CmdContext *ctx, const RunProfileSummary *sum, const PlanEstimate *e)
 {
 	const DeviceTable *devices = &ctx->session->devices;
-	char buf[32];
-	fprintf(ctx->out, "ops:\n  %-24s %-8s %7s %12s %7s\n", "op", "device", "calls", "time",
-		"share");
+	char buf[32], est[32], ratio[16] = "-";
+	double total_est = 0;
+	fprintf(ctx->out, "ops:\n  %-24s %-8s %7s %12s %7s %12s %7s\n", "op", "device", "calls",
+		"time", "share", "estimate", "x est");
 	for (size_t i = 0; i < sum->nops; i++) {
 		const ExecOpStat *op = &sum->ops[i];
-		fprintf(ctx->out, "  %-24s %-8s %7llu %12s %6.1f%%\n", op_info(op->op)->name,
-			devices_name(devices, op->device), (unsigned long long)op->calls,
-			format_seconds(buf, sizeof buf, op->seconds),
-			sum->op_seconds > 0 ? 100 * op->seconds / sum->op_seconds : 0.0);
+		double t = estimated_seconds(e, op->op, op->device);
+		snprintf(ratio, sizeof ratio, "%s", "-");
+		if (t > 0)
+			snprintf(ratio, sizeof ratio, "%.2f", op->seconds / t);
+		fprintf(ctx->out, "  %-24s %-8s %7llu %12s %6.1f%% %12s %7s\n",
+			op_info(op->op)->name, devices_name(devices, op->device),
+			(unsigned long long)op->calls, format_seconds(buf, sizeof buf, op->seconds),
+			sum->op_seconds > 0 ? 100 * op->seconds / sum->op_seconds : 0.0,
+			t >= 0 ? format_seconds(est, sizeof est, t) : "-", ratio);
+		if (t > 0)
+			total_est += t;
 	}
-	fprintf(ctx->out, "  %-24s %-8s %7s %12s\n", "total", "", "",
-		format_seconds(buf, sizeof buf, sum->op_seconds));
+	snprintf(ratio, sizeof ratio, "%s", "-");
+	if (total_est > 0)
+		snprintf(ratio, sizeof ratio, "%.2f", sum->op_seconds / total_est);
+	fprintf(ctx->out, "  %-24s %-8s %7s %12s %7s %12s %7s\n", "total", "", "",
+		format_seconds(buf, sizeof buf, sum->op_seconds), "",
+		format_seconds(est, sizeof est, total_est), ratio);
 }
 
 /* The plan's copies with what the run measured, and the run's totals. */
@@ -201,9 +225,25 @@ static void print_profile(CmdContext *ctx, const IrModule *m, const ExecResult *
 	const ExecProfile *p = &r->profile;
 	const DeviceTable *devices = &ctx->session->devices;
 	RunProfileSummary sum;
+	PlanEstimate e;
+	DeviceTable costs;
+	bool estimated;
 	char buf[32];
+	/* a device on the host emulator ran the cpu kernels and copied between
+	 * host buffers: the cpu's calibration is its roofline, and its
+	 * operators and copies cost what the cpu's do besides */
+	devices_copy(&costs, devices);
+	for (size_t i = 0; i < p->ndevices; i++) {
+		int32_t d = p->devices[i].device;
+		if (!run_profile_emulated(&p->devices[i]) || !ctx->session->calibrated ||
+		    costs.items[d].costs == DEVICE_COSTS_SET)
+			continue;
+		session_apply_calibration(&costs, (uint32_t)d, &ctx->session->calibration);
+		costs.items[d].latency = DEVICES_CPU_LATENCY_DEFAULT;
+	}
+	estimated = plan_estimate(m, &costs, &e);
 	run_profile_summarise(m, p, &sum);
-	print_profile_ops(ctx, &sum);
+	print_profile_ops(ctx, &sum, estimated ? &e : NULL);
 	print_profile_copies(ctx, &sum, p);
 	run_profile_free(&sum);
 	fprintf(ctx->out, "inputs: %llu tensor%s, %llu bytes to their devices in %s\n",
@@ -219,18 +259,40 @@ static void print_profile(CmdContext *ctx, const IrModule *m, const ExecResult *
 			buf, p->devices[i].backend);
 	}
 	fprintf(ctx->out, "\nwall: %s\n", format_seconds(buf, sizeof buf, p->run_seconds));
-	cmd_estimate_print_against(ctx, m, p);
+	if (estimated) {
+		cmd_estimate_print_against(ctx, &costs, &e, p);
+		plan_estimate_free(&e);
+	} else {
+		cmd_warning(ctx, "the estimate was interrupted");
+	}
+	devices_free(&costs);
 	/* the emulator runs the cpu kernels and copies between host buffers:
 	 * its times are the host's */
 	for (size_t i = 0; i < p->ndevices; i++)
 		if (run_profile_emulated(&p->devices[i]))
 			cmd_note(ctx,
 				 "%s ran on the host emulator: its times are the cpu kernels' and "
-				 "host memory copies', and say nothing about a GPU",
-				 devices_name(devices, p->devices[i].device));
+				 "host memory copies', and say nothing about a GPU%s",
+				 devices_name(devices, p->devices[i].device),
+				 ctx->session->calibrated
+					 ? " (its estimate is the cpu's calibrated one)"
+					 : "");
 }
 
 /* ---- commands ------------------------------------------------------------- */
+
+/* Before a timed run: this machine's figures for the cpu devices whose
+ * cost model is not the user's, measured once per session, so that the
+ * estimate beside the measurement is this machine's roofline. A
+ * calibration that fails leaves the model as it is, with a warning. */
+static void calibrate_once(CmdContext *ctx)
+{
+	char *err = NULL;
+	if (!session_calibrate(ctx->session, false, false, &err)) {
+		cmd_warning(ctx, "the cost model stays nominal: %s", err);
+		free(err);
+	}
+}
 
 /* The keeper of the values `run` keeps for `print` and dumps with --dump;
  * NULL after reporting. */
@@ -320,6 +382,8 @@ int cmd_run(CmdContext *ctx, int argc, char **argv)
 		run_inputs_free(&in);
 		return 1;
 	}
+	if (args.profile)
+		calibrate_once(ctx);
 	o = run_options(ctx->session, false, args.profile);
 	if (!(keeper = start_keeping(ctx, m, args.dump, &of_limit))) {
 		ir_module_free(m);
@@ -368,6 +432,7 @@ int cmd_profile(CmdContext *ctx, int argc, char **argv)
 		run_inputs_free(&in);
 		return 1;
 	}
+	calibrate_once(ctx);
 	o = run_options(ctx->session, false, true);
 	if (!cmd_run_module(ctx, m, &o, &in, &result)) {
 		ir_module_free(m);

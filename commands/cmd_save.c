@@ -26,6 +26,8 @@
 
 int cmd_save(CmdContext *ctx, int argc, char **argv)
 {
+	if (session_relax_active(ctx->session))
+		return cmd_relax_save(ctx, argc, argv);
 	Session *s = ctx->session;
 	const char *path = NULL, *phase_name = NULL;
 	IrModule *m, *annotated = NULL;

@@ -171,6 +171,8 @@ static int parse_count(CmdContext *ctx, int argc, char **argv, size_t *n)
 int cmd_step(CmdContext *ctx, int argc, char **argv)
 {
 	size_t n;
+	if (session_relax_active(ctx->session))
+		return cmd_relax_step(ctx, argc, argv);
 	if (parse_count(ctx, argc, argv, &n))
 		return 1;
 	return run_stepper(ctx, STEP_PHASE, n, true);
@@ -191,6 +193,8 @@ int cmd_continue(CmdContext *ctx, int argc, char **argv)
 
 int cmd_plan(CmdContext *ctx, int argc, char **argv)
 {
+	if (session_relax_active(ctx->session))
+		return cmd_relax_step(ctx, argc, argv);
 	return run_stepper(ctx, STEP_CONTINUE, 0, false);
 }
 
@@ -203,6 +207,8 @@ int cmd_restart(CmdContext *ctx, int argc, char **argv)
 
 int cmd_phases(CmdContext *ctx, int argc, char **argv)
 {
+	if (session_relax_active(ctx->session))
+		return cmd_relax_phases(ctx, argc, argv);
 	const Session *s = ctx->session;
 	bool loaded = session_has_module(s);
 	bool colored = cmd_color(ctx, ctx->out);

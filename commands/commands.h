@@ -21,6 +21,7 @@
 #define DEVPLAN_COMMANDS_H
 
 #include "output.h"
+#include "session_relax.h"
 
 /* The version `devplan --version` prints. */
 #ifndef DEVPLAN_VERSION
@@ -46,6 +47,9 @@ enum {
 	/* with CMD_WRITES: the command reads `--force` itself (render: lay
 	 * out every node), so it stays among the arguments */
 	CMD_OWN_FORCE = 1 << 9,
+	/* it handles a Relax module too (cmd_relax.c); the others that need
+	 * a module refuse one */
+	CMD_RELAX = 1 << 10,
 };
 
 /* argv[0] is the command's full name; argv[1..argc-1] its arguments. */
@@ -120,10 +124,17 @@ int cmd_diff_placement_files(FILE *out, FILE *err, const char *path_a, const cha
 void cmd_complete_diff(const Session *s, int argc, char **argv, const char *word,
 		       CmdCandidates *out);
 int cmd_estimate(CmdContext *ctx, int argc, char **argv); /* cmd_estimate.c */
-/* `profile`'s last table: per device, the estimate of planned module m
- * (compute time, time of the copies arriving on it, peak memory) beside
- * what profile p measured. */
-void cmd_estimate_print_against(CmdContext *ctx, const IrModule *m, const ExecProfile *p);
+/* `profile`'s last table: per device, estimate e made with the cost
+ * models of `costs` (compute time, time of the copies arriving on it,
+ * peak memory) beside what profile p measured, after a line naming where
+ * each device's cost model comes from. */
+struct PlanEstimate;
+void cmd_estimate_print_against(CmdContext *ctx, const DeviceTable *costs,
+				const struct PlanEstimate *e, const ExecProfile *p);
+/* The line that says where the cost models of `costs` come from (nominal,
+ * `target set`, calibrated on this machine), as `estimate` and `profile`
+ * print it. */
+void cmd_estimate_print_model(CmdContext *ctx, const DeviceTable *costs);
 int cmd_cd(CmdContext *ctx, int argc, char **argv); /* cmd_script.c */
 int cmd_echo(CmdContext *ctx, int argc, char **argv);
 int cmd_history(CmdContext *ctx, int argc, char **argv);
@@ -142,6 +153,15 @@ void cmd_record_forget(CmdContext *ctx);
 int cmd_apropos(CmdContext *ctx, int argc, char **argv); /* cmd_help.c */
 int cmd_help(CmdContext *ctx, int argc, char **argv);
 int cmd_ir(CmdContext *ctx, int argc, char **argv); /* cmd_ir.c */
+/* cmd_relax.c: ir, plan, step, phases and restart for a Relax module */
+int cmd_relax_ir(CmdContext *ctx, int argc, char **argv);
+int cmd_relax_step(CmdContext *ctx, int argc, char **argv);
+int cmd_relax_phases(CmdContext *ctx, int argc, char **argv);
+int cmd_relax_conflicts(CmdContext *ctx, int argc, char **argv);
+int cmd_relax_why(CmdContext *ctx, int argc, char **argv);
+int cmd_relax_placement(CmdContext *ctx, int argc, char **argv);
+int cmd_relax_diff(CmdContext *ctx, int argc, char **argv);
+int cmd_relax_save(CmdContext *ctx, int argc, char **argv);
 void cmd_complete_ir(const Session *s, int argc, char **argv, const char *word, CmdCandidates *out);
 int cmd_load(CmdContext *ctx, int argc, char **argv); /* cmd_load.c */
 int cmd_reload(CmdContext *ctx, int argc, char **argv);

@@ -190,12 +190,15 @@ static int run_handler(CmdContext *ctx, const Command *cmd, int argc, char **arg
 static int check_and_run(CmdContext *ctx, const Command *cmd, int argc, char **args, bool force)
 {
 	int nargs = argc - 1, status;
-	bool allowed;
+	bool allowed, relax = session_relax_active(ctx->session);
 	if (nargs < cmd->min_args || (cmd->max_args >= 0 && nargs > cmd->max_args))
 		return arg_count_error(ctx, cmd);
-	if ((cmd->flags & CMD_NEEDS_MODULE) && !session_has_module(ctx->session))
+	if (relax && (cmd->flags & (CMD_NEEDS_MODULE | CMD_NEEDS_PLAN)) &&
+	    !(cmd->flags & CMD_RELAX))
+		return cmd_error(ctx, "'%s' does not handle Relax modules yet", cmd->name);
+	if (!relax && (cmd->flags & CMD_NEEDS_MODULE) && !session_has_module(ctx->session))
 		return cmd_error(ctx, "no module loaded; use 'load FILE'");
-	if ((cmd->flags & CMD_NEEDS_PLAN) && !session_planned(ctx->session))
+	if (!relax && (cmd->flags & CMD_NEEDS_PLAN) && !session_planned(ctx->session))
 		return cmd_error(ctx, session_has_module(ctx->session)
 					      ? "the module is not planned yet; use 'plan'"
 					      : "no module loaded; use 'load FILE'");

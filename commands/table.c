@@ -120,7 +120,7 @@ const Command commands_table[] = {
 		.name = "conflicts",
 		.min_args = 0,
 		.max_args = 0,
-		.flags = CMD_NEEDS_MODULE,
+		.flags = CMD_NEEDS_MODULE | CMD_RELAX,
 		.usage = "conflicts",
 		.summary = "list every value demanded on two devices and its resolution",
 		.help = "After the check phase, lists each conflict: the value, the two devices,\n"
@@ -190,7 +190,7 @@ const Command commands_table[] = {
 		.name = "diff",
 		.min_args = 0,
 		.max_args = 4,
-		.flags = CMD_NEEDS_MODULE,
+		.flags = CMD_NEEDS_MODULE | CMD_RELAX,
 		.usage = "diff [PHASE] [--devices] | diff --plan A B | diff --module FILE [--phase "
 			 "P]",
 		.summary = "show what the last phase (or PHASE) changed, or compare two plans or "
@@ -322,7 +322,7 @@ const Command commands_table[] = {
 		.name = "ir",
 		.min_args = 0,
 		.max_args = -1,
-		.flags = CMD_NEEDS_MODULE,
+		.flags = CMD_NEEDS_MODULE | CMD_RELAX,
 		.usage = "ir [@f] [--devices] [--types|--no-types] [--metadata] [--phase P]",
 		.summary = "print the module as of the current phase",
 		.help = "Prints the module in the Relay text format as of the last phase that\n"
@@ -391,7 +391,7 @@ const Command commands_table[] = {
 		.name = "placement",
 		.min_args = 0,
 		.max_args = 1,
-		.flags = CMD_NEEDS_MODULE | CMD_NEEDS_PLAN,
+		.flags = CMD_NEEDS_MODULE | CMD_NEEDS_PLAN | CMD_RELAX,
 		.usage = "placement [--json]",
 		.summary = "print the machine-readable placement of the planned module",
 		.help = "One line per fact: `FUNC param %x DEV`, `FUNC bind %x DEV`, `FUNC result\n"
@@ -403,7 +403,7 @@ const Command commands_table[] = {
 		.name = "plan",
 		.min_args = 0,
 		.max_args = 0,
-		.flags = CMD_NEEDS_MODULE,
+		.flags = CMD_NEEDS_MODULE | CMD_RELAX,
 		.usage = "plan",
 		.summary = "run every remaining phase, ignoring breakpoints",
 		.help = "Runs the remaining phases of the pipeline in order (and finishes a\n"
@@ -581,7 +581,7 @@ const Command commands_table[] = {
 		.name = "restart",
 		.min_args = 0,
 		.max_args = 0,
-		.flags = CMD_NEEDS_MODULE,
+		.flags = CMD_NEEDS_MODULE | CMD_RELAX,
 		.usage = "restart",
 		.summary = "go back to the module as loaded",
 		.help = "Drops the output of every phase that ran, so that `step` starts again\n"
@@ -618,7 +618,7 @@ const Command commands_table[] = {
 		.name = "save",
 		.min_args = 1,
 		.max_args = 3,
-		.flags = CMD_NEEDS_MODULE | CMD_WRITES_FILES | CMD_WRITES,
+		.flags = CMD_NEEDS_MODULE | CMD_WRITES_FILES | CMD_WRITES | CMD_RELAX,
 		.usage = "save FILE [--phase P]",
 		.summary = "write a module version as Relay text that TVM loads again",
 		.help = "Writes the module as of phase P (parse, rewrite, check, infer or core;\n"
@@ -679,7 +679,7 @@ const Command commands_table[] = {
 		.aliases = {"s", "n", "next"},
 		.min_args = 0,
 		.max_args = 1,
-		.flags = CMD_NEEDS_MODULE,
+		.flags = CMD_NEEDS_MODULE | CMD_RELAX,
 		.usage = "step [N]",
 		.summary = "run the next phase, or the next N",
 		.help = "Runs the next planning phase (N phases with a count) and prints one\n"
@@ -712,10 +712,12 @@ const Command commands_table[] = {
 	},
 	{
 		.name = "target",
-		.min_args = 2,
+		.min_args = 1,
 		.max_args = -1,
-		.usage = "target add KIND:ID[:SCOPE] [TARGET] | target set DEVICE NAME=VALUE...",
-		.summary = "add a device to the device table, or set its cost model",
+		.usage = "target add KIND:ID[:SCOPE] [TARGET] | target set DEVICE NAME=VALUE... | "
+			 "target calibrate",
+		.summary = "add a device, set its cost model, or calibrate the cpu on "
+			   "this machine",
 		.help = "Appends the device KIND:ID (e.g. cuda:1) to the device table, with the\n"
 			"given TVM target or the kind's default (llvm for cpu, cuda for cuda).\n"
 			"The new device gets the next index, so meta[VirtualDevice][i] of a\n"
@@ -728,11 +730,17 @@ const Command commands_table[] = {
 			"`target set DEVICE NAME=VALUE...` sets what `estimate` assumes of the\n"
 			"device: bandwidth=GB/s of its link to the host (for a cpu, of a copy in\n"
 			"memory), latency=US that every copy over it costs besides its bytes,\n"
-			"peak=GFLOP/s of float32 arithmetic and launch=US that every operator\n"
+			"memory=GB/s of its own memory (bytes read plus written), peak=GFLOP/s\n"
+			"of float32 arithmetic (an sgemm's) and launch=US that every operator\n"
 			"costs besides its arithmetic. Defaults: 25 GB/s (PCIe gen4 x16), 10 us,\n"
-			"50000 GFLOP/s (an H100/H200-class GPU without tensor cores) and 5 us\n"
-			"for an accelerator; 10 GB/s (one core's memcpy), 0, 1000 GFLOP/s and 0\n"
-			"for a cpu. `targets` shows them.",
+			"3000 GB/s (HBM3), 50000 GFLOP/s (an H100/H200-class GPU without tensor\n"
+			"cores) and 5 us for an accelerator; 10 GB/s (one core's memcpy), 0,\n"
+			"10 GB/s, 1000 GFLOP/s and 0 for a cpu. `targets` shows them.\n"
+			"\n"
+			"`target calibrate` measures this machine with the cpu kernels' threads\n"
+			"(DEVPLAN_THREADS): memcpy's bandwidth and OpenBLAS sgemm's rate, in a\n"
+			"few tenths of a second, and makes them every cpu device's bandwidth,\n"
+			"memory and peak. `profile` measures once per session by itself.",
 		.handler = cmd_target,
 		.completer = cmd_complete_target,
 	},
@@ -812,7 +820,7 @@ const Command commands_table[] = {
 		.name = "why",
 		.min_args = 1,
 		.max_args = 1,
-		.flags = CMD_NEEDS_MODULE,
+		.flags = CMD_NEEDS_MODULE | CMD_RELAX,
 		.usage = "why %x",
 		.summary = "explain the chain of constraints that decided %x's device",
 		.help = "Prints the constraints, each with its source position, that join %x to\n"

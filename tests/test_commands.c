@@ -301,7 +301,7 @@ static void test_ambiguous_and_unknown(void **state)
 	assert_non_null(strstr(f->err, "take no conditions"));
 	/* a name that is also a prefix of another resolves to itself */
 	assert_int_equal(run(f, "target"), 1);
-	assert_non_null(strstr(f->err, "'target' takes at least 2 arguments"));
+	assert_non_null(strstr(f->err, "'target' takes at least 1 argument"));
 }
 
 static void test_argument_counts(void **state)
@@ -1002,12 +1002,12 @@ static void test_targets(void **state)
 	Fixture *f = *state;
 	assert_int_equal(run(f, "targets"), 0);
 	assert_string_equal(
-		f->out, "index  name    target  host  link GB/s  latency us  peak GFLOP/s  "
-			"launch us\n"
-			"    0  cpu:0   llvm    -            10           0          1000          "
-			"0  (fallback)\n"
-			"    1  cuda:0  cuda    llvm         25          10         50000          "
-			"5\n");
+		f->out, "index  name    target  host  link GB/s  latency us  memory GB/s  "
+			"peak GFLOP/s  launch us  costs\n"
+			"    0  cpu:0   llvm    -            10           0           10          "
+			"1000          0  nominal  (fallback)\n"
+			"    1  cuda:0  cuda    llvm         25          10         3000         "
+			"50000          5  nominal\n");
 	assert_int_equal(run(f, "target add cuda:1"), 0);
 	assert_string_equal(f->out, "added cuda:1 (target cuda) as device 2\n");
 	assert_int_equal(run(f, "target add cuda:1"), 1);
@@ -1016,7 +1016,7 @@ static void test_targets(void **state)
 	assert_string_equal(f->err,
 			    "error: unknown subcommand 'target remove'\n"
 			    "usage: target add KIND:ID[:SCOPE] [TARGET] | target set DEVICE "
-			    "NAME=VALUE...\n");
+			    "NAME=VALUE... | target calibrate\n");
 	assert_int_equal(run(f, "set fallback cuda:1"), 0);
 	assert_int_equal(f->session.settings.fallback, 2);
 	/* the cost model: every assignment checked before any is applied */

@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "calibrate.h"
 #include "plan_estimate.h"
 #include "session.h"
 
@@ -55,8 +56,13 @@ static void test_flops_and_peak_on_one_device(void **state)
 	assert_true(e.devices[0].flops == 20800);
 	assert_int_equal(e.devices[0].ops, 4);
 	assert_int_equal(e.devices[0].ops_unknown, 0);
-	/* 20800 / 1000 GFLOP/s */
-	assert_true(e.devices[0].seconds == 20800 / (DEVICES_CPU_PEAK_DEFAULT * 1e9));
+	/* a roofline per call: every one of these is bound by its bytes at the
+	 * nominal cpu's 10 GB/s (its FLOPs at 1000 GFLOP/s take far less):
+	 * dense 24 + 48 + 32 = 104, relu 32 + 32, sum 32 + 4, conv2d 576 +
+	 * 1152 + 1152 = 2880: 3084 bytes */
+	assert_true(e.devices[0].bytes == 3084);
+	assert_true(fabs(e.devices[0].seconds - 3084 / (DEVICES_CPU_MEMORY_DEFAULT * 1e9)) < 1e-18);
+	assert_int_equal(e.nops, 4);
 	/* parameters from the start: %x 24 + %w 48 + %k 1152 + %img 576 =
 	 * 1800; %0 +32 = 1832 (%x, %w die after it: 1760); %1 +32 = 1792
 	 * (%0 dies: 1760); %2 +4 = 1764 (%1 dies: 1732); %3 +1152 = 2884,
@@ -114,10 +120,12 @@ static void test_copies_and_peak_per_device(void **state)
 	/* 35 elements per add or subtract: two on the cpu, one on the gpu */
 	assert_true(e.devices[0].flops == 70);
 	assert_true(e.devices[1].flops == 35);
-	/* time: FLOPs at the peak, and the gpu's one add 4 us to launch; the
-	 * cpu's launch is 0 */
-	assert_true(fabs(e.devices[0].seconds - 70 / 1000e9) < 1e-18);
-	assert_true(fabs(e.devices[1].seconds - (35 / 50000e9 + 4e-6)) < 1e-15);
+	/* time: each add reads two 140-byte operands and writes one, 420
+	 * bytes at the device's memory bandwidth (the cpu's 10 GB/s, not its
+	 * link's 1), and the gpu's one add 4 us to launch; the cpu's launch
+	 * is 0 */
+	assert_true(fabs(e.devices[0].seconds - 840 / 10e9) < 1e-18);
+	assert_true(fabs(e.devices[1].seconds - (420 / 3000e9 + 4e-6)) < 1e-15);
 	plan_estimate_free(&e);
 	session_free(&s);
 }
@@ -188,6 +196,105 @@ static void test_link_bandwidth(void **state)
 	devices_free(&t);
 }
 
+/* The estimate of one call of op, by operator, in e: its EstimateOp. */
+static const EstimateOp *op_of(const PlanEstimate *e, OpKind op)
+{
+	for (size_t i = 0; i < e->nops; i++)
+		if (e->ops[i].op == op)
+			return &e->ops[i];
+	fail_msg("no estimate for op %d", (int)op);
+	return NULL;
+}
+
+/* Given a calibration, a product takes its FLOPs at the sgemm rate, a
+ * transpose its bytes at memcpy's bandwidth, an elementwise op its bytes
+ * too: the roofline of each call. */
+static void test_calibrated_roofline(void **state)
+{
+	static const char text[] =
+		"def @main(%x: Tensor[(256, 512), float32], %w: Tensor[(1024, 512), float32],\n"
+		"          %t: Tensor[(1024, 1024), float32]) {\n"
+		"  %0 = nn.dense(%x, %w, units=1024);\n"
+		"  %1 = transpose(%t, axes=[1, 0]);\n"
+		"  %2 = add(%0, %0);\n"
+		"  (%1, %2)\n"
+		"}\n";
+	const ExecCalibration c = {.threads = 2, .memory_gbps = 8, .sgemm_gflops = 50};
+	Session s;
+	PlanEstimate e;
+	const EstimateOp *dense, *transpose, *add;
+	double dense_s, transpose_s, add_s;
+	(void)state;
+	plan_text(&s, text);
+	session_apply_calibration(&s.devices, 0, &c);
+	assert_int_equal(s.devices.items[0].costs, DEVICE_COSTS_CALIBRATED);
+	assert_true(s.devices.items[0].memory == 8 && s.devices.items[0].bandwidth == 8);
+	assert_true(s.devices.items[0].peak == 50);
+	assert_true(plan_estimate(session_current(&s), &s.devices, &e));
+	dense = op_of(&e, OP_DENSE);
+	transpose = op_of(&e, OP_TRANSPOSE);
+	add = op_of(&e, OP_ADD);
+	/* dense: 2 * 256 * 1024 * 512 FLOPs at 50 GFLOP/s (5.4 ms) beat its
+	 * (256 * 512 + 1024 * 512 + 256 * 1024) * 4 bytes at 8 GB/s (0.46 ms) */
+	dense_s = 2.0 * 256 * 1024 * 512 / 50e9;
+	assert_true(dense->flops == 2.0 * 256 * 1024 * 512);
+	assert_true(dense->bytes == (256.0 * 512 + 1024 * 512 + 256 * 1024) * 4);
+	assert_true(fabs(dense->seconds - dense_s) < 1e-12);
+	/* transpose: no FLOPs, 4 MiB read and 4 MiB written at 8 GB/s */
+	transpose_s = 2.0 * 1024 * 1024 * 4 / 8e9;
+	assert_true(transpose->flops == 0);
+	assert_true(fabs(transpose->seconds - transpose_s) < 1e-12);
+	/* add: 256 * 1024 FLOPs, but two operands read and one written, 3 MiB
+	 * at 8 GB/s */
+	add_s = 3.0 * 256 * 1024 * 4 / 8e9;
+	assert_true(fabs(add->seconds - add_s) < 1e-12);
+	assert_true(fabs(e.devices[0].seconds - (dense_s + transpose_s + add_s)) < 1e-12);
+	assert_int_equal(dense->calls, 1);
+	plan_estimate_free(&e);
+	session_free(&s);
+}
+
+/* The measurement itself: figures a machine can have, taken with the
+ * kernels' threads, applied to the cpu devices but not to one whose model
+ * the user set; measured once per session unless asked again. */
+static void test_session_calibrate(void **state)
+{
+	Session s;
+	char *err = NULL;
+	ExecCalibration first;
+	(void)state;
+	session_init(&s);
+	assert_int_equal(devices_add(&s.devices, "cpu:1", NULL, &err), 2);
+	assert_true(devices_set_attribute(&s.devices, 2, "peak=123", &err));
+	assert_false(s.calibrated);
+	assert_true(session_calibrate(&s, false, false, &err));
+	assert_true(s.calibrated);
+	assert_int_equal(s.calibration.threads, kernel_cpu_threads());
+	/* a memcpy between 0.1 GB/s and 10 TB/s, an sgemm between 0.1 GFLOP/s
+	 * and 1 PFLOP/s, in under 5 s even on a loaded machine */
+	assert_true(s.calibration.memory_gbps > 0.1 && s.calibration.memory_gbps < 1e4);
+	assert_true(s.calibration.sgemm_gflops > 0.1 && s.calibration.sgemm_gflops < 1e6);
+	assert_true(s.calibration.seconds > 0 && s.calibration.seconds < 5);
+	/* a kernel call on one element: more than a nanosecond, less than 1 ms */
+	assert_true(s.calibration.launch_us > 1e-3 && s.calibration.launch_us < 1e3);
+	assert_true(s.devices.items[0].launch == s.calibration.launch_us);
+	assert_int_equal(s.devices.items[0].costs, DEVICE_COSTS_CALIBRATED);
+	assert_true(s.devices.items[0].peak == s.calibration.sgemm_gflops);
+	assert_true(s.devices.items[0].memory == s.calibration.memory_gbps);
+	/* the accelerator keeps its model, the user's cpu:1 its own */
+	assert_int_equal(s.devices.items[1].costs, DEVICE_COSTS_NOMINAL);
+	assert_int_equal(s.devices.items[2].costs, DEVICE_COSTS_SET);
+	assert_true(s.devices.items[2].peak == 123);
+	/* cached: the same figures without measuring again */
+	first = s.calibration;
+	assert_true(session_calibrate(&s, false, false, &err));
+	assert_memory_equal(&first, &s.calibration, sizeof first);
+	/* `target calibrate`: all cpu devices */
+	assert_true(session_calibrate(&s, true, false, &err));
+	assert_int_equal(s.devices.items[2].costs, DEVICE_COSTS_CALIBRATED);
+	session_free(&s);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -195,6 +302,8 @@ int main(void)
 		cmocka_unit_test(test_copies_and_peak_per_device),
 		cmocka_unit_test(test_rules_and_lets),
 		cmocka_unit_test(test_link_bandwidth),
+		cmocka_unit_test(test_calibrated_roofline),
+		cmocka_unit_test(test_session_calibrate),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -164,8 +164,10 @@ static int append(DeviceTable *table, int type, int id, const char *scope, const
 		d->host_target = like->host_target ? xstrdup(like->host_target) : NULL;
 		d->bandwidth = like->bandwidth;
 		d->peak = like->peak;
+		d->memory = like->memory;
 		d->latency = like->latency;
 		d->launch = like->launch;
+		d->costs = like->costs;
 		return (int)table->count++;
 	}
 	d->host_target = type == DEVICE_TYPE_CPU ? NULL : xstrdup("llvm");
@@ -173,10 +175,13 @@ static int append(DeviceTable *table, int type, int id, const char *scope, const
 					       : DEVICES_ACCELERATOR_BANDWIDTH_DEFAULT;
 	d->peak = type == DEVICE_TYPE_CPU ? DEVICES_CPU_PEAK_DEFAULT
 					  : DEVICES_ACCELERATOR_PEAK_DEFAULT;
+	d->memory = type == DEVICE_TYPE_CPU ? DEVICES_CPU_MEMORY_DEFAULT
+					    : DEVICES_ACCELERATOR_MEMORY_DEFAULT;
 	d->latency = type == DEVICE_TYPE_CPU ? DEVICES_CPU_LATENCY_DEFAULT
 					     : DEVICES_ACCELERATOR_LATENCY_DEFAULT;
 	d->launch = type == DEVICE_TYPE_CPU ? DEVICES_CPU_LAUNCH_DEFAULT
 					    : DEVICES_ACCELERATOR_LAUNCH_DEFAULT;
+	d->costs = DEVICE_COSTS_NOMINAL;
 	return (int)table->count++;
 }
 
@@ -242,6 +247,8 @@ void devices_format_costs(const Device *d, StrBuf *out)
 		 cpu ? DEVICES_CPU_PEAK_DEFAULT : DEVICES_ACCELERATOR_PEAK_DEFAULT},
 		{"launch", d->launch,
 		 cpu ? DEVICES_CPU_LAUNCH_DEFAULT : DEVICES_ACCELERATOR_LAUNCH_DEFAULT},
+		{"memory", d->memory,
+		 cpu ? DEVICES_CPU_MEMORY_DEFAULT : DEVICES_ACCELERATOR_MEMORY_DEFAULT},
 	};
 	for (size_t i = 0; i < sizeof costs / sizeof costs[0]; i++) {
 		char text[32];
@@ -267,6 +274,8 @@ bool devices_set_attribute(DeviceTable *table, uint32_t i, const char *assignmen
 		field = &table->items[i].bandwidth;
 	} else if (n == strlen("peak") && strncmp(assignment, "peak", n) == 0) {
 		field = &table->items[i].peak;
+	} else if (n == strlen("memory") && strncmp(assignment, "memory", n) == 0) {
+		field = &table->items[i].memory;
 	} else if (n == strlen("latency") && strncmp(assignment, "latency", n) == 0) {
 		field = &table->items[i].latency;
 		zero_ok = true;
@@ -275,7 +284,7 @@ bool devices_set_attribute(DeviceTable *table, uint32_t i, const char *assignmen
 		zero_ok = true;
 	} else {
 		*err = xasprintf("unknown attribute '%.*s': expected bandwidth=GB/s, latency=US, "
-				 "peak=GFLOP/s or launch=US",
+				 "memory=GB/s, peak=GFLOP/s or launch=US",
 				 (int)n, assignment);
 		return false;
 	}
@@ -291,6 +300,7 @@ bool devices_set_attribute(DeviceTable *table, uint32_t i, const char *assignmen
 		return false;
 	}
 	*field = value;
+	table->items[i].costs = DEVICE_COSTS_SET;
 	return true;
 }
 

@@ -28,6 +28,13 @@
 /* DLPack device type codes, as TVM prints them in device_type=N. */
 enum { DEVICE_TYPE_CPU = 1, DEVICE_TYPE_CUDA = 2 };
 
+/* Where a device's cost model comes from. */
+typedef enum DeviceCosts {
+	DEVICE_COSTS_NOMINAL,    /* the defaults below */
+	DEVICE_COSTS_SET,        /* `target set` changed one */
+	DEVICE_COSTS_CALIBRATED, /* measured on this machine (`target calibrate`) */
+} DeviceCosts;
+
 typedef struct Device {
 	char *name;      /* "KIND:ID" or "KIND:ID:SCOPE", e.g. "cuda:0:global.texture" */
 	char *kind;      /* "cpu", "cuda", ... */
@@ -38,13 +45,18 @@ typedef struct Device {
 	char *host_target; /* "llvm" for accelerators, NULL for the cpu */
 	/* The cost model `estimate` reads (`target set`); defaults in
 	 * devices.c, DEVICES_*_DEFAULT below. */
-	double bandwidth; /* GB/s (1e9 bytes) of a copy between the host and
+	double bandwidth;  /* GB/s (1e9 bytes) of a copy between the host and
 			     this device; for a cpu, of a copy within memory */
-	double latency;   /* microseconds every such copy costs besides its
+	double latency;    /* microseconds every such copy costs besides its
 			     bytes (the driver, the DMA set-up, the sync) */
-	double peak;      /* GFLOP/s (1e9) of float32 arithmetic */
-	double launch;    /* microseconds every operator costs besides its
+	double peak;       /* GFLOP/s (1e9) of float32 arithmetic (a matrix
+			     product's: sgemm) */
+	double memory;     /* GB/s (1e9 bytes read plus written) of the
+			     device's own memory, what an operator that
+			     moves data more than it computes is bound by */
+	double launch;     /* microseconds every operator costs besides its
 			     arithmetic (a kernel launch) */
+	DeviceCosts costs; /* where the four figures above come from */
 } Device;
 
 /*
@@ -58,6 +70,9 @@ typedef struct Device {
  *   PCIe, so 50 TFLOP/s;
  * - a cpu's copy is one core's memcpy, about 10 GB/s on a current server
  *   (devplan's cpu backend copies on one thread);
+ * - an accelerator's memory is an H100 SXM's HBM3, 3.35 TB/s, of which a
+ *   streaming kernel reaches about 90%: 3000 GB/s; a cpu's is its copy's
+ *   (a copy within memory is what its bandwidth already measures);
  * - a cpu's peak is a conservative 1 TFLOP/s: 16 cores x 2 AVX-512 FMA
  *   units x 16 float32 lanes x 2 FLOP x 2 GHz = 2 TFLOP/s, of which
  *   an sgemm reaches about half (and the other kernels less);
@@ -74,6 +89,8 @@ typedef struct Device {
 #define DEVICES_ACCELERATOR_PEAK_DEFAULT 50000.0
 #define DEVICES_CPU_BANDWIDTH_DEFAULT 10.0
 #define DEVICES_CPU_PEAK_DEFAULT 1000.0
+#define DEVICES_ACCELERATOR_MEMORY_DEFAULT 3000.0
+#define DEVICES_CPU_MEMORY_DEFAULT DEVICES_CPU_BANDWIDTH_DEFAULT
 #define DEVICES_ACCELERATOR_LATENCY_DEFAULT 10.0
 #define DEVICES_ACCELERATOR_LAUNCH_DEFAULT 5.0
 #define DEVICES_CPU_LATENCY_DEFAULT 0.0
@@ -113,8 +130,8 @@ void devices_truncate(DeviceTable *table, uint32_t count);
 /* Whether `scope` is a well-formed memory scope: letters, digits, '_', '.'
  * and '-' ("global.texture-nhwc"), at most 64 of them; "" is none. */
 bool devices_valid_scope(const char *scope);
-/* Sets a cost-model attribute of entry i from `NAME=VALUE`: bandwidth=GB/s
- * or peak=GFLOP/s, a finite number above 0, or latency=US or launch=US,
+/* Sets a cost-model attribute of entry i from `NAME=VALUE`: bandwidth=GB/s,
+ * memory=GB/s or peak=GFLOP/s, a finite number above 0, or latency=US or launch=US,
  * 0 or more. False with *err set (caller frees) for another name or a bad
  * value; the entry is then unchanged. */
 bool devices_set_attribute(DeviceTable *table, uint32_t i, const char *assignment, char **err);

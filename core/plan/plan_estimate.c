@@ -7,6 +7,13 @@
  * touch every includer), and an operator not in the table moves or makes
  * data (reshape, transpose, concatenate, take, zeros, ...) and counts 0.
  *
+ * Time is a roofline per operator call (plan_estimate_call_seconds): its
+ * FLOPs at the device's peak (an sgemm's rate, which `target calibrate`
+ * measures) or its bytes at the device's memory bandwidth (memcpy's),
+ * whichever takes longer. A FLOP of an elementwise operator or a
+ * reduction is counted at the product's rate too, which makes those
+ * operators bound by their bytes, as the kernels that stream them are.
+ *
  * Peak memory is a sweep over each function's body in execution order:
  * the last use of every node is found in one pass, pushed through the
  * nodes that only name another's value (let variables, tuples,
@@ -297,6 +304,58 @@ bool plan_estimate_call_flops(const Expr *call, double *flops)
 	return false;
 }
 
+bool plan_estimate_call_bytes(const Expr *call, double *bytes)
+{
+	int64_t b;
+	bool reads_shapes_only;
+	*bytes = 0;
+	if (call->kind != EXPR_CALL)
+		return false;
+	/* these read their operand's shape, not its elements */
+	reads_shapes_only = call->u.call.op == OP_SHAPE_OF || call->u.call.op == OP_NDARRAY_SIZE ||
+			    call->u.call.op == OP_ZEROS_LIKE || call->u.call.op == OP_ONES_LIKE;
+	for (uint32_t i = 0; i < call->u.call.nargs && !reads_shapes_only; i++) {
+		const Type *t = call->u.call.args[i]->type;
+		if (!t || !type_is_tensors(t))
+			continue; /* a closure or a value that is no tensor */
+		if (!type_bytes(t, &b))
+			return false;
+		*bytes += (double)b;
+	}
+	if (!call->type || !type_bytes(call->type, &b))
+		return false;
+	*bytes += (double)b;
+	return true;
+}
+
+double plan_estimate_call_seconds(const Device *d, double flops, double bytes)
+{
+	double compute = d->peak > 0 ? flops / (d->peak * 1e9) : 0;
+	double memory = d->memory > 0 ? bytes / (d->memory * 1e9) : 0;
+	return (compute > memory ? compute : memory) + d->launch * 1e-6;
+}
+
+/* The totals of op on device d, added to e's list when new. */
+static EstimateOp *estimate_op(PlanEstimate *e, size_t *cap, OpKind op, int32_t device)
+{
+	for (size_t i = 0; i < e->nops; i++)
+		if (e->ops[i].op == op && e->ops[i].device == device)
+			return &e->ops[i];
+	grow_array((void **)&e->ops, cap, e->nops + 1, sizeof(EstimateOp));
+	memset(&e->ops[e->nops], 0, sizeof(EstimateOp));
+	e->ops[e->nops].op = op;
+	e->ops[e->nops].device = device;
+	return &e->ops[e->nops++];
+}
+
+static int compare_ops(const void *a, const void *b)
+{
+	const EstimateOp *x = a, *y = b;
+	if (x->device != y->device)
+		return x->device < y->device ? -1 : 1;
+	return (int)x->op - (int)y->op;
+}
+
 EstimateLink plan_estimate_link(const DeviceTable *devices, int32_t src, int32_t dst)
 {
 	const Device *a, *b;
@@ -550,6 +609,7 @@ bool plan_estimate(const IrModule *m, const DeviceTable *devices, PlanEstimate *
 {
 	PlanFunctions fns;
 	PeakWalk w;
+	size_t cap_ops = 0;
 	bool ok = true;
 	uint32_t ndev = devices->count;
 	memset(out, 0, sizeof *out);
@@ -573,8 +633,9 @@ bool plan_estimate(const IrModule *m, const DeviceTable *devices, PlanEstimate *
 		/* FLOPs of the operators of its body */
 		for (size_t p = 0; p < f->nbody && ok; p++) {
 			const Expr *e = fns.order.items[f->body + p];
-			double flops;
+			double flops, bytes;
 			EstimateDevice *d;
+			EstimateOp *op;
 			if (e->kind != EXPR_CALL || e->u.call.op == OP_NONE ||
 			    op_is_annotation(e->u.call.op) || e->device < 0 ||
 			    (uint32_t)e->device >= ndev)
@@ -582,18 +643,27 @@ bool plan_estimate(const IrModule *m, const DeviceTable *devices, PlanEstimate *
 			d = &out->devices[e->device];
 			d->ops++;
 			/* an operator devplan does not know has no rule */
-			if (e->u.call.op != OP_UNKNOWN && plan_estimate_call_flops(e, &flops))
-				d->flops += flops;
-			else
+			if (e->u.call.op == OP_UNKNOWN || !plan_estimate_call_flops(e, &flops) ||
+			    !plan_estimate_call_bytes(e, &bytes)) {
 				d->ops_unknown++;
+				/* what it cannot know, it leaves out but for the launch */
+				d->seconds += devices->items[e->device].launch * 1e-6;
+				continue;
+			}
+			op = estimate_op(out, &cap_ops, e->u.call.op, e->device);
+			op->calls++;
+			op->flops += flops;
+			op->bytes += bytes;
+			op->seconds += plan_estimate_call_seconds(&devices->items[e->device], flops,
+								  bytes);
+			d->flops += flops;
+			d->bytes += bytes;
 		}
 	}
-	for (uint32_t d = 0; d < ndev; d++)
-		out->devices[d].seconds =
-			(devices->items[d].peak > 0
-				 ? out->devices[d].flops / (devices->items[d].peak * 1e9)
-				 : 0) +
-			(double)out->devices[d].ops * devices->items[d].launch * 1e-6;
+	if (out->nops)
+		qsort(out->ops, out->nops, sizeof(EstimateOp), compare_ops);
+	for (size_t i = 0; i < out->nops; i++)
+		out->devices[out->ops[i].device].seconds += out->ops[i].seconds;
 	free(w.last_use);
 	free(w.live);
 	free(w.peak);
@@ -611,5 +681,6 @@ void plan_estimate_free(PlanEstimate *e)
 	free(e->copies);
 	free(e->directions);
 	free(e->devices);
+	free(e->ops);
 	memset(e, 0, sizeof *e);
 }

@@ -16,10 +16,17 @@
  *   end; only tensors homed on a device count for it. A call of another
  *   function counts its result; the callee's own tensors are counted in its
  *   own walk, and each device reports the largest peak of any function.
- * - FLOPs per device: each operator call's FLOPs by the rule of its
- *   operator (plan_estimate.c holds the one table of rules), on the
- *   device it is planned on; time = FLOPs / peak + operators x launch. A
- *   function's operators count once, however often it is called.
+ * - Time per device, a roofline: each operator call's FLOPs by the rule of
+ *   its operator (plan_estimate.c holds the one table of rules) and the
+ *   bytes it reads and writes (its tensor operands' and its result's), on
+ *   the device it is planned on; the call takes
+ *   max(FLOPs / peak, bytes / memory) + launch, so that a matrix product
+ *   or a convolution goes at the device's sgemm rate and an operator that
+ *   moves data (transpose, concatenate, take), an elementwise one or a
+ *   reduction at its memory bandwidth. The device's time is the sum. A
+ *   function's operators count once, however often it is called; the
+ *   estimate also keeps each operator's totals per device (EstimateOp),
+ *   which `profile` sets beside what it measured.
  *
  * Ownership: a PlanEstimate owns its arrays and its placement; it borrows
  * nothing from the module, which may be freed before it.
@@ -77,11 +84,22 @@ typedef struct EstimateDirection {
 	double seconds;
 } EstimateDirection;
 
+/* One operator's calls on one device, all told. */
+typedef struct EstimateOp {
+	OpKind op;
+	int32_t device;
+	size_t calls;
+	double flops;
+	double bytes;   /* read and written */
+	double seconds; /* each call's roofline time, summed */
+} EstimateOp;
+
 typedef struct EstimateDevice {
 	int64_t peak_bytes; /* largest live total of its tensors */
 	size_t unsized;     /* tensors homed on it whose size is unknown (left out) */
 	double flops;
-	double seconds;     /* flops / peak + ops x launch */
+	double bytes;       /* operators' bytes read and written */
+	double seconds;     /* the operators' roofline times, summed */
 	size_t ops;         /* operator calls planned on it */
 	size_t ops_unknown; /* ... whose FLOPs could not be known (left out) */
 } EstimateDevice;
@@ -94,7 +112,18 @@ typedef struct PlanEstimate {
 	size_t ndirections;
 	EstimateDevice *devices; /* one per device-table entry */
 	uint32_t ndevices;
+	EstimateOp *ops; /* by device, then operator */
+	size_t nops;
 } PlanEstimate;
+
+/* The roofline time of one operator call on device d of devices: max(flops
+ * / peak, bytes / memory) + launch, in seconds. */
+double plan_estimate_call_seconds(const Device *d, double flops, double bytes);
+/* The bytes an operator call reads and writes: its tensor operands' and
+ * its result's (each field of a tuple), only the result's for an operator
+ * that reads its operand's shape alone (shape_of, ndarray_size,
+ * zeros_like, ones_like); false when a size is unknown. */
+bool plan_estimate_call_bytes(const Expr *call, double *bytes);
 
 /* Estimates planned module m (every node carries its device) with the cost
  * model of devices. Polls for Ctrl-C: false when interrupted, with out

@@ -47,6 +47,7 @@
 #include <sys/stat.h>
 
 #include "dtype_access.h"
+#include "kernels.h"
 #include "ops.h"
 #include "plan.h"
 #include "run.h"
@@ -134,22 +135,62 @@ static const Expr *positive_source(const Expr *e)
 
 /* Standard normal values from the uniform values in [-1, 1) of a (float32
  * or float64), in place: Box-Muller on consecutive pairs. */
+typedef struct NormalJob {
+	NpyArray *a;
+	int64_t n;
+} NormalJob;
+
+/* Box-Muller on the pairs [begin, end): pair p is elements 2p and 2p + 1
+ * (the last alone when n is odd, with u2 = 0.5). Each pair is its own, so
+ * the pairs split over threads give the same values as one loop. */
+static void normal_pairs(void *ctx, int64_t begin, int64_t end)
+{
+	NormalJob *job = ctx;
+	NpyArray *a = job->a;
+	int64_t n = job->n;
+	for (int64_t i = 2 * begin; i < 2 * end && i < n; i += 2) {
+		double u1, u2, r, t, z[2];
+		if (a->dtype == DT_FLOAT32) {
+			const float *f = a->data;
+			u1 = ((double)f[i] + 1.0) / 2.0; /* [0, 1) */
+			u2 = i + 1 < n ? ((double)f[i + 1] + 1.0) / 2.0 : 0.5;
+		} else {
+			u1 = (exec_element(a, i) + 1.0) / 2.0;
+			u2 = i + 1 < n ? (exec_element(a, i + 1) + 1.0) / 2.0 : 0.5;
+		}
+		r = sqrt(-2.0 * log(1.0 - u1));
+		t = 2.0 * M_PI * u2;
+		z[0] = r * cos(t);
+		z[1] = r * sin(t);
+		for (int k = 0; k < 2 && i + k < n; k++) {
+			if (a->dtype == DT_FLOAT32)
+				((float *)a->data)[i + k] = (float)z[k];
+			else
+				dtype_store_double(a->data, a->dtype, i + k, z[k]);
+		}
+	}
+}
+
+/* Standard normal values from the uniform values in [-1, 1) of a (float32
+ * or float64), in place: Box-Muller on consecutive pairs, on the cpu
+ * kernels' threads (a model's weights are hundreds of MB of them). */
 static void make_normal(NpyArray *a)
 {
-	int64_t n = npy_array_count(a);
-	for (int64_t i = 0; i < n; i += 2) {
-		double u1 = (exec_element(a, i) + 1.0) / 2.0; /* [0, 1) */
-		double u2 = i + 1 < n ? (exec_element(a, i + 1) + 1.0) / 2.0 : 0.5;
-		double r = sqrt(-2.0 * log(1.0 - u1)), t = 2.0 * M_PI * u2;
-		double z[2] = {r * cos(t), r * sin(t)};
-		for (int k = 0; k < 2 && i + k < n; k++)
-			dtype_store_double(a->data, a->dtype, i + k, z[k]);
-	}
+	NormalJob job = {a, npy_array_count(a)};
+	kernel_parallel_for((job.n + 1) / 2, 1 << 14, normal_pairs, &job);
 }
 
 static void scale_shift(NpyArray *a, double scale, double shift, bool absolute)
 {
 	int64_t n = npy_array_count(a);
+	if (a->dtype == DT_FLOAT32) { /* the same arithmetic, without the dtype switch */
+		float *f = a->data;
+		for (int64_t i = 0; i < n; i++) {
+			double v = f[i];
+			f[i] = (float)((absolute ? fabs(v) : v) * scale + shift);
+		}
+		return;
+	}
 	for (int64_t i = 0; i < n; i++) {
 		double v = exec_element(a, i);
 		v = (absolute ? fabs(v) : v) * scale + shift;

@@ -21,6 +21,8 @@
 #include "path.h"
 #include "print.h"
 #include "plan.h"
+#include "relax_parse.h"
+#include "session_relax.h"
 #include "verify.h"
 
 void session_clear_diags(Session *s)
@@ -183,6 +185,7 @@ static void session_commit_version(Session *s, IrModule *out)
 
 void session_free(Session *s)
 {
+	session_relax_free(s);
 	session_values_clear(&s->values);
 	pins_clear(&s->pins);
 	session_drop_versions(s, 0);
@@ -208,7 +211,7 @@ bool session_has_module(const Session *s)
 
 bool session_planning_started(const Session *s)
 {
-	return s->phases_done > 0 || s->progress.active;
+	return s->phases_done > 0 || s->progress.active || session_relax_phases_done(s) > 0;
 }
 
 bool session_planned(const Session *s)
@@ -323,6 +326,8 @@ bool session_load_source(Session *s, SourceFile *src, const char *path)
 
 	session_clear_diags(s);
 	s->diag_source = source_retain(src);
+	if (relax_source_is_relax(src, path))
+		return session_load_relax(s, src, path);
 	m = parse_module(src, &s->devices, &s->diags);
 	if (!m || s->diags.errors > 0) {
 		if (m)
@@ -337,6 +342,7 @@ bool session_load_source(Session *s, SourceFile *src, const char *path)
 					 fresh session keeps those session_init_like
 					 gave it */
 	session_drop_versions(s, 0);
+	session_relax_free(s);
 	session_values_clear(&s->values); /* they are values of the old module */
 	source_release(s->source);
 	free(s->path);
@@ -354,6 +360,8 @@ void session_init_like(Session *dst, const Session *src)
 	devices_free(&dst->devices);
 	devices_copy(&dst->devices, &src->devices);
 	dst->settings = src->settings;
+	dst->calibrated = src->calibrated;
+	dst->calibration = src->calibration;
 	for (size_t i = 0; i < src->pins.current.count; i++)
 		pins_set(&dst->pins, &src->pins.current.items[i]);
 }
@@ -384,6 +392,7 @@ const char *session_module_name(const Session *s)
 void session_restart(Session *s)
 {
 	session_clear_diags(s);
+	session_relax_restart(s);
 	session_drop_versions(s, 1);
 }
 

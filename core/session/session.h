@@ -39,6 +39,7 @@
 #include "devices.h"
 #include "diag.h"
 #include "exec.h"
+#include "exec_calibrate.h"
 #include "interrupt.h"
 #include "ir.h"
 #include "pins.h"
@@ -157,6 +158,11 @@ typedef struct Session {
 	SessionValues values;    /* what the last `run` kept, for `print`
 				    (values.h); cleared by load */
 	SessionRunning running;  /* the phase running now, if any */
+	/* a loaded Relax module instead of a Relay one (session_relax.h) */
+	struct SessionRelax *relax;
+	bool calibrated;         /* calibration holds this machine's figures
+				    (session_calibrate, measured once) */
+	ExecCalibration calibration;
 } Session;
 
 void session_init(Session *s);

@@ -1,0 +1,42 @@
+/*
+ * relax_explain.h - what RealizeVDevice decided and why, for `conflicts`
+ * and `why` on a Relax module.
+ *
+ * TVM never checks a conflict: each seed floods its whole co-location
+ * class (a connected component of the graph, hints and copies cutting it),
+ * and the first writer in TVM's order wins. So a conflict is a class that
+ * seeds of two or more vdevices reach: every value of it is demanded on
+ * each of them, and TVM's order picks one per value. `why` follows the
+ * propagation's events back from a value to the seed that placed it.
+ *
+ * Ownership: arrays returned are malloc'ed and the caller's.
+ */
+#ifndef DEVPLAN_RELAX_EXPLAIN_H
+#define DEVPLAN_RELAX_EXPLAIN_H
+
+#include "relax_realize.h"
+
+typedef struct RxSeed {
+	uint32_t var;
+	int vdevice;
+	Pos pos;   /* the annotation, hint or return type that seeded it */
+	int round; /* 1: explicit (annotation, hint output, return type); 2: hint input */
+} RxSeed;
+
+typedef struct RxConflict {
+	uint32_t *vars; /* the class's values, in id order */
+	size_t nvars;
+	RxSeed *seeds; /* its seeds in TVM's order, round 1 first */
+	size_t nseeds;
+} RxConflict;
+
+/* The conflicts once propagate has run (collect and colocate before it). */
+size_t relax_conflicts(const RxRealize *r, RxConflict **out);
+void relax_conflicts_free(RxConflict *c, size_t n);
+/* The chain from the seed that placed var to var (chain[0] the seed,
+ * chain[n - 1] var); 0 when var was placed by nothing. */
+size_t relax_why(const RxRealize *r, uint32_t var, uint32_t **chain);
+/* The seed var was placed as, or NULL. */
+bool relax_seed_of(const RxRealize *r, uint32_t var, RxSeed *seed);
+
+#endif

@@ -1,0 +1,43 @@
+/*
+ * session_relax.h - a Relax module in the session: the module as loaded
+ * and TVM's RealizeVDevice stepped phase by phase over it.
+ *
+ * A session holds either a Relay module (session.h's versions) or a Relax
+ * one (Session.relax), never both: loading one language drops the other.
+ * The Relax phases are core/relax/relax_realize.h's; they run under `set
+ * policy tvm`, the only policy implemented for Relax so far.
+ *
+ * Ownership: the session owns the state and frees it with
+ * session_relax_free; modules returned are borrowed until the next load,
+ * step or restart.
+ */
+#ifndef DEVPLAN_SESSION_RELAX_H
+#define DEVPLAN_SESSION_RELAX_H
+
+#include "relax_realize.h"
+#include "session.h"
+
+typedef struct SessionRelax {
+	RxModule *module;  /* as loaded */
+	RxRealize realize; /* the phases run so far over it */
+	int failed_phase;  /* the phase whose last run failed, or -1 */
+} SessionRelax;
+
+/* Whether the loaded module is a Relax one. */
+bool session_relax_active(const Session *s);
+/* session_load_source for a Relax file (relax_source_is_relax). */
+bool session_load_relax(Session *s, SourceFile *src, const char *path);
+void session_relax_free(Session *s);
+/* Back to the module as loaded. */
+void session_relax_restart(Session *s);
+/* Runs up to n more phases (SIZE_MAX: all), stopping at a failure; false
+ * with the errors in s->diags (warnings are left there too). */
+bool session_relax_step(Session *s, size_t n);
+/* Phases run so far, and whether all have. */
+size_t session_relax_phases_done(const Session *s);
+bool session_relax_planned(const Session *s);
+/* The module as of the phases run; with phase >= 0, as of after that
+ * phase (the loaded module for phases that make none). */
+const RxModule *session_relax_module(const Session *s, int phase);
+
+#endif

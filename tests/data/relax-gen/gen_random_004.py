@@ -1,0 +1,47 @@
+# from tvm.script import ir as I
+# from tvm.script import tirx as T
+# from tvm.tirx.layout import Axis
+# from tvm.script import relax as R
+
+@I.ir_module
+class Module:
+    I.module_global_infos({"vdevice": [I.vdevice({"keys": ["cpu"], "kind": "llvm", "mtriple": "x86_64-unknown-linux-gnu", "tag": ""}, 0, "global"), I.vdevice({"arch": "sm_80", "keys": ["cuda", "gpu"], "kind": "cuda", "max_num_threads": 1024, "tag": "", "thread_warp_size": 32}, 0, "global"), I.vdevice({"arch": "sm_80", "keys": ["cuda", "gpu"], "kind": "cuda", "max_num_threads": 1024, "tag": "", "thread_warp_size": 32}, 1, "global")]})
+    @T.prim_func
+    def copy_2x2(A: T.Buffer((2, 2), "float32"), B: T.Buffer((2, 2), "float32")):
+        for i, j in T.grid(2, 2):
+            B[i, j] = A[i, j]
+
+    @T.prim_func
+    def copy_2x3(A: T.Buffer((2, 3), "float32"), B: T.Buffer((2, 3), "float32")):
+        for i, j in T.grid(2, 3):
+            B[i, j] = A[i, j]
+
+    @T.prim_func
+    def copy_3x2(A: T.Buffer((3, 2), "float32"), B: T.Buffer((3, 2), "float32")):
+        for i, j in T.grid(3, 2):
+            B[i, j] = A[i, j]
+
+    @T.prim_func
+    def copy_3x3(A: T.Buffer((3, 3), "float32"), B: T.Buffer((3, 3), "float32")):
+        for i, j in T.grid(3, 3):
+            B[i, j] = A[i, j]
+
+    @R.function
+    def foo(p0: R.Tensor((2, 3), dtype="float32"), p1: R.Tensor((2, 3), dtype="float32")) -> R.Tensor((2, 3), dtype="float32"):
+        with R.dataflow():
+            v1: R.Tensor((2, 3), dtype="float32") = R.abs(p0)
+            h2: R.Tensor((2, 3), dtype="float32") = R.hint_on_device(v1, R.device(device_type=2, index=3), "global")
+            v3: R.Tensor((2, 3), dtype="float32") = R.tanh(h2)
+            h4: R.Tensor((2, 3), dtype="float32") = R.hint_on_device(v3, R.device(device_type=2, index=0), "global")
+            v5: R.Tensor((2, 3), dtype="float32") = R.tanh(h2)
+            h6: R.Tensor((2, 3), dtype="float32") = R.hint_on_device(v1, R.device(device_type=2, index=0), "global")
+            c7: R.Tensor((2, 3), dtype="float32") = R.to_vdevice(p1, dst_vdevice="cuda:1:global")
+            v8: R.Tensor((2, 3), dtype="float32") = R.nn.relu(v3)
+            v9: R.Tensor((2, 3), dtype="float32") = R.maximum(h2, p0)
+            R.output(v9)
+        return v9
+
+    @R.function
+    def helper(a: R.Tensor(dtype="float32", ndim=2)) -> R.Tensor(dtype="float32", ndim=2):
+        b: R.Tensor(dtype="float32", ndim=2) = R.exp(a)
+        return b

@@ -1,0 +1,48 @@
+# from tvm.script import ir as I
+# from tvm.script import tirx as T
+# from tvm.tirx.layout import Axis
+# from tvm.script import relax as R
+
+@I.ir_module
+class Module:
+    I.module_global_infos({"vdevice": [I.vdevice({"keys": ["cpu"], "kind": "llvm", "mtriple": "x86_64-unknown-linux-gnu", "tag": ""}, 0, "global"), I.vdevice({"arch": "sm_80", "keys": ["cuda", "gpu"], "kind": "cuda", "max_num_threads": 1024, "tag": "", "thread_warp_size": 32}, 0, "global"), I.vdevice({"arch": "sm_80", "keys": ["cuda", "gpu"], "kind": "cuda", "max_num_threads": 1024, "tag": "", "thread_warp_size": 32}, 1, "global")]})
+    @T.prim_func
+    def copy_2x2(A: T.Buffer((2, 2), "float32"), B: T.Buffer((2, 2), "float32")):
+        for i, j in T.grid(2, 2):
+            B[i, j] = A[i, j]
+
+    @T.prim_func
+    def copy_2x3(A: T.Buffer((2, 3), "float32"), B: T.Buffer((2, 3), "float32")):
+        for i, j in T.grid(2, 3):
+            B[i, j] = A[i, j]
+
+    @T.prim_func
+    def copy_3x2(A: T.Buffer((3, 2), "float32"), B: T.Buffer((3, 2), "float32")):
+        for i, j in T.grid(3, 2):
+            B[i, j] = A[i, j]
+
+    @T.prim_func
+    def copy_3x3(A: T.Buffer((3, 3), "float32"), B: T.Buffer((3, 3), "float32")):
+        for i, j in T.grid(3, 3):
+            B[i, j] = A[i, j]
+
+    @R.function
+    def foo(p0: R.Tensor((2, 3), dtype="float32"), p1: R.Tensor((3, 2), dtype="float32", vdevice="cuda:1:global"), p2: R.Tensor((3, 2), dtype="float32", vdevice="cuda:1:global")) -> R.Tensor(dtype="float32", ndim=2, vdevice="llvm:0:global"):
+        cls = Module
+        with R.dataflow():
+            g1: R.Tensor(dtype="float32", ndim=2) = cls.helper(p1)
+            g2: R.Tensor(dtype="float32", ndim=2) = cls.helper(p1)
+            v3: R.Tensor(dtype="float32", ndim=2, vdevice="cuda:1:global") = R.subtract(g1, p2)
+            h4: R.Tensor((3, 2), dtype="float32", vdevice="cuda:1:global") = p1
+            t5: R.Tuple(R.Tensor(dtype="float32", ndim=2, vdevice="cuda:1:global"), R.Tensor((3, 2), dtype="float32", vdevice="cuda:1:global")) = v3, h4
+            v6: R.Tensor(dtype="float32", ndim=2, vdevice="cuda:1:global") = t5[0]
+            h7: R.Tensor((3, 2), dtype="float32", vdevice="llvm:0:global") = R.to_vdevice(p1, dst_vdevice="llvm:0:global")
+            g8: R.Tensor(dtype="float32", ndim=2) = cls.helper(h7)
+            h9: R.Tensor(dtype="float32", ndim=2, vdevice="llvm:0:global") = R.to_vdevice(g8, dst_vdevice="llvm:0:global")
+            R.output(h9)
+        return h9
+
+    @R.function
+    def helper(a: R.Tensor(dtype="float32", ndim=2)) -> R.Tensor(dtype="float32", ndim=2):
+        b: R.Tensor(dtype="float32", ndim=2) = R.exp(a)
+        return b

@@ -1,0 +1,44 @@
+# from tvm.script import ir as I
+# from tvm.script import tirx as T
+# from tvm.tirx.layout import Axis
+# from tvm.script import relax as R
+
+@I.ir_module
+class Module:
+    I.module_global_infos({"vdevice": [I.vdevice({"keys": ["cpu"], "kind": "llvm", "mtriple": "x86_64-unknown-linux-gnu", "tag": ""}, 0, "global"), I.vdevice({"arch": "sm_80", "keys": ["cuda", "gpu"], "kind": "cuda", "max_num_threads": 1024, "tag": "", "thread_warp_size": 32}, 0, "global"), I.vdevice({"arch": "sm_80", "keys": ["cuda", "gpu"], "kind": "cuda", "max_num_threads": 1024, "tag": "", "thread_warp_size": 32}, 1, "global")]})
+    @T.prim_func
+    def copy_2x2(A: T.Buffer((2, 2), "float32"), B: T.Buffer((2, 2), "float32")):
+        for i, j in T.grid(2, 2):
+            B[i, j] = A[i, j]
+
+    @T.prim_func
+    def copy_2x3(A: T.Buffer((2, 3), "float32"), B: T.Buffer((2, 3), "float32")):
+        for i, j in T.grid(2, 3):
+            B[i, j] = A[i, j]
+
+    @T.prim_func
+    def copy_3x2(A: T.Buffer((3, 2), "float32"), B: T.Buffer((3, 2), "float32")):
+        for i, j in T.grid(3, 2):
+            B[i, j] = A[i, j]
+
+    @T.prim_func
+    def copy_3x3(A: T.Buffer((3, 3), "float32"), B: T.Buffer((3, 3), "float32")):
+        for i, j in T.grid(3, 3):
+            B[i, j] = A[i, j]
+
+    @R.function
+    def foo(p0: R.Tensor((2, 3), dtype="float32", vdevice="cuda:1:global"), p1: R.Tensor((2, 3), dtype="float32"), p2: R.Tensor((2, 3), dtype="float32"), p3: R.Tensor((2, 3), dtype="float32", vdevice="llvm:0:global")) -> R.Tensor((2, 3), dtype="float32"):
+        v1: R.Tensor((2, 3), dtype="float32") = R.subtract(p1, p3)
+        v2: R.Tensor((2, 3), dtype="float32") = R.maximum(p2, p3)
+        v3: R.Tensor((2, 3), dtype="float32") = R.add(p0, v2)
+        v4: R.Tensor((2, 3), dtype="float32") = R.negative(v3)
+        h5: R.Tensor((2, 3), dtype="float32") = R.hint_on_device(p2, R.device(device_type=2, index=0), "global")
+        v6: R.Tensor((2, 3), dtype="float32") = R.subtract(v3, p2)
+        h7: R.Tensor((2, 3), dtype="float32") = R.hint_on_device(v6, R.device(device_type=2, index=1), "global")
+        c8: R.Tensor((2, 3), dtype="float32") = R.to_vdevice(v3, dst_vdevice="llvm:0:global")
+        return c8
+
+    @R.function
+    def helper(a: R.Tensor(dtype="float32", ndim=2)) -> R.Tensor(dtype="float32", ndim=2):
+        b: R.Tensor(dtype="float32", ndim=2) = R.exp(a)
+        return b

@@ -1,0 +1,23 @@
+# from tvm.script import ir as I
+# from tvm.script import tirx as T
+# from tvm.tirx.layout import Axis
+# from tvm.script import relax as R
+
+@I.ir_module
+class Module:
+    @T.prim_func(private=True, s_tir=True)
+    def multiply(rxplaceholder: T.Buffer((T.int64(3), T.int64(3)), "float16"), T_multiply: T.Buffer((T.int64(3), T.int64(3)), "float16")):
+        T.func_attr({"tirx.noalias": True})
+        # with T.sblock("root"):
+        for ax0, ax1 in T.grid(T.int64(3), T.int64(3)):
+            with T.sblock("T_multiply"):
+                v_ax0, v_ax1 = T.axis.remap("SS", [ax0, ax1])
+                T.reads(rxplaceholder[v_ax0, v_ax1])
+                T.writes(T_multiply[v_ax0, v_ax1])
+                T_multiply[v_ax0, v_ax1] = rxplaceholder[v_ax0, v_ax1] * T.float16(1.1455078125)
+
+    @R.function
+    def main(x: R.Tensor((3, 3), dtype="float16")) -> R.Tensor((3, 3), dtype="float16"):
+        cls = Module
+        gv = R.call_tir(cls.multiply, (x,), out_ty=R.Tensor((3, 3), dtype="float16"))
+        return gv

@@ -1,0 +1,15 @@
+# from tvm.script import ir as I
+# from tvm.script import relax as R
+
+@I.ir_module
+class Module:
+    @R.function(private=True)
+    def subroutine(A: R.Tensor, B: R.Tensor) -> R.Tensor:
+        gv: R.Tensor = R.matmul(A, B, out_dtype=None)
+        return gv
+
+    @R.function
+    def main(A: R.Tensor, B: R.Tensor) -> R.Tensor:
+        cls = Module
+        gv: R.Tensor = cls.subroutine(A, B)
+        return gv

@@ -1,0 +1,9 @@
+# from tvm.script import ir as I
+# from tvm.script import relax as R
+
+@I.ir_module
+class Module:
+    @R.function
+    def main(input: R.Tensor((5, 5))) -> R.Tuple(R.Tensor((5, 5))):
+        gv: R.Tuple(R.Tensor((5, 5))) = (input,)
+        return gv

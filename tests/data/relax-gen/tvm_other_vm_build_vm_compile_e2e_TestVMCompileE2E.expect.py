@@ -1,0 +1,16 @@
+# from tvm.script import ir as I
+# from tvm.script import tirx as T
+# from tvm.tirx.layout import Axis
+# from tvm.script import relax as R
+
+@I.ir_module
+class Module:
+    @R.function
+    def foo(x: R.Tensor(dtype="float32")) -> R.Tensor(dtype="float32", ndim=2):
+        n = T.int64()
+        m = T.int64()
+        with R.dataflow():
+            _: R.Tensor((n, m), dtype="float32") = R.match_cast(x, R.Tensor((n, m), dtype="float32"))
+            y = R.call_dps_packed("test.vm.tile", (x,), out_ty=R.Tensor((n, m * 2), dtype="float32"))
+            R.output(y)
+        return y

@@ -1,0 +1,29 @@
+@I.ir_module
+class Input:
+    I.module_attrs({"attr": 10})
+    I.module_global_infos(
+        {
+            "vdevice": [
+                I.vdevice({"kind": "llvm", "mtriple": "x86_64-unknown-linux-gnu"}),
+                I.vdevice({"kind": "cuda", "arch": "sm_50"}, 0),
+                I.vdevice({"kind": "metal"}, 0, "global"),
+                I.vdevice({"kind": "cuda", "arch": "sm_80"}, 0),
+            ]
+        }
+    )
+
+    @R.function
+    def foo(
+        x: R.Tensor((2, 3), "float32"),
+        y: R.Tensor((2, 3), "float32"),
+        z: R.Tensor((2, 3), "float32"),
+    ) -> R.Tensor((2, 3), "float32"):
+        with R.dataflow():
+            lv0 = R.hint_on_device(y, tvm.cpu())
+            lv1 = R.add(x, lv0)
+            lv2 = R.hint_on_device(lv1, tvm.cuda())
+            lv3 = R.add(lv2, lv2)
+            lv4 = R.hint_on_device(z, tvm.cuda())
+            gv = R.multiply(lv3, lv4)
+            R.output(gv)
+        return gv
