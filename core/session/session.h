@@ -160,7 +160,7 @@ typedef struct Session {
 	SessionRunning running;  /* the phase running now, if any */
 	/* a loaded Relax module instead of a Relay one (session_relax.h) */
 	struct SessionRelax *relax;
-	bool calibrated;         /* calibration holds this machine's figures
+	bool calibrated; /* calibration holds this machine's figures
 				    (session_calibrate, measured once) */
 	ExecCalibration calibration;
 } Session;
