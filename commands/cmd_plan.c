@@ -668,7 +668,7 @@ int cmd_why(CmdContext *ctx, int argc, char **argv)
 	return 0;
 }
 
-int cmd_constraints(CmdContext *ctx, int argc, char **argv)
+static int relay_constraints(CmdContext *ctx, int argc, char **argv)
 {
 	PlanAnalysis *an = current_analysis(ctx);
 	const DeviceTable *devices = &ctx->session->devices;
@@ -754,6 +754,13 @@ int cmd_constraints(CmdContext *ctx, int argc, char **argv)
 	}
 	free(class_of);
 	return 0;
+}
+
+int cmd_constraints(CmdContext *ctx, int argc, char **argv)
+{
+	if (session_relax_active(ctx->session))
+		return cmd_relax_constraints(ctx, argc, argv);
+	return relay_constraints(ctx, argc, argv);
 }
 
 int cmd_verify(CmdContext *ctx, int argc, char **argv)

@@ -1,7 +1,9 @@
 /*
- * cmd_relax.c - `ir`, `plan`, `step`, `phases` and `restart` for a Relax
- * module: the Relax pipeline is core/relax/relax_realize.h's five phases
- * (TVM's RealizeVDevice), run under `set policy tvm`.
+ * cmd_relax.c - `ir` (`--devices` too), `plan`, `step`, `phases`,
+ * `conflicts`, `constraints`, `why`, `placement`, `diff` and `save` for a
+ * Relax module: the Relax pipeline is core/relax/relax_realize.h's five
+ * phases (TVM's RealizeVDevice under `set policy tvm`, devplan's rule
+ * under `copy` and `error`, which stops at the first conflict).
  *
  * The Relay handlers call these when a Relax module is loaded, so the
  * command table keeps one entry per command (flag CMD_RELAX).
@@ -30,9 +32,14 @@ int cmd_relax_ir(CmdContext *ctx, int argc, char **argv)
 {
 	const Session *s = ctx->session;
 	const RxModule *m = session_relax_module(s, -1);
+	const RxRealize *r = &s->relax->realize;
+	bool devices = false, phase_given = false;
 	StrBuf sb;
 	for (int i = 1; i < argc; i++) {
-		if (strcmp(argv[i], "--phase") == 0 && i + 1 < argc) {
+		if (strcmp(argv[i], "--devices") == 0) {
+			devices = true;
+		} else if (strcmp(argv[i], "--phase") == 0 && i + 1 < argc) {
+			phase_given = true;
 			int phase = phase_by_name(argv[++i]);
 			if (phase == -3)
 				return cmd_error(ctx, "unknown phase '%s'; see 'phases'", argv[i]);
@@ -41,12 +48,18 @@ int cmd_relax_ir(CmdContext *ctx, int argc, char **argv)
 			m = phase == -2 ? session_relax_module(s, RX_PHASE_COLLECT)
 					: session_relax_module(s, phase);
 		} else {
-			return cmd_error(ctx, "'%s': a Relax module's ir takes only --phase P",
-					 argv[i]);
+			return cmd_error(
+				ctx, "'%s': a Relax module's ir takes only --phase P and --devices",
+				argv[i]);
 		}
 	}
 	strbuf_init(&sb);
-	relax_print_module(&sb, m);
+	if (!devices)
+		relax_print_module(&sb, m);
+	else if (m == r->in && !phase_given && r->done > RX_PHASE_PROPAGATE)
+		relax_print_module_devices(&sb, m, r->known, r->in->nvars);
+	else
+		relax_print_module_devices(&sb, m, NULL, 0);
 	fputs(sb.data ? sb.data : "", ctx->out);
 	strbuf_free(&sb);
 	return 0;
@@ -58,12 +71,13 @@ int cmd_relax_step(CmdContext *ctx, int argc, char **argv)
 	Session *s = ctx->session;
 	size_t n = SIZE_MAX, before = session_relax_phases_done(s);
 	bool ok;
-	if (s->settings.policy != POLICY_TVM && s->settings.policy != POLICY_COPY)
+	if (s->settings.policy == POLICY_REPLICATE)
 		return cmd_error(
 			ctx,
-			"policy %s is not implemented for Relax modules yet; 'set policy tvm' "
-			"runs TVM's RealizeVDevice, 'set policy copy' devplan's rule",
-			plan_policy_names[s->settings.policy]);
+			"policy replicate does not apply to Relax modules: a vdevice is part of a "
+			"tensor's type, so a value has one; 'set policy copy' copies it with "
+			"R.to_vdevice instead, 'tvm' runs TVM's RealizeVDevice, 'error' stops on a "
+			"conflict");
 	if (strcmp(argv[0], "step") == 0) {
 		char *end;
 		n = 1;
@@ -167,11 +181,14 @@ static void print_winners(CmdContext *ctx, const RxRealize *r, const RxConflict 
 
 int cmd_relax_conflicts(CmdContext *ctx, int argc, char **argv)
 {
-	const RxRealize *r = propagated(ctx);
+	const RxRealize *r = &ctx->session->relax->realize;
 	RxConflict *c;
 	size_t n;
-	if (!r)
-		return 1;
+	/* the classes and seeds are known once colocate has run (policy error
+	 * stops there); who wins needs the propagation */
+	if (r->done <= RX_PHASE_COLOCATE)
+		return cmd_error(ctx, "the colocate phase has not run; use 'plan' (or 'step %d')",
+				 RX_PHASE_COLOCATE + 1 - (int)r->done);
 	n = relax_conflicts(r, &c);
 	if (n == 0)
 		fputs("no conflicts: no co-location class is reached by seeds on two vdevices\n",
@@ -192,7 +209,8 @@ int cmd_relax_conflicts(CmdContext *ctx, int argc, char **argv)
 			fprintf(ctx->out, " at %s:%u:%u\n", session_module_name(ctx->session),
 				sd->pos.line, sd->pos.col);
 		}
-		print_winners(ctx, r, &c[i]);
+		if (r->done > RX_PHASE_PROPAGATE)
+			print_winners(ctx, r, &c[i]);
 	}
 	relax_conflicts_free(c, n);
 	return 0;
@@ -243,6 +261,75 @@ int cmd_relax_why(CmdContext *ctx, int argc, char **argv)
 				? r->in->vars[chain[i - 1]]->pos.line
 				: r->in->vars[chain[i]]->pos.line);
 	free(chain);
+	return 0;
+}
+
+/* One class of `constraints`: its vdevice (or the seeds' several), the
+ * seeds that reach it, and its members. */
+static void print_class(CmdContext *ctx, const RxRealize *r, const RxConflict *c, size_t k,
+			bool all)
+{
+	const RxModule *m = r->in;
+	StrBuf members;
+	CmdList list;
+	fprintf(ctx->out, "class %zu: ", k);
+	if (c->nseeds == 0)
+		fputs("free (no seed reaches it)", ctx->out);
+	for (size_t i = 0; i < c->nseeds; i++) {
+		bool shown = false;
+		for (size_t j = 0; j < i; j++)
+			shown |= c->seeds[j].vdevice == c->seeds[i].vdevice;
+		if (shown)
+			continue;
+		fputs(i ? " and " : "", ctx->out);
+		print_vdevice(ctx, m, c->seeds[i].vdevice);
+	}
+	if (relax_class_conflicts(c))
+		fputs(" (a conflict; see 'conflicts')", ctx->out);
+	fputc('\n', ctx->out);
+	for (size_t i = 0; i < c->nseeds; i++) {
+		const RxSeed *sd = &c->seeds[i];
+		fprintf(ctx->out, "  seeded by %s (%s, round %d): ", m->vars[sd->var]->name,
+			seed_kind(sd, r), sd->round);
+		print_vdevice(ctx, m, sd->vdevice);
+		fprintf(ctx->out, " at %s:%u:%u\n", session_module_name(ctx->session), sd->pos.line,
+			sd->pos.col);
+	}
+	strbuf_init(&members);
+	strbuf_puts(&members, "  members: ");
+	cmd_list_init(&list, &members, members.len, " ", "    ", all);
+	for (size_t i = 0; i < c->nvars; i++)
+		cmd_list_add(&list, m->vars[c->vars[i]]->name);
+	cmd_list_finish(&list);
+	fprintf(ctx->out, "%s\n", members.data);
+	strbuf_free(&members);
+}
+
+/* `constraints [NAME] [--all]`: the co-location classes once colocate has
+ * run, each with the seeds that reach it. */
+int cmd_relax_constraints(CmdContext *ctx, int argc, char **argv)
+{
+	const RxRealize *r = &ctx->session->relax->realize;
+	bool all = cmd_take_all_flag(&argc, argv);
+	RxConflict *c;
+	size_t n;
+	int only = -1;
+	if (r->done <= RX_PHASE_COLOCATE)
+		return cmd_error(ctx, "the colocate phase has not run; use 'plan' (or 'step %d')",
+				 RX_PHASE_COLOCATE + 1 - (int)r->done);
+	if (argc > 2)
+		return cmd_error(ctx, "'constraints' on a Relax module takes one variable name");
+	if (argc == 2 && (only = find_var(r->in, argv[1])) < 0)
+		return cmd_error(ctx, "no variable '%s' in the module", argv[1]);
+	n = relax_classes(r, &c);
+	for (size_t i = 0; i < n; i++) {
+		bool holds = only < 0;
+		for (size_t j = 0; j < c[i].nvars && !holds; j++)
+			holds = c[i].vars[j] == (uint32_t)only;
+		if (holds)
+			print_class(ctx, r, &c[i], i + 1, all);
+	}
+	relax_conflicts_free(c, n);
 	return 0;
 }
 

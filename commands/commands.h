@@ -162,6 +162,7 @@ int cmd_relax_step(CmdContext *ctx, int argc, char **argv);
 int cmd_relax_phases(CmdContext *ctx, int argc, char **argv);
 int cmd_relax_conflicts(CmdContext *ctx, int argc, char **argv);
 int cmd_relax_why(CmdContext *ctx, int argc, char **argv);
+int cmd_relax_constraints(CmdContext *ctx, int argc, char **argv);
 int cmd_relax_placement(CmdContext *ctx, int argc, char **argv);
 int cmd_relax_diff(CmdContext *ctx, int argc, char **argv);
 int cmd_relax_save(CmdContext *ctx, int argc, char **argv);

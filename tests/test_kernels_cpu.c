@@ -13,6 +13,7 @@
  */
 #include <float.h>
 #include <math.h>
+#include <pthread.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -20,6 +21,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 #include <cmocka.h>
 
@@ -27,6 +30,7 @@
 #include "exec.h"
 #include "infer.h"
 #include "kernel_fastmath.h"
+#include "kernels.h"
 #include "parse.h"
 
 /* ---- running one program ------------------------------------------------- */
@@ -4344,12 +4348,93 @@ static void test_dtype_access(void **state)
 	assert_int_equal(dtype_load_int(&w, DT_FLOAT32, 0), INT64_MAX);
 }
 
+/* ---- the worker pool ------------------------------------------------------ */
+
+typedef struct PoolCount {
+	int *hits;
+	int64_t nested; /* > 0: each range runs a parallel loop of this length */
+	int *inner;
+} PoolCount;
+
+static void pool_count(void *ctx, int64_t begin, int64_t end)
+{
+	PoolCount *c = ctx;
+	for (int64_t i = begin; i < end; i++) {
+		c->hits[i]++;
+		if (c->nested > 0) {
+			PoolCount in = {c->inner + i * c->nested, 0, NULL};
+			kernel_parallel_for(c->nested, 1, pool_count, &in);
+		}
+	}
+}
+
+/* Every index of [0, n) is run exactly once, for every n and grain. */
+static void pool_check(int64_t n, int64_t grain, int64_t nested)
+{
+	int *hits = calloc((size_t)n + 1, sizeof(int));
+	int *inner = calloc((size_t)(n * (nested > 0 ? nested : 1)) + 1, sizeof(int));
+	PoolCount c = {hits, nested, inner};
+	kernel_parallel_for(n, grain, pool_count, &c);
+	for (int64_t i = 0; i < n; i++)
+		assert_int_equal(hits[i], 1);
+	for (int64_t i = 0; nested > 0 && i < n * nested; i++)
+		assert_int_equal(inner[i], 1);
+	free(hits);
+	free(inner);
+}
+
+static void *pool_thread(void *arg)
+{
+	(void)arg;
+	for (int k = 0; k < 200; k++)
+		pool_check(1 + k % 37, 1, 0);
+	return NULL;
+}
+
+/* The persistent workers: ranges cover [0, n) once whether the pool or
+ * threads of the call's own run them (another caller owns the pool, or the
+ * call is nested in a range), and the pool restarts after a stop and in a
+ * child after fork. */
+static void test_parallel_for_pool(void **state)
+{
+	pthread_t other;
+	pid_t child;
+	int status = -1;
+	(void)state;
+	for (int64_t n = 0; n < 70; n++)
+		for (int64_t grain = 1; grain < 9; grain += 3)
+			pool_check(n, grain, 0);
+	pool_check(5, 1, 3);
+	assert_int_equal(pthread_create(&other, NULL, pool_thread, NULL), 0);
+	pool_thread(NULL);
+	pthread_join(other, NULL);
+	kernel_cpu_pool_stop();
+	pool_check(1000, 1, 0);
+	kernel_cpu_pool_open();
+	kernel_cpu_pool_close(); /* the last one out: stops it */
+	pool_check(1000, 1, 0);
+	child = fork();
+	if (child == 0) {
+		int hits[64] = {0};
+		PoolCount c = {hits, 0, NULL};
+		kernel_parallel_for(64, 1, pool_count, &c);
+		for (int i = 0; i < 64; i++)
+			if (hits[i] != 1)
+				_exit(1);
+		_exit(0);
+	}
+	assert_true(child > 0);
+	assert_int_equal(waitpid(child, &status, 0), child);
+	assert_true(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+}
+
 #define TEST(fn) cmocka_unit_test_setup_teardown(fn, setup, teardown)
 
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		TEST(test_dtype_access),
+		TEST(test_parallel_for_pool),
 		TEST(test_binary_broadcasting),
 		TEST(test_integer_division),
 		TEST(test_binary_other_dtypes),

@@ -21,6 +21,7 @@
 
 #include <cmocka.h>
 
+#include "relax_explain.h"
 #include "relax_parse.h"
 #include "relax_print.h"
 #include "relax_realize.h"
@@ -270,6 +271,51 @@ static void test_realize_errors(void **state)
 	free(got);
 }
 
+/* The classes after colocate and policy error's check on the #15019
+ * pattern: two classes, both reached by seeds on two vdevices; the error
+ * is at the first seed that disagrees with its class's first (y's hint),
+ * naming that first (x's). */
+static void test_classes_and_error(void **state)
+{
+	static const char text[] =
+		HEADER FOO "        x = R.add(a, b)\n        x1 = R.hint_on_device(x, tvm.cpu())\n"
+			   "        y = R.add(b, c)\n        y1 = R.hint_on_device(y, tvm.cuda())\n"
+			   "        z = R.subtract(x1, y1)\n        w = R.add(z, z)\n        "
+			   "return z\n";
+	DiagList diags;
+	SourceFile *src;
+	RxModule *m;
+	RxRealize r;
+	RxConflict *c;
+	size_t n;
+	char *err;
+	(void)state;
+	diag_init(&diags);
+	m = parse_text(text, &diags, &src);
+	assert_non_null(m);
+	relax_realize_init(&r, m);
+	assert_true(relax_realize_step(&r, &diags));
+	assert_true(relax_realize_step(&r, &diags));
+	n = relax_classes(&r, &c);
+	assert_int_equal(n, 2);
+	/* in order of the first variable: a's class, then x1's (with z, w) */
+	assert_string_equal(m->vars[c[0].vars[0]]->name, "a");
+	assert_int_equal(c[0].nvars, 5);
+	assert_true(relax_class_conflicts(&c[0]));
+	assert_int_equal(c[1].nvars, 4);
+	assert_int_equal(c[1].nseeds, 2);
+	relax_conflicts_free(c, n);
+	assert_false(relax_check_conflicts(&r, src, &diags));
+	err = first_error(&diags);
+	assert_non_null(strstr(err, "9:9: 'y' (hint input) seeds its co-location class on "
+				    "cuda:0:global, but 'x' (hint input) at t.py:7:9"));
+	free(err);
+	relax_realize_free(&r);
+	relax_module_free(m);
+	diag_free(&diags);
+	source_release(src);
+}
+
 static void test_realize_order(void **state)
 {
 	char *got;
@@ -355,7 +401,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_parse_errors),    cmocka_unit_test(test_roundtrip),
 		cmocka_unit_test(test_realize_errors),  cmocka_unit_test(test_realize_order),
-		cmocka_unit_test(test_copy_order_free),
+		cmocka_unit_test(test_copy_order_free), cmocka_unit_test(test_classes_and_error),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

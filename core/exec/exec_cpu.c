@@ -34,12 +34,14 @@ static bool cpu_open(ExecDevice *dev, char **err)
 	(void)dev;
 	(void)err;
 	kernel_cpu_threads();
+	kernel_cpu_pool_open();
 	return true;
 }
 
 static void cpu_close(ExecDevice *dev)
 {
 	(void)dev;
+	kernel_cpu_pool_close();
 }
 
 static void *cpu_alloc(ExecDevice *dev, size_t nbytes, char **err)

@@ -28,12 +28,14 @@ static bool emulated_open(ExecDevice *dev, char **err)
 	(void)dev;
 	(void)err;
 	kernel_cpu_threads();
+	kernel_cpu_pool_open();
 	return true;
 }
 
 static void emulated_close(ExecDevice *dev)
 {
 	(void)dev;
+	kernel_cpu_pool_close();
 }
 
 static void *emulated_alloc(ExecDevice *dev, size_t nbytes, char **err)

@@ -433,6 +433,13 @@ uint32_t kernel_broadcast_plan(const int64_t *out_shape, uint32_t out_ndim,
 
 typedef void (*KernelRangeFn)(void *ctx, int64_t begin, int64_t end);
 void kernel_parallel_for(int64_t n, int64_t grain, KernelRangeFn fn, void *ctx);
+/* The workers kernel_parallel_for wakes are started on its first call and
+ * kept: a cpu or emulator device counts itself in at open and out at close,
+ * and the last one out joins them (as does exit); a later call starts them
+ * again. kernel_cpu_pool_stop joins them now. */
+void kernel_cpu_pool_open(void);
+void kernel_cpu_pool_close(void);
+void kernel_cpu_pool_stop(void);
 
 #ifdef __cplusplus
 }

@@ -73,17 +73,22 @@ static bool seeds_disagree(const RxConflict *c)
 	return false;
 }
 
-size_t relax_conflicts(const RxRealize *r, RxConflict **out)
+/* The classes (every one, or those seeds disagree on), in order of
+ * their lowest variable id. */
+static size_t collect_classes(const RxRealize *r, RxConflict **out, bool conflicts_only)
 {
 	uint32_t n = r->in->nvars, *comp = components(r);
 	size_t count = 0, cap = 0;
+	bool *seen = xcalloc(n + 1, sizeof *seen);
 	*out = NULL;
-	for (uint32_t root = 0; root < n; root++) {
+	for (uint32_t first = 0; first < n; first++) {
 		RxConflict c = {0};
-		if (comp[root] != root)
+		uint32_t root = comp[first];
+		if (seen[root])
 			continue;
+		seen[root] = true;
 		class_seeds(r, comp, root, &c);
-		if (!seeds_disagree(&c)) {
+		if (conflicts_only && !seeds_disagree(&c)) {
 			free(c.seeds);
 			continue;
 		}
@@ -94,8 +99,24 @@ size_t relax_conflicts(const RxRealize *r, RxConflict **out)
 		grow_array((void **)out, &cap, count + 1, sizeof **out);
 		(*out)[count++] = c;
 	}
+	free(seen);
 	free(comp);
 	return count;
+}
+
+size_t relax_conflicts(const RxRealize *r, RxConflict **out)
+{
+	return collect_classes(r, out, true);
+}
+
+size_t relax_classes(const RxRealize *r, RxConflict **out)
+{
+	return collect_classes(r, out, false);
+}
+
+bool relax_class_conflicts(const RxConflict *c)
+{
+	return seeds_disagree(c);
 }
 
 void relax_conflicts_free(RxConflict *c, size_t n)
@@ -131,4 +152,49 @@ size_t relax_why(const RxRealize *r, uint32_t var, uint32_t **chain)
 	}
 	free(from);
 	return len;
+}
+
+static const char *seed_word(const RxRealize *r, const RxSeed *sd)
+{
+	if (sd->round == 2)
+		return "hint input";
+	switch (r->explicit_kind[sd->var]) {
+	case RX_SEED_ANNOTATION:
+		return "vdevice annotation";
+	case RX_SEED_HINT_OUTPUT:
+		return "hint output";
+	default:
+		return "declared return type";
+	}
+}
+
+bool relax_check_conflicts(const RxRealize *r, const SourceFile *src, DiagList *diags)
+{
+	RxConflict *c;
+	size_t n = relax_conflicts(r, &c), k = 1;
+	const RxSeed *first, *other;
+	StrBuf a, b;
+	if (n == 0)
+		return true;
+	first = &c[0].seeds[0];
+	while (c[0].seeds[k].vdevice == first->vdevice)
+		k++;
+	other = &c[0].seeds[k];
+	strbuf_init(&a);
+	strbuf_init(&b);
+	relax_vdevice_name(r->in, first->vdevice, &a);
+	relax_vdevice_name(r->in, other->vdevice, &b);
+	diag_error(diags, src, other->pos,
+		   "'%s' (%s) seeds %s on %s, but '%s' (%s) at %s:%u:%u seeds it on %s "
+		   "(policy error; %zu conflict%s in all, see 'conflicts')",
+		   r->in->vars[other->var]->name, seed_word(r, other),
+		   c[0].nvars == 1 ? "its value" : "its co-location class", b.data,
+		   r->in->vars[first->var]->name, seed_word(r, first), src ? src->name : "",
+		   first->pos.line, first->pos.col, a.data, n, n == 1 ? "" : "s");
+	diag_note(diags, src, first->pos, "'%s' (%s) seeds it on %s here",
+		  r->in->vars[first->var]->name, seed_word(r, first), a.data);
+	strbuf_free(&a);
+	strbuf_free(&b);
+	relax_conflicts_free(c, n);
+	return false;
 }

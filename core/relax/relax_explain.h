@@ -33,6 +33,16 @@ typedef struct RxConflict {
 /* The conflicts once propagate has run (collect and colocate before it). */
 size_t relax_conflicts(const RxRealize *r, RxConflict **out);
 void relax_conflicts_free(RxConflict *c, size_t n);
+/* Every co-location class once colocate has run (collect before it), in
+ * the same form, in order of its first variable; free with
+ * relax_conflicts_free. */
+size_t relax_classes(const RxRealize *r, RxConflict **out);
+/* `set policy error`: once colocate has run, an error at the first
+ * conflict's first seed that disagrees with its first one, naming both
+ * (a note at the other); false then. */
+bool relax_check_conflicts(const RxRealize *r, const SourceFile *src, DiagList *diags);
+/* Whether seeds on two vdevices reach the class. */
+bool relax_class_conflicts(const RxConflict *c);
 /* The chain from the seed that placed var to var (chain[0] the seed,
  * chain[n - 1] var); 0 when var was placed by nothing. */
 size_t relax_why(const RxRealize *r, uint32_t var, uint32_t **chain);

@@ -21,7 +21,34 @@ typedef struct Printer {
 	char **names; /* by variable id: the printed name (owned) */
 	char **used;  /* open-addressing set of the function's names */
 	size_t used_cap, used_count;
+	bool devices;     /* `ir --devices`: each binding's vdevice as a comment */
+	const int *known; /* by variable id below nknown: placed so far, or -1 */
+	uint32_t nknown;
 } Printer;
+
+/* v's vdevice for `ir --devices`: its type's, else where the propagation
+ * placed it so far, else none. */
+static void device_name(Printer *pr, const RxVar *v)
+{
+	int vdevice = -1;
+	if (v->type && v->type->kind == RX_TYPE_TENSOR)
+		vdevice = v->type->vdevice;
+	if (vdevice < 0 && pr->known && v->id < pr->nknown)
+		vdevice = pr->known[v->id];
+	if (vdevice < 0)
+		strbuf_puts(pr->out, "none");
+	else
+		relax_vdevice_name(pr->m, vdevice, pr->out);
+}
+
+/* `  # vdevice: NAME` after a binding. */
+static void device_comment(Printer *pr, const RxVar *v)
+{
+	if (!pr->devices)
+		return;
+	strbuf_puts(pr->out, "  # vdevice: ");
+	device_name(pr, v);
+}
 
 static bool name_used(const Printer *pr, const char *name, size_t *slot)
 {
@@ -266,6 +293,7 @@ static void print_binding(Printer *pr, int level, const RxVar *v, const RxType *
 	}
 	strbuf_puts(pr->out, " = ");
 	print_expr(pr, value, true);
+	device_comment(pr, v);
 	strbuf_putc(pr->out, '\n');
 }
 
@@ -366,6 +394,12 @@ static void print_function(Printer *pr, const RxFunc *f)
 		relax_print_type(out, pr->m, f->ret);
 	}
 	strbuf_puts(out, ":\n");
+	for (uint32_t i = 0; pr->devices && i < f->nparams; i++) {
+		indent(pr, 2);
+		strbuf_printf(out, "# param %s: vdevice ", var_name(pr, f->params[i]));
+		device_name(pr, f->params[i]);
+		strbuf_putc(out, '\n');
+	}
 	print_block(pr, f->body, 2);
 	indent(pr, 2);
 	strbuf_puts(out, "return ");
@@ -428,23 +462,38 @@ static void print_header(Printer *pr)
 	strbuf_puts(out, "]})\n");
 }
 
+static void print_module(Printer *pr);
+
 void relax_print_module(StrBuf *out, const RxModule *m)
 {
 	Printer pr = {.m = m, .out = out};
+	print_module(&pr);
+}
+
+void relax_print_module_devices(StrBuf *out, const RxModule *m, const int *known, uint32_t nknown)
+{
+	Printer pr = {.m = m, .out = out, .devices = true, .known = known, .nknown = nknown};
+	print_module(&pr);
+}
+
+static void print_module(Printer *pr)
+{
+	const RxModule *m = pr->m;
+	StrBuf *out = pr->out;
 	RxFunc **order = xmalloc((m->nfuncs + 1) * sizeof *order);
-	pr.names = xcalloc(m->nvars + 1, sizeof *pr.names);
-	print_header(&pr);
+	pr->names = xcalloc(m->nvars + 1, sizeof *pr->names);
+	print_header(pr);
 	if (m->nfuncs)
 		memcpy(order, m->funcs, m->nfuncs * sizeof *order);
 	qsort(order, m->nfuncs, sizeof *order, compare_functions);
 	for (uint32_t i = 0; i < m->nfuncs; i++) {
 		if (i)
 			strbuf_putc(out, '\n');
-		print_function(&pr, order[i]);
+		print_function(pr, order[i]);
 	}
 	for (uint32_t i = 0; i < m->nvars; i++)
-		free(pr.names[i]);
-	free(pr.names);
+		free(pr->names[i]);
+	free(pr->names);
 	free(order);
-	forget_names(&pr);
+	forget_names(pr);
 }

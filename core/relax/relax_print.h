@@ -15,6 +15,11 @@
 #include "relax_ir.h"
 
 void relax_print_module(StrBuf *out, const RxModule *m);
+/* The same text with each binding's vdevice as a comment (`# vdevice:
+ * llvm:0:global`, or `none`) and one comment line per parameter: its
+ * type's vdevice, else known[id] for an id below nknown (where the
+ * propagation placed it; NULL for none). Not for reading back. */
+void relax_print_module_devices(StrBuf *out, const RxModule *m, const int *known, uint32_t nknown);
 /* A type as an annotation, e.g. R.Tensor((2, 3), dtype="float32"). */
 void relax_print_type(StrBuf *out, const RxModule *m, const RxType *t);
 

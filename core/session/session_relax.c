@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "parse.h"
+#include "relax_explain.h"
 #include "relax_lower.h"
 #include "relax_parse.h"
 #include "util.h"
@@ -70,12 +71,16 @@ bool session_relax_step(Session *s, size_t n)
 	SessionRelax *r = s->relax;
 	session_clear_diags(s);
 	if (r->realize.done == 0)
-		r->realize.copy_policy = s->settings.policy == POLICY_COPY;
+		r->realize.copy_policy =
+			s->settings.policy == POLICY_COPY || s->settings.policy == POLICY_ERROR;
 	if (n > 0 && r->realize.done < RX_PHASE_COUNT)
 		session_unload(s); /* the lowered module of the plan */
 	for (size_t i = 0; i < n && r->realize.done < RX_PHASE_COUNT; i++) {
 		size_t phase = r->realize.done;
-		if (!relax_realize_step(&r->realize, &s->diags)) {
+		/* policy error: a conflict stops planning before propagate */
+		bool stop = phase == RX_PHASE_PROPAGATE && s->settings.policy == POLICY_ERROR &&
+			    !relax_check_conflicts(&r->realize, s->source, &s->diags);
+		if (stop || !relax_realize_step(&r->realize, &s->diags)) {
 			r->failed_phase = (int)phase;
 			return false;
 		}

@@ -8,15 +8,17 @@
  * the bottom is generated from ops.def, so an operator without a kernel
  * does not link.
  *
- * Large outputs are split across threads (kernel_parallel_for: plain
- * pthreads created per call, which costs tens of microseconds and so is
- * only used above a grain of work that takes far longer). Matrix products
+ * Large outputs are split across threads (kernel_parallel_for: a pool of
+ * persistent workers, woken per call, so short kernels pay a wake-up of a
+ * few microseconds rather than a pthread_create per thread). Matrix products
  * go to OpenBLAS (cpu_gemm below, for nn.dense, nn.batch_matmul and the
  * convolutions), which does its own threading and is only ever called from
  * the thread that launched the kernel, never from our workers, so the two
  * pools never nest.
  */
 #include "kernels_cpu.h"
+
+#include "oom.h"
 
 #include <cblas.h>
 #include <dlfcn.h>
@@ -25,6 +27,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <signal.h>
+#include <stdint.h>
 #include <sys/resource.h>
 #include <unistd.h>
 
@@ -90,6 +94,175 @@ static void *range_job_run(void *arg)
 	return NULL;
 }
 
+/* The persistent workers (kernel_cpu_threads() - 1 of them; the caller runs
+ * the first range itself). They are started on the first parallel call,
+ * sleep on `work` between calls and are joined by kernel_cpu_pool_stop
+ * (the last cpu or emulator device's close, and exit). One caller at a
+ * time owns them (`dispatch`); a second, concurrent or nested, one gets
+ * threads of its own created for the call, as before the pool. Workers
+ * block every signal, so Ctrl-C reaches the main thread; a child after
+ * fork has no workers and starts its own. */
+static struct {
+	pthread_mutex_t dispatch; /* held by the caller that owns the workers */
+	pthread_mutex_t mu;       /* guards everything below */
+	pthread_cond_t work, done;
+	pthread_t threads[KERNEL_MAX_THREADS];
+	int nworkers;
+	bool started, quit, atfork;
+	uint64_t generation, start_generation; /* a call's, the workers' first */
+	int chunks, pending, users;
+	RangeJob jobs[KERNEL_MAX_THREADS];
+} pool = {.dispatch = PTHREAD_MUTEX_INITIALIZER,
+	  .mu = PTHREAD_MUTEX_INITIALIZER,
+	  .work = PTHREAD_COND_INITIALIZER,
+	  .done = PTHREAD_COND_INITIALIZER};
+
+static void *pool_worker(void *arg)
+{
+	int id = (int)(intptr_t)arg;
+	uint64_t seen;
+	pthread_mutex_lock(&pool.mu);
+	seen = pool.start_generation;
+	for (;;) {
+		while (pool.generation == seen && !pool.quit)
+			pthread_cond_wait(&pool.work, &pool.mu);
+		if (pool.quit)
+			break;
+		seen = pool.generation;
+		if (id < pool.chunks) {
+			RangeJob job = pool.jobs[id];
+			pthread_mutex_unlock(&pool.mu);
+			range_job_run(&job);
+			pthread_mutex_lock(&pool.mu);
+			if (--pool.pending == 0)
+				pthread_cond_signal(&pool.done);
+		}
+	}
+	pthread_mutex_unlock(&pool.mu);
+	return NULL;
+}
+
+static void pool_after_fork(void)
+{
+	pthread_mutex_init(&pool.dispatch, NULL);
+	pthread_mutex_init(&pool.mu, NULL);
+	pthread_cond_init(&pool.work, NULL);
+	pthread_cond_init(&pool.done, NULL);
+	pool.started = pool.quit = false;
+	pool.nworkers = pool.pending = pool.chunks = pool.users = 0;
+}
+
+/* With `dispatch` held. */
+static void pool_start(void)
+{
+	sigset_t all, old;
+	int want = kernel_cpu_threads() - 1;
+	if (!pool.atfork) {
+		pool.atfork = pthread_atfork(NULL, NULL, pool_after_fork) == 0;
+		atexit(kernel_cpu_pool_stop);
+	}
+	sigfillset(&all);
+	pthread_sigmask(SIG_BLOCK, &all, &old);
+	pthread_mutex_lock(&pool.mu);
+	pool.quit = false;
+	pool.start_generation = pool.generation;
+	pthread_mutex_unlock(&pool.mu);
+	pool.nworkers = 0;
+	for (int i = 1; i <= want; i++) {
+		if (pthread_create(&pool.threads[i], NULL, pool_worker, (void *)(intptr_t)i) != 0)
+			break;
+		pool.nworkers = i;
+	}
+	pthread_sigmask(SIG_SETMASK, &old, NULL);
+	pool.started = true;
+}
+
+void kernel_cpu_pool_stop(void)
+{
+	pthread_mutex_lock(&pool.dispatch);
+	if (pool.started) {
+		pthread_mutex_lock(&pool.mu);
+		pool.quit = true;
+		pthread_cond_broadcast(&pool.work);
+		pthread_mutex_unlock(&pool.mu);
+		for (int i = 1; i <= pool.nworkers; i++)
+			pthread_join(pool.threads[i], NULL);
+		pool.started = false;
+		pool.nworkers = 0;
+	}
+	pthread_mutex_unlock(&pool.dispatch);
+}
+
+void kernel_cpu_pool_open(void)
+{
+	pthread_mutex_lock(&pool.mu);
+	pool.users++;
+	pthread_mutex_unlock(&pool.mu);
+}
+
+void kernel_cpu_pool_close(void)
+{
+	bool last;
+	pthread_mutex_lock(&pool.mu);
+	last = pool.users > 0 && --pool.users == 0;
+	pthread_mutex_unlock(&pool.mu);
+	if (last)
+		kernel_cpu_pool_stop();
+}
+
+/* Waits for the workers' ranges of the current call and gives them up: the
+ * end of every pooled call, and the cleanup when memory runs out in the
+ * caller's own range (oom_fail jumps past the end). */
+static void pool_finish(void *arg)
+{
+	(void)arg;
+	pthread_mutex_lock(&pool.mu);
+	while (pool.pending > 0)
+		pthread_cond_wait(&pool.done, &pool.mu);
+	pthread_mutex_unlock(&pool.mu);
+	pthread_mutex_unlock(&pool.dispatch);
+}
+
+/* Splits [0, n) into `chunks` ranges, the first n % chunks one longer. */
+static void range_jobs(RangeJob *jobs, int64_t chunks, int64_t n, KernelRangeFn fn, void *ctx)
+{
+	for (int64_t i = 0; i < chunks; i++) {
+		jobs[i] =
+			(RangeJob){fn, ctx, n / chunks * i + (i < n % chunks ? i : n % chunks), 0};
+		jobs[i].end = jobs[i].begin + n / chunks + (i < n % chunks);
+	}
+}
+
+/* Runs fn over [0, n) in `chunks` ranges (fewer if the pool has fewer
+ * workers) on the pool; false (nothing run) when another caller
+ * owns it or it has no workers. */
+static bool pool_run(int64_t chunks, int64_t n, KernelRangeFn fn, void *ctx)
+{
+	OomCleanup cleanup;
+	if (pthread_mutex_trylock(&pool.dispatch) != 0)
+		return false;
+	if (!pool.started)
+		pool_start();
+	if (pool.nworkers < 1) {
+		pthread_mutex_unlock(&pool.dispatch);
+		return false;
+	}
+	if (chunks > pool.nworkers + 1)
+		chunks = pool.nworkers + 1;
+	pthread_mutex_lock(&pool.mu);
+	range_jobs(pool.jobs, chunks, n, fn, ctx);
+	pool.chunks = (int)chunks;
+	pool.pending = (int)chunks - 1;
+	pool.generation++;
+	pthread_cond_broadcast(&pool.work);
+	pthread_mutex_unlock(&pool.mu);
+	cleanup = oom_cleanup_add(pool_finish, NULL);
+	range_job_run(&pool.jobs[0]);
+	oom_cleanup_remove(cleanup);
+	pool_finish(NULL);
+	return true;
+}
+
 void kernel_parallel_for(int64_t n, int64_t grain, KernelRangeFn fn, void *ctx)
 {
 	pthread_t threads[KERNEL_MAX_THREADS];
@@ -107,12 +280,9 @@ void kernel_parallel_for(int64_t n, int64_t grain, KernelRangeFn fn, void *ctx)
 		fn(ctx, 0, n);
 		return;
 	}
-	for (int64_t i = 0; i < chunks; i++) {
-		jobs[i] =
-			(RangeJob){fn, ctx, n / chunks * i + (i < n % chunks ? i : n % chunks), 0};
-		jobs[i].end = jobs[i].begin + n / chunks + (i < n % chunks);
-		started[i] = false;
-	}
+	if (pool_run(chunks, n, fn, ctx))
+		return;
+	range_jobs(jobs, chunks, n, fn, ctx);
 	for (int64_t i = 1; i < chunks; i++)
 		started[i] = pthread_create(&threads[i], NULL, range_job_run, &jobs[i]) == 0;
 	range_job_run(&jobs[0]);
