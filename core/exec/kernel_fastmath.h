@@ -52,7 +52,7 @@ FASTMATH_FN float kernel_expf(float x)
 	float t = c * 1.44269504088896341f + shifter, n = t - shifter, r, p;
 	union {
 		float f;
-		int32_t i;
+		uint32_t u;
 	} bits = {t}, lo, hi;
 	int32_t k;
 	r = c - n * 0.693359375f;
@@ -65,10 +65,12 @@ FASTMATH_FN float kernel_expf(float x)
 	p = p * r + 5.0000001201e-1f;
 	p = p * r * r + r + 1.0f;
 	/* n (in [-126, 128]) is the low bits of t, as an integer; 2^n is
-	 * 2^(n/2) 2^(n - n/2), each a normal float built in the exponent bits */
-	k = bits.i - 0x4b400000;
-	lo.i = ((k >> 1) + 127) * (1 << 23);
-	hi.i = ((k - (k >> 1)) + 127) * (1 << 23);
+	 * 2^(n/2) 2^(n - n/2), each a normal float built in the exponent bits
+	 * (in unsigned arithmetic: for a NaN x, t's bits are no such integer,
+	 * the result is NaN all the same, and no signed overflow may happen) */
+	k = (int32_t)(bits.u - 0x4b400000u);
+	lo.u = (uint32_t)((k >> 1) + 127) << 23;
+	hi.u = (uint32_t)((k - (k >> 1)) + 127) << 23;
 	p = p * lo.f * hi.f;
 	p = x < -87.33654f ? 0.0f : p;
 	return x > 88.72284f ? (float)INFINITY : p;
