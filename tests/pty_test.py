@@ -303,14 +303,16 @@ def check_ctrl_c_reduce(devplan, home):
               r.expect(b"tests so far)", 120) is not None, repr(r.output)[-300:])
         start = time.time()
         r.send(b"\x03")
-        seen = r.expect(PROMPT, 1.5)
+        seen = r.expect(b"interrupted: the smallest module so far", 1.5)
         took = time.time() - start
-        check("Ctrl-C stops reduce within a second, with the module so far written",
-              seen is not None and b"interrupted: the smallest module so far" in seen
-              and b"wrote 'small.relay'" in seen,
-              "%.1f s: %r" % (took, (seen or r.output)[-300:]))
-        if seen is None:
-            r.expect(PROMPT, 300)
+        check("Ctrl-C stops reduce within a second",
+              seen is not None, "%.1f s: %r" % (took, (seen or r.output)[-300:]))
+        # writing it is a file_write (fsync, rename): not part of the second,
+        # and seconds under the sanitizers on a busy disk
+        seen = r.expect(PROMPT, 300)
+        check("the module so far is written when reduce is interrupted",
+              seen is not None and b"wrote 'small.relay'" in seen,
+              repr((seen or r.output)[-300:]))
         r.send(b"load small.relay\r")
         seen = r.expect(PROMPT, 30)
         check("the module written when interrupted loads",
