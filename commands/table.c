@@ -298,7 +298,7 @@ const Command commands_table[] = {
 		.min_args = 0,
 		.max_args = -1,
 		.usage = "info [breakpoints|watchpoints|pins|devices|targets|settings|phases|"
-			 "conflicts|copies|regions] [ARG...]",
+			 "conflicts|contract|copies|regions] [ARG...]",
 		.summary = "gdb's `info SUBJECT`: breakpoints, pins, devices, settings and more",
 		.help = "Runs the command that shows SUBJECT, as gdb's `info` does; SUBJECT\n"
 			"accepts unique prefixes (`i b` is `info breakpoints`) and the words\n"
@@ -311,6 +311,7 @@ const Command commands_table[] = {
 			"  settings     show\n"
 			"  phases       phases\n"
 			"  conflicts    conflicts\n"
+			"  contract     placement --contract (parameters and results)\n"
 			"  copies       copies\n"
 			"  regions      regions\n"
 			"`info pins` and `info watchpoints` take no words: info only asks.\n"
