@@ -11,8 +11,8 @@
  * vdevices, then the module rewrite and normalize make of it, or their
  * error) is the state of the phase run at once; the session's stepper,
  * driven by `stepi` units with breakpoints on every variable, ends where
- * `plan` ends. The placement JSON parses with json-c and says what the
- * text lines say.
+ * `plan` ends. The placement JSON parses with json-c, says what the text
+ * lines say, and Relay's reader (`--diff-placement`) reads the same facts.
  */
 #include <dirent.h>
 #include <setjmp.h>
@@ -26,6 +26,7 @@
 #include <cmocka.h>
 #include <json-c/json.h>
 
+#include "plan.h"
 #include "relax_explain.h"
 #include "relax_facts.h"
 #include "relax_parse.h"
@@ -371,6 +372,23 @@ static void test_placement_json(void **state)
 	assert_true(json_object_object_get_ex(fn, "result_vdevice", &field));
 	assert_string_equal(json_object_get_string(field), "llvm:1:global");
 	json_object_put(doc);
+	/* Relay's reader (devplan --diff-placement) reads it: the same facts,
+	 * devices as run puts them */
+	{
+		Placement back;
+		DeviceTable devices;
+		char *err = NULL;
+		devices_init_default(&devices);
+		assert_true(plan_placement_read_json(json.data, json.len, &back, &devices, &err));
+		assert_int_equal(back.count, p.count);
+		for (size_t i = 0; i < back.count; i++)
+			if (back.facts[i].kind == FACT_PARAM &&
+			    strcmp(back.facts[i].value, "%z") == 0)
+				assert_string_equal(devices_name(&devices, back.facts[i].device),
+						    "cpu:1");
+		plan_placement_free(&back);
+		devices_free(&devices);
+	}
 	strbuf_free(&lines);
 	strbuf_free(&json);
 	relax_placement_free(&p);
