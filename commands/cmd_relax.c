@@ -35,6 +35,7 @@ int cmd_relax_ir(CmdContext *ctx, int argc, char **argv)
 	const RxModule *m = session_relax_module(s, -1);
 	const RxRealize *r = &s->relax->realize;
 	bool devices = false, phase_given = false;
+	size_t applied, total;
 	StrBuf sb;
 	for (int i = 1; i < argc; i++) {
 		if (strcmp(argv[i], "--devices") == 0) {
@@ -55,6 +56,11 @@ int cmd_relax_ir(CmdContext *ctx, int argc, char **argv)
 		}
 	}
 	strbuf_init(&sb);
+	if (devices && !phase_given && session_relax_in_progress(s, &applied, &total))
+		strbuf_printf(&sb,
+			      "# propagate is at event %zu of %zu: a variable no event has placed "
+			      "yet shows its annotation's vdevice, or none\n",
+			      applied, total);
 	if (!devices)
 		relax_print_module(&sb, m);
 	else if (m == r->in && !phase_given && r->done > RX_PHASE_PROPAGATE)
