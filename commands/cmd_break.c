@@ -314,11 +314,34 @@ int cmd_breaks(CmdContext *ctx, int argc, char **argv)
 	return 0;
 }
 
+/* cmd_complete_break on a Relax module: its %variables (watch: only
+ * those), its phases and the keywords. */
+static void complete_relax_break(const Session *s, bool watch, const char *word, CmdCandidates *out)
+{
+	const RxModule *m = session_relax_module(s, RX_PHASE_COLLECT);
+	if (!word[0] || word[0] == '%')
+		for (uint32_t v = 0; v < m->nvars; v++) {
+			char *name = xasprintf("%%%s", m->vars[v]->name);
+			cmd_candidates_add(out, word, name);
+			free(name);
+		}
+	if (watch || word[0] == '%')
+		return;
+	for (size_t i = 0; i < RX_PHASE_COUNT; i++)
+		cmd_candidates_add(out, word, relax_phase_names[i]);
+	for (size_t k = 0; k < DP_COUNT(break_keywords); k++)
+		cmd_candidates_add(out, word, break_keywords[k]);
+}
+
 void cmd_complete_break(const Session *s, int argc, char **argv, const char *word,
 			CmdCandidates *out)
 {
 	if (argc != 1)
 		return;
+	if (session_relax_active(s)) {
+		complete_relax_break(s, strcmp(argv[0], "watch") == 0, word, out);
+		return;
+	}
 	if (word[0] == '%' || word[0] == '@') {
 		cmd_complete_module_names(s, word, out);
 		return;

@@ -26,6 +26,7 @@
 #include <cmocka.h>
 #include <json-c/json.h>
 
+#include "dispatch.h"
 #include "plan.h"
 #include "relax_explain.h"
 #include "relax_facts.h"
@@ -397,6 +398,37 @@ static void test_placement_json(void **state)
 	source_release(src);
 }
 
+static bool offered(const CmdCandidates *c, const char *name)
+{
+	for (size_t i = 0; i < c->count; i++)
+		if (strcmp(c->items[i], name) == 0)
+			return true;
+	return false;
+}
+
+/* Tab after break and watch offers the Relax module's variables and phases. */
+static void test_break_completion(void **state)
+{
+	Session s;
+	CmdCandidates c;
+	(void)state;
+	session_init(&s);
+	assert_true(session_load(&s, RELAX_DIR "/seed_15019.py"));
+	commands_complete(&s, "break %y", 6, "%y", &c);
+	assert_int_equal(c.count, 2);
+	assert_true(offered(&c, "%y") && offered(&c, "%y_1"));
+	cmd_candidates_free(&c);
+	commands_complete(&s, "tbreak pro", 7, "pro", &c);
+	assert_int_equal(c.count, 1);
+	assert_true(offered(&c, "propagate"));
+	cmd_candidates_free(&c);
+	commands_complete(&s, "watch ", 6, "", &c);
+	assert_true(offered(&c, "%a") && offered(&c, "%z"));
+	assert_false(offered(&c, "propagate") || offered(&c, "core"));
+	cmd_candidates_free(&c);
+	session_free(&s);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -404,6 +436,7 @@ int main(void)
 		cmocka_unit_test(test_step_finishes_replay),
 		cmocka_unit_test(test_session_stepi_equals_plan),
 		cmocka_unit_test(test_placement_json),
+		cmocka_unit_test(test_break_completion),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
