@@ -458,10 +458,7 @@ StepOutcome session_relax_run(Session *s, StepMode mode, size_t count, bool brea
 	RxRun run = {s, sink, breakpoints, mode == STEP_EVENT, false};
 	StepOutcome o;
 	session_clear_diags(s);
-	if (s->relax->realize.done == 0)
-		s->relax->realize.copy_policy =
-			s->settings.policy == POLICY_COPY || s->settings.policy == POLICY_ERROR;
-	o = rx_units(&run, mode, count);
+	o = rx_units(&run, mode, count); /* session_relax_step sets the policy */
 	stepper_delete_spent(s->stepper);
 	if (o == STEP_DONE && session_relax_planned(s) &&
 	    !relax_realize_in_progress(&s->relax->realize))

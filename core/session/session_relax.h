@@ -4,8 +4,8 @@
  *
  * A session holds either a Relay module (session.h's versions) or a Relax
  * one (Session.relax), never both: loading one language drops the other.
- * The Relax phases are core/relax/relax_realize.h's; they run under `set
- * policy tvm`, the only policy implemented for Relax so far.
+ * The Relax phases are core/relax/relax_realize.h's: TVM's RealizeVDevice
+ * under `set policy tvm`, devplan's rule under `copy` and `error`.
  *
  * Ownership: the session owns the state and frees it with
  * session_relax_free; modules returned are borrowed until the next load,
