@@ -30,6 +30,7 @@
 #include "exec.h"
 #include "infer.h"
 #include "kernel_fastmath.h"
+#include "kernel_resize.h"
 #include "kernels.h"
 #include "parse.h"
 
@@ -4432,12 +4433,12 @@ static void test_parallel_for_pool(void **state)
 
 /* ---- by output rows: seeded random shapes against naive loops ------------------ */
 
-/* The poolings and the direct (grouped and depthwise) convolutions go by
- * output rows or taps (cpu_window.c) and promise the same bits as one output
- * position's loop over its window would give: each test below draws
- * shapes and attributes from a fixed seed, runs the operator and compares
- * every element, sign included, with such a loop written here in the
- * kernel's dtype. */
+/* The poolings, the direct (grouped and depthwise) convolutions and the
+ * resamplings go by output rows or taps (cpu_window.c, cpu_image.c) and
+ * promise the same bits as one output position's loop over its window
+ * would give: each test below draws shapes and attributes from a fixed
+ * seed, runs the operator and compares every element, sign included,
+ * with such a loop written here in the kernel's dtype. */
 
 static uint64_t prop_seed;
 
@@ -4667,6 +4668,134 @@ static void test_conv_direct_random(void **state)
 	}
 }
 
+/* A resampling as one output position at a time: its taps per dimension
+ * (kernel_resize.h, which test_resize2d checks against topi's arithmetic)
+ * and the sum over them of ((wz * wy) * wx) * x in double, depth taps
+ * outermost, in the dtype T; data channel-first or channel-last. */
+#define DEFINE_NAIVE_RESIZE(NAME, T)                                                                              \
+	static void NAME(const KernelResize *r, double *want)                                                     \
+	{                                                                                                         \
+		int64_t in_size = r->in[0] * r->in[1] * r->in[2];                                                 \
+		int64_t out_size = r->out[0] * r->out[1] * r->out[2];                                             \
+		int64_t in_cs = r->channels_last ? 1 : in_size,                                                   \
+			in_ps = r->channels_last ? r->c : 1;                                                      \
+		int64_t out_cs = r->channels_last ? 1 : out_size,                                                 \
+			out_ps = r->channels_last ? r->c : 1;                                                     \
+		for (int64_t b = 0; b < r->n; b++)                                                                \
+			for (int64_t o = 0; o < out_size; o++) {                                                  \
+				ResizeTaps tz, ty, tx;                                                            \
+				resize_taps(r, 0, o / (r->out[1] * r->out[2]), &tz);                              \
+				resize_taps(r, 1, o / r->out[2] % r->out[1], &ty);                                \
+				resize_taps(r, 2, o % r->out[2], &tx);                                            \
+				for (int64_t c = 0; c < r->c; c++) {                                              \
+					double v = 0;                                                             \
+					if (tz.outside || ty.outside || tx.outside)                               \
+						v = r->extrapolation;                                             \
+					else                                                                      \
+						for (int a = 0; a < tz.n; a++)                                    \
+							for (int e = 0; e < ty.n; e++)                            \
+								for (int f = 0; f < tx.n; f++)                    \
+									v += (double)tz                           \
+										     .weight[a] *                 \
+									     ty.weight[e] *                       \
+									     tx.weight[f] *                       \
+									     (T)in_at(                            \
+										     0,                           \
+										     b * r->c * in_size +         \
+											     c * in_cs +          \
+											     ((tz.index[a] *      \
+												       r->in[1] + \
+											       ty.index[e]) *     \
+												      r->in[2] +  \
+											      tx.index[f]) *      \
+												     in_ps);      \
+					want[b * r->c * out_size + c * out_cs + o * out_ps] =                     \
+						(T)v;                                                             \
+				}                                                                                 \
+			}                                                                                         \
+	}
+DEFINE_NAIVE_RESIZE(naive_resize_f32, float)
+DEFINE_NAIVE_RESIZE(naive_resize_f64, double)
+
+/* image.resize1d/2d/3d, channel-first and channel-last, every method,
+ * coordinate transformation, rounding method, cubic_alpha and
+ * cubic_exclude, a region and an extrapolation value, growing and
+ * shrinking, over random sizes. */
+static void test_resize_rows_random(void **state)
+{
+	static const char *const methods[] = {"nearest_neighbor", "linear", "cubic"};
+	static const char *const modes[] = {"half_pixel",           "align_corners",
+					    "asymmetric",           "pytorch_half_pixel",
+					    "tf_half_pixel_for_nn", "tf_crop_and_resize"};
+	static const char *const roundings[] = {"round", "floor", "ceil", "round_prefer_floor",
+						"round_prefer_ceil"};
+	static const char *const first[] = {NULL, "NCW", "NCHW", "NCDHW"};
+	static const char *const last[] = {NULL, "NWC", "NHWC", "NDHWC"};
+	(void)state;
+	prop_seed = 32;
+	for (int c = 0; c < 150; c++) {
+		DType dt = c % 2 ? DT_FLOAT64 : DT_FLOAT32;
+		KernelResize r;
+		int64_t shape[5], size[3];
+		StrBuf body;
+		double *want;
+		int64_t total;
+		memset(&r, 0, sizeof r);
+		r.rank = (int)prop_int(1, 3);
+		r.method = (KernelResizeMethod)prop_int(0, 2);
+		r.coordinate = (KernelResizeCoordinate)prop_int(0, 5);
+		r.rounding = (KernelResizeRounding)prop_int(0, 4);
+		r.cubic_alpha = prop_int(0, 1) ? -0.5f : -0.75f;
+		r.cubic_exclude = prop_int(0, 1);
+		r.extrapolation = -3.5;
+		r.channels_last = prop_int(0, 1);
+		r.n = prop_int(1, 2);
+		r.c = prop_int(1, 3);
+		shape[0] = r.n;
+		shape[r.channels_last ? r.rank + 1 : 1] = r.c;
+		for (int i = 0; i < 3; i++)
+			r.in[i] = r.out[i] = 1;
+		for (int i = 0; i < r.rank; i++) {
+			int dim = 3 - r.rank + i;
+			r.in[dim] = prop_int(1, r.rank == 3 ? 5 : 9);
+			r.out[dim] = size[i] = prop_int(1, r.rank == 3 ? 7 : 19);
+			r.roi_start[dim] = (float)prop_int(-3, 3) / 10.0f;
+			r.roi_end[dim] = (float)prop_int(7, 13) / 10.0f;
+			shape[(r.channels_last ? 1 : 2) + i] = r.in[dim];
+		}
+		teardown(NULL);
+		setup(NULL);
+		in_random("x", dt, (uint32_t)r.rank + 2, shape);
+		strbuf_init(&body);
+		strbuf_printf(&body, "image.resize%dd(%%x, size=[", r.rank);
+		for (int i = 0; i < r.rank; i++)
+			strbuf_printf(&body, "%s%lld", i ? ", " : "", (long long)size[i]);
+		/* roi: [start, end] per dimension as topi reads it, 3-D reversed */
+		strbuf_puts(&body, "], roi=[");
+		for (int e = 0; e < 2; e++)
+			for (int i = 0; i < r.rank; i++) {
+				int dim = r.rank == 3 ? 2 - i : 3 - r.rank + i;
+				strbuf_printf(&body, "%s%.1ff", e || i ? ", " : "",
+					      (double)(e ? r.roi_end[dim] : r.roi_start[dim]));
+			}
+		strbuf_printf(
+			&body,
+			"], layout=\"%s\", method=\"%s\", coordinate_transformation_mode=\"%s\", "
+			"rounding_method=\"%s\", cubic_alpha=%gf, cubic_exclude=%d, "
+			"extrapolation_value=-3.5f)",
+			r.channels_last ? last[r.rank] : first[r.rank], methods[r.method],
+			modes[r.coordinate], roundings[r.rounding], (double)r.cubic_alpha,
+			r.cubic_exclude);
+		run_body(body.data);
+		total = r.n * r.c * r.out[0] * r.out[1] * r.out[2];
+		want = xmalloc((size_t)total * sizeof(double));
+		(dt == DT_FLOAT32 ? naive_resize_f32 : naive_resize_f64)(&r, want);
+		expect_exact(0, want, total, body.data);
+		free(want);
+		strbuf_free(&body);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -4713,6 +4842,7 @@ int main(void)
 		TEST(test_resize_other_ranks),
 		TEST(test_pool_rows_random),
 		TEST(test_conv_direct_random),
+		TEST(test_resize_rows_random),
 		TEST(test_binary_math_and_comparisons),
 		TEST(test_integer_division_family),
 		TEST(test_bitwise),
