@@ -550,11 +550,11 @@ static inline void window_counts(int64_t start, int64_t taps, int64_t dilation, 
 }
 
 /* One output row (oz, oy) of a plane: acc[ox] merges (MERGE_MAX or
- * MERGE_SUM), tap after tap in the order kz, ky, kx, the run of the input
- * row each tap reaches inside the input (tap_span: no tap costs a bounds
- * test), so every output merges its taps in the order a loop over its
- * window would. Strides 1 and 2 get loops of their own, which the
- * compiler vectorises, as wide as the CPU's vectors (CPU_CLONES). */
+ * MERGE_SUM) the window's rows inside the input in the order kz, ky, each
+ * row's kx taps by TAPS (the runs each tap reaches inside the input: no
+ * tap costs a bounds test), so every output merges its taps in the order
+ * a loop over its window would; one call per output row, as wide as the
+ * CPU's vectors (CPU_CLONES). */
 #define DEFINE_POOL_ROW(NAME, T, ACC, TAPS)                                                       \
 	CPU_CLONES static void NAME(const KernelWindow *w, const RowSpans *sp,                    \
 				    const T *restrict x, ACC *restrict acc, int64_t oz,           \
