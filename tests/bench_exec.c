@@ -46,6 +46,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 #ifdef DEVPLAN_HAVE_CUDA
 #include <cuda_runtime_api.h>
@@ -54,6 +55,7 @@
 #include "dtype_access.h"
 #include "exec.h"
 #include "infer.h"
+#include "kernels.h"
 #include "parse.h"
 
 enum { BENCH_MAX_REPS = 101 };
@@ -770,6 +772,13 @@ int main(int argc, char **argv)
 	ExecOptions o = {.gpu = GPU_REQUIRE};
 	ExecRuntime *rt;
 	char *why = NULL;
+	/* its sgemm references and devplan's products use the same OpenBLAS
+	 * kernels: the core type devplan would name, set before OpenBLAS
+	 * (linked here) starts, by running again */
+	if (!getenv("OPENBLAS_CORETYPE") && kernel_blas_coretype()) {
+		setenv("OPENBLAS_CORETYPE", kernel_blas_coretype(), 1);
+		execv("/proc/self/exe", argv);
+	}
 	for (int i = 1; i < argc; i++) {
 		if (strcmp(argv[i], "-r") == 0 && i + 1 < argc) {
 			reps = atoi(argv[++i]);

@@ -364,7 +364,7 @@ static pthread_once_t blas_once = PTHREAD_ONCE_INIT;
  * rate. Naming the core by what the CPU can execute (the OS's saved
  * state included: __builtin_cpu_supports checks XGETBV) gives the kernels
  * the CPU has; a user's OPENBLAS_CORETYPE wins. */
-static const char *blas_coretype(void)
+const char *kernel_blas_coretype(void)
 {
 #if defined(__x86_64__) || defined(__i386__)
 	__builtin_cpu_init();
@@ -382,7 +382,7 @@ static const char *blas_coretype(void)
 /* Loads OpenBLAS with OPENBLAS_NUM_THREADS set (unless the user set it) to
  * the threads whose buffers fit (blas_threads): its constructor starts
  * them, before any call could lower the number; and OPENBLAS_CORETYPE
- * (unless set) to blas_coretype's, which its constructor reads too. The soname first, so that
+ * (unless set) to kernel_blas_coretype's, which its constructor reads too. The soname first, so that
  * LD_LIBRARY_PATH and Debian's alternatives choose, then the file the
  * build found. */
 static void blas_load(void)
@@ -393,8 +393,8 @@ static void blas_load(void)
 		snprintf(threads, sizeof threads, "%d", blas_threads(kernel_cpu_threads()));
 		setenv("OPENBLAS_NUM_THREADS", threads, 1);
 	}
-	if (!getenv("OPENBLAS_CORETYPE") && blas_coretype())
-		setenv("OPENBLAS_CORETYPE", blas_coretype(), 1);
+	if (!getenv("OPENBLAS_CORETYPE") && kernel_blas_coretype())
+		setenv("OPENBLAS_CORETYPE", kernel_blas_coretype(), 1);
 	for (size_t i = 0; i < DP_COUNT(names) && !blas.handle; i++)
 		blas.handle = dlopen(names[i], RTLD_NOW | RTLD_LOCAL);
 	if (!blas.handle) {
