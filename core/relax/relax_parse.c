@@ -442,7 +442,9 @@ static bool read_module(RxParser *p)
 	 * declare symbolic dimensions: read and dropped, as names shapes use */
 	while (rxp_peek(p)->kind == RX_TOK_NAME && rxp_peek_at(p, 1)->kind == RX_TOK_OP &&
 	       strcmp(rxp_peek_at(p, 1)->text, "=") == 0) {
-		rxp_next(p);
+		grow_array((void **)&p->symbols, &p->symbols_cap, p->nsymbols + 1,
+			   sizeof *p->symbols);
+		p->symbols[p->nsymbols++] = rxp_next(p)->text;
 		rxp_next(p);
 		if (!rxp_expr_list(p) ||
 		    !rxp_expect(p, RX_TOK_NEWLINE, NULL, "the end of the line"))
@@ -491,6 +493,7 @@ RxModule *relax_parse(const SourceFile *src, DiagList *diags)
 	ok = relax_lex(src, &p.m->arena, &p.toks, diags) && read_module(&p);
 	relax_tokens_free(&p.toks);
 	rxp_scope_free(&p);
+	free(p.symbols);
 	if (!ok) {
 		relax_module_free(p.m);
 		return NULL;
