@@ -80,7 +80,7 @@ static RxFunc *copy_func(Copier *c, const RxFunc *f)
 {
 	RxFunc *x = arena_alloc(&c->to->arena, sizeof *x);
 	*x = *f;
-	if (f->kind == RX_FUNC_PRIM)
+	if (f->kind != RX_FUNC_RELAX)
 		return x;
 	x->params = arena_array(&c->to->arena, f->nparams, sizeof *x->params);
 	for (uint32_t i = 0; i < f->nparams; i++)

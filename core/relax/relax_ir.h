@@ -166,7 +166,11 @@ struct RxStmt {
 	RxExpr *hint;      /* rewrite: the R.hint_on_device call the value replaced */
 };
 
-typedef enum RxFuncKind { RX_FUNC_RELAX, RX_FUNC_PRIM } RxFuncKind;
+typedef enum RxFuncKind {
+	RX_FUNC_RELAX,
+	RX_FUNC_PRIM,
+	RX_FUNC_EXTERN, /* `NAME = R.ExternFunc(...)` in the class: decorator is the call */
+} RxFuncKind;
 
 typedef struct RxFunc {
 	RxFuncKind kind;

@@ -479,7 +479,8 @@ static bool inline_call(Lower *L, const RxStmt *st, const RxExpr *call)
 	bool ok = true;
 	if (!f || f->kind != RX_FUNC_RELAX)
 		return lower_error(L, call->pos,
-				   f ? "a direct call of the @T.prim_func '%s' cannot run"
+				   f ? "'%s' is not a Relax function (a @T.prim_func or an "
+				       "R.ExternFunc): its call cannot run"
 				     : "'%s' is not a function of the module: cannot run",
 				   call->name);
 	for (uint32_t i = 0; i < L->nactive; i++)
@@ -632,7 +633,9 @@ const RxFunc *relax_lower_entry(const RxModule *m, const char *name, DiagList *d
 		return f;
 	if (f) {
 		diag_error(diags, NULL, (Pos){0, 0},
-			   "@%s is a @T.prim_func: the entry must be a Relax function", name);
+			   "@%s is not a Relax function (a @T.prim_func or an R.ExternFunc): the "
+			   "entry must be one",
+			   name);
 		return NULL;
 	}
 	strbuf_init(&hint);

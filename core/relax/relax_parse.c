@@ -412,10 +412,42 @@ static bool read_function(RxParser *p)
 }
 
 /* module_stmt: 'I.module_attrs' '(' dict ')' | 'I.module_global_infos' '(' dict ')' */
+/* `NAME = R.ExternFunc("symbol")`: a function of the module defined
+ * outside it, kept as written. */
+static bool read_extern_func(RxParser *p)
+{
+	const RxToken *name = rxp_next(p);
+	RxModule *m = p->m;
+	RxFunc *f;
+	PyExpr *e;
+	const char *callee;
+	rxp_next(p); /* '=' */
+	if (!(e = rxp_expr(p)))
+		return false;
+	callee = e->kind == PY_CALL ? py_dotted_name(m, e->base) : NULL;
+	if (!callee || strcmp(callee, "R.ExternFunc") != 0)
+		return rxp_error(p, e->pos,
+				 "expected R.ExternFunc(...) (a function of the module "
+				 "defined outside it)");
+	f = arena_alloc(&m->arena, sizeof *f);
+	f->kind = RX_FUNC_EXTERN;
+	f->name = name->text;
+	f->pos = name->pos;
+	f->decorator = e;
+	grow_array((void **)&m->funcs, &m->funcs_cap, m->nfuncs + 1, sizeof *m->funcs);
+	m->funcs[m->nfuncs++] = f;
+	return rxp_expect(p, RX_TOK_NEWLINE, NULL, "the end of the line");
+}
+
 static bool read_module_statement(RxParser *p)
 {
-	PyExpr *e = rxp_expr(p);
-	const char *name = e && e->kind == PY_CALL ? py_dotted_name(p->m, e->base) : NULL;
+	PyExpr *e;
+	const char *name;
+	if (rxp_peek(p)->kind == RX_TOK_NAME && rxp_peek_at(p, 1)->kind == RX_TOK_OP &&
+	    strcmp(rxp_peek_at(p, 1)->text, "=") == 0)
+		return read_extern_func(p);
+	e = rxp_expr(p);
+	name = e && e->kind == PY_CALL ? py_dotted_name(p->m, e->base) : NULL;
 	if (!e)
 		return false;
 	if (name && strcmp(name, "I.module_attrs") == 0)
@@ -425,7 +457,8 @@ static bool read_module_statement(RxParser *p)
 			return false;
 	} else
 		return rxp_error(p, e->pos,
-				 "expected I.module_attrs, I.module_global_infos or a function");
+				 "expected I.module_attrs, I.module_global_infos, a function or "
+				 "NAME = R.ExternFunc(...)");
 	return rxp_expect(p, RX_TOK_NEWLINE, NULL, "the end of the line");
 }
 

@@ -366,6 +366,13 @@ static void print_block(Printer *pr, const RxBlock *b, int level)
 static void print_function(Printer *pr, const RxFunc *f)
 {
 	StrBuf *out = pr->out;
+	if (f->kind == RX_FUNC_EXTERN) {
+		indent(pr, 1);
+		strbuf_printf(out, "%s = ", f->name);
+		py_print(out, f->decorator);
+		strbuf_putc(out, '\n');
+		return;
+	}
 	if (f->kind == RX_FUNC_PRIM) {
 		for (const char *line = f->text; *line;) {
 			size_t n = strcspn(line, "\n");
@@ -408,10 +415,14 @@ static void print_function(Printer *pr, const RxFunc *f)
 	forget_names(pr);
 }
 
-/* TVM's order: prim_funcs, then Relax functions, @main last; by name. */
+/* TVM's order: prim_funcs, then extern functions, then Relax functions,
+ * @main last; by name. */
 static int function_priority(const RxFunc *f)
 {
-	return strcmp(f->name, "main") == 0 ? 1000 : f->kind == RX_FUNC_PRIM ? 1 : 3;
+	return strcmp(f->name, "main") == 0 ? 1000
+	       : f->kind == RX_FUNC_PRIM    ? 1
+	       : f->kind == RX_FUNC_EXTERN  ? 2
+					    : 3;
 }
 
 static int compare_functions(const void *a, const void *b)
