@@ -97,6 +97,9 @@ RxModule *relax_module_copy(const RxModule *m)
 	to->attrs = m->attrs;
 	to->has_global_infos = m->has_global_infos;
 	to->global_infos = m->global_infos;
+	to->prelude_names = m->prelude_names;
+	to->prelude_values = m->prelude_values;
+	to->nprelude = m->nprelude;
 	to->src = m->src;
 	to->nvdevices = m->nvdevices;
 	to->vdevices_cap = m->nvdevices;

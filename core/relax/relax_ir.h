@@ -193,7 +193,12 @@ typedef struct RxModule {
 	size_t vdevices_cap;
 	bool has_global_infos; /* its dict has a "vdevice" list */
 	PyExpr *global_infos;  /* I.module_global_infos's dict as read, or NULL */
-	RxFunc **funcs;        /* in source order (malloc'ed) */
+	/* `NAME = T.int64()` / `NAME = TypeVar("NAME")` lines before the class,
+	 * the symbolic dims a call may pass as values (arena arrays) */
+	const char **prelude_names;
+	PyExpr **prelude_values;
+	uint32_t nprelude;
+	RxFunc **funcs; /* in source order (malloc'ed) */
 	uint32_t nfuncs;
 	size_t funcs_cap;
 	uint32_t nvars;

@@ -462,6 +462,21 @@ static bool read_module_statement(RxParser *p)
 	return rxp_expect(p, RX_TOK_NEWLINE, NULL, "the end of the line");
 }
 
+/* One `NAME = value` line before the class, kept for the printer. */
+static void keep_prelude(RxModule *m, const char *name, PyExpr *value)
+{
+	const char **names = arena_array(&m->arena, m->nprelude + 1, sizeof *names);
+	PyExpr **values = arena_array(&m->arena, m->nprelude + 1, sizeof *values);
+	if (m->nprelude) {
+		memcpy(names, m->prelude_names, m->nprelude * sizeof *names);
+		memcpy(values, m->prelude_values, m->nprelude * sizeof *values);
+	}
+	names[m->nprelude] = name;
+	values[m->nprelude++] = value;
+	m->prelude_names = names;
+	m->prelude_values = values;
+}
+
 /* module: ('import' ... | 'from' ...)* decorators 'class' NAME ':' NEWLINE
  *         INDENT (module_stmt | function)* DEDENT EOF */
 static bool read_module(RxParser *p)
@@ -475,13 +490,15 @@ static bool read_module(RxParser *p)
 	 * declare symbolic dimensions: read and dropped, as names shapes use */
 	while (rxp_peek(p)->kind == RX_TOK_NAME && rxp_peek_at(p, 1)->kind == RX_TOK_OP &&
 	       strcmp(rxp_peek_at(p, 1)->text, "=") == 0) {
+		PyExpr *value;
 		grow_array((void **)&p->symbols, &p->symbols_cap, p->nsymbols + 1,
 			   sizeof *p->symbols);
 		p->symbols[p->nsymbols++] = rxp_next(p)->text;
 		rxp_next(p);
-		if (!rxp_expr_list(p) ||
+		if (!(value = rxp_expr_list(p)) ||
 		    !rxp_expect(p, RX_TOK_NEWLINE, NULL, "the end of the line"))
 			return false;
+		keep_prelude(p->m, p->symbols[p->nsymbols - 1], value);
 	}
 	while (rxp_accept(p, RX_TOK_NEWLINE, NULL))
 		;

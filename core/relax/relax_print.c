@@ -438,6 +438,12 @@ static void print_header(Printer *pr)
 	StrBuf *out = pr->out;
 	strbuf_puts(out,
 		    "# from tvm.script import ir as I\n# from tvm.script import relax as R\n\n");
+	/* the symbolic dims declared before the class, as read */
+	for (uint32_t i = 0; i < m->nprelude; i++) {
+		strbuf_printf(out, "%s = ", m->prelude_names[i]);
+		py_print(out, m->prelude_values[i]);
+		strbuf_putc(out, '\n');
+	}
 	/* TVM names the printed class Module whatever the source called it */
 	strbuf_puts(out, "@I.ir_module\nclass Module:\n");
 	if (m->attrs) {
