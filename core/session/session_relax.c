@@ -31,6 +31,7 @@ void session_relax_free(Session *s)
 		return;
 	relax_realize_free(&s->relax->realize);
 	relax_module_free(s->relax->module);
+	free(s->relax->entry);
 	free(s->relax);
 	s->relax = NULL;
 }
@@ -136,12 +137,13 @@ static int32_t vdevice_device(Session *s, const RxVDevice *v)
 	return found;
 }
 
-bool session_relax_lower(Session *s)
+bool session_relax_lower(Session *s, const char *entry)
 {
 	const RxModule *m;
 	int32_t *device_of, unplaced = -1;
 	StrBuf text;
 	SourceFile *src;
+	SourceOrigin origin;
 	IrModule *lowered;
 	bool ok;
 	session_clear_diags(s);
@@ -150,9 +152,15 @@ bool session_relax_lower(Session *s)
 			   "the module is not planned yet; use 'plan'");
 		return false;
 	}
-	if (s->versions[0])
-		return s->phases_done == pipeline_count || session_step(s, SIZE_MAX);
 	m = session_relax_module(s, -1);
+	if (!relax_lower_entry(m, entry, &s->diags))
+		return false;
+	if (s->versions[0] &&
+	    (entry ? s->relax->entry && strcmp(entry, s->relax->entry) == 0 : !s->relax->entry))
+		return s->phases_done == pipeline_count || session_step(s, SIZE_MAX);
+	session_unload(s);
+	free(s->relax->entry);
+	s->relax->entry = NULL;
 	device_of = xcalloc(m->nvdevices ? m->nvdevices : 1, sizeof *device_of);
 	for (uint32_t i = 0; i < m->nvdevices; i++) {
 		device_of[i] = vdevice_device(s, &m->vdevices[i]);
@@ -165,9 +173,10 @@ bool session_relax_lower(Session *s)
 	if (unplaced < 0)
 		unplaced = 0;
 	strbuf_init(&text);
-	ok = relax_lower(m, device_of, unplaced, &text, &s->diags);
+	ok = relax_lower(m, device_of, unplaced, entry, &text, &origin, &s->diags);
 	free(device_of);
 	if (!ok) {
+		source_origin_free(&origin);
 		strbuf_free(&text);
 		return false;
 	}
@@ -176,6 +185,7 @@ bool session_relax_lower(Session *s)
 		strbuf_init(&name);
 		strbuf_printf(&name, "%s (lowered to Relay)", session_module_name(s));
 		src = source_from_string(name.data, text.data, text.len);
+		source_set_origin(src, &origin);
 		strbuf_free(&name);
 	}
 	strbuf_free(&text);
@@ -193,6 +203,7 @@ bool session_relax_lower(Session *s)
 	ir_module_commit(lowered);
 	s->versions[0] = lowered;
 	s->phases_done = 0;
+	s->relax->entry = entry ? xstrdup(entry) : NULL;
 	if (session_step(s, SIZE_MAX))
 		return true;
 	session_unload(s);

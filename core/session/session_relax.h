@@ -22,6 +22,7 @@ typedef struct SessionRelax {
 	RxModule *module;  /* as loaded */
 	RxRealize realize; /* the phases run so far over it */
 	int failed_phase;  /* the phase whose last run failed, or -1 */
+	char *entry;       /* the --entry the lowered module was made for, or NULL */
 } SessionRelax;
 
 /* Whether the loaded module is a Relax one. */
@@ -82,9 +83,12 @@ bool session_relax_in_progress(const Session *s, size_t *applied, size_t *total)
  * by the Relay pipeline into the session's versions, which `run`,
  * `compare`, `profile`, `render`, `estimate` and `copies` then read as
  * for a Relay module: llvm vdevices become cpu devices and cuda ones cuda
- * devices of the table, with their vdevice ids. Done once per plan (a
- * Relax step or restart drops it). False with errors in s->diags: the
- * Relax module is not planned, or has what cannot run. */
-bool session_relax_lower(Session *s);
+ * devices of the table, with their vdevice ids. entry names the function
+ * to run (relax_lower_entry; NULL: the default). Done once per plan and
+ * entry (a Relax step or restart drops it). False with errors in
+ * s->diags: the Relax module is not planned, the entry is unknown, or the
+ * module has what cannot run; errors on the lowered text are reported at
+ * the Relax source (its SourceOrigin). */
+bool session_relax_lower(Session *s, const char *entry);
 
 #endif
