@@ -133,22 +133,19 @@ static int32_t vdevice_device(Session *s, const RxVDevice *v)
 	return found;
 }
 
-bool session_relax_lower(Session *s)
+IrModule *session_relax_lowered(Session *s, DiagList *diags)
 {
 	const RxModule *m;
 	int32_t *device_of, unplaced = -1;
 	StrBuf text;
 	SourceFile *src;
 	IrModule *lowered;
+	size_t errors = diags->errors;
 	bool ok;
-	session_clear_diags(s);
 	if (!session_relax_planned(s)) {
-		diag_error(&s->diags, NULL, (Pos){0, 0},
-			   "the module is not planned yet; use 'plan'");
-		return false;
+		diag_error(diags, NULL, (Pos){0, 0}, "the module is not planned yet; use 'plan'");
+		return NULL;
 	}
-	if (s->versions[0])
-		return s->phases_done == pipeline_count || session_step(s, SIZE_MAX);
 	m = session_relax_module(s, -1);
 	device_of = xcalloc(m->nvdevices ? m->nvdevices : 1, sizeof *device_of);
 	for (uint32_t i = 0; i < m->nvdevices; i++) {
@@ -162,11 +159,11 @@ bool session_relax_lower(Session *s)
 	if (unplaced < 0)
 		unplaced = 0;
 	strbuf_init(&text);
-	ok = relax_lower(m, device_of, unplaced, &text, &s->diags);
+	ok = relax_lower(m, device_of, unplaced, &text, diags);
 	free(device_of);
 	if (!ok) {
 		strbuf_free(&text);
-		return false;
+		return NULL;
 	}
 	{
 		StrBuf name;
@@ -176,17 +173,36 @@ bool session_relax_lower(Session *s)
 		strbuf_free(&name);
 	}
 	strbuf_free(&text);
-	lowered = parse_module(src, &s->devices, &s->diags);
+	lowered = parse_module(src, &s->devices, diags);
 	source_release(src);
-	if (!lowered || s->diags.errors > 0) {
+	if (!lowered || diags->errors > errors) {
 		if (lowered)
 			ir_module_free(lowered);
 		diag_error(
-			&s->diags, NULL, (Pos){0, 0},
+			diags, NULL, (Pos){0, 0},
 			"internal error: the Relax module's Relay lowering does not parse (a bug "
 			"in devplan)");
+		return NULL;
+	}
+	return lowered;
+}
+
+bool session_relax_lower(Session *s)
+{
+	IrModule *lowered;
+	session_clear_diags(s);
+	if (!session_relax_planned(s)) {
+		diag_error(&s->diags, NULL, (Pos){0, 0},
+			   "the module is not planned yet; use 'plan'");
 		return false;
 	}
+	/* lowered already (the version before the current one may have been
+	 * let go: session_version recomputes it through session_relax_lowered) */
+	if (session_has_module(s))
+		return s->phases_done == pipeline_count || session_step(s, SIZE_MAX);
+	lowered = session_relax_lowered(s, &s->diags);
+	if (!lowered)
+		return false;
 	ir_module_commit(lowered);
 	s->versions[0] = lowered;
 	s->phases_done = 0;

@@ -47,5 +47,11 @@ const RxModule *session_relax_module(const Session *s, int phase);
  * Relax step or restart drops it). False with errors in s->diags: the
  * Relax module is not planned, or has what cannot run. */
 bool session_relax_lower(Session *s);
+/* The planned Relax module lowered onto Relay and parsed, not planned
+ * (the caller's): what the session's version 0 is for a Relax module, and
+ * how session.c recomputes it when it was let go; never the source text
+ * parsed as Relay. NULL with errors in diags when the module is not
+ * planned or does not lower. */
+IrModule *session_relax_lowered(Session *s, DiagList *diags);
 
 #endif
