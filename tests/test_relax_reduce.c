@@ -257,6 +257,16 @@ static void test_passes(void **state)
 	assert_null(strstr(out, "R.add"));
 	assert_true(strstr(out, "return a\n") || strstr(out, "return b\n"));
 	free(out);
+	/* a projection of a tuple binding reads the field instead */
+	out = apply_all("    def main(a: " T ", b: " T ") -> " T ":\n"
+			"        t: R.Tuple(" T ", " T ") = a, b\n"
+			"        u: " T " = t[1]\n"
+			"        v: " T " = R.exp(u)\n"
+			"        return v\n",
+			RX_REDUCE_BYPASS, &n);
+	assert_int_equal(n, 2); /* u to b, v to u */
+	assert_null(strstr(out, "t[1]"));
+	free(out);
 	/* hints go, their uses reading the hinted value */
 	out = apply_all("    def main(a: " T ") -> " T ":\n"
 			"        b: " T " = R.hint_on_device(a, R.device(device_type=1, index=0), "

@@ -93,7 +93,8 @@ typedef struct List {
 	RxCandidate *items;
 	size_t count, cap;
 	RxReducePass pass;
-	uint32_t dataflow; /* dataflow blocks seen so far */
+	uint32_t dataflow;       /* dataflow blocks seen so far */
+	const RxExpr **value_of; /* by var id: what a binding binds it to, or NULL */
 } List;
 
 static void add(List *l, uint32_t a, uint32_t b)
@@ -111,15 +112,33 @@ static bool is_op(const RxExpr *e, const char *name)
 	       strcmp(e->name, name) == 0;
 }
 
+/* y = t[i] where t = (..., x, ...): x, the field, when it is a variable
+ * of y's struct info; else NULL. */
+static const RxVar *projected(const List *l, const RxStmt *s)
+{
+	const RxExpr *v = s->value, *t;
+	if (!v || v->kind != RX_EXPR_GETITEM || v->items[0]->kind != RX_EXPR_VAR)
+		return NULL;
+	t = l->value_of[v->items[0]->var->id];
+	if (!t || t->kind != RX_EXPR_TUPLE || v->index < 0 || (uint64_t)v->index >= t->nitems ||
+	    t->items[v->index]->kind != RX_EXPR_VAR || !t->items[v->index]->var->type ||
+	    !relax_type_equal(t->items[v->index]->var->type, s->var->type))
+		return NULL;
+	return t->items[v->index]->var;
+}
+
 static void list_stmt(List *l, const RxStmt *s)
 {
 	const RxExpr *v = s->value;
+	const RxVar *field;
 	switch (l->pass) {
 	case RX_REDUCE_DELETE:
 		if (binds_var(s) && s->var->type)
 			add(l, s->var->id, 0);
 		break;
 	case RX_REDUCE_BYPASS:
+		if (s->kind == RX_STMT_BIND && s->var->type && (field = projected(l, s)))
+			add(l, s->var->id, field->id);
 		if (s->kind != RX_STMT_BIND || !s->var->type || !v || v->kind != RX_EXPR_CALL ||
 		    v->callee != RX_CALL_OP || is_op(v, "R.hint_on_device") ||
 		    is_op(v, "R.to_vdevice"))
@@ -154,6 +173,8 @@ static void list_block(List *l, const RxBlock *b)
 	if (!b)
 		return;
 	for (uint32_t i = 0; i < b->nstmts; i++) {
+		if (b->stmts[i]->kind == RX_STMT_BIND && b->stmts[i]->var)
+			l->value_of[b->stmts[i]->var->id] = b->stmts[i]->value;
 		list_stmt(l, b->stmts[i]);
 		list_block(l, b->stmts[i]->then_block);
 		list_block(l, b->stmts[i]->else_block);
@@ -183,12 +204,14 @@ static void list_module_level(List *l, const RxModule *m)
 size_t relax_reduce_candidates(const RxModule *m, RxReducePass pass, RxCandidate **out)
 {
 	List l = {.pass = pass};
+	l.value_of = xcalloc(m->nvars + 1, sizeof *l.value_of);
 	if (pass == RX_REDUCE_FUNCS || pass == RX_REDUCE_TUPLES)
 		list_module_level(&l, m);
 	else
 		for (uint32_t f = 0; f < m->nfuncs; f++)
 			if (m->funcs[f]->kind == RX_FUNC_RELAX)
 				list_block(&l, m->funcs[f]->body);
+	free(l.value_of);
 	*out = l.items;
 	return l.count;
 }

@@ -13,7 +13,8 @@
  *            variable becomes a new parameter of its function, of the
  *            binding's struct info
  *   bypass   a binding `x = R.op(..., a, ...)` goes and its uses read `a`,
- *            an operand variable of the same struct info
+ *            an operand variable of the same struct info; so does
+ *            `y = t[i]` where `t = (..., a, ...)`, a the i-th field
  *   hints    `y = R.hint_on_device(x, ...)` and `y = R.to_vdevice(x, ...)`
  *            go, their uses reading x
  *   funcs    a function no other one calls or names goes (of the Relax
