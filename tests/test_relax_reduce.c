@@ -248,6 +248,19 @@ static void test_passes(void **state)
 	assert_int_equal(n, 2);
 	assert_non_null(strstr(out, "def main(c: " T ") -> " T ":\n        return c\n"));
 	free(out);
+	/* ... but not in a function another one calls: its calls would be an
+	 * argument short */
+	out = apply_all("    def f(a: " T ") -> " T ":\n"
+			"        b: " T " = R.exp(a)\n"
+			"        return b\n\n"
+			"    @R.function\n"
+			"    def main(a: " T ") -> " T ":\n"
+			"        c: " T " = cls.f(a)\n"
+			"        return c\n",
+			RX_REDUCE_DELETE, &n);
+	assert_int_equal(n, 1); /* c, in main */
+	assert_non_null(strstr(out, "def f(a: " T ") -> " T ":\n        b: "));
+	free(out);
 	/* bypass: uses read an operand of the same struct info */
 	out = apply_all("    def main(a: " T ", b: " T ") -> " T ":\n"
 			"        c: " T " = R.add(a, b)\n"

@@ -204,13 +204,18 @@ static void list_module_level(List *l, const RxModule *m)
 size_t relax_reduce_candidates(const RxModule *m, RxReducePass pass, RxCandidate **out)
 {
 	List l = {.pass = pass};
+	bool *named = functions_named(m);
 	l.value_of = xcalloc(m->nvars + 1, sizeof *l.value_of);
 	if (pass == RX_REDUCE_FUNCS || pass == RX_REDUCE_TUPLES)
 		list_module_level(&l, m);
 	else
 		for (uint32_t f = 0; f < m->nfuncs; f++)
-			if (m->funcs[f]->kind == RX_FUNC_RELAX)
+			/* a new parameter of a function another one calls would
+			 * leave its calls an argument short */
+			if (m->funcs[f]->kind == RX_FUNC_RELAX &&
+			    !(pass == RX_REDUCE_DELETE && named[f]))
 				list_block(&l, m->funcs[f]->body);
+	free(named);
 	free(l.value_of);
 	*out = l.items;
 	return l.count;

@@ -9,9 +9,9 @@
  * function index, which are the same on every parse of the same text, so
  * the list made from one parse applies to another.
  *
- *   delete   a binding (`x = ...`, a match_cast, an if) goes and its
- *            variable becomes a new parameter of its function, of the
- *            binding's struct info
+ *   delete   a binding (`x = ...`, a match_cast, an if) of a function no
+ *            other one calls goes and its variable becomes a new parameter
+ *            of that function, of the binding's struct info
  *   bypass   a binding `x = R.op(..., a, ...)` goes and its uses read `a`,
  *            an operand variable of the same struct info; so does
  *            `y = t[i]` where `t = (..., a, ...)`, a the i-th field
