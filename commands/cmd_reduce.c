@@ -5,7 +5,9 @@
  * says what each predicate means for one candidate).
  *
  * Every predicate plans the candidate in its own scratch session, as far
- * as it needs: `conflict` up to check, the others to the end. `script`
+ * as it needs: `conflict` up to check (on a Relax module, up to colocate,
+ * keeping the two seeds' kinds), the others to the end; `copies` counts a
+ * Relax module's R.to_vdevice calls. `script`
  * runs a devplan script in that session, in batch, its output discarded:
  * exit status 0 means the candidate is interesting, as `llvm-reduce
  * --test` reads its test's status.
