@@ -99,8 +99,9 @@ typedef struct List {
 
 static void add(List *l, uint32_t a, uint32_t b)
 {
-	for (size_t i = 0; i < l->count; i++) /* R.add(a, a): one candidate */
-		if (l->items[i].a == a && l->items[i].b == b)
+	/* R.add(a, a): one candidate (a binding's are listed together) */
+	for (size_t i = l->count; i-- > 0 && l->items[i].a == a;)
+		if (l->items[i].b == b)
 			return;
 	grow_array((void **)&l->items, &l->cap, l->count + 1, sizeof *l->items);
 	l->items[l->count++] = (RxCandidate){l->pass, a, b};
