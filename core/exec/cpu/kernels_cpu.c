@@ -357,9 +357,32 @@ typedef struct Blas {
 static Blas blas;
 static pthread_once_t blas_once = PTHREAD_ONCE_INIT;
 
+/* The OpenBLAS core type for this CPU's instruction sets, or NULL to let
+ * OpenBLAS detect it. OpenBLAS 0.3.21 (Debian 12) detects by CPU model and
+ * falls back to its SSE3 "Prescott" kernels for a model it does not know:
+ * on a Sapphire Rapids VM that ran sgemm at a quarter of the machine's
+ * rate. Naming the core by what the CPU can execute (the OS's saved
+ * state included: __builtin_cpu_supports checks XGETBV) gives the kernels
+ * the CPU has; a user's OPENBLAS_CORETYPE wins. */
+static const char *blas_coretype(void)
+{
+#if defined(__x86_64__) || defined(__i386__)
+	__builtin_cpu_init();
+	if (__builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") &&
+	    __builtin_cpu_supports("avx512dq") && __builtin_cpu_supports("avx512vl"))
+		return "SkylakeX";
+	if (__builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma"))
+		return "Haswell";
+	if (__builtin_cpu_supports("avx"))
+		return "Sandybridge";
+#endif
+	return NULL;
+}
+
 /* Loads OpenBLAS with OPENBLAS_NUM_THREADS set (unless the user set it) to
  * the threads whose buffers fit (blas_threads): its constructor starts
- * them, before any call could lower the number. The soname first, so that
+ * them, before any call could lower the number; and OPENBLAS_CORETYPE
+ * (unless set) to blas_coretype's, which its constructor reads too. The soname first, so that
  * LD_LIBRARY_PATH and Debian's alternatives choose, then the file the
  * build found. */
 static void blas_load(void)
@@ -370,6 +393,8 @@ static void blas_load(void)
 		snprintf(threads, sizeof threads, "%d", blas_threads(kernel_cpu_threads()));
 		setenv("OPENBLAS_NUM_THREADS", threads, 1);
 	}
+	if (!getenv("OPENBLAS_CORETYPE") && blas_coretype())
+		setenv("OPENBLAS_CORETYPE", blas_coretype(), 1);
 	for (size_t i = 0; i < DP_COUNT(names) && !blas.handle; i++)
 		blas.handle = dlopen(names[i], RTLD_NOW | RTLD_LOCAL);
 	if (!blas.handle) {
