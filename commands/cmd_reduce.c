@@ -68,7 +68,7 @@ static bool count_copy(Expr *e, void *arg)
 
 /* A Relax seed's kind: its explicit kind (RX_SEED_*), or 0 for a hint
  * input. */
-static int relax_seed_kind(const RxRealize *r, const RxSeed *seed)
+static int seed_kind_code(const RxRealize *r, const RxSeed *seed)
 {
 	return seed->round == 1 ? r->explicit_kind[seed->var] : 0;
 }
@@ -80,8 +80,8 @@ static int relax_seed_pair(const RxRealize *r, const RxConflict *k)
 {
 	for (size_t i = 1; i < k->nseeds; i++)
 		if (k->seeds[i].vdevice != k->seeds[0].vdevice) {
-			int a = relax_seed_kind(r, &k->seeds[0]),
-			    b = relax_seed_kind(r, &k->seeds[i]);
+			int a = seed_kind_code(r, &k->seeds[0]),
+			    b = seed_kind_code(r, &k->seeds[i]);
 			return a < b ? a * 8 + b : b * 8 + a; /* in either order */
 		}
 	return -1;
