@@ -5,7 +5,9 @@
  * says what each predicate means for one candidate).
  *
  * Every predicate plans the candidate in its own scratch session, as far
- * as it needs: `conflict` up to check, the others to the end. `script`
+ * as it needs: `conflict` up to check (on a Relax module, up to colocate,
+ * keeping the two seeds' kinds), the others to the end; `copies` counts a
+ * Relax module's R.to_vdevice calls. `script`
  * runs a devplan script in that session, in batch, its output discarded:
  * exit status 0 means the candidate is interesting, as `llvm-reduce
  * --test` reads its test's status.
@@ -21,6 +23,8 @@
 #include "file_write.h"
 #include "interrupt.h"
 #include "reduce.h"
+#include "relax_explain.h"
+#include "session_relax.h"
 
 typedef enum PredicateKind {
 	PRED_CONFLICT,     /* value: the conflicting value's name (with %), or NULL */
@@ -35,10 +39,12 @@ typedef struct Predicate {
 	char *value; /* owned */
 	long count;
 	CmdContext *ctx; /* the command's, for the script's depth */
-	/* PRED_CONFLICT: whether a copy resolves the conflict, learned from
-	 * the module as loaded (the first candidate), which every smaller one
-	 * must keep: a conflict that a copy resolves must not turn into two
-	 * pins of one value, an error under every policy, or back */
+	/* PRED_CONFLICT: whether a copy resolves the conflict (for Relax: the
+	 * kinds of its two seeds), learned from the module as loaded (the
+	 * first candidate), which every smaller one must keep: a conflict
+	 * that a copy resolves must not turn into two pins of one value, an
+	 * error under every policy, or back; two hints' conflict must not
+	 * turn into a hint's and a parameter annotation's */
 	int resolvable; /* -1 until learned */
 } Predicate;
 
@@ -48,6 +54,8 @@ static const char *const predicate_names[] = {"conflict", "error", "compare-fail
 /* Runs every phase; false when one failed or was interrupted. */
 static bool plan_all(Session *c)
 {
+	if (session_relax_active(c))
+		return session_relax_step(c, SIZE_MAX);
 	return session_step(c, pipeline_count);
 }
 
@@ -58,9 +66,106 @@ static bool count_copy(Expr *e, void *arg)
 	return true;
 }
 
+/* A Relax seed's kind: its explicit kind (RX_SEED_*), or 0 for a hint
+ * input. */
+static int seed_kind_code(const RxRealize *r, const RxSeed *seed)
+{
+	return seed->round == 1 ? r->explicit_kind[seed->var] : 0;
+}
+
+/* The kinds of a Relax conflict's two seeds as one number: its first
+ * seed's and the first one's on another vdevice, in either order (a seed
+ * that becomes a parameter comes first in TVM's order). */
+static int relax_seed_pair(const RxRealize *r, const RxConflict *k)
+{
+	for (size_t i = 1; i < k->nseeds; i++)
+		if (k->seeds[i].vdevice != k->seeds[0].vdevice) {
+			int a = seed_kind_code(r, &k->seeds[0]),
+			    b = seed_kind_code(r, &k->seeds[i]);
+			return a < b ? a * 8 + b : b * 8 + a; /* in either order */
+		}
+	return -1;
+}
+
+static bool relax_class_has(const RxRealize *r, const RxConflict *k, const char *name)
+{
+	for (size_t i = 0; i < k->nvars; i++)
+		if (strcmp(r->in->vars[k->vars[i]]->name, name) == 0)
+			return true;
+	return false;
+}
+
+/* A conflict of a Relax module: a co-location class that seeds on two
+ * vdevices reach (known once colocate has run; policy error stops after
+ * it), with the seeds' kinds of the module as loaded. */
+static bool relax_has_conflict(Session *c, Predicate *p)
+{
+	const RxRealize *r;
+	RxConflict *k;
+	size_t n;
+	bool found = false;
+	session_relax_step(c, RX_PHASE_COLOCATE + 1);
+	r = &c->relax->realize;
+	if (r->done <= RX_PHASE_COLOCATE)
+		return false;
+	n = relax_conflicts(r, &k);
+	for (size_t i = 0; i < n && !found; i++) {
+		int pair = relax_seed_pair(r, &k[i]);
+		if (pair < 0 || (p->value && !relax_class_has(r, &k[i], p->value + 1)))
+			continue;
+		if (p->resolvable < 0)
+			p->resolvable = pair;
+		found = pair == p->resolvable;
+	}
+	relax_conflicts_free(k, n);
+	return found;
+}
+
+static long relax_count_copies(const RxExpr *e)
+{
+	long n = 0;
+	if (!e)
+		return 0;
+	if (e->kind == RX_EXPR_CALL && e->callee == RX_CALL_OP && e->name &&
+	    strcmp(e->name, "R.to_vdevice") == 0)
+		n++;
+	for (uint32_t i = 0; i < e->nitems; i++)
+		n += relax_count_copies(e->items[i]);
+	return n;
+}
+
+static long relax_block_copies(const RxBlock *b)
+{
+	long n = 0;
+	for (uint32_t i = 0; b && i < b->nstmts; i++)
+		n += relax_count_copies(b->stmts[i]->value) +
+		     relax_block_copies(b->stmts[i]->then_block) +
+		     relax_block_copies(b->stmts[i]->else_block);
+	return n;
+}
+
+/* device_copy calls of the planned module; R.to_vdevice ones of a
+ * planned Relax module. */
+static long planned_copies(Session *c)
+{
+	long copies = 0;
+	if (session_relax_active(c)) {
+		const RxModule *m = session_relax_module(c, -1);
+		for (uint32_t f = 0; f < m->nfuncs; f++)
+			if (m->funcs[f]->kind == RX_FUNC_RELAX)
+				copies += relax_block_copies(m->funcs[f]->body);
+		return copies;
+	}
+	ir_module_visit(session_current(c), count_copy, &copies);
+	return copies;
+}
+
 static bool has_conflict(Session *c, Predicate *p)
 {
-	int check = pipeline_find_flags(PHASE_REPORTS_CONFLICTS);
+	int check;
+	if (session_relax_active(c))
+		return relax_has_conflict(c, p);
+	check = pipeline_find_flags(PHASE_REPORTS_CONFLICTS);
 	session_step(c, (size_t)check + 1); /* under `policy error`, check fails */
 	if (!c->trace)
 		return false;
@@ -96,13 +201,8 @@ static bool interesting(void *arg, Session *c)
 		return has_conflict(c, p);
 	case PRED_ERROR:
 		return has_error(c, p->value);
-	case PRED_COPIES: {
-		long copies = 0;
-		if (!plan_all(c))
-			return false;
-		ir_module_visit(session_current(c), count_copy, &copies);
-		return copies >= p->count;
-	}
+	case PRED_COPIES:
+		return plan_all(c) && planned_copies(c) >= p->count;
 	case PRED_COMPARE_FAIL: {
 		char *argv[] = {"compare", NULL};
 		StrBuf out;
@@ -155,6 +255,15 @@ static void progress(void *arg, const ReduceStep *step)
 	fflush(ctx->out);
 }
 
+static bool relax_has_var(const Session *s, const char *name)
+{
+	const RxModule *m = session_relax_module(s, RX_PHASE_COLLECT);
+	for (uint32_t v = 0; v < m->nvars; v++)
+		if (strcmp(m->vars[v]->name, name) == 0)
+			return true;
+	return false;
+}
+
 /* PREDICATE words (argv[1..argc-1], -o FILE taken out) into p. */
 static bool parse_predicate(CmdContext *ctx, int argc, char **argv, Predicate *p)
 {
@@ -193,7 +302,12 @@ static bool parse_predicate(CmdContext *ctx, int argc, char **argv, Predicate *p
 				return cmd_error(ctx, "'%s' is not a value: name one as %%x",
 						 argv[2]),
 				       false;
-			if (!ir_find_value(session_version(ctx->session, -1), argv[2] + 1)) {
+			if (session_relax_active(ctx->session)) {
+				if (!relax_has_var(ctx->session, argv[2] + 1))
+					return cmd_error(ctx, "no variable '%s' in the module",
+							 argv[2] + 1),
+					       false;
+			} else if (!ir_find_value(session_version(ctx->session, -1), argv[2] + 1)) {
 				StrBuf hint;
 				strbuf_init(&hint);
 				ir_suggest_names(session_version(ctx->session, -1), argv[2], &hint);

@@ -497,7 +497,7 @@ const Command commands_table[] = {
 		.name = "reduce",
 		.min_args = 1,
 		.max_args = -1,
-		.flags = CMD_NEEDS_MODULE | CMD_WRITES,
+		.flags = CMD_NEEDS_MODULE | CMD_WRITES | CMD_RELAX,
 		.usage = "reduce PREDICATE [-o FILE]",
 		.summary = "shrink the module to the smallest one that still shows a problem",
 		.help = "Searches for the smallest module that still shows PREDICATE and writes "
@@ -520,7 +520,11 @@ const Command commands_table[] = {
 			"parameters to shape (1, ..., 1) where the types still check, and renames\n"
 			"to short names, in rounds until nothing more goes. It reports each pass\n"
 			"that shrank the module, is deterministic, and Ctrl-C stops it with the\n"
-			"smallest module found so far (written or printed all the same).",
+			"smallest module found so far (written or printed all the same). On a\n"
+			"Relax module it drops bindings (a new parameter of the binding's struct\n"
+			"info, or an operand of the same), hints, functions no one calls,\n"
+			"dataflow blocks and fields of the returned tuple; conflict keeps the two\n"
+			"seeds' kinds.",
 		.handler = cmd_reduce,
 		.completer = cmd_complete_reduce,
 	},
@@ -543,7 +547,7 @@ const Command commands_table[] = {
 		.name = "reload",
 		.min_args = 0,
 		.max_args = 0,
-		.flags = CMD_NEEDS_MODULE,
+		.flags = CMD_NEEDS_MODULE | CMD_RELAX,
 		.usage = "reload",
 		.summary = "load the current module's file again",
 		.help = "Parses the loaded file again (after you edited it), with planning reset.\n"

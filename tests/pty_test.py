@@ -9,8 +9,8 @@ history file written by one session is recalled (Ctrl-P) in the next,
 Ctrl-C at the prompt discards the line and prompts again, and Ctrl-D at an
 empty prompt quits with status 0. Then the faults: Ctrl-C stops `copies`
 on a big module within a second and the session goes on, Ctrl-C stops
-`reduce` with the smallest module so far written; SIGTERM and
-SIGHUP at the prompt save the history, give the terminal back and exit
+`reduce` (on a Relay and on a Relax module) with the smallest module so
+far written; SIGTERM and SIGHUP at the prompt save the history, give the terminal back and exit
 with 128 + the signal; two sessions that ran side by side both keep their
 lines in one history file, and eight that quit at once lose none of a
 full history's lines; a relative history file stays where devplan
@@ -326,6 +326,68 @@ def check_ctrl_c_reduce(devplan, home):
             os.unlink(out)
 
 
+def write_big_relax_module(path, n):
+    """The Relax form: n exps, each hinted to the CPU and the GPU in turn,
+    about n R.to_vdevice copies once planned under the copy policy."""
+    vdevices = ('I.module_global_infos({"vdevice": [I.vdevice({"keys": ["cpu"], '
+                '"kind": "llvm", "mtriple": "x86_64-unknown-linux-gnu", "tag": ""}, 0, '
+                '"global"), I.vdevice({"arch": "sm_80", "keys": ["cuda", "gpu"], '
+                '"kind": "cuda", "max_num_threads": 1024, "tag": "", '
+                '"thread_warp_size": 32}, 0, "global")]})')
+    t = 'R.Tensor((2, 2), dtype="float32")'
+    with open(path, "w") as f:
+        f.write("# from tvm.script import ir as I\n# from tvm.script import relax as R\n\n")
+        f.write("@I.ir_module\nclass Module:\n    %s\n    @R.function\n" % vdevices)
+        f.write("    def main(x: %s) -> %s:\n" % (t, t))
+        prev = "x"
+        for i in range(n):
+            f.write("        a%d: %s = R.exp(%s)\n" % (i, t, prev))
+            f.write('        h%d: %s = R.hint_on_device(a%d, R.device(device_type=%d, '
+                    'index=0), "global")\n' % (i, t, i, 1 + i % 2))
+            prev = "h%d" % i
+        f.write("        return %s\n" % prev)
+
+
+def check_ctrl_c_reduce_relax(devplan, home):
+    """Ctrl-C while `reduce` searches a 1,000-binding Relax module (its
+    first pass takes some 400 tests: about 35 s under the sanitizers, and
+    the rest of the search seconds more): it stops within a second and
+    writes the smallest module so far as a .py, which loads as Relax."""
+    module = os.path.join(home, "chain.py")
+    write_big_relax_module(module, 500)
+    out = os.path.join(home, "small.py")
+    r = Repl(devplan, home, "", ["-c", "load chain.py"])
+    try:
+        r.expect(PROMPT, 120)
+        r.send(b"reduce copies >= 100 -o small.py\r")
+        check("Relax reduce starts", r.expect(b"reducing", 10) is not None,
+              repr(r.output)[-300:])
+        check("Relax reduce makes progress",
+              r.expect(b"tests so far)", 120) is not None, repr(r.output)[-300:])
+        start = time.time()
+        r.send(b"\x03")
+        seen = r.expect(b"interrupted: the smallest module so far", 1.5)
+        took = time.time() - start
+        check("Ctrl-C stops Relax reduce within a second",
+              seen is not None, "%.1f s: %r" % (took, (seen or r.output)[-300:]))
+        seen = r.expect(PROMPT, 300)
+        check("the Relax module so far is written when reduce is interrupted",
+              seen is not None and b"wrote 'small.py'" in seen,
+              repr((seen or r.output)[-300:]))
+        r.send(b"load small.py\r")
+        seen = r.expect(PROMPT, 30)
+        check("the Relax module written when interrupted loads",
+              seen is not None and b"loaded 'small.py' (Relax)" in seen,
+              repr(seen or r.output))
+        r.send(b"quit\r")
+        r.wait()
+    finally:
+        r.close()
+        os.unlink(module)
+        if os.path.exists(out):
+            os.unlink(out)
+
+
 def check_terminate(devplan, home, sig):
     """A signal at the prompt: history saved, terminal restored, 128 + N."""
     name = signal.Signals(sig).name
@@ -620,6 +682,7 @@ def main():
         check_ctrl_c(devplan, home)
         check_ctrl_c_render(devplan, home)
         check_ctrl_c_reduce(devplan, home)
+        check_ctrl_c_reduce_relax(devplan, home)
         check_terminate(devplan, home, signal.SIGTERM)
         check_terminate(devplan, home, signal.SIGHUP)
         check_concurrent_histories(devplan, home)

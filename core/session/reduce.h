@@ -12,7 +12,13 @@
  * the module as loaded does) and is smaller: fewer bindings, or as many in
  * fewer bytes, or as many bytes with fewer elements in @main's parameters.
  *
- * Passes, each a delta-debugging search over one kind of change (the
+ * The search (reduce.c) is the same for both input languages; what a pass
+ * may change is the language's (reduce_internal.h): reduce_relay.c's
+ * passes below for a Relay module, core/relax/relax_reduce.h's (delete,
+ * bypass, hints, funcs, unwrap, tuples) for a Relax one, whose candidates
+ * are TVMScript as TVM prints it and whose reduced text is the file.
+ *
+ * Relay's passes, each a delta-debugging search over one kind of change (the
  * candidates in chunks, halved down to single ones, as llvm-reduce does):
  *   delete   bindings of @main's body replaced by fresh parameters of their
  *            types: uses read the parameter, and a kept value that nothing

@@ -128,7 +128,9 @@ static void session_drop_versions(Session *s, size_t from)
 		s->phases_done = 0;
 	else if (s->phases_done >= from)
 		s->phases_done = from - 1;
-	if (from > 0 && s->source)
+	/* a Relax module's versions are its plan's lowering: none to go back
+	 * to until it is planned again */
+	if (from > 0 && s->source && (!session_relax_active(s) || session_relax_planned(s)))
 		session_materialize(s, s->phases_done);
 }
 
@@ -242,6 +244,8 @@ static IrModule *session_materialize(Session *s, size_t slot)
 	diag_init(&scratch);
 	if (s->versions[from])
 		m = ir_module_retain(s->versions[from]);
+	else if (session_relax_active(s)) /* a Relax file is never read as Relay */
+		m = session_relax_lowered(s, &scratch);
 	else if (s->source)
 		m = parse_module(s->source, &s->devices, &scratch);
 	for (size_t i = from; m && scratch.errors == 0 && i < slot; i++) {

@@ -137,30 +137,22 @@ static int32_t vdevice_device(Session *s, const RxVDevice *v)
 	return found;
 }
 
-bool session_relax_lower(Session *s, const char *entry)
+IrModule *session_relax_lowered(Session *s, DiagList *diags)
 {
 	const RxModule *m;
+	const char *entry = s->relax->entry;
 	int32_t *device_of, unplaced = -1;
 	StrBuf text;
 	SourceFile *src;
 	SourceOrigin origin;
 	IrModule *lowered;
+	size_t errors = diags->errors;
 	bool ok;
-	session_clear_diags(s);
 	if (!session_relax_planned(s)) {
-		diag_error(&s->diags, NULL, (Pos){0, 0},
-			   "the module is not planned yet; use 'plan'");
-		return false;
+		diag_error(diags, NULL, (Pos){0, 0}, "the module is not planned yet; use 'plan'");
+		return NULL;
 	}
 	m = session_relax_module(s, -1);
-	if (!relax_lower_entry(m, entry, &s->diags))
-		return false;
-	if (s->versions[0] &&
-	    (entry ? s->relax->entry && strcmp(entry, s->relax->entry) == 0 : !s->relax->entry))
-		return s->phases_done == pipeline_count || session_step(s, SIZE_MAX);
-	session_unload(s);
-	free(s->relax->entry);
-	s->relax->entry = NULL;
 	device_of = xcalloc(m->nvdevices ? m->nvdevices : 1, sizeof *device_of);
 	for (uint32_t i = 0; i < m->nvdevices; i++) {
 		device_of[i] = vdevice_device(s, &m->vdevices[i]);
@@ -173,12 +165,12 @@ bool session_relax_lower(Session *s, const char *entry)
 	if (unplaced < 0)
 		unplaced = 0;
 	strbuf_init(&text);
-	ok = relax_lower(m, device_of, unplaced, entry, &text, &origin, &s->diags);
+	ok = relax_lower(m, device_of, unplaced, entry, &text, &origin, diags);
 	free(device_of);
 	if (!ok) {
 		source_origin_free(&origin);
 		strbuf_free(&text);
-		return false;
+		return NULL;
 	}
 	{
 		StrBuf name;
@@ -189,21 +181,46 @@ bool session_relax_lower(Session *s, const char *entry)
 		strbuf_free(&name);
 	}
 	strbuf_free(&text);
-	lowered = parse_module(src, &s->devices, &s->diags);
+	lowered = parse_module(src, &s->devices, diags);
 	source_release(src);
-	if (!lowered || s->diags.errors > 0) {
+	if (!lowered || diags->errors > errors) {
 		if (lowered)
 			ir_module_free(lowered);
 		diag_error(
-			&s->diags, NULL, (Pos){0, 0},
+			diags, NULL, (Pos){0, 0},
 			"internal error: the Relax module's Relay lowering does not parse (a bug "
 			"in devplan)");
+		return NULL;
+	}
+	return lowered;
+}
+
+bool session_relax_lower(Session *s, const char *entry)
+{
+	IrModule *lowered;
+	session_clear_diags(s);
+	if (!session_relax_planned(s)) {
+		diag_error(&s->diags, NULL, (Pos){0, 0},
+			   "the module is not planned yet; use 'plan'");
 		return false;
 	}
+	if (!relax_lower_entry(session_relax_module(s, -1), entry, &s->diags))
+		return false;
+	/* lowered already for this entry (the version before the current one
+	 * may have been let go: session_version recomputes it through
+	 * session_relax_lowered, with the session's entry) */
+	if (session_has_module(s) &&
+	    (entry ? s->relax->entry && strcmp(entry, s->relax->entry) == 0 : !s->relax->entry))
+		return s->phases_done == pipeline_count || session_step(s, SIZE_MAX);
+	session_unload(s);
+	free(s->relax->entry);
+	s->relax->entry = entry ? xstrdup(entry) : NULL;
+	lowered = session_relax_lowered(s, &s->diags);
+	if (!lowered)
+		return false;
 	ir_module_commit(lowered);
 	s->versions[0] = lowered;
 	s->phases_done = 0;
-	s->relax->entry = entry ? xstrdup(entry) : NULL;
 	if (session_step(s, SIZE_MAX))
 		return true;
 	session_unload(s);

@@ -90,5 +90,11 @@ bool session_relax_in_progress(const Session *s, size_t *applied, size_t *total)
  * module has what cannot run; errors on the lowered text are reported at
  * the Relax source (its SourceOrigin). */
 bool session_relax_lower(Session *s, const char *entry);
+/* The planned Relax module lowered onto Relay (for the session's entry)
+ * and parsed, not planned (the caller's): what the session's version 0 is
+ * for a Relax module, and how session.c recomputes it when it was let go;
+ * never the source text parsed as Relay. NULL with errors in diags when
+ * the module is not planned or does not lower. */
+IrModule *session_relax_lowered(Session *s, DiagList *diags);
 
 #endif
