@@ -17,9 +17,38 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "session_relax.h"
 #include "stepper.h"
 
 static const char *const break_keywords[] = {"conflict", "copy"};
+
+/* A %variable of the loaded Relax module (any function's). */
+static int check_relax_value(CmdContext *ctx, const char *value)
+{
+	const RxModule *m = session_relax_module(ctx->session, RX_PHASE_COLLECT);
+	Suggestions near;
+	StrBuf hint;
+	if (value[0] == '@')
+		return cmd_error(
+			ctx,
+			"'%s': a Relax function has no vdevice of its own to stop on; name "
+			"a variable (%%x), a phase, conflict or copy",
+			value);
+	for (uint32_t v = 0; v < m->nvars; v++)
+		if (strcmp(m->vars[v]->name, value + 1) == 0)
+			return 0;
+	strbuf_init(&hint);
+	suggest_init(&near, value);
+	for (uint32_t v = 0; v < m->nvars; v++) {
+		char *name = xasprintf("%%%s", m->vars[v]->name);
+		suggest_consider(&near, name);
+		free(name);
+	}
+	suggest_finish(&near, &hint);
+	cmd_error(ctx, "no variable named '%s' in the module%s", value, hint.data ? hint.data : "");
+	strbuf_free(&hint);
+	return 1;
+}
 
 /* A %value or @global that exists in the current module (any name goes
  * while no module is loaded: it is resolved when planning runs). */
@@ -28,6 +57,8 @@ static int check_value(CmdContext *ctx, const char *value)
 	const IrModule *m = session_current(ctx->session);
 	if (!value[1])
 		return cmd_error(ctx, "expected a name after '%c'", value[0]);
+	if (session_relax_active(ctx->session))
+		return check_relax_value(ctx, value);
 	if (m && !ir_find_named(m, value)) {
 		StrBuf hint;
 		strbuf_init(&hint);
@@ -45,22 +76,25 @@ static int check_value(CmdContext *ctx, const char *value)
  * break_keywords); 1 after an error. */
 static int parse_location(CmdContext *ctx, const char *word, int *phase, int *keyword)
 {
-	/* the locations: the phases, then the keywords */
-	size_t count = pipeline_count + DP_COUNT(break_keywords);
+	/* the locations: the phases (a Relax module's when one is loaded),
+	 * then the keywords */
+	bool relax = session_relax_active(ctx->session);
+	size_t nphases = relax ? RX_PHASE_COUNT : pipeline_count;
+	size_t count = nphases + DP_COUNT(break_keywords);
 	const char **names = xmalloc(count * sizeof(char *));
 	int found;
 	StrBuf list;
-	for (size_t i = 0; i < pipeline_count; i++)
-		names[i] = pipeline_phases[i].name;
+	for (size_t i = 0; i < nphases; i++)
+		names[i] = relax ? relax_phase_names[i] : pipeline_phases[i].name;
 	for (size_t k = 0; k < DP_COUNT(break_keywords); k++)
-		names[pipeline_count + k] = break_keywords[k];
+		names[nphases + k] = break_keywords[k];
 	found = prefix_match(word, names, count, sizeof(char *));
 	*phase = *keyword = -1;
 	if (found >= 0) {
-		if ((size_t)found < pipeline_count)
+		if ((size_t)found < nphases)
 			*phase = found;
 		else
-			*keyword = found - (int)pipeline_count;
+			*keyword = found - (int)nphases;
 		free(names);
 		return 0;
 	}
@@ -93,18 +127,24 @@ static int add_break(CmdContext *ctx, const char *what, bool temporary)
 	const char *label = temporary ? "temporary breakpoint" : "breakpoint";
 	int phase, keyword;
 	uint32_t n;
+	bool relax = session_relax_active(ctx->session);
 	if (what[0] == '%' || what[0] == '@') {
 		if (check_value(ctx, what))
 			return 1;
 		n = stepper_break_add(st, BREAK_VALUE, -1, what);
-		fprintf(ctx->out, "%s %u: when the domain of %s changes\n", label, n, what);
+		if (relax)
+			fprintf(ctx->out, "%s %u: when propagate places %s\n", label, n, what);
+		else
+			fprintf(ctx->out, "%s %u: when the domain of %s changes\n", label, n, what);
 	} else {
 		if (parse_location(ctx, what, &phase, &keyword))
 			return 1;
 		if (phase >= 0) {
 			n = stepper_break_add(st, BREAK_PHASE, phase, NULL);
-			fprintf(ctx->out, "%s %u: before phase '%s'\n", label, n,
-				pipeline_phases[phase].name);
+			stepper_break_find(st, n)->relax = relax;
+			fprintf(ctx->out, "%s %u: before phase '%s'%s\n", label, n,
+				relax ? relax_phase_names[phase] : pipeline_phases[phase].name,
+				relax ? " (Relax)" : "");
 		} else if (keyword == 0) {
 			n = stepper_break_add(st, BREAK_CONFLICT, -1, NULL);
 			fprintf(ctx->out, "%s %u: at conflicts\n", label, n);
@@ -234,8 +274,9 @@ void cmd_breaks_list(CmdContext *ctx, bool watch_only)
 			fprintf(ctx->out, "%-4s %-9s %-12s %s\n", "num", "kind", "what", "hits");
 		switch (bp->kind) {
 		case BREAK_PHASE:
-			kind = "phase";
-			what = pipeline_phases[bp->phase].name;
+			kind = bp->relax ? "rx-phase" : "phase";
+			what = bp->relax ? relax_phase_names[bp->phase]
+					 : pipeline_phases[bp->phase].name;
 			break;
 		case BREAK_VALUE:
 			kind = "value";
@@ -273,11 +314,34 @@ int cmd_breaks(CmdContext *ctx, int argc, char **argv)
 	return 0;
 }
 
+/* cmd_complete_break on a Relax module: its %variables (watch: only
+ * those), its phases and the keywords. */
+static void complete_relax_break(const Session *s, bool watch, const char *word, CmdCandidates *out)
+{
+	const RxModule *m = session_relax_module(s, RX_PHASE_COLLECT);
+	if (!word[0] || word[0] == '%')
+		for (uint32_t v = 0; v < m->nvars; v++) {
+			char *name = xasprintf("%%%s", m->vars[v]->name);
+			cmd_candidates_add(out, word, name);
+			free(name);
+		}
+	if (watch || word[0] == '%')
+		return;
+	for (size_t i = 0; i < RX_PHASE_COUNT; i++)
+		cmd_candidates_add(out, word, relax_phase_names[i]);
+	for (size_t k = 0; k < DP_COUNT(break_keywords); k++)
+		cmd_candidates_add(out, word, break_keywords[k]);
+}
+
 void cmd_complete_break(const Session *s, int argc, char **argv, const char *word,
 			CmdCandidates *out)
 {
 	if (argc != 1)
 		return;
+	if (session_relax_active(s)) {
+		complete_relax_break(s, strcmp(argv[0], "watch") == 0, word, out);
+		return;
+	}
 	if (word[0] == '%' || word[0] == '@') {
 		cmd_complete_module_names(s, word, out);
 		return;

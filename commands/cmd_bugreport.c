@@ -3,8 +3,7 @@
  * what this session did, in one new directory.
  *
  *   module.relay     the loaded module's text, as loaded (module.py for a
- *                    Relax module, whose placement.json then says that
- *                    placement --json has no Relax form yet)
+ *                    Relax module)
  *   settings.dp      `target add`, `target set` and `set` commands: the
  *                    device table, its cost models and
  *                    the settings as they were when the module was loaded,
@@ -183,6 +182,53 @@ static bool write_report_file(CmdContext *ctx, const char *tmp, const char *dir,
 	return ok;
 }
 
+/* A plan that failed, as placement.json says it: {"planned": false,
+ * "note": PHASE, "error": its first error}. */
+static void failed_plan_note(StrBuf *placement, const char *phase, const char *reason)
+{
+	json_object *note = json_object_new_object();
+	json_object_object_add(note, "planned", json_object_new_boolean(0));
+	json_object_object_add(note, "note", json_object_new_string(phase));
+	if (reason)
+		json_object_object_add(note, "error", json_object_new_string(reason));
+	strbuf_puts(placement, json_object_to_json_string_ext(note, JSON_C_TO_STRING_SPACED));
+	strbuf_putc(placement, '\n');
+	json_object_put(note);
+}
+
+/* describe_plan for a Relax module: RealizeVDevice run to its end in a
+ * scratch session unless the session's own plan is complete. */
+static void describe_relax_plan(CmdContext *ctx, StrBuf *placement, StrBuf *conflicts)
+{
+	Session *s = ctx->session, scratch, *planned = s;
+	char *placement_argv[] = {"placement", "--json", NULL};
+	char *conflicts_argv[] = {"conflicts", NULL};
+	bool ok = true;
+	if (!session_relax_planned(s)) {
+		session_init_like(&scratch, s);
+		planned = &scratch;
+		ok = session_load_relax(&scratch, s->source, s->path) &&
+		     session_relax_step(&scratch, SIZE_MAX);
+	}
+	if (ok) {
+		cmd_capture(ctx, planned, 2, placement_argv, placement);
+	} else {
+		const char *reason = NULL;
+		for (size_t i = 0; i < planned->diags.count && !reason; i++)
+			if (planned->diags.items[i].severity == DIAG_ERROR)
+				reason = planned->diags.items[i].message;
+		failed_plan_note(placement,
+				 planned->relax && planned->relax->failed_phase >= 0
+					 ? relax_phase_names[planned->relax->failed_phase]
+					 : "load",
+				 reason);
+	}
+	if (planned->relax)
+		cmd_capture(ctx, planned, 1, conflicts_argv, conflicts);
+	if (planned != s)
+		session_free(&scratch);
+}
+
 /* placement.json and conflicts.txt: of the session's plan when it is
  * complete, else of a scratch session planned with its settings and pins. */
 static void describe_plan(CmdContext *ctx, StrBuf *placement, StrBuf *conflicts)
@@ -194,12 +240,7 @@ static void describe_plan(CmdContext *ctx, StrBuf *placement, StrBuf *conflicts)
 	char *conflicts_argv[] = {"conflicts", NULL};
 	bool scratch_used = false;
 	if (session_relax_active(s)) {
-		/* placement --json has no Relax form yet; conflicts answers once
-		 * colocate has run in the session */
-		strbuf_puts(placement,
-			    "{ \"planned\": false, \"note\": \"relax\", \"error\": "
-			    "\"placement --json does not handle Relax modules yet\" }\n");
-		cmd_capture(ctx, s, 1, conflicts_argv, conflicts);
+		describe_relax_plan(ctx, placement, conflicts);
 		return;
 	}
 	if (!session_planned(s)) {
@@ -210,19 +251,9 @@ static void describe_plan(CmdContext *ctx, StrBuf *placement, StrBuf *conflicts)
 		    !session_step(&scratch, pipeline_count)) {
 			const char *reason = NULL;
 			int failed = session_failed_phase(&scratch, &reason);
-			json_object *note = json_object_new_object();
-			json_object_object_add(note, "planned", json_object_new_boolean(0));
-			json_object_object_add(
-				note, "note",
-				json_object_new_string(failed >= 0 ? pipeline_phases[failed].name
-								   : "interrupted"));
-			if (reason)
-				json_object_object_add(note, "error",
-						       json_object_new_string(reason));
-			strbuf_puts(placement,
-				    json_object_to_json_string_ext(note, JSON_C_TO_STRING_SPACED));
-			strbuf_putc(placement, '\n');
-			json_object_put(note);
+			failed_plan_note(placement,
+					 failed >= 0 ? pipeline_phases[failed].name : "interrupted",
+					 reason);
 			cmd_capture(ctx, planned, 1, conflicts_argv, conflicts);
 			session_free(&scratch);
 			return;

@@ -20,38 +20,43 @@ typedef struct InfoSubject {
 	const char *name;    /* what follows `info` */
 	const char *command; /* the command that answers; NULL: watchpoints */
 	const char *summary;
-	bool alone; /* takes no words: the command would change something
+	const char *option; /* put before the words: the command's option */
+	bool alone;         /* takes no words: the command would change something
 		       with them (`pin %x DEV` pins), and info only asks */
 } InfoSubject;
 
 /* alphabetical, like the command table */
 static const InfoSubject info_subjects[] = {
-	{"breakpoints", "breaks", "the breakpoints and watchpoints", false},
-	{"conflicts", "conflicts", "every value demanded on two devices", false},
-	{"copies", "copies", "every device_copy of the plan", false},
-	{"devices", "targets", "the device table", false},
-	{"phases", "phases", "the planning phases and their state", false},
-	{"pins", "pin", "the pins", true},
-	{"regions", "regions", "the device regions of the plan", false},
-	{"settings", "show", "the settings", false},
-	{"targets", "targets", "the device table", false},
-	{"watchpoints", NULL, "the watchpoints", true},
+	{"breakpoints", "breaks", "the breakpoints and watchpoints", NULL, false},
+	{"conflicts", "conflicts", "every value demanded on two devices", NULL, false},
+	{"contract", "placement", "where each function's parameters and result must live",
+	 "--contract", false},
+	{"copies", "copies", "every device_copy of the plan", NULL, false},
+	{"devices", "targets", "the device table", NULL, false},
+	{"phases", "phases", "the planning phases and their state", NULL, false},
+	{"pins", "pin", "the pins", NULL, true},
+	{"regions", "regions", "the device regions of the plan", NULL, false},
+	{"settings", "show", "the settings", NULL, false},
+	{"targets", "targets", "the device table", NULL, false},
+	{"watchpoints", NULL, "the watchpoints", NULL, true},
 };
 
 static void list_subjects(CmdContext *ctx)
 {
 	fputs("info SUBJECT, where SUBJECT is one of (or a unique prefix):\n", ctx->out);
 	for (size_t i = 0; i < DP_COUNT(info_subjects); i++)
-		fprintf(ctx->out, "  %-12s %s%s%s\n", info_subjects[i].name,
+		fprintf(ctx->out, "  %-12s %s%s%s%s%s\n", info_subjects[i].name,
 			info_subjects[i].summary, info_subjects[i].command ? ", as " : "",
-			info_subjects[i].command ? info_subjects[i].command : "");
+			info_subjects[i].command ? info_subjects[i].command : "",
+			info_subjects[i].option ? " " : "",
+			info_subjects[i].option ? info_subjects[i].option : "");
 }
 
 int cmd_info(CmdContext *ctx, int argc, char **argv)
 {
 	int i;
 	char **args;
-	int status;
+	int status, n;
 	if (argc == 1) {
 		list_subjects(ctx);
 		return 0;
@@ -86,13 +91,16 @@ int cmd_info(CmdContext *ctx, int argc, char **argv)
 		cmd_breaks_list(ctx, true);
 		return 0;
 	}
-	/* the command, with the words after the subject */
-	args = xmalloc((size_t)argc * sizeof(char *));
-	args[0] = (char *)info_subjects[i].command;
+	/* the command (and its option), with the words after the subject */
+	args = xmalloc((size_t)(argc + 1) * sizeof(char *));
+	n = 0;
+	args[n++] = (char *)info_subjects[i].command;
+	if (info_subjects[i].option)
+		args[n++] = (char *)info_subjects[i].option;
 	for (int k = 2; k < argc; k++)
-		args[k - 1] = argv[k];
-	args[argc - 1] = NULL;
-	status = commands_execute_argv(ctx, argc - 1, args);
+		args[n++] = argv[k];
+	args[n] = NULL;
+	status = commands_execute_argv(ctx, n, args);
 	free(args);
 	return status;
 }

@@ -20,25 +20,52 @@
 #include "print.h"
 #include "stepper.h"
 
+/* `placement [--json] [--contract] [@fn]`: --contract keeps each
+ * function's parameters and result (`info contract`), @fn one function. */
 int cmd_placement(CmdContext *ctx, int argc, char **argv)
 {
-	if (session_relax_active(ctx->session))
-		return cmd_relax_placement(ctx, argc, argv);
-	bool json = false;
+	bool json = false, contract = false;
+	const char *fn = NULL;
 	Placement p;
 	StrBuf sb;
+	size_t shown = 0;
 	int status;
 	for (int i = 1; i < argc; i++) {
 		if (strcmp(argv[i], "--json") == 0)
 			json = true;
+		else if (strcmp(argv[i], "--contract") == 0)
+			contract = true;
+		else if (argv[i][0] == '@' && argv[i][1] && !fn)
+			fn = argv[i];
 		else
-			return cmd_error(ctx, "unknown option '%s'; usage: placement [--json]",
-					 argv[i]);
+			return cmd_error(
+				ctx,
+				"unknown option '%s'; usage: placement [--json] [--contract] "
+				"[@fn]",
+				argv[i]);
 	}
+	if (json && (contract || fn))
+		return cmd_error(ctx, "'placement --json' prints every fact; --contract and @fn "
+				      "select lines of the text form");
+	if (session_relax_active(ctx->session))
+		return cmd_relax_placement_facts(ctx, json, contract, fn);
 	plan_placement(session_current(ctx->session), &p);
 	strbuf_init(&sb);
-	plan_placement_format(&sb, &p, &ctx->session->devices, json);
-	status = cmd_write(ctx, &sb);
+	if (json)
+		plan_placement_format(&sb, &p, &ctx->session->devices, true);
+	for (size_t i = 0; i < p.count && !json; i++) {
+		const PlacementFact *f = &p.facts[i];
+		if ((contract && f->kind != FACT_PARAM && f->kind != FACT_RESULT) ||
+		    (fn && strcmp(fn, f->function) != 0))
+			continue;
+		plan_fact_format(&sb, f, &ctx->session->devices);
+		strbuf_putc(&sb, '\n');
+		shown++;
+	}
+	if (fn && shown == 0 && !json)
+		status = cmd_error(ctx, "no function '%s' in the module", fn);
+	else
+		status = cmd_write(ctx, &sb);
 	strbuf_free(&sb);
 	plan_placement_free(&p);
 	return status;

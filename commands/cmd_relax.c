@@ -18,6 +18,7 @@
 #include "file_write.h"
 #include "linediff.h"
 #include "relax_explain.h"
+#include "relax_facts.h"
 #include "relax_print.h"
 
 static int phase_by_name(const char *name)
@@ -34,6 +35,7 @@ int cmd_relax_ir(CmdContext *ctx, int argc, char **argv)
 	const RxModule *m = session_relax_module(s, -1);
 	const RxRealize *r = &s->relax->realize;
 	bool devices = false, phase_given = false;
+	size_t applied, total;
 	StrBuf sb;
 	for (int i = 1; i < argc; i++) {
 		if (strcmp(argv[i], "--devices") == 0) {
@@ -54,6 +56,11 @@ int cmd_relax_ir(CmdContext *ctx, int argc, char **argv)
 		}
 	}
 	strbuf_init(&sb);
+	if (devices && !phase_given && session_relax_in_progress(s, &applied, &total))
+		strbuf_printf(&sb,
+			      "# propagate is at event %zu of %zu: a variable no event has placed "
+			      "yet shows its annotation's vdevice, or none\n",
+			      applied, total);
 	if (!devices)
 		relax_print_module(&sb, m);
 	else if (m == r->in && !phase_given && r->done > RX_PHASE_PROPAGATE)
@@ -65,53 +72,50 @@ int cmd_relax_ir(CmdContext *ctx, int argc, char **argv)
 	return 0;
 }
 
-/* `plan` (argv[0] "plan": every phase) and `step [N]`. */
+int cmd_relax_check_policy(CmdContext *ctx)
+{
+	if (ctx->session->settings.policy != POLICY_REPLICATE)
+		return 0;
+	return cmd_error(
+		ctx, "policy replicate does not apply to Relax modules: a vdevice is part of a "
+		     "tensor's type, so a value has one; 'set policy copy' copies it with "
+		     "R.to_vdevice instead, 'tvm' runs TVM's RealizeVDevice, 'error' stops on a "
+		     "conflict");
+}
+
+/* `plan`: every phase, breakpoints ignored (the rest of a propagate in
+ * progress too); `step`, `stepi` and `continue` go through the Relax
+ * stepper (cmd_step.c). */
 int cmd_relax_step(CmdContext *ctx, int argc, char **argv)
 {
 	Session *s = ctx->session;
-	size_t n = SIZE_MAX, before = session_relax_phases_done(s);
 	bool ok;
-	if (s->settings.policy == POLICY_REPLICATE)
-		return cmd_error(
-			ctx,
-			"policy replicate does not apply to Relax modules: a vdevice is part of a "
-			"tensor's type, so a value has one; 'set policy copy' copies it with "
-			"R.to_vdevice instead, 'tvm' runs TVM's RealizeVDevice, 'error' stops on a "
-			"conflict");
-	if (strcmp(argv[0], "step") == 0) {
-		char *end;
-		n = 1;
-		if (argc > 1) {
-			errno = 0;
-			long v = strtol(argv[1], &end, 10);
-			if (end == argv[1] || *end || errno || v <= 0)
-				return cmd_error(ctx,
-						 "invalid count '%s': expected a positive number",
-						 argv[1]);
-			n = (size_t)v;
-		}
-		if (session_relax_planned(s))
-			return cmd_error(ctx, "every phase has run; 'restart' to plan again");
-	}
-	ok = session_relax_step(s, n);
+	if (cmd_relax_check_policy(ctx))
+		return 1;
+	ok = session_relax_step(s, SIZE_MAX);
 	cmd_print_diags(ctx, &s->diags);
-	if (strcmp(argv[0], "step") == 0)
-		for (size_t i = before; i < session_relax_phases_done(s); i++)
-			fprintf(ctx->out, "ran %s\n", relax_phase_names[i]);
 	return ok ? 0 : 1;
 }
 
 int cmd_relax_phases(CmdContext *ctx, int argc, char **argv)
 {
 	const Session *s = ctx->session;
-	size_t done = session_relax_phases_done(s);
+	size_t done = session_relax_phases_done(s), applied, total;
 	int failed = s->relax->failed_phase;
+	char current[64];
+	int width = 7;
+	if (session_relax_in_progress(s, &applied, &total))
+		snprintf(current, sizeof current, "current (event %zu of %zu)", applied, total);
+	else
+		snprintf(current, sizeof current, "current");
+	if ((int)strlen(current) > width)
+		width = (int)strlen(current);
 	for (size_t i = 0; i < RX_PHASE_COUNT; i++) {
 		const char *state = i < done           ? "done"
 				    : (int)i == failed ? "failed"
-				    : i == done        ? "current"
+				    : i == done        ? current
 						       : "pending";
-		fprintf(ctx->out, "  %-9s  %-7s  %s\n", relax_phase_names[i], state,
+		fprintf(ctx->out, "  %-9s  %-*s  %s\n", relax_phase_names[i], width, state,
 			relax_phase_summaries[i]);
 	}
 	return 0;
@@ -119,20 +123,7 @@ int cmd_relax_phases(CmdContext *ctx, int argc, char **argv)
 
 static const char *seed_kind(const RxSeed *seed, const RxRealize *r)
 {
-	if (seed->round == 2)
-		return "hint input";
-	if (seed->round == 3)
-		return "fallback: nothing reaches it";
-	switch (r->explicit_kind[seed->var]) {
-	case RX_SEED_ANNOTATION:
-		return "vdevice annotation";
-	case RX_SEED_HINT_OUTPUT:
-		return "hint output";
-	case RX_SEED_RETURN:
-		return "declared return type";
-	default:
-		return "seed";
-	}
+	return relax_seed_kind(r, seed);
 }
 
 static void print_vdevice(CmdContext *ctx, const RxModule *m, int vdevice)
@@ -183,13 +174,18 @@ int cmd_relax_conflicts(CmdContext *ctx, int argc, char **argv)
 {
 	const RxRealize *r = &ctx->session->relax->realize;
 	RxConflict *c;
-	size_t n;
+	size_t n, applied, total;
 	/* the classes and seeds are known once colocate has run (policy error
 	 * stops there); who wins needs the propagation */
 	if (r->done <= RX_PHASE_COLOCATE)
 		return cmd_error(ctx, "the colocate phase has not run; use 'plan' (or 'step %d')",
 				 RX_PHASE_COLOCATE + 1 - (int)r->done);
 	n = relax_conflicts(r, &c);
+	if (n && session_relax_in_progress(ctx->session, &applied, &total))
+		fprintf(ctx->out,
+			"note: propagate is at event %zu of %zu: the values each seed wins are "
+			"those placed so far\n",
+			applied, total);
 	if (n == 0)
 		fputs("no conflicts: no co-location class is reached by seeds on two vdevices\n",
 		      ctx->out);
@@ -230,7 +226,7 @@ int cmd_relax_why(CmdContext *ctx, int argc, char **argv)
 {
 	const RxRealize *r = propagated(ctx);
 	uint32_t *chain;
-	size_t n;
+	size_t n, applied, total;
 	int v;
 	RxSeed seed;
 	if (!r)
@@ -240,6 +236,13 @@ int cmd_relax_why(CmdContext *ctx, int argc, char **argv)
 	if ((v = find_var(r->in, argv[1])) < 0)
 		return cmd_error(ctx, "no variable '%s' in the module", argv[1]);
 	n = relax_why(r, (uint32_t)v, &chain);
+	if (n == 0 && session_relax_in_progress(ctx->session, &applied, &total)) {
+		fprintf(ctx->out,
+			"%s: not placed yet (propagate is at event %zu of %zu; 'stepi' or 'step' "
+			"goes on)\n",
+			r->in->vars[v]->name, applied, total);
+		return 0;
+	}
 	if (n == 0) {
 		fprintf(ctx->out,
 			"%s: no seed reaches it, so it keeps no vdevice (RealizeVDevice has no "
@@ -333,109 +336,47 @@ int cmd_relax_constraints(CmdContext *ctx, int argc, char **argv)
 	return 0;
 }
 
-/* Bytes of a tensor type with a static shape and a known dtype, or -1. */
-static long long tensor_bytes(const RxType *t)
-{
-	static const struct {
-		const char *dtype;
-		int bytes;
-	} sizes[] = {
-		{"float32", 4}, {"float16", 2}, {"bfloat16", 2}, {"float64", 8}, {"int64", 8},
-		{"int32", 4},   {"int16", 2},   {"int8", 1},     {"uint8", 1},   {"bool", 1},
-	};
-	long long n = 1;
-	int bytes = 0;
-	if (!t || t->kind != RX_TYPE_TENSOR || !t->shape || !t->dtype || t->shape->kind != PY_TUPLE)
-		return -1;
-	for (size_t i = 0; i < sizeof sizes / sizeof sizes[0]; i++)
-		if (strcmp(sizes[i].dtype, t->dtype) == 0)
-			bytes = sizes[i].bytes;
-	for (uint32_t i = 0; i < t->shape->nitems; i++) {
-		const PyExpr *d = t->shape->items[i];
-		if (d->kind != PY_INT)
-			return -1;
-		n *= atoll(d->text);
-	}
-	return bytes ? n * bytes : -1;
-}
-
-static void placement_line(CmdContext *ctx, const RxModule *m, const char *func, const char *kind,
-			   const RxVar *v, const RxType *declared)
-{
-	int dev = relax_type_vdevice(v ? v->type : NULL);
-	fprintf(ctx->out, "@%s %s", func, kind);
-	if (v)
-		fprintf(ctx->out, " %%%s", v->name);
-	fputc(' ', ctx->out);
-	print_vdevice(ctx, m, dev);
-	if (dev >= 0 && relax_type_vdevice(declared) != dev)
-		fputs(relax_type_vdevice(declared) < 0 ? " (inferred)" : " (declared elsewhere)",
-		      ctx->out);
-	fputc('\n', ctx->out);
-}
-
-static void placement_block(CmdContext *ctx, const RxModule *m, const RxModule *in,
-			    const char *func, const RxBlock *b)
-{
-	for (uint32_t i = 0; i < b->nstmts; i++) {
-		const RxStmt *s = b->stmts[i];
-		if (s->kind == RX_STMT_DATAFLOW) {
-			placement_block(ctx, m, in, func, s->then_block);
-			continue;
-		}
-		if (s->kind == RX_STMT_IF) {
-			placement_block(ctx, m, in, func, s->then_block);
-			placement_block(ctx, m, in, func, s->else_block);
-		}
-		if (!s->var || !s->var->type || s->var->type->kind != RX_TYPE_TENSOR)
-			continue;
-		placement_line(ctx, m, func, "bind", s->var, s->var->type);
-		if (s->kind == RX_STMT_BIND && s->value->kind == RX_EXPR_CALL &&
-		    s->value->callee == RX_CALL_OP && strcmp(s->value->name, "R.to_vdevice") == 0 &&
-		    s->value->nitems && s->value->items[0]->kind == RX_EXPR_VAR) {
-			const RxVar *src = s->value->items[0]->var;
-			fprintf(ctx->out, "@%s copy %%%s ", func, src->name);
-			print_vdevice(ctx, m, relax_type_vdevice(src->type));
-			fputs(" -> ", ctx->out);
-			print_vdevice(ctx, m, s->value->vdevice);
-			fprintf(ctx->out, " %lld\n", tensor_bytes(s->var->type));
-		}
-	}
-}
-
-/* `placement`: where each parameter, binding and result lives after
- * RealizeVDevice, a parameter's vdevice marked (inferred) when the module
- * as loaded did not declare it (the device contract callers must meet). */
-int cmd_relax_placement(CmdContext *ctx, int argc, char **argv)
+/* `placement [--json] [--contract] [@fn]` (options read by cmd_plan.c's
+ * cmd_placement): where each parameter, binding and result lives after
+ * RealizeVDevice and each R.to_vdevice, a parameter's or result's vdevice
+ * marked (inferred) when the module as loaded did not declare it;
+ * contract keeps the parameters and results (the device contract callers
+ * must meet), fn one function. */
+int cmd_relax_placement_facts(CmdContext *ctx, bool json, bool contract, const char *fn)
 {
 	const Session *s = ctx->session;
 	const RxModule *m, *in = session_relax_module(s, RX_PHASE_COLLECT);
+	RxPlacement p;
+	StrBuf sb;
+	size_t shown = 0;
+	int status;
 	if (!session_relax_planned(s))
 		return cmd_error(ctx, "the module is not planned yet; use 'plan'");
-	if (argc > 1)
-		return cmd_error(ctx, "'placement' on a Relax module takes no arguments yet");
 	m = session_relax_module(s, -1);
-	for (uint32_t i = 0; i < m->nfuncs; i++) {
-		const RxFunc *f = m->funcs[i];
-		if (f->kind != RX_FUNC_RELAX)
-			continue;
-		for (uint32_t k = 0; k < f->nparams; k++)
-			placement_line(ctx, m, f->name, "param", f->params[k],
-				       in->vars[f->params[k]->id]->type);
-		placement_block(ctx, m, in, f->name, f->body);
-		if (f->ret && f->ret->kind == RX_TYPE_TENSOR) {
-			int dev = f->ret->vdevice;
-			fprintf(ctx->out, "@%s result ", f->name);
-			print_vdevice(ctx, m, dev);
-			if (dev != relax_type_vdevice(in->funcs[i]->ret))
-				fputs(relax_type_vdevice(in->funcs[i]->ret) < 0
-					      ? " (inferred)"
-					      : " (declared otherwise)",
-				      ctx->out);
-			fputc('\n', ctx->out);
-		}
+	relax_placement(m, in, &p);
+	strbuf_init(&sb);
+	if (json) {
+		relax_placement_json(&sb, &p);
+		shown = 1;
 	}
-	return 0;
+	for (size_t i = 0; i < p.count && !json; i++) {
+		const RxFact *f = &p.facts[i];
+		if (contract && f->kind != RX_FACT_PARAM && f->kind != RX_FACT_RESULT)
+			continue;
+		if (fn && strcmp(fn + 1, f->func->name) != 0)
+			continue;
+		relax_fact_format(&sb, m, f);
+		strbuf_putc(&sb, '\n');
+		shown++;
+	}
+	relax_placement_free(&p);
+	if (fn && shown == 0) {
+		strbuf_free(&sb);
+		return cmd_error(ctx, "no Relax function '%s' in the module", fn);
+	}
+	status = cmd_write(ctx, &sb);
+	strbuf_free(&sb);
+	return status;
 }
 
 static char *module_text(const RxModule *m)

@@ -18,6 +18,7 @@
 #include <string.h>
 
 #include "plan.h"
+#include "relax_explain.h"
 #include "stepper.h"
 
 typedef struct StepPrinter {
@@ -153,6 +154,104 @@ static int run_stepper(CmdContext *ctx, StepMode mode, size_t count, bool breakp
 	return 1;
 }
 
+/* ---- the same for a Relax module (session_relax.h) ---- */
+
+static void rx_vdevice_text(StrBuf *sb, const RxModule *m, int vdevice)
+{
+	if (vdevice < 0)
+		strbuf_puts(sb, "none");
+	else
+		relax_vdevice_name(m, vdevice, sb);
+}
+
+static void rx_break_text(StrBuf *sb, const RxStepReport *r)
+{
+	const Breakpoint *bp = r->bp;
+	strbuf_printf(sb, "%s %u, ", bp->temporary ? "temporary breakpoint" : "breakpoint",
+		      bp->number);
+	if (bp->kind == BREAK_PHASE)
+		strbuf_printf(sb, "before phase '%s'\n", relax_phase_names[r->phase]);
+	else if (bp->kind == BREAK_CONFLICT)
+		strbuf_printf(sb, "colocate found %zu conflict%s (see 'conflicts')\n", r->count,
+			      r->count == 1 ? "" : "s");
+	else
+		strbuf_printf(sb, "rewrite inserted %zu R.to_vdevice (see 'diff')\n", r->count);
+}
+
+static void rx_step_report(void *arg, const RxStepReport *r)
+{
+	StepPrinter *p = arg;
+	CmdContext *ctx = p->ctx;
+	Session *s = ctx->session;
+	const RxRealize *rz = &s->relax->realize;
+	StrBuf sb;
+	if (r->kind == STEP_REPORT_PHASE_DONE || r->kind == STEP_REPORT_PHASE_FAILED) {
+		cmd_print_diags(ctx, &s->diags);
+		if (r->kind == STEP_REPORT_PHASE_DONE)
+			fprintf(ctx->out, "%s: done\n", relax_phase_names[r->phase]);
+		else
+			p->failed_phase = r->phase;
+		return;
+	}
+	strbuf_init(&sb);
+	if (r->kind == STEP_REPORT_EVENT) {
+		strbuf_printf(&sb, "[propagate %zu/%zu] ", r->event + 1, rz->nevents);
+		relax_event_describe(&sb, rz, r->event, session_module_name(s));
+		strbuf_putc(&sb, '\n');
+	} else if (r->kind == STEP_REPORT_CHANGE) {
+		if (r->bp->kind == BREAK_WATCH)
+			strbuf_puts(&sb, "watch ");
+		else
+			strbuf_printf(&sb, "%s %u, ",
+				      r->bp->temporary ? "temporary breakpoint" : "breakpoint",
+				      r->bp->number);
+		strbuf_printf(&sb, "%s: ", r->bp->value);
+		rx_vdevice_text(&sb, rz->in, r->before);
+		strbuf_puts(&sb, " -> ");
+		rx_vdevice_text(&sb, rz->in, r->after);
+		if (r->bp->kind == BREAK_WATCH && !p->events) {
+			strbuf_puts(&sb, " (");
+			relax_event_describe(&sb, rz, r->event, session_module_name(s));
+			strbuf_putc(&sb, ')');
+		}
+		strbuf_putc(&sb, '\n');
+	} else {
+		rx_break_text(&sb, r);
+	}
+	cmd_write(ctx, &sb);
+	strbuf_free(&sb);
+}
+
+/* run_stepper for a Relax module. */
+static int run_relax_stepper(CmdContext *ctx, StepMode mode, size_t count, bool breakpoints)
+{
+	Session *s = ctx->session;
+	StepPrinter printer = {ctx, mode == STEP_EVENT, SIZE_MAX};
+	RxStepSink sink = {rx_step_report, &printer};
+	StepOutcome o;
+	if (cmd_relax_check_policy(ctx))
+		return 1;
+	o = session_relax_run(s, mode, count, breakpoints, &sink);
+	switch (o) {
+	case STEP_DONE:
+	case STEP_STOPPED:
+		return 0;
+	case STEP_END:
+		fputs("all phases done\n", ctx->out);
+		return 0;
+	case STEP_FAILED:
+		if (printer.failed_phase == SIZE_MAX) {
+			cmd_print_diags(ctx, &s->diags);
+			return 1;
+		}
+		return cmd_error(ctx, "phase '%s' failed", relax_phase_names[printer.failed_phase]);
+	case STEP_INTERRUPTED:
+		cmd_print_diags(ctx, &s->diags);
+		return 1;
+	}
+	return 1;
+}
+
 static int parse_count(CmdContext *ctx, int argc, char **argv, size_t *n)
 {
 	char *end;
@@ -168,14 +267,20 @@ static int parse_count(CmdContext *ctx, int argc, char **argv, size_t *n)
 	return 0;
 }
 
+/* The Relax stepper or Relay's, by the module loaded. */
+static int run_any_stepper(CmdContext *ctx, StepMode mode, size_t count)
+{
+	if (session_relax_active(ctx->session))
+		return run_relax_stepper(ctx, mode, count, true);
+	return run_stepper(ctx, mode, count, true);
+}
+
 int cmd_step(CmdContext *ctx, int argc, char **argv)
 {
 	size_t n;
-	if (session_relax_active(ctx->session))
-		return cmd_relax_step(ctx, argc, argv);
 	if (parse_count(ctx, argc, argv, &n))
 		return 1;
-	return run_stepper(ctx, STEP_PHASE, n, true);
+	return run_any_stepper(ctx, STEP_PHASE, n);
 }
 
 int cmd_stepi(CmdContext *ctx, int argc, char **argv)
@@ -183,12 +288,12 @@ int cmd_stepi(CmdContext *ctx, int argc, char **argv)
 	size_t n;
 	if (parse_count(ctx, argc, argv, &n))
 		return 1;
-	return run_stepper(ctx, STEP_EVENT, n, true);
+	return run_any_stepper(ctx, STEP_EVENT, n);
 }
 
 int cmd_continue(CmdContext *ctx, int argc, char **argv)
 {
-	return run_stepper(ctx, STEP_CONTINUE, 0, true);
+	return run_any_stepper(ctx, STEP_CONTINUE, 0);
 }
 
 int cmd_plan(CmdContext *ctx, int argc, char **argv)

@@ -163,9 +163,11 @@ int cmd_relax_phases(CmdContext *ctx, int argc, char **argv);
 int cmd_relax_conflicts(CmdContext *ctx, int argc, char **argv);
 int cmd_relax_why(CmdContext *ctx, int argc, char **argv);
 int cmd_relax_constraints(CmdContext *ctx, int argc, char **argv);
-int cmd_relax_placement(CmdContext *ctx, int argc, char **argv);
+int cmd_relax_placement_facts(CmdContext *ctx, bool json, bool contract, const char *fn);
 int cmd_relax_diff(CmdContext *ctx, int argc, char **argv);
 int cmd_relax_save(CmdContext *ctx, int argc, char **argv);
+/* 1 after refusing `set policy replicate`, which Relax has no form of. */
+int cmd_relax_check_policy(CmdContext *ctx);
 void cmd_complete_ir(const Session *s, int argc, char **argv, const char *word, CmdCandidates *out);
 int cmd_load(CmdContext *ctx, int argc, char **argv); /* cmd_load.c */
 int cmd_reload(CmdContext *ctx, int argc, char **argv);

@@ -185,18 +185,64 @@ static int run_handler(CmdContext *ctx, const Command *cmd, int argc, char **arg
 	return status;
 }
 
+/* `--entry @NAME` (or `--entry=@NAME`) of a command that runs the lowered
+ * Relax module, taken out of args: the function to run. False after
+ * reporting a missing name, a second --entry or a Relay module. */
+static bool take_entry(CmdContext *ctx, const Command *cmd, int *argc, char **args,
+		       const char **entry)
+{
+	int out = 1;
+	*entry = NULL;
+	if (!(cmd->flags & CMD_RELAX_LOWERED))
+		return true;
+	for (int i = 1; i < *argc; i++) {
+		const char *name = NULL;
+		if (strcmp(args[i], "--entry") == 0) {
+			if (i + 1 >= *argc) {
+				cmd_error(ctx, "--entry needs a function, --entry @NAME");
+				return false;
+			}
+			name = args[++i];
+		} else if (strncmp(args[i], "--entry=", 8) == 0) {
+			name = args[i] + 8;
+		} else {
+			args[out++] = args[i];
+			continue;
+		}
+		if (*entry || !*name) {
+			cmd_error(ctx, *entry ? "--entry is given twice"
+					      : "--entry needs a function, --entry @NAME");
+			return false;
+		}
+		*entry = name;
+	}
+	*argc = out;
+	args[out] = NULL;
+	if (*entry && !session_relax_active(ctx->session)) {
+		cmd_error(ctx,
+			  "--entry names the Relax function to run; a Relay module runs @main");
+		return false;
+	}
+	return true;
+}
+
 /* The table's checks for cmd, then its handler, with the guarded file
  * writable under --force. */
 static int check_and_run(CmdContext *ctx, const Command *cmd, int argc, char **args, bool force)
 {
-	int nargs = argc - 1, status;
+	int nargs, status;
 	bool allowed, relax = session_relax_active(ctx->session);
+	const char *entry;
+	if (!take_entry(ctx, cmd, &argc, args, &entry))
+		return 1;
+	nargs = argc - 1;
 	if (nargs < cmd->min_args || (cmd->max_args >= 0 && nargs > cmd->max_args))
 		return arg_count_error(ctx, cmd);
 	if (relax && (cmd->flags & (CMD_NEEDS_MODULE | CMD_NEEDS_PLAN)) &&
 	    !(cmd->flags & (CMD_RELAX | CMD_RELAX_LOWERED)))
 		return cmd_error(ctx, "'%s' does not handle Relax modules yet", cmd->name);
-	if (relax && (cmd->flags & CMD_RELAX_LOWERED) && !session_relax_lower(ctx->session)) {
+	if (relax && (cmd->flags & CMD_RELAX_LOWERED) &&
+	    !session_relax_lower(ctx->session, entry)) {
 		cmd_print_diags(ctx, &ctx->session->diags);
 		return 1;
 	}

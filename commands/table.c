@@ -150,7 +150,7 @@ const Command commands_table[] = {
 		.aliases = {"c", "cont"},
 		.min_args = 0,
 		.max_args = 0,
-		.flags = CMD_NEEDS_MODULE,
+		.flags = CMD_NEEDS_MODULE | CMD_RELAX,
 		.usage = "continue",
 		.summary = "run to the next breakpoint or to the end of the pipeline",
 		.help = "Runs the remaining phases, and the remaining events of a phase in\n"
@@ -298,7 +298,7 @@ const Command commands_table[] = {
 		.min_args = 0,
 		.max_args = -1,
 		.usage = "info [breakpoints|watchpoints|pins|devices|targets|settings|phases|"
-			 "conflicts|copies|regions] [ARG...]",
+			 "conflicts|contract|copies|regions] [ARG...]",
 		.summary = "gdb's `info SUBJECT`: breakpoints, pins, devices, settings and more",
 		.help = "Runs the command that shows SUBJECT, as gdb's `info` does; SUBJECT\n"
 			"accepts unique prefixes (`i b` is `info breakpoints`) and the words\n"
@@ -311,6 +311,7 @@ const Command commands_table[] = {
 			"  settings     show\n"
 			"  phases       phases\n"
 			"  conflicts    conflicts\n"
+			"  contract     placement --contract (parameters and results)\n"
 			"  copies       copies\n"
 			"  regions      regions\n"
 			"`info pins` and `info watchpoints` take no words: info only asks.\n"
@@ -390,13 +391,15 @@ const Command commands_table[] = {
 	{
 		.name = "placement",
 		.min_args = 0,
-		.max_args = 1,
+		.max_args = 2,
 		.flags = CMD_NEEDS_MODULE | CMD_NEEDS_PLAN | CMD_RELAX,
-		.usage = "placement [--json]",
+		.usage = "placement [--json] [--contract] [@fn]",
 		.summary = "print the machine-readable placement of the planned module",
 		.help = "One line per fact: `FUNC param %x DEV`, `FUNC bind %x DEV`, `FUNC result\n"
 			"DEV` and `FUNC copy %x SRC -> DST BYTES`, functions in definition order.\n"
-			"With --json, the same facts as one JSON document.",
+			"With --json, the same facts as one JSON document. --contract keeps the\n"
+			"parameters and results (`info contract`), @fn one function's lines; on a\n"
+			"Relax module a vdevice RealizeVDevice inferred is marked (inferred).",
 		.handler = cmd_placement,
 	},
 	{
@@ -700,7 +703,7 @@ const Command commands_table[] = {
 		.aliases = {"si", "ni", "nexti"},
 		.min_args = 0,
 		.max_args = 1,
-		.flags = CMD_NEEDS_MODULE,
+		.flags = CMD_NEEDS_MODULE | CMD_RELAX,
 		.usage = "stepi [N]",
 		.summary = "replay the next solver event, or the next N",
 		.help = "Moves by one event of the planner: in `core`, one unification (analyze),\n"

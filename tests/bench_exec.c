@@ -31,9 +31,12 @@
  * buffers are allocated and touched before timing. Peak is the process's
  * peak resident set so far (VmHWM).
  *
- * Usage: bench_exec [-r REPS] [--only WORD] [--cpu] [--gpu]   (default:
- * cpu, and gpu when one is usable; --only WORD: of the operator rows, those
- * whose name contains WORD)
+ * Usage: bench_exec [-r REPS] [--only WORD] [--cpu-time] [--cpu] [--gpu]
+ * (default: cpu, and gpu when one is usable; --only WORD: of the operator
+ * rows, those whose name contains WORD; --cpu-time: every time is the
+ * process's CPU time, which other jobs on a shared machine change little:
+ * with DEVPLAN_THREADS=1 and OPENBLAS_NUM_THREADS=1 it compares one
+ * thread's work with one thread's)
  * Exit status: 0 when every target is met, 1 when one is missed, 2 when a
  * measurement could not run.
  */
@@ -43,6 +46,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 #ifdef DEVPLAN_HAVE_CUDA
 #include <cuda_runtime_api.h>
@@ -51,6 +55,7 @@
 #include "dtype_access.h"
 #include "exec.h"
 #include "infer.h"
+#include "kernels.h"
 #include "parse.h"
 
 enum { BENCH_MAX_REPS = 101 };
@@ -58,11 +63,12 @@ enum { BENCH_MAX_REPS = 101 };
 static int reps = 5;
 static int missed = 0;
 static const char *only; /* --only WORD: the operator rows whose name contains it */
+static bool cpu_time;    /* --cpu-time: the process's CPU time instead of the wall clock */
 
 static double now(void)
 {
 	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
+	clock_gettime(cpu_time ? CLOCK_PROCESS_CPUTIME_ID : CLOCK_MONOTONIC, &ts);
 	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
 }
 
@@ -766,6 +772,13 @@ int main(int argc, char **argv)
 	ExecOptions o = {.gpu = GPU_REQUIRE};
 	ExecRuntime *rt;
 	char *why = NULL;
+	/* its sgemm references and devplan's products use the same OpenBLAS
+	 * kernels: the core type devplan would name, set before OpenBLAS
+	 * (linked here) starts, by running again */
+	if (!getenv("OPENBLAS_CORETYPE") && kernel_blas_coretype()) {
+		setenv("OPENBLAS_CORETYPE", kernel_blas_coretype(), 1);
+		execv("/proc/self/exe", argv);
+	}
 	for (int i = 1; i < argc; i++) {
 		if (strcmp(argv[i], "-r") == 0 && i + 1 < argc) {
 			reps = atoi(argv[++i]);
@@ -775,13 +788,16 @@ int main(int argc, char **argv)
 			}
 		} else if (strcmp(argv[i], "--only") == 0 && i + 1 < argc) {
 			only = argv[++i];
+		} else if (strcmp(argv[i], "--cpu-time") == 0) {
+			cpu_time = true;
 		} else if (strcmp(argv[i], "--cpu") == 0) {
 			cpu = true;
 		} else if (strcmp(argv[i], "--gpu") == 0) {
 			gpu = gpu_required = true;
 		} else {
 			fprintf(stderr,
-				"usage: bench_exec [-r REPS] [--only WORD] [--cpu] [--gpu]\n");
+				"usage: bench_exec [-r REPS] [--only WORD] [--cpu-time] [--cpu] "
+				"[--gpu]\n");
 			return 2;
 		}
 	}

@@ -30,6 +30,7 @@
 #include "exec.h"
 #include "infer.h"
 #include "kernel_fastmath.h"
+#include "kernel_resize.h"
 #include "kernels.h"
 #include "parse.h"
 
@@ -4479,6 +4480,371 @@ static void test_parallel_for_pool(void **state)
 
 #define TEST(fn) cmocka_unit_test_setup_teardown(fn, setup, teardown)
 
+/* ---- by output rows: seeded random shapes against naive loops ------------------ */
+
+/* The poolings, the direct (grouped and depthwise) convolutions and the
+ * resamplings go by output rows or taps (cpu_window.c, cpu_image.c) and
+ * promise the same bits as one output position's loop over its window
+ * would give: each test below draws shapes and attributes from a fixed
+ * seed, runs the operator and compares every element, sign included,
+ * with such a loop written here in the kernel's dtype. */
+
+static uint64_t prop_seed;
+
+/* A value in [lo, hi] from the seeded sequence (splitmix64). */
+static int64_t prop_int(int64_t lo, int64_t hi)
+{
+	uint64_t z = (prop_seed += 0x9e3779b97f4a7c15u);
+	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9u;
+	z = (z ^ (z >> 27)) * 0x94d049bb133111ebu;
+	z ^= z >> 31;
+	return lo + (int64_t)(z % (uint64_t)(hi - lo + 1));
+}
+
+/* Output out equals want bit for bit: the same value and sign, a NaN for a NaN. */
+static void expect_exact(size_t out, const double *want, int64_t n, const char *what)
+{
+	assert_int_equal(npy_array_count(&result.outputs[out]), n);
+	for (int64_t i = 0; i < n; i++) {
+		double g = out_at(out, i);
+		bool ok = isnan(want[i]) ? isnan(g)
+					 : g == want[i] && !signbit(g) == !signbit(want[i]);
+		if (!ok) {
+			print_error("%s: element %lld: got %.17g, want %.17g\n", what, (long long)i,
+				    g, want[i]);
+			fail();
+		}
+	}
+}
+
+/* Some special values among an input's random ones: NaN, infinities and
+ * zeros of both signs (the maximum's ties and NaN rule). */
+static void sprinkle_specials(NpyArray *a)
+{
+	static const double specials[] = {NAN, INFINITY, -INFINITY, 0.0, -0.0, -0.0, 0.0};
+	int64_t n = npy_array_count(a);
+	for (int64_t i = 0; i < n; i++)
+		if (prop_int(0, 15) == 0)
+			dtype_store_double(a->data, a->dtype, i,
+					   specials[prop_int(0, DP_COUNT(specials) - 1)]);
+}
+
+/* Pooling of planes x h x w with the window (kh, kw), strides s, padding p
+ * (top, left, bottom, right) and dilation d, to oh x ow: the maximum (NaN
+ * wins, -FLT_MAX / -DBL_MAX for a window without input) and the average in
+ * double, taps in the order ky, kx, both in the dtype T. */
+#define DEFINE_NAIVE_POOL(NAME, T, LOWEST)                                                         \
+	static void NAME(int64_t planes, int64_t h, int64_t w, const int64_t *k, const int64_t *s, \
+			 const int64_t *p, const int64_t *d, bool include_pad, int64_t oh,         \
+			 int64_t ow, double *mx, double *avg)                                      \
+	{                                                                                          \
+		for (int64_t plane = 0; plane < planes; plane++)                                   \
+			for (int64_t y = 0; y < oh; y++)                                           \
+				for (int64_t x = 0; x < ow; x++) {                                 \
+					T m = (T)-INFINITY;                                        \
+					double sum = 0;                                            \
+					int64_t in = 0, count = 0;                                 \
+					for (int64_t ky = 0; ky < k[0]; ky++)                      \
+						for (int64_t kx = 0; kx < k[1]; kx++) {            \
+							int64_t py = y * s[0] + ky * d[0],         \
+								px = x * s[1] + kx * d[1];         \
+							int64_t iy = py - p[0], ix = px - p[1];    \
+							bool inside = iy >= 0 && iy < h &&         \
+								      ix >= 0 && ix < w;           \
+							if (inside) {                              \
+								T v = (T)in_at(                    \
+									0, (plane * h + iy) * w +  \
+										   ix);            \
+								m = v > m || v != v ? v : m;       \
+								sum += v;                          \
+								in++;                              \
+							}                                          \
+							if (include_pad                            \
+								    ? py < h + p[0] + p[2] &&      \
+									      px < w + p[1] + p[3] \
+								    : inside)                      \
+								count++;                           \
+						}                                                  \
+					mx[(plane * oh + y) * ow + x] = in ? m : LOWEST;           \
+					avg[(plane * oh + y) * ow + x] =                           \
+						(T)(count ? sum / (double)count : 0);              \
+				}                                                                  \
+	}
+DEFINE_NAIVE_POOL(naive_pool_f32, float, -FLT_MAX)
+DEFINE_NAIVE_POOL(naive_pool_f64, double, -DBL_MAX)
+
+/* nn.max_pool2d and nn.avg_pool2d over random sizes, windows, strides,
+ * dilations, paddings (also wider than the window), ceil_mode and
+ * count_include_pad, with NaNs, infinities and signed zeros among the
+ * inputs; the output's shape is the operator's own. */
+static void test_pool_rows_random(void **state)
+{
+	(void)state;
+	prop_seed = 30;
+	for (int c = 0; c < 120; c++) {
+		DType dt = c % 2 ? DT_FLOAT64 : DT_FLOAT32;
+		int64_t N = prop_int(1, 2), C = prop_int(1, 3), H = prop_int(1, 14),
+			W = prop_int(1, 45);
+		int64_t k[2] = {prop_int(1, 4), prop_int(1, 4)},
+			s[2] = {prop_int(1, 3), prop_int(1, 3)},
+			d[2] = {prop_int(1, 2), prop_int(1, 2)}, p[4], oh, ow;
+		bool ceil = prop_int(0, 1), include_pad = prop_int(0, 1);
+		char attrs[384], body[1024];
+		double *mx, *avg;
+		for (int i = 0; i < 4; i++)
+			p[i] = prop_int(0, k[i % 2] + 1);
+		if (H + p[0] + p[2] < d[0] * (k[0] - 1) + 1 ||
+		    W + p[1] + p[3] < d[1] * (k[1] - 1) + 1)
+			continue; /* the window does not fit the padded input */
+		teardown(NULL);
+		setup(NULL);
+		sprinkle_specials(RAND("x", dt, N, C, H, W));
+		snprintf(attrs, sizeof attrs,
+			 "pool_size=[%lld, %lld], strides=[%lld, %lld], padding=[%lld, %lld, %lld, "
+			 "%lld], dilation=[%lld, %lld], ceil_mode=%s",
+			 (long long)k[0], (long long)k[1], (long long)s[0], (long long)s[1],
+			 (long long)p[0], (long long)p[1], (long long)p[2], (long long)p[3],
+			 (long long)d[0], (long long)d[1], ceil ? "True" : "False");
+		snprintf(body, sizeof body,
+			 "(nn.max_pool2d(%%x, %s), nn.avg_pool2d(%%x, %s, count_include_pad=%s))",
+			 attrs, attrs, include_pad ? "True" : "False");
+		run_body(body);
+		oh = result.outputs[0].shape[2];
+		ow = result.outputs[0].shape[3];
+		mx = xmalloc((size_t)(N * C * oh * ow + 1) * sizeof(double));
+		avg = xmalloc((size_t)(N * C * oh * ow + 1) * sizeof(double));
+		(dt == DT_FLOAT32 ? naive_pool_f32 : naive_pool_f64)(N * C, H, W, k, s, p, d,
+								     include_pad, oh, ow, mx, avg);
+		expect_exact(0, mx, N * C * oh * ow, body);
+		expect_exact(1, avg, N * C * oh * ow, body);
+		free(mx);
+		free(avg);
+	}
+}
+
+/* nn.conv2d of n x c x h x w by o x c/groups x kh x kw, the seven loops
+ * with the products added in the dtype T in their order (input channel,
+ * ky, kx), taps outside the input skipped. */
+#define DEFINE_NAIVE_CONV(NAME, T)                                                                \
+	static void NAME(const int64_t *x, const int64_t *k, const int64_t *s, const int64_t *p,  \
+			 const int64_t *d, int64_t groups, int64_t oh, int64_t ow, double *want)  \
+	{                                                                                         \
+		int64_t n = x[0], c = x[1], h = x[2], w = x[3], o = k[0], cg = c / groups,        \
+			og = o / groups;                                                          \
+		for (int64_t b = 0; b < n; b++)                                                   \
+			for (int64_t oc = 0; oc < o; oc++)                                        \
+				for (int64_t y = 0; y < oh; y++)                                  \
+					for (int64_t xx = 0; xx < ow; xx++) {                     \
+						T acc = 0;                                        \
+						for (int64_t ci = 0; ci < cg; ci++)               \
+							for (int64_t ky = 0; ky < k[2]; ky++)     \
+								for (int64_t kx = 0; kx < k[3];   \
+								     kx++) {                      \
+									int64_t iy = y * s[0] -   \
+										     p[0] +       \
+										     ky * d[0];   \
+									int64_t ix = xx * s[1] -  \
+										     p[1] +       \
+										     kx * d[1];   \
+									T a, wt;                  \
+									if (iy < 0 || iy >= h ||  \
+									    ix < 0 || ix >= w)    \
+										continue;         \
+									a = (T)in_at(             \
+										0,                \
+										((b * c +         \
+										  oc / og * cg +  \
+										  ci) * h +       \
+										 iy) * w +        \
+											ix);      \
+									wt = (T)in_at(            \
+										1, ((oc * cg +    \
+										     ci) * k[2] + \
+										    ky) * k[3] +  \
+											   kx);   \
+									acc += a * wt;            \
+								}                                 \
+						want[((b * o + oc) * oh + y) * ow + xx] = acc;    \
+					}                                                         \
+	}
+DEFINE_NAIVE_CONV(naive_conv_f32, float)
+DEFINE_NAIVE_CONV(naive_conv_f64, double)
+
+/* Grouped and depthwise nn.conv2d (the direct kernel: at most 64 input
+ * times output channels per group) over random sizes, groups, channel
+ * multipliers, strides, dilations and uneven paddings. */
+static void test_conv_direct_random(void **state)
+{
+	(void)state;
+	prop_seed = 31;
+	for (int c = 0; c < 100; c++) {
+		DType dt = c % 2 ? DT_FLOAT64 : DT_FLOAT32;
+		int64_t groups = prop_int(1, 5), cg = prop_int(1, 4), og = prop_int(1, 4);
+		int64_t x[4] = {prop_int(1, 2), groups * cg, prop_int(1, 12), prop_int(1, 40)};
+		int64_t k[4] = {groups * og, cg, prop_int(1, 3), prop_int(1, 4)};
+		int64_t s[2] = {prop_int(1, 3), prop_int(1, 3)},
+			d[2] = {prop_int(1, 2), prop_int(1, 2)};
+		int64_t p[4], oh, ow;
+		char body[512];
+		double *want;
+		for (int i = 0; i < 4; i++)
+			p[i] = prop_int(0, 2);
+		oh = (x[2] + p[0] + p[2] - d[0] * (k[2] - 1) - 1);
+		ow = (x[3] + p[1] + p[3] - d[1] * (k[3] - 1) - 1);
+		if (oh < 0 || ow < 0)
+			continue;
+		oh = oh / s[0] + 1;
+		ow = ow / s[1] + 1;
+		teardown(NULL);
+		setup(NULL);
+		RAND("x", dt, x[0], x[1], x[2], x[3]);
+		RAND("w", dt, k[0], k[1], k[2], k[3]);
+		snprintf(body, sizeof body,
+			 "nn.conv2d(%%x, %%w, strides=[%lld, %lld], padding=[%lld, %lld, %lld, "
+			 "%lld], "
+			 "dilation=[%lld, %lld], groups=%lld, channels=%lld, kernel_size=[%lld, "
+			 "%lld])",
+			 (long long)s[0], (long long)s[1], (long long)p[0], (long long)p[1],
+			 (long long)p[2], (long long)p[3], (long long)d[0], (long long)d[1],
+			 (long long)groups, (long long)k[0], (long long)k[2], (long long)k[3]);
+		run_body(body);
+		EXPECT_SHAPE(0, x[0], k[0], oh, ow);
+		want = xmalloc((size_t)(x[0] * k[0] * oh * ow) * sizeof(double));
+		(dt == DT_FLOAT32 ? naive_conv_f32 : naive_conv_f64)(x, k, s, p, d, groups, oh, ow,
+								     want);
+		expect_exact(0, want, x[0] * k[0] * oh * ow, body);
+		free(want);
+	}
+}
+
+/* A resampling as one output position at a time: its taps per dimension
+ * (kernel_resize.h, which test_resize2d checks against topi's arithmetic)
+ * and the sum over them of ((wz * wy) * wx) * x in double, depth taps
+ * outermost, in the dtype T; data channel-first or channel-last. */
+#define DEFINE_NAIVE_RESIZE(NAME, T)                                                                              \
+	static void NAME(const KernelResize *r, double *want)                                                     \
+	{                                                                                                         \
+		int64_t in_size = r->in[0] * r->in[1] * r->in[2];                                                 \
+		int64_t out_size = r->out[0] * r->out[1] * r->out[2];                                             \
+		int64_t in_cs = r->channels_last ? 1 : in_size,                                                   \
+			in_ps = r->channels_last ? r->c : 1;                                                      \
+		int64_t out_cs = r->channels_last ? 1 : out_size,                                                 \
+			out_ps = r->channels_last ? r->c : 1;                                                     \
+		for (int64_t b = 0; b < r->n; b++)                                                                \
+			for (int64_t o = 0; o < out_size; o++) {                                                  \
+				ResizeTaps tz, ty, tx;                                                            \
+				resize_taps(r, 0, o / (r->out[1] * r->out[2]), &tz);                              \
+				resize_taps(r, 1, o / r->out[2] % r->out[1], &ty);                                \
+				resize_taps(r, 2, o % r->out[2], &tx);                                            \
+				for (int64_t c = 0; c < r->c; c++) {                                              \
+					double v = 0;                                                             \
+					if (tz.outside || ty.outside || tx.outside)                               \
+						v = r->extrapolation;                                             \
+					else                                                                      \
+						for (int a = 0; a < tz.n; a++)                                    \
+							for (int e = 0; e < ty.n; e++)                            \
+								for (int f = 0; f < tx.n; f++)                    \
+									v += (double)tz                           \
+										     .weight[a] *                 \
+									     ty.weight[e] *                       \
+									     tx.weight[f] *                       \
+									     (T)in_at(                            \
+										     0,                           \
+										     b * r->c * in_size +         \
+											     c * in_cs +          \
+											     ((tz.index[a] *      \
+												       r->in[1] + \
+											       ty.index[e]) *     \
+												      r->in[2] +  \
+											      tx.index[f]) *      \
+												     in_ps);      \
+					want[b * r->c * out_size + c * out_cs + o * out_ps] =                     \
+						(T)v;                                                             \
+				}                                                                                 \
+			}                                                                                         \
+	}
+DEFINE_NAIVE_RESIZE(naive_resize_f32, float)
+DEFINE_NAIVE_RESIZE(naive_resize_f64, double)
+
+/* image.resize1d/2d/3d, channel-first and channel-last, every method,
+ * coordinate transformation, rounding method, cubic_alpha and
+ * cubic_exclude, a region and an extrapolation value, growing and
+ * shrinking, over random sizes. */
+static void test_resize_rows_random(void **state)
+{
+	static const char *const methods[] = {"nearest_neighbor", "linear", "cubic"};
+	static const char *const modes[] = {"half_pixel",           "align_corners",
+					    "asymmetric",           "pytorch_half_pixel",
+					    "tf_half_pixel_for_nn", "tf_crop_and_resize"};
+	static const char *const roundings[] = {"round", "floor", "ceil", "round_prefer_floor",
+						"round_prefer_ceil"};
+	static const char *const first[] = {NULL, "NCW", "NCHW", "NCDHW"};
+	static const char *const last[] = {NULL, "NWC", "NHWC", "NDHWC"};
+	(void)state;
+	prop_seed = 32;
+	for (int c = 0; c < 150; c++) {
+		DType dt = c % 2 ? DT_FLOAT64 : DT_FLOAT32;
+		KernelResize r;
+		int64_t shape[5], size[3];
+		StrBuf body;
+		double *want;
+		int64_t total;
+		memset(&r, 0, sizeof r);
+		r.rank = (int)prop_int(1, 3);
+		r.method = (KernelResizeMethod)prop_int(0, 2);
+		r.coordinate = (KernelResizeCoordinate)prop_int(0, 5);
+		r.rounding = (KernelResizeRounding)prop_int(0, 4);
+		r.cubic_alpha = prop_int(0, 1) ? -0.5f : -0.75f;
+		r.cubic_exclude = prop_int(0, 1);
+		r.extrapolation = -3.5;
+		r.channels_last = prop_int(0, 1);
+		r.n = prop_int(1, 2);
+		r.c = prop_int(1, 3);
+		shape[0] = r.n;
+		shape[r.channels_last ? r.rank + 1 : 1] = r.c;
+		for (int i = 0; i < 3; i++)
+			r.in[i] = r.out[i] = 1;
+		for (int i = 0; i < r.rank; i++) {
+			int dim = 3 - r.rank + i;
+			r.in[dim] = prop_int(1, r.rank == 3 ? 5 : 9);
+			r.out[dim] = size[i] = prop_int(1, r.rank == 3 ? 7 : 19);
+			r.roi_start[dim] = (float)prop_int(-3, 3) / 10.0f;
+			r.roi_end[dim] = (float)prop_int(7, 13) / 10.0f;
+			shape[(r.channels_last ? 1 : 2) + i] = r.in[dim];
+		}
+		teardown(NULL);
+		setup(NULL);
+		in_random("x", dt, (uint32_t)r.rank + 2, shape);
+		strbuf_init(&body);
+		strbuf_printf(&body, "image.resize%dd(%%x, size=[", r.rank);
+		for (int i = 0; i < r.rank; i++)
+			strbuf_printf(&body, "%s%lld", i ? ", " : "", (long long)size[i]);
+		/* roi: [start, end] per dimension as topi reads it, 3-D reversed */
+		strbuf_puts(&body, "], roi=[");
+		for (int e = 0; e < 2; e++)
+			for (int i = 0; i < r.rank; i++) {
+				int dim = r.rank == 3 ? 2 - i : 3 - r.rank + i;
+				strbuf_printf(&body, "%s%.1ff", e || i ? ", " : "",
+					      (double)(e ? r.roi_end[dim] : r.roi_start[dim]));
+			}
+		strbuf_printf(
+			&body,
+			"], layout=\"%s\", method=\"%s\", coordinate_transformation_mode=\"%s\", "
+			"rounding_method=\"%s\", cubic_alpha=%gf, cubic_exclude=%d, "
+			"extrapolation_value=-3.5f)",
+			r.channels_last ? last[r.rank] : first[r.rank], methods[r.method],
+			modes[r.coordinate], roundings[r.rounding], (double)r.cubic_alpha,
+			r.cubic_exclude);
+		run_body(body.data);
+		total = r.n * r.c * r.out[0] * r.out[1] * r.out[2];
+		want = xmalloc((size_t)total * sizeof(double));
+		(dt == DT_FLOAT32 ? naive_resize_f32 : naive_resize_f64)(&r, want);
+		expect_exact(0, want, total, body.data);
+		free(want);
+		strbuf_free(&body);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -4524,6 +4890,9 @@ int main(void)
 		TEST(test_adaptive_pooling),
 		TEST(test_resize2d),
 		TEST(test_resize_other_ranks),
+		TEST(test_pool_rows_random),
+		TEST(test_conv_direct_random),
+		TEST(test_resize_rows_random),
 		TEST(test_binary_math_and_comparisons),
 		TEST(test_integer_division_family),
 		TEST(test_bitwise),

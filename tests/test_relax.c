@@ -101,6 +101,7 @@ static const ErrorCase parse_errors[] = {
 	 "        y = R.hint_on_device(x, R.device(device_type=\"cuda\"))\n        return y\n",
 	 "6:54", "integer device_type"},
 	{HEADER "    I.module_attrs\n", "4:5", "expected I.module_attrs"},
+	{HEADER "    f = R.foo(\"f\")\n", "4:9", "expected R.ExternFunc(...)"},
 	{"@I.ir_module\nclass Module:\n    I.module_global_infos({\"vdevice\": [I.vdevice(3)]})\n",
 	 "3:40", "I.vdevice needs a target"},
 	{HEADER

@@ -6,8 +6,12 @@
  * must lower to the Relay call written beside it, and that Relay must
  * parse (core/ir/parse.c checks every attribute against ops.def); an
  * operand on another vdevice becomes a device_copy, R.to_vdevice one too;
- * an operator with no kernel, a vdevice devplan cannot run and a match_cast
- * are positioned errors naming what cannot run.
+ * an operator with no kernel, a vdevice devplan cannot run, a recursive
+ * call and a call_tir of a prim_func that is not a copy are positioned
+ * errors naming what cannot run. Calls between functions are inlined
+ * (unique names, each line's origin its Relax binding and call), `if` is a
+ * Relay if, R.match_cast an annotated let, a named entry is found or
+ * refused with a did-you-mean.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -36,9 +40,10 @@
 #define T(shape) "R.Tensor(" shape ", dtype=\"float32\", vdevice=\"llvm:0\")"
 
 /* Lowers text (realised under policy tvm) with llvm -> 0, cuda -> 1 and
- * metal unrunnable; the Relay text, or NULL with the first error's
- * "line:col: message" in *err. */
-static char *lower_text(const char *text, char **err)
+ * metal unrunnable, from entry (NULL: the default); the Relay text, or
+ * NULL with the first error's "line:col: message" in *err. With origin,
+ * the lines' origins too (the caller frees them). */
+static char *lower_entry(const char *text, const char *entry, SourceOrigin *origin, char **err)
 {
 	SourceFile *src = source_from_string("t.py", text, strlen(text));
 	DiagList diags;
@@ -55,7 +60,7 @@ static char *lower_text(const char *text, char **err)
 	while (r.done < RX_PHASE_COUNT)
 		assert_true(relax_realize_step(&r, &diags));
 	strbuf_init(&out);
-	if (relax_lower(relax_realize_current(&r), device_of, 0, &out, &diags)) {
+	if (relax_lower(relax_realize_current(&r), device_of, 0, entry, &out, origin, &diags)) {
 		result = strbuf_detach(&out);
 	} else {
 		for (size_t i = 0; i < diags.count; i++)
@@ -69,6 +74,11 @@ static char *lower_text(const char *text, char **err)
 	diag_free(&diags);
 	source_release(src);
 	return result;
+}
+
+static char *lower_text(const char *text, char **err)
+{
+	return lower_entry(text, NULL, NULL, err);
 }
 
 /* The Relay text parses with the default device table (cpu:0, cuda:0). */
@@ -206,17 +216,28 @@ static const ErrorCase error_cases[] = {
 	 "R.Tensor((2, 3), dtype=\"float32\", vdevice=\"metal:0\"):\n"
 	 "        return x\n",
 	 "5:14: vdevice 'metal:0:global' cannot run"},
+	{"    def main(x: " T("(2, 3)") ") -> " T("(2, 3)") ":\n"
+							    "        cls = Module\n"
+							    "        r: " T(
+								    "(2, 3)") " = cls.main(x)\n"
+									      "        return r\n",
+	 "7:66: a recursive call of @main cannot run"},
 	{"    def main(x: " T("(2, 3)") ") -> " T(
 		 "(2, 3)") ":\n"
-			   "        r: " T("(2, 3)") " = R.match_cast(x, " T(
+			   "        r: " T("(2, 3)") " = R.call_tir(cls.f, (x,), out_sinfo=" T(
 				   "(2, 3)") ")\n"
-					     "        return r\n",
-	 "6:9: R.match_cast cannot run yet"},
-	{"    def main(x: " T("(n, 3)") ", y: " T("(3, 4)") ") -> " T(
-		 "(n, 4)") ":\n"
-			   "        r: " T("(n, 4)") " = R.matmul(x, y)\n"
-						     "        return r\n",
-	 "6:66: R.matmul needs static shapes to run"},
+					     "        return r\n"
+					     "    @T.prim_func\n"
+					     "    def f(A: T.Buffer((2, 3), \"float32\"), B: "
+					     "T.Buffer((2, 3), \"float32\")):\n"
+					     "        for i, j in T.grid(2, 3):\n"
+					     "            B[i, j] = A[j, i]\n",
+	 "6:66: R.call_tir has no kernel: cannot run"},
+	{"    def main(x: " T("(n, 2, 3)") ", y: " T("(3, 4)") ") -> " T(
+		 "(n, 2, 4)") ":\n"
+			      "        r: " T("(n, 2, 4)") " = R.matmul(x, y)\n"
+							   "        return r\n",
+	 "6:69: R.matmul needs static shapes to run"},
 };
 
 static void test_errors(void **state)
@@ -236,12 +257,142 @@ static void test_errors(void **state)
 	}
 }
 
+/* A helper called twice is inlined twice, its names made unique, each
+ * line's origin its Relax binding and the call it sits in. */
+static void test_calls(void **state)
+{
+	const char *text = HEADER "    def main(x: " T("(2, 3)") ") -> " T(
+		"(2, 3)") ":\n"
+			  "        cls = Module\n"
+			  "        a: " T("(2, 3)") " = cls.helper(x)\n"
+						    "        b: " T(
+							    "(2, 3)") " = cls.helper(a)\n"
+								      "        return b\n"
+								      "    @R.function\n"
+								      "    def helper(a: "
+								      "R.Tensor(dtype=\"float32\", "
+								      "ndim=2)) -> "
+								      "R.Tensor(dtype=\"float32\", "
+								      "ndim=2):\n"
+								      "        b: "
+								      "R.Tensor(dtype=\"float32\", "
+								      "ndim=2) = R.exp(a)\n"
+								      "        return b\n";
+	SourceOrigin origin;
+	char *err, *relay = lower_entry(text, NULL, &origin, &err);
+	const char *second;
+	uint32_t line = 1;
+	(void)state;
+	if (!relay)
+		fprintf(stderr, "%s\n", err);
+	assert_non_null(relay);
+	assert_non_null(strstr(relay, "let %b = on_device(exp(%x)"));
+	second = strstr(relay, "let %b_1 = on_device(exp(%b)");
+	assert_non_null(second);
+	assert_non_null(strstr(relay, "\n  %b_1\n"));
+	assert_parses(relay);
+	for (const char *c = relay; c < second; c++)
+		line += *c == '\n';
+	/* the second exp: helper's binding, in the call on line 8 */
+	assert_int_equal(origin.pos[line - 1].line, 12);
+	assert_int_not_equal(origin.call[line - 1], 0);
+	assert_int_equal(origin.calls[origin.call[line - 1] - 1].pos.line, 8);
+	assert_string_equal(origin.calls[origin.call[line - 1] - 1].callee, "helper");
+	assert_int_equal(origin.nlines, line + 2);
+	source_origin_free(&origin);
+	free(relay);
+	/* a named entry: helper's shapeless parameter takes the input's shape */
+	relay = lower_entry(text, "@helper", NULL, &err);
+	assert_non_null(relay);
+	assert_non_null(strstr(relay, "%a {virtual_device=meta[VirtualDevice][0]}: Tensor[(?, ?), "
+				      "float32]\n"));
+	assert_parses(relay);
+	free(relay);
+	relay = lower_entry(text, "@helpr", NULL, &err);
+	assert_null(relay);
+	assert_non_null(strstr(err, "no Relax function '@helpr' in the module; did you mean "
+				    "'@helper'?"));
+	free(err);
+}
+
+/* if/else is a Relay if on the scalar bool; match_cast a let annotated with
+ * the cast's type, symbolic dims `?`. */
+static void test_if_match(void **state)
+{
+	const char *text = HEADER "    def main(x: " T(
+		"(n, 3)") ", c: R.Tensor((), dtype=\"bool\", "
+			  "vdevice=\"llvm:0\")) -> " T(
+				  "(2, 3)") ":\n"
+					    "        n = T.int64()\n"
+					    "        k: " T("(2, 3)") " = R.match_cast(x, " T(
+						    "(2, 3)") ")\n"
+							      "        m: " T(
+								      "(n, 3)") " = "
+										"R.match_cast(x,"
+										" " T("(n, 3)") ")"
+												"\n"
+												"  "
+												"  "
+												"  "
+												"  "
+												"if"
+												" c"
+												":"
+												"\n"
+												"  "
+												"  "
+												"  "
+												"  "
+												"  "
+												"  "
+												"y:"
+												" " T("(2, 3)") " = R.exp(k)\n"
+														"        else:\n"
+														"            z: " T(
+															"(2, 3)") " = R.negative(k)\n"
+																  "            y: " T(
+																	  "(2, 3)") " = R.add(z, z)\n"
+																		    "        return y\n";
+	char *err, *relay = lower_text(text, &err);
+	(void)state;
+	assert_non_null(relay);
+	assert_non_null(strstr(relay, "let %k: Tensor[(2, 3), float32] = %x;"));
+	assert_non_null(strstr(relay, "let %m: Tensor[(?, 3), float32] = %x;"));
+	assert_non_null(strstr(relay, "let %y = if (%c) {\n    let %y_1 = on_device(exp(%k)"));
+	assert_non_null(strstr(relay, "  } else {\n    let %z = on_device(negative(%k)"));
+	assert_non_null(strstr(relay, "let %y_2 = on_device(add(%z, %z)"));
+	assert_parses(relay);
+	free(relay);
+}
+
+/* R.call_tir of a prim_func that copies its input is a copy. */
+static void test_call_tir_copy(void **state)
+{
+	const char *text = HEADER "    def main(x: " T("(2, 3)") ") -> " T(
+		"(2, 3)") ":\n"
+			  "        cls = Module\n"
+			  "        r: " T("(2, 3)") " = R.call_tir(cls.f, (x,), out_sinfo=" T(
+				  "(2, 3)") ")\n"
+					    "        return r\n"
+					    "    @T.prim_func\n"
+					    "    def f(A: T.Buffer((2, 3), \"float32\"), B: "
+					    "T.Buffer((2, 3), \"float32\")):\n"
+					    "        for i, j in T.grid(2, 3):\n"
+					    "            B[i, j] = A[i, j]\n";
+	char *err, *relay = lower_text(text, &err);
+	(void)state;
+	assert_non_null(relay);
+	assert_non_null(strstr(relay, "let %r = on_device(copy(%x)"));
+	assert_parses(relay);
+	free(relay);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_ops),
-		cmocka_unit_test(test_copies),
-		cmocka_unit_test(test_errors),
+		cmocka_unit_test(test_ops),      cmocka_unit_test(test_copies),
+		cmocka_unit_test(test_errors),   cmocka_unit_test(test_calls),
+		cmocka_unit_test(test_if_match), cmocka_unit_test(test_call_tir_copy),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -441,6 +441,13 @@ void kernel_cpu_pool_open(void);
 void kernel_cpu_pool_close(void);
 void kernel_cpu_pool_stop(void);
 
+/* The OpenBLAS core type devplan names for this CPU when OPENBLAS_CORETYPE
+ * is not set (its instruction sets decide; NULL: OpenBLAS detects). A
+ * program linking OpenBLAS itself must set it before OpenBLAS's
+ * constructor runs, i.e. before it starts (tests/bench_exec.c re-executes
+ * itself). */
+const char *kernel_blas_coretype(void);
+
 #ifdef __cplusplus
 }
 #endif

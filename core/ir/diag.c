@@ -80,7 +80,41 @@ void source_release(SourceFile *src)
 	free(src->name);
 	free(src->text);
 	free(src->line_starts);
+	if (src->origin) {
+		source_origin_free(src->origin);
+		free(src->origin);
+	}
 	free(src);
+}
+
+void source_origin_line(SourceOrigin *o, Pos pos, uint32_t call)
+{
+	grow_array((void **)&o->pos, &o->pos_cap, o->nlines + 1, sizeof *o->pos);
+	grow_array((void **)&o->call, &o->call_cap, o->nlines + 1, sizeof *o->call);
+	o->pos[o->nlines] = pos;
+	o->call[o->nlines++] = call;
+}
+
+void source_origin_free(SourceOrigin *o)
+{
+	for (uint32_t i = 0; i < o->ncalls; i++)
+		free(o->calls[i].callee);
+	free(o->calls);
+	free(o->pos);
+	free(o->call);
+	source_release(o->file);
+	memset(o, 0, sizeof *o);
+}
+
+void source_set_origin(SourceFile *src, SourceOrigin *origin)
+{
+	if (src->origin) {
+		source_origin_free(src->origin);
+		free(src->origin);
+	}
+	src->origin = xmalloc(sizeof *src->origin);
+	*src->origin = *origin;
+	memset(origin, 0, sizeof *origin);
 }
 
 const char *source_line(const SourceFile *src, uint32_t line, size_t *len)
@@ -120,21 +154,53 @@ void diag_free(DiagList *list)
 	diag_init(list);
 }
 
+static void diag_push(DiagList *list, DiagSeverity severity, const SourceFile *src, Pos pos,
+		      char *message)
+{
+	Diag *d;
+	grow_array((void **)&list->items, &list->cap, list->count + 1, sizeof(Diag));
+	d = &list->items[list->count++];
+	d->severity = severity;
+	d->src = src;
+	d->pos = pos;
+	d->message = message;
+	if (severity == DIAG_ERROR)
+		list->errors++;
+}
+
+/* A diagnostic on a made text, at its origin (SourceOrigin). */
+static void diag_push_origin(DiagList *list, DiagSeverity severity, const SourceFile *src, Pos pos,
+			     char *message)
+{
+	const SourceOrigin *o = src->origin;
+	diag_push(list, severity, o->file, o->pos[pos.line - 1], message);
+	for (uint32_t c = o->call[pos.line - 1]; c && c <= o->ncalls; c = o->calls[c - 1].parent)
+		diag_push(list, DIAG_NOTE, o->file, o->calls[c - 1].pos,
+			  xasprintf("in @%s, called here", o->calls[c - 1].callee));
+	/* the made text's line quoted: the text itself may be freed before
+	 * the list is printed */
+	if (severity != DIAG_NOTE) {
+		size_t len, from = 0;
+		const char *line = source_line(src, pos.line, &len);
+		while (from < len && (line[from] == ' ' || line[from] == '\t'))
+			from++;
+		diag_push(list, DIAG_NOTE, NULL, (Pos){0, 0},
+			  xasprintf("%s, line %u: %.*s", src->name, pos.line,
+				    (int)(len - from > 160 ? 160 : len - from), line + from));
+	}
+}
+
 void diag_vadd(DiagList *list, DiagSeverity severity, const SourceFile *src, Pos pos,
 	       const char *fmt, va_list ap)
 {
 	StrBuf sb;
-	Diag *d;
-	grow_array((void **)&list->items, &list->cap, list->count + 1, sizeof(Diag));
-	d = &list->items[list->count++];
 	strbuf_init(&sb);
 	strbuf_vprintf(&sb, fmt, ap);
-	d->severity = severity;
-	d->src = src;
-	d->pos = pos;
-	d->message = strbuf_detach(&sb);
-	if (severity == DIAG_ERROR)
-		list->errors++;
+	if (src && src->origin && pos.line >= 1 && pos.line <= src->origin->nlines &&
+	    src->origin->pos[pos.line - 1].line)
+		diag_push_origin(list, severity, src, pos, strbuf_detach(&sb));
+	else
+		diag_push(list, severity, src, pos, strbuf_detach(&sb));
 }
 
 void diag_add(DiagList *list, DiagSeverity severity, const SourceFile *src, Pos pos,

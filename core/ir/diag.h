@@ -24,6 +24,8 @@ typedef struct Pos {
 	uint32_t col;  /* 1-based, in bytes */
 } Pos;
 
+typedef struct SourceOrigin SourceOrigin;
+
 /* A loaded source text. The holder frees it with source_free. */
 typedef struct SourceFile {
 	char *name;            /* as the user named it */
@@ -31,8 +33,40 @@ typedef struct SourceFile {
 	size_t len;            /* bytes, excluding the terminating NUL */
 	uint32_t *line_starts; /* offset of each line's first byte */
 	uint32_t nlines;
-	int refcount; /* module versions share one source */
+	int refcount;         /* module versions share one source */
+	SourceOrigin *origin; /* a text made from another: where its lines come from */
 } SourceFile;
+
+/* A call a made text's lines were inlined through (SourceOrigin). */
+typedef struct SourceCall {
+	Pos pos;         /* the call, in the origin's file */
+	char *callee;    /* the called function's name (owned) */
+	uint32_t parent; /* 1 + the index of the call this one sits in; 0: none */
+} SourceCall;
+
+/* Where each line of a text made from another comes from (a Relax module
+ * lowered to Relay text, core/relax/relax_lower.c). A diagnostic added at
+ * line L of such a text is reported at pos[L-1] of file instead, followed
+ * by a note at each call the line was inlined through and, for an error
+ * or warning, a note at L in the made text itself. A line whose pos has
+ * line 0 keeps its own position. */
+struct SourceOrigin {
+	SourceFile *file; /* retained */
+	Pos *pos;         /* by line - 1 */
+	uint32_t *call;   /* by line - 1: 1 + index into calls; 0: none */
+	uint32_t nlines;
+	size_t pos_cap, call_cap;
+	SourceCall *calls;
+	uint32_t ncalls;
+	size_t calls_cap;
+};
+
+/* Appends the origin of the next line of the made text. */
+void source_origin_line(SourceOrigin *o, Pos pos, uint32_t call);
+void source_origin_free(SourceOrigin *o);
+/* src's diagnostics are reported through origin from now on; src takes
+ * the origin over (*origin is emptied). */
+void source_set_origin(SourceFile *src, SourceOrigin *origin);
 
 /* Reads a file; on failure returns NULL and sets *err to a message the
  * caller frees. */

@@ -192,6 +192,25 @@ static bool infer_instance_of(InferState *st, const Type *poly, const Type *want
 	       type_equal(ret, want->u.func.ret);
 }
 
+/* A tensor value whose unknown dims the annotation fixes (`let %x:
+ * Tensor[(4, 3), float32] = ...` of a Tensor[(?, 3), float32] value), as
+ * Relay unifies Any with a dim: the annotation holds once the run knows
+ * the shapes, which typing the module again for them checks (a Relax
+ * R.match_cast lowered, core/relax/relax_lower.c). */
+static bool infer_refines(const Type *value, const Type *ann)
+{
+	if (!value || !ann || value->kind != TYPE_TENSOR || ann->kind != TYPE_TENSOR ||
+	    value->u.tensor.dtype != ann->u.tensor.dtype ||
+	    value->u.tensor.lanes != ann->u.tensor.lanes ||
+	    value->u.tensor.ndim != ann->u.tensor.ndim)
+		return false;
+	for (uint32_t d = 0; d < ann->u.tensor.ndim; d++)
+		if (value->u.tensor.dims[d] != DIM_ANY &&
+		    value->u.tensor.dims[d] != ann->u.tensor.dims[d])
+			return false;
+	return true;
+}
+
 static Type *infer_var(InferState *st, Expr *e)
 {
 	Type *ann = e->u.var.annotation;
@@ -231,7 +250,7 @@ static Type *infer_var(InferState *st, Expr *e)
 			return NULL;
 		}
 		if (ann && !type_equal(ann, value->type) &&
-		    !infer_instance_of(st, value->type, ann)) {
+		    !infer_instance_of(st, value->type, ann) && !infer_refines(value->type, ann)) {
 			infer_error(st, e->pos, "'%%%s' is annotated %s but its value has type %s",
 				    e->name ? e->name : "", infer_tname(st, ann),
 				    infer_tname(st, value->type));
@@ -876,7 +895,8 @@ static Type *infer_let(InferState *st, Expr *e)
 	/* Only a recursive closure can get here with the variable typed from
 	 * its annotation or signature before its value was inferred. */
 	if (var->type && value->type && !type_equal(var->type, value->type) &&
-	    !infer_instance_of(st, value->type, var->type)) {
+	    !infer_instance_of(st, value->type, var->type) &&
+	    !infer_refines(value->type, var->type)) {
 		infer_error(st, var->pos, "'%%%s' is annotated %s but its value has type %s",
 			    var->name ? var->name : "", infer_tname(st, var->type),
 			    infer_tname(st, value->type));

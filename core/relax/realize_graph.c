@@ -126,6 +126,7 @@ void realize_place(RxRealize *r, uint32_t var, int vdevice, uint32_t from, int r
 	grow_array((void **)&r->events, &r->events_cap, r->nevents + 1, sizeof *r->events);
 	e = &r->events[r->nevents++];
 	*e = (RxEvent){var, vdevice, from, round};
+	r->applied = r->nevents;
 }
 
 /* The flood fill from what is on the stack: pop, place the unplaced

@@ -266,6 +266,41 @@ static bool type_is_base_of(const RxType *base, const RxType *derived)
 	return !base->shape || relax_py_equal(base->shape, derived->shape);
 }
 
+/* Whether a declared type and a body's type cannot both hold whatever
+ * the symbolic dims are: another kind, another tuple length, static
+ * shapes that differ. TVM re-derives such a declared return type even
+ * in a function the pass did not change (a `-> R.Tuple` returning a
+ * tensor, a 3-tuple declared for a 2-tuple, `(10,)` for `(2, 4)`). */
+static bool contradicts(const RxType *declared, const RxType *body)
+{
+	if (declared->kind == RX_TYPE_OTHER || body->kind == RX_TYPE_OTHER)
+		return false;
+	if (declared->kind != body->kind)
+		return true;
+	if (declared->kind == RX_TYPE_TUPLE) {
+		if (declared->nfields != body->nfields)
+			return true;
+		for (uint32_t i = 0; i < declared->nfields; i++)
+			if (contradicts(declared->fields[i], body->fields[i]))
+				return true;
+		return false;
+	}
+	if (declared->kind != RX_TYPE_TENSOR)
+		return false;
+	if (declared->ndim >= 0 && body->ndim >= 0 && declared->ndim != body->ndim)
+		return true;
+	if (!declared->shape || !body->shape)
+		return false;
+	if (declared->shape->nitems != body->shape->nitems)
+		return true;
+	for (uint32_t i = 0; i < declared->shape->nitems; i++) {
+		const PyExpr *a = declared->shape->items[i], *b = body->shape->items[i];
+		if (a->kind == PY_INT && b->kind == PY_INT && strcmp(a->text, b->text) != 0)
+			return true;
+	}
+	return false;
+}
+
 static bool normalize_function(RxRealize *r, RxModule *m, RxFunc *f, DiagList *diags)
 {
 	bool changed = false;
@@ -275,7 +310,8 @@ static bool normalize_function(RxRealize *r, RxModule *m, RxFunc *f, DiagList *d
 	if (!normalize_block(r, m, f->body, &changed, diags))
 		return false;
 	body = result_type(m, f->body->result);
-	if (!changed || !f->ret || !body || type_is_base_of(body, f->ret))
+	if (!f->ret || !body || type_is_base_of(body, f->ret) ||
+	    (!changed && !contradicts(f->ret, body)))
 		return true;
 	if (relax_type_vdevice(f->ret) >= 0 &&
 	    relax_type_vdevice(body) != relax_type_vdevice(f->ret)) {

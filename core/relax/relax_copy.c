@@ -80,7 +80,7 @@ static RxFunc *copy_func(Copier *c, const RxFunc *f)
 {
 	RxFunc *x = arena_alloc(&c->to->arena, sizeof *x);
 	*x = *f;
-	if (f->kind == RX_FUNC_PRIM)
+	if (f->kind != RX_FUNC_RELAX)
 		return x;
 	x->params = arena_array(&c->to->arena, f->nparams, sizeof *x->params);
 	for (uint32_t i = 0; i < f->nparams; i++)
@@ -97,6 +97,9 @@ RxModule *relax_module_copy(const RxModule *m)
 	to->attrs = m->attrs;
 	to->has_global_infos = m->has_global_infos;
 	to->global_infos = m->global_infos;
+	to->prelude_names = m->prelude_names;
+	to->prelude_values = m->prelude_values;
+	to->nprelude = m->nprelude;
 	to->src = m->src;
 	to->nvdevices = m->nvdevices;
 	to->vdevices_cap = m->nvdevices;

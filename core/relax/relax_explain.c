@@ -35,7 +35,7 @@ static uint32_t *components(const RxRealize *r)
 
 bool relax_seed_of(const RxRealize *r, uint32_t var, RxSeed *seed)
 {
-	for (size_t i = 0; i < r->nevents; i++)
+	for (size_t i = 0; i < r->applied; i++)
 		if (r->events[i].var == var && r->events[i].from == UINT32_MAX) {
 			int round = r->events[i].round;
 			*seed = (RxSeed){var, r->events[i].vdevice,
@@ -136,7 +136,7 @@ size_t relax_why(const RxRealize *r, uint32_t var, uint32_t **chain)
 	*chain = NULL;
 	for (uint32_t v = 0; v < n; v++)
 		from[v] = UINT32_MAX;
-	for (size_t i = 0; i < r->nevents; i++) {
+	for (size_t i = 0; i < r->applied; i++) {
 		from[r->events[i].var] = r->events[i].from;
 		placed |= r->events[i].var == var;
 	}
@@ -197,4 +197,48 @@ bool relax_check_conflicts(const RxRealize *r, const SourceFile *src, DiagList *
 	strbuf_free(&b);
 	relax_conflicts_free(c, n);
 	return false;
+}
+
+const char *relax_seed_kind(const RxRealize *r, const RxSeed *seed)
+{
+	if (seed->round == 2)
+		return "hint input";
+	if (seed->round == 3)
+		return "fallback: nothing reaches it";
+	switch (r->explicit_kind[seed->var]) {
+	case RX_SEED_ANNOTATION:
+		return "vdevice annotation";
+	case RX_SEED_HINT_OUTPUT:
+		return "hint output";
+	case RX_SEED_RETURN:
+		return "declared return type";
+	default:
+		return "seed";
+	}
+}
+
+void relax_event_describe(StrBuf *out, const RxRealize *r, size_t i, const char *file)
+{
+	const RxEvent *e = &r->events[i];
+	const RxModule *m = r->in;
+	strbuf_printf(out, "%s <- ", m->vars[e->var]->name);
+	if (e->vdevice < 0)
+		strbuf_puts(out, "no vdevice");
+	else
+		relax_vdevice_name(m, e->vdevice, out);
+	if (e->from == UINT32_MAX) {
+		RxSeed seed = {e->var, e->vdevice,
+			       e->round == 1 ? r->explicit_pos[e->var] : r->hint_pos[e->var],
+			       e->round};
+		strbuf_printf(out, " (%s", relax_seed_kind(r, &seed));
+		if (e->round != 3 && seed.pos.line)
+			strbuf_printf(out, " at %s:%u:%u", file, seed.pos.line, seed.pos.col);
+		if (e->round != 3)
+			strbuf_printf(out, ", round %d", e->round);
+		strbuf_putc(out, ')');
+	} else {
+		const RxVar *a = m->vars[e->from], *b = m->vars[e->var];
+		strbuf_printf(out, " from %s (co-located at line %u, round %d)", a->name,
+			      a->pos.line > b->pos.line ? a->pos.line : b->pos.line, e->round);
+	}
 }

@@ -48,5 +48,15 @@ bool relax_class_conflicts(const RxConflict *c);
 size_t relax_why(const RxRealize *r, uint32_t var, uint32_t **chain);
 /* The seed var was placed as, or NULL. */
 bool relax_seed_of(const RxRealize *r, uint32_t var, RxSeed *seed);
+/* What made seed a seed: "vdevice annotation", "hint output", "declared
+ * return type", "hint input", "fallback: nothing reaches it" (round 3,
+ * the copy policy's) or "seed" (an R.to_vdevice's result under copy). */
+const char *relax_seed_kind(const RxRealize *r, const RxSeed *seed);
+/* Event i of the propagation, as stepi prints it: the variable, its
+ * vdevice and where it came from, a seed (its kind and file:line:col, file
+ * naming the module) or a neighbour along a co-location edge (the line of
+ * the binding that links them): `y <- cuda:0:global from b (co-located at
+ * line 11, round 2)`. */
+void relax_event_describe(StrBuf *out, const RxRealize *r, size_t i, const char *file);
 
 #endif

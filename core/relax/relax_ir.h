@@ -166,7 +166,11 @@ struct RxStmt {
 	RxExpr *hint;      /* rewrite: the R.hint_on_device call the value replaced */
 };
 
-typedef enum RxFuncKind { RX_FUNC_RELAX, RX_FUNC_PRIM } RxFuncKind;
+typedef enum RxFuncKind {
+	RX_FUNC_RELAX,
+	RX_FUNC_PRIM,
+	RX_FUNC_EXTERN, /* `NAME = R.ExternFunc(...)` in the class: decorator is the call */
+} RxFuncKind;
 
 typedef struct RxFunc {
 	RxFuncKind kind;
@@ -189,7 +193,12 @@ typedef struct RxModule {
 	size_t vdevices_cap;
 	bool has_global_infos; /* its dict has a "vdevice" list */
 	PyExpr *global_infos;  /* I.module_global_infos's dict as read, or NULL */
-	RxFunc **funcs;        /* in source order (malloc'ed) */
+	/* `NAME = T.int64()` / `NAME = TypeVar("NAME")` lines before the class,
+	 * the symbolic dims a call may pass as values (arena arrays) */
+	const char **prelude_names;
+	PyExpr **prelude_values;
+	uint32_t nprelude;
+	RxFunc **funcs; /* in source order (malloc'ed) */
 	uint32_t nfuncs;
 	size_t funcs_cap;
 	uint32_t nvars;

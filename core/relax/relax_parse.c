@@ -412,10 +412,42 @@ static bool read_function(RxParser *p)
 }
 
 /* module_stmt: 'I.module_attrs' '(' dict ')' | 'I.module_global_infos' '(' dict ')' */
+/* `NAME = R.ExternFunc("symbol")`: a function of the module defined
+ * outside it, kept as written. */
+static bool read_extern_func(RxParser *p)
+{
+	const RxToken *name = rxp_next(p);
+	RxModule *m = p->m;
+	RxFunc *f;
+	PyExpr *e;
+	const char *callee;
+	rxp_next(p); /* '=' */
+	if (!(e = rxp_expr(p)))
+		return false;
+	callee = e->kind == PY_CALL ? py_dotted_name(m, e->base) : NULL;
+	if (!callee || strcmp(callee, "R.ExternFunc") != 0)
+		return rxp_error(p, e->pos,
+				 "expected R.ExternFunc(...) (a function of the module "
+				 "defined outside it)");
+	f = arena_alloc(&m->arena, sizeof *f);
+	f->kind = RX_FUNC_EXTERN;
+	f->name = name->text;
+	f->pos = name->pos;
+	f->decorator = e;
+	grow_array((void **)&m->funcs, &m->funcs_cap, m->nfuncs + 1, sizeof *m->funcs);
+	m->funcs[m->nfuncs++] = f;
+	return rxp_expect(p, RX_TOK_NEWLINE, NULL, "the end of the line");
+}
+
 static bool read_module_statement(RxParser *p)
 {
-	PyExpr *e = rxp_expr(p);
-	const char *name = e && e->kind == PY_CALL ? py_dotted_name(p->m, e->base) : NULL;
+	PyExpr *e;
+	const char *name;
+	if (rxp_peek(p)->kind == RX_TOK_NAME && rxp_peek_at(p, 1)->kind == RX_TOK_OP &&
+	    strcmp(rxp_peek_at(p, 1)->text, "=") == 0)
+		return read_extern_func(p);
+	e = rxp_expr(p);
+	name = e && e->kind == PY_CALL ? py_dotted_name(p->m, e->base) : NULL;
 	if (!e)
 		return false;
 	if (name && strcmp(name, "I.module_attrs") == 0)
@@ -425,8 +457,24 @@ static bool read_module_statement(RxParser *p)
 			return false;
 	} else
 		return rxp_error(p, e->pos,
-				 "expected I.module_attrs, I.module_global_infos or a function");
+				 "expected I.module_attrs, I.module_global_infos, a function or "
+				 "NAME = R.ExternFunc(...)");
 	return rxp_expect(p, RX_TOK_NEWLINE, NULL, "the end of the line");
+}
+
+/* One `NAME = value` line before the class, kept for the printer. */
+static void keep_prelude(RxModule *m, const char *name, PyExpr *value)
+{
+	const char **names = arena_array(&m->arena, m->nprelude + 1, sizeof *names);
+	PyExpr **values = arena_array(&m->arena, m->nprelude + 1, sizeof *values);
+	if (m->nprelude) {
+		memcpy(names, m->prelude_names, m->nprelude * sizeof *names);
+		memcpy(values, m->prelude_values, m->nprelude * sizeof *values);
+	}
+	names[m->nprelude] = name;
+	values[m->nprelude++] = value;
+	m->prelude_names = names;
+	m->prelude_values = values;
 }
 
 /* module: ('import' ... | 'from' ...)* decorators 'class' NAME ':' NEWLINE
@@ -442,11 +490,15 @@ static bool read_module(RxParser *p)
 	 * declare symbolic dimensions: read and dropped, as names shapes use */
 	while (rxp_peek(p)->kind == RX_TOK_NAME && rxp_peek_at(p, 1)->kind == RX_TOK_OP &&
 	       strcmp(rxp_peek_at(p, 1)->text, "=") == 0) {
+		PyExpr *value;
+		grow_array((void **)&p->symbols, &p->symbols_cap, p->nsymbols + 1,
+			   sizeof *p->symbols);
+		p->symbols[p->nsymbols++] = rxp_next(p)->text;
 		rxp_next(p);
-		rxp_next(p);
-		if (!rxp_expr_list(p) ||
+		if (!(value = rxp_expr_list(p)) ||
 		    !rxp_expect(p, RX_TOK_NEWLINE, NULL, "the end of the line"))
 			return false;
+		keep_prelude(p->m, p->symbols[p->nsymbols - 1], value);
 	}
 	while (rxp_accept(p, RX_TOK_NEWLINE, NULL))
 		;
@@ -491,6 +543,7 @@ RxModule *relax_parse(const SourceFile *src, DiagList *diags)
 	ok = relax_lex(src, &p.m->arena, &p.toks, diags) && read_module(&p);
 	relax_tokens_free(&p.toks);
 	rxp_scope_free(&p);
+	free(p.symbols);
 	if (!ok) {
 		relax_module_free(p.m);
 		return NULL;

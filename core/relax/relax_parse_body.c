@@ -193,6 +193,16 @@ static RxExpr *convert_items(RxParser *p, RxExprKind kind, const PyExpr *e)
 	return t;
 }
 
+/* A symbolic dim declared before the class (`n = TypeVar("n")`), which a
+ * call may pass as a value: kept as written. */
+static bool is_symbol(const RxParser *p, const char *name)
+{
+	for (size_t i = 0; i < p->nsymbols; i++)
+		if (strcmp(p->symbols[i], name) == 0)
+			return true;
+	return false;
+}
+
 static RxExpr *convert(RxParser *p, const PyExpr *e)
 {
 	RxExpr *x;
@@ -205,7 +215,8 @@ static RxExpr *convert(RxParser *p, const PyExpr *e)
 			return x;
 		}
 		if (strcmp(e->text, "None") && strcmp(e->text, "True") &&
-		    strcmp(e->text, "False") && strcmp(e->text, p->m->name ? p->m->name : "")) {
+		    strcmp(e->text, "False") && strcmp(e->text, p->m->name ? p->m->name : "") &&
+		    !is_symbol(p, e->text)) {
 			rxp_error(p, e->pos, "name '%s' is not defined", e->text);
 			return NULL;
 		}

@@ -366,6 +366,13 @@ static void print_block(Printer *pr, const RxBlock *b, int level)
 static void print_function(Printer *pr, const RxFunc *f)
 {
 	StrBuf *out = pr->out;
+	if (f->kind == RX_FUNC_EXTERN) {
+		indent(pr, 1);
+		strbuf_printf(out, "%s = ", f->name);
+		py_print(out, f->decorator);
+		strbuf_putc(out, '\n');
+		return;
+	}
 	if (f->kind == RX_FUNC_PRIM) {
 		for (const char *line = f->text; *line;) {
 			size_t n = strcspn(line, "\n");
@@ -408,10 +415,14 @@ static void print_function(Printer *pr, const RxFunc *f)
 	forget_names(pr);
 }
 
-/* TVM's order: prim_funcs, then Relax functions, @main last; by name. */
+/* TVM's order: prim_funcs, then extern functions, then Relax functions,
+ * @main last; by name. */
 static int function_priority(const RxFunc *f)
 {
-	return strcmp(f->name, "main") == 0 ? 1000 : f->kind == RX_FUNC_PRIM ? 1 : 3;
+	return strcmp(f->name, "main") == 0 ? 1000
+	       : f->kind == RX_FUNC_PRIM    ? 1
+	       : f->kind == RX_FUNC_EXTERN  ? 2
+					    : 3;
 }
 
 static int compare_functions(const void *a, const void *b)
@@ -427,6 +438,12 @@ static void print_header(Printer *pr)
 	StrBuf *out = pr->out;
 	strbuf_puts(out,
 		    "# from tvm.script import ir as I\n# from tvm.script import relax as R\n\n");
+	/* the symbolic dims declared before the class, as read */
+	for (uint32_t i = 0; i < m->nprelude; i++) {
+		strbuf_printf(out, "%s = ", m->prelude_names[i]);
+		py_print(out, m->prelude_values[i]);
+		strbuf_putc(out, '\n');
+	}
 	/* TVM names the printed class Module whatever the source called it */
 	strbuf_puts(out, "@I.ir_module\nclass Module:\n");
 	if (m->attrs) {

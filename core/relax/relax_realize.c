@@ -66,10 +66,33 @@ void relax_realize_free(RxRealize *r)
 bool relax_realize_step(RxRealize *r, DiagList *diags)
 {
 	DP_ASSERT(r->done < RX_PHASE_COUNT);
+	while (relax_realize_in_progress(r))
+		relax_realize_replay(r);
 	if (!realize_phases[r->done](r, diags))
 		return false;
 	r->done++;
 	return true;
+}
+
+bool relax_realize_in_progress(const RxRealize *r)
+{
+	return r->done == RX_PHASE_PROPAGATE + 1 && r->applied < r->nevents;
+}
+
+void relax_realize_rewind(RxRealize *r)
+{
+	DP_ASSERT(r->done == RX_PHASE_PROPAGATE + 1);
+	for (uint32_t v = 0; v < r->in->nvars; v++)
+		r->known[v] = -1;
+	r->applied = 0;
+}
+
+void relax_realize_replay(RxRealize *r)
+{
+	const RxEvent *e;
+	DP_ASSERT(r->applied < r->nevents);
+	e = &r->events[r->applied++];
+	r->known[e->var] = e->vdevice;
 }
 
 const RxModule *relax_realize_current(const RxRealize *r)

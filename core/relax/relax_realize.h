@@ -67,9 +67,11 @@ typedef struct RxRealize {
 	uint32_t *adj_start, *adj;
 	size_t nedges;
 	/* propagate */
-	int *known; /* by var id, -1 when unplaced */
+	int *known; /* by var id, -1 when unplaced (as of event `applied`) */
 	RxEvent *events;
 	size_t nevents, events_cap;
+	size_t applied; /* events reflected in known: nevents, except while
+			   propagate is replayed event by event (stepi) */
 	/* rewrite, normalize */
 	unsigned char *remapped; /* by var id: TVM made it a new variable */
 	RxModule *rewritten;
@@ -82,6 +84,18 @@ void relax_realize_free(RxRealize *r);
 bool relax_realize_step(RxRealize *r, DiagList *diags);
 /* The module as of the phases run: the input until rewrite has run. */
 const RxModule *relax_realize_current(const RxRealize *r);
+
+/* Propagate one event at a time (`stepi`). Once propagate has run,
+ * relax_realize_rewind takes known back to before its first event, and
+ * each relax_realize_replay applies the next one (known[var] = vdevice);
+ * events are deterministic, so replaying them all gives back exactly the
+ * state the phase left. Until the last is applied propagate is in
+ * progress: known, relax_why and relax_seed_of answer as of event
+ * `applied`, and relax_realize_step replays the rest before it runs
+ * rewrite. */
+void relax_realize_rewind(RxRealize *r);
+void relax_realize_replay(RxRealize *r);
+bool relax_realize_in_progress(const RxRealize *r);
 
 /* A copy of m's functions and variables (new ids kept) in a new module
  * that borrows m's types, literals and vdevice targets. */

@@ -22,8 +22,10 @@ typedef struct RxParser {
 	size_t at;
 	DiagList *diags;
 	bool failed;
-	RxScope *scope; /* the names visible in the function being read */
-	int depth;      /* expression nesting, bounded */
+	RxScope *scope;       /* the names visible in the function being read */
+	int depth;            /* expression nesting, bounded */
+	const char **symbols; /* the symbolic dims declared before the class (malloc'ed) */
+	size_t nsymbols, symbols_cap;
 } RxParser;
 
 const RxToken *rxp_peek(const RxParser *p);

@@ -102,6 +102,7 @@ typedef struct Breakpoint {
 	size_t ignore;  /* `ignore N COUNT`: the next stops to pass by */
 	bool temporary; /* `tbreak`: deleted once it stops a run */
 	bool spent;     /* a temporary one that stopped the run under way */
+	bool relax;     /* BREAK_PHASE: phase is a Relax phase (relax_realize.h) */
 } Breakpoint;
 
 /* The breakpoints and watchpoints, which survive load and restart, and

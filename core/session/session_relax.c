@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "interrupt.h"
 #include "parse.h"
 #include "relax_explain.h"
 #include "relax_lower.h"
@@ -30,6 +31,7 @@ void session_relax_free(Session *s)
 		return;
 	relax_realize_free(&s->relax->realize);
 	relax_module_free(s->relax->module);
+	free(s->relax->entry);
 	free(s->relax);
 	s->relax = NULL;
 }
@@ -91,7 +93,9 @@ bool session_relax_step(Session *s, size_t n)
 
 size_t session_relax_phases_done(const Session *s)
 {
-	return s->relax ? s->relax->realize.done : 0;
+	if (!s->relax)
+		return 0;
+	return s->relax->realize.done - (relax_realize_in_progress(&s->relax->realize) ? 1 : 0);
 }
 
 bool session_relax_planned(const Session *s)
@@ -133,12 +137,13 @@ static int32_t vdevice_device(Session *s, const RxVDevice *v)
 	return found;
 }
 
-bool session_relax_lower(Session *s)
+bool session_relax_lower(Session *s, const char *entry)
 {
 	const RxModule *m;
 	int32_t *device_of, unplaced = -1;
 	StrBuf text;
 	SourceFile *src;
+	SourceOrigin origin;
 	IrModule *lowered;
 	bool ok;
 	session_clear_diags(s);
@@ -147,9 +152,15 @@ bool session_relax_lower(Session *s)
 			   "the module is not planned yet; use 'plan'");
 		return false;
 	}
-	if (s->versions[0])
-		return s->phases_done == pipeline_count || session_step(s, SIZE_MAX);
 	m = session_relax_module(s, -1);
+	if (!relax_lower_entry(m, entry, &s->diags))
+		return false;
+	if (s->versions[0] &&
+	    (entry ? s->relax->entry && strcmp(entry, s->relax->entry) == 0 : !s->relax->entry))
+		return s->phases_done == pipeline_count || session_step(s, SIZE_MAX);
+	session_unload(s);
+	free(s->relax->entry);
+	s->relax->entry = NULL;
 	device_of = xcalloc(m->nvdevices ? m->nvdevices : 1, sizeof *device_of);
 	for (uint32_t i = 0; i < m->nvdevices; i++) {
 		device_of[i] = vdevice_device(s, &m->vdevices[i]);
@@ -162,9 +173,10 @@ bool session_relax_lower(Session *s)
 	if (unplaced < 0)
 		unplaced = 0;
 	strbuf_init(&text);
-	ok = relax_lower(m, device_of, unplaced, &text, &s->diags);
+	ok = relax_lower(m, device_of, unplaced, entry, &text, &origin, &s->diags);
 	free(device_of);
 	if (!ok) {
+		source_origin_free(&origin);
 		strbuf_free(&text);
 		return false;
 	}
@@ -173,6 +185,7 @@ bool session_relax_lower(Session *s)
 		strbuf_init(&name);
 		strbuf_printf(&name, "%s (lowered to Relay)", session_module_name(s));
 		src = source_from_string(name.data, text.data, text.len);
+		source_set_origin(src, &origin);
 		strbuf_free(&name);
 	}
 	strbuf_free(&text);
@@ -190,8 +203,276 @@ bool session_relax_lower(Session *s)
 	ir_module_commit(lowered);
 	s->versions[0] = lowered;
 	s->phases_done = 0;
+	s->relax->entry = entry ? xstrdup(entry) : NULL;
 	if (session_step(s, SIZE_MAX))
 		return true;
 	session_unload(s);
 	return false;
+}
+
+/* ---- the Relax stepper (session_relax.h) ---- */
+
+bool session_relax_in_progress(const Session *s, size_t *applied, size_t *total)
+{
+	const RxRealize *r;
+	if (!s->relax || !relax_realize_in_progress(&s->relax->realize))
+		return false;
+	r = &s->relax->realize;
+	if (applied)
+		*applied = r->applied;
+	if (total)
+		*total = r->nevents;
+	return true;
+}
+
+typedef struct RxRun {
+	Session *s;
+	const RxStepSink *sink;
+	bool breakpoints; /* false for `plan`: nothing stops or reports */
+	bool show_events; /* stepi: every event is reported */
+	bool stop;        /* a breakpoint stopped the run */
+} RxRun;
+
+static void rx_emit(RxRun *run, StepReportKind kind, size_t phase, size_t event,
+		    const Breakpoint *bp)
+{
+	RxStepReport rep;
+	memset(&rep, 0, sizeof rep);
+	rep.kind = kind;
+	rep.phase = phase;
+	rep.event = event;
+	rep.bp = bp;
+	if (run->sink && run->sink->report)
+		run->sink->report(run->sink->arg, &rep);
+}
+
+/* Whether bp is a value breakpoint or watchpoint naming variable v. */
+static bool rx_names(const Breakpoint *bp, const RxVar *v)
+{
+	return (bp->kind == BREAK_VALUE || bp->kind == BREAK_WATCH) && bp->value &&
+	       bp->value[0] == '%' && strcmp(bp->value + 1, v->name) == 0;
+}
+
+static bool rx_has_event_breaks(const Stepper *st)
+{
+	for (size_t i = 0; i < st->nbreaks; i++)
+		if (st->breaks[i].kind == BREAK_VALUE || st->breaks[i].kind == BREAK_WATCH)
+			return true;
+	return false;
+}
+
+/* Replays the next event of propagate and evaluates the breakpoints on
+ * the variable it places. */
+static void rx_replay_one(RxRun *run)
+{
+	Stepper *st = run->s->stepper;
+	RxRealize *r = &run->s->relax->realize;
+	size_t i = r->applied;
+	const RxEvent *e = &r->events[i];
+	const RxVar *v = r->in->vars[e->var];
+	int before = r->known[e->var];
+	bool stops = false;
+	relax_realize_replay(r);
+	for (size_t b = 0; run->breakpoints && b < st->nbreaks && !stops; b++)
+		stops = st->breaks[b].kind == BREAK_VALUE && rx_names(&st->breaks[b], v) &&
+			st->breaks[b].ignore == 0;
+	if (run->show_events || stops)
+		rx_emit(run, STEP_REPORT_EVENT, RX_PHASE_PROPAGATE, i, NULL);
+	for (size_t b = 0; run->breakpoints && b < st->nbreaks; b++) {
+		Breakpoint *bp = &st->breaks[b];
+		RxStepReport rep;
+		if (!rx_names(bp, v) || before == e->vdevice)
+			continue;
+		if (bp->kind == BREAK_WATCH)
+			bp->hits++;
+		else if (!stepper_break_reached(bp))
+			continue; /* passed by, as gdb's ignore does */
+		memset(&rep, 0, sizeof rep);
+		rep.kind = STEP_REPORT_CHANGE;
+		rep.phase = RX_PHASE_PROPAGATE;
+		rep.event = i;
+		rep.bp = bp;
+		rep.before = before;
+		rep.after = e->vdevice;
+		if (run->sink && run->sink->report)
+			run->sink->report(run->sink->arg, &rep);
+	}
+	if (stops)
+		run->stop = true;
+}
+
+static size_t rx_count_copies(const RxBlock *b)
+{
+	size_t n = 0;
+	for (uint32_t i = 0; b && i < b->nstmts; i++) {
+		const RxStmt *st = b->stmts[i];
+		n += st->kind == RX_STMT_BIND && st->value && st->value->kind == RX_EXPR_CALL &&
+		     st->value->callee == RX_CALL_OP &&
+		     strcmp(st->value->name, "R.to_vdevice") == 0;
+		n += rx_count_copies(st->then_block) + rx_count_copies(st->else_block);
+	}
+	return n;
+}
+
+static size_t rx_module_copies(const RxModule *m)
+{
+	size_t n = 0;
+	for (uint32_t i = 0; i < m->nfuncs; i++)
+		if (m->funcs[i]->kind == RX_FUNC_RELAX)
+			n += rx_count_copies(m->funcs[i]->body);
+	return n;
+}
+
+/* After phase p ran whole: `break conflict` after colocate, `break copy`
+ * after rewrite. */
+static void rx_check_breaks(RxRun *run, size_t p)
+{
+	Session *s = run->s;
+	Stepper *st = s->stepper;
+	const RxRealize *r = &s->relax->realize;
+	size_t n = 0;
+	BreakKind kind;
+	if (!run->breakpoints || (p != RX_PHASE_COLOCATE && p != RX_PHASE_REWRITE))
+		return;
+	kind = p == RX_PHASE_COLOCATE ? BREAK_CONFLICT : BREAK_COPY;
+	if (p == RX_PHASE_COLOCATE) {
+		RxConflict *c;
+		n = relax_conflicts(r, &c);
+		relax_conflicts_free(c, n);
+	} else {
+		size_t before = rx_module_copies(r->in), after = rx_module_copies(r->rewritten);
+		n = after > before ? after - before : 0;
+	}
+	for (size_t b = 0; b < st->nbreaks; b++) {
+		Breakpoint *bp = &st->breaks[b];
+		RxStepReport rep;
+		if (bp->kind != kind || n == 0 || !stepper_break_reached(bp))
+			continue;
+		memset(&rep, 0, sizeof rep);
+		rep.kind = STEP_REPORT_BREAK;
+		rep.phase = p;
+		rep.event = SIZE_MAX;
+		rep.bp = bp;
+		rep.count = n;
+		if (run->sink && run->sink->report)
+			run->sink->report(run->sink->arg, &rep);
+		run->stop = true;
+	}
+}
+
+/* Runs the next phase; propagate, with replay, is left in progress at its
+ * first event. */
+static StepOutcome rx_run_phase(RxRun *run, bool replay)
+{
+	RxRealize *r = &run->s->relax->realize;
+	size_t p = r->done;
+	if (!session_relax_step(run->s, 1)) {
+		rx_emit(run, STEP_REPORT_PHASE_FAILED, p, SIZE_MAX, NULL);
+		return STEP_FAILED;
+	}
+	if (replay && p == RX_PHASE_PROPAGATE && r->nevents > 0) {
+		relax_realize_rewind(r);
+		return STEP_DONE;
+	}
+	rx_emit(run, STEP_REPORT_PHASE_DONE, p, SIZE_MAX, NULL);
+	rx_check_breaks(run, p);
+	return STEP_DONE;
+}
+
+/* Replays propagate's events: one (stepi), or to its end or a breakpoint. */
+static StepOutcome rx_replay(RxRun *run, bool one, bool event_breaks)
+{
+	Session *s = run->s;
+	RxRealize *r = &s->relax->realize;
+	do {
+		if (interrupt_poll(r->applied)) {
+			diag_error(&s->diags, NULL, (Pos){0, 0},
+				   "interrupted at event %zu of %zu of phase 'propagate'",
+				   r->applied, r->nevents);
+			return STEP_INTERRUPTED;
+		}
+		if (one || event_breaks)
+			rx_replay_one(run);
+		else
+			relax_realize_replay(r);
+	} while (!one && !run->stop && relax_realize_in_progress(r));
+	if (!relax_realize_in_progress(r))
+		rx_emit(run, STEP_REPORT_PHASE_DONE, RX_PHASE_PROPAGATE, SIZE_MAX, NULL);
+	return run->stop ? STEP_STOPPED : STEP_DONE;
+}
+
+/* The phase breakpoints before the next phase; true when one stops. */
+static bool rx_phase_breaks(RxRun *run)
+{
+	Stepper *st = run->s->stepper;
+	size_t p = run->s->relax->realize.done;
+	for (size_t b = 0; b < st->nbreaks; b++) {
+		Breakpoint *bp = &st->breaks[b];
+		if (bp->kind != BREAK_PHASE || !bp->relax || (size_t)bp->phase != p ||
+		    !stepper_break_reached(bp))
+			continue;
+		rx_emit(run, STEP_REPORT_BREAK, p, SIZE_MAX, bp);
+		run->stop = true;
+	}
+	if (run->stop)
+		st->stopped_before = p;
+	return run->stop;
+}
+
+static StepOutcome rx_units(RxRun *run, StepMode mode, size_t count)
+{
+	Session *s = run->s;
+	Stepper *st = s->stepper;
+	RxRealize *r = &s->relax->realize;
+	bool event_breaks = run->breakpoints && rx_has_event_breaks(st);
+	size_t units = 0, resume = st->stopped_before;
+	st->stopped_before = SIZE_MAX;
+	for (bool first = true;; first = false) {
+		StepOutcome o;
+		bool replay;
+		if (!relax_realize_in_progress(r) && r->done == RX_PHASE_COUNT)
+			return STEP_END;
+		if (mode != STEP_CONTINUE && units >= count)
+			return STEP_DONE;
+		if (interrupt_pending()) {
+			diag_error(&s->diags, NULL, (Pos){0, 0}, "interrupted before phase '%s'",
+				   relax_phase_names[session_relax_phases_done(s)]);
+			return STEP_INTERRUPTED;
+		}
+		if (!relax_realize_in_progress(r)) {
+			if (run->breakpoints && !(first && resume == r->done) &&
+			    rx_phase_breaks(run))
+				return STEP_STOPPED;
+			replay = r->done == RX_PHASE_PROPAGATE &&
+				 (mode == STEP_EVENT || event_breaks);
+			if ((o = rx_run_phase(run, replay)) != STEP_DONE)
+				return o;
+			if (!relax_realize_in_progress(r)) {
+				units++;
+				if (run->stop)
+					return STEP_STOPPED;
+				continue;
+			}
+			if (mode != STEP_EVENT) /* step, continue: the events next turn */
+				continue;
+		}
+		o = rx_replay(run, mode == STEP_EVENT, event_breaks);
+		units++;
+		if (o != STEP_DONE)
+			return o;
+	}
+}
+
+StepOutcome session_relax_run(Session *s, StepMode mode, size_t count, bool breakpoints,
+			      const RxStepSink *sink)
+{
+	RxRun run = {s, sink, breakpoints, mode == STEP_EVENT, false};
+	StepOutcome o;
+	session_clear_diags(s);
+	o = rx_units(&run, mode, count); /* session_relax_step sets the policy */
+	stepper_delete_spent(s->stepper);
+	if (o == STEP_DONE && session_relax_planned(s) &&
+	    !relax_realize_in_progress(&s->relax->realize))
+		o = STEP_END;
+	return o;
 }

@@ -114,6 +114,16 @@ static void delete_spent(Stepper *st)
 	st->nbreaks = n;
 }
 
+bool stepper_break_reached(Breakpoint *bp)
+{
+	return break_reached(bp);
+}
+
+void stepper_delete_spent(Stepper *st)
+{
+	delete_spent(st);
+}
+
 bool stepper_break_delete(Stepper *st, uint32_t number)
 {
 	for (size_t i = 0; i < st->nbreaks; i++) {
@@ -497,7 +507,7 @@ static StepOutcome run_units(Run *r, StepMode mode, size_t count)
 			for (size_t b = 0; b < st->nbreaks; b++) {
 				Breakpoint *bp = &st->breaks[b];
 				StepReport rep;
-				if (bp->kind != BREAK_PHASE ||
+				if (bp->kind != BREAK_PHASE || bp->relax ||
 				    (size_t)bp->phase != s->phases_done || !break_reached(bp))
 					continue;
 				memset(&rep, 0, sizeof rep);

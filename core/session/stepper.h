@@ -119,6 +119,12 @@ uint32_t stepper_break_add(Stepper *st, BreakKind kind, int phase, const char *v
 /* Breakpoint `number`, to set its ignore count or make it temporary;
  * NULL when there is none. */
 Breakpoint *stepper_break_find(Stepper *st, uint32_t number);
+/* Breakpoint bp was reached: counts the hit and says whether it stops the
+ * run (not when `ignore` lets it pass by); a temporary one is then spent.
+ * For the Relax stepper (session_relax.h), which shares the breakpoints. */
+bool stepper_break_reached(Breakpoint *bp);
+/* Deletes the temporary breakpoints that stopped the run that ended. */
+void stepper_delete_spent(Stepper *st);
 /* Deletes breakpoint `number`; false when there is none. */
 bool stepper_break_delete(Stepper *st, uint32_t number);
 void stepper_break_clear(Stepper *st);

@@ -13,9 +13,10 @@
  * followed by col2im. OpenBLAS does its own threading; it is only ever
  * called from the thread that launched the kernel, never from our
  * workers, so the two pools never nest. Matrix kernels take float32 and
- * float64; other dtypes get an error, never a wrong answer. Pooling and
- * depthwise convolutions go by output rows: each tap of the window adds a
- * run of an input row to a run of outputs, a loop that vectorises.
+ * float64; other dtypes get an error, never a wrong answer. Depthwise
+ * convolutions go by taps over output planes and poolings by output rows:
+ * each tap of the window adds a run of an input row to a run of outputs,
+ * a loop that vectorises.
  */
 #include "kernels_cpu.h"
 
@@ -131,9 +132,129 @@ static inline void tap_span(int64_t shift, int64_t stride, int64_t n, int64_t on
 		*lo = *hi;
 }
 
+/* A helper of the CPU_CLONES row functions, inlined into each clone (a
+ * call would run the baseline's code). */
+#if defined(__GNUC__)
+#define ROW_INLINE static inline __attribute__((always_inline))
+#else
+#define ROW_INLINE static inline
+#endif
+
+/* The output columns [x0[kx], x1[kx]) each tap kx of a window row reaches
+ * inside the input row, and [lo, hi), those all of them reach, computed
+ * once per call (row_spans_init). */
+typedef struct RowSpans {
+	int64_t *x0, *x1;
+	int64_t lo, hi;
+} RowSpans;
+
+static void row_spans_init(RowSpans *sp, const KernelWindow *w)
+{
+	sp->x0 = xmalloc(2 * (size_t)(w->kw + 1) * sizeof(int64_t));
+	sp->x1 = sp->x0 + w->kw + 1;
+	sp->lo = 0;
+	sp->hi = w->ow;
+	for (int64_t kx = 0; kx < w->kw; kx++) {
+		tap_span(kx * w->dilation[2] - w->pad[2], w->stride[2], w->w, w->ow, &sp->x0[kx],
+			 &sp->x1[kx]);
+		sp->lo = sp->x0[kx] > sp->lo ? sp->x0[kx] : sp->lo;
+		sp->hi = sp->x1[kx] < sp->hi ? sp->x1[kx] : sp->hi;
+	}
+}
+
+/* Merges v into a(cc): a += v * k (a depthwise convolution's tap), the
+ * maximum (NaN wins, the first of equal values stays) or the sum. */
+#define MERGE_FMA(a, v, k) (a) += (v) * (k)
+#define MERGE_MAX(a, v, k) (a) = (v) > (a) || (v) != (v) ? (v) : (a)
+#define MERGE_SUM(a, v, k) (a) += (v)
+
+/* One input row's kw taps merged into the output row acc[0, ow): tap kx
+ * reads row[ox * sx + kx * dx - pad] inside the row (the poolings' MERGE
+ * leaves the weights kv unread). Each tap's
+ * run of columns is the span tap_span gives; a window three wide merges
+ * its three taps in one pass over the columns all three reach (a value
+ * kept in a register across them), the columns at the edges tap by tap.
+ * Either way every column merges its taps in the order kx. Inlined into
+ * the CPU_CLONES row functions, so compiled as wide as they are. */
+#define DEFINE_ROW_TAPS(NAME, T, ACC, MERGE)                                                   \
+	ROW_INLINE void NAME##_run(const KernelWindow *w, const T *restrict row,               \
+				   ACC *restrict acc, int64_t a, int64_t b, int64_t kx,        \
+				   const T *restrict kv)                                       \
+	{                                                                                      \
+		int64_t sx = w->stride[2], xs = kx * w->dilation[2] - w->pad[2];               \
+		if (sx == 1)                                                                   \
+			for (int64_t i = a; i < b; i++) {                                      \
+				T v = row[i + xs];                                             \
+				MERGE(acc[i], v, kv[kx]);                                      \
+			}                                                                      \
+		else if (sx == 2)                                                              \
+			for (int64_t i = a; i < b; i++) {                                      \
+				T v = row[2 * i + xs];                                         \
+				MERGE(acc[i], v, kv[kx]);                                      \
+			}                                                                      \
+		else                                                                           \
+			for (int64_t i = a; i < b; i++) {                                      \
+				T v = row[i * sx + xs];                                        \
+				MERGE(acc[i], v, kv[kx]);                                      \
+			}                                                                      \
+	}                                                                                      \
+	ROW_INLINE void NAME(const KernelWindow *w, const RowSpans *sp, const T *restrict row, \
+			     ACC *restrict acc, const T *restrict kv)                          \
+	{                                                                                      \
+		int64_t sx = w->stride[2], dx = w->dilation[2], lo = sp->lo, hi = sp->hi;      \
+		const int64_t *x0 = sp->x0, *x1 = sp->x1;                                      \
+		if (w->kw != 3 || lo >= hi) {                                                  \
+			for (int64_t kx = 0; kx < w->kw; kx++)                                 \
+				NAME##_run(w, row, acc, x0[kx], x1[kx], kx, kv);               \
+			return;                                                                \
+		}                                                                              \
+		for (int k = 0; k < 3; k++) {                                                  \
+			NAME##_run(w, row, acc, x0[k], x1[k] < lo ? x1[k] : lo, k, kv);        \
+			NAME##_run(w, row, acc, x0[k] > hi ? x0[k] : hi, x1[k], k, kv);        \
+		}                                                                              \
+		{                                                                              \
+			const T *restrict s = row + lo * sx - w->pad[2];                       \
+			ACC *restrict out = acc + lo;                                          \
+			int64_t n = hi - lo;                                                   \
+			if (sx == 1)                                                           \
+				for (int64_t i = 0; i < n; i++) {                              \
+					ACC r = out[i];                                        \
+					T v0 = s[i], v1 = s[i + dx], v2 = s[i + 2 * dx];       \
+					MERGE(r, v0, kv[0]);                                   \
+					MERGE(r, v1, kv[1]);                                   \
+					MERGE(r, v2, kv[2]);                                   \
+					out[i] = r;                                            \
+				}                                                              \
+			else if (sx == 2)                                                      \
+				for (int64_t i = 0; i < n; i++) {                              \
+					ACC r = out[i];                                        \
+					T v0 = s[2 * i], v1 = s[2 * i + dx],                   \
+					  v2 = s[2 * i + 2 * dx];                              \
+					MERGE(r, v0, kv[0]);                                   \
+					MERGE(r, v1, kv[1]);                                   \
+					MERGE(r, v2, kv[2]);                                   \
+					out[i] = r;                                            \
+				}                                                              \
+			else                                                                   \
+				for (int64_t i = 0; i < n; i++) {                              \
+					ACC r = out[i];                                        \
+					T v0 = s[i * sx], v1 = s[i * sx + dx],                 \
+					  v2 = s[i * sx + 2 * dx];                             \
+					MERGE(r, v0, kv[0]);                                   \
+					MERGE(r, v1, kv[1]);                                   \
+					MERGE(r, v2, kv[2]);                                   \
+					out[i] = r;                                            \
+				}                                                              \
+		}                                                                              \
+	}
+DEFINE_ROW_TAPS(max_taps_f32, float, float, MERGE_MAX)
+DEFINE_ROW_TAPS(max_taps_f64, double, double, MERGE_MAX)
+DEFINE_ROW_TAPS(sum_taps_f32, float, double, MERGE_SUM)
+DEFINE_ROW_TAPS(sum_taps_f64, double, double, MERGE_SUM)
+
 /* One tap of a window over a block of output rows: for r < rows and
  * i < n, out[r * out_row + i] merges src[r * src_row + i * s] (a depthwise
- * filter's weight times it added, or into a pooling's maximum or sum), as
+ * filter's weight times it added), as
  * wide as the CPU's vectors (CPU_CLONES); strides 1 and 2 get loops of
  * their own, which the compiler vectorises. */
 #define DEFINE_TAP_ROWS(NAME, T, ACC, MERGE)                                                   \
@@ -159,15 +280,8 @@ static inline void tap_span(int64_t shift, int64_t stride, int64_t n, int64_t on
 				}                                                              \
 		}                                                                              \
 	}
-#define MERGE_FMA(a, v, k) (a) += (v) * (k)
-#define MERGE_MAX(a, v, k) (a) = (v) > (a) || (v) != (v) ? (v) : (a)
-#define MERGE_SUM(a, v, k) (a) += (v)
 DEFINE_TAP_ROWS(tap_rows_f32, float, float, MERGE_FMA)
 DEFINE_TAP_ROWS(tap_rows_f64, double, double, MERGE_FMA)
-DEFINE_TAP_ROWS(max_rows_f32, float, float, MERGE_MAX)
-DEFINE_TAP_ROWS(max_rows_f64, double, double, MERGE_MAX)
-DEFINE_TAP_ROWS(sum_rows_f32, float, double, MERGE_SUM)
-DEFINE_TAP_ROWS(sum_rows_f64, double, double, MERGE_SUM)
 
 /* The taps of a window over one input plane x (d x h x w) into one output
  * plane acc (od x oh x ow, elements of acc_size bytes), tap after tap in
@@ -206,10 +320,6 @@ DEFINE_TAP_ROWS(sum_rows_f64, double, double, MERGE_SUM)
 	}
 DEFINE_WINDOW_PLANE(depthwise_plane_f32, float, float, tap_rows_f32)
 DEFINE_WINDOW_PLANE(depthwise_plane_f64, double, double, tap_rows_f64)
-DEFINE_WINDOW_PLANE(max_plane_f32, float, float, max_rows_f32)
-DEFINE_WINDOW_PLANE(max_plane_f64, double, double, max_rows_f64)
-DEFINE_WINDOW_PLANE(sum_plane_f32, float, double, sum_rows_f32)
-DEFINE_WINDOW_PLANE(sum_plane_f64, double, double, sum_rows_f64)
 
 typedef struct DirectJob {
 	const KernelWindow *w;
@@ -406,6 +516,13 @@ KERNEL_CPU_VIA(CONV3D_TRANSPOSE, kernel_cpu_CONV2D_TRANSPOSE)
 typedef struct PoolJob {
 	const KernelCall *kc;
 	bool is_max;
+	/* per output position of each dimension (od, then oh, then ow
+	 * entries): the window's positions inside the input and inside the
+	 * padded input */
+	int64_t *in, *padded;
+	double *count_x; /* the width's counts the average divides by, as doubles */
+	bool x_empty;    /* some output column's window holds no input */
+	RowSpans sp;
 } PoolJob;
 
 /* Whether position i of a dimension of extent n, with pad before and
@@ -432,75 +549,135 @@ static inline void window_counts(int64_t start, int64_t taps, int64_t dilation, 
 	}
 }
 
+/* One output row (oz, oy) of a plane: acc[ox] merges (MERGE_MAX or
+ * MERGE_SUM) the window's rows inside the input in the order kz, ky, each
+ * row's kx taps by TAPS (the runs each tap reaches inside the input: no
+ * tap costs a bounds test), so every output merges its taps in the order
+ * a loop over its window would; one call per output row, as wide as the
+ * CPU's vectors (CPU_CLONES). */
+#define DEFINE_POOL_ROW(NAME, T, ACC, TAPS)                                                       \
+	CPU_CLONES static void NAME(const KernelWindow *w, const RowSpans *sp,                    \
+				    const T *restrict x, ACC *restrict acc, int64_t oz,           \
+				    int64_t oy)                                                   \
+	{                                                                                         \
+		for (int64_t kz = 0; kz < w->kd; kz++) {                                          \
+			int64_t iz = oz * w->stride[0] - w->pad[0] + kz * w->dilation[0];         \
+			if (iz < 0 || iz >= w->d)                                                 \
+				continue;                                                         \
+			for (int64_t ky = 0; ky < w->kh; ky++) {                                  \
+				int64_t iy = oy * w->stride[1] - w->pad[1] + ky * w->dilation[1]; \
+				if (iy < 0 || iy >= w->h)                                         \
+					continue;                                                 \
+				TAPS(w, sp, x + (iz * w->h + iy) * w->w, acc, NULL);              \
+			}                                                                         \
+		}                                                                                 \
+	}
+DEFINE_POOL_ROW(max_row_f32, float, float, max_taps_f32)
+DEFINE_POOL_ROW(max_row_f64, double, double, max_taps_f64)
+DEFINE_POOL_ROW(sum_row_f32, float, double, sum_taps_f32)
+DEFINE_POOL_ROW(sum_row_f64, double, double, sum_taps_f64)
+
+/* An average pooling's output row: out[ox] = sum[ox] / (zy * cx[ox]),
+ * the count the product of the height's (and depth's) and the width's, or
+ * 0 when it is 0. */
+#define DEFINE_AVG_FINISH(NAME, T)                                                         \
+	CPU_CLONES static void NAME(const double *restrict sum, double zy,                 \
+				    const double *restrict cx, T *restrict out, int64_t n) \
+	{                                                                                  \
+		for (int64_t i = 0; i < n; i++) {                                          \
+			double count = zy * cx[i];                                         \
+			out[i] = (T)(count != 0 ? sum[i] / count : 0);                     \
+		}                                                                          \
+	}
+DEFINE_AVG_FINISH(avg_finish_f32, float)
+DEFINE_AVG_FINISH(avg_finish_f64, double)
+
 /* Window positions inside the input add to the value; with
  * count_include_pad the average divides by the positions inside the padded
  * input, else by those inside the input (TVM's pool semantics). Computed
- * by planes (DEFINE_WINDOW_PLANE): the maximum accumulates in the output
- * plane, the sum in a plane of doubles. Both counts are products of
- * per-dimension counts, computed once per call. */
-#define DEFINE_POOL(NAME, T, LOWEST, MAX_PLANE, SUM_PLANE)                                        \
-	static void NAME(void *vjob, int64_t begin, int64_t end)                                  \
-	{                                                                                         \
-		const PoolJob *job = vjob;                                                        \
-		const KernelCall *kc = job->kc;                                                   \
-		const KernelWindow *w = &kc->p.window;                                            \
-		int64_t out_plane = w->od * w->oh * w->ow, n = w->od + w->oh + w->ow;             \
-		int64_t *in = xmalloc(2 * (size_t)n * sizeof(int64_t)), *padded = in + n;         \
-		int64_t *in_y = in + w->od, *in_x = in_y + w->oh;                                 \
-		int64_t *padded_y = padded + w->od, *padded_x = padded_y + w->oh;                 \
-		double *sum = job->is_max ? NULL : xmalloc((size_t)out_plane * sizeof(double));   \
-		for (int64_t i = 0; i < w->od; i++)                                               \
-			window_counts(i * w->stride[0] - w->pad[0], w->kd, w->dilation[0], w->d,  \
-				      w->pad[0], w->pad_end[0], &in[i], &padded[i]);              \
-		for (int64_t i = 0; i < w->oh; i++)                                               \
-			window_counts(i * w->stride[1] - w->pad[1], w->kh, w->dilation[1], w->h,  \
-				      w->pad[1], w->pad_end[1], &in_y[i], &padded_y[i]);          \
-		for (int64_t i = 0; i < w->ow; i++)                                               \
-			window_counts(i * w->stride[2] - w->pad[2], w->kw, w->dilation[2], w->w,  \
-				      w->pad[2], w->pad_end[2], &in_x[i], &padded_x[i]);          \
-		for (int64_t plane = begin; plane < end; plane++) {                               \
-			const T *x = (const T *)kc->in[0].data + plane * w->d * w->h * w->w;      \
-			T *y = (T *)kc->out[0].data + plane * out_plane;                          \
-			int64_t o = 0;                                                            \
-			if (job->is_max) {                                                        \
-				for (int64_t i = 0; i < out_plane; i++)                           \
-					y[i] = (T)-INFINITY;                                      \
-				MAX_PLANE(w, x, y, NULL);                                         \
-			} else {                                                                  \
-				for (int64_t i = 0; i < out_plane; i++)                           \
-					sum[i] = 0;                                               \
-				SUM_PLANE(w, x, sum, NULL);                                       \
-			}                                                                         \
-			for (int64_t oz = 0; oz < w->od; oz++)                                    \
-				for (int64_t oy = 0; oy < w->oh; oy++)                            \
-					for (int64_t ox = 0; ox < w->ow; ox++, o++) {             \
-						int64_t inside_count =                            \
-							in[oz] * in_y[oy] * in_x[ox];             \
-						int64_t count = w->count_include_pad              \
-									? padded[oz] *            \
-										  padded_y[oy] *  \
-										  padded_x[ox]    \
-									: inside_count;           \
-						if (job->is_max && inside_count == 0)             \
-							y[o] = LOWEST; /* TVM pads with it */     \
-						else if (!job->is_max)                            \
-							y[o] = (T)(count ? sum[o] / (double)count \
-									 : 0);                    \
-					}                                                         \
-		}                                                                                 \
-		free(in);                                                                         \
-		free(sum);                                                                        \
+ * by output rows: the maximum accumulates in the output row, the sum in a
+ * row of doubles. Both counts are products of per-dimension counts,
+ * computed once per call (pool_kernel). */
+#define DEFINE_POOL(NAME, T, LOWEST, MAX_ROW, SUM_ROW, FINISH)                                     \
+	static void NAME(void *vjob, int64_t begin, int64_t end)                                   \
+	{                                                                                          \
+		const PoolJob *job = vjob;                                                         \
+		const KernelCall *kc = job->kc;                                                    \
+		const KernelWindow *w = &kc->p.window;                                             \
+		int64_t out_plane = w->od * w->oh * w->ow;                                         \
+		const int64_t *in = job->in, *in_y = in + w->od, *in_x = in_y + w->oh;             \
+		const int64_t *padded = job->padded, *padded_y = padded + w->od;                   \
+		double *sum = job->is_max ? NULL : xmalloc((size_t)w->ow * sizeof(double));        \
+		for (int64_t plane = begin; plane < end; plane++) {                                \
+			const T *x = (const T *)kc->in[0].data + plane * w->d * w->h * w->w;       \
+			T *y = (T *)kc->out[0].data + plane * out_plane;                           \
+			for (int64_t oz = 0; oz < w->od; oz++)                                     \
+				for (int64_t oy = 0; oy < w->oh; oy++) {                           \
+					T *out = y + (oz * w->oh + oy) * w->ow;                    \
+					int64_t in_zy = in[oz] * in_y[oy],                         \
+						padded_zy = padded[oz] * padded_y[oy];             \
+					if (job->is_max) {                                         \
+						for (int64_t ox = 0; ox < w->ow; ox++)             \
+							out[ox] = (T)-INFINITY;                    \
+						MAX_ROW(w, &job->sp, x, out, oz, oy);              \
+						/* no input in the window: TVM pads with it */     \
+						for (int64_t ox = 0; ox < w->ow; ox++)             \
+							if (in_zy == 0 ||                          \
+							    (job->x_empty && in_x[ox] == 0))       \
+								out[ox] = LOWEST;                  \
+						continue;                                          \
+					}                                                          \
+					for (int64_t ox = 0; ox < w->ow; ox++)                     \
+						sum[ox] = 0;                                       \
+					SUM_ROW(w, &job->sp, x, sum, oz, oy);                      \
+					FINISH(sum,                                                \
+					       (double)(w->count_include_pad ? padded_zy : in_zy), \
+					       job->count_x, out, w->ow);                          \
+				}                                                                  \
+		}                                                                                  \
+		free(sum);                                                                         \
 	}
-DEFINE_POOL(pool_f32, float, -FLT_MAX, max_plane_f32, sum_plane_f32)
-DEFINE_POOL(pool_f64, double, -DBL_MAX, max_plane_f64, sum_plane_f64)
+DEFINE_POOL(pool_f32, float, -FLT_MAX, max_row_f32, sum_row_f32, avg_finish_f32)
+DEFINE_POOL(pool_f64, double, -DBL_MAX, max_row_f64, sum_row_f64, avg_finish_f64)
 
 static bool pool_kernel(const KernelCall *kc, char **err)
 {
 	const KernelWindow *w = &kc->p.window;
-	PoolJob job = {kc, kc->op == OP_MAX_POOL1D || kc->op == OP_MAX_POOL2D ||
-				   kc->op == OP_MAX_POOL3D};
+	PoolJob job = {
+		kc,   kc->op == OP_MAX_POOL1D || kc->op == OP_MAX_POOL2D || kc->op == OP_MAX_POOL3D,
+		NULL, NULL,
+		NULL, false,
+		{0}};
 	int64_t grain = 1 + GRAIN_ROWS / (w->od * w->oh * w->ow * w->kd * w->kh * w->kw + 1);
-	return cpu_run_float(kc, w->n * w->c, grain, pool_f32, pool_f64, &job, err);
+	int64_t n = w->od + w->oh + w->ow;
+	int64_t *in_y, *in_x, *padded_y, *padded_x;
+	bool ok;
+	job.in = xmalloc(2 * (size_t)(n + 1) * sizeof(int64_t));
+	job.count_x = xmalloc((size_t)(w->ow + 1) * sizeof(double));
+	row_spans_init(&job.sp, w);
+	job.padded = job.in + n;
+	in_y = job.in + w->od;
+	in_x = in_y + w->oh;
+	padded_y = job.padded + w->od;
+	padded_x = padded_y + w->oh;
+	for (int64_t i = 0; i < w->od; i++)
+		window_counts(i * w->stride[0] - w->pad[0], w->kd, w->dilation[0], w->d, w->pad[0],
+			      w->pad_end[0], &job.in[i], &job.padded[i]);
+	for (int64_t i = 0; i < w->oh; i++)
+		window_counts(i * w->stride[1] - w->pad[1], w->kh, w->dilation[1], w->h, w->pad[1],
+			      w->pad_end[1], &in_y[i], &padded_y[i]);
+	for (int64_t i = 0; i < w->ow; i++)
+		window_counts(i * w->stride[2] - w->pad[2], w->kw, w->dilation[2], w->w, w->pad[2],
+			      w->pad_end[2], &in_x[i], &padded_x[i]);
+	for (int64_t i = 0; i < w->ow; i++) {
+		job.count_x[i] = (double)(w->count_include_pad ? padded_x[i] : in_x[i]);
+		job.x_empty = job.x_empty || in_x[i] == 0;
+	}
+	ok = cpu_run_float(kc, w->n * w->c, grain, pool_f32, pool_f64, &job, err);
+	free(job.in);
+	free(job.count_x);
+	free(job.sp.x0);
+	return ok;
 }
 
 KERNEL_CPU_VIA(MAX_POOL1D, pool_kernel)
@@ -569,9 +746,14 @@ DEFINE_ADAPTIVE(adaptive_f64, double, -DBL_MAX)
 static bool adaptive_kernel(const KernelCall *kc, char **err)
 {
 	const KernelWindow *w = &kc->p.window;
-	PoolJob job = {kc, kc->op == OP_ADAPTIVE_MAX_POOL1D || kc->op == OP_ADAPTIVE_MAX_POOL2D ||
-				   kc->op == OP_ADAPTIVE_MAX_POOL3D ||
-				   kc->op == OP_GLOBAL_MAX_POOL2D};
+	PoolJob job = {kc,
+		       kc->op == OP_ADAPTIVE_MAX_POOL1D || kc->op == OP_ADAPTIVE_MAX_POOL2D ||
+			       kc->op == OP_ADAPTIVE_MAX_POOL3D || kc->op == OP_GLOBAL_MAX_POOL2D,
+		       NULL,
+		       NULL,
+		       NULL,
+		       false,
+		       {0}};
 	int64_t grain = 1 + GRAIN_ROWS / (w->d * w->h * w->w + 1);
 	return cpu_run_float(kc, w->n * w->c, grain, adaptive_f32, adaptive_f64, &job, err);
 }

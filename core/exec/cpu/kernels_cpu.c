@@ -357,10 +357,34 @@ typedef struct Blas {
 static Blas blas;
 static pthread_once_t blas_once = PTHREAD_ONCE_INIT;
 
+/* The OpenBLAS core type for this CPU's instruction sets, or NULL to let
+ * OpenBLAS detect it. OpenBLAS 0.3.21 (Debian 12) detects by CPU model and
+ * falls back to its SSE3 "Prescott" kernels for a model it does not know:
+ * on a Sapphire Rapids VM that ran sgemm at a quarter of the machine's
+ * rate. Naming the core by what the CPU can execute (the OS's saved
+ * state included: __builtin_cpu_supports checks XGETBV) gives the kernels
+ * the CPU has; a user's OPENBLAS_CORETYPE wins. */
+const char *kernel_blas_coretype(void)
+{
+#if defined(__x86_64__) || defined(__i386__)
+	__builtin_cpu_init();
+	if (__builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") &&
+	    __builtin_cpu_supports("avx512dq") && __builtin_cpu_supports("avx512vl"))
+		return "SkylakeX";
+	if (__builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma"))
+		return "Haswell";
+	if (__builtin_cpu_supports("avx"))
+		return "Sandybridge";
+#endif
+	return NULL;
+}
+
 /* Loads OpenBLAS with OPENBLAS_NUM_THREADS set (unless the user set it) to
  * the threads whose buffers fit (blas_threads): its constructor starts
- * them, before any call could lower the number; and its workers' spin
- * after a call cut short (OPENBLAS_THREAD_TIMEOUT, unless set). The soname first, so that
+ * them, before any call could lower the number; OPENBLAS_CORETYPE
+ * (unless set) to kernel_blas_coretype's, which its constructor reads too;
+ * and its workers' spin after a call cut short (OPENBLAS_THREAD_TIMEOUT,
+ * unless set). The soname first, so that
  * LD_LIBRARY_PATH and Debian's alternatives choose, then the file the
  * build found. */
 static void blas_load(void)
@@ -371,6 +395,8 @@ static void blas_load(void)
 		snprintf(threads, sizeof threads, "%d", blas_threads(kernel_cpu_threads()));
 		setenv("OPENBLAS_NUM_THREADS", threads, 1);
 	}
+	if (!getenv("OPENBLAS_CORETYPE") && kernel_blas_coretype())
+		setenv("OPENBLAS_CORETYPE", kernel_blas_coretype(), 1);
 	/* its workers spin (yielding) for 2^28 cycles after each product
 	 * before they sleep: about 0.1 s of a core after every nn.dense, taken
 	 * from the kernels' own workers and from every other job; 2^4 cycles
