@@ -204,7 +204,7 @@ void cmd_estimate_print_against(CmdContext *ctx, const DeviceTable *costs,
 		/* a device's copies are those that arrive on it */
 		for (size_t i = 0; i < p->nops; i++)
 			if (p->ops[i].device == (int32_t)d)
-				compute += p->ops[i].seconds;
+				compute += p->ops[i].busy;
 		for (size_t i = 0; i < p->ncopies; i++)
 			if (p->copies[i].dst == (int32_t)d)
 				copies += p->copies[i].seconds;

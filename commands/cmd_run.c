@@ -161,25 +161,27 @@ static double estimated_seconds(const PlanEstimate *e, OpKind op, int32_t device
 	return -1;
 }
 
-/* The operators by time, with the total, each beside the estimate's time
- * for it (e, NULL when there is none) and the ratio. */
+/* The operators by busy time, with the total, each beside its wall clock,
+ * the estimate's time for it (e, NULL when there is none) and the ratio of
+ * the busy time to the estimate. */
 static void print_profile_ops(CmdContext *ctx, const RunProfileSummary *sum, const PlanEstimate *e)
 {
 	const DeviceTable *devices = &ctx->session->devices;
-	char buf[32], est[32], ratio[16] = "-";
+	char buf[32], wall[32], est[32], ratio[16] = "-";
 	double total_est = 0;
-	fprintf(ctx->out, "ops:\n  %-24s %-8s %7s %12s %7s %12s %7s\n", "op", "device", "calls",
-		"time", "share", "estimate", "x est");
+	fprintf(ctx->out, "ops:\n  %-24s %-8s %7s %12s %12s %7s %12s %7s\n", "op", "device",
+		"calls", "time", "wall", "share", "estimate", "x est");
 	for (size_t i = 0; i < sum->nops; i++) {
 		const ExecOpStat *op = &sum->ops[i];
 		double t = estimated_seconds(e, op->op, op->device);
 		snprintf(ratio, sizeof ratio, "%s", "-");
 		if (t > 0)
-			snprintf(ratio, sizeof ratio, "%.2f", op->seconds / t);
-		fprintf(ctx->out, "  %-24s %-8s %7llu %12s %6.1f%% %12s %7s\n",
+			snprintf(ratio, sizeof ratio, "%.2f", op->busy / t);
+		fprintf(ctx->out, "  %-24s %-8s %7llu %12s %12s %6.1f%% %12s %7s\n",
 			op_info(op->op)->name, devices_name(devices, op->device),
-			(unsigned long long)op->calls, format_seconds(buf, sizeof buf, op->seconds),
-			sum->op_seconds > 0 ? 100 * op->seconds / sum->op_seconds : 0.0,
+			(unsigned long long)op->calls, format_seconds(buf, sizeof buf, op->busy),
+			format_seconds(wall, sizeof wall, op->seconds),
+			sum->op_seconds > 0 ? 100 * op->busy / sum->op_seconds : 0.0,
 			t >= 0 ? format_seconds(est, sizeof est, t) : "-", ratio);
 		if (t > 0)
 			total_est += t;
@@ -187,8 +189,9 @@ static void print_profile_ops(CmdContext *ctx, const RunProfileSummary *sum, con
 	snprintf(ratio, sizeof ratio, "%s", "-");
 	if (total_est > 0)
 		snprintf(ratio, sizeof ratio, "%.2f", sum->op_seconds / total_est);
-	fprintf(ctx->out, "  %-24s %-8s %7s %12s %7s %12s %7s\n", "total", "", "",
-		format_seconds(buf, sizeof buf, sum->op_seconds), "",
+	fprintf(ctx->out, "  %-24s %-8s %7s %12s %12s %7s %12s %7s\n", "total", "", "",
+		format_seconds(buf, sizeof buf, sum->op_seconds),
+		format_seconds(wall, sizeof wall, sum->op_wall), "",
 		format_seconds(est, sizeof est, total_est), ratio);
 }
 
@@ -258,7 +261,8 @@ static void print_profile(CmdContext *ctx, const IrModule *m, const ExecResult *
 						 : devices_name(devices, p->devices[i].device),
 			buf, p->devices[i].backend);
 	}
-	fprintf(ctx->out, "\nwall: %s\n", format_seconds(buf, sizeof buf, p->run_seconds));
+	fprintf(ctx->out, "\nwall: %s", format_seconds(buf, sizeof buf, p->run_seconds));
+	fprintf(ctx->out, " (busy %s)\n", format_seconds(buf, sizeof buf, p->run_busy));
 	if (estimated) {
 		cmd_estimate_print_against(ctx, &costs, &e, p);
 		plan_estimate_free(&e);

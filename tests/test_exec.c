@@ -41,6 +41,7 @@
 
 #include "dispatch.h"
 #include "exec.h"
+#include "exec_clock.h"
 #include "infer.h"
 #include "parse.h"
 #include "plan.h"
@@ -1220,7 +1221,7 @@ static void test_profile_command(void **state)
 		assert_non_null(strstr(cuda, "           420           420\n"));
 	}
 	/* each operator beside its estimate */
-	assert_non_null(strstr(f->out, "time   share     estimate   x est\n"));
+	assert_non_null(strstr(f->out, "time         wall   share     estimate   x est\n"));
 	/* the emulator's times are the host's, and the report says so */
 	assert_non_null(strstr(f->err, "note: cuda:0 ran on the host emulator: its times are the "
 				       "cpu kernels' and host memory copies', and say nothing "
@@ -1294,6 +1295,55 @@ static void test_compare_fails_beyond_tolerance(void **state)
 	assert_non_null(strstr(f->out, "max abs error 0, max rel error 0\ncompare: PASS"));
 }
 
+/* ---- busy time (exec_clock.h) ------------------------------------------- */
+
+/* Spins until the calling thread has used `seconds` of CPU time. */
+static void spin_cpu(double seconds)
+{
+	ExecClock a = exec_clock_now(true), b;
+	do
+		b = exec_clock_now(true);
+	while (b.thread - a.thread < seconds);
+}
+
+static void spin_range(void *ctx, int64_t begin, int64_t end)
+{
+	(void)ctx;
+	for (int64_t i = begin; i < end; i++)
+		spin_cpu(0.03);
+}
+
+/* Busy time is CPU time, not the wall clock: a sleep costs next to
+ * nothing, a spin on the calling thread counts whole, and work split over
+ * the kernels' threads counts as its sum over their number (T spins of
+ * 30 ms on T threads: 30 ms, not T x 30 ms); an empty span costs under a
+ * few microseconds, and an operator's time has it taken off. */
+static void test_clock_busy(void **state)
+{
+	ExecClock a, b;
+	int threads = kernel_cpu_threads();
+	(void)state;
+	a = exec_clock_now(true);
+	usleep(30000);
+	b = exec_clock_now(true);
+	assert_true(exec_clock_wall(&a, &b) >= 0.03);
+	assert_true(exec_clock_busy(&a, &b) < 0.01);
+	a = exec_clock_now(true);
+	spin_cpu(0.03);
+	b = exec_clock_now(true);
+	assert_true(exec_clock_busy(&a, &b) >= 0.03);
+	assert_true(exec_clock_busy(&a, &b) < 0.045);
+	a = exec_clock_now(true);
+	kernel_parallel_for(threads, 1, spin_range, NULL);
+	b = exec_clock_now(true);
+	print_message("%d threads: %d spins of 30 ms are %.1f ms busy\n", threads, threads,
+		      exec_clock_busy(&a, &b) * 1e3);
+	assert_true(exec_clock_busy(&a, &b) >= 0.03);
+	assert_true(exec_clock_busy(&a, &b) < 0.045);
+	assert_true(exec_clock_cost()->busy > 0 && exec_clock_cost()->busy < 5e-6);
+	assert_true(exec_clock_cost()->wall >= 0 && exec_clock_cost()->wall < 1e-4);
+}
+
 #define TEST(fn) cmocka_unit_test_setup_teardown(fn, setup, teardown)
 
 int main(void)
@@ -1311,6 +1361,7 @@ int main(void)
 		TEST(test_profile_dynamic),
 		TEST(test_commands_value_shapes),
 		cmocka_unit_test(test_interrupt),
+		cmocka_unit_test(test_clock_busy),
 		TEST(test_missing_copy_is_caught),
 		cmocka_unit_test(test_emulator_checks_operands),
 		TEST(test_gpu_require_without_gpu),

@@ -251,7 +251,10 @@ typedef struct ExecOpStat {
 	OpKind op;
 	int32_t device; /* device-table index */
 	uint64_t calls;
-	double seconds;
+	double seconds; /* wall clock, the device synchronised */
+	double busy;    /* what the calls cost: their busy time (exec_clock.h,
+			   CPU time) where the kernels run on the host (a backend
+			   without sync), else the wall clock */
 } ExecOpStat;
 
 typedef struct ExecCopyStat {
@@ -280,6 +283,7 @@ typedef struct ExecProfile {
 	uint64_t output_bytes;
 	double output_seconds;
 	double run_seconds; /* the whole interpretation, inputs to outputs */
+	double run_busy;    /* and its busy time (exec_clock.h) */
 } ExecProfile;
 
 typedef struct ExecResult {

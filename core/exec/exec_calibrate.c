@@ -5,10 +5,11 @@
  * Both run on the cpu kernels' own machinery, so that the figures are what
  * the kernels can reach: the copy is split over kernel_parallel_for's
  * threads, the product is the cpu backend's nn.dense kernel, which calls
- * OpenBLAS's sgemm with the threads kernels_cpu.c set it to. Times are the
- * process's CPU time divided by the threads that worked, the median of
- * five: on a machine shared with other jobs the wall clock counts the
- * time others ran, the CPU time only ours.
+ * OpenBLAS's sgemm with the threads kernels_cpu.c set it to. Times are
+ * busy times (exec_clock.h: CPU time, spread over the kernels' threads),
+ * the measure `profile` times each operator by, the median of five: on a
+ * machine shared with other jobs the wall clock counts the time others
+ * ran, the CPU time only ours.
  */
 #include "exec_calibrate.h"
 
@@ -16,6 +17,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "exec_clock.h"
 #include "kernels.h"
 #include "util.h"
 
@@ -25,13 +27,6 @@ enum {
 	CALIBRATE_GEMM_N = 512,
 	CALIBRATE_LAUNCHES = 1000, /* one-element adds per timed run */
 };
-
-static double cpu_seconds(void)
-{
-	struct timespec ts;
-	clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
-	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
 
 static double wall_seconds(void)
 {
@@ -60,7 +55,6 @@ static void copy_range(void *ctx, int64_t begin, int64_t end)
 typedef struct Measured {
 	bool (*run)(void *ctx, char **err);
 	void *ctx;
-	int threads; /* that share the work */
 } Measured;
 
 static bool run_copy(void *ctx, char **err)
@@ -83,18 +77,20 @@ static bool run_launches(void *ctx, char **err)
 	return true;
 }
 
-/* The median per-thread CPU seconds of one run of m, after a warm-up;
- * a negative number after an error. */
+/* The median busy seconds (exec_clock_busy, as `profile` times an
+ * operator) of one run of m, after a warm-up; a negative number after an
+ * error. */
 static double measure(const Measured *m, char **err)
 {
 	double t[CALIBRATE_REPS];
 	if (!m->run(m->ctx, err))
 		return -1;
 	for (int i = 0; i < CALIBRATE_REPS; i++) {
-		double t0 = cpu_seconds();
+		ExecClock t0 = exec_clock_now(true), t1;
 		if (!m->run(m->ctx, err))
 			return -1;
-		t[i] = (cpu_seconds() - t0) / m->threads;
+		t1 = exec_clock_now(true);
+		t[i] = exec_clock_busy(&t0, &t1);
 	}
 	qsort(t, CALIBRATE_REPS, sizeof(double), compare_doubles);
 	return t[CALIBRATE_REPS / 2];
@@ -113,12 +109,8 @@ bool exec_calibrate(ExecCalibration *out, char **err)
 	const int64_t one = 1;
 	float x[2] = {1, 2}, y = 0;
 	Measured m;
-	int threads = kernel_cpu_threads();
-	int copy_threads = CALIBRATE_COPY_BYTES / (1 << 20) < threads
-				   ? CALIBRATE_COPY_BYTES / (1 << 20)
-				   : threads;
 	memset(out, 0, sizeof *out);
-	out->threads = threads;
+	out->threads = kernel_cpu_threads();
 
 	src = malloc(CALIBRATE_COPY_BYTES);
 	dst = malloc(CALIBRATE_COPY_BYTES);
@@ -131,7 +123,7 @@ bool exec_calibrate(ExecCalibration *out, char **err)
 	memset(src, 1, CALIBRATE_COPY_BYTES); /* touched: no page faults timed */
 	memset(dst, 0, CALIBRATE_COPY_BYTES);
 	copy = (CopyJob){dst, src};
-	m = (Measured){run_copy, &copy, copy_threads};
+	m = (Measured){run_copy, &copy};
 	t = measure(&m, err);
 	free(src);
 	free(dst);
@@ -169,7 +161,7 @@ bool exec_calibrate(ExecCalibration *out, char **err)
 					.n = CALIBRATE_GEMM_N,
 					.k = CALIBRATE_GEMM_N,
 					.trans_b = true};
-	m = (Measured){run_dense, &dense, threads};
+	m = (Measured){run_dense, &dense};
 	t = measure(&m, err);
 	free(a);
 	free(b);
@@ -188,7 +180,7 @@ bool exec_calibrate(ExecCalibration *out, char **err)
 	add.nin = 2;
 	add.out = res;
 	add.nout = 1;
-	m = (Measured){run_launches, &add, 1}; /* one element runs on one thread */
+	m = (Measured){run_launches, &add};
 	if ((t = measure(&m, err)) < 0)
 		return false;
 	out->launch_us = t / CALIBRATE_LAUNCHES * 1e6;

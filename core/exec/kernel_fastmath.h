@@ -76,4 +76,70 @@ FASTMATH_FN float kernel_expf(float x)
 	return x > 88.72284f ? (float)INFINITY : p;
 }
 
+/* tanh on float32 without a branch or a table, so that a loop of it
+ * vectorises: for |x| < 0.625 Cephes' tanhf polynomial, x + x^3 P(x^2),
+ * else 1 - 2 / (e^{2|x|} + 1) with kernel_expf, the sign of x. Measured on
+ * every 7th float of [-12, 12] within 1.4 ulp of tanh; NaN stays NaN,
+ * +-inf are +-1 (test_kernel_fastmath samples it). */
+FASTMATH_FN float kernel_tanhf(float x)
+{
+	float a = x < 0.0f ? -x : x, z = x * x, p, e, big;
+	p = -5.70498872745e-3f;
+	p = p * z + 2.06390887954e-2f;
+	p = p * z + -5.37397155531e-2f;
+	p = p * z + 1.33314422036e-1f;
+	p = p * z + -3.33332819422e-1f;
+	p = p * z * x + x;
+	p = a == 0.0f ? x : p; /* -0 stays -0 (the sum above is +0) */
+	e = kernel_expf(a + a);
+	big = 1.0f - 2.0f / (e + 1.0f);
+	big = x < 0.0f ? -big : big;
+	return a < 0.625f ? p : big;
+}
+
+/* The logistic function 1 / (1 + e^-x) with kernel_expf: measured on every
+ * 7th float of [-12, 12] within 2 ulp. */
+FASTMATH_FN float kernel_sigmoidf(float x)
+{
+	return 1.0f / (1.0f + kernel_expf(-x));
+}
+
+/* erf on float32 without a branch or a table: for |x| < 1 its Taylor
+ * series to x^23 (the next term is under 1e-10), else 1 - erfc(|x|) with
+ * Numerical Recipes' erfc (relative error under 1.2e-7: t e^(-x^2 + P(t)),
+ * t = 1 / (1 + |x| / 2)), the sign of x. Measured on every 7th float of
+ * [-12, 12] within 2.8 ulp of erf (near 0.48, the series' cancellation);
+ * NaN stays NaN, +-inf are +-1 (test_kernel_fastmath samples it). */
+FASTMATH_FN float kernel_erff(float x)
+{
+	float a = x < 0.0f ? -x : x, z = x * x, p, t, q, r;
+	p = -1.2290555301717926e-09f;
+	p = p * z + 1.4807192815879218e-08f;
+	p = p * z + -1.6365844691234924e-07f;
+	p = p * z + 1.6462114365889246e-06f;
+	p = p * z + -1.492565035840625e-05f;
+	p = p * z + 0.00012055332981789664f;
+	p = p * z + -0.00085483270234508522f;
+	p = p * z + 0.0052239776254421879f;
+	p = p * z + -0.026866170645131252f;
+	p = p * z + 0.11283791670955126f;
+	p = p * z + -0.37612638903183754f;
+	p = p * z + 1.1283791670955126f;
+	p = p * x;
+	t = 1.0f / (1.0f + 0.5f * a);
+	q = 0.17087277f;
+	q = q * t + -0.82215223f;
+	q = q * t + 1.48851587f;
+	q = q * t + -1.13520398f;
+	q = q * t + 0.27886807f;
+	q = q * t + -0.18628806f;
+	q = q * t + 0.09678418f;
+	q = q * t + 0.37409196f;
+	q = q * t + 1.00002368f;
+	q = q * t + -1.26551223f;
+	r = 1.0f - t * kernel_expf(q - z);
+	r = x < 0.0f ? -r : r;
+	return a < 1.0f ? p : r;
+}
+
 #endif

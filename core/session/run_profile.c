@@ -2,7 +2,7 @@
  * run_profile.c - a timed run's profile ordered and totalled
  * (run_profile.h).
  *
- * Operators are ordered by time spent, longest first, ties by device and
+ * Operators are ordered by busy time, longest first, ties by device and
  * operator, so the table reads top-down as where the time went. Copies
  * are the plan's (plan_placement's FACT_COPY facts), each matched with
  * the executor's measurement of the same device_copy expression, so a
@@ -18,8 +18,8 @@
 static int compare_op_stats(const void *pa, const void *pb)
 {
 	const ExecOpStat *a = pa, *b = pb;
-	if (a->seconds != b->seconds)
-		return a->seconds < b->seconds ? 1 : -1;
+	if (a->busy != b->busy)
+		return a->busy < b->busy ? 1 : -1;
 	if (a->device != b->device)
 		return a->device < b->device ? -1 : 1;
 	return (int)a->op - (int)b->op;
@@ -53,8 +53,10 @@ void run_profile_summarise(const IrModule *m, const ExecProfile *p, RunProfileSu
 		memcpy(out->ops, p->ops, p->nops * sizeof(ExecOpStat));
 		qsort(out->ops, p->nops, sizeof(ExecOpStat), compare_op_stats);
 	}
-	for (size_t i = 0; i < p->nops; i++)
-		out->op_seconds += out->ops[i].seconds;
+	for (size_t i = 0; i < p->nops; i++) {
+		out->op_seconds += out->ops[i].busy;
+		out->op_wall += out->ops[i].seconds;
+	}
 	plan_placement(m, &out->placement);
 	match_copies(p, out);
 	for (size_t k = 0; k < p->ncopies; k++) {

@@ -4,8 +4,9 @@
  * the bytes the plan predicted (run_profile.c).
  *
  * The executor times every op and copy when ExecOptions.profile is set
- * (exec.h's ExecProfile); this orders and totals it: the operators by time
- * spent, each copy of the plan (its placement fact) with what the run
+ * (exec.h's ExecProfile): each operator's wall clock and its busy time
+ * (CPU time where its kernels run on the host, exec_clock.h). This orders
+ * and totals it: the operators by busy time, each copy of the plan (its placement fact) with what the run
  * measured for it, the totals, and which devices ran on the host emulator,
  * whose times say nothing about a GPU. Nothing is printed.
  *
@@ -30,9 +31,10 @@ typedef struct RunProfileCopy {
 } RunProfileCopy;
 
 typedef struct RunProfileSummary {
-	ExecOpStat *ops; /* by time, longest first, then by device and op */
+	ExecOpStat *ops; /* by busy time, longest first, then by device and op */
 	size_t nops;
-	double op_seconds;      /* all the ops' time */
+	double op_seconds;      /* all the ops' busy time (ExecOpStat.busy) */
+	double op_wall;         /* and their wall clock */
 	Placement placement;    /* of the module that ran */
 	RunProfileCopy *copies; /* the plan's copies, in placement order */
 	size_t ncopies;

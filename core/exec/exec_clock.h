@@ -1,0 +1,50 @@
+/*
+ * exec_clock.h - how long an operator kept this machine busy, the one
+ * measure `profile` and `target calibrate` share.
+ *
+ * A wall clock counts the time other jobs ran on a shared machine; the
+ * process's CPU time alone counts the work of every thread, whether the
+ * work was spread over them or not. The busy time of a span is the longer
+ * of the calling thread's CPU time and the process's CPU time divided by
+ * the kernels' threads (kernel_cpu_threads): what the span would have
+ * taken on that many idle cores, had the work been split evenly. An
+ * operator that runs on the calling thread alone is its own CPU time; one
+ * split evenly over T threads is a T-th of their sum; a thread that spins
+ * while it waits counts as the work it kept from others. With one thread
+ * only the thread's clock is read (the other would add nothing).
+ *
+ * Reading the CPU clocks is a system call (a few tenths of a microsecond
+ * of CPU time, and up to a microsecond of wall clock on a virtual
+ * machine): exec_clock_cost measures what an empty span costs, which
+ * `profile` takes off each operator it times, so that a microsecond
+ * operator is not measured as mostly the clocks' own time.
+ */
+#ifndef DEVPLAN_EXEC_CLOCK_H
+#define DEVPLAN_EXEC_CLOCK_H
+
+#include <stdbool.h>
+
+typedef struct ExecClock {
+	double wall;    /* CLOCK_MONOTONIC */
+	double thread;  /* the calling thread's CPU time */
+	double process; /* every thread's CPU time; 0 when not read */
+} ExecClock;
+
+/* Now, with the CPU clocks when cpu is true (wall only otherwise). */
+ExecClock exec_clock_now(bool cpu);
+
+/* The busy seconds between two readings by one thread (never negative). */
+double exec_clock_busy(const ExecClock *start, const ExecClock *end);
+
+/* The wall seconds between two readings. */
+double exec_clock_wall(const ExecClock *start, const ExecClock *end);
+
+typedef struct ExecClockCost {
+	double wall, busy; /* seconds */
+} ExecClockCost;
+
+/* What an empty span costs (two readings with the CPU clocks): the median
+ * wall and busy seconds of many, measured once per process. */
+const ExecClockCost *exec_clock_cost(void);
+
+#endif
