@@ -162,7 +162,10 @@ static const char *const lex_operators[] = {
 static bool lex_operator(Lexer *lx)
 {
 	for (size_t i = 0; i < DP_COUNT(lex_operators); i++) {
-		size_t n = strlen(lex_operators[i]);
+		size_t n;
+		if (lx->p[0] != lex_operators[i][0]) /* most are ruled out here */
+			continue;
+		n = strlen(lex_operators[i]);
 		if (strncmp(lx->p, lex_operators[i], n) != 0)
 			continue;
 		if (strchr("([{", lx->p[0]) && n == 1)

@@ -266,7 +266,8 @@ static int binary_precedence(const RxToken *t)
 		{"+", "-"},
 		{"*", "/", "//", "%"},
 	};
-	if (t->kind != RX_TOK_OP)
+	/* most operator tokens are brackets and commas: ruled out at once */
+	if (t->kind != RX_TOK_OP || !t->text[0] || !strchr("=!<>+-*/%", t->text[0]))
 		return -1;
 	for (int l = 0; l < 3; l++)
 		for (int k = 0; k < 6 && levels[l][k]; k++)
