@@ -382,9 +382,11 @@ const char *kernel_blas_coretype(void)
 /* Loads OpenBLAS with OPENBLAS_NUM_THREADS set (unless the user set it) to
  * the threads whose buffers fit (blas_threads): its constructor starts
  * them, before any call could lower the number; OPENBLAS_CORETYPE
- * (unless set) to kernel_blas_coretype's, which its constructor reads too;
- * and its workers' spin after a call cut short (OPENBLAS_THREAD_TIMEOUT,
- * unless set). The soname first, so that
+ * (unless set) to kernel_blas_coretype's, which its constructor reads too.
+ * Its workers' spin after a call is left as it is: OPENBLAS_THREAD_TIMEOUT=4
+ * (sleep at once) made rw_bert_base's operators at 2 threads slower, busy
+ * 665-757 -> 825-1772 ms, waking the workers for every small product
+ * (batch_matmul 8.6 -> 42 ms). The soname first, so that
  * LD_LIBRARY_PATH and Debian's alternatives choose, then the file the
  * build found. */
 static void blas_load(void)
@@ -397,12 +399,6 @@ static void blas_load(void)
 	}
 	if (!getenv("OPENBLAS_CORETYPE") && kernel_blas_coretype())
 		setenv("OPENBLAS_CORETYPE", kernel_blas_coretype(), 1);
-	/* its workers spin (yielding) for 2^28 cycles after each product
-	 * before they sleep: about 0.1 s of a core after every nn.dense, taken
-	 * from the kernels' own workers and from every other job; 2^4 cycles
-	 * makes them sleep at once (waking them costs microseconds a product) */
-	if (!getenv("OPENBLAS_THREAD_TIMEOUT"))
-		setenv("OPENBLAS_THREAD_TIMEOUT", "4", 1);
 	for (size_t i = 0; i < DP_COUNT(names) && !blas.handle; i++)
 		blas.handle = dlopen(names[i], RTLD_NOW | RTLD_LOCAL);
 	if (!blas.handle) {
