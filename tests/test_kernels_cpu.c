@@ -4531,8 +4531,9 @@ static void sprinkle_specials(NpyArray *a)
 
 /* Pooling of planes x h x w with the window (kh, kw), strides s, padding p
  * (top, left, bottom, right) and dilation d, to oh x ow: the maximum (NaN
- * wins, -FLT_MAX / -DBL_MAX for a window without input) and the average in
- * double, taps in the order ky, kx, both in the dtype T. */
+ * wins, -FLT_MAX / -DBL_MAX for a window without input) and the average
+ * (the sum from 0 divided by the count cast to T), taps in the order ky,
+ * kx, both in the dtype T (topi's arithmetic). */
 #define DEFINE_NAIVE_POOL(NAME, T, LOWEST)                                                         \
 	static void NAME(int64_t planes, int64_t h, int64_t w, const int64_t *k, const int64_t *s, \
 			 const int64_t *p, const int64_t *d, bool include_pad, int64_t oh,         \
@@ -4542,7 +4543,7 @@ static void sprinkle_specials(NpyArray *a)
 			for (int64_t y = 0; y < oh; y++)                                           \
 				for (int64_t x = 0; x < ow; x++) {                                 \
 					T m = (T)-INFINITY;                                        \
-					double sum = 0;                                            \
+					T sum = 0;                                                 \
 					int64_t in = 0, count = 0;                                 \
 					for (int64_t ky = 0; ky < k[0]; ky++)                      \
 						for (int64_t kx = 0; kx < k[1]; kx++) {            \
@@ -4567,7 +4568,7 @@ static void sprinkle_specials(NpyArray *a)
 						}                                                  \
 					mx[(plane * oh + y) * ow + x] = in ? m : LOWEST;           \
 					avg[(plane * oh + y) * ow + x] =                           \
-						(T)(count ? sum / (double)count : 0);              \
+						count ? sum / (T)count : 0;                        \
 				}                                                                  \
 	}
 DEFINE_NAIVE_POOL(naive_pool_f32, float, -FLT_MAX)
@@ -4617,6 +4618,74 @@ static void test_pool_rows_random(void **state)
 								     include_pad, oh, ow, mx, avg);
 		expect_exact(0, mx, N * C * oh * ow, body);
 		expect_exact(1, avg, N * C * oh * ow, body);
+		free(mx);
+		free(avg);
+	}
+}
+
+/* Adaptive pooling of planes x h x w to oh x ow, TVM's windows [floor(i *
+ * in / out), ceil((i + 1) * in / out)): the maximum from the dtype's
+ * lowest value (NaN wins, the first of equal values stays) and the
+ * average (the sum from 0 in the order y, x divided by the window's size
+ * cast to T), in the dtype T. */
+#define DEFINE_NAIVE_ADAPTIVE(NAME, T, LOWEST)                                                     \
+	static void NAME(int64_t planes, int64_t h, int64_t w, int64_t oh, int64_t ow, double *mx, \
+			 double *avg)                                                              \
+	{                                                                                          \
+		for (int64_t plane = 0; plane < planes; plane++)                                   \
+			for (int64_t y = 0; y < oh; y++)                                           \
+				for (int64_t x = 0; x < ow; x++) {                                 \
+					int64_t y0 = y * h / oh, y1 = ((y + 1) * h + oh - 1) / oh; \
+					int64_t x0 = x * w / ow, x1 = ((x + 1) * w + ow - 1) / ow; \
+					T m = LOWEST, sum = 0;                                     \
+					for (int64_t iy = y0; iy < y1; iy++)                       \
+						for (int64_t ix = x0; ix < x1; ix++) {             \
+							T v = (T)in_at(0,                          \
+								       (plane * h + iy) * w + ix); \
+							m = v > m || v != v ? v : m;               \
+							sum += v;                                  \
+						}                                                  \
+					mx[(plane * oh + y) * ow + x] = m;                         \
+					avg[(plane * oh + y) * ow + x] =                           \
+						sum / (T)((y1 - y0) * (x1 - x0));                  \
+				}                                                                  \
+	}
+DEFINE_NAIVE_ADAPTIVE(naive_adaptive_f32, float, -FLT_MAX)
+DEFINE_NAIVE_ADAPTIVE(naive_adaptive_f64, double, -DBL_MAX)
+
+/* nn.global_avg_pool2d, nn.global_max_pool2d (by blocks of planes) and
+ * nn.adaptive_avg_pool2d / nn.adaptive_max_pool2d over random sizes and
+ * plane counts (blocks and their tails), with NaNs, infinities and signed
+ * zeros among the inputs, bit for bit against the loops above. */
+static void test_global_pool_random(void **state)
+{
+	(void)state;
+	prop_seed = 33;
+	for (int c = 0; c < 80; c++) {
+		DType dt = c % 2 ? DT_FLOAT64 : DT_FLOAT32;
+		int64_t N = prop_int(1, 2), C = prop_int(1, 27), H = prop_int(1, 9),
+			W = prop_int(1, 11), oh = prop_int(1, H + 2), ow = prop_int(1, W + 2);
+		int64_t planes = N * C;
+		char body[512];
+		double *mx = xmalloc((size_t)(planes * oh * ow) * sizeof(double)),
+		       *avg = xmalloc((size_t)(planes * oh * ow) * sizeof(double));
+		teardown(NULL);
+		setup(NULL);
+		sprinkle_specials(RAND("x", dt, N, C, H, W));
+		snprintf(body, sizeof body,
+			 "(nn.global_avg_pool2d(%%x), nn.global_max_pool2d(%%x), "
+			 "nn.adaptive_avg_pool2d(%%x, output_size=[%lld, %lld]), "
+			 "nn.adaptive_max_pool2d(%%x, output_size=[%lld, %lld]))",
+			 (long long)oh, (long long)ow, (long long)oh, (long long)ow);
+		run_body(body);
+		(dt == DT_FLOAT32 ? naive_adaptive_f32 : naive_adaptive_f64)(planes, H, W, 1, 1, mx,
+									     avg);
+		expect_exact(0, avg, planes, body);
+		expect_exact(1, mx, planes, body);
+		(dt == DT_FLOAT32 ? naive_adaptive_f32 : naive_adaptive_f64)(planes, H, W, oh, ow,
+									     mx, avg);
+		expect_exact(2, avg, planes * oh * ow, body);
+		expect_exact(3, mx, planes * oh * ow, body);
 		free(mx);
 		free(avg);
 	}
@@ -4719,49 +4788,53 @@ static void test_conv_direct_random(void **state)
 
 /* A resampling as one output position at a time: its taps per dimension
  * (kernel_resize.h, which test_resize2d checks against topi's arithmetic)
- * and the sum over them of ((wz * wy) * wx) * x in double, depth taps
- * outermost, in the dtype T; data channel-first or channel-last. */
-#define DEFINE_NAIVE_RESIZE(NAME, T)                                                                              \
-	static void NAME(const KernelResize *r, double *want)                                                     \
-	{                                                                                                         \
-		int64_t in_size = r->in[0] * r->in[1] * r->in[2];                                                 \
-		int64_t out_size = r->out[0] * r->out[1] * r->out[2];                                             \
-		int64_t in_cs = r->channels_last ? 1 : in_size,                                                   \
-			in_ps = r->channels_last ? r->c : 1;                                                      \
-		int64_t out_cs = r->channels_last ? 1 : out_size,                                                 \
-			out_ps = r->channels_last ? r->c : 1;                                                     \
-		for (int64_t b = 0; b < r->n; b++)                                                                \
-			for (int64_t o = 0; o < out_size; o++) {                                                  \
-				ResizeTaps tz, ty, tx;                                                            \
-				resize_taps(r, 0, o / (r->out[1] * r->out[2]), &tz);                              \
-				resize_taps(r, 1, o / r->out[2] % r->out[1], &ty);                                \
-				resize_taps(r, 2, o % r->out[2], &tx);                                            \
-				for (int64_t c = 0; c < r->c; c++) {                                              \
-					double v = 0;                                                             \
-					if (tz.outside || ty.outside || tx.outside)                               \
-						v = r->extrapolation;                                             \
-					else                                                                      \
-						for (int a = 0; a < tz.n; a++)                                    \
-							for (int e = 0; e < ty.n; e++)                            \
-								for (int f = 0; f < tx.n; f++)                    \
-									v += (double)tz                           \
-										     .weight[a] *                 \
-									     ty.weight[e] *                       \
-									     tx.weight[f] *                       \
-									     (T)in_at(                            \
-										     0,                           \
-										     b * r->c * in_size +         \
-											     c * in_cs +          \
-											     ((tz.index[a] *      \
-												       r->in[1] + \
-											       ty.index[e]) *     \
-												      r->in[2] +  \
-											      tx.index[f]) *      \
-												     in_ps);      \
-					want[b * r->c * out_size + c * out_cs + o * out_ps] =                     \
-						(T)v;                                                             \
-				}                                                                                 \
-			}                                                                                         \
+ * and topi's nested sums in the dtype T: per height tap the width taps'
+ * x * wx from the first product, per depth tap those times wy, then those
+ * times wz; data channel-first or channel-last. */
+#define DEFINE_NAIVE_RESIZE(NAME, T)                                                               \
+	static void NAME(const KernelResize *r, double *want)                                      \
+	{                                                                                          \
+		int64_t in_size = r->in[0] * r->in[1] * r->in[2];                                  \
+		int64_t out_size = r->out[0] * r->out[1] * r->out[2];                              \
+		int64_t in_cs = r->channels_last ? 1 : in_size,                                    \
+			in_ps = r->channels_last ? r->c : 1;                                       \
+		int64_t out_cs = r->channels_last ? 1 : out_size,                                  \
+			out_ps = r->channels_last ? r->c : 1;                                      \
+		for (int64_t b = 0; b < r->n; b++)                                                 \
+			for (int64_t o = 0; o < out_size; o++) {                                   \
+				ResizeTaps tz, ty, tx;                                             \
+				resize_taps(r, 0, o / (r->out[1] * r->out[2]), &tz);               \
+				resize_taps(r, 1, o / r->out[2] % r->out[1], &ty);                 \
+				resize_taps(r, 2, o % r->out[2], &tx);                             \
+				for (int64_t c = 0; c < r->c; c++) {                               \
+					T v = (T)r->extrapolation;                                 \
+					bool off = tz.outside || ty.outside || tx.outside;         \
+					for (int a = 0; !off && a < tz.n; a++) {                   \
+						T vy = 0;                                          \
+						for (int e = 0; e < ty.n; e++) {                   \
+							T vx = 0;                                  \
+							for (int f = 0; f < tx.n; f++) {           \
+								int64_t at =                       \
+									b * r->c * in_size +       \
+									c * in_cs +                \
+									((tz.index[a] * r->in[1] + \
+									  ty.index[e]) *           \
+										 r->in[2] +        \
+									 tx.index[f]) *            \
+										in_ps;             \
+								T p = (T)in_at(0, at) *            \
+								      (T)tx.weight[f];             \
+								vx = f ? vx + p : p;               \
+							}                                          \
+							vy = e ? vy + vx * (T)ty.weight[e]         \
+							       : vx * (T)ty.weight[e];             \
+						}                                                  \
+						v = a ? v + vy * (T)tz.weight[a]                   \
+						      : vy * (T)tz.weight[a];                      \
+					}                                                          \
+					want[b * r->c * out_size + c * out_cs + o * out_ps] = v;   \
+				}                                                                  \
+			}                                                                          \
 	}
 DEFINE_NAIVE_RESIZE(naive_resize_f32, float)
 DEFINE_NAIVE_RESIZE(naive_resize_f64, double)
@@ -4814,7 +4887,7 @@ static void test_resize_rows_random(void **state)
 		}
 		teardown(NULL);
 		setup(NULL);
-		in_random("x", dt, (uint32_t)r.rank + 2, shape);
+		sprinkle_specials(in_random("x", dt, (uint32_t)r.rank + 2, shape));
 		strbuf_init(&body);
 		strbuf_printf(&body, "image.resize%dd(%%x, size=[", r.rank);
 		for (int i = 0; i < r.rank; i++)
@@ -4891,6 +4964,7 @@ int main(void)
 		TEST(test_resize2d),
 		TEST(test_resize_other_ranks),
 		TEST(test_pool_rows_random),
+		TEST(test_global_pool_random),
 		TEST(test_conv_direct_random),
 		TEST(test_resize_rows_random),
 		TEST(test_binary_math_and_comparisons),

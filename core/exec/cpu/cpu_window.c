@@ -249,7 +249,7 @@ static void row_spans_init(RowSpans *sp, const KernelWindow *w)
 	}
 DEFINE_ROW_TAPS(max_taps_f32, float, float, MERGE_MAX)
 DEFINE_ROW_TAPS(max_taps_f64, double, double, MERGE_MAX)
-DEFINE_ROW_TAPS(sum_taps_f32, float, double, MERGE_SUM)
+DEFINE_ROW_TAPS(sum_taps_f32, float, float, MERGE_SUM)
 DEFINE_ROW_TAPS(sum_taps_f64, double, double, MERGE_SUM)
 
 /* One tap of a window over a block of output rows: for r < rows and
@@ -513,6 +513,10 @@ KERNEL_CPU_VIA(CONV3D_TRANSPOSE, kernel_cpu_CONV2D_TRANSPOSE)
 
 /* ---- pooling --------------------------------------------------------------- */
 
+/* Output columns per row are computed in multiples of POOL_COLUMNS (the
+ * widest vector's floats), so that the row loops have no remainder. */
+enum { POOL_COLUMNS = 16 };
+
 typedef struct PoolJob {
 	const KernelCall *kc;
 	bool is_max;
@@ -521,7 +525,13 @@ typedef struct PoolJob {
 	 * padded input */
 	int64_t *in, *padded;
 	double *count_x; /* the width's counts the average divides by, as doubles */
+	float *count_xf; /* and as floats */
 	bool x_empty;    /* some output column's window holds no input */
+	/* the window over the input's rows padded to wp columns (pad columns
+	 * before the row, the rest after): no padding, owp >= ow outputs a
+	 * row, a multiple of POOL_COLUMNS; its spans (all of [0, owp)) */
+	KernelWindow pw;
+	int64_t wp;
 	RowSpans sp;
 } PoolJob;
 
@@ -549,16 +559,39 @@ static inline void window_counts(int64_t start, int64_t taps, int64_t dilation, 
 	}
 }
 
-/* One output row (oz, oy) of a plane: acc[ox] merges (MERGE_MAX or
+/* The rows of plane x (d * h rows of w) copied into rows of wp columns,
+ * pad columns of fill before each and fill after it: fill, -inf for the
+ * maximum and 0 for the sum, leaves any merge unchanged (-inf is never
+ * greater, nor a NaN; a sum starting at +0 is never -0, and +0 added to
+ * any other value is that value), so the padded row is merged as the
+ * input's taps alone would be. */
+#define DEFINE_POOL_PAD(NAME, T)                                                                \
+	CPU_CLONES static void NAME(const KernelWindow *w, const T *restrict x, T *restrict pp, \
+				    int64_t wp, T fill)                                         \
+	{                                                                                       \
+		int64_t pad = w->pad[2];                                                        \
+		for (int64_t r = 0; r < w->d * w->h; r++) {                                     \
+			T *restrict dst = pp + r * wp;                                          \
+			for (int64_t j = 0; j < pad; j++)                                       \
+				dst[j] = fill;                                                  \
+			memcpy(dst + pad, x + r * w->w, (size_t)w->w * sizeof(T));              \
+			for (int64_t j = pad + w->w; j < wp; j++)                               \
+				dst[j] = fill;                                                  \
+		}                                                                               \
+	}
+DEFINE_POOL_PAD(pool_pad_f32, float)
+DEFINE_POOL_PAD(pool_pad_f64, double)
+
+/* One output row (oz, oy) of a plane: acc[0, owp) merges (MERGE_MAX or
  * MERGE_SUM) the window's rows inside the input in the order kz, ky, each
- * row's kx taps by TAPS (the runs each tap reaches inside the input: no
- * tap costs a bounds test), so every output merges its taps in the order
- * a loop over its window would; one call per output row, as wide as the
- * CPU's vectors (CPU_CLONES). */
+ * padded row's kx taps by TAPS (over every column: the padding merges
+ * nothing), so every output merges its taps in the order a loop over its
+ * window would; one call per output row, as wide as the CPU's vectors
+ * (CPU_CLONES). pw: the window over the padded rows pp. */
 #define DEFINE_POOL_ROW(NAME, T, ACC, TAPS)                                                       \
-	CPU_CLONES static void NAME(const KernelWindow *w, const RowSpans *sp,                    \
-				    const T *restrict x, ACC *restrict acc, int64_t oz,           \
-				    int64_t oy)                                                   \
+	CPU_CLONES static void NAME(const KernelWindow *w, const KernelWindow *pw,                \
+				    const RowSpans *sp, const T *restrict pp, int64_t wp,         \
+				    ACC *restrict acc, int64_t oz, int64_t oy)                    \
 	{                                                                                         \
 		for (int64_t kz = 0; kz < w->kd; kz++) {                                          \
 			int64_t iz = oz * w->stride[0] - w->pad[0] + kz * w->dilation[0];         \
@@ -568,26 +601,49 @@ static inline void window_counts(int64_t start, int64_t taps, int64_t dilation, 
 				int64_t iy = oy * w->stride[1] - w->pad[1] + ky * w->dilation[1]; \
 				if (iy < 0 || iy >= w->h)                                         \
 					continue;                                                 \
-				TAPS(w, sp, x + (iz * w->h + iy) * w->w, acc, NULL);              \
+				TAPS(pw, sp, pp + (iz * w->h + iy) * wp, acc, NULL);              \
 			}                                                                         \
 		}                                                                                 \
 	}
 DEFINE_POOL_ROW(max_row_f32, float, float, max_taps_f32)
 DEFINE_POOL_ROW(max_row_f64, double, double, max_taps_f64)
-DEFINE_POOL_ROW(sum_row_f32, float, double, sum_taps_f32)
+DEFINE_POOL_ROW(sum_row_f32, float, float, sum_taps_f32)
 DEFINE_POOL_ROW(sum_row_f64, double, double, sum_taps_f64)
+
+/* A max pooling's output row from acc: the window's maximum, or LOWEST
+ * where it holds no input (TVM pads with it): all of the row when the
+ * rows of the window hold none (!zy), else the columns whose windows
+ * hold none (x_empty: some do; in_x: the inputs of each column's). */
+#define DEFINE_MAX_FINISH(NAME, T, LOWEST)                                                    \
+	CPU_CLONES static void NAME(const T *restrict acc, bool zy, bool x_empty,             \
+				    const int64_t *restrict in_x, T *restrict out, int64_t n) \
+	{                                                                                     \
+		if (!zy)                                                                      \
+			for (int64_t i = 0; i < n; i++)                                       \
+				out[i] = LOWEST;                                              \
+		else if (x_empty)                                                             \
+			for (int64_t i = 0; i < n; i++)                                       \
+				out[i] = in_x[i] == 0 ? LOWEST : acc[i];                      \
+		else                                                                          \
+			for (int64_t i = 0; i < n; i++)                                       \
+				out[i] = acc[i];                                              \
+	}
+DEFINE_MAX_FINISH(max_finish_f32, float, -FLT_MAX)
+DEFINE_MAX_FINISH(max_finish_f64, double, -DBL_MAX)
 
 /* An average pooling's output row: out[ox] = sum[ox] / (zy * cx[ox]),
  * the count the product of the height's (and depth's) and the width's, or
- * 0 when it is 0. */
-#define DEFINE_AVG_FINISH(NAME, T)                                                         \
-	CPU_CLONES static void NAME(const double *restrict sum, double zy,                 \
-				    const double *restrict cx, T *restrict out, int64_t n) \
-	{                                                                                  \
-		for (int64_t i = 0; i < n; i++) {                                          \
-			double count = zy * cx[i];                                         \
-			out[i] = (T)(count != 0 ? sum[i] / count : 0);                     \
-		}                                                                          \
+ * 0 when it is 0; in the dtype, as topi divides its sum by the count cast
+ * to it (the product of two counts below 2^24 rounds as the cast of the
+ * integer product does). */
+#define DEFINE_AVG_FINISH(NAME, T)                                                     \
+	CPU_CLONES static void NAME(const T *restrict sum, T zy, const T *restrict cx, \
+				    T *restrict out, int64_t n)                        \
+	{                                                                              \
+		for (int64_t i = 0; i < n; i++) {                                      \
+			T count = zy * cx[i];                                          \
+			out[i] = count != 0 ? sum[i] / count : 0;                      \
+		}                                                                      \
 	}
 DEFINE_AVG_FINISH(avg_finish_f32, float)
 DEFINE_AVG_FINISH(avg_finish_f64, double)
@@ -595,66 +651,84 @@ DEFINE_AVG_FINISH(avg_finish_f64, double)
 /* Window positions inside the input add to the value; with
  * count_include_pad the average divides by the positions inside the padded
  * input, else by those inside the input (TVM's pool semantics). Computed
- * by output rows: the maximum accumulates in the output row, the sum in a
- * row of doubles. Both counts are products of per-dimension counts,
- * computed once per call (pool_kernel). */
-#define DEFINE_POOL(NAME, T, LOWEST, MAX_ROW, SUM_ROW, FINISH)                                     \
+ * by output rows over each plane's padded rows (pool_pad_f32) in a row
+ * acc of the dtype: the maximum, and the sum (topi's pool_sum, in the
+ * order kz, ky, kx, from 0) divided in the dtype. Both counts are products
+ * of per-dimension counts, computed once per call (pool_kernel). */
+#define DEFINE_POOL(NAME, T, PAD, MAX_ROW, MAX_FINISH, SUM_ROW, FINISH, COUNT_X)                   \
 	static void NAME(void *vjob, int64_t begin, int64_t end)                                   \
 	{                                                                                          \
 		const PoolJob *job = vjob;                                                         \
 		const KernelCall *kc = job->kc;                                                    \
 		const KernelWindow *w = &kc->p.window;                                             \
-		int64_t out_plane = w->od * w->oh * w->ow;                                         \
+		int64_t out_plane = w->od * w->oh * w->ow, wp = job->wp, owp = job->pw.ow;         \
 		const int64_t *in = job->in, *in_y = in + w->od, *in_x = in_y + w->oh;             \
 		const int64_t *padded = job->padded, *padded_y = padded + w->od;                   \
-		double *sum = job->is_max ? NULL : xmalloc((size_t)w->ow * sizeof(double));        \
+		T *acc = xmalloc((size_t)owp * sizeof(T));                                         \
+		T *pp = xmalloc((size_t)(w->d * w->h * wp + 1) * sizeof(T));                       \
 		for (int64_t plane = begin; plane < end; plane++) {                                \
 			const T *x = (const T *)kc->in[0].data + plane * w->d * w->h * w->w;       \
 			T *y = (T *)kc->out[0].data + plane * out_plane;                           \
+			PAD(w, x, pp, wp, job->is_max ? (T)-INFINITY : (T)0);                      \
 			for (int64_t oz = 0; oz < w->od; oz++)                                     \
 				for (int64_t oy = 0; oy < w->oh; oy++) {                           \
 					T *out = y + (oz * w->oh + oy) * w->ow;                    \
 					int64_t in_zy = in[oz] * in_y[oy],                         \
 						padded_zy = padded[oz] * padded_y[oy];             \
 					if (job->is_max) {                                         \
-						for (int64_t ox = 0; ox < w->ow; ox++)             \
-							out[ox] = (T)-INFINITY;                    \
-						MAX_ROW(w, &job->sp, x, out, oz, oy);              \
-						/* no input in the window: TVM pads with it */     \
-						for (int64_t ox = 0; ox < w->ow; ox++)             \
-							if (in_zy == 0 ||                          \
-							    (job->x_empty && in_x[ox] == 0))       \
-								out[ox] = LOWEST;                  \
+						for (int64_t ox = 0; ox < owp; ox++)               \
+							acc[ox] = (T)-INFINITY;                    \
+						MAX_ROW(w, &job->pw, &job->sp, pp, wp, acc, oz,    \
+							oy);                                       \
+						MAX_FINISH(acc, in_zy != 0, job->x_empty, in_x,    \
+							   out, w->ow);                            \
 						continue;                                          \
 					}                                                          \
-					for (int64_t ox = 0; ox < w->ow; ox++)                     \
-						sum[ox] = 0;                                       \
-					SUM_ROW(w, &job->sp, x, sum, oz, oy);                      \
-					FINISH(sum,                                                \
-					       (double)(w->count_include_pad ? padded_zy : in_zy), \
-					       job->count_x, out, w->ow);                          \
+					for (int64_t ox = 0; ox < owp; ox++)                       \
+						acc[ox] = 0;                                       \
+					SUM_ROW(w, &job->pw, &job->sp, pp, wp, acc, oz, oy);       \
+					FINISH(acc, (T)(w->count_include_pad ? padded_zy : in_zy), \
+					       job->COUNT_X, out, w->ow);                          \
 				}                                                                  \
 		}                                                                                  \
-		free(sum);                                                                         \
+		free(acc);                                                                         \
+		free(pp);                                                                          \
 	}
-DEFINE_POOL(pool_f32, float, -FLT_MAX, max_row_f32, sum_row_f32, avg_finish_f32)
-DEFINE_POOL(pool_f64, double, -DBL_MAX, max_row_f64, sum_row_f64, avg_finish_f64)
+DEFINE_POOL(pool_f32, float, pool_pad_f32, max_row_f32, max_finish_f32, sum_row_f32, avg_finish_f32,
+	    count_xf)
+DEFINE_POOL(pool_f64, double, pool_pad_f64, max_row_f64, max_finish_f64, sum_row_f64,
+	    avg_finish_f64, count_x)
+
+/* The window over rows padded to *wp columns: no padding, the output
+ * row rounded up to POOL_COLUMNS and the padded row long enough for the
+ * last column's last tap and for pad + the row. */
+static void pool_padded_window(const KernelWindow *w, KernelWindow *pw, int64_t *wp)
+{
+	int64_t owp = (w->ow + POOL_COLUMNS - 1) / POOL_COLUMNS * POOL_COLUMNS;
+	*pw = *w;
+	pw->ow = owp;
+	pw->pad[2] = pw->pad_end[2] = 0;
+	*wp = (owp - 1) * w->stride[2] + (w->kw - 1) * w->dilation[2] + 1;
+	if (*wp < w->pad[2] + w->w)
+		*wp = w->pad[2] + w->w;
+	pw->w = *wp;
+}
 
 static bool pool_kernel(const KernelCall *kc, char **err)
 {
 	const KernelWindow *w = &kc->p.window;
-	PoolJob job = {
-		kc,   kc->op == OP_MAX_POOL1D || kc->op == OP_MAX_POOL2D || kc->op == OP_MAX_POOL3D,
-		NULL, NULL,
-		NULL, false,
-		{0}};
+	PoolJob job = {0};
 	int64_t grain = 1 + GRAIN_ROWS / (w->od * w->oh * w->ow * w->kd * w->kh * w->kw + 1);
 	int64_t n = w->od + w->oh + w->ow;
 	int64_t *in_y, *in_x, *padded_y, *padded_x;
 	bool ok;
+	job.kc = kc;
+	job.is_max = kc->op == OP_MAX_POOL1D || kc->op == OP_MAX_POOL2D || kc->op == OP_MAX_POOL3D;
 	job.in = xmalloc(2 * (size_t)(n + 1) * sizeof(int64_t));
 	job.count_x = xmalloc((size_t)(w->ow + 1) * sizeof(double));
-	row_spans_init(&job.sp, w);
+	job.count_xf = xmalloc((size_t)(w->ow + 1) * sizeof(float));
+	pool_padded_window(w, &job.pw, &job.wp);
+	row_spans_init(&job.sp, &job.pw);
 	job.padded = job.in + n;
 	in_y = job.in + w->od;
 	in_x = in_y + w->oh;
@@ -671,11 +745,13 @@ static bool pool_kernel(const KernelCall *kc, char **err)
 			      w->pad_end[2], &in_x[i], &padded_x[i]);
 	for (int64_t i = 0; i < w->ow; i++) {
 		job.count_x[i] = (double)(w->count_include_pad ? padded_x[i] : in_x[i]);
+		job.count_xf[i] = (float)job.count_x[i];
 		job.x_empty = job.x_empty || in_x[i] == 0;
 	}
 	ok = cpu_run_float(kc, w->n * w->c, grain, pool_f32, pool_f64, &job, err);
 	free(job.in);
 	free(job.count_x);
+	free(job.count_xf);
 	free(job.sp.x0);
 	return ok;
 }
@@ -700,9 +776,10 @@ static inline int64_t adaptive_end(int64_t i, int64_t in, int64_t out)
 	return ((i + 1) * in + out - 1) / out;
 }
 
-/* Max or average over each output position's window; the average divides
- * by the window's size, the max starts from the dtype's lowest value (TVM's
- * min_value), a NaN wins. */
+/* Max or average over each output position's window, in the dtype (topi's
+ * adaptive_pool: the sum from 0 in the order z, y, x, divided by the
+ * window's size cast to the dtype); the max starts from the dtype's lowest
+ * value (TVM's min_value), a NaN wins. */
 #define DEFINE_ADAPTIVE(NAME, T, LOWEST)                                                       \
 	static void NAME(void *vjob, int64_t begin, int64_t end)                               \
 	{                                                                                      \
@@ -722,7 +799,7 @@ static inline int64_t adaptive_end(int64_t i, int64_t in, int64_t out)
 					y1 = adaptive_end(oy, w->h, w->oh);                    \
 				int64_t x0 = adaptive_start(ox, w->w, w->ow),                  \
 					x1 = adaptive_end(ox, w->w, w->ow);                    \
-				double acc = job->is_max ? LOWEST : 0;                         \
+				T acc = job->is_max ? LOWEST : 0;                              \
 				for (int64_t iz = z0; iz < z1; iz++)                           \
 					for (int64_t iy = y0; iy < y1; iy++)                   \
 						for (int64_t ix = x0; ix < x1; ix++) {         \
@@ -733,29 +810,78 @@ static inline int64_t adaptive_end(int64_t i, int64_t in, int64_t out)
 								acc = v;                       \
 						}                                              \
 				if (!job->is_max)                                              \
-					acc /= (double)((z1 - z0) * (y1 - y0) * (x1 - x0));    \
-				y[o] = (T)acc;                                                 \
+					acc /= (T)((z1 - z0) * (y1 - y0) * (x1 - x0));         \
+				y[o] = acc;                                                    \
 			}                                                                      \
 		}                                                                              \
 	}
 DEFINE_ADAPTIVE(adaptive_f32, float, -FLT_MAX)
 DEFINE_ADAPTIVE(adaptive_f64, double, -DBL_MAX)
 
+/* A global pooling (an output of 1 x 1) by blocks of GLOBAL_PLANES planes,
+ * each plane's sum (or maximum) in its own accumulator, so that the
+ * planes' chains of additions overlap; each plane merges its elements in
+ * order, as the loop above would. */
+enum { GLOBAL_PLANES = 8 };
+
+#define DEFINE_GLOBAL_BLOCK(NAME, T, LOWEST)                                                       \
+	ROW_INLINE void NAME(const T *restrict x, T *restrict y, int64_t size, bool is_max, int m) \
+	{                                                                                          \
+		T acc[GLOBAL_PLANES];                                                              \
+		for (int j = 0; j < m; j++)                                                        \
+			acc[j] = is_max ? LOWEST : 0;                                              \
+		if (is_max)                                                                        \
+			for (int64_t i = 0; i < size; i++)                                         \
+				for (int j = 0; j < m; j++) {                                      \
+					T v = x[j * size + i];                                     \
+					acc[j] = v > acc[j] || v != v ? v : acc[j];                \
+				}                                                                  \
+		else                                                                               \
+			for (int64_t i = 0; i < size; i++)                                         \
+				for (int j = 0; j < m; j++)                                        \
+					acc[j] += x[j * size + i];                                 \
+		for (int j = 0; j < m; j++)                                                        \
+			y[j] = is_max ? acc[j] : acc[j] / (T)size;                                 \
+	}
+
+/* Over planes [begin, end) of size elements. */
+#define DEFINE_GLOBAL(NAME, T, LOWEST)                                                          \
+	DEFINE_GLOBAL_BLOCK(NAME##_block, T, LOWEST)                                            \
+	CPU_CLONES static void NAME##_planes(const T *restrict x, T *restrict y, int64_t begin, \
+					     int64_t end, int64_t size, bool is_max)            \
+	{                                                                                       \
+		int64_t p = begin;                                                              \
+		for (; p + GLOBAL_PLANES <= end; p += GLOBAL_PLANES)                            \
+			NAME##_block(x + p * size, y + p, size, is_max, GLOBAL_PLANES);         \
+		if (p < end)                                                                    \
+			NAME##_block(x + p * size, y + p, size, is_max, (int)(end - p));        \
+	}                                                                                       \
+	static void NAME(void *vjob, int64_t begin, int64_t end)                                \
+	{                                                                                       \
+		const PoolJob *job = vjob;                                                      \
+		const KernelTensor *in = &job->kc->in[0];                                       \
+		NAME##_planes((const T *)in->data, (T *)job->kc->out[0].data, begin, end,       \
+			      in->shape[2] * in->shape[3], job->is_max);                        \
+	}
+DEFINE_GLOBAL(global_f32, float, -FLT_MAX)
+DEFINE_GLOBAL(global_f64, double, -DBL_MAX)
+
 /* The adaptive poolings and nn.global_max_pool2d (an adaptive max pooling
- * to 1 x 1). */
+ * to 1 x 1, by planes: global_f32; as cheap an element as an elementwise
+ * operator's, so split as finely). */
 static bool adaptive_kernel(const KernelCall *kc, char **err)
 {
 	const KernelWindow *w = &kc->p.window;
-	PoolJob job = {kc,
-		       kc->op == OP_ADAPTIVE_MAX_POOL1D || kc->op == OP_ADAPTIVE_MAX_POOL2D ||
-			       kc->op == OP_ADAPTIVE_MAX_POOL3D || kc->op == OP_GLOBAL_MAX_POOL2D,
-		       NULL,
-		       NULL,
-		       NULL,
-		       false,
-		       {0}};
-	int64_t grain = 1 + GRAIN_ROWS / (w->d * w->h * w->w + 1);
-	return cpu_run_float(kc, w->n * w->c, grain, adaptive_f32, adaptive_f64, &job, err);
+	PoolJob job = {0};
+	int64_t size = w->d * w->h * w->w;
+	job.kc = kc;
+	job.is_max = kc->op == OP_ADAPTIVE_MAX_POOL1D || kc->op == OP_ADAPTIVE_MAX_POOL2D ||
+		     kc->op == OP_ADAPTIVE_MAX_POOL3D || kc->op == OP_GLOBAL_MAX_POOL2D;
+	if (kc->op == OP_GLOBAL_MAX_POOL2D)
+		return cpu_run_float(kc, w->n * w->c, 1 + GRAIN_ELEMENTWISE / (size + 1),
+				     global_f32, global_f64, &job, err);
+	return cpu_run_float(kc, w->n * w->c, 1 + GRAIN_ROWS / (size + 1), adaptive_f32,
+			     adaptive_f64, &job, err);
 }
 
 KERNEL_CPU_VIA(GLOBAL_MAX_POOL2D, adaptive_kernel)
@@ -766,10 +892,18 @@ KERNEL_CPU_VIA(ADAPTIVE_MAX_POOL1D, adaptive_kernel)
 KERNEL_CPU_VIA(ADAPTIVE_MAX_POOL2D, adaptive_kernel)
 KERNEL_CPU_VIA(ADAPTIVE_MAX_POOL3D, adaptive_kernel)
 
+/* nn.global_avg_pool2d: float32 and float64 by planes (global_f32),
+ * the other float dtypes summed in double. */
 bool kernel_cpu_GLOBAL_AVG_POOL2D(const KernelCall *kc, char **err)
 {
 	const KernelTensor *in = &kc->in[0];
 	int64_t planes = in->shape[0] * in->shape[1], size = in->shape[2] * in->shape[3];
+	if (in->dtype == DT_FLOAT32 || in->dtype == DT_FLOAT64) {
+		PoolJob job = {0};
+		job.kc = kc;
+		return cpu_run_float(kc, planes, 1 + GRAIN_ELEMENTWISE / (size + 1), global_f32,
+				     global_f64, &job, err);
+	}
 	if (!dtype_is_float(in->dtype))
 		return cpu_unsupported(kc, in->dtype, err);
 	for (int64_t p = 0; p < planes; p++) {
