@@ -533,6 +533,10 @@ typedef struct PoolJob {
 	KernelWindow pw;
 	int64_t wp;
 	RowSpans sp;
+	/* the maximum reads the input's rows as they are (copying them
+	 * costs it more than the remainders do), by the spans of the window
+	 * over them */
+	RowSpans sp_in;
 } PoolJob;
 
 /* Whether position i of a dimension of extent n, with pad before and
@@ -582,12 +586,14 @@ static inline void window_counts(int64_t start, int64_t taps, int64_t dilation, 
 DEFINE_POOL_PAD(pool_pad_f32, float)
 DEFINE_POOL_PAD(pool_pad_f64, double)
 
-/* One output row (oz, oy) of a plane: acc[0, owp) merges (MERGE_MAX or
+/* One output row (oz, oy) of a plane: acc merges (MERGE_MAX or
  * MERGE_SUM) the window's rows inside the input in the order kz, ky, each
- * padded row's kx taps by TAPS (over every column: the padding merges
- * nothing), so every output merges its taps in the order a loop over its
- * window would; one call per output row, as wide as the CPU's vectors
- * (CPU_CLONES). pw: the window over the padded rows pp. */
+ * row's kx taps by TAPS, so every output merges its taps in the order a
+ * loop over its window would; one call per output row, as wide as the
+ * CPU's vectors (CPU_CLONES). pw: the window over the rows pp, wp apart:
+ * the input's (pw is w; the taps' spans keep to the row, no tap costs a
+ * bounds test) or the padded ones (pool_padded_window: every tap runs
+ * over all of [0, owp), the padding merging nothing). */
 #define DEFINE_POOL_ROW(NAME, T, ACC, TAPS)                                                       \
 	CPU_CLONES static void NAME(const KernelWindow *w, const KernelWindow *pw,                \
 				    const RowSpans *sp, const T *restrict pp, int64_t wp,         \
@@ -651,9 +657,9 @@ DEFINE_AVG_FINISH(avg_finish_f64, double)
 /* Window positions inside the input add to the value; with
  * count_include_pad the average divides by the positions inside the padded
  * input, else by those inside the input (TVM's pool semantics). Computed
- * by output rows over each plane's padded rows (pool_pad_f32) in a row
- * acc of the dtype: the maximum, and the sum (topi's pool_sum, in the
- * order kz, ky, kx, from 0) divided in the dtype. Both counts are products
+ * by output rows in a row acc of the dtype: the maximum over the input's
+ * rows, the sum (topi's pool_sum, in the order kz, ky, kx, from 0) over
+ * each plane's padded rows (pool_pad_f32), divided in the dtype. Both counts are products
  * of per-dimension counts, computed once per call (pool_kernel). */
 #define DEFINE_POOL(NAME, T, PAD, MAX_ROW, MAX_FINISH, SUM_ROW, FINISH, COUNT_X)                   \
 	static void NAME(void *vjob, int64_t begin, int64_t end)                                   \
@@ -665,21 +671,21 @@ DEFINE_AVG_FINISH(avg_finish_f64, double)
 		const int64_t *in = job->in, *in_y = in + w->od, *in_x = in_y + w->oh;             \
 		const int64_t *padded = job->padded, *padded_y = padded + w->od;                   \
 		T *acc = xmalloc((size_t)owp * sizeof(T));                                         \
-		T *pp = xmalloc((size_t)(w->d * w->h * wp + 1) * sizeof(T));                       \
+		T *pp = job->is_max ? NULL : xmalloc((size_t)(w->d * w->h * wp + 1) * sizeof(T));  \
 		for (int64_t plane = begin; plane < end; plane++) {                                \
 			const T *x = (const T *)kc->in[0].data + plane * w->d * w->h * w->w;       \
 			T *y = (T *)kc->out[0].data + plane * out_plane;                           \
-			PAD(w, x, pp, wp, job->is_max ? (T)-INFINITY : (T)0);                      \
+			if (!job->is_max)                                                          \
+				PAD(w, x, pp, wp, (T)0);                                           \
 			for (int64_t oz = 0; oz < w->od; oz++)                                     \
 				for (int64_t oy = 0; oy < w->oh; oy++) {                           \
 					T *out = y + (oz * w->oh + oy) * w->ow;                    \
 					int64_t in_zy = in[oz] * in_y[oy],                         \
 						padded_zy = padded[oz] * padded_y[oy];             \
 					if (job->is_max) {                                         \
-						for (int64_t ox = 0; ox < owp; ox++)               \
+						for (int64_t ox = 0; ox < w->ow; ox++)             \
 							acc[ox] = (T)-INFINITY;                    \
-						MAX_ROW(w, &job->pw, &job->sp, pp, wp, acc, oz,    \
-							oy);                                       \
+						MAX_ROW(w, w, &job->sp_in, x, w->w, acc, oz, oy);  \
 						MAX_FINISH(acc, in_zy != 0, job->x_empty, in_x,    \
 							   out, w->ow);                            \
 						continue;                                          \
@@ -729,6 +735,7 @@ static bool pool_kernel(const KernelCall *kc, char **err)
 	job.count_xf = xmalloc((size_t)(w->ow + 1) * sizeof(float));
 	pool_padded_window(w, &job.pw, &job.wp);
 	row_spans_init(&job.sp, &job.pw);
+	row_spans_init(&job.sp_in, w);
 	job.padded = job.in + n;
 	in_y = job.in + w->od;
 	in_x = in_y + w->oh;
@@ -753,6 +760,7 @@ static bool pool_kernel(const KernelCall *kc, char **err)
 	free(job.count_x);
 	free(job.count_xf);
 	free(job.sp.x0);
+	free(job.sp_in.x0);
 	return ok;
 }
 
