@@ -832,6 +832,11 @@ DEFINE_ADAPTIVE(adaptive_f64, double, -DBL_MAX)
  * order, as the loop above would. */
 enum { GLOBAL_PLANES = 8 };
 
+/* Elements per thread of a global pooling: an addition an element, read
+ * once, is cheaper than waking a thread for less (rw_resnet50's 2048 x 7
+ * x 7 at 2 threads: 49 us of busy time split, 31 us on one) */
+enum { GLOBAL_GRAIN = 4 * GRAIN_ELEMENTWISE };
+
 #define DEFINE_GLOBAL_BLOCK(NAME, T, LOWEST)                                                       \
 	ROW_INLINE void NAME(const T *restrict x, T *restrict y, int64_t size, bool is_max, int m) \
 	{                                                                                          \
@@ -875,8 +880,7 @@ DEFINE_GLOBAL(global_f32, float, -FLT_MAX)
 DEFINE_GLOBAL(global_f64, double, -DBL_MAX)
 
 /* The adaptive poolings and nn.global_max_pool2d (an adaptive max pooling
- * to 1 x 1, by planes: global_f32; as cheap an element as an elementwise
- * operator's, so split as finely). */
+ * to 1 x 1, by planes: global_f32). */
 static bool adaptive_kernel(const KernelCall *kc, char **err)
 {
 	const KernelWindow *w = &kc->p.window;
@@ -886,8 +890,8 @@ static bool adaptive_kernel(const KernelCall *kc, char **err)
 	job.is_max = kc->op == OP_ADAPTIVE_MAX_POOL1D || kc->op == OP_ADAPTIVE_MAX_POOL2D ||
 		     kc->op == OP_ADAPTIVE_MAX_POOL3D || kc->op == OP_GLOBAL_MAX_POOL2D;
 	if (kc->op == OP_GLOBAL_MAX_POOL2D)
-		return cpu_run_float(kc, w->n * w->c, 1 + GRAIN_ELEMENTWISE / (size + 1),
-				     global_f32, global_f64, &job, err);
+		return cpu_run_float(kc, w->n * w->c, 1 + GLOBAL_GRAIN / (size + 1), global_f32,
+				     global_f64, &job, err);
 	return cpu_run_float(kc, w->n * w->c, 1 + GRAIN_ROWS / (size + 1), adaptive_f32,
 			     adaptive_f64, &job, err);
 }
@@ -909,7 +913,7 @@ bool kernel_cpu_GLOBAL_AVG_POOL2D(const KernelCall *kc, char **err)
 	if (in->dtype == DT_FLOAT32 || in->dtype == DT_FLOAT64) {
 		PoolJob job = {0};
 		job.kc = kc;
-		return cpu_run_float(kc, planes, 1 + GRAIN_ELEMENTWISE / (size + 1), global_f32,
+		return cpu_run_float(kc, planes, 1 + GLOBAL_GRAIN / (size + 1), global_f32,
 				     global_f64, &job, err);
 	}
 	if (!dtype_is_float(in->dtype))
