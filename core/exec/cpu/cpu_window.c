@@ -390,8 +390,10 @@ typedef long long DirectMaskF64 __attribute__((vector_size(64)));
 						memcpy(&b, s + L - 1, sizeof b);            \
 						v[j] = EVEN(a, b);                          \
 					} else {                                            \
+						VEC g = {0};                                \
 						for (int l = 0; l < L; l++)                 \
-							v[j][l] = s[l * sx];                \
+							g[l] = s[l * sx];                   \
+						v[j] = g;                                   \
 					}                                                   \
 				}                                                           \
 				for (int o = 0; o < OB; o++) {                              \
