@@ -8,6 +8,7 @@
 #include "kernels_cpu.h"
 
 #include <math.h>
+#include <string.h>
 
 #include "kernel_fastmath.h"
 
@@ -29,20 +30,38 @@ typedef struct SoftmaxJob {
  * and expf one at a time. */
 enum { SOFTMAX_LANES = 16, SOFTMAX_BLOCK = 128 };
 
-CPU_CLONES static void softmax_run_f32(const float *restrict x, float *restrict y, int64_t len)
+/* The largest of x[0 .. len) that is not NaN (-inf when none is), in
+ * SOFTMAX_LANES lanes: with GCC's vector types, as one vector (GCC does
+ * not vectorise the lanes written as an array: they became sixteen scalar
+ * maxss chains, 0.6 ns an element, a third of the row's time). */
+static inline float softmax_max_f32(const float *restrict x, int64_t len)
 {
-	float lane_max[SOFTMAX_LANES], m = -INFINITY, inv;
-	double total[SOFTMAX_LANES] = {0}, sum = 0;
+	float m = -INFINITY;
 	int64_t k = 0;
-	for (int j = 0; j < SOFTMAX_LANES; j++)
-		lane_max[j] = -INFINITY;
-	for (; k + SOFTMAX_LANES <= len; k += SOFTMAX_LANES)
-		for (int j = 0; j < SOFTMAX_LANES; j++)
-			lane_max[j] = x[k + j] > lane_max[j] ? x[k + j] : lane_max[j];
+#if defined(__GNUC__)
+	typedef float Lanes __attribute__((vector_size(SOFTMAX_LANES * sizeof(float))));
+	typedef int32_t Mask __attribute__((vector_size(SOFTMAX_LANES * sizeof(float))));
+	Lanes lane_max = (Lanes){0} - INFINITY;
+	for (; k + SOFTMAX_LANES <= len; k += SOFTMAX_LANES) {
+		Lanes v;
+		Mask gt;
+		memcpy(&v, x + k, sizeof v);
+		gt = v > lane_max;
+		lane_max = (Lanes)((gt & (Mask)v) | (~gt & (Mask)lane_max));
+	}
 	for (int j = 0; j < SOFTMAX_LANES; j++)
 		m = lane_max[j] > m ? lane_max[j] : m;
+#endif
 	for (; k < len; k++)
 		m = x[k] > m ? x[k] : m;
+	return m;
+}
+
+CPU_CLONES static void softmax_run_f32(const float *restrict x, float *restrict y, int64_t len)
+{
+	float m = softmax_max_f32(x, len), inv;
+	double total[SOFTMAX_LANES] = {0}, sum = 0;
+	int64_t k;
 	for (k = 0; k + SOFTMAX_BLOCK <= len; k += SOFTMAX_BLOCK) {
 		float lane[SOFTMAX_LANES] = {0};
 		for (int64_t b = k; b < k + SOFTMAX_BLOCK; b += SOFTMAX_LANES)
