@@ -861,6 +861,23 @@ static void test_kernel_expf(void **state)
 	assert_true(kernel_expf(-INFINITY) == 0.0f);
 	assert_true(isinf(kernel_expf(88.8f)) && isinf(kernel_expf(INFINITY)));
 	assert_true(isnan(kernel_expf(NAN)) && isnan(kernel_expf(-NAN)));
+	/* kernel_expf_nonpos: kernel_expf's bits on every 97th non-positive
+	 * float from -0 to -NaN, and the special values */
+	for (uint64_t b = 0x80000000u; b <= 0xffffffffu; b += 97) {
+		uint32_t u = (uint32_t)b;
+		float x, e, f;
+		memcpy(&x, &u, sizeof x);
+		e = kernel_expf(x);
+		f = kernel_expf_nonpos(x);
+		if (memcmp(&e, &f, sizeof e) != 0 && !(isnan(e) && isnan(f))) {
+			print_error("kernel_expf_nonpos(%.9g) = %.9g, kernel_expf %.9g\n",
+				    (double)x, (double)f, (double)e);
+			fail();
+		}
+	}
+	assert_true(kernel_expf_nonpos(0.0f) == 1.0f && kernel_expf_nonpos(-0.0f) == 1.0f);
+	assert_true(kernel_expf_nonpos(-87.33654f) == kernel_expf(-87.33654f));
+	assert_true(kernel_expf_nonpos(-INFINITY) == 0.0f && isnan(kernel_expf_nonpos(NAN)));
 }
 
 /* Naive reduction over the axes flagged in `reduce`. */

@@ -22,9 +22,9 @@ typedef struct SoftmaxJob {
  * normalised (times the reciprocal of the sum), with the sum in double.
  * A float32 row along the last axis (inner 1, the usual case) is one run
  * of three loops that vectorise, each as wide as the CPU's vectors
- * (CPU_CLONES): the maximum in sixteen lanes; exp by kernel_expf
- * (kernel_fastmath.h: a polynomial within 2 ulp, where libm's expf is a
- * call per element), summed in sixteen float lanes over blocks of 128
+ * (CPU_CLONES): the maximum in sixteen lanes; exp by kernel_expf_nonpos
+ * (kernel_fastmath.h: kernel_expf's bits for x - max <= 0, a polynomial
+ * within 2 ulp, where libm's expf is a call per element), summed in sixteen float lanes over blocks of 128
  * elements (eight additions each) and the blocks' sums in double; the
  * scaling by the float reciprocal. float64 rows and strided rows take exp
  * and expf one at a time. */
@@ -66,7 +66,7 @@ CPU_CLONES static void softmax_run_f32(const float *restrict x, float *restrict 
 		float lane[SOFTMAX_LANES] = {0};
 		for (int64_t b = k; b < k + SOFTMAX_BLOCK; b += SOFTMAX_LANES)
 			for (int j = 0; j < SOFTMAX_LANES; j++) {
-				float e = kernel_expf(x[b + j] - m);
+				float e = kernel_expf_nonpos(x[b + j] - m);
 				y[b + j] = e;
 				lane[j] += e;
 			}
@@ -74,7 +74,7 @@ CPU_CLONES static void softmax_run_f32(const float *restrict x, float *restrict 
 			total[j] += lane[j];
 	}
 	for (; k < len; k++) {
-		float e = kernel_expf(x[k] - m);
+		float e = kernel_expf_nonpos(x[k] - m);
 		y[k] = e;
 		total[0] += e;
 	}
