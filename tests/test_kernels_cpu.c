@@ -724,6 +724,71 @@ static void test_softmax_long_rows(void **state)
 		}
 }
 
+/* float32 power with a constant exponent of one element: 2 and 0.5 take
+ * x * x and a square root (LLVM's forms of powf(x, 2) and powf(x, 0.5)),
+ * 3 the product in double; each against double pow rounded to float, on
+ * a spread of magnitudes with zeros of both signs, infinities, NaN,
+ * subnormals and values that overflow or underflow, the exponent given as
+ * a constant and as a scalar parameter, x a vector and a scalar. 2 and
+ * 0.5 give the correctly rounded value exactly; 3 within 1 ulp; another
+ * exponent (1.5, powf's path) within 1 ulp too. */
+static void test_power_constant(void **state)
+{
+	static const double special[] = {0.0,   -0.0,   INFINITY, -INFINITY, NAN,
+					 1e-45, -1e-45, 1e-38,    1e20,      -1e20,
+					 3e38,  1e-20,  -2.5,     1.0,       -1.0};
+	static const double consts[] = {2.0, 0.5, 3.0, 1.5};
+	enum { N = 4000 };
+	double x[N];
+	(void)state;
+	for (int64_t i = 0; i < N; i++) {
+		/* magnitudes 1e-45 .. 1e38, both signs */
+		double u = (double)((i * 7919) % 4001) / 4001.0;
+		x[i] = (i % 2 ? -1 : 1) * pow(10.0, -45 + 83 * u);
+	}
+	memcpy(x, special, sizeof special);
+	for (size_t c = 0; c < DP_COUNT(consts); c++)
+		for (int form = 0; form < 3; form++) {
+			char body[96];
+			int64_t n = form == 2 ? 1 : N;
+			teardown(NULL);
+			setup(NULL);
+			if (form == 2) {
+				/* a scalar x */
+				in_values("x", DT_FLOAT32, 0, NULL,
+					  &special[(c * 5) % DP_COUNT(special)]);
+				snprintf(body, sizeof body, "power(%%x, %gf)", consts[c]);
+			} else {
+				in_values("x", DT_FLOAT32, SHAPE(N), x);
+				if (form == 1) {
+					in_values("c", DT_FLOAT32, 0, NULL, &consts[c]);
+					snprintf(body, sizeof body, "power(%%x, %%c)");
+				} else {
+					snprintf(body, sizeof body, "power(%%x, %gf)", consts[c]);
+				}
+			}
+			run_body(body);
+			for (int64_t i = 0; i < n; i++) {
+				double xi = form == 2 ? in_at(0, 0) : in_at(0, i);
+				float want = (float)pow(xi, consts[c]);
+				double got = out_at(0, i);
+				bool exact = consts[c] == 2.0 || consts[c] == 0.5;
+				bool ok = isnan(want) ? isnan(got)
+					  : isinf(want) || want == 0
+						  ? got == want && !signbit(got) == !signbit(want)
+					  : exact ? got == want
+						  : fabs(got - want) <=
+							    ldexp(fabs(want), -23) + 0x1p-149;
+				if (!ok) {
+					print_error(
+						"power(%.9g, %g): got %.9g, want %.9g (form %d)\n",
+						xi, consts[c], got, (double)want, form);
+					fail();
+				}
+			}
+		}
+}
+
 /* The distance of got from want in units of float32's last place at want. */
 static double ulps(double got, double want)
 {
@@ -796,6 +861,23 @@ static void test_kernel_expf(void **state)
 	assert_true(kernel_expf(-INFINITY) == 0.0f);
 	assert_true(isinf(kernel_expf(88.8f)) && isinf(kernel_expf(INFINITY)));
 	assert_true(isnan(kernel_expf(NAN)) && isnan(kernel_expf(-NAN)));
+	/* kernel_expf_nonpos: kernel_expf's bits on every 97th non-positive
+	 * float from -0 to -NaN, and the special values */
+	for (uint64_t b = 0x80000000u; b <= 0xffffffffu; b += 97) {
+		uint32_t u = (uint32_t)b;
+		float x, e, f;
+		memcpy(&x, &u, sizeof x);
+		e = kernel_expf(x);
+		f = kernel_expf_nonpos(x);
+		if (memcmp(&e, &f, sizeof e) != 0 && !(isnan(e) && isnan(f))) {
+			print_error("kernel_expf_nonpos(%.9g) = %.9g, kernel_expf %.9g\n",
+				    (double)x, (double)f, (double)e);
+			fail();
+		}
+	}
+	assert_true(kernel_expf_nonpos(0.0f) == 1.0f && kernel_expf_nonpos(-0.0f) == 1.0f);
+	assert_true(kernel_expf_nonpos(-87.33654f) == kernel_expf(-87.33654f));
+	assert_true(kernel_expf_nonpos(-INFINITY) == 0.0f && isnan(kernel_expf_nonpos(NAN)));
 }
 
 /* Naive reduction over the axes flagged in `reduce`. */
@@ -1162,7 +1244,7 @@ static void test_transpose(void **state)
 static void check_transpose(DType dt, uint32_t nd, const int64_t *shape, const int *perm)
 {
 	StrBuf body;
-	int64_t oshape[12], istride[12], s = 1, n = 1;
+	int64_t oshape[12] = {0}, istride[12] = {0}, s = 1, n = 1;
 	double *want;
 	teardown(NULL);
 	setup(NULL);
@@ -1226,10 +1308,24 @@ static void test_transpose_tiles(void **state)
 		{9, {2, 2, 2, 2, 2, 2, 2, 2, 3}, {8, 7, 6, 5, 4, 3, 2, 1, 0}},
 		{9, {2, 2, 2, 2, 2, 2, 2, 2, 3}, {1, 3, 5, 7, 0, 2, 4, 6, 8}},
 	};
+	/* 4-byte outputs of 4 MiB or more are streamed around the caches
+	 * (TRANSPOSE_STREAM): tiles ending early on both axes, and batched */
+	static const struct {
+		uint32_t nd;
+		int64_t shape[3];
+		int perm[3];
+	} streamed[] = {
+		{2, {1028, 1032}, {1, 0}},
+		{3, {2, 700, 760}, {0, 2, 1}},
+	};
 	(void)state;
 	for (size_t d = 0; d < DP_COUNT(dtypes); d++)
 		for (size_t c = 0; c < DP_COUNT(cases); c++)
 			check_transpose(dtypes[d], cases[c].nd, cases[c].shape, cases[c].perm);
+	for (size_t c = 0; c < DP_COUNT(streamed); c++) {
+		check_transpose(DT_FLOAT32, streamed[c].nd, streamed[c].shape, streamed[c].perm);
+		check_transpose(DT_INT32, streamed[c].nd, streamed[c].shape, streamed[c].perm);
+	}
 }
 
 static void test_concatenate_and_split(void **state)
@@ -4999,6 +5095,7 @@ int main(void)
 		TEST(test_bias_add),
 		TEST(test_softmax),
 		TEST(test_softmax_long_rows),
+		TEST(test_power_constant),
 		TEST(test_kernel_expf),
 		TEST(test_kernel_fastmath),
 		TEST(test_layer_norm_long_rows),
