@@ -1490,6 +1490,112 @@ typedef struct ConvNdCase {
 	int64_t in[3], k[3], stride[3], pad[6], dilation[3], out_pad[3];
 } ConvNdCase;
 
+/* Runs the convolution k of dtype dt and compares it with every (input
+ * position, kernel tap) pair scattered to the output position it reaches,
+ * summed in double (tol: the relative error allowed). */
+static void check_conv_nd(const ConvNdCase *k, DType dt, double tol)
+{
+	static const char *const names[2][4] = {
+		{NULL, "nn.conv1d", "nn.conv2d", "nn.conv3d"},
+		{NULL, "nn.conv1d_transpose", "nn.conv2d_transpose", "nn.conv3d_transpose"}};
+	int r = k->rank;
+	int64_t cg = k->c / k->groups, og = k->o / k->groups;
+	int64_t in[3] = {1, 1, 1}, ks[3] = {1, 1, 1}, out[3] = {1, 1, 1};
+	int64_t xshape[5] = {k->n, k->c}, wshape[5], yshape[5] = {k->n, k->o};
+	int64_t in_size = 1, k_size = 1, out_size = 1, total;
+	char body[512];
+	double *want;
+	/* the spatial dimensions right-aligned in [depth, height, width] */
+	for (int i = 0; i < r; i++) {
+		int d = 3 - r + i;
+		in[d] = k->in[i];
+		ks[d] = k->k[i];
+		if (k->transpose)
+			out[d] = (k->in[i] - 1) * k->stride[i] - k->pad[i] - k->pad[r + i] +
+				 k->dilation[i] * (k->k[i] - 1) + k->out_pad[i] + 1;
+		else
+			out[d] = (k->in[i] + k->pad[i] + k->pad[r + i] -
+				  k->dilation[i] * (k->k[i] - 1) - 1) /
+					 k->stride[i] +
+				 1;
+		xshape[2 + i] = in[d];
+		wshape[2 + i] = ks[d];
+		yshape[2 + i] = out[d];
+		in_size *= in[d];
+		k_size *= ks[d];
+		out_size *= out[d];
+	}
+	wshape[0] = k->transpose ? k->c : k->o;
+	wshape[1] = k->transpose ? og : cg;
+	total = k->n * k->o * out_size;
+	want = xcalloc((size_t)total, sizeof(double));
+	teardown(NULL);
+	setup(NULL);
+	in_random("x", dt, (uint32_t)r + 2, xshape);
+	in_random("w", dt, (uint32_t)r + 2, wshape);
+	snprintf(body, sizeof body, "%s(%%x, %%w, groups=%lld", names[k->transpose][r],
+		 (long long)k->groups);
+	append_list(body, sizeof body, "strides", k->stride, r);
+	append_list(body, sizeof body, "padding", k->pad, 2 * r);
+	append_list(body, sizeof body, "dilation", k->dilation, r);
+	if (k->transpose)
+		append_list(body, sizeof body, "output_padding", k->out_pad, r);
+	if (k->transpose && r == 2)
+		strcat(body, ", kernel_layout=\"IOHW\"");
+	strcat(body, ")");
+	run_body(body);
+	expect_shape(0, (uint32_t)r + 2, yshape);
+	/* every (input position, kernel tap) pair, scattered to the output
+	 * position it reaches: p_out = p_in * stride - pad + tap * dilation
+	 * for the transpose, p_in = p_out * stride - pad + tap * dilation
+	 * for the plain convolution */
+	for (int64_t n = 0; n < k->n; n++)
+		for (int64_t ci = 0; ci < k->c; ci++)
+			for (int64_t oc = 0; oc < og; oc++)
+				for (int64_t t = 0; t < k_size; t++) {
+					int64_t tap[3] = {t / (ks[1] * ks[2]), t / ks[2] % ks[1],
+							  t % ks[2]};
+					int64_t g = ci / cg, o = g * og + oc;
+					double wv = in_at(
+						1, k->transpose ? (ci * og + oc) * k_size + t
+								: (o * cg + ci % cg) * k_size + t);
+					int64_t span = k->transpose ? in_size : out_size;
+					for (int64_t q = 0; q < span; q++) {
+						const int64_t *from = k->transpose ? in : out;
+						const int64_t *to = k->transpose ? out : in;
+						int64_t pos[3] = {q / (from[1] * from[2]),
+								  q / from[2] % from[1],
+								  q % from[2]};
+						int64_t other = 0;
+						bool inside = true;
+						for (int d = 0; d < 3; d++) {
+							int i = d - (3 - r);
+							int64_t v = pos[d];
+							if (i >= 0)
+								v = pos[d] * k->stride[i] -
+								    k->pad[i] +
+								    tap[d] * k->dilation[i];
+							inside = inside && v >= 0 && v < to[d];
+							other = other * to[d] + v;
+						}
+						if (!inside)
+							continue;
+						if (k->transpose)
+							want[(n * k->o + o) * out_size + other] +=
+								in_at(0, (n * k->c + ci) * in_size +
+										 q) *
+								wv;
+						else
+							want[(n * k->o + o) * out_size + q] +=
+								in_at(0, (n * k->c + ci) * in_size +
+										 other) *
+								wv;
+					}
+				}
+	expect_values(0, want, total, tol);
+	free(want);
+}
+
 static void test_conv_nd(void **state)
 {
 	static const ConvNdCase cases[] = {
@@ -1534,114 +1640,9 @@ static void test_conv_nd(void **state)
 		 {1, 1, 2},
 		 {1, 0, 0}},
 	};
-	static const char *const names[2][4] = {
-		{NULL, "nn.conv1d", NULL, "nn.conv3d"},
-		{NULL, "nn.conv1d_transpose", NULL, "nn.conv3d_transpose"}};
 	(void)state;
-	for (size_t c = 0; c < DP_COUNT(cases); c++) {
-		const ConvNdCase *k = &cases[c];
-		int r = k->rank;
-		int64_t cg = k->c / k->groups, og = k->o / k->groups;
-		int64_t in[3] = {1, 1, 1}, ks[3] = {1, 1, 1}, out[3] = {1, 1, 1};
-		int64_t xshape[5] = {k->n, k->c}, wshape[5], yshape[5] = {k->n, k->o};
-		int64_t in_size = 1, k_size = 1, out_size = 1, total;
-		char body[512];
-		double *want;
-		/* the spatial dimensions right-aligned in [depth, height, width] */
-		for (int i = 0; i < r; i++) {
-			int d = 3 - r + i;
-			in[d] = k->in[i];
-			ks[d] = k->k[i];
-			if (k->transpose)
-				out[d] = (k->in[i] - 1) * k->stride[i] - k->pad[i] - k->pad[r + i] +
-					 k->dilation[i] * (k->k[i] - 1) + k->out_pad[i] + 1;
-			else
-				out[d] = (k->in[i] + k->pad[i] + k->pad[r + i] -
-					  k->dilation[i] * (k->k[i] - 1) - 1) /
-						 k->stride[i] +
-					 1;
-			xshape[2 + i] = in[d];
-			wshape[2 + i] = ks[d];
-			yshape[2 + i] = out[d];
-			in_size *= in[d];
-			k_size *= ks[d];
-			out_size *= out[d];
-		}
-		wshape[0] = k->transpose ? k->c : k->o;
-		wshape[1] = k->transpose ? og : cg;
-		total = k->n * k->o * out_size;
-		want = xcalloc((size_t)total, sizeof(double));
-		teardown(NULL);
-		setup(NULL);
-		in_random("x", DT_FLOAT32, (uint32_t)r + 2, xshape);
-		in_random("w", DT_FLOAT32, (uint32_t)r + 2, wshape);
-		snprintf(body, sizeof body, "%s(%%x, %%w, groups=%lld", names[k->transpose][r],
-			 (long long)k->groups);
-		append_list(body, sizeof body, "strides", k->stride, r);
-		append_list(body, sizeof body, "padding", k->pad, 2 * r);
-		append_list(body, sizeof body, "dilation", k->dilation, r);
-		if (k->transpose)
-			append_list(body, sizeof body, "output_padding", k->out_pad, r);
-		strcat(body, ")");
-		run_body(body);
-		expect_shape(0, (uint32_t)r + 2, yshape);
-		/* every (input position, kernel tap) pair, scattered to the output
-		 * position it reaches: p_out = p_in * stride - pad + tap * dilation
-		 * for the transpose, p_in = p_out * stride - pad + tap * dilation
-		 * for the plain convolution */
-		for (int64_t n = 0; n < k->n; n++)
-			for (int64_t ci = 0; ci < k->c; ci++)
-				for (int64_t oc = 0; oc < og; oc++)
-					for (int64_t t = 0; t < k_size; t++) {
-						int64_t tap[3] = {t / (ks[1] * ks[2]),
-								  t / ks[2] % ks[1], t % ks[2]};
-						int64_t g = ci / cg, o = g * og + oc;
-						double wv = in_at(
-							1,
-							k->transpose
-								? (ci * og + oc) * k_size + t
-								: (o * cg + ci % cg) * k_size + t);
-						int64_t span = k->transpose ? in_size : out_size;
-						for (int64_t q = 0; q < span; q++) {
-							const int64_t *from =
-								k->transpose ? in : out;
-							const int64_t *to = k->transpose ? out : in;
-							int64_t pos[3] = {q / (from[1] * from[2]),
-									  q / from[2] % from[1],
-									  q % from[2]};
-							int64_t other = 0;
-							bool inside = true;
-							for (int d = 0; d < 3; d++) {
-								int i = d - (3 - r);
-								int64_t v = pos[d];
-								if (i >= 0)
-									v = pos[d] * k->stride[i] -
-									    k->pad[i] +
-									    tap[d] * k->dilation[i];
-								inside = inside && v >= 0 &&
-									 v < to[d];
-								other = other * to[d] + v;
-							}
-							if (!inside)
-								continue;
-							if (k->transpose)
-								want[(n * k->o + o) * out_size +
-								     other] +=
-									in_at(0, (n * k->c +
-										  ci) * in_size +
-											 q) *
-									wv;
-							else
-								want[(n * k->o + o) * out_size +
-								     q] += in_at(0, (n * k->c +
-										     ci) * in_size +
-											    other) *
-									   wv;
-						}
-					}
-		expect_values(0, want, total, 1e-5);
-		free(want);
-	}
+	for (size_t c = 0; c < DP_COUNT(cases); c++)
+		check_conv_nd(&cases[c], DT_FLOAT32, 1e-5);
 	/* hand-checked: a width-3 box filter over 1..5 with padding 1, and a
 	 * 2x2x2 box over a 2x2x2 cube of 1..8 */
 	teardown(NULL);
@@ -4531,8 +4532,9 @@ static void sprinkle_specials(NpyArray *a)
 
 /* Pooling of planes x h x w with the window (kh, kw), strides s, padding p
  * (top, left, bottom, right) and dilation d, to oh x ow: the maximum (NaN
- * wins, -FLT_MAX / -DBL_MAX for a window without input) and the average in
- * double, taps in the order ky, kx, both in the dtype T. */
+ * wins, -FLT_MAX / -DBL_MAX for a window without input) and the average
+ * (the sum from 0 divided by the count cast to T), taps in the order ky,
+ * kx, both in the dtype T (topi's arithmetic). */
 #define DEFINE_NAIVE_POOL(NAME, T, LOWEST)                                                         \
 	static void NAME(int64_t planes, int64_t h, int64_t w, const int64_t *k, const int64_t *s, \
 			 const int64_t *p, const int64_t *d, bool include_pad, int64_t oh,         \
@@ -4542,7 +4544,7 @@ static void sprinkle_specials(NpyArray *a)
 			for (int64_t y = 0; y < oh; y++)                                           \
 				for (int64_t x = 0; x < ow; x++) {                                 \
 					T m = (T)-INFINITY;                                        \
-					double sum = 0;                                            \
+					T sum = 0;                                                 \
 					int64_t in = 0, count = 0;                                 \
 					for (int64_t ky = 0; ky < k[0]; ky++)                      \
 						for (int64_t kx = 0; kx < k[1]; kx++) {            \
@@ -4567,7 +4569,7 @@ static void sprinkle_specials(NpyArray *a)
 						}                                                  \
 					mx[(plane * oh + y) * ow + x] = in ? m : LOWEST;           \
 					avg[(plane * oh + y) * ow + x] =                           \
-						(T)(count ? sum / (double)count : 0);              \
+						count ? sum / (T)count : 0;                        \
 				}                                                                  \
 	}
 DEFINE_NAIVE_POOL(naive_pool_f32, float, -FLT_MAX)
@@ -4617,6 +4619,74 @@ static void test_pool_rows_random(void **state)
 								     include_pad, oh, ow, mx, avg);
 		expect_exact(0, mx, N * C * oh * ow, body);
 		expect_exact(1, avg, N * C * oh * ow, body);
+		free(mx);
+		free(avg);
+	}
+}
+
+/* Adaptive pooling of planes x h x w to oh x ow, TVM's windows [floor(i *
+ * in / out), ceil((i + 1) * in / out)): the maximum from the dtype's
+ * lowest value (NaN wins, the first of equal values stays) and the
+ * average (the sum from 0 in the order y, x divided by the window's size
+ * cast to T), in the dtype T. */
+#define DEFINE_NAIVE_ADAPTIVE(NAME, T, LOWEST)                                                     \
+	static void NAME(int64_t planes, int64_t h, int64_t w, int64_t oh, int64_t ow, double *mx, \
+			 double *avg)                                                              \
+	{                                                                                          \
+		for (int64_t plane = 0; plane < planes; plane++)                                   \
+			for (int64_t y = 0; y < oh; y++)                                           \
+				for (int64_t x = 0; x < ow; x++) {                                 \
+					int64_t y0 = y * h / oh, y1 = ((y + 1) * h + oh - 1) / oh; \
+					int64_t x0 = x * w / ow, x1 = ((x + 1) * w + ow - 1) / ow; \
+					T m = LOWEST, sum = 0;                                     \
+					for (int64_t iy = y0; iy < y1; iy++)                       \
+						for (int64_t ix = x0; ix < x1; ix++) {             \
+							T v = (T)in_at(0,                          \
+								       (plane * h + iy) * w + ix); \
+							m = v > m || v != v ? v : m;               \
+							sum += v;                                  \
+						}                                                  \
+					mx[(plane * oh + y) * ow + x] = m;                         \
+					avg[(plane * oh + y) * ow + x] =                           \
+						sum / (T)((y1 - y0) * (x1 - x0));                  \
+				}                                                                  \
+	}
+DEFINE_NAIVE_ADAPTIVE(naive_adaptive_f32, float, -FLT_MAX)
+DEFINE_NAIVE_ADAPTIVE(naive_adaptive_f64, double, -DBL_MAX)
+
+/* nn.global_avg_pool2d, nn.global_max_pool2d (by blocks of planes) and
+ * nn.adaptive_avg_pool2d / nn.adaptive_max_pool2d over random sizes and
+ * plane counts (blocks and their tails), with NaNs, infinities and signed
+ * zeros among the inputs, bit for bit against the loops above. */
+static void test_global_pool_random(void **state)
+{
+	(void)state;
+	prop_seed = 33;
+	for (int c = 0; c < 80; c++) {
+		DType dt = c % 2 ? DT_FLOAT64 : DT_FLOAT32;
+		int64_t N = prop_int(1, 2), C = prop_int(1, 27), H = prop_int(1, 9),
+			W = prop_int(1, 11), oh = prop_int(1, H + 2), ow = prop_int(1, W + 2);
+		int64_t planes = N * C;
+		char body[512];
+		double *mx = xmalloc((size_t)(planes * oh * ow) * sizeof(double)),
+		       *avg = xmalloc((size_t)(planes * oh * ow) * sizeof(double));
+		teardown(NULL);
+		setup(NULL);
+		sprinkle_specials(RAND("x", dt, N, C, H, W));
+		snprintf(body, sizeof body,
+			 "(nn.global_avg_pool2d(%%x), nn.global_max_pool2d(%%x), "
+			 "nn.adaptive_avg_pool2d(%%x, output_size=[%lld, %lld]), "
+			 "nn.adaptive_max_pool2d(%%x, output_size=[%lld, %lld]))",
+			 (long long)oh, (long long)ow, (long long)oh, (long long)ow);
+		run_body(body);
+		(dt == DT_FLOAT32 ? naive_adaptive_f32 : naive_adaptive_f64)(planes, H, W, 1, 1, mx,
+									     avg);
+		expect_exact(0, avg, planes, body);
+		expect_exact(1, mx, planes, body);
+		(dt == DT_FLOAT32 ? naive_adaptive_f32 : naive_adaptive_f64)(planes, H, W, oh, ow,
+									     mx, avg);
+		expect_exact(2, avg, planes * oh * ow, body);
+		expect_exact(3, mx, planes * oh * ow, body);
 		free(mx);
 		free(avg);
 	}
@@ -4672,14 +4742,15 @@ DEFINE_NAIVE_CONV(naive_conv_f64, double)
 
 /* Grouped and depthwise nn.conv2d (the direct kernel: at most 64 input
  * times output channels per group) over random sizes, groups, channel
- * multipliers, strides, dilations and uneven paddings. */
+ * multipliers, strides, dilations and uneven paddings; one case in six
+ * with an infinite or NaN weight. */
 static void test_conv_direct_random(void **state)
 {
 	(void)state;
 	prop_seed = 31;
 	for (int c = 0; c < 100; c++) {
 		DType dt = c % 2 ? DT_FLOAT64 : DT_FLOAT32;
-		int64_t groups = prop_int(1, 5), cg = prop_int(1, 4), og = prop_int(1, 4);
+		int64_t groups = prop_int(1, 5), cg = prop_int(1, 4), og = prop_int(1, 6);
 		int64_t x[4] = {prop_int(1, 2), groups * cg, prop_int(1, 12), prop_int(1, 40)};
 		int64_t k[4] = {groups * og, cg, prop_int(1, 3), prop_int(1, 4)};
 		int64_t s[2] = {prop_int(1, 3), prop_int(1, 3)},
@@ -4687,6 +4758,7 @@ static void test_conv_direct_random(void **state)
 		int64_t p[4], oh, ow;
 		char body[512];
 		double *want;
+		NpyArray *wa;
 		for (int i = 0; i < 4; i++)
 			p[i] = prop_int(0, 2);
 		oh = (x[2] + p[0] + p[2] - d[0] * (k[2] - 1) - 1);
@@ -4698,7 +4770,16 @@ static void test_conv_direct_random(void **state)
 		teardown(NULL);
 		setup(NULL);
 		RAND("x", dt, x[0], x[1], x[2], x[3]);
-		RAND("w", dt, k[0], k[1], k[2], k[3]);
+		wa = RAND("w", dt, k[0], k[1], k[2], k[3]);
+		if (c % 6 == 5) {
+			/* a weight that is not finite: the taps outside the input are
+			 * skipped, not multiplied by a padding zero (inf * 0 is NaN) */
+			double bad = c % 12 == 5 ? INFINITY : NAN;
+			if (dt == DT_FLOAT32)
+				((float *)wa->data)[0] = (float)bad;
+			else
+				((double *)wa->data)[0] = bad;
+		}
 		snprintf(body, sizeof body,
 			 "nn.conv2d(%%x, %%w, strides=[%lld, %lld], padding=[%lld, %lld, %lld, "
 			 "%lld], "
@@ -4717,51 +4798,100 @@ static void test_conv_direct_random(void **state)
 	}
 }
 
+/* Convolutions and transposed convolutions of every rank over random
+ * sizes, groups (from depthwise to groups of more than DIRECT_CONV_MAX
+ * channel pairs, which go through im2col and a GEMM), strides, dilations,
+ * uneven paddings and output paddings, in both dtypes, against the
+ * scatter of check_conv_nd. */
+static void test_conv_random(void **state)
+{
+	(void)state;
+	prop_seed = 47;
+	for (int c = 0; c < 120; c++) {
+		ConvNdCase k = {0};
+		DType dt = c % 3 == 2 ? DT_FLOAT64 : DT_FLOAT32;
+		int64_t cg = prop_int(0, 3) ? prop_int(1, 4) : prop_int(8, 12);
+		int64_t og = prop_int(0, 3) ? prop_int(1, 6) : prop_int(6, 9);
+		bool ok = true;
+		k.rank = (int)prop_int(1, 3);
+		k.transpose = prop_int(0, 2) == 0;
+		k.n = prop_int(1, 2);
+		k.groups = prop_int(1, 3);
+		k.c = k.groups * cg;
+		k.o = k.groups * og;
+		for (int i = 0; i < k.rank; i++) {
+			int64_t most = k.rank == 1 ? 40 : k.rank == 2 ? (i ? 24 : 9) : 5;
+			k.in[i] = prop_int(1, most);
+			k.k[i] = prop_int(1, k.rank == 3 ? 3 : 4);
+			k.stride[i] = prop_int(1, 3);
+			k.dilation[i] = prop_int(1, 2);
+			k.pad[i] = prop_int(0, 2);
+			k.pad[k.rank + i] = prop_int(0, 2);
+			k.out_pad[i] = prop_int(0, k.stride[i] - 1);
+			if (k.transpose)
+				ok = ok && (k.in[i] - 1) * k.stride[i] - k.pad[i] -
+							   k.pad[k.rank + i] +
+							   k.dilation[i] * (k.k[i] - 1) +
+							   k.out_pad[i] + 1 >
+						   0;
+			else
+				ok = ok && k.in[i] + k.pad[i] + k.pad[k.rank + i] >
+						   k.dilation[i] * (k.k[i] - 1);
+		}
+		if (ok)
+			check_conv_nd(&k, dt, dt == DT_FLOAT32 ? 1e-4 : 1e-10);
+	}
+}
+
 /* A resampling as one output position at a time: its taps per dimension
  * (kernel_resize.h, which test_resize2d checks against topi's arithmetic)
- * and the sum over them of ((wz * wy) * wx) * x in double, depth taps
- * outermost, in the dtype T; data channel-first or channel-last. */
-#define DEFINE_NAIVE_RESIZE(NAME, T)                                                                              \
-	static void NAME(const KernelResize *r, double *want)                                                     \
-	{                                                                                                         \
-		int64_t in_size = r->in[0] * r->in[1] * r->in[2];                                                 \
-		int64_t out_size = r->out[0] * r->out[1] * r->out[2];                                             \
-		int64_t in_cs = r->channels_last ? 1 : in_size,                                                   \
-			in_ps = r->channels_last ? r->c : 1;                                                      \
-		int64_t out_cs = r->channels_last ? 1 : out_size,                                                 \
-			out_ps = r->channels_last ? r->c : 1;                                                     \
-		for (int64_t b = 0; b < r->n; b++)                                                                \
-			for (int64_t o = 0; o < out_size; o++) {                                                  \
-				ResizeTaps tz, ty, tx;                                                            \
-				resize_taps(r, 0, o / (r->out[1] * r->out[2]), &tz);                              \
-				resize_taps(r, 1, o / r->out[2] % r->out[1], &ty);                                \
-				resize_taps(r, 2, o % r->out[2], &tx);                                            \
-				for (int64_t c = 0; c < r->c; c++) {                                              \
-					double v = 0;                                                             \
-					if (tz.outside || ty.outside || tx.outside)                               \
-						v = r->extrapolation;                                             \
-					else                                                                      \
-						for (int a = 0; a < tz.n; a++)                                    \
-							for (int e = 0; e < ty.n; e++)                            \
-								for (int f = 0; f < tx.n; f++)                    \
-									v += (double)tz                           \
-										     .weight[a] *                 \
-									     ty.weight[e] *                       \
-									     tx.weight[f] *                       \
-									     (T)in_at(                            \
-										     0,                           \
-										     b * r->c * in_size +         \
-											     c * in_cs +          \
-											     ((tz.index[a] *      \
-												       r->in[1] + \
-											       ty.index[e]) *     \
-												      r->in[2] +  \
-											      tx.index[f]) *      \
-												     in_ps);      \
-					want[b * r->c * out_size + c * out_cs + o * out_ps] =                     \
-						(T)v;                                                             \
-				}                                                                                 \
-			}                                                                                         \
+ * and topi's nested sums in the dtype T: per height tap the width taps'
+ * x * wx from the first product, per depth tap those times wy, then those
+ * times wz; data channel-first or channel-last. */
+#define DEFINE_NAIVE_RESIZE(NAME, T)                                                               \
+	static void NAME(const KernelResize *r, double *want)                                      \
+	{                                                                                          \
+		int64_t in_size = r->in[0] * r->in[1] * r->in[2];                                  \
+		int64_t out_size = r->out[0] * r->out[1] * r->out[2];                              \
+		int64_t in_cs = r->channels_last ? 1 : in_size,                                    \
+			in_ps = r->channels_last ? r->c : 1;                                       \
+		int64_t out_cs = r->channels_last ? 1 : out_size,                                  \
+			out_ps = r->channels_last ? r->c : 1;                                      \
+		for (int64_t b = 0; b < r->n; b++)                                                 \
+			for (int64_t o = 0; o < out_size; o++) {                                   \
+				ResizeTaps tz, ty, tx;                                             \
+				resize_taps(r, 0, o / (r->out[1] * r->out[2]), &tz);               \
+				resize_taps(r, 1, o / r->out[2] % r->out[1], &ty);                 \
+				resize_taps(r, 2, o % r->out[2], &tx);                             \
+				for (int64_t c = 0; c < r->c; c++) {                               \
+					T v = (T)r->extrapolation;                                 \
+					bool off = tz.outside || ty.outside || tx.outside;         \
+					for (int a = 0; !off && a < tz.n; a++) {                   \
+						T vy = 0;                                          \
+						for (int e = 0; e < ty.n; e++) {                   \
+							T vx = 0;                                  \
+							for (int f = 0; f < tx.n; f++) {           \
+								int64_t at =                       \
+									b * r->c * in_size +       \
+									c * in_cs +                \
+									((tz.index[a] * r->in[1] + \
+									  ty.index[e]) *           \
+										 r->in[2] +        \
+									 tx.index[f]) *            \
+										in_ps;             \
+								T p = (T)in_at(0, at) *            \
+								      (T)tx.weight[f];             \
+								vx = f ? vx + p : p;               \
+							}                                          \
+							vy = e ? vy + vx * (T)ty.weight[e]         \
+							       : vx * (T)ty.weight[e];             \
+						}                                                  \
+						v = a ? v + vy * (T)tz.weight[a]                   \
+						      : vy * (T)tz.weight[a];                      \
+					}                                                          \
+					want[b * r->c * out_size + c * out_cs + o * out_ps] = v;   \
+				}                                                                  \
+			}                                                                          \
 	}
 DEFINE_NAIVE_RESIZE(naive_resize_f32, float)
 DEFINE_NAIVE_RESIZE(naive_resize_f64, double)
@@ -4814,7 +4944,7 @@ static void test_resize_rows_random(void **state)
 		}
 		teardown(NULL);
 		setup(NULL);
-		in_random("x", dt, (uint32_t)r.rank + 2, shape);
+		sprinkle_specials(in_random("x", dt, (uint32_t)r.rank + 2, shape));
 		strbuf_init(&body);
 		strbuf_printf(&body, "image.resize%dd(%%x, size=[", r.rank);
 		for (int i = 0; i < r.rank; i++)
@@ -4891,7 +5021,9 @@ int main(void)
 		TEST(test_resize2d),
 		TEST(test_resize_other_ranks),
 		TEST(test_pool_rows_random),
+		TEST(test_global_pool_random),
 		TEST(test_conv_direct_random),
+		TEST(test_conv_random),
 		TEST(test_resize_rows_random),
 		TEST(test_binary_math_and_comparisons),
 		TEST(test_integer_division_family),
