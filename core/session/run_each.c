@@ -8,7 +8,10 @@
  * whose every op result is kept by (expression id, tuple field,
  * occurrence), then the planned run, whose every op result is compared on
  * arrival with the reference's value of the same expression and freed
- * with it at once, so the memory held is one run's intermediates.
+ * with it at once, so the memory held is one run's intermediates. The
+ * planned run lends its values (ExecOptions.observe_borrows,
+ * run_each_observe_planned_lent): one on the cpu is compared where it is,
+ * without a copy.
  * Expression ids are stable across the versions of a module, so the
  * planned module's calls find their reference (the version `infer`
  * produced); a call that only the planned module has (none: core inserts
@@ -352,16 +355,16 @@ bool run_each_fails(const RunEach *x, const RunEachRecord *r)
 	return r->bad > 0 || (run_each_nonfinite(r) && !x->allow_nonfinite);
 }
 
-void run_each_observe_planned(void *context, const Expr *call, uint32_t field, int32_t device,
-			      NpyArray *value)
+/* A planned value compared with its reference, which is freed; the value
+ * is the caller's. */
+static void observe_planned(RunEach *x, const Expr *call, uint32_t field, int32_t device,
+			    const NpyArray *value)
 {
-	RunEach *x = context;
 	EachSlot *ref = take_reference(x, call->id, field);
 	RunEachRecord *r;
 	uint32_t depth = 0;
 	if (!ref) {
 		x->unmatched++;
-		npy_array_free(value);
 		return;
 	}
 	for (uint32_t a = 0; a < call->u.call.nargs; a++) {
@@ -391,8 +394,20 @@ void run_each_observe_planned(void *context, const Expr *call, uint32_t field, i
 	} else {
 		compare_values(r, value, &ref->value);
 	}
-	npy_array_free(value);
 	npy_array_free(&ref->value);
+}
+
+void run_each_observe_planned(void *context, const Expr *call, uint32_t field, int32_t device,
+			      NpyArray *value)
+{
+	observe_planned(context, call, field, device, value);
+	npy_array_free(value);
+}
+
+void run_each_observe_planned_lent(void *context, const Expr *call, uint32_t field, int32_t device,
+				   NpyArray *value)
+{
+	observe_planned(context, call, field, device, value);
 }
 
 /* ---- what the runs found ---------------------------------------------- */
