@@ -126,13 +126,10 @@ static void step_report(void *arg, const StepReport *r)
 	}
 }
 
-/* Runs the stepper and reports how it ended; 1 on failure or interrupt. */
-static int run_stepper(CmdContext *ctx, StepMode mode, size_t count, bool breakpoints)
+/* Reports how a stepper ended; 1 on failure or interrupt. failed_phase
+ * names the phase that failed (NULL: the diagnostics say what failed). */
+static int report_outcome(CmdContext *ctx, StepOutcome o, const char *failed_phase)
 {
-	Session *s = ctx->session;
-	StepPrinter printer = {ctx, mode == STEP_EVENT, SIZE_MAX};
-	StepSink sink = {step_report, &printer};
-	StepOutcome o = stepper_run(s, mode, count, breakpoints, &sink);
 	switch (o) {
 	case STEP_DONE:
 	case STEP_STOPPED:
@@ -141,17 +138,27 @@ static int run_stepper(CmdContext *ctx, StepMode mode, size_t count, bool breakp
 		fputs("all phases done\n", ctx->out);
 		return 0;
 	case STEP_FAILED:
-		if (printer.failed_phase == SIZE_MAX) {
-			cmd_print_diags(ctx, &s->diags);
-			return 1;
-		}
-		return cmd_error(ctx, "phase '%s' failed",
-				 pipeline_phases[printer.failed_phase].name);
+		if (failed_phase)
+			return cmd_error(ctx, "phase '%s' failed", failed_phase);
+		cmd_print_diags(ctx, &ctx->session->diags);
+		return 1;
 	case STEP_INTERRUPTED:
-		cmd_print_diags(ctx, &s->diags);
+		cmd_print_diags(ctx, &ctx->session->diags);
 		return 1;
 	}
 	return 1;
+}
+
+/* Runs the stepper and reports how it ended; 1 on failure or interrupt. */
+static int run_stepper(CmdContext *ctx, StepMode mode, size_t count, bool breakpoints)
+{
+	StepPrinter printer = {ctx, mode == STEP_EVENT, SIZE_MAX};
+	StepSink sink = {step_report, &printer};
+	StepOutcome o = stepper_run(ctx->session, mode, count, breakpoints, &sink);
+	return report_outcome(ctx, o,
+			      printer.failed_phase == SIZE_MAX
+				      ? NULL
+				      : pipeline_phases[printer.failed_phase].name);
 }
 
 /* ---- the same for a Relax module (session_relax.h) ---- */
@@ -225,31 +232,15 @@ static void rx_step_report(void *arg, const RxStepReport *r)
 /* run_stepper for a Relax module. */
 static int run_relax_stepper(CmdContext *ctx, StepMode mode, size_t count, bool breakpoints)
 {
-	Session *s = ctx->session;
 	StepPrinter printer = {ctx, mode == STEP_EVENT, SIZE_MAX};
 	RxStepSink sink = {rx_step_report, &printer};
 	StepOutcome o;
 	if (cmd_relax_check_policy(ctx))
 		return 1;
-	o = session_relax_run(s, mode, count, breakpoints, &sink);
-	switch (o) {
-	case STEP_DONE:
-	case STEP_STOPPED:
-		return 0;
-	case STEP_END:
-		fputs("all phases done\n", ctx->out);
-		return 0;
-	case STEP_FAILED:
-		if (printer.failed_phase == SIZE_MAX) {
-			cmd_print_diags(ctx, &s->diags);
-			return 1;
-		}
-		return cmd_error(ctx, "phase '%s' failed", relax_phase_names[printer.failed_phase]);
-	case STEP_INTERRUPTED:
-		cmd_print_diags(ctx, &s->diags);
-		return 1;
-	}
-	return 1;
+	o = session_relax_run(ctx->session, mode, count, breakpoints, &sink);
+	return report_outcome(
+		ctx, o,
+		printer.failed_phase == SIZE_MAX ? NULL : relax_phase_names[printer.failed_phase]);
 }
 
 static int parse_count(CmdContext *ctx, int argc, char **argv, size_t *n)

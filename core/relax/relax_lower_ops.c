@@ -98,13 +98,14 @@ static bool write_py(const PyExpr *py, StrBuf *sb)
 	return false;
 }
 
-/* `, name=value` for a keyword the call has (renamed for Relay). */
-static bool copy_attr(Lower *L, const RxExpr *call, const char *key, const char *relay, StrBuf *sb)
+/* `, key=value` for a keyword the call has (Relay names these attributes
+ * as Relax does). */
+static bool copy_attr(Lower *L, const RxExpr *call, const char *key, StrBuf *sb)
 {
 	const PyExpr *py = kwarg_py(call, key);
 	if (!py)
 		return true;
-	strbuf_printf(sb, ", %s=", relay);
+	strbuf_printf(sb, ", %s=", key);
 	if (!write_py(py, sb))
 		return lower_error(L, py->pos,
 				   "%s: this attribute value cannot run (not a constant)",
@@ -401,6 +402,54 @@ static bool head(Lower *L, const RxExpr *call, const char *relay, uint32_t n, in
 	return operands(L, call, 0, n, device, sb);
 }
 
+/* Operators that lower to a Relay operator of their first n operands
+ * with the listed keyword attributes copied as they are. */
+typedef struct AttrOp {
+	const char *relax, *relay;
+	uint32_t n;
+	const char *attrs[7];
+} AttrOp;
+
+static const AttrOp attr_ops[] = {
+	{"R.permute_dims", "transpose", 1, {"axes"}},
+	{"R.concat", "concatenate", 1, {"axis"}},
+	{"R.split", "split", 1, {"indices_or_sections", "axis"}},
+	{"R.mean", "mean", 1, {"axis", "keepdims"}},
+	{"R.sum", "sum", 1, {"axis", "keepdims"}},
+	{"R.max", "max", 1, {"axis", "keepdims"}},
+	{"R.min", "min", 1, {"axis", "keepdims"}},
+	{"R.nn.softmax", "nn.softmax", 1, {"axis"}},
+	{"R.astype", "cast", 1, {"dtype"}},
+	{"R.take", "take", 2, {"axis"}},
+	{"R.squeeze", "squeeze", 1, {"axis"}},
+	{"R.nn.batch_norm", "nn.batch_norm", 5, {"axis", "epsilon", "center", "scale"}},
+	{"R.nn.conv2d",
+	 "nn.conv2d",
+	 2,
+	 {"strides", "padding", "dilation", "groups", "data_layout", "kernel_layout"}},
+	{"R.strided_slice", "strided_slice", 1, {"begin", "end", "strides", "axes"}},
+};
+
+static const AttrOp *attr_op(const RxExpr *call)
+{
+	for (size_t i = 0; i < sizeof attr_ops / sizeof attr_ops[0]; i++)
+		if (is_op(call, attr_ops[i].relax))
+			return &attr_ops[i];
+	return NULL;
+}
+
+/* The head and attributes of an attr_ops operator (without the ')'). */
+static bool lower_attr_op(Lower *L, const RxExpr *call, const AttrOp *op, int32_t device,
+			  StrBuf *sb)
+{
+	if (!head(L, call, op->relay, op->n, device, sb))
+		return false;
+	for (size_t i = 0; i < sizeof op->attrs / sizeof op->attrs[0] && op->attrs[i]; i++)
+		if (!copy_attr(L, call, op->attrs[i], sb))
+			return false;
+	return true;
+}
+
 bool lower_call(Lower *L, const RxExpr *call, const RxType *result, int32_t device, StrBuf *sb)
 {
 	const RxOpInfo *info = relax_op_find(call->name);
@@ -411,13 +460,12 @@ bool lower_call(Lower *L, const RxExpr *call, const RxType *result, int32_t devi
 		ok = head(L, call, info->relay, call->nitems, device, sb);
 	} else if (extra_op(call)) {
 		ok = head(L, call, extra_op(call), call->nitems, device, sb);
+	} else if (attr_op(call)) {
+		ok = lower_attr_op(L, call, attr_op(call), device, sb);
 	} else if (is_op(call, "R.call_tir")) {
 		return lower_call_tir(L, call, device, sb);
 	} else if (is_op(call, "R.matmul")) {
 		return lower_matmul(L, call, result, device, sb);
-	} else if (is_op(call, "R.permute_dims")) {
-		ok = head(L, call, "transpose", 1, device, sb) &&
-		     copy_attr(L, call, "axes", "axes", sb);
 	} else if (is_op(call, "R.reshape")) {
 		ok = head(L, call, "reshape", 1, device, sb);
 		strbuf_puts(sb, ", newshape=");
@@ -428,26 +476,6 @@ bool lower_call(Lower *L, const RxExpr *call, const RxType *result, int32_t devi
 		strbuf_puts(sb, ", shape=");
 		ok = ok && shape_arg(L, call,
 				     call->nitems > 1 ? call->items[1] : kwarg(call, "shape"), sb);
-	} else if (is_op(call, "R.concat")) {
-		ok = head(L, call, "concatenate", 1, device, sb) &&
-		     copy_attr(L, call, "axis", "axis", sb);
-	} else if (is_op(call, "R.split")) {
-		ok = head(L, call, "split", 1, device, sb) &&
-		     copy_attr(L, call, "indices_or_sections", "indices_or_sections", sb) &&
-		     copy_attr(L, call, "axis", "axis", sb);
-	} else if (is_op(call, "R.mean") || is_op(call, "R.sum") || is_op(call, "R.max") ||
-		   is_op(call, "R.min")) {
-		ok = head(L, call, call->name + 2, 1, device, sb) &&
-		     copy_attr(L, call, "axis", "axis", sb) &&
-		     copy_attr(L, call, "keepdims", "keepdims", sb);
-	} else if (is_op(call, "R.nn.softmax")) {
-		ok = head(L, call, "nn.softmax", 1, device, sb) &&
-		     copy_attr(L, call, "axis", "axis", sb);
-	} else if (is_op(call, "R.astype")) {
-		ok = head(L, call, "cast", 1, device, sb) &&
-		     copy_attr(L, call, "dtype", "dtype", sb);
-	} else if (is_op(call, "R.take")) {
-		ok = head(L, call, "take", 2, device, sb) && copy_attr(L, call, "axis", "axis", sb);
 	} else if (is_op(call, "R.expand_dims") || is_op(call, "R.nn.layer_norm")) {
 		bool norm = is_op(call, "R.nn.layer_norm");
 		const PyExpr *axes = kwarg_py(call, norm ? "axes" : "axis");
@@ -457,32 +485,9 @@ bool lower_call(Lower *L, const RxExpr *call, const RxType *result, int32_t devi
 		if (ok && (!axes || !single_int(axes, sb)))
 			return lower_error(L, call->pos,
 					   "%s over more than one axis cannot run yet", call->name);
-		ok = ok && (!norm || (copy_attr(L, call, "epsilon", "epsilon", sb) &&
-				      copy_attr(L, call, "center", "center", sb) &&
-				      copy_attr(L, call, "scale", "scale", sb)));
-	} else if (is_op(call, "R.squeeze")) {
-		ok = head(L, call, "squeeze", 1, device, sb) &&
-		     copy_attr(L, call, "axis", "axis", sb);
-	} else if (is_op(call, "R.nn.batch_norm")) {
-		ok = head(L, call, "nn.batch_norm", 5, device, sb) &&
-		     copy_attr(L, call, "axis", "axis", sb) &&
-		     copy_attr(L, call, "epsilon", "epsilon", sb) &&
-		     copy_attr(L, call, "center", "center", sb) &&
-		     copy_attr(L, call, "scale", "scale", sb);
-	} else if (is_op(call, "R.nn.conv2d")) {
-		ok = head(L, call, "nn.conv2d", 2, device, sb) &&
-		     copy_attr(L, call, "strides", "strides", sb) &&
-		     copy_attr(L, call, "padding", "padding", sb) &&
-		     copy_attr(L, call, "dilation", "dilation", sb) &&
-		     copy_attr(L, call, "groups", "groups", sb) &&
-		     copy_attr(L, call, "data_layout", "data_layout", sb) &&
-		     copy_attr(L, call, "kernel_layout", "kernel_layout", sb);
-	} else if (is_op(call, "R.strided_slice")) {
-		ok = head(L, call, "strided_slice", 1, device, sb) &&
-		     copy_attr(L, call, "begin", "begin", sb) &&
-		     copy_attr(L, call, "end", "end", sb) &&
-		     copy_attr(L, call, "strides", "strides", sb) &&
-		     copy_attr(L, call, "axes", "axes", sb);
+		ok = ok && (!norm ||
+			    (copy_attr(L, call, "epsilon", sb) &&
+			     copy_attr(L, call, "center", sb) && copy_attr(L, call, "scale", sb)));
 	} else if (is_op(call, "R.nn.silu")) {
 		/* x sigmoid(x) */
 		StrBuf x;

@@ -340,41 +340,44 @@ static size_t rx_module_copies(const RxModule *m)
 	return n;
 }
 
+typedef struct RxPhaseHit {
+	RxRun *run;
+	size_t phase;
+} RxPhaseHit;
+
+static void rx_phase_hit(void *arg, Breakpoint *bp, size_t n)
+{
+	RxPhaseHit *h = arg;
+	RxStepReport rep;
+	memset(&rep, 0, sizeof rep);
+	rep.kind = STEP_REPORT_BREAK;
+	rep.phase = h->phase;
+	rep.event = SIZE_MAX;
+	rep.bp = bp;
+	rep.count = n;
+	if (h->run->sink && h->run->sink->report)
+		h->run->sink->report(h->run->sink->arg, &rep);
+}
+
 /* After phase p ran whole: `break conflict` after colocate, `break copy`
  * after rewrite. */
 static void rx_check_breaks(RxRun *run, size_t p)
 {
-	Session *s = run->s;
-	Stepper *st = s->stepper;
-	const RxRealize *r = &s->relax->realize;
-	size_t n = 0;
-	BreakKind kind;
+	const RxRealize *r = &run->s->relax->realize;
+	size_t conflicts = 0, copies = 0;
+	RxPhaseHit h = {run, p};
 	if (!run->breakpoints || (p != RX_PHASE_COLOCATE && p != RX_PHASE_REWRITE))
 		return;
-	kind = p == RX_PHASE_COLOCATE ? BREAK_CONFLICT : BREAK_COPY;
 	if (p == RX_PHASE_COLOCATE) {
 		RxConflict *c;
-		n = relax_conflicts(r, &c);
-		relax_conflicts_free(c, n);
+		conflicts = relax_conflicts(r, &c);
+		relax_conflicts_free(c, conflicts);
 	} else {
 		size_t before = rx_module_copies(r->in), after = rx_module_copies(r->rewritten);
-		n = after > before ? after - before : 0;
+		copies = after > before ? after - before : 0;
 	}
-	for (size_t b = 0; b < st->nbreaks; b++) {
-		Breakpoint *bp = &st->breaks[b];
-		RxStepReport rep;
-		if (bp->kind != kind || n == 0 || !stepper_break_reached(bp))
-			continue;
-		memset(&rep, 0, sizeof rep);
-		rep.kind = STEP_REPORT_BREAK;
-		rep.phase = p;
-		rep.event = SIZE_MAX;
-		rep.bp = bp;
-		rep.count = n;
-		if (run->sink && run->sink->report)
-			run->sink->report(run->sink->arg, &rep);
+	if (stepper_phase_breaks(run->s->stepper, conflicts, copies, rx_phase_hit, &h))
 		run->stop = true;
-	}
 }
 
 /* Runs the next phase; propagate, with replay, is left in progress at its

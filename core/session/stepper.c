@@ -394,12 +394,48 @@ static StepOutcome start_phase(Run *r)
 	return STEP_DONE;
 }
 
+bool stepper_phase_breaks(Stepper *st, size_t conflicts, size_t copies,
+			  void (*hit)(void *arg, Breakpoint *bp, size_t n), void *arg)
+{
+	bool stop = false;
+	for (size_t b = 0; b < st->nbreaks; b++) {
+		Breakpoint *bp = &st->breaks[b];
+		size_t n = bp->kind == BREAK_CONFLICT ? conflicts
+			   : bp->kind == BREAK_COPY   ? copies
+						      : 0;
+		if (n == 0 || !break_reached(bp))
+			continue;
+		hit(arg, bp, n);
+		stop = true;
+	}
+	return stop;
+}
+
+typedef struct PhaseHit {
+	Run *r;
+	size_t phase;
+} PhaseHit;
+
+static void phase_hit(void *arg, Breakpoint *bp, size_t n)
+{
+	PhaseHit *h = arg;
+	StepReport rep;
+	memset(&rep, 0, sizeof rep);
+	rep.kind = STEP_REPORT_BREAK;
+	rep.phase = h->phase;
+	rep.event = SIZE_MAX;
+	rep.bp = bp;
+	rep.count = n;
+	emit(h->r, &rep);
+}
+
 /* After a phase ran whole: the check-time conflict and copy breakpoints. */
 static void check_breaks(Run *r, size_t p, const IrModule *in, const IrModule *out)
 {
 	Stepper *st = r->st;
 	size_t copies = 0;
 	bool want_copies = false;
+	PhaseHit h = {r, p};
 	if (!r->breakpoints || !(pipeline_phases[p].flags & PHASE_REPORTS_CONFLICTS))
 		return;
 	for (size_t b = 0; b < st->nbreaks; b++)
@@ -412,23 +448,8 @@ static void check_breaks(Run *r, size_t p, const IrModule *in, const IrModule *o
 				copies++;
 		free(by_id);
 	}
-	for (size_t b = 0; b < st->nbreaks; b++) {
-		Breakpoint *bp = &st->breaks[b];
-		size_t n = bp->kind == BREAK_CONFLICT ? r->s->trace->nconflicts
-			   : bp->kind == BREAK_COPY   ? copies
-						      : 0;
-		StepReport rep;
-		if (n == 0 || !break_reached(bp))
-			continue;
-		memset(&rep, 0, sizeof rep);
-		rep.kind = STEP_REPORT_BREAK;
-		rep.phase = p;
-		rep.event = SIZE_MAX;
-		rep.bp = bp;
-		rep.count = n;
-		emit(r, &rep);
+	if (stepper_phase_breaks(st, r->s->trace->nconflicts, copies, phase_hit, &h))
 		r->stop = true;
-	}
 }
 
 /* Runs the next phase whole. */

@@ -123,6 +123,13 @@ Breakpoint *stepper_break_find(Stepper *st, uint32_t number);
  * run (not when `ignore` lets it pass by); a temporary one is then spent.
  * For the Relax stepper (session_relax.h), which shares the breakpoints. */
 bool stepper_break_reached(Breakpoint *bp);
+/* After a phase that reports them ran whole: each `break conflict` (when
+ * the phase found conflicts) and `break copy` (when it inserted copies)
+ * reached, counted as stepper_break_reached counts, calls hit(arg, bp, n)
+ * with the number found. Returns whether any stops the run. Shared by
+ * the Relay and Relax steppers. */
+bool stepper_phase_breaks(Stepper *st, size_t conflicts, size_t copies,
+			  void (*hit)(void *arg, Breakpoint *bp, size_t n), void *arg);
 /* Deletes the temporary breakpoints that stopped the run that ended. */
 void stepper_delete_spent(Stepper *st);
 /* Deletes breakpoint `number`; false when there is none. */
