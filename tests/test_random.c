@@ -1,6 +1,6 @@
 /*
  * test_random.c - the seeded draws of run inputs (random_draw.h,
- * core/exec/cpu/cpu_random.c).
+ * core/exec/cpu/random_draw.c).
  *
  * The uniform values are splitmix64's sequence, bit for bit the sequential
  * loop's. The float32 normal transform is checked against the same

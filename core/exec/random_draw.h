@@ -1,6 +1,6 @@
 /*
  * random_draw.h - the seeded random values of run inputs, drawn on the
- * cpu kernels' threads (core/exec/cpu/cpu_random.c).
+ * cpu kernels' threads (core/exec/cpu/random_draw.c).
  *
  * Both are counter-based: element i depends only on the seed and i, so the
  * values are the same whatever DEVPLAN_THREADS says and however the range

@@ -39,7 +39,7 @@
  * the same tensor, whatever DEVPLAN_THREADS says. A float32 tensor (a
  * model's weights, hundreds of MB) is transformed, scaled and shifted in
  * one pass of float32 vector code (random_normal_f32,
- * core/exec/cpu/cpu_random.c), a float64 one in double. Only float tensors
+ * core/exec/cpu/random_draw.c), a float64 one in double. Only float tensors
  * drawn at random change; files and integer inputs are taken as they are.
  */
 #include "run_inputs.h"

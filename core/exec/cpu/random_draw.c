@@ -1,5 +1,5 @@
 /*
- * cpu_random.c - seeded uniform and normal values for run inputs
+ * random_draw.c - seeded uniform and normal values for run inputs
  * (random_draw.h), on the cpu kernels' threads.
  *
  * A model's weights are hundreds of MB of them (rw_bert_base: 110 M
