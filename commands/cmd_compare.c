@@ -293,8 +293,9 @@ static bool compare_each_runs(CmdContext *ctx, const CompareArgs *args, const Ir
 	bool ok;
 	ro->observe = run_each_observe_reference;
 	ro->observe_context = each;
-	po->observe = run_each_observe_planned;
+	po->observe = run_each_observe_planned_lent; /* compared where they are */
 	po->observe_context = each;
+	po->observe_borrows = true;
 	ok = cmd_run_module(ctx, reference, ro, in, want);
 	if (ok && !cmd_run_module(ctx, planned, po, in, got)) {
 		exec_result_free(want);

@@ -403,14 +403,18 @@ static void test_compare_each_first_nonfinite(void **state)
 	(void)state;
 	plan_text(&s, text);
 	build_inputs(&s, &in);
-	for (int allow = 0; allow < 2; allow++) {
+	/* allow NaN or not; the planned values owned by the observer or lent
+	 * (observe_borrows: the cpu's compared where they are) */
+	for (int mode = 0; mode < 4; mode++) {
+		int allow = mode & 1;
 		each = run_each_new(session_current(&s), session_current(&s), in.arrays, in.count,
 				    1e-5, allow);
 		ro = run_options(&s, true, false);
 		po = run_options(&s, false, false);
 		ro.observe = run_each_observe_reference;
 		ro.observe_context = po.observe_context = each;
-		po.observe = run_each_observe_planned;
+		po.observe = mode & 2 ? run_each_observe_planned_lent : run_each_observe_planned;
+		po.observe_borrows = (mode & 2) != 0;
 		run_or_fail(&s, session_current(&s), &ro, &in, &want);
 		run_or_fail(&s, session_current(&s), &po, &in, &got);
 		run_each_summarise(each, &sum);
@@ -465,7 +469,8 @@ static void test_compare_each_first_past_tolerance(void **state)
 			    false);
 	ro.observe = run_each_observe_reference;
 	ro.observe_context = po.observe_context = each;
-	po.observe = run_each_observe_planned;
+	po.observe = run_each_observe_planned_lent; /* cuda:0's values lent as copies */
+	po.observe_borrows = true;
 	run_or_fail(&s, session_current(&s), &ro, &in, &want);
 	run_or_fail(&s, session_current(&s), &po, &in, &got);
 	run_each_summarise(each, &sum);

@@ -122,7 +122,9 @@ typedef enum GpuMode { GPU_AUTO, GPU_REQUIRE, GPU_EMULATE } GpuMode;
  * operator's kernel ran (not on_device or device_copy), once per tensor of
  * its result (field k of a tuple result; 0 for a tensor), with the value
  * copied to host memory; the observer takes the array (npy_array_free).
- * device is where it was computed. */
+ * device is where it was computed. Under ExecOptions.observe_borrows the
+ * array is lent for the call only (the value itself where it is in host
+ * memory, else a copy): the observer must neither keep nor free it. */
 typedef void (*ExecObserver)(void *context, const Expr *call, uint32_t field, int32_t device,
 			     NpyArray *value);
 
@@ -163,7 +165,8 @@ typedef struct ExecOptions {
 	uint32_t max_depth;    /* nested calls; 0: EXEC_DEFAULT_MAX_DEPTH */
 	ExecObserver observe;  /* every op's result, or NULL */
 	void *observe_context;
-	ExecFault fault; /* kind EXEC_FAULT_NONE (zeroed options): none; ignored
+	bool observe_borrows; /* lend the observer each value (ExecObserver) */
+	ExecFault fault;      /* kind EXEC_FAULT_NONE (zeroed options): none; ignored
 			    under all_on_cpu */
 } ExecOptions;
 

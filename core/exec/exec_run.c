@@ -917,7 +917,9 @@ static Value *copy_value(Run *run, const Expr *e, Value *v, int32_t src, ExecDev
 
 /* ---- observing and faults ---------------------------------------------------- */
 
-/* Hands each tensor of an op's result to the observer, copied to the host. */
+/* Hands each tensor of an op's result to the observer, copied to the host;
+ * under observe_borrows, a tensor in host memory is handed as it is (a view
+ * of its data and shape) and a copy is freed after the call. */
 static void observe_result(Run *run, const Expr *e, Value *result)
 {
 	uint32_t n = result->kind == VALUE_TUPLE ? result->u.tuple.n : 1;
@@ -927,6 +929,16 @@ static void observe_result(Run *run, const Expr *e, Value *result)
 		char *err = NULL;
 		if (v->kind != VALUE_TENSOR)
 			continue;
+		if (run->opts->observe_borrows && v->u.tensor.device->backend->host_memory) {
+			a = (NpyArray){.dtype = v->u.tensor.dtype,
+				       .ndim = v->u.tensor.ndim,
+				       .shape = (int64_t *)v->u.tensor.shape,
+				       .data = v->u.tensor.data,
+				       .nbytes = v->u.tensor.nbytes};
+			run->opts->observe(run->opts->observe_context, e, k,
+					   v->u.tensor.device->index, &a);
+			continue;
+		}
 		if (!npy_array_alloc(&a, v->u.tensor.dtype, v->u.tensor.ndim, v->u.tensor.shape,
 				     &err) ||
 		    !exec_copy_out(v->u.tensor.device, a.data, v->u.tensor.data, a.nbytes, &err)) {
@@ -936,6 +948,8 @@ static void observe_result(Run *run, const Expr *e, Value *result)
 			continue;
 		}
 		run->opts->observe(run->opts->observe_context, e, k, v->u.tensor.device->index, &a);
+		if (run->opts->observe_borrows)
+			npy_array_free(&a);
 	}
 }
 

@@ -26,6 +26,7 @@
 
 #include "file_read.h"
 #include "file_write.h"
+#include "random_draw.h"
 
 /* ---- arrays ------------------------------------------------------------- */
 
@@ -736,12 +737,9 @@ bool npy_random(NpyArray *out, DType dtype, uint32_t ndim, const int64_t *shape,
 		return false;
 	n = npy_array_count(out);
 	switch (dtype) {
-	case DT_FLOAT32: {
-		float *p = out->data;
-		for (int64_t i = 0; i < n; i++)
-			p[i] = (float)(splitmix64(&state) >> 40) * 0x1p-23f - 1.0f;
+	case DT_FLOAT32: /* the same sequence, on the cpu kernels' threads */
+		random_uniform_f32(out->data, n, seed);
 		break;
-	}
 	case DT_FLOAT16: {
 		uint16_t *p = out->data;
 		for (int64_t i = 0; i < n; i++)

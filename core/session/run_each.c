@@ -8,7 +8,10 @@
  * whose every op result is kept by (expression id, tuple field,
  * occurrence), then the planned run, whose every op result is compared on
  * arrival with the reference's value of the same expression and freed
- * with it at once, so the memory held is one run's intermediates.
+ * with it at once, so the memory held is one run's intermediates. The
+ * planned run lends its values (ExecOptions.observe_borrows,
+ * run_each_observe_planned_lent): one on the cpu is compared where it is,
+ * without a copy.
  * Expression ids are stable across the versions of a module, so the
  * planned module's calls find their reference (the version `infer`
  * produced); a call that only the planned module has (none: core inserts
@@ -52,11 +55,12 @@ typedef struct EachSlot {
 	NpyArray value;
 } EachSlot;
 
-/* The range of one input of @main, for the operands of a failing value. */
+/* One input of @main, whose range the operands of a failing value show:
+ * measured when asked for (a model's weights are hundreds of MB, and most
+ * comparisons fail nowhere). */
 typedef struct EachInput {
 	uint32_t id;
-	double min, max; /* of the finite elements */
-	int64_t nans, infs;
+	const NpyArray *array; /* the caller's, which outlives the tracker */
 } EachInput;
 
 struct RunEach {
@@ -99,42 +103,9 @@ RunEach *run_each_new(const IrModule *reference, const IrModule *planned, const 
 		x->record_of[i] = EACH_NONE;
 	x->inputs = xcalloc(np + 1, sizeof(EachInput));
 	for (size_t k = 0; k < np && k < ninputs; k++) {
-		int64_t n = npy_array_count(&inputs[k]);
 		EachInput *in = &x->inputs[x->ninputs++];
 		in->id = params[k].var->id;
-		in->min = INFINITY;
-		in->max = -INFINITY;
-		if (inputs[k].dtype == DT_FLOAT32) { /* the weights: most of the bytes */
-			const float *f = inputs[k].data;
-			float lo = INFINITY, hi = -INFINITY;
-			for (int64_t i = 0; i < n; i++) {
-				float v = f[i];
-				if (isinf(v)) {
-					in->infs++;
-					continue;
-				}
-				if (isnan(v)) {
-					in->nans++;
-					continue;
-				}
-				lo = v < lo ? v : lo;
-				hi = v > hi ? v : hi;
-			}
-			in->min = lo;
-			in->max = hi;
-			continue;
-		}
-		for (int64_t i = 0; i < n; i++) {
-			double v = exec_element(&inputs[k], i);
-			in->nans += isnan(v) != 0;
-			in->infs += isinf(v) != 0;
-			if (isinf(v))
-				continue;
-			if (v < in->min)
-				in->min = v;
-			if (v > in->max)
-				in->max = v;
-		}
+		in->array = &inputs[k];
 	}
 	free(params);
 	return x;
@@ -352,16 +323,16 @@ bool run_each_fails(const RunEach *x, const RunEachRecord *r)
 	return r->bad > 0 || (run_each_nonfinite(r) && !x->allow_nonfinite);
 }
 
-void run_each_observe_planned(void *context, const Expr *call, uint32_t field, int32_t device,
-			      NpyArray *value)
+/* A planned value compared with its reference, which is freed; the value
+ * is the caller's. */
+static void observe_planned(RunEach *x, const Expr *call, uint32_t field, int32_t device,
+			    const NpyArray *value)
 {
-	RunEach *x = context;
 	EachSlot *ref = take_reference(x, call->id, field);
 	RunEachRecord *r;
 	uint32_t depth = 0;
 	if (!ref) {
 		x->unmatched++;
-		npy_array_free(value);
 		return;
 	}
 	for (uint32_t a = 0; a < call->u.call.nargs; a++) {
@@ -391,8 +362,20 @@ void run_each_observe_planned(void *context, const Expr *call, uint32_t field, i
 	} else {
 		compare_values(r, value, &ref->value);
 	}
-	npy_array_free(value);
 	npy_array_free(&ref->value);
+}
+
+void run_each_observe_planned(void *context, const Expr *call, uint32_t field, int32_t device,
+			      NpyArray *value)
+{
+	observe_planned(context, call, field, device, value);
+	npy_array_free(value);
+}
+
+void run_each_observe_planned_lent(void *context, const Expr *call, uint32_t field, int32_t device,
+				   NpyArray *value)
+{
+	observe_planned(context, call, field, device, value);
 }
 
 /* ---- what the runs found ---------------------------------------------- */
@@ -523,6 +506,27 @@ static void operand_from_record(const RunEach *x, const Expr *base, const Expr *
 	out->known = true;
 }
 
+/* An input's range into out: its finite elements' least and greatest, its
+ * NaNs and infinities. */
+static void input_range(const NpyArray *a, RunEachOperand *out)
+{
+	int64_t n = npy_array_count(a);
+	out->min = INFINITY;
+	out->max = -INFINITY;
+	for (int64_t i = 0; i < n; i++) {
+		double v = exec_element(a, i);
+		out->nans += isnan(v) != 0;
+		out->infs += isinf(v) != 0;
+		if (!isfinite(v))
+			continue;
+		if (v < out->min)
+			out->min = v;
+		if (v > out->max)
+			out->max = v;
+	}
+	out->known = true;
+}
+
 void run_each_operand(const RunEach *x, const RunEachRecord *r, uint32_t arg, bool in_reference,
 		      RunEachOperand *out, StrBuf *name)
 {
@@ -543,13 +547,8 @@ void run_each_operand(const RunEach *x, const RunEachRecord *r, uint32_t arg, bo
 	    x->record_of[base->id] != EACH_NONE) {
 		operand_from_record(x, base, v, field, in_reference, out);
 	} else if (v->kind == EXPR_VAR) {
-		for (size_t k = 0; k < x->ninputs; k++)
-			if (x->inputs[k].id == v->id) {
-				out->min = x->inputs[k].min;
-				out->max = x->inputs[k].max;
-				out->nans = x->inputs[k].nans;
-				out->infs = x->inputs[k].infs;
-				out->known = true;
-			}
+		for (size_t k = 0; k < x->ninputs && !out->known; k++)
+			if (x->inputs[k].id == v->id)
+				input_range(x->inputs[k].array, out);
 	}
 }

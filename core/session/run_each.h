@@ -57,6 +57,10 @@ void run_each_observe_reference(void *context, const Expr *call, uint32_t field,
 /* ExecObserver: compares the planned run's values as they come. */
 void run_each_observe_planned(void *context, const Expr *call, uint32_t field, int32_t device,
 			      NpyArray *value);
+/* The same for a run with ExecOptions.observe_borrows: the values are lent,
+ * compared where they are and left to the run. */
+void run_each_observe_planned_lent(void *context, const Expr *call, uint32_t field, int32_t device,
+				   NpyArray *value);
 
 /* What the two runs' values came to. */
 typedef struct RunEachSummary {

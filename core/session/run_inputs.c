@@ -36,8 +36,11 @@
  *
  * The normal values come from the same seeded uniform values by the
  * Box-Muller transform, so the inputs stay reproducible: the same seed gives
- * the same tensor. Only float tensors drawn at random change; files and
- * integer inputs are taken as they are.
+ * the same tensor, whatever DEVPLAN_THREADS says. A float32 tensor (a
+ * model's weights, hundreds of MB) is transformed, scaled and shifted in
+ * one pass of float32 vector code (random_normal_f32,
+ * core/exec/cpu/random_draw.c), a float64 one in double. Only float tensors
+ * drawn at random change; files and integer inputs are taken as they are.
  */
 #include "run_inputs.h"
 
@@ -46,10 +49,10 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include "dtype_access.h"
 #include "kernels.h"
 #include "ops.h"
 #include "plan.h"
+#include "random_draw.h"
 #include "run.h"
 
 typedef enum InputRole {
@@ -133,10 +136,11 @@ static const Expr *positive_source(const Expr *e)
 	return e && e->kind == EXPR_VAR ? e : NULL;
 }
 
-/* Standard normal values from the uniform values in [-1, 1) of a (float32
- * or float64), in place: Box-Muller on consecutive pairs. */
+/* Standard normal values from the uniform values in [-1, 1) of a float64
+ * array, in place: Box-Muller in double on consecutive pairs (float32
+ * arrays take random_normal_f32, the same transform in float32). */
 typedef struct NormalJob {
-	NpyArray *a;
+	double *a;
 	int64_t n;
 } NormalJob;
 
@@ -146,56 +150,66 @@ typedef struct NormalJob {
 static void normal_pairs(void *ctx, int64_t begin, int64_t end)
 {
 	NormalJob *job = ctx;
-	NpyArray *a = job->a;
+	double *a = job->a;
 	int64_t n = job->n;
 	for (int64_t i = 2 * begin; i < 2 * end && i < n; i += 2) {
-		double u1, u2, r, t, z[2];
-		if (a->dtype == DT_FLOAT32) {
-			const float *f = a->data;
-			u1 = ((double)f[i] + 1.0) / 2.0; /* [0, 1) */
-			u2 = i + 1 < n ? ((double)f[i + 1] + 1.0) / 2.0 : 0.5;
-		} else {
-			u1 = (exec_element(a, i) + 1.0) / 2.0;
-			u2 = i + 1 < n ? (exec_element(a, i + 1) + 1.0) / 2.0 : 0.5;
-		}
-		r = sqrt(-2.0 * log(1.0 - u1));
-		t = 2.0 * M_PI * u2;
-		z[0] = r * cos(t);
-		z[1] = r * sin(t);
-		for (int k = 0; k < 2 && i + k < n; k++) {
-			if (a->dtype == DT_FLOAT32)
-				((float *)a->data)[i + k] = (float)z[k];
-			else
-				dtype_store_double(a->data, a->dtype, i + k, z[k]);
-		}
+		double u1 = (a[i] + 1.0) / 2.0; /* [0, 1) */
+		double u2 = i + 1 < n ? (a[i + 1] + 1.0) / 2.0 : 0.5;
+		double r = sqrt(-2.0 * log(1.0 - u1)), t = 2.0 * M_PI * u2;
+		a[i] = r * cos(t);
+		if (i + 1 < n)
+			a[i + 1] = r * sin(t);
 	}
 }
 
-/* Standard normal values from the uniform values in [-1, 1) of a (float32
- * or float64), in place: Box-Muller on consecutive pairs, on the cpu
- * kernels' threads (a model's weights are hundreds of MB of them). */
-static void make_normal(NpyArray *a)
+static void make_normal_f64(NpyArray *a, double scale, double shift, bool absolute)
 {
-	NormalJob job = {a, npy_array_count(a)};
+	NormalJob job = {a->data, npy_array_count(a)};
 	kernel_parallel_for((job.n + 1) / 2, 1 << 14, normal_pairs, &job);
+	for (int64_t i = 0; i < job.n; i++)
+		job.a[i] = (absolute ? fabs(job.a[i]) : job.a[i]) * scale + shift;
 }
 
-static void scale_shift(NpyArray *a, double scale, double shift, bool absolute)
+/* a's uniform values, drawn again as normal values for its role. */
+static void draw_normal(NpyArray *a, InputRole role)
 {
-	int64_t n = npy_array_count(a);
-	if (a->dtype == DT_FLOAT32) { /* the same arithmetic, without the dtype switch */
-		float *f = a->data;
-		for (int64_t i = 0; i < n; i++) {
-			double v = f[i];
-			f[i] = (float)((absolute ? fabs(v) : v) * scale + shift);
-		}
+	double scale = 1, shift = 0;
+	bool absolute = false;
+	int64_t fan_in = 1;
+	switch (role) {
+	case ROLE_WEIGHT:
+		for (uint32_t d = 1; d < a->ndim; d++)
+			fan_in *= a->shape[d];
+		scale = 1.0 / sqrt((double)(fan_in > 0 ? fan_in : 1));
+		break;
+	case ROLE_WEIGHT_IN_FIRST:
+		fan_in = a->ndim ? a->shape[0] : 1;
+		scale = 1.0 / sqrt((double)(fan_in > 0 ? fan_in : 1));
+		break;
+	case ROLE_SCALE:
+		scale = 0.1;
+		shift = 1.0;
+		break;
+	case ROLE_SHIFT:
+		scale = 0.1;
+		break;
+	case ROLE_VARIANCE:
+		scale = 0.1;
+		shift = 1.0;
+		absolute = true;
+		break;
+	case ROLE_BIAS:
+		scale = 0.01;
+		break;
+	case ROLE_DATA:
+		break;
+	}
+	if (a->dtype == DT_FLOAT32) { /* the weights: one pass, in float32 vector code */
+		random_normal_f32(a->data, npy_array_count(a), (float)scale, (float)shift,
+				  absolute);
 		return;
 	}
-	for (int64_t i = 0; i < n; i++) {
-		double v = exec_element(a, i);
-		v = (absolute ? fabs(v) : v) * scale + shift;
-		dtype_store_double(a->data, a->dtype, i, v);
-	}
+	make_normal_f64(a, scale, shift, absolute);
 }
 
 /* Redraws the inputs drawn at random (drawn[k]) as an initialised
@@ -242,38 +256,9 @@ static void draw_realistic(const IrModule *m, const ExecParam *params, size_t n,
 	for (size_t k = 0; k < n; k++)
 		if (roles[k] == ROLE_DATA)
 			roles[k] = role_of_name(params[k].name);
-	for (size_t k = 0; k < n; k++) {
-		NpyArray *a = &inputs[k];
-		int64_t fan_in = 1;
-		if (!drawn[k] || (a->dtype != DT_FLOAT32 && a->dtype != DT_FLOAT64))
-			continue;
-		make_normal(a);
-		switch (roles[k]) {
-		case ROLE_WEIGHT:
-			for (uint32_t d = 1; d < a->ndim; d++)
-				fan_in *= a->shape[d];
-			scale_shift(a, 1.0 / sqrt((double)(fan_in > 0 ? fan_in : 1)), 0, false);
-			break;
-		case ROLE_WEIGHT_IN_FIRST:
-			fan_in = a->ndim ? a->shape[0] : 1;
-			scale_shift(a, 1.0 / sqrt((double)(fan_in > 0 ? fan_in : 1)), 0, false);
-			break;
-		case ROLE_SCALE:
-			scale_shift(a, 0.1, 1.0, false);
-			break;
-		case ROLE_SHIFT:
-			scale_shift(a, 0.1, 0.0, false);
-			break;
-		case ROLE_VARIANCE:
-			scale_shift(a, 0.1, 1.0, true);
-			break;
-		case ROLE_BIAS:
-			scale_shift(a, 0.01, 0.0, false);
-			break;
-		case ROLE_DATA:
-			break;
-		}
-	}
+	for (size_t k = 0; k < n; k++)
+		if (drawn[k] && (inputs[k].dtype == DT_FLOAT32 || inputs[k].dtype == DT_FLOAT64))
+			draw_normal(&inputs[k], roles[k]);
 	free(roles);
 	free(seen);
 }
