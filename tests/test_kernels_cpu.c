@@ -724,6 +724,71 @@ static void test_softmax_long_rows(void **state)
 		}
 }
 
+/* float32 power with a constant exponent of one element: 2 and 0.5 take
+ * x * x and a square root (LLVM's forms of powf(x, 2) and powf(x, 0.5)),
+ * 3 the product in double; each against double pow rounded to float, on
+ * a spread of magnitudes with zeros of both signs, infinities, NaN,
+ * subnormals and values that overflow or underflow, the exponent given as
+ * a constant and as a scalar parameter, x a vector and a scalar. 2 and
+ * 0.5 give the correctly rounded value exactly; 3 within 1 ulp; another
+ * exponent (1.5, powf's path) within 1 ulp too. */
+static void test_power_constant(void **state)
+{
+	static const double special[] = {0.0,   -0.0,   INFINITY, -INFINITY, NAN,
+					 1e-45, -1e-45, 1e-38,    1e20,      -1e20,
+					 3e38,  1e-20,  -2.5,     1.0,       -1.0};
+	static const double consts[] = {2.0, 0.5, 3.0, 1.5};
+	enum { N = 4000 };
+	double x[N];
+	(void)state;
+	for (int64_t i = 0; i < N; i++) {
+		/* magnitudes 1e-45 .. 1e38, both signs */
+		double u = (double)((i * 7919) % 4001) / 4001.0;
+		x[i] = (i % 2 ? -1 : 1) * pow(10.0, -45 + 83 * u);
+	}
+	memcpy(x, special, sizeof special);
+	for (size_t c = 0; c < DP_COUNT(consts); c++)
+		for (int form = 0; form < 3; form++) {
+			char body[96];
+			int64_t n = form == 2 ? 1 : N;
+			teardown(NULL);
+			setup(NULL);
+			if (form == 2) {
+				/* a scalar x */
+				in_values("x", DT_FLOAT32, 0, NULL,
+					  &special[(c * 5) % DP_COUNT(special)]);
+				snprintf(body, sizeof body, "power(%%x, %gf)", consts[c]);
+			} else {
+				in_values("x", DT_FLOAT32, SHAPE(N), x);
+				if (form == 1) {
+					in_values("c", DT_FLOAT32, 0, NULL, &consts[c]);
+					snprintf(body, sizeof body, "power(%%x, %%c)");
+				} else {
+					snprintf(body, sizeof body, "power(%%x, %gf)", consts[c]);
+				}
+			}
+			run_body(body);
+			for (int64_t i = 0; i < n; i++) {
+				double xi = form == 2 ? in_at(0, 0) : in_at(0, i);
+				float want = (float)pow(xi, consts[c]);
+				double got = out_at(0, i);
+				bool exact = consts[c] == 2.0 || consts[c] == 0.5;
+				bool ok = isnan(want) ? isnan(got)
+					  : isinf(want) || want == 0
+						  ? got == want && !signbit(got) == !signbit(want)
+					  : exact ? got == want
+						  : fabs(got - want) <=
+							    ldexp(fabs(want), -23) + 0x1p-149;
+				if (!ok) {
+					print_error(
+						"power(%.9g, %g): got %.9g, want %.9g (form %d)\n",
+						xi, consts[c], got, (double)want, form);
+					fail();
+				}
+			}
+		}
+}
+
 /* The distance of got from want in units of float32's last place at want. */
 static double ulps(double got, double want)
 {
@@ -796,6 +861,23 @@ static void test_kernel_expf(void **state)
 	assert_true(kernel_expf(-INFINITY) == 0.0f);
 	assert_true(isinf(kernel_expf(88.8f)) && isinf(kernel_expf(INFINITY)));
 	assert_true(isnan(kernel_expf(NAN)) && isnan(kernel_expf(-NAN)));
+	/* kernel_expf_nonpos: kernel_expf's bits on every 97th non-positive
+	 * float from -0 to -NaN, and the special values */
+	for (uint64_t b = 0x80000000u; b <= 0xffffffffu; b += 97) {
+		uint32_t u = (uint32_t)b;
+		float x, e, f;
+		memcpy(&x, &u, sizeof x);
+		e = kernel_expf(x);
+		f = kernel_expf_nonpos(x);
+		if (memcmp(&e, &f, sizeof e) != 0 && !(isnan(e) && isnan(f))) {
+			print_error("kernel_expf_nonpos(%.9g) = %.9g, kernel_expf %.9g\n",
+				    (double)x, (double)f, (double)e);
+			fail();
+		}
+	}
+	assert_true(kernel_expf_nonpos(0.0f) == 1.0f && kernel_expf_nonpos(-0.0f) == 1.0f);
+	assert_true(kernel_expf_nonpos(-87.33654f) == kernel_expf(-87.33654f));
+	assert_true(kernel_expf_nonpos(-INFINITY) == 0.0f && isnan(kernel_expf_nonpos(NAN)));
 }
 
 /* Naive reduction over the axes flagged in `reduce`. */
@@ -1162,7 +1244,7 @@ static void test_transpose(void **state)
 static void check_transpose(DType dt, uint32_t nd, const int64_t *shape, const int *perm)
 {
 	StrBuf body;
-	int64_t oshape[12], istride[12], s = 1, n = 1;
+	int64_t oshape[12] = {0}, istride[12] = {0}, s = 1, n = 1;
 	double *want;
 	teardown(NULL);
 	setup(NULL);
@@ -1226,10 +1308,24 @@ static void test_transpose_tiles(void **state)
 		{9, {2, 2, 2, 2, 2, 2, 2, 2, 3}, {8, 7, 6, 5, 4, 3, 2, 1, 0}},
 		{9, {2, 2, 2, 2, 2, 2, 2, 2, 3}, {1, 3, 5, 7, 0, 2, 4, 6, 8}},
 	};
+	/* 4-byte outputs of 4 MiB or more are streamed around the caches
+	 * (TRANSPOSE_STREAM): tiles ending early on both axes, and batched */
+	static const struct {
+		uint32_t nd;
+		int64_t shape[3];
+		int perm[3];
+	} streamed[] = {
+		{2, {1028, 1032}, {1, 0}},
+		{3, {2, 700, 760}, {0, 2, 1}},
+	};
 	(void)state;
 	for (size_t d = 0; d < DP_COUNT(dtypes); d++)
 		for (size_t c = 0; c < DP_COUNT(cases); c++)
 			check_transpose(dtypes[d], cases[c].nd, cases[c].shape, cases[c].perm);
+	for (size_t c = 0; c < DP_COUNT(streamed); c++) {
+		check_transpose(DT_FLOAT32, streamed[c].nd, streamed[c].shape, streamed[c].perm);
+		check_transpose(DT_INT32, streamed[c].nd, streamed[c].shape, streamed[c].perm);
+	}
 }
 
 static void test_concatenate_and_split(void **state)
@@ -1490,6 +1586,112 @@ typedef struct ConvNdCase {
 	int64_t in[3], k[3], stride[3], pad[6], dilation[3], out_pad[3];
 } ConvNdCase;
 
+/* Runs the convolution k of dtype dt and compares it with every (input
+ * position, kernel tap) pair scattered to the output position it reaches,
+ * summed in double (tol: the relative error allowed). */
+static void check_conv_nd(const ConvNdCase *k, DType dt, double tol)
+{
+	static const char *const names[2][4] = {
+		{NULL, "nn.conv1d", "nn.conv2d", "nn.conv3d"},
+		{NULL, "nn.conv1d_transpose", "nn.conv2d_transpose", "nn.conv3d_transpose"}};
+	int r = k->rank;
+	int64_t cg = k->c / k->groups, og = k->o / k->groups;
+	int64_t in[3] = {1, 1, 1}, ks[3] = {1, 1, 1}, out[3] = {1, 1, 1};
+	int64_t xshape[5] = {k->n, k->c}, wshape[5], yshape[5] = {k->n, k->o};
+	int64_t in_size = 1, k_size = 1, out_size = 1, total;
+	char body[512];
+	double *want;
+	/* the spatial dimensions right-aligned in [depth, height, width] */
+	for (int i = 0; i < r; i++) {
+		int d = 3 - r + i;
+		in[d] = k->in[i];
+		ks[d] = k->k[i];
+		if (k->transpose)
+			out[d] = (k->in[i] - 1) * k->stride[i] - k->pad[i] - k->pad[r + i] +
+				 k->dilation[i] * (k->k[i] - 1) + k->out_pad[i] + 1;
+		else
+			out[d] = (k->in[i] + k->pad[i] + k->pad[r + i] -
+				  k->dilation[i] * (k->k[i] - 1) - 1) /
+					 k->stride[i] +
+				 1;
+		xshape[2 + i] = in[d];
+		wshape[2 + i] = ks[d];
+		yshape[2 + i] = out[d];
+		in_size *= in[d];
+		k_size *= ks[d];
+		out_size *= out[d];
+	}
+	wshape[0] = k->transpose ? k->c : k->o;
+	wshape[1] = k->transpose ? og : cg;
+	total = k->n * k->o * out_size;
+	want = xcalloc((size_t)total, sizeof(double));
+	teardown(NULL);
+	setup(NULL);
+	in_random("x", dt, (uint32_t)r + 2, xshape);
+	in_random("w", dt, (uint32_t)r + 2, wshape);
+	snprintf(body, sizeof body, "%s(%%x, %%w, groups=%lld", names[k->transpose][r],
+		 (long long)k->groups);
+	append_list(body, sizeof body, "strides", k->stride, r);
+	append_list(body, sizeof body, "padding", k->pad, 2 * r);
+	append_list(body, sizeof body, "dilation", k->dilation, r);
+	if (k->transpose)
+		append_list(body, sizeof body, "output_padding", k->out_pad, r);
+	if (k->transpose && r == 2)
+		strcat(body, ", kernel_layout=\"IOHW\"");
+	strcat(body, ")");
+	run_body(body);
+	expect_shape(0, (uint32_t)r + 2, yshape);
+	/* every (input position, kernel tap) pair, scattered to the output
+	 * position it reaches: p_out = p_in * stride - pad + tap * dilation
+	 * for the transpose, p_in = p_out * stride - pad + tap * dilation
+	 * for the plain convolution */
+	for (int64_t n = 0; n < k->n; n++)
+		for (int64_t ci = 0; ci < k->c; ci++)
+			for (int64_t oc = 0; oc < og; oc++)
+				for (int64_t t = 0; t < k_size; t++) {
+					int64_t tap[3] = {t / (ks[1] * ks[2]), t / ks[2] % ks[1],
+							  t % ks[2]};
+					int64_t g = ci / cg, o = g * og + oc;
+					double wv = in_at(
+						1, k->transpose ? (ci * og + oc) * k_size + t
+								: (o * cg + ci % cg) * k_size + t);
+					int64_t span = k->transpose ? in_size : out_size;
+					for (int64_t q = 0; q < span; q++) {
+						const int64_t *from = k->transpose ? in : out;
+						const int64_t *to = k->transpose ? out : in;
+						int64_t pos[3] = {q / (from[1] * from[2]),
+								  q / from[2] % from[1],
+								  q % from[2]};
+						int64_t other = 0;
+						bool inside = true;
+						for (int d = 0; d < 3; d++) {
+							int i = d - (3 - r);
+							int64_t v = pos[d];
+							if (i >= 0)
+								v = pos[d] * k->stride[i] -
+								    k->pad[i] +
+								    tap[d] * k->dilation[i];
+							inside = inside && v >= 0 && v < to[d];
+							other = other * to[d] + v;
+						}
+						if (!inside)
+							continue;
+						if (k->transpose)
+							want[(n * k->o + o) * out_size + other] +=
+								in_at(0, (n * k->c + ci) * in_size +
+										 q) *
+								wv;
+						else
+							want[(n * k->o + o) * out_size + q] +=
+								in_at(0, (n * k->c + ci) * in_size +
+										 other) *
+								wv;
+					}
+				}
+	expect_values(0, want, total, tol);
+	free(want);
+}
+
 static void test_conv_nd(void **state)
 {
 	static const ConvNdCase cases[] = {
@@ -1534,114 +1736,9 @@ static void test_conv_nd(void **state)
 		 {1, 1, 2},
 		 {1, 0, 0}},
 	};
-	static const char *const names[2][4] = {
-		{NULL, "nn.conv1d", NULL, "nn.conv3d"},
-		{NULL, "nn.conv1d_transpose", NULL, "nn.conv3d_transpose"}};
 	(void)state;
-	for (size_t c = 0; c < DP_COUNT(cases); c++) {
-		const ConvNdCase *k = &cases[c];
-		int r = k->rank;
-		int64_t cg = k->c / k->groups, og = k->o / k->groups;
-		int64_t in[3] = {1, 1, 1}, ks[3] = {1, 1, 1}, out[3] = {1, 1, 1};
-		int64_t xshape[5] = {k->n, k->c}, wshape[5], yshape[5] = {k->n, k->o};
-		int64_t in_size = 1, k_size = 1, out_size = 1, total;
-		char body[512];
-		double *want;
-		/* the spatial dimensions right-aligned in [depth, height, width] */
-		for (int i = 0; i < r; i++) {
-			int d = 3 - r + i;
-			in[d] = k->in[i];
-			ks[d] = k->k[i];
-			if (k->transpose)
-				out[d] = (k->in[i] - 1) * k->stride[i] - k->pad[i] - k->pad[r + i] +
-					 k->dilation[i] * (k->k[i] - 1) + k->out_pad[i] + 1;
-			else
-				out[d] = (k->in[i] + k->pad[i] + k->pad[r + i] -
-					  k->dilation[i] * (k->k[i] - 1) - 1) /
-						 k->stride[i] +
-					 1;
-			xshape[2 + i] = in[d];
-			wshape[2 + i] = ks[d];
-			yshape[2 + i] = out[d];
-			in_size *= in[d];
-			k_size *= ks[d];
-			out_size *= out[d];
-		}
-		wshape[0] = k->transpose ? k->c : k->o;
-		wshape[1] = k->transpose ? og : cg;
-		total = k->n * k->o * out_size;
-		want = xcalloc((size_t)total, sizeof(double));
-		teardown(NULL);
-		setup(NULL);
-		in_random("x", DT_FLOAT32, (uint32_t)r + 2, xshape);
-		in_random("w", DT_FLOAT32, (uint32_t)r + 2, wshape);
-		snprintf(body, sizeof body, "%s(%%x, %%w, groups=%lld", names[k->transpose][r],
-			 (long long)k->groups);
-		append_list(body, sizeof body, "strides", k->stride, r);
-		append_list(body, sizeof body, "padding", k->pad, 2 * r);
-		append_list(body, sizeof body, "dilation", k->dilation, r);
-		if (k->transpose)
-			append_list(body, sizeof body, "output_padding", k->out_pad, r);
-		strcat(body, ")");
-		run_body(body);
-		expect_shape(0, (uint32_t)r + 2, yshape);
-		/* every (input position, kernel tap) pair, scattered to the output
-		 * position it reaches: p_out = p_in * stride - pad + tap * dilation
-		 * for the transpose, p_in = p_out * stride - pad + tap * dilation
-		 * for the plain convolution */
-		for (int64_t n = 0; n < k->n; n++)
-			for (int64_t ci = 0; ci < k->c; ci++)
-				for (int64_t oc = 0; oc < og; oc++)
-					for (int64_t t = 0; t < k_size; t++) {
-						int64_t tap[3] = {t / (ks[1] * ks[2]),
-								  t / ks[2] % ks[1], t % ks[2]};
-						int64_t g = ci / cg, o = g * og + oc;
-						double wv = in_at(
-							1,
-							k->transpose
-								? (ci * og + oc) * k_size + t
-								: (o * cg + ci % cg) * k_size + t);
-						int64_t span = k->transpose ? in_size : out_size;
-						for (int64_t q = 0; q < span; q++) {
-							const int64_t *from =
-								k->transpose ? in : out;
-							const int64_t *to = k->transpose ? out : in;
-							int64_t pos[3] = {q / (from[1] * from[2]),
-									  q / from[2] % from[1],
-									  q % from[2]};
-							int64_t other = 0;
-							bool inside = true;
-							for (int d = 0; d < 3; d++) {
-								int i = d - (3 - r);
-								int64_t v = pos[d];
-								if (i >= 0)
-									v = pos[d] * k->stride[i] -
-									    k->pad[i] +
-									    tap[d] * k->dilation[i];
-								inside = inside && v >= 0 &&
-									 v < to[d];
-								other = other * to[d] + v;
-							}
-							if (!inside)
-								continue;
-							if (k->transpose)
-								want[(n * k->o + o) * out_size +
-								     other] +=
-									in_at(0, (n * k->c +
-										  ci) * in_size +
-											 q) *
-									wv;
-							else
-								want[(n * k->o + o) * out_size +
-								     q] += in_at(0, (n * k->c +
-										     ci) * in_size +
-											    other) *
-									   wv;
-						}
-					}
-		expect_values(0, want, total, 1e-5);
-		free(want);
-	}
+	for (size_t c = 0; c < DP_COUNT(cases); c++)
+		check_conv_nd(&cases[c], DT_FLOAT32, 1e-5);
 	/* hand-checked: a width-3 box filter over 1..5 with padding 1, and a
 	 * 2x2x2 box over a 2x2x2 cube of 1..8 */
 	teardown(NULL);
@@ -4756,14 +4853,15 @@ DEFINE_NAIVE_CONV(naive_conv_f64, double)
 
 /* Grouped and depthwise nn.conv2d (the direct kernel: at most 64 input
  * times output channels per group) over random sizes, groups, channel
- * multipliers, strides, dilations and uneven paddings. */
+ * multipliers, strides, dilations and uneven paddings; one case in six
+ * with an infinite or NaN weight. */
 static void test_conv_direct_random(void **state)
 {
 	(void)state;
 	prop_seed = 31;
 	for (int c = 0; c < 100; c++) {
 		DType dt = c % 2 ? DT_FLOAT64 : DT_FLOAT32;
-		int64_t groups = prop_int(1, 5), cg = prop_int(1, 4), og = prop_int(1, 4);
+		int64_t groups = prop_int(1, 5), cg = prop_int(1, 4), og = prop_int(1, 6);
 		int64_t x[4] = {prop_int(1, 2), groups * cg, prop_int(1, 12), prop_int(1, 40)};
 		int64_t k[4] = {groups * og, cg, prop_int(1, 3), prop_int(1, 4)};
 		int64_t s[2] = {prop_int(1, 3), prop_int(1, 3)},
@@ -4771,6 +4869,7 @@ static void test_conv_direct_random(void **state)
 		int64_t p[4], oh, ow;
 		char body[512];
 		double *want;
+		NpyArray *wa;
 		for (int i = 0; i < 4; i++)
 			p[i] = prop_int(0, 2);
 		oh = (x[2] + p[0] + p[2] - d[0] * (k[2] - 1) - 1);
@@ -4782,7 +4881,16 @@ static void test_conv_direct_random(void **state)
 		teardown(NULL);
 		setup(NULL);
 		RAND("x", dt, x[0], x[1], x[2], x[3]);
-		RAND("w", dt, k[0], k[1], k[2], k[3]);
+		wa = RAND("w", dt, k[0], k[1], k[2], k[3]);
+		if (c % 6 == 5) {
+			/* a weight that is not finite: the taps outside the input are
+			 * skipped, not multiplied by a padding zero (inf * 0 is NaN) */
+			double bad = c % 12 == 5 ? INFINITY : NAN;
+			if (dt == DT_FLOAT32)
+				((float *)wa->data)[0] = (float)bad;
+			else
+				((double *)wa->data)[0] = bad;
+		}
 		snprintf(body, sizeof body,
 			 "nn.conv2d(%%x, %%w, strides=[%lld, %lld], padding=[%lld, %lld, %lld, "
 			 "%lld], "
@@ -4798,6 +4906,51 @@ static void test_conv_direct_random(void **state)
 								     want);
 		expect_exact(0, want, x[0] * k[0] * oh * ow, body);
 		free(want);
+	}
+}
+
+/* Convolutions and transposed convolutions of every rank over random
+ * sizes, groups (from depthwise to groups of more than DIRECT_CONV_MAX
+ * channel pairs, which go through im2col and a GEMM), strides, dilations,
+ * uneven paddings and output paddings, in both dtypes, against the
+ * scatter of check_conv_nd. */
+static void test_conv_random(void **state)
+{
+	(void)state;
+	prop_seed = 47;
+	for (int c = 0; c < 120; c++) {
+		ConvNdCase k = {0};
+		DType dt = c % 3 == 2 ? DT_FLOAT64 : DT_FLOAT32;
+		int64_t cg = prop_int(0, 3) ? prop_int(1, 4) : prop_int(8, 12);
+		int64_t og = prop_int(0, 3) ? prop_int(1, 6) : prop_int(6, 9);
+		bool ok = true;
+		k.rank = (int)prop_int(1, 3);
+		k.transpose = prop_int(0, 2) == 0;
+		k.n = prop_int(1, 2);
+		k.groups = prop_int(1, 3);
+		k.c = k.groups * cg;
+		k.o = k.groups * og;
+		for (int i = 0; i < k.rank; i++) {
+			int64_t most = k.rank == 1 ? 40 : k.rank == 2 ? (i ? 24 : 9) : 5;
+			k.in[i] = prop_int(1, most);
+			k.k[i] = prop_int(1, k.rank == 3 ? 3 : 4);
+			k.stride[i] = prop_int(1, 3);
+			k.dilation[i] = prop_int(1, 2);
+			k.pad[i] = prop_int(0, 2);
+			k.pad[k.rank + i] = prop_int(0, 2);
+			k.out_pad[i] = prop_int(0, k.stride[i] - 1);
+			if (k.transpose)
+				ok = ok && (k.in[i] - 1) * k.stride[i] - k.pad[i] -
+							   k.pad[k.rank + i] +
+							   k.dilation[i] * (k.k[i] - 1) +
+							   k.out_pad[i] + 1 >
+						   0;
+			else
+				ok = ok && k.in[i] + k.pad[i] + k.pad[k.rank + i] >
+						   k.dilation[i] * (k.k[i] - 1);
+		}
+		if (ok)
+			check_conv_nd(&k, dt, dt == DT_FLOAT32 ? 1e-4 : 1e-10);
 	}
 }
 
@@ -4957,6 +5110,7 @@ int main(void)
 		TEST(test_bias_add),
 		TEST(test_softmax),
 		TEST(test_softmax_long_rows),
+		TEST(test_power_constant),
 		TEST(test_kernel_expf),
 		TEST(test_kernel_fastmath),
 		TEST(test_layer_norm_long_rows),
@@ -4981,6 +5135,7 @@ int main(void)
 		TEST(test_pool_rows_random),
 		TEST(test_global_pool_random),
 		TEST(test_conv_direct_random),
+		TEST(test_conv_random),
 		TEST(test_resize_rows_random),
 		TEST(test_binary_math_and_comparisons),
 		TEST(test_integer_division_family),

@@ -22,7 +22,7 @@ ExecClock exec_clock_now(bool cpu)
 	if (cpu) {
 		c.thread = seconds_of(CLOCK_THREAD_CPUTIME_ID);
 		if (kernel_cpu_threads() > 1)
-			c.process = seconds_of(CLOCK_PROCESS_CPUTIME_ID);
+			c.workers = kernel_cpu_pool_seconds();
 	}
 	return c;
 }
@@ -30,7 +30,7 @@ ExecClock exec_clock_now(bool cpu)
 double exec_clock_busy(const ExecClock *start, const ExecClock *end)
 {
 	double thread = end->thread - start->thread;
-	double shared = (end->process - start->process) / kernel_cpu_threads();
+	double shared = (thread + end->workers - start->workers) / kernel_cpu_threads();
 	double busy = thread > shared ? thread : shared;
 	return busy > 0 ? busy : 0;
 }

@@ -3,15 +3,21 @@
  * measure `profile` and `target calibrate` share.
  *
  * A wall clock counts the time other jobs ran on a shared machine; the
- * process's CPU time alone counts the work of every thread, whether the
- * work was spread over them or not. The busy time of a span is the longer
- * of the calling thread's CPU time and the process's CPU time divided by
- * the kernels' threads (kernel_cpu_threads): what the span would have
- * taken on that many idle cores, had the work been split evenly. An
- * operator that runs on the calling thread alone is its own CPU time; one
- * split evenly over T threads is a T-th of their sum; a thread that spins
- * while it waits counts as the work it kept from others. With one thread
- * only the thread's clock is read (the other would add nothing).
+ * kernels' threads' CPU time alone counts their work, whether it was
+ * spread over them or not. The busy time of a span is the longer of the
+ * calling thread's CPU time and the CPU time of the calling thread and the
+ * kernel pool's workers (kernel_parallel_for's) divided by the kernels'
+ * threads (kernel_cpu_threads): what the span would have taken on that
+ * many idle cores, had the work been split evenly. An operator that runs
+ * on the calling thread alone is its own CPU time; one split evenly over
+ * T threads is a T-th of their sum; a thread that spins while it waits
+ * counts as the work it kept from others. OpenBLAS's own threads are not
+ * counted: in a product the calling thread computes its share, so its
+ * CPU time is the product's duration, and after one they spin for about
+ * 0.1 s (OpenBLAS's default), which the whole process's CPU time would
+ * charge to the operators that follow. Nor are other threads of the
+ * process (another run's). With one thread only the calling thread's
+ * clock is read (the pool has no workers).
  *
  * Reading the CPU clocks is a system call (a few tenths of a microsecond
  * of CPU time, and up to a microsecond of wall clock on a virtual
@@ -27,7 +33,7 @@
 typedef struct ExecClock {
 	double wall;    /* CLOCK_MONOTONIC */
 	double thread;  /* the calling thread's CPU time */
-	double process; /* every thread's CPU time; 0 when not read */
+	double workers; /* the kernel pool's workers' CPU time; 0 when not read */
 } ExecClock;
 
 /* Now, with the CPU clocks when cpu is true (wall only otherwise). */

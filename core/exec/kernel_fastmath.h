@@ -76,6 +76,36 @@ FASTMATH_FN float kernel_expf(float x)
 	return x > 88.72284f ? (float)INFINITY : p;
 }
 
+/* kernel_expf for x <= 0 (and NaN), softmax's shifted inputs, in fewer
+ * operations: no upper clamp, and 2^n (n in [-126, 0]) one normal float,
+ * so one product where kernel_expf takes two, each exact but the last,
+ * which rounds the same exact value: the same bits as kernel_expf
+ * (test_kernel_expf compares them on a sample of every non-positive
+ * float). */
+FASTMATH_FN float kernel_expf_nonpos(float x)
+{
+	const float shifter = 12582912.0f;
+	float c = x < -87.33654f ? -87.33654f : x;
+	float t = c * 1.44269504088896341f + shifter, n = t - shifter, r, p;
+	union {
+		float f;
+		uint32_t u;
+	} bits = {t}, scale;
+	r = c - n * 0.693359375f;
+	r = r - n * -2.12194440e-4f;
+	p = 1.9875691500e-4f;
+	p = p * r + 1.3981999507e-3f;
+	p = p * r + 8.3334519073e-3f;
+	p = p * r + 4.1665795894e-2f;
+	p = p * r + 1.6666665459e-1f;
+	p = p * r + 5.0000001201e-1f;
+	p = p * r * r + r + 1.0f;
+	/* n + 127 in [1, 127] as the exponent bits (unsigned: see kernel_expf) */
+	scale.u = (bits.u - 0x4b400000u + 127u) << 23;
+	p = p * scale.f;
+	return x < -87.33654f ? 0.0f : p;
+}
+
 /* tanh on float32 without a branch or a table, so that a loop of it
  * vectorises: for |x| < 0.625 Cephes' tanhf polynomial, x + x^3 P(x^2),
  * else 1 - 2 / (e^{2|x|} + 1) with kernel_expf, the sign of x. Measured on

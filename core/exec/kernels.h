@@ -440,6 +440,10 @@ void kernel_parallel_for(int64_t n, int64_t grain, KernelRangeFn fn, void *ctx);
 void kernel_cpu_pool_open(void);
 void kernel_cpu_pool_close(void);
 void kernel_cpu_pool_stop(void);
+/* The CPU seconds the pool's workers have used since the process started
+ * (those joined since included): with the calling thread's own, the work
+ * of the kernels' threads, and none of OpenBLAS's (exec_clock.h). */
+double kernel_cpu_pool_seconds(void);
 
 /* The OpenBLAS core type devplan names for this CPU when OPENBLAS_CORETYPE
  * is not set (its instruction sets decide; NULL: OpenBLAS detects). A

@@ -82,8 +82,73 @@ DEFINE_BATCH_NORM(batch_norm_f64, double)
 			for (c = 0; c < n; c++)                                                    \
 				yr[c] = (T)NORM_OUT((double)xr[c], mean, inv, c);                  \
 	}
-DEFINE_LAYER_NORM_RUN(layer_norm_run_f32, float)
 DEFINE_LAYER_NORM_RUN(layer_norm_run_f64, double)
+
+#if defined(__GNUC__)
+/* A float32 row with GCC's vector types (GCC did not vectorise the eight
+ * double lanes written as arrays: the row took 1.7 ns an element and
+ * nn.layer_norm 4096^2 ran at 0.45 of memcpy). The statistics in double,
+ * in sixteen lanes (two vectors of eight, element c in lane c % 16, the
+ * tail in lane 0) so that two chains of additions overlap; each output is
+ * (x - mean) * inv in double, rounded to float, then times gamma plus
+ * beta in float, as TVM computes it (within 2 ulp of the double form). */
+typedef float LnF8 __attribute__((vector_size(8 * sizeof(float))));
+typedef double LnD8 __attribute__((vector_size(8 * sizeof(double))));
+
+/* The sum of the 16 lanes of (a, b), in pairs, then the tail's lane 0 */
+#define LN_LANES_SUM(a, b)                                                     \
+	((((a[0] + a[4]) + (a[1] + a[5])) + ((a[2] + a[6]) + (a[3] + a[7]))) + \
+	 (((b[0] + b[4]) + (b[1] + b[5])) + ((b[2] + b[6]) + (b[3] + b[7]))))
+
+CPU_CLONES static void layer_norm_run_f32(const float *restrict xr, float *restrict yr,
+					  const float *restrict gamma, const float *restrict beta,
+					  const KernelNorm *kn)
+{
+	LnD8 s0 = {0}, s1 = {0}, q0 = {0}, q1 = {0};
+	LnF8 v, w;
+	double mean, inv;
+	int64_t c = 0, n = kn->c;
+	for (; c + 16 <= n; c += 16) {
+		memcpy(&v, xr + c, sizeof v);
+		memcpy(&w, xr + c + 8, sizeof w);
+		s0 += __builtin_convertvector(v, LnD8);
+		s1 += __builtin_convertvector(w, LnD8);
+	}
+	for (; c < n; c++)
+		s0[0] += xr[c];
+	mean = LN_LANES_SUM(s0, s1) / (double)n;
+	for (c = 0; c + 16 <= n; c += 16) {
+		LnD8 d, e;
+		memcpy(&v, xr + c, sizeof v);
+		memcpy(&w, xr + c + 8, sizeof w);
+		d = __builtin_convertvector(v, LnD8) - mean;
+		e = __builtin_convertvector(w, LnD8) - mean;
+		q0 += d * d;
+		q1 += e * e;
+	}
+	for (; c < n; c++)
+		q0[0] += (xr[c] - mean) * (xr[c] - mean);
+	inv = 1.0 / sqrt(LN_LANES_SUM(q0, q1) / (double)n + kn->eps);
+	if (!kn->scale || !kn->center) {
+		for (c = 0; c < n; c++)
+			yr[c] = (float)NORM_OUT((double)xr[c], mean, inv, c);
+		return;
+	}
+	for (c = 0; c + 8 <= n; c += 8) {
+		LnF8 g, b;
+		memcpy(&v, xr + c, sizeof v);
+		memcpy(&g, gamma + c, sizeof g);
+		memcpy(&b, beta + c, sizeof b);
+		v = __builtin_convertvector((__builtin_convertvector(v, LnD8) - mean) * inv, LnF8);
+		v = v * g + b;
+		memcpy(yr + c, &v, sizeof v);
+	}
+	for (; c < n; c++)
+		yr[c] = (float)((xr[c] - mean) * inv) * gamma[c] + beta[c];
+}
+#else
+DEFINE_LAYER_NORM_RUN(layer_norm_run_f32, float)
+#endif
 
 /* layer_norm: rows are (outer, inner) pairs of c elements, stride inner. */
 #define DEFINE_LAYER_NORM(NAME, T, RUN)                                                       \

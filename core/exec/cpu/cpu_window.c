@@ -10,13 +10,14 @@
  * OpenBLAS (1x1 convolutions use the input as it is; depthwise ones and
  * groups of few channels, whose GEMMs would have a handful of rows, are
  * computed directly), nn.conv2d_transpose the weight's transpose times the input
- * followed by col2im. OpenBLAS does its own threading; it is only ever
- * called from the thread that launched the kernel, never from our
- * workers, so the two pools never nest. Matrix kernels take float32 and
- * float64; other dtypes get an error, never a wrong answer. Depthwise
- * convolutions go by taps over output planes and poolings by output rows:
- * each tap of the window adds a run of an input row to a run of outputs,
- * a loop that vectorises.
+ * followed by col2im (a run of each input row at a time). OpenBLAS does its
+ * own threading; it is only ever called from the thread that launched the
+ * kernel, never from our workers, so the two pools never nest. Matrix
+ * kernels take float32 and float64; other dtypes get an error, never a
+ * wrong answer. Direct convolutions go by runs of an output row, 16 floats
+ * (8 doubles) of up to 4 output channels summed in vector registers over
+ * the whole window; poolings by output rows: each tap of the window adds a
+ * run of an input row to a run of outputs, a loop that vectorises.
  */
 #include "kernels_cpu.h"
 
@@ -252,107 +253,284 @@ DEFINE_ROW_TAPS(max_taps_f64, double, double, MERGE_MAX)
 DEFINE_ROW_TAPS(sum_taps_f32, float, float, MERGE_SUM)
 DEFINE_ROW_TAPS(sum_taps_f64, double, double, MERGE_SUM)
 
-/* One tap of a window over a block of output rows: for r < rows and
- * i < n, out[r * out_row + i] merges src[r * src_row + i * s] (a depthwise
- * filter's weight times it added), as
- * wide as the CPU's vectors (CPU_CLONES); strides 1 and 2 get loops of
- * their own, which the compiler vectorises. */
-#define DEFINE_TAP_ROWS(NAME, T, ACC, MERGE)                                                   \
-	CPU_CLONES static void NAME(ACC *restrict out, int64_t out_row, const T *restrict src, \
-				    int64_t src_row, int64_t rows, int64_t n, int64_t s, T k)  \
-	{                                                                                      \
-		(void)k;                                                                       \
-		for (int64_t r = 0; r < rows; r++, out += out_row, src += src_row) {           \
-			if (s == 1)                                                            \
-				for (int64_t i = 0; i < n; i++) {                              \
-					T v = src[i];                                          \
-					MERGE(out[i], v, k);                                   \
-				}                                                              \
-			else if (s == 2)                                                       \
-				for (int64_t i = 0; i < n; i++) {                              \
-					T v = src[2 * i];                                      \
-					MERGE(out[i], v, k);                                   \
-				}                                                              \
-			else                                                                   \
-				for (int64_t i = 0; i < n; i++) {                              \
-					T v = src[i * s];                                      \
-					MERGE(out[i], v, k);                                   \
-				}                                                              \
-		}                                                                              \
-	}
-DEFINE_TAP_ROWS(tap_rows_f32, float, float, MERGE_FMA)
-DEFINE_TAP_ROWS(tap_rows_f64, double, double, MERGE_FMA)
-
-/* The taps of a window over one input plane x (d x h x w) into one output
- * plane acc (od x oh x ow, elements of acc_size bytes), tap after tap in
- * the order kz, ky, kx, each over the block of outputs it reaches inside
- * the input (tap_span: no tap costs a bounds test), so every output merges
- * its taps in the order a loop over its window would. tap(z, y, x, ...)
- * runs one tap's rows; weights (depthwise) gives each tap's k. */
-#define DEFINE_WINDOW_PLANE(NAME, T, ACC, ROWS)                                                   \
-	static void NAME(const KernelWindow *w, const T *x, ACC *acc, const T *weights)           \
-	{                                                                                         \
-		for (int64_t kz = 0; kz < w->kd; kz++) {                                          \
-			int64_t zs = kz * w->dilation[0] - w->pad[0], z0, z1;                     \
-			tap_span(zs, w->stride[0], w->d, w->od, &z0, &z1);                        \
-			for (int64_t ky = 0; ky < w->kh; ky++) {                                  \
-				int64_t ys = ky * w->dilation[1] - w->pad[1], y0, y1;             \
-				tap_span(ys, w->stride[1], w->h, w->oh, &y0, &y1);                \
-				for (int64_t kx = 0; kx < w->kw; kx++) {                          \
-					int64_t xs = kx * w->dilation[2] - w->pad[2], x0, x1;     \
-					T k = weights ? weights[(kz * w->kh + ky) * w->kw + kx]   \
-						      : (T)0;                                     \
-					tap_span(xs, w->stride[2], w->w, w->ow, &x0, &x1);        \
-					if (y0 == y1 || x0 == x1)                                 \
-						continue;                                         \
-					for (int64_t oz = z0; oz < z1; oz++)                      \
-						ROWS(acc + (oz * w->oh + y0) * w->ow + x0, w->ow, \
-						     x +                                          \
-							     ((oz * w->stride[0] + zs) * w->h +   \
-							      y0 * w->stride[1] + ys) *           \
-								     w->w +                       \
-							     x0 * w->stride[2] + xs,              \
-						     w->stride[1] * w->w, y1 - y0, x1 - x0,       \
-						     w->stride[2], k);                            \
-				}                                                                 \
-			}                                                                         \
-		}                                                                                 \
-	}
-DEFINE_WINDOW_PLANE(depthwise_plane_f32, float, float, tap_rows_f32)
-DEFINE_WINDOW_PLANE(depthwise_plane_f64, double, double, tap_rows_f64)
+/* Groups of few channels (depthwise: one in, one out), whose GEMMs would
+ * have a handful of rows, are computed directly, an output row at a time.
+ * The group's input rows are first copied (once per group and thread) into
+ * a scratch with the padding as zeros, wide enough for whole runs of L
+ * outputs; then each run of L output columns of OB output channels (as
+ * many vector registers) starts at 0 and adds, for each input channel in
+ * turn and each tap in the order kz, ky, kx, the weight times the L values
+ * the tap reads (stride 1 or 2: one or two vector loads), so every output
+ * adds its products in the order of the seven loops, and the sums stay in
+ * registers until they are stored. A padding zero times a finite weight
+ * is a zero, which leaves the sum as it was (a sum from 0 is never -0), so
+ * the result is that of skipping the taps outside the input, as the
+ * loops do; with a weight that is not finite (inf times 0 is NaN) the
+ * convolution is computed a column at a time with the taps skipped. */
+enum { DIRECT_CONV_MAX = 64 }; /* the most cg * og computed directly */
 
 typedef struct DirectJob {
 	const KernelWindow *w;
 	const void *x, *k;
 	void *y;
+	int64_t blocks; /* blocks of output channels per group: og / 4 + og % 4 */
+	int64_t wp;     /* the scratch's row: the input row with its padding */
+	bool finite;    /* every weight is finite: the vector runs may read padding */
 } DirectJob;
 
-/* Groups of few channels (depthwise: one in, one out), whose GEMM would
- * have a handful of rows: each output plane computed directly, starting at
- * 0 and adding, for each input channel of its group in turn, every tap's
- * weight times the input run it reaches (the order of the seven loops). */
-enum { DIRECT_CONV_MAX = 64 }; /* the most cg * og computed directly */
+/* One output row's block of the job. */
+typedef struct DirectRow {
+	const KernelWindow *w;
+	const void *x;    /* the group's input channels: [cg, d, h, w] */
+	const void *k;    /* the block's first output channel's weights: [cg, kd, kh, kw] */
+	void *y;          /* the block's first output channel, this row: y[o * plane + ox] */
+	const void *rows; /* scratch: the group's input rows with their padding, [cg, d, h, wp] */
+	int64_t oz, oy, nob, wp; /* nob: the block's output channels */
+} DirectRow;
 
-#define DEFINE_DIRECT(NAME, T, PLANE)                                                             \
-	static void NAME(void *vjob, int64_t begin, int64_t end)                                  \
-	{                                                                                         \
-		DirectJob *job = vjob;                                                            \
-		const KernelWindow *w = job->w;                                                   \
-		int64_t out_plane = w->od * w->oh * w->ow, in_plane = w->d * w->h * w->w;         \
-		int64_t cg = w->c / w->groups, og = w->o / w->groups;                             \
-		int64_t window = w->kd * w->kh * w->kw;                                           \
-		for (int64_t plane = begin; plane < end; plane++) {                               \
-			int64_t n = plane / w->o, oc = plane % w->o, g = oc / og;                 \
-			T *y = (T *)job->y + plane * out_plane;                                   \
-			for (int64_t i = 0; i < out_plane; i++)                                   \
-				y[i] = 0;                                                         \
-			for (int64_t ci = 0; ci < cg; ci++)                                       \
-				PLANE(w, (const T *)job->x + (n * w->c + g * cg + ci) * in_plane, \
-				      y, (const T *)job->k + (oc * cg + ci) * window);            \
-		}                                                                                 \
+/* The columns [c0, c1) of a direct row one at a time, the taps outside
+ * the input skipped. */
+#define DEFINE_DIRECT_COLUMNS(NAME, T)                                                           \
+	static void NAME(const DirectRow *r, int64_t c0, int64_t c1)                             \
+	{                                                                                        \
+		const KernelWindow *w = r->w;                                                    \
+		int64_t cg = w->c / w->groups, window = w->kd * w->kh * w->kw;                   \
+		int64_t plane = w->od * w->oh * w->ow;                                           \
+		for (int64_t ox = c0; ox < c1; ox++)                                             \
+			for (int64_t o = 0; o < r->nob; o++) {                                   \
+				const T *k = (const T *)r->k + o * cg * window;                  \
+				T acc = 0;                                                       \
+				for (int64_t ci = 0; ci < cg; ci++)                              \
+					for (int64_t t = 0; t < window; t++) {                   \
+						int64_t kz = t / (w->kh * w->kw),                \
+							ky = t / w->kw % w->kh, kx = t % w->kw;  \
+						int64_t iz = r->oz * w->stride[0] - w->pad[0] +  \
+							     kz * w->dilation[0];                \
+						int64_t iy = r->oy * w->stride[1] - w->pad[1] +  \
+							     ky * w->dilation[1];                \
+						int64_t ix = ox * w->stride[2] - w->pad[2] +     \
+							     kx * w->dilation[2];                \
+						if (iz < 0 || iz >= w->d || iy < 0 ||            \
+						    iy >= w->h || ix < 0 || ix >= w->w)          \
+							continue;                                \
+						acc += ((const T *)                              \
+								r->x)[((ci * w->d + iz) * w->h + \
+								       iy) * w->w +              \
+								      ix] *                      \
+						       k[ci * window + t];                       \
+					}                                                        \
+				((T *)r->y)[o * plane + ox] = acc;                               \
+			}                                                                        \
 	}
-DEFINE_DIRECT(direct_f32, float, depthwise_plane_f32)
-DEFINE_DIRECT(direct_f64, double, depthwise_plane_f64)
+DEFINE_DIRECT_COLUMNS(direct_columns_f32, float)
+DEFINE_DIRECT_COLUMNS(direct_columns_f64, double)
+
+#if defined(__GNUC__)
+#define DIRECT_VECTORS 1
+typedef float DirectVecF32 __attribute__((vector_size(64)));  /* 16 floats */
+typedef double DirectVecF64 __attribute__((vector_size(64))); /* 8 doubles */
+/* The L values s[0], s[2], .., s[2 (L - 1)] (stride 2) from a = s[0, L)
+ * and b = s[L - 1, 2 L - 1): the loads stop at the last value read. */
+#if defined(__clang__)
+#define DIRECT_EVEN_F32(a, b) \
+	__builtin_shufflevector(a, b, 0, 2, 4, 6, 8, 10, 12, 14, 17, 19, 21, 23, 25, 27, 29, 31)
+#define DIRECT_EVEN_F64(a, b) __builtin_shufflevector(a, b, 0, 2, 4, 6, 9, 11, 13, 15)
+#else
+typedef int DirectMaskF32 __attribute__((vector_size(64)));
+typedef long long DirectMaskF64 __attribute__((vector_size(64)));
+#define DIRECT_EVEN_F32(a, b) \
+	__builtin_shuffle(    \
+		a, b, (DirectMaskF32){0, 2, 4, 6, 8, 10, 12, 14, 17, 19, 21, 23, 25, 27, 29, 31})
+#define DIRECT_EVEN_F64(a, b) __builtin_shuffle(a, b, (DirectMaskF64){0, 2, 4, 6, 9, 11, 13, 15})
+#endif
+
+/* NR runs of L output columns from x0 of OB output channels, input
+ * stride SX (1, 2, or 0: any), from the padded rows: OB * NR sums, each a
+ * chain of additions of its own, so that the additions of different sums
+ * overlap. Columns past the row's end are computed from the padding and
+ * not stored. */
+#define DEFINE_DIRECT_RUN(NAME, T, VEC, EVEN, OB, NR, SX)                                   \
+	ROW_INLINE void NAME(const DirectRow *r, int64_t x0)                                \
+	{                                                                                   \
+		enum { L = (int)(sizeof(VEC) / sizeof(T)) };                                \
+		const KernelWindow *w = r->w;                                               \
+		int64_t cg = w->c / w->groups, window = w->kd * w->kh * w->kw;              \
+		int64_t sx = SX ? SX : w->stride[2], plane = w->od * w->oh * w->ow;         \
+		int64_t taprows = w->kd * w->kh, dx = w->dilation[2];                       \
+		VEC acc[OB][NR];                                                            \
+		for (int o = 0; o < OB; o++)                                                \
+			for (int j = 0; j < NR; j++)                                        \
+				acc[o][j] = (VEC){0};                                       \
+		for (int64_t t = 0, ci = 0, kz = 0, ky = 0; t < cg * taprows; t++, ky++) {  \
+			int64_t iz, iy;                                                     \
+			const T *row, *k;                                                   \
+			if (ky == w->kh) {                                                  \
+				ky = 0;                                                     \
+				if (++kz == w->kd) {                                        \
+					kz = 0;                                             \
+					ci++;                                               \
+				}                                                           \
+			}                                                                   \
+			iz = r->oz * w->stride[0] - w->pad[0] + kz * w->dilation[0];        \
+			iy = r->oy * w->stride[1] - w->pad[1] + ky * w->dilation[1];        \
+			if (iz < 0 || iz >= w->d || iy < 0 || iy >= w->h)                   \
+				continue;                                                   \
+			row = (const T *)r->rows + ((ci * w->d + iz) * w->h + iy) * r->wp + \
+			      x0 * sx;                                                      \
+			k = (const T *)r->k + t * w->kw;                                    \
+			for (int64_t kx = 0; kx < w->kw; kx++) {                            \
+				VEC v[NR];                                                  \
+				for (int j = 0; j < NR; j++) {                              \
+					const T *s = row + kx * dx + j * L * sx;            \
+					if (SX == 1) {                                      \
+						memcpy(&v[j], s, sizeof v[j]);              \
+					} else if (SX == 2) {                               \
+						VEC a, b;                                   \
+						memcpy(&a, s, sizeof a);                    \
+						memcpy(&b, s + L - 1, sizeof b);            \
+						v[j] = EVEN(a, b);                          \
+					} else {                                            \
+						VEC g = {0};                                \
+						for (int l = 0; l < L; l++)                 \
+							g[l] = s[l * sx];                   \
+						v[j] = g;                                   \
+					}                                                   \
+				}                                                           \
+				for (int o = 0; o < OB; o++) {                              \
+					T wk = k[o * cg * window + kx];                     \
+					for (int j = 0; j < NR; j++)                        \
+						acc[o][j] += v[j] * wk;                     \
+				}                                                           \
+			}                                                                   \
+		}                                                                           \
+		for (int o = 0; o < OB; o++)                                                \
+			for (int j = 0; j < NR; j++) {                                      \
+				int64_t c = x0 + j * L;                                     \
+				T *y = (T *)r->y + o * plane + c;                           \
+				if (c + L <= w->ow)                                         \
+					memcpy(y, &acc[o][j], sizeof acc[o][j]);            \
+				else                                                        \
+					for (int64_t l = 0; l < w->ow - c; l++)             \
+						y[l] = acc[o][j][l];                        \
+			}                                                                   \
+	}
+
+/* A direct row's columns in blocks of NR runs of L. */
+#define DEFINE_DIRECT_VECTOR_ROW(NAME, T, VEC, EVEN, OB, NR)                          \
+	DEFINE_DIRECT_RUN(NAME##_s1, T, VEC, EVEN, OB, NR, 1)                         \
+	DEFINE_DIRECT_RUN(NAME##_s2, T, VEC, EVEN, OB, NR, 2)                         \
+	DEFINE_DIRECT_RUN(NAME##_sn, T, VEC, EVEN, OB, NR, 0)                         \
+	CPU_CLONES static void NAME(const DirectRow *r)                               \
+	{                                                                             \
+		int64_t L = (int64_t)(sizeof(VEC) / sizeof(T)), sx = r->w->stride[2]; \
+		for (int64_t x0 = 0; x0 < r->w->ow; x0 += NR * L)                     \
+			if (sx == 1)                                                  \
+				NAME##_s1(r, x0);                                     \
+			else if (sx == 2)                                             \
+				NAME##_s2(r, x0);                                     \
+			else                                                          \
+				NAME##_sn(r, x0);                                     \
+	}
+DEFINE_DIRECT_VECTOR_ROW(direct_row4_f32, float, DirectVecF32, DIRECT_EVEN_F32, 4, 2)
+DEFINE_DIRECT_VECTOR_ROW(direct_row1_f32, float, DirectVecF32, DIRECT_EVEN_F32, 1, 4)
+DEFINE_DIRECT_VECTOR_ROW(direct_row4_f64, double, DirectVecF64, DIRECT_EVEN_F64, 4, 2)
+DEFINE_DIRECT_VECTOR_ROW(direct_row1_f64, double, DirectVecF64, DIRECT_EVEN_F64, 1, 4)
+/* the most columns a block of runs computes */
+#define DIRECT_LANES_F32 64
+#define DIRECT_LANES_F64 32
+#else
+#define DIRECT_VECTORS 0
+#define DIRECT_LANES_F32 1
+#define DIRECT_LANES_F64 1
+static void direct_row_none(const DirectRow *r)
+{
+	(void)r;
+}
+#define direct_row4_f32 direct_row_none
+#define direct_row1_f32 direct_row_none
+#define direct_row4_f64 direct_row_none
+#define direct_row1_f64 direct_row_none
+#endif
+
+/* The group's input x, cg planes, as rows of wp with the padding as
+ * zeros, into rows. */
+#define DEFINE_DIRECT_PAD(NAME, T)                                               \
+	static void NAME(const KernelWindow *w, const T *x, int64_t wp, T *rows) \
+	{                                                                        \
+		int64_t n = w->c / w->groups * w->d * w->h;                      \
+		int64_t left = w->pad[2] < wp ? w->pad[2] : wp;                  \
+		int64_t len = w->w < wp - left ? w->w : wp - left;               \
+		for (int64_t r = 0; r < n; r++, rows += wp, x += w->w) {         \
+			for (int64_t i = 0; i < left; i++)                       \
+				rows[i] = 0;                                     \
+			memcpy(rows + left, x, (size_t)len * sizeof(T));         \
+			for (int64_t i = left + len; i < wp; i++)                \
+				rows[i] = 0;                                     \
+		}                                                                \
+	}
+DEFINE_DIRECT_PAD(direct_pad_f32, float)
+DEFINE_DIRECT_PAD(direct_pad_f64, double)
+
+/* The job's rows [begin, end): item i is block i % blocks of output row
+ * i / blocks % (od * oh) of group .. of batch item ..; a group's blocks are
+ * og / 4 of four channels, then og % 4 of one. Each thread pads the
+ * groups it reaches once. */
+#define DEFINE_DIRECT(NAME, T, PAD, COLUMNS, ROW4, ROW1)                                           \
+	static void NAME(void *vjob, int64_t begin, int64_t end)                                   \
+	{                                                                                          \
+		DirectJob *job = vjob;                                                             \
+		const KernelWindow *w = job->w;                                                    \
+		int64_t rows = w->od * w->oh, in_plane = w->d * w->h * w->w;                       \
+		int64_t cg = w->c / w->groups, og = w->o / w->groups, quads = og / 4;              \
+		int64_t window = w->kd * w->kh * w->kw;                                            \
+		bool vectors = DIRECT_VECTORS && job->finite;                                      \
+		T *scratch = vectors ? xmalloc((size_t)(cg * w->d * w->h * job->wp) * sizeof(T))   \
+				     : NULL;                                                       \
+		int64_t b = begin % job->blocks, row = begin / job->blocks % rows;                 \
+		int64_t ng = begin / job->blocks / rows, padded = -1;                              \
+		for (int64_t i = begin; i < end; i++) {                                            \
+			int64_t n = ng / w->groups, g = ng % w->groups;                            \
+			int64_t oc = g * og + (b < quads ? 4 * b : 4 * quads + b - quads);         \
+			DirectRow r = {w,                                                          \
+				       (const T *)job->x + (n * w->c + g * cg) * in_plane,         \
+				       (const T *)job->k + oc * cg * window,                       \
+				       (T *)job->y + (n * w->o + oc) * rows * w->ow + row * w->ow, \
+				       scratch,                                                    \
+				       row / w->oh,                                                \
+				       row % w->oh,                                                \
+				       b < quads ? 4 : 1,                                          \
+				       job->wp};                                                   \
+			if (!vectors) {                                                            \
+				COLUMNS(&r, 0, w->ow);                                             \
+			} else {                                                                   \
+				if (padded != ng)                                                  \
+					PAD(w, r.x, job->wp, scratch);                             \
+				padded = ng;                                                       \
+				(r.nob == 4 ? ROW4 : ROW1)(&r);                                    \
+			}                                                                          \
+			if (++b == job->blocks) {                                                  \
+				b = 0;                                                             \
+				if (++row == rows) {                                               \
+					row = 0;                                                   \
+					ng++;                                                      \
+				}                                                                  \
+			}                                                                          \
+		}                                                                                  \
+		free(scratch);                                                                     \
+	}
+DEFINE_DIRECT(direct_f32, float, direct_pad_f32, direct_columns_f32, direct_row4_f32,
+	      direct_row1_f32)
+DEFINE_DIRECT(direct_f64, double, direct_pad_f64, direct_columns_f64, direct_row4_f64,
+	      direct_row1_f64)
+
+/* Whether the n weights of a direct convolution are all finite. */
+static bool direct_finite(DType dt, const void *k, int64_t n)
+{
+	for (int64_t i = 0; i < n; i++)
+		if (!isfinite(dt == DT_FLOAT32 ? ((const float *)k)[i] : ((const double *)k)[i]))
+			return false;
+	return true;
+}
 
 bool kernel_cpu_CONV2D(const KernelCall *kc, char **err)
 {
@@ -371,8 +549,20 @@ bool kernel_cpu_CONV2D(const KernelCall *kc, char **err)
 	if (kc->out[0].count == 0)
 		return true;
 	if (cg * og <= DIRECT_CONV_MAX) {
-		DirectJob job = {w, kc->in[0].data, kc->in[1].data, kc->out[0].data};
-		kernel_parallel_for(w->n * w->o, 1 + GRAIN_ROWS / (plane * window * cg + 1),
+		int64_t lanes = dt == DT_FLOAT32 ? DIRECT_LANES_F32 : DIRECT_LANES_F64;
+		int64_t runs = (w->ow + lanes - 1) / lanes;
+		/* a run of lanes reads lanes * stride values after its first one
+		 * (stride 2: 2 lanes - 1, the last load's end) */
+		DirectJob job = {w,
+				 kc->in[0].data,
+				 kc->in[1].data,
+				 kc->out[0].data,
+				 og / 4 + og % 4,
+				 (runs * lanes - 1) * w->stride[2] + (w->kw - 1) * w->dilation[2] +
+					 2,
+				 direct_finite(dt, kc->in[1].data, w->o * cg * window)};
+		kernel_parallel_for(w->n * w->groups * w->od * w->oh * job.blocks,
+				    1 + GRAIN_ROWS / (w->ow * window * cg + 1),
 				    dt == DT_FLOAT32 ? direct_f32 : direct_f64, &job);
 		return true;
 	}
@@ -421,41 +611,68 @@ typedef struct Col2imJob {
 } Col2imJob;
 
 /* Scatter-adds the tile into the output channels [begin, end): each
- * channel is written by one thread only. */
-#define DEFINE_COL2IM(NAME, T)                                                                    \
-	static void NAME(void *vjob, int64_t begin, int64_t end)                                  \
-	{                                                                                         \
-		Col2imJob *job = vjob;                                                            \
-		const KernelWindow *w = job->w;                                                   \
-		for (int64_t oc = begin; oc < end; oc++) {                                        \
-			T *y = (T *)job->y + oc * w->od * w->oh * w->ow;                          \
-			for (int64_t k = 0; k < w->kd * w->kh * w->kw; k++) {                     \
-				int64_t kz = k / (w->kh * w->kw), ky = k / w->kw % w->kh,         \
-					kx = k % w->kw;                                           \
-				const T *src = (const T *)job->col +                              \
-					       (oc * w->kd * w->kh * w->kw + k) * job->ncols;     \
-				int64_t iz = job->p0 / (w->h * w->w), iy = job->p0 / w->w % w->h, \
-					ix = job->p0 % w->w;                                      \
-				for (int64_t t = 0; t < job->ncols; t++) {                        \
-					int64_t oz = iz * w->stride[0] - w->pad[0] +              \
-						     kz * w->dilation[0];                         \
-					int64_t oy = iy * w->stride[1] - w->pad[1] +              \
-						     ky * w->dilation[1];                         \
-					int64_t ox = ix * w->stride[2] - w->pad[2] +              \
-						     kx * w->dilation[2];                         \
-					if (oz >= 0 && oz < w->od && oy >= 0 && oy < w->oh &&     \
-					    ox >= 0 && ox < w->ow)                                \
-						y[(oz * w->oh + oy) * w->ow + ox] += src[t];      \
-					if (++ix == w->w) {                                       \
-						ix = 0;                                           \
-						if (++iy == w->h) {                               \
-							iy = 0;                                   \
-							iz++;                                     \
-						}                                                 \
-					}                                                         \
-				}                                                                 \
-			}                                                                         \
-		}                                                                                 \
+ * channel is written by one thread only. Tap (kz, ky, kx) of input
+ * position (iz, iy, ix) adds to output (iz * sz - pz + kz * dz, ..); the
+ * tile's positions are walked as segments of input rows, and along a row
+ * the positions whose output falls inside are one run (tap_span), added
+ * without a bounds test. Each output adds its taps in the order of the
+ * taps, then of the positions, as a loop over the tile would. */
+#define DEFINE_COL2IM(NAME, T)                                                                     \
+	CPU_CLONES static void NAME##_run(T *restrict y, const T *restrict src, int64_t n,         \
+					  int64_t sx)                                              \
+	{                                                                                          \
+		if (sx == 1)                                                                       \
+			for (int64_t i = 0; i < n; i++)                                            \
+				y[i] += src[i];                                                    \
+		else if (sx == 2)                                                                  \
+			for (int64_t i = 0; i < n; i++)                                            \
+				y[2 * i] += src[i];                                                \
+		else                                                                               \
+			for (int64_t i = 0; i < n; i++)                                            \
+				y[i * sx] += src[i];                                               \
+	}                                                                                          \
+	static void NAME(void *vjob, int64_t begin, int64_t end)                                   \
+	{                                                                                          \
+		Col2imJob *job = vjob;                                                             \
+		const KernelWindow *w = job->w;                                                    \
+		int64_t window = w->kd * w->kh * w->kw, sx = w->stride[2];                         \
+		for (int64_t oc = begin; oc < end; oc++) {                                         \
+			T *y = (T *)job->y + oc * w->od * w->oh * w->ow;                           \
+			for (int64_t k = 0; k < window; k++) {                                     \
+				int64_t kz = k / (w->kh * w->kw), ky = k / w->kw % w->kh,          \
+					kx = k % w->kw, xs = kx * w->dilation[2] - w->pad[2], a,   \
+					b;                                                         \
+				const T *src =                                                     \
+					(const T *)job->col + (oc * window + k) * job->ncols;      \
+				int64_t iz = job->p0 / (w->h * w->w), iy = job->p0 / w->w % w->h,  \
+					ix = job->p0 % w->w;                                       \
+				tap_span(xs, sx, w->ow, w->w, &a, &b);                             \
+				for (int64_t t = 0; t < job->ncols;) {                             \
+					int64_t run = w->w - ix < job->ncols - t ? w->w - ix       \
+										 : job->ncols - t; \
+					int64_t oz = iz * w->stride[0] - w->pad[0] +               \
+						     kz * w->dilation[0];                          \
+					int64_t oy = iy * w->stride[1] - w->pad[1] +               \
+						     ky * w->dilation[1];                          \
+					int64_t s = a > ix ? a : ix,                               \
+						e = b < ix + run ? b : ix + run;                   \
+					if (oz >= 0 && oz < w->od && oy >= 0 && oy < w->oh &&      \
+					    s < e)                                                 \
+						NAME##_run(y + (oz * w->oh + oy) * w->ow +         \
+								   s * sx + xs,                    \
+							   src + t + s - ix, e - s, sx);           \
+					t += run;                                                  \
+					ix += run;                                                 \
+					if (ix == w->w) {                                          \
+						ix = 0;                                            \
+						if (++iy == w->h) {                                \
+							iy = 0;                                    \
+							iz++;                                      \
+						}                                                  \
+					}                                                          \
+				}                                                                  \
+			}                                                                          \
+		}                                                                                  \
 	}
 DEFINE_COL2IM(col2im_f32, float)
 DEFINE_COL2IM(col2im_f64, double)

@@ -30,6 +30,7 @@
 #include <signal.h>
 #include <stdint.h>
 #include <sys/resource.h>
+#include <time.h>
 #include <unistd.h>
 
 /* ---- threads ----------------------------------------------------------- */
@@ -112,10 +113,44 @@ static struct {
 	uint64_t generation, start_generation; /* a call's, the workers' first */
 	int chunks, pending, users;
 	RangeJob jobs[KERNEL_MAX_THREADS];
+	/* the workers' CPU clocks (kernel_cpu_pool_seconds), guarded by
+	 * `clocks`: those of the live workers, and the seconds of those
+	 * joined since */
+	pthread_mutex_t clocks;
+	clockid_t clock_ids[KERNEL_MAX_THREADS];
+	int nclocks;
+	double retired;
 } pool = {.dispatch = PTHREAD_MUTEX_INITIALIZER,
 	  .mu = PTHREAD_MUTEX_INITIALIZER,
 	  .work = PTHREAD_COND_INITIALIZER,
-	  .done = PTHREAD_COND_INITIALIZER};
+	  .done = PTHREAD_COND_INITIALIZER,
+	  .clocks = PTHREAD_MUTEX_INITIALIZER};
+
+static double clock_seconds(clockid_t id)
+{
+	struct timespec ts;
+	if (clock_gettime(id, &ts) != 0)
+		return 0;
+	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+/* With `clocks` held. */
+static double pool_seconds_locked(void)
+{
+	double s = pool.retired;
+	for (int i = 0; i < pool.nclocks; i++)
+		s += clock_seconds(pool.clock_ids[i]);
+	return s;
+}
+
+double kernel_cpu_pool_seconds(void)
+{
+	double s;
+	pthread_mutex_lock(&pool.clocks);
+	s = pool_seconds_locked();
+	pthread_mutex_unlock(&pool.clocks);
+	return s;
+}
 
 static void *pool_worker(void *arg)
 {
@@ -148,8 +183,10 @@ static void pool_after_fork(void)
 	pthread_mutex_init(&pool.mu, NULL);
 	pthread_cond_init(&pool.work, NULL);
 	pthread_cond_init(&pool.done, NULL);
+	pthread_mutex_init(&pool.clocks, NULL);
 	pool.started = pool.quit = false;
-	pool.nworkers = pool.pending = pool.chunks = pool.users = 0;
+	pool.nworkers = pool.pending = pool.chunks = pool.users = pool.nclocks = 0;
+	pool.retired = 0;
 }
 
 /* With `dispatch` held. */
@@ -169,9 +206,15 @@ static void pool_start(void)
 	pthread_mutex_unlock(&pool.mu);
 	pool.nworkers = 0;
 	for (int i = 1; i <= want; i++) {
+		clockid_t id;
 		if (pthread_create(&pool.threads[i], NULL, pool_worker, (void *)(intptr_t)i) != 0)
 			break;
 		pool.nworkers = i;
+		if (pthread_getcpuclockid(pool.threads[i], &id) == 0) {
+			pthread_mutex_lock(&pool.clocks);
+			pool.clock_ids[pool.nclocks++] = id;
+			pthread_mutex_unlock(&pool.clocks);
+		}
 	}
 	pthread_sigmask(SIG_SETMASK, &old, NULL);
 	pool.started = true;
@@ -185,6 +228,12 @@ void kernel_cpu_pool_stop(void)
 		pool.quit = true;
 		pthread_cond_broadcast(&pool.work);
 		pthread_mutex_unlock(&pool.mu);
+		/* their clocks end with them: what they used is kept (all
+		 * but their last few instructions) */
+		pthread_mutex_lock(&pool.clocks);
+		pool.retired = pool_seconds_locked();
+		pool.nclocks = 0;
+		pthread_mutex_unlock(&pool.clocks);
 		for (int i = 1; i <= pool.nworkers; i++)
 			pthread_join(pool.threads[i], NULL);
 		pool.started = false;
