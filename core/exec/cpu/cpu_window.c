@@ -828,8 +828,6 @@ DEFINE_POOL_PAD(pool_pad_f64, double)
 			}                                                                         \
 		}                                                                                 \
 	}
-DEFINE_POOL_ROW(max_row_f32, float, float, max_taps_f32)
-DEFINE_POOL_ROW(max_row_f64, double, double, max_taps_f64)
 DEFINE_POOL_ROW(sum_row_f32, float, float, sum_taps_f32)
 DEFINE_POOL_ROW(sum_row_f64, double, double, sum_taps_f64)
 
@@ -854,6 +852,131 @@ DEFINE_POOL_ROW(sum_row_f64, double, double, sum_taps_f64)
 DEFINE_MAX_FINISH(max_finish_f32, float, -FLT_MAX)
 DEFINE_MAX_FINISH(max_finish_f64, double, -DBL_MAX)
 
+/* acc[i] merged with rows[0][i], ..., rows[n - 1][i] (n <= 3) in that
+ * order, MERGE_MAX. */
+#define DEFINE_MAX_MERGE(NAME, T)                                                      \
+	ROW_INLINE void NAME(T *restrict acc, const T *const *rows, int n, int64_t ow) \
+	{                                                                              \
+		const T *restrict h0 = rows[0], *restrict h1 = rows[n > 1 ? 1 : 0],    \
+				  *restrict h2 = rows[n > 2 ? 2 : 0];                  \
+		if (n == 3)                                                            \
+			for (int64_t i = 0; i < ow; i++) {                             \
+				T a = acc[i];                                          \
+				MERGE_MAX(a, h0[i], 0);                                \
+				MERGE_MAX(a, h1[i], 0);                                \
+				MERGE_MAX(a, h2[i], 0);                                \
+				acc[i] = a;                                            \
+			}                                                              \
+		else if (n == 2)                                                       \
+			for (int64_t i = 0; i < ow; i++) {                             \
+				T a = acc[i];                                          \
+				MERGE_MAX(a, h0[i], 0);                                \
+				MERGE_MAX(a, h1[i], 0);                                \
+				acc[i] = a;                                            \
+			}                                                              \
+		else if (n == 1)                                                       \
+			for (int64_t i = 0; i < ow; i++)                               \
+				MERGE_MAX(acc[i], h0[i], 0);                           \
+	}
+DEFINE_MAX_MERGE(max_merge_f32, float)
+DEFINE_MAX_MERGE(max_merge_f64, double)
+
+/* out[i] = rows[0][i] merged with rows[1][i] and rows[2][i] (MERGE_MAX):
+ * the same bits as merging all three into -inf, as -inf merged with v is
+ * v (v > -inf, or v is -inf, or a NaN that wins). */
+#define DEFINE_MAX_MERGE3(NAME, T)                                                              \
+	ROW_INLINE void NAME(T *restrict out, const T *const *rows, int64_t ow)                 \
+	{                                                                                       \
+		const T *restrict h0 = rows[0], *restrict h1 = rows[1], *restrict h2 = rows[2]; \
+		for (int64_t i = 0; i < ow; i++) {                                              \
+			T a = h0[i];                                                            \
+			MERGE_MAX(a, h1[i], 0);                                                 \
+			MERGE_MAX(a, h2[i], 0);                                                 \
+			out[i] = a;                                                             \
+		}                                                                               \
+	}
+DEFINE_MAX_MERGE3(max_merge3_f32, float)
+DEFINE_MAX_MERGE3(max_merge3_f64, double)
+
+/* Sets row a[0, n) to -inf. */
+#define MAX_FILL(a, n)                               \
+	do {                                         \
+		for (int64_t i_ = 0; i_ < (n); i_++) \
+			(a)[i_] = -INFINITY;         \
+	} while (0)
+
+/* A max pooling's plane x (d * h rows of w) into y, separably: each input
+ * row's maximum over the window's width (its kw taps in the order kx,
+ * TAPS from -inf) computed once into a slot of ring, kept while the next
+ * output rows need it (slot: iz mod kd * dz, iy mod kh * dy, distinct
+ * within an output row's window; tag: the input row each slot holds, -1
+ * none), then those rows merged into acc in the order kz, ky (MERGE),
+ * three at a time, or, where the window has three rows and every column
+ * an input, straight into the output row (MERGE3). The same bits as
+ * merging the window's taps in the order kz, ky, kx: the maximum M is the
+ * same; the first value equal to M in that order (-0 and +0 tie) lies in
+ * the first row holding one, which is that row's maximum, and rows before
+ * it are below M, so the first row equal to M stays; a NaN wins, and the
+ * last in that order is the last row's holding one, that row's last. */
+#define DEFINE_MAX_PLANE(NAME, T, TAPS, MERGE, MERGE3, FINISH)                                    \
+	CPU_CLONES static void NAME(const PoolJob *job, const T *restrict x, T *restrict y,       \
+				    T *restrict ring, int64_t *restrict tag, T *restrict acc)     \
+	{                                                                                         \
+		const KernelWindow *w = &job->kc->p.window;                                       \
+		const int64_t *in = job->in, *in_y = in + w->od, *in_x = in_y + w->oh;            \
+		int64_t ow = w->ow, sz = w->kd * w->dilation[0], sh = w->kh * w->dilation[1];     \
+		for (int64_t i = 0; i < sz * sh; i++)                                             \
+			tag[i] = -1;                                                              \
+		for (int64_t oz = 0; oz < w->od; oz++)                                            \
+			for (int64_t oy = 0; oy < w->oh; oy++) {                                  \
+				const T *rows[3];                                                 \
+				int n = 0;                                                        \
+				bool merged = false;                                              \
+				T *out = y + (oz * w->oh + oy) * ow;                              \
+				for (int64_t kz = 0; kz < w->kd; kz++) {                          \
+					int64_t iz = oz * w->stride[0] - w->pad[0] +              \
+						     kz * w->dilation[0];                         \
+					if (iz < 0 || iz >= w->d)                                 \
+						continue;                                         \
+					for (int64_t ky = 0; ky < w->kh; ky++) {                  \
+						int64_t iy = oy * w->stride[1] - w->pad[1] +      \
+							     ky * w->dilation[1];                 \
+						int64_t r = iz * w->h + iy,                       \
+							slot = iz % sz * sh + iy % sh;            \
+						T *h;                                             \
+						if (iy < 0 || iy >= w->h)                         \
+							continue;                                 \
+						h = ring + slot * ow;                             \
+						if (tag[slot] != r) {                             \
+							MAX_FILL(h, ow);                          \
+							TAPS(w, &job->sp_in, x + r * w->w, h,     \
+							     NULL);                               \
+							tag[slot] = r;                            \
+						}                                                 \
+						if (n == 3) {                                     \
+							if (!merged)                              \
+								MAX_FILL(acc, ow);                \
+							MERGE(acc, rows, 3, ow);                  \
+							merged = true;                            \
+							n = 0;                                    \
+						}                                                 \
+						rows[n++] = h;                                    \
+					}                                                         \
+				}                                                                 \
+				if (n == 3 && !merged && !job->x_empty) {                         \
+					MERGE3(out, rows, ow); /* the common case */              \
+					continue;                                                 \
+				}                                                                 \
+				if (!merged)                                                      \
+					MAX_FILL(acc, ow);                                        \
+				if (n > 0)                                                        \
+					MERGE(acc, rows, n, ow);                                  \
+				FINISH(acc, in[oz] * in_y[oy] != 0, job->x_empty, in_x, out, ow); \
+			}                                                                         \
+	}
+DEFINE_MAX_PLANE(max_plane_f32, float, max_taps_f32, max_merge_f32, max_merge3_f32, max_finish_f32)
+DEFINE_MAX_PLANE(max_plane_f64, double, max_taps_f64, max_merge_f64, max_merge3_f64, max_finish_f64)
+
 /* An average pooling's output row: out[ox] = sum[ox] / (zy * cx[ox]),
  * the count the product of the height's (and depth's) and the width's, or
  * 0 when it is 0; in the dtype, as topi divides its sum by the count cast
@@ -874,39 +997,44 @@ DEFINE_AVG_FINISH(avg_finish_f64, double)
 /* Window positions inside the input add to the value; with
  * count_include_pad the average divides by the positions inside the padded
  * input, else by those inside the input (TVM's pool semantics). Computed
- * by output rows in a row acc of the dtype: the maximum over the input's
- * rows, the sum (topi's pool_sum, in the order kz, ky, kx, from 0) over
+ * in the dtype: the maximum separably by planes (max_plane_f32), the sum
+ * (topi's pool_sum, in the order kz, ky, kx, from 0) over
  * each plane's padded rows (pool_pad_f32), divided in the dtype. Both counts are products
  * of per-dimension counts, computed once per call (pool_kernel). */
-#define DEFINE_POOL(NAME, T, PAD, MAX_ROW, MAX_FINISH, SUM_ROW, FINISH, COUNT_X)                   \
+#define DEFINE_POOL(NAME, T, PAD, MAX_PLANE, SUM_ROW, FINISH, COUNT_X)                             \
 	static void NAME(void *vjob, int64_t begin, int64_t end)                                   \
 	{                                                                                          \
 		const PoolJob *job = vjob;                                                         \
 		const KernelCall *kc = job->kc;                                                    \
 		const KernelWindow *w = &kc->p.window;                                             \
 		int64_t out_plane = w->od * w->oh * w->ow, wp = job->wp, owp = job->pw.ow;         \
-		const int64_t *in = job->in, *in_y = in + w->od, *in_x = in_y + w->oh;             \
+		const int64_t *in = job->in, *in_y = in + w->od;                                   \
 		const int64_t *padded = job->padded, *padded_y = padded + w->od;                   \
-		T *acc = xmalloc((size_t)owp * sizeof(T));                                         \
-		T *pp = job->is_max ? NULL : xmalloc((size_t)(w->d * w->h * wp + 1) * sizeof(T));  \
+		T *acc = xmalloc((size_t)owp * sizeof(T)), *pp;                                    \
+		if (job->is_max) {                                                                 \
+			int64_t slots = w->kd * w->dilation[0] * w->kh * w->dilation[1];           \
+			T *ring = xmalloc((size_t)(slots * w->ow + 1) * sizeof(T));                \
+			int64_t *tag = xmalloc((size_t)slots * sizeof(int64_t));                   \
+			for (int64_t plane = begin; plane < end; plane++)                          \
+				MAX_PLANE(job,                                                     \
+					  (const T *)kc->in[0].data + plane * w->d * w->h * w->w,  \
+					  (T *)kc->out[0].data + plane * out_plane, ring, tag,     \
+					  acc);                                                    \
+			free(ring);                                                                \
+			free(tag);                                                                 \
+			free(acc);                                                                 \
+			return;                                                                    \
+		}                                                                                  \
+		pp = xmalloc((size_t)(w->d * w->h * wp + 1) * sizeof(T));                          \
 		for (int64_t plane = begin; plane < end; plane++) {                                \
 			const T *x = (const T *)kc->in[0].data + plane * w->d * w->h * w->w;       \
 			T *y = (T *)kc->out[0].data + plane * out_plane;                           \
-			if (!job->is_max)                                                          \
-				PAD(w, x, pp, wp, (T)0);                                           \
+			PAD(w, x, pp, wp, (T)0);                                                   \
 			for (int64_t oz = 0; oz < w->od; oz++)                                     \
 				for (int64_t oy = 0; oy < w->oh; oy++) {                           \
 					T *out = y + (oz * w->oh + oy) * w->ow;                    \
 					int64_t in_zy = in[oz] * in_y[oy],                         \
 						padded_zy = padded[oz] * padded_y[oy];             \
-					if (job->is_max) {                                         \
-						for (int64_t ox = 0; ox < w->ow; ox++)             \
-							acc[ox] = (T)-INFINITY;                    \
-						MAX_ROW(w, w, &job->sp_in, x, w->w, acc, oz, oy);  \
-						MAX_FINISH(acc, in_zy != 0, job->x_empty, in_x,    \
-							   out, w->ow);                            \
-						continue;                                          \
-					}                                                          \
 					for (int64_t ox = 0; ox < owp; ox++)                       \
 						acc[ox] = 0;                                       \
 					SUM_ROW(w, &job->pw, &job->sp, pp, wp, acc, oz, oy);       \
@@ -917,10 +1045,8 @@ DEFINE_AVG_FINISH(avg_finish_f64, double)
 		free(acc);                                                                         \
 		free(pp);                                                                          \
 	}
-DEFINE_POOL(pool_f32, float, pool_pad_f32, max_row_f32, max_finish_f32, sum_row_f32, avg_finish_f32,
-	    count_xf)
-DEFINE_POOL(pool_f64, double, pool_pad_f64, max_row_f64, max_finish_f64, sum_row_f64,
-	    avg_finish_f64, count_x)
+DEFINE_POOL(pool_f32, float, pool_pad_f32, max_plane_f32, sum_row_f32, avg_finish_f32, count_xf)
+DEFINE_POOL(pool_f64, double, pool_pad_f64, max_plane_f64, sum_row_f64, avg_finish_f64, count_x)
 
 /* The window over rows padded to *wp columns: no padding, the output
  * row rounded up to POOL_COLUMNS and the padded row long enough for the
