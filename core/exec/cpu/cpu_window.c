@@ -16,8 +16,11 @@
  * kernels take float32 and float64; other dtypes get an error, never a
  * wrong answer. Direct convolutions go by runs of an output row, 16 floats
  * (8 doubles) of up to 4 output channels summed in vector registers over
- * the whole window; poolings by output rows: each tap of the window adds a
- * run of an input row to a run of outputs, a loop that vectorises.
+ * the whole window. Average pooling goes by output rows: each tap of the
+ * window adds a run of an input row to a run of outputs, a loop that
+ * vectorises; max pooling takes each input row's maximum over the
+ * window's width once (kept in a small ring of rows, so a row two output
+ * rows share is reduced once) and merges those rows in window order.
  */
 #include "kernels_cpu.h"
 

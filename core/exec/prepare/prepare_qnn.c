@@ -154,7 +154,7 @@ KERNEL_PREPARE_VIA(QNN_BATCH_MATMUL, decode_qnn_batch_matmul)
 static bool decode_qnn_conv2d(KernelCall *kc, const Expr *call, char **err)
 {
 	/* conv2d's window, then moved into the qnn member of the union */
-	WindowOp wo;
+	WindowOp wo = {0};
 	KernelWindow w;
 	(void)prepare_window_op(OP_CONV2D, &wo);
 	if (!prepare_window_layouts(kc, call, &wo, err))

@@ -149,7 +149,7 @@ bool prepare_window_attrs(KernelCall *kc, const Expr *call, const WindowOp *wo)
 static bool decode_global_avg_pool2d(KernelCall *kc, const Expr *call, char **err)
 {
 	OpKind op = kc->op;
-	WindowOp wo;
+	WindowOp wo = {0};
 	(void)prepare_window_op(op, &wo);
 	return prepare_window_layouts(kc, call, &wo, err);
 }
@@ -161,7 +161,7 @@ KERNEL_PREPARE_VIA(GLOBAL_AVG_POOL2D, decode_global_avg_pool2d)
 static bool decode_window(KernelCall *kc, const Expr *call, char **err)
 {
 	OpKind op = kc->op;
-	WindowOp wo;
+	WindowOp wo = {0};
 	(void)prepare_window_op(op, &wo);
 	if (!prepare_window_layouts(kc, call, &wo, err))
 		return false;
