@@ -1039,7 +1039,7 @@ DEFINE_AVG_FINISH(avg_finish_f64, double)
 			}                                                                         \
 		for (int64_t oz = 0; oz < w->od; oz++) {                                          \
 			const T *restrict c = cnt + oz * n;                                       \
-			bool first = true;                                                        \
+			bool first = true, divided = false, last = w->kd == 1;                    \
 			for (int64_t kz = 0; kz < w->kd; kz++) {                                  \
 				int64_t iz = oz * w->stride[0] - w->pad[0] + kz * w->dilation[0]; \
 				const T *restrict s = pp + iz * hp * wp;                          \
@@ -1058,9 +1058,10 @@ DEFINE_AVG_FINISH(avg_finish_f64, double)
 						a += s2[p];                                       \
 						a += s2[p + dx];                                  \
 						a += s2[p + 2 * dx];                              \
-						acc[p] = a;                                       \
+						acc[p] = !last ? a : c[p] != 0 ? a / c[p] : 0;    \
 					}                                                         \
 					first = false;                                            \
+					divided = last;                                           \
 					continue;                                                 \
 				}                                                                 \
 				for (int64_t ky = 0; ky < w->kh; ky++)                            \
@@ -1078,7 +1079,7 @@ DEFINE_AVG_FINISH(avg_finish_f64, double)
 			if (first)                                                                \
 				for (int64_t p = 0; p < n; p++)                                   \
 					acc[p] = 0;                                               \
-			for (int64_t p = 0; p < n; p++)                                           \
+			for (int64_t p = 0; !divided && p < n; p++)                               \
 				acc[p] = c[p] != 0 ? acc[p] / c[p] : 0;                           \
 			for (int64_t oy = 0; oy < w->oh; oy++)                                    \
 				memcpy(y + (oz * w->oh + oy) * w->ow, acc + oy * wp,              \
