@@ -1882,6 +1882,8 @@ static void test_pooling_nd(void **state)
 		{1, {10}, {2}, {3}, {1, 2}, {2}, true, false},
 		{3, {5, 6, 7}, {2, 2, 3}, {2, 2, 2}, {0, 1, 1, 1, 0, 1}, {1, 1, 1}, false, true},
 		{3, {6, 5, 6}, {3, 2, 2}, {2, 1, 3}, {1, 0, 1, 1, 1, 0}, {1, 2, 1}, true, false},
+		{3, {5, 6, 7}, {2, 3, 3}, {1, 1, 1}, {1, 1, 0, 0, 1, 1}, {2, 1, 1}, false, false},
+		{3, {4, 5, 6}, {3, 2, 4}, {2, 1, 1}, {1, 0, 2, 1, 1, 0}, {1, 2, 1}, true, true},
 	};
 	static const char *const names[2][4] = {{NULL, "nn.max_pool1d", NULL, "nn.max_pool3d"},
 						{NULL, "nn.avg_pool1d", NULL, "nn.avg_pool3d"}};
@@ -4735,6 +4737,52 @@ static void test_pool_rows_random(void **state)
 	}
 }
 
+/* nn.avg_pool2d of strides 1 in height and width (a plane as one long
+ * run, avg_flat_f32), windows of 3 x 3 half the time, over random sizes,
+ * dilations, paddings, ceil_mode and count_include_pad, with NaNs,
+ * infinities and signed zeros among the inputs, bit for bit against the
+ * naive loops. */
+static void test_avg_pool_stride1_random(void **state)
+{
+	(void)state;
+	prop_seed = 31;
+	for (int c = 0; c < 80; c++) {
+		DType dt = c % 2 ? DT_FLOAT64 : DT_FLOAT32;
+		bool three = prop_int(0, 1);
+		int64_t N = prop_int(1, 2), C = prop_int(1, 3), H = prop_int(1, 14),
+			W = prop_int(1, 45);
+		int64_t k[2] = {three ? 3 : prop_int(1, 4), three ? 3 : prop_int(1, 4)},
+			s[2] = {1, 1}, d[2] = {prop_int(1, 2), prop_int(1, 2)}, p[4], oh, ow;
+		bool ceil = prop_int(0, 1), include_pad = prop_int(0, 1);
+		char body[1024];
+		double *mx, *avg;
+		for (int i = 0; i < 4; i++)
+			p[i] = prop_int(0, k[i % 2] + 1);
+		if (H + p[0] + p[2] < d[0] * (k[0] - 1) + 1 ||
+		    W + p[1] + p[3] < d[1] * (k[1] - 1) + 1)
+			continue; /* the window does not fit the padded input */
+		teardown(NULL);
+		setup(NULL);
+		sprinkle_specials(RAND("x", dt, N, C, H, W));
+		snprintf(body, sizeof body,
+			 "nn.avg_pool2d(%%x, pool_size=[%lld, %lld], padding=[%lld, %lld, %lld, "
+			 "%lld], dilation=[%lld, %lld], ceil_mode=%s, count_include_pad=%s)",
+			 (long long)k[0], (long long)k[1], (long long)p[0], (long long)p[1],
+			 (long long)p[2], (long long)p[3], (long long)d[0], (long long)d[1],
+			 ceil ? "True" : "False", include_pad ? "True" : "False");
+		run_body(body);
+		oh = result.outputs[0].shape[2];
+		ow = result.outputs[0].shape[3];
+		mx = xmalloc((size_t)(N * C * oh * ow + 1) * sizeof(double));
+		avg = xmalloc((size_t)(N * C * oh * ow + 1) * sizeof(double));
+		(dt == DT_FLOAT32 ? naive_pool_f32 : naive_pool_f64)(N * C, H, W, k, s, p, d,
+								     include_pad, oh, ow, mx, avg);
+		expect_exact(0, avg, N * C * oh * ow, body);
+		free(mx);
+		free(avg);
+	}
+}
+
 /* Adaptive pooling of planes x h x w to oh x ow, TVM's windows [floor(i *
  * in / out), ceil((i + 1) * in / out)): the maximum from the dtype's
  * lowest value (NaN wins, the first of equal values stays) and the
@@ -5133,6 +5181,7 @@ int main(void)
 		TEST(test_resize2d),
 		TEST(test_resize_other_ranks),
 		TEST(test_pool_rows_random),
+		TEST(test_avg_pool_stride1_random),
 		TEST(test_global_pool_random),
 		TEST(test_conv_direct_random),
 		TEST(test_conv_random),

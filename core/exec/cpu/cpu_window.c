@@ -16,9 +16,12 @@
  * kernels take float32 and float64; other dtypes get an error, never a
  * wrong answer. Direct convolutions go by runs of an output row, 16 floats
  * (8 doubles) of up to 4 output channels summed in vector registers over
- * the whole window. Average pooling goes by output rows: each tap of the
- * window adds a run of an input row to a run of outputs, a loop that
- * vectorises; max pooling takes each input row's maximum over the
+ * the whole window. Average pooling of strides 1 in height and width
+ * takes a plane at a time, its rows padded with zeros and laid end to
+ * end, so every tap adds one long shifted run to the sums (avg_flat_f32);
+ * other average poolings go by output rows: each tap of the window adds a
+ * run of an input row to a run of outputs, a loop that vectorises; max
+ * pooling takes each input row's maximum over the
  * window's width once (kept in a small ring of rows, so a row two output
  * rows share is reduced once) and merges those rows in window order.
  */
@@ -757,6 +760,12 @@ typedef struct PoolJob {
 	 * costs it more than the remainders do), by the spans of the window
 	 * over them */
 	RowSpans sp_in;
+	/* average pooling of strides 1 in height and width (avg_flat_f32):
+	 * the padded planes' rows and columns (flat_hp 0: not taken), the
+	 * counts of each output (od * oh rows of flat_wp) as doubles and floats */
+	int64_t flat_hp, flat_wp;
+	double *flat_cnt;
+	float *flat_cntf;
 } PoolJob;
 
 /* Whether position i of a dimension of extent n, with pad before and
@@ -997,6 +1006,89 @@ DEFINE_MAX_PLANE(max_plane_f64, double, max_taps_f64, max_merge_f64, max_merge3_
 DEFINE_AVG_FINISH(avg_finish_f32, float)
 DEFINE_AVG_FINISH(avg_finish_f64, double)
 
+/* An average pooling of strides 1 in height and width, a plane at a
+ * time as one long run: plane x's rows copied (pool_flat_pad) into hp
+ * rows of wp columns of zeros (all of the height's padding and the
+ * width's, so no tap needs a bound), output (oz, oy, ox) is acc[oy * wp +
+ * ox] and its tap (kz, ky, kx) reads pp[iz's plane + oy * wp + ox + ky *
+ * dy * wp + kx * dx]: every tap is the same shift of the run [0, oh * wp),
+ * which vectorises with no remainder per row (the wp - ow columns past
+ * each row's end are computed and dropped). Each output adds its taps in
+ * the order kz, ky, kx from 0 (a zero tap adds nothing: the sum starts at
+ * +0 and is never -0), then divides by cnt (the count, 1 past the row's
+ * end) as avg_finish does. */
+#define DEFINE_AVG_FLAT(NAME, T)                                                                  \
+	CPU_CLONES static void NAME(const KernelWindow *w, const T *restrict x, T *restrict pp,   \
+				    T *restrict acc, const T *restrict cnt, int64_t hp,           \
+				    int64_t wp, T *restrict y)                                    \
+	{                                                                                         \
+		int64_t n = w->oh * wp, dy = w->dilation[1] * wp, dx = w->dilation[2];            \
+		for (int64_t z = 0; z < w->d; z++)                                                \
+			for (int64_t r = 0; r < hp; r++) {                                        \
+				T *restrict dst = pp + (z * hp + r) * wp;                         \
+				int64_t iy = r - w->pad[1], j = 0;                                \
+				if (iy >= 0 && iy < w->h) {                                       \
+					for (; j < w->pad[2]; j++)                                \
+						dst[j] = 0;                                       \
+					memcpy(dst + j, x + (z * w->h + iy) * w->w,               \
+					       (size_t)w->w * sizeof(T));                         \
+					j += w->w;                                                \
+				}                                                                 \
+				for (; j < wp; j++)                                               \
+					dst[j] = 0;                                               \
+			}                                                                         \
+		for (int64_t oz = 0; oz < w->od; oz++) {                                          \
+			const T *restrict c = cnt + oz * n;                                       \
+			bool first = true, divided = false, last = w->kd == 1;                    \
+			for (int64_t kz = 0; kz < w->kd; kz++) {                                  \
+				int64_t iz = oz * w->stride[0] - w->pad[0] + kz * w->dilation[0]; \
+				const T *restrict s = pp + iz * hp * wp;                          \
+				if (iz < 0 || iz >= w->d)                                         \
+					continue;                                                 \
+				if (w->kh == 3 && w->kw == 3) {                                   \
+					const T *restrict s1 = s + dy, *restrict s2 = s + 2 * dy; \
+					for (int64_t p = 0; p < n; p++) {                         \
+						T a = first ? 0 : acc[p];                         \
+						a += s[p];                                        \
+						a += s[p + dx];                                   \
+						a += s[p + 2 * dx];                               \
+						a += s1[p];                                       \
+						a += s1[p + dx];                                  \
+						a += s1[p + 2 * dx];                              \
+						a += s2[p];                                       \
+						a += s2[p + dx];                                  \
+						a += s2[p + 2 * dx];                              \
+						acc[p] = !last ? a : c[p] != 0 ? a / c[p] : 0;    \
+					}                                                         \
+					first = false;                                            \
+					divided = last;                                           \
+					continue;                                                 \
+				}                                                                 \
+				for (int64_t ky = 0; ky < w->kh; ky++)                            \
+					for (int64_t kx = 0; kx < w->kw; kx++) {                  \
+						const T *restrict t = s + ky * dy + kx * dx;      \
+						if (first)                                        \
+							for (int64_t p = 0; p < n; p++)           \
+								acc[p] = (T)0 + t[p];             \
+						else                                              \
+							for (int64_t p = 0; p < n; p++)           \
+								acc[p] += t[p];                   \
+						first = false;                                    \
+					}                                                         \
+			}                                                                         \
+			if (first)                                                                \
+				for (int64_t p = 0; p < n; p++)                                   \
+					acc[p] = 0;                                               \
+			for (int64_t p = 0; !divided && p < n; p++)                               \
+				acc[p] = c[p] != 0 ? acc[p] / c[p] : 0;                           \
+			for (int64_t oy = 0; oy < w->oh; oy++)                                    \
+				memcpy(y + (oz * w->oh + oy) * w->ow, acc + oy * wp,              \
+				       (size_t)w->ow * sizeof(T));                                \
+		}                                                                                 \
+	}
+DEFINE_AVG_FLAT(avg_flat_f32, float)
+DEFINE_AVG_FLAT(avg_flat_f64, double)
+
 /* Window positions inside the input add to the value; with
  * count_include_pad the average divides by the positions inside the padded
  * input, else by those inside the input (TVM's pool semantics). Computed
@@ -1004,7 +1096,7 @@ DEFINE_AVG_FINISH(avg_finish_f64, double)
  * (topi's pool_sum, in the order kz, ky, kx, from 0) over
  * each plane's padded rows (pool_pad_f32), divided in the dtype. Both counts are products
  * of per-dimension counts, computed once per call (pool_kernel). */
-#define DEFINE_POOL(NAME, T, PAD, MAX_PLANE, SUM_ROW, FINISH, COUNT_X)                             \
+#define DEFINE_POOL(NAME, T, PAD, MAX_PLANE, SUM_ROW, FINISH, COUNT_X, FLAT, FLAT_CNT)             \
 	static void NAME(void *vjob, int64_t begin, int64_t end)                                   \
 	{                                                                                          \
 		const PoolJob *job = vjob;                                                         \
@@ -1028,6 +1120,23 @@ DEFINE_AVG_FINISH(avg_finish_f64, double)
 			free(acc);                                                                 \
 			return;                                                                    \
 		}                                                                                  \
+		if (job->flat_hp) {                                                                \
+			int64_t hp = job->flat_hp, fwp = job->flat_wp;                             \
+			size_t room =                                                              \
+				(size_t)(w->d * hp * fwp + (w->kw - 1) * w->dilation[2] + 1);      \
+			pp = xmalloc(room * sizeof(T));                                            \
+			for (size_t i = (size_t)(w->d * hp * fwp); i < room; i++)                  \
+				pp[i] = 0;                                                         \
+			free(acc);                                                                 \
+			acc = xmalloc((size_t)(w->oh * fwp) * sizeof(T));                          \
+			for (int64_t plane = begin; plane < end; plane++)                          \
+				FLAT(w, (const T *)kc->in[0].data + plane * w->d * w->h * w->w,    \
+				     pp, acc, job->FLAT_CNT, hp, fwp,                              \
+				     (T *)kc->out[0].data + plane * out_plane);                    \
+			free(acc);                                                                 \
+			free(pp);                                                                  \
+			return;                                                                    \
+		}                                                                                  \
 		pp = xmalloc((size_t)(w->d * w->h * wp + 1) * sizeof(T));                          \
 		for (int64_t plane = begin; plane < end; plane++) {                                \
 			const T *x = (const T *)kc->in[0].data + plane * w->d * w->h * w->w;       \
@@ -1048,8 +1157,10 @@ DEFINE_AVG_FINISH(avg_finish_f64, double)
 		free(acc);                                                                         \
 		free(pp);                                                                          \
 	}
-DEFINE_POOL(pool_f32, float, pool_pad_f32, max_plane_f32, sum_row_f32, avg_finish_f32, count_xf)
-DEFINE_POOL(pool_f64, double, pool_pad_f64, max_plane_f64, sum_row_f64, avg_finish_f64, count_x)
+DEFINE_POOL(pool_f32, float, pool_pad_f32, max_plane_f32, sum_row_f32, avg_finish_f32, count_xf,
+	    avg_flat_f32, flat_cntf)
+DEFINE_POOL(pool_f64, double, pool_pad_f64, max_plane_f64, sum_row_f64, avg_finish_f64, count_x,
+	    avg_flat_f64, flat_cnt)
 
 /* The window over rows padded to *wp columns: no padding, the output
  * row rounded up to POOL_COLUMNS and the padded row long enough for the
@@ -1064,6 +1175,34 @@ static void pool_padded_window(const KernelWindow *w, KernelWindow *pw, int64_t 
 	if (*wp < w->pad[2] + w->w)
 		*wp = w->pad[2] + w->w;
 	pw->w = *wp;
+}
+
+/* avg_flat_f32's planes (stride 1 in height and width): hp rows of wp
+ * columns, enough for every tap of every output and for the padded
+ * input, and the count of each output, zy * cx as avg_finish has it (1
+ * in the columns past the row's end). */
+static void pool_flat_counts(PoolJob *job, const KernelWindow *w)
+{
+	int64_t hp = w->oh + (w->kh - 1) * w->dilation[1],
+		wp = w->ow + (w->kw - 1) * w->dilation[2];
+	const int64_t *in_y = job->in + w->od, *padded_y = job->padded + w->od;
+	hp = hp > w->pad[1] + w->h ? hp : w->pad[1] + w->h;
+	wp = wp > w->pad[2] + w->w ? wp : w->pad[2] + w->w;
+	job->flat_hp = hp;
+	job->flat_wp = wp;
+	job->flat_cnt = xmalloc((size_t)(w->od * w->oh * wp) * sizeof(double));
+	job->flat_cntf = xmalloc((size_t)(w->od * w->oh * wp) * sizeof(float));
+	for (int64_t oz = 0; oz < w->od; oz++)
+		for (int64_t oy = 0; oy < w->oh; oy++) {
+			int64_t zy = w->count_include_pad ? job->padded[oz] * padded_y[oy]
+							  : job->in[oz] * in_y[oy];
+			double *c = job->flat_cnt + (oz * w->oh + oy) * wp;
+			float *cf = job->flat_cntf + (oz * w->oh + oy) * wp;
+			for (int64_t ox = 0; ox < wp; ox++) {
+				c[ox] = ox < w->ow ? (double)zy * job->count_x[ox] : 1;
+				cf[ox] = ox < w->ow ? (float)zy * job->count_xf[ox] : 1;
+			}
+		}
 }
 
 static bool pool_kernel(const KernelCall *kc, char **err)
@@ -1101,7 +1240,11 @@ static bool pool_kernel(const KernelCall *kc, char **err)
 		job.count_xf[i] = (float)job.count_x[i];
 		job.x_empty = job.x_empty || in_x[i] == 0;
 	}
+	if (!job.is_max && w->stride[1] == 1 && w->stride[2] == 1)
+		pool_flat_counts(&job, w);
 	ok = cpu_run_float(kc, w->n * w->c, grain, pool_f32, pool_f64, &job, err);
+	free(job.flat_cnt);
+	free(job.flat_cntf);
 	free(job.in);
 	free(job.count_x);
 	free(job.count_xf);
