@@ -45,16 +45,12 @@ FASTMATH_FN float kernel_fast_erf(float x)
 	return p / q;
 }
 
-FASTMATH_FN float kernel_expf(float x)
+/* e^c for c = n ln 2 + r: r by Cody and Waite's two-part ln 2, then e^r
+ * by Cephes's polynomial (kernel_expf and kernel_expf_nonpos share it, so
+ * they give the same bits). */
+FASTMATH_FN float expf_reduced(float c, float n)
 {
-	const float shifter = 12582912.0f; /* 1.5 * 2^23: adding it rounds to an integer */
-	float c = x < -87.33654f ? -87.33654f : x > 88.72284f ? 88.72284f : x;
-	float t = c * 1.44269504088896341f + shifter, n = t - shifter, r, p;
-	union {
-		float f;
-		uint32_t u;
-	} bits = {t}, lo, hi;
-	int32_t k;
+	float r, p;
 	r = c - n * 0.693359375f;
 	r = r - n * -2.12194440e-4f;
 	p = 1.9875691500e-4f;
@@ -64,6 +60,20 @@ FASTMATH_FN float kernel_expf(float x)
 	p = p * r + 1.6666665459e-1f;
 	p = p * r + 5.0000001201e-1f;
 	p = p * r * r + r + 1.0f;
+	return p;
+}
+
+FASTMATH_FN float kernel_expf(float x)
+{
+	const float shifter = 12582912.0f; /* 1.5 * 2^23: adding it rounds to an integer */
+	float c = x < -87.33654f ? -87.33654f : x > 88.72284f ? 88.72284f : x;
+	float t = c * 1.44269504088896341f + shifter, n = t - shifter, p;
+	union {
+		float f;
+		uint32_t u;
+	} bits = {t}, lo, hi;
+	int32_t k;
+	p = expf_reduced(c, n);
 	/* n (in [-126, 128]) is the low bits of t, as an integer; 2^n is
 	 * 2^(n/2) 2^(n - n/2), each a normal float built in the exponent bits
 	 * (in unsigned arithmetic: for a NaN x, t's bits are no such integer,
@@ -86,20 +96,12 @@ FASTMATH_FN float kernel_expf_nonpos(float x)
 {
 	const float shifter = 12582912.0f;
 	float c = x < -87.33654f ? -87.33654f : x;
-	float t = c * 1.44269504088896341f + shifter, n = t - shifter, r, p;
+	float t = c * 1.44269504088896341f + shifter, n = t - shifter, p;
 	union {
 		float f;
 		uint32_t u;
 	} bits = {t}, scale;
-	r = c - n * 0.693359375f;
-	r = r - n * -2.12194440e-4f;
-	p = 1.9875691500e-4f;
-	p = p * r + 1.3981999507e-3f;
-	p = p * r + 8.3334519073e-3f;
-	p = p * r + 4.1665795894e-2f;
-	p = p * r + 1.6666665459e-1f;
-	p = p * r + 5.0000001201e-1f;
-	p = p * r * r + r + 1.0f;
+	p = expf_reduced(c, n);
 	/* n + 127 in [1, 127] as the exponent bits (unsigned: see kernel_expf) */
 	scale.u = (bits.u - 0x4b400000u + 127u) << 23;
 	p = p * scale.f;
