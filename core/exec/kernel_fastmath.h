@@ -136,42 +136,52 @@ FASTMATH_FN float kernel_sigmoidf(float x)
 	return 1.0f / (1.0f + kernel_expf(-x));
 }
 
-/* erf on float32 without a branch or a table: for |x| < 1 its Taylor
- * series to x^23 (the next term is under 1e-10), else 1 - erfc(|x|) with
- * Numerical Recipes' erfc (relative error under 1.2e-7: t e^(-x^2 + P(t)),
- * t = 1 / (1 + |x| / 2)), the sign of x. Measured on every 7th float of
- * [-12, 12] within 2.8 ulp of erf (near 0.48, the series' cancellation);
- * NaN stays NaN, +-inf are +-1 (test_kernel_fastmath samples it). */
+/* erf on float32 without a branch, a table or a divide, so that a loop of
+ * it vectorises (about 50 vector instructions for 16 floats where the
+ * old branch-free form, Taylor series and erfc, took 100 and a divide):
+ * two polynomials, each lane picking its own. For |x| < 1, x + x P(x^2), P of degree 6 (the
+ * leading x exact, so that the rounding of P's sum costs little); for
+ * 1 <= |x| < 3.92 a polynomial of degree 14 in |x| - 2.46, the sign of x;
+ * past 3.92, where erf rounds to 1, +-1. The coefficients are fits of
+ * erf (on Chebyshev nodes, each rounded to float before the next higher
+ * ones are fitted again, so that the constant terms' rounding is
+ * absorbed). Measured on every float of [0, 4.5] against double erf:
+ * within 1.29 ulp (at 0.9835, where x P(x^2) is largest; the build
+ * compiles as ISO C, so nothing contracts to FMA); erf is odd, so
+ * the negative floats mirror those. +-0 stay +-0, a tiny x gives
+ * x + x 0.128 (2x / sqrt(pi) rounded), NaN stays NaN and +-inf are +-1
+ * (test_kernel_erff_sweep sweeps it). */
 FASTMATH_FN float kernel_erff(float x)
 {
-	float a = x < 0.0f ? -x : x, z = x * x, p, t, q, r;
-	p = -1.2290555301717926e-09f;
-	p = p * z + 1.4807192815879218e-08f;
-	p = p * z + -1.6365844691234924e-07f;
-	p = p * z + 1.6462114365889246e-06f;
-	p = p * z + -1.492565035840625e-05f;
-	p = p * z + 0.00012055332981789664f;
-	p = p * z + -0.00085483270234508522f;
-	p = p * z + 0.0052239776254421879f;
-	p = p * z + -0.026866170645131252f;
-	p = p * z + 0.11283791670955126f;
-	p = p * z + -0.37612638903183754f;
-	p = p * z + 1.1283791670955126f;
-	p = p * x;
-	t = 1.0f / (1.0f + 0.5f * a);
-	q = 0.17087277f;
-	q = q * t + -0.82215223f;
-	q = q * t + 1.48851587f;
-	q = q * t + -1.13520398f;
-	q = q * t + 0.27886807f;
-	q = q * t + -0.18628806f;
-	q = q * t + 0.09678418f;
-	q = q * t + 0.37409196f;
-	q = q * t + 1.00002368f;
-	q = q * t + -1.26551223f;
-	r = 1.0f - t * kernel_expf(q - z);
-	r = x < 0.0f ? -r : r;
-	return a < 1.0f ? p : r;
+	float a = x < 0.0f ? -x : x, z = x * x, p, u, q;
+	p = 7.928365085e-05f;
+	p = p * z + -8.033018094e-04f;
+	p = p * z + 5.190963391e-03f;
+	p = p * z + -2.685522474e-02f;
+	p = p * z + 1.128361970e-01f;
+	p = p * z + -3.761262894e-01f;
+	p = p * z + 1.283791661e-01f;
+	p = x * p + x;
+	/* the clamp lets NaN through: NaN > 3.92 is false */
+	u = (a > 3.92f ? 3.92f : a) - 2.46f;
+	q = 1.136737183e-06f;
+	q = q * u + 9.486114294e-08f;
+	q = q * u + -1.767010690e-05f;
+	q = q * u + 2.470601248e-05f;
+	q = q * u + 7.690853090e-05f;
+	q = q * u + -2.996162220e-04f;
+	q = q * u + 3.541386104e-04f;
+	q = q * u + 4.593310587e-04f;
+	q = q * u + -2.935637953e-03f;
+	q = q * u + 6.799544673e-03f;
+	q = q * u + -9.914868511e-03f;
+	q = q * u + 9.832455777e-03f;
+	q = q * u + -6.534384098e-03f;
+	q = q * u + 2.656236524e-03f;
+	q = q * u + 9.994966388e-01f;
+	q = a >= 3.92f ? 1.0f : q;
+	q = x < 0.0f ? -q : q;
+	return a < 1.0f ? p : q;
 }
 
 #endif
