@@ -5213,6 +5213,73 @@ static void test_kernel_erff_sweep(void **state)
 	}
 }
 
+/* layer_norm's float32 output of 4 MiB or more is stored around the caches
+ * (cpu_norm.c, LAYER_NORM_STREAM): rows of 4099 (starting at every
+ * alignment mod 16, so that each has a head before its first aligned
+ * vector and a tail) against the two-pass statistics in double, and five
+ * of its rows the same bits as when they are normalised alone, in an
+ * output too small to be streamed. */
+static void test_layer_norm_streamed(void **state)
+{
+	enum { ROWS = 257, C = 4099 };
+	static const int64_t pick[] = {0, 1, 2, 255, 256};
+	double *big = xmalloc((size_t)ROWS * C * sizeof(double));
+	double *small = xmalloc(DP_COUNT(pick) * C * sizeof(double));
+	double gamma[C], beta[C];
+	(void)state;
+	teardown(NULL);
+	setup(NULL);
+	RAND("x", DT_FLOAT32, ROWS, C);
+	RAND("g", DT_FLOAT32, C);
+	RAND("b", DT_FLOAT32, C);
+	run_body("nn.layer_norm(%x, %g, %b, epsilon=1e-5f)");
+	assert_true(npy_array_count(&result.outputs[0]) * 4 >= (4 << 20));
+	for (int64_t r = 0; r < ROWS; r++) {
+		double mean = 0, var = 0;
+		for (int64_t k = 0; k < C; k++)
+			mean += in_at(0, r * C + k);
+		mean /= C;
+		for (int64_t k = 0; k < C; k++)
+			var += (in_at(0, r * C + k) - mean) * (in_at(0, r * C + k) - mean);
+		var /= C;
+		for (int64_t k = 0; k < C; k++) {
+			double want =
+				(in_at(0, r * C + k) - mean) / sqrt(var + 1e-5) * in_at(1, k) +
+				in_at(2, k);
+			big[r * C + k] = out_at(0, r * C + k);
+			if (fabs(big[r * C + k] - want) > 1e-5 * (1 + fabs(want))) {
+				print_error("row %lld [%lld]: got %.9g, want %.9g\n", (long long)r,
+					    (long long)k, big[r * C + k], want);
+				fail();
+			}
+		}
+	}
+	for (size_t p = 0; p < DP_COUNT(pick); p++)
+		for (int64_t k = 0; k < C; k++)
+			small[p * C + k] = in_at(0, pick[p] * C + k);
+	for (int64_t k = 0; k < C; k++) {
+		gamma[k] = in_at(1, k);
+		beta[k] = in_at(2, k);
+	}
+	teardown(NULL);
+	setup(NULL);
+	in_values("x", DT_FLOAT32, SHAPE((int64_t)DP_COUNT(pick), C), small);
+	in_values("g", DT_FLOAT32, SHAPE(C), gamma);
+	in_values("b", DT_FLOAT32, SHAPE(C), beta);
+	run_body("nn.layer_norm(%x, %g, %b, epsilon=1e-5f)");
+	assert_true(npy_array_count(&result.outputs[0]) * 4 < (4 << 20));
+	for (size_t p = 0; p < DP_COUNT(pick); p++)
+		for (int64_t k = 0; k < C; k++)
+			if (out_at(0, (int64_t)p * C + k) != big[pick[p] * C + k]) {
+				print_error("row %lld [%lld]: streamed %.9g, alone %.9g\n",
+					    (long long)pick[p], (long long)k, big[pick[p] * C + k],
+					    out_at(0, (int64_t)p * C + k));
+				fail();
+			}
+	free(big);
+	free(small);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -5304,6 +5371,7 @@ int main(void)
 		TEST(test_unsupported_dtype),
 		TEST(test_unsupported_layout),
 		TEST(test_kernel_erff_sweep),
+		TEST(test_layer_norm_streamed),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
