@@ -5280,6 +5280,50 @@ static void test_layer_norm_streamed(void **state)
 	free(small);
 }
 
+/* Channel-first float32 rows wide enough for resize's windows
+ * (cpu_image.c: 16 taps within 16 inputs loaded and permuted where the
+ * CPU has AVX-512): a width of 70 upsampled to 150 (windows wholly on the
+ * row and at its end) and downsampled to 20 (taps too far apart: the
+ * gather), linear and cubic, the bits of the naive resize. */
+static void test_resize_wide_rows(void **state)
+{
+	static const int64_t widths[] = {150, 20, 33};
+	(void)state;
+	prop_seed = 41;
+	for (int method = 1; method <= 2; method++)
+		for (size_t w = 0; w < DP_COUNT(widths); w++) {
+			KernelResize r;
+			StrBuf body;
+			double *want;
+			int64_t total;
+			memset(&r, 0, sizeof r);
+			r.rank = 2;
+			r.method = method == 1 ? RESIZE_LINEAR : RESIZE_CUBIC;
+			r.cubic_alpha = -0.5f; /* the operator's default */
+			r.n = 1;
+			r.c = 2;
+			r.in[0] = r.out[0] = 1;
+			r.in[1] = 3;
+			r.out[1] = 5;
+			r.in[2] = 70;
+			r.out[2] = widths[w];
+			r.roi_end[1] = r.roi_end[2] = 1.0f;
+			teardown(NULL);
+			setup(NULL);
+			sprinkle_specials(RAND("x", DT_FLOAT32, 1, 2, 3, 70));
+			strbuf_init(&body);
+			strbuf_printf(&body, "image.resize2d(%%x, size=[5, %lld], method=\"%s\")",
+				      (long long)widths[w], method == 1 ? "linear" : "cubic");
+			run_body(body.data);
+			total = r.c * r.out[1] * r.out[2];
+			want = xmalloc((size_t)total * sizeof(double));
+			naive_resize_f32(&r, want);
+			expect_exact(0, want, total, body.data);
+			free(want);
+			strbuf_free(&body);
+		}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -5372,6 +5416,7 @@ int main(void)
 		TEST(test_unsupported_layout),
 		TEST(test_kernel_erff_sweep),
 		TEST(test_layer_norm_streamed),
+		TEST(test_resize_wide_rows),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -13,7 +13,8 @@
  * sums times wy summed over the height taps, those times wz over the
  * depth taps. Channel-first data goes by output rows, each sum a loop
  * over a row that the compiler vectorises (CPU_CLONES), the input rows
- * gathered at the width taps by AVX-512's gather where the CPU has it;
+ * gathered at the width taps by AVX-512's gather where the CPU has it
+ * (or, where 16 taps lie within 16 inputs, loaded and permuted);
  * channel-last data goes by output positions, each sum over a run of
  * channels; the layouts agree bit for bit. image.crop_and_resize keeps a loop per
  * output position: its taps change with every box.
@@ -47,7 +48,34 @@ typedef struct ResizeAxis {
 	int32_t *index;
 	float *weight;
 	bool *outside, any_outside;
+	/* window[k]: whether the 16 taps index[16 k .. 16 k + 15] lie within
+	 * 16 consecutive inputs (near: as an upsampling's do, or a
+	 * resampling's by less than 16/15, unless they span two taps), the
+	 * first of them (base) and which of those 16 are on the row (mask) */
+	struct ResizeWindow {
+		int32_t base;
+		uint16_t mask;
+		bool near;
+	} * window;
 } ResizeAxis;
+
+/* a->window for the taps of a (input extent image) */
+static void resize_window_init(ResizeAxis *a, int64_t image)
+{
+	int64_t chunks = a->n * a->len / 16;
+	a->window = xmalloc((size_t)(chunks + 1) * sizeof *a->window);
+	for (int64_t k = 0; k < chunks; k++) {
+		int32_t lo = a->index[16 * k], hi = lo;
+		for (int j = 1; j < 16; j++) {
+			lo = a->index[16 * k + j] < lo ? a->index[16 * k + j] : lo;
+			hi = a->index[16 * k + j] > hi ? a->index[16 * k + j] : hi;
+		}
+		a->window[k].near = hi - lo < 16;
+		a->window[k].base = lo;
+		a->window[k].mask =
+			(uint16_t)(image - lo >= 16 ? 0xffff : (1u << (image - lo)) - 1);
+	}
+}
 
 static void resize_axis_init(ResizeAxis *a, const KernelResize *r, int dim)
 {
@@ -68,6 +96,7 @@ static void resize_axis_init(ResizeAxis *a, const KernelResize *r, int dim)
 			a->weight[f * a->len + o] = t.weight[f];
 		}
 	}
+	resize_window_init(a, r->in[dim]);
 }
 
 static void resize_axis_free(ResizeAxis *a)
@@ -75,6 +104,7 @@ static void resize_axis_free(ResizeAxis *a)
 	free(a->index);
 	free(a->weight);
 	free(a->outside);
+	free(a->window);
 }
 
 typedef struct ResizeRowsJob {
@@ -95,16 +125,26 @@ DEFINE_RESIZE_GATHER(resize_gather_f64, double)
 
 /* resize_gather_f32 by AVX-512's gather, 16 floats an instruction (GCC
  * emulates the vectorised loop's gathers with scalar loads), when the CPU
- * has it: the same values, copied. */
+ * has it: the same values, copied. Where 16 taps lie within 16 inputs
+ * (ax->window), those inputs are loaded (the ones off the row masked out)
+ * and permuted instead, a few cycles where a gather takes about 16. */
 #if defined(__GNUC__) && defined(__x86_64__)
 #include <immintrin.h>
 __attribute__((target("avx512f"))) static void
 resize_gather_f32_512(const ResizeAxis *ax, const float *restrict src, float *restrict g)
 {
 	int64_t n = ax->n * ax->len, i = 0;
-	for (; i + 16 <= n; i += 16)
-		_mm512_storeu_ps(g + i,
-				 _mm512_i32gather_ps(_mm512_loadu_si512(ax->index + i), src, 4));
+	for (; i + 16 <= n; i += 16) {
+		const struct ResizeWindow *w = &ax->window[i / 16];
+		__m512i at = _mm512_loadu_si512(ax->index + i);
+		if (w->near)
+			_mm512_storeu_ps(g + i,
+					 _mm512_permutexvar_ps(
+						 _mm512_sub_epi32(at, _mm512_set1_epi32(w->base)),
+						 _mm512_maskz_loadu_ps(w->mask, src + w->base)));
+		else
+			_mm512_storeu_ps(g + i, _mm512_i32gather_ps(at, src, 4));
+	}
 	for (; i < n; i++)
 		g[i] = src[ax->index[i]];
 }
