@@ -231,6 +231,25 @@ void run_each_observe_reference(void *context, const Expr *call, uint32_t field,
 	slot_add(x, call, field)->value = *value;
 }
 
+/* The kept bytes of call's first operand when value has the same bytes
+ * (*chunk holds them), else NULL. */
+static void *same_as_operand(RunEach *x, const Expr *call, const NpyArray *value, uint32_t *chunk)
+{
+	const Expr *arg;
+	const EachSlot *slot;
+	if (call->kind != EXPR_CALL || call->u.call.nargs == 0)
+		return NULL;
+	arg = ir_computed_value(call->u.call.args[0]);
+	if (!arg || arg->kind != EXPR_CALL || arg->id >= x->nref || x->tail[arg->id] == EACH_NONE)
+		return NULL;
+	slot = &x->slots[x->tail[arg->id]];
+	if (slot->field != 0 || slot->chunk == EACH_NONE || slot->value.nbytes != value->nbytes ||
+	    memcmp(slot->value.data, value->data, value->nbytes) != 0)
+		return NULL;
+	*chunk = slot->chunk;
+	return slot->value.data;
+}
+
 void run_each_observe_reference_lent(void *context, const Expr *call, uint32_t field,
 				     int32_t device, NpyArray *value)
 {
@@ -239,11 +258,18 @@ void run_each_observe_reference_lent(void *context, const Expr *call, uint32_t f
 	uint32_t chunk;
 	void *data;
 	(void)device;
-	/* kept as the run's own copy would have been: skipped when the memory
-	 * is not there (observing is best effort) */
-	if (call->id >= x->nref || !(data = chunk_take(x, value->nbytes, &chunk)))
+	if (call->id >= x->nref)
 		return;
-	memcpy(data, value->data, value->nbytes);
+	/* the bytes of its first operand (a reshape's, a copy's) are kept
+	 * once; others are copied, or skipped when the memory is not there
+	 * (observing is best effort) */
+	if ((data = same_as_operand(x, call, value, &chunk))) {
+		x->chunks[chunk].live++;
+	} else if ((data = chunk_take(x, value->nbytes, &chunk))) {
+		memcpy(data, value->data, value->nbytes);
+	} else {
+		return;
+	}
 	slot = slot_add(x, call, field);
 	slot->chunk = chunk;
 	slot->value = *value;
