@@ -902,6 +902,7 @@ static Value *copy_value(Run *run, const Expr *e, Value *v, int32_t src, ExecDev
 	}
 	out = value_new(VALUE_TENSOR);
 	out->u.tensor = v->u.tensor;
+	out->u.tensor.borrowed = false; /* a copy of a borrowed input is the run's */
 	out->u.tensor.device = dst_dev;
 	out->u.tensor.data = exec_alloc(dst_dev, v->u.tensor.nbytes, &err);
 	if (!out->u.tensor.data || !exec_copy(dst_dev, out->u.tensor.data, v->u.tensor.device,
