@@ -291,8 +291,9 @@ static bool compare_each_runs(CmdContext *ctx, const CompareArgs *args, const Ir
 	RunEach *each = run_each_new(reference, planned, in->arrays, in->count,
 				     ctx->session->settings.tolerance, args->allow_nan);
 	bool ok;
-	ro->observe = run_each_observe_reference;
+	ro->observe = run_each_observe_reference_lent; /* copied into the tracker's chunks */
 	ro->observe_context = each;
+	ro->observe_borrows = true;
 	po->observe = run_each_observe_planned_lent; /* compared where they are */
 	po->observe_context = each;
 	po->observe_borrows = true;

@@ -404,14 +404,17 @@ static void test_compare_each_first_nonfinite(void **state)
 	plan_text(&s, text);
 	build_inputs(&s, &in);
 	/* allow NaN or not; the planned values owned by the observer or lent
-	 * (observe_borrows: the cpu's compared where they are) */
-	for (int mode = 0; mode < 4; mode++) {
+	 * (observe_borrows: the cpu's compared where they are); the reference's
+	 * owned or lent (copied into the tracker's chunks) */
+	for (int mode = 0; mode < 8; mode++) {
 		int allow = mode & 1;
 		each = run_each_new(session_current(&s), session_current(&s), in.arrays, in.count,
 				    1e-5, allow);
 		ro = run_options(&s, true, false);
 		po = run_options(&s, false, false);
-		ro.observe = run_each_observe_reference;
+		ro.observe =
+			mode & 4 ? run_each_observe_reference_lent : run_each_observe_reference;
+		ro.observe_borrows = (mode & 4) != 0;
 		ro.observe_context = po.observe_context = each;
 		po.observe = mode & 2 ? run_each_observe_planned_lent : run_each_observe_planned;
 		po.observe_borrows = (mode & 2) != 0;
@@ -440,6 +443,125 @@ static void test_compare_each_first_nonfinite(void **state)
 	}
 	run_inputs_free(&in);
 	session_free(&s);
+}
+
+/* What a loop in order finds in v[0, n): the least and greatest finite
+ * elements (the first of equals, so the sign of a zero is the first
+ * zero's), the NaNs and the infinities. */
+static void naive_range(const float *v, int64_t n, double *lo, double *hi, int64_t *nans,
+			int64_t *infs)
+{
+	float l = INFINITY, h = -INFINITY;
+	*nans = *infs = 0;
+	for (int64_t i = 0; i < n; i++) {
+		if (isnan(v[i]))
+			++*nans;
+		else if (isinf(v[i]))
+			++*infs;
+		else {
+			l = v[i] < l ? v[i] : l;
+			h = v[i] > h ? v[i] : h;
+		}
+	}
+	*lo = l;
+	*hi = h;
+}
+
+/* The reference values lent to the tracker (copied into its chunks, a
+ * value larger than a chunk in one of its own) and the planned values
+ * compared where they are: every value matches, and each record's range
+ * and counts are a loop in order's over the value (NaN, infinities, zeros
+ * of both signs planted at seeded places, the least and the greatest
+ * being zeros), whatever the length's remainder of the lanes. */
+static void test_compare_each_kept_values(void **state)
+{
+	static const int64_t sizes[] = {9000001, 4099, 17, 1};
+	(void)state;
+	for (size_t k = 0; k < DP_COUNT(sizes); k++) {
+		char *text = xasprintf("def @main(%%a: Tensor[(%lld), float32]) {\n"
+				       "  %%0 = negative(%%a);\n"
+				       "  %%1 = negative(%%0);\n"
+				       "  %%2 = negative(%%1);\n"
+				       "  negative(%%2)\n"
+				       "}\n",
+				       (long long)sizes[k]);
+		int64_t n = sizes[k];
+		uint64_t seed = 0x9e3779b97f4a7c15ull * (k + 1);
+		Session s;
+		RunInputs in;
+		ExecResult got, want;
+		ExecOptions po, ro;
+		RunEachSummary sum;
+		const RunEachRecord *recs;
+		size_t nrecs;
+		RunEach *each;
+		float *a;
+		plan_text(&s, text);
+		free(text);
+		build_inputs(&s, &in);
+		a = in.arrays[0].data;
+		/* non-negative, with zeros of both signs: -a's greatest is a zero */
+		for (int64_t i = 0; i < n; i++) {
+			seed = seed * 6364136223846793005ull + 1442695040888963407ull;
+			a[i] = fabsf(a[i]);
+			switch ((seed >> 33) % 64) {
+			case 0:
+				a[i] = NAN;
+				break;
+			case 1:
+				a[i] = INFINITY;
+				break;
+			case 2:
+				a[i] = -INFINITY;
+				break;
+			case 3:
+				a[i] = 0.0f;
+				break;
+			case 4:
+				a[i] = -0.0f;
+				break;
+			default:
+				break;
+			}
+		}
+		each = run_each_new(session_current(&s), session_current(&s), in.arrays, in.count,
+				    1e-5, true);
+		ro = run_options(&s, true, false);
+		po = run_options(&s, false, false);
+		ro.observe = run_each_observe_reference_lent;
+		ro.observe_borrows = po.observe_borrows = true;
+		ro.observe_context = po.observe_context = each;
+		po.observe = run_each_observe_planned_lent;
+		run_or_fail(&s, session_current(&s), &ro, &in, &want);
+		run_or_fail(&s, session_current(&s), &po, &in, &got);
+		run_each_summarise(each, &sum);
+		assert_int_equal(sum.compared, 4);
+		assert_int_equal(sum.counts.differ, 0);
+		recs = run_each_records(each, &nrecs);
+		assert_int_equal(nrecs, 4);
+		for (size_t r = 0; r < nrecs; r++) {
+			/* value r is -a for r even, a for r odd */
+			float *v = xmalloc((size_t)n * sizeof(float));
+			double lo, hi;
+			int64_t nans, infs;
+			for (int64_t i = 0; i < n; i++)
+				v[i] = r % 2 ? a[i] : -a[i];
+			naive_range(v, n, &lo, &hi, &nans, &infs);
+			assert_int_equal(recs[r].bad, 0);
+			assert_int_equal(recs[r].ref_nans, nans);
+			assert_int_equal(recs[r].ref_infs, infs);
+			assert_true(recs[r].ref_min == lo && recs[r].min == lo);
+			assert_true(recs[r].ref_max == hi && recs[r].max == hi);
+			assert_int_equal(signbit(recs[r].ref_min), signbit(lo));
+			assert_int_equal(signbit(recs[r].ref_max), signbit(hi));
+			free(v);
+		}
+		run_each_free(each);
+		exec_result_free(&got);
+		exec_result_free(&want);
+		run_inputs_free(&in);
+		session_free(&s);
+	}
 }
 
 /* A fault planted in the add on cuda:0 (DEVPLAN_FAULT, test builds
@@ -549,6 +671,7 @@ int main(void)
 		cmocka_unit_test(test_compare_tolerance),
 		cmocka_unit_test(test_compare_nan),
 		cmocka_unit_test(test_compare_each_first_nonfinite),
+		cmocka_unit_test(test_compare_each_kept_values),
 		cmocka_unit_test(test_compare_each_first_past_tolerance),
 		cmocka_unit_test(test_profile_rows),
 	};

@@ -464,24 +464,60 @@ static char *budget_error(const ExecRuntime *rt, size_t nbytes)
 	return err;
 }
 
-void *exec_alloc(ExecDevice *dev, size_t nbytes, char **err)
+/* Whether nbytes more fit the runtime's budget (else *err). */
+static bool budget_takes(const ExecDevice *dev, size_t nbytes, char **err)
 {
-	ExecRuntime *rt = dev->runtime;
-	void *p;
+	const ExecRuntime *rt = dev->runtime;
 	if (rt && (nbytes > rt->budget || rt->bytes_live > rt->budget - nbytes)) {
 		*err = budget_error(rt, nbytes);
-		return NULL;
+		return false;
 	}
-	p = dev->backend->alloc(dev, nbytes, err);
-	if (!p)
-		return NULL;
-	if (rt)
-		rt->bytes_live += nbytes;
+	return true;
+}
+
+static void count_live(ExecDevice *dev, size_t nbytes)
+{
+	if (dev->runtime)
+		dev->runtime->bytes_live += nbytes;
 	dev->bytes_live += nbytes;
 	if (dev->bytes_live > dev->bytes_peak)
 		dev->bytes_peak = dev->bytes_live;
 	dev->allocations++;
+}
+
+static void count_freed(ExecDevice *dev, size_t nbytes)
+{
+	DP_ASSERT(dev->bytes_live >= nbytes);
+	dev->bytes_live -= nbytes;
+	if (dev->runtime) {
+		DP_ASSERT(dev->runtime->bytes_live >= nbytes);
+		dev->runtime->bytes_live -= nbytes;
+	}
+}
+
+void *exec_alloc(ExecDevice *dev, size_t nbytes, char **err)
+{
+	void *p;
+	if (!budget_takes(dev, nbytes, err))
+		return NULL;
+	p = dev->backend->alloc(dev, nbytes, err);
+	if (!p)
+		return NULL;
+	count_live(dev, nbytes);
 	return p;
+}
+
+bool exec_borrow(ExecDevice *dev, size_t nbytes, char **err)
+{
+	if (!budget_takes(dev, nbytes, err))
+		return false;
+	count_live(dev, nbytes);
+	return true;
+}
+
+void exec_unborrow(ExecDevice *dev, size_t nbytes)
+{
+	count_freed(dev, nbytes);
 }
 
 void exec_free(ExecDevice *dev, void *ptr, size_t nbytes)
@@ -489,12 +525,7 @@ void exec_free(ExecDevice *dev, void *ptr, size_t nbytes)
 	if (!ptr)
 		return;
 	dev->backend->free(dev, ptr);
-	DP_ASSERT(dev->bytes_live >= nbytes);
-	dev->bytes_live -= nbytes;
-	if (dev->runtime) {
-		DP_ASSERT(dev->runtime->bytes_live >= nbytes);
-		dev->runtime->bytes_live -= nbytes;
-	}
+	count_freed(dev, nbytes);
 }
 
 bool exec_copy_in(ExecDevice *dev, void *dst, const void *host_src, size_t nbytes, char **err)

@@ -76,6 +76,10 @@ typedef struct ExecBackend {
 	/* True when the device's memory is the host's own (the cpu): copies to
 	 * and from it need no staging buffer. */
 	bool host_memory;
+	/* True when the host can read the device's memory in place (the cpu's,
+	 * the emulator's blocks of host memory): an observer that borrows
+	 * (ExecOptions.observe_borrows) is lent such a value without a copy. */
+	bool host_readable;
 } ExecBackend;
 
 extern const ExecBackend exec_backend_cpu;
@@ -123,8 +127,9 @@ typedef enum GpuMode { GPU_AUTO, GPU_REQUIRE, GPU_EMULATE } GpuMode;
  * its result (field k of a tuple result; 0 for a tensor), with the value
  * copied to host memory; the observer takes the array (npy_array_free).
  * device is where it was computed. Under ExecOptions.observe_borrows the
- * array is lent for the call only (the value itself where it is in host
- * memory, else a copy): the observer must neither keep nor free it. */
+ * array is lent for the call only (the value itself where the host can
+ * read it in place, else a copy): the observer must neither keep, free nor
+ * write it. */
 typedef void (*ExecObserver)(void *context, const Expr *call, uint32_t field, int32_t device,
 			     NpyArray *value);
 
@@ -201,6 +206,12 @@ bool exec_gpu_available(char **why);
  * before asking the backend. */
 void *exec_alloc(ExecDevice *dev, size_t nbytes, char **err);
 void exec_free(ExecDevice *dev, void *ptr, size_t nbytes);
+/* The accounting of exec_alloc and exec_free without the memory: nbytes
+ * the caller lends the device (an input bound where it is, on a device
+ * whose memory is the host's) are counted as live until exec_unborrow, and
+ * refused as exec_alloc would refuse them. */
+bool exec_borrow(ExecDevice *dev, size_t nbytes, char **err);
+void exec_unborrow(ExecDevice *dev, size_t nbytes);
 /* Copies nbytes between any two devices: directly within a backend that
  * has copy_peer, to or from host memory, otherwise through a host buffer. */
 bool exec_copy(ExecDevice *dst_dev, void *dst, ExecDevice *src_dev, const void *src, size_t nbytes,

@@ -116,4 +116,5 @@ const ExecBackend exec_backend_cpu = {
 	.supports = kernel_cpu_supports,
 	.sync = NULL,
 	.host_memory = true,
+	.host_readable = true,
 };

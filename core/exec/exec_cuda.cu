@@ -444,6 +444,7 @@ static bool cuda_launch(ExecDevice *dev, const KernelCall *kc, char **err)
 }
 
 extern "C" const ExecBackend exec_backend_cuda = {
-	"cuda",        cuda_open,      cuda_close,  cuda_alloc,           cuda_free, cuda_copy_in,
-	cuda_copy_out, cuda_copy_peer, cuda_launch, kernel_cuda_supports, cuda_sync, false,
+	"cuda",       cuda_open,     cuda_close,     cuda_alloc,  cuda_free,
+	cuda_copy_in, cuda_copy_out, cuda_copy_peer, cuda_launch, kernel_cuda_supports,
+	cuda_sync,    false,         false,
 };

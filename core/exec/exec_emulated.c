@@ -139,4 +139,5 @@ const ExecBackend exec_backend_emulated = {
 	.supports = kernel_cpu_supports,
 	.sync = NULL,
 	.host_memory = false,
+	.host_readable = true,
 };

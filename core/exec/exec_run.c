@@ -68,6 +68,8 @@ struct Value {
 			DType dtype;
 			uint32_t ndim;
 			const int64_t *shape; /* borrowed from the module */
+			bool borrowed;        /* data is the caller's input array:
+					  never written, never freed */
 		} tensor;
 		struct {
 			uint32_t n;
@@ -180,7 +182,10 @@ static void value_release(Run *run, Value *v)
 		return;
 	switch (v->kind) {
 	case VALUE_TENSOR:
-		exec_free(v->u.tensor.device, v->u.tensor.data, v->u.tensor.nbytes);
+		if (v->u.tensor.borrowed)
+			exec_unborrow(v->u.tensor.device, v->u.tensor.nbytes);
+		else
+			exec_free(v->u.tensor.device, v->u.tensor.data, v->u.tensor.nbytes);
 		break;
 	case VALUE_TUPLE:
 		for (uint32_t i = 0; i < v->u.tuple.n; i++)
@@ -897,6 +902,7 @@ static Value *copy_value(Run *run, const Expr *e, Value *v, int32_t src, ExecDev
 	}
 	out = value_new(VALUE_TENSOR);
 	out->u.tensor = v->u.tensor;
+	out->u.tensor.borrowed = false; /* a copy of a borrowed input is the run's */
 	out->u.tensor.device = dst_dev;
 	out->u.tensor.data = exec_alloc(dst_dev, v->u.tensor.nbytes, &err);
 	if (!out->u.tensor.data || !exec_copy(dst_dev, out->u.tensor.data, v->u.tensor.device,
@@ -918,8 +924,8 @@ static Value *copy_value(Run *run, const Expr *e, Value *v, int32_t src, ExecDev
 /* ---- observing and faults ---------------------------------------------------- */
 
 /* Hands each tensor of an op's result to the observer, copied to the host;
- * under observe_borrows, a tensor in host memory is handed as it is (a view
- * of its data and shape) and a copy is freed after the call. */
+ * under observe_borrows, a tensor the host can read in place is handed as it
+ * is (a view of its data and shape) and a copy is freed after the call. */
 static void observe_result(Run *run, const Expr *e, Value *result)
 {
 	uint32_t n = result->kind == VALUE_TUPLE ? result->u.tuple.n : 1;
@@ -929,7 +935,7 @@ static void observe_result(Run *run, const Expr *e, Value *result)
 		char *err = NULL;
 		if (v->kind != VALUE_TENSOR)
 			continue;
-		if (run->opts->observe_borrows && v->u.tensor.device->backend->host_memory) {
+		if (run->opts->observe_borrows && v->u.tensor.device->backend->host_readable) {
 			a = (NpyArray){.dtype = v->u.tensor.dtype,
 				       .ndim = v->u.tensor.ndim,
 				       .shape = (int64_t *)v->u.tensor.shape,
@@ -1177,7 +1183,36 @@ static bool same_shape(const NpyArray *a, const Type *t)
 	return true;
 }
 
-/* Moves input i to its device and binds it. */
+/* Input a bound where it is (a device whose memory is the host's): the
+ * value borrows the caller's array, which the kernels only read (no kernel
+ * writes into its operands) and which outlives the run. Its bytes are
+ * counted on the device as a copy's would be, so that the memory figures
+ * and limits are those of a run that copies. */
+static Value *input_borrowed(Run *run, ExecDevice *dev, const ExecParam *p, const NpyArray *a)
+{
+	Value *v;
+	char *err = NULL;
+	if (!exec_borrow(dev, a->nbytes, &err)) {
+		StrBuf what; /* tensor_new's message */
+		strbuf_init(&what);
+		describe_expr(&what, p->var);
+		diag_error(run->diags, run->m->src, p->var->pos, "%s: %s", what.data, err);
+		strbuf_free(&what);
+		free(err);
+		return NULL;
+	}
+	v = value_new(VALUE_TENSOR);
+	v->u.tensor.device = dev;
+	v->u.tensor.data = a->data;
+	v->u.tensor.nbytes = a->nbytes;
+	v->u.tensor.dtype = p->type->u.tensor.dtype;
+	v->u.tensor.ndim = p->type->u.tensor.ndim;
+	v->u.tensor.shape = p->type->u.tensor.dims;
+	v->u.tensor.borrowed = true;
+	return v;
+}
+
+/* Moves input i to its device (or binds it where it is) and binds it. */
 static bool bind_input(Run *run, Frame *main_frame, const ExecParam *p, const NpyArray *a)
 {
 	ExecDevice *dev;
@@ -1211,10 +1246,13 @@ static bool bind_input(Run *run, Frame *main_frame, const ExecParam *p, const Np
 	if (!dev)
 		return false;
 	t0 = now_seconds();
-	v = tensor_new(run, dev, p->type, p->var);
-	if (!v)
+	if (dev->backend->host_memory) {
+		/* the caller's array is the cpu's memory already: bound as it is */
+		if (!(v = input_borrowed(run, dev, p, a)))
+			return false;
+	} else if (!(v = tensor_new(run, dev, p->type, p->var))) {
 		return false;
-	if (!exec_copy_in(dev, v->u.tensor.data, a->data, a->nbytes, &err)) {
+	} else if (!exec_copy_in(dev, v->u.tensor.data, a->data, a->nbytes, &err)) {
 		diag_error(run->diags, run->m->src, p->var->pos, "input %%%s to %s: %s", p->name,
 			   dev->name, err);
 		free(err);

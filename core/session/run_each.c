@@ -47,10 +47,25 @@
 
 enum { EACH_NONE = UINT32_MAX, EACH_DEPTH_STEPS = 64 };
 
+/* The reference values lent by the run are copied into chunks of at least
+ * EACH_CHUNK bytes, each value on a 64-byte boundary: a model keeps a
+ * gigabyte of values of a megabyte each, which as arrays of their own would
+ * each be a fresh mapping from malloc, mapped and unmapped once per value.
+ * A chunk is freed when every value in it has been compared. */
+#define EACH_CHUNK ((size_t)32 << 20)
+
+typedef struct EachChunk {
+	char *base; /* NULL once freed */
+	size_t size, used;
+	size_t live; /* values in it not yet compared */
+} EachChunk;
+
 /* A reference value waiting for its planned twin. */
 typedef struct EachSlot {
 	uint32_t id, field;
-	uint32_t next; /* the next slot of the same id, EACH_NONE at the end */
+	uint32_t next;  /* the next slot of the same id, EACH_NONE at the end */
+	uint32_t chunk; /* the chunk holding value.data, or EACH_NONE: an array
+			   of its own (npy_array_free) */
 	bool used;
 	NpyArray value;
 } EachSlot;
@@ -68,6 +83,8 @@ struct RunEach {
 	bool allow_nonfinite; /* compare --allow-nan */
 	EachSlot *slots;
 	size_t nslots, cap_slots;
+	EachChunk *chunks;
+	size_t nchunks, cap_chunks;
 	uint32_t *head, *tail; /* by reference expression id */
 	uint32_t nref;
 	RunEachRecord *records;
@@ -111,12 +128,34 @@ RunEach *run_each_new(const IrModule *reference, const IrModule *planned, const 
 	return x;
 }
 
+/* Lets go of a kept reference value. */
+static void slot_release(RunEach *x, EachSlot *slot)
+{
+	EachChunk *c;
+	if (slot->chunk == EACH_NONE) {
+		npy_array_free(&slot->value);
+		return;
+	}
+	c = &x->chunks[slot->chunk];
+	free(slot->value.shape);
+	memset(&slot->value, 0, sizeof slot->value);
+	slot->chunk = EACH_NONE;
+	DP_ASSERT(c->live > 0);
+	if (--c->live == 0 && c->base && c->used == c->size) {
+		free(c->base);
+		c->base = NULL;
+	}
+}
+
 void run_each_free(RunEach *x)
 {
 	if (!x)
 		return;
 	for (size_t i = 0; i < x->nslots; i++)
-		npy_array_free(&x->slots[i].value);
+		slot_release(x, &x->slots[i]);
+	for (size_t i = 0; i < x->nchunks; i++)
+		free(x->chunks[i].base);
+	free(x->chunks);
 	free(x->slots);
 	free(x->head);
 	free(x->tail);
@@ -128,30 +167,116 @@ void run_each_free(RunEach *x)
 	free(x);
 }
 
-void run_each_observe_reference(void *context, const Expr *call, uint32_t field, int32_t device,
-				NpyArray *value)
+/* Room for nbytes in the last chunk, or a new chunk; NULL when the memory
+ * is not there. *chunk is the chunk's index. */
+static void *chunk_take(RunEach *x, size_t nbytes, uint32_t *chunk)
 {
-	RunEach *x = context;
+	EachChunk *c = x->nchunks ? &x->chunks[x->nchunks - 1] : NULL;
+	size_t need = (nbytes + 63) / 64 * 64, size;
+	void *p;
+	if (need < nbytes)
+		return NULL;
+	if (!c || !c->base || c->size - c->used < need) {
+		if (c) {
+			c->size = c->used; /* closed: freed once its values are compared */
+			if (c->base && c->live == 0) {
+				free(c->base);
+				c->base = NULL;
+			}
+		}
+		size = need > EACH_CHUNK ? need : EACH_CHUNK;
+		if (!(p = aligned_alloc(64, size)))
+			return NULL;
+		grow_array((void **)&x->chunks, &x->cap_chunks, x->nchunks + 1, sizeof(EachChunk));
+		c = &x->chunks[x->nchunks++];
+		*c = (EachChunk){p, size, 0, 0};
+	}
+	p = c->base + c->used;
+	c->used += need;
+	c->live++;
+	*chunk = (uint32_t)(c - x->chunks);
+	return p;
+}
+
+/* A new slot for the reference value of (call, field). */
+static EachSlot *slot_add(RunEach *x, const Expr *call, uint32_t field)
+{
 	EachSlot *slot;
 	uint32_t index;
-	(void)device;
-	if (call->id >= x->nref) {
-		npy_array_free(value);
-		return;
-	}
 	grow_array((void **)&x->slots, &x->cap_slots, x->nslots + 1, sizeof(EachSlot));
 	index = (uint32_t)x->nslots++;
 	slot = &x->slots[index];
+	memset(slot, 0, sizeof *slot);
 	slot->id = call->id;
 	slot->field = field;
 	slot->next = EACH_NONE;
-	slot->used = false;
-	slot->value = *value;
+	slot->chunk = EACH_NONE;
 	if (x->tail[call->id] == EACH_NONE)
 		x->head[call->id] = index;
 	else
 		x->slots[x->tail[call->id]].next = index;
 	x->tail[call->id] = index;
+	return slot;
+}
+
+void run_each_observe_reference(void *context, const Expr *call, uint32_t field, int32_t device,
+				NpyArray *value)
+{
+	RunEach *x = context;
+	(void)device;
+	if (call->id >= x->nref) {
+		npy_array_free(value);
+		return;
+	}
+	slot_add(x, call, field)->value = *value;
+}
+
+/* The kept bytes of call's first operand when value has the same bytes
+ * (*chunk holds them), else NULL. */
+static void *same_as_operand(RunEach *x, const Expr *call, const NpyArray *value, uint32_t *chunk)
+{
+	const Expr *arg;
+	const EachSlot *slot;
+	if (call->kind != EXPR_CALL || call->u.call.nargs == 0)
+		return NULL;
+	arg = ir_computed_value(call->u.call.args[0]);
+	if (!arg || arg->kind != EXPR_CALL || arg->id >= x->nref || x->tail[arg->id] == EACH_NONE)
+		return NULL;
+	slot = &x->slots[x->tail[arg->id]];
+	if (slot->field != 0 || slot->chunk == EACH_NONE || slot->value.nbytes != value->nbytes ||
+	    memcmp(slot->value.data, value->data, value->nbytes) != 0)
+		return NULL;
+	*chunk = slot->chunk;
+	return slot->value.data;
+}
+
+void run_each_observe_reference_lent(void *context, const Expr *call, uint32_t field,
+				     int32_t device, NpyArray *value)
+{
+	RunEach *x = context;
+	EachSlot *slot;
+	uint32_t chunk;
+	void *data;
+	(void)device;
+	if (call->id >= x->nref)
+		return;
+	/* the bytes of its first operand (a reshape's, a copy's) are kept
+	 * once; others are copied, or skipped when the memory is not there
+	 * (observing is best effort) */
+	if ((data = same_as_operand(x, call, value, &chunk))) {
+		x->chunks[chunk].live++;
+	} else if ((data = chunk_take(x, value->nbytes, &chunk))) {
+		memcpy(data, value->data, value->nbytes);
+	} else {
+		return;
+	}
+	slot = slot_add(x, call, field);
+	slot->chunk = chunk;
+	slot->value = *value;
+	slot->value.data = data;
+	slot->value.shape = value->ndim ? xmalloc(value->ndim * sizeof(int64_t)) : NULL;
+	if (value->ndim)
+		memcpy(slot->value.shape, value->shape, value->ndim * sizeof(int64_t));
 }
 
 /* The reference value for the next occurrence of (id, field), or NULL. */
@@ -254,37 +379,97 @@ static void widen(double v, double *lo, double *hi)
  * past tolerance, or when a NaN or infinity on one side is not the same on
  * the other (whether the same one passes is the caller's, from the
  * reference's counts). */
-/* compare_values of two float32 arrays equal byte for byte (the emulator
- * runs the cpu kernels, so most values are): no element differs, both
- * ranges are one, and a NaN or an infinity is the same on both sides. */
-static void compare_identical_f32(RunEachRecord *r, const float *v, int64_t n)
+/* The range of the finite elements of v[0, n) and the NaNs and infinities,
+ * into the running *lo, *hi and counts: 16 lanes that the compiler keeps
+ * in vector registers (an element is finite when its exponent is not all
+ * ones), so a megabyte takes a few microseconds. */
+enum { RANGE_LANES = 16 };
+
+static void range_f32(const float *v, int64_t n, float *lo, float *hi, int64_t *nans, int64_t *infs)
+{
+	float l[RANGE_LANES], h[RANGE_LANES];
+	int32_t cn[RANGE_LANES] = {0}, ci[RANGE_LANES] = {0};
+	int64_t i = 0;
+	for (int j = 0; j < RANGE_LANES; j++) {
+		l[j] = INFINITY;
+		h[j] = -INFINITY;
+	}
+	for (; i + RANGE_LANES <= n; i += RANGE_LANES)
+		for (int j = 0; j < RANGE_LANES; j++) {
+			float x = v[i + j];
+			uint32_t b;
+			memcpy(&b, &x, sizeof b);
+			b &= 0x7fffffffu;
+			float xl = b < 0x7f800000u ? x : INFINITY;
+			float xh = b < 0x7f800000u ? x : -INFINITY;
+			l[j] = xl < l[j] ? xl : l[j];
+			h[j] = xh > h[j] ? xh : h[j];
+			cn[j] += b > 0x7f800000u;
+			ci[j] += b == 0x7f800000u;
+		}
+	for (int j = 0; j < RANGE_LANES; j++) {
+		*lo = l[j] < *lo ? l[j] : *lo;
+		*hi = h[j] > *hi ? h[j] : *hi;
+		*nans += cn[j];
+		*infs += ci[j];
+	}
+	for (; i < n; i++) {
+		float x = v[i];
+		if (isfinite(x)) {
+			*lo = x < *lo ? x : *lo;
+			*hi = x > *hi ? x : *hi;
+		} else {
+			*nans += isnan(x) != 0;
+			*infs += isinf(x) != 0;
+		}
+	}
+}
+
+/* The first element of v[0, n) equal to z (0: the sign of the first zero,
+ * which a loop in order keeps as the least or greatest). */
+static float first_equal_f32(const float *v, int64_t n, float z)
+{
+	for (int64_t i = 0; i < n; i++)
+		if (v[i] == z)
+			return v[i];
+	return z;
+}
+
+/* compare_values of two float32 arrays when they are equal byte for byte
+ * (the emulator runs the cpu kernels, so most values are): no element
+ * differs, both ranges are one, and a NaN or an infinity is the same on
+ * both sides. Compared and measured a block at a time, while the block is
+ * in cache; false at the first block that differs, with r untouched. */
+enum { IDENTICAL_BLOCK = 4096 };
+
+static bool compare_identical_f32(RunEachRecord *r, const float *got, const float *want, int64_t n)
 {
 	float lo = INFINITY, hi = -INFINITY;
 	int64_t nans = 0, infs = 0;
-	for (int64_t i = 0; i < n; i++) {
-		float x = v[i];
-		if (isfinite(x)) {
-			lo = x < lo ? x : lo;
-			hi = x > hi ? x : hi;
-		} else {
-			nans += isnan(x) != 0;
-			infs += isinf(x) != 0;
-		}
+	for (int64_t i = 0; i < n; i += IDENTICAL_BLOCK) {
+		int64_t m = n - i < IDENTICAL_BLOCK ? n - i : IDENTICAL_BLOCK;
+		if (memcmp(got + i, want + i, (size_t)m * sizeof(float)) != 0)
+			return false;
+		range_f32(got + i, m, &lo, &hi, &nans, &infs);
 	}
+	/* of equal least (greatest) elements a loop in order keeps the first:
+	 * with 0 that is the first zero's sign */
+	if (lo == 0)
+		lo = first_equal_f32(got, n, 0);
+	if (hi == 0)
+		hi = first_equal_f32(got, n, 0);
 	r->min = r->ref_min = lo == INFINITY ? INFINITY : (double)lo;
 	r->max = r->ref_max = hi == -INFINITY ? -INFINITY : (double)hi;
 	r->ref_nans = nans;
 	r->ref_infs = infs;
+	return true;
 }
 
 static void compare_values(RunEachRecord *r, const NpyArray *got, const NpyArray *want)
 {
 	int64_t n = npy_array_count(got);
-	if (got->dtype == DT_FLOAT32 && n > 0 &&
-	    memcmp(got->data, want->data, (size_t)n * sizeof(float)) == 0) {
-		compare_identical_f32(r, got->data, n);
+	if (got->dtype == DT_FLOAT32 && n > 0 && compare_identical_f32(r, got->data, want->data, n))
 		return;
-	}
 	r->min = r->ref_min = INFINITY;
 	r->max = r->ref_max = -INFINITY;
 	for (int64_t i = 0; i < n; i++) {
@@ -362,7 +547,7 @@ static void observe_planned(RunEach *x, const Expr *call, uint32_t field, int32_
 	} else {
 		compare_values(r, value, &ref->value);
 	}
-	npy_array_free(&ref->value);
+	slot_release(x, ref);
 }
 
 void run_each_observe_planned(void *context, const Expr *call, uint32_t field, int32_t device,

@@ -54,6 +54,10 @@ void run_each_free(RunEach *x);
 /* ExecObserver: keeps the reference run's values. */
 void run_each_observe_reference(void *context, const Expr *call, uint32_t field, int32_t device,
 				NpyArray *value);
+/* The same for a run with ExecOptions.observe_borrows: the values are lent
+ * and copied into the tracker's own memory. */
+void run_each_observe_reference_lent(void *context, const Expr *call, uint32_t field,
+				     int32_t device, NpyArray *value);
 /* ExecObserver: compares the planned run's values as they come. */
 void run_each_observe_planned(void *context, const Expr *call, uint32_t field, int32_t device,
 			      NpyArray *value);
