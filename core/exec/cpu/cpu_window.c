@@ -290,15 +290,18 @@ typedef struct DirectJob {
 	int64_t blocks; /* blocks of output channels per group: og / 4 + og % 4 */
 	int64_t wp;     /* the scratch's row: the input row with its padding */
 	int64_t hp, dp; /* the scratch's rows and planes a channel: those read */
+	const void *kq; /* the weights, each block of four channels tap-major
+			 * (direct_pack) */
 	bool finite;    /* every weight is finite: the vector runs may read padding */
 } DirectJob;
 
 /* A block of one or two output rows of the job. */
 typedef struct DirectRow {
 	const KernelWindow *w;
-	const void *x; /* the group's input channels: [cg, d, h, w] */
-	const void *k; /* the block's first output channel's weights: [cg, kd, kh, kw] */
-	void *y;       /* the block's first output channel, this row: y[o * plane + ox] */
+	const void *x;  /* the group's input channels: [cg, d, h, w] */
+	const void *k;  /* the block's first output channel's weights: [cg, kd, kh, kw] */
+	const void *kq; /* the block's weights tap-major: [cg, kd, kh, kw][nob] */
+	void *y;        /* the block's first output channel, this row: y[o * plane + ox] */
 	/* scratch: the group's input with its padding on every side, [cg,
 	 * dp, hp, wp]: plane pad[0] + z, row pad[1] + y, column pad[2] + x
 	 * hold input (z, y, x), the others zeros */
@@ -379,7 +382,7 @@ typedef long long DirectMaskF64 __attribute__((vector_size(64)));
 	{                                                                                          \
 		enum { L = (int)(sizeof(VEC) / sizeof(T)) };                                       \
 		const KernelWindow *w = r->w;                                                      \
-		int64_t cg = w->c / w->groups, window = w->kd * w->kh * w->kw;                     \
+		int64_t cg = w->c / w->groups;                                                     \
 		int64_t sx = SX ? SX : w->stride[2], plane = w->od * w->oh * w->ow;                \
 		int64_t dx = w->dilation[2], kw = KW ? KW : w->kw;                                 \
 		int64_t chan = r->dp * r->hp * r->wp, dz = w->dilation[0] * r->hp * r->wp;         \
@@ -388,7 +391,7 @@ typedef long long DirectMaskF64 __attribute__((vector_size(64)));
 		const T *top = (const T *)r->rows +                                                \
 			       (r->oz * w->stride[0] * r->hp + r->oy * w->stride[1]) * r->wp +     \
 			       x0 * sx;                                                            \
-		const T *k = (const T *)r->k;                                                      \
+		const T *k = (const T *)r->kq;                                                     \
 		VEC acc[2][OB][NR];                                                                \
 		for (int q = 0; q < 2; q++)                                                        \
 			for (int o = 0; o < OB; o++)                                               \
@@ -396,7 +399,7 @@ typedef long long DirectMaskF64 __attribute__((vector_size(64)));
 					acc[q][o][j] = (VEC){0};                                   \
 		for (int64_t ci = 0; ci < cg; ci++, top += chan)                                   \
 			for (int64_t kz = 0; kz < w->kd; kz++)                                     \
-				for (int64_t ky = 0; ky < w->kh; ky++, k += kw) {                  \
+				for (int64_t ky = 0; ky < w->kh; ky++, k += kw * OB) {             \
 					const T *row = top + kz * dz + ky * dy;                    \
 					for (int64_t kx = 0; kx < kw; kx++) {                      \
 						VEC v[2][NR];                                      \
@@ -422,7 +425,7 @@ typedef long long DirectMaskF64 __attribute__((vector_size(64)));
 								}                                  \
 							}                                          \
 						for (int o = 0; o < OB; o++) {                     \
-							T wk = k[o * cg * window + kx];            \
+							T wk = k[kx * OB + o];                     \
 							for (int q = 0; q < 2; q++)                \
 								for (int j = 0; j < NR; j++)       \
 									VFMA(&acc[q][o][j],        \
@@ -658,6 +661,7 @@ DEFINE_DIRECT_PAD(direct_pad_f64, double)
 			DirectRow r = {w,                                                         \
 				       (const T *)job->x + (n * w->c + g * cg) * in_plane,        \
 				       (const T *)job->k + oc * cg * window,                      \
+				       job->kq ? (const T *)job->kq + oc * cg * window : NULL,    \
 				       (T *)job->y + (n * w->o + oc) * rows * w->ow +             \
 					       (oz * w->oh + oy) * w->ow,                         \
 				       scratch,                                                   \
@@ -694,6 +698,26 @@ DEFINE_DIRECT(direct_f32, float, direct_pad_f32, direct_columns_f32, direct_row4
 	      direct_row1_f32)
 DEFINE_DIRECT(direct_f64, double, direct_pad_f64, direct_columns_f64, direct_row4_f64,
 	      direct_row1_f64)
+
+/* The weights k of a direct convolution ([o, cg * window], es bytes an
+ * element) with each group's og / 4 blocks of four channels tap-major:
+ * [cg * window][4], the four weights a tap multiplies next to each other. */
+static void *direct_pack(const KernelWindow *w, const void *k, size_t es)
+{
+	int64_t cg = w->c / w->groups, og = w->o / w->groups, taps = cg * w->kd * w->kh * w->kw;
+	char *kq = xmalloc((size_t)(w->o * taps) * es);
+	const char *src = k;
+	memcpy(kq, k, (size_t)(w->o * taps) * es);
+	for (int64_t g = 0; g < w->groups; g++)
+		for (int64_t b = 0; b < og / 4; b++) {
+			int64_t oc = g * og + 4 * b;
+			for (int64_t t = 0; t < taps; t++)
+				for (int64_t o = 0; o < 4; o++)
+					memcpy(kq + (size_t)(oc * taps + t * 4 + o) * es,
+					       src + (size_t)((oc + o) * taps + t) * es, es);
+		}
+	return kq;
+}
 
 /* Whether the n weights of a direct convolution are all finite. */
 static bool direct_finite(DType dt, const void *k, int64_t n)
@@ -734,10 +758,14 @@ bool kernel_cpu_CONV2D(const KernelCall *kc, char **err)
 					 2,
 				 (w->oh - 1) * w->stride[1] + (w->kh - 1) * w->dilation[1] + 1,
 				 (w->od - 1) * w->stride[0] + (w->kd - 1) * w->dilation[0] + 1,
+				 NULL,
 				 direct_finite(dt, kc->in[1].data, w->o * cg * window)};
+		void *kq = DIRECT_VECTORS && job.finite ? direct_pack(w, job.k, es) : NULL;
+		job.kq = kq;
 		kernel_parallel_for(w->n * w->groups * w->od * ((w->oh + 1) / 2) * job.blocks,
 				    1 + GRAIN_ROWS / (2 * w->ow * window * cg + 1),
 				    dt == DT_FLOAT32 ? direct_f32 : direct_f64, &job);
+		free(kq);
 		return true;
 	}
 	if (!fits_int(og) || !fits_int(rows) || !fits_int(plane))
