@@ -4854,8 +4854,9 @@ static void test_global_pool_random(void **state)
 
 /* nn.conv2d of n x c x h x w by o x c/groups x kh x kw, the seven loops
  * with the products added in the dtype T in their order (input channel,
- * ky, kx), taps outside the input skipped. */
-#define DEFINE_NAIVE_CONV(NAME, T)                                                                \
+ * ky, kx) as fused multiply-adds (acc = fma(x, w, acc), one rounding
+ * each: the direct kernel's definition), taps outside the input skipped. */
+#define DEFINE_NAIVE_CONV(NAME, T, FMA)                                                           \
 	static void NAME(const int64_t *x, const int64_t *k, const int64_t *s, const int64_t *p,  \
 			 const int64_t *d, int64_t groups, int64_t oh, int64_t ow, double *want)  \
 	{                                                                                         \
@@ -4892,18 +4893,21 @@ static void test_global_pool_random(void **state)
 										     ci) * k[2] + \
 										    ky) * k[3] +  \
 											   kx);   \
-									acc += a * wt;            \
+									acc = FMA(a, wt, acc);    \
 								}                                 \
 						want[((b * o + oc) * oh + y) * ow + xx] = acc;    \
 					}                                                         \
 	}
-DEFINE_NAIVE_CONV(naive_conv_f32, float)
-DEFINE_NAIVE_CONV(naive_conv_f64, double)
+DEFINE_NAIVE_CONV(naive_conv_f32, float, fmaf)
+DEFINE_NAIVE_CONV(naive_conv_f64, double, fma)
 
 /* Grouped and depthwise nn.conv2d (the direct kernel: at most 64 input
- * times output channels per group) over random sizes, groups, channel
- * multipliers, strides, dilations and uneven paddings; one case in six
- * with an infinite or NaN weight. */
+ * times output channels per group) over random sizes (one row in four
+ * wider than the widest block of columns), groups, channel multipliers,
+ * strides, dilations and uneven paddings, bit for bit against the naive
+ * loops' fused multiply-adds; one case in six with an infinite or NaN
+ * weight, one with NaN, infinities and zeros of both signs among the
+ * inputs and a weight of -0. */
 static void test_conv_direct_random(void **state)
 {
 	(void)state;
@@ -4911,14 +4915,15 @@ static void test_conv_direct_random(void **state)
 	for (int c = 0; c < 100; c++) {
 		DType dt = c % 2 ? DT_FLOAT64 : DT_FLOAT32;
 		int64_t groups = prop_int(1, 5), cg = prop_int(1, 4), og = prop_int(1, 6);
-		int64_t x[4] = {prop_int(1, 2), groups * cg, prop_int(1, 12), prop_int(1, 40)};
+		int64_t x[4] = {prop_int(1, 2), groups * cg, prop_int(1, 12),
+				prop_int(0, 3) ? prop_int(1, 40) : prop_int(41, 150)};
 		int64_t k[4] = {groups * og, cg, prop_int(1, 3), prop_int(1, 4)};
 		int64_t s[2] = {prop_int(1, 3), prop_int(1, 3)},
 			d[2] = {prop_int(1, 2), prop_int(1, 2)};
 		int64_t p[4], oh, ow;
 		char body[512];
 		double *want;
-		NpyArray *wa;
+		NpyArray *xa, *wa;
 		for (int i = 0; i < 4; i++)
 			p[i] = prop_int(0, 2);
 		oh = (x[2] + p[0] + p[2] - d[0] * (k[2] - 1) - 1);
@@ -4929,7 +4934,7 @@ static void test_conv_direct_random(void **state)
 		ow = ow / s[1] + 1;
 		teardown(NULL);
 		setup(NULL);
-		RAND("x", dt, x[0], x[1], x[2], x[3]);
+		xa = RAND("x", dt, x[0], x[1], x[2], x[3]);
 		wa = RAND("w", dt, k[0], k[1], k[2], k[3]);
 		if (c % 6 == 5) {
 			/* a weight that is not finite: the taps outside the input are
@@ -4939,6 +4944,10 @@ static void test_conv_direct_random(void **state)
 				((float *)wa->data)[0] = (float)bad;
 			else
 				((double *)wa->data)[0] = bad;
+		}
+		if (c % 6 == 4) {
+			sprinkle_specials(xa);
+			dtype_store_double(wa->data, dt, 0, -0.0);
 		}
 		snprintf(body, sizeof body,
 			 "nn.conv2d(%%x, %%w, strides=[%lld, %lld], padding=[%lld, %lld, %lld, "

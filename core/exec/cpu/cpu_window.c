@@ -14,9 +14,15 @@
  * own threading; it is only ever called from the thread that launched the
  * kernel, never from our workers, so the two pools never nest. Matrix
  * kernels take float32 and float64; other dtypes get an error, never a
- * wrong answer. Direct convolutions go by runs of an output row, 16 floats
- * (8 doubles) of up to 4 output channels summed in vector registers over
- * the whole window. Average pooling of strides 1 in height and width
+ * wrong answer. Direct convolutions (depthwise ones, groups of few
+ * channels) are defined as fused multiply-adds in the naive order, acc =
+ * fma(x, w, acc) over input channel, kz, ky, kx from +0: the same bits on
+ * every CPU, an FMA instruction where the CPU has one (AVX-512 or AVX's
+ * FMA, picked at run time) and libm's correctly rounded fma elsewhere.
+ * They go by runs of two output rows, 16 floats (8 doubles) of up to 4
+ * output channels summed in vector registers over the whole window, from
+ * the group's input copied once with its padding on every side (so no
+ * tap is tested). Average pooling of strides 1 in height and width
  * takes a plane at a time, its rows padded with zeros and laid end to
  * end, so every tap adds one long shifted run to the sums (avg_flat_f32);
  * other average poolings go by output rows: each tap of the window adds a
@@ -260,19 +266,21 @@ DEFINE_ROW_TAPS(sum_taps_f32, float, float, MERGE_SUM)
 DEFINE_ROW_TAPS(sum_taps_f64, double, double, MERGE_SUM)
 
 /* Groups of few channels (depthwise: one in, one out), whose GEMMs would
- * have a handful of rows, are computed directly, an output row at a time.
- * The group's input rows are first copied (once per group and thread) into
- * a scratch with the padding as zeros, wide enough for whole runs of L
- * outputs; then each run of L output columns of OB output channels (as
- * many vector registers) starts at 0 and adds, for each input channel in
- * turn and each tap in the order kz, ky, kx, the weight times the L values
- * the tap reads (stride 1 or 2: one or two vector loads), so every output
- * adds its products in the order of the seven loops, and the sums stay in
- * registers until they are stored. A padding zero times a finite weight
- * is a zero, which leaves the sum as it was (a sum from 0 is never -0), so
- * the result is that of skipping the taps outside the input, as the
- * loops do; with a weight that is not finite (inf times 0 is NaN) the
- * convolution is computed a column at a time with the taps skipped. */
+ * have a handful of rows, are computed directly, two output rows at a
+ * time. The group's input is first copied (once per group and thread)
+ * into a scratch with its padding as zeros on every side, wide enough for
+ * whole runs of L outputs; then each run of L output columns of OB output
+ * channels in both rows (2 OB NR vector registers) starts at +0 and
+ * takes, for each input channel in turn and each tap in the order kz, ky,
+ * kx, acc = fma(x, w, acc) of the L values the tap reads (stride 1 or 2:
+ * one or two vector loads) and the weight, one rounding a tap, so every
+ * output is the seven loops' fused multiply-adds in their order, and the
+ * sums stay in registers until they are stored. A padding zero times a
+ * finite weight is a zero, which leaves the sum as it was (a sum from +0
+ * is never -0), so the result is that of skipping the taps outside the
+ * input, as the loops do; with a weight that is not finite (inf times 0
+ * is NaN) the convolution is computed a column at a time with the taps
+ * skipped. */
 enum { DIRECT_CONV_MAX = 64 }; /* the most cg * og computed directly */
 
 typedef struct DirectJob {
@@ -281,55 +289,65 @@ typedef struct DirectJob {
 	void *y;
 	int64_t blocks; /* blocks of output channels per group: og / 4 + og % 4 */
 	int64_t wp;     /* the scratch's row: the input row with its padding */
+	int64_t hp, dp; /* the scratch's rows and planes a channel: those read */
+	const void *kq; /* the weights, each block of four channels tap-major
+			 * (direct_pack) */
 	bool finite;    /* every weight is finite: the vector runs may read padding */
 } DirectJob;
 
-/* One output row's block of the job. */
+/* A block of one or two output rows of the job. */
 typedef struct DirectRow {
 	const KernelWindow *w;
-	const void *x;    /* the group's input channels: [cg, d, h, w] */
-	const void *k;    /* the block's first output channel's weights: [cg, kd, kh, kw] */
-	void *y;          /* the block's first output channel, this row: y[o * plane + ox] */
-	const void *rows; /* scratch: the group's input rows with their padding, [cg, d, h, wp] */
-	int64_t oz, oy, nob, wp; /* nob: the block's output channels */
+	const void *x;  /* the group's input channels: [cg, d, h, w] */
+	const void *k;  /* the block's first output channel's weights: [cg, kd, kh, kw] */
+	const void *kq; /* the block's weights tap-major: [cg, kd, kh, kw][nob] */
+	void *y;        /* the block's first output channel, this row: y[o * plane + ox] */
+	/* scratch: the group's input with its padding on every side, [cg,
+	 * dp, hp, wp]: plane pad[0] + z, row pad[1] + y, column pad[2] + x
+	 * hold input (z, y, x), the others zeros */
+	const void *rows;
+	int64_t oz, oy;
+	int64_t nob; /* the block's output channels */
+	int64_t ny;  /* its output rows: oy, and oy + 1 when 2 */
+	int64_t wp, hp, dp;
 } DirectRow;
 
 /* The columns [c0, c1) of a direct row one at a time, the taps outside
- * the input skipped. */
-#define DEFINE_DIRECT_COLUMNS(NAME, T)                                                           \
-	static void NAME(const DirectRow *r, int64_t c0, int64_t c1)                             \
-	{                                                                                        \
-		const KernelWindow *w = r->w;                                                    \
-		int64_t cg = w->c / w->groups, window = w->kd * w->kh * w->kw;                   \
-		int64_t plane = w->od * w->oh * w->ow;                                           \
-		for (int64_t ox = c0; ox < c1; ox++)                                             \
-			for (int64_t o = 0; o < r->nob; o++) {                                   \
-				const T *k = (const T *)r->k + o * cg * window;                  \
-				T acc = 0;                                                       \
-				for (int64_t ci = 0; ci < cg; ci++)                              \
-					for (int64_t t = 0; t < window; t++) {                   \
-						int64_t kz = t / (w->kh * w->kw),                \
-							ky = t / w->kw % w->kh, kx = t % w->kw;  \
-						int64_t iz = r->oz * w->stride[0] - w->pad[0] +  \
-							     kz * w->dilation[0];                \
-						int64_t iy = r->oy * w->stride[1] - w->pad[1] +  \
-							     ky * w->dilation[1];                \
-						int64_t ix = ox * w->stride[2] - w->pad[2] +     \
-							     kx * w->dilation[2];                \
-						if (iz < 0 || iz >= w->d || iy < 0 ||            \
-						    iy >= w->h || ix < 0 || ix >= w->w)          \
-							continue;                                \
-						acc += ((const T *)                              \
-								r->x)[((ci * w->d + iz) * w->h + \
-								       iy) * w->w +              \
-								      ix] *                      \
-						       k[ci * window + t];                       \
-					}                                                        \
-				((T *)r->y)[o * plane + ox] = acc;                               \
-			}                                                                        \
+ * the input skipped, by the same fused multiply-adds (CPU_CLONES_FMA). */
+#define DEFINE_DIRECT_COLUMNS(NAME, T, FMA)                                                        \
+	CPU_CLONES_FMA static void NAME(const DirectRow *r, int64_t c0, int64_t c1)                \
+	{                                                                                          \
+		const KernelWindow *w = r->w;                                                      \
+		int64_t cg = w->c / w->groups, window = w->kd * w->kh * w->kw;                     \
+		int64_t plane = w->od * w->oh * w->ow;                                             \
+		for (int64_t ox = c0; ox < c1; ox++)                                               \
+			for (int64_t o = 0; o < r->nob; o++) {                                     \
+				const T *k = (const T *)r->k + o * cg * window;                    \
+				T acc = 0;                                                         \
+				for (int64_t ci = 0; ci < cg; ci++)                                \
+					for (int64_t t = 0; t < window; t++) {                     \
+						int64_t kz = t / (w->kh * w->kw),                  \
+							ky = t / w->kw % w->kh, kx = t % w->kw;    \
+						int64_t iz = r->oz * w->stride[0] - w->pad[0] +    \
+							     kz * w->dilation[0];                  \
+						int64_t iy = r->oy * w->stride[1] - w->pad[1] +    \
+							     ky * w->dilation[1];                  \
+						int64_t ix = ox * w->stride[2] - w->pad[2] +       \
+							     kx * w->dilation[2];                  \
+						if (iz < 0 || iz >= w->d || iy < 0 ||              \
+						    iy >= w->h || ix < 0 || ix >= w->w)            \
+							continue;                                  \
+						acc = FMA(((const T *)r                            \
+								   ->x)[((ci * w->d + iz) * w->h + \
+									 iy) * w->w +              \
+									ix],                       \
+							  k[ci * window + t], acc);                \
+					}                                                          \
+				((T *)r->y)[o * plane + ox] = acc;                                 \
+			}                                                                          \
 	}
-DEFINE_DIRECT_COLUMNS(direct_columns_f32, float)
-DEFINE_DIRECT_COLUMNS(direct_columns_f64, double)
+DEFINE_DIRECT_COLUMNS(direct_columns_f32, float, __builtin_fmaf)
+DEFINE_DIRECT_COLUMNS(direct_columns_f64, double, __builtin_fma)
 
 #if defined(__GNUC__)
 #define DIRECT_VECTORS 1
@@ -350,97 +368,226 @@ typedef long long DirectMaskF64 __attribute__((vector_size(64)));
 #define DIRECT_EVEN_F64(a, b) __builtin_shuffle(a, b, (DirectMaskF64){0, 2, 4, 6, 9, 11, 13, 15})
 #endif
 
-/* NR runs of L output columns from x0 of OB output channels, input
- * stride SX (1, 2, or 0: any), from the padded rows: OB * NR sums, each a
- * chain of additions of its own, so that the additions of different sums
- * overlap. Columns past the row's end are computed from the padding and
- * not stored. */
-#define DEFINE_DIRECT_RUN(NAME, T, VEC, EVEN, OB, NR, SX)                                   \
-	ROW_INLINE void NAME(const DirectRow *r, int64_t x0)                                \
-	{                                                                                   \
-		enum { L = (int)(sizeof(VEC) / sizeof(T)) };                                \
-		const KernelWindow *w = r->w;                                               \
-		int64_t cg = w->c / w->groups, window = w->kd * w->kh * w->kw;              \
-		int64_t sx = SX ? SX : w->stride[2], plane = w->od * w->oh * w->ow;         \
-		int64_t taprows = w->kd * w->kh, dx = w->dilation[2];                       \
-		VEC acc[OB][NR];                                                            \
-		for (int o = 0; o < OB; o++)                                                \
-			for (int j = 0; j < NR; j++)                                        \
-				acc[o][j] = (VEC){0};                                       \
-		for (int64_t t = 0, ci = 0, kz = 0, ky = 0; t < cg * taprows; t++, ky++) {  \
-			int64_t iz, iy;                                                     \
-			const T *row, *k;                                                   \
-			if (ky == w->kh) {                                                  \
-				ky = 0;                                                     \
-				if (++kz == w->kd) {                                        \
-					kz = 0;                                             \
-					ci++;                                               \
-				}                                                           \
-			}                                                                   \
-			iz = r->oz * w->stride[0] - w->pad[0] + kz * w->dilation[0];        \
-			iy = r->oy * w->stride[1] - w->pad[1] + ky * w->dilation[1];        \
-			if (iz < 0 || iz >= w->d || iy < 0 || iy >= w->h)                   \
-				continue;                                                   \
-			row = (const T *)r->rows + ((ci * w->d + iz) * w->h + iy) * r->wp + \
-			      x0 * sx;                                                      \
-			k = (const T *)r->k + t * w->kw;                                    \
-			for (int64_t kx = 0; kx < w->kw; kx++) {                            \
-				VEC v[NR];                                                  \
-				for (int j = 0; j < NR; j++) {                              \
-					const T *s = row + kx * dx + j * L * sx;            \
-					if (SX == 1) {                                      \
-						memcpy(&v[j], s, sizeof v[j]);              \
-					} else if (SX == 2) {                               \
-						VEC a, b;                                   \
-						memcpy(&a, s, sizeof a);                    \
-						memcpy(&b, s + L - 1, sizeof b);            \
-						v[j] = EVEN(a, b);                          \
-					} else {                                            \
-						VEC g = {0};                                \
-						for (int l = 0; l < L; l++)                 \
-							g[l] = s[l * sx];                   \
-						v[j] = g;                                   \
-					}                                                   \
-				}                                                           \
-				for (int o = 0; o < OB; o++) {                              \
-					T wk = k[o * cg * window + kx];                     \
-					for (int j = 0; j < NR; j++)                        \
-						acc[o][j] += v[j] * wk;                     \
-				}                                                           \
-			}                                                                   \
-		}                                                                           \
-		for (int o = 0; o < OB; o++)                                                \
-			for (int j = 0; j < NR; j++) {                                      \
-				int64_t c = x0 + j * L;                                     \
-				T *y = (T *)r->y + o * plane + c;                           \
-				if (c + L <= w->ow)                                         \
-					memcpy(y, &acc[o][j], sizeof acc[o][j]);            \
-				else                                                        \
-					for (int64_t l = 0; l < w->ow - c; l++)             \
-						y[l] = acc[o][j][l];                        \
-			}                                                                   \
+/* NR runs of L output columns from x0 of OB output channels in each of
+ * the block's two output rows (a block of one row computes and stores it
+ * twice), input stride SX (1, 2, or 0: any), window width KW (0: any),
+ * from the padded rows: 2 * OB * NR sums, each a chain of fused
+ * multiply-adds of its own, so that the FMAs of different sums overlap.
+ * Each sum adds the taps in the naive order (input channel, kz, ky, kx),
+ * those on the padding too: fma(0, w, acc) is acc for a finite w (acc,
+ * from +0, is never -0). Columns past the row's end are computed from the
+ * padding and not stored. */
+#define DEFINE_DIRECT_RUN(NAME, T, VEC, EVEN, ATTR, VFMA, OB, NR, SX, KW)                          \
+	ATTR ROW_INLINE void NAME(const DirectRow *r, int64_t x0)                                  \
+	{                                                                                          \
+		enum { L = (int)(sizeof(VEC) / sizeof(T)) };                                       \
+		const KernelWindow *w = r->w;                                                      \
+		int64_t cg = w->c / w->groups;                                                     \
+		int64_t sx = SX ? SX : w->stride[2], plane = w->od * w->oh * w->ow;                \
+		int64_t dx = w->dilation[2], kw = KW ? KW : w->kw;                                 \
+		int64_t chan = r->dp * r->hp * r->wp, dz = w->dilation[0] * r->hp * r->wp;         \
+		int64_t dy = w->dilation[1] * r->wp;                                               \
+		int64_t qin = r->ny > 1 ? w->stride[1] * r->wp : 0, qout = r->ny > 1 ? w->ow : 0;  \
+		const T *top = (const T *)r->rows +                                                \
+			       (r->oz * w->stride[0] * r->hp + r->oy * w->stride[1]) * r->wp +     \
+			       x0 * sx;                                                            \
+		const T *k = (const T *)r->kq;                                                     \
+		VEC acc[2][OB][NR];                                                                \
+		for (int q = 0; q < 2; q++)                                                        \
+			for (int o = 0; o < OB; o++)                                               \
+				for (int j = 0; j < NR; j++)                                       \
+					acc[q][o][j] = (VEC){0};                                   \
+		for (int64_t ci = 0; ci < cg; ci++, top += chan)                                   \
+			for (int64_t kz = 0; kz < w->kd; kz++)                                     \
+				for (int64_t ky = 0; ky < w->kh; ky++, k += kw * OB) {             \
+					const T *row = top + kz * dz + ky * dy;                    \
+					for (int64_t kx = 0; kx < kw; kx++) {                      \
+						VEC v[2][NR];                                      \
+						for (int q = 0; q < 2; q++)                        \
+							for (int j = 0; j < NR; j++) {             \
+								const T *s = row + q * qin +       \
+									     kx * dx + j * L * sx; \
+								if (SX == 1) {                     \
+									memcpy(&v[q][j], s,        \
+									       sizeof(VEC));       \
+								} else if (SX == 2) {              \
+									VEC a, b;                  \
+									memcpy(&a, s, sizeof a);   \
+									memcpy(&b, s + L - 1,      \
+									       sizeof b);          \
+									v[q][j] = EVEN(a, b);      \
+								} else {                           \
+									VEC g = {0};               \
+									for (int l = 0; l < L;     \
+									     l++)                  \
+										g[l] = s[l * sx];  \
+									v[q][j] = g;               \
+								}                                  \
+							}                                          \
+						for (int o = 0; o < OB; o++) {                     \
+							T wk = k[kx * OB + o];                     \
+							for (int q = 0; q < 2; q++)                \
+								for (int j = 0; j < NR; j++)       \
+									VFMA(&acc[q][o][j],        \
+									     &v[q][j], wk);        \
+						}                                                  \
+					}                                                          \
+				}                                                                  \
+		for (int q = 0; q < 2; q++)                                                        \
+			for (int o = 0; o < OB; o++)                                               \
+				for (int j = 0; j < NR; j++) {                                     \
+					int64_t c = x0 + j * L;                                    \
+					T *y = (T *)r->y + q * qout + o * plane + c;               \
+					if (c + L <= w->ow)                                        \
+						memcpy(y, &acc[q][o][j], sizeof(VEC));             \
+					else                                                       \
+						for (int64_t l = 0; l < w->ow - c; l++)            \
+							y[l] = acc[q][o][j][l];                    \
+				}                                                                  \
 	}
 
-/* A direct row's columns in blocks of NR runs of L. */
-#define DEFINE_DIRECT_VECTOR_ROW(NAME, T, VEC, EVEN, OB, NR)                          \
-	DEFINE_DIRECT_RUN(NAME##_s1, T, VEC, EVEN, OB, NR, 1)                         \
-	DEFINE_DIRECT_RUN(NAME##_s2, T, VEC, EVEN, OB, NR, 2)                         \
-	DEFINE_DIRECT_RUN(NAME##_sn, T, VEC, EVEN, OB, NR, 0)                         \
-	CPU_CLONES static void NAME(const DirectRow *r)                               \
-	{                                                                             \
-		int64_t L = (int64_t)(sizeof(VEC) / sizeof(T)), sx = r->w->stride[2]; \
-		for (int64_t x0 = 0; x0 < r->w->ow; x0 += NR * L)                     \
-			if (sx == 1)                                                  \
-				NAME##_s1(r, x0);                                     \
-			else if (sx == 2)                                             \
-				NAME##_s2(r, x0);                                     \
-			else                                                          \
-				NAME##_sn(r, x0);                                     \
+/* A direct row's columns in blocks of NR runs of L while more than
+ * NRS * L remain, then of NRS runs: wide blocks give the FMAs more
+ * independent sums, the short one wastes less of a short row's end. A
+ * last block that would pass the row's end starts earlier where the row
+ * is long enough, recomputing some columns (the same sums: the same
+ * bits) so that every store is a whole vector. Windows 3 wide have their
+ * own runs, the taps of a window row unrolled. ISA names the instruction
+ * set's variant, ATTR its target attribute. */
+#define DEFINE_DIRECT_VECTOR_ROW(NAME, T, VEC, EVEN, ISA, ATTR, VFMA, OB, NR, NRS)                \
+	DEFINE_DIRECT_RUN(NAME##_s1_##ISA, T, VEC, EVEN, ATTR, VFMA, OB, NR, 1, 0)                \
+	DEFINE_DIRECT_RUN(NAME##_s2_##ISA, T, VEC, EVEN, ATTR, VFMA, OB, NR, 2, 0)                \
+	DEFINE_DIRECT_RUN(NAME##_sn_##ISA, T, VEC, EVEN, ATTR, VFMA, OB, NR, 0, 0)                \
+	DEFINE_DIRECT_RUN(NAME##_s1k3_##ISA, T, VEC, EVEN, ATTR, VFMA, OB, NR, 1, 3)              \
+	DEFINE_DIRECT_RUN(NAME##_s2k3_##ISA, T, VEC, EVEN, ATTR, VFMA, OB, NR, 2, 3)              \
+	DEFINE_DIRECT_RUN(NAME##_short_s1_##ISA, T, VEC, EVEN, ATTR, VFMA, OB, NRS, 1, 0)         \
+	DEFINE_DIRECT_RUN(NAME##_short_s2_##ISA, T, VEC, EVEN, ATTR, VFMA, OB, NRS, 2, 0)         \
+	DEFINE_DIRECT_RUN(NAME##_short_sn_##ISA, T, VEC, EVEN, ATTR, VFMA, OB, NRS, 0, 0)         \
+	DEFINE_DIRECT_RUN(NAME##_short_s1k3_##ISA, T, VEC, EVEN, ATTR, VFMA, OB, NRS, 1, 3)       \
+	DEFINE_DIRECT_RUN(NAME##_short_s2k3_##ISA, T, VEC, EVEN, ATTR, VFMA, OB, NRS, 2, 3)       \
+	ATTR static void NAME##_##ISA(const DirectRow *r)                                         \
+	{                                                                                         \
+		int64_t L = (int64_t)(sizeof(VEC) / sizeof(T)), sx = r->w->stride[2];             \
+		int64_t ow = r->w->ow;                                                            \
+		bool k3 = r->w->kw == 3;                                                          \
+		for (int64_t x0 = 0; x0 < ow;)                                                    \
+			if (ow - x0 > NRS * L) {                                                  \
+				int64_t at = ow - x0 < NR * L && ow >= NR * L ? ow - NR * L : x0; \
+				if (sx == 1 && k3)                                                \
+					NAME##_s1k3_##ISA(r, at);                                 \
+				else if (sx == 1)                                                 \
+					NAME##_s1_##ISA(r, at);                                   \
+				else if (sx == 2 && k3)                                           \
+					NAME##_s2k3_##ISA(r, at);                                 \
+				else if (sx == 2)                                                 \
+					NAME##_s2_##ISA(r, at);                                   \
+				else                                                              \
+					NAME##_sn_##ISA(r, at);                                   \
+				x0 += NR * L;                                                     \
+			} else {                                                                  \
+				int64_t at =                                                      \
+					ow - x0 < NRS * L && ow >= NRS * L ? ow - NRS * L : x0;   \
+				if (sx == 1 && k3)                                                \
+					NAME##_short_s1k3_##ISA(r, at);                           \
+				else if (sx == 1)                                                 \
+					NAME##_short_s1_##ISA(r, at);                             \
+				else if (sx == 2 && k3)                                           \
+					NAME##_short_s2k3_##ISA(r, at);                           \
+				else if (sx == 2)                                                 \
+					NAME##_short_s2_##ISA(r, at);                             \
+				else                                                              \
+					NAME##_short_sn_##ISA(r, at);                             \
+				x0 += NRS * L;                                                    \
+			}                                                                         \
 	}
-DEFINE_DIRECT_VECTOR_ROW(direct_row4_f32, float, DirectVecF32, DIRECT_EVEN_F32, 4, 2)
-DEFINE_DIRECT_VECTOR_ROW(direct_row1_f32, float, DirectVecF32, DIRECT_EVEN_F32, 1, 4)
-DEFINE_DIRECT_VECTOR_ROW(direct_row4_f64, double, DirectVecF64, DIRECT_EVEN_F64, 4, 2)
-DEFINE_DIRECT_VECTOR_ROW(direct_row1_f64, double, DirectVecF64, DIRECT_EVEN_F64, 1, 4)
+
+/* acc + v * s per lane with one rounding (fma), s a scalar: in the
+ * baseline variant, fmaf/fma a lane (libm's, correctly rounded in
+ * software where the CPU has no FMA). */
+#define DEFINE_DIRECT_FMA_ANY(NAME, T, VEC, FMA)                         \
+	ROW_INLINE void NAME(VEC *acc, const VEC *v, T s)                \
+	{                                                                \
+		for (int l = 0; l < (int)(sizeof(VEC) / sizeof(T)); l++) \
+			(*acc)[l] = FMA((*v)[l], s, (*acc)[l]);          \
+	}
+DEFINE_DIRECT_FMA_ANY(direct_fma_any_f32, float, DirectVecF32, __builtin_fmaf)
+DEFINE_DIRECT_FMA_ANY(direct_fma_any_f64, double, DirectVecF64, __builtin_fma)
+#define DIRECT_NO_ATTR
+
+/* Each row function in every variant: the same FMAs in the same order,
+ * so the same bits on every CPU. */
+#define DEFINE_DIRECT_ROWS(ISA, ATTR, FMA_F32, FMA_F64)                                            \
+	DEFINE_DIRECT_VECTOR_ROW(direct_row4_f32, float, DirectVecF32, DIRECT_EVEN_F32, ISA, ATTR, \
+				 FMA_F32, 4, 2, 2)                                                 \
+	DEFINE_DIRECT_VECTOR_ROW(direct_row1_f32, float, DirectVecF32, DIRECT_EVEN_F32, ISA, ATTR, \
+				 FMA_F32, 1, 4, 2)                                                 \
+	DEFINE_DIRECT_VECTOR_ROW(direct_row4_f64, double, DirectVecF64, DIRECT_EVEN_F64, ISA,      \
+				 ATTR, FMA_F64, 4, 2, 2)                                           \
+	DEFINE_DIRECT_VECTOR_ROW(direct_row1_f64, double, DirectVecF64, DIRECT_EVEN_F64, ISA,      \
+				 ATTR, FMA_F64, 1, 4, 2)
+DEFINE_DIRECT_ROWS(any, DIRECT_NO_ATTR, direct_fma_any_f32, direct_fma_any_f64)
+
+#if defined(__GNUC__) && !defined(__clang__) && defined(__x86_64__) && defined(__linux__)
+#include <immintrin.h>
+/* The same lanes' fma by AVX-512's vfmadd (one instruction for 16 floats
+ * or 8 doubles) and by AVX's FMA (two of 8 floats or 4 doubles). */
+#define DIRECT_ATTR_512 __attribute__((target("avx512f")))
+#define DIRECT_ATTR_FMA __attribute__((target("fma")))
+DIRECT_ATTR_512 ROW_INLINE void direct_fma_512_f32(DirectVecF32 *acc, const DirectVecF32 *v,
+						   float s)
+{
+	*acc = (DirectVecF32)_mm512_fmadd_ps((__m512)*v, _mm512_set1_ps(s), (__m512)*acc);
+}
+DIRECT_ATTR_512 ROW_INLINE void direct_fma_512_f64(DirectVecF64 *acc, const DirectVecF64 *v,
+						   double s)
+{
+	*acc = (DirectVecF64)_mm512_fmadd_pd((__m512d)*v, _mm512_set1_pd(s), (__m512d)*acc);
+}
+DIRECT_ATTR_FMA ROW_INLINE void direct_fma_256_f32(DirectVecF32 *acc, const DirectVecF32 *v,
+						   float s)
+{
+	__m256 a[2], c[2], b = _mm256_set1_ps(s);
+	memcpy(a, v, sizeof a);
+	memcpy(c, acc, sizeof c);
+	c[0] = _mm256_fmadd_ps(a[0], b, c[0]);
+	c[1] = _mm256_fmadd_ps(a[1], b, c[1]);
+	memcpy(acc, c, sizeof c);
+}
+DIRECT_ATTR_FMA ROW_INLINE void direct_fma_256_f64(DirectVecF64 *acc, const DirectVecF64 *v,
+						   double s)
+{
+	__m256d a[2], c[2], b = _mm256_set1_pd(s);
+	memcpy(a, v, sizeof a);
+	memcpy(c, acc, sizeof c);
+	c[0] = _mm256_fmadd_pd(a[0], b, c[0]);
+	c[1] = _mm256_fmadd_pd(a[1], b, c[1]);
+	memcpy(acc, c, sizeof c);
+}
+DEFINE_DIRECT_ROWS(512, DIRECT_ATTR_512, direct_fma_512_f32, direct_fma_512_f64)
+DEFINE_DIRECT_ROWS(256, DIRECT_ATTR_FMA, direct_fma_256_f32, direct_fma_256_f64)
+/* The variant for this CPU (__builtin_cpu_supports checks that the OS
+ * saves the vector registers too). */
+#define DEFINE_DIRECT_DISPATCH(NAME)                    \
+	static void NAME(const DirectRow *r)            \
+	{                                               \
+		if (__builtin_cpu_supports("avx512f"))  \
+			NAME##_512(r);                  \
+		else if (__builtin_cpu_supports("fma")) \
+			NAME##_256(r);                  \
+		else                                    \
+			NAME##_any(r);                  \
+	}
+#else
+#define DEFINE_DIRECT_DISPATCH(NAME)         \
+	static void NAME(const DirectRow *r) \
+	{                                    \
+		NAME##_any(r);               \
+	}
+#endif
+DEFINE_DIRECT_DISPATCH(direct_row4_f32)
+DEFINE_DIRECT_DISPATCH(direct_row1_f32)
+DEFINE_DIRECT_DISPATCH(direct_row4_f64)
+DEFINE_DIRECT_DISPATCH(direct_row1_f64)
 /* the most columns a block of runs computes */
 #define DIRECT_LANES_F32 64
 #define DIRECT_LANES_F64 32
@@ -458,76 +605,119 @@ static void direct_row_none(const DirectRow *r)
 #define direct_row1_f64 direct_row_none
 #endif
 
-/* The group's input x, cg planes, as rows of wp with the padding as
- * zeros, into rows. */
-#define DEFINE_DIRECT_PAD(NAME, T)                                               \
-	static void NAME(const KernelWindow *w, const T *x, int64_t wp, T *rows) \
-	{                                                                        \
-		int64_t n = w->c / w->groups * w->d * w->h;                      \
-		int64_t left = w->pad[2] < wp ? w->pad[2] : wp;                  \
-		int64_t len = w->w < wp - left ? w->w : wp - left;               \
-		for (int64_t r = 0; r < n; r++, rows += wp, x += w->w) {         \
-			for (int64_t i = 0; i < left; i++)                       \
-				rows[i] = 0;                                     \
-			memcpy(rows + left, x, (size_t)len * sizeof(T));         \
-			for (int64_t i = left + len; i < wp; i++)                \
-				rows[i] = 0;                                     \
-		}                                                                \
+/* The group's input x, cg channels, into rows as dp planes of hp rows of
+ * wp each: the input's rows after pad[0] planes, pad[1] rows and pad[2]
+ * columns of zeros, zeros after them. */
+#define DEFINE_DIRECT_PAD(NAME, T)                                                          \
+	static void NAME(const DirectJob *job, const T *x, T *rows)                         \
+	{                                                                                   \
+		const KernelWindow *w = job->w;                                             \
+		int64_t wp = job->wp, cg = w->c / w->groups;                                \
+		int64_t left = w->pad[2] < wp ? w->pad[2] : wp;                             \
+		int64_t len = w->w < wp - left ? w->w : wp - left;                          \
+		for (int64_t ci = 0; ci < cg; ci++)                                         \
+			for (int64_t z = 0; z < job->dp; z++)                               \
+				for (int64_t y = 0; y < job->hp; y++, rows += wp) {         \
+					int64_t iz = z - w->pad[0], iy = y - w->pad[1];     \
+					if (iz < 0 || iz >= w->d || iy < 0 || iy >= w->h) { \
+						memset(rows, 0, (size_t)wp * sizeof(T));    \
+						continue;                                   \
+					}                                                   \
+					memset(rows, 0, (size_t)left * sizeof(T));          \
+					memcpy(rows + left,                                 \
+					       x + ((ci * w->d + iz) * w->h + iy) * w->w,   \
+					       (size_t)len * sizeof(T));                    \
+					memset(rows + left + len, 0,                        \
+					       (size_t)(wp - left - len) * sizeof(T));      \
+				}                                                           \
 	}
 DEFINE_DIRECT_PAD(direct_pad_f32, float)
 DEFINE_DIRECT_PAD(direct_pad_f64, double)
 
-/* The job's rows [begin, end): item i is block i % blocks of output row
- * i / blocks % (od * oh) of group .. of batch item ..; a group's blocks are
- * og / 4 of four channels, then og % 4 of one. Each thread pads the
- * groups it reaches once. */
-#define DEFINE_DIRECT(NAME, T, PAD, COLUMNS, ROW4, ROW1)                                           \
-	static void NAME(void *vjob, int64_t begin, int64_t end)                                   \
-	{                                                                                          \
-		DirectJob *job = vjob;                                                             \
-		const KernelWindow *w = job->w;                                                    \
-		int64_t rows = w->od * w->oh, in_plane = w->d * w->h * w->w;                       \
-		int64_t cg = w->c / w->groups, og = w->o / w->groups, quads = og / 4;              \
-		int64_t window = w->kd * w->kh * w->kw;                                            \
-		bool vectors = DIRECT_VECTORS && job->finite;                                      \
-		T *scratch = vectors ? xmalloc((size_t)(cg * w->d * w->h * job->wp) * sizeof(T))   \
-				     : NULL;                                                       \
-		int64_t b = begin % job->blocks, row = begin / job->blocks % rows;                 \
-		int64_t ng = begin / job->blocks / rows, padded = -1;                              \
-		for (int64_t i = begin; i < end; i++) {                                            \
-			int64_t n = ng / w->groups, g = ng % w->groups;                            \
-			int64_t oc = g * og + (b < quads ? 4 * b : 4 * quads + b - quads);         \
-			DirectRow r = {w,                                                          \
-				       (const T *)job->x + (n * w->c + g * cg) * in_plane,         \
-				       (const T *)job->k + oc * cg * window,                       \
-				       (T *)job->y + (n * w->o + oc) * rows * w->ow + row * w->ow, \
-				       scratch,                                                    \
-				       row / w->oh,                                                \
-				       row % w->oh,                                                \
-				       b < quads ? 4 : 1,                                          \
-				       job->wp};                                                   \
-			if (!vectors) {                                                            \
-				COLUMNS(&r, 0, w->ow);                                             \
-			} else {                                                                   \
-				if (padded != ng)                                                  \
-					PAD(w, r.x, job->wp, scratch);                             \
-				padded = ng;                                                       \
-				(r.nob == 4 ? ROW4 : ROW1)(&r);                                    \
-			}                                                                          \
-			if (++b == job->blocks) {                                                  \
-				b = 0;                                                             \
-				if (++row == rows) {                                               \
-					row = 0;                                                   \
-					ng++;                                                      \
-				}                                                                  \
-			}                                                                          \
-		}                                                                                  \
-		free(scratch);                                                                     \
+/* The job's items [begin, end): item i is block i % blocks of the pair
+ * of output rows i / blocks % (od * halves) (halves = (oh + 1) / 2: rows
+ * 2 j and 2 j + 1 of a plane, or its last row alone) of group .. of batch
+ * item ..; a group's blocks are og / 4 of four channels, then og % 4 of
+ * one. Each thread pads the groups it reaches once. */
+#define DEFINE_DIRECT(NAME, T, PAD, COLUMNS, ROW4, ROW1)                                          \
+	static void NAME(void *vjob, int64_t begin, int64_t end)                                  \
+	{                                                                                         \
+		DirectJob *job = vjob;                                                            \
+		const KernelWindow *w = job->w;                                                   \
+		int64_t halves = (w->oh + 1) / 2, pairs = w->od * halves;                         \
+		int64_t rows = w->od * w->oh, in_plane = w->d * w->h * w->w;                      \
+		int64_t cg = w->c / w->groups, og = w->o / w->groups, quads = og / 4;             \
+		int64_t window = w->kd * w->kh * w->kw;                                           \
+		bool vectors = DIRECT_VECTORS && job->finite;                                     \
+		T *scratch =                                                                      \
+			vectors ? xmalloc((size_t)(cg * job->dp * job->hp * job->wp) * sizeof(T)) \
+				: NULL;                                                           \
+		int64_t b = begin % job->blocks, pair = begin / job->blocks % pairs;              \
+		int64_t ng = begin / job->blocks / pairs, padded = -1;                            \
+		for (int64_t i = begin; i < end; i++) {                                           \
+			int64_t n = ng / w->groups, g = ng % w->groups;                           \
+			int64_t oc = g * og + (b < quads ? 4 * b : 4 * quads + b - quads);        \
+			int64_t oz = pair / halves, oy = pair % halves * 2;                       \
+			DirectRow r = {w,                                                         \
+				       (const T *)job->x + (n * w->c + g * cg) * in_plane,        \
+				       (const T *)job->k + oc * cg * window,                      \
+				       job->kq ? (const T *)job->kq + oc * cg * window : NULL,    \
+				       (T *)job->y + (n * w->o + oc) * rows * w->ow +             \
+					       (oz * w->oh + oy) * w->ow,                         \
+				       scratch,                                                   \
+				       oz,                                                        \
+				       oy,                                                        \
+				       b < quads ? 4 : 1,                                         \
+				       oy + 1 < w->oh ? 2 : 1,                                    \
+				       job->wp,                                                   \
+				       job->hp,                                                   \
+				       job->dp};                                                  \
+			if (!vectors) {                                                           \
+				COLUMNS(&r, 0, w->ow);                                            \
+				r.oy++;                                                           \
+				r.y = (T *)r.y + w->ow;                                           \
+				if (r.ny == 2)                                                    \
+					COLUMNS(&r, 0, w->ow);                                    \
+			} else {                                                                  \
+				if (padded != ng)                                                 \
+					PAD(job, r.x, scratch);                                   \
+				padded = ng;                                                      \
+				(r.nob == 4 ? ROW4 : ROW1)(&r);                                   \
+			}                                                                         \
+			if (++b == job->blocks) {                                                 \
+				b = 0;                                                            \
+				if (++pair == pairs) {                                            \
+					pair = 0;                                                 \
+					ng++;                                                     \
+				}                                                                 \
+			}                                                                         \
+		}                                                                                 \
+		free(scratch);                                                                    \
 	}
 DEFINE_DIRECT(direct_f32, float, direct_pad_f32, direct_columns_f32, direct_row4_f32,
 	      direct_row1_f32)
 DEFINE_DIRECT(direct_f64, double, direct_pad_f64, direct_columns_f64, direct_row4_f64,
 	      direct_row1_f64)
+
+/* The weights k of a direct convolution ([o, cg * window], es bytes an
+ * element) with each group's og / 4 blocks of four channels tap-major:
+ * [cg * window][4], the four weights a tap multiplies next to each other. */
+static void *direct_pack(const KernelWindow *w, const void *k, size_t es)
+{
+	int64_t cg = w->c / w->groups, og = w->o / w->groups, taps = cg * w->kd * w->kh * w->kw;
+	char *kq = xmalloc((size_t)(w->o * taps) * es);
+	const char *src = k;
+	memcpy(kq, k, (size_t)(w->o * taps) * es);
+	for (int64_t g = 0; g < w->groups; g++)
+		for (int64_t b = 0; b < og / 4; b++) {
+			int64_t oc = g * og + 4 * b;
+			for (int64_t t = 0; t < taps; t++)
+				for (int64_t o = 0; o < 4; o++)
+					memcpy(kq + (size_t)(oc * taps + t * 4 + o) * es,
+					       src + (size_t)((oc + o) * taps + t) * es, es);
+		}
+	return kq;
+}
 
 /* Whether the n weights of a direct convolution are all finite. */
 static bool direct_finite(DType dt, const void *k, int64_t n)
@@ -566,10 +756,16 @@ bool kernel_cpu_CONV2D(const KernelCall *kc, char **err)
 				 og / 4 + og % 4,
 				 (runs * lanes - 1) * w->stride[2] + (w->kw - 1) * w->dilation[2] +
 					 2,
+				 (w->oh - 1) * w->stride[1] + (w->kh - 1) * w->dilation[1] + 1,
+				 (w->od - 1) * w->stride[0] + (w->kd - 1) * w->dilation[0] + 1,
+				 NULL,
 				 direct_finite(dt, kc->in[1].data, w->o * cg * window)};
-		kernel_parallel_for(w->n * w->groups * w->od * w->oh * job.blocks,
-				    1 + GRAIN_ROWS / (w->ow * window * cg + 1),
+		void *kq = DIRECT_VECTORS && job.finite ? direct_pack(w, job.k, es) : NULL;
+		job.kq = kq;
+		kernel_parallel_for(w->n * w->groups * w->od * ((w->oh + 1) / 2) * job.blocks,
+				    1 + GRAIN_ROWS / (2 * w->ow * window * cg + 1),
 				    dt == DT_FLOAT32 ? direct_f32 : direct_f64, &job);
+		free(kq);
 		return true;
 	}
 	if (!fits_int(og) || !fits_int(rows) || !fits_int(plane))

@@ -39,11 +39,25 @@ enum { GRAIN_ELEMENTWISE = 1 << 16, GRAIN_ROWS = 1 << 14 };
  * filter's taps) runs 16 or 8 floats wide instead of 4. Only the vector
  * width changes: the ISO C mode's -ffp-contract=off keeps products and
  * sums apart (no FMA), so every clone gives the same bits. Elsewhere
- * (another compiler, architecture or system) it is nothing. */
+ * (another compiler, architecture or system) it is nothing. A loop whose
+ * arithmetic is defined as fused multiply-adds takes CPU_CLONES_FMA. */
 #if defined(__GNUC__) && !defined(__clang__) && defined(__x86_64__) && defined(__linux__)
 #define CPU_CLONES __attribute__((target_clones("avx512f", "avx2", "default")))
 #else
 #define CPU_CLONES
+#endif
+
+/* CPU_CLONES_FMA before a loop whose arithmetic is DEFINED as fused
+ * multiply-adds (an explicit fma()/fmaf(), one rounding a product and
+ * sum): the direct convolutions, acc = fma(x, w, acc) in the naive order.
+ * Its clones are AVX-512 and AVX with FMA ("fma"; GCC's "arch=haswell"
+ * would test for that very CPU model), where the fma is one instruction,
+ * and the baseline, where it is libm's correctly rounded fmaf (software:
+ * slow, same bits), so here too every clone gives the same bits. */
+#if defined(__GNUC__) && !defined(__clang__) && defined(__x86_64__) && defined(__linux__)
+#define CPU_CLONES_FMA __attribute__((target_clones("avx512f", "fma", "default")))
+#else
+#define CPU_CLONES_FMA
 #endif
 
 /* Defines kernel_cpu_ID, the table's entry for OP_ID, as a call of the shared DRIVER. */
