@@ -245,7 +245,8 @@ typedef struct OpBench {
  * of the real models (tests/data/models): rw_bert_base's weight and
  * attention transposes, softmax, layer norm, embedding take and batch
  * products, resnet's max pooling, mobilenet's depthwise convolutions,
- * squeezenet's concatenation, dcgan's transposed convolution, resnext's
+ * squeezenet's concatenation, dcgan's transposed convolutions (the first
+ * a product of 16 columns against a 32 MB weight), resnext's
  * grouped convolution (against its groups' GEMMs, 32 of 4 x 3136 x 36),
  * yolov5's stepped slice. A depthwise convolution
  * does 9 multiply-adds per element it reads: it is bound by memory, not
@@ -347,6 +348,11 @@ static const OpBench cpu_op_benches[] = {
 	 "nn.conv2d_transpose(%x, %w, channels=128, kernel_size=[4, 4], strides=[2, 2], "
 	 "padding=[1, 1, 1, 1])",
 	 REF_GEMM, 128 * 16, 16 * 16, 256, 0.50, 0, 0},
+	{"nn.conv2d_transpose, 4x4 in", "1x1024x4x4",
+	 "%x: Tensor[(1, 1024, 4, 4), float32], %w: Tensor[(1024, 512, 4, 4), float32]",
+	 "nn.conv2d_transpose(%x, %w, channels=512, kernel_size=[4, 4], strides=[2, 2], "
+	 "padding=[1, 1, 1, 1])",
+	 REF_GEMM, 512 * 16, 16, 1024, 0.50, 0, 0},
 };
 
 typedef struct SgemmJob {

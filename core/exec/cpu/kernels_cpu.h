@@ -104,9 +104,22 @@ static inline int64_t ineg(int64_t x)
 bool cpu_run_float(const KernelCall *kc, int64_t n, int64_t grain, KernelRangeFn f32,
 		   KernelRangeFn f64, void *job, char **err);
 /* c[m, n] = op(a) * op(b) with row-major leading dimensions, float32 or
- * float64 (OpenBLAS). */
+ * float64 (OpenBLAS, or cpu_gemm_skinny for a narrow side). */
 void cpu_gemm(DType dt, bool ta, bool tb, int64_t m, int64_t n, int64_t k, const void *a,
 	      int64_t lda, const void *b, int64_t ldb, void *c, int64_t ldc);
+/* C = A B with n <= SKINNY_MAX narrow, element (i, kk) of A at
+ * a[kk * lda + i], B's (kk, j) at b[kk * sbk + j * sbj], C's (i, j) at
+ * c[i * sci + j * scj], float32 or float64, read where they lie
+ * (gemm_skinny.c); false (nothing written) when n is not narrow or
+ * the copy of B cannot be allocated. */
+enum { SKINNY_MAX = 16 };
+bool cpu_gemm_skinny(DType dt, int64_t m, int64_t n, int64_t k, const void *a, int64_t lda,
+		     const void *b, int64_t sbk, int64_t sbj, void *c, int64_t sci, int64_t scj);
+/* The widest of cpu_gemm_skinny's kernels it may use, where the CPU has
+ * it: 2 (the default) AVX-512, 1 AVX2, 0 the scalar loop (which it
+ * otherwise leaves to OpenBLAS); for the tests, which check that each gives
+ * the same bits. Returns the widest it will use. */
+int cpu_gemm_skinny_limit(int isa);
 /* Whether the first input is float32 or float64, which cpu_gemm takes; else
  * the error. */
 bool cpu_blas_dtype(const KernelCall *kc, char **err);
