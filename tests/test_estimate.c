@@ -254,6 +254,192 @@ static void test_calibrated_roofline(void **state)
 	session_free(&s);
 }
 
+/* A calibration of a cpu of `threads` threads: memcpy 8 GB/s a thread,
+ * 40 GB/s within 1 MiB of cache, sgemm 100 GFLOP/s a thread and 60 on a
+ * product OpenBLAS keeps on one thread; 0.5 us an operator and 2 us more
+ * for a kind's first call in a run. */
+static ExecCalibration model_calibration(int threads)
+{
+	ExecCalibration c = {.threads = threads,
+			     .memory_gbps = 8.0 * threads,
+			     .memory1_gbps = 8,
+			     .cache_gbps = 40,
+			     .cache_bytes = 1 << 20,
+			     .sgemm_gflops = 100.0 * threads,
+			     .small_gflops = 60,
+			     .launch_us = 0.5,
+			     .first_call_us = 2,
+			     .split_elements = 65536,
+			     .gemm_split = 65536.0 * 4,
+			     .gemv_split = 2304.0 * 4};
+	return c;
+}
+
+/* The estimated seconds of text's one operator op on a cpu calibrated
+ * with `threads` threads (model_calibration), its launch and first call
+ * taken off. */
+static double calibrated_op_seconds(const char *text, OpKind op, int threads)
+{
+	ExecCalibration c = model_calibration(threads);
+	Session s;
+	PlanEstimate e;
+	double seconds;
+	plan_text(&s, text);
+	session_apply_calibration(&s.devices, 0, &c);
+	assert_true(plan_estimate(session_current(&s), &s.devices, &e));
+	seconds = op_of(&e, op)->seconds - (c.launch_us + c.first_call_us) * 1e-6;
+	plan_estimate_free(&e);
+	session_free(&s);
+	return seconds;
+}
+
+/* An operator the kernels keep on one thread (fewer than 2 x 65536
+ * elements: kernel_parallel_for runs n / grain chunks) is estimated at
+ * one thread's rates whatever the cpu's threads; past it, it takes n /
+ * 65536 threads, so a memory-bound add of a million elements goes twice
+ * as fast on two threads' memcpy (16 GB/s against 8). Seeded draws of
+ * the size either side. */
+static void test_threads_by_split(void **state)
+{
+	unsigned seed = 30;
+	(void)state;
+	for (int draw = 0; draw < 24; draw++) {
+		bool small = draw % 2 == 0;
+		int64_t n = small ? 1 + (int64_t)(rand_r(&seed) % (2 * 65536 - 1))
+				  : 4 * 65536 + (int64_t)(rand_r(&seed) % (8 * 65536));
+		char text[256];
+		double one, two, four;
+		snprintf(text, sizeof text,
+			 "def @main(%%a: Tensor[(%lld), float32], %%b: Tensor[(%lld), float32]) {\n"
+			 "  add(%%a, %%b)\n}\n",
+			 (long long)n, (long long)n);
+		one = calibrated_op_seconds(text, OP_ADD, 1);
+		two = calibrated_op_seconds(text, OP_ADD, 2);
+		four = calibrated_op_seconds(text, OP_ADD, 4);
+		if (small) {
+			/* 12 n bytes on one thread: in the cache up to 1 MiB */
+			double bw = 12.0 * (double)n <= (1 << 20) ? 40e9 : 8e9;
+			assert_true(fabs(one - 12.0 * (double)n / bw) < 1e-12);
+			assert_true(one == two && two == four);
+		} else {
+			/* two threads: all of them, memcpy's 16 GB/s; four: n / 65536
+			 * >= 4 of them, 32 GB/s */
+			assert_true(fabs(one - 12.0 * (double)n / 8e9) < 1e-12);
+			assert_true(fabs(one / two - 2) < 1e-9);
+			assert_true(fabs(one / four - 4) < 1e-9);
+		}
+	}
+}
+
+/* OpenBLAS 0.3.21 keeps a product of M * N * K <= 262144 on one thread:
+ * such a dense is estimated at the one-thread product's rate (60 GFLOP/s)
+ * whatever the threads; a larger one at the sgemm rate of all of them. A
+ * product of one row is a matrix-vector product, bound by its bytes. */
+static void test_threads_of_products(void **state)
+{
+	static const struct {
+		int m, n, k;
+	} shapes[] = {{64, 64, 64}, {16, 64, 256}, {8, 16, 2048}, {65, 64, 64}, {128, 128, 128}};
+	(void)state;
+	for (size_t i = 0; i < DP_COUNT(shapes); i++) {
+		char text[256];
+		double mnk = (double)shapes[i].m * shapes[i].n * shapes[i].k, flops = 2 * mnk;
+		double one, two;
+		snprintf(text, sizeof text,
+			 "def @main(%%x: Tensor[(%d, %d), float32], %%w: Tensor[(%d, %d), "
+			 "float32]) {\n"
+			 "  nn.dense(%%x, %%w, units=%d)\n}\n",
+			 shapes[i].m, shapes[i].k, shapes[i].n, shapes[i].k, shapes[i].n);
+		one = calibrated_op_seconds(text, OP_DENSE, 1);
+		two = calibrated_op_seconds(text, OP_DENSE, 2);
+		if (mnk <= 262144) {
+			assert_true(fabs(one - flops / 60e9) < 1e-12);
+			assert_true(one == two);
+		} else {
+			assert_true(fabs(one - flops / 100e9) < 1e-12);
+			assert_true(fabs(two - flops / 200e9) < 1e-12);
+		}
+	}
+	/* one row of 1024 x 1024 weights: 4 MiB read at memcpy's rate, on
+	 * every thread (1024 * 1024 >= 9216) */
+	assert_true(fabs(calibrated_op_seconds("def @main(%x: Tensor[(1, 1024), float32], "
+					       "%w: Tensor[(1024, 1024), float32]) {\n"
+					       "  nn.dense(%x, %w, units=1024)\n}\n",
+					       OP_DENSE, 2) -
+			 (1024.0 + 1024 * 1024 + 1024) * 4 / 16e9) < 1e-12);
+}
+
+/* A convolution through im2col pays for its column matrix: written once
+ * (with the input read), read by the product; a 1x1 one of stride 1 uses
+ * its input as the matrix and pays nothing more. A transposed one
+ * writes its columns in the product and adds them into the zeroed
+ * output (col2im). */
+static void test_convolution_passes(void **state)
+{
+	double conv, pointwise, transpose;
+	(void)state;
+	/* 16 -> 32 channels, 3x3, 32x32: columns 16 * 9 x 1024 = 147456;
+	 * product 2 * 32 * 1024 * 144 FLOPs at 100 GFLOP/s (94.4 us) beats
+	 * (columns + weight + output) * 4 = 739328 bytes in the cache at 40
+	 * GB/s; the im2col pass (input + columns) * 4 = 655360 bytes at 40 */
+	conv = calibrated_op_seconds("def @main(%x: Tensor[(1, 16, 32, 32), float32], "
+				     "%w: Tensor[(32, 16, 3, 3), float32]) {\n"
+				     "  nn.conv2d(%x, %w, padding=[1, 1, 1, 1], channels=32, "
+				     "kernel_size=[3, 3])\n}\n",
+				     OP_CONV2D, 1);
+	assert_true(fabs(conv - (2.0 * 32 * 1024 * 144 / 100e9 + 655360.0 / 40e9)) < 1e-12);
+	/* 1x1: 2 * 32 * 1024 * 16 FLOPs at 100 GFLOP/s, no pass */
+	pointwise =
+		calibrated_op_seconds("def @main(%x: Tensor[(1, 16, 32, 32), float32], "
+				      "%w: Tensor[(32, 16, 1, 1), float32]) {\n"
+				      "  nn.conv2d(%x, %w, channels=32, kernel_size=[1, 1])\n}\n",
+				      OP_CONV2D, 1);
+	assert_true(fabs(pointwise - 2.0 * 32 * 1024 * 16 / 100e9) < 1e-12);
+	/* transposed, 64 -> 32 channels, 4x4 of stride 2 on 8x8: columns
+	 * 32 * 16 x 64 = 32768; product 2 * 512 * 64 * 64 FLOPs at 100
+	 * (41.9 us) beats (input 4096 + weight 32768 + columns) * 4 bytes in
+	 * the cache; col2im: columns + twice the 32 x 16 x 16 output, 4 bytes
+	 * each, 196608 bytes at 40 GB/s */
+	transpose = calibrated_op_seconds(
+		"def @main(%x: Tensor[(1, 64, 8, 8), float32], %w: Tensor[(64, 32, 4, 4), "
+		"float32]) {\n"
+		"  nn.conv2d_transpose(%x, %w, channels=32, kernel_size=[4, 4], strides=[2, 2], "
+		"padding=[1, 1, 1, 1])\n}\n",
+		OP_CONV2D_TRANSPOSE, 1);
+	assert_true(fabs(transpose - (2.0 * 512 * 64 * 64 / 100e9 +
+				      (32768.0 + 2 * 32 * 16 * 16) * 4 / 40e9)) < 1e-12);
+}
+
+/* Each operator kind's first call in a run costs the calibration's
+ * first-call figure once, besides every call's launch. */
+static void test_first_calls(void **state)
+{
+	static const char text[] = "def @main(%a: Tensor[(4), float32]) {\n"
+				   "  %0 = add(%a, %a);\n"
+				   "  %1 = add(%0, %a);\n"
+				   "  %2 = add(%1, %a);\n"
+				   "  multiply(%2, %a)\n"
+				   "}\n";
+	ExecCalibration c = model_calibration(2);
+	Session s;
+	PlanEstimate e;
+	double bytes_s = 3.0 * 16 / 40e9; /* each: 48 bytes in the cache */
+	(void)state;
+	plan_text(&s, text);
+	session_apply_calibration(&s.devices, 0, &c);
+	assert_true(plan_estimate(session_current(&s), &s.devices, &e));
+	assert_true(fabs(op_of(&e, OP_ADD)->seconds - (3 * (bytes_s + 0.5e-6) + 2e-6)) < 1e-12);
+	assert_true(fabs(op_of(&e, OP_MULTIPLY)->seconds - (bytes_s + 0.5e-6 + 2e-6)) < 1e-12);
+	/* a figure the user sets makes it the plain roofline again: no first
+	 * calls, the bytes at memcpy's 16 GB/s */
+	plan_estimate_free(&e);
+	assert_true(devices_set_attribute(&s.devices, 0, "launch=0.5", NULL));
+	assert_true(plan_estimate(session_current(&s), &s.devices, &e));
+	assert_true(fabs(op_of(&e, OP_MULTIPLY)->seconds - (3.0 * 16 / 16e9 + 0.5e-6)) < 1e-12);
+	plan_estimate_free(&e);
+	session_free(&s);
+}
+
 /* The measurement itself: figures a machine can have, taken with the
  * kernels' threads, applied to the cpu devices but not to one whose model
  * the user set; measured once per session unless asked again. */
@@ -275,9 +461,21 @@ static void test_session_calibrate(void **state)
 	assert_true(s.calibration.memory_gbps > 0.1 && s.calibration.memory_gbps < 1e4);
 	assert_true(s.calibration.sgemm_gflops > 0.1 && s.calibration.sgemm_gflops < 1e6);
 	assert_true(s.calibration.seconds > 0 && s.calibration.seconds < 5);
-	/* a kernel call on one element: more than a nanosecond, less than 1 ms */
-	assert_true(s.calibration.launch_us > 1e-3 && s.calibration.launch_us < 1e3);
+	/* an operator of one element, as `profile` times it less the clocks'
+	 * cost (which can leave nothing), and its first call: under 1 ms */
+	assert_true(s.calibration.launch_us >= 0 && s.calibration.launch_us < 1e3);
+	assert_true(s.calibration.first_call_us >= 0 && s.calibration.first_call_us < 1e3);
 	assert_true(s.devices.items[0].launch == s.calibration.launch_us);
+	/* one thread's rates, the cache's, and where the kernels split */
+	assert_true(s.calibration.memory1_gbps > 0.1 && s.calibration.memory1_gbps < 1e4);
+	assert_true(s.calibration.cache_gbps > 0.1 && s.calibration.cache_gbps < 1e5);
+	assert_true(s.calibration.cache_bytes >= 32 << 10);
+	assert_true(s.calibration.small_gflops > 0.1 && s.calibration.small_gflops < 1e6);
+	assert_true(s.calibration.split_elements == 65536);
+	assert_true(s.calibration.gemm_split == 262144 && s.calibration.gemv_split == 9216);
+	assert_int_equal(s.devices.items[0].cpu.threads, kernel_cpu_threads());
+	assert_true(s.devices.items[0].cpu.cache == s.calibration.cache_gbps);
+	assert_true(s.devices.items[0].cpu.first_call == s.calibration.first_call_us);
 	assert_int_equal(s.devices.items[0].costs, DEVICE_COSTS_CALIBRATED);
 	assert_true(s.devices.items[0].peak == s.calibration.sgemm_gflops);
 	assert_true(s.devices.items[0].memory == s.calibration.memory_gbps);
@@ -303,6 +501,10 @@ int main(void)
 		cmocka_unit_test(test_rules_and_lets),
 		cmocka_unit_test(test_link_bandwidth),
 		cmocka_unit_test(test_calibrated_roofline),
+		cmocka_unit_test(test_threads_by_split),
+		cmocka_unit_test(test_threads_of_products),
+		cmocka_unit_test(test_convolution_passes),
+		cmocka_unit_test(test_first_calls),
 		cmocka_unit_test(test_session_calibrate),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

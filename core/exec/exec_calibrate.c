@@ -16,6 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "exec_clock.h"
 #include "kernels.h"
@@ -25,7 +26,9 @@ enum {
 	CALIBRATE_REPS = 5,
 	CALIBRATE_COPY_BYTES = 64 << 20, /* twice a large L3 cache, or more */
 	CALIBRATE_GEMM_N = 512,
-	CALIBRATE_LAUNCHES = 1000, /* one-element adds per timed run */
+	CALIBRATE_SMALL_N = 64,            /* 64^3 = EXEC_GEMM_SPLIT: one thread */
+	CALIBRATE_SMALL_PRODUCTS = 64,     /* 64^3 products per timed run */
+	CALIBRATE_CACHE_DEFAULT = 1 << 20, /* an L2 cache when sysconf cannot say */
 };
 
 static double wall_seconds(void)
@@ -44,6 +47,9 @@ static int compare_doubles(const void *a, const void *b)
 typedef struct CopyJob {
 	char *dst;
 	const char *src;
+	int64_t bytes;
+	int repeats; /* copies per timed run */
+	bool split;  /* over the kernels' threads, or on the caller's alone */
 } CopyJob;
 
 static void copy_range(void *ctx, int64_t begin, int64_t end)
@@ -59,20 +65,26 @@ typedef struct Measured {
 
 static bool run_copy(void *ctx, char **err)
 {
+	CopyJob *job = ctx;
 	(void)err;
-	kernel_parallel_for(CALIBRATE_COPY_BYTES, 1 << 20, copy_range, ctx);
+	for (int i = 0; i < job->repeats; i++)
+		if (job->split)
+			kernel_parallel_for(job->bytes, 1 << 20, copy_range, ctx);
+		else
+			copy_range(ctx, 0, job->bytes);
 	return true;
 }
 
-static bool run_dense(void *ctx, char **err)
-{
-	return kernel_cpu_launch(ctx, err);
-}
+typedef struct ProductJob {
+	KernelCall call;
+	int repeats;
+} ProductJob;
 
-static bool run_launches(void *ctx, char **err)
+static bool run_products(void *ctx, char **err)
 {
-	for (int i = 0; i < CALIBRATE_LAUNCHES; i++)
-		if (!kernel_cpu_launch(ctx, err))
+	ProductJob *job = ctx;
+	for (int i = 0; i < job->repeats; i++)
+		if (!kernel_cpu_launch(&job->call, err))
 			return false;
 	return true;
 }
@@ -96,96 +108,115 @@ static double measure(const Measured *m, char **err)
 	return t[CALIBRATE_REPS / 2];
 }
 
-bool exec_calibrate(ExecCalibration *out, char **err)
+/* GB/s (read + written) of `repeats` copies of `bytes` (a negative number
+ * when the buffers cannot be allocated). */
+static double copy_rate(int64_t bytes, int repeats, bool split)
 {
-	const size_t n = CALIBRATE_GEMM_N;
-	const int64_t mshape[2] = {CALIBRATE_GEMM_N, CALIBRATE_GEMM_N};
-	double start = wall_seconds(), t;
-	char *src, *dst;
-	float *a, *b, *c;
-	CopyJob copy;
-	KernelTensor in[2], res[1];
-	KernelCall dense, add;
-	const int64_t one = 1;
-	float x[2] = {1, 2}, y = 0;
-	Measured m;
-	memset(out, 0, sizeof *out);
-	out->threads = kernel_cpu_threads();
-
-	src = malloc(CALIBRATE_COPY_BYTES);
-	dst = malloc(CALIBRATE_COPY_BYTES);
+	char *src = malloc((size_t)bytes), *dst = malloc((size_t)bytes);
+	CopyJob job = {dst, src, bytes, repeats, split};
+	Measured m = {run_copy, &job};
+	double t;
 	if (!src || !dst) {
 		free(src);
 		free(dst);
-		*err = xstrdup("no memory for the calibration's 2 x 64 MiB copy");
-		return false;
+		return -1;
 	}
-	memset(src, 1, CALIBRATE_COPY_BYTES); /* touched: no page faults timed */
-	memset(dst, 0, CALIBRATE_COPY_BYTES);
-	copy = (CopyJob){dst, src};
-	m = (Measured){run_copy, &copy};
-	t = measure(&m, err);
+	memset(src, 1, (size_t)bytes); /* touched: no page faults timed */
+	memset(dst, 0, (size_t)bytes);
+	t = measure(&m, NULL);
 	free(src);
 	free(dst);
-	out->memory_gbps = t > 0 ? 2.0 * CALIBRATE_COPY_BYTES / t * 1e-9 : 0;
+	return t > 0 ? 2.0 * (double)bytes * repeats / t * 1e-9 : 0;
+}
 
-	a = malloc(n * n * sizeof(float));
-	b = malloc(n * n * sizeof(float));
-	c = malloc(n * n * sizeof(float));
+/* GFLOP/s of `repeats` float32 products n x n x n by the cpu backend's
+ * nn.dense; 0 with *err set when it fails, -1 without memory. */
+static double product_rate(int64_t n, int repeats, char **err)
+{
+	const int64_t shape[2] = {n, n};
+	float *a = malloc((size_t)(n * n) * sizeof(float));
+	float *b = malloc((size_t)(n * n) * sizeof(float));
+	float *c = malloc((size_t)(n * n) * sizeof(float));
+	KernelTensor in[2], res[1];
+	ProductJob job;
+	Measured m = {run_products, &job};
+	double t;
 	if (!a || !b || !c) {
 		free(a);
 		free(b);
 		free(c);
-		*err = xstrdup("no memory for the calibration's 512 x 512 product");
-		return false;
+		return -1;
 	}
-	for (size_t i = 0; i < n * n; i++) {
+	for (int64_t i = 0; i < n * n; i++) {
 		a[i] = (float)(i % 7) * 0.25f;
 		b[i] = (float)(i % 5) * 0.5f;
 		c[i] = 0;
 	}
-	in[0] = kernel_tensor(a, DT_FLOAT32, 2, mshape);
-	in[1] = kernel_tensor(b, DT_FLOAT32, 2, mshape);
-	res[0] = kernel_tensor(c, DT_FLOAT32, 2, mshape);
-	memset(&dense, 0, sizeof dense);
-	dense.op = OP_DENSE;
-	dense.name = "nn.dense";
-	dense.in = in;
-	dense.nin = 2;
-	dense.out = res;
-	dense.nout = 1;
-	dense.p.matmul = (KernelMatmul){.batch = 1,
-					.batch_a = 1,
-					.batch_b = 1,
-					.m = CALIBRATE_GEMM_N,
-					.n = CALIBRATE_GEMM_N,
-					.k = CALIBRATE_GEMM_N,
-					.trans_b = true};
-	m = (Measured){run_dense, &dense};
+	in[0] = kernel_tensor(a, DT_FLOAT32, 2, shape);
+	in[1] = kernel_tensor(b, DT_FLOAT32, 2, shape);
+	res[0] = kernel_tensor(c, DT_FLOAT32, 2, shape);
+	memset(&job, 0, sizeof job);
+	job.repeats = repeats;
+	job.call.op = OP_DENSE;
+	job.call.name = "nn.dense";
+	job.call.in = in;
+	job.call.nin = 2;
+	job.call.out = res;
+	job.call.nout = 1;
+	job.call.p.matmul = (KernelMatmul){
+		.batch = 1, .batch_a = 1, .batch_b = 1, .m = n, .n = n, .k = n, .trans_b = true};
 	t = measure(&m, err);
 	free(a);
 	free(b);
 	free(c);
-	if (t < 0)
-		return false;
-	out->sgemm_gflops = t > 0 ? 2.0 * (double)(n * n * n) / t * 1e-9 : 0;
+	return t > 0 ? 2.0 * (double)(n * n * n) * repeats / t * 1e-9 : 0;
+}
 
-	in[0] = kernel_tensor(&x[0], DT_FLOAT32, 1, &one);
-	in[1] = kernel_tensor(&x[1], DT_FLOAT32, 1, &one);
-	res[0] = kernel_tensor(&y, DT_FLOAT32, 1, &one);
-	memset(&add, 0, sizeof add);
-	add.op = OP_ADD;
-	add.name = "add";
-	add.in = in;
-	add.nin = 2;
-	add.out = res;
-	add.nout = 1;
-	m = (Measured){run_launches, &add};
-	if ((t = measure(&m, err)) < 0)
+/* Half of one core's L2 cache: a copy's bytes read plus written that
+ * stay within it. */
+static int64_t cache_bytes(void)
+{
+	long l2 = -1;
+#ifdef _SC_LEVEL2_CACHE_SIZE
+	l2 = sysconf(_SC_LEVEL2_CACHE_SIZE);
+#endif
+	if (l2 < 64 << 10 || l2 > 1L << 30)
+		l2 = CALIBRATE_CACHE_DEFAULT;
+	return (int64_t)l2 / 2;
+}
+
+bool exec_calibrate(ExecCalibration *out, char **err)
+{
+	double start = wall_seconds();
+	int64_t cache = cache_bytes();
+	memset(out, 0, sizeof *out);
+	out->threads = kernel_cpu_threads();
+	out->split_elements = GRAIN_ELEMENTWISE;
+	out->gemm_split = EXEC_GEMM_SPLIT;
+	out->gemv_split = EXEC_GEMV_SPLIT;
+	out->memory_gbps = copy_rate(CALIBRATE_COPY_BYTES, 1, true);
+	out->memory1_gbps =
+		out->threads == 1 ? out->memory_gbps : copy_rate(CALIBRATE_COPY_BYTES, 1, false);
+	/* each copy moves `cache` bytes, half read and half written */
+	out->cache_bytes = (double)cache;
+	out->cache_gbps = copy_rate(cache / 2, (int)(CALIBRATE_COPY_BYTES / cache), false);
+	if (out->memory_gbps < 0 || out->memory1_gbps < 0 || out->cache_gbps < 0) {
+		*err = xstrdup("no memory for the calibration's 2 x 64 MiB copy");
 		return false;
-	out->launch_us = t / CALIBRATE_LAUNCHES * 1e6;
+	}
+	*err = NULL;
+	out->sgemm_gflops = product_rate(CALIBRATE_GEMM_N, 1, err);
+	if (out->sgemm_gflops >= 0 && !*err)
+		out->small_gflops = product_rate(CALIBRATE_SMALL_N, CALIBRATE_SMALL_PRODUCTS, err);
+	if (*err)
+		return false;
+	if (out->sgemm_gflops < 0 || out->small_gflops < 0) {
+		*err = xstrdup("no memory for the calibration's 512 x 512 product");
+		return false;
+	}
 	out->seconds = wall_seconds() - start;
-	if (out->memory_gbps <= 0 || out->sgemm_gflops <= 0) {
+	if (out->memory_gbps <= 0 || out->memory1_gbps <= 0 || out->cache_gbps <= 0 ||
+	    out->sgemm_gflops <= 0 || out->small_gflops <= 0) {
 		*err = xstrdup("the calibration measured no time (a clock without resolution)");
 		return false;
 	}

@@ -3,18 +3,24 @@
  * rate, measured once, for the cost model `estimate` reads (`target
  * calibrate`, and `profile`'s estimate).
  *
- * Two measurements on the cpu backend's own threads (kernel_cpu_threads,
+ * Measured on the cpu backend's own threads (kernel_cpu_threads,
  * DEVPLAN_THREADS), each timed by its busy time (exec_clock.h: CPU time,
  * spread over the kernels' threads, the measure `profile` times every
  * operator by) so that another job on a shared machine does not make the
- * machine look slower than it is: memcpy of 64 MiB split over the kernels' threads (bytes read plus
- * bytes written, the unit every data-moving operator of the estimate is
- * counted in), and the cpu backend's nn.dense (OpenBLAS sgemm, with the
- * threads the kernels set it to) on 512 x 512 x 512; and what calling a
- * kernel costs besides its work, the backend's `add` of one element (what
- * a model of small tensors, an LSTM cell or an MLP, spends most of its
- * time in). Each is the median of
- * five runs after a warm-up; all together take about 0.1-0.3 s.
+ * machine look slower than it is:
+ * - memcpy of 64 MiB split over the kernels' threads (bytes read plus
+ *   bytes written, the unit every data-moving operator of the estimate is
+ *   counted in), and on one thread;
+ * - a copy within one core's cache: half its L2 cache's bytes, read plus
+ *   written, on one thread (what an operator whose operands were just
+ *   written by the one before it reads at);
+ * - the cpu backend's nn.dense (OpenBLAS sgemm, with the threads the
+ *   kernels set it to) on 512 x 512 x 512, and on 64 x 64 x 64, a product
+ *   OpenBLAS runs on one thread whatever its threads (EXEC_GEMM_SPLIT);
+ * Each rate is the median of five runs after a warm-up; all together take
+ * about 0.2-0.4 s. Besides what it measures, it reports where the cpu
+ * backend splits work over its threads, which the estimate needs to know
+ * which rate an operator runs at.
  *
  * Ownership: nothing is kept; the result is a plain struct.
  */
@@ -23,13 +29,35 @@
 
 #include <stdbool.h>
 
+/* OpenBLAS 0.3.21 (Debian 12's, which devplan loads) runs a product on one
+ * thread when M * N * K <= SMP_THRESHOLD_MIN * GEMM_MULTITHREAD_THRESHOLD
+ * = 65536 * 4 (interface/gemm.c: `if (MNK <= (SMP_THRESHOLD_MIN * (double)
+ * GEMM_MULTITHREAD_THRESHOLD)) args.nthreads = 1;`, the threshold's
+ * default 4 from Makefile.system), and a matrix-vector product (cpu_gemm's
+ * for one row) when M * N < 2304 * GEMM_MULTITHREAD_THRESHOLD
+ * (interface/gemv.c); otherwise on all its threads. */
+#define EXEC_GEMM_SPLIT (65536.0 * 4)
+#define EXEC_GEMV_SPLIT (2304.0 * 4)
+
 typedef struct ExecCalibration {
-	int threads;         /* the cpu kernels' threads it was measured with */
-	double memory_gbps;  /* GB/s (1e9) of memcpy: bytes read + written */
-	double sgemm_gflops; /* GFLOP/s (1e9) of float32 sgemm */
-	double launch_us;    /* microseconds a kernel call costs besides its
-				work: an `add` of one element */
-	double seconds;      /* how long measuring took (wall clock) */
+	int threads;           /* the cpu kernels' threads it was measured with */
+	double memory_gbps;    /* GB/s (1e9) of memcpy: bytes read + written */
+	double memory1_gbps;   /* ... on one thread */
+	double cache_gbps;     /* ... on one thread within its cache */
+	double cache_bytes;    /* the bytes (read + written) of that copy */
+	double sgemm_gflops;   /* GFLOP/s (1e9) of float32 sgemm, 512^3 */
+	double small_gflops;   /* ... of 64^3, which OpenBLAS runs on one thread */
+	double launch_us;      /* microseconds an operator costs besides its
+				 work, as `profile` times one in a module:
+				 not measured here (0), session_calibrate
+				 measures it by running one */
+	double first_call_us;  /* what the first call of an operator kind in a
+				 run costs more (session_calibrate) */
+	double split_elements; /* the kernels split work past this many
+				  elements (GRAIN_ELEMENTWISE) */
+	double gemm_split;     /* EXEC_GEMM_SPLIT */
+	double gemv_split;     /* EXEC_GEMV_SPLIT */
+	double seconds;        /* how long measuring took (wall clock) */
 } ExecCalibration;
 
 /* Measures this machine. False with *err set (caller frees) when the

@@ -432,7 +432,13 @@ uint32_t kernel_broadcast_plan(const int64_t *out_shape, uint32_t out_ndim,
 			       int64_t *shape, int64_t *const strides[2]);
 
 typedef void (*KernelRangeFn)(void *ctx, int64_t begin, int64_t end);
+/* Runs fn over [0, n) on min(n / grain, kernel_cpu_threads()) threads,
+ * the caller's alone when that is at most 1. */
 void kernel_parallel_for(int64_t n, int64_t grain, KernelRangeFn fn, void *ctx);
+/* Work sizes (elements) below which a kernel stays on one thread (the
+ * grains of the cpu kernels, and what the calibration tells the cost
+ * model, exec_calibrate.h). */
+enum { GRAIN_ELEMENTWISE = 1 << 16, GRAIN_ROWS = 1 << 14 };
 /* The workers kernel_parallel_for wakes are started on its first call and
  * kept: a cpu or emulator device counts itself in at open and out at close,
  * and the last one out joins them (as does exit); a later call starts them

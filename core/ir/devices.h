@@ -35,6 +35,24 @@ typedef enum DeviceCosts {
 	DEVICE_COSTS_CALIBRATED, /* measured on this machine (`target calibrate`) */
 } DeviceCosts;
 
+/* What a cpu's calibration measured besides the figures of Device (the
+ * estimate's refinements, core/plan/plan_estimate.h): on how many threads
+ * peak and memory were measured, one thread's rates, and where the cpu
+ * backend and OpenBLAS split an operator over threads. A `target set`
+ * makes the device's model the plain roofline of its figures again. */
+typedef struct DeviceCpuModel {
+	int threads;           /* the kernels' threads; 0 when not calibrated */
+	double small_peak;     /* GFLOP/s of a product OpenBLAS runs on one thread */
+	double memory1;        /* GB/s of one thread's copy (read + written) */
+	double first_call;     /* microseconds the first call of an operator
+				 kind in a run costs besides launch */
+	double cache;          /* GB/s of one thread's copy within its cache */
+	double cache_bytes;    /* an operator's bytes at most this go at `cache` */
+	double split_elements; /* the kernels split work past this many elements */
+	double gemm_split;     /* OpenBLAS splits a product past this M * N * K */
+	double gemv_split;     /* ... a matrix-vector product from this M * N */
+} DeviceCpuModel;
+
 typedef struct Device {
 	char *name;      /* "KIND:ID" or "KIND:ID:SCOPE", e.g. "cuda:0:global.texture" */
 	char *kind;      /* "cpu", "cuda", ... */
@@ -45,18 +63,19 @@ typedef struct Device {
 	char *host_target; /* "llvm" for accelerators, NULL for the cpu */
 	/* The cost model `estimate` reads (`target set`); defaults in
 	 * devices.c, DEVICES_*_DEFAULT below. */
-	double bandwidth;  /* GB/s (1e9 bytes) of a copy between the host and
+	double bandwidth;   /* GB/s (1e9 bytes) of a copy between the host and
 			     this device; for a cpu, of a copy within memory */
-	double latency;    /* microseconds every such copy costs besides its
+	double latency;     /* microseconds every such copy costs besides its
 			     bytes (the driver, the DMA set-up, the sync) */
-	double peak;       /* GFLOP/s (1e9) of float32 arithmetic (a matrix
+	double peak;        /* GFLOP/s (1e9) of float32 arithmetic (a matrix
 			     product's: sgemm) */
-	double memory;     /* GB/s (1e9 bytes read plus written) of the
+	double memory;      /* GB/s (1e9 bytes read plus written) of the
 			     device's own memory, what an operator that
 			     moves data more than it computes is bound by */
-	double launch;     /* microseconds every operator costs besides its
+	double launch;      /* microseconds every operator costs besides its
 			     arithmetic (a kernel launch) */
-	DeviceCosts costs; /* where the four figures above come from */
+	DeviceCosts costs;  /* where the four figures above come from */
+	DeviceCpuModel cpu; /* read only while costs is DEVICE_COSTS_CALIBRATED */
 } Device;
 
 /*

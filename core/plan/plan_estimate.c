@@ -14,6 +14,33 @@
  * reduction is counted at the product's rate too, which makes those
  * operators bound by their bytes, as the kernels that stream them are.
  *
+ * On a calibrated cpu (DeviceCpuModel) the roofline is that of what the
+ * cpu backend runs, each part from what the calibration measured:
+ * - threads: the kernels split an operator's elements (its output's, or
+ *   a reduction's input's) one thread per GRAIN_ELEMENTWISE (65,536; global
+ *   pooling per four times that), so one below twice that runs on one
+ *   thread, at one thread's memcpy; OpenBLAS 0.3.21 keeps a product of M *
+ *   N * K <= 262144 on one thread (exec_calibrate.h cites its source),
+ *   which goes at the rate of a 64^3 product on one thread, and a larger
+ *   one on all of them at the 512^3 sgemm rate; a product of one row is
+ *   sgemv, on one thread below M * N of 9216;
+ * - the cache: an operator whose bytes fit half a core's L2 cache reads
+ *   operands the operators before it just wrote (or a small model's
+ *   weights, warm from its last run) at the rate of a copy within the
+ *   cache, per thread;
+ * - passes: nn.conv2d through im2col writes its column matrix (reading
+ *   the input) before the product reads it, nn.conv2d_transpose's
+ *   product writes one that col2im reads and adds into the zeroed output
+ *   (cpu_window.c); each pass's bytes are added to the product's time.
+ *   A product's own packing of its operands is OpenBLAS's and not
+ *   counted (the sgemm rate includes it for square shapes; a skinny
+ *   product, like dcgan's transposed convolutions of 16 input positions,
+ *   is slower than its roofline by it);
+ * - calls: each costs the interpreter's cost per operator (launch), and
+ *   each operator kind's first call in a run its cold code's and data's
+ *   misses besides (first_call): a model of a handful of tiny operators
+ *   is mostly first calls.
+ *
  * Peak memory is a sweep over each function's body in execution order:
  * the last use of every node is found in one pass, pushed through the
  * nodes that only name another's value (let variables, tuples,
@@ -328,10 +355,211 @@ bool plan_estimate_call_bytes(const Expr *call, double *bytes)
 	return true;
 }
 
-double plan_estimate_call_seconds(const Device *d, double flops, double bytes)
+/* ---- the calibrated cpu's refinements ---- */
+
+/* What a call makes the cpu backend do besides its plain roofline: the
+ * products it hands OpenBLAS, the work its kernels split over threads and
+ * the passes over a column matrix an im2col or col2im adds. */
+typedef struct CallWork {
+	double flops, bytes;  /* the plain roofline's (the product's, for a
+				convolution through a column matrix) */
+	double mnk;           /* M * N * K of each product it calls; 0: none */
+	double gemv_mn;       /* N * K of a product of one row (sgemv); 0: none */
+	double elements;      /* what its kernel splits over threads */
+	double split;         /* ... a thread per this many (1: the device's
+				split_elements; 4: global pooling's) */
+	double pass_bytes;    /* an im2col or col2im pass, read + written */
+	double pass_elements; /* ... its elements, which it splits */
+} CallWork;
+
+static double dims_product(const Type *t, uint32_t from, uint32_t to)
 {
-	double compute = d->peak > 0 ? flops / (d->peak * 1e9) : 0;
-	double memory = d->memory > 0 ? bytes / (d->memory * 1e9) : 0;
+	double p = 1;
+	for (uint32_t i = from; i < to && i < t->u.tensor.ndim; i++)
+		p *= (double)(t->u.tensor.dims[i] > 0 ? t->u.tensor.dims[i] : 0);
+	return p;
+}
+
+static int64_t int_attr(const Expr *call, const char *name, int64_t fallback)
+{
+	const Attr *a = ir_attr(call, name);
+	return a && a->value.kind == ATTR_INT && a->value.u.i > 0 ? a->value.u.i : fallback;
+}
+
+/* nn.dense, nn.matmul, batch_matmul: one product per batch item, on
+ * OpenBLAS's threads past its thresholds; a single row is a
+ * matrix-vector product (cpu_gemm). */
+static void matmul_work(const Expr *call, CallWork *w)
+{
+	const Type *out = call->type;
+	uint32_t nd = out && out->kind == TYPE_TENSOR ? out->u.tensor.ndim : 0;
+	double n, m, k;
+	if (nd == 0)
+		return;
+	n = dims_product(out, nd - 1, nd);
+	k = n > 0 ? w->flops / 2 / dims_product(out, 0, nd) : 0;
+	m = (call->u.call.op == OP_BATCH_MATMUL || call->u.call.op == OP_QNN_BATCH_MATMUL) &&
+			    nd >= 3
+		    ? dims_product(out, nd - 2, nd - 1)
+		    : dims_product(out, 0, nd - 1);
+	if (m == 1 && !attr_is_true(call, "transpose_a"))
+		w->gemv_mn = n * k;
+	else
+		w->mnk = m * n * k;
+}
+
+/* A convolution through OpenBLAS (core/exec/cpu/cpu_window.c): nn.conv2d
+ * writes each (batch item, group)'s column matrix [cg * window, output
+ * positions] (im2col, unless 1x1 of stride 1 without padding) and
+ * multiplies the weight [og, cg * window] by it, so the columns are
+ * written once and read once besides the product; a group of at most 64
+ * cg * og is computed directly, no product. nn.conv2d_transpose
+ * multiplies the weight's transpose [og * window, cg] by the input [cg,
+ * input positions] into a column matrix, then adds each column into the
+ * output (col2im) after zeroing it. False when the shapes are unknown. */
+static bool convolution_work(const Expr *call, CallWork *w)
+{
+	const Type *data = argument_type(call, 0), *wt = argument_type(call, 1);
+	bool transpose = plan_estimate_flop_rule(call->u.call.op) == FLOP_CONV_TRANSPOSE;
+	int64_t groups = int_attr(call, "groups", 1), o, i, kernel, ko, ki;
+	double es, batch, window, cg, og, out, in, col, plane, rows;
+	if (!data || !wt || data->u.tensor.ndim < 3 || !type_num_elements(wt, &kernel) ||
+	    !count_elements(call->type, &o) || !type_num_elements(data, &i) ||
+	    !(ko = kernel_extent(call, wt, 'O')) || !(ki = kernel_extent(call, wt, 'I')))
+		return false;
+	out = (double)o;
+	in = (double)i;
+	es = (double)dtype_size(data->u.tensor.dtype);
+	batch = dims_product(data, 0, 1);
+	window = (double)kernel / (double)ko / (double)ki;
+	if (batch <= 0)
+		return false;
+	if (transpose) {
+		/* weight (C, og, ...): I = all input channels, O = per group */
+		cg = (double)ki / (double)groups;
+		og = (double)ko;
+		plane = in / batch / (cg * (double)groups);
+		rows = og * window;
+		col = rows * plane * batch * (double)groups;
+		w->mnk = rows * plane * cg;
+		w->bytes += col * es; /* the product writes the columns */
+		w->pass_bytes = (col + 2 * out) * es;
+		w->pass_elements = col;
+		return true;
+	}
+	/* weight (O, cg, ...) */
+	cg = (double)ki;
+	og = (double)ko / (double)groups;
+	plane = out / batch / (og * (double)groups);
+	rows = cg * window;
+	if (cg * og <= 64) { /* direct: the output's windows, split by rows */
+		w->elements = w->flops / 2;
+		return true;
+	}
+	w->mnk = og * plane * rows;
+	if (window == 1 && dims_product(data, 2, data->u.tensor.ndim) == plane)
+		return true; /* 1x1, stride 1: the input is the column matrix */
+	col = rows * plane * batch * (double)groups;
+	w->bytes += (col - in) * es; /* the product reads the columns */
+	w->pass_bytes = (in + col) * es;
+	w->pass_elements = col;
+	return true;
+}
+
+/* What the cpu backend does for call (flops and bytes its plain
+ * roofline's). */
+static CallWork call_work(const Expr *call, double flops, double bytes)
+{
+	CallWork w = {flops, bytes, 0, 0, 0, 1, 0, 0};
+	int64_t in = 0, out = 0;
+	const Type *t;
+	switch (plan_estimate_flop_rule(call->u.call.op)) {
+	case FLOP_MATMUL:
+		matmul_work(call, &w);
+		return w;
+	case FLOP_CONV:
+	case FLOP_CONV_TRANSPOSE:
+		if (convolution_work(call, &w))
+			return w;
+		w = (CallWork){flops, bytes, 0, 0, 0, 1, 0, 0};
+		break;
+	case FLOP_NONE:
+	case FLOP_ELEMENTWISE:
+	case FLOP_REDUCE:
+		break;
+	}
+	/* the kernels split their output, or a reduction's input, in
+	 * GRAIN_ELEMENTWISE's; global pooling in four times as many */
+	if ((t = argument_type(call, 0)) && !type_num_elements(t, &in))
+		in = 0;
+	if (!count_elements(call->type, &out))
+		out = 0;
+	w.elements = (double)(in > out ? in : out);
+	if (call->u.call.op == OP_GLOBAL_AVG_POOL2D || call->u.call.op == OP_GLOBAL_MAX_POOL2D)
+		w.split = 4;
+	return w;
+}
+
+/* The threads kernel_parallel_for runs `elements` on: one per `grain`, at
+ * most the device's. */
+static double split_threads(const DeviceCpuModel *c, double elements, double grain)
+{
+	double t = grain > 0 ? (double)(int64_t)(elements / grain) : 1;
+	return t < 1 ? 1 : t > c->threads ? c->threads : t;
+}
+
+/* GB/s of `bytes` moved on t threads: within their cores' caches when
+ * they fit one, else memcpy's, between one thread's and all the
+ * device's. */
+static double bandwidth(const Device *d, double bytes, double t)
+{
+	const DeviceCpuModel *c = &d->cpu;
+	if (bytes <= c->cache_bytes)
+		return c->cache * t;
+	if (c->threads <= 1 || t >= c->threads)
+		return d->memory;
+	return c->memory1 + (d->memory - c->memory1) * (t - 1) / (c->threads - 1);
+}
+
+/* The seconds of call (flops, bytes) on a calibrated cpu d, launch aside. */
+static double calibrated_seconds(const Device *d, const Expr *call, double flops, double bytes)
+{
+	const DeviceCpuModel *c = &d->cpu;
+	CallWork w = call_work(call, flops, bytes);
+	double t, rate, compute, memory, pass = 0;
+	if (w.mnk > 0) { /* OpenBLAS: one thread at or below its threshold */
+		bool one = w.mnk <= c->gemm_split;
+		t = one ? 1 : c->threads;
+		rate = one ? c->small_peak : d->peak;
+	} else if (w.gemv_mn > 0) {
+		t = w.gemv_mn < c->gemv_split ? 1 : c->threads;
+		rate = d->peak * t / c->threads;
+	} else {
+		t = split_threads(c, w.elements, c->split_elements * w.split);
+		rate = d->peak * t / c->threads;
+	}
+	compute = rate > 0 ? w.flops / (rate * 1e9) : 0;
+	memory = w.bytes / (bandwidth(d, w.bytes, t) * 1e9);
+	if (w.pass_bytes > 0) {
+		double tp = split_threads(c, w.pass_elements, c->split_elements);
+		pass = w.pass_bytes / (bandwidth(d, w.pass_bytes, tp) * 1e9);
+	}
+	return (compute > memory ? compute : memory) + pass;
+}
+
+static bool calibrated_cpu(const Device *d)
+{
+	return d->costs == DEVICE_COSTS_CALIBRATED && d->cpu.threads > 0 && d->cpu.cache > 0 &&
+	       d->cpu.memory1 > 0 && d->cpu.small_peak > 0 && d->memory > 0;
+}
+
+double plan_estimate_call_seconds(const Device *d, const Expr *call, double flops, double bytes)
+{
+	double compute, memory;
+	if (call && call->kind == EXPR_CALL && calibrated_cpu(d))
+		return calibrated_seconds(d, call, flops, bytes) + d->launch * 1e-6;
+	compute = d->peak > 0 ? flops / (d->peak * 1e9) : 0;
+	memory = d->memory > 0 ? bytes / (d->memory * 1e9) : 0;
 	return (compute > memory ? compute : memory) + d->launch * 1e-6;
 }
 
@@ -654,16 +882,22 @@ bool plan_estimate(const IrModule *m, const DeviceTable *devices, PlanEstimate *
 			op->calls++;
 			op->flops += flops;
 			op->bytes += bytes;
-			op->seconds += plan_estimate_call_seconds(&devices->items[e->device], flops,
-								  bytes);
+			op->seconds += plan_estimate_call_seconds(&devices->items[e->device], e,
+								  flops, bytes);
 			d->flops += flops;
 			d->bytes += bytes;
 		}
 	}
 	if (out->nops)
 		qsort(out->ops, out->nops, sizeof(EstimateOp), compare_ops);
-	for (size_t i = 0; i < out->nops; i++)
+	for (size_t i = 0; i < out->nops; i++) {
+		/* on a calibrated cpu, an operator kind's first call in a run
+		 * costs its cold code's and data's misses besides */
+		const Device *d = &devices->items[out->ops[i].device];
+		if (calibrated_cpu(d))
+			out->ops[i].seconds += d->cpu.first_call * 1e-6;
 		out->devices[out->ops[i].device].seconds += out->ops[i].seconds;
+	}
 	free(w.last_use);
 	free(w.live);
 	free(w.peak);

@@ -23,7 +23,10 @@
  *   max(FLOPs / peak, bytes / memory) + launch, so that a matrix product
  *   or a convolution goes at the device's sgemm rate and an operator that
  *   moves data (transpose, concatenate, take), an elementwise one or a
- *   reduction at its memory bandwidth. The device's time is the sum. A
+ *   reduction at its memory bandwidth; on a calibrated cpu, the
+ *   roofline of what the cpu backend runs (the threads its kernel or
+ *   OpenBLAS takes, the cache, an im2col's or col2im's pass, a kind's
+ *   first call: plan_estimate.c). The device's time is the sum. A
  *   function's operators count once, however often it is called; the
  *   estimate also keeps each operator's totals per device (EstimateOp),
  *   which `profile` sets beside what it measured.
@@ -116,9 +119,13 @@ typedef struct PlanEstimate {
 	size_t nops;
 } PlanEstimate;
 
-/* The roofline time of one operator call on device d of devices: max(flops
- * / peak, bytes / memory) + launch, in seconds. */
-double plan_estimate_call_seconds(const Device *d, double flops, double bytes);
+/* The time of operator call `call` (flops, bytes: its rule's and
+ * plan_estimate_call_bytes') on device d, in seconds: the roofline
+ * max(flops / peak, bytes / memory) + launch; on a calibrated cpu
+ * (DEVICE_COSTS_CALIBRATED, its DeviceCpuModel) the roofline of what the
+ * cpu backend runs (see the top of this file). call may be NULL: the
+ * plain roofline. */
+double plan_estimate_call_seconds(const Device *d, const Expr *call, double flops, double bytes);
 /* The bytes an operator call reads and writes: its tensor operands' and
  * its result's (each field of a tuple), only the result's for an operator
  * that reads its operand's shape alone (shape_of, ndarray_size,

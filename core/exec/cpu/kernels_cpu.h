@@ -29,8 +29,7 @@
 #undef OP_PLAN
 #undef OP
 
-/* Work sizes (elements) below which a kernel stays on one thread. */
-enum { GRAIN_ELEMENTWISE = 1 << 16, GRAIN_ROWS = 1 << 14 };
+/* GRAIN_ELEMENTWISE and GRAIN_ROWS: kernels.h */
 
 /* CPU_CLONES before a hot loop's function: GCC compiles it for AVX-512
  * and AVX2 as well as the baseline the build targets (SSE2), and the one
