@@ -281,7 +281,6 @@ DEFINE_ROW_TAPS(sum_taps_f64, double, double, MERGE_SUM)
  * input, as the loops do; with a weight that is not finite (inf times 0
  * is NaN) the convolution is computed a column at a time with the taps
  * skipped. */
-enum { DIRECT_CONV_MAX = 64 }; /* the most cg * og computed directly */
 
 typedef struct DirectJob {
 	const KernelWindow *w;
@@ -446,6 +445,22 @@ typedef long long DirectMaskF64 __attribute__((vector_size(64)));
 				}                                                                  \
 	}
 
+/* Calls the run of P for the row's stride and window width: the
+ * unrolled 3-wide windows of strides 1 and 2, or the general one. */
+#define DIRECT_RUN_BY_STRIDE(P, ISA, r, at, sx, k3) \
+	do {                                        \
+		if ((sx) == 1 && (k3))              \
+			P##_s1k3_##ISA(r, at);      \
+		else if ((sx) == 1)                 \
+			P##_s1_##ISA(r, at);        \
+		else if ((sx) == 2 && (k3))         \
+			P##_s2k3_##ISA(r, at);      \
+		else if ((sx) == 2)                 \
+			P##_s2_##ISA(r, at);        \
+		else                                \
+			P##_sn_##ISA(r, at);        \
+	} while (0)
+
 /* A direct row's columns in blocks of NR runs of L while more than
  * NRS * L remain, then of NRS runs: wide blocks give the FMAs more
  * independent sums, the short one wastes less of a short row's end. A
@@ -454,51 +469,32 @@ typedef long long DirectMaskF64 __attribute__((vector_size(64)));
  * bits) so that every store is a whole vector. Windows 3 wide have their
  * own runs, the taps of a window row unrolled. ISA names the instruction
  * set's variant, ATTR its target attribute. */
-#define DEFINE_DIRECT_VECTOR_ROW(NAME, T, VEC, EVEN, ISA, ATTR, VFMA, OB, NR, NRS)                \
-	DEFINE_DIRECT_RUN(NAME##_s1_##ISA, T, VEC, EVEN, ATTR, VFMA, OB, NR, 1, 0)                \
-	DEFINE_DIRECT_RUN(NAME##_s2_##ISA, T, VEC, EVEN, ATTR, VFMA, OB, NR, 2, 0)                \
-	DEFINE_DIRECT_RUN(NAME##_sn_##ISA, T, VEC, EVEN, ATTR, VFMA, OB, NR, 0, 0)                \
-	DEFINE_DIRECT_RUN(NAME##_s1k3_##ISA, T, VEC, EVEN, ATTR, VFMA, OB, NR, 1, 3)              \
-	DEFINE_DIRECT_RUN(NAME##_s2k3_##ISA, T, VEC, EVEN, ATTR, VFMA, OB, NR, 2, 3)              \
-	DEFINE_DIRECT_RUN(NAME##_short_s1_##ISA, T, VEC, EVEN, ATTR, VFMA, OB, NRS, 1, 0)         \
-	DEFINE_DIRECT_RUN(NAME##_short_s2_##ISA, T, VEC, EVEN, ATTR, VFMA, OB, NRS, 2, 0)         \
-	DEFINE_DIRECT_RUN(NAME##_short_sn_##ISA, T, VEC, EVEN, ATTR, VFMA, OB, NRS, 0, 0)         \
-	DEFINE_DIRECT_RUN(NAME##_short_s1k3_##ISA, T, VEC, EVEN, ATTR, VFMA, OB, NRS, 1, 3)       \
-	DEFINE_DIRECT_RUN(NAME##_short_s2k3_##ISA, T, VEC, EVEN, ATTR, VFMA, OB, NRS, 2, 3)       \
-	ATTR static void NAME##_##ISA(const DirectRow *r)                                         \
-	{                                                                                         \
-		int64_t L = (int64_t)(sizeof(VEC) / sizeof(T)), sx = r->w->stride[2];             \
-		int64_t ow = r->w->ow;                                                            \
-		bool k3 = r->w->kw == 3;                                                          \
-		for (int64_t x0 = 0; x0 < ow;)                                                    \
-			if (ow - x0 > NRS * L) {                                                  \
-				int64_t at = ow - x0 < NR * L && ow >= NR * L ? ow - NR * L : x0; \
-				if (sx == 1 && k3)                                                \
-					NAME##_s1k3_##ISA(r, at);                                 \
-				else if (sx == 1)                                                 \
-					NAME##_s1_##ISA(r, at);                                   \
-				else if (sx == 2 && k3)                                           \
-					NAME##_s2k3_##ISA(r, at);                                 \
-				else if (sx == 2)                                                 \
-					NAME##_s2_##ISA(r, at);                                   \
-				else                                                              \
-					NAME##_sn_##ISA(r, at);                                   \
-				x0 += NR * L;                                                     \
-			} else {                                                                  \
-				int64_t at =                                                      \
-					ow - x0 < NRS * L && ow >= NRS * L ? ow - NRS * L : x0;   \
-				if (sx == 1 && k3)                                                \
-					NAME##_short_s1k3_##ISA(r, at);                           \
-				else if (sx == 1)                                                 \
-					NAME##_short_s1_##ISA(r, at);                             \
-				else if (sx == 2 && k3)                                           \
-					NAME##_short_s2k3_##ISA(r, at);                           \
-				else if (sx == 2)                                                 \
-					NAME##_short_s2_##ISA(r, at);                             \
-				else                                                              \
-					NAME##_short_sn_##ISA(r, at);                             \
-				x0 += NRS * L;                                                    \
-			}                                                                         \
+#define DEFINE_DIRECT_VECTOR_ROW(NAME, T, VEC, EVEN, ISA, ATTR, VFMA, OB, NR, NRS)          \
+	DEFINE_DIRECT_RUN(NAME##_s1_##ISA, T, VEC, EVEN, ATTR, VFMA, OB, NR, 1, 0)          \
+	DEFINE_DIRECT_RUN(NAME##_s2_##ISA, T, VEC, EVEN, ATTR, VFMA, OB, NR, 2, 0)          \
+	DEFINE_DIRECT_RUN(NAME##_sn_##ISA, T, VEC, EVEN, ATTR, VFMA, OB, NR, 0, 0)          \
+	DEFINE_DIRECT_RUN(NAME##_s1k3_##ISA, T, VEC, EVEN, ATTR, VFMA, OB, NR, 1, 3)        \
+	DEFINE_DIRECT_RUN(NAME##_s2k3_##ISA, T, VEC, EVEN, ATTR, VFMA, OB, NR, 2, 3)        \
+	DEFINE_DIRECT_RUN(NAME##_short_s1_##ISA, T, VEC, EVEN, ATTR, VFMA, OB, NRS, 1, 0)   \
+	DEFINE_DIRECT_RUN(NAME##_short_s2_##ISA, T, VEC, EVEN, ATTR, VFMA, OB, NRS, 2, 0)   \
+	DEFINE_DIRECT_RUN(NAME##_short_sn_##ISA, T, VEC, EVEN, ATTR, VFMA, OB, NRS, 0, 0)   \
+	DEFINE_DIRECT_RUN(NAME##_short_s1k3_##ISA, T, VEC, EVEN, ATTR, VFMA, OB, NRS, 1, 3) \
+	DEFINE_DIRECT_RUN(NAME##_short_s2k3_##ISA, T, VEC, EVEN, ATTR, VFMA, OB, NRS, 2, 3) \
+	ATTR static void NAME##_##ISA(const DirectRow *r)                                   \
+	{                                                                                   \
+		int64_t L = (int64_t)(sizeof(VEC) / sizeof(T)), sx = r->w->stride[2];       \
+		int64_t ow = r->w->ow;                                                      \
+		bool k3 = r->w->kw == 3;                                                    \
+		for (int64_t x0 = 0; x0 < ow;) {                                            \
+			bool wide = ow - x0 > NRS * L;                                      \
+			int64_t width = wide ? NR * L : NRS * L;                            \
+			int64_t at = ow - x0 < width && ow >= width ? ow - width : x0;      \
+			if (wide)                                                           \
+				DIRECT_RUN_BY_STRIDE(NAME, ISA, r, at, sx, k3);             \
+			else                                                                \
+				DIRECT_RUN_BY_STRIDE(NAME##_short, ISA, r, at, sx, k3);     \
+			x0 += width;                                                        \
+		}                                                                           \
 	}
 
 /* acc + v * s per lane with one rounding (fma), s a scalar: in the
