@@ -747,9 +747,32 @@ static bool check_dtypes(Run *run)
 	return ok;
 }
 
+/* Reports that e's value found no room on its device (err, freed). */
+static void report_no_room(Run *run, const Expr *e, char *err)
+{
+	StrBuf what;
+	strbuf_init(&what);
+	describe_expr(&what, e);
+	diag_error(run->diags, run->m->src, e->pos, "%s: %s", what.data, err);
+	strbuf_free(&what);
+	free(err);
+}
+
+/* A tensor value of type t over nbytes of data on dev. */
+static Value *tensor_value(ExecDevice *dev, const Type *t, void *data, size_t nbytes)
+{
+	Value *v = value_new(VALUE_TENSOR);
+	v->u.tensor.device = dev;
+	v->u.tensor.data = data;
+	v->u.tensor.nbytes = nbytes;
+	v->u.tensor.dtype = t->u.tensor.dtype;
+	v->u.tensor.ndim = t->u.tensor.ndim;
+	v->u.tensor.shape = t->u.tensor.dims;
+	return v;
+}
+
 static Value *tensor_new(Run *run, ExecDevice *dev, const Type *t, const Expr *e)
 {
-	Value *v;
 	char *err = NULL;
 	int64_t count = 1;
 	size_t nbytes;
@@ -759,22 +782,10 @@ static Value *tensor_new(Run *run, ExecDevice *dev, const Type *t, const Expr *e
 	nbytes = (size_t)count * dtype_size(t->u.tensor.dtype);
 	data = exec_alloc(dev, nbytes, &err);
 	if (!data) {
-		StrBuf what;
-		strbuf_init(&what);
-		describe_expr(&what, e);
-		diag_error(run->diags, run->m->src, e->pos, "%s: %s", what.data, err);
-		strbuf_free(&what);
-		free(err);
+		report_no_room(run, e, err);
 		return NULL;
 	}
-	v = value_new(VALUE_TENSOR);
-	v->u.tensor.device = dev;
-	v->u.tensor.data = data;
-	v->u.tensor.nbytes = nbytes;
-	v->u.tensor.dtype = t->u.tensor.dtype;
-	v->u.tensor.ndim = t->u.tensor.ndim;
-	v->u.tensor.shape = t->u.tensor.dims;
-	return v;
+	return tensor_value(dev, t, data, nbytes);
 }
 
 static KernelTensor kernel_view(const Value *v)
@@ -1193,21 +1204,10 @@ static Value *input_borrowed(Run *run, ExecDevice *dev, const ExecParam *p, cons
 	Value *v;
 	char *err = NULL;
 	if (!exec_borrow(dev, a->nbytes, &err)) {
-		StrBuf what; /* tensor_new's message */
-		strbuf_init(&what);
-		describe_expr(&what, p->var);
-		diag_error(run->diags, run->m->src, p->var->pos, "%s: %s", what.data, err);
-		strbuf_free(&what);
-		free(err);
+		report_no_room(run, p->var, err);
 		return NULL;
 	}
-	v = value_new(VALUE_TENSOR);
-	v->u.tensor.device = dev;
-	v->u.tensor.data = a->data;
-	v->u.tensor.nbytes = a->nbytes;
-	v->u.tensor.dtype = p->type->u.tensor.dtype;
-	v->u.tensor.ndim = p->type->u.tensor.ndim;
-	v->u.tensor.shape = p->type->u.tensor.dims;
+	v = tensor_value(dev, p->type, a->data, a->nbytes);
 	v->u.tensor.borrowed = true;
 	return v;
 }

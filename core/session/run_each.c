@@ -375,10 +375,6 @@ static void widen(double v, double *lo, double *hi)
 		*hi = v;
 }
 
-/* Fills r's errors of got against want and both ranges: an element is bad
- * past tolerance, or when a NaN or infinity on one side is not the same on
- * the other (whether the same one passes is the caller's, from the
- * reference's counts). */
 /* The range of the finite elements of v[0, n) and the NaNs and infinities,
  * into the running *lo, *hi and counts: 16 lanes that the compiler keeps
  * in vector registers (an element is finite when its exponent is not all
@@ -465,6 +461,10 @@ static bool compare_identical_f32(RunEachRecord *r, const float *got, const floa
 	return true;
 }
 
+/* Fills r's errors of got against want and both ranges: an element is bad
+ * past tolerance, or when a NaN or infinity on one side is not the same on
+ * the other (whether the same one passes is the caller's, from the
+ * reference's counts). */
 static void compare_values(RunEachRecord *r, const NpyArray *got, const NpyArray *want)
 {
 	int64_t n = npy_array_count(got);
