@@ -271,7 +271,8 @@ static ExecCalibration model_calibration(int threads)
 			     .first_call_us = 2,
 			     .split_elements = 65536,
 			     .gemm_split = 65536.0 * 4,
-			     .gemv_split = 2304.0 * 4};
+			     .gemv_split = 2304.0 * 4,
+			     .direct_conv = 64};
 	return c;
 }
 
@@ -376,7 +377,7 @@ static void test_threads_of_products(void **state)
  * output (col2im). */
 static void test_convolution_passes(void **state)
 {
-	double conv, pointwise, transpose;
+	double conv, pointwise, transpose, depthwise;
 	(void)state;
 	/* 16 -> 32 channels, 3x3, 32x32: columns 16 * 9 x 1024 = 147456;
 	 * product 2 * 32 * 1024 * 144 FLOPs at 100 GFLOP/s (94.4 us) beats
@@ -408,6 +409,17 @@ static void test_convolution_passes(void **state)
 		OP_CONV2D_TRANSPOSE, 1);
 	assert_true(fabs(transpose - (2.0 * 512 * 64 * 64 / 100e9 +
 				      (32768.0 + 2 * 32 * 16 * 16) * 4 / 40e9)) < 1e-12);
+	/* depthwise 3x3 on 32 x 32 x 32: a group's cg * og of 1 is computed
+	 * directly (no columns, no product): 2 * 32 * 1024 * 9 FLOPs at 100
+	 * GFLOP/s (5.9 us) under (input + weight + output) * 4 = 263296
+	 * bytes in the cache at 40 GB/s */
+	depthwise = calibrated_op_seconds(
+		"def @main(%x: Tensor[(1, 32, 32, 32), float32], %w: Tensor[(32, 1, 3, 3), "
+		"float32]) {\n"
+		"  nn.conv2d(%x, %w, padding=[1, 1, 1, 1], groups=32, channels=32, "
+		"kernel_size=[3, 3])\n}\n",
+		OP_CONV2D, 1);
+	assert_true(fabs(depthwise - 263296.0 / 40e9) < 1e-12);
 }
 
 /* Each operator kind's first call in a run costs the calibration's
@@ -472,7 +484,8 @@ static void test_session_calibrate(void **state)
 	assert_true(s.calibration.cache_bytes >= 32 << 10);
 	assert_true(s.calibration.small_gflops > 0.1 && s.calibration.small_gflops < 1e6);
 	assert_true(s.calibration.split_elements == 65536);
-	assert_true(s.calibration.gemm_split == 262144 && s.calibration.gemv_split == 9216);
+	assert_true(s.calibration.gemm_split == 262144 && s.calibration.gemv_split == 9216 &&
+		    s.calibration.direct_conv == 64);
 	assert_int_equal(s.devices.items[0].cpu.threads, kernel_cpu_threads());
 	assert_true(s.devices.items[0].cpu.cache == s.calibration.cache_gbps);
 	assert_true(s.devices.items[0].cpu.first_call == s.calibration.first_call_us);

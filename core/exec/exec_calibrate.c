@@ -194,6 +194,7 @@ bool exec_calibrate(ExecCalibration *out, char **err)
 	out->split_elements = GRAIN_ELEMENTWISE;
 	out->gemm_split = EXEC_GEMM_SPLIT;
 	out->gemv_split = EXEC_GEMV_SPLIT;
+	out->direct_conv = DIRECT_CONV_MAX;
 	out->memory_gbps = copy_rate(CALIBRATE_COPY_BYTES, 1, true);
 	out->memory1_gbps =
 		out->threads == 1 ? out->memory_gbps : copy_rate(CALIBRATE_COPY_BYTES, 1, false);

@@ -57,6 +57,7 @@ typedef struct ExecCalibration {
 				  elements (GRAIN_ELEMENTWISE) */
 	double gemm_split;     /* EXEC_GEMM_SPLIT */
 	double gemv_split;     /* EXEC_GEMV_SPLIT */
+	double direct_conv;    /* DIRECT_CONV_MAX */
 	double seconds;        /* how long measuring took (wall clock) */
 } ExecCalibration;
 

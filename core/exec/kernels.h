@@ -439,6 +439,9 @@ void kernel_parallel_for(int64_t n, int64_t grain, KernelRangeFn fn, void *ctx);
  * grains of the cpu kernels, and what the calibration tells the cost
  * model, exec_calibrate.h). */
 enum { GRAIN_ELEMENTWISE = 1 << 16, GRAIN_ROWS = 1 << 14 };
+/* The most input times output channels of a convolution's group that the
+ * cpu computes directly, without a product (and the cost model knows). */
+enum { DIRECT_CONV_MAX = 64 };
 /* The workers kernel_parallel_for wakes are started on its first call and
  * kept: a cpu or emulator device counts itself in at open and out at close,
  * and the last one out joins them (as does exit); a later call starts them

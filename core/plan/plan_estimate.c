@@ -412,12 +412,12 @@ static void matmul_work(const Expr *call, CallWork *w)
  * writes each (batch item, group)'s column matrix [cg * window, output
  * positions] (im2col, unless 1x1 of stride 1 without padding) and
  * multiplies the weight [og, cg * window] by it, so the columns are
- * written once and read once besides the product; a group of at most 64
- * cg * og is computed directly, no product. nn.conv2d_transpose
+ * written once and read once besides the product; a group of at most
+ * direct_conv cg * og is computed directly, no product. nn.conv2d_transpose
  * multiplies the weight's transpose [og * window, cg] by the input [cg,
  * input positions] into a column matrix, then adds each column into the
  * output (col2im) after zeroing it. False when the shapes are unknown. */
-static bool convolution_work(const Expr *call, CallWork *w)
+static bool convolution_work(const Expr *call, double direct_conv, CallWork *w)
 {
 	const Type *data = argument_type(call, 0), *wt = argument_type(call, 1);
 	bool transpose = plan_estimate_flop_rule(call->u.call.op) == FLOP_CONV_TRANSPOSE;
@@ -452,7 +452,7 @@ static bool convolution_work(const Expr *call, CallWork *w)
 	og = (double)ko / (double)groups;
 	plane = out / batch / (og * (double)groups);
 	rows = cg * window;
-	if (cg * og <= 64) { /* direct: the output's windows, split by rows */
+	if (cg * og <= direct_conv) { /* direct: the output's windows, split by rows */
 		w->elements = w->flops / 2;
 		return true;
 	}
@@ -468,7 +468,7 @@ static bool convolution_work(const Expr *call, CallWork *w)
 
 /* What the cpu backend does for call (flops and bytes its plain
  * roofline's). */
-static CallWork call_work(const Expr *call, double flops, double bytes)
+static CallWork call_work(const DeviceCpuModel *c, const Expr *call, double flops, double bytes)
 {
 	CallWork w = {flops, bytes, 0, 0, 0, 1, 0, 0};
 	int64_t in = 0, out = 0;
@@ -479,7 +479,7 @@ static CallWork call_work(const Expr *call, double flops, double bytes)
 		return w;
 	case FLOP_CONV:
 	case FLOP_CONV_TRANSPOSE:
-		if (convolution_work(call, &w))
+		if (convolution_work(call, c->direct_conv, &w))
 			return w;
 		w = (CallWork){flops, bytes, 0, 0, 0, 1, 0, 0};
 		break;
@@ -525,7 +525,7 @@ static double bandwidth(const Device *d, double bytes, double t)
 static double calibrated_seconds(const Device *d, const Expr *call, double flops, double bytes)
 {
 	const DeviceCpuModel *c = &d->cpu;
-	CallWork w = call_work(call, flops, bytes);
+	CallWork w = call_work(c, call, flops, bytes);
 	double t, rate, compute, memory, pass = 0;
 	if (w.mnk > 0) { /* OpenBLAS: one thread at or below its threshold */
 		bool one = w.mnk <= c->gemm_split;

@@ -169,7 +169,8 @@ void session_apply_calibration(DeviceTable *devices, uint32_t i, const ExecCalib
 				  .cache_bytes = c->cache_bytes,
 				  .split_elements = c->split_elements,
 				  .gemm_split = c->gemm_split,
-				  .gemv_split = c->gemv_split};
+				  .gemv_split = c->gemv_split,
+				  .direct_conv = c->direct_conv};
 }
 
 bool session_calibrate(Session *s, bool all, bool again, char **err)
