@@ -38,12 +38,6 @@ static double wall_seconds(void)
 	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
 }
 
-static int compare_doubles(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-	return x < y ? -1 : x > y;
-}
-
 typedef struct CopyJob {
 	char *dst;
 	const char *src;
@@ -104,8 +98,7 @@ static double measure(const Measured *m, char **err)
 		t1 = exec_clock_now(true);
 		t[i] = exec_clock_busy(&t0, &t1);
 	}
-	qsort(t, CALIBRATE_REPS, sizeof(double), compare_doubles);
-	return t[CALIBRATE_REPS / 2];
+	return exec_clock_median(t, CALIBRATE_REPS);
 }
 
 /* GB/s (read + written) of `repeats` copies of `bytes` (a negative number

@@ -47,6 +47,12 @@ static int compare_doubles(const void *a, const void *b)
 	return x < y ? -1 : x > y;
 }
 
+double exec_clock_median(double *v, int n)
+{
+	qsort(v, (size_t)n, sizeof(double), compare_doubles);
+	return v[n / 2];
+}
+
 enum { CLOCK_SAMPLES = 201 };
 static ExecClockCost clock_cost;
 static pthread_once_t clock_cost_once = PTHREAD_ONCE_INIT;
@@ -59,10 +65,8 @@ static void measure_cost(void)
 		wall[i] = exec_clock_wall(&a, &b);
 		busy[i] = exec_clock_busy(&a, &b);
 	}
-	qsort(wall, CLOCK_SAMPLES, sizeof(double), compare_doubles);
-	qsort(busy, CLOCK_SAMPLES, sizeof(double), compare_doubles);
-	clock_cost.wall = wall[CLOCK_SAMPLES / 2];
-	clock_cost.busy = busy[CLOCK_SAMPLES / 2];
+	clock_cost.wall = exec_clock_median(wall, CLOCK_SAMPLES);
+	clock_cost.busy = exec_clock_median(busy, CLOCK_SAMPLES);
 }
 
 const ExecClockCost *exec_clock_cost(void)

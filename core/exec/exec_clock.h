@@ -49,6 +49,10 @@ typedef struct ExecClockCost {
 	double wall, busy; /* seconds */
 } ExecClockCost;
 
+/* The median of v[0, n) (n > 0; v is sorted in place): the measure every
+ * repeated timing takes. */
+double exec_clock_median(double *v, int n);
+
 /* What an empty span costs (two readings with the CPU clocks): the median
  * wall and busy seconds of many, measured once per process. */
 const ExecClockCost *exec_clock_cost(void);

@@ -16,6 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "exec_clock.h"
 #include "infer.h"
 #include "parse.h"
 
@@ -30,12 +31,6 @@ static const struct {
 	bool binary;
 } chain_ops[] = {{"add", true},     {"multiply", true},  {"nn.relu", false}, {"subtract", true},
 		 {"maximum", true}, {"negative", false}, {"minimum", true},  {"abs", false}};
-
-static int compare_doubles(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-	return x < y ? -1 : x > y;
-}
 
 /* A module of `rounds` rounds of chain_ops on one float32. */
 static char *chain_text(int rounds)
@@ -119,8 +114,7 @@ static bool chain_busy(int rounds, size_t evict, double *seconds, char **err)
 		npy_array_free(&x);
 	}
 	if (ok) {
-		qsort(busy, CHAIN_RUNS, sizeof(double), compare_doubles);
-		*seconds = busy[CHAIN_RUNS / 2];
+		*seconds = exec_clock_median(busy, CHAIN_RUNS);
 	}
 	if (m)
 		ir_module_free(m);
