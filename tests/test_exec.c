@@ -1235,6 +1235,139 @@ static void test_emulator_checks_operands(void **state)
 	devices_free(&devices);
 }
 
+/* Host memory lent to the emulator (an input bound where it is): the
+ * device reads it as its own (an operand, the source of a copy out), never
+ * writes it (a kernel's result, the target of a copy are refused), counts
+ * it as a copy would be counted, and takes an array lent twice back twice;
+ * once given back it is no longer the device's. */
+static void test_emulator_lent_memory(void **state)
+{
+	DeviceTable devices;
+	DiagList diags;
+	ExecOptions o = {.gpu = GPU_EMULATE};
+	ExecRuntime *rt;
+	ExecDevice *gpu;
+	int64_t shape[1] = {4};
+	/* 64 zero bytes in front: once given back, the emulator's check reads
+	 * them as a block header that is not its own */
+	unsigned char *block = xcalloc(1, 64 + 16);
+	float *lent = (float *)(block + 64), host[4] = {1, 2, 3, 4}, back[4];
+	void *b, *c;
+	KernelTensor in[2], out[1];
+	KernelCall kc;
+	char *err = NULL;
+	(void)state;
+	devices_init_default(&devices);
+	diag_init(&diags);
+	rt = exec_runtime_new(&devices, &o, &diags);
+	gpu = exec_runtime_device(rt, 1);
+	assert_non_null(gpu);
+	memcpy(lent, host, sizeof host);
+	assert_true(exec_can_borrow(gpu));
+	assert_true(exec_borrow(gpu, lent, 16, &err));
+	assert_true(exec_borrow(gpu, lent, 16, &err)); /* the same array twice */
+	assert_int_equal(gpu->bytes_live, 32);
+	b = exec_alloc(gpu, 16, &err);
+	c = exec_alloc(gpu, 16, &err);
+	assert_true(exec_copy_in(gpu, b, host, 16, &err));
+	in[0] = kernel_tensor(lent, DT_FLOAT32, 1, shape);
+	in[1] = kernel_tensor(b, DT_FLOAT32, 1, shape);
+	out[0] = kernel_tensor(c, DT_FLOAT32, 1, shape);
+	memset(&kc, 0, sizeof kc);
+	kc.op = OP_ADD;
+	kc.name = "add";
+	kc.in = in;
+	kc.nin = 2;
+	kc.out = out;
+	kc.nout = 1;
+	assert_true(exec_launch(gpu, &kc, &err));
+	assert_true(exec_copy_out(gpu, back, c, 16, &err));
+	assert_true(back[3] == 8.0f);
+	/* part of a lent array is read as well */
+	assert_true(exec_copy_out(gpu, back, lent + 2, 8, &err));
+	assert_true(back[0] == 3.0f && back[1] == 4.0f);
+	/* never written: a result, a copy in, a copy from another device */
+	out[0] = kernel_tensor(lent, DT_FLOAT32, 1, shape);
+	assert_false(exec_launch(gpu, &kc, &err));
+	assert_string_equal(err, "result 1 of 'add' is not in cuda:0's memory");
+	free(err);
+	err = NULL;
+	assert_false(exec_copy_in(gpu, lent, host, 16, &err));
+	assert_string_equal(err, "copy into cuda:0 targets memory that is not the device's");
+	free(err);
+	err = NULL;
+	assert_false(exec_copy(gpu, lent + 1, gpu, b, 4, &err));
+	free(err);
+	err = NULL;
+	assert_memory_equal(lent, host, sizeof host);
+	exec_unborrow(gpu, lent, 16);
+	assert_true(exec_copy_out(gpu, back, lent, 16, &err)); /* lent once still */
+	exec_unborrow(gpu, lent, 16);
+	assert_int_equal(gpu->bytes_live, 32);
+	/* given back: no longer the device's to read */
+	out[0] = kernel_tensor(c, DT_FLOAT32, 1, shape);
+	assert_false(exec_launch(gpu, &kc, &err));
+	assert_string_equal(err, "operand 1 of 'add' is not in cuda:0's memory");
+	free(err);
+	exec_free(gpu, b, 16);
+	exec_free(gpu, c, 16);
+	assert_int_equal(gpu->bytes_live, 0);
+	assert_int_equal(gpu->bytes_peak, 64);
+	exec_runtime_free(rt);
+	diag_free(&diags);
+	devices_free(&devices);
+	free(block);
+}
+
+/* A run on the emulator binds its inputs where they are, as the cpu does:
+ * after the run each input holds its bytes, the results are bit for bit
+ * those of the cpu, the device's peak counts the inputs as copies, and a
+ * memory limit the inputs do not fit refuses them as it refused copies. */
+static void test_emulator_inputs_lent(void **state)
+{
+	Fixture *f = *state;
+	const IrModule *m;
+	LentInputs in, again;
+	ExecOptions o = {.gpu = GPU_EMULATE};
+	ExecResult gpu, cpu;
+	DiagList diags;
+	size_t peak = 0;
+	uint64_t inputs = 0;
+	run_ok(f, "set fallback cuda:0");
+	assert_true(load_and_plan(f, DEVPLAN_DATA_DIR "/models/mlp.relay"));
+	m = session_current(&f->session);
+	lent_inputs(m, 16, &in);
+	diag_init(&diags);
+	assert_true(exec_run(m, &f->session.devices, &o, in.arrays, in.n, &gpu, &diags));
+	lent_inputs(m, 0, &again);
+	for (size_t i = 0; i < in.n; i++) {
+		assert_memory_equal(again.arrays[i].data, in.arrays[i].data, in.arrays[i].nbytes);
+		inputs += in.arrays[i].nbytes;
+	}
+	o.all_on_cpu = true;
+	assert_true(exec_run(m, &f->session.devices, &o, in.arrays, in.n, &cpu, &diags));
+	assert_int_equal(gpu.noutputs, cpu.noutputs);
+	for (size_t i = 0; i < cpu.noutputs; i++)
+		assert_memory_equal(gpu.outputs[i].data, cpu.outputs[i].data,
+				    cpu.outputs[i].nbytes);
+	for (size_t i = 0; i < gpu.profile.ndevices; i++)
+		if (gpu.profile.devices[i].device == 1)
+			peak = gpu.profile.devices[i].peak_bytes;
+	assert_true(peak > inputs);
+	exec_result_free(&gpu);
+	exec_result_free(&cpu);
+	/* a limit the inputs do not fit in */
+	o.all_on_cpu = false;
+	o.memory_limit = inputs - 1;
+	assert_false(exec_run(m, &f->session.devices, &o, in.arrays, in.n, &gpu, &diags));
+	expect_diag(&diags, "more than the ");
+	expect_diag(&diags, "memory limit for all of them together");
+	exec_result_free(&gpu);
+	diag_free(&diags);
+	lent_inputs_free(&in);
+	lent_inputs_free(&again);
+}
+
 static void test_gpu_require_without_gpu(void **state)
 {
 	Fixture *f = *state;
@@ -1523,6 +1656,8 @@ int main(void)
 		cmocka_unit_test(test_clock_after_product),
 		TEST(test_missing_copy_is_caught),
 		cmocka_unit_test(test_emulator_checks_operands),
+		cmocka_unit_test(test_emulator_lent_memory),
+		TEST(test_emulator_inputs_lent),
 		TEST(test_gpu_require_without_gpu),
 		TEST(test_run_command),
 		TEST(test_profile_command),

@@ -507,16 +507,26 @@ void *exec_alloc(ExecDevice *dev, size_t nbytes, char **err)
 	return p;
 }
 
-bool exec_borrow(ExecDevice *dev, size_t nbytes, char **err)
+bool exec_can_borrow(const ExecDevice *dev)
 {
+	return dev->backend->host_memory || dev->backend->lend;
+}
+
+bool exec_borrow(ExecDevice *dev, const void *host, size_t nbytes, char **err)
+{
+	DP_ASSERT(exec_can_borrow(dev));
 	if (!budget_takes(dev, nbytes, err))
+		return false;
+	if (dev->backend->lend && !dev->backend->lend(dev, host, nbytes, err))
 		return false;
 	count_live(dev, nbytes);
 	return true;
 }
 
-void exec_unborrow(ExecDevice *dev, size_t nbytes)
+void exec_unborrow(ExecDevice *dev, const void *host, size_t nbytes)
 {
+	if (dev->backend->unlend)
+		dev->backend->unlend(dev, host, nbytes);
 	count_freed(dev, nbytes);
 }
 

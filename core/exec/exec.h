@@ -80,6 +80,16 @@ typedef struct ExecBackend {
 	 * the emulator's blocks of host memory): an observer that borrows
 	 * (ExecOptions.observe_borrows) is lent such a value without a copy. */
 	bool host_readable;
+	/* Lends the device nbytes of host memory at host (an input bound
+	 * where it is): the device may read it as its own until unlend (given
+	 * the same host and nbytes; an array lent twice is given back twice),
+	 * and must never write it; false with *err when it cannot. NULL where
+	 * nothing needs recording (the cpu, whose memory is the host's) or
+	 * where the device cannot read host memory (a GPU: inputs are copied).
+	 * Last, so that exec_cuda.cu's positional initializer leaves them
+	 * NULL. */
+	bool (*lend)(ExecDevice *dev, const void *host, size_t nbytes, char **err);
+	void (*unlend)(ExecDevice *dev, const void *host, size_t nbytes);
 } ExecBackend;
 
 extern const ExecBackend exec_backend_cpu;
@@ -206,12 +216,16 @@ bool exec_gpu_available(char **why);
  * before asking the backend. */
 void *exec_alloc(ExecDevice *dev, size_t nbytes, char **err);
 void exec_free(ExecDevice *dev, void *ptr, size_t nbytes);
+/* Whether dev can borrow host memory in place (exec_borrow): its memory is
+ * the host's, or its backend can be lent host memory. */
+bool exec_can_borrow(const ExecDevice *dev);
 /* The accounting of exec_alloc and exec_free without the memory: nbytes
- * the caller lends the device (an input bound where it is, on a device
- * whose memory is the host's) are counted as live until exec_unborrow, and
- * refused as exec_alloc would refuse them. */
-bool exec_borrow(ExecDevice *dev, size_t nbytes, char **err);
-void exec_unborrow(ExecDevice *dev, size_t nbytes);
+ * of host memory at host that the caller lends the device (an input bound
+ * where it is) are counted as live until exec_unborrow (the same host and
+ * nbytes), and refused as exec_alloc would refuse them; the backend is lent
+ * them (ExecBackend.lend) where it records what it may read. */
+bool exec_borrow(ExecDevice *dev, const void *host, size_t nbytes, char **err);
+void exec_unborrow(ExecDevice *dev, const void *host, size_t nbytes);
 /* Copies nbytes between any two devices: directly within a backend that
  * has copy_peer, to or from host memory, otherwise through a host buffer. */
 bool exec_copy(ExecDevice *dst_dev, void *dst, ExecDevice *src_dev, const void *src, size_t nbytes,

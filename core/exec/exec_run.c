@@ -183,7 +183,7 @@ static void value_release(Run *run, Value *v)
 	switch (v->kind) {
 	case VALUE_TENSOR:
 		if (v->u.tensor.borrowed)
-			exec_unborrow(v->u.tensor.device, v->u.tensor.nbytes);
+			exec_unborrow(v->u.tensor.device, v->u.tensor.data, v->u.tensor.nbytes);
 		else
 			exec_free(v->u.tensor.device, v->u.tensor.data, v->u.tensor.nbytes);
 		break;
@@ -1194,16 +1194,17 @@ static bool same_shape(const NpyArray *a, const Type *t)
 	return true;
 }
 
-/* Input a bound where it is (a device whose memory is the host's): the
- * value borrows the caller's array, which the kernels only read (no kernel
- * writes into its operands) and which outlives the run. Its bytes are
+/* Input a bound where it is (a device that reads host memory in place,
+ * exec_can_borrow): the value borrows the caller's array, which the
+ * kernels only read (no kernel writes into its operands) and which
+ * outlives the run. Its bytes are
  * counted on the device as a copy's would be, so that the memory figures
  * and limits are those of a run that copies. */
 static Value *input_borrowed(Run *run, ExecDevice *dev, const ExecParam *p, const NpyArray *a)
 {
 	Value *v;
 	char *err = NULL;
-	if (!exec_borrow(dev, a->nbytes, &err)) {
+	if (!exec_borrow(dev, a->data, a->nbytes, &err)) {
 		report_no_room(run, p->var, err);
 		return NULL;
 	}
@@ -1246,8 +1247,9 @@ static bool bind_input(Run *run, Frame *main_frame, const ExecParam *p, const Np
 	if (!dev)
 		return false;
 	t0 = now_seconds();
-	if (dev->backend->host_memory) {
-		/* the caller's array is the cpu's memory already: bound as it is */
+	if (exec_can_borrow(dev)) {
+		/* the caller's array is host memory, which the device reads in
+		 * place (the cpu's own, or lent to the emulator) */
 		if (!(v = input_borrowed(run, dev, p, a)))
 			return false;
 	} else if (!(v = tensor_new(run, dev, p->type, p->var))) {
