@@ -280,9 +280,11 @@ static void describe_against(const CmdContext *ctx, const CompareArgs *args, Str
 			      cpu >= 0 ? devices_name(&s->devices, cpu) : "the cpu");
 }
 
-/* The two runs of `compare --each`, the reference first (its values wait
- * for the planned run's), and the report; false after reporting a failed
- * run. */
+/* The two runs of `compare --each` (run_each_runs: the reference run
+ * stepped as the planned run asks for its values) and the report; false
+ * after reporting a failed run. What is printed is what running the
+ * reference first would print: its messages first, and when it failed
+ * those alone. */
 static bool compare_each_runs(CmdContext *ctx, const CompareArgs *args, const IrModule *reference,
 			      const IrModule *planned, ExecOptions *ro, ExecOptions *po,
 			      const RunInputs *in, ExecResult *got, ExecResult *want,
@@ -290,20 +292,19 @@ static bool compare_each_runs(CmdContext *ctx, const CompareArgs *args, const Ir
 {
 	RunEach *each = run_each_new(reference, planned, in->arrays, in->count,
 				     ctx->session->settings.tolerance, args->allow_nan);
-	bool ok;
-	ro->observe = run_each_observe_reference_lent; /* copied into the tracker's chunks */
-	ro->observe_context = each;
-	ro->observe_borrows = true;
-	po->observe = run_each_observe_planned_lent; /* compared where they are */
-	po->observe_context = each;
-	po->observe_borrows = true;
-	ok = cmd_run_module(ctx, reference, ro, in, want);
-	if (ok && !cmd_run_module(ctx, planned, po, in, got)) {
-		exec_result_free(want);
-		ok = false;
-	}
+	DiagList reference_diags, planned_diags;
+	bool ok, reference_ok;
+	diag_init(&reference_diags);
+	diag_init(&planned_diags);
+	ok = run_each_runs(ctx->session, each, reference, planned, ro, po, in->arrays, in->count,
+			   got, want, &reference_diags, &planned_diags, &reference_ok);
+	cmd_print_diags(ctx, &reference_diags);
+	if (reference_ok)
+		cmd_print_diags(ctx, &planned_diags);
 	if (ok)
 		*past = cmd_compare_each_report(ctx, each, args->all, args->top);
+	diag_free(&reference_diags);
+	diag_free(&planned_diags);
 	run_each_free(each);
 	return ok;
 }

@@ -12,8 +12,9 @@
  * cuda, against the reference with every op on the cpu; the values kept
  * within a budget; the comparison of two runs (a pass, a result past a
  * forced tolerance, a NaN in the reference, which fails unless allowed);
- * `compare --each` naming the op that made a planted NaN; a profile's
- * rows per op.
+ * `compare --each` naming the op that made a planted NaN, and its two runs
+ * in step giving the records of the reference run first while holding a
+ * value or two; a profile's rows per op.
  */
 #include <setjmp.h>
 #include <math.h>
@@ -615,6 +616,302 @@ static void test_compare_each_first_past_tolerance(void **state)
 #endif
 }
 
+/* ---- compare --each pipelined ------------------------------------------------- */
+
+/* What one way of running compare --each's two runs gave. */
+typedef struct EachOutcome {
+	bool ok, reference_ok;
+	char *reference_text, *planned_text; /* the messages of each run */
+	RunEachRecord *records;
+	size_t nrecords, unmatched, peak_held;
+} EachOutcome;
+
+static char *diags_text(const DiagList *d)
+{
+	StrBuf sb;
+	strbuf_init(&sb);
+	for (size_t i = 0; i < d->count; i++)
+		diag_format(&sb, &d->items[i]);
+	return strbuf_detach(&sb);
+}
+
+/* The two runs of reference and planned with ro and po (a fault, a memory
+ * limit), the reference run to its end first (pipelined false: as compare
+ * --each ran them before run_each_runs) or run_each_runs' pipeline. */
+static void each_outcome(Session *s, const IrModule *reference, const IrModule *planned,
+			 const ExecOptions *ro0, const ExecOptions *po0, const RunInputs *in,
+			 bool pipelined, EachOutcome *out)
+{
+	RunEach *each = run_each_new(reference, planned, in->arrays, in->count, 1e-5, false);
+	ExecOptions ro = *ro0, po = *po0;
+	ExecResult got, want;
+	DiagList rd, pd;
+	RunEachSummary sum;
+	const RunEachRecord *records;
+	memset(out, 0, sizeof *out);
+	diag_init(&rd);
+	diag_init(&pd);
+	memset(&got, 0, sizeof got);
+	if (pipelined) {
+		out->ok = run_each_runs(s, each, reference, planned, &ro, &po, in->arrays,
+					in->count, &got, &want, &rd, &pd, &out->reference_ok);
+	} else {
+		ro.observe = run_each_observe_reference_lent;
+		po.observe = run_each_observe_planned_lent;
+		ro.observe_borrows = po.observe_borrows = true;
+		ro.observe_context = po.observe_context = each;
+		out->reference_ok =
+			run_module(s, reference, &ro, in->arrays, in->count, &want, &rd);
+		out->ok = out->reference_ok &&
+			  run_module(s, planned, &po, in->arrays, in->count, &got, &pd);
+		if (out->reference_ok && !out->ok)
+			exec_result_free(&want);
+	}
+	if (out->ok) {
+		exec_result_free(&got);
+		exec_result_free(&want);
+	}
+	out->reference_text = diags_text(&rd);
+	out->planned_text = diags_text(&pd);
+	records = run_each_records(each, &out->nrecords);
+	out->records = xmalloc((out->nrecords + 1) * sizeof(RunEachRecord));
+	if (out->nrecords)
+		memcpy(out->records, records, out->nrecords * sizeof(RunEachRecord));
+	run_each_summarise(each, &sum);
+	out->unmatched = sum.unmatched;
+	out->peak_held = run_each_peak_held(each);
+	diag_free(&rd);
+	diag_free(&pd);
+	run_each_free(each);
+}
+
+static void each_outcome_free(EachOutcome *o)
+{
+	free(o->reference_text);
+	free(o->planned_text);
+	free(o->records);
+}
+
+/* The pipeline and the sequential runs agree: which run failed, the
+ * messages that are printed (the reference's; the planned run's when the
+ * reference ran to its end) and, when the reference ran to its end, every
+ * record bit for bit. Returns how many records. */
+static size_t expect_same_outcome(Session *s, const IrModule *reference, const IrModule *planned,
+				  const ExecOptions *ro, const ExecOptions *po, const RunInputs *in)
+{
+	EachOutcome a, b;
+	size_t n;
+	each_outcome(s, reference, planned, ro, po, in, false, &a);
+	each_outcome(s, reference, planned, ro, po, in, true, &b);
+	assert_int_equal(a.ok, b.ok);
+	assert_int_equal(a.reference_ok, b.reference_ok);
+	assert_string_equal(a.reference_text, b.reference_text);
+	if (a.reference_ok) {
+		assert_string_equal(a.planned_text, b.planned_text);
+		assert_int_equal(a.nrecords, b.nrecords);
+		assert_int_equal(a.unmatched, b.unmatched);
+		for (size_t i = 0; i < a.nrecords; i++)
+			assert_memory_equal(&a.records[i], &b.records[i], sizeof(RunEachRecord));
+	}
+	n = a.nrecords;
+	each_outcome_free(&a);
+	each_outcome_free(&b);
+	return n;
+}
+
+/* @main's two-field result tuple of m with its fields swapped: the
+ * planned run then evaluates the second chain first. */
+static void swap_result_fields(IrModule *m)
+{
+	Expr **by_id = ir_index_by_id(m);
+	bool swapped = false;
+	for (uint32_t id = 0; id < m->nexprs && !swapped; id++) {
+		Expr *e = by_id[id];
+		if (e && e->kind == EXPR_TUPLE && e->u.tuple.nfields == 2) {
+			Expr *t = e->u.tuple.fields[0];
+			e->u.tuple.fields[0] = e->u.tuple.fields[1];
+			e->u.tuple.fields[1] = t;
+			swapped = true;
+		}
+	}
+	free(by_id);
+	assert_true(swapped);
+}
+
+/* m with the device_copy that op's operand goes through removed: the
+ * planned run fails at op (its operand in another device's memory). */
+static void remove_copy_into(IrModule *m, OpKind op)
+{
+	Expr **by_id = ir_index_by_id(m);
+	bool removed = false;
+	for (uint32_t id = 0; id < m->nexprs && !removed; id++) {
+		Expr *e = by_id[id];
+		if (!e || e->kind != EXPR_CALL || e->u.call.op != op)
+			continue;
+		for (uint32_t i = 0; i < e->u.call.nargs && !removed; i++)
+			if (ir_is_op(e->u.call.args[i], OP_DEVICE_COPY)) {
+				e->u.call.args[i] = e->u.call.args[i]->u.call.args[0];
+				removed = true;
+			}
+	}
+	free(by_id);
+	assert_true(removed);
+}
+
+/* compare --each's pipeline (run_each_runs: the reference run stepped as
+ * the planned run asks for values) gives what running the reference first
+ * gave: on a layer, on a split across devices, with a NaN, with the
+ * planned run's order unlike the reference's, with a value past tolerance
+ * (a planted fault), and when either run fails midway (the planned run at
+ * a missing copy, the reference run out of its memory budget). */
+static void test_compare_each_pipelined(void **state)
+{
+	static const char nan_text[] =
+		"def @main(%a: Tensor[(2, 3), float32], %b: Tensor[(2, 3), float32]) {\n"
+		"  %0 = multiply(%a, 0f);\n"
+		"  %1 = divide(%0, %0);\n"
+		"  %2 = on_device(%1, virtual_device=\"cuda:0\");\n"
+		"  add(%2, %b)\n"
+		"}\n";
+	static const char chains_text[] =
+		"def @main(%a: Tensor[(4, 6), float32], %b: Tensor[(4, 6), float32]) {\n"
+		"  %0 = negative(%a);\n"
+		"  %1 = exp(%0);\n"
+		"  %2 = on_device(%1, virtual_device=\"cuda:0\");\n"
+		"  %3 = tanh(%b);\n"
+		"  %4 = sigmoid(%3);\n"
+		"  (%2, %4)\n"
+		"}\n";
+	static const char midway_text[] =
+		"def @main(%a: Tensor[(4, 6), float32], %b: Tensor[(4, 6), float32]) {\n"
+		"  %0 = negative(%a);\n"
+		"  %1 = exp(%0);\n"
+		"  %2 = add(%1, %b);\n"
+		"  %3 = on_device(%2, virtual_device=\"cuda:0\");\n"
+		"  %4 = multiply(%3, %a);\n"
+		"  %5 = on_device(%4, virtual_device=\"cpu:0\");\n"
+		"  nn.relu(%5)\n"
+		"}\n";
+	/* 4 KiB of input, then 8, 16 and 32 KiB values: a budget of 40 KiB
+	 * (the input counted twice, held and bound) runs out at the third */
+	static const char growing_text[] = "def @main(%a: Tensor[(1024), float32]) {\n"
+					   "  %0 = negative(%a);\n"
+					   "  %1 = concatenate((%0, %0));\n"
+					   "  %2 = concatenate((%1, %1));\n"
+					   "  %3 = concatenate((%2, %2));\n"
+					   "  negative(%3)\n"
+					   "}\n";
+	const char *const texts[] = {layer_text, split_text, nan_text, chains_text};
+	Session s;
+	RunInputs in;
+	ExecOptions po, ro;
+	IrModule *clone;
+	(void)state;
+	for (size_t k = 0; k < DP_COUNT(texts); k++) {
+		plan_text(&s, texts[k]);
+		build_inputs(&s, &in);
+		ro = run_options(&s, true, false);
+		po = run_options(&s, false, false);
+		assert_true(expect_same_outcome(&s, session_current(&s), session_current(&s), &ro,
+						&po, &in) >= 3);
+		if (texts[k] == chains_text) {
+			clone = ir_module_clone(session_current(&s));
+			swap_result_fields(clone);
+			assert_int_equal(
+				expect_same_outcome(&s, session_current(&s), clone, &ro, &po, &in),
+				4);
+			ir_module_free(clone);
+		}
+#ifdef DEVPLAN_FAULT_INJECTION
+		if (texts[k] == split_text) {
+			DiagList diags;
+			diag_init(&diags);
+			setenv("DEVPLAN_FAULT", "kernel:add@cuda:0", 1);
+			assert_true(run_fault(&s, &po, &diags));
+			unsetenv("DEVPLAN_FAULT");
+			diag_free(&diags);
+			expect_same_outcome(&s, session_current(&s), session_current(&s), &ro, &po,
+					    &in);
+		}
+#endif
+		run_inputs_free(&in);
+		session_free(&s);
+	}
+	/* the planned run fails at the multiply (its operand left in cuda:0's
+	 * memory), after three values compared */
+	plan_text(&s, midway_text);
+	build_inputs(&s, &in);
+	ro = run_options(&s, true, false);
+	po = run_options(&s, false, false);
+	clone = ir_module_clone(session_current(&s));
+	remove_copy_into(clone, OP_MULTIPLY);
+	assert_int_equal(expect_same_outcome(&s, session_current(&s), clone, &ro, &po, &in), 3);
+	{
+		EachOutcome o;
+		each_outcome(&s, session_current(&s), clone, &ro, &po, &in, true, &o);
+		assert_true(o.reference_ok && !o.ok);
+		assert_non_null(strstr(o.planned_text, "'multiply' runs on cpu:0 but"));
+		each_outcome_free(&o);
+	}
+	ir_module_free(clone);
+	run_inputs_free(&in);
+	session_free(&s);
+	/* the reference run fails at the third value: nothing compared */
+	plan_text(&s, growing_text);
+	build_inputs(&s, &in);
+	ro = run_options(&s, true, false);
+	po = run_options(&s, false, false);
+	ro.memory_limit = 40 << 10;
+	assert_int_equal(
+		expect_same_outcome(&s, session_current(&s), session_current(&s), &ro, &po, &in),
+		0);
+	{
+		EachOutcome o;
+		each_outcome(&s, session_current(&s), session_current(&s), &ro, &po, &in, true, &o);
+		assert_false(o.reference_ok);
+		assert_non_null(strstr(o.reference_text, "memory limit for all of them together"));
+		each_outcome_free(&o);
+	}
+	run_inputs_free(&in);
+	session_free(&s);
+}
+
+/* On a long chain the pipeline keeps a value or two of the reference run
+ * at a time (each is asked for as soon as it is made), where running the
+ * reference first keeps them all. */
+static void test_compare_each_holds_little(void **state)
+{
+	enum { LENGTH = 64, COUNT = 65536 };
+	StrBuf text;
+	Session s;
+	RunInputs in;
+	ExecOptions po, ro;
+	EachOutcome seq, pipe;
+	size_t value = COUNT * sizeof(float);
+	(void)state;
+	strbuf_init(&text);
+	strbuf_printf(&text, "def @main(%%a: Tensor[(%d), float32]) {\n  %%0 = negative(%%a);\n",
+		      COUNT);
+	for (int i = 1; i < LENGTH; i++)
+		strbuf_printf(&text, "  %%%d = %s(%%%d);\n", i, i % 2 ? "exp" : "negative", i - 1);
+	strbuf_printf(&text, "  %%%d\n}\n", LENGTH - 1);
+	plan_text(&s, text.data);
+	strbuf_free(&text);
+	build_inputs(&s, &in);
+	ro = run_options(&s, true, false);
+	po = run_options(&s, false, false);
+	each_outcome(&s, session_current(&s), session_current(&s), &ro, &po, &in, false, &seq);
+	each_outcome(&s, session_current(&s), session_current(&s), &ro, &po, &in, true, &pipe);
+	assert_true(seq.ok && pipe.ok);
+	assert_int_equal(pipe.nrecords, LENGTH);
+	assert_true(seq.peak_held >= LENGTH / 2 * value);
+	assert_true(pipe.peak_held <= 2 * value);
+	each_outcome_free(&seq);
+	each_outcome_free(&pipe);
+	run_inputs_free(&in);
+	session_free(&s);
+}
+
 /* ---- profile ----------------------------------------------------------------- */
 
 /* A timed run: one row per op and device, longest busy time first, and the plan's
@@ -673,6 +970,8 @@ int main(void)
 		cmocka_unit_test(test_compare_each_first_nonfinite),
 		cmocka_unit_test(test_compare_each_kept_values),
 		cmocka_unit_test(test_compare_each_first_past_tolerance),
+		cmocka_unit_test(test_compare_each_pipelined),
+		cmocka_unit_test(test_compare_each_holds_little),
 		cmocka_unit_test(test_profile_rows),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -335,6 +335,29 @@ bool exec_run(const IrModule *m, const DeviceTable *devices, const ExecOptions *
 	      const NpyArray *inputs, size_t ninputs, ExecResult *out, DiagList *diags);
 void exec_result_free(ExecResult *r);
 
+/*
+ * exec_run a step at a time, for a caller that interleaves two runs on its
+ * own thread (compare --each: the reference run produces each value when
+ * the planned run asks for it, so that the values kept wait a moment, not
+ * a whole run). exec_run_begin does what exec_run does before the first
+ * op (the checks, the devices, the inputs); each exec_run_step runs until
+ * the observer has been handed one op's result (EXEC_STEP_MORE), or to the
+ * end (EXEC_STEP_DONE), or until it failed (EXEC_STEP_FAILED, as does every
+ * step after); exec_run_end finishes as exec_run returns: the outputs into
+ * *out when the run got to its end (false otherwise, a run left before its
+ * end included), the profile either way, and frees the running run. The
+ * arguments of begin must outlive end. Two runs may be in progress at once
+ * (each has its own runtime and memory); only the thread that began one
+ * steps it.
+ */
+typedef enum ExecStepStatus { EXEC_STEP_MORE, EXEC_STEP_DONE, EXEC_STEP_FAILED } ExecStepStatus;
+typedef struct ExecRunning ExecRunning;
+ExecRunning *exec_run_begin(const IrModule *m, const DeviceTable *devices, const ExecOptions *opts,
+			    const NpyArray *inputs, size_t ninputs, ExecResult *out,
+			    DiagList *diags);
+ExecStepStatus exec_run_step(ExecRunning *r);
+bool exec_run_end(ExecRunning *r);
+
 /* Whether every tensor a run of m (static shapes) can create fits: a known
  * shape, a size that does not overflow, within opts->memory_limit or the
  * machine's memory. The check exec_run makes first, for a command to make

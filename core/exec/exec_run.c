@@ -136,6 +136,7 @@ typedef struct Run {
 	uint32_t depth;
 	uint64_t limit;
 	bool fault_done;    /* the kernel fault was injected */
+	uint64_t observed;  /* values handed to the observer so far */
 	ExecParam *params;  /* @main's inputs */
 	OomCleanup cleanup; /* run_abandon while the run is in progress */
 } Run;
@@ -940,6 +941,7 @@ static Value *copy_value(Run *run, const Expr *e, Value *v, int32_t src, ExecDev
 static void observe_result(Run *run, const Expr *e, Value *result)
 {
 	uint32_t n = result->kind == VALUE_TUPLE ? result->u.tuple.n : 1;
+	run->observed++;
 	for (uint32_t k = 0; k < n; k++) {
 		const Value *v = result->kind == VALUE_TUPLE ? result->u.tuple.items[k] : result;
 		NpyArray a;
@@ -1659,31 +1661,38 @@ static bool step(Run *run, WorkStack *ws, Work *w)
 	return false;
 }
 
-/* Evaluates e in frame, the work stack standing in for recursion: the item
- * on top steps until it pops, its inputs running before it. The value is
- * left in e's slot. */
-static bool evaluate(Run *run, Frame *frame, const Expr *e)
+/* Works through ws, the work stack standing in for recursion: the item on
+ * top steps until it pops, its inputs running before it. With
+ * until_observed, it returns after the step in which the observer was
+ * handed a value (EXEC_STEP_MORE); else when the stack is empty
+ * (EXEC_STEP_DONE) or a step failed (EXEC_STEP_FAILED, with the stack as
+ * it was: calls still in progress go in the sweep). */
+static ExecStepStatus work_through(Run *run, WorkStack *ws, bool until_observed)
 {
-	WorkStack ws = {0};
-	bool ok = false;
-	if (!push(run, &ws, frame, e))
-		goto out;
-	while (ws.n) {
-		Work *w = &ws.items[ws.n - 1];
+	uint64_t observed = run->observed;
+	while (ws->n) {
+		Work *w = &ws->items[ws->n - 1];
 		if (w->state == WORK_NEW && *slot_of(run, w->frame, w->e)) {
-			ws.n--;
+			ws->n--;
 			continue;
 		}
 		if (interrupt_pending()) {
 			diag_error(run->diags, NULL, (Pos){0, 0}, "interrupted");
-			goto out;
+			return EXEC_STEP_FAILED;
 		}
-		if (!step(run, &ws, w))
-			goto out;
+		if (!step(run, ws, w))
+			return EXEC_STEP_FAILED;
+		if (until_observed && run->observed != observed)
+			return EXEC_STEP_MORE;
 	}
-	ok = true;
-out:
-	/* calls still in progress after an error: their frames go in the sweep */
+	return EXEC_STEP_DONE;
+}
+
+/* Evaluates e in frame; the value is left in e's slot. */
+static bool evaluate(Run *run, Frame *frame, const Expr *e)
+{
+	WorkStack ws = {0};
+	bool ok = push(run, &ws, frame, e) && work_through(run, &ws, false) == EXEC_STEP_DONE;
 	free(ws.items);
 	return ok;
 }
@@ -1769,103 +1778,154 @@ static void fill_device_stats(Run *run, ExecResult *out)
 	out->profile.ndevices = n;
 }
 
+/* A run in progress (exec_run_begin): the interpreter's state, the work
+ * stack of @main's body and where its results go. */
+struct ExecRunning {
+	Run run;
+	ExecOptions opts; /* run.opts points here */
+	ExecParam *params;
+	Frame *main_frame;
+	WorkStack ws;
+	ExecResult *out;
+	ExecClock t0;
+	ExecStepStatus status;
+};
+
 /* The cleanup of a run that memory ran out in (oom.h): what the end of
  * exec_run frees, less the results, which were never handed over. Values
  * held only by the interpreter's work stack at that moment are lost. */
 static void run_abandon(void *arg)
 {
-	Run *run = arg;
+	ExecRunning *r = arg;
+	Run *run = &r->run;
 	frames_sweep(run);
 	for (uint32_t id = 0; id < run->m->nexprs; id++)
 		value_release(run, run->fixed[id]);
 	exec_runtime_free(run->rt);
 	free(run->fixed);
 	layout_free(run);
-	free(run->params);
+	free(r->params);
+	free(r->ws.items);
+	free(r);
 }
 
-bool exec_run(const IrModule *m, const DeviceTable *devices, const ExecOptions *opts,
-	      const NpyArray *inputs, size_t ninputs, ExecResult *out, DiagList *diags)
+/* Everything before the first op: the checks, the devices opened and the
+ * inputs bound; false after reporting. */
+static bool run_prepare(ExecRunning *r, const NpyArray *inputs, size_t nparams)
 {
-	ExecOptions o = *opts;
-	Run run;
-	ExecParam *params = NULL;
-	size_t nparams;
+	Run *run = &r->run;
+	const IrModule *m = run->m;
 	int32_t main_index = ir_find_global(m, "main");
-	Frame *main_frame = NULL;
-	Value *result = NULL;
-	bool ok = false;
-	ExecClock t0 = exec_clock_now(true), t1;
-	memset(out, 0, sizeof *out);
-	if (main_index < 0) {
-		diag_error(diags, NULL, (Pos){0, 0}, "the module has no @main");
+	if (!check_kernels(run) || !check_sizes(run))
 		return false;
-	}
-	if (!o.max_depth)
-		o.max_depth = EXEC_DEFAULT_MAX_DEPTH;
-	memset(&run, 0, sizeof run);
-	run.m = m;
-	run.table = devices;
-	run.opts = &o;
-	run.diags = diags;
-	run.profile = &out->profile;
-	run.live.next = run.live.prev = &run.live;
-	run.limit = exec_physical_memory();
-	if (o.memory_limit && o.memory_limit < run.limit)
-		run.limit = o.memory_limit;
-	nparams = exec_params(m, &params);
-	if (ninputs != nparams) {
-		diag_error(diags, NULL, (Pos){0, 0}, "@main takes %zu inputs, %zu given", nparams,
-			   ninputs);
-		free(params);
-		return false;
-	}
-	layout_build(&run);
-	run.fixed = xcalloc(m->nexprs ? m->nexprs : 1, sizeof(Value *));
-	run.rt = exec_runtime_new(devices, &o, diags);
-	run.params = params;
-	run.cleanup = oom_cleanup_add(run_abandon, &run);
-	if (!check_kernels(&run) || !check_sizes(&run))
-		goto done;
 	/* open every device the plan uses before allocating anything, so that
 	 * the host allocator is settled and the notes come first */
-	if (!o.all_on_cpu) {
+	if (!r->opts.all_on_cpu) {
 		Expr **by_id = ir_index_by_id(m);
 		bool opened = true;
 		for (uint32_t id = 0; id < m->nexprs && opened; id++)
-			if (by_id[id] && run.owner[id] >= 0 && by_id[id]->device != IR_NO_DEVICE)
-				opened = exec_runtime_device(run.rt, by_id[id]->device) != NULL;
+			if (by_id[id] && run->owner[id] >= 0 && by_id[id]->device != IR_NO_DEVICE)
+				opened = exec_runtime_device(run->rt, by_id[id]->device) != NULL;
 		free(by_id);
 		if (!opened)
-			goto done;
-	} else if (!exec_runtime_device(run.rt, -1)) {
-		goto done;
+			return false;
+	} else if (!exec_runtime_device(run->rt, -1)) {
+		return false;
 	}
-	if (!check_dtypes(&run))
-		goto done;
-	main_frame = frame_new(&run, &run.fns[run.fn_info[m->globals[main_index].fn->id]], NULL);
+	if (!check_dtypes(run))
+		return false;
+	r->main_frame =
+		frame_new(run, &run->fns[run->fn_info[m->globals[main_index].fn->id]], NULL);
 	for (size_t i = 0; i < nparams; i++)
-		if (!bind_input(&run, main_frame, &params[i], &inputs[i]))
-			goto done;
-	if (!evaluate(&run, main_frame, main_frame->info->fn->u.fn.body))
-		goto done;
-	result = value_ref(lookup(&run, main_frame, main_frame->info->fn->u.fn.body));
-	use_done(&run, main_frame, main_frame->info->fn->u.fn.body);
-	ok = collect_outputs(&run, result, out);
-done:
-	oom_cleanup_remove(run.cleanup);
-	value_release(&run, result);
-	frames_sweep(&run);
-	for (uint32_t id = 0; id < m->nexprs; id++)
-		value_release(&run, run.fixed[id]);
+		if (!bind_input(run, r->main_frame, &r->params[i], &inputs[i]))
+			return false;
+	return push(run, &r->ws, r->main_frame, r->main_frame->info->fn->u.fn.body);
+}
+
+ExecRunning *exec_run_begin(const IrModule *m, const DeviceTable *devices, const ExecOptions *opts,
+			    const NpyArray *inputs, size_t ninputs, ExecResult *out,
+			    DiagList *diags)
+{
+	ExecRunning *r = xcalloc(1, sizeof *r);
+	Run *run = &r->run;
+	size_t nparams;
+	int32_t main_index = ir_find_global(m, "main");
+	r->t0 = exec_clock_now(true);
+	r->out = out;
+	r->opts = *opts;
+	r->status = EXEC_STEP_FAILED;
+	memset(out, 0, sizeof *out);
+	if (main_index < 0) {
+		diag_error(diags, NULL, (Pos){0, 0}, "the module has no @main");
+		return r;
+	}
+	if (!r->opts.max_depth)
+		r->opts.max_depth = EXEC_DEFAULT_MAX_DEPTH;
+	run->m = m;
+	run->table = devices;
+	run->opts = &r->opts;
+	run->diags = diags;
+	run->profile = &out->profile;
+	run->live.next = run->live.prev = &run->live;
+	run->limit = exec_physical_memory();
+	if (r->opts.memory_limit && r->opts.memory_limit < run->limit)
+		run->limit = r->opts.memory_limit;
+	nparams = exec_params(m, &r->params);
+	if (ninputs != nparams) {
+		diag_error(diags, NULL, (Pos){0, 0}, "@main takes %zu inputs, %zu given", nparams,
+			   ninputs);
+		free(r->params);
+		r->params = NULL;
+		run->m = NULL;
+		return r;
+	}
+	layout_build(run);
+	run->fixed = xcalloc(m->nexprs ? m->nexprs : 1, sizeof(Value *));
+	run->rt = exec_runtime_new(devices, &r->opts, diags);
+	run->cleanup = oom_cleanup_add(run_abandon, r);
+	r->status = run_prepare(r, inputs, nparams) ? EXEC_STEP_MORE : EXEC_STEP_FAILED;
+	return r;
+}
+
+ExecStepStatus exec_run_step(ExecRunning *r)
+{
+	if (r->status == EXEC_STEP_MORE)
+		r->status = work_through(&r->run, &r->ws, true);
+	return r->status;
+}
+
+bool exec_run_end(ExecRunning *r)
+{
+	Run *run = &r->run;
+	ExecResult *out = r->out;
+	Value *result = NULL;
+	bool ok = false;
+	ExecClock t1;
+	if (!run->m) { /* no @main, or the inputs did not match */
+		free(r);
+		return false;
+	}
+	oom_cleanup_remove(run->cleanup);
+	if (r->status == EXEC_STEP_DONE) {
+		const Expr *body = r->main_frame->info->fn->u.fn.body;
+		result = value_ref(lookup(run, r->main_frame, body));
+		use_done(run, r->main_frame, body);
+		ok = collect_outputs(run, result, out);
+	}
+	value_release(run, result);
+	frames_sweep(run);
+	for (uint32_t id = 0; id < run->m->nexprs; id++)
+		value_release(run, run->fixed[id]);
 	t1 = exec_clock_now(true);
-	out->profile.run_seconds = exec_clock_wall(&t0, &t1);
-	out->profile.run_busy = exec_clock_busy(&t0, &t1);
-	fill_device_stats(&run, out);
-	exec_runtime_free(run.rt);
-	free(run.fixed);
-	layout_free(&run);
-	free(params);
+	out->profile.run_seconds = exec_clock_wall(&r->t0, &t1);
+	out->profile.run_busy = exec_clock_busy(&r->t0, &t1);
+	fill_device_stats(run, out);
+	exec_runtime_free(run->rt);
+	free(run->fixed);
+	layout_free(run);
+	free(r->params);
+	free(r->ws.items);
+	free(r);
 	if (!ok) {
 		for (size_t i = 0; i < out->noutputs; i++)
 			npy_array_free(&out->outputs[i]);
@@ -1876,6 +1936,15 @@ done:
 		out->noutputs = 0;
 	}
 	return ok;
+}
+
+bool exec_run(const IrModule *m, const DeviceTable *devices, const ExecOptions *opts,
+	      const NpyArray *inputs, size_t ninputs, ExecResult *out, DiagList *diags)
+{
+	ExecRunning *r = exec_run_begin(m, devices, opts, inputs, ninputs, out, diags);
+	if (r->status == EXEC_STEP_MORE)
+		r->status = work_through(&r->run, &r->ws, false);
+	return exec_run_end(r);
 }
 
 /* ---- evaluating one expression ahead of a run ------------------------------- */

@@ -4,14 +4,21 @@
  *
  * The final results alone prove little: a model that ends in a softmax
  * or a tanh saturates, and its output matches whatever went wrong inside.
- * So both runs are observed (ExecOptions.observe): the reference run first,
+ * So both runs are observed (ExecOptions.observe): the reference run,
  * whose every op result is kept by (expression id, tuple field,
- * occurrence), then the planned run, whose every op result is compared on
+ * occurrence), and the planned run, whose every op result is compared on
  * arrival with the reference's value of the same expression and freed
- * with it at once, so the memory held is one run's intermediates. The
- * planned run lends its values (ExecOptions.observe_borrows,
- * run_each_observe_planned_lent): one on the cpu is compared where it is,
- * without a copy.
+ * with it at once. The two run as a pipeline on one thread
+ * (run_each_runs): the planned run drives, and a value whose reference has
+ * not come yet steps the reference run (exec_run_step) until it comes, so
+ * the reference values held are those made ahead of the planned run's
+ * order (a value or two on a chain), not a whole run's; a different order
+ * only holds more, never waits for ever, and no state is shared between
+ * threads. The planned run lends its values (ExecOptions.observe_borrows,
+ * run_each_observe_planned_lent): one on the cpu or the emulator is
+ * compared where it is, without a copy; the reference's lent values are
+ * copied into chunks, and a chunk whose values were all compared is kept
+ * for the next one (its pages already faulted in).
  * Expression ids are stable across the versions of a module, so the
  * planned module's calls find their reference (the version `infer`
  * produced); a call that only the planned module has (none: core inserts
@@ -44,19 +51,24 @@
 #include <string.h>
 
 #include "exec.h"
+#include "interrupt.h"
+#include "run.h"
 
 enum { EACH_NONE = UINT32_MAX, EACH_DEPTH_STEPS = 64 };
 
 /* The reference values lent by the run are copied into chunks of at least
- * EACH_CHUNK bytes, each value on a 64-byte boundary: a model keeps a
- * gigabyte of values of a megabyte each, which as arrays of their own would
- * each be a fresh mapping from malloc, mapped and unmapped once per value.
- * A chunk is freed when every value in it has been compared. */
+ * EACH_CHUNK bytes, each value on a 64-byte boundary: values of a megabyte
+ * each as arrays of their own would each be a fresh mapping from malloc,
+ * mapped and unmapped once per value. A chunk is retired when every value
+ * in it has been compared: kept as the spare that the next chunk reuses. */
 #define EACH_CHUNK ((size_t)32 << 20)
 
 typedef struct EachChunk {
-	char *base; /* NULL once freed */
-	size_t size, used;
+	char *base;      /* NULL once freed */
+	size_t size;     /* what it may hold: its capacity until it is closed,
+			    then what it holds */
+	size_t capacity; /* its allocation's size */
+	size_t used;
 	size_t live; /* values in it not yet compared */
 } EachChunk;
 
@@ -66,6 +78,7 @@ typedef struct EachSlot {
 	uint32_t next;  /* the next slot of the same id, EACH_NONE at the end */
 	uint32_t chunk; /* the chunk holding value.data, or EACH_NONE: an array
 			   of its own (npy_array_free) */
+	size_t held;    /* the bytes it added to RunEach.held */
 	bool used;
 	NpyArray value;
 } EachSlot;
@@ -85,6 +98,13 @@ struct RunEach {
 	size_t nslots, cap_slots;
 	EachChunk *chunks;
 	size_t nchunks, cap_chunks;
+	char *spare; /* a chunk's memory whose values were all compared, kept
+			for the next chunk (its pages faulted in already) */
+	size_t spare_size;
+	size_t held, peak_held;      /* bytes of reference values kept, and the most */
+	bool (*more)(void *context); /* the reference run as a source, or NULL */
+	void *more_context;
+	bool reference_done;   /* reference values from now on are dropped */
 	uint32_t *head, *tail; /* by reference expression id */
 	uint32_t nref;
 	RunEachRecord *records;
@@ -128,10 +148,28 @@ RunEach *run_each_new(const IrModule *reference, const IrModule *planned, const 
 	return x;
 }
 
+/* A chunk whose values were all compared lets go of its memory: kept as
+ * the spare for the next chunk (a fresh mapping's pages would fault in
+ * again; the larger of two is kept), else freed. */
+static void chunk_retire(RunEach *x, EachChunk *c)
+{
+	if (!x->spare || c->capacity > x->spare_size) {
+		free(x->spare);
+		x->spare = c->base;
+		x->spare_size = c->capacity;
+	} else {
+		free(c->base);
+	}
+	c->base = NULL;
+}
+
 /* Lets go of a kept reference value. */
 static void slot_release(RunEach *x, EachSlot *slot)
 {
 	EachChunk *c;
+	DP_ASSERT(x->held >= slot->held);
+	x->held -= slot->held;
+	slot->held = 0;
 	if (slot->chunk == EACH_NONE) {
 		npy_array_free(&slot->value);
 		return;
@@ -141,10 +179,8 @@ static void slot_release(RunEach *x, EachSlot *slot)
 	memset(&slot->value, 0, sizeof slot->value);
 	slot->chunk = EACH_NONE;
 	DP_ASSERT(c->live > 0);
-	if (--c->live == 0 && c->base && c->used == c->size) {
-		free(c->base);
-		c->base = NULL;
-	}
+	if (--c->live == 0 && c->base && c->used == c->size)
+		chunk_retire(x, c);
 }
 
 void run_each_free(RunEach *x)
@@ -156,6 +192,7 @@ void run_each_free(RunEach *x)
 	for (size_t i = 0; i < x->nchunks; i++)
 		free(x->chunks[i].base);
 	free(x->chunks);
+	free(x->spare);
 	free(x->slots);
 	free(x->head);
 	free(x->tail);
@@ -178,24 +215,36 @@ static void *chunk_take(RunEach *x, size_t nbytes, uint32_t *chunk)
 		return NULL;
 	if (!c || !c->base || c->size - c->used < need) {
 		if (c) {
-			c->size = c->used; /* closed: freed once its values are compared */
-			if (c->base && c->live == 0) {
-				free(c->base);
-				c->base = NULL;
-			}
+			c->size = c->used; /* closed: retired once its values are compared */
+			if (c->base && c->live == 0)
+				chunk_retire(x, c);
 		}
 		size = need > EACH_CHUNK ? need : EACH_CHUNK;
-		if (!(p = aligned_alloc(64, size)))
+		if (x->spare && x->spare_size >= size) {
+			p = x->spare;
+			size = x->spare_size;
+			x->spare = NULL;
+		} else if (!(p = aligned_alloc(64, size))) {
 			return NULL;
+		}
 		grow_array((void **)&x->chunks, &x->cap_chunks, x->nchunks + 1, sizeof(EachChunk));
 		c = &x->chunks[x->nchunks++];
-		*c = (EachChunk){p, size, 0, 0};
+		*c = (EachChunk){p, size, size, 0, 0};
 	}
 	p = c->base + c->used;
 	c->used += need;
 	c->live++;
 	*chunk = (uint32_t)(c - x->chunks);
 	return p;
+}
+
+/* Counts n bytes more held for slot. */
+static void hold(RunEach *x, EachSlot *slot, size_t n)
+{
+	slot->held = n;
+	x->held += n;
+	if (x->held > x->peak_held)
+		x->peak_held = x->held;
 }
 
 /* A new slot for the reference value of (call, field). */
@@ -223,12 +272,15 @@ void run_each_observe_reference(void *context, const Expr *call, uint32_t field,
 				NpyArray *value)
 {
 	RunEach *x = context;
+	EachSlot *slot;
 	(void)device;
-	if (call->id >= x->nref) {
+	if (call->id >= x->nref || x->reference_done) {
 		npy_array_free(value);
 		return;
 	}
-	slot_add(x, call, field)->value = *value;
+	slot = slot_add(x, call, field);
+	slot->value = *value;
+	hold(x, slot, value->nbytes);
 }
 
 /* The kept bytes of call's first operand when value has the same bytes
@@ -257,8 +309,9 @@ void run_each_observe_reference_lent(void *context, const Expr *call, uint32_t f
 	EachSlot *slot;
 	uint32_t chunk;
 	void *data;
+	size_t held = 0;
 	(void)device;
-	if (call->id >= x->nref)
+	if (call->id >= x->nref || x->reference_done)
 		return;
 	/* the bytes of its first operand (a reshape's, a copy's) are kept
 	 * once; others are copied, or skipped when the memory is not there
@@ -267,11 +320,13 @@ void run_each_observe_reference_lent(void *context, const Expr *call, uint32_t f
 		x->chunks[chunk].live++;
 	} else if ((data = chunk_take(x, value->nbytes, &chunk))) {
 		memcpy(data, value->data, value->nbytes);
+		held = value->nbytes;
 	} else {
 		return;
 	}
 	slot = slot_add(x, call, field);
 	slot->chunk = chunk;
+	hold(x, slot, held);
 	slot->value = *value;
 	slot->value.data = data;
 	slot->value.shape = value->ndim ? xmalloc(value->ndim * sizeof(int64_t)) : NULL;
@@ -279,11 +334,10 @@ void run_each_observe_reference_lent(void *context, const Expr *call, uint32_t f
 		memcpy(slot->value.shape, value->shape, value->ndim * sizeof(int64_t));
 }
 
-/* The reference value for the next occurrence of (id, field), or NULL. */
-static EachSlot *take_reference(RunEach *x, uint32_t id, uint32_t field)
+/* The reference value for the next occurrence of (id, field) kept now, or
+ * NULL. */
+static EachSlot *kept_reference(RunEach *x, uint32_t id, uint32_t field)
 {
-	if (id >= x->nref)
-		return NULL;
 	for (uint32_t k = x->head[id]; k != EACH_NONE; k = x->slots[k].next) {
 		EachSlot *slot = &x->slots[k];
 		if (!slot->used && slot->field == field) {
@@ -292,6 +346,37 @@ static EachSlot *take_reference(RunEach *x, uint32_t id, uint32_t field)
 		}
 	}
 	return NULL;
+}
+
+/* The reference value for the next occurrence of (id, field), the
+ * reference run stepped until it comes where it is a source; NULL when it
+ * never does. */
+static EachSlot *take_reference(RunEach *x, uint32_t id, uint32_t field)
+{
+	EachSlot *slot;
+	bool more = true;
+	if (id >= x->nref)
+		return NULL;
+	while (!(slot = kept_reference(x, id, field)) && more)
+		more = x->more && x->more(x->more_context);
+	return slot;
+}
+
+void run_each_pull_reference(RunEach *x, bool (*more)(void *context), void *context)
+{
+	x->more = more;
+	x->more_context = context;
+}
+
+void run_each_reference_done(RunEach *x)
+{
+	x->more = NULL;
+	x->reference_done = true;
+}
+
+size_t run_each_peak_held(const RunEach *x)
+{
+	return x->peak_held;
 }
 
 /* The ops on the longest path from the inputs to what e reads. */
@@ -561,6 +646,52 @@ void run_each_observe_planned_lent(void *context, const Expr *call, uint32_t fie
 				   NpyArray *value)
 {
 	observe_planned(context, call, field, device, value);
+}
+
+/* ---- both runs at once ---------------------------------------------------- */
+
+/* The tracker's source of reference values (run_each_pull_reference): the
+ * reference run, one op's result further. */
+static bool step_reference(void *running)
+{
+	return exec_run_step(running) == EXEC_STEP_MORE;
+}
+
+bool run_each_runs(const Session *s, RunEach *x, const IrModule *reference, const IrModule *planned,
+		   ExecOptions *ro, ExecOptions *po, const NpyArray *inputs, size_t n,
+		   ExecResult *got, ExecResult *want, DiagList *reference_diags,
+		   DiagList *planned_diags, bool *reference_ok)
+{
+	ExecRunning *running;
+	bool ok = false;
+	ro->observe = run_each_observe_reference_lent; /* copied into the tracker's chunks */
+	ro->observe_context = x;
+	ro->observe_borrows = true;
+	po->observe = run_each_observe_planned_lent; /* compared where they are */
+	po->observe_context = x;
+	po->observe_borrows = true;
+	/* the inputs' arrays are the run's memory too, as run_module counts them */
+	for (size_t i = 0; i < n; i++)
+		ro->memory_held += inputs[i].nbytes;
+	memset(got, 0, sizeof *got);
+	running = exec_run_begin(reference, &s->devices, ro, inputs, n, want, reference_diags);
+	/* a reference run that fails before its first value: the planned run
+	 * would not have run */
+	if (exec_run_step(running) != EXEC_STEP_FAILED) {
+		run_each_pull_reference(x, step_reference, running);
+		ok = run_module(s, planned, po, inputs, n, got, planned_diags);
+		run_each_reference_done(x);
+	}
+	while (exec_run_step(running) == EXEC_STEP_MORE)
+		;
+	*reference_ok = exec_run_end(running);
+	if (!*reference_ok && interrupt_pending())
+		interrupt_clear();
+	if (ok && !*reference_ok)
+		exec_result_free(got);
+	if (!ok || !*reference_ok)
+		exec_result_free(want);
+	return ok && *reference_ok;
 }
 
 /* ---- what the runs found ---------------------------------------------- */

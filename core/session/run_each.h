@@ -5,7 +5,9 @@
  *
  * Usage: run_each_new, then a reference run with
  * run_each_observe_reference as its ExecOptions.observe, then the planned
- * run with run_each_observe_planned; then run_each_summarise (the counts,
+ * run with run_each_observe_planned (or both at once, the reference run
+ * stepped as the planned run needs its values: run_each_pull_reference);
+ * then run_each_summarise (the counts,
  * the first value past tolerance and the first whose reference is not
  * finite), run_each_records (every value), run_each_worst (the worst by
  * relative error) and run_each_operand (what a value read) give what
@@ -25,6 +27,7 @@
 
 #include "exec.h"
 #include "run_compare.h"
+#include "session.h"
 
 typedef struct RunEach RunEach;
 
@@ -65,6 +68,39 @@ void run_each_observe_planned(void *context, const Expr *call, uint32_t field, i
  * compared where they are and left to the run. */
 void run_each_observe_planned_lent(void *context, const Expr *call, uint32_t field, int32_t device,
 				   NpyArray *value);
+
+/* The pipeline of compare --each: rather than the whole reference run
+ * first, a planned value whose reference has not come yet steps the
+ * reference run (more, exec_run_step: false once it has ended, done or
+ * failed) until it comes, so that the reference values kept are those the
+ * reference run made ahead of the planned run's order, not all of them.
+ * The records are the same either way: the planned run's values in its
+ * order, each against the same occurrence of its reference. */
+void run_each_pull_reference(RunEach *x, bool (*more)(void *context), void *context);
+/* The reference run's values from now on are dropped (the planned run
+ * has ended: the rest of the reference run is only run to its end), and it
+ * is no longer stepped. */
+void run_each_reference_done(RunEach *x);
+/* The most bytes of reference values kept at once (copied or taken, not
+ * yet compared). */
+size_t run_each_peak_held(const RunEach *x);
+
+/* Both runs of compare --each, the reference run stepped as the planned
+ * run asks for its values (run_each_pull_reference), so that the values
+ * kept wait for a moment rather than for a whole run: the reference run
+ * begun first, the planned run (run_module) and then the rest of the
+ * reference run. Sets the observers of ro and po (values lent) and counts
+ * the inputs as ro's memory_held, as run_module does po's. Each run's
+ * messages go to its list, for the caller to print as running the
+ * reference first would: its messages first, and when it failed
+ * (*reference_ok false) those alone, the planned run's meaning nothing
+ * (it would not have run). True when both ran to their end, with their
+ * results in *got and *want (the caller frees them); false with both
+ * freed. */
+bool run_each_runs(const Session *s, RunEach *x, const IrModule *reference, const IrModule *planned,
+		   ExecOptions *ro, ExecOptions *po, const NpyArray *inputs, size_t n,
+		   ExecResult *got, ExecResult *want, DiagList *reference_diags,
+		   DiagList *planned_diags, bool *reference_ok);
 
 /* What the two runs' values came to. */
 typedef struct RunEachSummary {
