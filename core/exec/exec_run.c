@@ -137,7 +137,6 @@ typedef struct Run {
 	uint64_t limit;
 	bool fault_done;    /* the kernel fault was injected */
 	uint64_t observed;  /* values handed to the observer so far */
-	ExecParam *params;  /* @main's inputs */
 	OomCleanup cleanup; /* run_abandon while the run is in progress */
 } Run;
 
