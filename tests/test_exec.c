@@ -22,7 +22,8 @@
  * cores.
  *
  * The emulator must catch a plan with a missing device_copy (both the
- * interpreter's check and the backend's own), memory must stay bounded on
+ * interpreter's check and the backend's own) and read the inputs lent to
+ * it where they are without ever writing them, memory must stay bounded on
  * a long chain, oversized or unknown shapes must be refused before any
  * allocation, and the interpreter must handle calls, closures, lets,
  * tuples, `if` and bounded recursion.
