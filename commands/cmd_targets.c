@@ -112,10 +112,12 @@ static int target_calibrate(CmdContext *ctx, int argc)
 		"calibrated on this machine with %d cpu thread%s in %.2f s: memcpy %.3g GB/s, "
 		"sgemm %.3g GFLOP/s, a kernel call %.3g us\n"
 		"one thread: memcpy %.3g GB/s, within %.3g KiB of cache %.3g GB/s, a 64^3 sgemm "
-		"%.3g GFLOP/s; a kind's first call in a run %.3g us more\n",
+		"%.3g GFLOP/s; a kind's first call in a run %.3g us more\n"
+		"a one-row product (sgemv) %.3g us a call besides its bytes, %.3g us split over "
+		"the threads\n",
 		c->threads, c->threads == 1 ? "" : "s", c->seconds, c->memory_gbps, c->sgemm_gflops,
 		c->launch_us, c->memory1_gbps, c->cache_bytes / 1024, c->cache_gbps,
-		c->small_gflops, c->first_call_us);
+		c->small_gflops, c->first_call_us, c->gemv_us, c->gemv_split_us);
 	for (uint32_t i = 0; i < s->devices.count; i++)
 		if (s->devices.items[i].costs == DEVICE_COSTS_CALIBRATED)
 			fprintf(ctx->out,

@@ -12,8 +12,11 @@
 
 #include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 #include "calibrate.h"
+#include "exec_clock.h"
 #include "plan_estimate.h"
 #include "session.h"
 
@@ -257,7 +260,8 @@ static void test_calibrated_roofline(void **state)
 /* A calibration of a cpu of `threads` threads: memcpy 8 GB/s a thread,
  * 40 GB/s within 1 MiB of cache, sgemm 100 GFLOP/s a thread and 60 on a
  * product OpenBLAS keeps on one thread; 0.5 us an operator and 2 us more
- * for a kind's first call in a run. */
+ * for a kind's first call in a run; a one-row product 0.25 us a call
+ * more on one thread, 2 us split. */
 static ExecCalibration model_calibration(int threads)
 {
 	ExecCalibration c = {.threads = threads,
@@ -272,7 +276,9 @@ static ExecCalibration model_calibration(int threads)
 			     .split_elements = 65536,
 			     .gemm_split = 65536.0 * 4,
 			     .gemv_split = 2304.0 * 4,
-			     .direct_conv = 64};
+			     .direct_conv = 64,
+			     .gemv_us = 0.25,
+			     .gemv_split_us = 2};
 	return c;
 }
 
@@ -361,13 +367,40 @@ static void test_threads_of_products(void **state)
 			assert_true(fabs(two - flops / 200e9) < 1e-12);
 		}
 	}
-	/* one row of 1024 x 1024 weights: 4 MiB read at memcpy's rate, on
-	 * every thread (1024 * 1024 >= 9216) */
-	assert_true(fabs(calibrated_op_seconds("def @main(%x: Tensor[(1, 1024), float32], "
-					       "%w: Tensor[(1024, 1024), float32]) {\n"
-					       "  nn.dense(%x, %w, units=1024)\n}\n",
-					       OP_DENSE, 2) -
-			 (1024.0 + 1024 * 1024 + 1024) * 4 / 16e9) < 1e-12);
+}
+
+/* A product of one row is sgemv (OpenBLAS 0.3.21's interface/gemv.c):
+ * bound by its bytes, on every thread from M * N = 9216 up, else on one,
+ * and each call costs the calibration's figure besides: 2 us split over
+ * the threads (the hand-off to OpenBLAS's worker), 0.25 us on one thread,
+ * once per product of a batch. */
+static void test_one_row_products(void **state)
+{
+	static const char big[] = "def @main(%x: Tensor[(1, 1024), float32], "
+				  "%w: Tensor[(1024, 1024), float32]) {\n"
+				  "  nn.dense(%x, %w, units=1024)\n}\n";
+	static const char small[] = "def @main(%x: Tensor[(1, 64), float32], "
+				    "%w: Tensor[(64, 64), float32]) {\n"
+				    "  nn.dense(%x, %w, units=64)\n}\n";
+	static const char batch[] = "def @main(%x: Tensor[(4, 1, 64), float32], "
+				    "%w: Tensor[(4, 64, 64), float32]) {\n"
+				    "  nn.batch_matmul(%x, %w)\n}\n";
+	double big_bytes = (1024.0 + 1024 * 1024 + 1024) * 4, small_bytes = (64.0 + 4096 + 64) * 4;
+	(void)state;
+	/* 4 MiB read at memcpy's rate: on both threads, or one */
+	assert_true(fabs(calibrated_op_seconds(big, OP_DENSE, 2) - (big_bytes / 16e9 + 2e-6)) <
+		    1e-12);
+	assert_true(fabs(calibrated_op_seconds(big, OP_DENSE, 1) - (big_bytes / 8e9 + 0.25e-6)) <
+		    1e-12);
+	/* 16.5 KiB within the cache, on one thread whatever the threads
+	 * (64 * 64 < 9216) */
+	assert_true(fabs(calibrated_op_seconds(small, OP_DENSE, 2) -
+			 (small_bytes / 40e9 + 0.25e-6)) < 1e-12);
+	assert_true(fabs(calibrated_op_seconds(small, OP_DENSE, 1) -
+			 (small_bytes / 40e9 + 0.25e-6)) < 1e-12);
+	/* four of them: four calls */
+	assert_true(fabs(calibrated_op_seconds(batch, OP_BATCH_MATMUL, 2) -
+			 (4 * small_bytes / 40e9 + 4 * 0.25e-6)) < 1e-12);
 }
 
 /* A convolution through im2col pays for its column matrix: written once
@@ -452,6 +485,80 @@ static void test_first_calls(void **state)
 	session_free(&s);
 }
 
+/* What a child with DEVPLAN_THREADS=threads measures: the calibration's
+ * cost of an operator of one element (launch_us) and what an empty span
+ * costs `profile` (exec_clock_cost) after it, the kernels' pool started. */
+typedef struct ThreadFigures {
+	double launch_us, clock_us;
+} ThreadFigures;
+
+static ThreadFigures figures_with_threads(const char *threads)
+{
+	ThreadFigures f = {-1, -1};
+	int fds[2], status;
+	pid_t pid;
+	assert_int_equal(pipe(fds), 0);
+	pid = fork();
+	assert_true(pid >= 0);
+	if (pid == 0) {
+		Session s;
+		char *err = NULL;
+		setenv("DEVPLAN_THREADS", threads, 1);
+		session_init(&s);
+		if (session_calibrate(&s, false, false, &err) &&
+		    kernel_cpu_threads() == atoi(threads)) {
+			f.launch_us = s.calibration.launch_us;
+			f.clock_us = exec_clock_cost()->busy * 1e6;
+		}
+		if (write(fds[1], &f, sizeof f) != (ssize_t)sizeof f)
+			_exit(1);
+		_exit(0);
+	}
+	close(fds[1]);
+	assert_int_equal(read(fds[0], &f, sizeof f), (ssize_t)sizeof f);
+	close(fds[0]);
+	assert_int_equal(waitpid(pid, &status, 0), pid);
+	assert_true(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+	assert_true(f.launch_us >= 0 && f.clock_us > 0);
+	return f;
+}
+
+static int compare_figures(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+	return x < y ? -1 : x > y;
+}
+
+/* An operator of one element splits over no threads: what a call costs
+ * it is the same at 1 and 2 threads, and so is reading the clocks around
+ * it. Reading the pool's worker's CPU clock around every operator (a
+ * system call) once made an empty span at 2 threads cost about twice
+ * what it does at 1, and vary with what the other core ran; the median
+ * `profile` takes off each operator, measured once, then took a call's
+ * whole cost: 0.001-0.06 us at 2 threads against 0.15 at 1. The medians
+ * of three children each, taken in turn. */
+static void test_call_cost_any_thread_count(void **state)
+{
+	enum { CHILDREN = 3 };
+	double launch[2][CHILDREN], clock[2][CHILDREN];
+	(void)state;
+	for (int i = 0; i < CHILDREN; i++)
+		for (int t = 0; t < 2; t++) {
+			ThreadFigures f = figures_with_threads(t ? "2" : "1");
+			launch[t][i] = f.launch_us;
+			clock[t][i] = f.clock_us;
+		}
+	for (int t = 0; t < 2; t++) {
+		qsort(launch[t], CHILDREN, sizeof(double), compare_figures);
+		qsort(clock[t], CHILDREN, sizeof(double), compare_figures);
+	}
+	print_message("a kernel call %.3f us at 1 thread, %.3f at 2; an empty span %.3f us, "
+		      "%.3f\n",
+		      launch[0][1], launch[1][1], clock[0][1], clock[1][1]);
+	assert_true(clock[1][1] < 1.5 * clock[0][1]);
+	assert_true(launch[1][1] > launch[0][1] / 3 && launch[1][1] < launch[0][1] * 3);
+}
+
 /* The measurement itself: figures a machine can have, taken with the
  * kernels' threads, applied to the cpu devices but not to one whose model
  * the user set; measured once per session unless asked again. */
@@ -508,7 +615,10 @@ static void test_session_calibrate(void **state)
 
 int main(void)
 {
+	/* the thread count is read once: test_call_cost_any_thread_count's
+	 * children set theirs, so it runs first */
 	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_call_cost_any_thread_count),
 		cmocka_unit_test(test_flops_and_peak_on_one_device),
 		cmocka_unit_test(test_copies_and_peak_per_device),
 		cmocka_unit_test(test_rules_and_lets),
@@ -516,6 +626,7 @@ int main(void)
 		cmocka_unit_test(test_calibrated_roofline),
 		cmocka_unit_test(test_threads_by_split),
 		cmocka_unit_test(test_threads_of_products),
+		cmocka_unit_test(test_one_row_products),
 		cmocka_unit_test(test_convolution_passes),
 		cmocka_unit_test(test_first_calls),
 		cmocka_unit_test(test_session_calibrate),

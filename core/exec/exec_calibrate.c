@@ -28,6 +28,9 @@ enum {
 	CALIBRATE_GEMM_N = 512,
 	CALIBRATE_SMALL_N = 64,            /* 64^3 = EXEC_GEMM_SPLIT: one thread */
 	CALIBRATE_SMALL_PRODUCTS = 64,     /* 64^3 products per timed run */
+	CALIBRATE_GEMV_N = 64,             /* 1 x 64 by 64 x 64: one thread (< 9216) */
+	CALIBRATE_GEMV_SPLIT_N = 128,      /* 1 x 128 by 128 x 128: threaded (>= 9216) */
+	CALIBRATE_GEMV_PRODUCTS = 256,     /* one-row products per timed run */
 	CALIBRATE_CACHE_DEFAULT = 1 << 20, /* an L2 cache when sysconf cannot say */
 };
 
@@ -122,17 +125,18 @@ static double copy_rate(int64_t bytes, int repeats, bool split)
 	return t > 0 ? 2.0 * (double)bytes * repeats / t * 1e-9 : 0;
 }
 
-/* GFLOP/s of `repeats` float32 products n x n x n by the cpu backend's
- * nn.dense; 0 with *err set when it fails, -1 without memory. */
-static double product_rate(int64_t n, int repeats, char **err)
+/* The busy seconds of one float32 product m x n x n (m rows of n by n
+ * x n weights) by the cpu backend's nn.dense, the median of CALIBRATE_REPS
+ * runs of `repeats`; 0 with *err set when it fails, -1 without memory. */
+static double product_seconds(int64_t m, int64_t n, int repeats, char **err)
 {
-	const int64_t shape[2] = {n, n};
-	float *a = malloc((size_t)(n * n) * sizeof(float));
+	const int64_t ashape[2] = {m, n}, bshape[2] = {n, n}, cshape[2] = {m, n};
+	float *a = malloc((size_t)(m * n) * sizeof(float));
 	float *b = malloc((size_t)(n * n) * sizeof(float));
-	float *c = malloc((size_t)(n * n) * sizeof(float));
+	float *c = malloc((size_t)(m * n) * sizeof(float));
 	KernelTensor in[2], res[1];
 	ProductJob job;
-	Measured m = {run_products, &job};
+	Measured meas = {run_products, &job};
 	double t;
 	if (!a || !b || !c) {
 		free(a);
@@ -140,14 +144,15 @@ static double product_rate(int64_t n, int repeats, char **err)
 		free(c);
 		return -1;
 	}
-	for (int64_t i = 0; i < n * n; i++) {
+	for (int64_t i = 0; i < m * n; i++) {
 		a[i] = (float)(i % 7) * 0.25f;
-		b[i] = (float)(i % 5) * 0.5f;
 		c[i] = 0;
 	}
-	in[0] = kernel_tensor(a, DT_FLOAT32, 2, shape);
-	in[1] = kernel_tensor(b, DT_FLOAT32, 2, shape);
-	res[0] = kernel_tensor(c, DT_FLOAT32, 2, shape);
+	for (int64_t i = 0; i < n * n; i++)
+		b[i] = (float)(i % 5) * 0.5f;
+	in[0] = kernel_tensor(a, DT_FLOAT32, 2, ashape);
+	in[1] = kernel_tensor(b, DT_FLOAT32, 2, bshape);
+	res[0] = kernel_tensor(c, DT_FLOAT32, 2, cshape);
 	memset(&job, 0, sizeof job);
 	job.repeats = repeats;
 	job.call.op = OP_DENSE;
@@ -157,12 +162,36 @@ static double product_rate(int64_t n, int repeats, char **err)
 	job.call.out = res;
 	job.call.nout = 1;
 	job.call.p.matmul = (KernelMatmul){
-		.batch = 1, .batch_a = 1, .batch_b = 1, .m = n, .n = n, .k = n, .trans_b = true};
-	t = measure(&m, err);
+		.batch = 1, .batch_a = 1, .batch_b = 1, .m = m, .n = n, .k = n, .trans_b = true};
+	t = measure(&meas, err);
 	free(a);
 	free(b);
 	free(c);
-	return t > 0 ? 2.0 * (double)(n * n * n) * repeats / t * 1e-9 : 0;
+	return t > 0 ? t / repeats : 0; /* a failure (*err set), or no time */
+}
+
+/* GFLOP/s of float32 products n x n x n (product_seconds's results). */
+static double product_rate(int64_t n, int repeats, char **err)
+{
+	double t = product_seconds(n, n, repeats, err);
+	return t > 0 ? 2.0 * (double)(n * n * n) / t * 1e-9 : t;
+}
+
+/* Microseconds a one-row product 1 x n by n x n (cblas_sgemv) takes
+ * besides its roofline as the estimate counts it on t threads: its bytes
+ * (the vector, the n x n weights and the result) at the cache's rate on
+ * t threads, or its FLOPs at the sgemm rate (t of `threads`), whichever
+ * is longer; never negative. -1 without memory, 0 with *err set on a
+ * failure. */
+static double gemv_call_us(const ExecCalibration *c, int64_t n, double t, char **err)
+{
+	double s = product_seconds(1, n, CALIBRATE_GEMV_PRODUCTS, err), memory, compute;
+	if (s <= 0)
+		return s;
+	memory = (double)(n + n * n + n) * sizeof(float) / (c->cache_gbps * t * 1e9);
+	compute = 2.0 * (double)(n * n) / (c->sgemm_gflops * t / c->threads * 1e9);
+	s -= memory > compute ? memory : compute;
+	return s > 0 ? s * 1e6 : 0;
 }
 
 /* Half of one core's L2 cache: a copy's bytes read plus written that
@@ -207,6 +236,20 @@ bool exec_calibrate(ExecCalibration *out, char **err)
 	if (out->sgemm_gflops < 0 || out->small_gflops < 0) {
 		*err = xstrdup("no memory for the calibration's 512 x 512 product");
 		return false;
+	}
+	if (out->sgemm_gflops > 0 && out->cache_gbps > 0) {
+		/* the threaded one on all the kernels' threads (OpenBLAS's: it
+		 * has as many), or on one when that is all there is */
+		out->gemv_us = gemv_call_us(out, CALIBRATE_GEMV_N, 1, err);
+		if (out->gemv_us >= 0 && !*err)
+			out->gemv_split_us =
+				gemv_call_us(out, CALIBRATE_GEMV_SPLIT_N, out->threads, err);
+		if (*err)
+			return false;
+		if (out->gemv_us < 0 || out->gemv_split_us < 0) {
+			*err = xstrdup("no memory for the calibration's one-row product");
+			return false;
+		}
 	}
 	out->seconds = wall_seconds() - start;
 	if (out->memory_gbps <= 0 || out->memory1_gbps <= 0 || out->cache_gbps <= 0 ||

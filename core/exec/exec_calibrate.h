@@ -17,6 +17,17 @@
  * - the cpu backend's nn.dense (OpenBLAS sgemm, with the threads the
  *   kernels set it to) on 512 x 512 x 512, and on 64 x 64 x 64, a product
  *   OpenBLAS runs on one thread whatever its threads (EXEC_GEMM_SPLIT);
+ * - its nn.dense of one row (OpenBLAS sgemv) on 1 x 64 by 64 x 64, which
+ *   OpenBLAS runs on one thread, and on 1 x 128 by 128 x 128, which it
+ *   splits over its threads (EXEC_GEMV_SPLIT), 256 calls a timed run: what
+ *   a call takes besides its bytes at the cache's rate (the weights of a
+ *   small model stay in cache from run to run), the per-call cost of
+ *   sgemv and, threaded, of handing half the rows to OpenBLAS's worker and
+ *   waiting for it, which the calling thread's busy time counts. Here
+ *   (2 vCPUs, OpenBLAS 0.3.21, load 4-6) 0.2-0.5 us on one thread and
+ *   1-2 us threaded, so that a threaded sgemv of a few hundred KiB costs the
+ *   caller as much as one thread's (mlp's 1 x 784 by 128 x 784: 3-5 us a
+ *   call at 1 and 2 threads);
  * Each rate is the median of five runs after a warm-up; all together take
  * about 0.2-0.4 s. Besides what it measures, it reports where the cpu
  * backend splits work over its threads, which the estimate needs to know
@@ -58,6 +69,12 @@ typedef struct ExecCalibration {
 	double gemm_split;     /* EXEC_GEMM_SPLIT */
 	double gemv_split;     /* EXEC_GEMV_SPLIT */
 	double direct_conv;    /* DIRECT_CONV_MAX */
+	double gemv_us;        /* microseconds a one-row product (sgemv) on one
+				 thread takes besides its roofline: 1 x 64 by
+				 64 x 64 */
+	double gemv_split_us;  /* ... one OpenBLAS threads (1 x 128 by 128 x
+				 128, past EXEC_GEMV_SPLIT) on the kernels'
+				 threads: with its workers' hand-off */
 	double seconds;        /* how long measuring took (wall clock) */
 } ExecCalibration;
 

@@ -16,14 +16,19 @@
  * CPU time is the product's duration, and after one they spin for about
  * 0.1 s (OpenBLAS's default), which the whole process's CPU time would
  * charge to the operators that follow. Nor are other threads of the
- * process (another run's). With one thread only the calling thread's
- * clock is read (the pool has no workers).
+ * process (another run's). The workers' time is a sum they keep of their
+ * calls' ranges (kernel_cpu_pool_seconds), so that a reading makes one
+ * system call, the calling thread's clock, at any thread count.
  *
- * Reading the CPU clocks is a system call (a few tenths of a microsecond
+ * Reading the CPU clock is a system call (a few tenths of a microsecond
  * of CPU time, and up to a microsecond of wall clock on a virtual
  * machine): exec_clock_cost measures what an empty span costs, which
  * `profile` takes off each operator it times, so that a microsecond
- * operator is not measured as mostly the clocks' own time.
+ * operator is not measured as mostly the clocks' own time. Its median is
+ * measured once, so it must be a cost that stays put: reading the
+ * workers' own clocks too (a system call each) once doubled it at 2
+ * threads and made it swing with what the other core ran, and the
+ * subtraction took a one-element operator's whole cost.
  */
 #ifndef DEVPLAN_EXEC_CLOCK_H
 #define DEVPLAN_EXEC_CLOCK_H

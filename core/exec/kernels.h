@@ -449,9 +449,11 @@ enum { DIRECT_CONV_MAX = 64 };
 void kernel_cpu_pool_open(void);
 void kernel_cpu_pool_close(void);
 void kernel_cpu_pool_stop(void);
-/* The CPU seconds the pool's workers have used since the process started
+/* The CPU seconds the pool's workers have used on the calls they ran,
+ * from waking for one to the end of its range, since the process started
  * (those joined since included): with the calling thread's own, the work
- * of the kernels' threads, and none of OpenBLAS's (exec_clock.h). */
+ * of the kernels' threads, and none of OpenBLAS's (exec_clock.h). A sum
+ * they keep, read without a system call. */
 double kernel_cpu_pool_seconds(void);
 
 /* The OpenBLAS core type devplan names for this CPU when OPENBLAS_CORETYPE

@@ -51,6 +51,9 @@ typedef struct DeviceCpuModel {
 	double split_elements; /* the kernels split work past this many elements */
 	double gemm_split;     /* OpenBLAS splits a product past this M * N * K */
 	double gemv_split;     /* ... a matrix-vector product from this M * N */
+	double gemv_call;      /* microseconds a matrix-vector product costs
+				 a call besides its roofline, on one thread */
+	double gemv_threaded;  /* ... split over OpenBLAS's threads */
 	double direct_conv;    /* a convolution group of at most this cg * og
 				 is computed directly, not by a product */
 } DeviceCpuModel;

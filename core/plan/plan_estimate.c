@@ -23,7 +23,11 @@
  *   N * K <= 262144 on one thread (exec_calibrate.h cites its source),
  *   which goes at the rate of a 64^3 product on one thread, and a larger
  *   one on all of them at the 512^3 sgemm rate; a product of one row is
- *   sgemv, on one thread below M * N of 9216;
+ *   sgemv, on one thread below M * N of 9216 (interface/gemv.c), and a
+ *   call costs what the calibration measured besides its bytes (on one
+ *   thread, or split, where handing half the rows to OpenBLAS's worker
+ *   and waiting for it costs the caller about what the half saves on a
+ *   product of a few hundred KiB);
  * - the cache: an operator whose bytes fit half a core's L2 cache reads
  *   operands the operators before it just wrote (or a small model's
  *   weights, warm from its last run) at the rate of a copy within the
@@ -365,6 +369,7 @@ typedef struct CallWork {
 				convolution through a column matrix) */
 	double mnk;           /* M * N * K of each product it calls; 0: none */
 	double gemv_mn;       /* N * K of a product of one row (sgemv); 0: none */
+	double gemv_calls;    /* ... how many (a batch_matmul's batch) */
 	double elements;      /* what its kernel splits over threads */
 	double split;         /* ... a thread per this many (1: the device's
 				split_elements; 4: global pooling's) */
@@ -402,9 +407,12 @@ static void matmul_work(const Expr *call, CallWork *w)
 			    nd >= 3
 		    ? dims_product(out, nd - 2, nd - 1)
 		    : dims_product(out, 0, nd - 1);
-	if (m == 1 && !attr_is_true(call, "transpose_a"))
+	if (m == 1 && !attr_is_true(call, "transpose_a")) {
 		w->gemv_mn = n * k;
-	else
+		w->gemv_calls = nd >= 3 && m == dims_product(out, nd - 2, nd - 1)
+					? dims_product(out, 0, nd - 2)
+					: 1;
+	} else
 		w->mnk = m * n * k;
 }
 
@@ -470,7 +478,7 @@ static bool convolution_work(const Expr *call, double direct_conv, CallWork *w)
  * roofline's). */
 static CallWork call_work(const DeviceCpuModel *c, const Expr *call, double flops, double bytes)
 {
-	CallWork w = {flops, bytes, 0, 0, 0, 1, 0, 0};
+	CallWork w = {flops, bytes, 0, 0, 0, 0, 1, 0, 0};
 	int64_t in = 0, out = 0;
 	const Type *t;
 	switch (plan_estimate_flop_rule(call->u.call.op)) {
@@ -481,7 +489,7 @@ static CallWork call_work(const DeviceCpuModel *c, const Expr *call, double flop
 	case FLOP_CONV_TRANSPOSE:
 		if (convolution_work(call, c->direct_conv, &w))
 			return w;
-		w = (CallWork){flops, bytes, 0, 0, 0, 1, 0, 0};
+		w = (CallWork){flops, bytes, 0, 0, 0, 0, 1, 0, 0};
 		break;
 	case FLOP_NONE:
 	case FLOP_ELEMENTWISE:
@@ -526,14 +534,20 @@ static double calibrated_seconds(const Device *d, const Expr *call, double flops
 {
 	const DeviceCpuModel *c = &d->cpu;
 	CallWork w = call_work(c, call, flops, bytes);
-	double t, rate, compute, memory, pass = 0;
+	double t, rate, compute, memory, pass = 0, calls = 0;
 	if (w.mnk > 0) { /* OpenBLAS: one thread at or below its threshold */
 		bool one = w.mnk <= c->gemm_split;
 		t = one ? 1 : c->threads;
 		rate = one ? c->small_peak : d->peak;
 	} else if (w.gemv_mn > 0) {
-		t = w.gemv_mn < c->gemv_split ? 1 : c->threads;
+		/* sgemv: one thread below its threshold, else all of them,
+		 * and each call its own cost besides (the calibration's, on
+		 * one thread or split: a split one's hand-off is most of a
+		 * small one's time) */
+		bool one = w.gemv_mn < c->gemv_split || c->threads <= 1;
+		t = one ? 1 : c->threads;
 		rate = d->peak * t / c->threads;
+		calls = w.gemv_calls * (one ? c->gemv_call : c->gemv_threaded) * 1e-6;
 	} else {
 		t = split_threads(c, w.elements, c->split_elements * w.split);
 		rate = d->peak * t / c->threads;
@@ -544,7 +558,7 @@ static double calibrated_seconds(const Device *d, const Expr *call, double flops
 		double tp = split_threads(c, w.pass_elements, c->split_elements);
 		pass = w.pass_bytes / (bandwidth(d, w.pass_bytes, tp) * 1e9);
 	}
-	return (compute > memory ? compute : memory) + pass;
+	return (compute > memory ? compute : memory) + pass + calls;
 }
 
 static bool calibrated_cpu(const Device *d)

@@ -164,6 +164,8 @@ void session_apply_calibration(DeviceTable *devices, uint32_t i, const ExecCalib
 				  .split_elements = c->split_elements,
 				  .gemm_split = c->gemm_split,
 				  .gemv_split = c->gemv_split,
+				  .gemv_call = c->gemv_us,
+				  .gemv_threaded = c->gemv_split_us,
 				  .direct_conv = c->direct_conv};
 }
 

@@ -29,6 +29,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <signal.h>
+#include <stdatomic.h>
 #include <stdint.h>
 #include <sys/resource.h>
 #include <time.h>
@@ -114,43 +115,34 @@ static struct {
 	uint64_t generation, start_generation; /* a call's, the workers' first */
 	int chunks, pending, users;
 	RangeJob jobs[KERNEL_MAX_THREADS];
-	/* the workers' CPU clocks (kernel_cpu_pool_seconds), guarded by
-	 * `clocks`: those of the live workers, and the seconds of those
-	 * joined since */
-	pthread_mutex_t clocks;
-	clockid_t clock_ids[KERNEL_MAX_THREADS];
-	int nclocks;
-	double retired;
+	/* the workers' CPU nanoseconds (kernel_cpu_pool_seconds): each
+	 * adds its own, from waking for a call to its range's end */
+	_Atomic uint64_t busy_ns;
 } pool = {.dispatch = PTHREAD_MUTEX_INITIALIZER,
 	  .mu = PTHREAD_MUTEX_INITIALIZER,
 	  .work = PTHREAD_COND_INITIALIZER,
-	  .done = PTHREAD_COND_INITIALIZER,
-	  .clocks = PTHREAD_MUTEX_INITIALIZER};
+	  .done = PTHREAD_COND_INITIALIZER};
 
-static double clock_seconds(clockid_t id)
+static uint64_t thread_cpu_ns(void)
 {
 	struct timespec ts;
-	if (clock_gettime(id, &ts) != 0)
+	if (clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts) != 0)
 		return 0;
-	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
 }
 
-/* With `clocks` held. */
-static double pool_seconds_locked(void)
-{
-	double s = pool.retired;
-	for (int i = 0; i < pool.nclocks; i++)
-		s += clock_seconds(pool.clock_ids[i]);
-	return s;
-}
-
+/* Kept by the workers rather than read from their clocks: reading another
+ * thread's CPU clock is a system call (and a mutex), which every reading
+ * of exec_clock_now paid per worker, around every operator, also the
+ * many that split nothing. That doubled an empty span's cost at 2 threads
+ * (about 0.3 -> 0.5 us here) and made it vary with what the other core
+ * ran (to 0.75 us while OpenBLAS's threads spun), so that `profile`'s
+ * subtraction of its median took a one-element operator's whole 0.15 us
+ * (`target calibrate`'s kernel call: 0.15 us at 1 thread, 0.001-0.06 at
+ * 2). A worker's time asleep in the kernel's wake-up is not counted. */
 double kernel_cpu_pool_seconds(void)
 {
-	double s;
-	pthread_mutex_lock(&pool.clocks);
-	s = pool_seconds_locked();
-	pthread_mutex_unlock(&pool.clocks);
-	return s;
+	return (double)atomic_load_explicit(&pool.busy_ns, memory_order_acquire) * 1e-9;
 }
 
 static void *pool_worker(void *arg)
@@ -167,9 +159,13 @@ static void *pool_worker(void *arg)
 		seen = pool.generation;
 		if (id < pool.chunks) {
 			RangeJob job = pool.jobs[id];
+			uint64_t woke = thread_cpu_ns();
 			pthread_mutex_unlock(&pool.mu);
 			range_job_run(&job);
 			pthread_mutex_lock(&pool.mu);
+			/* counted before the caller can see its call done */
+			atomic_fetch_add_explicit(&pool.busy_ns, thread_cpu_ns() - woke,
+						  memory_order_release);
 			if (--pool.pending == 0)
 				pthread_cond_signal(&pool.done);
 		}
@@ -184,10 +180,9 @@ static void pool_after_fork(void)
 	pthread_mutex_init(&pool.mu, NULL);
 	pthread_cond_init(&pool.work, NULL);
 	pthread_cond_init(&pool.done, NULL);
-	pthread_mutex_init(&pool.clocks, NULL);
 	pool.started = pool.quit = false;
-	pool.nworkers = pool.pending = pool.chunks = pool.users = pool.nclocks = 0;
-	pool.retired = 0;
+	pool.nworkers = pool.pending = pool.chunks = pool.users = 0;
+	atomic_store(&pool.busy_ns, 0);
 }
 
 /* With `dispatch` held. */
@@ -207,15 +202,9 @@ static void pool_start(void)
 	pthread_mutex_unlock(&pool.mu);
 	pool.nworkers = 0;
 	for (int i = 1; i <= want; i++) {
-		clockid_t id;
 		if (pthread_create(&pool.threads[i], NULL, pool_worker, (void *)(intptr_t)i) != 0)
 			break;
 		pool.nworkers = i;
-		if (pthread_getcpuclockid(pool.threads[i], &id) == 0) {
-			pthread_mutex_lock(&pool.clocks);
-			pool.clock_ids[pool.nclocks++] = id;
-			pthread_mutex_unlock(&pool.clocks);
-		}
 	}
 	pthread_sigmask(SIG_SETMASK, &old, NULL);
 	pool.started = true;
@@ -229,12 +218,6 @@ void kernel_cpu_pool_stop(void)
 		pool.quit = true;
 		pthread_cond_broadcast(&pool.work);
 		pthread_mutex_unlock(&pool.mu);
-		/* their clocks end with them: what they used is kept (all
-		 * but their last few instructions) */
-		pthread_mutex_lock(&pool.clocks);
-		pool.retired = pool_seconds_locked();
-		pool.nclocks = 0;
-		pthread_mutex_unlock(&pool.clocks);
 		for (int i = 1; i <= pool.nworkers; i++)
 			pthread_join(pool.threads[i], NULL);
 		pool.started = false;
