@@ -553,10 +553,11 @@ typedef long long DirectMaskF64 __attribute__((vector_size(64)));
 					}                                                          \
 			for (int j = 0; j < NR; j++) {                                             \
 				int64_t q = p + j * L, lim = n - q < L ? n - q : L;                \
-				T *y = (T *)r->y + y0 * ow + x0;                                   \
+				T *y = (T *)r->y;                                                  \
 				if (x0 + L <= ow && lim == L) {                                    \
 					for (int o = 0; o < OB; o++)                               \
-						memcpy(y + o * plane, &acc[o][j], sizeof(VEC));    \
+						memcpy(y + o * plane + y0 * ow + x0, &acc[o][j],   \
+						       sizeof(VEC));                               \
 				} else {                                                           \
 					uint32_t mask = 0;                                         \
 					for (int64_t l = 0, x = x0; l < lim; x = 0) {              \
@@ -566,10 +567,10 @@ typedef long long DirectMaskF64 __attribute__((vector_size(64)));
 						mask |= ((1u << keep) - 1) << l;                   \
 						l += seg;                                          \
 					}                                                          \
-					if (x0 >= ow) /* from the next row's first */              \
-						y += ow - x0;                                      \
+					/* from the next row's first when x0 is padding */         \
+					int64_t first = x0 < ow ? y0 * ow + x0 : (y0 + 1) * ow;    \
 					for (int o = 0; o < OB && mask; o++)                       \
-						PART(y + o * plane, &acc[o][j], mask);             \
+						PART(y + o * plane + first, &acc[o][j], mask);     \
 				}                                                                  \
 				for (x0 += L; x0 >= wp; x0 -= wp)                                  \
 					y0++;                                                      \
