@@ -280,7 +280,11 @@ DEFINE_ROW_TAPS(sum_taps_f64, double, double, MERGE_SUM)
  * is never -0), so the result is that of skipping the taps outside the
  * input, as the loops do; with a weight that is not finite (inf times 0
  * is NaN) the convolution is computed a column at a time with the taps
- * skipped. */
+ * skipped. With strides 1 across and down, a block is a band of about
+ * DIRECT_FLAT outputs a channel, computed as one flat run across the ends
+ * of its rows (DEFINE_DIRECT_FLAT) from a scratch of the band's rows only
+ * (which stays in the first-level cache), as wide as the padded row, so
+ * that the vectors are full (a row of 56 took four of 16, 64 columns). */
 
 typedef struct DirectJob {
 	const KernelWindow *w;
@@ -288,13 +292,16 @@ typedef struct DirectJob {
 	void *y;
 	int64_t blocks; /* blocks of output channels per group: og / 4 + og % 4 */
 	int64_t wp;     /* the scratch's row: the input row with its padding */
-	int64_t hp, dp; /* the scratch's rows and planes a channel: those read */
+	int64_t hp, dp; /* the scratch's rows and planes a channel: those read
+			 * (flat: by a band) */
 	const void *kq; /* the weights, each block of four channels tap-major
 			 * (direct_pack) */
 	bool finite;    /* every weight is finite: the vector runs may read padding */
+	bool flat;      /* finite, strides 1 across and down: the flat runs */
+	int64_t band;   /* output rows a block: 2, or more for the flat runs */
 } DirectJob;
 
-/* A block of one or two output rows of the job. */
+/* A block of output rows of the job (one or two, or a band of flat ones). */
 typedef struct DirectRow {
 	const KernelWindow *w;
 	const void *x;  /* the group's input channels: [cg, d, h, w] */
@@ -303,11 +310,12 @@ typedef struct DirectRow {
 	void *y;        /* the block's first output channel, this row: y[o * plane + ox] */
 	/* scratch: the group's input with its padding on every side, [cg,
 	 * dp, hp, wp]: plane pad[0] + z, row pad[1] + y, column pad[2] + x
-	 * hold input (z, y, x), the others zeros */
+	 * hold input (z, y, x), the others zeros; for the flat runs, the rows
+	 * of a band only: its row 0 is padded row oy */
 	const void *rows;
 	int64_t oz, oy;
 	int64_t nob; /* the block's output channels */
-	int64_t ny;  /* its output rows: oy, and oy + 1 when 2 */
+	int64_t ny;  /* its output rows: oy to oy + ny - 1 */
 	int64_t wp, hp, dp;
 } DirectRow;
 
@@ -497,6 +505,118 @@ typedef long long DirectMaskF64 __attribute__((vector_size(64)));
 		}                                                                           \
 	}
 
+/* Stride 1 across and down: the output plane as one flat run. Output
+ * (oy, ox) is at flat position oy * wp + ox of the plane and reads the
+ * scratch's value at that position plus the tap's offset, so runs of NR
+ * vectors of L consecutive flat positions of OB output channels (OB * NR
+ * sums) are computed across the ends of rows: the columns from ow to wp
+ * (the padding's) are computed and dropped, so that no vector is part
+ * empty. The taps, their order and their FMAs are those of
+ * DEFINE_DIRECT_RUN's. top is the scratch at the block's first row (flat
+ * position 0), n the block's flat positions ((ny - 1) * wp + ow): lanes
+ * from n on are dropped too; runs of the runs from p. A vector's kept
+ * lanes are consecutive outputs, stored by PART (lanes of a mask, packed). */
+#define DEFINE_DIRECT_FLAT(NAME, T, VEC, ATTR, VFMA, PART, OB, NR, KW)                             \
+	ATTR ROW_INLINE void NAME(const DirectRow *r, const T *top, int64_t p, int64_t runs,       \
+				  int64_t n)                                                       \
+	{                                                                                          \
+		enum { L = (int)(sizeof(VEC) / sizeof(T)) };                                       \
+		const KernelWindow *w = r->w;                                                      \
+		int64_t cg = w->c / w->groups, plane = w->od * w->oh * w->ow, ow = w->ow;          \
+		int64_t dx = w->dilation[2], kw = KW ? KW : w->kw, wp = r->wp;                     \
+		int64_t chan = r->dp * r->hp * wp, dz = w->dilation[0] * r->hp * wp;               \
+		int64_t dy = w->dilation[1] * wp, kd = w->kd, kh = w->kh;                          \
+		int64_t y0 = p / wp, x0 = p % wp;                                                  \
+		for (int64_t run = 0; run < runs; run++, p += NR * L) {                            \
+			const T *k = (const T *)r->kq, *at = top + p;                              \
+			VEC acc[OB][NR];                                                           \
+			for (int o = 0; o < OB; o++)                                               \
+				for (int j = 0; j < NR; j++)                                       \
+					acc[o][j] = (VEC){0};                                      \
+			for (int64_t ci = 0; ci < cg; ci++, at += chan)                            \
+				for (int64_t kz = 0; kz < kd; kz++)                                \
+					for (int64_t ky = 0; ky < kh; ky++, k += kw * OB) {        \
+						const T *row = at + kz * dz + ky * dy;             \
+						for (int64_t kx = 0; kx < kw; kx++) {              \
+							VEC v[NR];                                 \
+							for (int j = 0; j < NR; j++)               \
+								memcpy(&v[j],                      \
+								       row + kx * dx + j * L,      \
+								       sizeof(VEC));               \
+							for (int o = 0; o < OB; o++) {             \
+								T wk = k[kx * OB + o];             \
+								for (int j = 0; j < NR; j++)       \
+									VFMA(&acc[o][j], &v[j],    \
+									     wk);                  \
+							}                                          \
+						}                                                  \
+					}                                                          \
+			for (int j = 0; j < NR; j++) {                                             \
+				int64_t q = p + j * L, lim = n - q < L ? n - q : L;                \
+				T *y = (T *)r->y;                                                  \
+				if (x0 + L <= ow && lim == L) {                                    \
+					for (int o = 0; o < OB; o++)                               \
+						memcpy(y + o * plane + y0 * ow + x0, &acc[o][j],   \
+						       sizeof(VEC));                               \
+				} else {                                                           \
+					uint32_t mask = 0;                                         \
+					for (int64_t l = 0, x = x0; l < lim; x = 0) {              \
+						int64_t seg = wp - x < lim - l ? wp - x : lim - l; \
+						int64_t keep = x < ow ? ow - x : 0;                \
+						keep = keep < seg ? keep : seg;                    \
+						mask |= ((1u << keep) - 1) << l;                   \
+						l += seg;                                          \
+					}                                                          \
+					/* from the next row's first when x0 is padding */         \
+					int64_t first = x0 < ow ? y0 * ow + x0 : (y0 + 1) * ow;    \
+					for (int o = 0; o < OB && mask; o++)                       \
+						PART(y + o * plane + first, &acc[o][j], mask);     \
+				}                                                                  \
+				for (x0 += L; x0 >= wp; x0 -= wp)                                  \
+					y0++;                                                      \
+			}                                                                          \
+		}                                                                                  \
+	}
+
+/* The block's flat positions in runs of NR vectors, then of NRS, the last
+ * started earlier where the block is long enough (recomputed columns:
+ * the same bits), so that no lane past the block is computed for
+ * nothing. */
+#define DEFINE_DIRECT_FLAT_ROW(NAME, T, VEC, ISA, ATTR, VFMA, PART, OB, NR, NRS)                 \
+	DEFINE_DIRECT_FLAT(NAME##_flat_##ISA, T, VEC, ATTR, VFMA, PART, OB, NR, 0)               \
+	DEFINE_DIRECT_FLAT(NAME##_flat3_##ISA, T, VEC, ATTR, VFMA, PART, OB, NR, 3)              \
+	DEFINE_DIRECT_FLAT(NAME##_flats_##ISA, T, VEC, ATTR, VFMA, PART, OB, NRS, 0)             \
+	DEFINE_DIRECT_FLAT(NAME##_flats3_##ISA, T, VEC, ATTR, VFMA, PART, OB, NRS, 3)            \
+	ATTR static void NAME##_flat_row_##ISA(const DirectRow *r)                               \
+	{                                                                                        \
+		int64_t L = (int64_t)(sizeof(VEC) / sizeof(T));                                  \
+		const KernelWindow *w = r->w;                                                    \
+		int64_t n = (r->ny - 1) * r->wp + w->ow, p, runs = n / (NR * L);                 \
+		const T *top = (const T *)r->rows + r->oz * w->stride[0] * r->hp * r->wp;        \
+		bool k3 = w->kw == 3;                                                            \
+		if (runs > 0)                                                                    \
+			(k3 ? NAME##_flat3_##ISA : NAME##_flat_##ISA)(r, top, 0, runs, n);       \
+		p = runs * NR * L;                                                               \
+		runs = (n - p) / (NRS * L);                                                      \
+		if (runs > 0)                                                                    \
+			(k3 ? NAME##_flats3_##ISA : NAME##_flats_##ISA)(r, top, p, runs, n);     \
+		p += runs * NRS * L;                                                             \
+		if (p < n)                                                                       \
+			(k3 ? NAME##_flats3_##ISA                                                \
+			    : NAME##_flats_##ISA)(r, top, n >= NRS * L ? n - NRS * L : p, 1, n); \
+	}
+
+/* The lanes of v that mask has, in order, to dst on. */
+#define DEFINE_DIRECT_PART_ANY(NAME, T, VEC)                             \
+	ROW_INLINE void NAME(T *dst, const VEC *v, uint32_t mask)        \
+	{                                                                \
+		for (int l = 0; l < (int)(sizeof(VEC) / sizeof(T)); l++) \
+			if (mask >> l & 1)                               \
+				*dst++ = (*v)[l];                        \
+	}
+DEFINE_DIRECT_PART_ANY(direct_part_any_f32, float, DirectVecF32)
+DEFINE_DIRECT_PART_ANY(direct_part_any_f64, double, DirectVecF64)
+
 /* acc + v * s per lane with one rounding (fma), s a scalar: in the
  * baseline variant, fmaf/fma a lane (libm's, correctly rounded in
  * software where the CPU has no FMA). */
@@ -512,7 +632,7 @@ DEFINE_DIRECT_FMA_ANY(direct_fma_any_f64, double, DirectVecF64, __builtin_fma)
 
 /* Each row function in every variant: the same FMAs in the same order,
  * so the same bits on every CPU. */
-#define DEFINE_DIRECT_ROWS(ISA, ATTR, FMA_F32, FMA_F64)                                            \
+#define DEFINE_DIRECT_ROWS(ISA, ATTR, FMA_F32, FMA_F64, PART_F32, PART_F64)                        \
 	DEFINE_DIRECT_VECTOR_ROW(direct_row4_f32, float, DirectVecF32, DIRECT_EVEN_F32, ISA, ATTR, \
 				 FMA_F32, 4, 2, 2)                                                 \
 	DEFINE_DIRECT_VECTOR_ROW(direct_row1_f32, float, DirectVecF32, DIRECT_EVEN_F32, ISA, ATTR, \
@@ -520,8 +640,17 @@ DEFINE_DIRECT_FMA_ANY(direct_fma_any_f64, double, DirectVecF64, __builtin_fma)
 	DEFINE_DIRECT_VECTOR_ROW(direct_row4_f64, double, DirectVecF64, DIRECT_EVEN_F64, ISA,      \
 				 ATTR, FMA_F64, 4, 2, 2)                                           \
 	DEFINE_DIRECT_VECTOR_ROW(direct_row1_f64, double, DirectVecF64, DIRECT_EVEN_F64, ISA,      \
-				 ATTR, FMA_F64, 1, 4, 2)
-DEFINE_DIRECT_ROWS(any, DIRECT_NO_ATTR, direct_fma_any_f32, direct_fma_any_f64)
+				 ATTR, FMA_F64, 1, 4, 2)                                           \
+	DEFINE_DIRECT_FLAT_ROW(direct_row4_f32, float, DirectVecF32, ISA, ATTR, FMA_F32, PART_F32, \
+			       4, 4, 1)                                                            \
+	DEFINE_DIRECT_FLAT_ROW(direct_row1_f32, float, DirectVecF32, ISA, ATTR, FMA_F32, PART_F32, \
+			       1, 8, 2)                                                            \
+	DEFINE_DIRECT_FLAT_ROW(direct_row4_f64, double, DirectVecF64, ISA, ATTR, FMA_F64,          \
+			       PART_F64, 4, 4, 1)                                                  \
+	DEFINE_DIRECT_FLAT_ROW(direct_row1_f64, double, DirectVecF64, ISA, ATTR, FMA_F64,          \
+			       PART_F64, 1, 8, 2)
+DEFINE_DIRECT_ROWS(any, DIRECT_NO_ATTR, direct_fma_any_f32, direct_fma_any_f64, direct_part_any_f32,
+		   direct_part_any_f64)
 
 #if defined(__GNUC__) && !defined(__clang__) && defined(__x86_64__) && defined(__linux__)
 #include <immintrin.h>
@@ -559,8 +688,23 @@ DIRECT_ATTR_FMA ROW_INLINE void direct_fma_256_f64(DirectVecF64 *acc, const Dire
 	c[1] = _mm256_fmadd_pd(a[1], b, c[1]);
 	memcpy(acc, c, sizeof c);
 }
-DEFINE_DIRECT_ROWS(512, DIRECT_ATTR_512, direct_fma_512_f32, direct_fma_512_f64)
-DEFINE_DIRECT_ROWS(256, DIRECT_ATTR_FMA, direct_fma_256_f32, direct_fma_256_f64)
+/* The lanes of a mask packed (vcompress) and stored by one masked store. */
+DIRECT_ATTR_512 ROW_INLINE void direct_part_512_f32(float *dst, const DirectVecF32 *v,
+						    uint32_t mask)
+{
+	__m512 c = _mm512_maskz_compress_ps((__mmask16)mask, (__m512)*v);
+	_mm512_mask_storeu_ps(dst, (__mmask16)((1u << __builtin_popcount(mask)) - 1), c);
+}
+DIRECT_ATTR_512 ROW_INLINE void direct_part_512_f64(double *dst, const DirectVecF64 *v,
+						    uint32_t mask)
+{
+	__m512d c = _mm512_maskz_compress_pd((__mmask8)mask, (__m512d)*v);
+	_mm512_mask_storeu_pd(dst, (__mmask8)((1u << __builtin_popcount(mask)) - 1), c);
+}
+DEFINE_DIRECT_ROWS(512, DIRECT_ATTR_512, direct_fma_512_f32, direct_fma_512_f64,
+		   direct_part_512_f32, direct_part_512_f64)
+DEFINE_DIRECT_ROWS(256, DIRECT_ATTR_FMA, direct_fma_256_f32, direct_fma_256_f64,
+		   direct_part_any_f32, direct_part_any_f64)
 /* The variant for this CPU (__builtin_cpu_supports checks that the OS
  * saves the vector registers too). */
 #define DEFINE_DIRECT_DISPATCH(NAME)                    \
@@ -584,6 +728,10 @@ DEFINE_DIRECT_DISPATCH(direct_row4_f32)
 DEFINE_DIRECT_DISPATCH(direct_row1_f32)
 DEFINE_DIRECT_DISPATCH(direct_row4_f64)
 DEFINE_DIRECT_DISPATCH(direct_row1_f64)
+DEFINE_DIRECT_DISPATCH(direct_row4_f32_flat_row)
+DEFINE_DIRECT_DISPATCH(direct_row1_f32_flat_row)
+DEFINE_DIRECT_DISPATCH(direct_row4_f64_flat_row)
+DEFINE_DIRECT_DISPATCH(direct_row1_f64_flat_row)
 /* the most columns a block of runs computes */
 #define DIRECT_LANES_F32 64
 #define DIRECT_LANES_F64 32
@@ -599,61 +747,85 @@ static void direct_row_none(const DirectRow *r)
 #define direct_row1_f32 direct_row_none
 #define direct_row4_f64 direct_row_none
 #define direct_row1_f64 direct_row_none
+#define direct_row4_f32_flat_row direct_row_none
+#define direct_row1_f32_flat_row direct_row_none
+#define direct_row4_f64_flat_row direct_row_none
+#define direct_row1_f64_flat_row direct_row_none
 #endif
+
+/* Values after the scratch, zeros, that a flat run shorter than a band's
+ * positions reads (at most two vectors: 32 floats), and the outputs a flat
+ * band aims at. */
+#define DIRECT_SLACK 64
+#define DIRECT_FLAT 1024
 
 /* The group's input x, cg channels, into rows as dp planes of hp rows of
  * wp each: the input's rows after pad[0] planes, pad[1] rows and pad[2]
- * columns of zeros, zeros after them. */
-#define DEFINE_DIRECT_PAD(NAME, T)                                                          \
-	static void NAME(const DirectJob *job, const T *x, T *rows)                         \
-	{                                                                                   \
-		const KernelWindow *w = job->w;                                             \
-		int64_t wp = job->wp, cg = w->c / w->groups;                                \
-		int64_t left = w->pad[2] < wp ? w->pad[2] : wp;                             \
-		int64_t len = w->w < wp - left ? w->w : wp - left;                          \
-		for (int64_t ci = 0; ci < cg; ci++)                                         \
-			for (int64_t z = 0; z < job->dp; z++)                               \
-				for (int64_t y = 0; y < job->hp; y++, rows += wp) {         \
-					int64_t iz = z - w->pad[0], iy = y - w->pad[1];     \
-					if (iz < 0 || iz >= w->d || iy < 0 || iy >= w->h) { \
-						memset(rows, 0, (size_t)wp * sizeof(T));    \
-						continue;                                   \
-					}                                                   \
-					memset(rows, 0, (size_t)left * sizeof(T));          \
-					memcpy(rows + left,                                 \
-					       x + ((ci * w->d + iz) * w->h + iy) * w->w,   \
-					       (size_t)len * sizeof(T));                    \
-					memset(rows + left + len, 0,                        \
-					       (size_t)(wp - left - len) * sizeof(T));      \
-				}                                                           \
+ * columns, the rest of rows left as it is: zeros (the scratch is cleared
+ * once, and every group's input takes the same places; the flat runs'
+ * bands clear their rows past the input, which an earlier band may have
+ * filled). A row is copied by vectors of 16 values (inline moves, not a
+ * call a row), the last one ending at the row's end. */
+#define DEFINE_DIRECT_PAD(NAME, T)                                                               \
+	static void NAME(const DirectJob *job, const T *x, T *rows, int64_t y0)                  \
+	{                                                                                        \
+		enum { V = 16 };                                                                 \
+		const KernelWindow *w = job->w;                                                  \
+		int64_t wp = job->wp, cg = w->c / w->groups;                                     \
+		int64_t left = w->pad[2] < wp ? w->pad[2] : wp;                                  \
+		int64_t len = w->w < wp - left ? w->w : wp - left;                               \
+		for (int64_t ci = 0; ci < cg; ci++)                                              \
+			for (int64_t z = 0; z < job->dp; z++)                                    \
+				for (int64_t y = 0; y < job->hp; y++, rows += wp) {              \
+					int64_t iz = z - w->pad[0], i = 0;                       \
+					int64_t iy = y0 + y - w->pad[1];                         \
+					const T *src;                                            \
+					T *dst = rows + left;                                    \
+					if (iz < 0 || iz >= w->d || iy < 0 || iy >= w->h) {      \
+						if (job->flat) /* a row of the last band */      \
+							memset(dst, 0, (size_t)len * sizeof(T)); \
+						continue;                                        \
+					}                                                        \
+					src = x + ((ci * w->d + iz) * w->h + iy) * w->w;         \
+					for (; i + V <= len; i += V)                             \
+						memcpy(dst + i, src + i, V * sizeof(T));         \
+					if (i < len && len >= V)                                 \
+						memcpy(dst + len - V, src + len - V,             \
+						       V * sizeof(T));                           \
+					else                                                     \
+						for (; i < len; i++)                             \
+							dst[i] = src[i];                         \
+				}                                                                \
 	}
 DEFINE_DIRECT_PAD(direct_pad_f32, float)
 DEFINE_DIRECT_PAD(direct_pad_f64, double)
 
-/* The job's items [begin, end): item i is block i % blocks of the pair
- * of output rows i / blocks % (od * halves) (halves = (oh + 1) / 2: rows
- * 2 j and 2 j + 1 of a plane, or its last row alone) of group .. of batch
- * item ..; a group's blocks are og / 4 of four channels, then og % 4 of
- * one. Each thread pads the groups it reaches once. */
+/* The job's items [begin, end): item i is block i % blocks of the band
+ * of output rows i / blocks % (od * halves) (halves = ceil(oh / band):
+ * rows band j to band (j + 1) - 1 of a plane, fewer for its last) of
+ * group .. of batch item ..; a group's blocks are og / 4 of four
+ * channels, then og % 4 of one. Each thread pads the groups it reaches
+ * once (the flat runs: the bands). */
 #define DEFINE_DIRECT(NAME, T, PAD, COLUMNS, ROW4, ROW1)                                          \
 	static void NAME(void *vjob, int64_t begin, int64_t end)                                  \
 	{                                                                                         \
 		DirectJob *job = vjob;                                                            \
 		const KernelWindow *w = job->w;                                                   \
-		int64_t halves = (w->oh + 1) / 2, pairs = w->od * halves;                         \
+		int64_t halves = (w->oh + job->band - 1) / job->band, pairs = w->od * halves;     \
 		int64_t rows = w->od * w->oh, in_plane = w->d * w->h * w->w;                      \
 		int64_t cg = w->c / w->groups, og = w->o / w->groups, quads = og / 4;             \
 		int64_t window = w->kd * w->kh * w->kw;                                           \
 		bool vectors = DIRECT_VECTORS && job->finite;                                     \
-		T *scratch =                                                                      \
-			vectors ? xmalloc((size_t)(cg * job->dp * job->hp * job->wp) * sizeof(T)) \
-				: NULL;                                                           \
+		int64_t used = cg * job->dp * job->hp * job->wp;                                  \
+		T *scratch = vectors ? xmalloc((size_t)(used + DIRECT_SLACK) * sizeof(T)) : NULL; \
 		int64_t b = begin % job->blocks, pair = begin / job->blocks % pairs;              \
+		if (scratch)                                                                      \
+			memset(scratch, 0, (size_t)(used + DIRECT_SLACK) * sizeof(T));            \
 		int64_t ng = begin / job->blocks / pairs, padded = -1;                            \
 		for (int64_t i = begin; i < end; i++) {                                           \
 			int64_t n = ng / w->groups, g = ng % w->groups;                           \
 			int64_t oc = g * og + (b < quads ? 4 * b : 4 * quads + b - quads);        \
-			int64_t oz = pair / halves, oy = pair % halves * 2;                       \
+			int64_t oz = pair / halves, oy = pair % halves * job->band;               \
 			DirectRow r = {w,                                                         \
 				       (const T *)job->x + (n * w->c + g * cg) * in_plane,        \
 				       (const T *)job->k + oc * cg * window,                      \
@@ -664,21 +836,24 @@ DEFINE_DIRECT_PAD(direct_pad_f64, double)
 				       oz,                                                        \
 				       oy,                                                        \
 				       b < quads ? 4 : 1,                                         \
-				       oy + 1 < w->oh ? 2 : 1,                                    \
+				       w->oh - oy < job->band ? w->oh - oy : job->band,           \
 				       job->wp,                                                   \
 				       job->hp,                                                   \
 				       job->dp};                                                  \
 			if (!vectors) {                                                           \
-				COLUMNS(&r, 0, w->ow);                                            \
-				r.oy++;                                                           \
-				r.y = (T *)r.y + w->ow;                                           \
-				if (r.ny == 2)                                                    \
+				for (int64_t q = 0; q < r.ny; q++, r.oy++) {                      \
 					COLUMNS(&r, 0, w->ow);                                    \
+					r.y = (T *)r.y + w->ow;                                   \
+				}                                                                 \
 			} else {                                                                  \
-				if (padded != ng)                                                 \
-					PAD(job, r.x, scratch);                                   \
-				padded = ng;                                                      \
-				(r.nob == 4 ? ROW4 : ROW1)(&r);                                   \
+				int64_t at = job->flat ? ng * pairs + pair : ng;                  \
+				if (padded != at)                                                 \
+					PAD(job, r.x, scratch, job->flat ? oy : 0);               \
+				padded = at;                                                      \
+				if (job->flat)                                                    \
+					(r.nob == 4 ? ROW4##_flat_row : ROW1##_flat_row)(&r);     \
+				else                                                              \
+					(r.nob == 4 ? ROW4 : ROW1)(&r);                           \
 			}                                                                         \
 			if (++b == job->blocks) {                                                 \
 				b = 0;                                                            \
@@ -743,6 +918,10 @@ bool kernel_cpu_CONV2D(const KernelCall *kc, char **err)
 	if (cg * og <= DIRECT_CONV_MAX) {
 		int64_t lanes = dt == DT_FLOAT32 ? DIRECT_LANES_F32 : DIRECT_LANES_F64;
 		int64_t runs = (w->ow + lanes - 1) / lanes;
+		bool finite = direct_finite(dt, kc->in[1].data, w->o * cg * window);
+		bool flat = DIRECT_VECTORS && finite && w->stride[1] == 1 && w->stride[2] == 1;
+		/* a flat band of about DIRECT_FLAT outputs a row */
+		int64_t band = flat ? (DIRECT_FLAT + w->ow - 1) / w->ow : 2;
 		/* a run of lanes reads lanes * stride values after its first one
 		 * (stride 2: 2 lanes - 1, the last load's end) */
 		DirectJob job = {w,
@@ -750,16 +929,21 @@ bool kernel_cpu_CONV2D(const KernelCall *kc, char **err)
 				 kc->in[1].data,
 				 kc->out[0].data,
 				 og / 4 + og % 4,
-				 (runs * lanes - 1) * w->stride[2] + (w->kw - 1) * w->dilation[2] +
-					 2,
-				 (w->oh - 1) * w->stride[1] + (w->kh - 1) * w->dilation[1] + 1,
+				 flat ? w->ow + (w->kw - 1) * w->dilation[2]
+				      : (runs * lanes - 1) * w->stride[2] +
+						 (w->kw - 1) * w->dilation[2] + 2,
+				 ((flat && band < w->oh ? band : w->oh) - 1) * w->stride[1] +
+					 (w->kh - 1) * w->dilation[1] + 1,
 				 (w->od - 1) * w->stride[0] + (w->kd - 1) * w->dilation[0] + 1,
 				 NULL,
-				 direct_finite(dt, kc->in[1].data, w->o * cg * window)};
+				 finite,
+				 flat,
+				 band};
 		void *kq = DIRECT_VECTORS && job.finite ? direct_pack(w, job.k, es) : NULL;
 		job.kq = kq;
-		kernel_parallel_for(w->n * w->groups * w->od * ((w->oh + 1) / 2) * job.blocks,
-				    1 + GRAIN_ROWS / (2 * w->ow * window * cg + 1),
+		kernel_parallel_for(w->n * w->groups * w->od * ((w->oh + band - 1) / band) *
+					    job.blocks,
+				    1 + GRAIN_ROWS / (band * w->ow * window * cg + 1),
 				    dt == DT_FLOAT32 ? direct_f32 : direct_f64, &job);
 		free(kq);
 		return true;
