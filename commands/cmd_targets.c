@@ -114,10 +114,10 @@ static int target_calibrate(CmdContext *ctx, int argc)
 		"one thread: memcpy %.3g GB/s, within %.3g KiB of cache %.3g GB/s, a 64^3 sgemm "
 		"%.3g GFLOP/s; a kind's first call in a run %.3g us more\n"
 		"a one-row product (sgemv) %.3g us a call besides its bytes, %.3g us split over "
-		"the threads\n",
+		"the threads; one with a narrow side (4096 x 16 x 1024) %.3g GFLOP/s\n",
 		c->threads, c->threads == 1 ? "" : "s", c->seconds, c->memory_gbps, c->sgemm_gflops,
 		c->launch_us, c->memory1_gbps, c->cache_bytes / 1024, c->cache_gbps,
-		c->small_gflops, c->first_call_us, c->gemv_us, c->gemv_split_us);
+		c->small_gflops, c->first_call_us, c->gemv_us, c->gemv_split_us, c->skinny_gflops);
 	for (uint32_t i = 0; i < s->devices.count; i++)
 		if (s->devices.items[i].costs == DEVICE_COSTS_CALIBRATED)
 			fprintf(ctx->out,

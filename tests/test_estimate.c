@@ -17,6 +17,7 @@
 
 #include "calibrate.h"
 #include "exec_clock.h"
+#include "kernels.h"
 #include "plan_estimate.h"
 #include "session.h"
 
@@ -258,10 +259,12 @@ static void test_calibrated_roofline(void **state)
 }
 
 /* A calibration of a cpu of `threads` threads: memcpy 8 GB/s a thread,
- * 40 GB/s within 1 MiB of cache, sgemm 100 GFLOP/s a thread and 60 on a
- * product OpenBLAS keeps on one thread; 0.5 us an operator and 2 us more
- * for a kind's first call in a run; a one-row product 0.25 us a call
- * more on one thread, 2 us split. */
+ * 40 GB/s within 1 MiB of cache, sgemm 100 GFLOP/s a thread (measured on
+ * 512^3) and 60 on a product OpenBLAS keeps on one thread (64^3); 0.5 us
+ * an operator and 2 us more for a kind's first call in a run; a one-row
+ * product 0.25 us a call more on one thread, 2 us split; a product with
+ * a side of at most 16 and another operand of 2^19 elements 30 GFLOP/s a
+ * thread (gemm_skinny). */
 static ExecCalibration model_calibration(int threads)
 {
 	ExecCalibration c = {.threads = threads,
@@ -278,7 +281,12 @@ static ExecCalibration model_calibration(int threads)
 			     .gemv_split = 2304.0 * 4,
 			     .direct_conv = 64,
 			     .gemv_us = 0.25,
-			     .gemv_split_us = 2};
+			     .gemv_split_us = 2,
+			     .gemm_side = 512,
+			     .small_side = 64,
+			     .skinny_max = 16,
+			     .skinny_big = 1 << 19,
+			     .skinny_gflops = 30.0 * threads};
 	return c;
 }
 
@@ -298,6 +306,16 @@ static double calibrated_op_seconds(const char *text, OpKind op, int threads)
 	plan_estimate_free(&e);
 	session_free(&s);
 	return seconds;
+}
+
+/* The seconds OpenBLAS's packing of a float32 product m x n x k adds
+ * (plan_estimate.c): its operands' m k + k n floats read and written,
+ * less what the calibration's square product of `side` packs per FLOP
+ * (8 / side bytes), at `gbps`. */
+static double packing(double m, double n, double k, double side, double gbps)
+{
+	double extra = 8 * (m * k + k * n) - 2 * m * n * k * 8 / side;
+	return extra > 0 ? extra / (gbps * 1e9) : 0;
 }
 
 /* An operator the kernels keep on one thread (fewer than 2 x 65536
@@ -340,8 +358,10 @@ static void test_threads_by_split(void **state)
 
 /* OpenBLAS 0.3.21 keeps a product of M * N * K <= 262144 on one thread:
  * such a dense is estimated at the one-thread product's rate (60 GFLOP/s)
- * whatever the threads; a larger one at the sgemm rate of all of them. A
- * product of one row is a matrix-vector product, bound by its bytes. */
+ * whatever the threads; a larger one at the sgemm rate of all of them;
+ * either with its packing beyond the calibration square's (64^3 or
+ * 512^3), here in the cache (40 GB/s a thread): none for 64^3 on one
+ * thread. */
 static void test_threads_of_products(void **state)
 {
 	static const struct {
@@ -360,11 +380,15 @@ static void test_threads_of_products(void **state)
 		one = calibrated_op_seconds(text, OP_DENSE, 1);
 		two = calibrated_op_seconds(text, OP_DENSE, 2);
 		if (mnk <= 262144) {
-			assert_true(fabs(one - flops / 60e9) < 1e-12);
+			double pack = packing(shapes[i].m, shapes[i].n, shapes[i].k, 64, 40);
+			assert_true(fabs(one - (flops / 60e9 + pack)) < 1e-12);
 			assert_true(one == two);
+			assert_true(i == 0 ? pack == 0 : pack > 0);
 		} else {
-			assert_true(fabs(one - flops / 100e9) < 1e-12);
-			assert_true(fabs(two - flops / 200e9) < 1e-12);
+			double pack = packing(shapes[i].m, shapes[i].n, shapes[i].k, 512, 40);
+			assert_true(pack > 0);
+			assert_true(fabs(one - (flops / 100e9 + pack)) < 1e-12);
+			assert_true(fabs(two - (flops / 200e9 + pack / 2)) < 1e-12);
 		}
 	}
 }
@@ -407,7 +431,8 @@ static void test_one_row_products(void **state)
  * (with the input read), read by the product; a 1x1 one of stride 1 uses
  * its input as the matrix and pays nothing more. A transposed one
  * writes its columns in the product and adds them into the zeroed
- * output (col2im). */
+ * output (col2im). Each product pays OpenBLAS's packing besides (all of
+ * them past 262144 M * N * K: beyond 512^3's share). */
 static void test_convolution_passes(void **state)
 {
 	double conv, pointwise, transpose, depthwise;
@@ -421,14 +446,17 @@ static void test_convolution_passes(void **state)
 				     "  nn.conv2d(%x, %w, padding=[1, 1, 1, 1], channels=32, "
 				     "kernel_size=[3, 3])\n}\n",
 				     OP_CONV2D, 1);
-	assert_true(fabs(conv - (2.0 * 32 * 1024 * 144 / 100e9 + 655360.0 / 40e9)) < 1e-12);
+	/* packing 32 x 1024 x 144: 1069056 bytes, past the cache (8 GB/s) */
+	assert_true(fabs(conv - (2.0 * 32 * 1024 * 144 / 100e9 + 655360.0 / 40e9 +
+				 packing(32, 1024, 144, 512, 8))) < 1e-12);
 	/* 1x1: 2 * 32 * 1024 * 16 FLOPs at 100 GFLOP/s, no pass */
 	pointwise =
 		calibrated_op_seconds("def @main(%x: Tensor[(1, 16, 32, 32), float32], "
 				      "%w: Tensor[(32, 16, 1, 1), float32]) {\n"
 				      "  nn.conv2d(%x, %w, channels=32, kernel_size=[1, 1])\n}\n",
 				      OP_CONV2D, 1);
-	assert_true(fabs(pointwise - 2.0 * 32 * 1024 * 16 / 100e9) < 1e-12);
+	assert_true(fabs(pointwise -
+			 (2.0 * 32 * 1024 * 16 / 100e9 + packing(32, 1024, 16, 512, 40))) < 1e-12);
 	/* transposed, 64 -> 32 channels, 4x4 of stride 2 on 8x8: columns
 	 * 32 * 16 x 64 = 32768; product 2 * 512 * 64 * 64 FLOPs at 100
 	 * (41.9 us) beats (input 4096 + weight 32768 + columns) * 4 bytes in
@@ -440,8 +468,9 @@ static void test_convolution_passes(void **state)
 		"  nn.conv2d_transpose(%x, %w, channels=32, kernel_size=[4, 4], strides=[2, 2], "
 		"padding=[1, 1, 1, 1])\n}\n",
 		OP_CONV2D_TRANSPOSE, 1);
-	assert_true(fabs(transpose - (2.0 * 512 * 64 * 64 / 100e9 +
-				      (32768.0 + 2 * 32 * 16 * 16) * 4 / 40e9)) < 1e-12);
+	assert_true(fabs(transpose -
+			 (2.0 * 512 * 64 * 64 / 100e9 + (32768.0 + 2 * 32 * 16 * 16) * 4 / 40e9 +
+			  packing(512, 64, 64, 512, 40))) < 1e-12);
 	/* depthwise 3x3 on 32 x 32 x 32: a group's cg * og of 1 is computed
 	 * directly (no columns, no product): 2 * 32 * 1024 * 9 FLOPs at 100
 	 * GFLOP/s (5.9 us) under (input + weight + output) * 4 = 263296
@@ -453,6 +482,138 @@ static void test_convolution_passes(void **state)
 		"kernel_size=[3, 3])\n}\n",
 		OP_CONV2D, 1);
 	assert_true(fabs(depthwise - 263296.0 / 40e9) < 1e-12);
+}
+
+/* The seconds of a float32 conv2d_transpose of cin -> cout channels, 4x4
+ * of stride 2, on an hw x hw input, on a cpu of `threads` threads
+ * calibrated as model_calibration but for its narrow products' kernel:
+ * skinny_max 0 says the CPU has none. */
+static double transpose_seconds(int cin, int cout, int hw, int threads, double skinny_max)
+{
+	ExecCalibration c = model_calibration(threads);
+	char text[320];
+	Session s;
+	PlanEstimate e;
+	double seconds;
+	snprintf(text, sizeof text,
+		 "def @main(%%x: Tensor[(1, %d, %d, %d), float32], %%w: Tensor[(%d, %d, 4, 4), "
+		 "float32]) {\n"
+		 "  nn.conv2d_transpose(%%x, %%w, channels=%d, kernel_size=[4, 4], strides=[2, "
+		 "2], padding=[1, 1, 1, 1])\n}\n",
+		 cin, hw, hw, cin, cout, cout);
+	c.skinny_max = skinny_max;
+	plan_text(&s, text);
+	session_apply_calibration(&s.devices, 0, &c);
+	assert_true(plan_estimate(session_current(&s), &s.devices, &e));
+	seconds = op_of(&e, OP_CONV2D_TRANSPOSE)->seconds - (c.launch_us + c.first_call_us) * 1e-6;
+	plan_estimate_free(&e);
+	session_free(&s);
+	return seconds;
+}
+
+/* A product with a side of at most 16 whose other operand (at least 2^19
+ * elements) lies along the wide side's rows is gemm_skinny's, as cpu_gemm
+ * decides: at the calibration's rate for such products (30 GFLOP/s a
+ * thread), its narrow side padded to a power of two, without OpenBLAS's
+ * packing. dcgan's first transposed convolution (1024 -> 512 channels on
+ * 4 x 4: the weights' transpose 8192 x 1024 times 1024 x 16) is one; the
+ * same on 8 x 8 (64 columns), one with a small weight, or on a CPU
+ * without the kernels are OpenBLAS's, as are nn.dense's products (B
+ * transposed), while nn.matmul's with transpose_a and few columns, and a
+ * convolution with few output channels, are gemm_skinny's. */
+static void test_products_with_a_narrow_side(void **state)
+{
+	/* col2im: columns 8192 x 16 plus twice the 512 x 8 x 8 output,
+	 * floats, 768 KiB in the cache (on two threads when there are two) */
+	double col2im = (8192.0 * 16 + 2 * 512 * 64) * 4 / 40e9;
+	double flops = 2.0 * 8192 * 16 * 1024, blas;
+	static const char matmul[] = "def @main(%x: Tensor[(1024, 8192), float32], "
+				     "%w: Tensor[(1024, 12), float32]) {\n"
+				     "  nn.matmul(%x, %w, transpose_a=True)\n}\n";
+	static const char rows[] = "def @main(%x: Tensor[(8192, 1024), float32], "
+				   "%w: Tensor[(1024, 12), float32]) {\n"
+				   "  nn.matmul(%x, %w)\n}\n";
+	static const char dense[] = "def @main(%x: Tensor[(12, 1024), float32], "
+				    "%w: Tensor[(8192, 1024), float32]) {\n"
+				    "  nn.dense(%x, %w, units=8192)\n}\n";
+	static const char few_out[] = "def @main(%x: Tensor[(1, 64, 64, 64), float32], "
+				      "%w: Tensor[(3, 64, 3, 3), float32]) {\n"
+				      "  nn.conv2d(%x, %w, padding=[1, 1, 1, 1], channels=3, "
+				      "kernel_size=[3, 3])\n}\n";
+	(void)state;
+	/* compute-bound (268 MFLOP at 30 GFLOP/s against 33 MB at 8 GB/s) */
+	assert_true(fabs(transpose_seconds(1024, 512, 4, 1, 16) - (flops / 30e9 + col2im)) < 1e-12);
+	assert_true(fabs(transpose_seconds(1024, 512, 4, 2, 16) - (flops / 60e9 + col2im / 2)) <
+		    1e-12);
+	/* without the kernels, OpenBLAS's with its packing: 100 GFLOP/s
+	 * under its bytes (input, weight, output and columns, 33.3 MB) */
+	blas = (1024.0 * 16 + 1024 * 512 * 16 + 512 * 64 + 8192 * 16) * 4 / 8e9 + col2im +
+	       packing(8192, 16, 1024, 512, 8);
+	assert_true(blas > flops / 30e9 + col2im); /* why gemm_skinny exists */
+	assert_true(fabs(transpose_seconds(1024, 512, 4, 1, 0) - blas) < 1e-12);
+	/* 64 columns, and a weight of 64 x 512 x 16 < 2^19: OpenBLAS's */
+	assert_true(fabs(transpose_seconds(1024, 512, 8, 1, 16) -
+			 (4 * flops / 100e9 + (8192.0 * 64 + 2 * 512 * 256) * 4 / 8e9 +
+			  packing(8192, 64, 1024, 512, 8))) < 1e-12);
+	/* (OpenBLAS keeps 128 x 16 x 16 on one thread: 60 GFLOP/s, 64^3) */
+	assert_true(fabs(transpose_seconds(16, 8, 4, 1, 16) -
+			 (2.0 * 128 * 16 * 16 / 60e9 + (128.0 * 16 + 2 * 8 * 64) * 4 / 40e9 +
+			  packing(128, 16, 16, 64, 40))) < 1e-12);
+	/* 12 columns compute as 16 */
+	assert_true(fabs(calibrated_op_seconds(matmul, OP_MATMUL, 1) -
+			 2.0 * 8192 * 16 * 1024 / 30e9) < 1e-12);
+	/* not transposed, its big operand lies across the wide side: OpenBLAS
+	 * (its bytes, 33.9 MB at 8 GB/s, and its packing) */
+	assert_true(fabs(calibrated_op_seconds(rows, OP_MATMUL, 1) -
+			 ((8192.0 * 1024 + 1024 * 12 + 8192 * 12) * 4 / 8e9 +
+			  packing(8192, 12, 1024, 512, 8))) < 1e-12);
+	/* nn.dense: its bytes (33.7 MB at 8 GB/s) and OpenBLAS's packing */
+	assert_true(fabs(calibrated_op_seconds(dense, OP_DENSE, 1) -
+			 ((12.0 * 1024 + 8192 * 1024 + 12 * 8192) * 4 / 8e9 +
+			  packing(12, 8192, 1024, 512, 8))) < 1e-12);
+	/* 3 output channels of a 576 x 4096 column matrix: 4 rows'
+	 * multiply-adds at 30 GFLOP/s under its bytes (the columns, 9.4 MB,
+	 * and the output at 8 GB/s), plus im2col's pass */
+	assert_true(fabs(calibrated_op_seconds(few_out, OP_CONV2D, 1) -
+			 ((576.0 * 4096 + 3 * 576 + 3 * 4096) * 4 / 8e9 +
+			  (64.0 * 4096 + 576 * 4096) * 4 / 8e9)) < 1e-12);
+}
+
+/* OpenBLAS's packing: a square product of the calibration's side pays
+ * nothing more than its rate, a larger square nothing at all, and any
+ * product at least its FLOPs at the rate; one with a side of a few dozen
+ * pays for most of its operands' bytes (seeded draws). */
+static void test_packing_of_products(void **state)
+{
+	unsigned seed = 31;
+	(void)state;
+	for (int draw = 0; draw < 32; draw++) {
+		int m = 80 + (int)(rand_r(&seed) % 1200), n = 80 + (int)(rand_r(&seed) % 1200),
+		    k = 80 + (int)(rand_r(&seed) % 1200);
+		char text[256];
+		double flops, got, bytes, extra, roof;
+		if (draw < 2)
+			m = n = k = 512 * (draw + 1);
+		flops = 2.0 * m * n * k;
+		bytes = 4.0 * ((double)m * k + (double)n * k + (double)m * n);
+		snprintf(text, sizeof text,
+			 "def @main(%%x: Tensor[(%d, %d), float32], %%w: Tensor[(%d, %d), "
+			 "float32]) {\n"
+			 "  nn.dense(%%x, %%w, units=%d)\n}\n",
+			 m, k, n, k, n);
+		got = calibrated_op_seconds(text, OP_DENSE, 2);
+		if (draw < 2) {
+			assert_true(fabs(got - flops / 200e9) < 1e-12);
+			continue;
+		}
+		assert_true(got >= flops / 200e9 && got >= bytes / 16e9);
+		/* the packing's extra bytes in the cache on both threads, or
+		 * at memcpy's 16 GB/s */
+		extra = 8.0 * ((double)m * k + (double)k * n) - flops / 64;
+		roof = flops / 200e9 > bytes / 16e9 ? flops / 200e9 : bytes / 16e9;
+		assert_true(fabs(got - (roof + packing(m, n, k, 512, extra <= 1 << 20 ? 80 : 16))) <
+			    1e-12);
+	}
 }
 
 /* Each operator kind's first call in a run costs the calibration's
@@ -593,6 +754,17 @@ static void test_session_calibrate(void **state)
 	assert_true(s.calibration.split_elements == 65536);
 	assert_true(s.calibration.gemm_split == 262144 && s.calibration.gemv_split == 9216 &&
 		    s.calibration.direct_conv == 64);
+	assert_true(s.calibration.gemm_side == 512 && s.calibration.small_side == 64);
+	/* gemm_skinny's products, where this CPU has its kernels */
+	assert_true(s.calibration.skinny_big == 1 << 19);
+	if (kernel_cpu_gemm_skinny())
+		assert_true(s.calibration.skinny_max == 16 && s.calibration.skinny_gflops > 0.1 &&
+			    s.calibration.skinny_gflops < 1e6);
+	else
+		assert_true(s.calibration.skinny_max == 0 && s.calibration.skinny_gflops == 0);
+	assert_true(s.devices.items[0].cpu.skinny_peak == s.calibration.skinny_gflops &&
+		    s.devices.items[0].cpu.skinny_max == s.calibration.skinny_max &&
+		    s.devices.items[0].cpu.gemm_side == 512);
 	assert_int_equal(s.devices.items[0].cpu.threads, kernel_cpu_threads());
 	assert_true(s.devices.items[0].cpu.cache == s.calibration.cache_gbps);
 	assert_true(s.devices.items[0].cpu.first_call == s.calibration.first_call_us);
@@ -628,6 +800,8 @@ int main(void)
 		cmocka_unit_test(test_threads_of_products),
 		cmocka_unit_test(test_one_row_products),
 		cmocka_unit_test(test_convolution_passes),
+		cmocka_unit_test(test_products_with_a_narrow_side),
+		cmocka_unit_test(test_packing_of_products),
 		cmocka_unit_test(test_first_calls),
 		cmocka_unit_test(test_session_calibrate),
 	};

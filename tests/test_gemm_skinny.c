@@ -3,7 +3,7 @@
  * against a naive product accumulated in double, and against their
  * definition: each element one chain of fused multiply-adds over k in order.
  *
- * Seeded random shapes: the narrow side 1 to SKINNY_MAX (and a little past
+ * Seeded random shapes: the narrow side 1 to GEMM_SKINNY_MAX (and a little past
  * it, which OpenBLAS takes), k from 1, leading dimensions wider than the
  * rows, B and C through both orientations, every transpose combination of
  * cpu_gemm, NaN and infinities in either operand. Every result must lie
@@ -231,7 +231,7 @@ static void test_skinny_kernel_random(void **state)
 		for (int t = 0; t < 240; t++) {
 			DType dt = t % 2 ? DT_FLOAT64 : DT_FLOAT32;
 			bool narrow_n = rnd() % 2;
-			int64_t narrow = 1 + t / 2 % SKINNY_MAX, big = rnd_in(1, 150),
+			int64_t narrow = 1 + t / 2 % GEMM_SKINNY_MAX, big = rnd_in(1, 150),
 				k = rnd() % 4 == 0 ? 1 : rnd_in(1, 120);
 			Product p;
 			/* narrow n: op(a) = a^T; narrow m: op(b) = b */
@@ -267,8 +267,8 @@ static void test_skinny_gemm_routes(void **state)
 	for (int t = 0; t < 48; t++) {
 		DType dt = t % 2 ? DT_FLOAT64 : DT_FLOAT32;
 		bool ta = t / 2 % 2, tb = t / 4 % 2, narrow_n = t / 8 % 2;
-		int64_t narrow = t / 16 == 2 ? rnd_in(SKINNY_MAX + 1, SKINNY_MAX + 4)
-					     : rnd_in(1, SKINNY_MAX),
+		int64_t narrow = t / 16 == 2 ? rnd_in(GEMM_SKINNY_MAX + 1, GEMM_SKINNY_MAX + 4)
+					     : rnd_in(1, GEMM_SKINNY_MAX),
 			big = rnd_in(1000, 1200), k = rnd_in(530, 560);
 		int64_t m = narrow_n ? big : narrow, n = narrow_n ? narrow : big;
 		Product p;
@@ -277,7 +277,7 @@ static void test_skinny_gemm_routes(void **state)
 		product_init(&p, dt, ta, tb, m, n, k);
 		/* a row vector times op(b) is OpenBLAS's gemv */
 		skinny = vector && !(m == 1 && !ta) &&
-			 ((n <= SKINNY_MAX && ta) || (m <= SKINNY_MAX && !tb));
+			 ((n <= GEMM_SKINNY_MAX && ta) || (m <= GEMM_SKINNY_MAX && !tb));
 		a = to_dtype(dt, p.a, p.na);
 		b = to_dtype(dt, p.b, p.nb);
 		c = sentinel_c(&p);
@@ -290,12 +290,13 @@ static void test_skinny_gemm_routes(void **state)
 	}
 }
 
-/* A narrow side past SKINNY_MAX, or an empty one, is refused. */
+/* A narrow side past GEMM_SKINNY_MAX, or an empty one, is refused. */
 static void test_skinny_refuses(void **state)
 {
-	float a[4] = {1, 2, 3, 4}, b[SKINNY_MAX + 1] = {0}, c[2 * (SKINNY_MAX + 1)];
+	float a[4] = {1, 2, 3, 4}, b[GEMM_SKINNY_MAX + 1] = {0}, c[2 * (GEMM_SKINNY_MAX + 1)];
 	(void)state;
-	assert_false(cpu_gemm_skinny(DT_FLOAT32, 2, SKINNY_MAX + 1, 1, a, 2, b, 1, 1, c, 1, 1));
+	assert_false(
+		cpu_gemm_skinny(DT_FLOAT32, 2, GEMM_SKINNY_MAX + 1, 1, a, 2, b, 1, 1, c, 1, 1));
 	assert_false(cpu_gemm_skinny(DT_FLOAT32, 2, 0, 1, a, 2, b, 1, 1, c, 1, 1));
 	assert_true(cpu_gemm_skinny(DT_FLOAT32, 2, 1, 2, a, 2, b, 1, 1, c, 1, 1));
 }

@@ -31,6 +31,8 @@ enum {
 	CALIBRATE_GEMV_N = 64,             /* 1 x 64 by 64 x 64: one thread (< 9216) */
 	CALIBRATE_GEMV_SPLIT_N = 128,      /* 1 x 128 by 128 x 128: threaded (>= 9216) */
 	CALIBRATE_GEMV_PRODUCTS = 256,     /* one-row products per timed run */
+	CALIBRATE_SKINNY_M = 4096,         /* a product with a narrow side: */
+	CALIBRATE_SKINNY_K = 1024,         /* 4096 x 16 by 1024 x 4096^T */
 	CALIBRATE_CACHE_DEFAULT = 1 << 20, /* an L2 cache when sysconf cannot say */
 };
 
@@ -125,15 +127,17 @@ static double copy_rate(int64_t bytes, int repeats, bool split)
 	return t > 0 ? 2.0 * (double)bytes * repeats / t * 1e-9 : 0;
 }
 
-/* The busy seconds of one float32 product m x n x n (m rows of n by n
- * x n weights) by the cpu backend's nn.dense, the median of CALIBRATE_REPS
+/* The busy seconds of one float32 product by the cpu backend's nn.matmul
+ * (mm: its shape and transposes, batch 1), the median of CALIBRATE_REPS
  * runs of `repeats`; 0 with *err set when it fails, -1 without memory. */
-static double product_seconds(int64_t m, int64_t n, int repeats, char **err)
+static double product_seconds(KernelMatmul mm, int repeats, char **err)
 {
-	const int64_t ashape[2] = {m, n}, bshape[2] = {n, n}, cshape[2] = {m, n};
-	float *a = malloc((size_t)(m * n) * sizeof(float));
-	float *b = malloc((size_t)(n * n) * sizeof(float));
-	float *c = malloc((size_t)(m * n) * sizeof(float));
+	const int64_t ashape[2] = {mm.trans_a ? mm.k : mm.m, mm.trans_a ? mm.m : mm.k};
+	const int64_t bshape[2] = {mm.trans_b ? mm.n : mm.k, mm.trans_b ? mm.k : mm.n};
+	const int64_t cshape[2] = {mm.m, mm.n};
+	float *a = malloc((size_t)(mm.m * mm.k) * sizeof(float));
+	float *b = malloc((size_t)(mm.k * mm.n) * sizeof(float));
+	float *c = calloc((size_t)(mm.m * mm.n), sizeof(float));
 	KernelTensor in[2], res[1];
 	ProductJob job;
 	Measured meas = {run_products, &job};
@@ -144,25 +148,23 @@ static double product_seconds(int64_t m, int64_t n, int repeats, char **err)
 		free(c);
 		return -1;
 	}
-	for (int64_t i = 0; i < m * n; i++) {
+	for (int64_t i = 0; i < mm.m * mm.k; i++)
 		a[i] = (float)(i % 7) * 0.25f;
-		c[i] = 0;
-	}
-	for (int64_t i = 0; i < n * n; i++)
+	for (int64_t i = 0; i < mm.k * mm.n; i++)
 		b[i] = (float)(i % 5) * 0.5f;
 	in[0] = kernel_tensor(a, DT_FLOAT32, 2, ashape);
 	in[1] = kernel_tensor(b, DT_FLOAT32, 2, bshape);
 	res[0] = kernel_tensor(c, DT_FLOAT32, 2, cshape);
 	memset(&job, 0, sizeof job);
 	job.repeats = repeats;
-	job.call.op = OP_DENSE;
-	job.call.name = "nn.dense";
+	job.call.op = OP_MATMUL;
+	job.call.name = "nn.matmul";
 	job.call.in = in;
 	job.call.nin = 2;
 	job.call.out = res;
 	job.call.nout = 1;
-	job.call.p.matmul = (KernelMatmul){
-		.batch = 1, .batch_a = 1, .batch_b = 1, .m = m, .n = n, .k = n, .trans_b = true};
+	mm.batch = mm.batch_a = mm.batch_b = 1;
+	job.call.p.matmul = mm;
 	t = measure(&meas, err);
 	free(a);
 	free(b);
@@ -170,11 +172,37 @@ static double product_seconds(int64_t m, int64_t n, int repeats, char **err)
 	return t > 0 ? t / repeats : 0; /* a failure (*err set), or no time */
 }
 
-/* GFLOP/s of float32 products n x n x n (product_seconds's results). */
+/* ... of m rows of n by n x n weights (nn.dense's shape). */
+static double dense_seconds(int64_t m, int64_t n, int repeats, char **err)
+{
+	return product_seconds((KernelMatmul){.m = m, .n = n, .k = n, .trans_b = true}, repeats,
+			       err);
+}
+
+/* GFLOP/s of float32 products n x n x n (dense_seconds's results). */
 static double product_rate(int64_t n, int repeats, char **err)
 {
-	double t = product_seconds(n, n, repeats, err);
+	double t = dense_seconds(n, n, repeats, err);
 	return t > 0 ? 2.0 * (double)(n * n * n) / t * 1e-9 : t;
+}
+
+/* GFLOP/s of a product with a narrow side: CALIBRATE_SKINNY_M rows of
+ * GEMM_SKINNY_MAX columns by a CALIBRATE_SKINNY_K x CALIBRATE_SKINNY_M
+ * operand read transposed, where it lies (16 MiB: gemm_skinny's case,
+ * as a transposed convolution of 16 input positions multiplies its
+ * weights), on the kernels' threads; 0 on a CPU without gemm_skinny's
+ * kernels (OpenBLAS takes such products, and the estimate does not ask). */
+static double skinny_rate(char **err)
+{
+	KernelMatmul mm = {.m = CALIBRATE_SKINNY_M,
+			   .n = GEMM_SKINNY_MAX,
+			   .k = CALIBRATE_SKINNY_K,
+			   .trans_a = true};
+	double t;
+	if (!kernel_cpu_gemm_skinny())
+		return 0;
+	t = product_seconds(mm, 1, err);
+	return t > 0 ? 2.0 * (double)(mm.m * mm.n * mm.k) / t * 1e-9 : t;
 }
 
 /* Microseconds a one-row product 1 x n by n x n (cblas_sgemv) takes
@@ -185,7 +213,7 @@ static double product_rate(int64_t n, int repeats, char **err)
  * failure. */
 static double gemv_call_us(const ExecCalibration *c, int64_t n, double t, char **err)
 {
-	double s = product_seconds(1, n, CALIBRATE_GEMV_PRODUCTS, err), memory, compute;
+	double s = dense_seconds(1, n, CALIBRATE_GEMV_PRODUCTS, err), memory, compute;
 	if (s <= 0)
 		return s;
 	memory = (double)(n + n * n + n) * sizeof(float) / (c->cache_gbps * t * 1e9);
@@ -215,8 +243,12 @@ bool exec_calibrate(ExecCalibration *out, char **err)
 	out->threads = kernel_cpu_threads();
 	out->split_elements = GRAIN_ELEMENTWISE;
 	out->gemm_split = EXEC_GEMM_SPLIT;
+	out->gemm_side = CALIBRATE_GEMM_N;
+	out->small_side = CALIBRATE_SMALL_N;
 	out->gemv_split = EXEC_GEMV_SPLIT;
 	out->direct_conv = DIRECT_CONV_MAX;
+	out->skinny_max = kernel_cpu_gemm_skinny() ? GEMM_SKINNY_MAX : 0;
+	out->skinny_big = GEMM_SKINNY_BIG;
 	out->memory_gbps = copy_rate(CALIBRATE_COPY_BYTES, 1, true);
 	out->memory1_gbps =
 		out->threads == 1 ? out->memory_gbps : copy_rate(CALIBRATE_COPY_BYTES, 1, false);
@@ -250,6 +282,13 @@ bool exec_calibrate(ExecCalibration *out, char **err)
 			*err = xstrdup("no memory for the calibration's one-row product");
 			return false;
 		}
+	}
+	out->skinny_gflops = skinny_rate(err);
+	if (*err)
+		return false;
+	if (out->skinny_gflops < 0) {
+		*err = xstrdup("no memory for the calibration's 16 MiB narrow product");
+		return false;
 	}
 	out->seconds = wall_seconds() - start;
 	if (out->memory_gbps <= 0 || out->memory1_gbps <= 0 || out->cache_gbps <= 0 ||

@@ -28,6 +28,12 @@
  *   1-2 us threaded, so that a threaded sgemv of a few hundred KiB costs the
  *   caller as much as one thread's (mlp's 1 x 784 by 128 x 784: 3-5 us a
  *   call at 1 and 2 threads);
+ * - its nn.matmul of 4096 x 16 by the transpose of 1024 x 4096, a product
+ *   with one narrow side that the cpu's own kernel computes (gemm_skinny.c,
+ *   GEMM_SKINNY_MAX): it reads its 16 MiB operand where it lies, at a rate
+ *   of its own, below both memcpy's (it only reads) and sgemm's (a
+ *   transposed convolution of 16 positions, dcgan's first, ran at half
+ *   the 512^3 rate on two threads);
  * Each rate is the median of five runs after a warm-up; all together take
  * about 0.2-0.4 s. Besides what it measures, it reports where the cpu
  * backend splits work over its threads, which the estimate needs to know
@@ -67,6 +73,8 @@ typedef struct ExecCalibration {
 	double split_elements; /* the kernels split work past this many
 				  elements (GRAIN_ELEMENTWISE) */
 	double gemm_split;     /* EXEC_GEMM_SPLIT */
+	double gemm_side;      /* the sides of the square products of */
+	double small_side;     /* sgemm_gflops and small_gflops (512, 64) */
 	double gemv_split;     /* EXEC_GEMV_SPLIT */
 	double direct_conv;    /* DIRECT_CONV_MAX */
 	double gemv_us;        /* microseconds a one-row product (sgemv) on one
@@ -75,6 +83,13 @@ typedef struct ExecCalibration {
 	double gemv_split_us;  /* ... one OpenBLAS threads (1 x 128 by 128 x
 				 128, past EXEC_GEMV_SPLIT) on the kernels'
 				 threads: with its workers' hand-off */
+	double skinny_max;     /* GEMM_SKINNY_MAX, or 0 on a CPU without
+				 gemm_skinny's kernels */
+	double skinny_big;     /* GEMM_SKINNY_BIG */
+	double skinny_gflops;  /* GFLOP/s of a product with a narrow side of
+				 GEMM_SKINNY_MAX (4096 x 16 by a transposed
+				 1024 x 4096) by gemm_skinny on the kernels'
+				 threads; 0 without its kernels */
 	double seconds;        /* how long measuring took (wall clock) */
 } ExecCalibration;
 

@@ -442,6 +442,14 @@ enum { GRAIN_ELEMENTWISE = 1 << 16, GRAIN_ROWS = 1 << 14 };
 /* The most input times output channels of a convolution's group that the
  * cpu computes directly, without a product (and the cost model knows). */
 enum { DIRECT_CONV_MAX = 64 };
+/* A product with a narrow side of at most GEMM_SKINNY_MAX columns (or
+ * rows) whose other operand, of at least GEMM_SKINNY_BIG elements, lies
+ * along the wide side's rows is computed by the cpu's own kernel, which
+ * reads that operand where it lies, not by OpenBLAS, which copies it
+ * (cpu_gemm, gemm_skinny.c), where kernel_cpu_gemm_skinny says this CPU
+ * has its vector kernels; the cost model knows. */
+enum { GEMM_SKINNY_MAX = 16, GEMM_SKINNY_BIG = 1 << 19 };
+bool kernel_cpu_gemm_skinny(void);
 /* The workers kernel_parallel_for wakes are started on its first call and
  * kept: a cpu or emulator device counts itself in at open and out at close,
  * and the last one out joins them (as does exit); a later call starts them

@@ -50,12 +50,20 @@ typedef struct DeviceCpuModel {
 	double cache_bytes;    /* an operator's bytes at most this go at `cache` */
 	double split_elements; /* the kernels split work past this many elements */
 	double gemm_split;     /* OpenBLAS splits a product past this M * N * K */
+	double gemm_side;      /* the side of the square product peak was
+				 measured on (its packing is in the rate) */
+	double small_side;     /* ... small_peak was */
 	double gemv_split;     /* ... a matrix-vector product from this M * N */
 	double gemv_call;      /* microseconds a matrix-vector product costs
 				 a call besides its roofline, on one thread */
 	double gemv_threaded;  /* ... split over OpenBLAS's threads */
 	double direct_conv;    /* a convolution group of at most this cg * og
 				 is computed directly, not by a product */
+	double skinny_max;     /* a product with a side this narrow (0: none) */
+	double skinny_big;     /* ... and another operand this big (elements)
+				 is the cpu's own kernel's, not OpenBLAS's */
+	double skinny_peak;    /* ... its GFLOP/s at a narrow side of
+				 skinny_max, on all the threads */
 } DeviceCpuModel;
 
 typedef struct Device {

@@ -35,11 +35,18 @@
  * - passes: nn.conv2d through im2col writes its column matrix (reading
  *   the input) before the product reads it, nn.conv2d_transpose's
  *   product writes one that col2im reads and adds into the zeroed output
- *   (cpu_window.c); each pass's bytes are added to the product's time.
- *   A product's own packing of its operands is OpenBLAS's and not
- *   counted (the sgemm rate includes it for square shapes; a skinny
- *   product, like dcgan's transposed convolutions of 16 input positions,
- *   is slower than its roofline by it);
+ *   (cpu_window.c); each pass's bytes are added to the product's time;
+ * - packing: OpenBLAS copies both operands of a product into its blocked
+ *   layout on every call; the calibration's rate includes that copy for
+ *   its square product (8 / side bytes a FLOP), and a product's bytes
+ *   beyond that share are a pass of their own (packing_bytes): nothing for
+ *   a square, about as long as the arithmetic for a side of a few dozen;
+ * - narrow products: one with a side of at most skinny_max whose other
+ *   operand is big and lies along the wide side's rows (as cpu_gemm
+ *   decides, product_path) is computed by gemm_skinny.c, without
+ *   packing, at the rate the calibration measured for it on a narrow side
+ *   of skinny_max (its big operand streamed), the narrow side padded to a
+ *   power of two as its tiles are;
  * - calls: each costs the interpreter's cost per operator (launch), and
  *   each operator kind's first call in a run its cold code's and data's
  *   misses besides (first_call): a model of a handful of tiny operators
@@ -362,14 +369,20 @@ bool plan_estimate_call_bytes(const Expr *call, double *bytes)
 /* ---- the calibrated cpu's refinements ---- */
 
 /* What a call makes the cpu backend do besides its plain roofline: the
- * products it hands OpenBLAS, the work its kernels split over threads and
+ * products it hands cpu_gemm, the work its kernels split over threads and
  * the passes over a column matrix an im2col or col2im adds. */
+typedef struct Product {
+	double m, n, k; /* C [m, n] = op(A) [m, k] op(B) [k, n], */
+	bool ta, tb;    /* op: transposed or not, as cpu_gemm is called */
+	bool own;       /* ... through cpu_gemm (a float product, which
+			   gemm_skinny may take), else a quantized one's */
+	double count;   /* ... so many times a call (0: no product) */
+} Product;
+
 typedef struct CallWork {
-	double flops, bytes;  /* the plain roofline's (the product's, for a
+	double flops, bytes; /* the plain roofline's (the product's, for a
 				convolution through a column matrix) */
-	double mnk;           /* M * N * K of each product it calls; 0: none */
-	double gemv_mn;       /* N * K of a product of one row (sgemv); 0: none */
-	double gemv_calls;    /* ... how many (a batch_matmul's batch) */
+	Product product;
 	double elements;      /* what its kernel splits over threads */
 	double split;         /* ... a thread per this many (1: the device's
 				split_elements; 4: global pooling's) */
@@ -391,29 +404,27 @@ static int64_t int_attr(const Expr *call, const char *name, int64_t fallback)
 	return a && a->value.kind == ATTR_INT && a->value.u.i > 0 ? a->value.u.i : fallback;
 }
 
-/* nn.dense, nn.matmul, batch_matmul: one product per batch item, on
- * OpenBLAS's threads past its thresholds; a single row is a
- * matrix-vector product (cpu_gemm). */
+/* nn.dense, nn.matmul, batch_matmul: one product per batch item, as
+ * prepare_nn.c hands them to cpu_gemm (nn.dense's B transposed, the
+ * others' by their attributes); the quantized ones by their own kernel. */
 static void matmul_work(const Expr *call, CallWork *w)
 {
 	const Type *out = call->type;
 	uint32_t nd = out && out->kind == TYPE_TENSOR ? out->u.tensor.ndim : 0;
-	double n, m, k;
+	OpKind op = call->u.call.op;
+	bool batched = op == OP_BATCH_MATMUL || op == OP_QNN_BATCH_MATMUL;
+	bool dense = op != OP_BATCH_MATMUL && op != OP_QNN_BATCH_MATMUL && op != OP_MATMUL;
+	Product *p = &w->product;
 	if (nd == 0)
 		return;
-	n = dims_product(out, nd - 1, nd);
-	k = n > 0 ? w->flops / 2 / dims_product(out, 0, nd) : 0;
-	m = (call->u.call.op == OP_BATCH_MATMUL || call->u.call.op == OP_QNN_BATCH_MATMUL) &&
-			    nd >= 3
-		    ? dims_product(out, nd - 2, nd - 1)
-		    : dims_product(out, 0, nd - 1);
-	if (m == 1 && !attr_is_true(call, "transpose_a")) {
-		w->gemv_mn = n * k;
-		w->gemv_calls = nd >= 3 && m == dims_product(out, nd - 2, nd - 1)
-					? dims_product(out, 0, nd - 2)
-					: 1;
-	} else
-		w->mnk = m * n * k;
+	p->n = dims_product(out, nd - 1, nd);
+	p->k = p->n > 0 ? w->flops / 2 / dims_product(out, 0, nd) : 0;
+	p->m = batched && nd >= 3 ? dims_product(out, nd - 2, nd - 1)
+				  : dims_product(out, 0, nd - 1);
+	p->count = batched && nd >= 3 ? dims_product(out, 0, nd - 2) : 1;
+	p->ta = attr_is_true(call, "transpose_a");
+	p->tb = dense || attr_is_true(call, "transpose_b");
+	p->own = op == OP_DENSE || op == OP_MATMUL || op == OP_BATCH_MATMUL;
 }
 
 /* A convolution through OpenBLAS (core/exec/cpu/cpu_window.c): nn.conv2d
@@ -424,7 +435,10 @@ static void matmul_work(const Expr *call, CallWork *w)
  * direct_conv cg * og is computed directly, no product. nn.conv2d_transpose
  * multiplies the weight's transpose [og * window, cg] by the input [cg,
  * input positions] into a column matrix, then adds each column into the
- * output (col2im) after zeroing it. False when the shapes are unknown. */
+ * output (col2im) after zeroing it. The column matrix goes in tiles of
+ * 8 MiB (at least 64 columns), which changes no product's path: only a
+ * plane of at most 16 positions has a narrow side of columns. False when
+ * the shapes are unknown. */
 static bool convolution_work(const Expr *call, double direct_conv, CallWork *w)
 {
 	const Type *data = argument_type(call, 0), *wt = argument_type(call, 1);
@@ -449,7 +463,7 @@ static bool convolution_work(const Expr *call, double direct_conv, CallWork *w)
 		plane = in / batch / (cg * (double)groups);
 		rows = og * window;
 		col = rows * plane * batch * (double)groups;
-		w->mnk = rows * plane * cg;
+		w->product = (Product){rows, plane, cg, true, false, true, batch * (double)groups};
 		w->bytes += col * es; /* the product writes the columns */
 		w->pass_bytes = (col + 2 * out) * es;
 		w->pass_elements = col;
@@ -464,7 +478,7 @@ static bool convolution_work(const Expr *call, double direct_conv, CallWork *w)
 		w->elements = w->flops / 2;
 		return true;
 	}
-	w->mnk = og * plane * rows;
+	w->product = (Product){og, plane, rows, false, false, true, batch * (double)groups};
 	if (window == 1 && dims_product(data, 2, data->u.tensor.ndim) == plane)
 		return true; /* 1x1, stride 1: the input is the column matrix */
 	col = rows * plane * batch * (double)groups;
@@ -478,7 +492,8 @@ static bool convolution_work(const Expr *call, double direct_conv, CallWork *w)
  * roofline's). */
 static CallWork call_work(const DeviceCpuModel *c, const Expr *call, double flops, double bytes)
 {
-	CallWork w = {flops, bytes, 0, 0, 0, 0, 1, 0, 0};
+	const CallWork plain = {.flops = flops, .bytes = bytes, .split = 1};
+	CallWork w = plain;
 	int64_t in = 0, out = 0;
 	const Type *t;
 	switch (plan_estimate_flop_rule(call->u.call.op)) {
@@ -489,7 +504,7 @@ static CallWork call_work(const DeviceCpuModel *c, const Expr *call, double flop
 	case FLOP_CONV_TRANSPOSE:
 		if (convolution_work(call, c->direct_conv, &w))
 			return w;
-		w = (CallWork){flops, bytes, 0, 0, 0, 0, 1, 0, 0};
+		w = plain;
 		break;
 	case FLOP_NONE:
 	case FLOP_ELEMENTWISE:
@@ -529,35 +544,86 @@ static double bandwidth(const Device *d, double bytes, double t)
 	return c->memory1 + (d->memory - c->memory1) * (t - 1) / (c->threads - 1);
 }
 
+/* How cpu_gemm (kernels_cpu.c) computes a product. */
+typedef enum ProductPath {
+	PRODUCT_GEMV,   /* one row: OpenBLAS's sgemv */
+	PRODUCT_SKINNY, /* a narrow side, the other operand big and lying
+			   along the wide side's rows: gemm_skinny.c */
+	PRODUCT_GEMM,   /* OpenBLAS's sgemm, which packs both operands */
+} ProductPath;
+
+static ProductPath product_path(const DeviceCpuModel *c, const Product *p)
+{
+	if (p->m == 1 && !p->ta)
+		return PRODUCT_GEMV;
+	if (p->own && c->skinny_max > 0 && c->skinny_peak > 0 &&
+	    ((p->n <= c->skinny_max && p->ta && p->m * p->k >= c->skinny_big) ||
+	     (p->m <= c->skinny_max && !p->tb && p->n * p->k >= c->skinny_big)))
+		return PRODUCT_SKINNY;
+	return PRODUCT_GEMM;
+}
+
+/* The bytes OpenBLAS's packing of a product's operands (op(A) and op(B)
+ * copied into its blocked layout on every call: read and written) moves
+ * beyond what the calibration's float32 square product of `side` packs
+ * per FLOP (4 side^2 floats for 2 side^3 FLOPs, 8 / side bytes), which
+ * its rate includes: nothing more for a square product, nearly as much
+ * as the arithmetic takes for one with a side of a few dozen (dcgan's
+ * transposed convolution of 8 x 8 positions, 4096 x 64 x 512, ran at a
+ * third of the 512^3 rate). */
+static double packing_bytes(const Product *p, double flops, double es, double side)
+{
+	double pack = 2 * es * (p->m * p->k + p->k * p->n) * p->count;
+	double share = side > 0 ? flops * 8 / side : pack;
+	return pack > share ? pack - share : 0;
+}
+
 /* The seconds of call (flops, bytes) on a calibrated cpu d, launch aside. */
 static double calibrated_seconds(const Device *d, const Expr *call, double flops, double bytes)
 {
 	const DeviceCpuModel *c = &d->cpu;
 	CallWork w = call_work(c, call, flops, bytes);
-	double t, rate, compute, memory, pass = 0, calls = 0;
-	if (w.mnk > 0) { /* OpenBLAS: one thread at or below its threshold */
-		bool one = w.mnk <= c->gemm_split;
-		t = one ? 1 : c->threads;
-		rate = one ? c->small_peak : d->peak;
-	} else if (w.gemv_mn > 0) {
+	const Product *p = &w.product;
+	double t, rate, compute, memory, pass = 0, calls = 0, pack = 0, work = w.flops;
+	if (p->count <= 0 || p->m <= 0 || p->n <= 0 || p->k <= 0) {
+		t = split_threads(c, w.elements, c->split_elements * w.split);
+		rate = d->peak * t / c->threads;
+	} else if (product_path(c, p) == PRODUCT_GEMV) {
 		/* sgemv: one thread below its threshold, else all of them,
 		 * and each call its own cost besides (the calibration's, on
 		 * one thread or split: a split one's hand-off is most of a
 		 * small one's time) */
-		bool one = w.gemv_mn < c->gemv_split || c->threads <= 1;
+		bool one = p->n * p->k < c->gemv_split || c->threads <= 1;
 		t = one ? 1 : c->threads;
 		rate = d->peak * t / c->threads;
-		calls = w.gemv_calls * (one ? c->gemv_call : c->gemv_threaded) * 1e-6;
-	} else {
-		t = split_threads(c, w.elements, c->split_elements * w.split);
-		rate = d->peak * t / c->threads;
+		calls = p->count * (one ? c->gemv_call : c->gemv_threaded) * 1e-6;
+	} else if (product_path(c, p) == PRODUCT_SKINNY) {
+		/* the narrow side padded to a power of two, the tiles of rows
+		 * split over threads at about 2^16 multiply-adds each, at the
+		 * calibration's rate (a narrow side of skinny_max, its big
+		 * operand read where it lies); no packing */
+		double narrow = p->n <= c->skinny_max && p->ta ? p->n : p->m, padded = 1;
+		while (padded < narrow)
+			padded *= 2;
+		work = w.flops * padded / narrow;
+		t = split_threads(c, p->m * p->n * p->k * padded / narrow, 65536);
+		rate = c->skinny_peak * t / c->threads;
+	} else { /* OpenBLAS: one thread at or below its threshold */
+		bool one = p->m * p->n * p->k <= c->gemm_split;
+		const Type *a = argument_type(call, 0);
+		double es = a ? (double)dtype_size(a->u.tensor.dtype) : 4;
+		t = one ? 1 : c->threads;
+		rate = one ? c->small_peak : d->peak;
+		pack = packing_bytes(p, w.flops, es, one ? c->small_side : c->gemm_side);
 	}
-	compute = rate > 0 ? w.flops / (rate * 1e9) : 0;
+	compute = rate > 0 ? work / (rate * 1e9) : 0;
 	memory = w.bytes / (bandwidth(d, w.bytes, t) * 1e9);
 	if (w.pass_bytes > 0) {
 		double tp = split_threads(c, w.pass_elements, c->split_elements);
 		pass = w.pass_bytes / (bandwidth(d, w.pass_bytes, tp) * 1e9);
 	}
+	if (pack > 0)
+		pass += pack / (bandwidth(d, pack, t) * 1e9);
 	return (compute > memory ? compute : memory) + pass + calls;
 }
 

@@ -163,10 +163,15 @@ void session_apply_calibration(DeviceTable *devices, uint32_t i, const ExecCalib
 				  .cache_bytes = c->cache_bytes,
 				  .split_elements = c->split_elements,
 				  .gemm_split = c->gemm_split,
+				  .gemm_side = c->gemm_side,
+				  .small_side = c->small_side,
 				  .gemv_split = c->gemv_split,
 				  .gemv_call = c->gemv_us,
 				  .gemv_threaded = c->gemv_split_us,
-				  .direct_conv = c->direct_conv};
+				  .direct_conv = c->direct_conv,
+				  .skinny_max = c->skinny_max,
+				  .skinny_big = c->skinny_big,
+				  .skinny_peak = c->skinny_gflops};
 }
 
 bool session_calibrate(Session *s, bool all, bool again, char **err)

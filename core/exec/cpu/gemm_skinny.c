@@ -3,7 +3,7 @@
  *
  * OpenBLAS's gemm copies ("packs") both operands into its blocked layout on
  * every call. When one side of the product is narrow (n, or m, at most
- * SKINNY_MAX) the arithmetic per element of the other, big, operand is that
+ * GEMM_SKINNY_MAX) the arithmetic per element of the other, big, operand is that
  * narrow width, so the copy costs about as much as the product: dcgan's first
  * transposed convolution multiplies a 1024 x 8192 weight (32 MB) by a
  * 1024 x 16 input, and sgemm_otcopy took as long as the kernel. Here the big
@@ -217,6 +217,12 @@ int cpu_gemm_skinny_limit(int isa)
 	return isa < have ? isa : have;
 }
 
+bool kernel_cpu_gemm_skinny(void)
+{
+	int64_t lanes;
+	return skinny_tile_fn(DT_FLOAT32, &lanes) || skinny_scalar;
+}
+
 typedef struct SkinnyRun {
 	const SkinnyJob *job;
 	SkinnyTileFn tile; /* NULL: every row by the scalar loop */
@@ -312,7 +318,7 @@ bool cpu_gemm_skinny(DType dt, int64_t m, int64_t n, int64_t k, const void *a, i
 	/* a CPU without the vector kernels: OpenBLAS rather than the scalar
 	 * loop (fmaf in software, and A read across its rows), unless the
 	 * tests asked for it */
-	if (n < 1 || n > SKINNY_MAX || m < 1 || k < 1 || (!run.tile && !skinny_scalar))
+	if (n < 1 || n > GEMM_SKINNY_MAX || m < 1 || k < 1 || (!run.tile && !skinny_scalar))
 		return false;
 	bp = calloc((size_t)(k * np), es);
 	if (!bp)

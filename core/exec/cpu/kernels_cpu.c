@@ -498,15 +498,14 @@ static bool blas_ready(char **err)
 	return true;
 }
 
-/* The least elements of a skinny product's big operand for
- * cpu_gemm_skinny (see cpu_gemm): 2^19, 2 MiB of floats, this machine's
+/* GEMM_SKINNY_BIG, the least elements of a skinny product's big operand
+ * for cpu_gemm_skinny (see cpu_gemm): 2^19, 2 MiB of floats, this machine's
  * L2. Below it the operand sits in cache, where OpenBLAS's kernel (fewer
  * loads per multiply-add) wins: one thread, n = 16, sgemm took 0.6-0.8 of
  * the skinny kernel's time on 256 x 256 to 1024 x 256 operands; from
  * 1024 x 512 up its copy is an extra pass over memory, and it took
  * 1.4-2.0 times as long for n from 1 to 16 (8192 x 1024: 7-10 ms against
  * 3.3-7.6, load 13-14). */
-enum { SKINNY_BIG = 1 << 19 };
 
 /* c[m, n] = op(a) * op(b) with row-major leading dimensions. */
 void cpu_gemm(DType dt, bool ta, bool tb, int64_t m, int64_t n, int64_t k, const void *a,
@@ -535,11 +534,11 @@ void cpu_gemm(DType dt, bool ta, bool tb, int64_t m, int64_t n, int64_t k, const
 	}
 	/* one side narrow and the other, big, operand lying along the wide
 	 * side's rows (gemm_skinny.c): read where it lies rather than
-	 * packed, when it is big enough for the copy to cost (SKINNY_BIG) */
-	if (n <= SKINNY_MAX && ta && m * k >= SKINNY_BIG &&
+	 * packed, when it is big enough for the copy to cost (GEMM_SKINNY_BIG) */
+	if (n <= GEMM_SKINNY_MAX && ta && m * k >= GEMM_SKINNY_BIG &&
 	    cpu_gemm_skinny(dt, m, n, k, a, lda, b, tb ? 1 : ldb, tb ? ldb : 1, c, ldc, 1))
 		return;
-	if (m <= SKINNY_MAX && !tb && n * k >= SKINNY_BIG &&
+	if (m <= GEMM_SKINNY_MAX && !tb && n * k >= GEMM_SKINNY_BIG &&
 	    cpu_gemm_skinny(dt, n, m, k, b, ldb, a, ta ? lda : 1, ta ? 1 : lda, c, 1, ldc))
 		return;
 	if (dt == DT_FLOAT32)

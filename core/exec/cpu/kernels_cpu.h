@@ -121,12 +121,11 @@ bool cpu_run_float(const KernelCall *kc, int64_t n, int64_t grain, KernelRangeFn
  * float64 (OpenBLAS, or cpu_gemm_skinny for a narrow side). */
 void cpu_gemm(DType dt, bool ta, bool tb, int64_t m, int64_t n, int64_t k, const void *a,
 	      int64_t lda, const void *b, int64_t ldb, void *c, int64_t ldc);
-/* C = A B with n <= SKINNY_MAX narrow, element (i, kk) of A at
+/* C = A B with n <= GEMM_SKINNY_MAX narrow, element (i, kk) of A at
  * a[kk * lda + i], B's (kk, j) at b[kk * sbk + j * sbj], C's (i, j) at
  * c[i * sci + j * scj], float32 or float64, read where they lie
  * (gemm_skinny.c); false (nothing written) when n is not narrow or
  * the copy of B cannot be allocated. */
-enum { SKINNY_MAX = 16 };
 bool cpu_gemm_skinny(DType dt, int64_t m, int64_t n, int64_t k, const void *a, int64_t lda,
 		     const void *b, int64_t sbk, int64_t sbj, void *c, int64_t sci, int64_t scj);
 /* The widest of cpu_gemm_skinny's kernels it may use, where the CPU has
