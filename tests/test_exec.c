@@ -1180,6 +1180,26 @@ static void test_missing_copy_is_caught(void **state)
 	ir_module_free(broken);
 }
 
+/* An add of the float32 vectors of shape at a and b into c: its operands
+ * and result are written to in and out, which the call points to (change
+ * one there and the call follows). */
+static KernelCall add_call(void *a, void *b, void *c, const int64_t *shape, KernelTensor in[2],
+			   KernelTensor out[1])
+{
+	KernelCall kc;
+	in[0] = kernel_tensor(a, DT_FLOAT32, 1, shape);
+	in[1] = kernel_tensor(b, DT_FLOAT32, 1, shape);
+	out[0] = kernel_tensor(c, DT_FLOAT32, 1, shape);
+	memset(&kc, 0, sizeof kc); /* every byte of the union too */
+	kc.op = OP_ADD;
+	kc.name = "add";
+	kc.in = in;
+	kc.nin = 2;
+	kc.out = out;
+	kc.nout = 1;
+	return kc;
+}
+
 /* The emulator's own check: a launch on cuda:0 with an operand in cpu:0's
  * memory is refused by the backend too. */
 static void test_emulator_checks_operands(void **state)
@@ -1207,16 +1227,7 @@ static void test_emulator_checks_operands(void **state)
 	a = exec_alloc(cpu, 16, &err);
 	b = exec_alloc(gpu, 16, &err);
 	c = exec_alloc(gpu, 16, &err);
-	in[0] = kernel_tensor(a, DT_FLOAT32, 1, shape);
-	in[1] = kernel_tensor(b, DT_FLOAT32, 1, shape);
-	out[0] = kernel_tensor(c, DT_FLOAT32, 1, shape);
-	memset(&kc, 0, sizeof kc);
-	kc.op = OP_ADD;
-	kc.name = "add";
-	kc.in = in;
-	kc.nin = 2;
-	kc.out = out;
-	kc.nout = 1;
+	kc = add_call(a, b, c, shape, in, out);
 	assert_false(exec_launch(gpu, &kc, &err));
 	assert_string_equal(err, "operand 1 of 'add' is not in cuda:0's memory");
 	free(err);
@@ -1271,16 +1282,7 @@ static void test_emulator_lent_memory(void **state)
 	b = exec_alloc(gpu, 16, &err);
 	c = exec_alloc(gpu, 16, &err);
 	assert_true(exec_copy_in(gpu, b, host, 16, &err));
-	in[0] = kernel_tensor(lent, DT_FLOAT32, 1, shape);
-	in[1] = kernel_tensor(b, DT_FLOAT32, 1, shape);
-	out[0] = kernel_tensor(c, DT_FLOAT32, 1, shape);
-	memset(&kc, 0, sizeof kc);
-	kc.op = OP_ADD;
-	kc.name = "add";
-	kc.in = in;
-	kc.nin = 2;
-	kc.out = out;
-	kc.nout = 1;
+	kc = add_call(lent, b, c, shape, in, out);
 	assert_true(exec_launch(gpu, &kc, &err));
 	assert_true(exec_copy_out(gpu, back, c, 16, &err));
 	assert_true(back[3] == 8.0f);

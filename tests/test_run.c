@@ -62,6 +62,18 @@ static void build_inputs(Session *s, RunInputs *in)
 	diag_free(&diags);
 }
 
+/* Plans text in a fresh session (plan_text), builds its inputs and gives
+ * the options of its two runs: ro the reference's, on the cpu alone, and po
+ * the planned run's. */
+static void plan_for_runs(Session *s, const char *text, RunInputs *in, ExecOptions *ro,
+			  ExecOptions *po)
+{
+	plan_text(s, text);
+	build_inputs(s, in);
+	*ro = run_options(s, true, false);
+	*po = run_options(s, false, false);
+}
+
 /* Runs m with o; fails the test when it does not run. */
 static void run_or_fail(Session *s, const IrModule *m, const ExecOptions *o, const RunInputs *in,
 			ExecResult *result)
@@ -237,10 +249,7 @@ static void test_run_cpu_and_emulated(void **state)
 	ExecOptions po, ro;
 	bool emulated = false;
 	(void)state;
-	plan_text(&s, split_text);
-	build_inputs(&s, &in);
-	po = run_options(&s, false, false);
-	ro = run_options(&s, true, false);
+	plan_for_runs(&s, split_text, &in, &ro, &po);
 	run_or_fail(&s, session_current(&s), &po, &in, &planned);
 	run_or_fail(&s, session_current(&s), &ro, &in, &reference);
 	assert_int_equal(planned.noutputs, 1);
@@ -318,10 +327,7 @@ static void test_compare_tolerance(void **state)
 	RunEachCounts none = {0, 0};
 	float *value;
 	(void)state;
-	plan_text(&s, split_text);
-	build_inputs(&s, &in);
-	po = run_options(&s, false, false);
-	ro = run_options(&s, true, false);
+	plan_for_runs(&s, split_text, &in, &ro, &po);
 	run_or_fail(&s, session_current(&s), &po, &in, &got);
 	run_or_fail(&s, session_current(&s), &ro, &in, &want);
 	run_compare_results(session_current(&s), &got, &want, 1e-5, false, none, &c);
@@ -580,11 +586,8 @@ static void test_compare_each_first_past_tolerance(void **state)
 	RunEach *each;
 	DiagList diags;
 	(void)state;
-	plan_text(&s, split_text);
-	build_inputs(&s, &in);
+	plan_for_runs(&s, split_text, &in, &ro, &po);
 	diag_init(&diags);
-	ro = run_options(&s, true, false);
-	po = run_options(&s, false, false);
 	setenv("DEVPLAN_FAULT", "kernel:add@cuda:0", 1);
 	assert_true(run_fault(&s, &po, &diags));
 	unsetenv("DEVPLAN_FAULT");
@@ -808,10 +811,7 @@ static void test_compare_each_pipelined(void **state)
 	IrModule *clone;
 	(void)state;
 	for (size_t k = 0; k < DP_COUNT(texts); k++) {
-		plan_text(&s, texts[k]);
-		build_inputs(&s, &in);
-		ro = run_options(&s, true, false);
-		po = run_options(&s, false, false);
+		plan_for_runs(&s, texts[k], &in, &ro, &po);
 		assert_true(expect_same_outcome(&s, session_current(&s), session_current(&s), &ro,
 						&po, &in) >= 3);
 		if (texts[k] == chains_text) {
@@ -839,10 +839,7 @@ static void test_compare_each_pipelined(void **state)
 	}
 	/* the planned run fails at the multiply (its operand left in cuda:0's
 	 * memory), after three values compared */
-	plan_text(&s, midway_text);
-	build_inputs(&s, &in);
-	ro = run_options(&s, true, false);
-	po = run_options(&s, false, false);
+	plan_for_runs(&s, midway_text, &in, &ro, &po);
 	clone = ir_module_clone(session_current(&s));
 	remove_copy_into(clone, OP_MULTIPLY);
 	assert_int_equal(expect_same_outcome(&s, session_current(&s), clone, &ro, &po, &in), 3);
@@ -857,10 +854,7 @@ static void test_compare_each_pipelined(void **state)
 	run_inputs_free(&in);
 	session_free(&s);
 	/* the reference run fails at the third value: nothing compared */
-	plan_text(&s, growing_text);
-	build_inputs(&s, &in);
-	ro = run_options(&s, true, false);
-	po = run_options(&s, false, false);
+	plan_for_runs(&s, growing_text, &in, &ro, &po);
 	ro.memory_limit = 40 << 10;
 	assert_int_equal(
 		expect_same_outcome(&s, session_current(&s), session_current(&s), &ro, &po, &in),
@@ -895,11 +889,8 @@ static void test_compare_each_holds_little(void **state)
 	for (int i = 1; i < LENGTH; i++)
 		strbuf_printf(&text, "  %%%d = %s(%%%d);\n", i, i % 2 ? "exp" : "negative", i - 1);
 	strbuf_printf(&text, "  %%%d\n}\n", LENGTH - 1);
-	plan_text(&s, text.data);
+	plan_for_runs(&s, text.data, &in, &ro, &po);
 	strbuf_free(&text);
-	build_inputs(&s, &in);
-	ro = run_options(&s, true, false);
-	po = run_options(&s, false, false);
 	each_outcome(&s, session_current(&s), session_current(&s), &ro, &po, &in, false, &seq);
 	each_outcome(&s, session_current(&s), session_current(&s), &ro, &po, &in, true, &pipe);
 	assert_true(seq.ok && pipe.ok);

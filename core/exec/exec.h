@@ -85,9 +85,7 @@ typedef struct ExecBackend {
 	 * the same host and nbytes; an array lent twice is given back twice),
 	 * and must never write it; false with *err when it cannot. NULL where
 	 * nothing needs recording (the cpu, whose memory is the host's) or
-	 * where the device cannot read host memory (a GPU: inputs are copied).
-	 * Last, so that exec_cuda.cu's positional initializer leaves them
-	 * NULL. */
+	 * where the device cannot read host memory (a GPU: inputs are copied). */
 	bool (*lend)(ExecDevice *dev, const void *host, size_t nbytes, char **err);
 	void (*unlend)(ExecDevice *dev, const void *host, size_t nbytes);
 } ExecBackend;

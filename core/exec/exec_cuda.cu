@@ -443,8 +443,11 @@ static bool cuda_launch(ExecDevice *dev, const KernelCall *kc, char **err)
 	return cuda_kernels[kc->op](s, kc, err);
 }
 
+/* Positional (designated initializers are C++20): every member named, lend
+ * and unlend NULL since a GPU does not read host memory (inputs are copied
+ * in). */
 extern "C" const ExecBackend exec_backend_cuda = {
 	"cuda",       cuda_open,     cuda_close,     cuda_alloc,  cuda_free,
 	cuda_copy_in, cuda_copy_out, cuda_copy_peer, cuda_launch, kernel_cuda_supports,
-	cuda_sync,    false,         false,
+	cuda_sync,    false,         false,          NULL,        NULL,
 };

@@ -1790,22 +1790,37 @@ struct ExecRunning {
 	ExecStepStatus status;
 };
 
-/* The cleanup of a run that memory ran out in (oom.h): what the end of
- * exec_run frees, less the results, which were never handed over. Values
- * held only by the interpreter's work stack at that moment are lost. */
-static void run_abandon(void *arg)
+/* Frees r, a run that got past its checks of @main and the inputs (run->m
+ * set): the values its frames and fixed slots still hold, then its
+ * devices, its tables and r itself. With stats given, the run's time and
+ * each device's peak are recorded there between the two: the time counts
+ * the releases, and the peaks are read before the devices close. */
+static void running_free(ExecRunning *r, ExecResult *stats)
 {
-	ExecRunning *r = arg;
 	Run *run = &r->run;
 	frames_sweep(run);
 	for (uint32_t id = 0; id < run->m->nexprs; id++)
 		value_release(run, run->fixed[id]);
+	if (stats) {
+		ExecClock t1 = exec_clock_now(true);
+		stats->profile.run_seconds = exec_clock_wall(&r->t0, &t1);
+		stats->profile.run_busy = exec_clock_busy(&r->t0, &t1);
+		fill_device_stats(run, stats);
+	}
 	exec_runtime_free(run->rt);
 	free(run->fixed);
 	layout_free(run);
 	free(r->params);
 	free(r->ws.items);
 	free(r);
+}
+
+/* The cleanup of a run that memory ran out in (oom.h): what the end of
+ * exec_run frees, less the results, which were never handed over. Values
+ * held only by the interpreter's work stack at that moment are lost. */
+static void run_abandon(void *arg)
+{
+	running_free(arg, NULL);
 }
 
 /* Everything before the first op: the checks, the devices opened and the
@@ -1899,7 +1914,6 @@ bool exec_run_end(ExecRunning *r)
 	ExecResult *out = r->out;
 	Value *result = NULL;
 	bool ok = false;
-	ExecClock t1;
 	if (!run->m) { /* no @main, or the inputs did not match */
 		free(r);
 		return false;
@@ -1912,19 +1926,7 @@ bool exec_run_end(ExecRunning *r)
 		ok = collect_outputs(run, result, out);
 	}
 	value_release(run, result);
-	frames_sweep(run);
-	for (uint32_t id = 0; id < run->m->nexprs; id++)
-		value_release(run, run->fixed[id]);
-	t1 = exec_clock_now(true);
-	out->profile.run_seconds = exec_clock_wall(&r->t0, &t1);
-	out->profile.run_busy = exec_clock_busy(&r->t0, &t1);
-	fill_device_stats(run, out);
-	exec_runtime_free(run->rt);
-	free(run->fixed);
-	layout_free(run);
-	free(r->params);
-	free(r->ws.items);
-	free(r);
+	running_free(r, out);
 	if (!ok) {
 		for (size_t i = 0; i < out->noutputs; i++)
 			npy_array_free(&out->outputs[i]);
