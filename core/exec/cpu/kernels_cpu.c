@@ -100,8 +100,9 @@ static void *range_job_run(void *arg)
 
 /* The persistent workers (kernel_cpu_threads() - 1 of them; the caller runs
  * the first range itself). They are started on the first parallel call,
- * sleep on `work` between calls and are joined by kernel_cpu_pool_stop
- * (the last cpu or emulator device's close, and exit). One caller at a
+ * between calls watch for the next one a while (pool_spin), then sleep on
+ * `work`, and are joined by kernel_cpu_pool_stop (the last cpu or
+ * emulator device's close, and exit). One caller at a
  * time owns them (`dispatch`); a second, concurrent or nested, one gets
  * threads of its own created for the call, as before the pool. Workers
  * block every signal, so Ctrl-C reaches the main thread; a child after
