@@ -119,6 +119,7 @@ static struct {
 	_Atomic uint64_t generation;
 	uint64_t start_generation;
 	_Atomic int pending;
+	_Atomic uint64_t rests; /* pool_rest's calls: spinning workers sleep */
 	int chunks, users;
 	RangeJob jobs[KERNEL_MAX_THREADS];
 	/* the workers' CPU nanoseconds (kernel_cpu_pool_seconds): each
@@ -175,17 +176,27 @@ static inline void spin_pause(void)
 	sched_yield();
 }
 
-/* Until *generation moves past seen, or POOL_SPIN_NS. */
+/* Until *generation moves past seen, pool_rest is called, or
+ * POOL_SPIN_NS. */
 static void pool_spin(_Atomic uint64_t *generation, uint64_t seen)
 {
 	uint64_t start = monotonic_ns();
+	uint64_t rests = atomic_load_explicit(&pool.rests, memory_order_relaxed);
 	for (unsigned i = 1;; i++) {
-		if (atomic_load_explicit(generation, memory_order_acquire) != seen)
+		if (atomic_load_explicit(generation, memory_order_acquire) != seen ||
+		    atomic_load_explicit(&pool.rests, memory_order_relaxed) != rests)
 			return;
 		spin_pause();
 		if (i % 8 == 0 && monotonic_ns() - start > POOL_SPIN_NS)
 			return;
 	}
+}
+
+/* Sends the spinning workers to sleep: before a call into OpenBLAS,
+ * whose own workers need the cores. */
+static void pool_rest(void)
+{
+	atomic_fetch_add_explicit(&pool.rests, 1, memory_order_relaxed);
 }
 
 /* Until no worker's range is pending, or POOL_SPIN_NS. */
@@ -584,6 +595,7 @@ void cpu_gemm(DType dt, bool ta, bool tb, int64_t m, int64_t n, int64_t k, const
 	if (m == 1 && !ta) {
 		/* a row vector times op(b): a matrix-vector product, which streams b
 		 * once instead of packing it as gemm would */
+		pool_rest();
 		if (dt == DT_FLOAT32)
 			blas.sgemv(CblasRowMajor, tb ? CblasNoTrans : CblasTrans,
 				   tb ? (int)n : (int)k, tb ? (int)k : (int)n, 1.0f, b, (int)ldb, a,
@@ -603,6 +615,7 @@ void cpu_gemm(DType dt, bool ta, bool tb, int64_t m, int64_t n, int64_t k, const
 	if (m <= GEMM_SKINNY_MAX && !tb && n * k >= GEMM_SKINNY_BIG &&
 	    cpu_gemm_skinny(dt, n, m, k, b, ldb, a, ta ? lda : 1, ta ? 1 : lda, c, 1, ldc))
 		return;
+	pool_rest();
 	if (dt == DT_FLOAT32)
 		blas.sgemm(CblasRowMajor, ta ? CblasTrans : CblasNoTrans,
 			   tb ? CblasTrans : CblasNoTrans, (int)m, (int)n, (int)k, 1.0f, a,
