@@ -253,7 +253,8 @@ static void pool_after_fork(void)
 	pthread_cond_init(&pool.work, NULL);
 	pthread_cond_init(&pool.done, NULL);
 	pool.started = pool.quit = false;
-	pool.nworkers = pool.pending = pool.chunks = pool.users = 0;
+	pool.nworkers = pool.chunks = pool.users = 0;
+	atomic_store(&pool.pending, 0);
 	atomic_store(&pool.busy_ns, 0);
 }
 
