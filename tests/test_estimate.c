@@ -293,19 +293,24 @@ static ExecCalibration model_calibration(int threads)
 /* The estimated seconds of text's one operator op on a cpu calibrated
  * with `threads` threads (model_calibration), its launch and first call
  * taken off. */
-static double calibrated_op_seconds(const char *text, OpKind op, int threads)
+static double op_seconds_calibrated(const char *text, OpKind op, const ExecCalibration *c)
 {
-	ExecCalibration c = model_calibration(threads);
 	Session s;
 	PlanEstimate e;
 	double seconds;
 	plan_text(&s, text);
-	session_apply_calibration(&s.devices, 0, &c);
+	session_apply_calibration(&s.devices, 0, c);
 	assert_true(plan_estimate(session_current(&s), &s.devices, &e));
-	seconds = op_of(&e, op)->seconds - (c.launch_us + c.first_call_us) * 1e-6;
+	seconds = op_of(&e, op)->seconds - (c->launch_us + c->first_call_us) * 1e-6;
 	plan_estimate_free(&e);
 	session_free(&s);
 	return seconds;
+}
+
+static double calibrated_op_seconds(const char *text, OpKind op, int threads)
+{
+	ExecCalibration c = model_calibration(threads);
+	return op_seconds_calibrated(text, op, &c);
 }
 
 /* The seconds OpenBLAS's packing of a float32 product m x n x k adds
@@ -492,9 +497,6 @@ static double transpose_seconds(int cin, int cout, int hw, int threads, double s
 {
 	ExecCalibration c = model_calibration(threads);
 	char text[320];
-	Session s;
-	PlanEstimate e;
-	double seconds;
 	snprintf(text, sizeof text,
 		 "def @main(%%x: Tensor[(1, %d, %d, %d), float32], %%w: Tensor[(%d, %d, 4, 4), "
 		 "float32]) {\n"
@@ -502,13 +504,7 @@ static double transpose_seconds(int cin, int cout, int hw, int threads, double s
 		 "2], padding=[1, 1, 1, 1])\n}\n",
 		 cin, hw, hw, cin, cout, cout);
 	c.skinny_max = skinny_max;
-	plan_text(&s, text);
-	session_apply_calibration(&s.devices, 0, &c);
-	assert_true(plan_estimate(session_current(&s), &s.devices, &e));
-	seconds = op_of(&e, OP_CONV2D_TRANSPOSE)->seconds - (c.launch_us + c.first_call_us) * 1e-6;
-	plan_estimate_free(&e);
-	session_free(&s);
-	return seconds;
+	return op_seconds_calibrated(text, OP_CONV2D_TRANSPOSE, &c);
 }
 
 /* A product with a side of at most 16 whose other operand (at least 2^19

@@ -179,11 +179,18 @@ static double dense_seconds(int64_t m, int64_t n, int repeats, char **err)
 			       err);
 }
 
-/* GFLOP/s of float32 products n x n x n (dense_seconds's results). */
+/* GFLOP/s of product_seconds's product mm (its failures as it). */
+static double product_gflops(KernelMatmul mm, int repeats, char **err)
+{
+	double t = product_seconds(mm, repeats, err);
+	return t > 0 ? 2.0 * (double)(mm.m * mm.n * mm.k) / t * 1e-9 : t;
+}
+
+/* ... of float32 products n x n x n, nn.dense's shape. */
 static double product_rate(int64_t n, int repeats, char **err)
 {
-	double t = dense_seconds(n, n, repeats, err);
-	return t > 0 ? 2.0 * (double)(n * n * n) / t * 1e-9 : t;
+	return product_gflops((KernelMatmul){.m = n, .n = n, .k = n, .trans_b = true}, repeats,
+			      err);
 }
 
 /* GFLOP/s of a product with a narrow side: CALIBRATE_SKINNY_M rows of
@@ -198,11 +205,7 @@ static double skinny_rate(char **err)
 			   .n = GEMM_SKINNY_MAX,
 			   .k = CALIBRATE_SKINNY_K,
 			   .trans_a = true};
-	double t;
-	if (!kernel_cpu_gemm_skinny())
-		return 0;
-	t = product_seconds(mm, 1, err);
-	return t > 0 ? 2.0 * (double)(mm.m * mm.n * mm.k) / t * 1e-9 : t;
+	return kernel_cpu_gemm_skinny() ? product_gflops(mm, 1, err) : 0;
 }
 
 /* Microseconds a one-row product 1 x n by n x n (cblas_sgemv) takes

@@ -546,6 +546,7 @@ static double bandwidth(const Device *d, double bytes, double t)
 
 /* How cpu_gemm (kernels_cpu.c) computes a product. */
 typedef enum ProductPath {
+	PRODUCT_NONE,   /* no product (or an empty one) */
 	PRODUCT_GEMV,   /* one row: OpenBLAS's sgemv */
 	PRODUCT_SKINNY, /* a narrow side, the other operand big and lying
 			   along the wide side's rows: gemm_skinny.c */
@@ -554,6 +555,8 @@ typedef enum ProductPath {
 
 static ProductPath product_path(const DeviceCpuModel *c, const Product *p)
 {
+	if (p->count <= 0 || p->m <= 0 || p->n <= 0 || p->k <= 0)
+		return PRODUCT_NONE;
 	if (p->m == 1 && !p->ta)
 		return PRODUCT_GEMV;
 	if (p->own && c->skinny_max > 0 && c->skinny_peak > 0 &&
@@ -585,10 +588,12 @@ static double calibrated_seconds(const Device *d, const Expr *call, double flops
 	CallWork w = call_work(c, call, flops, bytes);
 	const Product *p = &w.product;
 	double t, rate, compute, memory, pass = 0, calls = 0, pack = 0, work = w.flops;
-	if (p->count <= 0 || p->m <= 0 || p->n <= 0 || p->k <= 0) {
+	switch (product_path(c, p)) {
+	case PRODUCT_NONE:
 		t = split_threads(c, w.elements, c->split_elements * w.split);
 		rate = d->peak * t / c->threads;
-	} else if (product_path(c, p) == PRODUCT_GEMV) {
+		break;
+	case PRODUCT_GEMV: {
 		/* sgemv: one thread below its threshold, else all of them,
 		 * and each call its own cost besides (the calibration's, on
 		 * one thread or split: a split one's hand-off is most of a
@@ -597,7 +602,9 @@ static double calibrated_seconds(const Device *d, const Expr *call, double flops
 		t = one ? 1 : c->threads;
 		rate = d->peak * t / c->threads;
 		calls = p->count * (one ? c->gemv_call : c->gemv_threaded) * 1e-6;
-	} else if (product_path(c, p) == PRODUCT_SKINNY) {
+		break;
+	}
+	case PRODUCT_SKINNY: {
 		/* the narrow side padded to a power of two, the tiles of rows
 		 * split over threads at about 2^16 multiply-adds each, at the
 		 * calibration's rate (a narrow side of skinny_max, its big
@@ -608,13 +615,18 @@ static double calibrated_seconds(const Device *d, const Expr *call, double flops
 		work = w.flops * padded / narrow;
 		t = split_threads(c, p->m * p->n * p->k * padded / narrow, 65536);
 		rate = c->skinny_peak * t / c->threads;
-	} else { /* OpenBLAS: one thread at or below its threshold */
+		break;
+	}
+	case PRODUCT_GEMM:
+	default: { /* OpenBLAS: one thread at or below its threshold */
 		bool one = p->m * p->n * p->k <= c->gemm_split;
 		const Type *a = argument_type(call, 0);
 		double es = a ? (double)dtype_size(a->u.tensor.dtype) : 4;
 		t = one ? 1 : c->threads;
 		rate = one ? c->small_peak : d->peak;
 		pack = packing_bytes(p, w.flops, es, one ? c->small_side : c->gemm_side);
+		break;
+	}
 	}
 	compute = rate > 0 ? work / (rate * 1e9) : 0;
 	memory = w.bytes / (bandwidth(d, w.bytes, t) * 1e9);

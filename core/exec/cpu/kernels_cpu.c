@@ -176,22 +176,6 @@ static inline void spin_pause(void)
 	sched_yield();
 }
 
-/* Until *generation moves past seen, pool_rest is called, or
- * POOL_SPIN_NS. */
-static void pool_spin(_Atomic uint64_t *generation, uint64_t seen)
-{
-	uint64_t start = monotonic_ns();
-	uint64_t rests = atomic_load_explicit(&pool.rests, memory_order_relaxed);
-	for (unsigned i = 1;; i++) {
-		if (atomic_load_explicit(generation, memory_order_acquire) != seen ||
-		    atomic_load_explicit(&pool.rests, memory_order_relaxed) != rests)
-			return;
-		spin_pause();
-		if (i % 8 == 0 && monotonic_ns() - start > POOL_SPIN_NS)
-			return;
-	}
-}
-
 /* Sends the spinning workers to sleep: before a call into OpenBLAS,
  * whose own workers need the cores. */
 static void pool_rest(void)
@@ -199,13 +183,26 @@ static void pool_rest(void)
 	atomic_fetch_add_explicit(&pool.rests, 1, memory_order_relaxed);
 }
 
-/* Until no worker's range is pending, or POOL_SPIN_NS. */
-static void pool_spin_pending(void)
+/* What a watcher waits for: a worker for a call after generation `seen`
+ * (or pool_rest's call after `rests`), the caller for no pending range. */
+typedef struct PoolWatch {
+	bool worker;
+	uint64_t seen, rests;
+} PoolWatch;
+
+static bool pool_watched(const PoolWatch *w)
+{
+	if (!w->worker)
+		return atomic_load_explicit(&pool.pending, memory_order_acquire) == 0;
+	return atomic_load_explicit(&pool.generation, memory_order_acquire) != w->seen ||
+	       atomic_load_explicit(&pool.rests, memory_order_relaxed) != w->rests;
+}
+
+/* Until w's event, or POOL_SPIN_NS. */
+static void pool_spin(const PoolWatch *w)
 {
 	uint64_t start = monotonic_ns();
-	for (unsigned i = 1;; i++) {
-		if (atomic_load_explicit(&pool.pending, memory_order_acquire) == 0)
-			return;
+	for (unsigned i = 1; !pool_watched(w); i++) {
 		spin_pause();
 		if (i % 8 == 0 && monotonic_ns() - start > POOL_SPIN_NS)
 			return;
@@ -220,8 +217,10 @@ static void *pool_worker(void *arg)
 	seen = pool.start_generation;
 	for (;;) {
 		if (pool.generation == seen && !pool.quit) {
+			PoolWatch w = {true, seen,
+				       atomic_load_explicit(&pool.rests, memory_order_relaxed)};
 			pthread_mutex_unlock(&pool.mu);
-			pool_spin(&pool.generation, seen);
+			pool_spin(&w);
 			pthread_mutex_lock(&pool.mu);
 		}
 		while (pool.generation == seen && !pool.quit)
@@ -321,8 +320,9 @@ void kernel_cpu_pool_close(void)
  * caller's own range (oom_fail jumps past the end). */
 static void pool_finish(void *arg)
 {
+	const PoolWatch caller = {false, 0, 0};
 	(void)arg;
-	pool_spin_pending();
+	pool_spin(&caller);
 	pthread_mutex_lock(&pool.mu);
 	while (pool.pending > 0)
 		pthread_cond_wait(&pool.done, &pool.mu);
@@ -579,9 +579,9 @@ static bool blas_ready(char **err)
  * the skinny kernel's time on 256 x 256 to 1024 x 256 operands; from
  * 1024 x 512 up its copy is an extra pass over memory, and it took
  * 1.4-2.0 times as long for n from 1 to 16 (8192 x 1024: 7-10 ms against
- * 3.3-7.6, load 13-14). */
-
-/* c[m, n] = op(a) * op(b) with row-major leading dimensions. */
+ * 3.3-7.6, load 13-14).
+ *
+ * c[m, n] = op(a) * op(b) with row-major leading dimensions. */
 void cpu_gemm(DType dt, bool ta, bool tb, int64_t m, int64_t n, int64_t k, const void *a,
 	      int64_t lda, const void *b, int64_t ldb, void *c, int64_t ldc)
 {
